@@ -1,0 +1,340 @@
+#include "Cli.h"
+
+#include "catalog/Loader.h"
+#include "catalog/Resolver.h"
+#include "store/CatalogStore.h"
+#include "store/Database.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace pb::cli {
+
+namespace {
+
+using namespace pb::catalog;
+using namespace pb::store;
+
+QTextStream& out() {
+    static QTextStream s(stdout);
+    return s;
+}
+QTextStream& err() {
+    static QTextStream s(stderr);
+    return s;
+}
+
+constexpr int kOk = 0;
+constexpr int kFailed = 1;
+constexpr int kUsage = 2;
+
+int fail(const Error& e) {
+    err() << "proofbench: " << e.toString() << Qt::endl;
+    return kFailed;
+}
+
+int usage(const QString& message, const QString& verb) {
+    err() << "proofbench: " << message << Qt::endl
+          << "Run 'proofbench " << verb << " --help' for usage." << Qt::endl;
+    return kUsage;
+}
+
+const char* const kGeneralHelp =
+    "Proofbench - a workbench for AICR recipes, evidence and signatures.\n"
+    "\n"
+    "Usage:\n"
+    "  proofbench [--db PATH]                 start the desktop app\n"
+    "  proofbench <verb> [options]            run a command without a window\n"
+    "\n"
+    "Verbs:\n"
+    "  catalog import   import a catalog directory (AICR recipes/ layout) as a version\n"
+    "  catalog list     list the catalog versions in the database\n"
+    "  recipe           resolve criteria (or every leaf) into a RecipeResult\n"
+    "\n"
+    "Every verb takes --db PATH (default: the per-user application data folder) and --help.\n"
+    "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n";
+
+void addDb(QCommandLineParser& p) {
+    p.addOption({QStringLiteral("db"), QStringLiteral("Database file (default: %1).").arg(Database::defaultPath()),
+                 QStringLiteral("PATH")});
+}
+
+void addFormat(QCommandLineParser& p, const QString& values, const QString& def) {
+    p.addOption({QStringLiteral("format"), QStringLiteral("Output format: %1 (default %2).").arg(values, def),
+                 QStringLiteral("FORMAT"), def});
+}
+
+QString dbPath(const QCommandLineParser& p) {
+    return p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db")) : Database::defaultPath();
+}
+
+// Parses args; returns -1 to continue, or an exit code (help shown / usage error).
+int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, const QString& summary) {
+    p.setApplicationDescription(summary);
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
+    p.addOption(help);
+    if (!p.parse(args))
+        return usage(p.errorText(), verb);
+    if (p.isSet(help)) {
+        QString text = p.helpText();
+        text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")), QStringLiteral("Usage: proofbench ") + verb);
+        out() << text;
+        out().flush();
+        return kOk;
+    }
+    return -1;
+}
+
+void printJson(const QJsonValue& v) {
+    const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
+    out() << doc.toJson(QJsonDocument::Indented);
+}
+
+// ---- catalog ------------------------------------------------------------------------------------
+
+int catalogImport(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("version"), QStringLiteral("Label of the catalog version, e.g. v1.0.0."),
+                 QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("replace"), QStringLiteral("Replace a version of the same label with new content.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Catalog directory (AICR recipes/ layout)."));
+    if (int rc = parse(p, args, QStringLiteral("catalog import"),
+                       QStringLiteral("Import a catalog directory as a version. All or nothing: a catalog with "
+                                      "one bad file is refused whole and the database is left unchanged."));
+        rc >= 0)
+        return rc;
+    if (!p.isSet(QStringLiteral("version")))
+        return usage(QStringLiteral("--version LABEL is required"), QStringLiteral("catalog import"));
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("expected exactly one catalog directory"), QStringLiteral("catalog import"));
+    Result<Catalog> cat = loadCatalog(p.positionalArguments().constFirst());
+    if (!cat)
+        return fail(cat.error());
+    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    if (!db)
+        return fail(db.error());
+    CatalogStore store(**db);
+    ImportOptions opt;
+    opt.replace = p.isSet(QStringLiteral("replace"));
+    const QString label = p.value(QStringLiteral("version"));
+    Result<ImportReport> r = store.importCatalog(label, *cat, opt);
+    if (!r)
+        return fail(r.error());
+    static const char* const outcomes[] = {"imported", "unchanged", "replaced"};
+    const QString outcome = QString::fromLatin1(outcomes[static_cast<int>(r->outcome)]);
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        printJson(QJsonObject{{QStringLiteral("version"), label},
+                              {QStringLiteral("outcome"), outcome},
+                              {QStringLiteral("files"), r->files},
+                              {QStringLiteral("recipes"), r->recipes},
+                              {QStringLiteral("contentDigest"), cat->contentDigest()}});
+    } else {
+        out() << "catalog version " << label << ": " << outcome << " (" << r->files << " files, " << r->recipes
+              << " recipes)" << Qt::endl;
+    }
+    return kOk;
+}
+
+int catalogList(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    if (int rc = parse(p, args, QStringLiteral("catalog list"), QStringLiteral("List the catalog versions.")); rc >= 0)
+        return rc;
+    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    if (!db)
+        return fail(db.error());
+    Result<std::vector<CatalogVersionInfo>> versions = CatalogStore(**db).versions();
+    if (!versions)
+        return fail(versions.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray a;
+        for (const CatalogVersionInfo& v : *versions)
+            a.append(QJsonObject{{QStringLiteral("version"), v.label},
+                                 {QStringLiteral("source"), v.source},
+                                 {QStringLiteral("importedAt"), v.importedAt.toString(Qt::ISODate)},
+                                 {QStringLiteral("overlays"), v.overlayCount},
+                                 {QStringLiteral("recipes"), v.recipeCount},
+                                 {QStringLiteral("apiVersions"), QJsonArray::fromStringList(v.apiVersions.split(','))},
+                                 {QStringLiteral("contentDigest"), v.contentDigest},
+                                 {QStringLiteral("embedded"), v.embedded}});
+        printJson(a);
+        return kOk;
+    }
+    if (versions->empty()) {
+        out() << "no catalog versions (import one with 'proofbench catalog import')" << Qt::endl;
+        return kOk;
+    }
+    out() << QStringLiteral("%1  %2  %3  %4  %5").arg(QStringLiteral("VERSION"), -12).arg(QStringLiteral("OVERLAYS"), 8)
+                 .arg(QStringLiteral("RECIPES"), 7).arg(QStringLiteral("IMPORTED"), -20).arg(QStringLiteral("SOURCE"))
+          << Qt::endl;
+    for (const CatalogVersionInfo& v : *versions)
+        out() << QStringLiteral("%1  %2  %3  %4  %5")
+                     .arg(v.label, -12)
+                     .arg(v.overlayCount, 8)
+                     .arg(v.recipeCount, 7)
+                     .arg(v.importedAt.toString(Qt::ISODate), -20)
+                     .arg(v.embedded ? QStringLiteral("(embedded default)") : v.source)
+              << Qt::endl;
+    return kOk;
+}
+
+int catalogVerb(const QStringList& args) {
+    const QString sub = args.size() > 2 ? args.at(2) : QString();
+    QStringList rest = args;
+    if (sub == QLatin1String("import") || sub == QLatin1String("list")) {
+        rest.removeAt(1); // "proofbench import ..." shape for the parser
+        return sub == QLatin1String("import") ? catalogImport(rest) : catalogList(rest);
+    }
+    if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
+        out() << "Usage: proofbench catalog <import|list> [options]\n\n"
+                 "  import --version LABEL DIR   import a catalog directory (all or nothing)\n"
+                 "  list                         list imported catalog versions\n\n"
+                 "Run 'proofbench catalog <sub> --help' for the options of each.\n";
+        return sub.isEmpty() ? kUsage : kOk;
+    }
+    return usage(QStringLiteral("unknown catalog command '%1'").arg(sub), QStringLiteral("catalog"));
+}
+
+// ---- recipe -------------------------------------------------------------------------------------
+
+Result<Catalog> catalogFrom(const QCommandLineParser& p) {
+    const bool dir = p.isSet(QStringLiteral("catalog"));
+    const bool label = p.isSet(QStringLiteral("version"));
+    if (dir == label)
+        return makeError(QStringLiteral("give exactly one of --catalog DIR or --version LABEL"));
+    if (dir)
+        return loadCatalog(p.value(QStringLiteral("catalog")));
+    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    if (!db)
+        return db.error();
+    if (Result<QStringList> seeded = importEmbeddedDefaults(**db); !seeded)
+        return seeded.error();
+    return CatalogStore(**db).loadCatalog(p.value(QStringLiteral("version")));
+}
+
+int recipeVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
+                 QStringLiteral("LABEL")});
+    for (const QString& d : Criteria::dimensions())
+        p.addOption({d, QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d), d.toUpper()});
+    p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
+                 QStringLiteral("NAME=VALUE")});
+    p.addOption({QStringLiteral("all-leaves"), QStringLiteral("Resolve every leaf overlay and report each.")});
+    p.addOption({QStringLiteral("builder-version"), QStringLiteral("metadata.version to stamp (default dev)."),
+                 QStringLiteral("V"), QStringLiteral("dev")});
+    addFormat(p, QStringLiteral("yaml|json (all leaves: text|json)"), QStringLiteral("yaml"));
+    if (int rc = parse(p, args, QStringLiteral("recipe"),
+                       QStringLiteral("Resolve criteria into a RecipeResult by AICR's rules, or every leaf overlay "
+                                      "with --all-leaves."));
+        rc >= 0)
+        return rc;
+    if (!p.positionalArguments().isEmpty())
+        return usage(QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().constFirst()),
+                     QStringLiteral("recipe"));
+    const QString format = p.value(QStringLiteral("format"));
+    ResolveOptions opt;
+    opt.builderVersion = p.value(QStringLiteral("builder-version"));
+    for (const QString& pv : p.values(QStringLiteral("profile"))) {
+        const int eq = pv.indexOf(QLatin1Char('='));
+        if (eq <= 0 || eq == pv.size() - 1)
+            return usage(QStringLiteral("--profile expects NAME=VALUE, got '%1'").arg(pv), QStringLiteral("recipe"));
+        opt.profiles.insert(pv.left(eq), pv.mid(eq + 1));
+    }
+    const bool hasDir = p.isSet(QStringLiteral("catalog")), hasLabel = p.isSet(QStringLiteral("version"));
+    if (hasDir == hasLabel)
+        return usage(QStringLiteral("give exactly one of --catalog DIR or --version LABEL"), QStringLiteral("recipe"));
+    Result<Catalog> cat = catalogFrom(p);
+    if (!cat)
+        return fail(cat.error());
+
+    if (p.isSet(QStringLiteral("all-leaves"))) {
+        const std::vector<LeafResolution> leaves = resolveAllLeaves(*cat, opt);
+        int failures = 0;
+        QJsonArray a;
+        for (const LeafResolution& lr : leaves) {
+            failures += lr.error ? 1 : 0;
+            a.append(QJsonObject{
+                {QStringLiteral("leaf"), lr.leaf},
+                {QStringLiteral("appliedOverlays"),
+                 lr.result ? QJsonValue(QJsonArray::fromStringList(lr.result->appliedOverlays)) : QJsonValue(QJsonArray())},
+                {QStringLiteral("components"), lr.result ? static_cast<int>(lr.result->componentRefs.size()) : 0},
+                {QStringLiteral("error"), lr.error ? QJsonValue(lr.error->toString()) : QJsonValue()}});
+        }
+        if (format == QLatin1String("json")) {
+            printJson(a);
+        } else {
+            for (const LeafResolution& lr : leaves) {
+                if (lr.error)
+                    out() << lr.leaf << ": ERROR " << lr.error->toString() << Qt::endl;
+                else
+                    out() << lr.leaf << ": " << lr.result->componentRefs.size() << " components, overlays "
+                          << lr.result->appliedOverlays.join(QStringLiteral(", ")) << Qt::endl;
+            }
+            out() << leaves.size() << " leaves, " << failures << " failed" << Qt::endl;
+        }
+        return failures ? kFailed : kOk;
+    }
+
+    Criteria query;
+    for (const QString& d : Criteria::dimensions())
+        query.set(d, p.value(d));
+    Result<RecipeResult> r = resolve(*cat, query, opt);
+    if (!r)
+        return fail(r.error());
+    if (format == QLatin1String("json"))
+        printJson(toJson(*r));
+    else if (format == QLatin1String("yaml"))
+        out() << yaml::serialize(toNode(*r));
+    else
+        return usage(QStringLiteral("unknown --format '%1'").arg(format), QStringLiteral("recipe"));
+    return kOk;
+}
+
+} // namespace
+
+bool isCliInvocation(const QStringList& args) {
+    if (args.size() < 2)
+        return false;
+    static const QStringList verbs = {QStringLiteral("catalog"), QStringLiteral("recipe"), QStringLiteral("help"),
+                                      QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("--version"),
+                                      QStringLiteral("-v")};
+    return verbs.contains(args.at(1)) || !args.at(1).startsWith(QLatin1Char('-'));
+}
+
+int run(const QStringList& args) {
+    const QString verb = args.value(1);
+    if (verb == QLatin1String("--version") || verb == QLatin1String("-v")) {
+        out() << "proofbench " << QCoreApplication::applicationVersion() << Qt::endl;
+        return kOk;
+    }
+    if (verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb == QLatin1String("help")) {
+        out() << kGeneralHelp;
+        return kOk;
+    }
+    if (verb == QLatin1String("catalog"))
+        return catalogVerb(args);
+    if (verb == QLatin1String("recipe")) {
+        QStringList rest = args;
+        rest.removeAt(1);
+        return recipeVerb(rest);
+    }
+    err() << "proofbench: unknown verb '" << verb << "'\n\n" << kGeneralHelp;
+    return kUsage;
+}
+
+} // namespace pb::cli

@@ -1,0 +1,419 @@
+#include "store/CatalogStore.h"
+
+#include "catalog/Loader.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVersionNumber>
+
+namespace pb::store {
+
+using namespace pb::catalog;
+
+QString sha256Hex(const QByteArray& bytes) {
+    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+}
+
+QByteArray recipeBytes(const RecipeResult& recipe) {
+    return yaml::serialize(toNode(recipe), yaml::EmitOptions{2, true});
+}
+
+namespace {
+
+QString jsonText(const QJsonValue& v) {
+    if (v.isArray())
+        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+}
+
+QJsonArray jsonList(const QStringList& l) {
+    return QJsonArray::fromStringList(l);
+}
+
+QVariant nullable(const QString& s) {
+    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
+QJsonObject specJson(const Overlay& o) {
+    // The spec as written (unknown fields included), re-read from the verbatim document.
+    Result<yaml::Node> doc = yaml::parse(o.raw, o.file);
+    if (!doc)
+        return {};
+    const yaml::Node* spec = doc->get("spec");
+    return spec ? yaml::toJson(*spec).toObject() : QJsonObject();
+}
+
+class Transaction {
+  public:
+    explicit Transaction(QSqlDatabase& db) : m_db(db) { m_ok = m_db.transaction(); }
+    ~Transaction() {
+        if (m_ok && !m_done)
+            m_db.rollback();
+    }
+    bool started() const { return m_ok; }
+    bool commit() {
+        m_done = true;
+        return m_db.commit();
+    }
+
+  private:
+    QSqlDatabase& m_db;
+    bool m_ok = false;
+    bool m_done = false;
+};
+
+} // namespace
+
+Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Catalog& cat,
+                                                 const ImportOptions& options) {
+    if (label.trimmed().isEmpty())
+        return makeError(QStringLiteral("a catalog version needs a label (--version)"));
+    const QString digest = cat.contentDigest();
+    ImportReport report;
+    report.files = static_cast<int>(cat.files.size());
+
+    {
+        Result<CatalogVersionInfo> existing = version(label);
+        if (existing) {
+            if (existing->contentDigest == digest) {
+                report.outcome = ImportReport::Outcome::Unchanged;
+                report.versionId = existing->id;
+                report.recipes = existing->recipeCount;
+                return report;
+            }
+            if (!options.replace)
+                return makeError(QStringLiteral("catalog version '%1' already exists with different content "
+                                                "(imported from %2); choose another label or replace it")
+                                     .arg(label, existing->source),
+                                 cat.root);
+        }
+    }
+
+    // Resolve everything before touching the database: a catalog that does not resolve is refused.
+    const QStringList leaves = cat.leafNames();
+    const int steps = static_cast<int>(leaves.size()) + 1;
+    auto progress = [&](int done, int, const QString& what) {
+        if (options.progress)
+            options.progress(done, steps, what);
+    };
+    std::vector<LeafResolution> resolved = resolveAllLeaves(
+        cat, {}, [&](int done, int total) { progress(done, total, QStringLiteral("Resolving recipes")); },
+        options.cancel);
+    if (options.cancel && options.cancel->load())
+        return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
+    for (const LeafResolution& lr : resolved)
+        if (lr.error) {
+            Error e = *lr.error;
+            e.message = QStringLiteral("leaf overlay '%1' does not resolve: %2").arg(lr.leaf, e.message);
+            if (e.file.isEmpty())
+                e.file = cat.root;
+            return e;
+        }
+    progress(steps - 1, steps, QStringLiteral("Writing to the database"));
+
+    QSqlDatabase& db = m_db.sql();
+    Transaction tx(db);
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
+    QSqlQuery q(db);
+    if (report.outcome != ImportReport::Outcome::Unchanged) {
+        q.prepare(QStringLiteral("DELETE FROM catalog_versions WHERE label = ?"));
+        q.addBindValue(label);
+        if (!q.exec())
+            return sqlError(q, QStringLiteral("catalog_versions"));
+        if (q.numRowsAffected() > 0)
+            report.outcome = ImportReport::Outcome::Replaced;
+    }
+
+    QSet<QString> apis;
+    for (const Overlay& o : cat.overlays)
+        apis.insert(o.apiVersion.text);
+    for (const Overlay& o : cat.mixins)
+        apis.insert(o.apiVersion.text);
+    if (!cat.registryApiVersion.text.isEmpty())
+        apis.insert(cat.registryApiVersion.text);
+    QStringList apiList(apis.begin(), apis.end());
+    apiList.sort();
+
+    q.prepare(QStringLiteral("INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at, "
+                             "embedded) VALUES (?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(label);
+    q.addBindValue(cat.root);
+    q.addBindValue(digest);
+    q.addBindValue(apiList.join(QLatin1Char(',')));
+    q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    q.addBindValue(options.embedded ? 1 : 0);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_versions"));
+    const qint64 cv = q.lastInsertId().toLongLong();
+    report.versionId = cv;
+
+    QHash<QString, qint64> fileIds;
+    q.prepare(QStringLiteral("INSERT INTO catalog_files (catalog_version_id, path, kind, sha256, size, content) "
+                             "VALUES (?, ?, ?, ?, ?, ?)"));
+    for (const CatalogFile& f : cat.files) {
+        q.addBindValue(cv);
+        q.addBindValue(f.path);
+        q.addBindValue(f.kind);
+        q.addBindValue(sha256Hex(f.bytes));
+        q.addBindValue(f.bytes.size());
+        q.addBindValue(f.bytes);
+        if (!q.exec())
+            return sqlError(q, QStringLiteral("catalog_files (%1)").arg(f.path));
+        fileIds.insert(f.path, q.lastInsertId().toLongLong());
+    }
+
+    const QSet<QString> leafSet(leaves.begin(), leaves.end());
+    q.prepare(QStringLiteral("INSERT INTO overlays (catalog_version_id, file_id, kind, name, api_version, base, service, "
+                             "accelerator, os, intent, platform, nodes, mixins, is_leaf, has_profile, "
+                             "component_count, spec_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    for (const std::vector<Overlay>* list : {&cat.overlays, &cat.mixins}) {
+        for (const Overlay& o : *list) {
+            q.addBindValue(cv);
+            q.addBindValue(fileIds.value(o.file));
+            q.addBindValue(o.kind);
+            q.addBindValue(o.name);
+            q.addBindValue(o.apiVersion.text);
+            q.addBindValue(nullable(o.spec.base));
+            for (const QString& d : Criteria::dimensions())
+                q.addBindValue(nullable(o.spec.criteria.get(d)));
+            q.addBindValue(o.spec.criteria.nodes);
+            q.addBindValue(jsonText(jsonList(o.spec.mixins)));
+            q.addBindValue(leafSet.contains(o.name) && o.kind == QLatin1String("RecipeMetadata") ? 1 : 0);
+            q.addBindValue(o.spec.profile.isMap() ? 1 : 0);
+            q.addBindValue(static_cast<int>(o.spec.componentRefs.size()));
+            q.addBindValue(jsonText(specJson(o)));
+            if (!q.exec())
+                return sqlError(q, QStringLiteral("overlays (%1)").arg(o.file));
+        }
+    }
+
+    q.prepare(QStringLiteral("INSERT INTO registry_components (catalog_version_id, name, display_name, type, "
+                             "default_source, default_chart, default_version, default_namespace, entry_json) "
+                             "VALUES (?,?,?,?,?,?,?,?,?)"));
+    for (const RegistryComponent& c : cat.registry) {
+        q.addBindValue(cv);
+        q.addBindValue(c.name);
+        q.addBindValue(nullable(c.displayName));
+        q.addBindValue(nullable(c.kind));
+        q.addBindValue(nullable(c.kind == QLatin1String("Kustomize") ? c.defaultSource : c.defaultRepository));
+        q.addBindValue(nullable(c.defaultChart));
+        q.addBindValue(nullable(c.kind == QLatin1String("Kustomize") ? c.defaultTag : c.defaultVersion));
+        q.addBindValue(nullable(c.defaultNamespace));
+        q.addBindValue(jsonText(yaml::toJson(c.node)));
+        if (!q.exec())
+            return sqlError(q, QStringLiteral("registry_components (%1)").arg(c.name));
+    }
+
+    q.prepare(QStringLiteral("INSERT INTO validator_checks (catalog_version_id, name, phase, description, image, "
+                             "timeout, entry_json) VALUES (?,?,?,?,?,?,?)"));
+    for (const ValidatorCheck& c : cat.validators.checks) {
+        q.addBindValue(cv);
+        q.addBindValue(c.name);
+        q.addBindValue(c.phase);
+        q.addBindValue(nullable(c.description));
+        q.addBindValue(nullable(c.image));
+        q.addBindValue(nullable(c.timeout));
+        q.addBindValue(jsonText(yaml::toJson(c.node)));
+        if (!q.exec())
+            return sqlError(q, QStringLiteral("validator_checks (%1)").arg(c.name));
+    }
+
+    QSqlQuery qc(db);
+    qc.prepare(QStringLiteral("INSERT INTO recipe_components (recipe_id, position, name, type, chart, version, "
+                              "namespace, source, enabled, dependency_refs) VALUES (?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(QStringLiteral("INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
+                             "intent, platform, profile, api_version, applied_overlays, component_count, "
+                             "canonical_yaml, digest, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    for (const LeafResolution& lr : resolved) {
+        const RecipeResult& r = *lr.result;
+        const QByteArray bytes = recipeBytes(r);
+        const QString profile =
+            r.selectedProfile ? r.selectedProfile->name + QLatin1Char('=') + r.selectedProfile->value : QString();
+        q.addBindValue(cv);
+        q.addBindValue(r.recipeName());
+        q.addBindValue(lr.leaf);
+        for (const QString& d : Criteria::dimensions())
+            q.addBindValue(nullable(r.criteria.get(d)));
+        q.addBindValue(profile);
+        q.addBindValue(r.apiVersion);
+        q.addBindValue(jsonText(jsonList(r.appliedOverlays)));
+        q.addBindValue(static_cast<int>(r.deploymentOrder.size()));
+        q.addBindValue(bytes);
+        q.addBindValue(sha256Hex(bytes));
+        q.addBindValue(jsonText(toJson(r)));
+        if (!q.exec()) {
+            if (q.lastError().text().contains(QLatin1String("UNIQUE")))
+                return makeError(QStringLiteral("leaf overlay '%1' resolves to recipe '%2', which another leaf "
+                                                "already produces")
+                                     .arg(lr.leaf, r.recipeName()),
+                                 cat.root);
+            return sqlError(q, QStringLiteral("recipes (%1)").arg(lr.leaf));
+        }
+        const qint64 rid = q.lastInsertId().toLongLong();
+        int position = 0;
+        QStringList ordered = r.deploymentOrder;
+        for (const ComponentRef& c : r.componentRefs)
+            if (!ordered.contains(c.name))
+                ordered << c.name; // disabled components after the enabled ones
+        for (const QString& name : std::as_const(ordered)) {
+            const ComponentRef* c = r.component(name);
+            qc.addBindValue(rid);
+            qc.addBindValue(position++);
+            qc.addBindValue(c->name);
+            qc.addBindValue(nullable(c->type));
+            qc.addBindValue(nullable(c->chart));
+            qc.addBindValue(nullable(c->version));
+            qc.addBindValue(nullable(c->namespace_));
+            qc.addBindValue(nullable(c->source));
+            qc.addBindValue(c->isEnabled() ? 1 : 0);
+            qc.addBindValue(jsonText(jsonList(c->dependencyRefs)));
+            if (!qc.exec())
+                return sqlError(qc, QStringLiteral("recipe_components (%1/%2)").arg(lr.leaf, c->name));
+        }
+        ++report.recipes;
+    }
+    if (options.cancel && options.cancel->load())
+        return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
+    if (!tx.commit())
+        return makeError(QStringLiteral("cannot commit the import: %1").arg(db.lastError().text()), m_db.path());
+    progress(steps, steps, QStringLiteral("Done"));
+    return report;
+}
+
+namespace {
+
+CatalogVersionInfo readVersion(const QSqlQuery& q) {
+    CatalogVersionInfo v;
+    v.id = q.value(0).toLongLong();
+    v.label = q.value(1).toString();
+    v.source = q.value(2).toString();
+    v.contentDigest = q.value(3).toString();
+    v.apiVersions = q.value(4).toString();
+    v.importedAt = QDateTime::fromString(q.value(5).toString(), Qt::ISODate);
+    v.embedded = q.value(6).toInt() != 0;
+    v.overlayCount = q.value(7).toInt();
+    v.recipeCount = q.value(8).toInt();
+    return v;
+}
+
+const char* const kVersionSelect =
+    "SELECT v.id, v.label, v.source, v.content_digest, v.api_versions, v.imported_at, v.embedded, "
+    "(SELECT count(*) FROM overlays o WHERE o.catalog_version_id = v.id AND o.kind = 'RecipeMetadata'), "
+    "(SELECT count(*) FROM recipes r WHERE r.catalog_version_id = v.id) FROM catalog_versions v ";
+
+} // namespace
+
+Result<std::vector<CatalogVersionInfo>> CatalogStore::versions() const {
+    QSqlQuery q(m_db.sql());
+    if (!q.exec(QString::fromLatin1(kVersionSelect) + QStringLiteral("ORDER BY v.imported_at, v.id")))
+        return sqlError(q, QStringLiteral("catalog_versions"));
+    std::vector<CatalogVersionInfo> out;
+    while (q.next())
+        out.push_back(readVersion(q));
+    return out;
+}
+
+Result<CatalogVersionInfo> CatalogStore::version(const QString& label) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QString::fromLatin1(kVersionSelect) + QStringLiteral("WHERE v.label = ?"));
+    q.addBindValue(label);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_versions"));
+    if (!q.next())
+        return makeError(QStringLiteral("no catalog version '%1' in the database").arg(label), m_db.path());
+    return readVersion(q);
+}
+
+bool CatalogStore::isEmpty() const {
+    QSqlQuery q(m_db.sql());
+    return q.exec(QStringLiteral("SELECT count(*) FROM catalog_versions")) && q.next() && q.value(0).toInt() == 0;
+}
+
+Result<Catalog> CatalogStore::loadCatalog(const QString& label) const {
+    Result<CatalogVersionInfo> v = version(label);
+    if (!v)
+        return v.error();
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT path, kind, content FROM catalog_files WHERE catalog_version_id = ? ORDER BY path"));
+    q.addBindValue(v->id);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_files"));
+    std::vector<CatalogFile> files;
+    while (q.next())
+        files.push_back(CatalogFile{q.value(0).toString(), q.value(1).toString(), q.value(2).toByteArray()});
+    return loadCatalogFromFiles(std::move(files), label);
+}
+
+Result<std::vector<RecipeInfo>> CatalogStore::recipes(qint64 catalogVersionId) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT r.id, r.catalog_version_id, v.label, r.name, r.leaf_overlay, r.profile, "
+                             "r.api_version, r.digest, r.service, r.accelerator, r.os, r.intent, r.platform, "
+                             "r.applied_overlays, r.component_count FROM recipes r JOIN catalog_versions v ON "
+                             "v.id = r.catalog_version_id WHERE r.catalog_version_id = ? ORDER BY r.name"));
+    q.addBindValue(catalogVersionId);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("recipes"));
+    std::vector<RecipeInfo> out;
+    while (q.next()) {
+        RecipeInfo r;
+        r.id = q.value(0).toLongLong();
+        r.catalogVersionId = q.value(1).toLongLong();
+        r.catalogLabel = q.value(2).toString();
+        r.name = q.value(3).toString();
+        r.leafOverlay = q.value(4).toString();
+        r.profile = q.value(5).toString();
+        r.apiVersion = q.value(6).toString();
+        r.digest = q.value(7).toString();
+        int col = 8;
+        for (const QString& d : Criteria::dimensions())
+            r.criteria.set(d, q.value(col++).toString());
+        for (const QJsonValue& a : QJsonDocument::fromJson(q.value(13).toString().toUtf8()).array())
+            r.appliedOverlays << a.toString();
+        r.componentCount = q.value(14).toInt();
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+Result<QByteArray> CatalogStore::fileContent(qint64 catalogVersionId, const QString& path) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT content FROM catalog_files WHERE catalog_version_id = ? AND path = ?"));
+    q.addBindValue(catalogVersionId);
+    q.addBindValue(path);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_files"));
+    if (!q.next())
+        return makeError(QStringLiteral("no such file in this catalog version"), path);
+    return q.value(0).toByteArray();
+}
+
+Result<QStringList> importEmbeddedDefaults(Database& db) {
+    CatalogStore store(db);
+    if (!store.isEmpty())
+        return QStringList();
+    QStringList labels = QDir(QStringLiteral(":/recipes")).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    // Oldest first, so that the newest version is the last imported.
+    std::sort(labels.begin(), labels.end(), [](const QString& a, const QString& b) {
+        return QVersionNumber::fromString(a.mid(1)) < QVersionNumber::fromString(b.mid(1));
+    });
+    for (const QString& label : std::as_const(labels)) {
+        Result<Catalog> cat = loadCatalog(QStringLiteral(":/recipes/") + label);
+        if (!cat)
+            return cat.error();
+        ImportOptions opt;
+        opt.embedded = true;
+        Result<ImportReport> r = store.importCatalog(label, *cat, opt);
+        if (!r)
+            return r.error();
+    }
+    return labels;
+}
+
+} // namespace pb::store

@@ -1,0 +1,78 @@
+// Catalog versions in the database: transactional import (all or nothing), listing, and the
+// resolved recipes of each version. Reads rebuild a Catalog from the verbatim files stored at
+// import, so `--version LABEL` resolves exactly what `--catalog DIR` did.
+#pragma once
+
+#include "catalog/Resolver.h"
+#include "catalog/Types.h"
+#include "store/Database.h"
+
+#include <QDateTime>
+
+#include <atomic>
+#include <functional>
+
+namespace pb::store {
+
+struct CatalogVersionInfo {
+    qint64 id = 0;
+    QString label, source, contentDigest, apiVersions;
+    QDateTime importedAt;
+    bool embedded = false;
+    int overlayCount = 0, recipeCount = 0;
+};
+
+struct RecipeInfo {
+    qint64 id = 0;
+    qint64 catalogVersionId = 0;
+    QString catalogLabel;
+    QString name, leafOverlay, profile, apiVersion, digest;
+    catalog::Criteria criteria;
+    QStringList appliedOverlays;
+    int componentCount = 0;
+};
+
+struct ImportOptions {
+    bool replace = false;   // replace a version of the same label whose content differs
+    bool embedded = false;
+    std::function<void(int, int, const QString&)> progress; // (step, steps, what)
+    const std::atomic_bool* cancel = nullptr;
+};
+
+struct ImportReport {
+    enum class Outcome { Imported, Unchanged, Replaced };
+    Outcome outcome = Outcome::Imported;
+    qint64 versionId = 0;
+    int recipes = 0;
+    int files = 0;
+};
+
+// Serialized bytes and digest stored per recipe.
+QByteArray recipeBytes(const catalog::RecipeResult& recipe);
+QString sha256Hex(const QByteArray& bytes);
+
+class CatalogStore {
+  public:
+    explicit CatalogStore(Database& db) : m_db(db) {}
+
+    // Resolves every leaf first; only a catalog that loads and resolves completely is written,
+    // in one transaction.
+    Result<ImportReport> importCatalog(const QString& label, const catalog::Catalog& cat,
+                                       const ImportOptions& options = {});
+
+    Result<std::vector<CatalogVersionInfo>> versions() const;
+    Result<CatalogVersionInfo> version(const QString& label) const;
+    Result<catalog::Catalog> loadCatalog(const QString& label) const;
+    Result<std::vector<RecipeInfo>> recipes(qint64 catalogVersionId) const;
+    Result<QByteArray> fileContent(qint64 catalogVersionId, const QString& path) const;
+    bool isEmpty() const;
+
+  private:
+    Database& m_db;
+};
+
+// First start: import the catalog compiled into the application (":/recipes/<version>") when the
+// database has no catalog yet. Returns the labels imported.
+Result<QStringList> importEmbeddedDefaults(Database& db);
+
+} // namespace pb::store

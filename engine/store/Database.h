@@ -1,0 +1,46 @@
+// The one SQLite database: QSQLITE, WAL, foreign keys on, schema version in PRAGMA user_version,
+// numbered migrations from the resources (":/migrations/NNN_name.sql"). A Database owns one named
+// connection; a worker thread opens its own with openSibling().
+#pragma once
+
+#include "core/Result.h"
+
+#include <QSqlDatabase>
+#include <QString>
+
+#include <memory>
+
+namespace pb::store {
+
+class Database {
+  public:
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    // Opens (creating if needed) and migrates the database at `path`.
+    static Result<std::unique_ptr<Database>> open(const QString& path);
+    // A second connection to the same file, for use on the calling thread.
+    Result<std::unique_ptr<Database>> openSibling() const;
+
+    // Where the GUI and CLI keep their database unless --db says otherwise.
+    static QString defaultPath();
+    static int latestSchemaVersion();
+
+    QSqlDatabase& sql() { return m_db; }
+    const QString& path() const { return m_path; }
+    int schemaVersion() const;
+
+  private:
+    Database() = default;
+    Status migrate();
+
+    QString m_path;
+    QString m_connection;
+    QSqlDatabase m_db;
+};
+
+// "table.column: driver text" for a failed query.
+Error sqlError(const class QSqlQuery& q, const QString& what);
+
+} // namespace pb::store
