@@ -194,7 +194,7 @@ int catalogVerb(const QStringList& args) {
     const QString sub = args.size() > 2 ? args.at(2) : QString();
     QStringList rest = args;
     if (sub == QLatin1String("import") || sub == QLatin1String("list")) {
-        rest.removeAt(1); // "proofbench import ..." shape for the parser
+        rest.remove(1, 2); // the parser sees "proofbench <options>"
         return sub == QLatin1String("import") ? catalogImport(rest) : catalogList(rest);
     }
     if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {

@@ -1,1 +1,254 @@
 #include "CatalogTreeModel.h"
+
+#include <QFont>
+#include <QLocale>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace pb::models {
+
+using store::CatalogVersionInfo;
+using store::RecipeInfo;
+
+namespace {
+
+constexpr quintptr kVersionId = 0;
+
+QString criteriaTooltip(const catalog::Criteria& c) {
+    QStringList lines;
+    for (const QString& d : catalog::Criteria::dimensions())
+        lines << QStringLiteral("%1: %2").arg(d, c.get(d).isEmpty() ? QStringLiteral("any") : c.get(d));
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+CatalogTreeModel::CatalogTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+Status CatalogTreeModel::reload(const store::CatalogStore& store) {
+    Result<std::vector<CatalogVersionInfo>> versions = store.versions();
+    if (!versions)
+        return versions.error();
+    std::vector<VersionEntry> entries;
+    entries.reserve(versions->size());
+    for (CatalogVersionInfo& v : *versions) {
+        Result<std::vector<RecipeInfo>> recipes = store.recipes(v.id);
+        if (!recipes)
+            return recipes.error();
+        entries.push_back(VersionEntry{std::move(v), std::move(*recipes)});
+    }
+    // The store lists versions oldest import first; the newest is what users look for.
+    std::reverse(entries.begin(), entries.end());
+    setEntries(std::move(entries));
+    return {};
+}
+
+void CatalogTreeModel::setEntries(std::vector<VersionEntry> entries) {
+    beginResetModel();
+    m_versions = std::move(entries);
+    endResetModel();
+}
+
+int CatalogTreeModel::recipeCount() const {
+    int n = 0;
+    for (const VersionEntry& v : m_versions)
+        n += static_cast<int>(v.recipes.size());
+    return n;
+}
+
+CatalogTreeModel::Kind CatalogTreeModel::kindOf(const QModelIndex& index) {
+    return index.isValid() && index.internalId() != kVersionId ? Kind::Recipe : Kind::Version;
+}
+
+const CatalogVersionInfo* CatalogTreeModel::versionAt(const QModelIndex& index) const {
+    if (!index.isValid() || index.model() != this)
+        return nullptr;
+    const int row = kindOf(index) == Kind::Version ? index.row() : static_cast<int>(index.internalId() - 1);
+    if (row < 0 || row >= versionCount())
+        return nullptr;
+    return &m_versions[static_cast<size_t>(row)].info;
+}
+
+const RecipeInfo* CatalogTreeModel::recipeAt(const QModelIndex& index) const {
+    if (!index.isValid() || index.model() != this || kindOf(index) != Kind::Recipe)
+        return nullptr;
+    const auto& recipes = m_versions[static_cast<size_t>(index.internalId() - 1)].recipes;
+    if (index.row() < 0 || index.row() >= static_cast<int>(recipes.size()))
+        return nullptr;
+    return &recipes[static_cast<size_t>(index.row())];
+}
+
+QModelIndex CatalogTreeModel::versionIndex(const QString& label) const {
+    for (size_t i = 0; i < m_versions.size(); ++i)
+        if (m_versions[i].info.label == label)
+            return createIndex(static_cast<int>(i), 0, kVersionId);
+    return {};
+}
+
+QModelIndex CatalogTreeModel::recipeIndex(const QString& label, const QString& recipeName) const {
+    for (size_t i = 0; i < m_versions.size(); ++i) {
+        if (m_versions[i].info.label != label)
+            continue;
+        const auto& recipes = m_versions[i].recipes;
+        for (size_t r = 0; r < recipes.size(); ++r)
+            if (recipes[r].name == recipeName)
+                return createIndex(static_cast<int>(r), 0, static_cast<quintptr>(i + 1));
+    }
+    return {};
+}
+
+QModelIndex CatalogTreeModel::index(int row, int column, const QModelIndex& parent) const {
+    if (!hasIndex(row, column, parent))
+        return {};
+    if (!parent.isValid())
+        return createIndex(row, column, kVersionId);
+    return createIndex(row, column, static_cast<quintptr>(parent.row() + 1));
+}
+
+QModelIndex CatalogTreeModel::parent(const QModelIndex& child) const {
+    if (!child.isValid() || child.internalId() == kVersionId)
+        return {};
+    return createIndex(static_cast<int>(child.internalId() - 1), 0, kVersionId);
+}
+
+int CatalogTreeModel::rowCount(const QModelIndex& parent) const {
+    if (!parent.isValid())
+        return versionCount();
+    if (parent.column() != 0 || parent.internalId() != kVersionId)
+        return 0;
+    return static_cast<int>(m_versions[static_cast<size_t>(parent.row())].recipes.size());
+}
+
+int CatalogTreeModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
+
+QVariant CatalogTreeModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const CatalogVersionInfo* v = versionAt(index);
+    if (!v)
+        return {};
+
+    if (kindOf(index) == Kind::Version) {
+        switch (role) {
+        case Qt::DisplayRole:
+            if (index.column() == NameColumn)
+                return v->label;
+            return tr("%n recipe(s)", nullptr, v->recipeCount);
+        case Qt::ToolTipRole:
+            return tr("Catalog version %1\n%2 recipes, %3 overlays\nSource: %4%5")
+                .arg(v->label)
+                .arg(v->recipeCount)
+                .arg(v->overlayCount)
+                .arg(v->source, v->embedded ? tr(" (embedded default)") : QString());
+        case Qt::FontRole:
+            if (index.column() == NameColumn) {
+                QFont f;
+                f.setBold(true);
+                return f;
+            }
+            return {};
+        case Qt::TextAlignmentRole:
+            if (index.column() == ComponentsColumn)
+                return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+            return {};
+        case KindRole:
+            return QVariant::fromValue(Kind::Version);
+        case VersionLabelRole:
+            return v->label;
+        case VersionIdRole:
+            return v->id;
+        case RecipeIdRole:
+            return qint64(0);
+        case SearchTextRole:
+            return v->label.toLower();
+        default:
+            return {};
+        }
+    }
+
+    const RecipeInfo* r = recipeAt(index);
+    if (!r)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        if (index.column() == NameColumn)
+            return r->name;
+        return r->componentCount;
+    case Qt::ToolTipRole:
+        return tr("%1\nLeaf overlay: %2\n%3\n%4 components").arg(r->name, r->leafOverlay, criteriaTooltip(r->criteria))
+            .arg(r->componentCount);
+    case Qt::TextAlignmentRole:
+        if (index.column() == ComponentsColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case KindRole:
+        return QVariant::fromValue(Kind::Recipe);
+    case VersionLabelRole:
+        return v->label;
+    case VersionIdRole:
+        return v->id;
+    case RecipeIdRole:
+        return r->id;
+    case RecipeNameRole:
+        return r->name;
+    case DigestRole:
+        return r->digest;
+    case SearchTextRole: {
+        QStringList parts{v->label, r->name, r->leafOverlay};
+        for (const QString& d : catalog::Criteria::dimensions())
+            parts << r->criteria.get(d);
+        return parts.join(QLatin1Char(' ')).toLower();
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant CatalogTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn:
+        return tr("Catalog version / recipe");
+    case ComponentsColumn:
+        return tr("Components");
+    default:
+        return {};
+    }
+}
+
+// --- RecipeFilterProxyModel ---------------------------------------------------------------------
+
+RecipeFilterProxyModel::RecipeFilterProxyModel(QObject* parent) : QSortFilterProxyModel(parent) {
+    setRecursiveFilteringEnabled(true);
+    setFilterCaseSensitivity(Qt::CaseInsensitive);
+    setFilterRole(CatalogTreeModel::SearchTextRole);
+}
+
+void RecipeFilterProxyModel::setFilterText(const QString& text) {
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    const QStringList words = text.toLower().split(space, Qt::SkipEmptyParts);
+    if (words == m_words)
+        return;
+    m_words = words;
+    invalidateFilter();
+}
+
+bool RecipeFilterProxyModel::matchesWords(const QString& haystack) const {
+    for (const QString& w : m_words)
+        if (!haystack.contains(w))
+            return false;
+    return true;
+}
+
+bool RecipeFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
+    if (m_words.isEmpty())
+        return true;
+    const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
+    return matchesWords(idx.data(CatalogTreeModel::SearchTextRole).toString());
+}
+
+} // namespace pb::models

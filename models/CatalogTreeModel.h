@@ -1,1 +1,82 @@
+// The catalog versions in the database and the recipes of each, as a two-level tree
+// (version -> recipes), plus the filter proxy the recipe browser uses. No widgets here.
 #pragma once
+
+#include "core/Result.h"
+#include "store/CatalogStore.h"
+
+#include <QAbstractItemModel>
+#include <QSortFilterProxyModel>
+
+#include <vector>
+
+namespace pb::models {
+
+class CatalogTreeModel : public QAbstractItemModel {
+    Q_OBJECT
+  public:
+    enum Column { NameColumn, ComponentsColumn, ColumnCount };
+    enum Role {
+        KindRole = Qt::UserRole + 1, // Kind
+        VersionLabelRole,            // label of the version (for a recipe: its version's)
+        VersionIdRole,
+        RecipeIdRole,                // 0 for a version
+        RecipeNameRole,
+        DigestRole,                  // recipe digest, full hex
+        SearchTextRole,              // recipe name and criteria values, lower case
+    };
+    enum class Kind { Version, Recipe };
+    Q_ENUM(Kind)
+
+    struct VersionEntry {
+        store::CatalogVersionInfo info;
+        std::vector<store::RecipeInfo> recipes;
+    };
+
+    explicit CatalogTreeModel(QObject* parent = nullptr);
+
+    // Re-reads every version and its recipes; the newest import comes first.
+    Status reload(const store::CatalogStore& store);
+    void setEntries(std::vector<VersionEntry> entries);
+
+    int versionCount() const { return static_cast<int>(m_versions.size()); }
+    int recipeCount() const;
+
+    const store::CatalogVersionInfo* versionAt(const QModelIndex& index) const; // either kind of row
+    const store::RecipeInfo* recipeAt(const QModelIndex& index) const;           // recipe rows only
+    QModelIndex versionIndex(const QString& label) const;
+    QModelIndex recipeIndex(const QString& label, const QString& recipeName) const;
+    static Kind kindOf(const QModelIndex& index);
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  private:
+    // internalId: 0 for a version row, version row + 1 for a recipe row.
+    std::vector<VersionEntry> m_versions;
+};
+
+// Filter-as-you-type over the catalog tree: every whitespace-separated word must occur
+// (case-insensitively) in a recipe's name or criteria values. A version stays visible while any
+// recipe under it matches; a version whose label matches keeps all its recipes.
+class RecipeFilterProxyModel : public QSortFilterProxyModel {
+    Q_OBJECT
+  public:
+    explicit RecipeFilterProxyModel(QObject* parent = nullptr);
+
+    void setFilterText(const QString& text);
+    QString filterText() const { return m_words.join(QLatin1Char(' ')); }
+
+  protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+  private:
+    bool matchesWords(const QString& haystack) const;
+    QStringList m_words;
+};
+
+} // namespace pb::models

@@ -241,7 +241,7 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         q.addBindValue(lr.leaf);
         for (const QString& d : Criteria::dimensions())
             q.addBindValue(nullable(r.criteria.get(d)));
-        q.addBindValue(profile);
+        q.addBindValue(profile.isEmpty() ? QStringLiteral("") : profile); // NOT NULL: '' means no profile
         q.addBindValue(r.apiVersion);
         q.addBindValue(jsonText(jsonList(r.appliedOverlays)));
         q.addBindValue(static_cast<int>(r.deploymentOrder.size()));

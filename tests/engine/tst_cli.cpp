@@ -1,0 +1,145 @@
+// Drives the real `proofbench` binary as scripts and CI would.
+#include "CatalogFixture.h"
+#include "TestUtil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run proofbench(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(PB_CLI_BINARY), args);
+    p.waitForFinished(120000);
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+               p.readAllStandardError()};
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    QString db() const { return m_tmp.filePath(QStringLiteral("cli.sqlite")); }
+
+  private slots:
+    void versionAndHelp() {
+        Run v = proofbench({QStringLiteral("--version")});
+        QCOMPARE(v.code, 0);
+        QVERIFY(v.out.startsWith("proofbench "));
+        Run h = proofbench({QStringLiteral("--help")});
+        QCOMPARE(h.code, 0);
+        QVERIFY(h.out.contains("catalog import"));
+        QVERIFY(h.out.contains("recipe"));
+        Run rh = proofbench({QStringLiteral("recipe"), QStringLiteral("--help")});
+        QCOMPARE(rh.code, 0);
+        QVERIFY(rh.out.contains("--all-leaves"));
+        QVERIFY(rh.out.contains("--accelerator"));
+        Run ch = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--help")});
+        QCOMPARE(ch.code, 0);
+        QVERIFY(ch.out.contains("--version"));
+        Run bad = proofbench({QStringLiteral("frobnicate")});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("unknown verb"));
+    }
+
+    void importListAndResolveByLabel() {
+        const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+        Run imp = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db(),
+                              QStringLiteral("--version"), QStringLiteral("mine-1.0"), dir});
+        QVERIFY2(imp.code == 0, imp.err.constData());
+        QVERIFY(imp.out.contains("imported"));
+        Run again = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db(),
+                                QStringLiteral("--version"), QStringLiteral("mine-1.0"), dir});
+        QCOMPARE(again.code, 0);
+        QVERIFY(again.out.contains("unchanged"));
+        Run list = proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), db(),
+                               QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(list.code, 0);
+        const QJsonArray versions = QJsonDocument::fromJson(list.out).array();
+        QCOMPARE(versions.size(), 1);
+        QCOMPARE(versions.at(0).toObject().value("version").toString(), QStringLiteral("mine-1.0"));
+        QCOMPARE(versions.at(0).toObject().value("recipes").toInt(), 16);
+
+        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), db(), QStringLiteral("--version"),
+                            QStringLiteral("mine-1.0"), QStringLiteral("--service"), QStringLiteral("eks"),
+                            QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"),
+                            QStringLiteral("ubuntu"), QStringLiteral("--intent"), QStringLiteral("training"),
+                            QStringLiteral("--platform"), QStringLiteral("kubeflow"), QStringLiteral("--format"),
+                            QStringLiteral("json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject recipe = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(recipe.value("kind").toString(), QStringLiteral("RecipeResult"));
+        QCOMPARE(recipe.value("apiVersion").toString(), QStringLiteral("aicr.run/v1"));
+        const QJsonArray applied = recipe.value("metadata").toObject().value("appliedOverlays").toArray();
+        QCOMPARE(applied.last().toString(), QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
+        QVERIFY(!recipe.value("deploymentOrder").toArray().isEmpty());
+    }
+
+    void recipeFromDirectoryAsYaml() {
+        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--catalog"),
+                            pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0")), QStringLiteral("--service"),
+                            QStringLiteral("gke"), QStringLiteral("--accelerator"), QStringLiteral("h100"),
+                            QStringLiteral("--os"), QStringLiteral("cos"), QStringLiteral("--intent"),
+                            QStringLiteral("inference"), QStringLiteral("--platform"), QStringLiteral("dynamo")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(r.out.startsWith("kind: RecipeResult\napiVersion: aicr.run/v1alpha2\n"));
+        QVERIFY(r.out.contains("dynamo-platform"));
+    }
+
+    void allLeavesJson() {
+        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
+                            pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0")), QStringLiteral("--format"),
+                            QStringLiteral("json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray leaves = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(leaves.size(), 15);
+        for (const QJsonValue& v : leaves) {
+            const QJsonObject o = v.toObject();
+            QVERIFY(o.contains("leaf"));
+            QVERIFY(o.value("error").isNull());
+            QVERIFY(o.value("components").toInt() > 0);
+            QCOMPARE(o.value("appliedOverlays").toArray().first().toString(), QStringLiteral("base"));
+        }
+    }
+
+    void allLeavesReportsPerLeafErrors() {
+        pbtest::CatalogFixture f;
+        f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n  componentRefs: [{name: nfd, dependencyRefs: [ghost]}]\n");
+        f.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n");
+        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
+                            f.write(), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 1);
+        const QJsonArray leaves = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(leaves.size(), 2);
+        QVERIFY(leaves.at(0).toObject().value("error").toString().contains(QStringLiteral("ghost")));
+        QVERIFY(leaves.at(1).toObject().value("error").isNull());
+    }
+
+    void badImportFailsWithFileAndReason() {
+        pbtest::CatalogFixture f;
+        f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n  base: nowhere\n");
+        Run r = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db(),
+                            QStringLiteral("--version"), QStringLiteral("bad"), f.write()});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("overlays/eks.yaml"));
+        QVERIFY(r.err.contains("spec.base"));
+        QVERIFY(r.err.contains("'nowhere'"));
+        Run missing = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db(),
+                                  f.write()});
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.err.contains("--version"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
