@@ -290,10 +290,13 @@ int recipeVerb(const QStringList& args) {
         return failures ? kFailed : kOk;
     }
 
-    Criteria query;
+    QMap<QString, QString> flags;
     for (const QString& d : Criteria::dimensions())
-        query.set(d, p.value(d));
-    Result<RecipeResult> r = resolve(*cat, query, opt);
+        flags.insert(d, p.value(d));
+    Result<Criteria> query = parseUserCriteria(*cat, flags);
+    if (!query)
+        return fail(query.error());
+    Result<RecipeResult> r = resolve(*cat, *query, opt);
     if (!r)
         return fail(r.error());
     if (format == QLatin1String("json"))

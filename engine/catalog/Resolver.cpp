@@ -29,17 +29,15 @@ void addUnique(QStringList& into, const QStringList& from) {
             into << s;
 }
 
-// Deep merge of Helm-style values: mappings merge key by key, anything else is replaced.
+bool nonEmpty(const Node& n) {
+    return !n.isNull() && (n.isScalar() || n.size() > 0);
+}
+
+// Deep merge of Helm-style values: mappings merge key by key; scalars, null and lists replace.
 void deepMerge(Node& into, const Node& from) {
-    if (from.isNull() && from.isScalar())
-        return;
-    if (!into.isMap() || !from.isMap()) {
-        into = from;
-        return;
-    }
     for (const yaml::MapEntry& e : from.entries) {
         Node* existing = into.get(e.key.scalar);
-        if (existing && existing->isMap() && e.value.isMap())
+        if (e.value.isMap() && existing && existing->isMap())
             deepMerge(*existing, e.value);
         else if (existing)
             *existing = e.value;
@@ -58,7 +56,7 @@ void mergeComponent(ComponentRef& into, const ComponentRef& from) {
     laterNonEmpty(into.valuesFile, from.valuesFile);
     laterNonEmpty(into.path, from.path);
     laterNonEmpty(into.healthCheckAsserts, from.healthCheckAsserts);
-    if (from.overrides.isMap()) {
+    if (from.overrides.isMap() && !from.overrides.entries.empty()) {
         if (!into.overrides.isMap())
             into.overrides = Node::map();
         deepMerge(into.overrides, from.overrides);
@@ -66,14 +64,12 @@ void mergeComponent(ComponentRef& into, const ComponentRef& from) {
     addUnique(into.dependencyRefs, from.dependencyRefs);
     addUnique(into.manifestFiles, from.manifestFiles);
     addUnique(into.preManifestFiles, from.preManifestFiles);
-    if (!from.patches.isNull())
+    if (nonEmpty(from.patches))
         into.patches = from.patches;
-    if (!from.expectedResources.isNull())
+    if (nonEmpty(from.expectedResources))
         into.expectedResources = from.expectedResources;
-    if (from.cleanup)
-        into.cleanup = true;
-    if (from.healthCheckSkip)
-        into.healthCheckSkip = true;
+    into.cleanup = into.cleanup || from.cleanup;
+    into.healthCheckSkip = into.healthCheckSkip || from.healthCheckSkip;
 }
 
 void mergeConstraints(std::vector<Constraint>& into, const std::vector<Constraint>& from) {
@@ -90,18 +86,20 @@ void mergePhase(ValidationPhase& into, const ValidationPhase& from) {
     laterNonEmpty(into.timeout, from.timeout);
     laterNonEmpty(into.infrastructure, from.infrastructure);
     if (from.checks) {
-        if (from.checks->isEmpty())
-            into.checks = QStringList();
-        else {
-            if (!into.checks)
-                into.checks = QStringList();
-            addUnique(*into.checks, *from.checks);
+        if (from.checks->isEmpty()) {
+            into.checks = QStringList(); // [] clears
+        } else {
+            QStringList merged;
+            if (into.checks)
+                addUnique(merged, *into.checks);
+            addUnique(merged, *from.checks);
+            into.checks = merged;
         }
     }
     if (from.constraints) {
-        if (from.constraints->empty())
+        if (from.constraints->empty()) {
             into.constraints = std::vector<Constraint>();
-        else {
+        } else {
             if (!into.constraints)
                 into.constraints = std::vector<Constraint>();
             mergeConstraints(*into.constraints, *from.constraints);
@@ -111,23 +109,27 @@ void mergePhase(ValidationPhase& into, const ValidationPhase& from) {
         into.nodeSelection = from.nodeSelection;
 }
 
-void mergeValidation(std::optional<Validation>& into, const std::optional<Validation>& from) {
+void mergeValidation(std::optional<Validation>& into, const std::optional<Validation>& from, Era era) {
     if (!from)
         return;
-    if (!into)
-        into = Validation();
+    if (!into) {
+        into = from;
+        return;
+    }
     for (const QString& name : Validation::phaseNames()) {
         const std::optional<ValidationPhase>& f = from->phase(name);
         if (!f)
             continue;
         std::optional<ValidationPhase>& t = into->phase(name);
-        if (!t)
-            t = ValidationPhase();
-        mergePhase(*t, *f);
+        if (!t || era == Era::Legacy)
+            t = f; // v0.11-v0.15: a later layer's phase replaces the whole phase
+        else
+            mergePhase(*t, *f);
     }
 }
 
 struct Accumulator {
+    Era era = Era::Current;
     std::vector<Constraint> constraints;
     std::vector<ComponentRef> components;
     std::optional<Validation> validation;
@@ -139,15 +141,27 @@ struct Accumulator {
         return nullptr;
     }
 
-    void merge(const OverlaySpec& s) {
-        mergeConstraints(constraints, s.constraints);
-        for (const ComponentRef& c : s.componentRefs) {
+    void merge(const std::vector<Constraint>& cs, const std::vector<ComponentRef>& refs) {
+        mergeConstraints(constraints, cs);
+        for (const ComponentRef& c : refs) {
             if (ComponentRef* existing = find(c.name))
                 mergeComponent(*existing, c);
             else
                 components.push_back(c);
         }
-        mergeValidation(validation, s.validation);
+        sort();
+    }
+
+    void merge(const OverlaySpec& s) {
+        merge(s.constraints, s.componentRefs);
+        mergeValidation(validation, s.validation, era);
+    }
+
+    void sort() {
+        std::stable_sort(constraints.begin(), constraints.end(),
+                         [](const Constraint& a, const Constraint& b) { return a.name < b.name; });
+        std::stable_sort(components.begin(), components.end(),
+                         [](const ComponentRef& a, const ComponentRef& b) { return a.name < b.name; });
     }
 };
 
@@ -157,30 +171,30 @@ QString parentOf(const Overlay& o) {
     return o.spec.base.isEmpty() ? QStringLiteral("base") : o.spec.base;
 }
 
-// root -> ... -> overlay, including base.
-QStringList chainOf(const Catalog& cat, const QString& name) {
+// base -> ... -> overlay.
+Result<QStringList> chainOf(const Catalog& cat, const QString& name) {
     QStringList chain;
     QString cur = name;
-    while (!cur.isEmpty() && !chain.contains(cur)) {
-        chain.prepend(cur);
+    while (!cur.isEmpty() && cur != QLatin1String("base")) {
+        if (chain.contains(cur))
+            return makeError(QStringLiteral("circular inheritance: overlay '%1' references itself in its base chain")
+                                 .arg(cur));
         const Overlay* o = cat.overlay(cur);
         if (!o)
-            break;
+            return makeError(QStringLiteral("overlay '%1' not found (referenced in the base chain of '%2')")
+                                 .arg(cur, name));
+        chain.prepend(cur);
         cur = parentOf(*o);
     }
+    chain.prepend(QStringLiteral("base"));
     return chain;
-}
-
-bool isAncestor(const Catalog& cat, const QString& ancestor, const QString& of) {
-    const QStringList chain = chainOf(cat, of);
-    return chain.contains(ancestor) && ancestor != of;
 }
 
 QString overlayFile(const Catalog& cat, const Overlay& o) {
     return cat.root.isEmpty() ? o.file : cat.root + QLatin1Char('/') + o.file;
 }
 
-// Flattened dotted paths of every leaf under `n`.
+// Flattened dotted paths of every leaf under `n` (lists and scalars are leaves).
 void leafPaths(const Node& n, const QString& prefix, QStringList& out) {
     if (n.isMap() && !n.entries.empty()) {
         for (const yaml::MapEntry& e : n.entries)
@@ -191,139 +205,240 @@ void leafPaths(const Node& n, const QString& prefix, QStringList& out) {
         out << prefix;
 }
 
-Status applyProfile(const Catalog& cat, const QStringList& applied, const ResolveOptions& opt, Accumulator& acc,
-                    std::optional<SelectedProfile>& selected) {
-    QSet<QString> requested(opt.profiles.keyBegin(), opt.profiles.keyEnd());
-    for (const QString& name : applied) {
-        const Overlay* o = cat.overlay(name);
-        if (!o || !o->spec.profile.isMap())
-            continue;
-        const Node& decl = o->spec.profile;
-        const QString file = overlayFile(cat, *o);
-        const Node* pname = decl.get("name");
-        if (!pname || !pname->isScalar() || pname->scalar.empty())
-            return makeError(QStringLiteral("profile declaration needs a name"), file, decl.line,
-                             QStringLiteral("spec.profile.name"));
-        const QString profileName = pname->text();
-        QString value;
-        if (opt.profiles.contains(profileName)) {
-            value = opt.profiles.value(profileName);
-            requested.remove(profileName);
-        } else if (const Node* def = decl.get("default"); def && def->isScalar()) {
-            value = def->text();
-        }
-        const Node* values = decl.get("values");
-        if (!values || !values->isMap())
-            return makeError(QStringLiteral("profile '%1' declares no values").arg(profileName), file, decl.line,
-                             QStringLiteral("spec.profile.values"));
-        if (value.isEmpty())
-            return makeError(QStringLiteral("profile '%1' has no default; choose one with --profile %1=VALUE")
-                                 .arg(profileName),
-                             file, decl.line, QStringLiteral("spec.profile.default"));
-        const Node* fragment = values->get(value.toStdString());
-        if (!fragment) {
-            QStringList known;
-            for (const yaml::MapEntry& e : values->entries)
-                known << e.key.text();
-            return makeError(QStringLiteral("profile '%1' has no value '%2' (known: %3)")
-                                 .arg(profileName, value, known.join(QStringLiteral(", "))),
-                             file, decl.line, QStringLiteral("spec.profile.values"));
-        }
-        SelectedProfile sp;
-        sp.name = profileName;
-        sp.value = value;
-        Node owned = Node::map();
-        if (fragment->isMap()) {
-            if (const Node* adv = fragment->get("advertiser"); adv && adv->isScalar())
-                sp.advertiser = adv->text();
-            // The fragment has the shape of an overlay spec (constraints, componentRefs).
-            Node specDoc = Node::map();
-            specDoc.set("kind", Node::str("RecipeMetadata"));
-            specDoc.set("apiVersion", Node::str(o->apiVersion.text.toStdString()));
+struct ProfileValue {
+    QString advertiser;
+    std::vector<Constraint> constraints;
+    std::vector<ComponentRef> componentRefs;
+};
+
+// Reads and checks a profile declaration (ADR-015) of overlay `o`.
+Result<std::map<QString, ProfileValue>> readProfileValues(const Catalog& cat, const Overlay& o) {
+    const Node& decl = o.spec.profile;
+    const QString file = overlayFile(cat, o);
+    const Node* values = decl.get("values");
+    if (!values || !values->isMap() || values->entries.empty())
+        return makeError(QStringLiteral("profile declares no values"), file, decl.line,
+                         QStringLiteral("spec.profile.values"));
+    std::map<QString, ProfileValue> out;
+    for (const yaml::MapEntry& e : values->entries) {
+        ProfileValue pv;
+        const QString field = QStringLiteral("spec.profile.values.%1").arg(e.key.text());
+        if (e.value.isMap()) {
+            if (const Node* adv = e.value.get("advertiser"); adv && adv->isScalar() && !adv->isNull())
+                pv.advertiser = adv->text();
+            // A value has the shape of an overlay spec fragment: constraints and componentRefs.
+            Node doc = Node::map();
+            doc.set("kind", Node::str("RecipeMetadata"));
+            doc.set("apiVersion", Node::str("aicr.run/v1alpha2"));
             Node meta = Node::map();
-            meta.set("name", Node::str(o->name.toStdString()));
-            specDoc.set("metadata", meta);
+            meta.set("name", Node::str(o.name.toStdString()));
+            doc.set("metadata", meta);
             Node spec = Node::map();
             for (const char* key : {"constraints", "componentRefs"})
-                if (const Node* v = fragment->get(key))
+                if (const Node* v = e.value.get(key))
                     spec.set(key, *v);
-            specDoc.set("spec", spec);
-            Result<Overlay> frag = parseOverlay(yaml::serialize(specDoc), file, false);
+            doc.set("spec", spec);
+            Result<Overlay> frag = parseOverlay(yaml::serialize(doc), file, false);
             if (!frag)
-                return makeError(frag.error().message, file, fragment->line,
-                                 QStringLiteral("spec.profile.values.%1").arg(value));
-            acc.merge(frag->spec);
-            for (const ComponentRef& c : frag->spec.componentRefs) {
-                QStringList paths;
-                leafPaths(c.overrides, QString(), paths);
-                Node list = Node::seq();
-                for (const QString& p : std::as_const(paths))
-                    list.items.push_back(Node::str(p.toStdString()));
-                owned.set(c.name.toStdString(), list);
-            }
+                return makeError(frag.error().message, file, e.value.line,
+                                 field + QLatin1Char('.') + frag.error().field.mid(5));
+            pv.constraints = frag->spec.constraints;
+            pv.componentRefs = frag->spec.componentRefs;
+            for (const ComponentRef& r : pv.componentRefs)
+                if (r.overrides.get("enabled"))
+                    return makeError(QStringLiteral("a profile value may not set overrides.enabled of '%1'").arg(r.name),
+                                     file, r.line, field);
         }
-        sp.ownedPaths = owned;
-        selected = sp;
+        out[e.key.text()] = std::move(pv);
     }
-    if (!requested.isEmpty())
-        return makeError(QStringLiteral("--profile %1: no applied overlay declares this profile")
-                             .arg(QStringList(requested.values()).join(QStringLiteral(", "))));
+    return out;
+}
+
+Status applyProfile(const Catalog& cat, const Overlay& declaring, const ResolveOptions& opt, Accumulator& acc,
+                    SelectedProfile& selected) {
+    const Node& decl = declaring.spec.profile;
+    const QString file = overlayFile(cat, declaring);
+    const Node* pname = decl.get("name");
+    if (!pname || !pname->isScalar() || pname->scalar.empty())
+        return makeError(QStringLiteral("profile declaration needs a name"), file, decl.line,
+                         QStringLiteral("spec.profile.name"));
+    const QString profileName = pname->text();
+    for (auto it = opt.profiles.cbegin(); it != opt.profiles.cend(); ++it)
+        if (it.key() != profileName)
+            return makeError(QStringLiteral("--profile %1: this recipe's profile is '%2'").arg(it.key(), profileName),
+                             file, decl.line, QStringLiteral("spec.profile.name"));
+    Result<std::map<QString, ProfileValue>> values = readProfileValues(cat, declaring);
+    if (!values)
+        return values.error();
+    QString value;
+    if (opt.profiles.contains(profileName))
+        value = opt.profiles.value(profileName);
+    else if (const Node* def = decl.get("default"); def && def->isScalar())
+        value = def->text();
+    if (value.isEmpty())
+        return makeError(QStringLiteral("profile '%1' has no default; choose one with --profile %1=VALUE").arg(profileName),
+                         file, decl.line, QStringLiteral("spec.profile.default"));
+    auto chosen = values->find(value);
+    if (chosen == values->end()) {
+        QStringList known;
+        for (const auto& [k, v] : *values)
+            known << k;
+        return makeError(QStringLiteral("profile '%1' has no value '%2' (known: %3)")
+                             .arg(profileName, value, known.join(QStringLiteral(", "))),
+                         file, decl.line, QStringLiteral("spec.profile.values"));
+    }
+    // ownedPaths: declaration-wide, every path any value sets, plus the component's presence.
+    std::map<QString, QStringList> owned;
+    for (const auto& [k, v] : *values)
+        for (const ComponentRef& r : v.componentRefs) {
+            QStringList& paths = owned[r.name];
+            QStringList mine;
+            leafPaths(r.overrides, QString(), mine);
+            mine << QStringLiteral("enabled");
+            addUnique(paths, mine);
+        }
+    for (auto& [comp, paths] : owned) {
+        paths.sort();
+        const ComponentRef* ref = acc.find(comp);
+        if (!ref || !ref->isEnabled())
+            return makeError(QStringLiteral("profile '%1' references component '%2', which is not enabled in the "
+                                            "resolved recipe")
+                                 .arg(profileName, comp),
+                             file, decl.line, QStringLiteral("spec.profile.values"));
+    }
+    for (const Constraint& c : chosen->second.constraints) {
+        for (const Constraint& existing : acc.constraints)
+            if (existing.name == c.name)
+                return makeError(QStringLiteral("profile constraint '%1' collides with a constraint of the overlays")
+                                     .arg(c.name),
+                                 file, decl.line, QStringLiteral("spec.profile.values.%1.constraints").arg(value));
+        acc.constraints.push_back(c);
+    }
+    for (const ComponentRef& r : chosen->second.componentRefs) {
+        ComponentRef* ref = acc.find(r.name);
+        if (!ref->overrides.isMap())
+            ref->overrides = Node::map();
+        if (r.overrides.isMap())
+            deepMerge(ref->overrides, r.overrides);
+    }
+    acc.sort();
+    selected.name = profileName;
+    selected.value = value;
+    selected.advertiser = chosen->second.advertiser;
+    Node ownedNode = Node::map();
+    for (const auto& [comp, paths] : owned) {
+        Node list = Node::seq();
+        for (const QString& p : paths)
+            list.items.push_back(Node::str(p.toStdString()));
+        ownedNode.set(comp.toStdString(), list);
+    }
+    selected.ownedPaths = ownedNode;
     return {};
 }
 
-void applyRegistryDefaults(const Catalog& cat, std::vector<ComponentRef>& comps) {
+QString canonicalType(const QString& t) {
+    if (t.compare(QLatin1String("helm"), Qt::CaseInsensitive) == 0)
+        return QStringLiteral("Helm");
+    if (t.compare(QLatin1String("kustomize"), Qt::CaseInsensitive) == 0)
+        return QStringLiteral("Kustomize");
+    return t;
+}
+
+Status applyRegistryDefaults(const Catalog& cat, std::vector<ComponentRef>& comps, Era era) {
     for (ComponentRef& c : comps) {
+        c.type = canonicalType(c.type);
         const RegistryComponent* r = cat.component(c.name);
         if (!r)
             continue;
         if (c.type.isEmpty())
-            c.type = r->kind;
-        if (r->kind == QLatin1String("Kustomize")) {
-            if (c.source.isEmpty())
-                c.source = r->defaultSource;
-            if (c.path.isEmpty())
-                c.path = r->defaultPath;
-            if (c.tag.isEmpty())
-                c.tag = r->defaultTag;
-        } else {
-            if (c.chart.isEmpty())
-                c.chart = r->defaultChart;
-            if (c.version.isEmpty())
-                c.version = r->defaultVersion;
-            if (c.source.isEmpty())
-                c.source = r->defaultRepository;
+            c.type = r->defaultSource.isEmpty() ? QStringLiteral("Helm") : QStringLiteral("Kustomize");
+        auto fill = [](QString& field, const QString& def) {
+            if (field.isEmpty() && !def.isEmpty())
+                field = def;
+        };
+        if (c.type == QLatin1String("Helm")) {
+            fill(c.source, r->defaultRepository);
+            fill(c.version, r->defaultVersion);
+            fill(c.namespace_, r->defaultNamespace);
+            // The recipe names the chart without its repository alias ("nvidia/gpu-operator").
+            fill(c.chart, r->defaultChart.mid(r->defaultChart.lastIndexOf(QLatin1Char('/')) + 1));
+        } else if (c.type == QLatin1String("Kustomize")) {
+            fill(c.source, r->defaultSource);
+            fill(c.tag, r->defaultTag);
+            fill(c.path, r->defaultPath);
         }
-        if (c.namespace_.isEmpty())
-            c.namespace_ = r->defaultNamespace;
         if (c.manifestFiles.isEmpty() && !r->manifestFiles.isEmpty())
             c.manifestFiles = r->manifestFiles;
+        // aicr.run era: the registry's health-check assert file is embedded verbatim.
+        if (era == Era::Current && !c.healthCheckSkip && c.healthCheckAsserts.isEmpty() &&
+            !r->healthCheckAssertFile.isEmpty()) {
+            const CatalogFile* f = cat.file(r->healthCheckAssertFile);
+            if (!f)
+                return makeError(QStringLiteral("health check file of component '%1' is missing").arg(c.name),
+                                 cat.root + QStringLiteral("/registry.yaml"), r->node.line,
+                                 QStringLiteral("healthCheck.assertFile"));
+            c.healthCheckAsserts = QString::fromUtf8(f->bytes);
+        }
     }
+    return {};
 }
 
-// Kahn's algorithm over enabled components; ready components are taken in name order, so the
-// result is deterministic. Dependencies on disabled components count as satisfied.
-Result<QStringList> deploymentOrder(const std::vector<ComponentRef>& comps) {
-    std::map<QString, const ComponentRef*> enabled;
+// Every dependency names a declared component, and the graph over all components is acyclic.
+Status validateDependencies(const std::vector<ComponentRef>& comps) {
+    std::map<QString, const ComponentRef*> byName;
+    for (const ComponentRef& c : comps)
+        byName[c.name] = &c;
+    for (const ComponentRef& c : comps)
+        for (const QString& dep : c.dependencyRefs)
+            if (!byName.count(dep))
+                return makeError(QStringLiteral("component '%1' depends on '%2', which is not part of the recipe")
+                                     .arg(c.name, dep),
+                                 {}, 0, QStringLiteral("componentRefs.%1.dependencyRefs").arg(c.name));
+    std::map<QString, int> state; // 0 new, 1 on stack, 2 done
+    QStringList stack;
+    std::function<Status(const QString&)> visit = [&](const QString& n) -> Status {
+        state[n] = 1;
+        stack << n;
+        for (const QString& dep : byName[n]->dependencyRefs) {
+            if (state[dep] == 1) {
+                QStringList cycle = stack.mid(stack.indexOf(dep));
+                cycle << dep;
+                return makeError(QStringLiteral("dependency cycle among components: %1")
+                                     .arg(cycle.join(QStringLiteral(" -> "))),
+                                 {}, 0, QStringLiteral("componentRefs.%1.dependencyRefs").arg(n));
+            }
+            if (state[dep] == 0)
+                if (Status s = visit(dep); !s)
+                    return s;
+        }
+        stack.removeLast();
+        state[n] = 2;
+        return {};
+    };
+    for (const ComponentRef& c : comps)
+        if (state[c.name] == 0)
+            if (Status s = visit(c.name); !s)
+                return s;
+    return {};
+}
+
+// Kahn's algorithm, always taking the smallest ready name, so the order is deterministic.
+// aicr.run era: only enabled components are deployed and an edge to a disabled one is satisfied.
+Result<QStringList> deploymentOrder(const std::vector<ComponentRef>& comps, Era era) {
+    std::map<QString, const ComponentRef*> nodes;
     QSet<QString> declared;
     for (const ComponentRef& c : comps) {
         declared.insert(c.name);
-        if (c.isEnabled())
-            enabled[c.name] = &c;
+        if (era == Era::Legacy || c.isEnabled())
+            nodes[c.name] = &c;
     }
     std::map<QString, int> indegree;
     std::map<QString, QStringList> dependents;
-    for (const auto& [name, c] : enabled) {
+    for (const auto& [name, c] : nodes) {
         indegree[name];
         for (const QString& dep : c->dependencyRefs) {
-            if (!declared.contains(dep))
-                return makeError(QStringLiteral("component '%1' depends on '%2', which is not part of the recipe")
-                                     .arg(name, dep),
-                                 {}, 0, QStringLiteral("componentRefs.%1.dependencyRefs").arg(name));
-            if (!enabled.count(dep))
+            if (declared.contains(dep) && !nodes.count(dep))
                 continue;
-            if (dep == name)
-                return makeError(QStringLiteral("component '%1' depends on itself").arg(name), {}, 0,
-                                 QStringLiteral("componentRefs.%1.dependencyRefs").arg(name));
             ++indegree[name];
             dependents[dep] << name;
         }
@@ -341,70 +456,182 @@ Result<QStringList> deploymentOrder(const std::vector<ComponentRef>& comps) {
             if (--indegree[d] == 0)
                 ready.insert(d);
     }
-    if (order.size() != static_cast<qsizetype>(enabled.size())) {
+    if (order.size() != static_cast<qsizetype>(nodes.size())) {
         QStringList stuck;
         for (const auto& [name, deg] : indegree)
             if (deg > 0)
                 stuck << name;
-        return makeError(QStringLiteral("dependency cycle among components: %1").arg(stuck.join(QStringLiteral(", "))),
+        return makeError(QStringLiteral("cannot order the deployment: dependency cycle among %1")
+                             .arg(stuck.join(QStringLiteral(", "))),
                          {}, 0, QStringLiteral("componentRefs.dependencyRefs"));
     }
     return order;
 }
 
-QString resultApiVersion(const Catalog& cat, bool profiled) {
-    const ApiVersion& base = cat.overlay(QStringLiteral("base"))->apiVersion;
-    if (base.track == ApiTrack::Legacy)
+// aicr.run era Slurm recipes: accounting defaults to disabled, recorded as typed configuration,
+// and the MariaDB pieces it would need are switched off.
+Status applySlurmAccounting(RecipeResult& r) {
+    static const char* const needed[] = {"slinky-slurm", "mariadb-operator-crds", "mariadb-operator",
+                                         "slurm-accounting-mariadb"};
+    for (const char* n : needed)
+        if (!r.component(QString::fromLatin1(n)))
+            return {}; // catalogs before the accounting model: nothing to configure
+    Node mode = Node::map();
+    mode.set("mode", Node::str("disabled"));
+    Node accounting = Node::map();
+    accounting.set("accounting", mode);
+    Node slurm = Node::map();
+    slurm.set("slurm", accounting);
+    r.configuration = slurm;
+    for (ComponentRef& c : r.componentRefs) {
+        Node patch = Node::map();
+        if (c.name == QLatin1String("slinky-slurm")) {
+            Node acc = Node::map();
+            acc.set("enabled", Node::plain("false"));
+            patch.set("accounting", acc);
+        } else if (c.name == QLatin1String("mariadb-operator-crds") || c.name == QLatin1String("mariadb-operator") ||
+                   c.name == QLatin1String("slurm-accounting-mariadb")) {
+            patch.set("install", Node::plain("false"));
+        } else {
+            continue;
+        }
+        if (!c.overrides.isMap())
+            c.overrides = Node::map();
+        deepMerge(c.overrides, patch);
+    }
+    return {};
+}
+
+QString resultApiVersion(Era era, bool alphaCatalog, bool profiled) {
+    if (era == Era::Legacy)
         return QStringLiteral("aicr.nvidia.com/v1alpha1");
-    const bool alpha = base.maturity.contains(QLatin1String("alpha"));
     if (profiled)
-        return alpha ? QStringLiteral("aicr.run/v1alpha3") : QStringLiteral("aicr.run/v1beta2");
-    return alpha ? QStringLiteral("aicr.run/v1alpha2") : QStringLiteral("aicr.run/v1");
+        return alphaCatalog ? QStringLiteral("aicr.run/v1alpha3") : QStringLiteral("aicr.run/v1beta2");
+    return alphaCatalog ? QStringLiteral("aicr.run/v1alpha2") : QStringLiteral("aicr.run/v1");
+}
+
+bool isWildValue(const QString& v) {
+    return v.isEmpty() || v == QLatin1String("any");
 }
 
 } // namespace
 
-Result<RecipeResult> resolve(const Catalog& cat, const Criteria& queryIn, const ResolveOptions& opt) {
-    Criteria query = queryIn;
+Era eraOf(const Catalog& cat) {
+    const Overlay* base = cat.overlay(QStringLiteral("base"));
+    return base && base->apiVersion.track == ApiTrack::Legacy ? Era::Legacy : Era::Current;
+}
+
+Result<Criteria> parseUserCriteria(const Catalog& cat, const QMap<QString, QString>& values) {
+    static const QMap<QString, QStringList> builtin = {
+        {QStringLiteral("service"), {"eks", "gke", "aks", "oke", "kind", "lke", "bcm"}},
+        {QStringLiteral("accelerator"), {"h100", "h200", "gb200", "gb300", "b200", "a100", "l40", "rtx-pro-6000"}},
+        {QStringLiteral("intent"), {"training", "inference"}},
+        {QStringLiteral("os"), {"ubuntu", "rhel", "cos", "amazonlinux", "talos"}},
+        {QStringLiteral("platform"), {"dynamo", "kubeflow", "nim", "runai", "slurm"}},
+    };
+    Criteria c;
     for (const QString& d : Criteria::dimensions()) {
-        const QString v = query.get(d).trimmed().toLower();
-        query.set(d, v == QLatin1String("any") ? QString() : v);
+        QString v = values.value(d).trimmed().toLower();
+        if (v.isEmpty())
+            v = QStringLiteral("any");
+        if (d == QLatin1String("service") &&
+            (v == QLatin1String("self-managed") || v == QLatin1String("self") || v == QLatin1String("vanilla")))
+            v = QStringLiteral("any");
+        if (d == QLatin1String("os") && (v == QLatin1String("al2") || v == QLatin1String("al2023")))
+            v = QStringLiteral("amazonlinux");
+        if (v != QLatin1String("any") && !builtin.value(d).contains(v)) {
+            QStringList known = builtin.value(d);
+            for (const Overlay& o : cat.overlays) {
+                const QString ov = o.spec.criteria.get(d);
+                if (!isWildValue(ov) && !known.contains(ov))
+                    known << ov;
+            }
+            if (!known.contains(v)) {
+                known.sort();
+                return makeError(QStringLiteral("invalid %1 '%2' (valid: any, %3)")
+                                     .arg(d, v, known.join(QStringLiteral(", "))),
+                                 {}, 0, QStringLiteral("criteria.%1").arg(d));
+            }
+        }
+        c.set(d, v);
     }
+    return c;
+}
+
+Result<RecipeResult> resolve(const Catalog& cat, const Criteria& query, const ResolveOptions& opt) {
     const Overlay* base = cat.overlay(QStringLiteral("base"));
     if (!base)
         return makeError(QStringLiteral("the catalog has no base overlay"), cat.root);
+    const Era era = eraOf(cat);
 
-    // 1-2. Candidates: overlays with criteria matching the query, reduced to maximal leaves.
-    QStringList candidates;
+    // 1-2. Candidates: overlays with criteria matching the query, minus ancestors of other matches.
+    QStringList matches;
     for (const Overlay& o : cat.overlays)
         if (o.name != QLatin1String("base") && o.spec.hasCriteria && o.spec.criteria.matches(query))
-            candidates << o.name;
-    QStringList maximal;
-    for (const QString& c : std::as_const(candidates)) {
-        bool ancestor = false;
-        for (const QString& other : std::as_const(candidates))
-            if (other != c && isAncestor(cat, c, other)) {
-                ancestor = true;
+            matches << o.name;
+    QSet<QString> ancestors;
+    for (const QString& m : std::as_const(matches)) {
+        QString b = parentOf(*cat.overlay(m));
+        QSet<QString> seen;
+        while (!b.isEmpty() && b != QLatin1String("base") && !seen.contains(b)) {
+            seen.insert(b);
+            ancestors.insert(b);
+            const Overlay* o = cat.overlay(b);
+            if (!o)
                 break;
-            }
-        if (!ancestor)
-            maximal << c;
+            b = parentOf(*o);
+        }
     }
+    QStringList candidates;
+    for (const QString& m : std::as_const(matches))
+        if (!ancestors.contains(m))
+            candidates << m;
     // 3. Least specific first; ties by name.
-    std::sort(maximal.begin(), maximal.end(), [&](const QString& a, const QString& b) {
+    std::stable_sort(candidates.begin(), candidates.end(), [&](const QString& a, const QString& b) {
         const int sa = cat.overlay(a)->spec.criteria.specificity();
         const int sb = cat.overlay(b)->spec.criteria.specificity();
         return sa != sb ? sa < sb : a < b;
     });
+    std::vector<QStringList> chains;
+    for (const QString& c : std::as_const(candidates)) {
+        Result<QStringList> chain = chainOf(cat, c);
+        if (!chain) {
+            Error e = chain.error();
+            e.file = overlayFile(cat, *cat.overlay(c));
+            e.field = QStringLiteral("spec.base");
+            return e;
+        }
+        chains.push_back(*chain);
+    }
 
-    // 4. Seed with base, then apply each candidate's chain root -> leaf.
+    // The one profile declaration of the composition, if any.
+    const Overlay* declaring = base->spec.profile.isMap() ? base : nullptr;
+    for (const QStringList& chain : chains)
+        for (const QString& name : chain) {
+            const Overlay* o = cat.overlay(name);
+            if (o->spec.profile.isMap() && o != declaring) {
+                if (declaring)
+                    return makeError(QStringLiteral("the resolved recipe has more than one profile declaration "
+                                                    "(%1 and %2)")
+                                         .arg(declaring->name, o->name),
+                                     overlayFile(cat, *o), o->spec.profile.line, QStringLiteral("spec.profile"));
+                declaring = o;
+            }
+        }
+    if (!declaring && !opt.profiles.isEmpty())
+        return makeError(QStringLiteral("--profile %1: no overlay of this recipe declares a profile")
+                             .arg(opt.profiles.firstKey()));
+
+    // 4. Seed with base, then apply each candidate's chain root -> leaf, each overlay once.
     Accumulator acc;
+    acc.era = era;
+    acc.constraints = base->spec.constraints;
+    acc.components = base->spec.componentRefs;
+    acc.validation = base->spec.validation;
     QStringList applied{QStringLiteral("base")};
-    QStringList mixins;
-    acc.merge(base->spec);
-    addUnique(mixins, base->spec.mixins);
-    for (const QString& leaf : std::as_const(maximal)) {
-        for (const QString& name : chainOf(cat, leaf)) {
+    QStringList mixins = base->spec.mixins;
+    for (const QStringList& chain : chains) {
+        for (const QString& name : chain.mid(1)) {
             if (applied.contains(name))
                 continue;
             const Overlay* o = cat.overlay(name);
@@ -415,58 +642,50 @@ Result<RecipeResult> resolve(const Catalog& cat, const Criteria& queryIn, const 
     }
 
     // 5. Mixins after the chain.
+    QSet<QString> existingConstraints, existingComponents;
+    for (const Constraint& c : acc.constraints)
+        existingConstraints.insert(c.name);
+    for (const ComponentRef& c : acc.components)
+        existingComponents.insert(c.name);
     for (const QString& m : std::as_const(mixins)) {
         const Overlay* mix = cat.mixin(m);
         if (!mix)
             return makeError(QStringLiteral("mixin '%1' does not exist").arg(m), cat.root, 0, QStringLiteral("spec.mixins"));
         const QString file = overlayFile(cat, *mix);
         for (const Constraint& c : mix->spec.constraints)
-            for (const Constraint& existing : acc.constraints)
-                if (existing.name == c.name)
-                    return makeError(QStringLiteral("mixin constraint '%1' is already set by the overlays").arg(c.name),
-                                     file, 0, QStringLiteral("spec.constraints"));
-        mergeConstraints(acc.constraints, mix->spec.constraints);
+            if (existingConstraints.contains(c.name))
+                return makeError(QStringLiteral("mixin constraint '%1' conflicts with the overlays or another mixin")
+                                     .arg(c.name),
+                                 file, 0, QStringLiteral("spec.constraints"));
         for (const ComponentRef& c : mix->spec.componentRefs) {
-            if (ComponentRef* existing = acc.find(c.name)) {
-                const bool onlyAllowed = c.chart.isEmpty() && c.type.isEmpty() && c.source.isEmpty() &&
-                                         c.version.isEmpty() && c.tag.isEmpty() && c.valuesFile.isEmpty() &&
-                                         c.path.isEmpty() && c.overrides.isNull() && c.dependencyRefs.isEmpty();
-                if (!onlyAllowed)
-                    return makeError(QStringLiteral("mixin component '%1' collides with an overlay component; a mixin "
-                                                    "may only add namespace, manifestFiles or preManifestFiles to it")
-                                         .arg(c.name),
+            if (!existingComponents.contains(c.name))
+                continue;
+            const std::pair<const char*, bool> set[] = {
+                {"chart", !c.chart.isEmpty()},       {"type", !c.type.isEmpty()},
+                {"source", !c.source.isEmpty()},     {"version", !c.version.isEmpty()},
+                {"tag", !c.tag.isEmpty()},           {"path", !c.path.isEmpty()},
+                {"valuesFile", !c.valuesFile.isEmpty()}, {"overrides", nonEmpty(c.overrides)},
+                {"patches", nonEmpty(c.patches)},    {"dependencyRefs", !c.dependencyRefs.isEmpty()},
+                {"cleanup", c.cleanup},              {"expectedResources", nonEmpty(c.expectedResources)},
+                {"healthCheckAsserts", !c.healthCheckAsserts.isEmpty()}, {"healthCheckSkip", c.healthCheckSkip}};
+            for (const auto& [field, isSet] : set)
+                if (isSet)
+                    return makeError(QStringLiteral("mixin component '%1' is already in the recipe; a mixin may only "
+                                                    "add namespace, manifestFiles or preManifestFiles to it, not %2")
+                                         .arg(c.name, QLatin1String(field)),
                                      file, c.line, QStringLiteral("spec.componentRefs"));
-                mergeComponent(*existing, c);
-            } else {
-                acc.components.push_back(c);
-            }
         }
+        acc.merge(mix->spec.constraints, mix->spec.componentRefs);
+        for (const Constraint& c : mix->spec.constraints)
+            existingConstraints.insert(c.name);
+        for (const ComponentRef& c : mix->spec.componentRefs)
+            existingComponents.insert(c.name);
     }
 
-    RecipeResult r;
-    // 6. Profile, registry defaults, dependency sort.
-    if (Status s = applyProfile(cat, applied, opt, acc, r.selectedProfile); !s)
-        return s.error();
-    applyRegistryDefaults(cat, acc.components);
-    for (const ComponentRef& c : acc.components)
-        if (!c.patches.isNull() && c.isEnabled())
-            return makeError(QStringLiteral("component '%1' sets patches, which AICR does not implement").arg(c.name),
-                             cat.root, 0, QStringLiteral("componentRefs.%1.patches").arg(c.name));
-    std::sort(acc.constraints.begin(), acc.constraints.end(),
-              [](const Constraint& a, const Constraint& b) { return a.name < b.name; });
-    std::sort(acc.components.begin(), acc.components.end(),
-              [](const ComponentRef& a, const ComponentRef& b) { return a.name < b.name; });
-    Result<QStringList> order = deploymentOrder(acc.components);
-    if (!order) {
-        Error e = order.error();
-        e.file = cat.root;
-        return e;
-    }
-
-    // 7. Coverage: every dimension the query states is carried by an applied overlay.
+    // 6. Coverage: every dimension the query states is carried by an applied overlay.
     for (const QString& d : Criteria::dimensions()) {
         const QString want = query.get(d);
-        if (want.isEmpty())
+        if (isWildValue(want))
             continue;
         bool carried = false;
         for (const QString& name : std::as_const(applied))
@@ -478,14 +697,48 @@ Result<RecipeResult> resolve(const Catalog& cat, const Criteria& queryIn, const 
                              cat.root, 0, QStringLiteral("criteria.%1").arg(d));
     }
 
-    r.apiVersion = resultApiVersion(cat, r.selectedProfile.has_value());
+    RecipeResult r;
+    // 7. Profile value, then dependency checks and order, registry defaults.
+    if (declaring) {
+        SelectedProfile sp;
+        if (Status s = applyProfile(cat, *declaring, opt, acc, sp); !s)
+            return s.error();
+        r.selectedProfile = sp;
+    }
+    if (Status s = validateDependencies(acc.components); !s) {
+        Error e = s.error();
+        e.file = cat.root;
+        return e;
+    }
+    for (const ComponentRef& c : acc.components)
+        if (nonEmpty(c.patches) && c.isEnabled())
+            return makeError(QStringLiteral("component '%1' sets patches, which AICR does not implement").arg(c.name),
+                             cat.root, 0, QStringLiteral("componentRefs.%1.patches").arg(c.name));
+    if (Status s = applyRegistryDefaults(cat, acc.components, era); !s)
+        return s.error();
+
+    const ApiVersion& baseApi = base->apiVersion;
+    const bool alphaCatalog = baseApi.maturity.contains(QLatin1String("alpha"));
     r.version = opt.builderVersion;
     r.appliedOverlays = applied;
     r.criteria = query;
     r.constraints = std::move(acc.constraints);
     r.componentRefs = std::move(acc.components);
-    r.deploymentOrder = *order;
     r.validation = std::move(acc.validation);
+    bool configured = false;
+    if (era == Era::Current && query.platform == QLatin1String("slurm")) {
+        if (Status s = applySlurmAccounting(r); !s)
+            return s.error();
+        configured = !r.configuration.isNull();
+    }
+    Result<QStringList> order = deploymentOrder(r.componentRefs, era);
+    if (!order) {
+        Error e = order.error();
+        e.file = cat.root;
+        return e;
+    }
+    r.deploymentOrder = *order;
+    r.apiVersion = resultApiVersion(era, alphaCatalog, r.selectedProfile.has_value() || configured);
     return r;
 }
 
@@ -582,8 +835,8 @@ Node componentNode(const ComponentRef& c) {
     m.set("name", strNode(c.name));
     putStr(m, "namespace", c.namespace_);
     putStr(m, "chart", c.chart);
-    putStr(m, "type", c.type);
-    putStr(m, "source", c.source);
+    m.set("type", strNode(c.type));     // AICR emits type and source even when empty
+    m.set("source", strNode(c.source));
     putStr(m, "version", c.version);
     putStr(m, "tag", c.tag);
     putStr(m, "valuesFile", c.valuesFile);
@@ -628,22 +881,26 @@ Node toNode(const RecipeResult& r) {
     doc.set("kind", strNode(r.kind));
     doc.set("apiVersion", strNode(r.apiVersion));
     Node meta = Node::map();
-    meta.set("version", strNode(r.version));
-    meta.set("appliedOverlays", strList(r.appliedOverlays));
+    putStr(meta, "version", r.version);
+    if (!r.appliedOverlays.isEmpty())
+        meta.set("appliedOverlays", strList(r.appliedOverlays));
     if (r.selectedProfile) {
         Node sp = Node::map();
         sp.set("name", strNode(r.selectedProfile->name));
         sp.set("value", strNode(r.selectedProfile->value));
         putStr(sp, "advertiser", r.selectedProfile->advertiser);
-        if (r.selectedProfile->ownedPaths.isMap() && !r.selectedProfile->ownedPaths.entries.empty())
-            sp.set("ownedPaths", r.selectedProfile->ownedPaths);
+        sp.set("ownedPaths", r.selectedProfile->ownedPaths.isMap() ? r.selectedProfile->ownedPaths : Node::map());
         meta.set("selectedProfile", sp);
     }
     doc.set("metadata", meta);
     Node crit = Node::map();
-    for (const QString& d : Criteria::dimensions())
-        putStr(crit, d.toLatin1().constData(), r.criteria.get(d));
+    for (const char* d : {"service", "accelerator", "intent", "os", "platform"}) // AICR's field order
+        putStr(crit, d, r.criteria.get(QLatin1String(d)));
+    if (r.criteria.nodes != 0)
+        crit.set("nodes", Node::plain(std::to_string(r.criteria.nodes)));
     doc.set("criteria", crit);
+    if (r.configuration.isMap())
+        doc.set("configuration", r.configuration);
     if (!r.constraints.empty())
         doc.set("constraints", constraintsNode(r.constraints));
     Node comps = Node::seq();

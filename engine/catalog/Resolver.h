@@ -29,7 +29,8 @@ struct RecipeResult {
     QString version; // metadata.version
     QStringList appliedOverlays;
     std::optional<SelectedProfile> selectedProfile;
-    Criteria criteria;
+    Criteria criteria; // as queried: leaf criteria verbatim, CLI criteria with "any" for unset
+    yaml::Node configuration = yaml::Node::null(); // typed desired state (Slurm accounting)
     std::vector<Constraint> constraints;
     std::vector<ComponentRef> componentRefs; // sorted by name
     QStringList deploymentOrder;
@@ -41,6 +42,16 @@ struct RecipeResult {
 };
 
 Result<RecipeResult> resolve(const Catalog& catalog, const Criteria& query, const ResolveOptions& options = {});
+
+// Criteria typed by a user (CLI flags, GUI): trimmed, lower-cased, aliases applied
+// (self-managed -> any, al2 -> amazonlinux), unset -> "any", and each value checked against AICR's
+// built-in values plus those the catalog's overlays use.
+Result<Criteria> parseUserCriteria(const Catalog& catalog, const QMap<QString, QString>& values);
+
+// Which generation of AICR's rules a catalog follows: the aicr.nvidia.com era (v0.11-v0.15) or
+// the aicr.run era (v0.16 on). Resolution differs in a few documented places.
+enum class Era { Legacy, Current };
+Era eraOf(const Catalog& catalog);
 
 // Criteria a leaf overlay stands for: its own criteria, as the parity test queries it.
 Criteria leafCriteria(const Catalog& catalog, const QString& leaf);

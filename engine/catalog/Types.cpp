@@ -176,7 +176,7 @@ QStringList Catalog::leafNames() const {
         parents.insert(o.spec.base.isEmpty() ? QStringLiteral("base") : o.spec.base);
     QStringList leaves;
     for (const Overlay& o : overlays)
-        if (o.name != QLatin1String("base") && !parents.contains(o.name))
+        if (o.name != QLatin1String("base") && o.spec.hasCriteria && !parents.contains(o.name))
             leaves << o.name;
     return leaves;
 }
