@@ -1,5 +1,6 @@
 #include "Cli.h"
 
+#include "catalog/Digest.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "store/CatalogStore.h"
@@ -7,6 +8,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -56,7 +58,8 @@ const char* const kGeneralHelp =
     "Verbs:\n"
     "  catalog import   import a catalog directory (AICR recipes/ layout) as a version\n"
     "  catalog list     list the catalog versions in the database\n"
-    "  recipe           resolve criteria (or every leaf) into a RecipeResult\n"
+    "  recipe           resolve criteria (or every leaf) into a RecipeResult; --digest for its digest\n"
+    "  recipe digest    the evidence recipe digest of a recipe.yaml\n"
     "\n"
     "Every verb takes --db PATH (default: the per-user application data folder) and --help.\n"
     "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n";
@@ -224,6 +227,34 @@ Result<Catalog> catalogFrom(const QCommandLineParser& p) {
     return CatalogStore(**db).loadCatalog(p.value(QStringLiteral("version")));
 }
 
+int recipeDigestVerb(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({QStringLiteral("predicate-type"),
+                 QStringLiteral("Evidence predicate type whose digest rule applies: "
+                                "https://aicr.run/recipe-evidence/v1, v2 or v3 (default v3)."),
+                 QStringLiteral("URI"), QStringLiteral("https://aicr.run/recipe-evidence/v3")});
+    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recipe.yaml (RecipeResult)."));
+    if (int rc = parse(p, args, QStringLiteral("recipe digest"),
+                       QStringLiteral("Print the evidence recipe digest of a recipe.yaml, as AICR's "
+                                      "CanonicalizeRecipeYAML computes it (v3 drops metadata.version)."));
+        rc >= 0)
+        return rc;
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("expected exactly one recipe file"), QStringLiteral("recipe digest"));
+    Result<PredicateVersion> version = parsePredicateType(p.value(QStringLiteral("predicate-type")));
+    if (!version)
+        return fail(version.error());
+    const QString path = p.positionalArguments().constFirst();
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return fail(makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path));
+    Result<QString> d = evidenceRecipeDigest(f.readAll(), path, *version);
+    if (!d)
+        return fail(d.error());
+    out() << *d << Qt::endl;
+    return kOk;
+}
+
 int recipeVerb(const QStringList& args) {
     QCommandLineParser p;
     addDb(p);
@@ -235,8 +266,16 @@ int recipeVerb(const QStringList& args) {
     p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
                  QStringLiteral("NAME=VALUE")});
     p.addOption({QStringLiteral("all-leaves"), QStringLiteral("Resolve every leaf overlay and report each.")});
-    p.addOption({QStringLiteral("builder-version"), QStringLiteral("metadata.version to stamp (default dev)."),
+    p.addOption({QStringLiteral("stamp-version"),
+                 QStringLiteral("metadata.version to stamp into the result (default dev; AICR's parity golden "
+                                "uses catalog-parity-golden)."),
                  QStringLiteral("V"), QStringLiteral("dev")});
+    p.addOption({QStringLiteral("deterministic"),
+                 QStringLiteral("With --format yaml: AICR's deterministic bytes (keys sorted), the input of the "
+                                "recipe digest.")});
+    p.addOption({QStringLiteral("digest"),
+                 QStringLiteral("Print the recipe digest (sha256 of the deterministic bytes); with --all-leaves one "
+                                "'leaf: digest' line per leaf, as AICR's catalog-parity golden.")});
     addFormat(p, QStringLiteral("yaml|json (all leaves: text|json)"), QStringLiteral("yaml"));
     if (int rc = parse(p, args, QStringLiteral("recipe"),
                        QStringLiteral("Resolve criteria into a RecipeResult by AICR's rules, or every leaf overlay "
@@ -248,7 +287,8 @@ int recipeVerb(const QStringList& args) {
                      QStringLiteral("recipe"));
     const QString format = p.value(QStringLiteral("format"));
     ResolveOptions opt;
-    opt.builderVersion = p.value(QStringLiteral("builder-version"));
+    opt.builderVersion = p.value(QStringLiteral("stamp-version"));
+    const bool digest = p.isSet(QStringLiteral("digest"));
     for (const QString& pv : p.values(QStringLiteral("profile"))) {
         const int eq = pv.indexOf(QLatin1Char('='));
         if (eq <= 0 || eq == pv.size() - 1)
@@ -264,6 +304,19 @@ int recipeVerb(const QStringList& args) {
 
     if (p.isSet(QStringLiteral("all-leaves"))) {
         const std::vector<LeafResolution> leaves = resolveAllLeaves(*cat, opt);
+        if (digest) { // the golden's format: sorted "leaf: hex" lines, failures as resolve-error
+            int failed = 0;
+            for (const LeafResolution& lr : leaves) {
+                out() << lr.leaf << ": " << (lr.result ? recipeDigest(*lr.result) : QStringLiteral("resolve-error"))
+                      << '\n';
+                failed += lr.error ? 1 : 0;
+            }
+            out().flush();
+            for (const LeafResolution& lr : leaves)
+                if (lr.error)
+                    err() << "proofbench: " << lr.leaf << ": " << lr.error->toString() << Qt::endl;
+            return failed ? kFailed : kOk;
+        }
         int failures = 0;
         QJsonArray a;
         for (const LeafResolution& lr : leaves) {
@@ -299,8 +352,12 @@ int recipeVerb(const QStringList& args) {
     Result<RecipeResult> r = resolve(*cat, *query, opt);
     if (!r)
         return fail(r.error());
-    if (format == QLatin1String("json"))
+    if (digest)
+        out() << recipeDigest(*r) << Qt::endl;
+    else if (format == QLatin1String("json"))
         printJson(toJson(*r));
+    else if (format == QLatin1String("yaml") && p.isSet(QStringLiteral("deterministic")))
+        out() << deterministicYaml(*r);
     else if (format == QLatin1String("yaml"))
         out() << yaml::serialize(toNode(*r));
     else
@@ -333,6 +390,10 @@ int run(const QStringList& args) {
         return catalogVerb(args);
     if (verb == QLatin1String("recipe")) {
         QStringList rest = args;
+        if (args.value(2) == QLatin1String("digest")) {
+            rest.remove(1, 2);
+            return recipeDigestVerb(rest);
+        }
         rest.removeAt(1);
         return recipeVerb(rest);
     }

@@ -853,8 +853,21 @@ Node componentNode(const ComponentRef& c) {
     putStr(m, "path", c.path);
     if (c.cleanup)
         m.set("cleanup", Node::plain("true"));
-    if (c.expectedResources.isSeq() && !c.expectedResources.items.empty())
-        m.set("expectedResources", c.expectedResources);
+    if (c.expectedResources.isSeq() && !c.expectedResources.items.empty()) {
+        // Go type: [{kind, name, namespace,omitempty}] of strings.
+        Node list = Node::seq();
+        for (const Node& item : c.expectedResources.items) {
+            Node r = Node::map();
+            for (const char* key : {"kind", "name", "namespace"}) {
+                const Node* v = item.isMap() ? item.get(key) : nullptr;
+                const std::string text = v && v->isScalar() && !v->isNull() ? v->scalar : std::string();
+                if (!text.empty() || std::string_view(key) != "namespace")
+                    r.set(key, Node::str(text));
+            }
+            list.items.push_back(r);
+        }
+        m.set("expectedResources", list);
+    }
     putStr(m, "healthCheckAsserts", c.healthCheckAsserts);
     if (c.healthCheckSkip)
         m.set("healthCheckSkip", Node::plain("true"));
@@ -868,8 +881,26 @@ Node phaseNode(const ValidationPhase& p) {
         m.set("constraints", constraintsNode(*p.constraints));
     if (p.checks && !p.checks->isEmpty())
         m.set("checks", strList(*p.checks));
-    if (!p.nodeSelection.isNull())
-        m.set("nodeSelection", p.nodeSelection);
+    if (!p.nodeSelection.isNull()) {
+        // Go type: {selector map[string]string, maxNodes int, excludeNodes []string}, omitempty each.
+        Node ns = Node::map();
+        if (const Node* sel = p.nodeSelection.get("selector"); sel && sel->isMap() && !sel->entries.empty()) {
+            Node s = Node::map();
+            for (const yaml::MapEntry& e : sel->entries)
+                s.set(e.key.scalar, Node::str(e.value.isNull() ? std::string() : e.value.scalar));
+            ns.set("selector", s);
+        }
+        if (const Node* mx = p.nodeSelection.get("maxNodes"); mx && mx->isScalar() && mx->resolve() == yaml::Resolved::Int &&
+                                                               mx->scalar != "0")
+            ns.set("maxNodes", Node::plain(mx->scalar));
+        if (const Node* ex = p.nodeSelection.get("excludeNodes"); ex && ex->isSeq() && !ex->items.empty()) {
+            Node l = Node::seq();
+            for (const Node& i : ex->items)
+                l.items.push_back(Node::str(i.scalar));
+            ns.set("excludeNodes", l);
+        }
+        m.set("nodeSelection", ns);
+    }
     putStr(m, "infrastructure", p.infrastructure);
     return m;
 }

@@ -1,5 +1,6 @@
 #include "store/CatalogStore.h"
 
+#include "catalog/Digest.h"
 #include "catalog/Loader.h"
 
 #include <QCryptographicHash>
@@ -16,12 +17,8 @@ namespace pb::store {
 
 using namespace pb::catalog;
 
-QString sha256Hex(const QByteArray& bytes) {
-    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
-}
-
 QByteArray recipeBytes(const RecipeResult& recipe) {
-    return yaml::serialize(toNode(recipe), yaml::EmitOptions{2, true});
+    return deterministicYaml(recipe);
 }
 
 namespace {
@@ -102,8 +99,11 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         if (options.progress)
             options.progress(done, steps, what);
     };
+    // Stored recipes carry no builder version, so their digest depends on the catalog alone.
+    ResolveOptions resolveOptions;
+    resolveOptions.builderVersion.clear();
     std::vector<LeafResolution> resolved = resolveAllLeaves(
-        cat, {}, [&](int done, int total) { progress(done, total, QStringLiteral("Resolving recipes")); },
+        cat, resolveOptions, [&](int done, int total) { progress(done, total, QStringLiteral("Resolving recipes")); },
         options.cancel);
     if (options.cancel && options.cancel->load())
         return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);

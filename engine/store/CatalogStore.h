@@ -47,9 +47,9 @@ struct ImportReport {
     int files = 0;
 };
 
-// Serialized bytes and digest stored per recipe.
+// Bytes stored per recipe: AICR's deterministic YAML of the RecipeResult, with no
+// metadata.version, so the digest identifies the recipe independent of the tool that resolved it.
 QByteArray recipeBytes(const catalog::RecipeResult& recipe);
-QString sha256Hex(const QByteArray& bytes);
 
 class CatalogStore {
   public:

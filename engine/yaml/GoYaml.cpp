@@ -1,0 +1,764 @@
+#include "yaml/GoYaml.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace pb::yaml {
+
+namespace {
+
+// ---- UTF-8 ----------------------------------------------------------------------------------
+
+std::vector<char32_t> decodeUtf8(const std::string& s) {
+    std::vector<char32_t> out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+        if (i + static_cast<size_t>(len) > s.size())
+            len = 1;
+        char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+        for (int k = 1; k < len; ++k)
+            cp = (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<size_t>(k)]) & 0x3F);
+        out.push_back(cp);
+        i += static_cast<size_t>(len);
+    }
+    return out;
+}
+
+void appendUtf8(std::string& out, char32_t cp) {
+    if (cp < 0x80) {
+        out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+}
+
+bool isBreak(char32_t c) {
+    return c == U'\r' || c == U'\n' || c == 0x85 || c == 0x2028 || c == 0x2029;
+}
+bool isSpaceOrTab(char32_t c) {
+    return c == U' ' || c == U'\t';
+}
+bool isPrintable(char32_t c) {
+    return c == 0x0A || (c >= 0x20 && c <= 0x7E) || c == 0x85 || (c >= 0xA0 && c <= 0xD7FF) ||
+           (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+// ---- libyaml's scalar analysis (block and flow context) ------------------------------------
+
+struct Analysis {
+    bool multiline = false;
+    bool flowPlain = false;
+    bool blockPlain = true;
+    bool single = true;
+    bool block = false;
+};
+
+Analysis analyze(const std::vector<char32_t>& v) {
+    Analysis a;
+    if (v.empty())
+        return a;
+    bool blockInd = false, flowInd = false, lineBreaks = false, special = false, tabs = false;
+    bool leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
+    bool breakSpace = false, spaceBreak = false;
+    auto startsWith3 = [&](char32_t c) { return v.size() >= 3 && v[0] == c && v[1] == c && v[2] == c; };
+    if (startsWith3(U'-') || startsWith3(U'.'))
+        blockInd = flowInd = true;
+    bool precededWs = true, prevSpace = false, prevBreak = false;
+    const size_t n = v.size();
+    for (size_t i = 0; i < n; ++i) {
+        const char32_t ch = v[i];
+        const bool followedWs = i + 1 >= n || isSpaceOrTab(v[i + 1]) || isBreak(v[i + 1]);
+        if (i == 0) {
+            if (std::u32string_view(U"#,[]{}&*!|>'\"%@`").find(ch) != std::u32string_view::npos) {
+                flowInd = blockInd = true;
+            } else if (ch == U'?' || ch == U':') {
+                flowInd = true;
+                if (followedWs)
+                    blockInd = true;
+            } else if (ch == U'-' && followedWs) {
+                flowInd = blockInd = true;
+            }
+        } else {
+            if (std::u32string_view(U",?[]{}").find(ch) != std::u32string_view::npos) {
+                flowInd = true;
+            } else if (ch == U':') {
+                flowInd = true;
+                if (followedWs)
+                    blockInd = true;
+            } else if (ch == U'#' && precededWs) {
+                flowInd = blockInd = true;
+            }
+        }
+        if (ch == U'\t')
+            tabs = true;
+        else if (!isPrintable(ch))
+            special = true;
+        if (ch == U' ') {
+            if (i == 0)
+                leadingSpace = true;
+            if (i == n - 1)
+                trailingSpace = true;
+            if (prevBreak)
+                breakSpace = true;
+            prevSpace = true;
+            prevBreak = false;
+        } else if (isBreak(ch)) {
+            lineBreaks = true;
+            if (i == 0)
+                leadingBreak = true;
+            if (i == n - 1)
+                trailingBreak = true;
+            if (prevSpace)
+                spaceBreak = true;
+            prevSpace = false;
+            prevBreak = true;
+        } else {
+            prevSpace = prevBreak = false;
+        }
+        precededWs = isSpaceOrTab(ch) || isBreak(ch);
+    }
+    a.multiline = lineBreaks;
+    a.flowPlain = a.blockPlain = a.single = a.block = true;
+    if (leadingSpace || leadingBreak || trailingSpace || trailingBreak)
+        a.flowPlain = a.blockPlain = false;
+    if (trailingSpace)
+        a.block = false;
+    if (breakSpace)
+        a.flowPlain = a.blockPlain = a.single = false;
+    if (spaceBreak || tabs || special)
+        a.flowPlain = a.blockPlain = a.single = false;
+    if (spaceBreak || special)
+        a.block = false;
+    if (lineBreaks)
+        a.flowPlain = a.blockPlain = false;
+    if (flowInd)
+        a.flowPlain = false;
+    if (blockInd)
+        a.blockPlain = false;
+    return a;
+}
+
+// ---- yaml.v3's view of strings -------------------------------------------------------------
+
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+// YYYY-M-D or YYYY-M-D[Tt ]h:mm:ss[.f][ ]*(Z|±h[:mm])?
+bool looksLikeTimestamp(const std::string& s) {
+    size_t i = 0;
+    auto digits = [&](size_t minN, size_t maxN) {
+        size_t start = i;
+        while (i < s.size() && isDigit(s[i]) && i - start < maxN)
+            ++i;
+        return i - start >= minN;
+    };
+    if (!digits(4, 4) || i >= s.size() || s[i++] != '-' || !digits(1, 2) || i >= s.size() || s[i++] != '-' ||
+        !digits(1, 2))
+        return false;
+    if (i == s.size())
+        return true;
+    if (s[i] == 'T' || s[i] == 't') {
+        ++i;
+    } else if (s[i] == ' ') {
+        while (i < s.size() && s[i] == ' ')
+            ++i;
+    } else {
+        return false;
+    }
+    if (!digits(1, 2) || i >= s.size() || s[i++] != ':' || !digits(2, 2) || i >= s.size() || s[i++] != ':' ||
+        !digits(2, 2))
+        return false;
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        while (i < s.size() && isDigit(s[i]))
+            ++i;
+    }
+    while (i < s.size() && s[i] == ' ')
+        ++i;
+    if (i == s.size())
+        return true;
+    if (s[i] == 'Z')
+        return i + 1 == s.size();
+    if (s[i] != '+' && s[i] != '-')
+        return false;
+    ++i;
+    if (!digits(1, 2))
+        return false;
+    if (i < s.size() && s[i] == ':') {
+        ++i;
+        if (!digits(2, 2))
+            return false;
+    }
+    return i == s.size();
+}
+
+bool isBase60Float(const std::string& s) {
+    // ^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$
+    size_t i = 0;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+'))
+        ++i;
+    if (i >= s.size() || !isDigit(s[i]))
+        return false;
+    while (i < s.size() && (isDigit(s[i]) || s[i] == '_'))
+        ++i;
+    int groups = 0;
+    while (i < s.size() && s[i] == ':') {
+        ++i;
+        size_t start = i;
+        while (i < s.size() && isDigit(s[i]) && i - start < 2)
+            ++i;
+        const size_t len = i - start;
+        if (len == 0 || (len == 2 && s[start] > '5'))
+            return false;
+        ++groups;
+    }
+    if (groups == 0)
+        return false;
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        while (i < s.size() && (isDigit(s[i]) || s[i] == '_'))
+            ++i;
+    }
+    return i == s.size();
+}
+
+bool isOldBool(const std::string& s) {
+    static const char* const words[] = {"y",  "Y",  "yes", "Yes", "YES", "on",  "On",  "ON",
+                                        "n",  "N",  "no",  "No",  "NO",  "off", "Off", "OFF"};
+    for (const char* w : words)
+        if (s == w)
+            return true;
+    return false;
+}
+
+// Would yaml.v3 read this text, written plain, as something other than a string?
+bool resolvesToNonString(const std::string& s) {
+    if (s == "<<")
+        return true; // merge key
+    Node probe = Node::plain(s);
+    if (probe.resolve() != Resolved::String)
+        return true;
+    if (!s.empty() && (isDigit(s[0]) || s[0] == '+' || s[0] == '-') && looksLikeTimestamp(s))
+        return true;
+    return false;
+}
+
+enum class Style { Plain, Single, Double, Literal, Folded };
+
+Style requestedStringStyle(const std::string& s) {
+    if (resolvesToNonString(s) || isOldBool(s) || isBase60Float(s))
+        return Style::Double;
+    if (s.find('\n') != std::string::npos)
+        return Style::Literal;
+    return Style::Plain;
+}
+
+std::string stripUnderscores(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        if (c != '_')
+            out.push_back(c);
+    return out;
+}
+
+// The decimal text Go prints for an integer written in any of YAML's integer syntaxes.
+std::string canonicalInt(const std::string& text) {
+    std::string s = stripUnderscores(text);
+    bool neg = false;
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+        neg = s[0] == '-';
+        s.erase(0, 1);
+    }
+    int base = 10;
+    if (s.size() > 1 && s[0] == '0') {
+        const char p = s[1];
+        if (p == 'x' || p == 'X') {
+            base = 16;
+            s.erase(0, 2);
+        } else if (p == 'o' || p == 'O') {
+            base = 8;
+            s.erase(0, 2);
+        } else if (p == 'b' || p == 'B') {
+            base = 2;
+            s.erase(0, 2);
+        } else {
+            base = 8;
+            s.erase(0, 1);
+        }
+    }
+    const unsigned long long v = std::strtoull(s.c_str(), nullptr, base);
+    if (v == 0)
+        return "0";
+    return (neg ? "-" : "") + std::to_string(v);
+}
+
+std::string canonicalFloat(const std::string& text) {
+    const std::string s = stripUnderscores(text);
+    std::string lower = s;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (lower.find("nan") != std::string::npos)
+        return ".nan";
+    if (lower.find("inf") != std::string::npos)
+        return lower[0] == '-' ? "-.inf" : ".inf";
+    return formatGoFloat(std::strtod(s.c_str(), nullptr));
+}
+
+// ---- the emitter ---------------------------------------------------------------------------
+
+class Emitter {
+  public:
+    explicit Emitter(const GoEncodeOptions& o) : m_opt(o), m_best(o.indent >= 2 && o.indent <= 9 ? o.indent : 2) {}
+
+    QByteArray run(const Node& root) {
+        emitNode(root, /*parentIsSeqItem=*/false, /*simpleKey=*/false);
+        // document end: finish the last line
+        if (!m_indention || m_column > 0)
+            putBreak();
+        return QByteArray::fromStdString(m_out);
+    }
+
+  private:
+    // go-yaml v3: inside a sequence item the indent just skips "- "; elsewhere it aligns to a
+    // multiple of the chosen indentation.
+    int increasedIndent(bool flow, bool parentIsSeqItem) const {
+        if (m_indent < 0)
+            return flow ? m_best : 0;
+        if (parentIsSeqItem)
+            return m_indent + 2;
+        return m_best * ((m_indent + m_best) / m_best);
+    }
+
+    void put(char c) {
+        m_out.push_back(c);
+        ++m_column;
+    }
+    void putBreak() {
+        m_out.push_back('\n');
+        m_column = 0;
+        m_whitespace = true;
+        m_indention = true;
+    }
+    void writeRaw(const std::string& s, int width) {
+        m_out += s;
+        m_column += width;
+    }
+
+    void writeIndent() {
+        const int indent = std::max(m_indent, 0);
+        if (!m_indention || m_column > indent || (m_column == indent && !m_whitespace))
+            putBreak();
+        while (m_column < indent)
+            put(' ');
+        m_whitespace = true;
+        m_indention = true;
+    }
+
+    void writeIndicator(const char* text, bool needWhitespace, bool isWhitespace, bool isIndention) {
+        if (needWhitespace && !m_whitespace)
+            put(' ');
+        const size_t len = std::strlen(text);
+        writeRaw(text, static_cast<int>(len));
+        m_whitespace = isWhitespace;
+        m_indention = m_indention && isIndention;
+    }
+
+    void emitNode(const Node& n, bool parentIsSeqItem, bool simpleKey) {
+        if (n.isMap()) {
+            if (m_flowLevel > 0 || n.entries.empty() || (m_opt.mode == StyleMode::PreserveStyles && n.flow))
+                emitFlowMapping(n, parentIsSeqItem);
+            else
+                emitBlockMapping(n, parentIsSeqItem);
+        } else if (n.isSeq()) {
+            if (m_flowLevel > 0 || n.items.empty() || (m_opt.mode == StyleMode::PreserveStyles && n.flow))
+                emitFlowSequence(n, parentIsSeqItem);
+            else
+                emitBlockSequence(n, parentIsSeqItem);
+        } else {
+            emitScalar(n, parentIsSeqItem, simpleKey);
+        }
+    }
+
+    std::vector<const MapEntry*> ordered(const Node& n) const {
+        std::vector<const MapEntry*> order;
+        order.reserve(n.entries.size());
+        for (const MapEntry& e : n.entries)
+            order.push_back(&e);
+        if (m_opt.sortKeys)
+            std::stable_sort(order.begin(), order.end(),
+                             [](const MapEntry* a, const MapEntry* b) { return a->key.scalar < b->key.scalar; });
+        return order;
+    }
+
+    void emitBlockMapping(const Node& n, bool parentIsSeqItem) {
+        const int saved = m_indent;
+        m_indent = increasedIndent(false, parentIsSeqItem);
+        for (const MapEntry* e : ordered(n)) {
+            writeIndent();
+            emitNode(e->key, false, true);
+            writeIndicator(":", false, false, false);
+            emitNode(e->value, false, false);
+        }
+        m_indent = saved;
+    }
+
+    void emitBlockSequence(const Node& n, bool parentIsSeqItem) {
+        const int saved = m_indent;
+        m_indent = increasedIndent(false, parentIsSeqItem);
+        for (const Node& item : n.items) {
+            writeIndent();
+            writeIndicator("-", true, false, true);
+            emitNode(item, true, false);
+        }
+        m_indent = saved;
+    }
+
+    void emitFlowSequence(const Node& n, bool parentIsSeqItem) {
+        writeIndicator("[", true, true, false);
+        const int saved = m_indent;
+        m_indent = increasedIndent(true, parentIsSeqItem);
+        ++m_flowLevel;
+        bool first = true;
+        for (const Node& item : n.items) {
+            if (!first)
+                writeIndicator(",", false, false, false);
+            first = false;
+            emitNode(item, false, false);
+        }
+        --m_flowLevel;
+        m_indent = saved;
+        writeIndicator("]", false, false, false);
+    }
+
+    void emitFlowMapping(const Node& n, bool parentIsSeqItem) {
+        writeIndicator("{", true, true, false);
+        const int saved = m_indent;
+        m_indent = increasedIndent(true, parentIsSeqItem);
+        ++m_flowLevel;
+        bool first = true;
+        for (const MapEntry* e : ordered(n)) {
+            if (!first)
+                writeIndicator(",", false, false, false);
+            first = false;
+            emitNode(e->key, false, true);
+            writeIndicator(":", false, false, false);
+            emitNode(e->value, false, false);
+        }
+        --m_flowLevel;
+        m_indent = saved;
+        writeIndicator("}", false, false, false);
+    }
+
+    // Text and requested style of a scalar, as the two modes see it.
+    std::pair<std::string, Style> scalarText(const Node& n) const {
+        if (m_opt.mode == StyleMode::GoValues) {
+            switch (n.resolve()) {
+            case Resolved::Null:
+                return {"null", Style::Plain};
+            case Resolved::Bool:
+                return {(n.scalar[0] == 't' || n.scalar[0] == 'T') ? "true" : "false", Style::Plain};
+            case Resolved::Int:
+                return {canonicalInt(n.scalar), Style::Plain};
+            case Resolved::Float:
+                return {canonicalFloat(n.scalar), Style::Plain};
+            case Resolved::String:
+                return {n.scalar, requestedStringStyle(n.scalar)};
+            }
+        }
+        if (n.nullNode)
+            return {std::string(), Style::Plain};
+        switch (n.style) {
+        case ScalarStyle::SingleQuoted:
+            return {n.scalar, Style::Single};
+        case ScalarStyle::DoubleQuoted:
+            return {n.scalar, Style::Double};
+        case ScalarStyle::Literal:
+            return {n.scalar, Style::Literal};
+        case ScalarStyle::Folded:
+            return {n.scalar, Style::Folded};
+        case ScalarStyle::Plain:
+            break;
+        }
+        return {n.scalar, n.scalar.find('\n') != std::string::npos ? Style::Literal : Style::Plain};
+    }
+
+    void emitScalar(const Node& n, bool parentIsSeqItem, bool simpleKey) {
+        auto [text, style] = scalarText(n);
+        const std::vector<char32_t> cps = decodeUtf8(text);
+        const Analysis a = analyze(cps);
+        if (simpleKey && a.multiline)
+            style = Style::Double;
+        if (style == Style::Plain) {
+            if ((m_flowLevel > 0 && !a.flowPlain) || (m_flowLevel == 0 && !a.blockPlain))
+                style = Style::Single;
+            if (cps.empty() && (m_flowLevel > 0 || simpleKey))
+                style = Style::Single;
+        }
+        if (style == Style::Single && !a.single)
+            style = Style::Double;
+        if ((style == Style::Literal || style == Style::Folded) && (!a.block || m_flowLevel > 0 || simpleKey))
+            style = Style::Double;
+
+        if (m_opt.mode == StyleMode::PreserveStyles && !n.tag.empty() && n.tag != "!") {
+            writeIndicator(n.tag.c_str(), true, false, false);
+        }
+        const int saved = m_indent;
+        m_indent = increasedIndent(true, parentIsSeqItem);
+        switch (style) {
+        case Style::Plain:
+            writePlain(cps);
+            break;
+        case Style::Single:
+            writeSingle(cps);
+            break;
+        case Style::Double:
+            writeDouble(cps);
+            break;
+        case Style::Literal:
+            writeLiteral(cps);
+            break;
+        case Style::Folded:
+            writeFolded(cps);
+            break;
+        }
+        m_indent = saved;
+    }
+
+    void writeChar(char32_t c) {
+        std::string s;
+        appendUtf8(s, c);
+        writeRaw(s, 1);
+    }
+
+    void writeBreakChar(char32_t c) {
+        if (c == U'\n') {
+            putBreak();
+            return;
+        }
+        std::string s;
+        appendUtf8(s, c);
+        m_out += s;
+        m_column = 0;
+    }
+
+    void writePlain(const std::vector<char32_t>& v) {
+        if (!v.empty() && !m_whitespace)
+            put(' ');
+        for (char32_t c : v)
+            writeChar(c);
+        m_whitespace = false;
+        m_indention = false;
+    }
+
+    void writeSingle(const std::vector<char32_t>& v) {
+        writeIndicator("'", true, false, false);
+        bool breaks = false;
+        for (char32_t c : v) {
+            if (isBreak(c)) {
+                if (!breaks && c == U'\n')
+                    putBreak();
+                writeBreakChar(c);
+                m_indention = true;
+                breaks = true;
+            } else {
+                if (breaks)
+                    writeIndent();
+                if (c == U'\'')
+                    put('\'');
+                writeChar(c);
+                m_indention = false;
+                breaks = false;
+            }
+        }
+        writeIndicator("'", false, false, false);
+    }
+
+    void writeDouble(const std::vector<char32_t>& v) {
+        writeIndicator("\"", true, false, false);
+        for (char32_t c : v) {
+            if (!isPrintable(c) || c == 0xFEFF || isBreak(c) || c == U'"' || c == U'\\') {
+                put('\\');
+                switch (c) {
+                case 0x00: put('0'); break;
+                case 0x07: put('a'); break;
+                case 0x08: put('b'); break;
+                case 0x09: put('t'); break;
+                case 0x0A: put('n'); break;
+                case 0x0B: put('v'); break;
+                case 0x0C: put('f'); break;
+                case 0x0D: put('r'); break;
+                case 0x1B: put('e'); break;
+                case 0x22: put('"'); break;
+                case 0x5C: put('\\'); break;
+                case 0x85: put('N'); break;
+                case 0xA0: put('_'); break;
+                case 0x2028: put('L'); break;
+                case 0x2029: put('P'); break;
+                default: {
+                    char buf[16];
+                    if (c <= 0xFF)
+                        std::snprintf(buf, sizeof buf, "x%02X", static_cast<unsigned>(c));
+                    else if (c <= 0xFFFF)
+                        std::snprintf(buf, sizeof buf, "u%04X", static_cast<unsigned>(c));
+                    else
+                        std::snprintf(buf, sizeof buf, "U%08X", static_cast<unsigned>(c));
+                    writeRaw(buf, static_cast<int>(std::strlen(buf)));
+                }
+                }
+            } else {
+                writeChar(c);
+            }
+        }
+        writeIndicator("\"", false, false, false);
+    }
+
+    void writeBlockHints(const std::vector<char32_t>& v) {
+        if (!v.empty() && (v.front() == U' ' || isBreak(v.front()))) {
+            const char hint[2] = {static_cast<char>('0' + m_best), 0};
+            writeIndicator(hint, false, false, false);
+        }
+        const char* chomp = nullptr;
+        if (v.empty() || !isBreak(v.back()))
+            chomp = "-";
+        else if (v.size() == 1 || isBreak(v[v.size() - 2]))
+            chomp = "+";
+        if (chomp)
+            writeIndicator(chomp, false, false, false);
+    }
+
+    void writeLiteral(const std::vector<char32_t>& v) {
+        writeIndicator("|", true, false, false);
+        writeBlockHints(v);
+        putBreak();
+        bool breaks = true;
+        for (char32_t c : v) {
+            if (isBreak(c)) {
+                writeBreakChar(c);
+                m_indention = true;
+                breaks = true;
+            } else {
+                if (breaks) {
+                    writeIndent();
+                    breaks = false;
+                }
+                writeChar(c);
+                m_indention = false;
+            }
+        }
+    }
+
+    void writeFolded(const std::vector<char32_t>& v) {
+        writeIndicator(">", true, false, false);
+        writeBlockHints(v);
+        putBreak();
+        bool breaks = true, leadingSpaces = true;
+        for (size_t i = 0; i < v.size(); ++i) {
+            const char32_t c = v[i];
+            if (isBreak(c)) {
+                if (!breaks && !leadingSpaces && c == U'\n') {
+                    size_t k = i;
+                    while (k < v.size() && isBreak(v[k]))
+                        ++k;
+                    if (k < v.size() && !(isSpaceOrTab(v[k]) || isBreak(v[k])))
+                        putBreak();
+                }
+                writeBreakChar(c);
+                m_indention = true;
+                breaks = true;
+            } else {
+                if (breaks) {
+                    writeIndent();
+                    leadingSpaces = isSpaceOrTab(c);
+                }
+                writeChar(c);
+                m_indention = false;
+                breaks = false;
+            }
+        }
+    }
+
+    GoEncodeOptions m_opt;
+    int m_best;
+    std::string m_out;
+    int m_indent = -1;
+    int m_column = 0;
+    int m_flowLevel = 0;
+    bool m_whitespace = true;
+    bool m_indention = true;
+};
+
+} // namespace
+
+std::string formatGoFloat(double f) {
+    if (std::isnan(f))
+        return ".nan";
+    if (std::isinf(f))
+        return f > 0 ? ".inf" : "-.inf";
+    // Shortest round-trip digits, then Go's %g layout: for the shortest representation
+    // FormatFloat decides with precision 6, so exponent form when exp < -4 || exp >= 6
+    // (1e+06, 1.5e-05), plain decimals otherwise.
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::scientific);
+    std::string sci(buf, res.ptr);
+    const size_t e = sci.find('e');
+    std::string mant = sci.substr(0, e);
+    const int exp = std::atoi(sci.c_str() + e + 1);
+    bool neg = false;
+    if (!mant.empty() && mant[0] == '-') {
+        neg = true;
+        mant.erase(0, 1);
+    }
+    std::string digits;
+    for (char c : mant)
+        if (c != '.')
+            digits.push_back(c);
+    while (digits.size() > 1 && digits.back() == '0')
+        digits.pop_back();
+    std::string out;
+    if (exp < -4 || exp >= 6) {
+        out = digits.substr(0, 1);
+        if (digits.size() > 1)
+            out += "." + digits.substr(1);
+        char eb[16];
+        std::snprintf(eb, sizeof eb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+        out += eb;
+    } else if (exp < 0) {
+        out = "0." + std::string(static_cast<size_t>(-exp - 1), '0') + digits;
+    } else if (static_cast<size_t>(exp) + 1 >= digits.size()) {
+        out = digits + std::string(static_cast<size_t>(exp) + 1 - digits.size(), '0');
+    } else {
+        out = digits.substr(0, static_cast<size_t>(exp) + 1) + "." + digits.substr(static_cast<size_t>(exp) + 1);
+    }
+    return neg ? "-" + out : out;
+}
+
+bool goStringIsPlain(const std::string& value) {
+    if (requestedStringStyle(value) != Style::Plain)
+        return false;
+    return analyze(decodeUtf8(value)).blockPlain && !value.empty();
+}
+
+QByteArray goEncode(const Node& root, const GoEncodeOptions& options) {
+    Emitter e(options);
+    return e.run(root);
+}
+
+} // namespace pb::yaml
