@@ -78,6 +78,16 @@ QString dbPath(const QCommandLineParser& p) {
     return p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db")) : Database::defaultPath();
 }
 
+// Opens the database as the GUI does: a new, empty database starts with the embedded default catalog.
+Result<std::unique_ptr<Database>> openDb(const QCommandLineParser& p) {
+    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    if (!db)
+        return db;
+    if (Result<QStringList> seeded = importEmbeddedDefaults(**db); !seeded)
+        return seeded.error();
+    return db;
+}
+
 // Parses args; returns -1 to continue, or an exit code (help shown / usage error).
 int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, const QString& summary) {
     p.setApplicationDescription(summary);
@@ -124,7 +134,7 @@ int catalogImport(const QStringList& args) {
     Result<Catalog> cat = loadCatalog(p.positionalArguments().constFirst());
     if (!cat)
         return fail(cat.error());
-    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
     CatalogStore store(**db);
@@ -155,7 +165,7 @@ int catalogList(const QStringList& args) {
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     if (int rc = parse(p, args, QStringLiteral("catalog list"), QStringLiteral("List the catalog versions.")); rc >= 0)
         return rc;
-    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
     Result<std::vector<CatalogVersionInfo>> versions = CatalogStore(**db).versions();
@@ -173,10 +183,6 @@ int catalogList(const QStringList& args) {
                                  {QStringLiteral("contentDigest"), v.contentDigest},
                                  {QStringLiteral("embedded"), v.embedded}});
         printJson(a);
-        return kOk;
-    }
-    if (versions->empty()) {
-        out() << "no catalog versions (import one with 'proofbench catalog import')" << Qt::endl;
         return kOk;
     }
     out() << QStringLiteral("%1  %2  %3  %4  %5").arg(QStringLiteral("VERSION"), -12).arg(QStringLiteral("OVERLAYS"), 8)
@@ -219,11 +225,9 @@ Result<Catalog> catalogFrom(const QCommandLineParser& p) {
         return makeError(QStringLiteral("give exactly one of --catalog DIR or --version LABEL"));
     if (dir)
         return loadCatalog(p.value(QStringLiteral("catalog")));
-    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return db.error();
-    if (Result<QStringList> seeded = importEmbeddedDefaults(**db); !seeded)
-        return seeded.error();
     return CatalogStore(**db).loadCatalog(p.value(QStringLiteral("version")));
 }
 

@@ -370,6 +370,8 @@ Result<Overlay> parseOverlay(const QByteArray& bytes, const QString& file, bool 
                                      "profile"});
     if (r.failed())
         return r.error();
+    if (Node* written = doc->get("spec"); written && written->isMap())
+        o.specNode = std::move(*written);
     return o;
 }
 

@@ -104,6 +104,7 @@ struct Overlay {
     ApiVersion apiVersion;
     QString kind;
     OverlaySpec spec;
+    yaml::Node specNode = yaml::Node::map(); // the spec as written, unknown fields included
     QByteArray raw; // verbatim file bytes
 };
 

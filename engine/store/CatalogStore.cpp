@@ -37,15 +37,6 @@ QVariant nullable(const QString& s) {
     return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
 }
 
-QJsonObject specJson(const Overlay& o) {
-    // The spec as written (unknown fields included), re-read from the verbatim document.
-    Result<yaml::Node> doc = yaml::parse(o.raw, o.file);
-    if (!doc)
-        return {};
-    const yaml::Node* spec = doc->get("spec");
-    return spec ? yaml::toJson(*spec).toObject() : QJsonObject();
-}
-
 class Transaction {
   public:
     explicit Transaction(QSqlDatabase& db) : m_db(db) { m_ok = m_db.transaction(); }
@@ -188,7 +179,7 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
             q.addBindValue(leafSet.contains(o.name) && o.kind == QLatin1String("RecipeMetadata") ? 1 : 0);
             q.addBindValue(o.spec.profile.isMap() ? 1 : 0);
             q.addBindValue(static_cast<int>(o.spec.componentRefs.size()));
-            q.addBindValue(jsonText(specJson(o)));
+            q.addBindValue(jsonText(yaml::toJson(o.specNode)));
             if (!q.exec())
                 return sqlError(q, QStringLiteral("overlays (%1)").arg(o.file));
         }
@@ -230,7 +221,7 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
                               "namespace, source, enabled, dependency_refs) VALUES (?,?,?,?,?,?,?,?,?,?)"));
     q.prepare(QStringLiteral("INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
                              "intent, platform, profile, api_version, applied_overlays, component_count, "
-                             "canonical_yaml, digest, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                             "canonical_yaml, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     for (const LeafResolution& lr : resolved) {
         const RecipeResult& r = *lr.result;
         const QByteArray bytes = recipeBytes(r);
@@ -247,7 +238,6 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         q.addBindValue(static_cast<int>(r.deploymentOrder.size()));
         q.addBindValue(bytes);
         q.addBindValue(sha256Hex(bytes));
-        q.addBindValue(jsonText(toJson(r)));
         if (!q.exec()) {
             if (q.lastError().text().contains(QLatin1String("UNIQUE")))
                 return makeError(QStringLiteral("leaf overlay '%1' resolves to recipe '%2', which another leaf "

@@ -308,7 +308,9 @@ std::string canonicalInt(const std::string& text) {
     const unsigned long long v = std::strtoull(s.c_str(), nullptr, base);
     if (v == 0)
         return "0";
-    return (neg ? "-" : "") + std::to_string(v);
+    std::string out = neg ? std::string("-") : std::string();
+    out.append(std::to_string(v));
+    return out;
 }
 
 std::string canonicalFloat(const std::string& text) {
@@ -735,19 +737,28 @@ std::string formatGoFloat(double f) {
     std::string out;
     if (exp < -4 || exp >= 6) {
         out = digits.substr(0, 1);
-        if (digits.size() > 1)
-            out += "." + digits.substr(1);
+        if (digits.size() > 1) {
+            out.push_back('.');
+            out.append(digits, 1, std::string::npos);
+        }
         char eb[16];
         std::snprintf(eb, sizeof eb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
         out += eb;
     } else if (exp < 0) {
-        out = "0." + std::string(static_cast<size_t>(-exp - 1), '0') + digits;
+        out = "0.";
+        out.append(static_cast<size_t>(-exp - 1), '0');
+        out.append(digits);
     } else if (static_cast<size_t>(exp) + 1 >= digits.size()) {
-        out = digits + std::string(static_cast<size_t>(exp) + 1 - digits.size(), '0');
+        out = digits;
+        out.append(static_cast<size_t>(exp) + 1 - digits.size(), '0');
     } else {
-        out = digits.substr(0, static_cast<size_t>(exp) + 1) + "." + digits.substr(static_cast<size_t>(exp) + 1);
+        out = digits.substr(0, static_cast<size_t>(exp) + 1);
+        out.push_back('.');
+        out.append(digits, static_cast<size_t>(exp) + 1, std::string::npos);
     }
-    return neg ? "-" + out : out;
+    if (neg)
+        out.insert(out.begin(), '-');
+    return out;
 }
 
 bool goStringIsPlain(const std::string& value) {

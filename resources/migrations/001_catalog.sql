@@ -77,9 +77,8 @@ CREATE TABLE recipes (
     api_version         TEXT    NOT NULL,
     applied_overlays    TEXT    NOT NULL,        -- JSON array
     component_count     INTEGER NOT NULL,
-    canonical_yaml      BLOB    NOT NULL,        -- the serialized RecipeResult
+    canonical_yaml      BLOB    NOT NULL,        -- AICR's deterministic YAML, no metadata.version
     digest              TEXT    NOT NULL,        -- sha256 of canonical_yaml
-    result_json         TEXT    NOT NULL,
     UNIQUE (catalog_version_id, name, profile)
 );
 CREATE INDEX recipes_by_name ON recipes(name);

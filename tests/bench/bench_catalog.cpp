@@ -1,6 +1,7 @@
 // `bench` target: measures Proofbench's catalog import (load + parse + resolve every leaf + write
 // to a fresh SQLite file) against the named peer, parsing the same YAML files with yaml-cpp alone,
 // in one run on one machine. Prints medians and the ratio; docs/PERFORMANCE.md records them.
+#include "catalog/Digest.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "store/CatalogStore.h"
@@ -76,6 +77,12 @@ int main(int argc, char** argv) {
         return 1;
     }
     const double resolveAll = medianMs(runs, [&] { leaves = pb::catalog::resolveAllLeaves(*cat).size(); });
+    // Issue 3's question: what do AICR-exact digests cost on top of resolution?
+    const double digestAll = medianMs(runs, [&] {
+        for (const auto& lr : pb::catalog::resolveAllLeaves(*cat))
+            if (lr.result)
+                (void)pb::catalog::recipeDigest(*lr.result);
+    });
     QTemporaryDir tmp;
     int n = 0;
     const double import = medianMs(runs, [&] {
@@ -92,7 +99,9 @@ int main(int argc, char** argv) {
     std::printf("%-52s %10.2f ms\n", "peer: yaml-cpp parse of every YAML file", peer);
     std::printf("%-52s %10.2f ms\n", "proofbench: load + parse + validate catalog", load);
     std::printf("%-52s %10.2f ms\n", "proofbench: resolve every leaf", resolveAll);
+    std::printf("%-52s %10.2f ms\n", "proofbench: resolve + deterministic YAML + sha256", digestAll);
     std::printf("%-52s %10.2f ms\n", "proofbench: import (load + resolve all + SQLite)", import);
     std::printf("ratio import / peer: %.2fx (goal <= 1.5x)\n", import / peer);
+    std::printf("ratio digests / resolution alone: %.2fx\n", digestAll / resolveAll);
     return 0;
 }

@@ -65,10 +65,16 @@ class TestCli : public QObject {
         Run list = proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), db(),
                                QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(list.code, 0);
+        // A new database starts with the embedded default catalog, as in the GUI.
         const QJsonArray versions = QJsonDocument::fromJson(list.out).array();
-        QCOMPARE(versions.size(), 1);
-        QCOMPARE(versions.at(0).toObject().value("version").toString(), QStringLiteral("mine-1.0"));
-        QCOMPARE(versions.at(0).toObject().value("recipes").toInt(), 16);
+        QCOMPARE(versions.size(), 3);
+        QCOMPARE(versions.at(0).toObject().value("embedded").toBool(), true);
+        const QJsonObject mine = versions.at(2).toObject();
+        QCOMPARE(mine.value("version").toString(), QStringLiteral("mine-1.0"));
+        QCOMPARE(mine.value("recipes").toInt(), 16);
+        QCOMPARE(mine.value("embedded").toBool(), false);
+        // Same content as the embedded v1.0.0.
+        QCOMPARE(mine.value("contentDigest").toString(), versions.at(1).toObject().value("contentDigest").toString());
 
         Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), db(), QStringLiteral("--version"),
                             QStringLiteral("mine-1.0"), QStringLiteral("--service"), QStringLiteral("eks"),
