@@ -1,7 +1,11 @@
 #include "CatalogTreeModel.h"
 
+#include "Plural.h"
+
 #include <QFont>
+#include <QGuiApplication>
 #include <QLocale>
+#include <QPalette>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -23,6 +27,17 @@ QString criteriaTooltip(const catalog::Criteria& c) {
 }
 
 } // namespace
+
+static bool isWildcard(const QString& v) {
+    return v.isEmpty() || v == QLatin1String("any");
+}
+
+QString displayName(const store::RecipeInfo& r) {
+    // "recipe" (no criteria) or "h100" alone say little: name the leaf overlay too.
+    if (r.leafOverlay.isEmpty() || r.name.startsWith(r.leafOverlay))
+        return r.name;
+    return QStringLiteral("%1 (%2)").arg(r.name, r.leafOverlay);
+}
 
 CatalogTreeModel::CatalogTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
@@ -77,6 +92,13 @@ const RecipeInfo* CatalogTreeModel::recipeAt(const QModelIndex& index) const {
     if (index.row() < 0 || index.row() >= static_cast<int>(recipes.size()))
         return nullptr;
     return &recipes[static_cast<size_t>(index.row())];
+}
+
+const std::vector<RecipeInfo>* CatalogTreeModel::recipesOf(const QString& label) const {
+    for (const VersionEntry& v : m_versions)
+        if (v.info.label == label)
+            return &v.recipes;
+    return nullptr;
 }
 
 QModelIndex CatalogTreeModel::versionIndex(const QString& label) const {
@@ -136,7 +158,7 @@ QVariant CatalogTreeModel::data(const QModelIndex& index, int role) const {
         case Qt::DisplayRole:
             if (index.column() == NameColumn)
                 return v->label;
-            return tr("%n recipe(s)", nullptr, v->recipeCount);
+            return counted(v->recipeCount, tr("recipe"), tr("recipes"));
         case Qt::ToolTipRole:
             return tr("Catalog version %1\n%2 recipes, %3 overlays\nSource: %4%5")
                 .arg(v->label)
@@ -175,10 +197,11 @@ QVariant CatalogTreeModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == NameColumn)
-            return r->name;
+            return displayName(*r);
         return r->componentCount;
     case Qt::ToolTipRole:
-        return tr("%1\nLeaf overlay: %2\n%3\n%4 components").arg(r->name, r->leafOverlay, criteriaTooltip(r->criteria))
+        return tr("%1\nLeaf overlay: %2\n%3\n%4 components")
+            .arg(r->name, r->leafOverlay, criteriaTooltip(r->criteria))
             .arg(r->componentCount);
     case Qt::TextAlignmentRole:
         if (index.column() == ComponentsColumn)
@@ -249,6 +272,94 @@ bool RecipeFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex& 
         return true;
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     return matchesWords(idx.data(CatalogTreeModel::SearchTextRole).toString());
+}
+
+} // namespace pb::models
+
+namespace pb::models {
+
+// --- VersionRecipesModel ------------------------------------------------------------------------
+
+VersionRecipesModel::VersionRecipesModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void VersionRecipesModel::setRecipes(std::vector<store::RecipeInfo> recipes) {
+    beginResetModel();
+    m_rows = std::move(recipes);
+    endResetModel();
+}
+
+int VersionRecipesModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int VersionRecipesModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant VersionRecipesModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const RecipeInfo& r = m_rows[static_cast<size_t>(index.row())];
+    const int col = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        if (col == NameColumn)
+            return displayName(r);
+        if (col >= ServiceColumn && col <= PlatformColumn) {
+            const QString v = r.criteria.get(catalog::Criteria::dimensions().at(col - ServiceColumn));
+            return v.isEmpty() ? QStringLiteral("any") : v;
+        }
+        if (col == ComponentsColumn)
+            return r.componentCount;
+        if (col == DigestColumn)
+            return r.digest.left(12);
+        return {};
+    case Qt::ToolTipRole:
+        if (col == DigestColumn)
+            return QStringLiteral("sha256:") + r.digest;
+        return tr("%1\nLeaf overlay: %2\nOverlays: %3")
+            .arg(r.name, r.leafOverlay, r.appliedOverlays.join(QStringLiteral(" → ")));
+    case Qt::ForegroundRole:
+        if (col >= ServiceColumn && col <= PlatformColumn &&
+            isWildcard(r.criteria.get(catalog::Criteria::dimensions().at(col - ServiceColumn))))
+            return QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text);
+        return {};
+    case Qt::TextAlignmentRole:
+        if (col == ComponentsColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case CatalogTreeModel::RecipeNameRole:
+        return r.name;
+    case CatalogTreeModel::VersionLabelRole:
+        return r.catalogLabel;
+    default:
+        return {};
+    }
+}
+
+QVariant VersionRecipesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn:
+        return tr("Recipe");
+    case ServiceColumn:
+        return tr("Service");
+    case AcceleratorColumn:
+        return tr("Accelerator");
+    case OsColumn:
+        return tr("OS");
+    case IntentColumn:
+        return tr("Intent");
+    case PlatformColumn:
+        return tr("Platform");
+    case ComponentsColumn:
+        return tr("Components");
+    case DigestColumn:
+        return tr("Digest");
+    default:
+        return {};
+    }
 }
 
 } // namespace pb::models

@@ -6,6 +6,7 @@
 #include "store/CatalogStore.h"
 
 #include <QAbstractItemModel>
+#include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 
 #include <vector>
@@ -20,10 +21,10 @@ class CatalogTreeModel : public QAbstractItemModel {
         KindRole = Qt::UserRole + 1, // Kind
         VersionLabelRole,            // label of the version (for a recipe: its version's)
         VersionIdRole,
-        RecipeIdRole,                // 0 for a version
+        RecipeIdRole, // 0 for a version
         RecipeNameRole,
-        DigestRole,                  // recipe digest, full hex
-        SearchTextRole,              // recipe name and criteria values, lower case
+        DigestRole,     // recipe digest, full hex
+        SearchTextRole, // recipe name and criteria values, lower case
     };
     enum class Kind { Version, Recipe };
     Q_ENUM(Kind)
@@ -43,7 +44,8 @@ class CatalogTreeModel : public QAbstractItemModel {
     int recipeCount() const;
 
     const store::CatalogVersionInfo* versionAt(const QModelIndex& index) const; // either kind of row
-    const store::RecipeInfo* recipeAt(const QModelIndex& index) const;           // recipe rows only
+    const store::RecipeInfo* recipeAt(const QModelIndex& index) const;          // recipe rows only
+    const std::vector<store::RecipeInfo>* recipesOf(const QString& label) const;
     QModelIndex versionIndex(const QString& label) const;
     QModelIndex recipeIndex(const QString& label, const QString& recipeName) const;
     static Kind kindOf(const QModelIndex& index);
@@ -58,6 +60,40 @@ class CatalogTreeModel : public QAbstractItemModel {
   private:
     // internalId: 0 for a version row, version row + 1 for a recipe row.
     std::vector<VersionEntry> m_versions;
+};
+
+// What the tree shows for a recipe: its name, plus the leaf overlay when the name alone does not
+// say where it comes from ("recipe (monitoring-hpa)", "h100 (h100-any)").
+QString displayName(const store::RecipeInfo& recipe);
+
+// The recipes of one catalog version as a table: name, criteria, component count, digest.
+class VersionRecipesModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Column {
+        NameColumn,
+        ServiceColumn,
+        AcceleratorColumn,
+        OsColumn,
+        IntentColumn,
+        PlatformColumn,
+        ComponentsColumn,
+        DigestColumn,
+        ColumnCount
+    };
+
+    explicit VersionRecipesModel(QObject* parent = nullptr);
+
+    void setRecipes(std::vector<store::RecipeInfo> recipes);
+    const store::RecipeInfo& recipeAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  private:
+    std::vector<store::RecipeInfo> m_rows;
 };
 
 // Filter-as-you-type over the catalog tree: every whitespace-separated word must occur

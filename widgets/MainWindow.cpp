@@ -1,4 +1,659 @@
 #include "MainWindow.h"
+
+#include "CatalogTreeModel.h"
+#include "Plural.h"
+#include "RecipeView.h"
+#include "catalog/Loader.h"
+#include "catalog/Resolver.h"
+#include "store/Database.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
 namespace pb::widgets {
-MainWindow::MainWindow(pb::store::Database&, QWidget* parent) : QMainWindow(parent) {}
+
+using models::CatalogTreeModel;
+using models::RecipeFilterProxyModel;
+
+struct MainWindow::CatalogLoad {
+    std::shared_ptr<const catalog::Catalog> catalog;
+    QString error;
+};
+
+struct MainWindow::ImportOutcome {
+    bool ok = false;
+    bool cancelled = false;
+    store::ImportReport report;
+    QString error;
+};
+
+namespace {
+
+// Share of the progress bar given to reading the files; resolving and writing take the rest.
+constexpr int kLoadShare = 40;
+
+QString htmlRow(const QString& name, const QString& value) {
+    return QStringLiteral("<tr><td style='color:gray; padding-right:14px'>%1</td><td>%2</td></tr>")
+        .arg(name.toHtmlEscaped(), value);
 }
+
+} // namespace
+
+MainWindow::MainWindow(pb::store::Database& db, QWidget* parent)
+    : QMainWindow(parent), m_db(db), m_store(db) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Proofbench"));
+    buildUi();
+    buildMenus();
+    resize(1400, 900);
+    reloadCatalogs();
+
+    // Start on the newest version, its recipes in view and its catalog loading in the background.
+    if (m_proxy->rowCount() > 0) {
+        const QModelIndex first = m_proxy->index(0, 0);
+        m_tree->setCurrentIndex(first);
+    }
+    m_tree->setFocus();
+}
+
+MainWindow::~MainWindow() {
+    cancelAndWait();
+}
+
+void MainWindow::cancelAndWait() {
+    if (m_importCancel)
+        m_importCancel->store(true);
+    if (m_importWatcher)
+        m_importWatcher->waitForFinished();
+    for (auto& [label, watcher] : m_loads)
+        watcher->waitForFinished();
+}
+
+void MainWindow::buildUi() {
+    m_treeModel = new CatalogTreeModel(this);
+    m_treeModel->setObjectName(QStringLiteral("catalogTreeModel"));
+    m_proxy = new RecipeFilterProxyModel(this);
+    m_proxy->setObjectName(QStringLiteral("recipeFilterModel"));
+    m_proxy->setSourceModel(m_treeModel);
+
+    // Left: filter + tree.
+    auto* left = new QWidget(this);
+    left->setObjectName(QStringLiteral("catalogPane"));
+    m_filter = new QLineEdit(left);
+    m_filter->setObjectName(QStringLiteral("recipeFilter"));
+    m_filter->setPlaceholderText(tr("Filter recipes by name or criteria (Ctrl+F)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(
+        tr("Every word must occur in the recipe's name or criteria (service, accelerator, os, "
+           "intent, platform).\nDown or Enter moves to the matches; Escape clears."));
+    m_filter->installEventFilter(this);
+    connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::applyFilter);
+
+    m_tree = new QTreeView(left);
+    m_tree->setObjectName(QStringLiteral("catalogTree"));
+    m_tree->setModel(m_proxy);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->setTextElideMode(Qt::ElideRight);
+    // One column: names need the width; counts are in the version table and the recipe pane.
+    m_tree->setHeaderHidden(true);
+    m_tree->setColumnHidden(CatalogTreeModel::ComponentsColumn, true);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { onCurrentChanged(current); });
+
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(6, 8, 0, 4);
+    leftLayout->setSpacing(6);
+    leftLayout->addWidget(m_filter);
+    leftLayout->addWidget(m_tree, 1);
+
+    // Right: placeholder / version summary / recipe.
+    m_stack = new QStackedWidget(this);
+    m_stack->setObjectName(QStringLiteral("detailStack"));
+    m_placeholder = new QLabel(m_stack);
+    m_placeholder->setObjectName(QStringLiteral("placeholder"));
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setStyleSheet(QStringLiteral("color: gray;"));
+    m_versionPage = new QWidget(m_stack);
+    m_versionPage->setObjectName(QStringLiteral("versionPage"));
+    m_versionSummary = new QLabel(m_versionPage);
+    m_versionSummary->setObjectName(QStringLiteral("versionSummary"));
+    m_versionSummary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_versionSummary->setTextFormat(Qt::RichText);
+    m_versionSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_versionSummary->setWordWrap(true);
+    m_versionRecipesModel = new models::VersionRecipesModel(this);
+    m_versionRecipes = new QTableView(m_versionPage);
+    m_versionRecipes->setObjectName(QStringLiteral("versionRecipesTable"));
+    m_versionRecipes->setModel(m_versionRecipesModel);
+    m_versionRecipes->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_versionRecipes->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_versionRecipes->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_versionRecipes->setAlternatingRowColors(true);
+    m_versionRecipes->setWordWrap(false);
+    m_versionRecipes->setTextElideMode(Qt::ElideMiddle);
+    m_versionRecipes->verticalHeader()->setVisible(false);
+    m_versionRecipes->verticalHeader()->setDefaultSectionSize(m_versionRecipes->fontMetrics().height() + 8);
+    m_versionRecipes->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_versionRecipes->horizontalHeader()->setHighlightSections(false);
+    m_versionRecipes->horizontalHeader()->setStretchLastSection(true);
+    m_versionRecipes->setToolTip(tr("Double-click or press Enter to open a recipe"));
+    connect(m_versionRecipes, &QTableView::activated, this, [this](const QModelIndex& idx) {
+        const store::RecipeInfo& r = m_versionRecipesModel->recipeAt(idx.row());
+        if (!selectRecipe(r.catalogLabel, r.name)) {
+            m_filter->clear(); // hidden by the filter: show everything, then select
+            selectRecipe(r.catalogLabel, r.name);
+        }
+        m_tree->setFocus();
+    });
+    auto* versionLayout = new QVBoxLayout(m_versionPage);
+    versionLayout->setContentsMargins(12, 8, 6, 4);
+    versionLayout->addWidget(m_versionSummary);
+    versionLayout->addWidget(m_versionRecipes, 1);
+
+    m_recipeView = new RecipeView(m_stack);
+    m_stack->addWidget(m_placeholder);
+    m_stack->addWidget(m_versionPage);
+    m_stack->addWidget(m_recipeView);
+
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(left);
+    m_splitter->addWidget(m_stack);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({350, 1050});
+    setCentralWidget(m_splitter);
+
+    m_statusDb = new QLabel(this);
+    m_statusDb->setObjectName(QStringLiteral("statusDatabase"));
+    m_statusDb->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_statusCounts = new QLabel(this);
+    m_statusCounts->setObjectName(QStringLiteral("statusCounts"));
+    statusBar()->setObjectName(QStringLiteral("statusBar"));
+    statusBar()->addPermanentWidget(m_statusCounts);
+    statusBar()->addPermanentWidget(m_statusDb);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName(QStringLiteral("fileMenu"));
+    m_importAction = file->addAction(tr("&Import Catalog…"), this, &MainWindow::importCatalog);
+    m_importAction->setObjectName(QStringLiteral("actionImportCatalog"));
+    m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_importAction->setStatusTip(tr("Import a catalog directory (AICR recipes/ layout) as a new version"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setObjectName(QStringLiteral("actionQuit"));
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
+    QAction* find = view->addAction(tr("&Filter Recipes"), this, [this] {
+        m_filter->setFocus(Qt::ShortcutFocusReason);
+        m_filter->selectAll();
+    });
+    find->setObjectName(QStringLiteral("actionFilterRecipes"));
+    find->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+    QAction* expand = view->addAction(tr("&Expand All"), m_tree, &QTreeView::expandAll);
+    expand->setObjectName(QStringLiteral("actionExpandAll"));
+    QAction* collapse = view->addAction(tr("&Collapse All"), m_tree, &QTreeView::collapseAll);
+    collapse->setObjectName(QStringLiteral("actionCollapseAll"));
+    QAction* reload = view->addAction(tr("&Reload"), this, &MainWindow::reloadCatalogs);
+    reload->setObjectName(QStringLiteral("actionReload"));
+    reload->setShortcut(QKeySequence::Refresh);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    QAction* about = help->addAction(tr("&About Proofbench"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Proofbench"),
+            tr("<b>Proofbench</b> %1<br>A workbench for AICR recipes, evidence and signatures.")
+                .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+    });
+    about->setObjectName(QStringLiteral("actionAbout"));
+}
+
+void MainWindow::reloadCatalogs() {
+    // Remember what was selected, so a reload keeps the user's place.
+    QString label, recipe;
+    const QModelIndex cur = m_proxy->mapToSource(m_tree->currentIndex());
+    if (const store::CatalogVersionInfo* v = m_treeModel->versionAt(cur))
+        label = v->label;
+    if (const store::RecipeInfo* r = m_treeModel->recipeAt(cur))
+        recipe = r->name;
+
+    m_catalogErrors.clear(); // a reload retries versions that failed to load
+    if (Status s = m_treeModel->reload(m_store); !s)
+        statusBar()->showMessage(tr("Cannot read the catalog versions: %1").arg(s.error().toString()));
+
+    // Drop cached catalogs of versions that are gone.
+    for (auto it = m_catalogs.begin(); it != m_catalogs.end();)
+        it = m_treeModel->versionIndex(it->first).isValid() ? std::next(it) : m_catalogs.erase(it);
+
+    m_tree->expandAll();
+    m_placeholder->setText(
+        m_treeModel->versionCount() == 0
+            ? tr("No catalog versions yet.\nUse File › Import Catalog… (Ctrl+I) to add one.")
+            : tr("Select a recipe on the left."));
+    if (!recipe.isEmpty())
+        selectRecipe(label, recipe);
+    else if (!label.isEmpty())
+        selectVersion(label);
+    else
+        m_stack->setCurrentWidget(m_placeholder);
+    updateStatus();
+}
+
+void MainWindow::updateStatus() {
+    m_statusDb->setText(tr("Database: %1").arg(QDir::toNativeSeparators(m_db.path())));
+    m_statusDb->setToolTip(m_db.path());
+    m_statusCounts->setText(
+        models::counted(m_treeModel->versionCount(), tr("catalog version"), tr("catalog versions")) +
+        QStringLiteral(" · ") + models::counted(m_treeModel->recipeCount(), tr("recipe"), tr("recipes")));
+}
+
+bool MainWindow::selectVersion(const QString& label) {
+    const QModelIndex proxy = m_proxy->mapFromSource(m_treeModel->versionIndex(label));
+    if (!proxy.isValid())
+        return false;
+    m_tree->expand(proxy);
+    m_tree->setCurrentIndex(proxy);
+    m_tree->scrollTo(proxy);
+    return true;
+}
+
+bool MainWindow::selectRecipe(const QString& label, const QString& recipeName) {
+    const QModelIndex proxy = m_proxy->mapFromSource(m_treeModel->recipeIndex(label, recipeName));
+    if (!proxy.isValid())
+        return false;
+    m_tree->setCurrentIndex(proxy);
+    m_tree->scrollTo(proxy);
+    return true;
+}
+
+std::shared_ptr<const catalog::Catalog> MainWindow::cachedCatalog(const QString& label) const {
+    auto it = m_catalogs.find(label);
+    return it == m_catalogs.end() ? nullptr : it->second;
+}
+
+void MainWindow::onCurrentChanged(const QModelIndex& proxyIndex) {
+    // A row hidden by the filter leaves the pane as it was.
+    if (!proxyIndex.isValid())
+        return;
+    const QModelIndex source = m_proxy->mapToSource(proxyIndex);
+    if (const store::RecipeInfo* r = m_treeModel->recipeAt(source))
+        showRecipe(*r);
+    else if (const store::CatalogVersionInfo* v = m_treeModel->versionAt(source))
+        showVersion(*v);
+}
+
+void MainWindow::showVersion(const store::CatalogVersionInfo& v) {
+    QString html = QStringLiteral("<h2>%1</h2><table cellspacing='3'>").arg(v.label.toHtmlEscaped());
+    html += htmlRow(tr("Recipes"), QString::number(v.recipeCount));
+    html += htmlRow(tr("Overlays"), QString::number(v.overlayCount));
+    html += htmlRow(tr("Source"),
+                    v.source.toHtmlEscaped() + (v.embedded ? tr(" <i>(embedded default)</i>") : QString()));
+    html += htmlRow(tr("Imported"),
+                    QLocale().toString(v.importedAt.toLocalTime(), QLocale::LongFormat).toHtmlEscaped());
+    html += htmlRow(tr("Content digest"),
+                    QStringLiteral("<code>sha256:%1</code>").arg(v.contentDigest.toHtmlEscaped()));
+    html += htmlRow(
+        tr("API versions"),
+        v.apiVersions.split(QLatin1Char(','), Qt::SkipEmptyParts).join(QStringLiteral(", ")).toHtmlEscaped());
+    html +=
+        QStringLiteral("</table><p style='color:gray'>%1</p>")
+            .arg(tr(
+                "Open one of its recipes to see the components, constraints and validation it resolves to."));
+    m_versionSummary->setText(html);
+    const std::vector<store::RecipeInfo>* recipes = m_treeModel->recipesOf(v.label);
+    m_versionRecipesModel->setRecipes(recipes ? *recipes : std::vector<store::RecipeInfo>());
+    m_versionRecipes->resizeColumnsToContents();
+    m_stack->setCurrentWidget(m_versionPage);
+    requestCatalog(v.label); // warm the cache: the user's next click is probably one of its recipes
+}
+
+void MainWindow::showRecipe(const store::RecipeInfo& info) {
+    m_stack->setCurrentWidget(m_recipeView);
+    std::shared_ptr<const catalog::Catalog> cat = cachedCatalog(info.catalogLabel);
+    if (!cat) {
+        if (auto err = m_catalogErrors.find(info.catalogLabel); err != m_catalogErrors.end()) {
+            m_recipeView->showMessage(
+                info, tr("Cannot load catalog %1: %2").arg(info.catalogLabel, err->second), true);
+            return;
+        }
+        m_recipeView->showMessage(info, tr("Loading catalog %1…").arg(info.catalogLabel), false);
+        requestCatalog(info.catalogLabel);
+        return;
+    }
+    // As the store resolved it at import: no builder version, so the digest is the catalog's alone.
+    catalog::ResolveOptions options;
+    options.builderVersion.clear();
+    Result<catalog::RecipeResult> result =
+        catalog::resolve(*cat, catalog::leafCriteria(*cat, info.leafOverlay), options);
+    if (!result) {
+        m_recipeView->showMessage(info, tr("This recipe does not resolve: %1").arg(result.error().toString()),
+                                  true);
+        return;
+    }
+    m_recipeView->showRecipe(info, cat, *result);
+    emit recipeShown(info.catalogLabel, info.name);
+}
+
+void MainWindow::requestCatalog(const QString& label) {
+    if (m_catalogs.count(label) || m_loads.count(label))
+        return;
+    m_catalogErrors.erase(label);
+    auto* watcher = new QFutureWatcher<CatalogLoad>(this);
+    m_loads[label] = watcher;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, label] {
+        const CatalogLoad load = watcher->result();
+        m_loads.erase(label);
+        watcher->deleteLater();
+        onCatalogLoaded(label, load);
+    });
+    // QSqlDatabase connections belong to one thread: the worker opens its own.
+    watcher->setFuture(QtConcurrent::run([path = m_db.path(), label]() {
+        CatalogLoad out;
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        if (!db) {
+            out.error = db.error().toString();
+            return out;
+        }
+        Result<catalog::Catalog> cat = store::CatalogStore(**db).loadCatalog(label);
+        if (!cat)
+            out.error = cat.error().toString();
+        else
+            out.catalog = std::make_shared<const catalog::Catalog>(std::move(*cat));
+        return out;
+    }));
+}
+
+void MainWindow::onCatalogLoaded(const QString& label, const CatalogLoad& load) {
+    if (load.catalog)
+        m_catalogs[label] = load.catalog;
+    else
+        m_catalogErrors[label] = load.error;
+    // Show the recipe the user is waiting for, if it is one of this version's.
+    const QModelIndex source = m_proxy->mapToSource(m_tree->currentIndex());
+    if (const store::RecipeInfo* r = m_treeModel->recipeAt(source); r && r->catalogLabel == label)
+        showRecipe(*r);
+}
+
+// --- Filter and keyboard ------------------------------------------------------------------------
+
+void MainWindow::applyFilter(const QString& text) {
+    m_proxy->setFilterText(text);
+    m_tree->expandAll();
+    if (text.trimmed().isEmpty()) {
+        statusBar()->clearMessage();
+        if (m_tree->currentIndex().isValid())
+            m_tree->scrollTo(m_tree->currentIndex());
+        return;
+    }
+    int matches = 0;
+    for (int v = 0; v < m_proxy->rowCount(); ++v)
+        matches += m_proxy->rowCount(m_proxy->index(v, 0));
+    statusBar()->showMessage(matches == 0
+                                 ? tr("No recipe matches “%1”").arg(text.trimmed())
+                                 : models::counted(matches, tr("recipe matches"), tr("recipes match")));
+}
+
+void MainWindow::focusFirstMatch() {
+    QModelIndex cur = m_tree->currentIndex();
+    if (!cur.isValid() ||
+        CatalogTreeModel::kindOf(m_proxy->mapToSource(cur)) != CatalogTreeModel::Kind::Recipe) {
+        for (int v = 0; v < m_proxy->rowCount(); ++v) {
+            const QModelIndex version = m_proxy->index(v, 0);
+            if (m_proxy->rowCount(version) > 0) {
+                m_tree->setCurrentIndex(m_proxy->index(0, 0, version));
+                break;
+            }
+        }
+    }
+    m_tree->setFocus(Qt::OtherFocusReason);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_filter && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        switch (key->key()) {
+        case Qt::Key_Down:
+        case Qt::Key_Return:
+        case Qt::Key_Enter:
+            focusFirstMatch();
+            return true;
+        case Qt::Key_Escape:
+            if (!m_filter->text().isEmpty()) {
+                m_filter->clear();
+                return true;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    cancelAndWait();
+    QMainWindow::closeEvent(event);
+}
+
+// --- Import -------------------------------------------------------------------------------------
+
+void MainWindow::importCatalog() {
+    if (isImporting())
+        return;
+    QFileDialog dirDialog(this, tr("Import Catalog — choose an AICR recipes/ directory"));
+    dirDialog.setObjectName(QStringLiteral("importDirectoryDialog"));
+    dirDialog.setFileMode(QFileDialog::Directory);
+    dirDialog.setOption(QFileDialog::ShowDirsOnly, true);
+    dirDialog.setAcceptMode(QFileDialog::AcceptOpen);
+    if (dirDialog.exec() != QDialog::Accepted || dirDialog.selectedFiles().isEmpty())
+        return;
+    const QString dir = QDir::cleanPath(dirDialog.selectedFiles().constFirst());
+
+    // Default label: the directory's name, or its parent's when it is the recipes/ folder itself.
+    QFileInfo fi(dir);
+    QString suggested = fi.fileName();
+    if (suggested == QLatin1String("recipes"))
+        suggested = fi.dir().dirName();
+
+    QInputDialog labelDialog(this);
+    labelDialog.setObjectName(QStringLiteral("importLabelDialog"));
+    labelDialog.setWindowTitle(tr("Import Catalog"));
+    labelDialog.setLabelText(tr("Version label for the catalog in\n%1:").arg(QDir::toNativeSeparators(dir)));
+    labelDialog.setTextValue(suggested);
+    labelDialog.setInputMode(QInputDialog::TextInput);
+    if (labelDialog.exec() != QDialog::Accepted)
+        return;
+    const QString label = labelDialog.textValue().trimmed();
+    if (label.isEmpty())
+        return;
+    startImport(dir, label);
+}
+
+bool MainWindow::startImport(const QString& dirIn, const QString& label) {
+    if (isImporting())
+        return false;
+    const QString dir = QFileInfo(dirIn).absoluteFilePath();
+    m_importDir = dir;
+    m_importLabel = label;
+    m_lastImportError.clear();
+    m_importCancel = std::make_shared<std::atomic_bool>(false);
+    m_importAction->setEnabled(false);
+
+    m_progress =
+        new QProgressDialog(tr("Reading %1…").arg(QDir::toNativeSeparators(dir)), tr("Cancel"), 0, 100, this);
+    m_progress->setObjectName(QStringLiteral("importProgress"));
+    m_progress->setWindowTitle(tr("Importing %1").arg(label));
+    m_progress->setWindowModality(Qt::WindowModal);
+    m_progress->setMinimumDuration(250);
+    m_progress->setAutoClose(false);
+    m_progress->setAutoReset(false);
+    m_progress->setMinimumWidth(460);
+    m_progress->setValue(0);
+    connect(m_progress, &QProgressDialog::canceled, this, [this] {
+        if (m_importCancel)
+            m_importCancel->store(true);
+        if (m_progress)
+            m_progress->setLabelText(tr("Cancelling…"));
+    });
+
+    // Progress crosses threads as queued calls; the window outlives the worker (see the destructor).
+    auto post = [this](int percent, const QString& text) {
+        QMetaObject::invokeMethod(
+            this, [this, percent, text] { onImportProgress(percent, text); }, Qt::QueuedConnection);
+    };
+    auto* watcher = new QFutureWatcher<ImportOutcome>(this);
+    m_importWatcher = watcher;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const ImportOutcome outcome = watcher->result();
+        watcher->deleteLater();
+        m_importWatcher = nullptr;
+        onImportFinished(outcome);
+    });
+    watcher->setFuture(QtConcurrent::run([path = m_db.path(), dir, label, cancel = m_importCancel, post]() {
+        ImportOutcome out;
+        int lastPercent = -1;
+        catalog::LoadOptions lo;
+        lo.cancel = cancel.get();
+        lo.progress = [&](int done, int total) {
+            const int percent = total > 0 ? done * kLoadShare / total : 0;
+            if (percent != lastPercent) {
+                lastPercent = percent;
+                post(percent, QObject::tr("Reading files: %1 of %2").arg(done).arg(total));
+            }
+        };
+        Result<catalog::Catalog> cat = catalog::loadCatalog(dir, lo);
+        if (!cat) {
+            out.cancelled = cancel->load();
+            out.error = cat.error().toString();
+            return out;
+        }
+        // QSqlDatabase connections belong to one thread: the worker writes through its own.
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        if (!db) {
+            out.error = db.error().toString();
+            return out;
+        }
+        store::ImportOptions io;
+        io.cancel = cancel.get();
+        io.progress = [&](int step, int steps, const QString& what) {
+            const int percent = kLoadShare + (steps > 0 ? step * (100 - kLoadShare) / steps : 0);
+            if (percent != lastPercent) {
+                lastPercent = percent;
+                post(percent, what == QLatin1String("Resolving recipes")
+                                  ? QObject::tr("Resolving recipes: %1 of %2").arg(step).arg(steps - 1)
+                                  : what);
+            }
+        };
+        Result<store::ImportReport> report = store::CatalogStore(**db).importCatalog(label, *cat, io);
+        if (!report) {
+            out.cancelled = cancel->load();
+            out.error = report.error().toString();
+            return out;
+        }
+        out.ok = true;
+        out.report = *report;
+        return out;
+    }));
+    return true;
+}
+
+void MainWindow::onImportProgress(int percent, const QString& text) {
+    if (!m_progress || (m_importCancel && m_importCancel->load()))
+        return;
+    m_progress->setLabelText(text);
+    m_progress->setValue(std::min(percent, 99)); // 100 only when done
+}
+
+void MainWindow::onImportFinished(const ImportOutcome& outcome) {
+    if (m_progress) {
+        disconnect(m_progress, nullptr, this, nullptr);
+        m_progress->close();
+        m_progress->deleteLater();
+        m_progress = nullptr;
+    }
+    m_importCancel.reset();
+    m_importAction->setEnabled(true);
+    const QString label = m_importLabel;
+
+    if (outcome.cancelled) {
+        m_lastImportError = tr("Import cancelled; the database is unchanged.");
+        statusBar()->showMessage(m_lastImportError, 8000);
+        emit importFinished(false, label, m_lastImportError);
+        return;
+    }
+    if (!outcome.ok) {
+        m_lastImportError = outcome.error;
+        statusBar()->showMessage(tr("Import of %1 failed").arg(label), 8000);
+        QMessageBox box(QMessageBox::Critical, tr("Import failed"),
+                        tr("The catalog in %1 was not imported as %2; the database is unchanged.\n\n%3")
+                            .arg(QDir::toNativeSeparators(m_importDir), label, outcome.error),
+                        QMessageBox::Ok, this);
+        box.setObjectName(QStringLiteral("importErrorBox"));
+        box.setTextFormat(Qt::PlainText);
+        box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        box.exec();
+        emit importFinished(false, label, outcome.error);
+        return;
+    }
+
+    reloadCatalogs();
+    if (!selectVersion(label)) { // hidden by the filter
+        m_filter->clear();
+        selectVersion(label);
+    }
+    QString message;
+    switch (outcome.report.outcome) {
+    case store::ImportReport::Outcome::Unchanged:
+        message = tr("%1 is already in the database with the same content; nothing to import").arg(label);
+        break;
+    case store::ImportReport::Outcome::Replaced:
+        message = tr("Replaced %1: %2 recipes from %3 files")
+                      .arg(label)
+                      .arg(outcome.report.recipes)
+                      .arg(outcome.report.files);
+        break;
+    case store::ImportReport::Outcome::Imported:
+        message = tr("Imported %1: %2 recipes from %3 files")
+                      .arg(label)
+                      .arg(outcome.report.recipes)
+                      .arg(outcome.report.files);
+        break;
+    }
+    statusBar()->showMessage(message, 10000);
+    emit importFinished(true, label, message);
+}
+
+} // namespace pb::widgets

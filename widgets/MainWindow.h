@@ -1,10 +1,124 @@
+// The main window: catalog versions and their recipes on the left (filter as you type), the
+// selected recipe on the right, and File > Import Catalog… running load + import on a worker.
 #pragma once
+
+#include "catalog/Types.h"
+#include "store/CatalogStore.h"
+
 #include <QMainWindow>
-namespace pb::store { class Database; }
+
+#include <atomic>
+#include <map>
+#include <memory>
+
+class QAction;
+class QFutureWatcherBase;
+class QLabel;
+class QLineEdit;
+class QProgressDialog;
+class QSplitter;
+class QStackedWidget;
+class QTableView;
+class QTreeView;
+
+namespace pb::store {
+class Database;
+}
+namespace pb::models {
+class CatalogTreeModel;
+class RecipeFilterProxyModel;
+class VersionRecipesModel;
+} // namespace pb::models
+
 namespace pb::widgets {
+
+class RecipeView;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
     explicit MainWindow(pb::store::Database& db, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Reads `dir` (an AICR recipes/ directory) and imports it as `label` on a worker thread,
+    // with a progress dialog that can cancel. False when an import is already running.
+    bool startImport(const QString& dir, const QString& label);
+    bool isImporting() const { return m_importWatcher != nullptr; }
+    QString lastImportError() const { return m_lastImportError; }
+
+    // Selects (and shows) a version or one of its recipes in the tree; false when absent or
+    // hidden by the filter.
+    bool selectVersion(const QString& label);
+    bool selectRecipe(const QString& label, const QString& recipeName);
+
+    RecipeView* recipeView() const { return m_recipeView; }
+    models::CatalogTreeModel* catalogModel() const { return m_treeModel; }
+    // The loaded catalog of a version, when it is cached (nullptr otherwise).
+    std::shared_ptr<const catalog::Catalog> cachedCatalog(const QString& label) const;
+
+  public slots:
+    // File > Import Catalog…: asks for a directory and a version label, then startImport().
+    void importCatalog();
+    void reloadCatalogs();
+
+  signals:
+    // After an import ends (and after its error box was closed).
+    void importFinished(bool ok, const QString& label, const QString& message);
+    // A recipe is on screen, resolved.
+    void recipeShown(const QString& label, const QString& recipeName);
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    struct CatalogLoad;
+    struct ImportOutcome;
+
+    void buildUi();
+    void buildMenus();
+    void onCurrentChanged(const QModelIndex& proxyIndex);
+    void showRecipe(const store::RecipeInfo& info);
+    void showVersion(const store::CatalogVersionInfo& version);
+    void requestCatalog(const QString& label);
+    void onCatalogLoaded(const QString& label, const CatalogLoad& load);
+    void onImportProgress(int percent, const QString& text);
+    void onImportFinished(const ImportOutcome& outcome);
+    void applyFilter(const QString& text);
+    void focusFirstMatch();
+    void updateStatus();
+    void cancelAndWait();
+
+    pb::store::Database& m_db;
+    store::CatalogStore m_store;
+
+    models::CatalogTreeModel* m_treeModel = nullptr;
+    models::RecipeFilterProxyModel* m_proxy = nullptr;
+
+    QSplitter* m_splitter = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QTreeView* m_tree = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QLabel* m_placeholder = nullptr;
+    QWidget* m_versionPage = nullptr;
+    QLabel* m_versionSummary = nullptr;
+    QTableView* m_versionRecipes = nullptr;
+    models::VersionRecipesModel* m_versionRecipesModel = nullptr;
+    RecipeView* m_recipeView = nullptr;
+    QLabel* m_statusDb = nullptr;
+    QLabel* m_statusCounts = nullptr;
+    QAction* m_importAction = nullptr;
+
+    // Loaded catalogs per version label (loading takes ~100 ms; resolving is fast).
+    std::map<QString, std::shared_ptr<const catalog::Catalog>> m_catalogs;
+    std::map<QString, QString> m_catalogErrors;
+    std::map<QString, QFutureWatcherBase*> m_loads;
+
+    QFutureWatcherBase* m_importWatcher = nullptr;
+    std::shared_ptr<std::atomic_bool> m_importCancel;
+    QProgressDialog* m_progress = nullptr;
+    QString m_importLabel, m_importDir;
+    QString m_lastImportError;
 };
-}
+
+} // namespace pb::widgets

@@ -1,1 +1,89 @@
+// The right-hand pane: one resolved recipe — criteria, digest, applied overlays (activate one
+// to read its YAML), components in deployment order, constraints and validation phases.
 #pragma once
+
+#include "catalog/Resolver.h"
+#include "store/CatalogStore.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QGroupBox;
+class QLabel;
+class QListView;
+class QSplitter;
+class QTableView;
+class QTreeView;
+
+namespace pb::models {
+class AppliedOverlaysModel;
+class ComponentsModel;
+class ConstraintsModel;
+class ValidationModel;
+} // namespace pb::models
+
+namespace pb::widgets {
+
+class YamlDialog;
+
+class RecipeView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit RecipeView(QWidget* parent = nullptr);
+
+    // `catalog` is the version the recipe belongs to (kept for the overlay YAML); `result` is
+    // the recipe resolved from it.
+    void showRecipe(const store::RecipeInfo& info, std::shared_ptr<const catalog::Catalog> catalog,
+                    const catalog::RecipeResult& result);
+    // Header filled from the stored recipe, tables empty, and a message (loading, or an error).
+    void showMessage(const store::RecipeInfo& info, const QString& message, bool isError);
+
+    const store::RecipeInfo& recipe() const { return m_info; }
+    bool hasResult() const { return m_catalog != nullptr; }
+    models::ComponentsModel* componentsModel() const { return m_components; }
+    models::ConstraintsModel* constraintsModel() const { return m_constraints; }
+    models::ValidationModel* validationModel() const { return m_validation; }
+    models::AppliedOverlaysModel* overlaysModel() const { return m_overlays; }
+
+  public slots:
+    // Opens the read-only YAML of an applied overlay or mixin; nullptr when it is not in the catalog.
+    YamlDialog* openOverlay(const QString& name);
+
+  signals:
+    void overlayOpened(const QString& name);
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+  private:
+    void setHeader(const store::RecipeInfo& info);
+    void clearTables();
+    void fitColumns();
+
+    store::RecipeInfo m_info;
+    std::shared_ptr<const catalog::Catalog> m_catalog;
+
+    QLabel* m_title = nullptr;
+    QLabel* m_subtitle = nullptr;
+    QList<QLabel*> m_criteria;
+    QLabel* m_digest = nullptr;
+    QLabel* m_message = nullptr;
+    QSplitter* m_splitter = nullptr;
+    QSplitter* m_detailSplitter = nullptr;
+    QGroupBox* m_componentsGroup = nullptr;
+    QGroupBox* m_constraintsGroup = nullptr;
+    QGroupBox* m_validationGroup = nullptr;
+    QGroupBox* m_overlaysGroup = nullptr;
+    QTableView* m_componentsView = nullptr;
+    QTableView* m_constraintsView = nullptr;
+    QTreeView* m_validationView = nullptr;
+    QListView* m_overlaysView = nullptr;
+
+    models::ComponentsModel* m_components = nullptr;
+    models::ConstraintsModel* m_constraints = nullptr;
+    models::ValidationModel* m_validation = nullptr;
+    models::AppliedOverlaysModel* m_overlays = nullptr;
+};
+
+} // namespace pb::widgets

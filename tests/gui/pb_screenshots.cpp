@@ -1,0 +1,130 @@
+// Writes the PNGs of docs/screenshots: the main window with a recipe selected, the filter in use,
+// a catalog version's summary, an overlay's YAML and the import progress. Not a test; run by
+// tools/screenshots.sh (offscreen platform, fixed locale, a temp database seeded with the
+// embedded catalog).
+#include "CatalogTreeModel.h"
+#include "GuiTestUtil.h"
+#include "MainWindow.h"
+#include "RecipeModels.h"
+#include "RecipeView.h"
+#include "YamlDialog.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QLineEdit>
+#include <QPointer>
+#include <QProgressDialog>
+#include <QSignalSpy>
+#include <QStyleFactory>
+#include <QTest>
+#include <QTextStream>
+#include <QTreeView>
+
+#include <cstdio>
+
+namespace {
+
+QTextStream& err() {
+    static QTextStream s(stderr);
+    return s;
+}
+
+bool waitFor(const std::function<bool()>& done, int ms = 10000) {
+    QDeadlineTimer deadline(ms);
+    while (!done() && !deadline.hasExpired())
+        QTest::qWait(10);
+    return done();
+}
+
+bool save(QWidget* w, const QString& dir, const QString& name) {
+    QApplication::processEvents();
+    const QString path = dir + QLatin1Char('/') + name;
+    if (!w->grab().save(path)) {
+        err() << "cannot write " << path << Qt::endl;
+        return false;
+    }
+    QTextStream(stdout) << path << Qt::endl;
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication app(argc, argv);
+    QLocale::setDefault(QLocale::c());
+    const QStringList args = app.arguments();
+    if (args.size() != 2) {
+        err() << "usage: pb_screenshots OUTPUT_DIR" << Qt::endl;
+        return 2;
+    }
+    const QString out = QDir(args[1]).absolutePath();
+    QDir().mkpath(out);
+
+    auto db = pbgui::seededDatabase();
+    if (!db->error.isEmpty()) {
+        err() << db->error << Qt::endl;
+        return 1;
+    }
+
+    using pb::widgets::MainWindow;
+    MainWindow window(*db->db);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        err() << "window not exposed" << Qt::endl;
+    bool ok = true;
+
+    // 1. A catalog version's summary (the start screen).
+    window.selectVersion(QStringLiteral("v1.0.0"));
+    waitFor([&] { return window.cachedCatalog(QStringLiteral("v1.0.0")) != nullptr; });
+    ok &= save(&window, out, QStringLiteral("version-summary.png"));
+
+    // 2. A recipe with inputs and thresholds in its validation.
+    QSignalSpy shown(&window, &MainWindow::recipeShown);
+    window.selectRecipe(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
+    ok &= waitFor([&] { return window.recipeView()->hasResult(); });
+    ok &= save(&window, out, QStringLiteral("main-window-recipe.png"));
+
+    // 3. Filter as you type.
+    auto* filter = window.findChild<QLineEdit*>(QStringLiteral("recipeFilter"));
+    filter->setFocus();
+    QTest::keyClicks(filter, QStringLiteral("gb200 training"));
+    window.selectRecipe(QStringLiteral("v0.20.0"), QStringLiteral("gb200-eks-ubuntu-training-kubeflow"));
+    ok &= waitFor([&] {
+        return window.recipeView()->hasResult() &&
+               window.recipeView()->recipe().catalogLabel == QLatin1String("v0.20.0");
+    });
+    ok &= save(&window, out, QStringLiteral("main-window-filter.png"));
+    filter->clear();
+
+    // 4. An applied overlay's verbatim YAML.
+    window.selectRecipe(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
+    ok &= waitFor([&] {
+        return window.recipeView()->recipe().name == QLatin1String("h100-eks-ubuntu-inference-dynamo");
+    });
+    if (auto* dlg = window.recipeView()->openOverlay(QStringLiteral("h100-eks-ubuntu-inference-dynamo"))) {
+        if (!QTest::qWaitForWindowExposed(dlg))
+            err() << "dialog not exposed" << Qt::endl;
+        ok &= save(dlg, out, QStringLiteral("overlay-yaml.png"));
+        dlg->close();
+    } else {
+        err() << "overlay dialog did not open" << Qt::endl;
+        ok = false;
+    }
+
+    // 5. Import progress. The dialog normally appears after 250 ms; show it at once for the picture.
+    QSignalSpy finished(&window, &MainWindow::importFinished);
+    window.startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"), QStringLiteral("v1.0.0-local"));
+    QPointer<QProgressDialog> progress = window.findChild<QProgressDialog*>(QStringLiteral("importProgress"));
+    if (progress) {
+        progress->show();
+        waitFor([&] { return !progress || finished.count() > 0 || progress->value() >= 20; });
+        if (progress && finished.count() == 0)
+            save(progress, out, QStringLiteral("import-progress.png"));
+    }
+    waitFor([&] { return finished.count() > 0; }, 60000);
+    ok &= save(&window, out, QStringLiteral("main-window-imported.png"));
+
+    return ok ? 0 : 1;
+}

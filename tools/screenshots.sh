@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Writes the PNG screenshots in docs/screenshots/: the main window with a recipe selected, the
+# filter in use, a catalog version's summary, an overlay's YAML dialog, the import progress and
+# the window after an import. Builds the pb_screenshots helper (tests/gui) when needed and runs it
+# on Qt's offscreen platform against a temporary database seeded with the embedded catalog.
+#
+# Usage: tools/screenshots.sh [BUILD_DIR] [OUTPUT_DIR]
+#   BUILD_DIR   default: $PB_BUILD_DIR or build/ in the source tree
+#   OUTPUT_DIR  default: docs/screenshots
+set -euo pipefail
+
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-${PB_BUILD_DIR:-$src/build}}"
+out="${2:-$src/docs/screenshots}"
+
+if [[ ! -f "$build/CMakeCache.txt" ]]; then
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  cmake -S "$src" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug
+fi
+cmake --build "$build" --target pb_screenshots
+
+exe="$(find "$build" -type f -name pb_screenshots -perm -u+x | head -n 1)"
+[[ -n "$exe" ]] || { echo "screenshots.sh: pb_screenshots was not built in $build" >&2; exit 1; }
+
+mkdir -p "$out"
+# Offscreen needs no display; xvfb-run is the fallback for platforms that want one.
+export LC_ALL=C.UTF-8
+if QT_QPA_PLATFORM=offscreen "$exe" "$out"; then
+  :
+elif command -v xvfb-run >/dev/null; then
+  xvfb-run -a "$exe" "$out"
+else
+  exit 1
+fi
+echo "screenshots written to $out"
