@@ -1,5 +1,9 @@
 #include "CatalogTreeModel.h"
 
+#include <QIcon>
+#include <QPainter>
+#include <QPixmap>
+
 #include "Plural.h"
 
 #include <QFont>
@@ -199,10 +203,20 @@ QVariant CatalogTreeModel::data(const QModelIndex& index, int role) const {
         if (index.column() == NameColumn)
             return displayName(*r);
         return r->componentCount;
-    case Qt::ToolTipRole:
-        return tr("%1\nLeaf overlay: %2\n%3\n%4 components")
-            .arg(r->name, r->leafOverlay, criteriaTooltip(r->criteria))
-            .arg(r->componentCount);
+    case Qt::ToolTipRole: {
+        QString tip = tr("%1\nLeaf overlay: %2\n%3\n%4 components")
+                          .arg(r->name, r->leafOverlay, criteriaTooltip(r->criteria))
+                          .arg(r->componentCount);
+        if (const QString change = changeTooltip(*r); !change.isEmpty())
+            tip += QLatin1Char('\n') + change;
+        return tip;
+    }
+    case Qt::DecorationRole:
+        if (index.column() == NameColumn)
+            return changeIcon(r->change());
+        return {};
+    case ChangeRole:
+        return static_cast<int>(r->change());
     case Qt::TextAlignmentRole:
         if (index.column() == ComponentsColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -313,10 +327,30 @@ QVariant VersionRecipesModel::data(const QModelIndex& index, int role) const {
             return r.componentCount;
         if (col == DigestColumn)
             return r.digest.left(12);
+        if (col == ChangeColumn) {
+            switch (r.change()) {
+            case RecipeInfo::Change::FirstVersion:
+                return QStringLiteral("—");
+            case RecipeInfo::Change::New:
+                return tr("new");
+            case RecipeInfo::Change::Unchanged:
+                return tr("unchanged");
+            case RecipeInfo::Change::Changed:
+                return tr("changed");
+            }
+        }
         return {};
+    case Qt::DecorationRole:
+        if (col == ChangeColumn)
+            return changeIcon(r.change());
+        return {};
+    case CatalogTreeModel::ChangeRole:
+        return static_cast<int>(r.change());
     case Qt::ToolTipRole:
         if (col == DigestColumn)
             return QStringLiteral("sha256:") + r.digest;
+        if (col == ChangeColumn)
+            return changeTooltip(r);
         return tr("%1\nLeaf overlay: %2\nOverlays: %3")
             .arg(r.name, r.leafOverlay, r.appliedOverlays.join(QStringLiteral(" → ")));
     case Qt::ForegroundRole:
@@ -357,9 +391,44 @@ QVariant VersionRecipesModel::headerData(int section, Qt::Orientation orientatio
         return tr("Components");
     case DigestColumn:
         return tr("Digest");
+    case ChangeColumn:
+        return tr("vs previous version");
     default:
         return {};
     }
+}
+
+QString changeTooltip(const RecipeInfo& r) {
+    switch (r.change()) {
+    case RecipeInfo::Change::FirstVersion:
+        return QObject::tr("No earlier catalog version to compare with.");
+    case RecipeInfo::Change::New:
+        return QObject::tr("New: %1 has no recipe of this name.").arg(r.previousLabel);
+    case RecipeInfo::Change::Unchanged:
+        return QObject::tr("Same digest as in %1.").arg(r.previousLabel);
+    case RecipeInfo::Change::Changed:
+        return QObject::tr("Digest changed since %1:\n  %1: sha256:%2\n  %3: sha256:%4")
+            .arg(r.previousLabel, r.previousDigest, r.catalogLabel, r.digest);
+    }
+    return {};
+}
+
+QIcon changeIcon(RecipeInfo::Change change) {
+    QColor color;
+    if (change == RecipeInfo::Change::Changed)
+        color = QColor(0xE0, 0x8E, 0x0B);
+    else if (change == RecipeInfo::Change::New)
+        color = QColor(0x2E, 0x9E, 0x4F);
+    else
+        return {};
+    QPixmap pm(12, 12);
+    pm.fill(Qt::transparent);
+    QPainter p(&pm);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(color);
+    p.drawEllipse(QRectF(2, 2, 8, 8));
+    return QIcon(pm);
 }
 
 } // namespace pb::models

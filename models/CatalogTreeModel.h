@@ -7,6 +7,7 @@
 
 #include <QAbstractItemModel>
 #include <QAbstractTableModel>
+#include <QIcon>
 #include <QSortFilterProxyModel>
 
 #include <vector>
@@ -25,6 +26,7 @@ class CatalogTreeModel : public QAbstractItemModel {
         RecipeNameRole,
         DigestRole,     // recipe digest, full hex
         SearchTextRole, // recipe name and criteria values, lower case
+        ChangeRole,     // store::RecipeInfo::Change against the previous catalog version (as int)
     };
     enum class Kind { Version, Recipe };
     Q_ENUM(Kind)
@@ -66,6 +68,11 @@ class CatalogTreeModel : public QAbstractItemModel {
 // say where it comes from ("recipe (monitoring-hpa)", "h100 (h100-any)").
 QString displayName(const store::RecipeInfo& recipe);
 
+// How a recipe's digest compares with the previous catalog version, for tooltips.
+QString changeTooltip(const store::RecipeInfo& recipe);
+// A small coloured dot for changed (amber) and new (green) recipes; null for the others.
+QIcon changeIcon(store::RecipeInfo::Change change);
+
 // The recipes of one catalog version as a table: name, criteria, component count, digest.
 class VersionRecipesModel : public QAbstractTableModel {
     Q_OBJECT
@@ -79,6 +86,7 @@ class VersionRecipesModel : public QAbstractTableModel {
         PlatformColumn,
         ComponentsColumn,
         DigestColumn,
+        ChangeColumn, // digest compared with the same recipe in the previous catalog version
         ColumnCount
     };
 

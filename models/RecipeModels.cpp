@@ -14,11 +14,7 @@ using catalog::Constraint;
 using catalog::RecipeResult;
 
 bool hasComparator(const QString& value) {
-    const QString v = value.trimmed();
-    for (const char* op : {">=", "<=", "==", "!=", ">", "<"})
-        if (v.startsWith(QLatin1String(op)))
-            return true;
-    return false;
+    return catalog::parseConstraintValue(value).hasComparator();
 }
 
 namespace {

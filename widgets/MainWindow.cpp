@@ -353,11 +353,7 @@ void MainWindow::showRecipe(const store::RecipeInfo& info) {
         requestCatalog(info.catalogLabel);
         return;
     }
-    // As the store resolved it at import: no builder version, so the digest is the catalog's alone.
-    catalog::ResolveOptions options;
-    options.builderVersion.clear();
-    Result<catalog::RecipeResult> result =
-        catalog::resolve(*cat, catalog::leafCriteria(*cat, info.leafOverlay), options);
+    Result<catalog::RecipeResult> result = store::resolveStoredRecipe(*cat, info.leafOverlay);
     if (!result) {
         m_recipeView->showMessage(info, tr("This recipe does not resolve: %1").arg(result.error().toString()),
                                   true);
@@ -568,13 +564,13 @@ bool MainWindow::startImport(const QString& dirIn, const QString& label) {
         }
         store::ImportOptions io;
         io.cancel = cancel.get();
-        io.progress = [&](int step, int steps, const QString& what) {
+        io.progress = [&](int step, int steps, store::ImportStage stage) {
             const int percent = kLoadShare + (steps > 0 ? step * (100 - kLoadShare) / steps : 0);
             if (percent != lastPercent) {
                 lastPercent = percent;
-                post(percent, what == QLatin1String("Resolving recipes")
+                post(percent, stage == store::ImportStage::Resolving
                                   ? QObject::tr("Resolving recipes: %1 of %2").arg(step).arg(steps - 1)
-                                  : what);
+                                  : store::stageName(stage));
             }
         };
         Result<store::ImportReport> report = store::CatalogStore(**db).importCatalog(label, *cat, io);

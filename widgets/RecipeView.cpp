@@ -1,5 +1,7 @@
 #include "RecipeView.h"
 
+#include "CatalogTreeModel.h"
+
 #include "catalog/Digest.h"
 
 #include "Plural.h"
@@ -233,10 +235,25 @@ void RecipeView::setHeader(const store::RecipeInfo& info) {
                                    .arg(dims[i].toHtmlEscaped(),
                                         value.isEmpty() ? QStringLiteral("any") : value.toHtmlEscaped()));
     }
-    m_digest->setText(
-        tr("<span style='color:gray'>digest</span>&nbsp;<code>%1</code>").arg(shortDigest(info.digest)));
-    m_digest->setToolTip(
-        tr("Recipe digest (sha256 of the canonical RecipeResult YAML):\nsha256:%1").arg(info.digest));
+    QString change;
+    switch (info.change()) {
+    case store::RecipeInfo::Change::FirstVersion:
+        break;
+    case store::RecipeInfo::Change::New:
+        change = tr(" · <span style='color:#2e9e4f'>new in %1</span>").arg(info.catalogLabel.toHtmlEscaped());
+        break;
+    case store::RecipeInfo::Change::Unchanged:
+        change = tr(" · <span style='color:gray'>unchanged since %1</span>").arg(info.previousLabel.toHtmlEscaped());
+        break;
+    case store::RecipeInfo::Change::Changed:
+        change = tr(" · <span style='color:#b86f00'>changed since %1 (was <code>%2</code>)</span>")
+                     .arg(info.previousLabel.toHtmlEscaped(), shortDigest(info.previousDigest));
+        break;
+    }
+    m_digest->setText(tr("<span style='color:gray'>digest</span>&nbsp;<code>%1</code>%2")
+                          .arg(shortDigest(info.digest), change));
+    m_digest->setToolTip(tr("Recipe digest: sha256 of AICR's deterministic RecipeResult YAML\nsha256:%1\n%2")
+                             .arg(info.digest, models::changeTooltip(info)));
 }
 
 void RecipeView::clearTables() {

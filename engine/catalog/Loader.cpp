@@ -581,8 +581,10 @@ Result<Catalog> loadCatalogFromFiles(std::vector<CatalogFile> files, const QStri
 }
 
 Result<Catalog> loadCatalog(const QString& rootIn, const LoadOptions& options) {
-    QString root = rootIn;
-    if (root.endsWith(QLatin1Char('/')))
+    // Resource paths (":/recipes/...") stay as they are; files are read by absolute path so that
+    // relative roots work the same from any working directory.
+    QString root = rootIn.startsWith(QLatin1Char(':')) ? rootIn : QFileInfo(rootIn).absoluteFilePath();
+    if (root.endsWith(QLatin1Char('/')) && root.size() > 1)
         root.chop(1);
     QDir dir(root);
     if (!dir.exists())

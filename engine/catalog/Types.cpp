@@ -101,6 +101,14 @@ QString Criteria::summary() const {
     return parts.join(QStringLiteral(" / "));
 }
 
+ConstraintValue parseConstraintValue(const QString& value) {
+    const QString v = value.trimmed();
+    for (const char* op : {">=", "<=", "==", "!=", ">", "<"}) // longest first
+        if (v.startsWith(QLatin1String(op)))
+            return ConstraintValue{QString::fromLatin1(op), v.mid(static_cast<int>(qstrlen(op))).trimmed()};
+    return ConstraintValue{QString(), v};
+}
+
 bool ComponentRef::isEnabled() const {
     if (!overrides.isMap())
         return true;

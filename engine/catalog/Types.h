@@ -40,6 +40,16 @@ struct Criteria {
     QString summary() const;
 };
 
+// A constraint value split as AICR's pkg/constraints reads it: the longest matching operator
+// among >=, <=, ==, !=, >, < and the operand. No operator means an exact string (or, in a
+// validation phase, an input such as inference-model, not a threshold).
+struct ConstraintValue {
+    QString op;      // empty when the value has no comparator
+    QString operand; // trimmed
+    bool hasComparator() const { return !op.isEmpty(); }
+};
+ConstraintValue parseConstraintValue(const QString& value);
+
 struct Constraint {
     QString name;
     QString value;

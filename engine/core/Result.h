@@ -46,11 +46,14 @@ template <typename T> class [[nodiscard]] Result {
 
     T& value() & { return std::get<T>(m_v); }
     const T& value() const& { return std::get<T>(m_v); }
-    T&& value() && { return std::get<T>(std::move(m_v)); }
+    // On a temporary Result the value is moved out, never referenced: `for (x : *load())` then
+    // iterates a live object instead of one destroyed at the end of the range expression.
+    T value() && { return std::get<T>(std::move(m_v)); }
     T* operator->() { return &std::get<T>(m_v); }
     const T* operator->() const { return &std::get<T>(m_v); }
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
+    T operator*() && { return std::move(*this).value(); }
 
     const Error& error() const { return std::get<Error>(m_v); }
 

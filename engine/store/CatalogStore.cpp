@@ -22,6 +22,30 @@ QByteArray recipeBytes(const RecipeResult& recipe) {
 }
 
 namespace {
+ResolveOptions storedResolveOptions() {
+    ResolveOptions o;
+    o.builderVersion.clear(); // stored recipes carry no builder version
+    return o;
+}
+} // namespace
+
+Result<RecipeResult> resolveStoredRecipe(const Catalog& catalog, const QString& leafOverlay) {
+    return resolve(catalog, leafCriteria(catalog, leafOverlay), storedResolveOptions());
+}
+
+QString stageName(ImportStage stage) {
+    switch (stage) {
+    case ImportStage::Resolving:
+        return QStringLiteral("Resolving recipes");
+    case ImportStage::Writing:
+        return QStringLiteral("Writing to the database");
+    case ImportStage::Done:
+        break;
+    }
+    return QStringLiteral("Done");
+}
+
+namespace {
 
 QString jsonText(const QJsonValue& v) {
     if (v.isArray())
@@ -86,15 +110,12 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     // Resolve everything before touching the database: a catalog that does not resolve is refused.
     const QStringList leaves = cat.leafNames();
     const int steps = static_cast<int>(leaves.size()) + 1;
-    auto progress = [&](int done, int, const QString& what) {
+    auto progress = [&](int done, ImportStage stage) {
         if (options.progress)
-            options.progress(done, steps, what);
+            options.progress(done, steps, stage);
     };
-    // Stored recipes carry no builder version, so their digest depends on the catalog alone.
-    ResolveOptions resolveOptions;
-    resolveOptions.builderVersion.clear();
     std::vector<LeafResolution> resolved = resolveAllLeaves(
-        cat, resolveOptions, [&](int done, int total) { progress(done, total, QStringLiteral("Resolving recipes")); },
+        cat, storedResolveOptions(), [&](int done, int) { progress(done, ImportStage::Resolving); },
         options.cancel);
     if (options.cancel && options.cancel->load())
         return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
@@ -106,7 +127,7 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
                 e.file = cat.root;
             return e;
         }
-    progress(steps - 1, steps, QStringLiteral("Writing to the database"));
+    progress(steps - 1, ImportStage::Writing);
 
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
@@ -273,7 +294,7 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the import: %1").arg(db.lastError().text()), m_db.path());
-    progress(steps, steps, QStringLiteral("Done"));
+    progress(steps, ImportStage::Done);
     return report;
 }
 
@@ -341,12 +362,41 @@ Result<Catalog> CatalogStore::loadCatalog(const QString& label) const {
     return loadCatalogFromFiles(std::move(files), label);
 }
 
+RecipeInfo::Change RecipeInfo::change() const {
+    if (previousLabel.isEmpty())
+        return Change::FirstVersion;
+    if (previousDigest.isEmpty())
+        return Change::New;
+    return previousDigest == digest ? Change::Unchanged : Change::Changed;
+}
+
+QString RecipeInfo::changeText() const {
+    switch (change()) {
+    case Change::FirstVersion:
+        return {};
+    case Change::New:
+        return QStringLiteral("new in %1").arg(catalogLabel);
+    case Change::Unchanged:
+        return QStringLiteral("unchanged since %1").arg(previousLabel);
+    case Change::Changed:
+        return QStringLiteral("changed since %1").arg(previousLabel);
+    }
+    return {};
+}
+
 Result<std::vector<RecipeInfo>> CatalogStore::recipes(qint64 catalogVersionId) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT r.id, r.catalog_version_id, v.label, r.name, r.leaf_overlay, r.profile, "
-                             "r.api_version, r.digest, r.service, r.accelerator, r.os, r.intent, r.platform, "
-                             "r.applied_overlays, r.component_count FROM recipes r JOIN catalog_versions v ON "
-                             "v.id = r.catalog_version_id WHERE r.catalog_version_id = ? ORDER BY r.name"));
+    // The previous version is the one imported just before (ties broken by id); its recipe of the
+    // same name and profile, if any, gives the digest to compare with.
+    q.prepare(QStringLiteral(
+        "SELECT r.id, r.catalog_version_id, v.label, r.name, r.leaf_overlay, r.profile, r.api_version, r.digest, "
+        "r.service, r.accelerator, r.os, r.intent, r.platform, r.applied_overlays, r.component_count, pv.label, "
+        "p.digest FROM recipes r JOIN catalog_versions v ON v.id = r.catalog_version_id "
+        "LEFT JOIN catalog_versions pv ON pv.id = (SELECT x.id FROM catalog_versions x "
+        "  WHERE x.imported_at < v.imported_at OR (x.imported_at = v.imported_at AND x.id < v.id) "
+        "  ORDER BY x.imported_at DESC, x.id DESC LIMIT 1) "
+        "LEFT JOIN recipes p ON p.catalog_version_id = pv.id AND p.name = r.name AND p.profile = r.profile "
+        "WHERE r.catalog_version_id = ? ORDER BY r.name"));
     q.addBindValue(catalogVersionId);
     if (!q.exec())
         return sqlError(q, QStringLiteral("recipes"));
@@ -367,6 +417,8 @@ Result<std::vector<RecipeInfo>> CatalogStore::recipes(qint64 catalogVersionId) c
         for (const QJsonValue& a : QJsonDocument::fromJson(q.value(13).toString().toUtf8()).array())
             r.appliedOverlays << a.toString();
         r.componentCount = q.value(14).toInt();
+        r.previousLabel = q.value(15).toString();
+        r.previousDigest = q.value(16).toString();
         out.push_back(std::move(r));
     }
     return out;

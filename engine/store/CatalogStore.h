@@ -30,12 +30,23 @@ struct RecipeInfo {
     catalog::Criteria criteria;
     QStringList appliedOverlays;
     int componentCount = 0;
+    // The same recipe (name and profile) in the catalog version imported just before this one.
+    QString previousLabel;  // empty when this is the first version
+    QString previousDigest; // empty when the recipe did not exist there
+
+    enum class Change { FirstVersion, New, Unchanged, Changed };
+    Change change() const;
+    // "changed since v0.20.0", "unchanged since v0.20.0", "new in v1.0.0", or empty.
+    QString changeText() const;
 };
+
+enum class ImportStage { Resolving, Writing, Done };
+QString stageName(ImportStage stage);
 
 struct ImportOptions {
     bool replace = false;   // replace a version of the same label whose content differs
     bool embedded = false;
-    std::function<void(int, int, const QString&)> progress; // (step, steps, what)
+    std::function<void(int, int, ImportStage)> progress; // (step, steps, stage)
     const std::atomic_bool* cancel = nullptr;
 };
 
@@ -46,6 +57,10 @@ struct ImportReport {
     int recipes = 0;
     int files = 0;
 };
+
+// Resolves a stored recipe exactly as import did (the leaf's own criteria, its profile default, no
+// builder version), so its deterministic bytes and digest equal the stored ones.
+Result<catalog::RecipeResult> resolveStoredRecipe(const catalog::Catalog& catalog, const QString& leafOverlay);
 
 // Bytes stored per recipe: AICR's deterministic YAML of the RecipeResult, with no
 // metadata.version, so the digest identifies the recipe independent of the tool that resolved it.

@@ -126,6 +126,43 @@ class TestStore : public QObject {
         QCOMPARE(q.value(0).toString(), QStringLiteral("v26.7.1"));
     }
 
+    void digestsComparedWithThePreviousVersion() {
+        auto db = freshDb(QStringLiteral("changes.sqlite"));
+        QVERIFY(importEmbeddedDefaults(*db).ok());
+        CatalogStore store(*db);
+        auto byName = [&](const QString& label) {
+            QMap<QString, RecipeInfo> out;
+            const Result<std::vector<RecipeInfo>> recipes = store.recipes(store.version(label)->id);
+            for (const RecipeInfo& r : *recipes)
+                out.insert(r.name, r);
+            return out;
+        };
+        const auto first = byName(QStringLiteral("v0.20.0"));
+        for (const RecipeInfo& r : first) {
+            QCOMPARE(r.change(), RecipeInfo::Change::FirstVersion);
+            QVERIFY(r.changeText().isEmpty());
+        }
+        const auto second = byName(QStringLiteral("v1.0.0"));
+        const RecipeInfo& kubeflow = second.value(QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
+        QCOMPARE(kubeflow.previousLabel, QStringLiteral("v0.20.0"));
+        QCOMPARE(kubeflow.previousDigest, first.value(QStringLiteral("h100-eks-ubuntu-training-kubeflow")).digest);
+        QCOMPARE(kubeflow.change(), RecipeInfo::Change::Changed); // gpu-operator v26.3.3 -> v26.7.1
+        QCOMPARE(kubeflow.changeText(), QStringLiteral("changed since v0.20.0"));
+        const RecipeInfo& added = second.value(QStringLiteral("gb300-eks-ubuntu-inference-dynamo"));
+        QCOMPARE(added.change(), RecipeInfo::Change::New);
+        QCOMPARE(added.changeText(), QStringLiteral("new in v1.0.0"));
+        // The same content again under another label: every recipe keeps its digest.
+        Result<catalog::Catalog> again = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
+        QVERIFY(again.ok());
+        QVERIFY(store.importCatalog(QStringLiteral("v1.0.0-rebuilt"), *again).ok());
+        const auto third = byName(QStringLiteral("v1.0.0-rebuilt"));
+        QCOMPARE(third.size(), second.size());
+        for (const RecipeInfo& r : third) {
+            QCOMPARE(r.previousLabel, QStringLiteral("v1.0.0"));
+            QCOMPARE(r.change(), RecipeInfo::Change::Unchanged);
+        }
+    }
+
     void reimportIsIdempotent() {
         auto db = freshDb(QStringLiteral("idem.sqlite"));
         CatalogStore store(*db);
@@ -183,7 +220,7 @@ class TestStore : public QObject {
         std::atomic_bool cancel{false};
         ImportOptions opt;
         opt.cancel = &cancel;
-        opt.progress = [&](int step, int, const QString&) {
+        opt.progress = [&](int step, int, ImportStage) {
             if (step >= 3)
                 cancel = true;
         };

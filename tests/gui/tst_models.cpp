@@ -65,10 +65,7 @@ const catalog::Catalog& TestModels::cat(const QString& label) {
 }
 
 catalog::RecipeResult TestModels::resolveLeaf(const QString& label, const QString& leaf) {
-    catalog::ResolveOptions options; // as the store resolves at import: no builder version
-    options.builderVersion.clear();
-    Result<catalog::RecipeResult> r =
-        catalog::resolve(cat(label), catalog::leafCriteria(cat(label), leaf), options);
+    Result<catalog::RecipeResult> r = store::resolveStoredRecipe(cat(label), leaf);
     if (!r)
         qFatal("%s does not resolve: %s", qPrintable(leaf), qPrintable(r.error().toString()));
     return *r;
@@ -184,6 +181,20 @@ void TestModels::versionRecipes() {
                 .data(Qt::ToolTipRole)
                 .toString()
                 .contains(model.recipeAt(row).digest));
+    // Compared with v0.20.0 (imported just before): the digest moved, and the tooltip shows both.
+    QCOMPARE(model.index(row, C::ChangeColumn).data().toString(), QStringLiteral("changed"));
+    QVERIFY(!model.index(row, C::ChangeColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
+    const QString tip = model.index(row, C::ChangeColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY(tip.contains(QStringLiteral("v0.20.0")));
+    QVERIFY(tip.contains(model.recipeAt(row).previousDigest));
+    const int added = [&] {
+        for (int r = 0; r < model.rowCount(); ++r)
+            if (model.recipeAt(r).name == QLatin1String("gb300-eks-ubuntu-inference-dynamo"))
+                return r;
+        return -1;
+    }();
+    QVERIFY(added >= 0);
+    QCOMPARE(model.index(added, C::ChangeColumn).data().toString(), QStringLiteral("new"));
     model.setRecipes({});
     QCOMPARE(model.rowCount(), 0);
 }
