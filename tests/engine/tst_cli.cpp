@@ -1,6 +1,7 @@
 // Drives the real `proofbench` binary as scripts and CI would.
 #include "CatalogFixture.h"
 #include "TestUtil.h"
+#include "catalog/Digest.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,8 +17,10 @@ struct Run {
     QByteArray out, err;
 };
 
-Run proofbench(const QStringList& args) {
+Run proofbench(const QStringList& args, const QString& workingDir = {}) {
     QProcess p;
+    if (!workingDir.isEmpty())
+        p.setWorkingDirectory(workingDir);
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     p.waitForFinished(120000);
     return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
@@ -129,6 +132,71 @@ class TestCli : public QObject {
         QCOMPARE(leaves.size(), 2);
         QVERIFY(leaves.at(0).toObject().value("error").toString().contains(QStringLiteral("ghost")));
         QVERIFY(leaves.at(1).toObject().value("error").isNull());
+    }
+
+    void relativeCatalogPath() {
+        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
+                            QStringLiteral("v0.20.0"), QStringLiteral("--format"), QStringLiteral("json")},
+                           QStringLiteral(PB_SOURCE_DIR "/recipes"));
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 15);
+    }
+
+    void evidenceRecipeDigest() {
+        const QString file = pbtest::fixture(QStringLiteral("evidence/recipe-with-version.yaml"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QString expected[2];
+        int i = 0;
+        for (const char* type : {"https://aicr.run/recipe-evidence/v1", "https://aicr.run/recipe-evidence/v3"}) {
+            Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("digest"), QStringLiteral("--predicate-type"),
+                                QString::fromLatin1(type), file});
+            QVERIFY2(r.code == 0, r.err.constData());
+            const auto version = pb::catalog::parsePredicateType(QString::fromLatin1(type));
+            expected[i] = *pb::catalog::evidenceRecipeDigest(bytes, file, *version);
+            QCOMPARE(QString::fromLatin1(r.out.trimmed()), expected[i]);
+            ++i;
+        }
+        QVERIFY(expected[0] != expected[1]); // v3 drops metadata.version, v1 keeps it
+        // The default is v3; comments and key order do not change the digest (scalar and flow styles do).
+        QByteArray reordered = bytes;
+        reordered.replace("# A RecipeResult", "# Another comment, same recipe");
+        QTemporaryDir tmp;
+        QFile g(tmp.filePath(QStringLiteral("recipe.yaml")));
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write("deploymentOrder:\n  - gpu-operator\n" + reordered.replace("deploymentOrder:\n  - gpu-operator\n", ""));
+        g.close();
+        Run d = proofbench({QStringLiteral("recipe"), QStringLiteral("digest"), g.fileName()});
+        QCOMPARE(d.code, 0);
+        QCOMPARE(QString::fromLatin1(d.out.trimmed()), expected[1]);
+        Run bad = proofbench({QStringLiteral("recipe"), QStringLiteral("digest"), QStringLiteral("--predicate-type"),
+                              QStringLiteral("https://example.com/x/v9"), file});
+        QCOMPARE(bad.code, 1);
+        QVERIFY(bad.err.contains("unknown predicate type"));
+    }
+
+    void allLeavesDigestsInTheGoldenFormat() {
+        PB_REQUIRE_SHARED(QStringLiteral("aicr/catalog-parity/2026-08-19.partial.txt"));
+        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
+                            pbtest::realCatalog(QStringLiteral("2026-08-19")), QStringLiteral("--digest"),
+                            QStringLiteral("--stamp-version"), QStringLiteral("catalog-parity-golden")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 45);
+        QList<QByteArray> sorted = lines;
+        std::sort(sorted.begin(), sorted.end());
+        QCOMPARE(lines, sorted);
+        QFile golden(pbtest::sharedData(QStringLiteral("aicr/catalog-parity/2026-08-19.partial.txt")));
+        QVERIFY(golden.open(QIODevice::ReadOnly));
+        int compared = 0;
+        for (const QByteArray& line : golden.readAll().split('\n')) {
+            if (line.trimmed().isEmpty() || line.startsWith('#'))
+                continue;
+            QVERIFY2(lines.contains(line.trimmed()), line.constData()); // same text, byte for byte
+            ++compared;
+        }
+        QCOMPARE(compared, 23);
     }
 
     void badImportFailsWithFileAndReason() {
