@@ -419,10 +419,10 @@ QIcon changeIcon(RecipeInfo::Change change) {
         color = QColor(0xE0, 0x8E, 0x0B);
     else if (change == RecipeInfo::Change::New)
         color = QColor(0x2E, 0x9E, 0x4F);
-    else
-        return {};
     QPixmap pm(12, 12);
     pm.fill(Qt::transparent);
+    if (!color.isValid())
+        return QIcon(pm); // blank, so that names line up with those that carry a dot
     QPainter p(&pm);
     p.setRenderHint(QPainter::Antialiasing);
     p.setPen(Qt::NoPen);

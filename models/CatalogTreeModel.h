@@ -70,7 +70,7 @@ QString displayName(const store::RecipeInfo& recipe);
 
 // How a recipe's digest compares with the previous catalog version, for tooltips.
 QString changeTooltip(const store::RecipeInfo& recipe);
-// A small coloured dot for changed (amber) and new (green) recipes; null for the others.
+// A small coloured dot for changed (amber) and new (green) recipes; a blank of the same size otherwise.
 QIcon changeIcon(store::RecipeInfo::Change change);
 
 // The recipes of one catalog version as a table: name, criteria, component count, digest.

@@ -2,12 +2,12 @@
 
 #include "yaml/GoYaml.h"
 
-#include <QCryptographicHash>
+#include "core/Hash.h"
 
 namespace pb::catalog {
 
 QString sha256Hex(const QByteArray& bytes) {
-    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+    return pb::sha256Hex(bytes);
 }
 
 QByteArray deterministicYaml(const RecipeResult& recipe) {

@@ -1,6 +1,7 @@
 #include "catalog/Types.h"
 
-#include <QCryptographicHash>
+#include "core/Hash.h"
+#include <QSet>
 
 #include <algorithm>
 
@@ -190,12 +191,12 @@ QStringList Catalog::leafNames() const {
 }
 
 QString Catalog::contentDigest() const {
-    QCryptographicHash h(QCryptographicHash::Sha256);
+    Sha256 h;
     for (const CatalogFile& f : files) {
         const QByteArray p = f.path.toUtf8();
-        h.addData(QByteArray::number(p.size()) + ':' + p + '\n');
-        h.addData(QByteArray::number(f.bytes.size()) + ':');
-        h.addData(f.bytes);
+        h.add(QByteArray::number(p.size()) + ':' + p + '\n');
+        h.add(QByteArray::number(f.bytes.size()) + ':');
+        h.add(f.bytes);
     }
     return QString::fromLatin1(h.result().toHex());
 }

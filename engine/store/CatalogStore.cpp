@@ -3,7 +3,6 @@
 #include "catalog/Digest.h"
 #include "catalog/Loader.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>

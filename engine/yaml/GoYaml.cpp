@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace pb::yaml {
@@ -50,6 +52,21 @@ void appendUtf8(std::string& out, char32_t cp) {
     }
 }
 
+// Code point of an element of either view: ASCII bytes (the fast path) or decoded UTF-32.
+inline char32_t cp(char c) {
+    return static_cast<char32_t>(static_cast<unsigned char>(c));
+}
+inline char32_t cp(char32_t c) {
+    return c;
+}
+
+bool isAscii(const std::string& s) {
+    for (char c : s)
+        if (static_cast<unsigned char>(c) >= 0x80)
+            return false;
+    return true;
+}
+
 bool isBreak(char32_t c) {
     return c == U'\r' || c == U'\n' || c == 0x85 || c == 0x2028 || c == 0x2029;
 }
@@ -71,40 +88,55 @@ struct Analysis {
     bool block = false;
 };
 
-Analysis analyze(const std::vector<char32_t>& v) {
+template <typename Seq> Analysis analyze(const Seq& v) {
     Analysis a;
     if (v.empty())
         return a;
     bool blockInd = false, flowInd = false, lineBreaks = false, special = false, tabs = false;
     bool leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
     bool breakSpace = false, spaceBreak = false;
-    auto startsWith3 = [&](char32_t c) { return v.size() >= 3 && v[0] == c && v[1] == c && v[2] == c; };
+    auto startsWith3 = [&](char32_t c) { return v.size() >= 3 && cp(v[0]) == c && cp(v[1]) == c && cp(v[2]) == c; };
     if (startsWith3(U'-') || startsWith3(U'.'))
         blockInd = flowInd = true;
     bool precededWs = true, prevSpace = false, prevBreak = false;
     const size_t n = v.size();
     for (size_t i = 0; i < n; ++i) {
-        const char32_t ch = v[i];
-        const bool followedWs = i + 1 >= n || isSpaceOrTab(v[i + 1]) || isBreak(v[i + 1]);
+        const char32_t ch = cp(v[i]);
+        const bool followedWs = i + 1 >= n || isSpaceOrTab(cp(v[i + 1])) || isBreak(cp(v[i + 1]));
         if (i == 0) {
-            if (std::u32string_view(U"#,[]{}&*!|>'\"%@`").find(ch) != std::u32string_view::npos) {
+            switch (ch) {
+            case U'#': case U',': case U'[': case U']': case U'{': case U'}': case U'&': case U'*':
+            case U'!': case U'|': case U'>': case U'\'': case U'"': case U'%': case U'@': case U'`':
                 flowInd = blockInd = true;
-            } else if (ch == U'?' || ch == U':') {
+                break;
+            case U'?': case U':':
                 flowInd = true;
                 if (followedWs)
                     blockInd = true;
-            } else if (ch == U'-' && followedWs) {
-                flowInd = blockInd = true;
+                break;
+            case U'-':
+                if (followedWs)
+                    flowInd = blockInd = true;
+                break;
+            default:
+                break;
             }
         } else {
-            if (std::u32string_view(U",?[]{}").find(ch) != std::u32string_view::npos) {
+            switch (ch) {
+            case U',': case U'?': case U'[': case U']': case U'{': case U'}':
                 flowInd = true;
-            } else if (ch == U':') {
+                break;
+            case U':':
                 flowInd = true;
                 if (followedWs)
                     blockInd = true;
-            } else if (ch == U'#' && precededWs) {
-                flowInd = blockInd = true;
+                break;
+            case U'#':
+                if (precededWs)
+                    flowInd = blockInd = true;
+                break;
+            default:
+                break;
             }
         }
         if (ch == U'\t')
@@ -331,6 +363,7 @@ class Emitter {
     explicit Emitter(const GoEncodeOptions& o) : m_opt(o), m_best(o.indent >= 2 && o.indent <= 9 ? o.indent : 2) {}
 
     QByteArray run(const Node& root) {
+        m_out.reserve(16384);
         emitNode(root, /*parentIsSeqItem=*/false, /*simpleKey=*/false);
         // document end: finish the last line
         if (!m_indention || m_column > 0)
@@ -504,7 +537,22 @@ class Emitter {
 
     void emitScalar(const Node& n, bool parentIsSeqItem, bool simpleKey) {
         auto [text, style] = scalarText(n);
-        const std::vector<char32_t> cps = decodeUtf8(text);
+        if (isAscii(text))
+            emitScalarText(n, std::string_view(text), style, parentIsSeqItem, simpleKey);
+        else
+            emitScalarText(n, std::u32string_view(decodeUtf8(text).data(), 0), style, parentIsSeqItem, simpleKey,
+                           &text);
+    }
+
+    // `cps` is the text as ASCII bytes or as decoded code points (`utf8` then holds the source).
+    template <typename Seq>
+    void emitScalarText(const Node& n, Seq cps, Style style, bool parentIsSeqItem, bool simpleKey,
+                        const std::string* utf8 = nullptr) {
+        std::vector<char32_t> decoded;
+        if constexpr (std::is_same_v<Seq, std::u32string_view>) {
+            decoded = decodeUtf8(*utf8);
+            cps = std::u32string_view(decoded.data(), decoded.size());
+        }
         const Analysis a = analyze(cps);
         if (simpleKey && a.multiline)
             style = Style::Double;
@@ -545,9 +593,11 @@ class Emitter {
     }
 
     void writeChar(char32_t c) {
-        std::string s;
-        appendUtf8(s, c);
-        writeRaw(s, 1);
+        if (c < 0x80)
+            m_out.push_back(static_cast<char>(c));
+        else
+            appendUtf8(m_out, c);
+        ++m_column;
     }
 
     void writeBreakChar(char32_t c) {
@@ -555,25 +605,24 @@ class Emitter {
             putBreak();
             return;
         }
-        std::string s;
-        appendUtf8(s, c);
-        m_out += s;
+        appendUtf8(m_out, c);
         m_column = 0;
     }
 
-    void writePlain(const std::vector<char32_t>& v) {
+    template <typename Seq> void writePlain(const Seq& v) {
         if (!v.empty() && !m_whitespace)
             put(' ');
-        for (char32_t c : v)
-            writeChar(c);
+        for (auto raw : v)
+            writeChar(cp(raw));
         m_whitespace = false;
         m_indention = false;
     }
 
-    void writeSingle(const std::vector<char32_t>& v) {
+    template <typename Seq> void writeSingle(const Seq& v) {
         writeIndicator("'", true, false, false);
         bool breaks = false;
-        for (char32_t c : v) {
+        for (auto raw : v) {
+            const char32_t c = cp(raw);
             if (isBreak(c)) {
                 if (!breaks && c == U'\n')
                     putBreak();
@@ -593,9 +642,10 @@ class Emitter {
         writeIndicator("'", false, false, false);
     }
 
-    void writeDouble(const std::vector<char32_t>& v) {
+    template <typename Seq> void writeDouble(const Seq& v) {
         writeIndicator("\"", true, false, false);
-        for (char32_t c : v) {
+        for (auto raw : v) {
+            const char32_t c = cp(raw);
             if (!isPrintable(c) || c == 0xFEFF || isBreak(c) || c == U'"' || c == U'\\') {
                 put('\\');
                 switch (c) {
@@ -632,26 +682,27 @@ class Emitter {
         writeIndicator("\"", false, false, false);
     }
 
-    void writeBlockHints(const std::vector<char32_t>& v) {
-        if (!v.empty() && (v.front() == U' ' || isBreak(v.front()))) {
+    template <typename Seq> void writeBlockHints(const Seq& v) {
+        if (!v.empty() && (cp(v.front()) == U' ' || isBreak(cp(v.front())))) {
             const char hint[2] = {static_cast<char>('0' + m_best), 0};
             writeIndicator(hint, false, false, false);
         }
         const char* chomp = nullptr;
-        if (v.empty() || !isBreak(v.back()))
+        if (v.empty() || !isBreak(cp(v.back())))
             chomp = "-";
-        else if (v.size() == 1 || isBreak(v[v.size() - 2]))
+        else if (v.size() == 1 || isBreak(cp(v[v.size() - 2])))
             chomp = "+";
         if (chomp)
             writeIndicator(chomp, false, false, false);
     }
 
-    void writeLiteral(const std::vector<char32_t>& v) {
+    template <typename Seq> void writeLiteral(const Seq& v) {
         writeIndicator("|", true, false, false);
         writeBlockHints(v);
         putBreak();
         bool breaks = true;
-        for (char32_t c : v) {
+        for (auto raw : v) {
+            const char32_t c = cp(raw);
             if (isBreak(c)) {
                 writeBreakChar(c);
                 m_indention = true;
@@ -667,19 +718,19 @@ class Emitter {
         }
     }
 
-    void writeFolded(const std::vector<char32_t>& v) {
+    template <typename Seq> void writeFolded(const Seq& v) {
         writeIndicator(">", true, false, false);
         writeBlockHints(v);
         putBreak();
         bool breaks = true, leadingSpaces = true;
         for (size_t i = 0; i < v.size(); ++i) {
-            const char32_t c = v[i];
+            const char32_t c = cp(v[i]);
             if (isBreak(c)) {
                 if (!breaks && !leadingSpaces && c == U'\n') {
                     size_t k = i;
-                    while (k < v.size() && isBreak(v[k]))
+                    while (k < v.size() && isBreak(cp(v[k])))
                         ++k;
-                    if (k < v.size() && !(isSpaceOrTab(v[k]) || isBreak(v[k])))
+                    if (k < v.size() && !(isSpaceOrTab(cp(v[k])) || isBreak(cp(v[k]))))
                         putBreak();
                 }
                 writeBreakChar(c);
