@@ -314,33 +314,10 @@ std::string stripUnderscores(const std::string& s) {
 
 // The decimal text Go prints for an integer written in any of YAML's integer syntaxes.
 std::string canonicalInt(const std::string& text) {
-    std::string s = stripUnderscores(text);
-    bool neg = false;
-    if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-        neg = s[0] == '-';
-        s.erase(0, 1);
-    }
-    int base = 10;
-    if (s.size() > 1 && s[0] == '0') {
-        const char p = s[1];
-        if (p == 'x' || p == 'X') {
-            base = 16;
-            s.erase(0, 2);
-        } else if (p == 'o' || p == 'O') {
-            base = 8;
-            s.erase(0, 2);
-        } else if (p == 'b' || p == 'B') {
-            base = 2;
-            s.erase(0, 2);
-        } else {
-            base = 8;
-            s.erase(0, 1);
-        }
-    }
-    const unsigned long long v = std::strtoull(s.c_str(), nullptr, base);
-    if (v == 0)
-        return "0";
-    std::string out = neg ? std::string("-") : std::string();
+    bool negative = false;
+    std::uint64_t v = 0;
+    parseGoInt(text, &negative, &v);
+    std::string out = negative ? std::string("-") : std::string();
     out.append(std::to_string(v));
     return out;
 }

@@ -153,59 +153,6 @@ bool isFloatSyntax(std::string_view s) {
     return i == s.size();
 }
 
-// Go's strconv.ParseInt/ParseUint with base 0 (sign, 0x/0o/0b/leading-0 octal prefixes).
-bool isGoInt(std::string_view s) {
-    size_t i = 0;
-    bool neg = false;
-    if (i < s.size() && (s[i] == '-' || s[i] == '+')) {
-        neg = s[i] == '-';
-        ++i;
-    }
-    if (i >= s.size())
-        return false;
-    int base = 10;
-    if (s[i] == '0' && i + 1 < s.size()) {
-        char p = s[i + 1];
-        if (p == 'x' || p == 'X') {
-            base = 16;
-            i += 2;
-        } else if (p == 'o' || p == 'O') {
-            base = 8;
-            i += 2;
-        } else if (p == 'b' || p == 'B') {
-            base = 2;
-            i += 2;
-        } else {
-            base = 8;
-            i += 1;
-        }
-        if (i >= s.size())
-            return false;
-    }
-    std::uint64_t value = 0;
-    for (; i < s.size(); ++i) {
-        char c = s[i];
-        int d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            d = c - 'A' + 10;
-        else
-            return false;
-        if (d >= base)
-            return false;
-        const auto b = static_cast<std::uint64_t>(base);
-        if (value > (UINT64_MAX - static_cast<std::uint64_t>(d)) / b)
-            return false; // overflows uint64
-        value = value * b + static_cast<std::uint64_t>(d);
-    }
-    if (neg)
-        return value <= static_cast<std::uint64_t>(INT64_MAX) + 1;
-    return true; // fits int64 or uint64
-}
-
 Resolved resolveTag(std::string_view tag) {
     static const std::map<std::string_view, Resolved> tags = {
         {"!!str", Resolved::String},  {"tag:yaml.org,2002:str", Resolved::String},
@@ -242,16 +189,76 @@ Resolved Node::resolve() const {
     const char c = s.front();
     if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.'))
         return Resolved::String;
+    bool negative = false;
+    std::uint64_t magnitude = 0;
+    if (parseGoInt(s, &negative, &magnitude))
+        return Resolved::Int;
     std::string plain;
     plain.reserve(s.size());
     for (char ch : s)
         if (ch != '_')
             plain.push_back(ch);
-    if (isGoInt(plain))
-        return Resolved::Int;
     if (isFloatSyntax(plain))
         return Resolved::Float;
     return Resolved::String;
+}
+
+bool parseGoInt(std::string_view text, bool* negative, std::uint64_t* magnitude) {
+    std::string s;
+    s.reserve(text.size());
+    for (char ch : text)
+        if (ch != '_')
+            s.push_back(ch);
+    size_t i = 0;
+    bool neg = false;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) {
+        neg = s[i] == '-';
+        ++i;
+    }
+    if (i >= s.size())
+        return false;
+    unsigned base = 10;
+    if (s[i] == '0' && i + 1 < s.size()) {
+        const char p = s[i + 1];
+        if (p == 'x' || p == 'X') {
+            base = 16;
+            i += 2;
+        } else if (p == 'o' || p == 'O') {
+            base = 8;
+            i += 2;
+        } else if (p == 'b' || p == 'B') {
+            base = 2;
+            i += 2;
+        } else {
+            base = 8;
+            i += 1;
+        }
+        if (i >= s.size())
+            return false;
+    }
+    std::uint64_t value = 0;
+    for (; i < s.size(); ++i) {
+        const char ch = s[i];
+        unsigned d;
+        if (ch >= '0' && ch <= '9')
+            d = static_cast<unsigned>(ch - '0');
+        else if (ch >= 'a' && ch <= 'f')
+            d = static_cast<unsigned>(ch - 'a' + 10);
+        else if (ch >= 'A' && ch <= 'F')
+            d = static_cast<unsigned>(ch - 'A' + 10);
+        else
+            return false;
+        if (d >= base)
+            return false;
+        if (value > (UINT64_MAX - d) / base)
+            return false; // does not fit uint64
+        value = value * base + d;
+    }
+    if (neg && value > static_cast<std::uint64_t>(INT64_MAX) + 1)
+        return false; // below int64's range
+    *negative = neg && value != 0;
+    *magnitude = value;
+    return true;
 }
 
 std::string_view resolvedName(Resolved r) {
@@ -547,38 +554,13 @@ QJsonValue toJson(const Node& node) {
     case Resolved::Bool:
         return node.scalar[0] == 't' || node.scalar[0] == 'T';
     case Resolved::Int: {
-        std::string plain;
-        for (char c : node.scalar)
-            if (c != '_')
-                plain.push_back(c);
-        std::string digits = plain;
-        bool neg = false;
-        if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) {
-            neg = digits[0] == '-';
-            digits.erase(0, 1);
-        }
-        int base = 10;
-        if (digits.size() > 1 && digits[0] == '0') {
-            char p = digits[1];
-            if (p == 'x' || p == 'X') {
-                base = 16;
-                digits.erase(0, 2);
-            } else if (p == 'o' || p == 'O') {
-                base = 8;
-                digits.erase(0, 2);
-            } else if (p == 'b' || p == 'B') {
-                base = 2;
-                digits.erase(0, 2);
-            } else {
-                base = 8;
-                digits.erase(0, 1);
-            }
-        }
-        const unsigned long long v = std::strtoull(digits.c_str(), nullptr, base);
+        bool negative = false;
+        std::uint64_t v = 0;
+        parseGoInt(node.scalar, &negative, &v);
         const double d = static_cast<double>(v);
-        if (d <= 9007199254740992.0)
-            return neg ? -static_cast<qint64>(v) : static_cast<qint64>(v);
-        return neg ? -d : d;
+        if (d <= 9007199254740992.0) // exactly representable in a JSON number
+            return negative ? -static_cast<qint64>(v) : static_cast<qint64>(v);
+        return negative ? -d : d;
     }
     case Resolved::Float: {
         const std::string& s = node.scalar;

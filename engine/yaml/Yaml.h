@@ -91,4 +91,9 @@ QByteArray serialize(const Node& node, const EmitOptions& options = {});
 // Helpers for readers of typed documents.
 std::string_view resolvedName(Resolved r);
 
+// Go's strconv.ParseInt/ParseUint with base 0 on a YAML plain scalar ('_' removed first, as
+// yaml.v3 does): optional sign, 0x/0o/0b or leading-0 octal. False when it is not an integer or
+// does not fit 64 bits.
+bool parseGoInt(std::string_view text, bool* negative, std::uint64_t* magnitude);
+
 } // namespace pb::yaml
