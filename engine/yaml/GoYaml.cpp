@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 namespace pb::yaml {
@@ -514,22 +513,17 @@ class Emitter {
 
     void emitScalar(const Node& n, bool parentIsSeqItem, bool simpleKey) {
         auto [text, style] = scalarText(n);
-        if (isAscii(text))
+        if (isAscii(text)) {
             emitScalarText(n, std::string_view(text), style, parentIsSeqItem, simpleKey);
-        else
-            emitScalarText(n, std::u32string_view(decodeUtf8(text).data(), 0), style, parentIsSeqItem, simpleKey,
-                           &text);
+        } else {
+            const std::vector<char32_t> decoded = decodeUtf8(text);
+            emitScalarText(n, std::u32string_view(decoded.data(), decoded.size()), style, parentIsSeqItem, simpleKey);
+        }
     }
 
-    // `cps` is the text as ASCII bytes or as decoded code points (`utf8` then holds the source).
+    // `cps` is the text as ASCII bytes (the common, fast case) or as decoded code points.
     template <typename Seq>
-    void emitScalarText(const Node& n, Seq cps, Style style, bool parentIsSeqItem, bool simpleKey,
-                        const std::string* utf8 = nullptr) {
-        std::vector<char32_t> decoded;
-        if constexpr (std::is_same_v<Seq, std::u32string_view>) {
-            decoded = decodeUtf8(*utf8);
-            cps = std::u32string_view(decoded.data(), decoded.size());
-        }
+    void emitScalarText(const Node& n, Seq cps, Style style, bool parentIsSeqItem, bool simpleKey) {
         const Analysis a = analyze(cps);
         if (simpleKey && a.multiline)
             style = Style::Double;
