@@ -1,6 +1,8 @@
 #include "Cli.h"
 
+#include "catalog/Diff.h"
 #include "catalog/Digest.h"
+#include "graph/Layout.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "store/CatalogStore.h"
@@ -9,6 +11,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -60,6 +63,8 @@ const char* const kGeneralHelp =
     "  catalog list     list the catalog versions in the database\n"
     "  recipe           resolve criteria (or every leaf) into a RecipeResult; --digest for its digest\n"
     "  recipe digest    the evidence recipe digest of a recipe.yaml\n"
+    "  graph            a recipe's component graph, laid out by Graphviz (dot, svg, png, json)\n"
+    "  diff             what changed between two catalogs, for one recipe or every leaf\n"
     "\n"
     "Every verb takes --db PATH (default: the per-user application data folder) and --help.\n"
     "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n";
@@ -231,6 +236,190 @@ Result<Catalog> catalogFrom(const QCommandLineParser& p) {
     return CatalogStore(**db).loadCatalog(p.value(QStringLiteral("version")));
 }
 
+// A catalog named on the command line: a directory when one exists at that path, else a label.
+Result<Catalog> catalogFromSpec(const QString& spec, const QCommandLineParser& p) {
+    if (QFileInfo(spec).isDir())
+        return loadCatalog(spec);
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return db.error();
+    Result<Catalog> cat = CatalogStore(**db).loadCatalog(spec);
+    if (!cat)
+        return makeError(QStringLiteral("'%1' is neither a catalog directory nor a catalog version in the database")
+                             .arg(spec));
+    return cat;
+}
+
+void addCriteriaOptions(QCommandLineParser& p, const QString& prefix = {}) {
+    for (const QString& d : Criteria::dimensions())
+        p.addOption({prefix + d,
+                     prefix.isEmpty() ? QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d)
+                                      : QStringLiteral("Criteria of the 'to' side: %1 (default: as --%1).").arg(d),
+                     d.toUpper()});
+    if (prefix.isEmpty())
+        p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
+                     QStringLiteral("NAME=VALUE")});
+}
+
+bool anyCriteria(const QCommandLineParser& p, const QString& prefix = {}) {
+    for (const QString& d : Criteria::dimensions())
+        if (p.isSet(prefix + d))
+            return true;
+    return false;
+}
+
+// Criteria flags (with an optional prefix whose flags override the plain ones) checked against the catalog.
+Result<Criteria> criteriaFrom(const QCommandLineParser& p, const Catalog& cat, const QString& prefix = {}) {
+    QMap<QString, QString> flags;
+    for (const QString& d : Criteria::dimensions())
+        flags.insert(d, !prefix.isEmpty() && p.isSet(prefix + d) ? p.value(prefix + d) : p.value(d));
+    return parseUserCriteria(cat, flags);
+}
+
+Result<ResolveOptions> resolveOptionsFrom(const QCommandLineParser& p) {
+    ResolveOptions opt;
+    for (const QString& pv : p.values(QStringLiteral("profile"))) {
+        const int eq = pv.indexOf(QLatin1Char('='));
+        if (eq <= 0 || eq == pv.size() - 1)
+            return makeError(QStringLiteral("--profile expects NAME=VALUE, got '%1'").arg(pv));
+        opt.profiles.insert(pv.left(eq), pv.mid(eq + 1));
+    }
+    return opt;
+}
+
+bool writeOutput(const QCommandLineParser& p, const QByteArray& bytes) {
+    const QString path = p.value(QStringLiteral("output"));
+    if (path.isEmpty() || path == QLatin1String("-")) {
+        out().flush();
+        std::fwrite(bytes.constData(), 1, static_cast<size_t>(bytes.size()), stdout);
+        std::fflush(stdout);
+        return true;
+    }
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) {
+        err() << "proofbench: " << path << ": cannot write: " << f.errorString() << Qt::endl;
+        return false;
+    }
+    return true;
+}
+
+// ---- graph --------------------------------------------------------------------------------------
+
+int graphVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
+                 QStringLiteral("LABEL")});
+    addCriteriaOptions(p);
+    addFormat(p, QStringLiteral("dot|svg|png|json"), QStringLiteral("json"));
+    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                 QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
+    if (int rc = parse(p, args, QStringLiteral("graph"),
+                       QStringLiteral("Lay out the component graph of a recipe with Graphviz (dot): nodes are the "
+                                      "enabled components, edges their dependencies."));
+        rc >= 0)
+        return rc;
+    const QString format = p.value(QStringLiteral("format"));
+    if (!QStringList{QStringLiteral("dot"), QStringLiteral("svg"), QStringLiteral("png"), QStringLiteral("json")}.contains(format))
+        return usage(QStringLiteral("unknown --format '%1' (expected dot, svg, png or json)").arg(format),
+                     QStringLiteral("graph"));
+    Result<ResolveOptions> opt = resolveOptionsFrom(p);
+    if (!opt)
+        return usage(opt.error().message, QStringLiteral("graph"));
+    Result<Catalog> cat = catalogFrom(p);
+    if (!cat)
+        return fail(cat.error());
+    Result<Criteria> query = criteriaFrom(p, *cat);
+    if (!query)
+        return fail(query.error());
+    Result<RecipeResult> r = resolve(*cat, *query, *opt);
+    if (!r)
+        return fail(r.error());
+    QByteArray bytes;
+    if (format == QLatin1String("json")) {
+        Result<graph::ComponentGraph> g = graph::layoutRecipe(*r);
+        if (!g)
+            return fail(g.error());
+        bytes = QJsonDocument(graph::toJson(*g)).toJson(QJsonDocument::Indented);
+    } else {
+        Result<QByteArray> rendered = graph::render(*r, format);
+        if (!rendered)
+            return fail(rendered.error());
+        bytes = *rendered;
+    }
+    return writeOutput(p, bytes) ? kOk : kFailed;
+}
+
+// ---- diff ---------------------------------------------------------------------------------------
+
+int diffVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("from"), QStringLiteral("Older catalog: a directory or a version label."),
+                 QStringLiteral("DIR|LABEL")});
+    p.addOption({QStringLiteral("to"), QStringLiteral("Newer catalog: a directory or a version label."),
+                 QStringLiteral("DIR|LABEL")});
+    addCriteriaOptions(p);
+    addCriteriaOptions(p, QStringLiteral("to-"));
+    p.addOption({QStringLiteral("all-leaves"),
+                 QStringLiteral("Compare the whole catalogs: overlays, mixins, registry, validator checks, and "
+                                "every leaf recipe's digest.")});
+    addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));
+    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                 QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
+    if (int rc = parse(p, args, QStringLiteral("diff"),
+                       QStringLiteral("What changed between two catalogs: one recipe (criteria flags, optionally "
+                                      "different --to-* criteria) or every leaf (--all-leaves). Exit 0 whether or "
+                                      "not there are differences; the output says."));
+        rc >= 0)
+        return rc;
+    if (!p.isSet(QStringLiteral("from")) || !p.isSet(QStringLiteral("to")))
+        return usage(QStringLiteral("--from and --to are required"), QStringLiteral("diff"));
+    const bool all = p.isSet(QStringLiteral("all-leaves"));
+    if (all == (anyCriteria(p) || anyCriteria(p, QStringLiteral("to-"))))
+        return usage(QStringLiteral("give criteria flags or --all-leaves (not both)"), QStringLiteral("diff"));
+    const QString format = p.value(QStringLiteral("format"));
+    if (!QStringList{QStringLiteral("text"), QStringLiteral("markdown"), QStringLiteral("json")}.contains(format))
+        return usage(QStringLiteral("unknown --format '%1' (expected text, markdown or json)").arg(format),
+                     QStringLiteral("diff"));
+    const QString fromSpec = p.value(QStringLiteral("from")), toSpec = p.value(QStringLiteral("to"));
+    Result<Catalog> from = catalogFromSpec(fromSpec, p);
+    if (!from)
+        return fail(from.error());
+    Result<Catalog> to = catalogFromSpec(toSpec, p);
+    if (!to)
+        return fail(to.error());
+    QByteArray bytes;
+    if (all) {
+        const CatalogDiff d = diffCatalogs(*from, *to, fromSpec, toSpec);
+        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d)).toJson(QJsonDocument::Indented)
+                : format == QLatin1String("markdown") ? toMarkdown(d).toUtf8()
+                                                      : toText(d).toUtf8();
+    } else {
+        Result<ResolveOptions> opt = resolveOptionsFrom(p);
+        if (!opt)
+            return usage(opt.error().message, QStringLiteral("diff"));
+        Result<Criteria> qa = criteriaFrom(p, *from);
+        if (!qa)
+            return fail(qa.error());
+        Result<Criteria> qb = criteriaFrom(p, *to, QStringLiteral("to-"));
+        if (!qb)
+            return fail(qb.error());
+        Result<RecipeResult> ra = resolve(*from, *qa, *opt);
+        if (!ra)
+            return fail(makeError(QStringLiteral("%1: %2").arg(fromSpec, ra.error().toString())));
+        Result<RecipeResult> rb = resolve(*to, *qb, *opt);
+        if (!rb)
+            return fail(makeError(QStringLiteral("%1: %2").arg(toSpec, rb.error().toString())));
+        const RecipeDiff d = diffRecipes(*ra, *rb, fromSpec, toSpec);
+        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d)).toJson(QJsonDocument::Indented)
+                : format == QLatin1String("markdown") ? toMarkdown(d).toUtf8()
+                                                      : toText(d).toUtf8();
+    }
+    return writeOutput(p, bytes) ? kOk : kFailed;
+}
+
 int recipeDigestVerb(const QStringList& args) {
     QCommandLineParser p;
     p.addOption({QStringLiteral("predicate-type"),
@@ -374,7 +563,8 @@ int recipeVerb(const QStringList& args) {
 bool isCliInvocation(const QStringList& args) {
     if (args.size() < 2)
         return false;
-    static const QStringList verbs = {QStringLiteral("catalog"), QStringLiteral("recipe"), QStringLiteral("help"),
+    static const QStringList verbs = {QStringLiteral("catalog"), QStringLiteral("recipe"), QStringLiteral("graph"),
+                                      QStringLiteral("diff"), QStringLiteral("help"),
                                       QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("--version"),
                                       QStringLiteral("-v")};
     return verbs.contains(args.at(1)) || !args.at(1).startsWith(QLatin1Char('-'));
@@ -392,6 +582,11 @@ int run(const QStringList& args) {
     }
     if (verb == QLatin1String("catalog"))
         return catalogVerb(args);
+    if (verb == QLatin1String("graph") || verb == QLatin1String("diff")) {
+        QStringList rest = args;
+        rest.removeAt(1);
+        return verb == QLatin1String("graph") ? graphVerb(rest) : diffVerb(rest);
+    }
     if (verb == QLatin1String("recipe")) {
         QStringList rest = args;
         if (args.value(2) == QLatin1String("digest")) {
