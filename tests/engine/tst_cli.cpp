@@ -199,6 +199,76 @@ class TestCli : public QObject {
         QCOMPARE(compared, 23);
     }
 
+    void graphVerb() {
+        const QStringList criteria = {QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")),
+                                      QStringLiteral("--service"), QStringLiteral("eks"), QStringLiteral("--accelerator"),
+                                      QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
+                                      QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"),
+                                      QStringLiteral("kubeflow")};
+        Run j = proofbench(QStringList{QStringLiteral("graph")} + criteria + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(j.code == 0, j.err.constData());
+        const QJsonObject g = QJsonDocument::fromJson(j.out).object();
+        QVERIFY(g.value("nodes").toArray().size() > 5);
+        QSet<QString> names;
+        for (const QJsonValue& n : g.value("nodes").toArray())
+            names.insert(n.toObject().value("name").toString());
+        for (const QJsonValue& e : g.value("edges").toArray()) {
+            QVERIFY(names.contains(e.toObject().value("from").toString()));
+            QVERIFY(names.contains(e.toObject().value("to").toString()));
+        }
+        QTemporaryDir tmp;
+        const QString svg = tmp.filePath(QStringLiteral("g.svg"));
+        Run s = proofbench(QStringList{QStringLiteral("graph")} + criteria +
+                           QStringList{QStringLiteral("--format"), QStringLiteral("svg"), QStringLiteral("-o"), svg});
+        QVERIFY2(s.code == 0, s.err.constData());
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("<svg"));
+        Run bad = proofbench(QStringList{QStringLiteral("graph")} + criteria + QStringList{QStringLiteral("--format"), QStringLiteral("gif")});
+        QCOMPARE(bad.code, 2);
+    }
+
+    void diffVerb() {
+        const QString from = pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0"));
+        const QString to = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+        const QStringList criteria = {QStringLiteral("--service"), QStringLiteral("eks"), QStringLiteral("--accelerator"),
+                                      QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
+                                      QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"),
+                                      QStringLiteral("kubeflow")};
+        Run j = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), from, QStringLiteral("--to"), to} +
+                           criteria + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(j.code == 0, j.err.constData());
+        const QJsonObject d = QJsonDocument::fromJson(j.out).object();
+        QCOMPARE(d.value("identical").toBool(), false);
+        bool gpu = false;
+        for (const QJsonValue& c : d.value("components").toArray())
+            gpu |= c.toObject().value("name").toString() == QLatin1String("gpu-operator") &&
+                   c.toObject().value("change").toString() == QLatin1String("changed") &&
+                   c.toObject().value("toVersion").toString() == QLatin1String("v26.7.1");
+        QVERIFY(gpu);
+        // Same catalog on both sides: exit 0 and the output says identical. Labels work as well as dirs.
+        Run same = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), db(), QStringLiteral("--from"),
+                                          QStringLiteral("v1.0.0"), QStringLiteral("--to"), to} + criteria);
+        QVERIFY2(same.code == 0, same.err.constData());
+        QVERIFY(same.out.contains("(identical)"));
+        // Two criteria in one version.
+        Run cross = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), to, QStringLiteral("--to"), to} +
+                               criteria + QStringList{QStringLiteral("--to-accelerator"), QStringLiteral("gb200")});
+        QVERIFY2(cross.code == 0, cross.err.constData());
+        QVERIFY(cross.out.contains("→ eks / gb200 / ubuntu / training / kubeflow"));
+        // Whole catalogs, markdown.
+        Run all = proofbench({QStringLiteral("diff"), QStringLiteral("--from"), from, QStringLiteral("--to"), to,
+                              QStringLiteral("--all-leaves"), QStringLiteral("--format"), QStringLiteral("markdown")});
+        QVERIFY2(all.code == 0, all.err.constData());
+        QVERIFY(all.out.contains("| Leaf recipes | 1 | 0 |"));
+        Run neither = proofbench({QStringLiteral("diff"), QStringLiteral("--from"), from, QStringLiteral("--to"), to});
+        QCOMPARE(neither.code, 2);
+        Run missing = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), db(), QStringLiteral("--from"),
+                                             QStringLiteral("no-such-version"), QStringLiteral("--to"), to} + criteria);
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains("no-such-version"));
+    }
+
     void badImportFailsWithFileAndReason() {
         pbtest::CatalogFixture f;
         f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n  base: nowhere\n");
