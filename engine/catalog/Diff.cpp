@@ -173,16 +173,10 @@ QString criteriaText(const Criteria& c) {
 
 } // namespace
 
-RecipeDiff diffRecipes(const RecipeResult& from, const RecipeResult& to, const QString& fromLabel,
-                       const QString& toLabel) {
-    RecipeDiff d;
-    d.fromLabel = fromLabel;
-    d.toLabel = toLabel;
-    d.fromCriteria = from.criteria;
-    d.toCriteria = to.criteria;
-    d.fromDigest = recipeDigest(from);
-    d.toDigest = recipeDigest(to);
+namespace {
 
+std::vector<ComponentDiff> componentDiffs(const RecipeResult& from, const RecipeResult& to) {
+    std::vector<ComponentDiff> out;
     std::set<QString> names;
     for (const ComponentRef& c : from.componentRefs)
         names.insert(c.name);
@@ -207,8 +201,23 @@ RecipeDiff diffRecipes(const RecipeResult& from, const RecipeResult& to, const Q
             c.fields = componentFields(*a, *b);
             c.change = c.fields.empty() ? Change::Unchanged : Change::Changed;
         }
-        d.components.push_back(std::move(c));
+        out.push_back(std::move(c));
     }
+    return out;
+}
+
+} // namespace
+
+RecipeDiff diffRecipes(const RecipeResult& from, const RecipeResult& to, const QString& fromLabel,
+                       const QString& toLabel) {
+    RecipeDiff d;
+    d.fromLabel = fromLabel;
+    d.toLabel = toLabel;
+    d.fromCriteria = from.criteria;
+    d.toCriteria = to.criteria;
+    d.fromDigest = recipeDigest(from);
+    d.toDigest = recipeDigest(to);
+    d.components = componentDiffs(from, to);
 
     diffConstraintList(d.constraints, QString(), from.constraints, to.constraints);
     const Validation noValidation;
@@ -294,7 +303,7 @@ CatalogDiff diffCatalogs(const Catalog& from, const Catalog& to, const QString& 
                    : c.from == c.to ? Change::Unchanged
                                     : Change::Changed;
         if (c.change == Change::Changed) {
-            for (const ComponentDiff& cd : diffRecipes(ia->second, ib->second).components)
+            for (const ComponentDiff& cd : componentDiffs(ia->second, ib->second))
                 if (cd.change == Change::Changed && cd.fromVersion != cd.toVersion)
                     ++moves[cd.name];
         }

@@ -1,18 +1,22 @@
 // `bench` target: measures Proofbench's catalog import (load + parse + resolve every leaf + write
 // to a fresh SQLite file) against the named peer, parsing the same YAML files with yaml-cpp alone,
 // in one run on one machine. Prints medians and the ratio; docs/PERFORMANCE.md records them.
+#include "catalog/Diff.h"
 #include "catalog/Digest.h"
+#include "graph/Layout.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "store/CatalogStore.h"
 #include "store/Database.h"
 
+#include <gvc.h>
 #include <yaml-cpp/yaml.h>
 
 #include <QCoreApplication>
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -103,5 +107,53 @@ int main(int argc, char** argv) {
     std::printf("%-52s %10.2f ms\n", "proofbench: import (load + resolve all + SQLite)", import);
     std::printf("ratio import / peer: %.2fx (goal <= 1.5x)\n", import / peer);
     std::printf("ratio digests / resolution alone: %.2fx\n", digestAll / resolveAll);
+
+    // Issue 4: layout of the largest recipe, against Graphviz's dot on the same graph.
+    const pb::catalog::RecipeResult* largest = nullptr;
+    const auto all = pb::catalog::resolveAllLeaves(*cat);
+    for (const auto& lr : all)
+        if (lr.result && (!largest || lr.result->deploymentOrder.size() > largest->deploymentOrder.size()))
+            largest = &*lr.result;
+    if (largest) {
+        const QByteArray dot = pb::graph::layoutRecipe(*largest)->dotSource;
+        const double ours = medianMs(runs, [&] { (void)pb::graph::layoutRecipe(*largest); });
+        // Peer 1: the dot layout engine alone, in process (parse the same DOT, gvLayout, free).
+        GVC_t* gvc = gvContext();
+        const double engine = medianMs(runs, [&] {
+            Agraph_t* g = agmemread(dot.constData());
+            gvLayout(gvc, g, "dot");
+            gvFreeLayout(gvc, g);
+            agclose(g);
+        });
+        gvFreeContext(gvc);
+        // Peer 2: the dot program on the same file (includes process start-up).
+        QTemporaryDir dotDir;
+        const QString dotFile = dotDir.filePath(QStringLiteral("recipe.dot"));
+        {
+            QFile f(dotFile);
+            f.open(QIODevice::WriteOnly);
+            f.write(dot);
+        }
+        const double program = medianMs(std::min(runs, 9), [&] {
+            QProcess p;
+            p.start(QStringLiteral("dot"), {QStringLiteral("-Tplain"), dotFile});
+            p.waitForFinished(30000);
+        });
+        std::printf("\nlargest recipe: %s (%d components)\n", qPrintable(largest->recipeName()),
+                    static_cast<int>(largest->deploymentOrder.size()));
+        std::printf("%-52s %10.2f ms\n", "proofbench: layoutRecipe (DOT + gvLayout + read back)", ours);
+        std::printf("%-52s %10.2f ms\n", "peer: dot layout engine alone (in process)", engine);
+        std::printf("%-52s %10.2f ms\n", "peer: dot -Tplain program on the same graph", program);
+        std::printf("ratio layout / dot engine: %.2fx (goal <= 1.2x); / dot program: %.2fx\n", ours / engine,
+                    ours / program);
+    }
+    if (argc > 3) {
+        const QString otherRoot = QString::fromLocal8Bit(argv[3]);
+        auto other = pb::catalog::loadCatalog(otherRoot);
+        if (other) {
+            const double diff = medianMs(std::min(runs, 7), [&] { (void)pb::catalog::diffCatalogs(*other, *cat); });
+            std::printf("%-52s %10.2f ms\n", "proofbench: full catalog diff (other -> this)", diff);
+        }
+    }
     return 0;
 }
