@@ -1,6 +1,8 @@
 #include "MainWindow.h"
 
 #include "CatalogTreeModel.h"
+#include "ComparePane.h"
+#include "GraphPane.h"
 #include "Plural.h"
 #include "RecipeView.h"
 #include "catalog/Loader.h"
@@ -25,6 +27,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -176,10 +179,34 @@ void MainWindow::buildUi() {
     versionLayout->addWidget(m_versionSummary);
     versionLayout->addWidget(m_versionRecipes, 1);
 
-    m_recipeView = new RecipeView(m_stack);
+    // A recipe: its details, its component graph, and its comparison with other versions.
+    m_recipeTabs = new QTabWidget(m_stack);
+    m_recipeTabs->setObjectName(QStringLiteral("recipeTabs"));
+    m_recipeTabs->setDocumentMode(true);
+    m_recipeView = new RecipeView(m_recipeTabs);
+    m_graphPane = new GraphPane(m_recipeTabs);
+    m_comparePane = new ComparePane(
+        m_treeModel,
+        [this](const QString& label) {
+            std::shared_ptr<const catalog::Catalog> cat = cachedCatalog(label);
+            if (!cat)
+                requestCatalog(label);
+            return cat;
+        },
+        m_recipeTabs);
+    m_recipeTabs->addTab(m_recipeView, tr("Details"));
+    m_recipeTabs->addTab(m_graphPane, tr("Graph"));
+    m_recipeTabs->addTab(m_comparePane, tr("Compare"));
+    m_recipeTabs->setTabToolTip(1,
+                                tr("The recipe's components and their dependencies, laid out by Graphviz"));
+    m_recipeTabs->setTabToolTip(2, tr("The recipe compared across catalog versions"));
+    // A component chosen in the table or in the graph is selected in both (neither re-emits).
+    connect(m_recipeView, &RecipeView::componentSelected, m_graphPane, &GraphPane::selectComponent);
+    connect(m_graphPane, &GraphPane::componentClicked, m_recipeView, &RecipeView::selectComponent);
+
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_versionPage);
-    m_stack->addWidget(m_recipeView);
+    m_stack->addWidget(m_recipeTabs);
 
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -341,25 +368,31 @@ void MainWindow::showVersion(const store::CatalogVersionInfo& v) {
 }
 
 void MainWindow::showRecipe(const store::RecipeInfo& info) {
-    m_stack->setCurrentWidget(m_recipeView);
+    m_stack->setCurrentWidget(m_recipeTabs);
+    m_comparePane->setRecipe(info); // loads the catalogs it needs itself
     std::shared_ptr<const catalog::Catalog> cat = cachedCatalog(info.catalogLabel);
     if (!cat) {
         if (auto err = m_catalogErrors.find(info.catalogLabel); err != m_catalogErrors.end()) {
-            m_recipeView->showMessage(
-                info, tr("Cannot load catalog %1: %2").arg(info.catalogLabel, err->second), true);
+            const QString message = tr("Cannot load catalog %1: %2").arg(info.catalogLabel, err->second);
+            m_recipeView->showMessage(info, message, true);
+            m_graphPane->showMessage(message);
             return;
         }
-        m_recipeView->showMessage(info, tr("Loading catalog %1…").arg(info.catalogLabel), false);
+        const QString message = tr("Loading catalog %1…").arg(info.catalogLabel);
+        m_recipeView->showMessage(info, message, false);
+        m_graphPane->showMessage(message);
         requestCatalog(info.catalogLabel);
         return;
     }
     Result<catalog::RecipeResult> result = store::resolveStoredRecipe(*cat, info.leafOverlay);
     if (!result) {
-        m_recipeView->showMessage(info, tr("This recipe does not resolve: %1").arg(result.error().toString()),
-                                  true);
+        const QString message = tr("This recipe does not resolve: %1").arg(result.error().toString());
+        m_recipeView->showMessage(info, message, true);
+        m_graphPane->showMessage(message);
         return;
     }
     m_recipeView->showRecipe(info, cat, *result);
+    m_graphPane->setRecipe(info, *result);
     emit recipeShown(info.catalogLabel, info.name);
 }
 
@@ -397,6 +430,7 @@ void MainWindow::onCatalogLoaded(const QString& label, const CatalogLoad& load) 
         m_catalogs[label] = load.catalog;
     else
         m_catalogErrors[label] = load.error;
+    m_comparePane->catalogLoaded(label, load.catalog ? QString() : load.error);
     // Show the recipe the user is waiting for, if it is one of this version's.
     const QModelIndex source = m_proxy->mapToSource(m_tree->currentIndex());
     if (const store::RecipeInfo* r = m_treeModel->recipeAt(source); r && r->catalogLabel == label)

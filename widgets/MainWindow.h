@@ -18,6 +18,7 @@ class QLineEdit;
 class QProgressDialog;
 class QSplitter;
 class QStackedWidget;
+class QTabWidget;
 class QTableView;
 class QTreeView;
 
@@ -32,6 +33,8 @@ class VersionRecipesModel;
 
 namespace pb::widgets {
 
+class ComparePane;
+class GraphPane;
 class RecipeView;
 
 class MainWindow : public QMainWindow {
@@ -52,6 +55,10 @@ class MainWindow : public QMainWindow {
     bool selectRecipe(const QString& label, const QString& recipeName);
 
     RecipeView* recipeView() const { return m_recipeView; }
+    GraphPane* graphPane() const { return m_graphPane; }
+    ComparePane* comparePane() const { return m_comparePane; }
+    // The selected recipe's tabs: Details (recipeView), Graph, Compare.
+    QTabWidget* recipeTabs() const { return m_recipeTabs; }
     models::CatalogTreeModel* catalogModel() const { return m_treeModel; }
     // The loaded catalog of a version, when it is cached (nullptr otherwise).
     std::shared_ptr<const catalog::Catalog> cachedCatalog(const QString& label) const;
@@ -104,7 +111,10 @@ class MainWindow : public QMainWindow {
     QLabel* m_versionSummary = nullptr;
     QTableView* m_versionRecipes = nullptr;
     models::VersionRecipesModel* m_versionRecipesModel = nullptr;
+    QTabWidget* m_recipeTabs = nullptr;
     RecipeView* m_recipeView = nullptr;
+    GraphPane* m_graphPane = nullptr;
+    ComparePane* m_comparePane = nullptr;
     QLabel* m_statusDb = nullptr;
     QLabel* m_statusCounts = nullptr;
     QAction* m_importAction = nullptr;

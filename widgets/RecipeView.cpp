@@ -141,6 +141,13 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     setupTable(m_componentsView);
     m_componentsView->setModel(m_components);
     m_componentsGroup = group(tr("Components"), QStringLiteral("componentsGroup"), m_componentsView, this);
+    connect(m_componentsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (!m_selecting)
+                    emit componentSelected(current.isValid()
+                                               ? current.data(ComponentsModel::ComponentNameRole).toString()
+                                               : QString());
+            });
 
     // Applied overlays.
     m_overlaysView = new QListView(this);
@@ -347,6 +354,29 @@ bool RecipeView::eventFilter(QObject* watched, QEvent* event) {
          watched == m_validationView->viewport()))
         fitColumns();
     return QWidget::eventFilter(watched, event);
+}
+
+QString RecipeView::selectedComponent() const {
+    const QModelIndex current = m_componentsView->currentIndex();
+    return current.isValid() ? current.data(ComponentsModel::ComponentNameRole).toString() : QString();
+}
+
+void RecipeView::selectComponent(const QString& name) {
+    if (name == selectedComponent())
+        return;
+    m_selecting = true;
+    int row = -1;
+    for (int r = 0; r < m_components->rowCount() && row < 0; ++r)
+        if (m_components->componentAt(r).name == name)
+            row = r;
+    if (row >= 0) {
+        m_componentsView->selectRow(row);
+        m_componentsView->scrollTo(m_components->index(row, 0));
+    } else {
+        m_componentsView->clearSelection();
+        m_componentsView->setCurrentIndex(QModelIndex());
+    }
+    m_selecting = false;
 }
 
 YamlDialog* RecipeView::openOverlay(const QString& name) {

@@ -45,13 +45,20 @@ class RecipeView : public QWidget {
     models::ConstraintsModel* constraintsModel() const { return m_constraints; }
     models::ValidationModel* validationModel() const { return m_validation; }
     models::AppliedOverlaysModel* overlaysModel() const { return m_overlays; }
+    // The component whose row is current in the components table ("" for none).
+    QString selectedComponent() const;
 
   public slots:
     // Opens the read-only YAML of an applied overlay or mixin; nullptr when it is not in the catalog.
     YamlDialog* openOverlay(const QString& name);
+    // Makes `name`'s row current in the components table (none for "" or an unknown name).
+    // Emits nothing: componentSelected is for the user's choices, so views can follow each other.
+    void selectComponent(const QString& name);
 
   signals:
     void overlayOpened(const QString& name);
+    // The user made a row of the components table current ("" when none is).
+    void componentSelected(const QString& name);
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -60,6 +67,8 @@ class RecipeView : public QWidget {
     void setHeader(const store::RecipeInfo& info);
     void clearTables();
     void fitColumns();
+
+    bool m_selecting = false; // selectComponent() is moving the current row
 
     store::RecipeInfo m_info;
     std::shared_ptr<const catalog::Catalog> m_catalog;

@@ -1,8 +1,12 @@
 // Writes the PNGs of docs/screenshots: the main window with a recipe selected, the filter in use,
-// a catalog version's summary, an overlay's YAML and the import progress. Not a test; run by
+// a catalog version's summary, an overlay's YAML, the Graph and Compare tabs and the import
+// progress. Not a test; run by
 // tools/screenshots.sh (offscreen platform, fixed locale, a temp database seeded with the
 // embedded catalog).
 #include "CatalogTreeModel.h"
+#include "ComparePane.h"
+#include "GraphPane.h"
+#include "GraphView.h"
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
 #include "RecipeModels.h"
@@ -17,6 +21,7 @@
 #include <QProgressDialog>
 #include <QSignalSpy>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <QTest>
 #include <QTextStream>
 #include <QTreeView>
@@ -113,7 +118,31 @@ int main(int argc, char** argv) {
         ok = false;
     }
 
-    // 5. Import progress. The dialog normally appears after 250 ms; show it at once for the picture.
+    // 5. The component graph, one component selected: its dependencies and dependents stand out.
+    const QString graphRecipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+    window.selectRecipe(QStringLiteral("v1.0.0"), graphRecipe);
+    ok &= waitFor([&] {
+        return window.recipeView()->hasResult() && window.recipeView()->recipe().name == graphRecipe &&
+               window.recipeView()->recipe().catalogLabel == QLatin1String("v1.0.0");
+    });
+    window.recipeTabs()->setCurrentWidget(window.graphPane());
+    ok &= waitFor([&] { return window.graphPane()->isReady(); });
+    window.recipeView()->selectComponent(QStringLiteral("gpu-operator"));
+    window.graphPane()->selectComponent(QStringLiteral("gpu-operator"));
+    ok &= save(&window, out, QStringLiteral("graph.png"));
+
+    // 6. The same recipe compared with the previous catalog version.
+    window.recipeTabs()->setCurrentWidget(window.comparePane());
+    ok &= waitFor(
+        [&] {
+            return window.comparePane()->isUpToDate() && window.comparePane()->recipeDiff() &&
+                   window.comparePane()->catalogDiff();
+        },
+        30000);
+    ok &= save(&window, out, QStringLiteral("compare.png"));
+    window.recipeTabs()->setCurrentIndex(0);
+
+    // 7. Import progress. The dialog normally appears after 250 ms; show it at once for the picture.
     QSignalSpy finished(&window, &MainWindow::importFinished);
     window.startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"), QStringLiteral("v1.0.0-local"));
     QPointer<QProgressDialog> progress = window.findChild<QProgressDialog*>(QStringLiteral("importProgress"));
