@@ -7,6 +7,7 @@
 #include "catalog/Resolver.h"
 #include "store/CatalogStore.h"
 #include "store/Database.h"
+#include "store/EvidenceStore.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -65,6 +66,8 @@ const char* const kGeneralHelp =
     "  recipe digest    the evidence recipe digest of a recipe.yaml\n"
     "  graph            a recipe's component graph, laid out by Graphviz (dot, svg, png, json)\n"
     "  diff             what changed between two catalogs, for one recipe or every leaf\n"
+    "  evidence import  read evidence pointers (AICR recipes/evidence) into the database\n"
+    "  health           the health table: each recipe coordinate and its evidence status\n"
     "\n"
     "Every verb takes --db PATH (default: the per-user application data folder) and --help.\n"
     "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n";
@@ -420,6 +423,119 @@ int diffVerb(const QStringList& args) {
     return writeOutput(p, bytes) ? kOk : kFailed;
 }
 
+// ---- evidence and health -------------------------------------------------------------------------
+
+int evidenceImport(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("allowlist"),
+                 QStringLiteral("Signer allowlist to classify with (default: allowlist.yaml in the evidence tree)."),
+                 QStringLiteral("FILE")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("recipes/evidence, or a directory containing it."));
+    if (int rc = parse(p, args, QStringLiteral("evidence import"),
+                       QStringLiteral("Import every evidence pointer of a tree, checked by AICR's pointer rules and "
+                                      "tree contract. Idempotent; pointers that break a rule are kept as invalid "
+                                      "with the reason."));
+        rc >= 0)
+        return rc;
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("expected exactly one evidence directory"), QStringLiteral("evidence import"));
+    Result<evidence::EvidenceTree> tree =
+        evidence::scanEvidence(p.positionalArguments().constFirst(), p.value(QStringLiteral("allowlist")));
+    if (!tree)
+        return fail(tree.error());
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    Result<EvidenceImportReport> r = EvidenceStore(**db).importTree(*tree);
+    if (!r)
+        return fail(r.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray problems;
+        for (const evidence::Pointer& ptr : tree->pointers)
+            if (!ptr.isValid())
+                problems.append(QJsonObject{{QStringLiteral("file"), ptr.file},
+                                            {QStringLiteral("problems"), QJsonArray::fromStringList(ptr.problems)}});
+        printJson(QJsonObject{{QStringLiteral("root"), tree->root},
+                              {QStringLiteral("pointers"), static_cast<int>(tree->pointers.size())},
+                              {QStringLiteral("added"), r->added},
+                              {QStringLiteral("updated"), r->updated},
+                              {QStringLiteral("unchanged"), r->unchanged},
+                              {QStringLiteral("invalid"), r->invalid},
+                              {QStringLiteral("invalidPointers"), problems}});
+        return kOk;
+    }
+    out() << tree->pointers.size() << " pointers from " << tree->root << ": " << r->added << " added, " << r->updated
+          << " updated, " << r->unchanged << " unchanged, " << r->invalid << " invalid" << Qt::endl;
+    for (const evidence::Pointer& ptr : tree->pointers)
+        if (!ptr.isValid())
+            out() << "  invalid " << ptr.file << ": " << ptr.problems.join(QStringLiteral("; ")) << Qt::endl;
+    return kOk;
+}
+
+int evidenceVerb(const QStringList& args) {
+    const QString sub = args.value(2);
+    if (sub == QLatin1String("import")) {
+        QStringList rest = args;
+        rest.remove(1, 2);
+        return evidenceImport(rest);
+    }
+    if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
+        out() << "Usage: proofbench evidence import [--allowlist FILE] DIR\n\n"
+                 "  import   read a recipes/evidence tree into the database (pointers, signer classes)\n";
+        return sub.isEmpty() ? kUsage : kOk;
+    }
+    return usage(QStringLiteral("unknown evidence command '%1'").arg(sub), QStringLiteral("evidence"));
+}
+
+int healthVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("version"), QStringLiteral("Catalog version (default: the newest imported)."),
+                 QStringLiteral("LABEL")});
+    addFormat(p, QStringLiteral("markdown|json|csv"), QStringLiteral("markdown"));
+    if (int rc = parse(p, args, QStringLiteral("health"),
+                       QStringLiteral("The health table: one row per recipe coordinate of a catalog version, with the "
+                                      "status its evidence gives it."));
+        rc >= 0)
+        return rc;
+    const QString format = p.value(QStringLiteral("format"));
+    if (!QStringList{QStringLiteral("markdown"), QStringLiteral("json"), QStringLiteral("csv")}.contains(format))
+        return usage(QStringLiteral("unknown --format '%1' (expected markdown, json or csv)").arg(format),
+                     QStringLiteral("health"));
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    CatalogStore catalogs(**db);
+    qint64 versionId = 0;
+    if (p.isSet(QStringLiteral("version"))) {
+        Result<CatalogVersionInfo> v = catalogs.version(p.value(QStringLiteral("version")));
+        if (!v)
+            return fail(v.error());
+        versionId = v->id;
+    } else {
+        Result<std::vector<CatalogVersionInfo>> all = catalogs.versions();
+        if (!all)
+            return fail(all.error());
+        if (all->empty())
+            return fail(makeError(QStringLiteral("no catalog versions in the database")));
+        versionId = all->back().id;
+    }
+    Result<std::vector<HealthRow>> rows = EvidenceStore(**db).health(versionId);
+    if (!rows)
+        return fail(rows.error());
+    if (format == QLatin1String("json")) {
+        QJsonArray a;
+        for (const HealthRow& r : *rows)
+            a.append(healthJson(r));
+        printJson(a);
+    } else {
+        out() << (format == QLatin1String("csv") ? healthCsv(*rows) : healthMarkdown(*rows));
+    }
+    return kOk;
+}
+
 int recipeDigestVerb(const QStringList& args) {
     QCommandLineParser p;
     p.addOption({QStringLiteral("predicate-type"),
@@ -564,7 +680,8 @@ bool isCliInvocation(const QStringList& args) {
     if (args.size() < 2)
         return false;
     static const QStringList verbs = {QStringLiteral("catalog"), QStringLiteral("recipe"), QStringLiteral("graph"),
-                                      QStringLiteral("diff"), QStringLiteral("help"),
+                                      QStringLiteral("diff"), QStringLiteral("evidence"), QStringLiteral("health"),
+                                      QStringLiteral("help"),
                                       QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("--version"),
                                       QStringLiteral("-v")};
     return verbs.contains(args.at(1)) || !args.at(1).startsWith(QLatin1Char('-'));
@@ -582,6 +699,13 @@ int run(const QStringList& args) {
     }
     if (verb == QLatin1String("catalog"))
         return catalogVerb(args);
+    if (verb == QLatin1String("evidence"))
+        return evidenceVerb(args);
+    if (verb == QLatin1String("health")) {
+        QStringList rest = args;
+        rest.removeAt(1);
+        return healthVerb(rest);
+    }
     if (verb == QLatin1String("graph") || verb == QLatin1String("diff")) {
         QStringList rest = args;
         rest.removeAt(1);

@@ -269,6 +269,38 @@ class TestCli : public QObject {
         QVERIFY(missing.err.contains("no-such-version"));
     }
 
+    void evidenceImportAndHealth() {
+        PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/2026-08-19/recipes/evidence"));
+        QTemporaryDir tmp;
+        const QString evDb = tmp.filePath(QStringLiteral("ev.sqlite"));
+        const QString catalogDir = pbtest::realCatalog(QStringLiteral("2026-08-19"));
+        Run cat = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), evDb,
+                              QStringLiteral("--version"), QStringLiteral("2026-08-19"), catalogDir});
+        QVERIFY2(cat.code == 0, cat.err.constData());
+        Run imp = proofbench({QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), evDb,
+                              QStringLiteral("--format"), QStringLiteral("json"), catalogDir});
+        QVERIFY2(imp.code == 0, imp.err.constData());
+        const QJsonObject r = QJsonDocument::fromJson(imp.out).object();
+        QVERIFY(r.value("pointers").toInt() >= 5);
+        QCOMPARE(r.value("added").toInt(), r.value("pointers").toInt());
+        Run again = proofbench({QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), evDb, catalogDir});
+        QVERIFY(again.out.contains(" 0 added"));
+        Run health = proofbench({QStringLiteral("health"), QStringLiteral("--db"), evDb, QStringLiteral("--version"),
+                                 QStringLiteral("2026-08-19"), QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(health.code == 0, health.err.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(health.out).array();
+        int signedRows = 0, inCatalog = 0;
+        for (const QJsonValue& v : rows) {
+            signedRows += v.toObject().value("status").toString() == QLatin1String("signed (not verified)") ? 1 : 0;
+            inCatalog += v.toObject().value("inCatalog").toBool() ? 1 : 0;
+        }
+        QCOMPARE(inCatalog, 45);
+        QVERIFY(signedRows >= 5);
+        Run csv = proofbench({QStringLiteral("health"), QStringLiteral("--db"), evDb, QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.code, 0);
+        QVERIFY(csv.out.startsWith("recipe,service,accelerator,os,intent,platform,status"));
+    }
+
     void badImportFailsWithFileAndReason() {
         pbtest::CatalogFixture f;
         f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n  base: nowhere\n");

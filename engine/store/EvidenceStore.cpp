@@ -1,0 +1,320 @@
+#include "store/EvidenceStore.h"
+
+#include "core/Hash.h"
+#include "store/CatalogStore.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <map>
+
+namespace pb::store {
+
+using evidence::Pointer;
+using evidence::SignerClass;
+
+QString healthStatusName(HealthStatus s) {
+    switch (s) {
+    case HealthStatus::NoEvidence:
+        return QStringLiteral("no evidence");
+    case HealthStatus::Pending:
+        return QStringLiteral("pending");
+    case HealthStatus::Signed:
+        return QStringLiteral("signed (not verified)");
+    case HealthStatus::Verified:
+        return QStringLiteral("verified");
+    case HealthStatus::VerifiedFailedPhases:
+        return QStringLiteral("verified, failed phases");
+    case HealthStatus::Invalid:
+        return QStringLiteral("invalid");
+    case HealthStatus::Stale:
+        return QStringLiteral("stale");
+    }
+    return {};
+}
+
+namespace {
+
+QVariant nullable(const QString& s) {
+    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
+} // namespace
+
+Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceTree& tree) {
+    EvidenceImportReport report;
+    QSqlDatabase& db = m_db.sql();
+    if (!db.transaction())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
+    auto rollback = [&](const Error& e) {
+        db.rollback();
+        return e;
+    };
+    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    QSqlQuery q(db);
+    if (tree.allowlist) {
+        QFile f(tree.allowlist->file);
+        const QByteArray bytes = f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        q.prepare(QStringLiteral("INSERT OR IGNORE INTO evidence_allowlists (path, sha256, content, imported_at) "
+                                 "VALUES (?, ?, ?, ?)"));
+        q.addBindValue(tree.allowlist->file);
+        q.addBindValue(sha256Hex(bytes));
+        q.addBindValue(bytes);
+        q.addBindValue(now);
+        if (!q.exec())
+            return rollback(sqlError(q, QStringLiteral("evidence_allowlists")));
+        report.allowlistStored = q.numRowsAffected() > 0;
+    }
+    QSqlQuery find(db), upsert(db);
+    find.prepare(QStringLiteral("SELECT sha256 FROM evidence_pointers WHERE path = ?"));
+    upsert.prepare(QStringLiteral(
+        "INSERT INTO evidence_pointers (path, sha256, content, layout, recipe, profile, source_dir, signer_issuer, "
+        "signer_identity, signer_slug, signer_class, rekor_log_index, attested_at, bundle_digest, bundle_oci, "
+        "predicate_type, valid, problems, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+        "ON CONFLICT(path) DO UPDATE SET sha256=excluded.sha256, content=excluded.content, layout=excluded.layout, "
+        "recipe=excluded.recipe, profile=excluded.profile, source_dir=excluded.source_dir, "
+        "signer_issuer=excluded.signer_issuer, signer_identity=excluded.signer_identity, "
+        "signer_slug=excluded.signer_slug, signer_class=excluded.signer_class, "
+        "rekor_log_index=excluded.rekor_log_index, attested_at=excluded.attested_at, "
+        "bundle_digest=excluded.bundle_digest, bundle_oci=excluded.bundle_oci, "
+        "predicate_type=excluded.predicate_type, valid=excluded.valid, problems=excluded.problems, "
+        "imported_at=excluded.imported_at"));
+    for (const Pointer& p : tree.pointers) {
+        const QString digest = sha256Hex(p.raw);
+        find.addBindValue(p.file);
+        if (!find.exec())
+            return rollback(sqlError(find, QStringLiteral("evidence_pointers")));
+        const bool exists = find.next();
+        const QString old = exists ? find.value(0).toString() : QString();
+        find.finish();
+        report.invalid += p.isValid() ? 0 : 1;
+        if (exists && old == digest) {
+            ++report.unchanged;
+            continue;
+        }
+        const evidence::Attestation* a = p.attestation();
+        const std::optional<evidence::Signer> signer = a ? a->signer : std::nullopt;
+        upsert.addBindValue(p.file);
+        upsert.addBindValue(digest);
+        upsert.addBindValue(p.raw);
+        upsert.addBindValue(evidence::layoutName(p.layout));
+        upsert.addBindValue(nullable(p.recipe));
+        upsert.addBindValue(nullable(p.profile));
+        upsert.addBindValue(nullable(p.dirSource));
+        upsert.addBindValue(nullable(signer ? signer->issuer : QString()));
+        upsert.addBindValue(nullable(signer ? signer->identity : QString()));
+        upsert.addBindValue(nullable(p.claimedSlug()));
+        upsert.addBindValue(nullable(p.signerClass ? evidence::signerClassName(*p.signerClass) : QString()));
+        upsert.addBindValue(signer && signer->rekorLogIndex ? QVariant(*signer->rekorLogIndex)
+                                                            : QVariant(QMetaType(QMetaType::LongLong)));
+        upsert.addBindValue(nullable(a ? a->attestedAtText : QString()));
+        upsert.addBindValue(nullable(a ? a->bundleDigest : QString()));
+        upsert.addBindValue(nullable(a ? a->bundleOci : QString()));
+        upsert.addBindValue(nullable(a ? a->predicateType : QString()));
+        upsert.addBindValue(p.isValid() ? 1 : 0);
+        upsert.addBindValue(QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(p.problems)).toJson(QJsonDocument::Compact)));
+        upsert.addBindValue(now);
+        if (!upsert.exec())
+            return rollback(sqlError(upsert, QStringLiteral("evidence_pointers (%1)").arg(p.file)));
+        exists ? ++report.updated : ++report.added;
+    }
+    if (!db.commit())
+        return makeError(QStringLiteral("cannot commit the evidence import: %1").arg(db.lastError().text()), m_db.path());
+    return report;
+}
+
+int EvidenceStore::pointerCount() const {
+    QSqlQuery q(m_db.sql());
+    return q.exec(QStringLiteral("SELECT count(*) FROM evidence_pointers")) && q.next() ? q.value(0).toInt() : 0;
+}
+
+Result<std::vector<Pointer>> EvidenceStore::pointersFor(const QString& recipe) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT path, content, signer_class, valid, problems FROM evidence_pointers WHERE "
+                             "recipe = ? ORDER BY path"));
+    q.addBindValue(recipe);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("evidence_pointers"));
+    std::vector<Pointer> out;
+    while (q.next()) {
+        Pointer p = evidence::parsePointer(q.value(1).toByteArray(), q.value(0).toString());
+        p.problems.clear();
+        for (const QJsonValue& v : QJsonDocument::fromJson(q.value(4).toString().toUtf8()).array())
+            p.problems << v.toString();
+        const QString cls = q.value(2).toString();
+        for (SignerClass c : {SignerClass::FirstParty, SignerClass::Community, SignerClass::Partner, SignerClass::Reported})
+            if (!cls.isEmpty() && evidence::signerClassName(c) == cls)
+                p.signerClass = c;
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) const {
+    Result<std::vector<RecipeInfo>> recipes = CatalogStore(m_db).recipes(catalogVersionId);
+    if (!recipes)
+        return recipes.error();
+    std::map<QString, HealthRow> rows;
+    for (const RecipeInfo& r : *recipes) {
+        HealthRow row;
+        row.recipe = r.name;
+        row.criteria = r.criteria;
+        row.catalogLabel = r.catalogLabel;
+        row.reason = QStringLiteral("no pointer names this recipe");
+        rows[r.name] = row;
+    }
+    QSqlQuery q(m_db.sql());
+    if (!q.exec(QStringLiteral("SELECT recipe, layout, signer_class, valid, attested_at, predicate_type, problems FROM "
+                               "evidence_pointers WHERE recipe IS NOT NULL")))
+        return sqlError(q, QStringLiteral("evidence_pointers"));
+    while (q.next()) {
+        const QString recipe = q.value(0).toString();
+        auto it = rows.find(recipe);
+        if (it == rows.end()) {
+            HealthRow orphan; // evidence for a coordinate this catalog version does not have
+            orphan.recipe = recipe;
+            orphan.reason = QStringLiteral("not a recipe of this catalog version");
+            it = rows.emplace(recipe, orphan).first;
+        }
+        HealthRow& row = it->second;
+        ++row.pointers;
+        const bool valid = q.value(3).toInt() != 0;
+        if (!valid) {
+            ++row.invalid;
+            continue;
+        }
+        const QString cls = q.value(2).toString();
+        const QString layout = q.value(1).toString();
+        if (layout == evidence::layoutName(evidence::PointerLayout::FlatPending)) {
+            ++row.pending;
+            continue;
+        }
+        if (cls == QLatin1String("first-party"))
+            ++row.firstParty;
+        else if (cls == QLatin1String("community"))
+            ++row.community;
+        else if (cls == QLatin1String("partner"))
+            ++row.partner;
+        else
+            ++row.reported;
+        const QDateTime at = QDateTime::fromString(q.value(4).toString(), Qt::ISODate);
+        if (at.isValid() && (!row.newestAttestedAt.isValid() || at > row.newestAttestedAt)) {
+            row.newestAttestedAt = at.toUTC();
+            row.newestPredicateType = q.value(5).toString();
+        }
+    }
+    std::vector<HealthRow> out;
+    for (auto& [name, row] : rows) {
+        const int signedValid = row.firstParty + row.community + row.partner + row.reported;
+        if (signedValid > 0) {
+            row.status = HealthStatus::Signed;
+            row.reason = QStringLiteral("%1 signed pointer(s); signatures and bundles not checked yet").arg(signedValid);
+        } else if (row.pending > 0) {
+            row.status = HealthStatus::Pending;
+            row.reason = QStringLiteral("only unsigned (pending) pointers");
+        } else if (row.invalid > 0) {
+            row.status = HealthStatus::Invalid;
+            row.reason = QStringLiteral("%1 pointer(s), none valid").arg(row.invalid);
+        }
+        out.push_back(row);
+    }
+    return out;
+}
+
+QJsonObject healthJson(const HealthRow& r) {
+    return QJsonObject{{QStringLiteral("recipe"), r.recipe},
+                       {QStringLiteral("service"), r.criteria.service},
+                       {QStringLiteral("accelerator"), r.criteria.accelerator},
+                       {QStringLiteral("os"), r.criteria.os},
+                       {QStringLiteral("intent"), r.criteria.intent},
+                       {QStringLiteral("platform"), r.criteria.platform},
+                       {QStringLiteral("status"), healthStatusName(r.status)},
+                       {QStringLiteral("reason"), r.reason},
+                       {QStringLiteral("inCatalog"), r.inCatalog()},
+                       {QStringLiteral("phaseCoverage"), r.phaseCoverage},
+                       {QStringLiteral("pointers"), r.pointers},
+                       {QStringLiteral("invalid"), r.invalid},
+                       {QStringLiteral("pending"), r.pending},
+                       {QStringLiteral("signers"), QJsonObject{{QStringLiteral("firstParty"), r.firstParty},
+                                                               {QStringLiteral("community"), r.community},
+                                                               {QStringLiteral("partner"), r.partner},
+                                                               {QStringLiteral("reportedOnly"), r.reported}}},
+                       {QStringLiteral("newestAttestedAt"),
+                        r.newestAttestedAt.isValid() ? QJsonValue(r.newestAttestedAt.toString(Qt::ISODate)) : QJsonValue()},
+                       {QStringLiteral("aicrVersion"), r.aicrVersion},
+                       {QStringLiteral("stale"), r.stale}};
+}
+
+namespace {
+
+QStringList cells(const HealthRow& r) {
+    auto orAny = [&r](const QString& s) {
+        if (!r.inCatalog())
+            return QStringLiteral("—"); // evidence for a coordinate outside this catalog version
+        return s.isEmpty() ? QStringLiteral("any") : s;
+    };
+    return {r.recipe,
+            orAny(r.criteria.service),
+            orAny(r.criteria.accelerator),
+            orAny(r.criteria.os),
+            orAny(r.criteria.intent),
+            orAny(r.criteria.platform),
+            healthStatusName(r.status),
+            r.phaseCoverage,
+            QStringLiteral("%1/%2/%3/%4").arg(r.firstParty).arg(r.community).arg(r.partner).arg(r.reported),
+            r.newestAttestedAt.isValid() ? r.newestAttestedAt.toString(Qt::ISODate) : QString(),
+            r.aicrVersion,
+            r.stale ? QStringLiteral("yes") : QStringLiteral("no")};
+}
+
+const QStringList& headers() {
+    static const QStringList h = {QStringLiteral("recipe"), QStringLiteral("service"), QStringLiteral("accelerator"),
+                                  QStringLiteral("os"), QStringLiteral("intent"), QStringLiteral("platform"),
+                                  QStringLiteral("status"), QStringLiteral("phases"),
+                                  QStringLiteral("signers (1st/community/partner/reported)"),
+                                  QStringLiteral("newest attestedAt"), QStringLiteral("aicrVersion"), QStringLiteral("stale")};
+    return h;
+}
+
+} // namespace
+
+QString healthMarkdown(const std::vector<HealthRow>& rows) {
+    QString out = QStringLiteral("| ") + headers().join(QStringLiteral(" | ")) + QStringLiteral(" |\n|");
+    for (qsizetype i = 0; i < headers().size(); ++i)
+        out += QStringLiteral("---|");
+    out += QLatin1Char('\n');
+    for (const HealthRow& r : rows) {
+        QStringList c = cells(r);
+        for (QString& s : c)
+            s.replace(QLatin1Char('|'), QStringLiteral("\\|"));
+        out += QStringLiteral("| ") + c.join(QStringLiteral(" | ")) + QStringLiteral(" |\n");
+    }
+    return out;
+}
+
+QString healthCsv(const std::vector<HealthRow>& rows) {
+    auto quote = [](QString s) {
+        if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
+            s.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+            s = QLatin1Char('"') + s + QLatin1Char('"');
+        }
+        return s;
+    };
+    QString out;
+    QStringList h;
+    for (const QString& s : headers())
+        h << quote(s);
+    out += h.join(QLatin1Char(',')) + QLatin1Char('\n');
+    for (const HealthRow& r : rows) {
+        QStringList c;
+        for (const QString& s : cells(r))
+            c << quote(s);
+        out += c.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return out;
+}
+
+} // namespace pb::store

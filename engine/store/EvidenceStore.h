@@ -1,0 +1,62 @@
+// Evidence pointers in the database: idempotent import of an evidence tree (invalid pointers are
+// kept with their reasons, never dropped), and the health table — one row per leaf coordinate of
+// a catalog version with its status derived from the pointers.
+#pragma once
+
+#include "catalog/Types.h"
+#include "evidence/Evidence.h"
+#include "store/Database.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+
+namespace pb::store {
+
+struct EvidenceImportReport {
+    int added = 0, updated = 0, unchanged = 0, invalid = 0;
+    bool allowlistStored = false;
+};
+
+// Status of a recipe coordinate. Signature verification and bundle checks come with the verify and
+// bundle work; until then a signed pointer is "signed" (signature not checked) and stale cannot be told.
+enum class HealthStatus { NoEvidence, Pending, Signed, Verified, VerifiedFailedPhases, Invalid, Stale };
+QString healthStatusName(HealthStatus s);
+
+struct HealthRow {
+    QString recipe;
+    catalog::Criteria criteria;
+    QString catalogLabel;   // empty when the evidence names a recipe this catalog version does not have
+    bool inCatalog() const { return !catalogLabel.isEmpty(); }
+    HealthStatus status = HealthStatus::NoEvidence;
+    QString reason;              // why the status is what it is
+    int pointers = 0, invalid = 0, pending = 0;
+    int firstParty = 0, community = 0, partner = 0, reported = 0; // valid signed pointers by signer class
+    QDateTime newestAttestedAt;
+    QString newestPredicateType;
+    QString phaseCoverage;       // from bundles (empty until bundles are imported)
+    QString aicrVersion;         // from bundles
+    bool stale = false;
+};
+
+class EvidenceStore {
+  public:
+    explicit EvidenceStore(Database& db) : m_db(db) {}
+
+    // One transaction: every pointer of the tree (added, updated when its bytes changed, or unchanged)
+    // and the allowlist it was checked against.
+    Result<EvidenceImportReport> importTree(const evidence::EvidenceTree& tree);
+
+    // Rows for every recipe of the catalog version, plus recipes that have pointers but are not in it.
+    Result<std::vector<HealthRow>> health(qint64 catalogVersionId) const;
+    Result<std::vector<evidence::Pointer>> pointersFor(const QString& recipe) const;
+    int pointerCount() const;
+
+  private:
+    Database& m_db;
+};
+
+QString healthMarkdown(const std::vector<HealthRow>& rows);
+QString healthCsv(const std::vector<HealthRow>& rows);
+QJsonObject healthJson(const HealthRow& row);
+
+} // namespace pb::store

@@ -1,0 +1,34 @@
+-- Evidence pointers as imported from recipes/evidence trees. A pointer joins to recipes by
+-- recipe name (recipes.name) in every catalog version; its status is derived, never typed in.
+
+CREATE TABLE evidence_pointers (
+    id                  INTEGER PRIMARY KEY,
+    path                TEXT    NOT NULL UNIQUE,  -- relative to the evidence root: the pointer's identity
+    sha256              TEXT    NOT NULL,         -- of the verbatim bytes
+    content             BLOB    NOT NULL,
+    layout              TEXT    NOT NULL,         -- per-source, flat pending, legacy flat, misplaced
+    recipe              TEXT,
+    profile             TEXT,
+    source_dir          TEXT,                     -- <source> directory of the per-source layout
+    signer_issuer       TEXT,
+    signer_identity     TEXT,
+    signer_slug         TEXT,                     -- recomputed from the claimed signer
+    signer_class        TEXT,                     -- first-party, community, partner, reported-only
+    rekor_log_index     INTEGER,
+    attested_at         TEXT,                     -- RFC 3339 as written
+    bundle_digest       TEXT,
+    bundle_oci          TEXT,
+    predicate_type      TEXT,
+    valid               INTEGER NOT NULL,
+    problems            TEXT    NOT NULL DEFAULT '[]',  -- JSON array of reasons when invalid
+    imported_at         TEXT    NOT NULL
+);
+CREATE INDEX evidence_pointers_by_recipe ON evidence_pointers(recipe);
+
+CREATE TABLE evidence_allowlists (
+    id                  INTEGER PRIMARY KEY,
+    path                TEXT    NOT NULL,
+    sha256              TEXT    NOT NULL UNIQUE,
+    content             BLOB    NOT NULL,
+    imported_at         TEXT    NOT NULL
+);

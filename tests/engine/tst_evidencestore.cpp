@@ -1,0 +1,141 @@
+// Evidence import into SQLite and the health table derived from it.
+#include "TestUtil.h"
+#include "catalog/Loader.h"
+#include "evidence/Evidence.h"
+#include "store/CatalogStore.h"
+#include "store/EvidenceStore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTimeZone>
+#include <QTest>
+
+using namespace pb;
+using namespace pb::store;
+
+namespace {
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write(bytes);
+}
+
+QByteArray pointerYaml(const QString& recipe, const QString& digestHex, bool withSigner) {
+    QByteArray y = "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: sha256:" +
+                   digestHex.toUtf8() + "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
+                   "\n      predicateType: https://aicr.run/recipe-evidence/v3\n";
+    if (withSigner)
+        y += "    signer:\n      identity: yuanchen97@gmail.com\n      issuer: https://github.com/login/oauth\n";
+    return y + "recipe: " + recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
+}
+
+} // namespace
+
+class TestEvidenceStore : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+
+  private slots:
+    void importIsIdempotentAndKeepsInvalid() {
+        const QString root = m_tmp.filePath(QStringLiteral("tree/recipes/evidence"));
+        writeFile(root + QStringLiteral("/allowlist.yaml"),
+                  "community:\n  - issuer: https://github.com/login/oauth\n    source: 7c4c0edc8c765a95a0f3afdb3bbb8e91\n");
+        const QString slug = QStringLiteral("7c4c0edc8c765a95a0f3afdb3bbb8e91");
+        const QString hexA = QString(64, QLatin1Char('a')), hexB = QString(64, QLatin1Char('b'));
+        // v1.0.0 recipe names of the embedded catalog.
+        const QString signedRecipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+        const QString pendingRecipe = QStringLiteral("gb200-eks-ubuntu-inference-dynamo");
+        writeFile(root + QStringLiteral("/%1/%2/sha256-%3.yaml").arg(signedRecipe, slug, hexA),
+                  pointerYaml(signedRecipe, hexA, true));
+        writeFile(root + QStringLiteral("/%1.yaml").arg(pendingRecipe), pointerYaml(pendingRecipe, hexB, false));
+        // Invalid: wrong source directory.
+        writeFile(root + QStringLiteral("/h100-gke-cos-training-kubeflow/%1/sha256-%2.yaml").arg(QString(32, QLatin1Char('0')), hexA),
+                  pointerYaml(QStringLiteral("h100-gke-cos-training-kubeflow"), hexA, true));
+        // Evidence for a coordinate the catalog does not have.
+        writeFile(root + QStringLiteral("/vr200-rke2-ubuntu-training/%1/sha256-%2.yaml").arg(slug, hexB),
+                  pointerYaml(QStringLiteral("vr200-rke2-ubuntu-training"), hexB, true));
+
+        auto db = Database::open(m_tmp.filePath(QStringLiteral("ev.sqlite")));
+        QVERIFY(db.ok());
+        QCOMPARE((*db)->schemaVersion(), 2);
+        QVERIFY(importEmbeddedDefaults(**db).ok());
+        Result<evidence::EvidenceTree> tree = evidence::scanEvidence(m_tmp.filePath(QStringLiteral("tree")));
+        QVERIFY(tree.ok());
+        EvidenceStore store(**db);
+        Result<EvidenceImportReport> first = store.importTree(*tree);
+        QVERIFY2(first.ok(), qPrintable(first.ok() ? QString() : first.error().toString()));
+        QCOMPARE(first->added, 4);
+        QCOMPARE(first->invalid, 1);
+        Result<EvidenceImportReport> again = store.importTree(*tree);
+        QVERIFY(again.ok());
+        QCOMPARE(again->added, 0);
+        QCOMPARE(again->unchanged, 4);
+        QCOMPARE(store.pointerCount(), 4);
+        // The invalid pointer is in the database with its reason.
+        QSqlQuery q((*db)->sql());
+        QVERIFY(q.exec(QStringLiteral("SELECT problems FROM evidence_pointers WHERE valid = 0")));
+        QVERIFY(q.next());
+        QVERIFY(q.value(0).toString().contains(QStringLiteral("does not match the signer's slug")));
+
+        CatalogStore catalogs(**db);
+        Result<std::vector<HealthRow>> rows = store.health(catalogs.version(QStringLiteral("v1.0.0"))->id);
+        QVERIFY(rows.ok());
+        QMap<QString, HealthRow> byName;
+        for (const HealthRow& r : *rows)
+            byName.insert(r.recipe, r);
+        QCOMPARE(byName.size(), 16 + 1); // every leaf of v1.0.0, plus the outside coordinate
+        QCOMPARE(byName.value(signedRecipe).status, HealthStatus::Signed);
+        QCOMPARE(byName.value(signedRecipe).community, 1);
+        QCOMPARE(byName.value(signedRecipe).newestAttestedAt, QDateTime(QDate(2026, 10, 1), QTime(10, 0), QTimeZone::utc()));
+        QCOMPARE(byName.value(pendingRecipe).status, HealthStatus::Pending);
+        QCOMPARE(byName.value(QStringLiteral("h100-gke-cos-training-kubeflow")).status, HealthStatus::Invalid);
+        QCOMPARE(byName.value(QStringLiteral("h100-gke-cos-inference-dynamo")).status, HealthStatus::NoEvidence);
+        QVERIFY(!byName.value(QStringLiteral("vr200-rke2-ubuntu-training")).inCatalog());
+        QCOMPARE(byName.value(QStringLiteral("vr200-rke2-ubuntu-training")).criteria.service, QString());
+        // Renderings.
+        const QString md = healthMarkdown(*rows);
+        QVERIFY(md.contains(QStringLiteral("| h100-eks-ubuntu-training-kubeflow | eks | h100 | ubuntu | training | kubeflow | signed (not verified) |")));
+        const QString csv = healthCsv(*rows);
+        QCOMPARE(csv.count(QLatin1Char('\n')), 18);
+        QCOMPARE(healthJson(byName.value(pendingRecipe)).value("status").toString(), QStringLiteral("pending"));
+        // Changed bytes of a flat pending pointer update it in place.
+        writeFile(root + QStringLiteral("/%1.yaml").arg(pendingRecipe), pointerYaml(pendingRecipe, hexA, false));
+        Result<evidence::EvidenceTree> tree2 = evidence::scanEvidence(m_tmp.filePath(QStringLiteral("tree")));
+        Result<EvidenceImportReport> third = store.importTree(*tree2);
+        QVERIFY(third.ok());
+        QCOMPARE(third->updated, 1);
+        QCOMPARE(store.pointerCount(), 4);
+    }
+
+    void realEvidenceHealth() {
+        PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/2026-08-19/recipes/evidence"));
+        auto db = Database::open(m_tmp.filePath(QStringLiteral("real.sqlite")));
+        QVERIFY(db.ok());
+        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::realCatalog(QStringLiteral("2026-08-19")));
+        QVERIFY(cat.ok());
+        QVERIFY(CatalogStore(**db).importCatalog(QStringLiteral("2026-08-19"), *cat).ok());
+        Result<evidence::EvidenceTree> tree = evidence::scanEvidence(pbtest::realCatalog(QStringLiteral("2026-08-19")));
+        QVERIFY(tree.ok());
+        EvidenceStore store(**db);
+        Result<EvidenceImportReport> r = store.importTree(*tree);
+        QVERIFY(r.ok());
+        QCOMPARE(r->invalid, 0);
+        Result<std::vector<HealthRow>> rows = store.health(CatalogStore(**db).version(QStringLiteral("2026-08-19"))->id);
+        QVERIFY(rows.ok());
+        int signedRows = 0, pointers = 0;
+        for (const HealthRow& row : *rows) {
+            signedRows += row.status == HealthStatus::Signed ? 1 : 0;
+            pointers += row.pointers;
+        }
+        QCOMPARE(pointers, static_cast<int>(tree->pointers.size())); // every pointer lands in a row
+        QVERIFY(signedRows >= 5);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvidenceStore)
+#include "tst_evidencestore.moc"
