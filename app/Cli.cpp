@@ -2,6 +2,7 @@
 
 #include "catalog/Diff.h"
 #include "catalog/Digest.h"
+#include "evidence/Bundle.h"
 #include "graph/Layout.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
@@ -67,6 +68,7 @@ const char* const kGeneralHelp =
     "  graph            a recipe's component graph, laid out by Graphviz (dot, svg, png, json)\n"
     "  diff             what changed between two catalogs, for one recipe or every leaf\n"
     "  evidence import  read evidence pointers (AICR recipes/evidence) into the database\n"
+    "  evidence check   check an evidence bundle (directory or OCI layout) offline\n"
     "  health           the health table: each recipe coordinate and its evidence status\n"
     "\n"
     "Every verb takes --db PATH (default: the per-user application data folder) and --help.\n"
@@ -474,16 +476,62 @@ int evidenceImport(const QStringList& args) {
     return kOk;
 }
 
+int evidenceCheck(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({QStringLiteral("pointer"), QStringLiteral("Pointer file to check the bundle against."),
+                 QStringLiteral("FILE")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("BUNDLE"),
+                            QStringLiteral("A summary-bundle directory (or its parent), or an OCI image layout."));
+    if (int rc = parse(p, args, QStringLiteral("evidence check"),
+                       QStringLiteral("Check an evidence bundle offline, as aicr evidence verify steps 3-4 do. Exit 0 "
+                                      "valid, 1 valid with failed phases, 2 invalid, 3 incomplete. Signatures are not "
+                                      "checked yet."));
+        rc >= 0)
+        return rc;
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("expected exactly one bundle"), QStringLiteral("evidence check"));
+    Result<evidence::SummaryBundle> bundle = evidence::loadBundle(p.positionalArguments().constFirst());
+    if (!bundle) {
+        fail(bundle.error());
+        return 2; // an unreadable or hostile bundle is invalid
+    }
+    std::optional<evidence::Pointer> pointer;
+    if (p.isSet(QStringLiteral("pointer"))) {
+        QFile f(p.value(QStringLiteral("pointer")));
+        if (!f.open(QIODevice::ReadOnly))
+            return fail(makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), f.fileName()));
+        pointer = evidence::parsePointer(f.readAll(), QFileInfo(f.fileName()).fileName());
+        if (!pointer->problems.isEmpty()) {
+            fail(makeError(pointer->problems.join(QStringLiteral("; ")), f.fileName()));
+            return 2;
+        }
+    }
+    const evidence::BundleCheck check = evidence::checkBundle(*bundle, pointer ? &*pointer : nullptr);
+    if (p.value(QStringLiteral("format")) == QLatin1String("json"))
+        printJson(check.toJson());
+    else
+        out() << check.toText();
+    out().flush();
+    return check.exitCode;
+}
+
 int evidenceVerb(const QStringList& args) {
     const QString sub = args.value(2);
+    if (sub == QLatin1String("check")) {
+        QStringList rest = args;
+        rest.remove(1, 2);
+        return evidenceCheck(rest);
+    }
     if (sub == QLatin1String("import")) {
         QStringList rest = args;
         rest.remove(1, 2);
         return evidenceImport(rest);
     }
     if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
-        out() << "Usage: proofbench evidence import [--allowlist FILE] DIR\n\n"
-                 "  import   read a recipes/evidence tree into the database (pointers, signer classes)\n";
+        out() << "Usage: proofbench evidence <import|check> ...\n\n"
+                 "  import [--allowlist FILE] DIR        read a recipes/evidence tree into the database\n"
+                 "  check [--pointer FILE] BUNDLE        check a summary bundle or OCI layout offline\n";
         return sub.isEmpty() ? kUsage : kOk;
     }
     return usage(QStringLiteral("unknown evidence command '%1'").arg(sub), QStringLiteral("evidence"));

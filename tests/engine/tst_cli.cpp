@@ -1,4 +1,5 @@
 // Drives the real `proofbench` binary as scripts and CI would.
+#include "BundleFixture.h"
 #include "CatalogFixture.h"
 #include "TestUtil.h"
 #include "catalog/Digest.h"
@@ -299,6 +300,25 @@ class TestCli : public QObject {
         Run csv = proofbench({QStringLiteral("health"), QStringLiteral("--db"), evDb, QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(csv.code, 0);
         QVERIFY(csv.out.startsWith("recipe,service,accelerator,os,intent,platform,status"));
+    }
+
+    void evidenceCheck() {
+        QTemporaryDir tmp;
+        pbtest::BundleFixture f;
+        const QString dir = f.writeDirectory(tmp.filePath(QStringLiteral("good")));
+        Run ok = proofbench({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--format"),
+                             QStringLiteral("json"), dir});
+        QCOMPARE(ok.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(ok.out).object().value("pending").toBool(), true);
+        f.files[QStringLiteral("ctrf/deployment.json")].append(' ');
+        const QString bad = f.writeDirectory(tmp.filePath(QStringLiteral("bad")));
+        Run refused = proofbench({QStringLiteral("evidence"), QStringLiteral("check"), bad});
+        QCOMPARE(refused.code, 2);
+        QVERIFY(refused.out.contains("failed    manifest-hash-check"));
+        QVERIFY(refused.out.contains("result: invalid (exit 2)"));
+        Run missing = proofbench({QStringLiteral("evidence"), QStringLiteral("check"), tmp.filePath(QStringLiteral("nowhere"))});
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.err.contains("not a summary bundle"));
     }
 
     void badImportFailsWithFileAndReason() {

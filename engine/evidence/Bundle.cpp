@@ -1,0 +1,478 @@
+#include "evidence/Bundle.h"
+
+#include "catalog/Digest.h"
+#include "core/Hash.h"
+#include "yaml/Yaml.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
+
+#include <memory>
+
+namespace pb::evidence {
+
+// ---- archives -----------------------------------------------------------------------------------
+
+Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QString& name, const ExtractLimits& limits) {
+    std::unique_ptr<archive, int (*)(archive*)> a(archive_read_new(), archive_read_free);
+    archive_read_support_filter_gzip(a.get());
+    archive_read_support_filter_none(a.get());
+    archive_read_support_format_tar(a.get());
+    if (archive_read_open_memory(a.get(), bytes.constData(), static_cast<size_t>(bytes.size())) != ARCHIVE_OK)
+        return makeError(QStringLiteral("not a tar archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), name);
+    QMap<QString, QByteArray> out;
+    qint64 total = 0, members = 0;
+    archive_entry* entry = nullptr;
+    for (;;) {
+        const int rc = archive_read_next_header(a.get(), &entry);
+        if (rc == ARCHIVE_EOF)
+            break;
+        if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
+            return makeError(QStringLiteral("corrupt archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), name);
+        if (++members > limits.maxMembers)
+            return makeError(QStringLiteral("more than %1 members").arg(limits.maxMembers), name);
+        const char* rawPath = archive_entry_pathname(entry);
+        QString path = QString::fromUtf8(rawPath ? rawPath : "");
+        const QString shown = name + QStringLiteral(" member '") + path + QLatin1Char('\'');
+        if (path.startsWith(QLatin1Char('/')) || (path.size() > 1 && path[1] == QLatin1Char(':')))
+            return makeError(QStringLiteral("absolute path refused"), shown);
+        while (path.startsWith(QLatin1String("./")))
+            path = path.mid(2);
+        const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        if (parts.contains(QStringLiteral("..")))
+            return makeError(QStringLiteral("path traversal ('..') refused"), shown);
+        const mode_t type = archive_entry_filetype(entry);
+        if (type == AE_IFDIR || path.isEmpty() || path == QLatin1String("."))
+            continue;
+        if (archive_entry_hardlink(entry) || type == AE_IFLNK)
+            return makeError(QStringLiteral("links are refused"), shown);
+        if (type != AE_IFREG)
+            return makeError(QStringLiteral("only regular files are allowed (devices, fifos and sockets are refused)"), shown);
+        const la_int64_t size = archive_entry_size(entry);
+        if (size < 0 || size > limits.maxMemberBytes)
+            return makeError(QStringLiteral("member larger than %1 MiB").arg(limits.maxMemberBytes >> 20), shown);
+        total += size;
+        if (total > limits.maxTotalBytes)
+            return makeError(QStringLiteral("archive expands beyond %1 MiB").arg(limits.maxTotalBytes >> 20), name);
+        QByteArray data(static_cast<qsizetype>(size), Qt::Uninitialized);
+        qint64 got = 0;
+        while (got < size) {
+            const la_ssize_t n = archive_read_data(a.get(), data.data() + got, static_cast<size_t>(size - got));
+            if (n < 0)
+                return makeError(QStringLiteral("cannot read: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), shown);
+            if (n == 0)
+                break;
+            got += n;
+        }
+        if (got != size)
+            return makeError(QStringLiteral("truncated member"), shown);
+        const QString clean = parts.join(QLatin1Char('/'));
+        if (out.contains(clean))
+            return makeError(QStringLiteral("member appears twice"), shown);
+        out.insert(clean, data);
+    }
+    return out;
+}
+
+// ---- CTRF ---------------------------------------------------------------------------------------
+
+Result<CtrfReport> parseCtrf(const QByteArray& bytes, const QString& file) {
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
+    if (err.error != QJsonParseError::NoError)
+        return makeError(QStringLiteral("malformed JSON: %1").arg(err.errorString()), file);
+    const QJsonObject results = doc.object().value(QStringLiteral("results")).toObject();
+    if (results.isEmpty())
+        return makeError(QStringLiteral("not a CTRF report: no results object"), file, 0, QStringLiteral("results"));
+    CtrfReport r;
+    r.phase = QFileInfo(file).completeBaseName();
+    const QJsonObject s = results.value(QStringLiteral("summary")).toObject();
+    r.tests = s.value(QStringLiteral("tests")).toInt();
+    r.passed = s.value(QStringLiteral("passed")).toInt();
+    r.failed = s.value(QStringLiteral("failed")).toInt();
+    r.skipped = s.value(QStringLiteral("skipped")).toInt();
+    r.pending = s.value(QStringLiteral("pending")).toInt();
+    r.other = s.value(QStringLiteral("other")).toInt();
+    for (const QJsonValue& v : results.value(QStringLiteral("tests")).toArray()) {
+        const QJsonObject t = v.toObject();
+        CtrfTest ct;
+        ct.name = t.value(QStringLiteral("name")).toString();
+        ct.status = t.value(QStringLiteral("status")).toString();
+        ct.message = t.value(QStringLiteral("message")).toString();
+        ct.durationMs = t.value(QStringLiteral("duration")).toDouble();
+        QStringList suite;
+        for (const QJsonValue& sv : t.value(QStringLiteral("suite")).toArray())
+            suite << sv.toString();
+        ct.suite = suite.join(QLatin1Char('/'));
+        r.results.push_back(ct);
+    }
+    return r;
+}
+
+// ---- loading ------------------------------------------------------------------------------------
+
+Result<SummaryBundle> loadSummaryBundle(const QString& dirIn) {
+    QString dir = QFileInfo(dirIn).absoluteFilePath();
+    if (QFileInfo(dir + QStringLiteral("/summary-bundle")).isDir())
+        dir += QStringLiteral("/summary-bundle");
+    if (!QFileInfo::exists(dir + QStringLiteral("/manifest.json")) &&
+        !QFileInfo::exists(dir + QStringLiteral("/statement.intoto.json")))
+        return makeError(QStringLiteral("not a summary bundle: no manifest.json or statement.intoto.json"), dirIn);
+    SummaryBundle b;
+    b.source = dir;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    const QDir base(dir);
+    qint64 total = 0;
+    while (it.hasNext()) {
+        const QString abs = it.next();
+        const QString rel = base.relativeFilePath(abs);
+        if (it.fileInfo().isSymLink())
+            return makeError(QStringLiteral("symbolic links are refused in a bundle"), abs);
+        if (!it.fileInfo().isFile())
+            return makeError(QStringLiteral("only regular files are allowed in a bundle"), abs);
+        QFile f(abs);
+        if (f.size() > 64ll * 1024 * 1024)
+            return makeError(QStringLiteral("file larger than 64 MiB"), abs);
+        total += f.size();
+        if (total > 512ll * 1024 * 1024)
+            return makeError(QStringLiteral("bundle larger than 512 MiB"), dirIn);
+        if (!f.open(QIODevice::ReadOnly))
+            return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), abs);
+        b.files.insert(rel, f.readAll());
+    }
+    return b;
+}
+
+namespace {
+
+Result<QByteArray> readBlob(const QString& layout, const QString& digest) {
+    if (!digest.startsWith(QLatin1String("sha256:")) || digest.size() != 71)
+        return makeError(QStringLiteral("unsupported digest '%1' (sha256 only)").arg(digest), layout);
+    const QString path = layout + QStringLiteral("/blobs/sha256/") + digest.mid(7);
+    QFile f(path);
+    if (f.size() > 256ll * 1024 * 1024)
+        return makeError(QStringLiteral("blob larger than 256 MiB"), path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("missing blob %1").arg(digest), path);
+    const QByteArray bytes = f.readAll();
+    if (QStringLiteral("sha256:") + sha256Hex(bytes) != digest)
+        return makeError(QStringLiteral("blob content does not match its digest %1").arg(digest), path);
+    return bytes;
+}
+
+} // namespace
+
+Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
+    const QString dir = QFileInfo(dirIn).absoluteFilePath();
+    QFile idx(dir + QStringLiteral("/index.json"));
+    if (!idx.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("not an OCI image layout: no index.json"), dirIn);
+    const QJsonObject index = QJsonDocument::fromJson(idx.readAll()).object();
+    const QJsonArray manifests = index.value(QStringLiteral("manifests")).toArray();
+    if (manifests.isEmpty())
+        return makeError(QStringLiteral("index.json lists no manifests"), idx.fileName(), 0, QStringLiteral("manifests"));
+    const QString manifestDigest = manifests.first().toObject().value(QStringLiteral("digest")).toString();
+    Result<QByteArray> manifestBytes = readBlob(dir, manifestDigest);
+    if (!manifestBytes)
+        return manifestBytes.error();
+    const QJsonObject manifest = QJsonDocument::fromJson(*manifestBytes).object();
+    const QJsonArray layers = manifest.value(QStringLiteral("layers")).toArray();
+    if (layers.size() != 1)
+        return makeError(QStringLiteral("expected exactly one layer (the summary bundle), found %1").arg(layers.size()),
+                         dir + QStringLiteral("/blobs/sha256/") + manifestDigest.mid(7), 0, QStringLiteral("layers"));
+    const QJsonObject layer = layers.first().toObject();
+    const QString layerDigest = layer.value(QStringLiteral("digest")).toString();
+    Result<QByteArray> layerBytes = readBlob(dir, layerDigest);
+    if (!layerBytes)
+        return layerBytes.error();
+    if (layer.contains(QStringLiteral("size")) && layer.value(QStringLiteral("size")).toInteger() != layerBytes->size())
+        return makeError(QStringLiteral("layer size %1 differs from the manifest's %2")
+                             .arg(layerBytes->size())
+                             .arg(layer.value(QStringLiteral("size")).toInteger()),
+                         dir, 0, QStringLiteral("layers[0].size"));
+    Result<QMap<QString, QByteArray>> files = extractTar(*layerBytes, QStringLiteral("layer %1").arg(layerDigest));
+    if (!files)
+        return files.error();
+    SummaryBundle b;
+    b.source = dir;
+    b.ociManifestDigest = manifestDigest;
+    // The layer holds the summary-bundle tree at its root (some tools add the directory itself).
+    for (auto it = files->cbegin(); it != files->cend(); ++it) {
+        QString p = it.key();
+        if (p.startsWith(QLatin1String("summary-bundle/")))
+            p = p.mid(15);
+        b.files.insert(p, it.value());
+    }
+    return b;
+}
+
+Result<SummaryBundle> loadBundle(const QString& path) {
+    if (QFileInfo::exists(path + QStringLiteral("/index.json")) && QFileInfo(path + QStringLiteral("/blobs")).isDir())
+        return loadOciLayout(path);
+    return loadSummaryBundle(path);
+}
+
+// ---- checks -------------------------------------------------------------------------------------
+
+QString stepStatusName(StepStatus s) {
+    switch (s) {
+    case StepStatus::Passed:
+        return QStringLiteral("passed");
+    case StepStatus::Failed:
+        return QStringLiteral("failed");
+    case StepStatus::Skipped:
+        break;
+    }
+    return QStringLiteral("skipped");
+}
+
+namespace {
+
+Predicate readPredicate(const QJsonObject& statement) {
+    Predicate p;
+    p.type = statement.value(QStringLiteral("predicateType")).toString();
+    const QJsonObject pr = statement.value(QStringLiteral("predicate")).toObject();
+    p.raw = pr;
+    p.schemaVersion = pr.value(QStringLiteral("schemaVersion")).toString();
+    p.attestedAt = pr.value(QStringLiteral("attestedAt")).toString();
+    p.aicrVersion = pr.value(QStringLiteral("aicrVersion")).toString();
+    p.aicrCommit = pr.value(QStringLiteral("aicrCommit")).toString();
+    p.validatorCatalogVersion = pr.value(QStringLiteral("validatorCatalogVersion")).toString();
+    const QJsonObject recipe = pr.value(QStringLiteral("recipe")).toObject();
+    p.recipeName = recipe.value(QStringLiteral("name")).toString();
+    p.recipeDigest = recipe.value(QStringLiteral("digest")).toString();
+    const QJsonObject manifest = pr.value(QStringLiteral("manifest")).toObject();
+    p.manifestDigest = manifest.value(QStringLiteral("digest")).toString();
+    p.manifestFileCount = manifest.contains(QStringLiteral("fileCount")) ? manifest.value(QStringLiteral("fileCount")).toInt() : -1;
+    p.profileSelection = pr.value(QStringLiteral("profile")).toObject().value(QStringLiteral("selection")).toString();
+    const QJsonObject phases = pr.value(QStringLiteral("phases")).toObject();
+    for (auto it = phases.begin(); it != phases.end(); ++it) {
+        const QJsonObject ph = it.value().toObject();
+        PhaseSummary s;
+        s.passed = ph.value(QStringLiteral("passed")).toInt();
+        s.failed = ph.value(QStringLiteral("failed")).toInt();
+        s.skipped = ph.value(QStringLiteral("skipped")).toInt();
+        s.ctrfDigest = ph.value(QStringLiteral("ctrfDigest")).toString();
+        p.phases.insert(it.key(), s);
+    }
+    return p;
+}
+
+// AICR's RecipeNameFor over a RecipeResult document.
+QString recipeNameOf(const yaml::Node& recipe) {
+    QStringList parts;
+    const yaml::Node* crit = recipe.get("criteria");
+    for (const char* d : {"accelerator", "service", "os", "intent", "platform"}) {
+        const yaml::Node* v = crit ? crit->get(d) : nullptr;
+        const QString s = v && v->isScalar() && !v->isNull() ? v->text().toLower() : QString();
+        if (!s.isEmpty() && s != QLatin1String("any"))
+            parts << s;
+    }
+    if (parts.isEmpty())
+        parts << QStringLiteral("recipe");
+    if (const yaml::Node* meta = recipe.get("metadata"))
+        if (const yaml::Node* sp = meta->get("selectedProfile"); sp && sp->isMap()) {
+            const yaml::Node* n = sp->get("name");
+            const yaml::Node* v = sp->get("value");
+            if (n && v)
+                parts << n->text().toLower() << v->text().toLower();
+        }
+    return parts.join(QLatin1Char('-'));
+}
+
+} // namespace
+
+BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer) {
+    BundleCheck c;
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) { c.steps.push_back({name, s, detail}); };
+    bool invalid = false, incomplete = false;
+
+    // Statement and predicate.
+    const QByteArray statementBytes = b.files.value(QStringLiteral("statement.intoto.json"));
+    QJsonParseError perr{};
+    const QJsonDocument sdoc = QJsonDocument::fromJson(statementBytes, &perr);
+    if (statementBytes.isEmpty() || perr.error != QJsonParseError::NoError || !sdoc.isObject()) {
+        step(QStringLiteral("predicate-parse"), StepStatus::Failed,
+             statementBytes.isEmpty() ? QStringLiteral("statement.intoto.json is missing")
+                                      : QStringLiteral("statement.intoto.json is not JSON: %1").arg(perr.errorString()));
+        c.exitCode = 2;
+        return c;
+    }
+    const Predicate pred = readPredicate(sdoc.object());
+    c.predicate = pred;
+    const PredicateVersion pv = predicateVersionOf(pred.type);
+    if (pv == PredicateVersion::Unknown) {
+        step(QStringLiteral("predicate-parse"), StepStatus::Failed, QStringLiteral("unknown predicate type '%1'").arg(pred.type));
+        invalid = true;
+    } else if (pred.recipeName.isEmpty() || pred.manifestDigest.isEmpty()) {
+        step(QStringLiteral("predicate-parse"), StepStatus::Failed, QStringLiteral("predicate lacks recipe.name or manifest.digest"));
+        invalid = true;
+    } else {
+        step(QStringLiteral("predicate-parse"), StepStatus::Passed,
+             QStringLiteral("%1, recipe %2, attested %3 by aicr %4").arg(pred.type, pred.recipeName, pred.attestedAt, pred.aicrVersion));
+    }
+
+    // Signature: present or pending; checked by the verify issue.
+    c.signaturePresent = b.files.contains(QStringLiteral("attestation.intoto.jsonl"));
+    if (c.signaturePresent) {
+        step(QStringLiteral("signature-verify"), StepStatus::Skipped, QStringLiteral("signature not checked (offline Sigstore verification comes later)"));
+    } else if (pointer && pointer->isSigned()) {
+        step(QStringLiteral("signature-verify"), StepStatus::Failed,
+             QStringLiteral("the pointer claims a signer but the bundle carries no attestation.intoto.jsonl"));
+        invalid = true;
+    } else {
+        step(QStringLiteral("signature-verify"), StepStatus::Skipped, QStringLiteral("pending signature (unsigned bundle)"));
+    }
+
+    // Pointer <-> predicate coherence.
+    if (pointer) {
+        QStringList problems;
+        if (pointer->recipe != pred.recipeName)
+            problems << QStringLiteral("pointer recipe '%1' but predicate recipe '%2'").arg(pointer->recipe, pred.recipeName);
+        if (const Attestation* a = pointer->attestation()) {
+            if (a->predicateType != pred.type)
+                problems << QStringLiteral("pointer predicateType %1 but statement %2").arg(a->predicateType, pred.type);
+            if (!b.ociManifestDigest.isEmpty() && a->bundleDigest != b.ociManifestDigest)
+                problems << QStringLiteral("pointer pins %1 but the layout holds %2").arg(a->bundleDigest, b.ociManifestDigest);
+            if (!a->attestedAtText.isEmpty() && a->attestedAtText != pred.attestedAt)
+                problems << QStringLiteral("attestedAt %1 in the pointer, %2 in the predicate").arg(a->attestedAtText, pred.attestedAt);
+        }
+        if (pointer->profile != pred.profileSelection && !(pointer->profile.isEmpty() && pred.profileSelection.isEmpty()))
+            problems << QStringLiteral("pointer profile '%1' but predicate '%2'").arg(pointer->profile, pred.profileSelection);
+        step(QStringLiteral("pointer-coherence"), problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
+             problems.isEmpty() ? QStringLiteral("pointer and predicate agree") : problems.join(QStringLiteral("; ")));
+        invalid = invalid || !problems.isEmpty();
+    }
+
+    // Manifest.
+    const QByteArray manifestBytes = b.files.value(QStringLiteral("manifest.json"));
+    if (manifestBytes.isEmpty()) {
+        step(QStringLiteral("manifest-hash-check"), StepStatus::Failed, QStringLiteral("manifest.json is missing"));
+        invalid = true;
+    } else {
+        QStringList problems;
+        const QString actual = QStringLiteral("sha256:") + sha256Hex(manifestBytes);
+        if (actual != pred.manifestDigest)
+            problems << QStringLiteral("sha256(manifest.json) is %1, the predicate says %2").arg(actual, pred.manifestDigest);
+        const QJsonArray listed = QJsonDocument::fromJson(manifestBytes).object().value(QStringLiteral("files")).toArray();
+        if (pred.manifestFileCount >= 0 && pred.manifestFileCount != listed.size())
+            problems << QStringLiteral("manifest lists %1 files, the predicate says %2").arg(listed.size()).arg(pred.manifestFileCount);
+        QSet<QString> managed{QStringLiteral("manifest.json"), QStringLiteral("statement.intoto.json"),
+                              QStringLiteral("attestation.intoto.jsonl")};
+        for (const QJsonValue& v : listed) {
+            const QJsonObject f = v.toObject();
+            const QString path = f.value(QStringLiteral("path")).toString();
+            managed.insert(path);
+            if (!b.files.contains(path)) {
+                problems << QStringLiteral("%1: listed but missing").arg(path);
+                continue;
+            }
+            const QByteArray& bytes = b.files[path];
+            if (f.value(QStringLiteral("size")).toInteger() != bytes.size())
+                problems << QStringLiteral("%1: size %2, manifest says %3").arg(path).arg(bytes.size()).arg(f.value(QStringLiteral("size")).toInteger());
+            const QString sum = QStringLiteral("sha256:") + sha256Hex(bytes);
+            if (sum != f.value(QStringLiteral("sha256")).toString())
+                problems << QStringLiteral("%1: sha256 differs from the manifest").arg(path);
+        }
+        for (auto it = b.files.cbegin(); it != b.files.cend(); ++it)
+            if (!managed.contains(it.key()))
+                problems << QStringLiteral("%1: not listed in the manifest (unmanaged file)").arg(it.key());
+        for (auto it = pred.phases.cbegin(); it != pred.phases.cend(); ++it) {
+            const QString file = QStringLiteral("ctrf/%1.json").arg(it.key());
+            if (!b.files.contains(file)) {
+                problems << QStringLiteral("%1: phase %2 has no CTRF report").arg(file, it.key());
+                continue;
+            }
+            if (!it->ctrfDigest.isEmpty() && QStringLiteral("sha256:") + sha256Hex(b.files[file]) != it->ctrfDigest)
+                problems << QStringLiteral("%1: digest differs from the predicate's ctrfDigest").arg(file);
+            Result<CtrfReport> report = parseCtrf(b.files[file], file);
+            if (report)
+                c.ctrf.insert(it.key(), *report);
+            else
+                problems << report.error().toString();
+        }
+        step(QStringLiteral("manifest-hash-check"), problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
+             problems.isEmpty() ? QStringLiteral("%1 files match the manifest; CTRF digests match").arg(listed.size())
+                                : problems.join(QStringLiteral("; ")));
+        invalid = invalid || !problems.isEmpty();
+    }
+
+    // Recipe identity binding.
+    const QByteArray recipeBytes = b.files.value(QStringLiteral("recipe.yaml"));
+    if (recipeBytes.isEmpty()) {
+        step(QStringLiteral("recipe-binding"), StepStatus::Failed, QStringLiteral("recipe.yaml is missing"));
+        invalid = true;
+    } else {
+        QStringList problems;
+        Result<yaml::Node> doc = yaml::parse(recipeBytes, QStringLiteral("recipe.yaml"));
+        if (!doc) {
+            problems << doc.error().toString();
+        } else {
+            const QString name = recipeNameOf(*doc);
+            if (name != pred.recipeName)
+                problems << QStringLiteral("recipe.yaml resolves to '%1', the predicate names '%2'").arg(name, pred.recipeName);
+            const catalog::PredicateVersion v = pv == PredicateVersion::V3   ? catalog::PredicateVersion::V3
+                                                : pv == PredicateVersion::V2 ? catalog::PredicateVersion::V2
+                                                                             : catalog::PredicateVersion::V1;
+            Result<QString> digest = catalog::evidenceRecipeDigest(recipeBytes, QStringLiteral("recipe.yaml"), v);
+            if (!digest)
+                problems << digest.error().toString();
+            else if (*digest != pred.recipeDigest)
+                problems << QStringLiteral("recipe digest %1, the predicate says %2").arg(digest->left(12), pred.recipeDigest.left(12));
+        }
+        step(QStringLiteral("recipe-binding"), problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
+             problems.isEmpty() ? QStringLiteral("recipe.yaml is %1 with digest %2").arg(pred.recipeName, pred.recipeDigest.left(12))
+                                : problems.join(QStringLiteral("; ")));
+        invalid = invalid || !problems.isEmpty();
+    }
+
+    int failedTests = 0;
+    for (auto it = pred.phases.cbegin(); it != pred.phases.cend(); ++it)
+        failedTests += it->failed;
+    if (invalid)
+        c.exitCode = 2;
+    else if (incomplete)
+        c.exitCode = 3;
+    else
+        c.exitCode = failedTests > 0 ? 1 : 0;
+    return c;
+}
+
+QJsonObject BundleCheck::toJson() const {
+    QJsonArray s;
+    for (const CheckStep& st : steps)
+        s.append(QJsonObject{{QStringLiteral("step"), st.name},
+                             {QStringLiteral("status"), stepStatusName(st.status)},
+                             {QStringLiteral("detail"), st.detail}});
+    QJsonObject phases;
+    if (predicate)
+        for (auto it = predicate->phases.cbegin(); it != predicate->phases.cend(); ++it)
+            phases.insert(it.key(), QJsonObject{{QStringLiteral("passed"), it->passed},
+                                                {QStringLiteral("failed"), it->failed},
+                                                {QStringLiteral("skipped"), it->skipped}});
+    return QJsonObject{{QStringLiteral("steps"), s},
+                       {QStringLiteral("exit"), exitCode},
+                       {QStringLiteral("pending"), !signaturePresent},
+                       {QStringLiteral("recipeName"), predicate ? predicate->recipeName : QString()},
+                       {QStringLiteral("predicateType"), predicate ? predicate->type : QString()},
+                       {QStringLiteral("phases"), phases}};
+}
+
+QString BundleCheck::toText() const {
+    QString out;
+    for (const CheckStep& st : steps)
+        out += QStringLiteral("%1  %2  %3\n").arg(stepStatusName(st.status), -8).arg(st.name, -20).arg(st.detail);
+    static const char* const verdicts[] = {"valid", "valid, with failed phases", "invalid", "incomplete"};
+    out += QStringLiteral("result: %1 (exit %2)\n").arg(QLatin1String(verdicts[exitCode < 0 || exitCode > 3 ? 3 : exitCode])).arg(exitCode);
+    return out;
+}
+
+} // namespace pb::evidence

@@ -1,0 +1,216 @@
+// Evidence bundles: our own fixture bundles (directory and OCI layout) pass the offline integrity
+// checks, and tampered copies are refused for the right reason.
+#include "BundleFixture.h"
+#include "TestUtil.h"
+#include "evidence/Bundle.h"
+
+#include <QTemporaryDir>
+#include <QDirIterator>
+#include <QTest>
+
+using namespace pb;
+using namespace pb::evidence;
+
+namespace {
+
+const CheckStep* stepNamed(const BundleCheck& c, const QString& name) {
+    for (const CheckStep& s : c.steps)
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+BundleCheck checkDir(const pbtest::BundleFixture& f, const Pointer* pointer = nullptr) {
+    QTemporaryDir tmp;
+    Result<SummaryBundle> b = loadBundle(f.writeDirectory(tmp.path()));
+    if (!b)
+        qFatal("%s", qPrintable(b.error().toString()));
+    return checkBundle(*b, pointer);
+}
+
+Pointer pointerFor(const QString& recipe, const QString& digest, bool withSigner, const QString& attestedAt) {
+    QByteArray y = "attestations:\n  - attestedAt: " + attestedAt.toUtf8() + "\n    bundle:\n      digest: " + digest.toUtf8() +
+                   "\n      oci: ghcr.io/example/aicr-evidence:x\n      predicateType: https://aicr.run/recipe-evidence/v3\n";
+    if (withSigner)
+        y += "    signer:\n      identity: someone@example.com\n      issuer: https://github.com/login/oauth\n";
+    y += "recipe: " + recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
+    return parsePointer(y, recipe + QStringLiteral(".yaml"));
+}
+
+} // namespace
+
+class TestBundle : public QObject {
+    Q_OBJECT
+  private slots:
+    void validDirectoryBundle() {
+        const pbtest::BundleFixture f;
+        const BundleCheck c = checkDir(f);
+        QVERIFY2(c.exitCode == 0, qPrintable(c.toText()));
+        QCOMPARE(stepNamed(c, QStringLiteral("manifest-hash-check"))->status, StepStatus::Passed);
+        QCOMPARE(stepNamed(c, QStringLiteral("recipe-binding"))->status, StepStatus::Passed);
+        QCOMPARE(stepNamed(c, QStringLiteral("signature-verify"))->status, StepStatus::Skipped);
+        QVERIFY(stepNamed(c, QStringLiteral("signature-verify"))->detail.contains(QStringLiteral("pending")));
+        QCOMPARE(c.ctrf.value(QStringLiteral("conformance")).passed, 10);
+        QCOMPARE(c.ctrf.value(QStringLiteral("deployment")).results.size(), size_t(4));
+        QCOMPARE(c.predicate->recipeName, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
+        QCOMPARE(c.toJson().value("exit").toInt(), 0);
+    }
+
+    void failedPhaseIsValidWithExitOne() {
+        const pbtest::BundleFixture f(QStringLiteral("h100-eks-ubuntu-training-kubeflow"), 1);
+        const BundleCheck c = checkDir(f);
+        QCOMPARE(c.exitCode, 1);
+        QCOMPARE(c.ctrf.value(QStringLiteral("performance")).failed, 1);
+    }
+
+    void tamperedBundlesAreRefused_data() {
+        QTest::addColumn<int>("tamper");
+        QTest::addColumn<QString>("step");
+        QTest::addColumn<QString>("reason");
+        QTest::addRow("changed CTRF byte") << 0 << "manifest-hash-check" << "ctrf/conformance.json: sha256 differs";
+        QTest::addRow("extra file") << 1 << "manifest-hash-check" << "notes.txt: not listed in the manifest";
+        QTest::addRow("wrong manifest digest") << 2 << "manifest-hash-check" << "sha256(manifest.json) is";
+        QTest::addRow("renamed recipe") << 3 << "recipe-binding" << "the predicate names 'h100-gke-cos-training-kubeflow'";
+        QTest::addRow("recipe edited, digest kept") << 4 << "manifest-hash-check" << "recipe.yaml: sha256 differs";
+        QTest::addRow("missing file") << 5 << "manifest-hash-check" << "bom.cdx.json: listed but missing";
+    }
+    void tamperedBundlesAreRefused() {
+        QFETCH(int, tamper);
+        QFETCH(QString, step);
+        QFETCH(QString, reason);
+        pbtest::BundleFixture f;
+        switch (tamper) {
+        case 0: {
+            QByteArray& b = f.files[QStringLiteral("ctrf/conformance.json")];
+            b[b.indexOf("passed")] = 'P';
+            break;
+        }
+        case 1:
+            f.files[QStringLiteral("notes.txt")] = "added after sealing\n";
+            break;
+        case 2:
+            f.files[QStringLiteral("manifest.json")].append('\n');
+            break;
+        case 3:
+            f.recipeName = QStringLiteral("h100-gke-cos-training-kubeflow");
+            f.seal();
+            break;
+        case 4:
+            f.files[QStringLiteral("recipe.yaml")].replace("v26.7.1", "v26.7.2");
+            break;
+        case 5:
+            f.files.remove(QStringLiteral("bom.cdx.json"));
+            break;
+        }
+        const BundleCheck c = checkDir(f);
+        QCOMPARE(c.exitCode, 2);
+        const CheckStep* s = stepNamed(c, step);
+        QVERIFY(s);
+        QCOMPARE(s->status, StepStatus::Failed);
+        QVERIFY2(s->detail.contains(reason), qPrintable(s->detail));
+    }
+
+    void ociLayoutAndPointerCoherence() {
+        const pbtest::BundleFixture f;
+        QTemporaryDir tmp;
+        const QString digest = pbtest::BundleFixture::writeOciLayout(tmp.path(), pbtest::BundleFixture::tarGz(f.files));
+        Result<SummaryBundle> b = loadBundle(tmp.path());
+        QVERIFY2(b.ok(), qPrintable(b.ok() ? QString() : b.error().toString()));
+        QCOMPARE(b->ociManifestDigest, digest);
+        QCOMPARE(b->files.size(), f.files.size());
+        const Pointer good = pointerFor(f.recipeName, digest, false, f.attestedAt);
+        BundleCheck c = checkBundle(*b, &good);
+        QVERIFY2(c.exitCode == 0, qPrintable(c.toText()));
+        QCOMPARE(stepNamed(c, QStringLiteral("pointer-coherence"))->status, StepStatus::Passed);
+        // A pointer pinning another digest, or naming another recipe.
+        const Pointer other = pointerFor(QStringLiteral("gb200-eks-ubuntu-training-kubeflow"),
+                                         QStringLiteral("sha256:") + QString(64, QLatin1Char('0')), false, f.attestedAt);
+        c = checkBundle(*b, &other);
+        QCOMPARE(c.exitCode, 2);
+        QVERIFY(stepNamed(c, QStringLiteral("pointer-coherence"))->detail.contains(QStringLiteral("pins sha256:0000")));
+        // A pointer that claims a signer while the bundle is unsigned.
+        const Pointer claims = pointerFor(f.recipeName, digest, true, f.attestedAt);
+        c = checkBundle(*b, &claims);
+        QCOMPARE(c.exitCode, 2);
+        QCOMPARE(stepNamed(c, QStringLiteral("signature-verify"))->status, StepStatus::Failed);
+        // A corrupted blob is caught by its digest.
+        QFile blob(tmp.path() + QStringLiteral("/blobs/sha256/") + digest.mid(7));
+        QVERIFY(blob.open(QIODevice::Append));
+        blob.write(" ");
+        blob.close();
+        Result<SummaryBundle> broken = loadBundle(tmp.path());
+        QVERIFY(!broken.ok());
+        QVERIFY(broken.error().message.contains(QStringLiteral("does not match its digest")));
+    }
+
+    void hostileArchivesAreRefused_data() {
+        QTest::addColumn<QString>("member");
+        QTest::addColumn<int>("type");
+        QTest::addColumn<QString>("reason");
+        QTest::addRow("traversal") << "../../etc/evil" << int(AE_IFREG) << "path traversal";
+        QTest::addRow("nested traversal") << "ctrf/../../evil" << int(AE_IFREG) << "path traversal";
+        QTest::addRow("absolute path") << "/etc/evil" << int(AE_IFREG) << "absolute path";
+        QTest::addRow("symlink") << "ctrf/link" << int(AE_IFLNK) << "links are refused";
+        QTest::addRow("device") << "dev/null" << int(AE_IFCHR) << "only regular files";
+        QTest::addRow("fifo") << "pipe" << int(AE_IFIFO) << "only regular files";
+    }
+    void hostileArchivesAreRefused() {
+        QFETCH(QString, member);
+        QFETCH(int, type);
+        QFETCH(QString, reason);
+        const pbtest::BundleFixture f;
+        const QByteArray layer = pbtest::BundleFixture::tarGz(f.files, {{member, type}});
+        Result<QMap<QString, QByteArray>> files = extractTar(layer, QStringLiteral("layer"));
+        QVERIFY(!files.ok());
+        QVERIFY2(files.error().message.contains(reason), qPrintable(files.error().toString()));
+        QVERIFY(files.error().file.contains(member.section(QLatin1Char('/'), -1)));
+        // The same through an OCI layout: nothing is written anywhere, the load fails.
+        QTemporaryDir tmp;
+        pbtest::BundleFixture::writeOciLayout(tmp.path(), layer);
+        QVERIFY(!loadBundle(tmp.path()).ok());
+        QVERIFY(!QFileInfo::exists(tmp.path() + QStringLiteral("/../evil")));
+    }
+
+    void archiveLimits() {
+        QMap<QString, QByteArray> many;
+        for (int i = 0; i < 30; ++i)
+            many.insert(QStringLiteral("f%1").arg(i), QByteArray(100, 'x'));
+        ExtractLimits limits;
+        limits.maxMembers = 20;
+        Result<QMap<QString, QByteArray>> r = extractTar(pbtest::BundleFixture::tarGz(many), QStringLiteral("layer"), limits);
+        QVERIFY(!r.ok());
+        QVERIFY(r.error().message.contains(QStringLiteral("more than 20 members")));
+        limits = ExtractLimits{};
+        limits.maxMemberBytes = 50;
+        r = extractTar(pbtest::BundleFixture::tarGz(many), QStringLiteral("layer"), limits);
+        QVERIFY(!r.ok());
+        QVERIFY(r.error().message.contains(QStringLiteral("larger than")));
+        QVERIFY(!extractTar("not an archive at all", QStringLiteral("junk")).ok());
+    }
+
+    void ctrfParsing() {
+        Result<CtrfReport> bad = parseCtrf("{\"nope\": 1}", QStringLiteral("ctrf/deployment.json"));
+        QVERIFY(!bad.ok());
+        QVERIFY(bad.error().message.contains(QStringLiteral("not a CTRF report")));
+        PB_REQUIRE_SHARED(QStringLiteral("aicr/samples/ctrf-run"));
+        QDirIterator it(pbtest::sharedData(QStringLiteral("aicr/samples/ctrf-run")), {QStringLiteral("*.json")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        int parsed = 0;
+        while (it.hasNext()) {
+            const QString path = it.next();
+            if (!path.contains(QLatin1String("/ctrf/")))
+                continue; // meta.json and friends
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            Result<CtrfReport> r = parseCtrf(f.readAll(), f.fileName());
+            QVERIFY2(r.ok(), qPrintable(f.fileName()));
+            QCOMPARE(static_cast<int>(r->results.size()), r->tests);
+            QCOMPARE(r->passed + r->failed + r->skipped + r->pending + r->other, r->tests);
+            ++parsed;
+        }
+        QVERIFY(parsed > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBundle)
+#include "tst_bundle.moc"
