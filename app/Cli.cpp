@@ -433,6 +433,10 @@ int evidenceImport(const QStringList& args) {
     p.addOption({QStringLiteral("allowlist"),
                  QStringLiteral("Signer allowlist to classify with (default: allowlist.yaml in the evidence tree)."),
                  QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("bundles"),
+                 QStringLiteral("Also read the evidence bundles below DIR (summary-bundle directories or OCI layouts) "
+                                "and check them offline."),
+                 QStringLiteral("DIR")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("recipes/evidence, or a directory containing it."));
     if (int rc = parse(p, args, QStringLiteral("evidence import"),
@@ -453,6 +457,13 @@ int evidenceImport(const QStringList& args) {
     Result<EvidenceImportReport> r = EvidenceStore(**db).importTree(*tree);
     if (!r)
         return fail(r.error());
+    int bundles = 0;
+    if (p.isSet(QStringLiteral("bundles"))) {
+        Result<int> b = EvidenceStore(**db).importBundles(p.value(QStringLiteral("bundles")));
+        if (!b)
+            return fail(b.error());
+        bundles = *b;
+    }
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray problems;
         for (const evidence::Pointer& ptr : tree->pointers)
@@ -465,11 +476,15 @@ int evidenceImport(const QStringList& args) {
                               {QStringLiteral("updated"), r->updated},
                               {QStringLiteral("unchanged"), r->unchanged},
                               {QStringLiteral("invalid"), r->invalid},
+                              {QStringLiteral("bundles"), bundles},
                               {QStringLiteral("invalidPointers"), problems}});
         return kOk;
     }
     out() << tree->pointers.size() << " pointers from " << tree->root << ": " << r->added << " added, " << r->updated
-          << " updated, " << r->unchanged << " unchanged, " << r->invalid << " invalid" << Qt::endl;
+          << " updated, " << r->unchanged << " unchanged, " << r->invalid << " invalid";
+    if (p.isSet(QStringLiteral("bundles")))
+        out() << "; " << bundles << " bundles read";
+    out() << Qt::endl;
     for (const evidence::Pointer& ptr : tree->pointers)
         if (!ptr.isValid())
             out() << "  invalid " << ptr.file << ": " << ptr.problems.join(QStringLiteral("; ")) << Qt::endl;

@@ -1,9 +1,13 @@
 #include "store/EvidenceStore.h"
 
+#include "catalog/Digest.h"
 #include "core/Hash.h"
+#include "yaml/GoYaml.h"
 #include "store/CatalogStore.h"
 
+#include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlError>
@@ -126,6 +130,134 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     return report;
 }
 
+Result<int> EvidenceStore::importBundles(const QString& dirIn) {
+    const QString dir = QFileInfo(dirIn).absoluteFilePath();
+    if (!QFileInfo(dir).isDir())
+        return makeError(QStringLiteral("bundle directory does not exist"), dirIn);
+    // Candidates: the directory itself and every directory below it holding an OCI layout or a
+    // summary bundle (not descending into one once found).
+    QStringList sources;
+    auto isBundle = [](const QString& d) {
+        return (QFileInfo::exists(d + QStringLiteral("/index.json")) && QFileInfo(d + QStringLiteral("/blobs")).isDir()) ||
+               QFileInfo::exists(d + QStringLiteral("/statement.intoto.json")) ||
+               QFileInfo::exists(d + QStringLiteral("/summary-bundle/statement.intoto.json"));
+    };
+    if (isBundle(dir))
+        sources << dir;
+    QDirIterator it(dir, QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString d = it.next();
+        if (it.fileInfo().isSymLink() || d.endsWith(QLatin1String("/summary-bundle")))
+            continue;
+        bool inside = false;
+        for (const QString& s : std::as_const(sources))
+            inside = inside || d.startsWith(s + QLatin1Char('/'));
+        if (!inside && isBundle(d))
+            sources << d;
+    }
+    struct Read {
+        QString source;
+        evidence::SummaryBundle bundle;
+        evidence::BundleCheck check;
+        QString error;
+    };
+    std::vector<Read> reads;
+    for (const QString& s : std::as_const(sources)) {
+        Read r;
+        r.source = s;
+        Result<evidence::SummaryBundle> b = evidence::loadBundle(s);
+        if (!b) {
+            r.error = b.error().toString();
+        } else {
+            r.bundle = *b;
+            r.check = evidence::checkBundle(r.bundle);
+        }
+        reads.push_back(std::move(r));
+    }
+    QSqlDatabase& db = m_db.sql();
+    if (!db.transaction())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral(
+        "INSERT INTO evidence_bundles (source, oci_digest, recipe, predicate_type, attested_at, aicr_version, "
+        "recipe_digest, recipe_version, phases, signed, check_exit, check_steps, imported_at) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(source) DO UPDATE SET oci_digest=excluded.oci_digest, "
+        "recipe=excluded.recipe, predicate_type=excluded.predicate_type, attested_at=excluded.attested_at, "
+        "aicr_version=excluded.aicr_version, recipe_digest=excluded.recipe_digest, "
+        "recipe_version=excluded.recipe_version, phases=excluded.phases, signed=excluded.signed, "
+        "check_exit=excluded.check_exit, check_steps=excluded.check_steps, imported_at=excluded.imported_at"));
+    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    for (const Read& r : reads) {
+        const std::optional<evidence::Predicate>& p = r.check.predicate;
+        QString recipeVersion;
+        if (Result<yaml::Node> doc = yaml::parse(r.bundle.files.value(QStringLiteral("recipe.yaml")), QStringLiteral("recipe.yaml")); doc)
+            if (const yaml::Node* meta = doc->get("metadata"))
+                if (const yaml::Node* v = meta->get("version"); v && v->isScalar())
+                    recipeVersion = v->text();
+        QJsonObject phases;
+        if (p)
+            for (auto ph = p->phases.cbegin(); ph != p->phases.cend(); ++ph)
+                phases.insert(ph.key(), QJsonObject{{QStringLiteral("passed"), ph->passed},
+                                                     {QStringLiteral("failed"), ph->failed},
+                                                     {QStringLiteral("skipped"), ph->skipped}});
+        QJsonArray steps = r.check.toJson().value(QStringLiteral("steps")).toArray();
+        if (!r.error.isEmpty())
+            steps = QJsonArray{QJsonObject{{QStringLiteral("step"), QStringLiteral("materialize-bundle")},
+                                           {QStringLiteral("status"), QStringLiteral("failed")},
+                                           {QStringLiteral("detail"), r.error}}};
+        q.addBindValue(r.source);
+        q.addBindValue(nullable(r.bundle.ociManifestDigest));
+        q.addBindValue(nullable(p ? p->recipeName : QString()));
+        q.addBindValue(nullable(p ? p->type : QString()));
+        q.addBindValue(nullable(p ? p->attestedAt : QString()));
+        q.addBindValue(nullable(p ? p->aicrVersion : QString()));
+        q.addBindValue(nullable(p ? p->recipeDigest : QString()));
+        q.addBindValue(nullable(recipeVersion));
+        q.addBindValue(QString::fromUtf8(QJsonDocument(phases).toJson(QJsonDocument::Compact)));
+        q.addBindValue(r.check.signaturePresent ? 1 : 0);
+        q.addBindValue(r.error.isEmpty() ? r.check.exitCode : 2);
+        q.addBindValue(QString::fromUtf8(QJsonDocument(steps).toJson(QJsonDocument::Compact)));
+        q.addBindValue(now);
+        if (!q.exec()) {
+            db.rollback();
+            return sqlError(q, QStringLiteral("evidence_bundles (%1)").arg(r.source));
+        }
+    }
+    if (!db.commit())
+        return makeError(QStringLiteral("cannot commit the bundle import: %1").arg(db.lastError().text()), m_db.path());
+    return static_cast<int>(reads.size());
+}
+
+namespace {
+
+// The catalog's recipe digest under a predicate's rules: v3 drops metadata.version; v1/v2 keep
+// it, so the bundle's own version is stamped into the stored (version-less) canonical bytes.
+QString currentDigestFor(const QByteArray& canonicalYaml, const QString& predicateType, const QString& version) {
+    const evidence::PredicateVersion pv = evidence::predicateVersionOf(predicateType);
+    if (pv == evidence::PredicateVersion::V3) {
+        Result<QString> d = catalog::evidenceRecipeDigest(canonicalYaml, QStringLiteral("recipe.yaml"), catalog::PredicateVersion::V3);
+        return d ? *d : QString();
+    }
+    Result<yaml::Node> doc = yaml::parse(canonicalYaml, QStringLiteral("recipe.yaml"));
+    if (!doc)
+        return {};
+    if (!version.isEmpty()) {
+        yaml::Node* meta = doc->get("metadata");
+        if (!meta) {
+            doc->set("metadata", yaml::Node::map());
+            meta = doc->get("metadata");
+        }
+        meta->set("version", yaml::Node::str(version.toStdString()));
+    }
+    const QByteArray bytes = yaml::goEncode(*doc, yaml::GoEncodeOptions{2, true, yaml::StyleMode::GoValues});
+    Result<QString> d = catalog::evidenceRecipeDigest(bytes, QStringLiteral("recipe.yaml"),
+                                                      pv == evidence::PredicateVersion::V2 ? catalog::PredicateVersion::V2
+                                                                                           : catalog::PredicateVersion::V1);
+    return d ? *d : QString();
+}
+
+} // namespace
+
 int EvidenceStore::pointerCount() const {
     QSqlQuery q(m_db.sql());
     return q.exec(QStringLiteral("SELECT count(*) FROM evidence_pointers")) && q.next() ? q.value(0).toInt() : 0;
@@ -206,6 +338,52 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
             row.newestPredicateType = q.value(5).toString();
         }
     }
+    // Bundles: the newest per recipe gives phases, aicrVersion and the recorded recipe digest.
+    std::map<QString, QByteArray> canonical;
+    {
+        QSqlQuery cq(m_db.sql());
+        cq.prepare(QStringLiteral("SELECT name, canonical_yaml FROM recipes WHERE catalog_version_id = ?"));
+        cq.addBindValue(catalogVersionId);
+        if (!cq.exec())
+            return sqlError(cq, QStringLiteral("recipes"));
+        while (cq.next())
+            canonical[cq.value(0).toString()] = cq.value(1).toByteArray();
+    }
+    QSqlQuery bq(m_db.sql());
+    if (!bq.exec(QStringLiteral("SELECT recipe, predicate_type, attested_at, aicr_version, recipe_digest, recipe_version, "
+                                "phases, check_exit FROM evidence_bundles WHERE recipe IS NOT NULL ORDER BY attested_at")))
+        return sqlError(bq, QStringLiteral("evidence_bundles"));
+    while (bq.next()) {
+        auto it = rows.find(bq.value(0).toString());
+        if (it == rows.end())
+            continue;
+        HealthRow& row = it->second;
+        ++row.bundles;
+        if (bq.value(7).toInt() == 2) {
+            ++row.invalidBundles;
+            continue;
+        }
+        row.aicrVersion = bq.value(3).toString();
+        row.devBuild = row.aicrVersion == QLatin1String("dev") || row.aicrVersion.contains(QLatin1String("-dev")) ||
+                       row.aicrVersion.contains(QLatin1String("-next"));
+        QStringList coverage;
+        const QJsonObject phases = QJsonDocument::fromJson(bq.value(6).toString().toUtf8()).object();
+        for (const char* ph : {"deployment", "performance", "conformance"}) {
+            const QJsonObject s = phases.value(QLatin1String(ph)).toObject();
+            if (s.isEmpty())
+                continue;
+            const int passed = s.value(QStringLiteral("passed")).toInt(), failed = s.value(QStringLiteral("failed")).toInt();
+            coverage << QStringLiteral("%1 %2/%3").arg(QLatin1String(ph)).arg(passed).arg(passed + failed);
+        }
+        row.phaseCoverage = coverage.join(QStringLiteral(", "));
+        row.bundleDigest = bq.value(4).toString();
+        if (const auto c = canonical.find(row.recipe); c != canonical.end()) {
+            row.currentDigest = currentDigestFor(c->second, bq.value(1).toString(), bq.value(5).toString());
+            row.stale = !row.currentDigest.isEmpty() && row.bundleDigest != row.currentDigest;
+        }
+        row.failedPhases = bq.value(7).toInt() == 1;
+    }
+
     std::vector<HealthRow> out;
     for (auto& [name, row] : rows) {
         const int signedValid = row.firstParty + row.community + row.partner + row.reported;
@@ -218,6 +396,16 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
         } else if (row.invalid > 0) {
             row.status = HealthStatus::Invalid;
             row.reason = QStringLiteral("%1 pointer(s), none valid").arg(row.invalid);
+        }
+        if (row.bundles > 0 && row.invalidBundles == row.bundles) {
+            row.status = HealthStatus::Invalid;
+            row.reason = QStringLiteral("every bundle fails its integrity checks");
+        } else if (row.stale && row.status != HealthStatus::NoEvidence) {
+            row.status = HealthStatus::Stale;
+            row.reason = QStringLiteral("the evidence was recorded for recipe digest %1…, the catalog's is now %2…")
+                             .arg(row.bundleDigest.left(12), row.currentDigest.left(12));
+        } else if (row.failedPhases && row.status == HealthStatus::Signed) {
+            row.reason += QStringLiteral("; the bundle records failed phases");
         }
         out.push_back(row);
     }
@@ -245,6 +433,11 @@ QJsonObject healthJson(const HealthRow& r) {
                        {QStringLiteral("newestAttestedAt"),
                         r.newestAttestedAt.isValid() ? QJsonValue(r.newestAttestedAt.toString(Qt::ISODate)) : QJsonValue()},
                        {QStringLiteral("aicrVersion"), r.aicrVersion},
+                       {QStringLiteral("devBuild"), r.devBuild},
+                       {QStringLiteral("bundles"), r.bundles},
+                       {QStringLiteral("invalidBundles"), r.invalidBundles},
+                       {QStringLiteral("recordedDigest"), r.bundleDigest},
+                       {QStringLiteral("currentDigest"), r.currentDigest},
                        {QStringLiteral("stale"), r.stale}};
 }
 
@@ -266,7 +459,7 @@ QStringList cells(const HealthRow& r) {
             r.phaseCoverage,
             QStringLiteral("%1/%2/%3/%4").arg(r.firstParty).arg(r.community).arg(r.partner).arg(r.reported),
             r.newestAttestedAt.isValid() ? r.newestAttestedAt.toString(Qt::ISODate) : QString(),
-            r.aicrVersion,
+            r.devBuild ? r.aicrVersion + QStringLiteral(" (dev build)") : r.aicrVersion,
             r.stale ? QStringLiteral("yes") : QStringLiteral("no")};
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "catalog/Types.h"
+#include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
 #include "store/Database.h"
 
@@ -35,7 +36,12 @@ struct HealthRow {
     QString newestPredicateType;
     QString phaseCoverage;       // from bundles (empty until bundles are imported)
     QString aicrVersion;         // from bundles
+    bool devBuild = false;       // aicrVersion "dev" (or a -dev/-next build)
     bool stale = false;
+    bool failedPhases = false;   // the newest valid bundle records failed tests
+    int bundles = 0, invalidBundles = 0;
+    QString bundleDigest;        // the newest bundle's predicate recipe digest
+    QString currentDigest;       // the catalog's recipe digest under the same predicate rules
 };
 
 class EvidenceStore {
@@ -45,6 +51,10 @@ class EvidenceStore {
     // One transaction: every pointer of the tree (added, updated when its bytes changed, or unchanged)
     // and the allowlist it was checked against.
     Result<EvidenceImportReport> importTree(const evidence::EvidenceTree& tree);
+
+    // Reads every bundle below `dir` (each summary-bundle directory or OCI layout), checks it
+    // offline and stores the result (replacing an earlier read of the same source). One transaction.
+    Result<int> importBundles(const QString& dir);
 
     // Rows for every recipe of the catalog version, plus recipes that have pointers but are not in it.
     Result<std::vector<HealthRow>> health(qint64 catalogVersionId) const;

@@ -32,3 +32,25 @@ CREATE TABLE evidence_allowlists (
     content             BLOB    NOT NULL,
     imported_at         TEXT    NOT NULL
 );
+
+-- Evidence bundles read from disk (summary-bundle directories or OCI layouts), with the result of
+-- the offline integrity checks. Joined to pointers by OCI manifest digest, or by recipe and
+-- attestedAt for a directory bundle.
+CREATE TABLE evidence_bundles (
+    id                  INTEGER PRIMARY KEY,
+    source              TEXT    NOT NULL UNIQUE,  -- directory or layout it was read from
+    oci_digest          TEXT,                     -- sha256:<hex> of the OCI manifest, when from a layout
+    recipe              TEXT,
+    predicate_type      TEXT,
+    attested_at         TEXT,
+    aicr_version        TEXT,
+    recipe_digest       TEXT,                     -- predicate.recipe.digest
+    recipe_version      TEXT,                     -- metadata.version of the bundle's recipe.yaml
+    phases              TEXT    NOT NULL DEFAULT '{}',  -- JSON {phase: {passed, failed, skipped}}
+    signed              INTEGER NOT NULL,         -- attestation.intoto.jsonl present
+    check_exit          INTEGER NOT NULL,         -- 0 valid, 1 failed phases, 2 invalid, 3 incomplete
+    check_steps         TEXT    NOT NULL,         -- JSON steps with status and detail
+    imported_at         TEXT    NOT NULL
+);
+CREATE INDEX evidence_bundles_by_digest ON evidence_bundles(oci_digest);
+CREATE INDEX evidence_bundles_by_recipe ON evidence_bundles(recipe);

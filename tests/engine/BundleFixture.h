@@ -92,7 +92,7 @@ struct BundleFixture {
         }
         const QString recipeDigest = *pb::catalog::evidenceRecipeDigest(files[QStringLiteral("recipe.yaml")],
                                                                         QStringLiteral("recipe.yaml"),
-                                                                        pb::catalog::PredicateVersion::V3);
+                                                                        *pb::catalog::parsePredicateType(predicateType));
         const QJsonObject statement{
             {QStringLiteral("_type"), QStringLiteral("https://in-toto.io/Statement/v1")},
             {QStringLiteral("subject"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("recipe:") + recipeName},

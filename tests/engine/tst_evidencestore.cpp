@@ -1,4 +1,5 @@
 // Evidence import into SQLite and the health table derived from it.
+#include "BundleFixture.h"
 #include "TestUtil.h"
 #include "catalog/Loader.h"
 #include "evidence/Evidence.h"
@@ -110,6 +111,59 @@ class TestEvidenceStore : public QObject {
         QVERIFY(third.ok());
         QCOMPARE(third->updated, 1);
         QCOMPARE(store.pointerCount(), 4);
+    }
+
+    void bundlesGivePhasesAndStaleness() {
+        auto db = Database::open(m_tmp.filePath(QStringLiteral("bundles.sqlite")));
+        QVERIFY(db.ok());
+        QVERIFY(importEmbeddedDefaults(**db).ok());
+        const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+        // Two bundles for the same v1.0.0 recipe: one v3 (in a summary-bundle dir), one v1 as an OCI
+        // layout with a failed performance test; plus a tampered one for another recipe.
+        const QString root = m_tmp.filePath(QStringLiteral("bundles"));
+        pbtest::BundleFixture v3(recipe);
+        v3.writeDirectory(root + QStringLiteral("/a"));
+        pbtest::BundleFixture v1(recipe, 1);
+        v1.predicateType = QStringLiteral("https://aicr.run/recipe-evidence/v1");
+        v1.attestedAt = QStringLiteral("2026-10-02T10:00:00Z");
+        v1.seal();
+        const QString ociDigest = pbtest::BundleFixture::writeOciLayout(root + QStringLiteral("/b"), pbtest::BundleFixture::tarGz(v1.files));
+        pbtest::BundleFixture bad(QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
+        bad.files[QStringLiteral("extra.txt")] = "x";
+        bad.writeDirectory(root + QStringLiteral("/c"));
+        // A signed pointer for the recipe, so it has evidence to show.
+        const QString tree = m_tmp.filePath(QStringLiteral("bundle-tree/recipes/evidence"));
+        writeFile(tree + QStringLiteral("/%1/7c4c0edc8c765a95a0f3afdb3bbb8e91/sha256-%2.yaml").arg(recipe, ociDigest.mid(7)),
+                  pointerYaml(recipe, ociDigest.mid(7), true));
+        writeFile(tree + QStringLiteral("/gb200-eks-ubuntu-inference-dynamo.yaml"),
+                  pointerYaml(QStringLiteral("gb200-eks-ubuntu-inference-dynamo"), QString(64, QLatin1Char('c')), false));
+        EvidenceStore store(**db);
+        QVERIFY(store.importTree(*evidence::scanEvidence(m_tmp.filePath(QStringLiteral("bundle-tree")))).ok());
+        Result<int> n = store.importBundles(root);
+        QVERIFY2(n.ok(), qPrintable(n.ok() ? QString() : n.error().toString()));
+        QCOMPARE(*n, 3);
+        QCOMPARE(*store.importBundles(root), 3); // re-reading replaces, does not duplicate
+        CatalogStore catalogs(**db);
+        auto rowFor = [&](const QString& label, const QString& name) {
+            for (const HealthRow& r : *store.health(catalogs.version(label)->id))
+                if (r.recipe == name)
+                    return r;
+            return HealthRow{};
+        };
+        const HealthRow now = rowFor(QStringLiteral("v1.0.0"), recipe);
+        QCOMPARE(now.bundles, 2);
+        QVERIFY(!now.stale); // both digests (v3 and v1 rules) match the v1.0.0 recipe
+        QCOMPARE(now.status, HealthStatus::Signed);
+        QCOMPARE(now.phaseCoverage, QStringLiteral("deployment 4/4, performance 0/1, conformance 10/10")); // newest: v1
+        QVERIFY(now.reason.contains(QStringLiteral("failed phases")));
+        QCOMPARE(now.aicrVersion, QStringLiteral("v1.0.0"));
+        const HealthRow before = rowFor(QStringLiteral("v0.20.0"), recipe);
+        QVERIFY(before.stale); // the same evidence against the older catalog: its recipe differs
+        QCOMPARE(before.status, HealthStatus::Stale);
+        QVERIFY(before.reason.contains(before.currentDigest.left(12)));
+        const HealthRow tampered = rowFor(QStringLiteral("v1.0.0"), QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
+        QCOMPARE(tampered.invalidBundles, 1);
+        QCOMPARE(tampered.status, HealthStatus::Invalid);
     }
 
     void realEvidenceHealth() {
