@@ -286,21 +286,41 @@ Result<std::vector<Pointer>> EvidenceStore::pointersFor(const QString& recipe) c
 }
 
 Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) const {
-    Result<std::vector<RecipeInfo>> recipes = CatalogStore(m_db).recipes(catalogVersionId);
-    if (!recipes)
-        return recipes.error();
     std::map<QString, HealthRow> rows;
-    for (const RecipeInfo& r : *recipes) {
-        HealthRow row;
-        row.recipe = r.name;
-        row.criteria = r.criteria;
-        row.catalogLabel = r.catalogLabel;
-        row.reason = QStringLiteral("no pointer names this recipe");
-        rows[r.name] = row;
+    {
+        QSqlQuery q(m_db.sql());
+        q.setForwardOnly(true);
+        q.prepare(QStringLiteral("SELECT r.name, r.service, r.accelerator, r.os, r.intent, r.platform, v.label FROM recipes r "
+                                 "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE r.catalog_version_id = ?"));
+        q.addBindValue(catalogVersionId);
+        if (!q.exec())
+            return sqlError(q, QStringLiteral("recipes"));
+        while (q.next()) {
+            HealthRow row;
+            row.recipe = q.value(0).toString();
+            row.criteria.service = q.value(1).toString();
+            row.criteria.accelerator = q.value(2).toString();
+            row.criteria.os = q.value(3).toString();
+            row.criteria.intent = q.value(4).toString();
+            row.criteria.platform = q.value(5).toString();
+            row.catalogLabel = q.value(6).toString();
+            row.reason = QStringLiteral("no pointer names this recipe");
+            rows.emplace(row.recipe, std::move(row));
+        }
     }
+    // Pointers, counted in SQL: one row per recipe instead of one per pointer.
     QSqlQuery q(m_db.sql());
-    if (!q.exec(QStringLiteral("SELECT recipe, layout, signer_class, valid, attested_at, predicate_type, problems FROM "
-                               "evidence_pointers WHERE recipe IS NOT NULL")))
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral(
+            "SELECT recipe, count(*), sum(valid = 0), sum(valid = 1 AND layout = 'flat pending'), "
+            "sum(valid = 1 AND layout != 'flat pending' AND signer_class = 'first-party'), "
+            "sum(valid = 1 AND layout != 'flat pending' AND signer_class = 'community'), "
+            "sum(valid = 1 AND layout != 'flat pending' AND signer_class = 'partner'), "
+            "sum(valid = 1 AND layout != 'flat pending' AND (signer_class IS NULL OR signer_class = 'reported-only')), "
+            "max(CASE WHEN valid = 1 AND layout != 'flat pending' THEN attested_at END), "
+            "(SELECT p2.predicate_type FROM evidence_pointers p2 WHERE p2.recipe = e.recipe AND p2.valid = 1 AND "
+            " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC LIMIT 1) "
+            "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
         return sqlError(q, QStringLiteral("evidence_pointers"));
     while (q.next()) {
         const QString recipe = q.value(0).toString();
@@ -312,37 +332,24 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
             it = rows.emplace(recipe, orphan).first;
         }
         HealthRow& row = it->second;
-        ++row.pointers;
-        const bool valid = q.value(3).toInt() != 0;
-        if (!valid) {
-            ++row.invalid;
-            continue;
-        }
-        const QString cls = q.value(2).toString();
-        const QString layout = q.value(1).toString();
-        if (layout == evidence::layoutName(evidence::PointerLayout::FlatPending)) {
-            ++row.pending;
-            continue;
-        }
-        if (cls == QLatin1String("first-party"))
-            ++row.firstParty;
-        else if (cls == QLatin1String("community"))
-            ++row.community;
-        else if (cls == QLatin1String("partner"))
-            ++row.partner;
-        else
-            ++row.reported;
-        const QDateTime at = QDateTime::fromString(q.value(4).toString(), Qt::ISODate);
-        if (at.isValid() && (!row.newestAttestedAt.isValid() || at > row.newestAttestedAt)) {
-            row.newestAttestedAt = at.toUTC();
-            row.newestPredicateType = q.value(5).toString();
-        }
+        row.pointers = q.value(1).toInt();
+        row.invalid = q.value(2).toInt();
+        row.pending = q.value(3).toInt();
+        row.firstParty = q.value(4).toInt();
+        row.community = q.value(5).toInt();
+        row.partner = q.value(6).toInt();
+        row.reported = q.value(7).toInt();
+        const QString newest = q.value(8).toString();
+        if (!newest.isEmpty())
+            row.newestAttestedAt = QDateTime::fromString(newest, Qt::ISODate).toUTC();
+        row.newestPredicateType = q.value(9).toString();
     }
     // Bundles: the newest per recipe gives phases, aicrVersion and the recorded recipe digest.
-    std::map<QString, QByteArray> canonical;
+    std::map<QString, QByteArray> canonical; // only for recipes that have bundles
     {
         QSqlQuery cq(m_db.sql());
-        cq.prepare(QStringLiteral("SELECT name, canonical_yaml FROM recipes WHERE catalog_version_id = ?"));
+        cq.prepare(QStringLiteral("SELECT name, canonical_yaml FROM recipes WHERE catalog_version_id = ? AND name IN "
+                                  "(SELECT recipe FROM evidence_bundles)"));
         cq.addBindValue(catalogVersionId);
         if (!cq.exec())
             return sqlError(cq, QStringLiteral("recipes"));
