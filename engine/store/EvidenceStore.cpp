@@ -125,6 +125,20 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
             return rollback(sqlError(upsert, QStringLiteral("evidence_pointers (%1)").arg(p.file)));
         exists ? ++report.updated : ++report.added;
     }
+    // Rebuild the per-recipe counts inside the same transaction.
+    if (!q.exec(QStringLiteral("DELETE FROM evidence_summary")) ||
+        !q.exec(QStringLiteral(
+            "INSERT INTO evidence_summary SELECT recipe, count(*), count(CASE WHEN valid = 0 THEN 1 END), "
+            "count(CASE WHEN valid = 1 AND layout = 'flat pending' THEN 1 END), "
+            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'first-party' THEN 1 END), "
+            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'community' THEN 1 END), "
+            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'partner' THEN 1 END), "
+            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND (signer_class IS NULL OR signer_class = 'reported-only') THEN 1 END), "
+            "max(CASE WHEN valid = 1 AND layout != 'flat pending' THEN attested_at END), "
+            "(SELECT p2.predicate_type FROM evidence_pointers p2 WHERE p2.recipe = e.recipe AND p2.valid = 1 AND "
+            " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC LIMIT 1) "
+            "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
+        return rollback(sqlError(q, QStringLiteral("evidence_summary")));
     if (!db.commit())
         return makeError(QStringLiteral("cannot commit the evidence import: %1").arg(db.lastError().text()), m_db.path());
     return report;
@@ -308,20 +322,12 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
             rows.emplace(row.recipe, std::move(row));
         }
     }
-    // Pointers, counted in SQL: one row per recipe instead of one per pointer.
+    // Pointer counts per recipe, kept by every import (evidence_summary).
     QSqlQuery q(m_db.sql());
     q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral(
-            "SELECT recipe, count(*), sum(valid = 0), sum(valid = 1 AND layout = 'flat pending'), "
-            "sum(valid = 1 AND layout != 'flat pending' AND signer_class = 'first-party'), "
-            "sum(valid = 1 AND layout != 'flat pending' AND signer_class = 'community'), "
-            "sum(valid = 1 AND layout != 'flat pending' AND signer_class = 'partner'), "
-            "sum(valid = 1 AND layout != 'flat pending' AND (signer_class IS NULL OR signer_class = 'reported-only')), "
-            "max(CASE WHEN valid = 1 AND layout != 'flat pending' THEN attested_at END), "
-            "(SELECT p2.predicate_type FROM evidence_pointers p2 WHERE p2.recipe = e.recipe AND p2.valid = 1 AND "
-            " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC LIMIT 1) "
-            "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
-        return sqlError(q, QStringLiteral("evidence_pointers"));
+    if (!q.exec(QStringLiteral("SELECT recipe, pointers, invalid, pending, first_party, community, partner, reported, "
+                               "newest_attested_at, newest_predicate_type FROM evidence_summary")))
+        return sqlError(q, QStringLiteral("evidence_summary"));
     while (q.next()) {
         const QString recipe = q.value(0).toString();
         auto it = rows.find(recipe);

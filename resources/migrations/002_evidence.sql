@@ -54,3 +54,18 @@ CREATE TABLE evidence_bundles (
 );
 CREATE INDEX evidence_bundles_by_digest ON evidence_bundles(oci_digest);
 CREATE INDEX evidence_bundles_by_recipe ON evidence_bundles(recipe);
+
+-- Per-recipe pointer counts, rebuilt by every evidence import in the same transaction, so the
+-- health table reads one row per recipe instead of aggregating every pointer on each paint.
+CREATE TABLE evidence_summary (
+    recipe                  TEXT    PRIMARY KEY,
+    pointers                INTEGER NOT NULL,
+    invalid                 INTEGER NOT NULL,
+    pending                 INTEGER NOT NULL,
+    first_party             INTEGER NOT NULL,
+    community               INTEGER NOT NULL,
+    partner                 INTEGER NOT NULL,
+    reported                INTEGER NOT NULL,
+    newest_attested_at      TEXT,
+    newest_predicate_type   TEXT
+);

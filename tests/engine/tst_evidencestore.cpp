@@ -138,7 +138,8 @@ class TestEvidenceStore : public QObject {
         writeFile(tree + QStringLiteral("/gb200-eks-ubuntu-inference-dynamo.yaml"),
                   pointerYaml(QStringLiteral("gb200-eks-ubuntu-inference-dynamo"), QString(64, QLatin1Char('c')), false));
         EvidenceStore store(**db);
-        QVERIFY(store.importTree(*evidence::scanEvidence(m_tmp.filePath(QStringLiteral("bundle-tree")))).ok());
+        Result<EvidenceImportReport> imported = store.importTree(*evidence::scanEvidence(m_tmp.filePath(QStringLiteral("bundle-tree"))));
+        QVERIFY2(imported.ok(), qPrintable(imported.ok() ? QString() : imported.error().toString()));
         Result<int> n = store.importBundles(root);
         QVERIFY2(n.ok(), qPrintable(n.ok() ? QString() : n.error().toString()));
         QCOMPARE(*n, 3);
