@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Writes the PNG screenshots in docs/screenshots/: the main window with a recipe selected, the
 # filter in use, a catalog version's summary, an overlay's YAML dialog, the Graph and Compare tabs,
-# the import progress and the window after an import. Builds the pb_screenshots helper (tests/gui) when needed and runs it
-# on Qt's offscreen platform against a temporary database seeded with the embedded catalog.
+# the import progress, the window after an import, and the Health view with evidence imported (the
+# 2026-08-19 catalog and its recipes/evidence from ../shared/data when present, else a fixture).
+# Builds the pb_screenshots helper (tests/gui) when needed and runs it on Qt's offscreen platform
+# against a temporary database seeded with the embedded catalog.
 #
 # Usage: tools/screenshots.sh [BUILD_DIR] [OUTPUT_DIR]
 #   BUILD_DIR   default: $PB_BUILD_DIR or build/ in the source tree

@@ -3,13 +3,17 @@
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
 #include "GraphPane.h"
+#include "HealthPane.h"
 #include "Plural.h"
 #include "RecipeView.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
+#include "evidence/Evidence.h"
 #include "store/Database.h"
+#include "store/EvidenceStore.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -29,6 +33,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -40,6 +45,14 @@ using models::RecipeFilterProxyModel;
 
 struct MainWindow::CatalogLoad {
     std::shared_ptr<const catalog::Catalog> catalog;
+    QString error;
+};
+
+struct MainWindow::EvidenceOutcome {
+    bool ok = false;
+    store::EvidenceImportReport report;
+    int pointers = 0;
+    QString root; // the evidence directory that was read
     QString error;
 };
 
@@ -88,6 +101,8 @@ void MainWindow::cancelAndWait() {
         m_importCancel->store(true);
     if (m_importWatcher)
         m_importWatcher->waitForFinished();
+    if (m_evidenceWatcher)
+        m_evidenceWatcher->waitForFinished();
     for (auto& [label, watcher] : m_loads)
         watcher->waitForFinished();
 }
@@ -216,7 +231,23 @@ void MainWindow::buildUi() {
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({350, 1050});
-    setCentralWidget(m_splitter);
+
+    // The Health view: the evidence status of every coordinate of a catalog version.
+    m_healthPane = new HealthPane(m_db, this);
+    connect(m_healthPane, &HealthPane::openRecipe, this, [this](const QString& label, const QString& recipe) {
+        showCatalog();
+        if (!selectRecipe(label, recipe)) {
+            m_filter->clear(); // hidden by the filter: show everything, then select
+            selectRecipe(label, recipe);
+        }
+        m_tree->setFocus();
+    });
+
+    m_views = new QStackedWidget(this);
+    m_views->setObjectName(QStringLiteral("viewStack"));
+    m_views->addWidget(m_splitter);
+    m_views->addWidget(m_healthPane);
+    setCentralWidget(m_views);
 
     m_statusDb = new QLabel(this);
     m_statusDb->setObjectName(QStringLiteral("statusDatabase"));
@@ -235,6 +266,12 @@ void MainWindow::buildMenus() {
     m_importAction->setObjectName(QStringLiteral("actionImportCatalog"));
     m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     m_importAction->setStatusTip(tr("Import a catalog directory (AICR recipes/ layout) as a new version"));
+    m_importEvidenceAction = file->addAction(tr("Import &Evidence…"), this, &MainWindow::importEvidence);
+    m_importEvidenceAction->setObjectName(QStringLiteral("actionImportEvidence"));
+    m_importEvidenceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    m_importEvidenceAction->setStatusTip(
+        tr("Import the evidence pointers of an AICR recipes/evidence directory (invalid ones are kept with "
+           "their reasons)"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setObjectName(QStringLiteral("actionQuit"));
@@ -243,7 +280,42 @@ void MainWindow::buildMenus() {
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
-    QAction* find = view->addAction(tr("&Filter Recipes"), this, [this] {
+    auto* views = new QActionGroup(this);
+    views->setExclusive(true);
+    m_showCatalogAction = view->addAction(tr("&Catalog"), this, &MainWindow::showCatalog);
+    m_showCatalogAction->setObjectName(QStringLiteral("actionShowCatalog"));
+    m_showCatalogAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    m_showCatalogAction->setToolTip(tr("Catalog versions and their recipes (Ctrl+1)"));
+    m_showHealthAction = view->addAction(tr("&Health"), this, &MainWindow::showHealth);
+    m_showHealthAction->setObjectName(QStringLiteral("actionShowHealth"));
+    m_showHealthAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    m_showHealthAction->setToolTip(
+        tr("The evidence status of every recipe coordinate: signed, pending, invalid or missing (Ctrl+2)"));
+    for (QAction* a : {m_showCatalogAction, m_showHealthAction}) {
+        a->setCheckable(true);
+        views->addAction(a);
+    }
+    m_showCatalogAction->setChecked(true);
+    view->addSeparator();
+    m_viewBar = addToolBar(tr("Views"));
+    m_viewBar->setObjectName(QStringLiteral("viewToolBar"));
+    m_viewBar->setMovable(false);
+    m_viewBar->setFloatable(false);
+    m_viewBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_viewBar->toggleViewAction()->setVisible(false); // the only way back to the other view
+    m_viewBar->addAction(m_showCatalogAction);
+    m_viewBar->addAction(m_showHealthAction);
+    m_viewBar->addSeparator();
+    m_viewBar->addAction(m_importAction);
+    m_viewBar->addAction(m_importEvidenceAction);
+
+    QAction* find = view->addAction(tr("&Filter"), this, [this] {
+        if (isHealthShown()) {
+            auto* healthFilter = m_healthPane->findChild<QLineEdit*>(QStringLiteral("healthFilter"));
+            healthFilter->setFocus(Qt::ShortcutFocusReason);
+            healthFilter->selectAll();
+            return;
+        }
         m_filter->setFocus(Qt::ShortcutFocusReason);
         m_filter->selectAll();
     });
@@ -297,6 +369,22 @@ void MainWindow::reloadCatalogs() {
     else
         m_stack->setCurrentWidget(m_placeholder);
     updateStatus();
+    m_healthPane->reload();
+}
+
+bool MainWindow::isHealthShown() const {
+    return m_views->currentWidget() == m_healthPane;
+}
+
+void MainWindow::showCatalog() {
+    m_views->setCurrentWidget(m_splitter);
+    m_showCatalogAction->setChecked(true);
+}
+
+void MainWindow::showHealth() {
+    m_views->setCurrentWidget(m_healthPane);
+    m_showHealthAction->setChecked(true);
+    m_healthPane->table()->setFocus();
 }
 
 void MainWindow::updateStatus() {
@@ -501,7 +589,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 // --- Import -------------------------------------------------------------------------------------
 
 void MainWindow::importCatalog() {
-    if (isImporting())
+    if (isImporting() || isImportingEvidence())
         return;
     QFileDialog dirDialog(this, tr("Import Catalog — choose an AICR recipes/ directory"));
     dirDialog.setObjectName(QStringLiteral("importDirectoryDialog"));
@@ -533,7 +621,7 @@ void MainWindow::importCatalog() {
 }
 
 bool MainWindow::startImport(const QString& dirIn, const QString& label) {
-    if (isImporting())
+    if (isImporting() || isImportingEvidence())
         return false;
     const QString dir = QFileInfo(dirIn).absoluteFilePath();
     m_importDir = dir;
@@ -541,6 +629,7 @@ bool MainWindow::startImport(const QString& dirIn, const QString& label) {
     m_lastImportError.clear();
     m_importCancel = std::make_shared<std::atomic_bool>(false);
     m_importAction->setEnabled(false);
+    m_importEvidenceAction->setEnabled(false);
 
     m_progress =
         new QProgressDialog(tr("Reading %1…").arg(QDir::toNativeSeparators(dir)), tr("Cancel"), 0, 100, this);
@@ -635,7 +724,7 @@ void MainWindow::onImportFinished(const ImportOutcome& outcome) {
         m_progress = nullptr;
     }
     m_importCancel.reset();
-    m_importAction->setEnabled(true);
+    updateImportActions();
     const QString label = m_importLabel;
 
     if (outcome.cancelled) {
@@ -660,6 +749,7 @@ void MainWindow::onImportFinished(const ImportOutcome& outcome) {
     }
 
     reloadCatalogs();
+    showCatalog();               // the new version, selected in the tree
     if (!selectVersion(label)) { // hidden by the filter
         m_filter->clear();
         selectVersion(label);
@@ -684,6 +774,123 @@ void MainWindow::onImportFinished(const ImportOutcome& outcome) {
     }
     statusBar()->showMessage(message, 10000);
     emit importFinished(true, label, message);
+}
+
+// --- Evidence import ----------------------------------------------------------------------------
+
+void MainWindow::updateImportActions() {
+    const bool idle = !isImporting() && !isImportingEvidence();
+    m_importAction->setEnabled(idle);
+    m_importEvidenceAction->setEnabled(idle);
+}
+
+void MainWindow::importEvidence() {
+    if (isImporting() || isImportingEvidence())
+        return;
+    QFileDialog dirDialog(this, tr("Import Evidence — choose an AICR recipes/evidence directory"));
+    dirDialog.setObjectName(QStringLiteral("importEvidenceDialog"));
+    dirDialog.setFileMode(QFileDialog::Directory);
+    dirDialog.setOption(QFileDialog::ShowDirsOnly, true);
+    dirDialog.setAcceptMode(QFileDialog::AcceptOpen);
+    if (dirDialog.exec() != QDialog::Accepted || dirDialog.selectedFiles().isEmpty())
+        return;
+    startEvidenceImport(QDir::cleanPath(dirDialog.selectedFiles().constFirst()));
+}
+
+bool MainWindow::startEvidenceImport(const QString& dirIn, const QString& allowlist) {
+    if (isImporting() || isImportingEvidence())
+        return false;
+    const QString dir = QFileInfo(dirIn).absoluteFilePath();
+    m_evidenceDir = dir;
+    m_lastEvidenceError.clear();
+    m_importAction->setEnabled(false);
+    m_importEvidenceAction->setEnabled(false);
+
+    // Reading and writing pointers has no meaningful steps to count, and one transaction cannot
+    // stop half-way: a busy indicator without a Cancel button says exactly that.
+    m_evidenceProgress = new QProgressDialog(
+        tr("Reading evidence pointers in %1…").arg(QDir::toNativeSeparators(dir)), QString(), 0, 0, this);
+    m_evidenceProgress->setObjectName(QStringLiteral("evidenceImportProgress"));
+    m_evidenceProgress->setWindowTitle(tr("Importing evidence"));
+    m_evidenceProgress->setCancelButton(nullptr);
+    m_evidenceProgress->setWindowModality(Qt::WindowModal);
+    m_evidenceProgress->setMinimumDuration(250);
+    m_evidenceProgress->setAutoClose(false);
+    m_evidenceProgress->setAutoReset(false);
+    m_evidenceProgress->setMinimumWidth(460);
+    m_evidenceProgress->setValue(0);
+    statusBar()->showMessage(tr("Importing evidence from %1…").arg(QDir::toNativeSeparators(dir)));
+
+    auto* watcher = new QFutureWatcher<EvidenceOutcome>(this);
+    m_evidenceWatcher = watcher;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const EvidenceOutcome outcome = watcher->result();
+        watcher->deleteLater();
+        m_evidenceWatcher = nullptr;
+        onEvidenceImportFinished(outcome);
+    });
+    watcher->setFuture(QtConcurrent::run([path = m_db.path(), dir, allowlist]() {
+        EvidenceOutcome out;
+        Result<evidence::EvidenceTree> tree = evidence::scanEvidence(dir, allowlist);
+        if (!tree) {
+            out.error = tree.error().toString();
+            return out;
+        }
+        out.root = tree->root;
+        out.pointers = static_cast<int>(tree->pointers.size());
+        // QSqlDatabase connections belong to one thread: the worker writes through its own.
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        if (!db) {
+            out.error = db.error().toString();
+            return out;
+        }
+        Result<store::EvidenceImportReport> report = store::EvidenceStore(**db).importTree(*tree);
+        if (!report) {
+            out.error = report.error().toString();
+            return out;
+        }
+        out.ok = true;
+        out.report = *report;
+        return out;
+    }));
+    return true;
+}
+
+void MainWindow::onEvidenceImportFinished(const EvidenceOutcome& outcome) {
+    if (m_evidenceProgress) {
+        m_evidenceProgress->close();
+        m_evidenceProgress->deleteLater();
+        m_evidenceProgress = nullptr;
+    }
+    updateImportActions();
+    if (!outcome.ok) {
+        m_lastEvidenceError = outcome.error;
+        statusBar()->showMessage(tr("Evidence import failed"), 8000);
+        QMessageBox box(QMessageBox::Critical, tr("Evidence import failed"),
+                        tr("The evidence in %1 was not imported; the database is unchanged.\n\n%2")
+                            .arg(QDir::toNativeSeparators(m_evidenceDir), outcome.error),
+                        QMessageBox::Ok, this);
+        box.setObjectName(QStringLiteral("evidenceImportErrorBox"));
+        box.setTextFormat(Qt::PlainText);
+        box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        box.exec();
+        emit evidenceImportFinished(false, outcome.error);
+        return;
+    }
+    const store::EvidenceImportReport& r = outcome.report;
+    QString message = tr("Imported evidence from %1: %2 added, %3 updated, %4 unchanged")
+                          .arg(QDir::toNativeSeparators(outcome.root))
+                          .arg(r.added)
+                          .arg(r.updated)
+                          .arg(r.unchanged);
+    if (r.invalid > 0)
+        message += tr("; %1 invalid, kept with their reasons").arg(r.invalid);
+    if (outcome.pointers == 0)
+        message = tr("No evidence pointer in %1").arg(QDir::toNativeSeparators(outcome.root));
+    statusBar()->showMessage(message, 10000);
+    showHealth();
+    m_healthPane->reload();
+    emit evidenceImportFinished(true, message);
 }
 
 } // namespace pb::widgets

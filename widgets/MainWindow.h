@@ -1,5 +1,7 @@
-// The main window: catalog versions and their recipes on the left (filter as you type), the
-// selected recipe on the right, and File > Import Catalog… running load + import on a worker.
+// The main window: two views, switched by the tool bar (Ctrl+1, Ctrl+2). Catalog: versions and
+// their recipes on the left (filter as you type), the selected recipe on the right. Health: the
+// evidence status of every recipe coordinate with its inspector. File > Import Catalog… and
+// File > Import Evidence… run on workers.
 #pragma once
 
 #include "catalog/Types.h"
@@ -18,6 +20,7 @@ class QLineEdit;
 class QProgressDialog;
 class QSplitter;
 class QStackedWidget;
+class QToolBar;
 class QTabWidget;
 class QTableView;
 class QTreeView;
@@ -35,6 +38,7 @@ namespace pb::widgets {
 
 class ComparePane;
 class GraphPane;
+class HealthPane;
 class RecipeView;
 
 class MainWindow : public QMainWindow {
@@ -49,6 +53,13 @@ class MainWindow : public QMainWindow {
     bool isImporting() const { return m_importWatcher != nullptr; }
     QString lastImportError() const { return m_lastImportError; }
 
+    // Reads an evidence directory (recipes/evidence, or a directory holding one) and imports its
+    // pointers on a worker, with a busy indicator; `allowlist` overrides <dir>/allowlist.yaml.
+    // False when an import (of either kind) is already running.
+    bool startEvidenceImport(const QString& dir, const QString& allowlist = {});
+    bool isImportingEvidence() const { return m_evidenceWatcher != nullptr; }
+    QString lastEvidenceImportError() const { return m_lastEvidenceError; }
+
     // Selects (and shows) a version or one of its recipes in the tree; false when absent or
     // hidden by the filter.
     bool selectVersion(const QString& label);
@@ -60,6 +71,8 @@ class MainWindow : public QMainWindow {
     // The selected recipe's tabs: Details (recipeView), Graph, Compare.
     QTabWidget* recipeTabs() const { return m_recipeTabs; }
     models::CatalogTreeModel* catalogModel() const { return m_treeModel; }
+    HealthPane* healthPane() const { return m_healthPane; }
+    bool isHealthShown() const;
     // The loaded catalog of a version, when it is cached (nullptr otherwise).
     std::shared_ptr<const catalog::Catalog> cachedCatalog(const QString& label) const;
 
@@ -67,10 +80,17 @@ class MainWindow : public QMainWindow {
     // File > Import Catalog…: asks for a directory and a version label, then startImport().
     void importCatalog();
     void reloadCatalogs();
+    // File > Import Evidence…: asks for a directory, then startEvidenceImport().
+    void importEvidence();
+    // The two views.
+    void showCatalog();
+    void showHealth();
 
   signals:
     // After an import ends (and after its error box was closed).
     void importFinished(bool ok, const QString& label, const QString& message);
+    // After an evidence import ends (and after its error box was closed).
+    void evidenceImportFinished(bool ok, const QString& message);
     // A recipe is on screen, resolved.
     void recipeShown(const QString& label, const QString& recipeName);
 
@@ -81,6 +101,7 @@ class MainWindow : public QMainWindow {
   private:
     struct CatalogLoad;
     struct ImportOutcome;
+    struct EvidenceOutcome;
 
     void buildUi();
     void buildMenus();
@@ -91,6 +112,8 @@ class MainWindow : public QMainWindow {
     void onCatalogLoaded(const QString& label, const CatalogLoad& load);
     void onImportProgress(int percent, const QString& text);
     void onImportFinished(const ImportOutcome& outcome);
+    void onEvidenceImportFinished(const EvidenceOutcome& outcome);
+    void updateImportActions();
     void applyFilter(const QString& text);
     void focusFirstMatch();
     void updateStatus();
@@ -102,6 +125,11 @@ class MainWindow : public QMainWindow {
     models::CatalogTreeModel* m_treeModel = nullptr;
     models::RecipeFilterProxyModel* m_proxy = nullptr;
 
+    QStackedWidget* m_views = nullptr;
+    QToolBar* m_viewBar = nullptr;
+    QAction* m_showCatalogAction = nullptr;
+    QAction* m_showHealthAction = nullptr;
+    HealthPane* m_healthPane = nullptr;
     QSplitter* m_splitter = nullptr;
     QLineEdit* m_filter = nullptr;
     QTreeView* m_tree = nullptr;
@@ -118,6 +146,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_statusDb = nullptr;
     QLabel* m_statusCounts = nullptr;
     QAction* m_importAction = nullptr;
+    QAction* m_importEvidenceAction = nullptr;
 
     // Loaded catalogs per version label (loading takes ~100 ms; resolving is fast).
     std::map<QString, std::shared_ptr<const catalog::Catalog>> m_catalogs;
@@ -129,6 +158,11 @@ class MainWindow : public QMainWindow {
     QProgressDialog* m_progress = nullptr;
     QString m_importLabel, m_importDir;
     QString m_lastImportError;
+
+    QFutureWatcherBase* m_evidenceWatcher = nullptr;
+    QProgressDialog* m_evidenceProgress = nullptr;
+    QString m_evidenceDir;
+    QString m_lastEvidenceError;
 };
 
 } // namespace pb::widgets

@@ -83,7 +83,8 @@ class YamlHighlighter : public QSyntaxHighlighter {
 
 } // namespace
 
-YamlDialog::YamlDialog(const QString& title, const QString& file, const QByteArray& bytes, QWidget* parent)
+YamlDialog::YamlDialog(const QString& title, const QString& file, const QByteArray& bytes, QWidget* parent,
+                       const QString& origin)
     : QDialog(parent), m_file(file) {
     setObjectName(QStringLiteral("yamlDialog"));
     setWindowTitle(file.isEmpty() ? title : tr("%1 — %2").arg(title, file));
@@ -94,10 +95,11 @@ YamlDialog::YamlDialog(const QString& title, const QString& file, const QByteArr
     header->setObjectName(QStringLiteral("yamlFileLabel"));
     header->setTextFormat(Qt::RichText);
     header->setText(
-        tr("<b>%1</b>&nbsp;&nbsp;<span style='color:gray'>%2 · %3 bytes · read-only, as written in the "
-           "catalog</span>")
+        tr("<b>%1</b>&nbsp;&nbsp;<span style='color:gray'>%2 · %3 bytes · read-only, as written in "
+           "%4</span>")
             .arg(title.toHtmlEscaped(), file.toHtmlEscaped())
-            .arg(bytes.size()));
+            .arg(bytes.size())
+            .arg(origin.toHtmlEscaped()));
     header->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_text = new QPlainTextEdit(this);

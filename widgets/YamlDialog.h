@@ -12,8 +12,10 @@ namespace pb::widgets {
 class YamlDialog : public QDialog {
     Q_OBJECT
   public:
-    // `title` names the document (e.g. the overlay); `file` is its path inside the catalog.
-    YamlDialog(const QString& title, const QString& file, const QByteArray& bytes, QWidget* parent = nullptr);
+    // `title` names the document (e.g. the overlay); `file` is its path inside `origin` (the
+    // catalog, or an evidence tree).
+    YamlDialog(const QString& title, const QString& file, const QByteArray& bytes, QWidget* parent = nullptr,
+               const QString& origin = QStringLiteral("the catalog"));
 
     QString text() const;
     QString file() const { return m_file; }

@@ -301,10 +301,12 @@ Result<std::vector<Pointer>> EvidenceStore::pointersFor(const QString& recipe) c
 
 Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) const {
     std::map<QString, HealthRow> rows;
+    std::map<QString, QString> byLeaf; // leaf overlay -> recipe name, where they differ
+    std::map<QString, QString> renamedFrom; // recipe name -> the older name its evidence used
     {
         QSqlQuery q(m_db.sql());
         q.setForwardOnly(true);
-        q.prepare(QStringLiteral("SELECT r.name, r.service, r.accelerator, r.os, r.intent, r.platform, v.label FROM recipes r "
+        q.prepare(QStringLiteral("SELECT r.name, r.service, r.accelerator, r.os, r.intent, r.platform, v.label, r.leaf_overlay FROM recipes r "
                                  "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE r.catalog_version_id = ?"));
         q.addBindValue(catalogVersionId);
         if (!q.exec())
@@ -319,6 +321,9 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
             row.criteria.platform = q.value(5).toString();
             row.catalogLabel = q.value(6).toString();
             row.reason = QStringLiteral("no pointer names this recipe");
+            const QString leaf = q.value(7).toString();
+            if (leaf != row.recipe)
+                byLeaf.emplace(leaf, row.recipe); // e.g. a profiled recipe named after its leaf plus the profile
             rows.emplace(row.recipe, std::move(row));
         }
     }
@@ -331,6 +336,15 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
     while (q.next()) {
         const QString recipe = q.value(0).toString();
         auto it = rows.find(recipe);
+        if (it == rows.end()) {
+            // Evidence recorded before the coordinate's name changed (a profile was added): match it
+            // to the recipe of the same leaf overlay, and flag it below as recorded under the old name.
+            if (const auto leaf = byLeaf.find(recipe); leaf != byLeaf.end() && rows.count(leaf->second) &&
+                                                       rows[leaf->second].pointers == 0) {
+                it = rows.find(leaf->second);
+                renamedFrom[leaf->second] = recipe;
+            }
+        }
         if (it == rows.end()) {
             HealthRow orphan; // evidence for a coordinate this catalog version does not have
             orphan.recipe = recipe;
@@ -410,7 +424,14 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
             row.status = HealthStatus::Invalid;
             row.reason = QStringLiteral("%1 pointer(s), none valid").arg(row.invalid);
         }
-        if (row.bundles > 0 && row.invalidBundles == row.bundles) {
+        if (const auto renamed = renamedFrom.find(name); renamed != renamedFrom.end() && row.status != HealthStatus::NoEvidence &&
+                                                         row.status != HealthStatus::Invalid) {
+            row.status = HealthStatus::Stale;
+            row.stale = true;
+            row.reason = QStringLiteral("evidence names '%1'; the catalog now resolves this leaf to '%2' (its recipe "
+                                        "changed since)")
+                             .arg(renamed->second, name);
+        } else if (row.bundles > 0 && row.invalidBundles == row.bundles) {
             row.status = HealthStatus::Invalid;
             row.reason = QStringLiteral("every bundle fails its integrity checks");
         } else if (row.stale && row.status != HealthStatus::NoEvidence) {

@@ -1,13 +1,16 @@
 // Writes the PNGs of docs/screenshots: the main window with a recipe selected, the filter in use,
-// a catalog version's summary, an overlay's YAML, the Graph and Compare tabs and the import
-// progress. Not a test; run by
+// a catalog version's summary, an overlay's YAML, the Graph and Compare tabs, the import
+// progress and the Health view with its evidence inspector. Not a test; run by
 // tools/screenshots.sh (offscreen platform, fixed locale, a temp database seeded with the
 // embedded catalog).
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
+#include "EvidenceFixture.h"
 #include "GraphPane.h"
 #include "GraphView.h"
 #include "GuiTestUtil.h"
+#include "HealthModels.h"
+#include "HealthPane.h"
 #include "MainWindow.h"
 #include "RecipeModels.h"
 #include "RecipeView.h"
@@ -16,12 +19,15 @@
 #include <QApplication>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QPointer>
 #include <QProgressDialog>
 #include <QSignalSpy>
 #include <QStyleFactory>
 #include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
 #include <QTreeView>
@@ -154,6 +160,37 @@ int main(int argc, char** argv) {
     }
     waitFor([&] { return finished.count() > 0; }, 60000);
     ok &= save(&window, out, QStringLiteral("main-window-imported.png"));
+
+    // 8. The Health view with evidence imported: the real catalog and its evidence tree when the
+    // shared data is there, else the fixture tree of the tests against v1.0.0.
+    const QString realCatalog = QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes");
+    QString healthVersion = QStringLiteral("v1.0.0"), evidenceDir, inspectRecipe;
+    QTemporaryDir fixture;
+    if (QFileInfo::exists(realCatalog + QStringLiteral("/evidence"))) {
+        finished.clear();
+        window.startImport(realCatalog, QStringLiteral("2026-08-19"));
+        ok &= waitFor([&] { return finished.count() > 0; }, 120000) && finished.at(0).at(0).toBool();
+        healthVersion = QStringLiteral("2026-08-19");
+        evidenceDir = realCatalog + QStringLiteral("/evidence");
+        inspectRecipe = QStringLiteral("rtx-pro-6000-eks-ubuntu-inference-dynamo");
+    } else {
+        evidenceDir = fixture.filePath(QStringLiteral("evidence"));
+        ok &= pbgui::EvidenceFixture::writeTree(evidenceDir);
+        inspectRecipe = pbgui::EvidenceFixture::signedRecipe();
+    }
+    QSignalSpy evidenceDone(&window, &MainWindow::evidenceImportFinished);
+    window.startEvidenceImport(evidenceDir);
+    ok &= waitFor([&] { return evidenceDone.count() > 0; }, 60000) && evidenceDone.at(0).at(0).toBool();
+    window.showHealth();
+    pb::widgets::HealthPane* health = window.healthPane();
+    health->setVersion(healthVersion);
+    ok &= waitFor([&] {
+        return !health->isLoading() && health->version() == healthVersion && health->model()->rowCount() > 0;
+    });
+    // Needs attention first, then the good news.
+    health->table()->sortByColumn(pb::models::HealthModel::AttestedColumn, Qt::DescendingOrder);
+    ok &= health->selectRecipe(inspectRecipe);
+    ok &= save(&window, out, QStringLiteral("health.png"));
 
     return ok ? 0 : 1;
 }

@@ -1,0 +1,177 @@
+// Item models over the health table (store::HealthRow: one row per recipe coordinate of a catalog
+// version, plus coordinates that have evidence but are not in it) and over the evidence pointers of
+// one coordinate. Status colours and icons live here so the table, the summary and the inspector
+// agree. No widgets.
+#pragma once
+
+#include "evidence/Evidence.h"
+#include "store/EvidenceStore.h"
+
+#include <QAbstractItemModel>
+#include <QAbstractTableModel>
+#include <QColor>
+#include <QIcon>
+#include <QSortFilterProxyModel>
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace pb::models {
+
+// Every status, in the order a summary lists them: the good news first.
+inline constexpr std::array<store::HealthStatus, 7> kHealthStatuses = {
+    store::HealthStatus::Verified,  store::HealthStatus::VerifiedFailedPhases,
+    store::HealthStatus::Signed,    store::HealthStatus::Pending,
+    store::HealthStatus::Stale,     store::HealthStatus::Invalid,
+    store::HealthStatus::NoEvidence};
+
+inline constexpr std::array<evidence::SignerClass, 4> kSignerClasses = {
+    evidence::SignerClass::FirstParty, evidence::SignerClass::Community, evidence::SignerClass::Partner,
+    evidence::SignerClass::Reported};
+
+struct HealthStyle {
+    static QColor color(store::HealthStatus s);           // strong: text, icon
+    static QColor background(store::HealthStatus s);      // light tint behind the status cell
+    static QIcon icon(store::HealthStatus s);             // a coloured disc with a glyph (✓, !, ✗, …)
+    static QIcon pointerIcon(const evidence::Pointer& p); // invalid / pending / signed
+    // Ascending = needs attention first: invalid, failed phases, stale, no evidence, pending,
+    // signed, verified.
+    static int rank(store::HealthStatus s);
+};
+
+// Valid signed pointers of a row by signer class.
+int signerCount(const store::HealthRow& row, evidence::SignerClass c);
+// "2 community · 1 partner", empty when there is none.
+QString signersText(const store::HealthRow& row);
+
+class HealthModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Column {
+        RecipeColumn,
+        ServiceColumn,
+        AcceleratorColumn,
+        OsColumn,
+        IntentColumn,
+        PlatformColumn,
+        StatusColumn,
+        SignersColumn,
+        PointersColumn,
+        AttestedColumn,
+        PhasesColumn,
+        StaleColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // typed value to sort by (string, number or time)
+        StatusRole,                  // store::HealthStatus as int
+        InCatalogRole,               // bool
+        RecipeRole,                  // recipe name
+        SearchTextRole,              // lower-case recipe, criteria and status, for the text filter
+    };
+
+    explicit HealthModel(QObject* parent = nullptr);
+
+    void setRows(std::vector<store::HealthRow> rows);
+    void clear() { setRows({}); }
+    const std::vector<store::HealthRow>& rows() const { return m_rows; }
+    const store::HealthRow& rowAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
+    int rowOf(const QString& recipe) const; // -1 when absent
+    int countOf(store::HealthStatus s) const;
+    // Distinct non-empty values of a criteria column (service, accelerator, …), sorted.
+    QStringList distinctValues(Column column) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  private:
+    std::vector<store::HealthRow> m_rows;
+    std::vector<QString> m_search; // SearchTextRole, precomputed
+    std::array<int, 7> m_counts{}; // by HealthStatus value
+};
+
+// Filters the health table: free text (every word must occur in the recipe, its criteria or its
+// status) and exact status, service, accelerator and signer class. Sorts by HealthModel::SortRole,
+// ties by recipe name.
+class HealthFilterProxyModel : public QSortFilterProxyModel {
+    Q_OBJECT
+  public:
+    // The signer filter: a class, or "no valid signed pointer".
+    enum class SignerFilter { Any, FirstParty, Community, Partner, Reported, Unsigned };
+    Q_ENUM(SignerFilter)
+
+    explicit HealthFilterProxyModel(QObject* parent = nullptr);
+
+    void setFilterText(const QString& text);
+    void setStatusFilter(std::optional<store::HealthStatus> status);
+    void setServiceFilter(const QString& service);         // empty: any
+    void setAcceleratorFilter(const QString& accelerator); // empty: any
+    void setSignerFilter(SignerFilter filter);
+
+    QString filterText() const { return m_words.join(QLatin1Char(' ')); }
+    std::optional<store::HealthStatus> statusFilter() const { return m_status; }
+    bool isFiltering() const;
+    // The rows on view, in view order.
+    std::vector<store::HealthRow> visibleRows() const;
+
+  protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+
+  private:
+    QStringList m_words;
+    std::optional<store::HealthStatus> m_status;
+    QString m_service, m_accelerator;
+    SignerFilter m_signer = SignerFilter::Any;
+};
+
+// The evidence pointers of one coordinate as a tree: a row per pointer (its file, and a one-line
+// verdict), under it every field (layout, signer, class, Rekor index, OCI reference, bundle digest,
+// predicate type, attestedAt, …) and then each problem.
+class PointerModel : public QAbstractItemModel {
+    Q_OBJECT
+  public:
+    enum Column { NameColumn, ValueColumn, ColumnCount };
+    enum class ItemKind { Pointer, Field, Problem };
+    Q_ENUM(ItemKind)
+    enum Role {
+        ItemKindRole = Qt::UserRole + 1,
+        PointerIndexRole, // row of the pointer this item belongs to
+        FieldRole,        // field key ("layout", "identity", "issuer", "class", "rekorLogIndex", …)
+        ValidRole,        // bool, on pointer rows
+    };
+
+    explicit PointerModel(QObject* parent = nullptr);
+
+    void setPointers(std::vector<evidence::Pointer> pointers);
+    void clear() { setPointers({}); }
+    const std::vector<evidence::Pointer>& pointers() const { return m_pointers; }
+    const evidence::Pointer& pointerAt(int row) const { return m_pointers[static_cast<size_t>(row)]; }
+    // The value a pointer row lists for a field key (see FieldRole); empty when it has none.
+    QString fieldValue(int pointerRow, const QString& key) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  private:
+    struct Item {
+        ItemKind kind = ItemKind::Field;
+        QString key, label, value, tooltip;
+    };
+    struct Entry {
+        QString summary;
+        std::vector<Item> items;
+    };
+    // internalId: 0 for a pointer row, pointer row + 1 for its children.
+    std::vector<evidence::Pointer> m_pointers;
+    std::vector<Entry> m_entries;
+};
+
+} // namespace pb::models

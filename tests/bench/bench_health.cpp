@@ -1,0 +1,207 @@
+// Health table at scale (issue 5): 10,000 recipe coordinates and 200,000 evidence pointers.
+// Measures pointer import (parse + rule checks + one SQLite transaction), the first paint of the
+// health table (query, model, a real QTableView painted offscreen) and a text filter, against the
+// sqlite3 program doing the equivalent insert and aggregate query on the same schema, in one run.
+#include "HealthModels.h"
+#include "core/Hash.h"
+#include "evidence/Evidence.h"
+#include "store/CatalogStore.h"
+#include "store/Database.h"
+#include "store/EvidenceStore.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHeaderView>
+#include <QProcess>
+#include <QSqlQuery>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include <cstdio>
+
+using namespace pb;
+
+namespace {
+
+constexpr int kCoordinates = 10000;
+constexpr int kPointersPerCoordinate = 20;
+constexpr int kSigners = 50;
+
+QString recipeName(int i) {
+    static const char* const acc[] = {"h100", "h200", "gb200", "gb300", "b200"};
+    static const char* const svc[] = {"eks", "gke", "aks", "oke"};
+    return QStringLiteral("%1-%2-ubuntu-training-r%3").arg(QLatin1String(acc[i % 5]), QLatin1String(svc[i % 4])).arg(i, 5, 10, QLatin1Char('0'));
+}
+
+QString sqlQuote(const QString& s) {
+    QString q = s;
+    q.replace(QLatin1Char('\''), QStringLiteral("''"));
+    return QLatin1Char('\'') + q + QLatin1Char('\'');
+}
+
+double ms(const QElapsedTimer& t) {
+    return static_cast<double>(t.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QTemporaryDir tmp;
+
+    // The evidence tree, generated in memory: 50 community signers, 20 pointers per coordinate.
+    QByteArray allowlist = "community:\n";
+    std::vector<std::pair<QString, QString>> signers;
+    for (int s = 0; s < kSigners; ++s) {
+        const QString identity = QStringLiteral("signer%1@example.com").arg(s);
+        const QString issuer = QStringLiteral("https://github.com/login/oauth");
+        signers.emplace_back(issuer, identity);
+        allowlist += "  - issuer: " + issuer.toUtf8() + "\n    source: " + evidence::sourceSlug(issuer, identity).toUtf8() + "\n";
+    }
+    const evidence::Allowlist list = *evidence::parseAllowlist(allowlist, QStringLiteral("allowlist.yaml"));
+    std::vector<std::pair<QString, QByteArray>> files;
+    files.reserve(kCoordinates * kPointersPerCoordinate);
+    for (int i = 0; i < kCoordinates; ++i) {
+        const QString recipe = recipeName(i);
+        for (int k = 0; k < kPointersPerCoordinate; ++k) {
+            const auto& [issuer, identity] = signers[static_cast<size_t>((i + k) % kSigners)];
+            const QString digest = sha256Hex(QStringLiteral("%1/%2").arg(i).arg(k).toUtf8());
+            const QByteArray yaml = "attestations:\n  - attestedAt: 2026-10-" + QByteArray::number(1 + k) +
+                                    "T10:00:00Z\n    bundle:\n      digest: sha256:" + digest.toUtf8() +
+                                    "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
+                                    "\n      predicateType: https://aicr.run/recipe-evidence/v3\n    signer:\n      identity: " +
+                                    identity.toUtf8() + "\n      issuer: " + issuer.toUtf8() +
+                                    "\n      rekorLogIndex: " + QByteArray::number(i * 100 + k) + "\nrecipe: " +
+                                    recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
+            files.emplace_back(recipe + QLatin1Char('/') + evidence::sourceSlug(issuer, identity) + QStringLiteral("/sha256-") +
+                                   digest + QStringLiteral(".yaml"),
+                               yaml);
+        }
+    }
+
+    // Database with a catalog version holding the 10,000 coordinates (rows written directly).
+    auto db = store::Database::open(tmp.filePath(QStringLiteral("health.sqlite")));
+    {
+        QSqlQuery q((*db)->sql());
+        (*db)->sql().transaction();
+        q.exec(QStringLiteral("INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at) "
+                              "VALUES ('scale', 'generated', '', '', '2026-11-30T00:00:00Z')"));
+        const qint64 cv = q.lastInsertId().toLongLong();
+        q.prepare(QStringLiteral("INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
+                                 "intent, platform, api_version, applied_overlays, component_count, canonical_yaml, digest) "
+                                 "VALUES (?, ?, ?, ?, ?, 'ubuntu', 'training', 'kubeflow', 'aicr.run/v1', '[]', 10, ?, ?)"));
+        for (int i = 0; i < kCoordinates; ++i) {
+            const QString name = recipeName(i);
+            q.addBindValue(cv);
+            q.addBindValue(name);
+            q.addBindValue(name);
+            q.addBindValue(name.section(QLatin1Char('-'), 1, 1));
+            q.addBindValue(name.section(QLatin1Char('-'), 0, 0));
+            q.addBindValue(QByteArray("kind: RecipeResult\n"));
+            q.addBindValue(sha256Hex(name.toUtf8()));
+            q.exec();
+        }
+        (*db)->sql().commit();
+    }
+
+    // Ours: parse and check every pointer, then import in one transaction.
+    QElapsedTimer t;
+    t.start();
+    evidence::EvidenceTree tree;
+    tree.allowlist = list;
+    tree.pointers.reserve(files.size());
+    for (const auto& [path, bytes] : files) {
+        evidence::Pointer p = evidence::parsePointer(bytes, path);
+        evidence::checkPointer(p, &list);
+        tree.pointers.push_back(std::move(p));
+    }
+    const double parseMs = ms(t);
+    t.restart();
+    store::EvidenceStore evidenceStore(**db);
+    Result<store::EvidenceImportReport> report = evidenceStore.importTree(tree);
+    const double importMs = ms(t);
+    if (!report || report->added != kCoordinates * kPointersPerCoordinate) {
+        std::fprintf(stderr, "bench: import failed\n");
+        return 1;
+    }
+
+    // Peer: the sqlite3 program inserting the same rows into the same schema, and the aggregate query.
+    const QString peerDb = tmp.filePath(QStringLiteral("peer.sqlite"));
+    { auto fresh = store::Database::open(peerDb); }
+    const QString sqlFile = tmp.filePath(QStringLiteral("insert.sql"));
+    {
+        QFile f(sqlFile);
+        f.open(QIODevice::WriteOnly);
+        f.write("PRAGMA journal_mode=WAL;\nPRAGMA synchronous=NORMAL;\nBEGIN;\n");
+        for (const evidence::Pointer& p : tree.pointers) {
+            const evidence::Attestation& a = *p.attestation();
+            f.write(QStringLiteral("INSERT INTO evidence_pointers (path, sha256, content, layout, recipe, source_dir, "
+                                   "signer_issuer, signer_identity, signer_slug, signer_class, rekor_log_index, attested_at, "
+                                   "bundle_digest, bundle_oci, predicate_type, valid, problems, imported_at) VALUES "
+                                   "(%1, %2, %3, 'per-source', %4, %5, %6, %7, %8, 'community', %9, %10, %11, %12, %13, 1, '[]', "
+                                   "'2026-11-30T00:00:00Z');\n")
+                        .arg(sqlQuote(p.file), sqlQuote(sha256Hex(p.raw)), sqlQuote(QString::fromUtf8(p.raw)), sqlQuote(p.recipe),
+                             sqlQuote(p.dirSource), sqlQuote(a.signer->issuer), sqlQuote(a.signer->identity),
+                             sqlQuote(p.claimedSlug()))
+                        .arg(*a.signer->rekorLogIndex)
+                        .arg(sqlQuote(a.attestedAtText), sqlQuote(a.bundleDigest), sqlQuote(a.bundleOci), sqlQuote(a.predicateType))
+                        .toUtf8());
+        }
+        f.write("COMMIT;\n");
+    }
+    auto runSqlite = [&](const QStringList& args, const QString& input) {
+        QProcess p;
+        if (!input.isEmpty())
+            p.setStandardInputFile(input);
+        QElapsedTimer pt;
+        pt.start();
+        p.start(QStringLiteral("sqlite3"), args);
+        p.waitForFinished(600000);
+        return ms(pt);
+    };
+    const double peerInsertMs = runSqlite({peerDb}, sqlFile);
+    const double peerQueryMs = runSqlite(
+        {peerDb, QStringLiteral("SELECT recipe, count(*), sum(valid), max(attested_at), sum(signer_class='community') FROM "
+                                "evidence_pointers GROUP BY recipe;")},
+        {});
+
+    // First paint: query, model, a real view painted offscreen.
+    t.restart();
+    Result<std::vector<store::HealthRow>> rows = evidenceStore.health(1);
+    models::HealthModel model;
+    models::HealthFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    model.setRows(*rows);
+    QTableView view;
+    view.setModel(&proxy);
+    view.setSortingEnabled(true);
+    view.resize(1400, 900);
+    view.show();
+    (void)view.grab();
+    const double firstPaintMs = ms(t);
+    const double queryOnlyMs = [&] {
+        QElapsedTimer q;
+        q.start();
+        (void)evidenceStore.health(1);
+        return ms(q);
+    }();
+    t.restart();
+    proxy.setFilterText(QStringLiteral("r0042"));
+    const int matching = proxy.rowCount();
+    (void)view.grab();
+    const double filterMs = ms(t);
+
+    std::printf("coordinates: %d, pointers: %zu (%d signers)\n", kCoordinates, tree.pointers.size(), kSigners);
+    std::printf("%-58s %10.1f ms\n", "proofbench: parse + check 200,000 pointers", parseMs);
+    std::printf("%-58s %10.1f ms\n", "proofbench: import into SQLite (one transaction)", importMs);
+    std::printf("%-58s %10.1f ms\n", "peer: sqlite3 program, same 200,000 INSERTs, same schema", peerInsertMs);
+    std::printf("ratio import (parse + check + insert) / peer: %.2fx (goal <= 3x); insert alone: %.2fx\n",
+                (parseMs + importMs) / peerInsertMs, importMs / peerInsertMs);
+    std::printf("%-58s %10.1f ms\n", "proofbench: health query (10,000 rows)", queryOnlyMs);
+    std::printf("%-58s %10.1f ms\n", "peer: sqlite3 program, aggregate query by recipe", peerQueryMs);
+    std::printf("%-58s %10.1f ms (goal <= 300 ms)\n", "proofbench: first paint (query + model + painted view)", firstPaintMs);
+    std::printf("%-58s %10.1f ms (goal <= 50 ms), %d rows match\n", "proofbench: filter 'r0042' and repaint", filterMs, matching);
+    return 0;
+}

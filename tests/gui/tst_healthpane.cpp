@@ -1,0 +1,419 @@
+// The Health view of the real MainWindow on a temp database (embedded catalog) and an evidence tree
+// written here: File > Import Evidence… end to end (and its error box), the table filtered by text
+// and by the status combo, sorted by a header click, a row's pointers and problems in the
+// inspector, the summary bar, CSV export, and the way back to the recipe.
+#include "EvidenceFixture.h"
+#include "EvidenceInspector.h"
+#include "GuiTestUtil.h"
+#include "HealthModels.h"
+#include "HealthPane.h"
+#include "MainWindow.h"
+#include "RecipeView.h"
+#include "YamlDialog.h"
+#include "store/EvidenceStore.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QToolBar>
+#include <QToolButton>
+#include <QTreeView>
+
+using namespace pb;
+using models::HealthModel;
+using models::PointerModel;
+using pbgui::EvidenceFixture;
+using widgets::HealthPane;
+using widgets::MainWindow;
+
+namespace {
+
+constexpr int kTimeout = 30000;
+
+QStringList recipesOnView(const QTableView* table) {
+    QStringList out;
+    const QAbstractItemModel* m = table->model();
+    for (int r = 0; r < m->rowCount(); ++r)
+        out << m->index(r, HealthModel::RecipeColumn).data().toString();
+    return out;
+}
+
+int rowOf(const QTableView* table, const QString& recipe) {
+    return static_cast<int>(recipesOnView(table).indexOf(recipe));
+}
+
+} // namespace
+
+class TestHealthPane : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void importEvidenceAction();
+    void filterSortInspectExport();
+    void versionPickerAndOutsideRows();
+    void showInCatalog();
+    void importErrorNamesTheFile();
+
+  private:
+    template <typename T> T* find(const char* name) {
+        T* w = m_window->findChild<T*>(QLatin1String(name));
+        if (!w)
+            qWarning("no %s named %s", T::staticMetaObject.className(), name);
+        return w;
+    }
+    // Imports the fixture tree through the window and waits for the health table to show it.
+    bool importFixture();
+    bool waitForRows(int rows);
+
+    std::unique_ptr<pbgui::SeededDb> m_db;
+    std::unique_ptr<MainWindow> m_window;
+    QTemporaryDir m_tmp;
+    QString m_evidenceDir;
+};
+
+void TestHealthPane::initTestCase() {
+    QLocale::setDefault(QLocale::c());
+    QVERIFY(m_tmp.isValid());
+    m_evidenceDir = m_tmp.filePath(QStringLiteral("fork/recipes/evidence"));
+    QVERIFY(EvidenceFixture::writeTree(m_evidenceDir));
+}
+
+void TestHealthPane::init() {
+    m_db = pbgui::seededDatabase();
+    QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
+    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestHealthPane::cleanup() {
+    m_window.reset();
+    m_db.reset();
+}
+
+bool TestHealthPane::waitForRows(int rows) {
+    HealthPane* pane = m_window->healthPane();
+    return QTest::qWaitFor([&] { return !pane->isLoading() && pane->model()->rowCount() == rows; }, kTimeout);
+}
+
+bool TestHealthPane::importFixture() {
+    QSignalSpy finished(m_window.get(), &MainWindow::evidenceImportFinished);
+    if (!m_window->startEvidenceImport(m_tmp.filePath(QStringLiteral("fork"))))
+        return false;
+    if (!finished.wait(kTimeout) && finished.isEmpty())
+        return false;
+    if (!finished.at(0).at(0).toBool()) {
+        qWarning("%s", qPrintable(finished.at(0).at(1).toString()));
+        return false;
+    }
+    return waitForRows(17);
+}
+
+void TestHealthPane::importEvidenceAction() {
+    // Discoverable: a tool bar button and View > Health, Ctrl+2.
+    auto* showHealth = find<QAction>("actionShowHealth");
+    QVERIFY(showHealth);
+    QCOMPARE(showHealth->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_2));
+    QVERIFY(find<QToolBar>("viewToolBar")->actions().contains(showHealth));
+    showHealth->trigger();
+    QVERIFY(m_window->isHealthShown());
+    HealthPane* pane = m_window->healthPane();
+    QCOMPARE(pane->objectName(), QStringLiteral("healthPane"));
+    QVERIFY(pane->isVisible());
+    QVERIFY(waitForRows(16)); // v1.0.0, nothing imported yet
+    QCOMPARE(find<QComboBox>("healthVersion")->currentText(), QStringLiteral("v1.0.0")); // the newest
+    QVERIFY(find<QLabel>("healthSummary")->text().contains(QStringLiteral("<b>16</b> no evidence")));
+
+    // File > Import Evidence…: the directory dialog, a worker, then the table refreshed.
+    QSignalSpy finished(m_window.get(), &MainWindow::evidenceImportFinished);
+    QString dialogName;
+    pbgui::ModalWatch dirWatch = pbgui::whenModal<QFileDialog>([&](QFileDialog* d) {
+        dialogName = d->objectName();
+        d->selectFile(m_evidenceDir);
+        static_cast<QDialog*>(d)->accept();
+    });
+    auto* action = find<QAction>("actionImportEvidence");
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    action->trigger();
+    QCOMPARE(dialogName, QStringLiteral("importEvidenceDialog"));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+    QVERIFY(finished.at(0).at(1).toString().contains(QStringLiteral("5 added")));
+    QVERIFY(finished.at(0).at(1).toString().contains(QStringLiteral("1 invalid")));
+    QVERIFY(action->isEnabled());
+    QVERIFY(find<QAction>("actionImportCatalog")->isEnabled());
+    QVERIFY(m_window->isHealthShown());
+    QVERIFY(waitForRows(17));
+    QCOMPARE(store::EvidenceStore(*m_db->db).pointerCount(), EvidenceFixture::kPointers);
+
+    const QString summary = find<QLabel>("healthSummary")->text();
+    QVERIFY2(summary.contains(QStringLiteral("<b>17 coordinates</b> · 5 evidence pointers")),
+             qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("<b>2</b> signed (not verified)")), qPrintable(summary));
+    QVERIFY(summary.contains(QStringLiteral("<b>1</b> pending")));
+    QVERIFY(summary.contains(QStringLiteral("<b>1</b> invalid")));
+    QVERIFY(summary.contains(QStringLiteral("<b>13</b> no evidence")));
+    QVERIFY(summary.contains(QStringLiteral("0 verified")));
+
+    // Importing the same tree again changes nothing.
+    finished.clear();
+    QVERIFY(m_window->startEvidenceImport(m_evidenceDir));
+    QVERIFY(!m_window->startEvidenceImport(m_evidenceDir)); // one at a time
+    QVERIFY(!m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"), QStringLiteral("x")));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QVERIFY(finished.at(0).at(1).toString().contains(QStringLiteral("0 added, 0 updated, 5 unchanged")));
+    QCOMPARE(store::EvidenceStore(*m_db->db).pointerCount(), EvidenceFixture::kPointers);
+}
+
+void TestHealthPane::filterSortInspectExport() {
+    m_window->showHealth();
+    QVERIFY(importFixture());
+    auto* table = find<QTableView>("healthTable");
+    auto* filter = find<QLineEdit>("healthFilter");
+    auto* status = find<QComboBox>("healthStatusFilter");
+    auto* summary = find<QLabel>("healthSummary");
+    QVERIFY(table && filter && status && summary);
+    QCOMPARE(table->model()->rowCount(), 17);
+
+    // Filter as you type.
+    filter->setFocus();
+    QTest::keyClicks(filter, QStringLiteral("h100 training"));
+    QStringList shown = recipesOnView(table);
+    QVERIFY(shown.contains(EvidenceFixture::signedRecipe()));
+    QVERIFY(shown.contains(EvidenceFixture::invalidRecipe()));
+    QVERIFY(!shown.contains(EvidenceFixture::pendingRecipe()));
+    for (const QString& r : shown)
+        QVERIFY2(r.contains(QStringLiteral("h100")), qPrintable(r));
+    QVERIFY(summary->text().contains(QStringLiteral("showing %1 of 17").arg(shown.size())));
+    QTest::keyClick(filter, Qt::Key_Escape);
+    QCOMPARE(filter->text(), QString());
+    QCOMPARE(table->model()->rowCount(), 17);
+
+    // The status combo: one status at a time.
+    status->setCurrentIndex(status->findText(QStringLiteral("invalid")));
+    QCOMPARE(recipesOnView(table), QStringList{EvidenceFixture::invalidRecipe()});
+    status->setCurrentIndex(status->findText(QStringLiteral("pending")));
+    QCOMPARE(recipesOnView(table), QStringList{EvidenceFixture::pendingRecipe()});
+    // The summary bar's links set the same filter.
+    emit summary->linkActivated(QStringLiteral("status:%1").arg(int(store::HealthStatus::Signed)));
+    QCOMPARE(status->currentText(), QStringLiteral("signed (not verified)"));
+    QCOMPARE(table->model()->rowCount(), 2);
+    emit summary->linkActivated(QStringLiteral("clear"));
+    QCOMPARE(status->currentIndex(), 0);
+    QCOMPARE(table->model()->rowCount(), 17);
+
+    // The other combos.
+    auto* service = find<QComboBox>("healthServiceFilter");
+    auto* accelerator = find<QComboBox>("healthAcceleratorFilter");
+    auto* signer = find<QComboBox>("healthSignerFilter");
+    service->setCurrentIndex(service->findText(QStringLiteral("gke")));
+    for (int r = 0; r < table->model()->rowCount(); ++r)
+        QCOMPARE(table->model()->index(r, HealthModel::ServiceColumn).data().toString(),
+                 QStringLiteral("gke"));
+    accelerator->setCurrentIndex(accelerator->findText(QStringLiteral("h100")));
+    QVERIFY(recipesOnView(table).contains(EvidenceFixture::invalidRecipe()));
+    service->setCurrentIndex(0);
+    accelerator->setCurrentIndex(0);
+    signer->setCurrentIndex(signer->findText(QStringLiteral("partner")));
+    QCOMPARE(recipesOnView(table), QStringList{EvidenceFixture::signedRecipe()});
+    signer->setCurrentIndex(0);
+
+    // Sort by a header click: newest attestation.
+    QHeaderView* header = table->horizontalHeader();
+    const int x = header->sectionViewportPosition(HealthModel::AttestedColumn) +
+                  header->sectionSize(HealthModel::AttestedColumn) / 2;
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
+    QCOMPARE(header->sortIndicatorSection(), int(HealthModel::AttestedColumn));
+    if (header->sortIndicatorOrder() == Qt::AscendingOrder)
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
+    QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+    shown = recipesOnView(table);
+    // Only valid signed pointers count as attestations: the pending and invalid rows have none.
+    QCOMPARE(shown.mid(0, 2),
+             QStringList({EvidenceFixture::signedRecipe(), EvidenceFixture::outsideRecipe()}));
+    QCOMPARE(table->model()->index(0, HealthModel::AttestedColumn).data().toString(),
+             QStringLiteral("2026-10-05 08:30 UTC"));
+
+    // Select the invalid row: the inspector lists its pointer and each problem.
+    auto* inspector = find<widgets::EvidenceInspector>("evidenceInspector");
+    QVERIFY(inspector);
+    const int invalidRow = rowOf(table, EvidenceFixture::invalidRecipe());
+    const QRect cell = table->visualRect(table->model()->index(invalidRow, HealthModel::RecipeColumn));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    QTRY_COMPARE_WITH_TIMEOUT(inspector->row().recipe, EvidenceFixture::invalidRecipe(), kTimeout);
+    PointerModel* pointers = inspector->pointerModel();
+    QCOMPARE(pointers->rowCount(), 1);
+    QVERIFY(!pointers->pointerAt(0).isValid());
+    QVERIFY(find<QTreeView>("pointerTree")->isVisible());
+    QVERIFY(find<QTreeView>("pointerTree")->isExpanded(pointers->index(0, 0)));
+    QStringList problems;
+    const QModelIndex parent = pointers->index(0, 0);
+    for (int r = 0; r < pointers->rowCount(parent); ++r)
+        if (pointers->index(r, 0, parent).data(PointerModel::ItemKindRole).value<PointerModel::ItemKind>() ==
+            PointerModel::ItemKind::Problem)
+            problems << pointers->index(r, PointerModel::ValueColumn, parent).data().toString();
+    QCOMPARE(problems, pointers->pointerAt(0).problems);
+    QVERIFY(problems.join(QLatin1Char('\n')).contains(QStringLiteral("does not match the signer's slug")));
+    QVERIFY(inspector->headerText().contains(QStringLiteral("invalid")));
+    QVERIFY(find<QLabel>("inspectorReason")->text().contains(QStringLiteral("none valid")));
+
+    // Keyboard: the signed row, two pointers from two signer classes, honest about signatures.
+    table->setFocus();
+    table->setCurrentIndex(table->model()->index(rowOf(table, EvidenceFixture::signedRecipe()), 0));
+    QCOMPARE(inspector->row().recipe, EvidenceFixture::signedRecipe());
+    QCOMPARE(pointers->rowCount(), 2);
+    QStringList classes{pointers->fieldValue(0, QStringLiteral("class")),
+                        pointers->fieldValue(1, QStringLiteral("class"))};
+    classes.sort();
+    QCOMPARE(classes, QStringList({QStringLiteral("community"), QStringLiteral("partner")}));
+    QCOMPARE(pointers->fieldValue(0, QStringLiteral("rekorLogIndex")),
+             QString::number(EvidenceFixture::rekorIndex()));
+    QVERIFY(inspector->headerText().contains(QStringLiteral("signed (not verified)")));
+    QVERIFY(inspector->headerText().contains(QStringLiteral("1 community · 1 partner")));
+    QVERIFY(find<QLabel>("inspectorReason")->text().contains(QStringLiteral("not checked")));
+
+    // A pointer's YAML, as written.
+    widgets::YamlDialog* yaml = inspector->openPointer(0);
+    QVERIFY(yaml);
+    QVERIFY(yaml->text().contains(QStringLiteral("rekorLogIndex: %1").arg(EvidenceFixture::rekorIndex())));
+    yaml->close();
+
+    // Export what is on view: every row, CSV, with the engine's header.
+    const QString csvPath = m_tmp.filePath(QStringLiteral("health.csv"));
+    QVERIFY(find<QToolButton>("healthExport"));
+    HealthPane* pane = m_window->healthPane();
+    QVERIFY2(pane->exportTo(csvPath, HealthPane::ExportFormat::Csv), qPrintable(pane->lastError()));
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.value(0),
+             QStringLiteral("recipe,service,accelerator,os,intent,platform,status,phases,"
+                            "signers (1st/community/partner/reported),newest attestedAt,aicrVersion,stale"));
+    QCOMPARE(lines.size(), 18);
+    QVERIFY(lines.value(1).startsWith(EvidenceFixture::signedRecipe() + QLatin1Char(','))); // view order
+    // Filtered: only the rows on view, Markdown too.
+    status->setCurrentIndex(status->findText(QStringLiteral("invalid")));
+    const QString mdPath = m_tmp.filePath(QStringLiteral("health.md"));
+    QVERIFY(pane->exportTo(mdPath, HealthPane::ExportFormat::Markdown));
+    QFile md(mdPath);
+    QVERIFY(md.open(QIODevice::ReadOnly));
+    const QStringList mdLines = QString::fromUtf8(md.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(mdLines.size(), 3);
+    QVERIFY(mdLines.value(2).startsWith(QStringLiteral("| ") + EvidenceFixture::invalidRecipe() +
+                                        QStringLiteral(" |")));
+    QVERIFY(
+        !pane->exportTo(m_tmp.filePath(QStringLiteral("no/such/dir/x.csv")), HealthPane::ExportFormat::Csv));
+    QVERIFY(pane->lastError().contains(QStringLiteral("x.csv")));
+}
+
+void TestHealthPane::versionPickerAndOutsideRows() {
+    m_window->showHealth();
+    QVERIFY(importFixture());
+    auto* version = find<QComboBox>("healthVersion");
+    QCOMPARE(version->count(), 2);
+    QCOMPARE(version->itemText(0), QStringLiteral("v1.0.0"));
+    HealthPane* pane = m_window->healthPane();
+    auto* table = find<QTableView>("healthTable");
+
+    // The coordinate outside the catalog: greyed and italic, "—" criteria.
+    const int o = rowOf(table, EvidenceFixture::outsideRecipe());
+    QVERIFY(o >= 0);
+    QCOMPARE(table->model()->index(o, HealthModel::ServiceColumn).data().toString(), QStringLiteral("—"));
+    QVERIFY(table->model()->index(o, HealthModel::RecipeColumn).data(Qt::FontRole).value<QFont>().italic());
+
+    // Another version: its own recipes; evidence for names it lacks shows as outside rows.
+    QSignalSpy loaded(pane, &HealthPane::loaded);
+    version->setCurrentIndex(version->findText(QStringLiteral("v0.20.0")));
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeout);
+    QCOMPARE(loaded.at(0).at(0).toString(), QStringLiteral("v0.20.0"));
+    QCOMPARE(pane->version(), QStringLiteral("v0.20.0"));
+    int inCatalog = 0;
+    for (const store::HealthRow& r : pane->model()->rows())
+        inCatalog += r.inCatalog() ? 1 : 0;
+    QCOMPARE(inCatalog, 15);
+    QCOMPARE(pane->model()->rowOf(EvidenceFixture::outsideRecipe()) >= 0, true);
+    QVERIFY(!pane->model()->rowAt(pane->model()->rowOf(EvidenceFixture::outsideRecipe())).inCatalog());
+    QVERIFY(pane->setVersion(QStringLiteral("v1.0.0")));
+    QVERIFY(!pane->setVersion(QStringLiteral("v9")));
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, kTimeout);
+    QCOMPARE(pane->model()->rowCount(), 17);
+
+    // A new catalog version: the view of the newest follows it.
+    QSignalSpy imported(m_window.get(), &MainWindow::importFinished);
+    QVERIFY(m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"),
+                                  QStringLiteral("v1.0.0-copy")));
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kTimeout);
+    QVERIFY(imported.at(0).at(0).toBool());
+    QCOMPARE(version->count(), 3);
+    QCOMPARE(pane->version(), QStringLiteral("v1.0.0-copy"));
+}
+
+void TestHealthPane::showInCatalog() {
+    m_window->showHealth();
+    QVERIFY(importFixture());
+    HealthPane* pane = m_window->healthPane();
+    QVERIFY(pane->selectRecipe(EvidenceFixture::signedRecipe()));
+    auto* button = find<QPushButton>("inspectorShowRecipe");
+    QVERIFY(button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY(!m_window->isHealthShown());
+    widgets::RecipeView* view = m_window->recipeView();
+    QTRY_VERIFY_WITH_TIMEOUT(view->isVisible() && view->hasResult() &&
+                                 view->recipe().name == EvidenceFixture::signedRecipe() &&
+                                 view->recipe().catalogLabel == QLatin1String("v1.0.0"),
+                             kTimeout);
+    // And back: Ctrl+2 keeps the selection.
+    find<QAction>("actionShowHealth")->trigger();
+    QVERIFY(m_window->isHealthShown());
+    QCOMPARE(m_window->healthPane()->inspector()->row().recipe, EvidenceFixture::signedRecipe());
+    // The outside coordinate has no recipe to show.
+    QVERIFY(pane->selectRecipe(EvidenceFixture::outsideRecipe()));
+    QVERIFY(!button->isEnabled());
+}
+
+void TestHealthPane::importErrorNamesTheFile() {
+    // An allowlist that names a signer's identity (PII) is refused, with its file and line.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString dir = tmp.filePath(QStringLiteral("evidence"));
+    QVERIFY(pbgui::copyDirectory(m_evidenceDir, dir));
+    const QString allowlist = dir + QStringLiteral("/allowlist.yaml");
+    QVERIFY(EvidenceFixture::write(allowlist, "community:\n  - issuer: https://github.com/login/oauth\n"
+                                              "    identity: alice@example.com\n"));
+    m_window->showHealth();
+    QVERIFY(waitForRows(16));
+    QSignalSpy finished(m_window.get(), &MainWindow::evidenceImportFinished);
+    QString boxName, boxText;
+    pbgui::ModalWatch watch = pbgui::whenModal<QMessageBox>([&](QMessageBox* box) {
+        boxName = box->objectName();
+        boxText = box->text();
+        box->accept();
+    });
+    QVERIFY(m_window->startEvidenceImport(dir));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QVERIFY(!finished.at(0).at(0).toBool());
+    QCOMPARE(boxName, QStringLiteral("evidenceImportErrorBox"));
+    QVERIFY2(boxText.contains(allowlist + QStringLiteral(":2")), qPrintable(boxText));
+    QVERIFY(boxText.contains(QStringLiteral("may not name an identity")));
+    QCOMPARE(m_window->lastEvidenceImportError(), finished.at(0).at(1).toString());
+    QCOMPARE(store::EvidenceStore(*m_db->db).pointerCount(), 0);
+    QVERIFY(find<QAction>("actionImportEvidence")->isEnabled());
+    QCOMPARE(m_window->healthPane()->model()->rowCount(), 16);
+}
+
+QTEST_MAIN(TestHealthPane)
+#include "tst_healthpane.moc"
