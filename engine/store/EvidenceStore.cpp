@@ -194,12 +194,13 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn) {
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
         "INSERT INTO evidence_bundles (source, oci_digest, recipe, predicate_type, attested_at, aicr_version, "
-        "recipe_digest, recipe_version, phases, signed, check_exit, check_steps, imported_at) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(source) DO UPDATE SET oci_digest=excluded.oci_digest, "
+        "recipe_digest, recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, imported_at) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(source) DO UPDATE SET oci_digest=excluded.oci_digest, "
         "recipe=excluded.recipe, predicate_type=excluded.predicate_type, attested_at=excluded.attested_at, "
         "aicr_version=excluded.aicr_version, recipe_digest=excluded.recipe_digest, "
         "recipe_version=excluded.recipe_version, phases=excluded.phases, signed=excluded.signed, "
-        "check_exit=excluded.check_exit, check_steps=excluded.check_steps, imported_at=excluded.imported_at"));
+        "check_exit=excluded.check_exit, check_steps=excluded.check_steps, ctrf_tests=excluded.ctrf_tests, "
+        "imported_at=excluded.imported_at"));
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     for (const Read& r : reads) {
         const std::optional<evidence::Predicate>& p = r.check.predicate;
@@ -231,6 +232,17 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn) {
         q.addBindValue(r.check.signaturePresent ? 1 : 0);
         q.addBindValue(r.error.isEmpty() ? r.check.exitCode : 2);
         q.addBindValue(QString::fromUtf8(QJsonDocument(steps).toJson(QJsonDocument::Compact)));
+        QJsonObject tests;
+        for (auto ph = r.check.ctrf.cbegin(); ph != r.check.ctrf.cend(); ++ph) {
+            QJsonArray list;
+            for (const evidence::CtrfTest& t : ph->results)
+                list.append(QJsonObject{{QStringLiteral("name"), t.name},
+                                        {QStringLiteral("status"), t.status},
+                                        {QStringLiteral("duration"), t.durationMs},
+                                        {QStringLiteral("message"), t.message}});
+            tests.insert(ph.key(), list);
+        }
+        q.addBindValue(QString::fromUtf8(QJsonDocument(tests).toJson(QJsonDocument::Compact)));
         q.addBindValue(now);
         if (!q.exec()) {
             db.rollback();
@@ -271,6 +283,61 @@ QString currentDigestFor(const QByteArray& canonicalYaml, const QString& predica
 }
 
 } // namespace
+
+Result<std::vector<BundleRecord>> EvidenceStore::bundlesFor(const QString& recipe, const QString& alsoNamed) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT source, oci_digest, recipe, predicate_type, attested_at, aicr_version, recipe_digest, "
+                             "signed, check_exit, check_steps, phases, ctrf_tests FROM evidence_bundles WHERE recipe = ? "
+                             "OR recipe = ? ORDER BY attested_at DESC"));
+    q.addBindValue(recipe);
+    q.addBindValue(alsoNamed.isEmpty() ? recipe : alsoNamed);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("evidence_bundles"));
+    std::vector<BundleRecord> out;
+    while (q.next()) {
+        BundleRecord b;
+        b.source = q.value(0).toString();
+        b.ociDigest = q.value(1).toString();
+        b.recipe = q.value(2).toString();
+        b.predicateType = q.value(3).toString();
+        b.attestedAt = q.value(4).toString();
+        b.aicrVersion = q.value(5).toString();
+        b.recipeDigest = q.value(6).toString();
+        b.signedBundle = q.value(7).toInt() != 0;
+        b.checkExit = q.value(8).toInt();
+        for (const QJsonValue& v : QJsonDocument::fromJson(q.value(9).toString().toUtf8()).array()) {
+            const QJsonObject s = v.toObject();
+            const QString st = s.value(QStringLiteral("status")).toString();
+            b.steps.push_back(evidence::CheckStep{s.value(QStringLiteral("step")).toString(),
+                                                  st == QLatin1String("passed")   ? evidence::StepStatus::Passed
+                                                  : st == QLatin1String("failed") ? evidence::StepStatus::Failed
+                                                                                  : evidence::StepStatus::Skipped,
+                                                  s.value(QStringLiteral("detail")).toString()});
+        }
+        const QJsonObject phases = QJsonDocument::fromJson(q.value(10).toString().toUtf8()).object();
+        for (auto it = phases.begin(); it != phases.end(); ++it) {
+            const QJsonObject s = it.value().toObject();
+            evidence::PhaseSummary ps;
+            ps.passed = s.value(QStringLiteral("passed")).toInt();
+            ps.failed = s.value(QStringLiteral("failed")).toInt();
+            ps.skipped = s.value(QStringLiteral("skipped")).toInt();
+            b.phases.insert(it.key(), ps);
+        }
+        const QJsonObject tests = QJsonDocument::fromJson(q.value(11).toString().toUtf8()).object();
+        for (auto it = tests.begin(); it != tests.end(); ++it)
+            for (const QJsonValue& v : it.value().toArray()) {
+                const QJsonObject t = v.toObject();
+                evidence::CtrfTest ct;
+                ct.name = t.value(QStringLiteral("name")).toString();
+                ct.status = t.value(QStringLiteral("status")).toString();
+                ct.durationMs = t.value(QStringLiteral("duration")).toDouble();
+                ct.message = t.value(QStringLiteral("message")).toString();
+                b.tests[it.key()].push_back(ct);
+            }
+        out.push_back(std::move(b));
+    }
+    return out;
+}
 
 int EvidenceStore::pointerCount() const {
     QSqlQuery q(m_db.sql());

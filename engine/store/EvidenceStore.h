@@ -44,6 +44,16 @@ struct HealthRow {
     QString currentDigest;       // the catalog's recipe digest under the same predicate rules
 };
 
+// A bundle as stored: what the offline checks found, and the CTRF tests of each phase.
+struct BundleRecord {
+    QString source, ociDigest, recipe, predicateType, attestedAt, aicrVersion, recipeDigest;
+    bool signedBundle = false;
+    int checkExit = 3;                              // 0 valid, 1 failed phases, 2 invalid, 3 incomplete
+    std::vector<evidence::CheckStep> steps;
+    QMap<QString, evidence::PhaseSummary> phases;
+    QMap<QString, std::vector<evidence::CtrfTest>> tests; // by phase
+};
+
 class EvidenceStore {
   public:
     explicit EvidenceStore(Database& db) : m_db(db) {}
@@ -59,6 +69,8 @@ class EvidenceStore {
     // Rows for every recipe of the catalog version, plus recipes that have pointers but are not in it.
     Result<std::vector<HealthRow>> health(qint64 catalogVersionId) const;
     Result<std::vector<evidence::Pointer>> pointersFor(const QString& recipe) const;
+    // Bundles whose predicate names `recipe` (or, with `alsoNamed`, an older name of it), newest first.
+    Result<std::vector<BundleRecord>> bundlesFor(const QString& recipe, const QString& alsoNamed = {}) const;
     int pointerCount() const;
 
   private:

@@ -50,6 +50,7 @@ CREATE TABLE evidence_bundles (
     signed              INTEGER NOT NULL,         -- attestation.intoto.jsonl present
     check_exit          INTEGER NOT NULL,         -- 0 valid, 1 failed phases, 2 invalid, 3 incomplete
     check_steps         TEXT    NOT NULL,         -- JSON steps with status and detail
+    ctrf_tests          TEXT    NOT NULL DEFAULT '{}',  -- JSON {phase: [{name, status, duration, message}]}
     imported_at         TEXT    NOT NULL
 );
 CREATE INDEX evidence_bundles_by_digest ON evidence_bundles(oci_digest);

@@ -162,6 +162,20 @@ class TestEvidenceStore : public QObject {
         QVERIFY(before.stale); // the same evidence against the older catalog: its recipe differs
         QCOMPARE(before.status, HealthStatus::Stale);
         QVERIFY(before.reason.contains(before.currentDigest.left(12)));
+        // The stored bundles, newest first, with their steps and CTRF tests.
+        Result<std::vector<BundleRecord>> bundles = store.bundlesFor(recipe);
+        QVERIFY(bundles.ok());
+        QCOMPARE(bundles->size(), size_t(2));
+        QCOMPARE(bundles->front().attestedAt, QStringLiteral("2026-10-02T10:00:00Z"));
+        QCOMPARE(bundles->front().checkExit, 1);
+        QCOMPARE(bundles->front().ociDigest, ociDigest);
+        QCOMPARE(bundles->front().tests.value(QStringLiteral("performance")).size(), size_t(1));
+        QCOMPARE(bundles->front().tests.value(QStringLiteral("performance")).front().status, QStringLiteral("failed"));
+        QCOMPARE(bundles->front().phases.value(QStringLiteral("conformance")).passed, 10);
+        bool manifestStep = false;
+        for (const evidence::CheckStep& s : bundles->front().steps)
+            manifestStep |= s.name == QLatin1String("manifest-hash-check") && s.status == evidence::StepStatus::Passed;
+        QVERIFY(manifestStep);
         const HealthRow tampered = rowFor(QStringLiteral("v1.0.0"), QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
         QCOMPARE(tampered.invalidBundles, 1);
         QCOMPARE(tampered.status, HealthStatus::Invalid);
