@@ -1,21 +1,26 @@
 #include "EvidenceInspector.h"
 
+#include "BundleModels.h"
 #include "HealthModels.h"
 #include "Plural.h"
 #include "YamlDialog.h"
 
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTextDocument>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
 namespace pb::widgets {
 
+using models::BundleModel;
 using models::HealthStyle;
 using models::PointerModel;
 using store::HealthStatus;
@@ -96,14 +101,59 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
             openPointer(idx.data(PointerModel::PointerIndexRole).toInt());
     });
 
+    // Bundles: the second group, under the pointers.
+    m_bundleModel = new BundleModel(this);
+    m_bundleModel->setObjectName(QStringLiteral("bundleModel"));
+    m_bundleTitle = new QLabel(this);
+    m_bundleTitle->setObjectName(QStringLiteral("inspectorBundleTitle"));
+    QFont groupFont = m_bundleTitle->font();
+    groupFont.setBold(true);
+    m_bundleTitle->setFont(groupFont);
+    m_bundleMessage = new QLabel(this);
+    m_bundleMessage->setObjectName(QStringLiteral("inspectorBundleMessage"));
+    m_bundleMessage->setWordWrap(true);
+    m_bundleMessage->setStyleSheet(QStringLiteral("color: gray;"));
+    m_bundleMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_bundleTree = new QTreeView(this);
+    m_bundleTree->setObjectName(QStringLiteral("bundleTree"));
+    m_bundleTree->setModel(m_bundleModel);
+    m_bundleTree->setUniformRowHeights(true);
+    m_bundleTree->setAlternatingRowColors(true);
+    m_bundleTree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_bundleTree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_bundleTree->setAllColumnsShowFocus(true);
+    m_bundleTree->setTextElideMode(Qt::ElideMiddle);
+    m_bundleTree->header()->setStretchLastSection(true);
+
+    auto* pointerSection = new QWidget(this);
+    auto* pl = new QVBoxLayout(pointerSection);
+    pl->setContentsMargins(0, 0, 0, 0);
+    pl->setSpacing(2);
+    pl->addWidget(m_message, 1);
+    pl->addWidget(m_tree, 1);
+    m_bundleSection = new QWidget(this);
+    m_bundleSection->setObjectName(QStringLiteral("inspectorBundles"));
+    auto* bl = new QVBoxLayout(m_bundleSection);
+    bl->setContentsMargins(0, 4, 0, 0);
+    bl->setSpacing(2);
+    bl->addWidget(m_bundleTitle);
+    bl->addWidget(m_bundleMessage);
+    bl->addWidget(m_bundleTree, 1);
+    m_split = new QSplitter(Qt::Vertical, this);
+    m_split->setObjectName(QStringLiteral("inspectorSplitter"));
+    m_split->setChildrenCollapsible(false);
+    m_split->addWidget(pointerSection);
+    m_split->addWidget(m_bundleSection);
+    m_split->setStretchFactor(0, 2);
+    m_split->setStretchFactor(1, 3);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 6, 0, 0);
     layout->setSpacing(4);
     layout->addLayout(top);
     layout->addWidget(m_reason);
     layout->addWidget(m_facts);
-    layout->addWidget(m_message, 1);
-    layout->addWidget(m_tree, 1);
+    layout->addWidget(m_split, 1);
     showMessage(tr("Select a row to see its evidence pointers"));
 }
 
@@ -119,6 +169,9 @@ void EvidenceInspector::showMessage(const QString& message) {
     m_facts->clear();
     m_facts->hide();
     m_tree->hide();
+    ++m_bundleRequest; // a load still running is for a row no longer on view
+    m_bundleModel->clear();
+    m_bundleSection->hide();
     m_message->setText(message);
     m_message->show();
     m_openRecipe->setEnabled(false);
@@ -173,6 +226,7 @@ void EvidenceInspector::showRow(const store::HealthRow& row, std::vector<evidenc
     m_facts->setText(facts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
     m_facts->show();
     m_openRecipe->setEnabled(row.inCatalog());
+    loadBundles();
 
     m_model->setPointers(std::move(pointers));
     if (!error.isEmpty() || m_model->rowCount() == 0) {
@@ -198,6 +252,87 @@ void EvidenceInspector::showRow(const store::HealthRow& row, std::vector<evidenc
     m_tree->setColumnWidth(PointerModel::NameColumn, std::clamp(m_tree->viewport()->width() / 3, 240, 460));
     m_tree->setCurrentIndex(m_model->index(0, 0));
     m_openYaml->setEnabled(true);
+}
+
+void EvidenceInspector::loadBundles() {
+    const quint64 request = ++m_bundleRequest;
+    m_bundleModel->clear();
+    m_bundleSection->show();
+    m_bundleTitle->setText(tr("Bundles"));
+    m_bundleTree->hide();
+    if (!m_db) {
+        m_bundleMessage->setText(tr("Bundles are not read here."));
+        m_bundleMessage->show();
+        return;
+    }
+    m_bundleMessage->setText(tr("Reading bundles…"));
+    m_bundleMessage->show();
+    using Load = Result<std::vector<store::BundleRecord>>;
+    auto* watcher = new QFutureWatcher<Load>(this);
+    ++m_bundleLoads;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request] {
+        watcher->deleteLater();
+        --m_bundleLoads;
+        if (request != m_bundleRequest) // the row changed meanwhile
+            return;
+        Load load = watcher->result();
+        if (!load)
+            showBundles({}, load.error().toString());
+        else
+            showBundles(std::move(*load));
+    });
+    // QSqlDatabase connections belong to one thread: the worker reads through its own.
+    watcher->setFuture(QtConcurrent::run([path = m_db->path(), recipe = m_row.recipe]() -> Load {
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        if (!db)
+            return db.error();
+        return store::EvidenceStore(**db).bundlesFor(recipe);
+    }));
+}
+
+void EvidenceInspector::showBundles(std::vector<store::BundleRecord> bundles, const QString& error) {
+    if (!m_hasRow)
+        return;
+    ++m_bundleRequest; // these replace whatever a running load would bring
+    m_bundleSection->show();
+    m_bundleModel->setBundles(std::move(bundles), m_row.currentDigest);
+    const int n = m_bundleModel->rowCount();
+    int invalid = 0;
+    for (const store::BundleRecord& b : m_bundleModel->bundles())
+        invalid += b.checkExit == 2 ? 1 : 0;
+    QString title = models::counted(n, tr("bundle"), tr("bundles"));
+    if (invalid > 0)
+        title += tr(" (%1 invalid)").arg(invalid);
+    m_bundleTitle->setText(n == 0 ? tr("Bundles") : title + tr(", newest first"));
+    if (!error.isEmpty() || n == 0) {
+        m_bundleTree->hide();
+        m_bundleMessage->setText(error.isEmpty()
+                                     ? tr("No bundle imported for this recipe. proofbench evidence import DIR "
+                                          "--bundles BUNDLES_DIR reads summary bundles and OCI layouts.")
+                                     : tr("Cannot read the bundles: %1").arg(error));
+        m_bundleMessage->show();
+        emit bundlesShown(0);
+        return;
+    }
+    m_bundleMessage->hide();
+    m_bundleTree->show();
+    // The newest bundle open with its checks and phases; a failing step or test open too.
+    for (int i = 0; i < n; ++i) {
+        const QModelIndex b = m_bundleModel->bundleIndex(i);
+        m_bundleTree->setExpanded(b, i == 0 || m_bundleModel->bundleAt(i).checkExit >= 2);
+        for (int r = 0; r < m_bundleModel->rowCount(b); ++r) {
+            const QModelIndex c = m_bundleModel->index(r, 0, b);
+            const auto kind = c.data(BundleModel::ItemKindRole).value<BundleModel::ItemKind>();
+            const bool failing = c.data(BundleModel::StatusRole).toString() == QLatin1String("failed") ||
+                                 (kind == BundleModel::ItemKind::Checks &&
+                                  m_bundleModel->bundleAt(i).checkExit >= 2);
+            if (kind == BundleModel::ItemKind::Checks || kind == BundleModel::ItemKind::Phase)
+                m_bundleTree->setExpanded(c, failing);
+        }
+    }
+    m_bundleTree->setColumnWidth(BundleModel::NameColumn,
+                                 std::clamp(m_bundleTree->viewport()->width() / 3, 200, 380));
+    emit bundlesShown(n);
 }
 
 QString EvidenceInspector::headerText() const {

@@ -1,7 +1,9 @@
 // The evidence of one recipe coordinate, pointer by pointer: its status and why, then every pointer
 // with its file, layout, signer (identity, issuer, class, Rekor index), bundle (OCI reference,
-// digest, predicate type), attestedAt, and each broken rule of an invalid one. Signatures are not
-// verified yet, and the inspector says so rather than implying otherwise.
+// digest, predicate type), attestedAt, and each broken rule of an invalid one. Below, the evidence
+// bundles imported for it (models::BundleModel): check result, facts, integrity steps and each
+// phase's CTRF tests, read on a worker. Signatures are not verified yet, and the inspector says so
+// rather than implying otherwise.
 #pragma once
 
 #include "evidence/Evidence.h"
@@ -13,11 +15,13 @@
 
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QTreeView;
 
 namespace pb::models {
+class BundleModel;
 class PointerModel;
-}
+} // namespace pb::models
 
 namespace pb::widgets {
 
@@ -32,11 +36,19 @@ class EvidenceInspector : public QWidget {
     void showRow(const store::HealthRow& row, std::vector<evidence::Pointer> pointers,
                  const QString& error = {});
     void showMessage(const QString& message);
+    // Where showRow() reads the row's bundles from (on a worker, through its own connection);
+    // without one the bundle section says so. Only its path is used: the worker opens its own.
+    void setDatabase(store::Database* db) { m_db = db; }
+    // The bundles of the row on view, from a caller that read them itself (`error`: reading failed).
+    void showBundles(std::vector<store::BundleRecord> bundles, const QString& error = {});
+    bool isLoadingBundles() const { return m_bundleLoads > 0; }
 
     bool hasRow() const { return m_hasRow; }
     const store::HealthRow& row() const { return m_row; }
     models::PointerModel* pointerModel() const { return m_model; }
     QTreeView* pointerTree() const { return m_tree; }
+    models::BundleModel* bundleModel() const { return m_bundleModel; }
+    QTreeView* bundleTree() const { return m_bundleTree; }
     // Everything the header says, as plain text (title, status, reason, facts).
     QString headerText() const;
 
@@ -47,9 +59,22 @@ class EvidenceInspector : public QWidget {
   signals:
     // "Show in Catalog": the user wants the recipe's details.
     void openRecipeRequested(const QString& recipe);
+    // The bundle section of the row on view is filled (count bundles, or an error message shown).
+    void bundlesShown(int count);
 
   private:
     int currentPointerRow() const;
+    void loadBundles();
+
+    store::Database* m_db = nullptr;
+    quint64 m_bundleRequest = 0; // results of older requests are dropped
+    int m_bundleLoads = 0;       // workers still running
+    models::BundleModel* m_bundleModel = nullptr;
+    QLabel* m_bundleTitle = nullptr;
+    QLabel* m_bundleMessage = nullptr;
+    QTreeView* m_bundleTree = nullptr;
+    QWidget* m_bundleSection = nullptr;
+    QSplitter* m_split = nullptr;
 
     bool m_hasRow = false;
     store::HealthRow m_row;

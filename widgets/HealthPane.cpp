@@ -158,6 +158,7 @@ HealthPane::HealthPane(store::Database& db, QWidget* parent) : QWidget(parent), 
     });
 
     m_inspector = new EvidenceInspector(this);
+    m_inspector->setDatabase(&m_db); // the inspector reads bundles on its own worker connection
     connect(m_inspector, &EvidenceInspector::openRecipeRequested, this,
             [this](const QString& recipe) { emit openRecipe(m_loadedLabel, recipe); });
 

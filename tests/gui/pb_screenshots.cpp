@@ -6,6 +6,7 @@
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
 #include "EvidenceFixture.h"
+#include "EvidenceInspector.h"
 #include "GraphPane.h"
 #include "GraphView.h"
 #include "GuiTestUtil.h"
@@ -15,6 +16,7 @@
 #include "RecipeModels.h"
 #include "RecipeView.h"
 #include "YamlDialog.h"
+#include "store/EvidenceStore.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
@@ -178,6 +180,16 @@ int main(int argc, char** argv) {
         ok &= pbgui::EvidenceFixture::writeTree(evidenceDir);
         inspectRecipe = pbgui::EvidenceFixture::signedRecipe();
     }
+    // A summary bundle (built here, its performance phase with a failing test) for the recipe the
+    // inspector shows, so the bundle section has something to show.
+    {
+        const bool real = healthVersion != QLatin1String("v1.0.0");
+        const pbgui::BundleDirFixture bundle(inspectRecipe, 1,
+                                             real ? realCatalog : QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"),
+                                             real ? healthVersion : QStringLiteral("v1.0.0"));
+        ok &= !bundle.writeDirectory(fixture.filePath(QStringLiteral("bundles/one"))).isEmpty();
+        ok &= bool(pb::store::EvidenceStore(*db->db).importBundles(fixture.filePath(QStringLiteral("bundles"))));
+    }
     QSignalSpy evidenceDone(&window, &MainWindow::evidenceImportFinished);
     window.startEvidenceImport(evidenceDir);
     ok &= waitFor([&] { return evidenceDone.count() > 0; }, 60000) && evidenceDone.at(0).at(0).toBool();
@@ -189,7 +201,11 @@ int main(int argc, char** argv) {
     });
     // Needs attention first, then the good news.
     health->table()->sortByColumn(pb::models::HealthModel::AttestedColumn, Qt::DescendingOrder);
+    // HealthPane does not hand its database to the inspector yet.
+    health->inspector()->setDatabase(db->db.get());
+    QSignalSpy bundlesShown(health->inspector(), &pb::widgets::EvidenceInspector::bundlesShown);
     ok &= health->selectRecipe(inspectRecipe);
+    ok &= waitFor([&] { return !bundlesShown.isEmpty() && !health->inspector()->isLoadingBundles(); });
     ok &= save(&window, out, QStringLiteral("health.png"));
 
     return ok ? 0 : 1;

@@ -1,7 +1,9 @@
 // The Health view of the real MainWindow on a temp database (embedded catalog) and an evidence tree
 // written here: File > Import Evidence… end to end (and its error box), the table filtered by text
 // and by the status combo, sorted by a header click, a row's pointers and problems in the
-// inspector, the summary bar, CSV export, and the way back to the recipe.
+// inspector, the summary bar, CSV export, and the way back to the recipe; an imported summary
+// bundle in the inspector (checks, phases, CTRF tests) and its model under QAbstractItemModelTester.
+#include "BundleModels.h"
 #include "EvidenceFixture.h"
 #include "EvidenceInspector.h"
 #include "GuiTestUtil.h"
@@ -12,6 +14,7 @@
 #include "YamlDialog.h"
 #include "store/EvidenceStore.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
 #include <QFileDialog>
@@ -29,6 +32,7 @@
 #include <QTreeView>
 
 using namespace pb;
+using models::BundleModel;
 using models::HealthModel;
 using models::PointerModel;
 using pbgui::EvidenceFixture;
@@ -66,6 +70,7 @@ class TestHealthPane : public QObject {
     void versionPickerAndOutsideRows();
     void showInCatalog();
     void importErrorNamesTheFile();
+    void bundleInInspector();
 
   private:
     template <typename T> T* find(const char* name) {
@@ -413,6 +418,87 @@ void TestHealthPane::importErrorNamesTheFile() {
     QCOMPARE(store::EvidenceStore(*m_db->db).pointerCount(), 0);
     QVERIFY(find<QAction>("actionImportEvidence")->isEnabled());
     QCOMPARE(m_window->healthPane()->model()->rowCount(), 16);
+}
+
+void TestHealthPane::bundleInInspector() {
+    // A summary bundle for the signed recipe whose performance phase has a failing test.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const pbgui::BundleDirFixture fixture(EvidenceFixture::signedRecipe(), 1);
+    QVERIFY(!fixture.writeDirectory(tmp.filePath(QStringLiteral("bundles/h100"))).isEmpty());
+    Result<int> imported = store::EvidenceStore(*m_db->db).importBundles(tmp.filePath(QStringLiteral("bundles")));
+    QVERIFY2(imported, imported ? "" : qPrintable(imported.error().toString()));
+    QCOMPARE(*imported, 1);
+
+    m_window->showHealth();
+    QVERIFY(importFixture());
+    HealthPane* pane = m_window->healthPane();
+    widgets::EvidenceInspector* inspector = pane->inspector();
+    BundleModel* model = inspector->bundleModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // HealthPane does not hand its database to the inspector yet; the inspector reads on a worker.
+    inspector->setDatabase(m_db->db.get());
+    QSignalSpy shown(inspector, &widgets::EvidenceInspector::bundlesShown);
+    QVERIFY(pane->selectRecipe(EvidenceFixture::signedRecipe()));
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !inspector->isLoadingBundles(), kTimeout);
+    QCOMPARE(shown.last().at(0).toInt(), 1);
+    QCOMPARE(model->rowCount(), 1);
+    QVERIFY(find<QTreeView>("bundleTree")->isVisible());
+    QVERIFY(find<QTreeView>("bundleTree")->isExpanded(model->bundleIndex(0)));
+
+    const store::BundleRecord b = model->bundleAt(0); // a copy: the model changes below
+    QCOMPARE(b.checkExit, 1); // valid, failed phases
+    QCOMPARE(model->bundleIndex(0).data(BundleModel::StatusRole).toString(), QStringLiteral("valid, failed phases"));
+    auto value = [&](const QModelIndex& i) { return i.siblingAtColumn(BundleModel::ValueColumn).data().toString(); };
+    QCOMPARE(value(model->fieldIndex(0, QStringLiteral("result"))), QStringLiteral("valid, failed phases"));
+    QCOMPARE(value(model->fieldIndex(0, QStringLiteral("predicateType"))), fixture.predicateType);
+    QCOMPARE(value(model->fieldIndex(0, QStringLiteral("aicrVersion"))), QStringLiteral("v1.0.0"));
+    QVERIFY(value(model->fieldIndex(0, QStringLiteral("recipeDigest"))).startsWith(fixture.recipeDigest));
+    QVERIFY(!model->isStale(0));
+    QVERIFY(value(model->fieldIndex(0, QStringLiteral("source"))).contains(QStringLiteral("bundles/h100")));
+
+    // Every integrity step with its status and detail; none failed.
+    const QModelIndex checks = model->checksIndex(0);
+    QVERIFY(checks.isValid());
+    QCOMPARE(model->rowCount(checks), static_cast<int>(b.steps.size()));
+    QVERIFY(!b.steps.empty());
+    for (int r = 0; r < model->rowCount(checks); ++r) {
+        const QModelIndex step = model->index(r, 0, checks);
+        QCOMPARE(step.data().toString(), b.steps[static_cast<size_t>(r)].name);
+        QVERIFY(step.data(BundleModel::StatusRole).toString() != QLatin1String("failed"));
+        QVERIFY(value(step).startsWith(evidence::stepStatusName(b.steps[static_cast<size_t>(r)].status)));
+    }
+
+    // Phases with their CTRF tests: the failing performance test, its message and duration.
+    const QModelIndex perf = model->phaseIndex(0, QStringLiteral("performance"));
+    QVERIFY(perf.isValid());
+    QCOMPARE(value(perf), QStringLiteral("2 passed, 1 failed, 0 skipped"));
+    QVERIFY(find<QTreeView>("bundleTree")->isExpanded(perf));
+    QCOMPARE(model->rowCount(perf), 3);
+    const QModelIndex failing = model->index(2, 0, perf);
+    QCOMPARE(failing.data().toString(), QStringLiteral("performance-check-2"));
+    QCOMPARE(failing.data(BundleModel::StatusRole).toString(), QStringLiteral("failed"));
+    QCOMPARE(failing.data(BundleModel::ItemKindRole).value<BundleModel::ItemKind>(), BundleModel::ItemKind::Test);
+    QCOMPARE(value(failing), QStringLiteral("failed · 1.5 s · %1").arg(pbgui::BundleDirFixture::failedTestMessage()));
+    QCOMPARE(model->index(0, 0, perf).data(BundleModel::StatusRole).toString(), QStringLiteral("passed"));
+    const QModelIndex deployment = model->phaseIndex(0, QStringLiteral("deployment"));
+    QCOMPARE(model->rowCount(deployment), 4);
+    QVERIFY(!find<QTreeView>("bundleTree")->isExpanded(deployment));
+    QCOMPARE(model->rowCount(model->phaseIndex(0, QStringLiteral("conformance"))), 6);
+
+    // A row without bundles says how to import them; the stale marking follows the catalog digest.
+    shown.clear();
+    QVERIFY(pane->selectRecipe(EvidenceFixture::pendingRecipe()));
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !inspector->isLoadingBundles(), kTimeout);
+    QCOMPARE(model->rowCount(), 0);
+    QVERIFY(find<QLabel>("inspectorBundleMessage")->text().contains(QStringLiteral("--bundles")));
+    std::vector<store::BundleRecord> one{b};
+    model->setBundles(one, QString(64, QLatin1Char('f')));
+    QVERIFY(model->isStale(0));
+    QVERIFY(value(model->fieldIndex(0, QStringLiteral("recipeDigest"))).contains(QStringLiteral("STALE")));
+    one.front().aicrVersion = QStringLiteral("dev");
+    model->setBundles(one);
+    QVERIFY(value(model->fieldIndex(0, QStringLiteral("aicrVersion"))).contains(QStringLiteral("dev build")));
 }
 
 QTEST_MAIN(TestHealthPane)
