@@ -7,6 +7,7 @@
 
 #include <QDirIterator>
 #include <QFile>
+#include <QTimeZone>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -44,6 +45,30 @@ namespace {
 
 QVariant nullable(const QString& s) {
     return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
+// "2026-07-20T22:33:47Z", the form AICR writes, read without QDateTime's general ISO parser (the
+// health table reads one per row); anything else falls back to it.
+QDateTime parseUtc(const QString& s) {
+    auto num = [&](int from, int len) {
+        int v = 0;
+        for (int i = from; i < from + len; ++i) {
+            const QChar ch = s.at(i);
+            if (!ch.isDigit())
+                return -1;
+            v = v * 10 + ch.digitValue();
+        }
+        return v;
+    };
+    if (s.size() == 20 && s.at(4) == QLatin1Char('-') && s.at(7) == QLatin1Char('-') && s.at(10) == QLatin1Char('T') &&
+        s.at(13) == QLatin1Char(':') && s.at(16) == QLatin1Char(':') && s.at(19) == QLatin1Char('Z')) {
+        const QDate d(num(0, 4), num(5, 2), num(8, 2));
+        const QTime t(num(11, 2), num(14, 2), num(17, 2));
+        if (d.isValid() && t.isValid())
+            return QDateTime(d, t, QTimeZone::utc());
+    }
+    const QDateTime dt = QDateTime::fromString(s, Qt::ISODate);
+    return dt.isValid() ? dt.toUTC() : dt;
 }
 
 } // namespace
@@ -428,7 +453,7 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
         row.reported = q.value(7).toInt();
         const QString newest = q.value(8).toString();
         if (!newest.isEmpty())
-            row.newestAttestedAt = QDateTime::fromString(newest, Qt::ISODate).toUTC();
+            row.newestAttestedAt = parseUtc(newest);
         row.newestPredicateType = q.value(9).toString();
     }
     // Bundles: the newest per recipe gives phases, aicrVersion and the recorded recipe digest.
