@@ -24,7 +24,7 @@ using namespace pb;
 
 namespace {
 
-constexpr int kCoordinates = 10000;
+const int kCoordinates = qEnvironmentVariableIntValue("PB_BENCH_COORDINATES") > 0 ? qEnvironmentVariableIntValue("PB_BENCH_COORDINATES") : 10000;
 constexpr int kPointersPerCoordinate = 20;
 constexpr int kSigners = 50;
 
