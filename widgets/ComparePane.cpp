@@ -1,5 +1,7 @@
 #include "ComparePane.h"
 
+#include "TableSetup.h"
+
 #include "CatalogTreeModel.h"
 #include "DiffModels.h"
 #include "GraphView.h"
@@ -96,51 +98,6 @@ QString compactCounts(const Counts& c) {
     if (parts.isEmpty())
         return QObject::tr("unchanged");
     return parts.join(QLatin1Char(' '));
-}
-
-void setupTable(QTableView* t) {
-    t->setSelectionBehavior(QAbstractItemView::SelectRows);
-    t->setSelectionMode(QAbstractItemView::SingleSelection);
-    t->setWordWrap(false);
-    t->setTextElideMode(Qt::ElideMiddle);
-    t->verticalHeader()->setVisible(false);
-    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
-    t->horizontalHeader()->setHighlightSections(false);
-    t->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    t->horizontalHeader()->setStretchLastSection(true);
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-}
-
-// Columns at their natural width; when that is wider than the view, the widest columns give way
-// (down to `minWidth`, eliding) so every column stays on screen; the last one takes what is left.
-void fitColumns(QTableView* t, int minWidth) {
-    QHeaderView* h = t->horizontalHeader();
-    const int n = h->count();
-    if (n == 0)
-        return;
-    std::vector<int> w(static_cast<size_t>(n));
-    int total = 0;
-    for (int c = 0; c < n; ++c) {
-        if (h->isSectionHidden(c))
-            continue;
-        w[static_cast<size_t>(c)] =
-            std::max(static_cast<QAbstractItemView*>(t)->sizeHintForColumn(c), h->sectionSizeHint(c));
-        total += w[static_cast<size_t>(c)];
-    }
-    const int avail = t->viewport()->width();
-    while (avail > 0 && total > avail) {
-        auto widest = std::max_element(w.begin(), w.end());
-        if (*widest <= minWidth)
-            break;
-        const int cut = std::min({*widest - minWidth, total - avail, 8});
-        *widest -= cut;
-        total -= cut;
-    }
-    for (int c = 0; c < n - 1; ++c)
-        if (!h->isSectionHidden(c))
-            h->resizeSection(c, w[static_cast<size_t>(c)]);
-    h->resizeSection(
-        n - 1, std::max(w[static_cast<size_t>(n - 1)], avail - (total - w[static_cast<size_t>(n - 1)])));
 }
 
 QGroupBox* group(const QString& title, const QString& objectName, QWidget* content, QWidget* parent,
@@ -306,7 +263,7 @@ ComparePane::ComparePane(models::CatalogTreeModel* versions, CatalogSource sourc
     // Components, side by side.
     m_componentsView = new QTableView(this);
     m_componentsView->setObjectName(QStringLiteral("compareComponents"));
-    setupTable(m_componentsView);
+    setupTable(m_componentsView, false);
     m_componentsView->setModel(m_componentsModel);
 
     // Combined graph.
@@ -332,11 +289,11 @@ ComparePane::ComparePane(models::CatalogTreeModel* versions, CatalogSource sourc
 
     m_constraintsView = new QTableView(this);
     m_constraintsView->setObjectName(QStringLiteral("compareConstraints"));
-    setupTable(m_constraintsView);
+    setupTable(m_constraintsView, false);
     m_constraintsView->setModel(m_constraintsModel);
     m_checksView = new QTableView(this);
     m_checksView->setObjectName(QStringLiteral("compareChecks"));
-    setupTable(m_checksView);
+    setupTable(m_checksView, false);
     m_checksView->setModel(m_checksModel);
     // Narrow tables: colours, "—" and the details say what changed; the words are in the tooltips.
     m_constraintsView->setColumnHidden(ConstraintDiffModel::ChangeColumn, true);

@@ -1,5 +1,7 @@
 #include "RecipeView.h"
 
+#include "TableSetup.h"
+
 #include "CatalogTreeModel.h"
 
 #include "catalog/Digest.h"
@@ -38,50 +40,6 @@ QGroupBox* group(const QString& title, const QString& objectName, QWidget* conte
     l->setContentsMargins(6, 6, 6, 6);
     l->addWidget(content);
     return box;
-}
-
-void setupTable(QTableView* t) {
-    t->setSelectionBehavior(QAbstractItemView::SelectRows);
-    t->setSelectionMode(QAbstractItemView::SingleSelection);
-    t->setAlternatingRowColors(true);
-    t->setWordWrap(false);
-    t->setTextElideMode(Qt::ElideMiddle);
-    t->verticalHeader()->setVisible(false);
-    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
-    t->horizontalHeader()->setHighlightSections(false);
-    t->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    t->horizontalHeader()->setStretchLastSection(true);
-    t->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-}
-
-// Columns at their natural width; when that is wider than the view, the widest columns give way
-// (down to `minWidth`, eliding in the middle) so every column stays on screen.
-void fitTableColumns(QTableView* t, int minWidth) {
-    QHeaderView* h = t->horizontalHeader();
-    const int n = h->count();
-    if (n == 0)
-        return;
-    std::vector<int> w(static_cast<size_t>(n));
-    int total = 0;
-    for (int c = 0; c < n; ++c) {
-        w[static_cast<size_t>(c)] =
-            std::max(static_cast<QAbstractItemView*>(t)->sizeHintForColumn(c), h->sectionSizeHint(c));
-        total += w[static_cast<size_t>(c)];
-    }
-    const int avail = t->viewport()->width();
-    while (avail > 0 && total > avail) {
-        auto widest = std::max_element(w.begin(), w.end());
-        if (*widest <= minWidth)
-            break;
-        const int cut = std::min({*widest - minWidth, total - avail, 8});
-        *widest -= cut;
-        total -= cut;
-    }
-    for (int c = 0; c < n - 1; ++c)
-        h->resizeSection(c, w[static_cast<size_t>(c)]);
-    h->resizeSection(
-        n - 1, std::max(w[static_cast<size_t>(n - 1)], avail - (total - w[static_cast<size_t>(n - 1)])));
 }
 
 QString shortDigest(const QString& hex) {
@@ -325,8 +283,8 @@ void RecipeView::showRecipe(const store::RecipeInfo& info, std::shared_ptr<const
 
 void RecipeView::fitColumns() {
     const int ch = fontMetrics().horizontalAdvance(QLatin1Char('x'));
-    fitTableColumns(m_componentsView, 9 * ch);
-    fitTableColumns(m_constraintsView, 8 * ch);
+    widgets::fitColumns(m_componentsView, 9 * ch);
+    widgets::fitColumns(m_constraintsView, 8 * ch);
 
     // The name column fits the check and constraint names; phase rows span the whole row.
     int nameWidth = m_validationView->header()->sectionSizeHint(ValidationModel::NameColumn);
