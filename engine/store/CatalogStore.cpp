@@ -56,29 +56,6 @@ QJsonArray jsonList(const QStringList& l) {
     return QJsonArray::fromStringList(l);
 }
 
-QVariant nullable(const QString& s) {
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
-}
-
-class Transaction {
-  public:
-    explicit Transaction(QSqlDatabase& db) : m_db(db) { m_ok = m_db.transaction(); }
-    ~Transaction() {
-        if (m_ok && !m_done)
-            m_db.rollback();
-    }
-    bool started() const { return m_ok; }
-    bool commit() {
-        m_done = true;
-        return m_db.commit();
-    }
-
-  private:
-    QSqlDatabase& m_db;
-    bool m_ok = false;
-    bool m_done = false;
-};
-
 } // namespace
 
 Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Catalog& cat,

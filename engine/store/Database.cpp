@@ -49,6 +49,10 @@ QStringList splitStatements(const QString& sql) {
 
 } // namespace
 
+QVariant nullable(const QString& s) {
+    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
 Error sqlError(const QSqlQuery& q, const QString& what) {
     return makeError(QStringLiteral("%1: %2").arg(what, q.lastError().text()));
 }

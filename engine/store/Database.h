@@ -7,6 +7,7 @@
 
 #include <QSqlDatabase>
 #include <QString>
+#include <QVariant>
 
 #include <memory>
 
@@ -42,5 +43,30 @@ class Database {
 
 // "table.column: driver text" for a failed query.
 Error sqlError(const class QSqlQuery& q, const QString& what);
+
+// A bound value that is SQL NULL for an empty string.
+QVariant nullable(const QString& s);
+
+// A transaction rolled back unless committed: an early return leaves the database as it was.
+class Transaction {
+  public:
+    explicit Transaction(QSqlDatabase& db) : m_db(db) { m_ok = m_db.transaction(); }
+    ~Transaction() {
+        if (m_ok && !m_done)
+            m_db.rollback();
+    }
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    bool started() const { return m_ok; }
+    bool commit() {
+        m_done = true;
+        return m_db.commit();
+    }
+
+  private:
+    QSqlDatabase& m_db;
+    bool m_ok = false;
+    bool m_done = false;
+};
 
 } // namespace pb::store

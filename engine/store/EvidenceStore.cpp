@@ -43,9 +43,6 @@ QString healthStatusName(HealthStatus s) {
 
 namespace {
 
-QVariant nullable(const QString& s) {
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
-}
 
 // "2026-07-20T22:33:47Z", the form AICR writes, read without QDateTime's general ISO parser (the
 // health table reads one per row); anything else falls back to it.
@@ -76,12 +73,9 @@ QDateTime parseUtc(const QString& s) {
 Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceTree& tree) {
     EvidenceImportReport report;
     QSqlDatabase& db = m_db.sql();
-    if (!db.transaction())
+    Transaction tx(db);
+    if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
-    auto rollback = [&](const Error& e) {
-        db.rollback();
-        return e;
-    };
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     QSqlQuery q(db);
     if (tree.allowlist) {
@@ -94,7 +88,7 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
         q.addBindValue(bytes);
         q.addBindValue(now);
         if (!q.exec())
-            return rollback(sqlError(q, QStringLiteral("evidence_allowlists")));
+            return sqlError(q, QStringLiteral("evidence_allowlists"));
         report.allowlistStored = q.numRowsAffected() > 0;
     }
     QSqlQuery find(db), upsert(db);
@@ -115,7 +109,7 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
         const QString digest = sha256Hex(p.raw);
         find.addBindValue(p.file);
         if (!find.exec())
-            return rollback(sqlError(find, QStringLiteral("evidence_pointers")));
+            return sqlError(find, QStringLiteral("evidence_pointers"));
         const bool exists = find.next();
         const QString old = exists ? find.value(0).toString() : QString();
         find.finish();
@@ -147,7 +141,7 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
         upsert.addBindValue(QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(p.problems)).toJson(QJsonDocument::Compact)));
         upsert.addBindValue(now);
         if (!upsert.exec())
-            return rollback(sqlError(upsert, QStringLiteral("evidence_pointers (%1)").arg(p.file)));
+            return sqlError(upsert, QStringLiteral("evidence_pointers (%1)").arg(p.file));
         exists ? ++report.updated : ++report.added;
     }
     // Rebuild the per-recipe counts inside the same transaction.
@@ -163,8 +157,8 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
             "(SELECT p2.predicate_type FROM evidence_pointers p2 WHERE p2.recipe = e.recipe AND p2.valid = 1 AND "
             " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC LIMIT 1) "
             "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
-        return rollback(sqlError(q, QStringLiteral("evidence_summary")));
-    if (!db.commit())
+        return sqlError(q, QStringLiteral("evidence_summary"));
+    if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the evidence import: %1").arg(db.lastError().text()), m_db.path());
     return report;
 }
@@ -214,7 +208,8 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn) {
         reads.push_back(std::move(r));
     }
     QSqlDatabase& db = m_db.sql();
-    if (!db.transaction())
+    Transaction tx(db);
+    if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
@@ -269,12 +264,10 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn) {
         }
         q.addBindValue(QString::fromUtf8(QJsonDocument(tests).toJson(QJsonDocument::Compact)));
         q.addBindValue(now);
-        if (!q.exec()) {
-            db.rollback();
+        if (!q.exec())
             return sqlError(q, QStringLiteral("evidence_bundles (%1)").arg(r.source));
-        }
     }
-    if (!db.commit())
+    if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the bundle import: %1").arg(db.lastError().text()), m_db.path());
     return static_cast<int>(reads.size());
 }
