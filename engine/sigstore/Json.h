@@ -1,0 +1,74 @@
+// Small protobuf-JSON readers shared by the trusted-root and bundle parsers (internal).
+#pragma once
+
+#include "core/Result.h"
+#include "sigstore/TrustedRoot.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+
+namespace pb::sigstore::detail {
+
+// protojson accepts the lowerCamelCase JSON name and the proto field name.
+inline QJsonValue field(const QJsonObject& o, const char* camel, const char* snake = nullptr) {
+    const auto it = o.constFind(QLatin1String(camel));
+    if (it != o.constEnd())
+        return *it;
+    if (snake) {
+        const auto sit = o.constFind(QLatin1String(snake));
+        if (sit != o.constEnd())
+            return *sit;
+    }
+    return {};
+}
+
+// int64 as protojson writes it (a decimal string) or as a JSON number.
+inline std::optional<qint64> toInt64(const QJsonValue& v) {
+    if (v.isString()) {
+        bool ok = false;
+        const qint64 n = v.toString().toLongLong(&ok, 10);
+        if (!ok || v.toString().startsWith(QLatin1Char('+')) || v.toString().contains(QLatin1Char(' ')))
+            return std::nullopt;
+        return n;
+    }
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        if (d != static_cast<double>(static_cast<qint64>(d)))
+            return std::nullopt;
+        return static_cast<qint64>(d);
+    }
+    return std::nullopt;
+}
+
+class Reader {
+  public:
+    explicit Reader(QString file) : m_file(std::move(file)) {}
+    Error error(const QString& field, const QString& message) const { return makeError(message, m_file, 0, field); }
+
+    // bytes field: required when `required`, strictly decoded.
+    Result<QByteArray> bytes(const QJsonObject& o, const QString& path, const char* camel, const char* snake, bool required) const {
+        const QJsonValue v = field(o, camel, snake);
+        const QString where = path.isEmpty() ? QLatin1String(camel) : path + QLatin1Char('.') + QLatin1String(camel);
+        if (v.isUndefined() || v.isNull()) {
+            if (required)
+                return error(where, QStringLiteral("missing"));
+            return QByteArray();
+        }
+        if (!v.isString())
+            return error(where, QStringLiteral("expected a base64 string"));
+        auto decoded = decodeBase64Strict(v.toString());
+        if (!decoded)
+            return error(where, QStringLiteral("not valid base64"));
+        if (required && decoded->isEmpty())
+            return error(where, QStringLiteral("empty"));
+        return *decoded;
+    }
+
+    const QString& file() const { return m_file; }
+
+  private:
+    QString m_file;
+};
+
+} // namespace pb::sigstore::detail

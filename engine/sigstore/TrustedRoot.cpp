@@ -1,0 +1,236 @@
+#include "sigstore/TrustedRoot.h"
+
+#include "core/Hash.h"
+#include "sigstore/Json.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QTimeZone>
+#include <QUrl>
+
+namespace pb::sigstore {
+
+using detail::field;
+
+std::optional<QByteArray> decodeBase64Strict(const QString& text) {
+    // protojson reads standard or URL-safe base64, padded or not; anything else (whitespace, stray
+    // characters, padding in the middle, an impossible length) is an error.
+    bool url = false, std = false;
+    int padding = 0;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (padding > 0 && c != QLatin1Char('='))
+            return std::nullopt;
+        if (c == QLatin1Char('=')) {
+            ++padding;
+        } else if ((c >= QLatin1Char('A') && c <= QLatin1Char('Z')) || (c >= QLatin1Char('a') && c <= QLatin1Char('z')) ||
+                   (c >= QLatin1Char('0') && c <= QLatin1Char('9'))) {
+        } else if (c == QLatin1Char('+') || c == QLatin1Char('/')) {
+            std = true;
+        } else if (c == QLatin1Char('-') || c == QLatin1Char('_')) {
+            url = true;
+        } else {
+            return std::nullopt;
+        }
+    }
+    if ((url && std) || padding > 2)
+        return std::nullopt;
+    const qsizetype dataLen = text.size() - padding;
+    if (dataLen % 4 == 1 || (padding > 0 && text.size() % 4 != 0))
+        return std::nullopt;
+    if (padding > 0 && (dataLen % 4) + padding != 4)
+        return std::nullopt;
+    auto options = url ? QByteArray::Base64UrlEncoding : QByteArray::Base64Encoding;
+    const auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(), options | QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return std::nullopt;
+    return decoded.decoded;
+}
+
+std::optional<qint64> parseRfc3339Ms(const QString& text) {
+    static const QRegularExpression re(QStringLiteral(
+        R"(^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$)"));
+    const auto m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const QDate date(m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3).toInt());
+    const int sec = m.captured(6).toInt();
+    const QTime time(m.captured(4).toInt(), m.captured(5).toInt(), sec == 60 ? 59 : sec);
+    if (!date.isValid() || !time.isValid())
+        return std::nullopt;
+    qint64 ms = QDateTime(date, time, QTimeZone::utc()).toMSecsSinceEpoch();
+    const QString frac = m.captured(7);
+    if (!frac.isEmpty())
+        ms += (frac.mid(1) + QStringLiteral("00")).left(3).toInt();
+    const QString zone = m.captured(8);
+    if (zone.size() == 6) {
+        const int minutes = zone.mid(1, 2).toInt() * 60 + zone.mid(4, 2).toInt();
+        ms -= (zone.at(0) == QLatin1Char('+') ? 1 : -1) * qint64(minutes) * 60000;
+    }
+    return ms;
+}
+
+QString formatMs(qint64 ms) {
+    const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc());
+    return t.toString(ms % 1000 ? QStringLiteral("yyyy-MM-ddThh:mm:ss.zzzZ") : QStringLiteral("yyyy-MM-ddThh:mm:ssZ"));
+}
+
+QString TransparencyLog::host() const { return QUrl(baseUrl).host(); }
+
+const TransparencyLog* TrustedRoot::tlogById(const QByteArray& id) const {
+    for (const auto& t : tlogs)
+        if (t.logId == id)
+            return &t;
+    return nullptr;
+}
+
+const TransparencyLog* TrustedRoot::ctlogById(const QByteArray& id) const {
+    for (const auto& t : ctlogs)
+        if (t.logId == id)
+            return &t;
+    return nullptr;
+}
+
+namespace {
+
+Result<TimeRange> parseRange(const detail::Reader& r, const QJsonValue& v, const QString& where, bool startRequired) {
+    TimeRange range;
+    if (!v.isObject()) {
+        if (startRequired)
+            return r.error(where, QStringLiteral("missing (a log key needs a validity window)"));
+        return range;
+    }
+    const QJsonObject o = v.toObject();
+    const QJsonValue start = o.value(QStringLiteral("start"));
+    if (start.isUndefined()) {
+        if (startRequired)
+            return r.error(where + QStringLiteral(".start"), QStringLiteral("missing (a log key needs a start of validity)"));
+    } else {
+        const auto ms = parseRfc3339Ms(start.toString());
+        if (!ms)
+            return r.error(where + QStringLiteral(".start"), QStringLiteral("not an RFC 3339 time: '%1'").arg(start.toString()));
+        range.startMs = *ms;
+    }
+    const QJsonValue end = o.value(QStringLiteral("end"));
+    if (!end.isUndefined()) {
+        const auto ms = parseRfc3339Ms(end.toString());
+        if (!ms)
+            return r.error(where + QStringLiteral(".end"), QStringLiteral("not an RFC 3339 time: '%1'").arg(end.toString()));
+        range.endMs = *ms;
+    }
+    return range;
+}
+
+Result<std::vector<TransparencyLog>> parseLogs(const detail::Reader& r, const QJsonObject& root, const char* name) {
+    std::vector<TransparencyLog> out;
+    const QJsonArray logs = root.value(QLatin1String(name)).toArray();
+    for (int i = 0; i < logs.size(); ++i) {
+        const QString where = QStringLiteral("%1[%2]").arg(QLatin1String(name)).arg(i);
+        const QJsonObject o = logs.at(i).toObject();
+        TransparencyLog log;
+        log.baseUrl = field(o, "baseUrl", "base_url").toString();
+        log.hashAlgorithm = field(o, "hashAlgorithm", "hash_algorithm").toString();
+        if (log.hashAlgorithm != QLatin1String("SHA2_256"))
+            return r.error(where + QStringLiteral(".hashAlgorithm"),
+                           QStringLiteral("'%1' is not supported (only SHA2_256)").arg(log.hashAlgorithm));
+        const QJsonObject key = field(o, "publicKey", "public_key").toObject();
+        auto raw = r.bytes(key, where + QStringLiteral(".publicKey"), "rawBytes", "raw_bytes", true);
+        if (!raw)
+            return raw.error();
+        log.publicKeyDer = *raw;
+        log.keyDetails = field(key, "keyDetails", "key_details").toString();
+        auto range = parseRange(r, field(key, "validFor", "valid_for"), where + QStringLiteral(".publicKey.validFor"), true);
+        if (!range)
+            return range.error();
+        log.validFor = *range;
+        auto id = r.bytes(field(o, "logId", "log_id").toObject(), where + QStringLiteral(".logId"), "keyId", "key_id", true);
+        if (!id)
+            return id.error();
+        log.logId = *id;
+        auto cp = r.bytes(field(o, "checkpointKeyId", "checkpoint_key_id").toObject(), where + QStringLiteral(".checkpointKeyId"),
+                          "keyId", "key_id", false);
+        if (!cp)
+            return cp.error();
+        log.checkpointKeyId = *cp;
+        out.push_back(std::move(log));
+    }
+    return out;
+}
+
+Result<std::vector<CertificateAuthority>> parseAuthorities(const detail::Reader& r, const QJsonObject& root, const char* name) {
+    std::vector<CertificateAuthority> out;
+    const QJsonArray cas = root.value(QLatin1String(name)).toArray();
+    for (int i = 0; i < cas.size(); ++i) {
+        const QString where = QStringLiteral("%1[%2]").arg(QLatin1String(name)).arg(i);
+        const QJsonObject o = cas.at(i).toObject();
+        CertificateAuthority ca;
+        ca.uri = o.value(QStringLiteral("uri")).toString();
+        const QJsonObject subject = o.value(QStringLiteral("subject")).toObject();
+        ca.organization = subject.value(QStringLiteral("organization")).toString();
+        ca.commonName = field(subject, "commonName", "common_name").toString();
+        const QJsonArray certs = field(field(o, "certChain", "cert_chain").toObject(), "certificates").toArray();
+        if (certs.isEmpty())
+            return r.error(where + QStringLiteral(".certChain"), QStringLiteral("no certificates"));
+        for (int c = 0; c < certs.size(); ++c) {
+            auto der = r.bytes(certs.at(c).toObject(), QStringLiteral("%1.certChain.certificates[%2]").arg(where).arg(c),
+                               "rawBytes", "raw_bytes", true);
+            if (!der)
+                return der.error();
+            ca.certChainDer << *der;
+        }
+        auto range = parseRange(r, field(o, "validFor", "valid_for"), where + QStringLiteral(".validFor"), false);
+        if (!range)
+            return range.error();
+        ca.validFor = *range;
+        out.push_back(std::move(ca));
+    }
+    return out;
+}
+
+} // namespace
+
+Result<TrustedRoot> parseTrustedRoot(const QByteArray& json, const QString& file) {
+    const detail::Reader r(file);
+    QJsonParseError perr;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
+    if (perr.error != QJsonParseError::NoError)
+        return r.error({}, QStringLiteral("not valid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
+    if (!doc.isObject())
+        return r.error({}, QStringLiteral("not a JSON object"));
+    const QJsonObject o = doc.object();
+    TrustedRoot root;
+    root.mediaType = field(o, "mediaType", "media_type").toString();
+    if (root.mediaType != QLatin1String("application/vnd.dev.sigstore.trustedroot+json;version=0.1") &&
+        root.mediaType != QLatin1String("application/vnd.dev.sigstore.trustedroot.v0.1+json") &&
+        root.mediaType != QLatin1String("application/vnd.dev.sigstore.trustedroot.v0.2+json"))
+        return r.error(QStringLiteral("mediaType"), QStringLiteral("'%1' is not a supported trusted root").arg(root.mediaType));
+    auto tlogs = parseLogs(r, o, "tlogs");
+    if (!tlogs)
+        return tlogs.error();
+    root.tlogs = std::move(*tlogs);
+    auto ctlogs = parseLogs(r, o, "ctlogs");
+    if (!ctlogs)
+        return ctlogs.error();
+    root.ctlogs = std::move(*ctlogs);
+    auto cas = parseAuthorities(r, o, "certificateAuthorities");
+    if (!cas)
+        return cas.error();
+    root.certificateAuthorities = std::move(*cas);
+    auto tsas = parseAuthorities(r, o, "timestampAuthorities");
+    if (!tsas)
+        return tsas.error();
+    root.timestampAuthorities = std::move(*tsas);
+    root.sha256 = sha256(json);
+    return root;
+}
+
+Result<TrustedRoot> loadTrustedRoot(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
+    return parseTrustedRoot(f.readAll(), path);
+}
+
+} // namespace pb::sigstore

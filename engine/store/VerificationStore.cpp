@@ -1,0 +1,178 @@
+#include "store/VerificationStore.h"
+
+#include "core/Hash.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSqlQuery>
+
+namespace pb::store {
+
+namespace {
+
+QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+
+QDateTime parseTime(const QVariant& v) {
+    QDateTime t = QDateTime::fromString(v.toString(), Qt::ISODateWithMs);
+    if (!t.isValid())
+        t = QDateTime::fromString(v.toString(), Qt::ISODate);
+    return t;
+}
+
+const char* kVerificationColumns =
+    "SELECT id, bundle_file, bundle_sha256, artifact_digest, mode, policy, trusted_root_sha256, verified, summary, "
+    "signer_identity, signer_issuer, result, evidence_bundle_id, verified_at FROM verifications ";
+
+StoredVerification readVerification(const QSqlQuery& q) {
+    StoredVerification v;
+    v.id = q.value(0).toLongLong();
+    v.bundleFile = q.value(1).toString();
+    v.bundleSha256 = q.value(2).toString();
+    v.artifactDigest = q.value(3).toString();
+    v.mode = q.value(4).toString();
+    v.policy = QJsonDocument::fromJson(q.value(5).toByteArray()).object();
+    v.trustedRootSha256 = q.value(6).toString();
+    v.verified = q.value(7).toInt() == 1;
+    v.summary = q.value(8).toString();
+    v.signerIdentity = q.value(9).toString();
+    v.signerIssuer = q.value(10).toString();
+    v.result = QJsonDocument::fromJson(q.value(11).toByteArray()).object();
+    if (!q.value(12).isNull())
+        v.evidenceBundleId = q.value(12).toLongLong();
+    v.verifiedAt = parseTime(q.value(13));
+    return v;
+}
+
+} // namespace
+
+Result<qint64> VerificationStore::importTrustedRoot(const QString& path, bool makeDefault) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
+    const QByteArray bytes = f.readAll();
+    auto parsed = sigstore::parseTrustedRoot(bytes, path);
+    if (!parsed)
+        return parsed.error();
+    const QString digest = sha256Hex(bytes);
+    Transaction tx(m_db.sql());
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT id FROM trusted_roots WHERE sha256 = ?"));
+    q.addBindValue(digest);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("trusted_roots"));
+    qint64 id = 0;
+    if (q.next()) {
+        id = q.value(0).toLongLong();
+    } else {
+        QSqlQuery ins(m_db.sql());
+        ins.prepare(QStringLiteral("INSERT INTO trusted_roots (name, sha256, content, is_default, imported_at) VALUES (?, ?, ?, 0, ?)"));
+        ins.addBindValue(QFileInfo(path).fileName());
+        ins.addBindValue(digest);
+        ins.addBindValue(bytes);
+        ins.addBindValue(now());
+        if (!ins.exec())
+            return sqlError(ins, QStringLiteral("trusted_roots"));
+        id = ins.lastInsertId().toLongLong();
+    }
+    if (makeDefault) {
+        QSqlQuery d(m_db.sql());
+        d.prepare(QStringLiteral("UPDATE trusted_roots SET is_default = (id = ?)"));
+        d.addBindValue(id);
+        if (!d.exec())
+            return sqlError(d, QStringLiteral("trusted_roots.is_default"));
+    }
+    if (!tx.commit())
+        return makeError(QStringLiteral("cannot commit the trusted root"), m_db.path());
+    return id;
+}
+
+Result<std::vector<StoredTrustedRoot>> VerificationStore::trustedRoots() const {
+    QSqlQuery q(m_db.sql());
+    if (!q.exec(QStringLiteral("SELECT id, name, sha256, is_default, imported_at FROM trusted_roots ORDER BY id")))
+        return sqlError(q, QStringLiteral("trusted_roots"));
+    std::vector<StoredTrustedRoot> out;
+    while (q.next())
+        out.push_back(StoredTrustedRoot{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toInt() == 1,
+                                        parseTime(q.value(4))});
+    return out;
+}
+
+Result<sigstore::TrustedRoot> VerificationStore::trustedRoot(qint64 id) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT name, content FROM trusted_roots WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("trusted_roots"));
+    if (!q.next())
+        return makeError(QStringLiteral("no trusted root with id %1").arg(id), m_db.path());
+    return sigstore::parseTrustedRoot(q.value(1).toByteArray(), q.value(0).toString());
+}
+
+Result<std::optional<sigstore::TrustedRoot>> VerificationStore::defaultTrustedRoot() const {
+    QSqlQuery q(m_db.sql());
+    if (!q.exec(QStringLiteral("SELECT id FROM trusted_roots WHERE is_default = 1 LIMIT 1")))
+        return sqlError(q, QStringLiteral("trusted_roots"));
+    if (!q.next())
+        return std::optional<sigstore::TrustedRoot>();
+    auto root = trustedRoot(q.value(0).toLongLong());
+    if (!root)
+        return root.error();
+    return std::optional<sigstore::TrustedRoot>(std::move(*root));
+}
+
+Result<qint64> VerificationStore::record(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
+                                         const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId) {
+    QString trustedRoot;
+    for (const auto& s : result.steps)
+        if (s.name == QLatin1String("trusted root"))
+            trustedRoot = s.detail.section(QLatin1Char(':'), 1, 1);
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("INSERT INTO verifications (bundle_file, bundle_sha256, artifact_digest, mode, policy, trusted_root_sha256, "
+                             "verified, summary, signer_identity, signer_issuer, result, evidence_bundle_id, verified_at) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(result.bundleFile);
+    q.addBindValue(sha256Hex(bundleBytes));
+    q.addBindValue(nullable(result.artifactDigest));
+    q.addBindValue(policy.keyMode() ? QStringLiteral("key") : QStringLiteral("identity"));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(policy.toJson()).toJson(QJsonDocument::Compact)));
+    q.addBindValue(nullable(trustedRoot));
+    q.addBindValue(result.verified ? 1 : 0);
+    q.addBindValue(result.summary());
+    q.addBindValue(nullable(result.certificate ? result.certificate->san : QString()));
+    q.addBindValue(nullable(result.certificate ? result.certificate->oidcIssuer : QString()));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact)));
+    q.addBindValue(evidenceBundleId ? QVariant(*evidenceBundleId) : QVariant(QMetaType(QMetaType::LongLong)));
+    q.addBindValue(now());
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("verifications"));
+    return q.lastInsertId().toLongLong();
+}
+
+Result<std::vector<StoredVerification>> VerificationStore::recent(int limit) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QString::fromLatin1(kVerificationColumns) + QStringLiteral("ORDER BY id DESC LIMIT ?"));
+    q.addBindValue(limit);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("verifications"));
+    std::vector<StoredVerification> out;
+    while (q.next())
+        out.push_back(readVerification(q));
+    return out;
+}
+
+Result<std::vector<StoredVerification>> VerificationStore::forBundle(const QString& bundleSha256) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QString::fromLatin1(kVerificationColumns) + QStringLiteral("WHERE bundle_sha256 = ? ORDER BY id DESC"));
+    q.addBindValue(bundleSha256);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("verifications"));
+    std::vector<StoredVerification> out;
+    while (q.next())
+        out.push_back(readVerification(q));
+    return out;
+}
+
+} // namespace pb::store

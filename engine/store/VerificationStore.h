@@ -1,0 +1,56 @@
+// Trusted roots and verification results in the database. A trusted root is public trust material
+// (stored verbatim, one of them the default the GUI and CLI fall back to); a verification stores
+// its full step list as JSON next to the queryable verdict and signer.
+#pragma once
+
+#include "sigstore/TrustedRoot.h"
+#include "sigstore/Verify.h"
+#include "store/Database.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+
+#include <optional>
+#include <vector>
+
+namespace pb::store {
+
+struct StoredTrustedRoot {
+    qint64 id = 0;
+    QString name, sha256;
+    bool isDefault = false;
+    QDateTime importedAt;
+};
+
+struct StoredVerification {
+    qint64 id = 0;
+    QString bundleFile, bundleSha256, artifactDigest, mode, summary, signerIdentity, signerIssuer;
+    QString trustedRootSha256;
+    bool verified = false;
+    QJsonObject policy, result;
+    std::optional<qint64> evidenceBundleId;
+    QDateTime verifiedAt;
+};
+
+class VerificationStore {
+  public:
+    explicit VerificationStore(Database& db) : m_db(db) {}
+
+    // Parses the file (refusing an invalid root) and stores it; importing the same bytes again is a
+    // no-op that returns the existing id. `makeDefault` makes it the root used when none is named.
+    Result<qint64> importTrustedRoot(const QString& path, bool makeDefault = true);
+    Result<std::vector<StoredTrustedRoot>> trustedRoots() const;
+    // The default root, parsed; an empty optional when none was imported.
+    Result<std::optional<sigstore::TrustedRoot>> defaultTrustedRoot() const;
+    Result<sigstore::TrustedRoot> trustedRoot(qint64 id) const;
+
+    Result<qint64> record(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
+                          const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId = {});
+    Result<std::vector<StoredVerification>> recent(int limit = 200) const;
+    Result<std::vector<StoredVerification>> forBundle(const QString& bundleSha256) const;
+
+  private:
+    Database& m_db;
+};
+
+} // namespace pb::store
