@@ -4,6 +4,11 @@
 #include "sigstore/Verify.h"
 
 #include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <functional>
 #include <QTest>
 
 using namespace pb::sigstore;
@@ -55,6 +60,81 @@ class TestSigstore : public QObject {
         return {};
     }
 
+
+    struct Loaded {
+        QJsonObject bundle, root;
+        QByteArray artifact;
+        Policy policy;
+    };
+
+    static Loaded load(const QString& name) {
+        Loaded l;
+        for (const auto& c : pbtest::sigstoreCases()) {
+            if (c.name != name)
+                continue;
+            l.bundle = QJsonDocument::fromJson(pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json")))).object();
+            l.root = QJsonDocument::fromJson(pbtest::readAll(c.file(QStringLiteral("trusted_root.json")))).object();
+            l.artifact = pbtest::readAll(c.file(QStringLiteral("artifact")));
+            l.policy = policyFor(c);
+        }
+        return l;
+    }
+
+    static VerificationResult verifyLoaded(const Loaded& l) {
+        auto root = parseTrustedRoot(QJsonDocument(l.root).toJson(), QStringLiteral("trusted_root.json"));
+        if (!root) {
+            VerificationResult r;
+            r.steps.push_back(Step{QStringLiteral("trusted root"), StepState::Failed, root.error().toString(), {}, {}});
+            return r;
+        }
+        return verifyBundle(QJsonDocument(l.bundle).toJson(), QStringLiteral("tampered.sigstore.json"), Artifact::fromBytes(l.artifact),
+                            *root, l.policy);
+    }
+
+    static const Step* step(const VerificationResult& r, const QString& name) {
+        for (const Step& s : r.steps)
+            if (s.name == name)
+                return &s;
+        return nullptr;
+    }
+
+    // Flips one bit of a base64 field reached by `path` ("a.b[0].c").
+    static void flip(QJsonObject& root, const QString& path, int byteIndex = -1) {
+        std::function<QJsonValue(QJsonValue, QStringList)> edit = [&](QJsonValue v, QStringList parts) -> QJsonValue {
+            if (parts.isEmpty()) {
+                QByteArray b = QByteArray::fromBase64(v.toString().toLatin1());
+                const int i = byteIndex < 0 ? int(b.size()) + byteIndex : byteIndex;
+                b[i] = char(b[i] ^ 0x01);
+                return QString::fromLatin1(b.toBase64());
+            }
+            QString head = parts.takeFirst();
+            int index = -1;
+            if (head.endsWith(QLatin1Char(']'))) {
+                index = head.section(QLatin1Char('['), 1).chopped(1).toInt();
+                head = head.section(QLatin1Char('['), 0, 0);
+            }
+            QJsonObject o = v.toObject();
+            if (index < 0) {
+                o[head] = edit(o.value(head), parts);
+            } else {
+                QJsonArray a = o.value(head).toArray();
+                a[index] = edit(a.at(index), parts);
+                o[head] = a;
+            }
+            return o;
+        };
+        root = edit(root, path.split(QLatin1Char('.'))).toObject();
+    }
+
+    static void expectFailedStep(const VerificationResult& r, const QString& name, const QString& detailPart) {
+        QVERIFY2(!r.verified, qPrintable(r.toText()));
+        const Step* s = step(r, name);
+        QVERIFY2(s, qPrintable(QStringLiteral("no step '%1' in\n%2").arg(name, r.toText())));
+        QVERIFY2(s->state == StepState::Failed, qPrintable(QStringLiteral("step '%1' did not fail:\n%2").arg(name, r.toText())));
+        QVERIFY2(s->detail.contains(detailPart, Qt::CaseInsensitive),
+                 qPrintable(QStringLiteral("step '%1' failed for another reason: %2").arg(name, s->detail)));
+    }
+
   private slots:
     void manifestCase_data() { addCases(); }
     void manifestCase() {
@@ -81,6 +161,288 @@ class TestSigstore : public QObject {
         // The manifest's artifact digest is the one verified against.
         if (c.digest.startsWith(QLatin1String("sha256:")) && c.name != QLatin1String("wrong-material_fail"))
             QCOMPARE(r.artifactDigest, c.digest);
+    }
+
+    // ---- tampering: each refused, for the right reason ------------------------------------------
+
+    void tamperedSignatureIsRefused() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.1"));
+        Loaded l = load(QStringLiteral("happy-path-v0.1"));
+        QVERIFY(verifyLoaded(l).verified);
+        flip(l.bundle, QStringLiteral("messageSignature.signature"), -3);
+        const VerificationResult r = verifyLoaded(l);
+        expectFailedStep(r, QStringLiteral("signature"), QStringLiteral("does not verify"));
+        expectFailedStep(r, QStringLiteral("transparency log"), QStringLiteral("not this bundle's signature"));
+    }
+
+    void tamperedCertificateIsRefused() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
+        // Rekor v1: the log recorded another certificate.
+        Loaded l = load(QStringLiteral("happy-path-v0.3"));
+        QVERIFY(verifyLoaded(l).verified);
+        flip(l.bundle, QStringLiteral("verificationMaterial.certificate.rawBytes"), -5); // inside the CA's signature
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("not this bundle's signing certificate"));
+        // Rekor v2: the rebuilt entry is not the logged leaf; the timestamp still gives a signing time,
+        // at which the altered certificate no longer chains to Fulcio.
+        Loaded v2 = load(QStringLiteral("rekor2-happy-path"));
+        flip(v2.bundle, QStringLiteral("verificationMaterial.certificate.rawBytes"), -5);
+        const VerificationResult r = verifyLoaded(v2);
+        expectFailedStep(r, QStringLiteral("transparency log"), QStringLiteral("rebuilt from this bundle"));
+        expectFailedStep(r, QStringLiteral("certificate chain"), QStringLiteral("signature failure"));
+    }
+
+    void tamperedCheckpointIsRefused() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
+        Loaded l = load(QStringLiteral("happy-path-v0.3"));
+        QJsonObject vm = l.bundle[QStringLiteral("verificationMaterial")].toObject();
+        QJsonArray entries = vm[QStringLiteral("tlogEntries")].toArray();
+        QJsonObject e = entries[0].toObject();
+        QJsonObject proof = e[QStringLiteral("inclusionProof")].toObject();
+        QJsonObject cp = proof[QStringLiteral("checkpoint")].toObject();
+        QString env = cp[QStringLiteral("envelope")].toString();
+        const int nl = env.indexOf(QLatin1Char('\n'));
+        env[nl + 1] = env[nl + 1] == QLatin1Char('1') ? QLatin1Char('2') : QLatin1Char('1'); // the tree size line
+        cp[QStringLiteral("envelope")] = env;
+        proof[QStringLiteral("checkpoint")] = cp;
+        e[QStringLiteral("inclusionProof")] = proof;
+        entries[0] = e;
+        vm[QStringLiteral("tlogEntries")] = entries;
+        l.bundle[QStringLiteral("verificationMaterial")] = vm;
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("checkpoint signature"));
+    }
+
+    void tamperedProofHashIsRefused() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        Loaded l = load(QStringLiteral("rekor2-happy-path"));
+        QVERIFY(verifyLoaded(l).verified);
+        flip(l.bundle, QStringLiteral("verificationMaterial.tlogEntries[0].inclusionProof.hashes[2]"), 7);
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("inclusion proof"));
+    }
+
+    void tamperedSetIsRefused() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.2"));
+        Loaded l = load(QStringLiteral("happy-path-v0.2"));
+        QVERIFY(verifyLoaded(l).verified);
+        flip(l.bundle, QStringLiteral("verificationMaterial.tlogEntries[0].inclusionPromise.signedEntryTimestamp"), 10);
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("signed entry timestamp"));
+    }
+
+    void tamperedTimestampIsRefused() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        Loaded l = load(QStringLiteral("rekor2-happy-path"));
+        flip(l.bundle, QStringLiteral("verificationMaterial.timestampVerificationData.rfc3161Timestamps[0].signedTimestamp"), -4);
+        const VerificationResult r = verifyLoaded(l);
+        expectFailedStep(r, QStringLiteral("timestamps"), QStringLiteral("not verified by"));
+        // Rekor v2 has no integrated time: without the timestamp there is no signing time at all.
+        expectFailedStep(r, QStringLiteral("verified time"), QStringLiteral("no verified signing time"));
+    }
+
+    void swappedTrustedRootIsRefused() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        Loaded prod = load(QStringLiteral("happy-path-v0.3"));
+        const Loaded custom = load(QStringLiteral("rekor2-happy-path"));
+        prod.root = custom.root;
+        expectFailedStep(verifyLoaded(prod), QStringLiteral("transparency log"), QStringLiteral("not in the trusted root"));
+    }
+
+    void validityWindowsAreEnforced() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
+        // The Fulcio CA ended before the signing time: no CA is valid then.
+        {
+            Loaded l = load(QStringLiteral("happy-path-v0.3"));
+            QJsonArray cas = l.root[QStringLiteral("certificateAuthorities")].toArray();
+            for (int i = 0; i < cas.size(); ++i) {
+                QJsonObject ca = cas[i].toObject();
+                ca[QStringLiteral("validFor")] = QJsonObject{{QStringLiteral("start"), QStringLiteral("2021-01-01T00:00:00Z")},
+                                                             {QStringLiteral("end"), QStringLiteral("2022-01-01T00:00:00Z")}};
+                cas[i] = ca;
+            }
+            l.root[QStringLiteral("certificateAuthorities")] = cas;
+            expectFailedStep(verifyLoaded(l), QStringLiteral("certificate chain"), QStringLiteral("no Fulcio certificate authority"));
+        }
+        // The log's key is not yet valid at the integrated time.
+        {
+            Loaded l = load(QStringLiteral("happy-path-v0.3"));
+            QJsonArray logs = l.root[QStringLiteral("tlogs")].toArray();
+            for (int i = 0; i < logs.size(); ++i) {
+                QJsonObject log = logs[i].toObject();
+                QJsonObject key = log[QStringLiteral("publicKey")].toObject();
+                key[QStringLiteral("validFor")] = QJsonObject{{QStringLiteral("start"), QStringLiteral("2030-01-01T00:00:00Z")}};
+                log[QStringLiteral("publicKey")] = key;
+                logs[i] = log;
+            }
+            l.root[QStringLiteral("tlogs")] = logs;
+            expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("outside the validity"));
+        }
+        // The timestamp authority's window ended before the timestamp.
+        {
+            Loaded l = load(QStringLiteral("rekor2-happy-path"));
+            QJsonArray tsas = l.root[QStringLiteral("timestampAuthorities")].toArray();
+            for (int i = 0; i < tsas.size(); ++i) {
+                QJsonObject tsa = tsas[i].toObject();
+                tsa[QStringLiteral("validFor")] = QJsonObject{{QStringLiteral("start"), QStringLiteral("2020-01-01T00:00:00Z")},
+                                                              {QStringLiteral("end"), QStringLiteral("2021-01-01T00:00:00Z")}};
+                tsas[i] = tsa;
+            }
+            l.root[QStringLiteral("timestampAuthorities")] = tsas;
+            expectFailedStep(verifyLoaded(l), QStringLiteral("timestamps"), QStringLiteral("outside the validity"));
+        }
+        // A log key without a start of validity rejects the whole root.
+        {
+            Loaded l = load(QStringLiteral("happy-path-v0.3"));
+            QJsonArray logs = l.root[QStringLiteral("tlogs")].toArray();
+            QJsonObject log = logs[0].toObject();
+            QJsonObject key = log[QStringLiteral("publicKey")].toObject();
+            key.remove(QStringLiteral("validFor"));
+            log[QStringLiteral("publicKey")] = key;
+            logs[0] = log;
+            l.root[QStringLiteral("tlogs")] = logs;
+            auto root = parseTrustedRoot(QJsonDocument(l.root).toJson(), QStringLiteral("root.json"));
+            QVERIFY(!root);
+            QCOMPARE(root.error().field, QStringLiteral("tlogs[0].publicKey.validFor"));
+        }
+    }
+
+    void identityMismatchShowsExpectedAndFound() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
+        Loaded l = load(QStringLiteral("happy-path-v0.3"));
+        const QString real = l.policy.identity;
+        l.policy.identity = QStringLiteral("https://github.com/someone/else/.github/workflows/release.yml@refs/heads/main");
+        const VerificationResult r = verifyLoaded(l);
+        expectFailedStep(r, QStringLiteral("identity"), QStringLiteral("certificate identity does not match"));
+        const Step* s = step(r, QStringLiteral("identity"));
+        QVERIFY(s->expected.contains(l.policy.identity));
+        QVERIFY(s->found.contains(real));
+        // Every other step passed: the mismatch is the only reason.
+        for (const Step& other : r.steps)
+            if (other.name != QLatin1String("identity"))
+                QVERIFY2(other.state != StepState::Failed, qPrintable(other.name));
+
+        // Regexps are unanchored, as cosign's; an invalid one is an error, not a match.
+        l.policy.identity.clear();
+        l.policy.identityRegexp = QStringLiteral("sigstore-conformance/extremely-dangerous");
+        QVERIFY(verifyLoaded(l).verified);
+        l.policy.identityRegexp = QStringLiteral("^sigstore-conformance");
+        expectFailedStep(verifyLoaded(l), QStringLiteral("identity"), QStringLiteral("does not match"));
+        l.policy.identityRegexp = QStringLiteral("([unclosed");
+        expectFailedStep(verifyLoaded(l), QStringLiteral("identity"), QStringLiteral("invalid regular expression"));
+        l.policy.identityRegexp = QStringLiteral(".+");
+        l.policy.issuer = QStringLiteral("https://accounts.google.com");
+        expectFailedStep(verifyLoaded(l), QStringLiteral("identity"), QStringLiteral("OIDC issuer does not match"));
+    }
+
+    void materialMustFitThePolicy() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/managed-key-happy-path"));
+        Loaded key = load(QStringLiteral("managed-key-happy-path"));
+        QVERIFY(verifyLoaded(key).verified);
+        Loaded cert = load(QStringLiteral("happy-path-v0.3"));
+        cert.policy.publicKeyPem = key.policy.publicKeyPem;
+        expectFailedStep(verifyLoaded(cert), QStringLiteral("verification material"), QStringLiteral("carries a certificate"));
+        key.policy.publicKeyPem.clear();
+        key.policy.identity = QStringLiteral("x");
+        key.policy.issuer = QStringLiteral("y");
+        expectFailedStep(verifyLoaded(key), QStringLiteral("verification material"), QStringLiteral("verify it with --key"));
+    }
+
+    void wrongDigestShowsBothDigests() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
+        Loaded l = load(QStringLiteral("happy-path-v0.3"));
+        auto root = parseTrustedRoot(QJsonDocument(l.root).toJson(), QStringLiteral("r.json"));
+        QVERIFY(root.ok());
+        const auto wrong = Artifact::fromDigest(QString(64, QLatin1Char('0')));
+        QVERIFY(wrong.ok());
+        const VerificationResult r = verifyBundle(QJsonDocument(l.bundle).toJson(), QStringLiteral("b.json"), *wrong, *root, l.policy);
+        expectFailedStep(r, QStringLiteral("artifact"), QStringLiteral("not the bundle's message digest"));
+        QCOMPARE(step(r, QStringLiteral("artifact"))->found, QString(64, QLatin1Char('0')));
+        QVERIFY(!Artifact::fromDigest(QStringLiteral("sha256:abc")).ok());
+        QVERIFY(!Artifact::fromDigest(QStringLiteral("md5:") + QString(64, QLatin1Char('a'))).ok());
+    }
+
+    void dsseStatementSubjectIsBound() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-dsse-happy-path"));
+        Loaded l = load(QStringLiteral("rekor2-dsse-happy-path"));
+        const VerificationResult ok = verifyLoaded(l);
+        QVERIFY2(ok.verified, qPrintable(ok.toText()));
+        QCOMPARE(ok.predicateType, QStringLiteral("https://slsa.dev/provenance/v1"));
+        l.artifact += "extra";
+        const VerificationResult r = verifyLoaded(l);
+        expectFailedStep(r, QStringLiteral("artifact"), QStringLiteral("no subject"));
+        QVERIFY(step(r, QStringLiteral("artifact"))->found.contains(QStringLiteral("sha256:a0cfc712")));
+    }
+
+    void resultRoundTripsThroughJson() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        const VerificationResult r = verifyLoaded(load(QStringLiteral("rekor2-happy-path")));
+        QVERIFY(r.verified);
+        QVERIFY(r.certificate.has_value());
+        QVERIFY(!r.logEntries.empty());
+        QCOMPARE(r.timestamps.size(), size_t(1));
+        QVERIFY(r.timestamps[0].verified);
+        const VerificationResult back = VerificationResult::fromJson(r.toJson());
+        QCOMPARE(back.toJson(), r.toJson());
+        QCOMPARE(back.certificate->san, r.certificate->san);
+        QCOMPARE(back.logEntries[0].logIndex, r.logEntries[0].logIndex);
+    }
+
+    // ---- parsers ---------------------------------------------------------------------------------
+
+    void base64IsStrict() {
+        QCOMPARE(decodeBase64Strict(QStringLiteral("aGVsbG8=")).value(), QByteArray("hello"));
+        QCOMPARE(decodeBase64Strict(QStringLiteral("aGVsbG8")).value(), QByteArray("hello")); // unpadded, as protojson
+        QCOMPARE(decodeBase64Strict(QStringLiteral("-_8=")).value(), QByteArray("\xfb\xff", 2)); // URL-safe
+        QVERIFY(!decodeBase64Strict(QStringLiteral("aGVs bG8=")));
+        QVERIFY(!decodeBase64Strict(QStringLiteral("aGVsbG8=\n")));
+        QVERIFY(!decodeBase64Strict(QStringLiteral("a+b_")));   // mixed alphabets
+        QVERIFY(!decodeBase64Strict(QStringLiteral("aGVsbG8==="))); // too much padding
+        QVERIFY(!decodeBase64Strict(QStringLiteral("aG=Vs")));  // padding inside
+        QVERIFY(!decodeBase64Strict(QStringLiteral("aGVsb")));  // impossible length
+    }
+
+    void bundleStructureIsEnforced() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.2"));
+        const Loaded base = load(QStringLiteral("happy-path-v0.2"));
+        auto parse = [](const QJsonObject& o) { return parseBundle(QJsonDocument(o).toJson(), QStringLiteral("b.json")); };
+        QVERIFY(parse(base.bundle).ok());
+        {
+            QJsonObject o = base.bundle;
+            o[QStringLiteral("mediaType")] = QStringLiteral("application/vnd.dev.sigstore.bundle.v0.3+json"); // chain not allowed in v0.3
+            auto b = parse(o);
+            QVERIFY(!b);
+            QCOMPARE(b.error().field, QStringLiteral("verificationMaterial.x509CertificateChain"));
+        }
+        {
+            QJsonObject o = base.bundle;
+            QJsonObject vm = o[QStringLiteral("verificationMaterial")].toObject();
+            QJsonArray entries = vm[QStringLiteral("tlogEntries")].toArray();
+            QJsonObject e = entries[0].toObject();
+            e[QStringLiteral("logIndex")] = QStringLiteral("-4");
+            entries[0] = e;
+            vm[QStringLiteral("tlogEntries")] = entries;
+            o[QStringLiteral("verificationMaterial")] = vm;
+            auto b = parse(o);
+            QVERIFY(!b);
+            QCOMPARE(b.error().field, QStringLiteral("verificationMaterial.tlogEntries[0].logIndex"));
+        }
+        {
+            QJsonObject o = base.bundle;
+            o[QStringLiteral("dsseEnvelope")] = QJsonObject{{QStringLiteral("payload"), QStringLiteral("e30=")},
+                                                            {QStringLiteral("payloadType"), QStringLiteral("application/vnd.in-toto+json")},
+                                                            {QStringLiteral("signatures"), QJsonArray{}}};
+            QVERIFY(!parse(o)); // both a message signature and an envelope
+            o.remove(QStringLiteral("messageSignature"));
+            auto b = parse(o);
+            QVERIFY(!b);
+            QCOMPARE(b.error().field, QStringLiteral("dsseEnvelope.signatures"));
+        }
+    }
+
+    void checkpointsFromOtherKeysAreIgnoredOnlyInRekorV2() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-checkpoint-cosigned"));
+        // A witness line in a Rekor v2 checkpoint is ignored (the cosigned case verifies)...
+        QVERIFY(verifyLoaded(load(QStringLiteral("rekor2-checkpoint-cosigned"))).verified);
+        // ...but in Rekor v1 every signature line must be the log's (checkpoint-bad-keyhint_fail).
+        const VerificationResult r = verifyLoaded(load(QStringLiteral("checkpoint-bad-keyhint_fail")));
+        expectFailedStep(r, QStringLiteral("transparency log"), QStringLiteral("key hint"));
     }
 };
 
