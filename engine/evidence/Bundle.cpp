@@ -288,9 +288,51 @@ QString recipeNameOf(const yaml::Node& recipe) {
     return parts.join(QLatin1Char('-'));
 }
 
+// The signed statement must be the bundle's statement, its subject the layout (or the recipe), and the
+// signature valid for the signer the pointer claims. Empty on success, else the reason.
+QString verifyAttestation(const SummaryBundle& b, const QJsonObject& statement, const Pointer* pointer, const SignatureCheck& check,
+                          BundleCheck& c) {
+    const QByteArray bytes = b.files.value(QStringLiteral("attestation.intoto.jsonl")).trimmed();
+    Result<sigstore::Bundle> parsed = sigstore::parseBundle(bytes, QStringLiteral("attestation.intoto.jsonl"));
+    if (!parsed)
+        return parsed.error().toString();
+    if (!parsed->isDsse)
+        return QStringLiteral("attestation.intoto.jsonl holds a message signature, not a DSSE attestation");
+    const QJsonObject signedStatement = QJsonDocument::fromJson(parsed->payload).object();
+    if (signedStatement != statement)
+        return QStringLiteral("the signed statement is not statement.intoto.json");
+    const QJsonArray subjects = signedStatement.value(QStringLiteral("subject")).toArray();
+    if (subjects.isEmpty())
+        return QStringLiteral("the signed statement has no subject");
+    const QString subject = subjects.first().toObject().value(QStringLiteral("digest")).toObject().value(QStringLiteral("sha256")).toString();
+    Result<sigstore::Artifact> artifact = sigstore::Artifact::fromDigest(subject);
+    if (!artifact)
+        return QStringLiteral("the statement's subject has no sha256 digest");
+    if (!b.ociManifestDigest.isEmpty() && QStringLiteral("sha256:") + subject != b.ociManifestDigest &&
+        !subjects.first().toObject().value(QStringLiteral("name")).toString().startsWith(QLatin1String("recipe:")))
+        return QStringLiteral("the statement's subject sha256:%1 is not this layout's manifest %2").arg(subject, b.ociManifestDigest);
+    sigstore::Policy policy = check.policy;
+    if (!policy.keyMode() && pointer && pointer->isSigned()) {
+        const Signer& s = *pointer->attestation()->signer;
+        policy = sigstore::Policy{};
+        policy.identity = s.identity;
+        policy.issuer = s.issuer;
+    } else if (!policy.keyMode()) {
+        if (policy.identity.isEmpty() && policy.identityRegexp.isEmpty())
+            policy.identityRegexp = QStringLiteral(".+");
+        if (policy.issuer.isEmpty() && policy.issuerRegexp.isEmpty())
+            policy.issuerRegexp = QStringLiteral(".+");
+    }
+    c.signaturePolicy = policy;
+    c.signature = sigstore::verifyBundle(*parsed, b.source + QStringLiteral("/attestation.intoto.jsonl"), *artifact, *check.root, policy);
+    if (!c.signature->verified)
+        return QStringLiteral("Sigstore: %1").arg(c.signature->summary());
+    return {};
+}
+
 } // namespace
 
-BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer) {
+BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const SignatureCheck* signature) {
     BundleCheck c;
     auto step = [&](const QString& name, StepStatus s, const QString& detail) { c.steps.push_back({name, s, detail}); };
     bool invalid = false, incomplete = false;
@@ -322,8 +364,23 @@ BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer) {
 
     // Signature: present or pending; checked by the verify issue.
     c.signaturePresent = b.files.contains(QStringLiteral("attestation.intoto.jsonl"));
-    if (c.signaturePresent) {
-        step(QStringLiteral("signature-verify"), StepStatus::Skipped, QStringLiteral("signature not checked (offline Sigstore verification comes later)"));
+    if (c.signaturePresent && (!signature || !signature->root)) {
+        step(QStringLiteral("signature-verify"), StepStatus::Skipped,
+             QStringLiteral("signature not checked: no trusted root (import Sigstore's trusted_root.json)"));
+    } else if (c.signaturePresent) {
+        const QString problem = verifyAttestation(b, sdoc.object(), pointer, *signature, c);
+        if (problem.isEmpty()) {
+            const auto& cert = c.signature->certificate;
+            step(QStringLiteral("signature-verify"), StepStatus::Passed,
+                 cert ? QStringLiteral("signed by %1 (%2); %3 log entr%4 verified offline")
+                            .arg(cert->san, cert->oidcIssuer)
+                            .arg(c.signature->logEntries.size())
+                            .arg(c.signature->logEntries.size() == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
+                      : QStringLiteral("signed with the given key"));
+        } else {
+            step(QStringLiteral("signature-verify"), StepStatus::Failed, problem);
+            invalid = true;
+        }
     } else if (pointer && pointer->isSigned()) {
         step(QStringLiteral("signature-verify"), StepStatus::Failed,
              QStringLiteral("the pointer claims a signer but the bundle carries no attestation.intoto.jsonl"));

@@ -6,6 +6,7 @@
 
 #include "core/Result.h"
 #include "evidence/Evidence.h"
+#include "sigstore/Verify.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -82,13 +83,24 @@ struct BundleCheck {
     std::optional<Predicate> predicate;
     QMap<QString, CtrfReport> ctrf; // by phase
     bool signaturePresent = false;
+    std::optional<sigstore::VerificationResult> signature; // when attestation.intoto.jsonl was verified
+    sigstore::Policy signaturePolicy;                      // the signer it was verified for
     // AICR's exit codes: 0 valid, 1 valid with failed phases, 2 invalid, 3 incomplete.
     int exitCode = 3;
     QJsonObject toJson() const;
     QString toText() const;
 };
 
-// Integrity checks, offline. `pointer` (optional) adds pointer <-> predicate coherence.
-BundleCheck checkBundle(const SummaryBundle& bundle, const Pointer* pointer = nullptr);
+// How the attestation's signature is checked: against a trusted root, with a public key when
+// `policy` has one, else the signer the pointer claims (exact identity and issuer) or, without a
+// pointer, `policy` (default: any identity and issuer, as aicr evidence verify does when none is given).
+struct SignatureCheck {
+    const sigstore::TrustedRoot* root = nullptr; // null: signatures are not checked
+    sigstore::Policy policy;
+};
+
+// Integrity checks, offline. `pointer` (optional) adds pointer <-> predicate coherence; `signature`
+// (optional) verifies attestation.intoto.jsonl and binds it to statement.intoto.json and the layout.
+BundleCheck checkBundle(const SummaryBundle& bundle, const Pointer* pointer = nullptr, const SignatureCheck* signature = nullptr);
 
 } // namespace pb::evidence

@@ -4,6 +4,7 @@
 #include "core/Hash.h"
 #include "yaml/GoYaml.h"
 #include "store/CatalogStore.h"
+#include "store/VerificationStore.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -163,7 +164,7 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     return report;
 }
 
-Result<int> EvidenceStore::importBundles(const QString& dirIn) {
+Result<int> EvidenceStore::importBundles(const QString& dirIn, const evidence::SignatureCheck* given) {
     const QString dir = QFileInfo(dirIn).absoluteFilePath();
     if (!QFileInfo(dir).isDir())
         return makeError(QStringLiteral("bundle directory does not exist"), dirIn);
@@ -194,6 +195,17 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn) {
         evidence::BundleCheck check;
         QString error;
     };
+    std::optional<sigstore::TrustedRoot> storedRoot;
+    evidence::SignatureCheck signature;
+    if (given) {
+        signature = *given;
+    } else {
+        auto def = VerificationStore(m_db).defaultTrustedRoot();
+        if (!def)
+            return def.error();
+        storedRoot = std::move(*def);
+        signature.root = storedRoot ? &*storedRoot : nullptr;
+    }
     std::vector<Read> reads;
     for (const QString& s : std::as_const(sources)) {
         Read r;
@@ -203,7 +215,17 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn) {
             r.error = b.error().toString();
         } else {
             r.bundle = *b;
-            r.check = evidence::checkBundle(r.bundle);
+            // The pointer that pins this layout (if imported) names the signer to expect.
+            std::optional<evidence::Pointer> pointer;
+            if (!r.bundle.ociManifestDigest.isEmpty()) {
+                QSqlQuery pq(m_db.sql());
+                pq.prepare(QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
+                                          "ORDER BY attested_at DESC LIMIT 1"));
+                pq.addBindValue(r.bundle.ociManifestDigest);
+                if (pq.exec() && pq.next())
+                    pointer = evidence::parsePointer(pq.value(0).toByteArray(), pq.value(1).toString());
+            }
+            r.check = evidence::checkBundle(r.bundle, pointer ? &*pointer : nullptr, &signature);
         }
         reads.push_back(std::move(r));
     }
@@ -214,13 +236,15 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn) {
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
         "INSERT INTO evidence_bundles (source, oci_digest, recipe, predicate_type, attested_at, aicr_version, "
-        "recipe_digest, recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, imported_at) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(source) DO UPDATE SET oci_digest=excluded.oci_digest, "
+        "recipe_digest, recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, imported_at, signature_verified, "
+        "signature_detail) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(source) DO UPDATE SET oci_digest=excluded.oci_digest, "
         "recipe=excluded.recipe, predicate_type=excluded.predicate_type, attested_at=excluded.attested_at, "
         "aicr_version=excluded.aicr_version, recipe_digest=excluded.recipe_digest, "
         "recipe_version=excluded.recipe_version, phases=excluded.phases, signed=excluded.signed, "
         "check_exit=excluded.check_exit, check_steps=excluded.check_steps, ctrf_tests=excluded.ctrf_tests, "
-        "imported_at=excluded.imported_at"));
+        "imported_at=excluded.imported_at, signature_verified=excluded.signature_verified, "
+        "signature_detail=excluded.signature_detail"));
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     for (const Read& r : reads) {
         const std::optional<evidence::Predicate>& p = r.check.predicate;
@@ -264,8 +288,29 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn) {
         }
         q.addBindValue(QString::fromUtf8(QJsonDocument(tests).toJson(QJsonDocument::Compact)));
         q.addBindValue(now);
+        const auto& sig = r.check.signature;
+        q.addBindValue(sig ? QVariant(sig->verified ? 1 : 0) : QVariant(QMetaType(QMetaType::Int)));
+        QString sigDetail;
+        if (sig)
+            sigDetail = sig->verified ? (sig->certificate ? QStringLiteral("%1 (%2)").arg(sig->certificate->san, sig->certificate->oidcIssuer)
+                                                          : QStringLiteral("public key"))
+                                      : sig->summary();
+        q.addBindValue(nullable(sigDetail));
         if (!q.exec())
             return sqlError(q, QStringLiteral("evidence_bundles (%1)").arg(r.source));
+        if (sig) {
+            // The verification is kept with its every step, attached to the bundle.
+            QSqlQuery idq(db);
+            idq.prepare(QStringLiteral("SELECT id FROM evidence_bundles WHERE source = ?"));
+            idq.addBindValue(r.source);
+            if (!idq.exec() || !idq.next())
+                return sqlError(idq, QStringLiteral("evidence_bundles.id"));
+            if (auto id = VerificationStore(m_db).record(*sig, r.bundle.files.value(QStringLiteral("attestation.intoto.jsonl")),
+                                                         r.check.signaturePolicy,
+                                                         idq.value(0).toLongLong());
+                !id)
+                return id.error();
+        }
     }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the bundle import: %1").arg(db.lastError().text()), m_db.path());
@@ -305,7 +350,7 @@ QString currentDigestFor(const QByteArray& canonicalYaml, const QString& predica
 Result<std::vector<BundleRecord>> EvidenceStore::bundlesFor(const QString& recipe, const QString& alsoNamed) const {
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral("SELECT source, oci_digest, recipe, predicate_type, attested_at, aicr_version, recipe_digest, "
-                             "signed, check_exit, check_steps, phases, ctrf_tests FROM evidence_bundles WHERE recipe = ? "
+                             "signed, check_exit, check_steps, phases, ctrf_tests, signature_verified, signature_detail FROM evidence_bundles WHERE recipe = ? "
                              "OR recipe = ? ORDER BY attested_at DESC"));
     q.addBindValue(recipe);
     q.addBindValue(alsoNamed.isEmpty() ? recipe : alsoNamed);
@@ -323,6 +368,9 @@ Result<std::vector<BundleRecord>> EvidenceStore::bundlesFor(const QString& recip
         b.recipeDigest = q.value(6).toString();
         b.signedBundle = q.value(7).toInt() != 0;
         b.checkExit = q.value(8).toInt();
+        if (!q.value(12).isNull())
+            b.signatureVerified = q.value(12).toInt() == 1;
+        b.signatureDetail = q.value(13).toString();
         for (const QJsonValue& v : QJsonDocument::fromJson(q.value(9).toString().toUtf8()).array()) {
             const QJsonObject s = v.toObject();
             const QString st = s.value(QStringLiteral("status")).toString();
@@ -463,7 +511,7 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
     }
     QSqlQuery bq(m_db.sql());
     if (!bq.exec(QStringLiteral("SELECT recipe, predicate_type, attested_at, aicr_version, recipe_digest, recipe_version, "
-                                "phases, check_exit FROM evidence_bundles WHERE recipe IS NOT NULL ORDER BY attested_at")))
+                                "phases, check_exit, signature_verified, signature_detail FROM evidence_bundles WHERE recipe IS NOT NULL ORDER BY attested_at")))
         return sqlError(bq, QStringLiteral("evidence_bundles"));
     while (bq.next()) {
         auto it = rows.find(bq.value(0).toString());
@@ -494,14 +542,22 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
             row.stale = !row.currentDigest.isEmpty() && row.bundleDigest != row.currentDigest;
         }
         row.failedPhases = bq.value(7).toInt() == 1;
+        row.signatureVerified = bq.value(8).toInt() == 1;
+        row.verifiedSigner = row.signatureVerified ? bq.value(9).toString() : QString();
     }
 
     std::vector<HealthRow> out;
     for (auto& [name, row] : rows) {
         const int signedValid = row.firstParty + row.community + row.partner + row.reported;
-        if (signedValid > 0) {
+        if (row.signatureVerified) {
+            row.status = row.failedPhases ? HealthStatus::VerifiedFailedPhases : HealthStatus::Verified;
+            row.reason = QStringLiteral("signature verified offline: %1").arg(row.verifiedSigner);
+            if (row.failedPhases)
+                row.reason += QStringLiteral("; the bundle records failed phases");
+        } else if (signedValid > 0) {
             row.status = HealthStatus::Signed;
-            row.reason = QStringLiteral("%1 signed pointer(s); signatures and bundles not checked yet").arg(signedValid);
+            row.reason = row.bundles > 0 ? QStringLiteral("%1 signed pointer(s); the bundle's signature is not checked (no trusted root)").arg(signedValid)
+                                         : QStringLiteral("%1 signed pointer(s); bundle not imported, signature not checked").arg(signedValid);
         } else if (row.pending > 0) {
             row.status = HealthStatus::Pending;
             row.reason = QStringLiteral("only unsigned (pending) pointers");

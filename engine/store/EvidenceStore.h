@@ -39,6 +39,8 @@ struct HealthRow {
     bool devBuild = false;       // aicrVersion "dev" (or a -dev/-next build)
     bool stale = false;
     bool failedPhases = false;   // the newest valid bundle records failed tests
+    bool signatureVerified = false; // the newest valid bundle's attestation verified offline
+    QString verifiedSigner;      // its certificate identity (or "public key")
     int bundles = 0, invalidBundles = 0;
     QString bundleDigest;        // the newest bundle's predicate recipe digest
     QString currentDigest;       // the catalog's recipe digest under the same predicate rules
@@ -48,6 +50,8 @@ struct HealthRow {
 struct BundleRecord {
     QString source, ociDigest, recipe, predicateType, attestedAt, aicrVersion, recipeDigest;
     bool signedBundle = false;
+    std::optional<bool> signatureVerified;          // empty: not checked
+    QString signatureDetail;
     int checkExit = 3;                              // 0 valid, 1 failed phases, 2 invalid, 3 incomplete
     std::vector<evidence::CheckStep> steps;
     QMap<QString, evidence::PhaseSummary> phases;
@@ -64,7 +68,9 @@ class EvidenceStore {
 
     // Reads every bundle below `dir` (each summary-bundle directory or OCI layout), checks it
     // offline and stores the result (replacing an earlier read of the same source). One transaction.
-    Result<int> importBundles(const QString& dir);
+    // Signatures (attestation.intoto.jsonl) are verified offline as `signature` says, or against the
+    // database's default trusted root when it is not given; with neither they stay "not checked".
+    Result<int> importBundles(const QString& dir, const evidence::SignatureCheck* signature = nullptr);
 
     // Rows for every recipe of the catalog version, plus recipes that have pointers but are not in it.
     Result<std::vector<HealthRow>> health(qint64 catalogVersionId) const;

@@ -10,6 +10,8 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
 
 #include <QDir>
 #include <QFile>
@@ -108,6 +110,40 @@ struct BundleFixture {
                                                                   {QStringLiteral("fileCount"), list.size()}}}}}};
         files[QStringLiteral("manifest.json")] = manifest;
         files[QStringLiteral("statement.intoto.json")] = QJsonDocument(statement).toJson(QJsonDocument::Indented);
+    }
+
+    // Signs statement.intoto.json as a key-mode Sigstore bundle (v0.3, DSSE over PAE, no log entry)
+    // into attestation.intoto.jsonl, with OpenSSL directly; returns the public key as PEM.
+    QByteArray signWithNewKey() {
+        EVP_PKEY* key = EVP_EC_gen("P-256");
+        const QByteArray payload = files[QStringLiteral("statement.intoto.json")];
+        const QByteArray type = "application/vnd.in-toto+json";
+        const QByteArray pae = "DSSEv1 " + QByteArray::number(type.size()) + ' ' + type + ' ' + QByteArray::number(payload.size()) + ' ' + payload;
+        EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+        EVP_DigestSignInit(ctx, nullptr, EVP_sha256(), nullptr, key);
+        size_t len = 0;
+        EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(pae.constData()), size_t(pae.size()));
+        QByteArray sig(qsizetype(len), Qt::Uninitialized);
+        EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len, reinterpret_cast<const unsigned char*>(pae.constData()),
+                       size_t(pae.size()));
+        sig.truncate(qsizetype(len));
+        EVP_MD_CTX_free(ctx);
+        BIO* bio = BIO_new(BIO_s_mem());
+        PEM_write_bio_PUBKEY(bio, key);
+        char* data = nullptr;
+        const long n = BIO_get_mem_data(bio, &data);
+        const QByteArray pem(data, int(n));
+        BIO_free(bio);
+        EVP_PKEY_free(key);
+        const QJsonObject bundle{
+            {QStringLiteral("mediaType"), QStringLiteral("application/vnd.dev.sigstore.bundle.v0.3+json")},
+            {QStringLiteral("verificationMaterial"), QJsonObject{{QStringLiteral("publicKey"), QJsonObject{{QStringLiteral("hint"), QStringLiteral("test")}}}}},
+            {QStringLiteral("dsseEnvelope"),
+             QJsonObject{{QStringLiteral("payload"), QString::fromLatin1(payload.toBase64())},
+                         {QStringLiteral("payloadType"), QString::fromLatin1(type)},
+                         {QStringLiteral("signatures"), QJsonArray{QJsonObject{{QStringLiteral("sig"), QString::fromLatin1(sig.toBase64())}}}}}}};
+        files[QStringLiteral("attestation.intoto.jsonl")] = QJsonDocument(bundle).toJson(QJsonDocument::Compact) + '\n';
+        return pem;
     }
 
     QString writeDirectory(const QString& parent) const {

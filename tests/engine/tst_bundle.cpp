@@ -1,6 +1,7 @@
 // Evidence bundles: our own fixture bundles (directory and OCI layout) pass the offline integrity
 // checks, and tampered copies are refused for the right reason.
 #include "BundleFixture.h"
+#include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "evidence/Bundle.h"
 
@@ -20,12 +21,12 @@ const CheckStep* stepNamed(const BundleCheck& c, const QString& name) {
     return nullptr;
 }
 
-BundleCheck checkDir(const pbtest::BundleFixture& f, const Pointer* pointer = nullptr) {
+BundleCheck checkDir(const pbtest::BundleFixture& f, const Pointer* pointer = nullptr, const SignatureCheck* sig = nullptr) {
     QTemporaryDir tmp;
     Result<SummaryBundle> b = loadBundle(f.writeDirectory(tmp.path()));
     if (!b)
         qFatal("%s", qPrintable(b.error().toString()));
-    return checkBundle(*b, pointer);
+    return checkBundle(*b, pointer, sig);
 }
 
 Pointer pointerFor(const QString& recipe, const QString& digest, bool withSigner, const QString& attestedAt) {
@@ -54,6 +55,85 @@ class TestBundle : public QObject {
         QCOMPARE(c.ctrf.value(QStringLiteral("deployment")).results.size(), size_t(4));
         QCOMPARE(c.predicate->recipeName, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
         QCOMPARE(c.toJson().value("exit").toInt(), 0);
+    }
+
+
+    void signedBundleIsVerifiedAndBound() {
+        // A key-signed attestation (no log entry, as a locally signed bundle) over the bundle's statement.
+        pbtest::BundleFixture f;
+        const QByteArray pem = f.signWithNewKey();
+        QVERIFY(!pem.isEmpty());
+        sigstore::TrustedRoot emptyRoot;
+        SignatureCheck sig;
+        sig.root = &emptyRoot;
+        sig.policy.publicKeyPem = pem;
+        sig.policy.ignoreTlog = true;
+        BundleCheck c = checkDir(f, nullptr, &sig);
+        QVERIFY2(c.exitCode == 0, qPrintable(c.toText()));
+        QCOMPARE(stepNamed(c, QStringLiteral("signature-verify"))->status, StepStatus::Passed);
+        QVERIFY(c.signature && c.signature->verified);
+
+        // Without a trusted root the signature is present but not checked.
+        c = checkDir(f);
+        QCOMPARE(stepNamed(c, QStringLiteral("signature-verify"))->status, StepStatus::Skipped);
+        QVERIFY(stepNamed(c, QStringLiteral("signature-verify"))->detail.contains(QStringLiteral("no trusted root")));
+
+        // Another key: refused, and the bundle is invalid.
+        pbtest::BundleFixture other;
+        sig.policy.publicKeyPem = other.signWithNewKey();
+        c = checkDir(f, nullptr, &sig);
+        QCOMPARE(c.exitCode, 2);
+        QCOMPARE(stepNamed(c, QStringLiteral("signature-verify"))->status, StepStatus::Failed);
+        QVERIFY(stepNamed(c, QStringLiteral("signature-verify"))->detail.contains(QStringLiteral("signature")));
+
+        // The unsigned statement swapped for another: the signature no longer covers what the bundle says.
+        sig.policy.publicKeyPem = pem;
+        pbtest::BundleFixture swapped = f;
+        swapped.attestedAt = QStringLiteral("2026-10-02T10:00:00Z");
+        const QByteArray attestation = swapped.files[QStringLiteral("attestation.intoto.jsonl")];
+        swapped.seal();
+        swapped.files[QStringLiteral("attestation.intoto.jsonl")] = attestation;
+        c = checkDir(swapped, nullptr, &sig);
+        QCOMPARE(c.exitCode, 2);
+        QVERIFY(stepNamed(c, QStringLiteral("signature-verify"))->detail.contains(QStringLiteral("not statement.intoto.json")));
+    }
+
+    void keylessAttestationWithRealSigstoreData() {
+        // The current AICR encoding (DSSE logged to Rekor v2 as hashedrekord 0.0.2, plus a TSA
+        // timestamp) from the conformance set, carried in a summary bundle.
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-dsse-happy-path"));
+        pbtest::SigstoreCase sc;
+        for (const auto& c : pbtest::sigstoreCases())
+            if (c.name == QLatin1String("rekor2-dsse-happy-path"))
+                sc = c;
+        const QByteArray bundleJson = pbtest::readAll(sc.file(QStringLiteral("bundle.sigstore.json")));
+        const QByteArray payload = QByteArray::fromBase64(
+            QJsonDocument::fromJson(bundleJson).object()[QStringLiteral("dsseEnvelope")].toObject()[QStringLiteral("payload")].toString().toLatin1());
+        pbtest::BundleFixture f;
+        f.files[QStringLiteral("statement.intoto.json")] = payload;
+        f.files[QStringLiteral("attestation.intoto.jsonl")] = bundleJson;
+        auto root = sigstore::loadTrustedRoot(sc.file(QStringLiteral("trusted_root.json")));
+        QVERIFY(root.ok());
+        SignatureCheck sig;
+        sig.root = &*root;
+        BundleCheck c = checkDir(f, nullptr, &sig);
+        const CheckStep* s = stepNamed(c, QStringLiteral("signature-verify"));
+        QVERIFY2(s->status == StepStatus::Passed, qPrintable(c.toText()));
+        QVERIFY(s->detail.contains(sc.identity));
+        QVERIFY(s->detail.contains(sc.issuer));
+
+        // A pointer claiming another signer: the certificate identity does not match it.
+        const Pointer claimed = pointerFor(c.predicate->recipeName, QStringLiteral("sha256:") + QString(64, QLatin1Char('a')), true,
+                                           QStringLiteral("2026-10-01T10:00:00Z"));
+        c = checkDir(f, &claimed, &sig);
+        s = stepNamed(c, QStringLiteral("signature-verify"));
+        QCOMPARE(s->status, StepStatus::Failed);
+        QVERIFY2(s->detail.contains(QStringLiteral("identity")), qPrintable(s->detail));
+        const sigstore::Step* id = nullptr;
+        for (const auto& st : c.signature->steps)
+            if (st.name == QLatin1String("identity"))
+                id = &st;
+        QVERIFY(id && id->expected.contains(QStringLiteral("someone@example.com")) && id->found.contains(sc.identity));
     }
 
     void failedPhaseIsValidWithExitOne() {

@@ -5,6 +5,7 @@
 #include "evidence/Evidence.h"
 #include "store/CatalogStore.h"
 #include "store/EvidenceStore.h"
+#include "store/VerificationStore.h"
 
 #include <QDir>
 #include <QFile>
@@ -26,10 +27,12 @@ void writeFile(const QString& path, const QByteArray& bytes) {
     f.write(bytes);
 }
 
-QByteArray pointerYaml(const QString& recipe, const QString& digestHex, bool withSigner) {
-    QByteArray y = "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: sha256:" +
+QByteArray pointerYaml(const QString& recipe, const QString& digestHex, bool withSigner,
+                       const QByteArray& predicateType = "https://aicr.run/recipe-evidence/v3",
+                       const QByteArray& attestedAt = "2026-10-01T10:00:00Z") {
+    QByteArray y = "attestations:\n  - attestedAt: " + attestedAt + "\n    bundle:\n      digest: sha256:" +
                    digestHex.toUtf8() + "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
-                   "\n      predicateType: https://aicr.run/recipe-evidence/v3\n";
+                   "\n      predicateType: " + predicateType + "\n";
     if (withSigner)
         y += "    signer:\n      identity: yuanchen97@gmail.com\n      issuer: https://github.com/login/oauth\n";
     return y + "recipe: " + recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
@@ -63,7 +66,7 @@ class TestEvidenceStore : public QObject {
 
         auto db = Database::open(m_tmp.filePath(QStringLiteral("ev.sqlite")));
         QVERIFY(db.ok());
-        QCOMPARE((*db)->schemaVersion(), 2);
+        QCOMPARE((*db)->schemaVersion(), Database::latestSchemaVersion());
         QVERIFY(importEmbeddedDefaults(**db).ok());
         Result<evidence::EvidenceTree> tree = evidence::scanEvidence(m_tmp.filePath(QStringLiteral("tree")));
         QVERIFY(tree.ok());
@@ -127,6 +130,7 @@ class TestEvidenceStore : public QObject {
         v1.predicateType = QStringLiteral("https://aicr.run/recipe-evidence/v1");
         v1.attestedAt = QStringLiteral("2026-10-02T10:00:00Z");
         v1.seal();
+        const QByteArray v1Key = v1.signWithNewKey(); // signed: the pointer below claims a signer
         const QString ociDigest = pbtest::BundleFixture::writeOciLayout(root + QStringLiteral("/b"), pbtest::BundleFixture::tarGz(v1.files));
         pbtest::BundleFixture bad(QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
         bad.files[QStringLiteral("extra.txt")] = "x";
@@ -134,7 +138,7 @@ class TestEvidenceStore : public QObject {
         // A signed pointer for the recipe, so it has evidence to show.
         const QString tree = m_tmp.filePath(QStringLiteral("bundle-tree/recipes/evidence"));
         writeFile(tree + QStringLiteral("/%1/7c4c0edc8c765a95a0f3afdb3bbb8e91/sha256-%2.yaml").arg(recipe, ociDigest.mid(7)),
-                  pointerYaml(recipe, ociDigest.mid(7), true));
+                  pointerYaml(recipe, ociDigest.mid(7), true, "https://aicr.run/recipe-evidence/v1", "2026-10-02T10:00:00Z"));
         writeFile(tree + QStringLiteral("/gb200-eks-ubuntu-inference-dynamo.yaml"),
                   pointerYaml(QStringLiteral("gb200-eks-ubuntu-inference-dynamo"), QString(64, QLatin1Char('c')), false));
         EvidenceStore store(**db);
@@ -179,6 +183,34 @@ class TestEvidenceStore : public QObject {
         const HealthRow tampered = rowFor(QStringLiteral("v1.0.0"), QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
         QCOMPARE(tampered.invalidBundles, 1);
         QCOMPARE(tampered.status, HealthStatus::Invalid);
+        QVERIFY(!bundles->front().signatureVerified.has_value()); // no trusted root: not checked
+
+        // Verified with the signing key: the status says so and the verification is kept with the bundle.
+        sigstore::TrustedRoot noLogs;
+        evidence::SignatureCheck check;
+        check.root = &noLogs;
+        check.policy.publicKeyPem = v1Key;
+        check.policy.ignoreTlog = true;
+        QCOMPARE(*store.importBundles(root, &check), 3);
+        const HealthRow verified = rowFor(QStringLiteral("v1.0.0"), recipe);
+        QCOMPARE(verified.status, HealthStatus::VerifiedFailedPhases);
+        QVERIFY(verified.reason.contains(QStringLiteral("signature verified offline")));
+        QCOMPARE(store.bundlesFor(recipe)->front().signatureVerified, std::optional<bool>(true));
+        QVERIFY(healthMarkdown({verified}).contains(QStringLiteral("verified")));
+        auto stored = VerificationStore(**db).recent();
+        QVERIFY(stored.ok());
+        QVERIFY(std::any_of(stored->begin(), stored->end(), [](const StoredVerification& v) {
+            return v.verified && v.evidenceBundleId.has_value() && v.mode == QLatin1String("key");
+        }));
+
+        // Another key: the bundle is invalid, and so is the recipe's only signed evidence.
+        pbtest::BundleFixture other;
+        check.policy.publicKeyPem = other.signWithNewKey();
+        QCOMPARE(*store.importBundles(root, &check), 3);
+        const auto again = store.bundlesFor(recipe);
+        QCOMPARE(again->front().signatureVerified, std::optional<bool>(false));
+        QCOMPARE(again->front().checkExit, 2);
+        QVERIFY(rowFor(QStringLiteral("v1.0.0"), recipe).status != HealthStatus::Verified);
     }
 
     void realEvidenceHealth() {
