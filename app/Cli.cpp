@@ -121,6 +121,13 @@ int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, c
     return -1;
 }
 
+Result<QByteArray> readFile(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
+    return f.readAll();
+}
+
 void printJson(const QJsonValue& v) {
     const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
     out() << doc.toJson(QJsonDocument::Indented);
@@ -497,15 +504,22 @@ int evidenceImport(const QStringList& args) {
 
 int evidenceCheck(const QStringList& args) {
     QCommandLineParser p;
+    addDb(p);
     p.addOption({QStringLiteral("pointer"), QStringLiteral("Pointer file to check the bundle against."),
                  QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("trusted-root"),
+                 QStringLiteral("Sigstore trusted_root.json for the attestation's signature (default: the database's default "
+                                "root; without one the signature is not checked)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) the attestation must be signed with."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("With --key: accept an attestation without a log entry.")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(QStringLiteral("BUNDLE"),
                             QStringLiteral("A summary-bundle directory (or its parent), or an OCI image layout."));
     if (int rc = parse(p, args, QStringLiteral("evidence check"),
-                       QStringLiteral("Check an evidence bundle offline, as aicr evidence verify steps 3-4 do. Exit 0 "
-                                      "valid, 1 valid with failed phases, 2 invalid, 3 incomplete. Signatures are not "
-                                      "checked yet."));
+                       QStringLiteral("Check an evidence bundle offline, as aicr evidence verify does: the attestation's "
+                                      "Sigstore signature (for the signer the pointer claims), the manifest, the recipe "
+                                      "binding. Exit 0 valid, 1 valid with failed phases, 2 invalid, 3 incomplete."));
         rc >= 0)
         return rc;
     if (p.positionalArguments().size() != 1)
@@ -526,7 +540,29 @@ int evidenceCheck(const QStringList& args) {
             return 2;
         }
     }
-    const evidence::BundleCheck check = evidence::checkBundle(*bundle, pointer ? &*pointer : nullptr);
+    std::optional<sigstore::TrustedRoot> root;
+    if (p.isSet(QStringLiteral("trusted-root"))) {
+        auto r = sigstore::loadTrustedRoot(p.value(QStringLiteral("trusted-root")));
+        if (!r)
+            return fail(r.error());
+        root = std::move(*r);
+    } else if (QFileInfo::exists(dbPath(p))) {
+        if (auto db = Database::open(dbPath(p)); db)
+            if (auto r = VerificationStore(**db).defaultTrustedRoot(); r && *r)
+                root = std::move(**r);
+    }
+    evidence::SignatureCheck signature;
+    if (p.isSet(QStringLiteral("key"))) {
+        auto key = readFile(p.value(QStringLiteral("key")));
+        if (!key)
+            return fail(key.error());
+        signature.policy.publicKeyPem = *key;
+        signature.policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
+        if (!root)
+            root.emplace(); // a key needs no trust material unless the attestation is logged
+    }
+    signature.root = root ? &*root : nullptr;
+    const evidence::BundleCheck check = evidence::checkBundle(*bundle, pointer ? &*pointer : nullptr, &signature);
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
         printJson(check.toJson());
     else
@@ -743,13 +779,6 @@ int recipeVerb(const QStringList& args) {
 
 
 // ---- verify -------------------------------------------------------------------------------------
-
-Result<QByteArray> readFile(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
-    return f.readAll();
-}
 
 // The trusted root: --trusted-root FILE, else the database's default (imported in the app or by
 // `proofbench verify --import-trusted-root`).

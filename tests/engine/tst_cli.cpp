@@ -1,6 +1,7 @@
 // Drives the real `proofbench` binary as scripts and CI would.
 #include "BundleFixture.h"
 #include "CatalogFixture.h"
+#include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "catalog/Digest.h"
 
@@ -8,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -319,6 +321,134 @@ class TestCli : public QObject {
         Run missing = proofbench({QStringLiteral("evidence"), QStringLiteral("check"), tmp.filePath(QStringLiteral("nowhere"))});
         QCOMPARE(missing.code, 2);
         QVERIFY(missing.err.contains("not a summary bundle"));
+    }
+
+
+    void verifyBundleLikeCosign() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/MANIFEST.tsv"));
+        const QString dir = pbtest::sharedData(QStringLiteral("sigstore/cases/rekor2-dsse-happy-path"));
+        pbtest::SigstoreCase c;
+        for (const auto& k : pbtest::sigstoreCases())
+            if (k.name == QLatin1String("rekor2-dsse-happy-path"))
+                c = k;
+        const QStringList base{QStringLiteral("verify"), QStringLiteral("--bundle"), dir + QStringLiteral("/bundle.sigstore.json"),
+                               QStringLiteral("--trusted-root"), dir + QStringLiteral("/trusted_root.json")};
+        // Artifact mode, exact identity: verified, every step listed.
+        Run ok = proofbench(base + QStringList{QStringLiteral("--artifact"), dir + QStringLiteral("/artifact"),
+                                               QStringLiteral("--certificate-identity"), c.identity,
+                                               QStringLiteral("--certificate-oidc-issuer"), c.issuer});
+        QVERIFY2(ok.code == 0, ok.err.constData());
+        QVERIFY(ok.out.contains("VERIFIED"));
+        QVERIFY(ok.out.contains("[ok]   transparency log"));
+        QVERIFY(ok.out.contains("[ok]   timestamps"));
+        // Digest mode, regexp identity, JSON.
+        Run json = proofbench(base + QStringList{QStringLiteral("--digest"), c.digest, QStringLiteral("--certificate-identity-regexp"),
+                                                 QStringLiteral("^https://github.com/sigstore-conformance/"),
+                                                 QStringLiteral("--certificate-oidc-issuer-regexp"), QStringLiteral("githubusercontent"),
+                                                 QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(o.value("verified").toBool(), true);
+        QCOMPARE(o.value("certificate").toObject().value("san").toString(), c.identity);
+        QCOMPARE(o.value("artifactDigest").toString(), c.digest);
+        // Wrong identity: exit 1, expected and found side by side.
+        Run wrong = proofbench(base + QStringList{QStringLiteral("--artifact"), dir + QStringLiteral("/artifact"),
+                                                  QStringLiteral("--certificate-identity"), QStringLiteral("someone@example.com"),
+                                                  QStringLiteral("--certificate-oidc-issuer"), c.issuer});
+        QCOMPARE(wrong.code, 1);
+        QVERIFY(wrong.out.contains("expected: identity: someone@example.com"));
+        QVERIFY(wrong.out.contains(("found:    identity: " + c.identity).toUtf8()));
+        QVERIFY(wrong.err.contains("not verified: identity"));
+        // Usage errors: exit 2.
+        QCOMPARE(proofbench(base + QStringList{QStringLiteral("--certificate-identity"), c.identity}).code, 2);
+        QCOMPARE(proofbench(base + QStringList{QStringLiteral("--digest"), QStringLiteral("sha256:12"),
+                                               QStringLiteral("--certificate-identity"), c.identity,
+                                               QStringLiteral("--certificate-oidc-issuer"), c.issuer}).code, 2);
+        QCOMPARE(proofbench(base + QStringList{QStringLiteral("--artifact"), dir + QStringLiteral("/artifact"),
+                                               QStringLiteral("--certificate-identity"), c.identity}).code, 2);
+    }
+
+    void verifyWithStoredTrustedRootAndRecord() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/managed-key-happy-path"));
+        const QString dir = pbtest::sharedData(QStringLiteral("sigstore/cases/managed-key-happy-path"));
+        const QString vdb = m_tmp.filePath(QStringLiteral("verify.sqlite"));
+        const QStringList args{QStringLiteral("verify"), QStringLiteral("--db"), vdb, QStringLiteral("--bundle"),
+                               dir + QStringLiteral("/bundle.sigstore.json"), QStringLiteral("--key"), dir + QStringLiteral("/key.pub"),
+                               QStringLiteral("--record"), dir + QStringLiteral("/artifact")};
+        Run none = proofbench(args);
+        QCOMPARE(none.code, 1);
+        QVERIFY(none.err.contains("no trusted root"));
+        Run imp = proofbench({QStringLiteral("verify"), QStringLiteral("--db"), vdb, QStringLiteral("--import-trusted-root"),
+                              dir + QStringLiteral("/trusted_root.json")});
+        QCOMPARE(imp.code, 0);
+        Run ok = proofbench(args);
+        QVERIFY2(ok.code == 0, ok.err.constData());
+        QVERIFY(ok.out.contains("[skip] identity: key mode"));
+        auto db = pb::store::Database::open(vdb);
+        QVERIFY(db.ok());
+        QSqlQuery q((*db)->sql());
+        QVERIFY(q.exec(QStringLiteral("SELECT verified, mode, policy FROM verifications")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 1);
+        QCOMPARE(q.value(1).toString(), QStringLiteral("key"));
+        QVERIFY(!q.value(2).toString().contains(QStringLiteral("BEGIN PUBLIC KEY"))); // the key's digest, not the key
+    }
+
+    void verifyBatchManifest() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/MANIFEST.tsv"));
+        const QString manifest = pbtest::sharedData(QStringLiteral("sigstore/MANIFEST.tsv"));
+        const auto cases = pbtest::sigstoreCases();
+        for (const bool digest : {false, true}) {
+            QStringList args{QStringLiteral("verify"), QStringLiteral("--batch"), manifest};
+            if (digest)
+                args << QStringLiteral("--use-digest");
+            Run r = proofbench(args);
+            QVERIFY2(r.code == 0, r.out.constData());
+            const QList<QByteArray> lines = r.out.trimmed().split('\n');
+            QCOMPARE(lines.size(), qsizetype(cases.size() + 1));
+            for (size_t i = 0; i < cases.size(); ++i) {
+                const QList<QByteArray> cols = lines.at(qsizetype(i)).split('\t');
+                QCOMPARE(QString::fromUtf8(cols.at(1)), cases[i].name);
+                QCOMPARE(QString::fromUtf8(cols.at(0)), cases[i].verdict);
+            }
+            QVERIFY(lines.last().contains("as expected, 0 unexpected"));
+        }
+        // A manifest whose expectation is wrong makes the batch fail.
+        QTemporaryDir tmp;
+        QDir().mkpath(tmp.filePath(QStringLiteral("cases")));
+        QFile::link(pbtest::sharedData(QStringLiteral("sigstore/cases/happy-path-v0.1")), tmp.filePath(QStringLiteral("cases/happy-path-v0.1")));
+        QFile in(manifest);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = in.readAll().split('\n');
+        QByteArray row = lines.at(1);
+        row.replace("\tPASS\t", "\tFAIL\t");
+        pbtest::writeBytes(tmp.filePath(QStringLiteral("MANIFEST.tsv")), lines.at(0) + '\n' + row + '\n');
+        Run r = proofbench({QStringLiteral("verify"), QStringLiteral("--batch"), tmp.filePath(QStringLiteral("MANIFEST.tsv"))});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.out.contains("UNEXPECTED"));
+    }
+
+    void evidenceCheckVerifiesTheSignature() {
+        QTemporaryDir tmp;
+        pbtest::BundleFixture f;
+        const QByteArray pem = f.signWithNewKey();
+        pbtest::writeBytes(tmp.filePath(QStringLiteral("key.pub")), pem);
+        const QString dir = f.writeDirectory(tmp.filePath(QStringLiteral("signed")));
+        const QStringList base{QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"),
+                               tmp.filePath(QStringLiteral("none.sqlite")), dir};
+        Run unchecked = proofbench(base);
+        QCOMPARE(unchecked.code, 0);
+        QVERIFY(unchecked.out.contains("not checked: no trusted root"));
+        Run ok = proofbench(base + QStringList{QStringLiteral("--key"), tmp.filePath(QStringLiteral("key.pub")),
+                                               QStringLiteral("--insecure-ignore-tlog")});
+        QVERIFY2(ok.code == 0, ok.out.constData());
+        QVERIFY(ok.out.contains("signed with the given key"));
+        pbtest::BundleFixture other;
+        pbtest::writeBytes(tmp.filePath(QStringLiteral("other.pub")), other.signWithNewKey());
+        Run bad = proofbench(base + QStringList{QStringLiteral("--key"), tmp.filePath(QStringLiteral("other.pub")),
+                                                QStringLiteral("--insecure-ignore-tlog")});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.out.contains("Sigstore: signature"));
     }
 
     void badImportFailsWithFileAndReason() {
