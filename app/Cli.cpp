@@ -11,6 +11,10 @@
 #include "store/EvidenceStore.h"
 #include "store/VerificationStore.h"
 #include "sigstore/Verify.h"
+#include "sigstore/Keys.h"
+#include "sigstore/Sign.h"
+#include "deploy/DeploymentBundle.h"
+#include "evidence/Sign.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -21,9 +25,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QTextStream>
 
 #include <cstdio>
+
+#include <fcntl.h>
+#include <termios.h>
+#include <unistd.h>
 
 namespace pb::cli {
 
@@ -74,6 +83,12 @@ const char* const kGeneralHelp =
     "  evidence check   check an evidence bundle (directory or OCI layout) offline\n"
     "  health           the health table: each recipe coordinate and its evidence status\n"
     "  verify           verify a Sigstore bundle offline (cosign's flags), or a MANIFEST.tsv with --batch\n"
+    "  keygen           create (or import) an encrypted ECDSA P-256 signing key and its .pub\n"
+    "  sign-blob        sign a file offline into a Sigstore bundle\n"
+    "  attest           sign an in-toto statement (DSSE) offline into a Sigstore bundle\n"
+    "  evidence sign    sign an evidence bundle and write its pointer\n"
+    "  bundle sign      seal a deployment bundle: checksums.txt and an SLSA provenance attestation\n"
+    "  bundle verify    verify a deployment bundle offline and print its trust level\n"
     "\n"
     "Every verb takes --db PATH (default: the per-user application data folder) and --help.\n"
     "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n";
@@ -571,6 +586,8 @@ int evidenceCheck(const QStringList& args) {
     return check.exitCode;
 }
 
+int evidenceSign(const QStringList& args);
+
 int evidenceVerb(const QStringList& args) {
     const QString sub = args.value(2);
     if (sub == QLatin1String("check")) {
@@ -583,10 +600,16 @@ int evidenceVerb(const QStringList& args) {
         rest.remove(1, 2);
         return evidenceImport(rest);
     }
+    if (sub == QLatin1String("sign")) {
+        QStringList rest = args;
+        rest.remove(1, 2);
+        return evidenceSign(rest);
+    }
     if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
         out() << "Usage: proofbench evidence <import|check> ...\n\n"
                  "  import [--allowlist FILE] DIR        read a recipes/evidence tree into the database\n"
-                 "  check [--pointer FILE] BUNDLE        check a summary bundle or OCI layout offline\n";
+                 "  check [--pointer FILE] BUNDLE        check a summary bundle or OCI layout offline\n"
+                 "  sign --key KEY BUNDLE                sign a summary bundle and write its pointer\n";
         return sub.isEmpty() ? kUsage : kOk;
     }
     return usage(QStringLiteral("unknown evidence command '%1'").arg(sub), QStringLiteral("evidence"));
@@ -973,6 +996,8 @@ int verifyVerb(const QStringList& args) {
                          QStringLiteral("verify"));
     }
     auto root = trustedRootFrom(p);
+    if (!root && policy.keyMode() && !p.isSet(QStringLiteral("trusted-root")))
+        root = sigstore::TrustedRoot{}; // a key needs no trust material; log entries then fail as untrusted
     if (!root)
         return fail(root.error());
     sigstore::Artifact artifact;
@@ -1008,6 +1033,336 @@ int verifyVerb(const QStringList& args) {
         err() << "proofbench: not verified: " << r.summary() << Qt::endl;
     return r.verified ? kOk : kFailed;
 }
+
+// ---- keys and signing ---------------------------------------------------------------------------
+
+void addPassphraseEnv(QCommandLineParser& p) {
+    p.addOption({QStringLiteral("passphrase-env"),
+                 QStringLiteral("Read the key's passphrase from this environment variable (never from the command line); "
+                                "without it, the passphrase is asked on the terminal."),
+                 QStringLiteral("VAR")});
+}
+
+// The passphrase from the named environment variable, or asked on the terminal without echo.
+Result<sigstore::Passphrase> passphraseFrom(const QCommandLineParser& p, const QString& prompt, bool confirm) {
+    if (p.isSet(QStringLiteral("passphrase-env"))) {
+        const QByteArray name = p.value(QStringLiteral("passphrase-env")).toLocal8Bit();
+        if (!qEnvironmentVariableIsSet(name.constData()))
+            return makeError(QStringLiteral("environment variable %1 is not set").arg(QString::fromLocal8Bit(name)), {}, 0,
+                             QStringLiteral("--passphrase-env"));
+        return sigstore::Passphrase(qgetenv(name.constData()));
+    }
+    const int fd = ::open("/dev/tty", O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return makeError(QStringLiteral("no terminal to ask for the passphrase: give --passphrase-env VAR"));
+    auto ask = [fd](const QString& text) {
+        termios old{};
+        tcgetattr(fd, &old);
+        termios quiet = old;
+        quiet.c_lflag &= ~tcflag_t(ECHO);
+        tcsetattr(fd, TCSAFLUSH, &quiet);
+        const QByteArray t = text.toLocal8Bit();
+        (void)!::write(fd, t.constData(), size_t(t.size()));
+        QByteArray line;
+        char c = 0;
+        while (::read(fd, &c, 1) == 1 && c != '\n')
+            line += c;
+        tcsetattr(fd, TCSAFLUSH, &old);
+        (void)!::write(fd, "\n", 1);
+        return sigstore::Passphrase(std::move(line));
+    };
+    sigstore::Passphrase first = ask(prompt);
+    if (confirm) {
+        sigstore::Passphrase second = ask(QStringLiteral("Repeat the passphrase: "));
+        if (first.bytes() != second.bytes()) {
+            ::close(fd);
+            return makeError(QStringLiteral("the passphrases differ"));
+        }
+    }
+    ::close(fd);
+    return first;
+}
+
+Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p) {
+    const QString path = p.value(QStringLiteral("key"));
+    auto pem = readFile(path);
+    if (!pem)
+        return pem.error();
+    auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(path), false);
+    if (!pass)
+        return pass.error();
+    return sigstore::readPrivateKey(*pem, *pass, path);
+}
+
+Status writePrivate(const QString& path, const QByteArray& bytes) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return makeError(QStringLiteral("cannot write: %1").arg(f.errorString()), path);
+    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    if (f.write(bytes) != bytes.size() || !f.commit())
+        return makeError(QStringLiteral("cannot write: %1").arg(f.errorString()), path);
+    return {};
+}
+
+Status writePublic(const QString& path, const QByteArray& bytes) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        return makeError(QStringLiteral("cannot write: %1").arg(f.errorString()), path);
+    return {};
+}
+
+int keygenVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("out"), QStringLiteral("Write the encrypted private key to NAME and the public key to NAME.pub."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("from"), QStringLiteral("Import this key instead of generating one: cosign's cosign.key (same passphrase) or "
+                                                        "an unencrypted PEM private key."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("cosign"), QStringLiteral("Write the private key in cosign's format (ENCRYPTED SIGSTORE PRIVATE KEY).")});
+    if (int rc = parse(p, args, QStringLiteral("keygen"),
+                       QStringLiteral("Create (or import) an ECDSA P-256 signing key. The private key is only ever written encrypted "
+                                      "(PKCS#8, scrypt + AES-256-CBC; or cosign's scrypt + NaCl secretbox); the database keeps the "
+                                      "public key and its fingerprint."));
+        rc >= 0)
+        return rc;
+    const QString outPath = p.value(QStringLiteral("out"));
+    if (outPath.isEmpty())
+        return usage(QStringLiteral("--out NAME is required"), QStringLiteral("keygen"));
+    auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(outPath), !p.isSet(QStringLiteral("from")));
+    if (!pass)
+        return fail(pass.error());
+    if (pass->isEmpty())
+        return fail(makeError(QStringLiteral("an empty passphrase would leave the key unprotected"), outPath));
+    sigstore::crypto::Pkey key;
+    if (p.isSet(QStringLiteral("from"))) {
+        auto pem = readFile(p.value(QStringLiteral("from")));
+        if (!pem)
+            return fail(pem.error());
+        auto k = sigstore::readAnyPrivateKey(*pem, *pass, p.value(QStringLiteral("from")));
+        if (!k)
+            return fail(k.error());
+        key = std::move(*k);
+        if (sigstore::crypto::keyKind(key.get()) != sigstore::crypto::KeyKind::EcP256)
+            return fail(makeError(QStringLiteral("only ECDSA P-256 keys can sign here"), p.value(QStringLiteral("from"))));
+    } else {
+        key = sigstore::generateSigningKey();
+    }
+    auto sealed = p.isSet(QStringLiteral("cosign")) ? sigstore::exportCosignKey(key.get(), *pass) : sigstore::encryptPrivateKey(key.get(), *pass);
+    if (!sealed)
+        return fail(sealed.error());
+    if (Status s = writePrivate(outPath, *sealed); !s)
+        return fail(s.error());
+    const QByteArray pub = sigstore::publicKeyPem(key.get());
+    if (Status s = writePublic(outPath + QStringLiteral(".pub"), pub); !s)
+        return fail(s.error());
+    if (auto db = Database::open(dbPath(p)); db) {
+        if (auto id = VerificationStore(**db).addPublicKey(pub, QFileInfo(outPath).fileName()); !id)
+            return fail(id.error());
+    } else {
+        return fail(db.error());
+    }
+    out() << "private key: " << outPath << " (encrypted)\npublic key:  " << outPath << ".pub\nfingerprint: "
+          << sigstore::keyFingerprint(key.get()) << Qt::endl;
+    return kOk;
+}
+
+int signBlobVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key (from keygen, or cosign.key)."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("bundle"), QStringLiteral("Where to write the Sigstore bundle."), QStringLiteral("OUT")});
+    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The blob to sign."));
+    if (int rc = parse(p, args, QStringLiteral("sign-blob"),
+                       QStringLiteral("Sign a file offline: a v0.3 Sigstore bundle with a message signature and the key's hint. "
+                                      "Verify with proofbench verify --key, or cosign verify-blob --key --insecure-ignore-tlog."));
+        rc >= 0)
+        return rc;
+    if (!p.isSet(QStringLiteral("key")) || !p.isSet(QStringLiteral("bundle")) || p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("give --key KEY, --bundle OUT and one FILE"), QStringLiteral("sign-blob"));
+    auto blob = readFile(p.positionalArguments().constFirst());
+    if (!blob)
+        return fail(blob.error());
+    auto key = privateKeyFrom(p);
+    if (!key)
+        return fail(key.error());
+    auto bundle = sigstore::signBlob(key->get(), *blob);
+    if (!bundle)
+        return fail(bundle.error());
+    if (Status s = writePublic(p.value(QStringLiteral("bundle")), *bundle + '\n'); !s)
+        return fail(s.error());
+    out() << "signed " << p.positionalArguments().constFirst() << " -> " << p.value(QStringLiteral("bundle")) << Qt::endl;
+    return kOk;
+}
+
+int attestVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("subject"), QStringLiteral("A subject, NAME=sha256:HEX (repeatable)."), QStringLiteral("SUBJECT")});
+    p.addOption({QStringLiteral("predicate-type"), QStringLiteral("The predicate type URI."), QStringLiteral("URI")});
+    p.addOption({QStringLiteral("predicate"), QStringLiteral("The predicate, a JSON object file."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("bundle"), QStringLiteral("Where to write the Sigstore bundle."), QStringLiteral("OUT")});
+    if (int rc = parse(p, args, QStringLiteral("attest"),
+                       QStringLiteral("Sign an in-toto Statement v1 in a DSSE envelope, offline. Verify with proofbench verify --key "
+                                      "--digest, or cosign verify-blob-attestation --key --insecure-ignore-tlog."));
+        rc >= 0)
+        return rc;
+    if (!p.isSet(QStringLiteral("key")) || !p.isSet(QStringLiteral("bundle")) || !p.isSet(QStringLiteral("predicate-type")) ||
+        !p.isSet(QStringLiteral("predicate")) || p.values(QStringLiteral("subject")).isEmpty())
+        return usage(QStringLiteral("give --key, --subject, --predicate-type, --predicate and --bundle"), QStringLiteral("attest"));
+    QList<sigstore::Subject> subjects;
+    static const QRegularExpression re(QStringLiteral("^(.+)=sha256:([0-9a-f]{64})$"));
+    for (const QString& s : p.values(QStringLiteral("subject"))) {
+        const auto m = re.match(s);
+        if (!m.hasMatch())
+            return usage(QStringLiteral("--subject expects NAME=sha256:<64 hex>, got '%1'").arg(s), QStringLiteral("attest"));
+        subjects << sigstore::Subject{m.captured(1), m.captured(2)};
+    }
+    auto predicateBytes = readFile(p.value(QStringLiteral("predicate")));
+    if (!predicateBytes)
+        return fail(predicateBytes.error());
+    QJsonParseError perr;
+    const QJsonDocument predicate = QJsonDocument::fromJson(*predicateBytes, &perr);
+    if (perr.error != QJsonParseError::NoError || !predicate.isObject())
+        return fail(makeError(QStringLiteral("not a JSON object: %1").arg(perr.errorString()), p.value(QStringLiteral("predicate"))));
+    auto key = privateKeyFrom(p);
+    if (!key)
+        return fail(key.error());
+    auto bundle = sigstore::attest(key->get(), sigstore::inTotoStatement(subjects, p.value(QStringLiteral("predicate-type")), predicate.object()));
+    if (!bundle)
+        return fail(bundle.error());
+    if (Status s = writePublic(p.value(QStringLiteral("bundle")), *bundle + '\n'); !s)
+        return fail(s.error());
+    out() << "attested " << subjects.size() << " subject(s) -> " << p.value(QStringLiteral("bundle")) << Qt::endl;
+    return kOk;
+}
+
+int evidenceSign(const QStringList& args) {
+    QCommandLineParser p;
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("evidence-root"), QStringLiteral("The recipes/evidence directory for the pointer (default: the bundle's "
+                                                                 "parent)."), QStringLiteral("DIR")});
+    p.addPositionalArgument(QStringLiteral("SUMMARY_BUNDLE_DIR"), QStringLiteral("A summary-bundle directory (or its parent)."));
+    if (int rc = parse(p, args, QStringLiteral("evidence sign"),
+                       QStringLiteral("Sign an evidence bundle: attestation.intoto.jsonl over its statement, and an evidence pointer "
+                                      "in AICR's layout. A bundle that fails its integrity checks is refused."));
+        rc >= 0)
+        return rc;
+    if (!p.isSet(QStringLiteral("key")) || p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("give --key KEY and one bundle directory"), QStringLiteral("evidence sign"));
+    auto key = privateKeyFrom(p);
+    if (!key)
+        return fail(key.error());
+    auto signedEvidence = evidence::signEvidence(p.positionalArguments().constFirst(), key->get(), p.value(QStringLiteral("evidence-root")));
+    if (!signedEvidence)
+        return fail(signedEvidence.error());
+    out() << "attestation: " << signedEvidence->attestationPath << "\npointer:     " << signedEvidence->pointerPath
+          << "\nsigner:      " << signedEvidence->signerIdentity << " (" << signedEvidence->signerIssuer << ")" << Qt::endl;
+    return kOk;
+}
+
+int bundleSign(const QStringList& args) {
+    QCommandLineParser p;
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle (aicr bundle output)."));
+    if (int rc = parse(p, args, QStringLiteral("bundle sign"),
+                       QStringLiteral("Seal a deployment bundle: checksums.txt (sha256sum format, every file) and "
+                                      "attestation/bundle-attestation.sigstore.json (SLSA provenance v1 over checksums.txt)."));
+        rc >= 0)
+        return rc;
+    if (!p.isSet(QStringLiteral("key")) || p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("give --key KEY and one bundle directory"), QStringLiteral("bundle sign"));
+    auto key = privateKeyFrom(p);
+    if (!key)
+        return fail(key.error());
+    auto report = deploy::signDeploymentBundle(p.positionalArguments().constFirst(), key->get());
+    if (!report)
+        return fail(report.error());
+    out() << "signed " << report->files << " files; checksums.txt sha256:" << report->checksumsSha256 << "; key " << report->keyFingerprint
+          << Qt::endl;
+    return kOk;
+}
+
+int bundleVerify(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) the attestation must be signed with."), QStringLiteral("PUB")});
+    p.addOption({QStringLiteral("certificate-identity"), QStringLiteral("Exact certificate identity."), QStringLiteral("ID")});
+    p.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Identity regular expression."), QStringLiteral("RE")});
+    p.addOption({QStringLiteral("certificate-oidc-issuer"), QStringLiteral("Exact OIDC issuer."), QStringLiteral("URL")});
+    p.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")});
+    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("With --key: accept an attestation without a log entry.")});
+    p.addOption({QStringLiteral("min-trust-level"), QStringLiteral("Fail below this level: max|verified|attested|unverified|unknown "
+                                                                   "(default unverified)."), QStringLiteral("LEVEL"), QStringLiteral("unverified")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle."));
+    if (int rc = parse(p, args, QStringLiteral("bundle verify"),
+                       QStringLiteral("Verify a deployment bundle offline, as aicr verify does: the closed-world inventory, the "
+                                      "bundle attestation, the aicr binary attestation; prints the trust level."));
+        rc >= 0)
+        return rc;
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("give one bundle directory"), QStringLiteral("bundle verify"));
+    const auto minLevel = deploy::parseTrustLevel(p.value(QStringLiteral("min-trust-level")));
+    if (!minLevel)
+        return usage(QStringLiteral("unknown --min-trust-level '%1'").arg(p.value(QStringLiteral("min-trust-level"))), QStringLiteral("bundle verify"));
+    deploy::VerifyOptions options;
+    options.policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
+    if (p.isSet(QStringLiteral("key"))) {
+        auto key = readFile(p.value(QStringLiteral("key")));
+        if (!key)
+            return fail(key.error());
+        options.policy.publicKeyPem = *key;
+    } else {
+        options.policy.identity = p.value(QStringLiteral("certificate-identity"));
+        options.policy.identityRegexp = p.value(QStringLiteral("certificate-identity-regexp"));
+        options.policy.issuer = p.value(QStringLiteral("certificate-oidc-issuer"));
+        options.policy.issuerRegexp = p.value(QStringLiteral("certificate-oidc-issuer-regexp"));
+    }
+    std::optional<sigstore::TrustedRoot> root;
+    if (p.isSet(QStringLiteral("trusted-root"))) {
+        auto r = sigstore::loadTrustedRoot(p.value(QStringLiteral("trusted-root")));
+        if (!r)
+            return fail(r.error());
+        root = std::move(*r);
+    } else if (QFileInfo::exists(dbPath(p))) {
+        if (auto db = Database::open(dbPath(p)); db)
+            if (auto r = VerificationStore(**db).defaultTrustedRoot(); r && *r)
+                root = std::move(**r);
+    }
+    options.root = root ? &*root : nullptr;
+    const deploy::DeploymentVerification v = deploy::verifyDeploymentBundle(p.positionalArguments().constFirst(), options);
+    if (p.value(QStringLiteral("format")) == QLatin1String("json"))
+        printJson(v.toJson());
+    else
+        out() << v.toText();
+    out().flush();
+    if (v.level < *minLevel) {
+        err() << "proofbench: trust level " << deploy::trustLevelName(v.level) << " is below " << deploy::trustLevelName(*minLevel) << Qt::endl;
+        return kFailed;
+    }
+    return kOk;
+}
+
+int bundleVerb(const QStringList& args) {
+    const QString sub = args.value(2);
+    QStringList rest = args;
+    rest.remove(1, 2);
+    if (sub == QLatin1String("sign"))
+        return bundleSign(rest);
+    if (sub == QLatin1String("verify"))
+        return bundleVerify(rest);
+    if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
+        out() << "Usage: proofbench bundle <sign|verify> ...\n\n"
+                 "  sign --key KEY DIR                      write checksums.txt and the bundle attestation\n"
+                 "  verify [--key PUB | identity flags] DIR check the inventory and attestations; print the trust level\n";
+        return sub.isEmpty() ? kUsage : kOk;
+    }
+    return usage(QStringLiteral("unknown bundle command '%1'").arg(sub), QStringLiteral("bundle"));
+}
 } // namespace
 
 bool isCliInvocation(const QStringList& args) {
@@ -1015,7 +1370,8 @@ bool isCliInvocation(const QStringList& args) {
         return false;
     static const QStringList verbs = {QStringLiteral("catalog"), QStringLiteral("recipe"), QStringLiteral("graph"),
                                       QStringLiteral("diff"), QStringLiteral("evidence"), QStringLiteral("health"),
-                                      QStringLiteral("verify"),
+                                      QStringLiteral("verify"), QStringLiteral("keygen"), QStringLiteral("sign-blob"),
+                                      QStringLiteral("attest"), QStringLiteral("bundle"),
                                       QStringLiteral("help"),
                                       QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("--version"),
                                       QStringLiteral("-v")};
@@ -1041,6 +1397,13 @@ int run(const QStringList& args) {
         rest.removeAt(1);
         return healthVerb(rest);
     }
+    if (verb == QLatin1String("keygen") || verb == QLatin1String("sign-blob") || verb == QLatin1String("attest")) {
+        QStringList rest = args;
+        rest.removeAt(1);
+        return verb == QLatin1String("keygen") ? keygenVerb(rest) : verb == QLatin1String("attest") ? attestVerb(rest) : signBlobVerb(rest);
+    }
+    if (verb == QLatin1String("bundle"))
+        return bundleVerb(args);
     if (verb == QLatin1String("verify")) {
         QStringList rest = args;
         rest.removeAt(1);

@@ -35,6 +35,20 @@ build() {
   cmake --build --preset "$preset" -j "$(nproc)"
 }
 
+# sigstore-js (pinned by tools/bench/sigstore-js/package-lock.json) for the interop tests: what
+# Proofbench signs must verify there too. Without node/npm or the registry, those halves skip.
+install_sigstore_js() {
+  local dir=$1 src=$here/tools/bench/sigstore-js
+  command -v node >/dev/null && command -v npm >/dev/null || { echo "bootstrap: no node/npm; sigstore-js interop tests will skip" >&2; return 0; }
+  if [ -f "$dir/node_modules/@sigstore/verify/package.json" ] && cmp -s "$src/package-lock.json" "$dir/package-lock.json"; then
+    return 0
+  fi
+  mkdir -p "$dir"
+  cp "$src/package.json" "$src/package-lock.json" "$dir/"
+  (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2) ||
+    echo "bootstrap: npm ci failed; sigstore-js interop tests will skip" >&2
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -46,6 +60,7 @@ case "$cmd" in
   test)
     install_missing
     build dev
+    install_sigstore_js "$here/build/dev/sigstore-js"
     QT_QPA_PLATFORM=offscreen ctest --preset dev -j "$(nproc)" "$@"
     ;;
   *)

@@ -1,6 +1,7 @@
 #include "store/VerificationStore.h"
 
 #include "core/Hash.h"
+#include "sigstore/Keys.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -172,6 +173,40 @@ Result<std::vector<StoredVerification>> VerificationStore::forBundle(const QStri
     std::vector<StoredVerification> out;
     while (q.next())
         out.push_back(readVerification(q));
+    return out;
+}
+
+Result<qint64> VerificationStore::addPublicKey(const QByteArray& publicPem, const QString& label) {
+    sigstore::crypto::Pkey key = sigstore::crypto::pkeyFromPem(publicPem);
+    if (!key)
+        return makeError(QStringLiteral("not a PEM public key"), label);
+    if (publicPem.contains("PRIVATE"))
+        return makeError(QStringLiteral("refusing to store private key material"), label);
+    const QString fp = sigstore::keyFingerprint(key.get());
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("INSERT INTO signing_keys (fingerprint, public_pem, label, created_at) VALUES (?, ?, ?, ?) "
+                             "ON CONFLICT(fingerprint) DO NOTHING"));
+    q.addBindValue(fp);
+    q.addBindValue(QString::fromLatin1(sigstore::publicKeyPem(key.get())));
+    q.addBindValue(label);
+    q.addBindValue(now());
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("signing_keys"));
+    QSqlQuery id(m_db.sql());
+    id.prepare(QStringLiteral("SELECT id FROM signing_keys WHERE fingerprint = ?"));
+    id.addBindValue(fp);
+    if (!id.exec() || !id.next())
+        return sqlError(id, QStringLiteral("signing_keys"));
+    return id.value(0).toLongLong();
+}
+
+Result<std::vector<StoredKey>> VerificationStore::publicKeys() const {
+    QSqlQuery q(m_db.sql());
+    if (!q.exec(QStringLiteral("SELECT id, fingerprint, public_pem, label, created_at FROM signing_keys ORDER BY id")))
+        return sqlError(q, QStringLiteral("signing_keys"));
+    std::vector<StoredKey> out;
+    while (q.next())
+        out.push_back(StoredKey{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), parseTime(q.value(4))});
     return out;
 }
 

@@ -22,6 +22,12 @@ struct StoredTrustedRoot {
     QDateTime importedAt;
 };
 
+struct StoredKey {
+    qint64 id = 0;
+    QString fingerprint, publicPem, label;
+    QDateTime createdAt;
+};
+
 struct StoredVerification {
     qint64 id = 0;
     QString bundleFile, bundleSha256, artifactDigest, mode, summary, signerIdentity, signerIssuer;
@@ -48,6 +54,10 @@ class VerificationStore {
                           const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId = {});
     Result<std::vector<StoredVerification>> recent(int limit = 200) const;
     Result<std::vector<StoredVerification>> forBundle(const QString& bundleSha256) const;
+
+    // Public signing keys (never private ones): added once per fingerprint.
+    Result<qint64> addPublicKey(const QByteArray& publicPem, const QString& label);
+    Result<std::vector<StoredKey>> publicKeys() const;
 
   private:
     Database& m_db;

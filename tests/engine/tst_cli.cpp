@@ -377,7 +377,7 @@ class TestCli : public QObject {
                                QStringLiteral("--record"), dir + QStringLiteral("/artifact")};
         Run none = proofbench(args);
         QCOMPARE(none.code, 1);
-        QVERIFY(none.err.contains("no trusted root"));
+        QVERIFY(none.err.contains("not in the trusted root")); // a key needs no root, but its log entry does
         Run imp = proofbench({QStringLiteral("verify"), QStringLiteral("--db"), vdb, QStringLiteral("--import-trusted-root"),
                               dir + QStringLiteral("/trusted_root.json")});
         QCOMPARE(imp.code, 0);
@@ -387,7 +387,7 @@ class TestCli : public QObject {
         auto db = pb::store::Database::open(vdb);
         QVERIFY(db.ok());
         QSqlQuery q((*db)->sql());
-        QVERIFY(q.exec(QStringLiteral("SELECT verified, mode, policy FROM verifications")));
+        QVERIFY(q.exec(QStringLiteral("SELECT verified, mode, policy FROM verifications ORDER BY id DESC")));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toInt(), 1);
         QCOMPARE(q.value(1).toString(), QStringLiteral("key"));
@@ -449,6 +449,106 @@ class TestCli : public QObject {
                                                 QStringLiteral("--insecure-ignore-tlog")});
         QCOMPARE(bad.code, 2);
         QVERIFY(bad.out.contains("Sigstore: signature"));
+    }
+
+
+    void keysSigningAndDeploymentBundles() {
+        QTemporaryDir tmp;
+        const QString kdb = tmp.filePath(QStringLiteral("keys.sqlite"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("s3cret-pass"));
+        auto run = [&](const QStringList& args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(PB_CLI_BINARY), args);
+            p.waitForFinished(120000);
+            return Run{p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+        };
+        const QString key = tmp.filePath(QStringLiteral("signer.key"));
+        Run gen = run({QStringLiteral("keygen"), QStringLiteral("--db"), kdb, QStringLiteral("--out"), key, QStringLiteral("--passphrase-env"),
+                       QStringLiteral("PB_TEST_PASS")});
+        QVERIFY2(gen.code == 0, gen.err.constData());
+        QVERIFY(QFileInfo(key).permissions() == (QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser));
+        QVERIFY(!QFile(key).open(QIODevice::ReadOnly) || !pbtest::readAll(key).contains("BEGIN PRIVATE KEY"));
+        // The passphrase reaches neither the database nor the output.
+        QVERIFY(!pbtest::readAll(kdb).contains("s3cret-pass"));
+        QVERIFY(!gen.out.contains("s3cret-pass"));
+        {
+            auto db = pb::store::Database::open(kdb);
+            QSqlQuery q((*db)->sql());
+            QVERIFY(q.exec(QStringLiteral("SELECT fingerprint, public_pem FROM signing_keys")));
+            QVERIFY(q.next());
+            QVERIFY(gen.out.contains(q.value(0).toString().toUtf8()));
+            QVERIFY(!q.value(1).toString().contains(QStringLiteral("PRIVATE")));
+        }
+        // No passphrase source and no terminal: a clear error, nothing written.
+        Run noPass = proofbench({QStringLiteral("sign-blob"), QStringLiteral("--key"), key, QStringLiteral("--bundle"),
+                                 tmp.filePath(QStringLiteral("x.json")), key + QStringLiteral(".pub")});
+        QCOMPARE(noPass.code, 1);
+        QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("x.json"))));
+
+        // sign-blob -> verify --key.
+        pbtest::writeBytes(tmp.filePath(QStringLiteral("blob.txt")), "blob\n");
+        QCOMPARE(run({QStringLiteral("sign-blob"), QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS"),
+                      QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("blob.sigstore.json")), tmp.filePath(QStringLiteral("blob.txt"))})
+                     .code,
+                 0);
+        Run ok = proofbench({QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("blob.sigstore.json")),
+                             QStringLiteral("--key"), key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"),
+                             tmp.filePath(QStringLiteral("blob.txt"))});
+        QVERIFY2(ok.code == 0, ok.out.constData());
+        // Without --insecure-ignore-tlog a bundle with no log entry is refused, as cosign does.
+        QCOMPARE(proofbench({QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--bundle"),
+                             tmp.filePath(QStringLiteral("blob.sigstore.json")), QStringLiteral("--key"), key + QStringLiteral(".pub"),
+                             tmp.filePath(QStringLiteral("blob.txt"))})
+                     .code,
+                 1);
+
+        // attest -> verify --digest.
+        pbtest::writeBytes(tmp.filePath(QStringLiteral("pred.json")), "{\"ok\": true}");
+        const QString digest = QStringLiteral("sha256:") + pb::sha256Hex("subject");
+        QCOMPARE(run({QStringLiteral("attest"), QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS"),
+                      QStringLiteral("--subject"), QStringLiteral("thing=") + digest, QStringLiteral("--predicate-type"),
+                      QStringLiteral("https://example.com/t/v1"), QStringLiteral("--predicate"), tmp.filePath(QStringLiteral("pred.json")),
+                      QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("att.json"))})
+                     .code,
+                 0);
+        QCOMPARE(proofbench({QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("att.json")),
+                             QStringLiteral("--key"), key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--digest"), digest})
+                     .code,
+                 0);
+
+        // evidence sign, then evidence check with the key.
+        pbtest::BundleFixture f;
+        const QString bundleDir = f.writeDirectory(tmp.filePath(QStringLiteral("ev")));
+        Run es = run({QStringLiteral("evidence"), QStringLiteral("sign"), QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"),
+                      QStringLiteral("PB_TEST_PASS"), QStringLiteral("--evidence-root"), tmp.filePath(QStringLiteral("tree")), bundleDir});
+        QVERIFY2(es.code == 0, es.err.constData());
+        QVERIFY(es.out.contains("pointer:"));
+        Run ec = proofbench({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), kdb, QStringLiteral("--key"),
+                             key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), bundleDir});
+        QVERIFY2(ec.code == 0, ec.out.constData());
+
+        // bundle sign / verify with a minimum trust level.
+        const QString deployDir = tmp.filePath(QStringLiteral("deploy"));
+        pbtest::writeBytes(deployDir + QStringLiteral("/recipe.yaml"), "kind: RecipeResult\n");
+        pbtest::writeBytes(deployDir + QStringLiteral("/001-gpu-operator/values.yaml"), "a: 1\n");
+        QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("sign"), QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"),
+                      QStringLiteral("PB_TEST_PASS"), deployDir})
+                     .code,
+                 0);
+        const QStringList verify{QStringLiteral("bundle"), QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--key"),
+                                 key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), deployDir};
+        Run bv = proofbench(verify + QStringList{QStringLiteral("--min-trust-level"), QStringLiteral("attested")});
+        QVERIFY2(bv.code == 0, bv.out.constData());
+        QVERIFY(bv.out.startsWith("trust level: attested"));
+        Run max = proofbench(verify + QStringList{QStringLiteral("--min-trust-level"), QStringLiteral("max"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(max.code, 1);
+        QCOMPARE(QJsonDocument::fromJson(max.out).object().value("trustLevel").toString(), QStringLiteral("attested"));
+        pbtest::writeBytes(deployDir + QStringLiteral("/001-gpu-operator/values.yaml"), "a: 2\n");
+        Run changed = proofbench(verify);
+        QCOMPARE(changed.code, 1);
+        QVERIFY(changed.out.contains("changed     001-gpu-operator/values.yaml"));
     }
 
     void badImportFailsWithFileAndReason() {
