@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Writes the PNG screenshots in docs/screenshots/: the main window with a recipe selected, the
 # filter in use, a catalog version's summary, an overlay's YAML dialog, the Graph and Compare tabs,
-# the import progress, the window after an import, and the Health view with evidence imported (the
-# 2026-08-19 catalog and its recipes/evidence from ../shared/data when present, else a fixture).
+# the import progress, the window after an import, the Health view with evidence imported (the
+# 2026-08-19 catalog and its recipes/evidence from ../shared/data when present, else a fixture), and
+# the Verify view with a verified Sigstore bundle and with an identity mismatch (conformance cases
+# from ../shared/data/sigstore; skipped when absent).
 # Builds the pb_screenshots helper (tests/gui) when needed and runs it on Qt's offscreen platform
 # against a temporary database seeded with the embedded catalog.
 #

@@ -6,6 +6,7 @@
 #include "HealthPane.h"
 #include "Plural.h"
 #include "RecipeView.h"
+#include "VerifyPane.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "evidence/Evidence.h"
@@ -17,6 +18,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -27,6 +30,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressDialog>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -68,6 +72,24 @@ namespace {
 // Share of the progress bar given to reading the files; resolving and writing take the rest.
 constexpr int kLoadShare = 40;
 
+// The local files of a drag that the Verify view can open.
+QStringList verifiableFiles(const QMimeData* mime) {
+    QStringList out;
+    if (!mime || !mime->hasUrls())
+        return out;
+    bool bundle = false;
+    for (const QUrl& url : mime->urls()) {
+        if (!url.isLocalFile())
+            continue;
+        const QString path = url.toLocalFile();
+        if (!QFileInfo(path).isFile())
+            continue;
+        bundle = bundle || VerifyPane::isBundleFileName(path);
+        out << path;
+    }
+    return bundle ? out : QStringList(); // an artifact alone is not enough to verify
+}
+
 QString htmlRow(const QString& name, const QString& value) {
     return QStringLiteral("<tr><td style='color:gray; padding-right:14px'>%1</td><td>%2</td></tr>")
         .arg(name.toHtmlEscaped(), value);
@@ -81,6 +103,10 @@ MainWindow::MainWindow(pb::store::Database& db, QWidget* parent)
     setWindowTitle(tr("Proofbench"));
     buildUi();
     buildMenus();
+    // Text fields take drops as text: a bundle dropped on one still opens in the Verify view.
+    for (QWidget* w : findChildren<QWidget*>())
+        if (w->acceptDrops())
+            w->installEventFilter(this);
     resize(1400, 900);
     reloadCatalogs();
 
@@ -247,7 +273,21 @@ void MainWindow::buildUi() {
     m_views->setObjectName(QStringLiteral("viewStack"));
     m_views->addWidget(m_splitter);
     m_views->addWidget(m_healthPane);
+
+    // The Verify view: offline Sigstore verification, step by step.
+    m_verifyPane = new VerifyPane(m_db, this);
+    connect(m_verifyPane, &VerifyPane::verificationFinished, this,
+            [this](bool verified, qint64 id, const QString& error) {
+                const QString bundle = QFileInfo(m_verifyPane->result().bundleFile).fileName();
+                statusBar()->showMessage(id == 0 ? error
+                                         : verified
+                                             ? tr("Verified %1 (stored as #%2)").arg(bundle).arg(id)
+                                             : tr("Not verified: %1 (stored as #%2)").arg(bundle).arg(id),
+                                         10000);
+            });
+    m_views->addWidget(m_verifyPane);
     setCentralWidget(m_views);
+    setAcceptDrops(true);
 
     m_statusDb = new QLabel(this);
     m_statusDb->setObjectName(QStringLiteral("statusDatabase"));
@@ -291,7 +331,12 @@ void MainWindow::buildMenus() {
     m_showHealthAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     m_showHealthAction->setToolTip(
         tr("The evidence status of every recipe coordinate: signed, pending, invalid or missing (Ctrl+2)"));
-    for (QAction* a : {m_showCatalogAction, m_showHealthAction}) {
+    m_showVerifyAction = view->addAction(tr("&Verify"), this, &MainWindow::showVerify);
+    m_showVerifyAction->setObjectName(QStringLiteral("actionShowVerify"));
+    m_showVerifyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    m_showVerifyAction->setToolTip(
+        tr("Verify a Sigstore bundle offline, step by step, against a stored trusted root (Ctrl+3)"));
+    for (QAction* a : {m_showCatalogAction, m_showHealthAction, m_showVerifyAction}) {
         a->setCheckable(true);
         views->addAction(a);
     }
@@ -305,11 +350,18 @@ void MainWindow::buildMenus() {
     m_viewBar->toggleViewAction()->setVisible(false); // the only way back to the other view
     m_viewBar->addAction(m_showCatalogAction);
     m_viewBar->addAction(m_showHealthAction);
+    m_viewBar->addAction(m_showVerifyAction);
     m_viewBar->addSeparator();
     m_viewBar->addAction(m_importAction);
     m_viewBar->addAction(m_importEvidenceAction);
 
     QAction* find = view->addAction(tr("&Filter"), this, [this] {
+        if (isVerifyShown()) { // nothing to filter: the bundle field
+            auto* bundle = m_verifyPane->findChild<QLineEdit*>(QStringLiteral("verifyBundlePath"));
+            bundle->setFocus(Qt::ShortcutFocusReason);
+            bundle->selectAll();
+            return;
+        }
         if (isHealthShown()) {
             auto* healthFilter = m_healthPane->findChild<QLineEdit*>(QStringLiteral("healthFilter"));
             healthFilter->setFocus(Qt::ShortcutFocusReason);
@@ -376,6 +428,10 @@ bool MainWindow::isHealthShown() const {
     return m_views->currentWidget() == m_healthPane;
 }
 
+bool MainWindow::isVerifyShown() const {
+    return m_views->currentWidget() == m_verifyPane;
+}
+
 void MainWindow::showCatalog() {
     m_views->setCurrentWidget(m_splitter);
     m_showCatalogAction->setChecked(true);
@@ -385,6 +441,44 @@ void MainWindow::showHealth() {
     m_views->setCurrentWidget(m_healthPane);
     m_showHealthAction->setChecked(true);
     m_healthPane->table()->setFocus();
+}
+
+void MainWindow::showVerify() {
+    m_views->setCurrentWidget(m_verifyPane);
+    m_showVerifyAction->setChecked(true);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!verifiableFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+    else
+        event->ignore();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* event) {
+    if (!verifiableFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+    else
+        event->ignore();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList files = verifiableFiles(event->mimeData());
+    if (files.isEmpty()) {
+        event->ignore();
+        return;
+    }
+    showVerify();
+    if (m_verifyPane->openFiles(files)) {
+        event->acceptProposedAction();
+        statusBar()->showMessage(tr("Opened %1 in the Verify view")
+                                     .arg(QDir::toNativeSeparators(m_verifyPane->bundlePath().isEmpty()
+                                                                       ? files.constFirst()
+                                                                       : m_verifyPane->bundlePath())),
+                                 8000);
+    } else {
+        event->ignore();
+    }
 }
 
 void MainWindow::updateStatus() {
@@ -560,6 +654,21 @@ void MainWindow::focusFirstMatch() {
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    switch (event->type()) {
+    case QEvent::DragEnter:
+    case QEvent::DragMove:
+    case QEvent::Drop:
+        if (watched != this && !verifiableFiles(static_cast<QDropEvent*>(event)->mimeData()).isEmpty()) {
+            if (event->type() == QEvent::Drop)
+                dropEvent(static_cast<QDropEvent*>(event));
+            else
+                static_cast<QDropEvent*>(event)->acceptProposedAction();
+            return true;
+        }
+        break;
+    default:
+        break;
+    }
     if (watched == m_filter && event->type() == QEvent::KeyPress) {
         const auto* key = static_cast<QKeyEvent*>(event);
         switch (key->key()) {

@@ -1,7 +1,9 @@
-// The main window: two views, switched by the tool bar (Ctrl+1, Ctrl+2). Catalog: versions and
-// their recipes on the left (filter as you type), the selected recipe on the right. Health: the
-// evidence status of every recipe coordinate with its inspector. File > Import Catalog… and
-// File > Import Evidence… run on workers.
+// The main window: three views, switched by the tool bar (Ctrl+1, Ctrl+2, Ctrl+3). Catalog:
+// versions and their recipes on the left (filter as you type), the selected recipe on the right.
+// Health: the evidence status of every recipe coordinate with its inspector. Verify: offline
+// Sigstore verification of a bundle, step by step, and the stored history. File > Import Catalog…
+// and File > Import Evidence… run on workers. A Sigstore bundle (or trusted root) dropped anywhere
+// on the window opens in the Verify view.
 #pragma once
 
 #include "catalog/Types.h"
@@ -40,6 +42,7 @@ class ComparePane;
 class GraphPane;
 class HealthPane;
 class RecipeView;
+class VerifyPane;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -73,6 +76,8 @@ class MainWindow : public QMainWindow {
     models::CatalogTreeModel* catalogModel() const { return m_treeModel; }
     HealthPane* healthPane() const { return m_healthPane; }
     bool isHealthShown() const;
+    VerifyPane* verifyPane() const { return m_verifyPane; }
+    bool isVerifyShown() const;
     // The loaded catalog of a version, when it is cached (nullptr otherwise).
     std::shared_ptr<const catalog::Catalog> cachedCatalog(const QString& label) const;
 
@@ -85,6 +90,7 @@ class MainWindow : public QMainWindow {
     // The two views.
     void showCatalog();
     void showHealth();
+    void showVerify();
 
   signals:
     // After an import ends (and after its error box was closed).
@@ -97,6 +103,10 @@ class MainWindow : public QMainWindow {
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    // Drops of local Sigstore bundles (.sigstore.json, .json, .jsonl) and trusted roots.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
   private:
     struct CatalogLoad;
@@ -129,7 +139,9 @@ class MainWindow : public QMainWindow {
     QToolBar* m_viewBar = nullptr;
     QAction* m_showCatalogAction = nullptr;
     QAction* m_showHealthAction = nullptr;
+    QAction* m_showVerifyAction = nullptr;
     HealthPane* m_healthPane = nullptr;
+    VerifyPane* m_verifyPane = nullptr;
     QSplitter* m_splitter = nullptr;
     QLineEdit* m_filter = nullptr;
     QTreeView* m_tree = nullptr;

@@ -1,6 +1,7 @@
 // Writes the PNGs of docs/screenshots: the main window with a recipe selected, the filter in use,
 // a catalog version's summary, an overlay's YAML, the Graph and Compare tabs, the import
-// progress and the Health view with its evidence inspector. Not a test; run by
+// progress, the Health view with its evidence inspector, and the Verify view with a verified
+// bundle and with an identity mismatch (Sigstore conformance cases from ../shared/data). Not a test; run by
 // tools/screenshots.sh (offscreen platform, fixed locale, a temp database seeded with the
 // embedded catalog).
 #include "CatalogTreeModel.h"
@@ -15,6 +16,7 @@
 #include "MainWindow.h"
 #include "RecipeModels.h"
 #include "RecipeView.h"
+#include "VerifyPane.h"
 #include "YamlDialog.h"
 #include "store/EvidenceStore.h"
 
@@ -61,6 +63,46 @@ bool save(QWidget* w, const QString& dir, const QString& name) {
     return true;
 }
 
+// The Verify view: a bundle verified offline, then the same signature checked against an identity
+// it was not issued to, expected and found side by side.
+bool verifyShots(pb::widgets::MainWindow& window, const QString& out) {
+    const QString cases = QStringLiteral(PB_SHARED_DATA "/sigstore/cases");
+    if (!QFileInfo::exists(cases)) {
+        err() << "no Sigstore cases at " << cases << "; verify-*.png not written" << Qt::endl;
+        return true;
+    }
+    window.showVerify();
+    pb::widgets::VerifyPane* verify = window.verifyPane();
+    const QString identity =
+        QStringLiteral("https://github.com/sigstore-conformance/extremely-dangerous-public-"
+                       "oidc-beacon/.github/workflows/extremely-dangerous-oidc-beacon.yml"
+                       "@refs/heads/main");
+    const QString issuer = QStringLiteral("https://token.actions.githubusercontent.com");
+    auto run = [&](const QString& caseName, const QString& who, const QString& file) {
+        const QString dir = cases + QLatin1Char('/') + caseName;
+        if (!verify->importTrustedRoot(dir + QStringLiteral("/trusted_root.json"))) {
+            err() << verify->lastError() << Qt::endl;
+            return false;
+        }
+        verify->setBundlePath(dir + QStringLiteral("/bundle.sigstore.json"));
+        verify->setArtifactPath(dir + QStringLiteral("/artifact"));
+        verify->setIdentity(who, issuer);
+        QSignalSpy done(verify, &pb::widgets::VerifyPane::verificationFinished);
+        if (!verify->verify() || !waitFor([&] { return !done.isEmpty(); }, 30000)) {
+            err() << "verification of " << caseName << " did not finish: " << verify->lastError() << Qt::endl;
+            return false;
+        }
+        QTest::qWait(100); // the comparison boxes fit their text, then their parents settle
+        return save(&window, out, file);
+    };
+    bool ok = run(QStringLiteral("rekor2-happy-path"), identity, QStringLiteral("verify-passed.png"));
+    ok &= run(
+        QStringLiteral("happy-path-v0.3"),
+        QString(identity).replace(QStringLiteral("refs/heads/main"), QStringLiteral("refs/heads/release")),
+        QStringLiteral("verify-failed.png"));
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -87,6 +129,9 @@ int main(int argc, char** argv) {
     if (!QTest::qWaitForWindowExposed(&window))
         err() << "window not exposed" << Qt::endl;
     bool ok = true;
+    // PB_SCREENSHOTS_ONLY=verify: only the Verify view (quick, while working on it).
+    if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("verify"))
+        return verifyShots(window, out) ? 0 : 1;
 
     // 1. A catalog version's summary (the start screen).
     window.selectVersion(QStringLiteral("v1.0.0"));
@@ -184,11 +229,12 @@ int main(int argc, char** argv) {
     // inspector shows, so the bundle section has something to show.
     {
         const bool real = healthVersion != QLatin1String("v1.0.0");
-        const pbgui::BundleDirFixture bundle(inspectRecipe, 1,
-                                             real ? realCatalog : QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"),
-                                             real ? healthVersion : QStringLiteral("v1.0.0"));
+        const pbgui::BundleDirFixture bundle(
+            inspectRecipe, 1, real ? realCatalog : QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"),
+            real ? healthVersion : QStringLiteral("v1.0.0"));
         ok &= !bundle.writeDirectory(fixture.filePath(QStringLiteral("bundles/one"))).isEmpty();
-        ok &= bool(pb::store::EvidenceStore(*db->db).importBundles(fixture.filePath(QStringLiteral("bundles"))));
+        ok &= bool(
+            pb::store::EvidenceStore(*db->db).importBundles(fixture.filePath(QStringLiteral("bundles"))));
     }
     QSignalSpy evidenceDone(&window, &MainWindow::evidenceImportFinished);
     window.startEvidenceImport(evidenceDir);
@@ -207,6 +253,9 @@ int main(int argc, char** argv) {
     ok &= health->selectRecipe(inspectRecipe);
     ok &= waitFor([&] { return !bundlesShown.isEmpty() && !health->inspector()->isLoadingBundles(); });
     ok &= save(&window, out, QStringLiteral("health.png"));
+
+    // 9. The Verify view.
+    ok &= verifyShots(window, out);
 
     return ok ? 0 : 1;
 }
