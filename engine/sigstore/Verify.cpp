@@ -1084,6 +1084,7 @@ VerificationResult verifyBundle(const Bundle& bundle, const QString& bundleFile,
     out.bundleFile = bundleFile;
     out.mediaType = bundle.mediaType;
     out.artifactDigest = QStringLiteral("sha256:") + hex(artifact.sha256);
+    out.trustedRootSha256 = hex(root.sha256);
     Ctx c{bundle, artifact, root, policy, out, {}, {}, {}, {}, {}};
 
     static const char* materials[] = {"public key hint", "x509 certificate chain", "certificate"};
@@ -1207,6 +1208,7 @@ QJsonObject VerificationResult::toJson() const {
                   {QStringLiteral("bundle"), bundleFile},
                   {QStringLiteral("mediaType"), mediaType},
                   {QStringLiteral("artifactDigest"), artifactDigest},
+                  {QStringLiteral("trustedRootSha256"), trustedRootSha256},
                   {QStringLiteral("steps"), stepsJ}};
     if (certificate) {
         QJsonArray exts;
@@ -1259,6 +1261,7 @@ VerificationResult VerificationResult::fromJson(const QJsonObject& o) {
     r.bundleFile = o.value(QStringLiteral("bundle")).toString();
     r.mediaType = o.value(QStringLiteral("mediaType")).toString();
     r.artifactDigest = o.value(QStringLiteral("artifactDigest")).toString();
+    r.trustedRootSha256 = o.value(QStringLiteral("trustedRootSha256")).toString();
     for (const QJsonValue& v : o.value(QStringLiteral("steps")).toArray()) {
         const QJsonObject s = v.toObject();
         const QString st = s.value(QStringLiteral("status")).toString();

@@ -92,6 +92,7 @@ struct VerificationResult {
     QString predicateType;           // DSSE in-toto statements
     QJsonObject statement;
     QString artifactDigest;          // "sha256:<hex>" of what was verified against
+    QString trustedRootSha256;       // hex digest of the trusted root file used
 
     const Step* firstFailure() const;
     QString summary() const;         // one line: "verified" or the first failure

@@ -69,8 +69,10 @@ Result<qint64> VerificationStore::importTrustedRoot(const QString& path, bool ma
         id = q.value(0).toLongLong();
     } else {
         QSqlQuery ins(m_db.sql());
-        ins.prepare(QStringLiteral("INSERT INTO trusted_roots (name, sha256, content, is_default, imported_at) VALUES (?, ?, ?, 0, ?)"));
+        ins.prepare(QStringLiteral("INSERT INTO trusted_roots (name, source_path, sha256, content, is_default, imported_at) "
+                                   "VALUES (?, ?, ?, ?, 0, ?)"));
         ins.addBindValue(QFileInfo(path).fileName());
+        ins.addBindValue(QFileInfo(path).absoluteFilePath());
         ins.addBindValue(digest);
         ins.addBindValue(bytes);
         ins.addBindValue(now());
@@ -92,13 +94,25 @@ Result<qint64> VerificationStore::importTrustedRoot(const QString& path, bool ma
 
 Result<std::vector<StoredTrustedRoot>> VerificationStore::trustedRoots() const {
     QSqlQuery q(m_db.sql());
-    if (!q.exec(QStringLiteral("SELECT id, name, sha256, is_default, imported_at FROM trusted_roots ORDER BY id")))
+    if (!q.exec(QStringLiteral("SELECT id, name, sha256, source_path, is_default, imported_at FROM trusted_roots ORDER BY id")))
         return sqlError(q, QStringLiteral("trusted_roots"));
     std::vector<StoredTrustedRoot> out;
     while (q.next())
-        out.push_back(StoredTrustedRoot{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toInt() == 1,
-                                        parseTime(q.value(4))});
+        out.push_back(StoredTrustedRoot{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
+                                        q.value(4).toInt() == 1, parseTime(q.value(5))});
     return out;
+}
+
+Status VerificationStore::setDefaultTrustedRoot(qint64 id) {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("UPDATE trusted_roots SET is_default = (id = ?) WHERE EXISTS (SELECT 1 FROM trusted_roots WHERE id = ?)"));
+    q.addBindValue(id);
+    q.addBindValue(id);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("trusted_roots.is_default"));
+    if (q.numRowsAffected() == 0)
+        return makeError(QStringLiteral("no trusted root with id %1").arg(id), m_db.path());
+    return {};
 }
 
 Result<sigstore::TrustedRoot> VerificationStore::trustedRoot(qint64 id) const {
@@ -126,10 +140,7 @@ Result<std::optional<sigstore::TrustedRoot>> VerificationStore::defaultTrustedRo
 
 Result<qint64> VerificationStore::record(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
                                          const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId) {
-    QString trustedRoot;
-    for (const auto& s : result.steps)
-        if (s.name == QLatin1String("trusted root"))
-            trustedRoot = s.detail.section(QLatin1Char(':'), 1, 1);
+    const QString trustedRoot = result.trustedRootSha256;
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral("INSERT INTO verifications (bundle_file, bundle_sha256, artifact_digest, mode, policy, trusted_root_sha256, "
                              "verified, summary, signer_identity, signer_issuer, result, evidence_bundle_id, verified_at) "

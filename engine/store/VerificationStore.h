@@ -17,7 +17,7 @@ namespace pb::store {
 
 struct StoredTrustedRoot {
     qint64 id = 0;
-    QString name, sha256;
+    QString name, sha256, sourcePath;
     bool isDefault = false;
     QDateTime importedAt;
 };
@@ -49,6 +49,7 @@ class VerificationStore {
     // The default root, parsed; an empty optional when none was imported.
     Result<std::optional<sigstore::TrustedRoot>> defaultTrustedRoot() const;
     Result<sigstore::TrustedRoot> trustedRoot(qint64 id) const;
+    Status setDefaultTrustedRoot(qint64 id);
 
     Result<qint64> record(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
                           const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId = {});

@@ -4,6 +4,7 @@
 CREATE TABLE trusted_roots (
     id              INTEGER PRIMARY KEY,
     name            TEXT    NOT NULL,             -- file name it was imported from
+    source_path     TEXT,                         -- absolute path it was imported from (for copy-as-command)
     sha256          TEXT    NOT NULL UNIQUE,      -- of the verbatim bytes
     content         BLOB    NOT NULL,
     is_default      INTEGER NOT NULL DEFAULT 0,

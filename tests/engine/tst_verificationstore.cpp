@@ -45,8 +45,11 @@ class TestVerificationStore : public QObject {
             QCOMPARE(store.trustedRoots()->size(), size_t(2));
             QVERIFY(store.trustedRoots()->back().isDefault);
             QVERIFY(!store.trustedRoots()->front().isDefault);
-            // Making the first the default again.
-            QVERIFY(store.importTrustedRoot(pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json"))).ok());
+            QCOMPARE(store.trustedRoots()->front().sourcePath, pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
+            // Choosing the first as the default again, by id; an unknown id changes nothing.
+            QVERIFY(!store.setDefaultTrustedRoot(9999));
+            QVERIFY(store.trustedRoots()->back().isDefault);
+            QVERIFY(store.setDefaultTrustedRoot(*a).ok());
         }
         auto db = Database::open(path); // a new session sees the same default
         VerificationStore store(**db);
@@ -97,6 +100,7 @@ class TestVerificationStore : public QObject {
         QCOMPARE(key.mode, QStringLiteral("key"));
         QCOMPARE(key.policy.value(QStringLiteral("keySha256")).toString().size(), 64);
         QCOMPARE(store.forBundle(key.bundleSha256)->size(), size_t(1));
+        QCOMPARE(key.trustedRootSha256.size(), 64);
         // Only public material: no PEM anywhere in the table.
         QSqlQuery q((*db)->sql());
         QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM verifications WHERE policy LIKE '%BEGIN%' OR result LIKE '%BEGIN%'")));
