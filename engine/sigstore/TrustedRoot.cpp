@@ -2,6 +2,7 @@
 
 #include "core/Hash.h"
 #include "sigstore/Json.h"
+#include "sigstore/TrustCache.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -9,6 +10,9 @@
 #include <QRegularExpression>
 #include <QTimeZone>
 #include <QUrl>
+
+#include <openssl/err.h>
+#include <openssl/x509v3.h>
 
 namespace pb::sigstore {
 
@@ -223,6 +227,7 @@ Result<TrustedRoot> parseTrustedRoot(const QByteArray& json, const QString& file
         return tsas.error();
     root.timestampAuthorities = std::move(*tsas);
     root.sha256 = sha256(json);
+    root.cache = buildTrustCache(root);
     return root;
 }
 
@@ -231,6 +236,48 @@ Result<TrustedRoot> loadTrustedRoot(const QString& path) {
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
     return parseTrustedRoot(f.readAll(), path);
+}
+
+std::shared_ptr<const TrustCache> buildTrustCache(const TrustedRoot& root) {
+    auto cache = std::make_shared<TrustCache>();
+    auto logKey = [](const TransparencyLog& log) {
+        return log.keyDetails == QLatin1String("PKCS1_RSA_PKCS1V5") ? crypto::pkeyFromPkcs1Rsa(log.publicKeyDer)
+                                                                     : crypto::pkeyFromDer(log.publicKeyDer);
+    };
+    for (const auto& log : root.tlogs)
+        cache->tlogKeys.push_back(logKey(log));
+    for (const auto& log : root.ctlogs)
+        cache->ctlogKeys.push_back(logKey(log));
+    auto authority = [](const CertificateAuthority& ca) {
+        TrustCache::Authority a;
+        bool decoded = true;
+        for (const QByteArray& der : ca.certChainDer) {
+            a.chain.push_back(crypto::certFromDer(der));
+            decoded = decoded && a.chain.back();
+        }
+        a.chainValid = decoded && !a.chain.empty();
+        for (size_t i = 0; a.chainValid && i + 1 < a.chain.size(); ++i)
+            a.chainValid = X509_verify(a.chain[i].get(), X509_get0_pubkey(a.chain[i + 1].get())) == 1 &&
+                           (i == 0 || X509_check_ca(a.chain[i].get()) > 0);
+        if (a.chainValid && a.chain.size() > 1)
+            a.chainValid = X509_check_ca(a.chain.back().get()) > 0;
+        if (!a.chain.empty() && a.chain.front()) {
+            a.store.reset(X509_STORE_new());
+            X509_STORE_add_cert(a.store.get(), a.chain.front().get());
+            unsigned char* spki = nullptr;
+            const int len = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(a.chain.front().get()), &spki);
+            if (len > 0)
+                a.issuerKeyHash = sha256(QByteArray(reinterpret_cast<const char*>(spki), len));
+            OPENSSL_free(spki);
+        }
+        ERR_clear_error();
+        return a;
+    };
+    for (const auto& ca : root.certificateAuthorities)
+        cache->cas.push_back(authority(ca));
+    for (const auto& tsa : root.timestampAuthorities)
+        cache->tsas.push_back(authority(tsa));
+    return cache;
 }
 
 } // namespace pb::sigstore

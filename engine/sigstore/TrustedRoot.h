@@ -10,10 +10,13 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace pb::sigstore {
+
+struct TrustCache;
 
 // Milliseconds since the Unix epoch; all validFor ranges are closed intervals.
 struct TimeRange {
@@ -44,6 +47,8 @@ struct TrustedRoot {
     std::vector<TransparencyLog> tlogs, ctlogs;
     std::vector<CertificateAuthority> certificateAuthorities, timestampAuthorities;
     QByteArray sha256; // digest of the file bytes, to name which root a result used
+    // Keys and certificates decoded once (set by parseTrustedRoot; built on first use otherwise).
+    std::shared_ptr<const TrustCache> cache;
 
     const TransparencyLog* tlogById(const QByteArray& logId) const;
     const TransparencyLog* ctlogById(const QByteArray& logId) const;

@@ -2,6 +2,7 @@
 
 #include "core/Hash.h"
 #include "sigstore/Crypto.h"
+#include "sigstore/TrustCache.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -284,17 +285,7 @@ CertificateInfo describe(X509* cert) {
 // The verification
 
 struct StoreFree { void operator()(X509_STORE* s) const { X509_STORE_free(s); } };
-struct StackFree { void operator()(STACK_OF(X509) * s) const { sk_X509_pop_free(s, X509_free); } };
 using Store = std::unique_ptr<X509_STORE, StoreFree>;
-using CertStack = std::unique_ptr<STACK_OF(X509), StackFree>;
-
-CertStack stackOf(const QList<QByteArray>& ders) {
-    CertStack st(sk_X509_new_null());
-    for (const QByteArray& d : ders)
-        if (X509* c = certFromDer(d).release())
-            sk_X509_push(st.get(), c);
-    return st;
-}
 
 struct Ctx {
     const Bundle& bundle;
@@ -302,11 +293,12 @@ struct Ctx {
     const TrustedRoot& root;
     const Policy& policy;
     VerificationResult& out;
+    const TrustCache& cache;
     Cert leaf;
     Pkey key; // the key that must have signed: the leaf's or the policy's
     QByteArray keySpki;
     std::vector<qint64> verifiedTimes; // ms
-    Cert issuer;                        // the certificate above the leaf in the verified chain
+    QByteArray issuerKeyHash;           // SHA-256 of the SPKI of the certificate that issued the leaf
 
     Step& add(const QString& name, StepState state, const QString& detail = {}) {
         out.steps.push_back(Step{name, state, detail, {}, {}});
@@ -320,10 +312,14 @@ QString verifierMatches(Ctx& c, const QString& b64Pem) {
     if (!pem)
         return QStringLiteral("the logged verifier is not base64");
     if (pem->contains("BEGIN CERTIFICATE")) {
-        Cert logged = certFromPem(*pem);
-        if (!logged)
+        // Compared as DER bytes: decoding the certificate only to compare it would cost more than the
+        // signature checks.
+        const qsizetype begin = pem->indexOf('\n', pem->indexOf("-----BEGIN CERTIFICATE-----"));
+        const qsizetype end = pem->indexOf("-----END CERTIFICATE-----");
+        if (begin < 0 || end < begin)
             return QStringLiteral("the logged certificate cannot be read");
-        if (!c.leaf || certDer(logged.get()) != c.bundle.leafDer())
+        const QByteArray der = QByteArray::fromBase64(pem->mid(begin + 1, end - begin - 1).replace('\n', QByteArray()).replace('\r', QByteArray()));
+        if (!c.leaf || der != c.bundle.leafDer())
             return QStringLiteral("the logged certificate is not this bundle's signing certificate");
         return {};
     }
@@ -438,11 +434,6 @@ QByteArray rebuildV2Entry(Ctx& c) {
            c.bundle.signature.toBase64() + "\",\"verifier\":{\"keyDetails\":\"" + details.toLatin1() + "\"," + verifier + "}}}}}";
 }
 
-Pkey logKey(const TransparencyLog& log) {
-    if (log.keyDetails == QLatin1String("PKCS1_RSA_PKCS1V5"))
-        return pkeyFromPkcs1Rsa(log.publicKeyDer);
-    return pkeyFromDer(log.publicKeyDer);
-}
 
 // Empty on success. Rekor v1 checkpoints: every signature line must carry the log's key hint and
 // verify. Rekor v2 (`v2`): lines from other keys (witnesses) are ignored; the log's own must verify.
@@ -500,7 +491,7 @@ void stepTransparencyLog(Ctx& c) {
             continue;
         }
         info.logUrl = log->baseUrl;
-        Pkey lk = logKey(*log);
+        EVP_PKEY* lk = c.cache.tlogKeys[size_t(log - c.root.tlogs.data())].get();
         if (!lk) {
             fatal = QStringLiteral("%1: the trusted root's key for %2 cannot be read").arg(label, log->baseUrl);
             break;
@@ -523,7 +514,7 @@ void stepTransparencyLog(Ctx& c) {
             const QByteArray canonical = "{\"body\":\"" + e.canonicalizedBody.toBase64() + "\",\"integratedTime\":" +
                                          QByteArray::number(e.integratedTime) + ",\"logID\":\"" + e.logId.toHex() +
                                          "\",\"logIndex\":" + QByteArray::number(e.logIndex) + "}";
-            if (!verifyMessage(lk.get(), EVP_sha256(), canonical, *e.signedEntryTimestamp)) {
+            if (!verifyMessage(lk, EVP_sha256(), canonical, *e.signedEntryTimestamp)) {
                 fatal = QStringLiteral("%1: the signed entry timestamp does not verify with the key of %2").arg(label, log->baseUrl);
                 break;
             }
@@ -545,7 +536,7 @@ void stepTransparencyLog(Ctx& c) {
             info.checkpointOrigin = QString::fromUtf8(note.origin);
             info.treeSize = note.size;
             info.rootHashHex = hex(note.root);
-            if (QString err = verifyCheckpoint(note, *log, lk.get(), v2); !err.isEmpty()) {
+            if (QString err = verifyCheckpoint(note, *log, lk, v2); !err.isEmpty()) {
                 fatal = QStringLiteral("%1: %2").arg(label, err);
                 break;
             }
@@ -609,6 +600,16 @@ void stepTransparencyLog(Ctx& c) {
     c.add(QStringLiteral("transparency log"), StepState::Passed, notes.join(QStringLiteral("; ")));
 }
 
+// Empty when every certificate of the authority's chain from `from` up is valid at `ms`.
+QString chainValidAt(const TrustCache::Authority& a, size_t from, qint64 ms) {
+    for (size_t i = from; i < a.chain.size(); ++i) {
+        X509* cert = a.chain[i].get();
+        if (ms < asn1TimeMs(X509_get0_notBefore(cert)) || ms > asn1TimeMs(X509_get0_notAfter(cert)))
+            return QStringLiteral("%1 is not valid at %2").arg(nameText(X509_get_subject_name(cert)), formatMs(ms));
+    }
+    return {};
+}
+
 void stepTimestamps(Ctx& c) {
     const Bundle& b = c.bundle;
     if (b.rfc3161Timestamps.isEmpty()) {
@@ -652,21 +653,32 @@ void stepTimestamps(Ctx& c) {
         }
         const QByteArray imprint = hash(md, b.signature);
         QString lastFailure = QStringLiteral("no trusted timestamp authority signed it");
-        for (const CertificateAuthority& tsa : c.root.timestampAuthorities) {
-            Store store(X509_STORE_new());
-            Cert anchor = certFromDer(tsa.certChainDer.last());
-            if (!anchor)
+        for (size_t t = 0; t < c.root.timestampAuthorities.size(); ++t) {
+            const CertificateAuthority& tsa = c.root.timestampAuthorities[t];
+            const TrustCache::Authority& a = c.cache.tsas[t];
+            if (!a.chainValid) {
+                lastFailure = QStringLiteral("the trusted root's certificate chain for %1 does not verify").arg(tsa.uri);
                 continue;
-            X509_STORE_add_cert(store.get(), anchor.get());
+            }
+            // The TSA's certificate is the anchor (its chain to the root was checked when the root was
+            // loaded); the certificates above it must still be valid at genTime.
+            if (QString expired = chainValidAt(a, 1, info.genTimeMs); !expired.isEmpty()) {
+                lastFailure = QStringLiteral("not verified by %1: %2").arg(tsa.uri, expired);
+                continue;
+            }
+            Store store(X509_STORE_new());
+            X509_STORE_add_cert(store.get(), a.chain.front().get());
             X509_VERIFY_PARAM_set_time(X509_STORE_get0_param(store.get()), time_t(info.genTimeMs / 1000));
-            if (X509_self_signed(anchor.get(), 0) != 1)
-                X509_STORE_set_flags(store.get(), X509_V_FLAG_PARTIAL_CHAIN);
+            X509_STORE_set_flags(store.get(), X509_V_FLAG_PARTIAL_CHAIN);
             TS_VERIFY_CTX* ctx = TS_VERIFY_CTX_new();
             TS_VERIFY_CTX_set_flags(ctx, TS_VFY_VERSION | TS_VFY_SIGNATURE | TS_VFY_IMPRINT);
             auto* buf = static_cast<unsigned char*>(OPENSSL_memdup(imprint.constData(), size_t(imprint.size())));
             TS_VERIFY_CTX_set_imprint(ctx, buf, long(imprint.size()));
             TS_VERIFY_CTX_set_store(ctx, store.release());
-            TS_VERIFY_CTX_set_certs(ctx, stackOf(tsa.certChainDer.mid(0, tsa.certChainDer.size() - 1)).release());
+            STACK_OF(X509)* signer = sk_X509_new_null();
+            X509_up_ref(a.chain.front().get());
+            sk_X509_push(signer, a.chain.front().get());
+            TS_VERIFY_CTX_set_certs(ctx, signer);
             const int rc = TS_RESP_verify_response(ctx, resp.get());
             TS_VERIFY_CTX_free(ctx);
             if (rc != 1) {
@@ -711,33 +723,34 @@ void stepCertificateChain(Ctx& c) {
     for (const qint64 t : c.verifiedTimes) {
         QString failure = QStringLiteral("no Fulcio certificate authority of the trusted root is valid at %1").arg(formatMs(t));
         bool ok = false;
-        for (const CertificateAuthority& ca : c.root.certificateAuthorities) {
+        for (size_t i = 0; i < c.root.certificateAuthorities.size(); ++i) {
+            const CertificateAuthority& ca = c.root.certificateAuthorities[i];
+            const TrustCache::Authority& a = c.cache.cas[i];
             if (!ca.validFor.contains(t))
                 continue;
-            Store store(X509_STORE_new());
-            Cert anchor = certFromDer(ca.certChainDer.last());
-            if (!anchor)
+            if (!a.chainValid) {
+                failure = QStringLiteral("the trusted root's certificate chain for %1 does not verify").arg(ca.uri);
                 continue;
-            X509_STORE_add_cert(store.get(), anchor.get());
-            CertStack untrusted = stackOf(ca.certChainDer.mid(0, ca.certChainDer.size() - 1));
+            }
+            // The issuing certificate is the anchor (its chain to the root was checked when the root was
+            // loaded); every certificate of that chain must be valid at t, the leaf's path is OpenSSL's.
+            if (QString expired = chainValidAt(a, 0, t); !expired.isEmpty()) {
+                failure = QStringLiteral("at %1, %2").arg(formatMs(t), expired);
+                continue;
+            }
             std::unique_ptr<X509_STORE_CTX, decltype(&X509_STORE_CTX_free)> sctx(X509_STORE_CTX_new(), &X509_STORE_CTX_free);
-            X509_STORE_CTX_init(sctx.get(), store.get(), c.leaf.get(), untrusted.get());
+            X509_STORE_CTX_init(sctx.get(), a.store.get(), c.leaf.get(), nullptr);
             X509_VERIFY_PARAM* param = X509_STORE_CTX_get0_param(sctx.get());
             X509_VERIFY_PARAM_set_time(param, time_t(t / 1000));
-            if (X509_self_signed(anchor.get(), 0) != 1)
-                X509_VERIFY_PARAM_set_flags(param, X509_V_FLAG_PARTIAL_CHAIN);
+            X509_VERIFY_PARAM_set_flags(param, X509_V_FLAG_PARTIAL_CHAIN);
             if (X509_verify_cert(sctx.get()) != 1) {
                 failure = QStringLiteral("at %1, not issued by %2: %3")
                               .arg(formatMs(t), ca.uri, QString::fromLatin1(X509_verify_cert_error_string(X509_STORE_CTX_get_error(sctx.get()))));
                 ERR_clear_error();
                 continue;
             }
-            STACK_OF(X509)* chain = X509_STORE_CTX_get0_chain(sctx.get());
-            if (sk_X509_num(chain) >= 2 && !c.issuer) {
-                X509* up = sk_X509_value(chain, 1);
-                X509_up_ref(up);
-                c.issuer.reset(up);
-            }
+            if (c.issuerKeyHash.isEmpty())
+                c.issuerKeyHash = a.issuerKeyHash;
             ok = true;
             checked << QStringLiteral("%1 via %2").arg(formatMs(t), ca.uri);
             break;
@@ -760,7 +773,7 @@ void stepSct(Ctx& c) {
         c.add(QStringLiteral("certificate transparency"), StepState::Skipped, QStringLiteral("key mode: no certificate"));
         return;
     }
-    if (!c.issuer) {
+    if (c.issuerKeyHash.isEmpty()) {
         c.add(QStringLiteral("certificate transparency"), StepState::Failed, QStringLiteral("no verified issuer to check the SCT against"));
         return;
     }
@@ -771,19 +784,19 @@ void stepSct(Ctx& c) {
         c.add(QStringLiteral("certificate transparency"), StepState::Failed, QStringLiteral("the certificate has no embedded SCT"));
         return;
     }
-    // The precertificate TBS: the leaf without its SCT list, re-encoded.
+    // The precertificate TBS: the leaf without its SCT list, re-encoded. This is the last use of the
+    // parsed leaf, so the extension is removed from it in place (a copy would cost a full decode).
     QByteArray tbs;
     {
-        Cert dup(X509_dup(c.leaf.get()));
-        const int idx = X509_get_ext_by_NID(dup.get(), NID_ct_precert_scts, -1);
-        X509_EXTENSION_free(X509_delete_ext(dup.get(), idx));
+        const int idx = X509_get_ext_by_NID(c.leaf.get(), NID_ct_precert_scts, -1);
+        X509_EXTENSION_free(X509_delete_ext(c.leaf.get(), idx));
         unsigned char* buf = nullptr;
-        const int len = i2d_re_X509_tbs(dup.get(), &buf);
+        const int len = i2d_re_X509_tbs(c.leaf.get(), &buf);
         if (len > 0)
             tbs = QByteArray(reinterpret_cast<const char*>(buf), len);
         OPENSSL_free(buf);
     }
-    const QByteArray issuerKeyHash = hash(EVP_sha256(), spkiDer(X509_get0_pubkey(c.issuer.get())));
+    const QByteArray& issuerKeyHash = c.issuerKeyHash;
     QStringList notes;
     bool ok = false;
     for (int i = 0; i < sk_SCT_num(scts) && !ok; ++i) {
@@ -817,8 +830,8 @@ void stepSct(Ctx& c) {
         msg += char((extLen >> 8) & 0xff);
         msg += char(extLen & 0xff);
         msg += QByteArray(reinterpret_cast<const char*>(ext), int(extLen));
-        Pkey key = logKey(*log);
-        if (!verifyMessage(key.get(), defaultDigest(key.get()), msg, QByteArray(reinterpret_cast<const char*>(sig), int(sigLen)))) {
+        EVP_PKEY* key = c.cache.ctlogKeys[size_t(log - c.root.ctlogs.data())].get();
+        if (!verifyMessage(key, defaultDigest(key), msg, QByteArray(reinterpret_cast<const char*>(sig), int(sigLen)))) {
             notes << QStringLiteral("SCT %1 from %2 does not verify").arg(i).arg(log->baseUrl);
             continue;
         }
@@ -1085,7 +1098,8 @@ VerificationResult verifyBundle(const Bundle& bundle, const QString& bundleFile,
     out.mediaType = bundle.mediaType;
     out.artifactDigest = QStringLiteral("sha256:") + hex(artifact.sha256);
     out.trustedRootSha256 = hex(root.sha256);
-    Ctx c{bundle, artifact, root, policy, out, {}, {}, {}, {}, {}};
+    const std::shared_ptr<const TrustCache> cache = root.cache ? root.cache : buildTrustCache(root);
+    Ctx c{bundle, artifact, root, policy, out, *cache, {}, {}, {}, {}, {}};
 
     static const char* materials[] = {"public key hint", "x509 certificate chain", "certificate"};
     c.add(QStringLiteral("bundle"), StepState::Passed,
@@ -1142,7 +1156,11 @@ VerificationResult verifyBundle(const Bundle& bundle, const QString& bundleFile,
         }
         ERR_clear_error();
         c.key.reset(X509_get_pubkey(c.leaf.get()));
-        c.keySpki = spkiDer(c.key.get());
+        unsigned char* spki = nullptr;
+        const int spkiLen = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(c.leaf.get()), &spki);
+        if (spkiLen > 0)
+            c.keySpki = QByteArray(reinterpret_cast<const char*>(spki), spkiLen);
+        OPENSSL_free(spki);
         out.certificate = describe(c.leaf.get());
         c.add(QStringLiteral("verification material"), StepState::Passed,
               QStringLiteral("certificate %1 for %2").arg(out.certificate->serialHex.left(16), out.certificate->san));

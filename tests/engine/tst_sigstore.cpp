@@ -303,6 +303,34 @@ class TestSigstore : public QObject {
         }
     }
 
+
+    void tamperedTrustedRootChainIsRefused() {
+        // The root's own chains are checked once, when it is loaded: an intermediate whose signature
+        // no longer verifies under its root (Fulcio) or a TSA certificate likewise is never trusted.
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        Loaded l = load(QStringLiteral("rekor2-happy-path"));
+        QVERIFY(verifyLoaded(l).verified);
+        QJsonArray cas = l.root[QStringLiteral("certificateAuthorities")].toArray();
+        for (int i = 0; i < cas.size(); ++i) {
+            QJsonObject ca = cas[i].toObject();
+            if (ca[QStringLiteral("certChain")].toObject()[QStringLiteral("certificates")].toArray().size() < 2)
+                continue;
+            flip(ca, QStringLiteral("certChain.certificates[0].rawBytes"), -4);
+            cas[i] = ca;
+        }
+        QJsonArray tsas = l.root[QStringLiteral("timestampAuthorities")].toArray();
+        QJsonObject tsa = tsas[0].toObject();
+        flip(tsa, QStringLiteral("certChain.certificates[0].rawBytes"), -4);
+        tsas[0] = tsa;
+        Loaded broken = l;
+        broken.root[QStringLiteral("certificateAuthorities")] = cas;
+        const VerificationResult r = verifyLoaded(broken);
+        expectFailedStep(r, QStringLiteral("certificate chain"), QStringLiteral("does not verify"));
+        broken = l;
+        broken.root[QStringLiteral("timestampAuthorities")] = tsas;
+        expectFailedStep(verifyLoaded(broken), QStringLiteral("timestamps"), QStringLiteral("does not verify"));
+    }
+
     void identityMismatchShowsExpectedAndFound() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
         Loaded l = load(QStringLiteral("happy-path-v0.3"));
