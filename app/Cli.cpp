@@ -143,6 +143,58 @@ Result<QByteArray> readFile(const QString& path) {
     return f.readAll();
 }
 
+// cosign's signer flags: a certificate identity and issuer (exact or regexp), or a public key.
+void addSignerOptions(QCommandLineParser& p) {
+    p.addOption({QStringLiteral("certificate-identity"), QStringLiteral("Exact certificate identity (SAN URI or e-mail)."), QStringLiteral("ID")});
+    p.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Identity regular expression (unanchored, as cosign)."), QStringLiteral("RE")});
+    p.addOption({QStringLiteral("certificate-oidc-issuer"), QStringLiteral("Exact OIDC issuer."), QStringLiteral("URL")});
+    p.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) instead of a certificate identity."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("Accept a bundle without a transparency-log entry (as cosign).")});
+    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's default root)."), QStringLiteral("FILE")});
+}
+
+// The policy the signer flags give; `strict` requires exactly one identity and one issuer flag.
+Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict) {
+    sigstore::Policy policy;
+    policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
+    const bool identityFlags = p.isSet(QStringLiteral("certificate-identity")) || p.isSet(QStringLiteral("certificate-identity-regexp")) ||
+                               p.isSet(QStringLiteral("certificate-oidc-issuer")) || p.isSet(QStringLiteral("certificate-oidc-issuer-regexp"));
+    if (p.isSet(QStringLiteral("key"))) {
+        if (identityFlags)
+            return makeError(QStringLiteral("--key cannot be combined with the certificate identity flags"));
+        auto key = readFile(p.value(QStringLiteral("key")));
+        if (!key)
+            return key.error();
+        policy.publicKeyPem = *key;
+        return policy;
+    }
+    policy.identity = p.value(QStringLiteral("certificate-identity"));
+    policy.identityRegexp = p.value(QStringLiteral("certificate-identity-regexp"));
+    policy.issuer = p.value(QStringLiteral("certificate-oidc-issuer"));
+    policy.issuerRegexp = p.value(QStringLiteral("certificate-oidc-issuer-regexp"));
+    if (strict && policy.identity.isEmpty() == policy.identityRegexp.isEmpty())
+        return makeError(QStringLiteral("give exactly one of --certificate-identity and --certificate-identity-regexp (or --key)"));
+    if (strict && policy.issuer.isEmpty() == policy.issuerRegexp.isEmpty())
+        return makeError(QStringLiteral("give exactly one of --certificate-oidc-issuer and --certificate-oidc-issuer-regexp"));
+    return policy;
+}
+
+// --trusted-root, else the default stored in an existing database, else none.
+Result<std::optional<sigstore::TrustedRoot>> optionalTrustedRoot(const QCommandLineParser& p) {
+    if (p.isSet(QStringLiteral("trusted-root"))) {
+        auto r = sigstore::loadTrustedRoot(p.value(QStringLiteral("trusted-root")));
+        if (!r)
+            return r.error();
+        return std::optional<sigstore::TrustedRoot>(std::move(*r));
+    }
+    if (QFileInfo::exists(dbPath(p)))
+        if (auto db = Database::open(dbPath(p)); db)
+            if (auto r = VerificationStore(**db).defaultTrustedRoot(); r && *r)
+                return std::move(*r);
+    return std::optional<sigstore::TrustedRoot>();
+}
+
 void printJson(const QJsonValue& v) {
     const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
     out() << doc.toJson(QJsonDocument::Indented);
@@ -555,17 +607,10 @@ int evidenceCheck(const QStringList& args) {
             return 2;
         }
     }
-    std::optional<sigstore::TrustedRoot> root;
-    if (p.isSet(QStringLiteral("trusted-root"))) {
-        auto r = sigstore::loadTrustedRoot(p.value(QStringLiteral("trusted-root")));
-        if (!r)
-            return fail(r.error());
-        root = std::move(*r);
-    } else if (QFileInfo::exists(dbPath(p))) {
-        if (auto db = Database::open(dbPath(p)); db)
-            if (auto r = VerificationStore(**db).defaultTrustedRoot(); r && *r)
-                root = std::move(**r);
-    }
+    auto rootOrError = optionalTrustedRoot(p);
+    if (!rootOrError)
+        return fail(rootOrError.error());
+    std::optional<sigstore::TrustedRoot> root = std::move(*rootOrError);
     evidence::SignatureCheck signature;
     if (p.isSet(QStringLiteral("key"))) {
         auto key = readFile(p.value(QStringLiteral("key")));
@@ -930,14 +975,8 @@ int verifyVerb(const QStringList& args) {
     p.addOption({QStringLiteral("bundle"), QStringLiteral("Sigstore bundle (.sigstore.json, attestation.intoto.jsonl)."), QStringLiteral("FILE")});
     p.addOption({QStringLiteral("artifact"), QStringLiteral("The signed artifact (or the statement's subject)."), QStringLiteral("FILE")});
     p.addOption({QStringLiteral("digest"), QStringLiteral("The artifact's digest instead of the artifact: sha256:HEX."), QStringLiteral("DIGEST")});
-    p.addOption({QStringLiteral("certificate-identity"), QStringLiteral("Exact certificate identity (SAN URI or e-mail)."), QStringLiteral("ID")});
-    p.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Identity regular expression (unanchored, as cosign)."), QStringLiteral("RE")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer"), QStringLiteral("Exact OIDC issuer."), QStringLiteral("URL")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) instead of a certificate identity."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's default root)."), QStringLiteral("FILE")});
+    addSignerOptions(p);
     p.addOption({QStringLiteral("import-trusted-root"), QStringLiteral("Store FILE in the database as the default trusted root, then exit."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("Accept a bundle without a transparency-log entry (as cosign).")});
     p.addOption({QStringLiteral("batch"), QStringLiteral("Verify every case of a MANIFEST.tsv (cases/<case>/ beside it); one verdict per line."), QStringLiteral("MANIFEST")});
     p.addOption({QStringLiteral("use-digest"), QStringLiteral("With --batch: verify against the manifest's artifact_digest, not the artifact file.")});
     p.addOption({QStringLiteral("record"), QStringLiteral("Store the result in the database (as the app does).")});
@@ -972,29 +1011,10 @@ int verifyVerb(const QStringList& args) {
         artifactPath = p.positionalArguments().constFirst();
     if (artifactPath.isEmpty() == !p.isSet(QStringLiteral("digest")))
         return usage(QStringLiteral("give exactly one of --artifact FILE and --digest sha256:HEX"), QStringLiteral("verify"));
-    sigstore::Policy policy;
-    policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
-    const bool identityFlags = p.isSet(QStringLiteral("certificate-identity")) || p.isSet(QStringLiteral("certificate-identity-regexp")) ||
-                               p.isSet(QStringLiteral("certificate-oidc-issuer")) || p.isSet(QStringLiteral("certificate-oidc-issuer-regexp"));
-    if (p.isSet(QStringLiteral("key"))) {
-        if (identityFlags)
-            return usage(QStringLiteral("--key cannot be combined with the certificate identity flags"), QStringLiteral("verify"));
-        auto key = readFile(p.value(QStringLiteral("key")));
-        if (!key)
-            return fail(key.error());
-        policy.publicKeyPem = *key;
-    } else {
-        policy.identity = p.value(QStringLiteral("certificate-identity"));
-        policy.identityRegexp = p.value(QStringLiteral("certificate-identity-regexp"));
-        policy.issuer = p.value(QStringLiteral("certificate-oidc-issuer"));
-        policy.issuerRegexp = p.value(QStringLiteral("certificate-oidc-issuer-regexp"));
-        if (policy.identity.isEmpty() == policy.identityRegexp.isEmpty())
-            return usage(QStringLiteral("give exactly one of --certificate-identity and --certificate-identity-regexp (or --key)"),
-                         QStringLiteral("verify"));
-        if (policy.issuer.isEmpty() == policy.issuerRegexp.isEmpty())
-            return usage(QStringLiteral("give exactly one of --certificate-oidc-issuer and --certificate-oidc-issuer-regexp"),
-                         QStringLiteral("verify"));
-    }
+    auto policyOrError = signerPolicy(p, true);
+    if (!policyOrError)
+        return policyOrError.error().file.isEmpty() ? usage(policyOrError.error().message, QStringLiteral("verify")) : fail(policyOrError.error());
+    const sigstore::Policy policy = *policyOrError;
     auto root = trustedRootFrom(p);
     if (!root && policy.keyMode() && !p.isSet(QStringLiteral("trusted-root")))
         root = sigstore::TrustedRoot{}; // a key needs no trust material; log entries then fail as untrusted
@@ -1288,13 +1308,7 @@ int bundleSign(const QStringList& args) {
 int bundleVerify(const QStringList& args) {
     QCommandLineParser p;
     addDb(p);
-    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) the attestation must be signed with."), QStringLiteral("PUB")});
-    p.addOption({QStringLiteral("certificate-identity"), QStringLiteral("Exact certificate identity."), QStringLiteral("ID")});
-    p.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Identity regular expression."), QStringLiteral("RE")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer"), QStringLiteral("Exact OIDC issuer."), QStringLiteral("URL")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")});
-    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("With --key: accept an attestation without a log entry.")});
+    addSignerOptions(p);
     p.addOption({QStringLiteral("min-trust-level"), QStringLiteral("Fail below this level: max|verified|attested|unverified|unknown "
                                                                    "(default unverified)."), QStringLiteral("LEVEL"), QStringLiteral("unverified")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
@@ -1310,29 +1324,14 @@ int bundleVerify(const QStringList& args) {
     if (!minLevel)
         return usage(QStringLiteral("unknown --min-trust-level '%1'").arg(p.value(QStringLiteral("min-trust-level"))), QStringLiteral("bundle verify"));
     deploy::VerifyOptions options;
-    options.policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
-    if (p.isSet(QStringLiteral("key"))) {
-        auto key = readFile(p.value(QStringLiteral("key")));
-        if (!key)
-            return fail(key.error());
-        options.policy.publicKeyPem = *key;
-    } else {
-        options.policy.identity = p.value(QStringLiteral("certificate-identity"));
-        options.policy.identityRegexp = p.value(QStringLiteral("certificate-identity-regexp"));
-        options.policy.issuer = p.value(QStringLiteral("certificate-oidc-issuer"));
-        options.policy.issuerRegexp = p.value(QStringLiteral("certificate-oidc-issuer-regexp"));
-    }
-    std::optional<sigstore::TrustedRoot> root;
-    if (p.isSet(QStringLiteral("trusted-root"))) {
-        auto r = sigstore::loadTrustedRoot(p.value(QStringLiteral("trusted-root")));
-        if (!r)
-            return fail(r.error());
-        root = std::move(*r);
-    } else if (QFileInfo::exists(dbPath(p))) {
-        if (auto db = Database::open(dbPath(p)); db)
-            if (auto r = VerificationStore(**db).defaultTrustedRoot(); r && *r)
-                root = std::move(**r);
-    }
+    auto policy = signerPolicy(p, false);
+    if (!policy)
+        return policy.error().file.isEmpty() ? usage(policy.error().message, QStringLiteral("bundle verify")) : fail(policy.error());
+    options.policy = *policy;
+    auto rootOrError = optionalTrustedRoot(p);
+    if (!rootOrError)
+        return fail(rootOrError.error());
+    std::optional<sigstore::TrustedRoot> root = std::move(*rootOrError);
     options.root = root ? &*root : nullptr;
     const deploy::DeploymentVerification v = deploy::verifyDeploymentBundle(p.positionalArguments().constFirst(), options);
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
