@@ -1,11 +1,13 @@
 #include "MainWindow.h"
 
+#include "BundleVerifyPane.h"
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
 #include "GraphPane.h"
 #include "HealthPane.h"
 #include "Plural.h"
 #include "RecipeView.h"
+#include "SignPane.h"
 #include "VerifyPane.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
@@ -40,7 +42,9 @@
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
+
 #include <QtConcurrent/QtConcurrentRun>
+#include <functional>
 
 namespace pb::widgets {
 
@@ -286,6 +290,15 @@ void MainWindow::buildUi() {
                                          10000);
             });
     m_views->addWidget(m_verifyPane);
+
+    // The Sign view: keys, signatures and deployment-bundle verification.
+    m_signPane = new SignPane(m_db, this);
+    connect(m_signPane, &SignPane::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+    // A trusted root imported in the Verify view is offered for keyless bundle verification too.
+    connect(m_verifyPane, &VerifyPane::trustedRootImported, m_signPane->bundleVerifyPane(),
+            &BundleVerifyPane::reloadTrustedRoots);
+    m_views->addWidget(m_signPane);
     setCentralWidget(m_views);
     setAcceptDrops(true);
 
@@ -336,7 +349,12 @@ void MainWindow::buildMenus() {
     m_showVerifyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
     m_showVerifyAction->setToolTip(
         tr("Verify a Sigstore bundle offline, step by step, against a stored trusted root (Ctrl+3)"));
-    for (QAction* a : {m_showCatalogAction, m_showHealthAction, m_showVerifyAction}) {
+    m_showSignAction = view->addAction(tr("&Sign"), this, &MainWindow::showSign);
+    m_showSignAction->setObjectName(QStringLiteral("actionShowSign"));
+    m_showSignAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
+    m_showSignAction->setToolTip(tr("Signing keys; sign files, evidence bundles and deployment bundles; "
+                                    "verify a deployment bundle (Ctrl+4)"));
+    for (QAction* a : {m_showCatalogAction, m_showHealthAction, m_showVerifyAction, m_showSignAction}) {
         a->setCheckable(true);
         views->addAction(a);
     }
@@ -351,11 +369,18 @@ void MainWindow::buildMenus() {
     m_viewBar->addAction(m_showCatalogAction);
     m_viewBar->addAction(m_showHealthAction);
     m_viewBar->addAction(m_showVerifyAction);
+    m_viewBar->addAction(m_showSignAction);
     m_viewBar->addSeparator();
     m_viewBar->addAction(m_importAction);
     m_viewBar->addAction(m_importEvidenceAction);
 
     QAction* find = view->addAction(tr("&Filter"), this, [this] {
+        if (isSignShown()) { // the deployment bundle's files
+            auto* files = m_signPane->findChild<QLineEdit*>(QStringLiteral("bundleFilesFilter"));
+            files->setFocus(Qt::ShortcutFocusReason);
+            files->selectAll();
+            return;
+        }
         if (isVerifyShown()) { // nothing to filter: the bundle field
             auto* bundle = m_verifyPane->findChild<QLineEdit*>(QStringLiteral("verifyBundlePath"));
             bundle->setFocus(Qt::ShortcutFocusReason);
@@ -380,6 +405,39 @@ void MainWindow::buildMenus() {
     QAction* reload = view->addAction(tr("&Reload"), this, &MainWindow::reloadCatalogs);
     reload->setObjectName(QStringLiteral("actionReload"));
     reload->setShortcut(QKeySequence::Refresh);
+
+    // Sign: every signing dialog from any view (they open over the Sign view).
+    QMenu* signMenu = menuBar()->addMenu(tr("&Sign"));
+    signMenu->setObjectName(QStringLiteral("signMenu"));
+    const struct {
+        QString text;
+        const char* name;
+        std::function<void()> run;
+    } signActions[] = {
+        {tr("&New Key…"), "actionNewKey", [this] { m_signPane->newKey(); }},
+        {tr("&Import Key…"), "actionImportKey", [this] { m_signPane->importKey(); }},
+        {QString(), nullptr, {}},
+        {tr("Sign &File…"), "actionSignFile", [this] { m_signPane->signFile(); }},
+        {tr("Sign &Evidence Bundle…"), "actionSignEvidence", [this] { m_signPane->signEvidence(); }},
+        {tr("Sign &Deployment Bundle…"), "actionSignDeployment", [this] { m_signPane->signDeployment(); }},
+        {QString(), nullptr, {}},
+        {tr("&Verify Deployment Bundle…"), "actionVerifyDeployment",
+         [this] {
+             m_signPane->findChild<QLineEdit*>(QStringLiteral("bundleVerifyDirectory"))
+                 ->setFocus(Qt::OtherFocusReason);
+         }},
+    };
+    for (const auto& a : signActions) {
+        if (!a.name) {
+            signMenu->addSeparator();
+            continue;
+        }
+        QAction* action = signMenu->addAction(a.text, this, [this, run = a.run] {
+            showSign();
+            run();
+        });
+        action->setObjectName(QLatin1String(a.name));
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
@@ -430,6 +488,15 @@ bool MainWindow::isHealthShown() const {
 
 bool MainWindow::isVerifyShown() const {
     return m_views->currentWidget() == m_verifyPane;
+}
+
+bool MainWindow::isSignShown() const {
+    return m_views->currentWidget() == m_signPane;
+}
+
+void MainWindow::showSign() {
+    m_views->setCurrentWidget(m_signPane);
+    m_showSignAction->setChecked(true);
 }
 
 void MainWindow::showCatalog() {

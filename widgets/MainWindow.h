@@ -1,7 +1,9 @@
-// The main window: three views, switched by the tool bar (Ctrl+1, Ctrl+2, Ctrl+3). Catalog:
+// The main window: four views, switched by the tool bar (Ctrl+1 … Ctrl+4). Catalog:
 // versions and their recipes on the left (filter as you type), the selected recipe on the right.
 // Health: the evidence status of every recipe coordinate with its inspector. Verify: offline
-// Sigstore verification of a bundle, step by step, and the stored history. File > Import Catalog…
+// Sigstore verification of a bundle, step by step, and the stored history. Sign: signing keys, the
+// three signatures (file, evidence bundle, deployment bundle) and deployment-bundle verification;
+// the Sign menu reaches the same dialogs from any view. File > Import Catalog…
 // and File > Import Evidence… run on workers. A Sigstore bundle (or trusted root) dropped anywhere
 // on the window opens in the Verify view.
 #pragma once
@@ -42,6 +44,7 @@ class ComparePane;
 class GraphPane;
 class HealthPane;
 class RecipeView;
+class SignPane;
 class VerifyPane;
 
 class MainWindow : public QMainWindow {
@@ -78,6 +81,8 @@ class MainWindow : public QMainWindow {
     bool isHealthShown() const;
     VerifyPane* verifyPane() const { return m_verifyPane; }
     bool isVerifyShown() const;
+    SignPane* signPane() const { return m_signPane; }
+    bool isSignShown() const;
     // The loaded catalog of a version, when it is cached (nullptr otherwise).
     std::shared_ptr<const catalog::Catalog> cachedCatalog(const QString& label) const;
 
@@ -91,6 +96,7 @@ class MainWindow : public QMainWindow {
     void showCatalog();
     void showHealth();
     void showVerify();
+    void showSign();
 
   signals:
     // After an import ends (and after its error box was closed).
@@ -140,8 +146,10 @@ class MainWindow : public QMainWindow {
     QAction* m_showCatalogAction = nullptr;
     QAction* m_showHealthAction = nullptr;
     QAction* m_showVerifyAction = nullptr;
+    QAction* m_showSignAction = nullptr;
     HealthPane* m_healthPane = nullptr;
     VerifyPane* m_verifyPane = nullptr;
+    SignPane* m_signPane = nullptr;
     QSplitter* m_splitter = nullptr;
     QLineEdit* m_filter = nullptr;
     QTreeView* m_tree = nullptr;

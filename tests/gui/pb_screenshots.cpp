@@ -1,9 +1,12 @@
 // Writes the PNGs of docs/screenshots: the main window with a recipe selected, the filter in use,
 // a catalog version's summary, an overlay's YAML, the Graph and Compare tabs, the import
-// progress, the Health view with its evidence inspector, and the Verify view with a verified
-// bundle and with an identity mismatch (Sigstore conformance cases from ../shared/data). Not a test; run by
+// progress, the Health view with its evidence inspector, the Verify view with a verified
+// bundle and with an identity mismatch (Sigstore conformance cases from ../shared/data), and the
+// Sign view: keys, a sealed deployment bundle verified "attested", the same bundle tampered, and
+// the deployment signing dialog. Not a test; run by
 // tools/screenshots.sh (offscreen platform, fixed locale, a temp database seeded with the
 // embedded catalog).
+#include "BundleVerifyPane.h"
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
 #include "EvidenceFixture.h"
@@ -16,6 +19,9 @@
 #include "MainWindow.h"
 #include "RecipeModels.h"
 #include "RecipeView.h"
+#include "SignDialogs.h"
+#include "SignPane.h"
+#include "SigningFixture.h"
 #include "VerifyPane.h"
 #include "YamlDialog.h"
 #include "store/EvidenceStore.h"
@@ -26,7 +32,9 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QPointer>
+#include <QProgressBar>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStyleFactory>
 #include <QTabWidget>
@@ -103,6 +111,63 @@ bool verifyShots(pb::widgets::MainWindow& window, const QString& out) {
     return ok;
 }
 
+// The Sign view: two keys, a deployment bundle sealed with one and verified "attested" (sign.png),
+// the signing dialog after sealing it (sign-dialog.png), then the bundle with a changed, a missing
+// and an unexpected file (bundle-verify.png).
+bool signShots(pb::widgets::MainWindow& window, pb::store::Database& db, const QString& out) {
+    QTemporaryDir tmp;
+    const QByteArray pass = "screenshot passphrase";
+    const pbgui::WrittenKey release =
+        pbgui::writeKey(db, tmp.filePath(QStringLiteral("release-signing.key")), pass);
+    const pbgui::WrittenKey evidence =
+        pbgui::writeKey(db, tmp.filePath(QStringLiteral("ci-evidence.key")), pass);
+    if (release.fingerprint.isEmpty() || evidence.fingerprint.isEmpty()) {
+        err() << "cannot write the screenshot keys" << Qt::endl;
+        return false;
+    }
+    const QString dir = tmp.filePath(QStringLiteral("h100-eks-inference-bundle"));
+    if (pbgui::writeDeploymentTree(dir, 240).size() != 240) {
+        err() << "cannot write the deployment tree" << Qt::endl;
+        return false;
+    }
+    window.showSign();
+    pb::widgets::SignPane* pane = window.signPane();
+    pane->reloadKeys();
+    pane->setLastKeyPath(release.privatePath);
+
+    // Seal it through the dialog, as a user does.
+    bool ok = true;
+    pb::widgets::SignDialog* dialog = pane->signDeployment();
+    dialog->setInputPath(dir);
+    dialog->findChild<QLineEdit*>(QStringLiteral("signPassphrase"))->setText(QString::fromUtf8(pass));
+    QSignalSpy signedSpy(dialog, &pb::widgets::SignDialog::signingFinished);
+    dialog->sign();
+    ok &= waitFor([&] { return !signedSpy.isEmpty(); }, 60000) && dialog->succeeded();
+    ok &= save(dialog, out, QStringLiteral("sign-dialog.png"));
+    dialog->close();
+
+    pb::widgets::BundleVerifyPane* verify = pane->bundleVerifyPane();
+    verify->selectStoredKey(release.fingerprint);
+    auto runVerify = [&] {
+        QSignalSpy done(verify, &pb::widgets::BundleVerifyPane::verificationFinished);
+        return verify->verify() && waitFor([&] { return !done.isEmpty(); }, 60000) && verify->hasResult();
+    };
+    ok &= runVerify();
+    const int row = pane->keysModel()->rowOfFingerprint(release.fingerprint);
+    if (row >= 0)
+        pane->keysView()->setCurrentIndex(pane->keysModel()->index(row, 0));
+    ok &= save(&window, out, QStringLiteral("sign.png"));
+
+    ok &= pbgui::writeText(dir + QStringLiteral("/002-gpu-operator/values.yaml"),
+                           "# edited by hand\nreplicas: 7\n");
+    ok &= QFile::remove(dir + QStringLiteral("/README.md"));
+    ok &= pbgui::writeText(dir + QStringLiteral("/003-network-operator/manifests/zz-debug-pod.yaml"),
+                           "kind: Pod\n");
+    ok &= runVerify();
+    ok &= save(&window, out, QStringLiteral("bundle-verify.png"));
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -132,6 +197,9 @@ int main(int argc, char** argv) {
     // PB_SCREENSHOTS_ONLY=verify: only the Verify view (quick, while working on it).
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("verify"))
         return verifyShots(window, out) ? 0 : 1;
+    // PB_SCREENSHOTS_ONLY=sign: only the Sign view.
+    if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("sign"))
+        return signShots(window, *db->db, out) ? 0 : 1;
 
     // 1. A catalog version's summary (the start screen).
     window.selectVersion(QStringLiteral("v1.0.0"));
@@ -256,6 +324,9 @@ int main(int argc, char** argv) {
 
     // 9. The Verify view.
     ok &= verifyShots(window, out);
+
+    // 10. The Sign view.
+    ok &= signShots(window, *db->db, out);
 
     return ok ? 0 : 1;
 }
