@@ -163,7 +163,10 @@ std::unique_ptr<BundleModel::Node> BundleModel::buildBundle(int row) const {
         }
     }
     top->add(node(ItemKind::Field, QStringLiteral("signed"), QStringLiteral("signature"),
-                  b.signedBundle ? QStringLiteral("present (not verified yet)") : QStringLiteral("none")));
+                  !b.signedBundle                  ? QStringLiteral("none (pending signature)")
+                  : !b.signatureVerified           ? QStringLiteral("present, not checked (no trusted root)")
+                  : *b.signatureVerified           ? QStringLiteral("verified offline: %1").arg(b.signatureDetail)
+                                                   : QStringLiteral("FAILED: %1").arg(b.signatureDetail)));
 
     // Integrity checks, step by step.
     int failedSteps = 0;

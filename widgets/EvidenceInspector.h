@@ -2,8 +2,8 @@
 // with its file, layout, signer (identity, issuer, class, Rekor index), bundle (OCI reference,
 // digest, predicate type), attestedAt, and each broken rule of an invalid one. Below, the evidence
 // bundles imported for it (models::BundleModel): check result, facts, integrity steps and each
-// phase's CTRF tests, read on a worker. Signatures are not verified yet, and the inspector says so
-// rather than implying otherwise.
+// phase's CTRF tests, read on a worker. A bundle's signature shows as verified (and by whom), failed
+// (and why), not checked (no trusted root) or absent (pending).
 #pragma once
 
 #include "evidence/Evidence.h"
