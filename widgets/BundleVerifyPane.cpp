@@ -2,12 +2,12 @@
 
 #include "Plural.h"
 #include "TableSetup.h"
+#include "WidgetUtil.h"
 #include "sigstore/TrustedRoot.h"
 #include "store/Database.h"
 #include "store/VerificationStore.h"
 
 #include <QApplication>
-#include <QButtonGroup>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
@@ -16,7 +16,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -31,7 +30,6 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace pb::widgets {
 
@@ -50,27 +48,6 @@ namespace {
 
 // The stored-key combo's first entry: a PEM file chosen below.
 constexpr int kPemFileEntry = 0;
-
-QPushButton* browseButton(const char* name, const QString& tip, QWidget* parent) {
-    auto* b = new QPushButton(QObject::tr("Browse…"), parent);
-    b->setObjectName(QLatin1String(name));
-    b->setToolTip(tip);
-    return b;
-}
-
-QGroupBox* group(const QString& title, const char* name, QWidget* parent) {
-    auto* g = new QGroupBox(title, parent);
-    g->setObjectName(QLatin1String(name));
-    return g;
-}
-
-QLabel* grayLabel(const char* name, QWidget* parent) {
-    auto* l = new QLabel(parent);
-    l->setObjectName(QLatin1String(name));
-    l->setStyleSheet(QStringLiteral("color: gray;"));
-    l->setWordWrap(true);
-    return l;
-}
 
 } // namespace
 
@@ -104,10 +81,7 @@ BundleVerifyPane::~BundleVerifyPane() {
 
 QWidget* BundleVerifyPane::buildInputs() {
     QGroupBox* box = group(tr("Verify a deployment bundle"), "bundleVerifyInputs", this);
-    auto* grid = new QGridLayout(box);
-    grid->setHorizontalSpacing(6);
-    grid->setVerticalSpacing(6);
-    grid->setColumnStretch(1, 1);
+    QGridLayout* grid = inputGrid(box);
     int row = 0;
 
     m_dir = new QLineEdit(box);
@@ -116,12 +90,10 @@ QWidget* BundleVerifyPane::buildInputs() {
     m_dir->setClearButtonEnabled(true);
     auto* dirBrowse = browseButton("bundleVerifyBrowseDirectory", tr("Choose the deployment bundle"), box);
     connect(dirBrowse, &QPushButton::clicked, this, [this] {
-        QFileDialog dialog(this, tr("Choose a deployment bundle"));
-        dialog.setObjectName(QStringLiteral("bundleVerifyDirectoryDialog"));
-        dialog.setFileMode(QFileDialog::Directory);
-        dialog.setOption(QFileDialog::ShowDirsOnly, true);
-        if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
-            setDirectory(dialog.selectedFiles().constFirst());
+        if (const QString dir =
+                chooseDirectory(this, tr("Choose a deployment bundle"), "bundleVerifyDirectoryDialog");
+            !dir.isEmpty())
+            setDirectory(dir);
     });
     auto* dirLabel = new QLabel(tr("&Directory:"), box);
     dirLabel->setBuddy(m_dir);
@@ -137,27 +109,14 @@ QWidget* BundleVerifyPane::buildInputs() {
     m_identityMode->setObjectName(QStringLiteral("bundleVerifyIdentityMode"));
     m_identityMode->setToolTip(
         tr("Keyless: a Fulcio certificate for this identity, against a stored trusted root"));
-    auto* modes = new QButtonGroup(box);
-    modes->addButton(m_keyMode);
-    modes->addButton(m_identityMode);
-    m_keyMode->setChecked(true);
-    auto* modeRow = new QHBoxLayout;
-    modeRow->setSpacing(12);
-    modeRow->addWidget(m_keyMode);
-    modeRow->addWidget(m_identityMode);
-    modeRow->addStretch(1);
     grid->addWidget(new QLabel(tr("Signer:"), box), row, 0);
-    grid->addLayout(modeRow, row, 1, 1, 2);
+    grid->addLayout(choiceRow(box, {m_keyMode, m_identityMode}), row, 1, 1, 2);
     ++row;
 
     m_signerStack = new QStackedWidget(box);
     m_signerStack->setObjectName(QStringLiteral("bundleVerifySignerStack"));
     auto* keyPage = new QWidget(m_signerStack);
-    auto* keyGrid = new QGridLayout(keyPage);
-    keyGrid->setContentsMargins(0, 0, 0, 0);
-    keyGrid->setHorizontalSpacing(6);
-    keyGrid->setVerticalSpacing(6);
-    keyGrid->setColumnStretch(1, 1);
+    QGridLayout* keyGrid = inputGrid(keyPage, true);
     m_storedKey = new QComboBox(keyPage);
     m_storedKey->setObjectName(QStringLiteral("bundleVerifyStoredKey"));
     m_storedKey->view()->setObjectName(QStringLiteral("bundleVerifyStoredKeyList"));
@@ -191,11 +150,7 @@ QWidget* BundleVerifyPane::buildInputs() {
     connect(m_storedKey, &QComboBox::currentIndexChanged, this, [this] { updateModes(); });
 
     auto* idPage = new QWidget(m_signerStack);
-    auto* idGrid = new QGridLayout(idPage);
-    idGrid->setContentsMargins(0, 0, 0, 0);
-    idGrid->setHorizontalSpacing(6);
-    idGrid->setVerticalSpacing(6);
-    idGrid->setColumnStretch(1, 1);
+    QGridLayout* idGrid = inputGrid(idPage, true);
     m_identity = new QLineEdit(idPage);
     m_identity->setObjectName(QStringLiteral("bundleVerifyIdentity"));
     m_identity->setPlaceholderText(tr("https://github.com/org/repo/.github/workflows/x.yml@refs/tags/v1"));
@@ -277,22 +232,12 @@ QWidget* BundleVerifyPane::buildResults() {
 
     auto* page = new QWidget(m_resultStack);
     page->setObjectName(QStringLiteral("bundleVerifyResultPage"));
-    m_banner = new QFrame(page);
-    m_banner->setObjectName(QStringLiteral("bundleTrustBanner"));
-    m_banner->setFrameShape(QFrame::StyledPanel);
-    m_banner->setAutoFillBackground(true);
+    m_banner = bannerFrame("bundleTrustBanner", page);
     m_banner->setSizePolicy(QSizePolicy::Preferred,
                             QSizePolicy::Fixed); // the tables give way, not the verdict
     m_levelIcon = new QLabel(m_banner);
     m_levelIcon->setObjectName(QStringLiteral("bundleTrustIcon"));
-    m_levelIcon->setAlignment(Qt::AlignTop);
-    m_level = new QLabel(m_banner);
-    m_level->setObjectName(QStringLiteral("bundleTrustLevel"));
-    m_level->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont big = m_level->font();
-    big.setPointSizeF(big.pointSizeF() * 1.45);
-    big.setBold(true);
-    m_level->setFont(big);
+    m_level = bannerHeadline("bundleTrustLevel", 1.45, m_banner);
     m_levelText = new QLabel(m_banner);
     m_levelText->setObjectName(QStringLiteral("bundleTrustExplanation"));
     m_levelText->setWordWrap(false);
@@ -304,16 +249,7 @@ QWidget* BundleVerifyPane::buildResults() {
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     for (QLabel* l : {m_levelText, m_details})
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    auto* bannerText = new QVBoxLayout;
-    bannerText->setSpacing(2);
-    bannerText->addWidget(m_level);
-    bannerText->addWidget(m_levelText);
-    bannerText->addWidget(m_details);
-    auto* bannerLayout = new QHBoxLayout(m_banner);
-    bannerLayout->setContentsMargins(10, 8, 10, 8);
-    bannerLayout->setSpacing(10);
-    bannerLayout->addWidget(m_levelIcon);
-    bannerLayout->addLayout(bannerText, 1);
+    layOutBanner(m_banner, m_levelIcon, {m_level, m_levelText, m_details});
 
     // Files.
     auto* filesBox = group(tr("Files"), "bundleFilesGroup", page);
@@ -445,11 +381,7 @@ bool BundleVerifyPane::selectTrustedRoot(qint64 id) {
 
 void BundleVerifyPane::updateModes() {
     m_signerStack->setCurrentIndex(m_keyMode->isChecked() ? 0 : 1);
-    for (int i = 0; i < m_signerStack->count(); ++i)
-        m_signerStack->widget(i)->setSizePolicy(QSizePolicy::Preferred, i == m_signerStack->currentIndex()
-                                                                            ? QSizePolicy::Preferred
-                                                                            : QSizePolicy::Ignored);
-    m_signerStack->setMaximumHeight(m_signerStack->currentWidget()->sizeHint().height());
+    fitToCurrentPage(m_signerStack);
     const bool pemFile = m_storedKey->currentIndex() == kPemFileEntry;
     m_keyPath->setEnabled(pemFile);
     m_keyBrowse->setEnabled(pemFile);
@@ -578,21 +510,11 @@ bool BundleVerifyPane::verify() {
     m_cancelButton->setEnabled(true);
     m_progress->setRange(0, 0);
     m_progress->show();
-    auto post = [this](int done, int total) {
-        QMetaObject::invokeMethod(
-            this, [this, done, total] { onProgress(done, total); }, Qt::QueuedConnection);
-    };
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    m_watcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const Outcome outcome = watcher->result();
-        watcher->deleteLater();
-        m_watcher = nullptr;
-        onFinished(outcome);
-    });
+    auto post = queuedProgress(this, &BundleVerifyPane::onProgress);
     // The trusted root is read on the worker through its own connection (connections are per thread).
-    watcher->setFuture(
-        QtConcurrent::run([dir, base, keyMode, rootId, path = m_db.path(), cancel = m_cancel, post]() {
+    runWatched(
+        this, m_watcher,
+        [dir, base, keyMode, rootId, path = m_db.path(), cancel = m_cancel, post]() {
             Outcome out;
             std::optional<sigstore::TrustedRoot> root;
             if (rootId != 0) {
@@ -614,7 +536,8 @@ bool BundleVerifyPane::verify() {
             out.cancelled = cancel->load();
             out.ran = true;
             return out;
-        }));
+        },
+        [this](const Outcome& outcome) { onFinished(outcome); });
     return true;
 }
 
@@ -657,13 +580,8 @@ void BundleVerifyPane::onFinished(const Outcome& outcome) {
 void BundleVerifyPane::showBanner(const QString& headline, const QString& text, const QColor& ink,
                                   const QColor& tint, const QIcon& icon) {
     m_resultStack->setCurrentIndex(1);
-    QPalette pal = m_banner->palette();
-    pal.setColor(QPalette::Window, tint);
-    m_banner->setPalette(pal);
+    tintBanner(m_banner, m_level, tint, ink.darker(110));
     m_level->setText(headline);
-    QPalette lp = m_level->palette();
-    lp.setColor(QPalette::WindowText, ink.darker(110));
-    m_level->setPalette(lp);
     m_levelText->setText(text);
     const int side = m_level->fontMetrics().height() + 10;
     m_levelIcon->setPixmap(icon.pixmap(QSize(side, side), devicePixelRatioF()));

@@ -9,6 +9,7 @@
 #include "RecipeView.h"
 #include "SignPane.h"
 #include "VerifyPane.h"
+#include "WidgetUtil.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "evidence/Evidence.h"
@@ -22,7 +23,6 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHeaderView>
@@ -767,14 +767,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::importCatalog() {
     if (isImporting() || isImportingEvidence())
         return;
-    QFileDialog dirDialog(this, tr("Import Catalog — choose an AICR recipes/ directory"));
-    dirDialog.setObjectName(QStringLiteral("importDirectoryDialog"));
-    dirDialog.setFileMode(QFileDialog::Directory);
-    dirDialog.setOption(QFileDialog::ShowDirsOnly, true);
-    dirDialog.setAcceptMode(QFileDialog::AcceptOpen);
-    if (dirDialog.exec() != QDialog::Accepted || dirDialog.selectedFiles().isEmpty())
+    const QString chosen = chooseDirectory(this, tr("Import Catalog — choose an AICR recipes/ directory"),
+                                           "importDirectoryDialog");
+    if (chosen.isEmpty())
         return;
-    const QString dir = QDir::cleanPath(dirDialog.selectedFiles().constFirst());
+    const QString dir = QDir::cleanPath(chosen);
 
     // Default label: the directory's name, or its parent's when it is the recipes/ folder itself.
     QFileInfo fi(dir);
@@ -829,59 +826,54 @@ bool MainWindow::startImport(const QString& dirIn, const QString& label) {
         QMetaObject::invokeMethod(
             this, [this, percent, text] { onImportProgress(percent, text); }, Qt::QueuedConnection);
     };
-    auto* watcher = new QFutureWatcher<ImportOutcome>(this);
-    m_importWatcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const ImportOutcome outcome = watcher->result();
-        watcher->deleteLater();
-        m_importWatcher = nullptr;
-        onImportFinished(outcome);
-    });
-    watcher->setFuture(QtConcurrent::run([path = m_db.path(), dir, label, cancel = m_importCancel, post]() {
-        ImportOutcome out;
-        int lastPercent = -1;
-        catalog::LoadOptions lo;
-        lo.cancel = cancel.get();
-        lo.progress = [&](int done, int total) {
-            const int percent = total > 0 ? done * kLoadShare / total : 0;
-            if (percent != lastPercent) {
-                lastPercent = percent;
-                post(percent, QObject::tr("Reading files: %1 of %2").arg(done).arg(total));
+    runWatched(
+        this, m_importWatcher,
+        [path = m_db.path(), dir, label, cancel = m_importCancel, post]() {
+            ImportOutcome out;
+            int lastPercent = -1;
+            catalog::LoadOptions lo;
+            lo.cancel = cancel.get();
+            lo.progress = [&](int done, int total) {
+                const int percent = total > 0 ? done * kLoadShare / total : 0;
+                if (percent != lastPercent) {
+                    lastPercent = percent;
+                    post(percent, QObject::tr("Reading files: %1 of %2").arg(done).arg(total));
+                }
+            };
+            Result<catalog::Catalog> cat = catalog::loadCatalog(dir, lo);
+            if (!cat) {
+                out.cancelled = cancel->load();
+                out.error = cat.error().toString();
+                return out;
             }
-        };
-        Result<catalog::Catalog> cat = catalog::loadCatalog(dir, lo);
-        if (!cat) {
-            out.cancelled = cancel->load();
-            out.error = cat.error().toString();
-            return out;
-        }
-        // QSqlDatabase connections belong to one thread: the worker writes through its own.
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
-        if (!db) {
-            out.error = db.error().toString();
-            return out;
-        }
-        store::ImportOptions io;
-        io.cancel = cancel.get();
-        io.progress = [&](int step, int steps, store::ImportStage stage) {
-            const int percent = kLoadShare + (steps > 0 ? step * (100 - kLoadShare) / steps : 0);
-            if (percent != lastPercent) {
-                lastPercent = percent;
-                post(percent, stage == store::ImportStage::Resolving
-                                  ? QObject::tr("Resolving recipes: %1 of %2").arg(step).arg(steps - 1)
-                                  : store::stageName(stage));
+            // QSqlDatabase connections belong to one thread: the worker writes through its own.
+            Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+            if (!db) {
+                out.error = db.error().toString();
+                return out;
             }
-        };
-        Result<store::ImportReport> report = store::CatalogStore(**db).importCatalog(label, *cat, io);
-        if (!report) {
-            out.cancelled = cancel->load();
-            out.error = report.error().toString();
+            store::ImportOptions io;
+            io.cancel = cancel.get();
+            io.progress = [&](int step, int steps, store::ImportStage stage) {
+                const int percent = kLoadShare + (steps > 0 ? step * (100 - kLoadShare) / steps : 0);
+                if (percent != lastPercent) {
+                    lastPercent = percent;
+                    post(percent, stage == store::ImportStage::Resolving
+                                      ? QObject::tr("Resolving recipes: %1 of %2").arg(step).arg(steps - 1)
+                                      : store::stageName(stage));
+                }
+            };
+            Result<store::ImportReport> report = store::CatalogStore(**db).importCatalog(label, *cat, io);
+            if (!report) {
+                out.cancelled = cancel->load();
+                out.error = report.error().toString();
+                return out;
+            }
+            out.ok = true;
+            out.report = *report;
             return out;
-        }
-        out.ok = true;
-        out.report = *report;
-        return out;
-    }));
+        },
+        [this](const ImportOutcome& outcome) { onImportFinished(outcome); });
     return true;
 }
 
@@ -963,14 +955,10 @@ void MainWindow::updateImportActions() {
 void MainWindow::importEvidence() {
     if (isImporting() || isImportingEvidence())
         return;
-    QFileDialog dirDialog(this, tr("Import Evidence — choose an AICR recipes/evidence directory"));
-    dirDialog.setObjectName(QStringLiteral("importEvidenceDialog"));
-    dirDialog.setFileMode(QFileDialog::Directory);
-    dirDialog.setOption(QFileDialog::ShowDirsOnly, true);
-    dirDialog.setAcceptMode(QFileDialog::AcceptOpen);
-    if (dirDialog.exec() != QDialog::Accepted || dirDialog.selectedFiles().isEmpty())
-        return;
-    startEvidenceImport(QDir::cleanPath(dirDialog.selectedFiles().constFirst()));
+    const QString chosen = chooseDirectory(
+        this, tr("Import Evidence — choose an AICR recipes/evidence directory"), "importEvidenceDialog");
+    if (!chosen.isEmpty())
+        startEvidenceImport(QDir::cleanPath(chosen));
 }
 
 bool MainWindow::startEvidenceImport(const QString& dirIn, const QString& allowlist) {
@@ -997,38 +985,33 @@ bool MainWindow::startEvidenceImport(const QString& dirIn, const QString& allowl
     m_evidenceProgress->setValue(0);
     statusBar()->showMessage(tr("Importing evidence from %1…").arg(QDir::toNativeSeparators(dir)));
 
-    auto* watcher = new QFutureWatcher<EvidenceOutcome>(this);
-    m_evidenceWatcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const EvidenceOutcome outcome = watcher->result();
-        watcher->deleteLater();
-        m_evidenceWatcher = nullptr;
-        onEvidenceImportFinished(outcome);
-    });
-    watcher->setFuture(QtConcurrent::run([path = m_db.path(), dir, allowlist]() {
-        EvidenceOutcome out;
-        Result<evidence::EvidenceTree> tree = evidence::scanEvidence(dir, allowlist);
-        if (!tree) {
-            out.error = tree.error().toString();
+    runWatched(
+        this, m_evidenceWatcher,
+        [path = m_db.path(), dir, allowlist]() {
+            EvidenceOutcome out;
+            Result<evidence::EvidenceTree> tree = evidence::scanEvidence(dir, allowlist);
+            if (!tree) {
+                out.error = tree.error().toString();
+                return out;
+            }
+            out.root = tree->root;
+            out.pointers = static_cast<int>(tree->pointers.size());
+            // QSqlDatabase connections belong to one thread: the worker writes through its own.
+            Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+            if (!db) {
+                out.error = db.error().toString();
+                return out;
+            }
+            Result<store::EvidenceImportReport> report = store::EvidenceStore(**db).importTree(*tree);
+            if (!report) {
+                out.error = report.error().toString();
+                return out;
+            }
+            out.ok = true;
+            out.report = *report;
             return out;
-        }
-        out.root = tree->root;
-        out.pointers = static_cast<int>(tree->pointers.size());
-        // QSqlDatabase connections belong to one thread: the worker writes through its own.
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
-        if (!db) {
-            out.error = db.error().toString();
-            return out;
-        }
-        Result<store::EvidenceImportReport> report = store::EvidenceStore(**db).importTree(*tree);
-        if (!report) {
-            out.error = report.error().toString();
-            return out;
-        }
-        out.ok = true;
-        out.report = *report;
-        return out;
-    }));
+        },
+        [this](const EvidenceOutcome& outcome) { onEvidenceImportFinished(outcome); });
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include "SigningModels.h"
 #include "VerifyModels.h"
+#include "WidgetUtil.h"
 #include "deploy/DeploymentBundle.h"
 #include "evidence/Sign.h"
 #include "sigstore/Keys.h"
@@ -19,7 +20,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -30,7 +30,6 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace pb::widgets {
 
@@ -44,9 +43,7 @@ QColor errorColor() {
 }
 
 QPushButton* browse(const char* name, const QString& tip, QWidget* parent) {
-    auto* b = new QPushButton(QObject::tr("Browse…"), parent);
-    b->setObjectName(QLatin1String(name));
-    b->setToolTip(tip);
+    QPushButton* b = browseButton(name, tip, parent);
     b->setAutoDefault(false);
     return b;
 }
@@ -686,21 +683,11 @@ bool SignDialog::sign() {
     m_progressText->show();
     setRunning(true);
 
-    auto post = [this](int done, int total) {
-        QMetaObject::invokeMethod(
-            this, [this, done, total] { onProgress(done, total); }, Qt::QueuedConnection);
-    };
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    m_watcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const Outcome outcome = watcher->result();
-        watcher->deleteLater();
-        m_watcher = nullptr;
-        onFinished(outcome);
-    });
+    auto post = queuedProgress(this, &SignDialog::onProgress);
     auto secret = std::make_shared<sigstore::Passphrase>(std::move(pass));
-    watcher->setFuture(
-        QtConcurrent::run([kind = m_kind, input, output, key, secret, cancel = m_cancel, post]() {
+    runWatched(
+        this, m_watcher,
+        [kind = m_kind, input, output, key, secret, cancel = m_cancel, post]() {
             Outcome out;
             QFile keyFile(key);
             if (!keyFile.open(QIODevice::ReadOnly)) {
@@ -774,7 +761,8 @@ bool SignDialog::sign() {
             }
             out.ok = true;
             return out;
-        }));
+        },
+        [this](const Outcome& outcome) { onFinished(outcome); });
     return true;
 }
 

@@ -4,6 +4,7 @@
 #include "Plural.h"
 #include "SigningModels.h"
 #include "TableSetup.h"
+#include "WidgetUtil.h"
 #include "store/Database.h"
 #include "store/VerificationStore.h"
 
@@ -25,12 +26,6 @@
 namespace pb::widgets {
 
 namespace {
-
-QGroupBox* group(const QString& title, const char* name, QWidget* parent) {
-    auto* g = new QGroupBox(title, parent);
-    g->setObjectName(QLatin1String(name));
-    return g;
-}
 
 QPushButton* button(const QString& text, const char* name, const QString& tip, QWidget* parent) {
     auto* b = new QPushButton(text, parent);

@@ -2,6 +2,7 @@
 
 #include "Plural.h"
 #include "TableSetup.h"
+#include "WidgetUtil.h"
 #include "sigstore/Bundle.h"
 #include "sigstore/TrustedRoot.h"
 #include "store/Database.h"
@@ -9,7 +10,6 @@
 #include <QAbstractItemView>
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
-#include <QButtonGroup>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
@@ -20,7 +20,6 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QFrame>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -38,7 +37,6 @@
 #include <QTableView>
 #include <QTextEdit>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -176,20 +174,6 @@ QLabel* selectableLabel(const char* name, QWidget* parent) {
     return l;
 }
 
-QPushButton* browseButton(const char* name, const QString& tip, QWidget* parent) {
-    auto* b = new QPushButton(QObject::tr("Browse…"), parent);
-    b->setObjectName(QLatin1String(name));
-    b->setToolTip(tip);
-    return b;
-}
-
-QGroupBox* group(const QString& title, const char* name, QWidget* parent) {
-    auto* g = new QGroupBox(title, parent);
-    g->setObjectName(QLatin1String(name));
-    g->setFlat(false);
-    return g;
-}
-
 } // namespace
 
 VerifyPane::VerifyPane(store::Database& db, QWidget* parent) : QWidget(parent), m_db(db) {
@@ -241,10 +225,7 @@ VerifyPane::~VerifyPane() {
 
 QWidget* VerifyPane::buildInputs() {
     QGroupBox* box = group(tr("Verify a Sigstore bundle"), "verifyInputs", this);
-    auto* grid = new QGridLayout(box);
-    grid->setHorizontalSpacing(6);
-    grid->setVerticalSpacing(6);
-    grid->setColumnStretch(1, 1);
+    QGridLayout* grid = inputGrid(box);
     int row = 0;
 
     // Bundle.
@@ -270,17 +251,8 @@ QWidget* VerifyPane::buildInputs() {
     m_artifactDigestMode->setObjectName(QStringLiteral("verifyArtifactDigestMode"));
     m_artifactDigestMode->setToolTip(
         tr("Verify against the artifact's SHA-256 digest when the file is not at hand"));
-    auto* artifactModes = new QButtonGroup(box);
-    artifactModes->addButton(m_artifactFileMode);
-    artifactModes->addButton(m_artifactDigestMode);
-    m_artifactFileMode->setChecked(true);
-    auto* artifactModeRow = new QHBoxLayout;
-    artifactModeRow->setSpacing(12);
-    artifactModeRow->addWidget(m_artifactFileMode);
-    artifactModeRow->addWidget(m_artifactDigestMode);
-    artifactModeRow->addStretch(1);
     grid->addWidget(new QLabel(tr("Artifact:"), box), row, 0);
-    grid->addLayout(artifactModeRow, row, 1, 1, 2);
+    grid->addLayout(choiceRow(box, {m_artifactFileMode, m_artifactDigestMode}), row, 1, 1, 2);
     ++row;
 
     m_artifactStack = new QStackedWidget(box);
@@ -318,27 +290,14 @@ QWidget* VerifyPane::buildInputs() {
     m_keyMode = new QRadioButton(tr("Public key"), box);
     m_keyMode->setObjectName(QStringLiteral("verifyKeyMode"));
     m_keyMode->setToolTip(tr("The bundle must be signed by this key (PEM); its key hint is not trusted"));
-    auto* signerModes = new QButtonGroup(box);
-    signerModes->addButton(m_identityMode);
-    signerModes->addButton(m_keyMode);
-    m_identityMode->setChecked(true);
-    auto* signerModeRow = new QHBoxLayout;
-    signerModeRow->setSpacing(12);
-    signerModeRow->addWidget(m_identityMode);
-    signerModeRow->addWidget(m_keyMode);
-    signerModeRow->addStretch(1);
     grid->addWidget(new QLabel(tr("Signer:"), box), row, 0);
-    grid->addLayout(signerModeRow, row, 1, 1, 2);
+    grid->addLayout(choiceRow(box, {m_identityMode, m_keyMode}), row, 1, 1, 2);
     ++row;
 
     m_signerStack = new QStackedWidget(box);
     m_signerStack->setObjectName(QStringLiteral("verifySignerStack"));
     auto* identityPage = new QWidget(m_signerStack);
-    auto* identityGrid = new QGridLayout(identityPage);
-    identityGrid->setContentsMargins(0, 0, 0, 0);
-    identityGrid->setHorizontalSpacing(6);
-    identityGrid->setVerticalSpacing(6);
-    identityGrid->setColumnStretch(1, 1);
+    QGridLayout* identityGrid = inputGrid(identityPage, true);
     m_identity = new QLineEdit(identityPage);
     m_identity->setObjectName(QStringLiteral("verifyIdentity"));
     m_identity->setPlaceholderText(tr("https://github.com/org/repo/.github/workflows/x.yml@refs/heads/main"));
@@ -379,11 +338,7 @@ QWidget* VerifyPane::buildInputs() {
     m_ignoreTlog->setToolTip(
         tr("--insecure-ignore-tlog: accept a key-signed bundle without a Rekor entry (signed "
            "offline).\nEntries that are present are still verified."));
-    auto* keyGrid = new QGridLayout(keyPage);
-    keyGrid->setContentsMargins(0, 0, 0, 0);
-    keyGrid->setHorizontalSpacing(6);
-    keyGrid->setVerticalSpacing(6);
-    keyGrid->setColumnStretch(1, 1);
+    QGridLayout* keyGrid = inputGrid(keyPage, true);
     auto* keyLabel = new QLabel(tr("&Key:"), keyPage);
     keyLabel->setBuddy(m_keyPath);
     keyGrid->addWidget(keyLabel, 0, 0);
@@ -504,36 +459,17 @@ QWidget* VerifyPane::buildResults() {
     page->setObjectName(QStringLiteral("verifyResultPage"));
 
     // Verdict banner.
-    m_banner = new QFrame(page);
-    m_banner->setObjectName(QStringLiteral("verifyVerdictBanner"));
-    m_banner->setFrameShape(QFrame::StyledPanel);
-    m_banner->setAutoFillBackground(true);
+    m_banner = bannerFrame("verifyVerdictBanner", page);
     m_verdictIcon = new QLabel(m_banner);
     m_verdictIcon->setObjectName(QStringLiteral("verifyVerdictIcon"));
-    m_verdictIcon->setAlignment(Qt::AlignTop);
-    m_verdict = new QLabel(m_banner);
-    m_verdict->setObjectName(QStringLiteral("verifyVerdict"));
-    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont verdictFont = m_verdict->font();
-    verdictFont.setPointSizeF(verdictFont.pointSizeF() * 1.35);
-    verdictFont.setBold(true);
-    m_verdict->setFont(verdictFont);
+    m_verdict = bannerHeadline("verifyVerdict", 1.35, m_banner);
     m_verdictSummary = selectableLabel("verifyVerdictSummary", m_banner);
     m_verdictFacts = selectableLabel("verifyVerdictFacts", m_banner);
     m_verdictFacts->setTextFormat(Qt::RichText);
     // Long identities and paths wrap instead of widening the window.
     for (QLabel* l : {m_verdict, m_verdictSummary, m_verdictFacts})
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    auto* bannerText = new QVBoxLayout;
-    bannerText->setSpacing(2);
-    bannerText->addWidget(m_verdict);
-    bannerText->addWidget(m_verdictSummary);
-    bannerText->addWidget(m_verdictFacts);
-    auto* bannerLayout = new QHBoxLayout(m_banner);
-    bannerLayout->setContentsMargins(10, 8, 10, 8);
-    bannerLayout->setSpacing(10);
-    bannerLayout->addWidget(m_verdictIcon);
-    bannerLayout->addLayout(bannerText, 1);
+    layOutBanner(m_banner, m_verdictIcon, {m_verdict, m_verdictSummary, m_verdictFacts});
 
     // Steps.
     auto* stepsBox = group(tr("Steps"), "verifyStepsGroup", page);
@@ -729,13 +665,8 @@ void VerifyPane::updateModes() {
     m_artifactStack->setCurrentIndex(m_artifactDigestMode->isChecked() ? 1 : 0);
     m_signerStack->setCurrentIndex(m_keyMode->isChecked() ? 1 : 0);
     // The stacks are as tall as their page on view.
-    for (QStackedWidget* s : {m_artifactStack, m_signerStack}) {
-        for (int i = 0; i < s->count(); ++i)
-            s->widget(i)->setSizePolicy(QSizePolicy::Preferred, i == s->currentIndex()
-                                                                    ? QSizePolicy::Preferred
-                                                                    : QSizePolicy::Ignored);
-        s->setMaximumHeight(s->currentWidget()->sizeHint().height());
-    }
+    for (QStackedWidget* s : {m_artifactStack, m_signerStack})
+        fitToCurrentPage(s);
 }
 
 models::VerifyRequest VerifyPane::request() const {
@@ -973,78 +904,73 @@ bool VerifyPane::verify() {
     m_lastError.clear();
     showMessage(QString(), false);
 
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    m_watcher = watcher;
     m_verifyButton->setEnabled(false);
     m_verifyButton->setText(tr("Verifying…"));
     m_busy->show();
     if (!m_hasResult)
         showVerdict(tr("Verifying…"), QDir::toNativeSeparators(r.bundlePath), kBannerNeutral);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const Outcome outcome = watcher->result();
-        watcher->deleteLater();
-        m_watcher = nullptr;
-        onFinished(outcome);
-    });
     // Files are read and hashed on the worker; QSqlDatabase connections belong to one thread, so it
     // reads the root and stores the result through its own.
-    watcher->setFuture(QtConcurrent::run([r, rootId = selectedTrustedRoot(), path = m_db.path()]() {
-        Outcome out;
-        QFile bundleFile(r.bundlePath);
-        if (!bundleFile.open(QIODevice::ReadOnly)) {
-            out.error = tr("%1: %2").arg(r.bundlePath, bundleFile.errorString());
+    runWatched(
+        this, m_watcher,
+        [r, rootId = selectedTrustedRoot(), path = m_db.path()]() {
+            Outcome out;
+            QFile bundleFile(r.bundlePath);
+            if (!bundleFile.open(QIODevice::ReadOnly)) {
+                out.error = tr("%1: %2").arg(r.bundlePath, bundleFile.errorString());
+                return out;
+            }
+            const QByteArray bundleBytes = bundleFile.readAll();
+            sigstore::Artifact artifact;
+            if (r.digestMode) {
+                Result<sigstore::Artifact> a = sigstore::Artifact::fromDigest(r.digest);
+                if (!a) {
+                    out.error = a.error().toString();
+                    return out;
+                }
+                artifact = *a;
+            } else {
+                QFile f(r.artifactPath);
+                if (!f.open(QIODevice::ReadOnly)) {
+                    out.error = tr("%1: %2").arg(r.artifactPath, f.errorString());
+                    return out;
+                }
+                artifact = sigstore::Artifact::fromBytes(f.readAll());
+            }
+            sigstore::Policy policy = r.policy();
+            if (r.keyMode) {
+                QFile key(r.keyPath);
+                if (!key.open(QIODevice::ReadOnly)) {
+                    out.error = tr("%1: %2").arg(r.keyPath, key.errorString());
+                    return out;
+                }
+                policy.publicKeyPem = key.readAll();
+                if (policy.publicKeyPem.isEmpty()) {
+                    out.error = tr("%1: the file is empty").arg(r.keyPath);
+                    return out;
+                }
+            }
+            Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+            if (!db) {
+                out.error = db.error().toString();
+                return out;
+            }
+            store::VerificationStore verifications(**db);
+            Result<sigstore::TrustedRoot> root = verifications.trustedRoot(rootId);
+            if (!root) {
+                out.error = root.error().toString();
+                return out;
+            }
+            out.result = sigstore::verifyBundle(bundleBytes, r.bundlePath, artifact, *root, policy);
+            out.ran = true;
+            Result<qint64> id = verifications.record(out.result, bundleBytes, policy);
+            if (id)
+                out.id = *id;
+            else
+                out.recordError = id.error().toString();
             return out;
-        }
-        const QByteArray bundleBytes = bundleFile.readAll();
-        sigstore::Artifact artifact;
-        if (r.digestMode) {
-            Result<sigstore::Artifact> a = sigstore::Artifact::fromDigest(r.digest);
-            if (!a) {
-                out.error = a.error().toString();
-                return out;
-            }
-            artifact = *a;
-        } else {
-            QFile f(r.artifactPath);
-            if (!f.open(QIODevice::ReadOnly)) {
-                out.error = tr("%1: %2").arg(r.artifactPath, f.errorString());
-                return out;
-            }
-            artifact = sigstore::Artifact::fromBytes(f.readAll());
-        }
-        sigstore::Policy policy = r.policy();
-        if (r.keyMode) {
-            QFile key(r.keyPath);
-            if (!key.open(QIODevice::ReadOnly)) {
-                out.error = tr("%1: %2").arg(r.keyPath, key.errorString());
-                return out;
-            }
-            policy.publicKeyPem = key.readAll();
-            if (policy.publicKeyPem.isEmpty()) {
-                out.error = tr("%1: the file is empty").arg(r.keyPath);
-                return out;
-            }
-        }
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
-        if (!db) {
-            out.error = db.error().toString();
-            return out;
-        }
-        store::VerificationStore verifications(**db);
-        Result<sigstore::TrustedRoot> root = verifications.trustedRoot(rootId);
-        if (!root) {
-            out.error = root.error().toString();
-            return out;
-        }
-        out.result = sigstore::verifyBundle(bundleBytes, r.bundlePath, artifact, *root, policy);
-        out.ran = true;
-        Result<qint64> id = verifications.record(out.result, bundleBytes, policy);
-        if (id)
-            out.id = *id;
-        else
-            out.recordError = id.error().toString();
-        return out;
-    }));
+        },
+        [this](const Outcome& outcome) { onFinished(outcome); });
     return true;
 }
 
@@ -1142,7 +1068,6 @@ void VerifyPane::showVerdict(const QString& headline, const QString& summary, in
     m_verdict->setText(headline);
     m_verdictSummary->setText(summary);
     m_verdictSummary->setVisible(!summary.isEmpty());
-    QPalette pal = m_banner->palette();
     QColor tint = palette().color(QPalette::AlternateBase);
     QColor ink = palette().color(QPalette::WindowText);
     if (state == kBannerPassed) {
@@ -1152,11 +1077,7 @@ void VerifyPane::showVerdict(const QString& headline, const QString& summary, in
         tint = QColor(0xFB, 0xE3, 0xE3);
         ink = StepStyle::color(StepState::Failed).darker(115);
     }
-    pal.setColor(QPalette::Window, tint);
-    m_banner->setPalette(pal);
-    QPalette verdictPal = m_verdict->palette();
-    verdictPal.setColor(QPalette::WindowText, ink);
-    m_verdict->setPalette(verdictPal);
+    tintBanner(m_banner, m_verdict, tint, ink);
     const int side = m_verdict->fontMetrics().height() + 8;
     if (state == kBannerNeutral)
         m_verdictIcon->clear();

@@ -6,6 +6,8 @@
 #include "store/CatalogStore.h"
 #include "store/Database.h"
 
+#include <QAbstractItemModel>
+#include <QAbstractItemModelTester>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -15,6 +17,7 @@
 #ifdef QT_WIDGETS_LIB
 #include <QApplication>
 #include <QWidget>
+#include <QtWidgets/qtestsupport_widgets.h>
 #endif
 
 #include <functional>
@@ -48,6 +51,17 @@ inline std::unique_ptr<SeededDb> seededDatabase() {
     return s;
 }
 
+// QAbstractItemModelTester's findings as test failures.
+inline constexpr auto kTesterMode = QAbstractItemModelTester::FailureReportingMode::QtTest;
+
+// One column of a flat model, top to bottom, as text of `role`.
+inline QStringList column(const QAbstractItemModel& m, int col, int role = Qt::DisplayRole) {
+    QStringList out;
+    for (int r = 0; r < m.rowCount(); ++r)
+        out << m.index(r, col).data(role).toString();
+    return out;
+}
+
 inline bool copyDirectory(const QString& from, const QString& to) {
     QDir src(from);
     if (!QDir().mkpath(to))
@@ -63,6 +77,40 @@ inline bool copyDirectory(const QString& from, const QString& to) {
 }
 
 #ifdef QT_WIDGETS_LIB
+// The child of `root` named `name`, or nullptr with a warning that says what is missing.
+template <typename T> T* findNamed(const QObject* root, const char* name) {
+    T* w = root->findChild<T*>(QLatin1String(name));
+    if (!w)
+        qWarning("no %s named %s", T::staticMetaObject.className(), name);
+    return w;
+}
+
+// A GUI test's init(): a fresh seeded database and a window of type W over it, shown and exposed
+// (and active, when asked). Empty on success, else what failed.
+template <typename W>
+[[nodiscard]] QString openWindow(std::unique_ptr<SeededDb>& db, std::unique_ptr<W>& window,
+                                 bool activate = false) {
+    db = seededDatabase();
+    if (!db->error.isEmpty())
+        return db->error;
+    window = std::make_unique<W>(*db->db);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get()))
+        return QStringLiteral("the window was not exposed");
+    if (activate) {
+        window->activateWindow();
+        if (!QTest::qWaitForWindowActive(window.get()))
+            return QStringLiteral("the window did not become active");
+    }
+    return {};
+}
+
+// A GUI test's cleanup(): the window goes before the database it shows.
+template <typename W> void closeWindow(std::unique_ptr<SeededDb>& db, std::unique_ptr<W>& window) {
+    window.reset();
+    db.reset();
+}
+
 // Calls `fn` with the next modal dialog of type W once it is on screen (polling the event loop
 // the dialog's exec() runs). Stops after `timeoutMs`. Keep the returned guard for as long as
 // `fn`'s captures live: destroying it stops the watch.

@@ -1,14 +1,12 @@
-// The Sigstore conformance cases of ../shared/data/sigstore for the GUI and model tests: a case's
-// files and its MANIFEST.tsv row (verdict, identity, issuer, artifact digest), and the engine's
-// verdict on it, computed directly (what the views must show).
+// The Sigstore conformance cases of ../shared/data/sigstore for the GUI and model tests, on top of
+// the shared ../SigstoreCases.h: a case's files and its MANIFEST.tsv row (verdict, identity, issuer,
+// artifact digest), and the engine's verdict on it, computed directly (what the views must show).
 #pragma once
 
+#include "../SigstoreCases.h"
 #include "TestUtil.h"
 #include "sigstore/TrustedRoot.h"
 #include "sigstore/Verify.h"
-
-#include <QFile>
-#include <QStringList>
 
 #include <optional>
 
@@ -25,26 +23,18 @@ struct SigstoreCase {
     bool passes() const { return verdict == QLatin1String("PASS"); }
 };
 
-// The MANIFEST.tsv row of `name`; empty when the shared data or the case is absent.
+// The MANIFEST.tsv row of `name` (read by the shared pbtest::sigstoreCases(), "-" read as empty);
+// empty when the shared data or the case is absent.
 inline std::optional<SigstoreCase> sigstoreCase(const QString& name) {
-    QFile f(pbtest::sharedData(QStringLiteral("sigstore/MANIFEST.tsv")));
-    if (!f.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    while (!f.atEnd()) {
-        const QStringList cols = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char('\t'));
-        if (cols.size() < 7 || cols.at(0) != name)
-            continue;
-        auto dash = [](const QString& s) { return s == QLatin1String("-") ? QString() : s; };
-        return SigstoreCase{cols.at(0),       cols.at(1), cols.at(2), dash(cols.at(3)),
-                            dash(cols.at(4)), cols.at(5), cols.at(6)};
-    }
+    auto dash = [](const QString& s) { return s == QLatin1String("-") ? QString() : s; };
+    for (const pbtest::SigstoreCase& c : pbtest::sigstoreCases())
+        if (c.name == name)
+            return SigstoreCase{c.name,         c.verdict,     c.mode,  dash(c.identity),
+                                dash(c.issuer), c.trustedRoot, c.digest};
     return std::nullopt;
 }
 
-inline QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using pbtest::readAll;
 
 // The engine's result for a case, with its manifest identity (or `identity` instead) or its key.
 inline pb::sigstore::VerificationResult verifyCase(const SigstoreCase& c, const QString& identity = {}) {

@@ -82,12 +82,7 @@ class TestGraphCompare : public QObject {
     void compareFollowsTreeSelection();
 
   private:
-    template <typename T> T* find(const char* name) {
-        T* w = m_window->findChild<T*>(QLatin1String(name));
-        if (!w)
-            qWarning("no %s named %s", T::staticMetaObject.className(), name);
-        return w;
-    }
+    template <typename T> T* find(const char* name) { return pbgui::findNamed<T>(m_window.get(), name); }
     bool openRecipe(const QString& label, const QString& recipe);
     bool showGraph();
     bool showCompare();
@@ -103,16 +98,12 @@ void TestGraphCompare::initTestCase() {
 }
 
 void TestGraphCompare::init() {
-    m_db = pbgui::seededDatabase();
-    QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
-    m_window = std::make_unique<MainWindow>(*m_db->db);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const QString error = pbgui::openWindow(m_db, m_window);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestGraphCompare::cleanup() {
-    m_window.reset();
-    m_db.reset();
+    pbgui::closeWindow(m_db, m_window);
 }
 
 bool TestGraphCompare::openRecipe(const QString& label, const QString& recipe) {

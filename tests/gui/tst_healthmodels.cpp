@@ -29,14 +29,9 @@ using store::HealthRow;
 using store::HealthStatus;
 using SF = HealthFilterProxyModel::SignerFilter;
 
-namespace {
+using pbgui::column;
 
-QStringList column(const QAbstractItemModel& m, int col, int role = Qt::DisplayRole) {
-    QStringList out;
-    for (int r = 0; r < m.rowCount(); ++r)
-        out << m.index(r, col).data(role).toString();
-    return out;
-}
+namespace {
 
 // The proxy row of `recipe`, or -1.
 int proxyRow(const QAbstractItemModel& m, const QString& recipe) {

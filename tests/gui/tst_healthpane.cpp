@@ -73,12 +73,7 @@ class TestHealthPane : public QObject {
     void bundleInInspector();
 
   private:
-    template <typename T> T* find(const char* name) {
-        T* w = m_window->findChild<T*>(QLatin1String(name));
-        if (!w)
-            qWarning("no %s named %s", T::staticMetaObject.className(), name);
-        return w;
-    }
+    template <typename T> T* find(const char* name) { return pbgui::findNamed<T>(m_window.get(), name); }
     // Imports the fixture tree through the window and waits for the health table to show it.
     bool importFixture();
     bool waitForRows(int rows);
@@ -97,16 +92,12 @@ void TestHealthPane::initTestCase() {
 }
 
 void TestHealthPane::init() {
-    m_db = pbgui::seededDatabase();
-    QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
-    m_window = std::make_unique<MainWindow>(*m_db->db);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const QString error = pbgui::openWindow(m_db, m_window);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestHealthPane::cleanup() {
-    m_window.reset();
-    m_db.reset();
+    pbgui::closeWindow(m_db, m_window);
 }
 
 bool TestHealthPane::waitForRows(int rows) {
@@ -426,7 +417,8 @@ void TestHealthPane::bundleInInspector() {
     QVERIFY(tmp.isValid());
     const pbgui::BundleDirFixture fixture(EvidenceFixture::signedRecipe(), 1);
     QVERIFY(!fixture.writeDirectory(tmp.filePath(QStringLiteral("bundles/h100"))).isEmpty());
-    Result<int> imported = store::EvidenceStore(*m_db->db).importBundles(tmp.filePath(QStringLiteral("bundles")));
+    Result<int> imported =
+        store::EvidenceStore(*m_db->db).importBundles(tmp.filePath(QStringLiteral("bundles")));
     QVERIFY2(imported, imported ? "" : qPrintable(imported.error().toString()));
     QCOMPARE(*imported, 1);
 
@@ -447,9 +439,12 @@ void TestHealthPane::bundleInInspector() {
     QVERIFY(find<QTreeView>("bundleTree")->isExpanded(model->bundleIndex(0)));
 
     const store::BundleRecord b = model->bundleAt(0); // a copy: the model changes below
-    QCOMPARE(b.checkExit, 1); // valid, failed phases
-    QCOMPARE(model->bundleIndex(0).data(BundleModel::StatusRole).toString(), QStringLiteral("valid, failed phases"));
-    auto value = [&](const QModelIndex& i) { return i.siblingAtColumn(BundleModel::ValueColumn).data().toString(); };
+    QCOMPARE(b.checkExit, 1);                         // valid, failed phases
+    QCOMPARE(model->bundleIndex(0).data(BundleModel::StatusRole).toString(),
+             QStringLiteral("valid, failed phases"));
+    auto value = [&](const QModelIndex& i) {
+        return i.siblingAtColumn(BundleModel::ValueColumn).data().toString();
+    };
     QCOMPARE(value(model->fieldIndex(0, QStringLiteral("result"))), QStringLiteral("valid, failed phases"));
     QCOMPARE(value(model->fieldIndex(0, QStringLiteral("predicateType"))), fixture.predicateType);
     QCOMPARE(value(model->fieldIndex(0, QStringLiteral("aicrVersion"))), QStringLiteral("v1.0.0"));
@@ -478,8 +473,10 @@ void TestHealthPane::bundleInInspector() {
     const QModelIndex failing = model->index(2, 0, perf);
     QCOMPARE(failing.data().toString(), QStringLiteral("performance-check-2"));
     QCOMPARE(failing.data(BundleModel::StatusRole).toString(), QStringLiteral("failed"));
-    QCOMPARE(failing.data(BundleModel::ItemKindRole).value<BundleModel::ItemKind>(), BundleModel::ItemKind::Test);
-    QCOMPARE(value(failing), QStringLiteral("failed · 1.5 s · %1").arg(pbgui::BundleDirFixture::failedTestMessage()));
+    QCOMPARE(failing.data(BundleModel::ItemKindRole).value<BundleModel::ItemKind>(),
+             BundleModel::ItemKind::Test);
+    QCOMPARE(value(failing),
+             QStringLiteral("failed · 1.5 s · %1").arg(pbgui::BundleDirFixture::failedTestMessage()));
     QCOMPARE(model->index(0, 0, perf).data(BundleModel::StatusRole).toString(), QStringLiteral("passed"));
     const QModelIndex deployment = model->phaseIndex(0, QStringLiteral("deployment"));
     QCOMPARE(model->rowCount(deployment), 4);

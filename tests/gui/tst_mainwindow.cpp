@@ -71,12 +71,7 @@ class TestMainWindow : public QObject {
     void importCancelLeavesDatabaseUnchanged();
 
   private:
-    template <typename T> T* find(const char* name) {
-        T* w = m_window->findChild<T*>(QLatin1String(name));
-        if (!w)
-            qWarning("no %s named %s", T::staticMetaObject.className(), name);
-        return w;
-    }
+    template <typename T> T* find(const char* name) { return pbgui::findNamed<T>(m_window.get(), name); }
     // Waits until the recipe pane shows `recipe` of `label`, resolved.
     bool waitForRecipe(const QString& label, const QString& recipe);
     catalog::RecipeResult resolved(const QString& label, const QString& leaf);
@@ -91,18 +86,12 @@ void TestMainWindow::initTestCase() {
 }
 
 void TestMainWindow::init() {
-    m_db = pbgui::seededDatabase();
-    QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
-    m_window = std::make_unique<MainWindow>(*m_db->db);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    m_window->activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    const QString error = pbgui::openWindow(m_db, m_window, true);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestMainWindow::cleanup() {
-    m_window.reset();
-    m_db.reset();
+    pbgui::closeWindow(m_db, m_window);
 }
 
 bool TestMainWindow::waitForRecipe(const QString& label, const QString& recipe) {

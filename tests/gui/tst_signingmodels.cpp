@@ -21,18 +21,8 @@ using models::DeploymentFilesModel;
 using models::KeysModel;
 using models::TrustStyle;
 
-namespace {
-
-constexpr auto kTesterMode = QAbstractItemModelTester::FailureReportingMode::QtTest;
-
-QStringList column(const QAbstractItemModel& m, int col, int role = Qt::DisplayRole) {
-    QStringList out;
-    for (int r = 0; r < m.rowCount(); ++r)
-        out << m.index(r, col).data(role).toString();
-    return out;
-}
-
-} // namespace
+using pbgui::column;
+using pbgui::kTesterMode;
 
 class TestSigningModels : public QObject {
     Q_OBJECT

@@ -98,12 +98,7 @@ class TestSignPane : public QObject {
     void cancelLargeBundle();
 
   private:
-    template <typename T> T* find(QObject* in, const char* name) {
-        T* w = in->findChild<T*>(QLatin1String(name));
-        if (!w)
-            qWarning("no %s named %s", T::staticMetaObject.className(), name);
-        return w;
-    }
+    template <typename T> T* find(QObject* in, const char* name) { return pbgui::findNamed<T>(in, name); }
     SignPane* pane() const { return m_window->signPane(); }
     // New key… through the UI; returns the private key's path (empty on failure).
     QString createKeyThroughUi(const QString& name);
@@ -121,19 +116,15 @@ void TestSignPane::initTestCase() {
 }
 
 void TestSignPane::init() {
-    m_db = pbgui::seededDatabase();
-    QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
     m_tmp = std::make_unique<QTemporaryDir>();
     QVERIFY(m_tmp->isValid());
-    m_window = std::make_unique<MainWindow>(*m_db->db);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const QString error = pbgui::openWindow(m_db, m_window);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
     m_window->showSign();
 }
 
 void TestSignPane::cleanup() {
-    m_window.reset();
-    m_db.reset();
+    pbgui::closeWindow(m_db, m_window);
     m_tmp.reset();
 }
 

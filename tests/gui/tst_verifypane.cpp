@@ -103,12 +103,7 @@ class TestVerifyPane : public QObject {
     void dropBundleOnWindow();
 
   private:
-    template <typename T> T* find(const char* name) {
-        T* w = m_window->findChild<T*>(QLatin1String(name));
-        if (!w)
-            qWarning("no %s named %s", T::staticMetaObject.className(), name);
-        return w;
-    }
+    template <typename T> T* find(const char* name) { return pbgui::findNamed<T>(m_window.get(), name); }
     VerifyPane* pane() const { return m_window->verifyPane(); }
     // Types the case's inputs into the pane (root imported first) and clicks Verify; true when the
     // verdict arrived. `identity` replaces the manifest's.
@@ -124,16 +119,12 @@ void TestVerifyPane::initTestCase() {
 }
 
 void TestVerifyPane::init() {
-    m_db = pbgui::seededDatabase();
-    QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
-    m_window = std::make_unique<MainWindow>(*m_db->db);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const QString error = pbgui::openWindow(m_db, m_window);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestVerifyPane::cleanup() {
-    m_window.reset();
-    m_db.reset();
+    pbgui::closeWindow(m_db, m_window);
 }
 
 bool TestVerifyPane::clickVerify() {
