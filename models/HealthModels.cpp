@@ -13,6 +13,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 namespace pb::models {
@@ -185,6 +186,89 @@ QString utcText(const QDateTime& t) {
     return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")) : QString();
 }
 
+// SearchTextRole: the recipe, its status and its criteria (Criteria::dimensions() order), joined by
+// spaces and lower-cased. Written in one pass when it is all ASCII, as recipe names and criteria
+// are (10,000 of these are built before the table's first paint).
+QString searchText(const HealthRow& r) {
+    const QString status = healthStatusName(r.status);
+    const QString* const words[] = {&r.recipe,           &status,
+                                    &r.criteria.service, &r.criteria.accelerator,
+                                    &r.criteria.os,      &r.criteria.intent,
+                                    &r.criteria.platform};
+    qsizetype size = -1;
+    for (const QString* w : words)
+        size += 1 + w->size();
+    QString out(size, Qt::Uninitialized);
+    char16_t* d = reinterpret_cast<char16_t*>(out.data());
+    char16_t any = 0;
+    for (const QString* w : words) {
+        if (w != words[0])
+            *d++ = u' ';
+        for (const QChar ch : *w) {
+            const char16_t c = ch.unicode();
+            any |= c;
+            *d++ = c >= u'A' && c <= u'Z' ? char16_t(c + 32) : c;
+        }
+    }
+    if (any < 0x80)
+        return out;
+    QStringList all;
+    for (const QString* w : words)
+        all << *w;
+    return all.join(QLatin1Char(' ')).toLower();
+}
+
+// The criterion a criteria column shows (Criteria::dimensions() order); empty for other columns.
+const QString& criterionOf(const HealthRow& r, int column) {
+    static const QString none;
+    switch (column) {
+    case HealthModel::ServiceColumn:
+        return r.criteria.service;
+    case HealthModel::AcceleratorColumn:
+        return r.criteria.accelerator;
+    case HealthModel::OsColumn:
+        return r.criteria.os;
+    case HealthModel::IntentColumn:
+        return r.criteria.intent;
+    case HealthModel::PlatformColumn:
+        return r.criteria.platform;
+    default:
+        return none;
+    }
+}
+
+// The sign of QString::compare(a, b, Qt::CaseInsensitive), without Qt's per-character case folding
+// while both strings are ASCII (recipe names and criteria are): the first differing pair that is
+// not ASCII hands the whole comparison to Qt.
+int compareCaseInsensitive(QStringView a, QStringView b) {
+    const qsizetype n = std::min(a.size(), b.size());
+    const char16_t* x = a.utf16();
+    const char16_t* y = b.utf16();
+    qsizetype i = 0;
+    // Names share long prefixes ("h100-eks-ubuntu-training-…"): skip equal ones four at a time.
+    for (; i + 4 <= n; i += 4) {
+        quint64 wx, wy;
+        std::memcpy(&wx, x + i, sizeof wx);
+        std::memcpy(&wy, y + i, sizeof wy);
+        if (wx != wy)
+            break;
+    }
+    for (; i < n; ++i) {
+        char16_t cx = x[i], cy = y[i];
+        if (cx == cy)
+            continue; // same prefix, same folding
+        if (cx >= 0x80 || cy >= 0x80)
+            return QtPrivate::compareStrings(a, b, Qt::CaseInsensitive);
+        if (cx >= u'A' && cx <= u'Z')
+            cx += 32;
+        if (cy >= u'A' && cy <= u'Z')
+            cy += 32;
+        if (cx != cy)
+            return cx < cy ? -1 : 1;
+    }
+    return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
+}
+
 } // namespace
 
 QIcon HealthStyle::icon(HealthStatus s) {
@@ -193,13 +277,13 @@ QIcon HealthStyle::icon(HealthStatus s) {
     if (!g_icons) {
         g_icons = new std::array<QIcon, 7>();
         qAddPostRoutine(dropIcons);
-        for (HealthStatus st : kHealthStatuses) {
-            QIcon& icon = (*g_icons)[static_cast<size_t>(st)];
-            for (int size : {16, 32, 64})
-                icon.addPixmap(QPixmap::fromImage(statusImage(st, size)));
-        }
     }
-    return (*g_icons)[static_cast<size_t>(s)];
+    // Each drawn when first asked for: a table that shows one status draws one icon.
+    QIcon& icon = (*g_icons)[static_cast<size_t>(s)];
+    if (icon.isNull())
+        for (int size : {16, 32, 64})
+            icon.addPixmap(QPixmap::fromImage(statusImage(s, size)));
+    return icon;
 }
 
 QIcon HealthStyle::pointerIcon(const Pointer& p) {
@@ -243,10 +327,7 @@ void HealthModel::setRows(std::vector<HealthRow> rows) {
     m_search.reserve(m_rows.size());
     m_counts.fill(0);
     for (const HealthRow& r : m_rows) {
-        QStringList words{r.recipe, healthStatusName(r.status)};
-        for (const QString& d : catalog::Criteria::dimensions())
-            words << r.criteria.get(d);
-        m_search.push_back(words.join(QLatin1Char(' ')).toLower());
+        m_search.push_back(searchText(r));
         ++m_counts[static_cast<size_t>(r.status)];
     }
     endResetModel();
@@ -264,15 +345,42 @@ int HealthModel::countOf(HealthStatus s) const {
 }
 
 QStringList HealthModel::distinctValues(Column column) const {
-    static const QStringList dims = catalog::Criteria::dimensions();
-    const int d = column - ServiceColumn;
-    if (d < 0 || d >= dims.size())
+    if (column < ServiceColumn || column > PlatformColumn)
         return {};
     std::set<QString> values;
     for (const HealthRow& r : m_rows)
-        if (const QString v = r.criteria.get(dims[d]); !v.isEmpty())
+        if (const QString& v = criterionOf(r, column); !v.isEmpty())
             values.insert(v);
     return QStringList(values.begin(), values.end());
+}
+
+HealthModel::SortKey HealthModel::sortKey(int row, int col) const {
+    // Mirrors data(SortRole); lessThan() compares these.
+    const HealthRow& r = m_rows[static_cast<size_t>(row)];
+    auto text = [](QStringView v) { return SortKey{v, 0, true}; };
+    auto number = [](qint64 v) { return SortKey{{}, v, false}; };
+    if (col >= ServiceColumn && col <= PlatformColumn)
+        return r.inCatalog() ? text(criterionOf(r, col)) : text(u"\U0010FFFF"); // outside the catalog: last
+    switch (col) {
+    case RecipeColumn:
+        return text(r.recipe);
+    case StatusColumn:
+        return number(HealthStyle::rank(r.status));
+    case SignersColumn:
+        return number(r.firstParty + r.community + r.partner + r.reported);
+    case PointersColumn:
+        return number(r.pointers);
+    case AttestedColumn:
+        return number(r.newestAttestedAt.isValid() ? r.newestAttestedAt.toMSecsSinceEpoch() : qint64(-1));
+    case PhasesColumn:
+        return text(r.phaseCoverage);
+    case StaleColumn: {
+        const bool bundleKnown = !r.phaseCoverage.isEmpty() || !r.aicrVersion.isEmpty();
+        return number(r.stale ? 2 : (r.pointers > 0 && !bundleKnown ? 1 : 0));
+    }
+    default:
+        return number(0); // an invalid QVariant compares as 0
+    }
 }
 
 int HealthModel::rowCount(const QModelIndex& parent) const {
@@ -288,9 +396,8 @@ QVariant HealthModel::data(const QModelIndex& index, int role) const {
         return {};
     const HealthRow& r = m_rows[static_cast<size_t>(index.row())];
     const int col = index.column();
-    static const QStringList dims = catalog::Criteria::dimensions();
     const bool criteriaColumn = col >= ServiceColumn && col <= PlatformColumn;
-    const QString criterion = criteriaColumn ? r.criteria.get(dims[col - ServiceColumn]) : QString();
+    const QString& criterion = criterionOf(r, col);
     // Staleness needs the recipe digest a bundle records; until bundles are read it is unknown.
     const bool bundleKnown = !r.phaseCoverage.isEmpty() || !r.aicrVersion.isEmpty();
 
@@ -450,8 +557,9 @@ QVariant HealthModel::headerData(int section, Qt::Orientation orientation, int r
         switch (section) {
         case StatusColumn:
             return QStringLiteral(
-                "Derived from the evidence pointers. Signatures are not verified yet: a signed "
-                "pointer shows as \"signed (not verified)\".");
+                "Derived from the evidence pointers and bundles. \"verified\" means the newest bundle's "
+                "attestation verified offline against a trusted root; a signed pointer whose bundle was "
+                "not verified shows as \"signed (not verified)\".");
         case SignersColumn:
             return QStringLiteral("Valid signed pointers by signer class (from the allowlist)");
         case PointersColumn:
@@ -472,6 +580,11 @@ QVariant HealthModel::headerData(int section, Qt::Orientation orientation, int r
 HealthFilterProxyModel::HealthFilterProxyModel(QObject* parent) : QSortFilterProxyModel(parent) {
     setSortRole(HealthModel::SortRole);
     setDynamicSortFilter(true);
+}
+
+void HealthFilterProxyModel::setSourceModel(QAbstractItemModel* model) {
+    m_health = qobject_cast<const HealthModel*>(model);
+    QSortFilterProxyModel::setSourceModel(model);
 }
 
 void HealthFilterProxyModel::setFilterText(const QString& text) {
@@ -570,6 +683,21 @@ bool HealthFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex& 
 }
 
 bool HealthFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+    if (m_health && sortRole() == HealthModel::SortRole && left.model() == m_health &&
+        right.model() == m_health) {
+        // What the QVariant path below does, straight from the rows: a sort of 10,000 rows makes
+        // some 130,000 of these comparisons.
+        const HealthModel::SortKey a = m_health->sortKey(left.row(), left.column());
+        const HealthModel::SortKey b = m_health->sortKey(right.row(), right.column());
+        if (a.isText && b.isText) {
+            if (const int c = compareCaseInsensitive(a.text, b.text); c != 0)
+                return c < 0;
+        } else if (!a.isText && !b.isText) {
+            if (a.number != b.number)
+                return a.number < b.number;
+        }
+        return m_health->rowAt(left.row()).recipe < m_health->rowAt(right.row()).recipe;
+    }
     const QVariant a = left.data(HealthModel::SortRole), b = right.data(HealthModel::SortRole);
     if (a.typeId() == QMetaType::QString && b.typeId() == QMetaType::QString) {
         if (const int c = a.toString().compare(b.toString(), Qt::CaseInsensitive); c != 0)

@@ -82,6 +82,15 @@ class HealthModel : public QAbstractTableModel {
     // Distinct non-empty values of a criteria column (service, accelerator, …), sorted.
     QStringList distinctValues(Column column) const;
 
+    // SortRole without a QVariant, for the proxy's sort (n·log n calls on every sort): the same
+    // value as text, or as a number. The text views the row (or a literal): valid while it is.
+    struct SortKey {
+        QStringView text;
+        qint64 number = 0;
+        bool isText = false;
+    };
+    SortKey sortKey(int row, int column) const;
+
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -105,6 +114,8 @@ class HealthFilterProxyModel : public QSortFilterProxyModel {
 
     explicit HealthFilterProxyModel(QObject* parent = nullptr);
 
+    void setSourceModel(QAbstractItemModel* model) override;
+
     void setFilterText(const QString& text);
     void setStatusFilter(std::optional<store::HealthStatus> status);
     void setServiceFilter(const QString& service);         // empty: any
@@ -122,6 +133,9 @@ class HealthFilterProxyModel : public QSortFilterProxyModel {
     bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
   private:
+    // The source model when it is a HealthModel; lessThan() reads it only for indexes of that very
+    // model, so a source that went away is never read.
+    const HealthModel* m_health = nullptr;
     QStringList m_words;
     std::optional<store::HealthStatus> m_status;
     QString m_service, m_accelerator;

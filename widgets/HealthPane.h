@@ -79,7 +79,7 @@ class HealthPane : public QWidget {
 
     void reloadVersions();
     void startLoad();
-    void onLoaded(const Load& load);
+    void onLoaded(Load load);
     void refreshCombos();
     void updateSummary();
     void showCurrent();

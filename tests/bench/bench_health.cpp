@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 
 #include <cstdio>
+#include <ctime>
 
 using namespace pb;
 
@@ -42,6 +43,13 @@ QString sqlQuote(const QString& s) {
 
 double ms(const QElapsedTimer& t) {
     return static_cast<double>(t.nsecsElapsed()) / 1e6;
+}
+
+// CPU time of the process: on a shared machine the wall clock also counts other people's work.
+double cpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
 } // namespace
@@ -169,11 +177,12 @@ int main(int argc, char** argv) {
 
     // First paint: query, model, a real view painted offscreen.
     t.restart();
+    const double paintCpu0 = cpuMs();
     Result<std::vector<store::HealthRow>> rows = evidenceStore.health(1);
     models::HealthModel model;
     models::HealthFilterProxyModel proxy;
     proxy.setSourceModel(&model);
-    model.setRows(*rows);
+    model.setRows(std::move(*rows));
     QTableView view;
     view.setModel(&proxy);
     view.setSortingEnabled(true);
@@ -181,6 +190,7 @@ int main(int argc, char** argv) {
     view.show();
     (void)view.grab();
     const double firstPaintMs = ms(t);
+    const double firstPaintCpuMs = cpuMs() - paintCpu0;
     const double queryOnlyMs = [&] {
         QElapsedTimer q;
         q.start();
@@ -188,10 +198,12 @@ int main(int argc, char** argv) {
         return ms(q);
     }();
     t.restart();
+    const double filterCpu0 = cpuMs();
     proxy.setFilterText(QStringLiteral("r0042"));
     const int matching = proxy.rowCount();
     (void)view.grab();
     const double filterMs = ms(t);
+    const double filterCpuMs = cpuMs() - filterCpu0;
 
     std::printf("coordinates: %d, pointers: %zu (%d signers)\n", kCoordinates, tree.pointers.size(), kSigners);
     std::printf("%-58s %10.1f ms\n", "proofbench: parse + check 200,000 pointers", parseMs);
@@ -201,7 +213,9 @@ int main(int argc, char** argv) {
                 (parseMs + importMs) / peerInsertMs, importMs / peerInsertMs);
     std::printf("%-58s %10.1f ms\n", "proofbench: health query (10,000 rows)", queryOnlyMs);
     std::printf("%-58s %10.1f ms\n", "peer: sqlite3 program, aggregate query by recipe", peerQueryMs);
-    std::printf("%-58s %10.1f ms (goal <= 300 ms)\n", "proofbench: first paint (query + model + painted view)", firstPaintMs);
-    std::printf("%-58s %10.1f ms (goal <= 50 ms), %d rows match\n", "proofbench: filter 'r0042' and repaint", filterMs, matching);
+    std::printf("%-58s %10.1f ms (goal <= 300 ms), CPU %.1f ms\n",
+                "proofbench: first paint (query + model + painted view)", firstPaintMs, firstPaintCpuMs);
+    std::printf("%-58s %10.1f ms (goal <= 50 ms), CPU %.1f ms, %d rows match\n",
+                "proofbench: filter 'r0042' and repaint", filterMs, filterCpuMs, matching);
     return 0;
 }
