@@ -451,6 +451,8 @@ void TestHealthPane::bundleInInspector() {
     QVERIFY(value(model->fieldIndex(0, QStringLiteral("recipeDigest"))).startsWith(fixture.recipeDigest));
     QVERIFY(!model->isStale(0));
     QVERIFY(value(model->fieldIndex(0, QStringLiteral("source"))).contains(QStringLiteral("bundles/h100")));
+    // An unsigned bundle says so (a signed one shows verified, failed or not checked).
+    QCOMPARE(value(model->fieldIndex(0, QStringLiteral("signed"))), QStringLiteral("none (pending signature)"));
 
     // Every integrity step with its status and detail; none failed.
     const QModelIndex checks = model->checksIndex(0);
