@@ -126,13 +126,10 @@ Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, cons
 
 Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
     const detail::Reader r(file);
-    QJsonParseError perr;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
-    if (perr.error != QJsonParseError::NoError)
-        return r.error({}, QStringLiteral("not valid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
-    if (!doc.isObject())
-        return r.error({}, QStringLiteral("not a JSON object"));
-    const QJsonObject o = doc.object();
+    auto parsed = r.object(json);
+    if (!parsed)
+        return parsed.error();
+    const QJsonObject o = *parsed;
     Bundle b;
     b.mediaType = field(o, "mediaType", "media_type").toString();
     b.minorVersion = mediaTypeMinor(b.mediaType);

@@ -5,6 +5,7 @@
 #include "sigstore/TrustedRoot.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
 
@@ -63,6 +64,17 @@ class Reader {
         if (required && decoded->isEmpty())
             return error(where, QStringLiteral("empty"));
         return *decoded;
+    }
+
+    // The document's top-level object, or an error naming the offset.
+    Result<QJsonObject> object(const QByteArray& json) const {
+        QJsonParseError perr;
+        const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
+        if (perr.error != QJsonParseError::NoError)
+            return error({}, QStringLiteral("not valid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
+        if (!doc.isObject())
+            return error({}, QStringLiteral("not a JSON object"));
+        return doc.object();
     }
 
     const QString& file() const { return m_file; }

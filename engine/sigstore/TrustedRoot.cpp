@@ -197,13 +197,10 @@ Result<std::vector<CertificateAuthority>> parseAuthorities(const detail::Reader&
 
 Result<TrustedRoot> parseTrustedRoot(const QByteArray& json, const QString& file) {
     const detail::Reader r(file);
-    QJsonParseError perr;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
-    if (perr.error != QJsonParseError::NoError)
-        return r.error({}, QStringLiteral("not valid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
-    if (!doc.isObject())
-        return r.error({}, QStringLiteral("not a JSON object"));
-    const QJsonObject o = doc.object();
+    auto parsed = r.object(json);
+    if (!parsed)
+        return parsed.error();
+    const QJsonObject o = *parsed;
     TrustedRoot root;
     root.mediaType = field(o, "mediaType", "media_type").toString();
     if (root.mediaType != QLatin1String("application/vnd.dev.sigstore.trustedroot+json;version=0.1") &&
