@@ -1,6 +1,7 @@
 #include "Cli.h"
 
 #include "catalog/Diff.h"
+#include "core/Files.h"
 #include "catalog/Digest.h"
 #include "evidence/Bundle.h"
 #include "graph/Layout.h"
@@ -25,7 +26,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <cstdio>
@@ -1114,23 +1114,6 @@ Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p) {
     return sigstore::readPrivateKey(*pem, *pass, path);
 }
 
-Status writePrivate(const QString& path, const QByteArray& bytes) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return makeError(QStringLiteral("cannot write: %1").arg(f.errorString()), path);
-    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    if (f.write(bytes) != bytes.size() || !f.commit())
-        return makeError(QStringLiteral("cannot write: %1").arg(f.errorString()), path);
-    return {};
-}
-
-Status writePublic(const QString& path, const QByteArray& bytes) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        return makeError(QStringLiteral("cannot write: %1").arg(f.errorString()), path);
-    return {};
-}
-
 int keygenVerb(const QStringList& args) {
     QCommandLineParser p;
     addDb(p);
@@ -1170,10 +1153,10 @@ int keygenVerb(const QStringList& args) {
     auto sealed = p.isSet(QStringLiteral("cosign")) ? sigstore::exportCosignKey(key.get(), *pass) : sigstore::encryptPrivateKey(key.get(), *pass);
     if (!sealed)
         return fail(sealed.error());
-    if (Status s = writePrivate(outPath, *sealed); !s)
+    if (Status s = writeFileAtomically(outPath, *sealed, FileAccess::OwnerOnly); !s)
         return fail(s.error());
     const QByteArray pub = sigstore::publicKeyPem(key.get());
-    if (Status s = writePublic(outPath + QStringLiteral(".pub"), pub); !s)
+    if (Status s = writeFileAtomically(outPath + QStringLiteral(".pub"), pub); !s)
         return fail(s.error());
     if (auto db = Database::open(dbPath(p)); db) {
         if (auto id = VerificationStore(**db).addPublicKey(pub, QFileInfo(outPath).fileName()); !id)
@@ -1208,7 +1191,7 @@ int signBlobVerb(const QStringList& args) {
     auto bundle = sigstore::signBlob(key->get(), *blob);
     if (!bundle)
         return fail(bundle.error());
-    if (Status s = writePublic(p.value(QStringLiteral("bundle")), *bundle + '\n'); !s)
+    if (Status s = writeFileAtomically(p.value(QStringLiteral("bundle")), *bundle + '\n'); !s)
         return fail(s.error());
     out() << "signed " << p.positionalArguments().constFirst() << " -> " << p.value(QStringLiteral("bundle")) << Qt::endl;
     return kOk;
@@ -1251,7 +1234,7 @@ int attestVerb(const QStringList& args) {
     auto bundle = sigstore::attest(key->get(), sigstore::inTotoStatement(subjects, p.value(QStringLiteral("predicate-type")), predicate.object()));
     if (!bundle)
         return fail(bundle.error());
-    if (Status s = writePublic(p.value(QStringLiteral("bundle")), *bundle + '\n'); !s)
+    if (Status s = writeFileAtomically(p.value(QStringLiteral("bundle")), *bundle + '\n'); !s)
         return fail(s.error());
     out() << "attested " << subjects.size() << " subject(s) -> " << p.value(QStringLiteral("bundle")) << Qt::endl;
     return kOk;

@@ -3,6 +3,7 @@
 #include "SigningModels.h"
 #include "VerifyModels.h"
 #include "WidgetUtil.h"
+#include "core/Files.h"
 #include "deploy/DeploymentBundle.h"
 #include "evidence/Sign.h"
 #include "sigstore/Keys.h"
@@ -27,7 +28,6 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
@@ -80,18 +80,6 @@ sigstore::Passphrase takePassphrase(QLineEdit* e) {
     sigstore::Passphrase p(e->text().toUtf8());
     e->clear();
     return p;
-}
-
-Status writeFile(const QString& path, const QByteArray& bytes, bool ownerOnly) {
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return makeError(QObject::tr("cannot write: %1").arg(f.errorString()), path);
-    if (ownerOnly)
-        f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    if (f.write(bytes) != bytes.size() || !f.commit())
-        return makeError(QObject::tr("cannot write: %1").arg(f.errorString()), path);
-    return {};
 }
 
 QString nativePath(const QString& path) {
@@ -368,9 +356,9 @@ bool KeyDialog::run() {
         const QByteArray pub = sigstore::publicKeyPem(key.get());
         if (!sealed) {
             error = sealed.error().toString();
-        } else if (Status s = writeFile(out, *sealed, true); !s) {
+        } else if (Status s = writeFileAtomically(out, *sealed, FileAccess::OwnerOnly); !s) {
             error = s.error().toString();
-        } else if (Status s2 = writeFile(pubPath, pub, false); !s2) {
+        } else if (Status s2 = writeFileAtomically(pubPath, pub); !s2) {
             QFile::remove(out);
             error = s2.error().toString();
         } else if (auto id = store::VerificationStore(m_db).addPublicKey(pub, QFileInfo(out).fileName());
@@ -712,7 +700,7 @@ bool SignDialog::sign() {
                     out.error = bundle.error().toString();
                     return out;
                 }
-                if (Status s = writeFile(output, *bundle + '\n', false); !s) {
+                if (Status s = writeFileAtomically(output, *bundle + '\n'); !s) {
                     out.error = s.error().toString();
                     return out;
                 }

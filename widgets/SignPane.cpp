@@ -1,10 +1,12 @@
 #include "SignPane.h"
 
+#include "core/Files.h"
 #include "BundleVerifyPane.h"
 #include "Plural.h"
 #include "SigningModels.h"
 #include "TableSetup.h"
 #include "WidgetUtil.h"
+#include "core/Files.h"
 #include "store/Database.h"
 #include "store/VerificationStore.h"
 
@@ -18,7 +20,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -280,9 +281,8 @@ bool SignPane::exportPublicKey(int row, const QString& path) {
         return false;
     }
     const QByteArray pem = m_keys->keyAt(row).publicPem.toUtf8();
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(pem) != pem.size() || !f.commit()) {
-        m_lastError = tr("%1: cannot write: %2").arg(QDir::toNativeSeparators(path), f.errorString());
+    if (Status written = writeFileAtomically(path, pem); !written) {
+        m_lastError = tr("%1: %2").arg(QDir::toNativeSeparators(path), written.error().message);
         return false;
     }
     const QString text = tr("Public key %1 exported to %2")

@@ -1,5 +1,6 @@
 #include "deploy/DeploymentBundle.h"
 
+#include "core/Files.h"
 #include "core/Hash.h"
 #include "sigstore/Keys.h"
 #include "sigstore/Sign.h"
@@ -13,7 +14,6 @@
 #include <QJsonDocument>
 #include <QMutex>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QtConcurrent>
 
 #include <map>
@@ -44,14 +44,6 @@ QString hashFile(const QString& path, qint64* size) {
     }
     *size = total;
     return QString::fromLatin1(h.result().toHex());
-}
-
-Status writeAtomically(const QString& path, const QByteArray& bytes) {
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        return makeError(QStringLiteral("cannot write: %1").arg(f.errorString()), path);
-    return {};
 }
 
 std::map<QString, QString> parseChecksums(const QByteArray& text, QStringList* problems) {
@@ -180,9 +172,9 @@ Result<SignReport> signDeploymentBundle(const QString& dir, EVP_PKEY* key, const
     auto bundle = sigstore::attest(key, statement);
     if (!bundle)
         return bundle.error();
-    if (Status s = writeAtomically(dir + QLatin1Char('/') + QLatin1String(kChecksums), checksums); !s)
+    if (Status s = writeFileAtomically(dir + QLatin1Char('/') + QLatin1String(kChecksums), checksums); !s)
         return s.error();
-    if (Status s = writeAtomically(dir + QLatin1Char('/') + QLatin1String(kBundleAttestation), *bundle + '\n'); !s)
+    if (Status s = writeFileAtomically(dir + QLatin1Char('/') + QLatin1String(kBundleAttestation), *bundle + '\n'); !s)
         return s.error();
     return SignReport{int(files->size()), checksumsHex, sigstore::keyFingerprint(key)};
 }

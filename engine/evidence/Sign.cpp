@@ -1,5 +1,6 @@
 #include "evidence/Sign.h"
 
+#include "core/Files.h"
 #include "core/Hash.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
@@ -8,21 +9,8 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 
 namespace pb::evidence {
-
-namespace {
-
-Status writeFile(const QString& path, const QByteArray& bytes) {
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        return makeError(QStringLiteral("cannot write: %1").arg(f.errorString()), path);
-    return {};
-}
-
-} // namespace
 
 Result<EvidenceSignature> signEvidence(const QString& bundleDirIn, EVP_PKEY* key, const QString& evidenceRoot) {
     Result<SummaryBundle> bundle = loadSummaryBundle(bundleDirIn);
@@ -69,9 +57,9 @@ Result<EvidenceSignature> signEvidence(const QString& bundleDirIn, EVP_PKEY* key
                           .arg(root, pred.recipeName, sourceSlug(out.signerIssuer, out.signerIdentity), out.bundleDigest.mid(7));
 
     // The attestation is written first: a pointer never names a bundle that is not signed.
-    if (Status s = writeFile(out.attestationPath, *signedBundle + '\n'); !s)
+    if (Status s = writeFileAtomically(out.attestationPath, *signedBundle + '\n'); !s)
         return s.error();
-    if (Status s = writeFile(out.pointerPath, pointer); !s)
+    if (Status s = writeFileAtomically(out.pointerPath, pointer); !s)
         return s.error();
     return out;
 }
