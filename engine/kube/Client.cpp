@@ -1,0 +1,1 @@
+#include "kube/Client.h"

@@ -1,0 +1,1 @@
+#include "kube/Credentials.h"

@@ -1,0 +1,72 @@
+// nccl-tests output (all_reduce_perf and friends), read the way a person reads it: the result table
+// is found by its header names, not column positions, so old and new nccl-tests, Slurm `0: ` and
+// OpenMPI `[1,0]<stdout>:` prefixes, ssh warnings, NCCL_DEBUG=INFO noise, `...` elisions, a missing
+// footer, `N/A` in #wrong and any float spelling all parse. The parser is a push parser with
+// constant memory in the size of the log (it keeps the rows, never the text), so a 100 MB log of
+// INFO lines streams through it.
+#pragma once
+
+#include "core/Result.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace pb::validation {
+
+struct NcclRow {
+    qint64 sizeBytes = 0;
+    qint64 count = 0;
+    QString type, redop;
+    qint64 root = -1;
+    double oopTimeUs = 0, oopAlgBw = 0, oopBusBw = 0; // out-of-place
+    double ipTimeUs = 0, ipAlgBw = 0, ipBusBw = 0;    // in-place
+    QString oopWrong, ipWrong;                        // as printed: "0", "N/A", ...
+};
+
+struct NcclResult {
+    std::vector<NcclRow> rows;       // in log order (ascending size for a normal sweep)
+    QString collective;              // "all_reduce_perf" when the log names it, else empty
+    QString ncclVersion;             // "2.26.2" from "NCCL version 2.26.2+cuda12.8", when present
+    QString testsVersion;            // "2.19.6" from "# nccl-tests version ...", when present
+    int ranks = 0;                   // "#  Rank N ..." device lines seen
+    std::optional<double> footerAvgBusBw; // "# Avg bus bandwidth : X", when printed
+    double computedAvgBusBw = 0;     // mean of every busbw, both halves (what the footer means)
+    QString netPlugin;               // X from "NCCL INFO Using network X" (last seen), empty if none
+    bool nvlsMulticast = false;      // "NVLS multicast support is available"
+    bool nvlsComm = false;           // "NVLS comm 0x..."
+    qint64 lines = 0, bytes = 0;     // how much was read
+
+    bool empty() const { return rows.empty(); }
+    // AICR's metric: the out-of-place busbw of the last (largest) row.
+    double lastOopBusBw() const { return rows.empty() ? 0 : rows.back().oopBusBw; }
+    qint64 lastSizeBytes() const { return rows.empty() ? 0 : rows.back().sizeBytes; }
+    double peakBusBw() const;
+};
+
+class NcclParser {
+  public:
+    NcclParser();
+    ~NcclParser();
+    NcclParser(const NcclParser&) = delete;
+    NcclParser& operator=(const NcclParser&) = delete;
+    // Feed any number of chunks, split anywhere (even inside a line or a CRLF pair).
+    void feed(QByteArrayView chunk);
+    // Ends the input and returns what was read.
+    NcclResult finish();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+// Whole-buffer and whole-file conveniences. An input with no result table is an error that names
+// the file and says what was looked for.
+Result<NcclResult> parseNccl(QByteArrayView bytes, const QString& file);
+Result<NcclResult> parseNcclFile(const QString& path);
+
+} // namespace pb::validation

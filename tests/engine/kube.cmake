@@ -1,0 +1,1 @@
+# issue #8 kube tests
