@@ -40,6 +40,9 @@ struct NcclResult {
     bool nvlsMulticast = false;      // "NVLS multicast support is available"
     bool nvlsComm = false;           // "NVLS comm 0x..."
     qint64 lines = 0, bytes = 0;     // how much was read
+    qint64 longLinesSkipped = 0;     // lines over NcclParser::kMaxLine bytes, skipped unread
+    bool headerFound = false;        // a result table header was seen (rows may still be absent)
+    QString footerCheck;             // "OK" / "FAILED" after the footer average (NCCL_TESTS_MIN_BW), else empty
 
     bool empty() const { return rows.empty(); }
     // AICR's metric: the out-of-place busbw of the last (largest) row.
@@ -50,6 +53,8 @@ struct NcclResult {
 
 class NcclParser {
   public:
+    // A line longer than this is counted in longLinesSkipped and dropped, never buffered whole.
+    static constexpr qsizetype kMaxLine = 64 * 1024;
     NcclParser();
     ~NcclParser();
     NcclParser(const NcclParser&) = delete;
