@@ -1,0 +1,532 @@
+#include "Controller.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QTimeZone>
+#include <QUuid>
+
+#include <functional>
+
+namespace kts {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+qint64 msSince(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+QString nanoTimestamp() {
+    return QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz000000Z"));
+}
+
+bool readCheck(const QJsonObject& in, const QDir& base, const QString& where, CheckScript& out, QString* error) {
+    out.exitCode = in.value(QLatin1String("exitCode")).toInt(out.exitCode);
+    out.runMs = in.value(QLatin1String("runMs")).toInt(out.runMs);
+    out.pendingMs = in.value(QLatin1String("pendingMs")).toInt(out.pendingMs);
+    out.neverFinish = in.value(QLatin1String("neverFinish")).toBool(out.neverFinish);
+    out.terminationMessage = in.value(QLatin1String("terminationMessage")).toString(out.terminationMessage);
+    if (in.contains(QLatin1String("log")))
+        out.log = in.value(QLatin1String("log")).toString().toUtf8();
+    const QString logFile = in.value(QLatin1String("logFile")).toString();
+    if (!logFile.isEmpty()) {
+        QFile f(base.absoluteFilePath(logFile));
+        if (!f.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("%1.logFile: cannot read %2: %3").arg(where, f.fileName(), f.errorString());
+            return false;
+        }
+        out.log = f.readAll();
+    }
+    return true;
+}
+
+QJsonObject nodeObject(const QString& name, QJsonObject labels, int gpus, const QString& osImage, const QString& kernel,
+                       const QString& runtime, const QString& kubelet, const QJsonArray& taints, int index) {
+    labels.insert(QStringLiteral("kubernetes.io/hostname"), name);
+    labels.insert(QStringLiteral("kubernetes.io/os"), QStringLiteral("linux"));
+    labels.insert(QStringLiteral("kubernetes.io/arch"), QStringLiteral("amd64"));
+    QJsonObject capacity{{QStringLiteral("cpu"), gpus > 0 ? QStringLiteral("192") : QStringLiteral("16")},
+                         {QStringLiteral("memory"), gpus > 0 ? QStringLiteral("2097152000Ki") : QStringLiteral("65023012Ki")},
+                         {QStringLiteral("pods"), QStringLiteral("110")},
+                         {QStringLiteral("ephemeral-storage"), QStringLiteral("1048576000Ki")}};
+    if (gpus > 0)
+        capacity.insert(QStringLiteral("nvidia.com/gpu"), QString::number(gpus));
+    const QString now = nowTimestamp();
+    QJsonObject spec;
+    if (!taints.isEmpty())
+        spec.insert(QStringLiteral("taints"), taints);
+    return QJsonObject{
+        {QStringLiteral("kind"), QStringLiteral("Node")},
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}},
+        {QStringLiteral("spec"), spec},
+        {QStringLiteral("status"),
+         QJsonObject{
+             {QStringLiteral("capacity"), capacity},
+             {QStringLiteral("allocatable"), capacity},
+             {QStringLiteral("conditions"),
+              QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("Ready")},
+                                     {QStringLiteral("status"), QStringLiteral("True")},
+                                     {QStringLiteral("reason"), QStringLiteral("KubeletReady")},
+                                     {QStringLiteral("message"), QStringLiteral("kubelet is posting ready status")},
+                                     {QStringLiteral("lastHeartbeatTime"), now},
+                                     {QStringLiteral("lastTransitionTime"), now}}}},
+             {QStringLiteral("addresses"),
+              QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("InternalIP")},
+                                     {QStringLiteral("address"), QStringLiteral("10.0.0.%1").arg(10 + index)}},
+                         QJsonObject{{QStringLiteral("type"), QStringLiteral("Hostname")}, {QStringLiteral("address"), name}}}},
+             {QStringLiteral("nodeInfo"),
+              QJsonObject{{QStringLiteral("osImage"), osImage},
+                          {QStringLiteral("kernelVersion"), kernel},
+                          {QStringLiteral("containerRuntimeVersion"), runtime},
+                          {QStringLiteral("kubeletVersion"), kubelet},
+                          {QStringLiteral("kubeProxyVersion"), kubelet},
+                          {QStringLiteral("operatingSystem"), QStringLiteral("linux")},
+                          {QStringLiteral("architecture"), QStringLiteral("amd64")},
+                          {QStringLiteral("machineID"), QUuid::createUuid().toString(QUuid::Id128)},
+                          {QStringLiteral("systemUUID"), QUuid::createUuid().toString(QUuid::WithoutBraces)},
+                          {QStringLiteral("bootID"), QUuid::createUuid().toString(QUuid::WithoutBraces)}}}}}};
+}
+
+QJsonObject condition(const QString& type, const QString& reason, const QString& message) {
+    const QString now = nowTimestamp();
+    QJsonObject c{{QStringLiteral("type"), type},
+                  {QStringLiteral("status"), QStringLiteral("True")},
+                  {QStringLiteral("lastProbeTime"), now},
+                  {QStringLiteral("lastTransitionTime"), now}};
+    if (!reason.isEmpty())
+        c.insert(QStringLiteral("reason"), reason);
+    if (!message.isEmpty())
+        c.insert(QStringLiteral("message"), message);
+    return c;
+}
+
+} // namespace
+
+QJsonObject defaultServerVersion() {
+    return QJsonObject{{QStringLiteral("major"), QStringLiteral("1")},
+                       {QStringLiteral("minor"), QStringLiteral("33")},
+                       {QStringLiteral("gitVersion"), QStringLiteral("v1.33.0")},
+                       {QStringLiteral("gitCommit"), QStringLiteral("60a317eadfcb839692a5551a6a8f8dfbb4a4b3e0")},
+                       {QStringLiteral("gitTreeState"), QStringLiteral("clean")},
+                       {QStringLiteral("buildDate"), QStringLiteral("2025-04-23T13:07:00Z")},
+                       {QStringLiteral("goVersion"), QStringLiteral("go1.24.2")},
+                       {QStringLiteral("compiler"), QStringLiteral("gc")},
+                       {QStringLiteral("platform"), QStringLiteral("linux/amd64")}};
+}
+
+std::optional<Script> loadScript(const QString& path, QString* error) {
+    Script script;
+    script.serverVersion = defaultServerVersion();
+    script.defaultCheck.log = "RESULT: ok\n";
+    script.defaultCheck.runMs = 100;
+    if (path.isEmpty())
+        return script;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
+    if (!doc.isObject()) {
+        *error = QStringLiteral("%1: not a JSON object: %2 at offset %3")
+                     .arg(path, parseError.errorString())
+                     .arg(parseError.offset);
+        return std::nullopt;
+    }
+    const QJsonObject root = doc.object();
+    const QDir base = QFileInfo(path).absoluteDir();
+    if (root.contains(QLatin1String("serverVersion"))) {
+        const QJsonObject v = root.value(QLatin1String("serverVersion")).toObject();
+        for (auto it = v.begin(); it != v.end(); ++it)
+            script.serverVersion.insert(it.key(), it.value());
+    }
+    if (root.contains(QLatin1String("nodes"))) {
+        script.nodes = root.value(QLatin1String("nodes")).toArray();
+        script.nodesGiven = true;
+        for (qsizetype i = 0; i < script.nodes.size(); ++i)
+            if (script.nodes.at(i).toObject().value(QLatin1String("name")).toString().isEmpty()) {
+                *error = QStringLiteral("%1: nodes[%2].name: required").arg(path).arg(i);
+                return std::nullopt;
+            }
+    }
+    const QJsonObject checks = root.value(QLatin1String("checks")).toObject();
+    for (auto it = checks.begin(); it != checks.end(); ++it) {
+        CheckScript check;
+        if (!readCheck(it.value().toObject(), base, QStringLiteral("%1: checks.%2").arg(path, it.key()), check, error))
+            return std::nullopt;
+        script.checks.insert(it.key(), check);
+    }
+    if (root.contains(QLatin1String("defaultCheck"))) {
+        CheckScript check;
+        check.runMs = 100;
+        if (!readCheck(root.value(QLatin1String("defaultCheck")).toObject(), base,
+                       QStringLiteral("%1: defaultCheck").arg(path), check, error))
+            return std::nullopt;
+        script.defaultCheck = check;
+    }
+    const QJsonObject faults = root.value(QLatin1String("faults")).toObject();
+    script.faults.dropWatchAfterEvents = faults.value(QLatin1String("dropWatchAfterEvents")).toInt();
+    script.faults.tokenMaxUses = faults.value(QLatin1String("tokenMaxUses")).toInt();
+    script.faults.slowMs = faults.value(QLatin1String("slowMs")).toInt();
+    for (const QJsonValue& v : faults.value(QLatin1String("conflictOnCreate")).toArray())
+        script.faults.conflictOnCreate << v.toString();
+    script.historyLimit = root.value(QLatin1String("historyLimit")).toInt(script.historyLimit);
+    if (script.historyLimit < 1) {
+        *error = QStringLiteral("%1: historyLimit: must be at least 1").arg(path);
+        return std::nullopt;
+    }
+    return script;
+}
+
+QList<QJsonObject> nodeObjects(const Script& script) {
+    QList<QJsonObject> out;
+    if (!script.nodesGiven) {
+        const QJsonObject gpuLabels{{QStringLiteral("nvidia.com/gpu.present"), QStringLiteral("true")},
+                                    {QStringLiteral("nvidia.com/gpu.product"), QStringLiteral("NVIDIA-H100-80GB-HBM3")},
+                                    {QStringLiteral("nvidia.com/gpu.count"), QStringLiteral("8")},
+                                    {QStringLiteral("nvidia.com/gpu.memory"), QStringLiteral("81559")},
+                                    {QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("p5.48xlarge")},
+                                    {QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("us-east-1a")}};
+        const QJsonObject cpuLabels{{QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("m7i.4xlarge")},
+                                    {QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("us-east-1a")}};
+        const QString os = QStringLiteral("Ubuntu 24.04.1 LTS"), kernel = QStringLiteral("6.8.0-1015-aws"),
+                      runtime = QStringLiteral("containerd://1.7.27"), kubelet = QStringLiteral("v1.33.0");
+        out << nodeObject(QStringLiteral("gpu-node-1"), gpuLabels, 8, os, kernel, runtime, kubelet, {}, 0)
+            << nodeObject(QStringLiteral("gpu-node-2"), gpuLabels, 8, os, kernel, runtime, kubelet, {}, 1)
+            << nodeObject(QStringLiteral("cpu-node-1"), cpuLabels, 0, os, kernel, runtime, kubelet, {}, 2);
+        return out;
+    }
+    int index = 0;
+    for (const QJsonValue& v : script.nodes) {
+        const QJsonObject n = v.toObject();
+        out << nodeObject(n.value(QLatin1String("name")).toString(), n.value(QLatin1String("labels")).toObject(),
+                          n.value(QLatin1String("gpus")).toInt(),
+                          n.value(QLatin1String("osImage")).toString(QStringLiteral("Ubuntu 24.04.1 LTS")),
+                          n.value(QLatin1String("kernelVersion")).toString(QStringLiteral("6.8.0-1015-aws")),
+                          n.value(QLatin1String("containerRuntimeVersion")).toString(QStringLiteral("containerd://1.7.27")),
+                          n.value(QLatin1String("kubeletVersion")).toString(QStringLiteral("v1.33.0")),
+                          n.value(QLatin1String("taints")).toArray(), index++);
+    }
+    return out;
+}
+
+Controller::Controller(Store& store, const Script& script) : store_(store), script_(script) {}
+
+Controller::~Controller() {
+    stop_ = true;
+    if (thread_.joinable())
+        thread_.join();
+}
+
+void Controller::start() {
+    thread_ = std::thread([this] { loop(); });
+}
+
+void Controller::loop() {
+    while (!stop_) {
+        {
+            std::lock_guard lock(store_.mu);
+            tick();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the simulated kubelet's clock
+    }
+}
+
+const CheckScript& Controller::chooseCheck(const QJsonObject& job) const {
+    const QJsonObject templ = job.value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject();
+    const QJsonArray containers = templ.value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray();
+    const QJsonArray args = containers.first().toObject().value(QLatin1String("args")).toArray();
+    if (!args.isEmpty()) {
+        const auto it = script_.checks.constFind(args.first().toString());
+        if (it != script_.checks.constEnd())
+            return *it;
+    }
+    QString label = metadataOf(job).value(QLatin1String("labels")).toObject().value(QLatin1String("proofbench.dev/check")).toString();
+    if (label.isEmpty())
+        label = metadataOf(templ).value(QLatin1String("labels")).toObject().value(QLatin1String("proofbench.dev/check")).toString();
+    const auto it = script_.checks.constFind(label);
+    return it != script_.checks.constEnd() ? *it : script_.defaultCheck;
+}
+
+QJsonObject Controller::jobCreated(const QJsonObject& stored) {
+    QJsonObject job = stored;
+    const QJsonObject meta = metadataOf(job);
+    const QString ns = meta.value(QLatin1String("namespace")).toString();
+    const QString jobName = meta.value(QLatin1String("name")).toString();
+    const QString uid = meta.value(QLatin1String("uid")).toString();
+    const QJsonObject spec = job.value(QLatin1String("spec")).toObject();
+    const QJsonObject templ = spec.value(QLatin1String("template")).toObject();
+
+    QJsonObject labels = metadataOf(templ).value(QLatin1String("labels")).toObject();
+    labels.insert(QStringLiteral("batch.kubernetes.io/job-name"), jobName);
+    labels.insert(QStringLiteral("job-name"), jobName);
+    labels.insert(QStringLiteral("controller-uid"), uid);
+    labels.insert(QStringLiteral("batch.kubernetes.io/controller-uid"), uid);
+
+    QJsonObject podSpec = templ.value(QLatin1String("spec")).toObject();
+    if (!podSpec.contains(QLatin1String("restartPolicy")))
+        podSpec.insert(QStringLiteral("restartPolicy"), QStringLiteral("Never"));
+    QString nodeName;
+    for (const QJsonObject& node : store_.list(QStringLiteral("nodes"), {})) {
+        if (nodeName.isEmpty())
+            nodeName = metadataOf(node).value(QLatin1String("name")).toString();
+        if (metadataOf(node).value(QLatin1String("labels")).toObject().value(QLatin1String("nvidia.com/gpu.present")).toString() ==
+            QLatin1String("true")) {
+            nodeName = metadataOf(node).value(QLatin1String("name")).toString();
+            break;
+        }
+    }
+    podSpec.insert(QStringLiteral("nodeName"), nodeName);
+    if (!podSpec.contains(QLatin1String("serviceAccountName")))
+        podSpec.insert(QStringLiteral("serviceAccountName"), QStringLiteral("default"));
+
+    PodRun run;
+    run.ns = ns;
+    run.job = jobName;
+    QJsonArray waiting;
+    for (const QJsonValue& c : podSpec.value(QLatin1String("containers")).toArray()) {
+        const QString name = c.toObject().value(QLatin1String("name")).toString();
+        run.containers << name;
+        waiting.append(QJsonObject{
+            {QStringLiteral("name"), name},
+            {QStringLiteral("image"), c.toObject().value(QLatin1String("image")).toString()},
+            {QStringLiteral("imageID"), QString()},
+            {QStringLiteral("ready"), false},
+            {QStringLiteral("restartCount"), 0},
+            {QStringLiteral("started"), false},
+            {QStringLiteral("state"),
+             QJsonObject{{QStringLiteral("waiting"), QJsonObject{{QStringLiteral("reason"), QStringLiteral("ContainerCreating")}}}}}});
+    }
+    run.pod = jobName + QLatin1Char('-') + randomSuffix();
+    while (store_.find(QStringLiteral("pods"), ns, run.pod))
+        run.pod = jobName + QLatin1Char('-') + randomSuffix();
+    run.check = chooseCheck(job);
+    run.created = Clock::now();
+    for (const QByteArray& line : run.check.log.split('\n'))
+        run.lines << line + '\n';
+    if (!run.lines.isEmpty()) {  // split leaves a last piece: drop it when the log ended with '\n'
+        QByteArray& last = run.lines.last();
+        last.chop(1);
+        if (last.isEmpty())
+            run.lines.removeLast();
+    }
+
+    const QJsonObject pod{
+        {QStringLiteral("kind"), QStringLiteral("Pod")},
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("metadata"),
+         QJsonObject{{QStringLiteral("name"), run.pod},
+                     {QStringLiteral("generateName"), jobName + QLatin1Char('-')},
+                     {QStringLiteral("namespace"), ns},
+                     {QStringLiteral("labels"), labels},
+                     {QStringLiteral("ownerReferences"),
+                      QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
+                                             {QStringLiteral("kind"), QStringLiteral("Job")},
+                                             {QStringLiteral("name"), jobName},
+                                             {QStringLiteral("uid"), uid},
+                                             {QStringLiteral("controller"), true},
+                                             {QStringLiteral("blockOwnerDeletion"), true}}}}}},
+        {QStringLiteral("spec"), podSpec},
+        {QStringLiteral("status"),
+         QJsonObject{{QStringLiteral("phase"), QStringLiteral("Pending")},
+                     {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
+                     {QStringLiteral("hostIP"), QStringLiteral("10.0.0.10")},
+                     {QStringLiteral("conditions"), QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {})}},
+                     {QStringLiteral("containerStatuses"), waiting}}}};
+    store_.add(QStringLiteral("pods"), pod);
+
+    JobRun jr;
+    jr.start = Clock::now();
+    jr.deadlineSeconds = spec.contains(QLatin1String("activeDeadlineSeconds"))
+                             ? spec.value(QLatin1String("activeDeadlineSeconds")).toInt()
+                             : -1;
+    jobs_[{ns, jobName}] = jr;
+    runs_[{ns, run.pod}] = run;
+
+    QJsonObject status = job.value(QLatin1String("status")).toObject();
+    status.insert(QStringLiteral("active"), 1);
+    status.insert(QStringLiteral("ready"), 0);
+    status.insert(QStringLiteral("terminating"), 0);
+    status.insert(QStringLiteral("startTime"), nowTimestamp());
+    status.insert(QStringLiteral("uncountedTerminatedPods"), QJsonObject{});
+    job.insert(QStringLiteral("status"), status);
+    return store_.update(QStringLiteral("jobs"), job);
+}
+
+void Controller::podDeleted(const QString& ns, const QString& pod) {
+    runs_.erase({ns, pod});
+    store_.changed.notify_all();
+}
+
+void Controller::jobDeleted(const QString& ns, const QString& job) {
+    jobs_.erase({ns, job});
+}
+
+const Controller::PodRun* Controller::run(const QString& ns, const QString& pod) const {
+    const auto it = runs_.find({ns, pod});
+    return it == runs_.end() ? nullptr : &it->second;
+}
+
+void Controller::updateJob(const PodRun& run, const std::function<void(QJsonObject&)>& change) {
+    const QJsonObject* job = store_.find(QStringLiteral("jobs"), run.ns, run.job);
+    if (!job)
+        return;
+    QJsonObject copy = *job;
+    QJsonObject status = copy.value(QLatin1String("status")).toObject();
+    change(status);
+    copy.insert(QStringLiteral("status"), status);
+    store_.update(QStringLiteral("jobs"), copy);
+}
+
+void Controller::terminate(PodRun& run, int exitCode, const QString& reason, const QString& message) {
+    run.stage = Stage::Terminated;
+    const QJsonObject* pod = store_.find(QStringLiteral("pods"), run.ns, run.pod);
+    if (!pod)
+        return;
+    QJsonObject copy = *pod;
+    QJsonObject status = copy.value(QLatin1String("status")).toObject();
+    const QString now = nowTimestamp();
+    const QString startedAt = status.value(QLatin1String("startTime")).toString(now);
+    status.insert(QStringLiteral("phase"), exitCode == 0 ? QStringLiteral("Succeeded") : QStringLiteral("Failed"));
+    QJsonArray statuses;
+    for (const QJsonValue& v : status.value(QLatin1String("containerStatuses")).toArray()) {
+        QJsonObject cs = v.toObject();
+        QJsonObject terminated{{QStringLiteral("exitCode"), exitCode},
+                               {QStringLiteral("reason"), reason},
+                               {QStringLiteral("startedAt"), startedAt},
+                               {QStringLiteral("finishedAt"), now},
+                               {QStringLiteral("containerID"), cs.value(QLatin1String("containerID"))}};
+        if (!message.isEmpty())
+            terminated.insert(QStringLiteral("message"), message);
+        cs.insert(QStringLiteral("state"), QJsonObject{{QStringLiteral("terminated"), terminated}});
+        cs.insert(QStringLiteral("ready"), false);
+        cs.insert(QStringLiteral("started"), false);
+        statuses.append(cs);
+    }
+    status.insert(QStringLiteral("containerStatuses"), statuses);
+    QJsonArray conditions{condition(QStringLiteral("PodScheduled"), {}, {})};
+    QJsonObject ready = condition(QStringLiteral("Ready"), QStringLiteral("PodCompleted"), {});
+    ready.insert(QStringLiteral("status"), QStringLiteral("False"));
+    conditions.append(ready);
+    status.insert(QStringLiteral("conditions"), conditions);
+    copy.insert(QStringLiteral("status"), status);
+    store_.update(QStringLiteral("pods"), copy);
+}
+
+void Controller::tick() {
+    for (auto it = runs_.begin(); it != runs_.end();) {
+        PodRun& run = it->second;
+        JobRun* job = nullptr;
+        if (auto j = jobs_.find({run.ns, run.job}); j != jobs_.end())
+            job = &j->second;
+        const QJsonObject* pod = store_.find(QStringLiteral("pods"), run.ns, run.pod);
+        if (!pod) {
+            it = runs_.erase(it);
+            continue;
+        }
+
+        if (job && !job->finished && job->deadlineSeconds >= 0 && run.stage != Stage::Terminated &&
+            msSince(job->start) >= qint64(job->deadlineSeconds) * 1000) {
+            // The job controller kills the active pod and fails the Job.
+            job->finished = true;
+            terminate(run, 137, QStringLiteral("Error"), {});
+            const QString msg = QStringLiteral("Job was active longer than specified deadline");
+            updateJob(run, [&](QJsonObject& status) {
+                status.insert(QStringLiteral("active"), 0);
+                status.insert(QStringLiteral("ready"), 0);
+                status.insert(QStringLiteral("failed"), status.value(QLatin1String("failed")).toInt() + 1);
+                status.insert(QStringLiteral("conditions"),
+                              QJsonArray{condition(QStringLiteral("FailureTarget"), QStringLiteral("DeadlineExceeded"), msg),
+                                         condition(QStringLiteral("Failed"), QStringLiteral("DeadlineExceeded"), msg)});
+            });
+            store_.remove(QStringLiteral("pods"), run.ns, run.pod);
+            it = runs_.erase(it);
+            store_.changed.notify_all();
+            continue;
+        }
+
+        if (run.stage == Stage::Pending && msSince(run.created) >= run.check.pendingMs) {
+            run.stage = Stage::Running;
+            run.started = Clock::now();
+            QJsonObject copy = *pod;
+            QJsonObject status = copy.value(QLatin1String("status")).toObject();
+            const QString now = nowTimestamp();
+            status.insert(QStringLiteral("phase"), QStringLiteral("Running"));
+            status.insert(QStringLiteral("startTime"), now);
+            status.insert(QStringLiteral("podIP"), QStringLiteral("10.244.1.%1").arg(2 + int(runs_.size() % 250)));
+            QJsonArray statuses;
+            for (const QJsonValue& v : status.value(QLatin1String("containerStatuses")).toArray()) {
+                QJsonObject cs = v.toObject();
+                cs.insert(QStringLiteral("state"),
+                          QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}});
+                cs.insert(QStringLiteral("ready"), true);
+                cs.insert(QStringLiteral("started"), true);
+                cs.insert(QStringLiteral("containerID"),
+                          QStringLiteral("containerd://") + QUuid::createUuid().toString(QUuid::Id128));
+                statuses.append(cs);
+            }
+            status.insert(QStringLiteral("containerStatuses"), statuses);
+            status.insert(QStringLiteral("conditions"),
+                          QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {}),
+                                     condition(QStringLiteral("Initialized"), {}, {}),
+                                     condition(QStringLiteral("ContainersReady"), {}, {}),
+                                     condition(QStringLiteral("Ready"), {}, {})});
+            copy.insert(QStringLiteral("status"), status);
+            store_.update(QStringLiteral("pods"), copy);
+            updateJob(run, [](QJsonObject& s) { s.insert(QStringLiteral("ready"), 1); });
+        }
+
+        if (run.stage == Stage::Running) {
+            const qint64 elapsed = msSince(run.started);
+            const bool done = !run.check.neverFinish && elapsed >= run.check.runMs;
+            int due = int(run.lines.size());
+            if (!done)
+                due = run.check.runMs > 0 ? int(qint64(run.lines.size()) * elapsed / run.check.runMs) : due;
+            due = std::min(due, int(run.lines.size()));
+            if (due > run.released) {
+                const QString at = nanoTimestamp();
+                while (run.lineTimes.size() < due)
+                    run.lineTimes << at;
+                run.released = due;
+                store_.changed.notify_all();
+            }
+            if (done) {
+                const int code = run.check.exitCode;
+                terminate(run, code, code == 0 ? QStringLiteral("Completed") : QStringLiteral("Error"),
+                          run.check.terminationMessage);
+                if (job)
+                    job->finished = true;
+                const QString now = nowTimestamp();
+                updateJob(run, [&](QJsonObject& status) {
+                    status.insert(QStringLiteral("active"), 0);
+                    status.insert(QStringLiteral("ready"), 0);
+                    if (code == 0) {
+                        status.insert(QStringLiteral("succeeded"), status.value(QLatin1String("succeeded")).toInt() + 1);
+                        status.insert(QStringLiteral("completionTime"), now);
+                        status.insert(QStringLiteral("conditions"),
+                                      QJsonArray{condition(QStringLiteral("SuccessCriteriaMet"),
+                                                           QStringLiteral("CompletionsReached"),
+                                                           QStringLiteral("Reached expected number of succeeded pods")),
+                                                 condition(QStringLiteral("Complete"), QStringLiteral("CompletionsReached"),
+                                                           QStringLiteral("Reached expected number of succeeded pods"))});
+                    } else {
+                        const QString msg = QStringLiteral("Job has reached the specified backoff limit");
+                        status.insert(QStringLiteral("failed"), status.value(QLatin1String("failed")).toInt() + 1);
+                        status.insert(QStringLiteral("conditions"),
+                                      QJsonArray{condition(QStringLiteral("FailureTarget"),
+                                                           QStringLiteral("BackoffLimitExceeded"), msg),
+                                                 condition(QStringLiteral("Failed"), QStringLiteral("BackoffLimitExceeded"), msg)});
+                    }
+                });
+                store_.changed.notify_all();
+            }
+        }
+        ++it;
+    }
+}
+
+} // namespace kts

@@ -1,0 +1,246 @@
+// pb-kube-testserver: a Kubernetes API server stand-in for tests (see ApiServer.h). Writes its own
+// PKI and a kubeconfig, prints one "listening" line, and serves until SIGTERM/SIGINT or stdin EOF.
+#include "ApiServer.h"
+#include "Controller.h"
+#include "Tls.h"
+
+#include <QDir>
+#include <QFile>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/tcp.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+namespace {
+
+int g_wake[2] = {-1, -1};  // written to when the server should stop
+
+void usage() {
+    std::fputs("usage: pb-kube-testserver --write-kubeconfig FILE [--port N] [--script FILE.json]\n"
+               "                          [--token TOKEN]... [--tokens-file FILE] [--state-dir DIR] [--no-stdin-exit]\n",
+               stderr);
+}
+
+bool writeFile(const QString& path, const QByteArray& data, bool secret, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
+        return false;
+    }
+    if (secret)
+        f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    if (f.write(data) != data.size()) {
+        *error = QStringLiteral("%1: short write: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+QByteArray kubeconfig(const kts::Pki& pki, int port, const QString& token) {
+    QByteArray y;
+    y += "apiVersion: v1\nkind: Config\npreferences: {}\n";
+    y += "clusters:\n- name: pb-test\n  cluster:\n";
+    y += "    server: https://127.0.0.1:" + QByteArray::number(port) + "\n";
+    y += "    certificate-authority-data: " + pki.caCert.toBase64() + "\n";
+    y += "contexts:\n";
+    y += "- name: pb-cert\n  context:\n    cluster: pb-test\n    user: pb-admin\n    namespace: default\n";
+    y += "- name: pb-token\n  context:\n    cluster: pb-test\n    user: pb-token-user\n    namespace: default\n";
+    y += "current-context: pb-cert\n";
+    y += "users:\n";
+    y += "- name: pb-admin\n  user:\n";
+    y += "    client-certificate-data: " + pki.clientCert.toBase64() + "\n";
+    y += "    client-key-data: " + pki.clientKey.toBase64() + "\n";
+    y += "- name: pb-token-user\n  user:\n";
+    y += "    token: \"" + token.toUtf8() + "\"\n";
+    return y;
+}
+
+void wake() {
+    const char c = 'x';
+    [[maybe_unused]] const ssize_t n = ::write(g_wake[1], &c, 1);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QString kubeconfigPath, scriptPath, tokensFile, stateDir;
+    QStringList tokens;
+    int port = 0;
+    bool stdinExit = true;
+    for (int i = 1; i < argc; ++i) {
+        const QString arg = QString::fromLocal8Bit(argv[i]);
+        auto value = [&](QString& out) {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "pb-kube-testserver: %s needs a value\n", argv[i]);
+                std::exit(2);
+            }
+            out = QString::fromLocal8Bit(argv[++i]);
+        };
+        QString v;
+        if (arg == QLatin1String("--write-kubeconfig"))
+            value(kubeconfigPath);
+        else if (arg == QLatin1String("--script"))
+            value(scriptPath);
+        else if (arg == QLatin1String("--tokens-file"))
+            value(tokensFile);
+        else if (arg == QLatin1String("--state-dir"))
+            value(stateDir);
+        else if (arg == QLatin1String("--token")) {
+            value(v);
+            tokens << v;
+        } else if (arg == QLatin1String("--port")) {
+            value(v);
+            bool ok = false;
+            port = v.toInt(&ok);
+            if (!ok || port < 0 || port > 65535) {
+                std::fprintf(stderr, "pb-kube-testserver: --port: not a port number: %s\n", qPrintable(v));
+                return 2;
+            }
+        } else if (arg == QLatin1String("--no-stdin-exit"))
+            stdinExit = false;
+        else if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
+            usage();
+            return 0;
+        } else {
+            std::fprintf(stderr, "pb-kube-testserver: unknown argument: %s\n", argv[i]);
+            usage();
+            return 2;
+        }
+    }
+    if (kubeconfigPath.isEmpty()) {
+        usage();
+        return 2;
+    }
+    if (tokens.isEmpty())
+        tokens << QStringLiteral("pb-test-token");
+
+    QString error;
+    const std::optional<kts::Script> script = kts::loadScript(scriptPath, &error);
+    if (!script) {
+        std::fprintf(stderr, "pb-kube-testserver: script %s\n", qPrintable(error));
+        return 2;
+    }
+
+    std::unique_ptr<QTemporaryDir> tempDir;
+    if (stateDir.isEmpty()) {
+        tempDir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/pb-kube-testserver-XXXXXX"));
+        if (!tempDir->isValid()) {
+            std::fprintf(stderr, "pb-kube-testserver: cannot create a temporary state directory\n");
+            return 1;
+        }
+        stateDir = tempDir->path();
+    } else if (!QDir().mkpath(stateDir)) {
+        std::fprintf(stderr, "pb-kube-testserver: --state-dir %s: cannot create\n", qPrintable(stateDir));
+        return 1;
+    }
+
+    const std::optional<kts::Pki> pki = kts::generatePki(&error);
+    kts::TlsContext tls;
+    if (!pki || !tls.init(*pki, &error)) {
+        std::fprintf(stderr, "pb-kube-testserver: %s\n", qPrintable(error));
+        return 1;
+    }
+    const QDir dir(stateDir);
+    if (!writeFile(dir.filePath(QStringLiteral("ca.crt")), pki->caCert, false, &error) ||
+        !writeFile(dir.filePath(QStringLiteral("ca.key")), pki->caKey, true, &error) ||
+        !writeFile(dir.filePath(QStringLiteral("server.crt")), pki->serverCert, false, &error) ||
+        !writeFile(dir.filePath(QStringLiteral("server.key")), pki->serverKey, true, &error) ||
+        !writeFile(dir.filePath(QStringLiteral("client.crt")), pki->clientCert, false, &error) ||
+        !writeFile(dir.filePath(QStringLiteral("client.key")), pki->clientKey, true, &error)) {
+        std::fprintf(stderr, "pb-kube-testserver: %s\n", qPrintable(error));
+        return 1;
+    }
+
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int one = 1;
+    ::setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(quint16(port));
+    if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listener, 64) != 0) {
+        std::fprintf(stderr, "pb-kube-testserver: cannot listen on 127.0.0.1:%d: %s\n", port, std::strerror(errno));
+        return 1;
+    }
+    socklen_t len = sizeof addr;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+    port = ntohs(addr.sin_port);
+
+    if (!writeFile(kubeconfigPath, kubeconfig(*pki, port, tokens.first()), true, &error)) {
+        std::fprintf(stderr, "pb-kube-testserver: --write-kubeconfig %s\n", qPrintable(error));
+        return 1;
+    }
+
+    // Signals are taken by one thread with sigwait; every other thread inherits the blocked mask.
+    ::signal(SIGPIPE, SIG_IGN);
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGTERM);
+    sigaddset(&stopSignals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+    if (::pipe2(g_wake, O_CLOEXEC) != 0)
+        return 1;
+    std::thread([stopSignals] {
+        int sig = 0;
+        sigwait(&stopSignals, &sig);
+        wake();
+    }).detach();
+    if (stdinExit)
+        std::thread([] {
+            char buf[256];
+            while (::read(STDIN_FILENO, buf, sizeof buf) > 0) {
+            }
+            wake();
+        }).detach();
+
+    kts::ApiServer server(*script, tokens, tokensFile);
+    server.start(port);
+
+    std::printf("pb-kube-testserver listening on https://127.0.0.1:%d\n", port);
+    std::fflush(stdout);
+
+    for (;;) {
+        pollfd fds[2] = {{listener, POLLIN, 0}, {g_wake[0], POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (fds[1].revents)
+            break;
+        if (fds[0].revents & POLLIN) {
+            const int fd = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+            if (fd < 0)
+                continue;
+            const int nodelay = 1;
+            ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &nodelay, sizeof nodelay);
+            std::thread([&server, &tls, fd] {
+                kts::TlsStream stream(tls.handle(), fd);
+                if (stream.handshake())
+                    server.serve(stream);
+            }).detach();
+        }
+    }
+    ::close(listener);
+    if (tempDir)
+        tempDir->remove();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    // Connection threads may still be blocked in reads; leave without running destructors under them.
+    std::_Exit(0);
+}
