@@ -24,6 +24,8 @@ struct ExecConfig {
     QString installHint;
     bool provideClusterInfo = false;
     QString interactiveMode; // Never | IfAvailable | Always (required in v1)
+    QString commandAsWritten; // `command` before a relative path with '/' was resolved (kubectl view)
+    int line = 0;             // line of the exec mapping in its file
 };
 
 struct Cluster {
@@ -46,6 +48,12 @@ struct User {
     std::optional<ExecConfig> exec;
     bool hasAuthProvider = false;           // legacy auth-provider: reported, not run
     QString sourceFile;
+    QString tokenFileAsWritten;             // tokenFile as in the file (kubectl view keeps it so)
+    QString authProviderName;               // auth-provider.name ("oidc", "gcp", ...)
+    QByteArray authProviderJson;            // auth-provider as compact JSON (for toJson)
+    // Set when this user cannot be used (exec v1alpha1, v1 without interactiveMode, ...): the
+    // kubeconfig still loads so every context can be listed; resolveContext() returns this error.
+    std::optional<Error> problem;
 };
 
 struct Context {
