@@ -1,4 +1,5 @@
 #include "Cli.h"
+#include "CliUtil.h"
 
 #include "catalog/Diff.h"
 #include "core/Files.h"
@@ -41,29 +42,6 @@ namespace {
 using namespace pb::catalog;
 using namespace pb::store;
 
-QTextStream& out() {
-    static QTextStream s(stdout);
-    return s;
-}
-QTextStream& err() {
-    static QTextStream s(stderr);
-    return s;
-}
-
-constexpr int kOk = 0;
-constexpr int kFailed = 1;
-constexpr int kUsage = 2;
-
-int fail(const Error& e) {
-    err() << "proofbench: " << e.toString() << Qt::endl;
-    return kFailed;
-}
-
-int usage(const QString& message, const QString& verb) {
-    err() << "proofbench: " << message << Qt::endl
-          << "Run 'proofbench " << verb << " --help' for usage." << Qt::endl;
-    return kUsage;
-}
 
 const char* const kGeneralHelp =
     "Proofbench - a workbench for AICR recipes, evidence and signatures.\n"
@@ -89,116 +67,13 @@ const char* const kGeneralHelp =
     "  evidence sign    sign an evidence bundle and write its pointer\n"
     "  bundle sign      seal a deployment bundle: checksums.txt and an SLSA provenance attestation\n"
     "  bundle verify    verify a deployment bundle offline and print its trust level\n"
+    "  validate         run a recipe's validation phases on a cluster (kubeconfig) and write the evidence\n"
+    "  runs list|show   validation runs and imported performance results in the database\n"
+    "  perf import      parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report\n"
     "\n"
     "Every verb takes --db PATH (default: the per-user application data folder) and --help.\n"
     "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n";
 
-void addDb(QCommandLineParser& p) {
-    p.addOption({QStringLiteral("db"), QStringLiteral("Database file (default: %1).").arg(Database::defaultPath()),
-                 QStringLiteral("PATH")});
-}
-
-void addFormat(QCommandLineParser& p, const QString& values, const QString& def) {
-    p.addOption({QStringLiteral("format"), QStringLiteral("Output format: %1 (default %2).").arg(values, def),
-                 QStringLiteral("FORMAT"), def});
-}
-
-QString dbPath(const QCommandLineParser& p) {
-    return p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db")) : Database::defaultPath();
-}
-
-// Opens the database as the GUI does: a new, empty database starts with the embedded default catalog.
-Result<std::unique_ptr<Database>> openDb(const QCommandLineParser& p) {
-    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
-    if (!db)
-        return db;
-    if (Result<QStringList> seeded = importEmbeddedDefaults(**db); !seeded)
-        return seeded.error();
-    return db;
-}
-
-// Parses args; returns -1 to continue, or an exit code (help shown / usage error).
-int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, const QString& summary) {
-    p.setApplicationDescription(summary);
-    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("Show this help."));
-    p.addOption(help);
-    if (!p.parse(args))
-        return usage(p.errorText(), verb);
-    if (p.isSet(help)) {
-        QString text = p.helpText();
-        text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")), QStringLiteral("Usage: proofbench ") + verb);
-        out() << text;
-        out().flush();
-        return kOk;
-    }
-    return -1;
-}
-
-Result<QByteArray> readFile(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
-    return f.readAll();
-}
-
-// cosign's signer flags: a certificate identity and issuer (exact or regexp), or a public key.
-void addSignerOptions(QCommandLineParser& p) {
-    p.addOption({QStringLiteral("certificate-identity"), QStringLiteral("Exact certificate identity (SAN URI or e-mail)."), QStringLiteral("ID")});
-    p.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Identity regular expression (unanchored, as cosign)."), QStringLiteral("RE")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer"), QStringLiteral("Exact OIDC issuer."), QStringLiteral("URL")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) instead of a certificate identity."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("Accept a bundle without a transparency-log entry (as cosign).")});
-    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's default root)."), QStringLiteral("FILE")});
-}
-
-// The policy the signer flags give; `strict` requires exactly one identity and one issuer flag.
-Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict) {
-    sigstore::Policy policy;
-    policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
-    const bool identityFlags = p.isSet(QStringLiteral("certificate-identity")) || p.isSet(QStringLiteral("certificate-identity-regexp")) ||
-                               p.isSet(QStringLiteral("certificate-oidc-issuer")) || p.isSet(QStringLiteral("certificate-oidc-issuer-regexp"));
-    if (p.isSet(QStringLiteral("key"))) {
-        if (identityFlags)
-            return makeError(QStringLiteral("--key cannot be combined with the certificate identity flags"));
-        auto key = readFile(p.value(QStringLiteral("key")));
-        if (!key)
-            return key.error();
-        policy.publicKeyPem = *key;
-        return policy;
-    }
-    policy.identity = p.value(QStringLiteral("certificate-identity"));
-    policy.identityRegexp = p.value(QStringLiteral("certificate-identity-regexp"));
-    policy.issuer = p.value(QStringLiteral("certificate-oidc-issuer"));
-    policy.issuerRegexp = p.value(QStringLiteral("certificate-oidc-issuer-regexp"));
-    if (strict && policy.identity.isEmpty() == policy.identityRegexp.isEmpty())
-        return makeError(QStringLiteral("give exactly one of --certificate-identity and --certificate-identity-regexp (or --key)"));
-    if (strict && policy.issuer.isEmpty() == policy.issuerRegexp.isEmpty())
-        return makeError(QStringLiteral("give exactly one of --certificate-oidc-issuer and --certificate-oidc-issuer-regexp"));
-    return policy;
-}
-
-// --trusted-root, else the default stored in an existing database, else none.
-Result<std::optional<sigstore::TrustedRoot>> optionalTrustedRoot(const QCommandLineParser& p) {
-    if (p.isSet(QStringLiteral("trusted-root"))) {
-        auto r = sigstore::loadTrustedRoot(p.value(QStringLiteral("trusted-root")));
-        if (!r)
-            return r.error();
-        return std::optional<sigstore::TrustedRoot>(std::move(*r));
-    }
-    if (QFileInfo::exists(dbPath(p)))
-        if (auto db = Database::open(dbPath(p)); db)
-            if (auto r = VerificationStore(**db).defaultTrustedRoot(); r && *r)
-                return std::move(*r);
-    return std::optional<sigstore::TrustedRoot>();
-}
-
-void printJson(const QJsonValue& v) {
-    const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
-    out() << doc.toJson(QJsonDocument::Indented);
-}
 
 // ---- catalog ------------------------------------------------------------------------------------
 
@@ -304,87 +179,6 @@ int catalogVerb(const QStringList& args) {
     return usage(QStringLiteral("unknown catalog command '%1'").arg(sub), QStringLiteral("catalog"));
 }
 
-// ---- recipe -------------------------------------------------------------------------------------
-
-Result<Catalog> catalogFrom(const QCommandLineParser& p) {
-    const bool dir = p.isSet(QStringLiteral("catalog"));
-    const bool label = p.isSet(QStringLiteral("version"));
-    if (dir == label)
-        return makeError(QStringLiteral("give exactly one of --catalog DIR or --version LABEL"));
-    if (dir)
-        return loadCatalog(p.value(QStringLiteral("catalog")));
-    Result<std::unique_ptr<Database>> db = openDb(p);
-    if (!db)
-        return db.error();
-    return CatalogStore(**db).loadCatalog(p.value(QStringLiteral("version")));
-}
-
-// A catalog named on the command line: a directory when one exists at that path, else a label.
-Result<Catalog> catalogFromSpec(const QString& spec, const QCommandLineParser& p) {
-    if (QFileInfo(spec).isDir())
-        return loadCatalog(spec);
-    Result<std::unique_ptr<Database>> db = openDb(p);
-    if (!db)
-        return db.error();
-    Result<Catalog> cat = CatalogStore(**db).loadCatalog(spec);
-    if (!cat)
-        return makeError(QStringLiteral("'%1' is neither a catalog directory nor a catalog version in the database")
-                             .arg(spec));
-    return cat;
-}
-
-void addCriteriaOptions(QCommandLineParser& p, const QString& prefix = {}) {
-    for (const QString& d : Criteria::dimensions())
-        p.addOption({prefix + d,
-                     prefix.isEmpty() ? QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d)
-                                      : QStringLiteral("Criteria of the 'to' side: %1 (default: as --%1).").arg(d),
-                     d.toUpper()});
-    if (prefix.isEmpty())
-        p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
-                     QStringLiteral("NAME=VALUE")});
-}
-
-bool anyCriteria(const QCommandLineParser& p, const QString& prefix = {}) {
-    for (const QString& d : Criteria::dimensions())
-        if (p.isSet(prefix + d))
-            return true;
-    return false;
-}
-
-// Criteria flags (with an optional prefix whose flags override the plain ones) checked against the catalog.
-Result<Criteria> criteriaFrom(const QCommandLineParser& p, const Catalog& cat, const QString& prefix = {}) {
-    QMap<QString, QString> flags;
-    for (const QString& d : Criteria::dimensions())
-        flags.insert(d, !prefix.isEmpty() && p.isSet(prefix + d) ? p.value(prefix + d) : p.value(d));
-    return parseUserCriteria(cat, flags);
-}
-
-Result<ResolveOptions> resolveOptionsFrom(const QCommandLineParser& p) {
-    ResolveOptions opt;
-    for (const QString& pv : p.values(QStringLiteral("profile"))) {
-        const int eq = pv.indexOf(QLatin1Char('='));
-        if (eq <= 0 || eq == pv.size() - 1)
-            return makeError(QStringLiteral("--profile expects NAME=VALUE, got '%1'").arg(pv));
-        opt.profiles.insert(pv.left(eq), pv.mid(eq + 1));
-    }
-    return opt;
-}
-
-bool writeOutput(const QCommandLineParser& p, const QByteArray& bytes) {
-    const QString path = p.value(QStringLiteral("output"));
-    if (path.isEmpty() || path == QLatin1String("-")) {
-        out().flush();
-        std::fwrite(bytes.constData(), 1, static_cast<size_t>(bytes.size()), stdout);
-        std::fflush(stdout);
-        return true;
-    }
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) {
-        err() << "proofbench: " << path << ": cannot write: " << f.errorString() << Qt::endl;
-        return false;
-    }
-    return true;
-}
 
 // ---- graph --------------------------------------------------------------------------------------
 
@@ -1054,65 +848,6 @@ int verifyVerb(const QStringList& args) {
     return r.verified ? kOk : kFailed;
 }
 
-// ---- keys and signing ---------------------------------------------------------------------------
-
-void addPassphraseEnv(QCommandLineParser& p) {
-    p.addOption({QStringLiteral("passphrase-env"),
-                 QStringLiteral("Read the key's passphrase from this environment variable (never from the command line); "
-                                "without it, the passphrase is asked on the terminal."),
-                 QStringLiteral("VAR")});
-}
-
-// The passphrase from the named environment variable, or asked on the terminal without echo.
-Result<sigstore::Passphrase> passphraseFrom(const QCommandLineParser& p, const QString& prompt, bool confirm) {
-    if (p.isSet(QStringLiteral("passphrase-env"))) {
-        const QByteArray name = p.value(QStringLiteral("passphrase-env")).toLocal8Bit();
-        if (!qEnvironmentVariableIsSet(name.constData()))
-            return makeError(QStringLiteral("environment variable %1 is not set").arg(QString::fromLocal8Bit(name)), {}, 0,
-                             QStringLiteral("--passphrase-env"));
-        return sigstore::Passphrase(qgetenv(name.constData()));
-    }
-    const int fd = ::open("/dev/tty", O_RDWR | O_CLOEXEC);
-    if (fd < 0)
-        return makeError(QStringLiteral("no terminal to ask for the passphrase: give --passphrase-env VAR"));
-    auto ask = [fd](const QString& text) {
-        termios old{};
-        tcgetattr(fd, &old);
-        termios quiet = old;
-        quiet.c_lflag &= ~tcflag_t(ECHO);
-        tcsetattr(fd, TCSAFLUSH, &quiet);
-        const QByteArray t = text.toLocal8Bit();
-        (void)!::write(fd, t.constData(), size_t(t.size()));
-        QByteArray line;
-        char c = 0;
-        while (::read(fd, &c, 1) == 1 && c != '\n')
-            line += c;
-        tcsetattr(fd, TCSAFLUSH, &old);
-        (void)!::write(fd, "\n", 1);
-        return sigstore::Passphrase(std::move(line));
-    };
-    sigstore::Passphrase first = ask(prompt);
-    if (confirm) {
-        sigstore::Passphrase second = ask(QStringLiteral("Repeat the passphrase: "));
-        if (first.bytes() != second.bytes()) {
-            ::close(fd);
-            return makeError(QStringLiteral("the passphrases differ"));
-        }
-    }
-    ::close(fd);
-    return first;
-}
-
-Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p) {
-    const QString path = p.value(QStringLiteral("key"));
-    auto pem = readFile(path);
-    if (!pem)
-        return pem.error();
-    auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(path), false);
-    if (!pass)
-        return pass.error();
-    return sigstore::readPrivateKey(*pem, *pass, path);
-}
 
 int keygenVerb(const QStringList& args) {
     QCommandLineParser p;
@@ -1353,7 +1088,8 @@ bool isCliInvocation(const QStringList& args) {
     static const QStringList verbs = {QStringLiteral("catalog"), QStringLiteral("recipe"), QStringLiteral("graph"),
                                       QStringLiteral("diff"), QStringLiteral("evidence"), QStringLiteral("health"),
                                       QStringLiteral("verify"), QStringLiteral("keygen"), QStringLiteral("sign-blob"),
-                                      QStringLiteral("attest"), QStringLiteral("bundle"),
+                                      QStringLiteral("attest"), QStringLiteral("bundle"), QStringLiteral("validate"),
+                                      QStringLiteral("runs"), QStringLiteral("perf"),
                                       QStringLiteral("help"),
                                       QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("--version"),
                                       QStringLiteral("-v")};
@@ -1396,6 +1132,8 @@ int run(const QStringList& args) {
         rest.removeAt(1);
         return verb == QLatin1String("graph") ? graphVerb(rest) : diffVerb(rest);
     }
+    if (verb == QLatin1String("validate") || verb == QLatin1String("runs") || verb == QLatin1String("perf"))
+        return validationVerbs(args);
     if (verb == QLatin1String("recipe")) {
         QStringList rest = args;
         if (args.value(2) == QLatin1String("digest")) {

@@ -433,6 +433,38 @@ Result<std::vector<RegistryComponent>> parseRegistry(const QByteArray& bytes, co
     return out;
 }
 
+Result<RecipeResult> parseRecipeResult(const QByteArray& bytes, const QString& file) {
+    Result<Node> doc = parseDocument(bytes, file);
+    if (!doc)
+        return doc.error();
+    Reader r(file);
+    RecipeResult out;
+    out.kind = r.str(*doc, "kind", {});
+    if (out.kind != QLatin1String("RecipeResult"))
+        return makeError(out.kind.isEmpty() ? QStringLiteral("missing kind (expected RecipeResult)")
+                                            : QStringLiteral("wrong kind '%1' (expected RecipeResult)").arg(out.kind),
+                         file, doc->line, QStringLiteral("kind"));
+    out.apiVersion = r.str(*doc, "apiVersion", {});
+    if (const Node* meta = r.mapping(*doc, "metadata", {})) {
+        out.version = r.str(*meta, "version", QStringLiteral("metadata"));
+        out.appliedOverlays = r.strList(*meta, "appliedOverlays", QStringLiteral("metadata"));
+    }
+    if (const Node* crit = r.mapping(*doc, "criteria", {}))
+        out.criteria = readCriteria(r, *crit, QStringLiteral("criteria"));
+    if (const Node* cons = r.sequence(*doc, "constraints", {}))
+        out.constraints = readConstraints(r, *cons, QStringLiteral("constraints"));
+    if (const Node* comps = r.sequence(*doc, "componentRefs", {}))
+        out.componentRefs = readComponentRefs(r, *comps, QStringLiteral("componentRefs"));
+    out.deploymentOrder = r.strList(*doc, "deploymentOrder", {});
+    if (const Node* config = doc->get("configuration"); config && config->isMap())
+        out.configuration = *config;
+    if (const Node* val = r.mapping(*doc, "validation", {}))
+        out.validation = readValidation(r, *val, QStringLiteral("validation"));
+    if (r.failed())
+        return r.error();
+    return out;
+}
+
 Result<ValidatorCatalog> parseValidatorCatalog(const QByteArray& bytes, const QString& file) {
     Result<Node> doc = parseDocument(bytes, file);
     if (!doc)

@@ -4,6 +4,7 @@
 // naming the file, line, field and reason.
 #pragma once
 
+#include "catalog/Resolver.h"
 #include "catalog/Types.h"
 #include "core/Result.h"
 
@@ -32,5 +33,8 @@ Result<Overlay> parseOverlay(const QByteArray& bytes, const QString& file, bool 
 Result<std::vector<RegistryComponent>> parseRegistry(const QByteArray& bytes, const QString& file,
                                                      ApiVersion* apiVersion = nullptr);
 Result<ValidatorCatalog> parseValidatorCatalog(const QByteArray& bytes, const QString& file);
+// A RecipeResult as `aicr recipe` (or `proofbench recipe`) writes it: criteria, constraints,
+// componentRefs, deploymentOrder and validation, for running a recipe that is only a file.
+Result<RecipeResult> parseRecipeResult(const QByteArray& bytes, const QString& file);
 
 } // namespace pb::catalog

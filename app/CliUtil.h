@@ -1,0 +1,55 @@
+// Helpers every CLI verb shares: output streams, the --db/--format/--help conventions, catalogs and
+// criteria from flags, signer flags, passphrases and private keys.
+#pragma once
+
+#include "catalog/Loader.h"
+#include "catalog/Resolver.h"
+#include "core/Result.h"
+#include "sigstore/Crypto.h"
+#include "sigstore/Keys.h"
+#include "sigstore/TrustedRoot.h"
+#include "sigstore/Verify.h"
+#include "store/Database.h"
+
+#include <QCommandLineParser>
+#include <QJsonValue>
+#include <QTextStream>
+
+#include <memory>
+#include <optional>
+
+namespace pb::cli {
+
+constexpr int kOk = 0;
+constexpr int kFailed = 1;
+constexpr int kUsage = 2;
+
+QTextStream& out();
+QTextStream& err();
+int fail(const Error& e);
+int usage(const QString& message, const QString& verb);
+void addDb(QCommandLineParser& p);
+void addFormat(QCommandLineParser& p, const QString& values, const QString& def);
+QString dbPath(const QCommandLineParser& p);
+Result<std::unique_ptr<store::Database>> openDb(const QCommandLineParser& p);
+int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, const QString& summary);
+Result<QByteArray> readFile(const QString& path);
+void addSignerOptions(QCommandLineParser& p);
+Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict);
+Result<std::optional<sigstore::TrustedRoot>> optionalTrustedRoot(const QCommandLineParser& p);
+void printJson(const QJsonValue& v);
+Result<catalog::Catalog> catalogFrom(const QCommandLineParser& p);
+Result<catalog::Catalog> catalogFromSpec(const QString& spec, const QCommandLineParser& p);
+void addCriteriaOptions(QCommandLineParser& p, const QString& prefix = {});
+bool anyCriteria(const QCommandLineParser& p, const QString& prefix = {});
+Result<catalog::Criteria> criteriaFrom(const QCommandLineParser& p, const catalog::Catalog& cat, const QString& prefix = {});
+Result<catalog::ResolveOptions> resolveOptionsFrom(const QCommandLineParser& p);
+bool writeOutput(const QCommandLineParser& p, const QByteArray& bytes);
+void addPassphraseEnv(QCommandLineParser& p);
+Result<sigstore::Passphrase> passphraseFrom(const QCommandLineParser& p, const QString& prompt, bool confirm);
+Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p);
+
+// validate, runs, perf (CliValidate.cpp); args include the program name.
+int validationVerbs(const QStringList& args);
+
+} // namespace pb::cli

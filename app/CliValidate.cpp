@@ -1,0 +1,617 @@
+// `proofbench validate`, `runs` and `perf import`: validation on a cluster through a kubeconfig,
+// the runs stored in the database, and results people already have turned into runs.
+#include "CliUtil.h"
+
+#include "catalog/Digest.h"
+#include "evidence/Sign.h"
+#include "kube/Client.h"
+#include "kube/Kubeconfig.h"
+#include "store/CatalogStore.h"
+#include "store/RunStore.h"
+#include "validation/Emit.h"
+#include "validation/Runner.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QThread>
+
+#include <atomic>
+#include <csignal>
+#include <mutex>
+#include <thread>
+
+namespace pb::cli {
+
+using namespace pb::catalog;
+using namespace pb::store;
+using namespace pb::validation;
+
+namespace {
+
+std::atomic_bool g_interrupted{false};
+extern "C" void onInterrupt(int) { g_interrupted = true; }
+
+QString seconds(qint64 ms) { return QString::number(double(ms) / 1000.0, 'f', 1) + QStringLiteral(" s"); }
+
+QString stateMark(CheckState s) {
+    switch (s) {
+    case CheckState::Passed: return QStringLiteral("passed ");
+    case CheckState::Failed: return QStringLiteral("FAILED ");
+    case CheckState::Skipped: return QStringLiteral("skipped");
+    case CheckState::Running: return QStringLiteral("running");
+    case CheckState::Pending: return QStringLiteral("pending");
+    case CheckState::Other: return QStringLiteral("other  ");
+    }
+    return {};
+}
+
+// The validator catalog for a recipe given as a file: --catalog/--version when set, else the newest
+// catalog version in the database (the embedded default on a new database).
+Result<Catalog> validatorSource(const QCommandLineParser& p) {
+    if (p.isSet(QStringLiteral("catalog")) || p.isSet(QStringLiteral("version")))
+        return catalogFrom(p);
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return db.error();
+    CatalogStore store(**db);
+    Result<std::vector<CatalogVersionInfo>> versions = store.versions();
+    if (!versions)
+        return versions.error();
+    if (versions->empty())
+        return makeError(QStringLiteral("no catalog in the database to take the validator catalog from; give --catalog DIR"));
+    return store.loadCatalog(versions->back().label);
+}
+
+struct RecipeChoice {
+    RecipeResult recipe;
+    ValidatorCatalog validators;
+    QString catalogLabel;
+};
+
+Result<RecipeChoice> recipeFrom(const QCommandLineParser& p) {
+    RecipeChoice out;
+    if (p.isSet(QStringLiteral("recipe"))) {
+        const QString path = p.value(QStringLiteral("recipe"));
+        Result<QByteArray> bytes = readFile(path);
+        if (!bytes)
+            return bytes.error();
+        Result<RecipeResult> r = parseRecipeResult(*bytes, path);
+        if (!r)
+            return r.error();
+        out.recipe = *r;
+        Result<Catalog> cat = validatorSource(p);
+        if (!cat)
+            return cat.error();
+        out.validators = cat->validators;
+        out.catalogLabel = p.value(QStringLiteral("version"));
+        return out;
+    }
+    if (!p.isSet(QStringLiteral("catalog")) && !p.isSet(QStringLiteral("version")))
+        return makeError(QStringLiteral("give --recipe FILE, or --catalog DIR / --version LABEL with criteria flags"));
+    Result<Catalog> cat = catalogFrom(p);
+    if (!cat)
+        return cat.error();
+    Result<Criteria> criteria = criteriaFrom(p, *cat);
+    if (!criteria)
+        return criteria.error();
+    Result<ResolveOptions> opt = resolveOptionsFrom(p);
+    if (!opt)
+        return opt.error();
+    Result<RecipeResult> r = resolve(*cat, *criteria, *opt);
+    if (!r)
+        return r.error();
+    out.recipe = *r;
+    out.validators = cat->validators;
+    out.catalogLabel = p.isSet(QStringLiteral("version")) ? p.value(QStringLiteral("version")) : QFileInfo(p.value(QStringLiteral("catalog"))).fileName();
+    return out;
+}
+
+QJsonObject criteriaJson(const Criteria& c) {
+    QJsonObject o;
+    for (const QString& d : Criteria::dimensions())
+        o.insert(d, c.get(d));
+    return o;
+}
+
+void printRunText(const RunResult& r) {
+    out() << "run " << r.runId << ": " << runStateName(r.state);
+    if (!r.reason.isEmpty())
+        out() << " (" << r.reason << ")";
+    out() << '\n';
+    for (const ConstraintCheck& c : r.readiness)
+        out() << "  readiness " << c.constraint.name << " " << c.constraint.value << ": "
+              << (c.outcome == ConstraintOutcome::Passed ? "passed" : c.outcome == ConstraintOutcome::Failed ? "FAILED" : "not measurable")
+              << (c.measured.isEmpty() ? QString() : QStringLiteral(" (measured %1)").arg(c.measured)) << '\n';
+    for (const CheckRun& c : r.checks) {
+        out() << "  " << stateMark(c.state) << "  " << c.phase << "/" << c.name << "  " << seconds(c.durationMs);
+        if (!c.message.isEmpty())
+            out() << "  " << c.message;
+        out() << '\n';
+        if (c.score)
+            for (const ScoredMetric& m : c.score->metrics)
+                out() << "           " << m.name << " = " << QString::number(m.measured, 'f', 2) << ' ' << m.unit
+                      << (m.threshold ? QStringLiteral("  (constraint %1, passes at %2 %3)")
+                                            .arg(m.threshold->written, m.threshold->op, QString::number(m.threshold->effective(), 'f', 2))
+                                      : QString())
+                      << (m.pass ? "" : "  below threshold") << '\n';
+    }
+    out().flush();
+}
+
+int validateVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("kubeconfig"), QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("context"), QStringLiteral("kubeconfig context (default: its current-context)."), QStringLiteral("C")});
+    p.addOption({{QStringLiteral("n"), QStringLiteral("namespace")}, QStringLiteral("Namespace for the validation Jobs (default aicr-validation)."),
+                 QStringLiteral("NS"), QStringLiteral("aicr-validation")});
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve the recipe from a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve the recipe from an imported catalog version."), QStringLiteral("LABEL")});
+    addCriteriaOptions(p);
+    p.addOption({QStringLiteral("recipe"), QStringLiteral("A RecipeResult file to validate instead of criteria."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("phase"), QStringLiteral("deployment, conformance, performance or all (repeatable; default all)."), QStringLiteral("PHASE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Sign the evidence bundle with this private key."), QStringLiteral("KEY")});
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("out"), QStringLiteral("Directory for the evidence summary bundle and pointer."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("image-registry"), QStringLiteral("Replace the validator images' registry (AICR_VALIDATOR_IMAGE_REGISTRY)."),
+                 QStringLiteral("REGISTRY")});
+    p.addOption({QStringLiteral("no-cleanup"), QStringLiteral("Keep the Jobs, ConfigMaps and RBAC after the run.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    if (int rc = parse(p, args, QStringLiteral("validate"),
+                       QStringLiteral("Run a recipe's validation phases on a cluster, as aicr validate does, and write the evidence."));
+        rc >= 0)
+        return rc;
+    const QString verb = QStringLiteral("validate");
+    if (!p.isSet(QStringLiteral("out")))
+        return usage(QStringLiteral("--out DIR is required"), verb);
+    const QString format = p.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json"))
+        return usage(QStringLiteral("--format must be text or json"), verb);
+    QStringList phases;
+    for (const QString& ph : p.values(QStringLiteral("phase"))) {
+        if (ph == QLatin1String("all")) {
+            if (p.values(QStringLiteral("phase")).size() > 1)
+                return usage(QStringLiteral("--phase all cannot be combined with other phases"), verb);
+            continue;
+        }
+        phases << ph;
+    }
+    Result<RecipeChoice> choice = recipeFrom(p);
+    if (!choice)
+        return fail(choice.error());
+
+    // The key is read (and its passphrase asked) before the run, not after an hour of checks.
+    std::optional<sigstore::crypto::Pkey> key;
+    if (p.isSet(QStringLiteral("key"))) {
+        Result<sigstore::crypto::Pkey> k = privateKeyFrom(p);
+        if (!k)
+            return fail(k.error());
+        key = std::move(*k);
+    }
+
+    const QStringList files = p.isSet(QStringLiteral("kubeconfig")) ? QStringList{p.value(QStringLiteral("kubeconfig"))} : kube::Kubeconfig::defaultFiles();
+    Result<kube::Kubeconfig> config = kube::Kubeconfig::load(files);
+    if (!config)
+        return fail(config.error());
+    Result<kube::ResolvedContext> ctx = kube::resolveContext(*config, p.value(QStringLiteral("context")));
+    if (!ctx)
+        return fail(ctx.error());
+    Result<std::unique_ptr<kube::Client>> client = kube::Client::create(*ctx);
+    if (!client)
+        return fail(client.error());
+
+    RunRequest req;
+    req.recipe = choice->recipe;
+    req.validators = choice->validators;
+    req.phases = phases;
+    req.namespace_ = p.value(QStringLiteral("namespace"));
+    req.imageRegistry = p.value(QStringLiteral("image-registry"));
+    req.toolVersion = QCoreApplication::applicationVersion();
+    req.cleanup = !p.isSet(QStringLiteral("no-cleanup"));
+
+    std::mutex mutex;
+    std::vector<CheckRun> changed;
+    QStringList messages;
+    RunObserver obs;
+    obs.message = [&](const QString& m) {
+        std::lock_guard lock(mutex);
+        messages << m;
+    };
+    obs.checkChanged = [&](const CheckRun& c) {
+        std::lock_guard lock(mutex);
+        changed.push_back(c);
+    };
+    Runner runner(**client, req, obs);
+    if (Status s = runner.prepare(); !s)
+        return usage(s.error().toString(), verb);
+
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    RunStore runs(**db);
+    RunHeader header;
+    header.recipeName = req.recipe.recipeName();
+    header.coordinate = header.recipeName;
+    header.catalogVersion = choice->catalogLabel;
+    header.criteria = criteriaJson(req.recipe.criteria);
+    header.context = ctx->context.name;
+    header.server = ctx->cluster.server;
+    header.namespace_ = req.namespace_;
+    header.toolVersion = req.toolVersion;
+    // The run id is the runner's, so Jobs on the cluster and the row in the database match.
+    RunResult result;
+    std::atomic_bool finished{false};
+    Result<qint64> runId = runs.begin(header, runner.runId(), runner.plan());
+    if (!runId)
+        return fail(runId.error());
+
+    auto previous = std::signal(SIGINT, onInterrupt);
+    auto previousTerm = std::signal(SIGTERM, onInterrupt);
+    std::thread worker([&] {
+        result = runner.run();
+        finished = true;
+    });
+    bool cancelled = false;
+    auto drain = [&] {
+        std::vector<CheckRun> batch;
+        QStringList lines;
+        {
+            std::lock_guard lock(mutex);
+            batch.swap(changed);
+            lines.swap(messages);
+        }
+        for (const QString& l : lines)
+            err() << l << Qt::endl;
+        for (const CheckRun& c : batch) {
+            int seq = 0;
+            for (size_t i = 0; i < runner.plan().size(); ++i)
+                if (runner.plan()[i].name == c.name)
+                    seq = int(i);
+            if (Status s = runs.saveCheck(*runId, seq, c); !s)
+                err() << "proofbench: " << s.error().toString() << Qt::endl;
+            if (c.state != CheckState::Running)
+                err() << "  " << stateMark(c.state) << " " << c.phase << "/" << c.name << " (" << seconds(c.durationMs) << ")"
+                      << (c.message.isEmpty() ? QString() : QStringLiteral(": ") + c.message) << Qt::endl;
+            else
+                err() << "  running " << c.phase << "/" << c.name << Qt::endl;
+        }
+    };
+    while (!finished) {
+        if (g_interrupted && !cancelled) {
+            cancelled = true;
+            err() << "proofbench: cancelling; deleting the run's Jobs and RBAC" << Qt::endl;
+            runner.cancel();
+        }
+        drain();
+        QThread::msleep(100);
+    }
+    worker.join();
+    drain();
+    std::signal(SIGINT, previous);
+    std::signal(SIGTERM, previousTerm);
+
+    QJsonObject evidence;
+    QString evidenceDir;
+    if (result.state == RunState::Passed || result.state == RunState::Failed) {
+        Result<EmittedBundle> bundle = emitEvidence(result, req.recipe, p.value(QStringLiteral("out")), req.toolVersion, req.validators.version);
+        if (!bundle) {
+            err() << "proofbench: evidence: " << bundle.error().toString() << Qt::endl;
+        } else {
+            evidenceDir = bundle->dir;
+            evidence.insert(QStringLiteral("bundle"), bundle->dir);
+            evidence.insert(QStringLiteral("recipe"), bundle->recipeName);
+            evidence.insert(QStringLiteral("recipeDigest"), bundle->recipeDigest);
+            evidence.insert(QStringLiteral("manifestDigest"), bundle->manifestDigest);
+            if (key) {
+                Result<evidence::EvidenceSignature> sig = evidence::signEvidence(bundle->dir, key->get(), p.value(QStringLiteral("out")));
+                if (!sig) {
+                    err() << "proofbench: signing: " << sig.error().toString() << Qt::endl;
+                } else {
+                    evidence.insert(QStringLiteral("attestation"), sig->attestationPath);
+                    evidence.insert(QStringLiteral("pointer"), sig->pointerPath);
+                    evidence.insert(QStringLiteral("signer"), sig->signerIdentity);
+                }
+            }
+        }
+    }
+    if (Status s = runs.finish(*runId, result, evidenceDir); !s)
+        err() << "proofbench: " << s.error().toString() << Qt::endl;
+
+    if (format == QLatin1String("json")) {
+        QJsonObject o = runToJson(result);
+        o.insert(QStringLiteral("id"), *runId);
+        o.insert(QStringLiteral("recipe"), req.recipe.recipeName());
+        o.insert(QStringLiteral("context"), ctx->context.name);
+        o.insert(QStringLiteral("server"), ctx->cluster.server);
+        if (!evidence.isEmpty())
+            o.insert(QStringLiteral("evidence"), evidence);
+        printJson(o);
+    } else {
+        printRunText(result);
+        if (!evidence.isEmpty())
+            out() << "evidence: " << evidence.value(QStringLiteral("bundle")).toString()
+                  << (evidence.contains(QStringLiteral("pointer")) ? QStringLiteral(" (signed; pointer %1)").arg(evidence.value(QStringLiteral("pointer")).toString())
+                                                                    : QString())
+                  << '\n';
+        out().flush();
+    }
+    return result.exitCode();
+}
+
+int runsVerb(const QStringList& args) {
+    const QString sub = args.value(2);
+    QStringList rest = args;
+    rest.remove(1, std::min<qsizetype>(2, rest.size() - 1));
+    if (sub == QLatin1String("list")) {
+        QCommandLineParser p;
+        addDb(p);
+        p.addOption({QStringLiteral("coordinate"), QStringLiteral("Only runs of this recipe coordinate."), QStringLiteral("NAME")});
+        addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+        if (int rc = parse(p, rest, QStringLiteral("runs list"), QStringLiteral("List validation runs and imported results, newest first.")); rc >= 0)
+            return rc;
+        Result<std::unique_ptr<Database>> db = openDb(p);
+        if (!db)
+            return fail(db.error());
+        Result<std::vector<RunSummary>> list = RunStore(**db).list(p.value(QStringLiteral("coordinate")));
+        if (!list)
+            return fail(list.error());
+        if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+            QJsonArray a;
+            for (const RunSummary& s : *list)
+                a.append(QJsonObject{{QStringLiteral("id"), s.id},
+                                     {QStringLiteral("runId"), s.runUid},
+                                     {QStringLiteral("source"), s.source},
+                                     {QStringLiteral("state"), s.state},
+                                     {QStringLiteral("reason"), s.reason},
+                                     {QStringLiteral("recipe"), s.recipeName},
+                                     {QStringLiteral("coordinate"), s.coordinate},
+                                     {QStringLiteral("context"), s.context},
+                                     {QStringLiteral("started"), s.startedAt.toString(Qt::ISODate)},
+                                     {QStringLiteral("checks"), s.checks},
+                                     {QStringLiteral("passed"), s.passed},
+                                     {QStringLiteral("failed"), s.failed},
+                                     {QStringLiteral("skipped"), s.skipped}});
+            printJson(a);
+            return kOk;
+        }
+        out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("ID"), -5).arg(QStringLiteral("STARTED"), -20)
+                     .arg(QStringLiteral("STATE"), -17).arg(QStringLiteral("CHECKS"), -14).arg(QStringLiteral("SOURCE"), -8).arg(QStringLiteral("COORDINATE"));
+        for (const RunSummary& s : *list)
+            out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+                         .arg(s.id, -5)
+                         .arg(s.startedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), -20)
+                         .arg(s.state, -17)
+                         .arg(QStringLiteral("%1/%2 passed").arg(s.passed).arg(s.checks), -14)
+                         .arg(s.source, -8)
+                         .arg(s.coordinate);
+        out().flush();
+        return kOk;
+    }
+    if (sub == QLatin1String("show")) {
+        QCommandLineParser p;
+        addDb(p);
+        p.addOption({QStringLiteral("log"), QStringLiteral("Print this check's full log instead.") , QStringLiteral("CHECK")});
+        addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+        if (int rc = parse(p, rest, QStringLiteral("runs show"), QStringLiteral("Show one run: its checks, metrics and reason.")); rc >= 0)
+            return rc;
+        bool ok = false;
+        const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
+        if (!ok)
+            return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"), QStringLiteral("runs show"));
+        Result<std::unique_ptr<Database>> db = openDb(p);
+        if (!db)
+            return fail(db.error());
+        Result<StoredRun> run = RunStore(**db).load(id);
+        if (!run)
+            return fail(run.error());
+        if (p.isSet(QStringLiteral("log"))) {
+            const CheckRun* c = run->result.check(p.value(QStringLiteral("log")));
+            if (!c)
+                return fail(makeError(QStringLiteral("run %1 has no check '%2'").arg(id).arg(p.value(QStringLiteral("log")))));
+            out().flush();
+            std::fwrite(c->log.constData(), 1, size_t(c->log.size()), stdout);
+            return kOk;
+        }
+        if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+            QJsonObject o = runToJson(run->result);
+            o.insert(QStringLiteral("id"), id);
+            o.insert(QStringLiteral("source"), run->summary.source);
+            o.insert(QStringLiteral("recipe"), run->summary.recipeName);
+            o.insert(QStringLiteral("coordinate"), run->summary.coordinate);
+            o.insert(QStringLiteral("context"), run->summary.context);
+            o.insert(QStringLiteral("server"), run->summary.server);
+            o.insert(QStringLiteral("evidence"), run->summary.evidenceDir);
+            o.insert(QStringLiteral("state"), run->summary.state);
+            printJson(o);
+            return kOk;
+        }
+        out() << "run " << id << " (" << run->summary.source << ", " << run->summary.coordinate << ", "
+              << run->summary.startedAt.toString(Qt::ISODate) << ")\n";
+        if (!run->summary.context.isEmpty())
+            out() << "cluster: " << run->summary.context << " " << run->summary.server << '\n';
+        printRunText(run->result);
+        return kOk;
+    }
+    out() << "Usage: proofbench runs <list|show> ...\n\n"
+             "  list [--coordinate NAME]          validation runs and imported results, newest first\n"
+             "  show ID [--log CHECK]             one run's checks, metrics and reason (or a check's log)\n";
+    return sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h") ? (sub.isEmpty() ? kUsage : kOk)
+                                                                                         : usage(QStringLiteral("unknown runs command '%1'").arg(sub), QStringLiteral("runs"));
+}
+
+int perfImport(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("kind"), QStringLiteral("nccl, aiperf, genai-perf or inference-perf."), QStringLiteral("KIND")});
+    p.addOption({QStringLiteral("coordinate"), QStringLiteral("The recipe coordinate the run belongs to (history groups by it)."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("check"), QStringLiteral("Check name to score as (default nccl-all-reduce-bw, or inference-perf)."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("constraint"), QStringLiteral("A threshold, as a recipe writes it (repeatable), e.g. nccl-all-reduce-bw='>= 300'."),
+                 QStringLiteral("NAME=VALUE")});
+    p.addOption({QStringLiteral("recipe"), QStringLiteral("Take the thresholds from this RecipeResult file."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Take the thresholds from the recipe these criteria resolve to in a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("... or in an imported catalog version."), QStringLiteral("LABEL")});
+    addCriteriaOptions(p);
+    p.addOption({QStringLiteral("no-store"), QStringLiteral("Only print the scored figures; do not keep the run.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    if (int rc = parse(p, args, QStringLiteral("perf import"),
+                       QStringLiteral("Parse and score an nccl-tests log or an inference benchmark report, and keep it as a run."));
+        rc >= 0)
+        return rc;
+    const QString verb = QStringLiteral("perf import");
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("give exactly one FILE"), verb);
+    const std::optional<PerfKind> kind = perfKindFromName(p.value(QStringLiteral("kind")));
+    if (!kind)
+        return usage(QStringLiteral("--kind must be nccl, aiperf, genai-perf or inference-perf"), verb);
+    const QString file = p.positionalArguments().constFirst();
+
+    RecipeResult recipe;
+    std::vector<Constraint> constraints;
+    if (p.isSet(QStringLiteral("recipe")) || p.isSet(QStringLiteral("catalog")) || p.isSet(QStringLiteral("version"))) {
+        Result<RecipeChoice> choice = recipeFrom(p);
+        if (!choice)
+            return fail(choice.error());
+        recipe = choice->recipe;
+        if (recipe.validation && recipe.validation->performance && recipe.validation->performance->constraints)
+            constraints = *recipe.validation->performance->constraints;
+    }
+    for (const QString& nv : p.values(QStringLiteral("constraint"))) {
+        const int eq = nv.indexOf(QLatin1Char('='));
+        if (eq <= 0)
+            return usage(QStringLiteral("--constraint expects NAME=VALUE, got '%1'").arg(nv), verb);
+        Constraint c;
+        c.name = nv.left(eq).trimmed();
+        c.value = nv.mid(eq + 1).trimmed();
+        std::erase_if(constraints, [&](const Constraint& x) { return x.name == c.name; });
+        constraints.push_back(c);
+    }
+
+    CheckRun check;
+    check.phase = QStringLiteral("performance");
+    check.name = p.isSet(QStringLiteral("check")) ? p.value(QStringLiteral("check"))
+                 : *kind == PerfKind::Nccl      ? QStringLiteral("nccl-all-reduce-bw")
+                                                : QStringLiteral("inference-perf");
+    check.started = QFileInfo(file).lastModified().toUTC();
+    check.finished = check.started;
+    check.image = QFileInfo(file).absoluteFilePath();
+    if (*kind == PerfKind::Nccl) {
+        Result<NcclResult> r = parseNcclFile(file);
+        if (!r)
+            return fail(r.error());
+        check.nccl = *r;
+        check.score = scoreNccl(check.name, *r, constraints);
+    } else {
+        Result<InferenceResult> r = parseInferenceFile(file, *kind);
+        if (!r)
+            return fail(r.error());
+        check.inference = *r;
+        check.score = scoreInference(check.name, *r, constraints);
+    }
+    check.state = check.score->verdict == Verdict::Passed   ? CheckState::Passed
+                  : check.score->verdict == Verdict::Failed ? CheckState::Failed
+                                                            : CheckState::Skipped;
+    check.message = check.score->message;
+    check.resultLines = check.score->stdoutLines;
+
+    RunResult run;
+    run.runId = QStringLiteral("import-") + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz"));
+    run.started = check.started;
+    run.finished = check.finished;
+    run.phasesRun = {check.phase};
+    run.checks = {check};
+    run.state = check.state == CheckState::Failed ? RunState::Failed : RunState::Passed;
+    run.reason = check.state == CheckState::Failed ? check.message : QString();
+
+    qint64 id = 0;
+    if (!p.isSet(QStringLiteral("no-store"))) {
+        Result<std::unique_ptr<Database>> db = openDb(p);
+        if (!db)
+            return fail(db.error());
+        RunHeader header;
+        header.source = QStringLiteral("import");
+        header.recipeName = recipe.criteria.isEmpty() ? QString() : recipe.recipeName();
+        header.coordinate = p.isSet(QStringLiteral("coordinate")) ? p.value(QStringLiteral("coordinate"))
+                            : !header.recipeName.isEmpty()     ? header.recipeName
+                                                                : QFileInfo(file).fileName();
+        header.criteria = criteriaJson(recipe.criteria);
+        header.toolVersion = QCoreApplication::applicationVersion();
+        Result<qint64> saved = RunStore(**db).saveImported(header, run);
+        if (!saved)
+            return fail(saved.error());
+        id = *saved;
+    }
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonObject o = checkToJson(check);
+        o.insert(QStringLiteral("file"), QFileInfo(file).absoluteFilePath());
+        o.insert(QStringLiteral("kind"), perfKindName(*kind));
+        if (id)
+            o.insert(QStringLiteral("run"), id);
+        printJson(o);
+    } else {
+        out() << file << " (" << perfKindName(*kind) << ")\n";
+        if (check.nccl) {
+            const NcclResult& n = *check.nccl;
+            out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".." << n.lastSizeBytes() << " B"
+                  << (n.ranks ? QStringLiteral(", %1 ranks").arg(n.ranks) : QString()) << '\n'
+                  << "  busbw of the largest size (out-of-place): " << QString::number(n.lastOopBusBw(), 'f', 2) << " GB/s\n"
+                  << "  peak busbw: " << QString::number(n.peakBusBw(), 'f', 2) << " GB/s\n"
+                  << "  average busbw: "
+                  << (n.footerAvgBusBw ? QString::number(*n.footerAvgBusBw, 'g', 6) + QStringLiteral(" (footer)")
+                                       : QString::number(n.computedAvgBusBw, 'f', 3) + QStringLiteral(" (computed; the log has no footer)"))
+                  << '\n';
+            if (!n.netPlugin.isEmpty() || n.nvlsComm)
+                out() << "  transport: " << (n.netPlugin.isEmpty() ? QStringLiteral("-") : n.netPlugin) << (n.nvlsComm ? ", NVLS" : "") << '\n';
+        }
+        if (check.inference) {
+            const InferenceResult& r = *check.inference;
+            auto num = [](const std::optional<double>& v, const char* unit) {
+                return v ? QString::number(*v, 'f', 2) + QLatin1Char(' ') + QLatin1String(unit) : QStringLiteral("-");
+            };
+            out() << "  format " << r.format << '\n'
+                  << "  output throughput " << num(r.outputTokensPerSec, "tokens/s") << '\n'
+                  << "  TTFT p50 " << num(r.ttftMs.p50, "ms") << ", p90 " << num(r.ttftMs.p90, "ms") << ", p99 " << num(r.ttftMs.p99, "ms") << '\n'
+                  << "  ITL avg " << num(r.itlMs.avg, "ms") << ", request latency p99 " << num(r.requestLatencyMs.p99, "ms") << '\n';
+        }
+        for (const ScoredMetric& m : check.score->metrics)
+            out() << "  " << m.name << " = " << QString::number(m.measured, 'f', 2) << ' ' << m.unit
+                  << (m.threshold ? QStringLiteral(" against %1 (passes at %2 %3): %4")
+                                        .arg(m.threshold->written, m.threshold->op, QString::number(m.threshold->effective(), 'f', 2),
+                                             m.pass ? QStringLiteral("pass") : QStringLiteral("FAIL"))
+                                  : QStringLiteral(" (no threshold)"))
+                  << '\n';
+        out() << "  verdict: " << verdictName(check.score->verdict) << " - " << check.score->message << '\n';
+        if (id)
+            out() << "  stored as run " << id << '\n';
+        out().flush();
+    }
+    return check.state == CheckState::Failed ? kFailed : kOk;
+}
+
+} // namespace
+
+int validationVerbs(const QStringList& args) {
+    const QString verb = args.value(1);
+    if (verb == QLatin1String("validate")) {
+        QStringList rest = args;
+        rest.removeAt(1);
+        return validateVerb(rest);
+    }
+    if (verb == QLatin1String("runs"))
+        return runsVerb(args);
+    // perf
+    if (args.value(2) == QLatin1String("import")) {
+        QStringList rest = args;
+        rest.remove(1, 2);
+        return perfImport(rest);
+    }
+    out() << "Usage: proofbench perf import FILE --kind nccl|aiperf|genai-perf|inference-perf [--coordinate NAME]\n"
+             "       [--constraint NAME=VALUE | --recipe FILE | --catalog DIR/--version LABEL + criteria] [--format json]\n";
+    const QString sub = args.value(2);
+    return sub == QLatin1String("--help") || sub == QLatin1String("-h") ? kOk : kUsage;
+}
+
+} // namespace pb::cli

@@ -1,0 +1,78 @@
+// Validation runs in the database: the run, each check as it ends (state, exit code, message, log,
+// RESULT: lines, score), every scored metric and every measured point (NCCL rows, inference
+// percentiles), so charts and history read from here. Each check is saved in its own transaction:
+// a run cut short keeps every check that finished.
+#pragma once
+
+#include "store/Database.h"
+#include "validation/Runner.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+
+#include <optional>
+#include <vector>
+
+namespace pb::store {
+
+struct RunHeader {
+    QString source = QStringLiteral("cluster"); // cluster | import
+    QString recipeName, coordinate, catalogVersion;
+    QJsonObject criteria;
+    QString context, server, namespace_;
+    QString toolVersion;
+};
+
+struct RunSummary {
+    qint64 id = 0;
+    QString runUid, source, state, reason, recipeName, coordinate, context, server, phases;
+    QDateTime startedAt, finishedAt;
+    int checks = 0, passed = 0, failed = 0, skipped = 0;
+    QString evidenceDir;
+};
+
+struct StoredRun {
+    RunSummary summary;
+    RunHeader header;
+    validation::RunResult result; // checks with logs, scores and parsed series
+    QByteArray snapshotYaml;
+};
+
+struct HistoryPoint {
+    qint64 runId = 0;
+    QDateTime at;
+    QString check, metric, unit;
+    double value = 0;
+    std::optional<double> effectiveThreshold;
+    bool pass = true;
+};
+
+class RunStore {
+  public:
+    explicit RunStore(Database& db) : m_db(db) {}
+
+    // Writes the run row (state "running"); the checks of `plan` as pending.
+    Result<qint64> begin(const RunHeader& header, const QString& runUid, const std::vector<validation::CheckRun>& plan);
+    // Upserts one check with its metrics and series, in one transaction.
+    Status saveCheck(qint64 runId, int seq, const validation::CheckRun& check);
+    // Final state, reason, snapshot, readiness, and every check again.
+    Status finish(qint64 runId, const validation::RunResult& result, const QString& evidenceDir = {});
+    // A whole run at once (imported results).
+    Result<qint64> saveImported(const RunHeader& header, const validation::RunResult& result);
+
+    Result<std::vector<RunSummary>> list(const QString& coordinate = {}, int limit = 500) const;
+    Result<StoredRun> load(qint64 id) const;
+    // Scored metrics of a coordinate's runs over time, oldest first (the history chart).
+    Result<std::vector<HistoryPoint>> history(const QString& coordinate, const QString& metric = {}) const;
+    Result<QStringList> coordinates() const;
+
+  private:
+    Database& m_db;
+};
+
+// The run as JSON (`runs show --format json`, `validate --format json`): header, state, snapshot
+// facts, readiness, checks with metrics (logs left out unless `withLogs`).
+QJsonObject runToJson(const validation::RunResult& result, bool withLogs = false);
+QJsonObject checkToJson(const validation::CheckRun& check, bool withLog = false);
+
+} // namespace pb::store
