@@ -245,10 +245,9 @@ struct Client::Impl {
             connectTos = curl_slist_append(connectTos, connectTo.constData());
             curl_easy_setopt(curl, CURLOPT_CONNECT_TO, connectTos);
         }
+        // Without proxy-url libcurl follows https_proxy/no_proxy from the environment, as kubectl does.
         if (!proxy.isEmpty())
             curl_easy_setopt(curl, CURLOPT_PROXY, proxy.constData());
-        else
-            curl_easy_setopt(curl, CURLOPT_NOPROXY, ""); // honour *_proxy variables only without proxy-url
 
         const CURLcode rc = curl_easy_perform(curl);
         long code = 0;

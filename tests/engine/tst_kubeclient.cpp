@@ -116,7 +116,12 @@ QString phaseOf(const QJsonObject& pod) {
 
 const QByteArray kCheckLog = "# nccl-tests stand-in\nline two\nRESULT: busbw 123.4 GB/s\n";
 
-#define PB_REQUIRE_OK(resp) QVERIFY2((resp).ok(), qPrintable((resp).message))
+// Evaluates the call once (QVERIFY2 evaluates its description even on success).
+#define PB_REQUIRE_OK(call)                                                                                  \
+    do {                                                                                                     \
+        const ApiResponse pbResp_ = (call);                                                                  \
+        QVERIFY2(pbResp_.ok(), qPrintable(pbResp_.message));                                                 \
+    } while (0)
 
 } // namespace
 
@@ -167,7 +172,7 @@ void TestKubeClient::resourcePaths() {
 }
 
 void TestKubeClient::versionWithCertificateAndToken() {
-    for (const QString ctx : {QStringLiteral("pb-cert"), QStringLiteral("pb-token")}) {
+    for (const QString& ctx : {QStringLiteral("pb-cert"), QStringLiteral("pb-token")}) {
         auto c = m_server->client(ctx);
         QVERIFY(c);
         ApiResponse r = c->get(QStringLiteral("/version"));
