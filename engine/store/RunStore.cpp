@@ -19,6 +19,8 @@ QDateTime parseTime(const QVariant& v) {
     QDateTime t = QDateTime::fromString(v.toString(), Qt::ISODateWithMs);
     return t.isValid() ? t : QDateTime::fromString(v.toString(), Qt::ISODate);
 }
+// Text columns are NOT NULL: an unset QString binds as "" rather than NULL.
+QString text(const QString& s) { return s.isNull() ? QStringLiteral("") : s; }
 QByteArray json(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
 QByteArray json(const QJsonArray& a) { return QJsonDocument(a).toJson(QJsonDocument::Compact); }
 
@@ -129,14 +131,14 @@ Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
         detail = inferenceDetail(*c.inference);
     q.addBindValue(runId);
     q.addBindValue(seq);
-    q.addBindValue(c.phase);
+    q.addBindValue(text(c.phase));
     q.addBindValue(c.name);
     q.addBindValue(validation::checkStateName(c.state));
     q.addBindValue(c.exitCode >= 0 ? QVariant(c.exitCode) : QVariant(QMetaType(QMetaType::Int)));
-    q.addBindValue(c.message);
-    q.addBindValue(c.image);
-    q.addBindValue(c.job);
-    q.addBindValue(c.pod);
+    q.addBindValue(text(c.message));
+    q.addBindValue(text(c.image));
+    q.addBindValue(text(c.job));
+    q.addBindValue(text(c.pod));
     q.addBindValue(nullable(iso(c.started)));
     q.addBindValue(nullable(iso(c.finished)));
     q.addBindValue(c.durationMs);
@@ -144,7 +146,7 @@ Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
     q.addBindValue(QString::fromUtf8(json(QJsonArray::fromStringList(c.resultLines))));
     q.addBindValue(QString::fromUtf8(json(c.extra)));
     q.addBindValue(c.score ? QVariant(validation::verdictName(c.score->verdict)) : QVariant(QMetaType(QMetaType::QString)));
-    q.addBindValue(c.score ? c.score->message : QString());
+    q.addBindValue(text(c.score ? c.score->message : QString()));
     q.addBindValue(QString::fromUtf8(json(detail)));
     if (Status s = exec(q, QStringLiteral("run_checks")); !s)
         return s;
@@ -281,17 +283,17 @@ Result<qint64> RunStore::begin(const RunHeader& h, const QString& runUid, const 
         if (!phases.contains(c.phase))
             phases << c.phase;
     q.addBindValue(runUid);
-    q.addBindValue(h.source);
+    q.addBindValue(text(h.source));
     q.addBindValue(QStringLiteral("running"));
-    q.addBindValue(h.recipeName);
+    q.addBindValue(text(h.recipeName));
     q.addBindValue(h.coordinate.isEmpty() ? h.recipeName : h.coordinate);
-    q.addBindValue(h.catalogVersion);
+    q.addBindValue(text(h.catalogVersion));
     q.addBindValue(QString::fromUtf8(json(h.criteria)));
-    q.addBindValue(h.context);
-    q.addBindValue(h.server);
-    q.addBindValue(h.namespace_);
+    q.addBindValue(text(h.context));
+    q.addBindValue(text(h.server));
+    q.addBindValue(text(h.namespace_));
     q.addBindValue(phases.join(QLatin1Char(',')));
-    q.addBindValue(h.toolVersion);
+    q.addBindValue(text(h.toolVersion));
     q.addBindValue(iso(QDateTime::currentDateTimeUtc()));
     if (!q.exec())
         return sqlError(q, QStringLiteral("runs"));
@@ -323,11 +325,11 @@ Status RunStore::finish(qint64 runId, const RunResult& r, const QString& evidenc
     q.prepare(QStringLiteral("UPDATE runs SET state = ?, reason = ?, finished_at = ?, snapshot_yaml = ?, readiness = ?, evidence_dir = ?, "
                              "started_at = coalesce(?, started_at) WHERE id = ?"));
     q.addBindValue(validation::runStateName(r.state));
-    q.addBindValue(r.reason);
+    q.addBindValue(text(r.reason));
     q.addBindValue(nullable(iso(r.finished.isValid() ? r.finished : QDateTime::currentDateTimeUtc())));
     q.addBindValue(r.snapshot ? QVariant(r.snapshot->toYaml()) : QVariant(QMetaType(QMetaType::QByteArray)));
     q.addBindValue(QString::fromUtf8(json(readinessJson(r.readiness))));
-    q.addBindValue(evidenceDir);
+    q.addBindValue(text(evidenceDir));
     q.addBindValue(nullable(iso(r.started)));
     q.addBindValue(runId);
     if (Status s = exec(q, QStringLiteral("runs")); !s)
@@ -347,19 +349,19 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral("INSERT INTO runs (run_uid, source, state, reason, recipe_name, coordinate, catalog_version, criteria, context, "
                              "server, namespace, phases, tool_version, started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    q.addBindValue(result.runId);
+    q.addBindValue(text(result.runId));
     q.addBindValue(QStringLiteral("import"));
     q.addBindValue(validation::runStateName(result.state));
-    q.addBindValue(result.reason);
-    q.addBindValue(header.recipeName);
+    q.addBindValue(text(result.reason));
+    q.addBindValue(text(header.recipeName));
     q.addBindValue(header.coordinate.isEmpty() ? header.recipeName : header.coordinate);
-    q.addBindValue(header.catalogVersion);
+    q.addBindValue(text(header.catalogVersion));
     q.addBindValue(QString::fromUtf8(json(header.criteria)));
-    q.addBindValue(header.context);
-    q.addBindValue(header.server);
-    q.addBindValue(header.namespace_);
+    q.addBindValue(text(header.context));
+    q.addBindValue(text(header.server));
+    q.addBindValue(text(header.namespace_));
     q.addBindValue(result.phasesRun.join(QLatin1Char(',')));
-    q.addBindValue(header.toolVersion);
+    q.addBindValue(text(header.toolVersion));
     q.addBindValue(iso(result.started.isValid() ? result.started : QDateTime::currentDateTimeUtc()));
     q.addBindValue(iso(result.finished.isValid() ? result.finished : QDateTime::currentDateTimeUtc()));
     if (!q.exec())
@@ -558,9 +560,9 @@ Result<std::vector<HistoryPoint>> RunStore::history(const QString& coordinate, c
     q.prepare(QStringLiteral("SELECT r.id, r.started_at, c.name, m.name, m.unit, m.value, m.effective, m.pass FROM run_metrics m "
                              "JOIN run_checks c ON c.id = m.check_id JOIN runs r ON r.id = c.run_id "
                              "WHERE r.coordinate = ? AND (? = '' OR m.name = ?) ORDER BY r.started_at, r.id, m.id"));
-    q.addBindValue(coordinate);
-    q.addBindValue(metric);
-    q.addBindValue(metric);
+    q.addBindValue(text(coordinate));
+    q.addBindValue(text(metric));
+    q.addBindValue(text(metric));
     if (!q.exec())
         return sqlError(q, QStringLiteral("run_metrics"));
     std::vector<HistoryPoint> out;

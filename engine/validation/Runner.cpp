@@ -402,6 +402,9 @@ RunResult Runner::run() {
     const bool cancelled = stopped();
     cleanupNote = cleanup();
     if (cancelled) {
+        for (CheckRun& c : result.checks)
+            if (c.state == CheckState::Pending && c.message.isEmpty())
+                c.message = QStringLiteral("not run: the run was cancelled");
         int done = 0;
         for (const CheckRun& c : result.checks)
             done += c.state != CheckState::Pending && c.state != CheckState::Running ? 1 : 0;
