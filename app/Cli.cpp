@@ -444,6 +444,8 @@ int evidenceVerb(const QStringList& args) {
         rest.remove(1, 2);
         return evidenceSign(rest);
     }
+    if (sub == QLatin1String("fetch") || sub == QLatin1String("push"))
+        return ociVerbs(args);
     if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
         out() << "Usage: proofbench evidence <import|check> ...\n\n"
                  "  import [--allowlist FILE] DIR        read a recipes/evidence tree into the database\n"
@@ -1072,6 +1074,8 @@ int bundleVerb(const QStringList& args) {
         return bundleSign(rest);
     if (sub == QLatin1String("verify"))
         return bundleVerify(rest);
+    if (sub == QLatin1String("push"))
+        return ociVerbs(args);
     if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
         out() << "Usage: proofbench bundle <sign|verify> ...\n\n"
                  "  sign --key KEY DIR                      write checksums.txt and the bundle attestation\n"
@@ -1089,7 +1093,7 @@ bool isCliInvocation(const QStringList& args) {
                                       QStringLiteral("diff"), QStringLiteral("evidence"), QStringLiteral("health"),
                                       QStringLiteral("verify"), QStringLiteral("keygen"), QStringLiteral("sign-blob"),
                                       QStringLiteral("attest"), QStringLiteral("bundle"), QStringLiteral("validate"),
-                                      QStringLiteral("runs"), QStringLiteral("perf"),
+                                      QStringLiteral("runs"), QStringLiteral("perf"), QStringLiteral("oci"),
                                       QStringLiteral("help"),
                                       QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("--version"),
                                       QStringLiteral("-v")};
@@ -1132,6 +1136,8 @@ int run(const QStringList& args) {
         rest.removeAt(1);
         return verb == QLatin1String("graph") ? graphVerb(rest) : diffVerb(rest);
     }
+    if (verb == QLatin1String("oci"))
+        return ociVerbs(args);
     if (verb == QLatin1String("validate") || verb == QLatin1String("runs") || verb == QLatin1String("perf"))
         return validationVerbs(args);
     if (verb == QLatin1String("recipe")) {

@@ -51,5 +51,7 @@ Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p);
 
 // validate, runs, perf (CliValidate.cpp); args include the program name.
 int validationVerbs(const QStringList& args);
+// oci pull, evidence fetch/push, bundle push (CliOci.cpp); args include the program name.
+int ociVerbs(const QStringList& args);
 
 } // namespace pb::cli

@@ -1,0 +1,1 @@
+#include "oci/Layout.h"

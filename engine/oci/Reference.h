@@ -1,0 +1,2 @@
+#pragma once
+// issue #11 (placeholder)

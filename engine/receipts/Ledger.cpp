@@ -1,0 +1,1 @@
+#include "receipts/Ledger.h"

@@ -1,0 +1,2 @@
+#pragma once
+// issue #9 (placeholder)

@@ -1,0 +1,1 @@
+# issue #11 OCI tests

@@ -1,0 +1,1 @@
+# issue #9 receipts tests
