@@ -33,7 +33,7 @@ struct NcclResult {
     QString collective;              // "all_reduce_perf" when the log names it, else empty
     QString ncclVersion;             // "2.26.2" from "NCCL version 2.26.2+cuda12.8", when present
     QString testsVersion;            // "2.19.6" from "# nccl-tests version ...", when present
-    int ranks = 0;                   // "#  Rank N ..." device lines seen
+    int ranks = 0;                   // "#  Rank N ..." device lines seen (or highest N + 1 when the list is cut)
     std::optional<double> footerAvgBusBw; // "# Avg bus bandwidth : X", when printed
     double computedAvgBusBw = 0;     // mean of every busbw, both halves (what the footer means)
     QString netPlugin;               // X from "NCCL INFO Using network X" (last seen), empty if none
