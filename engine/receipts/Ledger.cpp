@@ -1,1 +1,560 @@
 #include "receipts/Ledger.h"
+
+#include "core/Hash.h"
+#include "receipts/Canonical.h"
+#include "store/Database.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTimeZone>
+
+#include <map>
+
+namespace pb::receipts {
+
+QString outcomeName(Outcome o) {
+    switch (o) {
+    case Outcome::Ok: return QStringLiteral("ok");
+    case Outcome::Failed: return QStringLiteral("failed");
+    case Outcome::Partial: return QStringLiteral("partial");
+    }
+    return {};
+}
+
+std::optional<Outcome> parseOutcome(const QString& s) {
+    if (s == QLatin1String("ok"))
+        return Outcome::Ok;
+    if (s == QLatin1String("failed"))
+        return Outcome::Failed;
+    if (s == QLatin1String("partial"))
+        return Outcome::Partial;
+    return std::nullopt;
+}
+
+QString genesisHash() { return QString(64, QLatin1Char('0')); }
+
+QString isoTime(const QDateTime& t) { return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz")) + QLatin1Char('Z'); }
+
+namespace {
+
+QDateTime parseIso(const QString& s) {
+    QDateTime t = QDateTime::fromString(s, Qt::ISODateWithMs);
+    if (t.isValid())
+        t = t.toUTC();
+    return t;
+}
+
+QJsonArray artifactsJson(const std::vector<Artifact>& list) {
+    QJsonArray a;
+    for (const Artifact& x : list)
+        a.append(x.toJson());
+    return a;
+}
+
+std::vector<Artifact> artifactsFrom(const QJsonArray& a) {
+    std::vector<Artifact> out;
+    for (const QJsonValue& v : a)
+        out.push_back(Artifact::fromJson(v.toObject()));
+    return out;
+}
+
+QString text(const QByteArray& canonical) { return QString::fromUtf8(canonical); }
+
+bool isSecretKey(const QString& key) {
+    static const QRegularExpression re(
+        QStringLiteral("pass(word|phrase)?$|passphrase|password|token|secret|private.?key|credential|authori[sz]ation|cookie|bearer"),
+        QRegularExpression::CaseInsensitiveOption);
+    return re.match(key).hasMatch();
+}
+
+QJsonValue sanitizeValue(const QJsonValue& v) {
+    if (v.isObject())
+        return sanitizeParameters(v.toObject());
+    if (v.isArray()) {
+        QJsonArray out;
+        for (const QJsonValue& item : v.toArray())
+            out.append(sanitizeValue(item));
+        return out;
+    }
+    return v;
+}
+
+const char* const kColumns = "SELECT seq, kind, created_at, version, parameters, inputs, outputs, result, message, prev_hash, hash FROM receipts ";
+
+Receipt readRow(const QSqlQuery& q) {
+    Receipt r;
+    r.seq = q.value(0).toLongLong();
+    r.kind = q.value(1).toString();
+    r.time = parseIso(q.value(2).toString());
+    r.version = q.value(3).toString();
+    r.parameters = QJsonDocument::fromJson(q.value(4).toByteArray()).object();
+    r.inputs = artifactsFrom(QJsonDocument::fromJson(q.value(5).toByteArray()).array());
+    r.outputs = artifactsFrom(QJsonDocument::fromJson(q.value(6).toByteArray()).array());
+    // An unknown result word is kept visible in the hash check: it cannot recompute as ok.
+    const auto o = parseOutcome(q.value(7).toString());
+    r.result = o.value_or(Outcome::Failed);
+    r.message = q.value(8).toString();
+    if (!o)
+        r.message += QStringLiteral(" [stored result '%1']").arg(q.value(7).toString());
+    r.prevHash = q.value(9).toString();
+    r.hash = q.value(10).toString();
+    return r;
+}
+
+QString shortHash(const QString& h) { return h.left(12); }
+
+} // namespace
+
+QJsonObject sanitizeParameters(const QJsonObject& parameters) {
+    QJsonObject out;
+    for (auto it = parameters.begin(); it != parameters.end(); ++it) {
+        if (isSecretKey(it.key()))
+            continue;
+        out.insert(it.key(), sanitizeValue(it.value()));
+    }
+    return out;
+}
+
+// ---- Artifact -------------------------------------------------------------------------------------
+
+Artifact Artifact::file(const QString& path) {
+    Artifact a;
+    a.name = path;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return a;
+    Sha256 h;
+    qint64 total = 0;
+    while (!f.atEnd()) {
+        const QByteArray chunk = f.read(1 << 20);
+        if (chunk.isEmpty())
+            break;
+        total += chunk.size();
+        h.add(chunk);
+    }
+    a.sha256 = QString::fromLatin1(h.result().toHex());
+    a.size = total;
+    return a;
+}
+
+Artifact Artifact::bytes(const QString& name, const QByteArray& content) {
+    return Artifact{name, sha256Hex(content), content.size()};
+}
+
+Artifact Artifact::directory(const QString& path) {
+    if (QFileInfo(path).isFile())
+        return file(path);
+    Artifact a;
+    a.name = path;
+    const QDir root(path);
+    if (!root.exists())
+        return a;
+    std::map<QString, QString> rows; // relative path -> sha256
+    qint64 total = 0;
+    QDirIterator it(path, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        const Artifact f = Artifact::file(file);
+        rows[root.relativeFilePath(file)] = f.sha256;
+        total += qMax<qint64>(0, f.size);
+    }
+    QByteArray list;
+    for (const auto& [rel, sha] : rows)
+        list += sha.toLatin1() + "  " + rel.toUtf8() + '\n';
+    a.sha256 = sha256Hex(list);
+    a.size = total;
+    return a;
+}
+
+Artifact Artifact::digest(const QString& name, const QString& sha256Hex, qint64 size) {
+    QString hex = sha256Hex;
+    if (hex.startsWith(QLatin1String("sha256:")))
+        hex = hex.mid(7);
+    return Artifact{name, hex, size};
+}
+
+QJsonObject Artifact::toJson() const {
+    return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("sha256"), sha256}, {QStringLiteral("size"), size}};
+}
+
+Artifact Artifact::fromJson(const QJsonObject& o) {
+    return Artifact{o.value(QStringLiteral("name")).toString(), o.value(QStringLiteral("sha256")).toString(),
+                    static_cast<qint64>(o.value(QStringLiteral("size")).toDouble(-1))};
+}
+
+// ---- Receipt --------------------------------------------------------------------------------------
+
+QJsonObject Receipt::body() const {
+    return QJsonObject{{QStringLiteral("seq"), seq},
+                       {QStringLiteral("kind"), kind},
+                       {QStringLiteral("time"), isoTime(time)},
+                       {QStringLiteral("version"), version},
+                       {QStringLiteral("parameters"), parameters},
+                       {QStringLiteral("inputs"), artifactsJson(inputs)},
+                       {QStringLiteral("outputs"), artifactsJson(outputs)},
+                       {QStringLiteral("result"),
+                        QJsonObject{{QStringLiteral("status"), outcomeName(result)}, {QStringLiteral("message"), message}}},
+                       {QStringLiteral("prev"), prevHash}};
+}
+
+QByteArray Receipt::canonical() const { return canonicalJson(body()); }
+
+QString Receipt::computeHash() const {
+    Sha256 h;
+    h.add(prevHash.toLatin1());
+    h.add(canonical());
+    return QString::fromLatin1(h.result().toHex());
+}
+
+QJsonObject Receipt::toJson() const {
+    QJsonObject o = body();
+    o.insert(QStringLiteral("hash"), hash);
+    return o;
+}
+
+QJsonObject ChainHead::toJson() const {
+    return QJsonObject{{QStringLiteral("seq"), seq},
+                       {QStringLiteral("hash"), hash},
+                       {QStringLiteral("time"), time.isValid() ? QJsonValue(isoTime(time)) : QJsonValue()}};
+}
+
+QString breakName(ChainCheck::Break b) {
+    switch (b) {
+    case ChainCheck::Break::None: return QStringLiteral("intact");
+    case ChainCheck::Break::Edited: return QStringLiteral("edited");
+    case ChainCheck::Break::Deleted: return QStringLiteral("deleted");
+    case ChainCheck::Break::Inserted: return QStringLiteral("inserted");
+    case ChainCheck::Break::Reordered: return QStringLiteral("reordered");
+    }
+    return {};
+}
+
+QJsonObject ChainCheck::toJson() const {
+    QJsonObject o{{QStringLiteral("intact"), ok},
+                  {QStringLiteral("receipts"), receipts},
+                  {QStringLiteral("head"), head.toJson()}};
+    if (!ok) {
+        o.insert(QStringLiteral("break"), breakName(kind));
+        o.insert(QStringLiteral("firstBadSeq"), firstBadSeq);
+        o.insert(QStringLiteral("detail"), detail);
+    }
+    return o;
+}
+
+QString ChainCheck::toText() const {
+    if (ok)
+        return QStringLiteral("receipts chain intact: %1 receipt(s), head #%2 %3\n").arg(receipts).arg(head.seq).arg(head.hash);
+    return QStringLiteral("receipts chain BROKEN at receipt #%1 (%2): %3\n").arg(firstBadSeq).arg(breakName(kind), detail);
+}
+
+// ---- Ledger ---------------------------------------------------------------------------------------
+
+Ledger::Ledger(store::Database& db) : m_db(db) {}
+
+Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
+    if (draft.kind.isEmpty())
+        return makeError(QStringLiteral("a receipt needs a kind"), m_db.path(), 0, QStringLiteral("receipts.kind"));
+    QSqlQuery q(m_db.sql());
+    if (!q.exec(QStringLiteral("SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1")))
+        return store::sqlError(q, QStringLiteral("receipts"));
+    Receipt r;
+    r.seq = 1;
+    r.prevHash = genesisHash();
+    if (q.next()) {
+        r.seq = q.value(0).toLongLong() + 1;
+        r.prevHash = q.value(1).toString();
+    }
+    r.kind = draft.kind;
+    QDateTime now = m_clock ? m_clock() : QDateTime::currentDateTimeUtc();
+    // Millisecond precision, so the stored text reads back to the same instant.
+    r.time = QDateTime::fromMSecsSinceEpoch(now.toMSecsSinceEpoch(), QTimeZone::utc());
+    r.version = !m_version.isEmpty()                                 ? m_version
+                : !QCoreApplication::applicationVersion().isEmpty() ? QCoreApplication::applicationVersion()
+                                                                     : QStringLiteral("dev");
+    r.parameters = sanitizeParameters(draft.parameters);
+    r.inputs = draft.inputs;
+    r.outputs = draft.outputs;
+    r.result = draft.result;
+    r.message = draft.message;
+    r.hash = r.computeHash();
+
+    q.prepare(QStringLiteral("INSERT INTO receipts (seq, kind, created_at, version, parameters, inputs, outputs, result, message, "
+                             "prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)"));
+    q.addBindValue(r.seq);
+    q.addBindValue(r.kind);
+    q.addBindValue(isoTime(r.time));
+    q.addBindValue(r.version);
+    q.addBindValue(text(canonicalJson(r.parameters)));
+    q.addBindValue(text(canonicalJson(artifactsJson(r.inputs))));
+    q.addBindValue(text(canonicalJson(artifactsJson(r.outputs))));
+    q.addBindValue(outcomeName(r.result));
+    q.addBindValue(r.message);
+    q.addBindValue(r.prevHash);
+    q.addBindValue(r.hash);
+    if (!q.exec())
+        return store::sqlError(q, QStringLiteral("receipts"));
+    q.prepare(QStringLiteral("INSERT INTO receipts_head (id, seq, hash) VALUES (1, ?, ?) "
+                             "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash"));
+    q.addBindValue(r.seq);
+    q.addBindValue(r.hash);
+    if (!q.exec())
+        return store::sqlError(q, QStringLiteral("receipts_head"));
+    return r;
+}
+
+Result<Receipt> Ledger::record(const ReceiptDraft& draft) {
+    store::Transaction tx(m_db.sql());
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_db.sql().lastError().text()), m_db.path());
+    auto r = append(draft);
+    if (!r)
+        return r;
+    if (!tx.commit())
+        return makeError(QStringLiteral("cannot commit the receipt: %1").arg(m_db.sql().lastError().text()), m_db.path());
+    return r;
+}
+
+Result<std::vector<Receipt>> Ledger::list(const ListFilter& f) const {
+    QString sql = QString::fromLatin1(kColumns);
+    QStringList where;
+    QVariantList binds;
+    if (!f.kind.isEmpty()) {
+        if (f.kind.endsWith(QLatin1Char('.'))) {
+            where << QStringLiteral("substr(kind, 1, ?) = ?");
+            binds << f.kind.size() << f.kind;
+        } else {
+            where << QStringLiteral("kind = ?");
+            binds << f.kind;
+        }
+    }
+    if (f.result) {
+        where << QStringLiteral("result = ?");
+        binds << outcomeName(*f.result);
+    }
+    if (f.from.isValid()) {
+        where << QStringLiteral("created_at >= ?");
+        binds << isoTime(f.from);
+    }
+    if (f.to.isValid()) {
+        where << QStringLiteral("created_at <= ?");
+        binds << isoTime(f.to);
+    }
+    if (!where.isEmpty())
+        sql += QStringLiteral("WHERE ") + where.join(QStringLiteral(" AND ")) + QLatin1Char(' ');
+    sql += QStringLiteral("ORDER BY seq");
+    if (f.limit > 0)
+        sql = QStringLiteral("SELECT * FROM (%1 DESC LIMIT %2) ORDER BY seq").arg(sql).arg(f.limit);
+    QSqlQuery q(m_db.sql());
+    q.prepare(sql);
+    for (const QVariant& b : binds)
+        q.addBindValue(b);
+    if (!q.exec())
+        return store::sqlError(q, QStringLiteral("receipts"));
+    std::vector<Receipt> out;
+    while (q.next())
+        out.push_back(readRow(q));
+    return out;
+}
+
+Result<Receipt> Ledger::receipt(qint64 seq) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QString::fromLatin1(kColumns) + QStringLiteral("WHERE seq = ?"));
+    q.addBindValue(seq);
+    if (!q.exec())
+        return store::sqlError(q, QStringLiteral("receipts"));
+    if (!q.next())
+        return makeError(QStringLiteral("no receipt #%1").arg(seq), m_db.path(), 0, QStringLiteral("receipts.seq"));
+    return readRow(q);
+}
+
+Result<ChainHead> Ledger::head() const {
+    QSqlQuery q(m_db.sql());
+    if (!q.exec(QStringLiteral("SELECT seq, hash, created_at FROM receipts ORDER BY seq DESC LIMIT 1")))
+        return store::sqlError(q, QStringLiteral("receipts"));
+    ChainHead h;
+    h.hash = genesisHash();
+    if (q.next()) {
+        h.seq = q.value(0).toLongLong();
+        h.hash = q.value(1).toString();
+        h.time = parseIso(q.value(2).toString());
+    }
+    return h;
+}
+
+Result<ChainCheck> Ledger::verify() const {
+    auto all = list();
+    if (!all)
+        return all.error();
+    const std::vector<Receipt>& rows = *all;
+    auto headOrError = head();
+    if (!headOrError)
+        return headOrError.error();
+    ChainCheck c;
+    c.receipts = static_cast<int>(rows.size());
+    c.head = *headOrError;
+
+    // Stored hash -> position, to tell what a dangling prev or a duplicate points at.
+    std::multimap<QString, size_t> byHash;
+    for (size_t i = 0; i < rows.size(); ++i)
+        byHash.emplace(rows[i].hash, i);
+    auto breakAt = [&](const Receipt& r, ChainCheck::Break kind, const QString& detail) {
+        c.ok = false;
+        c.kind = kind;
+        c.firstBadSeq = r.seq;
+        c.detail = detail;
+        return c;
+    };
+    // The seq at which a receipt's stored hash does recompute (it was written there), or 0.
+    auto writtenAt = [&](const Receipt& r) -> qint64 {
+        Receipt probe = r;
+        const qint64 last = rows.empty() ? 0 : rows.back().seq;
+        for (qint64 s = 1; s <= last + 1; ++s) {
+            probe.seq = s;
+            if (s != r.seq && probe.computeHash() == r.hash)
+                return s;
+        }
+        return 0;
+    };
+
+    // The head Proofbench last wrote; rows past it were not written by Proofbench.
+    qint64 recordedHeadSeq = -1;
+    QString recordedHeadHash;
+    {
+        QSqlQuery hq(m_db.sql());
+        if (!hq.exec(QStringLiteral("SELECT seq, hash FROM receipts_head WHERE id = 1")))
+            return store::sqlError(hq, QStringLiteral("receipts_head"));
+        if (hq.next()) {
+            recordedHeadSeq = hq.value(0).toLongLong();
+            recordedHeadHash = hq.value(1).toString();
+        }
+    }
+
+    QString expectedPrev = genesisHash();
+    qint64 expectedSeq = 1;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Receipt& r = rows[i];
+        if (byHash.count(r.hash) > 1) {
+            const size_t other = byHash.find(r.hash)->second;
+            if (other != i)
+                return breakAt(r, ChainCheck::Break::Inserted,
+                               QStringLiteral("receipt #%1 is a copy of receipt #%2 (same hash %3) inserted into the chain")
+                                   .arg(r.seq)
+                                   .arg(rows[other].seq)
+                                   .arg(shortHash(r.hash)));
+        }
+        const QString computed = r.computeHash();
+        if (computed != r.hash) {
+            if (const qint64 s = writtenAt(r); s != 0)
+                return breakAt(r, ChainCheck::Break::Reordered,
+                               QStringLiteral("receipt at position #%1 was written as receipt #%2: the receipts were reordered")
+                                   .arg(r.seq)
+                                   .arg(s));
+            if (recordedHeadSeq >= 0 && r.seq > recordedHeadSeq)
+                return breakAt(r, ChainCheck::Break::Inserted,
+                               QStringLiteral("receipt #%1 was added outside Proofbench: the recorded head is #%2, and its content "
+                                              "hashes to %3, not its stored %4")
+                                   .arg(r.seq)
+                                   .arg(recordedHeadSeq)
+                                   .arg(shortHash(computed), shortHash(r.hash)));
+            return breakAt(r, ChainCheck::Break::Edited,
+                           QStringLiteral("receipt #%1 was edited: its content hashes to %2, the stored hash is %3")
+                               .arg(r.seq)
+                               .arg(shortHash(computed), shortHash(r.hash)));
+        }
+        if (r.seq != expectedSeq)
+            return breakAt(r, ChainCheck::Break::Deleted,
+                           QStringLiteral("receipt(s) #%1..#%2 are missing: the sequence jumps from #%3 to #%4")
+                               .arg(expectedSeq)
+                               .arg(r.seq - 1)
+                               .arg(expectedSeq - 1)
+                               .arg(r.seq));
+        if (r.prevHash != expectedPrev) {
+            auto target = byHash.find(r.prevHash);
+            if (target == byHash.end())
+                return breakAt(r, ChainCheck::Break::Deleted,
+                               QStringLiteral("receipt #%1's previous hash %2 points at no receipt: the receipt before it was "
+                                              "deleted or replaced (its predecessor now hashes to %3)")
+                                   .arg(r.seq)
+                                   .arg(shortHash(r.prevHash), shortHash(expectedPrev)));
+            if (target->second > i)
+                return breakAt(r, ChainCheck::Break::Reordered,
+                               QStringLiteral("receipt #%1 follows receipt #%2, which comes after it: the receipts were reordered")
+                                   .arg(r.seq)
+                                   .arg(rows[target->second].seq));
+            // Its prev is an earlier receipt, but not its predecessor: the predecessor was put in between.
+            return breakAt(rows[i - 1], ChainCheck::Break::Inserted,
+                           QStringLiteral("receipt #%1 was inserted: receipt #%2 follows receipt #%3, not #%1")
+                               .arg(rows[i - 1].seq)
+                               .arg(r.seq)
+                               .arg(rows[target->second].seq));
+        }
+        expectedPrev = r.hash;
+        expectedSeq = r.seq + 1;
+    }
+    // The newest receipts removed: the head row remembers more than the table holds.
+    if (recordedHeadSeq >= 0) {
+        const qint64 headSeq = recordedHeadSeq;
+        const QString headHash = recordedHeadHash;
+        const qint64 last = rows.empty() ? 0 : rows.back().seq;
+        if (headSeq != last || headHash != expectedPrev) {
+            c.ok = false;
+            c.kind = headSeq > last ? ChainCheck::Break::Deleted : ChainCheck::Break::Inserted;
+            c.firstBadSeq = headSeq > last ? last + 1 : headSeq + 1;
+            c.detail = headSeq > last ? QStringLiteral("the newest receipt(s) #%1..#%2 are missing: the recorded head is #%2 %3")
+                                            .arg(last + 1)
+                                            .arg(headSeq)
+                                            .arg(shortHash(headHash))
+                                      : QStringLiteral("receipt(s) after the recorded head #%1 %2 were added outside Proofbench")
+                                            .arg(headSeq)
+                                            .arg(shortHash(headHash));
+            return c;
+        }
+    } else if (!rows.empty()) {
+        c.ok = false;
+        c.kind = ChainCheck::Break::Edited;
+        c.firstBadSeq = rows.back().seq;
+        c.detail = QStringLiteral("the recorded chain head is missing");
+    }
+    return c;
+}
+
+Result<Receipt> recordAction(const QString& dbPath, const ReceiptDraft& draft) {
+    auto db = store::Database::open(dbPath);
+    if (!db)
+        return db.error();
+    return Ledger(**db).record(draft);
+}
+
+Result<QJsonObject> exportLedger(store::Database& db) {
+    Ledger ledger(db);
+    auto rows = ledger.list();
+    if (!rows)
+        return rows.error();
+    auto check = ledger.verify();
+    if (!check)
+        return check.error();
+    QJsonArray receipts;
+    for (const Receipt& r : *rows)
+        receipts.append(r.toJson());
+    return QJsonObject{{QStringLiteral("format"), QStringLiteral("proofbench-receipts/v1")},
+                       {QStringLiteral("receipts"), receipts},
+                       {QStringLiteral("head"), check->head.toJson()},
+                       {QStringLiteral("chain"), check->toJson()}};
+}
+
+QByteArray headStatement(const ChainHead& head, const QString& databaseName) {
+    return canonicalJson(QJsonObject{{QStringLiteral("type"), QStringLiteral("proofbench-receipts-head/v1")},
+                                     {QStringLiteral("database"), databaseName},
+                                     {QStringLiteral("seq"), head.seq},
+                                     {QStringLiteral("hash"), head.hash},
+                                     {QStringLiteral("time"), head.time.isValid() ? QJsonValue(isoTime(head.time)) : QJsonValue()}});
+}
+
+} // namespace pb::receipts

@@ -1,2 +1,170 @@
+// The receipts ledger: every action Proofbench performs (catalog import, recipe export, evidence
+// import and check, verification, signing, bundle verification, validation run, report export,
+// records import) leaves one receipt in the database, chained by hash so that an edited, deleted,
+// inserted or reordered receipt is detected and named (verify()).
+//
+// A receipt is the JSON object
+//   {"seq":N, "kind":K, "time":"2026-11-30T14:49:16.123Z", "version":"<Proofbench version>",
+//    "parameters":{...}, "inputs":[{"name","sha256","size"}...], "outputs":[...],
+//    "result":{"status":"ok|failed|partial","message":M}, "prev":"<64 hex>"}
+// written in canonical form (receipts/Canonical.h: sorted keys, no whitespace, UTF-8). Its hash is
+//   hash = lower-hex( sha256( ASCII(prev) || canonical ) )
+// where prev is the previous receipt's hash, or 64 zeros for the first receipt (seq 1). The chain
+// head is the last receipt's seq and hash; the table receipts_head keeps a copy so that removing the
+// newest receipts is noticed too (an exported, signed head proves it against anyone who can write
+// the file).
+//
+// Where a receipt is written:
+//  - store classes (CatalogStore, EvidenceStore, VerificationStore, RunStore) append theirs with
+//    Ledger::append() inside the transaction that writes the data: both commit or neither does;
+//  - actions that write no other data (recipe export, evidence check, signing, bundle verify, report
+//    export) call Ledger::record() (its own transaction) - or, from anywhere holding only a database
+//    path, receipts::recordAction(). The GUI calls the same functions.
+// Parameters never hold secrets: sanitizeParameters() drops passphrases, passwords, tokens, private
+// keys and credentials by key name before anything is hashed or stored.
 #pragma once
-// issue #9 (placeholder)
+
+#include "core/Result.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace pb::store {
+class Database;
+}
+
+namespace pb::receipts {
+
+enum class Outcome { Ok, Failed, Partial };
+QString outcomeName(Outcome o); // "ok", "failed", "partial"
+std::optional<Outcome> parseOutcome(const QString& s);
+
+// A file (or a named thing such as a database row) an action read or wrote.
+struct Artifact {
+    QString name;     // a path as the user gave it, or a name such as "catalog version v1.0.0"
+    QString sha256;   // 64 lower-case hex, empty when there are no bytes to hash (a directory: see below)
+    qint64 size = -1; // bytes; -1 when not a single file
+
+    // A file: its path, sha256 and size (sha256 empty and an error-free artifact when unreadable).
+    static Artifact file(const QString& path);
+    static Artifact bytes(const QString& name, const QByteArray& content);
+    // A directory: sha256 over the sorted "<sha256>  <relative path>\n" lines of every file below it
+    // (sha256sum's format), size = the total bytes.
+    static Artifact directory(const QString& path);
+    // Something with a digest already known (e.g. a catalog content digest "sha256:...").
+    static Artifact digest(const QString& name, const QString& sha256Hex, qint64 size = -1);
+
+    QJsonObject toJson() const;
+    static Artifact fromJson(const QJsonObject& o);
+    bool operator==(const Artifact&) const = default;
+};
+
+// What an action hands the ledger.
+struct ReceiptDraft {
+    QString kind; // e.g. "catalog.import"; see docs/RECEIPTS.md for the list
+    QJsonObject parameters;
+    std::vector<Artifact> inputs, outputs;
+    Outcome result = Outcome::Ok;
+    QString message;
+};
+
+struct Receipt {
+    qint64 seq = 0;
+    QString kind;
+    QDateTime time; // UTC, millisecond precision
+    QString version;
+    QJsonObject parameters;
+    std::vector<Artifact> inputs, outputs;
+    Outcome result = Outcome::Ok;
+    QString message;
+    QString prevHash; // 64 hex
+    QString hash;     // 64 hex, as stored
+
+    // The canonical object (everything but the hash) and its bytes.
+    QJsonObject body() const;
+    QByteArray canonical() const;
+    // sha256(prev || canonical) over this receipt's fields (as they are now).
+    QString computeHash() const;
+    // body() plus "hash".
+    QJsonObject toJson() const;
+};
+
+QString genesisHash(); // 64 zeros
+QString isoTime(const QDateTime& t); // "yyyy-MM-ddTHH:mm:ss.zzzZ"
+
+// Drops every member whose key names a secret (passphrase, password, token, secret, private key,
+// credential, authorization, cookie), at every depth.
+QJsonObject sanitizeParameters(const QJsonObject& parameters);
+
+struct ChainHead {
+    qint64 seq = 0;   // 0: empty ledger
+    QString hash;     // genesisHash() for an empty ledger
+    QDateTime time;   // time of the newest receipt
+    QJsonObject toJson() const; // {"seq","hash","time"}
+};
+
+// What verify() found. `ok` only when every receipt recomputes and links to its predecessor.
+struct ChainCheck {
+    enum class Break { None, Edited, Deleted, Inserted, Reordered };
+    bool ok = true;
+    int receipts = 0;
+    Break kind = Break::None;
+    qint64 firstBadSeq = 0; // the first receipt (by position) that breaks; 0 when intact
+    QString detail;         // what is wrong with it, naming seqs and hashes
+    ChainHead head;
+    QJsonObject toJson() const;
+    QString toText() const;
+};
+QString breakName(ChainCheck::Break b); // "edited", "deleted", "inserted", "reordered"
+
+struct ListFilter {
+    QString kind;                   // exact kind, or a prefix ending in '.' ("evidence.")
+    std::optional<Outcome> result;
+    QDateTime from, to;             // inclusive bounds; invalid = open
+    int limit = 0;                  // 0: all
+};
+
+class Ledger {
+  public:
+    explicit Ledger(store::Database& db);
+
+    // Appends within the transaction the caller has open on this database's connection (the
+    // store classes' import transactions). Does not begin or commit.
+    Result<Receipt> append(const ReceiptDraft& draft);
+    // Appends in a transaction of its own: the entry point for actions with no other write.
+    Result<Receipt> record(const ReceiptDraft& draft);
+
+    Result<std::vector<Receipt>> list(const ListFilter& filter = {}) const; // oldest first
+    Result<Receipt> receipt(qint64 seq) const;
+    Result<ChainHead> head() const;
+    // Recomputes the whole chain from the stored rows.
+    Result<ChainCheck> verify() const;
+
+    // Tests and tools may fix the clock; the default is QDateTime::currentDateTimeUtc().
+    void setClock(std::function<QDateTime()> clock) { m_clock = std::move(clock); }
+    // The version written into receipts; default QCoreApplication::applicationVersion() (or "dev").
+    void setVersion(const QString& version) { m_version = version; }
+
+  private:
+    store::Database& m_db;
+    std::function<QDateTime()> m_clock;
+    QString m_version;
+};
+
+// Opens the database at `dbPath` and records one receipt (own transaction). For actions that only
+// know a path (CLI verbs, GUI dialogs).
+Result<Receipt> recordAction(const QString& dbPath, const ReceiptDraft& draft);
+
+// `receipts export`: {"format":"proofbench-receipts/v1","receipts":[...],"head":{...},"chain":{verify()}}.
+Result<QJsonObject> exportLedger(store::Database& db);
+// The statement a signed head covers: canonical JSON of
+// {"type":"proofbench-receipts-head/v1","database":<file name>,"seq":N,"hash":H,"time":T}.
+QByteArray headStatement(const ChainHead& head, const QString& databaseName);
+
+} // namespace pb::receipts

@@ -2,6 +2,7 @@
 
 #include "catalog/Digest.h"
 #include "catalog/Loader.h"
+#include "receipts/Ledger.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -58,8 +59,43 @@ QJsonArray jsonList(const QStringList& l) {
 
 } // namespace
 
-Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Catalog& cat,
-                                                 const ImportOptions& options) {
+namespace {
+
+receipts::ReceiptDraft catalogReceipt(const QString& label, const Catalog& cat, const ImportOptions& options) {
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("catalog.import");
+    d.parameters = QJsonObject{{QStringLiteral("version"), label},
+                               {QStringLiteral("replace"), options.replace},
+                               {QStringLiteral("embedded"), options.embedded}};
+    d.inputs.push_back(receipts::Artifact::digest(cat.root, cat.contentDigest()));
+    return d;
+}
+
+QString outcomeWord(ImportReport::Outcome o) {
+    static const char* const words[] = {"imported", "unchanged", "replaced"};
+    return QString::fromLatin1(words[static_cast<int>(o)]);
+}
+
+} // namespace
+
+Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Catalog& cat, const ImportOptions& options) {
+    Result<ImportReport> r = importWithReceipt(label, cat, options);
+    receipts::ReceiptDraft d = catalogReceipt(label, cat, options);
+    if (!r) {
+        // The import rolled back; the attempt is still an action with a result.
+        d.result = receipts::Outcome::Failed;
+        d.message = r.error().toString();
+        (void)receipts::Ledger(m_db).record(d);
+    } else if (r->outcome == ImportReport::Outcome::Unchanged) {
+        d.message = QStringLiteral("catalog version %1 unchanged (%2 recipes)").arg(label).arg(r->recipes);
+        d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("catalog version ") + label, cat.contentDigest()));
+        if (auto receipt = receipts::Ledger(m_db).record(d); !receipt)
+            return receipt.error();
+    }
+    return r;
+}
+
+Result<ImportReport> CatalogStore::importWithReceipt(const QString& label, const Catalog& cat, const ImportOptions& options) {
     if (label.trimmed().isEmpty())
         return makeError(QStringLiteral("a catalog version needs a label (--version)"));
     const QString digest = cat.contentDigest();
@@ -268,6 +304,16 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     }
     if (options.cancel && options.cancel->load())
         return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
+    {
+        receipts::ReceiptDraft d = catalogReceipt(label, cat, options);
+        d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("catalog version ") + label, digest));
+        d.message = QStringLiteral("catalog version %1 %2 (%3 files, %4 recipes)")
+                        .arg(label, outcomeWord(report.outcome))
+                        .arg(report.files)
+                        .arg(report.recipes);
+        if (auto receipt = receipts::Ledger(m_db).append(d); !receipt)
+            return receipt.error();
+    }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the import: %1").arg(db.lastError().text()), m_db.path());
     progress(steps, ImportStage::Done);

@@ -71,7 +71,8 @@ class CatalogStore {
     explicit CatalogStore(Database& db) : m_db(db) {}
 
     // Resolves every leaf first; only a catalog that loads and resolves completely is written,
-    // in one transaction.
+    // in one transaction, together with its "catalog.import" receipt (receipts/Ledger.h). An
+    // unchanged or refused import leaves a receipt too (result ok "unchanged", or failed).
     Result<ImportReport> importCatalog(const QString& label, const catalog::Catalog& cat,
                                        const ImportOptions& options = {});
 
@@ -83,6 +84,10 @@ class CatalogStore {
     bool isEmpty() const;
 
   private:
+    // The import itself; its receipt ("catalog.import") is written in the same transaction.
+    // importCatalog() adds the receipt of an unchanged or failed attempt.
+    Result<ImportReport> importWithReceipt(const QString& label, const catalog::Catalog& cat, const ImportOptions& options);
+
     Database& m_db;
 };
 

@@ -1,5 +1,7 @@
 #include "store/EvidenceStore.h"
 
+#include "receipts/Ledger.h"
+
 #include "catalog/Digest.h"
 #include "core/Hash.h"
 #include "yaml/GoYaml.h"
@@ -164,6 +166,32 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
             " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC LIMIT 1) "
             "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
         return sqlError(q, QStringLiteral("evidence_summary"));
+    {
+        // The tree as it was read: sha256sum-style lines over every pointer's bytes.
+        QByteArray list;
+        qint64 total = 0;
+        for (const evidence::Pointer& ptr : tree.pointers) {
+            list += sha256Hex(ptr.raw).toLatin1() + "  " + ptr.file.toUtf8() + '\n';
+            total += ptr.raw.size();
+        }
+        receipts::ReceiptDraft d;
+        d.kind = QStringLiteral("evidence.import");
+        d.parameters = QJsonObject{{QStringLiteral("pointers"), static_cast<int>(tree.pointers.size())}};
+        d.inputs.push_back(receipts::Artifact::digest(tree.root, sha256Hex(list), total));
+        if (tree.allowlist) {
+            d.parameters.insert(QStringLiteral("allowlist"), tree.allowlist->file);
+            d.inputs.push_back(receipts::Artifact::file(tree.allowlist->file));
+        }
+        d.outputs.push_back(receipts::Artifact{QStringLiteral("evidence_pointers"), QString(), -1});
+        d.result = report.invalid > 0 ? receipts::Outcome::Partial : receipts::Outcome::Ok;
+        d.message = QStringLiteral("%1 added, %2 updated, %3 unchanged, %4 invalid")
+                        .arg(report.added)
+                        .arg(report.updated)
+                        .arg(report.unchanged)
+                        .arg(report.invalid);
+        if (auto receipt = receipts::Ledger(m_db).append(d); !receipt)
+            return receipt.error();
+    }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the evidence import: %1").arg(db.lastError().text()), m_db.path());
     return report;
@@ -310,12 +338,27 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn, const evidence::S
             idq.addBindValue(r.source);
             if (!idq.exec() || !idq.next())
                 return sqlError(idq, QStringLiteral("evidence_bundles.id"));
-            if (auto id = VerificationStore(m_db).record(*sig, r.bundle.files.value(QStringLiteral("attestation.intoto.jsonl")),
+            if (auto id = VerificationStore(m_db).recordInTransaction(*sig, r.bundle.files.value(QStringLiteral("attestation.intoto.jsonl")),
                                                          r.check.signaturePolicy,
                                                          idq.value(0).toLongLong());
                 !id)
                 return id.error();
         }
+    }
+    {
+        receipts::ReceiptDraft d;
+        d.kind = QStringLiteral("evidence.import-bundles");
+        d.parameters = QJsonObject{{QStringLiteral("dir"), dirIn}, {QStringLiteral("bundles"), static_cast<int>(reads.size())}};
+        int invalid = 0;
+        for (const auto& r : reads) {
+            d.inputs.push_back(receipts::Artifact::directory(r.source));
+            invalid += r.check.exitCode >= 2 ? 1 : 0;
+        }
+        d.outputs.push_back(receipts::Artifact{QStringLiteral("evidence_bundles"), QString(), -1});
+        d.result = invalid > 0 ? receipts::Outcome::Partial : receipts::Outcome::Ok;
+        d.message = QStringLiteral("%1 bundle(s) read, %2 invalid or incomplete").arg(reads.size()).arg(invalid);
+        if (auto receipt = receipts::Ledger(m_db).append(d); !receipt)
+            return receipt.error();
     }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the bundle import: %1").arg(db.lastError().text()), m_db.path());

@@ -55,10 +55,12 @@ class RunStore {
     Result<qint64> begin(const RunHeader& header, const QString& runUid, const std::vector<validation::CheckRun>& plan);
     // Upserts one check with its metrics and series, in one transaction.
     Status saveCheck(qint64 runId, int seq, const validation::CheckRun& check);
-    // Final state, reason, snapshot, readiness, and every check again.
+    // Final state, reason, snapshot, readiness, and every check again; with the run's
+    // "validation.run" receipt (receipts/Ledger.h) in the same transaction.
     Status finish(qint64 runId, const validation::RunResult& result, const QString& evidenceDir = {});
-    // A whole run at once (imported results).
-    Result<qint64> saveImported(const RunHeader& header, const validation::RunResult& result);
+    // A whole run at once (imported results), with its "validation.import" receipt naming the
+    // `sourceFiles` it was parsed from (sha256 and size of each).
+    Result<qint64> saveImported(const RunHeader& header, const validation::RunResult& result, const QStringList& sourceFiles = {});
 
     Result<std::vector<RunSummary>> list(const QString& coordinate = {}, int limit = 500) const;
     Result<StoredRun> load(qint64 id) const;

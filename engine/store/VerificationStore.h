@@ -51,8 +51,13 @@ class VerificationStore {
     Result<sigstore::TrustedRoot> trustedRoot(qint64 id) const;
     Status setDefaultTrustedRoot(qint64 id);
 
+    // Stores a verification and its "verify" receipt (receipts/Ledger.h) in one transaction.
     Result<qint64> record(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
                           const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId = {});
+    // The row only, inside a transaction the caller has open (a bundle import, whose own receipt
+    // covers it).
+    Result<qint64> recordInTransaction(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
+                                       const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId = {});
     Result<std::vector<StoredVerification>> recent(int limit = 200) const;
     Result<std::vector<StoredVerification>> forBundle(const QString& bundleSha256) const;
 
