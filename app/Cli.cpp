@@ -17,6 +17,7 @@
 #include "sigstore/Sign.h"
 #include "deploy/DeploymentBundle.h"
 #include "evidence/Sign.h"
+#include "receipts/Ledger.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -41,6 +42,15 @@ namespace {
 
 using namespace pb::catalog;
 using namespace pb::store;
+
+// Actions with no store write of their own leave their receipt here (store actions write theirs in
+// their transaction). A receipt that cannot be written is reported, never silently dropped.
+void leaveReceipt(const QCommandLineParser& p, const receipts::ReceiptDraft& d) {
+    if (auto r = receipts::recordAction(dbPath(p), d); !r)
+        err() << "proofbench: receipt not written: " << r.error().toString() << Qt::endl;
+}
+
+receipts::Outcome outcomeOf(bool ok) { return ok ? receipts::Outcome::Ok : receipts::Outcome::Failed; }
 
 
 const char* const kGeneralHelp =
@@ -70,6 +80,8 @@ const char* const kGeneralHelp =
     "  validate         run a recipe's validation phases on a cluster (kubeconfig) and write the evidence\n"
     "  runs list|show   validation runs and imported performance results in the database\n"
     "  perf import      parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report\n"
+    "  receipts list|show|export|verify   the receipts ledger: what was done, on which inputs, with what result\n"
+    "  records import|check|stages        ConfigHub records: store, check offline, and the stage table\n"
     "\n"
     "Every verb takes --db PATH (default: the per-user application data folder) and --help.\n"
     "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n";
@@ -385,9 +397,22 @@ int evidenceCheck(const QStringList& args) {
         return rc;
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one bundle"), QStringLiteral("evidence check"));
-    Result<evidence::SummaryBundle> bundle = evidence::loadBundle(p.positionalArguments().constFirst());
+    const QString bundleArg = p.positionalArguments().constFirst();
+    receipts::ReceiptDraft receipt;
+    receipt.kind = QStringLiteral("evidence.check");
+    receipt.parameters = QJsonObject{{QStringLiteral("pointer"), p.value(QStringLiteral("pointer"))},
+                                     {QStringLiteral("trustedRoot"), p.value(QStringLiteral("trusted-root"))},
+                                     {QStringLiteral("publicKey"), p.value(QStringLiteral("key"))},
+                                     {QStringLiteral("insecureIgnoreTlog"), p.isSet(QStringLiteral("insecure-ignore-tlog"))}};
+    receipt.inputs.push_back(receipts::Artifact::directory(bundleArg));
+    if (p.isSet(QStringLiteral("pointer")))
+        receipt.inputs.push_back(receipts::Artifact::file(p.value(QStringLiteral("pointer"))));
+    Result<evidence::SummaryBundle> bundle = evidence::loadBundle(bundleArg);
     if (!bundle) {
         fail(bundle.error());
+        receipt.result = receipts::Outcome::Failed;
+        receipt.message = QStringLiteral("invalid (exit 2): ") + bundle.error().toString();
+        leaveReceipt(p, receipt);
         return 2; // an unreadable or hostile bundle is invalid
     }
     std::optional<evidence::Pointer> pointer;
@@ -422,6 +447,10 @@ int evidenceCheck(const QStringList& args) {
     else
         out() << check.toText();
     out().flush();
+    static const char* const meanings[] = {"valid", "valid with failed phases", "invalid", "incomplete"};
+    receipt.result = check.exitCode == 0 ? receipts::Outcome::Ok : check.exitCode == 1 ? receipts::Outcome::Partial : receipts::Outcome::Failed;
+    receipt.message = QStringLiteral("%1 (exit %2)").arg(QLatin1String(meanings[qBound(0, check.exitCode, 3)])).arg(check.exitCode);
+    leaveReceipt(p, receipt);
     return check.exitCode;
 }
 
@@ -628,16 +657,34 @@ int recipeVerb(const QStringList& args) {
     Result<RecipeResult> r = resolve(*cat, *query, opt);
     if (!r)
         return fail(r.error());
+    QByteArray exported;
     if (digest)
-        out() << recipeDigest(*r) << Qt::endl;
+        exported = recipeDigest(*r).toUtf8() + '\n';
     else if (format == QLatin1String("json"))
-        printJson(toJson(*r));
+        exported = QJsonDocument(toJson(*r).toObject()).toJson(QJsonDocument::Indented);
     else if (format == QLatin1String("yaml") && p.isSet(QStringLiteral("deterministic")))
-        out() << deterministicYaml(*r);
+        exported = deterministicYaml(*r);
     else if (format == QLatin1String("yaml"))
-        out() << yaml::serialize(toNode(*r));
+        exported = yaml::serialize(toNode(*r));
     else
         return usage(QStringLiteral("unknown --format '%1'").arg(format), QStringLiteral("recipe"));
+    out() << QString::fromUtf8(exported);
+    out().flush();
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("recipe.export");
+    QJsonObject criteria;
+    for (const QString& dim : Criteria::dimensions())
+        if (!p.value(dim).isEmpty())
+            criteria.insert(dim, p.value(dim));
+    d.parameters = QJsonObject{{QStringLiteral("criteria"), criteria},
+                               {QStringLiteral("format"), digest ? QStringLiteral("digest") : format},
+                               {QStringLiteral("deterministic"), p.isSet(QStringLiteral("deterministic"))},
+                               {QStringLiteral("profiles"), QJsonArray::fromStringList(p.values(QStringLiteral("profile")))},
+                               {QStringLiteral("version"), p.value(QStringLiteral("version"))}};
+    d.inputs.push_back(receipts::Artifact::digest(cat->root, cat->contentDigest()));
+    d.outputs.push_back(receipts::Artifact::bytes(QStringLiteral("recipe %1 (stdout)").arg(r->appliedOverlays.value(r->appliedOverlays.size() - 1)), exported));
+    d.message = QStringLiteral("%1 components, overlays %2").arg(r->componentRefs.size()).arg(r->appliedOverlays.join(QStringLiteral(", ")));
+    leaveReceipt(p, d);
     return kOk;
 }
 
@@ -834,11 +881,23 @@ int verifyVerb(const QStringList& args) {
         return fail(bundleBytes.error());
     const sigstore::VerificationResult r = sigstore::verifyBundle(*bundleBytes, bundlePath, artifact, *root, policy);
     if (p.isSet(QStringLiteral("record"))) {
+        // The verification and its receipt in one transaction.
         auto db = Database::open(dbPath(p));
         if (!db)
             return fail(db.error());
         if (auto id = VerificationStore(**db).record(r, *bundleBytes, policy); !id)
             return fail(id.error());
+    } else {
+        receipts::ReceiptDraft d;
+        d.kind = QStringLiteral("verify");
+        d.parameters = QJsonObject{{QStringLiteral("policy"), policy.toJson()}, {QStringLiteral("trustedRootSha256"), r.trustedRootSha256},
+                                   {QStringLiteral("recorded"), false}};
+        d.inputs.push_back(receipts::Artifact::bytes(bundlePath, *bundleBytes));
+        d.inputs.push_back(artifactPath.isEmpty() ? receipts::Artifact::digest(QStringLiteral("artifact"), r.artifactDigest)
+                                                  : receipts::Artifact::file(artifactPath));
+        d.result = outcomeOf(r.verified);
+        d.message = r.summary();
+        leaveReceipt(p, d);
     }
     if (format == QLatin1String("json"))
         printJson(r.toJson());
@@ -908,6 +967,7 @@ int keygenVerb(const QStringList& args) {
 
 int signBlobVerb(const QStringList& args) {
     QCommandLineParser p;
+    addDb(p);
     addPassphraseEnv(p);
     p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key (from keygen, or cosign.key)."), QStringLiteral("KEY")});
     p.addOption({QStringLiteral("bundle"), QStringLiteral("Where to write the Sigstore bundle."), QStringLiteral("OUT")});
@@ -931,11 +991,19 @@ int signBlobVerb(const QStringList& args) {
     if (Status s = writeFileAtomically(p.value(QStringLiteral("bundle")), *bundle + '\n'); !s)
         return fail(s.error());
     out() << "signed " << p.positionalArguments().constFirst() << " -> " << p.value(QStringLiteral("bundle")) << Qt::endl;
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("sign.blob");
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())}};
+    d.inputs.push_back(receipts::Artifact::bytes(p.positionalArguments().constFirst(), *blob));
+    d.outputs.push_back(receipts::Artifact::file(p.value(QStringLiteral("bundle"))));
+    d.message = QStringLiteral("message signature bundle written");
+    leaveReceipt(p, d);
     return kOk;
 }
 
 int attestVerb(const QStringList& args) {
     QCommandLineParser p;
+    addDb(p);
     addPassphraseEnv(p);
     p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
     p.addOption({QStringLiteral("subject"), QStringLiteral("A subject, NAME=sha256:HEX (repeatable)."), QStringLiteral("SUBJECT")});
@@ -974,11 +1042,22 @@ int attestVerb(const QStringList& args) {
     if (Status s = writeFileAtomically(p.value(QStringLiteral("bundle")), *bundle + '\n'); !s)
         return fail(s.error());
     out() << "attested " << subjects.size() << " subject(s) -> " << p.value(QStringLiteral("bundle")) << Qt::endl;
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("sign.attest");
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())},
+                               {QStringLiteral("predicateType"), p.value(QStringLiteral("predicate-type"))}};
+    for (const sigstore::Subject& s : subjects)
+        d.inputs.push_back(receipts::Artifact::digest(s.name, s.sha256Hex));
+    d.inputs.push_back(receipts::Artifact::bytes(p.value(QStringLiteral("predicate")), *predicateBytes));
+    d.outputs.push_back(receipts::Artifact::file(p.value(QStringLiteral("bundle"))));
+    d.message = QStringLiteral("DSSE attestation over %1 subject(s)").arg(subjects.size());
+    leaveReceipt(p, d);
     return kOk;
 }
 
 int evidenceSign(const QStringList& args) {
     QCommandLineParser p;
+    addDb(p);
     addPassphraseEnv(p);
     p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
     p.addOption({QStringLiteral("evidence-root"), QStringLiteral("The recipes/evidence directory for the pointer (default: the bundle's "
@@ -999,11 +1078,21 @@ int evidenceSign(const QStringList& args) {
         return fail(signedEvidence.error());
     out() << "attestation: " << signedEvidence->attestationPath << "\npointer:     " << signedEvidence->pointerPath
           << "\nsigner:      " << signedEvidence->signerIdentity << " (" << signedEvidence->signerIssuer << ")" << Qt::endl;
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("sign.evidence");
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())},
+                               {QStringLiteral("signer"), signedEvidence->signerIdentity}};
+    d.inputs.push_back(receipts::Artifact::directory(p.positionalArguments().constFirst()));
+    d.outputs.push_back(receipts::Artifact::file(signedEvidence->attestationPath));
+    d.outputs.push_back(receipts::Artifact::file(signedEvidence->pointerPath));
+    d.message = QStringLiteral("attestation and pointer written");
+    leaveReceipt(p, d);
     return kOk;
 }
 
 int bundleSign(const QStringList& args) {
     QCommandLineParser p;
+    addDb(p);
     addPassphraseEnv(p);
     p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
     p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle (aicr bundle output)."));
@@ -1022,6 +1111,13 @@ int bundleSign(const QStringList& args) {
         return fail(report.error());
     out() << "signed " << report->files << " files; checksums.txt sha256:" << report->checksumsSha256 << "; key " << report->keyFingerprint
           << Qt::endl;
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("sign.bundle");
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), report->keyFingerprint}, {QStringLiteral("files"), report->files}};
+    d.inputs.push_back(receipts::Artifact::digest(p.positionalArguments().constFirst() + QStringLiteral("/checksums.txt"), report->checksumsSha256));
+    d.outputs.push_back(receipts::Artifact::file(p.positionalArguments().constFirst() + QStringLiteral("/attestation/bundle-attestation.sigstore.json")));
+    d.message = QStringLiteral("checksums.txt and the bundle attestation written");
+    leaveReceipt(p, d);
     return kOk;
 }
 
@@ -1059,6 +1155,16 @@ int bundleVerify(const QStringList& args) {
     else
         out() << v.toText();
     out().flush();
+    {
+        receipts::ReceiptDraft d;
+        d.kind = QStringLiteral("bundle.verify");
+        d.parameters = QJsonObject{{QStringLiteral("policy"), options.policy.toJson()},
+                                   {QStringLiteral("minTrustLevel"), p.value(QStringLiteral("min-trust-level"))}};
+        d.inputs.push_back(receipts::Artifact::directory(p.positionalArguments().constFirst()));
+        d.result = outcomeOf(v.level >= *minLevel);
+        d.message = QStringLiteral("trust level %1%2").arg(deploy::trustLevelName(v.level), v.inventoryOk ? QString() : QStringLiteral("; inventory: ") + v.inventoryDetail);
+        leaveReceipt(p, d);
+    }
     if (v.level < *minLevel) {
         err() << "proofbench: trust level " << deploy::trustLevelName(v.level) << " is below " << deploy::trustLevelName(*minLevel) << Qt::endl;
         return kFailed;
@@ -1094,6 +1200,7 @@ bool isCliInvocation(const QStringList& args) {
                                       QStringLiteral("verify"), QStringLiteral("keygen"), QStringLiteral("sign-blob"),
                                       QStringLiteral("attest"), QStringLiteral("bundle"), QStringLiteral("validate"),
                                       QStringLiteral("runs"), QStringLiteral("perf"), QStringLiteral("oci"),
+                                      QStringLiteral("receipts"), QStringLiteral("records"),
                                       QStringLiteral("help"),
                                       QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("--version"),
                                       QStringLiteral("-v")};
@@ -1138,6 +1245,8 @@ int run(const QStringList& args) {
     }
     if (verb == QLatin1String("oci"))
         return ociVerbs(args);
+    if (verb == QLatin1String("receipts") || verb == QLatin1String("records"))
+        return receiptsVerbs(args);
     if (verb == QLatin1String("validate") || verb == QLatin1String("runs") || verb == QLatin1String("perf"))
         return validationVerbs(args);
     if (verb == QLatin1String("recipe")) {

@@ -53,5 +53,7 @@ Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p);
 int validationVerbs(const QStringList& args);
 // oci pull, evidence fetch/push, bundle push (CliOci.cpp); args include the program name.
 int ociVerbs(const QStringList& args);
+// receipts list|show|export|verify, records import|check|stages (CliReceipts.cpp); args include the program name.
+int receiptsVerbs(const QStringList& args);
 
 } // namespace pb::cli

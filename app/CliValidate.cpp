@@ -539,7 +539,7 @@ int perfImport(const QStringList& args) {
                                                                 : QFileInfo(file).fileName();
         header.criteria = criteriaJson(recipe.criteria);
         header.toolVersion = QCoreApplication::applicationVersion();
-        Result<qint64> saved = RunStore(**db).saveImported(header, run);
+        Result<qint64> saved = RunStore(**db).saveImported(header, run, {file});
         if (!saved)
             return fail(saved.error());
         id = *saved;

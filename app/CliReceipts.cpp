@@ -1,0 +1,364 @@
+// receipts list|show|export|verify and records import|check|stages: the ledger of what Proofbench
+// did (engine/receipts/Ledger.h) and ConfigHub's external records (engine/receipts/Records.h).
+#include "CliUtil.h"
+
+#include "core/Files.h"
+#include "receipts/Canonical.h"
+#include "receipts/Ledger.h"
+#include "receipts/Records.h"
+#include "sigstore/Keys.h"
+#include "sigstore/Sign.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace pb::cli {
+
+namespace {
+
+using namespace pb::receipts;
+
+bool asJson(const QCommandLineParser& p) { return p.value(QStringLiteral("format")) == QLatin1String("json"); }
+
+QString artifactLine(const Artifact& a) {
+    QString s = a.name;
+    if (!a.sha256.isEmpty())
+        s += QStringLiteral("  sha256:") + a.sha256;
+    if (a.size >= 0)
+        s += QStringLiteral("  %1 bytes").arg(a.size);
+    return s;
+}
+
+QString receiptText(const Receipt& r) {
+    QString s;
+    s += QStringLiteral("receipt #%1  %2\n").arg(r.seq).arg(r.kind);
+    s += QStringLiteral("  time:       %1\n  version:    %2\n  result:     %3%4\n")
+             .arg(isoTime(r.time), r.version, outcomeName(r.result), r.message.isEmpty() ? QString() : QStringLiteral(" - ") + r.message);
+    s += QStringLiteral("  parameters: %1\n").arg(QString::fromUtf8(canonicalJson(r.parameters)));
+    for (const Artifact& a : r.inputs)
+        s += QStringLiteral("  input:      %1\n").arg(artifactLine(a));
+    for (const Artifact& a : r.outputs)
+        s += QStringLiteral("  output:     %1\n").arg(artifactLine(a));
+    s += QStringLiteral("  prev:       %1\n  hash:       %2\n").arg(r.prevHash, r.hash);
+    return s;
+}
+
+int receiptsList(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("kind"), QStringLiteral("Only this kind (or a prefix ending in '.', e.g. evidence.)."), QStringLiteral("KIND")});
+    p.addOption({QStringLiteral("result"), QStringLiteral("Only this result: ok, failed or partial."), QStringLiteral("RESULT")});
+    p.addOption({QStringLiteral("since"), QStringLiteral("Only receipts at or after this UTC time (ISO 8601)."), QStringLiteral("TIME")});
+    p.addOption({QStringLiteral("until"), QStringLiteral("Only receipts at or before this UTC time (ISO 8601)."), QStringLiteral("TIME")});
+    p.addOption({QStringLiteral("limit"), QStringLiteral("Only the newest N."), QStringLiteral("N")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    if (int rc = parse(p, args, QStringLiteral("receipts list"), QStringLiteral("List the receipts in the ledger, oldest first."));
+        rc >= 0)
+        return rc;
+    ListFilter f;
+    f.kind = p.value(QStringLiteral("kind"));
+    if (p.isSet(QStringLiteral("result"))) {
+        f.result = parseOutcome(p.value(QStringLiteral("result")));
+        if (!f.result)
+            return usage(QStringLiteral("--result expects ok, failed or partial"), QStringLiteral("receipts list"));
+    }
+    for (const char* name : {"since", "until"}) {
+        if (!p.isSet(QLatin1String(name)))
+            continue;
+        QDateTime t = QDateTime::fromString(p.value(QLatin1String(name)), Qt::ISODateWithMs);
+        if (!t.isValid())
+            return usage(QStringLiteral("--%1 expects an ISO 8601 time").arg(QLatin1String(name)), QStringLiteral("receipts list"));
+        (qstrcmp(name, "since") == 0 ? f.from : f.to) = t.toUTC();
+    }
+    f.limit = p.value(QStringLiteral("limit")).toInt();
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    auto rows = Ledger(**db).list(f);
+    if (!rows)
+        return fail(rows.error());
+    if (asJson(p)) {
+        QJsonArray a;
+        for (const Receipt& r : *rows)
+            a.append(r.toJson());
+        printJson(QJsonObject{{QStringLiteral("receipts"), a}});
+        return kOk;
+    }
+    for (const Receipt& r : *rows)
+        out() << QStringLiteral("#%1  %2  %3  %4  %5  %6\n")
+                     .arg(r.seq, 4)
+                     .arg(isoTime(r.time), r.kind.leftJustified(24), outcomeName(r.result).leftJustified(7), r.hash.left(12), r.message);
+    out().flush();
+    return kOk;
+}
+
+int receiptsShow(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("N"), QStringLiteral("The receipt's sequence number."));
+    if (int rc = parse(p, args, QStringLiteral("receipts show"), QStringLiteral("Show one receipt: parameters, inputs and outputs with digests."));
+        rc >= 0)
+        return rc;
+    bool ok = false;
+    const qint64 seq = p.positionalArguments().value(0).toLongLong(&ok);
+    if (p.positionalArguments().size() != 1 || !ok)
+        return usage(QStringLiteral("give one receipt number"), QStringLiteral("receipts show"));
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    auto r = Ledger(**db).receipt(seq);
+    if (!r)
+        return fail(r.error());
+    if (asJson(p))
+        printJson(r->toJson());
+    else
+        out() << receiptText(*r);
+    out().flush();
+    return kOk;
+}
+
+int receiptsVerify(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    if (int rc = parse(p, args, QStringLiteral("receipts verify"),
+                       QStringLiteral("Recompute the receipts chain and name the first receipt that breaks it (edited, deleted, inserted or "
+                                      "reordered). Exit 0 only when the chain is intact."));
+        rc >= 0)
+        return rc;
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    auto check = Ledger(**db).verify();
+    if (!check)
+        return fail(check.error());
+    if (asJson(p))
+        printJson(check->toJson());
+    else
+        out() << check->toText();
+    out().flush();
+    if (!check->ok)
+        err() << "proofbench: receipts chain broken at #" << check->firstBadSeq << " (" << breakName(check->kind) << ")" << Qt::endl;
+    return check->ok ? kOk : kFailed;
+}
+
+int receiptsExport(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    addPassphraseEnv(p);
+    addFormat(p, QStringLiteral("json"), QStringLiteral("json"));
+    p.addOption({QStringLiteral("out"), QStringLiteral("Write the export to FILE (default: standard output)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Also sign the chain head with this encrypted private key."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("head"), QStringLiteral("With --key: where to write the head statement (default: OUT.head.json)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("head-bundle"),
+                 QStringLiteral("With --key: where to write the Sigstore bundle over the head statement (default: OUT.head.sigstore.json)."),
+                 QStringLiteral("FILE")});
+    if (int rc = parse(p, args, QStringLiteral("receipts export"),
+                       QStringLiteral("Export every receipt and the chain head as JSON. With --key the head statement is signed (a "
+                                      "sign-blob bundle); check it with: proofbench verify --key KEY.pub --bundle HEAD_BUNDLE HEAD."));
+        rc >= 0)
+        return rc;
+    if (p.value(QStringLiteral("format")) != QLatin1String("json"))
+        return usage(QStringLiteral("--format json is the only export format"), QStringLiteral("receipts export"));
+    const QString outPath = p.value(QStringLiteral("out"));
+    const bool signHead = p.isSet(QStringLiteral("key"));
+    QString headPath = p.value(QStringLiteral("head")), bundlePath = p.value(QStringLiteral("head-bundle"));
+    if (signHead && headPath.isEmpty())
+        headPath = outPath.isEmpty() ? QString() : outPath + QStringLiteral(".head.json");
+    if (signHead && bundlePath.isEmpty())
+        bundlePath = outPath.isEmpty() ? QString() : outPath + QStringLiteral(".head.sigstore.json");
+    if (signHead && (headPath.isEmpty() || bundlePath.isEmpty()))
+        return usage(QStringLiteral("with --key give --out FILE, or --head FILE and --head-bundle FILE"), QStringLiteral("receipts export"));
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    auto exported = exportLedger(**db);
+    if (!exported)
+        return fail(exported.error());
+    const QByteArray bytes = QJsonDocument(*exported).toJson(QJsonDocument::Indented);
+    if (outPath.isEmpty()) {
+        out() << QString::fromUtf8(bytes);
+        out().flush();
+    } else if (Status s = writeFileAtomically(outPath, bytes); !s) {
+        return fail(s.error());
+    }
+    if (!signHead)
+        return kOk;
+
+    ChainHead head;
+    const QJsonObject h = exported->value(QStringLiteral("head")).toObject();
+    head.seq = h.value(QStringLiteral("seq")).toInteger();
+    head.hash = h.value(QStringLiteral("hash")).toString();
+    head.time = QDateTime::fromString(h.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
+    const QByteArray statement = headStatement(head, QFileInfo(dbPath(p)).fileName());
+    auto key = privateKeyFrom(p);
+    if (!key)
+        return fail(key.error());
+    auto bundle = sigstore::signBlob(key->get(), statement);
+    if (!bundle)
+        return fail(bundle.error());
+    if (Status s = writeFileAtomically(headPath, statement); !s)
+        return fail(s.error());
+    if (Status s = writeFileAtomically(bundlePath, *bundle + '\n'); !s)
+        return fail(s.error());
+    ReceiptDraft d;
+    d.kind = QStringLiteral("receipts.sign-head");
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())},
+                               {QStringLiteral("headSeq"), head.seq}};
+    d.inputs.push_back(Artifact::digest(QStringLiteral("receipts head #%1").arg(head.seq), head.hash));
+    if (!outPath.isEmpty())
+        d.outputs.push_back(Artifact::bytes(outPath, bytes));
+    d.outputs.push_back(Artifact::bytes(headPath, statement));
+    d.outputs.push_back(Artifact::file(bundlePath));
+    d.message = QStringLiteral("signed head #%1 %2").arg(head.seq).arg(head.hash);
+    if (auto r = Ledger(**db).record(d); !r)
+        return fail(r.error());
+    err() << "signed receipts head #" << head.seq << " " << head.hash << " -> " << bundlePath << Qt::endl;
+    return kOk;
+}
+
+// ---- records ----------------------------------------------------------------------------------
+
+int recordsCheck(const QStringList& args, bool stagesOnly) {
+    QCommandLineParser p;
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A directory of ConfigHub records (an entry, or a tree of them)."));
+    const QString verb = stagesOnly ? QStringLiteral("records stages") : QStringLiteral("records check");
+    if (int rc = parse(p, args, verb,
+                       stagesOnly ? QStringLiteral("The stage table of each recipe entry: stage, result (complete, partial, not run) and "
+                                                   "the record behind it.")
+                                  : QStringLiteral("Parse every ConfigHub record below DIR and run the offline checks: the digest index's "
+                                                   "platform digest recomputed from its payloads, checksums.txt files, digests shared with "
+                                                   "the generation receipt. Exit 0 only when nothing fails."));
+        rc >= 0)
+        return rc;
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("give one directory"), verb);
+    auto report = readRecords(p.positionalArguments().constFirst());
+    if (!report)
+        return fail(report.error());
+    if (stagesOnly) {
+        if (asJson(p)) {
+            QJsonArray a;
+            for (const StageRow& s : report->stages)
+                a.append(s.toJson());
+            printJson(QJsonObject{{QStringLiteral("stages"), a}});
+        } else {
+            QString lastEntry;
+            for (const StageRow& s : report->stages) {
+                if (s.entry != lastEntry)
+                    out() << (lastEntry.isEmpty() ? "" : "\n") << s.entry << "\n";
+                lastEntry = s.entry;
+                out() << QStringLiteral("  %1 %2 %3\n")
+                             .arg(s.stage, -55)
+                             .arg(stageResultName(s.result), -9)
+                             .arg(s.record.isEmpty() ? QStringLiteral("-") : s.record + QStringLiteral("  [") + s.detail + QLatin1Char(']'));
+            }
+        }
+        out().flush();
+        return kOk;
+    }
+    if (asJson(p))
+        printJson(report->toJson());
+    else
+        out() << report->toText();
+    out().flush();
+    for (const Error& e : report->problems)
+        err() << "proofbench: " << e.toString() << Qt::endl;
+    for (const RecordCheck& c : report->checks)
+        if (c.verdict == Verdict::Fail)
+            err() << "proofbench: check failed: " << c.file << ": " << c.detail << Qt::endl;
+    // Checking is an action too.
+    ReceiptDraft d;
+    d.kind = QStringLiteral("records.check");
+    d.parameters = QJsonObject{{QStringLiteral("dir"), report->root}};
+    for (const ExternalRecord& r : report->records)
+        d.inputs.push_back(Artifact{r.relative, r.sha256, r.size});
+    d.result = report->ok() ? Outcome::Ok : Outcome::Failed;
+    d.message = QStringLiteral("%1 record(s), %2 check(s), %3 failed, %4 problem(s)")
+                    .arg(report->records.size())
+                    .arg(report->checks.size())
+                    .arg(report->failed())
+                    .arg(report->problems.size());
+    if (auto r = recordAction(dbPath(p), d); !r)
+        err() << "proofbench: receipt not written: " << r.error().toString() << Qt::endl;
+    return report->ok() ? kOk : kFailed;
+}
+
+int recordsImport(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A directory of ConfigHub records."));
+    if (int rc = parse(p, args, QStringLiteral("records import"),
+                       QStringLiteral("Store every ConfigHub record below DIR in the database, in one transaction; a file that does "
+                                      "not parse refuses the whole import. Importing the same files again changes nothing."));
+        rc >= 0)
+        return rc;
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("give one directory"), QStringLiteral("records import"));
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    auto r = importRecords(**db, p.positionalArguments().constFirst());
+    if (!r)
+        return fail(r.error());
+    if (asJson(p)) {
+        printJson(QJsonObject{{QStringLiteral("records"), static_cast<int>(r->report.records.size())},
+                              {QStringLiteral("added"), r->added},
+                              {QStringLiteral("updated"), r->updated},
+                              {QStringLiteral("unchanged"), r->unchanged},
+                              {QStringLiteral("checksFailed"), r->report.failed()}});
+    } else {
+        out() << r->report.records.size() << " record(s) from " << r->report.root << ": " << r->added << " added, " << r->updated
+              << " updated, " << r->unchanged << " unchanged; " << r->report.failed() << " check(s) failed" << Qt::endl;
+    }
+    return kOk;
+}
+
+} // namespace
+
+int receiptsVerbs(const QStringList& args) {
+    const QString verb = args.value(1), sub = args.value(2);
+    QStringList rest = args;
+    rest.remove(1, 2);
+    if (verb == QLatin1String("receipts")) {
+        if (sub == QLatin1String("list"))
+            return receiptsList(rest);
+        if (sub == QLatin1String("show"))
+            return receiptsShow(rest);
+        if (sub == QLatin1String("verify"))
+            return receiptsVerify(rest);
+        if (sub == QLatin1String("export"))
+            return receiptsExport(rest);
+        if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
+            out() << "Usage: proofbench receipts <list|show|export|verify> ...\n\n"
+                     "  list [--kind K] [--result R] [--since T] [--until T] [--limit N]   the ledger, oldest first\n"
+                     "  show N                                    one receipt with its inputs and outputs\n"
+                     "  export [--out FILE] [--key KEY]           all receipts and the head (signed with --key)\n"
+                     "  verify                                    recompute the chain; name the first receipt that breaks\n";
+            return sub.isEmpty() ? kUsage : kOk;
+        }
+        return usage(QStringLiteral("unknown receipts command '%1'").arg(sub), QStringLiteral("receipts"));
+    }
+    if (sub == QLatin1String("import"))
+        return recordsImport(rest);
+    if (sub == QLatin1String("check"))
+        return recordsCheck(rest, false);
+    if (sub == QLatin1String("stages"))
+        return recordsCheck(rest, true);
+    if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
+        out() << "Usage: proofbench records <import|check|stages> DIR ...\n\n"
+                 "  import DIR                 store ConfigHub records in the database (transactional, idempotent)\n"
+                 "  check DIR [--format json]  each record's kind and fields, and every offline check with its digests\n"
+                 "  stages DIR                 the stage table of each recipe entry\n";
+        return sub.isEmpty() ? kUsage : kOk;
+    }
+    return usage(QStringLiteral("unknown records command '%1'").arg(sub), QStringLiteral("records"));
+}
+
+} // namespace pb::cli

@@ -1,0 +1,361 @@
+// The receipts ledger: the canonical form and hash, receipts left by every action (through the real
+// `proofbench` binary), tamper detection on a real database file edited with the sqlite3 tool, and
+// the exported, signed chain head verified by `proofbench verify --key`.
+#include "BundleFixture.h"
+#include "CatalogFixture.h"
+#include "SigstoreCases.h"
+#include "TestUtil.h"
+#include "catalog/Loader.h"
+#include "core/Hash.h"
+#include "receipts/Canonical.h"
+#include "receipts/Ledger.h"
+#include "store/CatalogStore.h"
+#include "store/Database.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pb;
+using namespace pb::receipts;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run runProcess(const QString& program, const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    if (!p.waitForFinished(120000))
+        return {};
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+Run proofbench(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    return runProcess(QStringLiteral(PB_CLI_BINARY), args, env);
+}
+
+QDateTime fixedTime(int n) { return QDateTime(QDate(2026, 11, 30), QTime(12, 0, 0, n), QTimeZone::utc()); }
+
+// A ledger of five receipts written in this process; the file is closed (and checkpointed) on return.
+void writeLedger(const QString& path) {
+    auto db = store::Database::open(path);
+    QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
+    Ledger ledger(**db);
+    int tick = 0;
+    ledger.setClock([&] { return fixedTime(++tick); });
+    const char* kinds[] = {"catalog.import", "evidence.import", "evidence.check", "verify", "sign.blob"};
+    for (const char* k : kinds) {
+        ReceiptDraft d;
+        d.kind = QLatin1String(k);
+        d.parameters = QJsonObject{{QStringLiteral("n"), tick}};
+        d.inputs.push_back(Artifact::bytes(QStringLiteral("in-%1").arg(tick), QByteArray::number(tick)));
+        QVERIFY(ledger.record(d).ok());
+    }
+}
+
+bool haveSqlite3() { return !QStandardPaths::findExecutable(QStringLiteral("sqlite3")).isEmpty(); }
+
+} // namespace
+
+class TestReceipts : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void canonicalFormIsSortedCompactUtf8() {
+        const QJsonObject o{{QStringLiteral("b"), 1},
+                            {QStringLiteral("a"), QJsonObject{{QStringLiteral("z"), QJsonValue()}, {QStringLiteral("y"), true}}},
+                            {QStringLiteral("c"), QJsonArray{QStringLiteral("é\"\n\x01"), 2.5, -3}}};
+        QCOMPARE(canonicalJson(o), QByteArray("{\"a\":{\"y\":true,\"z\":null},\"b\":1,\"c\":[\"\xc3\xa9\\\"\\n\\u0001\",2.5,-3]}"));
+    }
+
+    void receiptHashIsSha256OfPrevAndCanonical() {
+        QTemporaryDir tmp;
+        auto db = store::Database::open(tmp.filePath(QStringLiteral("l.sqlite")));
+        QVERIFY(db.ok());
+        Ledger ledger(**db);
+        ledger.setClock([] { return fixedTime(7); });
+        ledger.setVersion(QStringLiteral("9.9.9"));
+        ReceiptDraft d;
+        d.kind = QStringLiteral("sign.blob");
+        d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), QStringLiteral("abc")},
+                                   {QStringLiteral("passphrase"), QStringLiteral("hunter2")},
+                                   {QStringLiteral("nested"), QJsonObject{{QStringLiteral("apiToken"), QStringLiteral("t0k")},
+                                                                          {QStringLiteral("privateKey"), QStringLiteral("-----BEGIN")},
+                                                                          {QStringLiteral("ok"), 1}}}};
+        d.inputs.push_back(Artifact::bytes(QStringLiteral("blob.txt"), "blob\n"));
+        auto first = ledger.record(d);
+        QVERIFY(first.ok());
+        QCOMPARE(first->seq, 1);
+        QCOMPARE(first->prevHash, genesisHash());
+        // Secrets never reach the receipt.
+        QVERIFY(!first->parameters.contains(QStringLiteral("passphrase")));
+        QCOMPARE(first->parameters.value(QStringLiteral("nested")).toObject(), QJsonObject{{QStringLiteral("ok"), 1}});
+        const QByteArray expected =
+            "{\"inputs\":[{\"name\":\"blob.txt\",\"sha256\":\"" + sha256Hex("blob\n").toLatin1() +
+            "\",\"size\":5}],\"kind\":\"sign.blob\",\"outputs\":[],\"parameters\":{\"keyFingerprint\":\"abc\",\"nested\":{\"ok\":1}},"
+            "\"prev\":\"" + genesisHash().toLatin1() + "\",\"result\":{\"message\":\"\",\"status\":\"ok\"},\"seq\":1,"
+            "\"time\":\"2026-11-30T12:00:00.007Z\",\"version\":\"9.9.9\"}";
+        QCOMPARE(first->canonical(), expected);
+        QCOMPARE(first->hash, sha256Hex(genesisHash().toLatin1() + expected));
+        auto second = ledger.record(d);
+        QVERIFY(second.ok());
+        QCOMPARE(second->prevHash, first->hash);
+        // Read back from the database, the receipt recomputes to its stored hash.
+        auto stored = ledger.receipt(2);
+        QVERIFY(stored.ok());
+        QCOMPARE(stored->computeHash(), second->hash);
+        QCOMPARE(stored->time, fixedTime(7));
+        auto check = ledger.verify();
+        QVERIFY(check.ok());
+        QVERIFY2(check->ok, qPrintable(check->toText()));
+        QCOMPARE(check->head.seq, 2);
+        QCOMPARE(check->head.hash, second->hash);
+        // Nothing secret anywhere in the database file.
+        db->reset();
+        QFile f(tmp.filePath(QStringLiteral("l.sqlite")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(!bytes.contains("hunter2"));
+        QVERIFY(!bytes.contains("t0k"));
+    }
+
+    void storeImportWritesItsReceiptInTheSameTransaction() {
+        QTemporaryDir tmp;
+        auto db = store::Database::open(tmp.filePath(QStringLiteral("s.sqlite")));
+        QVERIFY(db.ok());
+        pbtest::CatalogFixture f;
+        auto cat = catalog::loadCatalog(f.write());
+        QVERIFY(cat.ok());
+        store::CatalogStore store(**db);
+        QVERIFY(store.importCatalog(QStringLiteral("v1"), *cat).ok());
+        QVERIFY(store.importCatalog(QStringLiteral("v1"), *cat).ok()); // unchanged: still an action
+        pbtest::CatalogFixture broken;
+        broken.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n  base: nowhere\n");
+        auto bad = catalog::loadCatalog(broken.write());
+        QVERIFY(bad.ok());
+        QVERIFY(!store.importCatalog(QStringLiteral("v2"), *bad).ok());
+        auto rows = Ledger(**db).list();
+        QVERIFY(rows.ok());
+        QCOMPARE(rows->size(), size_t(3));
+        QCOMPARE(rows->at(0).kind, QStringLiteral("catalog.import"));
+        QCOMPARE(rows->at(0).result, Outcome::Ok);
+        QCOMPARE(rows->at(0).inputs.at(0).sha256, cat->contentDigest().mid(7));
+        QVERIFY(rows->at(1).message.contains(QStringLiteral("unchanged")));
+        QCOMPARE(rows->at(2).result, Outcome::Failed);
+        QVERIFY(rows->at(2).message.contains(QStringLiteral("nowhere")));
+        QVERIFY(!store.version(QStringLiteral("v2")).ok());
+        // A receipt that cannot be written fails the import: no data without its receipt.
+        QSqlQuery q((*db)->sql());
+        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT RAISE(ABORT, 'refused'); END")));
+        pbtest::CatalogFixture other;
+        other.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n  base: base\n");
+        auto cat3 = catalog::loadCatalog(other.write());
+        QVERIFY(cat3.ok());
+        QVERIFY(!store.importCatalog(QStringLiteral("v3"), *cat3).ok());
+        QVERIFY(!store.version(QStringLiteral("v3")).ok());
+    }
+
+    void cliActionsLeaveReceipts() {
+        QTemporaryDir tmp;
+        const QString db = tmp.filePath(QStringLiteral("pb.sqlite"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("rcpt-s3cret-phrase"));
+        const QStringList dbArg{QStringLiteral("--db"), db};
+        const QStringList passArg{QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")};
+        auto must = [&](const QStringList& args) {
+            Run r = proofbench(args + dbArg, env);
+            if (r.code != 0)
+                qWarning() << args << r.out << r.err;
+            return r.code;
+        };
+        pbtest::CatalogFixture f;
+        QCOMPARE(must({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"), QStringLiteral("t1"), f.write()}), 0);
+        QCOMPARE(must({QStringLiteral("recipe"), QStringLiteral("--version"), QStringLiteral("t1"), QStringLiteral("--service"), QStringLiteral("eks")}), 0);
+        const QString key = tmp.filePath(QStringLiteral("k.key"));
+        QCOMPARE(must(QStringList{QStringLiteral("keygen"), QStringLiteral("--out"), key} + passArg), 0);
+        pbtest::writeBytes(tmp.filePath(QStringLiteral("blob.txt")), "blob\n");
+        const QString blobBundle = tmp.filePath(QStringLiteral("blob.sigstore.json"));
+        QCOMPARE(must(QStringList{QStringLiteral("sign-blob"), QStringLiteral("--key"), key, QStringLiteral("--bundle"), blobBundle,
+                                  tmp.filePath(QStringLiteral("blob.txt"))} + passArg),
+                 0);
+        QCOMPARE(must({QStringLiteral("verify"), QStringLiteral("--record"), QStringLiteral("--bundle"), blobBundle, QStringLiteral("--key"),
+                       key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), tmp.filePath(QStringLiteral("blob.txt"))}),
+                 0);
+        pbtest::BundleFixture bf;
+        const QString bundleDir = bf.writeDirectory(tmp.filePath(QStringLiteral("ev")));
+        const QString tree = tmp.filePath(QStringLiteral("tree"));
+        QCOMPARE(must(QStringList{QStringLiteral("evidence"), QStringLiteral("sign"), QStringLiteral("--key"), key, QStringLiteral("--evidence-root"),
+                                  tree, bundleDir} + passArg),
+                 0);
+        QCOMPARE(must({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--key"), key + QStringLiteral(".pub"),
+                       QStringLiteral("--insecure-ignore-tlog"), bundleDir}),
+                 0);
+        QCOMPARE(must({QStringLiteral("evidence"), QStringLiteral("import"), tree}), 0);
+        const QString deployDir = tmp.filePath(QStringLiteral("deploy"));
+        pbtest::writeBytes(deployDir + QStringLiteral("/recipe.yaml"), "kind: RecipeResult\n");
+        QCOMPARE(must(QStringList{QStringLiteral("bundle"), QStringLiteral("sign"), QStringLiteral("--key"), key, deployDir} + passArg), 0);
+        QCOMPARE(must({QStringLiteral("bundle"), QStringLiteral("verify"), QStringLiteral("--key"), key + QStringLiteral(".pub"),
+                       QStringLiteral("--insecure-ignore-tlog"), deployDir}),
+                 0);
+        const QString nccl = pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"));
+        Run perf = proofbench({QStringLiteral("perf"), QStringLiteral("import"), nccl, QStringLiteral("--kind"), QStringLiteral("nccl"),
+                               QStringLiteral("--version"), QStringLiteral("v1.0.0"), QStringLiteral("--service"), QStringLiteral("eks"),
+                               QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
+                               QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
+                               QStringLiteral("--db"), db});
+        QVERIFY2(perf.code == 0 || perf.code == 1, perf.err.constData()); // scored either way; stored and receipted
+
+        Run list = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db});
+        QCOMPARE(list.code, 0);
+        const QJsonArray receipts = QJsonDocument::fromJson(list.out).object().value(QStringLiteral("receipts")).toArray();
+        QStringList kinds;
+        for (const QJsonValue& v : receipts)
+            kinds << v.toObject().value(QStringLiteral("kind")).toString();
+        for (const char* k : {"catalog.import", "recipe.export", "sign.blob", "verify", "sign.evidence", "evidence.check", "evidence.import",
+                              "sign.bundle", "bundle.verify", "validation.import"})
+            QVERIFY2(kinds.contains(QLatin1String(k)), qPrintable(QStringLiteral("no %1 receipt in %2").arg(QLatin1String(k), kinds.join(u','))));
+        // The sign-blob receipt names the blob by its digest and size.
+        const int signSeq = int(kinds.indexOf(QStringLiteral("sign.blob"))) + 1;
+        Run show = proofbench({QStringLiteral("receipts"), QStringLiteral("show"), QString::number(signSeq), QStringLiteral("--format"),
+                               QStringLiteral("json"), QStringLiteral("--db"), db});
+        QCOMPARE(show.code, 0);
+        const QJsonObject signReceipt = QJsonDocument::fromJson(show.out).object();
+        const QJsonObject input = signReceipt.value(QStringLiteral("inputs")).toArray().first().toObject();
+        QCOMPARE(input.value(QStringLiteral("sha256")).toString(), sha256Hex("blob\n"));
+        QCOMPARE(input.value(QStringLiteral("size")).toInt(), 5);
+        QCOMPARE(signReceipt.value(QStringLiteral("outputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
+                 sha256Hex(pbtest::readAll(blobBundle)));
+        // The perf import names the log it parsed.
+        const QJsonObject perfReceipt = receipts.at(kinds.indexOf(QStringLiteral("validation.import"))).toObject();
+        QCOMPARE(perfReceipt.value(QStringLiteral("inputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
+                 sha256Hex(pbtest::readAll(nccl)));
+        Run text = proofbench({QStringLiteral("receipts"), QStringLiteral("show"), QString::number(signSeq), QStringLiteral("--db"), db});
+        QVERIFY(text.out.contains("sign.blob"));
+        QVERIFY(text.out.contains(sha256Hex("blob\n").toLatin1()));
+        // The passphrase is in no receipt, output or database byte.
+        QVERIFY(!list.out.contains("rcpt-s3cret-phrase"));
+        QVERIFY(!pbtest::readAll(db).contains("rcpt-s3cret-phrase"));
+        if (QFileInfo::exists(db + QStringLiteral("-wal")))
+            QVERIFY(!pbtest::readAll(db + QStringLiteral("-wal")).contains("rcpt-s3cret-phrase"));
+        Run verify = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
+        QVERIFY2(verify.code == 0, verify.out.constData());
+        QVERIFY(verify.out.contains("intact"));
+        // Filters.
+        Run evidenceOnly = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), QStringLiteral("evidence."),
+                                       QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db});
+        QCOMPARE(QJsonDocument::fromJson(evidenceOnly.out).object().value(QStringLiteral("receipts")).toArray().size(), 2);
+    }
+
+    void tamperingIsDetectedAndNamed_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("firstBad");
+        QTest::addRow("edited") << QStringLiteral("UPDATE receipts SET message = 'all fine' WHERE seq = 3;") << QStringLiteral("edited") << 3;
+        QTest::addRow("edited parameters") << QStringLiteral("UPDATE receipts SET parameters = '{\"n\":99}' WHERE seq = 2;")
+                                           << QStringLiteral("edited") << 2;
+        QTest::addRow("deleted") << QStringLiteral("DELETE FROM receipts WHERE seq = 2;") << QStringLiteral("deleted") << 3;
+        QTest::addRow("deleted newest") << QStringLiteral("DELETE FROM receipts WHERE seq = 5;") << QStringLiteral("deleted") << 5;
+        QTest::addRow("reordered") << QStringLiteral("UPDATE receipts SET seq = -seq WHERE seq IN (3, 4); "
+                                                     "UPDATE receipts SET seq = CASE seq WHEN -3 THEN 4 ELSE 3 END WHERE seq < 0;")
+                                   << QStringLiteral("reordered") << 3;
+        QTest::addRow("inserted copy") << QStringLiteral("UPDATE receipts SET seq = seq + 100 WHERE seq >= 3; UPDATE receipts SET seq = seq - 99 "
+                                                         "WHERE seq > 100; INSERT INTO receipts SELECT 3, kind, created_at, version, parameters, "
+                                                         "inputs, outputs, result, message, prev_hash, hash FROM receipts WHERE seq = 1;")
+                                       << QStringLiteral("inserted") << 3;
+        QTest::addRow("inserted forged") << QStringLiteral("INSERT INTO receipts VALUES (6, 'verify', '2026-11-30T13:00:00.000Z', '0.1.0', '{}', "
+                                                           "'[]', '[]', 'ok', '', (SELECT hash FROM receipts WHERE seq = 5), "
+                                                           "'0000000000000000000000000000000000000000000000000000000000000001');")
+                                         << QStringLiteral("inserted") << 6;
+    }
+
+    void tamperingIsDetectedAndNamed() {
+        if (!haveSqlite3())
+            QSKIP("the sqlite3 command-line tool is not installed (apt package sqlite3; tools/bootstrap.sh installs it)");
+        QFETCH(QString, sql);
+        QFETCH(QString, kind);
+        QFETCH(int, firstBad);
+        QTemporaryDir tmp;
+        const QString db = tmp.filePath(QStringLiteral("ledger.sqlite"));
+        writeLedger(db);
+        Run intact = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
+        QVERIFY2(intact.code == 0, intact.out.constData());
+        Run edit = runProcess(QStringLiteral("sqlite3"), {db, sql});
+        QVERIFY2(edit.code == 0, edit.err.constData());
+        Run broken = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db, QStringLiteral("--format"),
+                                 QStringLiteral("json")});
+        QCOMPARE(broken.code, 1);
+        const QJsonObject r = QJsonDocument::fromJson(broken.out).object();
+        QCOMPARE(r.value(QStringLiteral("intact")).toBool(), false);
+        QCOMPARE(r.value(QStringLiteral("break")).toString(), kind);
+        QCOMPARE(r.value(QStringLiteral("firstBadSeq")).toInt(), firstBad);
+        QVERIFY(broken.err.contains(QStringLiteral("#%1").arg(firstBad).toUtf8()));
+        Run textual = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
+        QVERIFY(textual.out.contains(QStringLiteral("BROKEN at receipt #%1 (%2)").arg(firstBad).arg(kind).toUtf8()));
+    }
+
+    void exportWithSignedHead() {
+        QTemporaryDir tmp;
+        const QString db = tmp.filePath(QStringLiteral("ledger.sqlite"));
+        writeLedger(db);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("head-pass"));
+        const QString key = tmp.filePath(QStringLiteral("head.key"));
+        QCOMPARE(proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"), key, QStringLiteral("--passphrase-env"),
+                             QStringLiteral("PB_TEST_PASS")},
+                            env)
+                     .code,
+                 0);
+        Run plain = proofbench({QStringLiteral("receipts"), QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("json"),
+                                QStringLiteral("--db"), db});
+        QCOMPARE(plain.code, 0);
+        const QJsonObject all = QJsonDocument::fromJson(plain.out).object();
+        const QJsonArray receipts = all.value(QStringLiteral("receipts")).toArray();
+        QCOMPARE(receipts.size(), 5);
+        QCOMPARE(all.value(QStringLiteral("head")).toObject().value(QStringLiteral("hash")).toString(),
+                 receipts.last().toObject().value(QStringLiteral("hash")).toString());
+        QCOMPARE(all.value(QStringLiteral("chain")).toObject().value(QStringLiteral("intact")).toBool(), true);
+
+        const QString out = tmp.filePath(QStringLiteral("receipts.json"));
+        Run signedExport = proofbench({QStringLiteral("receipts"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--out"), out,
+                                       QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
+                                      env);
+        QVERIFY2(signedExport.code == 0, signedExport.err.constData());
+        const QString head = out + QStringLiteral(".head.json"), bundle = out + QStringLiteral(".head.sigstore.json");
+        const QJsonObject statement = QJsonDocument::fromJson(pbtest::readAll(head)).object();
+        QCOMPARE(statement.value(QStringLiteral("hash")).toString(), receipts.last().toObject().value(QStringLiteral("hash")).toString());
+        QCOMPARE(statement.value(QStringLiteral("seq")).toInt(), 5);
+        Run ok = proofbench({QStringLiteral("verify"), QStringLiteral("--db"), db, QStringLiteral("--key"), key + QStringLiteral(".pub"),
+                             QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--bundle"), bundle, head});
+        QVERIFY2(ok.code == 0, ok.out.constData());
+        // A head statement naming another hash does not verify.
+        QByteArray forged = pbtest::readAll(head);
+        forged.replace(statement.value(QStringLiteral("hash")).toString().toLatin1(), QByteArray(64, 'a'));
+        pbtest::writeBytes(tmp.filePath(QStringLiteral("forged.json")), forged);
+        QCOMPARE(proofbench({QStringLiteral("verify"), QStringLiteral("--db"), db, QStringLiteral("--key"), key + QStringLiteral(".pub"),
+                             QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--bundle"), bundle, tmp.filePath(QStringLiteral("forged.json"))})
+                     .code,
+                 1);
+        // Signing the head is itself a receipt, after the head it signed; the chain stays intact.
+        auto dbh = store::Database::open(db);
+        QVERIFY(dbh.ok());
+        auto rows = Ledger(**dbh).list(ListFilter{QStringLiteral("receipts.sign-head"), std::nullopt, {}, {}, 0});
+        QVERIFY(rows.ok());
+        QCOMPARE(rows->size(), size_t(1));
+        QCOMPARE(rows->front().inputs.front().sha256, statement.value(QStringLiteral("hash")).toString());
+        auto check = Ledger(**dbh).verify();
+        QVERIFY(check.ok() && check->ok);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReceipts)
+#include "tst_receipts.moc"
