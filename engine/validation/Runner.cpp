@@ -126,6 +126,25 @@ bool hopelessWait(const QString& reason) {
 
 } // namespace
 
+void appendBounded(QByteArray& log, QByteArrayView chunk, qsizetype limit) {
+    log.append(chunk.data(), chunk.size());
+    // Trim in steps of an eighth of the limit so a long stream costs amortised O(1) per byte.
+    if (log.size() <= limit + limit / 8)
+        return;
+    static const QByteArray marker = "\n[proofbench: log too long; the middle was omitted]\n";
+    const qsizetype head = limit / 16;
+    const bool marked = log.size() >= head + marker.size() && QByteArrayView(log).sliced(head, marker.size()) == marker;
+    const qsizetype start = head + (marked ? marker.size() : 0);
+    qsizetype cut = log.size() - limit;
+    // Cut at a line boundary, so the kept tail starts with a whole line.
+    const qsizetype nl = log.indexOf('\n', start + cut);
+    if (nl > 0)
+        cut = nl + 1 - start;
+    log.remove(start, cut);
+    if (!marked)
+        log.insert(head, marker);
+}
+
 QString checkStateName(CheckState s) {
     switch (s) {
     case CheckState::Pending: return QStringLiteral("pending");
@@ -510,7 +529,7 @@ void Runner::runCheck(CheckRun& c) {
                 kube::ApiResponse r = m_client.logs(ns, podName, kContainer, true, [&](QByteArrayView chunk) {
                     {
                         std::lock_guard lock(logMutex);
-                        log.append(chunk.data(), chunk.size());
+                        appendBounded(log, chunk);
                     }
                     if (m_obs.log)
                         m_obs.log(c.name, chunk.toByteArray());
@@ -597,7 +616,7 @@ void Runner::runCheck(CheckRun& c) {
     if (raw.isEmpty() && !pod.name.isEmpty()) {
         // The stream may have missed a container that finished at once: read it whole.
         m_client.logs(ns, pod.name, kContainer, false, [&](QByteArrayView chunk) {
-            raw.append(chunk.data(), chunk.size());
+            appendBounded(raw, chunk);
             return true;
         });
     }

@@ -119,6 +119,11 @@ class Runner {
 
 // Scores a finished check's log: NCCL checks by their table, inference-perf by its AIPerf block.
 void scoreCheck(CheckRun& check, const catalog::RecipeResult& recipe, double gpuScale = 1.0);
+// A check's log is kept whole up to `limit` bytes; past it, the first limit/16 bytes and the newest
+// lines are kept (the NCCL table and AIPerf block are at the end) with a marker where the middle
+// was. A validator printing without end cannot exhaust memory.
+constexpr qsizetype kMaxCheckLogBytes = 64ll * 1024 * 1024;
+void appendBounded(QByteArray& log, QByteArrayView chunk, qsizetype limit = kMaxCheckLogBytes);
 // Splits RESULT: and ##AICR-EXTRA## lines out of a raw log (log keeps everything but the EXTRA line).
 void readContainerLog(CheckRun& check, const QByteArray& raw);
 

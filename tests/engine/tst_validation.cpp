@@ -107,6 +107,7 @@ class TestValidation : public QObject {
     void conflictOnCreateIsRetried();
     void expiredTokenRefreshedByExecPlugin();
     void runStoreKeepsPartialRuns();
+    void longLogsAreBounded();
     void cliValidateSignsAndVerifies();
     void cliPerfImport();
 };
@@ -439,6 +440,23 @@ void TestValidation::runStoreKeepsPartialRuns() {
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray bytes = file.readAll();
     QVERIFY(!bytes.contains("BEGIN EC PRIVATE KEY") && !bytes.contains("PRIVATE KEY"));
+}
+
+void TestValidation::longLogsAreBounded() {
+    QByteArray log;
+    const qsizetype limit = 1024 * 1024;
+    QByteArray line = "gpu-node-1:4100:4100 [0] NCCL INFO Channel 00/32 : 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n";
+    appendBounded(log, "first line of the log\n", limit);
+    for (int i = 0; i < 200000; ++i) // ~17 MB in small chunks
+        appendBounded(log, line, limit);
+    appendBounded(log, "  4294967296    1073741824     float     sum      -1    20833  206.17  386.56       0\n", limit);
+    QVERIFY(log.size() <= limit + limit / 8);
+    QVERIFY(log.startsWith("first line of the log\n"));
+    QVERIFY(log.endsWith("386.56       0\n"));
+    QCOMPARE(log.count("log too long"), 1);
+    // What follows the marker starts on a whole line.
+    const qsizetype m = log.indexOf("the middle was omitted]\n");
+    QVERIFY(log.mid(m + 24).startsWith("gpu-node-1:"));
 }
 
 void TestValidation::cliValidateSignsAndVerifies() {
