@@ -8,6 +8,7 @@
 #include "Plural.h"
 #include "RecipeView.h"
 #include "SignPane.h"
+#include "ValidationPane.h"
 #include "VerifyPane.h"
 #include "WidgetUtil.h"
 #include "catalog/Loader.h"
@@ -299,6 +300,12 @@ void MainWindow::buildUi() {
     connect(m_verifyPane, &VerifyPane::trustedRootImported, m_signPane->bundleVerifyPane(),
             &BundleVerifyPane::reloadTrustedRoots);
     m_views->addWidget(m_signPane);
+
+    // The Validation view: runs on a cluster, their checks, logs and performance charts.
+    m_validationPane = new ValidationPane(m_db, this);
+    connect(m_validationPane, &ValidationPane::statusMessage, this,
+            [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    m_views->addWidget(m_validationPane);
     setCentralWidget(m_views);
     setAcceptDrops(true);
 
@@ -354,7 +361,12 @@ void MainWindow::buildMenus() {
     m_showSignAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
     m_showSignAction->setToolTip(tr("Signing keys; sign files, evidence bundles and deployment bundles; "
                                     "verify a deployment bundle (Ctrl+4)"));
-    for (QAction* a : {m_showCatalogAction, m_showHealthAction, m_showVerifyAction, m_showSignAction}) {
+    m_showValidationAction = view->addAction(tr("V&alidation"), this, &MainWindow::showValidation);
+    m_showValidationAction->setObjectName(QStringLiteral("actionShowValidation"));
+    m_showValidationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_5));
+    m_showValidationAction->setToolTip(tr("Validate a recipe on a cluster through a kubeconfig context: live checks, logs, "
+                                          "NCCL and inference charts, past runs (Ctrl+5)"));
+    for (QAction* a : {m_showCatalogAction, m_showHealthAction, m_showVerifyAction, m_showSignAction, m_showValidationAction}) {
         a->setCheckable(true);
         views->addAction(a);
     }
@@ -370,6 +382,7 @@ void MainWindow::buildMenus() {
     m_viewBar->addAction(m_showHealthAction);
     m_viewBar->addAction(m_showVerifyAction);
     m_viewBar->addAction(m_showSignAction);
+    m_viewBar->addAction(m_showValidationAction);
     m_viewBar->addSeparator();
     m_viewBar->addAction(m_importAction);
     m_viewBar->addAction(m_importEvidenceAction);
@@ -480,6 +493,7 @@ void MainWindow::reloadCatalogs() {
         m_stack->setCurrentWidget(m_placeholder);
     updateStatus();
     m_healthPane->reload();
+    m_validationPane->reload(); // new versions in its recipe picker
 }
 
 bool MainWindow::isHealthShown() const {
@@ -492,6 +506,18 @@ bool MainWindow::isVerifyShown() const {
 
 bool MainWindow::isSignShown() const {
     return m_views->currentWidget() == m_signPane;
+}
+
+bool MainWindow::isValidationShown() const {
+    return m_views->currentWidget() == m_validationPane;
+}
+
+void MainWindow::showValidation() {
+    m_views->setCurrentWidget(m_validationPane);
+    m_showValidationAction->setChecked(true);
+    statusBar()->showMessage(m_validationPane->isRunning() ? tr("A validation run is going")
+                                                           : tr("Pick a kubeconfig context and a recipe, then Start"),
+                             5000);
 }
 
 void MainWindow::showSign() {

@@ -1,9 +1,10 @@
-// The main window: four views, switched by the tool bar (Ctrl+1 … Ctrl+4). Catalog:
+// The main window: five views, switched by the tool bar (Ctrl+1 … Ctrl+5). Catalog:
 // versions and their recipes on the left (filter as you type), the selected recipe on the right.
 // Health: the evidence status of every recipe coordinate with its inspector. Verify: offline
 // Sigstore verification of a bundle, step by step, and the stored history. Sign: signing keys, the
 // three signatures (file, evidence bundle, deployment bundle) and deployment-bundle verification;
-// the Sign menu reaches the same dialogs from any view. File > Import Catalog…
+// the Sign menu reaches the same dialogs from any view. Validation: a recipe's validation phases on
+// a cluster, live, with its charts and past runs. File > Import Catalog…
 // and File > Import Evidence… run on workers. A Sigstore bundle (or trusted root) dropped anywhere
 // on the window opens in the Verify view.
 #pragma once
@@ -45,6 +46,7 @@ class GraphPane;
 class HealthPane;
 class RecipeView;
 class SignPane;
+class ValidationPane;
 class VerifyPane;
 
 class MainWindow : public QMainWindow {
@@ -83,6 +85,8 @@ class MainWindow : public QMainWindow {
     bool isVerifyShown() const;
     SignPane* signPane() const { return m_signPane; }
     bool isSignShown() const;
+    ValidationPane* validationPane() const { return m_validationPane; }
+    bool isValidationShown() const;
     // The loaded catalog of a version, when it is cached (nullptr otherwise).
     std::shared_ptr<const catalog::Catalog> cachedCatalog(const QString& label) const;
 
@@ -97,6 +101,7 @@ class MainWindow : public QMainWindow {
     void showHealth();
     void showVerify();
     void showSign();
+    void showValidation();
 
   signals:
     // After an import ends (and after its error box was closed).
@@ -147,9 +152,11 @@ class MainWindow : public QMainWindow {
     QAction* m_showHealthAction = nullptr;
     QAction* m_showVerifyAction = nullptr;
     QAction* m_showSignAction = nullptr;
+    QAction* m_showValidationAction = nullptr;
     HealthPane* m_healthPane = nullptr;
     VerifyPane* m_verifyPane = nullptr;
     SignPane* m_signPane = nullptr;
+    ValidationPane* m_validationPane = nullptr;
     QSplitter* m_splitter = nullptr;
     QLineEdit* m_filter = nullptr;
     QTreeView* m_tree = nullptr;

@@ -1,0 +1,254 @@
+// The performance charts built from real nccl-tests outputs (../shared/data/perf/nccl when present,
+// and the fixture of tests/fixtures/gui-validation): one graph per half per run with a point per
+// parsed row, a log2 x axis labelled in bytes, the threshold and 0.9x lines where the recipe puts
+// them, the scored point on the last row; inference and history charts; PNG/SVG/PDF export.
+#include "PerfCharts.h"
+#include "TestUtil.h"
+#include "ValidationFixture.h"
+#include "catalog/Types.h"
+#include "validation/Inference.h"
+#include "validation/Nccl.h"
+#include "validation/Score.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimeZone>
+#include <QXmlStreamReader>
+
+using namespace pb::validation;
+using pb::widgets::byteLabel;
+using pb::widgets::HistoryChart;
+using pb::widgets::InferenceChart;
+using pb::widgets::NcclChart;
+
+namespace {
+
+std::vector<pb::catalog::Constraint> ncclConstraint(const QString& value) {
+    pb::catalog::Constraint c;
+    c.name = QStringLiteral("nccl-all-reduce-bw");
+    c.value = value;
+    return {c};
+}
+
+QByteArray head(const QString& path, int n) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
+}
+
+} // namespace
+
+class TestPerfCharts : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { QLocale::setDefault(QLocale::c()); }
+
+    void byteLabels() {
+        QCOMPARE(byteLabel(512), QStringLiteral("512"));
+        QCOMPARE(byteLabel(1024), QStringLiteral("1K"));
+        QCOMPARE(byteLabel(1536), QStringLiteral("1.5K"));
+        QCOMPARE(byteLabel(65536), QStringLiteral("64K"));
+        QCOMPARE(byteLabel(1048576), QStringLiteral("1M"));
+        QCOMPARE(byteLabel(8589934592.0), QStringLiteral("8G"));
+        QCOMPARE(byteLabel(17179869184.0), QStringLiteral("16G"));
+    }
+
+    void ncclChart_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<double>("scored");
+        QTest::addRow("fixture 16 GPUs") << pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")) << 386.56;
+        const QString dir = pbtest::sharedData(QStringLiteral("perf/nccl"));
+        // The README's figures: the out-of-place busbw of the last row.
+        const std::pair<const char*, double> samples[] = {
+            {"01-gb200-nvl72-single-rack-72gpu-nvls.txt", 834.57},   {"02-h100-64gpu-8node-mpijob-launcher.txt", 386.56},
+            {"03-h100-16gpu-2node-gcp-a3mega-mpirun.txt", 338.82},   {"04-a100-16gpu-2node-oke-mpijob-launcher.txt", 180.06},
+            {"05-h100-16gpu-2node-aws-p5-slurm-labelled-nofooter.txt", 487.09}};
+        for (const auto& [name, scored] : samples)
+            QTest::addRow("%s", name) << QDir(dir).filePath(QLatin1String(name)) << scored;
+    }
+
+    void ncclChart() {
+        QFETCH(QString, file);
+        QFETCH(double, scored);
+        if (!QFileInfo::exists(file))
+            QSKIP(qPrintable(QStringLiteral("%1 not found (clone lacks ../shared); skipping").arg(file)));
+        pb::Result<NcclResult> r = parseNcclFile(file);
+        QVERIFY2(r, r ? "" : qPrintable(r.error().toString()));
+        const CheckScore score = scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r, ncclConstraint(QStringLiteral(">= 300")));
+        QVERIFY(!score.metrics.empty());
+        QVERIFY(score.metrics.front().threshold);
+
+        NcclChart chart;
+        chart.resize(900, 500);
+        chart.addRun(QStringLiteral("run 1"), *r);
+        chart.setThreshold(score.metrics.front().threshold);
+        chart.replot();
+
+        QCOMPARE(chart.runCount(), 1);
+        QCOMPARE(chart.graphCount(), 2);
+        QCOMPARE(chart.outOfPlaceGraph(0)->dataCount(), int(r->rows.size()));
+        QCOMPARE(chart.inPlaceGraph(0)->dataCount(), int(r->rows.size()));
+        // The points are the parsed rows.
+        const auto oop = chart.outOfPlaceGraph(0)->data();
+        for (int i = 0; i < int(r->rows.size()); ++i) {
+            QCOMPARE(oop->at(i)->key, double(r->rows[size_t(i)].sizeBytes));
+            QCOMPARE(oop->at(i)->value, r->rows[size_t(i)].oopBusBw);
+            QCOMPARE(chart.inPlaceGraph(0)->data()->at(i)->value, r->rows[size_t(i)].ipBusBw);
+        }
+
+        // log2 x axis with byte labels.
+        QCOMPARE(chart.xAxis->scaleType(), QCPAxis::stLogarithmic);
+        auto ticker = chart.xAxis->ticker().dynamicCast<QCPAxisTickerLog>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->logBase(), 2.0);
+        const QVector<QString> labels = chart.xAxis->tickVectorLabels();
+        QVERIFY(!labels.isEmpty());
+        static const QRegularExpression byteRe(QStringLiteral("^\\d+(\\.\\d)?[KMGTP]?$"));
+        bool unit = false;
+        for (const QString& l : labels) {
+            QVERIFY2(byteRe.match(l).hasMatch(), qPrintable(l));
+            unit = unit || l.endsWith(QLatin1Char('M')) || l.endsWith(QLatin1Char('G')) || l.endsWith(QLatin1Char('K'));
+        }
+        QVERIFY(unit);
+        for (double t : chart.xAxis->tickVector())
+            QCOMPARE(std::log2(t), std::round(std::log2(t))); // ticks on powers of two
+
+        // Threshold at 300 and the pass line at 0.9 x 300.
+        QVERIFY(chart.thresholdLine());
+        QVERIFY(chart.toleranceLine());
+        QCOMPARE(chart.thresholdLine()->point1->coords().y(), 300.0);
+        QCOMPARE(chart.thresholdLine()->point2->coords().y(), 300.0);
+        QCOMPARE(chart.toleranceLine()->point1->coords().y(), 270.0);
+        QVERIFY(chart.yAxis->range().contains(300));
+
+        // The scored point: the last row, out-of-place.
+        QVERIFY(chart.scoredMarker());
+        QCOMPARE(chart.scoredMarker()->graph(), chart.outOfPlaceGraph(0));
+        chart.scoredMarker()->updatePosition();
+        QCOMPARE(chart.scoredMarker()->position->key(), double(r->lastSizeBytes()));
+        QCOMPARE(chart.scoredMarker()->position->value(), scored);
+        QVERIFY(chart.scoredLabel()->text().contains(QString::number(scored, 'f', 1)));
+    }
+
+    void ncclOverlay() {
+        pb::Result<NcclResult> a = parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
+        pb::Result<NcclResult> b = parseNcclFile(QStringLiteral(PB_FIXTURES "/validation/nccl-low.txt"));
+        QVERIFY(a && b);
+        NcclChart chart;
+        chart.addRun(QStringLiteral("run 1"), *a);
+        chart.addRun(QStringLiteral("run 2"), *b);
+        QCOMPARE(chart.runCount(), 2);
+        QCOMPARE(chart.graphCount(), 4);
+        QCOMPARE(chart.legend->itemCount(), 4);
+        QCOMPARE(chart.outOfPlaceGraph(1)->dataCount(), int(b->rows.size()));
+        QVERIFY(chart.outOfPlaceGraph(0)->pen().color() != chart.outOfPlaceGraph(1)->pen().color());
+        QCOMPARE(chart.graph(2)->name(), QStringLiteral("run 2 out-of-place"));
+        // The scored point follows the last run added.
+        QCOMPARE(chart.scoredMarker()->graph(), chart.outOfPlaceGraph(1));
+        chart.clearRuns();
+        QCOMPARE(chart.graphCount(), 0);
+        QVERIFY(chart.isEmptyChart());
+    }
+
+    void inferenceChart() {
+        QFile f(QStringLiteral(PB_FIXTURES "/validation/inference-aiperf.log"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::optional<QByteArray> block = extractAiperfBlock(f.readAll());
+        QVERIFY(block);
+        pb::Result<InferenceResult> r = parseInference(*block, PerfKind::AIPerf, f.fileName());
+        QVERIFY2(r, r ? "" : qPrintable(r.error().toString()));
+        QVERIFY(r->outputTokensPerSec && r->ttftMs.p99);
+        pb::catalog::Constraint tput, ttft;
+        tput.name = QStringLiteral("inference-throughput");
+        tput.value = QStringLiteral(">= %1").arg(*r->outputTokensPerSec * 2, 0, 'f', 0); // fails
+        ttft.name = QStringLiteral("inference-ttft-p99");
+        ttft.value = QStringLiteral("<= %1 ms").arg(*r->ttftMs.p99 * 2, 0, 'f', 0);      // passes
+        const CheckScore score = scoreInference(QStringLiteral("inference-perf"), *r, {tput, ttft});
+
+        InferenceChart chart;
+        chart.resize(900, 450);
+        chart.setResult(*r, score.metrics);
+        QCOMPARE(chart.throughputBars()->dataCount(), 1);
+        QCOMPARE(chart.throughputBars()->data()->at(0)->value, *r->outputTokensPerSec);
+        QCOMPARE(chart.ttftBars()->dataCount(), 3);
+        QCOMPARE(chart.ttftBars()->data()->at(2)->value, *r->ttftMs.p99);
+        // Lines: for each scored threshold, its value and its pass line.
+        int lines = 0;
+        for (int i = 0; i < chart.itemCount(); ++i)
+            lines += qobject_cast<QCPItemStraightLine*>(chart.item(i)) != nullptr;
+        int thresholds = 0;
+        for (const ScoredMetric& m : score.metrics)
+            thresholds += m.threshold.has_value();
+        QCOMPARE(lines, 2 * thresholds);
+        QVERIFY(!chart.isEmptyChart());
+    }
+
+    void historyChart() {
+        std::vector<pb::store::HistoryPoint> points;
+        const QDateTime t0(QDate(2025, 3, 1), QTime(10, 0), QTimeZone::utc());
+        const double values[] = {310.5, 262.0, 386.56};
+        for (int i = 0; i < 3; ++i) {
+            pb::store::HistoryPoint p;
+            p.runId = i + 1;
+            p.at = t0.addDays(i);
+            p.metric = QStringLiteral("busbw");
+            p.unit = QStringLiteral("GB/s");
+            p.value = values[i];
+            p.effectiveThreshold = 270;
+            p.pass = p.value >= 270;
+            points.push_back(p);
+        }
+        HistoryChart chart;
+        chart.setHistory(QStringLiteral("busbw"), points);
+        QCOMPARE(chart.valueGraph()->dataCount(), 3);
+        QCOMPARE(chart.passGraph()->dataCount(), 2);
+        QCOMPARE(chart.failGraph()->dataCount(), 1);
+        QCOMPARE(chart.failGraph()->data()->at(0)->value, 262.0);
+        QCOMPARE(chart.thresholdGraph()->data()->at(0)->value, 270.0);
+        QVERIFY(chart.yAxis->label().contains(QLatin1String("GB/s")));
+    }
+
+    void exportFormats() {
+        pb::Result<NcclResult> r = parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
+        QVERIFY(r);
+        NcclChart chart;
+        chart.addRun(QStringLiteral("run 1"), *r);
+        chart.setThreshold(scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r, ncclConstraint(QStringLiteral(">= 300"))).metrics.front().threshold);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+
+        const QString png = dir.filePath(QStringLiteral("nccl.png"));
+        QVERIFY(chart.exportTo(png, 800, 450));
+        QVERIFY(QFileInfo(png).size() > 1000);
+        QCOMPARE(head(png, 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+
+        const QString svg = dir.filePath(QStringLiteral("nccl.svg"));
+        QVERIFY(chart.exportTo(svg, 800, 450));
+        QFile sf(svg);
+        QVERIFY(sf.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&sf);
+        bool svgRoot = false;
+        int texts = 0;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isStartElement() && xml.name() == QLatin1String("svg"))
+                svgRoot = true;
+            if (xml.isStartElement() && xml.name() == QLatin1String("text"))
+                ++texts;
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(svgRoot);
+        QVERIFY(texts > 5); // tick labels, axis labels, the annotations
+
+        const QString pdf = dir.filePath(QStringLiteral("nccl.pdf"));
+        QVERIFY(chart.exportTo(pdf, 800, 450));
+        QCOMPARE(head(pdf, 5), QByteArray("%PDF-"));
+
+        QVERIFY(!chart.exportTo(dir.filePath(QStringLiteral("nccl.bmp"))));
+    }
+};
+
+QTEST_MAIN(TestPerfCharts)
+#include "tst_perfcharts.moc"

@@ -1,0 +1,163 @@
+// The Validation view end to end against pb-kube-testserver (real HTTPS, real Jobs and Pods on the
+// test server): pick the server's kubeconfig context and the embedded recipe whose performance phase
+// checks nccl-all-reduce-bw ">= 300", run the performance phase, watch the check go running ->
+// passed, read the NCCL table in the log, the run in the chart with its threshold and in the runs
+// list, and reopen it from the database. Then cancel a check that never finishes: the run ends
+// cancelled and no Job of it is left on the server.
+#include "GuiTestUtil.h"
+#include "PerfCharts.h"
+#include "ValidationFixture.h"
+#include "ValidationPane.h"
+
+#include <QJsonArray>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pb::validation;
+using pb::models::CheckTableModel;
+using pb::models::ValidationController;
+using pb::widgets::ValidationPane;
+
+class TestValidationPane : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { QLocale::setDefault(QLocale::c()); }
+
+    void init() {
+        m_db = pbgui::seededDatabase();
+        QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
+        m_pane = std::make_unique<ValidationPane>(*m_db->db);
+        m_pane->resize(1400, 900);
+        m_pane->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_pane.get()));
+        QVERIFY(m_out.isValid());
+        m_pane->setOutputDir(m_out.path());
+    }
+
+    void cleanup() {
+        m_pane.reset();
+        m_db.reset();
+    }
+
+    void runPasses() {
+        pbtest::KubeTestServer server;
+        QVERIFY(server.start(pbgui::ncclScript(1500)));
+        choose(server);
+
+        QSignalSpy changes(m_pane->controller(), &ValidationController::checkChanged);
+        QSignalSpy finished(m_pane->controller(), &ValidationController::finished);
+        auto* start = pbgui::findNamed<QPushButton>(m_pane.get(), "startButton");
+        QVERIFY(start && start->isEnabled());
+        QTest::mouseClick(start, Qt::LeftButton);
+        QVERIFY(m_pane->isRunning());
+        QVERIFY(!start->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 90000);
+
+        // running, then passed, by the controller and in the table.
+        QStringList states;
+        for (const QList<QVariant>& args : changes)
+            states << checkStateName(args.at(0).value<CheckRun>().state);
+        QVERIFY2(states.contains(QLatin1String("running")), qPrintable(states.join(u',')));
+        QCOMPARE(states.last(), QStringLiteral("passed"));
+        const QString banner = m_pane->bannerText();
+        QVERIFY2(banner.startsWith(QLatin1String("Passed")), qPrintable(banner));
+        const qint64 id = m_pane->controller()->runRowId();
+        QVERIFY(id > 0);
+        QVERIFY(QFileInfo::exists(m_pane->controller()->evidenceDir() + QStringLiteral("/manifest.json")));
+        verifyShowsPassedRun(id);
+
+        // In the runs list, and the same when reopened from the database.
+        QCOMPARE(m_pane->runsModel()->rowCount(), 1);
+        QCOMPARE(m_pane->runsModel()->run(0)->id, id);
+        QCOMPARE(m_pane->runsModel()->run(0)->state, QStringLiteral("passed"));
+        m_pane->logView()->clear();
+        m_pane->ncclChart()->clearRuns();
+        m_pane->checksModel()->clear();
+        auto* runs = pbgui::findNamed<QTableView>(m_pane.get(), "runsTable");
+        QVERIFY(runs);
+        runs->clearSelection();
+        runs->selectRow(0);
+        verifyShowsPassedRun(id);
+        QCOMPARE(m_pane->historyChart()->valueGraph()->dataCount(), 1);
+        QCOMPARE(m_pane->historyChart()->valueGraph()->data()->at(0)->value, 386.56);
+    }
+
+    void cancelDeletesJobs() {
+        pbtest::KubeTestServer server;
+        QVERIFY(server.start(pbgui::ncclScript(0, /*neverFinish=*/true)));
+        choose(server);
+        QSignalSpy finished(m_pane->controller(), &ValidationController::finished);
+        QTest::mouseClick(pbgui::findNamed<QPushButton>(m_pane.get(), "startButton"), Qt::LeftButton);
+        CheckTableModel* checks = m_pane->checksModel();
+        QTRY_VERIFY_WITH_TIMEOUT(checks->rowCount() == 1 &&
+                                     checks->index(0, 0).data(CheckTableModel::StateRole).toString() == QLatin1String("running"),
+                                 60000);
+        // The log follows the running check.
+        QCOMPARE(m_pane->logCheck(), QStringLiteral("nccl-all-reduce-bw"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_pane->logView()->toPlainText().contains(QLatin1String("nccl-tests starting")), 30000);
+
+        auto* cancel = pbgui::findNamed<QPushButton>(m_pane.get(), "cancelButton");
+        QVERIFY(cancel && cancel->isEnabled());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QCOMPARE(cancel->text(), QStringLiteral("Cancelling…"));
+        QVERIFY(m_pane->bannerText().startsWith(QLatin1String("Cancelling")));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QVERIFY(!m_pane->isRunning());
+        QCOMPARE(m_pane->controller()->lastResult().state, RunState::Cancelled);
+        QVERIFY2(m_pane->bannerText().startsWith(QLatin1String("Cancelled")), qPrintable(m_pane->bannerText()));
+        QCOMPARE(m_pane->runsModel()->run(0)->state, QStringLiteral("cancelled"));
+        QVERIFY(checks->index(0, 0).data(CheckTableModel::StateRole).toString() != QLatin1String("running"));
+
+        // No Job of this run is left on the cluster.
+        std::unique_ptr<pb::kube::Client> client = server.client();
+        QVERIFY(client);
+        const QString runId = m_pane->controller()->lastResult().runId;
+        QVERIFY(!runId.isEmpty());
+        const pb::kube::ApiResponse jobs = client->get(pb::kube::resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("aicr-validation")));
+        QVERIFY2(jobs.ok(), qPrintable(jobs.message));
+        for (const QJsonValue& j : jobs.object.value(QLatin1String("items")).toArray()) {
+            const QJsonObject meta = j.toObject().value(QLatin1String("metadata")).toObject();
+            QVERIFY2(!QJsonDocument(meta).toJson().contains(runId.toUtf8()), qPrintable(meta.value(QLatin1String("name")).toString()));
+        }
+        QVERIFY(pbgui::findNamed<QPushButton>(m_pane.get(), "startButton")->isEnabled());
+    }
+
+  private:
+    void choose(pbtest::KubeTestServer& server) {
+        m_pane->addKubeconfig(server.kubeconfig());
+        QVERIFY(m_pane->selectContext(server.kubeconfig(), QStringLiteral("pb-cert")));
+        QVERIFY(m_pane->selectRecipe(QLatin1String(pbgui::kNcclVersion), QLatin1String(pbgui::kNcclRecipe)));
+        m_pane->setPhases({QStringLiteral("performance")});
+    }
+
+    void verifyShowsPassedRun(qint64 id) {
+        CheckTableModel* checks = m_pane->checksModel();
+        QCOMPARE(checks->rowCount(), 1);
+        QCOMPARE(checks->index(0, CheckTableModel::CheckColumn).data().toString(), QStringLiteral("nccl-all-reduce-bw"));
+        QCOMPARE(checks->index(0, CheckTableModel::StateColumn).data().toString(), QStringLiteral("passed"));
+        QCOMPARE(checks->index(0, CheckTableModel::PhaseColumn).data().toString(), QStringLiteral("performance"));
+        QTRY_VERIFY(m_pane->logView()->toPlainText().contains(QLatin1String("8589934592")));
+        QVERIFY(m_pane->logView()->toPlainText().contains(QLatin1String("out-of-place")));
+        QVERIFY(m_pane->logView()->toPlainText().contains(QLatin1String("386.56")));
+        pb::widgets::NcclChart* chart = m_pane->ncclChart();
+        QCOMPARE(chart->runCount(), 1);
+        QCOMPARE(chart->outOfPlaceGraph(0)->dataCount(), 8);
+        QVERIFY(chart->outOfPlaceGraph(0)->name().contains(QStringLiteral("run %1").arg(id)));
+        QVERIFY(chart->thresholdLine());
+        QCOMPARE(chart->thresholdLine()->point1->coords().y(), 300.0);
+        QCOMPARE(chart->toleranceLine()->point1->coords().y(), 270.0);
+        chart->scoredMarker()->updatePosition();
+        QCOMPARE(chart->scoredMarker()->position->value(), 386.56);
+    }
+
+    std::unique_ptr<pbgui::SeededDb> m_db;
+    std::unique_ptr<ValidationPane> m_pane;
+    QTemporaryDir m_out;
+};
+
+QTEST_MAIN(TestValidationPane)
+#include "tst_validationpane.moc"

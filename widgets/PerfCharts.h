@@ -1,0 +1,132 @@
+// Performance charts of the Validation view (QCustomPlot), built from engine data only:
+// - NcclChart: busbw against message size on a log2 axis with byte labels (1K, 1M, 1G), the
+//   out-of-place and in-place lines of every run overlaid, the recipe threshold and the 0.9x line
+//   AICR passes at, and the scored point (the last row, out-of-place) marked and annotated;
+// - InferenceChart: output throughput against its threshold (and 0.9x), TTFT p50/p90/p99 against
+//   the limit (and 1.1x);
+// - HistoryChart: one metric of a coordinate's runs over time, pass/fail coloured, with the
+//   effective threshold.
+// Each exports PNG, SVG and PDF (exportTo, or the context menu).
+#pragma once
+
+#include "core/Result.h"
+#include "store/RunStore.h"
+#include "validation/Inference.h"
+#include "validation/Nccl.h"
+#include "validation/Score.h"
+
+#include <qcustomplot.h>
+
+#include <optional>
+#include <vector>
+
+namespace pb::widgets {
+
+// "512", "1K", "64K", "1M", "8G" (powers of 1024; one decimal when not whole).
+QString byteLabel(double bytes);
+
+// A log2 ticker whose labels are byte sizes.
+class ByteLogTicker : public QCPAxisTickerLog {
+  public:
+    ByteLogTicker();
+
+  protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+};
+
+class PerfChart : public QCustomPlot {
+    Q_OBJECT
+  public:
+    explicit PerfChart(QWidget* parent = nullptr);
+    // Writes the chart by the file's suffix: .png, .svg or .pdf. Width/height 0: the widget's size
+    // (or 960x540 when it has none yet).
+    Status exportTo(const QString& path, int width = 0, int height = 0);
+    // Asks for a file name (PNG/SVG/PDF) and exports; the result goes to the status tip.
+    void exportInteractively();
+    // Nothing drawn yet (no data).
+    bool isEmptyChart() const { return m_empty; }
+
+  signals:
+    void exported(const QString& path, const QString& error);
+
+  protected:
+    // A horizontal line at `y` with a label at the right end of the axis rect.
+    QCPItemStraightLine* horizontalLine(QCPAxisRect* rect, double y, const QColor& color, Qt::PenStyle style,
+                                        const QString& label, QCPItemText** labelOut = nullptr);
+    void setEmptyText(const QString& text);
+    bool m_empty = true;
+    QCPItemText* m_emptyText = nullptr;
+};
+
+class NcclChart : public PerfChart {
+    Q_OBJECT
+  public:
+    explicit NcclChart(QWidget* parent = nullptr);
+
+    void clearRuns();
+    // One run: an out-of-place and an in-place graph, in the run's colour. The scored point marks
+    // the last run added.
+    void addRun(const QString& label, const validation::NcclResult& result);
+    // The recipe threshold (">= 300"): a line at its value and one at effective() (0.9x).
+    void setThreshold(const std::optional<validation::Threshold>& threshold);
+
+    int runCount() const { return int(m_runs.size()); }
+    QCPGraph* outOfPlaceGraph(int run) const { return m_runs.at(size_t(run)).oop; }
+    QCPGraph* inPlaceGraph(int run) const { return m_runs.at(size_t(run)).ip; }
+    QCPItemStraightLine* thresholdLine() const { return m_threshold; }
+    QCPItemStraightLine* toleranceLine() const { return m_tolerance; }
+    QCPItemTracer* scoredMarker() const { return m_scored; }
+    QCPItemText* scoredLabel() const { return m_scoredLabel; }
+
+  private:
+    struct RunGraphs {
+        QCPGraph *oop = nullptr, *ip = nullptr;
+        double maxY = 0;
+        double minX = 0, maxX = 0;
+    };
+    void rescale();
+    std::vector<RunGraphs> m_runs;
+    std::optional<validation::Threshold> m_thresholdValue;
+    QCPItemStraightLine* m_threshold = nullptr;
+    QCPItemStraightLine* m_tolerance = nullptr;
+    QCPItemText* m_thresholdLabel = nullptr;
+    QCPItemText* m_toleranceLabel = nullptr;
+    QCPItemTracer* m_scored = nullptr;
+    QCPItemText* m_scoredLabel = nullptr;
+};
+
+class InferenceChart : public PerfChart {
+    Q_OBJECT
+  public:
+    explicit InferenceChart(QWidget* parent = nullptr);
+    // The throughput and TTFT thresholds are the scored metrics' (output-throughput, ttft-p99).
+    void setResult(const validation::InferenceResult& result, const std::vector<validation::ScoredMetric>& metrics);
+    void clearResult();
+
+    QCPBars* throughputBars() const { return m_throughput; }
+    QCPBars* ttftBars() const { return m_ttft; }
+    QCPAxisRect* throughputRect() const { return m_left; }
+    QCPAxisRect* ttftRect() const { return m_right; }
+
+  private:
+    QCPAxisRect *m_left = nullptr, *m_right = nullptr;
+    QCPBars *m_throughput = nullptr, *m_ttft = nullptr;
+};
+
+class HistoryChart : public PerfChart {
+    Q_OBJECT
+  public:
+    explicit HistoryChart(QWidget* parent = nullptr);
+    // The points of one metric (e.g. busbw), oldest first.
+    void setHistory(const QString& title, const std::vector<store::HistoryPoint>& points);
+
+    QCPGraph* valueGraph() const { return m_values; }
+    QCPGraph* passGraph() const { return m_pass; }
+    QCPGraph* failGraph() const { return m_fail; }
+    QCPGraph* thresholdGraph() const { return m_thresholdGraph; }
+
+  private:
+    QCPGraph *m_values = nullptr, *m_pass = nullptr, *m_fail = nullptr, *m_thresholdGraph = nullptr;
+};
+
+} // namespace pb::widgets
