@@ -287,15 +287,17 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
 
     q.prepare(QStringLiteral("INSERT INTO receipts (seq, kind, created_at, version, parameters, inputs, outputs, result, message, "
                              "prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)"));
+    // A null QString binds as SQL NULL; the columns are NOT NULL text.
+    auto textOf = [](const QString& v) { return v.isNull() ? QStringLiteral("") : v; };
     q.addBindValue(r.seq);
-    q.addBindValue(r.kind);
+    q.addBindValue(textOf(r.kind));
     q.addBindValue(isoTime(r.time));
-    q.addBindValue(r.version);
+    q.addBindValue(textOf(r.version));
     q.addBindValue(text(canonicalJson(r.parameters)));
     q.addBindValue(text(canonicalJson(artifactsJson(r.inputs))));
     q.addBindValue(text(canonicalJson(artifactsJson(r.outputs))));
     q.addBindValue(outcomeName(r.result));
-    q.addBindValue(r.message);
+    q.addBindValue(textOf(r.message));
     q.addBindValue(r.prevHash);
     q.addBindValue(r.hash);
     if (!q.exec())

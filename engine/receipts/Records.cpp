@@ -308,6 +308,17 @@ void checkEntry(const QString& root, const QString& entry, const std::vector<con
             }
         }
     }
+    if (const ExternalRecord* release = findKind(recs, QStringLiteral("ConfigHubReleaseOciReceipt"))) {
+        const QString manifest = str(release->document, QStringLiteral("spec.release.manifestDigest"));
+        const QString reference = str(release->document, QStringLiteral("spec.release.reference"));
+        const qsizetype at_ = reference.lastIndexOf(QLatin1Char('@'));
+        out.push_back(compare(QStringLiteral("shared-digest"), release->relative,
+                              QStringLiteral("release reference digest against spec.release.manifestDigest"), manifest,
+                              at_ >= 0 ? reference.mid(at_ + 1) : QString()));
+        out.push_back(compare(QStringLiteral("shared-digest"), release->relative,
+                              QStringLiteral("resolved manifest digest (registry pull) against spec.release.manifestDigest"), manifest,
+                              str(release->document, QStringLiteral("spec.release.resolvedManifestDigest"))));
+    }
     if (flat && index)
         out.push_back(compare(QStringLiteral("shared-digest"), flat->relative,
                               QStringLiteral("flattening verdict spec.subject.platformDigest against %1 spec.platformDigest").arg(index->relative),
