@@ -14,6 +14,7 @@ packages=(
   libsqlite3-dev libyaml-cpp-dev libyaml-dev libssl-dev libcurl4-openssl-dev
   libqcustomplot-dev libgraphviz-dev graphviz libsodium-dev libarchive-dev zlib1g-dev
   fonts-dejavu-core sqlite3
+  docker-registry skopeo
 )
 
 install_missing() {
