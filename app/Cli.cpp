@@ -117,6 +117,17 @@ int catalogImport(const QStringList& args) {
     opt.replace = p.isSet(QStringLiteral("replace"));
     const QString label = p.value(QStringLiteral("version"));
     Result<ImportReport> r = store.importCatalog(label, *cat, opt);
+    if (!r || r->outcome == ImportReport::Outcome::Unchanged) {
+        // The store wrote nothing (and so no receipt); the attempt is still an action on record.
+        receipts::ReceiptDraft d;
+        d.kind = QStringLiteral("catalog.import");
+        d.parameters = QJsonObject{{QStringLiteral("version"), label}, {QStringLiteral("replace"), opt.replace}, {QStringLiteral("embedded"), false}};
+        d.inputs.push_back(receipts::Artifact::digest(cat->root, cat->contentDigest()));
+        d.result = r ? receipts::Outcome::Ok : receipts::Outcome::Failed;
+        d.message = r ? QStringLiteral("catalog version %1 unchanged (%2 recipes)").arg(label).arg(r->recipes) : r.error().toString();
+        if (auto receipt = receipts::Ledger(**db).record(d); !receipt)
+            err() << "proofbench: receipt not written: " << receipt.error().toString() << Qt::endl;
+    }
     if (!r)
         return fail(r.error());
     static const char* const outcomes[] = {"imported", "unchanged", "replaced"};

@@ -79,20 +79,9 @@ QString outcomeWord(ImportReport::Outcome o) {
 } // namespace
 
 Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Catalog& cat, const ImportOptions& options) {
-    Result<ImportReport> r = importWithReceipt(label, cat, options);
-    receipts::ReceiptDraft d = catalogReceipt(label, cat, options);
-    if (!r) {
-        // The import rolled back; the attempt is still an action with a result.
-        d.result = receipts::Outcome::Failed;
-        d.message = r.error().toString();
-        (void)receipts::Ledger(m_db).record(d);
-    } else if (r->outcome == ImportReport::Outcome::Unchanged) {
-        d.message = QStringLiteral("catalog version %1 unchanged (%2 recipes)").arg(label).arg(r->recipes);
-        d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("catalog version ") + label, cat.contentDigest()));
-        if (auto receipt = receipts::Ledger(m_db).record(d); !receipt)
-            return receipt.error();
-    }
-    return r;
+    // An unchanged or refused import leaves the database exactly as it was (no receipt either);
+    // callers that want those attempts on record write them with receipts::Ledger::record().
+    return importWithReceipt(label, cat, options);
 }
 
 Result<ImportReport> CatalogStore::importWithReceipt(const QString& label, const Catalog& cat, const ImportOptions& options) {

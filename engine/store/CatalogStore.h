@@ -72,7 +72,8 @@ class CatalogStore {
 
     // Resolves every leaf first; only a catalog that loads and resolves completely is written,
     // in one transaction, together with its "catalog.import" receipt (receipts/Ledger.h). An
-    // unchanged or refused import leaves a receipt too (result ok "unchanged", or failed).
+    // unchanged or refused import changes nothing, not even the ledger: the caller records such an
+    // attempt itself if it wants it on record (the CLI does).
     Result<ImportReport> importCatalog(const QString& label, const catalog::Catalog& cat,
                                        const ImportOptions& options = {});
 
@@ -85,7 +86,6 @@ class CatalogStore {
 
   private:
     // The import itself; its receipt ("catalog.import") is written in the same transaction.
-    // importCatalog() adds the receipt of an unchanged or failed attempt.
     Result<ImportReport> importWithReceipt(const QString& label, const catalog::Catalog& cat, const ImportOptions& options);
 
     Database& m_db;

@@ -144,7 +144,7 @@ class TestReceipts : public QObject {
         QVERIFY(cat.ok());
         store::CatalogStore store(**db);
         QVERIFY(store.importCatalog(QStringLiteral("v1"), *cat).ok());
-        QVERIFY(store.importCatalog(QStringLiteral("v1"), *cat).ok()); // unchanged: still an action
+        QVERIFY(store.importCatalog(QStringLiteral("v1"), *cat).ok()); // unchanged: the store writes nothing
         // Other content under the same label without --replace: refused, and receipted as failed.
         pbtest::CatalogFixture other;
         other.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n  base: base\n");
@@ -153,16 +153,13 @@ class TestReceipts : public QObject {
         QVERIFY(!store.importCatalog(QStringLiteral("v1"), *cat2).ok());
         auto rows = Ledger(**db).list();
         QVERIFY(rows.ok());
-        QCOMPARE(rows->size(), size_t(3));
+        QCOMPARE(rows->size(), size_t(1));
         QCOMPARE(rows->at(0).kind, QStringLiteral("catalog.import"));
         QCOMPARE(rows->at(0).result, Outcome::Ok);
         QString content = cat->contentDigest();
         if (content.startsWith(QLatin1String("sha256:")))
             content = content.mid(7);
         QCOMPARE(rows->at(0).inputs.at(0).sha256, content);
-        QVERIFY(rows->at(1).message.contains(QStringLiteral("unchanged")));
-        QCOMPARE(rows->at(2).result, Outcome::Failed);
-        QVERIFY(rows->at(2).message.contains(QStringLiteral("already exists")));
         QCOMPARE(store.version(QStringLiteral("v1"))->contentDigest, cat->contentDigest());
         // A receipt that cannot be written fails the import: no data without its receipt.
         QSqlQuery q((*db)->sql());
@@ -186,6 +183,13 @@ class TestReceipts : public QObject {
         };
         pbtest::CatalogFixture f;
         QCOMPARE(must({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"), QStringLiteral("t1"), f.write()}), 0);
+        QCOMPARE(must({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"), QStringLiteral("t1"), f.write()}), 0);
+        pbtest::CatalogFixture g;
+        g.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n  base: base\n");
+        QCOMPARE(proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"), QStringLiteral("t1"), g.write(),
+                             QStringLiteral("--db"), db})
+                     .code,
+                 1);
         QCOMPARE(must({QStringLiteral("recipe"), QStringLiteral("--version"), QStringLiteral("t1")}), 0);
         const QString key = tmp.filePath(QStringLiteral("k.key"));
         QCOMPARE(must(QStringList{QStringLiteral("keygen"), QStringLiteral("--out"), key} + passArg), 0);
@@ -256,6 +260,16 @@ class TestReceipts : public QObject {
         Run verify = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
         QVERIFY2(verify.code == 0, verify.out.constData());
         QVERIFY(verify.out.contains("intact"));
+        // The unchanged and the refused catalog imports are on record too.
+        Run imports = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), QStringLiteral("catalog.import"),
+                                  QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db});
+        const QJsonArray catalogReceipts = QJsonDocument::fromJson(imports.out).object().value(QStringLiteral("receipts")).toArray();
+        QVERIFY(catalogReceipts.size() >= 3);
+        QCOMPARE(catalogReceipts.last().toObject().value(QStringLiteral("result")).toObject().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("failed"));
+        Run failedOnly = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--result"), QStringLiteral("failed"),
+                                     QStringLiteral("--db"), db});
+        QVERIFY(failedOnly.out.contains("already exists"));
         // Filters.
         Run evidenceOnly = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), QStringLiteral("evidence."),
                                        QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db});
