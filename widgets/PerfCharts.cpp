@@ -25,8 +25,9 @@ QColor runColor(int i) {
     return colors[i % int(std::size(colors))];
 }
 
+// 300 -> "300", 270.5 -> "270.5", 386.56 -> "386.56" (as the logs print them).
 QString number(double v) {
-    return QString::number(v, 'f', v >= 100 ? 1 : 2);
+    return QString::number(std::round(v * 100) / 100, 'g', 12);
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "store/Database.h"
 #include "validation/Score.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -146,8 +147,8 @@ void ValidationPane::buildUi() {
     m_contextView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_contextView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_contextView->header()->setStretchLastSection(true);
-    m_contextView->setColumnWidth(KubeContextsModel::NameColumn, 230);
-    m_contextView->setColumnWidth(KubeContextsModel::ServerColumn, 200);
+    m_contextView->setColumnWidth(KubeContextsModel::NameColumn, 190);
+    m_contextView->setColumnWidth(KubeContextsModel::ServerColumn, 170);
     m_contextView->setMinimumHeight(120);
     m_contextView->setToolTip(tr("Every context of every kubeconfig file: $KUBECONFIG, ~/.kube/config, ~/.kube/*.yaml and the files you add"));
     connect(m_contextView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] { updateButtons(); });
@@ -186,6 +187,8 @@ void ValidationPane::buildUi() {
     m_recipeCombo->setObjectName(QStringLiteral("recipeCombo"));
     m_recipeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_recipeCombo->setMinimumContentsLength(24);
+    m_versionCombo->view()->setObjectName(QStringLiteral("catalogVersionList"));
+    m_recipeCombo->view()->setObjectName(QStringLiteral("recipeList"));
     connect(m_versionCombo, &QComboBox::currentIndexChanged, this, [this] { loadRecipes(); });
     m_recipeFile = lineEdit("recipeFileEdit", tr("recipe.yaml (aicr recipe output)"), recipeBox);
     QPushButton* recipeBrowse = browseButton("recipeFileBrowse", tr("Choose a RecipeResult YAML file"), recipeBox);
@@ -291,10 +294,10 @@ void ValidationPane::buildUi() {
     m_runView->horizontalHeader()->setStretchLastSection(true);
     m_runView->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_runView->setColumnWidth(RunListModel::IdColumn, 44);
-    m_runView->setColumnWidth(RunListModel::StartedColumn, 130);
-    m_runView->setColumnWidth(RunListModel::StateColumn, 80);
-    m_runView->setColumnWidth(RunListModel::ChecksColumn, 90);
-    m_runView->setColumnWidth(RunListModel::RecipeColumn, 200);
+    m_runView->setColumnWidth(RunListModel::StartedColumn, 118);
+    m_runView->setColumnWidth(RunListModel::StateColumn, 64);
+    m_runView->setColumnWidth(RunListModel::ChecksColumn, 76);
+    m_runView->setColumnWidth(RunListModel::RecipeColumn, 230);
     m_runView->setToolTip(tr("Select a run to reopen it; select several to overlay their NCCL results"));
     connect(m_runView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { onRunsSelected(); });
     auto* runsLayout = new QVBoxLayout(runsBox);

@@ -3,7 +3,8 @@
 // progress, the Health view with its evidence inspector, the Verify view with a verified
 // bundle and with an identity mismatch (Sigstore conformance cases from ../shared/data), and the
 // Sign view: keys, a sealed deployment bundle verified "attested", the same bundle tampered, and
-// the deployment signing dialog. Not a test; run by
+// the deployment signing dialog; the Validation view after a run on pb-kube-testserver with its
+// NCCL chart, and close-ups of the NCCL and history charts. Not a test; run by
 // tools/screenshots.sh (offscreen platform, fixed locale, a temp database seeded with the
 // embedded catalog).
 #include "BundleVerifyPane.h"
@@ -22,6 +23,9 @@
 #include "SignDialogs.h"
 #include "SignPane.h"
 #include "SigningFixture.h"
+#include "ValidationFixture.h"
+#include "ValidationPane.h"
+#include "PerfCharts.h"
 #include "VerifyPane.h"
 #include "YamlDialog.h"
 #include "store/EvidenceStore.h"
@@ -168,6 +172,76 @@ bool signShots(pb::widgets::MainWindow& window, pb::store::Database& db, const Q
     return ok;
 }
 
+// Two earlier runs of the recipe (imported nccl-tests logs, a week apart) give the history and the
+// overlay something to show; then a real run on pb-kube-testserver.
+bool validationShots(pb::widgets::MainWindow& window, pb::store::Database& db, const QString& out) {
+    using namespace pb::validation;
+    pb::store::RunStore runs(db);
+    const QString coordinate = QLatin1String(pbgui::kNcclRecipe);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const std::pair<QString, int> earlier[] = {{QStringLiteral(PB_FIXTURES "/validation/nccl-low.txt"), 14},
+                                               {QStringLiteral(PB_FIXTURES "/validation/nccl-pass.txt"), 7}};
+    pb::catalog::Constraint floor;
+    floor.name = QStringLiteral("nccl-all-reduce-bw");
+    floor.value = QStringLiteral(">= 300");
+    for (const auto& [file, daysAgo] : earlier) {
+        pb::Result<NcclResult> r = parseNcclFile(file);
+        if (!r) {
+            err() << r.error().toString() << Qt::endl;
+            return false;
+        }
+        CheckRun c;
+        c.phase = QStringLiteral("performance");
+        c.name = floor.name;
+        c.nccl = *r;
+        c.score = scoreNccl(c.name, *r, {floor});
+        c.state = c.score->verdict == Verdict::Passed ? CheckState::Passed : CheckState::Failed;
+        c.message = c.score->message;
+        c.started = c.finished = now.addDays(-daysAgo);
+        c.log = QByteArray();
+        RunResult run;
+        run.runId = QStringLiteral("import-%1").arg(daysAgo);
+        run.state = c.state == CheckState::Passed ? RunState::Passed : RunState::Failed;
+        run.reason = c.state == CheckState::Passed ? QString() : c.message;
+        run.started = run.finished = c.started;
+        run.phasesRun = {c.phase};
+        run.checks = {c};
+        pb::store::RunHeader h;
+        h.source = QStringLiteral("import");
+        h.coordinate = coordinate;
+        h.recipeName = coordinate;
+        if (!runs.saveImported(h, run))
+            return false;
+    }
+
+    pbtest::KubeTestServer server;
+    if (!server.start(pbgui::ncclScript(1200))) {
+        err() << "pb-kube-testserver did not start" << Qt::endl;
+        return false;
+    }
+    window.showValidation();
+    pb::widgets::ValidationPane* pane = window.validationPane();
+    QTemporaryDir evidence;
+    pane->reload();
+    pane->setOutputDir(evidence.path());
+    pane->addKubeconfig(server.kubeconfig());
+    bool ok = pane->selectContext(server.kubeconfig(), QStringLiteral("pb-cert"));
+    ok &= pane->selectRecipe(QLatin1String(pbgui::kNcclVersion), coordinate);
+    pane->setPhases({QStringLiteral("performance")});
+    QSignalSpy finished(pane->controller(), &pb::models::ValidationController::finished);
+    pane->start();
+    ok &= waitFor([&] { return !finished.isEmpty(); }, 90000);
+    pane->chartTabs()->setCurrentWidget(pane->ncclChart());
+    ok &= save(&window, out, QStringLiteral("validation.png"));
+    ok &= bool(pane->ncclChart()->exportTo(out + QStringLiteral("/validation-nccl-chart.png"), 1000, 560));
+    pane->chartTabs()->setCurrentWidget(pane->historyChart());
+    ok &= bool(pane->historyChart()->exportTo(out + QStringLiteral("/validation-history-chart.png"), 1000, 460));
+    pane->chartTabs()->setCurrentWidget(pane->ncclChart());
+    if (!ok)
+        err() << "validation screenshots incomplete" << Qt::endl;
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -197,6 +271,9 @@ int main(int argc, char** argv) {
     // PB_SCREENSHOTS_ONLY=verify: only the Verify view (quick, while working on it).
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("verify"))
         return verifyShots(window, out) ? 0 : 1;
+    // PB_SCREENSHOTS_ONLY=validation: only the Validation view.
+    if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("validation"))
+        return validationShots(window, *db->db, out) ? 0 : 1;
     // PB_SCREENSHOTS_ONLY=sign: only the Sign view.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("sign"))
         return signShots(window, *db->db, out) ? 0 : 1;
@@ -327,6 +404,9 @@ int main(int argc, char** argv) {
 
     // 10. The Sign view.
     ok &= signShots(window, *db->db, out);
+
+    // 11. The Validation view after a run, and its charts.
+    ok &= validationShots(window, *db->db, out);
 
     return ok ? 0 : 1;
 }

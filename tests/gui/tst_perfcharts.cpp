@@ -129,7 +129,7 @@ class TestPerfCharts : public QObject {
         chart.scoredMarker()->updatePosition();
         QCOMPARE(chart.scoredMarker()->position->key(), double(r->lastSizeBytes()));
         QCOMPARE(chart.scoredMarker()->position->value(), scored);
-        QVERIFY(chart.scoredLabel()->text().contains(QString::number(scored, 'f', 1)));
+        QVERIFY2(chart.scoredLabel()->text().contains(QString::number(scored, 'g', 12)), qPrintable(chart.scoredLabel()->text()));
     }
 
     void ncclOverlay() {
