@@ -36,7 +36,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$corpus" "$crashes"
   for d in $(seeds "$t"); do
     [ -d "$d" ] || continue
-    find "$d" -type f -size -1M -print0 | while IFS= read -r -d '' f; do
+    find "$d" -type f -size -1024k -print0 | while IFS= read -r -d '' f; do
       cp -n "$f" "$corpus/seed-$(sha256sum "$f" | cut -c1-16)" 2>/dev/null || true
     done
   done
