@@ -133,6 +133,37 @@ Result<Credentials> credentialsFor(const QString& registry, const DockerConfigOp
     return Credentials{};
 }
 
+Result<std::vector<CredentialSource>> listCredentialSources(const DockerConfigOptions& options) {
+    std::vector<CredentialSource> out;
+    const QString file = dockerConfigPath(options);
+    QFile f(file);
+    if (!f.exists())
+        return out;
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), file);
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject())
+        return makeError(QStringLiteral("not a JSON object: %1").arg(pe.errorString()), file);
+    const QJsonObject root = doc.object();
+    const QJsonObject helpers = root.value(QStringLiteral("credHelpers")).toObject();
+    for (auto it = helpers.begin(); it != helpers.end(); ++it)
+        out.push_back({it.key(), QStringLiteral("credHelpers: %1").arg(it.value().toString())});
+    const QJsonObject auths = root.value(QStringLiteral("auths")).toObject();
+    for (auto it = auths.begin(); it != auths.end(); ++it) {
+        if (helpers.contains(it.key()))
+            continue;
+        const QJsonObject a = it.value().toObject();
+        const bool hasInline = a.contains(QStringLiteral("auth")) || a.contains(QStringLiteral("identitytoken")) || a.contains(QStringLiteral("password"));
+        const QString store = root.value(QStringLiteral("credsStore")).toString();
+        out.push_back({it.key(), hasInline || store.isEmpty() ? QStringLiteral("config.json auths (%1)").arg(file) : QStringLiteral("credsStore: %1").arg(store)});
+    }
+    const QString store = root.value(QStringLiteral("credsStore")).toString();
+    if (!store.isEmpty())
+        out.push_back({QStringLiteral("*"), QStringLiteral("credsStore: %1").arg(store)});
+    return out;
+}
+
 Challenge parseChallenge(const QByteArray& header) {
     Challenge c;
     const QString h = QString::fromUtf8(header).trimmed();

@@ -9,6 +9,8 @@
 #include <QMap>
 #include <QString>
 
+#include <vector>
+
 namespace pb::oci {
 
 struct Credentials {
@@ -33,6 +35,14 @@ QString dockerConfigPath(const DockerConfigOptions& options = {});
 // else auths, else credsStore, else anonymous. A missing config file is anonymous; a broken one, or a
 // helper that fails, is an error naming the file or helper and the reason.
 Result<Credentials> credentialsFor(const QString& registry, const DockerConfigOptions& options = {});
+
+// For a credentials view: every registry config.json names and where its credentials come from
+// ("auths", "credHelpers: <helper>"), plus the credsStore (registry "*") when set. No helper is run
+// and no secret is read into the result.
+struct CredentialSource {
+    QString registry, source;
+};
+Result<std::vector<CredentialSource>> listCredentialSources(const DockerConfigOptions& options = {});
 
 // One challenge from a WWW-Authenticate header: `Bearer realm="...",service="...",scope="..."`.
 struct Challenge {

@@ -552,6 +552,13 @@ void TestOci::dockerConfig() {
     QVERIFY(!bad.ok());
     QCOMPARE(bad.error().file, cfg);
     QCOMPARE(bad.error().field, QStringLiteral("auths.bad.example.auth"));
+    Result<std::vector<oci::CredentialSource>> sources = oci::listCredentialSources(o);
+    QVERIFY(sources.ok());
+    QCOMPARE(sources->size(), size_t(3));
+    for (const oci::CredentialSource& s : *sources) {
+        QVERIFY(s.source.contains(cfg));
+        QVERIFY(!s.source.contains(QLatin1String("pw")) && !s.source.contains(QLatin1String("refresh-123")));
+    }
     o.configFile = dir.filePath(QStringLiteral("missing.json"));
     QCOMPARE(oci::credentialsFor(QStringLiteral("ghcr.io"), o)->kind, oci::Credentials::Kind::Anonymous);
 }
@@ -587,6 +594,11 @@ void TestOci::credentialHelper() {
     QCOMPARE(t->kind, oci::Credentials::Kind::IdentityToken);
     QCOMPARE(t->source, QStringLiteral("credHelpers: pbtest"));
     QCOMPARE(oci::credentialsFor(QStringLiteral("other.example"), o)->kind, oci::Credentials::Kind::Anonymous);
+    Result<std::vector<oci::CredentialSource>> sources = oci::listCredentialSources(o);
+    QVERIFY(sources.ok());
+    QCOMPARE(sources->size(), size_t(3)); // two helpers and the store
+    QCOMPARE(sources->back().registry, QStringLiteral("*"));
+    QCOMPARE(sources->back().source, QStringLiteral("credsStore: pbtest"));
     Result<oci::Credentials> broken = oci::credentialsFor(QStringLiteral("broken.example"), o);
     QVERIFY(!broken.ok());
     QVERIFY(broken.error().message.contains(QLatin1String("docker-credential-nosuchhelper")));
