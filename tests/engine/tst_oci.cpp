@@ -26,6 +26,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -259,13 +260,24 @@ struct TokenIssuer {
 };
 
 // The token endpoint: Basic pbtest:pb-secret-1 required; grants what the scope asks for.
+// An identity token (refresh token) is accepted through the OAuth2 POST form instead.
 HttpReply tokenEndpoint(const TokenIssuer& issuer, const HttpRequest& req) {
-    const QByteArray expected = "Basic " + QByteArray(QByteArray(kUser) + ':' + kPassword).toBase64();
-    if (req.headers.value("authorization") != expected)
-        return HttpReply{401, {}, "{\"details\":\"bad credentials\"}"};
-    const QStringList scope = req.query().queryItemValue(QStringLiteral("scope"), QUrl::FullyDecoded).split(QLatin1Char(':'));
+    QUrlQuery params = req.query();
+    if (req.method == "POST") {
+        params = QUrlQuery(QString::fromUtf8(req.body));
+        if (params.queryItemValue(QStringLiteral("grant_type")) != QLatin1String("refresh_token") ||
+            params.queryItemValue(QStringLiteral("refresh_token")) != QLatin1String("pb-identity-token"))
+            return HttpReply{401, {}, "{\"details\":\"bad refresh token\"}"};
+    } else {
+        const QByteArray expected = "Basic " + QByteArray(QByteArray(kUser) + ':' + kPassword).toBase64();
+        if (req.headers.value("authorization") != expected)
+            return HttpReply{401, {}, "{\"details\":\"bad credentials\"}"};
+    }
+    const QStringList scope = params.queryItemValue(QStringLiteral("scope"), QUrl::FullyDecoded).split(QLatin1Char(':'));
     const QByteArray token = issuer.token(scope.value(1), scope.value(2).split(QLatin1Char(',')));
-    return HttpReply{200, {"Content-Type: application/json"}, "{\"token\":\"" + token + "\",\"expires_in\":600}"};
+    // POST answers use the OAuth2 field name, GET the docker one: the client must read both.
+    const QByteArray field = req.method == "POST" ? "access_token" : "token";
+    return HttpReply{200, {"Content-Type: application/json"}, "{\"" + field + "\":\"" + token + "\",\"expires_in\":600}"};
 }
 
 // ---- docker-registry -------------------------------------------------------------------------------
@@ -289,11 +301,12 @@ struct Registry {
         }
     }
     // `auth` is the YAML under "auth:" (empty: none).
-    bool start(const QByteArray& auth) {
+    // `httpExtra`: more YAML under "http:" (e.g. a tls: block).
+    bool start(const QByteArray& auth, const QByteArray& httpExtra = {}) {
         port = freePort();
         QByteArray cfg = "version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: " +
                          dir.filePath(QStringLiteral("storage")).toUtf8() + "\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:" +
-                         QByteArray::number(port) + "\n";
+                         QByteArray::number(port) + "\n" + httpExtra;
         if (!auth.isEmpty())
             cfg += "auth:\n" + auth;
         QFile f(dir.filePath(QStringLiteral("config.yml")));
@@ -318,9 +331,9 @@ bool haveTool(const char* name) { return !QStandardPaths::findExecutable(QLatin1
             QSKIP("skopeo (Debian package skopeo) is not installed; tools/bootstrap.sh installs it");                          \
     } while (0)
 
-#define START_REGISTRY(reg, auth)                                                                                              \
+#define START_REGISTRY(reg, ...)                                                                                               \
     do {                                                                                                                       \
-        QVERIFY2((reg).start(auth), "docker-registry did not start");                                                          \
+        QVERIFY2((reg).start(__VA_ARGS__), "docker-registry did not start");                                                          \
         QTRY_VERIFY_WITH_TIMEOUT(canConnect((reg).port) || (reg).process.state() == QProcess::NotRunning, 20000);             \
         QVERIFY2(canConnect((reg).port), (reg).log().constData());                                                             \
     } while (0)
@@ -448,6 +461,8 @@ class TestOci : public QObject {
     void faultRegistryDies();
     void fault401ThenToken();
     void cancelMidBlob();
+    void referrersApi();
+    void tlsVerifiedByDefault();
 
   private:
     QTemporaryDir m_home;
@@ -1038,6 +1053,19 @@ void TestOci::fault401ThenToken() {
     QCOMPARE(challenges.load(), 1); // one challenge, then the token is reused for every blob
     QCOMPARE(r->manifest.digest, fake.manifestDigest);
     QVERIFY(layout->hasBlob(fake.layerDigest));
+    // An identity token from config.json goes to the realm as an OAuth2 refresh-token grant.
+    oci::ClientOptions io = plain();
+    io.credentials = oci::Credentials{oci::Credentials::Kind::IdentityToken, QStringLiteral("<token>"), QStringLiteral("pb-identity-token"),
+                                      QStringLiteral("test")};
+    oci::Client viaIdentity(io);
+    QTemporaryDir work3;
+    Result<oci::Layout> l3 = oci::Layout::open(work3.path());
+    Result<oci::PullResult> r3 = viaIdentity.pull(fake.ref(), *l3);
+    QVERIFY2(r3.ok(), qPrintable(r3.ok() ? QString() : r3.error().toString()));
+    bool sawPost = false;
+    for (const HttpRequest& q : fake.http->requests())
+        sawPost = sawPost || (q.method == "POST" && q.path() == "/token");
+    QVERIFY(sawPost);
     // Anonymous: the token server refuses, and the error says so.
     oci::Client anon(plain());
     QTemporaryDir work2;
@@ -1074,6 +1102,120 @@ void TestOci::cancelMidBlob() {
     QVERIFY2(r.error().message.contains(QLatin1String("cancelled")), qPrintable(r.error().toString()));
     QVERIFY(leftovers(work.path()).isEmpty());
     QVERIFY(!layout->hasBlob(fake.layerDigest));
+}
+
+// A registry with the referrers API: listing uses it (no tag-schema lookup), and a referrer push
+// answered with OCI-Subject does not touch the sha256-<hex> tag.
+void TestOci::referrersApi() {
+    FakeRegistry fake;
+    const QString sigDigest = QStringLiteral("sha256:") + QString(64, QLatin1Char('5'));
+    QList<QByteArray> tagTouched;
+    std::mutex mu;
+    fake.http = std::make_unique<MiniHttp>([&](const HttpRequest& r) {
+        if (r.path().contains("/referrers/")) {
+            const QJsonObject idx{{QStringLiteral("schemaVersion"), 2},
+                                  {QStringLiteral("mediaType"), QLatin1String(oci::kImageIndex)},
+                                  {QStringLiteral("manifests"),
+                                   QJsonArray{QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
+                                                          {QStringLiteral("digest"), sigDigest},
+                                                          {QStringLiteral("size"), 500},
+                                                          {QStringLiteral("artifactType"), QLatin1String(oci::kSigstoreBundle)}},
+                                              QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
+                                                          {QStringLiteral("digest"), QStringLiteral("sha256:") + QString(64, QLatin1Char('6'))},
+                                                          {QStringLiteral("size"), 400},
+                                                          {QStringLiteral("artifactType"), QStringLiteral("application/spdx+json")}}}}};
+            return HttpReply{200, {QByteArray("Content-Type: ") + oci::kImageIndex}, QJsonDocument(idx).toJson(QJsonDocument::Compact)};
+        }
+        if (r.path().contains("/manifests/sha256-")) {
+            std::lock_guard<std::mutex> g(mu);
+            tagTouched << r.method;
+            return HttpReply{404, {}, {}};
+        }
+        if (r.method == "PUT" && r.path().contains("/manifests/"))
+            return HttpReply{201, {"Docker-Content-Digest: sha256:" + sha256Hex(r.body).toLatin1(), "OCI-Subject: " + fake.manifestDigest.toLatin1()}, {}};
+        return fake.handle(r);
+    });
+    oci::Client client(plain());
+    Result<std::vector<oci::Descriptor>> refs = client.referrers(fake.ref(), fake.manifestDigest, QLatin1String(oci::kSigstoreBundle));
+    QVERIFY2(refs.ok(), qPrintable(refs.ok() ? QString() : refs.error().toString()));
+    QCOMPARE(refs->size(), size_t(1));
+    QCOMPARE(refs->front().digest, sigDigest);
+    oci::Descriptor subject;
+    subject.mediaType = QLatin1String(oci::kImageManifest);
+    subject.digest = fake.manifestDigest;
+    subject.size = fake.manifest.size();
+    const QJsonObject referrer{{QStringLiteral("schemaVersion"), 2},
+                               {QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
+                               {QStringLiteral("artifactType"), QLatin1String(oci::kSigstoreBundle)},
+                               {QStringLiteral("config"), QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kEmptyConfig)},
+                                                                      {QStringLiteral("digest"), QStringLiteral("sha256:") + sha256Hex("{}")},
+                                                                      {QStringLiteral("size"), 2}}},
+                               {QStringLiteral("layers"), QJsonArray{}},
+                               {QStringLiteral("subject"), subject.toJson()}};
+    const QByteArray bytes = QJsonDocument(referrer).toJson(QJsonDocument::Compact);
+    Result<QString> pushed = client.pushReferrer(fake.ref(), bytes, QLatin1String(oci::kImageManifest));
+    QVERIFY2(pushed.ok(), qPrintable(pushed.ok() ? QString() : pushed.error().toString()));
+    QCOMPARE(*pushed, QStringLiteral("sha256:") + sha256Hex(bytes));
+    std::lock_guard<std::mutex> g(mu);
+    QVERIFY2(tagTouched.isEmpty(), "the tag schema was used although the registry has the referrers API");
+}
+
+// HTTPS is verified by default: a registry with a certificate nobody vouched for is refused; the
+// same registry with its CA given (--ca-file) works, and skopeo agrees on the digest.
+void TestOci::tlsVerifiedByDefault() {
+    REQUIRE_PEERS();
+    EVP_PKEY* key = EVP_EC_gen("P-256");
+    X509* cert = X509_new();
+    X509_set_version(cert, 2);
+    ASN1_INTEGER_set(X509_get_serialNumber(cert), 77);
+    X509_gmtime_adj(X509_getm_notBefore(cert), -3600);
+    X509_gmtime_adj(X509_getm_notAfter(cert), 24 * 3600);
+    X509_set_pubkey(cert, key);
+    X509_NAME* name = X509_get_subject_name(cert);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("127.0.0.1"), -1, -1, 0);
+    X509_set_issuer_name(cert, name);
+    X509V3_CTX ctx;
+    X509V3_set_ctx_nodb(&ctx);
+    X509V3_set_ctx(&ctx, cert, cert, nullptr, nullptr, 0);
+    X509_EXTENSION* san = X509V3_EXT_conf_nid(nullptr, &ctx, NID_subject_alt_name, "IP:127.0.0.1");
+    X509_add_ext(cert, san, -1);
+    X509_EXTENSION_free(san);
+    X509_sign(cert, key, EVP_sha256());
+    Registry reg;
+    const QString certFile = reg.dir.filePath(QStringLiteral("tls.crt"));
+    const QString keyFile = reg.dir.filePath(QStringLiteral("tls.key"));
+    {
+        BIO* b = BIO_new_file(certFile.toLocal8Bit().constData(), "w");
+        PEM_write_bio_X509(b, cert);
+        BIO_free(b);
+        b = BIO_new_file(keyFile.toLocal8Bit().constData(), "w");
+        PEM_write_bio_PrivateKey(b, key, nullptr, nullptr, 0, nullptr, nullptr);
+        BIO_free(b);
+    }
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    START_REGISTRY(reg, QByteArray(), "  tls:\n    certificate: " + certFile.toUtf8() + "\n    key: " + keyFile.toUtf8() + "\n");
+
+    QTemporaryDir work;
+    const QString dir = work.filePath(QStringLiteral("b"));
+    pbtest::writeBytes(dir + QStringLiteral("/a.txt"), "over TLS\n");
+    const oci::Reference to = *oci::parseReference(reg.host() + QStringLiteral("/tls/bundle:v1"));
+    oci::ClientOptions o;
+    o.credentials = oci::Credentials{};
+    {
+        oci::Client unverified(o);
+        Result<oci::PushResult> refused = oci::pushDeploymentBundle(unverified, dir, to, work.filePath(QStringLiteral("s0")));
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.contains(QLatin1String("certificate"), Qt::CaseInsensitive), qPrintable(refused.error().toString()));
+    }
+    o.caFile = certFile;
+    oci::Client client(o);
+    Result<oci::PushResult> pushed = oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("s1")));
+    QVERIFY2(pushed.ok(), qPrintable(pushed.ok() ? QString() : pushed.error().toString()));
+    Run raw = run(QStringLiteral("skopeo"), {QStringLiteral("inspect"), QStringLiteral("--raw"), QStringLiteral("--tls-verify=false"),
+                                            QStringLiteral("docker://") + to.toString()});
+    QVERIFY2(raw.code == 0, raw.err.constData());
+    QCOMPARE(QStringLiteral("sha256:") + sha256Hex(raw.out), pushed->digest);
 }
 
 QTEST_GUILESS_MAIN(TestOci)
