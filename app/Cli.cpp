@@ -43,13 +43,6 @@ namespace {
 using namespace pb::catalog;
 using namespace pb::store;
 
-// Actions with no store write of their own leave their receipt here (store actions write theirs in
-// their transaction). A receipt that cannot be written is reported, never silently dropped.
-void leaveReceipt(const QCommandLineParser& p, const receipts::ReceiptDraft& d) {
-    if (auto r = receipts::recordAction(dbPath(p), d); !r)
-        err() << "proofbench: receipt not written: " << r.error().toString() << Qt::endl;
-}
-
 receipts::Outcome outcomeOf(bool ok) { return ok ? receipts::Outcome::Ok : receipts::Outcome::Failed; }
 
 
@@ -77,6 +70,10 @@ const char* const kGeneralHelp =
     "  evidence sign    sign an evidence bundle and write its pointer\n"
     "  bundle sign      seal a deployment bundle: checksums.txt and an SLSA provenance attestation\n"
     "  bundle verify    verify a deployment bundle offline and print its trust level\n"
+    "  oci pull         pull an artifact (by digest) and its blobs into an OCI image layout\n"
+    "  evidence fetch   pull the bundles evidence pointers pin, with their signatures, and check them\n"
+    "  evidence push    publish an evidence bundle to a registry and write its pointer\n"
+    "  bundle push      publish a deployment bundle to a registry\n"
     "  validate         run a recipe's validation phases on a cluster (kubeconfig) and write the evidence\n"
     "  runs list|show   validation runs and imported performance results in the database\n"
     "  perf import      parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report\n"
@@ -490,7 +487,9 @@ int evidenceVerb(const QStringList& args) {
         out() << "Usage: proofbench evidence <import|check> ...\n\n"
                  "  import [--allowlist FILE] DIR        read a recipes/evidence tree into the database\n"
                  "  check [--pointer FILE] BUNDLE        check a summary bundle or OCI layout offline\n"
-                 "  sign --key KEY BUNDLE                sign a summary bundle and write its pointer\n";
+                 "  sign --key KEY BUNDLE                sign a summary bundle and write its pointer\n"
+                 "  fetch POINTER_OR_DIR                 pull pinned bundles and their signatures, then check\n"
+                 "  push DIR --to REF [--key KEY]        publish a bundle and write its pointer\n";
         return sub.isEmpty() ? kUsage : kOk;
     }
     return usage(QStringLiteral("unknown evidence command '%1'").arg(sub), QStringLiteral("evidence"));
@@ -1196,7 +1195,8 @@ int bundleVerb(const QStringList& args) {
     if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
         out() << "Usage: proofbench bundle <sign|verify> ...\n\n"
                  "  sign --key KEY DIR                      write checksums.txt and the bundle attestation\n"
-                 "  verify [--key PUB | identity flags] DIR check the inventory and attestations; print the trust level\n";
+                 "  verify [--key PUB | identity flags] DIR check the inventory and attestations; print the trust level\n"
+                 "  push DIR --to REF                       publish a deployment bundle to a registry\n";
         return sub.isEmpty() ? kUsage : kOk;
     }
     return usage(QStringLiteral("unknown bundle command '%1'").arg(sub), QStringLiteral("bundle"));

@@ -62,6 +62,7 @@ Result<oci::Reference> referenceArg(const QString& text, const QString& flag) {
 
 int ociPull(const QStringList& args) {
     QCommandLineParser p;
+    addDb(p);
     addRegistryOptions(p);
     p.addOption({QStringLiteral("to"), QStringLiteral("OCI image layout directory to pull into (created when absent)."), QStringLiteral("DIR")});
     p.addOption({QStringLiteral("allow-unpinned-tag"), QStringLiteral("Accept a tag-only reference to an evidence artifact.")});
@@ -104,8 +105,19 @@ int ociPull(const QStringList& args) {
     oci::PullOptions po;
     po.referrers = p.isSet(QStringLiteral("referrers"));
     Result<oci::PullResult> pulled = client.pull(target, *layout, po);
-    if (!pulled)
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("oci.pull");
+    d.parameters = QJsonObject{{QStringLiteral("reference"), ref->toString()}, {QStringLiteral("referrers"), po.referrers}};
+    if (!pulled) {
+        d.result = receipts::Outcome::Failed;
+        d.message = pulled.error().toString();
+        leaveReceipt(p, d);
         return fail(pulled.error());
+    }
+    d.inputs.push_back(receipts::Artifact::digest(pulled->reference.toString(), pulled->reference.digest.mid(7)));
+    d.outputs.push_back(receipts::Artifact::directory(layout->dir()));
+    d.message = QStringLiteral("%1 blobs fetched, %2 cached").arg(pulled->blobsFetched).arg(pulled->blobsCached);
+    leaveReceipt(p, d);
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonObject o = pulled->toJson();
         o.insert(QStringLiteral("layout"), layout->dir());
@@ -207,6 +219,16 @@ int evidenceFetch(const QStringList& args) {
                   << (fetched->signaturePulled ? QStringLiteral(" (with its signature)") : QStringLiteral(" (unsigned)")) << '\n'
                   << check.toText() << '\n';
     }
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("evidence.fetch");
+    d.parameters = QJsonObject{{QStringLiteral("pointers"), int(pointers.size())}, {QStringLiteral("cache"), cache}};
+    d.inputs.push_back(QFileInfo(input).isDir() ? receipts::Artifact::directory(input) : receipts::Artifact::file(input));
+    for (const evidence::Pointer& ptr : pointers)
+        if (const evidence::Attestation* a = ptr.attestation(); a && a->bundleDigest.startsWith(QLatin1String("sha256:")))
+            d.outputs.push_back(receipts::Artifact::digest(a->bundleOci, a->bundleDigest.mid(7)));
+    d.result = worst == 0 ? receipts::Outcome::Ok : worst == 1 ? receipts::Outcome::Partial : receipts::Outcome::Failed;
+    d.message = QStringLiteral("%1 bundles fetched and checked; worst exit %2").arg(pointers.size()).arg(worst);
+    leaveReceipt(p, d);
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
         printJson(QJsonObject{{QStringLiteral("results"), results}, {QStringLiteral("exit"), worst}});
     out().flush();
@@ -215,6 +237,7 @@ int evidenceFetch(const QStringList& args) {
 
 int evidencePush(const QStringList& args) {
     QCommandLineParser p;
+    addDb(p);
     addRegistryOptions(p);
     p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag."), QStringLiteral("REF")});
     p.addOption({QStringLiteral("key"), QStringLiteral("Private key (PEM) to sign the bundle with before publishing."), QStringLiteral("KEY")});
@@ -256,8 +279,20 @@ int evidencePush(const QStringList& args) {
     }
     oci::Client client(*opts);
     Result<oci::EvidencePush> pushed = oci::pushEvidence(client, p.positionalArguments().constFirst(), *to, po);
-    if (!pushed)
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("evidence.push");
+    d.parameters = QJsonObject{{QStringLiteral("to"), to->toString()}, {QStringLiteral("signed"), po.key != nullptr}};
+    d.inputs.push_back(receipts::Artifact::directory(p.positionalArguments().constFirst()));
+    if (!pushed) {
+        d.result = receipts::Outcome::Failed;
+        d.message = pushed.error().toString();
+        leaveReceipt(p, d);
         return fail(pushed.error());
+    }
+    d.outputs.push_back(receipts::Artifact::digest(pushed->artifact.reference.toString(), pushed->artifact.reference.digest.mid(7)));
+    d.outputs.push_back(receipts::Artifact::file(pushed->pointerPath));
+    d.message = QStringLiteral("published; pointer written");
+    leaveReceipt(p, d);
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
         printJson(pushed->toJson());
     else
@@ -270,6 +305,7 @@ int evidencePush(const QStringList& args) {
 
 int bundlePush(const QStringList& args) {
     QCommandLineParser p;
+    addDb(p);
     addRegistryOptions(p);
     p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag (oci:// accepted)."), QStringLiteral("REF")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
@@ -290,8 +326,19 @@ int bundlePush(const QStringList& args) {
         return fail(opts.error());
     oci::Client client(*opts);
     Result<oci::PushResult> pushed = oci::pushDeploymentBundle(client, p.positionalArguments().constFirst(), *to);
-    if (!pushed)
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("bundle.push");
+    d.parameters = QJsonObject{{QStringLiteral("to"), to->toString()}};
+    d.inputs.push_back(receipts::Artifact::directory(p.positionalArguments().constFirst()));
+    if (!pushed) {
+        d.result = receipts::Outcome::Failed;
+        d.message = pushed.error().toString();
+        leaveReceipt(p, d);
         return fail(pushed.error());
+    }
+    d.outputs.push_back(receipts::Artifact::digest(pushed->reference.toString(), pushed->reference.digest.mid(7)));
+    d.message = QStringLiteral("%1 bytes in %2 new blobs").arg(pushed->bytesPushed).arg(pushed->blobsPushed);
+    leaveReceipt(p, d);
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
         printJson(pushed->toJson());
     else

@@ -292,4 +292,9 @@ Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p) {
     return sigstore::readPrivateKey(*pem, *pass, path);
 }
 
+void leaveReceipt(const QCommandLineParser& p, const receipts::ReceiptDraft& d) {
+    if (auto r = receipts::recordAction(dbPath(p), d); !r)
+        err() << "proofbench: receipt not written: " << r.error().toString() << Qt::endl;
+}
+
 } // namespace pb::cli

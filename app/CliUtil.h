@@ -9,6 +9,7 @@
 #include "sigstore/Keys.h"
 #include "sigstore/TrustedRoot.h"
 #include "sigstore/Verify.h"
+#include "receipts/Ledger.h"
 #include "store/Database.h"
 
 #include <QCommandLineParser>
@@ -51,6 +52,9 @@ Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p);
 
 // validate, runs, perf (CliValidate.cpp); args include the program name.
 int validationVerbs(const QStringList& args);
+// Actions with no store write of their own leave their receipt here (store actions write theirs in
+// their transaction). A receipt that cannot be written is reported, never silently dropped.
+void leaveReceipt(const QCommandLineParser& p, const receipts::ReceiptDraft& d);
 // oci pull, evidence fetch/push, bundle push (CliOci.cpp); args include the program name.
 int ociVerbs(const QStringList& args);
 // receipts list|show|export|verify, records import|check|stages (CliReceipts.cpp); args include the program name.
