@@ -1,0 +1,1 @@
+# Registry (issue #11) GUI files
