@@ -228,7 +228,12 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
         v.inventoryDetail = QStringLiteral("checksums.txt is missing: the bundle was never sealed");
         return v;
     }
-    const QByteArray checksums = cf.readAll();
+    Result<QByteArray> checksumsRead = readLimited(cf, limits::kDocumentFile, QStringLiteral("checksums.txt"));
+    if (!checksumsRead) {
+        v.inventoryDetail = checksumsRead.error().toString();
+        return v;
+    }
+    const QByteArray checksums = *checksumsRead;
     QStringList problems;
     const std::map<QString, QString> listed = parseChecksums(checksums, &problems);
     auto present = hashTree(dir, progress, cancel);
@@ -273,7 +278,8 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
     }
     sigstore::TrustedRoot empty;
     const sigstore::TrustedRoot& root = options.root ? *options.root : empty;
-    v.bundleAttestation = sigstore::verifyBundle(af.readAll(), QLatin1String(kBundleAttestation), sigstore::Artifact::fromBytes(checksums),
+    const QByteArray attestationBytes = af.size() > limits::kDocumentFile ? QByteArray() : af.read(limits::kDocumentFile);
+    v.bundleAttestation = sigstore::verifyBundle(attestationBytes, QLatin1String(kBundleAttestation), sigstore::Artifact::fromBytes(checksums),
                                                  root, options.policy);
     if (!v.bundleAttestation->verified) {
         v.attestationDetail = QStringLiteral("bundle attestation: %1").arg(v.bundleAttestation->summary());
@@ -308,7 +314,8 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
     sigstore::Policy nvidia;
     nvidia.identityRegexp = QStringLiteral("^https://github\\.com/NVIDIA/aicr/\\.github/workflows/on-tag\\.yaml@refs/tags/.+$");
     nvidia.issuer = QStringLiteral("https://token.actions.githubusercontent.com");
-    v.binaryAttestation = sigstore::verifyBundle(bf.readAll(), QLatin1String(kBinaryAttestation), *artifact, *options.root, nvidia);
+    const QByteArray binaryBytes = bf.size() > limits::kDocumentFile ? QByteArray() : bf.read(limits::kDocumentFile);
+    v.binaryAttestation = sigstore::verifyBundle(binaryBytes, QLatin1String(kBinaryAttestation), *artifact, *options.root, nvidia);
     if (!v.binaryAttestation->verified) {
         v.attestationDetail = QStringLiteral("binary attestation: %1").arg(v.binaryAttestation->summary());
         return v;

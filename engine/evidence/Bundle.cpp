@@ -1,3 +1,4 @@
+#include "core/Files.h"
 #include "evidence/Bundle.h"
 
 #include "catalog/Digest.h"
@@ -175,7 +176,10 @@ Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
     QFile idx(dir + QStringLiteral("/index.json"));
     if (!idx.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("not an OCI image layout: no index.json"), dirIn);
-    const QJsonObject index = QJsonDocument::fromJson(idx.readAll()).object();
+    Result<QByteArray> indexBytes = readLimited(idx, limits::kConfigFile, QStringLiteral("index.json"));
+    if (!indexBytes)
+        return indexBytes.error();
+    const QJsonObject index = QJsonDocument::fromJson(*indexBytes).object();
     const QJsonArray manifests = index.value(QStringLiteral("manifests")).toArray();
     if (manifests.isEmpty())
         return makeError(QStringLiteral("index.json lists no manifests"), idx.fileName(), 0, QStringLiteral("manifests"));

@@ -1,3 +1,4 @@
+#include "core/Files.h"
 #include "evidence/Evidence.h"
 
 #include "core/Hash.h"
@@ -335,10 +336,10 @@ Result<EvidenceTree> scanEvidence(const QString& dirIn, const QString& allowlist
     tree.root = root;
     const QString allow = allowlistFile.isEmpty() ? root + QStringLiteral("/allowlist.yaml") : allowlistFile;
     if (QFileInfo::exists(allow)) {
-        QFile f(allow);
-        if (!f.open(QIODevice::ReadOnly))
-            return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), allow);
-        Result<Allowlist> a = parseAllowlist(f.readAll(), allow);
+        Result<QByteArray> bytes = readFileLimited(allow, limits::kConfigFile, QStringLiteral("the allowlist"));
+        if (!bytes)
+            return bytes.error();
+        Result<Allowlist> a = parseAllowlist(*bytes, allow);
         if (!a)
             return a.error();
         tree.allowlist = std::move(*a);

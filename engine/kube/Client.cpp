@@ -1,3 +1,4 @@
+#include "core/Files.h"
 #include "kube/Client.h"
 
 #include <curl/curl.h>
@@ -346,7 +347,10 @@ Result<std::unique_ptr<Client>> Client::create(const ResolvedContext& context, c
         if (!f.open(QIODevice::ReadOnly))
             return makeError(QStringLiteral("cannot read certificate-authority %1: %2").arg(cl.certificateAuthority, f.errorString()),
                              cl.sourceFile, 0, field + QStringLiteral(".certificate-authority"));
-        d.caPem = f.readAll();
+        Result<QByteArray> ca = readLimited(f, limits::kSmallFile, QStringLiteral("certificate-authority"));
+        if (!ca)
+            return makeError(ca.error().message, cl.sourceFile, 0, field + QStringLiteral(".certificate-authority"));
+        d.caPem = *ca;
     }
     const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
     QString prefix = url.path(QUrl::FullyEncoded);

@@ -1,3 +1,4 @@
+#include "core/Files.h"
 #include "kube/Credentials.h"
 
 #include <QDir>
@@ -66,7 +67,10 @@ Result<QByteArray> readAll(const QString& path, const QString& what, const User&
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1 %2: %3").arg(what, path, f.errorString()), user.sourceFile, 0,
                          QStringLiteral("users[%1].user").arg(user.name));
-    return f.readAll();
+    Result<QByteArray> bytes = readLimited(f, limits::kSmallFile, what);
+    if (!bytes)
+        return makeError(bytes.error().message, user.sourceFile, 0, QStringLiteral("users[%1].user").arg(user.name));
+    return bytes;
 }
 
 } // namespace

@@ -1,3 +1,4 @@
+#include "core/Files.h"
 #include "kube/Kubeconfig.h"
 
 #include "yaml/Yaml.h"
@@ -202,9 +203,9 @@ void flatten(QJsonObject& o, const char* dataKey, const QByteArray& data, const 
              bool redact) {
     QByteArray bytes = data;
     if (bytes.isEmpty() && !path.isEmpty()) {
-        QFile f(path);
-        if (f.open(QIODevice::ReadOnly))
-            bytes = f.readAll();
+        Result<QByteArray> read = readFileLimited(path, limits::kSmallFile);
+        if (read)
+            bytes = *read;
         else {
             o.insert(QLatin1String(pathKey), path); // unreadable: show where it points
             return;
@@ -366,7 +367,10 @@ Result<Kubeconfig> Kubeconfig::load(const QStringList& files) {
         }
         if (!file.open(QIODevice::ReadOnly))
             return makeError(QStringLiteral("cannot read the kubeconfig: %1").arg(file.errorString()), f);
-        Result<Kubeconfig> one = parse(file.readAll(), f);
+        Result<QByteArray> bytes = readLimited(file, limits::kConfigFile, QStringLiteral("the kubeconfig"));
+        if (!bytes)
+            return bytes.error();
+        Result<Kubeconfig> one = parse(*bytes, f);
         if (!one)
             return one.error();
         merged.files << abs;

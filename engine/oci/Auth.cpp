@@ -1,3 +1,4 @@
+#include "core/Files.h"
 #include "oci/Auth.h"
 
 #include <QDir>
@@ -77,8 +78,11 @@ Result<Credentials> credentialsFor(const QString& registry, const DockerConfigOp
         return Credentials{};
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), file);
+    Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("the docker config"));
+    if (!bytes)
+        return bytes.error();
     QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject())
         return makeError(QStringLiteral("not a JSON object: %1").arg(pe.errorString()), file);
     const QJsonObject root = doc.object();
@@ -141,8 +145,11 @@ Result<std::vector<CredentialSource>> listCredentialSources(const DockerConfigOp
         return out;
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), file);
+    Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("the docker config"));
+    if (!bytes)
+        return bytes.error();
     QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject())
         return makeError(QStringLiteral("not a JSON object: %1").arg(pe.errorString()), file);
     const QJsonObject root = doc.object();

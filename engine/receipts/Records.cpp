@@ -1,3 +1,4 @@
+#include "core/Files.h"
 #include "receipts/Records.h"
 
 #include "core/Hash.h"
@@ -508,7 +509,8 @@ std::vector<RecordCheck> checkChecksums(const QString& checksumsFile, const QStr
     auto relOf = [&](const QString& p) { return relDir == QLatin1String(".") ? p : relDir + QLatin1Char('/') + p; };
     int matched = 0, missing = 0, differ = 0, lineNo = 0, bad = 0;
     std::set<QString> listed;
-    for (const QByteArray& raw : f.readAll().split('\n')) {
+    const QByteArray listing = f.read(limits::kDocumentFile);
+    for (const QByteArray& raw : listing.split('\n')) {
         ++lineNo;
         const QString line = QString::fromUtf8(raw).trimmed();
         if (line.isEmpty())
@@ -711,7 +713,12 @@ Result<RecordsReport> readRecords(const QString& dirIn) {
             report.problems.push_back(makeError(QStringLiteral("cannot read: ") + f.errorString(), rel));
             continue;
         }
-        const QByteArray bytes = f.readAll();
+        Result<QByteArray> read = readLimited(f, limits::kConfigFile, QStringLiteral("the record"));
+        if (!read) {
+            report.problems.push_back(read.error());
+            continue;
+        }
+        const QByteArray bytes = *read;
         ExternalRecord r;
         r.path = path;
         r.relative = rel;

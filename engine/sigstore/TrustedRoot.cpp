@@ -1,3 +1,4 @@
+#include "core/Files.h"
 #include "sigstore/TrustedRoot.h"
 
 #include "core/Hash.h"
@@ -229,10 +230,10 @@ Result<TrustedRoot> parseTrustedRoot(const QByteArray& json, const QString& file
 }
 
 Result<TrustedRoot> loadTrustedRoot(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
-    return parseTrustedRoot(f.readAll(), path);
+    Result<QByteArray> bytes = readFileLimited(path, limits::kConfigFile, QStringLiteral("the trusted root"));
+    if (!bytes)
+        return bytes.error();
+    return parseTrustedRoot(*bytes, path);
 }
 
 std::shared_ptr<const TrustCache> buildTrustCache(const TrustedRoot& root) {

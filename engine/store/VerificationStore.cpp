@@ -1,3 +1,4 @@
+#include "core/Files.h"
 #include "store/VerificationStore.h"
 
 #include "core/Hash.h"
@@ -50,10 +51,10 @@ StoredVerification readVerification(const QSqlQuery& q) {
 } // namespace
 
 Result<qint64> VerificationStore::importTrustedRoot(const QString& path, bool makeDefault) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
-    const QByteArray bytes = f.readAll();
+    Result<QByteArray> read = readFileLimited(path, limits::kConfigFile, QStringLiteral("the trusted root"));
+    if (!read)
+        return read.error();
+    const QByteArray bytes = *read;
     auto parsed = sigstore::parseTrustedRoot(bytes, path);
     if (!parsed)
         return parsed.error();

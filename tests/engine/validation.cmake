@@ -5,3 +5,6 @@ if(TARGET pb-kube-testserver)
   add_dependencies(tst_validation pb-kube-testserver proofbench)
   target_compile_definitions(tst_validation PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>")
 endif()
+
+# Issue #10: every input has a limit and a clear error.
+pb_add_test(tst_limits SOURCES tst_limits.cpp LIBS pb_engine)

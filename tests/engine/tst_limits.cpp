@@ -1,0 +1,200 @@
+// Issue #10: hostile input meets a limit and a clear error (file, size or depth, and the limit),
+// never a crash, a hang or an out-of-memory: oversize files (kubeconfig, trusted root, allowlist,
+// docker config, index.json, tokenFile), YAML alias bombs and depth, JSON depth, archive members and
+// totals, endless log lines, a validator that never stops printing.
+#include "TestUtil.h"
+
+#include "core/Files.h"
+#include "evidence/Bundle.h"
+#include "evidence/Evidence.h"
+#include "kube/Kubeconfig.h"
+#include "oci/Auth.h"
+#include "sigstore/TrustedRoot.h"
+#include "validation/Nccl.h"
+#include "validation/Runner.h"
+#include "yaml/Yaml.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pb;
+
+namespace {
+
+// A sparse file of `size` bytes: cheap to make, and larger than any limit.
+QString hugeFile(const QTemporaryDir& dir, const QString& name, qint64 size) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || !f.resize(size))
+        qFatal("cannot make %s", qPrintable(path));
+    return path;
+}
+
+void expectLimitError(const Error& e, const QString& path) {
+    QVERIFY2(e.file == path, qPrintable(e.toString()));
+    QVERIFY2(e.message.contains(QLatin1String("limit")), qPrintable(e.toString()));
+}
+
+} // namespace
+
+class TestLimits : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void oversizeInputFiles();
+    void readLimitedOnAPipe();
+    void yamlAliasBombAndDepth();
+    void jsonDepth();
+    void archiveMembersAndTotals();
+    void endlessLogLines();
+};
+
+void TestLimits::oversizeInputFiles() {
+    QTemporaryDir dir;
+    const qint64 big = limits::kConfigFile + 1;
+    {
+        const QString p = hugeFile(dir, QStringLiteral("kubeconfig"), big);
+        Result<kube::Kubeconfig> k = kube::Kubeconfig::load({p});
+        QVERIFY(!k.ok());
+        expectLimitError(k.error(), p);
+    }
+    {
+        const QString p = hugeFile(dir, QStringLiteral("trusted_root.json"), big);
+        Result<sigstore::TrustedRoot> r = sigstore::loadTrustedRoot(p);
+        QVERIFY(!r.ok());
+        expectLimitError(r.error(), p);
+    }
+    {
+        QDir().mkpath(dir.filePath(QStringLiteral("evidence")));
+        const QString p = hugeFile(dir, QStringLiteral("evidence/allowlist.yaml"), big);
+        Result<evidence::EvidenceTree> t = evidence::scanEvidence(dir.filePath(QStringLiteral("evidence")));
+        QVERIFY(!t.ok());
+        expectLimitError(t.error(), p);
+    }
+    {
+        QDir().mkpath(dir.filePath(QStringLiteral("docker")));
+        const QString p = hugeFile(dir, QStringLiteral("docker/config.json"), big);
+        oci::DockerConfigOptions o;
+        o.configFile = p;
+        Result<oci::Credentials> c = oci::credentialsFor(QStringLiteral("ghcr.io"), o);
+        QVERIFY(!c.ok());
+        expectLimitError(c.error(), p);
+    }
+    {
+        QDir().mkpath(dir.filePath(QStringLiteral("layout")));
+        const QString p = hugeFile(dir, QStringLiteral("layout/index.json"), big);
+        Result<evidence::SummaryBundle> b = evidence::loadOciLayout(dir.filePath(QStringLiteral("layout")));
+        QVERIFY(!b.ok());
+        expectLimitError(b.error(), p);
+    }
+}
+
+void TestLimits::readLimitedOnAPipe() {
+    // /dev/zero reports size 0 and never ends: the read stops at the limit.
+    QFile f(QStringLiteral("/dev/zero"));
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Unbuffered));
+    Result<QByteArray> r = readLimited(f, 4096, QStringLiteral("the token file"));
+    QVERIFY(!r.ok());
+    QVERIFY(r.error().message.contains(QLatin1String("the token file")));
+}
+
+void TestLimits::yamlAliasBombAndDepth() {
+    // "Billion laughs": nine levels of ten aliases each.
+    QByteArray bomb = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n";
+    char prev = 'a';
+    for (char c = 'b'; c <= 'j'; ++c) {
+        bomb += QByteArray(1, c) + ": &" + c + " [";
+        for (int i = 0; i < 10; ++i)
+            bomb += QByteArray(i ? "," : "") + "*" + prev;
+        bomb += "]\n";
+        prev = c;
+    }
+    Result<yaml::Node> n = yaml::parse(bomb, QStringLiteral("bomb.yaml"));
+    QVERIFY(!n.ok());
+    QVERIFY2(n.error().message.contains(QLatin1String("alias expansion limit")), qPrintable(n.error().toString()));
+    QCOMPARE(n.error().file, QStringLiteral("bomb.yaml"));
+
+    const QByteArray deep = QByteArray(100000, '[') + QByteArray(100000, ']');
+    Result<yaml::Node> d = yaml::parse(deep, QStringLiteral("deep.yaml"));
+    QVERIFY(!d.ok());
+    QVERIFY2(d.error().message.contains(QLatin1String("nesting deeper")), qPrintable(d.error().toString()));
+
+    // The same through a kubeconfig: an error naming the file, not a crash.
+    Result<kube::Kubeconfig> k = kube::Kubeconfig::parse(bomb, QStringLiteral("/tmp/kubeconfig"));
+    QVERIFY(!k.ok());
+    QCOMPARE(k.error().file, QStringLiteral("/tmp/kubeconfig"));
+}
+
+void TestLimits::jsonDepth() {
+    // JSON readers (trusted roots, bundles, CTRF, docker config) go through Qt's parser, which refuses
+    // nesting past its limit; our readers turn that into an error naming the file.
+    const QByteArray deep = QByteArray(200000, '[') + QByteArray(200000, ']');
+    Result<sigstore::TrustedRoot> r = sigstore::parseTrustedRoot(deep, QStringLiteral("trusted_root.json"));
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().file, QStringLiteral("trusted_root.json"));
+    Result<evidence::CtrfReport> c = evidence::parseCtrf(deep, QStringLiteral("ctrf/performance.json"));
+    QVERIFY(!c.ok());
+}
+
+void TestLimits::archiveMembersAndTotals() {
+    // A gzip stream that inflates to far more than the total allowed (a "zip bomb"): refused by the
+    // limit on the member, without inflating it all.
+    QTemporaryDir dir;
+    const QString path = hugeFile(dir, QStringLiteral("zeros"), 300ll * 1024 * 1024);
+    QProcess tar;
+    tar.setWorkingDirectory(dir.path());
+    tar.start(QStringLiteral("tar"), {QStringLiteral("-czf"), QStringLiteral("bomb.tar.gz"), QStringLiteral("zeros")});
+    QVERIFY(tar.waitForFinished(120000));
+    QCOMPARE(tar.exitCode(), 0);
+    QFile f(dir.filePath(QStringLiteral("bomb.tar.gz")));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray archive = f.readAll();
+    QVERIFY(archive.size() < 2 * 1024 * 1024); // small on the wire
+    evidence::ExtractLimits limits;
+    Result<QMap<QString, QByteArray>> out = evidence::extractTar(archive, QStringLiteral("layer.tar.gz"), limits);
+    QVERIFY(!out.ok());
+    QVERIFY2(out.error().toString().contains(QLatin1String("zeros")), qPrintable(out.error().toString()));
+
+    // Many tiny members: refused past the member count.
+    evidence::ExtractLimits few;
+    few.maxMembers = 3;
+    QProcess many;
+    many.setWorkingDirectory(dir.path());
+    for (int i = 0; i < 5; ++i) {
+        QFile m(dir.filePath(QStringLiteral("m%1").arg(i)));
+        QVERIFY(m.open(QIODevice::WriteOnly));
+        m.write("x");
+    }
+    many.start(QStringLiteral("tar"), {QStringLiteral("-czf"), QStringLiteral("many.tar.gz"), QStringLiteral("m0"), QStringLiteral("m1"),
+                                       QStringLiteral("m2"), QStringLiteral("m3"), QStringLiteral("m4")});
+    QVERIFY(many.waitForFinished(30000));
+    QFile mf(dir.filePath(QStringLiteral("many.tar.gz")));
+    QVERIFY(mf.open(QIODevice::ReadOnly));
+    Result<QMap<QString, QByteArray>> m = evidence::extractTar(mf.readAll(), QStringLiteral("many.tar.gz"), few);
+    QVERIFY(!m.ok());
+}
+
+void TestLimits::endlessLogLines() {
+    // A line of 10 MB with no newline: skipped and counted, memory bounded, the table still found.
+    validation::NcclParser parser;
+    const QByteArray chunk(1024 * 1024, 'x');
+    for (int i = 0; i < 10; ++i)
+        parser.feed(chunk);
+    QFile f(pbtest::fixture(QStringLiteral("validation/nccl-pass.txt")));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    parser.feed("\n");
+    parser.feed(f.readAll());
+    const validation::NcclResult r = parser.finish();
+    QCOMPARE(r.lastOopBusBw(), 386.56);
+    QVERIFY(r.longLinesSkipped >= 1);
+
+    // A check log past its bound keeps its head and its newest lines.
+    QByteArray log;
+    for (int i = 0; i < 40; ++i)
+        validation::appendBounded(log, chunk + '\n', 4 * 1024 * 1024);
+    QVERIFY(log.size() <= 4 * 1024 * 1024 + 512 * 1024);
+}
+
+QTEST_GUILESS_MAIN(TestLimits)
+#include "tst_limits.moc"
