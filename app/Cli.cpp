@@ -79,6 +79,8 @@ const char* const kGeneralHelp =
     "  perf import      parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report\n"
     "  receipts list|show|export|verify   the receipts ledger: what was done, on which inputs, with what result\n"
     "  records import|check|stages        ConfigHub records: store, check offline, and the stage table\n"
+    "  report --format html|pdf|markdown --out FILE [--version LABEL] [--filter TEXT]\n"
+    "                                     the release review report (health, evidence, charts, diff, receipts head)\n"
     "\n"
     "Every verb takes --db PATH (default: the per-user application data folder) and --help.\n"
     "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n";
@@ -1212,7 +1214,7 @@ bool isCliInvocation(const QStringList& args) {
                                       QStringLiteral("attest"), QStringLiteral("bundle"), QStringLiteral("validate"),
                                       QStringLiteral("runs"), QStringLiteral("perf"), QStringLiteral("oci"),
                                       QStringLiteral("receipts"), QStringLiteral("records"),
-                                      QStringLiteral("help"),
+                                      QStringLiteral("report"), QStringLiteral("help"),
                                       QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("--version"),
                                       QStringLiteral("-v")};
     return verbs.contains(args.at(1)) || !args.at(1).startsWith(QLatin1Char('-'));

@@ -9,6 +9,8 @@
 #include "RecipeView.h"
 #include "SignPane.h"
 #include "ValidationPane.h"
+#include "ReceiptsPane.h"
+#include "ReportDialog.h"
 #include "VerifyPane.h"
 #include "WidgetUtil.h"
 #include "catalog/Loader.h"
@@ -306,6 +308,12 @@ void MainWindow::buildUi() {
     connect(m_validationPane, &ValidationPane::statusMessage, this,
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
     m_views->addWidget(m_validationPane);
+
+    // The Receipts view: the ledger of every action, its chain status, and external records.
+    m_receiptsPane = new ReceiptsPane(m_db, this);
+    connect(m_receiptsPane, &ReceiptsPane::statusMessage, this,
+            [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    m_views->addWidget(m_receiptsPane);
     setCentralWidget(m_views);
     setAcceptDrops(true);
 
@@ -332,6 +340,11 @@ void MainWindow::buildMenus() {
     m_importEvidenceAction->setStatusTip(
         tr("Import the evidence pointers of an AICR recipes/evidence directory (invalid ones are kept with "
            "their reasons)"));
+    file->addSeparator();
+    m_reportAction = file->addAction(tr("Release review &report…"), this, &MainWindow::openReportDialog);
+    m_reportAction->setObjectName(QStringLiteral("actionReleaseReport"));
+    m_reportAction->setStatusTip(tr("Summary, health table, evidence, performance charts, catalog diff, open problems and "
+                                    "the receipts chain head as PDF, HTML or Markdown"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setObjectName(QStringLiteral("actionQuit"));
@@ -366,7 +379,13 @@ void MainWindow::buildMenus() {
     m_showValidationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_5));
     m_showValidationAction->setToolTip(tr("Validate a recipe on a cluster through a kubeconfig context: live checks, logs, "
                                           "NCCL and inference charts, past runs (Ctrl+5)"));
-    for (QAction* a : {m_showCatalogAction, m_showHealthAction, m_showVerifyAction, m_showSignAction, m_showValidationAction}) {
+    m_showReceiptsAction = view->addAction(tr("&Receipts"), this, &MainWindow::showReceipts);
+    m_showReceiptsAction->setObjectName(QStringLiteral("actionShowReceipts"));
+    m_showReceiptsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_6));
+    m_showReceiptsAction->setToolTip(tr("The receipts ledger: every action with its inputs, outputs and digests, the hash "
+                                        "chain's status, and external ConfigHub records with their stage table (Ctrl+6)"));
+    for (QAction* a : {m_showCatalogAction, m_showHealthAction, m_showVerifyAction, m_showSignAction, m_showValidationAction,
+                       m_showReceiptsAction}) {
         a->setCheckable(true);
         views->addAction(a);
     }
@@ -383,6 +402,7 @@ void MainWindow::buildMenus() {
     m_viewBar->addAction(m_showVerifyAction);
     m_viewBar->addAction(m_showSignAction);
     m_viewBar->addAction(m_showValidationAction);
+    m_viewBar->addAction(m_showReceiptsAction);
     m_viewBar->addSeparator();
     m_viewBar->addAction(m_importAction);
     m_viewBar->addAction(m_importEvidenceAction);
@@ -518,6 +538,29 @@ void MainWindow::showValidation() {
     statusBar()->showMessage(m_validationPane->isRunning() ? tr("A validation run is going")
                                                            : tr("Pick a kubeconfig context and a recipe, then Start"),
                              5000);
+}
+
+bool MainWindow::isReceiptsShown() const {
+    return m_views->currentWidget() == m_receiptsPane;
+}
+
+void MainWindow::showReceipts() {
+    m_views->setCurrentWidget(m_receiptsPane);
+    m_showReceiptsAction->setChecked(true);
+    m_receiptsPane->refresh();
+    statusBar()->showMessage(m_receiptsPane->chain().ok ? tr("Receipts chain intact")
+                                                        : tr("Receipts chain broken at receipt #%1").arg(m_receiptsPane->chain().firstBadSeq),
+                             5000);
+}
+
+void MainWindow::openReportDialog() {
+    ReportDialog dialog(m_db, this);
+    connect(&dialog, &ReportDialog::saved, this, [this](const QString& path, const QString& error) {
+        statusBar()->showMessage(error.isEmpty() ? tr("Report saved to %1").arg(QDir::toNativeSeparators(path)) : error, 10000);
+        if (m_receiptsPane->isVisible())
+            m_receiptsPane->refresh();
+    });
+    dialog.exec();
 }
 
 void MainWindow::showSign() {

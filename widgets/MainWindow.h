@@ -1,10 +1,11 @@
-// The main window: five views, switched by the tool bar (Ctrl+1 … Ctrl+5). Catalog:
+// The main window: six views, switched by the tool bar (Ctrl+1 … Ctrl+6). Catalog:
 // versions and their recipes on the left (filter as you type), the selected recipe on the right.
 // Health: the evidence status of every recipe coordinate with its inspector. Verify: offline
 // Sigstore verification of a bundle, step by step, and the stored history. Sign: signing keys, the
 // three signatures (file, evidence bundle, deployment bundle) and deployment-bundle verification;
 // the Sign menu reaches the same dialogs from any view. Validation: a recipe's validation phases on
-// a cluster, live, with its charts and past runs. File > Import Catalog…
+// a cluster, live, with its charts and past runs. Receipts: the ledger of every action, its chain
+// status and external records. File > Release review report… writes the review. File > Import Catalog…
 // and File > Import Evidence… run on workers. A Sigstore bundle (or trusted root) dropped anywhere
 // on the window opens in the Verify view.
 #pragma once
@@ -44,6 +45,7 @@ namespace pb::widgets {
 class ComparePane;
 class GraphPane;
 class HealthPane;
+class ReceiptsPane;
 class RecipeView;
 class SignPane;
 class ValidationPane;
@@ -87,6 +89,8 @@ class MainWindow : public QMainWindow {
     bool isSignShown() const;
     ValidationPane* validationPane() const { return m_validationPane; }
     bool isValidationShown() const;
+    ReceiptsPane* receiptsPane() const { return m_receiptsPane; }
+    bool isReceiptsShown() const;
     // The loaded catalog of a version, when it is cached (nullptr otherwise).
     std::shared_ptr<const catalog::Catalog> cachedCatalog(const QString& label) const;
 
@@ -102,6 +106,9 @@ class MainWindow : public QMainWindow {
     void showVerify();
     void showSign();
     void showValidation();
+    void showReceipts();
+    // File > Release review report…: the report dialog (modal).
+    void openReportDialog();
 
   signals:
     // After an import ends (and after its error box was closed).
@@ -153,6 +160,9 @@ class MainWindow : public QMainWindow {
     QAction* m_showVerifyAction = nullptr;
     QAction* m_showSignAction = nullptr;
     QAction* m_showValidationAction = nullptr;
+    QAction* m_showReceiptsAction = nullptr;
+    QAction* m_reportAction = nullptr;
+    ReceiptsPane* m_receiptsPane = nullptr;
     HealthPane* m_healthPane = nullptr;
     VerifyPane* m_verifyPane = nullptr;
     SignPane* m_signPane = nullptr;

@@ -1,0 +1,334 @@
+// The release review report on a real database: the embedded catalog (two versions), an evidence
+// tree with a checked bundle, and a stored run parsed from an NCCL log. HTML holds every health row
+// and the charts as data: URIs; Markdown points at chart files that exist; the PDF has the page
+// count its layout predicts and every page renders (pdftoppm) to a page that is not blank; each
+// export leaves a report.export receipt with the file's sha256.
+#include "EvidenceFixture.h"
+#include "GuiTestUtil.h"
+#include "TestUtil.h"
+
+#include "Report.h"
+#include "ReportDialog.h"
+
+#include "core/Hash.h"
+#include "evidence/Evidence.h"
+#include "receipts/Ledger.h"
+#include "store/EvidenceStore.h"
+#include "store/RunStore.h"
+#include "validation/Nccl.h"
+#include "validation/Score.h"
+
+#include <QComboBox>
+#include <QImage>
+#include <QLineEdit>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QTimeZone>
+
+using namespace pb;
+using namespace pb::widgets;
+
+class TestReport : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase();
+    void html();
+    void markdown();
+    void pdf();
+    void filterAndVersion();
+    void cli();
+    void dialog();
+    void cleanupTestCase();
+
+  private:
+    QString fileSha(const QString& path);
+    std::optional<receipts::Receipt> lastReportReceipt();
+
+    std::unique_ptr<pbgui::SeededDb> m_db;
+    QTemporaryDir m_out;
+    std::vector<store::HealthRow> m_rows;
+};
+
+void TestReport::initTestCase() {
+    m_db = pbgui::seededDatabase();
+    QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
+    QVERIFY(m_out.isValid());
+
+    // Evidence: the pointer tree and a bundle with a failed performance test.
+    const QString evidenceRoot = m_out.filePath(QStringLiteral("evidence"));
+    QVERIFY(pbgui::EvidenceFixture::writeTree(evidenceRoot));
+    Result<evidence::EvidenceTree> tree = evidence::scanEvidence(evidenceRoot);
+    QVERIFY2(tree, tree ? "" : qPrintable(tree.error().toString()));
+    store::EvidenceStore evidence(*m_db->db);
+    QVERIFY(evidence.importTree(*tree));
+    pbgui::BundleDirFixture bundle;
+    QVERIFY(!bundle.writeDirectory(m_out.filePath(QStringLiteral("bundles"))).isEmpty());
+    Result<int> bundles = evidence.importBundles(m_out.filePath(QStringLiteral("bundles")));
+    QVERIFY2(bundles, bundles ? "" : qPrintable(bundles.error().toString()));
+
+    // A run imported from the NCCL log fixture, scored against ">= 300".
+    const QString log = pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"));
+    Result<validation::NcclResult> nccl = validation::parseNcclFile(log);
+    QVERIFY2(nccl, nccl ? "" : qPrintable(nccl.error().toString()));
+    catalog::Constraint c;
+    c.name = QStringLiteral("nccl-all-reduce-bw");
+    c.value = QStringLiteral(">= 300");
+    validation::CheckRun check;
+    check.phase = QStringLiteral("performance");
+    check.name = c.name;
+    check.nccl = *nccl;
+    check.score = validation::scoreNccl(check.name, *nccl, {c});
+    check.state = validation::CheckState::Passed;
+    check.message = check.score->message;
+    check.started = QDateTime(QDate(2026, 10, 3), QTime(9, 0), QTimeZone::utc());
+    check.finished = check.started.addSecs(120);
+    validation::RunResult run;
+    run.runId = QStringLiteral("import-report-test");
+    run.started = check.started;
+    run.finished = check.finished;
+    run.phasesRun = {check.phase};
+    run.checks = {check};
+    run.state = validation::RunState::Passed;
+    store::RunHeader header;
+    header.source = QStringLiteral("import");
+    header.recipeName = pbgui::EvidenceFixture::signedRecipe();
+    header.coordinate = header.recipeName;
+    Result<qint64> saved = store::RunStore(*m_db->db).saveImported(header, run, {log});
+    QVERIFY2(saved, saved ? "" : qPrintable(saved.error().toString()));
+
+    Result<store::CatalogVersionInfo> v = store::CatalogStore(*m_db->db).version(QStringLiteral("v1.0.0"));
+    QVERIFY(v);
+    Result<std::vector<store::HealthRow>> rows = evidence.health(v->id);
+    QVERIFY(rows);
+    m_rows = *rows;
+    QVERIFY(m_rows.size() > 5);
+}
+
+void TestReport::cleanupTestCase() { m_db.reset(); }
+
+QString TestReport::fileSha(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return sha256Hex(f.readAll());
+}
+
+std::optional<receipts::Receipt> TestReport::lastReportReceipt() {
+    receipts::ListFilter f;
+    f.kind = QStringLiteral("report.export");
+    Result<std::vector<receipts::Receipt>> r = receipts::Ledger(*m_db->db).list(f);
+    if (!r || r->empty())
+        return std::nullopt;
+    return r->back();
+}
+
+void TestReport::html() {
+    const QString path = m_out.filePath(QStringLiteral("review.html"));
+    Result<ReportOutput> out = exportReport(*m_db->db, {}, ReportFormat::Html, path);
+    QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(f.readAll());
+
+    // Every row of the health table (the newest version, v1.0.0), with its status.
+    QCOMPARE(html.count(QStringLiteral("<tr class=\"health-row\">")), qsizetype(m_rows.size()));
+    for (const store::HealthRow& r : m_rows) {
+        const QRegularExpression row(QStringLiteral("<tr class=\"health-row\"><td>%1[^<]*</td>.*?%2</font>")
+                                         .arg(QRegularExpression::escape(r.recipe.toHtmlEscaped()),
+                                              QRegularExpression::escape(store::healthStatusName(r.status))));
+        QVERIFY2(row.match(html).hasMatch(), qPrintable(r.recipe));
+    }
+    // The charts: NCCL and history of the coordinate with a run, embedded.
+    QVERIFY(html.count(QStringLiteral("<img src=\"data:image/png;base64,")) >= 2);
+    QVERIFY(html.contains(QStringLiteral("NCCL busbw against message size")));
+    // The bundle's verification steps, the diff, the problems and the chain head.
+    QVERIFY(html.contains(QStringLiteral("Verification step")));
+    QVERIFY(html.contains(QStringLiteral("v0.20.0 &rarr; v1.0.0")));
+    QVERIFY(html.contains(pbgui::EvidenceFixture::pendingRecipe()));
+    QVERIFY(html.contains(QStringLiteral(">pending</font>")));
+    Result<receipts::ChainHead> head = receipts::Ledger(*m_db->db).head();
+    QVERIFY(head);
+    QVERIFY(html.contains(QStringLiteral("intact: ")));
+
+    std::optional<receipts::Receipt> r = lastReportReceipt();
+    QVERIFY(r);
+    QCOMPARE(r->seq, out->receiptSeq);
+    QCOMPARE(r->parameters.value(QStringLiteral("format")).toString(), QStringLiteral("html"));
+    QCOMPARE(r->outputs.size(), size_t(1));
+    QCOMPARE(r->outputs.front().sha256, fileSha(path));
+    QCOMPARE(out->sha256, fileSha(path));
+}
+
+void TestReport::markdown() {
+    const QString path = m_out.filePath(QStringLiteral("md/review.md"));
+    QVERIFY(QDir().mkpath(m_out.filePath(QStringLiteral("md"))));
+    Result<ReportOutput> out = exportReport(*m_db->db, {}, ReportFormat::Markdown, path);
+    QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString md = QString::fromUtf8(f.readAll());
+    const QRegularExpression image(QStringLiteral("!\\[[^\\]]*\\]\\(([^)]+)\\)"));
+    int images = 0;
+    for (auto it = image.globalMatch(md); it.hasNext();) {
+        const QString rel = it.next().captured(1);
+        QVERIFY2(!QDir::isAbsolutePath(rel), qPrintable(rel));
+        const QImage png(QFileInfo(path).dir().filePath(rel));
+        QVERIFY2(!png.isNull(), qPrintable(rel));
+        ++images;
+    }
+    QVERIFY(images >= 2);
+    QCOMPARE(out->chartFiles.size(), images);
+    for (const store::HealthRow& r : m_rows)
+        QVERIFY2(md.contains(QStringLiteral("| %1").arg(r.recipe)), qPrintable(r.recipe));
+    std::optional<receipts::Receipt> r = lastReportReceipt();
+    QVERIFY(r);
+    QCOMPARE(r->outputs.front().sha256, fileSha(path));
+    QCOMPARE(int(r->outputs.size()), 1 + images);
+}
+
+void TestReport::pdf() {
+    const QString path = m_out.filePath(QStringLiteral("review.pdf"));
+    Result<ReportData> data = collectReport(*m_db->db, {});
+    QVERIFY(data);
+    const std::vector<ReportChart> charts = renderReportCharts(*data);
+    QVERIFY(charts.size() >= 2);
+    // The page count the layout predicts, from the content: the document laid out on A4.
+    std::unique_ptr<QTextDocument> doc = reportDocument(*data, charts);
+    const int predicted = predictPdfPages(*doc);
+    QVERIFY(predicted >= 2);
+    Result<ReportOutput> out = writeReport(*m_db->db, *data, charts, ReportFormat::Pdf, path);
+    QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
+    QCOMPARE(out->pages, predicted);
+    std::optional<receipts::Receipt> r = lastReportReceipt();
+    QVERIFY(r);
+    QCOMPARE(r->outputs.front().sha256, fileSha(path));
+
+    const QString pdfinfo = QStandardPaths::findExecutable(QStringLiteral("pdfinfo"));
+    const QString pdftoppm = QStandardPaths::findExecutable(QStringLiteral("pdftoppm"));
+    if (pdfinfo.isEmpty() || pdftoppm.isEmpty())
+        QSKIP("poppler-utils (pdfinfo, pdftoppm) not installed: the PDF was written but not inspected");
+    QProcess info;
+    info.start(pdfinfo, {path});
+    QVERIFY(info.waitForFinished(60000));
+    QCOMPARE(info.exitCode(), 0);
+    const QString infoText = QString::fromUtf8(info.readAllStandardOutput());
+    const QRegularExpressionMatch pages = QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(infoText);
+    QVERIFY2(pages.hasMatch(), qPrintable(infoText));
+    QCOMPARE(pages.captured(1).toInt(), predicted);
+    QVERIFY2(infoText.contains(QStringLiteral("595")) && infoText.contains(QStringLiteral("842")), qPrintable(infoText)); // A4 in pt
+
+    const QString prefix = m_out.filePath(QStringLiteral("page"));
+    QProcess render;
+    render.start(pdftoppm, {QStringLiteral("-r"), QStringLiteral("40"), QStringLiteral("-png"), path, prefix});
+    QVERIFY(render.waitForFinished(120000));
+    QCOMPARE(render.exitCode(), 0);
+    const QStringList pngs = QDir(m_out.path()).entryList({QStringLiteral("page-*.png")}, QDir::Files, QDir::Name);
+    QCOMPARE(pngs.size(), predicted);
+    for (const QString& name : pngs) {
+        const QImage page(m_out.filePath(name));
+        QVERIFY(!page.isNull());
+        // The body only (above the footer's page number line): a page with nothing but its footer
+        // counts as blank.
+        const int bodyHeight = page.height() * 88 / 100;
+        qint64 ink = 0;
+        for (int y = 0; y < bodyHeight; ++y)
+            for (int x = 0; x < page.width(); ++x)
+                if (qGray(page.pixel(x, y)) < 200)
+                    ++ink;
+        const double fraction = double(ink) / (double(page.width()) * bodyHeight);
+        // A few lines of text already cover more than 0.05 % of the body; a blank body is 0.
+        QVERIFY2(fraction > 0.0005, qPrintable(QStringLiteral("%1: %2 non-white").arg(name).arg(fraction)));
+    }
+}
+
+void TestReport::filterAndVersion() {
+    ReportOptions o;
+    o.filter = QStringLiteral("kubeflow");
+    Result<ReportData> d = collectReport(*m_db->db, o);
+    QVERIFY(d);
+    QVERIFY(!d->rows.empty());
+    QVERIFY(d->rows.size() < m_rows.size());
+    for (const store::HealthRow& r : d->rows)
+        QVERIFY(r.recipe.contains(QStringLiteral("kubeflow")) || r.criteria.summary().contains(QStringLiteral("kubeflow")));
+    int total = 0;
+    for (const auto& [status, n] : d->statusCounts())
+        total += n;
+    QCOMPARE(total, int(d->rows.size()));
+
+    o = {};
+    o.version = QStringLiteral("v0.20.0");
+    d = collectReport(*m_db->db, o);
+    QVERIFY(d);
+    QCOMPARE(d->version.label, QStringLiteral("v0.20.0"));
+    QVERIFY(!d->diff);
+    QVERIFY(d->diffNote.contains(QStringLiteral("first catalog version")));
+
+    o.version = QStringLiteral("v9.9.9");
+    d = collectReport(*m_db->db, o);
+    QVERIFY(!d);
+    QVERIFY(d.error().toString().contains(QStringLiteral("v9.9.9")));
+}
+
+void TestReport::cli() {
+    const QString out = m_out.filePath(QStringLiteral("cli.html"));
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("report"), QStringLiteral("--db"), m_db->path(), QStringLiteral("--format"),
+                                            QStringLiteral("html"), QStringLiteral("--out"), out, QStringLiteral("--filter"),
+                                            QStringLiteral("h100")});
+    QVERIFY(p.waitForFinished(120000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QVERIFY(QFileInfo(out).size() > 0);
+    QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains(fileSha(out)));
+    std::optional<receipts::Receipt> r = lastReportReceipt();
+    QVERIFY(r);
+    QCOMPARE(r->parameters.value(QStringLiteral("filter")).toString(), QStringLiteral("h100"));
+    QCOMPARE(r->outputs.front().sha256, fileSha(out));
+
+    QProcess bad;
+    bad.setProcessEnvironment(env);
+    bad.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("report"), QStringLiteral("--db"), m_db->path(), QStringLiteral("--format"),
+                                              QStringLiteral("docx"), QStringLiteral("--out"), out});
+    QVERIFY(bad.waitForFinished(60000));
+    QCOMPARE(bad.exitCode(), 2);
+}
+
+void TestReport::dialog() {
+    ReportDialog dialog(*m_db->db);
+    QSignalSpy ready(&dialog, &ReportDialog::previewReady);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting(), 60000);
+    QVERIFY(dialog.data());
+    QCOMPARE(dialog.data()->rows.size(), m_rows.size());
+    QVERIFY(dialog.preview()->toPlainText().contains(pbgui::EvidenceFixture::signedRecipe()));
+
+    ready.clear();
+    dialog.filterEdit()->setText(QStringLiteral("gb200"));
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting() && dialog.data() &&
+                                 dialog.data()->options.filter == QLatin1String("gb200"),
+                             60000);
+    for (const store::HealthRow& r : dialog.data()->rows)
+        QVERIFY(r.recipe.contains(QStringLiteral("gb200")) || r.criteria.summary().contains(QStringLiteral("gb200")));
+    QVERIFY(!dialog.preview()->toPlainText().contains(pbgui::EvidenceFixture::signedRecipe() + QStringLiteral(" ")));
+
+    dialog.setFormat(ReportFormat::Pdf);
+    const QString path = m_out.filePath(QStringLiteral("dialog.pdf"));
+    Result<ReportOutput> out = dialog.saveTo(path);
+    QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
+    std::optional<receipts::Receipt> r = lastReportReceipt();
+    QVERIFY(r);
+    QCOMPARE(r->parameters.value(QStringLiteral("format")).toString(), QStringLiteral("pdf"));
+    QCOMPARE(r->outputs.front().sha256, fileSha(path));
+}
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"
