@@ -15,6 +15,7 @@ packages=(
   libqcustomplot-dev libgraphviz-dev graphviz libsodium-dev libarchive-dev zlib1g-dev
   fonts-dejavu-core sqlite3
   docker-registry skopeo
+  poppler-utils
 )
 
 install_missing() {
