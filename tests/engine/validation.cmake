@@ -8,3 +8,15 @@ endif()
 
 # Issue #10: every input has a limit and a clear error.
 pb_add_test(tst_limits SOURCES tst_limits.cpp LIBS pb_engine)
+
+# Issue #10: kill -9 at random points of every kind of write (child: crashchild.cpp).
+if(TARGET pb-kube-testserver)
+  qt_add_executable(pb_crashchild crashchild.cpp)
+  target_link_libraries(pb_crashchild PRIVATE pb_engine)
+  pb_warnings(pb_crashchild)
+  pb_add_test(tst_crashsafety SOURCES tst_crashsafety.cpp KubeTestServer.h ../gui/EvidenceFixture.h LIBS pb_engine Qt6::Sql)
+  add_dependencies(tst_crashsafety pb_crashchild pb-kube-testserver)
+  target_compile_definitions(tst_crashsafety PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>"
+                             PB_CRASH_CHILD="$<TARGET_FILE:pb_crashchild>")
+  set_tests_properties(tst_crashsafety PROPERTIES TIMEOUT 900)
+endif()

@@ -1,0 +1,222 @@
+// Issue #10: kill -9 at random points of a catalog import, an evidence import and a validation run
+// (a child process, tests/engine/crashchild.cpp, doing the real write through the engine) must leave
+// a database that passes PRAGMA integrity_check, with every import all-or-nothing, a run either absent
+// or present with all its checks, and the receipts chain intact. The kill points are uniform over the
+// time an uninterrupted write takes; PB_CRASH_POINTS (default 50) and PB_CRASH_SEED reproduce a run.
+#include "KubeTestServer.h"
+#include "TestUtil.h"
+
+#include "../gui/EvidenceFixture.h"
+
+#include "receipts/Ledger.h"
+#include "store/Database.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pb;
+
+namespace {
+
+struct ChildRun {
+    bool completed = false; // exited 0 and said "done"
+    bool killed = false;
+    qint64 elapsedMs = 0;
+    QByteArray err;
+};
+
+// Runs the child; kills it with SIGKILL after `killAfterMs` (< 0: never).
+ChildRun runChild(const QStringList& args, int killAfterMs) {
+    ChildRun r;
+    QProcess p;
+    QElapsedTimer t;
+    t.start();
+    p.start(QStringLiteral(PB_CRASH_CHILD), args);
+    if (!p.waitForStarted(10000))
+        qFatal("cannot start the crash child");
+    if (killAfterMs >= 0 && !p.waitForFinished(killAfterMs)) {
+        p.kill(); // SIGKILL
+        r.killed = true;
+    }
+    p.waitForFinished(120000);
+    r.elapsedMs = t.elapsed();
+    r.err = p.readAllStandardError();
+    r.completed = !r.killed && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0 && p.readAllStandardOutput().contains("done");
+    return r;
+}
+
+qint64 scalar(store::Database& db, const QString& sql) {
+    QSqlQuery q(db.sql());
+    if (!q.exec(sql) || !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
+// What every kill point must leave: an intact file and an intact receipts chain. A database the
+// child never got to create is fine too.
+void checkCommon(const QString& path, int point) {
+    if (!QFileInfo::exists(path))
+        return;
+    Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+    QVERIFY2(db.ok(), qPrintable(QStringLiteral("point %1: %2").arg(point).arg(db.ok() ? QString() : db.error().toString())));
+    QSqlQuery q((*db)->sql());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA integrity_check")) && q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("ok"));
+    Result<receipts::ChainCheck> chain = receipts::Ledger(**db).verify();
+    QVERIFY(chain.ok());
+    QVERIFY2(chain->ok, qPrintable(QStringLiteral("point %1: receipts chain broken").arg(point)));
+}
+
+} // namespace
+
+class TestCrashSafety : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase();
+    void catalogImport();
+    void evidenceImport();
+    void validationRun();
+
+  private:
+    int m_points = 50;
+    quint32 m_seed = 0;
+    QRandomGenerator m_random;
+};
+
+void TestCrashSafety::initTestCase() {
+    m_points = qEnvironmentVariableIsSet("PB_CRASH_POINTS") ? qEnvironmentVariableIntValue("PB_CRASH_POINTS") : 50;
+    m_seed = qEnvironmentVariableIsSet("PB_CRASH_SEED") ? quint32(qEnvironmentVariableIntValue("PB_CRASH_SEED"))
+                                                         : QRandomGenerator::system()->generate();
+    m_random.seed(m_seed);
+    qInfo("kill points per kind: %d, seed: %u (PB_CRASH_SEED reproduces them)", m_points, m_seed);
+}
+
+void TestCrashSafety::catalogImport() {
+    QTemporaryDir dir;
+    const QString catalog = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+    // The uninterrupted import: how long it takes and what a complete import holds.
+    const QString full = dir.filePath(QStringLiteral("full.sqlite"));
+    const ChildRun whole = runChild({QStringLiteral("catalog"), full, QStringLiteral("v1.0.0"), catalog}, -1);
+    QVERIFY2(whole.completed, whole.err.constData());
+    qint64 recipes = 0, files = 0;
+    {
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(full);
+        QVERIFY(db.ok());
+        recipes = scalar(**db, QStringLiteral("SELECT count(*) FROM recipes"));
+        files = scalar(**db, QStringLiteral("SELECT count(*) FROM catalog_files"));
+    }
+    QVERIFY(recipes > 10 && files > 10);
+    int interrupted = 0, completed = 0;
+    for (int i = 0; i < m_points; ++i) {
+        const QString path = dir.filePath(QStringLiteral("c%1.sqlite").arg(i));
+        const int at = int(m_random.bounded(qint64(whole.elapsedMs * 11 / 10 + 1)));
+        const ChildRun r = runChild({QStringLiteral("catalog"), path, QStringLiteral("v1.0.0"), catalog}, at);
+        (r.completed ? completed : interrupted)++;
+        checkCommon(path, i);
+        if (QTest::currentTestFailed())
+            return;
+        if (!QFileInfo::exists(path))
+            continue;
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        QVERIFY(db.ok());
+        const qint64 versions = scalar(**db, QStringLiteral("SELECT count(*) FROM catalog_versions"));
+        QVERIFY(versions == 0 || versions == 1);
+        // All or nothing: a version is there with every recipe and file, or not at all.
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM recipes")), versions ? recipes : 0);
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM catalog_files")), versions ? files : 0);
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'catalog.import'")), versions);
+    }
+    qInfo("catalog import: %d killed, %d completed before the kill (uninterrupted %lld ms)", interrupted, completed, whole.elapsedMs);
+    QVERIFY(interrupted > 0);
+}
+
+void TestCrashSafety::evidenceImport() {
+    QTemporaryDir dir;
+    const QString tree = dir.filePath(QStringLiteral("evidence"));
+    QVERIFY(pbgui::EvidenceFixture::writeTree(tree));
+    const QString full = dir.filePath(QStringLiteral("full.sqlite"));
+    const ChildRun whole = runChild({QStringLiteral("evidence"), full, tree}, -1);
+    QVERIFY2(whole.completed, whole.err.constData());
+    qint64 pointers = 0;
+    {
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(full);
+        QVERIFY(db.ok());
+        pointers = scalar(**db, QStringLiteral("SELECT count(*) FROM evidence_pointers"));
+    }
+    QVERIFY(pointers >= 3);
+    int interrupted = 0;
+    for (int i = 0; i < m_points; ++i) {
+        const QString path = dir.filePath(QStringLiteral("e%1.sqlite").arg(i));
+        const int at = int(m_random.bounded(qint64(whole.elapsedMs * 11 / 10 + 1)));
+        const ChildRun r = runChild({QStringLiteral("evidence"), path, tree}, at);
+        interrupted += r.completed ? 0 : 1;
+        checkCommon(path, i);
+        if (QTest::currentTestFailed())
+            return;
+        if (!QFileInfo::exists(path))
+            continue;
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        QVERIFY(db.ok());
+        const qint64 n = scalar(**db, QStringLiteral("SELECT count(*) FROM evidence_pointers"));
+        QVERIFY2(n == 0 || n == pointers, qPrintable(QStringLiteral("point %1: %2 of %3 pointers").arg(i).arg(n).arg(pointers)));
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'evidence.import'")), n ? 1 : 0);
+    }
+    QVERIFY(interrupted > 0);
+}
+
+void TestCrashSafety::validationRun() {
+    pbtest::KubeTestServer server;
+    const QJsonObject check{{QStringLiteral("exitCode"), 0}, {QStringLiteral("runMs"), 40}, {QStringLiteral("pendingMs"), 10},
+                            {QStringLiteral("logFile"), pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"))}};
+    QVERIFY(server.start({{QStringLiteral("checks"), QJsonObject{{QStringLiteral("nccl-all-reduce-bw"), check}}},
+                          {QStringLiteral("defaultCheck"), QJsonObject{{QStringLiteral("exitCode"), 0}, {QStringLiteral("runMs"), 20},
+                                                                       {QStringLiteral("log"), QStringLiteral("RESULT: ok\n")}}},
+                          {QStringLiteral("serverVersion"), QJsonObject{{QStringLiteral("gitVersion"), QStringLiteral("v1.34.1")}}}}));
+    QTemporaryDir dir;
+    const QString catalog = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+    const QString full = dir.filePath(QStringLiteral("full.sqlite"));
+    const ChildRun whole = runChild({QStringLiteral("run"), full, server.kubeconfig(), catalog}, -1);
+    QVERIFY2(whole.completed, whole.err.constData());
+    qint64 checks = 0;
+    {
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(full);
+        QVERIFY(db.ok());
+        checks = scalar(**db, QStringLiteral("SELECT count(*) FROM run_checks"));
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM runs WHERE state = 'passed'")), qint64(1));
+    }
+    QVERIFY(checks > 3);
+    int interrupted = 0, partial = 0;
+    for (int i = 0; i < m_points; ++i) {
+        const QString path = dir.filePath(QStringLiteral("r%1.sqlite").arg(i));
+        const int at = int(m_random.bounded(qint64(whole.elapsedMs * 11 / 10 + 1)));
+        const ChildRun r = runChild({QStringLiteral("run"), path, server.kubeconfig(), catalog}, at);
+        interrupted += r.completed ? 0 : 1;
+        checkCommon(path, i);
+        if (QTest::currentTestFailed())
+            return;
+        if (!QFileInfo::exists(path))
+            continue;
+        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        QVERIFY(db.ok());
+        const qint64 runs = scalar(**db, QStringLiteral("SELECT count(*) FROM runs"));
+        QVERIFY(runs == 0 || runs == 1);
+        // A run row comes with its whole plan; a run cut short stays "running", with the checks that
+        // finished kept as they were saved.
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM run_checks")), runs ? checks : 0);
+        const qint64 finishedRuns = scalar(**db, QStringLiteral("SELECT count(*) FROM runs WHERE state <> 'running'"));
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM receipts WHERE kind LIKE 'validation.%'")), finishedRuns);
+        if (runs && !finishedRuns)
+            ++partial;
+    }
+    qInfo("validation run: %d killed, %d left as partial runs", interrupted, partial);
+    QVERIFY(interrupted > 0);
+}
+
+QTEST_GUILESS_MAIN(TestCrashSafety)
+#include "tst_crashsafety.moc"
