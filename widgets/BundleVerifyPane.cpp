@@ -4,6 +4,7 @@
 #include "TableSetup.h"
 #include "WidgetUtil.h"
 #include "sigstore/TrustedRoot.h"
+#include "receipts/Ledger.h"
 #include "store/Database.h"
 #include "store/VerificationStore.h"
 
@@ -535,6 +536,16 @@ bool BundleVerifyPane::verify() {
             out.result = deploy::verifyDeploymentBundle(dir, options, post, cancel.get());
             out.cancelled = cancel->load();
             out.ran = true;
+            if (!out.cancelled) {
+                receipts::ReceiptDraft d;
+                d.kind = QStringLiteral("bundle.verify");
+                d.parameters = QJsonObject{{QStringLiteral("policy"), options.policy.toJson()}, {QStringLiteral("via"), QStringLiteral("gui")}};
+                d.inputs.push_back(receipts::Artifact::directory(dir));
+                d.result = out.result.level >= deploy::TrustLevel::Attested ? receipts::Outcome::Ok : receipts::Outcome::Failed;
+                d.message = QStringLiteral("trust level %1").arg(deploy::trustLevelName(out.result.level));
+                if (Result<receipts::Receipt> r = receipts::recordAction(path, d); !r)
+                    qWarning("bundle verify: receipt not written: %s", qPrintable(r.error().toString()));
+            }
             return out;
         },
         [this](const Outcome& outcome) { onFinished(outcome); });

@@ -8,6 +8,7 @@
 #include "evidence/Sign.h"
 #include "sigstore/Keys.h"
 #include "sigstore/Sign.h"
+#include "receipts/Ledger.h"
 #include "store/Database.h"
 #include "store/VerificationStore.h"
 
@@ -21,6 +22,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QJsonObject>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -675,7 +677,7 @@ bool SignDialog::sign() {
     auto secret = std::make_shared<sigstore::Passphrase>(std::move(pass));
     runWatched(
         this, m_watcher,
-        [kind = m_kind, input, output, key, secret, cancel = m_cancel, post]() {
+        [kind = m_kind, input, output, key, secret, cancel = m_cancel, post, receiptDb = m_receiptDb]() {
             Outcome out;
             QFile keyFile(key);
             if (!keyFile.open(QIODevice::ReadOnly)) {
@@ -688,6 +690,15 @@ bool SignDialog::sign() {
                 return out;
             }
             const QString fingerprint = sigstore::keyFingerprint(pkey->get());
+            // The same receipt the CLI's signing verbs leave (never the key or its passphrase).
+            receipts::ReceiptDraft receipt;
+            receipt.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), fingerprint}, {QStringLiteral("via"), QStringLiteral("gui")}};
+            auto leave = [&]() {
+                if (receiptDb.isEmpty())
+                    return;
+                if (Result<receipts::Receipt> r = receipts::recordAction(receiptDb, receipt); !r)
+                    out.summary += QStringLiteral("<p>%1</p>").arg(tr("Receipt not written: %1").arg(r.error().toString().toHtmlEscaped()));
+            };
             switch (kind) {
             case Kind::Blob: {
                 QFile f(input);
@@ -708,6 +719,11 @@ bool SignDialog::sign() {
                 out.summary = QStringLiteral("<b>%1</b><table>%2%3%4</table>")
                                   .arg(tr("Signed."), pathHtml(tr("file"), input),
                                        pathHtml(tr("bundle"), output), pathHtml(tr("key"), fingerprint));
+                receipt.kind = QStringLiteral("sign.blob");
+                receipt.inputs.push_back(receipts::Artifact::file(input));
+                receipt.outputs.push_back(receipts::Artifact::file(output));
+                receipt.message = QStringLiteral("message signature bundle written");
+                leave();
                 break;
             }
             case Kind::Evidence: {
@@ -724,6 +740,13 @@ bool SignDialog::sign() {
                                        pathHtml(tr("signer"), QStringLiteral("%1 (%2)").arg(s->signerIdentity,
                                                                                             s->signerIssuer)),
                                        pathHtml(tr("bundle digest"), s->bundleDigest));
+                receipt.kind = QStringLiteral("sign.evidence");
+                receipt.parameters.insert(QStringLiteral("signer"), s->signerIdentity);
+                receipt.inputs.push_back(receipts::Artifact::directory(input));
+                receipt.outputs.push_back(receipts::Artifact::file(s->attestationPath));
+                receipt.outputs.push_back(receipts::Artifact::file(s->pointerPath));
+                receipt.message = QStringLiteral("attestation and pointer written");
+                leave();
                 break;
             }
             case Kind::Deployment: {
@@ -744,6 +767,12 @@ bool SignDialog::sign() {
                              pathHtml(tr("attestation"), out.written[1]),
                              pathHtml(tr("checksums.txt"), QStringLiteral("sha256:") + r->checksumsSha256),
                              pathHtml(tr("key"), r->keyFingerprint));
+                receipt.kind = QStringLiteral("sign.bundle");
+                receipt.parameters.insert(QStringLiteral("files"), r->files);
+                receipt.inputs.push_back(receipts::Artifact::digest(out.written[0], r->checksumsSha256));
+                receipt.outputs.push_back(receipts::Artifact::file(out.written[1]));
+                receipt.message = QStringLiteral("checksums.txt and the bundle attestation written");
+                leave();
                 break;
             }
             }

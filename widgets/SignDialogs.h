@@ -75,6 +75,8 @@ class SignDialog : public QDialog {
     ~SignDialog() override;
 
     Kind kind() const { return m_kind; }
+    // Where the signing receipt goes (the Sign view's database); empty: none is written.
+    void setReceiptDatabase(const QString& path) { m_receiptDb = path; }
     // The file or directory to sign; for a blob, the bundle defaults to FILE.sigstore.json.
     void setInputPath(const QString& path);
     QString inputPath() const;
@@ -120,6 +122,7 @@ class SignDialog : public QDialog {
     void setRunning(bool running);
 
     Kind m_kind;
+    QString m_receiptDb;
     QLineEdit* m_input = nullptr;
     QLineEdit* m_output = nullptr;
     QLineEdit* m_key = nullptr;

@@ -245,6 +245,7 @@ SignDialog* SignPane::openSignDialog(SignDialog::Kind kind) {
     if (m_signDialog)
         m_signDialog->close();
     auto* dialog = new SignDialog(kind, this);
+    dialog->setReceiptDatabase(m_db.path());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setKeyPath(m_lastKeyPath);
     m_signDialog = dialog;

@@ -370,6 +370,17 @@ void TestSignPane::signFileVerifiesWithTheKey() {
                  .verified);
     QVERIFY(dialog->command().startsWith(QStringLiteral("proofbench sign-blob --key ")));
     QVERIFY(!dialog->command().contains(QString::fromUtf8(kPassphrase)));
+    // Signing from the GUI leaves the same receipt as the CLI: the signed file and the bundle, by
+    // digest, and the key's fingerprint, never the key or its passphrase.
+    {
+        QSqlQuery q(m_db->db->sql());
+        QVERIFY(q.exec(QStringLiteral("SELECT parameters || outputs || message FROM receipts WHERE kind = 'sign.blob'")));
+        QVERIFY2(q.next(), "no sign.blob receipt");
+        const QByteArray body = q.value(0).toByteArray();
+        QVERIFY(body.contains(sigstore::keyFingerprint(sigstore::crypto::pkeyFromPem(readAll(keyPath + QStringLiteral(".pub"))).get()).toUtf8()));
+        QVERIFY(body.contains("release-notes.txt.sigstore.json"));
+        QVERIFY(!body.contains(kPassphrase));
+    }
     dialog->close();
     QTRY_VERIFY(!pane()->signDialog());
     QVERIFY(pane()->lastMessage().contains(QStringLiteral("release-notes.txt.sigstore.json")));
