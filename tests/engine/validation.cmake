@@ -20,3 +20,10 @@ if(TARGET pb-kube-testserver)
                              PB_CRASH_CHILD="$<TARGET_FILE:pb_crashchild>")
   set_tests_properties(tst_crashsafety PROPERTIES TIMEOUT 900)
 endif()
+
+# Issue #10: no token, client key, exec credential or passphrase in anything Proofbench writes.
+if(TARGET pb-kube-testserver)
+  pb_add_test(tst_secrets SOURCES tst_secrets.cpp KubeTestServer.h LIBS pb_engine)
+  add_dependencies(tst_secrets pb-kube-testserver proofbench)
+  target_compile_definitions(tst_secrets PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>")
+endif()
