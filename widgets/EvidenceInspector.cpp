@@ -5,6 +5,8 @@
 #include "Plural.h"
 #include "YamlDialog.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -77,6 +79,12 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     m_facts->setTextFormat(Qt::RichText);
     m_facts->setWordWrap(true);
     m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_cache = new QLabel(this);
+    m_cache->setObjectName(QStringLiteral("inspectorCache"));
+    m_cache->setTextFormat(Qt::RichText);
+    m_cache->setWordWrap(true);
+    m_cache->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("inspectorMessage"));
@@ -153,6 +161,7 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     layout->addLayout(top);
     layout->addWidget(m_reason);
     layout->addWidget(m_facts);
+    layout->addWidget(m_cache);
     layout->addWidget(m_split, 1);
     showMessage(tr("Select a row to see its evidence pointers"));
 }
@@ -168,6 +177,8 @@ void EvidenceInspector::showMessage(const QString& message) {
     m_reason->hide();
     m_facts->clear();
     m_facts->hide();
+    m_cache->clear();
+    m_cache->hide();
     m_tree->hide();
     ++m_bundleRequest; // a load still running is for a row no longer on view
     m_bundleModel->clear();
@@ -228,6 +239,7 @@ void EvidenceInspector::showRow(const store::HealthRow& row, std::vector<evidenc
     m_openRecipe->setEnabled(row.inCatalog());
     loadBundles();
 
+    showCache(pointers);
     m_model->setPointers(std::move(pointers));
     if (!error.isEmpty() || m_model->rowCount() == 0) {
         m_tree->hide();
@@ -333,6 +345,34 @@ void EvidenceInspector::showBundles(std::vector<store::BundleRecord> bundles, co
     m_bundleTree->setColumnWidth(BundleModel::NameColumn,
                                  std::clamp(m_bundleTree->viewport()->width() / 3, 200, 380));
     emit bundlesShown(n);
+}
+
+void EvidenceInspector::showCache(const std::vector<evidence::Pointer>& pointers) {
+    // A few stat() calls per pointer: cheap enough for the GUI thread.
+    QStringList lines;
+    for (const evidence::Pointer& p : pointers) {
+        const evidence::Attestation* a = p.attestation();
+        if (!a || a->bundleOci.isEmpty() || !a->bundleDigest.startsWith(QLatin1String("sha256:")) || m_cacheDir.isEmpty())
+            continue;
+        const QString dir = m_cacheDir + QStringLiteral("/evidence/") + a->bundleDigest.mid(7);
+        const QString name = a->bundleDigest.left(19).toHtmlEscaped();
+        if (!QFileInfo(dir + QStringLiteral("/summary-bundle/statement.intoto.json")).isFile()) {
+            lines << tr("<span style='color:gray'>bundle %1</span> not fetched").arg(name);
+            continue;
+        }
+        const bool sig = QFileInfo::exists(dir + QStringLiteral("/summary-bundle/attestation.intoto.jsonl"));
+        lines << tr("<span style='color:gray'>bundle %1</span> cached in %2 · %3")
+                     .arg(name, QDir::toNativeSeparators(dir).toHtmlEscaped(),
+                          sig ? tr("signature referrer pulled") : tr("no signature referrer"));
+    }
+    m_cache->setText(lines.join(QStringLiteral("<br>")));
+    m_cache->setVisible(!lines.isEmpty());
+}
+
+QString EvidenceInspector::cacheText() const {
+    QTextDocument doc;
+    doc.setHtml(m_cache->text());
+    return doc.toPlainText();
 }
 
 QString EvidenceInspector::headerText() const {

@@ -39,6 +39,12 @@ class EvidenceInspector : public QWidget {
     // Where showRow() reads the row's bundles from (on a worker, through its own connection);
     // without one the bundle section says so. Only its path is used: the worker opens its own.
     void setDatabase(store::Database* db) { m_db = db; }
+    // The OCI cache fetched bundles live in (<dir>/evidence/<hex>); the pointer section says, for each
+    // pointer, whether its bundle is there and whether its signature referrer was pulled.
+    void setCacheDir(const QString& dir) { m_cacheDir = dir; }
+    QString cacheDir() const { return m_cacheDir; }
+    // The cache line on view, as plain text (empty when no pointer names a bundle).
+    QString cacheText() const;
     // The bundles of the row on view, from a caller that read them itself (`error`: reading failed).
     void showBundles(std::vector<store::BundleRecord> bundles, const QString& error = {});
     bool isLoadingBundles() const { return m_bundleLoads > 0; }
@@ -66,7 +72,11 @@ class EvidenceInspector : public QWidget {
     int currentPointerRow() const;
     void loadBundles();
 
+    void showCache(const std::vector<evidence::Pointer>& pointers);
+
     store::Database* m_db = nullptr;
+    QString m_cacheDir;
+    QLabel* m_cache = nullptr;
     quint64 m_bundleRequest = 0; // results of older requests are dropped
     int m_bundleLoads = 0;       // workers still running
     models::BundleModel* m_bundleModel = nullptr;

@@ -1,8 +1,10 @@
 #include "HealthPane.h"
 
 #include "EvidenceInspector.h"
+#include "RegistryCredentialsDialog.h"
 #include "HealthModels.h"
 #include "Plural.h"
+#include "oci/Reference.h"
 #include "store/Database.h"
 
 #include <QAbstractItemView>
@@ -17,6 +19,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QSplitter>
 #include <QStyle>
@@ -107,6 +110,21 @@ HealthPane::HealthPane(store::Database& db, QWidget* parent) : QWidget(parent), 
     csv->setObjectName(QStringLiteral("actionExportHealthCsv"));
     m_export->setMenu(exportMenu);
 
+    // Registries: fetch the bundles pointers pin, and where credentials come from.
+    m_fetch = new QPushButton(tr("Fetch Evidence"), this);
+    m_fetch->setObjectName(QStringLiteral("healthFetchEvidence"));
+    m_fetch->setToolTip(tr("Pull the bundles the selected rows' pointers pin (and their signatures) from their "
+                           "registries, check them offline and import them"));
+    m_fetchAll = new QPushButton(tr("Fetch All"), this);
+    m_fetchAll->setObjectName(QStringLiteral("healthFetchAll"));
+    m_fetchAll->setToolTip(tr("The same for every row on view (filters applied)"));
+    m_registries = new QPushButton(tr("Registries…"), this);
+    m_registries->setObjectName(QStringLiteral("healthRegistries"));
+    m_registries->setToolTip(tr("Where each registry's credentials come from (never the secret), and an access test"));
+    connect(m_fetch, &QPushButton::clicked, this, [this] { fetchSelected(); });
+    connect(m_fetchAll, &QPushButton::clicked, this, [this] { fetchAll(); });
+    connect(m_registries, &QPushButton::clicked, this, &HealthPane::openRegistries);
+
     auto* bar = new QHBoxLayout;
     bar->setSpacing(6);
     auto* versionLabel = new QLabel(tr("Catalog &version:"), this);
@@ -121,6 +139,10 @@ HealthPane::HealthPane(store::Database& db, QWidget* parent) : QWidget(parent), 
     bar->addWidget(m_signer);
     bar->addSpacing(8);
     bar->addWidget(m_export);
+    bar->addSpacing(8);
+    bar->addWidget(m_fetch);
+    bar->addWidget(m_fetchAll);
+    bar->addWidget(m_registries);
 
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("healthSummary"));
@@ -140,7 +162,7 @@ HealthPane::HealthPane(store::Database& db, QWidget* parent) : QWidget(parent), 
     m_table->setObjectName(QStringLiteral("healthTable"));
     m_table->setModel(m_proxy);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection); // several coordinates to fetch
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
@@ -164,6 +186,7 @@ HealthPane::HealthPane(store::Database& db, QWidget* parent) : QWidget(parent), 
 
     m_inspector = new EvidenceInspector(this);
     m_inspector->setDatabase(&m_db); // the inspector reads bundles on its own worker connection
+    m_inspector->setCacheDir(m_registry.effectiveCacheDir());
     connect(m_inspector, &EvidenceInspector::openRecipeRequested, this,
             [this](const QString& recipe) { emit openRecipe(m_loadedLabel, recipe); });
 
@@ -196,8 +219,99 @@ HealthPane::HealthPane(store::Database& db, QWidget* parent) : QWidget(parent), 
 }
 
 HealthPane::~HealthPane() {
+    delete m_fetchDialog.data(); // cancels and waits for its pulls
     if (m_watcher)
         m_watcher->waitForFinished();
+}
+
+void HealthPane::setRegistrySettings(const RegistrySettings& settings) {
+    m_registry = settings;
+    m_inspector->setCacheDir(m_registry.effectiveCacheDir());
+    showCurrent();
+}
+
+QStringList HealthPane::selectedRecipes() const {
+    QList<QModelIndex> rows = m_table->selectionModel()->selectedRows();
+    if (rows.isEmpty() && m_table->currentIndex().isValid())
+        rows << m_table->currentIndex();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QStringList out;
+    for (const QModelIndex& idx : std::as_const(rows))
+        if (const QModelIndex src = m_proxy->mapToSource(idx); src.isValid())
+            out << m_model->rowAt(src.row()).recipe;
+    out.removeDuplicates();
+    return out;
+}
+
+FetchEvidenceDialog* HealthPane::fetchSelected() {
+    return openFetch(selectedRecipes());
+}
+
+FetchEvidenceDialog* HealthPane::fetchAll() {
+    QStringList recipes;
+    for (const HealthRow& r : m_proxy->visibleRows())
+        if (r.pointers > 0)
+            recipes << r.recipe;
+    return openFetch(recipes);
+}
+
+FetchEvidenceDialog* HealthPane::openFetch(const QStringList& recipes) {
+    if (m_fetchDialog && m_fetchDialog->isRunning()) { // one fetch at a time: show the running one
+        m_fetchDialog->raise();
+        m_fetchDialog->activateWindow();
+        return nullptr;
+    }
+    std::vector<evidence::Pointer> pointers;
+    QString error;
+    for (const QString& recipe : recipes) {
+        Result<std::vector<evidence::Pointer>> p = store::EvidenceStore(m_db).pointersFor(recipe);
+        if (!p) {
+            error = p.error().toString();
+            break;
+        }
+        // Only pointers that name a bundle location; the rest have nothing to fetch.
+        for (evidence::Pointer& ptr : *p)
+            if (const evidence::Attestation* a = ptr.attestation(); a && !a->bundleOci.isEmpty())
+                pointers.push_back(std::move(ptr));
+    }
+    if (!error.isEmpty() || pointers.empty()) {
+        QMessageBox box(QMessageBox::Information, tr("Fetch Evidence"),
+                        error.isEmpty() ? (recipes.isEmpty() ? tr("Select one or more rows first.")
+                                                             : tr("No evidence pointer of the rows chosen names a bundle "
+                                                                  "in a registry."))
+                                        : tr("Cannot read the pointers: %1").arg(error),
+                        QMessageBox::Ok, this);
+        box.setObjectName(QStringLiteral("healthFetchNothingBox"));
+        box.exec();
+        return nullptr;
+    }
+    delete m_fetchDialog.data();
+    auto* dlg = new FetchEvidenceDialog(m_db, std::move(pointers), m_registry, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    m_fetchDialog = dlg;
+    connect(dlg, &FetchEvidenceDialog::fetchFinished, this, [this, dlg] {
+        // Keep what the user typed (plain-HTTP registries) for the next fetch; show what arrived.
+        m_registry = dlg->settings();
+        reload();
+    });
+    dlg->show();
+    return dlg;
+}
+
+void HealthPane::openRegistries() {
+    QStringList inUse;
+    for (const HealthRow& r : m_model->rows()) {
+        if (r.pointers == 0)
+            continue;
+        if (Result<std::vector<evidence::Pointer>> p = store::EvidenceStore(m_db).pointersFor(r.recipe); p)
+            for (const evidence::Pointer& ptr : *p)
+                if (const evidence::Attestation* a = ptr.attestation())
+                    if (Result<oci::Reference> ref = oci::parseReference(a->bundleOci); ref)
+                        inUse << ref->registry;
+    }
+    RegistryCredentialsDialog dlg(m_registry, inUse, this);
+    dlg.exec();
+    setRegistrySettings(dlg.settings());
 }
 
 QString HealthPane::version() const {

@@ -3,15 +3,20 @@
 // pointers, filters (text, status, service, accelerator, signer class), a summary bar with the
 // count of each status (click one to filter by it), export to Markdown or CSV, and the evidence
 // inspector for the selected row. Rows are read on a worker with its own database connection.
+// "Fetch evidence" / "Fetch all" pull the bundles the pointers pin from their registries
+// (FetchEvidenceDialog) and "Registries…" shows where each registry's credentials come from.
 #pragma once
 
+#include "FetchEvidenceDialog.h"
 #include "store/CatalogStore.h"
 #include "store/EvidenceStore.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QComboBox;
 class QFutureWatcherBase;
+class QPushButton;
 class QLabel;
 class QLineEdit;
 class QSplitter;
@@ -54,6 +59,14 @@ class HealthPane : public QWidget {
     QTableView* table() const { return m_table; }
     EvidenceInspector* inspector() const { return m_inspector; }
 
+    // How fetches reach registries (plain-HTTP list, docker config, cache directory).
+    const RegistrySettings& registrySettings() const { return m_registry; }
+    void setRegistrySettings(const RegistrySettings& settings);
+    // The fetch dialog last opened (nullptr once closed).
+    FetchEvidenceDialog* fetchDialog() const { return m_fetchDialog; }
+    // Recipes of the selected rows, in view order.
+    QStringList selectedRecipes() const;
+
   public slots:
     // Re-reads the catalog versions and the rows of the one on view (after an import). Deferred
     // until the pane is visible.
@@ -63,6 +76,12 @@ class HealthPane : public QWidget {
     // Asks for a file name, then exportTo(); errors in a message box.
     void exportInteractive(pb::widgets::HealthPane::ExportFormat format);
     void clearFilters();
+    // "Fetch evidence": a fetch dialog for the pointers of the selected rows (nullptr: none).
+    pb::widgets::FetchEvidenceDialog* fetchSelected();
+    // "Fetch all": the same for every row on view (filters applied).
+    pb::widgets::FetchEvidenceDialog* fetchAll();
+    // The registry credentials view.
+    void openRegistries();
 
   signals:
     // The rows of `label` are on view.
@@ -84,6 +103,7 @@ class HealthPane : public QWidget {
     void updateSummary();
     void showCurrent();
     void applyCombos();
+    FetchEvidenceDialog* openFetch(const QStringList& recipes);
 
     store::Database& m_db;
     models::HealthModel* m_model = nullptr;
@@ -96,6 +116,11 @@ class HealthPane : public QWidget {
     QComboBox* m_accelerator = nullptr;
     QComboBox* m_signer = nullptr;
     QToolButton* m_export = nullptr;
+    QPushButton* m_fetch = nullptr;
+    QPushButton* m_fetchAll = nullptr;
+    QPushButton* m_registries = nullptr;
+    QPointer<FetchEvidenceDialog> m_fetchDialog;
+    RegistrySettings m_registry;
     QLabel* m_summary = nullptr;
     QSplitter* m_splitter = nullptr;
     QTableView* m_table = nullptr;
