@@ -1,5 +1,7 @@
 #include "store/EvidenceStore.h"
 
+#include "core/Files.h"
+
 #include "receipts/Ledger.h"
 
 #include "catalog/Digest.h"
@@ -16,6 +18,7 @@
 #include <QJsonDocument>
 #include <QSqlDriver>
 #include <QSqlError>
+#include <QJsonObject>
 #include <QSqlQuery>
 
 #include <sqlite3.h>
@@ -248,6 +251,15 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn, const evidence::S
             r.error = b.error().toString();
         } else {
             r.bundle = *b;
+            // A fetched bundle (oci::fetchEvidence) keeps its OCI layout beside the unpacked
+            // summary-bundle/: the layout's manifest digest is what the pointer pins.
+            if (r.bundle.ociManifestDigest.isEmpty() && QFileInfo::exists(s + QStringLiteral("/oci/index.json"))) {
+                if (Result<QByteArray> index = readFileLimited(s + QStringLiteral("/oci/index.json"), limits::kConfigFile); index) {
+                    const QJsonArray manifests = QJsonDocument::fromJson(*index).object().value(QStringLiteral("manifests")).toArray();
+                    if (!manifests.isEmpty())
+                        r.bundle.ociManifestDigest = manifests.first().toObject().value(QStringLiteral("digest")).toString();
+                }
+            }
             // The pointer that pins this layout (if imported) names the signer to expect.
             std::optional<evidence::Pointer> pointer;
             if (!r.bundle.ociManifestDigest.isEmpty()) {

@@ -399,6 +399,11 @@ void TestFetchEvidence::fetchSelectedThenAll() {
     QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'evidence.fetch'")));
     QVERIFY(q.next());
     QCOMPARE(q.value(0).toInt(), 1);
+    // The stored bundle keeps the manifest digest its pointer pins (read from the cached layout).
+    q.prepare(QStringLiteral("SELECT oci_digest FROM evidence_bundles WHERE source = ?"));
+    q.addBindValue(dir);
+    QVERIFY(q.exec() && q.next());
+    QCOMPARE(q.value(0).toString(), pushed->artifact.digest);
     dlg->close();
     QTRY_VERIFY(pane->fetchDialog() == nullptr);
 
