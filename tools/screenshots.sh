@@ -6,14 +6,15 @@
 # the Verify view with a verified Sigstore bundle and with an identity mismatch (conformance cases
 # from ../shared/data/sigstore; skipped when absent), and the Sign view (keys, a deployment bundle
 # verified, the same bundle tampered, the signing dialog), and the Validation view after a run on
-# pb-kube-testserver with close-ups of its NCCL and history charts.
+# pb-kube-testserver with close-ups of its NCCL and history charts, the Receipts view (ledger and
+# external records) and the release review report dialog.
 # Builds the pb_screenshots helper (tests/gui) when needed and runs it on Qt's offscreen platform
 # against a temporary database seeded with the embedded catalog.
 #
 # Usage: tools/screenshots.sh [BUILD_DIR] [OUTPUT_DIR]
 #   BUILD_DIR   default: $PB_BUILD_DIR or build/ in the source tree
 #   OUTPUT_DIR  default: docs/screenshots
-# PB_SCREENSHOTS_ONLY=verify, =sign or =validation writes only that view's PNGs (quick).
+# PB_SCREENSHOTS_ONLY=verify, =sign, =validation or =receipts writes only that view's PNGs (quick).
 set -euo pipefail
 
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -26,6 +26,9 @@
 #include "ValidationFixture.h"
 #include "ValidationPane.h"
 #include "PerfCharts.h"
+#include "ReceiptsPane.h"
+#include "ReportDialog.h"
+#include "receipts/Ledger.h"
 #include "VerifyPane.h"
 #include "YamlDialog.h"
 #include "store/EvidenceStore.h"
@@ -242,6 +245,35 @@ bool validationShots(pb::widgets::MainWindow& window, pb::store::Database& db, c
     return ok;
 }
 
+// The Receipts view (the ledger after everything above, newest receipt selected; the records tab
+// with the ConfigHub fixture entry) and the release review report dialog with its preview.
+bool receiptShots(pb::widgets::MainWindow& window, pb::store::Database& db, const QString& out) {
+    bool ok = true;
+    window.showReceipts();
+    pb::widgets::ReceiptsPane* pane = window.receiptsPane();
+    pane->refresh();
+    pb::Result<pb::receipts::ChainHead> head = pb::receipts::Ledger(db).head();
+    ok &= head.ok() && head->seq > 0 && pane->selectReceipt(head->seq);
+    ok &= save(&window, out, QStringLiteral("receipts.png"));
+    ok &= pane->importRecords(QStringLiteral(PB_FIXTURES "/receipts/entry"));
+    ok &= waitFor([&] { return !pane->isImporting(); }, 60000);
+    if (auto* tabs = pane->findChild<QTabWidget*>())
+        tabs->setCurrentIndex(tabs->count() - 1);
+    ok &= save(&window, out, QStringLiteral("receipts-records.png"));
+
+    pb::widgets::ReportDialog dialog(db, &window);
+    dialog.resize(1200, 860);
+    dialog.show();
+    QSignalSpy ready(&dialog, &pb::widgets::ReportDialog::previewReady);
+    dialog.refresh();
+    ok &= waitFor([&] { return !ready.isEmpty() && !dialog.isCollecting(); }, 90000);
+    ok &= save(&dialog, out, QStringLiteral("report-dialog.png"));
+    dialog.close();
+    if (!ok)
+        err() << "receipts screenshots incomplete" << Qt::endl;
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -274,6 +306,9 @@ int main(int argc, char** argv) {
     // PB_SCREENSHOTS_ONLY=validation: only the Validation view.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("validation"))
         return validationShots(window, *db->db, out) ? 0 : 1;
+    // PB_SCREENSHOTS_ONLY=receipts: only the Receipts view and the report dialog.
+    if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("receipts"))
+        return receiptShots(window, *db->db, out) ? 0 : 1;
     // PB_SCREENSHOTS_ONLY=sign: only the Sign view.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("sign"))
         return signShots(window, *db->db, out) ? 0 : 1;
@@ -407,6 +442,9 @@ int main(int argc, char** argv) {
 
     // 11. The Validation view after a run, and its charts.
     ok &= validationShots(window, *db->db, out);
+
+    // 12. The Receipts view and the report dialog.
+    ok &= receiptShots(window, *db->db, out);
 
     return ok ? 0 : 1;
 }
