@@ -56,14 +56,18 @@ class KubeTestServer {
     QString kubeconfig() const { return m_dir.filePath(QStringLiteral("kubeconfig")); }
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
-    std::unique_ptr<pb::kube::Client> client(const QString& context = QStringLiteral("pb-cert")) const {
+    pb::Result<pb::kube::ResolvedContext> context(const QString& name) const {
         pb::Result<pb::kube::Kubeconfig> k = pb::kube::Kubeconfig::load({kubeconfig()});
         if (!k)
-            return nullptr;
-        pb::Result<pb::kube::ResolvedContext> ctx = pb::kube::resolveContext(*k, context);
+            return k.error();
+        return pb::kube::resolveContext(*k, name);
+    }
+    std::unique_ptr<pb::kube::Client> client(const QString& name = QStringLiteral("pb-cert"),
+                                             const pb::kube::ClientOptions& options = {}) const {
+        pb::Result<pb::kube::ResolvedContext> ctx = context(name);
         if (!ctx)
             return nullptr;
-        pb::Result<std::unique_ptr<pb::kube::Client>> c = pb::kube::Client::create(*ctx);
+        pb::Result<std::unique_ptr<pb::kube::Client>> c = pb::kube::Client::create(*ctx, options);
         return c ? std::move(*c) : nullptr;
     }
 

@@ -3,6 +3,7 @@
 // pod logs, delete propagation, cancel from another thread, and a 401 answered by an exec plugin.
 #include "kube/Client.h"
 
+#include "KubeTestServer.h"
 #include "TestUtil.h"
 
 #include <QFile>
@@ -19,66 +20,8 @@ using namespace pb::kube;
 
 namespace {
 
-// One pb-kube-testserver process; it exits when its stdin closes.
-class TestServer {
-  public:
-    bool start(const QJsonObject& script = {}, const QStringList& extraArgs = {}) {
-        if (!m_dir.isValid())
-            return false;
-        QStringList args{QStringLiteral("--write-kubeconfig"), kubeconfig(), QStringLiteral("--port"), QStringLiteral("0"),
-                         QStringLiteral("--state-dir"), stateDir()};
-        if (!script.isEmpty()) {
-            QFile f(m_dir.filePath(QStringLiteral("script.json")));
-            if (!f.open(QIODevice::WriteOnly))
-                return false;
-            f.write(QJsonDocument(script).toJson());
-            f.close();
-            args << QStringLiteral("--script") << f.fileName();
-        }
-        args += extraArgs;
-        m_proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_proc.start(QStringLiteral(PB_KUBE_TESTSERVER), args);
-        if (!m_proc.waitForStarted(10000))
-            return false;
-        QByteArray out;
-        while (!out.contains('\n')) {
-            if (!m_proc.waitForReadyRead(30000))
-                return false;
-            out += m_proc.readAllStandardOutput();
-        }
-        return out.startsWith("pb-kube-testserver listening on https://127.0.0.1:");
-    }
-    ~TestServer() {
-        if (m_proc.state() != QProcess::NotRunning) {
-            m_proc.closeWriteChannel();
-            if (!m_proc.waitForFinished(10000)) {
-                m_proc.kill();
-                m_proc.waitForFinished(5000);
-            }
-        }
-    }
-    QString kubeconfig() const { return m_dir.filePath(QStringLiteral("kubeconfig")); }
-    QString stateDir() const { return m_dir.filePath(QStringLiteral("state")); }
-    QString path(const QString& name) const { return m_dir.filePath(name); }
-
-    pb::Result<ResolvedContext> context(const QString& name) const {
-        pb::Result<Kubeconfig> k = Kubeconfig::load({kubeconfig()});
-        if (!k)
-            return k.error();
-        return resolveContext(*k, name);
-    }
-    std::unique_ptr<Client> client(const QString& contextName = QStringLiteral("pb-cert"), const ClientOptions& o = {}) const {
-        pb::Result<ResolvedContext> ctx = context(contextName);
-        if (!ctx)
-            return nullptr;
-        pb::Result<std::unique_ptr<Client>> c = Client::create(*ctx, o);
-        return c ? std::move(*c) : nullptr;
-    }
-
-  private:
-    QTemporaryDir m_dir;
-    QProcess m_proc;
-};
+// One pb-kube-testserver process (tests/engine/KubeTestServer.h); it exits when its stdin closes.
+using TestServer = pbtest::KubeTestServer;
 
 QJsonObject configMap(const QString& name, const QJsonObject& labels = {}) {
     QJsonObject meta{{QStringLiteral("name"), name}};
