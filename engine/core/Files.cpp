@@ -26,9 +26,23 @@ Result<QByteArray> readLimited(QFile& f, qint64 maxBytes, const QString& what) {
     };
     if (f.size() > maxBytes)
         return tooLarge(f.size());
-    QByteArray bytes = f.read(maxBytes + 1);
-    if (bytes.size() > maxBytes)
-        return tooLarge(bytes.size());
+    // Read in chunks, not read(maxBytes + 1): that allocates (and the allocator touches) the whole
+    // limit for every small file. A file that grows while read, or a device with no size, still
+    // stops at the limit.
+    QByteArray bytes;
+    if (!f.isSequential())
+        bytes.reserve(qMin(f.size(), maxBytes) + 1);
+    char chunk[64 * 1024];
+    for (;;) {
+        const qint64 n = f.read(chunk, qint64(sizeof chunk));
+        if (n < 0)
+            return makeError(QStringLiteral("cannot read %1: %2").arg(label, f.errorString()), f.fileName());
+        if (n == 0)
+            break;
+        bytes.append(chunk, n);
+        if (bytes.size() > maxBytes)
+            return tooLarge(bytes.size());
+    }
     return bytes;
 }
 

@@ -56,6 +56,8 @@ template <typename T> class [[nodiscard]] Result {
     T operator*() && { return std::move(*this).value(); }
 
     const Error& error() const { return std::get<Error>(m_v); }
+    // The value, or `fallback` when this is an error (for callers that report the failure later).
+    T valueOr(T fallback) const& { return ok() ? value() : std::move(fallback); }
 
   private:
     std::variant<T, Error> m_v;

@@ -278,7 +278,7 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
     }
     sigstore::TrustedRoot empty;
     const sigstore::TrustedRoot& root = options.root ? *options.root : empty;
-    const QByteArray attestationBytes = af.size() > limits::kDocumentFile ? QByteArray() : af.read(limits::kDocumentFile);
+    const QByteArray attestationBytes = readLimited(af, limits::kDocumentFile, QStringLiteral("the bundle attestation")).valueOr({});
     v.bundleAttestation = sigstore::verifyBundle(attestationBytes, QLatin1String(kBundleAttestation), sigstore::Artifact::fromBytes(checksums),
                                                  root, options.policy);
     if (!v.bundleAttestation->verified) {
@@ -314,7 +314,7 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
     sigstore::Policy nvidia;
     nvidia.identityRegexp = QStringLiteral("^https://github\\.com/NVIDIA/aicr/\\.github/workflows/on-tag\\.yaml@refs/tags/.+$");
     nvidia.issuer = QStringLiteral("https://token.actions.githubusercontent.com");
-    const QByteArray binaryBytes = bf.size() > limits::kDocumentFile ? QByteArray() : bf.read(limits::kDocumentFile);
+    const QByteArray binaryBytes = readLimited(bf, limits::kDocumentFile, QStringLiteral("the binary attestation")).valueOr({});
     v.binaryAttestation = sigstore::verifyBundle(binaryBytes, QLatin1String(kBinaryAttestation), *artifact, *options.root, nvidia);
     if (!v.binaryAttestation->verified) {
         v.attestationDetail = QStringLiteral("binary attestation: %1").arg(v.binaryAttestation->summary());

@@ -509,7 +509,12 @@ std::vector<RecordCheck> checkChecksums(const QString& checksumsFile, const QStr
     auto relOf = [&](const QString& p) { return relDir == QLatin1String(".") ? p : relDir + QLatin1Char('/') + p; };
     int matched = 0, missing = 0, differ = 0, lineNo = 0, bad = 0;
     std::set<QString> listed;
-    const QByteArray listing = f.read(limits::kDocumentFile);
+    Result<QByteArray> read = readLimited(f, limits::kDocumentFile, QStringLiteral("the checksums list"));
+    if (!read) {
+        out.push_back(RecordCheck{QStringLiteral("checksums"), relativeName, Verdict::Fail, read.error().message, {}, {}});
+        return out;
+    }
+    const QByteArray listing = *read;
     for (const QByteArray& raw : listing.split('\n')) {
         ++lineNo;
         const QString line = QString::fromUtf8(raw).trimmed();
@@ -523,6 +528,14 @@ std::vector<RecordCheck> checkChecksums(const QString& checksumsFile, const QStr
             continue;
         }
         const QString path = m.captured(2);
+        // The inventory covers the files beside it: an absolute path or one that climbs out with
+        // ".." would hash files elsewhere on this machine.
+        if (QDir::isAbsolutePath(path) || path.split(QLatin1Char('/')).contains(QStringLiteral(".."))) {
+            ++bad;
+            out.push_back(RecordCheck{QStringLiteral("checksums"), relativeName, Verdict::Fail,
+                                      QStringLiteral("%1:%2: '%3' is outside the directory of the list").arg(relativeName).arg(lineNo).arg(path.left(200)), {}, {}});
+            continue;
+        }
         listed.insert(path);
         const QString full = dir.filePath(path);
         if (!QFileInfo(full).isFile()) {
