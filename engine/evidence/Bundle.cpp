@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSet>
 
 #include <memory>
@@ -155,15 +156,21 @@ Result<SummaryBundle> loadSummaryBundle(const QString& dirIn) {
 namespace {
 
 Result<QByteArray> readBlob(const QString& layout, const QString& digest) {
-    if (!digest.startsWith(QLatin1String("sha256:")) || digest.size() != 71)
-        return makeError(QStringLiteral("unsupported digest '%1' (sha256 only)").arg(digest), layout);
+    // Only "sha256:" + 64 lowercase hex: anything else could name a path outside blobs/ (a
+    // hostile index.json with "sha256:../../../dev/zero...") and is refused before the file system.
+    static const QRegularExpression re(QStringLiteral("^sha256:[0-9a-f]{64}$"));
+    if (!re.match(digest).hasMatch())
+        return makeError(QStringLiteral("unsupported digest '%1' (sha256:<64 lowercase hex> only)").arg(digest.left(100)), layout);
     const QString path = layout + QStringLiteral("/blobs/sha256/") + digest.mid(7);
     QFile f(path);
     if (f.size() > 256ll * 1024 * 1024)
         return makeError(QStringLiteral("blob larger than 256 MiB"), path);
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("missing blob %1").arg(digest), path);
-    const QByteArray bytes = f.readAll();
+    Result<QByteArray> read = readLimited(f, 256ll * 1024 * 1024, QStringLiteral("the blob"));
+    if (!read)
+        return read.error();
+    const QByteArray bytes = *read;
     if (QStringLiteral("sha256:") + sha256Hex(bytes) != digest)
         return makeError(QStringLiteral("blob content does not match its digest %1").arg(digest), path);
     return bytes;

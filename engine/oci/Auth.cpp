@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 namespace pb::oci {
@@ -23,6 +24,11 @@ QStringList keysFor(const QString& registry) {
 }
 
 Result<Credentials> runHelper(const QString& helper, const QString& registry, const DockerConfigOptions& options, const QString& source) {
+    // A helper name is a plain program suffix ("ecr-login", "desktop"); a path separator or ".." would
+    // let a config file name a program outside the directories searched.
+    static const QRegularExpression name(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]*$"));
+    if (!name.match(helper).hasMatch() || helper.contains(QLatin1String("..")))
+        return makeError(QStringLiteral("credential helper name '%1' is not a plain name").arg(helper.left(100)), {}, 0, source);
     const QString program = QStringLiteral("docker-credential-") + helper;
     QString path;
     if (!options.helperDir.isEmpty())

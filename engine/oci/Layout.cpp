@@ -63,7 +63,10 @@ Result<Layout> Layout::open(const QString& dirIn) {
         QFile f(marker);
         if (!f.open(QIODevice::ReadOnly))
             return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), marker);
-        const QString v = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("imageLayoutVersion")).toString();
+        Result<QByteArray> bytes = readLimited(f, limits::kSmallFile, QStringLiteral("oci-layout"));
+        if (!bytes)
+            return bytes.error();
+        const QString v = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("imageLayoutVersion")).toString();
         if (v != QLatin1String("1.0.0"))
             return makeError(QStringLiteral("imageLayoutVersion '%1' is not 1.0.0").arg(v), marker, 0, QStringLiteral("imageLayoutVersion"));
     } else if (Status s = writeFileAtomically(marker, "{\"imageLayoutVersion\":\"1.0.0\"}"); !s) {
@@ -130,7 +133,10 @@ std::vector<Descriptor> Layout::manifests() const {
     QFile f(m_dir + QStringLiteral("/index.json"));
     if (!f.open(QIODevice::ReadOnly))
         return out;
-    for (const QJsonValue& v : QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("manifests")).toArray())
+    Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("index.json"));
+    if (!bytes)
+        return out;
+    for (const QJsonValue& v : QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("manifests")).toArray())
         out.push_back(Descriptor::fromJson(v.toObject()));
     return out;
 }
@@ -139,8 +145,12 @@ Status Layout::addManifest(Descriptor manifest, const QString& refName) {
     const QString file = m_dir + QStringLiteral("/index.json");
     QFile f(file);
     QJsonObject index;
-    if (f.open(QIODevice::ReadOnly))
-        index = QJsonDocument::fromJson(f.readAll()).object();
+    if (f.open(QIODevice::ReadOnly)) {
+        Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("index.json"));
+        if (!bytes)
+            return bytes.error();
+        index = QJsonDocument::fromJson(*bytes).object();
+    }
     f.close();
     if (!refName.isEmpty())
         manifest.annotations.insert(QLatin1String(kRefName), refName);
