@@ -12,11 +12,43 @@ cd "$here"
 secs=${1:-600}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(yaml catalog evidence bundle_archive sigstore kubeconfig perf)
+[ ${#targets[@]} -eq 0 ] && targets=(yaml catalog evidence bundle_archive sigstore der kubeconfig perf receipts oci)
 shared=$(cd "$here/.." && pwd)/shared/data
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
+
+# fuzz_der's inputs are one field of a Sigstore bundle with a selector byte in front; the
+# conformance cases in ../shared/data give real certificates (with SCT lists), RFC 3161 timestamps,
+# checkpoints and tlog bodies.
+der_seeds() {
+  local out=build/fuzz/seeds-der
+  mkdir -p "$out"
+  [ -d "$shared/sigstore/cases" ] && command -v python3 >/dev/null || return 0
+  python3 - "$shared/sigstore/cases" "$out" <<'PY'
+import base64, glob, hashlib, json, os, sys
+cases, out = sys.argv[1], sys.argv[2]
+def put(sel, data):
+    blob = bytes([sel]) + data
+    open(os.path.join(out, hashlib.sha256(blob).hexdigest()[:16]), "wb").write(blob)
+for path in glob.glob(os.path.join(cases, "*", "bundle.sigstore.json")):
+    try:
+        vm = json.load(open(path)).get("verificationMaterial", {})
+    except ValueError:
+        continue
+    certs = [vm.get("certificate", {}).get("rawBytes")] + [c.get("rawBytes") for c in vm.get("x509CertificateChain", {}).get("certificates", [])]
+    for c in filter(None, certs):
+        put(0, base64.b64decode(c))
+    for t in vm.get("timestampVerificationData", {}).get("rfc3161Timestamps", []):
+        put(1, base64.b64decode(t.get("signedTimestamp", "")))
+    for e in vm.get("tlogEntries", []):
+        env = e.get("inclusionProof", {}).get("checkpoint", {}).get("envelope")
+        if env:
+            put(2, env.encode())
+        if e.get("canonicalizedBody"):
+            put(3, base64.b64decode(e["canonicalizedBody"]))
+PY
+}
 
 seeds() { # target -> seed directories
   case $1 in
@@ -25,8 +57,11 @@ seeds() { # target -> seed directories
     evidence) echo tests/fuzz/seeds/evidence ;;
     bundle_archive) echo tests/fuzz/seeds/bundle_archive ;;
     sigstore) echo tests/fuzz/seeds/sigstore "$shared/sigstore/cases" ;;
+    der) der_seeds; echo tests/fuzz/seeds/der build/fuzz/seeds-der ;;
     kubeconfig) echo tests/fixtures/kube/merge ;;
     perf) echo tests/fixtures/perf tests/fixtures/validation "$shared/perf" ;;
+    receipts) echo tests/fuzz/seeds/receipts ;;
+    oci) echo tests/fuzz/seeds/oci ;;
   esac
 }
 
