@@ -18,7 +18,8 @@ if(TARGET pb-kube-testserver)
   add_dependencies(tst_crashsafety pb_crashchild pb-kube-testserver)
   target_compile_definitions(tst_crashsafety PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>"
                              PB_CRASH_CHILD="$<TARGET_FILE:pb_crashchild>")
-  set_tests_properties(tst_crashsafety PROPERTIES TIMEOUT 900)
+  math(EXPR timeout "900 * ${PB_TEST_TIMEOUT_SCALE}")
+  set_tests_properties(tst_crashsafety PROPERTIES TIMEOUT ${timeout})
 endif()
 
 # Issue #10: no token, client key, exec credential or passphrase in anything Proofbench writes.
