@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine:
 #   tools/bootstrap.sh run  [app args...]   install what is missing, build (release), start the app
-#   tools/bootstrap.sh test [ctest args...] install what is missing, build (dev), run every test
+#   tools/bootstrap.sh test [ctest args...] install what is missing, build (asan), run every test
 # Missing Debian packages are installed with apt-get (as root, or through sudo).
 set -euo pipefail
 
@@ -60,10 +60,14 @@ case "$cmd" in
     exec "$here/build/release/app/proofbench" "$@"
     ;;
   test)
+    # Every test runs in the AddressSanitizer + UndefinedBehaviorSanitizer build (LeakSanitizer
+    # on): a memory error, undefined behaviour or leak fails the suite. PB_TEST_PRESET=dev runs
+    # the plain debug build instead (faster, for a quick local loop).
     install_missing
-    build dev
-    install_sigstore_js "$here/build/dev/sigstore-js"
-    QT_QPA_PLATFORM=offscreen ctest --preset dev -j "$(nproc)" "$@"
+    preset=${PB_TEST_PRESET:-asan}
+    build "$preset"
+    install_sigstore_js "$here/build/$preset/sigstore-js"
+    QT_QPA_PLATFORM=offscreen ctest --preset "$preset" -j "$(nproc)" "$@"
     ;;
   *)
     echo "usage: tools/bootstrap.sh run [app args...] | test [ctest args...]" >&2
