@@ -427,30 +427,21 @@ int evidenceCheck(const QStringList& args) {
     }
     std::optional<evidence::Pointer> pointer;
     if (p.isSet(QStringLiteral("pointer"))) {
-        QFile f(p.value(QStringLiteral("pointer")));
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), f.fileName()));
-        pointer = evidence::parsePointer(f.readAll(), QFileInfo(f.fileName()).fileName());
+        const QString file = p.value(QStringLiteral("pointer"));
+        Result<QByteArray> bytes = readFileLimited(file, limits::kSmallFile, QStringLiteral("the pointer"));
+        if (!bytes)
+            return fail(bytes.error());
+        pointer = evidence::parsePointer(*bytes, QFileInfo(file).fileName());
         if (!pointer->problems.isEmpty()) {
-            fail(makeError(pointer->problems.join(QStringLiteral("; ")), f.fileName()));
+            fail(makeError(pointer->problems.join(QStringLiteral("; ")), file));
             return 2;
         }
     }
-    auto rootOrError = optionalTrustedRoot(p);
-    if (!rootOrError)
-        return fail(rootOrError.error());
-    std::optional<sigstore::TrustedRoot> root = std::move(*rootOrError);
-    evidence::SignatureCheck signature;
-    if (p.isSet(QStringLiteral("key"))) {
-        auto key = readFile(p.value(QStringLiteral("key")));
-        if (!key)
-            return fail(key.error());
-        signature.policy.publicKeyPem = *key;
-        signature.policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
-        if (!root)
-            root.emplace(); // a key needs no trust material unless the attestation is logged
-    }
-    signature.root = root ? &*root : nullptr;
+    std::optional<sigstore::TrustedRoot> root;
+    Result<evidence::SignatureCheck> signatureOrError = evidenceSignatureCheck(p, root);
+    if (!signatureOrError)
+        return fail(signatureOrError.error());
+    const evidence::SignatureCheck signature = *signatureOrError;
     const evidence::BundleCheck check = evidence::checkBundle(*bundle, pointer ? &*pointer : nullptr, &signature);
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
         printJson(check.toJson());

@@ -2,6 +2,7 @@
 // The engine does the work (engine/oci); this file maps flags to options and results to output.
 #include "CliUtil.h"
 
+#include "core/Files.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
 #include "oci/Artifact.h"
@@ -158,7 +159,7 @@ int evidenceFetch(const QStringList& args) {
             return fail(tree.error());
         pointers = tree->pointers;
     } else {
-        Result<QByteArray> bytes = readFile(input);
+        Result<QByteArray> bytes = readFileLimited(input, limits::kSmallFile, QStringLiteral("the pointer"));
         if (!bytes)
             return fail(bytes.error());
         pointers.push_back(evidence::parsePointer(*bytes, QFileInfo(input).fileName()));
@@ -170,21 +171,11 @@ int evidenceFetch(const QStringList& args) {
     oci::Client client(*opts);
     const QString cache = p.isSet(QStringLiteral("cache")) ? p.value(QStringLiteral("cache")) : oci::Layout::defaultCacheDir();
 
-    auto rootOrError = optionalTrustedRoot(p);
-    if (!rootOrError)
-        return fail(rootOrError.error());
-    std::optional<sigstore::TrustedRoot> root = std::move(*rootOrError);
-    evidence::SignatureCheck signature;
-    if (p.isSet(QStringLiteral("key"))) {
-        auto key = readFile(p.value(QStringLiteral("key")));
-        if (!key)
-            return fail(key.error());
-        signature.policy.publicKeyPem = *key;
-        signature.policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
-        if (!root)
-            root.emplace();
-    }
-    signature.root = root ? &*root : nullptr;
+    std::optional<sigstore::TrustedRoot> root;
+    Result<evidence::SignatureCheck> signatureOrError = evidenceSignatureCheck(p, root);
+    if (!signatureOrError)
+        return fail(signatureOrError.error());
+    const evidence::SignatureCheck signature = *signatureOrError;
 
     int worst = 0;
     QJsonArray results;

@@ -145,6 +145,25 @@ Result<std::optional<sigstore::TrustedRoot>> optionalTrustedRoot(const QCommandL
     return std::optional<sigstore::TrustedRoot>();
 }
 
+Result<evidence::SignatureCheck> evidenceSignatureCheck(const QCommandLineParser& p, std::optional<sigstore::TrustedRoot>& root) {
+    auto rootOrError = optionalTrustedRoot(p);
+    if (!rootOrError)
+        return rootOrError.error();
+    root = std::move(*rootOrError);
+    evidence::SignatureCheck signature;
+    if (p.isSet(QStringLiteral("key"))) {
+        auto key = readFile(p.value(QStringLiteral("key")));
+        if (!key)
+            return key.error();
+        signature.policy.publicKeyPem = *key;
+        signature.policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
+        if (!root)
+            root.emplace(); // a key needs no trust material unless the attestation is logged
+    }
+    signature.root = root ? &*root : nullptr;
+    return signature;
+}
+
 void printJson(const QJsonValue& v) {
     const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
     out() << doc.toJson(QJsonDocument::Indented);

@@ -5,6 +5,7 @@
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "core/Result.h"
+#include "evidence/Bundle.h"
 #include "sigstore/Crypto.h"
 #include "sigstore/Keys.h"
 #include "sigstore/TrustedRoot.h"
@@ -38,6 +39,10 @@ Result<QByteArray> readFile(const QString& path);
 void addSignerOptions(QCommandLineParser& p);
 Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict);
 Result<std::optional<sigstore::TrustedRoot>> optionalTrustedRoot(const QCommandLineParser& p);
+// The signature check of `evidence check` and `evidence fetch`: keyless against --trusted-root (or
+// the database's default root), or --key (with --insecure-ignore-tlog). `root` holds the trusted
+// root the check points to, so it must outlive the check.
+Result<evidence::SignatureCheck> evidenceSignatureCheck(const QCommandLineParser& p, std::optional<sigstore::TrustedRoot>& root);
 void printJson(const QJsonValue& v);
 Result<catalog::Catalog> catalogFrom(const QCommandLineParser& p);
 Result<catalog::Catalog> catalogFromSpec(const QString& spec, const QCommandLineParser& p);
