@@ -5,15 +5,18 @@
 #include "TestUtil.h"
 
 #include "core/Files.h"
+#include "core/Hash.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
 #include "kube/Kubeconfig.h"
 #include "oci/Auth.h"
+#include "receipts/Records.h"
 #include "sigstore/TrustedRoot.h"
 #include "validation/Nccl.h"
 #include "validation/Runner.h"
 #include "yaml/Yaml.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -48,6 +51,8 @@ class TestLimits : public QObject {
     void jsonDepth();
     void archiveMembersAndTotals();
     void endlessLogLines();
+    void chunkedReadsAreExact();
+    void hostilePathsInLayoutsListsAndConfigs();
 };
 
 void TestLimits::oversizeInputFiles() {
@@ -194,6 +199,69 @@ void TestLimits::endlessLogLines() {
     for (int i = 0; i < 40; ++i)
         validation::appendBounded(log, chunk + '\n', 4 * 1024 * 1024);
     QVERIFY(log.size() <= 4 * 1024 * 1024 + 512 * 1024);
+}
+
+void TestLimits::chunkedReadsAreExact() {
+    // Larger than one read chunk, not a multiple of it: every byte arrives, in order, and the
+    // limit is exact (size == limit passes, one byte less fails).
+    QTemporaryDir dir;
+    QByteArray bytes;
+    for (int i = 0; i < 3 * 64 * 1024 + 5; ++i)
+        bytes.append(char('a' + i % 23));
+    const QString path = dir.filePath(QStringLiteral("blob"));
+    QVERIFY(writeFileAtomically(path, bytes).ok());
+    Result<QByteArray> whole = readFileLimited(path, bytes.size(), QStringLiteral("blob"));
+    QVERIFY2(whole.ok(), qPrintable(whole.ok() ? QString() : whole.error().toString()));
+    QCOMPARE(*whole, bytes);
+    Result<QByteArray> over = readFileLimited(path, bytes.size() - 1, QStringLiteral("blob"));
+    QVERIFY(!over.ok());
+    expectLimitError(over.error(), path);
+}
+
+void TestLimits::hostilePathsInLayoutsListsAndConfigs() {
+    QTemporaryDir dir;
+    // An OCI layout whose index.json names a "digest" that climbs out of blobs/ to a device that
+    // never ends: refused by its form, before any file is opened.
+    const QString layout = dir.filePath(QStringLiteral("layout"));
+    QVERIFY(QDir().mkpath(layout + QStringLiteral("/blobs/sha256")));
+    QString escape = QStringLiteral("../../../../../../../../../../../../../../../../../../dev/zero");
+    escape.prepend(QString(64 - escape.size(), QLatin1Char('/')));
+    QCOMPARE(escape.size(), 64);
+    QVERIFY(writeFileAtomically(layout + QStringLiteral("/index.json"),
+                                QStringLiteral(R"({"schemaVersion":2,"manifests":[{"digest":"sha256:%1","size":1}]})").arg(escape).toUtf8())
+                .ok());
+    Result<evidence::SummaryBundle> b = evidence::loadOciLayout(layout);
+    QVERIFY(!b.ok());
+    QVERIFY2(b.error().message.contains(QLatin1String("unsupported digest")), qPrintable(b.error().toString()));
+
+    // A checksums list may only name files beside it.
+    const QString listDir = dir.filePath(QStringLiteral("entry/rendered"));
+    QVERIFY(QDir().mkpath(listDir));
+    QVERIFY(writeFileAtomically(dir.filePath(QStringLiteral("entry/outside.txt")), "secret\n").ok());
+    QVERIFY(writeFileAtomically(listDir + QStringLiteral("/app.yaml"), "kind: ConfigMap\n").ok());
+    const QByteArray list = sha256Hex("kind: ConfigMap\n").toLatin1() + "  app.yaml\n" + sha256Hex("secret\n").toLatin1() +
+                            "  ../outside.txt\n" + QByteArray(64, '0') + "  /etc/hostname\n";
+    QVERIFY(writeFileAtomically(listDir + QStringLiteral("/checksums.txt"), list).ok());
+    const std::vector<receipts::RecordCheck> checks = receipts::checkChecksums(listDir + QStringLiteral("/checksums.txt"), QStringLiteral("rendered/checksums.txt"));
+    int outside = 0;
+    for (const receipts::RecordCheck& c : checks)
+        if (c.detail.contains(QLatin1String("is outside the directory of the list")))
+            ++outside;
+    QCOMPARE(outside, 2);
+    QCOMPARE(checks.back().verdict, receipts::Verdict::Fail); // the summary: 1 of 1 listed file matches, 2 bad rows
+    QVERIFY2(checks.back().detail.startsWith(QLatin1String("1 of 1 listed")), qPrintable(checks.back().detail));
+
+    // A docker config.json may name a credential helper, not a path to some other program.
+    const QString config = dir.filePath(QStringLiteral("config.json"));
+    QVERIFY(writeFileAtomically(config, R"({"credHelpers":{"ghcr.io":"../../../bin/true"},"credsStore":"x/y"})").ok());
+    oci::DockerConfigOptions options;
+    options.configFile = config;
+    Result<oci::Credentials> helper = oci::credentialsFor(QStringLiteral("ghcr.io"), options);
+    QVERIFY(!helper.ok());
+    QVERIFY2(helper.error().message.contains(QLatin1String("is not a plain name")), qPrintable(helper.error().toString()));
+    Result<oci::Credentials> store = oci::credentialsFor(QStringLiteral("docker.io"), options);
+    QVERIFY(!store.ok());
+    QVERIFY2(store.error().message.contains(QLatin1String("is not a plain name")), qPrintable(store.error().toString()));
 }
 
 QTEST_GUILESS_MAIN(TestLimits)
