@@ -7,7 +7,7 @@
 # from ../shared/data/sigstore; skipped when absent), and the Sign view (keys, a deployment bundle
 # verified, the same bundle tampered, the signing dialog), and the Validation view after a run on
 # pb-kube-testserver with close-ups of its NCCL and history charts, the Receipts view (ledger and
-# external records) and the release review report dialog.
+# external records), the release review report dialog, Fetch Evidence and the registry credentials view.
 # Builds the pb_screenshots helper (tests/gui) when needed and runs it on Qt's offscreen platform
 # against a temporary database seeded with the embedded catalog.
 #

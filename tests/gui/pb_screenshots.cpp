@@ -12,6 +12,7 @@
 #include "ComparePane.h"
 #include "EvidenceFixture.h"
 #include "EvidenceInspector.h"
+#include "FetchEvidenceDialog.h"
 #include "GraphPane.h"
 #include "GraphView.h"
 #include "GuiTestUtil.h"
@@ -20,6 +21,7 @@
 #include "MainWindow.h"
 #include "RecipeModels.h"
 #include "RecipeView.h"
+#include "RegistryCredentialsDialog.h"
 #include "SignDialogs.h"
 #include "SignPane.h"
 #include "SigningFixture.h"
@@ -433,6 +435,26 @@ int main(int argc, char** argv) {
     ok &= health->selectRecipe(inspectRecipe);
     ok &= waitFor([&] { return !bundlesShown.isEmpty() && !health->inspector()->isLoadingBundles(); });
     ok &= save(&window, out, QStringLiteral("health.png"));
+
+    // 8b. Fetch Evidence over every row with a bundle in a registry (queued, not started: no
+    // network here), and the registry credentials view over a docker config fixture. Only with
+    // the real evidence: the fixture's pointers name no registry (that path shows a message box).
+    if (evidenceDir.startsWith(realCatalog)) {
+        if (pb::widgets::FetchEvidenceDialog* fetch = health->fetchAll()) {
+            fetch->resize(1000, 460);
+            ok &= save(fetch, out, QStringLiteral("fetch-evidence.png"));
+            fetch->close();
+        }
+    }
+    {
+        pb::widgets::RegistrySettings settings;
+        settings.dockerConfig = QStringLiteral(PB_SOURCE_DIR "/tests/fixtures/gui-oci/config.json");
+        settings.plainHttpRegistries = {QStringLiteral("127.0.0.1:5000")};
+        pb::widgets::RegistryCredentialsDialog registries(settings, {QStringLiteral("ghcr.io"), QStringLiteral("127.0.0.1:5000")}, &window);
+        registries.resize(1080, 440);
+        registries.show();
+        ok &= save(&registries, out, QStringLiteral("registries.png"));
+    }
 
     // 9. The Verify view.
     ok &= verifyShots(window, out);
