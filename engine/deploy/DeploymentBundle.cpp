@@ -14,7 +14,10 @@
 #include <QJsonDocument>
 #include <QMutex>
 #include <QRegularExpression>
+#include <QThread>
 #include <QtConcurrent>
+
+#include <openssl/crypto.h>
 
 #include <map>
 
@@ -105,10 +108,16 @@ Result<std::vector<FileDigest>> hashTree(const QString& dirIn, const Progress& p
     std::atomic_bool failed{false};
     QMutex progressLock;
     const int total = int(files.size());
+    QThread* const caller = QThread::currentThread();
     QtConcurrent::blockingMap(files, [&](FileDigest& f) {
         if ((cancel && cancel->load()) || failed.load())
             return;
         f.sha256Hex = hashFile(dir + QLatin1Char('/') + f.path, &f.size);
+        // A pool thread gives back OpenSSL's per-thread state (its error queue) after each file
+        // rather than when the thread ends: Qt lets a pool thread finish exiting after the process
+        // has moved on, and OpenSSL's cleanup of that thread could then race the exit.
+        if (QThread::currentThread() != caller)
+            OPENSSL_thread_stop();
         if (f.sha256Hex.isEmpty())
             failed = true;
         const int n = ++done;
