@@ -812,6 +812,18 @@ int verifyBatch(const QCommandLineParser& p) {
                      .arg(total - asExpected)
                      .arg(errors ? QStringLiteral(", %1 manifest line(s) unreadable").arg(errors) : QString());
     out().flush();
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("verify.batch");
+    d.parameters = QJsonObject{{QStringLiteral("useDigest"), useDigest},
+                               {QStringLiteral("trustedRootSha256"), common ? QString::fromLatin1(common->sha256.toHex()) : QStringLiteral("per case")},
+                               {QStringLiteral("cases"), total},
+                               {QStringLiteral("verified"), verified},
+                               {QStringLiteral("asExpected"), asExpected},
+                               {QStringLiteral("unreadableLines"), errors}};
+    d.inputs.push_back(receipts::Artifact::bytes(manifest, *text));
+    d.result = outcomeOf(asExpected == total && errors == 0);
+    d.message = QStringLiteral("%1 case(s): %2 verified, %3 as expected").arg(total).arg(verified).arg(asExpected);
+    leaveReceipt(p, d);
     return asExpected == total && errors == 0 ? kOk : kFailed;
 }
 
@@ -963,6 +975,17 @@ int keygenVerb(const QStringList& args) {
     } else {
         return fail(db.error());
     }
+    // The receipt names the public key only: the private key file's digest would say nothing a
+    // reader can check, and its bytes (even encrypted) stay out of every record.
+    receipts::ReceiptDraft d;
+    d.kind = p.isSet(QStringLiteral("from")) ? QStringLiteral("key.import") : QStringLiteral("key.generate");
+    d.parameters = QJsonObject{{QStringLiteral("format"), p.isSet(QStringLiteral("cosign")) ? QStringLiteral("cosign") : QStringLiteral("pkcs8")},
+                               {QStringLiteral("fingerprint"), sigstore::keyFingerprint(key.get())},
+                               {QStringLiteral("encryptedKeyAt"), QFileInfo(outPath).absoluteFilePath()}};
+    d.outputs.push_back(receipts::Artifact::bytes(outPath + QStringLiteral(".pub"), pub));
+    d.result = receipts::Outcome::Ok;
+    d.message = QStringLiteral("ECDSA P-256 key %1").arg(sigstore::keyFingerprint(key.get()));
+    leaveReceipt(p, d);
     out() << "private key: " << outPath << " (encrypted)\npublic key:  " << outPath << ".pub\nfingerprint: "
           << sigstore::keyFingerprint(key.get()) << Qt::endl;
     return kOk;

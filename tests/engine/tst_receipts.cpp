@@ -201,6 +201,16 @@ class TestReceipts : public QObject {
         QCOMPARE(must({QStringLiteral("verify"), QStringLiteral("--record"), QStringLiteral("--bundle"), blobBundle, QStringLiteral("--key"),
                        key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), tmp.filePath(QStringLiteral("blob.txt"))}),
                  0);
+        // verify --batch over a one-case manifest: the blob's bundle in key mode with no trusted
+        // root for the case, so FAIL is the expected verdict (and the run as a whole is as expected).
+        const QString batch = tmp.filePath(QStringLiteral("batch"));
+        QVERIFY(QDir().mkpath(batch + QStringLiteral("/cases/c1")));
+        QVERIFY(QFile::copy(key + QStringLiteral(".pub"), batch + QStringLiteral("/cases/c1/key.pub")));
+        QVERIFY(QFile::copy(blobBundle, batch + QStringLiteral("/cases/c1/bundle.sigstore.json")));
+        QVERIFY(QFile::copy(tmp.filePath(QStringLiteral("blob.txt")), batch + QStringLiteral("/cases/c1/artifact")));
+        const QByteArray manifest = "name\texpected\tmode\tidentity\tissuer\tnote\tartifact_digest\nc1\tFAIL\tkey\t\t\t\t\n";
+        pbtest::writeBytes(batch + QStringLiteral("/manifest.tsv"), manifest);
+        QCOMPARE(must({QStringLiteral("verify"), QStringLiteral("--batch"), batch + QStringLiteral("/manifest.tsv")}), 0);
         pbtest::BundleFixture bf;
         const QString bundleDir = bf.writeDirectory(tmp.filePath(QStringLiteral("ev")));
         const QString tree = tmp.filePath(QStringLiteral("tree"));
@@ -231,8 +241,8 @@ class TestReceipts : public QObject {
         QStringList kinds;
         for (const QJsonValue& v : receipts)
             kinds << v.toObject().value(QStringLiteral("kind")).toString();
-        for (const char* k : {"catalog.import", "recipe.export", "sign.blob", "verify", "sign.evidence", "evidence.check", "evidence.import",
-                              "sign.bundle", "bundle.verify", "validation.import"})
+        for (const char* k : {"catalog.import", "recipe.export", "key.generate", "sign.blob", "verify", "verify.batch", "sign.evidence",
+                              "evidence.check", "evidence.import", "sign.bundle", "bundle.verify", "validation.import"})
             QVERIFY2(kinds.contains(QLatin1String(k)), qPrintable(QStringLiteral("no %1 receipt in %2").arg(QLatin1String(k), kinds.join(u','))));
         // The sign-blob receipt names the blob by its digest and size.
         const int signSeq = int(kinds.indexOf(QStringLiteral("sign.blob"))) + 1;
@@ -245,6 +255,17 @@ class TestReceipts : public QObject {
         QCOMPARE(input.value(QStringLiteral("size")).toInt(), 5);
         QCOMPARE(signReceipt.value(QStringLiteral("outputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
                  sha256Hex(pbtest::readAll(blobBundle)));
+        // keygen names the public key it wrote and its fingerprint; verify --batch its manifest and counts.
+        const QJsonObject keyReceipt = receipts.at(kinds.indexOf(QStringLiteral("key.generate"))).toObject();
+        QCOMPARE(keyReceipt.value(QStringLiteral("outputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
+                 sha256Hex(pbtest::readAll(key + QStringLiteral(".pub"))));
+        QVERIFY(keyReceipt.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("fingerprint")).toString().size() > 16);
+        const QJsonObject batchReceipt = receipts.at(kinds.indexOf(QStringLiteral("verify.batch"))).toObject();
+        QCOMPARE(batchReceipt.value(QStringLiteral("inputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
+                 sha256Hex(manifest));
+        QCOMPARE(batchReceipt.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("cases")).toInt(), 1);
+        QCOMPARE(batchReceipt.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("asExpected")).toInt(), 1);
+        QCOMPARE(batchReceipt.value(QStringLiteral("result")).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
         // The perf import names the log it parsed.
         const QJsonObject perfReceipt = receipts.at(kinds.indexOf(QStringLiteral("validation.import"))).toObject();
         QCOMPARE(perfReceipt.value(QStringLiteral("inputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
@@ -340,7 +361,7 @@ class TestReceipts : public QObject {
         QCOMPARE(plain.code, 0);
         const QJsonObject all = QJsonDocument::fromJson(plain.out).object();
         const QJsonArray receipts = all.value(QStringLiteral("receipts")).toArray();
-        QCOMPARE(receipts.size(), 7);
+        QCOMPARE(receipts.size(), 8); // writeLedger's seven, then keygen's key.generate (#8)
         QCOMPARE(all.value(QStringLiteral("head")).toObject().value(QStringLiteral("hash")).toString(),
                  receipts.last().toObject().value(QStringLiteral("hash")).toString());
         QCOMPARE(all.value(QStringLiteral("chain")).toObject().value(QStringLiteral("intact")).toBool(), true);
@@ -353,7 +374,7 @@ class TestReceipts : public QObject {
         const QString head = out + QStringLiteral(".head.json"), bundle = out + QStringLiteral(".head.sigstore.json");
         const QJsonObject statement = QJsonDocument::fromJson(pbtest::readAll(head)).object();
         QCOMPARE(statement.value(QStringLiteral("hash")).toString(), receipts.last().toObject().value(QStringLiteral("hash")).toString());
-        QCOMPARE(statement.value(QStringLiteral("seq")).toInt(), 7);
+        QCOMPARE(statement.value(QStringLiteral("seq")).toInt(), 8);
         Run ok = proofbench({QStringLiteral("verify"), QStringLiteral("--db"), db, QStringLiteral("--key"), key + QStringLiteral(".pub"),
                              QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--bundle"), bundle, head});
         QVERIFY2(ok.code == 0, ok.out.constData());
