@@ -8,6 +8,7 @@
 // (one tar+gzip layer, as `bundle push` does); each run then pushes that layout to a fresh
 // repository (Proofbench, then skopeo, alternating the order) and pulls it into a fresh layout.
 // Medians are reported, with the ratio Proofbench / skopeo (goal <= 1.2), and one JSON line.
+#include "DockerRegistry.h"
 #include "oci/Artifact.h"
 #include "oci/Layout.h"
 #include "oci/Reference.h"
@@ -41,28 +42,8 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-quint16 freePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
-
-bool canConnect(quint16 port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    return ok;
-}
+using pbtest::canConnectLoopback;
+using pbtest::freeLoopbackPort;
 
 // Deterministic incompressible bytes (xorshift), so gzip cannot shrink the bundle.
 void writeNoise(const QString& path, qint64 bytes, quint64 seed) {
@@ -118,7 +99,7 @@ int main(int argc, char** argv) {
             reg.terminate();
             reg.waitForFinished(5000);
         }
-        const quint16 port = freePort();
+        const quint16 port = freeLoopbackPort();
         const QString storage = tmp.filePath(QStringLiteral("storage-%1").arg(regCount));
         QFile cfg(tmp.filePath(QStringLiteral("config-%1.yml").arg(regCount)));
         ++regCount;
@@ -135,7 +116,7 @@ int main(int argc, char** argv) {
         }
         QElapsedTimer wait;
         wait.start();
-        while (!canConnect(port) && wait.elapsed() < 20000)
+        while (!canConnectLoopback(port) && wait.elapsed() < 20000)
             QThread::msleep(50); // startup only, outside any measurement
         return QStringLiteral("127.0.0.1:%1").arg(port);
     };

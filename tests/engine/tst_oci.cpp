@@ -4,6 +4,7 @@
 // is a small in-test HTTP server issuing RS256 JWTs under a freshly made certificate. skopeo is the
 // independent peer. Faults the registry cannot produce come from a tiny fake registry in this file.
 #include "BundleFixture.h"
+#include "DockerRegistry.h"
 #include "TestUtil.h"
 
 #include "evidence/Bundle.h"
@@ -46,28 +47,8 @@ namespace {
 const char* const kUser = "pbtest";
 const char* const kPassword = "pb-secret-1";
 
-quint16 freePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
-
-bool canConnect(quint16 port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    return ok;
-}
+using pbtest::canConnectLoopback;
+using Registry = pbtest::DockerRegistry;
 
 // ---- a tiny HTTP/1.1 server on its own thread (one request per connection) --------------------------
 
@@ -282,45 +263,6 @@ HttpReply tokenEndpoint(const TokenIssuer& issuer, const HttpRequest& req) {
 
 // ---- docker-registry -------------------------------------------------------------------------------
 
-struct Registry {
-    QTemporaryDir dir;
-    QProcess process;
-    quint16 port = 0;
-    QString host() const { return QStringLiteral("127.0.0.1:%1").arg(port); }
-    QByteArray log() const {
-        QFile f(dir.filePath(QStringLiteral("registry.log")));
-        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-    }
-    ~Registry() {
-        if (process.state() != QProcess::NotRunning) {
-            process.terminate();
-            if (!process.waitForFinished(5000)) {
-                process.kill();
-                process.waitForFinished(2000);
-            }
-        }
-    }
-    // `auth` is the YAML under "auth:" (empty: none).
-    // `httpExtra`: more YAML under "http:" (e.g. a tls: block).
-    bool start(const QByteArray& auth, const QByteArray& httpExtra = {}) {
-        port = freePort();
-        QByteArray cfg = "version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: " +
-                         dir.filePath(QStringLiteral("storage")).toUtf8() + "\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:" +
-                         QByteArray::number(port) + "\n" + httpExtra;
-        if (!auth.isEmpty())
-            cfg += "auth:\n" + auth;
-        QFile f(dir.filePath(QStringLiteral("config.yml")));
-        if (!f.open(QIODevice::WriteOnly) || f.write(cfg) != cfg.size())
-            return false;
-        f.close();
-        // The registry logs every 404 HEAD of a push at error level: keep that in a file, shown on failure.
-        process.setProcessChannelMode(QProcess::MergedChannels);
-        process.setStandardOutputFile(dir.filePath(QStringLiteral("registry.log")));
-        process.start(QStringLiteral("docker-registry"), {QStringLiteral("serve"), f.fileName()});
-        return process.waitForStarted(10000);
-    }
-};
-
 bool haveTool(const char* name) { return !QStandardPaths::findExecutable(QLatin1String(name)).isEmpty(); }
 
 #define REQUIRE_PEERS()                                                                                                        \
@@ -334,8 +276,8 @@ bool haveTool(const char* name) { return !QStandardPaths::findExecutable(QLatin1
 #define START_REGISTRY(reg, ...)                                                                                               \
     do {                                                                                                                       \
         QVERIFY2((reg).start(__VA_ARGS__), "docker-registry did not start");                                                          \
-        QTRY_VERIFY_WITH_TIMEOUT(canConnect((reg).port) || (reg).process.state() == QProcess::NotRunning, 20000);             \
-        QVERIFY2(canConnect((reg).port), (reg).log().constData());                                                             \
+        QTRY_VERIFY_WITH_TIMEOUT(canConnectLoopback((reg).port) || (reg).process.state() == QProcess::NotRunning, 20000);             \
+        QVERIFY2(canConnectLoopback((reg).port), (reg).log().constData());                                                             \
     } while (0)
 
 struct Run {

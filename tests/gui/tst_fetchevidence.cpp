@@ -7,6 +7,7 @@
 // shows Cancel: the row ends cancelled and nothing half-written stays in the cache. The registry
 // credentials dialog opened from the toolbar lists the registry and tests access to it.
 #include "BundleModels.h"
+#include "DockerRegistry.h"
 #include "EvidenceFixture.h"
 #include "EvidenceInspector.h"
 #include "FetchEvidenceDialog.h"
@@ -64,58 +65,8 @@ namespace {
 constexpr int kTimeout = 60000;
 constexpr int kShortTimeout = 20000; // for what a working fetch reaches at once
 
-quint16 freePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
-
-bool canConnect(quint16 port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    return ok;
-}
-
-// docker-registry with a temporary config and storage, on a free loopback port, without auth.
-struct Registry {
-    QTemporaryDir dir;
-    QProcess process;
-    quint16 port = 0;
-    QString host() const { return QStringLiteral("127.0.0.1:%1").arg(port); }
-    ~Registry() {
-        if (process.state() != QProcess::NotRunning) {
-            process.terminate();
-            if (!process.waitForFinished(5000)) {
-                process.kill();
-                process.waitForFinished(2000);
-            }
-        }
-    }
-    bool start() {
-        port = freePort();
-        const QByteArray cfg = "version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: " +
-                               dir.filePath(QStringLiteral("storage")).toUtf8() + "\nhttp:\n  addr: 127.0.0.1:" + QByteArray::number(port) + "\n";
-        QFile f(dir.filePath(QStringLiteral("config.yml")));
-        if (!f.open(QIODevice::WriteOnly) || f.write(cfg) != cfg.size())
-            return false;
-        f.close();
-        process.setProcessChannelMode(QProcess::MergedChannels);
-        process.setStandardOutputFile(dir.filePath(QStringLiteral("registry.log")));
-        process.start(QStringLiteral("/usr/bin/docker-registry"), {QStringLiteral("serve"), f.fileName()});
-        return process.waitForStarted(10000);
-    }
-};
+using pbtest::canConnectLoopback;
+using Registry = pbtest::DockerRegistry;
 
 // A registry that serves one artifact manifest, then sends the first 64 KiB of its 8 MiB layer and
 // stalls until the client goes away: a pull that is still running when Cancel is pressed.
@@ -315,8 +266,8 @@ void TestFetchEvidence::fetchSelectedThenAll() {
         QSKIP("/usr/bin/docker-registry (Debian package docker-registry) is not installed; tools/bootstrap.sh installs it");
     Registry reg;
     QVERIFY2(reg.start(), "docker-registry did not start");
-    QTRY_VERIFY_WITH_TIMEOUT(canConnect(reg.port) || reg.process.state() == QProcess::NotRunning, 20000);
-    QVERIFY(canConnect(reg.port));
+    QTRY_VERIFY_WITH_TIMEOUT(canConnectLoopback(reg.port) || reg.process.state() == QProcess::NotRunning, 20000);
+    QVERIFY(canConnectLoopback(reg.port));
 
     // Publish a signed, fully passing bundle for the signed recipe; pushEvidence writes its pointer.
     QTemporaryDir work;
