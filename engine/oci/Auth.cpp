@@ -10,6 +10,8 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
+#include <optional>
+
 namespace pb::oci {
 
 namespace {
@@ -66,6 +68,23 @@ Result<Credentials> runHelper(const QString& helper, const QString& registry, co
     return c;
 }
 
+// The config file as a JSON object; nullopt when there is no file (anonymous, not an error).
+Result<std::optional<QJsonObject>> readDockerConfig(const QString& file) {
+    QFile f(file);
+    if (!f.exists())
+        return std::optional<QJsonObject>();
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), file);
+    Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("the docker config"));
+    if (!bytes)
+        return bytes.error();
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject())
+        return makeError(QStringLiteral("not a JSON object: %1").arg(pe.errorString()), file);
+    return std::optional<QJsonObject>(doc.object());
+}
+
 } // namespace
 
 QString dockerConfigPath(const DockerConfigOptions& options) {
@@ -79,19 +98,12 @@ QString dockerConfigPath(const DockerConfigOptions& options) {
 
 Result<Credentials> credentialsFor(const QString& registry, const DockerConfigOptions& options) {
     const QString file = dockerConfigPath(options);
-    QFile f(file);
-    if (!f.exists())
+    Result<std::optional<QJsonObject>> config = readDockerConfig(file);
+    if (!config)
+        return config.error();
+    if (!*config)
         return Credentials{};
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), file);
-    Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("the docker config"));
-    if (!bytes)
-        return bytes.error();
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &pe);
-    if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        return makeError(QStringLiteral("not a JSON object: %1").arg(pe.errorString()), file);
-    const QJsonObject root = doc.object();
+    const QJsonObject& root = **config;
     const QStringList keys = keysFor(registry);
 
     const QJsonObject helpers = root.value(QStringLiteral("credHelpers")).toObject();
@@ -146,19 +158,12 @@ Result<Credentials> credentialsFor(const QString& registry, const DockerConfigOp
 Result<std::vector<CredentialSource>> listCredentialSources(const DockerConfigOptions& options) {
     std::vector<CredentialSource> out;
     const QString file = dockerConfigPath(options);
-    QFile f(file);
-    if (!f.exists())
+    Result<std::optional<QJsonObject>> config = readDockerConfig(file);
+    if (!config)
+        return config.error();
+    if (!*config)
         return out;
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), file);
-    Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("the docker config"));
-    if (!bytes)
-        return bytes.error();
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &pe);
-    if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        return makeError(QStringLiteral("not a JSON object: %1").arg(pe.errorString()), file);
-    const QJsonObject root = doc.object();
+    const QJsonObject& root = **config;
     const QJsonObject helpers = root.value(QStringLiteral("credHelpers")).toObject();
     for (auto it = helpers.begin(); it != helpers.end(); ++it)
         out.push_back({it.key(), QStringLiteral("credHelpers: %1").arg(it.value().toString())});
