@@ -2,6 +2,7 @@
 
 #include "RegistryCredentialsDialog.h"
 #include "RegistryModels.h"
+#include "TableSetup.h"
 #include "evidence/Bundle.h"
 #include "oci/Artifact.h"
 #include "oci/Layout.h"
@@ -16,7 +17,6 @@
 #include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMutex>
@@ -131,14 +131,8 @@ FetchEvidenceDialog::FetchEvidenceDialog(store::Database& db, std::vector<eviden
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("fetchTable"));
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideMiddle);
-    m_table->verticalHeader()->setVisible(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    setupTable(m_table);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setColumnWidth(FetchQueueModel::PointerColumn, 240);
     m_table->setColumnWidth(FetchQueueModel::ReferenceColumn, 260);
     m_table->setColumnWidth(FetchQueueModel::StateColumn, 130);

@@ -1,6 +1,7 @@
 #include "RegistryCredentialsDialog.h"
 
 #include "RegistryModels.h"
+#include "TableSetup.h"
 #include "oci/Auth.h"
 #include "oci/Reference.h"
 #include "oci/Registry.h"
@@ -10,7 +11,6 @@
 #include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -75,15 +75,7 @@ RegistryCredentialsDialog::RegistryCredentialsDialog(RegistrySettings settings, 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("registryTable"));
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideMiddle);
-    m_table->verticalHeader()->setVisible(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    setupTable(m_table);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { updateButtons(); });
 
     m_test = new QPushButton(tr("&Test Access"), this);
