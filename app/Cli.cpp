@@ -9,7 +9,7 @@
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "store/CatalogStore.h"
-#include "store/Database.h"
+#include "db/Database.h"
 #include "store/EvidenceStore.h"
 #include "store/VerificationStore.h"
 #include "sigstore/Verify.h"

@@ -11,7 +11,7 @@
 #include "sigstore/TrustedRoot.h"
 #include "sigstore/Verify.h"
 #include "receipts/Ledger.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QCommandLineParser>
 #include <QJsonValue>
@@ -33,7 +33,7 @@ int usage(const QString& message, const QString& verb);
 void addDb(QCommandLineParser& p);
 void addFormat(QCommandLineParser& p, const QString& values, const QString& def);
 QString dbPath(const QCommandLineParser& p);
-Result<std::unique_ptr<store::Database>> openDb(const QCommandLineParser& p);
+Result<std::unique_ptr<db::Database>> openDb(const QCommandLineParser& p);
 int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, const QString& summary);
 Result<QByteArray> readFile(const QString& path);
 void addSignerOptions(QCommandLineParser& p);

@@ -6,7 +6,7 @@
 #include "MainWindow.h"
 #include "Report.h"
 #include "store/CatalogStore.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("db"), QStringLiteral("Database file."), QStringLiteral("PATH")});
     parser.process(app);
     const QString path = parser.isSet(QStringLiteral("db")) ? parser.value(QStringLiteral("db"))
-                                                              : pb::store::Database::defaultPath();
-    auto db = pb::store::Database::open(path);
+                                                              : pb::db::Database::defaultPath();
+    auto db = pb::db::Database::open(path);
     if (!db) {
         QMessageBox::critical(nullptr, QStringLiteral("Proofbench"),
                               QStringLiteral("Cannot open the database.\n\n%1").arg(db.error().toString()));

@@ -5,7 +5,7 @@
 #include "kube/Client.h"
 #include "kube/Kubeconfig.h"
 #include "store/CatalogStore.h"
-#include "store/Database.h"
+#include "db/Database.h"
 #include "validation/Emit.h"
 
 #include <QFile>
@@ -45,7 +45,7 @@ QJsonObject criteriaJson(const catalog::Criteria& c) {
 
 } // namespace
 
-ValidationController::ValidationController(store::Database& db, QObject* parent) : QObject(parent), m_db(db) {}
+ValidationController::ValidationController(db::Database& db, QObject* parent) : QObject(parent), m_db(db) {}
 
 ValidationController::~ValidationController() {
     cancel();
@@ -98,7 +98,7 @@ bool ValidationController::start(const ValidationStart& start, QString* error) {
             job->client = std::move(*client);
 
             // The worker reads the catalog through its own connection.
-            Result<std::unique_ptr<store::Database>> db = store::Database::open(job->dbPath);
+            Result<std::unique_ptr<db::Database>> db = db::Database::open(job->dbPath);
             if (!db)
                 return fail(db.error().toString());
             store::CatalogStore catalogs(**db);

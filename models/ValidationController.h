@@ -35,7 +35,7 @@ class ValidationController : public QObject {
     Q_OBJECT
   public:
     enum class Stage { Idle, Preparing, Running, Cancelling };
-    ValidationController(store::Database& db, QObject* parent = nullptr);
+    ValidationController(db::Database& db, QObject* parent = nullptr);
     ~ValidationController() override; // cancels and waits for the worker
 
     // False (with `error` set) when a run is already going.
@@ -67,7 +67,7 @@ class ValidationController : public QObject {
     void onRunEnded();
     void saveChange(const validation::CheckRun& check);
 
-    store::Database& m_db;
+    db::Database& m_db;
     Stage m_stage = Stage::Idle;
     std::shared_ptr<Job> m_job;
     qint64 m_rowId = 0;

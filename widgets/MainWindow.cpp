@@ -16,7 +16,7 @@
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "evidence/Evidence.h"
-#include "store/Database.h"
+#include "db/Database.h"
 #include "store/EvidenceStore.h"
 
 #include <QAction>
@@ -104,7 +104,7 @@ QString htmlRow(const QString& name, const QString& value) {
 
 } // namespace
 
-MainWindow::MainWindow(pb::store::Database& db, QWidget* parent)
+MainWindow::MainWindow(pb::db::Database& db, QWidget* parent)
     : QMainWindow(parent), m_db(db), m_store(db) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Proofbench"));
@@ -729,7 +729,7 @@ void MainWindow::requestCatalog(const QString& label) {
     // QSqlDatabase connections belong to one thread: the worker opens its own.
     watcher->setFuture(QtConcurrent::run([path = m_db.path(), label]() {
         CatalogLoad out;
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
         if (!db) {
             out.error = db.error().toString();
             return out;
@@ -916,7 +916,7 @@ bool MainWindow::startImport(const QString& dirIn, const QString& label) {
                 return out;
             }
             // QSqlDatabase connections belong to one thread: the worker writes through its own.
-            Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+            Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
             if (!db) {
                 out.error = db.error().toString();
                 return out;
@@ -1066,7 +1066,7 @@ bool MainWindow::startEvidenceImport(const QString& dirIn, const QString& allowl
             out.root = tree->root;
             out.pointers = static_cast<int>(tree->pointers.size());
             // QSqlDatabase connections belong to one thread: the worker writes through its own.
-            Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+            Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
             if (!db) {
                 out.error = db.error().toString();
                 return out;

@@ -31,7 +31,7 @@ class QTabWidget;
 class QTableView;
 class QTreeView;
 
-namespace pb::store {
+namespace pb::db {
 class Database;
 }
 namespace pb::models {
@@ -54,7 +54,7 @@ class VerifyPane;
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
-    explicit MainWindow(pb::store::Database& db, QWidget* parent = nullptr);
+    explicit MainWindow(pb::db::Database& db, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // Reads `dir` (an AICR recipes/ directory) and imports it as `label` on a worker thread,
@@ -147,7 +147,7 @@ class MainWindow : public QMainWindow {
     void updateStatus();
     void cancelAndWait();
 
-    pb::store::Database& m_db;
+    pb::db::Database& m_db;
     store::CatalogStore m_store;
 
     models::CatalogTreeModel* m_treeModel = nullptr;

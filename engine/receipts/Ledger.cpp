@@ -1,8 +1,9 @@
 #include "receipts/Ledger.h"
+#include "receipts/Kinds.h"
 
 #include "core/Hash.h"
 #include "receipts/Canonical.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -256,14 +257,24 @@ QString ChainCheck::toText() const {
 
 // ---- Ledger ---------------------------------------------------------------------------------------
 
-Ledger::Ledger(store::Database& db) : m_db(db) {}
+Ledger::Ledger(db::Database& db) : m_db(db) {}
 
 Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     if (draft.kind.isEmpty())
         return makeError(QStringLiteral("a receipt needs a kind"), m_db.path(), 0, QStringLiteral("receipts.kind"));
+    if (!kinds::find(draft.kind))
+        return makeError(QStringLiteral("'%1' is not a receipt kind (receipts/Kinds.h lists them)").arg(draft.kind), m_db.path(), 0,
+                         QStringLiteral("receipts.kind"));
+    {
+        const QStringList declared = kinds::parameterKeys(draft.kind);
+        for (auto it = draft.parameters.begin(); it != draft.parameters.end(); ++it)
+            if (!declared.contains(it.key()))
+                return makeError(QStringLiteral("receipt kind '%1' declares no parameter '%2' (receipts/Kinds.h)").arg(draft.kind, it.key()),
+                                 m_db.path(), 0, QStringLiteral("receipts.parameters"));
+    }
     QSqlQuery q(m_db.sql());
     if (!q.exec(QStringLiteral("SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1")))
-        return store::sqlError(q, QStringLiteral("receipts"));
+        return db::sqlError(q, QStringLiteral("receipts"));
     Receipt r;
     r.seq = 1;
     r.prevHash = genesisHash();
@@ -301,18 +312,18 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     q.addBindValue(r.prevHash);
     q.addBindValue(r.hash);
     if (!q.exec())
-        return store::sqlError(q, QStringLiteral("receipts"));
+        return db::sqlError(q, QStringLiteral("receipts"));
     q.prepare(QStringLiteral("INSERT INTO receipts_head (id, seq, hash) VALUES (1, ?, ?) "
                              "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash"));
     q.addBindValue(r.seq);
     q.addBindValue(r.hash);
     if (!q.exec())
-        return store::sqlError(q, QStringLiteral("receipts_head"));
+        return db::sqlError(q, QStringLiteral("receipts_head"));
     return r;
 }
 
 Result<Receipt> Ledger::record(const ReceiptDraft& draft) {
-    store::Transaction tx(m_db.sql());
+    db::Transaction tx(m_db.sql());
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_db.sql().lastError().text()), m_db.path());
     auto r = append(draft);
@@ -358,7 +369,7 @@ Result<std::vector<Receipt>> Ledger::list(const ListFilter& f) const {
     for (const QVariant& b : binds)
         q.addBindValue(b);
     if (!q.exec())
-        return store::sqlError(q, QStringLiteral("receipts"));
+        return db::sqlError(q, QStringLiteral("receipts"));
     std::vector<Receipt> out;
     while (q.next())
         out.push_back(readRow(q));
@@ -370,7 +381,7 @@ Result<Receipt> Ledger::receipt(qint64 seq) const {
     q.prepare(QString::fromLatin1(kColumns) + QStringLiteral("WHERE seq = ?"));
     q.addBindValue(seq);
     if (!q.exec())
-        return store::sqlError(q, QStringLiteral("receipts"));
+        return db::sqlError(q, QStringLiteral("receipts"));
     if (!q.next())
         return makeError(QStringLiteral("no receipt #%1").arg(seq), m_db.path(), 0, QStringLiteral("receipts.seq"));
     return readRow(q);
@@ -379,7 +390,7 @@ Result<Receipt> Ledger::receipt(qint64 seq) const {
 Result<ChainHead> Ledger::head() const {
     QSqlQuery q(m_db.sql());
     if (!q.exec(QStringLiteral("SELECT seq, hash, created_at FROM receipts ORDER BY seq DESC LIMIT 1")))
-        return store::sqlError(q, QStringLiteral("receipts"));
+        return db::sqlError(q, QStringLiteral("receipts"));
     ChainHead h;
     h.hash = genesisHash();
     if (q.next()) {
@@ -431,7 +442,7 @@ Result<ChainCheck> Ledger::verify() const {
     {
         QSqlQuery hq(m_db.sql());
         if (!hq.exec(QStringLiteral("SELECT seq, hash FROM receipts_head WHERE id = 1")))
-            return store::sqlError(hq, QStringLiteral("receipts_head"));
+            return db::sqlError(hq, QStringLiteral("receipts_head"));
         if (hq.next()) {
             recordedHeadSeq = hq.value(0).toLongLong();
             recordedHeadHash = hq.value(1).toString();
@@ -528,13 +539,13 @@ Result<ChainCheck> Ledger::verify() const {
 }
 
 Result<Receipt> recordAction(const QString& dbPath, const ReceiptDraft& draft) {
-    auto db = store::Database::open(dbPath);
+    auto db = db::Database::open(dbPath);
     if (!db)
         return db.error();
     return Ledger(**db).record(draft);
 }
 
-Result<QJsonObject> exportLedger(store::Database& db) {
+Result<QJsonObject> exportLedger(db::Database& db) {
     Ledger ledger(db);
     auto rows = ledger.list();
     if (!rows)

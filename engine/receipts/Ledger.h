@@ -35,7 +35,7 @@
 #include <optional>
 #include <vector>
 
-namespace pb::store {
+namespace pb::db {
 class Database;
 }
 
@@ -132,7 +132,7 @@ struct ListFilter {
 
 class Ledger {
   public:
-    explicit Ledger(store::Database& db);
+    explicit Ledger(db::Database& db);
 
     // Appends within the transaction the caller has open on this database's connection (the
     // store classes' import transactions). Does not begin or commit.
@@ -152,7 +152,7 @@ class Ledger {
     void setVersion(const QString& version) { m_version = version; }
 
   private:
-    store::Database& m_db;
+    db::Database& m_db;
     std::function<QDateTime()> m_clock;
     QString m_version;
 };
@@ -162,7 +162,7 @@ class Ledger {
 Result<Receipt> recordAction(const QString& dbPath, const ReceiptDraft& draft);
 
 // `receipts export`: {"format":"proofbench-receipts/v1","receipts":[...],"head":{...},"chain":{verify()}}.
-Result<QJsonObject> exportLedger(store::Database& db);
+Result<QJsonObject> exportLedger(db::Database& db);
 // The statement a signed head covers: canonical JSON of
 // {"type":"proofbench-receipts-head/v1","database":<file name>,"seq":N,"hash":H,"time":T}.
 QByteArray headStatement(const ChainHead& head, const QString& databaseName);

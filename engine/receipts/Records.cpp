@@ -4,7 +4,7 @@
 #include "core/Hash.h"
 #include "receipts/Canonical.h"
 #include "receipts/Ledger.h"
-#include "store/Database.h"
+#include "db/Database.h"
 #include "yaml/Yaml.h"
 
 #include <QDateTime>
@@ -830,7 +830,7 @@ Result<RecordsReport> readRecords(const QString& dirIn) {
     return report;
 }
 
-Result<RecordsImport> importRecords(store::Database& db, const QString& dir) {
+Result<RecordsImport> importRecords(db::Database& db, const QString& dir) {
     auto report = readRecords(dir);
     if (!report)
         return report.error();
@@ -846,7 +846,7 @@ Result<RecordsImport> importRecords(store::Database& db, const QString& dir) {
         return e;
     }
     RecordsImport result;
-    store::Transaction tx(db.sql());
+    db::Transaction tx(db.sql());
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.sql().lastError().text()), db.path());
     const QString now = isoTime(QDateTime::currentDateTimeUtc());
@@ -858,7 +858,7 @@ Result<RecordsImport> importRecords(store::Database& db, const QString& dir) {
         q.prepare(QStringLiteral("SELECT sha256 FROM external_records WHERE path = ?"));
         q.addBindValue(r.path);
         if (!q.exec())
-            return store::sqlError(q, QStringLiteral("external_records"));
+            return db::sqlError(q, QStringLiteral("external_records"));
         d.inputs.push_back(Artifact{r.relative, r.sha256, r.size});
         if (q.next() && q.value(0).toString() == r.sha256) {
             ++result.unchanged;
@@ -884,7 +884,7 @@ Result<RecordsImport> importRecords(store::Database& db, const QString& dir) {
         q.addBindValue(r.entry);
         q.addBindValue(now);
         if (!q.exec())
-            return store::sqlError(q, QStringLiteral("external_records (%1)").arg(r.relative));
+            return db::sqlError(q, QStringLiteral("external_records (%1)").arg(r.relative));
         existed ? ++result.updated : ++result.added;
     }
     d.outputs.push_back(Artifact{QStringLiteral("external_records"), QString(), -1});
@@ -905,10 +905,10 @@ Result<RecordsImport> importRecords(store::Database& db, const QString& dir) {
     return result;
 }
 
-Result<std::vector<ExternalRecord>> storedRecords(store::Database& db) {
+Result<std::vector<ExternalRecord>> storedRecords(db::Database& db) {
     QSqlQuery q(db.sql());
     if (!q.exec(QStringLiteral("SELECT path, relative, entry, kind, name, sha256, size, fields FROM external_records ORDER BY entry, relative")))
-        return store::sqlError(q, QStringLiteral("external_records"));
+        return db::sqlError(q, QStringLiteral("external_records"));
     std::vector<ExternalRecord> out;
     while (q.next()) {
         ExternalRecord r;

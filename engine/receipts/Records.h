@@ -18,7 +18,7 @@
 
 #include <vector>
 
-namespace pb::store {
+namespace pb::db {
 class Database;
 }
 
@@ -97,7 +97,7 @@ struct RecordsImport {
     RecordsReport report;
 };
 // Parses `dir` and stores its records; refuses (changing nothing) when a file does not parse.
-Result<RecordsImport> importRecords(store::Database& db, const QString& dir);
-Result<std::vector<ExternalRecord>> storedRecords(store::Database& db);
+Result<RecordsImport> importRecords(db::Database& db, const QString& dir);
+Result<std::vector<ExternalRecord>> storedRecords(db::Database& db);
 
 } // namespace pb::receipts

@@ -5,7 +5,7 @@
 
 #include "catalog/Resolver.h"
 #include "catalog/Types.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QDateTime>
 
@@ -13,6 +13,11 @@
 #include <functional>
 
 namespace pb::store {
+
+using db::Database;
+using db::nullable;
+using db::sqlError;
+using db::Transaction;
 
 struct CatalogVersionInfo {
     qint64 id = 0;

@@ -6,12 +6,17 @@
 #include "catalog/Types.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QDateTime>
 #include <QJsonObject>
 
 namespace pb::store {
+
+using db::Database;
+using db::nullable;
+using db::sqlError;
+using db::Transaction;
 
 struct EvidenceImportReport {
     int added = 0, updated = 0, unchanged = 0, invalid = 0;

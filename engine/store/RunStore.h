@@ -4,7 +4,7 @@
 // a run cut short keeps every check that finished.
 #pragma once
 
-#include "store/Database.h"
+#include "db/Database.h"
 #include "validation/Runner.h"
 
 #include <QDateTime>
@@ -14,6 +14,11 @@
 #include <vector>
 
 namespace pb::store {
+
+using db::Database;
+using db::nullable;
+using db::sqlError;
+using db::Transaction;
 
 struct RunHeader {
     QString source = QStringLiteral("cluster"); // cluster | import

@@ -5,7 +5,7 @@
 
 #include "sigstore/TrustedRoot.h"
 #include "sigstore/Verify.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -14,6 +14,11 @@
 #include <vector>
 
 namespace pb::store {
+
+using db::Database;
+using db::nullable;
+using db::sqlError;
+using db::Transaction;
 
 struct StoredTrustedRoot {
     qint64 id = 0;

@@ -7,7 +7,7 @@
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "store/CatalogStore.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <gvc.h>
 #include <yaml-cpp/yaml.h>
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     QTemporaryDir tmp;
     int n = 0;
     const double import = medianMs(runs, [&] {
-        auto db = pb::store::Database::open(tmp.filePath(QStringLiteral("bench-%1.sqlite").arg(n++)));
+        auto db = pb::db::Database::open(tmp.filePath(QStringLiteral("bench-%1.sqlite").arg(n++)));
         auto c = pb::catalog::loadCatalog(root);
         auto r = pb::store::CatalogStore(**db).importCatalog(QStringLiteral("bench"), *c);
         if (!r)

@@ -6,7 +6,7 @@
 #include "core/Hash.h"
 #include "evidence/Evidence.h"
 #include "store/CatalogStore.h"
-#include "store/Database.h"
+#include "db/Database.h"
 #include "store/EvidenceStore.h"
 
 #include <QApplication>
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     }
 
     // Database with a catalog version holding the 10,000 coordinates (rows written directly).
-    auto db = store::Database::open(tmp.filePath(QStringLiteral("health.sqlite")));
+    auto db = db::Database::open(tmp.filePath(QStringLiteral("health.sqlite")));
     {
         QSqlQuery q((*db)->sql());
         (*db)->sql().transaction();
@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
 
     // Peer: the sqlite3 program inserting the same rows into the same schema, and the aggregate query.
     const QString peerDb = tmp.filePath(QStringLiteral("peer.sqlite"));
-    { auto fresh = store::Database::open(peerDb); }
+    { auto fresh = db::Database::open(peerDb); }
     const QString sqlFile = tmp.filePath(QStringLiteral("insert.sql"));
     {
         QFile f(sqlFile);

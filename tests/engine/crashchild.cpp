@@ -8,7 +8,7 @@
 #include "evidence/Evidence.h"
 #include "kube/Client.h"
 #include "store/CatalogStore.h"
-#include "store/Database.h"
+#include "db/Database.h"
 #include "store/EvidenceStore.h"
 #include "store/RunStore.h"
 #include "validation/Runner.h"
@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     const QStringList a = app.arguments();
     if (a.size() < 4)
         return 2;
-    Result<std::unique_ptr<store::Database>> db = store::Database::open(a[2]);
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(a[2]);
     if (!db)
         return die(db.error());
     if (a[1] == QLatin1String("catalog") && a.size() == 5) {

@@ -384,7 +384,7 @@ class TestCli : public QObject {
         Run ok = proofbench(args);
         QVERIFY2(ok.code == 0, ok.err.constData());
         QVERIFY(ok.out.contains("[skip] identity: key mode"));
-        auto db = pb::store::Database::open(vdb);
+        auto db = pb::db::Database::open(vdb);
         QVERIFY(db.ok());
         QSqlQuery q((*db)->sql());
         QVERIFY(q.exec(QStringLiteral("SELECT verified, mode, policy FROM verifications ORDER BY id DESC")));
@@ -474,7 +474,7 @@ class TestCli : public QObject {
         QVERIFY(!pbtest::readAll(kdb).contains("s3cret-pass"));
         QVERIFY(!gen.out.contains("s3cret-pass"));
         {
-            auto db = pb::store::Database::open(kdb);
+            auto db = pb::db::Database::open(kdb);
             QSqlQuery q((*db)->sql());
             QVERIFY(q.exec(QStringLiteral("SELECT fingerprint, public_pem FROM signing_keys")));
             QVERIFY(q.next());

@@ -9,7 +9,7 @@
 #include "../gui/EvidenceFixture.h"
 
 #include "receipts/Ledger.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -50,7 +50,7 @@ ChildRun runChild(const QStringList& args, int killAfterMs) {
     return r;
 }
 
-qint64 scalar(store::Database& db, const QString& sql) {
+qint64 scalar(db::Database& db, const QString& sql) {
     QSqlQuery q(db.sql());
     if (!q.exec(sql) || !q.next())
         return -1;
@@ -62,7 +62,7 @@ qint64 scalar(store::Database& db, const QString& sql) {
 void checkCommon(const QString& path, int point) {
     if (!QFileInfo::exists(path))
         return;
-    Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
     QVERIFY2(db.ok(), qPrintable(QStringLiteral("point %1: %2").arg(point).arg(db.ok() ? QString() : db.error().toString())));
     QSqlQuery q((*db)->sql());
     QVERIFY(q.exec(QStringLiteral("PRAGMA integrity_check")) && q.next());
@@ -106,7 +106,7 @@ void TestCrashSafety::catalogImport() {
     QVERIFY2(whole.completed, whole.err.constData());
     qint64 recipes = 0, files = 0;
     {
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(full);
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(full);
         QVERIFY(db.ok());
         recipes = scalar(**db, QStringLiteral("SELECT count(*) FROM recipes"));
         files = scalar(**db, QStringLiteral("SELECT count(*) FROM catalog_files"));
@@ -123,7 +123,7 @@ void TestCrashSafety::catalogImport() {
             return;
         if (!QFileInfo::exists(path))
             continue;
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
         QVERIFY(db.ok());
         const qint64 versions = scalar(**db, QStringLiteral("SELECT count(*) FROM catalog_versions"));
         QVERIFY(versions == 0 || versions == 1);
@@ -145,7 +145,7 @@ void TestCrashSafety::evidenceImport() {
     QVERIFY2(whole.completed, whole.err.constData());
     qint64 pointers = 0;
     {
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(full);
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(full);
         QVERIFY(db.ok());
         pointers = scalar(**db, QStringLiteral("SELECT count(*) FROM evidence_pointers"));
     }
@@ -161,7 +161,7 @@ void TestCrashSafety::evidenceImport() {
             return;
         if (!QFileInfo::exists(path))
             continue;
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
         QVERIFY(db.ok());
         const qint64 n = scalar(**db, QStringLiteral("SELECT count(*) FROM evidence_pointers"));
         QVERIFY2(n == 0 || n == pointers, qPrintable(QStringLiteral("point %1: %2 of %3 pointers").arg(i).arg(n).arg(pointers)));
@@ -185,7 +185,7 @@ void TestCrashSafety::validationRun() {
     QVERIFY2(whole.completed, whole.err.constData());
     qint64 checks = 0;
     {
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(full);
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(full);
         QVERIFY(db.ok());
         checks = scalar(**db, QStringLiteral("SELECT count(*) FROM run_checks"));
         QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM runs WHERE state = 'passed'")), qint64(1));
@@ -202,7 +202,7 @@ void TestCrashSafety::validationRun() {
             return;
         if (!QFileInfo::exists(path))
             continue;
-        Result<std::unique_ptr<store::Database>> db = store::Database::open(path);
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
         QVERIFY(db.ok());
         const qint64 runs = scalar(**db, QStringLiteral("SELECT count(*) FROM runs"));
         QVERIFY(runs == 0 || runs == 1);

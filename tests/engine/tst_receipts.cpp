@@ -10,7 +10,7 @@
 #include "receipts/Canonical.h"
 #include "receipts/Ledger.h"
 #include "store/CatalogStore.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -49,7 +49,7 @@ QDateTime fixedTime(int n) { return QDateTime(QDate(2026, 11, 30), QTime(12, 0, 
 
 // A ledger of seven receipts written in this process; the file is closed (and checkpointed) on return.
 void writeLedger(const QString& path) {
-    auto db = store::Database::open(path);
+    auto db = db::Database::open(path);
     QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
     // As the CLI does for a new database: the embedded catalog first (two catalog.import receipts,
     // #1 and #2); the five receipts below are #3..#7.
@@ -85,7 +85,7 @@ class TestReceipts : public QObject {
 
     void receiptHashIsSha256OfPrevAndCanonical() {
         QTemporaryDir tmp;
-        auto db = store::Database::open(tmp.filePath(QStringLiteral("l.sqlite")));
+        auto db = db::Database::open(tmp.filePath(QStringLiteral("l.sqlite")));
         QVERIFY(db.ok());
         Ledger ledger(**db);
         ledger.setClock([] { return fixedTime(7); });
@@ -137,7 +137,7 @@ class TestReceipts : public QObject {
 
     void storeImportWritesItsReceiptInTheSameTransaction() {
         QTemporaryDir tmp;
-        auto db = store::Database::open(tmp.filePath(QStringLiteral("s.sqlite")));
+        auto db = db::Database::open(tmp.filePath(QStringLiteral("s.sqlite")));
         QVERIFY(db.ok());
         pbtest::CatalogFixture f;
         auto cat = catalog::loadCatalog(f.write());
@@ -387,7 +387,7 @@ class TestReceipts : public QObject {
                      .code,
                  1);
         // Signing the head is itself a receipt, after the head it signed; the chain stays intact.
-        auto dbh = store::Database::open(db);
+        auto dbh = db::Database::open(db);
         QVERIFY(dbh.ok());
         auto rows = Ledger(**dbh).list(ListFilter{QStringLiteral("receipts.sign-head"), std::nullopt, {}, {}, 0});
         QVERIFY(rows.ok());

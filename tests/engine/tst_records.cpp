@@ -6,7 +6,7 @@
 #include "core/Hash.h"
 #include "receipts/Ledger.h"
 #include "receipts/Records.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QDirIterator>
 #include <QJsonArray>
@@ -330,7 +330,7 @@ class TestRecords : public QObject {
         QCOMPARE(missing->line, 10);
         QVERIFY(report->problems.front().toString().startsWith(QLatin1String("e/generation-receipt.yaml:")));
         // An import refuses such a directory and changes nothing but its (failed) receipt.
-        auto db = store::Database::open(tmp.filePath(QStringLiteral("pb.sqlite")));
+        auto db = db::Database::open(tmp.filePath(QStringLiteral("pb.sqlite")));
         QVERIFY(db.ok());
         QVERIFY(!importRecords(**db, tmp.path()).ok());
         QSqlQuery q((*db)->sql());
@@ -356,7 +356,7 @@ class TestRecords : public QObject {
         const QJsonObject b = QJsonDocument::fromJson(again.out).object();
         QCOMPARE(b.value(QStringLiteral("added")).toInt(), 0);
         QCOMPARE(b.value(QStringLiteral("unchanged")).toInt(), 11);
-        auto handle = store::Database::open(db);
+        auto handle = db::Database::open(db);
         QVERIFY(handle.ok());
         auto stored = storedRecords(**handle);
         QVERIFY(stored.ok());

@@ -2,7 +2,7 @@
 #include "TestUtil.h"
 #include "catalog/Loader.h"
 #include "store/CatalogStore.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QCryptographicHash>
 #include <QSqlQuery>

@@ -401,7 +401,7 @@ void TestValidation::expiredTokenRefreshedByExecPlugin() {
 
 void TestValidation::runStoreKeepsPartialRuns() {
     QTemporaryDir dir;
-    Result<std::unique_ptr<store::Database>> db = store::Database::open(dir.filePath(QStringLiteral("pb.sqlite")));
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(dir.filePath(QStringLiteral("pb.sqlite")));
     QVERIFY(db.ok());
     store::RunStore runs(**db);
     pbtest::KubeTestServer server;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "store/CatalogStore.h"
-#include "store/Database.h"
+#include "db/Database.h"
 
 #include <QAbstractItemModel>
 #include <QAbstractItemModelTester>
@@ -27,7 +27,7 @@ namespace pbgui {
 
 struct SeededDb {
     QTemporaryDir dir;
-    std::unique_ptr<pb::store::Database> db;
+    std::unique_ptr<pb::db::Database> db;
     QString error; // empty on success
 
     QString path() const { return dir.filePath(QStringLiteral("proofbench.sqlite")); }
@@ -40,7 +40,7 @@ inline std::unique_ptr<SeededDb> seededDatabase() {
         s->error = QStringLiteral("cannot create a temporary directory");
         return s;
     }
-    auto db = pb::store::Database::open(s->path());
+    auto db = pb::db::Database::open(s->path());
     if (!db) {
         s->error = db.error().toString();
         return s;

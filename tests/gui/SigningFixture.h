@@ -5,7 +5,7 @@
 #pragma once
 
 #include "sigstore/Keys.h"
-#include "store/Database.h"
+#include "db/Database.h"
 #include "store/VerificationStore.h"
 
 #include <QDir>
@@ -79,7 +79,7 @@ struct WrittenKey {
 };
 
 // A new key as the Sign view writes it; recorded in `db` under the private key's file name.
-inline WrittenKey writeKey(pb::store::Database& db, const QString& privatePath,
+inline WrittenKey writeKey(pb::db::Database& db, const QString& privatePath,
                            const QByteArray& passphrase) {
     WrittenKey out;
     pb::sigstore::crypto::Pkey key = pb::sigstore::generateSigningKey();

@@ -123,7 +123,7 @@ bool verifyShots(pb::widgets::MainWindow& window, const QString& out) {
 // The Sign view: two keys, a deployment bundle sealed with one and verified "attested" (sign.png),
 // the signing dialog after sealing it (sign-dialog.png), then the bundle with a changed, a missing
 // and an unexpected file (bundle-verify.png).
-bool signShots(pb::widgets::MainWindow& window, pb::store::Database& db, const QString& out) {
+bool signShots(pb::widgets::MainWindow& window, pb::db::Database& db, const QString& out) {
     QTemporaryDir tmp;
     const QByteArray pass = "screenshot passphrase";
     const pbgui::WrittenKey release =
@@ -179,7 +179,7 @@ bool signShots(pb::widgets::MainWindow& window, pb::store::Database& db, const Q
 
 // Two earlier runs of the recipe (imported nccl-tests logs, a week apart) give the history and the
 // overlay something to show; then a real run on pb-kube-testserver.
-bool validationShots(pb::widgets::MainWindow& window, pb::store::Database& db, const QString& out) {
+bool validationShots(pb::widgets::MainWindow& window, pb::db::Database& db, const QString& out) {
     using namespace pb::validation;
     pb::store::RunStore runs(db);
     const QString coordinate = QLatin1String(pbgui::kNcclRecipe);
@@ -249,7 +249,7 @@ bool validationShots(pb::widgets::MainWindow& window, pb::store::Database& db, c
 
 // The Receipts view (the ledger after everything above, newest receipt selected; the records tab
 // with the ConfigHub fixture entry) and the release review report dialog with its preview.
-bool receiptShots(pb::widgets::MainWindow& window, pb::store::Database& db, const QString& out) {
+bool receiptShots(pb::widgets::MainWindow& window, pb::db::Database& db, const QString& out) {
     bool ok = true;
     window.showReceipts();
     pb::widgets::ReceiptsPane* pane = window.receiptsPane();

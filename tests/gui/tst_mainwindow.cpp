@@ -37,7 +37,7 @@ namespace {
 constexpr int kTimeout = 30000;
 
 // What the database holds, to compare before and after an import that must not change it.
-QStringList databaseSummary(store::Database& db) {
+QStringList databaseSummary(db::Database& db) {
     QStringList out;
     store::CatalogStore store(db);
     Result<std::vector<store::CatalogVersionInfo>> versions = store.versions();

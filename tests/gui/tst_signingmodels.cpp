@@ -36,7 +36,7 @@ class TestSigningModels : public QObject {
 
 void TestSigningModels::keysModelListsStoredPublicKeys() {
     QTemporaryDir tmp;
-    auto db = store::Database::open(tmp.filePath(QStringLiteral("pb.sqlite")));
+    auto db = db::Database::open(tmp.filePath(QStringLiteral("pb.sqlite")));
     QVERIFY(db.ok());
     const pbgui::WrittenKey a = pbgui::writeKey(**db, tmp.filePath(QStringLiteral("release.key")), "pw-one");
     const pbgui::WrittenKey b = pbgui::writeKey(**db, tmp.filePath(QStringLiteral("ci.key")), "pw-two");

@@ -57,7 +57,7 @@ QByteArray readAll(const QString& path) {
 }
 
 // Every value of every row of every table, as text.
-QString databaseText(store::Database& db) {
+QString databaseText(db::Database& db) {
     QString out;
     QSqlQuery tables(db.sql());
     if (!tables.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'")))

@@ -1,0 +1,66 @@
+// The window's front on the operations layer: runs an operation on a worker thread with its own
+// database connection and hands back a future. Progress arrives through QFutureWatcher
+// (progressValueChanged / progressTextChanged, value in per mille of Progress::total), cancel
+// through Job::cancel(). Widgets never open a database or construct a store themselves.
+#pragma once
+
+#include "db/Database.h"
+#include "ops/Operation.h"
+
+#include <QFuture>
+#include <QPromise>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <memory>
+
+namespace pb::ops {
+
+template <typename T> struct Job {
+    QFuture<Result<T>> future;
+    std::shared_ptr<std::atomic_bool> cancelFlag = std::make_shared<std::atomic_bool>(false);
+    void cancel() const { cancelFlag->store(true); }
+};
+
+class Async {
+  public:
+    // `dbPath`: the database every job connects to (a connection of its own, on its thread).
+    explicit Async(QString dbPath, int maxThreads = 4);
+    ~Async(); // waits for running jobs
+    Async(const Async&) = delete;
+    Async& operator=(const Async&) = delete;
+
+    const QString& dbPath() const { return m_dbPath; }
+    QThreadPool& pool() { return m_pool; }
+
+    // Runs fn(Context&) -> Result<T> on a worker thread.
+    template <typename T, typename Fn> Job<T> run(Fn fn);
+
+    void waitForDone() { m_pool.waitForDone(); }
+
+  private:
+    QString m_dbPath;
+    QThreadPool m_pool;
+};
+
+template <typename T, typename Fn> Job<T> Async::run(Fn fn) {
+    Job<T> job;
+    auto flag = job.cancelFlag;
+    job.future = QtConcurrent::run(&m_pool, [path = m_dbPath, fn = std::move(fn), flag](QPromise<Result<T>>& promise) mutable {
+        auto db = db::Database::open(path);
+        if (!db) {
+            promise.addResult(Result<T>(db.error()));
+            return;
+        }
+        promise.setProgressRange(0, 1000);
+        ProgressFn progress = [&promise](const Progress& p) {
+            const int value = p.total > 0 ? int(qBound<qint64>(0, p.done * 1000 / p.total, 1000)) : 0;
+            promise.setProgressValueAndText(value, p.what);
+        };
+        Context ctx(**db, progress, flag.get());
+        promise.addResult(fn(ctx));
+    });
+    return job;
+}
+
+} // namespace pb::ops

@@ -1,0 +1,132 @@
+#include "ops/Operation.h"
+
+#include "db/Database.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QSqlError>
+
+namespace pb::ops {
+
+receipts::Ledger Context::ledger() const {
+    receipts::Ledger l(m_db);
+    if (m_ledgerSetup)
+        m_ledgerSetup(l);
+    return l;
+}
+
+receipts::Outcome outcomeOf(bool ok) { return ok ? receipts::Outcome::Ok : receipts::Outcome::Failed; }
+
+namespace {
+
+QString tempBeside(const QString& path, const char* tag) {
+    const QFileInfo fi(path);
+    return fi.dir().filePath(QStringLiteral(".%1.%2-%3").arg(fi.fileName(), QLatin1String(tag)).arg(QCoreApplication::applicationPid()));
+}
+
+} // namespace
+
+Status StagedFiles::stage(const QString& path, const QByteArray& bytes) {
+    File f;
+    f.path = path;
+    f.temp = tempBeside(path, "staged");
+    QFile out(f.temp);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return makeError(QStringLiteral("cannot write: %1").arg(out.errorString()), path);
+    if (out.write(bytes) != bytes.size() || !out.flush()) {
+        const QString why = out.errorString();
+        out.close();
+        QFile::remove(f.temp);
+        return makeError(QStringLiteral("cannot write: %1").arg(why), path);
+    }
+    out.close();
+    m_files.push_back(std::move(f));
+    return {};
+}
+
+Status StagedFiles::publish() {
+    for (File& f : m_files) {
+        if (f.published)
+            continue;
+        if (QFileInfo::exists(f.path)) {
+            f.backup = tempBeside(f.path, "previous");
+            QFile::remove(f.backup);
+            if (!QFile::rename(f.path, f.backup))
+                return makeError(QStringLiteral("cannot replace the existing file"), f.path);
+        }
+        if (!QFile::rename(f.temp, f.path)) {
+            if (!f.backup.isEmpty())
+                QFile::rename(f.backup, f.path);
+            f.backup.clear();
+            rollback(); // put back what was already moved
+            return makeError(QStringLiteral("cannot move the written file into place"), f.path);
+        }
+        f.published = true;
+    }
+    return {};
+}
+
+void StagedFiles::rollback() {
+    for (File& g : m_files) {
+        if (!g.published)
+            continue;
+        QFile::remove(g.path);
+        if (!g.backup.isEmpty())
+            QFile::rename(g.backup, g.path);
+        g.backup.clear();
+        g.published = false;
+    }
+    discard();
+}
+
+void StagedFiles::discard() {
+    for (File& f : m_files) {
+        if (!f.published)
+            QFile::remove(f.temp);
+        else if (!f.backup.isEmpty())
+            QFile::remove(f.backup);
+    }
+    m_files.clear();
+}
+
+QStringList StagedFiles::paths() const {
+    QStringList out;
+    for (const File& f : m_files)
+        out << f.path;
+    return out;
+}
+
+Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft) {
+    auto r = ctx.ledger().record(draft);
+    if (!r)
+        return makeError(QStringLiteral("receipt not written: %1").arg(r.error().toString()), ctx.db().path());
+    return r;
+}
+
+Result<receipts::Receipt> recordWithFiles(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles& files) {
+    db::Transaction tx(ctx.db());
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    auto r = ctx.ledger().append(draft);
+    if (!r) {
+        files.discard();
+        return makeError(QStringLiteral("receipt not written, so no file was written: %1").arg(r.error().toString()), ctx.db().path());
+    }
+    if (Status s = files.publish(); !s) {
+        files.discard();
+        return s.error();
+    }
+    if (!tx.commit()) {
+        // Undo the files: nothing on disk that the ledger does not record.
+        files.rollback();
+        return makeError(QStringLiteral("cannot commit the receipt, so no file was kept: %1").arg(ctx.db().sql().lastError().text()),
+                         ctx.db().path());
+    }
+    files.discard(); // drops the backups of replaced files
+    return r;
+}
+
+} // namespace pb::ops

@@ -1,0 +1,103 @@
+// The operations layer: one implementation of each user action, called by the CLI (parse -> call
+// -> print) and by the window (through a model or ops::Async). An operation takes a request
+// struct and a Context (database, progress, cancel), returns Result<Outcome>, and owns its
+// receipt: the action's database writes and its receipt are one transaction, and an action that
+// writes files stages them beside their destination and moves them into place inside that
+// transaction, so "done" always means "done and on record". A receipt that cannot be written is
+// the operation's failure, never a warning after success. docs/ARCHITECTURE.md says how to add one.
+#pragma once
+
+#include "core/Result.h"
+#include "receipts/Ledger.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <vector>
+
+namespace pb::db {
+class Database;
+}
+
+namespace pb::ops {
+
+struct Progress {
+    qint64 done = 0;
+    qint64 total = 0; // 0: unknown
+    QString what;     // "resolving 12 of 45 leaves", "hashing checksums.txt"
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+// What every operation is handed besides its request.
+class Context {
+  public:
+    explicit Context(db::Database& db, ProgressFn progress = {}, const std::atomic_bool* cancel = nullptr)
+        : m_db(db), m_progress(std::move(progress)), m_cancel(cancel) {}
+
+    db::Database& db() const { return m_db; }
+    bool cancelled() const { return m_cancel && m_cancel->load(); }
+    // For engine functions that take the flag itself; may be null.
+    const std::atomic_bool* cancelFlag() const { return m_cancel; }
+    void progress(qint64 done, qint64 total, const QString& what) const {
+        if (m_progress)
+            m_progress(Progress{done, total, what});
+    }
+    const ProgressFn& progressFn() const { return m_progress; }
+    // The ledger receipts are written with (tests fix its clock through ledgerSetup()).
+    receipts::Ledger ledger() const;
+    // Tests: fix the receipts' clock and version for every ledger this context hands out.
+    void setLedgerSetup(std::function<void(receipts::Ledger&)> setup) { m_ledgerSetup = std::move(setup); }
+
+  private:
+    db::Database& m_db;
+    ProgressFn m_progress;
+    const std::atomic_bool* m_cancel;
+    std::function<void(receipts::Ledger&)> m_ledgerSetup;
+};
+
+// Files an operation writes: each is first written to a hidden temporary beside its destination
+// (stage), then renamed into place inside the receipt's transaction (publish); discard() removes
+// staged files that were never published. Destructor discards.
+class StagedFiles {
+  public:
+    StagedFiles() = default;
+    ~StagedFiles() { discard(); }
+    StagedFiles(const StagedFiles&) = delete;
+    StagedFiles& operator=(const StagedFiles&) = delete;
+
+    // Writes `bytes` to a temporary next to `path`; the error names `path`.
+    Status stage(const QString& path, const QByteArray& bytes);
+    // Renames every staged file into place; on a failure the ones already moved are put back.
+    Status publish();
+    void discard();
+    // Undoes publish(): removes the published files and restores the ones they replaced.
+    void rollback();
+    // The destination paths, in the order they were staged.
+    QStringList paths() const;
+
+  private:
+    struct File {
+        QString path, temp, backup;
+        bool published = false;
+    };
+    std::vector<File> m_files;
+};
+
+// Records `draft` in a transaction of its own: the receipt of an action with no database write.
+Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft);
+// Records `draft` and publishes `files` as one step: the files are moved into place inside the
+// receipt's transaction, and the transaction rolls back (files put back) when either fails.
+Result<receipts::Receipt> recordWithFiles(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles& files);
+
+// Runs `effect` (database writes on ctx.db()) and appends the receipt it returns in one
+// transaction. `effect` returns Result<std::pair<T, ReceiptDraft>>; the outcome is T.
+template <typename T, typename Effect>
+Result<T> transact(const Context& ctx, Effect&& effect);
+
+receipts::Outcome outcomeOf(bool ok);
+
+} // namespace pb::ops
+
+#include "ops/Operation_impl.h"

@@ -1,0 +1,54 @@
+#include "receipts/Kinds.h"
+
+#include <array>
+
+namespace pb::receipts::kinds {
+
+namespace {
+
+// `via` is not a parameter: the CLI and the window run one operation, so their receipts are alike.
+constexpr std::array kTable{
+    KindInfo{CatalogImport, "a catalog version imported (or an attempt that changed nothing)",
+             "version replace embedded unchanged refused"},
+    KindInfo{RecipeExport, "a resolved recipe printed or written", "criteria format deterministic profiles version"},
+    KindInfo{EvidenceImport, "evidence pointers read into the database", "pointers allowlist invalid"},
+    KindInfo{EvidenceImportBundles, "evidence bundles checked and stored", "dir bundles"},
+    KindInfo{EvidenceCheck, "an evidence bundle checked offline", "pointer trustedRoot publicKey insecureIgnoreTlog"},
+    KindInfo{EvidenceFetch, "the bundles evidence pointers pin, pulled and checked", "pointers cache results exit from"},
+    KindInfo{EvidencePush, "an evidence bundle published to a registry", "to signed"},
+    KindInfo{Verify, "a Sigstore bundle verified offline", "policy recorded artifact trustedRootSha256 useDigest"},
+    KindInfo{VerifyBatch, "a manifest of Sigstore bundles verified", "useDigest cases verified asExpected unreadableLines trustedRootSha256"},
+    KindInfo{KeyGenerate, "a signing key created (public key and fingerprint only)", "format keyFingerprint"},
+    KindInfo{KeyImport, "a signing key imported (public key and fingerprint only)", "format keyFingerprint"},
+    KindInfo{SignBlob, "a file signed into a Sigstore bundle", "keyFingerprint"},
+    KindInfo{SignAttest, "an in-toto statement signed (DSSE)", "keyFingerprint predicateType"},
+    KindInfo{SignEvidence, "an evidence bundle signed and its pointer written", "keyFingerprint signer"},
+    KindInfo{SignBundle, "a deployment bundle sealed", "keyFingerprint files"},
+    KindInfo{BundleVerify, "a deployment bundle verified offline", "policy minTrustLevel level"},
+    KindInfo{BundlePush, "a deployment bundle published to a registry", "to"},
+    KindInfo{OciPull, "an artifact pulled into the OCI layout cache", "reference referrers"},
+    KindInfo{ValidationRun, "a validation run on a cluster", "runUid phases coordinate recipe context namespace status"},
+    KindInfo{ValidationImport, "a performance result parsed and scored", "runUid phases coordinate kind threshold"},
+    KindInfo{RecordsImport, "ConfigHub records stored", "dir"},
+    KindInfo{RecordsCheck, "ConfigHub records checked offline", "dir"},
+    KindInfo{ReceiptsSignHead, "the ledger head exported and signed", "keyFingerprint seq"},
+    KindInfo{ReportExport, "the release review report written", "format version filter rows charts"},
+};
+
+} // namespace
+
+std::span<const KindInfo> all() { return kTable; }
+
+const KindInfo* find(QStringView kind) {
+    for (const KindInfo& k : kTable)
+        if (kind == k.name)
+            return &k;
+    return nullptr;
+}
+
+QStringList parameterKeys(QStringView kind) {
+    const KindInfo* k = find(kind);
+    return k ? QString::fromLatin1(k->parameters).split(QLatin1Char(' '), Qt::SkipEmptyParts) : QStringList();
+}
+
+} // namespace pb::receipts::kinds

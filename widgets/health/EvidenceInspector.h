@@ -1,0 +1,103 @@
+// The evidence of one recipe coordinate, pointer by pointer: its status and why, then every pointer
+// with its file, layout, signer (identity, issuer, class, Rekor index), bundle (OCI reference,
+// digest, predicate type), attestedAt, and each broken rule of an invalid one. Below, the evidence
+// bundles imported for it (models::BundleModel): check result, facts, integrity steps and each
+// phase's CTRF tests, read on a worker. A bundle's signature shows as verified (and by whom), failed
+// (and why), not checked (no trusted root) or absent (pending).
+#pragma once
+
+#include "evidence/Evidence.h"
+#include "store/EvidenceStore.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QLabel;
+class QPushButton;
+class QSplitter;
+class QTreeView;
+
+namespace pb::models {
+class BundleModel;
+class PointerModel;
+} // namespace pb::models
+
+namespace pb::widgets {
+
+class YamlDialog;
+
+class EvidenceInspector : public QWidget {
+    Q_OBJECT
+  public:
+    explicit EvidenceInspector(QWidget* parent = nullptr);
+
+    // `error` (when reading the pointers failed) replaces the pointer list with a message.
+    void showRow(const store::HealthRow& row, std::vector<evidence::Pointer> pointers,
+                 const QString& error = {});
+    void showMessage(const QString& message);
+    // Where showRow() reads the row's bundles from (on a worker, through its own connection);
+    // without one the bundle section says so. Only its path is used: the worker opens its own.
+    void setDatabase(db::Database* db) { m_db = db; }
+    // The OCI cache fetched bundles live in (<dir>/evidence/<hex>); the pointer section says, for each
+    // pointer, whether its bundle is there and whether its signature referrer was pulled.
+    void setCacheDir(const QString& dir) { m_cacheDir = dir; }
+    QString cacheDir() const { return m_cacheDir; }
+    // The cache line on view, as plain text (empty when no pointer names a bundle).
+    QString cacheText() const;
+    // The bundles of the row on view, from a caller that read them itself (`error`: reading failed).
+    void showBundles(std::vector<store::BundleRecord> bundles, const QString& error = {});
+    bool isLoadingBundles() const { return m_bundleLoads > 0; }
+
+    bool hasRow() const { return m_hasRow; }
+    const store::HealthRow& row() const { return m_row; }
+    models::PointerModel* pointerModel() const { return m_model; }
+    QTreeView* pointerTree() const { return m_tree; }
+    models::BundleModel* bundleModel() const { return m_bundleModel; }
+    QTreeView* bundleTree() const { return m_bundleTree; }
+    // Everything the header says, as plain text (title, status, reason, facts).
+    QString headerText() const;
+
+  public slots:
+    // The verbatim YAML of a pointer (row of pointerModel()); nullptr for a bad row.
+    YamlDialog* openPointer(int pointerRow);
+
+  signals:
+    // "Show in Catalog": the user wants the recipe's details.
+    void openRecipeRequested(const QString& recipe);
+    // The bundle section of the row on view is filled (count bundles, or an error message shown).
+    void bundlesShown(int count);
+
+  private:
+    int currentPointerRow() const;
+    void loadBundles();
+
+    void showCache(const std::vector<evidence::Pointer>& pointers);
+
+    db::Database* m_db = nullptr;
+    QString m_cacheDir;
+    QLabel* m_cache = nullptr;
+    quint64 m_bundleRequest = 0; // results of older requests are dropped
+    int m_bundleLoads = 0;       // workers still running
+    models::BundleModel* m_bundleModel = nullptr;
+    QLabel* m_bundleTitle = nullptr;
+    QLabel* m_bundleMessage = nullptr;
+    QTreeView* m_bundleTree = nullptr;
+    QWidget* m_bundleSection = nullptr;
+    QSplitter* m_split = nullptr;
+
+    bool m_hasRow = false;
+    store::HealthRow m_row;
+    models::PointerModel* m_model = nullptr;
+    QLabel* m_icon = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_status = nullptr;
+    QLabel* m_reason = nullptr;
+    QLabel* m_facts = nullptr;
+    QLabel* m_message = nullptr;
+    QTreeView* m_tree = nullptr;
+    QPushButton* m_openRecipe = nullptr;
+    QPushButton* m_openYaml = nullptr;
+};
+
+} // namespace pb::widgets

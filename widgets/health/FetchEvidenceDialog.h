@@ -1,0 +1,103 @@
+// "Fetch evidence" (issue #11): pulls the bundle each evidence pointer pins, and its Sigstore
+// referrer, into the local OCI cache, checks it offline and imports it, so the health table and the
+// inspector show it without the network afterwards. One row per pointer (queued, fetching with the
+// bytes moved, checking, then valid / invalid / failed with the reason); at most two fetches run at
+// a time on a pool of their own; Cancel raises the engine's cancel flag, and a cancelled pull leaves
+// nothing half-written (the cache only ever renames verified blobs into place). A receipt
+// (evidence.fetch) records the run, as the CLI's `evidence fetch` does.
+#pragma once
+
+#include "evidence/Evidence.h"
+#include "RegistrySettings.h"
+#include "oci/Registry.h"
+
+#include <QDialog>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QThreadPool;
+
+namespace pb::db {
+class Database;
+}
+namespace pb::models {
+class FetchQueueModel;
+}
+
+namespace pb::widgets {
+
+class FetchEvidenceDialog : public QDialog {
+    Q_OBJECT
+  public:
+    FetchEvidenceDialog(db::Database& db, std::vector<evidence::Pointer> pointers, RegistrySettings settings,
+                        QWidget* parent = nullptr);
+    ~FetchEvidenceDialog() override;
+
+    models::FetchQueueModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    const RegistrySettings& settings() const { return m_settings; }
+    bool isRunning() const { return m_running > 0; }
+    bool wasCancelled() const { return m_cancelled; }
+    // What the summary line says (counts, bytes, cancelled).
+    QString summaryText() const;
+
+    // Fetches at most this many bundles at once (default 2).
+    void setConcurrency(int n);
+
+  public slots:
+    // Starts every queued row; false when running already or nothing to fetch.
+    bool start();
+    // Raises the cancel flag: running pulls stop soon after, queued rows are not started.
+    void cancel();
+    // The registry credentials view, over this dialog's settings.
+    void openRegistries();
+
+  signals:
+    // Every row has finished (some may have been cancelled); `imported` bundles were stored.
+    void fetchFinished(int valid, int failed, int imported);
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+    void reject() override;
+
+  private:
+    struct Outcome;
+    void readSettingsFields();
+    void onStarted(int row);
+    void onProgress(int row, qint64 done, qint64 total);
+    void onChecking(int row);
+    void onOutcome(const Outcome& o);
+    void finishRun();
+    void updateSummary();
+    void updateButtons();
+
+    db::Database& m_db;
+    RegistrySettings m_settings;
+    models::FetchQueueModel* m_model = nullptr;
+    QThreadPool* m_pool = nullptr;
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    int m_running = 0; // tasks not yet reported back
+    int m_imported = 0;
+    bool m_started = false;
+    bool m_cancelled = false;
+
+    QLabel* m_intro = nullptr;
+    QLineEdit* m_plainHttp = nullptr;
+    QLabel* m_cacheLabel = nullptr;
+    QTableView* m_table = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_summary = nullptr;
+    QPushButton* m_start = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QPushButton* m_registries = nullptr;
+    QPushButton* m_close = nullptr;
+};
+
+} // namespace pb::widgets

@@ -1,0 +1,603 @@
+#include "ReceiptsPane.h"
+
+#include "ReceiptModels.h"
+#include "TableSetup.h"
+#include "WidgetUtil.h"
+
+#include "core/Files.h"
+#include "receipts/Canonical.h"
+#include "receipts/Records.h"
+#include "sigstore/Keys.h"
+#include "sigstore/Sign.h"
+#include "db/Database.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QGroupBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QItemSelectionModel>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace pb::widgets {
+
+using models::ReceiptTableModel;
+
+namespace {
+
+QString artifactLine(const receipts::Artifact& a) {
+    QString s = a.name;
+    if (!a.sha256.isEmpty())
+        s += QStringLiteral("\n      sha256:") + a.sha256;
+    if (a.size >= 0)
+        s += QStringLiteral("  (%1 bytes)").arg(a.size);
+    return s;
+}
+
+struct ImportOutcome {
+    bool ok = false;
+    QString message;
+};
+
+} // namespace
+
+ReceiptsPane::ReceiptsPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db) {
+    setObjectName(QStringLiteral("receiptsPane"));
+    m_ledger = new models::ReceiptTableModel(this);
+    m_ledger->setObjectName(QStringLiteral("receiptTableModel"));
+    m_proxy = new models::ReceiptFilterProxy(this);
+    m_proxy->setObjectName(QStringLiteral("receiptFilterProxy"));
+    m_proxy->setSourceModel(m_ledger);
+    m_artifacts = new models::ArtifactTableModel(this);
+    m_artifacts->setObjectName(QStringLiteral("artifactTableModel"));
+    m_records = new models::ExternalRecordModel(this);
+    m_records->setObjectName(QStringLiteral("externalRecordModel"));
+    m_stages = new models::StageTableModel(this);
+    m_stages->setObjectName(QStringLiteral("stageTableModel"));
+
+    auto* layout = new QVBoxLayout(this);
+    m_banner = bannerFrame("chainBanner", this);
+    m_banner->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    auto* icon = new QLabel(m_banner);
+    icon->setObjectName(QStringLiteral("chainIcon"));
+    m_bannerHeadline = bannerHeadline("chainHeadline", 1.3, m_banner);
+    m_bannerDetail = new QLabel(m_banner);
+    m_bannerDetail->setObjectName(QStringLiteral("chainDetail"));
+    m_bannerDetail->setWordWrap(true);
+    m_bannerDetail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layOutBanner(m_banner, icon, {m_bannerHeadline, m_bannerDetail});
+    layout->addWidget(m_banner);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("receiptsTabs"));
+    layout->addWidget(m_tabs, 1);
+    buildLedgerTab();
+    buildRecordsTab();
+    refresh();
+}
+
+ReceiptsPane::~ReceiptsPane() {
+    if (m_importWatcher)
+        m_importWatcher->waitForFinished();
+}
+
+void ReceiptsPane::buildLedgerTab() {
+    auto* page = new QWidget(m_tabs);
+    page->setObjectName(QStringLiteral("ledgerPage"));
+    auto* v = new QVBoxLayout(page);
+
+    auto* filters = new QHBoxLayout;
+    m_text = new QLineEdit(page);
+    m_text->setObjectName(QStringLiteral("receiptFilter"));
+    m_text->setPlaceholderText(tr("Filter by kind, summary, parameter, file or digest"));
+    m_text->setClearButtonEnabled(true);
+    m_kind = new QComboBox(page);
+    m_kind->setObjectName(QStringLiteral("receiptKind"));
+    m_kind->setToolTip(tr("Only receipts of this kind (or family of kinds)"));
+    m_kind->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_result = new QComboBox(page);
+    m_result->setObjectName(QStringLiteral("receiptResult"));
+    m_result->addItem(tr("Any result"), QString());
+    m_result->addItem(tr("ok"), QStringLiteral("ok"));
+    m_result->addItem(tr("failed"), QStringLiteral("failed"));
+    m_result->addItem(tr("partial"), QStringLiteral("partial"));
+    m_time = new QComboBox(page);
+    m_time->setObjectName(QStringLiteral("receiptTime"));
+    m_time->addItem(tr("Any time"), int(TimeRange::Any));
+    m_time->addItem(tr("Last hour"), int(TimeRange::LastHour));
+    m_time->addItem(tr("Last 24 hours"), int(TimeRange::LastDay));
+    m_time->addItem(tr("Last 7 days"), int(TimeRange::LastWeek));
+    m_time->addItem(tr("Last 30 days"), int(TimeRange::LastMonth));
+    m_count = grayLabel("receiptCount", page);
+    m_count->setWordWrap(false);
+    filters->addWidget(m_text, 1);
+    filters->addWidget(m_kind);
+    filters->addWidget(m_result);
+    filters->addWidget(m_time);
+    filters->addWidget(m_count);
+    v->addLayout(filters);
+
+    auto* split = new QSplitter(Qt::Vertical, page);
+    split->setObjectName(QStringLiteral("ledgerSplitter"));
+    m_ledgerView = new QTableView(split);
+    m_ledgerView->setObjectName(QStringLiteral("ledgerView"));
+    m_ledgerView->setModel(m_proxy);
+    setupTable(m_ledgerView);
+    m_ledgerView->horizontalHeader()->setStretchLastSection(true);
+
+    auto* detail = new QWidget(split);
+    auto* dl = new QHBoxLayout(detail);
+    dl->setContentsMargins(0, 0, 0, 0);
+    m_detail = new QPlainTextEdit(detail);
+    m_detail->setObjectName(QStringLiteral("receiptDetail"));
+    m_detail->setReadOnly(true);
+    m_detail->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_detail->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_detail->setPlaceholderText(tr("Select a receipt to see its parameters, inputs and outputs."));
+    m_artifactView = new QTableView(detail);
+    m_artifactView->setObjectName(QStringLiteral("artifactView"));
+    m_artifactView->setModel(m_artifacts);
+    setupTable(m_artifactView);
+    m_artifactView->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_artifactView->horizontalHeader()->setStretchLastSection(true);
+    auto* copy = new QAction(tr("Copy"), m_artifactView);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    m_artifactView->addAction(copy);
+    m_artifactView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(copy, &QAction::triggered, this, [this] {
+        QStringList cells;
+        for (const QModelIndex& i : m_artifactView->selectionModel()->selectedIndexes())
+            cells << i.data(Qt::EditRole).toString();
+        QApplication::clipboard()->setText(cells.join(QLatin1Char('\t')));
+    });
+    dl->addWidget(m_detail, 1);
+    dl->addWidget(m_artifactView, 1);
+    split->addWidget(m_ledgerView);
+    split->addWidget(detail);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    v->addWidget(split, 1);
+
+    auto* actions = new QHBoxLayout;
+    auto* refreshButton = new QPushButton(tr("&Refresh"), page);
+    refreshButton->setObjectName(QStringLiteral("receiptsRefresh"));
+    auto* exportButton = new QPushButton(tr("&Export ledger…"), page);
+    exportButton->setObjectName(QStringLiteral("exportLedgerButton"));
+    exportButton->setToolTip(tr("Every receipt, the head and the chain check as JSON (as `proofbench receipts export`)"));
+    auto* headButton = new QPushButton(tr("Export &signed head…"), page);
+    headButton->setObjectName(QStringLiteral("exportHeadButton"));
+    headButton->setToolTip(tr("Sign the chain head with an encrypted private key: a head statement and a Sigstore bundle "
+                              "(check with proofbench verify --key KEY.pub --bundle BUNDLE HEAD)"));
+    actions->addWidget(refreshButton);
+    actions->addStretch(1);
+    actions->addWidget(exportButton);
+    actions->addWidget(headButton);
+    v->addLayout(actions);
+    m_tabs->addTab(page, tr("Ledger"));
+
+    connect(m_text, &QLineEdit::textChanged, this, &ReceiptsPane::setTextFilter);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setKind(m_kind->currentData().toString()); });
+    connect(m_result, &QComboBox::currentIndexChanged, this,
+            [this] { m_proxy->setResult(receipts::parseOutcome(m_result->currentData().toString())); });
+    connect(m_time, &QComboBox::currentIndexChanged, this, [this] { setTimeRange(TimeRange(m_time->currentData().toInt())); });
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] { updateBanner(); });
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] { updateBanner(); });
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, [this] { updateBanner(); });
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, [this] { updateBanner(); });
+    connect(m_ledgerView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ReceiptsPane::onReceiptSelected);
+    connect(refreshButton, &QPushButton::clicked, this, &ReceiptsPane::refresh);
+    connect(exportButton, &QPushButton::clicked, this, &ReceiptsPane::exportLedgerInteractively);
+    connect(headButton, &QPushButton::clicked, this, &ReceiptsPane::exportHeadInteractively);
+}
+
+void ReceiptsPane::buildRecordsTab() {
+    auto* page = new QWidget(m_tabs);
+    page->setObjectName(QStringLiteral("recordsPage"));
+    auto* v = new QVBoxLayout(page);
+    auto* top = new QHBoxLayout;
+    m_entry = new QComboBox(page);
+    m_entry->setObjectName(QStringLiteral("recordEntry"));
+    m_entry->setToolTip(tr("The recipe entry whose stage table is shown"));
+    m_entry->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_recordsSummary = grayLabel("recordsSummary", page);
+    m_importButton = new QPushButton(tr("&Import records…"), page);
+    m_importButton->setObjectName(QStringLiteral("importRecordsButton"));
+    m_importButton->setToolTip(tr("Store the ConfigHub records of a directory (as `proofbench records import DIR`)"));
+    auto* entryLabel = new QLabel(tr("&Entry:"), page);
+    entryLabel->setBuddy(m_entry);
+    top->addWidget(entryLabel);
+    top->addWidget(m_entry, 1);
+    top->addWidget(m_recordsSummary, 1);
+    top->addWidget(m_importButton);
+    v->addLayout(top);
+
+    auto* split = new QSplitter(Qt::Vertical, page);
+    split->setObjectName(QStringLiteral("recordsSplitter"));
+    auto* stageBox = group(tr("Current status"), "stageGroup", split);
+    auto* sl = new QVBoxLayout(stageBox);
+    m_stageView = new QTableView(stageBox);
+    m_stageView->setObjectName(QStringLiteral("stageView"));
+    m_stageView->setModel(m_stages);
+    setupTable(m_stageView);
+    m_stageView->horizontalHeader()->setStretchLastSection(true);
+    sl->addWidget(m_stageView);
+    auto* recordBox = group(tr("Records"), "recordsGroup", split);
+    auto* rl = new QVBoxLayout(recordBox);
+    m_recordView = new QTableView(recordBox);
+    m_recordView->setObjectName(QStringLiteral("recordView"));
+    m_recordView->setModel(m_records);
+    setupTable(m_recordView);
+    m_recordView->horizontalHeader()->setStretchLastSection(true);
+    rl->addWidget(m_recordView);
+    split->addWidget(stageBox);
+    split->addWidget(recordBox);
+    v->addWidget(split, 1);
+    m_tabs->addTab(page, tr("External records"));
+
+    connect(m_entry, &QComboBox::currentIndexChanged, this, &ReceiptsPane::onEntryChanged);
+    connect(m_importButton, &QPushButton::clicked, this, &ReceiptsPane::importRecordsInteractively);
+}
+
+void ReceiptsPane::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    refresh();
+}
+
+void ReceiptsPane::refresh() {
+    refreshLedger();
+    refreshRecords();
+}
+
+void ReceiptsPane::refreshLedger() {
+    const qint64 selected = [&] {
+        const QModelIndex i = m_ledgerView->currentIndex();
+        return i.isValid() ? i.data(ReceiptTableModel::SeqRole).toLongLong() : qint64(0);
+    }();
+    receipts::Ledger ledger(m_db);
+    Result<std::vector<receipts::Receipt>> rows = ledger.list();
+    Result<receipts::ChainCheck> check = ledger.verify();
+    m_loadError = !rows ? rows.error().toString() : !check ? check.error().toString() : QString();
+    m_chain = check ? *check : receipts::ChainCheck{};
+    m_ledger->setReceipts(rows ? std::move(*rows) : std::vector<receipts::Receipt>{});
+    updateKinds();
+    for (int c = 0; c < ReceiptTableModel::SummaryColumn; ++c)
+        m_ledgerView->resizeColumnToContents(c);
+    if (selected)
+        selectReceipt(selected);
+    updateBanner();
+}
+
+void ReceiptsPane::updateKinds() {
+    const QString current = m_kind->currentData().toString();
+    QSignalBlocker block(m_kind);
+    m_kind->clear();
+    m_kind->addItem(tr("All kinds"), QString());
+    QStringList families;
+    const QStringList kinds = m_ledger->kinds();
+    for (const QString& k : kinds)
+        if (const int dot = k.indexOf(QLatin1Char('.')); dot > 0 && !families.contains(k.left(dot + 1)))
+            families << k.left(dot + 1);
+    for (const QString& f : std::as_const(families))
+        m_kind->addItem(tr("%1*").arg(f), f);
+    for (const QString& k : kinds)
+        m_kind->addItem(k, k);
+    const int i = m_kind->findData(current);
+    m_kind->setCurrentIndex(i >= 0 ? i : 0);
+    m_proxy->setKind(m_kind->currentData().toString());
+}
+
+QString ReceiptsPane::bannerText() const {
+    return m_bannerHeadline->text() + QLatin1Char('\n') + m_bannerDetail->text();
+}
+
+void ReceiptsPane::updateBanner() {
+    const QStyle* st = style();
+    QIcon icon;
+    if (!m_loadError.isEmpty()) {
+        tintBanner(m_banner, m_bannerHeadline, QColor(0xFD, 0xEC, 0xEA), QColor(0xB3, 0x26, 0x1E));
+        m_bannerHeadline->setText(tr("The ledger could not be read"));
+        m_bannerDetail->setText(m_loadError);
+        icon = st->standardIcon(QStyle::SP_MessageBoxCritical);
+    } else if (m_chain.ok) {
+        tintBanner(m_banner, m_bannerHeadline, QColor(0xE3, 0xF4, 0xE6), QColor(0x1B, 0x5E, 0x20));
+        m_bannerHeadline->setText(m_chain.receipts == 0 ? tr("Receipts chain: empty") : tr("Receipts chain intact"));
+        m_bannerDetail->setText(tr("%n receipt(s); every one recomputes and links to the one before. Head #%1 %2", nullptr,
+                                   m_chain.receipts)
+                                    .arg(m_chain.head.seq)
+                                    .arg(m_chain.head.hash));
+        icon = st->standardIcon(QStyle::SP_DialogApplyButton);
+    } else {
+        tintBanner(m_banner, m_bannerHeadline, QColor(0xFD, 0xEC, 0xEA), QColor(0xB3, 0x26, 0x1E));
+        m_bannerHeadline->setText(tr("Receipts chain broken at receipt #%1 (%2)")
+                                      .arg(m_chain.firstBadSeq)
+                                      .arg(receipts::breakName(m_chain.kind)));
+        m_bannerDetail->setText(m_chain.detail);
+        icon = st->standardIcon(QStyle::SP_MessageBoxCritical);
+    }
+    if (auto* iconLabel = m_banner->findChild<QLabel*>(QStringLiteral("chainIcon"))) {
+        const int side = m_bannerHeadline->fontMetrics().height() + 10;
+        iconLabel->setPixmap(icon.pixmap(QSize(side, side), devicePixelRatioF()));
+    }
+    m_count->setText(tr("%1 of %2").arg(m_proxy->rowCount()).arg(m_ledger->rowCount()));
+}
+
+void ReceiptsPane::setKindFilter(const QString& kind) {
+    int i = m_kind->findData(kind);
+    if (i < 0) {
+        m_kind->addItem(kind, kind);
+        i = m_kind->count() - 1;
+    }
+    m_kind->setCurrentIndex(i);
+}
+
+void ReceiptsPane::setResultFilter(std::optional<receipts::Outcome> result) {
+    m_result->setCurrentIndex(std::max(0, m_result->findData(result ? receipts::outcomeName(*result) : QString())));
+}
+
+void ReceiptsPane::setTimeRange(TimeRange range) {
+    if (m_time->currentData().toInt() != int(range)) {
+        m_time->setCurrentIndex(m_time->findData(int(range))); // comes back here through the signal
+        return;
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QDateTime from;
+    switch (range) {
+    case TimeRange::Any:
+        break;
+    case TimeRange::LastHour:
+        from = now.addSecs(-3600);
+        break;
+    case TimeRange::LastDay:
+        from = now.addDays(-1);
+        break;
+    case TimeRange::LastWeek:
+        from = now.addDays(-7);
+        break;
+    case TimeRange::LastMonth:
+        from = now.addDays(-30);
+        break;
+    }
+    m_proxy->setTimeRange(from, {});
+}
+
+void ReceiptsPane::setTextFilter(const QString& text) {
+    if (m_text->text() != text)
+        m_text->setText(text); // comes back here
+    else
+        m_proxy->setText(text);
+}
+
+bool ReceiptsPane::selectReceipt(qint64 seq) {
+    const int row = m_ledger->rowOf(seq);
+    if (row < 0)
+        return false;
+    const QModelIndex i = m_proxy->mapFromSource(m_ledger->index(row, 0));
+    if (!i.isValid())
+        return false;
+    m_ledgerView->setCurrentIndex(i);
+    m_ledgerView->scrollTo(i);
+    return true;
+}
+
+QString ReceiptsPane::detailText() const { return m_detail->toPlainText(); }
+
+void ReceiptsPane::onReceiptSelected() {
+    const QModelIndex i = m_ledgerView->currentIndex();
+    const receipts::Receipt* r = i.isValid() ? m_ledger->receiptAt(m_proxy->mapToSource(i).row()) : nullptr;
+    m_artifacts->setReceipt(r);
+    if (!r) {
+        m_detail->clear();
+        return;
+    }
+    QString s;
+    s += tr("Receipt #%1  %2\n").arg(r->seq).arg(r->kind);
+    s += tr("Time:     %1\nVersion:  %2\nResult:   %3%4\n")
+             .arg(receipts::isoTime(r->time), r->version, receipts::outcomeName(r->result),
+                  r->message.isEmpty() ? QString() : QStringLiteral(" - ") + r->message);
+    s += tr("Parameters:\n%1").arg(QString::fromUtf8(QJsonDocument(r->parameters).toJson(QJsonDocument::Indented)));
+    s += tr("Inputs:\n");
+    for (const receipts::Artifact& a : r->inputs)
+        s += QStringLiteral("  - ") + artifactLine(a) + QLatin1Char('\n');
+    if (r->inputs.empty())
+        s += QStringLiteral("  (none)\n");
+    s += tr("Outputs:\n");
+    for (const receipts::Artifact& a : r->outputs)
+        s += QStringLiteral("  - ") + artifactLine(a) + QLatin1Char('\n');
+    if (r->outputs.empty())
+        s += QStringLiteral("  (none)\n");
+    s += tr("Previous: %1\nHash:     %2\n").arg(r->prevHash, r->hash);
+    m_detail->setPlainText(s);
+    for (int c = 0; c < models::ArtifactTableModel::SizeColumn; ++c)
+        m_artifactView->resizeColumnToContents(c);
+}
+
+// ---- export ------------------------------------------------------------------------------------
+
+Status ReceiptsPane::exportLedgerTo(const QString& path) {
+    Result<QJsonObject> exported = receipts::exportLedger(m_db);
+    if (!exported)
+        return exported.error();
+    return writeFileAtomically(path, QJsonDocument(*exported).toJson(QJsonDocument::Indented));
+}
+
+Status ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Passphrase& passphrase, const QString& headPath,
+                                      const QString& bundlePath) {
+    QFile keyFile(keyPath);
+    if (!keyFile.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("%1: cannot read the key: %2").arg(keyPath, keyFile.errorString()));
+    Result<sigstore::crypto::Pkey> key = sigstore::readPrivateKey(keyFile.readAll(), passphrase, keyPath);
+    if (!key)
+        return key.error();
+    Result<receipts::ChainHead> head = receipts::Ledger(m_db).head();
+    if (!head)
+        return head.error();
+    const QByteArray statement = receipts::headStatement(*head, QFileInfo(m_db.path()).fileName());
+    Result<QByteArray> bundle = sigstore::signBlob(key->get(), statement);
+    if (!bundle)
+        return bundle.error();
+    if (Status s = writeFileAtomically(headPath, statement); !s)
+        return s;
+    if (Status s = writeFileAtomically(bundlePath, *bundle + '\n'); !s)
+        return s;
+    receipts::ReceiptDraft d;
+    d.kind = QStringLiteral("receipts.sign-head");
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())},
+                               {QStringLiteral("headSeq"), head->seq}};
+    d.inputs.push_back(receipts::Artifact::digest(QStringLiteral("receipts head #%1").arg(head->seq), head->hash));
+    d.outputs.push_back(receipts::Artifact::bytes(headPath, statement));
+    d.outputs.push_back(receipts::Artifact::file(bundlePath));
+    d.message = QStringLiteral("signed head #%1 %2").arg(head->seq).arg(head->hash);
+    if (Result<receipts::Receipt> r = receipts::Ledger(m_db).record(d); !r)
+        return r.error();
+    refreshLedger();
+    return {};
+}
+
+void ReceiptsPane::exportLedgerInteractively() {
+    QFileDialog dialog(this, tr("Export the receipts ledger"), QDir::home().filePath(QStringLiteral("receipts.json")));
+    dialog.setObjectName(QStringLiteral("exportLedgerDialog"));
+    dialog.setOption(QFileDialog::DontUseNativeDialog);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(QStringLiteral("json"));
+    dialog.setNameFilter(tr("JSON (*.json)"));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return;
+    const QString path = dialog.selectedFiles().constFirst();
+    const Status s = exportLedgerTo(path);
+    emit statusMessage(s ? tr("Ledger exported to %1").arg(QDir::toNativeSeparators(path)) : s.error().toString(), 8000);
+}
+
+void ReceiptsPane::exportHeadInteractively() {
+    QFileDialog keyDialog(this, tr("Private key to sign the chain head with"), QDir::homePath());
+    keyDialog.setObjectName(QStringLiteral("headKeyDialog"));
+    keyDialog.setOption(QFileDialog::DontUseNativeDialog);
+    keyDialog.setFileMode(QFileDialog::ExistingFile);
+    if (keyDialog.exec() != QDialog::Accepted || keyDialog.selectedFiles().isEmpty())
+        return;
+    const QString keyPath = keyDialog.selectedFiles().constFirst();
+    bool ok = false;
+    QInputDialog pass(this);
+    pass.setObjectName(QStringLiteral("headPassphraseDialog"));
+    pass.setWindowTitle(tr("Passphrase"));
+    pass.setLabelText(tr("Passphrase of %1:").arg(QFileInfo(keyPath).fileName()));
+    pass.setTextEchoMode(QLineEdit::Password);
+    ok = pass.exec() == QDialog::Accepted;
+    if (!ok)
+        return;
+    sigstore::Passphrase passphrase(pass.textValue().toUtf8());
+    pass.setTextValue(QString());
+    QFileDialog out(this, tr("Save the head statement"), QDir::home().filePath(QStringLiteral("receipts-head.json")));
+    out.setObjectName(QStringLiteral("headOutDialog"));
+    out.setOption(QFileDialog::DontUseNativeDialog);
+    out.setAcceptMode(QFileDialog::AcceptSave);
+    out.setDefaultSuffix(QStringLiteral("json"));
+    if (out.exec() != QDialog::Accepted || out.selectedFiles().isEmpty())
+        return;
+    const QString headPath = out.selectedFiles().constFirst();
+    QString bundlePath = headPath;
+    if (bundlePath.endsWith(QLatin1String(".json")))
+        bundlePath.chop(5);
+    bundlePath += QStringLiteral(".sigstore.json");
+    const Status s = exportSignedHead(keyPath, passphrase, headPath, bundlePath);
+    emit statusMessage(s ? tr("Signed head #%1 written to %2 and %3")
+                               .arg(m_chain.head.seq)
+                               .arg(QDir::toNativeSeparators(headPath), QDir::toNativeSeparators(bundlePath))
+                         : s.error().toString(),
+                       10000);
+}
+
+// ---- external records --------------------------------------------------------------------------
+
+void ReceiptsPane::refreshRecords() {
+    const QString entry = m_entry->currentText();
+    Result<std::vector<receipts::ExternalRecord>> records = receipts::storedRecords(m_db);
+    m_records->setRecords(records ? std::move(*records) : std::vector<receipts::ExternalRecord>{});
+    QSignalBlocker block(m_entry);
+    m_entry->clear();
+    m_entry->addItems(m_records->entries());
+    const int i = m_entry->findText(entry);
+    m_entry->setCurrentIndex(i >= 0 ? i : 0);
+    m_recordsSummary->setText(!records ? records.error().toString()
+                              : m_records->rowCount() == 0
+                                  ? tr("No external records yet. Import a directory of ConfigHub records.")
+                                  : tr("%n record(s)", nullptr, m_records->rowCount()) +
+                                        tr(" in %n entry(ies)", nullptr, m_entry->count()));
+    onEntryChanged();
+    for (int c = 0; c < models::ExternalRecordModel::DigestColumn; ++c)
+        m_recordView->resizeColumnToContents(c);
+}
+
+void ReceiptsPane::onEntryChanged() {
+    const QString entry = m_entry->currentText();
+    // All records: an entry's provenance stage may rest on a record outside its directory.
+    m_stages->setStages(entry.isEmpty() ? std::vector<receipts::StageRow>{} : receipts::stageTable(entry, m_records->records()));
+    for (int c = 0; c < models::StageTableModel::DetailColumn; ++c)
+        m_stageView->resizeColumnToContents(c);
+    for (int r = 0; r < m_records->rowCount(); ++r)
+        m_recordView->setRowHidden(r, !entry.isEmpty() && m_records->index(r, 0).data(models::ExternalRecordModel::EntryRole).toString() != entry);
+}
+
+bool ReceiptsPane::selectEntry(const QString& entry) {
+    const int i = m_entry->findText(entry);
+    if (i < 0)
+        return false;
+    m_entry->setCurrentIndex(i);
+    return true;
+}
+
+bool ReceiptsPane::importRecords(const QString& dir) {
+    if (m_importWatcher)
+        return false;
+    m_importButton->setEnabled(false);
+    m_recordsSummary->setText(tr("Importing %1…").arg(QDir::toNativeSeparators(dir)));
+    runWatched(
+        this, m_importWatcher,
+        [path = m_db.path(), dir]() -> ImportOutcome {
+            Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
+            if (!db)
+                return {false, db.error().toString()};
+            Result<receipts::RecordsImport> r = receipts::importRecords(**db, dir);
+            if (!r)
+                return {false, r.error().toString()};
+            return {true, QStringLiteral("%1 record(s): %2 added, %3 updated, %4 unchanged; %5 check(s) failed")
+                              .arg(r->report.records.size())
+                              .arg(r->added)
+                              .arg(r->updated)
+                              .arg(r->unchanged)
+                              .arg(r->report.failed())};
+        },
+        [this](const ImportOutcome& o) {
+            m_importButton->setEnabled(true);
+            refresh();
+            if (!o.ok)
+                m_recordsSummary->setText(o.message);
+            emit statusMessage(o.message, 10000);
+            emit recordsImported(o.ok, o.message);
+        });
+    return true;
+}
+
+void ReceiptsPane::importRecordsInteractively() {
+    const QString dir = chooseDirectory(this, tr("Import ConfigHub records"), "importRecordsDialog");
+    if (!dir.isEmpty())
+        importRecords(dir);
+}
+
+} // namespace pb::widgets

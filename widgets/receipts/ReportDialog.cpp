@@ -1,0 +1,175 @@
+#include "ReportDialog.h"
+
+#include "WidgetUtil.h"
+
+#include "store/CatalogStore.h"
+#include "db/Database.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace pb::widgets {
+
+struct ReportDialog::Collected {
+    std::optional<ReportData> data;
+    QString error;
+};
+
+ReportDialog::ReportDialog(db::Database& db, QWidget* parent) : QDialog(parent), m_db(db) {
+    setObjectName(QStringLiteral("reportDialog"));
+    setWindowTitle(tr("Release review report"));
+    resize(980, 760);
+
+    m_version = new QComboBox(this);
+    m_version->setObjectName(QStringLiteral("reportVersion"));
+    m_version->setToolTip(tr("The catalog version the report reviews (diffed against the version imported before it)"));
+    if (Result<std::vector<store::CatalogVersionInfo>> versions = store::CatalogStore(db).versions(); versions)
+        for (auto it = versions->rbegin(); it != versions->rend(); ++it)
+            m_version->addItem(it->label);
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("reportFilter"));
+    m_filter->setPlaceholderText(tr("Only recipes whose name or criteria contain this text"));
+    m_filter->setClearButtonEnabled(true);
+    m_format = new QComboBox(this);
+    m_format->setObjectName(QStringLiteral("reportFormat"));
+    m_format->addItem(tr("PDF (A4)"), int(ReportFormat::Pdf));
+    m_format->addItem(tr("HTML (charts embedded)"), int(ReportFormat::Html));
+    m_format->addItem(tr("Markdown (charts beside it)"), int(ReportFormat::Markdown));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Catalog &version:"), m_version);
+    form->addRow(tr("&Filter:"), m_filter);
+    form->addRow(tr("F&ormat:"), m_format);
+
+    m_preview = new QTextBrowser(this);
+    m_preview->setObjectName(QStringLiteral("reportPreview"));
+    m_preview->setOpenLinks(false);
+    m_status = grayLabel("reportStatus", this);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_save = buttons->addButton(tr("&Save…"), QDialogButtonBox::AcceptRole);
+    m_save->setObjectName(QStringLiteral("reportSaveButton"));
+    m_save->setEnabled(false);
+    disconnect(buttons, &QDialogButtonBox::accepted, nullptr, nullptr);
+    connect(m_save, &QPushButton::clicked, this, &ReportDialog::saveInteractively);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_preview, 1);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(m_status, 1);
+    bottom->addWidget(buttons);
+    layout->addLayout(bottom);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(250);
+    connect(m_debounce, &QTimer::timeout, this, &ReportDialog::refresh);
+    connect(m_filter, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
+    connect(m_version, &QComboBox::currentIndexChanged, this, &ReportDialog::refresh);
+    refresh();
+}
+
+ReportDialog::~ReportDialog() {
+    if (m_watcher)
+        m_watcher->waitForFinished();
+}
+
+ReportFormat ReportDialog::format() const { return ReportFormat(m_format->currentData().toInt()); }
+
+void ReportDialog::setFormat(ReportFormat f) { m_format->setCurrentIndex(m_format->findData(int(f))); }
+
+void ReportDialog::refresh() {
+    if (m_watcher) {
+        m_again = true;
+        return;
+    }
+    m_again = false;
+    m_save->setEnabled(false);
+    m_status->setText(tr("Reading the database…"));
+    const ReportOptions options{m_version->currentText(), m_filter->text().trimmed()};
+    runWatched(
+        this, m_watcher,
+        [path = m_db.path(), options]() -> Collected {
+            Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
+            if (!db)
+                return {std::nullopt, db.error().toString()};
+            Result<ReportData> data = collectReport(**db, options);
+            if (!data)
+                return {std::nullopt, data.error().toString()};
+            return {std::move(*data), {}};
+        },
+        [this](const Collected& c) { onCollected(c); });
+}
+
+void ReportDialog::onCollected(const Collected& c) {
+    if (m_again) {
+        refresh();
+        return;
+    }
+    m_error = c.error;
+    if (!c.data) {
+        m_data.reset();
+        m_charts.clear();
+        m_preview->setPlainText(c.error);
+        m_status->setText(tr("The report could not be built."));
+        emit previewReady();
+        return;
+    }
+    m_data = c.data;
+    m_charts = renderReportCharts(*m_data);
+    std::unique_ptr<QTextDocument> doc = reportDocument(*m_data, m_charts);
+    const int pages = predictPdfPages(*doc);
+    doc->setParent(m_preview); // the browser deletes the previous one, its child, itself
+    m_preview->setDocument(doc.release());
+    m_status->setText(tr("%n coordinate(s), %1 chart(s), %2 open problem(s); about %3 A4 page(s) as PDF", nullptr, int(m_data->rows.size()))
+                          .arg(m_charts.size())
+                          .arg(m_data->problems.size())
+                          .arg(pages));
+    m_save->setEnabled(true);
+    emit previewReady();
+}
+
+Result<ReportOutput> ReportDialog::saveTo(const QString& path) {
+    if (!m_data)
+        return makeError(m_error.isEmpty() ? tr("no report to save yet") : m_error);
+    Result<ReportOutput> out = writeReport(m_db, *m_data, m_charts, format(), path);
+    emit saved(path, out ? QString() : out.error().toString());
+    if (out)
+        m_status->setText(tr("Saved %1 (sha256 %2…), receipt #%3")
+                              .arg(QDir::toNativeSeparators(out->path), out->sha256.left(12))
+                              .arg(out->receiptSeq));
+    else
+        m_status->setText(out.error().toString());
+    return out;
+}
+
+void ReportDialog::saveInteractively() {
+    const ReportFormat f = format();
+    const QString suffix = reportSuffix(f);
+    const QString suggested = QDir::home().filePath(
+        QStringLiteral("release-review-%1.%2").arg(m_data ? m_data->version.label : QStringLiteral("report"), suffix));
+    QFileDialog dialog(this, tr("Save the release review report"), suggested);
+    dialog.setObjectName(QStringLiteral("reportSaveFileDialog"));
+    dialog.setOption(QFileDialog::DontUseNativeDialog);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(suffix);
+    dialog.setNameFilter(tr("%1 files (*.%2)").arg(reportFormatName(f).toUpper(), suffix));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return;
+    (void)saveTo(dialog.selectedFiles().constFirst()); // the status line and saved() report it
+}
+
+} // namespace pb::widgets

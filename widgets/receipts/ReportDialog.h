@@ -1,0 +1,76 @@
+// File > Release review report…: catalog version, filter (as you type) and format; a preview of the
+// report as it will be written (the HTML in a QTextBrowser); Save… writes it and its receipt. The
+// database is read on a worker with its own connection; the charts are rendered on the GUI thread.
+#pragma once
+
+#include "Report.h"
+
+#include <QDialog>
+
+#include <optional>
+
+class QComboBox;
+class QFutureWatcherBase;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTextBrowser;
+class QTimer;
+
+namespace pb::db {
+class Database;
+}
+
+namespace pb::widgets {
+
+class ReportDialog : public QDialog {
+    Q_OBJECT
+  public:
+    explicit ReportDialog(db::Database& db, QWidget* parent = nullptr);
+    ~ReportDialog() override;
+
+    // Collects the report for the current version and filter (on a worker); previewReady() follows.
+    void refresh();
+    bool isCollecting() const { return m_watcher != nullptr; }
+    // The data and charts on preview; nullptr before the first preview.
+    const ReportData* data() const { return m_data ? &*m_data : nullptr; }
+    const std::vector<ReportChart>& charts() const { return m_charts; }
+    QString lastError() const { return m_error; }
+
+    ReportFormat format() const;
+    void setFormat(ReportFormat f);
+    // Writes the previewed report to `path` in the chosen format (with its receipt).
+    Result<ReportOutput> saveTo(const QString& path);
+
+    QComboBox* versionCombo() const { return m_version; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    QTextBrowser* preview() const { return m_preview; }
+
+  public slots:
+    // Asks for a file name, then saveTo().
+    void saveInteractively();
+
+  signals:
+    void previewReady();
+    void saved(const QString& path, const QString& error);
+
+  private:
+    struct Collected;
+    void onCollected(const Collected& c);
+
+    db::Database& m_db;
+    QComboBox* m_version = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QComboBox* m_format = nullptr;
+    QTextBrowser* m_preview = nullptr;
+    QLabel* m_status = nullptr;
+    QPushButton* m_save = nullptr;
+    QTimer* m_debounce = nullptr;
+    QFutureWatcherBase* m_watcher = nullptr;
+    bool m_again = false; // options changed while collecting
+    std::optional<ReportData> m_data;
+    std::vector<ReportChart> m_charts;
+    QString m_error;
+};
+
+} // namespace pb::widgets

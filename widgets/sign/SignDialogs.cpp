@@ -1,0 +1,856 @@
+#include "SignDialogs.h"
+
+#include "SigningModels.h"
+#include "VerifyModels.h"
+#include "WidgetUtil.h"
+#include "core/Files.h"
+#include "deploy/DeploymentBundle.h"
+#include "evidence/Sign.h"
+#include "sigstore/Keys.h"
+#include "sigstore/Sign.h"
+#include "receipts/Ledger.h"
+#include "db/Database.h"
+#include "store/VerificationStore.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QJsonObject>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+namespace pb::widgets {
+
+namespace {
+
+// The environment variable the copied commands read the passphrase from (never on the command line).
+const char* const kPassphraseEnv = "PROOFBENCH_PASSPHRASE";
+
+QColor errorColor() {
+    return models::TrustStyle::color(deploy::TrustLevel::Unknown);
+}
+
+QPushButton* browse(const char* name, const QString& tip, QWidget* parent) {
+    QPushButton* b = browseButton(name, tip, parent);
+    b->setAutoDefault(false);
+    return b;
+}
+
+QLineEdit* pathEdit(const char* name, const QString& placeholder, QWidget* parent) {
+    auto* e = new QLineEdit(parent);
+    e->setObjectName(QLatin1String(name));
+    e->setPlaceholderText(placeholder);
+    e->setClearButtonEnabled(true);
+    e->setMinimumWidth(380);
+    return e;
+}
+
+QLineEdit* passphraseEdit(const char* name, QWidget* parent) {
+    auto* e = new QLineEdit(parent);
+    e->setObjectName(QLatin1String(name));
+    e->setEchoMode(QLineEdit::Password);
+    e->setInputMethodHints(Qt::ImhHiddenText | Qt::ImhNoPredictiveText | Qt::ImhNoAutoUppercase |
+                           Qt::ImhSensitiveData);
+    return e;
+}
+
+QLabel* messageLabel(const char* name, QWidget* parent) {
+    auto* l = new QLabel(parent);
+    l->setObjectName(QLatin1String(name));
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->hide();
+    return l;
+}
+
+// The passphrase out of its field, which is cleared at once.
+sigstore::Passphrase takePassphrase(QLineEdit* e) {
+    sigstore::Passphrase p(e->text().toUtf8());
+    e->clear();
+    return p;
+}
+
+QString nativePath(const QString& path) {
+    return QDir::toNativeSeparators(path);
+}
+
+QString pathHtml(const QString& label, const QString& path) {
+    return QStringLiteral(
+               "<tr><td style='color:gray; padding-right:10px'>%1</td><td><code>%2</code></td></tr>")
+        .arg(label.toHtmlEscaped(), nativePath(path).toHtmlEscaped());
+}
+
+// An engine error as HTML: the file, then the reason; a refused evidence bundle's failed checks one
+// per line.
+QString errorHtml(const QString& error) {
+    const QString marker = QStringLiteral("integrity checks (");
+    const qsizetype at = error.indexOf(marker);
+    if (at < 0 || !error.endsWith(QLatin1Char(')')))
+        return error.toHtmlEscaped();
+    const QString head = error.left(at + marker.size() - 2);
+    const QStringList checks =
+        error.mid(at + marker.size(), error.size() - at - marker.size() - 1).split(QStringLiteral("; "));
+    QString html = head.toHtmlEscaped() + QStringLiteral(":<ul style='margin-top:2px; margin-bottom:0px'>");
+    for (const QString& c : checks)
+        html += QStringLiteral("<li>%1</li>").arg(c.toHtmlEscaped());
+    return html + QStringLiteral("</ul>");
+}
+
+} // namespace
+
+// --- KeyDialog ----------------------------------------------------------------------------------
+
+KeyDialog::KeyDialog(Mode mode, db::Database& db, QWidget* parent)
+    : QDialog(parent), m_mode(mode), m_db(db) {
+    const bool import = mode == Mode::Import;
+    setObjectName(import ? QStringLiteral("importKeyDialog") : QStringLiteral("newKeyDialog"));
+    setWindowTitle(import ? tr("Import a signing key") : tr("New signing key"));
+
+    auto* intro = new QLabel(this);
+    intro->setWordWrap(true);
+    intro->setText(import
+                       ? tr("Import cosign's <b>cosign.key</b>, an encrypted PEM private key, or a plain PEM "
+                            "one. It is saved again encrypted (PKCS#8, scrypt + AES-256) with the passphrase "
+                            "below, its public key beside it. A <b>.pub</b> file is only recorded.")
+                       : tr("An ECDSA P-256 key. The private key is written <b>only encrypted</b> (PKCS#8, "
+                            "scrypt + AES-256, mode 0600) to the file below, the public key beside it as "
+                            "<i>NAME</i>.pub. The database keeps the public key and its fingerprint only."));
+    intro->setStyleSheet(QStringLiteral("color: palette(window-text);"));
+
+    auto* grid = new QGridLayout;
+    grid->setHorizontalSpacing(6);
+    grid->setVerticalSpacing(8);
+    grid->setColumnStretch(1, 1);
+    int row = 0;
+    if (import) {
+        m_source = pathEdit("keySourcePath", tr("cosign.key, key.pem or key.pub"), this);
+        auto* b = browse("keyBrowseSource", tr("Choose the key to import"), this);
+        connect(b, &QPushButton::clicked, this, &KeyDialog::browseSource);
+        auto* l = new QLabel(tr("&Import from:"), this);
+        l->setBuddy(m_source);
+        grid->addWidget(l, row, 0);
+        grid->addWidget(m_source, row, 1);
+        grid->addWidget(b, row, 2);
+        ++row;
+    }
+    m_output =
+        pathEdit("keyOutputPath", tr("where to write the private key (NAME; NAME.pub beside it)"), this);
+    auto* outBrowse = browse("keyBrowseOutput", tr("Choose where to save the private key"), this);
+    connect(outBrowse, &QPushButton::clicked, this, &KeyDialog::browseOutput);
+    auto* outLabel = new QLabel(import ? tr("&Save as:") : tr("&Private key:"), this);
+    outLabel->setBuddy(m_output);
+    grid->addWidget(outLabel, row, 0);
+    grid->addWidget(m_output, row, 1);
+    grid->addWidget(outBrowse, row, 2);
+    ++row;
+    m_passphrase = passphraseEdit("keyPassphrase", this);
+    m_passphrase->setPlaceholderText(import ? tr("the key's passphrase (it protects the saved copy too)")
+                                            : tr("protects the private key; it cannot be recovered"));
+    auto* passLabel = new QLabel(tr("Pass&phrase:"), this);
+    passLabel->setBuddy(m_passphrase);
+    grid->addWidget(passLabel, row, 0);
+    grid->addWidget(m_passphrase, row, 1, 1, 2);
+    ++row;
+    if (!import) {
+        m_repeat = passphraseEdit("keyPassphraseRepeat", this);
+        auto* repeatLabel = new QLabel(tr("&Repeat:"), this);
+        repeatLabel->setBuddy(m_repeat);
+        grid->addWidget(repeatLabel, row, 0);
+        grid->addWidget(m_repeat, row, 1, 1, 2);
+        ++row;
+    }
+    m_cosign =
+        new QCheckBox(tr("Write the private key in cosign's format (ENCRYPTED SIGSTORE PRIVATE KEY)"), this);
+    m_cosign->setObjectName(QStringLiteral("keyCosignFormat"));
+    m_cosign->setToolTip(tr("For use with cosign sign-blob --key; Proofbench reads both formats"));
+    grid->addWidget(m_cosign, row, 1, 1, 2);
+    ++row;
+
+    m_error = messageLabel("keyError", this);
+    m_error->setStyleSheet(QStringLiteral("color: %1;").arg(errorColor().name()));
+
+    auto* buttons = new QDialogButtonBox(this);
+    buttons->setObjectName(QStringLiteral("keyButtons"));
+    m_runButton =
+        buttons->addButton(import ? tr("&Import") : tr("&Create key"), QDialogButtonBox::AcceptRole);
+    m_runButton->setObjectName(QStringLiteral("keyRunButton"));
+    m_runButton->setDefault(true);
+    QPushButton* cancelButton = buttons->addButton(QDialogButtonBox::Cancel);
+    cancelButton->setObjectName(QStringLiteral("keyCancelButton"));
+    auto* copy = new QPushButton(tr("Copy as command"), this);
+    copy->setObjectName(QStringLiteral("keyCopyCommand"));
+    copy->setToolTip(tr("The same as a `proofbench keygen` command line (passphrase from $%1)")
+                         .arg(QLatin1String(kPassphraseEnv)));
+    copy->setAutoDefault(false);
+    buttons->addButton(copy, QDialogButtonBox::ResetRole);
+    connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(command()); });
+    connect(m_runButton, &QPushButton::clicked, this, [this] { run(); });
+    connect(cancelButton, &QPushButton::clicked, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setSpacing(10);
+    layout->addWidget(intro);
+    layout->addLayout(grid);
+    layout->addWidget(m_error);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    setMinimumWidth(640);
+
+    if (!import) {
+        const QString docs = QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
+        m_output->setText(nativePath(docs + QStringLiteral("/proofbench-signing.key")));
+    }
+}
+
+void KeyDialog::setOutputPath(const QString& path) {
+    m_output->setText(nativePath(path));
+}
+
+QString KeyDialog::outputPath() const {
+    return QDir::fromNativeSeparators(m_output->text().trimmed());
+}
+
+void KeyDialog::setSourcePath(const QString& path) {
+    if (!m_source)
+        return;
+    m_source->setText(nativePath(path));
+    // A sensible place for the encrypted copy: beside it, under a name of its own.
+    if (m_output->text().trimmed().isEmpty() && !path.endsWith(QLatin1String(".pub"))) {
+        const QFileInfo fi(path);
+        m_output->setText(nativePath(fi.absolutePath() + QLatin1Char('/') + fi.completeBaseName() +
+                                     QStringLiteral("-proofbench.key")));
+    }
+}
+
+QString KeyDialog::command() const {
+    QStringList args{QStringLiteral("proofbench"), QStringLiteral("keygen"), QStringLiteral("--out"),
+                     outputPath()};
+    if (m_source)
+        args << QStringLiteral("--from") << QDir::fromNativeSeparators(m_source->text().trimmed());
+    if (m_cosign->isChecked())
+        args << QStringLiteral("--cosign");
+    args << QStringLiteral("--passphrase-env") << QLatin1String(kPassphraseEnv) << QStringLiteral("--db")
+         << m_db.path();
+    return models::shellJoin(args);
+}
+
+void KeyDialog::browseOutput() {
+    QFileDialog dialog(this, tr("Save the private key as"));
+    dialog.setObjectName(QStringLiteral("keyOutputDialog"));
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setFileMode(QFileDialog::AnyFile);
+    if (!outputPath().isEmpty())
+        dialog.selectFile(outputPath());
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+        setOutputPath(dialog.selectedFiles().constFirst());
+}
+
+void KeyDialog::browseSource() {
+    QFileDialog dialog(this, tr("Choose the key to import"));
+    dialog.setObjectName(QStringLiteral("keySourceDialog"));
+    dialog.setFileMode(QFileDialog::ExistingFile);
+    dialog.setNameFilters({tr("Keys (*.key *.pem *.pub)"), tr("All files (*)")});
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+        setSourcePath(dialog.selectedFiles().constFirst());
+}
+
+void KeyDialog::showError(const QString& text) {
+    m_lastError = text;
+    m_error->setText(text);
+    m_error->setVisible(!text.isEmpty());
+}
+
+bool KeyDialog::run() {
+    // The passphrases leave their fields whatever happens next.
+    sigstore::Passphrase pass = takePassphrase(m_passphrase);
+    sigstore::Passphrase repeat = m_repeat ? takePassphrase(m_repeat) : sigstore::Passphrase();
+    const QString source = m_source ? QDir::fromNativeSeparators(m_source->text().trimmed()) : QString();
+    const QString out = outputPath();
+    if (m_mode == Mode::Import && source.isEmpty()) {
+        showError(tr("Choose the key to import."));
+        return false;
+    }
+
+    // A public key alone is recorded (for verification), nothing is written.
+    if (m_mode == Mode::Import) {
+        QFile f(source);
+        if (!f.open(QIODevice::ReadOnly)) {
+            showError(tr("%1: cannot read: %2").arg(nativePath(source), f.errorString()));
+            return false;
+        }
+        const QByteArray pem = f.readAll();
+        if (pem.contains("-----BEGIN PUBLIC KEY-----")) {
+            sigstore::crypto::Pkey pub = sigstore::crypto::pkeyFromPem(pem);
+            if (!pub) {
+                showError(tr("%1: not a PEM public key").arg(nativePath(source)));
+                return false;
+            }
+            const QByteArray canonical = sigstore::publicKeyPem(pub.get());
+            if (auto id =
+                    store::VerificationStore(m_db).addPublicKey(canonical, QFileInfo(source).fileName());
+                !id) {
+                showError(id.error().toString());
+                return false;
+            }
+            m_fingerprint = sigstore::keyFingerprint(pub.get());
+            m_privatePath.clear();
+            m_publicPath = source;
+            showError(QString());
+            accept();
+            return true;
+        }
+    }
+
+    if (out.isEmpty()) {
+        showError(tr("Choose where to write the private key."));
+        return false;
+    }
+    if (pass.isEmpty()) {
+        showError(tr("Give a passphrase: a private key is only ever written encrypted."));
+        return false;
+    }
+    if (m_mode == Mode::Create && pass.bytes() != repeat.bytes()) {
+        showError(tr("The passphrases differ."));
+        return false;
+    }
+    const QString pubPath = out + QStringLiteral(".pub");
+    for (const QString& p : {out, pubPath})
+        if (QFileInfo::exists(p)) {
+            showError(tr("%1 already exists; choose another name (keys are never overwritten).")
+                          .arg(nativePath(p)));
+            return false;
+        }
+
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    sigstore::crypto::Pkey key;
+    QString error;
+    if (m_mode == Mode::Import) {
+        QFile f(source);
+        if (!f.open(QIODevice::ReadOnly)) {
+            error = tr("%1: cannot read: %2").arg(nativePath(source), f.errorString());
+        } else if (auto k = sigstore::readAnyPrivateKey(f.readAll(), pass, source); !k) {
+            error = k.error().toString();
+        } else if (sigstore::crypto::keyKind(k->get()) != sigstore::crypto::KeyKind::EcP256) {
+            error = tr("%1: only ECDSA P-256 keys can sign here").arg(nativePath(source));
+        } else {
+            key = std::move(*k);
+        }
+    } else {
+        key = sigstore::generateSigningKey();
+    }
+    if (key) {
+        auto sealed = m_cosign->isChecked() ? sigstore::exportCosignKey(key.get(), pass)
+                                            : sigstore::encryptPrivateKey(key.get(), pass);
+        const QByteArray pub = sigstore::publicKeyPem(key.get());
+        if (!sealed) {
+            error = sealed.error().toString();
+        } else if (Status s = writeFileAtomically(out, *sealed, FileAccess::OwnerOnly); !s) {
+            error = s.error().toString();
+        } else if (Status s2 = writeFileAtomically(pubPath, pub); !s2) {
+            QFile::remove(out);
+            error = s2.error().toString();
+        } else if (auto id = store::VerificationStore(m_db).addPublicKey(pub, QFileInfo(out).fileName());
+                   !id) {
+            QFile::remove(out);
+            QFile::remove(pubPath);
+            error = id.error().toString();
+        } else {
+            m_fingerprint = sigstore::keyFingerprint(key.get());
+            m_privatePath = out;
+            m_publicPath = pubPath;
+        }
+    }
+    QApplication::restoreOverrideCursor();
+    if (!error.isEmpty()) {
+        showError(error);
+        return false;
+    }
+    showError(QString());
+    accept();
+    return true;
+}
+
+// --- SignDialog ---------------------------------------------------------------------------------
+
+struct SignDialog::Outcome {
+    bool ok = false;
+    bool cancelled = false;
+    QString error;
+    QStringList written;
+    QString summary; // HTML
+};
+
+SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kind) {
+    QString title, intro, inputLabel, inputHint;
+    switch (kind) {
+    case Kind::Blob:
+        setObjectName(QStringLiteral("signBlobDialog"));
+        title = tr("Sign a file");
+        intro =
+            tr("Signs any file offline: a Sigstore bundle (v0.3, message signature, the key's fingerprint as "
+               "its hint) that <code>cosign verify-blob --key … --insecure-ignore-tlog</code> accepts.");
+        inputLabel = tr("&File:");
+        inputHint = tr("the file to sign");
+        break;
+    case Kind::Evidence:
+        setObjectName(QStringLiteral("signEvidenceDialog"));
+        title = tr("Sign an evidence bundle");
+        intro = tr(
+            "Signs an AICR summary bundle: <code>attestation.intoto.jsonl</code> over its statement, and an "
+            "evidence pointer in AICR's per-source layout. A bundle that fails its integrity checks is "
+            "refused.");
+        inputLabel = tr("&Bundle:");
+        inputHint = tr("a summary-bundle/ directory (or its parent)");
+        break;
+    case Kind::Deployment:
+        setObjectName(QStringLiteral("signDeploymentDialog"));
+        title = tr("Sign a deployment bundle");
+        intro = tr("Seals a deployment bundle (<code>aicr bundle</code> output): every file hashed into "
+                   "<code>checksums.txt</code>, and an SLSA provenance attestation over it in "
+                   "<code>attestation/bundle-attestation.sigstore.json</code>.");
+        inputLabel = tr("&Directory:");
+        inputHint = tr("the bundle's directory");
+        break;
+    }
+    setWindowTitle(title);
+
+    auto* introLabel = new QLabel(intro, this);
+    introLabel->setObjectName(QStringLiteral("signIntro"));
+    introLabel->setWordWrap(true);
+
+    auto* grid = new QGridLayout;
+    grid->setHorizontalSpacing(6);
+    grid->setVerticalSpacing(8);
+    grid->setColumnStretch(1, 1);
+    int row = 0;
+    m_input = pathEdit("signInputPath", inputHint, this);
+    auto* inputBrowse = browse("signBrowseInput", tr("Choose what to sign"), this);
+    connect(inputBrowse, &QPushButton::clicked, this, &SignDialog::browseInput);
+    auto* il = new QLabel(inputLabel, this);
+    il->setBuddy(m_input);
+    grid->addWidget(il, row, 0);
+    grid->addWidget(m_input, row, 1);
+    grid->addWidget(inputBrowse, row, 2);
+    ++row;
+    if (kind != Kind::Deployment) {
+        m_output =
+            pathEdit("signOutputPath",
+                     kind == Kind::Blob ? tr("FILE.sigstore.json")
+                                        : tr("recipes/evidence directory (default: the bundle's parent)"),
+                     this);
+        auto* outBrowse = browse("signBrowseOutput", tr("Choose where to write"), this);
+        connect(outBrowse, &QPushButton::clicked, this, &SignDialog::browseOutput);
+        auto* ol = new QLabel(kind == Kind::Blob ? tr("B&undle:") : tr("&Evidence root:"), this);
+        ol->setBuddy(m_output);
+        grid->addWidget(ol, row, 0);
+        grid->addWidget(m_output, row, 1);
+        grid->addWidget(outBrowse, row, 2);
+        ++row;
+        if (kind == Kind::Blob)
+            connect(m_input, &QLineEdit::textEdited, this, [this](const QString& text) {
+                m_output->setText(
+                    text.trimmed().isEmpty() ? QString() : text.trimmed() + QStringLiteral(".sigstore.json"));
+            });
+    }
+    m_key = pathEdit("signKeyPath", tr("the encrypted private key (from New key…, or cosign.key)"), this);
+    auto* keyBrowse = browse("signBrowseKey", tr("Choose the private key"), this);
+    connect(keyBrowse, &QPushButton::clicked, this, &SignDialog::browseKey);
+    auto* kl = new QLabel(tr("Private &key:"), this);
+    kl->setBuddy(m_key);
+    grid->addWidget(kl, row, 0);
+    grid->addWidget(m_key, row, 1);
+    grid->addWidget(keyBrowse, row, 2);
+    ++row;
+    m_passphrase = passphraseEdit("signPassphrase", this);
+    m_passphrase->setPlaceholderText(tr("the private key's passphrase"));
+    auto* pl = new QLabel(tr("Pass&phrase:"), this);
+    pl->setBuddy(m_passphrase);
+    grid->addWidget(pl, row, 0);
+    grid->addWidget(m_passphrase, row, 1, 1, 2);
+    ++row;
+
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("signProgress"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(kind == Kind::Deployment);
+    m_progress->hide();
+    m_progressText = new QLabel(this);
+    m_progressText->setObjectName(QStringLiteral("signProgressText"));
+    m_progressText->setStyleSheet(QStringLiteral("color: gray;"));
+    m_progressText->hide();
+    m_result = messageLabel("signResult", this);
+    m_result->setTextFormat(Qt::RichText);
+
+    auto* buttons = new QDialogButtonBox(this);
+    buttons->setObjectName(QStringLiteral("signButtons"));
+    m_signButton = buttons->addButton(tr("&Sign"), QDialogButtonBox::AcceptRole);
+    m_signButton->setObjectName(QStringLiteral("signButton"));
+    m_signButton->setDefault(true);
+    m_cancelButton = buttons->addButton(QDialogButtonBox::Cancel);
+    m_cancelButton->setObjectName(QStringLiteral("signCancelButton"));
+    m_copyCommand = new QPushButton(tr("Copy as command"), this);
+    m_copyCommand->setObjectName(QStringLiteral("signCopyCommand"));
+    m_copyCommand->setAutoDefault(false);
+    m_copyCommand->setToolTip(tr("The same signature as a `proofbench` command line (passphrase from $%1)")
+                                  .arg(QLatin1String(kPassphraseEnv)));
+    buttons->addButton(m_copyCommand, QDialogButtonBox::ResetRole);
+    connect(m_copyCommand, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(command()); });
+    connect(m_signButton, &QPushButton::clicked, this, [this] { sign(); });
+    connect(m_cancelButton, &QPushButton::clicked, this, &SignDialog::cancel);
+    connect(m_passphrase, &QLineEdit::returnPressed, this, [this] { sign(); });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setSpacing(10);
+    layout->addWidget(introLabel);
+    layout->addLayout(grid);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_progressText);
+    layout->addWidget(m_result);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    setMinimumWidth(680);
+}
+
+SignDialog::~SignDialog() {
+    if (m_cancel)
+        m_cancel->store(true);
+    if (m_watcher)
+        m_watcher->waitForFinished();
+}
+
+void SignDialog::setInputPath(const QString& path) {
+    m_input->setText(nativePath(path));
+    if (m_kind == Kind::Blob && !path.isEmpty())
+        m_output->setText(nativePath(path + QStringLiteral(".sigstore.json")));
+}
+
+QString SignDialog::inputPath() const {
+    return QDir::fromNativeSeparators(m_input->text().trimmed());
+}
+
+void SignDialog::setOutputPath(const QString& path) {
+    if (m_output)
+        m_output->setText(nativePath(path));
+}
+
+QString SignDialog::outputPath() const {
+    return m_output ? QDir::fromNativeSeparators(m_output->text().trimmed()) : QString();
+}
+
+void SignDialog::setKeyPath(const QString& path) {
+    m_key->setText(nativePath(path));
+}
+
+QString SignDialog::keyPath() const {
+    return QDir::fromNativeSeparators(m_key->text().trimmed());
+}
+
+QString SignDialog::resultText() const {
+    return m_result->isVisible() ? m_result->text() : QString();
+}
+
+QString SignDialog::command() const {
+    QStringList args{QStringLiteral("proofbench")};
+    switch (m_kind) {
+    case Kind::Blob:
+        args << QStringLiteral("sign-blob") << QStringLiteral("--key") << keyPath()
+             << QStringLiteral("--bundle") << outputPath();
+        break;
+    case Kind::Evidence:
+        args << QStringLiteral("evidence") << QStringLiteral("sign") << QStringLiteral("--key") << keyPath();
+        if (!outputPath().isEmpty())
+            args << QStringLiteral("--evidence-root") << outputPath();
+        break;
+    case Kind::Deployment:
+        args << QStringLiteral("bundle") << QStringLiteral("sign") << QStringLiteral("--key") << keyPath();
+        break;
+    }
+    args << QStringLiteral("--passphrase-env") << QLatin1String(kPassphraseEnv) << inputPath();
+    return models::shellJoin(args);
+}
+
+void SignDialog::browseInput() {
+    QFileDialog dialog(this,
+                       m_kind == Kind::Blob ? tr("Choose the file to sign") : tr("Choose the directory"));
+    dialog.setObjectName(QStringLiteral("signInputDialog"));
+    if (m_kind == Kind::Blob) {
+        dialog.setFileMode(QFileDialog::ExistingFile);
+    } else {
+        dialog.setFileMode(QFileDialog::Directory);
+        dialog.setOption(QFileDialog::ShowDirsOnly, true);
+    }
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+        setInputPath(dialog.selectedFiles().constFirst());
+}
+
+void SignDialog::browseOutput() {
+    QFileDialog dialog(this,
+                       m_kind == Kind::Blob ? tr("Write the bundle to") : tr("Choose the evidence root"));
+    dialog.setObjectName(QStringLiteral("signOutputDialog"));
+    if (m_kind == Kind::Blob) {
+        dialog.setAcceptMode(QFileDialog::AcceptSave);
+        dialog.setNameFilters({tr("Sigstore bundles (*.sigstore.json)"), tr("All files (*)")});
+    } else {
+        dialog.setFileMode(QFileDialog::Directory);
+        dialog.setOption(QFileDialog::ShowDirsOnly, true);
+    }
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+        setOutputPath(dialog.selectedFiles().constFirst());
+}
+
+void SignDialog::browseKey() {
+    QFileDialog dialog(this, tr("Choose the private key"));
+    dialog.setObjectName(QStringLiteral("signKeyDialog"));
+    dialog.setFileMode(QFileDialog::ExistingFile);
+    dialog.setNameFilters({tr("Private keys (*.key *.pem)"), tr("All files (*)")});
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+        setKeyPath(dialog.selectedFiles().constFirst());
+}
+
+void SignDialog::showResult(const QString& html, bool error) {
+    m_result->setText(html);
+    m_result->setStyleSheet(error ? QStringLiteral("color: %1;").arg(errorColor().name()) : QString());
+    m_result->setVisible(!html.isEmpty());
+}
+
+void SignDialog::setRunning(bool running) {
+    for (QLineEdit* e : {m_input, m_output, m_key, m_passphrase})
+        if (e)
+            e->setEnabled(!running);
+    m_signButton->setEnabled(!running);
+    m_copyCommand->setEnabled(!running);
+}
+
+bool SignDialog::sign() {
+    if (m_watcher)
+        return false;
+    sigstore::Passphrase pass = takePassphrase(m_passphrase);
+    const QString input = inputPath();
+    const QString output = outputPath();
+    const QString key = keyPath();
+    QString missing;
+    if (input.isEmpty())
+        missing = m_kind == Kind::Blob ? tr("Choose the file to sign.") : tr("Choose the directory to sign.");
+    else if (m_kind == Kind::Blob && !QFileInfo(input).isFile())
+        missing = tr("%1: no such file").arg(nativePath(input));
+    else if (m_kind != Kind::Blob && !QFileInfo(input).isDir())
+        missing = tr("%1: not a directory").arg(nativePath(input));
+    else if (m_kind == Kind::Blob && output.isEmpty())
+        missing = tr("Choose where to write the bundle.");
+    else if (key.isEmpty())
+        missing = tr("Choose the private key.");
+    else if (pass.isEmpty())
+        missing = tr("Give the private key's passphrase.");
+    if (!missing.isEmpty()) {
+        m_lastError = missing;
+        showResult(missing.toHtmlEscaped(), true);
+        return false;
+    }
+    m_lastError.clear();
+    m_succeeded = m_cancelled = false;
+    m_written.clear();
+    showResult(QString(), false);
+    m_cancel = std::make_shared<std::atomic_bool>(false);
+    m_progress->setRange(0, 0); // decrypting the key: no steps to count
+    m_progress->show();
+    m_progressText->setText(tr("Decrypting the key…"));
+    m_progressText->show();
+    setRunning(true);
+
+    auto post = queuedProgress(this, &SignDialog::onProgress);
+    auto secret = std::make_shared<sigstore::Passphrase>(std::move(pass));
+    runWatched(
+        this, m_watcher,
+        [kind = m_kind, input, output, key, secret, cancel = m_cancel, post, receiptDb = m_receiptDb]() {
+            Outcome out;
+            QFile keyFile(key);
+            if (!keyFile.open(QIODevice::ReadOnly)) {
+                out.error = tr("%1: cannot read: %2").arg(key, keyFile.errorString());
+                return out;
+            }
+            Result<sigstore::crypto::Pkey> pkey = sigstore::readPrivateKey(keyFile.readAll(), *secret, key);
+            if (!pkey) {
+                out.error = pkey.error().toString();
+                return out;
+            }
+            const QString fingerprint = sigstore::keyFingerprint(pkey->get());
+            // The same receipt the CLI's signing verbs leave (never the key or its passphrase).
+            receipts::ReceiptDraft receipt;
+            receipt.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), fingerprint}, {QStringLiteral("via"), QStringLiteral("gui")}};
+            auto leave = [&]() {
+                if (receiptDb.isEmpty())
+                    return;
+                if (Result<receipts::Receipt> r = receipts::recordAction(receiptDb, receipt); !r)
+                    out.summary += QStringLiteral("<p>%1</p>").arg(tr("Receipt not written: %1").arg(r.error().toString().toHtmlEscaped()));
+            };
+            switch (kind) {
+            case Kind::Blob: {
+                QFile f(input);
+                if (!f.open(QIODevice::ReadOnly)) {
+                    out.error = tr("%1: cannot read: %2").arg(input, f.errorString());
+                    return out;
+                }
+                Result<QByteArray> bundle = sigstore::signBlob(pkey->get(), f.readAll());
+                if (!bundle) {
+                    out.error = bundle.error().toString();
+                    return out;
+                }
+                if (Status s = writeFileAtomically(output, *bundle + '\n'); !s) {
+                    out.error = s.error().toString();
+                    return out;
+                }
+                out.written << output;
+                out.summary = QStringLiteral("<b>%1</b><table>%2%3%4</table>")
+                                  .arg(tr("Signed."), pathHtml(tr("file"), input),
+                                       pathHtml(tr("bundle"), output), pathHtml(tr("key"), fingerprint));
+                receipt.kind = QStringLiteral("sign.blob");
+                receipt.inputs.push_back(receipts::Artifact::file(input));
+                receipt.outputs.push_back(receipts::Artifact::file(output));
+                receipt.message = QStringLiteral("message signature bundle written");
+                leave();
+                break;
+            }
+            case Kind::Evidence: {
+                Result<evidence::EvidenceSignature> s = evidence::signEvidence(input, pkey->get(), output);
+                if (!s) {
+                    out.error = s.error().toString();
+                    return out;
+                }
+                out.written << s->attestationPath << s->pointerPath;
+                out.summary = QStringLiteral("<b>%1</b><table>%2%3%4%5</table>")
+                                  .arg(tr("Signed %1.").arg(s->recipe.toHtmlEscaped()),
+                                       pathHtml(tr("attestation"), s->attestationPath),
+                                       pathHtml(tr("pointer"), s->pointerPath),
+                                       pathHtml(tr("signer"), QStringLiteral("%1 (%2)").arg(s->signerIdentity,
+                                                                                            s->signerIssuer)),
+                                       pathHtml(tr("bundle digest"), s->bundleDigest));
+                receipt.kind = QStringLiteral("sign.evidence");
+                receipt.parameters.insert(QStringLiteral("signer"), s->signerIdentity);
+                receipt.inputs.push_back(receipts::Artifact::directory(input));
+                receipt.outputs.push_back(receipts::Artifact::file(s->attestationPath));
+                receipt.outputs.push_back(receipts::Artifact::file(s->pointerPath));
+                receipt.message = QStringLiteral("attestation and pointer written");
+                leave();
+                break;
+            }
+            case Kind::Deployment: {
+                Result<deploy::SignReport> r =
+                    deploy::signDeploymentBundle(input, pkey->get(), post, cancel.get());
+                if (!r) {
+                    out.cancelled = cancel->load();
+                    out.error = r.error().toString();
+                    return out;
+                }
+                const QString dir = QFileInfo(input).absoluteFilePath();
+                out.written << dir + QLatin1Char('/') + QLatin1String(deploy::kChecksums)
+                            << dir + QLatin1Char('/') + QLatin1String(deploy::kBundleAttestation);
+                out.summary =
+                    QStringLiteral("<b>%1</b><table>%2%3%4%5</table>")
+                        .arg(tr("Sealed %1 files.").arg(QLocale().toString(r->files)),
+                             pathHtml(tr("checksums"), out.written[0]),
+                             pathHtml(tr("attestation"), out.written[1]),
+                             pathHtml(tr("checksums.txt"), QStringLiteral("sha256:") + r->checksumsSha256),
+                             pathHtml(tr("key"), r->keyFingerprint));
+                receipt.kind = QStringLiteral("sign.bundle");
+                receipt.parameters.insert(QStringLiteral("files"), r->files);
+                receipt.inputs.push_back(receipts::Artifact::digest(out.written[0], r->checksumsSha256));
+                receipt.outputs.push_back(receipts::Artifact::file(out.written[1]));
+                receipt.message = QStringLiteral("checksums.txt and the bundle attestation written");
+                leave();
+                break;
+            }
+            }
+            out.ok = true;
+            return out;
+        },
+        [this](const Outcome& outcome) { onFinished(outcome); });
+    return true;
+}
+
+void SignDialog::onProgress(int done, int total) {
+    if (!m_watcher || (m_cancel && m_cancel->load()))
+        return;
+    m_progress->setRange(0, std::max(total, 1));
+    m_progress->setValue(std::min(done, total));
+    m_progress->setFormat(tr("%1 of %2 files").arg(QLocale().toString(done), QLocale().toString(total)));
+    m_progressText->setText(
+        tr("Hashing files: %1 of %2").arg(QLocale().toString(done), QLocale().toString(total)));
+}
+
+void SignDialog::cancel() {
+    if (m_watcher) {
+        if (m_cancel)
+            m_cancel->store(true);
+        m_progressText->setText(tr("Cancelling…"));
+        return;
+    }
+    QDialog::reject();
+}
+
+void SignDialog::reject() {
+    // Escape while signing cancels; the dialog closes once the worker has stopped.
+    if (m_watcher) {
+        cancel();
+        return;
+    }
+    QDialog::reject();
+}
+
+void SignDialog::closeEvent(QCloseEvent* event) {
+    if (m_watcher) {
+        cancel();
+        event->ignore();
+        return;
+    }
+    QDialog::closeEvent(event);
+}
+
+void SignDialog::onFinished(const Outcome& outcome) {
+    setRunning(false);
+    m_cancelled = outcome.cancelled;
+    m_succeeded = outcome.ok;
+    if (outcome.ok) {
+        if (m_progress->maximum() <= 1)
+            m_progress->setRange(0, 1);
+        m_progress->setValue(m_progress->maximum());
+        m_progress->setVisible(m_kind == Kind::Deployment);
+        m_progressText->hide();
+        m_written = outcome.written;
+        showResult(outcome.summary, false);
+        m_signButton->setEnabled(false);
+        m_cancelButton->setText(tr("Close"));
+        m_cancelButton->setFocus();
+        emit signingFinished(true, QString());
+        return;
+    }
+    m_progress->hide();
+    m_progressText->hide();
+    if (outcome.cancelled) {
+        m_lastError = tr("Cancelled; nothing was written.");
+        showResult(m_lastError.toHtmlEscaped(), false);
+    } else {
+        m_lastError = outcome.error;
+        showResult(QStringLiteral("<b>%1</b><br>%2")
+                       .arg(tr("Not signed; nothing was written."), errorHtml(outcome.error)),
+                   true);
+    }
+    emit signingFinished(false, m_lastError);
+}
+
+} // namespace pb::widgets

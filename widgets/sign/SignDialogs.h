@@ -1,0 +1,144 @@
+// The Sign view's dialogs. KeyDialog creates a new ECDSA P-256 signing key, or imports one (cosign.key,
+// an encrypted or plain PEM private key): the private key is written only encrypted (NAME, mode
+// 0600), the public key beside it (NAME.pub), and the database records the public key and its
+// fingerprint — never the private key, never the passphrase. SignDialog signs a file (a Sigstore
+// bundle beside it), an evidence bundle (attestation.intoto.jsonl and an evidence pointer) or a
+// deployment bundle (checksums.txt and the SLSA attestation, with file counts and Cancel) on a
+// worker. Passphrases live in sigstore::Passphrase (wiped when done); the fields are cleared after
+// every attempt and nothing logs them.
+#pragma once
+
+#include <QDialog>
+
+#include <atomic>
+#include <memory>
+
+class QCheckBox;
+class QDialogButtonBox;
+class QFutureWatcherBase;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace pb::db {
+class Database;
+}
+
+namespace pb::widgets {
+
+class KeyDialog : public QDialog {
+    Q_OBJECT
+  public:
+    enum class Mode { Create, Import };
+    KeyDialog(Mode mode, db::Database& db, QWidget* parent = nullptr);
+
+    Mode mode() const { return m_mode; }
+    void setOutputPath(const QString& path);
+    QString outputPath() const;
+    void setSourcePath(const QString& path); // Import
+    // After a success: the files written and the key's fingerprint.
+    QString privateKeyPath() const { return m_privatePath; }
+    QString publicKeyPath() const { return m_publicPath; }
+    QString fingerprint() const { return m_fingerprint; }
+    QString lastError() const { return m_lastError; }
+    // `proofbench keygen …` for the same key (the passphrase from an environment variable).
+    QString command() const;
+
+  public slots:
+    // Creates (or imports) the key from the fields; true on success (the dialog is accepted). On
+    // failure the reason is shown in the dialog and nothing is written.
+    bool run();
+
+  private:
+    void browseOutput();
+    void browseSource();
+    void showError(const QString& text);
+
+    Mode m_mode;
+    db::Database& m_db;
+    QLineEdit* m_source = nullptr;
+    QLineEdit* m_output = nullptr;
+    QLineEdit* m_passphrase = nullptr;
+    QLineEdit* m_repeat = nullptr;
+    QCheckBox* m_cosign = nullptr;
+    QLabel* m_error = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QString m_privatePath, m_publicPath, m_fingerprint, m_lastError;
+};
+
+class SignDialog : public QDialog {
+    Q_OBJECT
+  public:
+    enum class Kind { Blob, Evidence, Deployment };
+    SignDialog(Kind kind, QWidget* parent = nullptr);
+    ~SignDialog() override;
+
+    Kind kind() const { return m_kind; }
+    // Where the signing receipt goes (the Sign view's database); empty: none is written.
+    void setReceiptDatabase(const QString& path) { m_receiptDb = path; }
+    // The file or directory to sign; for a blob, the bundle defaults to FILE.sigstore.json.
+    void setInputPath(const QString& path);
+    QString inputPath() const;
+    // Blob: the bundle to write. Evidence: the recipes/evidence directory for the pointer (empty:
+    // the bundle's parent). Deployment: unused.
+    void setOutputPath(const QString& path);
+    QString outputPath() const;
+    void setKeyPath(const QString& path);
+    QString keyPath() const;
+
+    bool isRunning() const { return m_watcher != nullptr; }
+    bool succeeded() const { return m_succeeded; }
+    bool wasCancelled() const { return m_cancelled; }
+    QString lastError() const { return m_lastError; }
+    // After a success: what was written, one path per line (bundle; attestation and pointer;
+    // checksums.txt and the attestation), and the summary shown.
+    QStringList writtenPaths() const { return m_written; }
+    QString resultText() const;
+    QProgressBar* progressBar() const { return m_progress; }
+    QString command() const; // the `proofbench …` command line for the same signature
+
+  public slots:
+    // Starts signing on a worker; false (with the reason shown) when an input is missing.
+    bool sign();
+    // Cancels a running deployment-bundle signature (nothing is written) or closes the dialog.
+    void cancel();
+
+  signals:
+    void signingFinished(bool ok, const QString& message);
+
+  protected:
+    void reject() override;
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    struct Outcome;
+    void browseInput();
+    void browseOutput();
+    void browseKey();
+    void onProgress(int done, int total);
+    void onFinished(const Outcome& outcome);
+    void showResult(const QString& html, bool error);
+    void setRunning(bool running);
+
+    Kind m_kind;
+    QString m_receiptDb;
+    QLineEdit* m_input = nullptr;
+    QLineEdit* m_output = nullptr;
+    QLineEdit* m_key = nullptr;
+    QLineEdit* m_passphrase = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_progressText = nullptr;
+    QLabel* m_result = nullptr;
+    QPushButton* m_signButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QPushButton* m_copyCommand = nullptr;
+    QFutureWatcherBase* m_watcher = nullptr;
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    bool m_succeeded = false;
+    bool m_cancelled = false;
+    QString m_lastError;
+    QStringList m_written;
+};
+
+} // namespace pb::widgets

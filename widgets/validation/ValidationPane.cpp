@@ -1,0 +1,935 @@
+#include "ValidationPane.h"
+
+#include "PerfCharts.h"
+#include "WidgetUtil.h"
+#include "sigstore/Keys.h"
+#include "store/CatalogStore.h"
+#include "db/Database.h"
+#include "validation/Score.h"
+
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFrame>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QShortcut>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace pb::widgets {
+
+using models::CheckTableModel;
+using models::KubeContextsModel;
+using models::RunListModel;
+using models::ValidationController;
+using validation::CheckRun;
+using validation::CheckState;
+using validation::RunResult;
+using validation::RunState;
+
+namespace {
+
+const QColor kInfoTint(0xe3, 0xf2, 0xfd), kInfoInk(0x0d, 0x47, 0xa1);
+const QColor kPassTint(0xe8, 0xf5, 0xe9), kPassInk(0x1b, 0x5e, 0x20);
+const QColor kFailTint(0xff, 0xeb, 0xee), kFailInk(0xb7, 0x1c, 0x1c);
+const QColor kWarnTint(0xff, 0xf8, 0xe1), kWarnInk(0x8d, 0x5b, 0x00);
+
+QLineEdit* lineEdit(const char* name, const QString& placeholder, QWidget* parent) {
+    auto* e = new QLineEdit(parent);
+    e->setObjectName(QLatin1String(name));
+    e->setPlaceholderText(placeholder);
+    e->setClearButtonEnabled(true);
+    return e;
+}
+
+std::optional<validation::Threshold> thresholdOf(const CheckRun& c, const catalog::RecipeResult& recipe) {
+    if (c.score)
+        for (const validation::ScoredMetric& m : c.score->metrics)
+            if (m.threshold)
+                return m.threshold;
+    if (recipe.validation && recipe.validation->performance && recipe.validation->performance->constraints)
+        for (const catalog::Constraint& k : *recipe.validation->performance->constraints)
+            if (k.name == c.name)
+                return validation::parseThreshold(k);
+    return std::nullopt;
+}
+
+} // namespace
+
+ValidationPane::ValidationPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db) {
+    setObjectName(QStringLiteral("validationPane"));
+    m_controller = new ValidationController(db, this);
+    m_controller->setObjectName(QStringLiteral("validationController"));
+    m_contexts = new KubeContextsModel(this);
+    m_contexts->setObjectName(QStringLiteral("kubeContextsModel"));
+    m_checks = new CheckTableModel(this);
+    m_checks->setObjectName(QStringLiteral("checkTableModel"));
+    m_runs = new RunListModel(this);
+    m_runs->setObjectName(QStringLiteral("runListModel"));
+    buildUi();
+
+    connect(m_controller, &ValidationController::stageChanged, this, [this] { updateButtons(); });
+    connect(m_controller, &ValidationController::message, this, [this](const QString& m) { emit statusMessage(m, 6000); });
+    connect(m_controller, &ValidationController::planned, this, &ValidationPane::onPlanned);
+    connect(m_controller, &ValidationController::checkChanged, this, &ValidationPane::onCheckChanged);
+    connect(m_controller, &ValidationController::logChunk, this, &ValidationPane::onLogChunk);
+    connect(m_controller, &ValidationController::finished, this, &ValidationPane::onFinished);
+
+    m_ticker = new QTimer(this);
+    m_ticker->setInterval(500);
+    connect(m_ticker, &QTimer::timeout, this, [this] { m_checks->tick(QDateTime::currentDateTimeUtc()); });
+
+    std::vector<models::KubeFileEntry> files;
+    for (const QString& f : models::kubeconfigCandidates())
+        files.push_back(models::readKubeconfigFile(f));
+    m_contexts->setFiles(std::move(files));
+    m_contextView->expandAll();
+    for (int r = 0; r < m_contexts->rowCount(); ++r) {
+        const QModelIndex file = m_contexts->index(r, 0);
+        for (int c = 0; c < m_contexts->rowCount(file); ++c)
+            if (m_contexts->index(c, 0, file).data(KubeContextsModel::CurrentRole).toBool()) {
+                m_contextView->setCurrentIndex(m_contexts->index(c, 0, file));
+                r = m_contexts->rowCount();
+                break;
+            }
+    }
+    reload();
+    updateButtons();
+}
+
+ValidationPane::~ValidationPane() {
+    // The controller cancels and joins its worker; nothing it says reaches this half-gone view.
+    m_controller->disconnect(this);
+    delete m_controller;
+}
+
+void ValidationPane::buildUi() {
+    // ---- left: the form and the runs -----------------------------------------------------------
+    auto* form = new QWidget(this);
+    form->setObjectName(QStringLiteral("validationForm"));
+
+    QGroupBox* clusterBox = group(tr("Cluster"), "validationClusterGroup", form);
+    m_contextView = new QTreeView(clusterBox);
+    m_contextView->setObjectName(QStringLiteral("kubeContextsView"));
+    m_contextView->setModel(m_contexts);
+    m_contextView->setUniformRowHeights(true);
+    m_contextView->setAlternatingRowColors(true);
+    m_contextView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_contextView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_contextView->header()->setStretchLastSection(true);
+    m_contextView->setColumnWidth(KubeContextsModel::NameColumn, 190);
+    m_contextView->setColumnWidth(KubeContextsModel::ServerColumn, 170);
+    m_contextView->setMinimumHeight(120);
+    m_contextView->setToolTip(tr("Every context of every kubeconfig file: $KUBECONFIG, ~/.kube/config, ~/.kube/*.yaml and the files you add"));
+    connect(m_contextView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] { updateButtons(); });
+    auto* addFile = new QPushButton(tr("Add kubeconfig…"), clusterBox);
+    addFile->setObjectName(QStringLiteral("addKubeconfigButton"));
+    addFile->setToolTip(tr("List the contexts of another kubeconfig file"));
+    connect(addFile, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Add a kubeconfig"), QDir::homePath() + QStringLiteral("/.kube"));
+        if (!f.isEmpty())
+            addKubeconfig(f);
+    });
+    auto* reread = new QPushButton(tr("Re-read"), clusterBox);
+    reread->setObjectName(QStringLiteral("rereadKubeconfigButton"));
+    connect(reread, &QPushButton::clicked, this, [this] {
+        for (const models::KubeFileEntry& f : std::vector<models::KubeFileEntry>(m_contexts->files()))
+            m_contexts->addFile(models::readKubeconfigFile(f.file));
+        m_contextView->expandAll();
+    });
+    auto* clusterLayout = new QVBoxLayout(clusterBox);
+    clusterLayout->addWidget(m_contextView, 1);
+    auto* clusterButtons = new QHBoxLayout;
+    clusterButtons->addWidget(addFile);
+    clusterButtons->addWidget(reread);
+    clusterButtons->addStretch(1);
+    clusterLayout->addLayout(clusterButtons);
+
+    QGroupBox* recipeBox = group(tr("Recipe"), "validationRecipeGroup", form);
+    m_fromCatalog = new QRadioButton(tr("From the catalog"), recipeBox);
+    m_fromCatalog->setObjectName(QStringLiteral("recipeFromCatalog"));
+    m_fromFile = new QRadioButton(tr("RecipeResult file"), recipeBox);
+    m_fromFile->setObjectName(QStringLiteral("recipeFromFile"));
+    m_fromCatalog->setChecked(true);
+    m_versionCombo = new QComboBox(recipeBox);
+    m_versionCombo->setObjectName(QStringLiteral("catalogVersionCombo"));
+    m_recipeCombo = new QComboBox(recipeBox);
+    m_recipeCombo->setObjectName(QStringLiteral("recipeCombo"));
+    m_recipeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_recipeCombo->setMinimumContentsLength(24);
+    m_versionCombo->view()->setObjectName(QStringLiteral("catalogVersionList"));
+    m_recipeCombo->view()->setObjectName(QStringLiteral("recipeList"));
+    connect(m_versionCombo, &QComboBox::currentIndexChanged, this, [this] { loadRecipes(); });
+    m_recipeFile = lineEdit("recipeFileEdit", tr("recipe.yaml (aicr recipe output)"), recipeBox);
+    QPushButton* recipeBrowse = browseButton("recipeFileBrowse", tr("Choose a RecipeResult YAML file"), recipeBox);
+    connect(recipeBrowse, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("RecipeResult file"), {}, tr("YAML (*.yaml *.yml);;All files (*)"));
+        if (!f.isEmpty()) {
+            m_recipeFile->setText(f);
+            m_fromFile->setChecked(true);
+        }
+    });
+    auto* recipeGrid = new QGridLayout(recipeBox);
+    recipeGrid->addWidget(m_fromCatalog, 0, 0, 1, 3);
+    recipeGrid->addWidget(new QLabel(tr("Version"), recipeBox), 1, 0);
+    recipeGrid->addWidget(m_versionCombo, 1, 1, 1, 2);
+    recipeGrid->addWidget(new QLabel(tr("Recipe"), recipeBox), 2, 0);
+    recipeGrid->addWidget(m_recipeCombo, 2, 1, 1, 2);
+    recipeGrid->addWidget(m_fromFile, 3, 0, 1, 3);
+    recipeGrid->addWidget(m_recipeFile, 4, 0, 1, 2);
+    recipeGrid->addWidget(recipeBrowse, 4, 2);
+    recipeGrid->setColumnStretch(1, 1);
+    auto syncSource = [this] {
+        m_versionCombo->setEnabled(m_fromCatalog->isChecked());
+        m_recipeCombo->setEnabled(m_fromCatalog->isChecked());
+        m_recipeFile->setEnabled(m_fromFile->isChecked());
+        updateButtons();
+    };
+    connect(m_fromCatalog, &QRadioButton::toggled, this, syncSource);
+    connect(m_recipeFile, &QLineEdit::textChanged, this, [this] { updateButtons(); });
+
+    QGroupBox* runBox = group(tr("Run"), "validationRunGroup", form);
+    m_phaseDeployment = new QCheckBox(tr("deployment"), runBox);
+    m_phaseDeployment->setObjectName(QStringLiteral("phaseDeployment"));
+    m_phaseConformance = new QCheckBox(tr("conformance"), runBox);
+    m_phaseConformance->setObjectName(QStringLiteral("phaseConformance"));
+    m_phasePerformance = new QCheckBox(tr("performance"), runBox);
+    m_phasePerformance->setObjectName(QStringLiteral("phasePerformance"));
+    for (QCheckBox* b : {m_phaseDeployment, m_phaseConformance, m_phasePerformance}) {
+        b->setChecked(true);
+        connect(b, &QCheckBox::toggled, this, [this] { updateButtons(); });
+    }
+    m_namespace = lineEdit("namespaceEdit", QStringLiteral("aicr-validation"), runBox);
+    m_namespace->setText(QStringLiteral("aicr-validation"));
+    m_keyFile = lineEdit("signingKeyEdit", tr("optional: sign the evidence with this key"), runBox);
+    QPushButton* keyBrowse = browseButton("signingKeyBrowse", tr("Choose a private key (PEM or cosign)"), runBox);
+    connect(keyBrowse, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Signing key"));
+        if (!f.isEmpty())
+            m_keyFile->setText(f);
+    });
+    m_outDir = lineEdit("outputDirEdit", tr("folder for the evidence bundle"), runBox);
+    m_outDir->setText(QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath(QStringLiteral("proofbench-runs")));
+    QPushButton* outBrowse = browseButton("outputDirBrowse", tr("Choose the output folder"), runBox);
+    connect(outBrowse, &QPushButton::clicked, this, [this] {
+        const QString d = chooseDirectory(this, tr("Output folder"), "outputDirDialog");
+        if (!d.isEmpty())
+            m_outDir->setText(d);
+    });
+    connect(m_outDir, &QLineEdit::textChanged, this, [this] { updateButtons(); });
+    auto* phases = new QHBoxLayout;
+    phases->addWidget(m_phaseDeployment);
+    phases->addWidget(m_phaseConformance);
+    phases->addWidget(m_phasePerformance);
+    phases->addStretch(1);
+    auto* runGrid = new QGridLayout(runBox);
+    runGrid->addWidget(new QLabel(tr("Phases"), runBox), 0, 0);
+    runGrid->addLayout(phases, 0, 1, 1, 2);
+    runGrid->addWidget(new QLabel(tr("Namespace"), runBox), 1, 0);
+    runGrid->addWidget(m_namespace, 1, 1, 1, 2);
+    runGrid->addWidget(new QLabel(tr("Signing key"), runBox), 2, 0);
+    runGrid->addWidget(m_keyFile, 2, 1);
+    runGrid->addWidget(keyBrowse, 2, 2);
+    runGrid->addWidget(new QLabel(tr("Output"), runBox), 3, 0);
+    runGrid->addWidget(m_outDir, 3, 1);
+    runGrid->addWidget(outBrowse, 3, 2);
+    runGrid->setColumnStretch(1, 1);
+
+    m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), form);
+    m_start->setObjectName(QStringLiteral("startButton"));
+    m_start->setDefault(true);
+    m_start->setToolTip(tr("Run the chosen phases on the cluster (Ctrl+Return)"));
+    connect(m_start, &QPushButton::clicked, this, &ValidationPane::start);
+    m_cancel = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Cancel"), form);
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_cancel->setToolTip(tr("Stop the run: its Jobs and RBAC are deleted"));
+    connect(m_cancel, &QPushButton::clicked, this, &ValidationPane::cancel);
+    auto* startShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    connect(startShortcut, &QShortcut::activated, this, &ValidationPane::start);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_start);
+
+    QGroupBox* runsBox = group(tr("Runs"), "validationRunsGroup", form);
+    m_runView = new QTableView(runsBox);
+    m_runView->setObjectName(QStringLiteral("runsTable"));
+    m_runView->setModel(m_runs);
+    m_runView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_runView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_runView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_runView->setAlternatingRowColors(true);
+    m_runView->verticalHeader()->setVisible(false);
+    m_runView->verticalHeader()->setDefaultSectionSize(m_runView->fontMetrics().height() + 8);
+    m_runView->horizontalHeader()->setStretchLastSection(true);
+    m_runView->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_runView->setColumnWidth(RunListModel::IdColumn, 44);
+    m_runView->setColumnWidth(RunListModel::StartedColumn, 118);
+    m_runView->setColumnWidth(RunListModel::StateColumn, 64);
+    m_runView->setColumnWidth(RunListModel::ChecksColumn, 76);
+    m_runView->setColumnWidth(RunListModel::RecipeColumn, 230);
+    m_runView->setToolTip(tr("Select a run to reopen it; select several to overlay their NCCL results"));
+    connect(m_runView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { onRunsSelected(); });
+    auto* runsLayout = new QVBoxLayout(runsBox);
+    runsLayout->addWidget(m_runView);
+
+    auto* formLayout = new QVBoxLayout(form);
+    formLayout->setContentsMargins(6, 8, 4, 4);
+    formLayout->addWidget(clusterBox, 3);
+    formLayout->addWidget(recipeBox);
+    formLayout->addWidget(runBox);
+    formLayout->addLayout(buttons);
+    formLayout->addWidget(runsBox, 2);
+
+    // ---- right: banner, checks, log and charts -------------------------------------------------
+    auto* right = new QWidget(this);
+    right->setObjectName(QStringLiteral("validationResults"));
+    m_banner = bannerFrame("validationBanner", right);
+    m_bannerIcon = new QLabel(m_banner);
+    m_bannerHeadline = bannerHeadline("validationBannerHeadline", 1.2, m_banner);
+    m_bannerDetail = new QLabel(m_banner);
+    m_bannerDetail->setObjectName(QStringLiteral("validationBannerDetail"));
+    m_bannerDetail->setWordWrap(true);
+    m_bannerDetail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layOutBanner(m_banner, m_bannerIcon, {m_bannerHeadline, m_bannerDetail});
+    m_banner->hide();
+    m_runTitle = grayLabel("validationRunTitle", right);
+    m_runTitle->setText(tr("No run yet: pick a context and a recipe, then Start."));
+
+    m_checkView = new QTableView(right);
+    m_checkView->setObjectName(QStringLiteral("checksTable"));
+    m_checkView->setModel(m_checks);
+    m_checkView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_checkView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_checkView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_checkView->setAlternatingRowColors(true);
+    m_checkView->verticalHeader()->setVisible(false);
+    m_checkView->verticalHeader()->setDefaultSectionSize(m_checkView->fontMetrics().height() + 8);
+    m_checkView->horizontalHeader()->setStretchLastSection(true);
+    m_checkView->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_checkView->setColumnWidth(CheckTableModel::PhaseColumn, 110);
+    m_checkView->setColumnWidth(CheckTableModel::CheckColumn, 210);
+    m_checkView->setColumnWidth(CheckTableModel::StateColumn, 100);
+    m_checkView->setColumnWidth(CheckTableModel::DurationColumn, 80);
+    connect(m_checkView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
+        if (!m_selecting)
+            m_follow = false;
+        onCheckSelected();
+    });
+
+    m_tabs = new QTabWidget(right);
+    m_tabs->setObjectName(QStringLiteral("validationTabs"));
+    auto* logPage = new QWidget(m_tabs);
+    logPage->setObjectName(QStringLiteral("logPage"));
+    m_search = lineEdit("logSearch", tr("Search the log (Enter: next, Shift+Enter: previous)"), logPage);
+    auto* prev = new QToolButton(logPage);
+    prev->setObjectName(QStringLiteral("logFindPrevious"));
+    prev->setArrowType(Qt::UpArrow);
+    prev->setToolTip(tr("Previous match (Shift+Enter)"));
+    auto* next = new QToolButton(logPage);
+    next->setObjectName(QStringLiteral("logFindNext"));
+    next->setArrowType(Qt::DownArrow);
+    next->setToolTip(tr("Next match (Enter)"));
+    m_searchCount = grayLabel("logSearchCount", logPage);
+    m_searchCount->setWordWrap(false);
+    connect(prev, &QToolButton::clicked, this, [this] { findInLog(true); });
+    connect(next, &QToolButton::clicked, this, [this] { findInLog(false); });
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        findInLog(QApplication::keyboardModifiers() & Qt::ShiftModifier);
+    });
+    connect(m_search, &QLineEdit::textChanged, this, [this] {
+        highlightMatches();
+        findInLog(false);
+    });
+    m_log = new QPlainTextEdit(logPage);
+    m_log->setObjectName(QStringLiteral("logView"));
+    m_log->setReadOnly(true);
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setMaximumBlockCount(200000);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setPlaceholderText(tr("The selected check's log (it follows the running check until you pick one)"));
+    auto* searchRow = new QHBoxLayout;
+    searchRow->addWidget(m_search, 1);
+    searchRow->addWidget(prev);
+    searchRow->addWidget(next);
+    searchRow->addWidget(m_searchCount);
+    auto* logLayout = new QVBoxLayout(logPage);
+    logLayout->setContentsMargins(4, 4, 4, 4);
+    logLayout->addLayout(searchRow);
+    logLayout->addWidget(m_log, 1);
+    m_tabs->addTab(logPage, tr("Log"));
+
+    m_nccl = new NcclChart(m_tabs);
+    m_inference = new InferenceChart(m_tabs);
+    m_history = new HistoryChart(m_tabs);
+    m_tabs->addTab(m_nccl, tr("NCCL bandwidth"));
+    m_tabs->addTab(m_inference, tr("Inference"));
+    m_tabs->addTab(m_history, tr("History"));
+    auto* exportButton = new QPushButton(tr("Export chart…"), m_tabs);
+    exportButton->setObjectName(QStringLiteral("exportChartButton"));
+    exportButton->setToolTip(tr("Save the chart on view as PNG, SVG or PDF"));
+    m_tabs->setCornerWidget(exportButton, Qt::TopRightCorner);
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        if (auto* chart = qobject_cast<PerfChart*>(m_tabs->currentWidget()))
+            chart->exportInteractively();
+    });
+    auto syncExport = [this, exportButton] { exportButton->setEnabled(qobject_cast<PerfChart*>(m_tabs->currentWidget()) != nullptr); };
+    connect(m_tabs, &QTabWidget::currentChanged, this, syncExport);
+    syncExport();
+    for (PerfChart* chart : {static_cast<PerfChart*>(m_nccl), static_cast<PerfChart*>(m_inference), static_cast<PerfChart*>(m_history)})
+        connect(chart, &PerfChart::exported, this, [this](const QString& path, const QString& error) {
+            emit statusMessage(error.isEmpty() ? tr("Chart saved to %1").arg(QDir::toNativeSeparators(path)) : error, 8000);
+        });
+
+    auto* resultsSplit = new QSplitter(Qt::Vertical, right);
+    resultsSplit->setObjectName(QStringLiteral("validationResultsSplitter"));
+    resultsSplit->addWidget(m_checkView);
+    resultsSplit->addWidget(m_tabs);
+    resultsSplit->setStretchFactor(0, 1);
+    resultsSplit->setStretchFactor(1, 3);
+    resultsSplit->setSizes({200, 520});
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(4, 8, 6, 4);
+    rightLayout->addWidget(m_banner);
+    rightLayout->addWidget(m_runTitle);
+    rightLayout->addWidget(resultsSplit, 1);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("validationFormScroll"));
+    scroll->setWidget(form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(430);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("validationSplitter"));
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setSizes({520, 880});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+}
+
+// ---- form --------------------------------------------------------------------------------------
+
+void ValidationPane::addKubeconfig(const QString& file) {
+    const int row = m_contexts->addFile(models::readKubeconfigFile(file));
+    const QModelIndex parent = m_contexts->index(row, 0);
+    m_contextView->expand(parent);
+    for (int c = 0; c < m_contexts->rowCount(parent); ++c)
+        if (m_contexts->index(c, 0, parent).data(KubeContextsModel::CurrentRole).toBool())
+            m_contextView->setCurrentIndex(m_contexts->index(c, 0, parent));
+    if (const QString error = parent.data(KubeContextsModel::ErrorRole).toString(); !error.isEmpty())
+        emit statusMessage(error, 10000);
+}
+
+bool ValidationPane::selectContext(const QString& file, const QString& context) {
+    const QModelIndex i = m_contexts->contextIndex(file, context);
+    if (!i.isValid())
+        return false;
+    m_contextView->setCurrentIndex(i);
+    return true;
+}
+
+bool ValidationPane::selectRecipe(const QString& catalogLabel, const QString& recipe) {
+    const int v = m_versionCombo->findData(catalogLabel);
+    if (v < 0)
+        return false;
+    m_versionCombo->setCurrentIndex(v);
+    for (int i = 0; i < m_recipeCombo->count(); ++i)
+        if (m_recipeCombo->itemText(i) == recipe || m_recipeCombo->itemData(i).toString() == recipe) {
+            m_recipeCombo->setCurrentIndex(i);
+            m_fromCatalog->setChecked(true);
+            return true;
+        }
+    return false;
+}
+
+void ValidationPane::setPhases(const QStringList& phases) {
+    m_phaseDeployment->setChecked(phases.isEmpty() || phases.contains(QLatin1String("deployment")));
+    m_phaseConformance->setChecked(phases.isEmpty() || phases.contains(QLatin1String("conformance")));
+    m_phasePerformance->setChecked(phases.isEmpty() || phases.contains(QLatin1String("performance")));
+}
+
+void ValidationPane::setOutputDir(const QString& dir) {
+    m_outDir->setText(dir);
+}
+
+void ValidationPane::reload() {
+    loadVersions();
+    reloadRuns();
+}
+
+void ValidationPane::loadVersions() {
+    const QString was = m_versionCombo->currentData().toString();
+    QSignalBlocker block(m_versionCombo);
+    m_versionCombo->clear();
+    Result<std::vector<store::CatalogVersionInfo>> versions = store::CatalogStore(m_db).versions();
+    if (versions) {
+        // Newest first, as the catalog view lists them.
+        for (auto it = versions->rbegin(); it != versions->rend(); ++it)
+            m_versionCombo->addItem(it->label, it->label);
+    }
+    const int keep = m_versionCombo->findData(was);
+    m_versionCombo->setCurrentIndex(keep >= 0 ? keep : 0);
+    loadRecipes();
+}
+
+void ValidationPane::loadRecipes() {
+    const QString was = m_recipeCombo->currentData().toString();
+    m_recipeCombo->clear();
+    const QString label = m_versionCombo->currentData().toString();
+    if (label.isEmpty())
+        return;
+    store::CatalogStore store(m_db);
+    Result<store::CatalogVersionInfo> version = store.version(label);
+    if (!version)
+        return;
+    Result<std::vector<store::RecipeInfo>> recipes = store.recipes(version->id);
+    if (!recipes)
+        return;
+    for (const store::RecipeInfo& r : *recipes)
+        m_recipeCombo->addItem(r.name, r.leafOverlay);
+    const int keep = m_recipeCombo->findData(was);
+    if (keep >= 0)
+        m_recipeCombo->setCurrentIndex(keep);
+    updateButtons();
+}
+
+void ValidationPane::reloadRuns() {
+    const QModelIndex cur = m_runView->currentIndex();
+    const qint64 keep = cur.isValid() ? cur.data(RunListModel::RunIdRole).toLongLong() : 0;
+    Result<std::vector<store::RunSummary>> runs = store::RunStore(m_db).list();
+    QSignalBlocker block(m_runView->selectionModel());
+    m_runs->setRuns(runs ? std::move(*runs) : std::vector<store::RunSummary>{});
+    if (const int row = m_runs->rowOfRun(keep); row >= 0)
+        m_runView->setCurrentIndex(m_runs->index(row, 0));
+}
+
+bool ValidationPane::isRunning() const {
+    return m_controller->busy();
+}
+
+void ValidationPane::updateButtons() {
+    const bool busy = m_controller->busy();
+    const QModelIndex ctx = m_contextView->currentIndex();
+    const bool haveContext = ctx.isValid() && !ctx.data(KubeContextsModel::ContextRole).toString().isEmpty();
+    const bool haveRecipe = m_fromCatalog->isChecked() ? m_recipeCombo->currentIndex() >= 0 : !m_recipeFile->text().trimmed().isEmpty();
+    const bool havePhase = m_phaseDeployment->isChecked() || m_phaseConformance->isChecked() || m_phasePerformance->isChecked();
+    m_start->setEnabled(!busy && haveContext && haveRecipe && havePhase && !m_outDir->text().trimmed().isEmpty());
+    const bool cancelling = m_controller->stage() == ValidationController::Stage::Cancelling;
+    m_cancel->setEnabled(busy && !cancelling);
+    m_cancel->setText(cancelling ? tr("Cancelling…") : tr("Cancel"));
+    if (cancelling)
+        showBanner(tr("Cancelling…"), tr("Stopping the run and deleting its Jobs and RBAC; this ends when the worker does."), kWarnTint, kWarnInk);
+    QString why;
+    if (!haveContext)
+        why = tr("Pick a context in the Cluster list");
+    else if (!haveRecipe)
+        why = tr("Pick a recipe");
+    else if (!havePhase)
+        why = tr("Tick at least one phase");
+    m_start->setToolTip(why.isEmpty() ? tr("Run the chosen phases on the cluster (Ctrl+Return)") : why);
+}
+
+void ValidationPane::showBanner(const QString& headline, const QString& detail, const QColor& tint, const QColor& ink) {
+    m_bannerHeadline->setText(headline);
+    m_bannerDetail->setText(detail);
+    m_bannerDetail->setVisible(!detail.isEmpty());
+    tintBanner(m_banner, m_bannerHeadline, tint, ink);
+    const int px = m_bannerHeadline->fontMetrics().height();
+    const QStyle::StandardPixmap icon = ink == kPassInk   ? QStyle::SP_DialogApplyButton
+                                        : ink == kFailInk ? QStyle::SP_MessageBoxCritical
+                                        : ink == kWarnInk ? QStyle::SP_MessageBoxWarning
+                                                          : QStyle::SP_MessageBoxInformation;
+    m_bannerIcon->setPixmap(style()->standardIcon(icon).pixmap(px, px));
+    m_banner->show();
+}
+
+void ValidationPane::hideBanner() {
+    m_banner->hide();
+}
+
+QString ValidationPane::bannerText() const {
+    if (m_banner->isHidden())
+        return {};
+    return m_bannerHeadline->text() + QLatin1Char('\n') + m_bannerDetail->text();
+}
+
+// ---- a run -------------------------------------------------------------------------------------
+
+void ValidationPane::start() {
+    if (m_controller->busy() || !m_start->isEnabled())
+        return;
+    const QModelIndex ctx = m_contextView->currentIndex();
+    models::ValidationStart s;
+    s.kubeconfig = ctx.data(KubeContextsModel::FileRole).toString();
+    s.context = ctx.data(KubeContextsModel::ContextRole).toString();
+    if (m_fromCatalog->isChecked()) {
+        s.catalogLabel = m_versionCombo->currentData().toString();
+        s.leafOverlay = m_recipeCombo->currentData().toString();
+    } else {
+        s.recipeFile = m_recipeFile->text().trimmed();
+    }
+    if (!(m_phaseDeployment->isChecked() && m_phaseConformance->isChecked() && m_phasePerformance->isChecked())) {
+        if (m_phaseDeployment->isChecked())
+            s.phases << QStringLiteral("deployment");
+        if (m_phaseConformance->isChecked())
+            s.phases << QStringLiteral("conformance");
+        if (m_phasePerformance->isChecked())
+            s.phases << QStringLiteral("performance");
+    }
+    s.namespace_ = m_namespace->text().trimmed().isEmpty() ? QStringLiteral("aicr-validation") : m_namespace->text().trimmed();
+    s.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev") : QCoreApplication::applicationVersion();
+    // Each run writes its own folder: an existing summary-bundle is never mixed into.
+    const QString out = m_outDir->text().trimmed();
+    s.outDir = QDir(out).filePath(QStringLiteral("run-") + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
+
+    // The key is read (and its passphrase asked) before the run, not after it.
+    if (const QString keyPath = m_keyFile->text().trimmed(); !keyPath.isEmpty()) {
+        QFile f(keyPath);
+        if (!f.open(QIODevice::ReadOnly)) {
+            showBanner(tr("Cannot read the signing key"), QStringLiteral("%1: %2").arg(keyPath, f.errorString()), kFailTint, kFailInk);
+            return;
+        }
+        const QByteArray pem = f.readAll();
+        Result<sigstore::crypto::Pkey> key = sigstore::readAnyPrivateKey(pem, sigstore::Passphrase(), keyPath);
+        if (!key) {
+            bool ok = false;
+            const QString pass = QInputDialog::getText(this, tr("Signing key"), tr("Passphrase for %1").arg(QFileInfo(keyPath).fileName()),
+                                                       QLineEdit::Password, {}, &ok);
+            if (!ok)
+                return;
+            key = sigstore::readAnyPrivateKey(pem, sigstore::Passphrase(pass.toUtf8()), keyPath);
+        }
+        if (!key) {
+            showBanner(tr("Cannot use the signing key"), key.error().toString(), kFailTint, kFailInk);
+            return;
+        }
+        s.key = std::make_shared<sigstore::crypto::Pkey>(std::move(*key));
+    }
+
+    m_logs.clear();
+    m_liveChecks.clear();
+    m_checks->clear();
+    m_logCheck.clear();
+    m_log->clear();
+    m_follow = true;
+    m_nccl->clearRuns();
+    m_inference->clearResult();
+    QString error;
+    if (!m_controller->start(s, &error)) {
+        showBanner(tr("Cannot start"), error, kFailTint, kFailInk);
+        return;
+    }
+    m_runTitle->setText(tr("Connecting to %1 (%2)…").arg(s.context, QDir::toNativeSeparators(s.kubeconfig)));
+    showBanner(tr("Preparing"), tr("Reading the kubeconfig, connecting and resolving the recipe…"), kInfoTint, kInfoInk);
+    m_ticker->start();
+    updateButtons();
+}
+
+void ValidationPane::cancel() {
+    if (!m_controller->busy())
+        return;
+    m_controller->cancel();
+    updateButtons();
+}
+
+void ValidationPane::onPlanned(qint64 rowId, const QString& runId, const std::vector<CheckRun>& plan,
+                               const catalog::RecipeResult& recipe) {
+    m_recipe = recipe;
+    m_coordinate = recipe.recipeName();
+    m_runLabel = tr("run %1").arg(rowId);
+    m_liveChecks = plan;
+    m_checks->setChecks(plan);
+    m_runTitle->setText(tr("Run %1 (%2) of %3: %n check(s)", nullptr, int(plan.size())).arg(rowId).arg(runId, m_coordinate));
+    if (m_controller->stage() != ValidationController::Stage::Cancelling)
+        showBanner(tr("Running"), tr("%n check(s) planned; the table updates as they run.", nullptr, int(plan.size())), kInfoTint, kInfoInk);
+    reloadRuns();
+    if (const int row = m_runs->rowOfRun(rowId); row >= 0) {
+        QSignalBlocker block(m_runView->selectionModel());
+        m_runView->setCurrentIndex(m_runs->index(row, 0));
+    }
+    showCharts(plan, m_coordinate);
+}
+
+void ValidationPane::onCheckChanged(const CheckRun& check) {
+    m_checks->upsert(check);
+    bool found = false;
+    for (CheckRun& c : m_liveChecks)
+        if (c.name == check.name) {
+            c = check;
+            found = true;
+        }
+    if (!found)
+        m_liveChecks.push_back(check);
+    if (check.state != CheckState::Running && check.state != CheckState::Pending && !check.log.isEmpty()) {
+        m_logs[check.name] = check.log;
+        if (m_logCheck == check.name)
+            setLogText(check.log);
+    }
+    if (check.state == CheckState::Running && m_follow) {
+        m_selecting = true;
+        m_checkView->setCurrentIndex(m_checks->index(m_checks->rowOf(check.name), 0));
+        m_selecting = false;
+    }
+    if (check.nccl || check.inference)
+        showCharts(m_liveChecks, m_coordinate);
+}
+
+void ValidationPane::onLogChunk(const QString& check, const QByteArray& chunk) {
+    m_logs[check].append(chunk);
+    if (check != m_logCheck)
+        return;
+    QScrollBar* bar = m_log->verticalScrollBar();
+    const bool atBottom = bar->value() >= bar->maximum() - 2;
+    QTextCursor c(m_log->document());
+    c.movePosition(QTextCursor::End);
+    c.insertText(QString::fromUtf8(chunk));
+    if (atBottom)
+        bar->setValue(bar->maximum());
+    if (!m_search->text().isEmpty())
+        highlightMatches();
+}
+
+void ValidationPane::onFinished(qint64 rowId, const RunResult& result, const QString& error) {
+    m_ticker->stop();
+    m_checks->tick(QDateTime::currentDateTimeUtc());
+    const QString state = validation::runStateName(result.state);
+    int passed = 0, failed = 0, skipped = 0;
+    for (const CheckRun& c : result.checks) {
+        passed += c.state == CheckState::Passed;
+        failed += c.state == CheckState::Failed;
+        skipped += c.state == CheckState::Skipped;
+    }
+    const QString counts = tr("%1 passed, %2 failed, %3 skipped").arg(passed).arg(failed).arg(skipped);
+    const QString evidence = m_controller->evidenceDir().isEmpty()
+                                 ? QString()
+                                 : tr("\nEvidence: %1").arg(QDir::toNativeSeparators(m_controller->evidenceDir()));
+    const QString extra = error.isEmpty() ? QString() : QStringLiteral("\n") + error;
+    switch (result.state) {
+    case RunState::Passed: showBanner(tr("Passed"), counts + evidence + extra, kPassTint, kPassInk); break;
+    case RunState::Failed: showBanner(tr("Failed"), result.reason + QLatin1Char('\n') + counts + evidence + extra, kFailTint, kFailInk); break;
+    case RunState::Cancelled: showBanner(tr("Cancelled"), result.reason.isEmpty() ? counts : result.reason, kWarnTint, kWarnInk); break;
+    case RunState::ReadinessFailed:
+        showBanner(tr("Cluster not ready for this recipe"), result.reason, kFailTint, kFailInk);
+        break;
+    case RunState::Error:
+    case RunState::Running: showBanner(tr("Error"), result.reason.isEmpty() ? error : result.reason, kFailTint, kFailInk); break;
+    }
+    if (rowId) {
+        // The stored run is the truth: reopen it so what is shown is what a later reopen shows.
+        reloadRuns();
+        openRun(rowId);
+        QSignalBlocker block(m_runView->selectionModel());
+        if (const int row = m_runs->rowOfRun(rowId); row >= 0)
+            m_runView->setCurrentIndex(m_runs->index(row, 0));
+    }
+    updateButtons();
+    emit statusMessage(tr("Validation run %1: %2").arg(rowId).arg(state), 10000);
+    emit runFinished(rowId, state);
+}
+
+bool ValidationPane::openRun(qint64 id) {
+    Result<store::StoredRun> run = store::RunStore(m_db).load(id);
+    if (!run) {
+        showBanner(tr("Cannot open run %1").arg(id), run.error().toString(), kFailTint, kFailInk);
+        return false;
+    }
+    const store::RunSummary& s = run->summary;
+    m_coordinate = s.coordinate;
+    m_runLabel = tr("run %1").arg(id);
+    m_logs.clear();
+    for (const CheckRun& c : run->result.checks)
+        m_logs[c.name] = c.log;
+    m_liveChecks = run->result.checks;
+    m_checks->setChecks(run->result.checks);
+    m_runTitle->setText(tr("Run %1 (%2): %3 on %4, started %5")
+                            .arg(id)
+                            .arg(s.source, s.coordinate.isEmpty() ? s.recipeName : s.coordinate,
+                                 s.context.isEmpty() ? tr("imported results") : s.context,
+                                 s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
+    if (!m_controller->busy()) {
+        if (s.state == QLatin1String("passed"))
+            showBanner(tr("Passed"), tr("%1 of %2 checks passed").arg(s.passed).arg(s.checks), kPassTint, kPassInk);
+        else if (s.state == QLatin1String("cancelled"))
+            showBanner(tr("Cancelled"), s.reason, kWarnTint, kWarnInk);
+        else if (s.state == QLatin1String("running"))
+            showBanner(tr("Interrupted"), tr("This run never finished (the app closed while it ran)."), kWarnTint, kWarnInk);
+        else
+            showBanner(s.state == QLatin1String("readiness-failed") ? tr("Cluster not ready for this recipe") : tr("Failed"),
+                       s.reason, kFailTint, kFailInk);
+    }
+    // Keep the log on the same check when the new run has it, else the first with a log.
+    QString show = m_logs.contains(m_logCheck) ? m_logCheck : QString();
+    for (const CheckRun& c : run->result.checks)
+        if (show.isEmpty() && (c.nccl || c.inference))
+            show = c.name;
+    if (show.isEmpty() && !run->result.checks.empty())
+        show = run->result.checks.front().name;
+    m_logCheck.clear();
+    if (!show.isEmpty()) {
+        m_selecting = true;
+        m_checkView->setCurrentIndex(m_checks->index(m_checks->rowOf(show), 0));
+        m_selecting = false;
+        showLogOf(show);
+    } else {
+        m_log->clear();
+    }
+    showCharts(run->result.checks, s.coordinate);
+    return true;
+}
+
+void ValidationPane::onRunsSelected() {
+    if (m_controller->busy())
+        return;
+    const QModelIndexList rows = m_runView->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return;
+    const QModelIndex current = m_runView->currentIndex();
+    const qint64 main = current.isValid() && m_runView->selectionModel()->isRowSelected(current.row(), {})
+                            ? current.data(RunListModel::RunIdRole).toLongLong()
+                            : rows.front().data(RunListModel::RunIdRole).toLongLong();
+    if (!openRun(main) || rows.size() < 2)
+        return;
+    // Several runs: their NCCL results overlaid, the opened one's threshold.
+    std::vector<std::pair<QString, validation::NcclResult>> overlays;
+    for (const QModelIndex& r : rows) {
+        const qint64 id = r.data(RunListModel::RunIdRole).toLongLong();
+        Result<store::StoredRun> run = store::RunStore(m_db).load(id);
+        if (!run)
+            continue;
+        for (const CheckRun& c : run->result.checks)
+            if (c.nccl)
+                overlays.emplace_back(tr("run %1 %2").arg(id).arg(c.name), *c.nccl);
+    }
+    showCharts(m_liveChecks, m_coordinate, overlays);
+}
+
+void ValidationPane::showCharts(const std::vector<CheckRun>& checks, const QString& coordinate,
+                                const std::vector<std::pair<QString, validation::NcclResult>>& overlays) {
+    m_nccl->clearRuns();
+    std::optional<validation::Threshold> threshold;
+    bool haveInference = false;
+    for (const CheckRun& c : checks) {
+        if (c.name.startsWith(QLatin1String("nccl")) && !threshold)
+            threshold = thresholdOf(c, m_recipe);
+        if (c.nccl) {
+            if (std::optional<validation::Threshold> t = thresholdOf(c, m_recipe))
+                threshold = t;
+            if (overlays.empty())
+                m_nccl->addRun(QStringLiteral("%1 %2").arg(m_runLabel, c.name), *c.nccl);
+        }
+        if (c.inference && !haveInference) {
+            m_inference->setResult(*c.inference, c.score ? c.score->metrics : std::vector<validation::ScoredMetric>{});
+            haveInference = true;
+        }
+    }
+    for (const auto& [label, result] : overlays)
+        m_nccl->addRun(label, result);
+    m_nccl->setThreshold(threshold);
+    if (!haveInference)
+        m_inference->clearResult();
+    if (!coordinate.isEmpty()) {
+        Result<std::vector<store::HistoryPoint>> h = store::RunStore(m_db).history(coordinate, QStringLiteral("busbw"));
+        if (h && h->empty())
+            h = store::RunStore(m_db).history(coordinate);
+        m_history->setHistory(h && !h->empty() ? h->front().metric : tr("busbw"), h ? *h : std::vector<store::HistoryPoint>{});
+    }
+}
+
+// ---- the log -----------------------------------------------------------------------------------
+
+void ValidationPane::onCheckSelected() {
+    const QModelIndex i = m_checkView->currentIndex();
+    if (!i.isValid())
+        return;
+    showLogOf(i.data(CheckTableModel::NameRole).toString());
+}
+
+void ValidationPane::showLogOf(const QString& check) {
+    if (check == m_logCheck)
+        return;
+    m_logCheck = check;
+    setLogText(m_logs.value(check));
+    m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
+}
+
+void ValidationPane::setLogText(const QByteArray& text) {
+    QScrollBar* bar = m_log->verticalScrollBar();
+    const bool atBottom = bar->value() >= bar->maximum() - 2;
+    const int keep = bar->value();
+    m_log->setPlainText(QString::fromUtf8(text));
+    bar->setValue(atBottom ? bar->maximum() : keep);
+    highlightMatches();
+}
+
+void ValidationPane::highlightMatches() {
+    QList<QTextEdit::ExtraSelection> marks;
+    const QString needle = m_search->text();
+    int count = 0;
+    if (!needle.isEmpty()) {
+        QTextCharFormat fmt;
+        fmt.setBackground(QColor(0xff, 0xeb, 0x3b));
+        QTextCursor c(m_log->document());
+        while (true) {
+            c = m_log->document()->find(needle, c);
+            if (c.isNull())
+                break;
+            ++count;
+            if (marks.size() < 5000)
+                marks.append({c, fmt});
+        }
+    }
+    m_log->setExtraSelections(marks);
+    m_searchCount->setText(needle.isEmpty() ? QString() : tr("%n match(es)", nullptr, count));
+}
+
+void ValidationPane::findInLog(bool backwards) {
+    const QString needle = m_search->text();
+    if (needle.isEmpty())
+        return;
+    QTextDocument::FindFlags flags;
+    if (backwards)
+        flags |= QTextDocument::FindBackward;
+    if (!m_log->find(needle, flags)) {
+        // Wrap around.
+        QTextCursor c = m_log->textCursor();
+        c.movePosition(backwards ? QTextCursor::End : QTextCursor::Start);
+        m_log->setTextCursor(c);
+        m_log->find(needle, flags);
+    }
+}
+
+} // namespace pb::widgets

@@ -1,0 +1,211 @@
+// The Verify view: offline Sigstore verification of one bundle, step by step, for auditors. On the
+// left, what to verify — the bundle, the artifact (its file or only its digest), the signer (a
+// certificate identity and OIDC issuer, exact or regexp, or a public key) and the trusted root
+// (stored in the database; the one imported last is the default, so it is remembered) — and the
+// history of stored verifications. On the right, the result: a verdict banner, every step with a
+// tick, cross or dash and, for the selected (or first failed) step, what was expected and what was
+// found side by side; the certificate (subject, SAN, issuer, validity, extensions), the
+// transparency-log entries and the RFC 3161 timestamps. Verification runs on a worker with its own
+// database connection and is stored there; the same check can be copied as a `proofbench verify`
+// or cosign command line.
+#pragma once
+
+#include "VerifyModels.h"
+#include "sigstore/Verify.h"
+#include "store/VerificationStore.h"
+
+#include <QWidget>
+
+#include <map>
+
+class QButtonGroup;
+class QCheckBox;
+class QComboBox;
+class QFrame;
+class QFutureWatcherBase;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QRadioButton;
+class QSplitter;
+class QStackedWidget;
+class QTableView;
+class QTextEdit;
+class QToolButton;
+
+namespace pb::db {
+class Database;
+}
+
+namespace pb::widgets {
+
+class VerifyPane : public QWidget {
+    Q_OBJECT
+  public:
+    explicit VerifyPane(db::Database& db, QWidget* parent = nullptr);
+    ~VerifyPane() override;
+
+    // --- Inputs (what the user would type or pick) ---
+    QString bundlePath() const;
+    void setBundlePath(const QString& path);
+    // File mode with this artifact.
+    void setArtifactPath(const QString& path);
+    // Digest mode with this digest ("sha256:<hex>" or bare hex).
+    void setArtifactDigest(const QString& digest);
+    // Certificate-identity mode.
+    void setIdentity(const QString& identity, const QString& issuer, bool identityRegexp = false,
+                     bool issuerRegexp = false);
+    // Public-key mode with this PEM file.
+    void setKeyPath(const QString& path);
+    // Picks a stored trusted root in the combo; false when there is no such root.
+    bool selectTrustedRoot(qint64 id);
+    qint64 selectedTrustedRoot() const; // 0 when none
+    // The inputs as a request (commands are built from it).
+    models::VerifyRequest request() const;
+    QString proofbenchCommand() const;
+    QString cosignCommand() const;
+
+    // Imports a trusted_root.json into the database as the default root and selects it; false with
+    // lastError() when the file is not a valid trusted root.
+    bool importTrustedRoot(const QString& path);
+    // Dropped or opened files: a trusted root is imported, a bundle (.sigstore.json, .json, .jsonl)
+    // fills the bundle field and one other file the artifact. False when none could be used.
+    bool openFiles(const QStringList& paths);
+    // A file a drop may bring: a local bundle or trusted root (by its name).
+    static bool isBundleFileName(const QString& path);
+
+    // --- State ---
+    bool isVerifying() const { return m_watcher != nullptr; }
+    bool hasResult() const { return m_hasResult; }
+    const sigstore::VerificationResult& result() const { return m_result; }
+    // The stored verification on view (0: none, or not stored).
+    qint64 resultId() const { return m_resultId; }
+    QString lastError() const { return m_lastError; }
+    // The banner's headline ("Verified" / "Not verified" / a message) and its summary line.
+    QString verdictText() const;
+    QString verdictSummary() const;
+
+    models::VerificationStepsModel* stepsModel() const { return m_steps; }
+    models::CertificateExtensionsModel* extensionsModel() const { return m_extensions; }
+    models::LogEntriesModel* logEntriesModel() const { return m_logEntries; }
+    models::TimestampsModel* timestampsModel() const { return m_timestamps; }
+    models::VerificationHistoryModel* historyModel() const { return m_history; }
+    QTableView* stepsView() const { return m_stepsView; }
+    QTableView* historyView() const { return m_historyView; }
+
+  public slots:
+    // Starts a verification of the inputs on a worker; false (with lastError() and a message under
+    // the button) when an input is missing or one is already running.
+    bool verify();
+    // Shows a stored verification (from the history) as it was recorded.
+    bool showStored(qint64 id);
+    void reloadHistory();
+    void reloadTrustedRoots();
+    void copyProofbenchCommand();
+    void copyCosignCommand();
+    // Makes a step current: its detail and its expected/found values are shown below the steps.
+    void selectStep(int row);
+
+  signals:
+    // A verification ran and was stored (`id`); or `id` is 0 and `error` says why it could not run
+    // or was not stored.
+    void verificationFinished(bool verified, qint64 id, const QString& error);
+    void trustedRootImported(qint64 id);
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+  private:
+    struct Outcome;
+
+    QWidget* buildInputs();
+    QWidget* buildHistory();
+    QWidget* buildResults();
+    void browseBundle();
+    void browseArtifact();
+    void browseKey();
+    void importTrustedRootInteractive();
+    void updateModes();
+    void onFinished(const Outcome& outcome);
+    void showResult(const sigstore::VerificationResult& result, qint64 id);
+    void showVerdict(const QString& headline, const QString& summary, int state);
+    void showStepDetail();
+    void showMessage(const QString& text, bool error);
+    QString trustedRootPath(qint64 id) const;
+    bool bundleIsDsse(const QString& path) const;
+    void fitTables();
+
+    db::Database& m_db;
+    models::VerificationStepsModel* m_steps = nullptr;
+    models::CertificateExtensionsModel* m_extensions = nullptr;
+    models::LogEntriesModel* m_logEntries = nullptr;
+    models::TimestampsModel* m_timestamps = nullptr;
+    models::VerificationHistoryModel* m_history = nullptr;
+
+    // Inputs.
+    QLineEdit* m_bundlePath = nullptr;
+    QRadioButton* m_artifactFileMode = nullptr;
+    QRadioButton* m_artifactDigestMode = nullptr;
+    QStackedWidget* m_artifactStack = nullptr;
+    QLineEdit* m_artifactPath = nullptr;
+    QLineEdit* m_digest = nullptr;
+    QRadioButton* m_identityMode = nullptr;
+    QRadioButton* m_keyMode = nullptr;
+    QStackedWidget* m_signerStack = nullptr;
+    QLineEdit* m_identity = nullptr;
+    QCheckBox* m_identityRegexp = nullptr;
+    QLineEdit* m_issuer = nullptr;
+    QCheckBox* m_issuerRegexp = nullptr;
+    QLineEdit* m_keyPath = nullptr;
+    QCheckBox* m_ignoreTlog = nullptr;
+    QComboBox* m_trustedRoot = nullptr;
+    QPushButton* m_importRoot = nullptr;
+    QPushButton* m_verifyButton = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QLabel* m_message = nullptr;
+    QPushButton* m_copyCommand = nullptr;
+    QPushButton* m_copyCosign = nullptr;
+    QTableView* m_historyView = nullptr;
+    QLabel* m_historyTitle = nullptr;
+
+    // Result.
+    QStackedWidget* m_resultStack = nullptr;
+    QLabel* m_placeholder = nullptr;
+    QFrame* m_banner = nullptr;
+    QLabel* m_verdictIcon = nullptr;
+    QLabel* m_verdict = nullptr;
+    QLabel* m_verdictSummary = nullptr;
+    QLabel* m_verdictFacts = nullptr;
+    QSplitter* m_topSplitter = nullptr;
+    QTableView* m_stepsView = nullptr;
+    QLabel* m_stepsTitle = nullptr;
+    QFrame* m_stepDetail = nullptr;
+    QLabel* m_stepTitle = nullptr;
+    QLabel* m_stepText = nullptr;
+    QWidget* m_comparison = nullptr;
+    QTextEdit* m_expected = nullptr;
+    QTextEdit* m_found = nullptr;
+    QGroupBox* m_certificate = nullptr;
+    QLabel* m_certMessage = nullptr;
+    QWidget* m_certFields = nullptr;
+    std::map<QString, QLabel*> m_certLabels; // by field: subject, san, oidcIssuer, issuer, validity, serial
+    QTableView* m_extensionsView = nullptr;
+    QGroupBox* m_logGroup = nullptr;
+    QTableView* m_logView = nullptr;
+    QLabel* m_logMessage = nullptr;
+    QGroupBox* m_timestampGroup = nullptr;
+    QTableView* m_timestampView = nullptr;
+    QLabel* m_timestampMessage = nullptr;
+
+    sigstore::VerificationResult m_result;
+    bool m_hasResult = false;
+    qint64 m_resultId = 0;
+    QString m_lastError;
+    QFutureWatcherBase* m_watcher = nullptr;
+    // Where roots imported in this session came from (the database keeps the bytes and the file name).
+    std::map<qint64, QString> m_rootPaths;
+};
+
+} // namespace pb::widgets
