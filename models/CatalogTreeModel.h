@@ -40,6 +40,7 @@ class CatalogTreeModel : public QAbstractItemModel {
 
     // Re-reads every version and its recipes; the newest import comes first.
     Status reload(const store::CatalogStore& store);
+    Status reload(db::Database& db) { return reload(store::CatalogStore(db)); }
     void setEntries(std::vector<VersionEntry> entries);
 
     int versionCount() const { return static_cast<int>(m_versions.size()); }

@@ -222,6 +222,22 @@ QString TrustStyle::explanation(TrustLevel level) {
 
 KeysModel::KeysModel(QObject* parent) : QAbstractTableModel(parent) {}
 
+Result<std::vector<store::StoredKey>> storedPublicKeys(db::Database& db) {
+    return store::VerificationStore(db).publicKeys();
+}
+
+Result<std::vector<store::StoredTrustedRoot>> storedTrustedRoots(db::Database& db) {
+    return store::VerificationStore(db).trustedRoots();
+}
+
+Status KeysModel::reload(db::Database& db) {
+    Result<std::vector<store::StoredKey>> keys = storedPublicKeys(db);
+    setKeys(keys ? std::move(*keys) : std::vector<store::StoredKey>());
+    if (!keys)
+        return keys.error();
+    return {};
+}
+
 void KeysModel::setKeys(std::vector<store::StoredKey> keys) {
     beginResetModel();
     m_keys = std::move(keys);

@@ -27,6 +27,10 @@ struct TrustStyle {
     static QString explanation(deploy::TrustLevel level);
 };
 
+// What the signing views list from the database (read on the calling thread's connection).
+Result<std::vector<store::StoredKey>> storedPublicKeys(db::Database& db);
+Result<std::vector<store::StoredTrustedRoot>> storedTrustedRoots(db::Database& db);
+
 // Public signing keys (never private ones), newest first: label, fingerprint, created.
 class KeysModel : public QAbstractTableModel {
     Q_OBJECT
@@ -37,6 +41,8 @@ class KeysModel : public QAbstractTableModel {
     explicit KeysModel(QObject* parent = nullptr);
 
     void setKeys(std::vector<store::StoredKey> keys);
+    // Reads the stored public keys again; on an error the list is emptied and the error returned.
+    Status reload(db::Database& db);
     void clear() { setKeys({}); }
     const std::vector<store::StoredKey>& keys() const { return m_keys; }
     const store::StoredKey& keyAt(int row) const { return m_keys[static_cast<size_t>(row)]; }

@@ -17,7 +17,10 @@
 #include "catalog/Resolver.h"
 #include "evidence/Evidence.h"
 #include "db/Database.h"
-#include "store/EvidenceStore.h"
+#include "OpRunner.h"
+#include "ops/ImportCatalog.h"
+#include "ops/ImportEvidence.h"
+#include "ops/Read.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -105,7 +108,7 @@ QString htmlRow(const QString& name, const QString& value) {
 } // namespace
 
 MainWindow::MainWindow(pb::db::Database& db, QWidget* parent)
-    : QMainWindow(parent), m_db(db), m_store(db) {
+    : QMainWindow(parent), m_db(db), m_ops(db.path()) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Proofbench"));
     buildUi();
@@ -493,7 +496,7 @@ void MainWindow::reloadCatalogs() {
         recipe = r->name;
 
     m_catalogErrors.clear(); // a reload retries versions that failed to load
-    if (Status s = m_treeModel->reload(m_store); !s)
+    if (Status s = m_treeModel->reload(m_db); !s)
         statusBar()->showMessage(tr("Cannot read the catalog versions: %1").arg(s.error().toString()));
 
     // Drop cached catalogs of versions that are gone.
@@ -718,29 +721,26 @@ void MainWindow::requestCatalog(const QString& label) {
     if (m_catalogs.count(label) || m_loads.count(label))
         return;
     m_catalogErrors.erase(label);
-    auto* watcher = new QFutureWatcher<CatalogLoad>(this);
+    auto* watcher = new QFutureWatcher<Result<CatalogLoad>>(this);
     m_loads[label] = watcher;
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, label] {
-        const CatalogLoad load = watcher->result();
+        const Result<CatalogLoad> result = watcher->result();
+        const CatalogLoad load = result ? *result : CatalogLoad{nullptr, result.error().toString()};
         m_loads.erase(label);
         watcher->deleteLater();
         onCatalogLoaded(label, load);
     });
-    // QSqlDatabase connections belong to one thread: the worker opens its own.
-    watcher->setFuture(QtConcurrent::run([path = m_db.path(), label]() {
+    // The stored version is read on a worker with a connection of its own (ops::Async).
+    ops::Job<CatalogLoad> job = m_ops.run<CatalogLoad>([label](const ops::Context& ctx) -> Result<CatalogLoad> {
         CatalogLoad out;
-        Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
-        if (!db) {
-            out.error = db.error().toString();
-            return out;
-        }
-        Result<catalog::Catalog> cat = store::CatalogStore(**db).loadCatalog(label);
+        Result<std::shared_ptr<const catalog::Catalog>> cat = ops::loadCatalogVersion(ctx, label);
         if (!cat)
             out.error = cat.error().toString();
         else
-            out.catalog = std::make_shared<const catalog::Catalog>(std::move(*cat));
+            out.catalog = *cat;
         return out;
-    }));
+    });
+    watcher->setFuture(job.future);
 }
 
 void MainWindow::onCatalogLoaded(const QString& label, const CatalogLoad& load) {
@@ -869,7 +869,6 @@ bool MainWindow::startImport(const QString& dirIn, const QString& label) {
     m_importDir = dir;
     m_importLabel = label;
     m_lastImportError.clear();
-    m_importCancel = std::make_shared<std::atomic_bool>(false);
     m_importAction->setEnabled(false);
     m_importEvidenceAction->setEnabled(false);
 
@@ -890,59 +889,23 @@ bool MainWindow::startImport(const QString& dirIn, const QString& label) {
             m_progress->setLabelText(tr("Cancelling…"));
     });
 
-    // Progress crosses threads as queued calls; the window outlives the worker (see the destructor).
-    auto post = [this](int percent, const QString& text) {
-        QMetaObject::invokeMethod(
-            this, [this, percent, text] { onImportProgress(percent, text); }, Qt::QueuedConnection);
-    };
-    runWatched(
-        this, m_importWatcher,
-        [path = m_db.path(), dir, label, cancel = m_importCancel, post]() {
+    // The same operation as `proofbench catalog import`: one transaction with its receipt.
+    ops::ImportCatalogRequest request;
+    request.label = label;
+    request.dir = dir;
+    m_importCancel = runOperation<ops::ImportCatalogOutcome>(
+        this, m_importWatcher, m_ops, [request](const ops::Context& ctx) { return ops::importCatalog(ctx, request); },
+        [this](const ops::Progress& p) { onImportProgress(p.total > 0 ? int(p.done * 100 / p.total) : 0, p.what); },
+        [this](const Result<ops::ImportCatalogOutcome>& r) {
             ImportOutcome out;
-            int lastPercent = -1;
-            catalog::LoadOptions lo;
-            lo.cancel = cancel.get();
-            lo.progress = [&](int done, int total) {
-                const int percent = total > 0 ? done * kLoadShare / total : 0;
-                if (percent != lastPercent) {
-                    lastPercent = percent;
-                    post(percent, QObject::tr("Reading files: %1 of %2").arg(done).arg(total));
-                }
-            };
-            Result<catalog::Catalog> cat = catalog::loadCatalog(dir, lo);
-            if (!cat) {
-                out.cancelled = cancel->load();
-                out.error = cat.error().toString();
-                return out;
-            }
-            // QSqlDatabase connections belong to one thread: the worker writes through its own.
-            Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
-            if (!db) {
-                out.error = db.error().toString();
-                return out;
-            }
-            store::ImportOptions io;
-            io.cancel = cancel.get();
-            io.progress = [&](int step, int steps, store::ImportStage stage) {
-                const int percent = kLoadShare + (steps > 0 ? step * (100 - kLoadShare) / steps : 0);
-                if (percent != lastPercent) {
-                    lastPercent = percent;
-                    post(percent, stage == store::ImportStage::Resolving
-                                      ? QObject::tr("Resolving recipes: %1 of %2").arg(step).arg(steps - 1)
-                                      : store::stageName(stage));
-                }
-            };
-            Result<store::ImportReport> report = store::CatalogStore(**db).importCatalog(label, *cat, io);
-            if (!report) {
-                out.cancelled = cancel->load();
-                out.error = report.error().toString();
-                return out;
-            }
-            out.ok = true;
-            out.report = *report;
-            return out;
-        },
-        [this](const ImportOutcome& outcome) { onImportFinished(outcome); });
+            out.ok = r.ok();
+            out.cancelled = !r && m_importCancel && m_importCancel->load();
+            if (r)
+                out.report = r->report;
+            else
+                out.error = r.error().toString();
+            onImportFinished(out);
+        });
     return true;
 }
 
@@ -1054,33 +1017,25 @@ bool MainWindow::startEvidenceImport(const QString& dirIn, const QString& allowl
     m_evidenceProgress->setValue(0);
     statusBar()->showMessage(tr("Importing evidence from %1…").arg(QDir::toNativeSeparators(dir)));
 
-    runWatched(
-        this, m_evidenceWatcher,
-        [path = m_db.path(), dir, allowlist]() {
+    // The same operation as `proofbench evidence import`: pointers and receipt in one transaction.
+    ops::ImportEvidenceRequest request;
+    request.dir = dir;
+    request.allowlist = allowlist;
+    runOperation<ops::ImportEvidenceOutcome>(
+        this, m_evidenceWatcher, m_ops, [request](const ops::Context& ctx) { return ops::importEvidence(ctx, request); },
+        [](const ops::Progress&) {},
+        [this](const Result<ops::ImportEvidenceOutcome>& r) {
             EvidenceOutcome out;
-            Result<evidence::EvidenceTree> tree = evidence::scanEvidence(dir, allowlist);
-            if (!tree) {
-                out.error = tree.error().toString();
-                return out;
+            out.ok = r.ok();
+            if (r) {
+                out.report = r->report;
+                out.root = r->tree.root;
+                out.pointers = static_cast<int>(r->tree.pointers.size());
+            } else {
+                out.error = r.error().toString();
             }
-            out.root = tree->root;
-            out.pointers = static_cast<int>(tree->pointers.size());
-            // QSqlDatabase connections belong to one thread: the worker writes through its own.
-            Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
-            if (!db) {
-                out.error = db.error().toString();
-                return out;
-            }
-            Result<store::EvidenceImportReport> report = store::EvidenceStore(**db).importTree(*tree);
-            if (!report) {
-                out.error = report.error().toString();
-                return out;
-            }
-            out.ok = true;
-            out.report = *report;
-            return out;
-        },
-        [this](const EvidenceOutcome& outcome) { onEvidenceImportFinished(outcome); });
+            onEvidenceImportFinished(out);
+        });
     return true;
 }
 

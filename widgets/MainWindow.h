@@ -10,8 +10,9 @@
 // on the window opens in the Verify view.
 #pragma once
 
+#include "ops/Async.h"
 #include "catalog/Types.h"
-#include "store/CatalogStore.h"
+#include "CatalogTreeModel.h"
 
 #include <QMainWindow>
 
@@ -148,7 +149,7 @@ class MainWindow : public QMainWindow {
     void cancelAndWait();
 
     pb::db::Database& m_db;
-    store::CatalogStore m_store;
+    ops::Async m_ops; // imports and catalog loads run here, each on a connection of its own
 
     models::CatalogTreeModel* m_treeModel = nullptr;
     models::RecipeFilterProxyModel* m_proxy = nullptr;

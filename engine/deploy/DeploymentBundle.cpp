@@ -31,7 +31,7 @@ bool isBookkeeping(const QString& rel) {
 
 QString hashFile(const QString& path, qint64* size) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
+    if (!openInputFile(f))
         return {};
     Sha256 h;
     QByteArray buf(1 << 20, Qt::Uninitialized);
@@ -146,7 +146,8 @@ QByteArray checksumsText(const std::vector<FileDigest>& files) {
     return out;
 }
 
-Result<SignReport> signDeploymentBundle(const QString& dir, EVP_PKEY* key, const Progress& progress, std::atomic_bool* cancel) {
+Result<SignReport> signDeploymentBundle(const QString& dir, EVP_PKEY* key, const Progress& progress, std::atomic_bool* cancel,
+                                        const FileWriter& writer) {
     auto files = hashTree(dir, progress, cancel);
     if (!files)
         return files.error();
@@ -181,9 +182,10 @@ Result<SignReport> signDeploymentBundle(const QString& dir, EVP_PKEY* key, const
     auto bundle = sigstore::attest(key, statement);
     if (!bundle)
         return bundle.error();
-    if (Status s = writeFileAtomically(dir + QLatin1Char('/') + QLatin1String(kChecksums), checksums); !s)
+    const FileWriter write = writer ? writer : atomicFileWriter();
+    if (Status s = write(dir + QLatin1Char('/') + QLatin1String(kChecksums), checksums, FileAccess::Normal); !s)
         return s.error();
-    if (Status s = writeFileAtomically(dir + QLatin1Char('/') + QLatin1String(kBundleAttestation), *bundle + '\n'); !s)
+    if (Status s = write(dir + QLatin1Char('/') + QLatin1String(kBundleAttestation), *bundle + '\n', FileAccess::Normal); !s)
         return s.error();
     return SignReport{int(files->size()), checksumsHex, sigstore::keyFingerprint(key)};
 }
@@ -232,12 +234,14 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
                                               std::atomic_bool* cancel) {
     DeploymentVerification v;
     // 1. Closed-world inventory.
-    QFile cf(dir + QLatin1Char('/') + QLatin1String(kChecksums));
-    if (!cf.open(QIODevice::ReadOnly)) {
+    // Every file is opened non-blocking and must be a regular file (core/Files.h): a named pipe in
+    // place of checksums.txt or an attestation is an error naming it, never a hang.
+    const QString checksumsFile = dir + QLatin1Char('/') + QLatin1String(kChecksums);
+    if (!QFileInfo::exists(checksumsFile) && !QFileInfo(checksumsFile).isSymLink()) {
         v.inventoryDetail = QStringLiteral("checksums.txt is missing: the bundle was never sealed");
         return v;
     }
-    Result<QByteArray> checksumsRead = readLimited(cf, limits::kDocumentFile, QStringLiteral("checksums.txt"));
+    Result<QByteArray> checksumsRead = readFileLimited(checksumsFile, limits::kDocumentFile, QStringLiteral("checksums.txt"));
     if (!checksumsRead) {
         v.inventoryDetail = checksumsRead.error().toString();
         return v;
@@ -280,7 +284,7 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
 
     // 2. The bundle attestation over checksums.txt.
     QFile af(dir + QLatin1Char('/') + QLatin1String(kBundleAttestation));
-    if (!af.open(QIODevice::ReadOnly)) {
+    if (!openInputFile(af, QStringLiteral("the bundle attestation"))) {
         v.level = TrustLevel::Unverified;
         v.attestationDetail = QStringLiteral("no bundle attestation: the inventory is all that can be checked");
         return v;
@@ -300,7 +304,7 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
     }
     // 3. The aicr binary's own provenance, pinned to NVIDIA's release workflow.
     QFile bf(dir + QLatin1Char('/') + QLatin1String(kBinaryAttestation));
-    if (!bf.open(QIODevice::ReadOnly)) {
+    if (!openInputFile(bf, QStringLiteral("the binary attestation"))) {
         v.level = TrustLevel::Attested;
         v.attestationDetail = QStringLiteral("bundle attestation verified; no binary attestation, so the creator is not proven");
         return v;

@@ -4,6 +4,7 @@
 // progress and can be cancelled.
 #pragma once
 
+#include "core/Files.h"
 #include "core/Result.h"
 #include "sigstore/Crypto.h"
 #include "sigstore/Verify.h"
@@ -47,7 +48,7 @@ struct SignReport {
 // Writes checksums.txt and attestation/bundle-attestation.sigstore.json (a DSSE in-toto statement,
 // predicate SLSA provenance v1, subject checksums.txt), signed with `key`.
 Result<SignReport> signDeploymentBundle(const QString& dir, EVP_PKEY* key, const Progress& progress = {},
-                                        std::atomic_bool* cancel = nullptr);
+                                        std::atomic_bool* cancel = nullptr, const FileWriter& writer = {});
 
 enum class FileState { Ok, Changed, Missing, Unexpected };
 QString fileStateName(FileState s);

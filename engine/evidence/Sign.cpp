@@ -12,7 +12,7 @@
 
 namespace pb::evidence {
 
-Result<EvidenceSignature> signEvidence(const QString& bundleDirIn, EVP_PKEY* key, const QString& evidenceRoot) {
+Result<EvidenceSignature> signEvidence(const QString& bundleDirIn, EVP_PKEY* key, const QString& evidenceRoot, const FileWriter& writer) {
     Result<SummaryBundle> bundle = loadSummaryBundle(bundleDirIn);
     if (!bundle)
         return bundle.error();
@@ -57,9 +57,10 @@ Result<EvidenceSignature> signEvidence(const QString& bundleDirIn, EVP_PKEY* key
                           .arg(root, pred.recipeName, sourceSlug(out.signerIssuer, out.signerIdentity), out.bundleDigest.mid(7));
 
     // The attestation is written first: a pointer never names a bundle that is not signed.
-    if (Status s = writeFileAtomically(out.attestationPath, *signedBundle + '\n'); !s)
+    const FileWriter write = writer ? writer : atomicFileWriter();
+    if (Status s = write(out.attestationPath, *signedBundle + '\n', FileAccess::Normal); !s)
         return s.error();
-    if (Status s = writeFileAtomically(out.pointerPath, pointer); !s)
+    if (Status s = write(out.pointerPath, pointer, FileAccess::Normal); !s)
         return s.error();
     return out;
 }

@@ -3,6 +3,8 @@
 // layout. Bundles that fail their integrity checks are refused before anything is signed.
 #pragma once
 
+#include "core/Files.h"
+
 #include "core/Result.h"
 #include "sigstore/Crypto.h"
 
@@ -21,6 +23,7 @@ struct EvidenceSignature {
 };
 
 // `evidenceRoot`: where the pointer goes (a recipes/evidence directory); empty = the bundle's parent.
-Result<EvidenceSignature> signEvidence(const QString& bundleDir, EVP_PKEY* key, const QString& evidenceRoot = {});
+Result<EvidenceSignature> signEvidence(const QString& bundleDir, EVP_PKEY* key, const QString& evidenceRoot = {},
+                                       const FileWriter& writer = {});
 
 } // namespace pb::evidence

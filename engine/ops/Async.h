@@ -1,7 +1,9 @@
 // The window's front on the operations layer: runs an operation on a worker thread with its own
-// database connection and hands back a future. Progress arrives through QFutureWatcher
-// (progressValueChanged / progressTextChanged, value in per mille of Progress::total), cancel
-// through Job::cancel(). Widgets never open a database or construct a store themselves.
+// database connection and hands back a future. Progress goes to the `progress` callback given to
+// run() (called on the worker thread: queue it to the GUI thread, as widgets/common/OpRunner.h
+// does), and also to the future (QFutureWatcher::progressValueChanged, per mille of Progress::total,
+// which Qt reports only when it grows); cancel through Job::cancel(). Widgets never open a database
+// or construct a store themselves.
 #pragma once
 
 #include "db/Database.h"
@@ -12,6 +14,7 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <memory>
 
 namespace pb::ops {
@@ -34,7 +37,7 @@ class Async {
     QThreadPool& pool() { return m_pool; }
 
     // Runs fn(Context&) -> Result<T> on a worker thread.
-    template <typename T, typename Fn> Job<T> run(Fn fn);
+    template <typename T, typename Fn> Job<T> run(Fn fn, ProgressFn progress = {});
 
     void waitForDone() { m_pool.waitForDone(); }
 
@@ -43,19 +46,21 @@ class Async {
     QThreadPool m_pool;
 };
 
-template <typename T, typename Fn> Job<T> Async::run(Fn fn) {
+template <typename T, typename Fn> Job<T> Async::run(Fn fn, ProgressFn onProgress) {
     Job<T> job;
     auto flag = job.cancelFlag;
-    job.future = QtConcurrent::run(&m_pool, [path = m_dbPath, fn = std::move(fn), flag](QPromise<Result<T>>& promise) mutable {
+    job.future = QtConcurrent::run(&m_pool, [path = m_dbPath, fn = std::move(fn), flag, onProgress](QPromise<Result<T>>& promise) mutable {
         auto db = db::Database::open(path);
         if (!db) {
             promise.addResult(Result<T>(db.error()));
             return;
         }
         promise.setProgressRange(0, 1000);
-        ProgressFn progress = [&promise](const Progress& p) {
-            const int value = p.total > 0 ? int(qBound<qint64>(0, p.done * 1000 / p.total, 1000)) : 0;
+        ProgressFn progress = [&promise, onProgress](const Progress& p) {
+            const int value = p.total > 0 ? int(std::clamp<qint64>(p.done * 1000 / p.total, 0, 1000)) : 0;
             promise.setProgressValueAndText(value, p.what);
+            if (onProgress)
+                onProgress(p);
         };
         Context ctx(**db, progress, flag.get());
         promise.addResult(fn(ctx));

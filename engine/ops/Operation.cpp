@@ -1,5 +1,6 @@
 #include "ops/Operation.h"
 
+#include "core/Hash.h"
 #include "db/Database.h"
 
 #include <QCoreApplication>
@@ -29,12 +30,22 @@ QString tempBeside(const QString& path, const char* tag) {
 
 } // namespace
 
-Status StagedFiles::stage(const QString& path, const QByteArray& bytes) {
+FileWriter StagedFiles::writer() {
+    return [this](const QString& path, const QByteArray& bytes, FileAccess access) { return stage(path, bytes, access); };
+}
+
+Status StagedFiles::stage(const QString& path, const QByteArray& bytes, FileAccess access) {
     File f;
     f.path = path;
     f.temp = tempBeside(path, "staged");
+    QFile::remove(f.temp);
+    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+        return makeError(QStringLiteral("cannot create the directory"), path);
     QFile out(f.temp);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+    const bool opened = access == FileAccess::OwnerOnly
+                            ? out.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+                            : out.open(QIODevice::WriteOnly | QIODevice::Truncate);
+    if (!opened)
         return makeError(QStringLiteral("cannot write: %1").arg(out.errorString()), path);
     if (out.write(bytes) != bytes.size() || !out.flush()) {
         const QString why = out.errorString();
@@ -43,6 +54,8 @@ Status StagedFiles::stage(const QString& path, const QByteArray& bytes) {
         return makeError(QStringLiteral("cannot write: %1").arg(why), path);
     }
     out.close();
+    f.sha256 = sha256Hex(bytes);
+    f.size = bytes.size();
     m_files.push_back(std::move(f));
     return {};
 }
@@ -92,6 +105,13 @@ void StagedFiles::discard() {
     m_files.clear();
 }
 
+std::vector<receipts::Artifact> StagedFiles::artifacts() const {
+    std::vector<receipts::Artifact> out;
+    for (const File& f : m_files)
+        out.push_back(receipts::Artifact::digest(f.path, f.sha256, f.size));
+    return out;
+}
+
 QStringList StagedFiles::paths() const {
     QStringList out;
     for (const File& f : m_files)
@@ -125,7 +145,8 @@ Result<receipts::Receipt> recordWithFiles(const Context& ctx, const receipts::Re
         return makeError(QStringLiteral("cannot commit the receipt, so no file was kept: %1").arg(ctx.db().sql().lastError().text()),
                          ctx.db().path());
     }
-    files.discard(); // drops the backups of replaced files
+    if (!tx.nested())
+        files.discard(); // drops the backups of replaced files (an outer transaction may still roll back)
     return r;
 }
 

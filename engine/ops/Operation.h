@@ -7,6 +7,7 @@
 // the operation's failure, never a warning after success. docs/ARCHITECTURE.md says how to add one.
 #pragma once
 
+#include "core/Files.h"
 #include "core/Result.h"
 #include "receipts/Ledger.h"
 
@@ -67,8 +68,10 @@ class StagedFiles {
     StagedFiles(const StagedFiles&) = delete;
     StagedFiles& operator=(const StagedFiles&) = delete;
 
-    // Writes `bytes` to a temporary next to `path`; the error names `path`.
-    Status stage(const QString& path, const QByteArray& bytes);
+    // Writes `bytes` to a temporary next to `path` (OwnerOnly: created mode 0600); the error names `path`.
+    Status stage(const QString& path, const QByteArray& bytes, FileAccess access = FileAccess::Normal);
+    // A FileWriter (core/Files.h) that stages, for engine functions that write their own outputs.
+    FileWriter writer();
     // Renames every staged file into place; on a failure the ones already moved are put back.
     Status publish();
     void discard();
@@ -76,10 +79,14 @@ class StagedFiles {
     void rollback();
     // The destination paths, in the order they were staged.
     QStringList paths() const;
+    // Each staged file as a receipt artifact (its destination path, sha256 and size).
+    std::vector<receipts::Artifact> artifacts() const;
 
   private:
     struct File {
         QString path, temp, backup;
+        QString sha256;
+        qint64 size = 0;
         bool published = false;
     };
     std::vector<File> m_files;

@@ -2,7 +2,6 @@
 
 #include "catalog/Digest.h"
 #include "catalog/Loader.h"
-#include "receipts/Ledger.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -61,30 +60,9 @@ QJsonArray jsonList(const QStringList& l) {
 
 namespace {
 
-receipts::ReceiptDraft catalogReceipt(const QString& label, const Catalog& cat, const ImportOptions& options) {
-    receipts::ReceiptDraft d;
-    d.kind = QStringLiteral("catalog.import");
-    d.parameters = QJsonObject{{QStringLiteral("version"), label},
-                               {QStringLiteral("replace"), options.replace},
-                               {QStringLiteral("embedded"), options.embedded}};
-    d.inputs.push_back(receipts::Artifact::digest(cat.root, cat.contentDigest()));
-    return d;
-}
-
-QString outcomeWord(ImportReport::Outcome o) {
-    static const char* const words[] = {"imported", "unchanged", "replaced"};
-    return QString::fromLatin1(words[static_cast<int>(o)]);
-}
-
 } // namespace
 
 Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Catalog& cat, const ImportOptions& options) {
-    // An unchanged or refused import leaves the database exactly as it was (no receipt either);
-    // callers that want those attempts on record write them with receipts::Ledger::record().
-    return importWithReceipt(label, cat, options);
-}
-
-Result<ImportReport> CatalogStore::importWithReceipt(const QString& label, const Catalog& cat, const ImportOptions& options) {
     if (label.trimmed().isEmpty())
         return makeError(QStringLiteral("a catalog version needs a label (--version)"));
     const QString digest = cat.contentDigest();
@@ -293,16 +271,6 @@ Result<ImportReport> CatalogStore::importWithReceipt(const QString& label, const
     }
     if (options.cancel && options.cancel->load())
         return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
-    {
-        receipts::ReceiptDraft d = catalogReceipt(label, cat, options);
-        d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("catalog version ") + label, digest));
-        d.message = QStringLiteral("catalog version %1 %2 (%3 files, %4 recipes)")
-                        .arg(label, outcomeWord(report.outcome))
-                        .arg(report.files)
-                        .arg(report.recipes);
-        if (auto receipt = receipts::Ledger(m_db).append(d); !receipt)
-            return receipt.error();
-    }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the import: %1").arg(db.lastError().text()), m_db.path());
     progress(steps, ImportStage::Done);
@@ -447,25 +415,12 @@ Result<QByteArray> CatalogStore::fileContent(qint64 catalogVersionId, const QStr
     return q.value(0).toByteArray();
 }
 
-Result<QStringList> importEmbeddedDefaults(Database& db) {
-    CatalogStore store(db);
-    if (!store.isEmpty())
-        return QStringList();
+QStringList embeddedCatalogLabels() {
     QStringList labels = QDir(QStringLiteral(":/recipes")).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     // Oldest first, so that the newest version is the last imported.
     std::sort(labels.begin(), labels.end(), [](const QString& a, const QString& b) {
         return QVersionNumber::fromString(a.mid(1)) < QVersionNumber::fromString(b.mid(1));
     });
-    for (const QString& label : std::as_const(labels)) {
-        Result<Catalog> cat = loadCatalog(QStringLiteral(":/recipes/") + label);
-        if (!cat)
-            return cat.error();
-        ImportOptions opt;
-        opt.embedded = true;
-        Result<ImportReport> r = store.importCatalog(label, *cat, opt);
-        if (!r)
-            return r.error();
-    }
     return labels;
 }
 

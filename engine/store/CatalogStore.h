@@ -76,9 +76,8 @@ class CatalogStore {
     explicit CatalogStore(Database& db) : m_db(db) {}
 
     // Resolves every leaf first; only a catalog that loads and resolves completely is written,
-    // in one transaction, together with its "catalog.import" receipt (receipts/Ledger.h). An
-    // unchanged or refused import changes nothing, not even the ledger: the caller records such an
-    // attempt itself if it wants it on record (the CLI does).
+    // in one transaction (a savepoint when the caller has one open: ops::importCatalog writes the
+    // receipt in that outer transaction). An unchanged or refused import changes nothing.
     Result<ImportReport> importCatalog(const QString& label, const catalog::Catalog& cat,
                                        const ImportOptions& options = {});
 
@@ -90,14 +89,11 @@ class CatalogStore {
     bool isEmpty() const;
 
   private:
-    // The import itself; its receipt ("catalog.import") is written in the same transaction.
-    Result<ImportReport> importWithReceipt(const QString& label, const catalog::Catalog& cat, const ImportOptions& options);
-
     Database& m_db;
 };
 
-// First start: import the catalog compiled into the application (":/recipes/<version>") when the
-// database has no catalog yet. Returns the labels imported.
-Result<QStringList> importEmbeddedDefaults(Database& db);
+// The versions of the catalog compiled into the application (":/recipes/<label>"), oldest first.
+// ops::seedEmbeddedCatalog imports them on first start.
+QStringList embeddedCatalogLabels();
 
 } // namespace pb::store

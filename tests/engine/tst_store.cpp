@@ -1,6 +1,7 @@
 #include "CatalogFixture.h"
 #include "TestUtil.h"
 #include "catalog/Loader.h"
+#include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
 #include "db/Database.h"
 
@@ -11,6 +12,7 @@
 
 using namespace pb;
 using namespace pb::store;
+using pb::ops::seedEmbeddedCatalog;
 
 namespace {
 
@@ -92,7 +94,7 @@ class TestStore : public QObject {
 
     void importsEmbeddedDefaultsOnce() {
         auto db = freshDb(QStringLiteral("embedded.sqlite"));
-        Result<QStringList> labels = importEmbeddedDefaults(*db);
+        Result<QStringList> labels = seedEmbeddedCatalog(*db);
         QVERIFY2(labels.ok(), qPrintable(labels.ok() ? QString() : labels.error().toString()));
         QCOMPARE(*labels, QStringList({"v0.20.0", "v1.0.0"}));
         CatalogStore store(*db);
@@ -110,7 +112,7 @@ class TestStore : public QObject {
             QVERIFY(r.componentCount > 0);
         }
         // A second start does not import again.
-        Result<QStringList> again = importEmbeddedDefaults(*db);
+        Result<QStringList> again = seedEmbeddedCatalog(*db);
         QVERIFY(again.ok());
         QVERIFY(again->isEmpty());
         // The stored files rebuild the same catalog.
@@ -128,7 +130,7 @@ class TestStore : public QObject {
 
     void digestsComparedWithThePreviousVersion() {
         auto db = freshDb(QStringLiteral("changes.sqlite"));
-        QVERIFY(importEmbeddedDefaults(*db).ok());
+        QVERIFY(seedEmbeddedCatalog(*db).ok());
         CatalogStore store(*db);
         auto byName = [&](const QString& label) {
             QMap<QString, RecipeInfo> out;
@@ -193,9 +195,64 @@ class TestStore : public QObject {
         QCOMPARE(store.versions()->front().recipeCount, 16);
     }
 
+    // The first start seeds every embedded version in one transaction: a disk that fills up while
+    // the second version is written leaves no version and no receipt behind, and the next start
+    // seeds them all. SQLite's max_page_count makes the file "full" exactly as a full disk does
+    // (SQLITE_FULL), without needing a small filesystem.
+    void seedingIsAllOrNothingOnAFullDisk() {
+        auto db = freshDb(QStringLiteral("full.sqlite"));
+        int oneVersionPages = 0;
+        {
+            // How many pages one embedded version takes, measured on a scratch copy.
+            auto probe = freshDb(QStringLiteral("probe.sqlite"));
+            QSqlQuery q(probe->sql());
+            QVERIFY(q.exec(QStringLiteral("PRAGMA page_count")) && q.next());
+            const int empty = q.value(0).toInt();
+            Result<catalog::Catalog> cat = catalog::loadCatalog(QStringLiteral(":/recipes/") + embeddedCatalogLabels().constFirst());
+            QVERIFY(cat.ok());
+            QVERIFY(CatalogStore(*probe).importCatalog(QStringLiteral("probe"), *cat).ok());
+            QVERIFY(q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
+            QVERIFY(q.exec(QStringLiteral("PRAGMA page_count")) && q.next());
+            oneVersionPages = q.value(0).toInt() - empty;
+            QVERIFY(oneVersionPages > 10);
+        }
+        QSqlQuery q(db->sql());
+        QVERIFY(q.exec(QStringLiteral("PRAGMA page_count")) && q.next());
+        const int limit = q.value(0).toInt() + oneVersionPages + oneVersionPages / 2; // room for one version, not two
+        QVERIFY(q.exec(QStringLiteral("PRAGMA max_page_count = %1").arg(limit)));
+        Result<QStringList> seeded = seedEmbeddedCatalog(*db);
+        QVERIFY2(!seeded.ok(), "seeding should have run out of room");
+        QVERIFY2(seeded.error().message.contains(QStringLiteral("full"), Qt::CaseInsensitive),
+                 qPrintable(seeded.error().toString()));
+        QVERIFY2(seeded.error().message.contains(QStringLiteral("nothing was kept")), qPrintable(seeded.error().toString()));
+        QCOMPARE(count(*db, QStringLiteral("catalog_versions")), 0);
+        QCOMPARE(count(*db, QStringLiteral("recipes")), 0);
+        QCOMPARE(count(*db, QStringLiteral("receipts")), 0);
+        // With room again, the next start seeds every version.
+        QVERIFY(q.exec(QStringLiteral("PRAGMA max_page_count = 1073741823")));
+        Result<QStringList> again = seedEmbeddedCatalog(*db);
+        QVERIFY2(again.ok(), qPrintable(again.ok() ? QString() : again.error().toString()));
+        QCOMPARE(*again, embeddedCatalogLabels());
+        QCOMPARE(count(*db, QStringLiteral("catalog_versions")), int(embeddedCatalogLabels().size()));
+        QCOMPARE(count(*db, QStringLiteral("receipts")), int(embeddedCatalogLabels().size()));
+    }
+
+    // The same when the second version's write fails for another reason (a trigger refuses it).
+    void seedingRollsBackOnAnyWriteFailure() {
+        auto db = freshDb(QStringLiteral("refuse-second.sqlite"));
+        QSqlQuery q(db->sql());
+        QVERIFY(q.exec(QStringLiteral("CREATE TEMP TRIGGER refuse_second BEFORE INSERT ON catalog_versions "
+                                      "WHEN (SELECT count(*) FROM catalog_versions) >= 1 BEGIN SELECT RAISE(ABORT, 'injected write failure'); END")));
+        Result<QStringList> seeded = seedEmbeddedCatalog(*db);
+        QVERIFY(!seeded.ok());
+        QVERIFY2(seeded.error().toString().contains(QStringLiteral("injected write failure")), qPrintable(seeded.error().toString()));
+        QCOMPARE(count(*db, QStringLiteral("catalog_versions")), 0);
+        QCOMPARE(count(*db, QStringLiteral("receipts")), 0);
+    }
+
     void refusedImportLeavesDatabaseUnchanged() {
         auto db = freshDb(QStringLiteral("refused.sqlite"));
-        QVERIFY(importEmbeddedDefaults(*db).ok());
+        QVERIFY(seedEmbeddedCatalog(*db).ok());
         const QByteArray before = dumpDigest(*db);
         // Loads fine but one leaf does not resolve: a dependency nobody declares.
         pbtest::CatalogFixture f;

@@ -3,6 +3,7 @@
 // dialog of a given type (for QFileDialog / QInputDialog / QMessageBox in exec()).
 #pragma once
 
+#include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
 #include "db/Database.h"
 
@@ -46,7 +47,7 @@ inline std::unique_ptr<SeededDb> seededDatabase() {
         return s;
     }
     s->db = std::move(*db);
-    if (auto seeded = pb::store::importEmbeddedDefaults(*s->db); !seeded)
+    if (auto seeded = pb::ops::seedEmbeddedCatalog(*s->db); !seeded)
         s->error = seeded.error().toString();
     return s;
 }

@@ -6,7 +6,7 @@
 
 #include "catalog/Diff.h"
 #include "graph/Layout.h"
-#include "store/CatalogStore.h"
+#include "CatalogTreeModel.h"
 
 #include <QWidget>
 

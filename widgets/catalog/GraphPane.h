@@ -5,7 +5,7 @@
 
 #include "catalog/Resolver.h"
 #include "graph/Layout.h"
-#include "store/CatalogStore.h"
+#include "CatalogTreeModel.h"
 
 #include <QWidget>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "catalog/Resolver.h"
-#include "store/CatalogStore.h"
+#include "CatalogTreeModel.h"
 
 #include <QWidget>
 

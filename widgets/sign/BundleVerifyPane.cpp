@@ -4,9 +4,9 @@
 #include "TableSetup.h"
 #include "WidgetUtil.h"
 #include "sigstore/TrustedRoot.h"
-#include "receipts/Ledger.h"
+#include "OpRunner.h"
+#include "ops/VerifyBundle.h"
 #include "db/Database.h"
-#include "store/VerificationStore.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -43,6 +43,8 @@ struct BundleVerifyPane::Outcome {
     bool cancelled = false;
     QString error; // why it could not run
     deploy::DeploymentVerification result;
+    bool passed = false;
+    TrustLevel minLevel = TrustLevel::Unverified;
 };
 
 namespace {
@@ -52,7 +54,7 @@ constexpr int kPemFileEntry = 0;
 
 } // namespace
 
-BundleVerifyPane::BundleVerifyPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db) {
+BundleVerifyPane::BundleVerifyPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db), m_ops(db.path()) {
     setObjectName(QStringLiteral("bundleVerifyPane"));
     m_files = new models::DeploymentFilesModel(this);
     m_files->setObjectName(QStringLiteral("deploymentFilesModel"));
@@ -179,6 +181,18 @@ QWidget* BundleVerifyPane::buildInputs() {
     m_signerStack->addWidget(keyPage);
     m_signerStack->addWidget(idPage);
     grid->addWidget(m_signerStack, row, 0, 1, 3);
+    ++row;
+
+    // The same pass rule as `proofbench bundle verify --min-trust-level` (and its default).
+    m_minLevel = new QComboBox(box);
+    m_minLevel->setObjectName(QStringLiteral("bundleVerifyMinLevel"));
+    for (TrustLevel l : {TrustLevel::Unverified, TrustLevel::Attested, TrustLevel::Verified})
+        m_minLevel->addItem(deploy::trustLevelName(l), int(l));
+    m_minLevel->setToolTip(tr("The verification passes when the bundle's trust level reaches this level"));
+    auto* minLabel = new QLabel(tr("&Pass at:"), box);
+    minLabel->setBuddy(m_minLevel);
+    grid->addWidget(minLabel, row, 0);
+    grid->addWidget(m_minLevel, row, 1, Qt::AlignLeft);
     ++row;
 
     m_verifyButton = new QPushButton(tr("&Verify bundle"), box);
@@ -390,7 +404,7 @@ void BundleVerifyPane::updateModes() {
 
 void BundleVerifyPane::reloadKeys() {
     const QString keep = m_storedKey->currentData().toString();
-    Result<std::vector<store::StoredKey>> keys = store::VerificationStore(m_db).publicKeys();
+    Result<std::vector<store::StoredKey>> keys = models::storedPublicKeys(m_db);
     const QSignalBlocker block(m_storedKey);
     m_storedKey->clear();
     m_storedKey->addItem(tr("A PEM file:"), QString());
@@ -411,7 +425,7 @@ void BundleVerifyPane::reloadKeys() {
 
 void BundleVerifyPane::reloadTrustedRoots() {
     const qint64 keep = m_trustedRoot->currentData().toLongLong();
-    Result<std::vector<store::StoredTrustedRoot>> roots = store::VerificationStore(m_db).trustedRoots();
+    Result<std::vector<store::StoredTrustedRoot>> roots = models::storedTrustedRoots(m_db);
     const QSignalBlocker block(m_trustedRoot);
     m_trustedRoot->clear();
     int defaultIndex = -1;
@@ -447,6 +461,8 @@ QString BundleVerifyPane::command() const {
              << QStringLiteral("--certificate-oidc-issuer") << m_issuer->text().trimmed()
              << QStringLiteral("--db") << m_db.path();
     }
+    if (m_minLevel->currentIndex() > 0)
+        args << QStringLiteral("--min-trust-level") << m_minLevel->currentText();
     args << directory();
     return models::shellJoin(args);
 }
@@ -498,57 +514,38 @@ bool BundleVerifyPane::verify() {
     m_lastError.clear();
     m_cancelled = false;
     showMessage(QString(), false);
-    deploy::VerifyOptions base;
-    base.policy.publicKeyPem = keyPem;
-    base.policy.ignoreTlog = keyMode && m_ignoreTlog->isChecked();
+    ops::VerifyBundleRequest request;
+    request.dir = dir;
+    request.policy.publicKeyPem = keyPem;
+    request.policy.ignoreTlog = keyMode && m_ignoreTlog->isChecked();
     if (!keyMode) {
-        base.policy.identity = m_identity->text().trimmed();
-        base.policy.issuer = m_issuer->text().trimmed();
+        request.policy.identity = m_identity->text().trimmed();
+        request.policy.issuer = m_issuer->text().trimmed();
     }
+    request.trustedRootId = rootId;
+    request.minLevel = TrustLevel(m_minLevel->currentData().toInt());
 
-    m_cancel = std::make_shared<std::atomic_bool>(false);
     m_verifyButton->setEnabled(false);
     m_cancelButton->setEnabled(true);
     m_progress->setRange(0, 0);
     m_progress->show();
-    auto post = queuedProgress(this, &BundleVerifyPane::onProgress);
-    // The trusted root is read on the worker through its own connection (connections are per thread).
-    runWatched(
-        this, m_watcher,
-        [dir, base, keyMode, rootId, path = m_db.path(), cancel = m_cancel, post]() {
+    // The same operation as `proofbench bundle verify`: one pass rule, one receipt.
+    m_cancel = runOperation<ops::VerifyBundleOutcome>(
+        this, m_watcher, m_ops, [request](const ops::Context& ctx) { return ops::verifyBundle(ctx, request); },
+        [this](const ops::Progress& p) { onProgress(int(p.done), int(p.total)); },
+        [this](const Result<ops::VerifyBundleOutcome>& r) {
             Outcome out;
-            std::optional<sigstore::TrustedRoot> root;
-            if (rootId != 0) {
-                if (auto db = db::Database::open(path); db) {
-                    if (auto r = store::VerificationStore(**db).trustedRoot(rootId); r)
-                        root = std::move(*r);
-                    else if (!keyMode) {
-                        out.error = r.error().toString();
-                        return out;
-                    }
-                } else if (!keyMode) {
-                    out.error = db.error().toString();
-                    return out;
-                }
+            if (!r) {
+                out.error = r.error().toString();
+            } else {
+                out.ran = true;
+                out.cancelled = r->cancelled;
+                out.result = r->verification;
+                out.passed = r->passed;
+                out.minLevel = r->minLevel;
             }
-            deploy::VerifyOptions options = base;
-            options.root = root ? &*root : nullptr;
-            out.result = deploy::verifyDeploymentBundle(dir, options, post, cancel.get());
-            out.cancelled = cancel->load();
-            out.ran = true;
-            if (!out.cancelled) {
-                receipts::ReceiptDraft d;
-                d.kind = QStringLiteral("bundle.verify");
-                d.parameters = QJsonObject{{QStringLiteral("policy"), options.policy.toJson()}, {QStringLiteral("via"), QStringLiteral("gui")}};
-                d.inputs.push_back(receipts::Artifact::directory(dir));
-                d.result = out.result.level >= deploy::TrustLevel::Attested ? receipts::Outcome::Ok : receipts::Outcome::Failed;
-                d.message = QStringLiteral("trust level %1").arg(deploy::trustLevelName(out.result.level));
-                if (Result<receipts::Receipt> r = receipts::recordAction(path, d); !r)
-                    qWarning("bundle verify: receipt not written: %s", qPrintable(r.error().toString()));
-            }
-            return out;
-        },
-        [this](const Outcome& outcome) { onFinished(outcome); });
+            onFinished(out);
+        });
     return true;
 }
 
@@ -584,7 +581,11 @@ void BundleVerifyPane::onFinished(const Outcome& outcome) {
         emit verificationFinished(false, int(TrustLevel::Unknown));
         return;
     }
+    m_passed = outcome.passed;
     showResult(outcome.result);
+    m_details->setText(QStringLiteral("<b>%1</b><br>").arg(outcome.passed ? tr("Passes: the level reaches %1.").arg(deploy::trustLevelName(outcome.minLevel))
+                                                                            : tr("Fails: the level is below %1.").arg(deploy::trustLevelName(outcome.minLevel))) +
+                       m_details->text());
     emit verificationFinished(true, int(outcome.result.level));
 }
 

@@ -9,6 +9,7 @@
 #include "SigningModels.h"
 #include "VerifyModels.h"
 #include "deploy/DeploymentBundle.h"
+#include "ops/Async.h"
 
 #include <QWidget>
 
@@ -51,6 +52,8 @@ class BundleVerifyPane : public QWidget {
 
     bool isVerifying() const { return m_watcher != nullptr; }
     bool hasResult() const { return m_hasResult; }
+    // Whether the last result reached the chosen minimum trust level (the CLI's exit 0).
+    bool passed() const { return m_passed; }
     bool wasCancelled() const { return m_cancelled; }
     const deploy::DeploymentVerification& result() const { return m_result; }
     QString lastError() const { return m_lastError; }
@@ -94,6 +97,7 @@ class BundleVerifyPane : public QWidget {
     void fitFileColumns();
 
     db::Database& m_db;
+    ops::Async m_ops; // verifications run here, on connections of their own
     models::DeploymentFilesModel* m_files = nullptr;
     models::DeploymentFilesFilterModel* m_proxy = nullptr;
     models::VerificationStepsModel* m_steps = nullptr;
@@ -109,6 +113,8 @@ class BundleVerifyPane : public QWidget {
     QLineEdit* m_identity = nullptr;
     QLineEdit* m_issuer = nullptr;
     QComboBox* m_trustedRoot = nullptr;
+    QComboBox* m_minLevel = nullptr;
+    bool m_passed = false;
     QPushButton* m_verifyButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QPushButton* m_copyCommand = nullptr;

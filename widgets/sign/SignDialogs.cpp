@@ -8,9 +8,13 @@
 #include "evidence/Sign.h"
 #include "sigstore/Keys.h"
 #include "sigstore/Sign.h"
-#include "receipts/Ledger.h"
+#include "OpRunner.h"
+#include "ops/ImportPublicKey.h"
+#include "ops/Keygen.h"
+#include "ops/SealBundle.h"
+#include "ops/SignBlob.h"
+#include "ops/SignEvidence.h"
 #include "db/Database.h"
-#include "store/VerificationStore.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -287,26 +291,18 @@ bool KeyDialog::run() {
 
     // A public key alone is recorded (for verification), nothing is written.
     if (m_mode == Mode::Import) {
-        QFile f(source);
-        if (!f.open(QIODevice::ReadOnly)) {
-            showError(tr("%1: cannot read: %2").arg(nativePath(source), f.errorString()));
+        Result<QByteArray> pem = readFileLimited(source, limits::kSmallFile, QStringLiteral("key"));
+        if (!pem) {
+            showError(pem.error().toString());
             return false;
         }
-        const QByteArray pem = f.readAll();
-        if (pem.contains("-----BEGIN PUBLIC KEY-----")) {
-            sigstore::crypto::Pkey pub = sigstore::crypto::pkeyFromPem(pem);
-            if (!pub) {
-                showError(tr("%1: not a PEM public key").arg(nativePath(source)));
+        if (ops::isPublicKeyPem(*pem)) {
+            Result<ops::ImportPublicKeyOutcome> r = ops::importPublicKey(ops::Context(m_db), ops::ImportPublicKeyRequest{source, {}});
+            if (!r) {
+                showError(r.error().toString());
                 return false;
             }
-            const QByteArray canonical = sigstore::publicKeyPem(pub.get());
-            if (auto id =
-                    store::VerificationStore(m_db).addPublicKey(canonical, QFileInfo(source).fileName());
-                !id) {
-                showError(id.error().toString());
-                return false;
-            }
-            m_fingerprint = sigstore::keyFingerprint(pub.get());
+            m_fingerprint = r->fingerprint;
             m_privatePath.clear();
             m_publicPath = source;
             showError(QString());
@@ -327,52 +323,21 @@ bool KeyDialog::run() {
         showError(tr("The passphrases differ."));
         return false;
     }
-    const QString pubPath = out + QStringLiteral(".pub");
-    for (const QString& p : {out, pubPath})
-        if (QFileInfo::exists(p)) {
-            showError(tr("%1 already exists; choose another name (keys are never overwritten).")
-                          .arg(nativePath(p)));
-            return false;
-        }
-
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    sigstore::crypto::Pkey key;
+    // The same operation as `proofbench keygen`: both files, the stored public key and the receipt.
+    ops::KeygenRequest request;
+    request.outPath = out;
+    request.importFrom = m_mode == Mode::Import ? source : QString();
+    request.cosignFormat = m_cosign->isChecked();
+    request.passphrase = std::move(pass);
+    Result<ops::KeygenOutcome> made = ops::keygen(ops::Context(m_db), request);
     QString error;
-    if (m_mode == Mode::Import) {
-        QFile f(source);
-        if (!f.open(QIODevice::ReadOnly)) {
-            error = tr("%1: cannot read: %2").arg(nativePath(source), f.errorString());
-        } else if (auto k = sigstore::readAnyPrivateKey(f.readAll(), pass, source); !k) {
-            error = k.error().toString();
-        } else if (sigstore::crypto::keyKind(k->get()) != sigstore::crypto::KeyKind::EcP256) {
-            error = tr("%1: only ECDSA P-256 keys can sign here").arg(nativePath(source));
-        } else {
-            key = std::move(*k);
-        }
+    if (!made) {
+        error = made.error().toString();
     } else {
-        key = sigstore::generateSigningKey();
-    }
-    if (key) {
-        auto sealed = m_cosign->isChecked() ? sigstore::exportCosignKey(key.get(), pass)
-                                            : sigstore::encryptPrivateKey(key.get(), pass);
-        const QByteArray pub = sigstore::publicKeyPem(key.get());
-        if (!sealed) {
-            error = sealed.error().toString();
-        } else if (Status s = writeFileAtomically(out, *sealed, FileAccess::OwnerOnly); !s) {
-            error = s.error().toString();
-        } else if (Status s2 = writeFileAtomically(pubPath, pub); !s2) {
-            QFile::remove(out);
-            error = s2.error().toString();
-        } else if (auto id = store::VerificationStore(m_db).addPublicKey(pub, QFileInfo(out).fileName());
-                   !id) {
-            QFile::remove(out);
-            QFile::remove(pubPath);
-            error = id.error().toString();
-        } else {
-            m_fingerprint = sigstore::keyFingerprint(key.get());
-            m_privatePath = out;
-            m_publicPath = pubPath;
-        }
+        m_fingerprint = made->fingerprint;
+        m_privatePath = made->privatePath;
+        m_publicPath = made->publicPath;
     }
     QApplication::restoreOverrideCursor();
     if (!error.isEmpty()) {
@@ -666,131 +631,84 @@ bool SignDialog::sign() {
     m_succeeded = m_cancelled = false;
     m_written.clear();
     showResult(QString(), false);
-    m_cancel = std::make_shared<std::atomic_bool>(false);
     m_progress->setRange(0, 0); // decrypting the key: no steps to count
     m_progress->show();
     m_progressText->setText(tr("Decrypting the key…"));
     m_progressText->show();
     setRunning(true);
 
-    auto post = queuedProgress(this, &SignDialog::onProgress);
+    if (!m_ops) {
+        onFinished(Outcome{false, false, tr("No database to record the signature in."), {}, {}});
+        return true;
+    }
     auto secret = std::make_shared<sigstore::Passphrase>(std::move(pass));
-    runWatched(
-        this, m_watcher,
-        [kind = m_kind, input, output, key, secret, cancel = m_cancel, post, receiptDb = m_receiptDb]() {
-            Outcome out;
-            QFile keyFile(key);
-            if (!keyFile.open(QIODevice::ReadOnly)) {
-                out.error = tr("%1: cannot read: %2").arg(key, keyFile.errorString());
+    // The same operations the CLI's sign-blob, evidence sign and bundle sign call.
+    auto work = [kind = m_kind, input, output, key, secret](const ops::Context& ctx) -> Result<Outcome> {
+        Outcome out;
+        ops::SigningKey signingKey{key, std::move(*secret)};
+        switch (kind) {
+        case Kind::Blob: {
+            Result<ops::SignBlobOutcome> r = ops::signBlob(ctx, ops::SignBlobRequest{input, output, std::move(signingKey)});
+            if (!r) {
+                out.error = r.error().toString();
                 return out;
             }
-            Result<sigstore::crypto::Pkey> pkey = sigstore::readPrivateKey(keyFile.readAll(), *secret, key);
-            if (!pkey) {
-                out.error = pkey.error().toString();
+            out.written << r->bundlePath;
+            out.summary = QStringLiteral("<b>%1</b><table>%2%3%4</table>")
+                              .arg(tr("Signed."), pathHtml(tr("file"), input), pathHtml(tr("bundle"), output),
+                                   pathHtml(tr("key"), r->keyFingerprint));
+            break;
+        }
+        case Kind::Evidence: {
+            Result<ops::SignEvidenceOutcome> r = ops::signEvidence(ctx, ops::SignEvidenceRequest{input, output, std::move(signingKey)});
+            if (!r) {
+                out.error = r.error().toString();
                 return out;
             }
-            const QString fingerprint = sigstore::keyFingerprint(pkey->get());
-            // The same receipt the CLI's signing verbs leave (never the key or its passphrase).
-            receipts::ReceiptDraft receipt;
-            receipt.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), fingerprint}, {QStringLiteral("via"), QStringLiteral("gui")}};
-            auto leave = [&]() {
-                if (receiptDb.isEmpty())
-                    return;
-                if (Result<receipts::Receipt> r = receipts::recordAction(receiptDb, receipt); !r)
-                    out.summary += QStringLiteral("<p>%1</p>").arg(tr("Receipt not written: %1").arg(r.error().toString().toHtmlEscaped()));
-            };
-            switch (kind) {
-            case Kind::Blob: {
-                QFile f(input);
-                if (!f.open(QIODevice::ReadOnly)) {
-                    out.error = tr("%1: cannot read: %2").arg(input, f.errorString());
-                    return out;
-                }
-                Result<QByteArray> bundle = sigstore::signBlob(pkey->get(), f.readAll());
-                if (!bundle) {
-                    out.error = bundle.error().toString();
-                    return out;
-                }
-                if (Status s = writeFileAtomically(output, *bundle + '\n'); !s) {
-                    out.error = s.error().toString();
-                    return out;
-                }
-                out.written << output;
-                out.summary = QStringLiteral("<b>%1</b><table>%2%3%4</table>")
-                                  .arg(tr("Signed."), pathHtml(tr("file"), input),
-                                       pathHtml(tr("bundle"), output), pathHtml(tr("key"), fingerprint));
-                receipt.kind = QStringLiteral("sign.blob");
-                receipt.inputs.push_back(receipts::Artifact::file(input));
-                receipt.outputs.push_back(receipts::Artifact::file(output));
-                receipt.message = QStringLiteral("message signature bundle written");
-                leave();
-                break;
+            const evidence::EvidenceSignature& s = r->signature;
+            out.written << s.attestationPath << s.pointerPath;
+            out.summary = QStringLiteral("<b>%1</b><table>%2%3%4%5</table>")
+                              .arg(tr("Signed %1.").arg(s.recipe.toHtmlEscaped()), pathHtml(tr("attestation"), s.attestationPath),
+                                   pathHtml(tr("pointer"), s.pointerPath),
+                                   pathHtml(tr("signer"), QStringLiteral("%1 (%2)").arg(s.signerIdentity, s.signerIssuer)),
+                                   pathHtml(tr("bundle digest"), s.bundleDigest));
+            break;
+        }
+        case Kind::Deployment: {
+            Result<ops::SealBundleOutcome> r = ops::sealBundle(ctx, ops::SealBundleRequest{input, std::move(signingKey)});
+            if (!r) {
+                out.cancelled = ctx.cancelled();
+                out.error = r.error().toString();
+                return out;
             }
-            case Kind::Evidence: {
-                Result<evidence::EvidenceSignature> s = evidence::signEvidence(input, pkey->get(), output);
-                if (!s) {
-                    out.error = s.error().toString();
-                    return out;
-                }
-                out.written << s->attestationPath << s->pointerPath;
-                out.summary = QStringLiteral("<b>%1</b><table>%2%3%4%5</table>")
-                                  .arg(tr("Signed %1.").arg(s->recipe.toHtmlEscaped()),
-                                       pathHtml(tr("attestation"), s->attestationPath),
-                                       pathHtml(tr("pointer"), s->pointerPath),
-                                       pathHtml(tr("signer"), QStringLiteral("%1 (%2)").arg(s->signerIdentity,
-                                                                                            s->signerIssuer)),
-                                       pathHtml(tr("bundle digest"), s->bundleDigest));
-                receipt.kind = QStringLiteral("sign.evidence");
-                receipt.parameters.insert(QStringLiteral("signer"), s->signerIdentity);
-                receipt.inputs.push_back(receipts::Artifact::directory(input));
-                receipt.outputs.push_back(receipts::Artifact::file(s->attestationPath));
-                receipt.outputs.push_back(receipts::Artifact::file(s->pointerPath));
-                receipt.message = QStringLiteral("attestation and pointer written");
-                leave();
-                break;
-            }
-            case Kind::Deployment: {
-                Result<deploy::SignReport> r =
-                    deploy::signDeploymentBundle(input, pkey->get(), post, cancel.get());
-                if (!r) {
-                    out.cancelled = cancel->load();
-                    out.error = r.error().toString();
-                    return out;
-                }
-                const QString dir = QFileInfo(input).absoluteFilePath();
-                out.written << dir + QLatin1Char('/') + QLatin1String(deploy::kChecksums)
-                            << dir + QLatin1Char('/') + QLatin1String(deploy::kBundleAttestation);
-                out.summary =
-                    QStringLiteral("<b>%1</b><table>%2%3%4%5</table>")
-                        .arg(tr("Sealed %1 files.").arg(QLocale().toString(r->files)),
-                             pathHtml(tr("checksums"), out.written[0]),
-                             pathHtml(tr("attestation"), out.written[1]),
-                             pathHtml(tr("checksums.txt"), QStringLiteral("sha256:") + r->checksumsSha256),
-                             pathHtml(tr("key"), r->keyFingerprint));
-                receipt.kind = QStringLiteral("sign.bundle");
-                receipt.parameters.insert(QStringLiteral("files"), r->files);
-                receipt.inputs.push_back(receipts::Artifact::digest(out.written[0], r->checksumsSha256));
-                receipt.outputs.push_back(receipts::Artifact::file(out.written[1]));
-                receipt.message = QStringLiteral("checksums.txt and the bundle attestation written");
-                leave();
-                break;
-            }
-            }
-            out.ok = true;
-            return out;
-        },
-        [this](const Outcome& outcome) { onFinished(outcome); });
+            out.written << r->checksumsPath << r->attestationPath;
+            out.summary = QStringLiteral("<b>%1</b><table>%2%3%4%5</table>")
+                              .arg(tr("Sealed %1 files.").arg(QLocale().toString(r->report.files)),
+                                   pathHtml(tr("checksums"), r->checksumsPath), pathHtml(tr("attestation"), r->attestationPath),
+                                   pathHtml(tr("checksums.txt"), QStringLiteral("sha256:") + r->report.checksumsSha256),
+                                   pathHtml(tr("key"), r->report.keyFingerprint));
+            break;
+        }
+        }
+        out.ok = true;
+        return out;
+    };
+    m_cancel = runOperation<Outcome>(
+        this, m_watcher, *m_ops, std::move(work), [this](const ops::Progress& p) { onProgress(p); },
+        [this](const Result<Outcome>& r) { onFinished(r ? *r : Outcome{false, false, r.error().toString(), {}, {}}); });
     return true;
 }
 
-void SignDialog::onProgress(int done, int total) {
+void SignDialog::onProgress(const ops::Progress& p) {
     if (!m_watcher || (m_cancel && m_cancel->load()))
         return;
-    m_progress->setRange(0, std::max(total, 1));
-    m_progress->setValue(std::min(done, total));
-    m_progress->setFormat(tr("%1 of %2 files").arg(QLocale().toString(done), QLocale().toString(total)));
-    m_progressText->setText(
-        tr("Hashing files: %1 of %2").arg(QLocale().toString(done), QLocale().toString(total)));
+    if (p.total > 0) {
+        m_progress->setRange(0, int(std::max<qint64>(p.total, 1)));
+        m_progress->setValue(int(std::min(p.done, p.total)));
+        m_progress->setFormat(tr("%1 of %2 files").arg(QLocale().toString(p.done), QLocale().toString(p.total)));
+    }
+    if (!p.what.isEmpty())
+        m_progressText->setText(p.what);
 }
 
 void SignDialog::cancel() {

@@ -8,6 +8,8 @@
 // every attempt and nothing logs them.
 #pragma once
 
+#include "ops/Async.h"
+
 #include <QDialog>
 
 #include <atomic>
@@ -75,8 +77,8 @@ class SignDialog : public QDialog {
     ~SignDialog() override;
 
     Kind kind() const { return m_kind; }
-    // Where the signing receipt goes (the Sign view's database); empty: none is written.
-    void setReceiptDatabase(const QString& path) { m_receiptDb = path; }
+    // The operations front the signature runs on (the Sign view's); without one nothing can be signed.
+    void setOperations(ops::Async* ops) { m_ops = ops; }
     // The file or directory to sign; for a blob, the bundle defaults to FILE.sigstore.json.
     void setInputPath(const QString& path);
     QString inputPath() const;
@@ -116,13 +118,13 @@ class SignDialog : public QDialog {
     void browseInput();
     void browseOutput();
     void browseKey();
-    void onProgress(int done, int total);
+    void onProgress(const ops::Progress& p);
     void onFinished(const Outcome& outcome);
     void showResult(const QString& html, bool error);
     void setRunning(bool running);
 
     Kind m_kind;
-    QString m_receiptDb;
+    ops::Async* m_ops = nullptr;
     QLineEdit* m_input = nullptr;
     QLineEdit* m_output = nullptr;
     QLineEdit* m_key = nullptr;

@@ -8,7 +8,6 @@
 #include "WidgetUtil.h"
 #include "core/Files.h"
 #include "db/Database.h"
-#include "store/VerificationStore.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -37,7 +36,7 @@ QPushButton* button(const QString& text, const char* name, const QString& tip, Q
 
 } // namespace
 
-SignPane::SignPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db) {
+SignPane::SignPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db), m_ops(db.path()) {
     setObjectName(QStringLiteral("signPane"));
     m_keys = new models::KeysModel(this);
     m_keys->setObjectName(QStringLiteral("keysModel"));
@@ -156,8 +155,7 @@ SignPane::SignPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db
 
 void SignPane::reloadKeys() {
     const QString keep = m_keysView->currentIndex().data(models::KeysModel::FingerprintRole).toString();
-    Result<std::vector<store::StoredKey>> keys = store::VerificationStore(m_db).publicKeys();
-    m_keys->setKeys(keys ? std::move(*keys) : std::vector<store::StoredKey>());
+    const Status keys = m_keys->reload(m_db);
     if (!keys)
         m_keysTitle->setText(tr("Cannot read the keys: %1").arg(keys.error().toString()));
     else if (m_keys->rowCount() == 0)
@@ -245,7 +243,7 @@ SignDialog* SignPane::openSignDialog(SignDialog::Kind kind) {
     if (m_signDialog)
         m_signDialog->close();
     auto* dialog = new SignDialog(kind, this);
-    dialog->setReceiptDatabase(m_db.path());
+    dialog->setOperations(&m_ops);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setKeyPath(m_lastKeyPath);
     m_signDialog = dialog;

@@ -67,6 +67,7 @@ class SignPane : public QWidget {
     void updateButtons();
 
     db::Database& m_db;
+    ops::Async m_ops; // signing runs here, on connections of its own
     models::KeysModel* m_keys = nullptr;
     QTableView* m_keysView = nullptr;
     QLabel* m_keysTitle = nullptr;

@@ -1,0 +1,133 @@
+#include "ops/ImportCatalog.h"
+
+#include "catalog/Loader.h"
+#include "db/Database.h"
+#include "receipts/Kinds.h"
+
+#include <QJsonObject>
+
+#include <algorithm>
+#include <QSqlError>
+
+namespace pb::ops {
+
+QString ImportCatalogOutcome::outcomeName() const {
+    static const char* const words[] = {"imported", "unchanged", "replaced"};
+    return QString::fromLatin1(words[static_cast<int>(report.outcome)]);
+}
+
+namespace {
+
+constexpr qint64 kReadShare = 400; // per mille of the import spent reading files
+
+receipts::ReceiptDraft draftFor(const ImportCatalogRequest& request, const catalog::Catalog& cat) {
+    receipts::ReceiptDraft d;
+    d.kind = receipts::kinds::CatalogImport;
+    d.parameters = QJsonObject{{QStringLiteral("version"), request.label},
+                               {QStringLiteral("replace"), request.replace},
+                               {QStringLiteral("embedded"), request.embedded}};
+    d.inputs.push_back(receipts::Artifact::digest(cat.root, cat.contentDigest()));
+    return d;
+}
+
+} // namespace
+
+Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatalogRequest& request) {
+    if (request.label.trimmed().isEmpty())
+        return makeError(QStringLiteral("a catalog version needs a label (--version)"), request.dir);
+    // Progress is one scale for the whole import (per mille): reading the files takes the first
+    // kReadShare of it when the catalog is read here, resolving and writing the rest.
+    const qint64 readShare = request.loaded ? 0 : kReadShare;
+    std::optional<catalog::Catalog> loaded = request.loaded;
+    if (!loaded) {
+        catalog::LoadOptions lo;
+        lo.cancel = ctx.cancelFlag();
+        lo.progress = [&ctx](int done, int total) {
+            ctx.progress(total > 0 ? done * kReadShare / total : 0, 1000, QStringLiteral("Reading files: %1 of %2").arg(done).arg(total));
+        };
+        Result<catalog::Catalog> cat = catalog::loadCatalog(request.dir, lo);
+        if (!cat)
+            return cat.error();
+        loaded = std::move(*cat);
+    }
+    const catalog::Catalog& cat = *loaded;
+
+    store::ImportOptions options;
+    options.replace = request.replace;
+    options.embedded = request.embedded;
+    options.cancel = ctx.cancelFlag();
+    options.progress = [&ctx, readShare](int step, int steps, store::ImportStage stage) {
+        const qint64 done = readShare + (steps > 0 ? step * (1000 - readShare) / steps : 0);
+        ctx.progress(std::min<qint64>(done, 999), 1000,
+                     stage == store::ImportStage::Resolving ? QStringLiteral("Resolving recipes: %1 of %2").arg(step).arg(steps - 1)
+                                                            : store::stageName(stage));
+    };
+
+    db::Transaction tx(ctx.db());
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    Result<store::ImportReport> report = store::CatalogStore(ctx.db()).importCatalog(request.label, cat, options);
+    receipts::ReceiptDraft d = draftFor(request, cat);
+    if (!report) {
+        // Nothing was written; the refused attempt is still on record (its own transaction).
+        tx.commit();
+        d.result = receipts::Outcome::Failed;
+        d.message = report.error().toString();
+        if (auto r = record(ctx, d); !r) {
+            Error e = report.error();
+            e.message += QStringLiteral(" (and the refused attempt could not be receipted: %1)").arg(r.error().message);
+            return e;
+        }
+        return report.error();
+    }
+    ImportCatalogOutcome out;
+    out.report = *report;
+    out.label = request.label;
+    out.contentDigest = cat.contentDigest();
+    if (report->outcome == store::ImportReport::Outcome::Unchanged)
+        d.parameters.insert(QStringLiteral("unchanged"), true);
+    else
+        d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("catalog version ") + request.label, out.contentDigest));
+    d.message = QStringLiteral("catalog version %1 %2 (%3 files, %4 recipes)")
+                    .arg(request.label, out.outcomeName())
+                    .arg(report->files)
+                    .arg(report->recipes);
+    auto receipt = ctx.ledger().append(d);
+    if (!receipt)
+        return makeError(QStringLiteral("receipt not written, so the catalog version was not kept: %1").arg(receipt.error().toString()),
+                         ctx.db().path());
+    if (!tx.commit())
+        return makeError(QStringLiteral("cannot commit the import: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    out.receiptSeq = receipt->seq;
+    return out;
+}
+
+Result<QStringList> seedEmbeddedCatalog(const Context& ctx) {
+    if (!store::CatalogStore(ctx.db()).isEmpty())
+        return QStringList();
+    const QStringList labels = store::embeddedCatalogLabels();
+    db::Transaction tx(ctx.db());
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    for (const QString& label : labels) {
+        ImportCatalogRequest request;
+        request.label = label;
+        request.dir = QStringLiteral(":/recipes/") + label;
+        request.embedded = true;
+        Result<ImportCatalogOutcome> r = importCatalog(ctx, request);
+        if (!r) // the transaction rolls back: no version of the embedded catalog is kept
+            return makeError(QStringLiteral("the embedded catalog was not imported (nothing was kept): %1").arg(r.error().toString()),
+                             ctx.db().path());
+    }
+    if (!tx.commit())
+        return makeError(QStringLiteral("cannot commit the embedded catalog: %1").arg(ctx.db().sql().lastError().text()),
+                         ctx.db().path());
+    return labels;
+}
+
+Result<QStringList> seedEmbeddedCatalog(db::Database& db) {
+    Context ctx(db);
+    return seedEmbeddedCatalog(ctx);
+}
+
+} // namespace pb::ops

@@ -1,0 +1,32 @@
+#include "ops/SignEvidence.h"
+
+#include "receipts/Kinds.h"
+
+#include <QJsonObject>
+
+namespace pb::ops {
+
+Result<SignEvidenceOutcome> signEvidence(const Context& ctx, const SignEvidenceRequest& request) {
+    if (request.bundleDir.isEmpty())
+        return makeError(QStringLiteral("give the evidence bundle directory"));
+    Result<sigstore::crypto::Pkey> key = loadSigningKey(request.key);
+    if (!key)
+        return key.error();
+    StagedFiles files;
+    Result<evidence::EvidenceSignature> s = evidence::signEvidence(request.bundleDir, key->get(), request.evidenceRoot, files.writer());
+    if (!s)
+        return s.error();
+    receipts::ReceiptDraft d;
+    d.kind = receipts::kinds::SignEvidence;
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())},
+                               {QStringLiteral("signer"), s->signerIdentity}};
+    d.inputs.push_back(receipts::Artifact::directory(request.bundleDir));
+    d.message = QStringLiteral("attestation and pointer written");
+    d.outputs = files.artifacts();
+    Result<receipts::Receipt> r = recordWithFiles(ctx, d, files);
+    if (!r)
+        return r.error();
+    return SignEvidenceOutcome{*s, r->seq};
+}
+
+} // namespace pb::ops
