@@ -181,6 +181,8 @@ Transaction::~Transaction() {
         m_db.rollback();
         return;
     }
+    if (!inTransaction(m_db))
+        return; // SQLite already rolled the enclosing transaction back
     QSqlQuery q(m_db);
     q.exec(QStringLiteral("ROLLBACK TO ") + m_savepoint);
     q.exec(QStringLiteral("RELEASE ") + m_savepoint);
@@ -192,6 +194,10 @@ bool Transaction::commit() {
         return false;
     if (m_savepoint.isEmpty())
         return m_db.commit();
+    // SQLite rolls a whole transaction back by itself on some errors (a full disk, an I/O error):
+    // then there is no savepoint left to release, and nothing of this part was kept.
+    if (!inTransaction(m_db))
+        return false;
     QSqlQuery q(m_db);
     return q.exec(QStringLiteral("RELEASE ") + m_savepoint);
 }

@@ -69,8 +69,13 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
     Result<store::ImportReport> report = store::CatalogStore(ctx.db()).importCatalog(request.label, cat, options);
     receipts::ReceiptDraft d = draftFor(request, cat);
     if (!report) {
-        // Nothing was written; the refused attempt is still on record (its own transaction).
+        // Nothing was written. Alone, the refused attempt is still put on record; inside a larger
+        // transaction (the first start's seeding) the caller's rollback is the whole answer — and
+        // SQLite may already have rolled it back (a full disk does), so nothing is written here.
+        const bool nested = tx.nested();
         tx.commit();
+        if (nested)
+            return report.error();
         d.result = receipts::Outcome::Failed;
         d.message = report.error().toString();
         if (auto r = record(ctx, d); !r) {
