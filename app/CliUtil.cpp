@@ -1,5 +1,6 @@
 #include "CliUtil.h"
 
+#include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
 #include "store/VerificationStore.h"
 
@@ -62,7 +63,7 @@ Result<std::unique_ptr<Database>> openDb(const QCommandLineParser& p) {
     Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
     if (!db)
         return db;
-    if (Result<QStringList> seeded = importEmbeddedDefaults(**db); !seeded)
+    if (Result<QStringList> seeded = ops::seedEmbeddedCatalog(**db); !seeded)
         return seeded.error();
     return db;
 }

@@ -29,6 +29,7 @@ constexpr int kUsage = 2;
 QTextStream& out();
 QTextStream& err();
 int fail(const Error& e);
+inline receipts::Outcome outcomeOf(bool ok) { return ok ? receipts::Outcome::Ok : receipts::Outcome::Failed; }
 int usage(const QString& message, const QString& verb);
 void addDb(QCommandLineParser& p);
 void addFormat(QCommandLineParser& p, const QString& values, const QString& def);

@@ -1,0 +1,393 @@
+// Catalog verbs: catalog import/list, recipe, recipe digest, graph, diff.
+#include "cli/Commands.h"
+#include "CliUtil.h"
+#include "ops/ImportCatalog.h"
+
+#include "catalog/Diff.h"
+#include "catalog/Digest.h"
+#include "catalog/Loader.h"
+#include "catalog/Resolver.h"
+#include "db/Database.h"
+#include "graph/Layout.h"
+#include "ops/Operation.h"
+#include "receipts/Kinds.h"
+#include "receipts/Ledger.h"
+#include "store/CatalogStore.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace pb::cli {
+
+using namespace pb::catalog;
+using namespace pb::store;
+
+
+// ---- catalog ------------------------------------------------------------------------------------
+
+int catalogImport(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("version"), QStringLiteral("Label of the catalog version, e.g. v1.0.0."),
+                 QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("replace"), QStringLiteral("Replace a version of the same label with new content.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Catalog directory (AICR recipes/ layout)."));
+    if (int rc = parse(p, args, QStringLiteral("catalog import"),
+                       QStringLiteral("Import a catalog directory as a version. All or nothing: a catalog with "
+                                      "one bad file is refused whole and the database is left unchanged."));
+        rc >= 0)
+        return rc;
+    if (!p.isSet(QStringLiteral("version")))
+        return usage(QStringLiteral("--version LABEL is required"), QStringLiteral("catalog import"));
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("expected exactly one catalog directory"), QStringLiteral("catalog import"));
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    ops::ImportCatalogRequest request;
+    request.label = p.value(QStringLiteral("version"));
+    request.dir = p.positionalArguments().constFirst();
+    request.replace = p.isSet(QStringLiteral("replace"));
+    Result<ops::ImportCatalogOutcome> r = ops::importCatalog(ops::Context(**db), request);
+    if (!r)
+        return fail(r.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        printJson(QJsonObject{{QStringLiteral("version"), r->label},
+                              {QStringLiteral("outcome"), r->outcomeName()},
+                              {QStringLiteral("files"), r->report.files},
+                              {QStringLiteral("recipes"), r->report.recipes},
+                              {QStringLiteral("contentDigest"), r->contentDigest}});
+    } else {
+        out() << "catalog version " << r->label << ": " << r->outcomeName() << " (" << r->report.files << " files, " << r->report.recipes
+              << " recipes)" << Qt::endl;
+    }
+    return kOk;
+}
+
+int catalogList(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    if (int rc = parse(p, args, QStringLiteral("catalog list"), QStringLiteral("List the catalog versions.")); rc >= 0)
+        return rc;
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    Result<std::vector<CatalogVersionInfo>> versions = CatalogStore(**db).versions();
+    if (!versions)
+        return fail(versions.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray a;
+        for (const CatalogVersionInfo& v : *versions)
+            a.append(QJsonObject{{QStringLiteral("version"), v.label},
+                                 {QStringLiteral("source"), v.source},
+                                 {QStringLiteral("importedAt"), v.importedAt.toString(Qt::ISODate)},
+                                 {QStringLiteral("overlays"), v.overlayCount},
+                                 {QStringLiteral("recipes"), v.recipeCount},
+                                 {QStringLiteral("apiVersions"), QJsonArray::fromStringList(v.apiVersions.split(','))},
+                                 {QStringLiteral("contentDigest"), v.contentDigest},
+                                 {QStringLiteral("embedded"), v.embedded}});
+        printJson(a);
+        return kOk;
+    }
+    out() << QStringLiteral("%1  %2  %3  %4  %5").arg(QStringLiteral("VERSION"), -12).arg(QStringLiteral("OVERLAYS"), 8)
+                 .arg(QStringLiteral("RECIPES"), 7).arg(QStringLiteral("IMPORTED"), -20).arg(QStringLiteral("SOURCE"))
+          << Qt::endl;
+    for (const CatalogVersionInfo& v : *versions)
+        out() << QStringLiteral("%1  %2  %3  %4  %5")
+                     .arg(v.label, -12)
+                     .arg(v.overlayCount, 8)
+                     .arg(v.recipeCount, 7)
+                     .arg(v.importedAt.toString(Qt::ISODate), -20)
+                     .arg(v.embedded ? QStringLiteral("(embedded default)") : v.source)
+              << Qt::endl;
+    return kOk;
+}
+
+
+// ---- graph --------------------------------------------------------------------------------------
+
+int graphVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
+                 QStringLiteral("LABEL")});
+    addCriteriaOptions(p);
+    addFormat(p, QStringLiteral("dot|svg|png|json"), QStringLiteral("json"));
+    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                 QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
+    if (int rc = parse(p, args, QStringLiteral("graph"),
+                       QStringLiteral("Lay out the component graph of a recipe with Graphviz (dot): nodes are the "
+                                      "enabled components, edges their dependencies."));
+        rc >= 0)
+        return rc;
+    const QString format = p.value(QStringLiteral("format"));
+    if (!QStringList{QStringLiteral("dot"), QStringLiteral("svg"), QStringLiteral("png"), QStringLiteral("json")}.contains(format))
+        return usage(QStringLiteral("unknown --format '%1' (expected dot, svg, png or json)").arg(format),
+                     QStringLiteral("graph"));
+    Result<ResolveOptions> opt = resolveOptionsFrom(p);
+    if (!opt)
+        return usage(opt.error().message, QStringLiteral("graph"));
+    Result<Catalog> cat = catalogFrom(p);
+    if (!cat)
+        return fail(cat.error());
+    Result<Criteria> query = criteriaFrom(p, *cat);
+    if (!query)
+        return fail(query.error());
+    Result<RecipeResult> r = resolve(*cat, *query, *opt);
+    if (!r)
+        return fail(r.error());
+    QByteArray bytes;
+    if (format == QLatin1String("json")) {
+        Result<graph::ComponentGraph> g = graph::layoutRecipe(*r);
+        if (!g)
+            return fail(g.error());
+        bytes = QJsonDocument(graph::toJson(*g)).toJson(QJsonDocument::Indented);
+    } else {
+        Result<QByteArray> rendered = graph::render(*r, format);
+        if (!rendered)
+            return fail(rendered.error());
+        bytes = *rendered;
+    }
+    return writeOutput(p, bytes) ? kOk : kFailed;
+}
+
+// ---- diff ---------------------------------------------------------------------------------------
+
+int diffVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("from"), QStringLiteral("Older catalog: a directory or a version label."),
+                 QStringLiteral("DIR|LABEL")});
+    p.addOption({QStringLiteral("to"), QStringLiteral("Newer catalog: a directory or a version label."),
+                 QStringLiteral("DIR|LABEL")});
+    addCriteriaOptions(p);
+    addCriteriaOptions(p, QStringLiteral("to-"));
+    p.addOption({QStringLiteral("all-leaves"),
+                 QStringLiteral("Compare the whole catalogs: overlays, mixins, registry, validator checks, and "
+                                "every leaf recipe's digest.")});
+    addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));
+    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                 QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
+    if (int rc = parse(p, args, QStringLiteral("diff"),
+                       QStringLiteral("What changed between two catalogs: one recipe (criteria flags, optionally "
+                                      "different --to-* criteria) or every leaf (--all-leaves). Exit 0 whether or "
+                                      "not there are differences; the output says."));
+        rc >= 0)
+        return rc;
+    if (!p.isSet(QStringLiteral("from")) || !p.isSet(QStringLiteral("to")))
+        return usage(QStringLiteral("--from and --to are required"), QStringLiteral("diff"));
+    const bool all = p.isSet(QStringLiteral("all-leaves"));
+    if (all == (anyCriteria(p) || anyCriteria(p, QStringLiteral("to-"))))
+        return usage(QStringLiteral("give criteria flags or --all-leaves (not both)"), QStringLiteral("diff"));
+    const QString format = p.value(QStringLiteral("format"));
+    if (!QStringList{QStringLiteral("text"), QStringLiteral("markdown"), QStringLiteral("json")}.contains(format))
+        return usage(QStringLiteral("unknown --format '%1' (expected text, markdown or json)").arg(format),
+                     QStringLiteral("diff"));
+    const QString fromSpec = p.value(QStringLiteral("from")), toSpec = p.value(QStringLiteral("to"));
+    Result<Catalog> from = catalogFromSpec(fromSpec, p);
+    if (!from)
+        return fail(from.error());
+    Result<Catalog> to = catalogFromSpec(toSpec, p);
+    if (!to)
+        return fail(to.error());
+    QByteArray bytes;
+    if (all) {
+        const CatalogDiff d = diffCatalogs(*from, *to, fromSpec, toSpec);
+        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d)).toJson(QJsonDocument::Indented)
+                : format == QLatin1String("markdown") ? toMarkdown(d).toUtf8()
+                                                      : toText(d).toUtf8();
+    } else {
+        Result<ResolveOptions> opt = resolveOptionsFrom(p);
+        if (!opt)
+            return usage(opt.error().message, QStringLiteral("diff"));
+        Result<Criteria> qa = criteriaFrom(p, *from);
+        if (!qa)
+            return fail(qa.error());
+        Result<Criteria> qb = criteriaFrom(p, *to, QStringLiteral("to-"));
+        if (!qb)
+            return fail(qb.error());
+        Result<RecipeResult> ra = resolve(*from, *qa, *opt);
+        if (!ra)
+            return fail(makeError(QStringLiteral("%1: %2").arg(fromSpec, ra.error().toString())));
+        Result<RecipeResult> rb = resolve(*to, *qb, *opt);
+        if (!rb)
+            return fail(makeError(QStringLiteral("%1: %2").arg(toSpec, rb.error().toString())));
+        const RecipeDiff d = diffRecipes(*ra, *rb, fromSpec, toSpec);
+        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d)).toJson(QJsonDocument::Indented)
+                : format == QLatin1String("markdown") ? toMarkdown(d).toUtf8()
+                                                      : toText(d).toUtf8();
+    }
+    return writeOutput(p, bytes) ? kOk : kFailed;
+}
+
+
+int recipeDigestVerb(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({QStringLiteral("predicate-type"),
+                 QStringLiteral("Evidence predicate type whose digest rule applies: "
+                                "https://aicr.run/recipe-evidence/v1, v2 or v3 (default v3)."),
+                 QStringLiteral("URI"), QStringLiteral("https://aicr.run/recipe-evidence/v3")});
+    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recipe.yaml (RecipeResult)."));
+    if (int rc = parse(p, args, QStringLiteral("recipe digest"),
+                       QStringLiteral("Print the evidence recipe digest of a recipe.yaml, as AICR's "
+                                      "CanonicalizeRecipeYAML computes it (v3 drops metadata.version)."));
+        rc >= 0)
+        return rc;
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("expected exactly one recipe file"), QStringLiteral("recipe digest"));
+    Result<PredicateVersion> version = parsePredicateType(p.value(QStringLiteral("predicate-type")));
+    if (!version)
+        return fail(version.error());
+    const QString path = p.positionalArguments().constFirst();
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return fail(makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path));
+    Result<QString> d = evidenceRecipeDigest(f.readAll(), path, *version);
+    if (!d)
+        return fail(d.error());
+    out() << *d << Qt::endl;
+    return kOk;
+}
+
+int recipeVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
+                 QStringLiteral("LABEL")});
+    for (const QString& d : Criteria::dimensions())
+        p.addOption({d, QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d), d.toUpper()});
+    p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
+                 QStringLiteral("NAME=VALUE")});
+    p.addOption({QStringLiteral("all-leaves"), QStringLiteral("Resolve every leaf overlay and report each.")});
+    p.addOption({QStringLiteral("stamp-version"),
+                 QStringLiteral("metadata.version to stamp into the result (default dev; AICR's parity golden "
+                                "uses catalog-parity-golden)."),
+                 QStringLiteral("V"), QStringLiteral("dev")});
+    p.addOption({QStringLiteral("deterministic"),
+                 QStringLiteral("With --format yaml: AICR's deterministic bytes (keys sorted), the input of the "
+                                "recipe digest.")});
+    p.addOption({QStringLiteral("digest"),
+                 QStringLiteral("Print the recipe digest (sha256 of the deterministic bytes); with --all-leaves one "
+                                "'leaf: digest' line per leaf, as AICR's catalog-parity golden.")});
+    addFormat(p, QStringLiteral("yaml|json (all leaves: text|json)"), QStringLiteral("yaml"));
+    if (int rc = parse(p, args, QStringLiteral("recipe"),
+                       QStringLiteral("Resolve criteria into a RecipeResult by AICR's rules, or every leaf overlay "
+                                      "with --all-leaves."));
+        rc >= 0)
+        return rc;
+    if (!p.positionalArguments().isEmpty())
+        return usage(QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().constFirst()),
+                     QStringLiteral("recipe"));
+    const QString format = p.value(QStringLiteral("format"));
+    ResolveOptions opt;
+    opt.builderVersion = p.value(QStringLiteral("stamp-version"));
+    const bool digest = p.isSet(QStringLiteral("digest"));
+    for (const QString& pv : p.values(QStringLiteral("profile"))) {
+        const int eq = pv.indexOf(QLatin1Char('='));
+        if (eq <= 0 || eq == pv.size() - 1)
+            return usage(QStringLiteral("--profile expects NAME=VALUE, got '%1'").arg(pv), QStringLiteral("recipe"));
+        opt.profiles.insert(pv.left(eq), pv.mid(eq + 1));
+    }
+    const bool hasDir = p.isSet(QStringLiteral("catalog")), hasLabel = p.isSet(QStringLiteral("version"));
+    if (hasDir == hasLabel)
+        return usage(QStringLiteral("give exactly one of --catalog DIR or --version LABEL"), QStringLiteral("recipe"));
+    Result<Catalog> cat = catalogFrom(p);
+    if (!cat)
+        return fail(cat.error());
+
+    if (p.isSet(QStringLiteral("all-leaves"))) {
+        const std::vector<LeafResolution> leaves = resolveAllLeaves(*cat, opt);
+        if (digest) { // the golden's format: sorted "leaf: hex" lines, failures as resolve-error
+            int failed = 0;
+            for (const LeafResolution& lr : leaves) {
+                out() << lr.leaf << ": " << (lr.result ? recipeDigest(*lr.result) : QStringLiteral("resolve-error"))
+                      << '\n';
+                failed += lr.error ? 1 : 0;
+            }
+            out().flush();
+            for (const LeafResolution& lr : leaves)
+                if (lr.error)
+                    err() << "proofbench: " << lr.leaf << ": " << lr.error->toString() << Qt::endl;
+            return failed ? kFailed : kOk;
+        }
+        int failures = 0;
+        QJsonArray a;
+        for (const LeafResolution& lr : leaves) {
+            failures += lr.error ? 1 : 0;
+            a.append(QJsonObject{
+                {QStringLiteral("leaf"), lr.leaf},
+                {QStringLiteral("appliedOverlays"),
+                 lr.result ? QJsonValue(QJsonArray::fromStringList(lr.result->appliedOverlays)) : QJsonValue(QJsonArray())},
+                {QStringLiteral("components"), lr.result ? static_cast<int>(lr.result->componentRefs.size()) : 0},
+                {QStringLiteral("error"), lr.error ? QJsonValue(lr.error->toString()) : QJsonValue()}});
+        }
+        if (format == QLatin1String("json")) {
+            printJson(a);
+        } else {
+            for (const LeafResolution& lr : leaves) {
+                if (lr.error)
+                    out() << lr.leaf << ": ERROR " << lr.error->toString() << Qt::endl;
+                else
+                    out() << lr.leaf << ": " << lr.result->componentRefs.size() << " components, overlays "
+                          << lr.result->appliedOverlays.join(QStringLiteral(", ")) << Qt::endl;
+            }
+            out() << leaves.size() << " leaves, " << failures << " failed" << Qt::endl;
+        }
+        return failures ? kFailed : kOk;
+    }
+
+    QMap<QString, QString> flags;
+    for (const QString& d : Criteria::dimensions())
+        flags.insert(d, p.value(d));
+    Result<Criteria> query = parseUserCriteria(*cat, flags);
+    if (!query)
+        return fail(query.error());
+    Result<RecipeResult> r = resolve(*cat, *query, opt);
+    if (!r)
+        return fail(r.error());
+    QByteArray exported;
+    if (digest)
+        exported = recipeDigest(*r).toUtf8() + '\n';
+    else if (format == QLatin1String("json"))
+        exported = QJsonDocument(toJson(*r).toObject()).toJson(QJsonDocument::Indented);
+    else if (format == QLatin1String("yaml") && p.isSet(QStringLiteral("deterministic")))
+        exported = deterministicYaml(*r);
+    else if (format == QLatin1String("yaml"))
+        exported = yaml::serialize(toNode(*r));
+    else
+        return usage(QStringLiteral("unknown --format '%1'").arg(format), QStringLiteral("recipe"));
+    receipts::ReceiptDraft d;
+    d.kind = receipts::kinds::RecipeExport;
+    QJsonObject criteria;
+    for (const QString& dim : Criteria::dimensions())
+        if (!p.value(dim).isEmpty())
+            criteria.insert(dim, p.value(dim));
+    d.parameters = QJsonObject{{QStringLiteral("criteria"), criteria},
+                               {QStringLiteral("format"), digest ? QStringLiteral("digest") : format},
+                               {QStringLiteral("deterministic"), p.isSet(QStringLiteral("deterministic"))},
+                               {QStringLiteral("profiles"), QJsonArray::fromStringList(p.values(QStringLiteral("profile")))},
+                               {QStringLiteral("version"), p.value(QStringLiteral("version"))}};
+    d.inputs.push_back(receipts::Artifact::digest(cat->root, cat->contentDigest()));
+    d.outputs.push_back(receipts::Artifact::bytes(QStringLiteral("recipe %1 (stdout)").arg(r->appliedOverlays.value(r->appliedOverlays.size() - 1)), exported));
+    d.message = QStringLiteral("%1 components, overlays %2").arg(r->componentRefs.size()).arg(r->appliedOverlays.join(QStringLiteral(", ")));
+    // On record first: the recipe is printed only once its receipt is kept.
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    if (auto receipt = ops::record(ops::Context(**db), d); !receipt)
+        return fail(receipt.error());
+    out() << QString::fromUtf8(exported);
+    out().flush();
+    return kOk;
+}
+
+
+
+} // namespace pb::cli

@@ -1,0 +1,210 @@
+// Evidence verbs: evidence import, evidence check, health.
+#include "cli/Commands.h"
+#include "CliUtil.h"
+
+#include "catalog/Loader.h"
+#include "core/Files.h"
+#include "db/Database.h"
+#include "evidence/Bundle.h"
+#include "receipts/Ledger.h"
+#include "store/CatalogStore.h"
+#include "store/EvidenceStore.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace pb::cli {
+
+using namespace pb::catalog;
+using namespace pb::store;
+
+
+// ---- evidence and health -------------------------------------------------------------------------
+
+int evidenceImport(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("allowlist"),
+                 QStringLiteral("Signer allowlist to classify with (default: allowlist.yaml in the evidence tree)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("bundles"),
+                 QStringLiteral("Also read the evidence bundles below DIR (summary-bundle directories or OCI layouts) "
+                                "and check them offline."),
+                 QStringLiteral("DIR")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("recipes/evidence, or a directory containing it."));
+    if (int rc = parse(p, args, QStringLiteral("evidence import"),
+                       QStringLiteral("Import every evidence pointer of a tree, checked by AICR's pointer rules and "
+                                      "tree contract. Idempotent; pointers that break a rule are kept as invalid "
+                                      "with the reason."));
+        rc >= 0)
+        return rc;
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("expected exactly one evidence directory"), QStringLiteral("evidence import"));
+    Result<evidence::EvidenceTree> tree =
+        evidence::scanEvidence(p.positionalArguments().constFirst(), p.value(QStringLiteral("allowlist")));
+    if (!tree)
+        return fail(tree.error());
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    Result<EvidenceImportReport> r = EvidenceStore(**db).importTree(*tree);
+    if (!r)
+        return fail(r.error());
+    int bundles = 0;
+    if (p.isSet(QStringLiteral("bundles"))) {
+        Result<int> b = EvidenceStore(**db).importBundles(p.value(QStringLiteral("bundles")));
+        if (!b)
+            return fail(b.error());
+        bundles = *b;
+    }
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray problems;
+        for (const evidence::Pointer& ptr : tree->pointers)
+            if (!ptr.isValid())
+                problems.append(QJsonObject{{QStringLiteral("file"), ptr.file},
+                                            {QStringLiteral("problems"), QJsonArray::fromStringList(ptr.problems)}});
+        printJson(QJsonObject{{QStringLiteral("root"), tree->root},
+                              {QStringLiteral("pointers"), static_cast<int>(tree->pointers.size())},
+                              {QStringLiteral("added"), r->added},
+                              {QStringLiteral("updated"), r->updated},
+                              {QStringLiteral("unchanged"), r->unchanged},
+                              {QStringLiteral("invalid"), r->invalid},
+                              {QStringLiteral("bundles"), bundles},
+                              {QStringLiteral("invalidPointers"), problems}});
+        return kOk;
+    }
+    out() << tree->pointers.size() << " pointers from " << tree->root << ": " << r->added << " added, " << r->updated
+          << " updated, " << r->unchanged << " unchanged, " << r->invalid << " invalid";
+    if (p.isSet(QStringLiteral("bundles")))
+        out() << "; " << bundles << " bundles read";
+    out() << Qt::endl;
+    for (const evidence::Pointer& ptr : tree->pointers)
+        if (!ptr.isValid())
+            out() << "  invalid " << ptr.file << ": " << ptr.problems.join(QStringLiteral("; ")) << Qt::endl;
+    return kOk;
+}
+
+int evidenceCheck(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("pointer"), QStringLiteral("Pointer file to check the bundle against."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("trusted-root"),
+                 QStringLiteral("Sigstore trusted_root.json for the attestation's signature (default: the database's default "
+                                "root; without one the signature is not checked)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) the attestation must be signed with."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("With --key: accept an attestation without a log entry.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("BUNDLE"),
+                            QStringLiteral("A summary-bundle directory (or its parent), or an OCI image layout."));
+    if (int rc = parse(p, args, QStringLiteral("evidence check"),
+                       QStringLiteral("Check an evidence bundle offline, as aicr evidence verify does: the attestation's "
+                                      "Sigstore signature (for the signer the pointer claims), the manifest, the recipe "
+                                      "binding. Exit 0 valid, 1 valid with failed phases, 2 invalid, 3 incomplete."));
+        rc >= 0)
+        return rc;
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("expected exactly one bundle"), QStringLiteral("evidence check"));
+    const QString bundleArg = p.positionalArguments().constFirst();
+    receipts::ReceiptDraft receipt;
+    receipt.kind = QStringLiteral("evidence.check");
+    receipt.parameters = QJsonObject{{QStringLiteral("pointer"), p.value(QStringLiteral("pointer"))},
+                                     {QStringLiteral("trustedRoot"), p.value(QStringLiteral("trusted-root"))},
+                                     {QStringLiteral("publicKey"), p.value(QStringLiteral("key"))},
+                                     {QStringLiteral("insecureIgnoreTlog"), p.isSet(QStringLiteral("insecure-ignore-tlog"))}};
+    receipt.inputs.push_back(receipts::Artifact::directory(bundleArg));
+    if (p.isSet(QStringLiteral("pointer")))
+        receipt.inputs.push_back(receipts::Artifact::file(p.value(QStringLiteral("pointer"))));
+    Result<evidence::SummaryBundle> bundle = evidence::loadBundle(bundleArg);
+    if (!bundle) {
+        fail(bundle.error());
+        receipt.result = receipts::Outcome::Failed;
+        receipt.message = QStringLiteral("invalid (exit 2): ") + bundle.error().toString();
+        leaveReceipt(p, receipt);
+        return 2; // an unreadable or hostile bundle is invalid
+    }
+    std::optional<evidence::Pointer> pointer;
+    if (p.isSet(QStringLiteral("pointer"))) {
+        const QString file = p.value(QStringLiteral("pointer"));
+        Result<QByteArray> bytes = readFileLimited(file, limits::kSmallFile, QStringLiteral("the pointer"));
+        if (!bytes)
+            return fail(bytes.error());
+        pointer = evidence::parsePointer(*bytes, QFileInfo(file).fileName());
+        if (!pointer->problems.isEmpty()) {
+            fail(makeError(pointer->problems.join(QStringLiteral("; ")), file));
+            return 2;
+        }
+    }
+    std::optional<sigstore::TrustedRoot> root;
+    Result<evidence::SignatureCheck> signatureOrError = evidenceSignatureCheck(p, root);
+    if (!signatureOrError)
+        return fail(signatureOrError.error());
+    const evidence::SignatureCheck signature = *signatureOrError;
+    const evidence::BundleCheck check = evidence::checkBundle(*bundle, pointer ? &*pointer : nullptr, &signature);
+    if (p.value(QStringLiteral("format")) == QLatin1String("json"))
+        printJson(check.toJson());
+    else
+        out() << check.toText();
+    out().flush();
+    static const char* const meanings[] = {"valid", "valid with failed phases", "invalid", "incomplete"};
+    receipt.result = check.exitCode == 0 ? receipts::Outcome::Ok : check.exitCode == 1 ? receipts::Outcome::Partial : receipts::Outcome::Failed;
+    receipt.message = QStringLiteral("%1 (exit %2)").arg(QLatin1String(meanings[qBound(0, check.exitCode, 3)])).arg(check.exitCode);
+    leaveReceipt(p, receipt);
+    return check.exitCode;
+}
+
+
+int healthVerb(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("version"), QStringLiteral("Catalog version (default: the newest imported)."),
+                 QStringLiteral("LABEL")});
+    addFormat(p, QStringLiteral("markdown|json|csv"), QStringLiteral("markdown"));
+    if (int rc = parse(p, args, QStringLiteral("health"),
+                       QStringLiteral("The health table: one row per recipe coordinate of a catalog version, with the "
+                                      "status its evidence gives it."));
+        rc >= 0)
+        return rc;
+    const QString format = p.value(QStringLiteral("format"));
+    if (!QStringList{QStringLiteral("markdown"), QStringLiteral("json"), QStringLiteral("csv")}.contains(format))
+        return usage(QStringLiteral("unknown --format '%1' (expected markdown, json or csv)").arg(format),
+                     QStringLiteral("health"));
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    CatalogStore catalogs(**db);
+    qint64 versionId = 0;
+    if (p.isSet(QStringLiteral("version"))) {
+        Result<CatalogVersionInfo> v = catalogs.version(p.value(QStringLiteral("version")));
+        if (!v)
+            return fail(v.error());
+        versionId = v->id;
+    } else {
+        Result<std::vector<CatalogVersionInfo>> all = catalogs.versions();
+        if (!all)
+            return fail(all.error());
+        if (all->empty())
+            return fail(makeError(QStringLiteral("no catalog versions in the database")));
+        versionId = all->back().id;
+    }
+    Result<std::vector<HealthRow>> rows = EvidenceStore(**db).health(versionId);
+    if (!rows)
+        return fail(rows.error());
+    if (format == QLatin1String("json")) {
+        QJsonArray a;
+        for (const HealthRow& r : *rows)
+            a.append(healthJson(r));
+        printJson(a);
+    } else {
+        out() << (format == QLatin1String("csv") ? healthCsv(*rows) : healthMarkdown(*rows));
+    }
+    return kOk;
+}
+
+
+} // namespace pb::cli
