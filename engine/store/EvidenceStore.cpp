@@ -2,8 +2,6 @@
 
 #include "core/Files.h"
 
-#include "receipts/Ledger.h"
-
 #include "catalog/Digest.h"
 #include "core/Hash.h"
 #include "yaml/GoYaml.h"
@@ -31,26 +29,6 @@ namespace pb::store {
 
 using evidence::Pointer;
 using evidence::SignerClass;
-
-QString healthStatusName(HealthStatus s) {
-    switch (s) {
-    case HealthStatus::NoEvidence:
-        return QStringLiteral("no evidence");
-    case HealthStatus::Pending:
-        return QStringLiteral("pending");
-    case HealthStatus::Signed:
-        return QStringLiteral("signed (not verified)");
-    case HealthStatus::Verified:
-        return QStringLiteral("verified");
-    case HealthStatus::VerifiedFailedPhases:
-        return QStringLiteral("verified, failed phases");
-    case HealthStatus::Invalid:
-        return QStringLiteral("invalid");
-    case HealthStatus::Stale:
-        return QStringLiteral("stale");
-    }
-    return {};
-}
 
 namespace {
 
@@ -131,13 +109,20 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
         }
         const evidence::Attestation* a = p.attestation();
         const std::optional<evidence::Signer> signer = a ? a->signer : std::nullopt;
+        // A pointer that could not be read (over the limit) has only its path: its layout and the
+        // recipe and source its directories name come from the path alone.
+        const Pointer shape = !p.isValid() && p.raw.isEmpty() && p.dirRecipe.isEmpty() ? evidence::parsePointer({}, p.file) : Pointer{};
+        const bool byPath = !shape.file.isEmpty();
         upsert.addBindValue(p.file);
         upsert.addBindValue(digest);
-        upsert.addBindValue(p.raw);
-        upsert.addBindValue(evidence::layoutName(p.layout));
-        upsert.addBindValue(nullable(p.recipe));
+        // An empty or unread file still has content (zero bytes), never SQL NULL.
+        upsert.addBindValue(p.raw.isNull() ? QByteArray("", 0) : p.raw);
+        upsert.addBindValue(evidence::layoutName(byPath ? shape.layout : p.layout));
+        // A pointer whose content names no recipe (empty, unreadable) is listed under the recipe its
+        // directory names, so the health table and the inspector show it with its reason.
+        upsert.addBindValue(nullable(!p.recipe.isEmpty() || p.isValid() ? p.recipe : byPath ? shape.dirRecipe : p.dirRecipe));
         upsert.addBindValue(nullable(p.profile));
-        upsert.addBindValue(nullable(p.dirSource));
+        upsert.addBindValue(nullable(byPath ? shape.dirSource : p.dirSource));
         upsert.addBindValue(nullable(signer ? signer->issuer : QString()));
         upsert.addBindValue(nullable(signer ? signer->identity : QString()));
         upsert.addBindValue(nullable(p.claimedSlug()));
@@ -169,38 +154,19 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
             " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC LIMIT 1) "
             "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
         return sqlError(q, QStringLiteral("evidence_summary"));
-    {
-        // The tree as it was read: sha256sum-style lines over every pointer's bytes.
-        QByteArray list;
-        qint64 total = 0;
-        for (const evidence::Pointer& ptr : tree.pointers) {
-            list += sha256Hex(ptr.raw).toLatin1() + "  " + ptr.file.toUtf8() + '\n';
-            total += ptr.raw.size();
-        }
-        receipts::ReceiptDraft d;
-        d.kind = QStringLiteral("evidence.import");
-        d.parameters = QJsonObject{{QStringLiteral("pointers"), static_cast<int>(tree.pointers.size())}};
-        d.inputs.push_back(receipts::Artifact::digest(tree.root, sha256Hex(list), total));
-        if (tree.allowlist) {
-            d.parameters.insert(QStringLiteral("allowlist"), tree.allowlist->file);
-            d.inputs.push_back(receipts::Artifact::file(tree.allowlist->file));
-        }
-        d.outputs.push_back(receipts::Artifact{QStringLiteral("evidence_pointers"), QString(), -1});
-        d.result = report.invalid > 0 ? receipts::Outcome::Partial : receipts::Outcome::Ok;
-        d.message = QStringLiteral("%1 added, %2 updated, %3 unchanged, %4 invalid")
-                        .arg(report.added)
-                        .arg(report.updated)
-                        .arg(report.unchanged)
-                        .arg(report.invalid);
-        if (auto receipt = receipts::Ledger(m_db).append(d); !receipt)
-            return receipt.error();
-    }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the evidence import: %1").arg(db.lastError().text()), m_db.path());
     return report;
 }
 
-Result<int> EvidenceStore::importBundles(const QString& dirIn, const evidence::SignatureCheck* given) {
+Result<int> EvidenceStore::importBundles(const QString& dir, const evidence::SignatureCheck* signature) {
+    Result<BundleImportReport> r = importBundleDir(dir, signature);
+    if (!r)
+        return r.error();
+    return static_cast<int>(r->sources.size());
+}
+
+Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, const evidence::SignatureCheck* given) {
     const QString dir = QFileInfo(dirIn).absoluteFilePath();
     if (!QFileInfo(dir).isDir())
         return makeError(QStringLiteral("bundle directory does not exist"), dirIn);
@@ -357,24 +323,14 @@ Result<int> EvidenceStore::importBundles(const QString& dirIn, const evidence::S
                 return id.error();
         }
     }
-    {
-        receipts::ReceiptDraft d;
-        d.kind = QStringLiteral("evidence.import-bundles");
-        d.parameters = QJsonObject{{QStringLiteral("dir"), dirIn}, {QStringLiteral("bundles"), static_cast<int>(reads.size())}};
-        int invalid = 0;
-        for (const auto& r : reads) {
-            d.inputs.push_back(receipts::Artifact::directory(r.source));
-            invalid += r.check.exitCode >= 2 ? 1 : 0;
-        }
-        d.outputs.push_back(receipts::Artifact{QStringLiteral("evidence_bundles"), QString(), -1});
-        d.result = invalid > 0 ? receipts::Outcome::Partial : receipts::Outcome::Ok;
-        d.message = QStringLiteral("%1 bundle(s) read, %2 invalid or incomplete").arg(reads.size()).arg(invalid);
-        if (auto receipt = receipts::Ledger(m_db).append(d); !receipt)
-            return receipt.error();
+    BundleImportReport report;
+    for (const Read& r : reads) {
+        report.sources << r.source;
+        report.invalid += !r.error.isEmpty() || r.check.exitCode >= 2 ? 1 : 0;
     }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the bundle import: %1").arg(db.lastError().text()), m_db.path());
-    return static_cast<int>(reads.size());
+    return report;
 }
 
 namespace {
@@ -889,104 +845,6 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
         std::inplace_merge(rows.begin(), split, rows.end(), byRecipe);
     }
     return rows;
-}
-
-QJsonObject healthJson(const HealthRow& r) {
-    return QJsonObject{{QStringLiteral("recipe"), r.recipe},
-                       {QStringLiteral("service"), r.criteria.service},
-                       {QStringLiteral("accelerator"), r.criteria.accelerator},
-                       {QStringLiteral("os"), r.criteria.os},
-                       {QStringLiteral("intent"), r.criteria.intent},
-                       {QStringLiteral("platform"), r.criteria.platform},
-                       {QStringLiteral("status"), healthStatusName(r.status)},
-                       {QStringLiteral("reason"), r.reason},
-                       {QStringLiteral("inCatalog"), r.inCatalog()},
-                       {QStringLiteral("phaseCoverage"), r.phaseCoverage},
-                       {QStringLiteral("pointers"), r.pointers},
-                       {QStringLiteral("invalid"), r.invalid},
-                       {QStringLiteral("pending"), r.pending},
-                       {QStringLiteral("signers"), QJsonObject{{QStringLiteral("firstParty"), r.firstParty},
-                                                               {QStringLiteral("community"), r.community},
-                                                               {QStringLiteral("partner"), r.partner},
-                                                               {QStringLiteral("reportedOnly"), r.reported}}},
-                       {QStringLiteral("newestAttestedAt"),
-                        r.newestAttestedAt.isValid() ? QJsonValue(r.newestAttestedAt.toString(Qt::ISODate)) : QJsonValue()},
-                       {QStringLiteral("aicrVersion"), r.aicrVersion},
-                       {QStringLiteral("devBuild"), r.devBuild},
-                       {QStringLiteral("bundles"), r.bundles},
-                       {QStringLiteral("invalidBundles"), r.invalidBundles},
-                       {QStringLiteral("recordedDigest"), r.bundleDigest},
-                       {QStringLiteral("currentDigest"), r.currentDigest},
-                       {QStringLiteral("stale"), r.stale}};
-}
-
-namespace {
-
-QStringList cells(const HealthRow& r) {
-    auto orAny = [&r](const QString& s) {
-        if (!r.inCatalog())
-            return QStringLiteral("—"); // evidence for a coordinate outside this catalog version
-        return s.isEmpty() ? QStringLiteral("any") : s;
-    };
-    return {r.recipe,
-            orAny(r.criteria.service),
-            orAny(r.criteria.accelerator),
-            orAny(r.criteria.os),
-            orAny(r.criteria.intent),
-            orAny(r.criteria.platform),
-            healthStatusName(r.status),
-            r.phaseCoverage,
-            QStringLiteral("%1/%2/%3/%4").arg(r.firstParty).arg(r.community).arg(r.partner).arg(r.reported),
-            r.newestAttestedAt.isValid() ? r.newestAttestedAt.toString(Qt::ISODate) : QString(),
-            r.devBuild ? r.aicrVersion + QStringLiteral(" (dev build)") : r.aicrVersion,
-            r.stale ? QStringLiteral("yes") : QStringLiteral("no")};
-}
-
-const QStringList& headers() {
-    static const QStringList h = {QStringLiteral("recipe"), QStringLiteral("service"), QStringLiteral("accelerator"),
-                                  QStringLiteral("os"), QStringLiteral("intent"), QStringLiteral("platform"),
-                                  QStringLiteral("status"), QStringLiteral("phases"),
-                                  QStringLiteral("signers (1st/community/partner/reported)"),
-                                  QStringLiteral("newest attestedAt"), QStringLiteral("aicrVersion"), QStringLiteral("stale")};
-    return h;
-}
-
-} // namespace
-
-QString healthMarkdown(const std::vector<HealthRow>& rows) {
-    QString out = QStringLiteral("| ") + headers().join(QStringLiteral(" | ")) + QStringLiteral(" |\n|");
-    for (qsizetype i = 0; i < headers().size(); ++i)
-        out += QStringLiteral("---|");
-    out += QLatin1Char('\n');
-    for (const HealthRow& r : rows) {
-        QStringList c = cells(r);
-        for (QString& s : c)
-            s.replace(QLatin1Char('|'), QStringLiteral("\\|"));
-        out += QStringLiteral("| ") + c.join(QStringLiteral(" | ")) + QStringLiteral(" |\n");
-    }
-    return out;
-}
-
-QString healthCsv(const std::vector<HealthRow>& rows) {
-    auto quote = [](QString s) {
-        if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
-            s.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-            s = QLatin1Char('"') + s + QLatin1Char('"');
-        }
-        return s;
-    };
-    QString out;
-    QStringList h;
-    for (const QString& s : headers())
-        h << quote(s);
-    out += h.join(QLatin1Char(',')) + QLatin1Char('\n');
-    for (const HealthRow& r : rows) {
-        QStringList c;
-        for (const QString& s : cells(r))
-            c << quote(s);
-        out += c.join(QLatin1Char(',')) + QLatin1Char('\n');
-    }
-    return out;
 }
 
 } // namespace pb::store

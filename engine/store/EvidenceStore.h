@@ -1,11 +1,14 @@
 // Evidence pointers in the database: idempotent import of an evidence tree (invalid pointers are
 // kept with their reasons, never dropped), and the health table — one row per leaf coordinate of
-// a catalog version with its status derived from the pointers.
+// a catalog version with its status derived from the pointers (evidence/Health.h says what a row
+// means). The store only reads and writes the database: the receipts of an import are written by
+// the operations (ops/ImportEvidence.h), in the same transaction.
 #pragma once
 
 #include "catalog/Types.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
+#include "evidence/Health.h"
 #include "db/Database.h"
 
 #include <QDateTime>
@@ -18,37 +21,24 @@ using db::nullable;
 using db::sqlError;
 using db::Transaction;
 
+// The health types moved to evidence/Health.h; these names keep older includers compiling.
+using evidence::HealthRow;
+using evidence::HealthStatus;
+using evidence::healthCsv;
+using evidence::healthJson;
+using evidence::healthMarkdown;
+using evidence::healthStatusName;
+
 struct EvidenceImportReport {
     int added = 0, updated = 0, unchanged = 0, invalid = 0;
     bool allowlistStored = false;
 };
 
-// Status of a recipe coordinate. Signature verification and bundle checks come with the verify and
-// bundle work; until then a signed pointer is "signed" (signature not checked) and stale cannot be told.
-enum class HealthStatus { NoEvidence, Pending, Signed, Verified, VerifiedFailedPhases, Invalid, Stale };
-QString healthStatusName(HealthStatus s);
-
-struct HealthRow {
-    QString recipe;
-    catalog::Criteria criteria;
-    QString catalogLabel;   // empty when the evidence names a recipe this catalog version does not have
-    bool inCatalog() const { return !catalogLabel.isEmpty(); }
-    HealthStatus status = HealthStatus::NoEvidence;
-    QString reason;              // why the status is what it is
-    int pointers = 0, invalid = 0, pending = 0;
-    int firstParty = 0, community = 0, partner = 0, reported = 0; // valid signed pointers by signer class
-    QDateTime newestAttestedAt;
-    QString newestPredicateType;
-    QString phaseCoverage;       // from bundles (empty until bundles are imported)
-    QString aicrVersion;         // from bundles
-    bool devBuild = false;       // aicrVersion "dev" (or a -dev/-next build)
-    bool stale = false;
-    bool failedPhases = false;   // the newest valid bundle records failed tests
-    bool signatureVerified = false; // the newest valid bundle's attestation verified offline
-    QString verifiedSigner;      // its certificate identity (or "public key")
-    int bundles = 0, invalidBundles = 0;
-    QString bundleDigest;        // the newest bundle's predicate recipe digest
-    QString currentDigest;       // the catalog's recipe digest under the same predicate rules
+// What a bundle import read: every source (a summary-bundle directory or an OCI layout) and how
+// many of them failed their integrity checks or could not be read.
+struct BundleImportReport {
+    QStringList sources;
+    int invalid = 0; // check exit 2 or 3
 };
 
 // A bundle as stored: what the offline checks found, and the CTRF tests of each phase.
@@ -67,14 +57,18 @@ class EvidenceStore {
   public:
     explicit EvidenceStore(Database& db) : m_db(db) {}
 
-    // One transaction: every pointer of the tree (added, updated when its bytes changed, or unchanged)
-    // and the allowlist it was checked against.
+    // One transaction (a savepoint inside the caller's): every pointer of the tree (added, updated
+    // when its bytes changed, or unchanged) and the allowlist it was checked against. A pointer that
+    // could not be read (empty, over the size limit) is kept as invalid with its reason, under the
+    // recipe its directory names when its content names none.
     Result<EvidenceImportReport> importTree(const evidence::EvidenceTree& tree);
 
     // Reads every bundle below `dir` (each summary-bundle directory or OCI layout), checks it
     // offline and stores the result (replacing an earlier read of the same source). One transaction.
     // Signatures (attestation.intoto.jsonl) are verified offline as `signature` says, or against the
     // database's default trusted root when it is not given; with neither they stay "not checked".
+    Result<BundleImportReport> importBundleDir(const QString& dir, const evidence::SignatureCheck* signature = nullptr);
+    // importBundleDir(), the number of bundles read.
     Result<int> importBundles(const QString& dir, const evidence::SignatureCheck* signature = nullptr);
 
     // Rows for every recipe of the catalog version, plus recipes that have pointers but are not in it.
@@ -87,9 +81,5 @@ class EvidenceStore {
   private:
     Database& m_db;
 };
-
-QString healthMarkdown(const std::vector<HealthRow>& rows);
-QString healthCsv(const std::vector<HealthRow>& rows);
-QJsonObject healthJson(const HealthRow& row);
 
 } // namespace pb::store

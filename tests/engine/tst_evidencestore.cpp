@@ -6,6 +6,7 @@
 #include "store/CatalogStore.h"
 #include "store/EvidenceStore.h"
 #include "store/VerificationStore.h"
+#include "ops/ImportCatalog.h"
 
 #include <QDir>
 #include <QFile>
@@ -67,7 +68,7 @@ class TestEvidenceStore : public QObject {
         auto db = Database::open(m_tmp.filePath(QStringLiteral("ev.sqlite")));
         QVERIFY(db.ok());
         QCOMPARE((*db)->schemaVersion(), Database::latestSchemaVersion());
-        QVERIFY(importEmbeddedDefaults(**db).ok());
+        QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
         Result<evidence::EvidenceTree> tree = evidence::scanEvidence(m_tmp.filePath(QStringLiteral("tree")));
         QVERIFY(tree.ok());
         EvidenceStore store(**db);
@@ -119,7 +120,7 @@ class TestEvidenceStore : public QObject {
     void bundlesGivePhasesAndStaleness() {
         auto db = Database::open(m_tmp.filePath(QStringLiteral("bundles.sqlite")));
         QVERIFY(db.ok());
-        QVERIFY(importEmbeddedDefaults(**db).ok());
+        QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
         const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
         // Two bundles for the same v1.0.0 recipe: one v3 (in a summary-bundle dir), one v1 as an OCI
         // layout with a failed performance test; plus a tampered one for another recipe.

@@ -1,0 +1,121 @@
+#include "ops/ImportEvidence.h"
+
+#include "core/Hash.h"
+#include "db/Database.h"
+#include "receipts/Kinds.h"
+
+#include <QJsonObject>
+#include <QSqlError>
+
+namespace pb::ops {
+
+std::vector<const evidence::Pointer*> ImportEvidenceOutcome::invalidPointers() const {
+    std::vector<const evidence::Pointer*> out;
+    for (const evidence::Pointer& p : tree.pointers)
+        if (!p.isValid())
+            out.push_back(&p);
+    return out;
+}
+
+namespace {
+
+// Appends `draft` inside the open transaction `tx` and commits: the receipt's sequence number, or
+// the error that left nothing kept.
+Result<qint64> appendAndCommit(const Context& ctx, db::Transaction& tx, const receipts::ReceiptDraft& draft, const QString& what) {
+    auto receipt = ctx.ledger().append(draft);
+    if (!receipt)
+        return makeError(QStringLiteral("receipt not written, so the %1 was not kept: %2").arg(what, receipt.error().toString()),
+                         ctx.db().path());
+    if (!tx.commit())
+        return makeError(QStringLiteral("cannot commit the %1: %2").arg(what, ctx.db().sql().lastError().text()), ctx.db().path());
+    return receipt->seq;
+}
+
+receipts::ReceiptDraft importDraft(const evidence::EvidenceTree& tree, const store::EvidenceImportReport& report) {
+    // The tree as it was read: sha256sum-style lines over every pointer's bytes.
+    QByteArray list;
+    qint64 total = 0;
+    for (const evidence::Pointer& p : tree.pointers) {
+        list += sha256Hex(p.raw).toLatin1() + "  " + p.file.toUtf8() + '\n';
+        total += p.raw.size();
+    }
+    receipts::ReceiptDraft d;
+    d.kind = receipts::kinds::EvidenceImport;
+    d.parameters = QJsonObject{{QStringLiteral("pointers"), static_cast<int>(tree.pointers.size())}};
+    if (report.invalid > 0)
+        d.parameters.insert(QStringLiteral("invalid"), report.invalid);
+    d.inputs.push_back(receipts::Artifact::digest(tree.root, sha256Hex(list), total));
+    if (tree.allowlist) {
+        d.parameters.insert(QStringLiteral("allowlist"), tree.allowlist->file);
+        d.inputs.push_back(receipts::Artifact::file(tree.allowlist->file));
+    }
+    d.outputs.push_back(receipts::Artifact{QStringLiteral("evidence_pointers"), QString(), -1});
+    d.result = report.invalid > 0 ? receipts::Outcome::Partial : receipts::Outcome::Ok;
+    d.message = QStringLiteral("%1 added, %2 updated, %3 unchanged, %4 invalid")
+                    .arg(report.added)
+                    .arg(report.updated)
+                    .arg(report.unchanged)
+                    .arg(report.invalid);
+    return d;
+}
+
+} // namespace
+
+Result<ImportEvidenceOutcome> importEvidence(const Context& ctx, const ImportEvidenceRequest& request) {
+    ImportEvidenceOutcome out;
+    if (request.scanned) {
+        out.tree = *request.scanned;
+    } else {
+        ctx.progress(0, 0, QStringLiteral("reading %1").arg(request.dir));
+        Result<evidence::EvidenceTree> tree = evidence::scanEvidence(request.dir, request.allowlist);
+        if (!tree)
+            return tree.error();
+        out.tree = std::move(*tree);
+    }
+    if (ctx.cancelled())
+        return makeError(QStringLiteral("cancelled: nothing was imported"), request.dir);
+    ctx.progress(0, static_cast<qint64>(out.tree.pointers.size()),
+                 QStringLiteral("importing %1 pointer(s)").arg(out.tree.pointers.size()));
+    db::Transaction tx(ctx.db());
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    Result<store::EvidenceImportReport> report = store::EvidenceStore(ctx.db()).importTree(out.tree);
+    if (!report)
+        return report.error();
+    out.report = *report;
+    Result<qint64> seq = appendAndCommit(ctx, tx, importDraft(out.tree, out.report), QStringLiteral("evidence import"));
+    if (!seq)
+        return seq.error();
+    out.receiptSeq = *seq;
+    ctx.progress(static_cast<qint64>(out.tree.pointers.size()), static_cast<qint64>(out.tree.pointers.size()),
+                 QStringLiteral("imported"));
+    return out;
+}
+
+Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx, const ImportEvidenceBundlesRequest& request) {
+    ctx.progress(0, 0, QStringLiteral("reading the bundles below %1").arg(request.dir));
+    db::Transaction tx(ctx.db());
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    Result<store::BundleImportReport> report =
+        store::EvidenceStore(ctx.db()).importBundleDir(request.dir, request.signature ? &*request.signature : nullptr);
+    if (!report)
+        return report.error();
+    ImportEvidenceBundlesOutcome out;
+    out.report = *report;
+    receipts::ReceiptDraft d;
+    d.kind = receipts::kinds::EvidenceImportBundles;
+    d.parameters = QJsonObject{{QStringLiteral("dir"), request.dir}, {QStringLiteral("bundles"), out.bundles()}};
+    for (const QString& s : std::as_const(out.report.sources))
+        d.inputs.push_back(receipts::Artifact::directory(s));
+    d.outputs.push_back(receipts::Artifact{QStringLiteral("evidence_bundles"), QString(), -1});
+    d.result = out.report.invalid > 0 ? receipts::Outcome::Partial : receipts::Outcome::Ok;
+    d.message = QStringLiteral("%1 bundle(s) read, %2 invalid or incomplete").arg(out.bundles()).arg(out.report.invalid);
+    Result<qint64> seq = appendAndCommit(ctx, tx, d, QStringLiteral("bundle import"));
+    if (!seq)
+        return seq.error();
+    out.receiptSeq = *seq;
+    return out;
+}
+
+} // namespace pb::ops

@@ -1,0 +1,193 @@
+#include "report/Report.h"
+
+#include "db/Database.h"
+#include "receipts/Canonical.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace pb::report {
+
+using evidence::HealthRow;
+using evidence::HealthStatus;
+
+QString reportFormatName(ReportFormat f) {
+    switch (f) {
+    case ReportFormat::Html:
+        return QStringLiteral("html");
+    case ReportFormat::Pdf:
+        return QStringLiteral("pdf");
+    case ReportFormat::Markdown:
+        return QStringLiteral("markdown");
+    }
+    return {};
+}
+
+std::optional<ReportFormat> parseReportFormat(const QString& s) {
+    const QString l = s.trimmed().toLower();
+    if (l == QLatin1String("html"))
+        return ReportFormat::Html;
+    if (l == QLatin1String("pdf"))
+        return ReportFormat::Pdf;
+    if (l == QLatin1String("markdown") || l == QLatin1String("md"))
+        return ReportFormat::Markdown;
+    return std::nullopt;
+}
+
+QString reportSuffix(ReportFormat f) {
+    return f == ReportFormat::Markdown ? QStringLiteral("md") : reportFormatName(f);
+}
+
+namespace {
+
+constexpr HealthStatus kStatuses[] = {HealthStatus::Verified, HealthStatus::VerifiedFailedPhases, HealthStatus::Signed,
+                                      HealthStatus::Pending,  HealthStatus::Stale,                HealthStatus::Invalid,
+                                      HealthStatus::NoEvidence};
+
+bool matchesFilter(const QString& filter, const QString& recipe, const QString& criteria) {
+    return filter.isEmpty() || recipe.contains(filter, Qt::CaseInsensitive) || criteria.contains(filter, Qt::CaseInsensitive);
+}
+
+bool hasPerfData(const store::StoredRun& run) {
+    return std::any_of(run.result.checks.begin(), run.result.checks.end(),
+                       [](const validation::CheckRun& c) { return c.nccl || c.inference; });
+}
+
+} // namespace
+
+std::vector<std::pair<HealthStatus, int>> ReportData::statusCounts() const {
+    std::vector<std::pair<HealthStatus, int>> out;
+    for (HealthStatus s : kStatuses)
+        out.emplace_back(s, int(std::count_if(rows.begin(), rows.end(), [s](const HealthRow& r) { return r.status == s; })));
+    return out;
+}
+
+Result<ReportData> collectReport(db::Database& db, const ReportOptions& options) {
+    ReportData d;
+    d.options = options;
+    d.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev") : QCoreApplication::applicationVersion();
+    d.generatedAt = QDateTime::currentDateTimeUtc();
+
+    store::CatalogStore catalogs(db);
+    Result<std::vector<store::CatalogVersionInfo>> versions = catalogs.versions();
+    if (!versions)
+        return versions.error();
+    if (versions->empty())
+        return makeError(QStringLiteral("%1: no catalog version in the database (import one first)").arg(db.path()));
+    auto it = versions->end() - 1;
+    if (!options.version.isEmpty()) {
+        it = std::find_if(versions->begin(), versions->end(),
+                          [&](const store::CatalogVersionInfo& v) { return v.label == options.version; });
+        if (it == versions->end())
+            return makeError(QStringLiteral("%1: --version: no catalog version '%2' in the database").arg(db.path(), options.version));
+    }
+    d.version = *it;
+    if (it != versions->begin())
+        d.previousLabel = (it - 1)->label;
+
+    // The health table and each coordinate's evidence.
+    store::EvidenceStore evidence(db);
+    Result<std::vector<HealthRow>> rows = evidence.health(d.version.id);
+    if (!rows)
+        return rows.error();
+    for (const HealthRow& r : *rows)
+        if (matchesFilter(options.filter, r.recipe, r.criteria.summary()))
+            d.rows.push_back(r);
+    for (const HealthRow& r : d.rows) {
+        if (r.pointers == 0 && r.bundles == 0 && r.invalidBundles == 0)
+            continue;
+        CoordinateEvidence e;
+        e.recipe = r.recipe;
+        if (Result<std::vector<evidence::Pointer>> p = evidence.pointersFor(r.recipe); p)
+            e.pointers = std::move(*p);
+        else
+            return p.error();
+        if (Result<std::vector<store::BundleRecord>> b = evidence.bundlesFor(r.recipe); b)
+            e.bundles = std::move(*b);
+        else
+            return b.error();
+        d.evidence.push_back(std::move(e));
+    }
+
+    // Runs with performance data, per coordinate.
+    store::RunStore runs(db);
+    Result<QStringList> coordinates = runs.coordinates();
+    if (!coordinates)
+        return coordinates.error();
+    for (const QString& coordinate : *coordinates) {
+        if (!matchesFilter(options.filter, coordinate, QString()))
+            continue;
+        Result<std::vector<store::RunSummary>> list = runs.list(coordinate, 50);
+        if (!list)
+            return list.error();
+        CoordinateRuns cr;
+        cr.coordinate = coordinate;
+        for (const store::RunSummary& s : *list) { // newest first
+            if (cr.runs.size() >= 3)
+                break;
+            Result<store::StoredRun> run = runs.load(s.id);
+            if (!run)
+                return run.error();
+            if (hasPerfData(*run))
+                cr.runs.insert(cr.runs.begin(), std::move(*run));
+        }
+        Result<std::vector<store::HistoryPoint>> h = runs.history(coordinate, QStringLiteral("busbw"));
+        if (h && h->empty())
+            h = runs.history(coordinate);
+        if (!h)
+            return h.error();
+        if (!h->empty()) {
+            cr.historyMetric = h->front().metric;
+            for (const store::HistoryPoint& p : *h)
+                if (p.metric == cr.historyMetric)
+                    cr.history.push_back(p);
+        }
+        // The newest run's failure is an open problem.
+        if (!list->empty() && list->front().state == QLatin1String("failed"))
+            d.problems.push_back({coordinate, QStringLiteral("failed"),
+                                  QStringLiteral("validation run %1 failed: %2")
+                                      .arg(list->front().runUid, list->front().reason.isEmpty() ? QStringLiteral("(no reason recorded)")
+                                                                                               : list->front().reason)});
+        if (!cr.runs.empty() || !cr.history.empty())
+            d.runs.push_back(std::move(cr));
+    }
+
+    // The catalog diff against the version imported before.
+    if (d.previousLabel.isEmpty()) {
+        d.diffNote = QStringLiteral("%1 is the first catalog version in the database: nothing to compare with.").arg(d.version.label);
+    } else {
+        Result<catalog::Catalog> from = catalogs.loadCatalog(d.previousLabel);
+        Result<catalog::Catalog> to = catalogs.loadCatalog(d.version.label);
+        if (!from || !to)
+            d.diffNote = QStringLiteral("the catalog diff could not be computed: %1").arg((!from ? from.error() : to.error()).toString());
+        else
+            d.diff = catalog::diffCatalogs(*from, *to, d.previousLabel, d.version.label);
+    }
+
+    // Open problems of the health table.
+    std::vector<ReportProblem> fromRows;
+    for (const HealthRow& r : d.rows) {
+        QString kind;
+        if (r.status == HealthStatus::Stale || r.stale)
+            kind = QStringLiteral("stale");
+        else if (r.status == HealthStatus::Pending)
+            kind = QStringLiteral("pending");
+        else if (r.status == HealthStatus::VerifiedFailedPhases || r.failedPhases)
+            kind = QStringLiteral("failed");
+        else if (r.status == HealthStatus::Invalid)
+            kind = QStringLiteral("invalid");
+        if (!kind.isEmpty())
+            fromRows.push_back({r.recipe, kind, r.reason.isEmpty() ? evidence::healthStatusName(r.status) : r.reason});
+    }
+    d.problems.insert(d.problems.begin(), fromRows.begin(), fromRows.end());
+
+    Result<receipts::ChainCheck> chain = receipts::Ledger(db).verify();
+    if (!chain)
+        return chain.error();
+    d.chain = *chain;
+    return d;
+}
+
+} // namespace pb::report

@@ -1,0 +1,371 @@
+#include "report/Report.h"
+
+#include "receipts/Canonical.h"
+
+#include <QFileInfo>
+
+namespace pb::report {
+
+using evidence::HealthRow;
+using evidence::HealthStatus;
+
+QString chartsNotDrawnNote() {
+    return QStringLiteral("Charts are not drawn in this export (it was written without a display toolkit); the PDF "
+                          "report (proofbench report --format pdf) and the window's report include them.");
+}
+
+QString markdownChartDir(const QString& reportPath) {
+    return QFileInfo(reportPath).completeBaseName() + QStringLiteral("-charts");
+}
+
+namespace {
+
+QString signersText(const HealthRow& r) {
+    QStringList parts;
+    if (r.firstParty)
+        parts << QStringLiteral("%1 first-party").arg(r.firstParty);
+    if (r.community)
+        parts << QStringLiteral("%1 community").arg(r.community);
+    if (r.partner)
+        parts << QStringLiteral("%1 partner").arg(r.partner);
+    if (r.reported)
+        parts << QStringLiteral("%1 reported").arg(r.reported);
+    return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
+}
+
+QString dateText(const QDateTime& t) {
+    return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC") : QStringLiteral("-");
+}
+
+} // namespace
+
+// ---- HTML --------------------------------------------------------------------------------------
+
+namespace {
+
+QString esc(const QString& s) { return s.toHtmlEscaped(); }
+
+QString statusColor(HealthStatus s) {
+    switch (s) {
+    case HealthStatus::Verified:
+        return QStringLiteral("#1b7f3b");
+    case HealthStatus::Signed:
+        return QStringLiteral("#2f6db5");
+    case HealthStatus::VerifiedFailedPhases:
+    case HealthStatus::Invalid:
+        return QStringLiteral("#b3261e");
+    case HealthStatus::Pending:
+    case HealthStatus::Stale:
+        return QStringLiteral("#a15c00");
+    case HealthStatus::NoEvidence:
+        break;
+    }
+    return QStringLiteral("#555555");
+}
+
+QString dataUri(const QByteArray& png) {
+    return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png.toBase64());
+}
+
+const char* const kTable = "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">";
+
+QString th(const QStringList& cells) {
+    QString s = QStringLiteral("<thead><tr>");
+    for (const QString& c : cells)
+        s += QStringLiteral("<th align=\"left\" bgcolor=\"#e8ecf2\">%1</th>").arg(esc(c));
+    return s + QStringLiteral("</tr></thead>");
+}
+
+QString td(const QString& text) { return QStringLiteral("<td>%1</td>").arg(esc(text)); }
+
+QString chainText(const receipts::ChainCheck& c) {
+    if (c.ok)
+        return QStringLiteral("intact: %1 receipt(s), head #%2 %3").arg(c.receipts).arg(c.head.seq).arg(c.head.hash);
+    return QStringLiteral("BROKEN at receipt #%1 (%2): %3").arg(c.firstBadSeq).arg(receipts::breakName(c.kind), c.detail);
+}
+
+QString problemKindColor(const QString& kind) {
+    return kind == QLatin1String("failed") || kind == QLatin1String("invalid") ? QStringLiteral("#b3261e") : QStringLiteral("#a15c00");
+}
+
+} // namespace
+
+QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs refs) {
+    QString h;
+    h += QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Release review: %1</title>\n")
+             .arg(esc(d.version.label));
+    h += QStringLiteral("<style>body{font-family:sans-serif;font-size:10pt;max-width:1100px;margin:auto;}"
+                        "table{border-collapse:collapse;font-size:9pt;margin-bottom:8px;}th,td{border:1px solid #bbb;vertical-align:top;}"
+                        "h1{font-size:18pt;}h2{font-size:14pt;margin-top:18px;}h3{font-size:11pt;}.mono{font-family:monospace;}"
+                        "</style></head><body>\n");
+    h += QStringLiteral("<h1>Release review: catalog %1</h1>\n").arg(esc(d.version.label));
+    h += QStringLiteral("<p>Generated %1 by Proofbench %2 &middot; catalog content digest <span class=\"mono\">%3</span>"
+                        " &middot; %4 recipe(s)%5</p>\n")
+             .arg(esc(dateText(d.generatedAt)), esc(d.toolVersion), esc(d.version.contentDigest))
+             .arg(d.version.recipeCount)
+             .arg(d.options.filter.isEmpty() ? QString() : QStringLiteral(" &middot; filter \"%1\"").arg(esc(d.options.filter)));
+
+    // Summary.
+    h += QStringLiteral("<h2>Summary</h2>\n") + QLatin1String(kTable) + th({QStringLiteral("Status"), QStringLiteral("Coordinates")});
+    for (const auto& [status, count] : d.statusCounts())
+        h += QStringLiteral("<tr><td><font color=\"%1\">%2</font></td><td align=\"right\">%3</td></tr>")
+                 .arg(statusColor(status), esc(evidence::healthStatusName(status)))
+                 .arg(count);
+    h += QStringLiteral("<tr><td><b>total</b></td><td align=\"right\"><b>%1</b></td></tr></table>\n").arg(d.rows.size());
+    h += QStringLiteral("<p>Open problems: %1 &middot; receipts chain: %2</p>\n")
+             .arg(d.problems.size())
+             .arg(esc(d.chain.ok ? QStringLiteral("intact") : QStringLiteral("broken at #%1").arg(d.chain.firstBadSeq)));
+
+    // Health table.
+    h += QStringLiteral("<h2>Health</h2>\n") + QLatin1String(kTable) +
+         th({QStringLiteral("Recipe"), QStringLiteral("Criteria"), QStringLiteral("Status"), QStringLiteral("Reason"),
+             QStringLiteral("Pointers"), QStringLiteral("Signers"), QStringLiteral("Newest"), QStringLiteral("Bundles")});
+    for (const HealthRow& r : d.rows)
+        h += QStringLiteral("<tr class=\"health-row\">%1%2<td><font color=\"%3\">%4</font></td>%5%6%7%8%9</tr>\n")
+                 .arg(td(r.recipe + (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label))),
+                      td(r.criteria.summary()), statusColor(r.status), esc(evidence::healthStatusName(r.status)), td(r.reason),
+                      td(QStringLiteral("%1 (%2 invalid, %3 pending)").arg(r.pointers).arg(r.invalid).arg(r.pending)),
+                      td(signersText(r)), td(dateText(r.newestAttestedAt)),
+                      td(r.bundles || r.invalidBundles ? QStringLiteral("%1 (%2 invalid)").arg(r.bundles).arg(r.invalidBundles)
+                                                       : QStringLiteral("-")));
+    h += QStringLiteral("</table>\n");
+
+    // Evidence per coordinate.
+    h += QStringLiteral("<h2>Evidence and verification</h2>\n");
+    if (d.evidence.empty())
+        h += QStringLiteral("<p>No coordinate has evidence.</p>\n");
+    for (const CoordinateEvidence& e : d.evidence) {
+        h += QStringLiteral("<h3>%1</h3>\n").arg(esc(e.recipe));
+        if (!e.pointers.empty()) {
+            h += QLatin1String(kTable) + th({QStringLiteral("Pointer"), QStringLiteral("Signer"), QStringLiteral("Attested"),
+                                             QStringLiteral("Bundle"), QStringLiteral("Problems")});
+            for (const evidence::Pointer& p : e.pointers) {
+                const evidence::Attestation* a = p.attestation();
+                QString signer = QStringLiteral("unsigned (pending)");
+                if (a && a->signer)
+                    signer = a->signer->identity + QStringLiteral(" (") + a->signer->issuer + QLatin1Char(')') +
+                             (p.signerClass ? QStringLiteral(", ") + evidence::signerClassName(*p.signerClass) : QString());
+                h += QStringLiteral("<tr>%1%2%3%4%5</tr>\n")
+                         .arg(td(p.file), td(signer), td(a ? a->attestedAtText : QStringLiteral("-")),
+                              td(a ? a->bundleOci + QStringLiteral(" @ ") + a->bundleDigest : QStringLiteral("-")),
+                              td(p.problems.isEmpty() ? QStringLiteral("valid") : p.problems.join(QStringLiteral("; "))));
+            }
+            h += QStringLiteral("</table>\n");
+        }
+        for (const store::BundleRecord& b : e.bundles) {
+            h += QStringLiteral("<p><b>Bundle</b> %1 &middot; attested %2 &middot; AICR %3 &middot; signature: %4</p>\n")
+                     .arg(esc(b.source), esc(b.attestedAt), esc(b.aicrVersion),
+                          esc(!b.signedBundle                ? QStringLiteral("none")
+                              : !b.signatureVerified         ? QStringLiteral("not checked")
+                              : *b.signatureVerified         ? QStringLiteral("verified ") + b.signatureDetail
+                                                             : QStringLiteral("FAILED ") + b.signatureDetail));
+            h += QLatin1String(kTable) + th({QStringLiteral("Verification step"), QStringLiteral("Result"), QStringLiteral("Detail")});
+            for (const evidence::CheckStep& s : b.steps)
+                h += QStringLiteral("<tr>%1%2%3</tr>\n").arg(td(s.name), td(evidence::stepStatusName(s.status)), td(s.detail));
+            h += QStringLiteral("</table>\n");
+        }
+    }
+
+    // Performance.
+    h += QStringLiteral("<h2>Performance</h2>\n");
+    if (d.runs.empty())
+        h += QStringLiteral("<p>No validation runs are stored for these coordinates.</p>\n");
+    else if (!charts.drawn)
+        h += QStringLiteral("<p><i>%1</i></p>\n").arg(esc(chartsNotDrawnNote()));
+    for (const CoordinateRuns& cr : d.runs) {
+        h += QStringLiteral("<h3>%1</h3>\n").arg(esc(cr.coordinate));
+        h += QLatin1String(kTable) + th({QStringLiteral("Run"), QStringLiteral("Started"), QStringLiteral("State"),
+                                         QStringLiteral("Check"), QStringLiteral("Result")});
+        for (const store::StoredRun& run : cr.runs)
+            for (const validation::CheckRun& c : run.result.checks)
+                if (c.nccl || c.inference)
+                    h += QStringLiteral("<tr>%1%2%3%4%5</tr>\n")
+                             .arg(td(run.summary.runUid), td(dateText(run.summary.startedAt)), td(run.summary.state), td(c.name),
+                                  td(c.message));
+        h += QStringLiteral("</table>\n");
+        for (const ReportChart& c : charts.list) {
+            if (c.coordinate != cr.coordinate)
+                continue;
+            const QString src = refs == ImageRefs::DataUri ? dataUri(c.png) : c.fileName;
+            const int w = 640, hgt = c.size.width() > 0 ? w * c.size.height() / c.size.width() : 300;
+            h += QStringLiteral("<p><b>%1</b><br><img src=\"%2\" width=\"%3\" height=\"%4\" alt=\"%1\"></p>\n")
+                     .arg(esc(c.title), src)
+                     .arg(w)
+                     .arg(hgt);
+        }
+    }
+
+    // Catalog diff.
+    h += QStringLiteral("<h2>Changes since the previous catalog version</h2>\n");
+    if (!d.diff) {
+        h += QStringLiteral("<p>%1</p>\n").arg(esc(d.diffNote));
+    } else {
+        const catalog::CatalogDiff& x = *d.diff;
+        using catalog::Change;
+        h += QStringLiteral("<p>%1 &rarr; %2: recipes %3 added, %4 removed, %5 changed, %6 unchanged.</p>\n")
+                 .arg(esc(x.fromLabel), esc(x.toLabel))
+                 .arg(x.leafCount(Change::Added))
+                 .arg(x.leafCount(Change::Removed))
+                 .arg(x.leafCount(Change::Changed))
+                 .arg(x.leafCount(Change::Unchanged));
+        auto changedRows = [&](const QString& title, const std::vector<catalog::NamedChange>& items, const QString& fromTo) {
+            QString t;
+            int n = 0;
+            for (const catalog::NamedChange& c : items) {
+                if (c.change == Change::Unchanged)
+                    continue;
+                t += QStringLiteral("<tr>%1%2%3%4</tr>\n").arg(td(c.name), td(catalog::changeName(c.change)), td(c.from), td(c.to));
+                ++n;
+            }
+            if (n == 0)
+                return QStringLiteral("<p>%1: no change.</p>\n").arg(esc(title));
+            return QStringLiteral("<h3>%1</h3>\n").arg(esc(title)) + QLatin1String(kTable) +
+                   th({QStringLiteral("Name"), QStringLiteral("Change"), fromTo + QStringLiteral(" (before)"),
+                       fromTo + QStringLiteral(" (after)")}) +
+                   t + QStringLiteral("</table>\n");
+        };
+        h += changedRows(QStringLiteral("Recipes"), x.leaves, QStringLiteral("Digest"));
+        h += changedRows(QStringLiteral("Component versions (registry)"), x.registry, QStringLiteral("Version"));
+        if (!x.componentMoves.empty()) {
+            h += QStringLiteral("<h3>Components whose resolved version changed</h3>\n") + QLatin1String(kTable) +
+                 th({QStringLiteral("Component"), QStringLiteral("Recipes affected")});
+            for (const auto& [name, n] : x.componentMoves)
+                h += QStringLiteral("<tr>%1<td align=\"right\">%2</td></tr>\n").arg(td(name)).arg(n);
+            h += QStringLiteral("</table>\n");
+        }
+    }
+
+    // Open problems.
+    h += QStringLiteral("<h2>Open problems</h2>\n");
+    if (d.problems.empty()) {
+        h += QStringLiteral("<p>None.</p>\n");
+    } else {
+        h += QLatin1String(kTable) + th({QStringLiteral("Coordinate"), QStringLiteral("Problem"), QStringLiteral("Reason")});
+        for (const ReportProblem& p : d.problems)
+            h += QStringLiteral("<tr>%1<td><font color=\"%2\">%3</font></td>%4</tr>\n")
+                     .arg(td(p.recipe), problemKindColor(p.kind), esc(p.kind), td(p.reason));
+        h += QStringLiteral("</table>\n");
+    }
+
+    // Receipts.
+    h += QStringLiteral("<h2>Receipts chain</h2>\n");
+    h += QStringLiteral("<p>%1</p>\n").arg(esc(chainText(d.chain)));
+    h += QStringLiteral("<p class=\"mono\">head #%1 &middot; %2 &middot; %3</p>\n")
+             .arg(d.chain.head.seq)
+             .arg(esc(d.chain.head.hash), esc(receipts::isoTime(d.chain.head.time)));
+    h += QStringLiteral("</body></html>\n");
+    return h;
+}
+
+// ---- Markdown ----------------------------------------------------------------------------------
+
+namespace {
+
+QString md(QString s) {
+    s.replace(QLatin1Char('|'), QStringLiteral("\\|"));
+    s.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return s;
+}
+
+QString mdRow(const QStringList& cells) {
+    QStringList c;
+    for (const QString& s : cells)
+        c << md(s);
+    return QStringLiteral("| ") + c.join(QStringLiteral(" | ")) + QStringLiteral(" |\n");
+}
+
+QString mdHeader(const QStringList& cells) {
+    return mdRow(cells) + QStringLiteral("|") + QStringLiteral(" --- |").repeated(int(cells.size())) + QLatin1Char('\n');
+}
+
+} // namespace
+
+QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QString& chartDir) {
+    QString m;
+    m += QStringLiteral("# Release review: catalog %1\n\n").arg(d.version.label);
+    m += QStringLiteral("Generated %1 by Proofbench %2 · catalog content digest `%3` · %4 recipe(s)%5\n\n")
+             .arg(dateText(d.generatedAt), d.toolVersion, d.version.contentDigest)
+             .arg(d.version.recipeCount)
+             .arg(d.options.filter.isEmpty() ? QString() : QStringLiteral(" · filter \"%1\"").arg(d.options.filter));
+    m += QStringLiteral("## Summary\n\n") + mdHeader({QStringLiteral("Status"), QStringLiteral("Coordinates")});
+    for (const auto& [status, count] : d.statusCounts())
+        m += mdRow({evidence::healthStatusName(status), QString::number(count)});
+    m += mdRow({QStringLiteral("**total**"), QString::number(d.rows.size())});
+    m += QStringLiteral("\nOpen problems: %1 · receipts chain: %2\n\n")
+             .arg(d.problems.size())
+             .arg(d.chain.ok ? QStringLiteral("intact") : QStringLiteral("broken at #%1").arg(d.chain.firstBadSeq));
+
+    m += QStringLiteral("## Health\n\n") +
+         mdHeader({QStringLiteral("Recipe"), QStringLiteral("Criteria"), QStringLiteral("Status"), QStringLiteral("Reason"),
+                   QStringLiteral("Pointers"), QStringLiteral("Signers"), QStringLiteral("Newest"), QStringLiteral("Bundles")});
+    for (const HealthRow& r : d.rows)
+        m += mdRow({r.recipe, r.criteria.summary(), evidence::healthStatusName(r.status), r.reason,
+                    QStringLiteral("%1 (%2 invalid, %3 pending)").arg(r.pointers).arg(r.invalid).arg(r.pending), signersText(r),
+                    dateText(r.newestAttestedAt), QStringLiteral("%1 (%2 invalid)").arg(r.bundles).arg(r.invalidBundles)});
+
+    m += QStringLiteral("\n## Evidence and verification\n\n");
+    if (d.evidence.empty())
+        m += QStringLiteral("No coordinate has evidence.\n\n");
+    for (const CoordinateEvidence& e : d.evidence) {
+        m += QStringLiteral("### %1\n\n").arg(e.recipe);
+        if (!e.pointers.empty()) {
+            m += mdHeader({QStringLiteral("Pointer"), QStringLiteral("Signer"), QStringLiteral("Attested"), QStringLiteral("Bundle"),
+                           QStringLiteral("Problems")});
+            for (const evidence::Pointer& p : e.pointers) {
+                const evidence::Attestation* a = p.attestation();
+                m += mdRow({p.file, a && a->signer ? a->signer->identity : QStringLiteral("unsigned (pending)"),
+                            a ? a->attestedAtText : QStringLiteral("-"), a ? a->bundleOci + QStringLiteral(" @ ") + a->bundleDigest : QStringLiteral("-"),
+                            p.problems.isEmpty() ? QStringLiteral("valid") : p.problems.join(QStringLiteral("; "))});
+            }
+            m += QLatin1Char('\n');
+        }
+        for (const store::BundleRecord& b : e.bundles) {
+            m += QStringLiteral("Bundle %1 (attested %2, AICR %3)\n\n").arg(b.source, b.attestedAt, b.aicrVersion);
+            m += mdHeader({QStringLiteral("Verification step"), QStringLiteral("Result"), QStringLiteral("Detail")});
+            for (const evidence::CheckStep& s : b.steps)
+                m += mdRow({s.name, evidence::stepStatusName(s.status), s.detail});
+            m += QLatin1Char('\n');
+        }
+    }
+
+    m += QStringLiteral("## Performance\n\n");
+    if (d.runs.empty())
+        m += QStringLiteral("No validation runs are stored for these coordinates.\n\n");
+    else if (!charts.drawn)
+        m += QStringLiteral("_%1_\n\n").arg(chartsNotDrawnNote());
+    for (const CoordinateRuns& cr : d.runs) {
+        m += QStringLiteral("### %1\n\n").arg(cr.coordinate);
+        m += mdHeader({QStringLiteral("Run"), QStringLiteral("Started"), QStringLiteral("State"), QStringLiteral("Check"), QStringLiteral("Result")});
+        for (const store::StoredRun& run : cr.runs)
+            for (const validation::CheckRun& c : run.result.checks)
+                if (c.nccl || c.inference)
+                    m += mdRow({run.summary.runUid, dateText(run.summary.startedAt), run.summary.state, c.name, c.message});
+        m += QLatin1Char('\n');
+        for (const ReportChart& c : charts.list)
+            if (c.coordinate == cr.coordinate)
+                m += QStringLiteral("![%1](%2/%3)\n\n").arg(c.title, chartDir, c.fileName);
+    }
+
+    m += QStringLiteral("## Changes since the previous catalog version\n\n");
+    if (!d.diff)
+        m += d.diffNote + QStringLiteral("\n\n");
+    else
+        m += catalog::toMarkdown(*d.diff) + QStringLiteral("\n\n");
+
+    m += QStringLiteral("## Open problems\n\n");
+    if (d.problems.empty()) {
+        m += QStringLiteral("None.\n\n");
+    } else {
+        m += mdHeader({QStringLiteral("Coordinate"), QStringLiteral("Problem"), QStringLiteral("Reason")});
+        for (const ReportProblem& p : d.problems)
+            m += mdRow({p.recipe, p.kind, p.reason});
+        m += QLatin1Char('\n');
+    }
+    m += QStringLiteral("## Receipts chain\n\n%1\n\nhead #%2 `%3` %4\n")
+             .arg(chainText(d.chain))
+             .arg(d.chain.head.seq)
+             .arg(d.chain.head.hash, receipts::isoTime(d.chain.head.time));
+    return m;
+}
+
+} // namespace pb::report
