@@ -1,5 +1,7 @@
 #include "catalog/Loader.h"
 
+#include "core/Files.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -628,13 +630,30 @@ Result<Catalog> loadCatalog(const QString& rootIn, const LoadOptions& options) {
     if (!dir.exists(QStringLiteral("overlays")))
         return makeError(QStringLiteral("not an AICR catalog: no overlays/ directory"), root);
 
+    // Every entry is looked at, not only regular files: a symbolic link, named pipe, socket or device
+    // inside the catalog is refused by name. Skipping it silently made a symlinked overlays/eks.yaml
+    // fail later as "base overlay 'eks' does not exist".
+    const bool onDisk = !root.startsWith(QLatin1Char(':'));
     QStringList paths;
-    QDirIterator it(root, QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    QDirIterator it(root, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString abs = it.next();
         const QFileInfo fi = it.fileInfo();
-        if (fi.isSymLink())
-            continue; // never follow links out of the catalog
+        if (onDisk) {
+            if (fi.isSymLink())
+                return makeError(QStringLiteral("%1 is a symbolic link; a catalog is read without following links "
+                                                "(put the file itself there)")
+                                     .arg(dir.relativeFilePath(abs)),
+                                 abs);
+            if (fi.isDir())
+                continue;
+            if (!isRegularFileNoFollow(abs))
+                return makeError(QStringLiteral("%1 is %2, not a regular file; a catalog holds only files and directories")
+                                     .arg(dir.relativeFilePath(abs), describeFileType(abs)),
+                                 abs);
+        } else if (fi.isDir()) {
+            continue;
+        }
         paths << dir.relativeFilePath(abs);
         if (paths.size() > options.maxFiles)
             return makeError(QStringLiteral("more than %1 files; not a catalog directory?").arg(options.maxFiles),
@@ -647,13 +666,16 @@ Result<Catalog> loadCatalog(const QString& rootIn, const LoadOptions& options) {
     for (const QString& rel : std::as_const(paths)) {
         if (options.cancel && options.cancel->load())
             return makeError(QStringLiteral("cancelled"), root);
-        QFile f(root + QLatin1Char('/') + rel);
+        const QString abs = root + QLatin1Char('/') + rel;
+        QFile f(abs);
+        if (Status opened = openInputFile(f, rel); !opened)
+            return opened.error();
         if (f.size() > options.maxFileBytes)
-            return makeError(QStringLiteral("file is larger than %1 MiB").arg(options.maxFileBytes >> 20),
-                             root + QLatin1Char('/') + rel);
-        if (!f.open(QIODevice::ReadOnly))
-            return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), root + QLatin1Char('/') + rel);
-        files.push_back(CatalogFile{rel, QString(), f.readAll()});
+            return makeError(QStringLiteral("file is larger than %1 MiB").arg(options.maxFileBytes >> 20), abs);
+        Result<QByteArray> bytes = readLimited(f, options.maxFileBytes, rel);
+        if (!bytes)
+            return bytes.error();
+        files.push_back(CatalogFile{rel, QString(), std::move(*bytes)});
         if (options.progress)
             options.progress(++done, static_cast<int>(paths.size()));
     }

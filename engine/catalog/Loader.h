@@ -21,7 +21,11 @@ struct LoadOptions {
     int maxFiles = 20000;
 };
 
-// `root` is the recipes/ directory itself (or a directory containing recipes/).
+// `root` is the recipes/ directory itself (or a directory containing recipes/). Every file is opened
+// through openInputFile (core/Files.h). An entry that is not a regular file or a directory (a symbolic
+// link, named pipe, socket or device) is REFUSED, with an error naming the entry and what it is: links
+// are never followed out of (or within) a catalog, and skipping one silently would make a later check
+// fail with a misleading reason ("base overlay 'eks' does not exist").
 Result<Catalog> loadCatalog(const QString& root, const LoadOptions& options = {});
 
 // Builds a catalog from files already in memory (path relative to the root -> bytes); the store

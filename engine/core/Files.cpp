@@ -87,18 +87,24 @@ Status openInputFile(QFile& file, const QString& what) {
         return makeError(QStringLiteral("cannot read %1: no file name").arg(what.isEmpty() ? QStringLiteral("file") : what));
     if (file.isOpen())
         file.close();
+    // Qt resources (":/recipes/...") are compiled in: never a pipe or a device.
+    if (path.startsWith(QLatin1Char(':')) || path.startsWith(QLatin1String("qrc:"))) {
+        if (!file.open(QIODevice::ReadOnly))
+            return makeError(QStringLiteral("cannot read %1: %2").arg(label, file.errorString()), path);
+        return {};
+    }
     const QByteArray native = QFile::encodeName(path);
     int fd;
     do
         fd = ::open(native.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     while (fd < 0 && errno == EINTR);
     if (fd < 0)
-        return makeError(QStringLiteral("cannot read %1: %2").arg(what.isEmpty() ? QStringLiteral("file") : what, errnoText(errno)), path);
+        return makeError(QStringLiteral("cannot read %1: %2").arg(label, errnoText(errno)), path);
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         const int err = errno;
         ::close(fd);
-        return makeError(QStringLiteral("cannot read %1: %2").arg(what.isEmpty() ? QStringLiteral("file") : what, errnoText(err)), path);
+        return makeError(QStringLiteral("cannot read %1: %2").arg(label, errnoText(err)), path);
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
@@ -109,7 +115,7 @@ Status openInputFile(QFile& file, const QString& what) {
         ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
         ::close(fd);
-        return makeError(QStringLiteral("cannot read %1: %2").arg(what.isEmpty() ? QStringLiteral("file") : what, file.errorString()), path);
+        return makeError(QStringLiteral("cannot read %1: %2").arg(label, file.errorString()), path);
     }
     // QFile forgets the name of a file opened from a descriptor; keep it for errors (inputFileName).
     file.setObjectName(path);

@@ -12,6 +12,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -31,6 +32,7 @@ Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QStr
     if (archive_read_open_memory(a.get(), bytes.constData(), static_cast<size_t>(bytes.size())) != ARCHIVE_OK)
         return makeError(QStringLiteral("not a tar archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), name);
     QMap<QString, QByteArray> out;
+    QHash<QString, QString> seenAs; // clean path -> the member name it was first read under
     qint64 total = 0, members = 0;
     archive_entry* entry = nullptr;
     for (;;) {
@@ -77,8 +79,12 @@ Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QStr
         if (got != size)
             return makeError(QStringLiteral("truncated member"), shown);
         const QString clean = parts.join(QLatin1Char('/'));
-        if (out.contains(clean))
-            return makeError(QStringLiteral("member appears twice"), shown);
+        if (const auto first = seenAs.constFind(clean); first != seenAs.cend()) {
+            if (first.value() == QString::fromUtf8(rawPath ? rawPath : ""))
+                return makeError(QStringLiteral("member '%1' appears twice").arg(first.value()), name);
+            return makeError(QStringLiteral("members '%1' and '%2' are the same file '%3'").arg(first.value(), QString::fromUtf8(rawPath ? rawPath : ""), clean), name);
+        }
+        seenAs.insert(clean, QString::fromUtf8(rawPath ? rawPath : ""));
         out.insert(clean, data);
     }
     return out;
@@ -130,7 +136,9 @@ Result<SummaryBundle> loadSummaryBundle(const QString& dirIn) {
         return makeError(QStringLiteral("not a summary bundle: no manifest.json or statement.intoto.json"), dirIn);
     SummaryBundle b;
     b.source = dir;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    // Every entry is looked at: a link (to a file or a directory), pipe, socket or device is refused
+    // by name, never passed over.
+    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     const QDir base(dir);
     qint64 total = 0;
     while (it.hasNext()) {
@@ -138,17 +146,22 @@ Result<SummaryBundle> loadSummaryBundle(const QString& dirIn) {
         const QString rel = base.relativeFilePath(abs);
         if (it.fileInfo().isSymLink())
             return makeError(QStringLiteral("symbolic links are refused in a bundle"), abs);
-        if (!it.fileInfo().isFile())
-            return makeError(QStringLiteral("only regular files are allowed in a bundle"), abs);
+        if (it.fileInfo().isDir())
+            continue;
+        if (!isRegularFileNoFollow(abs))
+            return makeError(QStringLiteral("only regular files are allowed in a bundle (this is %1)").arg(describeFileType(abs)), abs);
         QFile f(abs);
+        if (Status opened = openInputFile(f, rel); !opened)
+            return opened.error();
         if (f.size() > 64ll * 1024 * 1024)
             return makeError(QStringLiteral("file larger than 64 MiB"), abs);
         total += f.size();
         if (total > 512ll * 1024 * 1024)
             return makeError(QStringLiteral("bundle larger than 512 MiB"), dirIn);
-        if (!f.open(QIODevice::ReadOnly))
-            return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), abs);
-        b.files.insert(rel, f.readAll());
+        Result<QByteArray> bytes = readLimited(f, 64ll * 1024 * 1024, rel);
+        if (!bytes)
+            return bytes.error();
+        b.files.insert(rel, std::move(*bytes));
     }
     return b;
 }
@@ -162,11 +175,13 @@ Result<QByteArray> readBlob(const QString& layout, const QString& digest) {
     if (!re.match(digest).hasMatch())
         return makeError(QStringLiteral("unsupported digest '%1' (sha256:<64 lowercase hex> only)").arg(digest.left(100)), layout);
     const QString path = layout + QStringLiteral("/blobs/sha256/") + digest.mid(7);
+    if (!QFileInfo::exists(path))
+        return makeError(QStringLiteral("missing blob %1").arg(digest), path);
     QFile f(path);
+    if (Status opened = openInputFile(f, QStringLiteral("the blob")); !opened)
+        return opened.error();
     if (f.size() > 256ll * 1024 * 1024)
         return makeError(QStringLiteral("blob larger than 256 MiB"), path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("missing blob %1").arg(digest), path);
     Result<QByteArray> read = readLimited(f, 256ll * 1024 * 1024, QStringLiteral("the blob"));
     if (!read)
         return read.error();
@@ -180,16 +195,19 @@ Result<QByteArray> readBlob(const QString& layout, const QString& digest) {
 
 Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
     const QString dir = QFileInfo(dirIn).absoluteFilePath();
-    QFile idx(dir + QStringLiteral("/index.json"));
-    if (!idx.open(QIODevice::ReadOnly))
+    const QString indexFile = dir + QStringLiteral("/index.json");
+    if (!QFileInfo::exists(indexFile))
         return makeError(QStringLiteral("not an OCI image layout: no index.json"), dirIn);
+    QFile idx(indexFile);
+    if (Status opened = openInputFile(idx, QStringLiteral("index.json")); !opened)
+        return opened.error();
     Result<QByteArray> indexBytes = readLimited(idx, limits::kConfigFile, QStringLiteral("index.json"));
     if (!indexBytes)
         return indexBytes.error();
     const QJsonObject index = QJsonDocument::fromJson(*indexBytes).object();
     const QJsonArray manifests = index.value(QStringLiteral("manifests")).toArray();
     if (manifests.isEmpty())
-        return makeError(QStringLiteral("index.json lists no manifests"), idx.fileName(), 0, QStringLiteral("manifests"));
+        return makeError(QStringLiteral("index.json lists no manifests"), indexFile, 0, QStringLiteral("manifests"));
     const QString manifestDigest = manifests.first().toObject().value(QStringLiteral("digest")).toString();
     Result<QByteArray> manifestBytes = readBlob(dir, manifestDigest);
     if (!manifestBytes)
@@ -215,11 +233,18 @@ Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
     SummaryBundle b;
     b.source = dir;
     b.ociManifestDigest = manifestDigest;
-    // The layer holds the summary-bundle tree at its root (some tools add the directory itself).
+    // The layer holds the summary-bundle tree at its root (some tools add the directory itself). Both
+    // "manifest.json" and "summary-bundle/manifest.json" would be one bundle file: an error naming
+    // both, never one silently shadowing the other.
+    QHash<QString, QString> from; // bundle file -> the member it came from
     for (auto it = files->cbegin(); it != files->cend(); ++it) {
         QString p = it.key();
         if (p.startsWith(QLatin1String("summary-bundle/")))
             p = p.mid(15);
+        if (const auto first = from.constFind(p); first != from.cend())
+            return makeError(QStringLiteral("members '%1' and '%2' are both the bundle file '%3'").arg(first.value(), it.key(), p),
+                             QStringLiteral("layer %1").arg(layerDigest));
+        from.insert(p, it.key());
         b.files.insert(p, it.value());
     }
     return b;

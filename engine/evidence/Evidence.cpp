@@ -184,11 +184,42 @@ PointerLayout layoutOf(const QString& rel, QString* dirRecipe, QString* dirSourc
 
 } // namespace
 
+Pointer unreadPointer(const QString& rel, const QString& reason) {
+    Pointer p;
+    p.file = rel;
+    p.raw = QByteArray("", 0);
+    p.layout = layoutOf(rel, &p.dirRecipe, &p.dirSource);
+    p.problems << reason;
+    p.unread = true;
+    return p;
+}
+
+Pointer readPointer(const QString& abs, const QString& rel, bool followLinks) {
+    if (!followLinks && !abs.startsWith(QLatin1Char(':')) && !isRegularFileNoFollow(abs))
+        return unreadPointer(rel, QStringLiteral("not read: %1 is %2, not a regular file").arg(rel, describeFileType(abs)));
+    QFile f(abs);
+    if (Status opened = openInputFile(f, rel); !opened)
+        return unreadPointer(rel, QStringLiteral("not read: %1").arg(opened.error().message));
+    if (f.size() > kMaxPointerBytes)
+        return unreadPointer(rel, QStringLiteral("not read: %1 is %2 bytes, over the %3-byte limit for a pointer")
+                                      .arg(rel)
+                                      .arg(f.size())
+                                      .arg(kMaxPointerBytes));
+    Result<QByteArray> bytes = readLimited(f, kMaxPointerBytes, rel);
+    if (!bytes)
+        return unreadPointer(rel, QStringLiteral("not read: %1").arg(bytes.error().message));
+    return parsePointer(*bytes, rel);
+}
+
 Pointer parsePointer(const QByteArray& bytes, const QString& rel) {
     Pointer p;
     p.file = rel;
-    p.raw = bytes;
+    p.raw = bytes.isNull() ? QByteArray("", 0) : bytes;
     p.layout = layoutOf(rel, &p.dirRecipe, &p.dirSource);
+    if (bytes.trimmed().isEmpty()) {
+        p.problems << (bytes.isEmpty() ? QStringLiteral("empty file; not a pointer") : QStringLiteral("blank file; not a pointer"));
+        return p;
+    }
     Result<Node> doc = yaml::parse(bytes, rel);
     if (!doc) {
         p.problems << doc.error().toString();
@@ -346,31 +377,31 @@ Result<EvidenceTree> scanEvidence(const QString& dirIn, const QString& allowlist
     } else if (!allowlistFile.isEmpty()) {
         return makeError(QStringLiteral("allowlist not found"), allowlistFile);
     }
-    QDirIterator it(root, {QStringLiteral("*.yaml")}, QDir::Files, QDirIterator::Subdirectories);
+    // Every entry is looked at (links and pipes, sockets, devices included) so that none is passed
+    // over in silence: a *.yaml that is not a regular file is an invalid pointer saying so; anything
+    // else that is neither a regular file nor a directory is listed in tree.skipped.
+    QDirIterator it(root, QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     const QDir base(root);
     while (it.hasNext()) {
         const QString abs = it.next();
-        if (it.fileInfo().isSymLink())
-            continue;
+        const QFileInfo fi = it.fileInfo();
         const QString rel = base.relativeFilePath(abs);
+        const bool regular = !fi.isSymLink() && isRegularFileNoFollow(abs);
+        if (!fi.fileName().endsWith(QLatin1String(".yaml"))) {
+            if (!regular && !(fi.isDir() && !fi.isSymLink()))
+                tree.skipped << QStringLiteral("%1: %2, not read (links are not followed; only regular files are pointers)")
+                                    .arg(rel, fi.isSymLink() && fi.isDir() ? QStringLiteral("a symbolic link to a directory") : describeFileType(abs));
+            continue;
+        }
         if (rel == QLatin1String("allowlist.yaml"))
             continue;
-        QFile f(abs);
-        if (f.size() > 1024 * 1024) {
-            Pointer p;
-            p.file = rel;
-            p.problems << QStringLiteral("larger than 1 MiB; not a pointer");
-            tree.pointers.push_back(p);
-            continue;
-        }
-        Pointer p = f.open(QIODevice::ReadOnly) ? parsePointer(f.readAll(), rel) : Pointer{};
-        if (p.file.isEmpty()) {
-            p.file = rel;
-            p.problems << QStringLiteral("cannot read: %1").arg(f.errorString());
-        }
+        if (fi.isDir() && !fi.isSymLink())
+            continue; // a directory named *.yaml: walked into, not a pointer
+        Pointer p = readPointer(abs, rel);
         checkPointer(p, tree.allowlist ? &*tree.allowlist : nullptr);
         tree.pointers.push_back(std::move(p));
     }
+    tree.skipped.sort();
     std::sort(tree.pointers.begin(), tree.pointers.end(),
               [](const Pointer& a, const Pointer& b) { return a.file < b.file; });
     return tree;

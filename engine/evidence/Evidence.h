@@ -75,6 +75,10 @@ struct Pointer {
     QString recipe, profile, schemaVersion;
     std::vector<Attestation> attestations;
     QStringList problems;  // every broken rule, in words; empty when the pointer is valid
+    // The file's bytes could not be taken (empty is still read; over the limit, not a regular file,
+    // unreadable are not): raw is then empty (never null), problems.front() says why, and layout,
+    // dirRecipe and dirSource come from the path alone. Such a pointer is invalid, never an error.
+    bool unread = false;
     std::optional<SignerClass> signerClass; // when an allowlist was given and the pointer is signed
 
     bool isValid() const { return problems.isEmpty(); }
@@ -84,9 +88,23 @@ struct Pointer {
     QString claimedSlug() const;
 };
 
-// Parses one pointer file. A file that is not YAML, or not a pointer, still yields a Pointer whose
-// problems say why, so an import can keep it as invalid instead of dropping it.
+// Parses one pointer file. A file that is not YAML, or not a pointer, or empty, still yields a
+// Pointer whose problems say why, so an import can keep it as invalid instead of dropping it.
+// raw is never a null QByteArray (an empty file is stored as zero bytes, not SQL NULL).
 Pointer parsePointer(const QByteArray& bytes, const QString& relativePath);
+
+// A pointer is read whole up to this size; a larger file is an invalid pointer, not an error.
+constexpr qint64 kMaxPointerBytes = 1024 * 1024;
+
+// Reads one pointer file through openInputFile (core/Files.h: non-blocking, regular files only) and
+// parses it. Never an error: an empty, over-limit, unreadable or non-regular file (FIFO, socket,
+// device, symbolic link when `followLinks` is false) yields an invalid Pointer whose problems name the
+// reason, so the rest of the tree is still read and imported. Not yet checked (see checkPointer).
+Pointer readPointer(const QString& absolutePath, const QString& relativePath, bool followLinks = false);
+
+// An invalid pointer for `relativePath` that could not be read: layout and directories from the
+// path, raw empty (not null), `reason` as its one problem, unread set.
+Pointer unreadPointer(const QString& relativePath, const QString& reason);
 
 // Applies AICR's pointer rules (pkg/evidence/verifier/pointer.go) and the tree contract
 // (CheckEvidenceTree): appends to pointer.problems and sets signerClass.
@@ -96,10 +114,16 @@ struct EvidenceTree {
     QString root;
     std::optional<Allowlist> allowlist;
     std::vector<Pointer> pointers; // sorted by file
+    // Entries below the root that were not read and are not pointers (a symbolic link or a named
+    // pipe, socket or device not named *.yaml, a symlinked directory), each "path: reason", sorted.
+    // A *.yaml entry that is not a regular file is not here: it is an invalid pointer (unread).
+    QStringList skipped;
 };
 
 // Reads a recipes/evidence directory (or a directory containing recipes/evidence): the allowlist
-// (or the one given) and every pointer below it, each checked.
+// (or the one given) and every pointer below it, each checked. One unreadable pointer never stops
+// the tree: it is kept as an invalid pointer with its reason. Links are not followed: a symlinked
+// pointer is an invalid pointer ("is a symbolic link"), other skipped entries are listed in skipped.
 Result<EvidenceTree> scanEvidence(const QString& dir, const QString& allowlistFile = {});
 
 } // namespace pb::evidence

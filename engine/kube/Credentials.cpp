@@ -63,10 +63,10 @@ std::optional<QDateTime> parseTimestamp(const QString& s) {
 }
 
 Result<QByteArray> readAll(const QString& path, const QString& what, const User& user) {
+    // Non-blocking, regular files only: a named pipe as a certificate, key or token never hangs.
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read %1 %2: %3").arg(what, path, f.errorString()), user.sourceFile, 0,
-                         QStringLiteral("users[%1].user").arg(user.name));
+    if (Status opened = openInputFile(f, QStringLiteral("%1 %2").arg(what, path)); !opened)
+        return makeError(opened.error().message, user.sourceFile, 0, QStringLiteral("users[%1].user").arg(user.name));
     Result<QByteArray> bytes = readLimited(f, limits::kSmallFile, what);
     if (!bytes)
         return makeError(bytes.error().message, user.sourceFile, 0, QStringLiteral("users[%1].user").arg(user.name));
@@ -204,9 +204,8 @@ Result<Credentials> CredentialProvider::runExec() {
         QJsonObject cluster{{QStringLiteral("server"), cl.server}};
         QByteArray ca = cl.certificateAuthorityData;
         if (ca.isEmpty() && !cl.certificateAuthority.isEmpty()) {
-            QFile f(cl.certificateAuthority);
-            if (f.open(QIODevice::ReadOnly))
-                ca = f.readAll();
+            // Unreadable (or not a regular file): the plugin gets no CA, as before; never a hang.
+            ca = readFileLimited(cl.certificateAuthority, limits::kSmallFile, QStringLiteral("certificate-authority")).valueOr({});
         }
         if (!ca.isEmpty())
             cluster.insert(QStringLiteral("certificate-authority-data"), QString::fromLatin1(ca.toBase64()));

@@ -360,14 +360,12 @@ Result<Kubeconfig> Kubeconfig::load(const QStringList& files) {
         const QString abs = QFileInfo(f).absoluteFilePath();
         if (merged.files.contains(abs))
             continue;
-        QFile file(abs);
-        if (!file.exists()) {
+        if (!QFileInfo::exists(abs)) {
             missing << f;
             continue;
         }
-        if (!file.open(QIODevice::ReadOnly))
-            return makeError(QStringLiteral("cannot read the kubeconfig: %1").arg(file.errorString()), f);
-        Result<QByteArray> bytes = readLimited(file, limits::kConfigFile, QStringLiteral("the kubeconfig"));
+        // Non-blocking, regular files only: KUBECONFIG naming a named pipe is an error, not a hang.
+        Result<QByteArray> bytes = readFileLimited(abs, limits::kConfigFile, QStringLiteral("the kubeconfig"));
         if (!bytes)
             return bytes.error();
         Result<Kubeconfig> one = parse(*bytes, f);

@@ -70,12 +70,9 @@ Result<Credentials> runHelper(const QString& helper, const QString& registry, co
 
 // The config file as a JSON object; nullopt when there is no file (anonymous, not an error).
 Result<std::optional<QJsonObject>> readDockerConfig(const QString& file) {
-    QFile f(file);
-    if (!f.exists())
+    if (!QFileInfo::exists(file))
         return std::optional<QJsonObject>();
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), file);
-    Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("the docker config"));
+    Result<QByteArray> bytes = readFileLimited(file, limits::kConfigFile, QStringLiteral("the docker config"));
     if (!bytes)
         return bytes.error();
     QJsonParseError pe;

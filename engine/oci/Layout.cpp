@@ -60,10 +60,7 @@ Result<Layout> Layout::open(const QString& dirIn) {
         return makeError(QStringLiteral("cannot create the layout's blobs/sha256 directory"), dir);
     const QString marker = dir + QStringLiteral("/oci-layout");
     if (QFileInfo::exists(marker)) {
-        QFile f(marker);
-        if (!f.open(QIODevice::ReadOnly))
-            return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), marker);
-        Result<QByteArray> bytes = readLimited(f, limits::kSmallFile, QStringLiteral("oci-layout"));
+        Result<QByteArray> bytes = readFileLimited(marker, limits::kSmallFile, QStringLiteral("oci-layout"));
         if (!bytes)
             return bytes.error();
         const QString v = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("imageLayoutVersion")).toString();
@@ -91,15 +88,21 @@ bool Layout::hasBlob(const QString& digest) const { return isValidDigest(digest)
 Result<QByteArray> Layout::readBlob(const QString& digest, qint64 maxBytes) const {
     if (!isValidDigest(digest))
         return makeError(QStringLiteral("'%1' is not a sha256 digest").arg(digest), m_dir, 0, QStringLiteral("digest"));
-    QFile f(blobPath(digest));
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("blob missing from the layout: %1").arg(f.errorString()), f.fileName());
+    const QString path = blobPath(digest);
+    QFile f(path);
+    if (Status opened = openInputFile(f, QStringLiteral("the blob")); !opened) {
+        if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink())
+            return makeError(QStringLiteral("blob missing from the layout: %1").arg(opened.error().message), path);
+        return opened.error(); // a pipe, device or directory where the blob should be
+    }
     if (f.size() > maxBytes)
-        return makeError(QStringLiteral("blob is %1 bytes, over the %2 allowed here").arg(f.size()).arg(maxBytes), f.fileName());
-    QByteArray b = f.readAll();
-    if (QStringLiteral("sha256:") + sha256Hex(b) != digest)
-        return makeError(QStringLiteral("blob content does not match its digest (the layout is corrupt)"), f.fileName());
-    return b;
+        return makeError(QStringLiteral("blob is %1 bytes, over the %2 allowed here").arg(f.size()).arg(maxBytes), path);
+    Result<QByteArray> b = readLimited(f, maxBytes, QStringLiteral("the blob"));
+    if (!b)
+        return b.error();
+    if (QStringLiteral("sha256:") + sha256Hex(*b) != digest)
+        return makeError(QStringLiteral("blob content does not match its digest (the layout is corrupt)"), path);
+    return std::move(*b);
 }
 
 QString Layout::tempPath() const {
@@ -130,10 +133,7 @@ Result<QString> Layout::writeBlob(const QByteArray& bytes) {
 
 std::vector<Descriptor> Layout::manifests() const {
     std::vector<Descriptor> out;
-    QFile f(m_dir + QStringLiteral("/index.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("index.json"));
+    Result<QByteArray> bytes = readFileLimited(m_dir + QStringLiteral("/index.json"), limits::kConfigFile, QStringLiteral("index.json"));
     if (!bytes)
         return out;
     for (const QJsonValue& v : QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("manifests")).toArray())
@@ -143,15 +143,13 @@ std::vector<Descriptor> Layout::manifests() const {
 
 Status Layout::addManifest(Descriptor manifest, const QString& refName) {
     const QString file = m_dir + QStringLiteral("/index.json");
-    QFile f(file);
     QJsonObject index;
-    if (f.open(QIODevice::ReadOnly)) {
-        Result<QByteArray> bytes = readLimited(f, limits::kConfigFile, QStringLiteral("index.json"));
+    if (QFileInfo::exists(file) || QFileInfo(file).isSymLink()) {
+        Result<QByteArray> bytes = readFileLimited(file, limits::kConfigFile, QStringLiteral("index.json"));
         if (!bytes)
             return bytes.error();
         index = QJsonDocument::fromJson(*bytes).object();
     }
-    f.close();
     if (!refName.isEmpty())
         manifest.annotations.insert(QLatin1String(kRefName), refName);
     // Replaced in place: the first entry stays first (loadOciLayout reads the first as the bundle).
