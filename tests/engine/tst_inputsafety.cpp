@@ -6,6 +6,7 @@
 #include "catalog/Loader.h"
 #include "core/Files.h"
 #include "core/Hash.h"
+#include "deploy/DeploymentBundle.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
 #include "kube/Credentials.h"
@@ -140,6 +141,7 @@ QByteArray pointerYaml(const QString& recipe, const QString& digestHex) {
 const QString kSlug = QStringLiteral("7c4c0edc8c765a95a0f3afdb3bbb8e91");
 
 void expectNotRegular(const Error& e, const QString& path, const char* kind = "named pipe (FIFO)") {
+    qInfo("%s", qPrintable(e.toString()));
     QVERIFY2(e.file == path || e.message.contains(path), qPrintable(e.toString()));
     QVERIFY2(e.toString().contains(QLatin1String(kind)), qPrintable(e.toString()));
     QVERIFY2(e.toString().contains(QLatin1String("not a regular file")), qPrintable(e.toString()));
@@ -160,6 +162,7 @@ class TestInputSafety : public QObject {
     void emptyAndOverLimitPointersAreInvalidNotFatal();
     void duplicateAndShadowedLayerMembers();
     void fifoInSummaryBundleDirectory();
+    void fifoAsDeploymentChecksums();
 };
 
 void TestInputSafety::primitiveRefusesFifoSocketDeviceDirectory() {
@@ -548,6 +551,17 @@ void TestInputSafety::fifoInSummaryBundleDirectory() {
     QVERIFY(!b.ok());
     QCOMPARE(b.error().file, fifo);
     QVERIFY2(b.error().message.contains(QLatin1String("named pipe (FIFO)")), qPrintable(b.error().toString()));
+}
+
+void TestInputSafety::fifoAsDeploymentChecksums() {
+    QTemporaryDir dir;
+    writeFile(dir.filePath(QStringLiteral("001-cert-manager/values.yaml")), "a: 1\n");
+    const QString checksums = makeFifo(dir.filePath(QStringLiteral("checksums.txt")));
+    Watchdog w("verifyDeploymentBundle with a FIFO checksums.txt");
+    const deploy::DeploymentVerification v = deploy::verifyDeploymentBundle(dir.path(), {});
+    QVERIFY(!v.inventoryOk);
+    QVERIFY2(v.inventoryDetail.contains(checksums) && v.inventoryDetail.contains(QLatin1String("named pipe (FIFO), not a regular file")),
+             qPrintable(v.inventoryDetail));
 }
 
 QTEST_GUILESS_MAIN(TestInputSafety)
