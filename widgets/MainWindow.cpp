@@ -150,6 +150,22 @@ void MainWindow::buildUi() {
     m_proxy->setObjectName(QStringLiteral("recipeFilterModel"));
     m_proxy->setSourceModel(m_treeModel);
 
+    QWidget* left = buildCatalogTree();
+    buildCatalogPages();
+
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(left);
+    m_splitter->addWidget(m_stack);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({350, 1050});
+
+    buildViews();
+}
+
+QWidget* MainWindow::buildCatalogTree() {
     // Left: filter + tree.
     auto* left = new QWidget(this);
     left->setObjectName(QStringLiteral("catalogPane"));
@@ -184,7 +200,10 @@ void MainWindow::buildUi() {
     leftLayout->setSpacing(6);
     leftLayout->addWidget(m_filter);
     leftLayout->addWidget(m_tree, 1);
+    return left;
+}
 
+void MainWindow::buildCatalogPages() {
     // Right: placeholder / version summary / recipe.
     m_stack = new QStackedWidget(this);
     m_stack->setObjectName(QStringLiteral("detailStack"));
@@ -258,16 +277,10 @@ void MainWindow::buildUi() {
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_versionPage);
     m_stack->addWidget(m_recipeTabs);
+}
 
-    m_splitter = new QSplitter(Qt::Horizontal, this);
-    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
-    m_splitter->setChildrenCollapsible(false);
-    m_splitter->addWidget(left);
-    m_splitter->addWidget(m_stack);
-    m_splitter->setStretchFactor(0, 0);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({350, 1050});
-
+// The views beside the catalog: Health, Verify, Sign, Validation, Receipts; the status bar.
+void MainWindow::buildViews() {
     // The Health view: the evidence status of every coordinate of a catalog version.
     m_healthPane = new HealthPane(m_db, this);
     connect(m_healthPane, &HealthPane::openRecipe, this, [this](const QString& label, const QString& recipe) {

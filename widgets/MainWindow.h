@@ -133,6 +133,9 @@ class MainWindow : public QMainWindow {
     struct EvidenceOutcome;
 
     void buildUi();
+    QWidget* buildCatalogTree();
+    void buildCatalogPages();
+    void buildViews();
     void buildMenus();
     void onCurrentChanged(const QModelIndex& proxyIndex);
     void showRecipe(const store::RecipeInfo& info);

@@ -199,18 +199,7 @@ std::map<QString, NodeStyle> compareStyles(const catalog::RecipeDiff& diff) {
     return out;
 }
 
-ComparePane::ComparePane(models::CatalogTreeModel* versions, CatalogSource source, QWidget* parent)
-    : QWidget(parent), m_versions(versions), m_source(std::move(source)) {
-    setObjectName(QStringLiteral("comparePane"));
-
-    m_componentsModel = new ComponentDiffModel(this);
-    m_componentsModel->setObjectName(QStringLiteral("componentDiffModel"));
-    m_constraintsModel = new ConstraintDiffModel(this);
-    m_constraintsModel->setObjectName(QStringLiteral("constraintDiffModel"));
-    m_checksModel = new ValidationDiffModel(this);
-    m_checksModel->setObjectName(QStringLiteral("validationDiffModel"));
-
-    // Pickers.
+QHBoxLayout* ComparePane::buildPickers() {
     auto combo = [this](const QString& name, const QString& tip) {
         auto* c = new QComboBox(this);
         c->setObjectName(name);
@@ -246,20 +235,11 @@ ComparePane::ComparePane(models::CatalogTreeModel* versions, CatalogSource sourc
     pickers->addStretch(1);
     pickers->addWidget(m_changesOnly);
 
-    m_recipeSummary = new QLabel(this);
-    m_recipeSummary->setObjectName(QStringLiteral("compareRecipeSummary"));
-    m_recipeSummary->setTextFormat(Qt::RichText);
-    m_recipeSummary->setWordWrap(true);
-    m_recipeSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return pickers;
+}
 
-    m_summary = new QLabel(this);
-    m_summary->setObjectName(QStringLiteral("compareSummary"));
-    m_summary->setTextFormat(Qt::RichText);
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summary->setFrameShape(QFrame::StyledPanel);
-    m_summary->setMargin(6);
-
+// Tables on top (components beside constraints and checks), the combined graph below.
+QSplitter* ComparePane::buildBody() {
     // Components, side by side.
     m_componentsView = new QTableView(this);
     m_componentsView->setObjectName(QStringLiteral("compareComponents"));
@@ -328,14 +308,10 @@ ComparePane::ComparePane(models::CatalogTreeModel* versions, CatalogSource sourc
     split->setStretchFactor(1, 1);
     split->setSizes({340, 320});
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(10, 8, 6, 4);
-    layout->setSpacing(6);
-    layout->addLayout(pickers);
-    layout->addWidget(m_recipeSummary);
-    layout->addWidget(m_summary);
-    layout->addWidget(split, 1);
+    return split;
+}
 
+void ComparePane::connectSignals() {
     for (QTableView* t : {m_componentsView, m_constraintsView, m_checksView})
         t->viewport()->installEventFilter(this);
 
@@ -400,6 +376,45 @@ ComparePane::ComparePane(models::CatalogTreeModel* versions, CatalogSource sourc
         }
         m_syncing = false;
     });
+}
+
+ComparePane::ComparePane(models::CatalogTreeModel* versions, CatalogSource source, QWidget* parent)
+    : QWidget(parent), m_versions(versions), m_source(std::move(source)) {
+    setObjectName(QStringLiteral("comparePane"));
+
+    m_componentsModel = new ComponentDiffModel(this);
+    m_componentsModel->setObjectName(QStringLiteral("componentDiffModel"));
+    m_constraintsModel = new ConstraintDiffModel(this);
+    m_constraintsModel->setObjectName(QStringLiteral("constraintDiffModel"));
+    m_checksModel = new ValidationDiffModel(this);
+    m_checksModel->setObjectName(QStringLiteral("validationDiffModel"));
+
+    QHBoxLayout* pickers = buildPickers();
+    m_recipeSummary = new QLabel(this);
+    m_recipeSummary->setObjectName(QStringLiteral("compareRecipeSummary"));
+    m_recipeSummary->setTextFormat(Qt::RichText);
+    m_recipeSummary->setWordWrap(true);
+    m_recipeSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("compareSummary"));
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setFrameShape(QFrame::StyledPanel);
+    m_summary->setMargin(6);
+
+    QSplitter* split = buildBody();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 8, 6, 4);
+    layout->setSpacing(6);
+    layout->addLayout(pickers);
+    layout->addWidget(m_recipeSummary);
+    layout->addWidget(m_summary);
+    layout->addWidget(split, 1);
+
+    connectSignals();
 
     if (m_versions)
         connect(m_versions, &QAbstractItemModel::modelReset, this, &ComparePane::reloadVersions);

@@ -16,6 +16,8 @@
 #include <optional>
 
 class QCheckBox;
+class QHBoxLayout;
+class QSplitter;
 class QComboBox;
 class QLabel;
 class QTableView;
@@ -79,6 +81,9 @@ class ComparePane : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
+    QHBoxLayout* buildPickers();
+    QSplitter* buildBody();
+    void connectSignals();
     struct RecipeOutcome;
     struct CatalogOutcome;
 
