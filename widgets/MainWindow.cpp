@@ -367,6 +367,54 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
+    buildViewMenu();
+
+    // Sign: every signing dialog from any view (they open over the Sign view).
+    QMenu* signMenu = menuBar()->addMenu(tr("&Sign"));
+    signMenu->setObjectName(QStringLiteral("signMenu"));
+    const struct {
+        QString text;
+        const char* name;
+        std::function<void()> run;
+    } signActions[] = {
+        {tr("&New Key…"), "actionNewKey", [this] { m_signPane->newKey(); }},
+        {tr("&Import Key…"), "actionImportKey", [this] { m_signPane->importKey(); }},
+        {QString(), nullptr, {}},
+        {tr("Sign &File…"), "actionSignFile", [this] { m_signPane->signFile(); }},
+        {tr("Sign &Evidence Bundle…"), "actionSignEvidence", [this] { m_signPane->signEvidence(); }},
+        {tr("Sign &Deployment Bundle…"), "actionSignDeployment", [this] { m_signPane->signDeployment(); }},
+        {QString(), nullptr, {}},
+        {tr("&Verify Deployment Bundle…"), "actionVerifyDeployment",
+         [this] {
+             m_signPane->findChild<QLineEdit*>(QStringLiteral("bundleVerifyDirectory"))
+                 ->setFocus(Qt::OtherFocusReason);
+         }},
+    };
+    for (const auto& a : signActions) {
+        if (!a.name) {
+            signMenu->addSeparator();
+            continue;
+        }
+        QAction* action = signMenu->addAction(a.text, this, [this, run = a.run] {
+            showSign();
+            run();
+        });
+        action->setObjectName(QLatin1String(a.name));
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    QAction* about = help->addAction(tr("&About Proofbench"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Proofbench"),
+            tr("<b>Proofbench</b> %1<br>A workbench for AICR recipes, evidence and signatures.")
+                .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+    });
+    about->setObjectName(QStringLiteral("actionAbout"));
+}
+
+// View: one action per view (Ctrl+1..6, also on the tool bar), filter, expand, collapse, reload.
+void MainWindow::buildViewMenu() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
     auto* views = new QActionGroup(this);
@@ -454,49 +502,6 @@ void MainWindow::buildMenus() {
     QAction* reload = view->addAction(tr("&Reload"), this, &MainWindow::reloadCatalogs);
     reload->setObjectName(QStringLiteral("actionReload"));
     reload->setShortcut(QKeySequence::Refresh);
-
-    // Sign: every signing dialog from any view (they open over the Sign view).
-    QMenu* signMenu = menuBar()->addMenu(tr("&Sign"));
-    signMenu->setObjectName(QStringLiteral("signMenu"));
-    const struct {
-        QString text;
-        const char* name;
-        std::function<void()> run;
-    } signActions[] = {
-        {tr("&New Key…"), "actionNewKey", [this] { m_signPane->newKey(); }},
-        {tr("&Import Key…"), "actionImportKey", [this] { m_signPane->importKey(); }},
-        {QString(), nullptr, {}},
-        {tr("Sign &File…"), "actionSignFile", [this] { m_signPane->signFile(); }},
-        {tr("Sign &Evidence Bundle…"), "actionSignEvidence", [this] { m_signPane->signEvidence(); }},
-        {tr("Sign &Deployment Bundle…"), "actionSignDeployment", [this] { m_signPane->signDeployment(); }},
-        {QString(), nullptr, {}},
-        {tr("&Verify Deployment Bundle…"), "actionVerifyDeployment",
-         [this] {
-             m_signPane->findChild<QLineEdit*>(QStringLiteral("bundleVerifyDirectory"))
-                 ->setFocus(Qt::OtherFocusReason);
-         }},
-    };
-    for (const auto& a : signActions) {
-        if (!a.name) {
-            signMenu->addSeparator();
-            continue;
-        }
-        QAction* action = signMenu->addAction(a.text, this, [this, run = a.run] {
-            showSign();
-            run();
-        });
-        action->setObjectName(QLatin1String(a.name));
-    }
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->setObjectName(QStringLiteral("helpMenu"));
-    QAction* about = help->addAction(tr("&About Proofbench"), this, [this] {
-        QMessageBox::about(
-            this, tr("About Proofbench"),
-            tr("<b>Proofbench</b> %1<br>A workbench for AICR recipes, evidence and signatures.")
-                .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
-    });
-    about->setObjectName(QStringLiteral("actionAbout"));
 }
 
 void MainWindow::reloadCatalogs() {

@@ -137,6 +137,7 @@ class MainWindow : public QMainWindow {
     void buildCatalogPages();
     void buildViews();
     void buildMenus();
+    void buildViewMenu();
     void onCurrentChanged(const QModelIndex& proxyIndex);
     void showRecipe(const store::RecipeInfo& info);
     void showVersion(const store::CatalogVersionInfo& version);
