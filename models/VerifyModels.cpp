@@ -1,6 +1,7 @@
 #include "VerifyModels.h"
 
 #include "HealthModels.h"
+#include "ops/TrustedRoots.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -12,7 +13,7 @@
 namespace pb::models {
 
 using sigstore::StepState;
-using store::HealthStatus;
+using evidence::HealthStatus;
 
 namespace {
 
@@ -513,6 +514,39 @@ QString VerifyRequest::normalizedDigest() const {
         d = d.mid(7);
     static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
     return hex.match(d).hasMatch() ? QStringLiteral("sha256:") + d : QString();
+}
+
+ops::VerifyRequest VerifyRequest::operation(qint64 trustedRootId) const {
+    ops::VerifyRequest r;
+    r.bundlePath = bundlePath;
+    if (digestMode)
+        r.artifactDigest = digest;
+    else
+        r.artifactPath = artifactPath;
+    r.policy = policy();
+    if (keyMode) {
+        r.policy.publicKeyPem.clear(); // the operation reads the key's file
+        r.keyPath = keyPath;
+    }
+    r.trustedRootId = trustedRootId;
+    r.record = true;
+    return r;
+}
+
+QString VerifyLibrary::databasePath() const {
+    return m_db.path();
+}
+
+Result<std::vector<store::StoredTrustedRoot>> VerifyLibrary::trustedRoots() const {
+    return store::VerificationStore(m_db).trustedRoots();
+}
+
+Result<std::vector<store::StoredVerification>> VerifyLibrary::recentVerifications(int limit) const {
+    return store::VerificationStore(m_db).recent(limit);
+}
+
+Result<qint64> VerifyLibrary::importTrustedRoot(const QString& path) {
+    return ops::importTrustedRoot(ops::Context(m_db), path, true);
 }
 
 QString shellQuote(const QString& arg) {

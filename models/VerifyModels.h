@@ -5,6 +5,7 @@
 // command line. No widgets.
 #pragma once
 
+#include "ops/Verify.h"
 #include "sigstore/Verify.h"
 #include "store/VerificationStore.h"
 
@@ -182,6 +183,26 @@ struct VerifyRequest {
     sigstore::Policy policy() const;
     // "sha256:<hex>", lower case; empty when `digest` is not a sha256 digest.
     QString normalizedDigest() const;
+    // The same check as the operation runs it (ops::verify), against the stored root
+    // `trustedRootId` (0: the database's default), recorded.
+    ops::VerifyRequest operation(qint64 trustedRootId) const;
+};
+
+// What the Verify view reads from the database (the stored trusted roots, the recent
+// verifications) on the connection it was given, and its one quick write: a trusted root imported
+// through the same operation as `proofbench verify --import-trusted-root`.
+class VerifyLibrary {
+  public:
+    explicit VerifyLibrary(db::Database& db) : m_db(db) {}
+
+    QString databasePath() const;
+    Result<std::vector<store::StoredTrustedRoot>> trustedRoots() const;
+    Result<std::vector<store::StoredVerification>> recentVerifications(int limit = 200) const;
+    // ops::importTrustedRoot, as the default root.
+    Result<qint64> importTrustedRoot(const QString& path);
+
+  private:
+    db::Database& m_db;
 };
 
 // POSIX shell quoting: bare when only safe characters, otherwise single quotes.

@@ -1,162 +1,55 @@
-// verify: one Sigstore bundle offline, or every case of a MANIFEST.tsv with --batch.
+// verify: one Sigstore bundle offline, or every case of a MANIFEST.tsv with --batch. Parse the
+// flags, build the request, call the operation (ops::verify, ops::verifyBatch,
+// ops::importTrustedRoot: the Verify view calls the same ones), print.
 #include "cli/Commands.h"
 #include "CliUtil.h"
 
 #include "db/Database.h"
-#include "receipts/Ledger.h"
-#include "sigstore/Verify.h"
-#include "store/VerificationStore.h"
+#include "ops/TrustedRoots.h"
+#include "ops/Verify.h"
+#include "ops/VerifyBatch.h"
 
 #include <QCommandLineParser>
-#include <QDir>
-#include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 namespace pb::cli {
 
-using namespace pb::catalog;
-using namespace pb::store;
-
-
 namespace {
 
-// ---- verify -------------------------------------------------------------------------------------
-
-// The trusted root: --trusted-root FILE, else the database's default (imported in the app or by
-// `proofbench verify --import-trusted-root`).
-Result<sigstore::TrustedRoot> trustedRootFrom(const QCommandLineParser& p) {
-    if (p.isSet(QStringLiteral("trusted-root")))
-        return sigstore::loadTrustedRoot(p.value(QStringLiteral("trusted-root")));
-    auto db = Database::open(dbPath(p));
-    if (!db)
-        return db.error();
-    auto root = VerificationStore(**db).defaultTrustedRoot();
-    if (!root)
-        return root.error();
-    if (!*root)
-        return makeError(QStringLiteral("no trusted root: give --trusted-root FILE (Sigstore's trusted_root.json), or import "
-                                        "one with --import-trusted-root"),
-                         dbPath(p));
-    return std::move(**root);
-}
-
-int verifyBatch(const QCommandLineParser& p) {
-    const QString manifest = p.value(QStringLiteral("batch"));
-    auto text = readFile(manifest);
-    if (!text)
-        return fail(text.error());
-    std::optional<sigstore::TrustedRoot> common;
-    if (p.isSet(QStringLiteral("trusted-root"))) {
-        auto r = sigstore::loadTrustedRoot(p.value(QStringLiteral("trusted-root")));
-        if (!r)
-            return fail(r.error());
-        common = std::move(*r);
-    }
-    const QDir base = QFileInfo(manifest).dir();
-    const bool useDigest = p.isSet(QStringLiteral("use-digest"));
-    const QList<QByteArray> lines = text->split('\n');
-    int total = 0, verified = 0, asExpected = 0, errors = 0;
-    QJsonArray json;
-    const bool asJson = p.value(QStringLiteral("format")) == QLatin1String("json");
-    for (int i = 1; i < lines.size(); ++i) {
-        if (lines.at(i).trimmed().isEmpty())
-            continue;
-        const QStringList c = QString::fromUtf8(lines.at(i)).split(QLatin1Char('\t'));
-        if (c.size() < 7) {
-            err() << manifest << ":" << (i + 1) << ": expected at least 7 tab-separated columns, found " << c.size() << Qt::endl;
-            ++errors;
-            continue;
+int printBatch(const ops::VerifyBatchOutcome& o, bool asJson) {
+    for (const Error& e : o.unreadableLines)
+        err() << e.toString() << Qt::endl;
+    if (asJson) {
+        QJsonArray cases;
+        for (const ops::VerifyBatchCase& c : o.cases) {
+            QJsonObject j = c.result.toJson();
+            j.insert(QStringLiteral("case"), c.name);
+            j.insert(QStringLiteral("expected"), c.expected);
+            j.insert(QStringLiteral("asExpected"), c.asExpected);
+            j.remove(QStringLiteral("statement"));
+            cases.append(j);
         }
-        const QString name = c.at(0), expected = c.at(1), mode = c.at(2);
-        const QDir dir(base.filePath(QStringLiteral("cases/") + name));
-        ++total;
-        sigstore::Policy policy;
-        if (mode == QLatin1String("key")) {
-            auto key = readFile(dir.filePath(QStringLiteral("key.pub")));
-            policy.publicKeyPem = key ? *key : QByteArray();
-        } else {
-            policy.identity = c.at(3);
-            policy.issuer = c.at(4);
-        }
-        std::optional<sigstore::TrustedRoot> own;
-        if (!common) {
-            auto r = sigstore::loadTrustedRoot(dir.filePath(QStringLiteral("trusted_root.json")));
-            if (r)
-                own = std::move(*r);
-        }
-        sigstore::VerificationResult r;
-        const QString bundlePath = dir.filePath(QStringLiteral("bundle.sigstore.json"));
-        const sigstore::TrustedRoot* root = common ? &*common : own ? &*own : nullptr;
-        auto artifactBytes = readFile(dir.filePath(QStringLiteral("artifact")));
-        auto bundleBytes = readFile(bundlePath);
-        if (!root || !bundleBytes || (!useDigest && !artifactBytes)) {
-            r.bundleFile = bundlePath;
-            r.steps.push_back({QStringLiteral("inputs"), sigstore::StepState::Failed,
-                               !root ? QStringLiteral("no readable trusted root")
-                               : !bundleBytes ? bundleBytes.error().toString()
-                                              : artifactBytes.error().toString(),
-                               {}, {}});
-        } else {
-            sigstore::Artifact artifact;
-            if (useDigest) {
-                auto d = sigstore::Artifact::fromDigest(c.at(6));
-                if (!d) {
-                    err() << manifest << ":" << (i + 1) << ": artifact_digest: " << d.error().message << Qt::endl;
-                    ++errors;
-                    continue;
-                }
-                artifact = *d;
-            } else {
-                artifact = sigstore::Artifact::fromBytes(*artifactBytes);
-            }
-            r = sigstore::verifyBundle(*bundleBytes, bundlePath, artifact, *root, policy);
-        }
-        const QString verdict = r.verified ? QStringLiteral("PASS") : QStringLiteral("FAIL");
-        verified += r.verified;
-        const bool ok = expected.isEmpty() || verdict == expected;
-        asExpected += ok;
-        if (asJson) {
-            QJsonObject o = r.toJson();
-            o.insert(QStringLiteral("case"), name);
-            o.insert(QStringLiteral("expected"), expected);
-            o.insert(QStringLiteral("asExpected"), ok);
-            o.remove(QStringLiteral("statement"));
-            json.append(o);
-        } else {
-            out() << verdict << '\t' << name << '\t' << (ok ? "as expected" : "UNEXPECTED") << '\t' << r.summary() << '\n';
-        }
-    }
-    if (asJson)
-        printJson(QJsonObject{{QStringLiteral("cases"), json},
-                              {QStringLiteral("total"), total},
-                              {QStringLiteral("verified"), verified},
-                              {QStringLiteral("asExpected"), asExpected}});
-    else
+        printJson(QJsonObject{{QStringLiteral("cases"), cases},
+                              {QStringLiteral("total"), o.total()},
+                              {QStringLiteral("verified"), o.verified},
+                              {QStringLiteral("asExpected"), o.asExpected}});
+    } else {
+        for (const ops::VerifyBatchCase& c : o.cases)
+            out() << c.verdict() << '\t' << c.name << '\t' << (c.asExpected ? "as expected" : "UNEXPECTED") << '\t' << c.result.summary()
+                  << '\n';
+        const int unreadable = int(o.unreadableLines.size());
         out() << QStringLiteral("%1 case(s): %2 verified, %3 refused; %4 as expected, %5 unexpected%6\n")
-                     .arg(total)
-                     .arg(verified)
-                     .arg(total - verified)
-                     .arg(asExpected)
-                     .arg(total - asExpected)
-                     .arg(errors ? QStringLiteral(", %1 manifest line(s) unreadable").arg(errors) : QString());
+                     .arg(o.total())
+                     .arg(o.verified)
+                     .arg(o.total() - o.verified)
+                     .arg(o.asExpected)
+                     .arg(o.total() - o.asExpected)
+                     .arg(unreadable ? QStringLiteral(", %1 manifest line(s) unreadable").arg(unreadable) : QString());
+    }
     out().flush();
-    receipts::ReceiptDraft d;
-    d.kind = QStringLiteral("verify.batch");
-    d.parameters = QJsonObject{{QStringLiteral("useDigest"), useDigest},
-                               {QStringLiteral("trustedRootSha256"), common ? QString::fromLatin1(common->sha256.toHex()) : QStringLiteral("per case")},
-                               {QStringLiteral("cases"), total},
-                               {QStringLiteral("verified"), verified},
-                               {QStringLiteral("asExpected"), asExpected},
-                               {QStringLiteral("unreadableLines"), errors}};
-    d.inputs.push_back(receipts::Artifact::bytes(manifest, *text));
-    d.result = outcomeOf(asExpected == total && errors == 0);
-    d.message = QStringLiteral("%1 case(s): %2 verified, %3 as expected").arg(total).arg(verified).arg(asExpected);
-    leaveReceipt(p, d);
-    return asExpected == total && errors == 0 ? kOk : kFailed;
+    return o.ok() ? kOk : kFailed;
 }
-
 
 } // namespace
 
@@ -182,71 +75,56 @@ int verifyVerb(const QStringList& args) {
     const QString format = p.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return usage(QStringLiteral("unknown --format '%1' (expected text or json)").arg(format), QStringLiteral("verify"));
-    if (p.isSet(QStringLiteral("import-trusted-root"))) {
-        auto db = Database::open(dbPath(p));
-        if (!db)
-            return fail(db.error());
-        auto id = VerificationStore(**db).importTrustedRoot(p.value(QStringLiteral("import-trusted-root")));
+
+    // Flags to a request (usage errors: exit 2) before anything is opened.
+    ops::VerifyRequest request;
+    const bool importing = p.isSet(QStringLiteral("import-trusted-root")), batch = p.isSet(QStringLiteral("batch"));
+    if (!importing && !batch) {
+        if (!p.isSet(QStringLiteral("bundle")))
+            return usage(QStringLiteral("--bundle FILE is required"), QStringLiteral("verify"));
+        request.bundlePath = p.value(QStringLiteral("bundle"));
+        request.artifactPath = p.value(QStringLiteral("artifact"));
+        if (request.artifactPath.isEmpty() && !p.positionalArguments().isEmpty())
+            request.artifactPath = p.positionalArguments().constFirst();
+        if (request.artifactPath.isEmpty() == !p.isSet(QStringLiteral("digest")))
+            return usage(QStringLiteral("give exactly one of --artifact FILE and --digest sha256:HEX"), QStringLiteral("verify"));
+        auto policy = signerPolicy(p, true);
+        if (!policy)
+            return policy.error().file.isEmpty() ? usage(policy.error().message, QStringLiteral("verify")) : fail(policy.error());
+        request.policy = *policy;
+        if (p.isSet(QStringLiteral("digest"))) {
+            request.artifactDigest = p.value(QStringLiteral("digest"));
+            if (auto d = sigstore::Artifact::fromDigest(request.artifactDigest); !d)
+                return usage(d.error().toString(), QStringLiteral("verify"));
+        }
+        request.trustedRootPath = p.value(QStringLiteral("trusted-root"));
+        request.record = p.isSet(QStringLiteral("record"));
+    }
+
+    auto db = db::Database::open(dbPath(p));
+    if (!db)
+        return fail(db.error());
+    const ops::Context ctx(**db);
+
+    if (importing) {
+        auto id = ops::importTrustedRoot(ctx, p.value(QStringLiteral("import-trusted-root")));
         if (!id)
             return fail(id.error());
         out() << "trusted root " << p.value(QStringLiteral("import-trusted-root")) << " stored as the default\n";
         return kOk;
     }
-    if (p.isSet(QStringLiteral("batch")))
-        return verifyBatch(p);
+    if (batch) {
+        auto done = ops::verifyBatch(ctx, ops::VerifyBatchRequest{p.value(QStringLiteral("batch")), p.value(QStringLiteral("trusted-root")),
+                                                                   p.isSet(QStringLiteral("use-digest"))});
+        if (!done)
+            return fail(done.error());
+        return printBatch(*done, format == QLatin1String("json"));
+    }
 
-    if (!p.isSet(QStringLiteral("bundle")))
-        return usage(QStringLiteral("--bundle FILE is required"), QStringLiteral("verify"));
-    QString artifactPath = p.value(QStringLiteral("artifact"));
-    if (artifactPath.isEmpty() && !p.positionalArguments().isEmpty())
-        artifactPath = p.positionalArguments().constFirst();
-    if (artifactPath.isEmpty() == !p.isSet(QStringLiteral("digest")))
-        return usage(QStringLiteral("give exactly one of --artifact FILE and --digest sha256:HEX"), QStringLiteral("verify"));
-    auto policyOrError = signerPolicy(p, true);
-    if (!policyOrError)
-        return policyOrError.error().file.isEmpty() ? usage(policyOrError.error().message, QStringLiteral("verify")) : fail(policyOrError.error());
-    const sigstore::Policy policy = *policyOrError;
-    auto root = trustedRootFrom(p);
-    if (!root && policy.keyMode() && !p.isSet(QStringLiteral("trusted-root")))
-        root = sigstore::TrustedRoot{}; // a key needs no trust material; log entries then fail as untrusted
-    if (!root)
-        return fail(root.error());
-    sigstore::Artifact artifact;
-    if (!artifactPath.isEmpty()) {
-        auto bytes = readFile(artifactPath);
-        if (!bytes)
-            return fail(bytes.error());
-        artifact = sigstore::Artifact::fromBytes(std::move(*bytes));
-    } else {
-        auto d = sigstore::Artifact::fromDigest(p.value(QStringLiteral("digest")));
-        if (!d)
-            return usage(d.error().toString(), QStringLiteral("verify"));
-        artifact = *d;
-    }
-    const QString bundlePath = p.value(QStringLiteral("bundle"));
-    auto bundleBytes = readFile(bundlePath);
-    if (!bundleBytes)
-        return fail(bundleBytes.error());
-    const sigstore::VerificationResult r = sigstore::verifyBundle(*bundleBytes, bundlePath, artifact, *root, policy);
-    if (p.isSet(QStringLiteral("record"))) {
-        // The verification and its receipt in one transaction.
-        auto db = Database::open(dbPath(p));
-        if (!db)
-            return fail(db.error());
-        if (auto id = VerificationStore(**db).record(r, *bundleBytes, policy); !id)
-            return fail(id.error());
-    } else {
-        receipts::ReceiptDraft d;
-        d.kind = QStringLiteral("verify");
-        d.parameters = QJsonObject{{QStringLiteral("policy"), policy.toJson()}, {QStringLiteral("trustedRootSha256"), r.trustedRootSha256},
-                                   {QStringLiteral("recorded"), false}};
-        d.inputs.push_back(receipts::Artifact::bytes(bundlePath, *bundleBytes));
-        d.inputs.push_back(artifactPath.isEmpty() ? receipts::Artifact::digest(QStringLiteral("artifact"), r.artifactDigest)
-                                                  : receipts::Artifact::file(artifactPath));
-        d.result = outcomeOf(r.verified);
-        d.message = r.summary();
-        leaveReceipt(p, d);
-    }
+    auto done = ops::verify(ctx, request);
+    if (!done)
+        return fail(done.error());
+    const sigstore::VerificationResult& r = done->result;
     if (format == QLatin1String("json"))
         printJson(r.toJson());
     else
@@ -256,6 +134,5 @@ int verifyVerb(const QStringList& args) {
         err() << "proofbench: not verified: " << r.summary() << Qt::endl;
     return r.verified ? kOk : kFailed;
 }
-
 
 } // namespace pb::cli

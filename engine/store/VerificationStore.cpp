@@ -1,8 +1,7 @@
-#include "core/Files.h"
 #include "store/VerificationStore.h"
 
+#include "core/Files.h"
 #include "core/Hash.h"
-#include "receipts/Ledger.h"
 #include "sigstore/Keys.h"
 
 #include <QFile>
@@ -143,25 +142,12 @@ Result<std::optional<sigstore::TrustedRoot>> VerificationStore::defaultTrustedRo
 
 Result<qint64> VerificationStore::record(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
                                          const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId) {
-    Transaction tx(m_db.sql());
+    Transaction tx(m_db.sql()); // a savepoint inside the caller's transaction
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_db.sql().lastError().text()), m_db.path());
     auto id = recordInTransaction(result, bundleBytes, policy, evidenceBundleId);
     if (!id)
         return id;
-    receipts::ReceiptDraft d;
-    d.kind = QStringLiteral("verify");
-    // The policy as stored with results carries no key material (only the key's digest).
-    d.parameters = QJsonObject{{QStringLiteral("policy"), policy.toJson()},
-                               {QStringLiteral("trustedRootSha256"), result.trustedRootSha256}};
-    d.inputs.push_back(receipts::Artifact::bytes(result.bundleFile, bundleBytes));
-    if (!result.artifactDigest.isEmpty())
-        d.inputs.push_back(receipts::Artifact::digest(QStringLiteral("artifact"), result.artifactDigest));
-    d.outputs.push_back(receipts::Artifact{QStringLiteral("verifications #%1").arg(*id), QString(), -1});
-    d.result = result.verified ? receipts::Outcome::Ok : receipts::Outcome::Failed;
-    d.message = result.summary();
-    if (auto receipt = receipts::Ledger(m_db).append(d); !receipt)
-        return receipt.error();
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the verification: %1").arg(m_db.sql().lastError().text()), m_db.path());
     return id;

@@ -56,7 +56,8 @@ class VerificationStore {
     Result<sigstore::TrustedRoot> trustedRoot(qint64 id) const;
     Status setDefaultTrustedRoot(qint64 id);
 
-    // Stores a verification and its "verify" receipt (receipts/Ledger.h) in one transaction.
+    // Stores a verification (the row only: the operation that ran it, ops::verify, writes the
+    // receipt in the same transaction). Opened inside a transaction, this is a savepoint of it.
     Result<qint64> record(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
                           const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId = {});
     // The row only, inside a transaction the caller has open (a bundle import, whose own receipt

@@ -1,5 +1,6 @@
 // Trusted roots and verification results in a real SQLite file: a refused root leaves nothing, the
-// same root imported twice is one row, the default is remembered, results keep every step.
+// same root imported twice is one row, the default is remembered, results keep every step (and
+// the store writes no receipt: ops::verify does, tst_opsverify).
 #include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "store/VerificationStore.h"
@@ -101,6 +102,11 @@ class TestVerificationStore : public QObject {
         QCOMPARE(key.policy.value(QStringLiteral("keySha256")).toString().size(), 64);
         QCOMPARE(store.forBundle(key.bundleSha256)->size(), size_t(1));
         QCOMPARE(key.trustedRootSha256.size(), 64);
+        // The store keeps rows only: the operation that ran the verification writes its receipt.
+        QSqlQuery receipts((*db)->sql());
+        QVERIFY(receipts.exec(QStringLiteral("SELECT count(*) FROM receipts")));
+        QVERIFY(receipts.next());
+        QCOMPARE(receipts.value(0).toInt(), 0);
         // Only public material: no PEM anywhere in the table.
         QSqlQuery q((*db)->sql());
         QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM verifications WHERE policy LIKE '%BEGIN%' OR result LIKE '%BEGIN%'")));

@@ -44,6 +44,8 @@ class TestVerifyModels : public QObject {
     void shellQuoting();
     void proofbenchCommand();
     void cosignCommand();
+    void requestAsOperation();
+    void libraryReadsAndImports();
 };
 
 void TestVerifyModels::initTestCase() {
@@ -424,6 +426,63 @@ void TestVerifyModels::cosignCommand() {
     args = models::cosignArguments(r);
     QCOMPARE(args.at(args.indexOf(QStringLiteral("--key")) + 1), r.keyPath);
     QVERIFY(!args.contains(QStringLiteral("--certificate-identity-regexp")));
+}
+
+// The view's inputs become the operation's request: the artifact's file or its digest, the policy
+// (exact or regexp), the key's file (read by the operation, never the placeholder), the stored
+// root, recorded.
+void TestVerifyModels::requestAsOperation() {
+    VerifyRequest r;
+    r.bundlePath = QStringLiteral("/b/bundle.sigstore.json");
+    r.artifactPath = QStringLiteral("/b/artifact");
+    r.digest = QStringLiteral("sha256:") + QString(64, QLatin1Char('a'));
+    r.identity = QStringLiteral("^https://example\\.com/");
+    r.identityRegexp = true;
+    r.issuer = QStringLiteral("https://issuer.example");
+    r.keyPath = QStringLiteral("/keys/cosign.pub");
+    r.ignoreTlog = true;
+    ops::VerifyRequest op = r.operation(7);
+    QCOMPARE(op.bundlePath, r.bundlePath);
+    QCOMPARE(op.artifactPath, r.artifactPath);
+    QVERIFY(op.artifactDigest.isEmpty());
+    QCOMPARE(op.policy.identityRegexp, r.identity);
+    QVERIFY(op.policy.identity.isEmpty());
+    QCOMPARE(op.policy.issuer, r.issuer);
+    QVERIFY(!op.policy.keyMode());
+    QVERIFY(!op.policy.ignoreTlog); // only with a key
+    QVERIFY(op.keyPath.isEmpty());
+    QCOMPARE(op.trustedRootId, qint64(7));
+    QVERIFY(op.trustedRootPath.isEmpty());
+    QVERIFY(op.record);
+
+    r.digestMode = true;
+    r.keyMode = true;
+    op = r.operation(0);
+    QVERIFY(op.artifactPath.isEmpty());
+    QCOMPARE(op.artifactDigest, r.digest);
+    QCOMPARE(op.keyPath, r.keyPath);
+    QVERIFY(op.policy.publicKeyPem.isEmpty()); // the operation reads the file
+    QVERIFY(op.policy.ignoreTlog);
+    QVERIFY(op.policy.identityRegexp.isEmpty());
+}
+
+void TestVerifyModels::libraryReadsAndImports() {
+    PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
+    auto db = pbgui::seededDatabase();
+    QVERIFY2(db->error.isEmpty(), qPrintable(db->error));
+    models::VerifyLibrary library(*db->db);
+    QCOMPARE(library.databasePath(), db->path());
+    QVERIFY(library.trustedRoots()->empty());
+    QVERIFY(library.recentVerifications()->empty());
+    const std::optional<SigstoreCase> c = pbgui::sigstoreCase(QStringLiteral("happy-path-v0.3"));
+    QVERIFY(c);
+    Result<qint64> id = library.importTrustedRoot(c->trustedRoot());
+    QVERIFY(id);
+    QCOMPARE(library.trustedRoots()->size(), size_t(1));
+    QVERIFY(library.trustedRoots()->front().isDefault);
+    QCOMPARE(*library.importTrustedRoot(c->trustedRoot()), *id); // the same bytes: the same root
+    QVERIFY(!library.importTrustedRoot(c->bundle())); // not a trusted root
+    QCOMPARE(library.trustedRoots()->size(), size_t(1));
 }
 
 QTEST_MAIN(TestVerifyModels)

@@ -3,9 +3,11 @@
 #include "Plural.h"
 #include "TableSetup.h"
 #include "WidgetUtil.h"
+#include "db/Database.h"
+#include "ops/Async.h"
+#include "ops/Verify.h"
 #include "sigstore/Bundle.h"
 #include "sigstore/TrustedRoot.h"
-#include "db/Database.h"
 
 #include <QAbstractItemView>
 #include <QAbstractTextDocumentLayout>
@@ -19,6 +21,7 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QFrame>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -46,14 +49,6 @@ namespace pb::widgets {
 
 using models::StepStyle;
 using sigstore::StepState;
-
-struct VerifyPane::Outcome {
-    bool ran = false;
-    QString error; // why it could not run (an input could not be read)
-    sigstore::VerificationResult result;
-    qint64 id = 0;
-    QString recordError; // it ran, but storing the result failed
-};
 
 namespace {
 
@@ -176,7 +171,8 @@ QLabel* selectableLabel(const char* name, QWidget* parent) {
 
 } // namespace
 
-VerifyPane::VerifyPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db) {
+VerifyPane::VerifyPane(db::Database& db, QWidget* parent)
+    : QWidget(parent), m_library(db), m_async(std::make_unique<ops::Async>(db.path(), 1)) {
     setObjectName(QStringLiteral("verifyPane"));
     m_steps = new models::VerificationStepsModel(this);
     m_steps->setObjectName(QStringLiteral("verificationStepsModel"));
@@ -685,7 +681,7 @@ models::VerifyRequest VerifyPane::request() const {
     r.trustedRootPath = trustedRootPath(selectedTrustedRoot());
     r.trustedRootName = m_trustedRoot->currentData(kRootNameRole).toString();
     r.trustedRootIsDefault = m_trustedRoot->currentData(kRootDefaultRole).toBool();
-    r.databasePath = QDir::toNativeSeparators(m_db.path());
+    r.databasePath = QDir::toNativeSeparators(m_library.databasePath());
     return r;
 }
 
@@ -768,7 +764,7 @@ void VerifyPane::browseKey() {
 
 void VerifyPane::reloadTrustedRoots() {
     const qint64 keep = selectedTrustedRoot();
-    Result<std::vector<store::StoredTrustedRoot>> roots = store::VerificationStore(m_db).trustedRoots();
+    Result<std::vector<store::StoredTrustedRoot>> roots = m_library.trustedRoots();
     const QSignalBlocker block(m_trustedRoot);
     m_trustedRoot->clear();
     if (!roots) {
@@ -804,7 +800,7 @@ void VerifyPane::reloadTrustedRoots() {
 
 bool VerifyPane::importTrustedRoot(const QString& path) {
     const QString abs = QFileInfo(path).absoluteFilePath();
-    Result<qint64> id = store::VerificationStore(m_db).importTrustedRoot(abs, true);
+    Result<qint64> id = m_library.importTrustedRoot(abs);
     if (!id) {
         m_lastError = id.error().toString();
         return false;
@@ -909,105 +905,53 @@ bool VerifyPane::verify() {
     m_busy->show();
     if (!m_hasResult)
         showVerdict(tr("Verifying…"), QDir::toNativeSeparators(r.bundlePath), kBannerNeutral);
-    // Files are read and hashed on the worker; QSqlDatabase connections belong to one thread, so it
-    // reads the root and stores the result through its own.
-    runWatched(
-        this, m_watcher,
-        [r, rootId = selectedTrustedRoot(), path = m_db.path()]() {
-            Outcome out;
-            QFile bundleFile(r.bundlePath);
-            if (!bundleFile.open(QIODevice::ReadOnly)) {
-                out.error = tr("%1: %2").arg(r.bundlePath, bundleFile.errorString());
-                return out;
-            }
-            const QByteArray bundleBytes = bundleFile.readAll();
-            sigstore::Artifact artifact;
-            if (r.digestMode) {
-                Result<sigstore::Artifact> a = sigstore::Artifact::fromDigest(r.digest);
-                if (!a) {
-                    out.error = a.error().toString();
-                    return out;
-                }
-                artifact = *a;
-            } else {
-                QFile f(r.artifactPath);
-                if (!f.open(QIODevice::ReadOnly)) {
-                    out.error = tr("%1: %2").arg(r.artifactPath, f.errorString());
-                    return out;
-                }
-                artifact = sigstore::Artifact::fromBytes(f.readAll());
-            }
-            sigstore::Policy policy = r.policy();
-            if (r.keyMode) {
-                QFile key(r.keyPath);
-                if (!key.open(QIODevice::ReadOnly)) {
-                    out.error = tr("%1: %2").arg(r.keyPath, key.errorString());
-                    return out;
-                }
-                policy.publicKeyPem = key.readAll();
-                if (policy.publicKeyPem.isEmpty()) {
-                    out.error = tr("%1: the file is empty").arg(r.keyPath);
-                    return out;
-                }
-            }
-            Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
-            if (!db) {
-                out.error = db.error().toString();
-                return out;
-            }
-            store::VerificationStore verifications(**db);
-            Result<sigstore::TrustedRoot> root = verifications.trustedRoot(rootId);
-            if (!root) {
-                out.error = root.error().toString();
-                return out;
-            }
-            out.result = sigstore::verifyBundle(bundleBytes, r.bundlePath, artifact, *root, policy);
-            out.ran = true;
-            Result<qint64> id = verifications.record(out.result, bundleBytes, policy);
-            if (id)
-                out.id = *id;
-            else
-                out.recordError = id.error().toString();
-            return out;
-        },
-        [this](const Outcome& outcome) { onFinished(outcome); });
+    // The operation reads and hashes the files, verifies, and stores the result with its receipt,
+    // on a worker with a database connection of its own (QSqlDatabase connections belong to one
+    // thread).
+    ops::Job<ops::VerifyOutcome> job = m_async->run<ops::VerifyOutcome>(
+        [request = r.operation(selectedTrustedRoot())](ops::Context& ctx) { return ops::verify(ctx, request); });
+    auto* watcher = new QFutureWatcher<Result<ops::VerifyOutcome>>(this);
+    m_watcher = watcher;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const Result<ops::VerifyOutcome> outcome = watcher->result();
+        watcher->deleteLater();
+        m_watcher = nullptr;
+        onFinished(outcome);
+    });
+    watcher->setFuture(job.future);
     return true;
 }
 
-void VerifyPane::onFinished(const Outcome& outcome) {
+void VerifyPane::onFinished(const Result<ops::VerifyOutcome>& outcome) {
     m_verifyButton->setEnabled(true);
     m_verifyButton->setText(tr("&Verify"));
     m_busy->hide();
-    if (!outcome.ran) {
-        m_lastError = outcome.error;
-        showMessage(tr("Cannot verify: %1").arg(outcome.error), true);
+    if (!outcome) {
+        // An input could not be read, or the result and its receipt could not be stored: nothing
+        // was kept.
+        const QString error = outcome.error().toString();
+        m_lastError = error;
+        showMessage(tr("Cannot verify: %1").arg(error), true);
         if (!m_hasResult)
-            showVerdict(tr("Cannot verify"), outcome.error, kBannerFailed);
-        emit verificationFinished(false, 0, tr("Cannot verify: %1").arg(outcome.error));
+            showVerdict(tr("Cannot verify"), error, kBannerFailed);
+        emit verificationFinished(false, 0, tr("Cannot verify: %1").arg(error));
         return;
     }
-    if (!outcome.recordError.isEmpty()) {
-        m_lastError = outcome.recordError;
-        showMessage(tr("The result was not stored: %1").arg(outcome.recordError), true);
-    }
     reloadHistory();
-    showResult(outcome.result, outcome.id);
-    if (outcome.id != 0) {
-        const int row = m_history->rowOfId(outcome.id);
+    showResult(outcome->result, outcome->verificationId);
+    if (outcome->verificationId != 0) {
+        const int row = m_history->rowOfId(outcome->verificationId);
         const QSignalBlocker block(m_historyView->selectionModel());
         if (row >= 0)
             m_historyView->setCurrentIndex(m_history->index(row, 0));
     }
-    emit verificationFinished(outcome.result.verified, outcome.id,
-                              outcome.recordError.isEmpty()
-                                  ? QString()
-                                  : tr("The result was not stored: %1").arg(outcome.recordError));
+    emit verificationFinished(outcome->result.verified, outcome->verificationId, QString());
 }
 
 // --- History ------------------------------------------------------------------------------------
 
 void VerifyPane::reloadHistory() {
-    Result<std::vector<store::StoredVerification>> rows = store::VerificationStore(m_db).recent();
+    Result<std::vector<store::StoredVerification>> rows = m_library.recentVerifications();
     const qint64 keep = m_resultId;
     {
         const QSignalBlocker block(m_historyView->selectionModel());

@@ -5,18 +5,19 @@
 // history of stored verifications. On the right, the result: a verdict banner, every step with a
 // tick, cross or dash and, for the selected (or first failed) step, what was expected and what was
 // found side by side; the certificate (subject, SAN, issuer, validity, extensions), the
-// transparency-log entries and the RFC 3161 timestamps. Verification runs on a worker with its own
-// database connection and is stored there; the same check can be copied as a `proofbench verify`
-// or cosign command line.
+// transparency-log entries and the RFC 3161 timestamps. Verification is the operation
+// `proofbench verify --record` runs (ops::verify), on a worker of ops::Async with its own database
+// connection: the same verdict, stored row and receipt; the same check can be copied as a
+// `proofbench verify` or cosign command line.
 #pragma once
 
 #include "VerifyModels.h"
 #include "sigstore/Verify.h"
-#include "store/VerificationStore.h"
 
 #include <QWidget>
 
 #include <map>
+#include <memory>
 
 class QButtonGroup;
 class QCheckBox;
@@ -37,6 +38,9 @@ class QToolButton;
 
 namespace pb::db {
 class Database;
+}
+namespace pb::ops {
+class Async;
 }
 
 namespace pb::widgets {
@@ -118,8 +122,6 @@ class VerifyPane : public QWidget {
     void resizeEvent(QResizeEvent* event) override;
 
   private:
-    struct Outcome;
-
     QWidget* buildInputs();
     QWidget* buildHistory();
     QWidget* buildResults();
@@ -128,7 +130,7 @@ class VerifyPane : public QWidget {
     void browseKey();
     void importTrustedRootInteractive();
     void updateModes();
-    void onFinished(const Outcome& outcome);
+    void onFinished(const Result<ops::VerifyOutcome>& outcome);
     void showResult(const sigstore::VerificationResult& result, qint64 id);
     void showVerdict(const QString& headline, const QString& summary, int state);
     void showStepDetail();
@@ -137,7 +139,8 @@ class VerifyPane : public QWidget {
     bool bundleIsDsse(const QString& path) const;
     void fitTables();
 
-    db::Database& m_db;
+    models::VerifyLibrary m_library; // reads and the trusted-root import, on the GUI's connection
+    std::unique_ptr<ops::Async> m_async; // verifications, on a connection of their own
     models::VerificationStepsModel* m_steps = nullptr;
     models::CertificateExtensionsModel* m_extensions = nullptr;
     models::LogEntriesModel* m_logEntries = nullptr;
