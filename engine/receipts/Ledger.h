@@ -14,12 +14,10 @@
 // newest receipts is noticed too (an exported, signed head proves it against anyone who can write
 // the file).
 //
-// Where a receipt is written:
-//  - store classes (CatalogStore, EvidenceStore, VerificationStore, RunStore) append theirs with
-//    Ledger::append() inside the transaction that writes the data: both commit or neither does;
-//  - actions that write no other data (recipe export, evidence check, signing, bundle verify, report
-//    export) call Ledger::record() (its own transaction) - or, from anywhere holding only a database
-//    path, receipts::recordAction(). The GUI calls the same functions.
+// Where a receipt is written: by the operation that does the action (engine/ops/), in the same
+// transaction as the action's own writes (append() inside the operation's transaction), or in a
+// transaction of its own for an action that writes nothing else (record()). receipts/Kinds.h lists
+// every kind and its parameter keys; append() refuses any other. The stores write no receipts.
 // Parameters never hold secrets: sanitizeParameters() drops passphrases, passwords, tokens, private
 // keys and credentials by key name before anything is hashed or stored.
 #pragma once
