@@ -1,13 +1,35 @@
-// The headless face of Proofbench: `proofbench <verb> ...`. Uses the engine only.
+// The headless face of Proofbench: `proofbench [global options] <verb> ...`. Uses the engine only
+// (but for `report`, whose charts and PDF are still painted by widgets/).
 #pragma once
 
+#include <QString>
 #include <QStringList>
 
 namespace pb::cli {
 
-// Verbs the CLI knows; anything else starts the GUI.
-bool isCliInvocation(const QStringList& args);
-// args includes the program name. Returns the process exit code.
-int run(const QStringList& args);
+// What a command line asks for, decided on the raw argv before any Q*Application sees it: Qt's own
+// GUI options (-platform, -style, ...) must never swallow a verb's flags.
+struct Invocation {
+    enum class Mode { Gui, Cli };
+    Mode mode = Mode::Gui;
+    // --db PATH (or --db=PATH) given before or after the verb; empty when not given.
+    QString db;
+    // Cli: the program, then the verb and its arguments, with the global options taken out.
+    QStringList args;
+    // Cli: a usage error in the global options (the process exits 2).
+    QString error;
+    // Cli: the command needs a QApplication (Commands.h); everything else runs under a QCoreApplication.
+    bool needsGui = false;
+};
+
+// A verb anywhere after the global options (--db PATH, --help, --version) means the CLI, and so do
+// --help and --version alone; an unknown verb is the CLI's usage error, never the GUI. Without a
+// verb (nothing, --db PATH, Qt's GUI options) the desktop app starts.
+Invocation classify(const QStringList& argv);
+bool isCliInvocation(const QStringList& argv);
+// Runs a Cli invocation; returns the process exit code.
+int run(const Invocation& invocation);
+// argv includes the program name: classify, then run.
+int run(const QStringList& argv);
 
 } // namespace pb::cli

@@ -1,4 +1,5 @@
 #include "CliUtil.h"
+#include "cli/Commands.h"
 
 #include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
@@ -44,6 +45,15 @@ int usage(const QString& message, const QString& verb) {
     return kUsage;
 }
 
+namespace {
+QString& globalDbPath() {
+    static QString path;
+    return path;
+}
+} // namespace
+
+void setGlobalDbPath(const QString& path) { globalDbPath() = path; }
+
 void addDb(QCommandLineParser& p) {
     p.addOption({QStringLiteral("db"), QStringLiteral("Database file (default: %1).").arg(Database::defaultPath()),
                  QStringLiteral("PATH")});
@@ -55,7 +65,9 @@ void addFormat(QCommandLineParser& p, const QString& values, const QString& def)
 }
 
 QString dbPath(const QCommandLineParser& p) {
-    return p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db")) : Database::defaultPath();
+    if (p.isSet(QStringLiteral("db")))
+        return p.value(QStringLiteral("db"));
+    return globalDbPath().isEmpty() ? Database::defaultPath() : globalDbPath();
 }
 
 // Opens the database as the GUI does: a new, empty database starts with the embedded default catalog.
@@ -78,6 +90,12 @@ int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, c
     if (!p.parse(args))
         return usage(p.errorText(), verb);
     if (p.isSet(help)) {
+        if (const Command* c = commandNamed(verb)) {
+            const QString declared = p.helpText();
+            for (const Argument& a : c->arguments)
+                if (!declared.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(a.name)))))
+                    p.addPositionalArgument(a.name, a.description);
+        }
         QString text = p.helpText();
         text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")), QStringLiteral("Usage: proofbench ") + verb);
         out() << text;

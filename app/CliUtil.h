@@ -31,10 +31,16 @@ QTextStream& err();
 int fail(const Error& e);
 inline receipts::Outcome outcomeOf(bool ok) { return ok ? receipts::Outcome::Ok : receipts::Outcome::Failed; }
 int usage(const QString& message, const QString& verb);
+// The --db PATH given as a global option (Cli.h: before or after the verb); dbPath() falls back to
+// it when a verb's parser has no --db of its own, then to Database::defaultPath().
+void setGlobalDbPath(const QString& path);
 void addDb(QCommandLineParser& p);
 void addFormat(QCommandLineParser& p, const QString& values, const QString& def);
 QString dbPath(const QCommandLineParser& p);
 Result<std::unique_ptr<db::Database>> openDb(const QCommandLineParser& p);
+// Parses args; returns -1 to continue, or an exit code (help shown / usage error). `verb` names the
+// command as the command table does ("runs show"): its help also shows the positional arguments the
+// table documents for it.
 int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, const QString& summary);
 Result<QByteArray> readFile(const QString& path);
 void addSignerOptions(QCommandLineParser& p);

@@ -1,6 +1,7 @@
-// No arguments (or only --db PATH): the desktop app. A verb: the headless CLI on the engine.
-// `report` is the one verb that needs widgets (its charts are QCustomPlot): it runs under a
-// QApplication, on the offscreen platform when there is no display.
+// No verb (nothing, --db PATH, Qt's GUI options): the desktop app. A verb anywhere after the global
+// options (Cli.h): the headless CLI on the engine. The command table says which verbs need a
+// QApplication (today only `report`, whose charts are QCustomPlot): they run on the offscreen
+// platform when there is no display.
 #include "Cli.h"
 #include "CliUtil.h"
 #include "MainWindow.h"
@@ -31,17 +32,22 @@ int main(int argc, char** argv) {
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
-    if (args.value(1) == QLatin1String("report")) {
-        if (!haveDisplay())
-            qputenv("QT_QPA_PLATFORM", "offscreen");
-        QApplication app(argc, argv);
+    // CLI or GUI is decided on the raw argv, and the CLI reads its arguments from it: Qt is handed
+    // the program name only, so its GUI options (-platform, -style, ...) never swallow a verb's flags.
+    const pb::cli::Invocation invocation = pb::cli::classify(args);
+    if (invocation.mode == pb::cli::Invocation::Mode::Cli) {
+        int qtArgc = 1;
+        char* qtArgv[] = {argv[0], nullptr};
+        if (invocation.needsGui) { // report: charts and printing (see Commands.cpp)
+            if (!haveDisplay())
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            QApplication app(qtArgc, qtArgv);
+            setIdentity();
+            return pb::cli::run(invocation);
+        }
+        QCoreApplication app(qtArgc, qtArgv);
         setIdentity();
-        return pb::cli::run(app.arguments());
-    }
-    if (pb::cli::isCliInvocation(args)) {
-        QCoreApplication app(argc, argv);
-        setIdentity();
-        return pb::cli::run(app.arguments());
+        return pb::cli::run(invocation);
     }
 
     QApplication app(argc, argv);

@@ -26,8 +26,9 @@ struct Command {
     QString synopsis; // the arguments, for the group help: "[--pointer FILE] BUNDLE"
     QString summary;  // one line
     Handler handler = nullptr;
-    // Needs a QApplication (charts and printing) rather than a QCoreApplication. Only `report`.
-    bool needsGui = false;
+    // Whether this command line needs a QApplication (charts and printing) rather than a
+    // QCoreApplication; gets what the handler gets. Null: never. Only `report` with PDF output.
+    bool (*needsGui)(const QStringList& args) = nullptr;
     QList<Argument> arguments;
 
     QString name() const { return sub.isEmpty() ? verb : verb + QLatin1Char(' ') + sub; }
@@ -73,6 +74,7 @@ int bundleSign(const QStringList& args);
 int bundleVerify(const QStringList& args);
 // ReportCommand.cpp
 int reportVerb(const QStringList& args);
+bool reportNeedsGui(const QStringList& args);
 // CliValidate.cpp, CliOci.cpp, CliReceipts.cpp are reached through validationVerbs, ociVerbs and
 // receiptsVerbs (CliUtil.h), which take the full command line.
 

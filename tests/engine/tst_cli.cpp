@@ -4,11 +4,14 @@
 #include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "catalog/Digest.h"
+#include "Cli.h"
+#include "cli/Commands.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -20,10 +23,12 @@ struct Run {
     QByteArray out, err;
 };
 
-Run proofbench(const QStringList& args, const QString& workingDir = {}) {
+Run proofbench(const QStringList& args, const QString& workingDir = {},
+               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
     QProcess p;
     if (!workingDir.isEmpty())
         p.setWorkingDirectory(workingDir);
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     p.waitForFinished(120000);
     return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
@@ -549,6 +554,204 @@ class TestCli : public QObject {
         Run changed = proofbench(verify);
         QCOMPARE(changed.code, 1);
         QVERIFY(changed.out.contains("changed     001-gpu-operator/values.yaml"));
+    }
+
+    // ---- the command line: global options, the GUI/CLI decision, the command table's help ----------
+
+    // --db before the verb, after it, and as --db=PATH: the same database, the same answer. HOME
+    // points into the temporary directory so a fall-back to the default database would show.
+    void globalDbBeforeAndAfterTheVerb() {
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("global.sqlite"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), tmp.filePath(QStringLiteral("home")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), tmp.filePath(QStringLiteral("home/.local/share")));
+        const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+        Run imp = proofbench({QStringLiteral("--db"), file, QStringLiteral("catalog"), QStringLiteral("import"),
+                              QStringLiteral("--version"), QStringLiteral("global-1.0"), dir},
+                             {}, env);
+        QVERIFY2(imp.code == 0, imp.err.constData());
+        QVERIFY(QFileInfo::exists(file));
+        QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("home/.local/share/Proofbench"))));
+        const QStringList list{QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json")};
+        const Run before = proofbench(QStringList{QStringLiteral("--db"), file} + list, {}, env);
+        const Run after = proofbench(list + QStringList{QStringLiteral("--db"), file}, {}, env);
+        const Run beforeEq = proofbench(QStringList{QStringLiteral("--db=") + file} + list, {}, env);
+        const Run afterEq = proofbench(list + QStringList{QStringLiteral("--db=") + file}, {}, env);
+        const Run middle = proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), file,
+                                       QStringLiteral("--format"), QStringLiteral("json")},
+                                      {}, env);
+        for (const Run* r : {&before, &after, &beforeEq, &afterEq, &middle}) {
+            QVERIFY2(r->code == 0, r->err.constData());
+            QCOMPARE(r->out, before.out);
+        }
+        const QJsonArray versions = QJsonDocument::fromJson(before.out).array();
+        QVERIFY(!versions.isEmpty());
+        QCOMPARE(versions.last().toObject().value("version").toString(), QStringLiteral("global-1.0"));
+        QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("home/.local/share/Proofbench"))));
+        // The same path twice is fine; two different paths are a usage error.
+        Run same = proofbench(QStringList{QStringLiteral("--db"), file} + list + QStringList{QStringLiteral("--db"), file}, {}, env);
+        QCOMPARE(same.code, 0);
+        QCOMPARE(same.out, before.out);
+        Run twice = proofbench(QStringList{QStringLiteral("--db"), file} + list +
+                                   QStringList{QStringLiteral("--db"), tmp.filePath(QStringLiteral("other.sqlite"))},
+                               {}, env);
+        QCOMPARE(twice.code, 2);
+        QVERIFY(twice.err.contains("--db"));
+        QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("other.sqlite"))));
+    }
+
+    // Qt's -platform/--platform is a GUI option; after a verb it is the verb's. With no display and
+    // QT_QPA_PLATFORM unset, a GUI start would fail: the recipe resolves, so no GUI was tried.
+    void qtOptionsNeverSwallowAVerbsFlags() {
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("platform.sqlite"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+            env.remove(QString::fromLatin1(v));
+        Run r = proofbench({QStringLiteral("--db"), file, QStringLiteral("recipe"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
+                            QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")), QStringLiteral("--service"),
+                            QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"),
+                            QStringLiteral("ubuntu"), QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--format"),
+                            QStringLiteral("json")},
+                           {}, env);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray applied = QJsonDocument::fromJson(r.out).object().value("metadata").toObject().value("appliedOverlays").toArray();
+        QVERIFY(!applied.isEmpty());
+        QCOMPARE(applied.last().toString(), QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
+        // The recipe.export receipt went to the --db given before the verb.
+        Run receipts = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json"),
+                                   QStringLiteral("--db"), file},
+                                  {}, env);
+        QVERIFY2(receipts.code == 0, receipts.err.constData());
+        QVERIFY(receipts.out.contains("recipe.export"));
+        // The single-dash form after the verb too (the verbs read single-dash long options).
+        Run single = proofbench({QStringLiteral("recipe"), QStringLiteral("-platform"), QStringLiteral("kubeflow"), QStringLiteral("--db"), file,
+                                 QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")), QStringLiteral("--service"),
+                                 QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"),
+                                 QStringLiteral("ubuntu"), QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--digest")},
+                                {}, env);
+        QVERIFY2(single.code == 0, single.err.constData());
+        QCOMPARE(single.out.trimmed().size(), 64);
+        // HTML needs no QApplication: it runs with no display and no platform plugin asked for.
+        Run html = proofbench({QStringLiteral("--db"), file, QStringLiteral("report"), QStringLiteral("--format"), QStringLiteral("html"),
+                               QStringLiteral("--out"), tmp.filePath(QStringLiteral("review.html"))},
+                              {}, env);
+        QVERIFY2(html.code == 0, html.err.constData());
+        QVERIFY(QFileInfo(tmp.filePath(QStringLiteral("review.html"))).size() > 0);
+        QVERIFY(!html.err.contains("platform plugin"));
+        // A Qt option before a verb is a usage error, not a GUI start.
+        Run before = proofbench({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("catalog"), QStringLiteral("list"),
+                                 QStringLiteral("--db"), file},
+                                {}, env);
+        QCOMPARE(before.code, 2);
+        QVERIFY(before.err.contains("not a global option"));
+    }
+
+    // The decision itself, on the raw argv.
+    void classifyDecidesOnTheRawCommandLine() {
+        using pb::cli::Invocation;
+        auto classify = [](const QStringList& a) { return pb::cli::classify(QStringList{QStringLiteral("proofbench")} + a); };
+        QCOMPARE(classify({}).mode, Invocation::Mode::Gui);
+        QCOMPARE(classify({QStringLiteral("--db"), QStringLiteral("x.db")}).mode, Invocation::Mode::Gui);
+        QCOMPARE(classify({QStringLiteral("--db"), QStringLiteral("x.db")}).db, QStringLiteral("x.db"));
+        QCOMPARE(classify({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("--db=x.db")}).mode, Invocation::Mode::Gui);
+        QCOMPARE(classify({QStringLiteral("--style"), QStringLiteral("fusion")}).mode, Invocation::Mode::Gui);
+        const Invocation recipe = classify({QStringLiteral("--db"), QStringLiteral("x.db"), QStringLiteral("recipe"), QStringLiteral("--platform"),
+                                            QStringLiteral("kubeflow")});
+        QCOMPARE(recipe.mode, Invocation::Mode::Cli);
+        QCOMPARE(recipe.db, QStringLiteral("x.db"));
+        QCOMPARE(recipe.args, (QStringList{QStringLiteral("proofbench"), QStringLiteral("recipe"), QStringLiteral("--platform"), QStringLiteral("kubeflow")}));
+        QVERIFY(recipe.error.isEmpty());
+        QVERIFY(!recipe.needsGui);
+        const Invocation after = classify({QStringLiteral("health"), QStringLiteral("--db"), QStringLiteral("y.db"), QStringLiteral("--format"),
+                                           QStringLiteral("csv")});
+        QCOMPARE(after.db, QStringLiteral("y.db"));
+        QCOMPARE(after.args, (QStringList{QStringLiteral("proofbench"), QStringLiteral("health"), QStringLiteral("--format"), QStringLiteral("csv")}));
+        QCOMPARE(classify({QStringLiteral("frobnicate")}).mode, Invocation::Mode::Cli);
+        QCOMPARE(classify({QStringLiteral("--help")}).mode, Invocation::Mode::Cli);
+        QCOMPARE(classify({QStringLiteral("--db"), QStringLiteral("x.db"), QStringLiteral("--version")}).mode, Invocation::Mode::Cli);
+        // The table says which command line needs a QApplication: only a PDF report.
+        for (const pb::cli::Command& c : pb::cli::commands()) {
+            QStringList line{c.verb};
+            if (!c.sub.isEmpty())
+                line << c.sub;
+            QCOMPARE(classify(line).needsGui, c.verb == QLatin1String("report")); // report's default format is PDF
+        }
+        const auto report = [&](const QStringList& a) { return classify(QStringList{QStringLiteral("report")} + a).needsGui; };
+        QVERIFY(report({QStringLiteral("--out"), QStringLiteral("r.pdf")}));
+        QVERIFY(report({QStringLiteral("--db"), QStringLiteral("x.db"), QStringLiteral("--format"), QStringLiteral("pdf"), QStringLiteral("--out"), QStringLiteral("r")}));
+        QVERIFY(!report({QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--out"), QStringLiteral("r.pdf")}));
+        QVERIFY(!report({QStringLiteral("--out"), QStringLiteral("r.html")}));
+        QVERIFY(!report({QStringLiteral("--format=markdown"), QStringLiteral("--out"), QStringLiteral("r.md")}));
+    }
+
+    // The general help lists every command of the table; each group's help lists every sub-command.
+    void helpComesFromTheCommandTable() {
+        Run h = proofbench({QStringLiteral("--help")});
+        QCOMPARE(h.code, 0);
+        const QString help = QString::fromUtf8(h.out);
+        QVERIFY(pb::cli::commands().size() > 20);
+        for (const pb::cli::Command& c : pb::cli::commands()) {
+            QVERIFY2(help.contains(QStringLiteral("  ") + c.name() + QStringLiteral("  ")), qPrintable(c.name()));
+            QVERIFY2(help.contains(c.summary), qPrintable(c.summary));
+        }
+        QVERIFY(help.contains("--db PATH"));
+        // `help` and `--help` before the verb are the verb's help.
+        Run viaHelp = proofbench({QStringLiteral("help")});
+        QCOMPARE(viaHelp.out, h.out);
+        for (const QString& verb : pb::cli::verbs()) {
+            bool group = false;
+            for (const pb::cli::Command& c : pb::cli::commands())
+                group = group || (c.verb == verb && !c.sub.isEmpty() && !pb::cli::findCommand(verb, QString()));
+            if (!group)
+                continue;
+            Run g = proofbench({verb, QStringLiteral("--help")});
+            QVERIFY2(g.code == 0, qPrintable(verb));
+            for (const pb::cli::Command& c : pb::cli::commands())
+                if (c.verb == verb)
+                    QVERIFY2(g.out.contains("  " + c.sub.toUtf8() + ' ') || g.out.contains("  " + c.sub.toUtf8() + '\n'),
+                             qPrintable(c.name()));
+            QCOMPARE(proofbench({QStringLiteral("help"), verb}).out, g.out);
+            QCOMPARE(proofbench({QStringLiteral("--help"), verb}).out, g.out);
+            Run bare = proofbench({verb});
+            QCOMPARE(bare.code, 2);
+            QCOMPARE(bare.out, g.out);
+            Run unknown = proofbench({verb, QStringLiteral("frobnicate")});
+            QCOMPARE(unknown.code, 2);
+            QVERIFY(unknown.err.contains("unknown " + verb.toUtf8() + " command"));
+        }
+        // Spelled out for the groups whose sub-commands live in three files.
+        const QString evidence = QString::fromUtf8(proofbench({QStringLiteral("evidence"), QStringLiteral("--help")}).out);
+        for (const char* sub : {"import", "check", "sign", "fetch", "push"})
+            QVERIFY2(evidence.contains(QStringLiteral("\n  %1 ").arg(QLatin1String(sub))), sub);
+        const QString bundle = QString::fromUtf8(proofbench({QStringLiteral("bundle"), QStringLiteral("--help")}).out);
+        for (const char* sub : {"sign", "verify", "push"})
+            QVERIFY2(bundle.contains(QStringLiteral("\n  %1 ").arg(QLatin1String(sub))), sub);
+        // A sub-command's help documents its positional argument even when its parser does not.
+        Run runsShow = proofbench({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("--help")});
+        QCOMPARE(runsShow.code, 0);
+        QVERIFY(runsShow.out.startsWith("Usage: proofbench runs show [options] RUN"));
+        QVERIFY(runsShow.out.contains("The run's id"));
+        QVERIFY(runsShow.out.contains("--log"));
+    }
+
+    void unknownVerbIsAUsageErrorNeverTheGui() {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+            env.remove(QString::fromLatin1(v));
+        for (const QStringList& line : {QStringList{QStringLiteral("frobnicate")},
+                                        QStringList{QStringLiteral("--db"), db(), QStringLiteral("frobnicate"), QStringLiteral("--platform"), QStringLiteral("x")},
+                                        QStringList{QStringLiteral("--db=") + db(), QStringLiteral("nothing.db")}}) {
+            Run r = proofbench(line, {}, env);
+            QCOMPARE(r.code, 2);
+            QVERIFY(r.err.contains("unknown verb"));
+            for (const QString& verb : pb::cli::verbs())
+                QVERIFY2(r.err.contains(verb.toUtf8()), qPrintable(verb));
+        }
+        Run missing = proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db")}, {}, env);
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.err.contains("--db expects a PATH"));
     }
 
     void badImportFailsWithFileAndReason() {
