@@ -1,6 +1,7 @@
 // Catalog verbs: catalog import/list, recipe, recipe digest, graph, diff.
 #include "cli/Commands.h"
 #include "CliUtil.h"
+#include "core/Files.h"
 #include "ops/ImportCatalog.h"
 
 #include "catalog/Diff.h"
@@ -245,10 +246,10 @@ int recipeDigestVerb(const QStringList& args) {
     if (!version)
         return fail(version.error());
     const QString path = p.positionalArguments().constFirst();
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return fail(makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path));
-    Result<QString> d = evidenceRecipeDigest(f.readAll(), path, *version);
+    Result<QByteArray> bytes = readFileLimited(path, limits::kDocumentFile, QStringLiteral("recipe"));
+    if (!bytes)
+        return fail(bytes.error());
+    Result<QString> d = evidenceRecipeDigest(*bytes, path, *version);
     if (!d)
         return fail(d.error());
     out() << *d << Qt::endl;

@@ -343,11 +343,7 @@ Result<std::unique_ptr<Client>> Client::create(const ResolvedContext& context, c
     if (!cl.certificateAuthorityData.isEmpty())
         d.caPem = cl.certificateAuthorityData;
     else if (!cl.certificateAuthority.isEmpty()) {
-        QFile f(cl.certificateAuthority);
-        if (!f.open(QIODevice::ReadOnly))
-            return makeError(QStringLiteral("cannot read certificate-authority %1: %2").arg(cl.certificateAuthority, f.errorString()),
-                             cl.sourceFile, 0, field + QStringLiteral(".certificate-authority"));
-        Result<QByteArray> ca = readLimited(f, limits::kSmallFile, QStringLiteral("certificate-authority"));
+        Result<QByteArray> ca = readFileLimited(cl.certificateAuthority, limits::kSmallFile, QStringLiteral("certificate-authority"));
         if (!ca)
             return makeError(ca.error().message, cl.sourceFile, 0, field + QStringLiteral(".certificate-authority"));
         d.caPem = *ca;

@@ -1,6 +1,7 @@
 #include "receipts/Ledger.h"
 #include "receipts/Kinds.h"
 
+#include "core/Files.h"
 #include "core/Hash.h"
 #include "receipts/Canonical.h"
 #include "db/Database.h"
@@ -128,8 +129,9 @@ QJsonObject sanitizeParameters(const QJsonObject& parameters) {
 Artifact Artifact::file(const QString& path) {
     Artifact a;
     a.name = path;
+    // Only a regular file is hashed (opened non-blocking): a FIFO or device is named, not read.
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
+    if (!openInputFile(f))
         return a;
     Sha256 h;
     qint64 total = 0;

@@ -5,6 +5,7 @@
 #include "WidgetUtil.h"
 #include "sigstore/TrustedRoot.h"
 #include "OpRunner.h"
+#include "core/Files.h"
 #include "ops/VerifyBundle.h"
 #include "db/Database.h"
 
@@ -495,11 +496,12 @@ bool BundleVerifyPane::verify() {
         } else if (m_keyPath->text().trimmed().isEmpty()) {
             missing = tr("Choose the public key (PEM), or a stored key.");
         } else {
-            QFile f(QDir::fromNativeSeparators(m_keyPath->text().trimmed()));
-            if (!f.open(QIODevice::ReadOnly))
-                missing = tr("%1: cannot read: %2").arg(f.fileName(), f.errorString());
+            Result<QByteArray> pem =
+                readFileLimited(QDir::fromNativeSeparators(m_keyPath->text().trimmed()), limits::kSmallFile, QStringLiteral("public key"));
+            if (!pem)
+                missing = pem.error().toString();
             else
-                keyPem = f.readAll();
+                keyPem = *pem;
         }
     } else if (m_identity->text().trimmed().isEmpty() || m_issuer->text().trimmed().isEmpty()) {
         missing = tr("Give both the certificate identity and the OIDC issuer.");
