@@ -19,6 +19,18 @@
 
 namespace pb::cli {
 
+namespace {
+
+// The --key file and its passphrase (from the terminal or --passphrase-env); the operation decrypts it.
+Result<ops::SigningKey> signingKeyFrom(const QCommandLineParser& p) {
+    auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(p.value(QStringLiteral("key"))), false);
+    if (!pass)
+        return pass.error();
+    return ops::SigningKey{p.value(QStringLiteral("key")), std::move(*pass)};
+}
+
+} // namespace
+
 
 
 
@@ -72,14 +84,14 @@ int signBlobVerb(const QStringList& args) {
         return rc;
     if (!p.isSet(QStringLiteral("key")) || !p.isSet(QStringLiteral("bundle")) || p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give --key KEY, --bundle OUT and one FILE"), QStringLiteral("sign-blob"));
-    auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(p.value(QStringLiteral("key"))), false);
-    if (!pass)
-        return fail(pass.error());
+    auto key = signingKeyFrom(p);
+    if (!key)
+        return fail(key.error());
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
     ops::SignBlobRequest request{p.positionalArguments().constFirst(), p.value(QStringLiteral("bundle")),
-                                 ops::SigningKey{p.value(QStringLiteral("key")), std::move(*pass)}};
+                                 std::move(*key)};
     auto signedBlob = ops::signBlob(ops::Context(**db), request);
     if (!signedBlob)
         return fail(signedBlob.error());
@@ -114,10 +126,10 @@ int attestVerb(const QStringList& args) {
     request.predicateType = p.value(QStringLiteral("predicate-type"));
     request.predicateFile = p.value(QStringLiteral("predicate"));
     request.bundlePath = p.value(QStringLiteral("bundle"));
-    auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(p.value(QStringLiteral("key"))), false);
-    if (!pass)
-        return fail(pass.error());
-    request.key = ops::SigningKey{p.value(QStringLiteral("key")), std::move(*pass)};
+    auto key = signingKeyFrom(p);
+    if (!key)
+        return fail(key.error());
+    request.key = std::move(*key);
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -143,14 +155,14 @@ int evidenceSign(const QStringList& args) {
         return rc;
     if (!p.isSet(QStringLiteral("key")) || p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give --key KEY and one bundle directory"), QStringLiteral("evidence sign"));
-    auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(p.value(QStringLiteral("key"))), false);
-    if (!pass)
-        return fail(pass.error());
+    auto key = signingKeyFrom(p);
+    if (!key)
+        return fail(key.error());
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
     ops::SignEvidenceRequest request{p.positionalArguments().constFirst(), p.value(QStringLiteral("evidence-root")),
-                                     ops::SigningKey{p.value(QStringLiteral("key")), std::move(*pass)}};
+                                     std::move(*key)};
     auto signedEvidence = ops::signEvidence(ops::Context(**db), request);
     if (!signedEvidence)
         return fail(signedEvidence.error());
@@ -173,14 +185,14 @@ int bundleSign(const QStringList& args) {
         return rc;
     if (!p.isSet(QStringLiteral("key")) || p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give --key KEY and one bundle directory"), QStringLiteral("bundle sign"));
-    auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(p.value(QStringLiteral("key"))), false);
-    if (!pass)
-        return fail(pass.error());
+    auto key = signingKeyFrom(p);
+    if (!key)
+        return fail(key.error());
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
     auto sealed = ops::sealBundle(ops::Context(**db), ops::SealBundleRequest{p.positionalArguments().constFirst(),
-                                                                             ops::SigningKey{p.value(QStringLiteral("key")), std::move(*pass)}});
+                                                                             std::move(*key)});
     if (!sealed)
         return fail(sealed.error());
     out() << "signed " << sealed->report.files << " files; checksums.txt sha256:" << sealed->report.checksumsSha256 << "; key "
