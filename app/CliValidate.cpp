@@ -2,27 +2,21 @@
 // the runs stored in the database, and results people already have turned into runs.
 #include "CliUtil.h"
 
-#include "catalog/Digest.h"
-#include "evidence/Sign.h"
-#include "kube/Client.h"
-#include "kube/Kubeconfig.h"
 #include "store/CatalogStore.h"
+#include "ops/PerfImport.h"
+#include "ops/Validate.h"
 #include "store/RunStore.h"
-#include "validation/Emit.h"
 #include "validation/Runner.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QThread>
 
 #include <atomic>
 #include <csignal>
 #include <mutex>
-#include <thread>
 
 namespace pb::cli {
 
@@ -110,11 +104,28 @@ Result<RecipeChoice> recipeFrom(const QCommandLineParser& p) {
     return out;
 }
 
-QJsonObject criteriaJson(const Criteria& c) {
-    QJsonObject o;
-    for (const QString& d : Criteria::dimensions())
-        o.insert(d, c.get(d));
-    return o;
+// What `validate` validates: a RecipeResult file (its validators from --catalog/--version, else
+// the database's newest catalog version), or the recipe the criteria flags resolve to.
+Result<ops::ValidateRecipe> validateRecipeFrom(const QCommandLineParser& p) {
+    ops::ValidateRecipe r;
+    if (p.isSet(QStringLiteral("recipe"))) {
+        r.file = p.value(QStringLiteral("recipe"));
+        if (p.isSet(QStringLiteral("catalog")) || p.isSet(QStringLiteral("version"))) {
+            Result<Catalog> cat = catalogFrom(p);
+            if (!cat)
+                return cat.error();
+            r.validators = cat->validators;
+            r.catalogLabel = p.value(QStringLiteral("version"));
+        }
+        return r;
+    }
+    Result<RecipeChoice> choice = recipeFrom(p);
+    if (!choice)
+        return choice.error();
+    r.resolved = std::move(choice->recipe);
+    r.validators = std::move(choice->validators);
+    r.catalogLabel = choice->catalogLabel;
+    return r;
 }
 
 void printRunText(const RunResult& r) {
@@ -180,158 +191,88 @@ int validateVerb(const QStringList& args) {
         }
         phases << ph;
     }
-    Result<RecipeChoice> choice = recipeFrom(p);
-    if (!choice)
-        return fail(choice.error());
+    Result<ops::ValidateRecipe> recipe = validateRecipeFrom(p);
+    if (!recipe)
+        return fail(recipe.error());
 
     // The key is read (and its passphrase asked) before the run, not after an hour of checks.
-    std::optional<sigstore::crypto::Pkey> key;
+    ops::ValidateRequest req;
     if (p.isSet(QStringLiteral("key"))) {
         Result<sigstore::crypto::Pkey> k = privateKeyFrom(p);
         if (!k)
             return fail(k.error());
-        key = std::move(*k);
+        req.key = std::make_shared<sigstore::crypto::Pkey>(std::move(*k));
     }
-
-    const QStringList files = p.isSet(QStringLiteral("kubeconfig")) ? QStringList{p.value(QStringLiteral("kubeconfig"))} : kube::Kubeconfig::defaultFiles();
-    Result<kube::Kubeconfig> config = kube::Kubeconfig::load(files);
-    if (!config)
-        return fail(config.error());
-    Result<kube::ResolvedContext> ctx = kube::resolveContext(*config, p.value(QStringLiteral("context")));
-    if (!ctx)
-        return fail(ctx.error());
-    Result<std::unique_ptr<kube::Client>> client = kube::Client::create(*ctx);
-    if (!client)
-        return fail(client.error());
-
-    RunRequest req;
-    req.recipe = choice->recipe;
-    req.validators = choice->validators;
+    if (p.isSet(QStringLiteral("kubeconfig")))
+        req.kubeconfigs = {p.value(QStringLiteral("kubeconfig"))};
+    req.context = p.value(QStringLiteral("context"));
+    req.recipe = std::move(*recipe);
     req.phases = phases;
     req.namespace_ = p.value(QStringLiteral("namespace"));
     req.imageRegistry = p.value(QStringLiteral("image-registry"));
     req.toolVersion = QCoreApplication::applicationVersion();
     req.cleanup = !p.isSet(QStringLiteral("no-cleanup"));
-
-    std::mutex mutex;
-    std::vector<CheckRun> changed;
-    QStringList messages;
-    RunObserver obs;
-    obs.message = [&](const QString& m) {
-        std::lock_guard lock(mutex);
-        messages << m;
+    req.outDir = p.value(QStringLiteral("out"));
+    // Events come from the runner's thread and its log follower: one line at a time.
+    std::mutex printing;
+    req.events.message = [&](const QString& m) {
+        std::lock_guard lock(printing);
+        err() << m << Qt::endl;
     };
-    obs.checkChanged = [&](const CheckRun& c) {
-        std::lock_guard lock(mutex);
-        changed.push_back(c);
+    req.events.checkChanged = [&](const CheckRun& c) {
+        std::lock_guard lock(printing);
+        if (c.state != CheckState::Running)
+            err() << "  " << stateMark(c.state) << " " << c.phase << "/" << c.name << " (" << seconds(c.durationMs) << ")"
+                  << (c.message.isEmpty() ? QString() : QStringLiteral(": ") + c.message) << Qt::endl;
+        else
+            err() << "  running " << c.phase << "/" << c.name << Qt::endl;
     };
-    Runner runner(**client, req, obs);
-    if (Status s = runner.prepare(); !s)
-        return usage(s.error().toString(), verb);
+    req.events.cancelling = [&] {
+        std::lock_guard lock(printing);
+        err() << "proofbench: cancelling; deleting the run's Jobs and RBAC" << Qt::endl;
+    };
 
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
-    RunStore runs(**db);
-    RunHeader header;
-    header.recipeName = req.recipe.recipeName();
-    header.coordinate = header.recipeName;
-    header.catalogVersion = choice->catalogLabel;
-    header.criteria = criteriaJson(req.recipe.criteria);
-    header.context = ctx->context.name;
-    header.server = ctx->cluster.server;
-    header.namespace_ = req.namespace_;
-    header.toolVersion = req.toolVersion;
-    // The run id is the runner's, so Jobs on the cluster and the row in the database match.
-    RunResult result;
-    std::atomic_bool finished{false};
-    Result<qint64> runId = runs.begin(header, runner.runId(), runner.plan());
-    if (!runId)
-        return fail(runId.error());
-
+    g_interrupted = false;
     auto previous = std::signal(SIGINT, onInterrupt);
     auto previousTerm = std::signal(SIGTERM, onInterrupt);
-    std::thread worker([&] {
-        result = runner.run();
-        finished = true;
-    });
-    bool cancelled = false;
-    auto drain = [&] {
-        std::vector<CheckRun> batch;
-        QStringList lines;
-        {
-            std::lock_guard lock(mutex);
-            batch.swap(changed);
-            lines.swap(messages);
-        }
-        for (const QString& l : lines)
-            err() << l << Qt::endl;
-        for (const CheckRun& c : batch) {
-            int seq = 0;
-            for (size_t i = 0; i < runner.plan().size(); ++i)
-                if (runner.plan()[i].name == c.name)
-                    seq = int(i);
-            if (Status s = runs.saveCheck(*runId, seq, c); !s)
-                err() << "proofbench: " << s.error().toString() << Qt::endl;
-            if (c.state != CheckState::Running)
-                err() << "  " << stateMark(c.state) << " " << c.phase << "/" << c.name << " (" << seconds(c.durationMs) << ")"
-                      << (c.message.isEmpty() ? QString() : QStringLiteral(": ") + c.message) << Qt::endl;
-            else
-                err() << "  running " << c.phase << "/" << c.name << Qt::endl;
-        }
-    };
-    while (!finished) {
-        if (g_interrupted && !cancelled) {
-            cancelled = true;
-            err() << "proofbench: cancelling; deleting the run's Jobs and RBAC" << Qt::endl;
-            runner.cancel();
-        }
-        drain();
-        QThread::msleep(100);
-    }
-    worker.join();
-    drain();
+    ops::ValidateFailure why = ops::ValidateFailure::None;
+    Result<ops::ValidateOutcome> done = ops::validate(ops::Context(**db, {}, &g_interrupted), req, &why);
     std::signal(SIGINT, previous);
     std::signal(SIGTERM, previousTerm);
+    if (!done)
+        return why == ops::ValidateFailure::Refused ? usage(done.error().toString(), verb) : fail(done.error());
+    const ops::ValidateOutcome& o = *done;
+    if (!o.evidenceError.isEmpty())
+        err() << "proofbench: evidence: " << o.evidenceError << Qt::endl;
+    if (!o.signingError.isEmpty())
+        err() << "proofbench: signing: " << o.signingError << Qt::endl;
 
     QJsonObject evidence;
-    QString evidenceDir;
-    if (result.state == RunState::Passed || result.state == RunState::Failed) {
-        Result<EmittedBundle> bundle = emitEvidence(result, req.recipe, p.value(QStringLiteral("out")), req.toolVersion, req.validators.version);
-        if (!bundle) {
-            err() << "proofbench: evidence: " << bundle.error().toString() << Qt::endl;
-        } else {
-            evidenceDir = bundle->dir;
-            evidence.insert(QStringLiteral("bundle"), bundle->dir);
-            evidence.insert(QStringLiteral("recipe"), bundle->recipeName);
-            evidence.insert(QStringLiteral("recipeDigest"), bundle->recipeDigest);
-            evidence.insert(QStringLiteral("manifestDigest"), bundle->manifestDigest);
-            if (key) {
-                Result<evidence::EvidenceSignature> sig = evidence::signEvidence(bundle->dir, key->get(), p.value(QStringLiteral("out")));
-                if (!sig) {
-                    err() << "proofbench: signing: " << sig.error().toString() << Qt::endl;
-                } else {
-                    evidence.insert(QStringLiteral("attestation"), sig->attestationPath);
-                    evidence.insert(QStringLiteral("pointer"), sig->pointerPath);
-                    evidence.insert(QStringLiteral("signer"), sig->signerIdentity);
-                }
-            }
+    if (!o.evidenceDir.isEmpty()) {
+        evidence.insert(QStringLiteral("bundle"), o.evidenceDir);
+        evidence.insert(QStringLiteral("recipe"), o.recipe.recipeName());
+        evidence.insert(QStringLiteral("recipeDigest"), o.recipeDigest);
+        evidence.insert(QStringLiteral("manifestDigest"), o.manifestDigest);
+        if (!o.pointerPath.isEmpty()) {
+            evidence.insert(QStringLiteral("attestation"), o.attestationPath);
+            evidence.insert(QStringLiteral("pointer"), o.pointerPath);
+            evidence.insert(QStringLiteral("signer"), o.signer);
         }
     }
-    if (Status s = runs.finish(*runId, result, evidenceDir); !s)
-        err() << "proofbench: " << s.error().toString() << Qt::endl;
-
     if (format == QLatin1String("json")) {
-        QJsonObject o = runToJson(result);
-        o.insert(QStringLiteral("id"), *runId);
-        o.insert(QStringLiteral("recipe"), req.recipe.recipeName());
-        o.insert(QStringLiteral("context"), ctx->context.name);
-        o.insert(QStringLiteral("server"), ctx->cluster.server);
+        QJsonObject j = runToJson(o.result);
+        j.insert(QStringLiteral("id"), o.runRow);
+        j.insert(QStringLiteral("recipe"), o.recipe.recipeName());
+        j.insert(QStringLiteral("context"), o.context);
+        j.insert(QStringLiteral("server"), o.server);
         if (!evidence.isEmpty())
-            o.insert(QStringLiteral("evidence"), evidence);
-        printJson(o);
+            j.insert(QStringLiteral("evidence"), evidence);
+        printJson(j);
     } else {
-        printRunText(result);
+        printRunText(o.result);
         if (!evidence.isEmpty())
             out() << "evidence: " << evidence.value(QStringLiteral("bundle")).toString()
                   << (evidence.contains(QStringLiteral("pointer")) ? QStringLiteral(" (signed; pointer %1)").arg(evidence.value(QStringLiteral("pointer")).toString())
@@ -339,7 +280,7 @@ int validateVerb(const QStringList& args) {
                   << '\n';
         out().flush();
     }
-    return result.exitCode();
+    return o.exitCode();
 }
 
 int runsVerb(const QStringList& args) {
@@ -469,15 +410,17 @@ int perfImport(const QStringList& args) {
         return usage(QStringLiteral("--kind must be nccl, aiperf, genai-perf or inference-perf"), verb);
     const QString file = p.positionalArguments().constFirst();
 
-    RecipeResult recipe;
-    std::vector<Constraint> constraints;
+    ops::PerfImportRequest req;
+    req.file = file;
+    req.kind = *kind;
+    req.check = p.value(QStringLiteral("check"));
+    req.coordinate = p.value(QStringLiteral("coordinate"));
+    req.toolVersion = QCoreApplication::applicationVersion();
     if (p.isSet(QStringLiteral("recipe")) || p.isSet(QStringLiteral("catalog")) || p.isSet(QStringLiteral("version"))) {
         Result<RecipeChoice> choice = recipeFrom(p);
         if (!choice)
             return fail(choice.error());
-        recipe = choice->recipe;
-        if (recipe.validation && recipe.validation->performance && recipe.validation->performance->constraints)
-            constraints = *recipe.validation->performance->constraints;
+        req.recipe = std::move(choice->recipe);
     }
     for (const QString& nv : p.values(QStringLiteral("constraint"))) {
         const int eq = nv.indexOf(QLatin1Char('='));
@@ -486,64 +429,22 @@ int perfImport(const QStringList& args) {
         Constraint c;
         c.name = nv.left(eq).trimmed();
         c.value = nv.mid(eq + 1).trimmed();
-        std::erase_if(constraints, [&](const Constraint& x) { return x.name == c.name; });
-        constraints.push_back(c);
+        std::erase_if(req.constraints, [&](const Constraint& x) { return x.name == c.name; });
+        req.constraints.push_back(c);
     }
 
-    CheckRun check;
-    check.phase = QStringLiteral("performance");
-    check.name = p.isSet(QStringLiteral("check")) ? p.value(QStringLiteral("check"))
-                 : *kind == PerfKind::Nccl      ? QStringLiteral("nccl-all-reduce-bw")
-                                                : QStringLiteral("inference-perf");
-    check.started = QFileInfo(file).lastModified().toUTC();
-    check.finished = check.started;
-    check.image = QFileInfo(file).absoluteFilePath();
-    if (*kind == PerfKind::Nccl) {
-        Result<NcclResult> r = parseNcclFile(file);
-        if (!r)
-            return fail(r.error());
-        check.nccl = *r;
-        check.score = scoreNccl(check.name, *r, constraints);
-    } else {
-        Result<InferenceResult> r = parseInferenceFile(file, *kind);
-        if (!r)
-            return fail(r.error());
-        check.inference = *r;
-        check.score = scoreInference(check.name, *r, constraints);
-    }
-    check.state = check.score->verdict == Verdict::Passed   ? CheckState::Passed
-                  : check.score->verdict == Verdict::Failed ? CheckState::Failed
-                                                            : CheckState::Skipped;
-    check.message = check.score->message;
-    check.resultLines = check.score->stdoutLines;
-
-    RunResult run;
-    run.runId = QStringLiteral("import-") + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz"));
-    run.started = check.started;
-    run.finished = check.finished;
-    run.phasesRun = {check.phase};
-    run.checks = {check};
-    run.state = check.state == CheckState::Failed ? RunState::Failed : RunState::Passed;
-    run.reason = check.state == CheckState::Failed ? check.message : QString();
-
-    qint64 id = 0;
-    if (!p.isSet(QStringLiteral("no-store"))) {
+    Result<ops::PerfImportOutcome> done = [&]() -> Result<ops::PerfImportOutcome> {
+        if (p.isSet(QStringLiteral("no-store")))
+            return ops::scorePerfFile(req);
         Result<std::unique_ptr<Database>> db = openDb(p);
         if (!db)
-            return fail(db.error());
-        RunHeader header;
-        header.source = QStringLiteral("import");
-        header.recipeName = recipe.criteria.isEmpty() ? QString() : recipe.recipeName();
-        header.coordinate = p.isSet(QStringLiteral("coordinate")) ? p.value(QStringLiteral("coordinate"))
-                            : !header.recipeName.isEmpty()     ? header.recipeName
-                                                                : QFileInfo(file).fileName();
-        header.criteria = criteriaJson(recipe.criteria);
-        header.toolVersion = QCoreApplication::applicationVersion();
-        Result<qint64> saved = RunStore(**db).saveImported(header, run, {file});
-        if (!saved)
-            return fail(saved.error());
-        id = *saved;
-    }
+            return db.error();
+        return ops::perfImport(ops::Context(**db), req);
+    }();
+    if (!done)
+        return fail(done.error());
+    const CheckRun& check = done->check;
+    const qint64 id = done->runRow;
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonObject o = checkToJson(check);
         o.insert(QStringLiteral("file"), QFileInfo(file).absoluteFilePath());

@@ -1,13 +1,15 @@
-// Drives one validation run for the GUI the way `proofbench validate` does: on a worker, the
-// kubeconfig is read, the client created (exec plugins may run) and the recipe resolved; back on the
-// GUI thread the run row is begun; on a worker again the runner runs, then the evidence is written
-// (and signed when a key was given). Every check change and log chunk comes back queued on the GUI
-// thread, where the checks are saved (a QSqlDatabase connection belongs to the thread that opened it).
+// Drives one validation run for the GUI through the operation `proofbench validate` calls
+// (ops::validate), on an ops::Async worker with that worker's database connection: the kubeconfig
+// is read, the client created (exec plugins may run), the recipe resolved, the run row begun, the
+// checks run and stored, the evidence written (and signed when a key was given), and the run
+// finished with its receipt. The plan, every check change and log chunk come back queued on the
+// GUI thread as signals.
 #pragma once
 
 #include "catalog/Resolver.h"
+#include "ops/Async.h"
+#include "ops/Validate.h"
 #include "sigstore/Crypto.h"
-#include "store/RunStore.h"
 #include "validation/Runner.h"
 
 #include <QObject>
@@ -15,6 +17,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 namespace pb::models {
 
@@ -61,15 +64,13 @@ class ValidationController : public QObject {
     void finished(qint64 rowId, const pb::validation::RunResult& result, const QString& error);
 
   private:
-    struct Job;
     void setStage(Stage s);
-    void onPrepared();
+    void onPlanned(qint64 rowId, const QString& runId, const std::vector<validation::CheckRun>& plan, const catalog::RecipeResult& recipe);
     void onRunEnded();
-    void saveChange(const validation::CheckRun& check);
 
-    db::Database& m_db;
+    std::unique_ptr<ops::Async> m_async; // one worker, its own connection to the database
     Stage m_stage = Stage::Idle;
-    std::shared_ptr<Job> m_job;
+    std::optional<ops::Job<ops::ValidateOutcome>> m_job;
     qint64 m_rowId = 0;
     validation::RunResult m_result;
     QString m_evidenceDir;

@@ -1,7 +1,5 @@
 #include "store/RunStore.h"
 
-#include "receipts/Ledger.h"
-
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlQuery>
@@ -273,38 +271,6 @@ RunSummary readSummary(const QSqlQuery& q) {
 
 } // namespace
 
-namespace {
-
-// A run's receipt: what ran (uid, recipe, coordinate, context), its verdict and the checks' counts.
-receipts::ReceiptDraft runReceipt(const QString& kind, qint64 runId, const RunResult& r, const QJsonObject& extra) {
-    receipts::ReceiptDraft d;
-    d.kind = kind;
-    d.parameters = extra;
-    d.parameters.insert(QStringLiteral("runUid"), r.runId);
-    d.parameters.insert(QStringLiteral("phases"), r.phasesRun.join(QLatin1Char(',')));
-    int passed = 0, failed = 0, skipped = 0;
-    for (const CheckRun& c : r.checks) {
-        const QString st = validation::checkStateName(c.state);
-        passed += st == QLatin1String("passed");
-        failed += st == QLatin1String("failed");
-        skipped += st == QLatin1String("skipped");
-    }
-    d.outputs.push_back(receipts::Artifact{QStringLiteral("runs #%1").arg(runId), QString(), -1});
-    d.result = r.state == validation::RunState::Passed ? receipts::Outcome::Ok
-               : r.state == validation::RunState::Failed && passed > 0 ? receipts::Outcome::Partial
-                                                          : receipts::Outcome::Failed;
-    d.message = QStringLiteral("%1: %2 check(s), %3 passed, %4 failed, %5 skipped%6")
-                    .arg(validation::runStateName(r.state))
-                    .arg(r.checks.size())
-                    .arg(passed)
-                    .arg(failed)
-                    .arg(skipped)
-                    .arg(r.reason.isEmpty() ? QString() : QStringLiteral("; ") + r.reason);
-    return d;
-}
-
-} // namespace
-
 Result<qint64> RunStore::begin(const RunHeader& h, const QString& runUid, const std::vector<CheckRun>& plan) {
     Transaction tx(m_db.sql());
     if (!tx.started())
@@ -371,30 +337,12 @@ Status RunStore::finish(qint64 runId, const RunResult& r, const QString& evidenc
     for (size_t i = 0; i < r.checks.size(); ++i)
         if (Status s = writeCheck(m_db.sql(), runId, int(i), r.checks[i]); !s)
             return s;
-    {
-        QJsonObject extra;
-        QSqlQuery hq(m_db.sql());
-        hq.prepare(QStringLiteral("SELECT recipe_name, coordinate, context, server, namespace FROM runs WHERE id = ?"));
-        hq.addBindValue(runId);
-        if (hq.exec() && hq.next()) {
-            extra = QJsonObject{{QStringLiteral("recipe"), hq.value(0).toString()},
-                                {QStringLiteral("coordinate"), hq.value(1).toString()},
-                                {QStringLiteral("context"), hq.value(2).toString()},
-                                {QStringLiteral("server"), hq.value(3).toString()},
-                                {QStringLiteral("namespace"), hq.value(4).toString()}};
-        }
-        receipts::ReceiptDraft d = runReceipt(QStringLiteral("validation.run"), runId, r, extra);
-        if (!evidenceDir.isEmpty())
-            d.outputs.push_back(receipts::Artifact::directory(evidenceDir));
-        if (auto receipt = receipts::Ledger(m_db).append(d); !receipt)
-            return receipt.error();
-    }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the run"), m_db.path());
     return {};
 }
 
-Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& result, const QStringList& sourceFiles) {
+Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& result, const QStringList&) {
     Transaction tx(m_db.sql());
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
@@ -422,15 +370,6 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
     for (size_t i = 0; i < result.checks.size(); ++i)
         if (Status s = writeCheck(m_db.sql(), id, int(i), result.checks[i]); !s)
             return s.error();
-    {
-        receipts::ReceiptDraft d = runReceipt(QStringLiteral("validation.import"), id, result,
-                                              QJsonObject{{QStringLiteral("recipe"), header.recipeName},
-                                                          {QStringLiteral("coordinate"), header.coordinate}});
-        for (const QString& f : sourceFiles)
-            d.inputs.push_back(receipts::Artifact::file(f));
-        if (auto receipt = receipts::Ledger(m_db).append(d); !receipt)
-            return receipt.error();
-    }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the run"), m_db.path());
     return id;

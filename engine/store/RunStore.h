@@ -1,7 +1,8 @@
 // Validation runs in the database: the run, each check as it ends (state, exit code, message, log,
 // RESULT: lines, score), every scored metric and every measured point (NCCL rows, inference
 // percentiles), so charts and history read from here. Each check is saved in its own transaction:
-// a run cut short keeps every check that finished.
+// a run cut short keeps every check that finished. The store writes no receipt: the operations that
+// run or import (ops/Validate.h, ops/PerfImport.h) write theirs in the same transaction.
 #pragma once
 
 #include "db/Database.h"
@@ -60,11 +61,11 @@ class RunStore {
     Result<qint64> begin(const RunHeader& header, const QString& runUid, const std::vector<validation::CheckRun>& plan);
     // Upserts one check with its metrics and series, in one transaction.
     Status saveCheck(qint64 runId, int seq, const validation::CheckRun& check);
-    // Final state, reason, snapshot, readiness, and every check again; with the run's
-    // "validation.run" receipt (receipts/Ledger.h) in the same transaction.
+    // Final state, reason, snapshot, readiness, and every check again, in one transaction (a
+    // savepoint inside the caller's: ops::validate writes the validation.run receipt in the same).
     Status finish(qint64 runId, const validation::RunResult& result, const QString& evidenceDir = {});
-    // A whole run at once (imported results), with its "validation.import" receipt naming the
-    // `sourceFiles` it was parsed from (sha256 and size of each).
+    // A whole run at once (imported results), in one transaction. The receipt naming the files it
+    // was parsed from is ops::perfImport's; `sourceFiles` is no longer used here.
     Result<qint64> saveImported(const RunHeader& header, const validation::RunResult& result, const QStringList& sourceFiles = {});
 
     Result<std::vector<RunSummary>> list(const QString& coordinate = {}, int limit = 500) const;

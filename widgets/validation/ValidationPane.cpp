@@ -133,11 +133,48 @@ ValidationPane::~ValidationPane() {
     delete m_controller;
 }
 
+// The view is built in parts: the form (cluster, recipe, run settings, buttons, runs) on the left,
+// the results (banner, checks, log and charts) on the right.
 void ValidationPane::buildUi() {
-    // ---- left: the form and the runs -----------------------------------------------------------
+    QWidget* form = buildForm();
+    QWidget* right = buildResults();
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("validationFormScroll"));
+    scroll->setWidget(form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(430);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("validationSplitter"));
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setSizes({520, 880});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+}
+
+QWidget* ValidationPane::buildForm() {
     auto* form = new QWidget(this);
     form->setObjectName(QStringLiteral("validationForm"));
+    QGroupBox* clusterBox = buildClusterBox(form);
+    QGroupBox* recipeBox = buildRecipeBox(form);
+    QGroupBox* runBox = buildRunBox(form);
+    QHBoxLayout* buttons = buildButtons(form);
+    QGroupBox* runsBox = buildRunsBox(form);
+    auto* formLayout = new QVBoxLayout(form);
+    formLayout->setContentsMargins(6, 8, 4, 4);
+    formLayout->addWidget(clusterBox, 3);
+    formLayout->addWidget(recipeBox);
+    formLayout->addWidget(runBox);
+    formLayout->addLayout(buttons);
+    formLayout->addWidget(runsBox, 2);
 
+    return form;
+}
+
+QGroupBox* ValidationPane::buildClusterBox(QWidget* form) {
     QGroupBox* clusterBox = group(tr("Cluster"), "validationClusterGroup", form);
     m_contextView = new QTreeView(clusterBox);
     m_contextView->setObjectName(QStringLiteral("kubeContextsView"));
@@ -175,6 +212,10 @@ void ValidationPane::buildUi() {
     clusterButtons->addStretch(1);
     clusterLayout->addLayout(clusterButtons);
 
+    return clusterBox;
+}
+
+QGroupBox* ValidationPane::buildRecipeBox(QWidget* form) {
     QGroupBox* recipeBox = group(tr("Recipe"), "validationRecipeGroup", form);
     m_fromCatalog = new QRadioButton(tr("From the catalog"), recipeBox);
     m_fromCatalog->setObjectName(QStringLiteral("recipeFromCatalog"));
@@ -218,6 +259,10 @@ void ValidationPane::buildUi() {
     connect(m_fromCatalog, &QRadioButton::toggled, this, syncSource);
     connect(m_recipeFile, &QLineEdit::textChanged, this, [this] { updateButtons(); });
 
+    return recipeBox;
+}
+
+QGroupBox* ValidationPane::buildRunBox(QWidget* form) {
     QGroupBox* runBox = group(tr("Run"), "validationRunGroup", form);
     m_phaseDeployment = new QCheckBox(tr("deployment"), runBox);
     m_phaseDeployment->setObjectName(QStringLiteral("phaseDeployment"));
@@ -265,6 +310,10 @@ void ValidationPane::buildUi() {
     runGrid->addWidget(outBrowse, 3, 2);
     runGrid->setColumnStretch(1, 1);
 
+    return runBox;
+}
+
+QHBoxLayout* ValidationPane::buildButtons(QWidget* form) {
     m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), form);
     m_start->setObjectName(QStringLiteral("startButton"));
     m_start->setDefault(true);
@@ -281,6 +330,10 @@ void ValidationPane::buildUi() {
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_start);
 
+    return buttons;
+}
+
+QGroupBox* ValidationPane::buildRunsBox(QWidget* form) {
     QGroupBox* runsBox = group(tr("Runs"), "validationRunsGroup", form);
     m_runView = new QTableView(runsBox);
     m_runView->setObjectName(QStringLiteral("runsTable"));
@@ -303,15 +356,10 @@ void ValidationPane::buildUi() {
     auto* runsLayout = new QVBoxLayout(runsBox);
     runsLayout->addWidget(m_runView);
 
-    auto* formLayout = new QVBoxLayout(form);
-    formLayout->setContentsMargins(6, 8, 4, 4);
-    formLayout->addWidget(clusterBox, 3);
-    formLayout->addWidget(recipeBox);
-    formLayout->addWidget(runBox);
-    formLayout->addLayout(buttons);
-    formLayout->addWidget(runsBox, 2);
+    return runsBox;
+}
 
-    // ---- right: banner, checks, log and charts -------------------------------------------------
+QWidget* ValidationPane::buildResults() {
     auto* right = new QWidget(this);
     right->setObjectName(QStringLiteral("validationResults"));
     m_banner = bannerFrame("validationBanner", right);
@@ -349,6 +397,26 @@ void ValidationPane::buildUi() {
 
     m_tabs = new QTabWidget(right);
     m_tabs->setObjectName(QStringLiteral("validationTabs"));
+    m_tabs->addTab(buildLogPage(), tr("Log"));
+    buildCharts();
+
+    auto* resultsSplit = new QSplitter(Qt::Vertical, right);
+    resultsSplit->setObjectName(QStringLiteral("validationResultsSplitter"));
+    resultsSplit->addWidget(m_checkView);
+    resultsSplit->addWidget(m_tabs);
+    resultsSplit->setStretchFactor(0, 1);
+    resultsSplit->setStretchFactor(1, 3);
+    resultsSplit->setSizes({200, 520});
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(4, 8, 6, 4);
+    rightLayout->addWidget(m_banner);
+    rightLayout->addWidget(m_runTitle);
+    rightLayout->addWidget(resultsSplit, 1);
+
+    return right;
+}
+
+QWidget* ValidationPane::buildLogPage() {
     auto* logPage = new QWidget(m_tabs);
     logPage->setObjectName(QStringLiteral("logPage"));
     m_search = lineEdit("logSearch", tr("Search the log (Enter: next, Shift+Enter: previous)"), logPage);
@@ -387,8 +455,11 @@ void ValidationPane::buildUi() {
     logLayout->setContentsMargins(4, 4, 4, 4);
     logLayout->addLayout(searchRow);
     logLayout->addWidget(m_log, 1);
-    m_tabs->addTab(logPage, tr("Log"));
 
+    return logPage;
+}
+
+void ValidationPane::buildCharts() {
     m_nccl = new NcclChart(m_tabs);
     m_inference = new InferenceChart(m_tabs);
     m_history = new HistoryChart(m_tabs);
@@ -411,34 +482,6 @@ void ValidationPane::buildUi() {
             emit statusMessage(error.isEmpty() ? tr("Chart saved to %1").arg(QDir::toNativeSeparators(path)) : error, 8000);
         });
 
-    auto* resultsSplit = new QSplitter(Qt::Vertical, right);
-    resultsSplit->setObjectName(QStringLiteral("validationResultsSplitter"));
-    resultsSplit->addWidget(m_checkView);
-    resultsSplit->addWidget(m_tabs);
-    resultsSplit->setStretchFactor(0, 1);
-    resultsSplit->setStretchFactor(1, 3);
-    resultsSplit->setSizes({200, 520});
-    auto* rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(4, 8, 6, 4);
-    rightLayout->addWidget(m_banner);
-    rightLayout->addWidget(m_runTitle);
-    rightLayout->addWidget(resultsSplit, 1);
-
-    auto* scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("validationFormScroll"));
-    scroll->setWidget(form);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(430);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->setObjectName(QStringLiteral("validationSplitter"));
-    split->addWidget(scroll);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    split->setSizes({520, 880});
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
 }
 
 // ---- form --------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@
 class QCheckBox;
 class QComboBox;
 class QFrame;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -78,6 +80,15 @@ class ValidationPane : public QWidget {
 
   private:
     void buildUi();
+    QWidget* buildForm();
+    QGroupBox* buildClusterBox(QWidget* form);
+    QGroupBox* buildRecipeBox(QWidget* form);
+    QGroupBox* buildRunBox(QWidget* form);
+    QHBoxLayout* buildButtons(QWidget* form);
+    QGroupBox* buildRunsBox(QWidget* form);
+    QWidget* buildResults();
+    QWidget* buildLogPage();
+    void buildCharts();
     void loadVersions();
     void loadRecipes();
     void reloadRuns();

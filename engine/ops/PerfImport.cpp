@@ -1,0 +1,106 @@
+#include "ops/PerfImport.h"
+
+#include "ops/Validate.h"
+#include "receipts/Kinds.h"
+#include "store/RunStore.h"
+#include "validation/Nccl.h"
+#include "validation/Score.h"
+
+#include <QFileInfo>
+
+namespace pb::ops {
+
+using validation::CheckRun;
+using validation::CheckState;
+using validation::PerfKind;
+using validation::Verdict;
+
+Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
+    std::vector<catalog::Constraint> constraints;
+    if (req.recipe && req.recipe->validation && req.recipe->validation->performance && req.recipe->validation->performance->constraints)
+        constraints = *req.recipe->validation->performance->constraints;
+    for (const catalog::Constraint& c : req.constraints) {
+        std::erase_if(constraints, [&](const catalog::Constraint& x) { return x.name == c.name; });
+        constraints.push_back(c);
+    }
+
+    CheckRun check;
+    check.phase = QStringLiteral("performance");
+    check.name = !req.check.isEmpty()         ? req.check
+                 : req.kind == PerfKind::Nccl ? QStringLiteral("nccl-all-reduce-bw")
+                                              : QStringLiteral("inference-perf");
+    const QFileInfo info(req.file);
+    check.started = info.lastModified().toUTC();
+    check.finished = check.started;
+    check.image = info.absoluteFilePath();
+    if (req.kind == PerfKind::Nccl) {
+        Result<validation::NcclResult> r = validation::parseNcclFile(req.file);
+        if (!r)
+            return r.error();
+        check.nccl = *r;
+        check.score = validation::scoreNccl(check.name, *r, constraints);
+    } else {
+        Result<validation::InferenceResult> r = validation::parseInferenceFile(req.file, req.kind);
+        if (!r)
+            return r.error();
+        check.inference = *r;
+        check.score = validation::scoreInference(check.name, *r, constraints);
+    }
+    check.state = check.score->verdict == Verdict::Passed   ? CheckState::Passed
+                  : check.score->verdict == Verdict::Failed ? CheckState::Failed
+                                                            : CheckState::Skipped;
+    check.message = check.score->message;
+    check.resultLines = check.score->stdoutLines;
+
+    PerfImportOutcome out;
+    validation::RunResult& run = out.run;
+    run.runId = QStringLiteral("import-") + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz"));
+    run.started = check.started;
+    run.finished = check.finished;
+    run.phasesRun = {check.phase};
+    run.checks = {check};
+    run.state = check.state == CheckState::Failed ? validation::RunState::Failed : validation::RunState::Passed;
+    run.reason = check.state == CheckState::Failed ? check.message : QString();
+    out.check = std::move(check);
+    const QString recipeName = req.recipe && !req.recipe->criteria.isEmpty() ? req.recipe->recipeName() : QString();
+    out.coordinate = !req.coordinate.isEmpty() ? req.coordinate : !recipeName.isEmpty() ? recipeName : info.fileName();
+    return out;
+}
+
+Result<PerfImportOutcome> perfImport(const Context& ctx, const PerfImportRequest& req) {
+    Result<PerfImportOutcome> scored = scorePerfFile(req);
+    if (!scored)
+        return scored;
+    PerfImportOutcome out = std::move(*scored);
+
+    store::RunHeader header;
+    header.source = QStringLiteral("import");
+    header.recipeName = req.recipe && !req.recipe->criteria.isEmpty() ? req.recipe->recipeName() : QString();
+    header.coordinate = out.coordinate;
+    header.criteria = req.recipe ? criteriaJson(req.recipe->criteria) : QJsonObject();
+    header.toolVersion = req.toolVersion.isEmpty() ? QStringLiteral("dev") : req.toolVersion;
+
+    QJsonObject parameters{{QStringLiteral("recipe"), header.recipeName},
+                           {QStringLiteral("coordinate"), header.coordinate},
+                           {QStringLiteral("kind"), validation::perfKindName(req.kind)}};
+    if (out.check.score)
+        for (const validation::ScoredMetric& m : out.check.score->metrics)
+            if (m.threshold) {
+                parameters.insert(QStringLiteral("threshold"), m.threshold->written);
+                break;
+            }
+    Result<qint64> row = transact<qint64>(ctx, [&]() -> Result<std::pair<qint64, receipts::ReceiptDraft>> {
+        Result<qint64> id = store::RunStore(ctx.db()).saveImported(header, out.run);
+        if (!id)
+            return id.error();
+        receipts::ReceiptDraft d = validationReceipt(receipts::kinds::ValidationImport, *id, out.run, parameters);
+        d.inputs.push_back(receipts::Artifact::file(req.file));
+        return std::pair{*id, std::move(d)};
+    });
+    if (!row)
+        return row.error();
+    out.runRow = *row;
+    return out;
+}
+
+} // namespace pb::ops

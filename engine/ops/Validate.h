@@ -1,0 +1,96 @@
+// `validate`: a recipe's validation phases run on a cluster, for the CLI (`proofbench validate`)
+// and the Validation view alike. The operation reads the kubeconfig and context, settles the recipe
+// and its validator catalog, plans the checks, begins the run row, runs the checks (each one stored
+// as it changes), writes the evidence summary bundle (signed when the caller loaded a key), and
+// finishes the run row with its validation.run receipt in one transaction. Cancel through the
+// Context's flag: the run stops and its Jobs and RBAC are deleted.
+#pragma once
+
+#include "catalog/Resolver.h"
+#include "ops/Operation.h"
+#include "sigstore/Crypto.h"
+#include "validation/Runner.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace pb::ops {
+
+// The recipe to validate, in one of three forms:
+//  - `resolved` (the CLI's criteria flags, resolved by the caller) with its `validators`;
+//  - `file`, a RecipeResult file;
+//  - `leafOverlay` of the catalog version `catalogLabel` in the database.
+// Validators not given come from `catalogLabel` in the database, or from its newest catalog version.
+struct ValidateRecipe {
+    std::optional<catalog::RecipeResult> resolved;
+    std::optional<catalog::ValidatorCatalog> validators;
+    QString file;
+    QString leafOverlay;
+    QString catalogLabel; // also recorded with the run
+};
+
+// Live events. `planned`, `checkChanged` and `message` come on the thread that called validate();
+// `log` and `cancelling` may come from a helper thread.
+struct ValidateEvents {
+    std::function<void(const QString& message)> message;
+    // The run row was begun: its id, the runner's run id, the planned checks and the recipe.
+    std::function<void(qint64 runRow, const QString& runUid, const std::vector<validation::CheckRun>& plan,
+                       const catalog::RecipeResult& recipe)>
+        planned;
+    // A check changed (after it was stored).
+    std::function<void(const validation::CheckRun& check)> checkChanged;
+    std::function<void(const QString& check, const QByteArray& chunk)> log;
+    // The cancel flag was seen: the run is stopping and deleting its Jobs and RBAC.
+    std::function<void()> cancelling;
+};
+
+struct ValidateRequest {
+    QStringList kubeconfigs; // empty: $KUBECONFIG, else ~/.kube/config
+    QString context;         // empty: the kubeconfig's current-context
+    ValidateRecipe recipe;
+    QStringList phases; // deployment, conformance, performance; empty = all
+    QString namespace_ = QStringLiteral("aicr-validation");
+    QString imageRegistry;
+    bool cleanup = true;
+    QString outDir; // the evidence goes to <outDir>/summary-bundle; empty: no evidence
+    // Signs the evidence when set (loaded, and its passphrase asked, by the caller before the run).
+    std::shared_ptr<sigstore::crypto::Pkey> key;
+    QString toolVersion = QStringLiteral("dev");
+    ValidateEvents events;
+};
+
+struct ValidateOutcome {
+    qint64 runRow = 0;
+    validation::RunResult result;
+    catalog::RecipeResult recipe;
+    QString catalogLabel;
+    QString context, server;
+    // The evidence bundle, when one was written (a passed or failed run with an outDir).
+    QString evidenceDir, recipeDigest, manifestDigest;
+    QString attestationPath, pointerPath, signer; // when signed
+    // The run is kept and on record, but its evidence could not be written or signed.
+    QString evidenceError, signingError;
+    int exitCode() const { return result.exitCode(); }
+};
+
+// Why validate() failed before a run was begun: the request itself was refused (an unknown phase,
+// check or a recipe with no checks: aicr's "invalid input"), or something could not be read or
+// reached. Once the run row exists validate() returns an outcome, or an error when the run could
+// not be finished on record.
+enum class ValidateFailure { None, Refused, Failed };
+
+Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& request, ValidateFailure* failure = nullptr);
+
+// The validation.run receipt of a finished run (exposed for tests and for the perf import).
+receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, const validation::RunResult& result,
+                                         const QJsonObject& parameters);
+
+// A recipe's criteria as JSON (stored with the run).
+QJsonObject criteriaJson(const catalog::Criteria& criteria);
+
+} // namespace pb::ops

@@ -1,0 +1,152 @@
+// `perf import` is ops::perfImport: the CLI verb and a call through ops::Async (the window's front)
+// store the same run and leave the same validation.import receipt (kind, parameters, the parsed
+// file's sha256 and size, result), in the run's transaction. `--no-store` keeps nothing, and the run
+// store itself writes no receipt.
+#include "TestUtil.h"
+
+#include "ops/Async.h"
+#include "ops/PerfImport.h"
+#include "receipts/Ledger.h"
+#include "store/RunStore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pb;
+
+namespace {
+
+QByteArray cli(const QStringList& args, int* code = nullptr) {
+    QProcess p;
+    p.start(QStringLiteral(PB_CLI_BINARY), args);
+    p.waitForFinished(60000);
+    if (code)
+        *code = p.exitCode();
+    return p.readAllStandardOutput();
+}
+
+QJsonObject withoutIds(QJsonObject o) {
+    for (const char* k : {"id", "runId", "started", "finished", "evidence"})
+        o.remove(QLatin1String(k));
+    return o;
+}
+
+QJsonObject receiptBody(const receipts::Receipt& r) {
+    QJsonObject o = r.toJson();
+    for (const char* k : {"time", "seq", "hash", "prev", "version"})
+        o.remove(QLatin1String(k));
+    QJsonObject params = o.value(QStringLiteral("parameters")).toObject();
+    params.remove(QStringLiteral("runUid"));
+    o.insert(QStringLiteral("parameters"), params);
+    return o;
+}
+
+std::vector<receipts::Receipt> receiptsOf(const QString& dbPath, const QString& kind) {
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
+    if (!db)
+        return {};
+    receipts::ListFilter f;
+    f.kind = kind;
+    Result<std::vector<receipts::Receipt>> r = receipts::Ledger(**db).list(f);
+    return r ? *r : std::vector<receipts::Receipt>{};
+}
+
+} // namespace
+
+class TestOpsPerfImport : public QObject {
+    Q_OBJECT
+  private slots:
+    void cliAndAsyncAgree();
+    void noStoreKeepsNothing();
+    void runStoreWritesNoReceipt();
+};
+
+void TestOpsPerfImport::cliAndAsyncAgree() {
+    QTemporaryDir dir;
+    const QString cliDb = dir.filePath(QStringLiteral("cli.sqlite")), opDb = dir.filePath(QStringLiteral("op.sqlite"));
+    const QString log = pbtest::fixture(QStringLiteral("validation/nccl-low.txt"));
+    int code = -1;
+    const QJsonObject printed =
+        QJsonDocument::fromJson(cli({QStringLiteral("perf"), QStringLiteral("import"), log, QStringLiteral("--kind"), QStringLiteral("nccl"),
+                                     QStringLiteral("--constraint"), QStringLiteral("nccl-all-reduce-bw=>= 300"), QStringLiteral("--coordinate"),
+                                     QStringLiteral("lab-a"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), cliDb},
+                                    &code))
+            .object();
+    QCOMPARE(code, 1); // 250.10 is below 0.9 x 300
+    const qint64 cliRow = printed.value(QStringLiteral("run")).toInteger();
+    QVERIFY(cliRow > 0);
+
+    ops::PerfImportRequest req;
+    req.file = log;
+    req.kind = validation::PerfKind::Nccl;
+    req.coordinate = QStringLiteral("lab-a");
+    catalog::Constraint threshold;
+    threshold.name = QStringLiteral("nccl-all-reduce-bw");
+    threshold.value = QStringLiteral(">= 300");
+    req.constraints = {threshold};
+    Result<ops::PerfImportOutcome> done = [&] {
+        ops::Async async(opDb, 1);
+        auto job = async.run<ops::PerfImportOutcome>([req](ops::Context& ctx) { return ops::perfImport(ctx, req); });
+        job.future.waitForFinished();
+        return job.future.result();
+    }();
+    QVERIFY2(done.ok(), qPrintable(done.ok() ? QString() : done.error().toString()));
+    QCOMPARE(done->check.state, validation::CheckState::Failed);
+    QVERIFY(done->runRow > 0);
+
+    auto show = [&](const QString& db, qint64 id) {
+        return QJsonDocument::fromJson(cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(id), QStringLiteral("--format"),
+                                            QStringLiteral("json"), QStringLiteral("--db"), db}))
+            .object();
+    };
+    const QJsonObject a = show(cliDb, cliRow), b = show(opDb, done->runRow);
+    QCOMPARE(a.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    QCOMPARE(a.value(QStringLiteral("coordinate")).toString(), QStringLiteral("lab-a"));
+    QCOMPARE(QJsonDocument(withoutIds(b)).toJson(), QJsonDocument(withoutIds(a)).toJson());
+
+    const std::vector<receipts::Receipt> ra = receiptsOf(cliDb, QStringLiteral("validation.import"));
+    const std::vector<receipts::Receipt> rb = receiptsOf(opDb, QStringLiteral("validation.import"));
+    QCOMPARE(ra.size(), size_t(1));
+    QCOMPARE(rb.size(), size_t(1));
+    QCOMPARE(ra.front().parameters.value(QStringLiteral("kind")).toString(), QStringLiteral("nccl"));
+    QCOMPARE(ra.front().parameters.value(QStringLiteral("threshold")).toString(), QStringLiteral(">= 300"));
+    QCOMPARE(ra.front().inputs.size(), size_t(1));
+    QCOMPARE(ra.front().inputs.front().size, QFileInfo(log).size());
+    QCOMPARE(ra.front().result, receipts::Outcome::Failed);
+    QCOMPARE(QJsonDocument(receiptBody(rb.front())).toJson(), QJsonDocument(receiptBody(ra.front())).toJson());
+}
+
+void TestOpsPerfImport::noStoreKeepsNothing() {
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
+    int code = -1;
+    const QByteArray out = cli({QStringLiteral("perf"), QStringLiteral("import"), pbtest::fixture(QStringLiteral("validation/nccl-pass.txt")),
+                                QStringLiteral("--kind"), QStringLiteral("nccl"), QStringLiteral("--no-store"), QStringLiteral("--db"), db},
+                               &code);
+    QCOMPARE(code, 0);
+    QVERIFY2(out.contains("386.56") && !out.contains("stored as run"), out.constData());
+    QVERIFY(!QFileInfo::exists(db));
+}
+
+void TestOpsPerfImport::runStoreWritesNoReceipt() {
+    QTemporaryDir dir;
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(dir.filePath(QStringLiteral("pb.sqlite")));
+    QVERIFY(db.ok());
+    ops::PerfImportRequest req;
+    req.file = pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"));
+    Result<ops::PerfImportOutcome> scored = ops::scorePerfFile(req);
+    QVERIFY(scored.ok());
+    store::RunHeader h;
+    h.source = QStringLiteral("import");
+    h.coordinate = QStringLiteral("lab-b");
+    QVERIFY(store::RunStore(**db).saveImported(h, scored->run).ok());
+    Result<receipts::ChainHead> head = receipts::Ledger(**db).head();
+    QVERIFY(head.ok());
+    QCOMPARE(head->seq, qint64(0));
+}
+
+QTEST_GUILESS_MAIN(TestOpsPerfImport)
+#include "tst_opsperfimport.moc"
