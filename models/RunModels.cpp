@@ -1,5 +1,7 @@
 #include "RunModels.h"
 
+#include "store/CatalogStore.h"
+
 #include "kube/Kubeconfig.h"
 
 #include <QBrush>
@@ -481,6 +483,36 @@ QVariant KubeContextsModel::headerData(int section, Qt::Orientation orientation,
     case ColumnCount: break;
     }
     return {};
+}
+
+Result<QStringList> RunReader::catalogVersions() const {
+    Result<std::vector<store::CatalogVersionInfo>> versions = store::CatalogStore(m_db).versions();
+    if (!versions)
+        return versions.error();
+    QStringList out;
+    for (const store::CatalogVersionInfo& v : *versions)
+        out << v.label;
+    return out;
+}
+
+Result<std::vector<std::pair<QString, QString>>> RunReader::recipes(const QString& catalogLabel) const {
+    store::CatalogStore catalogs(m_db);
+    Result<store::CatalogVersionInfo> version = catalogs.version(catalogLabel);
+    if (!version)
+        return version.error();
+    Result<std::vector<store::RecipeInfo>> recipes = catalogs.recipes(version->id);
+    if (!recipes)
+        return recipes.error();
+    std::vector<std::pair<QString, QString>> out;
+    for (const store::RecipeInfo& r : *recipes)
+        out.emplace_back(r.name, r.leafOverlay);
+    return out;
+}
+
+Result<std::vector<store::RunSummary>> RunReader::runs() const { return store::RunStore(m_db).list(); }
+Result<store::StoredRun> RunReader::run(qint64 id) const { return store::RunStore(m_db).load(id); }
+Result<std::vector<store::HistoryPoint>> RunReader::history(const QString& coordinate, const QString& metric) const {
+    return store::RunStore(m_db).history(coordinate, metric);
 }
 
 } // namespace pb::models

@@ -114,4 +114,20 @@ class KubeContextsModel : public QAbstractItemModel {
     std::vector<KubeFileEntry> m_files;
 };
 
+// What the Validation view reads from the database (catalog versions and their recipes, runs,
+// a run, a recipe's history), so the view constructs no store itself.
+class RunReader {
+  public:
+    explicit RunReader(db::Database& db) : m_db(db) {}
+    Result<QStringList> catalogVersions() const; // labels, oldest first
+    // (recipe name, leaf overlay) of a catalog version.
+    Result<std::vector<std::pair<QString, QString>>> recipes(const QString& catalogLabel) const;
+    Result<std::vector<store::RunSummary>> runs() const;
+    Result<store::StoredRun> run(qint64 id) const;
+    Result<std::vector<store::HistoryPoint>> history(const QString& coordinate, const QString& metric = {}) const;
+
+  private:
+    db::Database& m_db;
+};
+
 } // namespace pb::models

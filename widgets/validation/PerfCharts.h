@@ -10,7 +10,7 @@
 #pragma once
 
 #include "core/Result.h"
-#include "store/RunStore.h"
+#include "RunModels.h"
 #include "validation/Inference.h"
 #include "validation/Nccl.h"
 #include "validation/Score.h"

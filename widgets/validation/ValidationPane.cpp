@@ -3,7 +3,6 @@
 #include "PerfCharts.h"
 #include "WidgetUtil.h"
 #include "sigstore/Keys.h"
-#include "store/CatalogStore.h"
 #include "db/Database.h"
 #include "validation/Score.h"
 
@@ -538,11 +537,11 @@ void ValidationPane::loadVersions() {
     const QString was = m_versionCombo->currentData().toString();
     QSignalBlocker block(m_versionCombo);
     m_versionCombo->clear();
-    Result<std::vector<store::CatalogVersionInfo>> versions = store::CatalogStore(m_db).versions();
+    Result<QStringList> versions = models::RunReader(m_db).catalogVersions();
     if (versions) {
         // Newest first, as the catalog view lists them.
         for (auto it = versions->rbegin(); it != versions->rend(); ++it)
-            m_versionCombo->addItem(it->label, it->label);
+            m_versionCombo->addItem(*it, *it);
     }
     const int keep = m_versionCombo->findData(was);
     m_versionCombo->setCurrentIndex(keep >= 0 ? keep : 0);
@@ -555,15 +554,11 @@ void ValidationPane::loadRecipes() {
     const QString label = m_versionCombo->currentData().toString();
     if (label.isEmpty())
         return;
-    store::CatalogStore store(m_db);
-    Result<store::CatalogVersionInfo> version = store.version(label);
-    if (!version)
-        return;
-    Result<std::vector<store::RecipeInfo>> recipes = store.recipes(version->id);
+    Result<std::vector<std::pair<QString, QString>>> recipes = models::RunReader(m_db).recipes(label);
     if (!recipes)
         return;
-    for (const store::RecipeInfo& r : *recipes)
-        m_recipeCombo->addItem(r.name, r.leafOverlay);
+    for (const auto& [name, leaf] : *recipes)
+        m_recipeCombo->addItem(name, leaf);
     const int keep = m_recipeCombo->findData(was);
     if (keep >= 0)
         m_recipeCombo->setCurrentIndex(keep);
@@ -573,7 +568,7 @@ void ValidationPane::loadRecipes() {
 void ValidationPane::reloadRuns() {
     const QModelIndex cur = m_runView->currentIndex();
     const qint64 keep = cur.isValid() ? cur.data(RunListModel::RunIdRole).toLongLong() : 0;
-    Result<std::vector<store::RunSummary>> runs = store::RunStore(m_db).list();
+    Result<std::vector<store::RunSummary>> runs = models::RunReader(m_db).runs();
     QSignalBlocker block(m_runView->selectionModel());
     m_runs->setRuns(runs ? std::move(*runs) : std::vector<store::RunSummary>{});
     if (const int row = m_runs->rowOfRun(keep); row >= 0)
@@ -805,7 +800,7 @@ void ValidationPane::onFinished(qint64 rowId, const RunResult& result, const QSt
 }
 
 bool ValidationPane::openRun(qint64 id) {
-    Result<store::StoredRun> run = store::RunStore(m_db).load(id);
+    Result<store::StoredRun> run = models::RunReader(m_db).run(id);
     if (!run) {
         showBanner(tr("Cannot open run %1").arg(id), run.error().toString(), kFailTint, kFailInk);
         return false;
@@ -870,7 +865,7 @@ void ValidationPane::onRunsSelected() {
     std::vector<std::pair<QString, validation::NcclResult>> overlays;
     for (const QModelIndex& r : rows) {
         const qint64 id = r.data(RunListModel::RunIdRole).toLongLong();
-        Result<store::StoredRun> run = store::RunStore(m_db).load(id);
+        Result<store::StoredRun> run = models::RunReader(m_db).run(id);
         if (!run)
             continue;
         for (const CheckRun& c : run->result.checks)
@@ -905,9 +900,9 @@ void ValidationPane::showCharts(const std::vector<CheckRun>& checks, const QStri
     if (!haveInference)
         m_inference->clearResult();
     if (!coordinate.isEmpty()) {
-        Result<std::vector<store::HistoryPoint>> h = store::RunStore(m_db).history(coordinate, QStringLiteral("busbw"));
+        Result<std::vector<store::HistoryPoint>> h = models::RunReader(m_db).history(coordinate, QStringLiteral("busbw"));
         if (h && h->empty())
-            h = store::RunStore(m_db).history(coordinate);
+            h = models::RunReader(m_db).history(coordinate);
         m_history->setHistory(h && !h->empty() ? h->front().metric : tr("busbw"), h ? *h : std::vector<store::HistoryPoint>{});
     }
 }
