@@ -6,12 +6,12 @@
 // Prints "done" and exits 0 when the write completed.
 #include "catalog/Loader.h"
 #include "evidence/Evidence.h"
-#include "kube/Client.h"
+#include "ops/ImportCatalog.h"
+#include "ops/ImportEvidence.h"
+#include "ops/Validate.h"
 #include "store/CatalogStore.h"
 #include "db/Database.h"
 #include "store/EvidenceStore.h"
-#include "store/RunStore.h"
-#include "validation/Runner.h"
 
 #include <QCoreApplication>
 
@@ -33,65 +33,35 @@ int main(int argc, char** argv) {
     if (!db)
         return die(db.error());
     if (a[1] == QLatin1String("catalog") && a.size() == 5) {
-        Result<catalog::Catalog> cat = catalog::loadCatalog(a[4]);
-        if (!cat)
-            return die(cat.error());
-        Result<store::ImportReport> r = store::CatalogStore(**db).importCatalog(a[3], *cat);
+        // As `catalog import` and the window do it: the version and its receipt in one transaction.
+        ops::ImportCatalogRequest request;
+        request.label = a[3];
+        request.dir = a[4];
+        Result<ops::ImportCatalogOutcome> r = ops::importCatalog(ops::Context(**db), request);
         if (!r)
             return die(r.error());
     } else if (a[1] == QLatin1String("evidence")) {
-        Result<evidence::EvidenceTree> tree = evidence::scanEvidence(a[3]);
-        if (!tree)
-            return die(tree.error());
-        Result<store::EvidenceImportReport> r = store::EvidenceStore(**db).importTree(*tree);
+        ops::ImportEvidenceRequest request;
+        request.dir = a[3];
+        Result<ops::ImportEvidenceOutcome> r = ops::importEvidence(ops::Context(**db), request);
         if (!r)
             return die(r.error());
     } else if (a[1] == QLatin1String("run") && a.size() == 5) {
-        Result<kube::Kubeconfig> k = kube::Kubeconfig::load({a[3]});
-        if (!k)
-            return die(k.error());
-        Result<kube::ResolvedContext> ctx = kube::resolveContext(*k);
-        if (!ctx)
-            return die(ctx.error());
-        Result<std::unique_ptr<kube::Client>> client = kube::Client::create(*ctx);
-        if (!client)
-            return die(client.error());
+        // The validation run as `proofbench validate` and the window run it: ops::validate saves each
+        // check as it changes and finishes the run with its validation.run receipt in one transaction.
         Result<catalog::Catalog> cat = catalog::loadCatalog(a[4]);
         if (!cat)
             return die(cat.error());
-        validation::RunRequest req;
         Result<catalog::RecipeResult> recipe = store::resolveStoredRecipe(*cat, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
         if (!recipe)
             return die(recipe.error());
-        req.recipe = *recipe;
-        req.validators = cat->validators;
-        // Runner::run() calls checkChanged on this thread: each check is written as it changes.
-        store::RunStore runs(**db);
-        qint64 runRow = 0;
-        validation::RunObserver obs;
-        validation::Runner* self = nullptr;
-        obs.checkChanged = [&](const validation::CheckRun& c) {
-            int seq = 0;
-            for (size_t i = 0; i < self->plan().size(); ++i)
-                if (self->plan()[i].name == c.name)
-                    seq = int(i);
-            if (Status s = runs.saveCheck(runRow, seq, c); !s)
-                std::fprintf(stderr, "%s\n", qPrintable(s.error().toString()));
-        };
-        validation::Runner runner(**client, req, obs);
-        self = &runner;
-        if (Status s = runner.prepare(); !s)
-            return die(s.error());
-        store::RunHeader h;
-        h.recipeName = req.recipe.recipeName();
-        h.context = ctx->context.name;
-        Result<qint64> id = runs.begin(h, runner.runId(), runner.plan());
-        if (!id)
-            return die(id.error());
-        runRow = *id;
-        const validation::RunResult result = runner.run();
-        if (Status s = runs.finish(runRow, result); !s)
-            return die(s.error());
+        ops::ValidateRequest req;
+        req.kubeconfigs = {a[3]};
+        req.recipe.resolved = *recipe;
+        req.recipe.validators = cat->validators;
+        Result<ops::ValidateOutcome> run = ops::validate(ops::Context(**db), req);
+        if (!run)
+            return die(run.error());
     } else {
         return 2;
     }
