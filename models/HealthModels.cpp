@@ -2,6 +2,8 @@
 
 #include "Plural.h"
 
+#include "db/Database.h"
+
 #include <QCoreApplication>
 #include <QFont>
 #include <QGuiApplication>
@@ -21,8 +23,8 @@ namespace pb::models {
 using evidence::Pointer;
 using evidence::PointerLayout;
 using evidence::SignerClass;
-using store::HealthRow;
-using store::HealthStatus;
+using evidence::HealthRow;
+using evidence::HealthStatus;
 
 // --- Colours and icons --------------------------------------------------------------------------
 
@@ -891,5 +893,29 @@ QVariant PointerModel::headerData(int section, Qt::Orientation orientation, int 
         return {};
     }
 }
+
+namespace healthdata {
+
+Result<std::vector<store::CatalogVersionInfo>> catalogVersions(db::Database& db) { return store::CatalogStore(db).versions(); }
+
+Result<std::vector<evidence::Pointer>> pointersFor(db::Database& db, const QString& recipe) {
+    return store::EvidenceStore(db).pointersFor(recipe);
+}
+
+Result<std::vector<evidence::HealthRow>> rowsAt(const QString& dbPath, qint64 catalogVersionId) {
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
+    if (!db)
+        return db.error();
+    return store::EvidenceStore(**db).health(catalogVersionId);
+}
+
+Result<std::vector<store::BundleRecord>> bundlesAt(const QString& dbPath, const QString& recipe) {
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
+    if (!db)
+        return db.error();
+    return store::EvidenceStore(**db).bundlesFor(recipe);
+}
+
+} // namespace healthdata
 
 } // namespace pb::models

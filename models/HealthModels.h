@@ -1,10 +1,12 @@
-// Item models over the health table (store::HealthRow: one row per recipe coordinate of a catalog
+// Item models over the health table (evidence::HealthRow: one row per recipe coordinate of a catalog
 // version, plus coordinates that have evidence but are not in it) and over the evidence pointers of
 // one coordinate. Status colours and icons live here so the table, the summary and the inspector
 // agree. No widgets.
 #pragma once
 
 #include "evidence/Evidence.h"
+#include "evidence/Health.h"
+#include "store/CatalogStore.h"
 #include "store/EvidenceStore.h"
 
 #include <QAbstractItemModel>
@@ -20,30 +22,30 @@
 namespace pb::models {
 
 // Every status, in the order a summary lists them: the good news first.
-inline constexpr std::array<store::HealthStatus, 7> kHealthStatuses = {
-    store::HealthStatus::Verified,  store::HealthStatus::VerifiedFailedPhases,
-    store::HealthStatus::Signed,    store::HealthStatus::Pending,
-    store::HealthStatus::Stale,     store::HealthStatus::Invalid,
-    store::HealthStatus::NoEvidence};
+inline constexpr std::array<evidence::HealthStatus, 7> kHealthStatuses = {
+    evidence::HealthStatus::Verified,  evidence::HealthStatus::VerifiedFailedPhases,
+    evidence::HealthStatus::Signed,    evidence::HealthStatus::Pending,
+    evidence::HealthStatus::Stale,     evidence::HealthStatus::Invalid,
+    evidence::HealthStatus::NoEvidence};
 
 inline constexpr std::array<evidence::SignerClass, 4> kSignerClasses = {
     evidence::SignerClass::FirstParty, evidence::SignerClass::Community, evidence::SignerClass::Partner,
     evidence::SignerClass::Reported};
 
 struct HealthStyle {
-    static QColor color(store::HealthStatus s);           // strong: text, icon
-    static QColor background(store::HealthStatus s);      // light tint behind the status cell
-    static QIcon icon(store::HealthStatus s);             // a coloured disc with a glyph (✓, !, ✗, …)
+    static QColor color(evidence::HealthStatus s);           // strong: text, icon
+    static QColor background(evidence::HealthStatus s);      // light tint behind the status cell
+    static QIcon icon(evidence::HealthStatus s);             // a coloured disc with a glyph (✓, !, ✗, …)
     static QIcon pointerIcon(const evidence::Pointer& p); // invalid / pending / signed
     // Ascending = needs attention first: invalid, failed phases, stale, no evidence, pending,
     // signed, verified.
-    static int rank(store::HealthStatus s);
+    static int rank(evidence::HealthStatus s);
 };
 
 // Valid signed pointers of a row by signer class.
-int signerCount(const store::HealthRow& row, evidence::SignerClass c);
+int signerCount(const evidence::HealthRow& row, evidence::SignerClass c);
 // "2 community · 1 partner", empty when there is none.
-QString signersText(const store::HealthRow& row);
+QString signersText(const evidence::HealthRow& row);
 
 class HealthModel : public QAbstractTableModel {
     Q_OBJECT
@@ -65,7 +67,7 @@ class HealthModel : public QAbstractTableModel {
     };
     enum Role {
         SortRole = Qt::UserRole + 1, // typed value to sort by (string, number or time)
-        StatusRole,                  // store::HealthStatus as int
+        StatusRole,                  // evidence::HealthStatus as int
         InCatalogRole,               // bool
         RecipeRole,                  // recipe name
         SearchTextRole,              // lower-case recipe, criteria and status, for the text filter
@@ -73,12 +75,12 @@ class HealthModel : public QAbstractTableModel {
 
     explicit HealthModel(QObject* parent = nullptr);
 
-    void setRows(std::vector<store::HealthRow> rows);
+    void setRows(std::vector<evidence::HealthRow> rows);
     void clear() { setRows({}); }
-    const std::vector<store::HealthRow>& rows() const { return m_rows; }
-    const store::HealthRow& rowAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
+    const std::vector<evidence::HealthRow>& rows() const { return m_rows; }
+    const evidence::HealthRow& rowAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
     int rowOf(const QString& recipe) const; // -1 when absent
-    int countOf(store::HealthStatus s) const;
+    int countOf(evidence::HealthStatus s) const;
     // Distinct non-empty values of a criteria column (service, accelerator, …), sorted.
     QStringList distinctValues(Column column) const;
 
@@ -97,7 +99,7 @@ class HealthModel : public QAbstractTableModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
-    std::vector<store::HealthRow> m_rows;
+    std::vector<evidence::HealthRow> m_rows;
     std::vector<QString> m_search; // SearchTextRole, precomputed
     std::array<int, 7> m_counts{}; // by HealthStatus value
 };
@@ -117,16 +119,16 @@ class HealthFilterProxyModel : public QSortFilterProxyModel {
     void setSourceModel(QAbstractItemModel* model) override;
 
     void setFilterText(const QString& text);
-    void setStatusFilter(std::optional<store::HealthStatus> status);
+    void setStatusFilter(std::optional<evidence::HealthStatus> status);
     void setServiceFilter(const QString& service);         // empty: any
     void setAcceleratorFilter(const QString& accelerator); // empty: any
     void setSignerFilter(SignerFilter filter);
 
     QString filterText() const { return m_words.join(QLatin1Char(' ')); }
-    std::optional<store::HealthStatus> statusFilter() const { return m_status; }
+    std::optional<evidence::HealthStatus> statusFilter() const { return m_status; }
     bool isFiltering() const;
     // The rows on view, in view order.
-    std::vector<store::HealthRow> visibleRows() const;
+    std::vector<evidence::HealthRow> visibleRows() const;
 
   protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
@@ -137,7 +139,7 @@ class HealthFilterProxyModel : public QSortFilterProxyModel {
     // model, so a source that went away is never read.
     const HealthModel* m_health = nullptr;
     QStringList m_words;
-    std::optional<store::HealthStatus> m_status;
+    std::optional<evidence::HealthStatus> m_status;
     QString m_service, m_accelerator;
     SignerFilter m_signer = SignerFilter::Any;
 };
@@ -187,5 +189,15 @@ class PointerModel : public QAbstractItemModel {
     std::vector<evidence::Pointer> m_pointers;
     std::vector<Entry> m_entries;
 };
+
+// What the Health view, its inspector and the report dialog read from the database. The views
+// call these instead of constructing a store; the *At() forms open a connection of their own, for
+// a worker thread (a QSqlDatabase connection belongs to the thread that opened it).
+namespace healthdata {
+Result<std::vector<store::CatalogVersionInfo>> catalogVersions(db::Database& db);
+Result<std::vector<evidence::Pointer>> pointersFor(db::Database& db, const QString& recipe);
+Result<std::vector<evidence::HealthRow>> rowsAt(const QString& dbPath, qint64 catalogVersionId);
+Result<std::vector<store::BundleRecord>> bundlesAt(const QString& dbPath, const QString& recipe);
+} // namespace healthdata
 
 } // namespace pb::models

@@ -6,6 +6,9 @@
 #include "core/Files.h"
 #include "db/Database.h"
 #include "evidence/Bundle.h"
+#include "evidence/Health.h"
+#include "ops/CheckEvidence.h"
+#include "ops/ImportEvidence.h"
 #include "receipts/Ledger.h"
 #include "store/CatalogStore.h"
 #include "store/EvidenceStore.h"
@@ -44,22 +47,22 @@ int evidenceImport(const QStringList& args) {
         return rc;
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one evidence directory"), QStringLiteral("evidence import"));
-    Result<evidence::EvidenceTree> tree =
-        evidence::scanEvidence(p.positionalArguments().constFirst(), p.value(QStringLiteral("allowlist")));
-    if (!tree)
-        return fail(tree.error());
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
-    Result<EvidenceImportReport> r = EvidenceStore(**db).importTree(*tree);
-    if (!r)
-        return fail(r.error());
+    const ops::Context ctx(**db);
+    Result<ops::ImportEvidenceOutcome> imported =
+        ops::importEvidence(ctx, {p.positionalArguments().constFirst(), p.value(QStringLiteral("allowlist")), std::nullopt});
+    if (!imported)
+        return fail(imported.error());
+    const evidence::EvidenceTree* tree = &imported->tree;
+    const store::EvidenceImportReport* r = &imported->report;
     int bundles = 0;
     if (p.isSet(QStringLiteral("bundles"))) {
-        Result<int> b = EvidenceStore(**db).importBundles(p.value(QStringLiteral("bundles")));
+        Result<ops::ImportEvidenceBundlesOutcome> b = ops::importEvidenceBundles(ctx, {p.value(QStringLiteral("bundles")), std::nullopt});
         if (!b)
             return fail(b.error());
-        bundles = *b;
+        bundles = b->bundles();
     }
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray problems;
@@ -110,52 +113,29 @@ int evidenceCheck(const QStringList& args) {
         return rc;
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one bundle"), QStringLiteral("evidence check"));
-    const QString bundleArg = p.positionalArguments().constFirst();
-    receipts::ReceiptDraft receipt;
-    receipt.kind = QStringLiteral("evidence.check");
-    receipt.parameters = QJsonObject{{QStringLiteral("pointer"), p.value(QStringLiteral("pointer"))},
-                                     {QStringLiteral("trustedRoot"), p.value(QStringLiteral("trusted-root"))},
-                                     {QStringLiteral("publicKey"), p.value(QStringLiteral("key"))},
-                                     {QStringLiteral("insecureIgnoreTlog"), p.isSet(QStringLiteral("insecure-ignore-tlog"))}};
-    receipt.inputs.push_back(receipts::Artifact::directory(bundleArg));
-    if (p.isSet(QStringLiteral("pointer")))
-        receipt.inputs.push_back(receipts::Artifact::file(p.value(QStringLiteral("pointer"))));
-    Result<evidence::SummaryBundle> bundle = evidence::loadBundle(bundleArg);
-    if (!bundle) {
-        fail(bundle.error());
-        receipt.result = receipts::Outcome::Failed;
-        receipt.message = QStringLiteral("invalid (exit 2): ") + bundle.error().toString();
-        leaveReceipt(p, receipt);
-        return 2; // an unreadable or hostile bundle is invalid
+    ops::CheckEvidenceRequest request;
+    request.bundle = p.positionalArguments().constFirst();
+    request.pointer = p.value(QStringLiteral("pointer"));
+    request.trustedRoot = p.value(QStringLiteral("trusted-root"));
+    request.publicKey = p.value(QStringLiteral("key"));
+    request.insecureIgnoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
+    // The check needs no catalog: the database only holds the default trusted root and the receipt.
+    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    if (!db)
+        return fail(db.error());
+    Result<ops::CheckEvidenceOutcome> checked = ops::checkEvidence(ops::Context(**db), request);
+    if (!checked)
+        return fail(checked.error());
+    if (!checked->check) {
+        fail(makeError(checked->problem)); // the bundle or the pointer was refused: invalid
+        return checked->exitCode;
     }
-    std::optional<evidence::Pointer> pointer;
-    if (p.isSet(QStringLiteral("pointer"))) {
-        const QString file = p.value(QStringLiteral("pointer"));
-        Result<QByteArray> bytes = readFileLimited(file, limits::kSmallFile, QStringLiteral("the pointer"));
-        if (!bytes)
-            return fail(bytes.error());
-        pointer = evidence::parsePointer(*bytes, QFileInfo(file).fileName());
-        if (!pointer->problems.isEmpty()) {
-            fail(makeError(pointer->problems.join(QStringLiteral("; ")), file));
-            return 2;
-        }
-    }
-    std::optional<sigstore::TrustedRoot> root;
-    Result<evidence::SignatureCheck> signatureOrError = evidenceSignatureCheck(p, root);
-    if (!signatureOrError)
-        return fail(signatureOrError.error());
-    const evidence::SignatureCheck signature = *signatureOrError;
-    const evidence::BundleCheck check = evidence::checkBundle(*bundle, pointer ? &*pointer : nullptr, &signature);
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
-        printJson(check.toJson());
+        printJson(checked->check->toJson());
     else
-        out() << check.toText();
+        out() << checked->check->toText();
     out().flush();
-    static const char* const meanings[] = {"valid", "valid with failed phases", "invalid", "incomplete"};
-    receipt.result = check.exitCode == 0 ? receipts::Outcome::Ok : check.exitCode == 1 ? receipts::Outcome::Partial : receipts::Outcome::Failed;
-    receipt.message = QStringLiteral("%1 (exit %2)").arg(QLatin1String(meanings[qBound(0, check.exitCode, 3)])).arg(check.exitCode);
-    leaveReceipt(p, receipt);
-    return check.exitCode;
+    return checked->exitCode;
 }
 
 
@@ -192,16 +172,16 @@ int healthVerb(const QStringList& args) {
             return fail(makeError(QStringLiteral("no catalog versions in the database")));
         versionId = all->back().id;
     }
-    Result<std::vector<HealthRow>> rows = EvidenceStore(**db).health(versionId);
+    Result<std::vector<evidence::HealthRow>> rows = EvidenceStore(**db).health(versionId);
     if (!rows)
         return fail(rows.error());
     if (format == QLatin1String("json")) {
         QJsonArray a;
-        for (const HealthRow& r : *rows)
-            a.append(healthJson(r));
+        for (const evidence::HealthRow& r : *rows)
+            a.append(evidence::healthJson(r));
         printJson(a);
     } else {
-        out() << (format == QLatin1String("csv") ? healthCsv(*rows) : healthMarkdown(*rows));
+        out() << (format == QLatin1String("csv") ? evidence::healthCsv(*rows) : evidence::healthMarkdown(*rows));
     }
     return kOk;
 }

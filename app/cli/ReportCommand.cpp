@@ -1,15 +1,52 @@
-// report: the release review report (HTML, PDF or Markdown).
-// TODO(report engine): today the report is built by widgets/Report.h and needs a QApplication for
-// every format (charts are painted with QCustomPlot). When the report's data and text move to
-// engine/report/, only PDF needs one: set the table's GUI need (Commands.cpp, `report`) to PDF only.
+// report: the release review report (HTML, PDF or Markdown). HTML and Markdown are written by the
+// engine (ops::exportReport) and need no QApplication; their charts are drawn only when one exists
+// (QCustomPlot), otherwise the report says where the charts are. PDF is laid out by the widgets
+// (widgets::exportReport) and needs a QApplication: reportNeedsGui() tells main() when.
 #include "cli/Commands.h"
 #include "CliUtil.h"
 #include "Report.h"
 
+#include "ops/ReportExport.h"
+#include "report/Report.h"
+
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QGuiApplication>
 
 namespace pb::cli {
+
+namespace {
+
+// --format, or the --out suffix, else pdf; nullopt for an unknown format.
+std::optional<report::ReportFormat> formatOf(const QString& formatOption, const QString& outPath) {
+    const QString suffix = QFileInfo(outPath).suffix().toLower();
+    const QString text = !formatOption.isEmpty()                 ? formatOption
+                         : suffix == QLatin1String("htm")        ? QStringLiteral("html")
+                         : report::parseReportFormat(suffix)     ? suffix
+                                                                 : QStringLiteral("pdf");
+    return report::parseReportFormat(text);
+}
+
+// The value of `--name VALUE` or `--name=VALUE` on a raw command line (empty when absent).
+QString optionValue(const QStringList& args, const QString& name) {
+    const QString flag = QStringLiteral("--") + name;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if (args[i] == flag && i + 1 < args.size())
+            return args[i + 1];
+        if (args[i].startsWith(flag + QLatin1Char('=')))
+            return args[i].mid(flag.size() + 1);
+    }
+    return {};
+}
+
+} // namespace
+
+// True when `proofbench report ...` will write a PDF (the only format that needs Qt Gui). An
+// unknown format needs none: it is refused before anything is drawn.
+bool reportNeedsGui(const QStringList& args) {
+    return formatOf(optionValue(args, QStringLiteral("format")), optionValue(args, QStringLiteral("out"))) ==
+           report::ReportFormat::Pdf;
+}
 
 // proofbench report [--version LABEL] [--filter TEXT] --format html|pdf|markdown --out FILE [--db PATH]
 int reportVerb(const QStringList& args) {
@@ -27,22 +64,30 @@ int reportVerb(const QStringList& args) {
                                       "problems and the receipts chain head. Leaves a report.export receipt."));
         rc >= 0)
         return rc;
-    const QString suffix = QFileInfo(p.value(QStringLiteral("out"))).suffix().toLower();
-    const QString formatText = p.isSet(QStringLiteral("format")) ? p.value(QStringLiteral("format"))
-                               : suffix == QLatin1String("htm")   ? QStringLiteral("html")
-                               : pb::widgets::parseReportFormat(suffix) ? suffix
-                                                                        : QStringLiteral("pdf");
-    const std::optional<pb::widgets::ReportFormat> format = pb::widgets::parseReportFormat(formatText);
+    const QString outPath = p.value(QStringLiteral("out"));
+    const std::optional<report::ReportFormat> format =
+        formatOf(p.isSet(QStringLiteral("format")) ? p.value(QStringLiteral("format")) : QString(), outPath);
     if (!format)
         return usage(QStringLiteral("--format expects html, pdf or markdown"), QStringLiteral("report"));
-    const QString outPath = p.value(QStringLiteral("out"));
     if (outPath.isEmpty())
         return usage(QStringLiteral("--out FILE is required"), QStringLiteral("report"));
+    const bool gui = qobject_cast<QGuiApplication*>(QCoreApplication::instance()) != nullptr;
+    if (*format == report::ReportFormat::Pdf && !gui)
+        return fail(makeError(QStringLiteral("a PDF report needs Qt Gui (run as `proofbench report`, which starts it)")));
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
-    const pb::widgets::ReportOptions options{p.value(QStringLiteral("version")), p.value(QStringLiteral("filter"))};
-    auto written = pb::widgets::exportReport(**db, options, *format, outPath);
+    const report::ReportOptions options{p.value(QStringLiteral("version")), p.value(QStringLiteral("filter"))};
+    auto write = [&]() -> Result<ops::ReportExportOutcome> {
+        if (gui) // charts can be drawn: the report as the window writes it (PDF, or HTML/Markdown with charts)
+            return widgets::exportReport(**db, options, *format, outPath);
+        ops::ReportExportRequest request; // HTML or Markdown on the engine alone
+        request.format = *format;
+        request.path = outPath;
+        request.options = options;
+        return ops::exportReport(ops::Context(**db), request);
+    };
+    const Result<ops::ReportExportOutcome> written = write();
     if (!written)
         return fail(written.error());
     out() << written->path << "  sha256:" << written->sha256;

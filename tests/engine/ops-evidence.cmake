@@ -2,3 +2,4 @@
 # its receipt in one transaction), invalid pointers kept with their reasons, and the report's
 # HTML/Markdown written by the engine alone (this test links pb_engine only: no Qt Gui).
 pb_add_test(tst_opsevidence SOURCES tst_opsevidence.cpp BundleFixture.h LIBS pb_engine PkgConfig::LIBARCHIVE)
+add_dependencies(tst_opsevidence proofbench)

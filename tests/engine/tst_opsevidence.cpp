@@ -22,6 +22,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QCoreApplication>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -296,6 +297,59 @@ class TestOpsEvidence : public QObject {
         QVERIFY(!ops::exportReport(ops::Context(*db), request));
         QVERIFY(!QFileInfo::exists(request.path));
         QCOMPARE(receiptCount(*db, QStringLiteral("report.export")), receiptsBefore);
+    }
+    // The real CLI binary with no display at all (no DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM):
+    // HTML and Markdown reports are written without Qt Gui; evidence import keeps the two bad
+    // pointers as invalid and says why; evidence check leaves its receipt.
+    void cliWithoutDisplay() {
+        const QString dbPath = m_tmp.filePath(QStringLiteral("cli.sqlite"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            env.remove(QLatin1String(name));
+        struct Run {
+            int code;
+            QString out, err;
+        };
+        auto run = [&](const QStringList& args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(PB_CLI_BINARY), args);
+            if (!p.waitForFinished(120000))
+                return Run{-1, {}, QStringLiteral("timed out")};
+            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+                       QString::fromUtf8(p.readAllStandardError())};
+        };
+        const QString tree = writeTreeWithBadPointers(QStringLiteral("clitree"));
+        Run imported = run({QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), dbPath, tree});
+        QVERIFY2(imported.code == 0, qPrintable(imported.err));
+        QVERIFY2(imported.out.contains(QStringLiteral("4 added, 0 updated, 0 unchanged, 2 invalid")), qPrintable(imported.out));
+        QCOMPARE(imported.out.count(QStringLiteral("  invalid ")), 2);
+        auto db = db::Database::open(dbPath);
+        QVERIFY(db);
+        QCOMPARE(receiptCount(**db, QStringLiteral("evidence.import")), 1);
+
+        for (const char* format : {"markdown", "html"}) {
+            const QString out = m_tmp.filePath(QStringLiteral("cli-report.%1").arg(QLatin1String(format)));
+            Run r = run({QStringLiteral("report"), QStringLiteral("--db"), dbPath, QStringLiteral("--format"), QLatin1String(format),
+                         QStringLiteral("--out"), out});
+            QVERIFY2(r.code == 0, qPrintable(QStringLiteral("%1: exit %2: %3").arg(QLatin1String(format)).arg(r.code).arg(r.err)));
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY(bytes.contains("Release review: catalog v1.0.0"));
+            QVERIFY(bytes.contains(kBroken.toUtf8()));
+            QVERIFY2(r.out.contains(sha256Hex(bytes)), qPrintable(r.out));
+        }
+        QCOMPARE(receiptCount(**db, QStringLiteral("report.export")), 2);
+
+        pbtest::BundleFixture good(kSigned);
+        const QString bundle = good.writeDirectory(m_tmp.filePath(QStringLiteral("clibundle")));
+        Run checked = run({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), dbPath, bundle});
+        QVERIFY2(checked.code == 0 || checked.code == 3, qPrintable(checked.err));
+        Run missing = run({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), dbPath,
+                           m_tmp.filePath(QStringLiteral("nowhere"))});
+        QCOMPARE(missing.code, 2);
+        QCOMPARE(receiptCount(**db, QStringLiteral("evidence.check")), 2);
     }
 };
 

@@ -25,8 +25,8 @@ using models::HealthFilterProxyModel;
 using models::HealthModel;
 using models::PointerModel;
 using pbgui::EvidenceFixture;
-using store::HealthRow;
-using store::HealthStatus;
+using evidence::HealthRow;
+using evidence::HealthStatus;
 using SF = HealthFilterProxyModel::SignerFilter;
 
 using pbgui::column;
@@ -236,7 +236,7 @@ void TestHealthModels::filtersOnDatabase() {
         return a.recipe.compare(b.recipe, Qt::CaseInsensitive) > 0;
     }));
     // CSV of the visible rows: header + 13 lines.
-    QCOMPARE(store::healthCsv(visible).count(QLatin1Char('\n')), 14);
+    QCOMPARE(evidence::healthCsv(visible).count(QLatin1Char('\n')), 14);
 }
 
 void TestHealthModels::pointerModel() {

@@ -205,7 +205,7 @@ void TestHealthPane::filterSortInspectExport() {
     status->setCurrentIndex(status->findText(QStringLiteral("pending")));
     QCOMPARE(recipesOnView(table), QStringList{EvidenceFixture::pendingRecipe()});
     // The summary bar's links set the same filter.
-    emit summary->linkActivated(QStringLiteral("status:%1").arg(int(store::HealthStatus::Signed)));
+    emit summary->linkActivated(QStringLiteral("status:%1").arg(int(evidence::HealthStatus::Signed)));
     QCOMPARE(status->currentText(), QStringLiteral("signed (not verified)"));
     QCOMPARE(table->model()->rowCount(), 2);
     emit summary->linkActivated(QStringLiteral("clear"));
@@ -338,7 +338,7 @@ void TestHealthPane::versionPickerAndOutsideRows() {
     QCOMPARE(loaded.at(0).at(0).toString(), QStringLiteral("v0.20.0"));
     QCOMPARE(pane->version(), QStringLiteral("v0.20.0"));
     int inCatalog = 0;
-    for (const store::HealthRow& r : pane->model()->rows())
+    for (const evidence::HealthRow& r : pane->model()->rows())
         inCatalog += r.inCatalog() ? 1 : 0;
     QCOMPARE(inCatalog, 15);
     QCOMPARE(pane->model()->rowOf(EvidenceFixture::outsideRecipe()) >= 0, true);

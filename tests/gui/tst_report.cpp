@@ -52,7 +52,7 @@ class TestReport : public QObject {
 
     std::unique_ptr<pbgui::SeededDb> m_db;
     QTemporaryDir m_out;
-    std::vector<store::HealthRow> m_rows;
+    std::vector<evidence::HealthRow> m_rows;
 };
 
 void TestReport::initTestCase() {
@@ -104,7 +104,7 @@ void TestReport::initTestCase() {
 
     Result<store::CatalogVersionInfo> v = store::CatalogStore(*m_db->db).version(QStringLiteral("v1.0.0"));
     QVERIFY(v);
-    Result<std::vector<store::HealthRow>> rows = evidence.health(v->id);
+    Result<std::vector<evidence::HealthRow>> rows = evidence.health(v->id);
     QVERIFY(rows);
     m_rows = *rows;
     QVERIFY(m_rows.size() > 5);
@@ -138,10 +138,10 @@ void TestReport::html() {
 
     // Every row of the health table (the newest version, v1.0.0), with its status.
     QCOMPARE(html.count(QStringLiteral("<tr class=\"health-row\">")), qsizetype(m_rows.size()));
-    for (const store::HealthRow& r : m_rows) {
+    for (const evidence::HealthRow& r : m_rows) {
         const QRegularExpression row(QStringLiteral("<tr class=\"health-row\"><td>%1[^<]*</td>.*?%2</font>")
                                          .arg(QRegularExpression::escape(r.recipe.toHtmlEscaped()),
-                                              QRegularExpression::escape(store::healthStatusName(r.status))));
+                                              QRegularExpression::escape(evidence::healthStatusName(r.status))));
         QVERIFY2(row.match(html).hasMatch(), qPrintable(r.recipe));
     }
     // The charts: NCCL and history of the coordinate with a run, embedded.
@@ -184,7 +184,7 @@ void TestReport::markdown() {
     }
     QVERIFY(images >= 2);
     QCOMPARE(out->chartFiles.size(), images);
-    for (const store::HealthRow& r : m_rows)
+    for (const evidence::HealthRow& r : m_rows)
         QVERIFY2(md.contains(QStringLiteral("| %1").arg(r.recipe)), qPrintable(r.recipe));
     std::optional<receipts::Receipt> r = lastReportReceipt();
     QVERIFY(r);
@@ -254,7 +254,7 @@ void TestReport::filterAndVersion() {
     QVERIFY(d);
     QVERIFY(!d->rows.empty());
     QVERIFY(d->rows.size() < m_rows.size());
-    for (const store::HealthRow& r : d->rows)
+    for (const evidence::HealthRow& r : d->rows)
         QVERIFY(r.recipe.contains(QStringLiteral("kubeflow")) || r.criteria.summary().contains(QStringLiteral("kubeflow")));
     int total = 0;
     for (const auto& [status, n] : d->statusCounts())
@@ -316,7 +316,7 @@ void TestReport::dialog() {
     QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting() && dialog.data() &&
                                  dialog.data()->options.filter == QLatin1String("gb200"),
                              60000);
-    for (const store::HealthRow& r : dialog.data()->rows)
+    for (const evidence::HealthRow& r : dialog.data()->rows)
         QVERIFY(r.recipe.contains(QStringLiteral("gb200")) || r.criteria.summary().contains(QStringLiteral("gb200")));
     QVERIFY(!dialog.preview()->toPlainText().contains(pbgui::EvidenceFixture::signedRecipe() + QStringLiteral(" ")));
 

@@ -25,7 +25,7 @@ namespace pb::widgets {
 using models::BundleModel;
 using models::HealthStyle;
 using models::PointerModel;
-using store::HealthStatus;
+using evidence::HealthStatus;
 
 EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("evidenceInspector"));
@@ -189,14 +189,14 @@ void EvidenceInspector::showMessage(const QString& message) {
     m_openYaml->setEnabled(false);
 }
 
-void EvidenceInspector::showRow(const store::HealthRow& row, std::vector<evidence::Pointer> pointers,
+void EvidenceInspector::showRow(const evidence::HealthRow& row, std::vector<evidence::Pointer> pointers,
                                 const QString& error) {
     m_hasRow = true;
     m_row = row;
     const int side = m_title->fontMetrics().height();
     m_icon->setPixmap(HealthStyle::icon(row.status).pixmap(QSize(side, side), devicePixelRatioF()));
     m_title->setText(row.recipe);
-    m_status->setText(store::healthStatusName(row.status));
+    m_status->setText(evidence::healthStatusName(row.status));
     const QColor c = row.status == HealthStatus::NoEvidence
                          ? palette().color(QPalette::Disabled, QPalette::Text)
                          : HealthStyle::color(row.status).darker(115);
@@ -295,10 +295,7 @@ void EvidenceInspector::loadBundles() {
     });
     // QSqlDatabase connections belong to one thread: the worker reads through its own.
     watcher->setFuture(QtConcurrent::run([path = m_db->path(), recipe = m_row.recipe]() -> Load {
-        Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
-        if (!db)
-            return db.error();
-        return store::EvidenceStore(**db).bundlesFor(recipe);
+        return models::healthdata::bundlesAt(path, recipe);
     }));
 }
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "evidence/Evidence.h"
-#include "store/EvidenceStore.h"
+#include "HealthModels.h"
 
 #include <QWidget>
 
@@ -33,7 +33,7 @@ class EvidenceInspector : public QWidget {
     explicit EvidenceInspector(QWidget* parent = nullptr);
 
     // `error` (when reading the pointers failed) replaces the pointer list with a message.
-    void showRow(const store::HealthRow& row, std::vector<evidence::Pointer> pointers,
+    void showRow(const evidence::HealthRow& row, std::vector<evidence::Pointer> pointers,
                  const QString& error = {});
     void showMessage(const QString& message);
     // Where showRow() reads the row's bundles from (on a worker, through its own connection);
@@ -50,7 +50,7 @@ class EvidenceInspector : public QWidget {
     bool isLoadingBundles() const { return m_bundleLoads > 0; }
 
     bool hasRow() const { return m_hasRow; }
-    const store::HealthRow& row() const { return m_row; }
+    const evidence::HealthRow& row() const { return m_row; }
     models::PointerModel* pointerModel() const { return m_model; }
     QTreeView* pointerTree() const { return m_tree; }
     models::BundleModel* bundleModel() const { return m_bundleModel; }
@@ -87,7 +87,7 @@ class EvidenceInspector : public QWidget {
     QSplitter* m_split = nullptr;
 
     bool m_hasRow = false;
-    store::HealthRow m_row;
+    evidence::HealthRow m_row;
     models::PointerModel* m_model = nullptr;
     QLabel* m_icon = nullptr;
     QLabel* m_title = nullptr;

@@ -33,8 +33,8 @@ namespace pb::widgets {
 using models::HealthFilterProxyModel;
 using models::HealthModel;
 using models::HealthStyle;
-using store::HealthRow;
-using store::HealthStatus;
+using evidence::HealthRow;
+using evidence::HealthStatus;
 
 struct HealthPane::Load {
     QString label;
@@ -82,7 +82,7 @@ HealthPane::HealthPane(db::Database& db, QWidget* parent) : QWidget(parent), m_d
     m_status = makeCombo("healthStatusFilter", tr("Show one status only"), this);
     m_status->addItem(tr("All statuses"), -1);
     for (HealthStatus s : models::kHealthStatuses)
-        m_status->addItem(HealthStyle::icon(s), store::healthStatusName(s), static_cast<int>(s));
+        m_status->addItem(HealthStyle::icon(s), evidence::healthStatusName(s), static_cast<int>(s));
     m_service = makeCombo("healthServiceFilter", tr("Show one service only"), this);
     m_accelerator = makeCombo("healthAcceleratorFilter", tr("Show one accelerator only"), this);
     m_signer = makeCombo("healthSignerFilter",
@@ -264,7 +264,7 @@ FetchEvidenceDialog* HealthPane::openFetch(const QStringList& recipes) {
     std::vector<evidence::Pointer> pointers;
     QString error;
     for (const QString& recipe : recipes) {
-        Result<std::vector<evidence::Pointer>> p = store::EvidenceStore(m_db).pointersFor(recipe);
+        Result<std::vector<evidence::Pointer>> p = models::healthdata::pointersFor(m_db, recipe);
         if (!p) {
             error = p.error().toString();
             break;
@@ -303,7 +303,7 @@ void HealthPane::openRegistries() {
     for (const HealthRow& r : m_model->rows()) {
         if (r.pointers == 0)
             continue;
-        if (Result<std::vector<evidence::Pointer>> p = store::EvidenceStore(m_db).pointersFor(r.recipe); p)
+        if (Result<std::vector<evidence::Pointer>> p = models::healthdata::pointersFor(m_db, r.recipe); p)
             for (const evidence::Pointer& ptr : *p)
                 if (const evidence::Attestation* a = ptr.attestation())
                     if (Result<oci::Reference> ref = oci::parseReference(a->bundleOci); ref)
@@ -334,7 +334,7 @@ void HealthPane::reload() {
 }
 
 void HealthPane::reloadVersions() {
-    Result<std::vector<store::CatalogVersionInfo>> versions = store::CatalogStore(m_db).versions();
+    Result<std::vector<store::CatalogVersionInfo>> versions = models::healthdata::catalogVersions(m_db);
     m_versions = versions ? *versions : std::vector<store::CatalogVersionInfo>();
     m_loadError = versions ? QString() : versions.error().toString();
     // Newest first, as in the catalog tree; a view of the newest follows a newer import.
@@ -395,12 +395,7 @@ void HealthPane::startLoad() {
     watcher->setFuture(QtConcurrent::run([path = m_db.path(), id, label]() {
         Load out;
         out.label = label;
-        Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
-        if (!db) {
-            out.error = db.error().toString();
-            return out;
-        }
-        Result<std::vector<HealthRow>> rows = store::EvidenceStore(**db).health(id);
+        Result<std::vector<HealthRow>> rows = models::healthdata::rowsAt(path, id);
         if (!rows)
             out.error = rows.error().toString();
         else
@@ -502,7 +497,7 @@ void HealthPane::updateSummary() {
         const int n = m_model->countOf(s);
         const QString dot =
             QStringLiteral("<span style='color:%1'>●</span>").arg(HealthStyle::color(s).name());
-        const QString label = QStringLiteral("%1 %2").arg(n).arg(store::healthStatusName(s).toHtmlEscaped());
+        const QString label = QStringLiteral("%1 %2").arg(n).arg(evidence::healthStatusName(s).toHtmlEscaped());
         parts << (n == 0 ? QStringLiteral("%1 <span style='color:%2'>%3</span>").arg(dot, grey, label)
                          : QStringLiteral("%1 <a href='status:%2' style='text-decoration:none'><span "
                                           "style='color:%3'><b>%4</b> %5</span></a>")
@@ -510,7 +505,7 @@ void HealthPane::updateSummary() {
                                .arg(static_cast<int>(s))
                                .arg(text)
                                .arg(n)
-                               .arg(store::healthStatusName(s).toHtmlEscaped()));
+                               .arg(evidence::healthStatusName(s).toHtmlEscaped()));
     }
     QString html =
         QStringLiteral("<b>%1</b> · %2 &nbsp;&nbsp;&nbsp; ")
@@ -534,7 +529,7 @@ void HealthPane::showCurrent() {
     }
     const HealthRow& row = m_model->rowAt(src.row());
     m_currentRecipe = row.recipe;
-    Result<std::vector<evidence::Pointer>> pointers = store::EvidenceStore(m_db).pointersFor(row.recipe);
+    Result<std::vector<evidence::Pointer>> pointers = models::healthdata::pointersFor(m_db, row.recipe);
     if (!pointers)
         m_inspector->showRow(row, {}, pointers.error().toString());
     else
@@ -560,7 +555,7 @@ bool HealthPane::selectRecipe(const QString& recipe) {
 bool HealthPane::exportTo(const QString& path, ExportFormat format) {
     const std::vector<HealthRow> rows = m_proxy->visibleRows();
     const QString text =
-        format == ExportFormat::Markdown ? store::healthMarkdown(rows) : store::healthCsv(rows);
+        format == ExportFormat::Markdown ? evidence::healthMarkdown(rows) : evidence::healthCsv(rows);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
         m_lastError = tr("%1: %2").arg(QDir::toNativeSeparators(path), file.errorString());

@@ -8,8 +8,7 @@
 #pragma once
 
 #include "FetchEvidenceDialog.h"
-#include "store/CatalogStore.h"
-#include "store/EvidenceStore.h"
+#include "HealthModels.h"
 
 #include <QPointer>
 #include <QWidget>

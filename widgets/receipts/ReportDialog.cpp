@@ -1,8 +1,9 @@
 #include "ReportDialog.h"
 
+#include "HealthModels.h"
+#include "OpRunner.h"
 #include "WidgetUtil.h"
 
-#include "store/CatalogStore.h"
 #include "db/Database.h"
 
 #include <QComboBox>
@@ -26,7 +27,8 @@ struct ReportDialog::Collected {
     QString error;
 };
 
-ReportDialog::ReportDialog(db::Database& db, QWidget* parent) : QDialog(parent), m_db(db) {
+ReportDialog::ReportDialog(db::Database& db, QWidget* parent)
+    : QDialog(parent), m_db(db), m_async(std::make_unique<ops::Async>(db.path(), 1)) {
     setObjectName(QStringLiteral("reportDialog"));
     setWindowTitle(tr("Release review report"));
     resize(980, 760);
@@ -34,7 +36,7 @@ ReportDialog::ReportDialog(db::Database& db, QWidget* parent) : QDialog(parent),
     m_version = new QComboBox(this);
     m_version->setObjectName(QStringLiteral("reportVersion"));
     m_version->setToolTip(tr("The catalog version the report reviews (diffed against the version imported before it)"));
-    if (Result<std::vector<store::CatalogVersionInfo>> versions = store::CatalogStore(db).versions(); versions)
+    if (Result<std::vector<store::CatalogVersionInfo>> versions = models::healthdata::catalogVersions(db); versions)
         for (auto it = versions->rbegin(); it != versions->rend(); ++it)
             m_version->addItem(it->label);
     m_filter = new QLineEdit(this);
@@ -100,18 +102,18 @@ void ReportDialog::refresh() {
     m_save->setEnabled(false);
     m_status->setText(tr("Reading the database…"));
     const ReportOptions options{m_version->currentText(), m_filter->text().trimmed()};
-    runWatched(
-        this, m_watcher,
-        [path = m_db.path(), options]() -> Collected {
-            Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
-            if (!db)
-                return {std::nullopt, db.error().toString()};
-            Result<ReportData> data = collectReport(**db, options);
-            if (!data)
-                return {std::nullopt, data.error().toString()};
-            return {std::move(*data), {}};
-        },
-        [this](const Collected& c) { onCollected(c); });
+    // The database is read on a worker of ops::Async, through a connection of its own.
+    runOperation<ReportData>(
+        this, m_watcher, *m_async, [options](const ops::Context& ctx) { return collectReport(ctx.db(), options); },
+        [](const ops::Progress&) {},
+        [this](const Result<ReportData>& data) {
+            Collected c;
+            if (data)
+                c.data = *data;
+            else
+                c.error = data.error().toString();
+            onCollected(c);
+        });
 }
 
 void ReportDialog::onCollected(const Collected& c) {

@@ -5,8 +5,11 @@
 
 #include "Report.h"
 
+#include "ops/Async.h"
+
 #include <QDialog>
 
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -59,6 +62,7 @@ class ReportDialog : public QDialog {
     void onCollected(const Collected& c);
 
     db::Database& m_db;
+    std::unique_ptr<ops::Async> m_async; // the report is collected here, on a connection of its own
     QComboBox* m_version = nullptr;
     QLineEdit* m_filter = nullptr;
     QComboBox* m_format = nullptr;
