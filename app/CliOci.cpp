@@ -1,5 +1,5 @@
 // OCI registry verbs (issue #11): `oci pull`, `evidence fetch`, `evidence push`, `bundle push`.
-// The engine does the work (engine/oci); this file maps flags to options and results to output.
+// Each verb parses its flags, calls its operation (engine/ops) and prints the outcome.
 #include "CliUtil.h"
 
 #include "core/Files.h"
@@ -9,6 +9,10 @@
 #include "oci/Layout.h"
 #include "oci/Reference.h"
 #include "oci/Registry.h"
+#include "ops/FetchEvidence.h"
+#include "ops/OciPull.h"
+#include "ops/PushBundle.h"
+#include "ops/PushEvidence.h"
 
 #include <QDir>
 #include <QFile>
@@ -85,46 +89,31 @@ int ociPull(const QStringList& args) {
     Result<oci::ClientOptions> opts = registryOptions(p);
     if (!opts)
         return fail(opts.error());
-    oci::Client client(*opts);
-    oci::Reference target = *ref;
-    if (!ref->isPinned()) {
-        // Resolve the tag first: an evidence artifact must be pinned, as aicr evidence verify insists.
-        Result<oci::Manifest> m = client.getManifest(*ref);
-        if (!m)
-            return fail(m.error());
-        if (m->descriptor().artifactType == QLatin1String(oci::kAicrArtifact) && !p.isSet(QStringLiteral("allow-unpinned-tag"))) {
-            err() << "proofbench: " << ref->toString() << ": an evidence artifact must be pulled by digest (" << ref->registry << '/'
-                  << ref->repository << '@' << m->digest << "); pass --allow-unpinned-tag to accept the tag" << Qt::endl;
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    ops::OciPullRequest req;
+    req.reference = *ref;
+    req.layoutDir = p.value(QStringLiteral("to"));
+    req.allowUnpinnedTag = p.isSet(QStringLiteral("allow-unpinned-tag"));
+    req.referrers = p.isSet(QStringLiteral("referrers"));
+    req.client = *opts;
+    Result<ops::OciPullOutcome> outcome = ops::pullOci(ops::Context(**db), req);
+    if (!outcome) {
+        if (outcome.error().field == QLatin1String(ops::kUnpinnedField)) {
+            err() << "proofbench: " << outcome.error().message << Qt::endl;
             return kUsage;
         }
-        target = ref->withDigest(m->digest);
-        target.tag = ref->tag;
+        return fail(outcome.error());
     }
-    Result<oci::Layout> layout = oci::Layout::open(p.value(QStringLiteral("to")));
-    if (!layout)
-        return fail(layout.error());
-    oci::PullOptions po;
-    po.referrers = p.isSet(QStringLiteral("referrers"));
-    Result<oci::PullResult> pulled = client.pull(target, *layout, po);
-    receipts::ReceiptDraft d;
-    d.kind = QStringLiteral("oci.pull");
-    d.parameters = QJsonObject{{QStringLiteral("reference"), ref->toString()}, {QStringLiteral("referrers"), po.referrers}};
-    if (!pulled) {
-        d.result = receipts::Outcome::Failed;
-        d.message = pulled.error().toString();
-        leaveReceipt(p, d);
-        return fail(pulled.error());
-    }
-    d.inputs.push_back(receipts::Artifact::digest(pulled->reference.toString(), pulled->reference.digest.mid(7)));
-    d.outputs.push_back(receipts::Artifact::directory(layout->dir()));
-    d.message = QStringLiteral("%1 blobs fetched, %2 cached").arg(pulled->blobsFetched).arg(pulled->blobsCached);
-    leaveReceipt(p, d);
+    const oci::PullResult* pulled = &outcome->pull;
+    const QString layoutDir = outcome->layoutDir;
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonObject o = pulled->toJson();
-        o.insert(QStringLiteral("layout"), layout->dir());
+        o.insert(QStringLiteral("layout"), layoutDir);
         printJson(o);
     } else {
-        out() << "pulled " << pulled->reference.toString() << " into " << layout->dir() << '\n'
+        out() << "pulled " << pulled->reference.toString() << " into " << layoutDir << '\n'
               << "  " << pulled->manifest.mediaType << (pulled->manifest.artifactType.isEmpty() ? QString() : QStringLiteral(" (") + pulled->manifest.artifactType + QLatin1Char(')'))
               << '\n'
               << "  blobs fetched " << pulled->blobsFetched << " (" << pulled->bytesFetched << " bytes), already cached " << pulled->blobsCached
@@ -168,62 +157,41 @@ int evidenceFetch(const QStringList& args) {
     Result<oci::ClientOptions> opts = registryOptions(p);
     if (!opts)
         return fail(opts.error());
-    oci::Client client(*opts);
-    const QString cache = p.isSet(QStringLiteral("cache")) ? p.value(QStringLiteral("cache")) : oci::Layout::defaultCacheDir();
-
+    ops::FetchEvidenceRequest req;
+    req.pointers = std::move(pointers);
+    req.cacheDir = p.isSet(QStringLiteral("cache")) ? p.value(QStringLiteral("cache")) : oci::Layout::defaultCacheDir();
+    req.client = *opts;
+    // --trusted-root or --key; without them the operation checks against the database's default root.
     std::optional<sigstore::TrustedRoot> root;
-    Result<evidence::SignatureCheck> signatureOrError = evidenceSignatureCheck(p, root);
-    if (!signatureOrError)
-        return fail(signatureOrError.error());
-    const evidence::SignatureCheck signature = *signatureOrError;
-
-    int worst = 0;
-    QJsonArray results;
-    for (const evidence::Pointer& ptr : pointers) {
-        QJsonObject r{{QStringLiteral("pointer"), ptr.file}};
-        Result<oci::EvidenceFetch> fetched = oci::fetchEvidence(client, ptr, cache);
-        if (!fetched) {
-            r.insert(QStringLiteral("error"), fetched.error().toString());
-            r.insert(QStringLiteral("exit"), 3);
-            worst = qMax(worst, 3);
-            if (p.value(QStringLiteral("format")) != QLatin1String("json"))
-                err() << "proofbench: " << fetched.error().toString() << Qt::endl;
-            results.append(r);
-            continue;
-        }
-        Result<evidence::SummaryBundle> bundle = evidence::loadSummaryBundle(fetched->dir);
-        if (!bundle) {
-            r.insert(QStringLiteral("error"), bundle.error().toString());
-            worst = qMax(worst, 2);
-            results.append(r);
-            continue;
-        }
-        bundle->ociManifestDigest = fetched->bundleDigest;
-        const evidence::BundleCheck check = evidence::checkBundle(*bundle, &ptr, &signature);
-        worst = qMax(worst, check.exitCode);
-        r.insert(QStringLiteral("fetch"), fetched->toJson());
-        r.insert(QStringLiteral("check"), check.toJson());
-        r.insert(QStringLiteral("exit"), check.exitCode);
-        results.append(r);
-        if (p.value(QStringLiteral("format")) != QLatin1String("json"))
-            out() << ptr.file << ": fetched " << fetched->reference << " into " << fetched->dir
-                  << (fetched->signaturePulled ? QStringLiteral(" (with its signature)") : QStringLiteral(" (unsigned)")) << '\n'
-                  << check.toText() << '\n';
+    if (p.isSet(QStringLiteral("trusted-root")) || p.isSet(QStringLiteral("key"))) {
+        Result<evidence::SignatureCheck> signature = evidenceSignatureCheck(p, root);
+        if (!signature)
+            return fail(signature.error());
+        req.signature = *signature;
     }
-    receipts::ReceiptDraft d;
-    d.kind = QStringLiteral("evidence.fetch");
-    d.parameters = QJsonObject{{QStringLiteral("pointers"), int(pointers.size())}, {QStringLiteral("cache"), cache}};
-    d.inputs.push_back(QFileInfo(input).isDir() ? receipts::Artifact::directory(input) : receipts::Artifact::file(input));
-    for (const evidence::Pointer& ptr : pointers)
-        if (const evidence::Attestation* a = ptr.attestation(); a && a->bundleDigest.startsWith(QLatin1String("sha256:")))
-            d.outputs.push_back(receipts::Artifact::digest(a->bundleOci, a->bundleDigest.mid(7)));
-    d.result = worst == 0 ? receipts::Outcome::Ok : worst == 1 ? receipts::Outcome::Partial : receipts::Outcome::Failed;
-    d.message = QStringLiteral("%1 bundles fetched and checked; worst exit %2").arg(pointers.size()).arg(worst);
-    leaveReceipt(p, d);
-    if (p.value(QStringLiteral("format")) == QLatin1String("json"))
-        printJson(QJsonObject{{QStringLiteral("results"), results}, {QStringLiteral("exit"), worst}});
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    Result<ops::FetchEvidenceOutcome> fetched = ops::fetchEvidence(ops::Context(**db), req);
+    if (!fetched)
+        return fail(fetched.error());
+    const bool json = p.value(QStringLiteral("format")) == QLatin1String("json");
+    QJsonArray results;
+    for (const ops::FetchedBundle& b : fetched->bundles) {
+        results.append(b.toJson());
+        if (json)
+            continue;
+        if (!b.fetch)
+            err() << "proofbench: " << b.error << Qt::endl;
+        else if (b.check)
+            out() << b.pointer.file << ": fetched " << b.fetch->reference << " into " << b.fetch->dir
+                  << (b.fetch->signaturePulled ? QStringLiteral(" (with its signature)") : QStringLiteral(" (unsigned)")) << '\n'
+                  << b.check->toText() << '\n';
+    }
+    if (json)
+        printJson(QJsonObject{{QStringLiteral("results"), results}, {QStringLiteral("exit"), fetched->worst}});
     out().flush();
-    return worst;
+    return fetched->worst;
 }
 
 int evidencePush(const QStringList& args) {
@@ -268,22 +236,17 @@ int evidencePush(const QStringList& args) {
         key = std::move(*k);
         po.key = key.get();
     }
-    oci::Client client(*opts);
-    Result<oci::EvidencePush> pushed = oci::pushEvidence(client, p.positionalArguments().constFirst(), *to, po);
-    receipts::ReceiptDraft d;
-    d.kind = QStringLiteral("evidence.push");
-    d.parameters = QJsonObject{{QStringLiteral("to"), to->toString()}, {QStringLiteral("signed"), po.key != nullptr}};
-    d.inputs.push_back(receipts::Artifact::directory(p.positionalArguments().constFirst()));
-    if (!pushed) {
-        d.result = receipts::Outcome::Failed;
-        d.message = pushed.error().toString();
-        leaveReceipt(p, d);
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    ops::PushEvidenceRequest req;
+    req.bundleDir = p.positionalArguments().constFirst();
+    req.to = *to;
+    req.options = po;
+    req.client = *opts;
+    Result<oci::EvidencePush> pushed = ops::pushEvidence(ops::Context(**db), req);
+    if (!pushed)
         return fail(pushed.error());
-    }
-    d.outputs.push_back(receipts::Artifact::digest(pushed->artifact.reference.toString(), pushed->artifact.reference.digest.mid(7)));
-    d.outputs.push_back(receipts::Artifact::file(pushed->pointerPath));
-    d.message = QStringLiteral("published; pointer written");
-    leaveReceipt(p, d);
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
         printJson(pushed->toJson());
     else
@@ -315,21 +278,16 @@ int bundlePush(const QStringList& args) {
     Result<oci::ClientOptions> opts = registryOptions(p);
     if (!opts)
         return fail(opts.error());
-    oci::Client client(*opts);
-    Result<oci::PushResult> pushed = oci::pushDeploymentBundle(client, p.positionalArguments().constFirst(), *to);
-    receipts::ReceiptDraft d;
-    d.kind = QStringLiteral("bundle.push");
-    d.parameters = QJsonObject{{QStringLiteral("to"), to->toString()}};
-    d.inputs.push_back(receipts::Artifact::directory(p.positionalArguments().constFirst()));
-    if (!pushed) {
-        d.result = receipts::Outcome::Failed;
-        d.message = pushed.error().toString();
-        leaveReceipt(p, d);
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    ops::PushBundleRequest req;
+    req.dir = p.positionalArguments().constFirst();
+    req.to = *to;
+    req.client = *opts;
+    Result<oci::PushResult> pushed = ops::pushBundle(ops::Context(**db), req);
+    if (!pushed)
         return fail(pushed.error());
-    }
-    d.outputs.push_back(receipts::Artifact::digest(pushed->reference.toString(), pushed->reference.digest.mid(7)));
-    d.message = QStringLiteral("%1 bytes in %2 new blobs").arg(pushed->bytesPushed).arg(pushed->blobsPushed);
-    leaveReceipt(p, d);
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
         printJson(pushed->toJson());
     else

@@ -1,13 +1,17 @@
 // receipts list|show|export|verify and records import|check|stages: the ledger of what Proofbench
 // did (engine/receipts/Ledger.h) and ConfigHub's external records (engine/receipts/Records.h).
+// The actions (verify, export, records import and check) are operations (engine/ops); these verbs
+// parse, call and print.
 #include "CliUtil.h"
 
 #include "core/Files.h"
 #include "receipts/Canonical.h"
 #include "receipts/Ledger.h"
 #include "receipts/Records.h"
-#include "sigstore/Keys.h"
-#include "sigstore/Sign.h"
+#include "ops/ReceiptsExport.h"
+#include "ops/ReceiptsVerify.h"
+#include "ops/RecordsCheck.h"
+#include "ops/RecordsImport.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -132,9 +136,10 @@ int receiptsVerify(const QStringList& args) {
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
-    auto check = Ledger(**db).verify();
-    if (!check)
-        return fail(check.error());
+    auto verified = ops::verifyReceipts(ops::Context(**db));
+    if (!verified)
+        return fail(verified.error());
+    const ChainCheck* check = &verified->chain;
     if (asJson(p))
         printJson(check->toJson());
     else
@@ -175,48 +180,28 @@ int receiptsExport(const QStringList& args) {
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
-    auto exported = exportLedger(**db);
+    ops::ReceiptsExportRequest req;
+    req.outPath = outPath;
+    sigstore::crypto::Pkey key;
+    if (signHead) {
+        auto k = privateKeyFrom(p);
+        if (!k)
+            return fail(k.error());
+        key = std::move(*k);
+        req.key = key.get();
+        req.headPath = headPath;
+        req.bundlePath = bundlePath;
+        req.databaseName = QFileInfo(dbPath(p)).fileName();
+    }
+    auto exported = ops::exportReceipts(ops::Context(**db), req);
     if (!exported)
         return fail(exported.error());
-    const QByteArray bytes = QJsonDocument(*exported).toJson(QJsonDocument::Indented);
     if (outPath.isEmpty()) {
-        out() << QString::fromUtf8(bytes);
+        out() << QString::fromUtf8(exported->bytes);
         out().flush();
-    } else if (Status s = writeFileAtomically(outPath, bytes); !s) {
-        return fail(s.error());
     }
-    if (!signHead)
-        return kOk;
-
-    ChainHead head;
-    const QJsonObject h = exported->value(QStringLiteral("head")).toObject();
-    head.seq = h.value(QStringLiteral("seq")).toInteger();
-    head.hash = h.value(QStringLiteral("hash")).toString();
-    head.time = QDateTime::fromString(h.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
-    const QByteArray statement = headStatement(head, QFileInfo(dbPath(p)).fileName());
-    auto key = privateKeyFrom(p);
-    if (!key)
-        return fail(key.error());
-    auto bundle = sigstore::signBlob(key->get(), statement);
-    if (!bundle)
-        return fail(bundle.error());
-    if (Status s = writeFileAtomically(headPath, statement); !s)
-        return fail(s.error());
-    if (Status s = writeFileAtomically(bundlePath, *bundle + '\n'); !s)
-        return fail(s.error());
-    ReceiptDraft d;
-    d.kind = QStringLiteral("receipts.sign-head");
-    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())},
-                               {QStringLiteral("headSeq"), head.seq}};
-    d.inputs.push_back(Artifact::digest(QStringLiteral("receipts head #%1").arg(head.seq), head.hash));
-    if (!outPath.isEmpty())
-        d.outputs.push_back(Artifact::bytes(outPath, bytes));
-    d.outputs.push_back(Artifact::bytes(headPath, statement));
-    d.outputs.push_back(Artifact::file(bundlePath));
-    d.message = QStringLiteral("signed head #%1 %2").arg(head.seq).arg(head.hash);
-    if (auto r = Ledger(**db).record(d); !r)
-        return fail(r.error());
-    err() << "signed receipts head #" << head.seq << " " << head.hash << " -> " << bundlePath << Qt::endl;
+    if (exported->signedHead)
+        err() << "signed receipts head #" << exported->head.seq << " " << exported->head.hash << " -> " << bundlePath << Qt::endl;
     return kOk;
 }
 
@@ -238,7 +223,17 @@ int recordsCheck(const QStringList& args, bool stagesOnly) {
         return rc;
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give one directory"), verb);
-    auto report = readRecords(p.positionalArguments().constFirst());
+    std::unique_ptr<db::Database> db;
+    Result<RecordsReport> report = makeError(QString());
+    if (stagesOnly) {
+        report = readRecords(p.positionalArguments().constFirst()); // a view of the files, not an action
+    } else {
+        auto opened = openDb(p);
+        if (!opened)
+            return fail(opened.error());
+        db = std::move(*opened);
+        report = ops::checkRecords(ops::Context(*db), ops::RecordsCheckRequest{p.positionalArguments().constFirst()});
+    }
     if (!report)
         return fail(report.error());
     if (stagesOnly) {
@@ -272,20 +267,6 @@ int recordsCheck(const QStringList& args, bool stagesOnly) {
     for (const RecordCheck& c : report->checks)
         if (c.verdict == Verdict::Fail)
             err() << "proofbench: check failed: " << c.file << ": " << c.detail << Qt::endl;
-    // Checking is an action too.
-    ReceiptDraft d;
-    d.kind = QStringLiteral("records.check");
-    d.parameters = QJsonObject{{QStringLiteral("dir"), report->root}};
-    for (const ExternalRecord& r : report->records)
-        d.inputs.push_back(Artifact{r.relative, r.sha256, r.size});
-    d.result = report->ok() ? Outcome::Ok : Outcome::Failed;
-    d.message = QStringLiteral("%1 record(s), %2 check(s), %3 failed, %4 problem(s)")
-                    .arg(report->records.size())
-                    .arg(report->checks.size())
-                    .arg(report->failed())
-                    .arg(report->problems.size());
-    if (auto r = recordAction(dbPath(p), d); !r)
-        err() << "proofbench: receipt not written: " << r.error().toString() << Qt::endl;
     return report->ok() ? kOk : kFailed;
 }
 
@@ -304,7 +285,7 @@ int recordsImport(const QStringList& args) {
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
-    auto r = importRecords(**db, p.positionalArguments().constFirst());
+    auto r = ops::importRecords(ops::Context(**db), ops::RecordsImportRequest{p.positionalArguments().constFirst()});
     if (!r)
         return fail(r.error());
     if (asJson(p)) {

@@ -6,6 +6,7 @@
 
 #include "evidence/Evidence.h"
 #include "oci/Auth.h"
+#include "ops/FetchEvidence.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -16,7 +17,8 @@ namespace pb::models {
 
 // ---- fetch queue --------------------------------------------------------------------------------
 
-enum class FetchState { Queued, Fetching, Checking, Valid, ValidFailedPhases, Invalid, Failed, Cancelled };
+// A row's state: the fetch operation's own (ops/FetchEvidence.h).
+using FetchState = ops::FetchedState;
 QString fetchStateName(FetchState s); // "queued", "fetching", "checking", "valid", …
 // A final state: nothing more happens to the row.
 bool isFinished(FetchState s);

@@ -108,7 +108,7 @@ QString settle(const QString& staged, const QString& finalDir) {
 } // namespace
 
 Result<Descriptor> packDirectory(const QString& dirArg, const QString& outFile, const QSet<QString>& exclude, int gzipLevel,
-                                 std::atomic_bool* cancel) {
+                                 const std::atomic_bool* cancel) {
     const QString dirIn = QFileInfo(dirArg).absoluteFilePath();
     const QDir dir(dirIn);
     if (!dir.exists())

@@ -24,7 +24,7 @@ inline const char* const kDeploymentBundleArtifact = "application/vnd.nvidia.aic
 // compressed at `gzipLevel` (1-9), to `outFile`; members named in `exclude` (relative paths) are
 // skipped. Returns the archive's descriptor (size, sha256 digest). Streams: memory stays small.
 Result<Descriptor> packDirectory(const QString& dir, const QString& outFile, const QSet<QString>& exclude = {}, int gzipLevel = 9,
-                                 std::atomic_bool* cancel = nullptr);
+                                 const std::atomic_bool* cancel = nullptr);
 
 // Builds an artifact manifest in `layout` around one tar+gzip layer file (moved into the layout):
 // empty config, `artifactType`, the given manifest annotations, layer title ".". Returns the manifest.

@@ -41,7 +41,7 @@ struct ClientOptions {
     qint64 chunkSize = 0;                   // > 0: blobs are uploaded in PATCH chunks of this size
     int connectTimeoutMs = 15000;
     Progress progress;
-    std::atomic_bool* cancel = nullptr;
+    const std::atomic_bool* cancel = nullptr;
 };
 
 struct Manifest {

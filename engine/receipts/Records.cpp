@@ -830,19 +830,10 @@ Result<RecordsReport> readRecords(const QString& dirIn) {
     return report;
 }
 
-Result<RecordsImport> importRecords(db::Database& db, const QString& dir) {
-    auto report = readRecords(dir);
-    if (!report)
-        return report.error();
-    if (!report->problems.empty()) {
-        Error e = report->problems.front();
-        e.message = QStringLiteral("records not imported (%1 problem(s); first: %2)").arg(report->problems.size()).arg(e.message);
-        ReceiptDraft d;
-        d.kind = QStringLiteral("records.import");
-        d.parameters = QJsonObject{{QStringLiteral("dir"), report->root}};
-        d.result = Outcome::Failed;
-        d.message = e.toString();
-        (void)Ledger(db).record(d);
+Result<RecordsImport> storeRecords(db::Database& db, RecordsReport report) {
+    if (!report.problems.empty()) {
+        Error e = report.problems.front();
+        e.message = QStringLiteral("records not imported (%1 problem(s); first: %2)").arg(report.problems.size()).arg(e.message);
         return e;
     }
     RecordsImport result;
@@ -850,16 +841,12 @@ Result<RecordsImport> importRecords(db::Database& db, const QString& dir) {
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.sql().lastError().text()), db.path());
     const QString now = isoTime(QDateTime::currentDateTimeUtc());
-    ReceiptDraft d;
-    d.kind = QStringLiteral("records.import");
-    d.parameters = QJsonObject{{QStringLiteral("dir"), report->root}};
-    for (const ExternalRecord& r : report->records) {
+    for (const ExternalRecord& r : report.records) {
         QSqlQuery q(db.sql());
         q.prepare(QStringLiteral("SELECT sha256 FROM external_records WHERE path = ?"));
         q.addBindValue(r.path);
         if (!q.exec())
             return db::sqlError(q, QStringLiteral("external_records"));
-        d.inputs.push_back(Artifact{r.relative, r.sha256, r.size});
         if (q.next() && q.value(0).toString() == r.sha256) {
             ++result.unchanged;
             continue;
@@ -887,21 +874,9 @@ Result<RecordsImport> importRecords(db::Database& db, const QString& dir) {
             return db::sqlError(q, QStringLiteral("external_records (%1)").arg(r.relative));
         existed ? ++result.updated : ++result.added;
     }
-    d.outputs.push_back(Artifact{QStringLiteral("external_records"), QString(), -1});
-    const int failed = report->failed();
-    d.result = failed > 0 ? Outcome::Partial : Outcome::Ok;
-    d.message = QStringLiteral("%1 record(s): %2 added, %3 updated, %4 unchanged; %5 check(s), %6 failed")
-                    .arg(report->records.size())
-                    .arg(result.added)
-                    .arg(result.updated)
-                    .arg(result.unchanged)
-                    .arg(report->checks.size())
-                    .arg(failed);
-    if (auto receipt = Ledger(db).append(d); !receipt)
-        return receipt.error();
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the records import: %1").arg(db.sql().lastError().text()), db.path());
-    result.report = std::move(*report);
+    result.report = std::move(report);
     return result;
 }
 

@@ -6,8 +6,9 @@
 // ../shared/reference/confighub-receipts.md; docs/RECEIPTS.md.
 //
 //   readRecords(dir)      parse + checks + stages, no database   (`records check DIR`)
-//   importRecords(db,dir) the same, stored in external_records in one transaction with a
-//                         "records.import" receipt; importing the same bytes again changes nothing
+//   storeRecords(db,rep)  a report's records stored in external_records (one transaction, or a
+//                         savepoint of the caller's); storing the same bytes again changes nothing.
+//                         The records.import action and its receipt: ops/RecordsImport.h
 //   storedRecords(db)     what was imported (for the GUI's records view and the report)
 #pragma once
 
@@ -96,8 +97,9 @@ struct RecordsImport {
     int added = 0, updated = 0, unchanged = 0;
     RecordsReport report;
 };
-// Parses `dir` and stores its records; refuses (changing nothing) when a file does not parse.
-Result<RecordsImport> importRecords(db::Database& db, const QString& dir);
+// Stores the records of `report` (from readRecords); refuses (changing nothing) when a file did not
+// parse. Writes no receipt: ops::importRecords does, in the same transaction.
+Result<RecordsImport> storeRecords(db::Database& db, RecordsReport report);
 Result<std::vector<ExternalRecord>> storedRecords(db::Database& db);
 
 } // namespace pb::receipts

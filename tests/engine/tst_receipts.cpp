@@ -9,6 +9,7 @@
 #include "core/Hash.h"
 #include "receipts/Canonical.h"
 #include "receipts/Ledger.h"
+#include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
 #include "db/Database.h"
 
@@ -53,15 +54,17 @@ void writeLedger(const QString& path) {
     QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
     // As the CLI does for a new database: the embedded catalog first (two catalog.import receipts,
     // #1 and #2); the five receipts below are #3..#7.
-    QVERIFY(store::importEmbeddedDefaults(**db).ok());
+    QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
     Ledger ledger(**db);
     int tick = 0;
     ledger.setClock([&] { return fixedTime(++tick); });
-    const char* kinds[] = {"catalog.import", "evidence.import", "evidence.check", "verify", "sign.blob"};
-    for (const char* k : kinds) {
+    // Each with a parameter its kind declares (receipts/Kinds.h).
+    const std::pair<const char*, const char*> kinds[] = {
+        {"catalog.import", "version"}, {"evidence.import", "pointers"}, {"evidence.check", "pointer"}, {"verify", "policy"}, {"sign.blob", "keyFingerprint"}};
+    for (const auto& [k, key] : kinds) {
         ReceiptDraft d;
         d.kind = QLatin1String(k);
-        d.parameters = QJsonObject{{QStringLiteral("n"), tick}};
+        d.parameters = QJsonObject{{QLatin1String(key), tick}};
         d.inputs.push_back(Artifact::bytes(QStringLiteral("in-%1").arg(tick), QByteArray::number(tick)));
         auto rec = ledger.record(d);
         QVERIFY2(rec.ok(), rec.ok() ? "" : qPrintable(rec.error().toString()));
@@ -91,10 +94,16 @@ class TestReceipts : public QObject {
         ledger.setClock([] { return fixedTime(7); });
         ledger.setVersion(QStringLiteral("9.9.9"));
         ReceiptDraft d;
-        d.kind = QStringLiteral("sign.blob");
-        d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), QStringLiteral("abc")},
-                                   {QStringLiteral("passphrase"), QStringLiteral("hunter2")},
-                                   {QStringLiteral("nested"), QJsonObject{{QStringLiteral("apiToken"), QStringLiteral("t0k")},
+        // A secret named at the top level is never recorded: the ledger refuses a parameter the
+        // kind does not declare (and would drop it by its name if it were declared).
+        d.kind = QStringLiteral("report.export");
+        d.parameters = QJsonObject{{QStringLiteral("format"), QStringLiteral("abc")}, {QStringLiteral("passphrase"), QStringLiteral("hunter2")}};
+        auto refused = ledger.record(d);
+        QVERIFY(!refused.ok() || !refused->parameters.contains(QStringLiteral("passphrase")));
+        QVERIFY(!refused.ok());
+        // Secrets nested in a declared parameter are dropped by their names.
+        d.parameters = QJsonObject{{QStringLiteral("format"), QStringLiteral("abc")},
+                                   {QStringLiteral("filter"), QJsonObject{{QStringLiteral("apiToken"), QStringLiteral("t0k")},
                                                                           {QStringLiteral("privateKey"), QStringLiteral("-----BEGIN")},
                                                                           {QStringLiteral("ok"), 1}}}};
         d.inputs.push_back(Artifact::bytes(QStringLiteral("blob.txt"), "blob\n"));
@@ -102,13 +111,11 @@ class TestReceipts : public QObject {
         QVERIFY2(first.ok(), first.ok() ? "" : qPrintable(first.error().toString()));
         QCOMPARE(first->seq, 1);
         QCOMPARE(first->prevHash, genesisHash());
-        // Secrets never reach the receipt.
-        QVERIFY(!first->parameters.contains(QStringLiteral("passphrase")));
         const QJsonObject onlyOk{{QStringLiteral("ok"), 1}};
-        QCOMPARE(first->parameters.value(QStringLiteral("nested")).toObject(), onlyOk);
+        QCOMPARE(first->parameters.value(QStringLiteral("filter")).toObject(), onlyOk);
         const QByteArray expected =
             "{\"inputs\":[{\"name\":\"blob.txt\",\"sha256\":\"" + sha256Hex("blob\n").toLatin1() +
-            "\",\"size\":5}],\"kind\":\"sign.blob\",\"outputs\":[],\"parameters\":{\"keyFingerprint\":\"abc\",\"nested\":{\"ok\":1}},"
+            "\",\"size\":5}],\"kind\":\"report.export\",\"outputs\":[],\"parameters\":{\"filter\":{\"ok\":1},\"format\":\"abc\"},"
             "\"prev\":\"" + genesisHash().toLatin1() + "\",\"result\":{\"message\":\"\",\"status\":\"ok\"},\"seq\":1,"
             "\"time\":\"2026-11-30T12:00:00.007Z\",\"version\":\"9.9.9\"}";
         QCOMPARE(first->canonical(), expected);
@@ -136,35 +143,48 @@ class TestReceipts : public QObject {
     }
 
     void storeImportWritesItsReceiptInTheSameTransaction() {
+        // The catalog import operation: the data and its receipt in one transaction.
         QTemporaryDir tmp;
         auto db = db::Database::open(tmp.filePath(QStringLiteral("s.sqlite")));
         QVERIFY(db.ok());
+        ops::Context ctx(**db);
         pbtest::CatalogFixture f;
-        auto cat = catalog::loadCatalog(f.write());
+        const QString dir = f.write();
+        auto cat = catalog::loadCatalog(dir);
         QVERIFY(cat.ok());
-        store::CatalogStore store(**db);
-        QVERIFY(store.importCatalog(QStringLiteral("v1"), *cat).ok());
-        QVERIFY(store.importCatalog(QStringLiteral("v1"), *cat).ok()); // unchanged: the store writes nothing
+        auto importVersion = [&](const QString& label, const QString& from, const catalog::Catalog& c) {
+            ops::ImportCatalogRequest r;
+            r.label = label;
+            r.dir = from;
+            r.loaded = c;
+            return ops::importCatalog(ctx, r);
+        };
+        QVERIFY(importVersion(QStringLiteral("v1"), dir, *cat).ok());
+        QVERIFY(importVersion(QStringLiteral("v1"), dir, *cat).ok()); // unchanged: no data written, the attempt receipted
         // Other content under the same label without --replace: refused, and receipted as failed.
         pbtest::CatalogFixture other;
         other.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n  base: base\n");
-        auto cat2 = catalog::loadCatalog(other.write());
+        const QString otherDir = other.write();
+        auto cat2 = catalog::loadCatalog(otherDir);
         QVERIFY(cat2.ok());
-        QVERIFY(!store.importCatalog(QStringLiteral("v1"), *cat2).ok());
+        QVERIFY(!importVersion(QStringLiteral("v1"), otherDir, *cat2).ok());
         auto rows = Ledger(**db).list();
         QVERIFY(rows.ok());
-        QCOMPARE(rows->size(), size_t(1));
-        QCOMPARE(rows->at(0).kind, QStringLiteral("catalog.import"));
+        QCOMPARE(rows->size(), size_t(3));
+        for (const Receipt& r : *rows)
+            QCOMPARE(r.kind, QStringLiteral("catalog.import"));
         QCOMPARE(rows->at(0).result, Outcome::Ok);
+        QCOMPARE(rows->at(2).result, Outcome::Failed);
         QString content = cat->contentDigest();
         if (content.startsWith(QLatin1String("sha256:")))
             content = content.mid(7);
         QCOMPARE(rows->at(0).inputs.at(0).sha256, content);
+        store::CatalogStore store(**db);
         QCOMPARE(store.version(QStringLiteral("v1"))->contentDigest, cat->contentDigest());
         // A receipt that cannot be written fails the import: no data without its receipt.
         QSqlQuery q((*db)->sql());
         QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT RAISE(ABORT, 'refused'); END")));
-        QVERIFY(!store.importCatalog(QStringLiteral("v3"), *cat2).ok());
+        QVERIFY(!importVersion(QStringLiteral("v3"), otherDir, *cat2).ok());
         QVERIFY(!store.version(QStringLiteral("v3")).ok());
     }
 

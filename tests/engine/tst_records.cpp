@@ -6,6 +6,7 @@
 #include "core/Hash.h"
 #include "receipts/Ledger.h"
 #include "receipts/Records.h"
+#include "ops/RecordsImport.h"
 #include "db/Database.h"
 
 #include <QDirIterator>
@@ -332,7 +333,7 @@ class TestRecords : public QObject {
         // An import refuses such a directory and changes nothing but its (failed) receipt.
         auto db = db::Database::open(tmp.filePath(QStringLiteral("pb.sqlite")));
         QVERIFY(db.ok());
-        QVERIFY(!importRecords(**db, tmp.path()).ok());
+        QVERIFY(!ops::importRecords(ops::Context(**db), ops::RecordsImportRequest{tmp.path()}).ok());
         QSqlQuery q((*db)->sql());
         QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM external_records")) && q.next());
         QCOMPARE(q.value(0).toInt(), 0);

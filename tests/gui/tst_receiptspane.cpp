@@ -50,7 +50,6 @@ qint64 TestReceiptsPane::record(const QString& kind, receipts::Outcome result, c
     d.kind = kind;
     d.result = result;
     d.message = message;
-    d.parameters = QJsonObject{{QStringLiteral("what"), message}};
     if (!output.isEmpty())
         d.outputs.push_back(receipts::Artifact::bytes(QStringLiteral("out-%1.txt").arg(kind), output));
     Result<receipts::Receipt> r = receipts::recordAction(m_db->path(), d);

@@ -3,90 +3,39 @@
 #include "RegistryCredentialsDialog.h"
 #include "RegistryModels.h"
 #include "TableSetup.h"
-#include "evidence/Bundle.h"
-#include "oci/Artifact.h"
-#include "oci/Layout.h"
-#include "receipts/Ledger.h"
 #include "db/Database.h"
-#include "store/EvidenceStore.h"
-#include "store/VerificationStore.h"
+#include "oci/Layout.h"
+#include "ops/Async.h"
+#include "ops/FetchEvidence.h"
 
 #include <QCloseEvent>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMutex>
-#include <QMutexLocker>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTableView>
-#include <QThreadPool>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <optional>
 
 namespace pb::widgets {
 
 using models::FetchQueueModel;
 using models::FetchState;
 
-struct FetchEvidenceDialog::Outcome {
-    int row = -1;
-    FetchState state = FetchState::Failed;
-    QString detail, cacheDir;
-    bool signaturePulled = false;
-    bool imported = false;
-};
-
-namespace {
-
-// Imports write the database: one at a time across every dialog (SQLite has one writer).
-QMutex& importMutex() {
-    static QMutex m;
-    return m;
-}
-
-QString checkDetail(const evidence::BundleCheck& check, bool signaturePulled) {
-    QStringList parts;
-    if (check.exitCode >= 2) {
-        for (const evidence::CheckStep& s : check.steps)
-            if (s.status == evidence::StepStatus::Failed) {
-                parts << QStringLiteral("%1: %2").arg(s.name, s.detail);
-                break;
-            }
-        if (parts.isEmpty())
-            parts << QStringLiteral("incomplete bundle");
-    } else if (check.exitCode == 1) {
-        parts << QStringLiteral("the bundle records failed tests");
-    }
-    if (check.signature)
-        parts << (check.signature->verified ? QStringLiteral("signature verified") : QStringLiteral("signature: %1").arg(check.signature->summary()));
-    else if (check.signaturePresent)
-        parts << QStringLiteral("signature pulled, not checked (no trusted root)");
-    else
-        parts << (signaturePulled ? QStringLiteral("signature pulled") : QStringLiteral("no signature referrer"));
-    return parts.join(QStringLiteral("; "));
-}
-
-} // namespace
-
 FetchEvidenceDialog::FetchEvidenceDialog(db::Database& db, std::vector<evidence::Pointer> pointers, RegistrySettings settings,
                                          QWidget* parent)
-    : QDialog(parent), m_db(db), m_settings(std::move(settings)) {
+    : QDialog(parent), m_settings(std::move(settings)) {
     setObjectName(QStringLiteral("fetchEvidenceDialog"));
     setWindowTitle(tr("Fetch Evidence"));
     m_model = new FetchQueueModel(this);
     m_model->setObjectName(QStringLiteral("fetchQueueModel"));
     m_model->setPointers(std::move(pointers));
-    m_pool = new QThreadPool(this);
-    m_pool->setObjectName(QStringLiteral("fetchPool"));
-    m_pool->setMaxThreadCount(2);
+    // The fetch runs as one operation on a worker with a database connection of its own.
+    m_async = std::make_unique<ops::Async>(db.path(), 1);
 
     m_intro = new QLabel(this);
     m_intro->setObjectName(QStringLiteral("fetchIntro"));
@@ -168,11 +117,11 @@ FetchEvidenceDialog::FetchEvidenceDialog(db::Database& db, std::vector<evidence:
 FetchEvidenceDialog::~FetchEvidenceDialog() {
     if (m_cancel)
         *m_cancel = true;
-    m_pool->waitForDone();
+    m_async.reset(); // waits for the running fetch
 }
 
 void FetchEvidenceDialog::setConcurrency(int n) {
-    m_pool->setMaxThreadCount(std::max(1, n));
+    m_concurrency = std::max(1, n);
 }
 
 void FetchEvidenceDialog::readSettingsFields() {
@@ -195,85 +144,49 @@ bool FetchEvidenceDialog::start() {
             m_model->setState(r, FetchState::Queued);
         }
     }
-    // Signatures are checked against the database's default trusted root, as an import does.
-    auto root = std::make_shared<std::optional<sigstore::TrustedRoot>>();
-    if (auto def = store::VerificationStore(m_db).defaultTrustedRoot(); def)
-        *root = std::move(*def);
-    const oci::ClientOptions base = m_settings.clientOptions();
-    const QString cache = m_settings.effectiveCacheDir();
-    const QString dbPath = m_db.path();
+    // The fetch operation: pulls, checks, imports and leaves the evidence.fetch receipt, as the
+    // CLI's `evidence fetch` does (signatures against the database's default trusted root).
+    ops::FetchEvidenceRequest req;
+    req.client = m_settings.clientOptions();
+    req.cacheDir = m_settings.effectiveCacheDir();
+    req.concurrency = m_concurrency;
+    m_rows.clear();
     for (int row = 0; row < m_model->rowCount(); ++row) {
         if (m_model->itemAt(row).state != FetchState::Queued)
             continue;
-        ++m_running;
-        const evidence::Pointer pointer = m_model->itemAt(row).pointer;
-        auto* watcher = new QFutureWatcher<Outcome>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-            const Outcome o = watcher->result();
-            watcher->deleteLater();
-            onOutcome(o);
-        });
-        const std::shared_ptr<std::atomic_bool> cancelFlag = m_cancel;
-        watcher->setFuture(QtConcurrent::run(m_pool, [this, row, pointer, base, cache, dbPath, root, cancelFlag]() -> Outcome {
-            Outcome o;
-            o.row = row;
-            if (*cancelFlag) {
-                o.state = FetchState::Cancelled;
-                o.detail = QStringLiteral("cancelled before it started");
-                return o;
-            }
-            QMetaObject::invokeMethod(this, [this, row] { onStarted(row); }, Qt::QueuedConnection);
-            oci::ClientOptions opts = base;
-            opts.cancel = cancelFlag.get();
-            // The pull's bytes so far (the client counts across its blobs), posted at most ~10 times a
-            // second and whenever they change after a pause.
-            QElapsedTimer clock;
-            qint64 posted = -1;
-            opts.progress = [&](qint64 done, qint64 total, const QString&) {
-                if (done == posted || (clock.isValid() && clock.elapsed() < 100 && done != total))
-                    return;
-                clock.start();
-                posted = done;
-                QMetaObject::invokeMethod(this, [this, row, done, total] { onProgress(row, done, total); }, Qt::QueuedConnection);
-            };
-            oci::Client client(opts);
-            Result<oci::EvidenceFetch> fetched = oci::fetchEvidence(client, pointer, cache);
-            if (!fetched) {
-                o.state = *cancelFlag ? FetchState::Cancelled : FetchState::Failed;
-                o.detail = fetched.error().toString();
-                return o;
-            }
-            o.cacheDir = fetched->dir;
-            o.signaturePulled = fetched->signaturePulled;
-            QMetaObject::invokeMethod(this, [this, row] { onChecking(row); }, Qt::QueuedConnection);
-            Result<evidence::SummaryBundle> bundle = evidence::loadSummaryBundle(fetched->dir);
-            if (!bundle) {
-                o.state = FetchState::Invalid;
-                o.detail = bundle.error().toString();
-                return o;
-            }
-            bundle->ociManifestDigest = fetched->bundleDigest;
-            evidence::SignatureCheck signature;
-            signature.root = *root ? &**root : nullptr;
-            const evidence::BundleCheck check = evidence::checkBundle(*bundle, &pointer, &signature);
-            o.state = check.exitCode == 0   ? FetchState::Valid
-                      : check.exitCode == 1 ? FetchState::ValidFailedPhases
-                                            : FetchState::Invalid;
-            o.detail = checkDetail(check, fetched->signaturePulled);
-            // Stored as an import stores it, so the health table and inspector read it offline.
-            QMutexLocker lock(&importMutex());
-            Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
-            Result<int> imported = db ? store::EvidenceStore(**db).importBundles(fetched->dir) : Result<int>(db.error());
-            if (!imported)
-                o.detail += QStringLiteral("; not imported: %1").arg(imported.error().toString());
-            else
-                o.imported = *imported > 0;
-            return o;
-        }));
+        m_rows.push_back(row);
+        req.pointers.push_back(m_model->itemAt(row).pointer);
     }
+    if (m_rows.empty())
+        return false;
+    const std::vector<int> rows = m_rows;
+    req.onEvent = [this, rows](const ops::FetchEvent& e) {
+        // On the operation's threads: copy what the row shows, then hand it to the GUI thread.
+        const int row = rows[size_t(e.index)];
+        RowUpdate u{row, e.state, e.bytesDone, e.bytesTotal, {}, {}, false, e.result != nullptr};
+        if (e.result) {
+            u.detail = e.result->detail;
+            if (e.result->fetch) {
+                u.cacheDir = e.result->fetch->dir;
+                u.signaturePulled = e.result->fetch->signaturePulled;
+            }
+        }
+        QMetaObject::invokeMethod(this, [this, u] { onRowUpdate(u); }, Qt::QueuedConnection);
+    };
+    ops::Job<ops::FetchEvidenceOutcome> job =
+        m_async->run<ops::FetchEvidenceOutcome>([req = std::move(req)](ops::Context& ctx) { return ops::fetchEvidence(ctx, req); });
+    m_cancel = job.cancelFlag;
+    m_running = 1;
+    auto* watcher = new QFutureWatcher<Result<ops::FetchEvidenceOutcome>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const Result<ops::FetchEvidenceOutcome> r = watcher->result();
+        watcher->deleteLater();
+        onFinished(r);
+    });
+    watcher->setFuture(job.future);
     updateSummary();
     updateButtons();
-    return m_running > 0;
+    return true;
 }
 
 void FetchEvidenceDialog::cancel() {
@@ -285,62 +198,49 @@ void FetchEvidenceDialog::cancel() {
     updateButtons();
 }
 
-void FetchEvidenceDialog::onStarted(int row) {
-    if (m_model->itemAt(row).state == FetchState::Queued)
-        m_model->setState(row, FetchState::Fetching);
-    updateSummary();
-}
-
-void FetchEvidenceDialog::onProgress(int row, qint64 done, qint64 total) {
-    if (m_model->itemAt(row).state == FetchState::Fetching) {
-        m_model->setProgress(row, done, total);
-        updateSummary();
+void FetchEvidenceDialog::onRowUpdate(const RowUpdate& u) {
+    const FetchState current = m_model->itemAt(u.row).state;
+    if (models::isFinished(current))
+        return;
+    if (u.done) {
+        if (!u.cacheDir.isEmpty())
+            m_model->setFetched(u.row, u.cacheDir, u.signaturePulled);
+        m_model->setState(u.row, u.state, u.detail);
+        m_progress->setValue(m_model->finishedCount());
+    } else if (u.state == FetchState::Fetching) {
+        if (current == FetchState::Queued)
+            m_model->setState(u.row, FetchState::Fetching);
+        if (u.bytesDone > 0 || u.bytesTotal > 0)
+            m_model->setProgress(u.row, u.bytesDone, u.bytesTotal);
+    } else if (u.state == FetchState::Checking) {
+        m_model->setState(u.row, FetchState::Checking);
     }
-}
-
-void FetchEvidenceDialog::onChecking(int row) {
-    if (!models::isFinished(m_model->itemAt(row).state))
-        m_model->setState(row, FetchState::Checking);
-}
-
-void FetchEvidenceDialog::onOutcome(const Outcome& o) {
-    --m_running;
-    if (!o.cacheDir.isEmpty())
-        m_model->setFetched(o.row, o.cacheDir, o.signaturePulled);
-    m_model->setState(o.row, o.state, o.detail);
-    m_imported += o.imported ? 1 : 0;
-    m_progress->setValue(m_model->finishedCount());
-    if (m_running == 0)
-        finishRun();
     updateSummary();
-    updateButtons();
 }
 
-void FetchEvidenceDialog::finishRun() {
+void FetchEvidenceDialog::onFinished(const Result<ops::FetchEvidenceOutcome>& r) {
+    m_running = 0;
+    m_cancelled = m_cancelled || (r && r->cancelled);
+    int imported = 0;
+    if (r) {
+        imported = r->imported();
+        m_summary->setToolTip(QString());
+    } else {
+        // Nothing was imported and no receipt written: the rows say what the pulls did, the
+        // summary why the run failed.
+        m_summary->setToolTip(tr("Not imported: %1").arg(r.error().toString()));
+        for (int row : m_rows)
+            if (!models::isFinished(m_model->itemAt(row).state))
+                m_model->setState(row, FetchState::Failed, r.error().toString());
+    }
+    m_imported = imported;
+    m_progress->setValue(m_model->finishedCount());
     const int valid = m_model->countIn(FetchState::Valid) + m_model->countIn(FetchState::ValidFailedPhases);
     const int failed = m_model->countIn(FetchState::Failed) + m_model->countIn(FetchState::Invalid);
-    // The receipt, as `proofbench evidence fetch` leaves it.
-    receipts::ReceiptDraft d;
-    d.kind = QStringLiteral("evidence.fetch");
-    d.parameters = QJsonObject{{QStringLiteral("pointers"), m_model->rowCount()},
-                               {QStringLiteral("cache"), m_settings.effectiveCacheDir()},
-                               {QStringLiteral("from"), QStringLiteral("gui")}};
-    for (const models::FetchItem& it : m_model->items()) {
-        d.inputs.push_back(receipts::Artifact::bytes(it.pointer.file, it.pointer.raw));
-        if (const evidence::Attestation* a = it.pointer.attestation();
-            a && !it.cacheDir.isEmpty() && a->bundleDigest.startsWith(QLatin1String("sha256:")))
-            d.outputs.push_back(receipts::Artifact::digest(a->bundleOci, a->bundleDigest.mid(7)));
-    }
-    const bool partial = m_model->countIn(FetchState::ValidFailedPhases) > 0;
-    d.result = failed > 0 || m_cancelled ? receipts::Outcome::Failed : partial ? receipts::Outcome::Partial : receipts::Outcome::Ok;
-    d.message = QStringLiteral("%1 bundles: %2 valid, %3 failed or invalid%4")
-                    .arg(m_model->rowCount())
-                    .arg(valid)
-                    .arg(failed)
-                    .arg(m_cancelled ? QStringLiteral(", cancelled") : QString());
-    if (auto r = receipts::recordAction(m_db.path(), d); !r)
-        m_summary->setToolTip(tr("Receipt not written: %1").arg(r.error().toString()));
-    emit fetchFinished(valid, failed, m_imported);
+    m_error = r ? QString() : r.error().toString();
+    updateSummary();
+    updateButtons();
+    emit fetchFinished(valid, failed, imported);
 }
 
 QString FetchEvidenceDialog::summaryText() const {
@@ -358,7 +258,7 @@ QString FetchEvidenceDialog::summaryText() const {
     if (m_cancelled)
         text += m_running > 0 ? tr(" · cancelling…") : tr(" · cancelled");
     else if (m_running == 0)
-        text += tr(" · done");
+        text += m_error.isEmpty() ? tr(" · done") : tr(" · not imported: %1").arg(m_error);
     return text;
 }
 

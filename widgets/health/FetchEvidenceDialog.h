@@ -1,14 +1,17 @@
 // "Fetch evidence" (issue #11): pulls the bundle each evidence pointer pins, and its Sigstore
 // referrer, into the local OCI cache, checks it offline and imports it, so the health table and the
 // inspector show it without the network afterwards. One row per pointer (queued, fetching with the
-// bytes moved, checking, then valid / invalid / failed with the reason); at most two fetches run at
-// a time on a pool of their own; Cancel raises the engine's cancel flag, and a cancelled pull leaves
-// nothing half-written (the cache only ever renames verified blobs into place). A receipt
-// (evidence.fetch) records the run, as the CLI's `evidence fetch` does.
+// bytes moved, checking, then valid / invalid / failed with the reason). The work is the fetch
+// operation (ops/FetchEvidence.h, the CLI's `evidence fetch`) run through ops::Async: at most two
+// pulls at a time, the imports and the evidence.fetch receipt in one transaction; Cancel raises the
+// operation's cancel flag, and a cancelled pull leaves nothing half-written (the cache only ever
+// renames verified blobs into place).
 #pragma once
 
-#include "evidence/Evidence.h"
 #include "RegistrySettings.h"
+#include "RegistryModels.h"
+#include "core/Result.h"
+#include "evidence/Evidence.h"
 #include "oci/Registry.h"
 
 #include <QDialog>
@@ -22,14 +25,14 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QTableView;
-class QThreadPool;
 
 namespace pb::db {
 class Database;
 }
-namespace pb::models {
-class FetchQueueModel;
-}
+namespace pb::ops {
+class Async;
+struct FetchEvidenceOutcome;
+} // namespace pb::ops
 
 namespace pb::widgets {
 
@@ -68,22 +71,28 @@ class FetchEvidenceDialog : public QDialog {
     void reject() override;
 
   private:
-    struct Outcome;
+    struct RowUpdate {
+        int row = 0;
+        models::FetchState state = models::FetchState::Queued;
+        qint64 bytesDone = 0, bytesTotal = -1;
+        QString detail, cacheDir;
+        bool signaturePulled = false;
+        bool done = false;
+    };
     void readSettingsFields();
-    void onStarted(int row);
-    void onProgress(int row, qint64 done, qint64 total);
-    void onChecking(int row);
-    void onOutcome(const Outcome& o);
-    void finishRun();
+    void onRowUpdate(const RowUpdate& u);
+    void onFinished(const Result<ops::FetchEvidenceOutcome>& r);
     void updateSummary();
     void updateButtons();
 
-    db::Database& m_db;
     RegistrySettings m_settings;
     models::FetchQueueModel* m_model = nullptr;
-    QThreadPool* m_pool = nullptr;
+    std::unique_ptr<ops::Async> m_async;
+    int m_concurrency = 2;
+    std::vector<int> m_rows; // the model row of each pointer of the running fetch
+    QString m_error;         // why the last run failed as a whole
     std::shared_ptr<std::atomic_bool> m_cancel;
-    int m_running = 0; // tasks not yet reported back
+    int m_running = 0; // 1 while the fetch operation runs
     int m_imported = 0;
     bool m_started = false;
     bool m_cancelled = false;

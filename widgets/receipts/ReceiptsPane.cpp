@@ -4,12 +4,14 @@
 #include "TableSetup.h"
 #include "WidgetUtil.h"
 
-#include "core/Files.h"
+#include "db/Database.h"
+#include "ops/Async.h"
+#include "ops/ReceiptsExport.h"
+#include "ops/ReceiptsVerify.h"
+#include "ops/RecordsImport.h"
 #include "receipts/Canonical.h"
 #include "receipts/Records.h"
 #include "sigstore/Keys.h"
-#include "sigstore/Sign.h"
-#include "db/Database.h"
 
 #include <QAction>
 #include <QApplication>
@@ -49,11 +51,6 @@ QString artifactLine(const receipts::Artifact& a) {
         s += QStringLiteral("  (%1 bytes)").arg(a.size);
     return s;
 }
-
-struct ImportOutcome {
-    bool ok = false;
-    QString message;
-};
 
 } // namespace
 
@@ -270,12 +267,11 @@ void ReceiptsPane::refreshLedger() {
         const QModelIndex i = m_ledgerView->currentIndex();
         return i.isValid() ? i.data(ReceiptTableModel::SeqRole).toLongLong() : qint64(0);
     }();
-    receipts::Ledger ledger(m_db);
-    Result<std::vector<receipts::Receipt>> rows = ledger.list();
-    Result<receipts::ChainCheck> check = ledger.verify();
-    m_loadError = !rows ? rows.error().toString() : !check ? check.error().toString() : QString();
-    m_chain = check ? *check : receipts::ChainCheck{};
-    m_ledger->setReceipts(rows ? std::move(*rows) : std::vector<receipts::Receipt>{});
+    // The receipts verify operation (as `proofbench receipts verify`), with the receipts it read.
+    Result<ops::ReceiptsVerifyOutcome> verified = ops::verifyReceipts(ops::Context(m_db), ops::ReceiptsVerifyRequest{true});
+    m_loadError = verified ? QString() : verified.error().toString();
+    m_chain = verified ? verified->chain : receipts::ChainCheck{};
+    m_ledger->setReceipts(verified ? std::move(verified->receipts) : std::vector<receipts::Receipt>{});
     updateKinds();
     for (int c = 0; c < ReceiptTableModel::SummaryColumn; ++c)
         m_ledgerView->resizeColumnToContents(c);
@@ -431,10 +427,12 @@ void ReceiptsPane::onReceiptSelected() {
 // ---- export ------------------------------------------------------------------------------------
 
 Status ReceiptsPane::exportLedgerTo(const QString& path) {
-    Result<QJsonObject> exported = receipts::exportLedger(m_db);
-    if (!exported)
-        return exported.error();
-    return writeFileAtomically(path, QJsonDocument(*exported).toJson(QJsonDocument::Indented));
+    ops::ReceiptsExportRequest req;
+    req.outPath = path;
+    Result<ops::ReceiptsExportOutcome> r = ops::exportReceipts(ops::Context(m_db), req);
+    if (!r)
+        return r.error();
+    return {};
 }
 
 Status ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Passphrase& passphrase, const QString& headPath,
@@ -445,26 +443,13 @@ Status ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Pa
     Result<sigstore::crypto::Pkey> key = sigstore::readPrivateKey(keyFile.readAll(), passphrase, keyPath);
     if (!key)
         return key.error();
-    Result<receipts::ChainHead> head = receipts::Ledger(m_db).head();
-    if (!head)
-        return head.error();
-    const QByteArray statement = receipts::headStatement(*head, QFileInfo(m_db.path()).fileName());
-    Result<QByteArray> bundle = sigstore::signBlob(key->get(), statement);
-    if (!bundle)
-        return bundle.error();
-    if (Status s = writeFileAtomically(headPath, statement); !s)
-        return s;
-    if (Status s = writeFileAtomically(bundlePath, *bundle + '\n'); !s)
-        return s;
-    receipts::ReceiptDraft d;
-    d.kind = QStringLiteral("receipts.sign-head");
-    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())},
-                               {QStringLiteral("headSeq"), head->seq}};
-    d.inputs.push_back(receipts::Artifact::digest(QStringLiteral("receipts head #%1").arg(head->seq), head->hash));
-    d.outputs.push_back(receipts::Artifact::bytes(headPath, statement));
-    d.outputs.push_back(receipts::Artifact::file(bundlePath));
-    d.message = QStringLiteral("signed head #%1 %2").arg(head->seq).arg(head->hash);
-    if (Result<receipts::Receipt> r = receipts::Ledger(m_db).record(d); !r)
+    // The receipts export operation with a key (as `proofbench receipts export --key`).
+    ops::ReceiptsExportRequest req;
+    req.key = key->get();
+    req.headPath = headPath;
+    req.bundlePath = bundlePath;
+    Result<ops::ReceiptsExportOutcome> r = ops::exportReceipts(ops::Context(m_db), req);
+    if (!r)
         return r.error();
     refreshLedger();
     return {};
@@ -567,30 +552,27 @@ bool ReceiptsPane::importRecords(const QString& dir) {
         return false;
     m_importButton->setEnabled(false);
     m_recordsSummary->setText(tr("Importing %1…").arg(QDir::toNativeSeparators(dir)));
-    runWatched(
-        this, m_importWatcher,
-        [path = m_db.path(), dir]() -> ImportOutcome {
-            Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
-            if (!db)
-                return {false, db.error().toString()};
-            Result<receipts::RecordsImport> r = receipts::importRecords(**db, dir);
-            if (!r)
-                return {false, r.error().toString()};
-            return {true, QStringLiteral("%1 record(s): %2 added, %3 updated, %4 unchanged; %5 check(s) failed")
-                              .arg(r->report.records.size())
-                              .arg(r->added)
-                              .arg(r->updated)
-                              .arg(r->unchanged)
-                              .arg(r->report.failed())};
-        },
-        [this](const ImportOutcome& o) {
-            m_importButton->setEnabled(true);
-            refresh();
-            if (!o.ok)
-                m_recordsSummary->setText(o.message);
-            emit statusMessage(o.message, 10000);
-            emit recordsImported(o.ok, o.message);
-        });
+    // The records import operation (as `proofbench records import DIR`) on a worker.
+    if (!m_async)
+        m_async = std::make_unique<ops::Async>(m_db.path(), 1);
+    ops::Job<receipts::RecordsImport> job = m_async->run<receipts::RecordsImport>(
+        [dir](ops::Context& ctx) { return ops::importRecords(ctx, ops::RecordsImportRequest{dir}); });
+    auto* watcher = new QFutureWatcher<Result<receipts::RecordsImport>>(this);
+    m_importWatcher = watcher;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const Result<receipts::RecordsImport> r = watcher->result();
+        watcher->deleteLater();
+        m_importWatcher = nullptr;
+        const bool ok = r.ok();
+        const QString message = ok ? ops::recordsImportSummary(*r) : r.error().toString();
+        m_importButton->setEnabled(true);
+        refresh();
+        if (!ok)
+            m_recordsSummary->setText(message);
+        emit statusMessage(message, 10000);
+        emit recordsImported(ok, message);
+    });
+    watcher->setFuture(job.future);
     return true;
 }
 

@@ -1,8 +1,8 @@
 // The Receipts view (Ctrl+6). Top: the chain status (intact, or broken at receipt N and how).
 // Ledger tab: every receipt (seq, time, kind, result, summary) filtered by kind, result, time range
 // and text as you type; the selected receipt's parameters, inputs and outputs with their digests
-// (copyable); export of the ledger as JSON and of a signed head (an encrypted private key, as
-// `receipts export --key`). External records tab: the imported ConfigHub records and the stage table
+// (copyable); export of the ledger as JSON and of a signed head (an encrypted private key): the
+// receipts verify and export operations the CLI's `receipts verify` and `receipts export --key` run. External records tab: the imported ConfigHub records and the stage table
 // of each recipe entry; Import records… reads a directory on a worker.
 #pragma once
 
@@ -10,6 +10,8 @@
 #include "receipts/Ledger.h"
 
 #include <QWidget>
+
+#include <memory>
 
 class QComboBox;
 class QFrame;
@@ -23,6 +25,9 @@ class QTableView;
 
 namespace pb::db {
 class Database;
+}
+namespace pb::ops {
+class Async;
 }
 namespace pb::sigstore {
 class Passphrase;
@@ -127,6 +132,7 @@ class ReceiptsPane : public QWidget {
     QLabel* m_recordsSummary = nullptr;
     QPushButton* m_importButton = nullptr;
     QFutureWatcherBase* m_importWatcher = nullptr;
+    std::unique_ptr<ops::Async> m_async; // the worker of the records import
 };
 
 } // namespace pb::widgets

@@ -1,0 +1,55 @@
+#include "ops/RecordsImport.h"
+
+#include "receipts/Kinds.h"
+
+namespace pb::ops {
+
+Result<receipts::RecordsImport> importRecords(const Context& ctx, const RecordsImportRequest& request) {
+    using namespace pb::receipts;
+    ctx.progress(0, 0, QStringLiteral("reading %1").arg(request.dir));
+    auto report = readRecords(request.dir);
+    if (!report)
+        return report.error();
+    ReceiptDraft d;
+    d.kind = kinds::RecordsImport;
+    d.parameters = QJsonObject{{QStringLiteral("dir"), report->root}};
+    if (!report->problems.empty()) {
+        Error e = report->problems.front();
+        e.message = QStringLiteral("records not imported (%1 problem(s); first: %2)").arg(report->problems.size()).arg(e.message);
+        d.result = Outcome::Failed;
+        d.message = e.toString();
+        if (auto r = record(ctx, d); !r)
+            e.message += QStringLiteral("; %1").arg(r.error().toString());
+        return e;
+    }
+    for (const ExternalRecord& r : report->records)
+        d.inputs.push_back(Artifact{r.relative, r.sha256, r.size});
+    d.outputs.push_back(Artifact{QStringLiteral("external_records"), QString(), -1});
+    const int checks = int(report->checks.size());
+    return transact<RecordsImport>(ctx, [&]() -> Result<std::pair<RecordsImport, ReceiptDraft>> {
+        auto stored = storeRecords(ctx.db(), std::move(*report));
+        if (!stored)
+            return stored.error();
+        const int failed = stored->report.failed();
+        d.result = failed > 0 ? Outcome::Partial : Outcome::Ok;
+        d.message = QStringLiteral("%1 record(s): %2 added, %3 updated, %4 unchanged; %5 check(s), %6 failed")
+                        .arg(stored->report.records.size())
+                        .arg(stored->added)
+                        .arg(stored->updated)
+                        .arg(stored->unchanged)
+                        .arg(checks)
+                        .arg(failed);
+        return std::pair<RecordsImport, ReceiptDraft>{std::move(*stored), d};
+    });
+}
+
+QString recordsImportSummary(const receipts::RecordsImport& r) {
+    return QStringLiteral("%1 record(s): %2 added, %3 updated, %4 unchanged; %5 check(s) failed")
+        .arg(r.report.records.size())
+        .arg(r.added)
+        .arg(r.updated)
+        .arg(r.unchanged)
+        .arg(r.report.failed());
+}
+
+} // namespace pb::ops
