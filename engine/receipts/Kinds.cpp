@@ -14,7 +14,7 @@ constexpr std::array kTable{
     KindInfo{EvidenceImport, "evidence pointers read into the database", "pointers allowlist invalid"},
     KindInfo{EvidenceImportBundles, "evidence bundles checked and stored", "dir bundles"},
     KindInfo{EvidenceCheck, "an evidence bundle checked offline", "pointer trustedRoot publicKey insecureIgnoreTlog"},
-    KindInfo{EvidenceFetch, "the bundles evidence pointers pin, pulled and checked", "pointers cache results exit from"},
+    KindInfo{EvidenceFetch, "the bundles evidence pointers pin, pulled and checked", "pointers cache exit"},
     KindInfo{EvidencePush, "an evidence bundle published to a registry", "to signed"},
     KindInfo{Verify, "a Sigstore bundle verified offline", "policy recorded artifact trustedRootSha256 useDigest"},
     KindInfo{VerifyBatch, "a manifest of Sigstore bundles verified", "useDigest cases verified asExpected unreadableLines trustedRootSha256"},

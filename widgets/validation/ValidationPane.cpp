@@ -1,5 +1,6 @@
 #include "ValidationPane.h"
 
+#include "core/Files.h"
 #include "PerfCharts.h"
 #include "WidgetUtil.h"
 #include "sigstore/Keys.h"
@@ -656,12 +657,12 @@ void ValidationPane::start() {
 
     // The key is read (and its passphrase asked) before the run, not after it.
     if (const QString keyPath = m_keyFile->text().trimmed(); !keyPath.isEmpty()) {
-        QFile f(keyPath);
-        if (!f.open(QIODevice::ReadOnly)) {
-            showBanner(tr("Cannot read the signing key"), QStringLiteral("%1: %2").arg(keyPath, f.errorString()), kFailTint, kFailInk);
+        Result<QByteArray> read = readFileLimited(keyPath, limits::kSmallFile, QStringLiteral("signing key"));
+        if (!read) {
+            showBanner(tr("Cannot read the signing key"), read.error().toString(), kFailTint, kFailInk);
             return;
         }
-        const QByteArray pem = f.readAll();
+        const QByteArray pem = *read;
         Result<sigstore::crypto::Pkey> key = sigstore::readAnyPrivateKey(pem, sigstore::Passphrase(), keyPath);
         if (!key) {
             bool ok = false;

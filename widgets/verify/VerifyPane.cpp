@@ -1,5 +1,6 @@
 #include "VerifyPane.h"
 
+#include "core/Files.h"
 #include "Plural.h"
 #include "TableSetup.h"
 #include "WidgetUtil.h"
@@ -694,10 +695,12 @@ QString VerifyPane::trustedRootPath(qint64 id) const {
 bool VerifyPane::bundleIsDsse(const QString& path) const {
     if (m_hasResult && m_result.bundleFile == path && !m_result.mediaType.isEmpty())
         return !m_result.predicateType.isEmpty() || !m_result.statement.isEmpty();
-    QFile f(path);
-    if (path.isEmpty() || f.size() > 64 * 1024 * 1024 || !f.open(QIODevice::ReadOnly))
+    if (path.isEmpty())
         return false;
-    Result<sigstore::Bundle> b = sigstore::parseBundle(f.readAll(), path);
+    Result<QByteArray> bytes = readFileLimited(path, limits::kDocumentFile, QStringLiteral("bundle"));
+    if (!bytes)
+        return false;
+    Result<sigstore::Bundle> b = sigstore::parseBundle(*bytes, path);
     return b && b->isDsse;
 }
 
@@ -848,9 +851,8 @@ bool VerifyPane::openFiles(const QStringList& paths) {
             continue;
         }
         // A trusted root is recognised by its media type, whatever its name.
-        QFile f(path);
-        if (fi.size() < 16 * 1024 * 1024 && f.open(QIODevice::ReadOnly)) {
-            const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        if (Result<QByteArray> bytes = readFileLimited(path, limits::kConfigFile, QStringLiteral("dropped file")); bytes) {
+            const QJsonObject o = QJsonDocument::fromJson(*bytes).object();
             if (o.value(QLatin1String("mediaType")).toString().contains(QLatin1String("trustedroot"))) {
                 if (importTrustedRoot(path))
                     used = true;
