@@ -12,6 +12,8 @@ Result<SignEvidenceOutcome> signEvidence(const Context& ctx, const SignEvidenceR
     Result<sigstore::crypto::Pkey> key = loadSigningKey(request.key);
     if (!key)
         return key.error();
+    // The bundle as it was signed: hashed before the attestation is staged inside it.
+    const receipts::Artifact input = receipts::Artifact::directory(request.bundleDir);
     StagedFiles files;
     Result<evidence::EvidenceSignature> s = evidence::signEvidence(request.bundleDir, key->get(), request.evidenceRoot, files.writer());
     if (!s)
@@ -20,7 +22,7 @@ Result<SignEvidenceOutcome> signEvidence(const Context& ctx, const SignEvidenceR
     d.kind = receipts::kinds::SignEvidence;
     d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())},
                                {QStringLiteral("signer"), s->signerIdentity}};
-    d.inputs.push_back(receipts::Artifact::directory(request.bundleDir));
+    d.inputs.push_back(input);
     d.message = QStringLiteral("attestation and pointer written");
     d.outputs = files.artifacts();
     Result<receipts::Receipt> r = recordWithFiles(ctx, d, files);

@@ -5,6 +5,7 @@
 // with the digest of the file each side actually wrote. Nothing but the time, seq and hash chain
 // (and what a random ECDSA signature changes) may differ.
 #include "BundleVerifyPane.h"
+#include "EvidenceFixture.h"
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
 #include "SignDialogs.h"
@@ -102,6 +103,7 @@ class TestOpsParity : public QObject {
     void catalogImport();
     void keygenSignBlobAndSealBundle();
     void bundleVerifyPassRule();
+    void evidenceImportAndSign();
 
   private:
     QString cliDir() const { return m_tmp->filePath(QStringLiteral("cli")); }
@@ -292,6 +294,43 @@ void TestOpsParity::bundleVerifyPassRule() {
         QCOMPARE(a.kind, QStringLiteral("bundle.verify"));
         QCOMPARE(comparable(a, QString()), comparable(b, QString()));
     }
+}
+
+void TestOpsParity::evidenceImportAndSign() {
+    // evidence import: one pointer tree (five pointers, one filed under the wrong source) per side.
+    for (const QString& dir : {cliDir(), guiDir()})
+        QVERIFY(pbgui::EvidenceFixture::writeTree(dir + QStringLiteral("/recipes/evidence")));
+    const Run cli = proofbench({QStringLiteral("evidence"), QStringLiteral("import"), cliDir() + QStringLiteral("/recipes/evidence"),
+                                QStringLiteral("--db"), cliDb()});
+    QVERIFY2(cli.code == 0, cli.err.constData());
+    QSignalSpy done(m_window.get(), &MainWindow::evidenceImportFinished);
+    QVERIFY(m_window->startEvidenceImport(guiDir() + QStringLiteral("/recipes/evidence")));
+    QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, kTimeout));
+    QVERIFY2(done.at(0).at(0).toBool(), qPrintable(done.at(0).at(1).toString()));
+    compareLast(QStringLiteral("evidence.import"));
+
+    // evidence sign: the same summary bundle signed with one key by each face.
+    const Run keygen = proofbench({QStringLiteral("keygen"), QStringLiteral("--out"), cliDir() + QStringLiteral("/e.key"),
+                                   QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
+    QVERIFY2(keygen.code == 0, keygen.err.constData());
+    QVERIFY(QFile::copy(cliDir() + QStringLiteral("/e.key"), guiDir() + QStringLiteral("/e.key")));
+    const pbgui::BundleDirFixture fixture(pbgui::EvidenceFixture::signedRecipe(), 0);
+    const QString cliBundle = fixture.writeDirectory(cliDir() + QStringLiteral("/run"));
+    const QString guiBundle = fixture.writeDirectory(guiDir() + QStringLiteral("/run"));
+    QVERIFY(!cliBundle.isEmpty() && !guiBundle.isEmpty());
+    const Run sign = proofbench({QStringLiteral("evidence"), QStringLiteral("sign"), cliBundle, QStringLiteral("--key"),
+                                 cliDir() + QStringLiteral("/e.key"), QStringLiteral("--evidence-root"), cliDir() + QStringLiteral("/signed"),
+                                 QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
+    QVERIFY2(sign.code == 0, sign.err.constData());
+    m_window->showSign();
+    SignDialog* dialog = m_window->signPane()->signEvidence();
+    QVERIFY(dialog);
+    dialog->setInputPath(guiBundle);
+    dialog->setOutputPath(guiDir() + QStringLiteral("/signed"));
+    dialog->setKeyPath(guiDir() + QStringLiteral("/e.key"));
+    QVERIFY2(signThroughUi(dialog), qPrintable(dialog->lastError()));
+    dialog->close();
+    compareLast(QStringLiteral("sign.evidence"));
 }
 
 QTEST_MAIN(TestOpsParity)
