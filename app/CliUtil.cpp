@@ -1,4 +1,5 @@
 #include "CliUtil.h"
+#include "core/Files.h"
 #include "cli/Commands.h"
 
 #include "ops/ImportCatalog.h"
@@ -107,8 +108,8 @@ int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, c
 
 Result<QByteArray> readFile(const QString& path) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
+    if (Status s = openInputFile(f); !s)
+        return s.error();
     return f.readAll();
 }
 

@@ -1,4 +1,5 @@
 #include "RegistryModels.h"
+#include "core/Files.h"
 
 #include "oci/Reference.h"
 
@@ -248,7 +249,7 @@ Result<std::vector<RegistryEntry>> readCredentialSources(const oci::DockerConfig
     QSet<QString> identityToken;
     {
         QFile f(oci::dockerConfigPath(options));
-        if (f.open(QIODevice::ReadOnly)) {
+        if (openInputFile(f).ok()) {
             const QJsonObject auths = QJsonDocument::fromJson(f.read(4 * 1024 * 1024)).object().value(QStringLiteral("auths")).toObject();
             for (auto it = auths.begin(); it != auths.end(); ++it)
                 if (it.value().toObject().contains(QStringLiteral("identitytoken")))

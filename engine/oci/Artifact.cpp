@@ -54,8 +54,8 @@ QString randomName(const QString& prefix) {
 
 Result<Descriptor> hashFile(const QString& path) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), path);
+    if (Status s = openInputFile(f); !s)
+        return s.error();
     Sha256 h;
     QByteArray buf(1 << 20, Qt::Uninitialized);
     qint64 n = 0;
@@ -177,8 +177,8 @@ Result<Descriptor> packDirectory(const QString& dirArg, const QString& outFile, 
             continue;
         }
         QFile f(fi.filePath());
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(QStringLiteral("cannot read: %1").arg(f.errorString()), fi.filePath());
+        if (Status s = openInputFile(f); !s)
+            return fail(s.error().message, fi.filePath());
         archive_entry_set_filetype(e.get(), AE_IFREG);
         archive_entry_set_perm(e.get(), (fi.permissions() & QFile::ExeOwner) ? 0755 : 0644);
         archive_entry_set_size(e.get(), f.size());
@@ -347,9 +347,8 @@ Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, co
     const evidence::Attestation* signedBy = nullptr;
     evidence::Pointer claimed;
     if (!tempPointer.isEmpty()) {
-        QFile pf(tempPointer);
-        if (pf.open(QIODevice::ReadOnly))
-            claimed = evidence::parsePointer(pf.readAll(), tempPointer);
+        if (Result<QByteArray> bytes = readFileLimited(tempPointer, limits::kSmallFile, QStringLiteral("pointer")); bytes)
+            claimed = evidence::parsePointer(*bytes, tempPointer);
         signedBy = claimed.attestation();
     }
     const QString locator = to.registry + QLatin1Char('/') + to.repository + (to.tag.isEmpty() ? QString() : QLatin1Char(':') + to.tag);

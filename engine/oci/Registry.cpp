@@ -1,4 +1,5 @@
 #include "oci/Registry.h"
+#include "core/Files.h"
 
 #include "core/Hash.h"
 
@@ -576,8 +577,8 @@ Result<qint64> Client::pushBlob(const Reference& repo, const Descriptor& blob, c
     if (*exists)
         return qint64(0);
     QFile in(file);
-    if (!in.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("%1: cannot read: %2").arg(what, in.errorString()), file);
+    if (Status s = openInputFile(in, what); !s)
+        return s.error();
     const qint64 size = in.size();
     Result<QByteArray> repoUrl = d->repoUrl(repo);
     if (!repoUrl)

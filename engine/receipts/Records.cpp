@@ -197,7 +197,7 @@ void checkDigestIndex(const QString& root, const ExternalRecord& index, const Ex
         const QString recorded = m.value(QStringLiteral("payloadSha256")).toString();
         const QString relFile = QDir(root).relativeFilePath(dir.filePath(rel));
         QFile f(dir.filePath(rel));
-        if (rel.isEmpty() || !f.open(QIODevice::ReadOnly)) {
+        if (rel.isEmpty() || !openInputFile(f).ok()) {
             ++missing;
             continue;
         }
@@ -299,10 +299,12 @@ void checkEntry(const QString& root, const QString& entry, const std::vector<con
                                   str(oci->document, field), t.value(QStringLiteral("manifestDigest")).toString()));
             // The retained OCI layout's index.json names the same manifest.
             const QString layout = t.value(QStringLiteral("ociLayout")).toString();
-            QFile f(QDir(root).filePath(entry + QLatin1Char('/') + layout + QStringLiteral("/index.json")));
-            if (!layout.isEmpty() && f.open(QIODevice::ReadOnly)) {
-                const QJsonArray manifests = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("manifests")).toArray();
-                out.push_back(compare(QStringLiteral("oci-layout"), QDir(root).relativeFilePath(f.fileName()),
+            const QString indexPath = QDir(root).filePath(entry + QLatin1Char('/') + layout + QStringLiteral("/index.json"));
+            Result<QByteArray> indexBytes = layout.isEmpty() ? Result<QByteArray>(makeError(QStringLiteral("no OCI layout")))
+                                                        : readFileLimited(indexPath, limits::kConfigFile, QStringLiteral("index.json"));
+            if (indexBytes) {
+                const QJsonArray manifests = QJsonDocument::fromJson(*indexBytes).object().value(QStringLiteral("manifests")).toArray();
+                out.push_back(compare(QStringLiteral("oci-layout"), QDir(root).relativeFilePath(indexPath),
                                       QStringLiteral("OCI layout %1 index.json manifest digest against the index transport").arg(layout),
                                       t.value(QStringLiteral("manifestDigest")).toString(),
                                       manifests.size() == 1 ? manifests.at(0).toObject().value(QStringLiteral("digest")).toString() : QString()));
@@ -499,8 +501,8 @@ QString platformDigest(const QJsonObject& platformIndex) {
 std::vector<RecordCheck> checkChecksums(const QString& checksumsFile, const QString& relativeName) {
     std::vector<RecordCheck> out;
     QFile f(checksumsFile);
-    if (!f.open(QIODevice::ReadOnly)) {
-        out.push_back(RecordCheck{QStringLiteral("checksums"), relativeName, Verdict::Fail, QStringLiteral("cannot read: ") + f.errorString(), {}, {}});
+    if (Status s = openInputFile(f); !s) {
+        out.push_back(RecordCheck{QStringLiteral("checksums"), relativeName, Verdict::Fail, s.error().message, {}, {}});
         return out;
     }
     const QDir dir = QFileInfo(checksumsFile).dir();
@@ -722,8 +724,8 @@ Result<RecordsReport> readRecords(const QString& dirIn) {
         if (!yamlFile && !indexFile)
             continue;
         QFile f(path);
-        if (!f.open(QIODevice::ReadOnly)) {
-            report.problems.push_back(makeError(QStringLiteral("cannot read: ") + f.errorString(), rel));
+        if (Status s = openInputFile(f); !s) {
+            report.problems.push_back(makeError(s.error().message, rel));
             continue;
         }
         Result<QByteArray> read = readLimited(f, limits::kConfigFile, QStringLiteral("the record"));
@@ -853,7 +855,7 @@ Result<RecordsImport> storeRecords(db::Database& db, RecordsReport report) {
         }
         const bool existed = q.isValid();
         QFile f(r.path);
-        const QByteArray content = f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        const QByteArray content = openInputFile(f).ok() ? f.readAll() : QByteArray();
         if (sha256Hex(content) != r.sha256)
             return makeError(QStringLiteral("the file changed while it was being imported"), r.path);
         q.prepare(QStringLiteral("INSERT INTO external_records (path, relative, kind, name, sha256, size, content, fields, entry, imported_at) "

@@ -69,7 +69,7 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     QSqlQuery q(db);
     if (tree.allowlist) {
         QFile f(tree.allowlist->file);
-        const QByteArray bytes = f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        const QByteArray bytes = openInputFile(f).ok() ? f.readAll() : QByteArray();
         q.prepare(QStringLiteral("INSERT OR IGNORE INTO evidence_allowlists (path, sha256, content, imported_at) "
                                  "VALUES (?, ?, ?, ?)"));
         q.addBindValue(tree.allowlist->file);

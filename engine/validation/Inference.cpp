@@ -3,6 +3,7 @@
 // the "(ms)" in a CSV label), never assumed from the tool, except for inference-perf, whose lifecycle
 // JSON carries no units and always writes seconds.
 #include "validation/Inference.h"
+#include "core/Files.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -428,8 +429,8 @@ Result<InferenceResult> parseInference(QByteArrayView bytes, PerfKind kind, cons
 
 Result<InferenceResult> parseInferenceFile(const QString& path, PerfKind kind) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot open: %1").arg(f.errorString()), path);
+    if (Status s = openInputFile(f, QStringLiteral("inference report")); !s)
+        return s.error();
     const QByteArray bytes = f.readAll();
     return parseInference(bytes, kind, path);
 }

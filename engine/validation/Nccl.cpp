@@ -3,6 +3,7 @@
 // look at its last character, and only lines that end like a data row are split into fields (from the
 // right, so any prefix before the size column is ignored).
 #include "validation/Nccl.h"
+#include "core/Files.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -435,8 +436,8 @@ Result<NcclResult> parseNccl(QByteArrayView bytes, const QString& file) {
 
 Result<NcclResult> parseNcclFile(const QString& path) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot open: %1").arg(f.errorString()), path);
+    if (Status s = openInputFile(f, QStringLiteral("nccl-tests log")); !s)
+        return s.error();
     NcclParser p;
     QByteArray buf(1 << 20, Qt::Uninitialized);
     for (;;) {

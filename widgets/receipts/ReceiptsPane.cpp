@@ -1,4 +1,5 @@
 #include "ReceiptsPane.h"
+#include "core/Files.h"
 
 #include "ReceiptModels.h"
 #include "TableSetup.h"
@@ -437,10 +438,10 @@ Status ReceiptsPane::exportLedgerTo(const QString& path) {
 
 Status ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Passphrase& passphrase, const QString& headPath,
                                       const QString& bundlePath) {
-    QFile keyFile(keyPath);
-    if (!keyFile.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("%1: cannot read the key: %2").arg(keyPath, keyFile.errorString()));
-    Result<sigstore::crypto::Pkey> key = sigstore::readPrivateKey(keyFile.readAll(), passphrase, keyPath);
+    Result<QByteArray> pem = readFileLimited(keyPath, limits::kSmallFile, QStringLiteral("private key"));
+    if (!pem)
+        return pem.error();
+    Result<sigstore::crypto::Pkey> key = sigstore::readPrivateKey(*pem, passphrase, keyPath);
     if (!key)
         return key.error();
     // The receipts export operation with a key (as `proofbench receipts export --key`).
