@@ -31,10 +31,16 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
+# build PRESET [TARGET...]: configure and build (every target, or only those named).
 build() {
   local preset=$1
+  shift
   cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" -j "$(nproc)"
+  if [ $# -gt 0 ]; then
+    cmake --build --preset "$preset" -j "$(nproc)" --target "$@"
+  else
+    cmake --build --preset "$preset" -j "$(nproc)"
+  fi
 }
 
 # sigstore-js (pinned by tools/bench/sigstore-js/package-lock.json) for the interop tests: what
@@ -56,7 +62,7 @@ cmd=${1:-}
 case "$cmd" in
   run)
     install_missing
-    build release
+    build release proofbench # the app alone: no test or benchmark is built to start it
     exec "$here/build/release/app/proofbench" "$@"
     ;;
   test)
