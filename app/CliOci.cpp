@@ -10,6 +10,7 @@
 #include "oci/Reference.h"
 #include "oci/Registry.h"
 #include "ops/FetchEvidence.h"
+#include "ops/SignatureCheck.h"
 #include "ops/OciPull.h"
 #include "ops/PushBundle.h"
 #include "ops/PushEvidence.h"
@@ -161,17 +162,19 @@ int evidenceFetch(const QStringList& args) {
     req.pointers = std::move(pointers);
     req.cacheDir = p.isSet(QStringLiteral("cache")) ? p.value(QStringLiteral("cache")) : oci::Layout::defaultCacheDir();
     req.client = *opts;
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
     // --trusted-root or --key; without them the operation checks against the database's default root.
     std::optional<sigstore::TrustedRoot> root;
     if (p.isSet(QStringLiteral("trusted-root")) || p.isSet(QStringLiteral("key"))) {
-        Result<evidence::SignatureCheck> signature = evidenceSignatureCheck(p, root);
+        const ops::SignatureSource source{p.value(QStringLiteral("trusted-root")), p.value(QStringLiteral("key")),
+                                          p.isSet(QStringLiteral("insecure-ignore-tlog"))};
+        Result<evidence::SignatureCheck> signature = ops::signatureCheck(ops::Context(**db), source, root);
         if (!signature)
             return fail(signature.error());
         req.signature = *signature;
     }
-    auto db = openDb(p);
-    if (!db)
-        return fail(db.error());
     Result<ops::FetchEvidenceOutcome> fetched = ops::fetchEvidence(ops::Context(**db), req);
     if (!fetched)
         return fail(fetched.error());

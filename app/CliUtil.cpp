@@ -1,4 +1,5 @@
 #include "CliUtil.h"
+#include "ops/SigningKey.h"
 #include "core/Files.h"
 #include "cli/Commands.h"
 
@@ -150,40 +151,6 @@ Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict) 
     return policy;
 }
 
-// --trusted-root, else the default stored in an existing database, else none.
-Result<std::optional<sigstore::TrustedRoot>> optionalTrustedRoot(const QCommandLineParser& p) {
-    if (p.isSet(QStringLiteral("trusted-root"))) {
-        auto r = sigstore::loadTrustedRoot(p.value(QStringLiteral("trusted-root")));
-        if (!r)
-            return r.error();
-        return std::optional<sigstore::TrustedRoot>(std::move(*r));
-    }
-    if (QFileInfo::exists(dbPath(p)))
-        if (auto db = Database::open(dbPath(p)); db)
-            if (auto r = VerificationStore(**db).defaultTrustedRoot(); r && *r)
-                return std::move(*r);
-    return std::optional<sigstore::TrustedRoot>();
-}
-
-Result<evidence::SignatureCheck> evidenceSignatureCheck(const QCommandLineParser& p, std::optional<sigstore::TrustedRoot>& root) {
-    auto rootOrError = optionalTrustedRoot(p);
-    if (!rootOrError)
-        return rootOrError.error();
-    root = std::move(*rootOrError);
-    evidence::SignatureCheck signature;
-    if (p.isSet(QStringLiteral("key"))) {
-        auto key = readFile(p.value(QStringLiteral("key")));
-        if (!key)
-            return key.error();
-        signature.policy.publicKeyPem = *key;
-        signature.policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
-        if (!root)
-            root.emplace(); // a key needs no trust material unless the attestation is logged
-    }
-    signature.root = root ? &*root : nullptr;
-    return signature;
-}
-
 void printJson(const QJsonValue& v) {
     const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
     out() << doc.toJson(QJsonDocument::Indented);
@@ -322,18 +289,11 @@ Result<sigstore::Passphrase> passphraseFrom(const QCommandLineParser& p, const Q
 
 Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p) {
     const QString path = p.value(QStringLiteral("key"));
-    auto pem = readFile(path);
-    if (!pem)
-        return pem.error();
     auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(path), false);
     if (!pass)
         return pass.error();
-    return sigstore::readPrivateKey(*pem, *pass, path);
-}
-
-void leaveReceipt(const QCommandLineParser& p, const receipts::ReceiptDraft& d) {
-    if (auto r = receipts::recordAction(dbPath(p), d); !r)
-        err() << "proofbench: receipt not written: " << r.error().toString() << Qt::endl;
+    // Read and decrypted as every operation does (bounded, regular files only).
+    return ops::loadSigningKey(ops::SigningKey{path, std::move(*pass)});
 }
 
 } // namespace pb::cli

@@ -45,11 +45,6 @@ int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, c
 Result<QByteArray> readFile(const QString& path);
 void addSignerOptions(QCommandLineParser& p);
 Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict);
-Result<std::optional<sigstore::TrustedRoot>> optionalTrustedRoot(const QCommandLineParser& p);
-// The signature check of `evidence check` and `evidence fetch`: keyless against --trusted-root (or
-// the database's default root), or --key (with --insecure-ignore-tlog). `root` holds the trusted
-// root the check points to, so it must outlive the check.
-Result<evidence::SignatureCheck> evidenceSignatureCheck(const QCommandLineParser& p, std::optional<sigstore::TrustedRoot>& root);
 void printJson(const QJsonValue& v);
 Result<catalog::Catalog> catalogFrom(const QCommandLineParser& p);
 Result<catalog::Catalog> catalogFromSpec(const QString& spec, const QCommandLineParser& p);
@@ -64,9 +59,6 @@ Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p);
 
 // validate, runs, perf (CliValidate.cpp); args include the program name.
 int validationVerbs(const QStringList& args);
-// Actions with no store write of their own leave their receipt here (store actions write theirs in
-// their transaction). A receipt that cannot be written is reported, never silently dropped.
-void leaveReceipt(const QCommandLineParser& p, const receipts::ReceiptDraft& d);
 // oci pull, evidence fetch/push, bundle push (CliOci.cpp); args include the program name.
 int ociVerbs(const QStringList& args);
 // receipts list|show|export|verify, records import|check|stages (CliReceipts.cpp); args include the program name.

@@ -3,9 +3,8 @@
 #include "core/Files.h"
 #include "db/Database.h"
 #include "evidence/Evidence.h"
+#include "ops/SignatureCheck.h"
 #include "receipts/Kinds.h"
-#include "sigstore/TrustedRoot.h"
-#include "store/VerificationStore.h"
 
 #include <QFileInfo>
 #include <QJsonObject>
@@ -56,27 +55,12 @@ Result<CheckEvidenceOutcome> checkEvidence(const Context& ctx, const CheckEviden
     }
     // A root or key that cannot be read is the caller's error, not a verdict.
     std::optional<sigstore::TrustedRoot> root;
-    if (!request.trustedRoot.isEmpty()) {
-        Result<sigstore::TrustedRoot> r = sigstore::loadTrustedRoot(request.trustedRoot);
-        if (!r)
-            return r.error();
-        root = std::move(*r);
-    } else if (auto def = store::VerificationStore(ctx.db()).defaultTrustedRoot(); def && *def) {
-        root = std::move(**def);
-    }
-    evidence::SignatureCheck signature;
-    if (!request.publicKey.isEmpty()) {
-        Result<QByteArray> key = readFileLimited(request.publicKey, limits::kSmallFile, QStringLiteral("the public key"));
-        if (!key)
-            return key.error();
-        signature.policy.publicKeyPem = *key;
-        signature.policy.ignoreTlog = request.insecureIgnoreTlog;
-        if (!root)
-            root.emplace(); // a key needs no trust material unless the attestation is logged
-    }
-    signature.root = root ? &*root : nullptr;
+    Result<evidence::SignatureCheck> signature =
+        signatureCheck(ctx, SignatureSource{request.trustedRoot, request.publicKey, request.insecureIgnoreTlog}, root);
+    if (!signature)
+        return signature.error();
 
-    out.check = evidence::checkBundle(*bundle, pointer ? &*pointer : nullptr, &signature);
+    out.check = evidence::checkBundle(*bundle, pointer ? &*pointer : nullptr, &*signature);
     out.exitCode = out.check->exitCode;
     receipt.result = out.exitCode == 0   ? receipts::Outcome::Ok
                      : out.exitCode == 1 ? receipts::Outcome::Partial

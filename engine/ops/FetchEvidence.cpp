@@ -1,10 +1,10 @@
 #include "ops/FetchEvidence.h"
+#include "ops/TrustedRoots.h"
 
 #include "db/Database.h"
 #include "oci/Layout.h"
 #include "receipts/Kinds.h"
 #include "ops/ImportEvidence.h"
-#include "store/VerificationStore.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -135,7 +135,7 @@ Result<FetchEvidenceOutcome> fetchEvidence(const Context& ctx, const FetchEviden
     if (request.signature) {
         signature = *request.signature;
     } else {
-        auto def = store::VerificationStore(ctx.db()).defaultTrustedRoot();
+        auto def = resolveTrustedRoot(ctx, QString());
         if (!def)
             return def.error();
         storedRoot = std::move(*def);
