@@ -902,18 +902,12 @@ Result<std::vector<evidence::Pointer>> pointersFor(db::Database& db, const QStri
     return store::EvidenceStore(db).pointersFor(recipe);
 }
 
-Result<std::vector<evidence::HealthRow>> rowsAt(const QString& dbPath, qint64 catalogVersionId) {
-    Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
-    if (!db)
-        return db.error();
-    return store::EvidenceStore(**db).health(catalogVersionId);
+Result<std::vector<evidence::HealthRow>> rowsAt(db::Database& db, qint64 catalogVersionId) {
+    return store::EvidenceStore(db).health(catalogVersionId);
 }
 
-Result<std::vector<store::BundleRecord>> bundlesAt(const QString& dbPath, const QString& recipe) {
-    Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
-    if (!db)
-        return db.error();
-    return store::EvidenceStore(**db).bundlesFor(recipe);
+Result<std::vector<store::BundleRecord>> bundlesAt(db::Database& db, const QString& recipe) {
+    return store::EvidenceStore(db).bundlesFor(recipe);
 }
 
 } // namespace healthdata

@@ -196,8 +196,9 @@ class PointerModel : public QAbstractItemModel {
 namespace healthdata {
 Result<std::vector<store::CatalogVersionInfo>> catalogVersions(db::Database& db);
 Result<std::vector<evidence::Pointer>> pointersFor(db::Database& db, const QString& recipe);
-Result<std::vector<evidence::HealthRow>> rowsAt(const QString& dbPath, qint64 catalogVersionId);
-Result<std::vector<store::BundleRecord>> bundlesAt(const QString& dbPath, const QString& recipe);
+// On the connection given: views call these inside an ops::Async job (a connection of its own).
+Result<std::vector<evidence::HealthRow>> rowsAt(db::Database& db, qint64 catalogVersionId);
+Result<std::vector<store::BundleRecord>> bundlesAt(db::Database& db, const QString& recipe);
 } // namespace healthdata
 
 } // namespace pb::models

@@ -293,10 +293,11 @@ void EvidenceInspector::loadBundles() {
         else
             showBundles(std::move(*load));
     });
-    // QSqlDatabase connections belong to one thread: the worker reads through its own.
-    watcher->setFuture(QtConcurrent::run([path = m_db->path(), recipe = m_row.recipe]() -> Load {
-        return models::healthdata::bundlesAt(path, recipe);
-    }));
+    // Read on a worker through a connection of its own (ops::Async).
+    watcher->setFuture(m_ops->run<std::vector<store::BundleRecord>>([recipe = m_row.recipe](const ops::Context& ctx) {
+                                return models::healthdata::bundlesAt(ctx.db(), recipe);
+                            })
+                           .future);
 }
 
 void EvidenceInspector::showBundles(std::vector<store::BundleRecord> bundles, const QString& error) {

@@ -6,6 +6,7 @@
 // (and why), not checked (no trusted root) or absent (pending).
 #pragma once
 
+#include "ops/Async.h"
 #include "evidence/Evidence.h"
 #include "HealthModels.h"
 
@@ -38,7 +39,10 @@ class EvidenceInspector : public QWidget {
     void showMessage(const QString& message);
     // Where showRow() reads the row's bundles from (on a worker, through its own connection);
     // without one the bundle section says so. Only its path is used: the worker opens its own.
-    void setDatabase(db::Database* db) { m_db = db; }
+    void setDatabase(db::Database* db) {
+        m_db = db;
+        m_ops = db ? std::make_unique<ops::Async>(db->path(), 1) : nullptr;
+    }
     // The OCI cache fetched bundles live in (<dir>/evidence/<hex>); the pointer section says, for each
     // pointer, whether its bundle is there and whether its signature referrer was pulled.
     void setCacheDir(const QString& dir) { m_cacheDir = dir; }
@@ -75,6 +79,7 @@ class EvidenceInspector : public QWidget {
     void showCache(const std::vector<evidence::Pointer>& pointers);
 
     db::Database* m_db = nullptr;
+    std::unique_ptr<ops::Async> m_ops; // bundle rows are read here, on a connection of their own
     QString m_cacheDir;
     QLabel* m_cache = nullptr;
     quint64 m_bundleRequest = 0; // results of older requests are dropped

@@ -62,7 +62,7 @@ QComboBox* makeCombo(const char* name, const QString& tip, QWidget* parent) {
 
 } // namespace
 
-HealthPane::HealthPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db) {
+HealthPane::HealthPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db), m_ops(db.path(), 1) {
     setObjectName(QStringLiteral("healthPane"));
     m_model = new HealthModel(this);
     m_model->setObjectName(QStringLiteral("healthModel"));
@@ -377,10 +377,11 @@ void HealthPane::startLoad() {
         updateSummary();
         return;
     }
-    auto* watcher = new QFutureWatcher<Load>(this);
+    auto* watcher = new QFutureWatcher<Result<Load>>(this);
     m_watcher = watcher;
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        Load load = watcher->future().takeResult(); // moved, not copied: 10,000 rows
+        Result<Load> loaded = watcher->future().takeResult(); // moved, not copied: 10,000 rows
+        Load load = loaded ? std::move(loaded).value() : Load{QString(), {}, loaded.error().toString()};
         watcher->deleteLater();
         m_watcher = nullptr;
         if (m_again) {
@@ -391,17 +392,18 @@ void HealthPane::startLoad() {
         onLoaded(std::move(load));
     });
     updateSummary();
-    // QSqlDatabase connections belong to one thread: the worker reads through its own.
-    watcher->setFuture(QtConcurrent::run([path = m_db.path(), id, label]() {
-        Load out;
-        out.label = label;
-        Result<std::vector<HealthRow>> rows = models::healthdata::rowsAt(path, id);
-        if (!rows)
-            out.error = rows.error().toString();
-        else
-            out.rows = std::move(*rows);
-        return out;
-    }));
+    // Read on a worker through a connection of its own (ops::Async).
+    watcher->setFuture(m_ops.run<Load>([id, label](const ops::Context& ctx) -> Result<Load> {
+                                Load out;
+                                out.label = label;
+                                Result<std::vector<HealthRow>> rows = models::healthdata::rowsAt(ctx.db(), id);
+                                if (!rows)
+                                    out.error = rows.error().toString();
+                                else
+                                    out.rows = std::move(*rows);
+                                return out;
+                            })
+                           .future);
 }
 
 void HealthPane::onLoaded(Load load) {

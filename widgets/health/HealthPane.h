@@ -7,6 +7,7 @@
 // (FetchEvidenceDialog) and "Registries…" shows where each registry's credentials come from.
 #pragma once
 
+#include "ops/Async.h"
 #include "FetchEvidenceDialog.h"
 #include "HealthModels.h"
 
@@ -105,6 +106,7 @@ class HealthPane : public QWidget {
     FetchEvidenceDialog* openFetch(const QStringList& recipes);
 
     db::Database& m_db;
+    ops::Async m_ops; // the health table is read here, on a connection of its own
     models::HealthModel* m_model = nullptr;
     models::HealthFilterProxyModel* m_proxy = nullptr;
 
