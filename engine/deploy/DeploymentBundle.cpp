@@ -17,7 +17,6 @@
 #include <QThread>
 #include <QtConcurrent>
 
-#include <openssl/crypto.h>
 
 #include <map>
 
@@ -113,11 +112,7 @@ Result<std::vector<FileDigest>> hashTree(const QString& dirIn, const Progress& p
         if ((cancel && cancel->load()) || failed.load())
             return;
         f.sha256Hex = hashFile(dir + QLatin1Char('/') + f.path, &f.size);
-        // A pool thread gives back OpenSSL's per-thread state (its error queue) after each file
-        // rather than when the thread ends: Qt lets a pool thread finish exiting after the process
-        // has moved on, and OpenSSL's cleanup of that thread could then race the exit.
-        if (QThread::currentThread() != caller)
-            OPENSSL_thread_stop();
+        sigstore::crypto::releasePoolThreadState(caller);
         if (f.sha256Hex.isEmpty())
             failed = true;
         const int n = ++done;

@@ -1,4 +1,5 @@
 #include "ops/VerifyBatch.h"
+#include "sigstore/Crypto.h"
 
 #include "core/Files.h"
 #include "receipts/Kinds.h"
@@ -11,7 +12,6 @@
 #include <QThread>
 #include <QtConcurrent/QtConcurrentMap>
 
-#include <openssl/crypto.h>
 
 #include <atomic>
 #include <optional>
@@ -118,10 +118,7 @@ Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequ
         job.out.expected = job.expected;
         job.out.result = runCase(QDir(base.filePath(QStringLiteral("cases/") + job.name)), job, root, request.useDigest);
         job.out.asExpected = job.expected.isEmpty() || job.out.verdict() == job.expected;
-        // As hashTree does: a pool thread gives back OpenSSL's per-thread state after each case,
-        // so no thread's cleanup races the process exit.
-        if (QThread::currentThread() != caller)
-            OPENSSL_thread_stop();
+        sigstore::crypto::releasePoolThreadState(caller);
         const qint64 n = ++done;
         QMutexLocker lock(&progressLock);
         ctx.progress(n, total, QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(job.name));

@@ -1,8 +1,10 @@
 #include "sigstore/Crypto.h"
 
 #include <QStringList>
+#include <QThread>
 
 #include <openssl/bio.h>
+#include <openssl/crypto.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
@@ -177,6 +179,11 @@ bool verifyPrehash(EVP_PKEY* key, const EVP_MD* md, const QByteArray& digest, co
                                    reinterpret_cast<const unsigned char*>(digest.constData()), size_t(digest.size()));
     ERR_clear_error();
     return rc == 1;
+}
+
+void releasePoolThreadState(const QThread* caller) {
+    if (QThread::currentThread() != caller)
+        OPENSSL_thread_stop();
 }
 
 } // namespace pb::sigstore::crypto

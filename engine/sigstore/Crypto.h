@@ -11,6 +11,8 @@
 
 #include <memory>
 
+class QThread;
+
 namespace pb::sigstore::crypto {
 
 struct PkeyFree { void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); } };
@@ -39,5 +41,11 @@ QByteArray hash(const EVP_MD* md, const QByteArray& data);
 bool verifyMessage(EVP_PKEY* key, const EVP_MD* md, const QByteArray& data, const QByteArray& signature);
 // Signature over an already computed digest (ECDSA and RSA only).
 bool verifyPrehash(EVP_PKEY* key, const EVP_MD* md, const QByteArray& digest, const QByteArray& signature);
+
+// Called by a worker of a thread pool after each job: gives back OpenSSL's per-thread state (its
+// error queue) now rather than when the thread ends, because Qt lets a pool thread finish exiting
+// after the process has moved on, and OpenSSL's cleanup of that thread could then race the exit.
+// Does nothing on `caller` (the thread that started the work, which blockingMap also uses).
+void releasePoolThreadState(const QThread* caller);
 
 } // namespace pb::sigstore::crypto
