@@ -53,7 +53,7 @@ PY
 seeds() { # target -> seed directories
   case $1 in
     yaml) echo recipes tests/fixtures/kube "$shared/aicr/samples" ;;
-    catalog) echo recipes/v1.0.0/overlays recipes/v1.0.0/validators recipes/v0.20.0/overlays "$shared/aicr/catalogs/2026-08-19/recipes/overlays" ;;
+    catalog) echo recipes/sample-2/overlays recipes/sample-2/validators recipes/sample-1/overlays "$shared/aicr/catalogs/2026-08-19/recipes/overlays" ;;
     evidence) echo tests/fuzz/seeds/evidence ;;
     bundle_archive) echo tests/fuzz/seeds/bundle_archive ;;
     sigstore) echo tests/fuzz/seeds/sigstore "$shared/sigstore/cases" ;;

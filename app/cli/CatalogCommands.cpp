@@ -1,4 +1,4 @@
-// Catalog verbs: catalog import/list, recipe, recipe digest, graph, diff.
+// Catalog verbs: recipe, recipe digest, graph, diff (catalog import/list: CatalogImportCommands.cpp).
 #include "cli/Commands.h"
 #include "CliUtil.h"
 #include "core/Files.h"
@@ -25,89 +25,6 @@ namespace pb::cli {
 
 using namespace pb::catalog;
 using namespace pb::store;
-
-
-// ---- catalog ------------------------------------------------------------------------------------
-
-int catalogImport(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("version"), QStringLiteral("Label of the catalog version, e.g. v1.0.0."),
-                 QStringLiteral("LABEL")});
-    p.addOption({QStringLiteral("replace"), QStringLiteral("Replace a version of the same label with new content.")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Catalog directory (AICR recipes/ layout)."));
-    if (int rc = parse(p, args, QStringLiteral("catalog import"),
-                       QStringLiteral("Import a catalog directory as a version. All or nothing: a catalog with "
-                                      "one bad file is refused whole and the database is left unchanged."));
-        rc >= 0)
-        return rc;
-    if (!p.isSet(QStringLiteral("version")))
-        return usage(QStringLiteral("--version LABEL is required"), QStringLiteral("catalog import"));
-    if (p.positionalArguments().size() != 1)
-        return usage(QStringLiteral("expected exactly one catalog directory"), QStringLiteral("catalog import"));
-    Result<std::unique_ptr<Database>> db = openDb(p);
-    if (!db)
-        return fail(db.error());
-    ops::ImportCatalogRequest request;
-    request.label = p.value(QStringLiteral("version"));
-    request.dir = p.positionalArguments().constFirst();
-    request.replace = p.isSet(QStringLiteral("replace"));
-    Result<ops::ImportCatalogOutcome> r = ops::importCatalog(ops::Context(**db), request);
-    if (!r)
-        return fail(r.error());
-    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-        printJson(QJsonObject{{QStringLiteral("version"), r->label},
-                              {QStringLiteral("outcome"), r->outcomeName()},
-                              {QStringLiteral("files"), r->report.files},
-                              {QStringLiteral("recipes"), r->report.recipes},
-                              {QStringLiteral("contentDigest"), r->contentDigest}});
-    } else {
-        out() << "catalog version " << r->label << ": " << r->outcomeName() << " (" << r->report.files << " files, " << r->report.recipes
-              << " recipes)" << Qt::endl;
-    }
-    return kOk;
-}
-
-int catalogList(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("catalog list"), QStringLiteral("List the catalog versions.")); rc >= 0)
-        return rc;
-    Result<std::unique_ptr<Database>> db = openDb(p);
-    if (!db)
-        return fail(db.error());
-    Result<std::vector<CatalogVersionInfo>> versions = CatalogStore(**db).versions();
-    if (!versions)
-        return fail(versions.error());
-    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-        QJsonArray a;
-        for (const CatalogVersionInfo& v : *versions)
-            a.append(QJsonObject{{QStringLiteral("version"), v.label},
-                                 {QStringLiteral("source"), v.source},
-                                 {QStringLiteral("importedAt"), v.importedAt.toString(Qt::ISODate)},
-                                 {QStringLiteral("overlays"), v.overlayCount},
-                                 {QStringLiteral("recipes"), v.recipeCount},
-                                 {QStringLiteral("apiVersions"), QJsonArray::fromStringList(v.apiVersions.split(','))},
-                                 {QStringLiteral("contentDigest"), v.contentDigest},
-                                 {QStringLiteral("embedded"), v.embedded}});
-        printJson(a);
-        return kOk;
-    }
-    out() << QStringLiteral("%1  %2  %3  %4  %5").arg(QStringLiteral("VERSION"), -12).arg(QStringLiteral("OVERLAYS"), 8)
-                 .arg(QStringLiteral("RECIPES"), 7).arg(QStringLiteral("IMPORTED"), -20).arg(QStringLiteral("SOURCE"))
-          << Qt::endl;
-    for (const CatalogVersionInfo& v : *versions)
-        out() << QStringLiteral("%1  %2  %3  %4  %5")
-                     .arg(v.label, -12)
-                     .arg(v.overlayCount, 8)
-                     .arg(v.recipeCount, 7)
-                     .arg(v.importedAt.toString(Qt::ISODate), -20)
-                     .arg(v.embedded ? QStringLiteral("(embedded default)") : v.source)
-              << Qt::endl;
-    return kOk;
-}
 
 
 // ---- graph --------------------------------------------------------------------------------------

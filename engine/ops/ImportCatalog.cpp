@@ -26,6 +26,14 @@ receipts::ReceiptDraft draftFor(const ImportCatalogRequest& request, const catal
     d.parameters = QJsonObject{{QStringLiteral("version"), request.label},
                                {QStringLiteral("replace"), request.replace},
                                {QStringLiteral("embedded"), request.embedded}};
+    const store::CatalogSource& o = request.origin;
+    if (!request.embedded) {
+        d.parameters.insert(QStringLiteral("source"), o.kind.isEmpty() ? QStringLiteral("folder") : o.kind);
+        for (auto [key, value] : {std::pair{"repository", o.repository}, std::pair{"ref", o.ref}, std::pair{"tag", o.tag},
+                                  std::pair{"commit", o.commit}, std::pair{"path", o.path}})
+            if (!value.isEmpty())
+                d.parameters.insert(QLatin1String(key), value);
+    }
     d.inputs.push_back(receipts::Artifact::digest(cat.root, cat.contentDigest()));
     return d;
 }
@@ -55,6 +63,7 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
     store::ImportOptions options;
     options.replace = request.replace;
     options.embedded = request.embedded;
+    options.origin = request.origin;
     options.cancel = ctx.cancelFlag();
     options.progress = [&ctx, readShare](int step, int steps, store::ImportStage stage) {
         const qint64 done = readShare + (steps > 0 ? step * (1000 - readShare) / steps : 0);

@@ -11,11 +11,12 @@
 namespace pb::ops {
 
 struct ImportCatalogRequest {
-    QString label;                          // the version label, e.g. v1.0.0
+    QString label;                          // the version label, e.g. sample-2
     QString dir;                            // the catalog directory (AICR recipes/ layout)
     std::optional<catalog::Catalog> loaded; // the catalog already loaded from `dir` (skips loading)
     bool replace = false;                   // replace a version of the same label whose content differs
-    bool embedded = false;                  // the catalog compiled into the application
+    bool embedded = false;                  // the sample catalog compiled into the application
+    store::CatalogSource origin;            // where the files came from (git imports fill it in)
 };
 
 struct ImportCatalogOutcome {

@@ -45,7 +45,7 @@ std::optional<Outcome> parseOutcome(const QString& s);
 
 // A file (or a named thing such as a database row) an action read or wrote.
 struct Artifact {
-    QString name;     // a path as the user gave it, or a name such as "catalog version v1.0.0"
+    QString name;     // a path as the user gave it, or a name such as "catalog version sample-2"
     QString sha256;   // 64 lower-case hex, empty when there are no bytes to hash (a directory: see below)
     qint64 size = -1; // bytes; -1 when not a single file
 

@@ -2,6 +2,7 @@
 
 #include "catalog/Digest.h"
 #include "catalog/Loader.h"
+#include "catalog/VersionOrder.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -10,7 +11,6 @@
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QVersionNumber>
 
 namespace pb::store {
 
@@ -133,13 +133,23 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     apiList.sort();
 
     q.prepare(QStringLiteral("INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at, "
-                             "embedded) VALUES (?, ?, ?, ?, ?, ?)"));
+                             "embedded, source_kind, source_repo, source_ref, source_tag, source_commit, "
+                             "source_commit_date, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(label);
     q.addBindValue(cat.root);
     q.addBindValue(digest);
     q.addBindValue(apiList.join(QLatin1Char(',')));
     q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     q.addBindValue(options.embedded ? 1 : 0);
+    const CatalogSource& origin = options.origin;
+    q.addBindValue(options.embedded ? QStringLiteral("embedded") : (origin.kind.isEmpty() ? QStringLiteral("folder") : origin.kind));
+    q.addBindValue(nullable(origin.repository));
+    q.addBindValue(nullable(origin.ref));
+    q.addBindValue(nullable(origin.tag));
+    q.addBindValue(nullable(origin.commit));
+    q.addBindValue(origin.commitDate.isValid() ? QVariant(origin.commitDate.toUTC().toString(Qt::ISODate))
+                                                : QVariant(QMetaType::fromType<QString>()));
+    q.addBindValue(nullable(origin.path));
     if (!q.exec())
         return sqlError(q, QStringLiteral("catalog_versions"));
     const qint64 cv = q.lastInsertId().toLongLong();
@@ -290,24 +300,103 @@ CatalogVersionInfo readVersion(const QSqlQuery& q) {
     v.embedded = q.value(6).toInt() != 0;
     v.overlayCount = q.value(7).toInt();
     v.recipeCount = q.value(8).toInt();
+    v.origin.kind = q.value(9).toString();
+    v.origin.repository = q.value(10).toString();
+    v.origin.ref = q.value(11).toString();
+    v.origin.tag = q.value(12).toString();
+    v.origin.commit = q.value(13).toString();
+    if (!q.value(14).isNull())
+        v.origin.commitDate = QDateTime::fromString(q.value(14).toString(), Qt::ISODate).toUTC();
+    v.origin.path = q.value(15).toString();
     return v;
 }
 
 const char* const kVersionSelect =
     "SELECT v.id, v.label, v.source, v.content_digest, v.api_versions, v.imported_at, v.embedded, "
     "(SELECT count(*) FROM overlays o WHERE o.catalog_version_id = v.id AND o.kind = 'RecipeMetadata'), "
-    "(SELECT count(*) FROM recipes r WHERE r.catalog_version_id = v.id) FROM catalog_versions v ";
+    "(SELECT count(*) FROM recipes r WHERE r.catalog_version_id = v.id), v.source_kind, v.source_repo, "
+    "v.source_ref, v.source_tag, v.source_commit, v.source_commit_date, v.source_path FROM catalog_versions v ";
 
 } // namespace
 
+QString CatalogVersionInfo::originText() const {
+    if (isSample())
+        return QStringLiteral("sample data (compiled into Proofbench; not an AICR release)");
+    const QString shortCommit = origin.commit.left(12);
+    const QString when = origin.commitDate.isValid() ? origin.commitDate.toString(QStringLiteral("yyyy-MM-dd")) : QString();
+    if (origin.kind == QLatin1String("git")) {
+        QString what = origin.tag.isEmpty() ? QStringLiteral("ref %1").arg(origin.ref) : QStringLiteral("tag %1").arg(origin.tag);
+        QString text = QStringLiteral("git %1 %2, commit %3").arg(origin.repository, what, shortCommit);
+        if (!when.isEmpty())
+            text += QStringLiteral(" (%1)").arg(when);
+        if (!origin.path.isEmpty())
+            text += QStringLiteral(", path %1").arg(origin.path);
+        return text;
+    }
+    QString text = QStringLiteral("folder %1").arg(source);
+    if (!origin.commit.isEmpty()) {
+        text += QStringLiteral(" (in Git clone %1, commit %2").arg(origin.repository, shortCommit);
+        if (!when.isEmpty())
+            text += QStringLiteral(", %1").arg(when);
+        text += QLatin1Char(')');
+    }
+    return text;
+}
+
+QString CatalogVersionInfo::orderBasis() const {
+    return isSample() ? QStringLiteral("sample (before every real version)") : catalog::orderBasis({label, origin.commitDate, false});
+}
+
 Result<std::vector<CatalogVersionInfo>> CatalogStore::versions() const {
     QSqlQuery q(m_db.sql());
-    if (!q.exec(QString::fromLatin1(kVersionSelect) + QStringLiteral("ORDER BY v.imported_at, v.id")))
+    if (!q.exec(QString::fromLatin1(kVersionSelect) + QStringLiteral("ORDER BY v.id")))
         return sqlError(q, QStringLiteral("catalog_versions"));
-    std::vector<CatalogVersionInfo> out;
+    std::vector<CatalogVersionInfo> all;
     while (q.next())
-        out.push_back(readVersion(q));
+        all.push_back(readVersion(q));
+    std::vector<VersionOrderKey> keys;
+    keys.reserve(all.size());
+    for (const CatalogVersionInfo& v : all)
+        keys.push_back({v.label, v.origin.commitDate, v.isSample()});
+    std::vector<CatalogVersionInfo> out;
+    out.reserve(all.size());
+    for (int i : versionOrder(keys))
+        out.push_back(std::move(all[static_cast<std::size_t>(i)]));
     return out;
+}
+
+Result<CatalogVersionInfo> CatalogStore::previousVersion(const QString& label) const {
+    Result<std::vector<CatalogVersionInfo>> all = versions();
+    if (!all)
+        return all.error();
+    for (std::size_t i = 0; i < all->size(); ++i)
+        if ((*all)[i].label == label) {
+            if (i == 0)
+                return makeError(QStringLiteral("catalog version '%1' is the oldest in version order; it has no previous version").arg(label),
+                                 m_db.path());
+            return (*all)[i - 1];
+        }
+    return makeError(QStringLiteral("no catalog version '%1' in the database").arg(label), m_db.path());
+}
+
+Result<CatalogVersionInfo> CatalogStore::newestVersion() const {
+    Result<std::vector<CatalogVersionInfo>> all = versions();
+    if (!all)
+        return all.error();
+    if (all->empty())
+        return makeError(QStringLiteral("the database holds no catalog version"), m_db.path());
+    return all->back();
+}
+
+Result<std::optional<CatalogVersionInfo>> CatalogStore::versionWithContent(const QString& contentDigest) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QString::fromLatin1(kVersionSelect) + QStringLiteral("WHERE v.content_digest = ? ORDER BY v.id LIMIT 1"));
+    q.addBindValue(contentDigest);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_versions"));
+    if (!q.next())
+        return std::optional<CatalogVersionInfo>();
+    return std::optional<CatalogVersionInfo>(readVersion(q));
 }
 
 Result<CatalogVersionInfo> CatalogStore::version(const QString& label) const {
@@ -364,18 +453,24 @@ QString RecipeInfo::changeText() const {
 }
 
 Result<std::vector<RecipeInfo>> CatalogStore::recipes(qint64 catalogVersionId) const {
+    // The previous version is the one just before in version order; its recipe of the same name
+    // and profile, if any, gives the digest to compare with.
+    Result<std::vector<CatalogVersionInfo>> all = versions();
+    if (!all)
+        return all.error();
+    qint64 previousId = 0;
+    for (std::size_t i = 1; i < all->size(); ++i)
+        if ((*all)[i].id == catalogVersionId)
+            previousId = (*all)[i - 1].id;
     QSqlQuery q(m_db.sql());
-    // The previous version is the one imported just before (ties broken by id); its recipe of the
-    // same name and profile, if any, gives the digest to compare with.
     q.prepare(QStringLiteral(
         "SELECT r.id, r.catalog_version_id, v.label, r.name, r.leaf_overlay, r.profile, r.api_version, r.digest, "
         "r.service, r.accelerator, r.os, r.intent, r.platform, r.applied_overlays, r.component_count, pv.label, "
         "p.digest FROM recipes r JOIN catalog_versions v ON v.id = r.catalog_version_id "
-        "LEFT JOIN catalog_versions pv ON pv.id = (SELECT x.id FROM catalog_versions x "
-        "  WHERE x.imported_at < v.imported_at OR (x.imported_at = v.imported_at AND x.id < v.id) "
-        "  ORDER BY x.imported_at DESC, x.id DESC LIMIT 1) "
+        "LEFT JOIN catalog_versions pv ON pv.id = ? "
         "LEFT JOIN recipes p ON p.catalog_version_id = pv.id AND p.name = r.name AND p.profile = r.profile "
         "WHERE r.catalog_version_id = ? ORDER BY r.name"));
+    q.addBindValue(previousId);
     q.addBindValue(catalogVersionId);
     if (!q.exec())
         return sqlError(q, QStringLiteral("recipes"));
@@ -417,11 +512,14 @@ Result<QByteArray> CatalogStore::fileContent(qint64 catalogVersionId, const QStr
 
 QStringList embeddedCatalogLabels() {
     QStringList labels = QDir(QStringLiteral(":/recipes")).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    // Oldest first, so that the newest version is the last imported.
-    std::sort(labels.begin(), labels.end(), [](const QString& a, const QString& b) {
-        return QVersionNumber::fromString(a.mid(1)) < QVersionNumber::fromString(b.mid(1));
-    });
-    return labels;
+    // Oldest first, in version order (sample-1 < sample-2 < sample-10).
+    std::vector<VersionOrderKey> keys;
+    for (const QString& l : std::as_const(labels))
+        keys.push_back({l, {}, true});
+    QStringList ordered;
+    for (int i : versionOrder(keys))
+        ordered << labels[i];
+    return ordered;
 }
 
 } // namespace pb::store

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 
 namespace pb::store {
 
@@ -19,12 +20,33 @@ using db::nullable;
 using db::sqlError;
 using db::Transaction;
 
+// Where a catalog version came from. Folder imports record the folder (and the commit when the
+// folder is inside a Git clone); Git imports record repository, ref, tag, commit and its date.
+struct CatalogSource {
+    QString kind = QStringLiteral("folder"); // folder | git | embedded
+    QString repository;                      // git: the repository path or URL; folder: the enclosing clone
+    QString ref;                             // the ref asked for (refs/tags/v0.20.0, main, a commit id)
+    QString tag;                             // the tag name when the ref is a tag
+    QString commit;                          // full commit id
+    QDateTime commitDate;                    // committer date, UTC
+    QString path;                            // the catalog folder inside the repository (recipes)
+};
+
 struct CatalogVersionInfo {
     qint64 id = 0;
     QString label, source, contentDigest, apiVersions;
     QDateTime importedAt;
-    bool embedded = false;
+    bool embedded = false; // the sample catalog compiled into the app
     int overlayCount = 0, recipeCount = 0;
+    CatalogSource origin;
+
+    // The embedded catalog is Proofbench's own sample data, never an AICR release.
+    bool isSample() const { return embedded; }
+    // "sample data (compiled into Proofbench)", "git github.com/NVIDIA/aicr tag v0.20.0, commit
+    // 1b4724e39 (2026-01-02), recipes", "folder /x/recipes (in clone /x, commit 1b4724e39)".
+    QString originText() const;
+    // How it is placed in version order: "semantic version", "commit date", "date in label", "label".
+    QString orderBasis() const;
 };
 
 struct RecipeInfo {
@@ -35,13 +57,15 @@ struct RecipeInfo {
     catalog::Criteria criteria;
     QStringList appliedOverlays;
     int componentCount = 0;
-    // The same recipe (name and profile) in the catalog version imported just before this one.
+    // The same recipe (name and profile) in the catalog version just before this one in version
+    // order (semantic version, else source date; never import order).
+    // The same recipe in the version before this one in version order (catalog/VersionOrder.h).
     QString previousLabel;  // empty when this is the first version
     QString previousDigest; // empty when the recipe did not exist there
 
     enum class Change { FirstVersion, New, Unchanged, Changed };
     Change change() const;
-    // "changed since v0.20.0", "unchanged since v0.20.0", "new in v1.0.0", or empty.
+    // "changed since sample-1", "unchanged since sample-1", "new in sample-2", or empty.
     QString changeText() const;
 };
 
@@ -51,6 +75,7 @@ QString stageName(ImportStage stage);
 struct ImportOptions {
     bool replace = false;   // replace a version of the same label whose content differs
     bool embedded = false;
+    CatalogSource origin;   // where the files came from (kind "embedded" is set from `embedded`)
     std::function<void(int, int, ImportStage)> progress; // (step, steps, stage)
     const std::atomic_bool* cancel = nullptr;
 };
@@ -81,8 +106,15 @@ class CatalogStore {
     Result<ImportReport> importCatalog(const QString& label, const catalog::Catalog& cat,
                                        const ImportOptions& options = {});
 
+    // Every version in version order, oldest first: "newest" is back(), "previous" the one before.
     Result<std::vector<CatalogVersionInfo>> versions() const;
     Result<CatalogVersionInfo> version(const QString& label) const;
+    // The version just before `label` in version order; an error when there is none.
+    Result<CatalogVersionInfo> previousVersion(const QString& label) const;
+    // The newest version in version order; an error when the database holds none.
+    Result<CatalogVersionInfo> newestVersion() const;
+    // The version whose stored files have this content digest, if any.
+    Result<std::optional<CatalogVersionInfo>> versionWithContent(const QString& contentDigest) const;
     Result<catalog::Catalog> loadCatalog(const QString& label) const;
     Result<std::vector<RecipeInfo>> recipes(qint64 catalogVersionId) const;
     Result<QByteArray> fileContent(qint64 catalogVersionId, const QString& path) const;
@@ -92,7 +124,8 @@ class CatalogStore {
     Database& m_db;
 };
 
-// The versions of the catalog compiled into the application (":/recipes/<label>"), oldest first.
+// The versions of the sample catalog compiled into the application (":/recipes/<label>", labels
+// sample-1, sample-2, ...), oldest first.
 // ops::seedEmbeddedCatalog imports them on first start.
 QStringList embeddedCatalogLabels();
 

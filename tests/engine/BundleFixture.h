@@ -57,9 +57,9 @@ struct BundleFixture {
     QString attestedAt = QStringLiteral("2026-10-01T10:00:00Z");
 
     explicit BundleFixture(const QString& leaf = QStringLiteral("h100-eks-ubuntu-training-kubeflow"), int failedPerf = 0) {
-        pb::Result<pb::catalog::Catalog> cat = pb::catalog::loadCatalog(QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"));
+        pb::Result<pb::catalog::Catalog> cat = pb::catalog::loadCatalog(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"));
         pb::catalog::RecipeResult r = *pb::store::resolveStoredRecipe(*cat, leaf);
-        r.version = QStringLiteral("v1.0.0");
+        r.version = QStringLiteral("sample-2");
         recipeName = r.recipeName();
         files[QStringLiteral("recipe.yaml")] = pb::catalog::deterministicYaml(r);
         files[QStringLiteral("snapshot.yaml")] = "kind: Snapshot\napiVersion: aicr.run/v1\nmeasurements: []\n";

@@ -145,8 +145,8 @@ class TestCatalog : public QObject {
         QTest::addColumn<int>("leaves");
         QTest::addColumn<QString>("gpuOperator");
         QTest::addColumn<QString>("kaiScheduler");
-        QTest::addRow("v0.20.0") << "v0.20.0" << 15 << "v26.3.3" << "v0.14.1";
-        QTest::addRow("v1.0.0") << "v1.0.0" << 16 << "v26.7.1" << "v0.16.9";
+        QTest::addRow("sample-1") << "sample-1" << 15 << "v26.3.3" << "v0.14.1";
+        QTest::addRow("sample-2") << "sample-2" << 16 << "v26.7.1" << "v0.16.9";
     }
     void embeddedCatalog() {
         QFETCH(QString, version);
@@ -360,7 +360,7 @@ class TestCatalog : public QObject {
         const ComponentRef* k = r->component(QStringLiteral("kustom"));
         QCOMPARE(k->type, QStringLiteral("Kustomize"));
         QCOMPARE(k->path, QStringLiteral("deploy/base"));
-        QCOMPARE(k->tag, QStringLiteral("v1.0.0"));
+        QCOMPARE(k->tag, QStringLiteral("sample-2"));
     }
 
     void coverageRequiresEveryStatedDimension() {

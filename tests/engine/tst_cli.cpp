@@ -64,7 +64,7 @@ class TestCli : public QObject {
     }
 
     void importListAndResolveByLabel() {
-        const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+        const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
         Run imp = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db(),
                               QStringLiteral("--version"), QStringLiteral("mine-1.0"), dir});
         QVERIFY2(imp.code == 0, imp.err.constData());
@@ -84,7 +84,7 @@ class TestCli : public QObject {
         QCOMPARE(mine.value("version").toString(), QStringLiteral("mine-1.0"));
         QCOMPARE(mine.value("recipes").toInt(), 16);
         QCOMPARE(mine.value("embedded").toBool(), false);
-        // Same content as the embedded v1.0.0.
+        // Same content as the embedded sample-2.
         QCOMPARE(mine.value("contentDigest").toString(), versions.at(1).toObject().value("contentDigest").toString());
 
         Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), db(), QStringLiteral("--version"),
@@ -104,7 +104,7 @@ class TestCli : public QObject {
 
     void recipeFromDirectoryAsYaml() {
         Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--catalog"),
-                            pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0")), QStringLiteral("--service"),
+                            pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--service"),
                             QStringLiteral("gke"), QStringLiteral("--accelerator"), QStringLiteral("h100"),
                             QStringLiteral("--os"), QStringLiteral("cos"), QStringLiteral("--intent"),
                             QStringLiteral("inference"), QStringLiteral("--platform"), QStringLiteral("dynamo")});
@@ -115,7 +115,7 @@ class TestCli : public QObject {
 
     void allLeavesJson() {
         Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
-                            pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0")), QStringLiteral("--format"),
+                            pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--format"),
                             QStringLiteral("json")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonArray leaves = QJsonDocument::fromJson(r.out).array();
@@ -144,7 +144,7 @@ class TestCli : public QObject {
 
     void relativeCatalogPath() {
         Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
-                            QStringLiteral("v0.20.0"), QStringLiteral("--format"), QStringLiteral("json")},
+                            QStringLiteral("sample-1"), QStringLiteral("--format"), QStringLiteral("json")},
                            QStringLiteral(PB_SOURCE_DIR "/recipes"));
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 15);
@@ -208,7 +208,7 @@ class TestCli : public QObject {
     }
 
     void graphVerb() {
-        const QStringList criteria = {QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")),
+        const QStringList criteria = {QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("sample-2")),
                                       QStringLiteral("--service"), QStringLiteral("eks"), QStringLiteral("--accelerator"),
                                       QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
                                       QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"),
@@ -237,8 +237,8 @@ class TestCli : public QObject {
     }
 
     void diffVerb() {
-        const QString from = pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0"));
-        const QString to = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+        const QString from = pbtest::embeddedCatalogDir(QStringLiteral("sample-1"));
+        const QString to = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
         const QStringList criteria = {QStringLiteral("--service"), QStringLiteral("eks"), QStringLiteral("--accelerator"),
                                       QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
                                       QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"),
@@ -256,7 +256,7 @@ class TestCli : public QObject {
         QVERIFY(gpu);
         // Same catalog on both sides: exit 0 and the output says identical. Labels work as well as dirs.
         Run same = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), db(), QStringLiteral("--from"),
-                                          QStringLiteral("v1.0.0"), QStringLiteral("--to"), to} + criteria);
+                                          QStringLiteral("sample-2"), QStringLiteral("--to"), to} + criteria);
         QVERIFY2(same.code == 0, same.err.constData());
         QVERIFY(same.out.contains("(identical)"));
         // Two criteria in one version.
@@ -566,7 +566,7 @@ class TestCli : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("HOME"), tmp.filePath(QStringLiteral("home")));
         env.insert(QStringLiteral("XDG_DATA_HOME"), tmp.filePath(QStringLiteral("home/.local/share")));
-        const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+        const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
         Run imp = proofbench({QStringLiteral("--db"), file, QStringLiteral("catalog"), QStringLiteral("import"),
                               QStringLiteral("--version"), QStringLiteral("global-1.0"), dir},
                              {}, env);
@@ -610,7 +610,7 @@ class TestCli : public QObject {
         for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
             env.remove(QString::fromLatin1(v));
         Run r = proofbench({QStringLiteral("--db"), file, QStringLiteral("recipe"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
-                            QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")), QStringLiteral("--service"),
+                            QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--service"),
                             QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"),
                             QStringLiteral("ubuntu"), QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--format"),
                             QStringLiteral("json")},
@@ -627,7 +627,7 @@ class TestCli : public QObject {
         QVERIFY(receipts.out.contains("recipe.export"));
         // The single-dash form after the verb too (the verbs read single-dash long options).
         Run single = proofbench({QStringLiteral("recipe"), QStringLiteral("-platform"), QStringLiteral("kubeflow"), QStringLiteral("--db"), file,
-                                 QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")), QStringLiteral("--service"),
+                                 QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--service"),
                                  QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"),
                                  QStringLiteral("ubuntu"), QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--digest")},
                                 {}, env);

@@ -99,10 +99,10 @@ void TestCrashSafety::initTestCase() {
 
 void TestCrashSafety::catalogImport() {
     QTemporaryDir dir;
-    const QString catalog = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+    const QString catalog = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
     // The uninterrupted import: how long it takes and what a complete import holds.
     const QString full = dir.filePath(QStringLiteral("full.sqlite"));
-    const ChildRun whole = runChild({QStringLiteral("catalog"), full, QStringLiteral("v1.0.0"), catalog}, -1);
+    const ChildRun whole = runChild({QStringLiteral("catalog"), full, QStringLiteral("sample-2"), catalog}, -1);
     QVERIFY2(whole.completed, whole.err.constData());
     qint64 recipes = 0, files = 0;
     {
@@ -116,7 +116,7 @@ void TestCrashSafety::catalogImport() {
     for (int i = 0; i < m_points; ++i) {
         const QString path = dir.filePath(QStringLiteral("c%1.sqlite").arg(i));
         const int at = int(m_random.bounded(qint64(whole.elapsedMs * 11 / 10 + 1)));
-        const ChildRun r = runChild({QStringLiteral("catalog"), path, QStringLiteral("v1.0.0"), catalog}, at);
+        const ChildRun r = runChild({QStringLiteral("catalog"), path, QStringLiteral("sample-2"), catalog}, at);
         (r.completed ? completed : interrupted)++;
         checkCommon(path, i);
         if (QTest::currentTestFailed())
@@ -179,7 +179,7 @@ void TestCrashSafety::validationRun() {
                                                                        {QStringLiteral("log"), QStringLiteral("RESULT: ok\n")}}},
                           {QStringLiteral("serverVersion"), QJsonObject{{QStringLiteral("gitVersion"), QStringLiteral("v1.34.1")}}}}));
     QTemporaryDir dir;
-    const QString catalog = pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0"));
+    const QString catalog = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
     const QString full = dir.filePath(QStringLiteral("full.sqlite"));
     const ChildRun whole = runChild({QStringLiteral("run"), full, server.kubeconfig(), catalog}, -1);
     QVERIFY2(whole.completed, whole.err.constData());

@@ -115,11 +115,11 @@ class TestDiff : public QObject {
 
     // What a release page shows for EKS H100 training on Kubeflow, from our own two versions.
     void embeddedReleaseTable() {
-        const Catalog ca = load(pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0")));
-        const Catalog cb = load(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
+        const Catalog ca = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-1")));
+        const Catalog cb = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         const RecipeResult a = *store::resolveStoredRecipe(ca, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
         const RecipeResult b = *store::resolveStoredRecipe(cb, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
-        const RecipeDiff d = diffRecipes(a, b, QStringLiteral("v0.20.0"), QStringLiteral("v1.0.0"));
+        const RecipeDiff d = diffRecipes(a, b, QStringLiteral("sample-1"), QStringLiteral("sample-2"));
         checkAgainstRecipes(d, a, b);
         auto find = [&](const QString& n) -> const ComponentDiff& {
             for (const ComponentDiff& c : d.components)
@@ -183,7 +183,7 @@ class TestDiff : public QObject {
     }
 
     void sameRecipeIsIdentical() {
-        const Catalog c = load(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
+        const Catalog c = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         const RecipeResult r = *store::resolveStoredRecipe(c, QStringLiteral("gb300-eks-ubuntu-inference-dynamo"));
         const RecipeDiff d = diffRecipes(r, r);
         QVERIFY(d.identical());
@@ -195,9 +195,9 @@ class TestDiff : public QObject {
     }
 
     void embeddedCatalogDiff() {
-        const Catalog ca = load(pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0")));
-        const Catalog cb = load(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
-        const CatalogDiff d = diffCatalogs(ca, cb, QStringLiteral("v0.20.0"), QStringLiteral("v1.0.0"));
+        const Catalog ca = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-1")));
+        const Catalog cb = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
+        const CatalogDiff d = diffCatalogs(ca, cb, QStringLiteral("sample-1"), QStringLiteral("sample-2"));
         QCOMPARE(d.leaves.size(), size_t(16));
         QCOMPARE(d.leafCount(Change::Added), 1);
         QCOMPARE(d.leafCount(Change::Removed), 0);

@@ -52,7 +52,7 @@ class TestEvidenceStore : public QObject {
                   "community:\n  - issuer: https://github.com/login/oauth\n    source: 7c4c0edc8c765a95a0f3afdb3bbb8e91\n");
         const QString slug = QStringLiteral("7c4c0edc8c765a95a0f3afdb3bbb8e91");
         const QString hexA = QString(64, QLatin1Char('a')), hexB = QString(64, QLatin1Char('b'));
-        // v1.0.0 recipe names of the embedded catalog.
+        // sample-2 recipe names of the embedded catalog.
         const QString signedRecipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
         const QString pendingRecipe = QStringLiteral("gb200-eks-ubuntu-inference-dynamo");
         writeFile(root + QStringLiteral("/%1/%2/sha256-%3.yaml").arg(signedRecipe, slug, hexA),
@@ -88,12 +88,12 @@ class TestEvidenceStore : public QObject {
         QVERIFY(q.value(0).toString().contains(QStringLiteral("does not match the signer's slug")));
 
         CatalogStore catalogs(**db);
-        Result<std::vector<HealthRow>> rows = store.health(catalogs.version(QStringLiteral("v1.0.0"))->id);
+        Result<std::vector<HealthRow>> rows = store.health(catalogs.version(QStringLiteral("sample-2"))->id);
         QVERIFY(rows.ok());
         QMap<QString, HealthRow> byName;
         for (const HealthRow& r : *rows)
             byName.insert(r.recipe, r);
-        QCOMPARE(byName.size(), 16 + 1); // every leaf of v1.0.0, plus the outside coordinate
+        QCOMPARE(byName.size(), 16 + 1); // every leaf of sample-2, plus the outside coordinate
         QCOMPARE(byName.value(signedRecipe).status, HealthStatus::Signed);
         QCOMPARE(byName.value(signedRecipe).community, 1);
         QCOMPARE(byName.value(signedRecipe).newestAttestedAt, QDateTime(QDate(2026, 10, 1), QTime(10, 0), QTimeZone::utc()));
@@ -122,7 +122,7 @@ class TestEvidenceStore : public QObject {
         QVERIFY(db.ok());
         QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
         const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
-        // Two bundles for the same v1.0.0 recipe: one v3 (in a summary-bundle dir), one v1 as an OCI
+        // Two bundles for the same sample-2 recipe: one v3 (in a summary-bundle dir), one v1 as an OCI
         // layout with a failed performance test; plus a tampered one for another recipe.
         const QString root = m_tmp.filePath(QStringLiteral("bundles"));
         pbtest::BundleFixture v3(recipe);
@@ -156,14 +156,14 @@ class TestEvidenceStore : public QObject {
                     return r;
             return HealthRow{};
         };
-        const HealthRow now = rowFor(QStringLiteral("v1.0.0"), recipe);
+        const HealthRow now = rowFor(QStringLiteral("sample-2"), recipe);
         QCOMPARE(now.bundles, 2);
-        QVERIFY(!now.stale); // both digests (v3 and v1 rules) match the v1.0.0 recipe
+        QVERIFY(!now.stale); // both digests (v3 and v1 rules) match the sample-2 recipe
         QCOMPARE(now.status, HealthStatus::Signed);
         QCOMPARE(now.phaseCoverage, QStringLiteral("deployment 4/4, performance 0/1, conformance 10/10")); // newest: v1
         QVERIFY(now.reason.contains(QStringLiteral("failed phases")));
-        QCOMPARE(now.aicrVersion, QStringLiteral("v1.0.0"));
-        const HealthRow before = rowFor(QStringLiteral("v0.20.0"), recipe);
+        QCOMPARE(now.aicrVersion, QStringLiteral("sample-2"));
+        const HealthRow before = rowFor(QStringLiteral("sample-1"), recipe);
         QVERIFY(before.stale); // the same evidence against the older catalog: its recipe differs
         QCOMPARE(before.status, HealthStatus::Stale);
         QVERIFY(before.reason.contains(before.currentDigest.left(12)));
@@ -181,7 +181,7 @@ class TestEvidenceStore : public QObject {
         for (const evidence::CheckStep& s : bundles->front().steps)
             manifestStep |= s.name == QLatin1String("manifest-hash-check") && s.status == evidence::StepStatus::Passed;
         QVERIFY(manifestStep);
-        const HealthRow tampered = rowFor(QStringLiteral("v1.0.0"), QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
+        const HealthRow tampered = rowFor(QStringLiteral("sample-2"), QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
         QCOMPARE(tampered.invalidBundles, 1);
         QCOMPARE(tampered.status, HealthStatus::Invalid);
         QVERIFY(!bundles->front().signatureVerified.has_value()); // no trusted root: not checked
@@ -193,7 +193,7 @@ class TestEvidenceStore : public QObject {
         check.policy.publicKeyPem = v1Key;
         check.policy.ignoreTlog = true;
         QCOMPARE(*store.importBundles(root, &check), 3);
-        const HealthRow verified = rowFor(QStringLiteral("v1.0.0"), recipe);
+        const HealthRow verified = rowFor(QStringLiteral("sample-2"), recipe);
         QCOMPARE(verified.status, HealthStatus::VerifiedFailedPhases);
         QVERIFY(verified.reason.contains(QStringLiteral("signature verified offline")));
         QCOMPARE(store.bundlesFor(recipe)->front().signatureVerified, std::optional<bool>(true));
@@ -211,7 +211,7 @@ class TestEvidenceStore : public QObject {
         const auto again = store.bundlesFor(recipe);
         QCOMPARE(again->front().signatureVerified, std::optional<bool>(false));
         QCOMPARE(again->front().checkExit, 2);
-        QVERIFY(rowFor(QStringLiteral("v1.0.0"), recipe).status != HealthStatus::Verified);
+        QVERIFY(rowFor(QStringLiteral("sample-2"), recipe).status != HealthStatus::Verified);
     }
 
     void realEvidenceHealth() {

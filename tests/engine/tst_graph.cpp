@@ -26,8 +26,8 @@ class TestGraph : public QObject {
     void layoutInvariants_data() {
         QTest::addColumn<QString>("catalogDir");
         QTest::addColumn<bool>("shared");
-        QTest::addRow("embedded v1.0.0") << pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")) << false;
-        QTest::addRow("embedded v0.20.0") << pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0")) << false;
+        QTest::addRow("embedded sample-2") << pbtest::embeddedCatalogDir(QStringLiteral("sample-2")) << false;
+        QTest::addRow("embedded sample-1") << pbtest::embeddedCatalogDir(QStringLiteral("sample-1")) << false;
         QTest::addRow("AICR 2026-08-19") << pbtest::realCatalog(QStringLiteral("2026-08-19")) << true;
     }
     // For every leaf: one node per enabled component, every edge joins two nodes, a dependency
@@ -78,7 +78,7 @@ class TestGraph : public QObject {
     }
 
     void jsonShape() {
-        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
+        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(cat.ok());
         const catalog::RecipeResult r = resolveIn(*cat, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
         Result<graph::ComponentGraph> g = graph::layoutRecipe(r);
@@ -102,7 +102,7 @@ class TestGraph : public QObject {
     }
 
     void renderFormats() {
-        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
+        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(cat.ok());
         const catalog::RecipeResult r = resolveIn(*cat, QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
         Result<QByteArray> svg = graph::render(r, QStringLiteral("svg"));

@@ -365,7 +365,7 @@ void TestInputSafety::fifoAsOciIndexAndBlob() {
 void TestInputSafety::fifoAndSymlinkInCatalogTree() {
     QTemporaryDir dir;
     const QString root = dir.filePath(QStringLiteral("recipes"));
-    copyTree(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")), root);
+    copyTree(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), root);
     {
         Result<catalog::Catalog> ok = catalog::loadCatalog(root);
         QVERIFY2(ok.ok(), qPrintable(ok.ok() ? QString() : ok.error().toString()));

@@ -142,7 +142,7 @@ class TestOpsEvidence : public QObject {
         for (const evidence::Pointer& p : *signedOnes)
             invalidSigned += p.isValid() ? 0 : 1;
         QCOMPARE(invalidSigned, 1);
-        Result<store::CatalogVersionInfo> v = store::CatalogStore(*db).version(QStringLiteral("v1.0.0"));
+        Result<store::CatalogVersionInfo> v = store::CatalogStore(*db).version(QStringLiteral("sample-2"));
         QVERIFY(v);
         Result<std::vector<evidence::HealthRow>> rows = evidenceStore.health(v->id);
         QVERIFY(rows);
@@ -260,7 +260,7 @@ class TestOpsEvidence : public QObject {
         const QByteArray bytes = f.readAll();
         QCOMPARE(out->sha256, sha256Hex(bytes));
         const QString text = QString::fromUtf8(bytes);
-        QVERIFY(text.contains(QStringLiteral("<h1>Release review: catalog v1.0.0</h1>")));
+        QVERIFY(text.contains(QStringLiteral("<h1>Release review: catalog sample-2</h1>")));
         QVERIFY(text.contains(QStringLiteral("<tr class=\"health-row\"><td>%1").arg(kBroken)));
         QVERIFY(text.contains(QStringLiteral(">invalid</font>")));
         Result<receipts::Receipt> r = receipts::Ledger(*db).receipt(out->receiptSeq);
@@ -279,7 +279,7 @@ class TestOpsEvidence : public QObject {
         QFile m(request.path);
         QVERIFY(m.open(QIODevice::ReadOnly));
         const QString md = QString::fromUtf8(m.readAll());
-        QVERIFY(md.startsWith(QStringLiteral("# Release review: catalog v1.0.0")));
+        QVERIFY(md.startsWith(QStringLiteral("# Release review: catalog sample-2")));
         const qsizetype healthAt = md.indexOf(QStringLiteral("## Health")), evidenceAt = md.indexOf(QStringLiteral("## Evidence"));
         QVERIFY(healthAt > 0 && evidenceAt > healthAt);
         const QString health = md.mid(healthAt, evidenceAt - healthAt);
@@ -336,7 +336,7 @@ class TestOpsEvidence : public QObject {
             QFile f(out);
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QByteArray bytes = f.readAll();
-            QVERIFY(bytes.contains("Release review: catalog v1.0.0"));
+            QVERIFY(bytes.contains("Release review: catalog sample-2"));
             QVERIFY(bytes.contains(kBroken.toUtf8()));
             QVERIFY2(r.out.contains(sha256Hex(bytes)), qPrintable(r.out));
         }

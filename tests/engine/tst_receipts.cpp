@@ -249,7 +249,7 @@ class TestReceipts : public QObject {
                  0);
         const QString nccl = pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"));
         Run perf = proofbench({QStringLiteral("perf"), QStringLiteral("import"), nccl, QStringLiteral("--kind"), QStringLiteral("nccl"),
-                               QStringLiteral("--version"), QStringLiteral("v1.0.0"), QStringLiteral("--service"), QStringLiteral("eks"),
+                               QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"), QStringLiteral("eks"),
                                QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
                                QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
                                QStringLiteral("--db"), db});

@@ -95,7 +95,7 @@ void TestSecrets::noSecretIsWrittenAnywhere() {
     };
     QVERIFY(run({QStringLiteral("keygen"), QStringLiteral("--out"), dir.filePath(QStringLiteral("k.key")), QStringLiteral("--passphrase-env"),
                  QStringLiteral("PB_PASS")}));
-    const QStringList criteria{QStringLiteral("--version"), QStringLiteral("v1.0.0"), QStringLiteral("--service"), QStringLiteral("eks"),
+    const QStringList criteria{QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"), QStringLiteral("eks"),
                                QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
                                QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
                                QStringLiteral("--phase"), QStringLiteral("performance")};

@@ -96,12 +96,12 @@ class TestStore : public QObject {
         auto db = freshDb(QStringLiteral("embedded.sqlite"));
         Result<QStringList> labels = seedEmbeddedCatalog(*db);
         QVERIFY2(labels.ok(), qPrintable(labels.ok() ? QString() : labels.error().toString()));
-        QCOMPARE(*labels, QStringList({"v0.20.0", "v1.0.0"}));
+        QCOMPARE(*labels, QStringList({"sample-1", "sample-2"}));
         CatalogStore store(*db);
         auto versions = store.versions();
         QVERIFY(versions.ok());
         QCOMPARE(versions->size(), size_t(2));
-        QCOMPARE(versions->at(1).label, QStringLiteral("v1.0.0"));
+        QCOMPARE(versions->at(1).label, QStringLiteral("sample-2"));
         QVERIFY(versions->at(1).embedded);
         QCOMPARE(versions->at(1).recipeCount, 16);
         auto recipes = store.recipes(versions->at(1).id);
@@ -116,13 +116,13 @@ class TestStore : public QObject {
         QVERIFY(again.ok());
         QVERIFY(again->isEmpty());
         // The stored files rebuild the same catalog.
-        Result<catalog::Catalog> rebuilt = store.loadCatalog(QStringLiteral("v1.0.0"));
+        Result<catalog::Catalog> rebuilt = store.loadCatalog(QStringLiteral("sample-2"));
         QVERIFY(rebuilt.ok());
         QCOMPARE(rebuilt->contentDigest(), versions->at(1).contentDigest);
         // Components are stored in deployment order and join to recipes.
         QSqlQuery q(db->sql());
         QVERIFY(q.exec(QStringLiteral("SELECT rc.version FROM recipe_components rc JOIN recipes r ON r.id = rc.recipe_id "
-                                      "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE v.label = 'v1.0.0' "
+                                      "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE v.label = 'sample-2' "
                                       "AND r.name = 'h100-eks-ubuntu-training-kubeflow' AND rc.name = 'gpu-operator'")));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toString(), QStringLiteral("v26.7.1"));
@@ -139,28 +139,28 @@ class TestStore : public QObject {
                 out.insert(r.name, r);
             return out;
         };
-        const auto first = byName(QStringLiteral("v0.20.0"));
+        const auto first = byName(QStringLiteral("sample-1"));
         for (const RecipeInfo& r : first) {
             QCOMPARE(r.change(), RecipeInfo::Change::FirstVersion);
             QVERIFY(r.changeText().isEmpty());
         }
-        const auto second = byName(QStringLiteral("v1.0.0"));
+        const auto second = byName(QStringLiteral("sample-2"));
         const RecipeInfo& kubeflow = second.value(QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
-        QCOMPARE(kubeflow.previousLabel, QStringLiteral("v0.20.0"));
+        QCOMPARE(kubeflow.previousLabel, QStringLiteral("sample-1"));
         QCOMPARE(kubeflow.previousDigest, first.value(QStringLiteral("h100-eks-ubuntu-training-kubeflow")).digest);
         QCOMPARE(kubeflow.change(), RecipeInfo::Change::Changed); // gpu-operator v26.3.3 -> v26.7.1
-        QCOMPARE(kubeflow.changeText(), QStringLiteral("changed since v0.20.0"));
+        QCOMPARE(kubeflow.changeText(), QStringLiteral("changed since sample-1"));
         const RecipeInfo& added = second.value(QStringLiteral("gb300-eks-ubuntu-inference-dynamo"));
         QCOMPARE(added.change(), RecipeInfo::Change::New);
-        QCOMPARE(added.changeText(), QStringLiteral("new in v1.0.0"));
+        QCOMPARE(added.changeText(), QStringLiteral("new in sample-2"));
         // The same content again under another label: every recipe keeps its digest.
-        Result<catalog::Catalog> again = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
+        Result<catalog::Catalog> again = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(again.ok());
-        QVERIFY(store.importCatalog(QStringLiteral("v1.0.0-rebuilt"), *again).ok());
-        const auto third = byName(QStringLiteral("v1.0.0-rebuilt"));
+        QVERIFY(store.importCatalog(QStringLiteral("sample-2-rebuilt"), *again).ok());
+        const auto third = byName(QStringLiteral("sample-2-rebuilt"));
         QCOMPARE(third.size(), second.size());
         for (const RecipeInfo& r : third) {
-            QCOMPARE(r.previousLabel, QStringLiteral("v1.0.0"));
+            QCOMPARE(r.previousLabel, QStringLiteral("sample-2"));
             QCOMPARE(r.change(), RecipeInfo::Change::Unchanged);
         }
     }
@@ -168,27 +168,27 @@ class TestStore : public QObject {
     void reimportIsIdempotent() {
         auto db = freshDb(QStringLiteral("idem.sqlite"));
         CatalogStore store(*db);
-        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("v0.20.0")));
+        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-1")));
         QVERIFY(cat.ok());
-        Result<ImportReport> first = store.importCatalog(QStringLiteral("v0.20.0"), *cat);
+        Result<ImportReport> first = store.importCatalog(QStringLiteral("sample-1"), *cat);
         QVERIFY(first.ok());
         QCOMPARE(first->outcome, ImportReport::Outcome::Imported);
         const QByteArray before = dumpDigest(*db);
-        Result<ImportReport> second = store.importCatalog(QStringLiteral("v0.20.0"), *cat);
+        Result<ImportReport> second = store.importCatalog(QStringLiteral("sample-1"), *cat);
         QVERIFY(second.ok());
         QCOMPARE(second->outcome, ImportReport::Outcome::Unchanged);
         QCOMPARE(second->versionId, first->versionId);
         QCOMPARE(dumpDigest(*db), before);
         // Same label, different content: refused unless replace is asked for.
-        Result<catalog::Catalog> other = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
+        Result<catalog::Catalog> other = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(other.ok());
-        Result<ImportReport> clash = store.importCatalog(QStringLiteral("v0.20.0"), *other);
+        Result<ImportReport> clash = store.importCatalog(QStringLiteral("sample-1"), *other);
         QVERIFY(!clash.ok());
         QVERIFY(clash.error().message.contains(QStringLiteral("already exists")));
         QCOMPARE(dumpDigest(*db), before);
         ImportOptions replace;
         replace.replace = true;
-        Result<ImportReport> replaced = store.importCatalog(QStringLiteral("v0.20.0"), *other, replace);
+        Result<ImportReport> replaced = store.importCatalog(QStringLiteral("sample-1"), *other, replace);
         QVERIFY(replaced.ok());
         QCOMPARE(replaced->outcome, ImportReport::Outcome::Replaced);
         QCOMPARE(store.versions()->size(), size_t(1));
@@ -272,7 +272,7 @@ class TestStore : public QObject {
     void cancelledImportLeavesDatabaseUnchanged() {
         auto db = freshDb(QStringLiteral("cancel.sqlite"));
         const QByteArray before = dumpDigest(*db);
-        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
+        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(cat.ok());
         std::atomic_bool cancel{false};
         ImportOptions opt;
@@ -281,7 +281,7 @@ class TestStore : public QObject {
             if (step >= 3)
                 cancel = true;
         };
-        Result<ImportReport> r = CatalogStore(*db).importCatalog(QStringLiteral("v1.0.0"), *cat, opt);
+        Result<ImportReport> r = CatalogStore(*db).importCatalog(QStringLiteral("sample-2"), *cat, opt);
         QVERIFY(!r.ok());
         QVERIFY(r.error().message.contains(QStringLiteral("cancelled")));
         QCOMPARE(dumpDigest(*db), before);

@@ -31,7 +31,7 @@ const QString kTraining = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
 const QString kInference = QStringLiteral("h100-eks-ubuntu-inference-dynamo");
 
 catalog::Catalog embedded() {
-    Result<catalog::Catalog> c = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("v1.0.0")));
+    Result<catalog::Catalog> c = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
     if (!c)
         qFatal("embedded catalog: %s", qPrintable(c.error().toString()));
     return *c;
@@ -484,7 +484,7 @@ void TestValidation::cliValidateSignsAndVerifies() {
              0);
     const QString outDir = dir.filePath(QStringLiteral("evidence"));
     const int rc = cli({QStringLiteral("validate"), QStringLiteral("--kubeconfig"), server.kubeconfig(), QStringLiteral("--context"),
-                        QStringLiteral("pb-token"), QStringLiteral("--version"), QStringLiteral("v1.0.0"), QStringLiteral("--service"),
+                        QStringLiteral("pb-token"), QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"),
                         QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
                         QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
                         QStringLiteral("--phase"), QStringLiteral("performance"), QStringLiteral("--key"), dir.filePath(QStringLiteral("signer.key")),
@@ -534,7 +534,7 @@ void TestValidation::cliPerfImport() {
     QProcess p;
     p.start(QStringLiteral(PB_CLI_BINARY),
             {QStringLiteral("perf"), QStringLiteral("import"), pbtest::fixture(QStringLiteral("validation/nccl-low.txt")), QStringLiteral("--kind"),
-             QStringLiteral("nccl"), QStringLiteral("--version"), QStringLiteral("v1.0.0"), QStringLiteral("--service"), QStringLiteral("eks"),
+             QStringLiteral("nccl"), QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"), QStringLiteral("eks"),
              QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"), QStringLiteral("--intent"),
              QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"), QStringLiteral("--format"), QStringLiteral("json"),
              QStringLiteral("--db"), db});

@@ -1,4 +1,4 @@
-// An evidence tree for the embedded v1.0.0 catalog, written the way AICR lays it out
+// An evidence tree for the embedded sample-2 catalog, written the way AICR lays it out
 // (engine/evidence/Evidence.h): an allowlist with a community and a partner signer, per-source
 // signed pointers under <recipe>/<slug>/sha256-<hex>.yaml, a flat pending pointer, an invalid
 // pointer (wrong source directory) and evidence for a recipe the catalog does not have.
@@ -36,7 +36,7 @@ struct EvidenceFixture {
     }
     static QString partnerSlug() { return pb::evidence::sourceSlug(partnerIssuer(), partnerIdentity()); }
 
-    // Recipes of v1.0.0 and what the tree says about them.
+    // Recipes of sample-2 and what the tree says about them.
     static QString signedRecipe() {
         return QStringLiteral("h100-eks-ubuntu-training-kubeflow");
     } // community + partner
@@ -46,7 +46,7 @@ struct EvidenceFixture {
     static QString invalidRecipe() {
         return QStringLiteral("h100-gke-cos-training-kubeflow");
     } // wrong source dir
-    static QString outsideRecipe() { return QStringLiteral("vr200-rke2-ubuntu-training"); } // not in v1.0.0
+    static QString outsideRecipe() { return QStringLiteral("vr200-rke2-ubuntu-training"); } // not in sample-2
     static QString hex(char c) { return QString(64, QLatin1Char(c)); }
     static qint64 rekorIndex() { return 1234567890; }
 
@@ -103,7 +103,7 @@ struct EvidenceFixture {
     static constexpr int kPointers = 5;
 };
 
-// A summary-bundle/ directory: recipe.yaml (the leaf resolved from the embedded v1.0.0 catalog),
+// A summary-bundle/ directory: recipe.yaml (the leaf resolved from the embedded sample-2 catalog),
 // snapshot, BOM, a CTRF report per phase, manifest.json and statement.intoto.json consistent with
 // them. `failedPerf` performance tests fail (with a message), so the check says "failed phases".
 struct BundleDirFixture {
@@ -111,7 +111,7 @@ struct BundleDirFixture {
     QString recipeName;
     QString predicateType = QStringLiteral("https://aicr.run/recipe-evidence/v3");
     QString attestedAt = QStringLiteral("2026-10-01T10:00:00Z");
-    QString aicrVersion = QStringLiteral("v1.0.0");
+    QString aicrVersion = QStringLiteral("sample-2");
     QString recipeDigest; // 64 hex, as the statement records it
 
     static QString failedTestMessage() { return QStringLiteral("busbw 312.4 GB/s below threshold 350 GB/s"); }
@@ -143,8 +143,8 @@ struct BundleDirFixture {
 
     // `catalogDir`/`version`: another catalog's leaf (the screenshots use the real one).
     explicit BundleDirFixture(const QString& leaf = EvidenceFixture::signedRecipe(), int failedPerf = 1,
-                              const QString& catalogDir = QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"),
-                              const QString& version = QStringLiteral("v1.0.0")) {
+                              const QString& catalogDir = QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"),
+                              const QString& version = QStringLiteral("sample-2")) {
         pb::Result<pb::catalog::Catalog> cat = pb::catalog::loadCatalog(catalogDir);
         if (!cat)
             qFatal("%s", qPrintable(cat.error().toString()));

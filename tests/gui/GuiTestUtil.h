@@ -34,7 +34,7 @@ struct SeededDb {
     QString path() const { return dir.filePath(QStringLiteral("proofbench.sqlite")); }
 };
 
-// A fresh SQLite file in a temp dir holding the embedded default catalog (v0.20.0, v1.0.0).
+// A fresh SQLite file in a temp dir holding the embedded default catalog (sample-1, sample-2).
 inline std::unique_ptr<SeededDb> seededDatabase() {
     auto s = std::make_unique<SeededDb>();
     if (!s->dir.isValid()) {

@@ -14,9 +14,9 @@ inline QString validationFixture(const QString& name) {
     return QStringLiteral(PB_FIXTURES "/gui-validation/") + name;
 }
 
-// A leaf of the embedded v1.0.0 catalog whose validation runs nccl-all-reduce-bw against ">= 300".
+// A leaf of the embedded sample-2 catalog whose validation runs nccl-all-reduce-bw against ">= 300".
 inline const char* kNcclRecipe = "h100-eks-ubuntu-training-kubeflow";
-inline const char* kNcclVersion = "v1.0.0";
+inline const char* kNcclVersion = "sample-2";
 
 // The script: nccl-all-reduce-bw prints the fixture's all_reduce_perf table over `runMs`
 // (or never finishes).

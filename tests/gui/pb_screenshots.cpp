@@ -316,13 +316,13 @@ int main(int argc, char** argv) {
         return signShots(window, *db->db, out) ? 0 : 1;
 
     // 1. A catalog version's summary (the start screen).
-    window.selectVersion(QStringLiteral("v1.0.0"));
-    waitFor([&] { return window.cachedCatalog(QStringLiteral("v1.0.0")) != nullptr; });
+    window.selectVersion(QStringLiteral("sample-2"));
+    waitFor([&] { return window.cachedCatalog(QStringLiteral("sample-2")) != nullptr; });
     ok &= save(&window, out, QStringLiteral("version-summary.png"));
 
     // 2. A recipe with inputs and thresholds in its validation.
     QSignalSpy shown(&window, &MainWindow::recipeShown);
-    window.selectRecipe(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
+    window.selectRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
     ok &= waitFor([&] { return window.recipeView()->hasResult(); });
     ok &= save(&window, out, QStringLiteral("main-window-recipe.png"));
 
@@ -330,16 +330,16 @@ int main(int argc, char** argv) {
     auto* filter = window.findChild<QLineEdit*>(QStringLiteral("recipeFilter"));
     filter->setFocus();
     QTest::keyClicks(filter, QStringLiteral("gb200 training"));
-    window.selectRecipe(QStringLiteral("v0.20.0"), QStringLiteral("gb200-eks-ubuntu-training-kubeflow"));
+    window.selectRecipe(QStringLiteral("sample-1"), QStringLiteral("gb200-eks-ubuntu-training-kubeflow"));
     ok &= waitFor([&] {
         return window.recipeView()->hasResult() &&
-               window.recipeView()->recipe().catalogLabel == QLatin1String("v0.20.0");
+               window.recipeView()->recipe().catalogLabel == QLatin1String("sample-1");
     });
     ok &= save(&window, out, QStringLiteral("main-window-filter.png"));
     filter->clear();
 
     // 4. An applied overlay's verbatim YAML.
-    window.selectRecipe(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
+    window.selectRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
     ok &= waitFor([&] {
         return window.recipeView()->recipe().name == QLatin1String("h100-eks-ubuntu-inference-dynamo");
     });
@@ -355,10 +355,10 @@ int main(int argc, char** argv) {
 
     // 5. The component graph, one component selected: its dependencies and dependents stand out.
     const QString graphRecipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
-    window.selectRecipe(QStringLiteral("v1.0.0"), graphRecipe);
+    window.selectRecipe(QStringLiteral("sample-2"), graphRecipe);
     ok &= waitFor([&] {
         return window.recipeView()->hasResult() && window.recipeView()->recipe().name == graphRecipe &&
-               window.recipeView()->recipe().catalogLabel == QLatin1String("v1.0.0");
+               window.recipeView()->recipe().catalogLabel == QLatin1String("sample-2");
     });
     window.recipeTabs()->setCurrentWidget(window.graphPane());
     ok &= waitFor([&] { return window.graphPane()->isReady(); });
@@ -379,7 +379,7 @@ int main(int argc, char** argv) {
 
     // 7. Import progress. The dialog normally appears after 250 ms; show it at once for the picture.
     QSignalSpy finished(&window, &MainWindow::importFinished);
-    window.startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"), QStringLiteral("v1.0.0-local"));
+    window.startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"), QStringLiteral("sample-2-local"));
     QPointer<QProgressDialog> progress = window.findChild<QProgressDialog*>(QStringLiteral("importProgress"));
     if (progress) {
         progress->show();
@@ -391,9 +391,9 @@ int main(int argc, char** argv) {
     ok &= save(&window, out, QStringLiteral("main-window-imported.png"));
 
     // 8. The Health view with evidence imported: the real catalog and its evidence tree when the
-    // shared data is there, else the fixture tree of the tests against v1.0.0.
+    // shared data is there, else the fixture tree of the tests against sample-2.
     const QString realCatalog = QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes");
-    QString healthVersion = QStringLiteral("v1.0.0"), evidenceDir, inspectRecipe;
+    QString healthVersion = QStringLiteral("sample-2"), evidenceDir, inspectRecipe;
     QTemporaryDir fixture;
     if (QFileInfo::exists(realCatalog + QStringLiteral("/evidence"))) {
         finished.clear();
@@ -410,10 +410,10 @@ int main(int argc, char** argv) {
     // A summary bundle (built here, its performance phase with a failing test) for the recipe the
     // inspector shows, so the bundle section has something to show.
     {
-        const bool real = healthVersion != QLatin1String("v1.0.0");
+        const bool real = healthVersion != QLatin1String("sample-2");
         const pbgui::BundleDirFixture bundle(
-            inspectRecipe, 1, real ? realCatalog : QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"),
-            real ? healthVersion : QStringLiteral("v1.0.0"));
+            inspectRecipe, 1, real ? realCatalog : QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"),
+            real ? healthVersion : QStringLiteral("sample-2"));
         ok &= !bundle.writeDirectory(fixture.filePath(QStringLiteral("bundles/one"))).isEmpty();
         ok &= bool(
             pb::store::EvidenceStore(*db->db).importBundles(fixture.filePath(QStringLiteral("bundles"))));

@@ -1,4 +1,4 @@
-// The comparison models over the embedded catalog (v0.20.0 → v1.0.0), each under
+// The comparison models over the embedded catalog (sample-1 → sample-2), each under
 // QAbstractItemModelTester. What a row says is checked against the two resolved recipes directly,
 // not only against the engine's diff: a component is added, removed, changed or unchanged by
 // comparing its fields on both sides here.
@@ -124,7 +124,7 @@ void TestDiffModels::initTestCase() {
     m_db = pbgui::seededDatabase();
     QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
     store::CatalogStore store(*m_db->db);
-    for (const QString& label : {QStringLiteral("v1.0.0"), QStringLiteral("v0.20.0")}) {
+    for (const QString& label : {QStringLiteral("sample-2"), QStringLiteral("sample-1")}) {
         Result<catalog::Catalog> c = store.loadCatalog(label);
         QVERIFY2(c.ok(), c.ok() ? "" : qPrintable(c.error().toString()));
         m_catalogs.emplace(label, std::move(*c));
@@ -145,9 +145,9 @@ catalog::RecipeDiff TestDiffModels::diffOf(const QString& from, const QString& t
 void TestDiffModels::componentDiff_data() {
     QTest::addColumn<QString>("from");
     QTest::addColumn<QString>("to");
-    QTest::addRow("v0.20.0 → v1.0.0") << QStringLiteral("v0.20.0") << QStringLiteral("v1.0.0");
-    QTest::addRow("v1.0.0 → v0.20.0") << QStringLiteral("v1.0.0") << QStringLiteral("v0.20.0");
-    QTest::addRow("v1.0.0 → v1.0.0") << QStringLiteral("v1.0.0") << QStringLiteral("v1.0.0");
+    QTest::addRow("sample-1 → sample-2") << QStringLiteral("sample-1") << QStringLiteral("sample-2");
+    QTest::addRow("sample-2 → sample-1") << QStringLiteral("sample-2") << QStringLiteral("sample-1");
+    QTest::addRow("sample-2 → sample-2") << QStringLiteral("sample-2") << QStringLiteral("sample-2");
 }
 
 void TestDiffModels::componentDiff() {
@@ -230,13 +230,13 @@ void TestDiffModels::componentDiff() {
     QCOMPARE(seen, names);
 }
 
-// The embedded catalog's release story for EKS H100 training on Kubeflow: what changed from v0.20.0.
+// The embedded catalog's release story for EKS H100 training on Kubeflow: what changed from sample-1.
 void TestDiffModels::releaseTable() {
-    const RecipeResult a = resolveLeaf(QStringLiteral("v0.20.0"), kRecipe);
-    const RecipeResult b = resolveLeaf(QStringLiteral("v1.0.0"), kRecipe);
+    const RecipeResult a = resolveLeaf(QStringLiteral("sample-1"), kRecipe);
+    const RecipeResult b = resolveLeaf(QStringLiteral("sample-2"), kRecipe);
     ComponentDiffModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setDiff(catalog::diffRecipes(a, b, QStringLiteral("v0.20.0"), QStringLiteral("v1.0.0")));
+    model.setDiff(catalog::diffRecipes(a, b, QStringLiteral("sample-1"), QStringLiteral("sample-2")));
 
     struct Expect {
         QString name, from, to;
@@ -279,7 +279,7 @@ void TestDiffModels::releaseTable() {
 }
 
 void TestDiffModels::changesOnly() {
-    const catalog::RecipeDiff d = diffOf(QStringLiteral("v0.20.0"), QStringLiteral("v1.0.0"));
+    const catalog::RecipeDiff d = diffOf(QStringLiteral("sample-1"), QStringLiteral("sample-2"));
     ComponentDiffModel components;
     ConstraintDiffModel constraints;
     ValidationDiffModel checks;
@@ -407,7 +407,7 @@ void TestDiffModels::validationDiff() {
 }
 
 void TestDiffModels::identicalAndClear() {
-    const catalog::RecipeDiff same = diffOf(QStringLiteral("v1.0.0"), QStringLiteral("v1.0.0"));
+    const catalog::RecipeDiff same = diffOf(QStringLiteral("sample-2"), QStringLiteral("sample-2"));
     QVERIFY(same.identical());
     ComponentDiffModel components;
     ConstraintDiffModel constraints;
@@ -418,7 +418,7 @@ void TestDiffModels::identicalAndClear() {
     components.setDiff(same);
     constraints.setDiff(same);
     checks.setDiff(same);
-    QCOMPARE(components.rowCount(), int(resolveLeaf(QStringLiteral("v1.0.0"), kRecipe).componentRefs.size()));
+    QCOMPARE(components.rowCount(), int(resolveLeaf(QStringLiteral("sample-2"), kRecipe).componentRefs.size()));
     for (int r = 0; r < components.rowCount(); ++r)
         QCOMPARE(components.index(r, ComponentDiffModel::ChangeColumn).data().toString(),
                  QStringLiteral("unchanged"));

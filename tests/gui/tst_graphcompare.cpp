@@ -154,14 +154,14 @@ int TestGraphCompare::rowOf(QAbstractItemModel* model, const QString& name) {
 }
 
 void TestGraphCompare::graphMatchesRecipe() {
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), kRecipe));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), kRecipe));
     QVERIFY(showGraph());
     auto* view = find<GraphView>("graphView");
     QVERIFY(view && view->isVisible());
     QCOMPARE(view, m_window->graphPane()->view());
 
     // One node per enabled component, one edge per dependency between them.
-    const catalog::RecipeResult r = resolved(QStringLiteral("v1.0.0"), kRecipe);
+    const catalog::RecipeResult r = resolved(QStringLiteral("sample-2"), kRecipe);
     QCOMPARE(view->nodeItems().size(), r.deploymentOrder.size());
     QCOMPARE(namesOf(view->nodeItems()), deployed(r));
     QCOMPARE(view->edgeItems().size(), dependencyCount(r));
@@ -193,7 +193,7 @@ void TestGraphCompare::graphMatchesRecipe() {
 }
 
 void TestGraphCompare::zoomAndFit() {
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), kRecipe));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), kRecipe));
     QVERIFY(showGraph());
     auto* view = find<GraphView>("graphView");
     auto* in = find<QToolButton>("zoomIn");
@@ -254,7 +254,7 @@ void TestGraphCompare::zoomAndFit() {
 }
 
 void TestGraphCompare::selectionFollowsBothWays() {
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), kRecipe));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), kRecipe));
     QVERIFY(showGraph());
     auto* view = find<GraphView>("graphView");
     auto* table = find<QTableView>("componentsTable");
@@ -262,7 +262,7 @@ void TestGraphCompare::selectionFollowsBothWays() {
     widgets::RecipeView* recipeView = m_window->recipeView();
     QSignalSpy fromTable(recipeView, &widgets::RecipeView::componentSelected);
     QSignalSpy fromGraph(m_window->graphPane(), &widgets::GraphPane::componentClicked);
-    const catalog::RecipeResult r = resolved(QStringLiteral("v1.0.0"), kRecipe);
+    const catalog::RecipeResult r = resolved(QStringLiteral("sample-2"), kRecipe);
 
     // Click a node: the table's current row follows; nothing echoes back.
     const QString target = QStringLiteral("gpu-operator");
@@ -332,7 +332,7 @@ void TestGraphCompare::selectionFollowsBothWays() {
 }
 
 void TestGraphCompare::exportSvgAndPng() {
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), kRecipe));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), kRecipe));
     QVERIFY(showGraph());
     QVERIFY(find<QToolButton>("graphExport")->isEnabled());
     QTemporaryDir dir;
@@ -367,24 +367,24 @@ void TestGraphCompare::exportSvgAndPng() {
 }
 
 void TestGraphCompare::graphFollowsTreeSelection() {
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), kRecipe));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), kRecipe));
     QVERIFY(showGraph());
     auto* view = find<GraphView>("graphView");
     QSignalSpy ready(m_window->graphPane(), &widgets::GraphPane::graphReady);
 
     // Another recipe (selected while the Graph tab is showing): a new layout of its components.
     const QString other = QStringLiteral("gb200-eks-ubuntu-inference-dynamo");
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), other));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), other));
     QVERIFY(m_window->graphPane()->isVisible()); // the tab stays
     QTRY_VERIFY_WITH_TIMEOUT(m_window->graphPane()->isReady(), kTimeout);
     QCOMPARE(ready.count(), 1);
-    const catalog::RecipeResult r = resolved(QStringLiteral("v1.0.0"), other);
+    const catalog::RecipeResult r = resolved(QStringLiteral("sample-2"), other);
     QCOMPARE(namesOf(view->nodeItems()), deployed(r));
     QCOMPARE(view->edgeItems().size(), dependencyCount(r));
 
     // A row chosen in the table before the graph is laid out is selected once it is.
     m_window->recipeTabs()->setCurrentWidget(m_window->recipeView());
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), kRecipe));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), kRecipe));
     QVERIFY(!m_window->graphPane()->isReady()); // laid out when the tab shows
     auto* table = find<QTableView>("componentsTable");
     const int row = rowOf(table->model(), QStringLiteral("kai-scheduler"));
@@ -395,12 +395,12 @@ void TestGraphCompare::graphFollowsTreeSelection() {
     QCOMPARE(view->selectedNode(), QStringLiteral("kai-scheduler"));
 
     // A version row shows the version summary instead of the tabs.
-    QVERIFY(m_window->selectVersion(QStringLiteral("v0.20.0")));
+    QVERIFY(m_window->selectVersion(QStringLiteral("sample-1")));
     QVERIFY(!m_window->graphPane()->isVisible());
 }
 
 void TestGraphCompare::comparePickers() {
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), kRecipe));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), kRecipe));
     QVERIFY(showCompare());
     auto* from = find<QComboBox>("compareFrom");
     auto* to = find<QComboBox>("compareTo");
@@ -413,8 +413,8 @@ void TestGraphCompare::comparePickers() {
     QAbstractItemModel* model = table->model();
 
     // Default: the version imported before this one → this one, same recipe.
-    QCOMPARE(from->currentText(), QStringLiteral("v0.20.0"));
-    QCOMPARE(to->currentText(), QStringLiteral("v1.0.0"));
+    QCOMPARE(from->currentText(), QStringLiteral("sample-1"));
+    QCOMPARE(to->currentText(), QStringLiteral("sample-2"));
     QCOMPARE(toRecipe->currentText(), kRecipe);
 
     auto check = [&](const QString& fromLabel, const QString& toLabel) {
@@ -442,7 +442,7 @@ void TestGraphCompare::comparePickers() {
         QCOMPARE(namesOf(graphView->nodeItems()), deployed(a) | deployed(b));
     };
 
-    check(QStringLiteral("v0.20.0"), QStringLiteral("v1.0.0"));
+    check(QStringLiteral("sample-1"), QStringLiteral("sample-2"));
     int gpu = rowOf(model, QStringLiteral("gpu-operator"));
     QVERIFY(gpu >= 0);
     QCOMPARE(model->index(gpu, ComponentDiffModel::ChangeColumn).data().toString(),
@@ -469,21 +469,21 @@ void TestGraphCompare::comparePickers() {
 
     // Same version on both sides: everything unchanged.
     QSignalSpy updated(pane, &widgets::ComparePane::compareUpdated);
-    from->setCurrentIndex(from->findText(QStringLiteral("v1.0.0")));
+    from->setCurrentIndex(from->findText(QStringLiteral("sample-2")));
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate() && updated.count() > 0, kTimeout);
-    QCOMPARE(model->rowCount(), int(resolved(QStringLiteral("v1.0.0"), kRecipe).componentRefs.size()));
+    QCOMPARE(model->rowCount(), int(resolved(QStringLiteral("sample-2"), kRecipe).componentRefs.size()));
     for (int row = 0; row < model->rowCount(); ++row)
         QCOMPARE(model->index(row, ComponentDiffModel::ChangeColumn).data().toString(),
                  QStringLiteral("unchanged"));
     QVERIFY(pane->recipeDiff()->identical());
     QVERIFY(find<QLabel>("compareRecipeSummary")->text().contains(QStringLiteral("identical")));
 
-    // Backwards: v1.0.0 → v0.20.0, the GPU Operator goes down again.
+    // Backwards: sample-2 → sample-1, the GPU Operator goes down again.
     updated.clear();
-    to->setCurrentIndex(to->findText(QStringLiteral("v0.20.0")));
+    to->setCurrentIndex(to->findText(QStringLiteral("sample-1")));
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate() && updated.count() > 0, kTimeout);
     QCOMPARE(toRecipe->currentText(), kRecipe);
-    check(QStringLiteral("v1.0.0"), QStringLiteral("v0.20.0"));
+    check(QStringLiteral("sample-2"), QStringLiteral("sample-1"));
     QCOMPARE(model->rowCount(), firstRows);
     gpu = rowOf(model, QStringLiteral("gpu-operator"));
     QCOMPARE(model->index(gpu, ComponentDiffModel::FromVersionColumn).data().toString(),
@@ -495,9 +495,9 @@ void TestGraphCompare::comparePickers() {
     updated.clear();
     QTest::mouseClick(find<QToolButton>("compareSwap"), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate() && updated.count() > 0, kTimeout);
-    QCOMPARE(from->currentText(), QStringLiteral("v0.20.0"));
-    QCOMPARE(to->currentText(), QStringLiteral("v1.0.0"));
-    check(QStringLiteral("v0.20.0"), QStringLiteral("v1.0.0"));
+    QCOMPARE(from->currentText(), QStringLiteral("sample-1"));
+    QCOMPARE(to->currentText(), QStringLiteral("sample-2"));
+    check(QStringLiteral("sample-1"), QStringLiteral("sample-2"));
 
     // Changes only hides the unchanged rows.
     auto* changesOnly = find<QCheckBox>("compareChangesOnly");
@@ -525,7 +525,7 @@ void TestGraphCompare::comparePickers() {
 }
 
 void TestGraphCompare::compareOtherRecipeAndSummary() {
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), kRecipe));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), kRecipe));
     QVERIFY(showCompare());
     widgets::ComparePane* pane = m_window->comparePane();
     auto* toRecipe = find<QComboBox>("compareToRecipe");
@@ -536,7 +536,7 @@ void TestGraphCompare::compareOtherRecipeAndSummary() {
     QTRY_VERIFY_WITH_TIMEOUT(pane->catalogDiff() != nullptr, kTimeout);
     const catalog::CatalogDiff* cd = pane->catalogDiff();
     int changed = 0, added = 0, unchanged = 0;
-    for (const store::RecipeInfo& r : *m_window->catalogModel()->recipesOf(QStringLiteral("v1.0.0"))) {
+    for (const store::RecipeInfo& r : *m_window->catalogModel()->recipesOf(QStringLiteral("sample-2"))) {
         changed += r.change() == store::RecipeInfo::Change::Changed ? 1 : 0;
         added += r.change() == store::RecipeInfo::Change::New ? 1 : 0;
         unchanged += r.change() == store::RecipeInfo::Change::Unchanged ? 1 : 0;
@@ -553,13 +553,13 @@ void TestGraphCompare::compareOtherRecipeAndSummary() {
     QVERIFY(summary->text().contains(QStringLiteral("gpu-operator")));
 
     // Another recipe of the "to" version (a different criteria set).
-    QCOMPARE(toRecipe->count(), int(m_window->catalogModel()->recipesOf(QStringLiteral("v1.0.0"))->size()));
+    QCOMPARE(toRecipe->count(), int(m_window->catalogModel()->recipesOf(QStringLiteral("sample-2"))->size()));
     const QString other = QStringLiteral("h100-eks-ubuntu-inference-dynamo");
     QSignalSpy updated(pane, &widgets::ComparePane::compareUpdated);
     toRecipe->setCurrentIndex(toRecipe->findText(other));
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate() && updated.count() > 0, kTimeout);
-    const catalog::RecipeResult a = resolved(QStringLiteral("v0.20.0"), kRecipe);
-    const catalog::RecipeResult b = resolved(QStringLiteral("v1.0.0"), other);
+    const catalog::RecipeResult a = resolved(QStringLiteral("sample-1"), kRecipe);
+    const catalog::RecipeResult b = resolved(QStringLiteral("sample-2"), other);
     QSet<QString> names;
     for (const catalog::ComponentRef& c : a.componentRefs)
         names.insert(c.name);
@@ -577,7 +577,7 @@ void TestGraphCompare::compareOtherRecipeAndSummary() {
 }
 
 void TestGraphCompare::compareFollowsTreeSelection() {
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), kRecipe));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), kRecipe));
     QVERIFY(showCompare());
     auto* from = find<QComboBox>("compareFrom");
     auto* to = find<QComboBox>("compareTo");
@@ -585,19 +585,19 @@ void TestGraphCompare::compareFollowsTreeSelection() {
     widgets::ComparePane* pane = m_window->comparePane();
 
     // Another recipe of the same version: the pickers stay, the recipe follows.
-    from->setCurrentIndex(from->findText(QStringLiteral("v1.0.0")));
+    from->setCurrentIndex(from->findText(QStringLiteral("sample-2")));
     const QString other = QStringLiteral("gb200-eks-ubuntu-training-kubeflow");
-    QVERIFY(openRecipe(QStringLiteral("v1.0.0"), other));
+    QVERIFY(openRecipe(QStringLiteral("sample-2"), other));
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate(), kTimeout);
-    QCOMPARE(from->currentText(), QStringLiteral("v1.0.0"));
+    QCOMPARE(from->currentText(), QStringLiteral("sample-2"));
     QCOMPARE(toRecipe->currentText(), other);
     QVERIFY(pane->recipeDiff()->identical());
 
     // A recipe of the first version: compared with the version after it.
-    QVERIFY(openRecipe(QStringLiteral("v0.20.0"), other));
+    QVERIFY(openRecipe(QStringLiteral("sample-1"), other));
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate(), kTimeout);
-    QCOMPARE(from->currentText(), QStringLiteral("v0.20.0"));
-    QCOMPARE(to->currentText(), QStringLiteral("v1.0.0"));
+    QCOMPARE(from->currentText(), QStringLiteral("sample-1"));
+    QCOMPARE(to->currentText(), QStringLiteral("sample-2"));
     QCOMPARE(toRecipe->currentText(), other);
     const int gpu = pane->componentsModel()->rowOf(QStringLiteral("gpu-operator"));
     QVERIFY(gpu >= 0);

@@ -83,7 +83,7 @@ void TestHealthModels::initTestCase() {
     QVERIFY2(report.ok(), qPrintable(report.ok() ? QString() : report.error().toString()));
     QCOMPARE(report->added, EvidenceFixture::kPointers);
     QCOMPARE(report->invalid, 1);
-    Result<store::CatalogVersionInfo> v1 = store::CatalogStore(*m_db->db).version(QStringLiteral("v1.0.0"));
+    Result<store::CatalogVersionInfo> v1 = store::CatalogStore(*m_db->db).version(QStringLiteral("sample-2"));
     QVERIFY(v1.ok());
     Result<std::vector<HealthRow>> rows = evidence.health(v1->id);
     QVERIFY(rows.ok());
@@ -96,7 +96,7 @@ void TestHealthModels::healthRowsFromDatabase() {
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     model.setRows(m_rows);
     QCOMPARE(reset.count(), 1);
-    QCOMPARE(model.rowCount(), 17); // 16 recipes of v1.0.0 + the coordinate outside it
+    QCOMPARE(model.rowCount(), 17); // 16 recipes of sample-2 + the coordinate outside it
     QCOMPARE(model.columnCount(), int(HealthModel::ColumnCount));
     QCOMPARE(model.countOf(HealthStatus::Signed), 2);
     QCOMPARE(model.countOf(HealthStatus::Pending), 1);
@@ -138,7 +138,7 @@ void TestHealthModels::healthRowsFromDatabase() {
     QCOMPARE(cell(i, HealthModel::PointersColumn, Qt::ForegroundRole).value<QColor>(),
              models::HealthStyle::color(HealthStatus::Invalid));
 
-    // Evidence for a recipe v1.0.0 does not have: greyed, italic, no criteria.
+    // Evidence for a recipe sample-2 does not have: greyed, italic, no criteria.
     const int o = model.rowOf(EvidenceFixture::outsideRecipe());
     QVERIFY(o >= 0);
     QVERIFY(!cell(o, 0, HealthModel::InCatalogRole).toBool());

@@ -129,8 +129,8 @@ void TestHealthPane::importEvidenceAction() {
     HealthPane* pane = m_window->healthPane();
     QCOMPARE(pane->objectName(), QStringLiteral("healthPane"));
     QVERIFY(pane->isVisible());
-    QVERIFY(waitForRows(16)); // v1.0.0, nothing imported yet
-    QCOMPARE(find<QComboBox>("healthVersion")->currentText(), QStringLiteral("v1.0.0")); // the newest
+    QVERIFY(waitForRows(16)); // sample-2, nothing imported yet
+    QCOMPARE(find<QComboBox>("healthVersion")->currentText(), QStringLiteral("sample-2")); // the newest
     QVERIFY(find<QLabel>("healthSummary")->text().contains(QStringLiteral("<b>16</b> no evidence")));
 
     // File > Import Evidence…: the directory dialog, a worker, then the table refreshed.
@@ -169,7 +169,7 @@ void TestHealthPane::importEvidenceAction() {
     finished.clear();
     QVERIFY(m_window->startEvidenceImport(m_evidenceDir));
     QVERIFY(!m_window->startEvidenceImport(m_evidenceDir)); // one at a time
-    QVERIFY(!m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"), QStringLiteral("x")));
+    QVERIFY(!m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"), QStringLiteral("x")));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
     QVERIFY(finished.at(0).at(1).toString().contains(QStringLiteral("0 added, 0 updated, 5 unchanged")));
     QCOMPARE(store::EvidenceStore(*m_db->db).pointerCount(), EvidenceFixture::kPointers);
@@ -321,7 +321,7 @@ void TestHealthPane::versionPickerAndOutsideRows() {
     QVERIFY(importFixture());
     auto* version = find<QComboBox>("healthVersion");
     QCOMPARE(version->count(), 2);
-    QCOMPARE(version->itemText(0), QStringLiteral("v1.0.0"));
+    QCOMPARE(version->itemText(0), QStringLiteral("sample-2"));
     HealthPane* pane = m_window->healthPane();
     auto* table = find<QTableView>("healthTable");
 
@@ -333,29 +333,29 @@ void TestHealthPane::versionPickerAndOutsideRows() {
 
     // Another version: its own recipes; evidence for names it lacks shows as outside rows.
     QSignalSpy loaded(pane, &HealthPane::loaded);
-    version->setCurrentIndex(version->findText(QStringLiteral("v0.20.0")));
+    version->setCurrentIndex(version->findText(QStringLiteral("sample-1")));
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeout);
-    QCOMPARE(loaded.at(0).at(0).toString(), QStringLiteral("v0.20.0"));
-    QCOMPARE(pane->version(), QStringLiteral("v0.20.0"));
+    QCOMPARE(loaded.at(0).at(0).toString(), QStringLiteral("sample-1"));
+    QCOMPARE(pane->version(), QStringLiteral("sample-1"));
     int inCatalog = 0;
     for (const evidence::HealthRow& r : pane->model()->rows())
         inCatalog += r.inCatalog() ? 1 : 0;
     QCOMPARE(inCatalog, 15);
     QCOMPARE(pane->model()->rowOf(EvidenceFixture::outsideRecipe()) >= 0, true);
     QVERIFY(!pane->model()->rowAt(pane->model()->rowOf(EvidenceFixture::outsideRecipe())).inCatalog());
-    QVERIFY(pane->setVersion(QStringLiteral("v1.0.0")));
+    QVERIFY(pane->setVersion(QStringLiteral("sample-2")));
     QVERIFY(!pane->setVersion(QStringLiteral("v9")));
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, kTimeout);
     QCOMPARE(pane->model()->rowCount(), 17);
 
     // A new catalog version: the view of the newest follows it.
     QSignalSpy imported(m_window.get(), &MainWindow::importFinished);
-    QVERIFY(m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"),
-                                  QStringLiteral("v1.0.0-copy")));
+    QVERIFY(m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"),
+                                  QStringLiteral("sample-2-copy")));
     QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kTimeout);
     QVERIFY(imported.at(0).at(0).toBool());
     QCOMPARE(version->count(), 3);
-    QCOMPARE(pane->version(), QStringLiteral("v1.0.0-copy"));
+    QCOMPARE(pane->version(), QStringLiteral("sample-2-copy"));
 }
 
 void TestHealthPane::showInCatalog() {
@@ -370,7 +370,7 @@ void TestHealthPane::showInCatalog() {
     widgets::RecipeView* view = m_window->recipeView();
     QTRY_VERIFY_WITH_TIMEOUT(view->isVisible() && view->hasResult() &&
                                  view->recipe().name == EvidenceFixture::signedRecipe() &&
-                                 view->recipe().catalogLabel == QLatin1String("v1.0.0"),
+                                 view->recipe().catalogLabel == QLatin1String("sample-2"),
                              kTimeout);
     // And back: Ctrl+2 keeps the selection.
     find<QAction>("actionShowHealth")->trigger();
@@ -447,7 +447,7 @@ void TestHealthPane::bundleInInspector() {
     };
     QCOMPARE(value(model->fieldIndex(0, QStringLiteral("result"))), QStringLiteral("valid, failed phases"));
     QCOMPARE(value(model->fieldIndex(0, QStringLiteral("predicateType"))), fixture.predicateType);
-    QCOMPARE(value(model->fieldIndex(0, QStringLiteral("aicrVersion"))), QStringLiteral("v1.0.0"));
+    QCOMPARE(value(model->fieldIndex(0, QStringLiteral("aicrVersion"))), QStringLiteral("sample-2"));
     QVERIFY(value(model->fieldIndex(0, QStringLiteral("recipeDigest"))).startsWith(fixture.recipeDigest));
     QVERIFY(!model->isStale(0));
     QVERIFY(value(model->fieldIndex(0, QStringLiteral("source"))).contains(QStringLiteral("bundles/h100")));

@@ -126,14 +126,14 @@ void TestMainWindow::startsOnNewestVersion() {
     QVERIFY(tree);
     QCOMPARE(tree->model()->rowCount(), 2);
     QCOMPARE(tree->currentIndex().data(CatalogTreeModel::VersionLabelRole).toString(),
-             QStringLiteral("v1.0.0"));
+             QStringLiteral("sample-2"));
     QVERIFY(tree->isExpanded(tree->model()->index(0, 0)));
     QVERIFY(tree->hasFocus());
     QVERIFY(!find<QLabel>("recipeTitle")->isVisible());
 
     auto* summary = find<QLabel>("versionSummary");
     QVERIFY(summary && summary->isVisible());
-    QVERIFY(summary->text().contains(QLatin1String("v1.0.0")));
+    QVERIFY(summary->text().contains(QLatin1String("sample-2")));
     auto* recipes = find<QTableView>("versionRecipesTable");
     QVERIFY(recipes && recipes->isVisible());
     QCOMPARE(recipes->model()->rowCount(), 16);
@@ -147,7 +147,7 @@ void TestMainWindow::startsOnNewestVersion() {
     QTest::keyClick(recipes, Qt::Key_Return);
     QCOMPARE(tree->currentIndex().data(CatalogTreeModel::RecipeNameRole).toString(),
              QStringLiteral("h100-gke-cos-training-kubeflow"));
-    QVERIFY(waitForRecipe(QStringLiteral("v1.0.0"), QStringLiteral("h100-gke-cos-training-kubeflow")));
+    QVERIFY(waitForRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-gke-cos-training-kubeflow")));
 
     auto* db = find<QLabel>("statusDatabase");
     QVERIFY(db && db->text().contains(m_db->path()));
@@ -155,7 +155,7 @@ void TestMainWindow::startsOnNewestVersion() {
     QCOMPARE(m_window->size(), QSize(1400, 900));
 
     // The version's catalog loads in the background, ready for the first recipe click.
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->cachedCatalog(QStringLiteral("v1.0.0")) != nullptr, kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->cachedCatalog(QStringLiteral("sample-2")) != nullptr, kTimeout);
 
     // Every interactive widget has a name.
     for (QWidget* w : m_window->findChildren<QWidget*>()) {
@@ -189,16 +189,16 @@ void TestMainWindow::filterAndSelectRecipe() {
         QVERIFY(tree->isExpanded(version));
     }
 
-    // Select the v1.0.0 match with the mouse.
+    // Select the sample-2 match with the mouse.
     const QModelIndex match = proxy->index(0, 0, proxy->index(0, 0));
-    QCOMPARE(match.data(CatalogTreeModel::VersionLabelRole).toString(), QStringLiteral("v1.0.0"));
+    QCOMPARE(match.data(CatalogTreeModel::VersionLabelRole).toString(), QStringLiteral("sample-2"));
     tree->scrollTo(match);
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(match).center());
     QCOMPARE(tree->currentIndex(), match);
-    QVERIFY(waitForRecipe(QStringLiteral("v1.0.0"), QStringLiteral("gb200-eks-ubuntu-training-kubeflow")));
+    QVERIFY(waitForRecipe(QStringLiteral("sample-2"), QStringLiteral("gb200-eks-ubuntu-training-kubeflow")));
 
     const catalog::RecipeResult recipe =
-        resolved(QStringLiteral("v1.0.0"), QStringLiteral("gb200-eks-ubuntu-training-kubeflow"));
+        resolved(QStringLiteral("sample-2"), QStringLiteral("gb200-eks-ubuntu-training-kubeflow"));
     QAbstractItemModel* table = components->model();
     QCOMPARE(table->rowCount(), int(recipe.componentRefs.size())); // enabled + disabled
     QCOMPARE(table->index(0, ComponentsModel::NameColumn).data().toString(), recipe.deploymentOrder.first());
@@ -209,10 +209,10 @@ void TestMainWindow::filterAndSelectRecipe() {
     QVERIFY(gpu > 0);
     QCOMPARE(table->index(gpu, ComponentsModel::VersionColumn).data().toString(), QStringLiteral("v26.7.1"));
 
-    // The same recipe in v0.20.0 ships the older GPU Operator.
-    QVERIFY(m_window->selectRecipe(QStringLiteral("v0.20.0"),
+    // The same recipe in sample-1 ships the older GPU Operator.
+    QVERIFY(m_window->selectRecipe(QStringLiteral("sample-1"),
                                    QStringLiteral("gb200-eks-ubuntu-training-kubeflow")));
-    QVERIFY(waitForRecipe(QStringLiteral("v0.20.0"), QStringLiteral("gb200-eks-ubuntu-training-kubeflow")));
+    QVERIFY(waitForRecipe(QStringLiteral("sample-1"), QStringLiteral("gb200-eks-ubuntu-training-kubeflow")));
     const int gpuOld = rowOf(table, ComponentsModel::NameColumn, QStringLiteral("gpu-operator"));
     QVERIFY(gpuOld > 0);
     QCOMPARE(table->index(gpuOld, ComponentsModel::VersionColumn).data().toString(),
@@ -226,7 +226,7 @@ void TestMainWindow::filterAndSelectRecipe() {
     QVERIFY(!digest->text().contains(full));
     QVERIFY(digest->toolTip().contains(full));
     QVERIFY(!find<QLabel>("recipeMessage")->isVisible()); // the digest resolved now matches the stored one
-    // v0.20.0 is the first version: nothing to compare with.
+    // sample-1 is the first version: nothing to compare with.
     QVERIFY(!digest->text().contains(QStringLiteral("since")));
 
     // Nothing matches: versions disappear too; clearing brings all back.
@@ -256,21 +256,21 @@ void TestMainWindow::keyboardFilterAndNavigation() {
     QCOMPARE(tree->currentIndex().data(CatalogTreeModel::RecipeNameRole).toString(),
              QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
     QCOMPARE(tree->currentIndex().data(CatalogTreeModel::VersionLabelRole).toString(),
-             QStringLiteral("v1.0.0"));
-    QVERIFY(waitForRecipe(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
+             QStringLiteral("sample-2"));
+    QVERIFY(waitForRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
 
     // Arrow keys walk the (filtered) tree: the next version, then its match.
     QTest::keyClick(tree, Qt::Key_Down);
     QCOMPARE(tree->currentIndex().data(CatalogTreeModel::VersionLabelRole).toString(),
-             QStringLiteral("v0.20.0"));
+             QStringLiteral("sample-1"));
     QCOMPARE(tree->currentIndex().data(CatalogTreeModel::KindRole).value<CatalogTreeModel::Kind>(),
              CatalogTreeModel::Kind::Version);
     QTest::keyClick(tree, Qt::Key_Down);
     QCOMPARE(tree->currentIndex().data(CatalogTreeModel::RecipeNameRole).toString(),
              QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
-    QVERIFY(waitForRecipe(QStringLiteral("v0.20.0"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
+    QVERIFY(waitForRecipe(QStringLiteral("sample-1"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
     QCOMPARE(find<QTableView>("componentsTable")->model()->rowCount(),
-             int(resolved(QStringLiteral("v0.20.0"), QStringLiteral("h100-eks-ubuntu-training-kubeflow"))
+             int(resolved(QStringLiteral("sample-1"), QStringLiteral("h100-eks-ubuntu-training-kubeflow"))
                      .componentRefs.size()));
 
     // Escape in the filter clears it; the selection stays.
@@ -280,15 +280,15 @@ void TestMainWindow::keyboardFilterAndNavigation() {
     QVERIFY(filter->text().isEmpty());
     QCOMPARE(proxy->rowCount(proxy->index(0, 0)), 16);
     QCOMPARE(tree->currentIndex().data(CatalogTreeModel::VersionLabelRole).toString(),
-             QStringLiteral("v0.20.0"));
+             QStringLiteral("sample-1"));
 }
 
 void TestMainWindow::recipeDetails() {
     QVERIFY(
-        m_window->selectRecipe(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo")));
-    QVERIFY(waitForRecipe(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo")));
+        m_window->selectRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo")));
+    QVERIFY(waitForRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo")));
     const catalog::RecipeResult recipe =
-        resolved(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
+        resolved(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
 
     QCOMPARE(find<QLabel>("recipeTitle")->text(), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
     QVERIFY(find<QLabel>("criteria_accelerator")->text().contains(QLatin1String("h100")));
@@ -333,9 +333,9 @@ void TestMainWindow::recipeDetails() {
 }
 
 void TestMainWindow::overlayYamlDialog() {
-    QVERIFY(m_window->selectRecipe(QStringLiteral("v1.0.0"),
+    QVERIFY(m_window->selectRecipe(QStringLiteral("sample-2"),
                                    QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
-    QVERIFY(waitForRecipe(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
+    QVERIFY(waitForRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
 
     auto* list = find<QListView>("appliedOverlays");
     QAbstractItemModel* overlays = list->model();
@@ -352,7 +352,7 @@ void TestMainWindow::overlayYamlDialog() {
     QVERIFY(dialog);
     QVERIFY(QTest::qWaitForWindowExposed(dialog));
     const catalog::Overlay* eks =
-        m_window->cachedCatalog(QStringLiteral("v1.0.0"))->overlay(QStringLiteral("eks"));
+        m_window->cachedCatalog(QStringLiteral("sample-2"))->overlay(QStringLiteral("eks"));
     QVERIFY(eks);
     QCOMPARE(dialog->file(), QStringLiteral("overlays/eks.yaml"));
     QCOMPARE(dialog->text(), QString::fromUtf8(eks->raw)); // verbatim, comments included
@@ -376,7 +376,7 @@ void TestMainWindow::overlayYamlDialog() {
 }
 
 void TestMainWindow::importCatalogAction() {
-    const QString dir = QStringLiteral(PB_SOURCE_DIR "/recipes/v0.20.0");
+    const QString dir = QStringLiteral(PB_SOURCE_DIR "/recipes/sample-1");
     const QStringList before = databaseSummary(*m_db->db);
     QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
 
@@ -387,7 +387,7 @@ void TestMainWindow::importCatalogAction() {
         dialogName = d->objectName();
         labelWatch = pbgui::whenModal<QInputDialog>([&](QInputDialog* in) {
             suggested = in->textValue();
-            in->setTextValue(QStringLiteral("v0.20.0-copy"));
+            in->setTextValue(QStringLiteral("sample-1-copy"));
             in->accept();
         });
         d->selectFile(dir);
@@ -398,35 +398,35 @@ void TestMainWindow::importCatalogAction() {
     QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_I));
     action->trigger();
     QCOMPARE(dialogName, QStringLiteral("importDirectoryDialog"));
-    QCOMPARE(suggested, QStringLiteral("v0.20.0"));
+    QCOMPARE(suggested, QStringLiteral("sample-1"));
 
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
     QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(2).toString()));
-    QCOMPARE(finished.at(0).at(1).toString(), QStringLiteral("v0.20.0-copy"));
+    QCOMPARE(finished.at(0).at(1).toString(), QStringLiteral("sample-1-copy"));
     QVERIFY(action->isEnabled());
     QVERIFY(!m_window->isImporting());
 
     // The tree shows the new version, first (newest), selected.
     auto* tree = find<QTreeView>("catalogTree");
     QTRY_COMPARE_WITH_TIMEOUT(tree->model()->rowCount(), 3, kTimeout);
-    QCOMPARE(tree->model()->index(0, 0).data().toString(), QStringLiteral("v0.20.0-copy"));
+    QCOMPARE(tree->model()->index(0, 0).data().toString(), QStringLiteral("sample-1-copy"));
     QCOMPARE(tree->model()->rowCount(tree->model()->index(0, 0)), 15);
     QCOMPARE(tree->currentIndex().data(CatalogTreeModel::VersionLabelRole).toString(),
-             QStringLiteral("v0.20.0-copy"));
+             QStringLiteral("sample-1-copy"));
     QCOMPARE(find<QLabel>("statusCounts")->text(), QStringLiteral("3 catalog versions · 46 recipes"));
 
-    // In the database, with the same content as the embedded v0.20.0.
+    // In the database, with the same content as the embedded sample-1.
     const QStringList after = databaseSummary(*m_db->db);
     QCOMPARE(after.size(), before.size() + 1);
     store::CatalogStore store(*m_db->db);
-    QCOMPARE(store.version(QStringLiteral("v0.20.0-copy"))->contentDigest,
-             store.version(QStringLiteral("v0.20.0"))->contentDigest);
+    QCOMPARE(store.version(QStringLiteral("sample-1-copy"))->contentDigest,
+             store.version(QStringLiteral("sample-1"))->contentDigest);
 
     // And its recipes open like any other.
-    QVERIFY(m_window->selectRecipe(QStringLiteral("v0.20.0-copy"),
+    QVERIFY(m_window->selectRecipe(QStringLiteral("sample-1-copy"),
                                    QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
     QVERIFY(
-        waitForRecipe(QStringLiteral("v0.20.0-copy"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
+        waitForRecipe(QStringLiteral("sample-1-copy"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
     QAbstractItemModel* table = find<QTableView>("componentsTable")->model();
     QCOMPARE(table
                  ->index(rowOf(table, ComponentsModel::NameColumn, QStringLiteral("gpu-operator")),
@@ -437,11 +437,11 @@ void TestMainWindow::importCatalogAction() {
 }
 
 void TestMainWindow::importErrorLeavesDatabaseUnchanged() {
-    // A copy of v0.20.0 with one overlay broken.
+    // A copy of sample-1 with one overlay broken.
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     const QString dir = tmp.filePath(QStringLiteral("broken"));
-    QVERIFY(pbgui::copyDirectory(QStringLiteral(PB_SOURCE_DIR "/recipes/v0.20.0"), dir));
+    QVERIFY(pbgui::copyDirectory(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-1"), dir));
     QFile overlay(dir + QStringLiteral("/overlays/eks.yaml"));
     QVERIFY(overlay.open(QIODevice::ReadOnly));
     QByteArray bytes = overlay.readAll();
@@ -501,7 +501,7 @@ void TestMainWindow::importCancelLeavesDatabaseUnchanged() {
         kTimeout);
 
     QVERIFY(
-        m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0"), QStringLiteral("to-cancel")));
+        m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"), QStringLiteral("to-cancel")));
     auto* progress = m_window->findChild<QProgressDialog*>(QStringLiteral("importProgress"));
     QVERIFY(progress);
     QCOMPARE(progress->windowModality(), Qt::WindowModal);

@@ -53,7 +53,7 @@ void TestModels::initTestCase() {
     m_db = pbgui::seededDatabase();
     QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
     store::CatalogStore store(*m_db->db);
-    for (const QString& label : {QStringLiteral("v1.0.0"), QStringLiteral("v0.20.0")}) {
+    for (const QString& label : {QStringLiteral("sample-2"), QStringLiteral("sample-1")}) {
         Result<catalog::Catalog> c = store.loadCatalog(label);
         QVERIFY2(c.ok(), c.ok() ? "" : qPrintable(c.error().toString()));
         m_catalogs.emplace(label, std::move(*c));
@@ -78,8 +78,8 @@ void TestModels::catalogTree_data() {
     QTest::addColumn<QString>("label");
     QTest::addColumn<int>("recipes");
     // The embedded defaults are imported oldest first; the tree lists the newest first.
-    QTest::addRow("v1.0.0") << 0 << QStringLiteral("v1.0.0") << 16;
-    QTest::addRow("v0.20.0") << 1 << QStringLiteral("v0.20.0") << 15;
+    QTest::addRow("sample-2") << 0 << QStringLiteral("sample-2") << 16;
+    QTest::addRow("sample-1") << 1 << QStringLiteral("sample-1") << 15;
 }
 
 void TestModels::catalogTree() {
@@ -138,13 +138,13 @@ void TestModels::catalogTreeLookups() {
     QVERIFY(model.reload(store::CatalogStore(*m_db->db)).ok());
 
     const QModelIndex recipe =
-        model.recipeIndex(QStringLiteral("v0.20.0"), QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
+        model.recipeIndex(QStringLiteral("sample-1"), QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
     QVERIFY(recipe.isValid());
-    QCOMPARE(recipe.parent(), model.versionIndex(QStringLiteral("v0.20.0")));
-    QCOMPARE(model.versionAt(recipe)->label, QStringLiteral("v0.20.0"));
+    QCOMPARE(recipe.parent(), model.versionIndex(QStringLiteral("sample-1")));
+    QCOMPARE(model.versionAt(recipe)->label, QStringLiteral("sample-1"));
     QCOMPARE(model.recipeAt(recipe)->criteria.platform, QStringLiteral("kubeflow"));
     QVERIFY(!model.recipeAt(recipe.parent()));
-    QVERIFY(!model.recipeIndex(QStringLiteral("v0.20.0"), QStringLiteral("no-such-recipe")).isValid());
+    QVERIFY(!model.recipeIndex(QStringLiteral("sample-1"), QStringLiteral("no-such-recipe")).isValid());
     QVERIFY(!model.versionIndex(QStringLiteral("v9")).isValid());
     QVERIFY(
         model.data(recipe, CatalogTreeModel::SearchTextRole).toString().contains(QLatin1String("kubeflow")));
@@ -152,7 +152,7 @@ void TestModels::catalogTreeLookups() {
 
 void TestModels::versionRecipes() {
     store::CatalogStore store(*m_db->db);
-    Result<store::CatalogVersionInfo> v = store.version(QStringLiteral("v1.0.0"));
+    Result<store::CatalogVersionInfo> v = store.version(QStringLiteral("sample-2"));
     QVERIFY(v.ok());
     Result<std::vector<store::RecipeInfo>> recipes = store.recipes(v->id);
     QVERIFY(recipes.ok());
@@ -181,11 +181,11 @@ void TestModels::versionRecipes() {
                 .data(Qt::ToolTipRole)
                 .toString()
                 .contains(model.recipeAt(row).digest));
-    // Compared with v0.20.0 (imported just before): the digest moved, and the tooltip shows both.
+    // Compared with sample-1 (imported just before): the digest moved, and the tooltip shows both.
     QCOMPARE(model.index(row, C::ChangeColumn).data().toString(), QStringLiteral("changed"));
     QVERIFY(!model.index(row, C::ChangeColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
     const QString tip = model.index(row, C::ChangeColumn).data(Qt::ToolTipRole).toString();
-    QVERIFY(tip.contains(QStringLiteral("v0.20.0")));
+    QVERIFY(tip.contains(QStringLiteral("sample-1")));
     QVERIFY(tip.contains(model.recipeAt(row).previousDigest));
     const int added = [&] {
         for (int r = 0; r < model.rowCount(); ++r)
@@ -203,8 +203,8 @@ void TestModels::versionRecipes() {
 
 void TestModels::filterProxy_data() {
     QTest::addColumn<QString>("filter");
-    QTest::addColumn<int>("inV1");   // recipes visible under v1.0.0
-    QTest::addColumn<int>("inV020"); // and under v0.20.0
+    QTest::addColumn<int>("inV1");   // recipes visible under sample-2
+    QTest::addColumn<int>("inV020"); // and under sample-1
     QTest::addRow("empty") << QString() << 16 << 15;
     QTest::addRow("exact name") << QStringLiteral("gb200-eks-ubuntu-training") << 1 << 1;
     QTest::addRow("case-insensitive") << QStringLiteral("GB200-EKS-Ubuntu-Training") << 1 << 1;
@@ -231,8 +231,8 @@ void TestModels::filterProxy() {
         const QModelIndex v = proxy.mapFromSource(model.versionIndex(label));
         return v.isValid() ? proxy.rowCount(v) : 0;
     };
-    QCOMPARE(visible(QStringLiteral("v1.0.0")), inV1);
-    QCOMPARE(visible(QStringLiteral("v0.20.0")), inV020);
+    QCOMPARE(visible(QStringLiteral("sample-2")), inV1);
+    QCOMPARE(visible(QStringLiteral("sample-1")), inV020);
     // A version stays visible exactly when one of its recipes does.
     QCOMPARE(proxy.rowCount(), int(inV1 > 0) + int(inV020 > 0));
 
@@ -248,8 +248,8 @@ void TestModels::filterProxy() {
 
     // Clearing the filter brings everything back.
     proxy.setFilterText(QString());
-    QCOMPARE(visible(QStringLiteral("v1.0.0")), 16);
-    QCOMPARE(visible(QStringLiteral("v0.20.0")), 15);
+    QCOMPARE(visible(QStringLiteral("sample-2")), 16);
+    QCOMPARE(visible(QStringLiteral("sample-1")), 15);
 }
 
 // --- Components ---------------------------------------------------------------------------------
@@ -260,8 +260,8 @@ void TestModels::components_data() {
     QTest::addColumn<QStringList>("order");
     QTest::addColumn<QString>("gpuOperatorVersion");
 
-    QTest::addRow("v1.0.0 h100-eks-ubuntu-training-kubeflow")
-        << QStringLiteral("v1.0.0") << QStringLiteral("h100-eks-ubuntu-training-kubeflow")
+    QTest::addRow("sample-2 h100-eks-ubuntu-training-kubeflow")
+        << QStringLiteral("sample-2") << QStringLiteral("h100-eks-ubuntu-training-kubeflow")
         << QStringList{"aws-ebs-csi-driver",
                        "aws-efa",
                        "cert-manager",
@@ -277,8 +277,8 @@ void TestModels::components_data() {
                        "nvsentinel",
                        "prometheus-adapter"}
         << QStringLiteral("v26.7.1");
-    QTest::addRow("v0.20.0 h100-eks-ubuntu-training-kubeflow")
-        << QStringLiteral("v0.20.0") << QStringLiteral("h100-eks-ubuntu-training-kubeflow")
+    QTest::addRow("sample-1 h100-eks-ubuntu-training-kubeflow")
+        << QStringLiteral("sample-1") << QStringLiteral("h100-eks-ubuntu-training-kubeflow")
         << QStringList{"aws-ebs-csi-driver",
                        "aws-efa",
                        "cert-manager",
@@ -349,7 +349,7 @@ void TestModels::components() {
 
 void TestModels::disabledComponentsLast() {
     catalog::RecipeResult recipe =
-        resolveLeaf(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
+        resolveLeaf(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
     // Disable one component the way a catalog does (overrides.enabled: false): resolution leaves
     // it out of deploymentOrder, and the table lists it after the deployed ones.
     catalog::ComponentRef off;
@@ -385,7 +385,7 @@ void TestModels::constraints() {
     QVERIFY(!models::hasComparator(QStringLiteral("24.04")));
 
     const catalog::RecipeResult recipe =
-        resolveLeaf(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
+        resolveLeaf(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
     ConstraintsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setRecipe(recipe);
@@ -429,11 +429,11 @@ void TestModels::constraints() {
 
 void TestModels::validation() {
     const catalog::RecipeResult recipe =
-        resolveLeaf(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
+        resolveLeaf(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
     QVERIFY(recipe.validation);
     ValidationModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setValidation(recipe.validation, &cat(QStringLiteral("v1.0.0")).validators);
+    model.setValidation(recipe.validation, &cat(QStringLiteral("sample-2")).validators);
 
     // Phases present, in AICR's order.
     QStringList phases;
@@ -478,9 +478,9 @@ void TestModels::validation() {
 }
 
 void TestModels::appliedOverlays() {
-    const catalog::Catalog& c = cat(QStringLiteral("v1.0.0"));
+    const catalog::Catalog& c = cat(QStringLiteral("sample-2"));
     const catalog::RecipeResult recipe =
-        resolveLeaf(QStringLiteral("v1.0.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
+        resolveLeaf(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
     AppliedOverlaysModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setRecipe(recipe, &c);
@@ -505,7 +505,7 @@ void TestModels::appliedOverlays() {
 
 void TestModels::clearResetsEverything() {
     const catalog::RecipeResult recipe =
-        resolveLeaf(QStringLiteral("v0.20.0"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
+        resolveLeaf(QStringLiteral("sample-1"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
     ComponentsModel components;
     ConstraintsModel constraints;
     ValidationModel validation;

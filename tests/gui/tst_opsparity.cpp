@@ -141,7 +141,7 @@ void TestOpsParity::compareLast(const QString& kind) {
 
 void TestOpsParity::catalogImport() {
     // The same catalog folder, imported under the same label by each face.
-    const QString source = QStringLiteral(PB_SOURCE_DIR "/recipes/v1.0.0");
+    const QString source = QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2");
     for (const QString& dir : {cliDir(), guiDir()})
         QVERIFY(pbgui::copyDirectory(source, dir + QStringLiteral("/catalog")));
     const Run cli = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), cliDir() + QStringLiteral("/catalog"),

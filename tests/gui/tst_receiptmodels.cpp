@@ -37,7 +37,7 @@ std::vector<receipts::Receipt> sampleLedger(pbgui::SeededDb& db) {
     } rows[] = {{"sign.blob", receipts::Outcome::Ok, "signed notes.txt", 0},
                 {"sign.evidence", receipts::Outcome::Failed, "wrong passphrase", 24},
                 {"bundle.verify", receipts::Outcome::Partial, "two of three layers", 48},
-                {"report.export", receipts::Outcome::Ok, "pdf report of v1.0.0", 72}};
+                {"report.export", receipts::Outcome::Ok, "pdf report of sample-2", 72}};
     for (const auto& r : rows) {
         t = QDateTime(QDate(2026, 11, 1), QTime(12, 0), QTimeZone::utc()).addSecs(3600LL * r.hours);
         receipts::ReceiptDraft d;
@@ -75,7 +75,7 @@ void TestReceiptModels::ledgerAndProxy() {
     QCOMPARE(model.index(last, ReceiptTableModel::TimeColumn).data().toString(), QStringLiteral("2026-11-04 12:00:00"));
     QCOMPARE(model.index(last, ReceiptTableModel::KindColumn).data().toString(), QStringLiteral("report.export"));
     QCOMPARE(model.index(last, ReceiptTableModel::ResultColumn).data().toString(), QStringLiteral("ok"));
-    QCOMPARE(model.index(last, ReceiptTableModel::SummaryColumn).data().toString(), QStringLiteral("pdf report of v1.0.0"));
+    QCOMPARE(model.index(last, ReceiptTableModel::SummaryColumn).data().toString(), QStringLiteral("pdf report of sample-2"));
 
     proxy.setKind(QStringLiteral("sign."));
     QCOMPARE(proxy.rowCount(), 2);

@@ -102,7 +102,7 @@ void TestReport::initTestCase() {
     Result<qint64> saved = store::RunStore(*m_db->db).saveImported(header, run, {log});
     QVERIFY2(saved, saved ? "" : qPrintable(saved.error().toString()));
 
-    Result<store::CatalogVersionInfo> v = store::CatalogStore(*m_db->db).version(QStringLiteral("v1.0.0"));
+    Result<store::CatalogVersionInfo> v = store::CatalogStore(*m_db->db).version(QStringLiteral("sample-2"));
     QVERIFY(v);
     Result<std::vector<evidence::HealthRow>> rows = evidence.health(v->id);
     QVERIFY(rows);
@@ -136,7 +136,7 @@ void TestReport::html() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString html = QString::fromUtf8(f.readAll());
 
-    // Every row of the health table (the newest version, v1.0.0), with its status.
+    // Every row of the health table (the newest version, sample-2), with its status.
     QCOMPARE(html.count(QStringLiteral("<tr class=\"health-row\">")), qsizetype(m_rows.size()));
     for (const evidence::HealthRow& r : m_rows) {
         const QRegularExpression row(QStringLiteral("<tr class=\"health-row\"><td>%1[^<]*</td>.*?%2</font>")
@@ -149,7 +149,7 @@ void TestReport::html() {
     QVERIFY(html.contains(QStringLiteral("NCCL busbw against message size")));
     // The bundle's verification steps, the diff, the problems and the chain head.
     QVERIFY(html.contains(QStringLiteral("Verification step")));
-    QVERIFY(html.contains(QStringLiteral("v0.20.0 &rarr; v1.0.0")));
+    QVERIFY(html.contains(QStringLiteral("sample-1 &rarr; sample-2")));
     QVERIFY(html.contains(pbgui::EvidenceFixture::pendingRecipe()));
     QVERIFY(html.contains(QStringLiteral(">pending</font>")));
     Result<receipts::ChainHead> head = receipts::Ledger(*m_db->db).head();
@@ -262,10 +262,10 @@ void TestReport::filterAndVersion() {
     QCOMPARE(total, int(d->rows.size()));
 
     o = {};
-    o.version = QStringLiteral("v0.20.0");
+    o.version = QStringLiteral("sample-1");
     d = collectReport(*m_db->db, o);
     QVERIFY(d);
-    QCOMPARE(d->version.label, QStringLiteral("v0.20.0"));
+    QCOMPARE(d->version.label, QStringLiteral("sample-1"));
     QVERIFY(!d->diff);
     QVERIFY(d->diffNote.contains(QStringLiteral("first catalog version")));
 

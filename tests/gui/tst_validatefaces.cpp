@@ -1,5 +1,5 @@
 // `validate` is one operation (ops::validate) with two faces: the CLI verb and the Validation view's
-// controller. The same recipe (embedded v1.0.0, h100-eks-ubuntu-training-kubeflow, performance phase,
+// controller. The same recipe (embedded sample-2, h100-eks-ubuntu-training-kubeflow, performance phase,
 // nccl-all-reduce-bw ">= 300") runs once through the real CLI binary and once through
 // models::ValidationController (ops::Async, its own worker connection), each against the real
 // pb-kube-testserver and into a database of its own; the runs (state, checks, verdicts, metrics)

@@ -22,7 +22,7 @@ struct NodeStyle {
     QColor fill;
     QColor border;
     Qt::PenStyle borderStyle = Qt::SolidLine;
-    QString note; // an extra tooltip line ("removed in v1.0.0")
+    QString note; // an extra tooltip line ("removed in sample-2")
 };
 
 class GraphView : public QGraphicsView {
