@@ -1,6 +1,5 @@
 #include "catalog/VersionOrder.h"
 
-#include <QCollator>
 #include <QRegularExpression>
 #include <QTimeZone>
 
@@ -28,14 +27,38 @@ int compareIdentifier(const QString& a, const QString& b) {
     return a.compare(b);
 }
 
+// Runs of digits compare as numbers, everything else as text: sample-2 < sample-10.
 int naturalCompare(const QString& a, const QString& b) {
-    static const QCollator collator = [] {
-        QCollator c(QLocale::c());
-        c.setNumericMode(true);
-        return c;
-    }();
-    const int c = collator.compare(a, b);
-    return c != 0 ? c : a.compare(b);
+    qsizetype i = 0, j = 0;
+    auto isDigit = [](QChar c) { return c >= QLatin1Char('0') && c <= QLatin1Char('9'); };
+    while (i < a.size() && j < b.size()) {
+        if (isDigit(a[i]) && isDigit(b[j])) {
+            qsizetype ei = i, ej = j;
+            while (ei < a.size() && isDigit(a[ei]))
+                ++ei;
+            while (ej < b.size() && isDigit(b[ej]))
+                ++ej;
+            QStringView na = QStringView(a).mid(i, ei - i), nb = QStringView(b).mid(j, ej - j);
+            while (na.size() > 1 && na.front() == QLatin1Char('0'))
+                na = na.mid(1);
+            while (nb.size() > 1 && nb.front() == QLatin1Char('0'))
+                nb = nb.mid(1);
+            if (na.size() != nb.size())
+                return na.size() < nb.size() ? -1 : 1;
+            if (const int c = na.compare(nb); c != 0)
+                return c;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        if (a[i] != b[j])
+            return a[i] < b[j] ? -1 : 1;
+        ++i;
+        ++j;
+    }
+    if (i < a.size() || j < b.size())
+        return i < a.size() ? 1 : -1;
+    return a.compare(b);
 }
 
 } // namespace
