@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     }
     if (auto seeded = pb::ops::seedEmbeddedCatalog(**db); !seeded) {
         QMessageBox::critical(nullptr, QStringLiteral("Proofbench"),
-                              QStringLiteral("Cannot import the embedded default catalog.\n\n%1")
+                              QStringLiteral("Cannot import Proofbench's sample catalog.\n\n%1")
                                   .arg(seeded.error().toString()));
         return 1;
     }

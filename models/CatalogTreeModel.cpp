@@ -6,6 +6,7 @@
 
 #include "Plural.h"
 
+#include <QDir>
 #include <QFont>
 #include <QGuiApplication>
 #include <QLocale>
@@ -16,6 +17,7 @@
 
 namespace pb::models {
 
+using store::CatalogSource;
 using store::CatalogVersionInfo;
 using store::RecipeInfo;
 
@@ -57,7 +59,7 @@ Status CatalogTreeModel::reload(const store::CatalogStore& store) {
             return recipes.error();
         entries.push_back(VersionEntry{std::move(v), std::move(*recipes)});
     }
-    // The store lists versions oldest import first; the newest is what users look for.
+    // The store lists versions oldest first in version order; the newest is what users look for.
     std::reverse(entries.begin(), entries.end());
     setEntries(std::move(entries));
     return {};
@@ -164,18 +166,23 @@ QVariant CatalogTreeModel::data(const QModelIndex& index, int role) const {
                 return v->label;
             return counted(v->recipeCount, tr("recipe"), tr("recipes"));
         case Qt::ToolTipRole:
-            return tr("Catalog version %1\n%2 recipes, %3 overlays\nSource: %4%5")
-                .arg(v->label)
-                .arg(v->recipeCount)
-                .arg(v->overlayCount)
-                .arg(v->source, v->embedded ? tr(" (embedded default)") : QString());
+            return versionTooltip(*v);
+        case Qt::AccessibleTextRole:
+            return QStringLiteral("%1, %2").arg(v->label, sourceHint(*v));
         case Qt::FontRole:
             if (index.column() == NameColumn) {
                 QFont f;
                 f.setBold(true);
+                f.setItalic(v->isSample()); // sample data never looks like a release
                 return f;
             }
             return {};
+        case SampleRole:
+            return v->isSample();
+        case SourceHintRole:
+            return sourceHint(*v);
+        case OriginRole:
+            return v->originText();
         case Qt::TextAlignmentRole:
             if (index.column() == ComponentsColumn)
                 return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -209,8 +216,13 @@ QVariant CatalogTreeModel::data(const QModelIndex& index, int role) const {
                           .arg(r->componentCount);
         if (const QString change = changeTooltip(*r); !change.isEmpty())
             tip += QLatin1Char('\n') + change;
+        tip += QLatin1Char('\n') + tr("Catalog version %1: %2").arg(v->label, v->originText());
         return tip;
     }
+    case SampleRole:
+        return v->isSample();
+    case OriginRole:
+        return v->originText();
     case Qt::DecorationRole:
         if (index.column() == NameColumn)
             return changeIcon(r->change());
@@ -396,6 +408,41 @@ QVariant VersionRecipesModel::headerData(int section, Qt::Orientation orientatio
     default:
         return {};
     }
+}
+
+QString sourceHint(const CatalogVersionInfo& v) {
+    if (v.isSample())
+        return QObject::tr("sample data");
+    const CatalogSource& o = v.origin;
+    const QString date = o.commitDate.isValid() ? o.commitDate.toUTC().toString(QStringLiteral("yyyy-MM-dd")) : QString();
+    QStringList parts;
+    if (o.kind == QLatin1String("git")) {
+        parts << (o.tag.isEmpty() ? QObject::tr("git %1").arg(o.ref.isEmpty() ? o.commit.left(9) : o.ref)
+                                  : QObject::tr("git tag %1").arg(o.tag));
+    } else {
+        // The folder's last two parts say which catalog it is (".../v0.14.0/recipes").
+        const QStringList dirs = QDir::fromNativeSeparators(v.source).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        parts << QObject::tr("folder %1").arg(dirs.mid(std::max<qsizetype>(0, dirs.size() - 2)).join(QLatin1Char('/')));
+        if (!o.commit.isEmpty())
+            parts << QObject::tr("commit %1").arg(o.commit.left(9));
+    }
+    if (!date.isEmpty())
+        parts << date;
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString versionTooltip(const CatalogVersionInfo& v) {
+    QStringList lines;
+    lines << (v.isSample() ? QObject::tr("Catalog version %1: sample data").arg(v.label)
+                           : QObject::tr("Catalog version %1").arg(v.label));
+    if (v.isSample())
+        lines << QObject::tr("Proofbench's own sample catalog, compiled into the app: not an AICR release.");
+    lines << QObject::tr("%1 recipes, %2 overlays").arg(v.recipeCount).arg(v.overlayCount);
+    lines << QObject::tr("Source: %1").arg(v.originText());
+    lines << QObject::tr("Version order: %1").arg(v.orderBasis());
+    if (v.importedAt.isValid())
+        lines << QObject::tr("Imported: %1").arg(QLocale().toString(v.importedAt.toLocalTime(), QLocale::ShortFormat));
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString changeTooltip(const RecipeInfo& r) {

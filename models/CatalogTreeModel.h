@@ -27,6 +27,9 @@ class CatalogTreeModel : public QAbstractItemModel {
         DigestRole,     // recipe digest, full hex
         SearchTextRole, // recipe name and criteria values, lower case
         ChangeRole,     // store::RecipeInfo::Change against the previous catalog version (as int)
+        SampleRole,     // bool: the version (or the recipe's version) is Proofbench's sample data
+        SourceHintRole, // version rows: where it came from, short ("sample data", "git tag v0.14.0 · 2026-03-02")
+        OriginRole,     // CatalogVersionInfo::originText() of the version (of the recipe's version)
     };
     enum class Kind { Version, Recipe };
     Q_ENUM(Kind)
@@ -38,7 +41,8 @@ class CatalogTreeModel : public QAbstractItemModel {
 
     explicit CatalogTreeModel(QObject* parent = nullptr);
 
-    // Re-reads every version and its recipes; the newest import comes first.
+    // Re-reads every version and its recipes, in version order newest first (catalog/VersionOrder.h:
+    // semantic version, else source date; never import order), so the sample catalog comes last.
     Status reload(const store::CatalogStore& store);
     Status reload(db::Database& db) { return reload(store::CatalogStore(db)); }
     void setEntries(std::vector<VersionEntry> entries);
@@ -68,6 +72,13 @@ class CatalogTreeModel : public QAbstractItemModel {
 // What the tree shows for a recipe: its name, plus the leaf overlay when the name alone does not
 // say where it comes from ("recipe (monitoring-hpa)", "h100 (h100-any)").
 QString displayName(const store::RecipeInfo& recipe);
+
+// Where a version came from, in a few words for the tree: "sample data", "git tag v0.14.0 · 2026-03-02",
+// "folder v0.14.0/recipes".
+QString sourceHint(const store::CatalogVersionInfo& version);
+// Everything about a version's origin, for tooltips: its label, counts, where it came from
+// (originText), how it is placed in version order (orderBasis) and when it was imported.
+QString versionTooltip(const store::CatalogVersionInfo& version);
 
 // How a recipe's digest compares with the previous catalog version, for tooltips.
 QString changeTooltip(const store::RecipeInfo& recipe);

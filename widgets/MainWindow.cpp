@@ -3,6 +3,8 @@
 #include "BundleVerifyPane.h"
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
+#include "EmptyState.h"
+#include "GitImportDialog.h"
 #include "GraphPane.h"
 #include "HealthPane.h"
 #include "Plural.h"
@@ -12,7 +14,10 @@
 #include "ReceiptsPane.h"
 #include "ReportDialog.h"
 #include "VerifyPane.h"
+#include "WelcomePane.h"
 #include "WidgetUtil.h"
+#include "HealthModels.h"
+#include "ReceiptModels.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "evidence/Evidence.h"
@@ -39,14 +44,19 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStyledItemDelegate>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
 #include <QTreeView>
+#include <QHBoxLayout>
+#include <QSettings>
 #include <QVBoxLayout>
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -100,6 +110,67 @@ QStringList verifiableFiles(const QMimeData* mime) {
     return bundle ? out : QStringList(); // an artifact alone is not enough to verify
 }
 
+// Version rows of the catalog tree: the label (elided in the middle), then where the version came
+// from in gray ("git tag v0.14.0 · 2026-03-02"), or an amber "sample data" badge for the sample
+// catalog. Recipe rows are drawn as usual.
+class CatalogTreeDelegate : public QStyledItemDelegate {
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* p, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        const QString hint = index.data(CatalogTreeModel::SourceHintRole).toString();
+        if (hint.isEmpty() || index.column() != CatalogTreeModel::NameColumn) {
+            QStyledItemDelegate::paint(p, option, index);
+            return;
+        }
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        const QString label = opt.text;
+        opt.text.clear();
+        const QWidget* w = opt.widget;
+        QStyle* style = w ? w->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, p, w); // background, selection, focus
+        const QRect text = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, w).adjusted(3, 0, -3, 0);
+
+        const bool sample = index.data(CatalogTreeModel::SampleRole).toBool();
+        const bool selected = opt.state & QStyle::State_Selected;
+        QFont hintFont = option.font;
+        hintFont.setBold(false);
+        hintFont.setItalic(!sample);
+        if (sample)
+            hintFont.setPointSizeF(hintFont.pointSizeF() * 0.9);
+        const QFontMetrics labelMetrics(opt.font), hintMetrics(hintFont);
+        const int pad = sample ? 6 : 0, gap = 10;
+        const int hintWidth = hintMetrics.horizontalAdvance(hint) + 2 * pad;
+        // The label keeps at least half the row; the hint takes what is left.
+        const int labelWidth = std::min(labelMetrics.horizontalAdvance(label),
+                                        std::max(text.width() / 2, text.width() - gap - hintWidth));
+        p->save();
+        p->setFont(opt.font);
+        p->setPen(opt.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
+        const QRect labelRect(text.left(), text.top(), labelWidth, text.height());
+        p->drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter, labelMetrics.elidedText(label, Qt::ElideMiddle, labelWidth));
+        const int room = text.right() - (labelRect.right() + gap);
+        if (room > 3 * pad + hintMetrics.averageCharWidth() * 3) {
+            p->setFont(hintFont);
+            const QString shown = hintMetrics.elidedText(hint, Qt::ElideRight, room - 2 * pad);
+            QRect hintRect(labelRect.right() + gap, text.top(), hintMetrics.horizontalAdvance(shown) + 2 * pad, text.height());
+            if (sample) {
+                const QRect pill = hintRect.adjusted(0, 3, 0, -3);
+                p->setRenderHint(QPainter::Antialiasing);
+                p->setPen(QColor(0xC9, 0x8A, 0x00));
+                p->setBrush(QColor(0xFF, 0xEC, 0xB3));
+                p->drawRoundedRect(QRectF(pill).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+                p->setPen(QColor(0x5D, 0x40, 0x00));
+            } else {
+                p->setPen(opt.palette.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText));
+            }
+            p->drawText(hintRect, Qt::AlignCenter, shown);
+        }
+        p->restore();
+    }
+};
+
 QString htmlRow(const QString& name, const QString& value) {
     return QStringLiteral("<tr><td style='color:gray; padding-right:14px'>%1</td><td>%2</td></tr>")
         .arg(name.toHtmlEscaped(), value);
@@ -113,6 +184,7 @@ MainWindow::MainWindow(pb::db::Database& db, QWidget* parent)
     setWindowTitle(tr("Proofbench"));
     buildUi();
     buildMenus();
+    buildEmptyStates();
     // Text fields take drops as text: a bundle dropped on one still opens in the Verify view.
     for (QWidget* w : findChildren<QWidget*>())
         if (w->acceptDrops())
@@ -162,6 +234,26 @@ void MainWindow::buildUi() {
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({350, 1050});
 
+    // The catalog view: the first-start welcome over the tree and the details.
+    m_catalogPage = new QWidget(this);
+    m_catalogPage->setObjectName(QStringLiteral("catalogView"));
+    m_welcome = new WelcomePane(m_catalogPage);
+    m_welcome->hide();
+    connect(m_welcome, &WelcomePane::importFolderRequested, this, &MainWindow::importCatalog);
+    connect(m_welcome, &WelcomePane::importGitRequested, this, &MainWindow::importFromGit);
+    connect(m_welcome, &WelcomePane::dismissed, this, [this] {
+        m_welcomeDismissed = true;
+        updateWelcome();
+    });
+    auto* catalogLayout = new QVBoxLayout(m_catalogPage);
+    catalogLayout->setContentsMargins(0, 0, 0, 0);
+    catalogLayout->setSpacing(0);
+    auto* welcomeRow = new QHBoxLayout;
+    welcomeRow->setContentsMargins(6, 6, 6, 0);
+    welcomeRow->addWidget(m_welcome);
+    catalogLayout->addLayout(welcomeRow);
+    catalogLayout->addWidget(m_splitter, 1);
+
     buildViews();
 }
 
@@ -188,7 +280,9 @@ QWidget* MainWindow::buildCatalogTree() {
     m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_tree->setAllColumnsShowFocus(true);
-    m_tree->setTextElideMode(Qt::ElideRight);
+    // Names that differ only at their end stay apart when elided; the full name is in the tooltip.
+    m_tree->setTextElideMode(Qt::ElideMiddle);
+    m_tree->setItemDelegate(new CatalogTreeDelegate(m_tree));
     // One column: names need the width; counts are in the version table and the recipe pane.
     m_tree->setHeaderHidden(true);
     m_tree->setColumnHidden(CatalogTreeModel::ComponentsColumn, true);
@@ -250,7 +344,7 @@ void MainWindow::buildCatalogPages() {
     versionLayout->addWidget(m_versionRecipes, 1);
 
     // A recipe: its details, its component graph, and its comparison with other versions.
-    m_recipeTabs = new QTabWidget(m_stack);
+    m_recipeTabs = new QTabWidget(this);
     m_recipeTabs->setObjectName(QStringLiteral("recipeTabs"));
     m_recipeTabs->setDocumentMode(true);
     m_recipeView = new RecipeView(m_recipeTabs);
@@ -276,7 +370,20 @@ void MainWindow::buildCatalogPages() {
 
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_versionPage);
-    m_stack->addWidget(m_recipeTabs);
+    // Over the tabs: which version the recipe is from and where that version came from.
+    m_recipePage = new QWidget(m_stack);
+    m_recipePage->setObjectName(QStringLiteral("recipePage"));
+    m_recipeSource = new QLabel(m_recipePage);
+    m_recipeSource->setObjectName(QStringLiteral("recipeSource"));
+    m_recipeSource->setTextFormat(Qt::RichText);
+    m_recipeSource->setWordWrap(true);
+    m_recipeSource->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* recipeLayout = new QVBoxLayout(m_recipePage);
+    recipeLayout->setContentsMargins(0, 0, 0, 0);
+    recipeLayout->setSpacing(0);
+    recipeLayout->addWidget(m_recipeSource);
+    recipeLayout->addWidget(m_recipeTabs, 1);
+    m_stack->addWidget(m_recipePage);
 }
 
 // The views beside the catalog: Health, Verify, Sign, Validation, Receipts; the status bar.
@@ -294,7 +401,7 @@ void MainWindow::buildViews() {
 
     m_views = new QStackedWidget(this);
     m_views->setObjectName(QStringLiteral("viewStack"));
-    m_views->addWidget(m_splitter);
+    m_views->addWidget(m_catalogPage);
     m_views->addWidget(m_healthPane);
 
     // The Verify view: offline Sigstore verification, step by step.
@@ -339,6 +446,15 @@ void MainWindow::buildViews() {
     m_statusCounts = new QLabel(this);
     m_statusCounts->setObjectName(QStringLiteral("statusCounts"));
     statusBar()->setObjectName(QStringLiteral("statusBar"));
+    m_statusSample = new QLabel(this);
+    m_statusSample->setObjectName(QStringLiteral("statusSample"));
+    m_statusSample->setText(tr("Sample data: not an AICR release"));
+    m_statusSample->setToolTip(tr("The selected catalog version is Proofbench's own sample catalog, compiled into the "
+                                  "app. Import a real catalog with File › Import Catalog… or File › Import from Git…"));
+    m_statusSample->setStyleSheet(QStringLiteral("QLabel { background: #ffecb3; color: #5d4000; border-radius: 3px; "
+                                                 "padding: 0 6px; }"));
+    m_statusSample->hide();
+    statusBar()->addPermanentWidget(m_statusSample);
     statusBar()->addPermanentWidget(m_statusCounts);
     statusBar()->addPermanentWidget(m_statusDb);
 }
@@ -350,6 +466,10 @@ void MainWindow::buildMenus() {
     m_importAction->setObjectName(QStringLiteral("actionImportCatalog"));
     m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     m_importAction->setStatusTip(tr("Import a catalog directory (AICR recipes/ layout) as a new version"));
+    m_importGitAction = file->addAction(tr("Import from &Git…"), this, &MainWindow::importFromGit);
+    m_importGitAction->setObjectName(QStringLiteral("actionImportGit"));
+    m_importGitAction->setStatusTip(
+        tr("Import catalog versions from the tags or branches of a Git repository, with their source"));
     m_importEvidenceAction = file->addAction(tr("Import &Evidence…"), this, &MainWindow::importEvidence);
     m_importEvidenceAction->setObjectName(QStringLiteral("actionImportEvidence"));
     m_importEvidenceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
@@ -469,6 +589,7 @@ void MainWindow::buildViewMenu() {
     m_viewBar->addAction(m_showReceiptsAction);
     m_viewBar->addSeparator();
     m_viewBar->addAction(m_importAction);
+    m_viewBar->addAction(m_importGitAction);
     m_viewBar->addAction(m_importEvidenceAction);
 
     QAction* find = view->addAction(tr("&Filter"), this, [this] {
@@ -522,6 +643,7 @@ void MainWindow::reloadCatalogs() {
         it = m_treeModel->versionIndex(it->first).isValid() ? std::next(it) : m_catalogs.erase(it);
 
     m_tree->expandAll();
+    updateWelcome();
     m_placeholder->setText(
         m_treeModel->versionCount() == 0
             ? tr("No catalog versions yet.\nUse File › Import Catalog… (Ctrl+I) to add one.")
@@ -530,8 +652,10 @@ void MainWindow::reloadCatalogs() {
         selectRecipe(label, recipe);
     else if (!label.isEmpty())
         selectVersion(label);
-    else
+    else {
         m_stack->setCurrentWidget(m_placeholder);
+        showSelectionSource(nullptr);
+    }
     updateStatus();
     m_healthPane->reload();
     m_validationPane->reload(); // new versions in its recipe picker
@@ -590,7 +714,7 @@ void MainWindow::showSign() {
 }
 
 void MainWindow::showCatalog() {
-    m_views->setCurrentWidget(m_splitter);
+    m_views->setCurrentWidget(m_catalogPage);
     m_showCatalogAction->setChecked(true);
 }
 
@@ -638,6 +762,175 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
 }
 
+// Which version is on view and where it came from: the window title, the sample mark in the
+// status bar and the line over the recipe tabs.
+void MainWindow::showSelectionSource(const store::CatalogVersionInfo* v, const store::RecipeInfo* r) {
+    if (!v) {
+        setWindowTitle(tr("Proofbench"));
+        m_statusSample->hide();
+        m_recipeSource->clear();
+        return;
+    }
+    setWindowTitle(v->isSample() ? tr("%1 (sample data) — Proofbench").arg(v->label)
+                                 : tr("%1 — Proofbench").arg(v->label));
+    m_statusSample->setVisible(v->isSample());
+    // The recipe as the tree names it (a wildcard leaf with its overlay: "recipe (monitoring-hpa)").
+    const QString recipe = r ? tr("%1 in ").arg(models::displayName(*r).toHtmlEscaped()) : QString();
+    if (v->isSample()) {
+        m_recipeSource->setStyleSheet(
+            QStringLiteral("QLabel { background: #fff8e1; color: #3e2c00; border-bottom: 1px solid #e0b84f; padding: 4px 8px; }"));
+        m_recipeSource->setText(tr("%1<b>%2 — sample data</b>: Proofbench's own sample catalog, not an AICR release. "
+                                   "Its recipes, components and versions are examples.")
+                                    .arg(recipe, v->label.toHtmlEscaped()));
+    } else {
+        m_recipeSource->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); padding: 4px 8px; }"));
+        m_recipeSource->setText(tr("%1<b>%2</b> · %3 · order: %4")
+                                    .arg(recipe, v->label.toHtmlEscaped(), v->originText().toHtmlEscaped(),
+                                         v->orderBasis().toHtmlEscaped()));
+    }
+    m_recipeSource->setToolTip(models::versionTooltip(*v));
+}
+
+// The welcome shows while the database holds only the sample catalog, until it is dismissed (for
+// this session, or for good with "Don't show this again").
+void MainWindow::updateWelcome() {
+    bool onlySample = m_treeModel->versionCount() > 0;
+    for (int i = 0; i < m_treeModel->versionCount() && onlySample; ++i)
+        onlySample = m_treeModel->versionAt(m_treeModel->index(i, 0))->isSample();
+    m_welcome->setVisible(onlySample && !m_welcomeDismissed && !WelcomePane::isDismissedForGood());
+}
+
+bool MainWindow::isWelcomeShown() const {
+    return !m_welcome->isHidden();
+}
+
+GitImportDialog* MainWindow::gitImportDialog() const {
+    return m_gitDialog;
+}
+
+EmptyState* MainWindow::emptyState(const QString& view) const {
+    auto it = m_emptyStates.find(view);
+    return it == m_emptyStates.end() ? nullptr : it->second;
+}
+
+void MainWindow::importFromGit() {
+    if (m_gitDialog) {
+        m_gitDialog->raise();
+        m_gitDialog->activateWindow();
+        return;
+    }
+    m_gitDialog = new GitImportDialog(m_ops, this);
+    m_gitDialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_gitDialog, &QObject::destroyed, this, [this] { m_gitDialog = nullptr; });
+    connect(m_gitDialog, &GitImportDialog::imported, this, [this](const QStringList& labels) {
+        if (labels.isEmpty())
+            return;
+        reloadCatalogs();
+        showCatalog();
+        // The newest of the versions imported (they come in version order).
+        if (!selectVersion(labels.constLast())) {
+            m_filter->clear();
+            selectVersion(labels.constLast());
+        }
+        statusBar()->showMessage(models::counted(int(labels.size()), tr("catalog version imported from Git"),
+                                                 tr("catalog versions imported from Git")) +
+                                     QStringLiteral(": ") + labels.join(QStringLiteral(", ")),
+                                 10000);
+    });
+    m_gitDialog->show();
+}
+
+// One empty state per view, over its main table: what is missing and the button that adds it.
+void MainWindow::buildEmptyStates() {
+    // Catalog: no version at all, or a filter that matches nothing.
+    auto* catalog = new EmptyState(m_tree, "catalogEmptyState");
+    catalog->addAction(m_importAction, "catalogEmptyImport");
+    catalog->addAction(m_importGitAction, "catalogEmptyImportGit");
+    QPushButton* clear = catalog->addButton(tr("Clear the filter"), "catalogEmptyClearFilter", [this] { m_filter->clear(); });
+    catalog->watch(m_treeModel);
+    catalog->setCondition([this, clear](EmptyState& e) {
+        if (m_proxy->rowCount() > 0)
+            return false;
+        const bool none = m_treeModel->versionCount() == 0;
+        e.setTitle(none ? tr("No catalog versions yet") : tr("No recipe matches “%1”").arg(m_proxy->filterText()));
+        e.setText(none ? tr("Import an AICR catalog: a recipes/ folder, or the tags of a Git repository.")
+                       : tr("Every word must occur in a recipe's name or criteria."));
+        e.button("catalogEmptyImport")->setVisible(none);
+        e.button("catalogEmptyImportGit")->setVisible(none);
+        clear->setVisible(!none);
+        return true;
+    });
+    connect(m_filter, &QLineEdit::textChanged, catalog, &EmptyState::refresh); // rewords "No recipe matches"
+    m_emptyStates[QStringLiteral("catalog")] = catalog;
+
+    // Health: no evidence for any coordinate of the version (or filters that hide every row).
+    auto* health = new EmptyState(m_healthPane->table(), "healthEmptyState");
+    health->addAction(m_importEvidenceAction, "healthEmptyImportEvidence");
+    QPushButton* clearHealth =
+        health->addButton(tr("Clear the filters"), "healthEmptyClearFilters", [this] { m_healthPane->clearFilters(); });
+    health->watch(m_healthPane->model());
+    connect(m_healthPane, &HealthPane::loaded, health, &EmptyState::refresh);
+    health->setCondition([this, clearHealth](EmptyState& e) {
+        const models::HealthModel* model = m_healthPane->model();
+        const int rows = model->rowCount();
+        const bool noEvidence = rows == 0 || model->countOf(evidence::HealthStatus::NoEvidence) == rows;
+        if (!noEvidence && m_healthPane->proxy()->rowCount() > 0)
+            return false;
+        if (noEvidence) {
+            e.setTitle(tr("No evidence imported yet"));
+            e.setText(rows == 0 ? tr("Import a catalog, then the evidence pointers of its recipes.")
+                                : tr("None of the %1 recipes of %2 has an evidence pointer. Import an AICR "
+                                     "recipes/evidence directory to see which are signed, pending or invalid.")
+                                      .arg(rows)
+                                      .arg(m_healthPane->version()));
+        } else {
+            e.setTitle(tr("No row matches the filters"));
+            e.setText(QString());
+        }
+        e.button("healthEmptyImportEvidence")->setVisible(noEvidence);
+        clearHealth->setVisible(!noEvidence);
+        return true;
+    });
+    m_emptyStates[QStringLiteral("health")] = health;
+
+    // Verify: nothing verified yet.
+    auto* verify = new EmptyState(m_verifyPane->historyView(), "verifyEmptyState");
+    verify->setTitle(tr("No bundle verified yet"));
+    verify->setText(tr("Choose a Sigstore bundle above, or drop a .sigstore.json anywhere on the window. Every "
+                       "verification is kept here."));
+    m_emptyStates[QStringLiteral("verify")] = verify;
+
+    // Sign: no key yet.
+    auto* sign = new EmptyState(m_signPane->keysView(), "signEmptyState");
+    sign->setTitle(tr("No signing keys yet"));
+    sign->setText(tr("Create a key pair or import a key to sign files, evidence and deployment bundles."));
+    sign->addButton(tr("New Key…"), "signEmptyNewKey", [this] { m_signPane->newKey(); });
+    sign->addButton(tr("Import Key…"), "signEmptyImportKey", [this] { m_signPane->importKey(); });
+    m_emptyStates[QStringLiteral("sign")] = sign;
+
+    // Validation: no run yet.
+    if (auto* runs = m_validationPane->findChild<QAbstractItemView*>(QStringLiteral("runsTable"))) {
+        auto* validation = new EmptyState(runs, "validationEmptyState");
+        validation->setTitle(tr("No validation runs yet"));
+        validation->setText(tr("Pick a kubeconfig context and a recipe, then Start."));
+        m_emptyStates[QStringLiteral("validation")] = validation;
+    }
+
+    // Receipts: an empty ledger, or filters that hide every receipt.
+    auto* receipts = new EmptyState(m_receiptsPane->ledgerView(), "receiptsEmptyState");
+    receipts->watch(m_receiptsPane->ledgerModel());
+    receipts->setCondition([this](EmptyState& e) {
+        if (m_receiptsPane->ledgerView()->model()->rowCount() > 0)
+            return false;
+        const bool none = m_receiptsPane->ledgerModel()->rowCount() == 0;
+        e.setTitle(none ? tr("No receipts yet") : tr("No receipt matches the filters"));
+        e.setText(none ? tr("Every action (imports, signatures, verifications, validations, reports) leaves a receipt here.")
+                       : QString());
+        return true;
+    });
+    m_emptyStates[QStringLiteral("receipts")] = receipts;
+}
+
 void MainWindow::updateStatus() {
     m_statusDb->setText(tr("Database: %1").arg(QDir::toNativeSeparators(m_db.path())));
     m_statusDb->setToolTip(m_db.path());
@@ -682,11 +975,24 @@ void MainWindow::onCurrentChanged(const QModelIndex& proxyIndex) {
 }
 
 void MainWindow::showVersion(const store::CatalogVersionInfo& v) {
-    QString html = QStringLiteral("<h2>%1</h2><table cellspacing='3'>").arg(v.label.toHtmlEscaped());
+    QString html = QStringLiteral("<h2>%1%2</h2>")
+                       .arg(v.label.toHtmlEscaped(),
+                            v.isSample() ? QStringLiteral(" <span style='color:#8a6100; font-weight:normal'>— %1</span>")
+                                               .arg(tr("sample data").toHtmlEscaped())
+                                         : QString());
+    if (v.isSample())
+        html += QStringLiteral("<p style='background:#fff8e1; color:#3e2c00'>%1</p>")
+                    .arg(tr("Proofbench's own sample catalog, compiled into the app to show what it does. It is not an AICR "
+                            "release: its recipes, components and versions are examples. Import a real catalog with "
+                            "File › Import Catalog… or File › Import from Git….")
+                             .toHtmlEscaped());
+    html += QStringLiteral("<table cellspacing='3'>");
     html += htmlRow(tr("Recipes"), QString::number(v.recipeCount));
     html += htmlRow(tr("Overlays"), QString::number(v.overlayCount));
-    html += htmlRow(tr("Source"),
-                    v.source.toHtmlEscaped() + (v.embedded ? tr(" <i>(embedded default)</i>") : QString()));
+    html += htmlRow(tr("Source"), v.originText().toHtmlEscaped());
+    if (!v.isSample() && v.origin.kind != QLatin1String("git"))
+        html += htmlRow(tr("Folder"), QDir::toNativeSeparators(v.source).toHtmlEscaped());
+    html += htmlRow(tr("Version order"), v.orderBasis().toHtmlEscaped());
     html += htmlRow(tr("Imported"),
                     QLocale().toString(v.importedAt.toLocalTime(), QLocale::LongFormat).toHtmlEscaped());
     html += htmlRow(tr("Content digest"),
@@ -703,11 +1009,13 @@ void MainWindow::showVersion(const store::CatalogVersionInfo& v) {
     m_versionRecipesModel->setRecipes(recipes ? *recipes : std::vector<store::RecipeInfo>());
     m_versionRecipes->resizeColumnsToContents();
     m_stack->setCurrentWidget(m_versionPage);
+    showSelectionSource(&v);
     requestCatalog(v.label); // warm the cache: the user's next click is probably one of its recipes
 }
 
 void MainWindow::showRecipe(const store::RecipeInfo& info) {
-    m_stack->setCurrentWidget(m_recipeTabs);
+    m_stack->setCurrentWidget(m_recipePage);
+    showSelectionSource(m_treeModel->versionAt(m_treeModel->versionIndex(info.catalogLabel)), &info);
     m_comparePane->setRecipe(info); // loads the catalogs it needs itself
     std::shared_ptr<const catalog::Catalog> cat = cachedCatalog(info.catalogLabel);
     if (!cat) {

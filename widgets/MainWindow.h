@@ -6,8 +6,12 @@
 // the Sign menu reaches the same dialogs from any view. Validation: a recipe's validation phases on
 // a cluster, live, with its charts and past runs. Receipts: the ledger of every action, its chain
 // status and external records. File > Release review report… writes the review. File > Import Catalog…
-// and File > Import Evidence… run on workers. A Sigstore bundle (or trusted root) dropped anywhere
-// on the window opens in the Verify view.
+// and File > Import Evidence… run on workers; File > Import from Git… opens the Git import dialog. A
+// Sigstore bundle (or trusted root) dropped anywhere on the window opens in the Verify view.
+// The sample catalog compiled into the app never looks like a release: its tree rows read "sample
+// data", the details, window title and status bar say so, and while the database holds nothing else
+// a welcome across the Catalog view offers the real sources. Every view shows an empty state
+// (widgets/common/EmptyState) when it has nothing to show.
 #pragma once
 
 #include "ops/Async.h"
@@ -44,6 +48,8 @@ class VersionRecipesModel;
 namespace pb::widgets {
 
 class ComparePane;
+class EmptyState;
+class GitImportDialog;
 class GraphPane;
 class HealthPane;
 class ReceiptsPane;
@@ -51,6 +57,7 @@ class RecipeView;
 class SignPane;
 class ValidationPane;
 class VerifyPane;
+class WelcomePane;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -92,12 +99,23 @@ class MainWindow : public QMainWindow {
     bool isValidationShown() const;
     ReceiptsPane* receiptsPane() const { return m_receiptsPane; }
     bool isReceiptsShown() const;
+    // The first-start welcome (shown while every version is sample data, unless dismissed).
+    WelcomePane* welcomePane() const { return m_welcome; }
+    bool isWelcomeShown() const;
+    // The open Import from Git dialog, if any.
+    GitImportDialog* gitImportDialog() const;
+    // The empty state of a view: "catalog", "health", "verify", "sign", "validation", "receipts".
+    EmptyState* emptyState(const QString& view) const;
+    // Where the selected version came from, above the recipe tabs ("sample data …", "git … tag …").
+    QLabel* recipeSourceLabel() const { return m_recipeSource; }
     // The loaded catalog of a version, when it is cached (nullptr otherwise).
     std::shared_ptr<const catalog::Catalog> cachedCatalog(const QString& label) const;
 
   public slots:
     // File > Import Catalog…: asks for a directory and a version label, then startImport().
     void importCatalog();
+    // File > Import from Git…: the Git import dialog (not modal; one at a time).
+    void importFromGit();
     void reloadCatalogs();
     // File > Import Evidence…: asks for a directory, then startEvidenceImport().
     void importEvidence();
@@ -138,6 +156,9 @@ class MainWindow : public QMainWindow {
     void buildViews();
     void buildMenus();
     void buildViewMenu();
+    void buildEmptyStates();
+    void updateWelcome();
+    void showSelectionSource(const store::CatalogVersionInfo* version, const store::RecipeInfo* recipe = nullptr);
     void onCurrentChanged(const QModelIndex& proxyIndex);
     void showRecipe(const store::RecipeInfo& info);
     void showVersion(const store::CatalogVersionInfo& version);
@@ -173,6 +194,14 @@ class MainWindow : public QMainWindow {
     SignPane* m_signPane = nullptr;
     ValidationPane* m_validationPane = nullptr;
     QSplitter* m_splitter = nullptr;
+    QWidget* m_catalogPage = nullptr; // the welcome over the splitter
+    WelcomePane* m_welcome = nullptr;
+    bool m_welcomeDismissed = false; // for this session
+    QWidget* m_recipePage = nullptr;  // the source line over the recipe tabs
+    QLabel* m_recipeSource = nullptr;
+    QLabel* m_statusSample = nullptr;
+    std::map<QString, EmptyState*> m_emptyStates;
+    GitImportDialog* m_gitDialog = nullptr;
     QLineEdit* m_filter = nullptr;
     QTreeView* m_tree = nullptr;
     QStackedWidget* m_stack = nullptr;
@@ -189,6 +218,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_statusCounts = nullptr;
     QAction* m_importAction = nullptr;
     QAction* m_importEvidenceAction = nullptr;
+    QAction* m_importGitAction = nullptr;
 
     // Loaded catalogs per version label (loading takes ~100 ms; resolving is fast).
     std::map<QString, std::shared_ptr<const catalog::Catalog>> m_catalogs;

@@ -1,6 +1,7 @@
-// Helpers shared by the GUI tests and the screenshot tool: a temp database seeded with the
-// embedded default catalog, a recursive directory copy, and a hook that acts on the next modal
-// dialog of a given type (for QFileDialog / QInputDialog / QMessageBox in exec()).
+// Helpers shared by the GUI tests and the screenshot tool: a temp database seeded with Proofbench's
+// sample catalog, a recursive directory copy, QSettings kept in a directory of the test's own, and
+// a hook that acts on the next modal dialog of a given type (for QFileDialog / QInputDialog /
+// QMessageBox in exec()).
 #pragma once
 
 #include "ops/ImportCatalog.h"
@@ -9,10 +10,12 @@
 
 #include <QAbstractItemModel>
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QPointer>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTimer>
 #ifdef QT_WIDGETS_LIB
@@ -34,7 +37,7 @@ struct SeededDb {
     QString path() const { return dir.filePath(QStringLiteral("proofbench.sqlite")); }
 };
 
-// A fresh SQLite file in a temp dir holding the embedded default catalog (sample-1, sample-2).
+// A fresh SQLite file in a temp dir holding the sample catalog (sample-1, sample-2; not AICR releases).
 inline std::unique_ptr<SeededDb> seededDatabase() {
     auto s = std::make_unique<SeededDb>();
     if (!s->dir.isValid()) {
@@ -50,6 +53,16 @@ inline std::unique_ptr<SeededDb> seededDatabase() {
     if (auto seeded = pb::ops::seedEmbeddedCatalog(*s->db); !seeded)
         s->error = seeded.error().toString();
     return s;
+}
+
+// QSettings (the welcome's "don't show again", registry settings, …) read and written in `dir`, under
+// an organization of the tests' own, never the user's; cleared.
+inline void isolateSettings(const QString& dir, const QString& application) {
+    QCoreApplication::setOrganizationName(QStringLiteral("ProofbenchTest"));
+    QCoreApplication::setApplicationName(application);
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir);
+    QSettings().clear();
 }
 
 // QAbstractItemModelTester's findings as test failures.

@@ -1,5 +1,6 @@
-// The real MainWindow on a temp database seeded with the embedded catalog: widgets found by
-// objectName, driven by keyboard and mouse; the import action end to end, success and failure.
+// The real MainWindow on a temp database seeded with the sample catalog (sample-1, sample-2):
+// widgets found by objectName, driven by keyboard and mouse; the import action end to end, success
+// and failure.
 #include "CatalogTreeModel.h"
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
