@@ -2,6 +2,7 @@
 #include "cli/Commands.h"
 #include "CliUtil.h"
 #include "ops/ImportCatalog.h"
+#include "ops/ImportCatalogGit.h"
 
 #include "db/Database.h"
 #include "store/CatalogStore.h"
@@ -32,19 +33,97 @@ QJsonObject originJson(const CatalogVersionInfo& v) {
 
 // ---- catalog ------------------------------------------------------------------------------------
 
+namespace {
+
+// catalog import --git REPO: one version per ref, read from the repository without a checkout.
+int catalogImportGit(const QCommandLineParser& p) {
+    if (!p.positionalArguments().isEmpty())
+        return usage(QStringLiteral("--git reads the catalog from the repository; give no catalog directory"),
+                     QStringLiteral("catalog import"));
+    ops::ImportCatalogGitRequest request;
+    request.repository = p.value(QStringLiteral("git"));
+    request.refs = p.values(QStringLiteral("ref"));
+    request.tagGlob = p.value(QStringLiteral("tags"));
+    if (p.isSet(QStringLiteral("path")))
+        request.path = p.value(QStringLiteral("path"));
+    request.label = p.value(QStringLiteral("version"));
+    request.replace = p.isSet(QStringLiteral("replace"));
+    if (request.refs.isEmpty() && request.tagGlob.isEmpty())
+        return usage(QStringLiteral("--git needs --ref REF (repeatable) or --tags GLOB"), QStringLiteral("catalog import"));
+    if (!request.label.isEmpty() && (request.refs.size() != 1 || !request.tagGlob.isEmpty()))
+        return usage(QStringLiteral("--version labels a single ref; with several refs or --tags each version is labelled by "
+                                    "its tag or ref name"),
+                     QStringLiteral("catalog import"));
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    Result<ops::ImportCatalogGitOutcome> r = ops::importCatalogGit(ops::Context(**db), request);
+    if (!r)
+        return fail(r.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray versions;
+        for (const ops::GitVersionOutcome& v : r->versions) {
+            QJsonObject o{{QStringLiteral("version"), v.label},
+                          {QStringLiteral("outcome"), v.outcome},
+                          {QStringLiteral("ref"), v.ref},
+                          {QStringLiteral("commit"), v.commit},
+                          {QStringLiteral("commitDate"), v.commitDate.toString(Qt::ISODate)},
+                          {QStringLiteral("path"), v.path},
+                          {QStringLiteral("files"), v.files},
+                          {QStringLiteral("recipes"), v.recipes},
+                          {QStringLiteral("contentDigest"), v.contentDigest}};
+            o.insert(QStringLiteral("tag"), v.tag.isEmpty() ? QJsonValue() : QJsonValue(v.tag));
+            if (!v.sameContentAs.isEmpty())
+                o.insert(QStringLiteral("sameContentAs"), v.sameContentAs);
+            versions.append(o);
+        }
+        printJson(QJsonObject{{QStringLiteral("repository"), r->repository},
+                              {QStringLiteral("versions"), versions},
+                              {QStringLiteral("cancelled"), r->cancelled}});
+    } else {
+        for (const ops::GitVersionOutcome& v : r->versions)
+            out() << "catalog version " << v.summary() << Qt::endl;
+        if (r->cancelled)
+            out() << "cancelled; the versions above were done" << Qt::endl;
+    }
+    return r->cancelled ? kFailed : kOk;
+}
+
+} // namespace
+
 int catalogImport(const QStringList& args) {
     QCommandLineParser p;
     addDb(p);
-    p.addOption({QStringLiteral("version"), QStringLiteral("Label of the catalog version, e.g. sample-2."),
+    p.addOption({QStringLiteral("version"),
+                 QStringLiteral("Label of the catalog version, e.g. sample-2. With --git: optional, for a single ref "
+                                "(default: the tag or ref name)."),
                  QStringLiteral("LABEL")});
     p.addOption({QStringLiteral("replace"), QStringLiteral("Replace a version of the same label with new content.")});
+    p.addOption({QStringLiteral("git"),
+                 QStringLiteral("Read the catalog from this Git repository (bare, or the top of a clone) at each ref, "
+                                "without a checkout."),
+                 QStringLiteral("REPO")});
+    p.addOption({QStringLiteral("ref"), QStringLiteral("With --git: a tag, branch or commit to import (repeatable)."),
+                 QStringLiteral("REF")});
+    p.addOption({QStringLiteral("tags"),
+                 QStringLiteral("With --git: import every tag matching this glob ('v*', '*'), one transaction per version; "
+                                "versions whose content is already imported are skipped."),
+                 QStringLiteral("GLOB")});
+    p.addOption({QStringLiteral("path"), QStringLiteral("With --git: the catalog folder in the repository (default recipes)."),
+                 QStringLiteral("PATH")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Catalog directory (AICR recipes/ layout)."));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Catalog directory (AICR recipes/ layout); not with --git."));
     if (int rc = parse(p, args, QStringLiteral("catalog import"),
-                       QStringLiteral("Import a catalog directory as a version. All or nothing: a catalog with "
-                                      "one bad file is refused whole and the database is left unchanged."));
+                       QStringLiteral("Import a catalog directory as a version, or (--git) catalog versions from a Git "
+                                      "repository's tags and branches. All or nothing per version: a catalog with one bad "
+                                      "file is refused whole and the database is left unchanged."));
         rc >= 0)
         return rc;
+    if (p.isSet(QStringLiteral("git")))
+        return catalogImportGit(p);
+    for (const char* gitOnly : {"ref", "tags", "path"})
+        if (p.isSet(QLatin1String(gitOnly)))
+            return usage(QStringLiteral("--%1 goes with --git REPO").arg(QLatin1String(gitOnly)), QStringLiteral("catalog import"));
     if (!p.isSet(QStringLiteral("version")))
         return usage(QStringLiteral("--version LABEL is required"), QStringLiteral("catalog import"));
     if (p.positionalArguments().size() != 1)

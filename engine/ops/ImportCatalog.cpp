@@ -2,6 +2,7 @@
 
 #include "catalog/Loader.h"
 #include "db/Database.h"
+#include "git/Repository.h"
 #include "receipts/Kinds.h"
 
 #include <QJsonObject>
@@ -20,13 +21,12 @@ namespace {
 
 constexpr qint64 kReadShare = 400; // per mille of the import spent reading files
 
-receipts::ReceiptDraft draftFor(const ImportCatalogRequest& request, const catalog::Catalog& cat) {
+receipts::ReceiptDraft draftFor(const ImportCatalogRequest& request, const store::CatalogSource& o, const catalog::Catalog& cat) {
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::CatalogImport;
     d.parameters = QJsonObject{{QStringLiteral("version"), request.label},
                                {QStringLiteral("replace"), request.replace},
                                {QStringLiteral("embedded"), request.embedded}};
-    const store::CatalogSource& o = request.origin;
     if (!request.embedded) {
         d.parameters.insert(QStringLiteral("source"), o.kind.isEmpty() ? QStringLiteral("folder") : o.kind);
         for (auto [key, value] : {std::pair{"repository", o.repository}, std::pair{"ref", o.ref}, std::pair{"tag", o.tag},
@@ -36,6 +36,28 @@ receipts::ReceiptDraft draftFor(const ImportCatalogRequest& request, const catal
     }
     d.inputs.push_back(receipts::Artifact::digest(cat.root, cat.contentDigest()));
     return d;
+}
+
+// A folder import records what it can: the folder, and when the folder is tracked in a Git clone,
+// the clone, its HEAD commit and date, and the folder's path in it; the ref says when files under
+// the folder differ from that commit ("HEAD, with uncommitted changes"). A folder outside any clone
+// (or untracked in it) keeps a plain folder source.
+store::CatalogSource folderOrigin(const ImportCatalogRequest& request, const catalog::Catalog& cat) {
+    store::CatalogSource o = request.origin;
+    if (request.embedded || (!o.kind.isEmpty() && o.kind != QLatin1String("folder")) || !o.commit.isEmpty() ||
+        cat.root.startsWith(QLatin1Char(':')))
+        return o;
+    o.kind = QStringLiteral("folder");
+    Result<std::optional<git::CloneInfo>> clone = git::Repository::enclosingClone(cat.root);
+    if (!clone || !*clone)
+        return o; // no clone, or one that cannot be read: the folder alone is the source
+    const git::CloneInfo& c = **clone;
+    o.repository = c.workdir;
+    o.commit = c.commit;
+    o.commitDate = c.commitDate;
+    o.path = c.pathInClone.isEmpty() ? QStringLiteral(".") : c.pathInClone;
+    o.ref = c.dirty ? QStringLiteral("HEAD, with uncommitted changes") : QStringLiteral("HEAD");
+    return o;
 }
 
 } // namespace
@@ -59,11 +81,12 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
         loaded = std::move(*cat);
     }
     const catalog::Catalog& cat = *loaded;
+    const store::CatalogSource origin = folderOrigin(request, cat);
 
     store::ImportOptions options;
     options.replace = request.replace;
     options.embedded = request.embedded;
-    options.origin = request.origin;
+    options.origin = origin;
     options.cancel = ctx.cancelFlag();
     options.progress = [&ctx, readShare](int step, int steps, store::ImportStage stage) {
         const qint64 done = readShare + (steps > 0 ? step * (1000 - readShare) / steps : 0);
@@ -76,7 +99,7 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
     Result<store::ImportReport> report = store::CatalogStore(ctx.db()).importCatalog(request.label, cat, options);
-    receipts::ReceiptDraft d = draftFor(request, cat);
+    receipts::ReceiptDraft d = draftFor(request, origin, cat);
     if (!report) {
         // Nothing was written. Alone, the refused attempt is still put on record; inside a larger
         // transaction (the first start's seeding) the caller's rollback is the whole answer — and

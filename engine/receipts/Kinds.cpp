@@ -9,7 +9,7 @@ namespace {
 // `via` is not a parameter: the CLI and the window run one operation, so their receipts are alike.
 constexpr std::array kTable{
     KindInfo{CatalogImport, "a catalog version imported (or an attempt that changed nothing)",
-             "version replace embedded unchanged refused source repository ref tag commit path"},
+             "version replace embedded unchanged refused source repository ref tag commit path sameContentAs"},
     KindInfo{RecipeExport, "a resolved recipe printed or written", "criteria format deterministic profiles version"},
     KindInfo{EvidenceImport, "evidence pointers read into the database", "pointers allowlist invalid"},
     KindInfo{EvidenceImportBundles, "evidence bundles checked and stored", "dir bundles"},

@@ -97,6 +97,7 @@ class GitImportDialog : public QDialog {
     std::shared_ptr<std::atomic_bool> m_cancelFlag;
     QStringList m_resultLines;
     QString m_lastError;
+    QString m_listed; // the repository text the table was last listed for
 };
 
 } // namespace pb::widgets
