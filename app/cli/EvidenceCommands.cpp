@@ -10,6 +10,7 @@
 #include "ops/CheckEvidence.h"
 #include "ops/ImportEvidence.h"
 #include "receipts/Ledger.h"
+#include "report/HealthTable.h"
 #include "store/CatalogStore.h"
 #include "store/EvidenceStore.h"
 
@@ -142,7 +143,7 @@ int evidenceCheck(const QStringList& args) {
 int healthVerb(const QStringList& args) {
     QCommandLineParser p;
     addDb(p);
-    p.addOption({QStringLiteral("version"), QStringLiteral("Catalog version (default: the newest imported)."),
+    p.addOption({QStringLiteral("version"), QStringLiteral("Catalog version (default: the newest in version order)."),
                  QStringLiteral("LABEL")});
     addFormat(p, QStringLiteral("markdown|json|csv"), QStringLiteral("markdown"));
     if (int rc = parse(p, args, QStringLiteral("health"),
@@ -157,31 +158,21 @@ int healthVerb(const QStringList& args) {
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
-    CatalogStore catalogs(**db);
-    qint64 versionId = 0;
-    if (p.isSet(QStringLiteral("version"))) {
-        Result<CatalogVersionInfo> v = catalogs.version(p.value(QStringLiteral("version")));
-        if (!v)
-            return fail(v.error());
-        versionId = v->id;
-    } else {
-        Result<std::vector<CatalogVersionInfo>> all = catalogs.versions();
-        if (!all)
-            return fail(all.error());
-        if (all->empty())
-            return fail(makeError(QStringLiteral("no catalog versions in the database")));
-        versionId = all->back().id;
-    }
-    Result<std::vector<evidence::HealthRow>> rows = EvidenceStore(**db).health(versionId);
+    // The version asked for, else the newest in version order (never the last imported).
+    Result<CatalogVersionInfo> version = report::chosenVersion(**db, p.value(QStringLiteral("version")));
+    if (!version)
+        return fail(version.error());
+    Result<std::vector<evidence::HealthRow>> rows = report::healthRows(**db, version->id);
     if (!rows)
         return fail(rows.error());
+    const evidence::HealthTableInfo info = report::tableInfo(*version);
     if (format == QLatin1String("json")) {
         QJsonArray a;
         for (const evidence::HealthRow& r : *rows)
-            a.append(evidence::healthJson(r));
+            a.append(evidence::healthJson(r, info));
         printJson(a);
     } else {
-        out() << (format == QLatin1String("csv") ? evidence::healthCsv(*rows) : evidence::healthMarkdown(*rows));
+        out() << (format == QLatin1String("csv") ? evidence::healthCsv(*rows, info) : evidence::healthMarkdown(*rows, info));
     }
     return kOk;
 }

@@ -10,8 +10,14 @@
 #include "report/Report.h"
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace pb::cli {
 
@@ -39,20 +45,58 @@ QString optionValue(const QStringList& args, const QString& name) {
     return {};
 }
 
+// Qt Gui, started for a PDF, warns on stderr ("QStandardPaths: XDG_RUNTIME_DIR not set, defaulting
+// to ...") when the session has no runtime directory (a shell without a login session, CI, a
+// container). A command that succeeded prints no warning: point XDG_RUNTIME_DIR at the directory Qt
+// would have chosen (private to the user, 0700), or at a fresh private one when that is not ours.
+void provideRuntimeDir() {
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
+        return;
+    const QString user = QString::fromLocal8Bit(qgetenv("USER")).isEmpty() ? QStringLiteral("%1").arg(::getuid())
+                                                                           : QString::fromLocal8Bit(qgetenv("USER"));
+    const QString dir = QDir::tempPath() + QStringLiteral("/runtime-") + user;
+    constexpr QFile::Permissions kPrivate = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadUser |
+                                            QFile::WriteUser | QFile::ExeUser;
+    auto ours = [&](const QString& d) {
+        const QFileInfo fi(d);
+        return fi.isDir() && !fi.isSymLink() && fi.ownerId() == ::getuid() && fi.permissions() == kPrivate;
+    };
+    if (!QFileInfo::exists(dir) && ::mkdir(QFile::encodeName(dir).constData(), 0700) != 0)
+        return; // Qt says why itself
+    if (!ours(dir)) {
+        QByteArray fresh = QFile::encodeName(QDir::tempPath() + QStringLiteral("/proofbench-runtime-XXXXXX"));
+        if (!::mkdtemp(fresh.data()))
+            return;
+        qputenv("XDG_RUNTIME_DIR", fresh);
+        return;
+    }
+    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(dir));
+}
+
 } // namespace
 
 // True when `proofbench report ...` will write a PDF (the only format that needs Qt Gui). An
-// unknown format needs none: it is refused before anything is drawn.
+// unknown format needs none: it is refused before anything is drawn. main() asks before it starts
+// Qt Gui, so the runtime directory Qt Gui wants is provided here (see provideRuntimeDir).
 bool reportNeedsGui(const QStringList& args) {
-    return formatOf(optionValue(args, QStringLiteral("format")), optionValue(args, QStringLiteral("out"))) ==
-           report::ReportFormat::Pdf;
+    const bool pdf = formatOf(optionValue(args, QStringLiteral("format")), optionValue(args, QStringLiteral("out"))) ==
+                     report::ReportFormat::Pdf;
+    if (pdf)
+        provideRuntimeDir();
+    return pdf;
 }
 
-// proofbench report [--version LABEL] [--filter TEXT] --format html|pdf|markdown --out FILE [--db PATH]
+// proofbench report [--version LABEL] [--baseline LABEL|none] [--filter TEXT] --format html|pdf|markdown --out FILE [--db PATH]
 int reportVerb(const QStringList& args) {
     QCommandLineParser p;
     addDb(p);
-    p.addOption({QStringLiteral("version"), QStringLiteral("The catalog version to review (default: the newest imported)."),
+    p.addOption({QStringLiteral("version"),
+                 QStringLiteral("The catalog version to review (default: the newest in version order: semantic version, else "
+                                "source date; never the order of import)."),
+                 QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("baseline"),
+                 QStringLiteral("The catalog version the \"changes since\" section compares with, or \"none\" (default: the "
+                                "version just before --version in version order)."),
                  QStringLiteral("LABEL")});
     p.addOption({QStringLiteral("filter"), QStringLiteral("Only recipes whose name or criteria contain TEXT."), QStringLiteral("TEXT")});
     addFormat(p, QStringLiteral("html|pdf|markdown"), QStringLiteral("by the --out suffix, else pdf"));
@@ -60,7 +104,7 @@ int reportVerb(const QStringList& args) {
                  QStringLiteral("FILE")});
     if (int rc = parse(p, args, QStringLiteral("report"),
                        QStringLiteral("The release review report: summary by status, the health table, each coordinate's evidence and "
-                                      "verification steps, performance charts, the diff against the previous catalog version, open "
+                                      "verification steps, performance charts, the diff against a baseline version, open "
                                       "problems and the receipts chain head. Leaves a report.export receipt."));
         rc >= 0)
         return rc;
@@ -77,7 +121,8 @@ int reportVerb(const QStringList& args) {
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
-    const report::ReportOptions options{p.value(QStringLiteral("version")), p.value(QStringLiteral("filter"))};
+    const report::ReportOptions options{p.value(QStringLiteral("version")), p.value(QStringLiteral("filter")),
+                                       p.value(QStringLiteral("baseline"))};
     auto write = [&]() -> Result<ops::ReportExportOutcome> {
         if (gui) // charts can be drawn: the report as the window writes it (PDF, or HTML/Markdown with charts)
             return widgets::exportReport(**db, options, *format, outPath);

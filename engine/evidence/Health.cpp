@@ -24,8 +24,44 @@ QString healthStatusName(HealthStatus s) {
     return {};
 }
 
-QJsonObject healthJson(const HealthRow& r) {
+QString HealthRow::displayName() const {
+    // A leaf whose criteria are all "any" resolves to "recipe" (or "recipe-<profile>"): every such
+    // leaf would look the same; its overlay's name tells them apart.
+    static const QString generic = QStringLiteral("recipe");
+    if (leafOverlay.isEmpty() || !recipe.startsWith(generic))
+        return recipe;
+    if (recipe.size() == generic.size())
+        return leafOverlay;
+    if (recipe.at(generic.size()) == QLatin1Char('-'))
+        return leafOverlay + recipe.mid(generic.size());
+    return recipe;
+}
+
+QString HealthTableInfo::versionText() const {
+    return sample ? QStringLiteral("%1 (sample data)").arg(version) : version;
+}
+
+namespace {
+QJsonObject rowJson(const HealthRow& r);
+} // namespace
+
+QJsonObject healthJson(const HealthRow& r, const HealthTableInfo& info) {
+    QJsonObject o = rowJson(r);
+    if (!info.version.isEmpty()) {
+        o.insert(QStringLiteral("catalogVersion"), info.version);
+        o.insert(QStringLiteral("sample"), info.sample);
+        o.insert(QStringLiteral("catalogOrigin"), info.origin);
+    }
+    return o;
+}
+
+namespace {
+
+QJsonObject rowJson(const HealthRow& r) {
     return QJsonObject{{QStringLiteral("recipe"), r.recipe},
+                       {QStringLiteral("name"), r.displayName()},
+                       {QStringLiteral("leafOverlay"), r.leafOverlay.isEmpty() && r.inCatalog() ? r.recipe : r.leafOverlay},
+                       {QStringLiteral("evidenceName"), r.pointerName()},
                        {QStringLiteral("service"), r.criteria.service},
                        {QStringLiteral("accelerator"), r.criteria.accelerator},
                        {QStringLiteral("os"), r.criteria.os},
@@ -53,15 +89,20 @@ QJsonObject healthJson(const HealthRow& r) {
                        {QStringLiteral("stale"), r.stale}};
 }
 
-namespace {
+// The recipe as the views name it, with the recipe's own name beside it when they differ
+// ("monitoring-hpa (recipe)").
+QString nameCell(const HealthRow& r) {
+    const QString shown = r.displayName();
+    return shown == r.recipe ? shown : QStringLiteral("%1 (%2)").arg(shown, r.recipe);
+}
 
-QStringList cells(const HealthRow& r) {
+QStringList cells(const HealthRow& r, const HealthTableInfo& info) {
     auto orAny = [&r](const QString& s) {
         if (!r.inCatalog())
             return QStringLiteral("—"); // evidence for a coordinate outside this catalog version
         return s.isEmpty() ? QStringLiteral("any") : s;
     };
-    return {r.recipe,
+    return {nameCell(r),
             orAny(r.criteria.service),
             orAny(r.criteria.accelerator),
             orAny(r.criteria.os),
@@ -72,7 +113,10 @@ QStringList cells(const HealthRow& r) {
             QStringLiteral("%1/%2/%3/%4").arg(r.firstParty).arg(r.community).arg(r.partner).arg(r.reported),
             r.newestAttestedAt.isValid() ? r.newestAttestedAt.toString(Qt::ISODate) : QString(),
             r.devBuild ? r.aicrVersion + QStringLiteral(" (dev build)") : r.aicrVersion,
-            r.stale ? QStringLiteral("yes") : QStringLiteral("no")};
+            r.stale ? QStringLiteral("yes") : QStringLiteral("no"),
+            r.inCatalog() ? QStringLiteral("yes") : QStringLiteral("no"),
+            r.reason,
+            info.versionText()};
 }
 
 const QStringList& headers() {
@@ -80,19 +124,29 @@ const QStringList& headers() {
                                   QStringLiteral("os"), QStringLiteral("intent"), QStringLiteral("platform"),
                                   QStringLiteral("status"), QStringLiteral("phases"),
                                   QStringLiteral("signers (1st/community/partner/reported)"),
-                                  QStringLiteral("newest attestedAt"), QStringLiteral("aicrVersion"), QStringLiteral("stale")};
+                                  QStringLiteral("newest attestedAt"), QStringLiteral("aicrVersion"), QStringLiteral("stale"),
+                                  QStringLiteral("in catalog version"), QStringLiteral("reason"),
+                                  QStringLiteral("catalog version")};
     return h;
 }
 
 } // namespace
 
-QString healthMarkdown(const std::vector<HealthRow>& rows) {
-    QString out = QStringLiteral("| ") + headers().join(QStringLiteral(" | ")) + QStringLiteral(" |\n|");
+QString healthMarkdown(const std::vector<HealthRow>& rows, const HealthTableInfo& info) {
+    QString out;
+    if (!info.version.isEmpty()) {
+        out += QStringLiteral("# Health: catalog version %1\n\n").arg(info.version);
+        if (info.sample)
+            out += QStringLiteral("**Sample data**: Proofbench's own sample catalog, not an AICR release.\n\n");
+        if (!info.origin.isEmpty())
+            out += QStringLiteral("Source: %1\n\n").arg(info.origin);
+    }
+    out += QStringLiteral("| ") + headers().join(QStringLiteral(" | ")) + QStringLiteral(" |\n|");
     for (qsizetype i = 0; i < headers().size(); ++i)
         out += QStringLiteral("---|");
     out += QLatin1Char('\n');
     for (const HealthRow& r : rows) {
-        QStringList c = cells(r);
+        QStringList c = cells(r, info);
         for (QString& s : c)
             s.replace(QLatin1Char('|'), QStringLiteral("\\|"));
         out += QStringLiteral("| ") + c.join(QStringLiteral(" | ")) + QStringLiteral(" |\n");
@@ -100,7 +154,7 @@ QString healthMarkdown(const std::vector<HealthRow>& rows) {
     return out;
 }
 
-QString healthCsv(const std::vector<HealthRow>& rows) {
+QString healthCsv(const std::vector<HealthRow>& rows, const HealthTableInfo& info) {
     auto quote = [](QString s) {
         if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
             s.replace(QLatin1Char('"'), QStringLiteral("\"\""));
@@ -115,7 +169,7 @@ QString healthCsv(const std::vector<HealthRow>& rows) {
     out += h.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (const HealthRow& r : rows) {
         QStringList c;
-        for (const QString& s : cells(r))
+        for (const QString& s : cells(r, info))
             c << quote(s);
         out += c.join(QLatin1Char(',')) + QLatin1Char('\n');
     }

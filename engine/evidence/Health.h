@@ -20,6 +20,17 @@ QString healthStatusName(HealthStatus s);
 
 struct HealthRow {
     QString recipe;
+    // The leaf overlay the recipe resolves from, when it is named otherwise (a profiled recipe, or a
+    // wildcard leaf such as monitoring-hpa whose criteria are all "any" and whose recipe is "recipe").
+    QString leafOverlay;
+    // The name the evidence pointers of this row record, when it is not `recipe` (evidence recorded
+    // before the coordinate's name changed: the pointers name the leaf overlay). Empty otherwise.
+    QString evidenceName;
+    // What the views show: the recipe name, except when it carries no criteria ("recipe",
+    // "recipe-<profile>"): then the leaf overlay's name, which tells such leaves apart.
+    QString displayName() const;
+    // The name to read the row's pointers and bundles under.
+    const QString& pointerName() const { return evidenceName.isEmpty() ? recipe : evidenceName; }
     catalog::Criteria criteria;
     QString catalogLabel;   // empty when the evidence names a recipe this catalog version does not have
     bool inCatalog() const { return !catalogLabel.isEmpty(); }
@@ -41,9 +52,21 @@ struct HealthRow {
     QString currentDigest;       // the catalog's recipe digest under the same predicate rules
 };
 
-// The health table as text: one line per row, the columns of the Health view.
-QString healthMarkdown(const std::vector<HealthRow>& rows);
-QString healthCsv(const std::vector<HealthRow>& rows);
-QJsonObject healthJson(const HealthRow& row);
+// The catalog version a health table is of, as its exports label it.
+struct HealthTableInfo {
+    QString version;   // the catalog version's label; empty: unknown (the exports then say nothing)
+    bool sample = false; // Proofbench's sample data, not an AICR release
+    QString origin;    // where the version came from (store::CatalogVersionInfo::originText())
+    // "2026-08-19" or "sample-2 (sample data)".
+    QString versionText() const;
+};
+
+// The health table as text: one line per row, the columns of the Health view, then whether the
+// recipe is in the chosen catalog version and the status reason. Markdown opens with a line naming
+// the version, its origin and (for the sample) a "sample data" mark; CSV carries the version (so
+// marked) in a "catalog version" column; JSON carries "catalogVersion" and "sample".
+QString healthMarkdown(const std::vector<HealthRow>& rows, const HealthTableInfo& info = {});
+QString healthCsv(const std::vector<HealthRow>& rows, const HealthTableInfo& info = {});
+QJsonObject healthJson(const HealthRow& row, const HealthTableInfo& info = {});
 
 } // namespace pb::evidence

@@ -36,9 +36,14 @@ std::optional<ReportFormat> parseReportFormat(const QString& s);
 QString reportSuffix(ReportFormat f);     // "html", "pdf", "md"
 
 struct ReportOptions {
-    QString version; // catalog version label; empty: the newest imported
-    QString filter;  // case-insensitive text in the recipe name or its criteria; empty: all
+    QString version;  // catalog version label; empty: the newest in version order
+    QString filter;   // case-insensitive text in the recipe name or its criteria; empty: all
+    QString baseline; // the version "changes since" compares with; empty: the one before `version` in
+                      // version order; kNoBaseline: no comparison
 };
+
+// ReportOptions::baseline for "compare with nothing".
+inline const QString kNoBaseline = QStringLiteral("none");
 
 struct ReportProblem {
     QString recipe;
@@ -47,7 +52,8 @@ struct ReportProblem {
 };
 
 struct CoordinateEvidence {
-    QString recipe;
+    QString recipe;   // as the views name it (HealthRow::displayName())
+    QString mismatch; // a stale or outside row: which pointers name it and why they no longer match
     std::vector<evidence::Pointer> pointers;
     std::vector<store::BundleRecord> bundles; // newest first, each with its stored check steps
 };
@@ -64,7 +70,10 @@ struct ReportData {
     QString toolVersion;
     QDateTime generatedAt; // UTC
     store::CatalogVersionInfo version;
-    QString previousLabel; // the catalog version imported before it; empty when none
+    QString previousLabel; // the version just before it in version order; empty when none
+    // The version the changes are counted from: the one chosen, else previousLabel's. Unset when
+    // there is none (the first version) or the user chose none.
+    std::optional<store::CatalogVersionInfo> baseline;
     std::vector<evidence::HealthRow> rows;     // every row of the health table (after the filter)
     std::vector<CoordinateEvidence> evidence;  // rows that have pointers or bundles
     std::vector<CoordinateRuns> runs;          // coordinates with stored runs (after the filter)
@@ -78,6 +87,11 @@ struct ReportData {
 };
 
 Result<ReportData> collectReport(db::Database& db, const ReportOptions& options);
+
+// The baseline a report of `label` compares with by default: the version just before it in
+// version order (`versions` as CatalogStore::versions() gives them), except the sample data before
+// a real version (comparing a real catalog with the sample says nothing). Empty when none.
+QString defaultBaseline(const std::vector<store::CatalogVersionInfo>& versions, const QString& label);
 
 // A performance chart as drawn by the widgets: the PNG bytes and their size in pixels.
 struct ReportChart {
@@ -105,6 +119,8 @@ QString reportMarkdown(const ReportData& data, const ReportCharts& charts, const
 
 // The directory a Markdown report's charts go to, relative to it: "<name>-charts".
 QString markdownChartDir(const QString& reportPath);
+// The sentence that marks a report of the sample catalog.
+QString sampleNote();
 // The sentence written where the charts would be when they were not drawn.
 QString chartsNotDrawnNote();
 

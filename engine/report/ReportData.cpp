@@ -2,6 +2,7 @@
 
 #include "db/Database.h"
 #include "receipts/Canonical.h"
+#include "report/HealthTable.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -64,12 +65,23 @@ std::vector<std::pair<HealthStatus, int>> ReportData::statusCounts() const {
     return out;
 }
 
+QString defaultBaseline(const std::vector<store::CatalogVersionInfo>& versions, const QString& label) {
+    const auto it = std::find_if(versions.begin(), versions.end(),
+                                 [&](const store::CatalogVersionInfo& v) { return v.label == label; });
+    if (it == versions.end() || it == versions.begin())
+        return {};
+    const store::CatalogVersionInfo& previous = *(it - 1);
+    return previous.isSample() && !it->isSample() ? QString() : previous.label;
+}
+
 Result<ReportData> collectReport(db::Database& db, const ReportOptions& options) {
     ReportData d;
     d.options = options;
     d.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev") : QCoreApplication::applicationVersion();
     d.generatedAt = QDateTime::currentDateTimeUtc();
 
+    // The version: the one asked for, else the newest in version order; "previous" and the default
+    // baseline follow version order too (CatalogStore::versions()), never the order of import.
     store::CatalogStore catalogs(db);
     Result<std::vector<store::CatalogVersionInfo>> versions = catalogs.versions();
     if (!versions)
@@ -86,28 +98,41 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
     d.version = *it;
     if (it != versions->begin())
         d.previousLabel = (it - 1)->label;
+    // A real version whose previous is the sample has no default baseline.
+    const bool sampleBefore = it != versions->begin() && (it - 1)->isSample() && !d.version.isSample();
+    if (options.baseline.isEmpty()) {
+        if (const QString b = defaultBaseline(*versions, d.version.label); !b.isEmpty())
+            d.baseline = *(it - 1);
+    } else if (options.baseline != kNoBaseline) {
+        const auto b = std::find_if(versions->begin(), versions->end(),
+                                    [&](const store::CatalogVersionInfo& v) { return v.label == options.baseline; });
+        if (b == versions->end())
+            return makeError(QStringLiteral("%1: --baseline: no catalog version '%2' in the database").arg(db.path(), options.baseline));
+        d.baseline = *b;
+    }
 
-    // The health table and each coordinate's evidence.
-    store::EvidenceStore evidence(db);
-    Result<std::vector<HealthRow>> rows = evidence.health(d.version.id);
+    // The health table and each coordinate's evidence (read under the name the pointers record).
+    Result<std::vector<HealthRow>> rows = healthRows(db, d.version.id);
     if (!rows)
         return rows.error();
     for (const HealthRow& r : *rows)
-        if (matchesFilter(options.filter, r.recipe, r.criteria.summary()))
+        if (matchesFilter(options.filter, r.recipe, r.criteria.summary()) ||
+            (r.displayName() != r.recipe && matchesFilter(options.filter, r.displayName(), QString())))
             d.rows.push_back(r);
     for (const HealthRow& r : d.rows) {
         if (r.pointers == 0 && r.bundles == 0 && r.invalidBundles == 0)
             continue;
         CoordinateEvidence e;
-        e.recipe = r.recipe;
-        if (Result<std::vector<evidence::Pointer>> p = evidence.pointersFor(r.recipe); p)
+        e.recipe = r.displayName();
+        if (Result<std::vector<evidence::Pointer>> p = rowPointers(db, r); p)
             e.pointers = std::move(*p);
         else
             return p.error();
-        if (Result<std::vector<store::BundleRecord>> b = evidence.bundlesFor(r.recipe); b)
+        if (Result<std::vector<store::BundleRecord>> b = rowBundles(db, r); b)
             e.bundles = std::move(*b);
         else
             return b.error();
+        e.mismatch = mismatchText(r, e.pointers, d.version.label);
         d.evidence.push_back(std::move(e));
     }
 
@@ -154,16 +179,25 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
             d.runs.push_back(std::move(cr));
     }
 
-    // The catalog diff against the version imported before.
-    if (d.previousLabel.isEmpty()) {
-        d.diffNote = QStringLiteral("%1 is the first catalog version in the database: nothing to compare with.").arg(d.version.label);
+    // The catalog diff against the baseline.
+    if (!d.baseline) {
+        d.diffNote = options.baseline == kNoBaseline ? QStringLiteral("No baseline was chosen: nothing compared.")
+                     : sampleBefore
+                         ? QStringLiteral("%1 is the first real catalog version in version order; the version before it, %2, "
+                                          "is Proofbench's sample data, so it is not compared by default (choose it as "
+                                          "the baseline to compare anyway).")
+                               .arg(d.version.label, d.previousLabel)
+                         : QStringLiteral("%1 is the first catalog version in version order: nothing to compare with.")
+                               .arg(d.version.label);
+    } else if (d.baseline->label == d.version.label) {
+        d.diffNote = QStringLiteral("The baseline is %1 itself: nothing changed.").arg(d.version.label);
     } else {
-        Result<catalog::Catalog> from = catalogs.loadCatalog(d.previousLabel);
+        Result<catalog::Catalog> from = catalogs.loadCatalog(d.baseline->label);
         Result<catalog::Catalog> to = catalogs.loadCatalog(d.version.label);
         if (!from || !to)
             d.diffNote = QStringLiteral("the catalog diff could not be computed: %1").arg((!from ? from.error() : to.error()).toString());
         else
-            d.diff = catalog::diffCatalogs(*from, *to, d.previousLabel, d.version.label);
+            d.diff = catalog::diffCatalogs(*from, *to, d.baseline->label, d.version.label);
     }
 
     // Open problems of the health table.
@@ -179,7 +213,7 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
         else if (r.status == HealthStatus::Invalid)
             kind = QStringLiteral("invalid");
         if (!kind.isEmpty())
-            fromRows.push_back({r.recipe, kind, r.reason.isEmpty() ? evidence::healthStatusName(r.status) : r.reason});
+            fromRows.push_back({r.displayName(), kind, r.reason.isEmpty() ? evidence::healthStatusName(r.status) : r.reason});
     }
     d.problems.insert(d.problems.begin(), fromRows.begin(), fromRows.end());
 

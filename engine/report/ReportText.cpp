@@ -9,6 +9,11 @@ namespace pb::report {
 using evidence::HealthRow;
 using evidence::HealthStatus;
 
+QString sampleNote() {
+    return QStringLiteral("Sample data: this catalog version is Proofbench's own sample content, compiled into the app; "
+                          "it is not an AICR release and its evidence proves nothing about one.");
+}
+
 QString chartsNotDrawnNote() {
     return QStringLiteral("Charts are not drawn in this export (it was written without a display toolkit); the PDF "
                           "report (proofbench report --format pdf) and the window's report include them.");
@@ -31,6 +36,20 @@ QString signersText(const HealthRow& r) {
     if (r.reported)
         parts << QStringLiteral("%1 reported").arg(r.reported);
     return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
+}
+
+// The row as the views name it: the leaf overlay for a recipe named "recipe" (a wildcard leaf).
+QString rowName(const HealthRow& r) {
+    const QString shown = r.displayName();
+    return shown == r.recipe ? shown : QStringLiteral("%1 (recipe %2)").arg(shown, r.recipe);
+}
+
+QString versionName(const store::CatalogVersionInfo& v) {
+    return v.isSample() ? QStringLiteral("%1 (sample data)").arg(v.label) : v.label;
+}
+
+QString changesTitle(const ReportData& d) {
+    return d.baseline ? QStringLiteral("Changes since %1").arg(versionName(*d.baseline)) : QStringLiteral("Changes since a baseline");
 }
 
 QString dateText(const QDateTime& t) {
@@ -99,6 +118,9 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
                         "h1{font-size:18pt;}h2{font-size:14pt;margin-top:18px;}h3{font-size:11pt;}.mono{font-family:monospace;}"
                         "</style></head><body>\n");
     h += QStringLiteral("<h1>Release review: catalog %1</h1>\n").arg(esc(d.version.label));
+    if (d.version.isSample())
+        h += QStringLiteral("<p class=\"sample-mark\"><font color=\"#b3261e\"><b>%1</b></font></p>\n").arg(esc(sampleNote()));
+    h += QStringLiteral("<p class=\"origin\">Source: %1</p>\n").arg(esc(d.version.originText()));
     h += QStringLiteral("<p>Generated %1 by Proofbench %2 &middot; catalog content digest <span class=\"mono\">%3</span>"
                         " &middot; %4 recipe(s)%5</p>\n")
              .arg(esc(dateText(d.generatedAt)), esc(d.toolVersion), esc(d.version.contentDigest))
@@ -122,7 +144,7 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
              QStringLiteral("Pointers"), QStringLiteral("Signers"), QStringLiteral("Newest"), QStringLiteral("Bundles")});
     for (const HealthRow& r : d.rows)
         h += QStringLiteral("<tr class=\"health-row\">%1%2<td><font color=\"%3\">%4</font></td>%5%6%7%8%9</tr>\n")
-                 .arg(td(r.recipe + (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label))),
+                 .arg(td(rowName(r) + (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label))),
                       td(r.criteria.summary()), statusColor(r.status), esc(evidence::healthStatusName(r.status)), td(r.reason),
                       td(QStringLiteral("%1 (%2 invalid, %3 pending)").arg(r.pointers).arg(r.invalid).arg(r.pending)),
                       td(signersText(r)), td(dateText(r.newestAttestedAt)),
@@ -136,6 +158,8 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
         h += QStringLiteral("<p>No coordinate has evidence.</p>\n");
     for (const CoordinateEvidence& e : d.evidence) {
         h += QStringLiteral("<h3>%1</h3>\n").arg(esc(e.recipe));
+        if (!e.mismatch.isEmpty())
+            h += QStringLiteral("<p class=\"mismatch\"><font color=\"#a15c00\">%1</font></p>\n").arg(esc(e.mismatch));
         if (!e.pointers.empty()) {
             h += QLatin1String(kTable) + th({QStringLiteral("Pointer"), QStringLiteral("Signer"), QStringLiteral("Attested"),
                                              QStringLiteral("Bundle"), QStringLiteral("Problems")});
@@ -196,7 +220,9 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
     }
 
     // Catalog diff.
-    h += QStringLiteral("<h2>Changes since the previous catalog version</h2>\n");
+    h += QStringLiteral("<h2>%1</h2>\n").arg(esc(changesTitle(d)));
+    if (d.baseline)
+        h += QStringLiteral("<p class=\"baseline\">Baseline %1: %2</p>\n").arg(esc(versionName(*d.baseline)), esc(d.baseline->originText()));
     if (!d.diff) {
         h += QStringLiteral("<p>%1</p>\n").arg(esc(d.diffNote));
     } else {
@@ -282,7 +308,11 @@ QString mdHeader(const QStringList& cells) {
 
 QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QString& chartDir) {
     QString m;
-    m += QStringLiteral("# Release review: catalog %1\n\n").arg(d.version.label);
+    m += QStringLiteral("# Release review: catalog %1%2\n\n")
+             .arg(d.version.label, d.version.isSample() ? QStringLiteral(" (sample data)") : QString());
+    if (d.version.isSample())
+        m += QStringLiteral("**%1**\n\n").arg(sampleNote());
+    m += QStringLiteral("Source: %1\n\n").arg(d.version.originText());
     m += QStringLiteral("Generated %1 by Proofbench %2 · catalog content digest `%3` · %4 recipe(s)%5\n\n")
              .arg(dateText(d.generatedAt), d.toolVersion, d.version.contentDigest)
              .arg(d.version.recipeCount)
@@ -299,7 +329,8 @@ QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QS
          mdHeader({QStringLiteral("Recipe"), QStringLiteral("Criteria"), QStringLiteral("Status"), QStringLiteral("Reason"),
                    QStringLiteral("Pointers"), QStringLiteral("Signers"), QStringLiteral("Newest"), QStringLiteral("Bundles")});
     for (const HealthRow& r : d.rows)
-        m += mdRow({r.recipe, r.criteria.summary(), evidence::healthStatusName(r.status), r.reason,
+        m += mdRow({rowName(r) + (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label)),
+                    r.criteria.summary(), evidence::healthStatusName(r.status), r.reason,
                     QStringLiteral("%1 (%2 invalid, %3 pending)").arg(r.pointers).arg(r.invalid).arg(r.pending), signersText(r),
                     dateText(r.newestAttestedAt), QStringLiteral("%1 (%2 invalid)").arg(r.bundles).arg(r.invalidBundles)});
 
@@ -308,6 +339,8 @@ QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QS
         m += QStringLiteral("No coordinate has evidence.\n\n");
     for (const CoordinateEvidence& e : d.evidence) {
         m += QStringLiteral("### %1\n\n").arg(e.recipe);
+        if (!e.mismatch.isEmpty())
+            m += QStringLiteral("_%1_\n\n").arg(e.mismatch);
         if (!e.pointers.empty()) {
             m += mdHeader({QStringLiteral("Pointer"), QStringLiteral("Signer"), QStringLiteral("Attested"), QStringLiteral("Bundle"),
                            QStringLiteral("Problems")});
@@ -346,7 +379,9 @@ QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QS
                 m += QStringLiteral("![%1](%2/%3)\n\n").arg(c.title, chartDir, c.fileName);
     }
 
-    m += QStringLiteral("## Changes since the previous catalog version\n\n");
+    m += QStringLiteral("## %1\n\n").arg(changesTitle(d));
+    if (d.baseline)
+        m += QStringLiteral("Baseline %1: %2\n\n").arg(versionName(*d.baseline), d.baseline->originText());
     if (!d.diff)
         m += d.diffNote + QStringLiteral("\n\n");
     else
