@@ -12,6 +12,9 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <algorithm>
+#include <thread>
+
 namespace pb::store {
 
 using namespace pb::catalog;
@@ -56,6 +59,42 @@ QJsonArray jsonList(const QStringList& l) {
     return QJsonArray::fromStringList(l);
 }
 
+// Runs work(i) for every i in [0, count) on every core: the calling thread and up to
+// hardware_concurrency - 1 more, each taking the next index. Results go wherever work(i) puts them
+// (a slot per index), so their order never depends on the scheduling. `afterEach` runs on the
+// calling thread only, after each item it did itself, with the number of items finished so far.
+void forEachOnAllCores(std::size_t count, const std::function<void(std::size_t)>& work,
+                       const std::function<void(int)>& afterEach) {
+    std::atomic<std::size_t> next{0};
+    std::atomic_int finished{0};
+    auto loop = [&](bool caller) {
+        for (std::size_t i = next++; i < count; i = next++) {
+            work(i);
+            const int done = ++finished;
+            if (caller && afterEach)
+                afterEach(done);
+        }
+    };
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t helpers = std::min<std::size_t>(cores - 1, count > 1 ? count - 1 : 0);
+    std::vector<std::thread> threads;
+    threads.reserve(helpers);
+    for (std::size_t t = 0; t < helpers; ++t)
+        threads.emplace_back(loop, false);
+    loop(true);
+    for (std::thread& t : threads)
+        t.join(); // a thread's OpenSSL state is released as it exits, before join returns
+    if (afterEach)
+        afterEach(finished.load());
+}
+
+// A leaf resolved as import stores it, with its bytes and their digest.
+struct PreparedLeaf {
+    LeafResolution resolution;
+    QByteArray bytes;
+    QString digest;
+};
+
 } // namespace
 
 namespace {
@@ -93,13 +132,46 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         if (options.progress)
             options.progress(done, steps, stage);
     };
-    std::vector<LeafResolution> resolved = resolveAllLeaves(
-        cat, storedResolveOptions(), [&](int done, int) { progress(done, ImportStage::Resolving); },
-        options.cancel);
+    // Every leaf is resolved, written as the bytes the store keeps and hashed, and every file is
+    // hashed, on all cores at once; each result has its own slot, so the rows below are written in
+    // leaf and file order whatever the scheduling.
+    const std::size_t leafCount = static_cast<std::size_t>(leaves.size());
+    const ResolveOptions resolveOptions = storedResolveOptions();
+    std::vector<PreparedLeaf> prepared(leafCount);
+    std::vector<QString> fileDigests(cat.files.size());
+    int reported = 0;
+    forEachOnAllCores(
+        leafCount + cat.files.size(),
+        [&](std::size_t i) {
+            if (options.cancel && options.cancel->load())
+                return;
+            if (i >= leafCount) {
+                fileDigests[i - leafCount] = sha256Hex(cat.files[i - leafCount].bytes);
+                return;
+            }
+            PreparedLeaf& p = prepared[i];
+            LeafResolution& lr = p.resolution;
+            lr.leaf = leaves[static_cast<qsizetype>(i)];
+            lr.criteria = leafCriteria(cat, lr.leaf);
+            Result<RecipeResult> r = resolve(cat, lr.criteria, resolveOptions);
+            if (!r) {
+                lr.error = r.error();
+                return;
+            }
+            lr.result = std::move(*r);
+            p.bytes = recipeBytes(*lr.result);
+            p.digest = sha256Hex(p.bytes);
+        },
+        [&](int finished) {
+            // Leaves first: the count of leaves done is at most `finished`, and at the end all.
+            const int done = std::min(finished, static_cast<int>(leafCount));
+            for (; reported < done; ++reported)
+                progress(reported + 1, ImportStage::Resolving);
+        });
     if (options.cancel && options.cancel->load())
         return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
-    for (const LeafResolution& lr : resolved)
-        if (lr.error) {
+    for (const PreparedLeaf& p : prepared)
+        if (const LeafResolution& lr = p.resolution; lr.error) {
             Error e = *lr.error;
             e.message = QStringLiteral("leaf overlay '%1' does not resolve: %2").arg(lr.leaf, e.message);
             if (e.file.isEmpty())
@@ -158,11 +230,12 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     QHash<QString, qint64> fileIds;
     q.prepare(QStringLiteral("INSERT INTO catalog_files (catalog_version_id, path, kind, sha256, size, content) "
                              "VALUES (?, ?, ?, ?, ?, ?)"));
-    for (const CatalogFile& f : cat.files) {
+    for (std::size_t fi = 0; fi < cat.files.size(); ++fi) {
+        const CatalogFile& f = cat.files[fi];
         q.addBindValue(cv);
         q.addBindValue(f.path);
         q.addBindValue(f.kind);
-        q.addBindValue(sha256Hex(f.bytes));
+        q.addBindValue(fileDigests[fi]);
         q.addBindValue(f.bytes.size());
         q.addBindValue(f.bytes);
         if (!q.exec())
@@ -232,9 +305,9 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     q.prepare(QStringLiteral("INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
                              "intent, platform, profile, api_version, applied_overlays, component_count, "
                              "canonical_yaml, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    for (const LeafResolution& lr : resolved) {
+    for (const PreparedLeaf& p : prepared) {
+        const LeafResolution& lr = p.resolution;
         const RecipeResult& r = *lr.result;
-        const QByteArray bytes = recipeBytes(r);
         const QString profile =
             r.selectedProfile ? r.selectedProfile->name + QLatin1Char('=') + r.selectedProfile->value : QString();
         q.addBindValue(cv);
@@ -246,8 +319,8 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         q.addBindValue(r.apiVersion);
         q.addBindValue(jsonText(jsonList(r.appliedOverlays)));
         q.addBindValue(static_cast<int>(r.deploymentOrder.size()));
-        q.addBindValue(bytes);
-        q.addBindValue(sha256Hex(bytes));
+        q.addBindValue(p.bytes);
+        q.addBindValue(p.digest);
         if (!q.exec()) {
             if (q.lastError().text().contains(QLatin1String("UNIQUE")))
                 return makeError(QStringLiteral("leaf overlay '%1' resolves to recipe '%2', which another leaf "

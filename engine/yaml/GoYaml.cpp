@@ -1,6 +1,7 @@
 #include "yaml/GoYaml.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -59,13 +60,6 @@ inline char32_t cp(char32_t c) {
     return c;
 }
 
-bool isAscii(const std::string& s) {
-    for (char c : s)
-        if (static_cast<unsigned char>(c) >= 0x80)
-            return false;
-    return true;
-}
-
 bool isBreak(char32_t c) {
     return c == U'\r' || c == U'\n' || c == 0x85 || c == 0x2028 || c == 0x2029;
 }
@@ -75,6 +69,72 @@ bool isSpaceOrTab(char32_t c) {
 bool isPrintable(char32_t c) {
     return c == 0x0A || (c >= 0x20 && c <= 0x7E) || c == 0x85 || (c >= 0xA0 && c <= 0xD7FF) ||
            (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+// ---- UTF-8 without decoding ------------------------------------------------------------------
+// The fast path reads scalars as UTF-8 bytes. It is taken only when decodeUtf8 + appendUtf8 would
+// give back the same bytes (well-formed sequences, no overlong forms), so that copying bytes is the
+// same as writing the decoded code points one by one. Anything else takes the UTF-32 path.
+
+enum class Utf8Kind { Ascii, RoundTrips, Other };
+
+// The sequence length decodeUtf8 gives a lead byte.
+inline size_t leadLength(unsigned char c) {
+    return c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+}
+
+Utf8Kind utf8Kind(std::string_view s) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const size_t n = s.size();
+    size_t i = 0;
+    while (i < n && p[i] < 0x80)
+        ++i;
+    if (i == n)
+        return Utf8Kind::Ascii;
+    while (i < n) {
+        const unsigned char c = p[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        const size_t len = leadLength(c);
+        if (len == 1 || i + len > n)
+            return Utf8Kind::Other; // a stray continuation byte, 0xF8.., or a cut sequence
+        char32_t cp = len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+        for (size_t k = 1; k < len; ++k) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                return Utf8Kind::Other;
+            cp = (cp << 6) | (p[i + k] & 0x3F);
+        }
+        const char32_t min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
+        if (cp < min)
+            return Utf8Kind::Other; // overlong: appendUtf8 would write it shorter
+        i += len;
+    }
+    return Utf8Kind::RoundTrips;
+}
+
+// The code point at byte i of well-formed UTF-8, and its length in bytes.
+inline char32_t cpAt(std::string_view s, size_t i, size_t* len) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+        *len = 1;
+        return c;
+    }
+    const size_t l = leadLength(c);
+    char32_t v = l == 2 ? (c & 0x1F) : l == 3 ? (c & 0x0F) : (c & 0x07);
+    for (size_t k = 1; k < l; ++k)
+        v = (v << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    *len = l;
+    return v;
+}
+
+// Byte offset of the last code point of well-formed, non-empty UTF-8 ending at `end`.
+inline size_t lastCpStart(std::string_view s, size_t end) {
+    size_t i = end - 1;
+    while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
+        --i;
+    return i;
 }
 
 // ---- libyaml's scalar analysis (block and flow context) ------------------------------------
@@ -187,6 +247,137 @@ template <typename Seq> Analysis analyze(const Seq& v) {
     return a;
 }
 
+// analyze() over well-formed UTF-8 without decoding it first: the same flags, in one pass over
+// the bytes. Only ASCII characters are indicators; a multi-byte character is looked at only for
+// the break (U+0085, U+2028, U+2029) and printable rules.
+// Printable ASCII characters that are never an indicator, a space or a break, wherever they are.
+constexpr std::array<bool, 256> kQuietByteTable() {
+    std::array<bool, 256> t{};
+    for (int b = 0x21; b < 0x7F; ++b)
+        t[static_cast<size_t>(b)] = true;
+    for (char c : std::string_view("#,[]{}&*!|>'\"%@`?:-"))
+        t[static_cast<unsigned char>(c)] = false;
+    return t;
+}
+constexpr std::array<bool, 256> kQuietByte = kQuietByteTable();
+
+Analysis analyzeUtf8(std::string_view v) {
+    Analysis a;
+    if (v.empty())
+        return a;
+    bool blockInd = false, flowInd = false, lineBreaks = false, special = false, tabs = false;
+    bool leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
+    bool breakSpace = false, spaceBreak = false;
+    auto startsWith3 = [&](char c) { return v.size() >= 3 && v[0] == c && v[1] == c && v[2] == c; };
+    if (startsWith3('-') || startsWith3('.'))
+        blockInd = flowInd = true;
+    const size_t n = v.size();
+    auto wsAt = [&](size_t i) { // the code point at byte i is a space, tab or break (true at the end)
+        if (i >= n)
+            return true;
+        size_t len = 0;
+        const char32_t c = cpAt(v, i, &len);
+        return isSpaceOrTab(c) || isBreak(c);
+    };
+    bool precededWs = true, prevSpace = false, prevBreak = false;
+    for (size_t i = 0; i < n;) {
+        const auto b = static_cast<unsigned char>(v[i]);
+        // The common case: a printable ASCII character that is no indicator, space or break.
+        if (kQuietByte[b]) {
+            prevSpace = prevBreak = false;
+            precededWs = false;
+            ++i;
+            continue;
+        }
+        size_t len = 0;
+        const char32_t ch = cpAt(v, i, &len);
+        const bool last = i + len >= n;
+        if (i == 0) {
+            switch (ch) {
+            case U'#': case U',': case U'[': case U']': case U'{': case U'}': case U'&': case U'*':
+            case U'!': case U'|': case U'>': case U'\'': case U'"': case U'%': case U'@': case U'`':
+                flowInd = blockInd = true;
+                break;
+            case U'?': case U':':
+                flowInd = true;
+                if (wsAt(i + len))
+                    blockInd = true;
+                break;
+            case U'-':
+                if (wsAt(i + len))
+                    flowInd = blockInd = true;
+                break;
+            default:
+                break;
+            }
+        } else {
+            switch (ch) {
+            case U',': case U'?': case U'[': case U']': case U'{': case U'}':
+                flowInd = true;
+                break;
+            case U':':
+                flowInd = true;
+                if (wsAt(i + len))
+                    blockInd = true;
+                break;
+            case U'#':
+                if (precededWs)
+                    flowInd = blockInd = true;
+                break;
+            default:
+                break;
+            }
+        }
+        if (ch == U'\t')
+            tabs = true;
+        else if (!isPrintable(ch))
+            special = true;
+        if (ch == U' ') {
+            if (i == 0)
+                leadingSpace = true;
+            if (last)
+                trailingSpace = true;
+            if (prevBreak)
+                breakSpace = true;
+            prevSpace = true;
+            prevBreak = false;
+        } else if (isBreak(ch)) {
+            lineBreaks = true;
+            if (i == 0)
+                leadingBreak = true;
+            if (last)
+                trailingBreak = true;
+            if (prevSpace)
+                spaceBreak = true;
+            prevSpace = false;
+            prevBreak = true;
+        } else {
+            prevSpace = prevBreak = false;
+        }
+        precededWs = isSpaceOrTab(ch) || isBreak(ch);
+        i += len;
+    }
+    a.multiline = lineBreaks;
+    a.flowPlain = a.blockPlain = a.single = a.block = true;
+    if (leadingSpace || leadingBreak || trailingSpace || trailingBreak)
+        a.flowPlain = a.blockPlain = false;
+    if (trailingSpace)
+        a.block = false;
+    if (breakSpace)
+        a.flowPlain = a.blockPlain = a.single = false;
+    if (spaceBreak || tabs || special)
+        a.flowPlain = a.blockPlain = a.single = false;
+    if (spaceBreak || special)
+        a.block = false;
+    if (lineBreaks)
+        a.flowPlain = a.blockPlain = false;
+    if (flowInd)
+        a.flowPlain = false;
+    if (blockInd)
+        a.blockPlain = false;
+    return a;
+}
+
 // ---- yaml.v3's view of strings -------------------------------------------------------------
 
 bool isDigit(char c) {
@@ -194,7 +385,7 @@ bool isDigit(char c) {
 }
 
 // YYYY-M-D or YYYY-M-D[Tt ]h:mm:ss[.f][ ]*(Z|±h[:mm])?
-bool looksLikeTimestamp(const std::string& s) {
+bool looksLikeTimestamp(std::string_view s) {
     size_t i = 0;
     auto digits = [&](size_t minN, size_t maxN) {
         size_t start = i;
@@ -242,7 +433,7 @@ bool looksLikeTimestamp(const std::string& s) {
     return i == s.size();
 }
 
-bool isBase60Float(const std::string& s) {
+bool isBase60Float(std::string_view s) {
     // ^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$
     size_t i = 0;
     if (i < s.size() && (s[i] == '-' || s[i] == '+'))
@@ -272,7 +463,7 @@ bool isBase60Float(const std::string& s) {
     return i == s.size();
 }
 
-bool isOldBool(const std::string& s) {
+bool isOldBool(std::string_view s) {
     static const char* const words[] = {"y",  "Y",  "yes", "Yes", "YES", "on",  "On",  "ON",
                                         "n",  "N",  "no",  "No",  "NO",  "off", "Off", "OFF"};
     for (const char* w : words)
@@ -282,11 +473,10 @@ bool isOldBool(const std::string& s) {
 }
 
 // Would yaml.v3 read this text, written plain, as something other than a string?
-bool resolvesToNonString(const std::string& s) {
+bool resolvesToNonString(std::string_view s) {
     if (s == "<<")
         return true; // merge key
-    Node probe = Node::plain(s);
-    if (probe.resolve() != Resolved::String)
+    if (resolvePlainScalar(s) != Resolved::String)
         return true;
     if (!s.empty() && (isDigit(s[0]) || s[0] == '+' || s[0] == '-') && looksLikeTimestamp(s))
         return true;
@@ -295,10 +485,10 @@ bool resolvesToNonString(const std::string& s) {
 
 enum class Style { Plain, Single, Double, Literal, Folded };
 
-Style requestedStringStyle(const std::string& s) {
+Style requestedStringStyle(std::string_view s) {
     if (resolvesToNonString(s) || isOldBool(s) || isBase60Float(s))
         return Style::Double;
-    if (s.find('\n') != std::string::npos)
+    if (s.find('\n') != std::string_view::npos)
         return Style::Literal;
     return Style::Plain;
 }
@@ -478,69 +668,223 @@ class Emitter {
         writeIndicator("}", false, false, false);
     }
 
-    // Text and requested style of a scalar, as the two modes see it.
-    std::pair<std::string, Style> scalarText(const Node& n) const {
+    // Text and requested style of a scalar, as the two modes see it. `text` points into the node
+    // or into `owned` (canonical numbers); the node's text is never copied.
+    struct ScalarText {
+        std::string_view text;
+        Style style = Style::Plain;
+        std::string owned;
+    };
+
+    void scalarText(const Node& n, ScalarText& out) const {
         if (m_opt.mode == StyleMode::GoValues) {
             switch (n.resolve()) {
             case Resolved::Null:
-                return {"null", Style::Plain};
+                out.text = "null";
+                return;
             case Resolved::Bool:
-                return {(n.scalar[0] == 't' || n.scalar[0] == 'T') ? "true" : "false", Style::Plain};
+                out.text = (n.scalar[0] == 't' || n.scalar[0] == 'T') ? "true" : "false";
+                return;
             case Resolved::Int:
-                return {canonicalInt(n.scalar), Style::Plain};
+                out.owned = canonicalInt(n.scalar);
+                out.text = out.owned;
+                return;
             case Resolved::Float:
-                return {canonicalFloat(n.scalar), Style::Plain};
+                out.owned = canonicalFloat(n.scalar);
+                out.text = out.owned;
+                return;
             case Resolved::String:
-                return {n.scalar, requestedStringStyle(n.scalar)};
+                out.text = n.scalar;
+                out.style = requestedStringStyle(n.scalar);
+                return;
             }
         }
-        if (n.nullNode)
-            return {std::string(), Style::Plain};
+        if (n.nullNode) {
+            out.text = {};
+            return;
+        }
+        out.text = n.scalar;
         switch (n.style) {
         case ScalarStyle::SingleQuoted:
-            return {n.scalar, Style::Single};
+            out.style = Style::Single;
+            return;
         case ScalarStyle::DoubleQuoted:
-            return {n.scalar, Style::Double};
+            out.style = Style::Double;
+            return;
         case ScalarStyle::Literal:
-            return {n.scalar, Style::Literal};
+            out.style = Style::Literal;
+            return;
         case ScalarStyle::Folded:
-            return {n.scalar, Style::Folded};
+            out.style = Style::Folded;
+            return;
         case ScalarStyle::Plain:
             break;
         }
-        return {n.scalar, n.scalar.find('\n') != std::string::npos ? Style::Literal : Style::Plain};
+        out.style = n.scalar.find('\n') != std::string::npos ? Style::Literal : Style::Plain;
     }
 
     void emitScalar(const Node& n, bool parentIsSeqItem, bool simpleKey) {
-        auto [text, style] = scalarText(n);
-        if (isAscii(text)) {
-            emitScalarText(n, std::string_view(text), style, parentIsSeqItem, simpleKey);
+        ScalarText st;
+        scalarText(n, st);
+        const std::string_view text = st.text;
+        const Utf8Kind kind = utf8Kind(text);
+        if (kind != Utf8Kind::Other && !m_opt.referencePath) {
+            // Bytes are code points (ASCII), or well-formed UTF-8 that decodes and re-encodes to
+            // itself: analyse and write the bytes as they are.
+            Style style = st.style;
+            const Analysis a = analyzeUtf8(text);
+            chooseStyle(a, text.empty(), simpleKey, style);
+            if (style == Style::Plain || style == Style::Literal) {
+                beginScalar(n);
+                const int saved = m_indent;
+                m_indent = increasedIndent(true, parentIsSeqItem);
+                if (style == Style::Plain)
+                    writePlainUtf8(text);
+                else
+                    writeLiteralUtf8(text);
+                m_indent = saved;
+                return;
+            }
+            if (kind == Utf8Kind::Ascii) {
+                emitScalarText(n, text, style, parentIsSeqItem);
+                return;
+            }
+            const std::vector<char32_t> decoded = decodeUtf8(std::string(text));
+            emitScalarText(n, std::u32string_view(decoded.data(), decoded.size()), style, parentIsSeqItem);
+            return;
+        }
+        // The reference path: every scalar as code points, analysed and written one at a time.
+        Style style = st.style;
+        if (kind == Utf8Kind::Ascii) {
+            const Analysis a = analyze(text);
+            chooseStyle(a, text.empty(), simpleKey, style);
+            emitScalarText(n, text, style, parentIsSeqItem);
         } else {
-            const std::vector<char32_t> decoded = decodeUtf8(text);
-            emitScalarText(n, std::u32string_view(decoded.data(), decoded.size()), style, parentIsSeqItem, simpleKey);
+            const std::vector<char32_t> decoded = decodeUtf8(std::string(text));
+            const std::u32string_view cps(decoded.data(), decoded.size());
+            const Analysis a = analyze(cps);
+            chooseStyle(a, cps.empty(), simpleKey, style);
+            emitScalarText(n, cps, style, parentIsSeqItem);
         }
     }
 
-    // `cps` is the text as ASCII bytes (the common, fast case) or as decoded code points.
-    template <typename Seq>
-    void emitScalarText(const Node& n, Seq cps, Style style, bool parentIsSeqItem, bool simpleKey) {
-        const Analysis a = analyze(cps);
+    // libyaml's choice of the style actually written, from the requested one and the analysis.
+    void chooseStyle(const Analysis& a, bool empty, bool simpleKey, Style& style) const {
         if (simpleKey && a.multiline)
             style = Style::Double;
         if (style == Style::Plain) {
             if ((m_flowLevel > 0 && !a.flowPlain) || (m_flowLevel == 0 && !a.blockPlain))
                 style = Style::Single;
-            if (cps.empty() && (m_flowLevel > 0 || simpleKey))
+            if (empty && (m_flowLevel > 0 || simpleKey))
                 style = Style::Single;
         }
         if (style == Style::Single && !a.single)
             style = Style::Double;
         if ((style == Style::Literal || style == Style::Folded) && (!a.block || m_flowLevel > 0 || simpleKey))
             style = Style::Double;
+    }
 
-        if (m_opt.mode == StyleMode::PreserveStyles && !n.tag.empty() && n.tag != "!") {
+    void beginScalar(const Node& n) {
+        if (m_opt.mode == StyleMode::PreserveStyles && !n.tag.empty() && n.tag != "!")
             writeIndicator(n.tag.c_str(), true, false, false);
+    }
+
+    // Plain style on well-formed UTF-8: the bytes in one piece; the column counts code points.
+    void writePlainUtf8(std::string_view v) {
+        if (!v.empty() && !m_whitespace)
+            put(' ');
+        m_out.append(v.data(), v.size());
+        m_column += codePoints(v);
+        m_whitespace = false;
+        m_indention = false;
+    }
+
+    static int codePoints(std::string_view v) {
+        int count = 0;
+        for (char c : v)
+            count += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+        return count;
+    }
+
+    // The break at byte i (\r, \n, U+0085, U+2028, U+2029), as its length in bytes; 0 if none.
+    static size_t breakAt(std::string_view v, size_t i) {
+        const auto b = static_cast<unsigned char>(v[i]);
+        if (b == '\n' || b == '\r')
+            return 1;
+        if (b == 0xC2 && i + 1 < v.size() && static_cast<unsigned char>(v[i + 1]) == 0x85)
+            return 2;
+        if (b == 0xE2 && i + 2 < v.size() && static_cast<unsigned char>(v[i + 1]) == 0x80 &&
+            (static_cast<unsigned char>(v[i + 2]) == 0xA8 || static_cast<unsigned char>(v[i + 2]) == 0xA9))
+            return 3;
+        return 0;
+    }
+
+    // Literal style on well-formed UTF-8: writeLiteral, a line at a time.
+    void writeLiteralUtf8(std::string_view v) {
+        writeIndicator("|", true, false, false);
+        // Block hints from the first, last and next-to-last code points.
+        if (!v.empty()) {
+            const auto f = static_cast<unsigned char>(v[0]);
+            if (f == ' ' || breakAt(v, 0)) {
+                const char hint[2] = {static_cast<char>('0' + m_best), 0};
+                writeIndicator(hint, false, false, false);
+            }
         }
+        const char* chomp = nullptr;
+        size_t lastStart = v.empty() ? 0 : lastCpStart(v, v.size());
+        if (v.empty() || !breakAt(v, lastStart))
+            chomp = "-";
+        else if (lastStart == 0 || breakAt(v, lastCpStart(v, lastStart)))
+            chomp = "+";
+        if (chomp)
+            writeIndicator(chomp, false, false, false);
+        putBreak();
+        bool breaks = true;
+        const size_t n = v.size();
+        size_t i = 0;
+        while (i < n) {
+            if (const size_t blen = breakAt(v, i)) {
+                if (blen == 1 && v[i] == '\n') {
+                    putBreak();
+                } else {
+                    m_out.append(v.data() + i, blen);
+                    m_column = 0;
+                }
+                m_indention = true;
+                breaks = true;
+                i += blen;
+                continue;
+            }
+            if (breaks) {
+                writeIndent();
+                breaks = false;
+            }
+            // The run of characters up to the next break, in one piece.
+            size_t j = i;
+            int count = 0;
+            while (j < n) {
+                const auto b = static_cast<unsigned char>(v[j]);
+                if (b >= 0x20 && b < 0x80) { // printable ASCII: never a break
+                    ++j;
+                    ++count;
+                    continue;
+                }
+                if (breakAt(v, j))
+                    break;
+                j += leadLength(b);
+                ++count;
+            }
+            m_out.append(v.data() + i, j - i);
+            m_column += count;
+            m_indention = false;
+            i = j;
+        }
+    }
+
+    // `cps` is the text as ASCII bytes (the common, fast case) or as decoded code points.
+    template <typename Seq>
+    void emitScalarText(const Node& n, Seq cps, Style style, bool parentIsSeqItem) {
+        beginScalar(n);
         const int saved = m_indent;
         m_indent = increasedIndent(true, parentIsSeqItem);
         switch (style) {

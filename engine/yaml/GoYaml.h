@@ -23,6 +23,9 @@ struct GoEncodeOptions {
     int indent = 2;
     bool sortKeys = true;
     StyleMode mode = StyleMode::GoValues;
+    // Write every scalar through the code-point path (decode, analyse and write one character at a
+    // time), which the byte-level fast path must match exactly. For tests.
+    bool referencePath = false;
 };
 
 QByteArray goEncode(const Node& root, const GoEncodeOptions& options = {});

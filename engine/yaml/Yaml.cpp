@@ -176,16 +176,23 @@ Resolved Node::resolve() const {
         return resolveTag(tag);
     if (style != ScalarStyle::Plain)
         return Resolved::String;
-    const std::string& s = scalar;
-    if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL")
+    return resolvePlainScalar(scalar);
+}
+
+Resolved resolvePlainScalar(std::string_view s) {
+    if (s.empty())
         return Resolved::Null;
-    if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE")
-        return Resolved::Bool;
-    static const char* const specials[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
-                                           "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"};
-    for (const char* sp : specials)
-        if (s == sp)
-            return Resolved::Float;
+    if (s.size() <= 5) { // the longest of the words below
+        if (s == "~" || s == "null" || s == "Null" || s == "NULL")
+            return Resolved::Null;
+        if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE")
+            return Resolved::Bool;
+        static const char* const specials[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+                                               "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"};
+        for (const char* sp : specials)
+            if (s == sp)
+                return Resolved::Float;
+    }
     const char c = s.front();
     if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.'))
         return Resolved::String;

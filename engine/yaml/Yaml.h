@@ -88,6 +88,9 @@ struct EmitOptions {
 // Block-style YAML through libyaml's emitter (display and export; not yet AICR's byte rules).
 QByteArray serialize(const Node& node, const EmitOptions& options = {});
 
+// What a plain, untagged scalar with this text resolves to (Node::resolve() of such a node).
+Resolved resolvePlainScalar(std::string_view text);
+
 // Helpers for readers of typed documents.
 std::string_view resolvedName(Resolved r);
 
