@@ -3,6 +3,7 @@
 #include "Plural.h"
 
 #include "db/Database.h"
+#include "report/HealthTable.h"
 
 #include <QCoreApplication>
 #include <QFont>
@@ -196,7 +197,7 @@ QString searchText(const HealthRow& r) {
     const QString* const words[] = {&r.recipe,           &status,
                                     &r.criteria.service, &r.criteria.accelerator,
                                     &r.criteria.os,      &r.criteria.intent,
-                                    &r.criteria.platform};
+                                    &r.criteria.platform, &r.leafOverlay};
     qsizetype size = -1;
     for (const QString* w : words)
         size += 1 + w->size();
@@ -320,6 +321,21 @@ QString signersText(const HealthRow& row) {
 
 // --- HealthModel --------------------------------------------------------------------------------
 
+QString recipeToolTip(const HealthRow& r) {
+    // The full name (the view elides in the middle), what it resolves from and where its evidence is.
+    QStringList lines{r.displayName()};
+    if (r.displayName() != r.recipe)
+        lines << QStringLiteral("recipe name: %1").arg(r.recipe);
+    if (!r.leafOverlay.isEmpty() && r.leafOverlay != r.displayName())
+        lines << QStringLiteral("leaf overlay: %1").arg(r.leafOverlay);
+    if (!r.evidenceName.isEmpty())
+        lines << QStringLiteral("evidence recorded as: %1").arg(r.evidenceName);
+    lines << (r.inCatalog() ? QStringLiteral("%1: %2").arg(healthStatusName(r.status), r.reason)
+                            : QStringLiteral("Evidence for a recipe that is not in this catalog version.\n%1: %2")
+                                  .arg(healthStatusName(r.status), r.reason));
+    return lines.join(QLatin1Char('\n'));
+}
+
 HealthModel::HealthModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void HealthModel::setRows(std::vector<HealthRow> rows) {
@@ -327,9 +343,12 @@ void HealthModel::setRows(std::vector<HealthRow> rows) {
     m_rows = std::move(rows);
     m_search.clear();
     m_search.reserve(m_rows.size());
+    m_names.clear();
+    m_names.reserve(m_rows.size());
     m_counts.fill(0);
     for (const HealthRow& r : m_rows) {
         m_search.push_back(searchText(r));
+        m_names.push_back(r.displayName()); // shares the recipe's string unless it differs
         ++m_counts[static_cast<size_t>(r.status)];
     }
     endResetModel();
@@ -365,7 +384,7 @@ HealthModel::SortKey HealthModel::sortKey(int row, int col) const {
         return r.inCatalog() ? text(criterionOf(r, col)) : text(u"\U0010FFFF"); // outside the catalog: last
     switch (col) {
     case RecipeColumn:
-        return text(r.recipe);
+        return text(m_names[static_cast<size_t>(row)]);
     case StatusColumn:
         return number(HealthStyle::rank(r.status));
     case SignersColumn:
@@ -411,7 +430,7 @@ QVariant HealthModel::data(const QModelIndex& index, int role) const {
                                          : criterion;
         switch (col) {
         case RecipeColumn:
-            return r.recipe;
+            return m_names[static_cast<size_t>(index.row())];
         case StatusColumn:
             return healthStatusName(r.status);
         case SignersColumn:
@@ -446,7 +465,7 @@ QVariant HealthModel::data(const QModelIndex& index, int role) const {
             return r.inCatalog() ? criterion : QStringLiteral("\U0010FFFF"); // outside the catalog: last
         switch (col) {
         case RecipeColumn:
-            return r.recipe;
+            return m_names[static_cast<size_t>(index.row())];
         case StatusColumn:
             return HealthStyle::rank(r.status);
         case SignersColumn:
@@ -499,6 +518,7 @@ QVariant HealthModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
         switch (col) {
         case RecipeColumn:
+            return recipeToolTip(r);
         case StatusColumn:
             return r.inCatalog()
                        ? QStringLiteral("%1: %2").arg(healthStatusName(r.status), r.reason)
@@ -903,7 +923,15 @@ Result<std::vector<evidence::Pointer>> pointersFor(db::Database& db, const QStri
 }
 
 Result<std::vector<evidence::HealthRow>> rowsAt(db::Database& db, qint64 catalogVersionId) {
-    return store::EvidenceStore(db).health(catalogVersionId);
+    return report::healthRows(db, catalogVersionId);
+}
+
+Result<std::vector<evidence::Pointer>> rowPointers(db::Database& db, const evidence::HealthRow& row) {
+    return report::rowPointers(db, row);
+}
+
+Result<std::vector<store::BundleRecord>> rowBundlesAt(db::Database& db, const evidence::HealthRow& row) {
+    return report::rowBundles(db, row);
 }
 
 Result<std::vector<store::BundleRecord>> bundlesAt(db::Database& db, const QString& recipe) {

@@ -42,6 +42,10 @@ struct HealthStyle {
     static int rank(evidence::HealthStatus s);
 };
 
+// The Recipe column's tooltip: the full name (the views elide in the middle), the recipe's own
+// name and leaf overlay where they differ, the name its evidence records, and status and reason.
+QString recipeToolTip(const evidence::HealthRow& row);
+
 // Valid signed pointers of a row by signer class.
 int signerCount(const evidence::HealthRow& row, evidence::SignerClass c);
 // "2 community · 1 partner", empty when there is none.
@@ -101,6 +105,7 @@ class HealthModel : public QAbstractTableModel {
   private:
     std::vector<evidence::HealthRow> m_rows;
     std::vector<QString> m_search; // SearchTextRole, precomputed
+    std::vector<QString> m_names;  // the Recipe column: HealthRow::displayName(), precomputed
     std::array<int, 7> m_counts{}; // by HealthStatus value
 };
 
@@ -197,8 +202,13 @@ namespace healthdata {
 Result<std::vector<store::CatalogVersionInfo>> catalogVersions(db::Database& db);
 Result<std::vector<evidence::Pointer>> pointersFor(db::Database& db, const QString& recipe);
 // On the connection given: views call these inside an ops::Async job (a connection of its own).
+// The rows with their leaf overlays and the names their evidence records (report::healthRows).
 Result<std::vector<evidence::HealthRow>> rowsAt(db::Database& db, qint64 catalogVersionId);
 Result<std::vector<store::BundleRecord>> bundlesAt(db::Database& db, const QString& recipe);
+// A row's pointers and bundles under the name its evidence records (HealthRow::pointerName()): the
+// very pointers the row's counts were taken from.
+Result<std::vector<evidence::Pointer>> rowPointers(db::Database& db, const evidence::HealthRow& row);
+Result<std::vector<store::BundleRecord>> rowBundlesAt(db::Database& db, const evidence::HealthRow& row);
 } // namespace healthdata
 
 } // namespace pb::models

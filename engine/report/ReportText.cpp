@@ -41,7 +41,7 @@ QString signersText(const HealthRow& r) {
 // The row as the views name it: the leaf overlay for a recipe named "recipe" (a wildcard leaf).
 QString rowName(const HealthRow& r) {
     const QString shown = r.displayName();
-    return shown == r.recipe ? shown : QStringLiteral("%1 (recipe %2)").arg(shown, r.recipe);
+    return shown == r.recipe ? shown : QStringLiteral("%1 (recipe name: %2)").arg(shown, r.recipe);
 }
 
 QString versionName(const store::CatalogVersionInfo& v) {

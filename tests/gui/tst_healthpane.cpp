@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -298,8 +299,15 @@ void TestHealthPane::filterSortInspectExport() {
     const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.value(0),
              QStringLiteral("recipe,service,accelerator,os,intent,platform,status,phases,"
-                            "signers (1st/community/partner/reported),newest attestedAt,aicrVersion,stale"));
+                            "signers (1st/community/partner/reported),newest attestedAt,aicrVersion,stale,"
+                            "in catalog version,reason,catalog version"));
     QCOMPARE(lines.size(), 18);
+    // Each row says whether its recipe is in the version, why its status is what it is, and the
+    // version it is of, marked as the sample it is.
+    QVERIFY(lines.value(1).endsWith(QStringLiteral(",sample-2 (sample data)")));
+    const QStringList outside = lines.filter(QRegularExpression(QStringLiteral("^") + EvidenceFixture::outsideRecipe() + QStringLiteral(",")));
+    QCOMPARE(outside.size(), 1);
+    QVERIFY2(outside.front().contains(QStringLiteral(",no,")), qPrintable(outside.front()));
     QVERIFY(lines.value(1).startsWith(EvidenceFixture::signedRecipe() + QLatin1Char(','))); // view order
     // Filtered: only the rows on view, Markdown too.
     status->setCurrentIndex(status->findText(QStringLiteral("invalid")));
@@ -307,7 +315,12 @@ void TestHealthPane::filterSortInspectExport() {
     QVERIFY(pane->exportTo(mdPath, HealthPane::ExportFormat::Markdown));
     QFile md(mdPath);
     QVERIFY(md.open(QIODevice::ReadOnly));
-    const QStringList mdLines = QString::fromUtf8(md.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList mdAll = QString::fromUtf8(md.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    // A title naming the version, the sample mark and the source, then the table.
+    QCOMPARE(mdAll.value(0), QStringLiteral("# Health: catalog version sample-2"));
+    QVERIFY(mdAll.value(1).startsWith(QStringLiteral("**Sample data**")));
+    QVERIFY(mdAll.value(2).startsWith(QStringLiteral("Source: sample data")));
+    const QStringList mdLines = mdAll.filter(QRegularExpression(QStringLiteral("^\\|")));
     QCOMPARE(mdLines.size(), 3);
     QVERIFY(mdLines.value(2).startsWith(QStringLiteral("| ") + EvidenceFixture::invalidRecipe() +
                                         QStringLiteral(" |")));

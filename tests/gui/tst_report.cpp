@@ -13,6 +13,7 @@
 #include "core/Hash.h"
 #include "evidence/Evidence.h"
 #include "receipts/Ledger.h"
+#include "report/HealthTable.h"
 #include "store/EvidenceStore.h"
 #include "store/RunStore.h"
 #include "validation/Nccl.h"
@@ -104,7 +105,7 @@ void TestReport::initTestCase() {
 
     Result<store::CatalogVersionInfo> v = store::CatalogStore(*m_db->db).version(QStringLiteral("sample-2"));
     QVERIFY(v);
-    Result<std::vector<evidence::HealthRow>> rows = evidence.health(v->id);
+    Result<std::vector<evidence::HealthRow>> rows = report::healthRows(*m_db->db, v->id); // as the report reads them
     QVERIFY(rows);
     m_rows = *rows;
     QVERIFY(m_rows.size() > 5);
@@ -140,7 +141,7 @@ void TestReport::html() {
     QCOMPARE(html.count(QStringLiteral("<tr class=\"health-row\">")), qsizetype(m_rows.size()));
     for (const evidence::HealthRow& r : m_rows) {
         const QRegularExpression row(QStringLiteral("<tr class=\"health-row\"><td>%1[^<]*</td>.*?%2</font>")
-                                         .arg(QRegularExpression::escape(r.recipe.toHtmlEscaped()),
+                                         .arg(QRegularExpression::escape(r.displayName().toHtmlEscaped()),
                                               QRegularExpression::escape(evidence::healthStatusName(r.status))));
         QVERIFY2(row.match(html).hasMatch(), qPrintable(r.recipe));
     }
@@ -150,6 +151,10 @@ void TestReport::html() {
     // The bundle's verification steps, the diff, the problems and the chain head.
     QVERIFY(html.contains(QStringLiteral("Verification step")));
     QVERIFY(html.contains(QStringLiteral("sample-1 &rarr; sample-2")));
+    // The sample is marked as such, and the report says where the version and its baseline came from.
+    QVERIFY(html.contains(QStringLiteral("<p class=\"sample-mark\">")));
+    QVERIFY(html.contains(QStringLiteral("Source: sample data")));
+    QVERIFY(html.contains(QStringLiteral("Changes since sample-1 (sample data)")));
     QVERIFY(html.contains(pbgui::EvidenceFixture::pendingRecipe()));
     QVERIFY(html.contains(QStringLiteral(">pending</font>")));
     Result<receipts::ChainHead> head = receipts::Ledger(*m_db->db).head();

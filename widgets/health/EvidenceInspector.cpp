@@ -4,6 +4,7 @@
 #include "HealthModels.h"
 #include "Plural.h"
 #include "YamlDialog.h"
+#include "report/HealthTable.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -74,6 +75,11 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     m_reason->setObjectName(QStringLiteral("inspectorReason"));
     m_reason->setWordWrap(true);
     m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_mismatch = new QLabel(this);
+    m_mismatch->setObjectName(QStringLiteral("inspectorMismatch"));
+    m_mismatch->setWordWrap(true);
+    m_mismatch->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_mismatch->setStyleSheet(QStringLiteral("color: %1;").arg(HealthStyle::color(HealthStatus::Stale).darker(125).name()));
     m_facts = new QLabel(this);
     m_facts->setObjectName(QStringLiteral("inspectorFacts"));
     m_facts->setTextFormat(Qt::RichText);
@@ -160,6 +166,7 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     layout->setSpacing(4);
     layout->addLayout(top);
     layout->addWidget(m_reason);
+    layout->addWidget(m_mismatch);
     layout->addWidget(m_facts);
     layout->addWidget(m_cache);
     layout->addWidget(m_split, 1);
@@ -172,9 +179,12 @@ void EvidenceInspector::showMessage(const QString& message) {
     m_model->clear();
     m_icon->clear();
     m_title->setText(tr("Evidence"));
+    m_title->setToolTip(QString());
     m_status->clear();
     m_reason->clear();
     m_reason->hide();
+    m_mismatch->clear();
+    m_mismatch->hide();
     m_facts->clear();
     m_facts->hide();
     m_cache->clear();
@@ -195,7 +205,8 @@ void EvidenceInspector::showRow(const evidence::HealthRow& row, std::vector<evid
     m_row = row;
     const int side = m_title->fontMetrics().height();
     m_icon->setPixmap(HealthStyle::icon(row.status).pixmap(QSize(side, side), devicePixelRatioF()));
-    m_title->setText(row.recipe);
+    m_title->setText(row.displayName());
+    m_title->setToolTip(models::recipeToolTip(row));
     m_status->setText(evidence::healthStatusName(row.status));
     const QColor c = row.status == HealthStatus::NoEvidence
                          ? palette().color(QPalette::Disabled, QPalette::Text)
@@ -210,6 +221,10 @@ void EvidenceInspector::showRow(const evidence::HealthRow& row, std::vector<evid
     facts << (row.inCatalog()
                   ? gray(tr("criteria")) + QLatin1Char(' ') + row.criteria.summary().toHtmlEscaped()
                   : QStringLiteral("<i>%1</i>").arg(tr("not a recipe of this catalog version")));
+    if (row.displayName() != row.recipe)
+        facts << gray(tr("recipe name")) + QLatin1Char(' ') + row.recipe.toHtmlEscaped();
+    if (!row.leafOverlay.isEmpty() && row.leafOverlay != row.displayName())
+        facts << gray(tr("leaf overlay")) + QLatin1Char(' ') + row.leafOverlay.toHtmlEscaped();
     QString counts = models::counted(row.pointers, tr("pointer"), tr("pointers"));
     QStringList extra;
     if (row.pending > 0)
@@ -240,13 +255,20 @@ void EvidenceInspector::showRow(const evidence::HealthRow& row, std::vector<evid
     loadBundles();
 
     showCache(pointers);
+    // A stale or outside row: which pointers name it and why they no longer match.
+    const QString mismatch = error.isEmpty() ? report::mismatchText(row, pointers, m_catalogLabel) : QString();
+    m_mismatch->setText(mismatch);
+    m_mismatch->setVisible(!mismatch.isEmpty());
     m_model->setPointers(std::move(pointers));
     if (!error.isEmpty() || m_model->rowCount() == 0) {
         m_tree->hide();
-        m_message->setText(error.isEmpty()
-                               ? tr("No evidence pointer names this recipe.\nFile › Import Evidence… "
-                                    "reads an AICR recipes/evidence directory.")
-                               : tr("Cannot read the pointers: %1").arg(error));
+        m_message->setText(!error.isEmpty() ? tr("Cannot read the pointers: %1").arg(error)
+                           : row.pointers > 0
+                               ? tr("The health table counts %1 for this row, but none could be read under the name "
+                                    "'%2'.")
+                                     .arg(models::counted(row.pointers, tr("pointer"), tr("pointers")), row.pointerName())
+                               : tr("No evidence pointer names this recipe.\nFile › Import Evidence… "
+                                    "reads an AICR recipes/evidence directory."));
         m_message->show();
         m_openYaml->setEnabled(false);
         return;
@@ -294,8 +316,8 @@ void EvidenceInspector::loadBundles() {
             showBundles(std::move(*load));
     });
     // Read on a worker through a connection of its own (ops::Async).
-    watcher->setFuture(m_ops->run<std::vector<store::BundleRecord>>([recipe = m_row.recipe](const ops::Context& ctx) {
-                                return models::healthdata::bundlesAt(ctx.db(), recipe);
+    watcher->setFuture(m_ops->run<std::vector<store::BundleRecord>>([row = m_row](const ops::Context& ctx) {
+                                return models::healthdata::rowBundlesAt(ctx.db(), row);
                             })
                            .future);
 }
@@ -374,12 +396,16 @@ QString EvidenceInspector::cacheText() const {
 }
 
 QString EvidenceInspector::headerText() const {
-    QStringList parts{m_title->text(), m_status->text(), m_reason->text()};
+    QStringList parts{m_title->text(), m_status->text(), m_reason->text(), m_mismatch->text()};
     QTextDocument doc;
     doc.setHtml(m_facts->text());
     parts << doc.toPlainText();
     parts.removeAll(QString());
     return parts.join(QLatin1Char('\n'));
+}
+
+QString EvidenceInspector::mismatchText() const {
+    return m_mismatch->text(); // cleared whenever it is hidden
 }
 
 int EvidenceInspector::currentPointerRow() const {

@@ -61,6 +61,10 @@ class EvidenceInspector : public QWidget {
     QTreeView* bundleTree() const { return m_bundleTree; }
     // Everything the header says, as plain text (title, status, reason, facts).
     QString headerText() const;
+    // The catalog version the rows on view are of (named when a row's evidence no longer matches it).
+    void setCatalogLabel(const QString& label) { m_catalogLabel = label; }
+    // A stale or outside row's "which pointers name it and why they no longer match" (empty: none).
+    QString mismatchText() const;
 
   public slots:
     // The verbatim YAML of a pointer (row of pointerModel()); nullptr for a bad row.
@@ -98,6 +102,8 @@ class EvidenceInspector : public QWidget {
     QLabel* m_title = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_reason = nullptr;
+    QLabel* m_mismatch = nullptr;
+    QString m_catalogLabel;
     QLabel* m_facts = nullptr;
     QLabel* m_message = nullptr;
     QTreeView* m_tree = nullptr;

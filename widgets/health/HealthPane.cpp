@@ -6,6 +6,7 @@
 #include "Plural.h"
 #include "oci/Reference.h"
 #include "db/Database.h"
+#include "report/HealthTable.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
@@ -24,6 +25,7 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -144,6 +146,13 @@ HealthPane::HealthPane(db::Database& db, QWidget* parent) : QWidget(parent), m_d
     bar->addWidget(m_fetchAll);
     bar->addWidget(m_registries);
 
+    // Which version the table is of, where it came from, and a mark when it is the sample.
+    m_source = new QLabel(this);
+    m_source->setObjectName(QStringLiteral("healthSource"));
+    m_source->setTextFormat(Qt::RichText);
+    m_source->setWordWrap(true);
+    m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("healthSummary"));
     m_summary->setTextFormat(Qt::RichText);
@@ -203,6 +212,7 @@ HealthPane::HealthPane(db::Database& db, QWidget* parent) : QWidget(parent), m_d
     layout->setContentsMargins(8, 8, 6, 4);
     layout->setSpacing(6);
     layout->addLayout(bar);
+    layout->addWidget(m_source);
     layout->addWidget(m_summary);
     layout->addWidget(m_splitter, 1);
 
@@ -342,10 +352,47 @@ void HealthPane::reloadVersions() {
     const bool followNewest = m_version->currentIndex() <= 0;
     const QSignalBlocker block(m_version);
     m_version->clear();
-    for (auto it = m_versions.rbegin(); it != m_versions.rend(); ++it)
-        m_version->addItem(it->label, it->label);
+    for (auto it = m_versions.rbegin(); it != m_versions.rend(); ++it) {
+        m_version->addItem(it->label, it->label); // the sample mark is on the line under the bar
+        m_version->setItemData(m_version->count() - 1, tr("%1\nSource: %2\nOrdered by %3")
+                                                           .arg(it->label, it->originText(), it->orderBasis()),
+                               Qt::ToolTipRole);
+    }
     const int keep = followNewest ? 0 : m_version->findData(current);
     m_version->setCurrentIndex(std::max(0, keep));
+}
+
+const store::CatalogVersionInfo* HealthPane::loadedVersion() const {
+    for (const store::CatalogVersionInfo& v : m_versions)
+        if (v.label == m_loadedLabel)
+            return &v;
+    return nullptr;
+}
+
+QString HealthPane::sourceText() const {
+    QTextDocument doc;
+    doc.setHtml(m_source->text());
+    return doc.toPlainText();
+}
+
+void HealthPane::updateSource() {
+    const store::CatalogVersionInfo* v = loadedVersion();
+    if (!v) {
+        m_source->clear();
+        m_source->hide();
+        return;
+    }
+    QString html = tr("<b>Health of catalog version %1</b>").arg(v->label.toHtmlEscaped());
+    if (v->isSample())
+        html += QStringLiteral(" &nbsp;<span style='background:%1;color:white'>&nbsp;%2&nbsp;</span>")
+                    .arg(HealthStyle::color(HealthStatus::Invalid).name(), tr("SAMPLE DATA").toHtmlEscaped());
+    html += QStringLiteral(" &nbsp;<span style='color:gray'>%1</span>")
+                .arg(tr("source: %1").arg(v->originText()).toHtmlEscaped());
+    m_source->setText(html);
+    m_source->setToolTip(v->isSample() ? tr("Proofbench's own sample catalog, compiled into the app: not an AICR "
+                                            "release. Import a real catalog (File › Import Catalog…) to review one.")
+                                       : tr("Ordered by %1").arg(v->orderBasis()));
+    m_source->show();
 }
 
 void HealthPane::showEvent(QShowEvent* event) {
@@ -371,6 +418,7 @@ void HealthPane::startLoad() {
             id = v.id;
     if (id == 0) {
         m_loadedLabel.clear();
+        updateSource();
         m_model->clear();
         refreshCombos();
         m_inspector->showMessage(tr("No catalog version in the database: File › Import Catalog… first"));
@@ -408,6 +456,8 @@ void HealthPane::startLoad() {
 
 void HealthPane::onLoaded(Load load) {
     m_loadedLabel = load.label;
+    m_inspector->setCatalogLabel(load.label);
+    updateSource();
     m_loadError = load.error;
     if (!load.error.isEmpty())
         m_lastError = load.error;
@@ -531,7 +581,8 @@ void HealthPane::showCurrent() {
     }
     const HealthRow& row = m_model->rowAt(src.row());
     m_currentRecipe = row.recipe;
-    Result<std::vector<evidence::Pointer>> pointers = models::healthdata::pointersFor(m_db, row.recipe);
+    // The pointers the row's counts were taken from (under the name the evidence records).
+    Result<std::vector<evidence::Pointer>> pointers = models::healthdata::rowPointers(m_db, row);
     if (!pointers)
         m_inspector->showRow(row, {}, pointers.error().toString());
     else
@@ -556,8 +607,11 @@ bool HealthPane::selectRecipe(const QString& recipe) {
 
 bool HealthPane::exportTo(const QString& path, ExportFormat format) {
     const std::vector<HealthRow> rows = m_proxy->visibleRows();
+    evidence::HealthTableInfo info;
+    if (const store::CatalogVersionInfo* v = loadedVersion())
+        info = report::tableInfo(*v);
     const QString text =
-        format == ExportFormat::Markdown ? evidence::healthMarkdown(rows) : evidence::healthCsv(rows);
+        format == ExportFormat::Markdown ? evidence::healthMarkdown(rows, info) : evidence::healthCsv(rows, info);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
         m_lastError = tr("%1: %2").arg(QDir::toNativeSeparators(path), file.errorString());

@@ -54,6 +54,10 @@ class HealthPane : public QWidget {
     // Makes `recipe`'s row current (clearing filters that hide it); false when it has no row.
     bool selectRecipe(const QString& recipe);
 
+    // The line above the summary: version, "SAMPLE DATA" mark, origin (plain text).
+    QString sourceText() const;
+    QLabel* sourceLabel() const { return m_source; }
+
     models::HealthModel* model() const { return m_model; }
     models::HealthFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
@@ -97,6 +101,8 @@ class HealthPane : public QWidget {
     struct Load;
 
     void reloadVersions();
+    void updateSource();
+    const store::CatalogVersionInfo* loadedVersion() const;
     void startLoad();
     void onLoaded(Load load);
     void refreshCombos();
@@ -122,6 +128,7 @@ class HealthPane : public QWidget {
     QPushButton* m_registries = nullptr;
     QPointer<FetchEvidenceDialog> m_fetchDialog;
     RegistrySettings m_registry;
+    QLabel* m_source = nullptr;
     QLabel* m_summary = nullptr;
     QSplitter* m_splitter = nullptr;
     QTableView* m_table = nullptr;

@@ -212,7 +212,10 @@ Result<ReportOutput> writeReport(db::Database& db, const ReportData& data, const
     if (format == ReportFormat::Pdf) {
         std::unique_ptr<QTextDocument> doc = reportDocument(data, charts);
         request.pages = predictPdfPages(*doc);
-        Result<QByteArray> pdf = renderPdf(*doc, QStringLiteral("Release review: catalog %1").arg(data.version.label));
+        Result<QByteArray> pdf = renderPdf(*doc, QStringLiteral("Release review: catalog %1%2")
+                                                     .arg(data.version.label, data.version.isSample()
+                                                                                  ? QStringLiteral(" (sample data)")
+                                                                                  : QString()));
         if (!pdf)
             return makeError(QStringLiteral("%1: %2").arg(path, pdf.error().toString()));
         request.pdf = std::move(*pdf);

@@ -35,10 +35,27 @@ ReportDialog::ReportDialog(db::Database& db, QWidget* parent)
 
     m_version = new QComboBox(this);
     m_version->setObjectName(QStringLiteral("reportVersion"));
-    m_version->setToolTip(tr("The catalog version the report reviews (diffed against the version imported before it)"));
+    m_version->setToolTip(tr("The catalog version the report reviews (default: the newest in version order)"));
+    m_baseline = new QComboBox(this);
+    m_baseline->setObjectName(QStringLiteral("reportBaseline"));
+    m_baseline->setToolTip(tr("The catalog version \"Changes since\" compares with (default: the version just before "
+                              "the reviewed one in version order)"));
+    m_baseline->addItem(tr("None (no comparison)"), report::kNoBaseline);
+    m_baseline->setItemData(0, tr("Leave the changes section out"), Qt::ToolTipRole);
     if (Result<std::vector<store::CatalogVersionInfo>> versions = models::healthdata::catalogVersions(db); versions)
-        for (auto it = versions->rbegin(); it != versions->rend(); ++it)
-            m_version->addItem(it->label);
+        m_versions = std::move(*versions);
+    // Newest first (version order, never import order); each with where it came from.
+    for (auto it = m_versions.rbegin(); it != m_versions.rend(); ++it) {
+        const QString tip = tr("%1\nSource: %2\nOrdered by %3").arg(it->label, it->originText(), it->orderBasis());
+        const QString text = it->isSample() ? tr("%1 (sample data)").arg(it->label) : it->label;
+        m_version->addItem(text, it->label);
+        m_version->setItemData(m_version->count() - 1, tip, Qt::ToolTipRole);
+        m_baseline->addItem(text, it->label);
+        m_baseline->setItemData(m_baseline->count() - 1, tip, Qt::ToolTipRole);
+    }
+    m_origin = grayLabel("reportOrigin", this);
+    m_origin->setWordWrap(true);
+    m_origin->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_filter = new QLineEdit(this);
     m_filter->setObjectName(QStringLiteral("reportFilter"));
     m_filter->setPlaceholderText(tr("Only recipes whose name or criteria contain this text"));
@@ -51,6 +68,8 @@ ReportDialog::ReportDialog(db::Database& db, QWidget* parent)
 
     auto* form = new QFormLayout;
     form->addRow(tr("Catalog &version:"), m_version);
+    form->addRow(tr("Changes since (&baseline):"), m_baseline);
+    form->addRow(QString(), m_origin);
     form->addRow(tr("&Filter:"), m_filter);
     form->addRow(tr("F&ormat:"), m_format);
 
@@ -80,8 +99,47 @@ ReportDialog::ReportDialog(db::Database& db, QWidget* parent)
     m_debounce->setInterval(250);
     connect(m_debounce, &QTimer::timeout, this, &ReportDialog::refresh);
     connect(m_filter, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
-    connect(m_version, &QComboBox::currentIndexChanged, this, &ReportDialog::refresh);
+    connect(m_version, &QComboBox::currentIndexChanged, this, [this] {
+        selectDefaultBaseline(); // a new version: its own previous, unless the user picks another
+        refresh();
+    });
+    connect(m_baseline, &QComboBox::currentIndexChanged, this, &ReportDialog::refresh);
+    selectDefaultBaseline();
     refresh();
+}
+
+void ReportDialog::selectDefaultBaseline() {
+    const QString previous = report::defaultBaseline(m_versions, m_version->currentData().toString());
+    const QSignalBlocker block(m_baseline);
+    m_baseline->setCurrentIndex(std::max(0, previous.isEmpty() ? 0 : m_baseline->findData(previous)));
+}
+
+QString ReportDialog::baseline() const {
+    return m_baseline->currentData().toString();
+}
+
+bool ReportDialog::setBaseline(const QString& label) {
+    const int i = m_baseline->findData(label.isEmpty() ? report::kNoBaseline : label);
+    if (i < 0)
+        return false;
+    m_baseline->setCurrentIndex(i);
+    return true;
+}
+
+void ReportDialog::updateOrigin() {
+    auto info = [this](const QString& label) -> const store::CatalogVersionInfo* {
+        for (const store::CatalogVersionInfo& v : m_versions)
+            if (v.label == label)
+                return &v;
+        return nullptr;
+    };
+    QStringList lines;
+    if (const store::CatalogVersionInfo* v = info(m_version->currentData().toString()))
+        lines << (v->isSample() ? tr("%1 is SAMPLE DATA: %2").arg(v->label, v->originText())
+                                : tr("%1 from %2").arg(v->label, v->originText()));
+    if (const store::CatalogVersionInfo* b = info(m_baseline->currentData().toString()))
+        lines << tr("baseline %1 from %2").arg(b->label, b->originText());
+    m_origin->setText(lines.join(QLatin1Char('\n')));
 }
 
 ReportDialog::~ReportDialog() {
@@ -101,7 +159,16 @@ void ReportDialog::refresh() {
     m_again = false;
     m_save->setEnabled(false);
     m_status->setText(tr("Reading the database…"));
-    const ReportOptions options{m_version->currentText(), m_filter->text().trimmed()};
+    updateOrigin();
+    // The default baseline is left to the engine (the same rule: report::defaultBaseline), so a
+    // first version says "nothing to compare with" rather than "no baseline chosen".
+    const QString version = m_version->currentData().toString();
+    const QString chosen = m_baseline->currentData().toString();
+    const QString baseline = chosen == report::defaultBaseline(m_versions, version) ||
+                                     (chosen == report::kNoBaseline && report::defaultBaseline(m_versions, version).isEmpty())
+                                 ? QString()
+                                 : chosen;
+    const ReportOptions options{version, m_filter->text().trimmed(), baseline};
     // The database is read on a worker of ops::Async, through a connection of its own.
     runOperation<ReportData>(
         this, m_watcher, *m_async, [options](const ops::Context& ctx) { return collectReport(ctx.db(), options); },

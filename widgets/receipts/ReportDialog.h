@@ -1,4 +1,6 @@
-// File > Release review report…: catalog version, filter (as you type) and format; a preview of the
+// File > Release review report…: catalog version, baseline (what "changes since" compares with:
+// by default the previous in version order; any version, or none), filter (as you type) and
+// format; each version shown with where it came from; a preview of the
 // report as it will be written (the HTML in a QTextBrowser); Save… writes it and its receipt. The
 // database is read on a worker with its own connection; the charts are rendered on the GUI thread.
 #pragma once
@@ -45,7 +47,14 @@ class ReportDialog : public QDialog {
     // Writes the previewed report to `path` in the chosen format (with its receipt).
     Result<ReportOutput> saveTo(const QString& path);
 
+    // The baseline chosen: a version label, or report::kNoBaseline. Changing the version selects
+    // its default baseline (report::defaultBaseline: the previous in version order).
+    QString baseline() const;
+    bool setBaseline(const QString& label); // empty or kNoBaseline: none; false when no such version
+
     QComboBox* versionCombo() const { return m_version; }
+    QComboBox* baselineCombo() const { return m_baseline; }
+    QLabel* originLabel() const { return m_origin; }
     QLineEdit* filterEdit() const { return m_filter; }
     QTextBrowser* preview() const { return m_preview; }
 
@@ -60,10 +69,15 @@ class ReportDialog : public QDialog {
   private:
     struct Collected;
     void onCollected(const Collected& c);
+    void selectDefaultBaseline();
+    void updateOrigin();
 
     db::Database& m_db;
     std::unique_ptr<ops::Async> m_async; // the report is collected here, on a connection of its own
+    std::vector<store::CatalogVersionInfo> m_versions; // version order, oldest first
     QComboBox* m_version = nullptr;
+    QComboBox* m_baseline = nullptr;
+    QLabel* m_origin = nullptr;
     QLineEdit* m_filter = nullptr;
     QComboBox* m_format = nullptr;
     QTextBrowser* m_preview = nullptr;
