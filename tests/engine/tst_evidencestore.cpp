@@ -162,7 +162,7 @@ class TestEvidenceStore : public QObject {
         QCOMPARE(now.status, HealthStatus::Signed);
         QCOMPARE(now.phaseCoverage, QStringLiteral("deployment 4/4, performance 0/1, conformance 10/10")); // newest: v1
         QVERIFY(now.reason.contains(QStringLiteral("failed phases")));
-        QCOMPARE(now.aicrVersion, QStringLiteral("sample-2"));
+        QCOMPARE(now.aicrVersion, QStringLiteral("v1.0.0")); // the AICR build that recorded it (BundleFixture), not a catalog label
         const HealthRow before = rowFor(QStringLiteral("sample-1"), recipe);
         QVERIFY(before.stale); // the same evidence against the older catalog: its recipe differs
         QCOMPARE(before.status, HealthStatus::Stale);
