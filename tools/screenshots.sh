@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Writes the PNG screenshots in docs/screenshots/: the main window with a recipe selected, the
+# Writes the PNG screenshots in docs/screenshots/: the first-start welcome over the sample catalog and
+# the Health view's empty state, the main window with a recipe selected, the
 # filter in use, a catalog version's summary, an overlay's YAML dialog, the Graph and Compare tabs,
 # the import progress, the window after an import, the Health view with evidence imported (the
 # 2026-08-19 catalog and its recipes/evidence from ../shared/data when present, else a fixture), and
@@ -7,14 +8,17 @@
 # from ../shared/data/sigstore; skipped when absent), and the Sign view (keys, a deployment bundle
 # verified, the same bundle tampered, the signing dialog), and the Validation view after a run on
 # pb-kube-testserver with close-ups of its NCCL and history charts, the Receipts view (ledger and
-# external records), the release review report dialog, Fetch Evidence and the registry credentials view.
+# external records), the release review report dialog, Fetch Evidence and the registry credentials view,
+# and Import from Git over a repository built on the spot from ../shared/data/aicr/catalogs (one
+# commit and tag per catalog; needs git, skipped when the data is absent), the tree with the real
+# versions and their sources, and Compare against a chosen baseline.
 # Builds the pb_screenshots helper (tests/gui) when needed and runs it on Qt's offscreen platform
-# against a temporary database seeded with the embedded catalog.
+# against a temporary database seeded with the sample catalog (settings in a temporary directory).
 #
 # Usage: tools/screenshots.sh [BUILD_DIR] [OUTPUT_DIR]
 #   BUILD_DIR   default: $PB_BUILD_DIR or build/ in the source tree
 #   OUTPUT_DIR  default: docs/screenshots
-# PB_SCREENSHOTS_ONLY=verify, =sign, =validation or =receipts writes only that view's PNGs (quick).
+# PB_SCREENSHOTS_ONLY=verify, =sign, =validation, =receipts or =git writes only those PNGs (quick).
 set -euo pipefail
 
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -143,13 +143,16 @@ class CatalogTreeDelegate : public QStyledItemDelegate {
         const int pad = sample ? 6 : 0, gap = 10;
         const int hintWidth = hintMetrics.horizontalAdvance(hint) + 2 * pad;
         // The label keeps at least half the row; the hint takes what is left.
-        const int labelWidth = std::min(labelMetrics.horizontalAdvance(label),
+        // (+2: advances are fractional; a label given exactly its rounded width may elide.)
+        const int labelWidth = std::min(labelMetrics.horizontalAdvance(label) + 2,
                                         std::max(text.width() / 2, text.width() - gap - hintWidth));
         p->save();
         p->setFont(opt.font);
         p->setPen(opt.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
         const QRect labelRect(text.left(), text.top(), labelWidth, text.height());
-        p->drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter, labelMetrics.elidedText(label, Qt::ElideMiddle, labelWidth));
+        const bool fits = labelMetrics.horizontalAdvance(label) <= labelWidth;
+        p->drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
+                    fits ? label : labelMetrics.elidedText(label, Qt::ElideMiddle, labelWidth));
         const int room = text.right() - (labelRect.right() + gap);
         if (room > 3 * pad + hintMetrics.averageCharWidth() * 3) {
             p->setFont(hintFont);
@@ -232,7 +235,7 @@ void MainWindow::buildUi() {
     m_splitter->addWidget(m_stack);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({350, 1050});
+    m_splitter->setSizes({440, 960});
 
     // The catalog view: the first-start welcome over the tree and the details.
     m_catalogPage = new QWidget(this);
@@ -283,6 +286,12 @@ QWidget* MainWindow::buildCatalogTree() {
     // Names that differ only at their end stay apart when elided; the full name is in the tooltip.
     m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setItemDelegate(new CatalogTreeDelegate(m_tree));
+    // Eliding alone can still make two long names look alike ("h100-aks-ubuntu-trai…azure-managed"):
+    // the column is as wide as the longest name (at least the pane), scrolling sideways when needed.
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->viewport()->installEventFilter(this);
+    connect(m_tree, &QTreeView::expanded, this, [this] { fitTreeColumn(); });
+    connect(m_tree, &QTreeView::collapsed, this, [this] { fitTreeColumn(); });
     // One column: names need the width; counts are in the version table and the recipe pane.
     m_tree->setHeaderHidden(true);
     m_tree->setColumnHidden(CatalogTreeModel::ComponentsColumn, true);
@@ -301,6 +310,9 @@ void MainWindow::buildCatalogPages() {
     // Right: placeholder / version summary / recipe.
     m_stack = new QStackedWidget(this);
     m_stack->setObjectName(QStringLiteral("detailStack"));
+    // A page that asks for more width than the window has never widens the window or squeezes the
+    // tree: its minimum is the stack's own, not the widest page's.
+    m_stack->setMinimumWidth(480);
     m_placeholder = new QLabel(m_stack);
     m_placeholder->setObjectName(QStringLiteral("placeholder"));
     m_placeholder->setAlignment(Qt::AlignCenter);
@@ -643,6 +655,7 @@ void MainWindow::reloadCatalogs() {
         it = m_treeModel->versionIndex(it->first).isValid() ? std::next(it) : m_catalogs.erase(it);
 
     m_tree->expandAll();
+    fitTreeColumn();
     updateWelcome();
     m_placeholder->setText(
         m_treeModel->versionCount() == 0
@@ -984,7 +997,7 @@ void MainWindow::showVersion(const store::CatalogVersionInfo& v) {
         html += QStringLiteral("<p style='background:#fff8e1; color:#3e2c00'>%1</p>")
                     .arg(tr("Proofbench's own sample catalog, compiled into the app to show what it does. It is not an AICR "
                             "release: its recipes, components and versions are examples. Import a real catalog with "
-                            "File › Import Catalog… or File › Import from Git….")
+                            "File › Import Catalog… or File › Import from Git…")
                              .toHtmlEscaped());
     html += QStringLiteral("<table cellspacing='3'>");
     html += htmlRow(tr("Recipes"), QString::number(v.recipeCount));
@@ -1086,6 +1099,7 @@ void MainWindow::onCatalogLoaded(const QString& label, const CatalogLoad& load) 
 void MainWindow::applyFilter(const QString& text) {
     m_proxy->setFilterText(text);
     m_tree->expandAll();
+    fitTreeColumn();
     if (text.trimmed().isEmpty()) {
         statusBar()->clearMessage();
         if (m_tree->currentIndex().isValid())
@@ -1115,7 +1129,24 @@ void MainWindow::focusFirstMatch() {
     m_tree->setFocus(Qt::OtherFocusReason);
 }
 
+// Every row, not only those on screen (QTreeView::resizeColumnToContents looks at the visible ones).
+void MainWindow::fitTreeColumn() {
+    const int indent = m_tree->indentation();
+    int widest = 0;
+    for (int v = 0; v < m_proxy->rowCount(); ++v) {
+        const QModelIndex version = m_proxy->index(v, 0);
+        widest = std::max(widest, m_tree->sizeHintForIndex(version).width() + indent);
+        if (!m_tree->isExpanded(version))
+            continue;
+        for (int r = 0; r < m_proxy->rowCount(version); ++r)
+            widest = std::max(widest, m_tree->sizeHintForIndex(m_proxy->index(r, 0, version)).width() + 2 * indent);
+    }
+    m_tree->setColumnWidth(CatalogTreeModel::NameColumn, std::max(widest + 4, m_tree->viewport()->width()));
+}
+
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (m_tree && watched == m_tree->viewport() && event->type() == QEvent::Resize)
+        fitTreeColumn();
     switch (event->type()) {
     case QEvent::DragEnter:
     case QEvent::DragMove:

@@ -170,6 +170,7 @@ class MainWindow : public QMainWindow {
     void updateImportActions();
     void applyFilter(const QString& text);
     void focusFirstMatch();
+    void fitTreeColumn();
     void updateStatus();
     void cancelAndWait();
 

@@ -1,18 +1,22 @@
-// Writes the PNGs of docs/screenshots: the main window with a recipe selected, the filter in use,
+// Writes the PNGs of docs/screenshots: the first-start welcome over the sample catalog, the Health
+// view's empty state, the main window with a recipe selected, the filter in use,
 // a catalog version's summary, an overlay's YAML, the Graph and Compare tabs, the import
 // progress, the Health view with its evidence inspector, the Verify view with a verified
 // bundle and with an identity mismatch (Sigstore conformance cases from ../shared/data), and the
 // Sign view: keys, a sealed deployment bundle verified "attested", the same bundle tampered, and
 // the deployment signing dialog; the Validation view after a run on pb-kube-testserver with its
-// NCCL chart, and close-ups of the NCCL and history charts. Not a test; run by
-// tools/screenshots.sh (offscreen platform, fixed locale, a temp database seeded with the
-// embedded catalog).
+// NCCL chart, and close-ups of the NCCL and history charts; Import from Git over a repository built
+// here from the real catalogs (one commit and tag each), the tree with real versions and their
+// sources, and Compare against a chosen baseline. Not a test; run by tools/screenshots.sh
+// (offscreen platform, fixed locale, a temp database seeded with the sample catalog, settings in a
+// temp directory).
 #include "BundleVerifyPane.h"
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
 #include "EvidenceFixture.h"
 #include "EvidenceInspector.h"
 #include "FetchEvidenceDialog.h"
+#include "GitImportDialog.h"
 #include "GraphPane.h"
 #include "GraphView.h"
 #include "GuiTestUtil.h"
@@ -32,10 +36,15 @@
 #include "ReportDialog.h"
 #include "receipts/Ledger.h"
 #include "VerifyPane.h"
+#include "WelcomePane.h"
 #include "YamlDialog.h"
 #include "store/EvidenceStore.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QItemSelectionModel>
+#include <QProcess>
+#include <QSortFilterProxyModel>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
@@ -78,6 +87,131 @@ bool save(QWidget* w, const QString& dir, const QString& name) {
     }
     QTextStream(stdout) << path << Qt::endl;
     return true;
+}
+
+// Runs git in `dir` with fixed author and dates; false with a message on error.
+bool git(const QString& dir, const QStringList& args, const QString& date = {}) {
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("GIT_AUTHOR_NAME"), QStringLiteral("Proofbench screenshots"));
+    env.insert(QStringLiteral("GIT_AUTHOR_EMAIL"), QStringLiteral("screenshots@proofbench.invalid"));
+    env.insert(QStringLiteral("GIT_COMMITTER_NAME"), QStringLiteral("Proofbench screenshots"));
+    env.insert(QStringLiteral("GIT_COMMITTER_EMAIL"), QStringLiteral("screenshots@proofbench.invalid"));
+    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    env.insert(QStringLiteral("HOME"), dir);
+    if (!date.isEmpty()) {
+        env.insert(QStringLiteral("GIT_AUTHOR_DATE"), date);
+        env.insert(QStringLiteral("GIT_COMMITTER_DATE"), date);
+    }
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral("git"), args);
+    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        err() << "git " << args.join(QLatin1Char(' ')) << ": " << p.readAllStandardError() << Qt::endl;
+        return false;
+    }
+    return true;
+}
+
+// A Git repository of the real AICR catalogs: one commit per catalog (its recipes/ tree) in date
+// order, each tagged with the catalog's label. Empty when the data or git is missing.
+QString buildCatalogRepository(const QString& root) {
+    const QString catalogs = QStringLiteral(PB_SHARED_DATA "/aicr/catalogs");
+    const std::pair<const char*, const char*> history[] = {{"v0.11.1", "2026-03-02T10:00:00Z"},
+                                                           {"v0.14.0", "2026-05-18T10:00:00Z"},
+                                                           {"2026-07-09", "2026-07-09T10:00:00Z"},
+                                                           {"2026-08-09", "2026-08-09T10:00:00Z"},
+                                                           {"2026-08-19", "2026-08-19T10:00:00Z"}};
+    for (const auto& [label, date] : history)
+        if (!QFileInfo::exists(catalogs + QStringLiteral("/%1/recipes").arg(QLatin1String(label)))) {
+            err() << "no catalog " << label << " in " << catalogs << "; git-import.png not written" << Qt::endl;
+            return {};
+        }
+    const QString repo = root + QStringLiteral("/aicr");
+    QDir().mkpath(repo);
+    if (!git(repo, {QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main")}))
+        return {};
+    for (const auto& [label, date] : history) {
+        QDir(repo + QStringLiteral("/recipes")).removeRecursively();
+        if (!pbgui::copyDirectory(catalogs + QStringLiteral("/%1/recipes").arg(QLatin1String(label)),
+                                  repo + QStringLiteral("/recipes")))
+            return {};
+        const QString l = QLatin1String(label), d = QLatin1String(date);
+        if (!git(repo, {QStringLiteral("add"), QStringLiteral("-A")}) ||
+            !git(repo, {QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("Catalog %1").arg(l)}, d) ||
+            !git(repo, {QStringLiteral("tag"), QStringLiteral("-a"), l, QStringLiteral("-m"), QStringLiteral("Catalog %1").arg(l)}, d))
+            return {};
+    }
+    return repo;
+}
+
+// Import from Git over that repository, four tags chosen (git-import.png); the tree with the real
+// versions and where each came from (catalog-sources.png); a recipe of the newest version compared
+// with a baseline chosen in the Compare tab, not the previous version (compare-baseline.png).
+bool gitShots(pb::widgets::MainWindow& window, const QString& out) {
+    QTemporaryDir tmp;
+    const QString repo = buildCatalogRepository(tmp.path());
+    if (repo.isEmpty())
+        return true; // said why
+    window.showCatalog();
+    window.importFromGit();
+    pb::widgets::GitImportDialog* dialog = window.gitImportDialog();
+    if (!dialog) {
+        err() << "Import from Git did not open" << Qt::endl;
+        return false;
+    }
+    dialog->resize(1000, 640);
+    dialog->setRepository(repo);
+    bool ok = waitFor([&] { return dialog->refTable()->model()->rowCount() >= 5; }, 30000);
+    // 2026-08-19 is already in the database (a folder import, for the Health view).
+    const QStringList tags{QStringLiteral("v0.11.1"), QStringLiteral("v0.14.0"), QStringLiteral("2026-07-09"),
+                           QStringLiteral("2026-08-09")};
+    dialog->selectRefs(tags);
+    ok &= save(dialog, out, QStringLiteral("git-import.png"));
+    QSignalSpy done(dialog, &pb::widgets::GitImportDialog::importFinished);
+    if (dialog->startImport() && waitFor([&] { return !done.isEmpty(); }, 600000) && done.at(0).at(0).toBool()) {
+        ok &= save(dialog, out, QStringLiteral("git-import-done.png"));
+    } else {
+        err() << "the Git import did not run: " << dialog->lastError() << "; importing the folders instead" << Qt::endl;
+        for (const QString& label : tags) {
+            QSignalSpy finished(&window, &pb::widgets::MainWindow::importFinished);
+            window.startImport(QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/%1/recipes").arg(label), label);
+            ok &= waitFor([&] { return !finished.isEmpty(); }, 120000) && finished.at(0).at(0).toBool();
+        }
+    }
+    dialog->close();
+    window.reloadCatalogs();
+
+    // The versions, newest first in version order, each with its source.
+    auto* tree = window.findChild<QTreeView*>(QStringLiteral("catalogTree"));
+    tree->collapseAll();
+    ok &= window.selectVersion(QStringLiteral("v0.14.0"));
+    tree->collapseAll();
+    ok &= save(&window, out, QStringLiteral("catalog-sources.png"));
+
+    // Compare: the newest catalog's recipe against v0.14.0, picked as the baseline.
+    const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+    ok &= window.selectRecipe(QStringLiteral("2026-08-19"), recipe);
+    ok &= waitFor([&] { return window.recipeView()->hasResult() && window.recipeView()->recipe().catalogLabel == QLatin1String("2026-08-19"); },
+                  60000);
+    window.recipeTabs()->setCurrentWidget(window.comparePane());
+    if (auto* from = window.comparePane()->findChild<QComboBox*>(QStringLiteral("compareFrom"))) {
+        const int baseline = from->findData(QStringLiteral("v0.14.0"));
+        if (baseline < 0)
+            err() << "v0.14.0 is not among the Compare baselines" << Qt::endl;
+        from->setCurrentIndex(std::max(0, baseline));
+    }
+    ok &= waitFor(
+        [&] {
+            return window.comparePane()->isUpToDate() && window.comparePane()->recipeDiff() &&
+                   window.comparePane()->catalogDiff();
+        },
+        60000);
+    ok &= save(&window, out, QStringLiteral("compare-baseline.png"));
+    window.recipeTabs()->setCurrentIndex(0);
+    if (!ok)
+        err() << "git screenshots incomplete" << Qt::endl;
+    return ok;
 }
 
 // The Verify view: a bundle verified offline, then the same signature checked against an identity
@@ -290,6 +424,10 @@ int main(int argc, char** argv) {
     const QString out = QDir(args[1]).absolutePath();
     QDir().mkpath(out);
 
+    // Settings of our own: a "don't show again" of the user's must not hide the welcome here.
+    QTemporaryDir settingsDir;
+    pbgui::isolateSettings(settingsDir.path(), QStringLiteral("pb_screenshots"));
+
     auto db = pbgui::seededDatabase();
     if (!db->error.isEmpty()) {
         err() << db->error << Qt::endl;
@@ -314,10 +452,28 @@ int main(int argc, char** argv) {
     // PB_SCREENSHOTS_ONLY=sign: only the Sign view.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("sign"))
         return signShots(window, *db->db, out) ? 0 : 1;
+    // PB_SCREENSHOTS_ONLY=git: only Import from Git, the sources in the tree and Compare's baseline.
+    if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("git")) {
+        QSignalSpy finished(&window, &MainWindow::importFinished);
+        window.startImport(QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes"), QStringLiteral("2026-08-19"));
+        waitFor([&] { return finished.count() > 0; }, 120000);
+        return gitShots(window, out) ? 0 : 1;
+    }
 
-    // 1. A catalog version's summary (the start screen).
+    // 0. The first start: the sample catalog with the welcome that offers the real sources, and
+    // the Health view's empty state (no evidence imported yet).
     window.selectVersion(QStringLiteral("sample-2"));
     waitFor([&] { return window.cachedCatalog(QStringLiteral("sample-2")) != nullptr; });
+    ok &= window.isWelcomeShown();
+    ok &= save(&window, out, QStringLiteral("welcome.png"));
+    window.showHealth();
+    waitFor([&] { return !window.healthPane()->isLoading() && window.healthPane()->model()->rowCount() > 0; });
+    ok &= save(&window, out, QStringLiteral("health-empty.png"));
+    window.showCatalog();
+    // Dismissed for this session: the pictures below show the catalog at full height.
+    QTest::mouseClick(window.welcomePane()->dismissButton(), Qt::LeftButton);
+
+    // 1. A catalog version's summary (the start screen), marked as sample data.
     ok &= save(&window, out, QStringLiteral("version-summary.png"));
 
     // 2. A recipe with inputs and thresholds in its validation.
@@ -455,6 +611,9 @@ int main(int argc, char** argv) {
         registries.show();
         ok &= save(&registries, out, QStringLiteral("registries.png"));
     }
+
+    // 8c. Import from Git, the versions' sources, Compare with a chosen baseline.
+    ok &= gitShots(window, out);
 
     // 9. The Verify view.
     ok &= verifyShots(window, out);

@@ -408,6 +408,15 @@ void TestSampleMarks::realCatalogsInVersionOrder() {
     QVERIFY(m_window->selectVersion(QStringLiteral("v0.14.0")));
     QVERIFY(find<QLabel>("versionSummary")->text().contains(QDir::toNativeSeparators(realCatalog(QStringLiteral("v0.14.0")))));
     checkLeafNames(tree);
+    // Long names are not elided into look-alikes: the column is as wide as the longest one.
+    auto* view = find<QTreeView>("catalogTree");
+    for (int v = 0; v < tree->rowCount(); ++v)
+        for (int r = 0; r < tree->rowCount(tree->index(v, 0)); ++r) {
+            const QModelIndex recipe = tree->index(r, 0, tree->index(v, 0));
+            if (view->isExpanded(tree->index(v, 0)))
+                QVERIFY2(view->sizeHintForIndex(recipe).width() <= view->visualRect(recipe).width(),
+                         qPrintable(recipe.data().toString()));
+        }
 }
 
 void TestSampleMarks::wildcardLeavesNamed() {

@@ -43,7 +43,11 @@ EmptyState::EmptyState(QAbstractItemView* view, const char* name) : QFrame(view)
     layout->setSpacing(10);
     layout->addStretch(1);
     layout->addWidget(m_title);
-    layout->addWidget(m_text, 0, Qt::AlignHCenter);
+    auto* textRow = new QHBoxLayout; // centred, wrapped at most 520 px wide, as tall as it needs
+    textRow->addStretch(1);
+    textRow->addWidget(m_text, 100);
+    textRow->addStretch(1);
+    layout->addLayout(textRow);
     layout->addSpacing(4);
     layout->addLayout(m_buttons);
     layout->addStretch(2);
