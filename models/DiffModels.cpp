@@ -96,12 +96,6 @@ QVariant changeForeground(Change rowChange, bool cellChanged, int column, int ch
     return {};
 }
 
-QString elided(const QString& s, int max) {
-    QString one = s;
-    one.replace(QLatin1Char('\n'), QLatin1Char(' '));
-    return one.size() <= max ? one : one.left(max - 1) + QStringLiteral("…");
-}
-
 QString orderText(int from, int to) {
     auto pos = [](int i) { return i >= 0 ? QString::number(i + 1) : dash(); };
     if (from == to)
@@ -126,10 +120,11 @@ QString describeComponentChange(const catalog::ComponentDiff& c, const QString& 
         lines << QObject::tr("%1: unchanged (%2)").arg(c.name, orNone(c.toVersion));
         break;
     case Change::Changed:
-        lines << QObject::tr("%1: changed from %2 to %3").arg(c.name, fromLabel, toLabel);
-        for (const catalog::FieldChange& f : c.fields)
-            lines << QStringLiteral("  %1: %2 → %3")
-                         .arg(f.field, elided(orNone(f.from), 120), elided(orNone(f.to), 120));
+        lines << (c.versionOnly() ? QObject::tr("%1: changed from %2 to %3 (version-only: its tag follows the catalog version)")
+                                  : QObject::tr("%1: changed from %2 to %3"))
+                     .arg(c.name, fromLabel, toLabel);
+        for (const catalog::FieldChange& f : c.fields) // full values: never shortened
+            lines << QStringLiteral("  %1: %2 → %3").arg(f.field, orNone(f.from), orNone(f.to));
         break;
     }
     if (c.orderMoved())
@@ -168,11 +163,29 @@ void ComponentDiffModel::setChangesOnly(bool on) {
     endResetModel();
 }
 
+void ComponentDiffModel::setHideVersionOnly(bool on) {
+    if (on == m_hideVersionOnly)
+        return;
+    beginResetModel();
+    m_hideVersionOnly = on;
+    rebuild();
+    endResetModel();
+}
+
+int ComponentDiffModel::hiddenVersionOnly() const {
+    if (!m_hideVersionOnly)
+        return 0;
+    return static_cast<int>(std::count_if(m_all.begin(), m_all.end(), [](const catalog::ComponentDiff& c) { return c.versionOnly(); }));
+}
+
 void ComponentDiffModel::rebuild() {
     m_rows.clear();
-    for (const catalog::ComponentDiff& c : m_all)
+    for (const catalog::ComponentDiff& c : m_all) {
+        if (m_hideVersionOnly && c.versionOnly())
+            continue;
         if (!m_changesOnly || c.change != Change::Unchanged || c.orderMoved())
             m_rows.push_back(&c);
+    }
 }
 
 int ComponentDiffModel::rowOf(const QString& component) const {
@@ -226,6 +239,7 @@ QVariant ComponentDiffModel::data(const QModelIndex& index, int role) const {
             return c.name;
         case FromVersionColumn:
             return c.change == Change::Added ? dash() : orNone(c.fromVersion);
+        // Full values in the version columns; the two columns together never read "X → X".
         case ToVersionColumn:
             return c.change == Change::Removed ? dash() : orNone(c.toVersion);
         case ChangeColumn:

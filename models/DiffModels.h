@@ -49,6 +49,10 @@ class ComponentDiffModel : public QAbstractTableModel {
     void clear();
     void setChangesOnly(bool on);
     bool changesOnly() const { return m_changesOnly; }
+    // Leaves out components whose only change is a version-only move (catalog/Diff.h).
+    void setHideVersionOnly(bool on);
+    bool hideVersionOnly() const { return m_hideVersionOnly; }
+    int hiddenVersionOnly() const; // rows left out for that reason
 
     const catalog::ComponentDiff& componentAt(int row) const { return *m_rows[static_cast<size_t>(row)]; }
     int rowOf(const QString& component) const; // -1 when not listed
@@ -65,6 +69,7 @@ class ComponentDiffModel : public QAbstractTableModel {
     std::vector<const catalog::ComponentDiff*> m_rows;
     QString m_fromLabel, m_toLabel;
     bool m_changesOnly = false;
+    bool m_hideVersionOnly = false;
 };
 
 // Constraints of the recipe and of its validation phases.

@@ -2,12 +2,46 @@
 
 #include "Plural.h"
 
+#include "catalog/Digest.h"
+#include "catalog/Loader.h"
+#include "store/CatalogStore.h"
+
 #include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
 #include <QSet>
 
+#include <algorithm>
+
 namespace pb::models {
+
+QString evidenceDigestText(const QString& hex) {
+    return QStringLiteral("evidence digest ") + catalog::prefixedDigest(hex);
+}
+
+QString parityDigestText(const QString& hex) {
+    return QStringLiteral("parity digest ") + catalog::prefixedDigest(hex);
+}
+
+QString shortDigestText(const QString& hex) {
+    const QString full = catalog::prefixedDigest(hex);
+    return full.size() > 19 ? full.left(19) + QStringLiteral("…") : full;
+}
+
+bool isSampleCatalog(const QString& label, const catalog::Catalog* catalog) {
+    static const std::vector<std::pair<QString, QString>> samples = [] { // label, content digest
+        std::vector<std::pair<QString, QString>> out;
+        for (const QString& l : store::embeddedCatalogLabels())
+            if (Result<catalog::Catalog> c = catalog::loadCatalog(QStringLiteral(":/recipes/") + l))
+                out.emplace_back(l, c->contentDigest());
+        return out;
+    }();
+    if (catalog) {
+        const QString digest = catalog->contentDigest();
+        return std::any_of(samples.begin(), samples.end(), [&](const auto& s) { return s.second == digest; });
+    }
+    return std::any_of(samples.begin(), samples.end(), [&](const auto& s) { return s.first == label; });
+}
 
 using catalog::ComponentRef;
 using catalog::Constraint;

@@ -13,6 +13,19 @@
 
 namespace pb::models {
 
+// The words every view uses for a recipe's two digests (catalog/Digest.h): "evidence digest
+// sha256:<hex>" (what evidence binds to) and "parity digest sha256:<hex>" (AICR's catalog-parity
+// golden, stamped catalog-parity-golden). `hex` may carry its "sha256:" already.
+QString evidenceDigestText(const QString& hex);
+QString parityDigestText(const QString& hex);
+// "sha256:0123456789ab…" for narrow places; the full value goes in the tooltip.
+QString shortDigestText(const QString& hex);
+
+// Whether a catalog version is Proofbench's sample data (the catalog compiled into the app): its
+// content is one of the embedded sample versions, or, when the catalog is not at hand, its label
+// is one of theirs.
+bool isSampleCatalog(const QString& label, const catalog::Catalog* catalog = nullptr);
+
 // A constraint value with a comparator (">= 1.33", "<= 2000", "== 1", "!= x") is a threshold;
 // one without (AICR's benchmark inputs such as inference-model: Qwen/Qwen3-8B) is not.
 bool hasComparator(const QString& value);

@@ -17,6 +17,7 @@
 
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,6 +26,41 @@ namespace pb::cli {
 
 using namespace pb::catalog;
 using namespace pb::store;
+
+namespace {
+
+// Whether a catalog is Proofbench's sample data: a stored version marked so, or a folder whose
+// content is one of the sample versions compiled into the application.
+bool isSampleCatalog(const Catalog& cat, const QString& spec, const QCommandLineParser& p) {
+    if (!QFileInfo(spec).isDir()) {
+        Result<std::unique_ptr<Database>> db = openDb(p);
+        if (!db)
+            return false;
+        Result<CatalogVersionInfo> v = CatalogStore(**db).version(spec);
+        return v && v->isSample();
+    }
+    static const QStringList sampleDigests = [] {
+        QStringList out;
+        for (const QString& label : embeddedCatalogLabels())
+            if (Result<Catalog> c = loadCatalog(QStringLiteral(":/recipes/") + label))
+                out << c->contentDigest();
+        return out;
+    }();
+    return sampleDigests.contains(cat.contentDigest());
+}
+
+// --ignore values: only "version-only" (see catalog/Diff.h).
+Result<DiffOptions> diffOptionsFrom(const QCommandLineParser& p) {
+    DiffOptions o;
+    for (const QString& v : p.values(QStringLiteral("ignore"))) {
+        if (v != QLatin1String("version-only"))
+            return makeError(QStringLiteral("unknown --ignore '%1' (expected version-only)").arg(v));
+        o.ignoreVersionOnly = true;
+    }
+    return o;
+}
+
+} // namespace
 
 
 // ---- graph --------------------------------------------------------------------------------------
@@ -87,15 +123,22 @@ int diffVerb(const QStringList& args) {
     addCriteriaOptions(p);
     addCriteriaOptions(p, QStringLiteral("to-"));
     p.addOption({QStringLiteral("all-leaves"),
-                 QStringLiteral("Compare the whole catalogs: overlays, mixins, registry, validator checks, and "
-                                "every leaf recipe's digest.")});
+                 QStringLiteral("Compare the whole catalogs: document formats (apiVersion), overlays, mixins, "
+                                "registry, validator checks, and every leaf recipe's evidence digest.")});
+    p.addOption({QStringLiteral("ignore"),
+                 QStringLiteral("Hide a kind of change: version-only = image/chart tags that only follow the catalog "
+                                "version (old tag = the --from version's label, new tag = the --to version's label, "
+                                "a leading v aside), e.g. validator images :sample-1 -> :sample-2."),
+                 QStringLiteral("version-only")});
     addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));
     p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
                  QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
     if (int rc = parse(p, args, QStringLiteral("diff"),
                        QStringLiteral("What changed between two catalogs: one recipe (criteria flags, optionally "
-                                      "different --to-* criteria) or every leaf (--all-leaves). Exit 0 whether or "
-                                      "not there are differences; the output says."));
+                                      "different --to-* criteria) or every leaf (--all-leaves). Every value is printed "
+                                      "in full; recipes are identified by their evidence digest (the one evidence binds "
+                                      "to) and parity digest (AICR's catalog-parity golden). Exit 0 whether or not there "
+                                      "are differences; the output says."));
         rc >= 0)
         return rc;
     if (!p.isSet(QStringLiteral("from")) || !p.isSet(QStringLiteral("to")))
@@ -107,6 +150,9 @@ int diffVerb(const QStringList& args) {
     if (!QStringList{QStringLiteral("text"), QStringLiteral("markdown"), QStringLiteral("json")}.contains(format))
         return usage(QStringLiteral("unknown --format '%1' (expected text, markdown or json)").arg(format),
                      QStringLiteral("diff"));
+    Result<DiffOptions> options = diffOptionsFrom(p);
+    if (!options)
+        return usage(options.error().message, QStringLiteral("diff"));
     const QString fromSpec = p.value(QStringLiteral("from")), toSpec = p.value(QStringLiteral("to"));
     Result<Catalog> from = catalogFromSpec(fromSpec, p);
     if (!from)
@@ -114,12 +160,15 @@ int diffVerb(const QStringList& args) {
     Result<Catalog> to = catalogFromSpec(toSpec, p);
     if (!to)
         return fail(to.error());
+    const bool fromSample = isSampleCatalog(*from, fromSpec, p), toSample = isSampleCatalog(*to, toSpec, p);
     QByteArray bytes;
     if (all) {
-        const CatalogDiff d = diffCatalogs(*from, *to, fromSpec, toSpec);
-        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d)).toJson(QJsonDocument::Indented)
-                : format == QLatin1String("markdown") ? toMarkdown(d).toUtf8()
-                                                      : toText(d).toUtf8();
+        CatalogDiff d = diffCatalogs(*from, *to, fromSpec, toSpec);
+        d.fromSample = fromSample;
+        d.toSample = toSample;
+        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d, *options)).toJson(QJsonDocument::Indented)
+                : format == QLatin1String("markdown") ? toMarkdown(d, *options).toUtf8()
+                                                      : toText(d, *options).toUtf8();
     } else {
         Result<ResolveOptions> opt = resolveOptionsFrom(p);
         if (!opt)
@@ -136,10 +185,12 @@ int diffVerb(const QStringList& args) {
         Result<RecipeResult> rb = resolve(*to, *qb, *opt);
         if (!rb)
             return fail(makeError(QStringLiteral("%1: %2").arg(toSpec, rb.error().toString())));
-        const RecipeDiff d = diffRecipes(*ra, *rb, fromSpec, toSpec);
-        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d)).toJson(QJsonDocument::Indented)
-                : format == QLatin1String("markdown") ? toMarkdown(d).toUtf8()
-                                                      : toText(d).toUtf8();
+        RecipeDiff d = diffRecipes(*ra, *rb, fromSpec, toSpec);
+        d.fromSample = fromSample;
+        d.toSample = toSample;
+        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d, *options)).toJson(QJsonDocument::Indented)
+                : format == QLatin1String("markdown") ? toMarkdown(d, *options).toUtf8()
+                                                      : toText(d, *options).toUtf8();
     }
     return writeOutput(p, bytes) ? kOk : kFailed;
 }
@@ -151,12 +202,17 @@ int recipeDigestVerb(const QStringList& args) {
                  QStringLiteral("Evidence predicate type whose digest rule applies: "
                                 "https://aicr.run/recipe-evidence/v1, v2 or v3 (default v3)."),
                  QStringLiteral("URI"), QStringLiteral("https://aicr.run/recipe-evidence/v3")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recipe.yaml (RecipeResult)."));
     if (int rc = parse(p, args, QStringLiteral("recipe digest"),
-                       QStringLiteral("Print the evidence recipe digest of a recipe.yaml, as AICR's "
-                                      "CanonicalizeRecipeYAML computes it (v3 drops metadata.version)."));
+                       QStringLiteral("Print the evidence digest of a recipe.yaml (\"evidence digest sha256:<hex>\"), "
+                                      "as AICR's CanonicalizeRecipeYAML computes it: the digest a recipe-evidence "
+                                      "statement binds to (v3 drops metadata.version; v1/v2 keep it)."));
         rc >= 0)
         return rc;
+    const QString format = p.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json"))
+        return usage(QStringLiteral("unknown --format '%1' (expected text or json)").arg(format), QStringLiteral("recipe digest"));
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one recipe file"), QStringLiteral("recipe digest"));
     Result<PredicateVersion> version = parsePredicateType(p.value(QStringLiteral("predicate-type")));
@@ -169,7 +225,19 @@ int recipeDigestVerb(const QStringList& args) {
     Result<QString> d = evidenceRecipeDigest(*bytes, path, *version);
     if (!d)
         return fail(d.error());
-    out() << *d << Qt::endl;
+    const QString rule = *version == PredicateVersion::V3   ? QStringLiteral("v3")
+                         : *version == PredicateVersion::V2 ? QStringLiteral("v2")
+                                                            : QStringLiteral("v1");
+    if (format == QLatin1String("json")) {
+        printJson(QJsonObject{{QStringLiteral("file"), path},
+                              {QStringLiteral("predicateRule"), rule},
+                              {QStringLiteral("evidenceDigest"), prefixedDigest(*d)}});
+        return kOk;
+    }
+    out() << "evidence digest " << prefixedDigest(*d);
+    if (*version != PredicateVersion::V3)
+        out() << " (recipe-evidence/" << rule << " rule: metadata.version kept)";
+    out() << Qt::endl;
     return kOk;
 }
 
@@ -185,16 +253,20 @@ int recipeVerb(const QStringList& args) {
                  QStringLiteral("NAME=VALUE")});
     p.addOption({QStringLiteral("all-leaves"), QStringLiteral("Resolve every leaf overlay and report each.")});
     p.addOption({QStringLiteral("stamp-version"),
-                 QStringLiteral("metadata.version to stamp into the result (default dev; AICR's parity golden "
-                                "uses catalog-parity-golden)."),
+                 QStringLiteral("metadata.version to stamp into YAML/JSON output (default dev). Digests do not "
+                                "take it: the evidence digest has no stamp, the parity digest is always stamped "
+                                "catalog-parity-golden."),
                  QStringLiteral("V"), QStringLiteral("dev")});
     p.addOption({QStringLiteral("deterministic"),
                  QStringLiteral("With --format yaml: AICR's deterministic bytes (keys sorted), the input of the "
                                 "recipe digest.")});
     p.addOption({QStringLiteral("digest"),
-                 QStringLiteral("Print the recipe digest (sha256 of the deterministic bytes); with --all-leaves one "
-                                "'leaf: digest' line per leaf, as AICR's catalog-parity golden.")});
-    addFormat(p, QStringLiteral("yaml|json (all leaves: text|json)"), QStringLiteral("yaml"));
+                 QStringLiteral("Print the recipe's two digests, labelled: the evidence digest (what evidence binds "
+                                "to: AICR's v3 canonical recipe, no metadata.version) and the parity digest (sha256 of "
+                                "the deterministic YAML stamped catalog-parity-golden, as AICR's catalog-parity "
+                                "golden). --format json: {evidenceDigest, parityDigest}. With --all-leaves: one "
+                                "'leaf: <parity hex>' line per leaf, the golden's own format (json: both digests).")});
+    addFormat(p, QStringLiteral("yaml|json (digests and all leaves: text|json)"), QStringLiteral("yaml"));
     if (int rc = parse(p, args, QStringLiteral("recipe"),
                        QStringLiteral("Resolve criteria into a RecipeResult by AICR's rules, or every leaf overlay "
                                       "with --all-leaves."));
@@ -207,6 +279,11 @@ int recipeVerb(const QStringList& args) {
     ResolveOptions opt;
     opt.builderVersion = p.value(QStringLiteral("stamp-version"));
     const bool digest = p.isSet(QStringLiteral("digest"));
+    if (digest && p.isSet(QStringLiteral("stamp-version")) && opt.builderVersion != QLatin1String(kParityStamp))
+        return usage(QStringLiteral("--digest prints the evidence digest (no stamp) and the parity digest (stamped %1); "
+                                    "--stamp-version applies to YAML/JSON output only")
+                         .arg(QLatin1String(kParityStamp)),
+                     QStringLiteral("recipe"));
     for (const QString& pv : p.values(QStringLiteral("profile"))) {
         const int eq = pv.indexOf(QLatin1Char('='));
         if (eq <= 0 || eq == pv.size() - 1)
@@ -220,12 +297,37 @@ int recipeVerb(const QStringList& args) {
     if (!cat)
         return fail(cat.error());
 
+    const QString catalogSpec = p.isSet(QStringLiteral("catalog")) ? p.value(QStringLiteral("catalog")) : p.value(QStringLiteral("version"));
+    const bool sample = isSampleCatalog(*cat, catalogSpec, p);
+
     if (p.isSet(QStringLiteral("all-leaves"))) {
         const std::vector<LeafResolution> leaves = resolveAllLeaves(*cat, opt);
-        if (digest) { // the golden's format: sorted "leaf: hex" lines, failures as resolve-error
+        if (digest && format == QLatin1String("json")) {
+            int failed = 0;
+            QJsonArray a;
+            for (const LeafResolution& lr : leaves) {
+                failed += lr.error ? 1 : 0;
+                QJsonObject o{{QStringLiteral("leaf"), lr.leaf}};
+                if (lr.result) {
+                    o.insert(QStringLiteral("recipe"), lr.result->recipeName());
+                    o.insert(QStringLiteral("evidenceDigest"), prefixedDigest(evidenceDigest(*lr.result)));
+                    o.insert(QStringLiteral("parityDigest"), prefixedDigest(parityDigest(*lr.result)));
+                } else {
+                    o.insert(QStringLiteral("error"), lr.error->toString());
+                }
+                if (sample)
+                    o.insert(QStringLiteral("sample"), true);
+                a.append(o);
+            }
+            printJson(a);
+            return failed ? kFailed : kOk;
+        }
+        if (digest) { // the golden's format: sorted "leaf: <parity hex>" lines, failures as resolve-error
+            err() << "proofbench: parity digests (metadata.version " << kParityStamp
+                  << "), one 'leaf: hex' line per leaf as in AICR's catalog-parity golden" << Qt::endl;
             int failed = 0;
             for (const LeafResolution& lr : leaves) {
-                out() << lr.leaf << ": " << (lr.result ? recipeDigest(*lr.result) : QStringLiteral("resolve-error"))
+                out() << lr.leaf << ": " << (lr.result ? parityDigest(*lr.result) : QStringLiteral("resolve-error"))
                       << '\n';
                 failed += lr.error ? 1 : 0;
             }
@@ -239,12 +341,15 @@ int recipeVerb(const QStringList& args) {
         QJsonArray a;
         for (const LeafResolution& lr : leaves) {
             failures += lr.error ? 1 : 0;
-            a.append(QJsonObject{
+            QJsonObject o{
                 {QStringLiteral("leaf"), lr.leaf},
                 {QStringLiteral("appliedOverlays"),
                  lr.result ? QJsonValue(QJsonArray::fromStringList(lr.result->appliedOverlays)) : QJsonValue(QJsonArray())},
                 {QStringLiteral("components"), lr.result ? static_cast<int>(lr.result->componentRefs.size()) : 0},
-                {QStringLiteral("error"), lr.error ? QJsonValue(lr.error->toString()) : QJsonValue()}});
+                {QStringLiteral("error"), lr.error ? QJsonValue(lr.error->toString()) : QJsonValue()}};
+            if (sample)
+                o.insert(QStringLiteral("sample"), true);
+            a.append(o);
         }
         if (format == QLatin1String("json")) {
             printJson(a);
@@ -271,11 +376,26 @@ int recipeVerb(const QStringList& args) {
     if (!r)
         return fail(r.error());
     QByteArray exported;
-    if (digest)
-        exported = recipeDigest(*r).toUtf8() + '\n';
-    else if (format == QLatin1String("json"))
-        exported = QJsonDocument(toJson(*r).toObject()).toJson(QJsonDocument::Indented);
-    else if (format == QLatin1String("yaml") && p.isSet(QStringLiteral("deterministic")))
+    if (digest && format == QLatin1String("json")) {
+        QJsonObject o{{QStringLiteral("recipe"), r->recipeName()},
+                      {QStringLiteral("leafOverlay"), r->appliedOverlays.value(r->appliedOverlays.size() - 1)},
+                      {QStringLiteral("catalog"), catalogSpec},
+                      {QStringLiteral("evidenceDigest"), prefixedDigest(evidenceDigest(*r))},
+                      {QStringLiteral("parityDigest"), prefixedDigest(parityDigest(*r))},
+                      {QStringLiteral("parityStamp"), QString::fromLatin1(kParityStamp)}};
+        if (sample)
+            o.insert(QStringLiteral("sample"), true);
+        exported = QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else if (digest) {
+        exported = QStringLiteral("evidence digest %1\nparity digest %2\n")
+                       .arg(prefixedDigest(evidenceDigest(*r)), prefixedDigest(parityDigest(*r)))
+                       .toUtf8();
+    } else if (format == QLatin1String("json")) {
+        QJsonObject o = toJson(*r).toObject();
+        if (sample)
+            o.insert(QStringLiteral("sample"), true);
+        exported = QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else if (format == QLatin1String("yaml") && p.isSet(QStringLiteral("deterministic")))
         exported = deterministicYaml(*r);
     else if (format == QLatin1String("yaml"))
         exported = yaml::serialize(toNode(*r));

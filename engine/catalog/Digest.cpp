@@ -18,6 +18,35 @@ QString recipeDigest(const RecipeResult& recipe) {
     return sha256Hex(deterministicYaml(recipe));
 }
 
+QByteArray evidenceCanonicalYaml(const RecipeResult& recipe) {
+    RecipeResult unstamped = recipe;
+    unstamped.version.clear();
+    const QByteArray det = deterministicYaml(unstamped);
+    // Deterministic YAML always parses back; were it not to, the bytes would still identify it.
+    Result<QByteArray> canon = canonicalizeRecipeYaml(det, QStringLiteral("recipe.yaml"), PredicateVersion::V3);
+    return canon ? *canon : det;
+}
+
+QString evidenceDigest(const RecipeResult& recipe) {
+    return sha256Hex(evidenceCanonicalYaml(recipe));
+}
+
+Result<QString> evidenceDigestOfYaml(const QByteArray& recipeYaml) {
+    return evidenceRecipeDigest(recipeYaml, QStringLiteral("recipe.yaml"), PredicateVersion::V3);
+}
+
+QString parityDigest(const RecipeResult& recipe) {
+    RecipeResult stamped = recipe;
+    stamped.version = QString::fromLatin1(kParityStamp);
+    return sha256Hex(deterministicYaml(stamped));
+}
+
+QString prefixedDigest(const QString& hex) {
+    if (hex.isEmpty() || hex.startsWith(QLatin1String("sha256:")))
+        return hex;
+    return QStringLiteral("sha256:") + hex;
+}
+
 Result<PredicateVersion> parsePredicateType(const QString& text) {
     const QString t = text.trimmed();
     const QString tail = t.section(QLatin1Char('/'), -1);

@@ -19,14 +19,16 @@ namespace pb::store {
 
 using namespace pb::catalog;
 
+// The recipe as a v3 evidence statement canonicalizes it: sha256 of these bytes is the recipe's
+// evidence digest (catalog/Digest.h), so recipes.digest is the digest evidence binds to.
 QByteArray recipeBytes(const RecipeResult& recipe) {
-    return deterministicYaml(recipe);
+    return evidenceCanonicalYaml(recipe);
 }
 
 namespace {
 ResolveOptions storedResolveOptions() {
     ResolveOptions o;
-    o.builderVersion.clear(); // stored recipes carry no builder version
+    o.builderVersion.clear(); // stored recipes carry no builder version (the evidence digest ignores it)
     return o;
 }
 } // namespace

@@ -360,7 +360,7 @@ class TestCatalog : public QObject {
         const ComponentRef* k = r->component(QStringLiteral("kustom"));
         QCOMPARE(k->type, QStringLiteral("Kustomize"));
         QCOMPARE(k->path, QStringLiteral("deploy/base"));
-        QCOMPARE(k->tag, QStringLiteral("sample-2"));
+        QCOMPARE(k->tag, QStringLiteral("v1.0.0")); // the fixture registry's default tag
     }
 
     void coverageRequiresEveryStatedDimension() {

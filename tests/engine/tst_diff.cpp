@@ -140,7 +140,12 @@ class TestDiff : public QObject {
         QCOMPARE(gpu.orderMoved(), gpu.fromOrder != gpu.toOrder);
         // Component counts and the markdown table.
         const QString md = toMarkdown(d);
-        QVERIFY(md.contains(QStringLiteral("Components: %1 → %2").arg(a.componentRefs.size()).arg(b.componentRefs.size())));
+        // A count that did not move is written once: "14", never "14 → 14".
+        QVERIFY(md.contains(a.componentRefs.size() == b.componentRefs.size()
+                                ? QStringLiteral("Components: %1 (").arg(a.componentRefs.size())
+                                : QStringLiteral("Components: %1 → %2 (").arg(a.componentRefs.size()).arg(b.componentRefs.size())));
+        QVERIFY(md.contains(QStringLiteral("Evidence digest: `sha256:%1` → `sha256:%2`").arg(d.fromEvidenceDigest, d.toEvidenceDigest)));
+        QVERIFY(md.contains(QStringLiteral("Format: apiVersion `aicr.run/v1alpha2` → `aicr.run/v1`")));
         QVERIFY(md.contains(QStringLiteral("| gpu-operator | v26.3.3 | v26.7.1 | changed |")));
         QVERIFY(md.contains(QStringLiteral("| K8s.server.version | >= 1.32.4 | >= 1.33 | changed |")));
         const QJsonObject j = toJson(d);
@@ -205,7 +210,7 @@ class TestDiff : public QObject {
             for (const NamedChange& n : list)
                 if (n.name == name)
                     return n;
-            return NamedChange{name, Change::Unchanged, QStringLiteral("<absent>"), QStringLiteral("<absent>")};
+            return NamedChange{name, Change::Unchanged, QStringLiteral("<absent>"), QStringLiteral("<absent>"), {}, false};
         };
         QCOMPARE(change(d.leaves, QStringLiteral("gb300-eks-ubuntu-inference-dynamo")).change, Change::Added);
         QCOMPARE(change(d.registry, QStringLiteral("k8s-ephemeral-storage-metrics")).change, Change::Removed);

@@ -412,9 +412,11 @@ void TestGraphCompare::comparePickers() {
     widgets::ComparePane* pane = m_window->comparePane();
     QAbstractItemModel* model = table->model();
 
-    // Default: the version imported before this one → this one, same recipe.
-    QCOMPARE(from->currentText(), QStringLiteral("sample-1"));
-    QCOMPARE(to->currentText(), QStringLiteral("sample-2"));
+    // Default: the version before this one in version order → this one, same recipe; the
+    // pickers mark the sample catalog.
+    QCOMPARE(from->currentText(), QStringLiteral("sample-1 (sample data)"));
+    QCOMPARE(from->currentData().toString(), QStringLiteral("sample-1"));
+    QCOMPARE(to->currentData().toString(), QStringLiteral("sample-2"));
     QCOMPARE(toRecipe->currentText(), kRecipe);
 
     auto check = [&](const QString& fromLabel, const QString& toLabel) {
@@ -469,7 +471,7 @@ void TestGraphCompare::comparePickers() {
 
     // Same version on both sides: everything unchanged.
     QSignalSpy updated(pane, &widgets::ComparePane::compareUpdated);
-    from->setCurrentIndex(from->findText(QStringLiteral("sample-2")));
+    from->setCurrentIndex(from->findData(QStringLiteral("sample-2")));
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate() && updated.count() > 0, kTimeout);
     QCOMPARE(model->rowCount(), int(resolved(QStringLiteral("sample-2"), kRecipe).componentRefs.size()));
     for (int row = 0; row < model->rowCount(); ++row)
@@ -480,7 +482,7 @@ void TestGraphCompare::comparePickers() {
 
     // Backwards: sample-2 → sample-1, the GPU Operator goes down again.
     updated.clear();
-    to->setCurrentIndex(to->findText(QStringLiteral("sample-1")));
+    to->setCurrentIndex(to->findData(QStringLiteral("sample-1")));
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate() && updated.count() > 0, kTimeout);
     QCOMPARE(toRecipe->currentText(), kRecipe);
     check(QStringLiteral("sample-2"), QStringLiteral("sample-1"));
@@ -495,8 +497,8 @@ void TestGraphCompare::comparePickers() {
     updated.clear();
     QTest::mouseClick(find<QToolButton>("compareSwap"), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate() && updated.count() > 0, kTimeout);
-    QCOMPARE(from->currentText(), QStringLiteral("sample-1"));
-    QCOMPARE(to->currentText(), QStringLiteral("sample-2"));
+    QCOMPARE(from->currentData().toString(), QStringLiteral("sample-1"));
+    QCOMPARE(to->currentData().toString(), QStringLiteral("sample-2"));
     check(QStringLiteral("sample-1"), QStringLiteral("sample-2"));
 
     // Changes only hides the unchanged rows.
@@ -585,19 +587,19 @@ void TestGraphCompare::compareFollowsTreeSelection() {
     widgets::ComparePane* pane = m_window->comparePane();
 
     // Another recipe of the same version: the pickers stay, the recipe follows.
-    from->setCurrentIndex(from->findText(QStringLiteral("sample-2")));
+    from->setCurrentIndex(from->findData(QStringLiteral("sample-2")));
     const QString other = QStringLiteral("gb200-eks-ubuntu-training-kubeflow");
     QVERIFY(openRecipe(QStringLiteral("sample-2"), other));
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate(), kTimeout);
-    QCOMPARE(from->currentText(), QStringLiteral("sample-2"));
+    QCOMPARE(from->currentData().toString(), QStringLiteral("sample-2"));
     QCOMPARE(toRecipe->currentText(), other);
     QVERIFY(pane->recipeDiff()->identical());
 
     // A recipe of the first version: compared with the version after it.
     QVERIFY(openRecipe(QStringLiteral("sample-1"), other));
     QTRY_VERIFY_WITH_TIMEOUT(pane->isUpToDate(), kTimeout);
-    QCOMPARE(from->currentText(), QStringLiteral("sample-1"));
-    QCOMPARE(to->currentText(), QStringLiteral("sample-2"));
+    QCOMPARE(from->currentData().toString(), QStringLiteral("sample-1"));
+    QCOMPARE(to->currentData().toString(), QStringLiteral("sample-2"));
     QCOMPARE(toRecipe->currentText(), other);
     const int gpu = pane->componentsModel()->rowOf(QStringLiteral("gpu-operator"));
     QVERIFY(gpu >= 0);

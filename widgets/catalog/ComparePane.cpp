@@ -6,6 +6,10 @@
 #include "DiffModels.h"
 #include "GraphView.h"
 #include "Plural.h"
+#include "RecipeModels.h"
+
+#include "catalog/Digest.h"
+#include "catalog/VersionOrder.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -221,6 +225,12 @@ QHBoxLayout* ComparePane::buildPickers() {
     m_changesOnly = new QCheckBox(tr("Changes only"), this);
     m_changesOnly->setObjectName(QStringLiteral("compareChangesOnly"));
     m_changesOnly->setToolTip(tr("Hide what is the same on both sides"));
+    m_hideVersionOnly = new QCheckBox(tr("Hide version-only changes"), this);
+    m_hideVersionOnly->setObjectName(QStringLiteral("compareIgnoreVersionOnly"));
+    m_hideVersionOnly->setToolTip(
+        tr("Hide changes that are only image or chart tags following the catalog version: the old tag is the "
+           "“from” version's label and the new tag the “to” version's (a leading v aside), e.g. "
+           "validator images :sample-1 → :sample-2. Same as `proofbench diff --ignore version-only`."));
 
     auto* pickers = new QHBoxLayout;
     pickers->setSpacing(6);
@@ -234,6 +244,7 @@ QHBoxLayout* ComparePane::buildPickers() {
     pickers->addWidget(m_toRecipe);
     pickers->addStretch(1);
     pickers->addWidget(m_changesOnly);
+    pickers->addWidget(m_hideVersionOnly);
 
     return pickers;
 }
@@ -354,6 +365,11 @@ void ComparePane::connectSignals() {
             m_componentsView->selectRow(row);
         m_syncing = false;
     });
+    connect(m_hideVersionOnly, &QCheckBox::toggled, this, [this](bool on) {
+        m_componentsModel->setHideVersionOnly(on);
+        showRecipeSummary();
+        showCatalogSummary();
+    });
     connect(m_fit, &QToolButton::clicked, m_graph, &GraphView::fitGraph);
 
     // The table and the graph follow each other.
@@ -429,12 +445,29 @@ void ComparePane::reloadVersions() {
     m_syncing = true;
     m_from->clear();
     m_to->clear();
-    for (int v = 0; m_versions && v < m_versions->versionCount(); ++v) {
-        const store::CatalogVersionInfo* info = m_versions->versionAt(m_versions->index(v, 0));
-        if (!info)
-            continue;
-        m_from->addItem(info->label, info->label);
-        m_to->addItem(info->label, info->label);
+    // Version order (catalog/VersionOrder.h), whatever order the tree lists them in; newest first.
+    std::vector<const store::CatalogVersionInfo*> infos;
+    for (int v = 0; m_versions && v < m_versions->versionCount(); ++v)
+        if (const store::CatalogVersionInfo* info = m_versions->versionAt(m_versions->index(v, 0)))
+            infos.push_back(info);
+    std::vector<catalog::VersionOrderKey> keys;
+    for (const store::CatalogVersionInfo* info : infos)
+        keys.push_back({info->label, info->origin.commitDate, info->isSample()});
+    m_order.clear();
+    for (int i : catalog::versionOrder(keys))
+        m_order << infos[static_cast<size_t>(i)]->label;
+    for (qsizetype k = m_order.size() - 1; k >= 0; --k) {
+        const store::CatalogVersionInfo* info = nullptr;
+        for (const store::CatalogVersionInfo* x : infos)
+            if (x->label == m_order[k])
+                info = x;
+        const QString text = info->isSample() ? tr("%1 (sample data)").arg(info->label) : info->label;
+        const QString tip = tr("%1\nfrom %2\nplaced by %3").arg(info->label, info->originText(), info->orderBasis());
+        for (QComboBox* c : {m_from, m_to}) {
+            c->addItem(text, info->label);
+            c->setItemData(c->count() - 1, tip, Qt::ToolTipRole);
+            c->setItemData(c->count() - 1, info->isSample(), SampleRole);
+        }
     }
     m_from->setCurrentIndex(std::max(0, m_from->findData(from)));
     m_to->setCurrentIndex(std::max(0, m_to->findData(to)));
@@ -445,6 +478,11 @@ void ComparePane::reloadVersions() {
     fillToRecipes();
     if (m_hasRecipe)
         scheduleUpdate();
+}
+
+bool ComparePane::isSampleLabel(const QString& label) const {
+    const int at = m_from->findData(label);
+    return at >= 0 && m_from->itemData(at, SampleRole).toBool();
 }
 
 void ComparePane::fillToRecipes() {
@@ -496,15 +534,14 @@ void ComparePane::setRecipe(const store::RecipeInfo& info) {
     m_info = info;
     m_hasRecipe = true;
     if (versionChanged) {
-        // Default: the version imported before this one → this one; for the first version, this
-        // one → the next.
-        QString from = info.previousLabel, to = info.catalogLabel;
-        if (from.isEmpty()) {
-            const int self = m_to->findData(info.catalogLabel);
-            from = info.catalogLabel;
-            if (self > 0)
-                to = m_to->itemData(self - 1).toString(); // the list is newest first
-        }
+        // Default: the version before this one in version order → this one (for the newest
+        // version: previous → newest); for the first version, this one → the next.
+        QString from = info.catalogLabel, to = info.catalogLabel;
+        const qsizetype self = m_order.indexOf(info.catalogLabel);
+        if (self > 0)
+            from = m_order[self - 1];
+        else if (self == 0 && m_order.size() > 1)
+            to = m_order[1];
         m_syncing = true;
         m_from->setCurrentIndex(std::max(0, m_from->findData(from)));
         m_to->setCurrentIndex(std::max(0, m_to->findData(to)));
@@ -514,7 +551,7 @@ void ComparePane::setRecipe(const store::RecipeInfo& info) {
     m_toRecipe->setCurrentIndex(-1);
     m_syncing = false;
     fillToRecipes();
-    for (QWidget* w : std::initializer_list<QWidget*>{m_from, m_to, m_toRecipe, m_swap, m_changesOnly, m_fit})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_from, m_to, m_toRecipe, m_swap, m_changesOnly, m_hideVersionOnly, m_fit})
         w->setEnabled(true);
     scheduleUpdate();
 }
@@ -535,7 +572,7 @@ void ComparePane::clear(const QString& message) {
                                  .arg(tr("Select a recipe in the tree to compare it.").toHtmlEscaped()));
     m_summary->clear();
     m_summary->setVisible(false);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_toRecipe, m_swap, m_changesOnly, m_fit})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_toRecipe, m_swap, m_changesOnly, m_hideVersionOnly, m_fit})
         w->setEnabled(false);
 }
 
@@ -608,7 +645,8 @@ void ComparePane::refresh() {
         watcher->deleteLater();
         onRecipeOutcome(outcome);
     });
-    watcher->setFuture(QtConcurrent::run([fromCat, toCat, fromLeaf, toLeaf, from, to, generation]() {
+    const bool fromSample = isSampleLabel(from), toSample = isSampleLabel(to);
+    watcher->setFuture(QtConcurrent::run([fromCat, toCat, fromLeaf, toLeaf, from, to, generation, fromSample, toSample]() {
         RecipeOutcome out;
         out.generation = generation;
         // A side without the recipe compares as empty: everything added (or removed).
@@ -632,6 +670,8 @@ void ComparePane::refresh() {
             b = std::move(*r);
         }
         out.diff = catalog::diffRecipes(a, b, from, to);
+        out.diff->fromSample = fromSample;
+        out.diff->toSample = toSample;
         Result<graph::ComponentGraph> g = graph::layoutRecipe(unionRecipe(a, b, *out.diff));
         if (g)
             out.graph = std::move(*g);
@@ -697,23 +737,44 @@ void ComparePane::showRecipeSummary() {
     const catalog::RecipeDiff& d = *m_diff;
     const QString fromName = findRecipe(d.fromLabel, m_info.name) ? m_info.name : QString();
     const QString toName = findRecipe(d.toLabel, toRecipeName()) ? toRecipeName() : QString();
-    auto side = [](const QString& name, const QString& label) {
+    auto side = [](const QString& name, const QString& label, bool sample) {
+        const QString mark = sample ? QStringLiteral(" <span style='background-color:#fff3cd; color:#7a5a00'>&nbsp;%1&nbsp;</span>")
+                                          .arg(QObject::tr("sample data"))
+                                    : QString();
         return name.isEmpty()
-                   ? QObject::tr("<i>nothing</i> in %1").arg(label.toHtmlEscaped())
-                   : QStringLiteral("<b>%1</b> %2").arg(name.toHtmlEscaped(), label.toHtmlEscaped());
+                   ? QObject::tr("<i>nothing</i> in %1").arg(label.toHtmlEscaped()) + mark
+                   : QStringLiteral("<b>%1</b> %2").arg(name.toHtmlEscaped(), label.toHtmlEscaped()) + mark;
     };
-    QString text =
-        side(fromName, d.fromLabel) + QStringLiteral(" → ") + side(toName, d.toLabel) + QStringLiteral(": ");
+    QString text = side(fromName, d.fromLabel, d.fromSample) + QStringLiteral(" → ") +
+                   side(toName, d.toLabel, d.toSample) + QStringLiteral(": ");
+    // Both digests, labelled, in full (selectable); one value when the two sides agree.
+    auto digestLine = [](const QString& what, const QString& a, const QString& b) {
+        const QString x = catalog::prefixedDigest(a), y = catalog::prefixedDigest(b);
+        return QStringLiteral("<br><span style='color:gray'>%1</span> <code>%2</code>")
+            .arg(what, a == b ? x : x + QStringLiteral("</code> → <code>") + y);
+    };
+    const QString digests = digestLine(tr("evidence digest"), d.fromEvidenceDigest, d.toEvidenceDigest) +
+                            digestLine(tr("parity digest"), d.fromParityDigest, d.toParityDigest);
+    QString format;
+    for (const catalog::FieldChange& f : d.format)
+        format += QStringLiteral("<br>") + coloured(ChangeColors::changed(), tr("format: %1 %2 → %3")
+                                                                              .arg(f.field, f.from, f.to)
+                                                                              .toHtmlEscaped());
     if (d.identical()) {
-        text += coloured(QColor(0x60, 0x60, 0x60), tr("identical (digest %1)").arg(d.toDigest.left(12)));
-        m_recipeSummary->setText(text);
+        text += coloured(QColor(0x60, 0x60, 0x60), tr("identical"));
+        m_recipeSummary->setText(text + digests);
         return;
     }
+    const int hidden = m_componentsModel->hiddenVersionOnly();
     QStringList parts;
-    parts << coloured(ChangeColors::changed(), tr("%1 changed").arg(d.count(Change::Changed)))
+    parts << coloured(ChangeColors::changed(), tr("%1 changed").arg(d.count(Change::Changed) - hidden))
           << coloured(ChangeColors::added(), tr("%1 added").arg(d.count(Change::Added)))
           << coloured(ChangeColors::removed(), tr("%1 removed").arg(d.count(Change::Removed)))
           << tr("%1 unchanged").arg(d.count(Change::Unchanged));
+    if (hidden > 0)
+        parts << tr("%1 version-only hidden").arg(hidden);
+    else if (d.versionOnlyCount() > 0)
+        parts << tr("%1 of the changes version-only").arg(d.versionOnlyCount());
     text += parts.join(QStringLiteral(", ")) + tr(" components");
     int moves = 0;
     for (const catalog::ComponentDiff& c : d.components)
@@ -735,9 +796,7 @@ void ComparePane::showRecipeSummary() {
     text += tr(" · constraints %1 · validation %2 · applied overlays %3")
                 .arg(compactCounts(constraints), compactCounts(checks),
                      compactCounts(countOf(d.appliedOverlays)));
-    text += QStringLiteral(" · <span style='color:gray'>digest <code>%1</code> → <code>%2</code></span>")
-                .arg(d.fromDigest.left(12), d.toDigest.left(12));
-    m_recipeSummary->setText(text);
+    m_recipeSummary->setText(text + format + digests);
 }
 
 void ComparePane::startCatalogDiff(const QString& from, const QString& to,
@@ -759,9 +818,12 @@ void ComparePane::startCatalogDiff(const QString& from, const QString& to,
         }
     });
     // Resolves every leaf of both versions: a few hundred ms, never on the GUI thread.
-    watcher->setFuture(QtConcurrent::run([fromCat, toCat, from, to, key]() {
-        return CatalogOutcome{key, std::make_shared<const catalog::CatalogDiff>(
-                                       catalog::diffCatalogs(*fromCat, *toCat, from, to))};
+    const bool fromSample = isSampleLabel(from), toSample = isSampleLabel(to);
+    watcher->setFuture(QtConcurrent::run([fromCat, toCat, from, to, key, fromSample, toSample]() {
+        auto diff = std::make_shared<catalog::CatalogDiff>(catalog::diffCatalogs(*fromCat, *toCat, from, to));
+        diff->fromSample = fromSample;
+        diff->toSample = toSample;
+        return CatalogOutcome{key, std::shared_ptr<const catalog::CatalogDiff>(std::move(diff))};
     }));
 }
 
@@ -769,14 +831,28 @@ void ComparePane::showCatalogSummary() {
     m_summary->setVisible(true);
     const QString from = fromLabel(), to = toLabel();
     const catalog::CatalogDiff* d = catalogDiff();
-    const QString title = tr("<b>Catalog %1 → %2</b>").arg(from.toHtmlEscaped(), to.toHtmlEscaped());
+    const QString title = tr("<b>Catalog %1 → %2</b>")
+                              .arg((isSampleLabel(from) ? tr("%1 (sample data)").arg(from) : from).toHtmlEscaped(),
+                                   (isSampleLabel(to) ? tr("%1 (sample data)").arg(to) : to).toHtmlEscaped());
     if (!d) {
         m_summary->setText(
             title +
             QStringLiteral(": <span style='color:gray'>%1</span>").arg(tr("comparing every leaf recipe…")));
         return;
     }
-    const Counts leaves = countOf(d->leaves);
+    const bool hide = m_hideVersionOnly->isChecked();
+    int hidden = 0;
+    auto visible = [&](const std::vector<catalog::NamedChange>& list) {
+        std::vector<catalog::NamedChange> out;
+        for (const catalog::NamedChange& n : list) {
+            if (hide && n.versionOnly)
+                ++hidden;
+            else
+                out.push_back(n);
+        }
+        return out;
+    };
+    const Counts leaves = countOf(visible(d->leaves));
     QString text = title + QStringLiteral(": ");
     text += tr("%1 — ").arg(models::counted(int(d->leaves.size()), tr("leaf recipe"), tr("leaf recipes")));
     text += QStringList{coloured(ChangeColors::changed(), tr("%1 changed").arg(leaves.changed)),
@@ -784,9 +860,19 @@ void ComparePane::showCatalogSummary() {
                         coloured(ChangeColors::removed(), tr("%1 removed").arg(leaves.removed)),
                         tr("%1 unchanged").arg(leaves.unchanged)}
                 .join(QStringLiteral(", "));
+    text += tr(" (by evidence digest)");
     text += tr(" · overlays %1 · mixins %2 · registry %3 · validator checks %4")
-                .arg(compactCounts(countOf(d->overlays)), compactCounts(countOf(d->mixins)),
-                     compactCounts(countOf(d->registry)), compactCounts(countOf(d->validators)));
+                .arg(compactCounts(countOf(visible(d->overlays))), compactCounts(countOf(visible(d->mixins))),
+                     compactCounts(countOf(visible(d->registry))), compactCounts(countOf(visible(d->validators))));
+    if (hidden > 0)
+        text += QStringLiteral(" · <span style='color:gray'>%1</span>")
+                    .arg(tr("%1 version-only hidden").arg(hidden).toHtmlEscaped());
+    QStringList formats;
+    for (const catalog::NamedChange& n : d->formats)
+        if (n.change == Change::Changed)
+            formats << tr("%1 %2 → %3").arg(n.name, n.from, n.to).toHtmlEscaped();
+    if (!formats.isEmpty())
+        text += QStringLiteral("<br>") + coloured(ChangeColors::changed(), tr("Format: %1").arg(formats.join(QStringLiteral("; "))));
     if (!d->componentMoves.empty()) {
         QStringList moved;
         for (size_t i = 0; i < d->componentMoves.size() && i < 6; ++i)

@@ -55,7 +55,9 @@ class ComparePane : public QWidget {
     ~ComparePane() override;
 
     // The recipe selected in the main window: the comparison follows it. A recipe of another
-    // version resets the pickers to that version against the one imported before it.
+    // version resets the pickers to the version before it in version order (never import order)
+    // → that version; the first version compares with the next. The pickers list every version
+    // newest first with its origin in the tooltip and "(sample data)" for the sample catalog.
     void setRecipe(const store::RecipeInfo& info);
     void clear(const QString& message = {});
     // A catalog finished loading (error empty) or failed.
@@ -67,6 +69,8 @@ class ComparePane : public QWidget {
     const catalog::CatalogDiff* catalogDiff() const;
     models::ComponentDiffModel* componentsModel() const { return m_componentsModel; }
     models::ConstraintDiffModel* constraintsModel() const { return m_constraintsModel; }
+    QString fromVersion() const { return fromLabel(); }
+    QString toVersion() const { return toLabel(); }
     models::ValidationDiffModel* checksModel() const { return m_checksModel; }
     GraphView* graphView() const { return m_graph; }
 
@@ -103,9 +107,12 @@ class ComparePane : public QWidget {
     QString toLabel() const;
     QString toRecipeName() const;
     const store::RecipeInfo* findRecipe(const QString& label, const QString& name) const;
+    bool isSampleLabel(const QString& label) const;
+    static constexpr int SampleRole = Qt::UserRole + 1; // picker items: the version is sample data
 
     models::CatalogTreeModel* m_versions = nullptr;
     CatalogSource m_source;
+    QStringList m_order; // version labels, oldest first, in version order
 
     store::RecipeInfo m_info; // the recipe selected in the main window
     bool m_hasRecipe = false;
@@ -123,6 +130,7 @@ class ComparePane : public QWidget {
     QComboBox* m_toRecipe = nullptr;
     QToolButton* m_swap = nullptr;
     QCheckBox* m_changesOnly = nullptr;
+    QCheckBox* m_hideVersionOnly = nullptr;
     QLabel* m_recipeSummary = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_legend = nullptr;

@@ -42,10 +42,6 @@ QGroupBox* group(const QString& title, const QString& objectName, QWidget* conte
     return box;
 }
 
-QString shortDigest(const QString& hex) {
-    return hex.left(12);
-}
-
 } // namespace
 
 RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
@@ -188,6 +184,10 @@ void RecipeView::setHeader(const store::RecipeInfo& info) {
     m_info = info;
     m_title->setText(info.name);
     QString sub = tr("catalog <b>%1</b>").arg(info.catalogLabel.toHtmlEscaped());
+    m_sample = models::isSampleCatalog(info.catalogLabel, m_catalog.get());
+    if (m_sample)
+        sub += QStringLiteral(" <span style='background-color:#fff3cd; color:#7a5a00'>&nbsp;%1&nbsp;</span>")
+                   .arg(tr("sample data"));
     if (info.leafOverlay != info.name)
         sub += tr(" · leaf overlay <b>%1</b>").arg(info.leafOverlay.toHtmlEscaped());
     if (!info.profile.isEmpty())
@@ -211,14 +211,33 @@ void RecipeView::setHeader(const store::RecipeInfo& info) {
         change = tr(" · <span style='color:gray'>unchanged since %1</span>").arg(info.previousLabel.toHtmlEscaped());
         break;
     case store::RecipeInfo::Change::Changed:
-        change = tr(" · <span style='color:#b86f00'>changed since %1 (was <code>%2</code>)</span>")
-                     .arg(info.previousLabel.toHtmlEscaped(), shortDigest(info.previousDigest));
+        change = tr(" · <span style='color:#b86f00'>changed since %1 (evidence digest was <code>%2</code>)</span>")
+                     .arg(info.previousLabel.toHtmlEscaped(), models::shortDigestText(info.previousDigest).toHtmlEscaped());
         break;
     }
-    m_digest->setText(tr("<span style='color:gray'>digest</span>&nbsp;<code>%1</code>%2")
-                          .arg(shortDigest(info.digest), change));
-    m_digest->setToolTip(tr("Recipe digest: sha256 of AICR's deterministic RecipeResult YAML\nsha256:%1\n%2")
-                             .arg(info.digest, models::changeTooltip(info)));
+    m_evidenceDigest = info.digest;
+    m_parityDigest.clear();
+    m_change = change;
+    showDigests();
+}
+
+void RecipeView::showDigests() {
+    QString text = QStringLiteral("<span style='color:gray'>%1</span>&nbsp;<code>%2</code>")
+                       .arg(tr("evidence digest"), models::shortDigestText(m_evidenceDigest).toHtmlEscaped());
+    if (!m_parityDigest.isEmpty())
+        text += QStringLiteral(" · <span style='color:gray'>%1</span>&nbsp;<code>%2</code>")
+                    .arg(tr("parity digest"), models::shortDigestText(m_parityDigest).toHtmlEscaped());
+    m_digest->setText(text + m_change);
+    QStringList tip;
+    tip << models::evidenceDigestText(m_evidenceDigest)
+        << tr("  the digest evidence binds to: AICR's canonical recipe YAML without metadata.version "
+              "(recipe-evidence/v3, `aicr evidence digest`)");
+    if (!m_parityDigest.isEmpty())
+        tip << models::parityDigestText(m_parityDigest)
+            << tr("  AICR's catalog-parity golden: sha256 of the deterministic YAML stamped %1")
+                   .arg(QLatin1String(catalog::kParityStamp));
+    tip << models::changeTooltip(m_info);
+    m_digest->setToolTip(tip.join(QLatin1Char('\n')));
 }
 
 void RecipeView::clearTables() {
@@ -264,12 +283,25 @@ void RecipeView::showRecipe(const store::RecipeInfo& info, std::shared_ptr<const
         tr("Validation — %1").arg(models::counted(m_validation->rowCount(), tr("phase"), tr("phases"))));
     m_overlaysGroup->setTitle(tr("Applied overlays (%1)").arg(result.appliedOverlays.size()));
 
-    // The stored digest was computed at import; a recipe resolved now must reproduce it.
-    const QString now = catalog::sha256Hex(store::recipeBytes(result));
-    if (!info.digest.isEmpty() && now != info.digest) {
+    // The stored digest is the evidence digest computed at import; the recipe resolved now must
+    // reproduce it. Databases written before the digest was defined so hold the sha256 of the
+    // deterministic YAML instead: that is said, not called an error.
+    const QString now = catalog::evidenceDigest(result);
+    m_evidenceDigest = now;
+    m_parityDigest = catalog::parityDigest(result);
+    showDigests();
+    catalog::RecipeResult unstamped = result;
+    unstamped.version.clear();
+    if (!info.digest.isEmpty() && now != info.digest && info.digest == catalog::recipeDigest(unstamped)) {
+        m_message->setStyleSheet(QString());
+        m_message->setText(tr("The database stored this recipe under Proofbench's former recipe digest %1 (the "
+                              "deterministic YAML); its evidence digest is %2.")
+                               .arg(catalog::prefixedDigest(info.digest), catalog::prefixedDigest(now)));
+        m_message->setVisible(true);
+    } else if (!info.digest.isEmpty() && now != info.digest) {
         m_message->setStyleSheet(QStringLiteral("color: #b00020;"));
-        m_message->setText(tr("This recipe resolves to digest %1 now, but %2 was stored at import.")
-                               .arg(shortDigest(now), shortDigest(info.digest)));
+        m_message->setText(tr("This recipe resolves to evidence digest %1 now, but %2 was stored at import.")
+                               .arg(catalog::prefixedDigest(now), catalog::prefixedDigest(info.digest)));
         m_message->setVisible(true);
     } else {
         m_message->setVisible(false);

@@ -1,4 +1,5 @@
-// The right-hand pane: one resolved recipe — criteria, digest, applied overlays (activate one
+// The right-hand pane: one resolved recipe — criteria, its evidence and parity digests (labelled),
+// a "sample data" mark for the sample catalog, applied overlays (activate one
 // to read its YAML), components in deployment order, constraints and validation phases.
 #pragma once
 
@@ -41,6 +42,11 @@ class RecipeView : public QWidget {
 
     const store::RecipeInfo& recipe() const { return m_info; }
     bool hasResult() const { return m_catalog != nullptr; }
+    // The shown recipe's digests (bare hex; parity empty until the recipe is resolved) and
+    // whether its catalog version is sample data.
+    QString evidenceDigest() const { return m_evidenceDigest; }
+    QString parityDigest() const { return m_parityDigest; }
+    bool isSample() const { return m_sample; }
     models::ComponentsModel* componentsModel() const { return m_components; }
     models::ConstraintsModel* constraintsModel() const { return m_constraints; }
     models::ValidationModel* validationModel() const { return m_validation; }
@@ -65,6 +71,7 @@ class RecipeView : public QWidget {
 
   private:
     void setHeader(const store::RecipeInfo& info);
+    void showDigests();
     void clearTables();
     void fitColumns();
 
@@ -72,6 +79,8 @@ class RecipeView : public QWidget {
 
     store::RecipeInfo m_info;
     std::shared_ptr<const catalog::Catalog> m_catalog;
+    QString m_evidenceDigest, m_parityDigest, m_change;
+    bool m_sample = false;
 
     QLabel* m_title = nullptr;
     QLabel* m_subtitle = nullptr;
