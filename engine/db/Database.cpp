@@ -128,16 +128,22 @@ Status Database::migrate() {
                                         "upgrade Proofbench")
                              .arg(current)
                              .arg(latest));
+    // Every pending migration runs in ONE transaction: an upgrade is all or nothing, and a new
+    // file costs one commit (one fsync) instead of one per migration.
+    if (latest <= current)
+        return {};
+    if (!m_db.transaction())
+        return makeError(QStringLiteral("cannot start migrations: %1").arg(m_db.lastError().text()), m_path);
+    QSqlQuery q(m_db);
     for (const auto& [number, file] : files) {
         if (number <= current)
             continue;
         QFile f(file);
-        if (!f.open(QIODevice::ReadOnly))
+        if (!f.open(QIODevice::ReadOnly)) {
+            m_db.rollback();
             return makeError(QStringLiteral("cannot read migration"), file);
+        }
         const QString sql = QString::fromUtf8(f.readAll());
-        if (!m_db.transaction())
-            return makeError(QStringLiteral("cannot start migration: %1").arg(m_db.lastError().text()), file);
-        QSqlQuery q(m_db);
         for (const QString& stmt : splitStatements(sql)) {
             if (!q.exec(stmt)) {
                 const QString err = q.lastError().text();
@@ -145,13 +151,13 @@ Status Database::migrate() {
                 return makeError(QStringLiteral("migration %1 failed: %2").arg(number).arg(err), file);
             }
         }
-        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(number))) {
-            m_db.rollback();
-            return makeError(QStringLiteral("cannot record schema version %1").arg(number), file);
-        }
-        if (!m_db.commit())
-            return makeError(QStringLiteral("cannot commit migration %1").arg(number), file);
     }
+    if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(latest))) {
+        m_db.rollback();
+        return makeError(QStringLiteral("cannot record schema version %1").arg(latest), m_path);
+    }
+    if (!m_db.commit())
+        return makeError(QStringLiteral("cannot commit migrations up to %1").arg(latest), m_path);
     return {};
 }
 
