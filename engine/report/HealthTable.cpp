@@ -97,15 +97,16 @@ QString mismatchText(const HealthRow& row, const std::vector<evidence::Pointer>&
     if (outside)
         why << QStringLiteral("catalog version %1 has no recipe named '%2'").arg(catalogLabel, row.recipe);
     if (renamed)
-        why << QStringLiteral("they record the recipe name '%1', but catalog version %2 now resolves leaf overlay '%3' "
-                              "to the recipe '%4'")
+        why << QStringLiteral("the evidence records the recipe name '%1', but catalog version %2 now resolves leaf "
+                              "overlay '%3' to the recipe '%4'")
                    .arg(row.evidenceName, catalogLabel, row.leafOverlay.isEmpty() ? row.evidenceName : row.leafOverlay,
                         row.recipe);
     if (digest)
-        why << QStringLiteral("their newest bundle was recorded for recipe digest %1, but the catalog's recipe digest "
+        why << QStringLiteral("the newest bundle was recorded for recipe digest %1, but the catalog's recipe digest "
                               "(same predicate rules) is now %2")
                    .arg(row.bundleDigest, row.currentDigest);
-    return which + QStringLiteral("; they no longer match: ") + why.join(QStringLiteral("; ")) + QLatin1Char('.');
+    return which + (n == 1 ? QStringLiteral("; it no longer matches: ") : QStringLiteral("; they no longer match: ")) +
+           why.join(QStringLiteral("; ")) + QLatin1Char('.');
 }
 
 } // namespace pb::report

@@ -4,6 +4,7 @@
 #include "catalog/Loader.h"
 #include "evidence/Evidence.h"
 #include "store/CatalogStore.h"
+#include "report/HealthTable.h"
 #include "store/EvidenceStore.h"
 #include "store/VerificationStore.h"
 #include "ops/ImportCatalog.h"
@@ -167,6 +168,10 @@ class TestEvidenceStore : public QObject {
         QVERIFY(before.stale); // the same evidence against the older catalog: its recipe differs
         QCOMPARE(before.status, HealthStatus::Stale);
         QVERIFY(before.reason.contains(before.currentDigest.left(12)));
+        // The inspector's and the report's account of it: both digests in full.
+        const QString why = report::mismatchText(before, *store.pointersFor(recipe), QStringLiteral("sample-1"));
+        QVERIFY2(why.contains(before.bundleDigest) && why.contains(before.currentDigest) && why.contains(QStringLiteral("no longer match")),
+                 qPrintable(why));
         // The stored bundles, newest first, with their steps and CTRF tests.
         Result<std::vector<BundleRecord>> bundles = store.bundlesFor(recipe);
         QVERIFY(bundles.ok());
