@@ -68,8 +68,9 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
     // Progress is one scale for the whole import (per mille): reading the files takes the first
     // kReadShare of it when the catalog is read here, resolving and writing the rest.
     const qint64 readShare = request.loaded ? 0 : kReadShare;
-    std::optional<catalog::Catalog> loaded = request.loaded;
-    if (!loaded) {
+    // A catalog handed in is used where it is (a copy would deep-copy every parsed document).
+    std::optional<catalog::Catalog> readHere;
+    if (!request.loaded) {
         catalog::LoadOptions lo;
         lo.cancel = ctx.cancelFlag();
         lo.progress = [&ctx](int done, int total) {
@@ -78,9 +79,9 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
         Result<catalog::Catalog> cat = catalog::loadCatalog(request.dir, lo);
         if (!cat)
             return cat.error();
-        loaded = std::move(*cat);
+        readHere = std::move(*cat);
     }
-    const catalog::Catalog& cat = *loaded;
+    const catalog::Catalog& cat = request.loaded ? *request.loaded : *readHere;
     const store::CatalogSource origin = folderOrigin(request, cat);
 
     store::ImportOptions options;
