@@ -3,7 +3,7 @@
 #include "core/Files.h"
 #include "cli/Commands.h"
 
-#include "ops/ImportCatalog.h"
+#include "ops/PrepareDatabase.h"
 #include "store/CatalogStore.h"
 #include "store/VerificationStore.h"
 
@@ -72,12 +72,12 @@ QString dbPath(const QCommandLineParser& p) {
     return globalDbPath().isEmpty() ? Database::defaultPath() : globalDbPath();
 }
 
-// Opens the database as the GUI does: a new, empty database starts with the embedded default catalog.
+// Opens the database as the GUI does: a new, empty database starts with the embedded sample catalog.
 Result<std::unique_ptr<Database>> openDb(const QCommandLineParser& p) {
     Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
     if (!db)
         return db;
-    if (Result<QStringList> seeded = ops::seedEmbeddedCatalog(**db); !seeded)
+    if (Result<QStringList> seeded = ops::prepareDatabase(**db); !seeded)
         return seeded.error();
     return db;
 }

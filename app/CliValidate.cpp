@@ -44,7 +44,7 @@ QString stateMark(CheckState s) {
 }
 
 // The validator catalog for a recipe given as a file: --catalog/--version when set, else the newest
-// catalog version in the database (the embedded default on a new database).
+// catalog version in the database (the sample catalog on a new database).
 Result<Catalog> validatorSource(const QCommandLineParser& p) {
     if (p.isSet(QStringLiteral("catalog")) || p.isSet(QStringLiteral("version")))
         return catalogFrom(p);

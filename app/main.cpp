@@ -5,7 +5,7 @@
 #include "Cli.h"
 #include "CliUtil.h"
 #include "MainWindow.h"
-#include "ops/ImportCatalog.h"
+#include "ops/PrepareDatabase.h"
 #include "db/Database.h"
 
 #include <QApplication>
@@ -65,9 +65,9 @@ int main(int argc, char** argv) {
                               QStringLiteral("Cannot open the database.\n\n%1").arg(db.error().toString()));
         return 1;
     }
-    if (auto seeded = pb::ops::seedEmbeddedCatalog(**db); !seeded) {
+    if (auto seeded = pb::ops::prepareDatabase(**db); !seeded) {
         QMessageBox::critical(nullptr, QStringLiteral("Proofbench"),
-                              QStringLiteral("Cannot import Proofbench's sample catalog.\n\n%1")
+                              QStringLiteral("Cannot prepare the database.\n\n%1")
                                   .arg(seeded.error().toString()));
         return 1;
     }

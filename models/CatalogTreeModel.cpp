@@ -360,7 +360,7 @@ QVariant VersionRecipesModel::data(const QModelIndex& index, int role) const {
         return static_cast<int>(r.change());
     case Qt::ToolTipRole:
         if (col == DigestColumn)
-            return QStringLiteral("sha256:") + r.digest;
+            return tr("Evidence digest (what evidence binds to): sha256:%1").arg(r.digest);
         if (col == ChangeColumn)
             return changeTooltip(r);
         return tr("%1\nLeaf overlay: %2\nOverlays: %3")
@@ -402,7 +402,7 @@ QVariant VersionRecipesModel::headerData(int section, Qt::Orientation orientatio
     case ComponentsColumn:
         return tr("Components");
     case DigestColumn:
-        return tr("Digest");
+        return tr("Evidence digest");
     case ChangeColumn:
         return tr("vs previous version");
     default:
@@ -452,9 +452,9 @@ QString changeTooltip(const RecipeInfo& r) {
     case RecipeInfo::Change::New:
         return QObject::tr("New: %1 has no recipe of this name.").arg(r.previousLabel);
     case RecipeInfo::Change::Unchanged:
-        return QObject::tr("Same digest as in %1.").arg(r.previousLabel);
+        return QObject::tr("Same evidence digest as in %1 (the version before it in version order).").arg(r.previousLabel);
     case RecipeInfo::Change::Changed:
-        return QObject::tr("Digest changed since %1:\n  %1: sha256:%2\n  %3: sha256:%4")
+        return QObject::tr("Evidence digest changed since %1 (the version before it in version order):\n  %1: sha256:%2\n  %3: sha256:%4")
             .arg(r.previousLabel, r.previousDigest, r.catalogLabel, r.digest);
     }
     return {};

@@ -485,6 +485,46 @@ Result<CatalogVersionInfo> CatalogStore::version(const QString& label) const {
     return readVersion(q);
 }
 
+Result<int> CatalogStore::upgradeRecipeDigests() {
+    static const QString kName = QStringLiteral("recipe-evidence-digest");
+    QSqlDatabase& db = m_db.sql();
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT 1 FROM store_upgrades WHERE name = ?"));
+    q.addBindValue(kName);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("store_upgrades"));
+    if (q.next())
+        return 0;
+    Transaction tx(db);
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
+    if (!q.exec(QStringLiteral("SELECT id, canonical_yaml FROM recipes")))
+        return sqlError(q, QStringLiteral("recipes"));
+    std::vector<std::pair<qint64, QByteArray>> rows;
+    while (q.next())
+        rows.emplace_back(q.value(0).toLongLong(), q.value(1).toByteArray());
+    QSqlQuery u(db);
+    u.prepare(QStringLiteral("UPDATE recipes SET canonical_yaml = ?, digest = ? WHERE id = ?"));
+    for (const auto& [id, bytes] : rows) {
+        Result<QByteArray> canonical = canonicalizeRecipeYaml(bytes, QStringLiteral("recipes/%1").arg(id), PredicateVersion::V3);
+        if (!canonical)
+            return canonical.error();
+        u.addBindValue(*canonical);
+        u.addBindValue(sha256Hex(*canonical));
+        u.addBindValue(id);
+        if (!u.exec())
+            return sqlError(u, QStringLiteral("recipes"));
+    }
+    q.prepare(QStringLiteral("INSERT INTO store_upgrades (name, done_at) VALUES (?, ?)"));
+    q.addBindValue(kName);
+    q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("store_upgrades"));
+    if (!tx.commit())
+        return makeError(QStringLiteral("cannot commit the recipe digest upgrade: %1").arg(db.lastError().text()), m_db.path());
+    return static_cast<int>(rows.size());
+}
+
 bool CatalogStore::isEmpty() const {
     QSqlQuery q(m_db.sql());
     return q.exec(QStringLiteral("SELECT count(*) FROM catalog_versions")) && q.next() && q.value(0).toInt() == 0;

@@ -92,8 +92,9 @@ struct ImportReport {
 // builder version), so its deterministic bytes and digest equal the stored ones.
 Result<catalog::RecipeResult> resolveStoredRecipe(const catalog::Catalog& catalog, const QString& leafOverlay);
 
-// Bytes stored per recipe: AICR's deterministic YAML of the RecipeResult, with no
-// metadata.version, so the digest identifies the recipe independent of the tool that resolved it.
+// Bytes stored per recipe: AICR's v3 evidence-canonical YAML of the RecipeResult (no
+// metadata.version, keys sorted, indent 4), so the stored digest IS the evidence digest — the one
+// evidence pointers bind to — independent of the tool that resolved it (catalog/Digest.h).
 QByteArray recipeBytes(const catalog::RecipeResult& recipe);
 
 class CatalogStore {
@@ -119,6 +120,11 @@ class CatalogStore {
     Result<std::vector<RecipeInfo>> recipes(qint64 catalogVersionId) const;
     Result<QByteArray> fileContent(qint64 catalogVersionId, const QString& path) const;
     bool isEmpty() const;
+    // Once per database (migration 008's store_upgrades row "recipe-evidence-digest"): rewrites
+    // every stored recipe from the indent-2 deterministic YAML earlier Proofbench stored to the
+    // evidence-canonical bytes and digest stored today, in one transaction. Returns the number of
+    // recipes rewritten (0 when already done).
+    Result<int> upgradeRecipeDigests();
 
   private:
     Database& m_db;

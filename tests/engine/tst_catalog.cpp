@@ -138,7 +138,7 @@ class TestCatalog : public QObject {
         QVERIFY(bad.error().message.contains(QStringLiteral("no value 'no-such-value'")));
     }
 
-    // ---- the embedded default catalog ------------------------------------------------------
+    // ---- the embedded sample catalog -------------------------------------------------------
 
     void embeddedCatalog_data() {
         QTest::addColumn<QString>("version");

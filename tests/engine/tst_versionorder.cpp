@@ -3,7 +3,9 @@
 #include "catalog/Loader.h"
 #include "catalog/VersionOrder.h"
 #include "db/Database.h"
+#include "catalog/Digest.h"
 #include "ops/ImportCatalog.h"
+#include "ops/PrepareDatabase.h"
 #include "store/CatalogStore.h"
 
 #include <QDir>
@@ -144,24 +146,68 @@ class TstVersionOrder : public QObject {
     }
 
     // A database made before the relabel: its embedded versions are renamed, never shown as releases.
+    // ... and its recipes, stored as indent-2 deterministic YAML with that digest, are rewritten
+    // once to the evidence-canonical bytes and evidence digest a new import stores.
     void migrationRelabelsOldSample() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("old.db"));
+        QHash<QString, QString> currentDigests; // leaf@version -> digest a new import stores
         {
             Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
             QVERIFY(db);
             QVERIFY(ops::seedEmbeddedCatalog(**db));
             QSqlQuery q((*db)->sql());
+            QSqlQuery u((*db)->sql());
+            QVERIFY(q.exec(QStringLiteral("SELECT r.id, r.leaf_overlay, v.label, r.digest FROM recipes r "
+                                          "JOIN catalog_versions v ON v.id = r.catalog_version_id")));
+            u.prepare(QStringLiteral("UPDATE recipes SET canonical_yaml = ?, digest = ? WHERE id = ?"));
+            int rewritten = 0;
+            while (q.next()) {
+                const QString label = q.value(2).toString();
+                currentDigests.insert(q.value(1).toString() + QLatin1Char('@') + label, q.value(3).toString());
+                Result<catalog::Catalog> cat = catalog::loadCatalog(QStringLiteral(":/recipes/") + label);
+                QVERIFY(cat);
+                Result<catalog::RecipeResult> r = store::resolveStoredRecipe(*cat, q.value(1).toString());
+                QVERIFY(r);
+                catalog::RecipeResult unstamped = *r;
+                const QByteArray old = catalog::deterministicYaml(unstamped); // what earlier Proofbench stored
+                QVERIFY(catalog::sha256Hex(old) != q.value(3).toString());
+                u.addBindValue(old);
+                u.addBindValue(catalog::sha256Hex(old));
+                u.addBindValue(q.value(0));
+                QVERIFY(u.exec());
+                ++rewritten;
+            }
+            QCOMPARE(rewritten, 31);
+            QVERIFY(q.exec(QStringLiteral("DROP TABLE store_upgrades")));
             // Put the database back to schema 6 with the labels older Proofbench gave the sample.
             QVERIFY(q.exec(QStringLiteral("UPDATE catalog_versions SET label = 'v0.20.0' WHERE label = 'sample-1'")));
             QVERIFY(q.exec(QStringLiteral("UPDATE catalog_versions SET label = 'v1.0.0' WHERE label = 'sample-2'")));
             QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 6")));
+            // (the labels were renamed back above; the relabel reads them as v0.20.0/v1.0.0 again)
             for (const char* c : {"source_kind", "source_repo", "source_ref", "source_tag", "source_commit", "source_commit_date",
                                   "source_path"})
                 QVERIFY(q.exec(QStringLiteral("ALTER TABLE catalog_versions DROP COLUMN %1").arg(QLatin1String(c))));
         }
         Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
         QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
+        Result<QStringList> prepared = ops::prepareDatabase(**db);
+        QVERIFY2(prepared, prepared ? "" : qPrintable(prepared.error().toString()));
+        QVERIFY(prepared->isEmpty()); // the sample is there: nothing seeded again
+        {
+            QSqlQuery q((*db)->sql());
+            QVERIFY(q.exec(QStringLiteral("SELECT r.leaf_overlay, v.label, r.digest, r.canonical_yaml FROM recipes r "
+                                          "JOIN catalog_versions v ON v.id = r.catalog_version_id")));
+            int checked = 0;
+            while (q.next()) {
+                const QString key = q.value(0).toString() + QLatin1Char('@') + q.value(1).toString();
+                QCOMPARE(q.value(2).toString(), currentDigests.value(key));
+                QCOMPARE(catalog::sha256Hex(q.value(3).toByteArray()), q.value(2).toString());
+                ++checked;
+            }
+            QCOMPARE(checked, 31);
+        }
+        QCOMPARE(*store::CatalogStore(**db).upgradeRecipeDigests(), 0); // once only
         Result<std::vector<store::CatalogVersionInfo>> versions = store::CatalogStore(**db).versions();
         QVERIFY(versions);
         QCOMPARE(versions->size(), std::size_t(2));

@@ -77,7 +77,7 @@ void TestModels::catalogTree_data() {
     QTest::addColumn<int>("row");
     QTest::addColumn<QString>("label");
     QTest::addColumn<int>("recipes");
-    // The embedded defaults are imported oldest first; the tree lists the newest first.
+    // The samples are imported oldest first; the tree lists the newest first (version order).
     QTest::addRow("sample-2") << 0 << QStringLiteral("sample-2") << 16;
     QTest::addRow("sample-1") << 1 << QStringLiteral("sample-1") << 15;
 }
@@ -210,7 +210,7 @@ void TestModels::filterProxy_data() {
     QTest::addRow("case-insensitive") << QStringLiteral("GB200-EKS-Ubuntu-Training") << 1 << 1;
     QTest::addRow("criteria value") << QStringLiteral("dynamo") << 5 << 4;
     QTest::addRow("words anywhere") << QStringLiteral("kubeflow  h100") << 3 << 3;
-    QTest::addRow("one version by label") << QStringLiteral("v0.20") << 0 << 15;
+    QTest::addRow("one version by label") << QStringLiteral("sample-1") << 0 << 15;
     QTest::addRow("profile in the name") << QStringLiteral("gpustack") << 3 << 3;
     QTest::addRow("no match") << QStringLiteral("a100") << 0 << 0;
 }
