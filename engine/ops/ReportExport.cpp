@@ -63,7 +63,8 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
                                    {QStringLiteral("version"), data.version.label},
                                    {QStringLiteral("filter"), data.options.filter},
                                    {QStringLiteral("rows"), int(data.rows.size())},
-                                   {QStringLiteral("charts"), int(charts.list.size())}};
+                                   {QStringLiteral("charts"), int(charts.list.size())},
+                                   {QStringLiteral("baseline"), data.baseline ? data.baseline->label : QStringLiteral("none")}};
     QString catalogDigest = data.version.contentDigest;
     if (catalogDigest.startsWith(QLatin1String("sha256:")))
         catalogDigest = catalogDigest.mid(7);

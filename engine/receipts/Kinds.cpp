@@ -32,7 +32,7 @@ constexpr std::array kTable{
     KindInfo{RecordsImport, "ConfigHub records stored", "dir"},
     KindInfo{RecordsCheck, "ConfigHub records checked offline", "dir"},
     KindInfo{ReceiptsSignHead, "the ledger head exported and signed", "keyFingerprint seq"},
-    KindInfo{ReportExport, "the release review report written", "format version filter rows charts"},
+    KindInfo{ReportExport, "the release review report written", "format version filter rows charts baseline"},
 };
 
 } // namespace

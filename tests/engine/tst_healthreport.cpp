@@ -18,6 +18,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QSqlQuery>
 #include <QTest>
 
 using namespace pb;
@@ -260,6 +261,14 @@ class TstHealthReport : public QObject {
                 QVERIFY(text.contains("## Changes since v0.14.0"));
                 QVERIFY(text.startsWith("# Release review: catalog 2026-08-19\n"));
             }
+        }
+        // The receipt records the baseline the report compared with.
+        {
+            QSqlQuery q(m_db->sql());
+            QVERIFY(q.exec(QStringLiteral("SELECT parameters FROM receipts WHERE kind = 'report.export' ORDER BY seq DESC LIMIT 1")));
+            QVERIFY(q.next());
+            const QJsonObject params = QJsonDocument::fromJson(q.value(0).toByteArray()).object();
+            QCOMPARE(params.value(QStringLiteral("baseline")).toString(), QStringLiteral("v0.14.0"));
         }
         Run bad = proofbench({QStringLiteral("report"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--format"), QStringLiteral("html"),
                               QStringLiteral("--baseline"), QStringLiteral("nope"), QStringLiteral("--out"), m_tmp.filePath(QStringLiteral("x.html"))});
