@@ -61,34 +61,54 @@ QJsonArray jsonList(const QStringList& l) {
     return QJsonArray::fromStringList(l);
 }
 
-// Runs work(i) for every i in [0, count) on every core: the calling thread and up to
-// hardware_concurrency - 1 more, each taking the next index. Results go wherever work(i) puts them
-// (a slot per index), so their order never depends on the scheduling. `afterEach` runs on the
-// calling thread only, after each item it did itself, with the number of items finished so far.
-void forEachOnAllCores(std::size_t count, const std::function<void(std::size_t)>& work,
-                       const std::function<void(int)>& afterEach) {
-    std::atomic<std::size_t> next{0};
-    std::atomic_int finished{0};
-    auto loop = [&](bool caller) {
-        for (std::size_t i = next++; i < count; i = next++) {
-            work(i);
-            const int done = ++finished;
-            if (caller && afterEach)
-                afterEach(done);
+// Runs work(i) for every i in [0, count) on hardware_concurrency - 1 threads started at once,
+// while the calling thread does other work; the caller then joins in with run() until every item is
+// done. Each item has its own result slot, so order never depends on the scheduling. Destroying the
+// pool (an early return) stops the threads after their current item and joins them.
+class ItemPool {
+  public:
+    ItemPool(std::size_t count, std::function<void(std::size_t)> work) : m_count(count), m_work(std::move(work)) {
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        const std::size_t helpers = std::min<std::size_t>(cores - 1, count);
+        for (std::size_t t = 0; t < helpers; ++t)
+            m_threads.emplace_back([this] { loop(nullptr); });
+    }
+    ~ItemPool() {
+        m_stop = true;
+        join();
+    }
+    ItemPool(const ItemPool&) = delete;
+    ItemPool& operator=(const ItemPool&) = delete;
+    // The calling thread takes items until none is left, then waits for the threads; `afterEach`
+    // runs here only, after each item this thread did, with the number of items finished so far.
+    void run(const std::function<void(int)>& afterEach) {
+        loop(&afterEach);
+        join();
+        if (afterEach)
+            afterEach(m_finished.load());
+    }
+
+  private:
+    void loop(const std::function<void(int)>* afterEach) {
+        for (std::size_t i = m_next++; i < m_count && !m_stop; i = m_next++) {
+            m_work(i);
+            const int done = ++m_finished;
+            if (afterEach && *afterEach)
+                (*afterEach)(done);
         }
-    };
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t helpers = std::min<std::size_t>(cores - 1, count > 1 ? count - 1 : 0);
-    std::vector<std::thread> threads;
-    threads.reserve(helpers);
-    for (std::size_t t = 0; t < helpers; ++t)
-        threads.emplace_back(loop, false);
-    loop(true);
-    for (std::thread& t : threads)
-        t.join(); // a thread's OpenSSL state is released as it exits, before join returns
-    if (afterEach)
-        afterEach(finished.load());
-}
+    }
+    void join() {
+        for (std::thread& t : m_threads)
+            if (t.joinable())
+                t.join(); // a thread's OpenSSL state is released as it exits, before join returns
+    }
+    std::size_t m_count;
+    std::function<void(std::size_t)> m_work;
+    std::atomic<std::size_t> m_next{0};
+    std::atomic_int m_finished{0};
+    std::atomic_bool m_stop{false};
+    std::vector<std::thread> m_threads;
+};
 
 // A leaf resolved as import stores it, with its bytes and their digest.
 struct PreparedLeaf {
@@ -127,60 +147,36 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         }
     }
 
-    // Resolve everything before touching the database: a catalog that does not resolve is refused.
+    // Every leaf is resolved, written as the bytes the store keeps and hashed on the other cores
+    // while this thread writes the rows that need no recipe (version, files, overlays, registry,
+    // validators); then this thread joins in. All of it is one transaction: a leaf that does not
+    // resolve, or a cancel, rolls everything back, so a refused catalog leaves nothing behind.
     const QStringList leaves = cat.leafNames();
     const int steps = static_cast<int>(leaves.size()) + 1;
     auto progress = [&](int done, ImportStage stage) {
         if (options.progress)
             options.progress(done, steps, stage);
     };
-    // Every leaf is resolved, written as the bytes the store keeps and hashed, and every file is
-    // hashed, on all cores at once; each result has its own slot, so the rows below are written in
-    // leaf and file order whatever the scheduling.
     const std::size_t leafCount = static_cast<std::size_t>(leaves.size());
     const ResolveOptions resolveOptions = storedResolveOptions();
     std::vector<PreparedLeaf> prepared(leafCount);
-    std::vector<QString> fileDigests(cat.files.size());
-    int reported = 0;
-    forEachOnAllCores(
-        leafCount + cat.files.size(),
-        [&](std::size_t i) {
-            if (options.cancel && options.cancel->load())
-                return;
-            if (i >= leafCount) {
-                fileDigests[i - leafCount] = sha256Hex(cat.files[i - leafCount].bytes);
-                return;
-            }
-            PreparedLeaf& p = prepared[i];
-            LeafResolution& lr = p.resolution;
-            lr.leaf = leaves[static_cast<qsizetype>(i)];
-            lr.criteria = leafCriteria(cat, lr.leaf);
-            Result<RecipeResult> r = resolve(cat, lr.criteria, resolveOptions);
-            if (!r) {
-                lr.error = r.error();
-                return;
-            }
-            lr.result = std::move(*r);
-            p.bytes = recipeBytes(*lr.result);
-            p.digest = sha256Hex(p.bytes);
-        },
-        [&](int finished) {
-            // Leaves first: the count of leaves done is at most `finished`, and at the end all.
-            const int done = std::min(finished, static_cast<int>(leafCount));
-            for (; reported < done; ++reported)
-                progress(reported + 1, ImportStage::Resolving);
-        });
-    if (options.cancel && options.cancel->load())
-        return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
-    for (const PreparedLeaf& p : prepared)
-        if (const LeafResolution& lr = p.resolution; lr.error) {
-            Error e = *lr.error;
-            e.message = QStringLiteral("leaf overlay '%1' does not resolve: %2").arg(lr.leaf, e.message);
-            if (e.file.isEmpty())
-                e.file = cat.root;
-            return e;
+    ItemPool leafPool(leafCount, [&](std::size_t i) {
+        if (options.cancel && options.cancel->load())
+            return;
+        PreparedLeaf& p = prepared[i];
+        LeafResolution& lr = p.resolution;
+        lr.leaf = leaves[static_cast<qsizetype>(i)];
+        lr.criteria = leafCriteria(cat, lr.leaf);
+        Result<RecipeResult> r = resolve(cat, lr.criteria, resolveOptions);
+        if (!r) {
+            lr.error = r.error();
+            return;
         }
-    progress(steps - 1, ImportStage::Writing);
+        lr.result = std::move(*r);
+        p.bytes = recipeBytes(*lr.result);
+        p.digest = sha256Hex(p.bytes);
+    });
+
 
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
@@ -237,7 +233,7 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         q.addBindValue(cv);
         q.addBindValue(f.path);
         q.addBindValue(f.kind);
-        q.addBindValue(fileDigests[fi]);
+        q.addBindValue(sha256Hex(f.bytes));
         q.addBindValue(f.bytes.size());
         q.addBindValue(f.bytes);
         if (!q.exec())
@@ -300,6 +296,24 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         if (!q.exec())
             return sqlError(q, QStringLiteral("validator_checks (%1)").arg(c.name));
     }
+
+    int reported = 0;
+    leafPool.run([&](int finished) {
+        const int done = std::min(finished, static_cast<int>(leafCount));
+        for (; reported < done; ++reported)
+            progress(reported + 1, ImportStage::Resolving);
+    });
+    if (options.cancel && options.cancel->load())
+        return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
+    for (const PreparedLeaf& p : prepared)
+        if (const LeafResolution& lr = p.resolution; lr.error) {
+            Error e = *lr.error;
+            e.message = QStringLiteral("leaf overlay '%1' does not resolve: %2").arg(lr.leaf, e.message);
+            if (e.file.isEmpty())
+                e.file = cat.root;
+            return e;
+        }
+    progress(steps - 1, ImportStage::Writing);
 
     QSqlQuery qc(db);
     qc.prepare(QStringLiteral("INSERT INTO recipe_components (recipe_id, position, name, type, chart, version, "
