@@ -38,6 +38,9 @@ inline constexpr char kParityStamp[] = "catalog-parity-golden";
 // The recipe's bytes as a v3 evidence statement canonicalizes them (no metadata.version): their
 // sha256 is the evidence digest. What the catalog stores per recipe.
 QByteArray evidenceCanonicalYaml(const RecipeResult& recipe);
+// The same bytes by definition: the deterministic YAML canonicalized as a v3 evidence statement
+// is (parsed back, styles kept, indent 4). Slower; tests hold evidenceCanonicalYaml to it.
+QByteArray evidenceCanonicalYamlReference(const RecipeResult& recipe);
 // Evidence digest (bare hex) of a resolved recipe; the builder stamp does not matter.
 QString evidenceDigest(const RecipeResult& recipe);
 // Evidence digest of stored recipe bytes: the current form (evidenceCanonicalYaml) or the form

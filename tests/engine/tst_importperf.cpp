@@ -89,6 +89,28 @@ class TestImportPerf : public QObject {
         QVERIFY(recipes >= 16);
     }
 
+    // The stored evidence form is written once at indent 4, without parsing the deterministic YAML
+    // back; the bytes must be exactly the definition's (parse back, styles kept, indent 4), with
+    // and without a builder stamp, on every recipe of every catalog here.
+    void evidenceFormWithoutParseBackMatchesDefinition() {
+        int recipes = 0;
+        for (const QString& root : catalogsToCheck()) {
+            Result<catalog::Catalog> cat = catalog::loadCatalog(root);
+            QVERIFY2(cat.ok(), qPrintable(root));
+            for (const catalog::LeafResolution& lr : catalog::resolveAllLeaves(*cat)) {
+                if (!lr.result)
+                    continue;
+                QCOMPARE(catalog::evidenceCanonicalYaml(*lr.result), catalog::evidenceCanonicalYamlReference(*lr.result));
+                catalog::RecipeResult unstamped = *lr.result;
+                unstamped.version.clear();
+                QCOMPARE(catalog::evidenceCanonicalYaml(unstamped), catalog::evidenceCanonicalYamlReference(unstamped));
+                ++recipes;
+            }
+        }
+        qInfo("%d recipes: the direct evidence form equals its definition", recipes);
+        QVERIFY(recipes >= 16);
+    }
+
     void fastPathMatchesReferenceOnGeneratedScalars() {
         std::mt19937 rng(18); // fixed: the same documents on every run
         const yaml::ScalarStyle styles[] = {yaml::ScalarStyle::Plain, yaml::ScalarStyle::SingleQuoted,
