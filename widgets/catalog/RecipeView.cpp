@@ -81,7 +81,9 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     m_digest->setObjectName(QStringLiteral("recipeDigest"));
     m_digest->setTextFormat(Qt::RichText);
     m_digest->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    criteriaRow->addWidget(m_digest);
+    // On its own line under the criteria, wrapping, so neither digest is ever cut off at the right
+    // edge of a narrow window.
+    m_digest->setWordWrap(true);
 
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("recipeMessage"));
@@ -176,6 +178,7 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     titleRow->addWidget(m_subtitle);
     layout->addLayout(titleRow);
     layout->addLayout(criteriaRow);
+    layout->addWidget(m_digest);
     layout->addWidget(m_message);
     layout->addWidget(m_splitter, 1);
 }
