@@ -834,7 +834,6 @@ void MainWindow::importFromGit() {
     }
     m_gitDialog = new GitImportDialog(m_ops, this);
     m_gitDialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_gitDialog, &QObject::destroyed, this, [this] { m_gitDialog = nullptr; });
     connect(m_gitDialog, &GitImportDialog::imported, this, [this](const QStringList& labels) {
         if (labels.isEmpty())
             return;

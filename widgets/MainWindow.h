@@ -19,6 +19,7 @@
 #include "CatalogTreeModel.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <atomic>
 #include <map>
@@ -202,7 +203,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_recipeSource = nullptr;
     QLabel* m_statusSample = nullptr;
     std::map<QString, EmptyState*> m_emptyStates;
-    GitImportDialog* m_gitDialog = nullptr;
+    QPointer<GitImportDialog> m_gitDialog; // cleared by Qt when the dialog closes (WA_DeleteOnClose) or the window goes
     QLineEdit* m_filter = nullptr;
     QTreeView* m_tree = nullptr;
     QStackedWidget* m_stack = nullptr;

@@ -55,6 +55,7 @@ EmptyState::EmptyState(QAbstractItemView* view, const char* name) : QFrame(view)
     m_condition = [](EmptyState& s) {
         return s.m_view && s.m_view->model() && s.m_view->model()->rowCount() == 0;
     };
+    m_viewport = view->viewport();
     view->viewport()->installEventFilter(this);
     if (view->model())
         watch(view->model());
@@ -137,7 +138,7 @@ void EmptyState::place() {
 }
 
 bool EmptyState::eventFilter(QObject* watched, QEvent* event) {
-    if (m_view && watched == m_view->viewport() && (event->type() == QEvent::Resize || event->type() == QEvent::Move))
+    if ((event->type() == QEvent::Resize || event->type() == QEvent::Move) && watched == m_viewport.data() && m_view)
         place();
     return QFrame::eventFilter(watched, event);
 }

@@ -56,6 +56,9 @@ class EmptyState : public QFrame {
     void place();
 
     QPointer<QAbstractItemView> m_view;
+    // The viewport as a plain object, compared by address only: its events arrive while it and the
+    // view are being destroyed, when neither may be cast to its own type any more.
+    QPointer<QObject> m_viewport;
     Condition m_condition;
     QLabel* m_title = nullptr;
     QLabel* m_text = nullptr;
