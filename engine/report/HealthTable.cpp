@@ -2,8 +2,6 @@
 
 #include "db/Database.h"
 
-#include <QHash>
-#include <QSqlQuery>
 #include <QStringList>
 
 namespace pb::report {
@@ -28,44 +26,8 @@ evidence::HealthTableInfo tableInfo(const store::CatalogVersionInfo& version) {
 }
 
 Result<std::vector<HealthRow>> healthRows(db::Database& db, qint64 catalogVersionId) {
-    store::EvidenceStore evidence(db);
-    Result<std::vector<HealthRow>> rows = evidence.health(catalogVersionId);
-    if (!rows)
-        return rows;
-    // Leaf overlays named otherwise than their recipe (few: profiled recipes, wildcard leaves).
-    QHash<QString, QString> leafOf;
-    {
-        QSqlQuery q(db.sql());
-        q.prepare(QStringLiteral("SELECT name, leaf_overlay FROM recipes WHERE catalog_version_id = ? AND "
-                                 "leaf_overlay IS NOT NULL AND leaf_overlay <> name"));
-        q.addBindValue(catalogVersionId);
-        if (!q.exec())
-            return db::sqlError(q, QStringLiteral("recipes"));
-        while (q.next()) {
-            const QString name = q.value(0).toString();
-            if (!leafOf.contains(name)) // the first leaf of a name, as the health table takes it
-                leafOf.insert(name, q.value(1).toString());
-        }
-    }
-    for (HealthRow& row : *rows) {
-        if (!row.inCatalog())
-            continue;
-        const auto leaf = leafOf.constFind(row.recipe);
-        if (leaf == leafOf.cend())
-            continue;
-        if (row.leafOverlay.isEmpty())
-            row.leafOverlay = *leaf;
-        // Evidence recorded under the leaf's name before a profile renamed the coordinate: the store
-        // counts those pointers on this row; read them under that name.
-        if (row.evidenceName.isEmpty() && row.pointers > 0) {
-            Result<std::vector<evidence::Pointer>> own = evidence.pointersFor(row.recipe);
-            if (!own)
-                return own.error();
-            if (own->empty())
-                row.evidenceName = *leaf;
-        }
-    }
-    return rows;
+    // The store names each row's leaf overlay and the older name its evidence was recorded under.
+    return store::EvidenceStore(db).health(catalogVersionId);
 }
 
 Result<std::vector<evidence::Pointer>> rowPointers(db::Database& db, const HealthRow& row) {

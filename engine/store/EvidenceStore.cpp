@@ -658,8 +658,11 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
             // A leaf overlay named otherwise than its recipe, e.g. a profiled recipe named after its
             // leaf plus the profile (same bytes, same name: only a leaf that differs needs a string).
             if (const QByteArrayView leafBytes = q.bytes(7); leafBytes != name) {
-                if (const QString leaf = Statement::textOf(leafBytes); leaf != row.recipe && !byLeaf.contains(leaf))
-                    byLeaf.insert(leaf, row.recipe);
+                if (const QString leaf = Statement::textOf(leafBytes); leaf != row.recipe) {
+                    row.leafOverlay = leaf; // shown instead of a generic name such as "recipe"
+                    if (!byLeaf.contains(leaf))
+                        byLeaf.insert(leaf, row.recipe);
+                }
             }
             if (!byName.contains(row.recipe)) {
                 byName.insert(row.recipe, rows.size());
@@ -693,6 +696,7 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
                         target != byName.cend() && rows[*target].pointers == 0) {
                         at = *target;
                         renamedFrom[at] = recipe;
+                        rows[at].evidenceName = recipe; // its pointers are read under this name
                     }
                 }
             }
