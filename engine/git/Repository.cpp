@@ -68,6 +68,17 @@ Result<CommitPtr> lookupCommit(git_repository* repo, const QString& commit) {
     return CommitPtr(c);
 }
 
+// The root tree of a commit given by its full id.
+Result<TreePtr> commitRootTree(git_repository* repo, const QString& commit) {
+    Result<CommitPtr> c = lookupCommit(repo, commit);
+    if (!c)
+        return c.error();
+    git_tree* rawRoot = nullptr;
+    if (git_commit_tree(&rawRoot, c->get()) != 0)
+        return makeError(QStringLiteral("cannot read the tree of commit %1: %2").arg(commit, lastError()));
+    return TreePtr(rawRoot);
+}
+
 // The tree `path` names in the tree of `commit` (the root tree for "" or "."); nullopt when
 // there is no such entry; an error when it is not a folder.
 Result<std::optional<TreePtr>> subtree(git_repository* repo, const git_tree* root, const QString& path) {
@@ -265,13 +276,10 @@ Result<ResolvedRef> Repository::resolve(const QString& spec) const {
 }
 
 Result<QString> Repository::catalogFolder(const QString& commit, const QString& path) const {
-    Result<CommitPtr> c = lookupCommit(m_repo.get(), commit);
-    if (!c)
-        return makeError(c.error().message, m_path);
-    git_tree* rawRoot = nullptr;
-    if (git_commit_tree(&rawRoot, c->get()) != 0)
-        return makeError(QStringLiteral("cannot read the tree of commit %1: %2").arg(commit, lastError()), m_path);
-    TreePtr root(rawRoot);
+    Result<TreePtr> rootTree = commitRootTree(m_repo.get(), commit);
+    if (!rootTree)
+        return makeError(rootTree.error().message, m_path);
+    const TreePtr root = std::move(*rootTree);
     QString folder = QDir::cleanPath(path);
     if (folder == QLatin1String("."))
         folder.clear();
@@ -297,13 +305,10 @@ Result<QString> Repository::catalogFolder(const QString& commit, const QString& 
 
 Result<std::vector<TreeFile>> Repository::readFiles(const QString& commit, const QString& folder, const ReadLimits& limits) const {
     const QString shownRoot = QStringLiteral("%1@%2:%3").arg(m_path, commit.left(12), folder);
-    Result<CommitPtr> c = lookupCommit(m_repo.get(), commit);
-    if (!c)
-        return makeError(c.error().message, m_path);
-    git_tree* rawRoot = nullptr;
-    if (git_commit_tree(&rawRoot, c->get()) != 0)
-        return makeError(QStringLiteral("cannot read the tree of commit %1: %2").arg(commit, lastError()), m_path);
-    TreePtr root(rawRoot);
+    Result<TreePtr> rootTree = commitRootTree(m_repo.get(), commit);
+    if (!rootTree)
+        return makeError(rootTree.error().message, m_path);
+    const TreePtr root = std::move(*rootTree);
     Result<std::optional<TreePtr>> tree = subtree(m_repo.get(), root.get(), folder);
     if (!tree)
         return makeError(tree.error().message, shownRoot);
