@@ -1,15 +1,13 @@
 #include "ops/OciPull.h"
 
+#include "ops/OciClient.h"
 #include "oci/Layout.h"
 #include "receipts/Kinds.h"
 
 namespace pb::ops {
 
 Result<OciPullOutcome> pullOci(const Context& ctx, const OciPullRequest& request) {
-    oci::ClientOptions opts = request.client;
-    opts.cancel = ctx.cancelFlag();
-    opts.progress = [&ctx](qint64 done, qint64 total, const QString& what) { ctx.progress(done, total < 0 ? 0 : total, what); };
-    oci::Client client(opts);
+    oci::Client client(clientOptions(ctx, request.client));
     const oci::Reference& ref = request.reference;
     oci::Reference target = ref;
     if (!ref.isPinned()) {

@@ -1,15 +1,13 @@
 #include "ops/PushBundle.h"
 
+#include "ops/OciClient.h"
 #include "oci/Artifact.h"
 #include "receipts/Kinds.h"
 
 namespace pb::ops {
 
 Result<oci::PushResult> pushBundle(const Context& ctx, const PushBundleRequest& request) {
-    oci::ClientOptions opts = request.client;
-    opts.cancel = ctx.cancelFlag();
-    opts.progress = [&ctx](qint64 done, qint64 total, const QString& what) { ctx.progress(done, total < 0 ? 0 : total, what); };
-    oci::Client client(opts);
+    oci::Client client(clientOptions(ctx, request.client));
     Result<oci::PushResult> pushed = oci::pushDeploymentBundle(client, request.dir, request.to, request.stagingDir);
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::BundlePush;

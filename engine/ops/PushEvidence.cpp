@@ -1,5 +1,6 @@
 #include "ops/PushEvidence.h"
 
+#include "ops/OciClient.h"
 #include "receipts/Kinds.h"
 
 namespace pb::ops {
@@ -7,10 +8,7 @@ namespace pb::ops {
 Result<oci::EvidencePush> pushEvidence(const Context& ctx, const PushEvidenceRequest& request) {
     if (request.to.isPinned())
         return makeError(QStringLiteral("the destination names a tag, not a digest (the digest is the result)"), {}, 0, QStringLiteral("--to"));
-    oci::ClientOptions opts = request.client;
-    opts.cancel = ctx.cancelFlag();
-    opts.progress = [&ctx](qint64 done, qint64 total, const QString& what) { ctx.progress(done, total < 0 ? 0 : total, what); };
-    oci::Client client(opts);
+    oci::Client client(clientOptions(ctx, request.client));
     Result<oci::EvidencePush> pushed = oci::pushEvidence(client, request.bundleDir, request.to, request.options);
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::EvidencePush;
