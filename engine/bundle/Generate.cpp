@@ -1,0 +1,502 @@
+#include "bundle/Generate.h"
+
+#include "bundle/GenManifest.h"
+#include "catalog/Digest.h"
+#include "core/Files.h"
+#include "yaml/GoYaml.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace pb::bundle {
+
+using yaml::Node;
+
+QString deployerName(Deployer deployer) {
+    return deployer == Deployer::ArgoCD ? QStringLiteral("argocd") : QStringLiteral("helm");
+}
+
+Result<Deployer> parseDeployer(const QString& text) {
+    const QString t = text.trimmed().toLower();
+    if (t == QLatin1String("helm"))
+        return Deployer::Helm;
+    if (t == QLatin1String("argocd"))
+        return Deployer::ArgoCD;
+    return makeError(QStringLiteral("unknown deployer '%1' (expected helm or argocd)").arg(text), {}, 0,
+                     QStringLiteral("--deployer"));
+}
+
+const BundleFile* BundleTree::file(const QString& path) const {
+    auto it = std::lower_bound(files.begin(), files.end(), path,
+                               [](const BundleFile& f, const QString& p) { return f.path < p; });
+    return it != files.end() && it->path == path ? &*it : nullptr;
+}
+
+namespace {
+
+constexpr char kDefaultRepoUrl[] = "https://github.com/YOUR-ORG/YOUR-REPO.git";
+constexpr char kDefaultAppName[] = "nvidia-stack";
+constexpr char kArgoServer[] = "https://kubernetes.default.svc";
+
+QByteArray templateText(const QString& resource) {
+    QFile f(QStringLiteral(":/bundle/") + resource);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll();
+}
+
+QByteArray fill(QByteArray text, const std::vector<std::pair<const char*, QByteArray>>& fields) {
+    for (const auto& [key, value] : fields)
+        text.replace(QByteArray("@") + key + "@", value);
+    return text;
+}
+
+// A value for a single-quoted shell assignment.
+QByteArray shellQuote(const QString& value) {
+    QByteArray v = value.toUtf8();
+    v.replace("'", "'\\''");
+    return "'" + v + "'";
+}
+
+bool isSafeName(const QString& name) {
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]*$"));
+    return re.match(name).hasMatch() && name != QLatin1String("..");
+}
+
+// A values file: a comment naming what it is, then the YAML document (empty maps write nothing).
+QByteArray valuesFile(const QString& what, const Node& values) {
+    QByteArray out = "# " + what.toUtf8() + " (written by Proofbench bundle generate)\n---\n";
+    if (values.isMap() && !values.entries.empty()) {
+        yaml::GoEncodeOptions o;
+        o.indent = 2;
+        o.sortKeys = true;
+        out += yaml::goEncode(values, o);
+    }
+    return out;
+}
+
+QByteArray encodeOrdered(const Node& doc) {
+    yaml::GoEncodeOptions o;
+    o.indent = 2;
+    o.sortKeys = false;
+    return yaml::goEncode(doc, o);
+}
+
+Node strSeq(const QStringList& items) {
+    Node s = Node::seq();
+    for (const QString& i : items)
+        s.items.push_back(Node::str(i.toStdString()));
+    return s;
+}
+
+Node kv(std::initializer_list<std::pair<const char*, Node>> entries) {
+    Node m = Node::map();
+    for (const auto& [k, v] : entries)
+        m.set(k, v);
+    return m;
+}
+
+Node s(const QString& v) { return Node::str(v.toStdString()); }
+
+QString normalizeVersion(const QString& v) { return v.startsWith(QLatin1Char('v')) ? v.mid(1) : v; }
+
+struct Planned {
+    BundleFolder folder;
+    const GenComponent* component = nullptr;
+    enum class Phase { Pre, Primary, Post, Readiness } phase = Phase::Primary;
+    std::vector<GenManifest> templates; // local-helm only
+};
+
+// Longest dependency chain below each component (0 for none), for argocd's sync-wave tiers.
+std::map<QString, int> dependencyTiers(const std::vector<const GenComponent*>& ordered) {
+    std::map<QString, const GenComponent*> byName;
+    for (const GenComponent* c : ordered)
+        byName[c->name] = c;
+    std::map<QString, int> tier;
+    std::function<int(const QString&, int)> depth = [&](const QString& name, int guard) -> int {
+        if (auto it = tier.find(name); it != tier.end())
+            return it->second;
+        auto c = byName.find(name);
+        if (c == byName.end() || guard > 256)
+            return -1;
+        int t = 0;
+        for (const QString& d : c->second->dependencyRefs) {
+            const int dt = depth(d, guard + 1);
+            if (dt >= 0)
+                t = std::max(t, dt + 1);
+        }
+        tier[name] = t;
+        return t;
+    };
+    for (const GenComponent* c : ordered)
+        depth(c->name, 0);
+    return tier;
+}
+
+Node application(const Planned& p, const QString& repoUrl, const QString& revision) {
+    const GenComponent& c = *p.component;
+    Node app = Node::map();
+    app.set("apiVersion", s(QStringLiteral("argoproj.io/v1alpha1")));
+    app.set("kind", s(QStringLiteral("Application")));
+    app.set("metadata", kv({{"name", s(p.folder.name)},
+                            {"namespace", s(QStringLiteral("argocd"))},
+                            {"annotations", kv({{"argocd.argoproj.io/sync-wave",
+                                                 s(QString::number(p.folder.syncWave))}})}}));
+    Node spec = Node::map();
+    spec.set("project", s(QStringLiteral("default")));
+    if (p.folder.kind == QLatin1String("upstream-helm")) {
+        const QString chart = c.chart.isEmpty() ? c.name : c.chart;
+        const bool oci = c.source.startsWith(QLatin1String("oci://"));
+        QString repo = c.source;
+        QString version = normalizeVersion(c.version);
+        if (oci) {
+            while (repo.endsWith(QLatin1Char('/')))
+                repo.chop(1);
+            repo += QLatin1Char('/') + chart;
+            version = c.version; // OCI tags are literal
+        }
+        Node chartSource = kv({{"repoURL", s(repo)},
+                               {"chart", s(chart)},
+                               {"targetRevision", s(version)},
+                               {"helm", kv({{"valueFiles", strSeq({QStringLiteral("$values/%1/values.yaml")
+                                                                        .arg(p.folder.dir)})}})}});
+        Node valuesRef = kv({{"repoURL", s(repoUrl)}, {"targetRevision", s(revision)}, {"ref", s(QStringLiteral("values"))}});
+        Node sources = Node::seq();
+        sources.items.push_back(chartSource);
+        sources.items.push_back(valuesRef);
+        spec.set("sources", sources);
+    } else {
+        spec.set("source", kv({{"repoURL", s(repoUrl)}, {"targetRevision", s(revision)}, {"path", s(p.folder.dir)}}));
+    }
+    spec.set("destination", kv({{"server", s(QString::fromLatin1(kArgoServer))}, {"namespace", s(c.namespace_)}}));
+    Node automated = kv({{"prune", Node::plain("true")}, {"selfHeal", Node::plain("true")}});
+    // Server-side apply everywhere: some charts' CRDs exceed the client-side annotation limit.
+    spec.set("syncPolicy", kv({{"automated", automated},
+                               {"syncOptions", strSeq({QStringLiteral("CreateNamespace=true"),
+                                                       QStringLiteral("ServerSideApply=true")})}}));
+    app.set("spec", spec);
+    return app;
+}
+
+Node appOfApps(const QString& name, const QString& repoUrl, const QString& revision) {
+    Node app = Node::map();
+    app.set("apiVersion", s(QStringLiteral("argoproj.io/v1alpha1")));
+    app.set("kind", s(QStringLiteral("Application")));
+    app.set("metadata", kv({{"name", s(name)}, {"namespace", s(QStringLiteral("argocd"))}}));
+    Node spec = Node::map();
+    spec.set("project", s(QStringLiteral("default")));
+    spec.set("source", kv({{"repoURL", s(repoUrl)},
+                           {"targetRevision", s(revision)},
+                           {"path", s(QStringLiteral("."))},
+                           {"directory", kv({{"recurse", Node::plain("true")},
+                                             {"include", s(QStringLiteral("*/application.yaml"))}})}}));
+    spec.set("destination", kv({{"server", s(QString::fromLatin1(kArgoServer))}, {"namespace", s(QStringLiteral("argocd"))}}));
+    spec.set("syncPolicy", kv({{"automated", kv({{"prune", Node::plain("true")}, {"selfHeal", Node::plain("true")}})}}));
+    app.set("spec", spec);
+    return app;
+}
+
+QByteArray wrapperChart(const QString& name, const QString& component) {
+    Node chart = Node::map();
+    chart.set("apiVersion", s(QStringLiteral("v2")));
+    chart.set("name", s(name));
+    chart.set("description", s(QStringLiteral("Generated wrapper chart for %1 local content.").arg(component)));
+    chart.set("type", s(QStringLiteral("application")));
+    chart.set("version", s(QStringLiteral("0.1.0")));
+    chart.set("appVersion", Node::str("0.1.0", yaml::ScalarStyle::DoubleQuoted));
+    return "# Wrapper chart for " + name.toUtf8() + " (written by Proofbench bundle generate)\n" + encodeOrdered(chart);
+}
+
+} // namespace
+
+Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& options, const std::atomic_bool* cancel) {
+    // Deployment order: the recipe's order, then any component it does not name, by name.
+    std::vector<const GenComponent*> ordered;
+    std::set<QString> seen;
+    std::map<QString, const GenComponent*> byName;
+    for (const GenComponent& c : input.components) {
+        if (!isSafeName(c.name))
+            return makeError(QStringLiteral("component name '%1' cannot be a folder name").arg(c.name), {}, 0,
+                             QStringLiteral("componentRefs.name"));
+        if (byName.count(c.name))
+            return makeError(QStringLiteral("component '%1' appears twice").arg(c.name), {}, 0,
+                             QStringLiteral("componentRefs.name"));
+        byName[c.name] = &c;
+    }
+    for (const QString& n : input.deploymentOrder)
+        if (auto it = byName.find(n); it != byName.end() && seen.insert(n).second)
+            ordered.push_back(it->second);
+    for (const auto& [n, c] : byName)
+        if (seen.insert(n).second)
+            ordered.push_back(c);
+
+    const bool argo = options.deployer == Deployer::ArgoCD;
+    const std::map<QString, int> tiers = dependencyTiers(ordered);
+
+    // Plan the folders.
+    std::vector<Planned> plan;
+    for (const GenComponent* c : ordered) {
+        const bool upstream = !c->kustomize && !c->source.isEmpty();
+        auto add = [&](Planned::Phase phase, const QString& name, bool local, std::vector<GenManifest> templates) {
+            Planned p;
+            p.component = c;
+            p.phase = phase;
+            p.folder.name = name;
+            p.folder.component = c->name;
+            p.folder.kind = local ? QStringLiteral("local-helm") : QStringLiteral("upstream-helm");
+            p.folder.namespace_ = c->namespace_;
+            const int tier = tiers.count(c->name) ? tiers.at(c->name) : 0;
+            p.folder.syncWave = tier * 4 + static_cast<int>(phase);
+            p.templates = std::move(templates);
+            plan.push_back(std::move(p));
+        };
+        auto rendered = [&](const std::vector<GenManifest>& in, const QString& release) -> Result<std::vector<GenManifest>> {
+            std::vector<GenManifest> out;
+            ManifestContext ctx{release, c->namespace_, c->chart.isEmpty() ? c->name : c->chart,
+                                normalizeVersion(c->version), c->values, c->name};
+            for (const GenManifest& m : in) {
+                Result<QByteArray> r = renderManifest(m.bytes, ctx, m.path);
+                if (!r)
+                    return r.error();
+                if (!hasYamlObjects(*r))
+                    continue; // renders to nothing: AICR drops it too
+                out.push_back({QFileInfo(m.path).fileName(), *r});
+            }
+            std::sort(out.begin(), out.end(), [](const GenManifest& a, const GenManifest& b) { return a.path < b.path; });
+            return out;
+        };
+        if (!c->preManifests.empty()) {
+            auto pre = rendered(c->preManifests, c->name + QStringLiteral("-pre"));
+            if (!pre)
+                return pre.error();
+            if (!pre->empty())
+                add(Planned::Phase::Pre, c->name + QStringLiteral("-pre"), true, std::move(*pre));
+        }
+        if (upstream) {
+            add(Planned::Phase::Primary, c->name, false, {});
+            auto post = rendered(c->postManifests, c->name + QStringLiteral("-post"));
+            if (!post)
+                return post.error();
+            if (!post->empty())
+                add(Planned::Phase::Post, c->name + QStringLiteral("-post"), true, std::move(*post));
+        } else if (c->kustomize) {
+            add(Planned::Phase::Primary, c->name, true, {{QStringLiteral("manifest.yaml"), c->kustomizeBuilt}});
+        } else {
+            auto own = rendered(c->postManifests, c->name);
+            if (!own)
+                return own.error();
+            add(Planned::Phase::Primary, c->name, true, std::move(*own));
+        }
+        if (!c->readiness.empty()) {
+            std::vector<GenManifest> gate;
+            for (const GenManifest& m : c->readiness)
+                gate.push_back({QFileInfo(m.path).fileName(), m.bytes});
+            add(Planned::Phase::Readiness, c->name + QStringLiteral("-readiness"), true, std::move(gate));
+        }
+        if (cancel && cancel->load())
+            return makeError(QStringLiteral("cancelled"));
+    }
+    if (plan.size() > 999)
+        return makeError(QStringLiteral("%1 install steps do not fit the NNN- folder numbering").arg(plan.size()));
+
+    BundleTree tree;
+    tree.deployer = options.deployer;
+    const QString repoUrl = options.repoUrl.isEmpty() ? QString::fromLatin1(kDefaultRepoUrl) : options.repoUrl;
+    const QString revision = options.targetRevision.isEmpty() ? QStringLiteral("main") : options.targetRevision;
+    const QString appName = options.appName.isEmpty() ? QString::fromLatin1(kDefaultAppName) : options.appName;
+    auto put = [&](const QString& path, QByteArray bytes, bool exec = false) {
+        tree.files.push_back({path, std::move(bytes), exec});
+    };
+
+    for (size_t i = 0; i < plan.size(); ++i) {
+        Planned& p = plan[i];
+        p.folder.dir = QStringLiteral("%1-%2").arg(i + 1, 3, 10, QLatin1Char('0')).arg(p.folder.name);
+        const GenComponent& c = *p.component;
+        const QString dir = p.folder.dir + QLatin1Char('/');
+        const bool local = p.folder.kind == QLatin1String("local-helm");
+        put(dir + QStringLiteral("values.yaml"), valuesFile(QStringLiteral("Helm values of %1").arg(p.folder.name), c.values));
+        if (local) {
+            put(dir + QStringLiteral("Chart.yaml"), wrapperChart(p.folder.name, c.name));
+            for (const GenManifest& m : p.templates)
+                put(dir + QStringLiteral("templates/") + m.path, m.bytes);
+        }
+        if (argo) {
+            QByteArray app = "# Argo CD Application for " + p.folder.name.toUtf8() +
+                             " (written by Proofbench bundle generate)\n" + encodeOrdered(application(p, repoUrl, revision));
+            put(dir + QStringLiteral("application.yaml"), app);
+        } else {
+            put(dir + QStringLiteral("cluster-values.yaml"),
+                valuesFile(QStringLiteral("Per-cluster Helm values of %1").arg(p.folder.name), c.clusterValues));
+            if (local) {
+                // A pre folder creates the namespace itself (its manifests usually are the Namespace).
+                const QByteArray create = p.phase == Planned::Phase::Pre ? QByteArray() : QByteArray(" --create-namespace");
+                put(dir + QStringLiteral("install.sh"),
+                    fill(templateText(QStringLiteral("helm/install-local.sh")),
+                         {{"NAME", p.folder.name.toUtf8()}, {"NAMESPACE", c.namespace_.toUtf8()}, {"CREATE_NAMESPACE", create}}),
+                    true);
+            } else {
+                const QString chart = c.chart.isEmpty() ? c.name : c.chart;
+                QString chartRef = chart, repo = c.source;
+                if (c.source.startsWith(QLatin1String("oci://"))) {
+                    QString base = c.source;
+                    while (base.endsWith(QLatin1Char('/')))
+                        base.chop(1);
+                    chartRef = base + QLatin1Char('/') + chart;
+                    repo.clear();
+                }
+                put(dir + QStringLiteral("upstream.env"), "CHART=" + shellQuote(chartRef) + "\nREPO=" + shellQuote(repo) +
+                                                              "\nVERSION=" + shellQuote(c.version) + "\n");
+                put(dir + QStringLiteral("install.sh"),
+                    fill(templateText(QStringLiteral("helm/install-upstream.sh")),
+                         {{"NAME", p.folder.name.toUtf8()}, {"NAMESPACE", c.namespace_.toUtf8()}}),
+                    true);
+            }
+        }
+        tree.folders.push_back(p.folder);
+    }
+
+    // Top level.
+    QByteArray criteria;
+    const catalog::Criteria& cr = input.criteria;
+    for (const auto& [label, value] : std::vector<std::pair<const char*, QString>>{
+             {"Service", cr.service}, {"Accelerator", cr.accelerator}, {"Intent", cr.intent}, {"OS", cr.os}, {"Platform", cr.platform}})
+        if (!value.isEmpty() && value != QLatin1String("any"))
+            criteria += QByteArray("- ") + label + ": " + value.toUtf8() + "\n";
+    if (!criteria.isEmpty())
+        criteria = "\n## Criteria\n\n" + criteria;
+    if (argo) {
+        put(QStringLiteral("app-of-apps.yaml"), "# Parent Application: syncs every */application.yaml of this bundle\n" +
+                                                    encodeOrdered(appOfApps(appName, repoUrl, revision)));
+        QByteArray rows;
+        for (const BundleFolder& f : tree.folders) {
+            const GenComponent* c = byName.at(f.component);
+            const QString src = f.kind == QLatin1String("upstream-helm")
+                                    ? QStringLiteral("%1 %2 (%3)").arg(c->chart.isEmpty() ? c->name : c->chart, c->version, c->source)
+                                    : QStringLiteral("chart in %1/").arg(f.dir);
+            rows += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n").arg(f.dir, f.name).arg(f.syncWave).arg(f.namespace_, src).toUtf8();
+        }
+        put(QStringLiteral("README.md"), fill(templateText(QStringLiteral("argocd/README.md")),
+                                              {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
+                                               {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
+                                               {"COMPONENT_ROWS", rows},
+                                               {"REPO_URL", repoUrl.toUtf8()},
+                                               {"TARGET_REVISION", revision.toUtf8()},
+                                               {"APP_NAME", appName.toUtf8()}}));
+    } else {
+        QByteArray rows, uninstall, namespaces, async;
+        std::set<QString> nsSet;
+        for (size_t i = 0; i < tree.folders.size(); ++i) {
+            const BundleFolder& f = tree.folders[i];
+            const GenComponent* c = byName.at(f.component);
+            const QString chart = f.kind == QLatin1String("upstream-helm")
+                                      ? QStringLiteral("%1 (%2)").arg(c->chart.isEmpty() ? c->name : c->chart, c->source)
+                                      : QStringLiteral("local chart");
+            rows += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
+                        .arg(i + 1)
+                        .arg(f.name, f.kind == QLatin1String("upstream-helm") ? c->version : QStringLiteral("-"), f.namespace_, chart)
+                        .toUtf8();
+            nsSet.insert(f.namespace_);
+            if (f.name == QLatin1String("kai-scheduler"))
+                async = "kai-scheduler";
+        }
+        for (auto it = tree.folders.rbegin(); it != tree.folders.rend(); ++it)
+            uninstall += QStringLiteral("helm uninstall %1 -n %2\n").arg(it->name, it->namespace_).toUtf8();
+        uninstall.chop(1);
+        for (const QString& n : nsSet)
+            namespaces += (namespaces.isEmpty() ? "" : " ") + n.toUtf8();
+        QByteArray constraints;
+        if (!input.constraints.empty()) {
+            constraints = "\n## Constraints\n\n";
+            for (const catalog::Constraint& k : input.constraints)
+                constraints += "- " + k.name.toUtf8() + ": " + k.value.toUtf8() + "\n";
+        }
+        put(QStringLiteral("README.md"), fill(templateText(QStringLiteral("helm/README.md")),
+                                              {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
+                                               {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
+                                               {"CRITERIA", criteria},
+                                               {"COMPONENT_ROWS", rows},
+                                               {"CONSTRAINTS", constraints},
+                                               {"UNINSTALL", uninstall}}));
+        put(QStringLiteral("deploy.sh"), fill(templateText(QStringLiteral("helm/deploy.sh")),
+                                              {{"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
+                                               {"ASYNC_COMPONENTS", async},
+                                               {"NAMESPACES", namespaces},
+                                               {"READINESS_TIMEOUT", "1h35m0s"}}),
+            true);
+    }
+    if (options.writeRecipe && !input.recipeYaml.isEmpty())
+        put(QStringLiteral("recipe.yaml"), input.recipeYaml);
+
+    std::sort(tree.files.begin(), tree.files.end(), [](const BundleFile& a, const BundleFile& b) { return a.path < b.path; });
+    for (const BundleFile& f : tree.files)
+        if (f.bytes.isEmpty() && f.path.endsWith(QLatin1String(".sh")))
+            return makeError(QStringLiteral("bundle template for %1 is missing from the resources").arg(f.path));
+    return tree;
+}
+
+QString treeDigest(const BundleTree& tree) {
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    for (const BundleFile& f : tree.files) {
+        const QByteArray path = f.path.toUtf8();
+        h.addData(path);
+        h.addData(QByteArray(1, '\0'));
+        h.addData(f.executable ? QByteArray("755") : QByteArray("644"));
+        h.addData(QByteArray(1, '\0'));
+        h.addData(QByteArray::number(f.bytes.size()));
+        h.addData(QByteArray(1, '\0'));
+        h.addData(f.bytes);
+    }
+    return QString::fromLatin1(h.result().toHex());
+}
+
+Status writeTree(const BundleTree& tree, const QString& dirPath, const GenProgressFn& progress, const std::atomic_bool* cancel) {
+    QDir dir(dirPath);
+    if (dir.exists()) {
+        const QStringList entries = dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+        static const QRegularExpression numbered(QStringLiteral("^[0-9]{3}-"));
+        bool ours = entries.isEmpty();
+        for (const QString& e : entries)
+            if (numbered.match(e).hasMatch() || e == QLatin1String("deploy.sh") || e == QLatin1String("app-of-apps.yaml"))
+                ours = true;
+        if (!ours)
+            return makeError(QStringLiteral("output folder is not empty and does not hold a bundle; choose an empty folder"),
+                             dirPath);
+        // Remove the install steps of an earlier generation so no stale folder survives.
+        for (const QString& e : entries) {
+            const QString p = dir.filePath(e);
+            if (numbered.match(e).hasMatch() && QFileInfo(p).isDir() && !QFileInfo(p).isSymLink())
+                QDir(p).removeRecursively();
+        }
+    } else if (!QDir().mkpath(dirPath)) {
+        return makeError(QStringLiteral("cannot create the output folder"), dirPath);
+    }
+    int done = 0;
+    const int total = static_cast<int>(tree.files.size());
+    for (const BundleFile& f : tree.files) {
+        if (cancel && cancel->load())
+            return makeError(QStringLiteral("cancelled"));
+        const QString path = dir.filePath(f.path);
+        if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+            return makeError(QStringLiteral("cannot create folder"), QFileInfo(path).absolutePath());
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(f.bytes) != f.bytes.size())
+            return makeError(QStringLiteral("cannot write: %1").arg(out.errorString()), path);
+        out.close();
+        QFile::Permissions perms = QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther;
+        if (f.executable)
+            perms |= QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther;
+        out.setPermissions(perms);
+        if (progress)
+            progress(++done, total, f.path);
+    }
+    return Status::success();
+}
+
+} // namespace pb::bundle
