@@ -53,6 +53,8 @@ class KubeTestServer {
             m_proc.waitForFinished(5000);
         }
     }
+    // False once the process has exited (a scripted serverFault "exit", a crash).
+    bool running() const { return m_proc.state() != QProcess::NotRunning; }
     QString kubeconfig() const { return m_dir.filePath(QStringLiteral("kubeconfig")); }
     QString path(const QString& name) const { return m_dir.filePath(name); }
 

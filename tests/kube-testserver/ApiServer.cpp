@@ -1,4 +1,5 @@
 #include "ApiServer.h"
+#include "Http2.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -9,6 +10,8 @@
 #include <QUuid>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <chrono>
 #include <thread>
 
@@ -389,10 +392,26 @@ void ApiServer::start(int port) {
         // What existed before the server "started" is compacted: watching from an older version is 410.
         store_.compact();
     }
+    controller_.onServerFault = [this](const QString& fault, const QString& check) { serverFault(fault, check); };
+    if (script_.exitAfterMs > 0)
+        std::thread([ms = script_.exitAfterMs] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+            std::fprintf(stderr, "pb-kube-testserver: faults.exitAfterMs reached, exiting\n");
+            std::fflush(stderr);
+            std::_Exit(0);
+        }).detach();
     controller_.start();
 }
 
 void ApiServer::serve(TlsStream& stream) {
+    if (stream.alpn() == "h2") {
+        serveHttp2(stream, [this](Exchange& exchange, Request& request) {
+            if (script_.faults.slowMs > 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(script_.faults.slowMs));
+            handle(exchange, request);
+        });
+        return;
+    }
     HttpConnection http(stream);
     Request request;
     for (;;) {
@@ -410,15 +429,15 @@ void ApiServer::serve(TlsStream& stream) {
     }
 }
 
-bool ApiServer::authenticate(const TlsStream& stream, const Request& request) {
-    if (!stream.peerCommonName().isEmpty())
-        return true;
+std::optional<ApiServer::Identity> ApiServer::identify(const Peer& peer, const Request& request) {
+    if (!peer.commonName.isEmpty())
+        return Identity{peer.commonName, peer.organizations.contains(QStringLiteral("system:masters"))};
     const QByteArray auth = request.header("authorization");
-    if (!auth.startsWith("Bearer "))
-        return false;
+    if (!auth.startsWith("Bearer ") || tokensRevoked_)
+        return std::nullopt;
     const QString token = QString::fromUtf8(auth.mid(7).trimmed());
     if (token.isEmpty())
-        return false;
+        return std::nullopt;
     bool known = tokens_.contains(token);
     if (!known && !tokensFile_.isEmpty()) {
         QFile f(tokensFile_);
@@ -428,29 +447,120 @@ bool ApiServer::authenticate(const TlsStream& stream, const Request& request) {
                     known = true;
     }
     if (!known)
-        return false;
+        return std::nullopt;
     if (script_.faults.tokenMaxUses > 0) {
         std::lock_guard lock(authMu_);
         int& uses = tokenUses_[token];
         if (uses >= script_.faults.tokenMaxUses)
-            return false;
+            return std::nullopt;
         ++uses;
     }
-    return true;
+    const Rbac& rbac = script_.rbac;
+    if (rbac.enabled && (rbac.tokens.isEmpty() || rbac.tokens.contains(token)))
+        return Identity{rbac.user, false};
+    return Identity{QStringLiteral("pb-token-user"), true};  // without rbac every token may do anything
 }
 
-bool ApiServer::sendJson(HttpConnection& http, const Request& request, int code, const QJsonObject& body) {
+std::optional<QString> ApiServer::forbidden(const Identity& who, const QString& verb, const ResourceType* type,
+                                            const QString& subresource, const QString& ns, const QString& name) const {
+    if (who.admin || !type)
+        return std::nullopt;
+    const QString qualifiedResource = subresource.isEmpty() ? type->qualified()
+                                                            : type->resource + QLatin1Char('/') + subresource +
+                                                                  (type->group.isEmpty() ? QString() : QLatin1Char('.') + type->group);
+    if (script_.rbac.allowed(verb, qualifiedResource))
+        return std::nullopt;
+    // The apiserver's wording (k8s.io/apiserver authorization filter, forbidden()).
+    QString msg = name.isEmpty() ? type->qualified() : QStringLiteral("%1 \"%2\"").arg(type->qualified(), name);
+    msg += QStringLiteral(" is forbidden: User \"%1\" cannot %2 resource \"%3\"")
+               .arg(script_.rbac.user, verb, subresource.isEmpty() ? type->resource : type->resource + QLatin1Char('/') + subresource);
+    msg += QStringLiteral(" in API group \"%1\"").arg(type->group);
+    msg += ns.isEmpty() ? QStringLiteral(" at the cluster scope") : QStringLiteral(" in the namespace \"%1\"").arg(ns);
+    return msg;
+}
+
+std::optional<ApiServer::Failure> ApiServer::admit(const char* operation, const ResourceType& type, const QString& ns,
+                                                   const QString& name) const {
+    for (const AdmissionRule& rule : script_.admission) {
+        if (rule.operation != QLatin1String(operation) || (rule.resource != QLatin1String("*") && rule.resource != type.qualified()) ||
+            !name.startsWith(rule.namePrefix))
+            continue;
+        Q_UNUSED(ns);
+        Failure f;
+        f.code = rule.code;
+        f.reason = rule.reason;
+        f.message = QStringLiteral("admission webhook \"%1\" denied the request: %2").arg(rule.webhook, rule.message);
+        return f;
+    }
+    return std::nullopt;
+}
+
+void ApiServer::serverFault(const QString& fault, const QString& check) {
+    // With store_.mu held (from the controller's tick).
+    std::fprintf(stderr, "pb-kube-testserver: serverFault %s fired by %s\n", qPrintable(fault), qPrintable(check));
+    std::fflush(stderr);
+    if (fault == QLatin1String("exit")) {
+        std::fflush(stdout);
+        std::_Exit(0);  // the API server is gone: every connection drops, nothing answers
+    }
+    if (fault == QLatin1String("revokeTokens"))
+        tokensRevoked_ = true;
+    if (fault == QLatin1String("compact"))
+        store_.compact();
+}
+
+bool ApiServer::evict(Exchange& http, const Request& request, const Route& r) {
+    const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+    if (body.value(QLatin1String("kind")).toString() != QLatin1String("Eviction"))
+        return sendStatus(http, request, 400, QStringLiteral("BadRequest"), QStringLiteral("the body must be a policy/v1 Eviction"));
+    std::lock_guard lock(store_.mu);
+    if (!store_.find(QStringLiteral("pods"), r.ns, r.name))
+        return sendStatus(http, request, 404, QStringLiteral("NotFound"), QStringLiteral("pods \"%1\" not found").arg(r.name),
+                          detailsFor(*r.type, r.name));
+    controller_.deleteGracefully(QStringLiteral("pods"), r.ns, r.name, QStringLiteral("EvictionByEvictionAPI"));
+    return sendJson(http, request, 201, statusObject(201, {}, {}, {}));
+}
+
+bool ApiServer::selfSubjectAccessReview(Exchange& http, const Request& request, const Identity& who) {
+    QJsonObject review = QJsonDocument::fromJson(request.body).object();
+    const QJsonObject attrs = review.value(QLatin1String("spec")).toObject().value(QLatin1String("resourceAttributes")).toObject();
+    const QString verb = attrs.value(QLatin1String("verb")).toString();
+    const QString group = attrs.value(QLatin1String("group")).toString();
+    const QString resource = attrs.value(QLatin1String("resource")).toString();
+    const QString subresource = attrs.value(QLatin1String("subresource")).toString();
+    QString qualified = resource;
+    if (!subresource.isEmpty())
+        qualified += QLatin1Char('/') + subresource;
+    if (!group.isEmpty())
+        qualified += QLatin1Char('.') + group;
+    const bool allowed = who.admin || script_.rbac.allowed(verb, qualified);
+    QJsonObject status{{QStringLiteral("allowed"), allowed}};
+    if (who.admin)
+        status.insert(QStringLiteral("reason"), QStringLiteral("pb-kube-testserver: system:masters may do anything"));
+    else if (!allowed)
+        status.insert(QStringLiteral("denied"), false), status.insert(QStringLiteral("reason"), QString());
+    else
+        status.insert(QStringLiteral("reason"), QStringLiteral("RBAC: allowed by the script's rules for user \"%1\"").arg(who.user));
+    review.insert(QStringLiteral("kind"), QStringLiteral("SelfSubjectAccessReview"));
+    review.insert(QStringLiteral("apiVersion"), QStringLiteral("authorization.k8s.io/v1"));
+    review.insert(QStringLiteral("status"), status);
+    return sendJson(http, request, 201, review);
+}
+
+bool ApiServer::sendJson(Exchange& http, const Request& request, int code, const QJsonObject& body) {
     return http.send(code, "application/json", toJson(body) + '\n', request.keepAlive);
 }
 
-bool ApiServer::sendStatus(HttpConnection& http, const Request& request, int code, const QString& reason,
+bool ApiServer::sendStatus(Exchange& http, const Request& request, int code, const QString& reason,
                            const QString& message, const QJsonObject& details) {
     return sendJson(http, request, code, statusObject(code, reason, message, details));
 }
 
-bool ApiServer::discovery(HttpConnection& http, const Request& request, bool* handled) {
+bool ApiServer::discovery(Exchange& http, const Request& request, bool* handled) {
     *handled = true;
-    const QString& p = request.path;
+    QString p = request.path;  // "/version/", "/api/" and "/apis/batch/" answer as without the slash
+    while (p.size() > 1 && p.endsWith(QLatin1Char('/')))
+        p.chop(1);
     if (p == QLatin1String("/version"))
         return sendJson(http, request, 200, script_.serverVersion);
     if (p == QLatin1String("/healthz") || p == QLatin1String("/readyz") || p == QLatin1String("/livez"))
@@ -557,8 +667,28 @@ std::optional<ApiServer::Route> ApiServer::route(const QStringList& segments, QS
     return r;
 }
 
-bool ApiServer::handle(HttpConnection& http, const Request& request) {
-    if (!authenticate(http.stream(), request))
+bool ApiServer::handle(Exchange& http, const Request& request) {
+    const std::optional<Identity> who = identify(http.peer(), request);
+    if (!requestLog_.isEmpty()) {
+        const QByteArray auth = request.header("authorization");
+        const QJsonObject entry{{QStringLiteral("method"), QString::fromLatin1(request.method)},
+                                {QStringLiteral("target"), QString::fromUtf8(request.target)},
+                                {QStringLiteral("protocol"), QString::fromLatin1(request.protocol)},
+                                {QStringLiteral("host"), QString::fromUtf8(request.header("host"))},
+                                {QStringLiteral("sni"), http.peer().serverName},
+                                {QStringLiteral("alpn"), QString::fromLatin1(http.peer().alpn)},
+                                {QStringLiteral("auth"), !http.peer().commonName.isEmpty() ? QStringLiteral("certificate")
+                                                         : auth.startsWith("Bearer ")            ? QStringLiteral("bearer")
+                                                         : auth.isEmpty()                        ? QStringLiteral("none")
+                                                                                                 : QStringLiteral("other")},
+                                {QStringLiteral("user"), who ? who->user : QString()},
+                                {QStringLiteral("userAgent"), QString::fromUtf8(request.header("user-agent"))}};
+        std::lock_guard lock(logMu_);
+        QFile f(requestLog_);
+        if (f.open(QIODevice::WriteOnly | QIODevice::Append))
+            f.write(toJson(entry) + '\n');
+    }
+    if (!who)
         return sendStatus(http, request, 401, QStringLiteral("Unauthorized"), QStringLiteral("Unauthorized"));
     if (request.method == "GET") {
         bool handled = false;
@@ -567,10 +697,7 @@ bool ApiServer::handle(HttpConnection& http, const Request& request) {
             return ok;
     }
     if (request.path == QLatin1String("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews") && request.method == "POST") {
-        QJsonObject review = QJsonDocument::fromJson(request.body).object();
-        review.insert(QStringLiteral("status"), QJsonObject{{QStringLiteral("allowed"), true},
-                                                            {QStringLiteral("reason"), QStringLiteral("pb-kube-testserver allows every request")}});
-        return sendJson(http, request, 201, review);
+        return selfSubjectAccessReview(http, request, *who);
     }
     QStringList segments = request.path.split(QLatin1Char('/'));
     if (segments.value(0).isEmpty())
@@ -582,7 +709,29 @@ bool ApiServer::handle(HttpConnection& http, const Request& request) {
     if (!r)
         return sendStatus(http, request, 404, QStringLiteral("NotFound"), why);
 
+    {  // RBAC
+        QString verb;
+        if (request.method == "GET")
+            verb = !r->name.isEmpty() ? QStringLiteral("get") : truthy(request.param(QStringLiteral("watch"))) ? QStringLiteral("watch") : QStringLiteral("list");
+        else if (request.method == "POST")
+            verb = QStringLiteral("create");
+        else if (request.method == "PATCH")
+            verb = QStringLiteral("patch");
+        else if (request.method == "DELETE")
+            verb = QStringLiteral("delete");
+        else if (request.method == "PUT")
+            verb = QStringLiteral("update");
+        if (const std::optional<QString> no = forbidden(*who, verb, r->type, r->subresource, r->ns, r->name)) {
+            QJsonObject details = detailsFor(*r->type, r->name);
+            if (r->name.isEmpty())
+                details.remove(QStringLiteral("name"));
+            return sendStatus(http, request, 403, QStringLiteral("Forbidden"), *no, details);
+        }
+    }
+
     if (!r->subresource.isEmpty()) {
+        if (r->type->resource == QLatin1String("pods") && r->subresource == QLatin1String("eviction") && request.method == "POST")
+            return evict(http, request, *r);
         if (r->type->resource == QLatin1String("pods") && r->subresource == QLatin1String("log") && request.method == "GET")
             return logs(http, request, *r);
         if (r->subresource == QLatin1String("status") && request.method == "GET")
@@ -606,7 +755,7 @@ bool ApiServer::handle(HttpConnection& http, const Request& request) {
                       QStringLiteral("the server does not allow this method on the requested resource"));
 }
 
-bool ApiServer::getOne(HttpConnection& http, const Request& request, const Route& r) {
+bool ApiServer::getOne(Exchange& http, const Request& request, const Route& r) {
     QJsonObject object;
     {
         std::lock_guard lock(store_.mu);
@@ -622,7 +771,7 @@ bool ApiServer::getOne(HttpConnection& http, const Request& request, const Route
     return sendJson(http, request, 200, object);
 }
 
-bool ApiServer::list(HttpConnection& http, const Request& request, const Route& r) {
+bool ApiServer::list(Exchange& http, const Request& request, const Route& r) {
     QString error;
     const auto labels = parseLabelSelector(request.param(QStringLiteral("labelSelector")), &error);
     const auto fields = labels ? parseFieldSelector(request.param(QStringLiteral("fieldSelector")), *r.type, &error) : std::nullopt;
@@ -630,15 +779,83 @@ bool ApiServer::list(HttpConnection& http, const Request& request, const Route& 
         return sendStatus(http, request, 400, QStringLiteral("BadRequest"), error);
     QList<QJsonObject> items;
     qint64 rv = 0;
+    const QString rvParam = request.param(QStringLiteral("resourceVersion"));
+    const QString rvMatch = request.param(QStringLiteral("resourceVersionMatch"));
     {
         std::lock_guard lock(store_.mu);
         rv = store_.currentRv();
-        for (const QJsonObject& o : store_.list(r.type->resource, r.ns))
+        if (!rvParam.isEmpty() && rvParam != QLatin1String("0")) {
+            bool ok = false;
+            const qint64 asked = rvParam.toLongLong(&ok);
+            if (!ok || asked < 0)
+                return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
+                                  QStringLiteral("resourceVersion: Invalid value: \"%1\": must be a non-negative integer").arg(rvParam));
+            // Only the current state is kept: an exact older version is 410 once compacted (the
+            // etcd compaction the apiserver reports), a newer one is "too large".
+            if (asked > rv)
+                return sendStatus(http, request, 504, QStringLiteral("Timeout"),
+                                  QStringLiteral("Too large resource version: %1, current: %2").arg(asked).arg(rv));
+            if (asked < store_.compactedRv() && (rvMatch == QLatin1String("Exact") || rvMatch.isEmpty()))
+                return sendStatus(http, request, 410, QStringLiteral("Expired"),
+                                  QStringLiteral("The resourceVersion for the provided list is too old."));
+        }
+        // limit/continue: items in (namespace, name) order; the token carries the list's version and
+        // the key to start after, as the apiserver's does (base64 JSON). A token older than the
+        // retained history is 410 Expired.
+        QString startAfter;
+        const QString cont = request.param(QStringLiteral("continue"));
+        if (!cont.isEmpty()) {
+            const QJsonObject token =
+                QJsonDocument::fromJson(QByteArray::fromBase64(cont.toLatin1(), QByteArray::Base64UrlEncoding)).object();
+            if (!token.contains(QLatin1String("rv")) || !token.contains(QLatin1String("start")))
+                return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
+                                  QStringLiteral("continue key is not valid: illegal base64 data or not a continue token"));
+            const qint64 tokenRv = token.value(QLatin1String("rv")).toInteger();
+            if (tokenRv < store_.compactedRv())
+                return sendStatus(http, request, 410, QStringLiteral("Expired"),
+                                  QStringLiteral("The provided continue parameter is too old to display a consistent list result. You "
+                                                 "can start a new list without the continue parameter, or use the continue token in "
+                                                 "this response to retrieve the remainder of the results. Continuing with the provided "
+                                                 "token results in an inconsistent list - objects that were created, modified, or "
+                                                 "deleted between the time the first chunk was returned and now may show up in the list."));
+            rv = tokenRv;
+            startAfter = token.value(QLatin1String("start")).toString();
+        }
+        for (const QJsonObject& o : store_.list(r.type->resource, r.ns)) {
+            const QJsonObject m = metadataOf(o);
+            // \x01 sorts before every name character, so string order is the store's (namespace, name) order.
+            const QString key = m.value(QLatin1String("namespace")).toString() + QChar(0x01) + m.value(QLatin1String("name")).toString();
+            if (!startAfter.isEmpty() && key <= startAfter)
+                continue;
             if (labelsMatch(*labels, o) && fieldsMatch(*fields, o))
                 items << o;
+        }
     }
-    if (wantsTable(request))
-        return sendJson(http, request, 200, table(*r.type, items, rv));
+    qint64 limit = 0;
+    if (request.hasParam(QStringLiteral("limit"))) {
+        bool ok = false;
+        limit = request.param(QStringLiteral("limit")).toLongLong(&ok);
+        if (!ok || limit < 0)
+            return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
+                              QStringLiteral("limit: Invalid value: \"%1\": must be a non-negative integer").arg(request.param(QStringLiteral("limit"))));
+    }
+    QJsonObject listMeta{{QStringLiteral("resourceVersion"), QString::number(rv)}};
+    if (limit > 0 && items.size() > limit) {
+        const QJsonObject last = metadataOf(items.at(qsizetype(limit) - 1));
+        const QJsonObject token{{QStringLiteral("v"), QStringLiteral("meta.k8s.io/v1")},
+                                {QStringLiteral("rv"), rv},
+                                {QStringLiteral("start"), last.value(QLatin1String("namespace")).toString() + QChar(0x01) +
+                                                              last.value(QLatin1String("name")).toString()}};
+        listMeta.insert(QStringLiteral("continue"),
+                        QString::fromLatin1(toJson(token).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)));
+        listMeta.insert(QStringLiteral("remainingItemCount"), items.size() - limit);
+        items.resize(qsizetype(limit));
+    }
+    if (wantsTable(request)) {
+        QJsonObject t = table(*r.type, items, rv);
+        t.insert(QStringLiteral("metadata"), listMeta);
+        return sendJson(http, request, 200, t);
+    }
     QJsonArray array;
     for (QJsonObject o : items) {  // typed lists omit kind/apiVersion on items, as the apiserver does
         o.remove(QStringLiteral("kind"));
@@ -648,11 +865,11 @@ bool ApiServer::list(HttpConnection& http, const Request& request, const Route& 
     return sendJson(http, request, 200,
                     {{QStringLiteral("kind"), r.type->kind + QStringLiteral("List")},
                      {QStringLiteral("apiVersion"), r.type->apiVersion()},
-                     {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(rv)}}},
+                     {QStringLiteral("metadata"), listMeta},
                      {QStringLiteral("items"), array}});
 }
 
-bool ApiServer::watch(HttpConnection& http, const Request& request, const Route& r) {
+bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
     QString error;
     const auto labels = parseLabelSelector(request.param(QStringLiteral("labelSelector")), &error);
     const auto fields = labels ? parseFieldSelector(request.param(QStringLiteral("fieldSelector")), *r.type, &error) : std::nullopt;
@@ -691,8 +908,11 @@ bool ApiServer::watch(HttpConnection& http, const Request& request, const Route&
     int sent = 0;
     QByteArray pending;
     qint64 last = 0;
+    qint64 compactions = 0;
+    const auto bookmarkEvery = std::chrono::milliseconds(script_.bookmarkMs);
     {
         std::lock_guard lock(store_.mu);
+        compactions = store_.compactions();
         if (from == 0) {  // no version: the current state as ADDED events, then changes
             last = store_.currentRv();
             for (const QJsonObject& o : store_.list(type.resource, r.ns))
@@ -720,7 +940,7 @@ bool ApiServer::watch(HttpConnection& http, const Request& request, const Route&
                 if (!http.chunk(ev + '\n'))
                     return false;
                 if (!ev.contains("\"type\":\"BOOKMARK\"") && dropAfter > 0 && ++sent >= dropAfter) {
-                    http.stream().abort();  // cut without the final chunk
+                    http.abort();  // cut without the final chunk
                     return false;
                 }
             }
@@ -729,12 +949,12 @@ bool ApiServer::watch(HttpConnection& http, const Request& request, const Route&
         }
         if (Clock::now() >= deadline)
             break;
-        if (http.stream().peerGone())
+        if (http.peerGone())
             return false;
         std::unique_lock lock(store_.mu);
-        const auto wakeAt = std::min(deadline, lastWrite + std::chrono::seconds(1));
-        store_.changed.wait_until(lock, wakeAt, [&] { return store_.currentRv() > last; });
-        if (last < store_.compactedRv()) {  // fell behind the retained history
+        const auto wakeAt = std::min(deadline, lastWrite + bookmarkEvery);
+        store_.changed.wait_until(lock, wakeAt, [&] { return store_.currentRv() > last || store_.compactions() != compactions; });
+        if (last < store_.compactedRv() || store_.compactions() != compactions) {  // fell behind / compacted under it
             pending += line("ERROR", statusObject(410, QStringLiteral("Expired"),
                                                   QStringLiteral("too old resource version: %1 (%2)").arg(last).arg(store_.compactedRv() + 1), {}));
             lock.unlock();
@@ -746,7 +966,7 @@ bool ApiServer::watch(HttpConnection& http, const Request& request, const Route&
             if (matches(it->resource, it->ns, it->object))
                 pending += line(it->type, it->object);
         last = store_.currentRv();
-        if (pending.isEmpty() && bookmarks && Clock::now() - lastWrite >= std::chrono::seconds(1)) {
+        if (pending.isEmpty() && bookmarks && Clock::now() - lastWrite >= bookmarkEvery) {
             pending += line("BOOKMARK", QJsonObject{{QStringLiteral("kind"), type.kind},
                                                     {QStringLiteral("apiVersion"), type.apiVersion()},
                                                     {QStringLiteral("metadata"),
@@ -774,9 +994,22 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
         if (!bodyNs.isEmpty() && bodyNs != ns)
             return fail(400, QStringLiteral("BadRequest"),
                         QStringLiteral("the namespace of the provided object does not match the namespace sent on the request"));
-        if (!store_.find(QStringLiteral("namespaces"), {}, ns))
+        const QJsonObject* nsObject = store_.find(QStringLiteral("namespaces"), {}, ns);
+        if (!nsObject)
             return fail(404, QStringLiteral("NotFound"), QStringLiteral("namespaces \"%1\" not found").arg(ns),
                         QJsonObject{{QStringLiteral("name"), ns}, {QStringLiteral("kind"), QStringLiteral("namespaces")}});
+        if (metadataOf(*nsObject).contains(QLatin1String("deletionTimestamp"))) {
+            const QString objectName = meta.value(QLatin1String("name")).toString();
+            QJsonObject details = detailsFor(type, objectName);
+            details.insert(QStringLiteral("causes"),
+                           QJsonArray{QJsonObject{{QStringLiteral("reason"), QStringLiteral("NamespaceTerminating")},
+                                                  {QStringLiteral("message"), QStringLiteral("namespace %1 is being terminated").arg(ns)},
+                                                  {QStringLiteral("field"), QStringLiteral("metadata.namespace")}}});
+            return fail(403, QStringLiteral("Forbidden"),
+                        QStringLiteral("%1 \"%2\" is forbidden: unable to create new content in namespace %3 because it is being terminated")
+                            .arg(type.qualified(), objectName, ns),
+                        details);
+        }
         meta.insert(QStringLiteral("namespace"), ns);
     } else {
         meta.remove(QStringLiteral("namespace"));
@@ -820,6 +1053,13 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
             return fail(409, QStringLiteral("AlreadyExists"), QStringLiteral("%1 \"%2\" already exists").arg(type.qualified(), name),
                         detailsFor(type, name));
         }
+    if (const QJsonObject* existing = store_.find(type.resource, type.namespaced ? ns : QString(), name);
+        existing && metadataOf(*existing).contains(QLatin1String("deletionTimestamp")))
+        return fail(409, QStringLiteral("AlreadyExists"),
+                    QStringLiteral("object is being deleted: %1 \"%2\" already exists").arg(type.qualified(), name), detailsFor(type, name));
+    if (!dryRun)
+        if (const std::optional<Failure> denied = admit("CREATE", type, ns, name))
+            return fail(denied->code, denied->reason, denied->message, denied->details);
     if (store_.find(type.resource, type.namespaced ? ns : QString(), name))
         return fail(409, QStringLiteral("AlreadyExists"), QStringLiteral("%1 \"%2\" already exists").arg(type.qualified(), name),
                     detailsFor(type, name));
@@ -904,7 +1144,7 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
     return stored;
 }
 
-bool ApiServer::create(HttpConnection& http, const Request& request, const Route& r) {
+bool ApiServer::create(Exchange& http, const Request& request, const Route& r) {
     if (!r.type->creatable)
         return sendStatus(http, request, 405, QStringLiteral("MethodNotAllowed"),
                           QStringLiteral("create is not supported on %1 by this test server").arg(r.type->qualified()));
@@ -929,7 +1169,7 @@ bool ApiServer::create(HttpConnection& http, const Request& request, const Route
     return sendJson(http, request, 201, *created);
 }
 
-bool ApiServer::patch(HttpConnection& http, const Request& request, const Route& r) {
+bool ApiServer::patch(Exchange& http, const Request& request, const Route& r) {
     const QByteArray contentType = request.header("content-type").toLower();
     const bool apply = contentType.startsWith("application/apply-patch");
     if (!apply && !contentType.startsWith("application/merge-patch+json") && !contentType.startsWith("application/strategic-merge-patch+json"))
@@ -991,39 +1231,17 @@ void ApiServer::deleteJobLocked(const QJsonObject& job, const QString& propagati
         return;
     }
     if (propagation == QLatin1String("Foreground")) {  // dependents go first, then the owner
-        for (const QJsonObject& pod : owned) {
-            const QString podName = metadataOf(pod).value(QLatin1String("name")).toString();
-            store_.remove(QStringLiteral("pods"), ns, podName);
-            controller_.podDeleted(ns, podName);
-        }
+        for (const QJsonObject& pod : owned)
+            controller_.deleteGracefully(QStringLiteral("pods"), ns, metadataOf(pod).value(QLatin1String("name")).toString());
         store_.remove(QStringLiteral("jobs"), ns, name);
         return;
     }
     store_.remove(QStringLiteral("jobs"), ns, name);  // Background: the owner goes, then the collector
-    for (const QJsonObject& pod : owned) {
-        const QString podName = metadataOf(pod).value(QLatin1String("name")).toString();
-        store_.remove(QStringLiteral("pods"), ns, podName);
-        controller_.podDeleted(ns, podName);
-    }
+    for (const QJsonObject& pod : owned)
+        controller_.deleteGracefully(QStringLiteral("pods"), ns, metadataOf(pod).value(QLatin1String("name")).toString());
 }
 
-void ApiServer::deleteNamespaceLocked(const QString& ns) {
-    for (const QJsonObject& job : store_.list(QStringLiteral("jobs"), ns))
-        deleteJobLocked(job, QStringLiteral("Background"));
-    for (const ResourceType& t : resourceTypes()) {
-        if (!t.namespaced)
-            continue;
-        for (const QJsonObject& o : store_.list(t.resource, ns)) {
-            const QString name = metadataOf(o).value(QLatin1String("name")).toString();
-            store_.remove(t.resource, ns, name);
-            if (t.resource == QLatin1String("pods"))
-                controller_.podDeleted(ns, name);
-        }
-    }
-    store_.remove(QStringLiteral("namespaces"), {}, ns);
-}
-
-bool ApiServer::remove(HttpConnection& http, const Request& request, const Route& r) {
+bool ApiServer::remove(Exchange& http, const Request& request, const Route& r) {
     const ResourceType& type = *r.type;
     if (type.resource == QLatin1String("nodes"))
         return sendStatus(http, request, 405, QStringLiteral("MethodNotAllowed"), QStringLiteral("nodes are read-only on this test server"));
@@ -1045,18 +1263,16 @@ bool ApiServer::remove(HttpConnection& http, const Request& request, const Route
                           QStringLiteral("%1 \"%2\" not found").arg(type.qualified(), r.name), detailsFor(type, r.name));
     QJsonObject object = *found;
     const QString uid = metadataOf(object).value(QLatin1String("uid")).toString();
+    if (const std::optional<Failure> denied = admit("DELETE", type, r.ns, r.name))
+        return sendStatus(http, request, denied->code, denied->reason, denied->message, denied->details);
     if (type.resource == QLatin1String("namespaces")) {
         if (r.name == QLatin1String("default") || r.name.startsWith(QLatin1String("kube-")))
             return sendStatus(http, request, 403, QStringLiteral("Forbidden"),
                               QStringLiteral("namespaces \"%1\" is forbidden: this namespace may not be deleted").arg(r.name),
                               detailsFor(type, r.name));
-        setMeta(object, QStringLiteral("deletionTimestamp"), nowTimestamp());
-        QJsonObject status = object.value(QLatin1String("status")).toObject();
-        status.insert(QStringLiteral("phase"), QStringLiteral("Terminating"));
-        object.insert(QStringLiteral("status"), status);
-        object = store_.update(type.resource, object);
-        deleteNamespaceLocked(r.name);
-        return sendJson(http, request, 200, object);
+        for (const QJsonObject& job : store_.list(QStringLiteral("jobs"), r.name))
+            controller_.jobDeleted(r.name, metadataOf(job).value(QLatin1String("name")).toString());
+        return sendJson(http, request, 200, controller_.deleteGracefully(type.resource, {}, r.name));
     }
     if (type.resource == QLatin1String("jobs")) {
         if (propagation == QLatin1String("Foreground")) {
@@ -1069,15 +1285,13 @@ bool ApiServer::remove(HttpConnection& http, const Request& request, const Route
         deleteJobLocked(object, propagation);
         return sendJson(http, request, 200, statusObject(200, {}, {}, detailsFor(type, r.name, uid)));
     }
-    const QJsonObject removed = store_.remove(type.resource, r.ns, r.name);
-    if (type.resource == QLatin1String("pods")) {
-        controller_.podDeleted(r.ns, r.name);
-        return sendJson(http, request, 200, removed);
-    }
+    if (type.resource == QLatin1String("pods"))
+        return sendJson(http, request, 200, controller_.deleteGracefully(type.resource, r.ns, r.name));
+    store_.remove(type.resource, r.ns, r.name);
     return sendJson(http, request, 200, statusObject(200, {}, {}, detailsFor(type, r.name, uid)));
 }
 
-bool ApiServer::logs(HttpConnection& http, const Request& request, const Route& r) {
+bool ApiServer::logs(Exchange& http, const Request& request, const Route& r) {
     const bool follow = truthy(request.param(QStringLiteral("follow")));
     const bool timestamps = truthy(request.param(QStringLiteral("timestamps")));
     const int tailLines = request.hasParam(QStringLiteral("tailLines")) ? request.param(QStringLiteral("tailLines")).toInt() : -1;
@@ -1132,7 +1346,7 @@ bool ApiServer::logs(HttpConnection& http, const Request& request, const Route& 
             return false;
         if (finished)
             break;
-        if (http.stream().peerGone())
+        if (http.peerGone())
             return false;
     }
     return http.endChunked();

@@ -13,6 +13,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <mutex>
 #include <optional>
 
@@ -21,32 +22,38 @@ namespace kts {
 class ApiServer {
   public:
     ApiServer(const Script& script, const QStringList& tokens, const QString& tokensFile);
+    // One JSON line per request (method, target, protocol, host, sni, auth, user, code unknown):
+    // what tests compare with what a client sent.
+    void setRequestLog(const QString& path) { requestLog_ = path; }
     void start(int port);  // seeds namespaces and nodes, starts the controller
     // Serves one connection until it closes (runs on the connection's own thread).
     void serve(TlsStream& stream);
 
   private:
+    struct Identity {
+        QString user;
+        bool admin = false;   // system:masters (the client certificate)
+    };
     struct Route {
         const ResourceType* type = nullptr;
         QString ns, name, subresource;
         bool nsGiven = false;
     };
 
-    bool handle(HttpConnection& http, const Request& request);
-    bool authenticate(const TlsStream& stream, const Request& request);
-    bool sendJson(HttpConnection& http, const Request& request, int code, const QJsonObject& body);
-    bool sendStatus(HttpConnection& http, const Request& request, int code, const QString& reason,
+    bool handle(Exchange& http, const Request& request);
+    bool sendJson(Exchange& http, const Request& request, int code, const QJsonObject& body);
+    bool sendStatus(Exchange& http, const Request& request, int code, const QString& reason,
                     const QString& message, const QJsonObject& details = {});
-    bool discovery(HttpConnection& http, const Request& request, bool* handled);
+    bool discovery(Exchange& http, const Request& request, bool* handled);
     std::optional<Route> route(const QStringList& segments, QString* why) const;
 
-    bool getOne(HttpConnection& http, const Request& request, const Route& r);
-    bool list(HttpConnection& http, const Request& request, const Route& r);
-    bool watch(HttpConnection& http, const Request& request, const Route& r);
-    bool create(HttpConnection& http, const Request& request, const Route& r);
-    bool patch(HttpConnection& http, const Request& request, const Route& r);
-    bool remove(HttpConnection& http, const Request& request, const Route& r);
-    bool logs(HttpConnection& http, const Request& request, const Route& r);
+    bool getOne(Exchange& http, const Request& request, const Route& r);
+    bool list(Exchange& http, const Request& request, const Route& r);
+    bool watch(Exchange& http, const Request& request, const Route& r);
+    bool create(Exchange& http, const Request& request, const Route& r);
+    bool patch(Exchange& http, const Request& request, const Route& r);
+    bool remove(Exchange& http, const Request& request, const Route& r);
+    bool logs(Exchange& http, const Request& request, const Route& r);
 
     // With store_.mu held: validates and stores `object`; on failure fills code/reason/message.
     struct Failure {
@@ -57,7 +64,15 @@ class ApiServer {
     std::optional<QJsonObject> createLocked(const ResourceType& type, const QString& ns, QJsonObject object,
                                             bool dryRun, Failure& failure);
     void deleteJobLocked(const QJsonObject& job, const QString& propagation);
-    void deleteNamespaceLocked(const QString& ns);
+    // The admission webhooks of the script: a Failure when a rule denies the operation.
+    std::optional<Failure> admit(const char* operation, const ResourceType& type, const QString& ns, const QString& name) const;
+    std::optional<Identity> identify(const Peer& peer, const Request& request);
+    // RBAC: nullopt when allowed, else the Forbidden message.
+    std::optional<QString> forbidden(const Identity& who, const QString& verb, const ResourceType* type, const QString& subresource,
+                                     const QString& ns, const QString& name) const;
+    bool evict(Exchange& http, const Request& request, const Route& r);
+    bool selfSubjectAccessReview(Exchange& http, const Request& request, const Identity& who);
+    void serverFault(const QString& fault, const QString& check);
 
     const Script& script_;
     QStringList tokens_;
@@ -67,7 +82,10 @@ class ApiServer {
     Controller controller_;
     std::mutex authMu_;
     QHash<QString, int> tokenUses_;
-    QStringList conflictsLeft_;  // conflictOnCreate prefixes not yet used (under store_.mu)
+    QStringList conflictsLeft_;
+    std::atomic<bool> tokensRevoked_{false};
+    QString requestLog_;
+    std::mutex logMu_;  // conflictOnCreate prefixes not yet used (under store_.mu)
 };
 
 } // namespace kts

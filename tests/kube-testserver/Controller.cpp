@@ -28,6 +28,25 @@ bool readCheck(const QJsonObject& in, const QDir& base, const QString& where, Ch
     out.pendingMs = in.value(QLatin1String("pendingMs")).toInt(out.pendingMs);
     out.neverFinish = in.value(QLatin1String("neverFinish")).toBool(out.neverFinish);
     out.terminationMessage = in.value(QLatin1String("terminationMessage")).toString(out.terminationMessage);
+    out.podFault = in.value(QLatin1String("podFault")).toString(out.podFault);
+    out.faultAfterMs = in.value(QLatin1String("faultAfterMs")).toInt(out.faultAfterMs);
+    out.serverFault = in.value(QLatin1String("serverFault")).toString(out.serverFault);
+    static const QStringList podFaults{QString(), QStringLiteral("Pending"), QStringLiteral("Unschedulable"),
+                                       QStringLiteral("ErrImagePull"), QStringLiteral("Deleted"), QStringLiteral("Evicted")};
+    static const QStringList serverFaults{QString(), QStringLiteral("exit"), QStringLiteral("revokeTokens"), QStringLiteral("compact")};
+    if (!podFaults.contains(out.podFault)) {
+        *error = QStringLiteral("%1.podFault: unknown value \"%2\" (one of Pending, Unschedulable, ErrImagePull, Deleted, Evicted)")
+                     .arg(where, out.podFault);
+        return false;
+    }
+    if (!serverFaults.contains(out.serverFault)) {
+        *error = QStringLiteral("%1.serverFault: unknown value \"%2\" (one of exit, revokeTokens, compact)").arg(where, out.serverFault);
+        return false;
+    }
+    if (out.faultAfterMs < 0 || out.runMs < 0 || out.pendingMs < 0) {
+        *error = QStringLiteral("%1: runMs, pendingMs and faultAfterMs must not be negative").arg(where);
+        return false;
+    }
     if (in.contains(QLatin1String("log")))
         out.log = in.value(QLatin1String("log")).toString().toUtf8();
     const QString logFile = in.value(QLatin1String("logFile")).toString();
@@ -175,6 +194,52 @@ std::optional<Script> loadScript(const QString& path, QString* error) {
     for (const QJsonValue& v : faults.value(QLatin1String("conflictOnCreate")).toArray())
         script.faults.conflictOnCreate << v.toString();
     script.historyLimit = root.value(QLatin1String("historyLimit")).toInt(script.historyLimit);
+    script.deletionGraceMs = root.value(QLatin1String("deletionGraceMs")).toInt(script.deletionGraceMs);
+    script.bookmarkMs = faults.value(QLatin1String("bookmarkMs")).toInt(script.bookmarkMs);
+    script.exitAfterMs = faults.value(QLatin1String("exitAfterMs")).toInt(script.exitAfterMs);
+    if (script.deletionGraceMs < 0 || script.bookmarkMs < 10 || script.exitAfterMs < 0) {
+        *error = QStringLiteral("%1: deletionGraceMs and faults.exitAfterMs must not be negative, faults.bookmarkMs at least 10").arg(path);
+        return std::nullopt;
+    }
+    if (root.contains(QLatin1String("rbac"))) {
+        const QJsonObject rbac = root.value(QLatin1String("rbac")).toObject();
+        script.rbac.enabled = true;
+        script.rbac.user = rbac.value(QLatin1String("user")).toString(script.rbac.user);
+        auto strings = [&](const char* key, QStringList& out) {
+            if (!rbac.contains(QLatin1String(key)))
+                return true;
+            out.clear();
+            for (const QJsonValue& v : rbac.value(QLatin1String(key)).toArray()) {
+                const QString rule = v.toString().simplified();
+                if (QLatin1String(key) != QLatin1String("tokens") && rule.split(QLatin1Char(' ')).size() != 2) {
+                    *error = QStringLiteral("%1: rbac.%2: \"%3\" is not \"VERB RESOURCE\"").arg(path, QLatin1String(key), v.toString());
+                    return false;
+                }
+                out << rule;
+            }
+            return true;
+        };
+        if (!strings("tokens", script.rbac.tokens) || !strings("allow", script.rbac.allow) || !strings("deny", script.rbac.deny))
+            return std::nullopt;
+    }
+    const QJsonArray admission = root.value(QLatin1String("admission")).toArray();
+    for (qsizetype i = 0; i < admission.size(); ++i) {
+        const QJsonObject a = admission.at(i).toObject();
+        AdmissionRule rule;
+        rule.webhook = a.value(QLatin1String("webhook")).toString(rule.webhook);
+        rule.operation = a.value(QLatin1String("operation")).toString(rule.operation);
+        rule.resource = a.value(QLatin1String("resource")).toString();
+        rule.namePrefix = a.value(QLatin1String("namePrefix")).toString();
+        rule.message = a.value(QLatin1String("message")).toString(rule.message);
+        rule.code = a.value(QLatin1String("code")).toInt(rule.code);
+        rule.reason = a.value(QLatin1String("reason")).toString();
+        if (rule.resource.isEmpty() || (rule.operation != QLatin1String("CREATE") && rule.operation != QLatin1String("DELETE")) ||
+            rule.code < 400 || rule.code > 599) {
+            *error = QStringLiteral("%1: admission[%2]: needs resource, operation CREATE or DELETE, and a 4xx/5xx code").arg(path).arg(i);
+            return std::nullopt;
+        }
+        script.admission << rule;
+    }
     if (script.historyLimit < 1) {
         *error = QStringLiteral("%1: historyLimit: must be at least 1").arg(path);
         return std::nullopt;
@@ -212,6 +277,21 @@ QList<QJsonObject> nodeObjects(const Script& script) {
                           n.value(QLatin1String("taints")).toArray(), index++);
     }
     return out;
+}
+
+bool Rbac::allowed(const QString& verb, const QString& qualifiedResource) const {
+    if (!enabled)
+        return true;
+    auto matches = [&](const QStringList& rules) {
+        for (const QString& rule : rules) {
+            const QStringList p = rule.split(QLatin1Char(' '));
+            if ((p.value(0) == QLatin1String("*") || p.value(0) == verb) &&
+                (p.value(1) == QLatin1String("*") || p.value(1) == qualifiedResource))
+                return true;
+        }
+        return false;
+    };
+    return matches(allow) && !matches(deny);
 }
 
 Controller::Controller(Store& store, const Script& script) : store_(store), script_(script) {}
@@ -366,6 +446,164 @@ void Controller::jobDeleted(const QString& ns, const QString& job) {
     jobs_.erase({ns, job});
 }
 
+bool Controller::terminating(const QString& resource, const QString& ns, const QString& name) const {
+    for (const Doomed& d : doomed_)
+        if (d.resource == resource && d.ns == ns && d.name == name)
+            return true;
+    return false;
+}
+
+void Controller::removeNow(const QString& resource, const QString& ns, const QString& name) {
+    if (resource == QLatin1String("namespaces")) {
+        for (const QJsonObject& job : store_.list(QStringLiteral("jobs"), name))
+            jobs_.erase({name, metadataOf(job).value(QLatin1String("name")).toString()});
+        for (const ResourceType& t : resourceTypes()) {
+            if (!t.namespaced)
+                continue;
+            for (const QJsonObject& o : store_.list(t.resource, name)) {
+                const QString objectName = metadataOf(o).value(QLatin1String("name")).toString();
+                store_.remove(t.resource, name, objectName);
+                if (t.resource == QLatin1String("pods"))
+                    runs_.erase({name, objectName});
+            }
+        }
+        std::erase_if(doomed_, [&](const Doomed& d) { return d.ns == name; });
+        store_.remove(resource, {}, name);
+        store_.changed.notify_all();
+        return;
+    }
+    store_.remove(resource, ns, name);
+    if (resource == QLatin1String("pods"))
+        runs_.erase({ns, name});
+    if (resource == QLatin1String("jobs"))
+        jobs_.erase({ns, name});
+    store_.changed.notify_all();
+}
+
+QJsonObject Controller::deleteGracefully(const QString& resource, const QString& ns, const QString& name,
+                                         const QString& disruptionReason) {
+    const QJsonObject* found = store_.find(resource, ns, name);
+    if (!found)
+        return {};
+    if (terminating(resource, ns, name))
+        return *found;
+    QJsonObject object = *found;
+    const bool graceful = script_.deletionGraceMs > 0 || resource == QLatin1String("namespaces");
+    if (resource == QLatin1String("pods")) {  // a Job whose only pod goes away fails (backoffLimit 0)
+        const auto it = runs_.find({ns, name});
+        if (it != runs_.end() && it->second.stage != Stage::Terminated) {
+            if (graceful)  // the kubelet stops the container (SIGTERM, exit 143)
+                terminate(it->second, 143, QStringLiteral("Error"), {});
+            failJob(it->second, QStringLiteral("BackoffLimitExceeded"), QStringLiteral("Job has reached the specified backoff limit"));
+            if (const QJsonObject* now = store_.find(resource, ns, name))
+                object = *now;
+        }
+    }
+    if (!graceful) {
+        removeNow(resource, ns, name);
+        setMeta(object, QStringLiteral("deletionTimestamp"), nowTimestamp());
+        return object;
+    }
+    setMeta(object, QStringLiteral("deletionTimestamp"), nowTimestamp());
+    if (resource == QLatin1String("pods")) {
+        setMeta(object, QStringLiteral("deletionGracePeriodSeconds"), 30);
+        QJsonObject status = object.value(QLatin1String("status")).toObject();
+        if (!disruptionReason.isEmpty()) {
+            QJsonArray conditions = status.value(QLatin1String("conditions")).toArray();
+            conditions.append(condition(QStringLiteral("DisruptionTarget"), disruptionReason,
+                                        disruptionReason == QLatin1String("EvictionByEvictionAPI")
+                                            ? QStringLiteral("Eviction API: evicting")
+                                            : QStringLiteral("Taint manager: deleting due to NoExecute taint")));
+            status.insert(QStringLiteral("conditions"), conditions);
+            object.insert(QStringLiteral("status"), status);
+        }
+    }
+    if (resource == QLatin1String("namespaces")) {
+        QJsonObject status = object.value(QLatin1String("status")).toObject();
+        status.insert(QStringLiteral("phase"), QStringLiteral("Terminating"));
+        object.insert(QStringLiteral("status"), status);
+    }
+    object = store_.update(resource, object);
+    if (resource == QLatin1String("namespaces")) {  // the namespace controller empties it
+        for (const QJsonObject& job : store_.list(QStringLiteral("jobs"), name)) {
+            const QString jobName = metadataOf(job).value(QLatin1String("name")).toString();
+            jobs_.erase({name, jobName});
+            store_.remove(QStringLiteral("jobs"), name, jobName);
+        }
+        for (const ResourceType& t : resourceTypes()) {
+            if (!t.namespaced || t.resource == QLatin1String("pods"))
+                continue;
+            for (const QJsonObject& o : store_.list(t.resource, name))
+                store_.remove(t.resource, name, metadataOf(o).value(QLatin1String("name")).toString());
+        }
+        for (const QJsonObject& pod : store_.list(QStringLiteral("pods"), name))
+            deleteGracefully(QStringLiteral("pods"), name, metadataOf(pod).value(QLatin1String("name")).toString());
+        if (script_.deletionGraceMs == 0) {
+            removeNow(resource, ns, name);
+            return object;
+        }
+    }
+    // Namespaces go a little after their pods, as the namespace controller waits for them.
+    const int grace = script_.deletionGraceMs + (resource == QLatin1String("namespaces") ? script_.deletionGraceMs / 2 : 0);
+    doomed_.push_back({resource, ns, name, Clock::now() + std::chrono::milliseconds(grace)});
+    store_.changed.notify_all();
+    return object;
+}
+
+void Controller::failJob(PodRun& run, const QString& reason, const QString& message) {
+    auto j = jobs_.find({run.ns, run.job});
+    if (j == jobs_.end() || j->second.finished)
+        return;
+    j->second.finished = true;
+    updateJob(run, [&](QJsonObject& status) {
+        status.insert(QStringLiteral("active"), 0);
+        status.insert(QStringLiteral("ready"), 0);
+        status.insert(QStringLiteral("failed"), status.value(QLatin1String("failed")).toInt() + 1);
+        status.insert(QStringLiteral("conditions"),
+                      QJsonArray{condition(QStringLiteral("FailureTarget"), reason, message),
+                                 condition(QStringLiteral("Failed"), reason, message)});
+    });
+}
+
+void Controller::setPodPending(PodRun& run, const QJsonObject& podNow) {
+    // The podFault states a pod can sit in while Pending.
+    QJsonObject copy = podNow;
+    QJsonObject status = copy.value(QLatin1String("status")).toObject();
+    const QString& fault = run.check.podFault;
+    if (fault == QLatin1String("Unschedulable")) {
+        QJsonObject c = condition(QStringLiteral("PodScheduled"), QStringLiteral("Unschedulable"),
+                                  QStringLiteral("0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are "
+                                                 "available: 3 No preemption victims found for incoming pod."));
+        c.insert(QStringLiteral("status"), QStringLiteral("False"));
+        c.remove(QStringLiteral("lastTransitionTime"));
+        c.insert(QStringLiteral("lastTransitionTime"), nowTimestamp());
+        status = QJsonObject{{QStringLiteral("phase"), QStringLiteral("Pending")},
+                             {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
+                             {QStringLiteral("conditions"), QJsonArray{c}}};
+        QJsonObject spec = copy.value(QLatin1String("spec")).toObject();
+        spec.remove(QStringLiteral("nodeName"));
+        copy.insert(QStringLiteral("spec"), spec);
+    } else if (fault == QLatin1String("ErrImagePull")) {
+        const bool backOff = run.faultStep >= 2;
+        QJsonArray statuses;
+        for (const QJsonValue& v : status.value(QLatin1String("containerStatuses")).toArray()) {
+            QJsonObject cs = v.toObject();
+            const QString image = cs.value(QLatin1String("image")).toString();
+            const QJsonObject waiting{
+                {QStringLiteral("reason"), backOff ? QStringLiteral("ImagePullBackOff") : QStringLiteral("ErrImagePull")},
+                {QStringLiteral("message"),
+                 backOff ? QStringLiteral("Back-off pulling image \"%1\"").arg(image)
+                         : QStringLiteral("rpc error: code = NotFound desc = failed to pull and unpack image \"%1\": failed to resolve "
+                                          "reference \"%1\": %1: not found").arg(image)}};
+            cs.insert(QStringLiteral("state"), QJsonObject{{QStringLiteral("waiting"), waiting}});
+            statuses.append(cs);
+        }
+        status.insert(QStringLiteral("containerStatuses"), statuses);
+    }
+    copy.insert(QStringLiteral("status"), status);
+    store_.update(QStringLiteral("pods"), copy);
+}
+
 const Controller::PodRun* Controller::run(const QString& ns, const QString& pod) const {
     const auto it = runs_.find({ns, pod});
     return it == runs_.end() ? nullptr : &it->second;
@@ -418,6 +656,17 @@ void Controller::terminate(PodRun& run, int exitCode, const QString& reason, con
 }
 
 void Controller::tick() {
+    const auto tickTime = Clock::now();
+    for (std::size_t i = 0; i < doomed_.size();) {
+        if (doomed_[i].due > tickTime) {
+            ++i;
+            continue;
+        }
+        const Doomed d = doomed_[i];
+        doomed_.erase(doomed_.begin() + qsizetype(i));
+        removeNow(d.resource, d.ns, d.name);
+        i = 0;  // removeNow may have dropped other entries
+    }
     for (auto it = runs_.begin(); it != runs_.end();) {
         PodRun& run = it->second;
         JobRun* job = nullptr;
@@ -446,6 +695,33 @@ void Controller::tick() {
             store_.remove(QStringLiteral("pods"), run.ns, run.pod);
             it = runs_.erase(it);
             store_.changed.notify_all();
+            continue;
+        }
+
+        const QString& podFault = run.check.podFault;
+        if (run.stage == Stage::Pending && (podFault == QLatin1String("Unschedulable") || podFault == QLatin1String("ErrImagePull") ||
+                                            podFault == QLatin1String("Pending"))) {
+            // Stuck before the container starts: step 1 at pendingMs, step 2 (back-off) one more pendingMs later.
+            const int step = podFault == QLatin1String("Unschedulable") ? 1
+                             : msSince(run.created) >= 2 * qint64(std::max(run.check.pendingMs, 50)) ? 2
+                             : msSince(run.created) >= run.check.pendingMs ? 1 : 0;
+            if (step > run.faultStep && podFault != QLatin1String("Pending")) {
+                run.faultStep = step;
+                setPodPending(run, *pod);
+            }
+            ++it;
+            continue;
+        }
+
+        if (run.stage == Stage::Running && !run.faultFired && msSince(run.started) >= run.check.faultAfterMs &&
+            (podFault == QLatin1String("Deleted") || podFault == QLatin1String("Evicted"))) {
+            run.faultFired = true;
+            const QString ns = run.ns, name = run.pod;
+            deleteGracefully(QStringLiteral("pods"), ns, name,
+                             podFault == QLatin1String("Evicted") ? QStringLiteral("EvictionByEvictionAPI") : QString());
+            it = runs_.lower_bound({ns, name});  // the run may be gone
+            if (it != runs_.end() && it->first == std::make_pair(ns, name))
+                ++it;
             continue;
         }
 
@@ -478,6 +754,10 @@ void Controller::tick() {
             copy.insert(QStringLiteral("status"), status);
             store_.update(QStringLiteral("pods"), copy);
             updateJob(run, [](QJsonObject& s) { s.insert(QStringLiteral("ready"), 1); });
+            if (!run.check.serverFault.isEmpty() && onServerFault) {
+                QString check = run.job;
+                onServerFault(run.check.serverFault, check);
+            }
         }
 
         if (run.stage == Stage::Running) {

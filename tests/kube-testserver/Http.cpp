@@ -117,12 +117,21 @@ HttpConnection::ReadResult HttpConnection::readRequest(Request& request) {
             return ReadResult::Malformed;
     }
 
+    parseTarget(request);
+    return ReadResult::Ok;
+}
+
+void parseTarget(Request& request) {
     const qsizetype q = request.target.indexOf('?');
     const QByteArray rawPath = q >= 0 ? request.target.left(q) : request.target;
     request.path = QUrl::fromPercentEncoding(rawPath);
-    if (q >= 0)
-        request.query.setQuery(QString::fromUtf8(request.target.mid(q + 1)));
-    return ReadResult::Ok;
+    if (q >= 0) {
+        // Form encoding, as Go's url.ParseQuery reads it (client-go writes spaces as '+':
+        // labelSelector=app+in+%28a%2Cb%29); a literal plus arrives as %2B.
+        QByteArray query = request.target.mid(q + 1);
+        query.replace('+', "%20");
+        request.query.setQuery(QString::fromUtf8(query));
+    }
 }
 
 bool HttpConnection::send(int status, const QByteArray& contentType, const QByteArray& body, bool keepAlive) {

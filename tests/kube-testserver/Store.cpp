@@ -127,6 +127,8 @@ QJsonObject Store::remove(const QString& resource, const QString& ns, const QStr
 void Store::compact() {
     history_.clear();
     compacted_ = rv_;
+    ++compactions_;
+    changed.notify_all();
 }
 
 void Store::record(const QString& resource, const QByteArray& type, const QJsonObject& object) {

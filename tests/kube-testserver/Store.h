@@ -57,6 +57,9 @@ class Store {
     qint64 compactedRv() const { return compacted_; }
     // Drops the history so far: watches from an older version get 410.
     void compact();
+    // Bumped by every compact(): open watches started before it end with 410 Gone, as a watch cache
+    // that lost their position would.
+    qint64 compactions() const { return compactions_; }
     void setHistoryLimit(qsizetype limit) { historyLimit_ = limit; }
     const std::deque<Event>& history() const { return history_; }
 
@@ -67,6 +70,7 @@ class Store {
     std::deque<Event> history_;
     qint64 rv_ = 0;
     qint64 compacted_ = 0;
+    qint64 compactions_ = 0;
     qsizetype historyLimit_ = 20000;
 };
 

@@ -11,10 +11,12 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <memory>
 
 namespace kts {
@@ -157,7 +159,30 @@ TlsContext::~TlsContext() {
     SSL_CTX_free(ctx_);
 }
 
-bool TlsContext::init(const Pki& pki, QString* error) {
+namespace {
+int selectAlpn(SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in, unsigned int inlen, void* arg) {
+    const bool http2 = arg != nullptr;
+    for (const char* wanted : {"h2", "http/1.1"}) {
+        const QByteArray want(wanted);
+        if (want == "h2" && !http2)
+            continue;
+        for (unsigned int i = 0; i < inlen;) {
+            const unsigned int len = in[i];
+            if (i + 1 + len > inlen)
+                break;
+            if (len == unsigned(want.size()) && std::memcmp(in + i + 1, want.constData(), len) == 0) {
+                *out = in + i + 1;
+                *outlen = static_cast<unsigned char>(len);
+                return SSL_TLSEXT_ERR_OK;
+            }
+            i += 1 + len;
+        }
+    }
+    return SSL_TLSEXT_ERR_NOACK;
+}
+} // namespace
+
+bool TlsContext::init(const Pki& pki, QString* error, bool http2) {
     ctx_ = SSL_CTX_new(TLS_server_method());
     if (!ctx_) {
         *error = sslError("SSL_CTX_new failed");
@@ -175,6 +200,7 @@ bool TlsContext::init(const Pki& pki, QString* error) {
     SSL_CTX_add_client_CA(ctx_, ca.get());
     // Ask for a client certificate, verify it when given; bearer tokens cover the rest.
     SSL_CTX_set_verify(ctx_, SSL_VERIFY_PEER, nullptr);
+    SSL_CTX_set_alpn_select_cb(ctx_, selectAlpn, http2 ? this : nullptr);
     static const unsigned char sid[] = "pb-kube-testserver";
     SSL_CTX_set_session_id_context(ctx_, sid, sizeof sid - 1);
     return true;
@@ -198,6 +224,13 @@ bool TlsStream::handshake() {
         broken_ = true;
         return false;
     }
+    if (const char* sni = SSL_get_servername(ssl_, TLSEXT_NAMETYPE_host_name))
+        sni_ = QString::fromUtf8(sni);
+    const unsigned char* proto = nullptr;
+    unsigned int protoLen = 0;
+    SSL_get0_alpn_selected(ssl_, &proto, &protoLen);
+    if (proto)
+        alpn_ = QByteArray(reinterpret_cast<const char*>(proto), int(protoLen));
     if (X509* peer = SSL_get0_peer_certificate(ssl_); peer && SSL_get_verify_result(ssl_) == X509_V_OK) {
         X509_NAME* name = X509_get_subject_name(peer);
         for (int i = -1; (i = X509_NAME_get_index_by_NID(name, NID_commonName, i)) >= 0;) {
@@ -244,6 +277,44 @@ bool TlsStream::writeAll(const char* data, long size) {
         size -= n;
     }
     return !broken_;
+}
+
+bool TlsStream::setNonBlocking() {
+    const int flags = ::fcntl(fd_, F_GETFL, 0);
+    if (flags < 0 || ::fcntl(fd_, F_SETFL, flags | O_NONBLOCK) != 0)
+        return false;
+    SSL_set_mode(ssl_, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    return true;
+}
+
+long TlsStream::readSome(char* buffer, long size) {
+    if (broken_)
+        return -1;
+    const int n = SSL_read(ssl_, buffer, int(size));
+    if (n > 0)
+        return n;
+    const int err = SSL_get_error(ssl_, n);
+    ERR_clear_error();
+    if (err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE)
+        return -2;
+    if (err == SSL_ERROR_ZERO_RETURN)
+        return 0;
+    broken_ = true;
+    return err == SSL_ERROR_SYSCALL ? 0 : -1;
+}
+
+long TlsStream::writeSome(const char* data, long size) {
+    if (broken_)
+        return -1;
+    const int n = SSL_write(ssl_, data, int(size));
+    if (n > 0)
+        return n;
+    const int err = SSL_get_error(ssl_, n);
+    ERR_clear_error();
+    if (err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE)
+        return -2;
+    broken_ = true;
+    return -1;
 }
 
 bool TlsStream::peerGone() const {

@@ -29,7 +29,8 @@ class TlsContext {
     ~TlsContext();
     TlsContext(const TlsContext&) = delete;
     TlsContext& operator=(const TlsContext&) = delete;
-    bool init(const Pki& pki, QString* error);
+    // With `http2`, ALPN offers "h2" first (then "http/1.1"); without, only "http/1.1".
+    bool init(const Pki& pki, QString* error, bool http2 = true);
     SSL_CTX* handle() const { return ctx_; }
 
   private:
@@ -48,10 +49,19 @@ class TlsStream {
     // The verified client certificate's subject CN (empty when none was presented).
     QString peerCommonName() const { return peerCn_; }
     QStringList peerOrganizations() const { return peerOrgs_; }
+    // The SNI the client sent (empty when none) and the ALPN protocol agreed ("h2", "http/1.1", or
+    // empty when the client offered none).
+    QString serverName() const { return sni_; }
+    QByteArray alpn() const { return alpn_; }
     // Bytes read (>0), 0 on orderly close, -1 on error.
     long read(char* buffer, long size);
     bool writeAll(const char* data, long size);
     bool writeAll(const QByteArray& data) { return writeAll(data.constData(), data.size()); }
+    // Non-blocking use (the HTTP/2 loop polls the socket itself): after setNonBlocking(), readSome
+    // and writeSome return -2 when they would block, -1 on error, 0 (read) on orderly close.
+    bool setNonBlocking();
+    long readSome(char* buffer, long size);
+    long writeSome(const char* data, long size);
     // True when the peer has hung up (checked without blocking).
     bool peerGone() const;
     // Closes the socket without a TLS close_notify (a dropped connection).
@@ -64,6 +74,8 @@ class TlsStream {
     bool broken_ = false;
     QString peerCn_;
     QStringList peerOrgs_;
+    QString sni_;
+    QByteArray alpn_;
 };
 
 } // namespace kts

@@ -30,10 +30,67 @@ namespace {
 
 int g_wake[2] = {-1, -1};  // written to when the server should stop
 
-void usage() {
-    std::fputs("usage: pb-kube-testserver --write-kubeconfig FILE [--port N] [--script FILE.json]\n"
-               "                          [--token TOKEN]... [--tokens-file FILE] [--state-dir DIR] [--no-stdin-exit]\n",
-               stderr);
+void usage(FILE* to) {
+    std::fputs(
+        "usage: pb-kube-testserver --write-kubeconfig FILE [--port N] [--script FILE.json]\n"
+        "                          [--token TOKEN]... [--tokens-file FILE] [--state-dir DIR] [--no-stdin-exit]\n"
+        "                          [--request-log FILE] [--http1-only]\n"
+        "\n"
+        "A Kubernetes API server stand-in for tests: HTTPS on 127.0.0.1 with a throwaway CA, a client\n"
+        "certificate user (pb-admin, system:masters) and bearer tokens (default pb-test-token). It writes a\n"
+        "kubeconfig (contexts pb-cert and pb-token), prints one 'listening' line, and serves until\n"
+        "SIGTERM/SIGINT or stdin EOF. Each Job gets one Pod that goes Pending -> Running -> Succeeded/Failed.\n"
+        "HTTP/2 (h2, chosen by ALPN) and HTTP/1.1 are both served; --http1-only offers HTTP/1.1 alone.\n"
+        "\n"
+        "--tokens-file FILE   bearer tokens, one a line, re-read on every request (edit it to revoke one)\n"
+        "--request-log FILE   appends one JSON line per request: method, target, protocol (HTTP/1.1 or h2),\n"
+        "                     host (Host or :authority), sni, alpn, auth (certificate/bearer/none), user, userAgent\n"
+        "\n"
+        "Script (JSON object; every key optional):\n"
+        "  serverVersion {..}       fields merged over the default v1.33.0 /version answer\n"
+        "  nodes [{name, gpus, labels, taints, osImage, kernelVersion, containerRuntimeVersion, kubeletVersion}]\n"
+        "  checks {NAME: CHECK}     per check; a Job is matched by its first container arg, else by the label\n"
+        "                           proofbench.dev/check on the Job or its pod template\n"
+        "  defaultCheck CHECK       for Jobs matching no check\n"
+        "  CHECK = {exitCode, log | logFile, terminationMessage, runMs (300), pendingMs (50), neverFinish,\n"
+        "           podFault, faultAfterMs (100), serverFault}\n"
+        "    podFault \"Pending\"        the pod stays Pending (ContainerCreating) until deleted or the deadline\n"
+        "             \"Unschedulable\"  Pending, no node, PodScheduled=False reason Unschedulable (Insufficient nvidia.com/gpu)\n"
+        "             \"ErrImagePull\"   Pending; container waiting ErrImagePull after pendingMs, ImagePullBackOff\n"
+        "                              one pendingMs (at least 50 ms) later, for good\n"
+        "             \"Deleted\"        faultAfterMs after the container starts the pod is deleted (as by a drain or\n"
+        "                              kubectl delete): graceful deletion, then a DELETED watch event; the Job fails\n"
+        "                              (BackoffLimitExceeded, no replacement pod)\n"
+        "             \"Evicted\"        as Deleted, through the Eviction API: condition DisruptionTarget reason\n"
+        "                              EvictionByEvictionAPI first\n"
+        "    serverFault \"exit\"         when this check's container starts, the server process exits (connections drop)\n"
+        "                \"revokeTokens\" ... every bearer token is 401 Unauthorized from then on (certificates still work)\n"
+        "                \"compact\"      ... the watch history is compacted: open watches get ERROR 410 Expired and\n"
+        "                              resuming or listing at an older resourceVersion is 410 Gone\n"
+        "  deletionGraceMs N        graceful deletion (the 30 s grace scaled down): deleted pods and namespaces keep\n"
+        "                           existing with metadata.deletionTimestamp for N ms (pods get deletionGracePeriodSeconds\n"
+        "                           30, a running container is killed, exit 143); a deleted namespace is phase Terminating,\n"
+        "                           its objects are deleted, creating in it is 403 (NamespaceTerminating) and re-creating it\n"
+        "                           is 409 until it is gone 1.5*N ms after. 0 (default): pods go at once; a namespace is\n"
+        "                           still Terminating in one MODIFIED event before its DELETED.\n"
+        "  historyLimit N           events kept for watch resume (20000); older resourceVersions get 410 Gone\n"
+        "  faults {dropWatchAfterEvents N, tokenMaxUses N, slowMs N, conflictOnCreate [name prefix...],\n"
+        "          bookmarkMs N (1000: idle time before a BOOKMARK on watches with allowWatchBookmarks),\n"
+        "          exitAfterMs N (the process exits N ms after start)}\n"
+        "  rbac {user, tokens [..], allow [..], deny [..]}\n"
+        "                           bearer-token users (all tokens, or those listed) become USER with these rules\n"
+        "                           (the certificate user stays system:masters). A rule is \"VERB RESOURCE\", the\n"
+        "                           resource qualified by group (jobs.batch, pods, pods/log, pods/eviction, namespaces,\n"
+        "                           clusterrolebindings.rbac.authorization.k8s.io); \"*\" matches any. Allowed = some\n"
+        "                           allow rule matches (default [\"* *\"]) and no deny rule does. Anything else is 403\n"
+        "                           Forbidden with the apiserver's Status body; SelfSubjectAccessReview answers the same.\n"
+        "  admission [{resource, operation CREATE|DELETE, namePrefix, webhook, message, code (403), reason}]\n"
+        "                           a validating webhook that denies matching requests: Status code CODE, message\n"
+        "                           'admission webhook \"WEBHOOK\" denied the request: MESSAGE'\n"
+        "Example: {\"deletionGraceMs\": 300, \"checks\": {\"gpu-operator-health\": {\"podFault\": \"ErrImagePull\"},\n"
+        "          \"nccl-all-reduce\": {\"serverFault\": \"exit\"}},\n"
+        "          \"rbac\": {\"user\": \"jane\", \"deny\": [\"create clusterrolebindings.rbac.authorization.k8s.io\"]}}\n",
+        to);
 }
 
 bool writeFile(const QString& path, const QByteArray& data, bool secret, QString* error) {
@@ -78,10 +135,11 @@ void wake() {
 } // namespace
 
 int main(int argc, char** argv) {
-    QString kubeconfigPath, scriptPath, tokensFile, stateDir;
+    QString kubeconfigPath, scriptPath, tokensFile, stateDir, requestLog;
     QStringList tokens;
     int port = 0;
     bool stdinExit = true;
+    bool http2 = true;
     for (int i = 1; i < argc; ++i) {
         const QString arg = QString::fromLocal8Bit(argv[i]);
         auto value = [&](QString& out) {
@@ -98,6 +156,8 @@ int main(int argc, char** argv) {
             value(scriptPath);
         else if (arg == QLatin1String("--tokens-file"))
             value(tokensFile);
+        else if (arg == QLatin1String("--request-log"))
+            value(requestLog);
         else if (arg == QLatin1String("--state-dir"))
             value(stateDir);
         else if (arg == QLatin1String("--token")) {
@@ -114,16 +174,16 @@ int main(int argc, char** argv) {
         } else if (arg == QLatin1String("--no-stdin-exit"))
             stdinExit = false;
         else if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
-            usage();
+            usage(stdout);
             return 0;
         } else {
             std::fprintf(stderr, "pb-kube-testserver: unknown argument: %s\n", argv[i]);
-            usage();
+            usage(stderr);
             return 2;
         }
     }
     if (kubeconfigPath.isEmpty()) {
-        usage();
+        usage(stderr);
         return 2;
     }
     if (tokens.isEmpty())
@@ -151,7 +211,7 @@ int main(int argc, char** argv) {
 
     const std::optional<kts::Pki> pki = kts::generatePki(&error);
     kts::TlsContext tls;
-    if (!pki || !tls.init(*pki, &error)) {
+    if (!pki || !tls.init(*pki, &error, http2)) {
         std::fprintf(stderr, "pb-kube-testserver: %s\n", qPrintable(error));
         return 1;
     }
@@ -209,6 +269,7 @@ int main(int argc, char** argv) {
         }).detach();
 
     kts::ApiServer server(*script, tokens, tokensFile);
+    server.setRequestLog(requestLog);
     server.start(port);
 
     std::printf("pb-kube-testserver listening on https://127.0.0.1:%d\n", port);
