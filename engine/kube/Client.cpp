@@ -9,7 +9,12 @@
 #include <QJsonDocument>
 #include <QUrl>
 
+#include <arpa/inet.h>
+
 #include <chrono>
+#include <map>
+#include <optional>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -74,7 +79,126 @@ void describeFailure(ApiResponse& r, const QString& what) {
     r.message = detail.isEmpty() ? head : head + QStringLiteral(": ") + detail;
 }
 
+// An IP address as Go's net.IP compares them: IPv4 and IPv4-mapped IPv6 are the same address.
+struct Ip {
+    bool valid = false;
+    bool v4 = false;
+    unsigned char b[16] = {};
+};
+
+Ip parseIp(const QString& text) {
+    Ip ip;
+    const QByteArray t = text.toLatin1();
+    unsigned char buf[16] = {};
+    if (::inet_pton(AF_INET, t.constData(), buf) == 1) {
+        ip.valid = ip.v4 = true;
+        std::memcpy(ip.b, buf, 4);
+    } else if (::inet_pton(AF_INET6, t.constData(), buf) == 1) {
+        ip.valid = true;
+        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        if (std::memcmp(buf, mapped, 12) == 0) {
+            ip.v4 = true;
+            std::memcpy(ip.b, buf + 12, 4);
+        } else {
+            std::memcpy(ip.b, buf, 16);
+        }
+    }
+    return ip;
+}
+
+bool sameIp(const Ip& a, const Ip& b) {
+    return a.valid && b.valid && a.v4 == b.v4 && std::memcmp(a.b, b.b, a.v4 ? 4 : 16) == 0;
+}
+
+bool isLoopback(const Ip& ip) {
+    static const unsigned char one[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    return ip.valid && (ip.v4 ? ip.b[0] == 127 : std::memcmp(ip.b, one, 16) == 0);
+}
+
+// "10.0.0.0/8", "fd00::/8"; false when `cidr` is not one.
+bool parseCidr(const QString& cidr, Ip& net, int& bits) {
+    const qsizetype slash = cidr.indexOf(QLatin1Char('/'));
+    if (slash <= 0)
+        return false;
+    net = parseIp(cidr.left(slash));
+    bool ok = false;
+    bits = cidr.mid(slash + 1).toInt(&ok);
+    return net.valid && ok && bits >= 0 && bits <= (net.v4 ? 32 : 128);
+}
+
+bool inCidr(const Ip& ip, const Ip& net, int bits) {
+    if (!ip.valid || ip.v4 != net.v4)
+        return false;
+    for (int i = 0; i < bits; ++i) {
+        const int byte = i / 8, mask = 0x80 >> (i % 8);
+        if ((ip.b[byte] & mask) != (net.b[byte] & mask))
+            return false;
+    }
+    return true;
+}
+
 } // namespace
+
+QString proxyFromEnvironment(const QUrl& server, const QProcessEnvironment& env) {
+    auto either = [&](const char* upper, const char* lower) {  // Go: the first one set and non-empty
+        QString v = env.value(QLatin1String(upper)).trimmed();
+        return v.isEmpty() ? env.value(QLatin1String(lower)).trimmed() : v;
+    };
+    const bool https = server.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0;
+    QString proxy = https ? either("HTTPS_PROXY", "https_proxy") : either("HTTP_PROXY", "http_proxy");
+    if (proxy.isEmpty())
+        return {};
+    const QString host = server.host().toLower();
+    const QString port = QString::number(server.port(https ? 443 : 80));
+    const Ip ip = parseIp(host);
+    if (host == QLatin1String("localhost") || isLoopback(ip))
+        return {};
+    for (QString entry : either("NO_PROXY", "no_proxy").split(QLatin1Char(','))) {
+        entry = entry.trimmed().toLower();
+        if (entry.isEmpty())
+            continue;
+        if (entry == QLatin1String("*"))
+            return {};
+        Ip net;
+        int bits = 0;
+        if (parseCidr(entry, net, bits)) {
+            if (inCidr(ip, net, bits))
+                return {};
+            continue;
+        }
+        QString phost = entry, pport;
+        if (entry.startsWith(QLatin1Char('['))) {  // [v6] or [v6]:port
+            const qsizetype close = entry.indexOf(QLatin1Char(']'));
+            if (close < 0)
+                continue;
+            phost = entry.mid(1, close - 1);
+            if (entry.mid(close + 1).startsWith(QLatin1Char(':')))
+                pport = entry.mid(close + 2);
+        } else if (entry.count(QLatin1Char(':')) == 1) {  // host:port (a bare IPv6 has more colons)
+            phost = entry.section(QLatin1Char(':'), 0, 0);
+            pport = entry.section(QLatin1Char(':'), 1);
+        }
+        if (phost.isEmpty())
+            continue;
+        if (const Ip pip = parseIp(phost); pip.valid) {
+            if (sameIp(ip, pip) && (pport.isEmpty() || pport == port))
+                return {};
+            continue;
+        }
+        if (phost.startsWith(QLatin1String("*.")))
+            phost = phost.mid(1);
+        bool matchHost = false;
+        if (!phost.startsWith(QLatin1Char('.'))) {
+            matchHost = true;
+            phost.prepend(QLatin1Char('.'));
+        }
+        if ((host.endsWith(phost) || (matchHost && host == phost.mid(1))) && (pport.isEmpty() || pport == port))
+            return {};
+    }
+    if (!proxy.contains(QLatin1String("://")))
+        proxy.prepend(QStringLiteral("http://"));
+    return proxy;
+}
 
 QString resourcePath(const QString& apiVersion, const QString& resource, const QString& ns, const QString& name) {
     QString p = apiVersion.contains(QLatin1Char('/')) ? QStringLiteral("/apis/") + apiVersion : QStringLiteral("/api/") + apiVersion;
@@ -94,7 +218,8 @@ struct Client::Impl {
     QByteArray caPem;
     QByteArray baseUrl;   // scheme://host[:port][/prefix], host replaced by tls-server-name when set
     QByteArray connectTo; // CURLOPT_CONNECT_TO entry for tls-server-name
-    QByteArray proxy;
+    QByteArray hostHeader; // "Host: host[:port]" of the server URL when tls-server-name changed the URL
+    QByteArray proxy;      // proxy-url, else the environment's proxy as Go applies it; empty: direct
 
     // One transfer's state, reached from libcurl's callbacks.
     struct Transfer {
@@ -206,6 +331,8 @@ struct Client::Impl {
             headers = curl_slist_append(headers, ct.constData());
         }
         headers = curl_slist_append(headers, "Expect:");
+        if (!hostHeader.isEmpty())  // libcurl sends it as :authority on HTTP/2
+            headers = curl_slist_append(headers, hostHeader.constData());
         QByteArray auth;
         if (!c.bearerToken.isEmpty()) {
             auth = "Authorization: Bearer " + c.bearerToken.toUtf8();
@@ -246,13 +373,22 @@ struct Client::Impl {
             connectTos = curl_slist_append(connectTos, connectTo.constData());
             curl_easy_setopt(curl, CURLOPT_CONNECT_TO, connectTos);
         }
-        // Without proxy-url libcurl follows https_proxy/no_proxy from the environment, as kubectl does.
-        if (!proxy.isEmpty())
-            curl_easy_setopt(curl, CURLOPT_PROXY, proxy.constData());
+        // Always explicit: libcurl's own reading of https_proxy/no_proxy differs from Go's (loopback,
+        // port and "*." forms), so the choice was made in create(); "" means no proxy at all.
+        curl_easy_setopt(curl, CURLOPT_PROXY, proxy.constData());
 
         const CURLcode rc = curl_easy_perform(curl);
         long code = 0;
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+        long version = 0;
+        curl_easy_getinfo(curl, CURLINFO_HTTP_VERSION, &version);
+        switch (version) {
+        case CURL_HTTP_VERSION_1_0: r.protocol = QStringLiteral("HTTP/1.0"); break;
+        case CURL_HTTP_VERSION_1_1: r.protocol = QStringLiteral("HTTP/1.1"); break;
+        case CURL_HTTP_VERSION_2_0: r.protocol = QStringLiteral("HTTP/2"); break;
+        case CURL_HTTP_VERSION_3: r.protocol = QStringLiteral("HTTP/3"); break;
+        default: break;
+        }
         curl_easy_cleanup(curl);
         curl_slist_free_all(headers);
         curl_slist_free_all(connectTos);
@@ -335,6 +471,11 @@ Result<std::unique_ptr<Client>> Client::create(const ResolvedContext& context, c
         (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")))
         return makeError(QStringLiteral("server '%1' is not an https:// URL").arg(cl.server), cl.sourceFile, 0,
                          field + QStringLiteral(".server"));
+    if (cl.insecureSkipTlsVerify && (!cl.certificateAuthority.isEmpty() || !cl.certificateAuthorityData.isEmpty()))
+        return makeError(QStringLiteral("cluster '%1' sets insecure-skip-tls-verify together with a certificate authority; kubectl "
+                                        "refuses this (\"specifying a root certificates file with the insecure flag is not allowed\")")
+                             .arg(cl.name),
+                         cl.sourceFile, 0, field + QStringLiteral(".insecure-skip-tls-verify"));
     std::unique_ptr<Client> c(new Client());
     Impl& d = *c->d;
     d.ctx = context;
@@ -360,15 +501,16 @@ Result<std::unique_ptr<Client>> Client::create(const ResolvedContext& context, c
         d.connectTo = (cl.tlsServerName + QLatin1Char(':') + QString::number(port) + QLatin1Char(':') + hostForUrl + QLatin1Char(':') +
                        QString::number(port))
                           .toUtf8();
+        // SNI and certificate check use tls-server-name; the Host header stays the server URL's
+        // host[:port], as Go sets it (kubectl).
+        d.hostHeader = "Host: " + (hostForUrl + (url.port() >= 0 ? QLatin1Char(':') + QString::number(url.port()) : QString())).toUtf8();
     } else {
         d.baseUrl = (url.scheme() + QStringLiteral("://") + hostForUrl + QLatin1Char(':') + QString::number(port) + prefix).toUtf8();
     }
-    if (!cl.proxyUrl.isEmpty()) {
-        QString p = cl.proxyUrl;
-        if (p.startsWith(QLatin1String("socks5://"), Qt::CaseInsensitive))
-            p = QStringLiteral("socks5h://") + p.mid(9); // names resolved by the proxy, as kubectl does
-        d.proxy = p.toUtf8();
-    }
+    QString p = !cl.proxyUrl.isEmpty() ? cl.proxyUrl : proxyFromEnvironment(url, QProcessEnvironment::systemEnvironment());
+    if (p.startsWith(QLatin1String("socks5://"), Qt::CaseInsensitive))
+        p = QStringLiteral("socks5h://") + p.mid(9); // names resolved by the proxy, as kubectl does
+    d.proxy = p.toUtf8();
     return c;
 }
 
@@ -523,6 +665,159 @@ ApiResponse Client::logs(const QString& ns, const QString& pod, const QString& c
         r.message.clear();
     }
     return r;
+}
+
+Status Client::refreshCredentials() {
+    d->creds->invalidate();
+    Result<Credentials> c = d->creds->get();
+    if (!c)
+        return c.error();
+    return Status::success();
+}
+
+ApiResponse Client::listAll(const QString& collectionPath, const QUrlQuery& query, int pageSize, int* pages) {
+    constexpr int kMaxPages = 100000;
+    int n = 0;
+    bool restarted = false;
+    QJsonArray items;
+    std::optional<ApiResponse> first;
+    QString cont;
+    for (;;) {
+        QUrlQuery q = query;
+        if (pageSize > 0)
+            q.addQueryItem(QStringLiteral("limit"), QString::number(pageSize));
+        if (!cont.isEmpty())
+            q.addQueryItem(QStringLiteral("continue"), cont);
+        ApiResponse r = d->call("GET", collectionPath, q);
+        ++n;
+        if (pages)
+            *pages = n;
+        if (!r.ok()) {
+            if (r.http == 410 && !cont.isEmpty() && !restarted) {
+                // The continue token outlived the server's history: start over, once.
+                restarted = true;
+                cont.clear();
+                items = QJsonArray();
+                first.reset();
+                continue;
+            }
+            return r;
+        }
+        if (!first)
+            first = r;
+        for (const QJsonValue& v : r.object.value(QStringLiteral("items")).toArray())
+            items.append(v);
+        cont = r.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("continue")).toString();
+        if (cont.isEmpty() || pageSize <= 0)
+            break;
+        if (n >= kMaxPages) {
+            ApiResponse e;
+            e.reason = QStringLiteral("TooManyPages");
+            e.message = methodPath("GET", collectionPath) + QStringLiteral(": more than %1 pages; stopped").arg(kMaxPages);
+            return e;
+        }
+    }
+    ApiResponse out = std::move(*first);
+    QJsonObject meta = out.object.value(QStringLiteral("metadata")).toObject();
+    meta.remove(QStringLiteral("continue"));
+    meta.remove(QStringLiteral("remainingItemCount"));
+    out.object.insert(QStringLiteral("metadata"), meta);
+    out.object.insert(QStringLiteral("items"), items);
+    out.body.clear();  // the pages' bodies are not kept; `object` holds the whole list
+    return out;
+}
+
+ApiResponse Client::listAndWatch(const QString& collectionPath, const WatchOptions& options,
+                                 const std::function<bool(const WatchEvent&)>& onEvent, WatchStats* stats, int maxRelists) {
+    WatchStats local;
+    WatchStats& st = stats ? *stats : local;
+    st = WatchStats();
+    auto keyOf = [](const QJsonObject& o) {
+        const QJsonObject m = o.value(QStringLiteral("metadata")).toObject();
+        return m.value(QStringLiteral("namespace")).toString() + QLatin1Char('/') + m.value(QStringLiteral("name")).toString();
+    };
+    auto rvOf = [](const QJsonObject& o) {
+        return o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")).toString();
+    };
+    auto stopped = [] {
+        ApiResponse r;
+        r.http = 200;
+        return r;
+    };
+    std::map<QString, QJsonObject> known;  // what the caller has been told exists
+    bool firstList = true;
+    int relistsInRow = 0;
+    for (;;) {
+        QUrlQuery q;
+        if (!options.labelSelector.isEmpty())
+            q.addQueryItem(QStringLiteral("labelSelector"), options.labelSelector);
+        if (!options.fieldSelector.isEmpty())
+            q.addQueryItem(QStringLiteral("fieldSelector"), options.fieldSelector);
+        int pages = 0;
+        ApiResponse list = listAll(collectionPath, q, 500, &pages);
+        st.pages += pages;
+        if (!list.ok())
+            return list;
+        const QString listRv = rvOf(list.object);
+        st.resourceVersion = listRv;
+        std::map<QString, QJsonObject> now;
+        for (const QJsonValue& v : list.object.value(QStringLiteral("items")).toArray())
+            now[keyOf(v.toObject())] = v.toObject();
+        // Report what changed since the caller last heard (everything, the first time).
+        QList<WatchEvent> diff;
+        for (const auto& [k, o] : known)
+            if (now.find(k) == now.end())
+                diff << WatchEvent{QStringLiteral("DELETED"), o, !firstList};
+        for (const auto& [k, o] : now) {
+            const auto old = known.find(k);
+            if (old == known.end())
+                diff << WatchEvent{QStringLiteral("ADDED"), o, !firstList};
+            else if (rvOf(old->second) != rvOf(o))
+                diff << WatchEvent{QStringLiteral("MODIFIED"), o, true};
+        }
+        known = std::move(now);
+        firstList = false;
+        for (const WatchEvent& ev : diff)
+            if (!onEvent(ev))
+                return stopped();
+
+        WatchOptions wo = options;
+        wo.resourceVersion = listRv;
+        bool sawEvent = false, userStopped = false;
+        int resumes = 0;
+        ApiResponse w = watch(collectionPath, wo, [&](const WatchEvent& ev) {
+            const QString v = rvOf(ev.object);
+            if (!v.isEmpty())
+                st.resourceVersion = v;
+            if (ev.isBookmark()) {
+                ++st.bookmarks;
+            } else {
+                sawEvent = true;
+                if (ev.isDeleted())
+                    known.erase(keyOf(ev.object));
+                else
+                    known[keyOf(ev.object)] = ev.object;
+            }
+            if (!onEvent(ev)) {
+                userStopped = true;
+                return false;
+            }
+            return true;
+        }, &resumes);
+        st.resumes += resumes;
+        if (userStopped)
+            return stopped();
+        if (w.http == 410 || w.reason == QLatin1String("Gone")) {
+            ++st.relists;
+            relistsInRow = sawEvent ? 1 : relistsInRow + 1;
+            if (relistsInRow > maxRelists) {
+                w.message += QStringLiteral(" (listed again %1 times in a row without an event; giving up)").arg(relistsInRow - 1);
+                return w;
+            }
+            continue;
+        }
+        return w;
+    }
 }
 
 } // namespace pb::kube

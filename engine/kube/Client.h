@@ -14,6 +14,8 @@
 #include <QByteArrayView>
 #include <QJsonObject>
 #include <QString>
+#include <QProcessEnvironment>
+#include <QUrl>
 #include <QUrlQuery>
 
 #include <atomic>
@@ -29,6 +31,7 @@ struct ApiResponse {
     QString reason;          // Status.reason, e.g. "NotFound", "AlreadyExists", "Gone", "Unauthorized"
     QString message;         // a sentence for the user: method, path, HTTP code and Status.message,
                              // or the transport error
+    QString protocol;        // the HTTP version spoken: "HTTP/2", "HTTP/1.1" (empty without an answer)
     bool ok() const { return http >= 200 && http < 300; }
     Error error() const { return makeError(message); }
 };
@@ -46,6 +49,21 @@ enum class Propagation { Background, Foreground, Orphan };
 struct WatchEvent {
     QString type;        // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
     QJsonObject object;
+    // listAndWatch only: true for events made from a re-list after 410 Gone (an object that was in
+    // the old list and is not in the new one arrives as a synthetic DELETED; new or changed ones as
+    // ADDED / MODIFIED), so a caller sees every deletion even when the watch history lost it.
+    bool synthetic = false;
+    bool isDeleted() const { return type == QLatin1String("DELETED"); }
+    bool isBookmark() const { return type == QLatin1String("BOOKMARK"); }
+};
+
+// What listAndWatch went through, for logs and tests.
+struct WatchStats {
+    int resumes = 0;      // streams re-opened from the last resourceVersion (timeout, drop)
+    int relists = 0;      // 410 Gone answered by listing again
+    int bookmarks = 0;    // BOOKMARK events seen
+    int pages = 0;        // list pages fetched (limit/continue)
+    QString resourceVersion;  // the last version seen
 };
 
 struct WatchOptions {
@@ -82,6 +100,26 @@ class Client {
     ApiResponse watch(const QString& collectionPath, const WatchOptions& options,
                       const std::function<bool(const WatchEvent&)>& onEvent, int* resumes = nullptr);
 
+    // A whole list, fetched in pages of `pageSize` (limit/continue). An expired continue token
+    // (410) restarts the list once from the beginning. The answer is one List object with every item
+    // and the resourceVersion of the first page; `pages` counts requests.
+    ApiResponse listAll(const QString& collectionPath, const QUrlQuery& query = {}, int pageSize = 500, int* pages = nullptr);
+
+    // Lists (paged), reports every item as ADDED, then watches from the list's version, resuming
+    // dropped streams. A 410 Gone (compacted history, too old resourceVersion) is answered by listing
+    // again and reporting the difference (synthetic DELETED / ADDED / MODIFIED), then watching on.
+    // DELETED and BOOKMARK events are passed on as they come. Ends when onEvent returns false (http
+    // 200), on cancel(), on an error that reconnecting cannot fix (401 after a credential refresh,
+    // 403, 404), or after `maxRelists` re-lists in a row without an event between them.
+    ApiResponse listAndWatch(const QString& collectionPath, const WatchOptions& options,
+                             const std::function<bool(const WatchEvent&)>& onEvent, WatchStats* stats = nullptr,
+                             int maxRelists = 5);
+
+    // Forgets cached credentials and fetches new ones now (re-runs the exec plugin, re-reads a
+    // tokenFile). Every call already does this once before retrying a 401; callers that saw a 401
+    // elsewhere (a watch that ended with one) can ask for it explicitly.
+    Status refreshCredentials();
+
     // Pod logs: with follow, streams until the container exits (or onChunk returns false / cancel).
     ApiResponse logs(const QString& ns, const QString& pod, const QString& container, bool follow,
                      const std::function<bool(QByteArrayView)>& onChunk);
@@ -95,6 +133,14 @@ class Client {
     struct Impl;
     std::unique_ptr<Impl> d;
 };
+
+// The proxy kubectl (Go's net/http ProxyFromEnvironment) would use for `server` when the kubeconfig
+// sets no proxy-url: HTTPS_PROXY (or https_proxy) for https servers, HTTP_PROXY for http, unless
+// the host is localhost or a loopback IP, or NO_PROXY (or no_proxy) matches: "*", an IP, a CIDR, a
+// domain (itself and its subdomains; ".example.com" subdomains only; "*.example.com" as
+// ".example.com"), each optionally with ":port". A proxy without a scheme is http://. Empty: connect
+// directly.
+QString proxyFromEnvironment(const QUrl& server, const QProcessEnvironment& env);
 
 // "/api/v1/namespaces/NS/pods" style paths for the core group and named groups.
 QString resourcePath(const QString& apiVersion, const QString& resource, const QString& ns = {}, const QString& name = {});

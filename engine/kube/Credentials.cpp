@@ -2,6 +2,7 @@
 #include "kube/Credentials.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -16,6 +17,11 @@ namespace pb::kube {
 namespace {
 
 constexpr int kExecTimeoutMs = 60000;
+// An exec plugin's stdout (one ExecCredential) and stderr (its prompts and warnings) are each read up
+// to this much; past it the plugin is stopped and the run fails with that said. Only a short tail of
+// stderr is quoted in errors, so nothing it writes is kept twice or stored whole.
+constexpr qint64 kExecOutputCap = 1024 * 1024;
+constexpr qsizetype kStderrQuote = 2000;
 constexpr int kLoginShellTimeoutMs = 5000;
 // Exec credentials are renewed this long before they expire, so a request never carries a token
 // that dies on the way.
@@ -126,7 +132,10 @@ Result<Credentials> CredentialProvider::get() {
     const User& u = m_ctx.user;
     if (u.problem)
         return *u.problem;
-    if (u.exec) {
+    // kubectl (client-go) sends a static token (or tokenFile) when the user has one and never runs the
+    // exec plugin for it: the plugin only fills in an Authorization header nobody else set.
+    const bool staticToken = !u.token.isEmpty() || !u.tokenFile.isEmpty();
+    if (u.exec && !staticToken) {
         if (m_cached) {
             const bool fresh = !m_cached->expiry ||
                                QDateTime::currentDateTimeUtc().secsTo(*m_cached->expiry) > kRefreshMarginSecs;
@@ -242,14 +251,49 @@ Result<Credentials> CredentialProvider::runExec() {
     if (!p.waitForStarted(kExecTimeoutMs))
         return makeError(QStringLiteral("exec plugin '%1' could not be started: %2").arg(program, p.errorString()), u.sourceFile,
                          e.line, field + QStringLiteral(".command"));
-    if (!p.waitForFinished(kExecTimeoutMs)) {
+    // Read both channels as they come, each capped: a plugin that floods stdout or stderr is stopped
+    // at kExecOutputCap instead of being buffered whole.
+    QByteArray out, errBytes;
+    QString overflow;
+    QElapsedTimer clock;
+    clock.start();
+    auto drain = [&] {
+        out += p.readAllStandardOutput().left(std::max<qsizetype>(0, kExecOutputCap + 1 - out.size()));
+        errBytes += p.readAllStandardError().left(std::max<qsizetype>(0, kExecOutputCap + 1 - errBytes.size()));
+        if (out.size() > kExecOutputCap)
+            overflow = QStringLiteral("stdout");
+        else if (errBytes.size() > kExecOutputCap)
+            overflow = QStringLiteral("stderr");
+    };
+    // Short waits on each channel in turn: whatever QProcess buffers between two drains stays small.
+    bool finished = false;
+    while (!finished && overflow.isEmpty() && clock.elapsed() < kExecTimeoutMs) {
+        p.setReadChannel(QProcess::StandardError);
+        p.waitForReadyRead(5);
+        drain();
+        p.setReadChannel(QProcess::StandardOutput);
+        p.waitForReadyRead(5);
+        drain();
+        if (p.state() == QProcess::NotRunning) {
+            p.waitForFinished(0);
+            drain();
+            finished = true;
+        }
+    }
+    if (!overflow.isEmpty() || !finished) {
         p.kill();
         p.waitForFinished(2000);
+        if (!overflow.isEmpty())
+            return makeError(QStringLiteral("exec plugin '%1' wrote more than %2 MiB to %3; it was stopped and its output discarded")
+                                 .arg(name).arg(kExecOutputCap / (1024 * 1024)).arg(overflow),
+                             u.sourceFile, e.line, field);
         return makeError(QStringLiteral("exec plugin '%1' did not finish within %2 s").arg(name).arg(kExecTimeoutMs / 1000),
                          u.sourceFile, e.line, field);
     }
-    const QString err = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
-    const QByteArray out = p.readAllStandardOutput();
+    QString err = QString::fromLocal8Bit(errBytes).trimmed();
+    errBytes.clear();
+    if (err.size() > kStderrQuote)
+        err = QStringLiteral("...") + err.right(kStderrQuote);
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
         QString msg = p.exitStatus() != QProcess::NormalExit
                           ? QStringLiteral("exec plugin '%1' crashed").arg(name)

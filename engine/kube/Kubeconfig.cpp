@@ -486,6 +486,14 @@ Result<ResolvedContext> resolveContext(const Kubeconfig& config, const QString& 
     if (cl->server.isEmpty())
         return makeError(QStringLiteral("cluster '%1' has no server").arg(cl->name), cl->sourceFile, 0,
                          QStringLiteral("clusters[%1].cluster.server").arg(cl->name));
+    if (cl->insecureSkipTlsVerify && (!cl->certificateAuthority.isEmpty() || !cl->certificateAuthorityData.isEmpty()))
+        // kubectl (client-go) refuses this combination too: "specifying a root certificates file with
+        // the insecure flag is not allowed".
+        return makeError(QStringLiteral("cluster '%1' sets insecure-skip-tls-verify together with a certificate authority; kubectl "
+                                        "refuses this (\"specifying a root certificates file with the insecure flag is not allowed\"). "
+                                        "Remove one of them")
+                             .arg(cl->name),
+                         cl->sourceFile, 0, QStringLiteral("clusters[%1].cluster.insecure-skip-tls-verify").arg(cl->name));
     out.cluster = *cl;
     if (!cx->user.isEmpty()) {
         const User* us = config.user(cx->user);

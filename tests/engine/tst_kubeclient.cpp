@@ -87,6 +87,8 @@ class TestKubeClient : public QObject {
     void cancelEndsWatchFromAnotherThread();
     void execPluginRefreshesTokenOn401();
     void requestTimeout();
+    void listAllFollowsContinue();
+    void listAndWatchRelistsAfterGone();
 
   private:
     std::unique_ptr<TestServer> m_server;
@@ -450,6 +452,96 @@ void TestKubeClient::requestTimeout() {
     QCOMPARE(r.http, 0);
     QCOMPARE(r.reason, QStringLiteral("Timeout"));
     QVERIFY2(r.message.startsWith(QStringLiteral("GET /version (https://127.0.0.1:")), qPrintable(r.message));
+}
+
+void TestKubeClient::listAllFollowsContinue() {
+    TestServer server;
+    QVERIFY(server.start());
+    auto c = server.client();
+    QVERIFY(c);
+    const QJsonObject ns{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                         {QStringLiteral("kind"), QStringLiteral("Namespace")},
+                         {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("pb-pages")}}}};
+    PB_REQUIRE_OK(c->create(QStringLiteral("/api/v1/namespaces"), ns));
+    const QString cms = resourcePath(QStringLiteral("v1"), QStringLiteral("configmaps"), QStringLiteral("pb-pages"));
+    QStringList names;
+    for (int i = 0; i < 7; ++i) {
+        names << QStringLiteral("pb-page-%1").arg(i);
+        PB_REQUIRE_OK(c->create(cms, configMap(names.last(), {{QStringLiteral("pb"), i % 2 ? QStringLiteral("odd") : QStringLiteral("even")}})));
+    }
+    // One page by hand: limit honoured, a continue token and the count left.
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("limit"), QStringLiteral("3"));
+    const ApiResponse first = c->get(cms, q);
+    PB_REQUIRE_OK(first);
+    QCOMPARE(first.object.value(QStringLiteral("items")).toArray().size(), 3);
+    QVERIFY(!first.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("continue")).toString().isEmpty());
+    QCOMPARE(first.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("remainingItemCount")).toInt(), 4);
+
+    int pages = 0;
+    const ApiResponse all = c->listAll(cms, {}, 3, &pages);
+    PB_REQUIRE_OK(all);
+    QCOMPARE(pages, 3);
+    QStringList seen;
+    for (const QJsonValue& v : all.object.value(QStringLiteral("items")).toArray())
+        seen << nameOf(v.toObject());
+    QCOMPARE(seen, names);
+    QVERIFY(!all.object.value(QStringLiteral("metadata")).toObject().contains(QStringLiteral("continue")));
+
+    // A set-based selector, paged.
+    QUrlQuery sel;
+    sel.addQueryItem(QStringLiteral("labelSelector"), QStringLiteral("pb in (odd, nothing)"));
+    const ApiResponse odd = c->listAll(cms, sel, 2, &pages);
+    PB_REQUIRE_OK(odd);
+    QCOMPARE(odd.object.value(QStringLiteral("items")).toArray().size(), 3);
+    QCOMPARE(pages, 2);
+
+    // A garbled token is a 400, not a silent full list.
+    QUrlQuery bad;
+    bad.addQueryItem(QStringLiteral("continue"), QStringLiteral("not-a-token"));
+    QCOMPARE(c->get(cms, bad).http, 400);
+}
+
+void TestKubeClient::listAndWatchRelistsAfterGone() {
+    // The pod's container start compacts the server's history under the open watch: the watch ends
+    // with 410, listAndWatch lists again and reports what it missed as synthetic events, then the
+    // pod's deletion (podFault Deleted) reaches the caller, from the watch or from a re-list.
+    TestServer server;
+    QVERIFY(server.start({{QStringLiteral("checks"),
+                           QJsonObject{{QStringLiteral("squash"), QJsonObject{{QStringLiteral("serverFault"), QStringLiteral("compact")},
+                                                                              {QStringLiteral("podFault"), QStringLiteral("Deleted")},
+                                                                              {QStringLiteral("pendingMs"), 200},
+                                                                              {QStringLiteral("faultAfterMs"), 300},
+                                                                              {QStringLiteral("neverFinish"), true}}}}},
+                          {QStringLiteral("faults"), QJsonObject{{QStringLiteral("bookmarkMs"), 100}}}}));
+    auto c = server.client();
+    QVERIFY(c);
+    PB_REQUIRE_OK(c->create(resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("default")),
+                            job(QStringLiteral("pb-squash"), QStringLiteral("squash"))));
+    WatchOptions wo;
+    wo.labelSelector = QStringLiteral("job-name=pb-squash");
+    QList<WatchEvent> events;
+    WatchStats stats;
+    const ApiResponse r = c->listAndWatch(resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), QStringLiteral("default")), wo,
+                                          [&](const WatchEvent& ev) {
+                                              events << ev;
+                                              return !ev.isDeleted() && events.size() < 200;
+                                          },
+                                          &stats);
+    PB_REQUIRE_OK(r);
+    QVERIFY(!events.isEmpty());
+    QCOMPARE(events.first().type, QStringLiteral("ADDED"));
+    QVERIFY(!events.first().synthetic);
+    QVERIFY(events.last().isDeleted());
+    QVERIFY2(stats.relists >= 1, qPrintable(QString::number(stats.relists)));
+    bool synthetic = false, sawRunning = false;
+    for (const WatchEvent& ev : events) {
+        synthetic = synthetic || ev.synthetic;
+        sawRunning = sawRunning || phaseOf(ev.object) == QLatin1String("Running");
+    }
+    QVERIFY(synthetic);   // the Running update lost to the compaction came from the re-list
+    QVERIFY(sawRunning);
+    QVERIFY(stats.pages >= 2);
 }
 
 QTEST_GUILESS_MAIN(TestKubeClient)

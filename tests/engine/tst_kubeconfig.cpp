@@ -5,6 +5,7 @@
 
 #include "TestUtil.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -103,6 +104,10 @@ class TestKubeconfig : public QObject {
     void staticCredentials();
     void tokenFileReRead();
     void execTokenCachedUntilExpiry();
+    void execOutputCapped_data();
+    void execOutputCapped();
+    void tokenWinsOverExec();
+    void insecureWithCaRefused();
     void execExpiryDrivesRerun();
     void execInvalidateReruns();
     void execArgsEnvAndClusterInfo();
@@ -422,6 +427,63 @@ void TestKubeconfig::execTokenCachedUntilExpiry() {
     QVERIFY(p.get().ok());
     QVERIFY(p.get().ok());
     QCOMPARE(p.execRuns(), 1);
+}
+
+void TestKubeconfig::execOutputCapped_data() {
+    QTest::addColumn<QByteArray>("script");
+    QTest::addColumn<QString>("channel");
+    // 256 MiB, as in the hostile test of issue #20; the plugin is stopped long before the end.
+    QTest::addRow("stderr flood") << QByteArray("head -c 268435456 /dev/zero | tr '\\0' x >&2\n") << QStringLiteral("stderr");
+    QTest::addRow("stdout flood") << QByteArray("head -c 268435456 /dev/zero | tr '\\0' x\n") << QStringLiteral("stdout");
+}
+
+void TestKubeconfig::execOutputCapped() {
+    QFETCH(QByteArray, script);
+    QFETCH(QString, channel);
+    QTemporaryDir dir;
+    const QString plugin = dir.filePath(QStringLiteral("flood.sh"));
+    QFile f(plugin);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("#!/bin/sh\n" + script);
+    f.close();
+    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    CredentialProvider p(*resolvedFrom(writeConfig(
+        dir, "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: " + plugin.toUtf8() + "\n      interactiveMode: Never\n")));
+    QElapsedTimer t;
+    t.start();
+    pb::Result<Credentials> c = p.get();
+    QVERIFY(!c.ok());
+    QVERIFY2(c.error().message.contains(QStringLiteral("wrote more than 1 MiB to %1").arg(channel)), qPrintable(c.error().toString()));
+    QVERIFY2(c.error().message.size() < 1000, "the flood is not quoted");
+    QVERIFY2(t.elapsed() < 10000, qPrintable(QString::number(t.elapsed())));
+}
+
+void TestKubeconfig::tokenWinsOverExec() {
+    // kubectl sends the static token and never runs the plugin (client-go's exec authenticator only
+    // fills an Authorization header nobody set).
+    QTemporaryDir dir;
+    CredentialProvider p(*resolvedFrom(writeConfig(dir, "    token: static-token\n" + execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1"))));
+    pb::Result<Credentials> c = p.get();
+    QVERIFY(c.ok());
+    QCOMPARE(c->bearerToken, QStringLiteral("static-token"));
+    p.invalidate();  // a 401 does not bring the plugin in either
+    QCOMPARE(p.get()->bearerToken, QStringLiteral("static-token"));
+    QCOMPARE(p.execRuns(), 0);
+}
+
+void TestKubeconfig::insecureWithCaRefused() {
+    QTemporaryDir dir;
+    const QString path = writeConfig(dir, "    token: t\n",
+                                      "    insecure-skip-tls-verify: true\n    certificate-authority-data: " +
+                                          QByteArray("-----BEGIN CERTIFICATE-----\n").toBase64() + "\n");
+    pb::Result<Kubeconfig> k = Kubeconfig::load({path});
+    QVERIFY(k.ok());
+    pb::Result<ResolvedContext> r = resolveContext(*k);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error().message.contains(QStringLiteral("cluster 'c'")), qPrintable(r.error().toString()));
+    QCOMPARE(r.error().field, QStringLiteral("clusters[c].cluster.insecure-skip-tls-verify"));
+    // Either one alone is fine.
+    QVERIFY(resolvedFrom(writeConfig(dir, "    token: t\n", "    insecure-skip-tls-verify: true\n")).ok());
 }
 
 void TestKubeconfig::execExpiryDrivesRerun() {

@@ -173,6 +173,8 @@ int main(int argc, char** argv) {
             }
         } else if (arg == QLatin1String("--no-stdin-exit"))
             stdinExit = false;
+        else if (arg == QLatin1String("--http1-only"))
+            http2 = false;
         else if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
             usage(stdout);
             return 0;
