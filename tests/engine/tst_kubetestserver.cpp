@@ -340,6 +340,13 @@ class TstKubeTestServer : public QObject {
         const Reply bad = s.get(path + QStringLiteral("?fieldSelector=spec.bogus%3D1"));
         QCOMPARE(bad.code, 400);
         QCOMPARE(bad.json().value(QLatin1String("reason")).toString(), QStringLiteral("BadRequest"));
+        // Form encoding as client-go writes it: '+' is a space, %2B a literal plus.
+        QCOMPARE(names(s.get(path + QStringLiteral("?labelSelector=app+in+%28x%2C+y%29%2Ctier+notin+%281%29"))),
+                 QStringList{QStringLiteral("b")});
+        QCOMPARE(s.get(path + QStringLiteral("?labelSelector=app%3Dx%2By")).code, 400);  // "x+y" is not a label value
+        // Discovery with a trailing slash, as some clients send it.
+        QCOMPARE(s.get(QStringLiteral("/version/")).json().value(QLatin1String("gitVersion")).toString(), QStringLiteral("v1.33.0"));
+        QCOMPARE(s.get(QStringLiteral("/api/v1/")).json().value(QLatin1String("kind")).toString(), QStringLiteral("APIResourceList"));
         // Nodes: the default cluster has two GPU nodes and one CPU node.
         QCOMPARE(names(s.get(QStringLiteral("/api/v1/nodes?labelSelector=nvidia.com%2Fgpu.present%3Dtrue"))),
                  (QStringList{QStringLiteral("gpu-node-1"), QStringLiteral("gpu-node-2")}));
@@ -551,6 +558,15 @@ class TstKubeTestServer : public QObject {
         QVERIFY2(out.contains(QLatin1String("NAMESPACE")), qPrintable(out));
         std::tie(code, out) = run({QStringLiteral("get"), QStringLiteral("nodes")});
         QVERIFY2(code == 0 && out.contains(QLatin1String("gpu-node-1")) && out.contains(QLatin1String("cpu-node-1")), qPrintable(out));
+        // A set-based selector (kubectl encodes its spaces as '+') and a chunked list (limit/continue).
+        std::tie(code, out) = run({QStringLiteral("get"), QStringLiteral("nodes"), QStringLiteral("-l"),
+                                   QStringLiteral("kubernetes.io/hostname in (gpu-node-2, cpu-node-1)"), QStringLiteral("-o"), QStringLiteral("name")});
+        QVERIFY2(code == 0 && out == QLatin1String("node/cpu-node-1\nnode/gpu-node-2\n"), qPrintable(out));
+        std::tie(code, out) = run({QStringLiteral("get"), QStringLiteral("nodes"), QStringLiteral("--chunk-size=1"), QStringLiteral("-o"),
+                                   QStringLiteral("name")});
+        QVERIFY2(code == 0 && out == QLatin1String("node/cpu-node-1\nnode/gpu-node-1\nnode/gpu-node-2\n"), qPrintable(out));
+        std::tie(code, out) = run({QStringLiteral("version"), QStringLiteral("-o"), QStringLiteral("json")});
+        QVERIFY2(code == 0 && out.contains(QLatin1String("\"gitVersion\": \"v1.33.0\"")), qPrintable(out));
         std::tie(code, out) = run({QStringLiteral("--context"), QStringLiteral("pb-token"), QStringLiteral("logs"), QStringLiteral("job/pb-check")});
         QVERIFY2(code == 0 && out == QLatin1String("hello\n"), qPrintable(out));
         std::tie(code, out) = run({QStringLiteral("delete"), QStringLiteral("job"), QStringLiteral("pb-check")});
