@@ -26,6 +26,8 @@ constexpr std::array kTable{
     KindInfo{SignBundle, "a deployment bundle sealed", "keyFingerprint files"},
     KindInfo{BundleVerify, "a deployment bundle verified offline", "policy minTrustLevel level"},
     KindInfo{BundlePush, "a deployment bundle published to a registry", "to"},
+    KindInfo{QLatin1StringView{"bundle.import"}, "a deployment bundle read into the database (components, files, unknown files)",
+             "name deployer components files unknownFiles outcome recipeEvidenceDigest catalogVersion"},
     KindInfo{OciPull, "an artifact pulled into the OCI layout cache", "reference referrers"},
     KindInfo{ValidationRun, "a validation run on a cluster", "runUid phases coordinate recipe context server namespace status"},
     KindInfo{ValidationImport, "a performance result parsed and scored", "runUid phases coordinate recipe kind threshold"},
