@@ -122,6 +122,18 @@ QJsonObject condition(const QString& type, const QString& reason, const QString&
     return c;
 }
 
+// A pod the scheduler cannot place: Pending, PodScheduled=False reason Unschedulable.
+QJsonObject unschedulableStatus() {
+    QJsonObject c = condition(QStringLiteral("PodScheduled"), QStringLiteral("Unschedulable"),
+                              QStringLiteral("0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are "
+                                             "available: 3 No preemption victims found for incoming pod."));
+    c.insert(QStringLiteral("status"), QStringLiteral("False"));
+    c.insert(QStringLiteral("lastProbeTime"), QJsonValue::Null);
+    return QJsonObject{{QStringLiteral("phase"), QStringLiteral("Pending")},
+                       {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
+                       {QStringLiteral("conditions"), QJsonArray{c}}};
+}
+
 } // namespace
 
 QJsonObject defaultServerVersion() {
@@ -395,6 +407,16 @@ QJsonObject Controller::jobCreated(const QJsonObject& stored) {
             run.lines.removeLast();
     }
 
+    QJsonObject podStatus{{QStringLiteral("phase"), QStringLiteral("Pending")},
+                          {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
+                          {QStringLiteral("hostIP"), QStringLiteral("10.0.0.10")},
+                          {QStringLiteral("conditions"), QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {})}},
+                          {QStringLiteral("containerStatuses"), waiting}};
+    if (run.check.podFault == QLatin1String("Unschedulable")) {  // never bound: no node, no container statuses
+        podSpec.remove(QStringLiteral("nodeName"));
+        podStatus = unschedulableStatus();
+        run.faultStep = 1;
+    }
     const QJsonObject pod{
         {QStringLiteral("kind"), QStringLiteral("Pod")},
         {QStringLiteral("apiVersion"), QStringLiteral("v1")},
@@ -411,12 +433,7 @@ QJsonObject Controller::jobCreated(const QJsonObject& stored) {
                                              {QStringLiteral("controller"), true},
                                              {QStringLiteral("blockOwnerDeletion"), true}}}}}},
         {QStringLiteral("spec"), podSpec},
-        {QStringLiteral("status"),
-         QJsonObject{{QStringLiteral("phase"), QStringLiteral("Pending")},
-                     {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
-                     {QStringLiteral("hostIP"), QStringLiteral("10.0.0.10")},
-                     {QStringLiteral("conditions"), QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {})}},
-                     {QStringLiteral("containerStatuses"), waiting}}}};
+        {QStringLiteral("status"), podStatus}};
     store_.add(QStringLiteral("pods"), pod);
 
     JobRun jr;
@@ -571,15 +588,7 @@ void Controller::setPodPending(PodRun& run, const QJsonObject& podNow) {
     QJsonObject status = copy.value(QLatin1String("status")).toObject();
     const QString& fault = run.check.podFault;
     if (fault == QLatin1String("Unschedulable")) {
-        QJsonObject c = condition(QStringLiteral("PodScheduled"), QStringLiteral("Unschedulable"),
-                                  QStringLiteral("0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are "
-                                                 "available: 3 No preemption victims found for incoming pod."));
-        c.insert(QStringLiteral("status"), QStringLiteral("False"));
-        c.remove(QStringLiteral("lastTransitionTime"));
-        c.insert(QStringLiteral("lastTransitionTime"), nowTimestamp());
-        status = QJsonObject{{QStringLiteral("phase"), QStringLiteral("Pending")},
-                             {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
-                             {QStringLiteral("conditions"), QJsonArray{c}}};
+        status = unschedulableStatus();
         QJsonObject spec = copy.value(QLatin1String("spec")).toObject();
         spec.remove(QStringLiteral("nodeName"));
         copy.insert(QStringLiteral("spec"), spec);
