@@ -57,6 +57,21 @@ install_sigstore_js() {
     echo "bootstrap: npm ci failed; sigstore-js interop tests will skip" >&2
 }
 
+# tuf-js (pinned by tests/interop/tuf-js/package-lock.json) for the TUF interop test (issue 19):
+# the same repository copy and anchor must give the same verdict and bytes there. Installed the same
+# way as sigstore-js; without node/npm or the registry that test skips.
+install_tuf_js() {
+  local dir=$1 src=$here/tests/interop/tuf-js
+  command -v node >/dev/null && command -v npm >/dev/null || { echo "bootstrap: no node/npm; the tuf-js interop test will skip" >&2; return 0; }
+  if [ -f "$dir/node_modules/tuf-js/package.json" ] && cmp -s "$src/package-lock.json" "$dir/package-lock.json"; then
+    return 0
+  fi
+  mkdir -p "$dir"
+  cp "$src/package.json" "$src/package-lock.json" "$dir/"
+  (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2) ||
+    echo "bootstrap: npm ci failed; the tuf-js interop test will skip" >&2
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -73,6 +88,7 @@ case "$cmd" in
     preset=${PB_TEST_PRESET:-asan}
     build "$preset"
     install_sigstore_js "$here/build/$preset/sigstore-js"
+    install_tuf_js "$here/build/$preset/tuf-js"
     QT_QPA_PLATFORM=offscreen ctest --preset "$preset" -j "$(nproc)" "$@"
     ;;
   *)

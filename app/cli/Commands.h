@@ -65,6 +65,9 @@ int evidenceCheck(const QStringList& args);
 int healthVerb(const QStringList& args);
 // VerifyCommands.cpp
 int verifyVerb(const QStringList& args);
+// TrustRootCommands.cpp
+int trustedRootUpdate(const QStringList& args);
+int trustedRootList(const QStringList& args);
 // SignCommands.cpp
 int keygenVerb(const QStringList& args);
 int signBlobVerb(const QStringList& args);

@@ -35,6 +35,8 @@ constexpr std::array kTable{
     KindInfo{RecordsCheck, "ConfigHub records checked offline", "dir"},
     KindInfo{ReceiptsSignHead, "the ledger head exported and signed", "keyFingerprint seq"},
     KindInfo{ReportExport, "the release review report written", "format version filter rows charts baseline"},
+    KindInfo{QLatin1StringView{"trusted-root.update"}, "a Sigstore trusted root taken from a TUF repository copy, verified offline",
+             "repository anchor anchorSha256 anchorVersion rootVersion timestampVersion snapshotVersion targetsVersion verificationTime timeGiven target sha256 stored"},
 };
 
 } // namespace

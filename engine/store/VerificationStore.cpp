@@ -6,6 +6,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -53,8 +54,12 @@ Result<qint64> VerificationStore::importTrustedRoot(const QString& path, bool ma
     Result<QByteArray> read = readFileLimited(path, limits::kConfigFile, QStringLiteral("the trusted root"));
     if (!read)
         return read.error();
-    const QByteArray bytes = *read;
-    auto parsed = sigstore::parseTrustedRoot(bytes, path);
+    return importTrustedRootBytes(*read, QFileInfo(path).fileName(), QFileInfo(path).absoluteFilePath(), makeDefault);
+}
+
+Result<qint64> VerificationStore::importTrustedRootBytes(const QByteArray& bytes, const QString& name, const QString& sourcePath,
+                                                         bool makeDefault) {
+    auto parsed = sigstore::parseTrustedRoot(bytes, sourcePath.isEmpty() ? name : sourcePath);
     if (!parsed)
         return parsed.error();
     const QString digest = sha256Hex(bytes);
@@ -73,8 +78,8 @@ Result<qint64> VerificationStore::importTrustedRoot(const QString& path, bool ma
         QSqlQuery ins(m_db.sql());
         ins.prepare(QStringLiteral("INSERT INTO trusted_roots (name, source_path, sha256, content, is_default, imported_at) "
                                    "VALUES (?, ?, ?, ?, 0, ?)"));
-        ins.addBindValue(QFileInfo(path).fileName());
-        ins.addBindValue(QFileInfo(path).absoluteFilePath());
+        ins.addBindValue(name);
+        ins.addBindValue(nullable(sourcePath));
         ins.addBindValue(digest);
         ins.addBindValue(bytes);
         ins.addBindValue(now());
@@ -94,6 +99,96 @@ Result<qint64> VerificationStore::importTrustedRoot(const QString& path, bool ma
     return id;
 }
 
+namespace {
+
+const char* kProvenanceColumns =
+    "SELECT id, trusted_root_id, repository, target_name, target_file, anchor_name, anchor_sha256, anchor_version, root_chain, "
+    "root_version, root_expires, timestamp_version, timestamp_expires, snapshot_version, snapshot_expires, targets_version, "
+    "targets_expires, signed_by, verification_time, time_given, verified_at FROM trusted_root_provenance ";
+
+QString isoTime(const QDateTime& t) { return t.toUTC().toString(Qt::ISODate); }
+
+TrustedRootProvenance readProvenance(const QSqlQuery& q) {
+    TrustedRootProvenance p;
+    p.id = q.value(0).toLongLong();
+    p.trustedRootId = q.value(1).toLongLong();
+    p.repository = q.value(2).toString();
+    p.targetName = q.value(3).toString();
+    p.targetFile = q.value(4).toString();
+    p.anchorName = q.value(5).toString();
+    p.anchorSha256 = q.value(6).toString();
+    p.anchorVersion = q.value(7).toLongLong();
+    for (const QJsonValue v : QJsonDocument::fromJson(q.value(8).toByteArray()).array())
+        p.rootChain << v.toInteger();
+    p.rootVersion = q.value(9).toLongLong();
+    p.rootExpires = parseTime(q.value(10));
+    p.timestampVersion = q.value(11).toLongLong();
+    p.timestampExpires = parseTime(q.value(12));
+    p.snapshotVersion = q.value(13).toLongLong();
+    p.snapshotExpires = parseTime(q.value(14));
+    p.targetsVersion = q.value(15).toLongLong();
+    p.targetsExpires = parseTime(q.value(16));
+    p.signedBy = q.value(17).toString();
+    p.verificationTime = parseTime(q.value(18));
+    p.timeGiven = q.value(19).toInt() == 1;
+    p.verifiedAt = parseTime(q.value(20));
+    return p;
+}
+
+} // namespace
+
+QString TrustedRootProvenance::summary() const {
+    return QStringLiteral("TUF root v%1 (chain from v%2), timestamp v%3, snapshot v%4, targets v%5; verified as of %6%7")
+        .arg(rootVersion)
+        .arg(anchorVersion)
+        .arg(timestampVersion)
+        .arg(snapshotVersion)
+        .arg(targetsVersion)
+        .arg(isoTime(verificationTime), timeGiven ? QStringLiteral(" (time given)") : QString());
+}
+
+QDateTime TrustedRootProvenance::earliestExpiry() const {
+    QDateTime e = rootExpires;
+    for (const QDateTime& t : {timestampExpires, snapshotExpires, targetsExpires})
+        if (t.isValid() && (!e.isValid() || t < e))
+            e = t;
+    return e;
+}
+
+Result<qint64> VerificationStore::addProvenance(const TrustedRootProvenance& p) {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("INSERT INTO trusted_root_provenance (trusted_root_id, repository, target_name, target_file, anchor_name, "
+                             "anchor_sha256, anchor_version, root_chain, root_version, root_expires, timestamp_version, timestamp_expires, "
+                             "snapshot_version, snapshot_expires, targets_version, targets_expires, signed_by, verification_time, "
+                             "time_given, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    QJsonArray chain;
+    for (qint64 v : p.rootChain)
+        chain.append(v);
+    for (const QVariant& v : {QVariant(p.trustedRootId), QVariant(p.repository), QVariant(p.targetName), QVariant(p.targetFile),
+                              QVariant(p.anchorName), QVariant(p.anchorSha256), QVariant(p.anchorVersion),
+                              QVariant(QString::fromUtf8(QJsonDocument(chain).toJson(QJsonDocument::Compact))), QVariant(p.rootVersion),
+                              QVariant(isoTime(p.rootExpires)), QVariant(p.timestampVersion), QVariant(isoTime(p.timestampExpires)),
+                              QVariant(p.snapshotVersion), QVariant(isoTime(p.snapshotExpires)), QVariant(p.targetsVersion),
+                              QVariant(isoTime(p.targetsExpires)), QVariant(p.signedBy), QVariant(isoTime(p.verificationTime)),
+                              QVariant(p.timeGiven ? 1 : 0), QVariant(p.verifiedAt.isValid() ? isoTime(p.verifiedAt) : now())})
+        q.addBindValue(v);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("trusted_root_provenance"));
+    return q.lastInsertId().toLongLong();
+}
+
+Result<std::vector<TrustedRootProvenance>> VerificationStore::provenance(qint64 trustedRootId) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QString::fromLatin1(kProvenanceColumns) + QStringLiteral("WHERE trusted_root_id = ? ORDER BY id DESC"));
+    q.addBindValue(trustedRootId);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("trusted_root_provenance"));
+    std::vector<TrustedRootProvenance> out;
+    while (q.next())
+        out.push_back(readProvenance(q));
+    return out;
+}
+
 Result<std::vector<StoredTrustedRoot>> VerificationStore::trustedRoots() const {
     QSqlQuery q(m_db.sql());
     if (!q.exec(QStringLiteral("SELECT id, name, sha256, source_path, is_default, imported_at FROM trusted_roots ORDER BY id")))
@@ -101,7 +196,14 @@ Result<std::vector<StoredTrustedRoot>> VerificationStore::trustedRoots() const {
     std::vector<StoredTrustedRoot> out;
     while (q.next())
         out.push_back(StoredTrustedRoot{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
-                                        q.value(4).toInt() == 1, parseTime(q.value(5))});
+                                        q.value(4).toInt() == 1, parseTime(q.value(5)), std::nullopt});
+    for (StoredTrustedRoot& r : out) {
+        auto p = provenance(r.id);
+        if (!p)
+            return p.error();
+        if (!p->empty())
+            r.provenance = p->front();
+    }
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include "db/Database.h"
 
 #include <QDateTime>
+#include <QList>
 #include <QJsonObject>
 
 #include <optional>
@@ -20,11 +21,30 @@ using db::nullable;
 using db::sqlError;
 using db::Transaction;
 
+// How a trusted root was vouched for by a TUF repository (trusted-root update): the repository copy,
+// the anchor its root chain started from, each role's version and expiry, and the time expiry was
+// checked against. Public metadata only.
+struct TrustedRootProvenance {
+    qint64 id = 0, trustedRootId = 0;
+    QString repository, targetName, targetFile, anchorName, anchorSha256, signedBy;
+    qint64 anchorVersion = 0, rootVersion = 0, timestampVersion = 0, snapshotVersion = 0, targetsVersion = 0;
+    QList<qint64> rootChain;
+    QDateTime rootExpires, timestampExpires, snapshotExpires, targetsExpires;
+    QDateTime verificationTime; // what expiry was checked against
+    bool timeGiven = false;     // the user fixed it (--at)
+    QDateTime verifiedAt;       // the clock when the update ran
+    // "TUF root v15 (chain 13 -> 15), timestamp v762, snapshot v165, targets v14; as of 2026-08-22T00:00:00Z (given)"
+    QString summary() const;
+    // The earliest expiry of the roles that vouched for the root.
+    QDateTime earliestExpiry() const;
+};
+
 struct StoredTrustedRoot {
     qint64 id = 0;
     QString name, sha256, sourcePath;
     bool isDefault = false;
     QDateTime importedAt;
+    std::optional<TrustedRootProvenance> provenance; // the latest TUF update that vouched for it, if any
 };
 
 struct StoredKey {
@@ -50,6 +70,13 @@ class VerificationStore {
     // Parses the file (refusing an invalid root) and stores it; importing the same bytes again is a
     // no-op that returns the existing id. `makeDefault` makes it the root used when none is named.
     Result<qint64> importTrustedRoot(const QString& path, bool makeDefault = true);
+    // The same for bytes already read (and checked) elsewhere, e.g. a TUF target: `name` is shown,
+    // `sourcePath` is where they came from. Inside a caller's transaction it is a savepoint of it.
+    Result<qint64> importTrustedRootBytes(const QByteArray& bytes, const QString& name, const QString& sourcePath, bool makeDefault = true);
+    // Records a TUF provenance row for a stored root (inside the caller's transaction, if any).
+    Result<qint64> addProvenance(const TrustedRootProvenance& provenance);
+    // Every provenance row of a root, newest first.
+    Result<std::vector<TrustedRootProvenance>> provenance(qint64 trustedRootId) const;
     Result<std::vector<StoredTrustedRoot>> trustedRoots() const;
     // The default root, parsed; an empty optional when none was imported.
     Result<std::optional<sigstore::TrustedRoot>> defaultTrustedRoot() const;

@@ -1,0 +1,123 @@
+// trusted-root update / list: take Sigstore's trusted_root.json from a TUF repository copy, verified
+// offline from a pinned anchor (ops::updateTrustedRoot, which the Verify view's TUF dialog calls too),
+// and list the stored roots with their provenance. Parse the flags, call the operation, print.
+#include "cli/Commands.h"
+#include "CliUtil.h"
+
+#include "db/Database.h"
+#include "ops/TrustedRootUpdate.h"
+#include "store/VerificationStore.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace pb::cli {
+
+int trustedRootUpdate(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    p.addOption({QStringLiteral("tuf"), QStringLiteral("The TUF repository copy (a folder with metadata/ and targets/)."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("anchor"),
+                 QStringLiteral("The root.json to start the root chain from (default: the Sigstore root v13 the app ships)."),
+                 QStringLiteral("ROOT_JSON")});
+    p.addOption({QStringLiteral("at"), QStringLiteral("Check expiry as of TIME (2026-08-22 or 2026-08-22T00:00:00Z) instead of now."),
+                 QStringLiteral("TIME")});
+    p.addOption({QStringLiteral("no-default"), QStringLiteral("Store the root without making it the default.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    if (int rc = parse(p, args, QStringLiteral("trusted-root update"),
+                       QStringLiteral("Verify a TUF repository copy as the TUF client workflow does (root chain from the anchor, "
+                                      "timestamp, snapshot, targets, expiry, the target's length and hashes) and store its "
+                                      "trusted_root.json with that provenance. Exit 0 only when verified and stored."));
+        rc >= 0)
+        return rc;
+    const QString format = p.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json"))
+        return usage(QStringLiteral("unknown --format '%1' (expected text or json)").arg(format), QStringLiteral("trusted-root update"));
+    if (!p.isSet(QStringLiteral("tuf")))
+        return usage(QStringLiteral("--tuf DIR is required"), QStringLiteral("trusted-root update"));
+    ops::TrustedRootUpdateRequest request;
+    request.repository = p.value(QStringLiteral("tuf"));
+    request.anchorPath = p.value(QStringLiteral("anchor"));
+    request.makeDefault = !p.isSet(QStringLiteral("no-default"));
+    if (p.isSet(QStringLiteral("at"))) {
+        auto at = ops::parseVerificationTime(p.value(QStringLiteral("at")));
+        if (!at)
+            return usage(at.error().toString(), QStringLiteral("trusted-root update"));
+        request.at = *at;
+    }
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    const ops::Context ctx(**db);
+    auto done = ops::updateTrustedRoot(ctx, request);
+    if (!done)
+        return fail(done.error());
+    const tuf::ClientResult& v = done->verification;
+    if (format == QLatin1String("json")) {
+        QJsonObject o = v.toJson();
+        if (done->ok()) {
+            o.insert(QStringLiteral("trustedRootId"), done->trustedRootId);
+            o.insert(QStringLiteral("alreadyStored"), done->alreadyStored);
+        }
+        printJson(o);
+    } else {
+        for (const tuf::ClientStep& s : v.steps)
+            out() << (s.ok ? "ok    " : "FAILED") << "  " << s.role << "\t" << s.detail << '\n';
+        if (done->ok())
+            out() << QStringLiteral("trusted root %1 (sha256 %2) stored%3 as #%4%5; verified as of %6%7\n")
+                         .arg(v.targetName, v.targetSha256, done->alreadyStored ? QStringLiteral(" (already present)") : QString())
+                         .arg(done->trustedRootId)
+                         .arg(request.makeDefault ? QStringLiteral(", the default") : QString())
+                         .arg(tuf::formatTime(v.verificationTime), v.timeGiven ? QStringLiteral(" (--at)") : QString());
+    }
+    out().flush();
+    if (!done->ok()) {
+        err() << "proofbench: trusted root not updated: " << v.failedRole << ": " << v.error.toString() << Qt::endl;
+        return kFailed;
+    }
+    return kOk;
+}
+
+int trustedRootList(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    if (int rc = parse(p, args, QStringLiteral("trusted-root list"), QStringLiteral("The stored trusted roots, the default marked, with their TUF provenance."));
+        rc >= 0)
+        return rc;
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    auto roots = store::VerificationStore(**db).trustedRoots();
+    if (!roots)
+        return fail(roots.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray a;
+        for (const auto& r : *roots) {
+            QJsonObject o{{QStringLiteral("id"), r.id}, {QStringLiteral("name"), r.name}, {QStringLiteral("sha256"), r.sha256},
+                          {QStringLiteral("default"), r.isDefault}, {QStringLiteral("importedAt"), r.importedAt.toString(Qt::ISODate)}};
+            if (r.provenance)
+                o.insert(QStringLiteral("provenance"), QJsonObject{{QStringLiteral("repository"), r.provenance->repository},
+                                                                   {QStringLiteral("anchor"), r.provenance->anchorName},
+                                                                   {QStringLiteral("rootVersion"), r.provenance->rootVersion},
+                                                                   {QStringLiteral("timestampVersion"), r.provenance->timestampVersion},
+                                                                   {QStringLiteral("snapshotVersion"), r.provenance->snapshotVersion},
+                                                                   {QStringLiteral("targetsVersion"), r.provenance->targetsVersion},
+                                                                   {QStringLiteral("verificationTime"), tuf::formatTime(r.provenance->verificationTime)},
+                                                                   {QStringLiteral("timeGiven"), r.provenance->timeGiven}});
+            a.append(o);
+        }
+        printJson(a);
+        return kOk;
+    }
+    for (const auto& r : *roots)
+        out() << r.id << '\t' << (r.isDefault ? "default" : "") << '\t' << r.sha256.left(16) << '\t' << r.name << '\t'
+              << (r.provenance ? r.provenance->summary() : QStringLiteral("imported from %1").arg(r.sourcePath)) << '\n';
+    if (roots->empty())
+        out() << "no trusted root stored\n";
+    out().flush();
+    return kOk;
+}
+
+} // namespace pb::cli

@@ -1,0 +1,166 @@
+#include "ops/TrustedRootUpdate.h"
+
+#include "core/Files.h"
+#include "core/Hash.h"
+#include "receipts/Kinds.h"
+#include "sigstore/TrustedRoot.h"
+#include "store/VerificationStore.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+
+namespace pb::ops {
+
+Result<QDateTime> parseVerificationTime(const QString& text) {
+    const QString t = text.trimmed();
+    const QDate d = QDate::fromString(t, Qt::ISODate);
+    if (d.isValid() && t.size() == 10)
+        return QDateTime(d, QTime(0, 0), Qt::UTC);
+    const QDateTime dt = tuf::parseTime(t);
+    if (!dt.isValid())
+        return makeError(QStringLiteral("'%1' is not a time: give 2026-08-22 or 2026-08-22T00:00:00Z (with Z or an offset)").arg(text), {}, 0,
+                         QStringLiteral("--at"));
+    return dt;
+}
+
+namespace {
+
+Result<QByteArray> readAnchor(const QString& path) {
+    if (path.startsWith(QLatin1String(":/"))) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return makeError(QStringLiteral("the shipped anchor is missing from this build"), path);
+        return f.read(tuf::kRootMaxLength + 1);
+    }
+    return readFileLimited(path, tuf::kRootMaxLength, QStringLiteral("anchor root"));
+}
+
+QString when(const QDateTime& t) { return tuf::formatTime(t); }
+
+} // namespace
+
+Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
+                                                   const std::function<void(const tuf::ClientStep&)>& onStep) {
+    const QString anchorPath = request.anchorPath.isEmpty() ? QString(kShippedTufAnchor) : request.anchorPath;
+    auto anchor = readAnchor(anchorPath);
+    if (!anchor)
+        return anchor.error();
+
+    tuf::ClientRequest creq;
+    creq.dir = request.repository;
+    creq.anchor = *anchor;
+    creq.anchorName = anchorPath;
+    creq.at = request.at;
+    creq.targetName = request.targetName;
+    int n = 0;
+    auto step = [&](const tuf::ClientStep& s) {
+        ctx.progress(++n, 0, s.detail);
+        if (onStep)
+            onStep(s);
+    };
+    TrustedRootUpdateOutcome out;
+    out.verification = tuf::runClient(creq, step, ctx.cancelFlag());
+    tuf::ClientResult& v = out.verification;
+
+    // The target must also be a Sigstore trusted root this app can use.
+    if (v.ok) {
+        if (auto parsed = sigstore::parseTrustedRoot(v.targetBytes, v.targetFile); !parsed) {
+            v.ok = false;
+            v.failedRole = QStringLiteral("target");
+            v.error = parsed.error();
+            v.steps.push_back(tuf::ClientStep{QStringLiteral("target"), v.targetFile, parsed.error().toString(), false});
+            step(v.steps.back());
+        }
+    }
+
+    receipts::ReceiptDraft d;
+    d.kind = kTrustedRootUpdateKind;
+    QJsonObject params{{QStringLiteral("repository"), v.repository.isEmpty() ? request.repository : v.repository},
+                       {QStringLiteral("anchor"), anchorPath},
+                       {QStringLiteral("anchorSha256"), sha256Hex(*anchor)},
+                       {QStringLiteral("verificationTime"), when(v.verificationTime)},
+                       {QStringLiteral("timeGiven"), v.timeGiven},
+                       {QStringLiteral("target"), request.targetName}};
+    if (v.anchorVersion)
+        params.insert(QStringLiteral("anchorVersion"), v.anchorVersion);
+    if (v.root.version)
+        params.insert(QStringLiteral("rootVersion"), v.root.version);
+    if (v.timestamp.version)
+        params.insert(QStringLiteral("timestampVersion"), v.timestamp.version);
+    if (v.snapshot.version)
+        params.insert(QStringLiteral("snapshotVersion"), v.snapshot.version);
+    if (v.targets.version)
+        params.insert(QStringLiteral("targetsVersion"), v.targets.version);
+    d.inputs.push_back(receipts::Artifact::bytes(anchorPath, *anchor));
+    if (QFileInfo(request.repository).isDir())
+        d.inputs.push_back(receipts::Artifact::directory(request.repository));
+
+    if (!v.ok) {
+        if (ctx.cancelled())
+            return makeError(QStringLiteral("cancelled"), request.repository);
+        d.result = receipts::Outcome::Failed;
+        d.parameters = params;
+        d.message = QStringLiteral("trusted root not updated: %1 failed: %2").arg(v.failedRole, v.error.toString());
+        auto receipt = record(ctx, d);
+        if (!receipt)
+            return receipt.error();
+        out.receiptSeq = receipt->seq;
+        return out;
+    }
+
+    if (ctx.cancelled())
+        return makeError(QStringLiteral("cancelled"), request.repository);
+    return transact<TrustedRootUpdateOutcome>(ctx, [&]() -> Result<std::pair<TrustedRootUpdateOutcome, receipts::ReceiptDraft>> {
+        store::VerificationStore roots(ctx.db());
+        auto before = roots.trustedRoots();
+        if (!before)
+            return before.error();
+        for (const auto& r : *before)
+            if (r.sha256 == v.targetSha256)
+                out.alreadyStored = true;
+        auto id = roots.importTrustedRootBytes(v.targetBytes, v.targetName, QFileInfo(v.repository + QLatin1Char('/') + v.targetFile).absoluteFilePath(),
+                                               request.makeDefault);
+        if (!id)
+            return id.error();
+        out.trustedRootId = *id;
+        store::TrustedRootProvenance p;
+        p.trustedRootId = *id;
+        p.repository = v.repository;
+        p.targetName = v.targetName;
+        p.targetFile = v.targetFile;
+        p.anchorName = anchorPath;
+        p.anchorSha256 = v.anchorSha256;
+        p.anchorVersion = v.anchorVersion;
+        for (qint64 x : v.rootChain)
+            p.rootChain << x;
+        p.rootVersion = v.root.version;
+        p.rootExpires = v.root.expires;
+        p.timestampVersion = v.timestamp.version;
+        p.timestampExpires = v.timestamp.expires;
+        p.snapshotVersion = v.snapshot.version;
+        p.snapshotExpires = v.snapshot.expires;
+        p.targetsVersion = v.targets.version;
+        p.targetsExpires = v.targets.expires;
+        p.signedBy = v.targetSignedBy;
+        p.verificationTime = v.verificationTime;
+        p.timeGiven = v.timeGiven;
+        p.verifiedAt = QDateTime::currentDateTimeUtc();
+        if (auto pid = roots.addProvenance(p); !pid)
+            return pid.error();
+        params.insert(QStringLiteral("sha256"), v.targetSha256);
+        params.insert(QStringLiteral("stored"), out.alreadyStored ? QStringLiteral("existing") : QStringLiteral("new"));
+        d.parameters = params;
+        d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("trusted root #%1 (%2)").arg(*id).arg(v.targetName), v.targetSha256, v.targetLength));
+        d.message = QStringLiteral("trusted root %1 taken from TUF root v%2 (timestamp v%3, snapshot v%4, targets v%5), verified as of %6")
+                        .arg(v.targetSha256.left(16))
+                        .arg(v.root.version)
+                        .arg(v.timestamp.version)
+                        .arg(v.snapshot.version)
+                        .arg(v.targets.version)
+                        .arg(when(v.verificationTime));
+        return std::make_pair(out, d);
+    });
+}
+
+} // namespace pb::ops

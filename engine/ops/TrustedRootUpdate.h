@@ -1,0 +1,47 @@
+// trusted-root update: take Sigstore's trusted_root.json from a TUF repository copy, offline, the way
+// the TUF specification's client does (engine/tuf/Client.h): the root chain from a pinned anchor
+// (by default the root the app ships, :/tuf/), every role's signatures, versions and expiry, then the
+// target's length and hashes; and store it with its provenance (the repository, the anchor, each
+// role's version, the time expiry was checked against). `proofbench trusted-root update` and the
+// Verify view's "Update from a TUF repository…" call this one function.
+#pragma once
+
+#include "ops/Operation.h"
+#include "tuf/Client.h"
+
+#include <QDateTime>
+
+#include <optional>
+
+namespace pb::ops {
+
+inline constexpr QLatin1StringView kTrustedRootUpdateKind{"trusted-root.update"};
+// Sigstore public-good root v13 (public keys only); docs/SIGSTORE.md records its sha256.
+inline constexpr QLatin1StringView kShippedTufAnchor{":/tuf/sigstore-public-good-root-v13.json"};
+
+struct TrustedRootUpdateRequest {
+    QString repository;             // the TUF repository copy (folder)
+    QString anchorPath;             // a root.json to start the chain from; empty: the shipped anchor
+    std::optional<QDateTime> at;    // the time expiry is checked against; now when absent
+    bool makeDefault = true;        // the imported root becomes the default
+    QString targetName = QStringLiteral("trusted_root.json");
+};
+
+struct TrustedRootUpdateOutcome {
+    tuf::ClientResult verification; // every step; ok or the first failure
+    qint64 trustedRootId = 0;       // when verified: the stored root
+    bool alreadyStored = false;     // the same bytes were stored before (a new provenance row is added)
+    qint64 receiptSeq = 0;
+    bool ok() const { return verification.ok && trustedRootId != 0; }
+};
+
+// An Error only when the request cannot run (anchor unreadable, database); a repository that does not
+// verify is an outcome with verification.ok false, recorded as a failed receipt. `onStep` gets each
+// step as it is decided (on the calling thread); progress and cancel come from the Context.
+Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
+                                                   const std::function<void(const tuf::ClientStep&)>& onStep = {});
+
+// "2026-08-22", "2026-08-22T00:00:00Z", "2026-08-22T02:00:00+02:00" (a date is its midnight UTC).
+Result<QDateTime> parseVerificationTime(const QString& text);
+
+} // namespace pb::ops

@@ -1,0 +1,352 @@
+// engine/tuf against the real Sigstore public-good TUF repository copy: canonical JSON, the root
+// chain from the shipped anchor and from root v1 (hex-encoded keys), expiry against a given time and
+// against now, the delegation search, and each kind of tampering on a temporary copy.
+#include "TufFixture.h"
+
+#include "sigstore/Crypto.h"
+#include "tuf/CanonicalJson.h"
+#include "tuf/Client.h"
+#include "tuf/Metadata.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+#include <openssl/evp.h>
+
+using namespace pb;
+
+namespace {
+
+QByteArray shippedAnchor() { return pbtest::readAll(QStringLiteral(":/tuf/sigstore-public-good-root-v13.json")); }
+
+tuf::ClientResult runAt(const QString& dir, const QByteArray& anchor, std::optional<QDateTime> at, const QString& target = QStringLiteral("trusted_root.json")) {
+    tuf::ClientRequest r;
+    r.dir = dir;
+    r.anchor = anchor;
+    r.anchorName = QStringLiteral("anchor.json");
+    r.at = at;
+    r.targetName = target;
+    return tuf::runClient(r);
+}
+
+QByteArray canon(const char* json) {
+    auto c = tuf::canonicalJson(QJsonDocument::fromJson(json).object());
+    return c ? *c : QByteArray("ERROR: ") + c.error().toString().toUtf8();
+}
+
+// A root signed by one fresh Ed25519 key (OpenSSL), structured like Sigstore's: a different
+// repository's root, validly self-signed.
+QByteArray foreignEd25519Root(qint64 version) {
+    EVP_PKEY* key = EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519");
+    unsigned char pub[32];
+    size_t publen = sizeof pub;
+    EVP_PKEY_get_raw_public_key(key, pub, &publen);
+    const QString hexPub = QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(pub), int(publen)).toHex());
+    const QString keyid = QStringLiteral("aa").repeated(32);
+    QJsonObject role{{QStringLiteral("keyids"), QJsonArray{keyid}}, {QStringLiteral("threshold"), 1}};
+    QJsonObject signedObj{
+        {QStringLiteral("_type"), QStringLiteral("root")},
+        {QStringLiteral("spec_version"), QStringLiteral("1.0")},
+        {QStringLiteral("version"), version},
+        {QStringLiteral("expires"), QStringLiteral("2030-01-01T00:00:00Z")},
+        {QStringLiteral("consistent_snapshot"), true},
+        {QStringLiteral("keys"), QJsonObject{{keyid, QJsonObject{{QStringLiteral("keytype"), QStringLiteral("ed25519")},
+                                                                 {QStringLiteral("scheme"), QStringLiteral("ed25519")},
+                                                                 {QStringLiteral("keyval"), QJsonObject{{QStringLiteral("public"), hexPub}}}}}}},
+        {QStringLiteral("roles"), QJsonObject{{QStringLiteral("root"), role}, {QStringLiteral("timestamp"), role},
+                                              {QStringLiteral("snapshot"), role}, {QStringLiteral("targets"), role}}}};
+    const QByteArray msg = *tuf::canonicalJson(signedObj);
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    EVP_DigestSignInit(ctx, nullptr, nullptr, nullptr, key);
+    unsigned char sig[64];
+    size_t siglen = sizeof sig;
+    EVP_DigestSign(ctx, sig, &siglen, reinterpret_cast<const unsigned char*>(msg.constData()), size_t(msg.size()));
+    EVP_MD_CTX_free(ctx);
+    EVP_PKEY_free(key);
+    QJsonObject env{{QStringLiteral("signed"), signedObj},
+                    {QStringLiteral("signatures"), QJsonArray{QJsonObject{{QStringLiteral("keyid"), keyid},
+                                                                          {QStringLiteral("sig"), QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(sig), int(siglen)).toHex())}}}}};
+    return QJsonDocument(env).toJson();
+}
+
+bool replaceIn(const QString& path, const QByteArray& from, const QByteArray& to) {
+    QByteArray b = pbtest::readAll(path);
+    if (!b.contains(from))
+        return false;
+    b.replace(from, to);
+    return pbtest::writeAll(path, b);
+}
+
+} // namespace
+
+class TstTuf : public QObject {
+    Q_OBJECT
+  private slots:
+    void canonicalJsonCases() {
+        const char* sorted = "{\"b\":1,\"a\":[true,false,null],\"c\":{\"z\":\"\",\"y\":-7}}";
+        const char* sortedOut = "{\"a\":[true,false,null],\"b\":1,\"c\":{\"y\":-7,\"z\":\"\"}}";
+        QCOMPARE(canon(sorted), QByteArray(sortedOut));
+        // Only backslash and double quote are escaped; everything else is raw UTF-8.
+        const char* escapes = "{\"s\":\"a\\\"b\\\\c\\nd\\u00e9\\u0001/\"}";
+        QCOMPARE(canon(escapes), QByteArray("{\"s\":\"a\\\"b\\\\c\nd\xc3\xa9\x01/\"}"));
+        // Keys in code-point order: "Z" < "a" < U+FB01 < U+1D11E (UTF-16 order would put U+1D11E first).
+        QCOMPARE(canon("{\"\xef\xac\x81\":1,\"\xf0\x9d\x84\x9e\":2,\"a\":3,\"Z\":4}"),
+                 QByteArray("{\"Z\":4,\"a\":3,\"\xef\xac\x81\":1,\"\xf0\x9d\x84\x9e\":2}"));
+        const char* big = "{\"n\":9007199254740993,\"m\":-9223372036854775808}";
+        const char* bigOut = "{\"m\":-9223372036854775808,\"n\":9007199254740993}";
+        QCOMPARE(canon(big), QByteArray(bigOut));
+        const char* empty = "{\"e\":{},\"a\":[]}";
+        const char* emptyOut = "{\"a\":[],\"e\":{}}";
+        QCOMPARE(canon(empty), QByteArray(emptyOut));
+        // No floating point: refused, naming the field.
+        const char* floating = "{\"x\":{\"y\":[1,2.5]}}";
+        auto f = tuf::canonicalJson(QJsonDocument::fromJson(floating).object());
+        QVERIFY(!f);
+        QCOMPARE(f.error().field, QStringLiteral("x.y[1]"));
+        QVERIFY(f.error().message.contains(QStringLiteral("not an integer")));
+        // Limit (docs/SIGSTORE.md): Qt's parser keeps a whole number written as 1.0 or 1e3 as an
+        // integer, so it is written canonically (1, 1000) rather than refused as securesystemslib does.
+    }
+
+    void timesAsTufWritersWriteThem() {
+        QCOMPARE(tuf::parseTime(QStringLiteral("2026-11-20T13:58:18Z")), QDateTime(QDate(2026, 11, 20), QTime(13, 58, 18), Qt::UTC));
+        // Root v1 of Sigstore's repository: fractional seconds and an offset.
+        const QDateTime v1 = tuf::parseTime(QStringLiteral("2021-12-18T13:28:12.99008-06:00"));
+        QVERIFY(v1.isValid());
+        QCOMPARE(v1.toUTC().date(), QDate(2021, 12, 18));
+        QCOMPARE(v1.toUTC().time().hour(), 19);
+        QVERIFY(!tuf::parseTime(QStringLiteral("2026-11-20 13:58")).isValid());
+        QVERIFY(!tuf::parseTime(QStringLiteral("2026-11-20T13:58:18")).isValid()); // no zone: refused
+    }
+
+    void realRepositoryVerifiesAtAValidTime() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        const QByteArray anchor = shippedAnchor();
+        QVERIFY(!anchor.isEmpty());
+        const auto r = runAt(pbtest::tufRepo(), anchor, pbtest::tufValidTime());
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        QCOMPARE(r.anchorVersion, 13);
+        QCOMPARE(r.rootChain, (std::vector<qint64>{14, 15}));
+        QCOMPARE(r.root.version, 15);
+        QCOMPARE(tuf::formatTime(r.root.expires), QStringLiteral("2026-11-20T13:58:18Z"));
+        QCOMPARE(r.timestamp.version, 762);
+        QCOMPARE(r.snapshot.version, 165);
+        QCOMPARE(r.targets.version, 14);
+        QVERIFY(r.consistentSnapshot);
+        QCOMPARE(r.targetSignedBy, QStringLiteral("targets"));
+        QCOMPARE(r.targetFile, QStringLiteral("targets/trusted_root.json"));
+        QCOMPARE(r.targetBytes, pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/targets/trusted_root.json")));
+        QCOMPARE(r.targetBytes, pbtest::readAll(pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json"))));
+        QCOMPARE(r.targetSha256, QStringLiteral("6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66"));
+        QCOMPARE(r.targetLength, 6787);
+        // anchor, 14, 15, final root, timestamp, snapshot, targets, target
+        QCOMPARE(int(r.steps.size()), 8);
+        for (const auto& s : r.steps)
+            QVERIFY2(s.ok, qPrintable(s.detail));
+        QVERIFY(r.steps[1].detail.contains(QStringLiteral("root v13 -> v14")));
+        QCOMPARE(r.toJson().value(QStringLiteral("verified")).toBool(), true);
+    }
+
+    void wholeChainFromRootV1WithHexKeys() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/1.root.json"));
+        const auto r = runAt(pbtest::tufRepo(), pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/1.root.json")),
+                             pbtest::tufValidTime());
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        QCOMPARE(r.anchorVersion, 1);
+        QCOMPARE(int(r.rootChain.size()), 14);
+        QCOMPARE(r.rootChain.back(), 15);
+    }
+
+    void expiredNowSaysWhichRoleAndWhen() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        const auto r = runAt(pbtest::tufRepo(), shippedAnchor(), std::nullopt);
+        if (QDateTime::currentDateTimeUtc() < QDateTime(QDate(2026, 11, 20), QTime(13, 58, 18), Qt::UTC))
+            QSKIP("the copy's root has not expired yet on this clock");
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("root"));
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("root v15 expired 2026-11-20T13:58:18Z")), qPrintable(r.error.toString()));
+        QCOMPARE(r.error.file, QStringLiteral("metadata/root_history/15.root.json"));
+        QCOMPARE(r.error.field, QStringLiteral("signed.expires"));
+        QCOMPARE(r.rootChain, (std::vector<qint64>{14, 15})); // the chain itself verified
+        QVERIFY(r.targetBytes.isEmpty());
+    }
+
+    void timestampExpiredAfterItsDate() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        const auto r = runAt(pbtest::tufRepo(), shippedAnchor(), QDateTime(QDate(2026, 9, 1), QTime(0, 0), Qt::UTC));
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("timestamp"));
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("timestamp v762 expired 2026-08-28T19:25:56Z")), qPrintable(r.error.toString()));
+    }
+
+    void delegatedTargetIsFoundThroughTheDelegation() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/registry.npmjs.org.json"));
+        const auto r = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), QStringLiteral("registry.npmjs.org/keys.json"));
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        QCOMPARE(r.targetSignedBy, QStringLiteral("registry.npmjs.org"));
+        QCOMPARE(int(r.delegations.size()), 1);
+        QCOMPARE(r.delegations[0].second.version, 8);
+        QCOMPARE(r.targetBytes, pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/targets/registry.npmjs.org/keys.json")));
+        // Not listed anywhere: a clear failure, not a crash.
+        const auto none = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), QStringLiteral("no-such-target.json"));
+        QVERIFY(!none.ok);
+        QVERIFY2(none.error.message.contains(QStringLiteral("lists 'no-such-target.json'")), qPrintable(none.error.toString()));
+        const auto escape = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), QStringLiteral("../README.md"));
+        QVERIFY(!escape.ok);
+        QCOMPARE(escape.failedRole, QStringLiteral("target"));
+    }
+
+    void changedByteInARole() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        QTemporaryDir tmp;
+        const QString repo = pbtest::copyTufRepo(tmp);
+        QVERIFY(replaceIn(repo + QStringLiteral("/metadata/snapshot.json"), "2036-05-15T08:09:16Z", "2036-05-15T08:09:17Z"));
+        const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("snapshot"));
+        QCOMPARE(r.error.file, QStringLiteral("metadata/snapshot.json"));
+        QVERIFY2(r.error.message.contains(QStringLiteral("0 valid signature(s) from root v15's snapshot keys, 1 required")), qPrintable(r.error.toString()));
+        QVERIFY(r.error.message.contains(QStringLiteral("does not verify")));
+    }
+
+    void signaturesBelowThreshold() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        QTemporaryDir tmp;
+        const QString repo = pbtest::copyTufRepo(tmp);
+        const QString path = repo + QStringLiteral("/metadata/root_history/15.root.json");
+        QJsonObject root = pbtest::readJson(path);
+        QJsonArray sigs = root.value(QStringLiteral("signatures")).toArray();
+        while (sigs.size() > 2)
+            sigs.removeLast();
+        root.insert(QStringLiteral("signatures"), sigs);
+        QVERIFY(pbtest::writeJson(path, root));
+        QFile::remove(repo + QStringLiteral("/metadata/root.json")); // the same root again
+        const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("root"));
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("2 valid signature(s) from root v14's root keys, 3 required")), qPrintable(r.error.toString()));
+    }
+
+    void rootVersionRollbackAndSkip() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        {
+            QTemporaryDir tmp;
+            const QString repo = pbtest::copyTufRepo(tmp);
+            // 14.root.json holding root v13: a rollback.
+            QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root_history/14.root.json"), shippedAnchor()));
+            const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.message.contains(QStringLiteral("is root v13 where v14 was expected")), qPrintable(r.error.toString()));
+            QCOMPARE(r.error.field, QStringLiteral("signed.version"));
+        }
+        {
+            QTemporaryDir tmp;
+            const QString repo = pbtest::copyTufRepo(tmp);
+            // Root v14 gone: v13 -> v15 would skip a version.
+            QVERIFY(QFile::remove(repo + QStringLiteral("/metadata/root_history/14.root.json")));
+            QVERIFY(QFile::remove(repo + QStringLiteral("/metadata/root_history/15.root.json")));
+            const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
+            QVERIFY(!r.ok);
+            QCOMPARE(r.error.file, QStringLiteral("metadata/root.json"));
+            QVERIFY2(r.error.message.contains(QStringLiteral("is root v15, but root v14 is missing")), qPrintable(r.error.toString()));
+        }
+        {
+            QTemporaryDir tmp;
+            const QString repo = pbtest::copyTufRepo(tmp);
+            // 14.root.json holding root v15: signed by the right keys, but a skip.
+            QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root_history/14.root.json"),
+                                     pbtest::readAll(repo + QStringLiteral("/metadata/root.json"))));
+            const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.message.contains(QStringLiteral("is root v15 where v14 was expected")), qPrintable(r.error.toString()));
+        }
+    }
+
+    void targetHashAndLengthMismatch() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/targets/trusted_root.json"));
+        {
+            QTemporaryDir tmp;
+            const QString repo = pbtest::copyTufRepo(tmp);
+            QVERIFY(replaceIn(repo + QStringLiteral("/targets/trusted_root.json"), "\"mediaType\"", "\"mediaTypf\""));
+            const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
+            QVERIFY(!r.ok);
+            QCOMPARE(r.failedRole, QStringLiteral("target"));
+            QVERIFY2(r.error.message.startsWith(QStringLiteral("sha256 is ")), qPrintable(r.error.toString()));
+            QVERIFY(r.error.message.contains(QStringLiteral("the metadata says 6494e21ea73fa7ee")));
+            QVERIFY(r.error.message.contains(QStringLiteral("(in targets v14)")));
+        }
+        {
+            QTemporaryDir tmp;
+            const QString repo = pbtest::copyTufRepo(tmp);
+            const QString t = repo + QStringLiteral("/targets/trusted_root.json");
+            QVERIFY(pbtest::writeAll(t, pbtest::readAll(t) + "\n"));
+            const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.message.startsWith(QStringLiteral("6788 bytes, targets v14 says 6787")), qPrintable(r.error.toString()));
+        }
+        {
+            // The consistent-snapshot name wins over the plain one: a good HASH.trusted_root.json beside a bad plain file.
+            QTemporaryDir tmp;
+            const QString repo = pbtest::copyTufRepo(tmp);
+            const QString t = repo + QStringLiteral("/targets/trusted_root.json");
+            QVERIFY(pbtest::writeAll(repo + QStringLiteral("/targets/6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66.trusted_root.json"),
+                                     pbtest::readAll(t)));
+            QVERIFY(pbtest::writeAll(t, "{}"));
+            const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
+            QVERIFY2(r.ok, qPrintable(r.error.toString()));
+            QVERIFY(r.targetFile.startsWith(QStringLiteral("targets/6494e21e")));
+        }
+    }
+
+    void wrongAnchor() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        // Another repository's root (a fresh Ed25519 key, validly self-signed) at version 13.
+        const QByteArray foreign = foreignEd25519Root(13);
+        auto parsed = tuf::parseRoot(foreign, QStringLiteral("foreign.json"));
+        QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error().toString()));
+        QVERIFY(tuf::verifyThreshold(parsed->env, parsed->keys, parsed->roles.value(QStringLiteral("root")), QStringLiteral("own")));
+        const auto r = runAt(pbtest::tufRepo(), foreign, pbtest::tufValidTime());
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("root"));
+        QCOMPARE(r.steps.front().ok, true); // the anchor itself is well signed
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("0 valid signature(s) from root v13's root keys, 1 required")), qPrintable(r.error.toString()));
+        // A timestamp given as the anchor; a root whose signatures were changed.
+        const auto notRoot = runAt(pbtest::tufRepo(), pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/timestamp.json")), pbtest::tufValidTime());
+        QVERIFY(!notRoot.ok);
+        QCOMPARE(notRoot.failedRole, QStringLiteral("anchor"));
+        QVERIFY2(notRoot.error.toString().contains(QStringLiteral("signed._type: 'timestamp', expected 'root'")), qPrintable(notRoot.error.toString()));
+        QByteArray tampered = shippedAnchor();
+        tampered.replace("2026-01-22T13:05:59Z", "2027-01-22T13:05:59Z");
+        const auto selfSig = runAt(pbtest::tufRepo(), tampered, pbtest::tufValidTime());
+        QVERIFY(!selfSig.ok);
+        QCOMPARE(selfSig.failedRole, QStringLiteral("anchor"));
+        QVERIFY2(selfSig.error.message.contains(QStringLiteral("from its own root keys, 3 required")), qPrintable(selfSig.error.toString()));
+    }
+
+    void keysAndParsingErrorsAreClear() {
+        tuf::Key rsa{QStringLiteral("k1"), QStringLiteral("rsa"), QStringLiteral("rsassa-pss-sha256"), QStringLiteral("-----BEGIN PUBLIC KEY-----")};
+        auto r = tuf::verifySignature(rsa, "x", "y");
+        QVERIFY(!r);
+        QVERIFY(r.error().message.contains(QStringLiteral("'rsa' with scheme 'rsassa-pss-sha256' is not supported")));
+        tuf::Key badHex{QStringLiteral("k2"), QStringLiteral("ed25519"), QStringLiteral("ed25519"), QStringLiteral("abcd")};
+        QVERIFY(!tuf::verifySignature(badHex, "x", "y"));
+        auto e = tuf::parseRoot("{\"signatures\":[],\"signed\":{\"_type\":\"root\",\"version\":0}}", QStringLiteral("r.json"));
+        QVERIFY(!e);
+        QCOMPARE(e.error().toString(), QStringLiteral("r.json: signed.version: 0 is below 1"));
+        const char* twoSigs = "{\"signatures\":[{\"keyid\":\"a\",\"sig\":\"00\"},{\"keyid\":\"a\",\"sig\":\"01\"}],\"signed\":{}}";
+        auto dup = tuf::parseEnvelope(twoSigs, QStringLiteral("d.json"), QStringLiteral("root"));
+        QVERIFY(!dup);
+        QVERIFY(dup.error().message.contains(QStringLiteral("a second signature by key a")));
+        auto notJson = tuf::parseTimestamp("{", QStringLiteral("t.json"));
+        QVERIFY(!notJson);
+        QVERIFY(notJson.error().message.startsWith(QStringLiteral("not JSON")));
+        // A repository folder that is not one.
+        QTemporaryDir tmp;
+        const auto none = runAt(tmp.path(), shippedAnchor(), pbtest::tufValidTime());
+        QVERIFY(!none.ok);
+        QVERIFY(none.error.message.contains(QStringLiteral("no timestamp.json")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTuf)
+#include "tst_tuf.moc"
