@@ -14,6 +14,7 @@
 
 
 #include <atomic>
+#include <numeric>
 #include <optional>
 
 namespace pb::ops {
@@ -64,7 +65,62 @@ sigstore::VerificationResult runCase(const QDir& dir, const Job& job, const sigs
     return sigstore::verifyBundle(*bundle, bundlePath, artifact, *root, policy);
 }
 
+// Runs job(i) for every i in [0, count) on Qt's global thread pool (the calling thread joins in),
+// stopping early when `cancel` is set; after each, done(i) runs under a lock. Returns whether every
+// job ran. Each worker gives back OpenSSL's per-thread state after its jobs (see
+// crypto::releasePoolThreadState).
+template <typename Job, typename Done>
+bool runConcurrently(qint64 count, const std::atomic_bool* cancel, Job job, Done done) {
+    std::vector<qint64> indexes(static_cast<size_t>(count));
+    std::iota(indexes.begin(), indexes.end(), qint64(0));
+    std::atomic<qint64> ran{0};
+    QMutex lock;
+    QThread* const caller = QThread::currentThread();
+    QtConcurrent::blockingMap(indexes, [&](qint64 i) {
+        if (cancel && cancel->load())
+            return;
+        job(i);
+        sigstore::crypto::releasePoolThreadState(caller);
+        ++ran;
+        QMutexLocker locked(&lock);
+        done(i);
+    });
+    return ran.load() == count;
+}
+
+sigstore::VerificationResult verifyOne(const BundleVerification& item) {
+    if (!item.root)
+        return inputsFailed(item.bundleFile, QStringLiteral("no trusted root"));
+    if (item.parsed)
+        return sigstore::verifyBundle(*item.parsed, item.bundleFile, item.artifact, *item.root, item.policy);
+    return sigstore::verifyBundle(item.bundleJson, item.bundleFile, item.artifact, *item.root, item.policy);
+}
+
 } // namespace
+
+Result<std::vector<sigstore::VerificationResult>> verifyBundles(const Context& ctx, const std::vector<BundleVerification>& items,
+                                                                const QString& what) {
+    std::vector<sigstore::VerificationResult> results(items.size());
+    const qint64 total = qint64(items.size());
+    qint64 done = 0;
+    ctx.progress(0, total, QStringLiteral("verifying %1 %2").arg(total).arg(what));
+    const bool complete = runConcurrently(
+        total, ctx.cancelFlag(), [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)]); },
+        [&](qint64 i) {
+            const qint64 n = ++done;
+            ctx.progress(n, total, QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(items[size_t(i)].bundleFile));
+        });
+    if (!complete)
+        return makeError(QStringLiteral("cancelled after %1 of %2 %3").arg(done).arg(total).arg(what));
+    return results;
+}
+
+std::vector<sigstore::VerificationResult> verifyBundles(const std::vector<BundleVerification>& items) {
+    std::vector<sigstore::VerificationResult> results(items.size());
+    runConcurrently(
+        qint64(items.size()), nullptr, [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)]); }, [](qint64) {});
+    return results;
+}
 
 Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequest& request) {
     const QString& manifest = request.manifestPath;
@@ -107,24 +163,23 @@ Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequ
     const QDir base = QFileInfo(manifest).dir();
     const sigstore::TrustedRoot* root = common ? &*common : nullptr;
     const qint64 total = qint64(jobs.size());
-    std::atomic<qint64> done{0};
-    QMutex progressLock;
-    QThread* const caller = QThread::currentThread();
+    qint64 done = 0;
     ctx.progress(0, total, QStringLiteral("verifying %1 case(s)").arg(total));
-    QtConcurrent::blockingMap(jobs, [&](Job& job) {
-        if (ctx.cancelled())
-            return;
-        job.out.name = job.name;
-        job.out.expected = job.expected;
-        job.out.result = runCase(QDir(base.filePath(QStringLiteral("cases/") + job.name)), job, root, request.useDigest);
-        job.out.asExpected = job.expected.isEmpty() || job.out.verdict() == job.expected;
-        sigstore::crypto::releasePoolThreadState(caller);
-        const qint64 n = ++done;
-        QMutexLocker lock(&progressLock);
-        ctx.progress(n, total, QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(job.name));
-    });
-    if (ctx.cancelled())
-        return makeError(QStringLiteral("cancelled after %1 of %2 case(s)").arg(done.load()).arg(total), manifest);
+    const bool complete = runConcurrently(
+        total, ctx.cancelFlag(),
+        [&](qint64 i) {
+            Job& job = jobs[size_t(i)];
+            job.out.name = job.name;
+            job.out.expected = job.expected;
+            job.out.result = runCase(QDir(base.filePath(QStringLiteral("cases/") + job.name)), job, root, request.useDigest);
+            job.out.asExpected = job.expected.isEmpty() || job.out.verdict() == job.expected;
+        },
+        [&](qint64 i) {
+            const qint64 n = ++done;
+            ctx.progress(n, total, QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(jobs[size_t(i)].name));
+        });
+    if (!complete)
+        return makeError(QStringLiteral("cancelled after %1 of %2 case(s)").arg(done).arg(total), manifest);
 
     for (Job& job : jobs) {
         outcome.verified += job.out.result.verified ? 1 : 0;

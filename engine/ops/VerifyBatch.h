@@ -7,6 +7,7 @@
 #include "ops/Operation.h"
 #include "sigstore/Verify.h"
 
+#include <optional>
 #include <vector>
 
 namespace pb::ops {
@@ -40,5 +41,30 @@ struct VerifyBatchOutcome {
 // Fails only when the manifest or the common trusted root cannot be read, on cancel, or when the
 // receipt cannot be written; cases that do not verify (or not as expected) are in the outcome.
 Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequest& request);
+
+// ---- Many bundles at once, for any operation that verifies several (batch, release verify) --------
+
+// One verification: the bundle's bytes (parsed on the worker) or an already parsed bundle, the
+// artifact, the trusted root (shared, only read; it must outlive the call) and the policy.
+struct BundleVerification {
+    QByteArray bundleJson;
+    std::optional<sigstore::Bundle> parsed; // when set, used instead of bundleJson
+    QString bundleFile;                     // names the bundle in the result
+    sigstore::Artifact artifact;
+    const sigstore::TrustedRoot* root = nullptr; // null: the result fails at its "inputs" step
+    sigstore::Policy policy;
+};
+
+// Verifies every item spread over all cores (Qt's global thread pool), each exactly as
+// sigstore::verifyBundle() would one by one: results[i] is item i's result, in the same order, with
+// the same verdicts and steps as a sequential run. The calling thread takes part; nothing here
+// touches the database, so callers record receipts or rows afterwards on their own thread.
+// `progress` (optional) is called under a lock, from worker threads, after each item. Returns an
+// error (and no results) when ctx's cancel flag is set before every item ran.
+Result<std::vector<sigstore::VerificationResult>> verifyBundles(const Context& ctx, const std::vector<BundleVerification>& items,
+                                                                const QString& what = QStringLiteral("bundle(s)"));
+
+// The same without an operation context (no progress, no cancel): engine code and tests.
+std::vector<sigstore::VerificationResult> verifyBundles(const std::vector<BundleVerification>& items);
 
 } // namespace pb::ops

@@ -28,8 +28,11 @@ namespace {
 
 // The bundle versions sigstore-go accepts, and the minor version each names.
 int mediaTypeMinor(const QString& mt) {
-    static const QRegularExpression legacy(QStringLiteral(R"(^application/vnd\.dev\.sigstore\.bundle\+json;version=0\.([0-9]+)$)"));
-    static const QRegularExpression current(QStringLiteral(R"(^application/vnd\.dev\.sigstore\.bundle\.v0\.([0-9]+)\+json$)"));
+    // Anchored at both ends (\A...\z): a plain '$' would also match before a trailing newline.
+    static const QRegularExpression legacy(
+        QRegularExpression::anchoredPattern(QStringLiteral(R"(application/vnd\.dev\.sigstore\.bundle\+json;version=0\.([0-9]|[1-9][0-9]+))")));
+    static const QRegularExpression current(
+        QRegularExpression::anchoredPattern(QStringLiteral(R"(application/vnd\.dev\.sigstore\.bundle\.v0\.([0-9]|[1-9][0-9]+)\+json)")));
     auto m = legacy.match(mt);
     if (!m.hasMatch())
         m = current.match(mt);
@@ -67,8 +70,8 @@ Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, cons
         return id.error();
     e.logId = *id;
     const QJsonObject kv = field(o, "kindVersion", "kind_version").toObject();
-    e.kind = kv.value(QStringLiteral("kind")).toString();
-    e.version = kv.value(QStringLiteral("version")).toString();
+    e.kind = field(kv, "kind").toString();
+    e.version = field(kv, "version").toString();
     if (e.kind.isEmpty() || e.version.isEmpty())
         return r.error(where + QStringLiteral(".kindVersion"), QStringLiteral("kind and version are required"));
     auto time = int64Field(r, o, where, "integratedTime", "integrated_time", false);
@@ -100,7 +103,7 @@ Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, cons
         if (!root)
             return root.error();
         p.rootHash = *root;
-        const QJsonArray hashes = po.value(QStringLiteral("hashes")).toArray();
+        const QJsonArray hashes = field(po, "hashes").toArray();
         for (int i = 0; i < hashes.size(); ++i) {
             if (!hashes.at(i).isString())
                 return r.error(QStringLiteral("%1.hashes[%2]").arg(pw).arg(i), QStringLiteral("expected a base64 string"));
@@ -109,7 +112,7 @@ Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, cons
                 return r.error(QStringLiteral("%1.hashes[%2]").arg(pw).arg(i), QStringLiteral("not valid base64"));
             p.hashes << *h;
         }
-        const QString envelope = po.value(QStringLiteral("checkpoint")).toObject().value(QStringLiteral("envelope")).toString();
+        const QString envelope = field(field(po, "checkpoint").toObject(), "envelope").toString();
         if (envelope.isEmpty())
             return r.error(pw + QStringLiteral(".checkpoint.envelope"), QStringLiteral("an inclusion proof needs a checkpoint"));
         p.checkpoint = envelope.toUtf8();
@@ -144,20 +147,20 @@ Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
     const QJsonObject vm = vmV.toObject();
     const QJsonValue pk = field(vm, "publicKey", "public_key");
     const QJsonValue chain = field(vm, "x509CertificateChain", "x509_certificate_chain");
-    const QJsonValue cert = vm.value(QStringLiteral("certificate"));
+    const QJsonValue cert = field(vm, "certificate");
     const int materials = int(pk.isObject()) + int(chain.isObject()) + int(cert.isObject());
     if (materials != 1)
         return r.error(QStringLiteral("verificationMaterial"),
                        QStringLiteral("needs exactly one of publicKey, x509CertificateChain, certificate (found %1)").arg(materials));
     if (pk.isObject()) {
         b.material = Bundle::Material::PublicKey;
-        b.publicKeyHint = pk.toObject().value(QStringLiteral("hint")).toString();
+        b.publicKeyHint = field(pk.toObject(), "hint").toString();
     } else if (chain.isObject()) {
         if (b.minorVersion >= 3)
             return r.error(QStringLiteral("verificationMaterial.x509CertificateChain"),
                            QStringLiteral("not allowed in a v0.3 bundle (use certificate)"));
         b.material = Bundle::Material::CertificateChain;
-        const QJsonArray certs = chain.toObject().value(QStringLiteral("certificates")).toArray();
+        const QJsonArray certs = field(chain.toObject(), "certificates").toArray();
         if (certs.isEmpty())
             return r.error(QStringLiteral("verificationMaterial.x509CertificateChain.certificates"),
                            QStringLiteral("empty: the bundle has no signing certificate"));
@@ -215,7 +218,7 @@ Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
         const QJsonObject m = ms.toObject();
         const QJsonValue md = field(m, "messageDigest", "message_digest");
         if (md.isObject()) {
-            b.digestAlgorithm = md.toObject().value(QStringLiteral("algorithm")).toString();
+            b.digestAlgorithm = detail::enumField(md.toObject(), "algorithm", nullptr, {"HASH_ALGORITHM_UNSPECIFIED", "SHA2_256", "SHA2_384", "SHA2_512", "SHA3_256", "SHA3_384"});
             if (b.digestAlgorithm != QLatin1String("SHA2_256") && b.digestAlgorithm != QLatin1String("SHA2_384") &&
                 b.digestAlgorithm != QLatin1String("SHA2_512"))
                 return r.error(QStringLiteral("messageSignature.messageDigest.algorithm"),
@@ -239,7 +242,7 @@ Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
         b.payloadType = field(d, "payloadType", "payload_type").toString();
         if (b.payloadType.isEmpty())
             return r.error(QStringLiteral("dsseEnvelope.payloadType"), QStringLiteral("missing"));
-        const QJsonArray sigs = d.value(QStringLiteral("signatures")).toArray();
+        const QJsonArray sigs = field(d, "signatures").toArray();
         if (sigs.size() != 1)
             return r.error(QStringLiteral("dsseEnvelope.signatures"),
                            QStringLiteral("needs exactly one signature (found %1)").arg(sigs.size()));
@@ -247,7 +250,7 @@ Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
         if (!sig)
             return sig.error();
         b.signature = *sig;
-        b.keyId = sigs.at(0).toObject().value(QStringLiteral("keyid")).toString();
+        b.keyId = field(sigs.at(0).toObject(), "keyid").toString();
     }
     return b;
 }

@@ -11,15 +11,33 @@
 
 namespace pb::sigstore::detail {
 
-// protojson accepts the lowerCamelCase JSON name and the proto field name.
+// The proto3 JSON mapping, as every Sigstore JSON input (bundle, trusted root) is read: a field is
+// found under its lowerCamelCase JSON name or its proto field name, and `null` is the same as an
+// absent field (an undefined QJsonValue is returned for both). Unknown fields are never looked at.
 inline QJsonValue field(const QJsonObject& o, const char* camel, const char* snake = nullptr) {
     const auto it = o.constFind(QLatin1String(camel));
-    if (it != o.constEnd())
+    if (it != o.constEnd() && !it->isNull())
         return *it;
     if (snake) {
         const auto sit = o.constFind(QLatin1String(snake));
-        if (sit != o.constEnd())
+        if (sit != o.constEnd() && !sit->isNull())
             return *sit;
+    }
+    return QJsonValue(QJsonValue::Undefined);
+}
+
+// A proto3 enum: its value name, or its number mapped through `names` (index = number). An unknown
+// number gives an empty string, which every caller rejects as unsupported.
+template <size_t N>
+QString enumField(const QJsonObject& o, const char* camel, const char* snake, const char* const (&names)[N]) {
+    const QJsonValue v = field(o, camel, snake);
+    if (v.isString())
+        return v.toString();
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        const int n = int(d);
+        if (double(n) == d && n >= 0 && size_t(n) < N)
+            return QLatin1String(names[n]);
     }
     return {};
 }

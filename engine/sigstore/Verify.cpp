@@ -94,6 +94,8 @@ struct Note {
     std::vector<NoteSignature> signatures;
 };
 
+constexpr int kMaxNoteSignatures = 100;
+
 std::variant<Note, QString> parseNote(const QByteArray& bytes) {
     if (QString::fromUtf8(bytes).toUtf8() != bytes)
         return QStringLiteral("the checkpoint is not valid UTF-8");
@@ -123,7 +125,10 @@ std::variant<Note, QString> parseNote(const QByteArray& bytes) {
         return QStringLiteral("the checkpoint's third line is not a 32-byte base64 root hash");
     note.root = *root;
     static const QByteArray dash = QByteArrayLiteral("\xE2\x80\x94 ");
-    for (const QByteArray& line : sigs.chopped(1).split('\n')) {
+    const QList<QByteArray> sigLines = sigs.chopped(1).split('\n');
+    if (sigLines.size() > kMaxNoteSignatures) // as golang.org/x/mod/sumdb/note: a bound on the work a note can ask for
+        return QStringLiteral("the checkpoint has %1 signature lines (at most %2)").arg(sigLines.size()).arg(kMaxNoteSignatures);
+    for (const QByteArray& line : sigLines) {
         if (!line.startsWith(dash))
             return QStringLiteral("a checkpoint signature line does not start with an em dash");
         const QByteArray rest = line.mid(dash.size());
@@ -323,6 +328,17 @@ QString verifierMatches(Ctx& c, const QString& b64Pem) {
             return QStringLiteral("the logged certificate is not this bundle's signing certificate");
         return {};
     }
+    if (c.leaf)
+        return QStringLiteral("the logged public key is not the verification key");
+    // The same SubjectPublicKeyInfo bytes are the same key; only another encoding of it needs a
+    // decode (which costs more than a signature check in OpenSSL 3.0).
+    const qsizetype b = pem->indexOf("-----BEGIN PUBLIC KEY-----");
+    const qsizetype e = pem->indexOf("-----END PUBLIC KEY-----");
+    if (b >= 0 && e > b && !c.keySpki.isEmpty()) {
+        const QByteArray body = pem->mid(b + 26, e - b - 26).replace('\n', QByteArray()).replace('\r', QByteArray());
+        if (QByteArray::fromBase64(body) == c.keySpki)
+            return {};
+    }
     Pkey logged = pkeyFromPem(*pem);
     if (!logged)
         return QStringLiteral("the logged public key cannot be read");
@@ -353,11 +369,26 @@ QString checkV1Body(Ctx& c, const TlogEntry& e) {
             return v;
         const QJsonObject h = spec.value(QStringLiteral("data")).toObject().value(QStringLiteral("hash")).toObject();
         const QString alg = h.value(QStringLiteral("algorithm")).toString();
+        const QString logged = h.value(QStringLiteral("value")).toString();
         if (!b.digestAlgorithm.isEmpty() && digestByName(alg) != digestByName(b.digestAlgorithm))
             return QStringLiteral("the logged digest is %1, the bundle's %2").arg(alg, b.digestAlgorithm);
-        if (!b.messageDigest.isEmpty() && h.value(QStringLiteral("value")).toString() != hex(b.messageDigest))
-            return QStringLiteral("the logged artifact digest %1 is not the bundle's %2").arg(h.value(QStringLiteral("value")).toString(),
-                                                                                             hex(b.messageDigest));
+        if (!b.messageDigest.isEmpty() && logged != hex(b.messageDigest))
+            return QStringLiteral("the logged artifact digest %1 is not the bundle's %2").arg(logged, hex(b.messageDigest));
+        // The entry is bound to the artifact itself, whether or not the bundle states a message digest
+        // (a bundle without one must not leave the logged digest compared with nothing).
+        QString mine;
+        if (c.artifact.bytes) {
+            const EVP_MD* md = digestByName(alg);
+            if (!md)
+                return QStringLiteral("the logged digest algorithm '%1' is not supported").arg(alg);
+            mine = hex(hash(md, *c.artifact.bytes));
+        } else if (digestByName(alg) == EVP_sha256()) {
+            mine = hex(c.artifact.sha256);
+        } else {
+            return QStringLiteral("the logged digest is %1; a SHA-256 digest of the artifact cannot be compared with it").arg(alg);
+        }
+        if (logged != mine)
+            return QStringLiteral("the logged artifact digest %1 is not the artifact's %2").arg(logged, mine);
         return {};
     }
     if (!b.isDsse)
@@ -422,10 +453,17 @@ QByteArray rebuildV2Entry(Ctx& c) {
     QByteArray digest;
     if (c.bundle.isDsse) {
         digest = hash(digestByName(digestName), dssePae(c.bundle.payloadType.toUtf8(), c.bundle.payload));
-    } else {
+    } else if (!c.bundle.messageDigest.isEmpty()) {
         digest = c.bundle.messageDigest;
         if (!c.bundle.digestAlgorithm.isEmpty())
             digestName = c.bundle.digestAlgorithm;
+    } else if (c.artifact.bytes) {
+        // No message digest in the bundle: the entry is rebuilt from the artifact's own digest, so
+        // the log still binds what is verified.
+        if (const EVP_MD* md = digestByName(digestName))
+            digest = hash(md, *c.artifact.bytes);
+    } else if (digestName == QLatin1String("SHA2_256")) {
+        digest = c.artifact.sha256;
     }
     QByteArray verifier = c.leaf ? "\"x509Certificate\":{\"rawBytes\":\"" + c.bundle.leafDer().toBase64() + "\"}"
                                  : "\"publicKey\":{\"rawBytes\":\"" + c.keySpki.toBase64() + "\"}";
@@ -435,24 +473,28 @@ QByteArray rebuildV2Entry(Ctx& c) {
 }
 
 
-// Empty on success. Rekor v1 checkpoints: every signature line must carry the log's key hint and
-// verify. Rekor v2 (`v2`): lines from other keys (witnesses) are ignored; the log's own must verify.
+// Empty on success. As the C2SP signed-note format says, signature lines from keys the verifier
+// does not know (witness cosignatures, other logs) are ignored wherever they appear; a line of the
+// log's own key must verify, and at least one must be there. The log's key is known by its key hint
+// (the first 4 bytes of the log id) and, for Rekor v2, also by its name (the log's host); Rekor v1
+// notes name the log by "host[:port]", which the trusted root does not record, so v1 goes by the hint.
 QString verifyCheckpoint(const Note& note, const TransparencyLog& log, EVP_PKEY* key, bool v2) {
     const QByteArray hint = log.logId.left(4);
-    int verified = 0;
+    int verified = 0, ignored = 0;
     for (const NoteSignature& s : note.signatures) {
         const bool known = s.hint == hint && (!v2 || s.name == log.host().toUtf8());
         if (!known) {
-            if (v2)
-                continue;
-            return QStringLiteral("a checkpoint signature's key hint %1 is not the log's %2").arg(hex(s.hint), hex(hint));
+            ++ignored;
+            continue;
         }
         if (!verifyMessage(key, defaultDigest(key), note.text, s.signature))
             return QStringLiteral("the checkpoint signature by %1 does not verify").arg(QString::fromUtf8(s.name));
         ++verified;
     }
     if (verified == 0)
-        return QStringLiteral("the checkpoint carries no signature by %1").arg(log.host());
+        return QStringLiteral("the checkpoint carries no signature by %1 (key hint %2; %3 line(s) from other keys ignored)")
+            .arg(log.host(), hex(hint))
+            .arg(ignored);
     if (v2 && note.origin != log.host().toUtf8())
         return QStringLiteral("the checkpoint origin '%1' is not the log '%2'").arg(QString::fromUtf8(note.origin), log.host());
     return {};
@@ -551,6 +593,14 @@ void stepTransparencyLog(Ctx& c) {
             }
             QByteArray leaf;
             qint64 index = p.logIndex;
+            if (v2 && p.logIndex != e.logIndex) {
+                // Rekor v2 has one index per entry: the proof must be for the entry's own.
+                fatal = QStringLiteral("%1: the inclusion proof is for index %2, the entry's log index is %3")
+                            .arg(label)
+                            .arg(p.logIndex)
+                            .arg(e.logIndex);
+                break;
+            }
             if (v2) {
                 leaf = leafHash(rebuildV2Entry(c));
                 index = e.logIndex;
@@ -1056,7 +1106,7 @@ Result<Artifact> Artifact::fromDigest(const QString& text) {
     QString h = text.trimmed().toLower();
     if (h.startsWith(QLatin1String("sha256:")))
         h = h.mid(7);
-    static const QRegularExpression re(QStringLiteral("^[0-9a-f]{64}$"));
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("[0-9a-f]{64}")));
     if (!re.match(h).hasMatch())
         return makeError(QStringLiteral("'%1' is not a SHA-256 digest (sha256:<64 hex>)").arg(text), {}, 0, QStringLiteral("--digest"));
     Artifact a;

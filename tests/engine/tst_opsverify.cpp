@@ -15,6 +15,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -231,6 +232,87 @@ class TestOpsVerify : public QObject {
         r.manifestPath = pbtest::sharedData(QStringLiteral("sigstore/MANIFEST.tsv"));
         QVERIFY(!ops::verifyBatch(cancelled, r));
         QCOMPARE(receipts::Ledger(*db).list()->size(), size_t(2));
+    }
+
+    // ops::verifyBundles spreads the verifications over the cores; its results are exactly what
+    // verifying one by one gives (same verdicts, same steps and details, same order), and
+    // verifyBatch's cases are the sequential results of its manifest's cases.
+    void concurrentVerificationMatchesSequential() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/MANIFEST.tsv"));
+        const auto cases = pbtest::sigstoreCases();
+        std::vector<std::optional<sigstore::TrustedRoot>> roots;
+        for (const auto& c : cases) {
+            auto root = sigstore::loadTrustedRoot(c.file(QStringLiteral("trusted_root.json")));
+            roots.push_back(root ? std::optional<sigstore::TrustedRoot>(std::move(*root)) : std::nullopt);
+        }
+        std::vector<ops::BundleVerification> items;
+        for (int round = 0; round < 3; ++round) // more items than threads, each case several times, interleaved
+            for (size_t i = 0; i < cases.size(); ++i) {
+                const auto& c = cases[i];
+                ops::BundleVerification v;
+                v.bundleJson = pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json")));
+                v.bundleFile = c.file(QStringLiteral("bundle.sigstore.json"));
+                v.artifact = sigstore::Artifact::fromBytes(pbtest::readAll(c.file(QStringLiteral("artifact"))));
+                v.root = roots[i] ? &*roots[i] : nullptr;
+                if (c.mode == QLatin1String("key")) {
+                    v.policy.publicKeyPem = pbtest::readAll(c.file(QStringLiteral("key.pub")));
+                } else {
+                    v.policy.identity = c.identity;
+                    v.policy.issuer = c.issuer;
+                }
+                if (round == 1) // an already parsed bundle gives the same result as its bytes
+                    if (auto parsed = sigstore::parseBundle(v.bundleJson, v.bundleFile); parsed)
+                        v.parsed = std::move(*parsed);
+                items.push_back(std::move(v));
+            }
+        std::vector<sigstore::VerificationResult> sequential;
+        for (const auto& v : items)
+            sequential.push_back(v.root ? sigstore::verifyBundle(v.bundleJson, v.bundleFile, v.artifact, *v.root, v.policy)
+                                        : sigstore::VerificationResult{});
+        const std::vector<sigstore::VerificationResult> concurrent = ops::verifyBundles(items);
+        QCOMPARE(concurrent.size(), items.size());
+        auto db = open(QStringLiteral("many.sqlite"));
+        QVERIFY(db);
+        int progressCalls = 0;
+        ops::Context ctx(*db, [&](const ops::Progress&) { ++progressCalls; });
+        auto withCtx = ops::verifyBundles(ctx, items, QStringLiteral("bundle(s)"));
+        QVERIFY(withCtx);
+        QCOMPARE(progressCalls, int(items.size()) + 1);
+        int verified = 0;
+        for (size_t i = 0; i < items.size(); ++i) {
+            const auto& c = cases[i % cases.size()];
+            if (!items[i].root) {
+                QVERIFY(!concurrent[i].verified);
+                continue;
+            }
+            QCOMPARE(concurrent[i].verified, c.pass());
+            QCOMPARE(QJsonDocument(concurrent[i].toJson()).toJson(), QJsonDocument(sequential[i].toJson()).toJson());
+            QCOMPARE(QJsonDocument((*withCtx)[i].toJson()).toJson(), QJsonDocument(sequential[i].toJson()).toJson());
+            verified += concurrent[i].verified ? 1 : 0;
+        }
+        QVERIFY(verified >= 3 * 12);
+
+        // verifyBatch: each case's result is the sequential result of that case.
+        ops::VerifyBatchRequest r;
+        r.manifestPath = pbtest::sharedData(QStringLiteral("sigstore/MANIFEST.tsv"));
+        auto batch = ops::verifyBatch(ctx, r);
+        QVERIFY(batch);
+        QCOMPARE(batch->cases.size(), cases.size());
+        for (size_t i = 0; i < cases.size(); ++i) {
+            QCOMPARE(batch->cases[i].name, cases[i].name);
+            if (!roots[i])
+                continue;
+            const auto& one = batch->cases[i].result;
+            const sigstore::VerificationResult again =
+                sigstore::verifyBundle(pbtest::readAll(cases[i].file(QStringLiteral("bundle.sigstore.json"))), one.bundleFile,
+                                       items[i].artifact, *roots[i], items[i].policy);
+            QCOMPARE(QJsonDocument(one.toJson()).toJson(), QJsonDocument(again.toJson()).toJson());
+        }
+
+        // Cancelled before the start: an error, not a partial list.
+        std::atomic_bool cancel{true};
+        ops::Context cancelled(*db, {}, &cancel);
+        QVERIFY(!ops::verifyBundles(cancelled, items));
     }
 };
 

@@ -1,7 +1,13 @@
 // Offline Sigstore verification against the shared acceptance cases (every case, artifact mode and
 // digest mode), plus the parsers' strictness on their own.
 #include "SigstoreCases.h"
+#include "sigstore/Crypto.h"
 #include "sigstore/Verify.h"
+
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -124,6 +130,124 @@ class TestSigstore : public QObject {
             return o;
         };
         root = edit(root, path.split(QLatin1Char('.'))).toObject();
+    }
+
+    // The value at `path` ("a.b[0].c"), and setting it.
+    static QJsonValue at(const QJsonObject& root, const QString& path) {
+        QJsonValue v = root;
+        for (QString part : path.split(QLatin1Char('.'))) {
+            int index = -1;
+            if (part.endsWith(QLatin1Char(']'))) {
+                index = part.section(QLatin1Char('['), 1).chopped(1).toInt();
+                part = part.section(QLatin1Char('['), 0, 0);
+            }
+            v = v.toObject().value(part);
+            if (index >= 0)
+                v = v.toArray().at(index);
+        }
+        return v;
+    }
+    static void setAt(QJsonObject& root, const QString& path, const QJsonValue& value) {
+        std::function<QJsonValue(QJsonValue, QStringList)> edit = [&](QJsonValue v, QStringList parts) -> QJsonValue {
+            if (parts.isEmpty())
+                return value;
+            QString head = parts.takeFirst();
+            int index = -1;
+            if (head.endsWith(QLatin1Char(']'))) {
+                index = head.section(QLatin1Char('['), 1).chopped(1).toInt();
+                head = head.section(QLatin1Char('['), 0, 0);
+            }
+            QJsonObject o = v.toObject();
+            if (index < 0) {
+                o[head] = edit(o.value(head), parts);
+            } else {
+                QJsonArray a = o.value(head).toArray();
+                a[index] = edit(a.at(index), parts);
+                o[head] = a;
+            }
+            return o;
+        };
+        root = edit(root, path.split(QLatin1Char('.'))).toObject();
+    }
+
+    // The proto3 JSON forms a Sigstore document may take, applied to every object of a bundle or
+    // trusted root: proto field names instead of lowerCamelCase, int64 as JSON numbers, every
+    // absent field of the schema written as null, unknown fields, enums as numbers, and all at once.
+    enum Form { SnakeNames, Int64Numbers, NullForAbsent, UnknownFields, EnumNumbers, AllForms, kForms };
+    static constexpr const char* kFormNames[] = {"proto field names", "int64 as numbers", "null for absent fields",
+                                                 "unknown fields", "enums as numbers", "all forms at once"};
+    static QString snake(const QString& camel) {
+        QString out;
+        for (const QChar ch : camel) {
+            if (ch.isUpper()) {
+                out += QLatin1Char('_');
+                out += ch.toLower();
+            } else {
+                out += ch;
+            }
+        }
+        return out;
+    }
+    static QJsonValue rewrite(const QJsonValue& v, int form) {
+        static const QStringList schema = {
+            QStringLiteral("mediaType"), QStringLiteral("verificationMaterial"), QStringLiteral("publicKey"),
+            QStringLiteral("x509CertificateChain"), QStringLiteral("certificate"), QStringLiteral("tlogEntries"),
+            QStringLiteral("timestampVerificationData"), QStringLiteral("messageSignature"), QStringLiteral("dsseEnvelope"),
+            QStringLiteral("messageDigest"), QStringLiteral("signature"), QStringLiteral("payload"), QStringLiteral("payloadType"),
+            QStringLiteral("signatures"), QStringLiteral("sig"), QStringLiteral("keyid"), QStringLiteral("logIndex"),
+            QStringLiteral("logId"), QStringLiteral("kindVersion"), QStringLiteral("integratedTime"), QStringLiteral("inclusionPromise"),
+            QStringLiteral("inclusionProof"), QStringLiteral("canonicalizedBody"), QStringLiteral("rootHash"), QStringLiteral("treeSize"),
+            QStringLiteral("hashes"), QStringLiteral("checkpoint"), QStringLiteral("envelope"), QStringLiteral("keyId"),
+            QStringLiteral("kind"), QStringLiteral("version"), QStringLiteral("signedEntryTimestamp"), QStringLiteral("rfc3161Timestamps"),
+            QStringLiteral("signedTimestamp"), QStringLiteral("rawBytes"), QStringLiteral("certificates"), QStringLiteral("hint"),
+            QStringLiteral("algorithm"), QStringLiteral("digest"), QStringLiteral("tlogs"), QStringLiteral("ctlogs"),
+            QStringLiteral("certificateAuthorities"), QStringLiteral("timestampAuthorities"), QStringLiteral("baseUrl"),
+            QStringLiteral("hashAlgorithm"), QStringLiteral("keyDetails"), QStringLiteral("validFor"), QStringLiteral("start"),
+            QStringLiteral("end"), QStringLiteral("checkpointKeyId"), QStringLiteral("operator"), QStringLiteral("subject"),
+            QStringLiteral("organization"), QStringLiteral("commonName"), QStringLiteral("uri"), QStringLiteral("certChain")};
+        static const QStringList int64s = {QStringLiteral("logIndex"), QStringLiteral("integratedTime"), QStringLiteral("treeSize")};
+        static const QStringList hashAlgs = {QStringLiteral("HASH_ALGORITHM_UNSPECIFIED"), QStringLiteral("SHA2_256"),
+                                             QStringLiteral("SHA2_384"), QStringLiteral("SHA2_512")};
+        static const QStringList keyDetails = {QStringLiteral("PUBLIC_KEY_DETAILS_UNSPECIFIED"), QStringLiteral("PKCS1_RSA_PKCS1V5"),
+                                               QStringLiteral("PKCS1_RSA_PSS"), QStringLiteral("PKIX_RSA_PKCS1V5"),
+                                               QStringLiteral("PKIX_RSA_PSS"), QStringLiteral("PKIX_ECDSA_P256_SHA_256"),
+                                               QStringLiteral("PKIX_ECDSA_P256_HMAC_SHA_256"), QStringLiteral("PKIX_ED25519")};
+        const bool all = form == AllForms;
+        if (v.isArray()) {
+            QJsonArray out;
+            for (const QJsonValue& e : v.toArray())
+                out.append(rewrite(e, form));
+            return out;
+        }
+        if (!v.isObject())
+            return v;
+        const QJsonObject in = v.toObject();
+        QJsonObject out;
+        for (auto it = in.begin(); it != in.end(); ++it) {
+            QJsonValue value = rewrite(it.value(), form);
+            if ((form == Int64Numbers || all) && int64s.contains(it.key()) && value.isString()) {
+                bool ok = false;
+                const qint64 n = value.toString().toLongLong(&ok);
+                if (ok)
+                    value = double(n);
+            }
+            if ((form == EnumNumbers || all) && value.isString()) {
+                if ((it.key() == QLatin1String("algorithm") || it.key() == QLatin1String("hashAlgorithm")) && hashAlgs.contains(value.toString()))
+                    value = hashAlgs.indexOf(value.toString());
+                else if (it.key() == QLatin1String("keyDetails") && keyDetails.contains(value.toString()))
+                    value = keyDetails.indexOf(value.toString());
+            }
+            out.insert(form == SnakeNames || all ? snake(it.key()) : it.key(), value);
+        }
+        if (form == NullForAbsent || all)
+            for (const QString& name : schema)
+                if (!in.contains(name) && !out.contains(snake(name)))
+                    out.insert(form == NullForAbsent ? name : snake(name), QJsonValue::Null);
+        if (form == UnknownFields || all) {
+            out.insert(QStringLiteral("proofbenchUnknownField"), QJsonObject{{QStringLiteral("nested"), QJsonArray{1, QStringLiteral("x"), QJsonValue::Null}}});
+            out.insert(QStringLiteral("unknown_scalar"), 7);
+        }
+        return out;
     }
 
     static void expectFailedStep(const VerificationResult& r, const QString& name, const QString& detailPart) {
@@ -464,13 +588,248 @@ class TestSigstore : public QObject {
         }
     }
 
-    void checkpointsFromOtherKeysAreIgnoredOnlyInRekorV2() {
+    // ---- issue 19: verifier findings --------------------------------------------------------------
+
+    // A checkpoint signature line from a key the verifier does not know is ignored (C2SP signed
+    // note), in Rekor v1 as in v2; a known line must verify, and one must be there.
+    void checkpointLinesFromUnknownKeysAreIgnored() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-checkpoint-cosigned"));
-        // A witness line in a Rekor v2 checkpoint is ignored (the cosigned case verifies)...
         QVERIFY(verifyLoaded(load(QStringLiteral("rekor2-checkpoint-cosigned"))).verified);
-        // ...but in Rekor v1 every signature line must be the log's (checkpoint-bad-keyhint_fail).
+        const QString envelopePath = QStringLiteral("verificationMaterial.tlogEntries[0].inclusionProof.checkpoint.envelope");
+        // A witness cosignature, and a line with the log's name but another key hint, added to a
+        // Rekor v1 checkpoint: both ignored, the bundle still verifies.
+        for (const QString& name : {QStringLiteral("happy-path-v0.3"), QStringLiteral("happy-path-v0.1")}) {
+            Loaded l = load(name);
+            QVERIFY(verifyLoaded(l).verified);
+            const QString env = at(l.bundle, envelopePath).toString();
+            const QByteArray junk = QByteArray(4, '\x5a') + QByteArray(70, '\x11');
+            QString withWitness = env + QStringLiteral("\u2014 witness.example ") + QString::fromLatin1(junk.toBase64()) + QLatin1Char('\n');
+            setAt(l.bundle, envelopePath, withWitness);
+            const VerificationResult r = verifyLoaded(l);
+            QVERIFY2(r.verified, qPrintable(r.toText()));
+            setAt(l.bundle, envelopePath, env + QStringLiteral("\u2014 rekor.sigstore.dev ") + QString::fromLatin1(junk.toBase64()) + QLatin1Char('\n'));
+            QVERIFY2(verifyLoaded(l).verified, qPrintable(verifyLoaded(l).toText()));
+            // The unknown line first: position does not matter.
+            const int sep = env.lastIndexOf(QStringLiteral("\n\n"));
+            setAt(l.bundle, envelopePath,
+                  env.left(sep + 2) + QStringLiteral("\u2014 witness.example ") + QString::fromLatin1(junk.toBase64()) + QLatin1Char('\n') + env.mid(sep + 2));
+            QVERIFY2(verifyLoaded(l).verified, qPrintable(verifyLoaded(l).toText()));
+            // A line with the log's own key hint that does not verify is fatal.
+            const QByteArray logHint = QByteArray::fromBase64(env.mid(sep + 2).section(QLatin1Char(' '), 2).trimmed().toLatin1()).left(4);
+            setAt(l.bundle, envelopePath,
+                  env + QStringLiteral("\u2014 rekor.sigstore.dev ") + QString::fromLatin1((logHint + QByteArray(70, '\x11')).toBase64()) + QLatin1Char('\n'));
+            expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("does not verify"));
+        }
+        // Only lines from unknown keys: no signature by the log (checkpoint-bad-keyhint_fail).
         const VerificationResult r = verifyLoaded(load(QStringLiteral("checkpoint-bad-keyhint_fail")));
-        expectFailedStep(r, QStringLiteral("transparency log"), QStringLiteral("key hint"));
+        expectFailedStep(r, QStringLiteral("transparency log"), QStringLiteral("no signature by rekor.sigstore.dev"));
+        // A note asking for more than 100 signature checks is refused.
+        Loaded many = load(QStringLiteral("happy-path-v0.3"));
+        QString env = at(many.bundle, envelopePath).toString();
+        for (int i = 0; i < 101; ++i)
+            env += QStringLiteral("\u2014 w%1 ").arg(i) + QString::fromLatin1(QByteArray(40, char(i)).toBase64()) + QLatin1Char('\n');
+        setAt(many.bundle, envelopePath, env);
+        expectFailedStep(verifyLoaded(many), QStringLiteral("transparency log"), QStringLiteral("at most 100"));
+    }
+
+    // The log entry is bound to the artifact's digest whether or not the bundle states
+    // messageSignature.messageDigest: removing it must not leave the logged digest unchecked.
+    void logEntryIsBoundToTheArtifactWithoutMessageDigest() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        for (const QString& name : {QStringLiteral("happy-path-v0.3"), QStringLiteral("happy-path-v0.1"), QStringLiteral("rekor2-happy-path")}) {
+            Loaded l = load(name);
+            QJsonObject ms = l.bundle[QStringLiteral("messageSignature")].toObject();
+            ms.remove(QStringLiteral("messageDigest"));
+            l.bundle[QStringLiteral("messageSignature")] = ms;
+            const VerificationResult ok = verifyLoaded(l);
+            QVERIFY2(ok.verified, qPrintable(name + QLatin1Char('\n') + ok.toText()));
+            // Another artifact: the log entry itself refuses it (not only the signature step).
+            Loaded other = l;
+            other.artifact += '\n';
+            const VerificationResult r = verifyLoaded(other);
+            expectFailedStep(r, QStringLiteral("transparency log"),
+                             name.startsWith(QLatin1String("rekor2")) ? QStringLiteral("rebuilt from this bundle") : QStringLiteral("not the artifact's"));
+            // Digest mode: the given digest is what the log entry must hold.
+            auto root = parseTrustedRoot(QJsonDocument(l.root).toJson(), QStringLiteral("r.json"));
+            QVERIFY(root.ok());
+            const auto wrong = Artifact::fromDigest(QString(64, QLatin1Char('0')));
+            const VerificationResult d = verifyBundle(QJsonDocument(l.bundle).toJson(), QStringLiteral("b.json"), *wrong, *root, l.policy);
+            QVERIFY(!d.verified);
+            QCOMPARE(step(d, QStringLiteral("transparency log"))->state, StepState::Failed);
+        }
+    }
+
+    // Rekor v2: the inclusion proof's index must be the entry's log index.
+    void rekorV2ProofIndexIsTheEntrysIndex() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        Loaded l = load(QStringLiteral("rekor2-happy-path"));
+        QVERIFY(verifyLoaded(l).verified);
+        const QString path = QStringLiteral("verificationMaterial.tlogEntries[0].inclusionProof.logIndex");
+        const qint64 index = at(l.bundle, path).toString().toLongLong();
+        setAt(l.bundle, path, QString::number(index + 1));
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("the inclusion proof is for index"));
+        setAt(l.bundle, path, QString::number(index)); // as a string or number, the same index verifies
+        QVERIFY(verifyLoaded(l).verified);
+        setAt(l.bundle, path, double(index));
+        QVERIFY(verifyLoaded(l).verified);
+    }
+
+    // Media types and times match as a whole: a trailing newline is not accepted.
+    void mediaTypeMatchIsAnchored() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        for (const QString& name : {QStringLiteral("rekor2-happy-path"), QStringLiteral("happy-path-v0.3")}) {
+            Loaded l = load(name);
+            const QString mt = l.bundle[QStringLiteral("mediaType")].toString();
+            for (const QString& bad : {mt + QLatin1Char('\n'), mt + QStringLiteral("\r\n"), QLatin1Char('\n') + mt, mt + QLatin1Char(' ')}) {
+                l.bundle[QStringLiteral("mediaType")] = bad;
+                expectFailedStep(verifyLoaded(l), QStringLiteral("bundle"), QStringLiteral("not a supported bundle version"));
+            }
+        }
+        QVERIFY(!parseRfc3339Ms(QStringLiteral("2025-09-23T00:00:00Z\n")));
+        QVERIFY(parseRfc3339Ms(QStringLiteral("2025-09-23T00:00:00Z")));
+        QVERIFY(!Artifact::fromDigest(QStringLiteral("sha256:") + QString(64, QLatin1Char('a')) + QStringLiteral("\nx")).ok());
+    }
+
+    // Every Sigstore JSON input follows the proto3 JSON mapping: each conformance case rewritten at
+    // test time into each form gives the same verdict (and fails at the same step) as the original.
+    void proto3JsonFormsGiveTheSameVerdicts_data() {
+        QTest::addColumn<int>("form");
+        for (int f = 0; f < kForms; ++f)
+            QTest::newRow(kFormNames[f]) << f;
+    }
+    void proto3JsonFormsGiveTheSameVerdicts() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/MANIFEST.tsv"));
+        QFETCH(int, form);
+        int compared = 0;
+        for (const auto& c : pbtest::sigstoreCases()) {
+            const QByteArray bundleBytes = pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json")));
+            const QByteArray rootBytes = pbtest::readAll(c.file(QStringLiteral("trusted_root.json")));
+            const Artifact artifact = Artifact::fromBytes(pbtest::readAll(c.file(QStringLiteral("artifact"))));
+            const Policy policy = policyFor(c);
+            auto verdict = [&](const QByteArray& bundle, const QByteArray& rootJson) {
+                auto root = parseTrustedRoot(rootJson, QStringLiteral("trusted_root.json"));
+                if (!root)
+                    return QStringLiteral("root refused");
+                const VerificationResult r = verifyBundle(bundle, QStringLiteral("bundle.sigstore.json"), artifact, *root, policy);
+                return r.verified ? QStringLiteral("verified") : QStringLiteral("failed at ") + r.firstFailure()->name;
+            };
+            const QString original = verdict(bundleBytes, rootBytes);
+            QCOMPARE(original == QLatin1String("verified"), c.pass());
+            const QJsonDocument b = QJsonDocument::fromJson(bundleBytes), r = QJsonDocument::fromJson(rootBytes);
+            const QByteArray bundle2 = b.isObject() ? QJsonDocument(rewrite(b.object(), form).toObject()).toJson() : bundleBytes;
+            const QByteArray root2 = r.isObject() ? QJsonDocument(rewrite(r.object(), form).toObject()).toJson() : rootBytes;
+            if (b.isObject())
+                QVERIFY2(bundle2 != bundleBytes, qPrintable(c.name));
+            QCOMPARE(c.name + QStringLiteral(": ") + verdict(bundle2, root2), c.name + QStringLiteral(": ") + original);
+            ++compared;
+        }
+        QVERIFY(compared >= 35);
+    }
+
+    // Issue 19 (speed): ECDSA P-384 checks by trust-root keys use precomputed tables. They must give
+    // OpenSSL's own answer for every signature: valid ones, another message, altered r and s (out of
+    // range, zero, the other valid s), digests shorter and longer than the order.
+    void p384PrecomputedVerificationMatchesOpenSsl() {
+        using namespace pb::sigstore::crypto;
+        EVP_PKEY* raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-384");
+        QVERIFY(raw);
+        Pkey key(raw);
+        registerTrustedKey(key.get());
+        auto sign = [&](const EVP_MD* md, const QByteArray& msg) {
+            std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+            size_t len = 0;
+            EVP_DigestSignInit(ctx.get(), nullptr, md, nullptr, key.get());
+            EVP_DigestSign(ctx.get(), nullptr, &len, reinterpret_cast<const unsigned char*>(msg.constData()), size_t(msg.size()));
+            QByteArray sig(int(len), '\0');
+            EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(sig.data()), &len, reinterpret_cast<const unsigned char*>(msg.constData()),
+                           size_t(msg.size()));
+            sig.resize(int(len));
+            return sig;
+        };
+        // (r, s) rewritten: f(r, s, n) may change either.
+        auto rewriteSig = [](const QByteArray& der, const std::function<void(BIGNUM*, BIGNUM*, const BIGNUM*)>& f) {
+            const auto* p = reinterpret_cast<const unsigned char*>(der.constData());
+            ECDSA_SIG* sig = d2i_ECDSA_SIG(nullptr, &p, der.size());
+            BIGNUM* r = BN_dup(ECDSA_SIG_get0_r(sig));
+            BIGNUM* s = BN_dup(ECDSA_SIG_get0_s(sig));
+            EC_GROUP* g = EC_GROUP_new_by_curve_name(NID_secp384r1);
+            f(r, s, EC_GROUP_get0_order(g));
+            ECDSA_SIG_set0(sig, r, s);
+            unsigned char* out = nullptr;
+            const int len = i2d_ECDSA_SIG(sig, &out);
+            QByteArray result(reinterpret_cast<const char*>(out), len);
+            OPENSSL_free(out);
+            ECDSA_SIG_free(sig);
+            EC_GROUP_free(g);
+            return result;
+        };
+        int disagreements = 0, notFast = 0;
+        auto both = [&](const std::function<bool()>& check) -> bool {
+            setFastVerification(false);
+            const bool reference = check();
+            setFastVerification(true);
+            const quint64 before = fastVerifications();
+            const bool fast = check();
+            notFast += fastVerifications() > before ? 0 : 1; // the precomputed path did run
+            disagreements += fast == reference ? 0 : 1;
+            return reference;
+        };
+        int valid = 0, refused = 0;
+        for (int i = 0; i < 12; ++i) {
+            QByteArray msg(64 + i, '\0');
+            RAND_bytes(reinterpret_cast<unsigned char*>(msg.data()), int(msg.size()));
+            for (const EVP_MD* md : {EVP_sha384(), EVP_sha256(), EVP_sha512()}) {
+                const QByteArray sig = sign(md, msg);
+                const QByteArray digest = hash(md, msg);
+                const QByteArray other = msg + "x";
+                (both([&] { return verifyMessage(key.get(), md, msg, sig); }) ? valid : refused)++;
+                (both([&] { return verifyPrehash(key.get(), md, digest, sig); }) ? valid : refused)++;
+                (both([&] { return verifyMessage(key.get(), md, other, sig); }) ? valid : refused)++;
+                const QByteArray otherS = rewriteSig(sig, [](BIGNUM*, BIGNUM* s, const BIGNUM* n) { BN_sub(s, n, s); });
+                (both([&] { return verifyMessage(key.get(), md, msg, otherS); }) ? valid : refused)++; // (r, n - s) is valid too
+                const QByteArray rPlus = rewriteSig(sig, [](BIGNUM* r, BIGNUM*, const BIGNUM*) { BN_add_word(r, 1); });
+                (both([&] { return verifyMessage(key.get(), md, msg, rPlus); }) ? valid : refused)++;
+                const QByteArray rPlusN = rewriteSig(sig, [](BIGNUM* r, BIGNUM*, const BIGNUM* n) { BN_add(r, r, n); });
+                (both([&] { return verifyMessage(key.get(), md, msg, rPlusN); }) ? valid : refused)++;
+                const QByteArray sZero = rewriteSig(sig, [](BIGNUM*, BIGNUM* s, const BIGNUM*) { BN_zero(s); });
+                (both([&] { return verifyMessage(key.get(), md, msg, sZero); }) ? valid : refused)++;
+                const QByteArray sN = rewriteSig(sig, [](BIGNUM*, BIGNUM* s, const BIGNUM* n) { BN_copy(s, n); });
+                (both([&] { return verifyMessage(key.get(), md, msg, sN); }) ? valid : refused)++;
+            }
+        }
+        QCOMPARE(disagreements, 0);
+        QCOMPARE(notFast, 0);
+        QCOMPARE(valid, 12 * 3 * 3);
+        QCOMPARE(refused, 12 * 3 * 5);
+        // A real identity bundle: the Fulcio intermediate's check of the leaf, and the TSA's token,
+        // go through the precomputed path and still verify.
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        const quint64 before = fastVerifications();
+        QVERIFY(verifyLoaded(load(QStringLiteral("rekor2-happy-path"))).verified);
+        QVERIFY(fastVerifications() >= before + 2);
+    }
+
+    void proto3NullMeansAbsent() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        Loaded l = load(QStringLiteral("rekor2-happy-path"));
+        // An open-ended validity written as "end": null, and a proto field name beside a null JSON name.
+        QJsonArray tlogs = l.root[QStringLiteral("tlogs")].toArray();
+        QJsonObject t = tlogs[0].toObject();
+        QJsonObject pk = t[QStringLiteral("publicKey")].toObject();
+        QJsonObject vf = pk[QStringLiteral("validFor")].toObject();
+        vf[QStringLiteral("end")] = QJsonValue::Null;
+        pk[QStringLiteral("validFor")] = vf;
+        t[QStringLiteral("publicKey")] = pk;
+        tlogs[0] = t;
+        l.root[QStringLiteral("tlogs")] = tlogs;
+        l.bundle[QStringLiteral("media_type")] = l.bundle[QStringLiteral("mediaType")];
+        l.bundle[QStringLiteral("mediaType")] = QJsonValue::Null;
+        l.bundle[QStringLiteral("dsseEnvelope")] = QJsonValue::Null;
+        const VerificationResult r = verifyLoaded(l);
+        QVERIFY2(r.verified, qPrintable(r.toText()));
+        // A required field given as null is missing, and says so.
+        l.bundle[QStringLiteral("media_type")] = QJsonValue::Null;
+        expectFailedStep(verifyLoaded(l), QStringLiteral("bundle"), QStringLiteral("missing"));
     }
 };
 
