@@ -252,6 +252,8 @@ int recipeVerb(const QStringList& args) {
     p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
                  QStringLiteral("NAME=VALUE")});
     p.addOption({QStringLiteral("all-leaves"), QStringLiteral("Resolve every leaf overlay and report each.")});
+    p.addOption({QStringLiteral("leaf"), QStringLiteral("Resolve the criteria of this leaf overlay (instead of criteria flags)."),
+                 QStringLiteral("NAME")});
     p.addOption({QStringLiteral("stamp-version"),
                  QStringLiteral("metadata.version to stamp into YAML/JSON output (default dev). Digests do not "
                                 "take it: the evidence digest has no stamp, the parity digest is always stamped "
@@ -367,9 +369,25 @@ int recipeVerb(const QStringList& args) {
     }
 
     QMap<QString, QString> flags;
-    for (const QString& d : Criteria::dimensions())
+    bool criteriaGiven = false;
+    for (const QString& d : Criteria::dimensions()) {
         flags.insert(d, p.value(d));
-    Result<Criteria> query = parseUserCriteria(*cat, flags);
+        criteriaGiven = criteriaGiven || p.isSet(d);
+    }
+    Result<Criteria> query = Criteria{};
+    if (p.isSet(QStringLiteral("leaf"))) {
+        const QString leaf = p.value(QStringLiteral("leaf"));
+        if (criteriaGiven || p.isSet(QStringLiteral("all-leaves")))
+            return usage(QStringLiteral("--leaf takes the place of criteria flags; give one or the other"), QStringLiteral("recipe"));
+        if (!cat->leafNames().contains(leaf))
+            return fail(makeError(QStringLiteral("'%1' is not a leaf overlay of this catalog (%2 leaves; `recipe --all-leaves` lists them)")
+                                      .arg(leaf)
+                                      .arg(cat->leafNames().size()),
+                                  catalogSpec, 0, QStringLiteral("--leaf")));
+        query = leafCriteria(*cat, leaf);
+    } else {
+        query = parseUserCriteria(*cat, flags);
+    }
     if (!query)
         return fail(query.error());
     Result<RecipeResult> r = resolve(*cat, *query, opt);
@@ -407,6 +425,8 @@ int recipeVerb(const QStringList& args) {
     for (const QString& dim : Criteria::dimensions())
         if (!p.value(dim).isEmpty())
             criteria.insert(dim, p.value(dim));
+    if (p.isSet(QStringLiteral("leaf")))
+        criteria.insert(QStringLiteral("leaf"), p.value(QStringLiteral("leaf")));
     d.parameters = QJsonObject{{QStringLiteral("criteria"), criteria},
                                {QStringLiteral("format"), digest ? QStringLiteral("digest") : format},
                                {QStringLiteral("deterministic"), p.isSet(QStringLiteral("deterministic"))},

@@ -48,7 +48,6 @@ int catalogImportGit(const QCommandLineParser& p) {
         request.path = p.value(QStringLiteral("path"));
     request.label = p.value(QStringLiteral("version"));
     request.replace = p.isSet(QStringLiteral("replace"));
-    request.expectRelease = p.value(QStringLiteral("expect-release"));
     if (request.refs.isEmpty() && request.tagGlob.isEmpty())
         return usage(QStringLiteral("--git needs --ref REF (repeatable) or --tags GLOB"), QStringLiteral("catalog import"));
     if (!request.label.isEmpty() && (request.refs.size() != 1 || !request.tagGlob.isEmpty()))
@@ -76,7 +75,6 @@ int catalogImportGit(const QCommandLineParser& p) {
             o.insert(QStringLiteral("tag"), v.tag.isEmpty() ? QJsonValue() : QJsonValue(v.tag));
             if (!v.sameContentAs.isEmpty())
                 o.insert(QStringLiteral("sameContentAs"), v.sameContentAs);
-            o.insert(QStringLiteral("signedByReleases"), QJsonArray::fromStringList(v.signedByReleases));
             versions.append(o);
         }
         printJson(QJsonObject{{QStringLiteral("repository"), r->repository},
@@ -113,11 +111,6 @@ int catalogImport(const QStringList& args) {
                  QStringLiteral("GLOB")});
     p.addOption({QStringLiteral("path"), QStringLiteral("With --git: the catalog folder in the repository (default recipes)."),
                  QStringLiteral("PATH")});
-    p.addOption({QStringLiteral("expect-release"),
-                 QStringLiteral("Refuse the import unless registry.yaml and validators/catalog.yaml reproduce the recipe-catalog "
-                                "subject this AICR release signed (kept by 'release verify'); names the file that differs. The "
-                                "signature does not cover the overlays."),
-                 QStringLiteral("vX.Y.Z")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Catalog directory (AICR recipes/ layout); not with --git."));
     if (int rc = parse(p, args, QStringLiteral("catalog import"),
@@ -142,7 +135,6 @@ int catalogImport(const QStringList& args) {
     request.label = p.value(QStringLiteral("version"));
     request.dir = p.positionalArguments().constFirst();
     request.replace = p.isSet(QStringLiteral("replace"));
-    request.expectRelease = p.value(QStringLiteral("expect-release"));
     Result<ops::ImportCatalogOutcome> r = ops::importCatalog(ops::Context(**db), request);
     if (!r)
         return fail(r.error());
@@ -151,14 +143,10 @@ int catalogImport(const QStringList& args) {
                               {QStringLiteral("outcome"), r->outcomeName()},
                               {QStringLiteral("files"), r->report.files},
                               {QStringLiteral("recipes"), r->report.recipes},
-                              {QStringLiteral("contentDigest"), r->contentDigest},
-                              {QStringLiteral("signedByReleases"), QJsonArray::fromStringList(r->signedByReleases)}});
+                              {QStringLiteral("contentDigest"), r->contentDigest}});
     } else {
         out() << "catalog version " << r->label << ": " << r->outcomeName() << " (" << r->report.files << " files, " << r->report.recipes
               << " recipes)" << Qt::endl;
-        if (!r->signedByReleases.isEmpty())
-            out() << "registry and validator catalog signed by AICR " << r->signedByReleases.join(QStringLiteral(", ")) << " ("
-                  << store::releaseScopeNote() << ")" << Qt::endl;
     }
     return kOk;
 }
@@ -188,9 +176,7 @@ int catalogList(const QStringList& args) {
                                  {QStringLiteral("embedded"), v.embedded},
                                  {QStringLiteral("sample"), v.isSample()},
                                  {QStringLiteral("origin"), originJson(v)},
-                                 {QStringLiteral("orderedBy"), v.orderBasis()},
-                                 {QStringLiteral("signedByReleases"), QJsonArray::fromStringList(v.signedByReleases)},
-                                 {QStringLiteral("releaseBinding"), v.releaseBindingText()}});
+                                 {QStringLiteral("orderedBy"), v.orderBasis()}});
         printJson(a);
         return kOk;
     }
@@ -204,14 +190,8 @@ int catalogList(const QStringList& args) {
                      .arg(v.overlayCount, 8)
                      .arg(v.recipeCount, 7)
                      .arg(v.importedAt.toString(Qt::ISODate), -20)
-                     .arg(v.originText() +
-                          (v.signedByReleases.isEmpty() ? QString() : QStringLiteral("; ") + v.releaseBindingText()))
+                     .arg(v.originText())
               << Qt::endl;
-    for (const CatalogVersionInfo& v : *versions)
-        if (!v.signedByReleases.isEmpty()) {
-            out() << "\n" << store::releaseScopeNote() << Qt::endl;
-            break;
-        }
     return kOk;
 }
 

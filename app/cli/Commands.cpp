@@ -54,14 +54,14 @@ QList<Command> buildTable() {
     add("trusted-root", "list", "[--format json]", "the stored trusted roots, the default marked, with their TUF provenance", trustedRootList);
     add("release", "verify", "DIR --version vX.Y.Z [--trusted-root FILE] [--catalog-version LABEL] [identity flags]",
         "verify an AICR release offline: its Sigstore bundles, checksum list, assets and recipe catalog", releaseVerify);
-    add("release", "verify", "DIR --version vX.Y.Z [--trusted-root FILE] [--catalog-version LABEL] [identity flags]",
-        "verify an AICR release offline: its Sigstore bundles, checksum list, assets and recipe catalog", releaseVerify);
     add("keygen", "", "--out NAME [--from FILE] [--cosign]", "create (or import) an encrypted ECDSA P-256 signing key and its .pub",
         keygenVerb);
     add("sign-blob", "", "--key KEY --bundle OUT FILE", "sign a file offline into a Sigstore bundle", signBlobVerb);
     add("attest", "", "--key KEY --subject NAME=sha256:HEX --predicate-type URI --predicate FILE --bundle OUT",
         "sign an in-toto statement (DSSE) offline into a Sigstore bundle", attestVerb);
     // deployment bundles
+    add("bundle", "generate", "(--catalog DIR | --version LABEL) (criteria | --leaf NAME) | --recipe FILE --deployer helm|argocd [--out DIR] [--set C.PATH=V]... [--key KEY]",
+        "write the deployment bundle of a recipe in AICR's helm or argocd layout", bundleGenerate);
     add("bundle", "sign", "--key KEY DIR", "seal a deployment bundle: checksums.txt and an SLSA provenance attestation", bundleSign);
     add("bundle", "verify", "[--key PUB | identity flags] [--min-trust-level LEVEL] DIR",
         "verify a deployment bundle offline and print its trust level", bundleVerify);

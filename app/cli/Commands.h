@@ -75,8 +75,8 @@ int attestVerb(const QStringList& args);
 int evidenceSign(const QStringList& args);
 int bundleSign(const QStringList& args);
 int bundleVerify(const QStringList& args);
-// ReleaseCommands.cpp
-int releaseVerify(const QStringList& args);
+// BundleGenerateCommands.cpp
+int bundleGenerate(const QStringList& args);
 // ReportCommand.cpp
 int reportVerb(const QStringList& args);
 bool reportNeedsGui(const QStringList& args);

@@ -22,11 +22,7 @@ Result<store::CatalogVersionInfo> chosenVersion(db::Database& db, const QString&
 }
 
 evidence::HealthTableInfo tableInfo(const store::CatalogVersionInfo& version) {
-    QString origin = version.originText();
-    // The release binding (issue #19) travels with the source, and says what it does not cover.
-    if (!version.signedByReleases.isEmpty())
-        origin += QStringLiteral("; %1 (verified offline; the overlays are not covered)").arg(version.releaseBindingText());
-    return {version.label, version.isSample(), origin};
+    return {version.label, version.isSample(), version.originText()};
 }
 
 Result<std::vector<HealthRow>> healthRows(db::Database& db, qint64 catalogVersionId) {

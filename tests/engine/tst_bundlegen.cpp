@@ -19,6 +19,8 @@
 #include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -283,6 +285,7 @@ class TestBundleGen : public QObject {
     void layoutAndOrder();
     void realCatalogLeaf();
     void writeTreeRefusesForeignFolder();
+    void cli();
 };
 
 void TestBundleGen::parity_data() {
@@ -408,6 +411,52 @@ void TestBundleGen::writeTreeRefusesForeignFolder() {
     const Status st = writeTree(*t, tmp.path());
     QVERIFY(!st.ok());
     QVERIFY(st.error().message.contains(QLatin1String("not empty")));
+}
+
+void TestBundleGen::cli() {
+    const QString root = QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes");
+    if (!QDir(root).exists())
+        QSKIP("the 2026-08-19 catalog (../shared/data/aicr/catalogs) is not here");
+    QTemporaryDir tmp;
+    const QString db = tmp.filePath(QStringLiteral("pb.db"));
+    auto run = [&](const QStringList& args, QByteArray* stdoutBytes = nullptr) {
+        QProcess proc;
+        proc.start(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), db} + args);
+        proc.waitForFinished(120000);
+        if (stdoutBytes)
+            *stdoutBytes = proc.readAllStandardOutput();
+        if (proc.exitCode() != 0)
+            qWarning().noquote() << proc.readAllStandardError();
+        return proc.exitCode();
+    };
+    Result<catalog::Catalog> cat = catalog::loadCatalog(root);
+    QVERIFY(cat.ok());
+    const QString leaf = cat->leafNames().constFirst();
+    QByteArray recipeOut;
+    QCOMPARE(run({QStringLiteral("recipe"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), leaf}, &recipeOut), 0);
+    QVERIFY(recipeOut.contains("componentRefs"));
+    QVERIFY(run({QStringLiteral("recipe"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), QStringLiteral("no-such-leaf")}) != 0);
+    const QString out = tmp.filePath(QStringLiteral("bundle"));
+    QByteArray json;
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), leaf,
+                  QStringLiteral("--deployer"), QStringLiteral("helm"), QStringLiteral("--out"), out, QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &json),
+             0);
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
+    QVERIFY(o.value(QStringLiteral("treeDigest")).toString().startsWith(QLatin1String("sha256:")));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/deploy.sh")));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/recipe.yaml")));
+    // The same inputs again give the same tree digest.
+    QByteArray json2;
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), leaf,
+                  QStringLiteral("--deployer"), QStringLiteral("helm"), QStringLiteral("--out"), out, QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &json2),
+             0);
+    QCOMPARE(QJsonDocument::fromJson(json2).object().value(QStringLiteral("treeDigest")), o.value(QStringLiteral("treeDigest")));
+    QVERIFY(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), leaf,
+                 QStringLiteral("--deployer"), QStringLiteral("flux")}) != 0);
 }
 
 QTEST_GUILESS_MAIN(TestBundleGen)
