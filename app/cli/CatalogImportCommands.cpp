@@ -48,6 +48,7 @@ int catalogImportGit(const QCommandLineParser& p) {
         request.path = p.value(QStringLiteral("path"));
     request.label = p.value(QStringLiteral("version"));
     request.replace = p.isSet(QStringLiteral("replace"));
+    request.expectRelease = p.value(QStringLiteral("expect-release"));
     if (request.refs.isEmpty() && request.tagGlob.isEmpty())
         return usage(QStringLiteral("--git needs --ref REF (repeatable) or --tags GLOB"), QStringLiteral("catalog import"));
     if (!request.label.isEmpty() && (request.refs.size() != 1 || !request.tagGlob.isEmpty()))
@@ -75,6 +76,7 @@ int catalogImportGit(const QCommandLineParser& p) {
             o.insert(QStringLiteral("tag"), v.tag.isEmpty() ? QJsonValue() : QJsonValue(v.tag));
             if (!v.sameContentAs.isEmpty())
                 o.insert(QStringLiteral("sameContentAs"), v.sameContentAs);
+            o.insert(QStringLiteral("signedByReleases"), QJsonArray::fromStringList(v.signedByReleases));
             versions.append(o);
         }
         printJson(QJsonObject{{QStringLiteral("repository"), r->repository},
@@ -111,6 +113,11 @@ int catalogImport(const QStringList& args) {
                  QStringLiteral("GLOB")});
     p.addOption({QStringLiteral("path"), QStringLiteral("With --git: the catalog folder in the repository (default recipes)."),
                  QStringLiteral("PATH")});
+    p.addOption({QStringLiteral("expect-release"),
+                 QStringLiteral("Refuse the import unless registry.yaml and validators/catalog.yaml reproduce the recipe-catalog "
+                                "subject this AICR release signed (kept by 'release verify'); names the file that differs. The "
+                                "signature does not cover the overlays."),
+                 QStringLiteral("vX.Y.Z")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Catalog directory (AICR recipes/ layout); not with --git."));
     if (int rc = parse(p, args, QStringLiteral("catalog import"),
@@ -135,6 +142,7 @@ int catalogImport(const QStringList& args) {
     request.label = p.value(QStringLiteral("version"));
     request.dir = p.positionalArguments().constFirst();
     request.replace = p.isSet(QStringLiteral("replace"));
+    request.expectRelease = p.value(QStringLiteral("expect-release"));
     Result<ops::ImportCatalogOutcome> r = ops::importCatalog(ops::Context(**db), request);
     if (!r)
         return fail(r.error());
@@ -143,10 +151,14 @@ int catalogImport(const QStringList& args) {
                               {QStringLiteral("outcome"), r->outcomeName()},
                               {QStringLiteral("files"), r->report.files},
                               {QStringLiteral("recipes"), r->report.recipes},
-                              {QStringLiteral("contentDigest"), r->contentDigest}});
+                              {QStringLiteral("contentDigest"), r->contentDigest},
+                              {QStringLiteral("signedByReleases"), QJsonArray::fromStringList(r->signedByReleases)}});
     } else {
         out() << "catalog version " << r->label << ": " << r->outcomeName() << " (" << r->report.files << " files, " << r->report.recipes
               << " recipes)" << Qt::endl;
+        if (!r->signedByReleases.isEmpty())
+            out() << "registry and validator catalog signed by AICR " << r->signedByReleases.join(QStringLiteral(", ")) << " ("
+                  << store::releaseScopeNote() << ")" << Qt::endl;
     }
     return kOk;
 }
@@ -176,7 +188,9 @@ int catalogList(const QStringList& args) {
                                  {QStringLiteral("embedded"), v.embedded},
                                  {QStringLiteral("sample"), v.isSample()},
                                  {QStringLiteral("origin"), originJson(v)},
-                                 {QStringLiteral("orderedBy"), v.orderBasis()}});
+                                 {QStringLiteral("orderedBy"), v.orderBasis()},
+                                 {QStringLiteral("signedByReleases"), QJsonArray::fromStringList(v.signedByReleases)},
+                                 {QStringLiteral("releaseBinding"), v.releaseBindingText()}});
         printJson(a);
         return kOk;
     }
@@ -190,8 +204,14 @@ int catalogList(const QStringList& args) {
                      .arg(v.overlayCount, 8)
                      .arg(v.recipeCount, 7)
                      .arg(v.importedAt.toString(Qt::ISODate), -20)
-                     .arg(v.originText())
+                     .arg(v.originText() +
+                          (v.signedByReleases.isEmpty() ? QString() : QStringLiteral("; ") + v.releaseBindingText()))
               << Qt::endl;
+    for (const CatalogVersionInfo& v : *versions)
+        if (!v.signedByReleases.isEmpty()) {
+            out() << "\n" << store::releaseScopeNote() << Qt::endl;
+            break;
+        }
     return kOk;
 }
 

@@ -77,6 +77,8 @@ int bundleSign(const QStringList& args);
 int bundleVerify(const QStringList& args);
 // BundleGenerateCommands.cpp
 int bundleGenerate(const QStringList& args);
+// ReleaseCommands.cpp
+int releaseVerify(const QStringList& args);
 // ReportCommand.cpp
 int reportVerb(const QStringList& args);
 bool reportNeedsGui(const QStringList& args);

@@ -4,6 +4,7 @@
 #include "db/Database.h"
 #include "git/Repository.h"
 #include "receipts/Kinds.h"
+#include "release/Release.h"
 
 #include <QJsonObject>
 
@@ -60,6 +61,35 @@ store::CatalogSource folderOrigin(const ImportCatalogRequest& request, const cat
     return o;
 }
 
+// --expect-release: the catalog against the kept recipe-catalog signature of that release.
+Status checkExpectedRelease(const Context& ctx, const QString& expect, const catalog::Catalog& cat) {
+    auto version = release::normalizeVersion(expect);
+    if (!version)
+        return makeError(version.error().message, cat.root, 0, QStringLiteral("--expect-release"));
+    auto sig = store::CatalogStore(ctx.db()).releaseSignature(*version);
+    if (!sig)
+        return sig.error();
+    if (!*sig)
+        return makeError(QStringLiteral("refused: the database keeps no verified recipe-catalog signature of AICR %1; run 'proofbench "
+                                        "release verify DIR --version %1' on the release's assets first")
+                             .arg(*version),
+                         cat.root);
+    const catalog::CatalogFile* registry = cat.file(QLatin1String(release::kRegistryPath));
+    const catalog::CatalogFile* validators = cat.file(QLatin1String(release::kValidatorsPath));
+    if (!registry || !validators)
+        return makeError(QStringLiteral("refused: the catalog has no %1, which AICR %2's recipe-catalog signature covers")
+                             .arg(QLatin1String(!registry ? release::kRegistryPath : release::kValidatorsPath), *version),
+                         cat.root);
+    release::Statement st;
+    st.subjects.emplace_back(QStringLiteral("recipe-catalog"), (*sig)->subjectSha256);
+    st.resolvedDependencies = {{QStringLiteral("file://registry.yaml"), (*sig)->registrySha256, {}},
+                               {QStringLiteral("file://validators/catalog.yaml"), (*sig)->validatorsSha256, {}}};
+    const release::CatalogMatch m = release::matchCatalog(st, release::CatalogFiles{registry->bytes, validators->bytes, cat.root});
+    if (!m.matches())
+        return makeError(QStringLiteral("refused: not the catalog AICR %1 signed: %2").arg(*version, m.reason()), cat.root);
+    return {};
+}
+
 } // namespace
 
 Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatalogRequest& request) {
@@ -99,7 +129,20 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
     db::Transaction tx(ctx.db());
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
-    Result<store::ImportReport> report = store::CatalogStore(ctx.db()).importCatalog(request.label, cat, options);
+    Result<store::ImportReport> report = makeError(QString());
+    if (Status expected = request.expectRelease.isEmpty() ? Status() : checkExpectedRelease(ctx, request.expectRelease, cat); !expected)
+        report = expected.error();
+    else
+        report = store::CatalogStore(ctx.db()).importCatalog(request.label, cat, options);
+    QStringList signedBy;
+    if (report && !request.embedded) {
+        // Bound to every release whose kept recipe-catalog signature these files reproduce.
+        auto bound = store::CatalogStore(ctx.db()).bindToReleases(report->versionId);
+        if (!bound)
+            report = bound.error();
+        else
+            signedBy = *bound;
+    }
     receipts::ReceiptDraft d = draftFor(request, origin, cat);
     if (!report) {
         // Nothing was written. Alone, the refused attempt is still put on record; inside a larger
@@ -122,6 +165,9 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
     out.report = *report;
     out.label = request.label;
     out.contentDigest = cat.contentDigest();
+    out.signedByReleases = signedBy;
+    for (const QString& r : std::as_const(signedBy))
+        d.outputs.push_back(receipts::Artifact{QStringLiteral("catalog version %1 bound to AICR %2").arg(request.label, r), QString(), -1});
     if (report->outcome == store::ImportReport::Outcome::Unchanged)
         d.parameters.insert(QStringLiteral("unchanged"), true);
     else
@@ -130,6 +176,8 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
                     .arg(request.label, out.outcomeName())
                     .arg(report->files)
                     .arg(report->recipes);
+    if (!signedBy.isEmpty())
+        d.message += QStringLiteral("; registry and validator catalog signed by AICR %1").arg(signedBy.join(QStringLiteral(", ")));
     auto receipt = ctx.ledger().append(d);
     if (!receipt)
         return makeError(QStringLiteral("receipt not written, so the catalog version was not kept: %1").arg(receipt.error().toString()),

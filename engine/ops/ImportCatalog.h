@@ -17,6 +17,10 @@ struct ImportCatalogRequest {
     bool replace = false;                   // replace a version of the same label whose content differs
     bool embedded = false;                  // the sample catalog compiled into the application
     store::CatalogSource origin;            // where the files came from (git imports fill it in)
+    // "v0.19.0": refuse the import unless the catalog's registry.yaml and validators/catalog.yaml
+    // reproduce the recipe-catalog subject AICR v0.19.0 signed (a signature `release verify` kept);
+    // the refusal names the file that differs. Empty: no expectation.
+    QString expectRelease;
 };
 
 struct ImportCatalogOutcome {
@@ -24,6 +28,8 @@ struct ImportCatalogOutcome {
     QString label;
     QString contentDigest; // "sha256:..." over the catalog's files
     qint64 receiptSeq = 0;
+    // AICR releases whose kept recipe-catalog signature this version reproduces (bound at import).
+    QStringList signedByReleases;
     // "imported", "unchanged" or "replaced"
     QString outcomeName() const;
 };

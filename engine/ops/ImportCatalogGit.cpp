@@ -20,7 +20,10 @@ QString GitVersionOutcome::summary() const {
         what += QStringLiteral(" %1").arg(commitDate.toString(QStringLiteral("yyyy-MM-dd")));
     if (outcome == QLatin1String("skipped-same-content"))
         return QStringLiteral("%1: skipped, same content as version %2 (%3)").arg(label, sameContentAs, what);
-    return QStringLiteral("%1: %2 (%3, %4 files, %5 recipes)").arg(label, outcome, what).arg(files).arg(recipes);
+    QString text = QStringLiteral("%1: %2 (%3, %4 files, %5 recipes)").arg(label, outcome, what).arg(files).arg(recipes);
+    if (!signedByReleases.isEmpty())
+        text += QStringLiteral("; registry and validator catalog signed by AICR %1").arg(signedByReleases.join(QStringLiteral(", ")));
+    return text;
 }
 
 QStringList ImportCatalogGitOutcome::importedLabels() const {
@@ -241,6 +244,7 @@ Result<ImportCatalogGitOutcome> importCatalogGit(const Context& ctx, const Impor
         req.loaded = std::move(*cat);
         req.replace = request.replace;
         req.origin = origin;
+        req.expectRelease = request.expectRelease;
         // The import's own progress (per mille) fills the rest of this version's share.
         Context inner(
             ctx.db(),
@@ -263,6 +267,7 @@ Result<ImportCatalogGitOutcome> importCatalogGit(const Context& ctx, const Impor
         v.files = imported->report.files;
         v.recipes = imported->report.recipes;
         v.receiptSeq = imported->receiptSeq;
+        v.signedByReleases = imported->signedByReleases;
         out.versions.push_back(std::move(v));
     }
     ctx.progress(n * 1000, n * 1000, QStringLiteral("done"));

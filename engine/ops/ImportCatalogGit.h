@@ -22,6 +22,7 @@ struct ImportCatalogGitRequest {
     QString path = QStringLiteral("recipes"); // the catalog folder inside the repository
     QString label;          // the version label; only with a single ref (default: tag or ref name)
     bool replace = false;   // replace a version of the same label whose content differs
+    QString expectRelease;  // each version must reproduce this AICR release's signed recipe catalog (ImportCatalogRequest)
 };
 
 struct GitVersionOutcome {
@@ -36,6 +37,7 @@ struct GitVersionOutcome {
     int files = 0, recipes = 0;
     QString contentDigest;
     qint64 receiptSeq = 0;
+    QStringList signedByReleases; // AICR releases whose recipe-catalog signature it reproduces
     // "v0.14.0: imported (tag v0.14.0, commit 1b4724e39abc 2026-01-02, 97 files, 36 recipes)"
     QString summary() const;
 };

@@ -36,6 +36,8 @@ constexpr std::array kTable{
     KindInfo{RecordsImport, "ConfigHub records stored", "dir"},
     KindInfo{RecordsCheck, "ConfigHub records checked offline", "dir"},
     KindInfo{ReceiptsSignHead, "the ledger head exported and signed", "keyFingerprint seq"},
+    KindInfo{QLatin1StringView{"release.verify"}, "an AICR release's signatures, checksum list and assets verified offline",
+             "version policy trustedRootSha256 verified digestOnly failed catalogVersion boundVersions"},
     KindInfo{ReportExport, "the release review report written", "format version filter rows charts baseline"},
     KindInfo{QLatin1StringView{"trusted-root.update"}, "a Sigstore trusted root taken from a TUF repository copy, verified offline",
              "repository anchor anchorSha256 anchorVersion rootVersion timestampVersion snapshotVersion targetsVersion verificationTime timeGiven target sha256 stored"},

@@ -22,7 +22,11 @@ Result<store::CatalogVersionInfo> chosenVersion(db::Database& db, const QString&
 }
 
 evidence::HealthTableInfo tableInfo(const store::CatalogVersionInfo& version) {
-    return {version.label, version.isSample(), version.originText()};
+    QString origin = version.originText();
+    // The release binding (issue #19) travels with the source, and says what it does not cover.
+    if (!version.signedByReleases.isEmpty())
+        origin += QStringLiteral("; %1 (verified offline; the overlays are not covered)").arg(version.releaseBindingText());
+    return {version.label, version.isSample(), origin};
 }
 
 Result<std::vector<HealthRow>> healthRows(db::Database& db, qint64 catalogVersionId) {

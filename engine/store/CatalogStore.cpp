@@ -397,6 +397,8 @@ CatalogVersionInfo readVersion(const QSqlQuery& q) {
     if (!q.value(14).isNull())
         v.origin.commitDate = QDateTime::fromString(q.value(14).toString(), Qt::ISODate).toUTC();
     v.origin.path = q.value(15).toString();
+    if (!q.value(16).isNull())
+        v.signedByReleases = q.value(16).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
     return v;
 }
 
@@ -404,7 +406,10 @@ const char* const kVersionSelect =
     "SELECT v.id, v.label, v.source, v.content_digest, v.api_versions, v.imported_at, v.embedded, "
     "(SELECT count(*) FROM overlays o WHERE o.catalog_version_id = v.id AND o.kind = 'RecipeMetadata'), "
     "(SELECT count(*) FROM recipes r WHERE r.catalog_version_id = v.id), v.source_kind, v.source_repo, "
-    "v.source_ref, v.source_tag, v.source_commit, v.source_commit_date, v.source_path FROM catalog_versions v ";
+    "v.source_ref, v.source_tag, v.source_commit, v.source_commit_date, v.source_path, "
+    "(SELECT group_concat(release_version, ',') FROM (SELECT DISTINCT s.release_version FROM catalog_release_bindings b "
+    "JOIN release_signatures s ON s.id = b.release_signature_id WHERE b.catalog_version_id = v.id ORDER BY b.id)) "
+    "FROM catalog_versions v ";
 
 } // namespace
 
@@ -430,6 +435,21 @@ QString CatalogVersionInfo::originText() const {
         text += QLatin1Char(')');
     }
     return text;
+}
+
+QString CatalogVersionInfo::releaseBindingText() const {
+    if (signedByReleases.isEmpty())
+        return {};
+    return QStringLiteral("registry and validator catalog signed by AICR %1").arg(signedByReleases.join(QStringLiteral(", ")));
+}
+
+QString releaseScopeNote() {
+    return QStringLiteral("The release signature covers registry.yaml and validators/catalog.yaml only, not the overlays, mixins, "
+                          "component values or checks.");
+}
+
+QString ReleaseBinding::text() const {
+    return QStringLiteral("registry and validator catalog signed by AICR %1").arg(signature.releaseVersion);
 }
 
 QString CatalogVersionInfo::orderBasis() const {
@@ -588,9 +608,13 @@ Result<std::vector<RecipeInfo>> CatalogStore::recipes(qint64 catalogVersionId) c
     if (!all)
         return all.error();
     qint64 previousId = 0;
-    for (std::size_t i = 1; i < all->size(); ++i)
-        if ((*all)[i].id == catalogVersionId)
-            previousId = (*all)[i - 1].id;
+    QStringList signedBy;
+    for (std::size_t i = 0; i < all->size(); ++i)
+        if ((*all)[i].id == catalogVersionId) {
+            signedBy = (*all)[i].signedByReleases;
+            if (i > 0)
+                previousId = (*all)[i - 1].id;
+        }
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral(
         "SELECT r.id, r.catalog_version_id, v.label, r.name, r.leaf_overlay, r.profile, r.api_version, r.digest, "
@@ -622,6 +646,7 @@ Result<std::vector<RecipeInfo>> CatalogStore::recipes(qint64 catalogVersionId) c
         r.componentCount = q.value(14).toInt();
         r.previousLabel = q.value(15).toString();
         r.previousDigest = q.value(16).toString();
+        r.catalogSignedByReleases = signedBy;
         out.push_back(std::move(r));
     }
     return out;
@@ -649,6 +674,189 @@ QStringList embeddedCatalogLabels() {
     for (int i : versionOrder(keys))
         ordered << labels[i];
     return ordered;
+}
+
+// ---- release signatures and bindings ----------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kSignatureColumns =
+    "s.id, s.release_version, s.subject_sha256, s.registry_sha256, s.validators_sha256, s.bundle_sha256, s.verification_json, "
+    "s.policy_json, s.trusted_root_sha256, s.verified_at";
+
+ReleaseSignature readSignature(const QSqlQuery& q) {
+    ReleaseSignature s;
+    s.id = q.value(0).toLongLong();
+    s.releaseVersion = q.value(1).toString();
+    s.subjectSha256 = q.value(2).toString();
+    s.registrySha256 = q.value(3).toString();
+    s.validatorsSha256 = q.value(4).toString();
+    s.bundleSha256 = q.value(5).toString();
+    s.verification = QJsonDocument::fromJson(q.value(6).toByteArray()).object();
+    s.policy = QJsonDocument::fromJson(q.value(7).toByteArray()).object();
+    s.trustedRootSha256 = q.value(8).toString();
+    s.verifiedAt = QDateTime::fromString(q.value(9).toString(), Qt::ISODate);
+    return s;
+}
+
+QString isoNow() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
+
+} // namespace
+
+Result<qint64> CatalogStore::recordReleaseSignature(const ReleaseSignature& sig) {
+    if (sig.releaseVersion.isEmpty() || sig.subjectSha256.isEmpty() || sig.bundle.isEmpty())
+        return makeError(QStringLiteral("a release signature needs its version, subject and bundle"), m_db.path());
+    const QString bundleSha = catalog::sha256Hex(sig.bundle);
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT id FROM release_signatures WHERE release_version = ? AND subject_name = 'recipe-catalog' "
+                             "AND bundle_sha256 = ?"));
+    q.addBindValue(sig.releaseVersion);
+    q.addBindValue(bundleSha);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("release_signatures"));
+    if (q.next())
+        return q.value(0).toLongLong();
+    q.prepare(QStringLiteral("INSERT INTO release_signatures (release_version, subject_name, subject_sha256, registry_sha256, "
+                             "validators_sha256, bundle, bundle_sha256, verification_json, policy_json, trusted_root_sha256, verified_at) "
+                             "VALUES (?, 'recipe-catalog', ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(sig.releaseVersion);
+    q.addBindValue(sig.subjectSha256);
+    q.addBindValue(sig.registrySha256);
+    q.addBindValue(sig.validatorsSha256);
+    q.addBindValue(sig.bundle);
+    q.addBindValue(bundleSha);
+    q.addBindValue(QString::fromUtf8(QJsonDocument(sig.verification).toJson(QJsonDocument::Compact)));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(sig.policy).toJson(QJsonDocument::Compact)));
+    q.addBindValue(sig.trustedRootSha256);
+    q.addBindValue(sig.verifiedAt.isValid() ? sig.verifiedAt.toUTC().toString(Qt::ISODate) : isoNow());
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("release_signatures"));
+    return q.lastInsertId().toLongLong();
+}
+
+Result<std::optional<ReleaseSignature>> CatalogStore::releaseSignature(const QString& releaseVersion) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT %1, s.bundle FROM release_signatures s WHERE s.release_version = ? ORDER BY s.id DESC LIMIT 1")
+                  .arg(QLatin1String(kSignatureColumns)));
+    q.addBindValue(releaseVersion);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("release_signatures"));
+    if (!q.next())
+        return std::optional<ReleaseSignature>();
+    ReleaseSignature s = readSignature(q);
+    s.bundle = q.value(10).toByteArray();
+    return std::optional<ReleaseSignature>(std::move(s));
+}
+
+Result<std::vector<ReleaseSignature>> CatalogStore::releaseSignatures() const {
+    QSqlQuery q(m_db.sql());
+    if (!q.exec(QStringLiteral("SELECT %1 FROM release_signatures s ORDER BY s.id").arg(QLatin1String(kSignatureColumns))))
+        return sqlError(q, QStringLiteral("release_signatures"));
+    std::vector<ReleaseSignature> out;
+    while (q.next())
+        out.push_back(readSignature(q));
+    return out;
+}
+
+Result<std::vector<ReleaseBinding>> CatalogStore::releaseBindings(qint64 catalogVersionId) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT %1, b.bound_at FROM catalog_release_bindings b JOIN release_signatures s ON s.id = "
+                             "b.release_signature_id WHERE b.catalog_version_id = ? ORDER BY b.id")
+                  .arg(QLatin1String(kSignatureColumns)));
+    q.addBindValue(catalogVersionId);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_release_bindings"));
+    std::vector<ReleaseBinding> out;
+    while (q.next())
+        out.push_back({readSignature(q), QDateTime::fromString(q.value(10).toString(), Qt::ISODate)});
+    return out;
+}
+
+Result<release::CatalogFiles> CatalogStore::catalogFiles(qint64 catalogVersionId) const {
+    release::CatalogFiles files;
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT label FROM catalog_versions WHERE id = ?"));
+    q.addBindValue(catalogVersionId);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_versions"));
+    if (!q.next())
+        return makeError(QStringLiteral("no catalog version #%1 in the database").arg(catalogVersionId), m_db.path());
+    files.source = QStringLiteral("catalog version %1").arg(q.value(0).toString());
+    for (auto [path, target] : {std::pair{release::kRegistryPath, &files.registry}, std::pair{release::kValidatorsPath, &files.validators}}) {
+        Result<QByteArray> bytes = fileContent(catalogVersionId, QLatin1String(path));
+        if (!bytes)
+            return makeError(QStringLiteral("%1 has no %2, so the recipe-catalog subject cannot be computed").arg(files.source, QLatin1String(path)),
+                             m_db.path());
+        *target = std::move(*bytes);
+    }
+    return files;
+}
+
+namespace {
+
+Status bind(Database& db, qint64 versionId, qint64 signatureId) {
+    QSqlQuery q(db.sql());
+    q.prepare(QStringLiteral("INSERT OR IGNORE INTO catalog_release_bindings (catalog_version_id, release_signature_id, bound_at) "
+                             "VALUES (?, ?, ?)"));
+    q.addBindValue(versionId);
+    q.addBindValue(signatureId);
+    q.addBindValue(isoNow());
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_release_bindings"));
+    return {};
+}
+
+} // namespace
+
+Result<QStringList> CatalogStore::bindToReleases(qint64 catalogVersionId) {
+    Result<release::CatalogFiles> files = catalogFiles(catalogVersionId);
+    if (!files)
+        return QStringList(); // no validator catalog (older layouts): nothing a release signs
+    const QString subject = release::recipeCatalogSubject(files->registry, files->validators);
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT id, release_version FROM release_signatures WHERE subject_sha256 = ? ORDER BY id"));
+    q.addBindValue(subject);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("release_signatures"));
+    QStringList releases;
+    std::vector<qint64> ids;
+    while (q.next()) {
+        ids.push_back(q.value(0).toLongLong());
+        if (!releases.contains(q.value(1).toString()))
+            releases << q.value(1).toString();
+    }
+    for (qint64 id : ids)
+        if (Status s = bind(m_db, catalogVersionId, id); !s)
+            return s.error();
+    return releases;
+}
+
+Result<QStringList> CatalogStore::bindVersionsTo(qint64 signatureId) {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT subject_sha256 FROM release_signatures WHERE id = ?"));
+    q.addBindValue(signatureId);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("release_signatures"));
+    if (!q.next())
+        return makeError(QStringLiteral("no release signature #%1").arg(signatureId), m_db.path());
+    const QString subject = q.value(0).toString();
+    // Only versions that have both files (a registry and a validator catalog) can match.
+    if (!q.exec(QStringLiteral("SELECT v.id, v.label FROM catalog_versions v WHERE EXISTS (SELECT 1 FROM catalog_files f WHERE "
+                               "f.catalog_version_id = v.id AND f.path = 'validators/catalog.yaml') ORDER BY v.id")))
+        return sqlError(q, QStringLiteral("catalog_versions"));
+    std::vector<std::pair<qint64, QString>> candidates;
+    while (q.next())
+        candidates.emplace_back(q.value(0).toLongLong(), q.value(1).toString());
+    QStringList bound;
+    for (const auto& [id, label] : candidates) {
+        Result<release::CatalogFiles> files = catalogFiles(id);
+        if (!files || release::recipeCatalogSubject(files->registry, files->validators) != subject)
+            continue;
+        if (Status s = bind(m_db, id, signatureId); !s)
+            return s.error();
+        bound << label;
+    }
+    return bound;
 }
 
 } // namespace pb::store

@@ -6,8 +6,10 @@
 #include "catalog/Resolver.h"
 #include "catalog/Types.h"
 #include "db/Database.h"
+#include "release/Release.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 
 #include <atomic>
 #include <functional>
@@ -39,7 +41,12 @@ struct CatalogVersionInfo {
     bool embedded = false; // the sample catalog compiled into the app
     int overlayCount = 0, recipeCount = 0;
     CatalogSource origin;
+    // AICR releases whose verified recipe-catalog signature this version's registry.yaml and
+    // validators/catalog.yaml reproduce (table catalog_release_bindings), oldest binding first.
+    QStringList signedByReleases;
 
+    // "registry and validator catalog signed by AICR v0.19.0"; empty when not bound.
+    QString releaseBindingText() const;
     // The embedded catalog is Proofbench's own sample data, never an AICR release.
     bool isSample() const { return embedded; }
     // "sample data (compiled into Proofbench)", "git github.com/NVIDIA/aicr tag v0.20.0, commit
@@ -47,6 +54,32 @@ struct CatalogVersionInfo {
     QString originText() const;
     // How it is placed in version order: "semantic version", "commit date", "date in label", "label".
     QString orderBasis() const;
+};
+
+// What a release binding says, and what it does not: the signature covers the component registry
+// and the validator catalog only.
+QString releaseScopeNote();
+
+// A recipe-catalog Sigstore bundle of an AICR release that verified offline (release_signatures).
+struct ReleaseSignature {
+    qint64 id = 0;
+    QString releaseVersion;                    // v0.19.0
+    QString subjectSha256;                     // the signed recipe-catalog subject, hex
+    QString registrySha256, validatorsSha256;  // the predicate's resolvedDependencies, hex
+    QByteArray bundle;                         // verbatim (empty in listings)
+    QString bundleSha256;
+    QJsonObject verification;                  // sigstore::VerificationResult::toJson()
+    QJsonObject policy;                        // identity and issuer it was verified against
+    QString trustedRootSha256;
+    QDateTime verifiedAt;
+};
+
+// A catalog version bound to a release signature.
+struct ReleaseBinding {
+    ReleaseSignature signature; // without the bundle bytes
+    QDateTime boundAt;
+    // "registry and validator catalog signed by AICR v0.19.0"
+    QString text() const;
 };
 
 struct RecipeInfo {
@@ -62,6 +95,9 @@ struct RecipeInfo {
     // The same recipe in the version before this one in version order (catalog/VersionOrder.h).
     QString previousLabel;  // empty when this is the first version
     QString previousDigest; // empty when the recipe did not exist there
+    // AICR releases whose recipe-catalog signature the recipe's catalog version reproduces (its
+    // registry and validator catalog only; the overlays that make the recipe are not covered).
+    QStringList catalogSignedByReleases;
 
     enum class Change { FirstVersion, New, Unchanged, Changed };
     Change change() const;
@@ -125,6 +161,25 @@ class CatalogStore {
     // evidence-canonical bytes and digest stored today, in one transaction. Returns the number of
     // recipes rewritten (0 when already done).
     Result<int> upgradeRecipeDigests();
+
+    // ---- AICR release signatures and the versions they bind (migration 009) --------------------
+    // Keeps a verified recipe-catalog signature with its bundle and verification; the same bundle
+    // for the same release again returns the existing id.
+    Result<qint64> recordReleaseSignature(const ReleaseSignature& signature);
+    // The newest kept signature of `releaseVersion`, if any (with its bundle bytes).
+    Result<std::optional<ReleaseSignature>> releaseSignature(const QString& releaseVersion) const;
+    // Every kept signature, oldest first (without bundle bytes).
+    Result<std::vector<ReleaseSignature>> releaseSignatures() const;
+    // The bindings of one version, oldest first.
+    Result<std::vector<ReleaseBinding>> releaseBindings(qint64 catalogVersionId) const;
+    // The stored registry.yaml and validators/catalog.yaml of a version; an error naming the file
+    // when one is missing.
+    Result<release::CatalogFiles> catalogFiles(qint64 catalogVersionId) const;
+    // Binds version `catalogVersionId` to every kept signature whose subject its files reproduce;
+    // returns the releases it is (now) bound to. Idempotent.
+    Result<QStringList> bindToReleases(qint64 catalogVersionId);
+    // Binds every stored version whose files reproduce signature `signatureId`; returns their labels.
+    Result<QStringList> bindVersionsTo(qint64 signatureId);
 
   private:
     Database& m_db;

@@ -1,0 +1,88 @@
+// `proofbench release verify DIR --version vX.Y.Z` and the window's Verify an AICR release dialog:
+// a folder of AICR release assets verified offline, one row per asset.
+//
+// - every Sigstore bundle (binary provenance aicr-attestation.sigstore.json, *.sbom.json.sigstore.json,
+//   recipe-catalog.sigstore.json) verified with the identity pinned to NVIDIA's tag workflow for that
+//   version and GitHub's OIDC issuer (both overridable, exact or regexp);
+// - aicr_checksums.txt parsed; its rows for signed SBOMs compared with their signed subjects; each
+//   asset present in DIR hashed and compared with its row;
+// - each release tarball present opened (libarchive, bounded, nothing written to disk) and its `aicr`
+//   binary compared with a binary provenance subject (the tarball's own copy of the provenance, or
+//   the release's);
+// - the recipe catalog: its subject recomputed from registry.yaml and validators/catalog.yaml (from
+//   DIR, a catalog folder or an imported catalog version), the predicate's resolvedDependencies and
+//   attested-subject-checksums.txt checked, and the file that differs named.
+// Each asset: verified, digest only (absent from DIR: only the signed or listed digest is known), or
+// failed, with the reason. A verified recipe-catalog signature is kept in the database with its
+// bundle and verification, and every catalog version whose two files reproduce its subject is bound
+// to the release ("registry and validator catalog signed by AICR vX.Y.Z"). The signature, bindings
+// and the release.verify receipt are one transaction.
+#pragma once
+
+#include "ops/Operation.h"
+#include "release/Release.h"
+#include "sigstore/Verify.h"
+
+#include <QJsonObject>
+
+#include <optional>
+#include <vector>
+
+namespace pb::ops {
+
+inline constexpr QLatin1StringView kReleaseVerifyKind{"release.verify"};
+
+struct ReleaseVerifyRequest {
+    QString dir;
+    QString version;          // vX.Y.Z (a leading v is optional)
+    // Signer policy; empty fields take the pinned defaults (release::tagIdentity(version), kIssuer).
+    QString identity, identityRegexp, issuer, issuerRegexp;
+    QString trustedRootPath;  // else the stored root trustedRootId, else the database's default
+    qint64 trustedRootId = 0;
+    QString catalogVersion;   // compare the recipe-catalog signature with this imported version
+    QString catalogDir;       // or with this catalog folder (recipes/ layout); default: DIR's own files
+    bool keepSignature = true; // keep a verified recipe-catalog signature and bind matching versions
+};
+
+enum class AssetStatus { Verified, DigestOnly, Failed };
+QString assetStatusName(AssetStatus s); // "verified" | "digest only" | "failed"
+
+struct ReleaseAsset {
+    QString name;             // file name, "aicr" (the binary) or "recipe-catalog"
+    QString kind;             // "checksum list", "binary", "tarball", "SBOM", "recipe catalog"
+    AssetStatus status = AssetStatus::DigestOnly;
+    QString reason;
+    QString expectedSha256;   // what a signature or the checksum list says
+    QString foundSha256;      // what the asset in DIR hashes to; empty when absent
+    QString bundle;           // the Sigstore bundle file that signs it, if any
+    std::optional<sigstore::VerificationResult> signature;
+    QJsonObject toJson() const;
+};
+
+struct ReleaseVerifyOutcome {
+    QString version, dir;
+    sigstore::Policy policy;
+    QString trustedRootSha256;
+    std::vector<ReleaseAsset> assets;
+    QString catalogSource;     // where the recipe catalog's files came from; empty when none
+    QStringList boundVersions; // catalog versions bound to this release by this run
+    qint64 signatureId = 0;    // the kept recipe-catalog signature; 0 when none
+    qint64 receiptSeq = 0;
+    bool cancelled = false;    // nothing recorded
+
+    int count(AssetStatus s) const;
+    bool ok() const { return count(AssetStatus::Failed) == 0; }
+    QString summary() const;   // "v0.19.0: 3 verified, 10 digest only, 0 failed"
+    QJsonObject toJson() const;
+    QString toText() const;
+};
+
+// An error (nothing recorded) when the check cannot run: DIR unreadable, a version that is not
+// vX.Y.Z, no trusted root, an unknown catalog version, the receipt not written. Otherwise an
+// outcome, whatever the verdicts.
+Result<ReleaseVerifyOutcome> verifyRelease(const Context& ctx, const ReleaseVerifyRequest& request);
+
+// The signer policy a request stands for (pinned defaults filled in).
+sigstore::Policy releasePolicy(const ReleaseVerifyRequest& request, const QString& version);
+
+} // namespace pb::ops
