@@ -183,6 +183,8 @@ QVariant CatalogTreeModel::data(const QModelIndex& index, int role) const {
             return sourceHint(*v);
         case OriginRole:
             return v->originText();
+        case ReleaseBindingRole:
+            return v->releaseBindingText();
         case Qt::TextAlignmentRole:
             if (index.column() == ComponentsColumn)
                 return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -223,6 +225,8 @@ QVariant CatalogTreeModel::data(const QModelIndex& index, int role) const {
         return v->isSample();
     case OriginRole:
         return v->originText();
+    case ReleaseBindingRole:
+        return v->releaseBindingText();
     case Qt::DecorationRole:
         if (index.column() == NameColumn)
             return changeIcon(r->change());
@@ -428,6 +432,8 @@ QString sourceHint(const CatalogVersionInfo& v) {
     }
     if (!date.isEmpty())
         parts << date;
+    if (!v.signedByReleases.isEmpty())
+        parts << QObject::tr("signed by AICR %1").arg(v.signedByReleases.join(QStringLiteral(", ")));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -439,6 +445,8 @@ QString versionTooltip(const CatalogVersionInfo& v) {
         lines << QObject::tr("Proofbench's own sample catalog, compiled into the app: not an AICR release.");
     lines << QObject::tr("%1 recipes, %2 overlays").arg(v.recipeCount).arg(v.overlayCount);
     lines << QObject::tr("Source: %1").arg(v.originText());
+    if (!v.signedByReleases.isEmpty())
+        lines << QObject::tr("Release signature: %1 (verified offline). %2").arg(v.releaseBindingText(), store::releaseScopeNote());
     lines << QObject::tr("Version order: %1").arg(v.orderBasis());
     if (v.importedAt.isValid())
         lines << QObject::tr("Imported: %1").arg(QLocale().toString(v.importedAt.toLocalTime(), QLocale::ShortFormat));

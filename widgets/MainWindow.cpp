@@ -15,6 +15,7 @@
 #include "ReportDialog.h"
 #include "VerifyPane.h"
 #include "WelcomePane.h"
+#include "ReleaseVerifyDialog.h"
 #include "WidgetUtil.h"
 #include "HealthModels.h"
 #include "ReceiptModels.h"
@@ -244,6 +245,7 @@ void MainWindow::buildUi() {
     m_welcome->hide();
     connect(m_welcome, &WelcomePane::importFolderRequested, this, &MainWindow::importCatalog);
     connect(m_welcome, &WelcomePane::importGitRequested, this, &MainWindow::importFromGit);
+    connect(m_welcome, &WelcomePane::verifyReleaseRequested, this, &MainWindow::verifyRelease);
     connect(m_welcome, &WelcomePane::dismissed, this, [this] {
         m_welcomeDismissed = true;
         updateWelcome();
@@ -488,6 +490,10 @@ void MainWindow::buildMenus() {
     m_importEvidenceAction->setStatusTip(
         tr("Import the evidence pointers of an AICR recipes/evidence directory (invalid ones are kept with "
            "their reasons)"));
+    QAction* verifyRelease = file->addAction(tr("Verify an AICR &Release…"), this, &MainWindow::verifyRelease);
+    verifyRelease->setObjectName(QStringLiteral("actionVerifyRelease"));
+    verifyRelease->setStatusTip(tr("Verify a folder of AICR release assets offline: Sigstore bundles, checksum list, assets, "
+                                   "recipe catalog; binds the catalog versions it signed"));
     file->addSeparator();
     m_reportAction = file->addAction(tr("Release review &report…"), this, &MainWindow::openReportDialog);
     m_reportAction->setObjectName(QStringLiteral("actionReleaseReport"));
@@ -819,6 +825,34 @@ bool MainWindow::isWelcomeShown() const {
 
 GitImportDialog* MainWindow::gitImportDialog() const {
     return m_gitDialog;
+}
+
+ReleaseVerifyDialog* MainWindow::releaseVerifyDialog() const {
+    return m_releaseDialog;
+}
+
+void MainWindow::verifyRelease() {
+    if (m_releaseDialog) {
+        m_releaseDialog->raise();
+        m_releaseDialog->activateWindow();
+        return;
+    }
+    m_releaseDialog = new ReleaseVerifyDialog(m_ops, this);
+    m_releaseDialog->setAttribute(Qt::WA_DeleteOnClose);
+    QStringList labels;
+    for (int i = 0; i < m_treeModel->versionCount(); ++i)
+        if (const store::CatalogVersionInfo* v = m_treeModel->versionAt(m_treeModel->index(i, 0)); v && !v->isSample())
+            labels << v->label;
+    m_releaseDialog->setCatalogVersions(labels);
+    connect(m_releaseDialog, &ReleaseVerifyDialog::verified, this, [this](const QString& version, const QStringList& bound) {
+        if (bound.isEmpty())
+            return;
+        reloadCatalogs(); // the binding shows in the tree, the recipe header and the health header
+        m_healthPane->reload();
+        statusBar()->showMessage(tr("Registry and validator catalog signed by AICR %1: %2").arg(version, bound.join(QStringLiteral(", "))),
+                                 10000);
+    });
+    m_releaseDialog->show();
 }
 
 EmptyState* MainWindow::emptyState(const QString& view) const {

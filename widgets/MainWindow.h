@@ -51,6 +51,7 @@ namespace pb::widgets {
 class ComparePane;
 class EmptyState;
 class GitImportDialog;
+class ReleaseVerifyDialog;
 class GraphPane;
 class HealthPane;
 class ReceiptsPane;
@@ -105,6 +106,8 @@ class MainWindow : public QMainWindow {
     bool isWelcomeShown() const;
     // The open Import from Git dialog, if any.
     GitImportDialog* gitImportDialog() const;
+    // The open Verify an AICR Release dialog, if any.
+    ReleaseVerifyDialog* releaseVerifyDialog() const;
     // The empty state of a view: "catalog", "health", "verify", "sign", "validation", "receipts".
     EmptyState* emptyState(const QString& view) const;
     // Where the selected version came from, above the recipe tabs ("sample data …", "git … tag …").
@@ -117,6 +120,8 @@ class MainWindow : public QMainWindow {
     void importCatalog();
     // File > Import from Git…: the Git import dialog (not modal; one at a time).
     void importFromGit();
+    // File > Verify an AICR Release… (and the welcome's button): the release dialog (not modal; one at a time).
+    void verifyRelease();
     void reloadCatalogs();
     // File > Import Evidence…: asks for a directory, then startEvidenceImport().
     void importEvidence();
@@ -203,6 +208,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_recipeSource = nullptr;
     QLabel* m_statusSample = nullptr;
     std::map<QString, EmptyState*> m_emptyStates;
+    QPointer<ReleaseVerifyDialog> m_releaseDialog;
     QPointer<GitImportDialog> m_gitDialog; // cleared by Qt when the dialog closes (WA_DeleteOnClose) or the window goes
     QLineEdit* m_filter = nullptr;
     QTreeView* m_tree = nullptr;

@@ -17,6 +17,7 @@
 #include "EvidenceInspector.h"
 #include "FetchEvidenceDialog.h"
 #include "GitImportDialog.h"
+#include "ReleaseVerifyDialog.h"
 #include "GraphPane.h"
 #include "GraphView.h"
 #include "GuiTestUtil.h"
@@ -412,6 +413,40 @@ bool receiptShots(pb::widgets::MainWindow& window, pb::db::Database& db, const Q
 
 } // namespace
 
+// Verify an AICR Release… on the real v0.19.0 bundles against the imported 2026-08-09 catalog
+// (release-verify.png), then the binding it records in the recipe header (catalog-release-binding.png)
+// and the health header (health-release-binding.png).
+bool releaseShots(pb::widgets::MainWindow& window, const QString& out) {
+    window.showCatalog();
+    window.verifyRelease();
+    pb::widgets::ReleaseVerifyDialog* dialog = window.releaseVerifyDialog();
+    if (!dialog) {
+        err() << "Verify an AICR Release did not open" << Qt::endl;
+        return false;
+    }
+    dialog->resize(1100, 640);
+    dialog->setFolder(QStringLiteral(PB_SHARED_DATA "/aicr/releases/v0.19.0"));
+    dialog->setTrustedRoot(QStringLiteral(PB_SHARED_DATA "/sigstore/trusted_root.production.json"));
+    dialog->setCatalogVersion(QStringLiteral("2026-08-09"));
+    QSignalSpy done(dialog, &pb::widgets::ReleaseVerifyDialog::verificationFinished);
+    bool ok = dialog->startVerify() && waitFor([&] { return !done.isEmpty(); }, 120000);
+    ok &= save(dialog, out, QStringLiteral("release-verify.png"));
+    dialog->close();
+    window.reloadCatalogs();
+    const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+    ok &= window.selectRecipe(QStringLiteral("2026-08-09"), recipe);
+    ok &= waitFor([&] { return window.recipeView()->hasResult() && !window.recipeView()->releaseBindingText().isEmpty(); }, 60000);
+    ok &= save(&window, out, QStringLiteral("catalog-release-binding.png"));
+    window.showHealth();
+    window.healthPane()->setVersion(QStringLiteral("2026-08-09"));
+    ok &= waitFor([&] { return !window.healthPane()->isLoading() && window.healthPane()->sourceText().contains(QStringLiteral("signed by AICR")); });
+    ok &= save(&window, out, QStringLiteral("health-release-binding.png"));
+    window.showCatalog();
+    if (!ok)
+        err() << "release screenshots incomplete" << Qt::endl;
+    return ok;
+}
+
 int main(int argc, char** argv) {
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QApplication app(argc, argv);
@@ -452,6 +487,13 @@ int main(int argc, char** argv) {
     // PB_SCREENSHOTS_ONLY=sign: only the Sign view.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("sign"))
         return signShots(window, *db->db, out) ? 0 : 1;
+    // PB_SCREENSHOTS_ONLY=release: only Verify an AICR Release and the binding it records.
+    if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("release")) {
+        QSignalSpy finished(&window, &MainWindow::importFinished);
+        window.startImport(QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-09/recipes"), QStringLiteral("2026-08-09"));
+        waitFor([&] { return finished.count() > 0; }, 120000);
+        return releaseShots(window, out) ? 0 : 1;
+    }
     // PB_SCREENSHOTS_ONLY=git: only Import from Git, the sources in the tree and Compare's baseline.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("git")) {
         QSignalSpy finished(&window, &MainWindow::importFinished);
@@ -614,6 +656,7 @@ int main(int argc, char** argv) {
 
     // 8c. Import from Git, the versions' sources, Compare with a chosen baseline.
     ok &= gitShots(window, out);
+    ok &= releaseShots(window, out);
 
     // 9. The Verify view.
     ok &= verifyShots(window, out);

@@ -65,6 +65,13 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     m_subtitle->setObjectName(QStringLiteral("recipeSubtitle"));
     m_subtitle->setTextFormat(Qt::RichText);
 
+    // The catalog version's release binding (issue #19): what the AICR signature covers, and what not.
+    m_binding = new QLabel(this);
+    m_binding->setObjectName(QStringLiteral("recipeReleaseBinding"));
+    m_binding->setTextFormat(Qt::RichText);
+    m_binding->setWordWrap(true);
+    m_binding->hide();
+
     auto* criteriaRow = new QHBoxLayout;
     criteriaRow->setSpacing(8);
     for (const QString& d : catalog::Criteria::dimensions()) {
@@ -177,10 +184,15 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     titleRow->addStretch(1);
     titleRow->addWidget(m_subtitle);
     layout->addLayout(titleRow);
+    layout->addWidget(m_binding);
     layout->addLayout(criteriaRow);
     layout->addWidget(m_digest);
     layout->addWidget(m_message);
     layout->addWidget(m_splitter, 1);
+}
+
+QString RecipeView::releaseBindingText() const {
+    return m_binding->isHidden() ? QString() : m_binding->text();
 }
 
 void RecipeView::setHeader(const store::RecipeInfo& info) {
@@ -196,6 +208,18 @@ void RecipeView::setHeader(const store::RecipeInfo& info) {
     if (!info.profile.isEmpty())
         sub += tr(" · profile <b>%1</b>").arg(info.profile.toHtmlEscaped());
     m_subtitle->setText(sub);
+    if (info.catalogSignedByReleases.isEmpty() || m_sample) {
+        m_binding->hide();
+        m_binding->clear();
+    } else {
+        m_binding->setText(tr("<span style='color:#1b7a3a'>&#10003; <b>%1</b></span> <span style='color:#6a6a6a'>(verified "
+                              "offline). This recipe's overlays are not covered by that signature.</span>")
+                               .arg(tr("registry and validator catalog signed by AICR %1")
+                                        .arg(info.catalogSignedByReleases.join(QStringLiteral(", ")))
+                                        .toHtmlEscaped()));
+        m_binding->setToolTip(store::releaseScopeNote());
+        m_binding->show();
+    }
     const QStringList& dims = catalog::Criteria::dimensions();
     for (int i = 0; i < dims.size(); ++i) {
         const QString value = info.criteria.get(dims[i]);

@@ -47,6 +47,8 @@ class RecipeView : public QWidget {
     QString evidenceDigest() const { return m_evidenceDigest; }
     QString parityDigest() const { return m_parityDigest; }
     bool isSample() const { return m_sample; }
+    // The catalog version's release binding as shown ("" when its version is bound to none).
+    QString releaseBindingText() const;
     models::ComponentsModel* componentsModel() const { return m_components; }
     models::ConstraintsModel* constraintsModel() const { return m_constraints; }
     models::ValidationModel* validationModel() const { return m_validation; }
@@ -84,6 +86,7 @@ class RecipeView : public QWidget {
 
     QLabel* m_title = nullptr;
     QLabel* m_subtitle = nullptr;
+    QLabel* m_binding = nullptr;
     QList<QLabel*> m_criteria;
     QLabel* m_digest = nullptr;
     QLabel* m_message = nullptr;

@@ -42,11 +42,8 @@ WelcomePane::WelcomePane(QWidget* parent) : QFrame(parent) {
                          "(File › Import from Git…)"));
     m_release = new QPushButton(tr("Verify an AICR release…"), this);
     m_release->setObjectName(QStringLiteral("welcomeVerifyRelease"));
-    m_release->setEnabled(false);
-    m_release->setToolTip(tr("Not available yet: it arrives with release verification (issue 19)."));
-    auto* releaseNote = new QLabel(tr("Verifying a published AICR release arrives with release verification."), this);
-    releaseNote->setObjectName(QStringLiteral("welcomeReleaseNote"));
-    releaseNote->setStyleSheet(QStringLiteral("color: #7a6a40;"));
+    m_release->setToolTip(tr("Verify a folder of AICR release assets offline: its Sigstore bundles (signer pinned to NVIDIA's "
+                             "tag workflow), checksum list, assets and recipe catalog (File › Verify an AICR Release…)"));
 
     m_dontShow = new QCheckBox(tr("Don't show this again"), this);
     m_dontShow->setObjectName(QStringLiteral("welcomeDontShowAgain"));
@@ -58,6 +55,7 @@ WelcomePane::WelcomePane(QWidget* parent) : QFrame(parent) {
 
     connect(m_folder, &QPushButton::clicked, this, &WelcomePane::importFolderRequested);
     connect(m_git, &QPushButton::clicked, this, &WelcomePane::importGitRequested);
+    connect(m_release, &QPushButton::clicked, this, &WelcomePane::verifyReleaseRequested);
     connect(m_dismiss, &QPushButton::clicked, this, &WelcomePane::dismissed);
 
     auto* buttons = new QHBoxLayout;
@@ -65,7 +63,6 @@ WelcomePane::WelcomePane(QWidget* parent) : QFrame(parent) {
     buttons->addWidget(m_folder);
     buttons->addWidget(m_git);
     buttons->addWidget(m_release);
-    buttons->addWidget(releaseNote);
     buttons->addStretch(1);
     buttons->addWidget(m_dontShow);
     buttons->addWidget(m_dismiss);

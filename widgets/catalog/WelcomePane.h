@@ -1,7 +1,7 @@
 // The first-start welcome, across the top of the Catalog view while the database holds only
 // Proofbench's sample catalog: it says plainly that what is loaded is sample data, not an AICR
-// release, and offers the real sources (a catalog folder, a Git repository; verifying a published
-// AICR release arrives with release verification). Not modal: the catalog stays usable under it.
+// release, and offers the real sources (a catalog folder, a Git repository) and verifying a published
+// AICR release. Not modal: the catalog stays usable under it.
 // "Don't show this again" is stored in QSettings (kDismissedKey); Dismiss hides it for the session.
 #pragma once
 
@@ -34,6 +34,7 @@ class WelcomePane : public QFrame {
   signals:
     void importFolderRequested();
     void importGitRequested();
+    void verifyReleaseRequested();
     // Dismiss was clicked (the window hides the pane).
     void dismissed();
 

@@ -388,10 +388,17 @@ void HealthPane::updateSource() {
                     .arg(HealthStyle::color(HealthStatus::Invalid).name(), tr("SAMPLE DATA").toHtmlEscaped());
     html += QStringLiteral(" &nbsp;<span style='color:gray'>%1</span>")
                 .arg(tr("source: %1").arg(v->originText()).toHtmlEscaped());
+    // The release binding (issue #19), with what it does not cover.
+    if (!v->signedByReleases.isEmpty())
+        html += QStringLiteral("<br><span style='color:#1b7a3a'>&#10003; %1</span> <span style='color:gray'>%2</span>")
+                    .arg(v->releaseBindingText().toHtmlEscaped(), tr("(verified offline; the overlays are not covered)").toHtmlEscaped());
     m_source->setText(html);
-    m_source->setToolTip(v->isSample() ? tr("Proofbench's own sample catalog, compiled into the app: not an AICR "
-                                            "release. Import a real catalog (File › Import Catalog…) to review one.")
-                                       : tr("Ordered by %1").arg(v->orderBasis()));
+    QString tip = v->isSample() ? tr("Proofbench's own sample catalog, compiled into the app: not an AICR "
+                                     "release. Import a real catalog (File › Import Catalog…) to review one.")
+                                : tr("Ordered by %1").arg(v->orderBasis());
+    if (!v->signedByReleases.isEmpty())
+        tip += QLatin1Char('\n') + store::releaseScopeNote();
+    m_source->setToolTip(tip);
     m_source->show();
 }
 
