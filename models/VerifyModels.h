@@ -205,6 +205,10 @@ class VerifyLibrary {
     db::Database& m_db;
 };
 
+// One line on where a stored trusted root came from: "From TUF: root v15 (chain from v13), timestamp
+// v762, …; verified as of …; repository …" or "Imported from FILE".
+QString trustedRootProvenanceText(const store::StoredTrustedRoot& root);
+
 // POSIX shell quoting: bare when only safe characters, otherwise single quotes.
 QString shellQuote(const QString& arg);
 QString shellJoin(const QStringList& args);

@@ -37,6 +37,7 @@
 #include "ReportDialog.h"
 #include "receipts/Ledger.h"
 #include "VerifyPane.h"
+#include "TufUpdateDialog.h"
 #include "WelcomePane.h"
 #include "YamlDialog.h"
 #include "store/EvidenceStore.h"
@@ -215,6 +216,37 @@ bool gitShots(pb::widgets::MainWindow& window, const QString& out) {
     return ok;
 }
 
+// Update from a TUF repository… on the real Sigstore TUF copy: verified as of 2026-08-22 with each
+// step (tuf-update.png), then checked now, when root v15 has expired (tuf-update-expired.png). The
+// case root the Verify shots use is made the default again afterwards.
+bool tufShots(pb::widgets::MainWindow& window, const QString& out) {
+    const QString repo = QStringLiteral(PB_SHARED_DATA "/sigstore/tuf");
+    if (!QFileInfo::exists(repo + QStringLiteral("/metadata/root.json"))) {
+        err() << "no TUF repository copy at " << repo << "; tuf-update*.png not written" << Qt::endl;
+        return true;
+    }
+    window.showVerify();
+    pb::widgets::VerifyPane* verify = window.verifyPane();
+    pb::widgets::TufUpdateDialog* dialog = verify->openTufUpdate();
+    dialog->resize(1100, 560);
+    dialog->setRepository(repo);
+    auto run = [&](std::optional<QDateTime> at, const QString& file) {
+        dialog->setVerificationTime(at);
+        QSignalSpy done(dialog, &pb::widgets::TufUpdateDialog::finished);
+        if (!dialog->start() || !waitFor([&] { return !done.isEmpty(); }, 60000)) {
+            err() << "the TUF update did not finish: " << dialog->resultText() << Qt::endl;
+            return false;
+        }
+        return save(dialog, out, file);
+    };
+    bool ok = run(QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC), QStringLiteral("tuf-update.png"));
+    ok &= save(&window, out, QStringLiteral("tuf-provenance.png"));
+    ok &= run(std::nullopt, QStringLiteral("tuf-update-expired.png"));
+    dialog->close();
+    verify->importTrustedRoot(QStringLiteral(PB_SHARED_DATA "/sigstore/cases/happy-path-v0.3/trusted_root.json"));
+    return ok;
+}
+
 // The Verify view: a bundle verified offline, then the same signature checked against an identity
 // it was not issued to, expected and found side by side.
 bool verifyShots(pb::widgets::MainWindow& window, const QString& out) {
@@ -252,6 +284,7 @@ bool verifyShots(pb::widgets::MainWindow& window, const QString& out) {
         QStringLiteral("happy-path-v0.3"),
         QString(identity).replace(QStringLiteral("refs/heads/main"), QStringLiteral("refs/heads/release")),
         QStringLiteral("verify-failed.png"));
+    ok &= tufShots(window, out);
     return ok;
 }
 

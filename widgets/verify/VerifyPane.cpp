@@ -1,4 +1,5 @@
 #include "VerifyPane.h"
+#include "TufUpdateDialog.h"
 
 #include "core/Files.h"
 #include "Plural.h"
@@ -56,7 +57,7 @@ namespace {
 // Banner states.
 constexpr int kBannerNeutral = 0, kBannerPassed = 1, kBannerFailed = 2;
 // Trusted-root combo item data besides the id.
-constexpr int kRootNameRole = Qt::UserRole + 1, kRootDefaultRole = Qt::UserRole + 2;
+constexpr int kRootNameRole = Qt::UserRole + 1, kRootDefaultRole = Qt::UserRole + 2, kRootProvenanceRole = Qt::UserRole + 3;
 
 // The part of `a` that differs from `b` (common prefix and suffix trimmed), emphasised; HTML.
 QString markDifference(const QString& a, const QString& b, const QString& color) {
@@ -365,6 +366,21 @@ QWidget* VerifyPane::buildInputs() {
     grid->addWidget(rootLabel, row, 0);
     grid->addWidget(m_trustedRoot, row, 1);
     grid->addWidget(m_importRoot, row, 2);
+    ++row;
+    // Where the selected root came from, and the TUF update (issue #19).
+    m_rootProvenance = new QLabel(box);
+    m_rootProvenance->setObjectName(QStringLiteral("verifyRootProvenance"));
+    m_rootProvenance->setWordWrap(true);
+    m_rootProvenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_rootProvenance->setStyleSheet(QStringLiteral("color: palette(placeholder-text);"));
+    m_tufUpdate = new QPushButton(tr("From TUF…"), box);
+    m_tufUpdate->setObjectName(QStringLiteral("verifyTufUpdate"));
+    m_tufUpdate->setToolTip(tr("Update from a TUF repository…: take trusted_root.json from a TUF repository copy, verified "
+                               "offline from a pinned root, and make it the default"));
+    connect(m_tufUpdate, &QPushButton::clicked, this, [this] { openTufUpdate(); });
+    connect(m_trustedRoot, &QComboBox::currentIndexChanged, this, &VerifyPane::showRootProvenance);
+    grid->addWidget(m_rootProvenance, row, 1);
+    grid->addWidget(m_tufUpdate, row, 2, Qt::AlignTop);
     ++row;
 
     // Verify, busy, and the message when an input is missing.
@@ -784,11 +800,13 @@ void VerifyPane::reloadTrustedRoots() {
         const int i = m_trustedRoot->count() - 1;
         m_trustedRoot->setItemData(i, r.name, kRootNameRole);
         m_trustedRoot->setItemData(i, r.isDefault, kRootDefaultRole);
+        const QString provenance = models::trustedRootProvenanceText(r);
+        m_trustedRoot->setItemData(i, provenance, kRootProvenanceRole);
         m_trustedRoot->setItemData(i,
-                                   tr("%1\nsha256:%2\nimported %3 UTC%4")
+                                   tr("%1\nsha256:%2\nimported %3 UTC%4\n%5")
                                        .arg(r.name, r.sha256,
                                             r.importedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")),
-                                            r.isDefault ? tr("\nthe default root") : QString()),
+                                            r.isDefault ? tr("\nthe default root") : QString(), provenance),
                                    Qt::ToolTipRole);
         if (r.isDefault)
             defaultIndex = i;
@@ -799,6 +817,31 @@ void VerifyPane::reloadTrustedRoots() {
     }
     const int keepIndex = keep != 0 ? m_trustedRoot->findData(keep) : -1;
     m_trustedRoot->setCurrentIndex(keepIndex >= 0 ? keepIndex : std::max(0, defaultIndex));
+    showRootProvenance();
+}
+
+QString VerifyPane::trustedRootProvenanceText() const { return m_trustedRoot->currentData(kRootProvenanceRole).toString(); }
+
+void VerifyPane::showRootProvenance() {
+    if (m_rootProvenance)
+        m_rootProvenance->setText(trustedRootProvenanceText());
+}
+
+TufUpdateDialog* VerifyPane::openTufUpdate() {
+    if (!m_tufDialog) {
+        m_tufDialog = new TufUpdateDialog(*m_async, this);
+        m_tufDialog->setAttribute(Qt::WA_DeleteOnClose, false);
+        connect(m_tufDialog, &TufUpdateDialog::updated, this, [this](qint64 id) {
+            reloadTrustedRoots();
+            selectTrustedRoot(id);
+            showMessage(tr("Trusted root taken from the TUF repository; it is now the default"), false);
+            emit trustedRootImported(id);
+        });
+    }
+    m_tufDialog->show();
+    m_tufDialog->raise();
+    m_tufDialog->activateWindow();
+    return m_tufDialog;
 }
 
 bool VerifyPane::importTrustedRoot(const QString& path) {

@@ -14,6 +14,7 @@
 #include "VerifyModels.h"
 #include "sigstore/Verify.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <map>
@@ -45,6 +46,8 @@ class Async;
 
 namespace pb::widgets {
 
+class TufUpdateDialog;
+
 class VerifyPane : public QWidget {
     Q_OBJECT
   public:
@@ -74,6 +77,11 @@ class VerifyPane : public QWidget {
     // Imports a trusted_root.json into the database as the default root and selects it; false with
     // lastError() when the file is not a valid trusted root.
     bool importTrustedRoot(const QString& path);
+    // "Update from a TUF repository…": shows the dialog (not modal; one at a time) and returns it.
+    // A root it stores is selected here when it finishes.
+    TufUpdateDialog* openTufUpdate();
+    // Where the selected trusted root came from: its TUF provenance, or the file it was imported from.
+    QString trustedRootProvenanceText() const;
     // Dropped or opened files: a trusted root is imported, a bundle (.sigstore.json, .json, .jsonl)
     // fills the bundle field and one other file the artifact. False when none could be used.
     bool openFiles(const QStringList& paths);
@@ -129,6 +137,7 @@ class VerifyPane : public QWidget {
     void browseArtifact();
     void browseKey();
     void importTrustedRootInteractive();
+    void showRootProvenance();
     void updateModes();
     void onFinished(const Result<ops::VerifyOutcome>& outcome);
     void showResult(const sigstore::VerificationResult& result, qint64 id);
@@ -165,6 +174,9 @@ class VerifyPane : public QWidget {
     QCheckBox* m_ignoreTlog = nullptr;
     QComboBox* m_trustedRoot = nullptr;
     QPushButton* m_importRoot = nullptr;
+    QPushButton* m_tufUpdate = nullptr;
+    QLabel* m_rootProvenance = nullptr;
+    QPointer<TufUpdateDialog> m_tufDialog;
     QPushButton* m_verifyButton = nullptr;
     QProgressBar* m_busy = nullptr;
     QLabel* m_message = nullptr;
