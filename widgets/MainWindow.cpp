@@ -1,6 +1,8 @@
 #include "MainWindow.h"
 
+#include "BundleCompareView.h"
 #include "BundleVerifyPane.h"
+#include "BundleView.h"
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
 #include "EmptyState.h"
@@ -495,6 +497,14 @@ void MainWindow::buildMenus() {
     verifyRelease->setStatusTip(tr("Verify a folder of AICR release assets offline: Sigstore bundles, checksum list, assets, "
                                    "recipe catalog; binds the catalog versions it signed"));
     file->addSeparator();
+    QAction* openBundle = file->addAction(tr("Open &Deployment Bundle…"), this, &MainWindow::openDeploymentBundleDialog);
+    openBundle->setObjectName(QStringLiteral("actionOpenDeploymentBundle"));
+    openBundle->setStatusTip(tr("Read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile): components, "
+                                "sync-waves, values, files"));
+    QAction* compareBundles = file->addAction(tr("&Compare Deployment Bundles…"), this, &MainWindow::compareBundles);
+    compareBundles->setObjectName(QStringLiteral("actionCompareBundles"));
+    compareBundles->setStatusTip(tr("What changed between two deployment bundles (folders or imported)"));
+    file->addSeparator();
     m_reportAction = file->addAction(tr("Release review &report…"), this, &MainWindow::openReportDialog);
     m_reportAction->setObjectName(QStringLiteral("actionReleaseReport"));
     m_reportAction->setStatusTip(tr("Summary, health table, evidence, performance charts, catalog diff, open problems and "
@@ -549,6 +559,35 @@ void MainWindow::buildMenus() {
                 .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
     });
     about->setObjectName(QStringLiteral("actionAbout"));
+}
+
+void MainWindow::openDeploymentBundle(const QString& dir) {
+    if (!m_bundleView) {
+        m_bundleView = new BundleView(m_ops, this);
+        m_bundleView->setWindowFlag(Qt::Window);
+        m_bundleView->resize(1200, 760);
+    }
+    m_bundleView->show();
+    m_bundleView->raise();
+    if (!dir.isEmpty())
+        m_bundleView->openFolder(dir);
+}
+
+void MainWindow::openDeploymentBundleDialog() {
+    const QString dir = chooseDirectory(this, tr("Open deployment bundle"), "openBundleDialog");
+    if (!dir.isEmpty())
+        openDeploymentBundle(dir);
+}
+
+void MainWindow::compareBundles() {
+    if (!m_bundleCompare) {
+        m_bundleCompare = new BundleCompareView(m_ops, this);
+        m_bundleCompare->setWindowFlag(Qt::Window);
+        m_bundleCompare->resize(1200, 760);
+    }
+    m_bundleCompare->show();
+    m_bundleCompare->raise();
+    m_bundleCompare->refreshImported();
 }
 
 // View: one action per view (Ctrl+1..6, also on the tool bar), filter, expand, collapse, reload.

@@ -48,6 +48,8 @@ class VersionRecipesModel;
 
 namespace pb::widgets {
 
+class BundleCompareView;
+class BundleView;
 class ComparePane;
 class EmptyState;
 class GitImportDialog;
@@ -104,6 +106,9 @@ class MainWindow : public QMainWindow {
     // The first-start welcome (shown while every version is sample data, unless dismissed).
     WelcomePane* welcomePane() const { return m_welcome; }
     bool isWelcomeShown() const;
+    // The deployment bundle view and the bundle compare view (their own windows), once opened.
+    BundleView* bundleView() const { return m_bundleView; }
+    BundleCompareView* bundleCompareView() const { return m_bundleCompare; }
     // The open Import from Git dialog, if any.
     GitImportDialog* gitImportDialog() const;
     // The open Verify an AICR Release dialog, if any.
@@ -134,6 +139,12 @@ class MainWindow : public QMainWindow {
     void showReceipts();
     // File > Release review report…: the report dialog (modal).
     void openReportDialog();
+    // The bundle view on `dir`, read off the GUI thread (e.g. a bundle just generated).
+    void openDeploymentBundle(const QString& dir);
+    // File > Open Deployment Bundle…: asks for a folder, then openDeploymentBundle().
+    void openDeploymentBundleDialog();
+    // File > Compare Deployment Bundles…: the bundle compare view.
+    void compareBundles();
 
   signals:
     // After an import ends (and after its error box was closed).
@@ -208,6 +219,8 @@ class MainWindow : public QMainWindow {
     QLabel* m_recipeSource = nullptr;
     QLabel* m_statusSample = nullptr;
     std::map<QString, EmptyState*> m_emptyStates;
+    QPointer<BundleView> m_bundleView;        // a window of its own, made on first use
+    QPointer<BundleCompareView> m_bundleCompare;
     QPointer<ReleaseVerifyDialog> m_releaseDialog;
     QPointer<GitImportDialog> m_gitDialog; // cleared by Qt when the dialog closes (WA_DeleteOnClose) or the window goes
     QLineEdit* m_filter = nullptr;

@@ -69,6 +69,13 @@ QList<Command> buildTable() {
         "verify a deployment bundle offline and print its trust level", bundleVerify);
     add("bundle", "push", "DIR --to REF", "publish a deployment bundle to a registry",
         [](const QStringList& a) { return ociVerbs(fullLine(a, "bundle", "push")); });
+    add("bundle", "import", "[--name NAME] [--deployer D] [--replace] DIR",
+        "read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into the database", bundleImport);
+    add("bundle", "list", "", "the deployment bundles imported into the database", bundleList);
+    add("bundle", "show", "DIR|NAME [--format json]", "a bundle as structured data: components, coordinates, values, unknown files",
+        bundleShow);
+    add("bundle", "diff", "A B | --from-version L1 --to-version L2 (criteria | --leaf NAME) [--deployer D] [--format text|json|markdown]",
+        "what changed between two deployment bundles (folders, imported, or generated from two catalog versions)", bundleDiff);
     // registries
     add("oci", "pull", "REF --to LAYOUT_DIR [--allow-unpinned-tag] [--referrers]",
         "pull an artifact (by digest) and its blobs into an OCI image layout",

@@ -75,6 +75,11 @@ int attestVerb(const QStringList& args);
 int evidenceSign(const QStringList& args);
 int bundleSign(const QStringList& args);
 int bundleVerify(const QStringList& args);
+// BundleCompareCommands.cpp
+int bundleImport(const QStringList& args);
+int bundleList(const QStringList& args);
+int bundleShow(const QStringList& args);
+int bundleDiff(const QStringList& args);
 // BundleGenerateCommands.cpp
 int bundleGenerate(const QStringList& args);
 // ReleaseCommands.cpp
