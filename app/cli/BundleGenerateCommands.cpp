@@ -6,6 +6,7 @@
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "ops/BundleGenerate.h"
+#include "ops/BundleIndex.h"
 
 #include "db/Database.h"
 
@@ -176,6 +177,50 @@ int bundleGenerate(const QStringList& args) {
         out() << "wrote " << bundle::deployerName(options.deployer) << " bundle " << done->outDir << ": "
               << done->tree.folders.size() << " install steps, " << done->tree.files.size() << " files, tree digest sha256:"
               << done->treeDigest << (done->sealed ? ", sealed" : "") << Qt::endl;
+    }
+    return kOk;
+}
+
+int bundleIndex(const QStringList& args) {
+    QCommandLineParser p;
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle."));
+    if (int rc = parse(p, args, QStringLiteral("bundle index"),
+                       QStringLiteral("Write a ConfigHub-style digest index for a deployment bundle: one payload per rendered object and a "
+                                      "platform digest over the inputs, the recipe and every object (digest-index/, checksums.txt). "
+                                      "Check it with 'records check DIR'."));
+        rc >= 0)
+        return rc;
+    const QString verb = QStringLiteral("bundle index");
+    if (p.positionalArguments().size() != 1)
+        return usage(QStringLiteral("give one bundle directory"), verb);
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    ops::BundleIndexRequest request;
+    request.dir = p.positionalArguments().constFirst();
+    Result<ops::BundleIndexOutcome> done = ops::bundleIndex(ops::Context(**db), request);
+    if (!done)
+        return fail(done.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        printJson(QJsonObject{{QStringLiteral("dir"), done->dir},
+                              {QStringLiteral("platformDigest"), done->platformDigest},
+                              {QStringLiteral("treeDigest"), QStringLiteral("sha256:") + done->treeDigest},
+                              {QStringLiteral("deployer"), done->deployer},
+                              {QStringLiteral("members"), done->members},
+                              {QStringLiteral("files"), done->bundleFiles},
+                              {QStringLiteral("generateReceipt"), done->generateReceipt},
+                              {QStringLiteral("written"), QJsonArray::fromStringList(done->written)},
+                              {QStringLiteral("receipt"), done->receiptSeq}});
+    } else {
+        out() << "indexed " << done->dir << ": " << done->members << " objects in " << done->bundleFiles << " files, platform digest "
+              << done->platformDigest << Qt::endl;
+        if (done->generateReceipt > 0)
+            out() << "inputs from the bundle.generate receipt #" << done->generateReceipt << Qt::endl;
+        else
+            out() << "no bundle.generate receipt in this database has this tree digest: the index's source names the tree only"
+                  << Qt::endl;
     }
     return kOk;
 }

@@ -64,6 +64,8 @@ QList<Command> buildTable() {
     // deployment bundles
     add("bundle", "generate", "(--catalog DIR | --version LABEL) (criteria | --leaf NAME) | --recipe FILE --deployer helm|argocd [--out DIR] [--set C.PATH=V]... [--key KEY]",
         "write the deployment bundle of a recipe in AICR's helm or argocd layout", bundleGenerate);
+    add("bundle", "index", "DIR [--format json]",
+        "write a digest index for a bundle (one payload per object, a platform digest) that 'records check' verifies", bundleIndex);
     add("bundle", "sign", "--key KEY DIR", "seal a deployment bundle: checksums.txt and an SLSA provenance attestation", bundleSign);
     add("bundle", "verify", "[--key PUB | identity flags] [--min-trust-level LEVEL] DIR",
         "verify a deployment bundle offline and print its trust level", bundleVerify);

@@ -82,6 +82,7 @@ int bundleShow(const QStringList& args);
 int bundleDiff(const QStringList& args);
 // BundleGenerateCommands.cpp
 int bundleGenerate(const QStringList& args);
+int bundleIndex(const QStringList& args);
 // ReleaseCommands.cpp
 int releaseVerify(const QStringList& args);
 // ReportCommand.cpp

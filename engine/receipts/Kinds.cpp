@@ -30,6 +30,8 @@ constexpr std::array kTable{
              "name deployer components files unknownFiles outcome recipeEvidenceDigest catalogVersion"},
     KindInfo{QLatin1StringView{"bundle.generate"}, "a deployment bundle generated from a recipe (inputs and the tree digest)",
              "deployer recipe catalog sets acceleratedNodeSelector acceleratedNodeTolerations workloadSelector storageClass estimatedNodeCount repoUrl files sealed"},
+    KindInfo{QLatin1StringView{"bundle.index"}, "a digest index written for a deployment bundle (one payload per object, the platform digest)",
+             "deployer members files generateReceipt platformDigest"},
     KindInfo{OciPull, "an artifact pulled into the OCI layout cache", "reference referrers"},
     KindInfo{ValidationRun, "a validation run on a cluster", "runUid phases coordinate recipe context server namespace status"},
     KindInfo{ValidationImport, "a performance result parsed and scored", "runUid phases coordinate recipe kind threshold"},
