@@ -1,5 +1,7 @@
 #include "bundle/Generate.h"
 
+#include "bundle/GenGate.h"
+
 #include "bundle/GenManifest.h"
 #include "catalog/Digest.h"
 #include "core/Files.h"
@@ -294,11 +296,20 @@ Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& opt
                 return own.error();
             add(Planned::Phase::Primary, c->name, true, std::move(*own));
         }
-        if (!c->readiness.empty()) {
-            std::vector<GenManifest> gate;
-            for (const GenManifest& m : c->readiness)
-                gate.push_back({QFileInfo(m.path).fileName(), m.bytes});
-            add(Planned::Phase::Readiness, c->name + QStringLiteral("-readiness"), true, std::move(gate));
+        std::vector<GenManifest> gateIn = c->readiness;
+        if (gateIn.empty() && !c->readinessTest.isEmpty()) {
+            Result<QByteArray> gate = renderReadinessGate(c->name, gateImage(options.bundlerVersion), c->readinessTest, options.deployer);
+            if (!gate)
+                return gate.error();
+            gateIn.push_back({QStringLiteral("readiness.yaml"), *gate});
+        }
+        if (!gateIn.empty()) {
+            // Rendered like any manifest: the gate's namespace is {{ .Release.Namespace }}.
+            auto gate = rendered(gateIn, c->name + QStringLiteral("-readiness"));
+            if (!gate)
+                return gate.error();
+            if (!gate->empty())
+                add(Planned::Phase::Readiness, c->name + QStringLiteral("-readiness"), true, std::move(*gate));
         }
         if (cancel && cancel->load())
             return makeError(QStringLiteral("cancelled"));

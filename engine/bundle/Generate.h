@@ -52,6 +52,10 @@ struct GenComponent {
     std::vector<GenManifest> preManifests;  // applied before the chart (NNN-<name>-pre/)
     std::vector<GenManifest> postManifests; // applied after the chart (or the chart itself)
     std::vector<GenManifest> readiness;     // readiness gate objects (NNN-<name>-readiness/)
+    // The component's chainsaw readiness Test: when set (and `readiness` is empty) the gate's
+    // ServiceAccount, RBAC, ConfigMap and Job are synthesized from it (GenGate.h) as
+    // NNN-<name>-readiness/templates/readiness.yaml.
+    QByteArray readinessTest;
     // Kustomize components: the built output (kustomize build), stored as templates/manifest.yaml.
     QByteArray kustomizeBuilt;
 };

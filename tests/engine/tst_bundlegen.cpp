@@ -158,9 +158,12 @@ Case argoCase(const QString& name) {
         k.input.components.push_back(*app);
         k.input.deploymentOrder = {QStringLiteral("cert-manager"), QStringLiteral("my-kustomize-app")};
     } else if (name == QLatin1String("readiness_gate")) {
-        k.unreproducible = QStringLiteral(
-            "the readiness gate's objects (ServiceAccount, RBAC, ConfigMap, Job) are rendered by AICR's gatemanifest "
-            "package from the component's chainsaw test; bundle generate does not implement that renderer yet");
+        // gpu-operator with a chainsaw readiness Test: the gate (ServiceAccount, RBAC, ConfigMap, Job)
+        // is synthesized from it into 002-gpu-operator-readiness/.
+        GenComponent c = helmComponent("gpu-operator", "gpu-operator", "gpu-operator", "v25.3.3", "https://helm.ngc.nvidia.com/nvidia", driver580);
+        c.readinessTest = "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: gpu-operator-readiness\n";
+        k.input.components.push_back(c);
+        k.input.deploymentOrder << c.name;
     } else {
         k.unreproducible = QStringLiteral("no input known for argocd case '%1'").arg(name);
     }
