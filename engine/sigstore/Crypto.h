@@ -48,14 +48,5 @@ bool verifyPrehash(EVP_PKEY* key, const EVP_MD* md, const QByteArray& digest, co
 // Does nothing on `caller` (the thread that started the work, which blockingMap also uses).
 void releasePoolThreadState(const QThread* caller);
 
-// Trust-root keys (Fulcio CA and TSA certificates) are registered here when a trusted root is
-// loaded. ECDSA P-384 checks by a registered key then use tables precomputed once per process and
-// key, instead of OpenSSL 3.0's generic P-384 code (Crypto.cpp explains how); every other key is
-// OpenSSL's alone. Registering any other kind of key does nothing; at most 64 keys are kept.
-void registerTrustedKey(EVP_PKEY* key);
-// For tests: turn the precomputed path off (OpenSSL's own check is then used for every key), and
-// count the checks it has made.
-void setFastVerification(bool enabled);
-quint64 fastVerifications();
 
 } // namespace pb::sigstore::crypto

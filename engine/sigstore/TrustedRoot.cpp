@@ -282,9 +282,6 @@ std::shared_ptr<const TrustCache> buildTrustCache(const TrustedRoot& root) {
                            (i == 0 || X509_check_ca(a.chain[i].get()) > 0);
         if (a.chainValid && a.chain.size() > 1)
             a.chainValid = X509_check_ca(a.chain.back().get()) > 0;
-        for (const crypto::Cert& c : a.chain)
-            if (c)
-                crypto::registerTrustedKey(X509_get0_pubkey(c.get()));
         if (!a.chain.empty() && a.chain.front()) {
             a.store.reset(X509_STORE_new());
             X509_STORE_add_cert(a.store.get(), a.chain.front().get());

@@ -741,13 +741,10 @@ int main(int argc, char** argv) {
         if (args[i] == QLatin1String("--exclude") && i + 1 < args.size()) {
             for (const QString& n : args[++i].split(QLatin1Char(','), Qt::SkipEmptyParts))
                 exclude.insert(n);
-        } else if (args[i] == QLatin1String("--openssl-p384")) {
-            // OpenSSL's own P-384 code for every key (what the precomputed tables save).
-            pb::sigstore::crypto::setFastVerification(false);
         } else if (args[i] == QLatin1String("--only") && i + 1 < args.size()) {
             only = args[++i];
         } else if (args[i].startsWith(QLatin1String("--"))) {
-            die(QStringLiteral("usage: pb_bench_sigstore [MANIFEST.tsv] [ITERATIONS] [--exclude a,b] [--only ours|single|batch|bare] [--openssl-p384]"));
+            die(QStringLiteral("usage: pb_bench_sigstore [MANIFEST.tsv] [ITERATIONS] [--exclude a,b] [--only ours|single|batch|bare]"));
         } else {
             positional << args[i];
         }
