@@ -6,6 +6,7 @@
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
 #include "EmptyState.h"
+#include "GenerateBundleDialog.h"
 #include "GitImportDialog.h"
 #include "GraphPane.h"
 #include "HealthPane.h"
@@ -504,6 +505,27 @@ void MainWindow::buildMenus() {
     QAction* compareBundles = file->addAction(tr("&Compare Deployment Bundles…"), this, &MainWindow::compareBundles);
     compareBundles->setObjectName(QStringLiteral("actionCompareBundles"));
     compareBundles->setStatusTip(tr("What changed between two deployment bundles (folders or imported)"));
+    // Generate bundle…: the recipe on screen rendered into AICR's helm or argocd layout (the same
+    // operation as `proofbench bundle generate`); enabled once a recipe is shown resolved.
+    QAction* generateBundle = file->addAction(tr("&Generate Bundle…"));
+    generateBundle->setObjectName(QStringLiteral("actionGenerateBundle"));
+    generateBundle->setStatusTip(tr("Write the deployment bundle of the recipe on screen (helm or Argo CD layout)"));
+    generateBundle->setEnabled(false);
+    connect(this, &MainWindow::recipeShown, generateBundle, [generateBundle] { generateBundle->setEnabled(true); });
+    connect(generateBundle, &QAction::triggered, this, [this] {
+        const store::RecipeInfo info = m_recipeView->recipe();
+        std::shared_ptr<const catalog::Catalog> cat = m_recipeView->hasResult() ? cachedCatalog(info.catalogLabel) : nullptr;
+        Result<catalog::RecipeResult> recipe = cat ? store::resolveStoredRecipe(*cat, info.leafOverlay)
+                                                   : Result<catalog::RecipeResult>(makeError(tr("no resolved recipe is shown")));
+        if (!recipe) {
+            QMessageBox::warning(this, tr("Generate bundle"), tr("Cannot generate a bundle: %1").arg(recipe.error().toString()));
+            return;
+        }
+        auto* dialog = new GenerateBundleDialog(m_ops, cat, *recipe, info.name, info.catalogLabel, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &GenerateBundleDialog::openBundleRequested, this, &MainWindow::openDeploymentBundle);
+        dialog->open();
+    });
     file->addSeparator();
     m_reportAction = file->addAction(tr("Release review &report…"), this, &MainWindow::openReportDialog);
     m_reportAction->setObjectName(QStringLiteral("actionReleaseReport"));

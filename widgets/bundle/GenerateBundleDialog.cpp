@@ -1,0 +1,206 @@
+#include "GenerateBundleDialog.h"
+
+#include "common/OpRunner.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace pb::widgets {
+
+GenerateBundleDialog::GenerateBundleDialog(ops::Async& async, std::shared_ptr<const catalog::Catalog> catalog,
+                                           catalog::RecipeResult recipe, QString recipeLabel, QString catalogLabel, QWidget* parent)
+    : QDialog(parent), m_async(async), m_catalog(std::move(catalog)), m_recipe(std::move(recipe)), m_recipeLabel(std::move(recipeLabel)),
+      m_catalogLabel(std::move(catalogLabel)) {
+    setWindowTitle(tr("Generate Deployment Bundle"));
+    setObjectName(QStringLiteral("generateBundleDialog"));
+    auto* layout = new QVBoxLayout(this);
+    auto* what = new QLabel(tr("Recipe <b>%1</b> from catalog version <b>%2</b>").arg(m_recipeLabel.toHtmlEscaped(), m_catalogLabel.toHtmlEscaped()));
+    what->setWordWrap(true);
+    layout->addWidget(what);
+
+    auto* form = new QFormLayout;
+    m_deployer = new QComboBox;
+    m_deployer->addItem(tr("Helm (deploy.sh, per-component values)"), QStringLiteral("helm"));
+    m_deployer->addItem(tr("Argo CD (Applications, app-of-apps)"), QStringLiteral("argocd"));
+    form->addRow(tr("&Deployer:"), m_deployer);
+
+    m_outDir = new QLineEdit;
+    m_outDir->setPlaceholderText(tr("an empty folder, or one this generator wrote"));
+    auto* browse = new QPushButton(tr("Browse…"));
+    auto* outRow = new QHBoxLayout;
+    outRow->addWidget(m_outDir, 1);
+    outRow->addWidget(browse);
+    form->addRow(tr("&Output folder:"), outRow);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Output folder"), m_outDir->text());
+        if (!dir.isEmpty())
+            m_outDir->setText(dir);
+    });
+
+    m_nodeSelector = new QLineEdit;
+    m_nodeSelector->setPlaceholderText(tr("key=value, … (GPU nodes)"));
+    form->addRow(tr("Accelerated node &selector:"), m_nodeSelector);
+    m_storageClass = new QLineEdit;
+    form->addRow(tr("Storage &class:"), m_storageClass);
+    m_nodeCount = new QSpinBox;
+    m_nodeCount->setRange(0, 100000);
+    m_nodeCount->setSpecialValueText(tr("not given"));
+    form->addRow(tr("Estimated node &count:"), m_nodeCount);
+    m_repoUrl = new QLineEdit;
+    m_repoUrl->setPlaceholderText(tr("Argo CD: where the bundle is published"));
+    form->addRow(tr("&Repository URL:"), m_repoUrl);
+    m_sets = new QPlainTextEdit;
+    m_sets->setPlaceholderText(tr("component.path=value, one per line"));
+    m_sets->setMaximumHeight(70);
+    form->addRow(tr("Value o&verrides:"), m_sets);
+    layout->addLayout(form);
+    auto syncRepo = [this] { m_repoUrl->setEnabled(m_deployer->currentData().toString() == QLatin1String("argocd")); };
+    connect(m_deployer, &QComboBox::currentIndexChanged, this, syncRepo);
+    syncRepo();
+
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setVisible(false);
+    layout->addWidget(m_progress);
+    m_status = new QLabel;
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setObjectName(QStringLiteral("generateStatus"));
+    layout->addWidget(m_status);
+
+    auto* buttons = new QDialogButtonBox;
+    m_generate = buttons->addButton(tr("&Generate"), QDialogButtonBox::AcceptRole);
+    m_open = buttons->addButton(tr("&Open Bundle"), QDialogButtonBox::ActionRole);
+    m_open->setEnabled(false);
+    m_cancel = buttons->addButton(QDialogButtonBox::Close);
+    layout->addWidget(buttons);
+    connect(m_generate, &QPushButton::clicked, this, &GenerateBundleDialog::generate);
+    connect(m_cancel, &QPushButton::clicked, this, &GenerateBundleDialog::onCancel);
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        if (m_outcome)
+            emit openBundleRequested(m_outcome->outDir);
+    });
+    resize(560, sizeHint().height());
+}
+
+GenerateBundleDialog::~GenerateBundleDialog() {
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+    if (m_running) {
+        // The job holds the catalog (a shared_ptr) and its own request; wait so no callback outlives us.
+        disconnect(m_running, nullptr, this, nullptr);
+        m_running->waitForFinished();
+    }
+}
+
+void GenerateBundleDialog::setRunning(bool running) {
+    m_generate->setEnabled(!running);
+    m_deployer->setEnabled(!running);
+    m_outDir->setEnabled(!running);
+    m_cancel->setText(running ? tr("Cancel") : tr("Close"));
+    m_progress->setVisible(running);
+    if (running) {
+        m_open->setEnabled(false);
+        m_progress->setRange(0, 0);
+    }
+}
+
+void GenerateBundleDialog::onCancel() {
+    if (m_running && m_cancelFlag) {
+        m_cancelFlag->store(true);
+        m_status->setText(tr("Cancelling…"));
+        return;
+    }
+    reject();
+}
+
+void GenerateBundleDialog::generate() {
+    if (m_running)
+        return;
+    if (!m_catalog) {
+        m_status->setText(tr("The recipe's catalog is not loaded."));
+        return;
+    }
+    const QString out = m_outDir->text().trimmed();
+    if (out.isEmpty()) {
+        m_status->setText(tr("Choose an output folder."));
+        return;
+    }
+    auto request = std::make_shared<ops::BundleGenerateRequest>();
+    request->recipe = m_recipe;
+    request->recipeLabel = m_recipeLabel;
+    request->catalogLabel = m_catalogLabel;
+    request->outDir = out;
+    Result<bundle::Deployer> deployer = bundle::parseDeployer(m_deployer->currentData().toString());
+    if (!deployer) {
+        m_status->setText(deployer.error().message);
+        return;
+    }
+    request->options.deployer = *deployer;
+    for (const QString& pair : m_nodeSelector->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            m_status->setText(tr("Accelerated node selector: '%1' is not key=value.").arg(pair.trimmed()));
+            return;
+        }
+        request->options.acceleratedNodeSelector.insert(pair.left(eq).trimmed(), pair.mid(eq + 1).trimmed());
+    }
+    request->options.storageClass = m_storageClass->text().trimmed();
+    request->options.estimatedNodeCount = m_nodeCount->value();
+    if (*deployer == bundle::Deployer::ArgoCD)
+        request->options.repoUrl = m_repoUrl->text().trimmed();
+    for (const QString& line : m_sets->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        if (!line.trimmed().isEmpty())
+            request->options.sets << line.trimmed();
+
+    setRunning(true);
+    m_status->setText(tr("Generating…"));
+    std::shared_ptr<const catalog::Catalog> cat = m_catalog;
+    m_cancelFlag = runOperation<ops::BundleGenerateOutcome>(
+        this, m_running, m_async,
+        [request, cat](const ops::Context& ctx) {
+            request->catalog = cat.get();
+            return ops::bundleGenerate(ctx, *request);
+        },
+        [this](const ops::Progress& p) {
+            if (p.total > 0) {
+                m_progress->setRange(0, int(std::min<qint64>(p.total, 1 << 30)));
+                m_progress->setValue(int(std::min<qint64>(p.done, 1 << 30)));
+            }
+            if (!m_cancelFlag || !m_cancelFlag->load())
+                m_status->setText(p.what);
+        },
+        [this](const Result<ops::BundleGenerateOutcome>& r) {
+            const bool cancelled = m_cancelFlag && m_cancelFlag->load();
+            setRunning(false);
+            if (!r) {
+                m_status->setText(cancelled ? tr("Cancelled: no receipt was written (files already written stay).")
+                                            : tr("Not generated: %1").arg(r.error().toString()));
+                return;
+            }
+            m_outcome = *r;
+            m_status->setText(tr("Wrote the %1 bundle to %2: %3 install steps, %4 files.\nTree digest sha256:%5 (receipt #%6)")
+                                  .arg(bundle::deployerName(r->tree.deployer), QDir::toNativeSeparators(r->outDir))
+                                  .arg(r->tree.folders.size())
+                                  .arg(r->tree.files.size())
+                                  .arg(r->treeDigest)
+                                  .arg(r->receiptSeq));
+            m_open->setEnabled(true);
+            emit generated(r->outDir, r->treeDigest);
+        });
+}
+
+} // namespace pb::widgets
