@@ -6,6 +6,7 @@
 #include "ops/PerfImport.h"
 #include "ops/Validate.h"
 #include "store/RunStore.h"
+#include "validation/Emit.h"
 #include "validation/Runner.h"
 
 #include <QCoreApplication>
@@ -139,6 +140,8 @@ void printRunText(const RunResult& r) {
               << (c.measured.isEmpty() ? QString() : QStringLiteral(" (measured %1)").arg(c.measured)) << '\n';
     for (const CheckRun& c : r.checks) {
         out() << "  " << stateMark(c.state) << "  " << c.phase << "/" << c.name << "  " << seconds(c.durationMs);
+        if (!c.cause.isEmpty())
+            out() << "  [" << c.cause << (c.k8sReason.isEmpty() ? QString() : QStringLiteral(", ") + c.k8sReason) << "]";
         if (!c.message.isEmpty())
             out() << "  " << c.message;
         out() << '\n';
@@ -150,6 +153,10 @@ void printRunText(const RunResult& r) {
                                       : QString())
                       << (m.pass ? "" : "  below threshold") << '\n';
     }
+    for (const RunResult::Leftover& l : r.leftovers)
+        out() << "  left on the cluster: " << l.path << (l.error.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(l.error)) << '\n';
+    if (r.state == RunState::Incomplete)
+        out() << "result: " << kIncompleteResult << " (exit " << kExitIncomplete << "): not evidence of failure\n";
     out().flush();
 }
 
@@ -171,6 +178,15 @@ int validateVerb(const QStringList& args) {
     p.addOption({QStringLiteral("image-registry"), QStringLiteral("Replace the validator images' registry (AICR_VALIDATOR_IMAGE_REGISTRY)."),
                  QStringLiteral("REGISTRY")});
     p.addOption({QStringLiteral("no-cleanup"), QStringLiteral("Keep the Jobs, ConfigMaps and RBAC after the run.")});
+    p.addOption({QStringLiteral("sign-incomplete"),
+                 QStringLiteral("With --key: sign even a run a cluster fault left incomplete (the statement and pointer say so).")});
+    p.addOption({QStringLiteral("pending-limit"),
+                 QStringLiteral("Seconds a check's pod may stay Pending, Unschedulable or in image pull before the check is 'other' "
+                                "(default 600, 120, 60)."),
+                 QStringLiteral("SEC")});
+    p.addOption({QStringLiteral("retry-limit"),
+                 QStringLiteral("Seconds to retry an API that does not answer, and the cleanup, before giving up (default 60)."),
+                 QStringLiteral("SEC")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     if (int rc = parse(p, args, QStringLiteral("validate"),
                        QStringLiteral("Run a recipe's validation phases on a cluster, as aicr validate does, and write the evidence."));
@@ -212,6 +228,18 @@ int validateVerb(const QStringList& args) {
     req.imageRegistry = p.value(QStringLiteral("image-registry"));
     req.toolVersion = QCoreApplication::applicationVersion();
     req.cleanup = !p.isSet(QStringLiteral("no-cleanup"));
+    req.signIncomplete = p.isSet(QStringLiteral("sign-incomplete"));
+    for (const char* opt : {"pending-limit", "retry-limit"}) {
+        if (!p.isSet(QLatin1String(opt)))
+            continue;
+        bool ok = false;
+        const int v = p.value(QLatin1String(opt)).toInt(&ok);
+        if (!ok || v <= 0 || v > 86400)
+            return usage(QStringLiteral("--%1 must be a number of seconds from 1 to 86400").arg(QLatin1String(opt)), verb);
+        (qstrcmp(opt, "pending-limit") == 0 ? req.pendingLimitSec : req.retryLimitSec) = v;
+    }
+    if (req.signIncomplete && !req.key)
+        return usage(QStringLiteral("--sign-incomplete needs --key"), verb);
     req.outDir = p.value(QStringLiteral("out"));
     // Events come from the runner's thread and its log follower: one line at a time.
     std::mutex printing;
@@ -256,6 +284,10 @@ int validateVerb(const QStringList& args) {
         evidence.insert(QStringLiteral("recipe"), o.recipe.recipeName());
         evidence.insert(QStringLiteral("recipeDigest"), o.recipeDigest);
         evidence.insert(QStringLiteral("manifestDigest"), o.manifestDigest);
+        if (o.incomplete())
+            evidence.insert(QStringLiteral("result"), QLatin1String(kIncompleteResult));
+        if (o.signingRefused)
+            evidence.insert(QStringLiteral("signingRefused"), o.signingError);
         if (!o.pointerPath.isEmpty()) {
             evidence.insert(QStringLiteral("attestation"), o.attestationPath);
             evidence.insert(QStringLiteral("pointer"), o.pointerPath);
@@ -315,7 +347,9 @@ int runsVerb(const QStringList& args) {
                                      {QStringLiteral("checks"), s.checks},
                                      {QStringLiteral("passed"), s.passed},
                                      {QStringLiteral("failed"), s.failed},
-                                     {QStringLiteral("skipped"), s.skipped}});
+                                     {QStringLiteral("skipped"), s.skipped},
+                                     {QStringLiteral("other"), s.other},
+                                     {QStringLiteral("leftovers"), s.leftovers}});
             printJson(a);
             return kOk;
         }
@@ -377,9 +411,99 @@ int runsVerb(const QStringList& args) {
         printRunText(run->result);
         return kOk;
     }
-    out() << "Usage: proofbench runs <list|show> ...\n\n"
+    if (sub == QLatin1String("leftovers")) {
+        QCommandLineParser p;
+        addDb(p);
+        p.addOption({QStringLiteral("all"), QStringLiteral("Also list what 'runs cleanup' already deleted.")});
+        addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+        if (int rc = parse(p, rest, QStringLiteral("runs leftovers"),
+                           QStringLiteral("List what validation runs could not delete from the cluster (optionally of one RUN).")); rc >= 0)
+            return rc;
+        qint64 id = 0;
+        if (!p.positionalArguments().isEmpty()) {
+            bool ok = false;
+            id = p.positionalArguments().front().toLongLong(&ok);
+            if (!ok || id <= 0)
+                return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"), QStringLiteral("runs leftovers"));
+        }
+        Result<std::unique_ptr<Database>> db = openDb(p);
+        if (!db)
+            return fail(db.error());
+        Result<std::vector<RunLeftover>> left = RunStore(**db).leftovers(id, p.isSet(QStringLiteral("all")));
+        if (!left)
+            return fail(left.error());
+        if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+            QJsonArray a;
+            for (const RunLeftover& l : *left) {
+                QJsonObject o{{QStringLiteral("run"), l.runId},          {QStringLiteral("runId"), l.runUid},
+                              {QStringLiteral("context"), l.context},    {QStringLiteral("server"), l.server},
+                              {QStringLiteral("path"), l.path},          {QStringLiteral("error"), l.error},
+                              {QStringLiteral("recorded"), l.recordedAt.toString(Qt::ISODate)}};
+                if (l.removedAt)
+                    o.insert(QStringLiteral("removed"), l.removedAt->toString(Qt::ISODate));
+                a.append(o);
+            }
+            printJson(a);
+            return kOk;
+        }
+        if (left->empty()) {
+            out() << "no leftovers: every run's objects were deleted\n";
+            return kOk;
+        }
+        for (const RunLeftover& l : *left)
+            out() << "run " << l.runId << " (" << l.runUid << ", " << l.context << ")  " << l.path
+                  << (l.removedAt ? QStringLiteral("  removed %1").arg(l.removedAt->toString(Qt::ISODate))
+                                  : l.error.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(l.error))
+                  << '\n';
+        out().flush();
+        return kOk;
+    }
+    if (sub == QLatin1String("cleanup")) {
+        QCommandLineParser p;
+        addDb(p);
+        p.addOption({QStringLiteral("kubeconfig"), QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("FILE")});
+        p.addOption({QStringLiteral("context"), QStringLiteral("kubeconfig context (default: the run's)."), QStringLiteral("C")});
+        p.addOption({QStringLiteral("retry-limit"), QStringLiteral("Seconds to keep retrying (default 60)."), QStringLiteral("SEC"), QStringLiteral("60")});
+        if (int rc = parse(p, rest, QStringLiteral("runs cleanup"),
+                           QStringLiteral("Delete what a validation run left on the cluster (see 'proofbench runs leftovers').")); rc >= 0)
+            return rc;
+        bool ok = false;
+        const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
+        if (!ok || id <= 0)
+            return usage(QStringLiteral("give the run's id (see 'proofbench runs leftovers')"), QStringLiteral("runs cleanup"));
+        bool limitOk = false;
+        const int limit = p.value(QStringLiteral("retry-limit")).toInt(&limitOk);
+        if (!limitOk || limit <= 0 || limit > 86400)
+            return usage(QStringLiteral("--retry-limit must be a number of seconds from 1 to 86400"), QStringLiteral("runs cleanup"));
+        Result<std::unique_ptr<Database>> db = openDb(p);
+        if (!db)
+            return fail(db.error());
+        ops::CleanupRunRequest req;
+        req.runRow = id;
+        if (p.isSet(QStringLiteral("kubeconfig")))
+            req.kubeconfigs = {p.value(QStringLiteral("kubeconfig"))};
+        req.context = p.value(QStringLiteral("context"));
+        req.retryLimitSec = limit;
+        g_interrupted = false;
+        auto previous = std::signal(SIGINT, onInterrupt);
+        Result<ops::CleanupRunOutcome> done = ops::cleanupRun(ops::Context(**db, {}, &g_interrupted), req);
+        std::signal(SIGINT, previous);
+        if (!done)
+            return fail(done.error());
+        for (const QString& path : done->removed)
+            out() << "deleted  " << path << '\n';
+        for (const RunResult::Leftover& l : done->still)
+            out() << "LEFT     " << l.path << "  (" << l.error << ")\n";
+        if (done->removed.isEmpty() && done->still.empty())
+            out() << "run " << id << " left nothing on the cluster\n";
+        out().flush();
+        return done->still.empty() ? kOk : kFailed;
+    }
+    out() << "Usage: proofbench runs <list|show|leftovers|cleanup> ...\n\n"
              "  list [--coordinate NAME]          validation runs and imported results, newest first\n"
-             "  show ID [--log CHECK]             one run's checks, metrics and reason (or a check's log)\n";
+             "  show ID [--log CHECK]             one run's checks, metrics and reason (or a check's log)\n"
+             "  leftovers [ID] [--all]            what runs could not delete from the cluster\n"
+             "  cleanup ID [--context C]          delete what run ID left on the cluster\n";
     return sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h") ? (sub.isEmpty() ? kUsage : kOk)
                                                                                          : usage(QStringLiteral("unknown runs command '%1'").arg(sub), QStringLiteral("runs"));
 }
@@ -397,6 +521,10 @@ int perfImport(const QStringList& args) {
     p.addOption({QStringLiteral("version"), QStringLiteral("... or in an imported catalog version."), QStringLiteral("LABEL")});
     addCriteriaOptions(p);
     p.addOption({QStringLiteral("no-store"), QStringLiteral("Only print the scored figures; do not keep the run.")});
+    p.addOption({QStringLiteral("at"),
+                 QStringLiteral("When the measurement was made (ISO 8601, e.g. 2026-11-30T14:00:00Z); default: the time the report "
+                                "records, else unknown (never the file's modification time)."),
+                 QStringLiteral("TIME")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     if (int rc = parse(p, args, QStringLiteral("perf import"),
                        QStringLiteral("Parse and score an nccl-tests log or an inference benchmark report, and keep it as a run."));
@@ -416,6 +544,13 @@ int perfImport(const QStringList& args) {
     req.check = p.value(QStringLiteral("check"));
     req.coordinate = p.value(QStringLiteral("coordinate"));
     req.toolVersion = QCoreApplication::applicationVersion();
+    if (p.isSet(QStringLiteral("at"))) {
+        req.at = QDateTime::fromString(p.value(QStringLiteral("at")), Qt::ISODateWithMs);
+        if (!req.at.isValid())
+            return usage(QStringLiteral("--at expects an ISO 8601 time such as 2026-11-30T14:00:00Z, got '%1'").arg(p.value(QStringLiteral("at"))), verb);
+        if (req.at.timeSpec() == Qt::LocalTime)
+            req.at = req.at.toUTC();
+    }
     if (p.isSet(QStringLiteral("recipe")) || p.isSet(QStringLiteral("catalog")) || p.isSet(QStringLiteral("version"))) {
         Result<RecipeChoice> choice = recipeFrom(p);
         if (!choice)
@@ -449,11 +584,20 @@ int perfImport(const QStringList& args) {
         QJsonObject o = checkToJson(check);
         o.insert(QStringLiteral("file"), QFileInfo(file).absoluteFilePath());
         o.insert(QStringLiteral("kind"), perfKindName(*kind));
+        o.insert(QStringLiteral("measuredAt"), done->timeSource == QLatin1String("unknown") ? QString() : check.started.toString(Qt::ISODate));
+        o.insert(QStringLiteral("timeSource"), done->timeSource);
         if (id)
             o.insert(QStringLiteral("run"), id);
         printJson(o);
     } else {
         out() << file << " (" << perfKindName(*kind) << ")\n";
+        out() << "measured: "
+              << (done->timeSource == QLatin1String("unknown") ? QStringLiteral("unknown (the report does not say; give --at)")
+                                                                : QStringLiteral("%1 (%2)").arg(check.started.toString(Qt::ISODate),
+                                                                                                 done->timeSource == QLatin1String("given")
+                                                                                                     ? QStringLiteral("--at")
+                                                                                                     : QStringLiteral("from the report")))
+              << '\n';
         if (check.nccl) {
             const NcclResult& n = *check.nccl;
             out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".." << n.lastSizeBytes() << " B"

@@ -126,11 +126,18 @@ QVariant CheckTableModel::data(const QModelIndex& index, int role) const {
         case CheckColumn: return c.name;
         case StateColumn: return validation::checkStateName(c.state);
         case DurationColumn: return durationText(shownDuration(c));
-        case MessageColumn: return c.message.section(QLatin1Char('\n'), 0, 0);
+        case MessageColumn:
+            // A check that could not run or finish says why first: the fault's class and reason.
+            if (!c.cause.isEmpty())
+                return QStringLiteral("[%1%2] %3").arg(c.cause, c.k8sReason.isEmpty() ? QString() : QStringLiteral(", ") + c.k8sReason,
+                                                       c.message.section(QLatin1Char('\n'), 0, 0));
+            return c.message.section(QLatin1Char('\n'), 0, 0);
         case ColumnCount: break;
         }
         break;
     case Qt::ToolTipRole:
+        if (index.column() == StateColumn && c.state == CheckState::Other)
+            return tr("could not run or finish for a cause outside the check (%1): not a failure").arg(c.cause.isEmpty() ? tr("unknown") : c.cause);
         if (index.column() == MessageColumn && !c.message.isEmpty())
             return c.message;
         if (index.column() == StateColumn && c.exitCode >= 0)
@@ -214,7 +221,9 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         case IdColumn: return r.id;
         case StartedColumn: return r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
         case StateColumn: return r.state;
-        case ChecksColumn: return tr("%1/%2 passed").arg(r.passed).arg(r.checks);
+        case ChecksColumn:
+            return r.other > 0 ? tr("%1/%2 passed, %3 other").arg(r.passed).arg(r.checks).arg(r.other)
+                               : tr("%1/%2 passed").arg(r.passed).arg(r.checks);
         case RecipeColumn: return r.coordinate.isEmpty() ? r.recipeName : r.coordinate;
         case ContextColumn: return r.source == QLatin1String("import") ? tr("(imported)") : r.context;
         case ColumnCount: break;
@@ -227,6 +236,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
             return QBrush(CheckTableModel::stateColor(CheckState::Passed));
         if (r.state == QLatin1String("running"))
             return QBrush(CheckTableModel::stateColor(CheckState::Running));
+        if (r.state == QLatin1String("incomplete"))
+            return QBrush(CheckTableModel::stateColor(CheckState::Other));
         return QBrush(CheckTableModel::stateColor(CheckState::Failed));
     }
     return {};

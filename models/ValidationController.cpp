@@ -51,7 +51,11 @@ bool ValidationController::start(const ValidationStart& start, QString* error) {
     req.namespace_ = start.namespace_;
     req.outDir = start.outDir;
     req.key = start.key;
+    req.signIncomplete = start.signIncomplete;
     req.toolVersion = start.toolVersion;
+    req.pendingLimitSec = start.pendingLimitSec;
+    req.retryLimitSec = start.retryLimitSec;
+    req.pollMs = start.pollMs;
     // Events arrive on the worker (and its log follower): each is handed to the GUI thread in order.
     QPointer<ValidationController> self(this);
     auto post = [self](auto fn) {
@@ -76,6 +80,38 @@ bool ValidationController::start(const ValidationStart& start, QString* error) {
         onRunEnded();
     });
     watcher->setFuture(m_job->future);
+    return true;
+}
+
+bool ValidationController::cleanupLeftovers(qint64 rowId, const QString& kubeconfig, const QString& context, QString* error,
+                                            int retryLimitSec) {
+    if (busy() || m_cleaning) {
+        if (error)
+            *error = tr("a validation run or cleanup is already going");
+        return false;
+    }
+    waitForWorker();
+    ops::CleanupRunRequest req;
+    req.runRow = rowId;
+    if (!kubeconfig.isEmpty())
+        req.kubeconfigs = {kubeconfig};
+    req.context = context;
+    req.retryLimitSec = retryLimitSec;
+    m_cleaning = true;
+    emit message(tr("Deleting what run %1 left on the cluster…").arg(rowId));
+    auto job = m_async->run<ops::CleanupRunOutcome>([req](ops::Context& ctx) { return ops::cleanupRun(ctx, req); });
+    auto* watcher = new QFutureWatcher<Result<ops::CleanupRunOutcome>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, rowId] {
+        watcher->deleteLater();
+        m_cleaning = false;
+        const Result<ops::CleanupRunOutcome> done = watcher->future().result();
+        if (!done)
+            emit cleanupFinished(rowId, {}, -1, done.error().toString());
+        else
+            emit cleanupFinished(rowId, done->removed, int(done->still.size()),
+                                 done->still.empty() ? QString() : done->still.front().error);
+    });
+    watcher->setFuture(job.future);
     return true;
 }
 

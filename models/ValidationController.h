@@ -31,7 +31,9 @@ struct ValidationStart {
     QString namespace_ = QStringLiteral("aicr-validation");
     QString outDir;                       // evidence goes to <outDir>/summary-bundle
     std::shared_ptr<sigstore::crypto::Pkey> key; // signs the evidence when set
+    bool signIncomplete = false;          // sign even a run a cluster fault left incomplete
     QString toolVersion = QStringLiteral("dev");
+    int pendingLimitSec = 0, retryLimitSec = 0, pollMs = 0; // 0: the runner's defaults
 };
 
 class ValidationController : public QObject {
@@ -51,6 +53,11 @@ class ValidationController : public QObject {
     QString evidenceDir() const { return m_evidenceDir; }
     // Blocks until the worker ends (closing the window).
     void waitForWorker();
+    // Deletes what run `rowId` left on the cluster (ops::cleanupRun, the same as `proofbench runs
+    // cleanup`) on the worker; `cleanupFinished` reports. False (with `error`) while busy.
+    bool cleanupLeftovers(qint64 rowId, const QString& kubeconfig, const QString& context, QString* error = nullptr,
+                          int retryLimitSec = 60);
+    bool cleaning() const { return m_cleaning; }
 
   signals:
     void stageChanged(pb::models::ValidationController::Stage stage);
@@ -62,6 +69,8 @@ class ValidationController : public QObject {
     void logChunk(const QString& check, const QByteArray& chunk);
     // The run ended (or never started: rowId 0 and the reason in `error`).
     void finished(qint64 rowId, const pb::validation::RunResult& result, const QString& error);
+    // A cleanup ended: what went, how many are still there, or why it could not run.
+    void cleanupFinished(qint64 rowId, const QStringList& removed, int still, const QString& error);
 
   private:
     void setStage(Stage s);
@@ -72,6 +81,7 @@ class ValidationController : public QObject {
     Stage m_stage = Stage::Idle;
     std::optional<ops::Job<ops::ValidateOutcome>> m_job;
     qint64 m_rowId = 0;
+    bool m_cleaning = false;
     validation::RunResult m_result;
     QString m_evidenceDir;
 };

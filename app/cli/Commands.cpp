@@ -91,6 +91,11 @@ QList<Command> buildTable() {
     add("runs", "show", "RUN [--log CHECK]", "one run's checks, metrics and reason (or one check's log)",
         [](const QStringList& a) { return validationVerbs(fullLine(a, "runs", "show")); })
         .arguments = {{QStringLiteral("RUN"), QStringLiteral("The run's id (see 'proofbench runs list').")}};
+    add("runs", "leftovers", "[RUN] [--all]", "what validation runs could not delete from the cluster",
+        [](const QStringList& a) { return validationVerbs(fullLine(a, "runs", "leftovers")); });
+    add("runs", "cleanup", "RUN [--context C] [--retry-limit SEC]", "delete what a validation run left on the cluster",
+        [](const QStringList& a) { return validationVerbs(fullLine(a, "runs", "cleanup")); })
+        .arguments = {{QStringLiteral("RUN"), QStringLiteral("The run's id (see 'proofbench runs leftovers').")}};
     add("perf", "import", "FILE --kind nccl|aiperf|genai-perf|inference-perf [--coordinate NAME]",
         "parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report",
         [](const QStringList& a) { return validationVerbs(fullLine(a, "perf", "import")); });

@@ -30,8 +30,6 @@ Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
                  : req.kind == PerfKind::Nccl ? QStringLiteral("nccl-all-reduce-bw")
                                               : QStringLiteral("inference-perf");
     const QFileInfo info(req.file);
-    check.started = info.lastModified().toUTC();
-    check.finished = check.started;
     check.image = info.absoluteFilePath();
     if (req.kind == PerfKind::Nccl) {
         Result<validation::NcclResult> r = validation::parseNcclFile(req.file);
@@ -46,13 +44,24 @@ Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
         check.inference = *r;
         check.score = validation::scoreInference(check.name, *r, constraints);
     }
+    PerfImportOutcome out;
+    if (req.at.isValid()) {
+        check.started = req.at.toUTC();
+        out.timeSource = QStringLiteral("given");
+    } else if (check.inference && check.inference->recordedAt.isValid()) {
+        check.started = check.inference->recordedAt;
+        out.timeSource = QStringLiteral("report");
+    } else {
+        check.started = QDateTime::currentDateTimeUtc();
+        out.timeSource = QStringLiteral("unknown");
+    }
+    check.finished = check.started;
     check.state = check.score->verdict == Verdict::Passed   ? CheckState::Passed
                   : check.score->verdict == Verdict::Failed ? CheckState::Failed
                                                             : CheckState::Skipped;
     check.message = check.score->message;
     check.resultLines = check.score->stdoutLines;
 
-    PerfImportOutcome out;
     validation::RunResult& run = out.run;
     run.runId = QStringLiteral("import-") + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz"));
     run.started = check.started;
@@ -79,10 +88,12 @@ Result<PerfImportOutcome> perfImport(const Context& ctx, const PerfImportRequest
     header.coordinate = out.coordinate;
     header.criteria = req.recipe ? criteriaJson(req.recipe->criteria) : QJsonObject();
     header.toolVersion = req.toolVersion.isEmpty() ? QStringLiteral("dev") : req.toolVersion;
+    header.timeSource = out.timeSource;
 
     QJsonObject parameters{{QStringLiteral("recipe"), header.recipeName},
                            {QStringLiteral("coordinate"), header.coordinate},
-                           {QStringLiteral("kind"), validation::perfKindName(req.kind)}};
+                           {QStringLiteral("kind"), validation::perfKindName(req.kind)},
+                           {QStringLiteral("time"), out.timeSource}};
     if (out.check.score)
         for (const validation::ScoredMetric& m : out.check.score->metrics)
             if (m.threshold) {

@@ -25,6 +25,10 @@ struct PerfImportRequest {
     std::optional<catalog::RecipeResult> recipe;
     std::vector<catalog::Constraint> constraints;
     QString toolVersion = QStringLiteral("dev");
+    // When the measurement was made, if the user says (`--at`); otherwise the time the report
+    // records, else unknown (the run then carries the import time, marked "unknown" in history).
+    // Never the file's modification time: copies and checkouts change it.
+    QDateTime at;
 };
 
 struct PerfImportOutcome {
@@ -32,6 +36,7 @@ struct PerfImportOutcome {
     validation::RunResult run;  // the one-check run that was stored
     qint64 runRow = 0;
     QString coordinate;
+    QString timeSource; // "given", "report" or "unknown"
 };
 
 // Parses and scores only: no database, no receipt (`perf import --no-store`).

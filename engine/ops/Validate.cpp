@@ -36,23 +36,27 @@ receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, 
     d.parameters = parameters;
     d.parameters.insert(QStringLiteral("runUid"), r.runId);
     d.parameters.insert(QStringLiteral("phases"), r.phasesRun.join(QLatin1Char(',')));
-    int passed = 0, failed = 0, skipped = 0;
+    int passed = 0, failed = 0, skipped = 0, other = 0;
     for (const CheckRun& c : r.checks) {
         passed += c.state == CheckState::Passed;
         failed += c.state == CheckState::Failed;
         skipped += c.state == CheckState::Skipped;
+        other += c.state == CheckState::Other;
     }
     d.outputs.push_back(receipts::Artifact{QStringLiteral("runs #%1").arg(runRow), QString(), -1});
-    d.result = r.state == RunState::Passed                    ? receipts::Outcome::Ok
-               : r.state == RunState::Failed && passed > 0 ? receipts::Outcome::Partial
-                                                             : receipts::Outcome::Failed;
-    d.message = QStringLiteral("%1: %2 check(s), %3 passed, %4 failed, %5 skipped%6")
+    d.result = r.state == RunState::Passed                                             ? receipts::Outcome::Ok
+               : (r.state == RunState::Failed || r.state == RunState::Incomplete) && passed > 0 ? receipts::Outcome::Partial
+                                                                                      : receipts::Outcome::Failed;
+    d.message = QStringLiteral("%1: %2 check(s), %3 passed, %4 failed, %5 skipped%6%7")
                     .arg(validation::runStateName(r.state))
                     .arg(r.checks.size())
                     .arg(passed)
                     .arg(failed)
                     .arg(skipped)
+                    .arg(other ? QStringLiteral(", %1 other (could not run or finish)").arg(other) : QString())
                     .arg(r.reason.isEmpty() ? QString() : QStringLiteral("; ") + r.reason);
+    if (!r.leftovers.empty())
+        d.parameters.insert(QStringLiteral("leftovers"), int(r.leftovers.size()));
     return d;
 }
 
@@ -112,12 +116,12 @@ struct Connected {
     kube::ResolvedContext context;
 };
 
-Result<Connected> connect(const ValidateRequest& req) {
-    const QStringList files = req.kubeconfigs.isEmpty() ? kube::Kubeconfig::defaultFiles() : req.kubeconfigs;
+Result<Connected> connect(const QStringList& kubeconfigs, const QString& context) {
+    const QStringList files = kubeconfigs.isEmpty() ? kube::Kubeconfig::defaultFiles() : kubeconfigs;
     Result<kube::Kubeconfig> config = kube::Kubeconfig::load(files);
     if (!config)
         return config.error();
-    Result<kube::ResolvedContext> ctx = kube::resolveContext(*config, req.context);
+    Result<kube::ResolvedContext> ctx = kube::resolveContext(*config, context);
     if (!ctx)
         return ctx.error();
     Result<std::unique_ptr<kube::Client>> client = kube::Client::create(*ctx);
@@ -129,7 +133,8 @@ Result<Connected> connect(const ValidateRequest& req) {
 // Writes the summary bundle (and signs it) for a run that reached a verdict.
 void writeEvidence(const ValidateRequest& req, const SettledRecipe& recipe, const QString& toolVersion, ValidateOutcome& out) {
     const RunResult& r = out.result;
-    if ((r.state != RunState::Passed && r.state != RunState::Failed) || req.outDir.isEmpty())
+    // An incomplete run keeps its evidence too: the statement says it is incomplete.
+    if ((r.state != RunState::Passed && r.state != RunState::Failed && r.state != RunState::Incomplete) || req.outDir.isEmpty())
         return;
     Result<validation::EmittedBundle> bundle = validation::emitEvidence(r, recipe.recipe, req.outDir, toolVersion, recipe.validators.version);
     if (!bundle) {
@@ -141,10 +146,37 @@ void writeEvidence(const ValidateRequest& req, const SettledRecipe& recipe, cons
     out.manifestDigest = bundle->manifestDigest;
     if (!req.key || !*req.key)
         return;
+    if (bundle->incomplete && !req.signIncomplete) {
+        // Not evidence of failure, nor of success: signing it takes the user's explicit word.
+        out.signingRefused = true;
+        out.signingError = QStringLiteral("not signed: the run is %1 (%2); the bundle is kept unsigned, "
+                                          "--sign-incomplete signs it marked incomplete")
+                               .arg(QLatin1String(validation::kIncompleteResult), r.reason);
+        return;
+    }
     Result<evidence::EvidenceSignature> sig = evidence::signEvidence(bundle->dir, req.key->get(), req.outDir);
     if (!sig) {
         out.signingError = sig.error().toString();
         return;
+    }
+    if (bundle->incomplete) {
+        // The pointer says it too (a key after recipe, before schemaVersion: AICR's sorted keys).
+        Result<QByteArray> pointer = readFileLimited(sig->pointerPath, limits::kSmallFile, QStringLiteral("the pointer"));
+        if (!pointer) {
+            out.signingError = pointer.error().toString();
+            return;
+        }
+        QByteArray text = *pointer;
+        const qsizetype at = text.indexOf("\nschemaVersion:");
+        const QByteArray line = QByteArray("result: ") + validation::kIncompleteResult + "\n";
+        if (at >= 0)
+            text.insert(at + 1, line);
+        else
+            text.append(line);
+        if (Status s = writeFileAtomically(sig->pointerPath, text); !s) {
+            out.signingError = s.error().toString();
+            return;
+        }
     }
     out.attestationPath = sig->attestationPath;
     out.pointerPath = sig->pointerPath;
@@ -174,7 +206,7 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     Result<SettledRecipe> recipe = settleRecipe(ctx, req.recipe);
     if (!recipe)
         return stop(recipe.error(), ValidateFailure::Failed);
-    Result<Connected> cluster = connect(req);
+    Result<Connected> cluster = connect(req.kubeconfigs, req.context);
     if (!cluster)
         return stop(cluster.error(), ValidateFailure::Failed);
 
@@ -186,6 +218,12 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     run.imageRegistry = req.imageRegistry;
     run.toolVersion = toolVersion;
     run.cleanup = req.cleanup;
+    if (req.pendingLimitSec > 0)
+        run.pendingTimeoutSec = run.unschedulableSec = run.imagePullSec = req.pendingLimitSec;
+    if (req.retryLimitSec > 0)
+        run.transientSec = run.cleanupSec = run.namespaceWaitSec = req.retryLimitSec;
+    if (req.pollMs > 0)
+        run.pollMs = req.pollMs;
 
     store::RunStore runs(ctx.db());
     qint64 row = 0;
@@ -258,6 +296,8 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     Result<bool> finished = transact<bool>(ctx, [&]() -> Result<std::pair<bool, receipts::ReceiptDraft>> {
         if (Status s = runs.finish(row, out.result, out.evidenceDir); !s)
             return s.error();
+        if (Status s = runs.saveLeftovers(row, out.result.leftovers); !s)
+            return s.error();
         receipts::ReceiptDraft d = validationReceipt(receipts::kinds::ValidationRun, row, out.result, parameters);
         if (!out.evidenceDir.isEmpty())
             d.outputs.push_back(receipts::Artifact::directory(out.evidenceDir));
@@ -267,6 +307,59 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     });
     if (!finished)
         return stop(finished.error(), ValidateFailure::Failed);
+    return out;
+}
+
+Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest& req) {
+    store::RunStore runs(ctx.db());
+    Result<store::StoredRun> run = runs.load(req.runRow);
+    if (!run)
+        return run.error();
+    Result<std::vector<store::RunLeftover>> left = runs.leftovers(req.runRow);
+    if (!left)
+        return left.error();
+    CleanupRunOutcome out;
+    out.context = req.context.isEmpty() ? run->summary.context : req.context;
+    if (left->empty())
+        return out;
+    if (out.context.isEmpty())
+        return makeError(QStringLiteral("run %1 names no kubeconfig context; give --context").arg(req.runRow));
+    Result<Connected> cluster = connect(req.kubeconfigs, out.context);
+    if (!cluster)
+        return cluster.error();
+    out.server = cluster->context.cluster.server;
+    if (!run->summary.server.isEmpty() && out.server != run->summary.server)
+        return makeError(QStringLiteral("context %1 points at %2, but run %3 ran on %4: not deleting there")
+                             .arg(out.context, out.server)
+                             .arg(req.runRow)
+                             .arg(run->summary.server));
+    QStringList paths;
+    for (const store::RunLeftover& l : *left)
+        paths << l.path;
+    ctx.progress(0, paths.size(), QStringLiteral("deleting %1 object(s) run %2 left on %3").arg(paths.size()).arg(req.runRow).arg(out.server));
+    out.still = validation::deleteLeftovers(*cluster->client, paths, std::max(1, req.retryLimitSec), [&] { return ctx.cancelled(); });
+    for (const QString& p : std::as_const(paths)) {
+        bool kept = false;
+        for (const validation::RunResult::Leftover& l : out.still)
+            kept = kept || l.path == p;
+        if (!kept)
+            out.removed << p;
+    }
+    receipts::ReceiptDraft d;
+    d.kind = QLatin1StringView{"validation.cleanup"};
+    d.parameters = QJsonObject{{QStringLiteral("runUid"), run->summary.runUid},
+                               {QStringLiteral("context"), out.context},
+                               {QStringLiteral("server"), out.server}};
+    d.outputs.push_back(receipts::Artifact{QStringLiteral("runs #%1").arg(req.runRow), QString(), -1});
+    d.result = out.still.empty() ? receipts::Outcome::Ok : out.removed.isEmpty() ? receipts::Outcome::Failed : receipts::Outcome::Partial;
+    d.message = QStringLiteral("%1 deleted, %2 still on the cluster").arg(out.removed.size()).arg(out.still.size());
+    Result<bool> done = transact<bool>(ctx, [&]() -> Result<std::pair<bool, receipts::ReceiptDraft>> {
+        if (Status s = runs.markLeftovers(req.runRow, out.removed, out.still); !s)
+            return s.error();
+        return std::pair{true, d};
+    });
+    if (!done)
+        return done.error();
     return out;
 }
 

@@ -60,6 +60,14 @@ struct ValidateRequest {
     QString outDir; // the evidence goes to <outDir>/summary-bundle; empty: no evidence
     // Signs the evidence when set (loaded, and its passphrase asked, by the caller before the run).
     std::shared_ptr<sigstore::crypto::Pkey> key;
+    // A run with a check that could not run or finish (`other`) is not signed unless this is set;
+    // then its statement and pointer say "incomplete (cluster fault)".
+    bool signIncomplete = false;
+    // Limits (seconds): a pod that does not start (Pending, Unschedulable, image pull loop), and
+    // retrying an API that does not answer / deleting what the run created. <= 0: the runner's default.
+    int pendingLimitSec = 0;
+    int retryLimitSec = 0;
+    int pollMs = 0; // how often a pod that has not started is looked at (tests scale it down)
     QString toolVersion = QStringLiteral("dev");
     ValidateEvents events;
 };
@@ -73,8 +81,11 @@ struct ValidateOutcome {
     // The evidence bundle, when one was written (a passed or failed run with an outDir).
     QString evidenceDir, recipeDigest, manifestDigest;
     QString attestationPath, pointerPath, signer; // when signed
-    // The run is kept and on record, but its evidence could not be written or signed.
+    // The run is kept and on record, but its evidence could not be written or signed (an
+    // incomplete run without signIncomplete: signingRefused).
     QString evidenceError, signingError;
+    bool signingRefused = false;
+    bool incomplete() const { return result.state == validation::RunState::Incomplete; }
     int exitCode() const { return result.exitCode(); }
 };
 
@@ -85,6 +96,23 @@ struct ValidateOutcome {
 enum class ValidateFailure { None, Refused, Failed };
 
 Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& request, ValidateFailure* failure = nullptr);
+
+// `runs cleanup RUN` and the Validation view's "Delete leftovers": deletes what a run left on the
+// cluster (its recorded leftovers), through the kubeconfig and the run's own context (or `context`),
+// retrying until each goes or `retryLimitSec` passes; what went is marked removed, what is still
+// there keeps its new error. A validation.cleanup receipt records it with the run's data.
+struct CleanupRunRequest {
+    qint64 runRow = 0;
+    QStringList kubeconfigs; // empty: $KUBECONFIG, else ~/.kube/config
+    QString context;         // empty: the run's context
+    int retryLimitSec = 60;
+};
+struct CleanupRunOutcome {
+    QStringList removed;
+    std::vector<validation::RunResult::Leftover> still;
+    QString context, server;
+};
+Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest& request);
 
 // The validation.run receipt of a finished run (exposed for tests and for the perf import).
 receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, const validation::RunResult& result,

@@ -33,7 +33,8 @@ CheckState stateFromName(const QString& s) {
 
 validation::RunState runStateFromName(const QString& s) {
     using validation::RunState;
-    for (RunState st : {RunState::Running, RunState::Passed, RunState::Failed, RunState::Cancelled, RunState::Error, RunState::ReadinessFailed})
+    for (RunState st : {RunState::Running, RunState::Passed, RunState::Failed, RunState::Cancelled, RunState::Error, RunState::ReadinessFailed,
+                        RunState::Incomplete})
         if (validation::runStateName(st) == s)
             return st;
     return RunState::Passed; // "imported"
@@ -118,12 +119,12 @@ Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
         "INSERT INTO run_checks (run_id, seq, phase, name, state, exit_code, message, image, job, pod, started_at, finished_at, "
-        "duration_ms, log, result_lines, extra, verdict, score_message, detail) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+        "duration_ms, log, result_lines, extra, verdict, score_message, detail, cause, k8s_reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
         "ON CONFLICT (run_id, name) DO UPDATE SET seq = excluded.seq, phase = excluded.phase, state = excluded.state, "
         "exit_code = excluded.exit_code, message = excluded.message, image = excluded.image, job = excluded.job, pod = excluded.pod, "
         "started_at = excluded.started_at, finished_at = excluded.finished_at, duration_ms = excluded.duration_ms, log = excluded.log, "
         "result_lines = excluded.result_lines, extra = excluded.extra, verdict = excluded.verdict, "
-        "score_message = excluded.score_message, detail = excluded.detail"));
+        "score_message = excluded.score_message, detail = excluded.detail, cause = excluded.cause, k8s_reason = excluded.k8s_reason"));
     QJsonObject detail;
     if (c.nccl)
         detail = ncclDetail(*c.nccl);
@@ -148,6 +149,8 @@ Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
     q.addBindValue(c.score ? QVariant(validation::verdictName(c.score->verdict)) : QVariant(QMetaType(QMetaType::QString)));
     q.addBindValue(text(c.score ? c.score->message : QString()));
     q.addBindValue(QString::fromUtf8(json(detail)));
+    q.addBindValue(text(c.cause));
+    q.addBindValue(text(c.k8sReason));
     if (Status s = exec(q, QStringLiteral("run_checks")); !s)
         return s;
 
@@ -244,8 +247,10 @@ const char* kSummaryColumns =
     "r.started_at, r.finished_at, r.evidence_dir, "
     "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id), "
     "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state = 'passed'), "
-    "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state IN ('failed', 'other')), "
-    "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state = 'skipped') FROM runs r ";
+    "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state = 'failed'), "
+    "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state = 'skipped'), "
+    "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state = 'other'), "
+    "(SELECT count(*) FROM run_leftovers l WHERE l.run_id = r.id AND l.removed_at IS NULL) FROM runs r ";
 
 RunSummary readSummary(const QSqlQuery& q) {
     RunSummary s;
@@ -266,6 +271,8 @@ RunSummary readSummary(const QSqlQuery& q) {
     s.passed = q.value(14).toInt();
     s.failed = q.value(15).toInt();
     s.skipped = q.value(16).toInt();
+    s.other = q.value(17).toInt();
+    s.leftovers = q.value(18).toInt();
     return s;
 }
 
@@ -348,7 +355,7 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
         return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral("INSERT INTO runs (run_uid, source, state, reason, recipe_name, coordinate, catalog_version, criteria, context, "
-                             "server, namespace, phases, tool_version, started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                             "server, namespace, phases, tool_version, started_at, finished_at, time_source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     q.addBindValue(text(result.runId));
     q.addBindValue(QStringLiteral("import"));
     q.addBindValue(validation::runStateName(result.state));
@@ -364,6 +371,7 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
     q.addBindValue(text(header.toolVersion));
     q.addBindValue(iso(result.started.isValid() ? result.started : QDateTime::currentDateTimeUtc()));
     q.addBindValue(iso(result.finished.isValid() ? result.finished : QDateTime::currentDateTimeUtc()));
+    q.addBindValue(text(header.timeSource));
     if (!q.exec())
         return sqlError(q, QStringLiteral("runs"));
     const qint64 id = q.lastInsertId().toLongLong();
@@ -453,7 +461,7 @@ Result<StoredRun> RunStore::load(qint64 id) const {
 
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral("SELECT id, phase, name, state, exit_code, message, image, job, pod, started_at, finished_at, duration_ms, log, "
-                             "result_lines, extra, verdict, score_message, detail FROM run_checks WHERE run_id = ? ORDER BY seq"));
+                             "result_lines, extra, verdict, score_message, detail, cause, k8s_reason FROM run_checks WHERE run_id = ? ORDER BY seq"));
     q.addBindValue(id);
     if (!q.exec())
         return sqlError(q, QStringLiteral("run_checks"));
@@ -475,6 +483,8 @@ Result<StoredRun> RunStore::load(qint64 id) const {
         for (const QJsonValue& v : QJsonDocument::fromJson(q.value(13).toByteArray()).array())
             c.resultLines << v.toString();
         c.extra = QJsonDocument::fromJson(q.value(14).toByteArray()).object();
+        c.cause = q.value(18).toString();
+        c.k8sReason = q.value(19).toString();
         const QJsonObject detail = QJsonDocument::fromJson(q.value(17).toByteArray()).object();
         if (!q.value(15).isNull()) {
             validation::CheckScore s;
@@ -552,12 +562,18 @@ Result<StoredRun> RunStore::load(qint64 id) const {
         }
         r.checks.push_back(std::move(c));
     }
+    Result<std::vector<RunLeftover>> left = leftovers(id);
+    if (!left)
+        return left.error();
+    for (const RunLeftover& l : *left)
+        r.leftovers.push_back({l.path, l.error});
     return run;
 }
 
 Result<std::vector<HistoryPoint>> RunStore::history(const QString& coordinate, const QString& metric) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT r.id, r.started_at, c.name, m.name, m.unit, m.value, m.effective, m.pass FROM run_metrics m "
+    q.prepare(QStringLiteral("SELECT r.id, r.started_at, c.name, m.name, m.unit, m.value, m.effective, m.pass, r.source, r.context, "
+                             "r.run_uid, c.image, r.time_source FROM run_metrics m "
                              "JOIN run_checks c ON c.id = m.check_id JOIN runs r ON r.id = c.run_id "
                              "WHERE r.coordinate = ? AND (? = '' OR m.name = ?) ORDER BY r.started_at, r.id, m.id"));
     q.addBindValue(text(coordinate));
@@ -577,6 +593,17 @@ Result<std::vector<HistoryPoint>> RunStore::history(const QString& coordinate, c
         if (!q.value(6).isNull())
             p.effectiveThreshold = q.value(6).toDouble();
         p.pass = q.value(7).toInt() == 1;
+        const QString source = q.value(8).toString();
+        if (source == QLatin1String("import")) {
+            // The file it was parsed from (kept in the check's image column).
+            const QString file = q.value(11).toString();
+            p.source = QStringLiteral("import %1").arg(file.section(QLatin1Char('/'), -1));
+        } else {
+            const QString context = q.value(9).toString();
+            p.source = context.isEmpty() ? QStringLiteral("run %1").arg(q.value(10).toString())
+                                         : QStringLiteral("%1 run %2").arg(context, q.value(10).toString());
+        }
+        p.timeKnown = q.value(12).toString() != QLatin1String("unknown");
         out.push_back(p);
     }
     return out;
@@ -594,6 +621,10 @@ QJsonObject checkToJson(const CheckRun& c, bool withLog) {
                   {QStringLiteral("resultLines"), QJsonArray::fromStringList(c.resultLines)}};
     if (!c.extra.isEmpty())
         o.insert(QStringLiteral("extra"), c.extra);
+    if (!c.cause.isEmpty())
+        o.insert(QStringLiteral("cause"), c.cause);
+    if (!c.k8sReason.isEmpty())
+        o.insert(QStringLiteral("reason"), c.k8sReason);
     if (c.score) {
         QJsonArray metrics;
         for (const validation::ScoredMetric& m : c.score->metrics) {
@@ -638,6 +669,12 @@ QJsonObject runToJson(const RunResult& r, bool withLogs) {
                   {QStringLiteral("readiness"), readinessJson(r.readiness)},
                   {QStringLiteral("checks"), checks},
                   {QStringLiteral("exitCode"), r.exitCode()}};
+    if (!r.leftovers.empty()) {
+        QJsonArray left;
+        for (const RunResult::Leftover& l : r.leftovers)
+            left.append(QJsonObject{{QStringLiteral("path"), l.path}, {QStringLiteral("error"), l.error}});
+        o.insert(QStringLiteral("leftovers"), left);
+    }
     if (r.snapshot) {
         const validation::NodeInfo* n = r.snapshot->firstGpuNode();
         o.insert(QStringLiteral("cluster"), QJsonObject{{QStringLiteral("serverVersion"), r.snapshot->serverVersion},
@@ -647,6 +684,84 @@ QJsonObject runToJson(const RunResult& r, bool withLogs) {
                                                         {QStringLiteral("gpusPerNode"), n ? n->gpus : 0}});
     }
     return o;
+}
+
+Status RunStore::saveLeftovers(qint64 runId, const std::vector<RunResult::Leftover>& left) {
+    if (left.empty())
+        return {};
+    Transaction tx(m_db.sql());
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+    const QString now = iso(QDateTime::currentDateTimeUtc());
+    for (const RunResult::Leftover& l : left) {
+        QSqlQuery q(m_db.sql());
+        q.prepare(QStringLiteral("INSERT INTO run_leftovers (run_id, path, error, recorded_at) VALUES (?,?,?,?) "
+                                 "ON CONFLICT (run_id, path) DO UPDATE SET error = excluded.error, removed_at = NULL"));
+        q.addBindValue(runId);
+        q.addBindValue(l.path);
+        q.addBindValue(text(l.error));
+        q.addBindValue(now);
+        if (Status s = exec(q, QStringLiteral("run_leftovers")); !s)
+            return s;
+    }
+    if (!tx.commit())
+        return makeError(QStringLiteral("cannot commit the leftovers"), m_db.path());
+    return {};
+}
+
+Result<std::vector<RunLeftover>> RunStore::leftovers(qint64 runId, bool includeRemoved) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT l.run_id, r.run_uid, r.context, r.server, l.path, l.error, l.recorded_at, l.removed_at "
+                             "FROM run_leftovers l JOIN runs r ON r.id = l.run_id WHERE (? = 0 OR l.run_id = ?) "
+                             "AND (? OR l.removed_at IS NULL) ORDER BY l.run_id, l.id"));
+    q.addBindValue(runId);
+    q.addBindValue(runId);
+    q.addBindValue(includeRemoved ? 1 : 0);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("run_leftovers"));
+    std::vector<RunLeftover> out;
+    while (q.next()) {
+        RunLeftover l;
+        l.runId = q.value(0).toLongLong();
+        l.runUid = q.value(1).toString();
+        l.context = q.value(2).toString();
+        l.server = q.value(3).toString();
+        l.path = q.value(4).toString();
+        l.error = q.value(5).toString();
+        l.recordedAt = parseTime(q.value(6));
+        if (!q.value(7).isNull())
+            l.removedAt = parseTime(q.value(7));
+        out.push_back(l);
+    }
+    return out;
+}
+
+Status RunStore::markLeftovers(qint64 runId, const QStringList& removed, const std::vector<RunResult::Leftover>& still) {
+    Transaction tx(m_db.sql());
+    if (!tx.started())
+        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+    const QString now = iso(QDateTime::currentDateTimeUtc());
+    for (const QString& path : removed) {
+        QSqlQuery q(m_db.sql());
+        q.prepare(QStringLiteral("UPDATE run_leftovers SET removed_at = ? WHERE run_id = ? AND path = ?"));
+        q.addBindValue(now);
+        q.addBindValue(runId);
+        q.addBindValue(path);
+        if (Status s = exec(q, QStringLiteral("run_leftovers")); !s)
+            return s;
+    }
+    for (const RunResult::Leftover& l : still) {
+        QSqlQuery q(m_db.sql());
+        q.prepare(QStringLiteral("UPDATE run_leftovers SET error = ? WHERE run_id = ? AND path = ?"));
+        q.addBindValue(text(l.error));
+        q.addBindValue(runId);
+        q.addBindValue(l.path);
+        if (Status s = exec(q, QStringLiteral("run_leftovers")); !s)
+            return s;
+    }
+    if (!tx.commit())
+        return makeError(QStringLiteral("cannot commit the leftovers"), m_db.path());
+    return {};
 }
 
 } // namespace pb::store

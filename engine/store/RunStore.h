@@ -27,6 +27,7 @@ struct RunHeader {
     QJsonObject criteria;
     QString context, server, namespace_;
     QString toolVersion;
+    QString timeSource; // imports: "given", "report" or "unknown"
 };
 
 struct RunSummary {
@@ -34,6 +35,8 @@ struct RunSummary {
     QString runUid, source, state, reason, recipeName, coordinate, context, server, phases;
     QDateTime startedAt, finishedAt;
     int checks = 0, passed = 0, failed = 0, skipped = 0;
+    int other = 0;     // checks that could not run or finish (a cluster fault), not failures
+    int leftovers = 0; // objects still on the cluster (cleanup gave up)
     QString evidenceDir;
 };
 
@@ -51,6 +54,17 @@ struct HistoryPoint {
     double value = 0;
     std::optional<double> effectiveThreshold;
     bool pass = true;
+    QString source;        // what it came from: "import nccl.txt", "<context> run <uid>"
+    bool timeKnown = true; // false: an import whose report did not say when it ran (at = import time)
+};
+
+// An object a run could not delete from the cluster (run_leftovers).
+struct RunLeftover {
+    qint64 runId = 0;
+    QString runUid, context, server; // the run's, to reach the same cluster again
+    QString path, error;
+    QDateTime recordedAt;
+    std::optional<QDateTime> removedAt;
 };
 
 class RunStore {
@@ -73,6 +87,14 @@ class RunStore {
     // Scored metrics of a coordinate's runs over time, oldest first (the history chart).
     Result<std::vector<HistoryPoint>> history(const QString& coordinate, const QString& metric = {}) const;
     Result<QStringList> coordinates() const;
+
+    // What a run left on the cluster (its cleanup gave up), recorded in the caller's transaction.
+    Status saveLeftovers(qint64 runId, const std::vector<validation::RunResult::Leftover>& left);
+    // Open leftovers of one run (0: of every run), oldest run first; with includeRemoved, also
+    // those `runs cleanup` deleted.
+    Result<std::vector<RunLeftover>> leftovers(qint64 runId = 0, bool includeRemoved = false) const;
+    // After `runs cleanup`: `removed` are gone (removed_at set), `still` keep their new error.
+    Status markLeftovers(qint64 runId, const QStringList& removed, const std::vector<validation::RunResult::Leftover>& still);
 
   private:
     Database& m_db;

@@ -91,7 +91,14 @@ QByteArray ctrfReport(const RunResult& run, const QString& phase, const QString&
                       {QStringLiteral("stdout"), stdoutLines(c)}};
         if (!c.message.isEmpty())
             t.insert(QStringLiteral("message"), c.message);
-        const QJsonObject extra = metricsJson(c);
+        QJsonObject extra = metricsJson(c);
+        if (c.state == CheckState::Other || c.state == CheckState::Pending) {
+            // Why it could not run or finish: the fault's class and Kubernetes' own reason.
+            if (!c.cause.isEmpty())
+                extra.insert(QStringLiteral("cause"), c.cause);
+            if (!c.k8sReason.isEmpty())
+                extra.insert(QStringLiteral("reason"), c.k8sReason);
+        }
         if (!extra.isEmpty())
             t.insert(QStringLiteral("extra"), extra);
         tests.append(t);
@@ -138,21 +145,35 @@ Result<EmittedBundle> emitEvidence(const RunResult& run, const catalog::RecipeRe
             .toJson(QJsonDocument::Indented);
     b.manifestDigest = QStringLiteral("sha256:") + sha256Hex(manifest);
 
+    // A check fails only on its own verdict: one that could not run or finish (`other`, or never
+    // started) is counted apart, and the predicate says the run is incomplete.
     QJsonObject phases;
+    QJsonArray incompleteChecks;
     for (const QString& phase : run.phasesRun) {
-        int passed = 0, failed = 0, skipped = 0;
+        int passed = 0, failed = 0, skipped = 0, other = 0;
         for (const CheckRun& c : run.checks) {
             if (c.phase != phase)
                 continue;
             passed += c.state == CheckState::Passed;
-            failed += c.state == CheckState::Failed || c.state == CheckState::Other || c.state == CheckState::Pending;
+            failed += c.state == CheckState::Failed;
             skipped += c.state == CheckState::Skipped;
+            if (c.state == CheckState::Other || c.state == CheckState::Pending || c.state == CheckState::Running) {
+                ++other;
+                incompleteChecks.append(QJsonObject{{QStringLiteral("name"), c.name},
+                                                    {QStringLiteral("phase"), phase},
+                                                    {QStringLiteral("cause"), c.cause.isEmpty() ? QStringLiteral("other") : c.cause},
+                                                    {QStringLiteral("reason"), c.k8sReason},
+                                                    {QStringLiteral("message"), c.message}});
+            }
         }
-        phases.insert(phase, QJsonObject{{QStringLiteral("passed"), passed},
-                                         {QStringLiteral("failed"), failed},
-                                         {QStringLiteral("skipped"), skipped},
-                                         {QStringLiteral("ctrfDigest"),
-                                          QStringLiteral("sha256:") + sha256Hex(b.files.value(QStringLiteral("ctrf/%1.json").arg(phase)))}});
+        QJsonObject ph{{QStringLiteral("passed"), passed},
+                       {QStringLiteral("failed"), failed},
+                       {QStringLiteral("skipped"), skipped},
+                       {QStringLiteral("ctrfDigest"),
+                        QStringLiteral("sha256:") + sha256Hex(b.files.value(QStringLiteral("ctrf/%1.json").arg(phase)))}};
+        if (other > 0)
+            ph.insert(QStringLiteral("other"), other);
+        phases.insert(phase, ph);
     }
     Result<QString> digest = catalog::evidenceRecipeDigest(b.files[QStringLiteral("recipe.yaml")], QStringLiteral("recipe.yaml"),
                                                            catalog::PredicateVersion::V3);
@@ -171,6 +192,11 @@ Result<EmittedBundle> emitEvidence(const RunResult& run, const catalog::RecipeRe
                           {QStringLiteral("manifest"), QJsonObject{{QStringLiteral("digest"), b.manifestDigest},
                                                                    {QStringLiteral("fileCount"), int(list.size())}}},
                           {QStringLiteral("redaction"), QJsonObject{{QStringLiteral("policy"), QStringLiteral("full")}}}};
+    if (!incompleteChecks.isEmpty()) {
+        b.incomplete = true;
+        predicate.insert(QStringLiteral("result"), QString::fromLatin1(kIncompleteResult));
+        predicate.insert(QStringLiteral("incompleteChecks"), incompleteChecks);
+    }
     if (run.snapshot) {
         const ClusterSnapshot& s = *run.snapshot;
         const NodeInfo* n = s.firstGpuNode();

@@ -16,8 +16,14 @@ namespace pb::validation {
 // stop), tests with name, status, duration (ms), suite, stdout, message, extra.
 QByteArray ctrfReport(const RunResult& run, const QString& phase, const QString& toolVersion);
 
+// What the statement's predicate (`result`) and a signed pointer (`result:`) say of a run with a
+// check that could not run or finish; such a predicate also lists them in `incompleteChecks`
+// ({name, phase, cause, reason, message}) and counts them per phase as `other`, never as failed.
+constexpr const char* kIncompleteResult = "incomplete (cluster fault)";
+
 struct EmittedBundle {
     QString dir;                 // <out>/summary-bundle
+    bool incomplete = false;     // a check is `other`: the predicate says so
     QString recipeName, recipeDigest, manifestDigest;
     QMap<QString, QByteArray> files;
 };

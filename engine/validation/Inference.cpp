@@ -3,6 +3,8 @@
 // the "(ms)" in a CSV label), never assumed from the tool, except for inference-perf, whose lifecycle
 // JSON carries no units and always writes seconds.
 #include "validation/Inference.h"
+
+#include <cmath>
 #include "core/Files.h"
 
 #include <QFile>
@@ -331,6 +333,25 @@ Result<InferenceResult> inferenceCsv(const QString& text, PerfKind kind, const Q
         }
         const auto [name, unit] = csvLabel(f.value(0));
         const QString field = QStringLiteral("%1").arg(f.value(0).trimmed());
+        // Every figure Proofbench reads must be finite and not negative (`inf` would pass any
+        // floor); rows it does not read (e.g. AIPerf's signed "OSL Mismatch Diff %") are left alone.
+        static const QStringList kRead = {QStringLiteral("output token throughput"), QStringLiteral("request throughput"),
+                                          QStringLiteral("request count"),           QStringLiteral("error request count"),
+                                          QStringLiteral("benchmark duration"),      QStringLiteral("time to first token"),
+                                          QStringLiteral("inter token latency"),     QStringLiteral("request latency")};
+        if (kRead.contains(name)) {
+            for (qsizetype col = 1; col < f.size(); ++col) {
+                QString cell = f.at(col).trimmed();
+                cell.remove(QLatin1Char(','));
+                bool ok = false;
+                const double v = cell.toDouble(&ok);
+                if (ok && (!std::isfinite(v) || v < 0))
+                    return makeError(QStringLiteral("%1 '%2' for '%3' is %4")
+                                         .arg(header.value(col, QStringLiteral("value")), f.at(col).trimmed(), f.value(0).trimmed(),
+                                              std::isfinite(v) ? QStringLiteral("negative") : QStringLiteral("not a finite number")),
+                                     file, lineNo, field);
+            }
+        }
         if (header.size() == 2 && header.at(1) == QLatin1String("value")) {
             const auto v = csvNumber(f.value(1));
             if (!v) {
@@ -402,7 +423,46 @@ Result<InferenceResult> inferenceCsv(const QString& text, PerfKind kind, const Q
 
 } // namespace
 
+namespace {
+
+// A parsed report whose numbers are not all finite and non-negative is refused, naming the figure.
+Result<InferenceResult> finiteOrError(Result<InferenceResult> r, const QString& file) {
+    if (!r)
+        return r;
+    QString bad;
+    auto look = [&](const char* name, const std::optional<double>& v) {
+        if (bad.isEmpty() && v && (!std::isfinite(*v) || *v < 0))
+            bad = QStringLiteral("%1 is %2 (%3)").arg(QLatin1String(name), std::isfinite(*v) ? QStringLiteral("negative") : QStringLiteral("not a finite number"))
+                      .arg(*v);
+    };
+    auto dist = [&](const char* name, const Distribution& d) {
+        const QString n = QLatin1String(name);
+        for (const auto& [suffix, v] : {std::pair{"avg", d.avg}, std::pair{"min", d.min}, std::pair{"max", d.max}, std::pair{"p50", d.p50},
+                                       std::pair{"p90", d.p90}, std::pair{"p95", d.p95}, std::pair{"p99", d.p99}})
+            look(QStringLiteral("%1 %2").arg(n, QLatin1String(suffix)).toLatin1().constData(), v);
+    };
+    look("output token throughput", r->outputTokensPerSec);
+    look("request throughput", r->requestsPerSec);
+    look("duration", r->durationSec);
+    dist("time to first token", r->ttftMs);
+    dist("inter-token latency", r->itlMs);
+    dist("request latency", r->requestLatencyMs);
+    if (r->requests && *r->requests < 0)
+        bad = QStringLiteral("request count is negative (%1)").arg(*r->requests);
+    if (r->errors && *r->errors < 0)
+        bad = QStringLiteral("error count is negative (%1)").arg(*r->errors);
+    if (!bad.isEmpty())
+        return makeError(bad, file);
+    return r;
+}
+
+} // namespace
+
 Result<InferenceResult> parseInference(QByteArrayView bytes, PerfKind kind, const QString& file) {
+    return finiteOrError(parseInferenceUnchecked(bytes, kind, file), file);
+}
+
+Result<InferenceResult> parseInferenceUnchecked(QByteArrayView bytes, PerfKind kind, const QString& file) {
     if (kind == PerfKind::Nccl)
         return makeError(QStringLiteral("an nccl-tests log is not an inference report (use the NCCL parser)"), file);
     qsizetype i = 0;
@@ -420,18 +480,48 @@ Result<InferenceResult> parseInference(QByteArrayView bytes, PerfKind kind, cons
             return makeError(QStringLiteral("invalid JSON at offset %1: %2").arg(pe.offset).arg(pe.errorString()), file);
         if (kind == PerfKind::InferencePerf)
             return inferencePerfJson(doc.object(), file);
-        return aiperfJson(doc.object(), kind, file);
+        Result<InferenceResult> r = aiperfJson(doc.object(), kind, file);
+        if (r)
+            for (const char* key : {"end_time", "start_time"}) {
+                // AIPerf writes local ISO time without a zone; it is read as UTC (said so in the UI).
+                QDateTime t = QDateTime::fromString(doc.object().value(QLatin1String(key)).toString(), Qt::ISODateWithMs);
+                if (t.isValid()) {
+                    if (t.timeSpec() == Qt::LocalTime)
+                        t.setTimeSpec(Qt::UTC);
+                    r->recordedAt = t.toUTC();
+                    break;
+                }
+            }
+        return r;
     }
     if (kind == PerfKind::InferencePerf)
         return makeError(QStringLiteral("inference-perf reports are JSON (summary_lifecycle_metrics.json)"), file);
-    return inferenceCsv(QString::fromUtf8(body), kind, file);
+    Result<InferenceResult> r = inferenceCsv(QString::fromUtf8(body), kind, file);
+    if (r) {
+        static const QByteArrayView label("Maximum Response Timestamp (ns),");
+        const qsizetype at = body.indexOf(label);
+        if (at >= 0) {
+            const qsizetype end = body.indexOf('\n', at);
+            bool ok = false;
+            const double ns = body.sliced(at + label.size(), (end < 0 ? body.size() : end) - at - label.size()).toByteArray().trimmed().toDouble(&ok);
+            if (ok && std::isfinite(ns) && ns > 0)
+                r->recordedAt = QDateTime::fromMSecsSinceEpoch(qint64(ns / 1e6), Qt::UTC);
+        }
+    }
+    return r;
 }
 
 Result<InferenceResult> parseInferenceFile(const QString& path, PerfKind kind) {
     QFile f(path);
     if (Status s = openInputFile(f, QStringLiteral("inference report")); !s)
         return s.error();
-    const QByteArray bytes = f.readAll();
+    // Reports are small (kilobytes); a file past the limit is refused, never read whole.
+    if (f.size() > kMaxInferenceReportBytes)
+        return makeError(QStringLiteral("the report is %1 bytes, over the %2-byte limit for an inference report").arg(f.size()).arg(kMaxInferenceReportBytes),
+                         path);
+    const QByteArray bytes = f.read(kMaxInferenceReportBytes + 1);
+    if (bytes.size() > kMaxInferenceReportBytes)
+        return makeError(QStringLiteral("the report grew past the %1-byte limit while being read").arg(kMaxInferenceReportBytes), path);
     return parseInference(bytes, kind, path);
 }
 

@@ -8,6 +8,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QDateTime>
 #include <QString>
 
 #include <optional>
@@ -31,10 +32,17 @@ struct InferenceResult {
     Distribution ttftMs, itlMs, requestLatencyMs;
     std::optional<qint64> requests, errors;
     std::optional<double> durationSec;
+    // When the benchmark ran, as the report records it (AIPerf JSON end_time/start_time, the CSV's
+    // "Maximum Response Timestamp (ns)"); invalid when the report does not say.
+    QDateTime recordedAt;
 };
 
-// `kind` says which tool wrote it; JSON or CSV is detected from the bytes.
+// `kind` says which tool wrote it; JSON or CSV is detected from the bytes. A figure that is not a
+// finite, non-negative number (inf, nan, -1) is an error naming it (and the CSV line).
 Result<InferenceResult> parseInference(QByteArrayView bytes, PerfKind kind, const QString& file);
+Result<InferenceResult> parseInferenceUnchecked(QByteArrayView bytes, PerfKind kind, const QString& file);
+// Regular files only, up to kMaxInferenceReportBytes.
+constexpr qint64 kMaxInferenceReportBytes = 16ll * 1024 * 1024;
 Result<InferenceResult> parseInferenceFile(const QString& path, PerfKind kind);
 
 // AICR's inference validator prints the AIPerf JSON between two `===AIPERF-RESULT===` lines in its

@@ -3,6 +3,7 @@
 // look at its last character, and only lines that end like a data row are split into fields (from the
 // right, so any prefix before the size column is ignored).
 #include "validation/Nccl.h"
+
 #include "core/Files.h"
 
 #include <QFile>
@@ -10,6 +11,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <string_view>
 
@@ -197,6 +200,11 @@ struct NcclParser::Impl {
             double v = 0;
             if (!toDouble(num, &v))
                 return false;
+            if ((!std::isfinite(v) || v < 0) && result.badLine == 0) {
+                result.badLine = result.lines;
+                result.badValue = QStringLiteral("Avg bus bandwidth '%1' is %2").arg(latin1(num), std::isfinite(v) ? QStringLiteral("negative") : QStringLiteral("not a finite number"));
+                return true;
+            }
             result.footerAvgBusBw = v;
             result.footerCheck = latin1(firstWord(rest.substr(num.size())));
             return true;
@@ -282,10 +290,23 @@ struct NcclParser::Impl {
         return false;
     }
 
+    // A figure that parsed but cannot be a measurement (inf, nan, negative): the first is kept.
+    QString rowProblem;
+    void badFigure(const char* what, Sv text, double v) {
+        if (rowProblem.isEmpty())
+            rowProblem = QStringLiteral("%1 '%2' is %3").arg(QLatin1String(what), latin1(text),
+                                                              std::isfinite(v) ? QStringLiteral("negative") : QStringLiteral("not a finite number"));
+    }
+    void checkFigure(const char* what, Sv text, double v) {
+        if (!std::isfinite(v) || v < 0)
+            badFigure(what, text, v);
+    }
+
     bool fill(const Sv* w, size_t n) {
         NcclRow r;
         int times = 0, algs = 0, buses = 0, wrongs = 0;
         size_t k = 0;
+        rowProblem.clear();
         for (size_t c = 0; c < cols.size(); ++c, ++k) {
             if (k >= n)
                 return false;
@@ -294,10 +315,12 @@ struct NcclParser::Impl {
             case Col::Size:
                 if (!toInt(v, &r.sizeBytes))
                     return false;
+                checkFigure("size", v, double(r.sizeBytes));
                 break;
             case Col::Count:
                 if (!toInt(v, &r.count))
                     return false;
+                checkFigure("count", v, double(r.count));
                 break;
             case Col::Root:
                 if (!toInt(v, &r.root))
@@ -313,6 +336,7 @@ struct NcclParser::Impl {
                 double d = 0;
                 if (!toDouble(v, &d))
                     return false;
+                checkFigure("time", v, d);
                 (times++ == 0 ? r.oopTimeUs : r.ipTimeUs) = d;
                 break;
             }
@@ -320,6 +344,7 @@ struct NcclParser::Impl {
                 double d = 0;
                 if (!toDouble(v, &d))
                     return false;
+                checkFigure("algbw", v, d);
                 (algs++ == 0 ? r.oopAlgBw : r.ipAlgBw) = d;
                 break;
             }
@@ -327,6 +352,7 @@ struct NcclParser::Impl {
                 double d = 0;
                 if (!toDouble(v, &d))
                     return false;
+                checkFigure("busbw", v, d);
                 (buses++ == 0 ? r.oopBusBw : r.ipBusBw) = d;
                 break;
             }
@@ -353,6 +379,13 @@ struct NcclParser::Impl {
         }
         if (k != n || buses != 2)
             return false;
+        if (!rowProblem.isEmpty()) {
+            if (result.badLine == 0) {
+                result.badLine = result.lines;
+                result.badValue = rowProblem;
+            }
+            return true; // a row, but not a measurement
+        }
         busSum += r.oopBusBw + r.ipBusBw;
         busCount += 2;
         result.rows.push_back(std::move(r));
@@ -416,6 +449,8 @@ NcclResult NcclParser::finish() { return d->finish(); }
 namespace {
 
 Result<NcclResult> checked(NcclResult r, const QString& file) {
+    if (r.badLine > 0)
+        return makeError(r.badValue, file, int(std::min<qint64>(r.badLine, std::numeric_limits<int>::max())), QStringLiteral("rows"));
     if (!r.rows.empty())
         return r;
     if (r.headerFound)
@@ -438,14 +473,20 @@ Result<NcclResult> parseNcclFile(const QString& path) {
     QFile f(path);
     if (Status s = openInputFile(f, QStringLiteral("nccl-tests log")); !s)
         return s.error();
+    if (f.size() > kMaxNcclLogBytes)
+        return makeError(QStringLiteral("the log is %1 bytes, over the %2-byte limit for an nccl-tests log").arg(f.size()).arg(kMaxNcclLogBytes), path);
     NcclParser p;
     QByteArray buf(1 << 20, Qt::Uninitialized);
+    qint64 total = 0;
     for (;;) {
         const qint64 n = f.read(buf.data(), buf.size());
         if (n < 0)
             return makeError(QStringLiteral("read failed: %1").arg(f.errorString()), path);
         if (n == 0)
             break;
+        total += n;
+        if (total > kMaxNcclLogBytes) // a file still being written to
+            return makeError(QStringLiteral("the log grew past the %1-byte limit while being read").arg(kMaxNcclLogBytes), path);
         p.feed(QByteArrayView(buf.constData(), n));
     }
     return checked(p.finish(), path);

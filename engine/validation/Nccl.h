@@ -43,6 +43,10 @@ struct NcclResult {
     qint64 longLinesSkipped = 0;     // lines over NcclParser::kMaxLine bytes, skipped unread
     bool headerFound = false;        // a result table header was seen (rows may still be absent)
     QString footerCheck;             // "OK" / "FAILED" after the footer average (NCCL_TESTS_MIN_BW), else empty
+    // The first row (or footer) with a figure that is not a finite, non-negative number (inf, nan,
+    // a negative size): its line and what was wrong. Such a row is not kept; the file is an error.
+    qint64 badLine = 0;
+    QString badValue;
 
     bool empty() const { return rows.empty(); }
     // AICR's metric: the out-of-place busbw of the last (largest) row.
@@ -72,6 +76,8 @@ class NcclParser {
 // Whole-buffer and whole-file conveniences. An input with no result table is an error that names
 // the file and says what was looked for.
 Result<NcclResult> parseNccl(QByteArrayView bytes, const QString& file);
+// Regular files only (a FIFO or device is refused), streamed in 1 MiB chunks, up to kMaxNcclLogBytes.
+constexpr qint64 kMaxNcclLogBytes = 1024ll * 1024 * 1024;
 Result<NcclResult> parseNcclFile(const QString& path);
 
 } // namespace pb::validation

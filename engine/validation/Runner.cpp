@@ -2,6 +2,7 @@
 
 #include "kube/Client.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
@@ -83,15 +84,38 @@ QJsonObject metadata(const QString& name, const QString& ns, const QJsonObject& 
 struct PodView {
     QString name, phase;
     bool terminated = false, running = false;
+    bool deleting = false;      // metadata.deletionTimestamp: being deleted (graceful termination)
+    bool unschedulable = false; // PodScheduled=False, reason Unschedulable
     int exitCode = -1;
-    QString reason, message, waitingReason;
+    QString reason, message, waitingReason, waitingMessage;
+    QString statusReason, statusMessage; // status.reason/message (Evicted, NodeLost, ...)
+    QString scheduleMessage;             // the PodScheduled condition's message
+    QString disruption, disruptionMessage; // DisruptionTarget=True: its reason and message
 };
 
 PodView podView(const QJsonObject& pod) {
     PodView v;
-    v.name = pod.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();
+    const QJsonObject meta = pod.value(QStringLiteral("metadata")).toObject();
+    v.name = meta.value(QStringLiteral("name")).toString();
+    v.deleting = !meta.value(QStringLiteral("deletionTimestamp")).toString().isEmpty();
     const QJsonObject status = pod.value(QStringLiteral("status")).toObject();
     v.phase = status.value(QStringLiteral("phase")).toString();
+    v.statusReason = status.value(QStringLiteral("reason")).toString();
+    v.statusMessage = status.value(QStringLiteral("message")).toString();
+    for (const QJsonValue& cond : status.value(QStringLiteral("conditions")).toArray()) {
+        const QJsonObject o = cond.toObject();
+        if (o.value(QStringLiteral("type")).toString() == QLatin1String("DisruptionTarget") &&
+            o.value(QStringLiteral("status")).toString() == QLatin1String("True")) {
+            // Evicted (EvictionByEvictionAPI), preempted, a node going away: the pod was stopped from outside.
+            v.disruption = o.value(QStringLiteral("reason")).toString();
+            v.disruptionMessage = o.value(QStringLiteral("message")).toString();
+        }
+        if (o.value(QStringLiteral("type")).toString() == QLatin1String("PodScheduled") &&
+            o.value(QStringLiteral("status")).toString() == QLatin1String("False")) {
+            v.unschedulable = o.value(QStringLiteral("reason")).toString() == QLatin1String("Unschedulable");
+            v.scheduleMessage = o.value(QStringLiteral("message")).toString();
+        }
+    }
     for (const QJsonValue& cs : status.value(QStringLiteral("containerStatuses")).toArray()) {
         const QJsonObject c = cs.toObject();
         const QJsonObject state = c.value(QStringLiteral("state")).toObject();
@@ -104,7 +128,9 @@ PodView podView(const QJsonObject& pod) {
         } else if (state.contains(QStringLiteral("running"))) {
             v.running = true;
         } else if (state.contains(QStringLiteral("waiting"))) {
-            v.waitingReason = state.value(QStringLiteral("waiting")).toObject().value(QStringLiteral("reason")).toString();
+            const QJsonObject w = state.value(QStringLiteral("waiting")).toObject();
+            v.waitingReason = w.value(QStringLiteral("reason")).toString();
+            v.waitingMessage = w.value(QStringLiteral("message")).toString();
         }
         if (c.value(QStringLiteral("name")).toString() == kContainer)
             break;
@@ -118,10 +144,22 @@ PodView podView(const QJsonObject& pod) {
     return v;
 }
 
-// Image pull failures and the like never leave Pending on their own.
+// Waiting reasons that never clear on their own (the pod spec itself is unusable on this cluster).
 bool hopelessWait(const QString& reason) {
-    return reason == QLatin1String("ErrImagePull") || reason == QLatin1String("ImagePullBackOff") ||
-           reason == QLatin1String("InvalidImageName") || reason == QLatin1String("CreateContainerConfigError");
+    return reason == QLatin1String("InvalidImageName") || reason == QLatin1String("CreateContainerConfigError") ||
+           reason == QLatin1String("ErrImageNeverPull");
+}
+// The kubelet retries these with backoff; a registry hiccup clears, a missing image does not.
+bool pullWait(const QString& reason) {
+    return reason == QLatin1String("ErrImagePull") || reason == QLatin1String("ImagePullBackOff");
+}
+
+qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+
+// A cause that stops the whole run: the checks after it would meet the same wall.
+bool stopsRun(const QString& cause) {
+    return cause == QLatin1String("api-unreachable") || cause == QLatin1String("unauthorized") ||
+           cause == QLatin1String("forbidden") || cause == QLatin1String("api-error");
 }
 
 } // namespace
@@ -145,6 +183,30 @@ void appendBounded(QByteArray& log, QByteArrayView chunk, qsizetype limit) {
         log.insert(head, marker);
 }
 
+QString apiFaultClass(int http, const QString& reason, const QString& message) {
+    if (http == 0)
+        return reason == QLatin1String("Cancelled") ? QStringLiteral("cancelled") : QStringLiteral("api-unreachable");
+    if (http >= 200 && http < 300)
+        return {};
+    // Webhooks deny with "admission webhook \"x\" denied the request", ValidatingAdmissionPolicy with
+    // "... denied request"; the code is the webhook's choice (403 by default, 400, 422).
+    if (message.contains(QLatin1String("admission webhook"), Qt::CaseInsensitive) ||
+        message.contains(QLatin1String("denied the request"), Qt::CaseInsensitive) ||
+        message.contains(QLatin1String("denied request"), Qt::CaseInsensitive) ||
+        message.contains(QLatin1String("admission"), Qt::CaseInsensitive))
+        return QStringLiteral("admission-rejected");
+    if (http == 401)
+        return QStringLiteral("unauthorized");
+    if (http == 403)
+        return QStringLiteral("forbidden");
+    if (http == 429 || http >= 500)
+        return QStringLiteral("api-error");
+    Q_UNUSED(reason)
+    return {};
+}
+
+bool transientFault(int http) { return http == 0 || http == 429 || http >= 500; }
+
 QString checkStateName(CheckState s) {
     switch (s) {
     case CheckState::Pending: return QStringLiteral("pending");
@@ -165,8 +227,16 @@ QString runStateName(RunState s) {
     case RunState::Cancelled: return QStringLiteral("cancelled");
     case RunState::Error: return QStringLiteral("error");
     case RunState::ReadinessFailed: return QStringLiteral("readiness-failed");
+    case RunState::Incomplete: return QStringLiteral("incomplete");
     }
     return {};
+}
+
+bool RunResult::incomplete() const {
+    for (const CheckRun& c : checks)
+        if (c.state == CheckState::Other)
+            return true;
+    return false;
 }
 
 int RunResult::exitCode() const {
@@ -176,6 +246,7 @@ int RunResult::exitCode() const {
     case RunState::Error: return 2;
     case RunState::Failed: return 8;
     case RunState::Cancelled: return 130;
+    case RunState::Incomplete: return kExitIncomplete;
     case RunState::Running: return 1;
     }
     return 1;
@@ -225,6 +296,15 @@ void scoreCheck(CheckRun& check, const catalog::RecipeResult& recipe, double gpu
         NcclParser parser;
         parser.feed(check.log);
         NcclResult r = parser.finish();
+        if (r.badLine > 0) {
+            // inf / nan / a negative figure in the validator's own table: not a measurement.
+            CheckScore s;
+            s.check = check.name;
+            s.verdict = Verdict::Failed;
+            s.message = QStringLiteral("log line %1: %2").arg(r.badLine).arg(r.badValue);
+            check.score = s;
+            return;
+        }
         if (!r.rows.empty())
             check.nccl = r;
         check.score = scoreNccl(check.name, r, constraints);
@@ -310,6 +390,38 @@ Status Runner::prepare() {
     return {};
 }
 
+bool Runner::sleepUnlessCancelled(int ms) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) {
+        if (m_cancel)
+            return false;
+        QThread::msleep(std::min<qint64>(50, std::max<qint64>(1, ms - t.elapsed())));
+    }
+    return !m_cancel;
+}
+
+kube::ApiResponse Runner::retrying(const std::function<kube::ApiResponse()>& call, const QString& what) {
+    QElapsedTimer clock;
+    clock.start();
+    int delay = 100;
+    for (int attempt = 1;; ++attempt) {
+        kube::ApiResponse r = call();
+        if (!transientFault(r.http) || m_cancel || r.reason == QLatin1String("Cancelled"))
+            return r;
+        const qint64 left = qint64(m_req.transientSec) * 1000 - clock.elapsed();
+        if (left <= 0) {
+            r.message += QStringLiteral(" (gave up after %1 attempt(s) over %2 s)").arg(attempt).arg(clock.elapsed() / 1000.0, 0, 'f', 1);
+            return r;
+        }
+        if (attempt == 1 || attempt % 5 == 0)
+            say(QStringLiteral("%1: %2; retrying (attempt %3)").arg(what, r.message).arg(attempt + 1));
+        if (!sleepUnlessCancelled(int(std::min<qint64>(delay, left))))
+            return r;
+        delay = std::min(delay * 2, 5000);
+    }
+}
+
 RunResult Runner::run() {
     RunResult result;
     result.runId = m_req.runId;
@@ -328,10 +440,57 @@ RunResult Runner::run() {
         return result;
     };
     auto stopped = [&]() { return m_cancel.load(); };
+    // Checks that never got to run because of a cluster fault: `other`, with the fault.
+    auto notRun = [&](const QString& cause, const QString& k8sReason, const QString& message) {
+        for (CheckRun& c : result.checks) {
+            if (c.state != CheckState::Pending)
+                continue;
+            c.state = CheckState::Other;
+            c.cause = cause;
+            c.k8sReason = k8sReason;
+            c.message = QStringLiteral("not run: ") + message;
+            notify(c);
+        }
+    };
+    auto incompleteReason = [&]() {
+        QStringList other, failed;
+        for (const CheckRun& c : result.checks) {
+            if (c.state == CheckState::Other)
+                other << QStringLiteral("%1 (%2)").arg(c.name, c.cause.isEmpty() ? QStringLiteral("other") : c.cause);
+            else if (c.state == CheckState::Failed)
+                failed << c.name;
+        }
+        QString text = QStringLiteral("incomplete (cluster fault): ") + other.join(QStringLiteral(", "));
+        if (!failed.isEmpty())
+            text += QStringLiteral("; failed: ") + failed.join(QStringLiteral(", "));
+        return text;
+    };
+    // A fault before any check ran: every check is `other`, the run is incomplete.
+    auto faulted = [&](const kube::ApiResponse& r, const QString& what) {
+        const QString cause = apiFaultClass(r.http, r.reason, r.message);
+        if (stopped() || cause == QLatin1String("cancelled") || cause.isEmpty())
+            return false;
+        notRun(cause, r.reason, what + QStringLiteral(": ") + r.message);
+        cleanupNote = cleanup(result.leftovers);
+        return true;
+    };
     const QString ns = m_req.namespace_;
     const QString rid = m_req.runId;
 
     say(QStringLiteral("Reading the cluster (%1)").arg(m_client.server()));
+    {
+        // Reachable and allowed at all? A fault here is the cluster's, not the recipe's.
+        const kube::ApiResponse probe = retrying([&] { return m_client.get(QStringLiteral("/version")); }, QStringLiteral("GET /version"));
+        if (!probe.ok()) {
+            const QString cause = apiFaultClass(probe.http, probe.reason, probe.message);
+            if (!stopped() && !cause.isEmpty() && cause != QLatin1String("cancelled")) {
+                notRun(cause, probe.reason, probe.message);
+                return finish(RunState::Incomplete, incompleteReason());
+            }
+            if (stopped())
+                return finish(RunState::Cancelled, QStringLiteral("cancelled"));
+        }
+    }
     Result<ClusterSnapshot> snap = takeSnapshot(m_client, m_req.toolVersion);
     if (!snap)
         return finish(stopped() ? RunState::Cancelled : RunState::Error, snap.error().toString());
@@ -347,12 +506,47 @@ RunResult Runner::run() {
     // Namespace (kept afterwards, as aicr does), per-run RBAC and the two ConfigMaps.
     say(QStringLiteral("Preparing namespace %1 (run %2)").arg(ns, rid));
     {
-        kube::ApiResponse r = m_client.create(QStringLiteral("/api/v1/namespaces"),
-                                              QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                                          {QStringLiteral("kind"), QStringLiteral("Namespace")},
-                                                          {QStringLiteral("metadata"), metadata(ns, {}, labels(rid))}});
-        if (!r.ok() && r.http != 409)
-            return finish(stopped() ? RunState::Cancelled : RunState::Error, r.message);
+        const QJsonObject nsObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                                   {QStringLiteral("kind"), QStringLiteral("Namespace")},
+                                   {QStringLiteral("metadata"), metadata(ns, {}, labels(rid))}};
+        QElapsedTimer waited;
+        waited.start();
+        for (;;) {
+            kube::ApiResponse r = retrying([&] { return m_client.create(QStringLiteral("/api/v1/namespaces"), nsObject); },
+                                           QStringLiteral("creating namespace ") + ns);
+            if (r.ok())
+                break;
+            if (r.http != 409) {
+                if (faulted(r, QStringLiteral("creating namespace ") + ns))
+                    return finish(RunState::Incomplete, incompleteReason());
+                return finish(stopped() ? RunState::Cancelled : RunState::Error, r.message);
+            }
+            // It exists: usable, unless it is Terminating (then nothing can be created in it
+            // until it is gone; wait, then create it again).
+            const kube::ApiResponse existing = retrying([&] { return m_client.get(QStringLiteral("/api/v1/namespaces/") + ns); },
+                                                        QStringLiteral("reading namespace ") + ns);
+            if (existing.http == 404)
+                continue; // went between the two calls
+            if (!existing.ok()) {
+                if (faulted(existing, QStringLiteral("reading namespace ") + ns))
+                    return finish(RunState::Incomplete, incompleteReason());
+                return finish(stopped() ? RunState::Cancelled : RunState::Error, existing.message);
+            }
+            const bool terminating =
+                !existing.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("deletionTimestamp")).toString().isEmpty() ||
+                existing.object.value(QStringLiteral("status")).toObject().value(QStringLiteral("phase")).toString() == QLatin1String("Terminating");
+            if (!terminating)
+                break;
+            if (waited.elapsed() > qint64(m_req.namespaceWaitSec) * 1000) {
+                const QString msg = QStringLiteral("namespace %1 is still Terminating after %2 s").arg(ns).arg(m_req.namespaceWaitSec);
+                notRun(QStringLiteral("namespace-terminating"), QStringLiteral("Terminating"), msg);
+                return finish(RunState::Incomplete, incompleteReason());
+            }
+            if (waited.elapsed() < 100)
+                say(QStringLiteral("Namespace %1 is Terminating; waiting for it to go").arg(ns));
+            if (!sleepUnlessCancelled(m_req.pollMs))
+                return finish(RunState::Cancelled, QStringLiteral("cancelled"));
+        }
     }
     const QString sa = QStringLiteral("aicr-validator-") + rid;
     const QByteArray validationInput = [&] {
@@ -405,10 +599,12 @@ RunResult Runner::run() {
                      {QStringLiteral("data"), QJsonObject{{QStringLiteral("validation.yaml"), QString::fromUtf8(validationInput)}}}}},
     };
     for (const Item& item : setup) {
-        kube::ApiResponse r = m_client.create(item.path, item.object);
+        kube::ApiResponse r = retrying([&] { return m_client.create(item.path, item.object); }, QStringLiteral("POST ") + item.path);
         if (!r.ok() && r.http != 409) {
             const bool cancelled = stopped();
-            cleanupNote = cleanup();
+            if (!cancelled && faulted(r, QStringLiteral("preparing the run")))
+                return finish(RunState::Incomplete, incompleteReason());
+            cleanupNote = cleanup(result.leftovers);
             return finish(cancelled ? RunState::Cancelled : RunState::Error, cancelled ? QStringLiteral("cancelled") : r.message);
         }
     }
@@ -416,10 +612,14 @@ RunResult Runner::run() {
     for (CheckRun& c : result.checks) {
         if (stopped())
             break;
+        if (c.state != CheckState::Pending)
+            continue; // marked not run after an earlier fault
         runCheck(c);
+        if (c.state == CheckState::Other && stopsRun(c.cause) && !stopped())
+            notRun(c.cause, c.k8sReason, QStringLiteral("%1 stopped the run at %2 (%3)").arg(c.cause, c.name, c.message));
     }
     const bool cancelled = stopped();
-    cleanupNote = cleanup();
+    cleanupNote = cleanup(result.leftovers);
     if (cancelled) {
         for (CheckRun& c : result.checks)
             if (c.state == CheckState::Pending && c.message.isEmpty())
@@ -429,9 +629,11 @@ RunResult Runner::run() {
             done += c.state != CheckState::Pending && c.state != CheckState::Running ? 1 : 0;
         return finish(RunState::Cancelled, QStringLiteral("cancelled after %1 of %2 checks").arg(done).arg(result.checks.size()));
     }
+    if (result.incomplete())
+        return finish(RunState::Incomplete, incompleteReason());
     QStringList failed;
     for (const CheckRun& c : result.checks)
-        if (c.state == CheckState::Failed || c.state == CheckState::Other || c.state == CheckState::Pending)
+        if (c.state == CheckState::Failed || c.state == CheckState::Pending)
             failed << c.name;
     if (!failed.isEmpty())
         return finish(RunState::Failed, QStringLiteral("failed: ") + failed.join(QStringLiteral(", ")));
@@ -496,7 +698,7 @@ void Runner::runCheck(CheckRun& c) {
     notify(c);
     say(QStringLiteral("%1: creating Job %2").arg(c.name, c.job));
     const QString jobsPath = QStringLiteral("/apis/batch/v1/namespaces/%1/jobs").arg(ns);
-    kube::ApiResponse created = m_client.create(jobsPath, job);
+    kube::ApiResponse created = retrying([&] { return m_client.create(jobsPath, job); }, QStringLiteral("%1: creating Job").arg(c.name));
     if (created.http == 409) {
         // Ours from an earlier attempt (same run id) is adopted; a conflict with nothing behind it
         // (a create that raced a delete) is retried once.
@@ -507,7 +709,17 @@ void Runner::runCheck(CheckRun& c) {
             created = m_client.create(jobsPath, job);
     }
     if (!created.ok()) {
-        fail(m_cancel ? CheckState::Pending : CheckState::Failed, created.message);
+        if (m_cancel) {
+            fail(CheckState::Pending, created.message);
+            return;
+        }
+        // The check never ran: whatever refused its Job (RBAC, admission, quota, an API that is
+        // gone) is the cluster's answer, not the check's verdict.
+        c.cause = apiFaultClass(created.http, created.reason, created.message);
+        if (c.cause.isEmpty())
+            c.cause = QStringLiteral("job-refused");
+        c.k8sReason = created.reason;
+        fail(CheckState::Other, created.message);
         return;
     }
     m_createdJobs << c.job;
@@ -535,9 +747,10 @@ void Runner::runCheck(CheckRun& c) {
                         m_obs.log(c.name, chunk.toByteArray());
                     return !m_cancel.load();
                 });
-                if (r.ok() || r.http == 0 || r.http == 404)
+                // Only 400 "waiting to start" (the container has not started yet) is worth another
+                // try; anything else (done, gone, no answer, 401/403) ends the follow.
+                if (r.http != 400)
                     break;
-                // 400 "waiting to start": the container has not started yet.
                 QThread::msleep(200);
             }
             followerDone = true;
@@ -546,55 +759,266 @@ void Runner::runCheck(CheckRun& c) {
 
     bool done = false;
     QString lastError;
-    for (int relist = 0; relist < 20 && !done && !m_cancel; ++relist) {
+    QString faultCause, faultReason, faultMessage;
+    auto fault = [&](const QString& cause, const QString& reason, const QString& message) {
+        if (done)
+            return;
+        faultCause = cause;
+        faultReason = reason;
+        faultMessage = message;
+        done = true;
+    };
+    const qint64 createdMs = nowMs();
+    bool seenPod = false, wasDeleting = false;
+    QString disruption, disruptionMessage;
+    qint64 unschedulableSince = 0, pullSince = 0;
+    QString lastWait;
+    auto consider = [&](const QJsonObject& obj, bool deleted) {
+        if (done)
+            return;
+        pod = podView(obj);
+        c.pod = pod.name;
+        seenPod = true;
+        wasDeleting = wasDeleting || pod.deleting;
+        if (!pod.disruption.isEmpty())
+            disruption = pod.disruption, disruptionMessage = pod.disruptionMessage;
+        const bool evicted = pod.statusReason == QLatin1String("Evicted") || disruption.startsWith(QLatin1String("Eviction"));
+        if (deleted && !pod.terminated) {
+            const QString why = !disruptionMessage.isEmpty() ? disruptionMessage : pod.statusMessage;
+            fault(evicted ? QStringLiteral("evicted") : QStringLiteral("pod-deleted"),
+                  !disruption.isEmpty() ? disruption : pod.statusReason.isEmpty() ? QStringLiteral("Deleted") : pod.statusReason,
+                  QStringLiteral("pod %1 was %2 before the check finished%3")
+                      .arg(pod.name, evicted ? QStringLiteral("evicted") : QStringLiteral("deleted"), why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+            return;
+        }
+        if (pod.running || pod.terminated)
+            startFollower(pod.name);
+        if (pod.terminated) {
+            if (evicted)
+                fault(QStringLiteral("evicted"), disruption.isEmpty() ? pod.statusReason : disruption,
+                      QStringLiteral("pod %1 was evicted: %2").arg(pod.name, disruptionMessage.isEmpty() ? pod.statusMessage : disruptionMessage));
+            else if ((wasDeleting || !disruption.isEmpty()) && pod.exitCode != 0)
+                fault(QStringLiteral("pod-deleted"), disruption.isEmpty() ? QStringLiteral("Deleted") : disruption,
+                      QStringLiteral("pod %1 was stopped by its deletion (exit %2)").arg(pod.name).arg(pod.exitCode));
+            else if (pod.exitCode < 0 && !pod.statusReason.isEmpty())
+                // Failed by the node before the container ran (NodeLost, Shutdown, UnexpectedAdmissionError).
+                fault(QStringLiteral("pod-failed"), pod.statusReason, QStringLiteral("pod %1: %2").arg(pod.name, pod.statusMessage));
+            else
+                done = true;
+            return;
+        }
+        const qint64 now = nowMs();
+        const QString wait = pod.waitingReason.isEmpty() ? (pod.unschedulable ? QStringLiteral("Unschedulable") : QString()) : pod.waitingReason;
+        if (!wait.isEmpty() && wait != lastWait)
+            say(QStringLiteral("%1: pod %2 is waiting: %3%4")
+                    .arg(c.name, pod.name, wait,
+                         pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" (%1)").arg(pod.waitingMessage.isEmpty() ? pod.scheduleMessage : pod.waitingMessage)));
+        lastWait = wait;
+        if (hopelessWait(pod.waitingReason)) {
+            fault(QStringLiteral("image-pull"), pod.waitingReason,
+                  QStringLiteral("pod %1 cannot start: %2%3")
+                      .arg(pod.name, pod.waitingReason, pod.waitingMessage.isEmpty() ? QString() : QStringLiteral(": ") + pod.waitingMessage));
+            return;
+        }
+        if (pullWait(pod.waitingReason)) {
+            if (!pullSince)
+                pullSince = now;
+            if (now - pullSince >= qint64(m_req.imagePullSec) * 1000) {
+                fault(QStringLiteral("image-pull"), pod.waitingReason,
+                      QStringLiteral("pod %1 could not pull %2 for %3 s: %4").arg(pod.name, c.image).arg((now - pullSince) / 1000).arg(pod.waitingMessage));
+                return;
+            }
+        } else {
+            pullSince = 0;
+        }
+        if (pod.unschedulable) {
+            if (!unschedulableSince)
+                unschedulableSince = now;
+            if (now - unschedulableSince >= qint64(m_req.unschedulableSec) * 1000) {
+                fault(QStringLiteral("unschedulable"), QStringLiteral("Unschedulable"),
+                      QStringLiteral("pod %1 could not be scheduled for %2 s: %3").arg(pod.name).arg((now - unschedulableSince) / 1000).arg(pod.scheduleMessage));
+                return;
+            }
+        } else {
+            unschedulableSince = 0;
+        }
+        if (!pod.running && now - createdMs >= qint64(m_req.pendingTimeoutSec) * 1000)
+            fault(QStringLiteral("pending-deadline"), wait.isEmpty() ? QStringLiteral("Pending") : wait,
+                  QStringLiteral("pod %1 did not start within %2 s%3")
+                      .arg(pod.name)
+                      .arg(m_req.pendingTimeoutSec)
+                      .arg(pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty()
+                               ? QString()
+                               : QStringLiteral(": ") + (pod.waitingMessage.isEmpty() ? pod.scheduleMessage : pod.waitingMessage)));
+    };
+    // The Job's own view, while its pod has not started: gone, or failed without a pod that ran
+    // (activeDeadlineSeconds while Pending, a pod the admission refused).
+    auto lookAtJob = [&]() {
+        const kube::ApiResponse j = retrying([&] { return m_client.get(jobsPath + QLatin1Char('/') + c.job); }, c.name + QStringLiteral(": reading Job"));
+        if (j.http == 404) {
+            fault(QStringLiteral("job-deleted"), QStringLiteral("NotFound"), QStringLiteral("Job %1 was deleted before the check finished").arg(c.job));
+            return;
+        }
+        if (!j.ok()) {
+            if (!m_cancel)
+                fault(apiFaultClass(j.http, j.reason, j.message).isEmpty() ? QStringLiteral("api-error") : apiFaultClass(j.http, j.reason, j.message),
+                      j.reason, j.message);
+            return;
+        }
+        for (const QJsonValue& cond : j.object.value(QStringLiteral("status")).toObject().value(QStringLiteral("conditions")).toArray()) {
+            const QJsonObject o = cond.toObject();
+            if (o.value(QStringLiteral("type")).toString() == QLatin1String("Failed") && o.value(QStringLiteral("status")).toString() != QLatin1String("False")) {
+                const QString reason = o.value(QStringLiteral("reason")).toString();
+                fault(reason == QLatin1String("DeadlineExceeded") ? QStringLiteral("pending-deadline") : QStringLiteral("job-failed"), reason,
+                      QStringLiteral("Job %1 failed before its pod ran: %2").arg(c.job, o.value(QStringLiteral("message")).toString()));
+            }
+        }
+    };
+
+    // A pod usually starts within a moment: look soon, then less often, up to pollMs.
+    int pollDelay = std::min(50, std::max(1, m_req.pollMs));
+    auto nextPoll = [&] {
+        const int d = pollDelay;
+        pollDelay = std::min(pollDelay * 2, std::max(1, m_req.pollMs));
+        return d;
+    };
+    while (!done && !m_cancel) {
+        if (nowMs() > deadlineMs) {
+            lastError = QStringLiteral("no result within the check's timeout (%1 s) plus grace").arg(timeout);
+            break;
+        }
         QUrlQuery q;
         q.addQueryItem(QStringLiteral("labelSelector"), selector);
-        const kube::ApiResponse list = m_client.get(podsPath, q);
+        const kube::ApiResponse list = retrying([&] { return m_client.get(podsPath, q); }, c.name + QStringLiteral(": listing pods"));
+        if (m_cancel)
+            break;
         if (!list.ok()) {
-            lastError = list.message;
-            if (list.http == 0)
+            const QString cause = apiFaultClass(list.http, list.reason, list.message);
+            fault(cause.isEmpty() ? QStringLiteral("api-error") : cause, list.reason, list.message);
+            break;
+        }
+        const QJsonArray items = list.object.value(QStringLiteral("items")).toArray();
+        if (items.isEmpty()) {
+            if (seenPod && !pod.terminated) {
+                fault(QStringLiteral("pod-deleted"), QStringLiteral("NotFound"),
+                      QStringLiteral("pod %1 disappeared (deleted or evicted) before the check finished").arg(pod.name));
                 break;
-            QThread::msleep(500);
+            }
+            lookAtJob();
+            if (!done && !sleepUnlessCancelled(nextPoll()))
+                break;
             continue;
         }
-        auto consider = [&](const QJsonObject& obj) {
-            pod = podView(obj);
-            c.pod = pod.name;
-            if (pod.running || pod.terminated)
-                startFollower(pod.name);
-            if (pod.terminated)
-                done = true;
-            else if (hopelessWait(pod.waitingReason)) {
-                done = true;
-                lastError = QStringLiteral("pod %1 cannot start: %2").arg(pod.name, pod.waitingReason);
-            }
-        };
-        for (const QJsonValue& item : list.object.value(QStringLiteral("items")).toArray())
-            consider(item.toObject());
+        // The newest pod is the Job's current one (a replacement after a deletion comes later).
+        QJsonObject newest;
+        for (const QJsonValue& item : items) {
+            const QJsonObject o = item.toObject();
+            if (newest.isEmpty() || o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("creationTimestamp")).toString() >=
+                                        newest.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("creationTimestamp")).toString())
+                newest = o;
+        }
+        if (seenPod && !pod.name.isEmpty() && pod.name != podView(newest).name && !pod.terminated) {
+            fault(QStringLiteral("pod-deleted"), QStringLiteral("Replaced"),
+                  QStringLiteral("pod %1 went away before the check finished (replaced by %2)").arg(pod.name, podView(newest).name));
+            break;
+        }
+        consider(newest, false);
         if (done)
             break;
+        if (!pod.running) {
+            // Pending: its only news may be a limit running out, so look again soon.
+            lookAtJob();
+            if (!done && !sleepUnlessCancelled(nextPoll()))
+                break;
+            continue;
+        }
+        // Running: follow the events until it ends, is deleted, or the watch expires.
         kube::WatchOptions w;
         w.labelSelector = selector;
         w.resourceVersion = list.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")).toString();
         w.timeoutSeconds = 60;
         const kube::ApiResponse end = m_client.watch(podsPath, w, [&](const kube::WatchEvent& e) {
             if (e.type == QLatin1String("ADDED") || e.type == QLatin1String("MODIFIED"))
-                consider(e.object);
-            if (QDateTime::currentMSecsSinceEpoch() > deadlineMs) {
+                consider(e.object, false);
+            else if (e.type == QLatin1String("DELETED"))
+                consider(e.object, true);
+            // BOOKMARK: nothing changed, but the clock is looked at.
+            if (!done && nowMs() > deadlineMs) {
                 lastError = QStringLiteral("no result within the check's timeout (%1 s) plus grace").arg(timeout);
-                done = true;
+                return false;
             }
             return !done && !m_cancel;
         });
-        if (done || m_cancel)
+        if (done || m_cancel || nowMs() > deadlineMs)
             break;
-        if (end.reason == QLatin1String("Gone"))
-            continue; // list again, watch from the new version
-        if (!end.ok()) {
-            lastError = end.message;
-            if (end.http == 0)
-                break;
+        if (end.reason == QLatin1String("Gone")) {
+            say(QStringLiteral("%1: the watch expired (410 Gone); listing again").arg(c.name));
+            continue;
         }
+        if (!end.ok() && !transientFault(end.http)) {
+            const QString cause = apiFaultClass(end.http, end.reason, end.message);
+            fault(cause.isEmpty() ? QStringLiteral("api-error") : cause, end.reason, end.message);
+            break;
+        }
+        // A dropped stream: list again (retried with backoff) and go on.
+    }
+
+    if (!done && !m_cancel && !pod.terminated && !pod.running && seenPod) {
+        // The deadline came while the pod was still waiting: not the check's doing.
+        fault(QStringLiteral("pending-deadline"), lastWait.isEmpty() ? QStringLiteral("Pending") : lastWait,
+              QStringLiteral("pod %1 did not start before the check's deadline").arg(pod.name));
+    }
+    if (pod.terminated && faultCause.isEmpty() && !m_cancel && (pod.exitCode == 137 || pod.exitCode == 143)) {
+        // Killed by a signal: by the check's own doing (OOM), or by a deletion or eviction whose
+        // mark may reach us after the exit. The pod as it is now says which.
+        const kube::ApiResponse now = m_client.get(podsPath + QLatin1Char('/') + pod.name);
+        done = false; // fault() below records only while not done
+        if (now.http == 404) {
+            fault(QStringLiteral("pod-deleted"), QStringLiteral("NotFound"),
+                  QStringLiteral("pod %1 was deleted before the check finished (exit %2)").arg(pod.name).arg(pod.exitCode));
+        } else if (now.ok()) {
+            const PodView current = podView(now.object);
+            if (!current.disruption.isEmpty())
+                disruption = current.disruption, disruptionMessage = current.disruptionMessage;
+            if (current.deleting || !current.disruption.isEmpty())
+                fault(disruption.startsWith(QLatin1String("Eviction")) ? QStringLiteral("evicted") : QStringLiteral("pod-deleted"),
+                      disruption.isEmpty() ? QStringLiteral("Deleted") : disruption,
+                      QStringLiteral("pod %1 was %2 before the check finished (exit %3)%4")
+                          .arg(pod.name, disruption.startsWith(QLatin1String("Eviction")) ? QStringLiteral("evicted") : QStringLiteral("deleted"))
+                          .arg(pod.exitCode)
+                          .arg(disruptionMessage.isEmpty() ? QString() : QStringLiteral(": ") + disruptionMessage));
+        }
+        done = true;
+    }
+    // A log stream the fault (or a pod past its deadline) left open is ended: after 2 s the
+    // client's calls in flight (only the follower's) are cancelled.
+    auto stopFollower = [&] {
+        for (int i = 0; i < 40 && follower.joinable() && !followerDone; ++i)
+            QThread::msleep(50);
+        if (follower.joinable()) {
+            const bool forced = !followerDone;
+            if (forced)
+                m_client.cancel();
+            follower.join();
+            if (forced && !m_cancel)
+                m_client.resetCancel();
+        }
+    };
+    if (!faultCause.isEmpty() && !m_cancel) {
+        stopFollower();
+        QByteArray raw;
+        {
+            std::lock_guard lock(logMutex);
+            raw = log;
+        }
+        readContainerLog(c, raw);
+        c.cause = faultCause;
+        c.k8sReason = faultReason;
+        say(QStringLiteral("%1: other (%2): %3").arg(c.name, faultCause, faultMessage));
+        fail(CheckState::Other, faultMessage);
+        return;
     }
 
     if (m_cancel) {
@@ -603,9 +1027,12 @@ void Runner::runCheck(CheckRun& c) {
             follower.join();
         std::lock_guard lock(logMutex);
         readContainerLog(c, log);
+        c.cause = QStringLiteral("cancelled");
         fail(CheckState::Other, QStringLiteral("cancelled"));
         return;
     }
+    if (!pod.terminated)
+        stopFollower();
     if (follower.joinable())
         follower.join();
     QByteArray raw;
@@ -666,7 +1093,41 @@ void Runner::runCheck(CheckRun& c) {
     notify(c);
 }
 
-QString Runner::cleanup() {
+std::vector<RunResult::Leftover> deleteLeftovers(kube::Client& client, const QStringList& paths, int limitSec,
+                                                 const std::function<bool()>& cancelled) {
+    QStringList todo = paths;
+    QMap<QString, QString> errors;
+    QElapsedTimer clock;
+    clock.start();
+    int delay = 100;
+    while (!todo.isEmpty()) {
+        QStringList again;
+        bool retryable = false;
+        for (const QString& path : std::as_const(todo)) {
+            const kube::ApiResponse r = client.remove(path, kube::Propagation::Background);
+            if (r.ok() || r.http == 404) {
+                errors.remove(path);
+                continue;
+            }
+            errors[path] = r.message;
+            again << path;
+            // 401 has had its credential refresh inside the client; 403 will not change by waiting.
+            retryable = retryable || transientFault(r.http) || r.http == 409;
+        }
+        todo = again;
+        if (todo.isEmpty() || !retryable || clock.elapsed() >= qint64(limitSec) * 1000 || (cancelled && cancelled()))
+            break;
+        QThread::msleep(std::min<qint64>(delay, std::max<qint64>(1, qint64(limitSec) * 1000 - clock.elapsed())));
+        delay = std::min(delay * 2, 5000);
+    }
+    std::vector<RunResult::Leftover> left;
+    for (const QString& path : std::as_const(todo))
+        left.push_back({path, errors.value(path)});
+    return left;
+}
+
+QString Runner::cleanup(std::vector<RunResult::Leftover>& left) {
+    left.clear();
     if (!m_req.cleanup)
         return {};
     m_cleaning = true;
@@ -674,22 +1135,23 @@ QString Runner::cleanup() {
     const QString ns = m_req.namespace_;
     const QString rid = m_req.runId;
     say(QStringLiteral("Cleaning up run %1").arg(rid));
-    QStringList problems;
-    auto del = [&](const QString& path) {
-        const kube::ApiResponse r = m_client.remove(path, kube::Propagation::Background);
-        if (!r.ok() && r.http != 404)
-            problems << r.message;
-    };
+    QStringList paths;
     for (const QString& job : std::as_const(m_createdJobs))
-        del(QStringLiteral("/apis/batch/v1/namespaces/%1/jobs/%2").arg(ns, job));
-    del(QStringLiteral("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/aicr-validator-") + rid);
-    del(QStringLiteral("/api/v1/namespaces/%1/serviceaccounts/aicr-validator-%2").arg(ns, rid));
-    del(QStringLiteral("/api/v1/namespaces/%1/configmaps/aicr-snapshot-%2").arg(ns, rid));
-    del(QStringLiteral("/api/v1/namespaces/%1/configmaps/aicr-validation-%2").arg(ns, rid));
+        paths << QStringLiteral("/apis/batch/v1/namespaces/%1/jobs/%2").arg(ns, job);
+    paths << QStringLiteral("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/aicr-validator-") + rid
+          << QStringLiteral("/api/v1/namespaces/%1/serviceaccounts/aicr-validator-%2").arg(ns, rid)
+          << QStringLiteral("/api/v1/namespaces/%1/configmaps/aicr-snapshot-%2").arg(ns, rid)
+          << QStringLiteral("/api/v1/namespaces/%1/configmaps/aicr-validation-%2").arg(ns, rid);
+    left = deleteLeftovers(m_client, paths, m_req.cleanupSec);
     m_cleaning = false;
-    if (problems.isEmpty())
+    if (left.empty())
         return {};
-    const QString text = QStringLiteral("cleanup: ") + problems.join(QStringLiteral("; "));
+    QStringList names;
+    for (const RunResult::Leftover& l : left)
+        names << l.path.section(QLatin1Char('/'), -2);
+    const QString text = QStringLiteral("cleanup: %1 object(s) left on the cluster (%2): %3; `proofbench runs cleanup` deletes them later")
+                             .arg(left.size())
+                             .arg(names.join(QStringLiteral(", ")), left.front().error);
     say(text);
     return text;
 }

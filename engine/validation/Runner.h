@@ -10,6 +10,7 @@
 
 #include "catalog/Resolver.h"
 #include "core/Result.h"
+#include "kube/Client.h"
 #include "validation/Inference.h"
 #include "validation/Nccl.h"
 #include "validation/Score.h"
@@ -27,10 +28,6 @@
 #include <optional>
 #include <vector>
 
-namespace pb::kube {
-class Client;
-}
-
 namespace pb::validation {
 
 enum class CheckState { Pending, Running, Passed, Failed, Skipped, Other };
@@ -44,6 +41,12 @@ struct CheckRun {
     qint64 durationMs = 0;
     int exitCode = -1;
     QString message;           // termination message or the reason it failed/skipped
+    // For `other` (could not run or finish for a cause outside the check): the cause class
+    // ("api-unreachable", "unauthorized", "forbidden", "admission-rejected", "api-error",
+    // "image-pull", "unschedulable", "pod-deleted", "evicted", "pending-deadline", "cancelled",
+    // "not-run") and the Kubernetes reason (Status.reason, a waiting or condition reason); the
+    // Kubernetes message is in `message`.
+    QString cause, k8sReason;
     QByteArray log;            // the container log (the ##AICR-EXTRA## line removed)
     QStringList resultLines;   // "RESULT: ..." lines
     QJsonObject extra;         // the ##AICR-EXTRA## JSON
@@ -52,8 +55,21 @@ struct CheckRun {
     std::optional<InferenceResult> inference;
 };
 
-enum class RunState { Running, Passed, Failed, Cancelled, Error, ReadinessFailed };
-QString runStateName(RunState s); // "running", "passed", "failed", "cancelled", "error", "readiness-failed"
+// Incomplete: at least one check is `other` (a cluster fault kept it from running or finishing):
+// not evidence of failure, and not of success either.
+enum class RunState { Running, Passed, Failed, Cancelled, Error, ReadinessFailed, Incomplete };
+QString runStateName(RunState s); // "running", "passed", "failed", "cancelled", "error", "readiness-failed", "incomplete"
+
+// The process exit code of an incomplete run ("incomplete (cluster fault)"): next to aicr
+// validate's 0 passed, 2 invalid/readiness, 5 timeout, 8 failed, and evidence verify's 3 incomplete.
+constexpr int kExitIncomplete = 3;
+
+// A Kubernetes API answer that did not come from the check: its cause class ("api-unreachable",
+// "unauthorized", "forbidden", "admission-rejected", "api-error"), empty for an answer that is not a
+// fault (2xx, 404, 409).
+QString apiFaultClass(int http, const QString& reason, const QString& message);
+// Whether the answer is worth retrying (no answer, 429, 5xx, 410 on a write).
+bool transientFault(int http);
 
 struct RunRequest {
     catalog::RecipeResult recipe;
@@ -65,6 +81,12 @@ struct RunRequest {
     bool cleanup = true;
     int pendingTimeoutSec = 600;              // a pod that never starts
     int graceSec = 30;                        // beyond a check's timeout before we give up on it
+    int unschedulableSec = 120;               // a pod the scheduler cannot place (PodScheduled=False, Unschedulable)
+    int imagePullSec = 60;                    // a pod looping in ErrImagePull / ImagePullBackOff
+    int transientSec = 60;                    // retrying an unreachable API (backoff) before a check is `other`
+    int cleanupSec = 120;                     // retrying the deletes before what is left is recorded
+    int namespaceWaitSec = 120;               // waiting for a Terminating namespace to go before recreating it
+    int pollMs = 1000;                        // how often a pod that has not started is looked at
     QString runId;                            // empty: random 8 hex
 };
 
@@ -77,7 +99,14 @@ struct RunResult {
     std::vector<ConstraintCheck> readiness;
     std::vector<CheckRun> checks;             // in run order
     QStringList phasesRun;
-    int exitCode() const;                     // aicr's: 0 ok, 2 invalid/readiness, 8 a phase failed, 130 cancelled
+    // What cleanup could not delete (API paths, "/apis/batch/v1/namespaces/x/jobs/y"), each with why.
+    struct Leftover {
+        QString path, error;
+    };
+    std::vector<Leftover> leftovers;
+    bool incomplete() const;                  // any check `other`
+    // aicr's: 0 ok, 2 invalid/readiness, 8 a check failed, 130 cancelled; 3 incomplete (cluster fault)
+    int exitCode() const;
     const CheckRun* check(const QString& name) const;
 };
 
@@ -103,7 +132,13 @@ class Runner {
 
   private:
     void runCheck(CheckRun& check);
-    QString cleanup(); // returns what could not be deleted, empty when all went
+    // Deletes what the run created, retrying (backoff) until all went or cleanupSec passed; fills
+    // `left` with what is still there; returns a sentence about it, empty when all went.
+    QString cleanup(std::vector<RunResult::Leftover>& left);
+    // `call` retried while the answer is transient (no answer, 429, 5xx), with backoff, until it
+    // is not or transientSec passed (or cancel).
+    kube::ApiResponse retrying(const std::function<kube::ApiResponse()>& call, const QString& what);
+    bool sleepUnlessCancelled(int ms);
 
     void notify(const CheckRun& c);
     void say(const QString& message);
@@ -126,5 +161,11 @@ constexpr qsizetype kMaxCheckLogBytes = 64ll * 1024 * 1024;
 void appendBounded(QByteArray& log, QByteArrayView chunk, qsizetype limit = kMaxCheckLogBytes);
 // Splits RESULT: and ##AICR-EXTRA## lines out of a raw log (log keeps everything but the EXTRA line).
 void readContainerLog(CheckRun& check, const QByteArray& raw);
+
+// Deletes objects a run left on the cluster (`runs cleanup`): each path is deleted (background
+// propagation), retried with backoff until it goes or `limitSec` passes; returns what is still
+// there (404 counts as gone).
+std::vector<RunResult::Leftover> deleteLeftovers(kube::Client& client, const QStringList& paths, int limitSec,
+                                                 const std::function<bool()>& cancelled = {});
 
 } // namespace pb::validation

@@ -4,11 +4,16 @@
 
 #include "validation/Inference.h"
 #include "validation/Nccl.h"
+#include "validation/Runner.h"
 #include "validation/Score.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace pb;
 using namespace pb::validation;
@@ -710,6 +715,111 @@ class TestPerf : public QObject {
         QCOMPARE(s.verdict, Verdict::Passed);
         QCOMPARE(s.stdoutLines.value(0), QStringLiteral("RESULT: Inference throughput: 2320.72 tokens/sec"));
         QCOMPARE(s.stdoutLines.value(1), QStringLiteral("RESULT: Inference TTFT p99: 3833.39 ms"));
+    }
+
+    // ---- issue #20: values that cannot be measurements, and inputs without end -----------------
+    void ncclNonFiniteAndNegative_data() {
+        QTest::addColumn<QByteArray>("row");
+        QTest::addColumn<QString>("says");
+        QTest::addRow("inf busbw") << QByteArray("  8589934592    2147483648     float     sum      -1  22222.2  386.56  inf      0  22222.2  386.56  723.0      0")
+                                   << QStringLiteral("busbw 'inf' is not a finite number");
+        QTest::addRow("nan algbw") << QByteArray("  8589934592    2147483648     float     sum      -1  22222.2  nan  723.0      0  22222.2  386.56  723.0      0")
+                                   << QStringLiteral("algbw 'nan' is not a finite number");
+        QTest::addRow("negative size") << QByteArray(" -8589934592    2147483648     float     sum      -1  22222.2  386.56  723.0      0  22222.2  386.56  723.0      0")
+                                       << QStringLiteral("size '-8589934592' is negative");
+        QTest::addRow("negative busbw") << QByteArray("  8589934592    2147483648     float     sum      -1  22222.2  386.56  -723.0      0  22222.2  386.56  723.0      0")
+                                        << QStringLiteral("busbw '-723.0' is negative");
+    }
+    void ncclNonFiniteAndNegative() {
+        QFETCH(QByteArray, row);
+        QFETCH(QString, says);
+        const QByteArray log = "# nccl-tests version 2.13.9\n"
+                               "#                                                              out-of-place                       in-place\n"
+                               "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                               "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+                               "  1073741824     268435456     float     sum      -1   2900.0  370.26  694.2      0   2900.0  370.26  694.2      0\n" +
+                               row + "\n# Avg bus bandwidth    : 700.1\n";
+        const auto r = parseNccl(log, QStringLiteral("run.log"));
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().file, QStringLiteral("run.log"));
+        QCOMPARE(r.error().line, 6); // the file and the line, as the issue asks
+        QVERIFY2(r.error().message.contains(says), qPrintable(r.error().toString()));
+        // A validator's own log with such a row fails its check's scoring with the line.
+        CheckRun c;
+        c.name = QStringLiteral("nccl-all-reduce-bw");
+        c.log = log;
+        scoreCheck(c, catalog::RecipeResult{});
+        QVERIFY(c.score && c.score->verdict == Verdict::Failed);
+        QVERIFY2(c.score->message.contains(QLatin1String("log line 6")), qPrintable(c.score->message));
+    }
+    void ncclFooterInf() {
+        const QByteArray log = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                               "  1073741824     268435456     float     sum      -1   2900.0  370.26  694.2      0   2900.0  370.26  694.2      0\n"
+                               "# Avg bus bandwidth    : inf\n";
+        const auto r = parseNccl(log, QStringLiteral("f.log"));
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().line, 3);
+    }
+    void inferenceNonFinite() {
+        const QByteArray csv = "Metric,avg,min,max,p99,p90,p50\n"
+                               "Time to First Token (ms),120.0,50.0,300.0,290.0,200.0,110.0\n"
+                               "Output Token Throughput (tokens/sec),inf,,,,,\n";
+        const auto r = parseInference(csv, PerfKind::AIPerf, QStringLiteral("x.csv"));
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().file, QStringLiteral("x.csv"));
+        QCOMPARE(r.error().line, 3);
+        QVERIFY2(r.error().message.contains(QLatin1String("not a finite number")), qPrintable(r.error().toString()));
+        const QByteArray negative = "Metric,avg,min,max,p99,p90,p50\n"
+                                    "Time to First Token (ms),120.0,-50.0,300.0,290.0,200.0,110.0\n";
+        const auto n = parseInference(negative, PerfKind::AIPerf, QStringLiteral("y.csv"));
+        QVERIFY(!n.ok());
+        QCOMPARE(n.error().line, 2);
+        QVERIFY2(n.error().message.contains(QLatin1String("negative")), qPrintable(n.error().toString()));
+    }
+    void nonRegularAndOversizedInputsAreRefused() {
+        // /dev/zero never ends; a FIFO may never end: both are refused before a byte is read.
+        const auto zero = parseNcclFile(QStringLiteral("/dev/zero"));
+        QVERIFY(!zero.ok());
+        QVERIFY2(zero.error().message.contains(QLatin1String("not a regular file")), qPrintable(zero.error().toString()));
+        const auto zeroInf = parseInferenceFile(QStringLiteral("/dev/zero"), PerfKind::AIPerf);
+        QVERIFY(!zeroInf.ok());
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("endless"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QElapsedTimer clock;
+        clock.start();
+        const auto f = parseNcclFile(fifo);
+        QVERIFY(!f.ok());
+        QVERIFY2(f.error().message.contains(QLatin1String("not a regular file")), qPrintable(f.error().toString()));
+        QVERIFY(!parseInferenceFile(fifo, PerfKind::GenAIPerf).ok());
+        QVERIFY(clock.elapsed() < 2000); // never waits for a writer
+        // Over the size limit (a sparse file: no disk): refused by its size, not read.
+        const QString big = dir.filePath(QStringLiteral("big.json"));
+        QFile b(big);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        QVERIFY(b.resize(kMaxInferenceReportBytes + 1));
+        b.close();
+        const auto large = parseInferenceFile(big, PerfKind::AIPerf);
+        QVERIFY(!large.ok());
+        QVERIFY2(large.error().message.contains(QLatin1String("limit")), qPrintable(large.error().toString()));
+        const QString bigLog = dir.filePath(QStringLiteral("big.log"));
+        QFile bl(bigLog);
+        QVERIFY(bl.open(QIODevice::WriteOnly));
+        QVERIFY(bl.resize(kMaxNcclLogBytes + 1));
+        bl.close();
+        const auto largeLog = parseNcclFile(bigLog);
+        QVERIFY(!largeLog.ok());
+        QVERIFY2(largeLog.error().message.contains(QLatin1String("limit")), qPrintable(largeLog.error().toString()));
+    }
+    void reportTimeIsRead() {
+        PB_REQUIRE_SHARED(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json"));
+        const auto j = parseInferenceFile(pbtest::sharedData(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json")), PerfKind::AIPerf);
+        QVERIFY(j.ok());
+        QCOMPARE(j->recordedAt.toSecsSinceEpoch(), QDateTime(QDate(2026, 5, 1), QTime(5, 31, 46), Qt::UTC).toSecsSinceEpoch());
+        const auto c = parseInferenceFile(pbtest::sharedData(QStringLiteral("perf/inference/aiperf-legacy-records_profile_export_aiperf.csv")), PerfKind::AIPerf);
+        QVERIFY(c.ok());
+        QVERIFY(c->recordedAt.isValid());
+        QCOMPARE(c->recordedAt.date(), QDate(2025, 10, 3));
     }
 };
 

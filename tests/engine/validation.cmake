@@ -6,6 +6,14 @@ if(TARGET pb-kube-testserver)
   target_compile_definitions(tst_validation PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>")
 endif()
 
+# Issue #20: every cluster fault scripted in the test server gives `other` with its cause, an
+# incomplete run (exit 3), the cleanup and its leftovers, and the signing rule.
+if(TARGET pb-kube-testserver)
+  pb_add_test(tst_validationfaults SOURCES tst_validationfaults.cpp KubeTestServer.h LIBS pb_engine)
+  add_dependencies(tst_validationfaults pb-kube-testserver)
+  target_compile_definitions(tst_validationfaults PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>")
+endif()
+
 # Issue #10: every input has a limit and a clear error.
 pb_add_test(tst_limits SOURCES tst_limits.cpp LIBS pb_engine)
 

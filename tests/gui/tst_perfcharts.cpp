@@ -210,6 +210,105 @@ class TestPerfCharts : public QObject {
         QVERIFY(chart.yAxis->label().contains(QLatin1String("GB/s")));
     }
 
+    // Issue #20: one metric per chart, with that metric's unit (output-throughput is not ms).
+    void historyUnitFollowsMetric() {
+        std::vector<pb::store::HistoryPoint> points;
+        const QDateTime t0(QDate(2026, 5, 1), QTime(5, 0), QTimeZone::utc());
+        for (int i = 0; i < 3; ++i) {
+            pb::store::HistoryPoint tput;
+            tput.runId = i + 1;
+            tput.at = t0.addDays(i);
+            tput.metric = QStringLiteral("output-throughput");
+            tput.unit = QStringLiteral("tokens/s");
+            tput.value = 50000 + 1000 * i;
+            tput.source = QStringLiteral("import profile_export_aiperf.json");
+            points.push_back(tput);
+            pb::store::HistoryPoint ttft = tput;
+            ttft.metric = QStringLiteral("ttft-p99");
+            ttft.unit = QStringLiteral("ms");
+            ttft.value = 1800;
+            points.push_back(ttft); // the last point of each run is in ms
+        }
+        HistoryChart chart;
+        chart.resize(800, 400);
+        chart.setHistory(QStringLiteral("output-throughput"), points);
+        QCOMPARE(chart.unit(), QStringLiteral("tokens/s"));
+        QCOMPARE(chart.yAxis->label(), QStringLiteral("output-throughput (tokens/s)"));
+        QVERIFY(!chart.yAxis->label().contains(QLatin1String("ms")));
+        QCOMPARE(chart.valueGraph()->dataCount(), 3); // the ttft points are not on this chart
+        chart.setHistory(QStringLiteral("ttft-p99"), points);
+        QCOMPARE(chart.yAxis->label(), QStringLiteral("ttft-p99 (ms)"));
+    }
+
+    // Imports whose report gives no time are drawn apart (hollow, "time unknown"), and the legend
+    // names the sources instead of "run N".
+    void historyUnknownTimeAndSources() {
+        std::vector<pb::store::HistoryPoint> points;
+        const QDateTime t0(QDate(2026, 5, 1), QTime(5, 0), QTimeZone::utc());
+        const char* files[] = {"import a100-oke.txt", "import h100-p5.txt", "lab-a run 1a2b3c4d"};
+        for (int i = 0; i < 3; ++i) {
+            pb::store::HistoryPoint p;
+            p.runId = i + 1;
+            p.at = t0.addDays(i);
+            p.metric = QStringLiteral("busbw");
+            p.unit = QStringLiteral("GB/s");
+            p.value = 300 + i;
+            p.effectiveThreshold = 270;
+            p.source = QLatin1String(files[i]);
+            p.timeKnown = i != 0;
+            points.push_back(p);
+        }
+        HistoryChart chart;
+        chart.resize(800, 400);
+        chart.setHistory(QStringLiteral("busbw"), points);
+        QCOMPARE(chart.unknownTimeGraph()->dataCount(), 1);
+        QCOMPARE(chart.passGraph()->dataCount() + chart.failGraph()->dataCount(), 2);
+        QVERIFY(chart.legend->hasItemWithPlottable(chart.unknownTimeGraph()));
+        QCOMPARE(chart.sources(), (QStringList{QLatin1String(files[0]), QLatin1String(files[1]), QLatin1String(files[2])}));
+        const QString legend = chart.valueGraph()->name();
+        QVERIFY2(legend.contains(QLatin1String("a100-oke.txt")) && legend.contains(QLatin1String("lab-a run")), qPrintable(legend));
+        QVERIFY(!legend.startsWith(QLatin1String("run ")));
+        // Every point known: no "time unknown" entry.
+        for (pb::store::HistoryPoint& p : points)
+            p.timeKnown = true;
+        chart.setHistory(QStringLiteral("busbw"), points);
+        QVERIFY(!chart.legend->hasItemWithPlottable(chart.unknownTimeGraph()));
+    }
+
+    // The TTFT limit's label and its 1.1x pass line's label never overlap, even on a short chart
+    // where the two lines are a few pixels apart.
+    void inferenceLabelsDoNotOverlap_data() {
+        QTest::addColumn<int>("height");
+        QTest::addRow("short") << 220;
+        QTest::addRow("tall") << 600;
+    }
+    void inferenceLabelsDoNotOverlap() {
+        QFETCH(int, height);
+        InferenceResult r;
+        r.outputTokensPerSec = 52000;
+        r.ttftMs.p50 = 900;
+        r.ttftMs.p90 = 1500;
+        r.ttftMs.p99 = 1900;
+        pb::catalog::Constraint tput, ttft;
+        tput.name = QStringLiteral("inference-throughput");
+        tput.value = QStringLiteral(">= 50000");
+        ttft.name = QStringLiteral("inference-ttft-p99");
+        ttft.value = QStringLiteral("<= 2000 ms");
+        const CheckScore score = scoreInference(QStringLiteral("inference-perf"), r, {tput, ttft});
+        InferenceChart chart;
+        chart.resize(900, height);
+        chart.setResult(r, score.metrics);
+        chart.replot();
+        QVERIFY(chart.ttftLimitLabel() && chart.ttftPassLabel());
+        auto rect = [](QCPItemText* t) { return QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()).normalized(); };
+        const QRectF limit = rect(chart.ttftLimitLabel()), pass = rect(chart.ttftPassLabel());
+        QVERIFY2(!limit.intersects(pass), qPrintable(QStringLiteral("limit %1,%2 %3x%4 / pass %5,%6 %7x%8")
+                                                          .arg(limit.x()).arg(limit.y()).arg(limit.width()).arg(limit.height())
+                                                          .arg(pass.x()).arg(pass.y()).arg(pass.width()).arg(pass.height())));
+        QVERIFY(chart.ttftLimitLabel()->text().startsWith(QLatin1String("p99 limit")));
+        QVERIFY(chart.ttftPassLabel()->text().contains(QStringLiteral("1.1×")));
+    }
+
     void exportFormats() {
         pb::Result<NcclResult> r = parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
         QVERIFY(r);

@@ -8,6 +8,7 @@
 #include "validation/Nccl.h"
 #include "validation/Score.h"
 
+#include <QBrush>
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -157,6 +158,48 @@ class TestRunModels : public QObject {
                     .contains(model.index(1, RunListModel::RecipeColumn).data().toString()));
         model.setRuns({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // Issue #20: a check that could not run shows its cause first; a run with such checks counts
+    // them apart ("other") and is drawn in the `other` colour, not as failed.
+    void otherChecksAndIncompleteRuns() {
+        CheckRun c = check(QStringLiteral("deployment"), QStringLiteral("operator-health"), CheckState::Other);
+        c.cause = QStringLiteral("image-pull");
+        c.k8sReason = QStringLiteral("ImagePullBackOff");
+        c.message = QStringLiteral("pod x could not pull ghcr.io/nvidia/aicr-validators/deployment:v1 for 60 s: Back-off pulling image");
+        CheckTableModel checks;
+        checks.setChecks({c});
+        const QString msg = checks.index(0, CheckTableModel::MessageColumn).data().toString();
+        QVERIFY2(msg.startsWith(QLatin1String("[image-pull, ImagePullBackOff] pod x could not pull")), qPrintable(msg));
+        QVERIFY(checks.index(0, CheckTableModel::StateColumn).data(Qt::ToolTipRole).toString().contains(QLatin1String("not a failure")));
+
+        std::unique_ptr<pbgui::SeededDb> db = pbgui::seededDatabase();
+        QVERIFY2(db->error.isEmpty(), qPrintable(db->error));
+        pb::store::RunStore store(*db->db);
+        RunResult run;
+        run.runId = QStringLiteral("faulty01");
+        run.state = RunState::Incomplete;
+        run.started = run.finished = QDateTime::currentDateTimeUtc();
+        run.phasesRun = {c.phase};
+        run.checks = {c, check(QStringLiteral("deployment"), QStringLiteral("expected-resources"), CheckState::Passed)};
+        pb::store::RunHeader h;
+        h.coordinate = QStringLiteral("lab");
+        pb::Result<qint64> id = store.begin(h, run.runId, run.checks);
+        QVERIFY(id);
+        QVERIFY(store.finish(*id, run));
+        QVERIFY(store.saveLeftovers(*id, {{QStringLiteral("/api/v1/namespaces/aicr-validation/configmaps/aicr-snapshot-faulty01"),
+                                           QStringLiteral("403 Forbidden")}}));
+        pb::Result<std::vector<pb::store::RunSummary>> list = store.list();
+        QVERIFY(list && list->size() == 1);
+        QCOMPARE(list->front().other, 1);
+        QCOMPARE(list->front().failed, 0);
+        QCOMPARE(list->front().leftovers, 1);
+        RunListModel model;
+        model.setRuns(*list);
+        QCOMPARE(model.index(0, RunListModel::StateColumn).data().toString(), QStringLiteral("incomplete"));
+        QCOMPARE(model.index(0, RunListModel::ChecksColumn).data().toString(), QStringLiteral("1/2 passed, 1 other"));
+        QCOMPARE(model.index(0, RunListModel::StateColumn).data(Qt::ForegroundRole).value<QBrush>().color(),
+                 CheckTableModel::stateColor(CheckState::Other));
     }
 
     void kubeContexts() {

@@ -10,6 +10,7 @@
 #include "ValidationPane.h"
 
 #include <QJsonArray>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -126,6 +127,53 @@ class TestValidationPane : public QObject {
         QVERIFY(pbgui::findNamed<QPushButton>(m_pane.get(), "startButton")->isEnabled());
     }
 
+    // Issue #20: a check whose pod is deleted is `other`, the run "Incomplete (cluster fault)"; what
+    // the cleanup could not delete (the token user may not delete ConfigMaps) is shown with a button
+    // that deletes it with the credentials chosen now.
+    void incompleteRunAndLeftovers() {
+        pbtest::KubeTestServer server;
+        QJsonObject script = pbgui::ncclScript(3000);
+        QJsonObject checks = script.value(QStringLiteral("checks")).toObject();
+        QJsonObject nccl = checks.value(QStringLiteral("nccl-all-reduce-bw")).toObject();
+        nccl.insert(QStringLiteral("podFault"), QStringLiteral("Deleted"));
+        nccl.insert(QStringLiteral("faultAfterMs"), 100);
+        checks.insert(QStringLiteral("nccl-all-reduce-bw"), nccl);
+        script.insert(QStringLiteral("checks"), checks);
+        script.insert(QStringLiteral("rbac"), QJsonObject{{QStringLiteral("user"), QStringLiteral("jane")},
+                                                          {QStringLiteral("deny"), QJsonArray{QStringLiteral("delete configmaps")}}});
+        QVERIFY(server.start(script));
+        m_pane->addKubeconfig(server.kubeconfig());
+        QVERIFY(m_pane->selectContext(server.kubeconfig(), QStringLiteral("pb-token")));
+        QVERIFY(m_pane->selectRecipe(QLatin1String(pbgui::kNcclVersion), QLatin1String(pbgui::kNcclRecipe)));
+        m_pane->setPhases({QStringLiteral("performance")});
+        QSignalSpy finished(m_pane->controller(), &ValidationController::finished);
+        QTest::mouseClick(pbgui::findNamed<QPushButton>(m_pane.get(), "startButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(m_pane->controller()->lastResult().state, RunState::Incomplete);
+        QVERIFY2(m_pane->bannerText().startsWith(QLatin1String("Incomplete (cluster fault)")), qPrintable(m_pane->bannerText()));
+        QCOMPARE(m_pane->checksModel()->index(0, CheckTableModel::StateColumn).data().toString(), QStringLiteral("other"));
+        QCOMPARE(m_pane->runsModel()->run(0)->state, QStringLiteral("incomplete"));
+
+        QLabel* left = m_pane->leftoversLabel();
+        QPushButton* del = m_pane->deleteLeftoversButton();
+        QVERIFY(left->isVisible() && del->isVisible() && del->isEnabled());
+        QVERIFY2(left->text().contains(QLatin1String("configmaps")), qPrintable(left->text()));
+
+        // Delete them with the certificate user (allowed), chosen in the cluster list.
+        QVERIFY(m_pane->selectContext(server.kubeconfig(), QStringLiteral("pb-cert")));
+        QSignalSpy cleaned(m_pane->controller(), &ValidationController::cleanupFinished);
+        QTest::mouseClick(del, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(cleaned.size(), 1, 30000);
+        QCOMPARE(cleaned.first().at(2).toInt(), 0);
+        QTRY_VERIFY(!left->isVisible());
+        std::unique_ptr<pb::kube::Client> client = server.client();
+        const pb::kube::ApiResponse cms = client->get(QStringLiteral("/api/v1/namespaces/aicr-validation/configmaps"));
+        QVERIFY(cms.ok());
+        const QString runId = m_pane->controller()->lastResult().runId;
+        for (const QJsonValue& j : cms.object.value(QLatin1String("items")).toArray())
+            QVERIFY(!j.toObject().value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString().endsWith(runId));
+    }
+
   private:
     void choose(pbtest::KubeTestServer& server) {
         m_pane->addKubeconfig(server.kubeconfig());
@@ -146,7 +194,10 @@ class TestValidationPane : public QObject {
         pb::widgets::NcclChart* chart = m_pane->ncclChart();
         QCOMPARE(chart->runCount(), 1);
         QCOMPARE(chart->outOfPlaceGraph(0)->dataCount(), 8);
-        QVERIFY(chart->outOfPlaceGraph(0)->name().contains(QStringLiteral("run %1").arg(id)));
+        // The legend names the source: the context and the run's id, not "run N".
+        QVERIFY2(chart->outOfPlaceGraph(0)->name().contains(QStringLiteral("pb-cert run %1").arg(m_pane->controller()->lastResult().runId)),
+                 qPrintable(chart->outOfPlaceGraph(0)->name()));
+        Q_UNUSED(id)
         QVERIFY(chart->thresholdLine());
         QCOMPARE(chart->thresholdLine()->point1->coords().y(), 300.0);
         QCOMPARE(chart->toleranceLine()->point1->coords().y(), 270.0);

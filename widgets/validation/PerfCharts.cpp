@@ -323,6 +323,7 @@ InferenceChart::InferenceChart(QWidget* parent) : PerfChart(parent) {
 }
 
 void InferenceChart::clearResult() {
+    m_ttftLimitLabel = m_ttftPassLabel = nullptr;
     m_throughput->data()->clear();
     m_ttft->data()->clear();
     for (int i = itemCount() - 1; i >= 0; --i)
@@ -369,8 +370,16 @@ void InferenceChart::setResult(const validation::InferenceResult& result, const 
     }
     if (ttft && ttft->threshold) {
         const Threshold& t = *ttft->threshold;
-        horizontalLine(m_right, t.value, kThreshold, Qt::SolidLine, tr("p99 limit %1 ms").arg(number(t.value)));
-        horizontalLine(m_right, t.effective(), kTolerance, Qt::DashLine, tr("pass %1×").arg(t.tolerance));
+        // The limit and its 1.1x pass line are close: the higher line's label goes above it, the
+        // lower's below it, so the two never overlap whatever the scale.
+        QCPItemText *limitLabel = nullptr, *passLabel = nullptr;
+        horizontalLine(m_right, t.value, kThreshold, Qt::SolidLine, tr("p99 limit %1 ms").arg(number(t.value)), &limitLabel);
+        horizontalLine(m_right, t.effective(), kTolerance, Qt::DashLine, tr("pass %1×").arg(t.tolerance), &passLabel);
+        const bool passAbove = t.effective() >= t.value;
+        (passAbove ? passLabel : limitLabel)->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        (passAbove ? limitLabel : passLabel)->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        m_ttftLimitLabel = limitLabel;
+        m_ttftPassLabel = passLabel;
         maxR = std::max(maxR, t.effective());
     }
     m_left->axis(QCPAxis::atLeft)->setRange(0, maxL > 0 ? maxL * 1.2 : 1);
@@ -401,6 +410,11 @@ HistoryChart::HistoryChart(QWidget* parent) : PerfChart(parent) {
     m_fail->setName(tr("fail"));
     m_fail->setLineStyle(QCPGraph::lsNone);
     m_fail->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kFail, 9));
+    m_unknownTime = addGraph();
+    m_unknownTime->setName(tr("time unknown (drawn at import)"));
+    m_unknownTime->setLineStyle(QCPGraph::lsNone);
+    m_unknownTime->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x75, 0x75, 0x75), 1.6), Qt::white, 9));
+    m_unknownTime->removeFromLegend();
     m_thresholdGraph = addGraph();
     m_thresholdGraph->setName(tr("pass line (effective threshold)"));
     m_thresholdGraph->setLineStyle(QCPGraph::lsStepLeft);
@@ -413,27 +427,52 @@ HistoryChart::HistoryChart(QWidget* parent) : PerfChart(parent) {
 }
 
 void HistoryChart::setHistory(const QString& title, const std::vector<store::HistoryPoint>& points) {
-    QVector<double> x, y, px, py, fx, fy, tx, ty;
+    QVector<double> x, y, px, py, fx, fy, tx, ty, ux, uy;
     double maxY = 0;
     QString unit;
+    m_sources.clear();
+    // One metric per chart: its own points, and the unit they were measured in.
+    bool anyOfTitle = false;
+    for (const store::HistoryPoint& p : points)
+        anyOfTitle = anyOfTitle || p.metric == title;
     for (const store::HistoryPoint& p : points) {
+        if (anyOfTitle && p.metric != title)
+            continue;
         const double key = double(p.at.toMSecsSinceEpoch()) / 1000.0;
         x << key;
         y << p.value;
-        (p.pass ? px : fx) << key;
-        (p.pass ? py : fy) << p.value;
+        if (!p.timeKnown) {
+            // An import whose report did not say when it ran: drawn at the import time, hollow.
+            ux << key;
+            uy << p.value;
+        } else {
+            (p.pass ? px : fx) << key;
+            (p.pass ? py : fy) << p.value;
+        }
         maxY = std::max(maxY, p.value);
         if (p.effectiveThreshold) {
             tx << key;
             ty << *p.effectiveThreshold;
             maxY = std::max(maxY, *p.effectiveThreshold);
         }
-        unit = p.unit;
+        if (unit.isEmpty())
+            unit = p.unit;
+        if (!p.source.isEmpty() && !m_sources.contains(p.source))
+            m_sources << p.source;
     }
     m_values->setData(x, y, true);
     m_pass->setData(px, py, true);
     m_fail->setData(fx, fy, true);
+    m_unknownTime->setData(ux, uy, true);
+    m_unknownTime->removeFromLegend();
+    if (!ux.isEmpty())
+        m_unknownTime->addToLegend();
     m_thresholdGraph->setData(tx, ty, true);
+    // The legend names where the points came from (a file, a context's run), not "run N".
+    m_values->setName(m_sources.isEmpty() ? tr("measured")
+                      : m_sources.size() <= 3 ? m_sources.join(QStringLiteral(", "))
+                                              : tr("%1, %2 and %n more", nullptr, int(m_sources.size() - 2)).arg(m_sources.at(0), m_sources.at(1)));
+    m_unit = unit;
     yAxis->setLabel(unit.isEmpty() ? title : QStringLiteral("%1 (%2)").arg(title, unit));
     if (!x.isEmpty()) {
         const double span = std::max(3600.0, x.back() - x.front());

@@ -107,9 +107,13 @@ class InferenceChart : public PerfChart {
     QCPBars* ttftBars() const { return m_ttft; }
     QCPAxisRect* throughputRect() const { return m_left; }
     QCPAxisRect* ttftRect() const { return m_right; }
+    // The TTFT limit's and its pass line's labels (null without a TTFT threshold).
+    QCPItemText* ttftLimitLabel() const { return m_ttftLimitLabel; }
+    QCPItemText* ttftPassLabel() const { return m_ttftPassLabel; }
 
   private:
     QCPAxisRect *m_left = nullptr, *m_right = nullptr;
+    QCPItemText *m_ttftLimitLabel = nullptr, *m_ttftPassLabel = nullptr;
     QCPBars *m_throughput = nullptr, *m_ttft = nullptr;
 };
 
@@ -117,9 +121,14 @@ class HistoryChart : public PerfChart {
     Q_OBJECT
   public:
     explicit HistoryChart(QWidget* parent = nullptr);
-    // The points of one metric (e.g. busbw), oldest first.
+    // The points of one metric (`title`, e.g. busbw; points of other metrics are left out), oldest
+    // first. The axis unit is that metric's; imports with no known time are drawn hollow at their
+    // import time; the legend names the sources (files, contexts' runs).
     void setHistory(const QString& title, const std::vector<store::HistoryPoint>& points);
 
+    QString unit() const { return m_unit; }
+    QStringList sources() const { return m_sources; }
+    QCPGraph* unknownTimeGraph() const { return m_unknownTime; }
     QCPGraph* valueGraph() const { return m_values; }
     QCPGraph* passGraph() const { return m_pass; }
     QCPGraph* failGraph() const { return m_fail; }
@@ -127,6 +136,9 @@ class HistoryChart : public PerfChart {
 
   private:
     QCPGraph *m_values = nullptr, *m_pass = nullptr, *m_fail = nullptr, *m_thresholdGraph = nullptr;
+    QCPGraph* m_unknownTime = nullptr;
+    QString m_unit;
+    QStringList m_sources;
 };
 
 } // namespace pb::widgets

@@ -59,6 +59,13 @@ using validation::RunState;
 
 namespace {
 
+// Where a run's figures came from, for legends: the imported file, or the context and run id.
+QString sourceLabel(const store::RunSummary& s, const validation::CheckRun& c) {
+    if (s.source == QLatin1String("import"))
+        return QObject::tr("import %1").arg(QFileInfo(c.image).fileName());
+    return s.context.isEmpty() ? QObject::tr("run %1").arg(s.runUid) : QObject::tr("%1 run %2").arg(s.context, s.runUid);
+}
+
 const QColor kInfoTint(0xe3, 0xf2, 0xfd), kInfoInk(0x0d, 0x47, 0xa1);
 const QColor kPassTint(0xe8, 0xf5, 0xe9), kPassInk(0x1b, 0x5e, 0x20);
 const QColor kFailTint(0xff, 0xeb, 0xee), kFailInk(0xb7, 0x1c, 0x1c);
@@ -104,6 +111,7 @@ ValidationPane::ValidationPane(db::Database& db, QWidget* parent) : QWidget(pare
     connect(m_controller, &ValidationController::checkChanged, this, &ValidationPane::onCheckChanged);
     connect(m_controller, &ValidationController::logChunk, this, &ValidationPane::onLogChunk);
     connect(m_controller, &ValidationController::finished, this, &ValidationPane::onFinished);
+    connect(m_controller, &ValidationController::cleanupFinished, this, &ValidationPane::onCleanupFinished);
 
     m_ticker = new QTimer(this);
     m_ticker->setInterval(500);
@@ -305,9 +313,14 @@ QGroupBox* ValidationPane::buildRunBox(QWidget* form) {
     runGrid->addWidget(new QLabel(tr("Signing key"), runBox), 2, 0);
     runGrid->addWidget(m_keyFile, 2, 1);
     runGrid->addWidget(keyBrowse, 2, 2);
-    runGrid->addWidget(new QLabel(tr("Output"), runBox), 3, 0);
-    runGrid->addWidget(m_outDir, 3, 1);
-    runGrid->addWidget(outBrowse, 3, 2);
+    // A run a cluster fault left incomplete is not signed unless asked (validate --sign-incomplete).
+    m_signIncomplete = new QCheckBox(tr("Sign even if a cluster fault leaves the run incomplete"), runBox);
+    m_signIncomplete->setObjectName(QStringLiteral("signIncompleteCheck"));
+    m_signIncomplete->setToolTip(tr("The statement and pointer then say \"incomplete (cluster fault)\""));
+    runGrid->addWidget(m_signIncomplete, 3, 1, 1, 2);
+    runGrid->addWidget(new QLabel(tr("Output"), runBox), 4, 0);
+    runGrid->addWidget(m_outDir, 4, 1);
+    runGrid->addWidget(outBrowse, 4, 2);
     runGrid->setColumnStretch(1, 1);
 
     return runBox;
@@ -409,7 +422,24 @@ QWidget* ValidationPane::buildResults() {
     resultsSplit->setSizes({200, 520});
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(4, 8, 6, 4);
+    // What a run could not delete from the cluster, with the button that deletes it later.
+    m_leftoversRow = new QWidget(right);
+    m_leftoversRow->setObjectName(QStringLiteral("leftoversRow"));
+    auto* leftLayout = new QHBoxLayout(m_leftoversRow);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_leftovers = new QLabel(m_leftoversRow);
+    m_leftovers->setObjectName(QStringLiteral("leftoversLabel"));
+    m_leftovers->setWordWrap(true);
+    m_leftovers->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_deleteLeftovers = new QPushButton(tr("Delete leftovers"), m_leftoversRow);
+    m_deleteLeftovers->setObjectName(QStringLiteral("deleteLeftoversButton"));
+    m_deleteLeftovers->setToolTip(tr("Delete what this run left on the cluster (as 'proofbench runs cleanup' does)"));
+    connect(m_deleteLeftovers, &QPushButton::clicked, this, &ValidationPane::deleteLeftovers);
+    leftLayout->addWidget(m_leftovers, 1);
+    leftLayout->addWidget(m_deleteLeftovers, 0, Qt::AlignTop);
+    m_leftoversRow->hide();
     rightLayout->addWidget(m_banner);
+    rightLayout->addWidget(m_leftoversRow);
     rightLayout->addWidget(m_runTitle);
     rightLayout->addWidget(resultsSplit, 1);
 
@@ -677,6 +707,7 @@ void ValidationPane::start() {
             return;
         }
         s.key = std::make_shared<sigstore::crypto::Pkey>(std::move(*key));
+        s.signIncomplete = m_signIncomplete->isChecked();
     }
 
     m_logs.clear();
@@ -709,7 +740,7 @@ void ValidationPane::onPlanned(qint64 rowId, const QString& runId, const std::ve
                                const catalog::RecipeResult& recipe) {
     m_recipe = recipe;
     m_coordinate = recipe.recipeName();
-    m_runLabel = tr("run %1").arg(rowId);
+    m_runLabel = tr("run %1").arg(runId);
     m_liveChecks = plan;
     m_checks->setChecks(plan);
     m_runTitle->setText(tr("Run %1 (%2) of %3: %n check(s)", nullptr, int(plan.size())).arg(rowId).arg(runId, m_coordinate));
@@ -784,6 +815,12 @@ void ValidationPane::onFinished(qint64 rowId, const RunResult& result, const QSt
     case RunState::ReadinessFailed:
         showBanner(tr("Cluster not ready for this recipe"), result.reason, kFailTint, kFailInk);
         break;
+    case RunState::Incomplete:
+        showBanner(tr("Incomplete (cluster fault)"),
+                   tr("Some checks could not run or finish for a reason outside them: not evidence of failure.\n") + result.reason +
+                       evidence + extra,
+                   kWarnTint, kWarnInk);
+        break;
     case RunState::Error:
     case RunState::Running: showBanner(tr("Error"), result.reason.isEmpty() ? error : result.reason, kFailTint, kFailInk); break;
     }
@@ -808,7 +845,7 @@ bool ValidationPane::openRun(qint64 id) {
     }
     const store::RunSummary& s = run->summary;
     m_coordinate = s.coordinate;
-    m_runLabel = tr("run %1").arg(id);
+    m_runLabel = run->result.checks.empty() ? tr("run %1").arg(id) : sourceLabel(s, run->result.checks.front());
     m_logs.clear();
     for (const CheckRun& c : run->result.checks)
         m_logs[c.name] = c.log;
@@ -826,6 +863,10 @@ bool ValidationPane::openRun(qint64 id) {
             showBanner(tr("Cancelled"), s.reason, kWarnTint, kWarnInk);
         else if (s.state == QLatin1String("running"))
             showBanner(tr("Interrupted"), tr("This run never finished (the app closed while it ran)."), kWarnTint, kWarnInk);
+        else if (s.state == QLatin1String("incomplete"))
+            showBanner(tr("Incomplete (cluster fault)"),
+                       tr("%n check(s) could not run or finish for a reason outside them: not evidence of failure.\n", nullptr, s.other) + s.reason,
+                       kWarnTint, kWarnInk);
         else
             showBanner(s.state == QLatin1String("readiness-failed") ? tr("Cluster not ready for this recipe") : tr("Failed"),
                        s.reason, kFailTint, kFailInk);
@@ -847,7 +888,72 @@ bool ValidationPane::openRun(qint64 id) {
         m_log->clear();
     }
     showCharts(run->result.checks, s.coordinate);
+    showLeftovers(*run);
     return true;
+}
+
+void ValidationPane::showLeftovers(const store::StoredRun& run) {
+    m_openRun = run.summary.id;
+    m_openContext = run.summary.context;
+    if (run.result.leftovers.empty()) {
+        m_leftoversRow->hide();
+        return;
+    }
+    QStringList lines;
+    for (const RunResult::Leftover& l : run.result.leftovers)
+        lines << QStringLiteral("%1 %2").arg(l.path.section(QLatin1Char('/'), -2, -2), l.path.section(QLatin1Char('/'), -1));
+    m_leftovers->setText(tr("Left on the cluster (%1): %n object(s) the cleanup could not delete: %2", nullptr, int(lines.size()))
+                             .arg(run.summary.context, lines.join(QStringLiteral(", "))));
+    m_leftovers->setToolTip(run.result.leftovers.front().error);
+    m_deleteLeftovers->setEnabled(!m_controller->busy() && !m_controller->cleaning());
+    m_leftoversRow->show();
+}
+
+void ValidationPane::deleteLeftovers() {
+    if (!m_openRun)
+        return;
+    // The context chosen in the cluster list (credentials that work now), else the run's own; the
+    // operation refuses a context that points at another server than the run's.
+    QString file, context;
+    const QModelIndex chosen = m_contextView->currentIndex();
+    if (chosen.isValid() && !chosen.data(KubeContextsModel::ContextRole).toString().isEmpty()) {
+        context = chosen.data(KubeContextsModel::ContextRole).toString();
+        file = chosen.data(KubeContextsModel::FileRole).toString();
+    }
+    for (int r = 0; r < m_contexts->rowCount() && file.isEmpty(); ++r) {
+        const QModelIndex top = m_contexts->index(r, 0);
+        for (int c = 0; c < m_contexts->rowCount(top) && file.isEmpty(); ++c) {
+            const QModelIndex i = m_contexts->index(c, 0, top);
+            if (i.data(KubeContextsModel::ContextRole).toString() == m_openContext)
+                file = i.data(KubeContextsModel::FileRole).toString();
+        }
+    }
+    if (context.isEmpty())
+        context = m_openContext;
+    QString error;
+    if (!m_controller->cleanupLeftovers(m_openRun, file, context, &error)) {
+        emit statusMessage(error, 8000);
+        return;
+    }
+    m_deleteLeftovers->setEnabled(false);
+    m_leftovers->setText(tr("Deleting what run %1 left on the cluster…").arg(m_openRun));
+}
+
+void ValidationPane::onCleanupFinished(qint64 rowId, const QStringList& removed, int still, const QString& error) {
+    if (still < 0)
+        emit statusMessage(tr("Cleanup of run %1 failed: %2").arg(rowId).arg(error), 10000);
+    else
+        emit statusMessage(tr("Run %1: %2 deleted, %3 still on the cluster").arg(rowId).arg(removed.size()).arg(still), 10000);
+    if (rowId == m_openRun) {
+        Result<store::StoredRun> run = models::RunReader(m_db).run(rowId);
+        if (run)
+            showLeftovers(*run);
+        if (still < 0) {
+            m_leftovers->setText(m_leftovers->text() + QStringLiteral("\n") + error);
+            m_deleteLeftovers->setEnabled(true);
+        }
+    }
+    reloadRuns();
 }
 
 void ValidationPane::onRunsSelected() {
@@ -871,7 +977,7 @@ void ValidationPane::onRunsSelected() {
             continue;
         for (const CheckRun& c : run->result.checks)
             if (c.nccl)
-                overlays.emplace_back(tr("run %1 %2").arg(id).arg(c.name), *c.nccl);
+                overlays.emplace_back(QStringLiteral("%1 %2").arg(sourceLabel(run->summary, c), c.name), *c.nccl);
     }
     showCharts(m_liveChecks, m_coordinate, overlays);
 }

@@ -64,6 +64,11 @@ class ValidationPane : public QWidget {
     NcclChart* ncclChart() const { return m_nccl; }
     InferenceChart* inferenceChart() const { return m_inference; }
     HistoryChart* historyChart() const { return m_history; }
+    // What the opened run left on the cluster, and the button that deletes it (runs cleanup).
+    QLabel* leftoversLabel() const { return m_leftovers; }
+    QPushButton* deleteLeftoversButton() const { return m_deleteLeftovers; }
+    // Deletes the opened run's leftovers (the button's action).
+    void deleteLeftovers();
     QPlainTextEdit* logView() const { return m_log; }
     QTabWidget* chartTabs() const { return m_tabs; }
     // The check whose log is on view.
@@ -99,6 +104,8 @@ class ValidationPane : public QWidget {
     void onCheckChanged(const validation::CheckRun& check);
     void onLogChunk(const QString& check, const QByteArray& chunk);
     void onFinished(qint64 rowId, const validation::RunResult& result, const QString& error);
+    void onCleanupFinished(qint64 rowId, const QStringList& removed, int still, const QString& error);
+    void showLeftovers(const store::StoredRun& run);
     void onCheckSelected();
     void onRunsSelected();
     void showCharts(const std::vector<validation::CheckRun>& checks, const QString& coordinate,
@@ -124,6 +131,7 @@ class ValidationPane : public QWidget {
     QCheckBox* m_phasePerformance = nullptr;
     QLineEdit* m_namespace = nullptr;
     QLineEdit* m_keyFile = nullptr;
+    QCheckBox* m_signIncomplete = nullptr;
     QLineEdit* m_outDir = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_cancel = nullptr;
@@ -132,6 +140,11 @@ class ValidationPane : public QWidget {
     QLabel* m_bannerHeadline = nullptr;
     QLabel* m_bannerDetail = nullptr;
     QLabel* m_runTitle = nullptr;
+    QLabel* m_leftovers = nullptr;
+    QPushButton* m_deleteLeftovers = nullptr;
+    QWidget* m_leftoversRow = nullptr;
+    qint64 m_openRun = 0;
+    QString m_openContext;
     QTableView* m_checkView = nullptr;
     QTableView* m_runView = nullptr;
     QPlainTextEdit* m_log = nullptr;
