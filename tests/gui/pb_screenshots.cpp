@@ -16,6 +16,7 @@
 #include "EvidenceFixture.h"
 #include "EvidenceInspector.h"
 #include "FetchEvidenceDialog.h"
+#include "GenerateBundleDialog.h"
 #include "GitImportDialog.h"
 #include "ReleaseVerifyDialog.h"
 #include "GraphPane.h"
@@ -556,6 +557,27 @@ int main(int argc, char** argv) {
     window.selectRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
     ok &= waitFor([&] { return window.recipeView()->hasResult(); });
     ok &= save(&window, out, QStringLiteral("main-window-recipe.png"));
+    // 2b. File > Generate Bundle… on that recipe, after a run (tree digest shown).
+    if (auto* generate = window.findChild<QAction*>(QStringLiteral("actionGenerateBundle")); generate && generate->isEnabled()) {
+        generate->trigger();
+        auto* dialog = window.findChild<pb::widgets::GenerateBundleDialog*>();
+        const QString bundleDir = QDir(out).filePath(QStringLiteral(".generated-bundle"));
+        QDir(bundleDir).removeRecursively();
+        if (dialog) {
+            dialog->deployerCombo()->setCurrentIndex(1); // argocd
+            dialog->outDirEdit()->setText(bundleDir);
+            dialog->nodeSelectorEdit()->setText(QStringLiteral("nodeGroup=gpu"));
+            dialog->generate();
+            ok &= waitFor([&] { return !dialog->isRunning() && dialog->outcome().has_value(); }, 30000);
+            ok &= save(dialog, out, QStringLiteral("generate-bundle.png"));
+            dialog->close();
+        } else {
+            ok = false;
+        }
+        QDir(bundleDir).removeRecursively();
+    } else {
+        ok = false;
+    }
 
     // 3. Filter as you type.
     auto* filter = window.findChild<QLineEdit*>(QStringLiteral("recipeFilter"));

@@ -42,7 +42,9 @@ GenerateBundleDialog::GenerateBundleDialog(ops::Async& async, std::shared_ptr<co
     auto* outRow = new QHBoxLayout;
     outRow->addWidget(m_outDir, 1);
     outRow->addWidget(browse);
-    form->addRow(tr("&Output folder:"), outRow);
+    auto* outLabel = new QLabel(tr("&Output folder:"));
+    outLabel->setBuddy(m_outDir);
+    form->addRow(outLabel, outRow);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Output folder"), m_outDir->text());
         if (!dir.isEmpty())
