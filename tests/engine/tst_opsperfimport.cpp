@@ -62,6 +62,7 @@ class TestOpsPerfImport : public QObject {
     void cliAndAsyncAgree();
     void noStoreKeepsNothing();
     void runStoreWritesNoReceipt();
+    void measuredTimeIsTheReports();
 };
 
 void TestOpsPerfImport::cliAndAsyncAgree() {
@@ -146,6 +147,58 @@ void TestOpsPerfImport::runStoreWritesNoReceipt() {
     Result<receipts::ChainHead> head = receipts::Ledger(**db).head();
     QVERIFY(head.ok());
     QCOMPARE(head->seq, qint64(0));
+}
+
+// Issue #20: an imported run is stamped with the time the report records, or the one given, else
+// "unknown" — never the file's modification time (copies all share one, and History drew them as one
+// vertical line).
+void TestOpsPerfImport::measuredTimeIsTheReports() {
+    QTemporaryDir dir;
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(dir.filePath(QStringLiteral("pb.sqlite")));
+    QVERIFY(db.ok());
+    // An NCCL log records no time: unknown, whatever its mtime.
+    const QString copy = dir.filePath(QStringLiteral("nccl.txt"));
+    QVERIFY(QFile::copy(pbtest::fixture(QStringLiteral("validation/nccl-pass.txt")), copy));
+    QFile touched(copy);
+    QVERIFY(touched.open(QIODevice::ReadWrite));
+    QVERIFY(touched.setFileTime(QDateTime(QDate(2001, 1, 1), QTime(0, 0), Qt::UTC), QFileDevice::FileModificationTime));
+    touched.close();
+    ops::PerfImportRequest nccl;
+    nccl.file = copy;
+    nccl.coordinate = QStringLiteral("lab-t");
+    catalog::Constraint floor;
+    floor.name = QStringLiteral("nccl-all-reduce-bw");
+    floor.value = QStringLiteral(">= 300");
+    nccl.constraints = {floor};
+    Result<ops::PerfImportOutcome> a = ops::perfImport(ops::Context(**db), nccl);
+    QVERIFY(a.ok());
+    QCOMPARE(a->timeSource, QStringLiteral("unknown"));
+    QVERIFY(a->check.started.date().year() > 2001);
+    // Given with --at.
+    nccl.at = QDateTime(QDate(2026, 11, 30), QTime(14, 0), Qt::UTC);
+    Result<ops::PerfImportOutcome> b = ops::perfImport(ops::Context(**db), nccl);
+    QVERIFY(b.ok());
+    QCOMPARE(b->timeSource, QStringLiteral("given"));
+    QCOMPARE(b->run.started, nccl.at);
+    // History marks which times are known, and names the file the points came from.
+    Result<std::vector<store::HistoryPoint>> h = store::RunStore(**db).history(QStringLiteral("lab-t"), QStringLiteral("busbw"));
+    QVERIFY(h.ok());
+    QCOMPARE(h->size(), size_t(2));
+    int known = 0;
+    for (const store::HistoryPoint& p : *h) {
+        known += p.timeKnown;
+        QCOMPARE(p.source, QStringLiteral("import nccl.txt"));
+    }
+    QCOMPARE(known, 1);
+    // The report's own time (AIPerf end_time).
+    PB_REQUIRE_SHARED(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json"));
+    ops::PerfImportRequest aiperf;
+    aiperf.file = pbtest::sharedData(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json"));
+    aiperf.kind = validation::PerfKind::AIPerf;
+    Result<ops::PerfImportOutcome> c = ops::perfImport(ops::Context(**db), aiperf);
+    QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().toString()));
+    QCOMPARE(c->timeSource, QStringLiteral("report"));
+    QCOMPARE(c->run.started.date(), QDate(2026, 5, 1));
 }
 
 QTEST_GUILESS_MAIN(TestOpsPerfImport)
