@@ -110,6 +110,7 @@ class TestValidation : public QObject {
     void longLogsAreBounded();
     void cliValidateSignsAndVerifies();
     void cliPerfImport();
+    void cliIncompleteRun();
 };
 
 void TestValidation::prepareIsFailClosed() {
@@ -556,6 +557,72 @@ void TestValidation::cliPerfImport() {
     QCOMPARE(q.exitCode(), 0);
     const QByteArray text = q.readAllStandardOutput();
     QVERIFY2(text.contains("250.10") && text.contains("pass"), text.constData());
+}
+
+// Issue #20 through the CLI: a token revoked mid-run makes the check `other` (unauthorized), the run
+// incomplete (exit 3), the evidence unsigned without --sign-incomplete and rated incomplete by
+// `evidence check`; what the revoked token could not delete is listed by `runs leftovers` and
+// deleted by `runs cleanup` with working credentials.
+void TestValidation::cliIncompleteRun() {
+    pbtest::KubeTestServer server;
+    QJsonObject revoke = check(0, QStringLiteral("nccl-pass.txt"), 1500);
+    revoke.insert(QStringLiteral("serverFault"), QStringLiteral("revokeTokens"));
+    QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), revoke}})));
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
+    auto cli = [&](const QStringList& args, QByteArray* out = nullptr, QByteArray* errOut = nullptr) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PB_PASS"), QStringLiteral("correct horse battery"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(PB_CLI_BINARY), args + QStringList{QStringLiteral("--db"), db});
+        p.waitForFinished(120000);
+        const QByteArray o = p.readAllStandardOutput(), e = p.readAllStandardError();
+        if (out)
+            *out = o;
+        if (errOut)
+            *errOut = e;
+        return p.exitCode();
+    };
+    QByteArray out, errOut;
+    QCOMPARE(cli({QStringLiteral("keygen"), QStringLiteral("--out"), dir.filePath(QStringLiteral("signer.key")), QStringLiteral("--passphrase-env"),
+                  QStringLiteral("PB_PASS")}),
+             0);
+    const int rc = cli({QStringLiteral("validate"), QStringLiteral("--kubeconfig"), server.kubeconfig(), QStringLiteral("--context"),
+                        QStringLiteral("pb-token"), QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"),
+                        QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
+                        QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
+                        QStringLiteral("--phase"), QStringLiteral("performance"), QStringLiteral("--retry-limit"), QStringLiteral("1"),
+                        QStringLiteral("--key"), dir.filePath(QStringLiteral("signer.key")), QStringLiteral("--passphrase-env"), QStringLiteral("PB_PASS"),
+                        QStringLiteral("--out"), dir.filePath(QStringLiteral("evidence")), QStringLiteral("--format"), QStringLiteral("json")},
+                       &out, &errOut);
+    QVERIFY2(rc == kExitIncomplete, qPrintable(QString::number(rc) + QLatin1Char(' ') + QString::fromUtf8(errOut)));
+    const QJsonObject result = QJsonDocument::fromJson(out).object();
+    QCOMPARE(result.value(QStringLiteral("state")).toString(), QStringLiteral("incomplete"));
+    QCOMPARE(result.value(QStringLiteral("exitCode")).toInt(), 3);
+    const QJsonObject nccl = result.value(QStringLiteral("checks")).toArray().first().toObject();
+    QCOMPARE(nccl.value(QStringLiteral("status")).toString(), QStringLiteral("other"));
+    QCOMPARE(nccl.value(QStringLiteral("cause")).toString(), QStringLiteral("unauthorized"));
+    QVERIFY(!result.value(QStringLiteral("leftovers")).toArray().isEmpty());
+    const QJsonObject ev = result.value(QStringLiteral("evidence")).toObject();
+    QVERIFY(!ev.contains(QStringLiteral("pointer")));
+    QVERIFY2(errOut.contains("--sign-incomplete"), errOut.constData());
+    QCOMPARE(cli({QStringLiteral("evidence"), QStringLiteral("check"), ev.value(QStringLiteral("bundle")).toString()}, &out), 3);
+    QVERIFY2(out.contains("incomplete (exit 3)"), out.constData());
+
+    const int id = result.value(QStringLiteral("id")).toInt();
+    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("leftovers"), QStringLiteral("--format"), QStringLiteral("json")}, &out), 0);
+    const QJsonArray left = QJsonDocument::fromJson(out).array();
+    QVERIFY(!left.isEmpty());
+    QCOMPARE(left.first().toObject().value(QStringLiteral("run")).toInt(), id);
+    QVERIFY2(cli({QStringLiteral("runs"), QStringLiteral("cleanup"), QString::number(id), QStringLiteral("--kubeconfig"), server.kubeconfig(),
+                  QStringLiteral("--context"), QStringLiteral("pb-cert")},
+                 &out, &errOut) == 0,
+             out + errOut);
+    QVERIFY(out.contains("deleted"));
+    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("leftovers")}, &out), 0);
+    QVERIFY2(out.contains("no leftovers"), out.constData());
+    QCOMPARE(leftovers(*server.client(), result.value(QStringLiteral("runId")).toString()), 0);
 }
 
 QTEST_GUILESS_MAIN(TestValidation)
