@@ -38,7 +38,6 @@ int bundleGenerate(const QStringList& args) {
     p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
     p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."), QStringLiteral("LABEL")});
     addCriteriaOptions(p);
-    p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."), QStringLiteral("NAME=VALUE")});
     p.addOption({QStringLiteral("leaf"), QStringLiteral("Use the criteria of this leaf overlay."), QStringLiteral("NAME")});
     p.addOption({QStringLiteral("recipe"), QStringLiteral("A RecipeResult file instead of resolving (with --catalog/--version "
                                                           "when it names values or manifest files)."),
@@ -147,6 +146,7 @@ int bundleGenerate(const QStringList& args) {
     }
     request.catalog = &cat;
     request.catalogLabel = catalogLabel;
+    request.options = options;
     request.outDir = p.value(QStringLiteral("out"));
     if (p.isSet(QStringLiteral("key"))) {
         auto pass = passphraseFrom(p, QStringLiteral("Passphrase for %1: ").arg(p.value(QStringLiteral("key"))), false);
