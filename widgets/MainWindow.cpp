@@ -222,6 +222,10 @@ void MainWindow::cancelAndWait() {
         watcher->waitForFinished();
 }
 
+BundleView* MainWindow::bundleView() const { return m_bundleView; }
+
+BundleCompareView* MainWindow::bundleCompareView() const { return m_bundleCompare; }
+
 void MainWindow::buildUi() {
     m_treeModel = new CatalogTreeModel(this);
     m_treeModel->setObjectName(QStringLiteral("catalogTreeModel"));

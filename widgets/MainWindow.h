@@ -107,8 +107,9 @@ class MainWindow : public QMainWindow {
     WelcomePane* welcomePane() const { return m_welcome; }
     bool isWelcomeShown() const;
     // The deployment bundle view and the bundle compare view (their own windows), once opened.
-    BundleView* bundleView() const { return m_bundleView; }
-    BundleCompareView* bundleCompareView() const { return m_bundleCompare; }
+    // Defined in MainWindow.cpp: QPointer needs the complete types, which this header only declares.
+    BundleView* bundleView() const;
+    BundleCompareView* bundleCompareView() const;
     // The open Import from Git dialog, if any.
     GitImportDialog* gitImportDialog() const;
     // The open Verify an AICR Release dialog, if any.

@@ -54,8 +54,6 @@ QList<Command> buildTable() {
     add("trusted-root", "list", "[--format json]", "the stored trusted roots, the default marked, with their TUF provenance", trustedRootList);
     add("release", "verify", "DIR --version vX.Y.Z [--trusted-root FILE] [--catalog-version LABEL] [identity flags]",
         "verify an AICR release offline: its Sigstore bundles, checksum list, assets and recipe catalog", releaseVerify);
-    add("release", "verify", "DIR --version vX.Y.Z [--trusted-root FILE] [--catalog-version LABEL] [identity flags]",
-        "verify an AICR release offline: its Sigstore bundles, checksum list, assets and recipe catalog", releaseVerify);
     add("keygen", "", "--out NAME [--from FILE] [--cosign]", "create (or import) an encrypted ECDSA P-256 signing key and its .pub",
         keygenVerb);
     add("sign-blob", "", "--key KEY --bundle OUT FILE", "sign a file offline into a Sigstore bundle", signBlobVerb);

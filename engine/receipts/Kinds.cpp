@@ -26,6 +26,12 @@ constexpr std::array kTable{
     KindInfo{SignBundle, "a deployment bundle sealed", "keyFingerprint files"},
     KindInfo{BundleVerify, "a deployment bundle verified offline", "policy minTrustLevel level"},
     KindInfo{BundlePush, "a deployment bundle published to a registry", "to"},
+    KindInfo{QLatin1StringView{"bundle.import"}, "a deployment bundle read into the database (components, files, unknown files)",
+             "name deployer components files unknownFiles outcome recipeEvidenceDigest catalogVersion"},
+    KindInfo{QLatin1StringView{"bundle.generate"}, "a deployment bundle generated from a recipe (inputs and the tree digest)",
+             "deployer recipe catalog sets acceleratedNodeSelector acceleratedNodeTolerations workloadSelector storageClass estimatedNodeCount repoUrl files sealed"},
+    KindInfo{QLatin1StringView{"bundle.index"}, "a digest index written for a deployment bundle (one payload per object, the platform digest)",
+             "deployer members files generateReceipt platformDigest"},
     KindInfo{OciPull, "an artifact pulled into the OCI layout cache", "reference referrers"},
     KindInfo{ValidationRun, "a validation run on a cluster", "runUid phases coordinate recipe context server namespace status leftovers"},
     KindInfo{QLatin1StringView{"validation.cleanup"}, "objects a validation run left on the cluster, deleted later", "runUid context server"},
@@ -33,7 +39,11 @@ constexpr std::array kTable{
     KindInfo{RecordsImport, "ConfigHub records stored", "dir"},
     KindInfo{RecordsCheck, "ConfigHub records checked offline", "dir"},
     KindInfo{ReceiptsSignHead, "the ledger head exported and signed", "keyFingerprint seq"},
+    KindInfo{QLatin1StringView{"release.verify"}, "an AICR release's signatures, checksum list and assets verified offline",
+             "version policy trustedRootSha256 verified digestOnly failed catalogVersion boundVersions"},
     KindInfo{ReportExport, "the release review report written", "format version filter rows charts baseline"},
+    KindInfo{QLatin1StringView{"trusted-root.update"}, "a Sigstore trusted root taken from a TUF repository copy, verified offline",
+             "repository anchor anchorSha256 anchorVersion rootVersion timestampVersion snapshotVersion targetsVersion verificationTime timeGiven target sha256 stored"},
 };
 
 } // namespace

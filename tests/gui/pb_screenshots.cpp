@@ -10,7 +10,9 @@
 // sources, and Compare against a chosen baseline. Not a test; run by tools/screenshots.sh
 // (offscreen platform, fixed locale, a temp database seeded with the sample catalog, settings in a
 // temp directory).
+#include "BundleCompareView.h"
 #include "BundleVerifyPane.h"
+#include "BundleView.h"
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
 #include "EvidenceFixture.h"
@@ -372,6 +374,7 @@ bool validationShots(pb::widgets::MainWindow& window, pb::db::Database& db, cons
         c.state = c.score->verdict == Verdict::Passed ? CheckState::Passed : CheckState::Failed;
         c.message = c.score->message;
         c.started = c.finished = now.addDays(-daysAgo);
+        c.image = file; // an import names its file: the legends say where the points came from
         c.log = QByteArray();
         RunResult run;
         run.runId = QStringLiteral("import-%1").arg(daysAgo);
@@ -384,6 +387,7 @@ bool validationShots(pb::widgets::MainWindow& window, pb::db::Database& db, cons
         h.source = QStringLiteral("import");
         h.coordinate = coordinate;
         h.recipeName = coordinate;
+        h.timeSource = QStringLiteral("given");
         if (!runs.saveImported(h, run))
             return false;
     }
@@ -411,6 +415,24 @@ bool validationShots(pb::widgets::MainWindow& window, pb::db::Database& db, cons
     pane->chartTabs()->setCurrentWidget(pane->historyChart());
     ok &= bool(pane->historyChart()->exportTo(out + QStringLiteral("/validation-history-chart.png"), 1000, 460));
     pane->chartTabs()->setCurrentWidget(pane->ncclChart());
+    {
+        // The inference chart with a TTFT limit close to the measured p99: the limit's and the 1.1x
+        // line's labels sit on either side, never over each other.
+        InferenceResult inf;
+        inf.outputTokensPerSec = 52340;
+        inf.ttftMs.p50 = 910;
+        inf.ttftMs.p90 = 1520;
+        inf.ttftMs.p99 = 1890;
+        pb::catalog::Constraint tput, ttft;
+        tput.name = QStringLiteral("inference-throughput");
+        tput.value = QStringLiteral(">= 50000");
+        ttft.name = QStringLiteral("inference-ttft-p99");
+        ttft.value = QStringLiteral("<= 2000 ms");
+        pb::widgets::InferenceChart chart;
+        chart.resize(1000, 300);
+        chart.setResult(inf, scoreInference(QStringLiteral("inference-perf"), inf, {tput, ttft}).metrics);
+        ok &= bool(chart.exportTo(out + QStringLiteral("/validation-inference-chart.png"), 1000, 300));
+    }
     if (!ok)
         err() << "validation screenshots incomplete" << Qt::endl;
     return ok;
@@ -442,6 +464,40 @@ bool receiptShots(pb::widgets::MainWindow& window, pb::db::Database& db, const Q
     dialog.close();
     if (!ok)
         err() << "receipts screenshots incomplete" << Qt::endl;
+    return ok;
+}
+
+// The bundle view on AICR's golden argocd-helm bundle (templated fields in italics) and the bundle
+// compare view on two golden argocd bundles (a component gained a pre folder).
+bool bundleShots(pb::widgets::MainWindow& window, const QString& out) {
+    bool ok = true;
+    const QString goldens = QStringLiteral(PB_SHARED_DATA "/aicr/bundler-goldens/");
+    window.openDeploymentBundle(goldens + QStringLiteral("argocdhelm/helm_and_manifest_only"));
+    pb::widgets::BundleView* view = window.bundleView();
+    ok &= view && waitFor([&] { return view->hasBundle() && !view->isBusy(); }, 30000);
+    if (ok) {
+        view->resize(1300, 760);
+        view->selectComponent(QStringLiteral("cert-manager"));
+        view->detailTabs()->setCurrentIndex(1);
+        ok &= save(view, out, QStringLiteral("bundle-view.png"));
+        view->tabs()->setCurrentIndex(1);
+        view->selectFile(QStringLiteral("templates/cert-manager.yaml"));
+        ok &= save(view, out, QStringLiteral("bundle-view-files.png"));
+        view->close();
+    }
+    window.compareBundles();
+    pb::widgets::BundleCompareView* cmp = window.bundleCompareView();
+    ok &= cmp != nullptr;
+    if (ok) {
+        cmp->resize(1300, 700);
+        cmp->setSides(goldens + QStringLiteral("argocd/mixed_component"), goldens + QStringLiteral("argocd/mixed_with_pre"));
+        ok &= cmp->compare() && waitFor([&] { return cmp->hasResult() && !cmp->isBusy(); }, 30000);
+        cmp->componentsView()->selectRow(1);
+        ok &= save(cmp, out, QStringLiteral("bundle-compare.png"));
+        cmp->close();
+    }
+    if (!ok)
+        err() << "bundle screenshots incomplete" << Qt::endl;
     return ok;
 }
 
@@ -518,6 +574,9 @@ int main(int argc, char** argv) {
     // PB_SCREENSHOTS_ONLY=receipts: only the Receipts view and the report dialog.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("receipts"))
         return receiptShots(window, *db->db, out) ? 0 : 1;
+    // PB_SCREENSHOTS_ONLY=bundle: only the bundle view and the bundle compare view.
+    if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("bundle"))
+        return bundleShots(window, out) ? 0 : 1;
     // PB_SCREENSHOTS_ONLY=sign: only the Sign view.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("sign"))
         return signShots(window, *db->db, out) ? 0 : 1;
@@ -724,6 +783,9 @@ int main(int argc, char** argv) {
 
     // 12. The Receipts view and the report dialog.
     ok &= receiptShots(window, *db->db, out);
+
+    // 13. The deployment bundle view and the bundle compare view.
+    ok &= bundleShots(window, out);
 
     return ok ? 0 : 1;
 }
