@@ -1,4 +1,5 @@
 #include "ops/ReleaseVerify.h"
+#include "sigstore/Crypto.h"
 
 #include "core/Files.h"
 #include "core/Hash.h"
@@ -9,6 +10,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentMap>
 
 namespace pb::ops {
@@ -165,15 +167,17 @@ void load(SignedAsset& s, const QString& path) {
 }
 
 void verifyAll(std::vector<SignedAsset*>& all, const sigstore::TrustedRoot& root, const sigstore::Policy& policy) {
+    const QThread* caller = QThread::currentThread();
     QtConcurrent::blockingMap(all, [&](SignedAsset* s) {
-        if (!s->bundle || !s->problem.isEmpty())
-            return;
-        auto artifact = sigstore::Artifact::fromDigest(s->digest());
-        if (!artifact) {
-            s->problem = artifact.error().toString();
-            return;
+        if (s->bundle && s->problem.isEmpty()) {
+            auto artifact = sigstore::Artifact::fromDigest(s->digest());
+            if (!artifact)
+                s->problem = artifact.error().toString();
+            else
+                s->result = sigstore::verifyBundle(*s->bundle, s->file, *artifact, root, policy);
         }
-        s->result = sigstore::verifyBundle(*s->bundle, s->file, *artifact, root, policy);
+        // OpenSSL's per-thread state of a pool worker is given back now, not when Qt ends the thread.
+        sigstore::crypto::releasePoolThreadState(caller);
     });
 }
 
@@ -659,5 +663,7 @@ Result<ReleaseVerifyOutcome> verifyRelease(const Context& ctx, const ReleaseVeri
     ctx.progress(steps, steps, QStringLiteral("done"));
     return done;
 }
+
+QString releaseScopeNote() { return store::releaseScopeNote(); }
 
 } // namespace pb::ops

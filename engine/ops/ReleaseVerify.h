@@ -85,4 +85,8 @@ Result<ReleaseVerifyOutcome> verifyRelease(const Context& ctx, const ReleaseVeri
 // The signer policy a request stands for (pinned defaults filled in).
 sigstore::Policy releasePolicy(const ReleaseVerifyRequest& request, const QString& version);
 
+// What a release's recipe-catalog signature covers and what it does not (the overlays), for the
+// faces to show beside a binding (the store's wording; widgets do not include store/).
+QString releaseScopeNote();
+
 } // namespace pb::ops

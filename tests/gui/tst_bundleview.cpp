@@ -113,7 +113,8 @@ class TstBundleView : public QObject {
         QTest::mouseClick(view->filesView()->viewport(), Qt::LeftButton, {}, view->filesView()->visualRect(values).center());
         QFile f(dir + QStringLiteral("/values.yaml"));
         QVERIFY(f.open(QIODevice::ReadOnly));
-        QTRY_COMPARE(view->contentView()->toPlainText(), QString::fromUtf8(f.readAll()));
+        const QString valuesText = QString::fromUtf8(f.readAll()); // read once: QTRY_ re-evaluates both sides
+        QTRY_COMPARE(view->contentView()->toPlainText(), valuesText);
         // The slot bundlegen's dialog calls opens the same view on another folder.
         QSignalSpy loaded(view, &widgets::BundleView::loaded);
         m_window->openDeploymentBundle(golden(QStringLiteral("helm/mixed_gpu_operator")));

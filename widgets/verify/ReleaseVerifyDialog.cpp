@@ -6,7 +6,6 @@
 #include "ops/Async.h"
 #include "ops/ReleaseVerify.h"
 #include "release/Release.h"
-#include "store/CatalogStore.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -114,7 +113,7 @@ ReleaseVerifyDialog::ReleaseVerifyDialog(ops::Async& async, QWidget* parent) : Q
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_scope = grayLabel("releaseScope", this);
     m_scope->setWordWrap(true);
-    m_scope->setText(store::releaseScopeNote());
+    m_scope->setText(ops::releaseScopeNote());
 
     m_verify = new QPushButton(tr("&Verify"), this);
     m_verify->setObjectName(QStringLiteral("releaseVerify"));

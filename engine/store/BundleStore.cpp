@@ -1,4 +1,4 @@
-// store/BundleStore.h, implemented here: engine/CMakeLists.txt lists store/ files one by one and globs bundle/.
+// Deployment bundles in the database (migration 012): store, list, load, by content.
 #include "store/BundleStore.h"
 
 #include "store/CatalogStore.h"
