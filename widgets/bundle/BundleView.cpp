@@ -16,6 +16,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+
+#include <algorithm>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -121,6 +123,7 @@ BundleView::BundleView(ops::Async& async, QWidget* parent) : QWidget(parent), m_
     split->addWidget(m_detail);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({780, 520});
     layout->addWidget(split, 1);
 
     connect(m_openButton, &QPushButton::clicked, this, &BundleView::chooseFolder);
@@ -269,7 +272,11 @@ QString BundleView::summaryText() const {
 void BundleView::showBundle() {
     m_summary->setText(summaryText());
     m_componentsModel->setBundle(&m_read.bundle);
-    fitColumns(m_components, 60);
+    // Whole names, chart coordinates and repositories, never elided: the table scrolls sideways
+    // instead (only a very long repository URL is capped, its full text in the tooltip).
+    m_components->resizeColumnsToContents();
+    for (int c = 0; c < m_componentsModel->columnCount(); ++c)
+        m_components->setColumnWidth(c, std::min(m_components->columnWidth(c), 360));
     models::fillBundleFileTree(*m_filesModel, m_read.bundle);
     m_files->expandAll();
     m_files->resizeColumnToContents(0);

@@ -101,7 +101,10 @@ TufUpdateDialog::TufUpdateDialog(ops::Async& async, QWidget* parent) : QDialog(p
     m_stepsView->setWordWrap(true);
     m_stepsView->horizontalHeader()->setSectionResizeMode(DetailColumn, QHeaderView::Stretch);
     m_stepsView->horizontalHeader()->setSectionResizeMode(ResultColumn, QHeaderView::ResizeToContents);
-    m_stepsView->horizontalHeader()->setSectionResizeMode(RoleColumn, QHeaderView::ResizeToContents);
+    // The roles are short words; a fixed width that fits the longest keeps them whole while the
+    // rows arrive (ResizeToContents measured the empty table and elided them).
+    m_stepsView->horizontalHeader()->setSectionResizeMode(RoleColumn, QHeaderView::Fixed);
+    m_stepsView->setColumnWidth(RoleColumn, m_stepsView->fontMetrics().horizontalAdvance(QStringLiteral("timestamp")) + 24);
     m_stepsView->horizontalHeader()->setSectionResizeMode(FileColumn, QHeaderView::Interactive);
     m_stepsView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
