@@ -252,17 +252,13 @@ bool TlsStream::handshake() {
 }
 
 long TlsStream::read(char* buffer, long size) {
-    if (broken_)
+    // The blocking read is readSome on a blocking socket, where "would block" is an error.
+    const long n = readSome(buffer, size);
+    if (n == -2) {
+        broken_ = true;
         return -1;
-    const int n = SSL_read(ssl_, buffer, int(size));
-    if (n > 0)
-        return n;
-    const int err = SSL_get_error(ssl_, n);
-    ERR_clear_error();
-    if (err == SSL_ERROR_ZERO_RETURN)
-        return 0;
-    broken_ = true;
-    return err == SSL_ERROR_SYSCALL ? 0 : -1;
+    }
+    return n;
 }
 
 bool TlsStream::writeAll(const char* data, long size) {
