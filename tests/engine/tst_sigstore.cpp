@@ -106,30 +106,10 @@ class TestSigstore : public QObject {
 
     // Flips one bit of a base64 field reached by `path` ("a.b[0].c").
     static void flip(QJsonObject& root, const QString& path, int byteIndex = -1) {
-        std::function<QJsonValue(QJsonValue, QStringList)> edit = [&](QJsonValue v, QStringList parts) -> QJsonValue {
-            if (parts.isEmpty()) {
-                QByteArray b = QByteArray::fromBase64(v.toString().toLatin1());
-                const int i = byteIndex < 0 ? int(b.size()) + byteIndex : byteIndex;
-                b[i] = char(b[i] ^ 0x01);
-                return QString::fromLatin1(b.toBase64());
-            }
-            QString head = parts.takeFirst();
-            int index = -1;
-            if (head.endsWith(QLatin1Char(']'))) {
-                index = head.section(QLatin1Char('['), 1).chopped(1).toInt();
-                head = head.section(QLatin1Char('['), 0, 0);
-            }
-            QJsonObject o = v.toObject();
-            if (index < 0) {
-                o[head] = edit(o.value(head), parts);
-            } else {
-                QJsonArray a = o.value(head).toArray();
-                a[index] = edit(a.at(index), parts);
-                o[head] = a;
-            }
-            return o;
-        };
-        root = edit(root, path.split(QLatin1Char('.'))).toObject();
+        QByteArray b = QByteArray::fromBase64(at(root, path).toString().toLatin1());
+        const int i = byteIndex < 0 ? int(b.size()) + byteIndex : byteIndex;
+        b[i] = char(b[i] ^ 0x01);
+        setAt(root, path, QString::fromLatin1(b.toBase64()));
     }
 
     // The value at `path` ("a.b[0].c"), and setting it.
