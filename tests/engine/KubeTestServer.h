@@ -6,6 +6,7 @@
 #include "kube/Kubeconfig.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -77,5 +78,20 @@ class KubeTestServer {
     QTemporaryDir m_dir;
     QProcess m_proc;
 };
+
+// A one-container Job the test server runs as check `check` (its first argument), never retried.
+inline QJsonObject checkJob(const QString& name, const QString& check,
+                            const QString& image = QStringLiteral("example.invalid/check:1")) {
+    const QJsonObject container{{QStringLiteral("name"), QStringLiteral("main")},
+                                {QStringLiteral("image"), image},
+                                {QStringLiteral("args"), QJsonArray{check}}};
+    const QJsonObject podSpec{{QStringLiteral("restartPolicy"), QStringLiteral("Never")},
+                              {QStringLiteral("containers"), QJsonArray{container}}};
+    return {{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
+            {QStringLiteral("kind"), QStringLiteral("Job")},
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
+            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("backoffLimit"), 0},
+                                                 {QStringLiteral("template"), QJsonObject{{QStringLiteral("spec"), podSpec}}}}}};
+}
 
 } // namespace pbtest

@@ -33,19 +33,7 @@ QJsonObject configMap(const QString& name, const QJsonObject& labels = {}) {
             {QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}}}};
 }
 
-QJsonObject job(const QString& name, const QString& check) {
-    const QJsonObject container{{QStringLiteral("name"), QStringLiteral("main")},
-                                {QStringLiteral("image"), QStringLiteral("example.invalid/check:1")},
-                                {QStringLiteral("args"), QJsonArray{check}}};
-    return {{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
-            {QStringLiteral("kind"), QStringLiteral("Job")},
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
-            {QStringLiteral("spec"),
-             QJsonObject{{QStringLiteral("backoffLimit"), 0},
-                         {QStringLiteral("template"),
-                          QJsonObject{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("restartPolicy"), QStringLiteral("Never")},
-                                                                           {QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
-}
+QJsonObject job(const QString& name, const QString& check) { return pbtest::checkJob(name, check); }
 
 QString nameOf(const QJsonObject& o) {
     return o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();

@@ -19,19 +19,7 @@ namespace {
 
 using TestServer = pbtest::KubeTestServer;
 
-QJsonObject job(const QString& name, const QString& check) {
-    const QJsonObject container{{QStringLiteral("name"), QStringLiteral("main")},
-                                {QStringLiteral("image"), QStringLiteral("registry.example.invalid/check:1")},
-                                {QStringLiteral("args"), QJsonArray{check}}};
-    return {{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
-            {QStringLiteral("kind"), QStringLiteral("Job")},
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
-            {QStringLiteral("spec"),
-             QJsonObject{{QStringLiteral("backoffLimit"), 0},
-                         {QStringLiteral("template"),
-                          QJsonObject{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("restartPolicy"), QStringLiteral("Never")},
-                                                                           {QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
-}
+QJsonObject job(const QString& name, const QString& check) { return pbtest::checkJob(name, check, QStringLiteral("registry.example.invalid/check:1")); }
 
 QJsonObject configMap(const QString& name) {
     return {{QStringLiteral("apiVersion"), QStringLiteral("v1")},
