@@ -7,6 +7,7 @@
 #include "yaml/GoYaml.h"
 #include "store/CatalogStore.h"
 #include "store/VerificationStore.h"
+#include "sigstore/Crypto.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -18,6 +19,8 @@
 #include <QSqlError>
 #include <QJsonObject>
 #include <QSqlQuery>
+#include <QThread>
+#include <QtConcurrent/QtConcurrentMap>
 
 #include <sqlite3.h>
 
@@ -208,38 +211,55 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
         storedRoot = std::move(*def);
         signature.root = storedRoot ? &*storedRoot : nullptr;
     }
-    std::vector<Read> reads;
-    for (const QString& s : std::as_const(sources)) {
-        Read r;
-        r.source = s;
-        Result<evidence::SummaryBundle> b = evidence::loadBundle(s);
+    // Reading and checking a bundle (files, digests, CTRF, the Sigstore verification) needs no
+    // database: both run on Qt's thread pool, every core at once. The pointer lookups between them
+    // and every write stay on this thread, in source order, so the result is the same as one by one.
+    std::vector<Read> reads(static_cast<size_t>(sources.size()));
+    QThread* const caller = QThread::currentThread();
+    auto onPool = [&](auto&& step) {
+        QtConcurrent::blockingMap(reads, [&](Read& r) {
+            step(r);
+            sigstore::crypto::releasePoolThreadState(caller);
+        });
+    };
+    for (qsizetype i = 0; i < sources.size(); ++i)
+        reads[static_cast<size_t>(i)].source = sources.at(i);
+    onPool([](Read& r) {
+        Result<evidence::SummaryBundle> b = evidence::loadBundle(r.source);
         if (!b) {
             r.error = b.error().toString();
-        } else {
-            r.bundle = *b;
-            // A fetched bundle (oci::fetchEvidence) keeps its OCI layout beside the unpacked
-            // summary-bundle/: the layout's manifest digest is what the pointer pins.
-            if (r.bundle.ociManifestDigest.isEmpty() && QFileInfo::exists(s + QStringLiteral("/oci/index.json"))) {
-                if (Result<QByteArray> index = readFileLimited(s + QStringLiteral("/oci/index.json"), limits::kConfigFile); index) {
-                    const QJsonArray manifests = QJsonDocument::fromJson(*index).object().value(QStringLiteral("manifests")).toArray();
-                    if (!manifests.isEmpty())
-                        r.bundle.ociManifestDigest = manifests.first().toObject().value(QStringLiteral("digest")).toString();
-                }
-            }
-            // The pointer that pins this layout (if imported) names the signer to expect.
-            std::optional<evidence::Pointer> pointer;
-            if (!r.bundle.ociManifestDigest.isEmpty()) {
-                QSqlQuery pq(m_db.sql());
-                pq.prepare(QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
-                                          "ORDER BY attested_at DESC LIMIT 1"));
-                pq.addBindValue(r.bundle.ociManifestDigest);
-                if (pq.exec() && pq.next())
-                    pointer = evidence::parsePointer(pq.value(0).toByteArray(), pq.value(1).toString());
-            }
-            r.check = evidence::checkBundle(r.bundle, pointer ? &*pointer : nullptr, &signature);
+            return;
         }
-        reads.push_back(std::move(r));
+        r.bundle = *b;
+        // A fetched bundle (oci::fetchEvidence) keeps its OCI layout beside the unpacked
+        // summary-bundle/: the layout's manifest digest is what the pointer pins.
+        if (r.bundle.ociManifestDigest.isEmpty() && QFileInfo::exists(r.source + QStringLiteral("/oci/index.json"))) {
+            if (Result<QByteArray> index = readFileLimited(r.source + QStringLiteral("/oci/index.json"), limits::kConfigFile); index) {
+                const QJsonArray manifests = QJsonDocument::fromJson(*index).object().value(QStringLiteral("manifests")).toArray();
+                if (!manifests.isEmpty())
+                    r.bundle.ociManifestDigest = manifests.first().toObject().value(QStringLiteral("digest")).toString();
+            }
+        }
+    });
+    // The pointer that pins a layout (if imported) names the signer to expect.
+    std::vector<std::optional<evidence::Pointer>> pointers(reads.size());
+    for (size_t i = 0; i < reads.size(); ++i) {
+        const Read& r = reads[i];
+        if (!r.error.isEmpty() || r.bundle.ociManifestDigest.isEmpty())
+            continue;
+        QSqlQuery pq(m_db.sql());
+        pq.prepare(QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
+                                  "ORDER BY attested_at DESC LIMIT 1"));
+        pq.addBindValue(r.bundle.ociManifestDigest);
+        if (pq.exec() && pq.next())
+            pointers[i] = evidence::parsePointer(pq.value(0).toByteArray(), pq.value(1).toString());
     }
+    onPool([&](Read& r) {
+        if (!r.error.isEmpty())
+            return;
+        const std::optional<evidence::Pointer>& pointer = pointers[static_cast<size_t>(&r - reads.data())];
+        r.check = evidence::checkBundle(r.bundle, pointer ? &*pointer : nullptr, &signature);
+    });
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
     if (!tx.started())

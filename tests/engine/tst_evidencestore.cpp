@@ -13,6 +13,8 @@
 #include <QFile>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+#include <QThread>
+#include <QThreadPool>
 #include <QTimeZone>
 #include <QTest>
 
@@ -217,6 +219,69 @@ class TestEvidenceStore : public QObject {
         QCOMPARE(again->front().signatureVerified, std::optional<bool>(false));
         QCOMPARE(again->front().checkExit, 2);
         QVERIFY(rowFor(QStringLiteral("sample-2"), recipe).status != HealthStatus::Verified);
+    }
+
+    // Issue 19: evidence import loads and verifies its bundles on every core. The stored rows and
+    // verifications must be exactly what one thread stores, in the same order.
+    void concurrentImportMatchesOneThread() {
+        const QString root = m_tmp.filePath(QStringLiteral("many"));
+        const QStringList leaves{QStringLiteral("h100-eks-ubuntu-training-kubeflow"), QStringLiteral("gb200-eks-ubuntu-inference-dynamo"),
+                                 QStringLiteral("gb200-eks-ubuntu-training-kubeflow"), QStringLiteral("gb300-aks-ubuntu-training-kubeflow")};
+        QByteArray policyKey;
+        for (int i = 0; i < 16; ++i) {
+            pbtest::BundleFixture b(leaves.at(i % leaves.size()), i % 3 == 0 ? 1 : 0);
+            b.attestedAt = QStringLiteral("2026-10-%1T10:00:00Z").arg(i + 1, 2, 10, QLatin1Char('0'));
+            b.seal();
+            if (i % 4 != 3) {
+                const QByteArray key = b.signWithNewKey();
+                if (i == 0)
+                    policyKey = key; // bundle 0 verifies; the others are signed by other keys
+            }
+            if (i == 7 || i == 15) // unsigned and tampered after sealing: the manifest check fails
+                b.files[QStringLiteral("extra.txt")] = "x";
+            b.writeDirectory(root + QStringLiteral("/b%1").arg(i, 2, 10, QLatin1Char('0')));
+        }
+        sigstore::TrustedRoot noLogs;
+        evidence::SignatureCheck check;
+        check.root = &noLogs;
+        check.policy.publicKeyPem = policyKey;
+        check.policy.ignoreTlog = true;
+
+        auto importWith = [&](int threads, const QString& name) -> QStringList {
+            QThreadPool::globalInstance()->setMaxThreadCount(threads);
+            auto db = Database::open(m_tmp.filePath(name));
+            if (!db.ok() || !ops::seedEmbeddedCatalog(**db).ok())
+                return {QStringLiteral("cannot prepare %1").arg(name)};
+            Result<BundleImportReport> r = EvidenceStore(**db).importBundleDir(root, &check);
+            QThreadPool::globalInstance()->setMaxThreadCount(QThread::idealThreadCount());
+            if (!r.ok())
+                return {r.error().toString()};
+            QStringList rows{QStringLiteral("report %1 sources, %2 invalid").arg(r->sources.size()).arg(r->invalid)};
+            rows << r->sources;
+            QSqlQuery q((*db)->sql());
+            q.exec(QStringLiteral("SELECT id, source, oci_digest, recipe, predicate_type, attested_at, aicr_version, recipe_digest, "
+                                  "recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, signature_verified, "
+                                  "signature_detail FROM evidence_bundles ORDER BY id"));
+            while (q.next()) {
+                QStringList cols;
+                for (int c = 0; c < 16; ++c)
+                    cols << q.value(c).toString();
+                rows << cols.join(QLatin1Char('|'));
+            }
+            q.exec(QStringLiteral("SELECT evidence_bundle_id, bundle_sha256, mode, verified, summary FROM verifications ORDER BY id"));
+            while (q.next())
+                rows << QStringLiteral("verification %1 %2 %3 %4 %5")
+                            .arg(q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString());
+            return rows;
+        };
+        const QStringList one = importWith(1, QStringLiteral("one-thread.sqlite"));
+        const QStringList many = importWith(4, QStringLiteral("four-threads.sqlite"));
+        QCOMPARE(one.size(), 1 + 16 + 16 + 12); // report, sources, bundle rows, one verification per signed bundle
+        // Invalid: the 11 signed by another key than the policy's (1, 2, 4-6, 8-10, 12-14) and the two
+        // tampered (7, 15); bundle 0 verifies, 3 and 11 are unsigned and intact.
+        QCOMPARE(one.first(), QStringLiteral("report 16 sources, 13 invalid"));
+        QCOMPARE(many, one);
+        QVERIFY(one.join(QLatin1Char('\n')).contains(QStringLiteral("manifest"))); // the tampered ones say why
     }
 
     void realEvidenceHealth() {
