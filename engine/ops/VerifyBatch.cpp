@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonObject>
 #include <QMutex>
 #include <QThread>
@@ -88,12 +89,33 @@ bool runConcurrently(qint64 count, const std::atomic_bool* cancel, Job job, Done
     return ran.load() == count;
 }
 
-sigstore::VerificationResult verifyOne(const BundleVerification& item) {
+sigstore::VerificationResult verifyOne(const BundleVerification& item, const sigstore::Policy& policy) {
     if (!item.root)
         return inputsFailed(item.bundleFile, QStringLiteral("no trusted root"));
     if (item.parsed)
-        return sigstore::verifyBundle(*item.parsed, item.bundleFile, item.artifact, *item.root, item.policy);
-    return sigstore::verifyBundle(item.bundleJson, item.bundleFile, item.artifact, *item.root, item.policy);
+        return sigstore::verifyBundle(*item.parsed, item.bundleFile, item.artifact, *item.root, policy);
+    return sigstore::verifyBundle(item.bundleJson, item.bundleFile, item.artifact, *item.root, policy);
+}
+
+// The items' policies, each public key decoded once however many bundles it is to verify.
+std::vector<sigstore::Policy> preparePolicies(const std::vector<BundleVerification>& items) {
+    std::vector<sigstore::Policy> out;
+    out.reserve(items.size());
+    QHash<QByteArray, std::shared_ptr<const sigstore::PreparedKey>> keys;
+    for (const BundleVerification& item : items) {
+        sigstore::Policy p = item.policy;
+        if (p.keyMode() && !p.preparedKey) {
+            auto it = keys.constFind(p.publicKeyPem);
+            if (it == keys.constEnd()) {
+                p.prepare();
+                keys.insert(p.publicKeyPem, p.preparedKey);
+            } else {
+                p.preparedKey = *it;
+            }
+        }
+        out.push_back(std::move(p));
+    }
+    return out;
 }
 
 } // namespace
@@ -101,11 +123,12 @@ sigstore::VerificationResult verifyOne(const BundleVerification& item) {
 Result<std::vector<sigstore::VerificationResult>> verifyBundles(const Context& ctx, const std::vector<BundleVerification>& items,
                                                                 const QString& what) {
     std::vector<sigstore::VerificationResult> results(items.size());
+    const std::vector<sigstore::Policy> policies = preparePolicies(items);
     const qint64 total = qint64(items.size());
     qint64 done = 0;
     ctx.progress(0, total, QStringLiteral("verifying %1 %2").arg(total).arg(what));
     const bool complete = runConcurrently(
-        total, ctx.cancelFlag(), [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)]); },
+        total, ctx.cancelFlag(), [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)], policies[size_t(i)]); },
         [&](qint64 i) {
             const qint64 n = ++done;
             ctx.progress(n, total, QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(items[size_t(i)].bundleFile));
@@ -117,8 +140,10 @@ Result<std::vector<sigstore::VerificationResult>> verifyBundles(const Context& c
 
 std::vector<sigstore::VerificationResult> verifyBundles(const std::vector<BundleVerification>& items) {
     std::vector<sigstore::VerificationResult> results(items.size());
+    const std::vector<sigstore::Policy> policies = preparePolicies(items);
     runConcurrently(
-        qint64(items.size()), nullptr, [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)]); }, [](qint64) {});
+        qint64(items.size()), nullptr, [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)], policies[size_t(i)]); },
+        [](qint64) {});
     return results;
 }
 

@@ -1080,12 +1080,38 @@ QStringList Policy::cosignFlags() const {
     return out;
 }
 
+struct PreparedKey {
+    QByteArray pem;  // what it was decoded from
+    Pkey key;
+    QByteArray spki; // its SubjectPublicKeyInfo, DER
+};
+
+void Policy::prepare() {
+    preparedKey.reset();
+    if (!keyMode())
+        return;
+    Pkey key = pkeyFromPem(publicKeyPem);
+    if (!key || keyKind(key.get()) == KeyKind::Unknown) {
+        ERR_clear_error();
+        return; // verifyBundle reports the unreadable key
+    }
+    auto p = std::make_shared<PreparedKey>();
+    p->pem = publicKeyPem;
+    p->spki = spkiDer(key.get());
+    p->key = std::move(key);
+    preparedKey = std::move(p);
+}
+
 QJsonObject Policy::toJson() const {
     QJsonObject o;
     if (keyMode()) {
         o.insert(QStringLiteral("mode"), QStringLiteral("key"));
-        Pkey key = pkeyFromPem(publicKeyPem);
-        o.insert(QStringLiteral("keySha256"), key ? sha256Hex(spkiDer(key.get())) : QString());
+        if (preparedKey && preparedKey->pem == publicKeyPem) {
+            o.insert(QStringLiteral("keySha256"), sha256Hex(preparedKey->spki));
+        } else {
+            Pkey key = pkeyFromPem(publicKeyPem);
+            o.insert(QStringLiteral("keySha256"), key ? sha256Hex(spkiDer(key.get())) : QString());
+        }
     } else {
         o.insert(QStringLiteral("mode"), QStringLiteral("identity"));
         if (!identity.isEmpty())
@@ -1175,13 +1201,19 @@ VerificationResult verifyBundle(const Bundle& bundle, const QString& bundleFile,
                   QStringLiteral("a public key was given, but the bundle carries a certificate"));
             return out;
         }
-        c.key = pkeyFromPem(policy.publicKeyPem);
-        if (!c.key || keyKind(c.key.get()) == KeyKind::Unknown) {
-            ERR_clear_error();
-            c.add(QStringLiteral("verification material"), StepState::Failed, QStringLiteral("the given public key cannot be read"));
-            return out;
+        if (const PreparedKey* prepared = policy.preparedKey.get(); prepared && prepared->pem == policy.publicKeyPem) {
+            EVP_PKEY_up_ref(prepared->key.get());
+            c.key.reset(prepared->key.get());
+            c.keySpki = prepared->spki;
+        } else {
+            c.key = pkeyFromPem(policy.publicKeyPem);
+            if (!c.key || keyKind(c.key.get()) == KeyKind::Unknown) {
+                ERR_clear_error();
+                c.add(QStringLiteral("verification material"), StepState::Failed, QStringLiteral("the given public key cannot be read"));
+                return out;
+            }
+            c.keySpki = spkiDer(c.key.get());
         }
-        c.keySpki = spkiDer(c.key.get());
         c.add(QStringLiteral("verification material"), StepState::Passed,
               QStringLiteral("public key sha256:%1 (the bundle's hint is not trusted)").arg(sha256Hex(c.keySpki).left(16)));
     } else {

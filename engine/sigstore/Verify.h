@@ -17,10 +17,13 @@
 #include <QStringList>
 #include <QString>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace pb::sigstore {
+
+struct PreparedKey; // a policy's public key decoded once (Verify.cpp)
 
 // What must be true of the signer: a certificate identity (exact or regexp, issuer exact or
 // regexp), or a public key. Regexps are unanchored, as cosign's are.
@@ -31,6 +34,12 @@ struct Policy {
     // cosign's --insecure-ignore-tlog: accept a bundle without a transparency-log entry (key-mode
     // bundles signed offline). Entries present are still verified.
     bool ignoreTlog = false;
+    // Key mode: publicKeyPem decoded once by prepare(), for callers that verify many bundles with
+    // one policy (sigstore-js likewise reads its keys once, into its trust material). verifyBundle
+    // uses it only when it was made from the same bytes as publicKeyPem, and decodes the PEM itself
+    // otherwise. Shared read-only between copies of the policy and threads.
+    std::shared_ptr<const PreparedKey> preparedKey;
+    void prepare();
     bool keyMode() const { return !publicKeyPem.isEmpty(); }
     QJsonObject toJson() const; // the policy as stored with a result (no key material, its digest)
     // cosign flags reproducing this policy (without --bundle/--trusted-root/artifact).

@@ -211,6 +211,7 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
         storedRoot = std::move(*def);
         signature.root = storedRoot ? &*storedRoot : nullptr;
     }
+    signature.policy.prepare(); // a key is decoded once for all the bundles
     // Reading and checking a bundle (files, digests, CTRF, the Sigstore verification) needs no
     // database: both run on Qt's thread pool, every core at once. The pointer lookups between them
     // and every write stay on this thread, in source order, so the result is the same as one by one.

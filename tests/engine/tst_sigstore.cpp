@@ -476,6 +476,32 @@ class TestSigstore : public QObject {
         expectFailedStep(verifyLoaded(key), QStringLiteral("verification material"), QStringLiteral("verify it with --key"));
     }
 
+    // Issue 19: a key decoded once (Policy::prepare) gives the same result as the PEM decoded per
+    // verification, and is never used for other bytes than it was made from.
+    void preparedKeyGivesTheSameResult() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/managed-key-wrong-key_fail"));
+        for (const QString& name : {QStringLiteral("managed-key-happy-path"), QStringLiteral("managed-key-wrong-key_fail")}) {
+            Loaded plain = load(name);
+            Loaded prepared = plain;
+            prepared.policy.prepare();
+            const VerificationResult a = verifyLoaded(plain), b = verifyLoaded(prepared);
+            QCOMPARE(b.verified, name == QLatin1String("managed-key-happy-path"));
+            QCOMPARE(QJsonDocument(b.toJson()).toJson(), QJsonDocument(a.toJson()).toJson());
+            QCOMPARE(prepared.policy.toJson(), plain.policy.toJson());
+        }
+        // Prepared from the right key, then handed the corrupted key.pub: the corrupted one is read.
+        Loaded good = load(QStringLiteral("managed-key-happy-path"));
+        good.policy.prepare();
+        QVERIFY(good.policy.preparedKey);
+        good.policy.publicKeyPem = load(QStringLiteral("managed-key-wrong-key_fail")).policy.publicKeyPem;
+        expectFailedStep(verifyLoaded(good), QStringLiteral("verification material"), QStringLiteral("cannot be read"));
+        // And the other way round: an unreadable key prepares to nothing and still fails at its step.
+        Loaded bad = load(QStringLiteral("managed-key-wrong-key_fail"));
+        bad.policy.prepare();
+        QVERIFY(!bad.policy.preparedKey);
+        expectFailedStep(verifyLoaded(bad), QStringLiteral("verification material"), QStringLiteral("cannot be read"));
+    }
+
     void wrongDigestShowsBothDigests() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
         Loaded l = load(QStringLiteral("happy-path-v0.3"));
