@@ -49,7 +49,7 @@ QList<Command> buildTable() {
     // signatures
     add("verify", "", "--bundle FILE (--artifact FILE | --digest sha256:HEX) signer flags | --batch MANIFEST",
         "verify a Sigstore bundle offline (cosign's flags), or a MANIFEST.tsv with --batch", verifyVerb);
-    add("trusted-root", "update", "--tuf DIR [--anchor ROOT_JSON] [--at TIME] [--format json]",
+    add("trusted-root", "update", "--tuf DIR [--anchor ROOT_JSON] [--at TIME] [--from-anchor] [--format json]",
         "take trusted_root.json from a TUF repository copy, verified offline from a pinned root, and store it", trustedRootUpdate);
     add("trusted-root", "list", "[--format json]", "the stored trusted roots, the default marked, with their TUF provenance", trustedRootList);
     add("release", "verify", "DIR --version vX.Y.Z [--trusted-root FILE] [--catalog-version LABEL] [identity flags]",

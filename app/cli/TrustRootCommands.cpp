@@ -24,6 +24,9 @@ int trustedRootUpdate(const QStringList& args) {
     p.addOption({QStringLiteral("at"), QStringLiteral("Check expiry as of TIME (2026-08-22 or 2026-08-22T00:00:00Z) instead of now."),
                  QStringLiteral("TIME")});
     p.addOption({QStringLiteral("no-default"), QStringLiteral("Store the root without making it the default.")});
+    p.addOption({QStringLiteral("from-anchor"),
+                 QStringLiteral("Start again from the anchor, ignoring what earlier updates from it trusted (by default the root chain "
+                                "continues from the latest trusted root and older metadata is refused as a rollback).")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     if (int rc = parse(p, args, QStringLiteral("trusted-root update"),
                        QStringLiteral("Verify a TUF repository copy as the TUF client workflow does (root chain from the anchor, "
@@ -40,6 +43,7 @@ int trustedRootUpdate(const QStringList& args) {
     request.repository = p.value(QStringLiteral("tuf"));
     request.anchorPath = p.value(QStringLiteral("anchor"));
     request.makeDefault = !p.isSet(QStringLiteral("no-default"));
+    request.fromAnchor = p.isSet(QStringLiteral("from-anchor"));
     if (p.isSet(QStringLiteral("at"))) {
         auto at = ops::parseVerificationTime(p.value(QStringLiteral("at")));
         if (!at)
@@ -55,12 +59,7 @@ int trustedRootUpdate(const QStringList& args) {
         return fail(done.error());
     const tuf::ClientResult& v = done->verification;
     if (format == QLatin1String("json")) {
-        QJsonObject o = v.toJson();
-        if (done->ok()) {
-            o.insert(QStringLiteral("trustedRootId"), done->trustedRootId);
-            o.insert(QStringLiteral("alreadyStored"), done->alreadyStored);
-        }
-        printJson(o);
+        printJson(done->toJson());
     } else {
         for (const tuf::ClientStep& s : v.steps)
             out() << (s.ok ? "ok    " : "FAILED") << "  " << s.role << "\t" << s.detail << '\n';
@@ -69,7 +68,10 @@ int trustedRootUpdate(const QStringList& args) {
                          .arg(v.targetName, v.targetSha256, done->alreadyStored ? QStringLiteral(" (already present)") : QString())
                          .arg(done->trustedRootId)
                          .arg(request.makeDefault ? QStringLiteral(", the default") : QString())
-                         .arg(tuf::formatTime(v.verificationTime), v.timeGiven ? QStringLiteral(" (--at)") : QString());
+                         .arg(tuf::formatTime(v.verificationTime), v.timeGiven ? QStringLiteral(" (--at)") : QString())
+                  << (done->fromAnchor        ? QStringLiteral("started again from the anchor (--from-anchor); the trusted state is now this update's\n")
+                      : done->trustedBefore ? QStringLiteral("continued from the trusted state of %1\n").arg(tuf::formatTime(done->trustedBefore->updatedAt))
+                                            : QStringLiteral("first update from this anchor; its trusted state is stored for the next\n"));
     }
     out().flush();
     if (!done->ok()) {

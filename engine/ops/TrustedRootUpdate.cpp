@@ -38,7 +38,39 @@ Result<QByteArray> readAnchor(const QString& path) {
 
 QString when(const QDateTime& t) { return tuf::formatTime(t); }
 
+// Same lineage state (nothing committed in between): compared field by field that matters.
+bool sameState(const std::optional<tuf::TrustedState>& a, const std::optional<tuf::TrustedState>& b) {
+    if (a.has_value() != b.has_value())
+        return false;
+    if (!a)
+        return true;
+    return a->rootBytes == b->rootBytes && a->timestamp.version == b->timestamp.version && a->snapshot.version == b->snapshot.version &&
+           a->snapshotMeta == b->snapshotMeta && a->updatedAt == b->updatedAt;
+}
+
 } // namespace
+
+QString TrustedRootUpdateOutcome::startedFrom() const {
+    if (fromAnchor)
+        return QStringLiteral("anchor-requested");
+    return trustedBefore ? QStringLiteral("trusted-state") : QStringLiteral("anchor");
+}
+
+QJsonObject TrustedRootUpdateOutcome::toJson() const {
+    QJsonObject o = verification.toJson();
+    o.insert(QStringLiteral("fromAnchor"), fromAnchor);
+    o.insert(QStringLiteral("startedFrom"), startedFrom());
+    if (trustedBefore) {
+        // The client puts the state it used; an ignored one is shown too, under its own name.
+        o.remove(QStringLiteral("trustedState"));
+        o.insert(fromAnchor ? QStringLiteral("ignoredTrustedState") : QStringLiteral("trustedState"), trustedBefore->toJson());
+    }
+    if (ok()) {
+        o.insert(QStringLiteral("trustedRootId"), trustedRootId);
+        o.insert(QStringLiteral("alreadyStored"), alreadyStored);
+    }
+    return o;
+}
 
 Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
                                                    const std::function<void(const tuf::ClientStep&)>& onStep) {
@@ -46,6 +78,15 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
     auto anchor = readAnchor(anchorPath);
     if (!anchor)
         return anchor.error();
+    const QString anchorSha256 = sha256Hex(*anchor);
+    TrustedRootUpdateOutcome out;
+    out.fromAnchor = request.fromAnchor;
+    {
+        auto state = store::VerificationStore(ctx.db()).tufTrustedState(anchorSha256);
+        if (!state)
+            return state.error();
+        out.trustedBefore = *state;
+    }
 
     tuf::ClientRequest creq;
     creq.dir = request.repository;
@@ -53,15 +94,37 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
     creq.anchorName = anchorPath;
     creq.at = request.at;
     creq.targetName = request.targetName;
+    if (out.usedTrustedState())
+        creq.trusted = out.trustedBefore;
     int n = 0;
     auto step = [&](const tuf::ClientStep& s) {
         ctx.progress(++n, 0, s.detail);
         if (onStep)
             onStep(s);
     };
-    TrustedRootUpdateOutcome out;
+    std::optional<tuf::ClientStep> startNote;
+    if (request.fromAnchor)
+        startNote = tuf::ClientStep{QStringLiteral("trusted"), QString(),
+                                    out.trustedBefore ? QStringLiteral("started again from the anchor as asked: the trusted state (%1) is ignored, and "
+                                                                       "replaced by this update's if it succeeds")
+                                                            .arg(out.trustedBefore->summary())
+                                                      : QStringLiteral("started from the anchor as asked (no trusted state was stored for this anchor)"),
+                                    true};
+    if (startNote)
+        step(*startNote);
     out.verification = tuf::runClient(creq, step, ctx.cancelFlag());
     tuf::ClientResult& v = out.verification;
+    if (startNote)
+        v.steps.insert(v.steps.begin(), *startNote);
+    QString startText;
+    if (out.fromAnchor)
+        startText = out.trustedBefore ? QStringLiteral("started again from the anchor as asked (--from-anchor), ignoring the trusted state (%1)")
+                                            .arg(out.trustedBefore->summary())
+                                      : QStringLiteral("started from the anchor as asked (--from-anchor); no trusted state was stored");
+    else if (out.trustedBefore)
+        startText = QStringLiteral("continued from the trusted state (%1)").arg(out.trustedBefore->summary());
+    else
+        startText = QStringLiteral("first update from this anchor: started from it");
 
     // The target must also be a Sigstore trusted root this app can use.
     if (v.ok) {
@@ -101,7 +164,8 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
             return makeError(QStringLiteral("cancelled"), request.repository);
         d.result = receipts::Outcome::Failed;
         d.parameters = params;
-        d.message = QStringLiteral("trusted root not updated: %1 failed: %2").arg(v.failedRole, v.error.toString());
+        d.message = QStringLiteral("trusted root not updated: %1 failed: %2; %3; the trusted state is unchanged")
+                        .arg(v.failedRole, v.error.toString(), startText);
         auto receipt = record(ctx, d);
         if (!receipt)
             return receipt.error();
@@ -113,6 +177,15 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
         return makeError(QStringLiteral("cancelled"), request.repository);
     return transact<TrustedRootUpdateOutcome>(ctx, [&]() -> Result<std::pair<TrustedRootUpdateOutcome, receipts::ReceiptDraft>> {
         store::VerificationStore roots(ctx.db());
+        // The state this update was checked against must still be the lineage's (another update may
+        // have committed meanwhile); --from-anchor replaces whatever is there.
+        if (!request.fromAnchor) {
+            auto current = roots.tufTrustedState(anchorSha256);
+            if (!current)
+                return current.error();
+            if (!sameState(*current, out.trustedBefore))
+                return makeError(QStringLiteral("the trusted TUF state of this anchor changed while this update ran; run it again"), request.repository);
+        }
         auto before = roots.trustedRoots();
         if (!before)
             return before.error();
@@ -146,8 +219,17 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
         p.verificationTime = v.verificationTime;
         p.timeGiven = v.timeGiven;
         p.verifiedAt = QDateTime::currentDateTimeUtc();
-        if (auto pid = roots.addProvenance(p); !pid)
+        p.startedFrom = out.startedFrom();
+        if (out.trustedBefore)
+            p.trustedState = out.trustedBefore->summary();
+        auto pid = roots.addProvenance(p);
+        if (!pid)
             return pid.error();
+        tuf::TrustedState after = v.trustedAfter;
+        after.anchorName = anchorPath;
+        after.updatedAt = p.verifiedAt;
+        if (Status s = roots.saveTufTrustedState(after, *pid); !s)
+            return s.error();
         params.insert(QStringLiteral("sha256"), v.targetSha256);
         params.insert(QStringLiteral("stored"), out.alreadyStored ? QStringLiteral("existing") : QStringLiteral("new"));
         d.parameters = params;
@@ -158,7 +240,8 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
                         .arg(v.timestamp.version)
                         .arg(v.snapshot.version)
                         .arg(v.targets.version)
-                        .arg(when(v.verificationTime));
+                        .arg(when(v.verificationTime)) +
+                    QStringLiteral("; %1; trusted state now %2").arg(startText, after.summary());
         return std::make_pair(out, d);
     });
 }

@@ -4,6 +4,12 @@
 // target's length and hashes; and store it with its provenance (the repository, the anchor, each
 // role's version, the time expiry was checked against). `proofbench trusted-root update` and the
 // Verify view's "Update from a TUF repository…" call this one function.
+//
+// Rollback protection: each successful update leaves a trusted state for its anchor's lineage (the
+// latest root's bytes, every role's version; store::VerificationStore::tufTrustedState), written in
+// the same transaction as the root and its provenance. The next update of that lineage starts its
+// root chain from that root and refuses anything older; `fromAnchor` starts again from the anchor,
+// ignoring the state (and replacing it when the update succeeds), and says so everywhere.
 #pragma once
 
 #include "ops/Operation.h"
@@ -25,6 +31,7 @@ struct TrustedRootUpdateRequest {
     std::optional<QDateTime> at;    // the time expiry is checked against; now when absent
     bool makeDefault = true;        // the imported root becomes the default
     QString targetName = QStringLiteral("trusted_root.json");
+    bool fromAnchor = false;        // --from-anchor: ignore the trusted state of this anchor's lineage
 };
 
 struct TrustedRootUpdateOutcome {
@@ -32,7 +39,15 @@ struct TrustedRootUpdateOutcome {
     qint64 trustedRootId = 0;       // when verified: the stored root
     bool alreadyStored = false;     // the same bytes were stored before (a new provenance row is added)
     qint64 receiptSeq = 0;
+    bool fromAnchor = false;        // the request asked to start again from the anchor
+    // The lineage's state before this update (used, or ignored when fromAnchor); none before the first.
+    std::optional<tuf::TrustedState> trustedBefore;
     bool ok() const { return verification.ok && trustedRootId != 0; }
+    bool usedTrustedState() const { return trustedBefore && !fromAnchor; }
+    // "trusted-state", "anchor" or "anchor-requested" (as the provenance row says)
+    QString startedFrom() const;
+    // The verification's JSON with how it started and, when stored, the root's id.
+    QJsonObject toJson() const;
 };
 
 // An Error only when the request cannot run (anchor unreadable, database); a repository that does not

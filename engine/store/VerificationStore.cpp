@@ -104,7 +104,7 @@ namespace {
 const char* kProvenanceColumns =
     "SELECT id, trusted_root_id, repository, target_name, target_file, anchor_name, anchor_sha256, anchor_version, root_chain, "
     "root_version, root_expires, timestamp_version, timestamp_expires, snapshot_version, snapshot_expires, targets_version, "
-    "targets_expires, signed_by, verification_time, time_given, verified_at FROM trusted_root_provenance ";
+    "targets_expires, signed_by, verification_time, time_given, verified_at, started_from, trusted_state FROM trusted_root_provenance ";
 
 QString isoTime(const QDateTime& t) { return t.toUTC().toString(Qt::ISODate); }
 
@@ -132,6 +132,8 @@ TrustedRootProvenance readProvenance(const QSqlQuery& q) {
     p.verificationTime = parseTime(q.value(18));
     p.timeGiven = q.value(19).toInt() == 1;
     p.verifiedAt = parseTime(q.value(20));
+    p.startedFrom = q.value(21).toString();
+    p.trustedState = q.value(22).toString();
     return p;
 }
 
@@ -144,7 +146,11 @@ QString TrustedRootProvenance::summary() const {
         .arg(timestampVersion)
         .arg(snapshotVersion)
         .arg(targetsVersion)
-        .arg(isoTime(verificationTime), timeGiven ? QStringLiteral(" (time given)") : QString());
+        .arg(isoTime(verificationTime), timeGiven ? QStringLiteral(" (time given)") : QString()) +
+           (startedFrom == QLatin1String("trusted-state")    ? QStringLiteral("; continued from the trusted state (%1)").arg(trustedState)
+            : startedFrom == QLatin1String("anchor-requested") ? QStringLiteral("; started again from the anchor as asked") +
+                                                                     (trustedState.isEmpty() ? QString() : QStringLiteral(", ignoring the trusted state (%1)").arg(trustedState))
+                                                               : QString());
 }
 
 QDateTime TrustedRootProvenance::earliestExpiry() const {
@@ -160,7 +166,7 @@ Result<qint64> VerificationStore::addProvenance(const TrustedRootProvenance& p) 
     q.prepare(QStringLiteral("INSERT INTO trusted_root_provenance (trusted_root_id, repository, target_name, target_file, anchor_name, "
                              "anchor_sha256, anchor_version, root_chain, root_version, root_expires, timestamp_version, timestamp_expires, "
                              "snapshot_version, snapshot_expires, targets_version, targets_expires, signed_by, verification_time, "
-                             "time_given, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                             "time_given, verified_at, started_from, trusted_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     QJsonArray chain;
     for (qint64 v : p.rootChain)
         chain.append(v);
@@ -170,7 +176,8 @@ Result<qint64> VerificationStore::addProvenance(const TrustedRootProvenance& p) 
                               QVariant(isoTime(p.rootExpires)), QVariant(p.timestampVersion), QVariant(isoTime(p.timestampExpires)),
                               QVariant(p.snapshotVersion), QVariant(isoTime(p.snapshotExpires)), QVariant(p.targetsVersion),
                               QVariant(isoTime(p.targetsExpires)), QVariant(p.signedBy), QVariant(isoTime(p.verificationTime)),
-                              QVariant(p.timeGiven ? 1 : 0), QVariant(p.verifiedAt.isValid() ? isoTime(p.verifiedAt) : now())})
+                              QVariant(p.timeGiven ? 1 : 0), QVariant(p.verifiedAt.isValid() ? isoTime(p.verifiedAt) : now()),
+                              QVariant(p.startedFrom), nullable(p.trustedState)})
         q.addBindValue(v);
     if (!q.exec())
         return sqlError(q, QStringLiteral("trusted_root_provenance"));
@@ -187,6 +194,80 @@ Result<std::vector<TrustedRootProvenance>> VerificationStore::provenance(qint64 
     while (q.next())
         out.push_back(readProvenance(q));
     return out;
+}
+
+namespace {
+
+QJsonObject roleStateJson(const tuf::RoleState& r) {
+    return QJsonObject{{QStringLiteral("version"), r.version}, {QStringLiteral("expires"), isoTime(r.expires)}, {QStringLiteral("file"), r.file}};
+}
+
+QString compact(const QJsonObject& o) { return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)); }
+
+} // namespace
+
+Result<std::optional<tuf::TrustedState>> VerificationStore::tufTrustedState(const QString& anchorSha256) const {
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("SELECT anchor_name, repository, root_version, root_expires, root_json, timestamp_version, timestamp_expires, "
+                             "snapshot_version, snapshot_expires, snapshot_meta, targets_version, targets_expires, delegations, "
+                             "verification_time, time_given, updated_at FROM tuf_trusted_state WHERE anchor_sha256 = ?"));
+    q.addBindValue(anchorSha256);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("tuf_trusted_state"));
+    if (!q.next())
+        return std::optional<tuf::TrustedState>();
+    tuf::TrustedState t;
+    t.anchorSha256 = anchorSha256;
+    t.anchorName = q.value(0).toString();
+    t.repository = q.value(1).toString();
+    t.root = tuf::RoleState{q.value(2).toLongLong(), parseTime(q.value(3)), QStringLiteral("root.json")};
+    t.rootBytes = q.value(4).toByteArray();
+    t.timestamp = tuf::RoleState{q.value(5).toLongLong(), parseTime(q.value(6)), QStringLiteral("timestamp.json")};
+    t.snapshot = tuf::RoleState{q.value(7).toLongLong(), parseTime(q.value(8)), QStringLiteral("snapshot.json")};
+    const QJsonObject meta = QJsonDocument::fromJson(q.value(9).toByteArray()).object();
+    for (auto it = meta.begin(); it != meta.end(); ++it)
+        t.snapshotMeta.insert(it.key(), it.value().toInteger());
+    t.targets = tuf::RoleState{q.value(10).toLongLong(), parseTime(q.value(11)), QStringLiteral("targets.json")};
+    const QJsonObject del = QJsonDocument::fromJson(q.value(12).toByteArray()).object();
+    for (auto it = del.begin(); it != del.end(); ++it) {
+        const QJsonObject r = it.value().toObject();
+        t.delegations.emplace_back(it.key(), tuf::RoleState{r.value(QStringLiteral("version")).toInteger(),
+                                                            parseTime(r.value(QStringLiteral("expires")).toString()),
+                                                            r.value(QStringLiteral("file")).toString()});
+    }
+    t.verificationTime = parseTime(q.value(13));
+    t.timeGiven = q.value(14).toInt() == 1;
+    t.updatedAt = parseTime(q.value(15));
+    // A row whose JSON columns do not read back is not a state to trust silently.
+    if (t.rootBytes.isEmpty() || t.root.version <= 0)
+        return makeError(QStringLiteral("the trusted TUF state of anchor %1 has no root").arg(anchorSha256.left(16)), m_db.path(), 0,
+                         QStringLiteral("tuf_trusted_state.root_json"));
+    return std::optional<tuf::TrustedState>(std::move(t));
+}
+
+Status VerificationStore::saveTufTrustedState(const tuf::TrustedState& t, qint64 provenanceId) {
+    QJsonObject meta;
+    for (auto it = t.snapshotMeta.begin(); it != t.snapshotMeta.end(); ++it)
+        meta.insert(it.key(), it.value());
+    QJsonObject del;
+    for (const auto& [name, st] : t.delegations)
+        del.insert(name, roleStateJson(st));
+    QSqlQuery q(m_db.sql());
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO tuf_trusted_state (anchor_sha256, anchor_name, repository, root_version, root_expires, "
+                             "root_json, root_sha256, timestamp_version, timestamp_expires, snapshot_version, snapshot_expires, snapshot_meta, "
+                             "targets_version, targets_expires, delegations, verification_time, time_given, provenance_id, updated_at) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant& v : {QVariant(t.anchorSha256), QVariant(t.anchorName), QVariant(t.repository), QVariant(t.root.version),
+                              QVariant(isoTime(t.root.expires)), QVariant(t.rootBytes), QVariant(sha256Hex(t.rootBytes)),
+                              QVariant(t.timestamp.version), QVariant(isoTime(t.timestamp.expires)), QVariant(t.snapshot.version),
+                              QVariant(isoTime(t.snapshot.expires)), QVariant(compact(meta)), QVariant(t.targets.version),
+                              QVariant(isoTime(t.targets.expires)), QVariant(compact(del)), QVariant(isoTime(t.verificationTime)),
+                              QVariant(t.timeGiven ? 1 : 0), provenanceId > 0 ? QVariant(provenanceId) : QVariant(QMetaType(QMetaType::LongLong)),
+                              QVariant(t.updatedAt.isValid() ? isoTime(t.updatedAt) : now())})
+        q.addBindValue(v);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("tuf_trusted_state"));
+    return {};
 }
 
 Result<std::vector<StoredTrustedRoot>> VerificationStore::trustedRoots() const {

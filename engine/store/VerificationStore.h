@@ -6,6 +6,7 @@
 #include "sigstore/TrustedRoot.h"
 #include "sigstore/Verify.h"
 #include "db/Database.h"
+#include "tuf/Client.h"
 
 #include <QDateTime>
 #include <QList>
@@ -33,6 +34,10 @@ struct TrustedRootProvenance {
     QDateTime verificationTime; // what expiry was checked against
     bool timeGiven = false;     // the user fixed it (--at)
     QDateTime verifiedAt;       // the clock when the update ran
+    // How the root chain started: "anchor" (no trusted state yet), "trusted-state" (continued from
+    // it), "anchor-requested" (--from-anchor: the state was ignored and replaced).
+    QString startedFrom = QStringLiteral("anchor");
+    QString trustedState;       // the state it continued from or ignored (summary); empty when none
     // "TUF root v15 (chain 13 -> 15), timestamp v762, snapshot v165, targets v14; as of 2026-08-22T00:00:00Z (given)"
     QString summary() const;
     // The earliest expiry of the roles that vouched for the root.
@@ -77,6 +82,12 @@ class VerificationStore {
     Result<qint64> addProvenance(const TrustedRootProvenance& provenance);
     // Every provenance row of a root, newest first.
     Result<std::vector<TrustedRootProvenance>> provenance(qint64 trustedRootId) const;
+    // What TUF updates of the lineage of the anchor with this sha256 trusted last (the root bytes,
+    // the role versions); an empty optional before the first successful update.
+    Result<std::optional<tuf::TrustedState>> tufTrustedState(const QString& anchorSha256) const;
+    // Replaces the lineage's state (inside the caller's transaction, with the provenance row
+    // `provenanceId` of the update that produced it).
+    Status saveTufTrustedState(const tuf::TrustedState& state, qint64 provenanceId);
     Result<std::vector<StoredTrustedRoot>> trustedRoots() const;
     // The default root, parsed; an empty optional when none was imported.
     Result<std::optional<sigstore::TrustedRoot>> defaultTrustedRoot() const;

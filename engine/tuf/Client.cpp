@@ -22,6 +22,28 @@ QJsonObject roleJson(const RoleState& r) {
     return o;
 }
 
+// What identifies a role's keys in a root: its threshold and each key's type, scheme and value
+// (ids alone may be renamed; 5.3.11 is about the keys).
+QString roleKeys(const Root& root, const QString& role) {
+    const RoleKeys rk = root.roles.value(role);
+    QStringList keys;
+    for (const QString& id : rk.keyids) {
+        const Key k = root.keys.value(id);
+        keys << k.type + QLatin1Char('|') + k.scheme + QLatin1Char('|') + k.publicValue.trimmed();
+    }
+    keys.sort();
+    return QString::number(rk.threshold) + QLatin1Char(';') + keys.join(QLatin1Char(';'));
+}
+
+// The version number a root metadata file name carries ("15.root.json" -> 15), or 0.
+qint64 numberedRoot(const QString& fileName) {
+    if (!fileName.endsWith(QLatin1String(".root.json")))
+        return 0;
+    bool ok = false;
+    const qint64 n = fileName.left(fileName.size() - 10).toLongLong(&ok);
+    return ok && n > 0 ? n : 0;
+}
+
 class Run {
   public:
     Run(const ClientRequest& req, ClientResult& res, const std::function<void(const ClientStep&)>& onStep, const std::atomic_bool* cancel)
@@ -32,7 +54,9 @@ class Run {
   private:
     bool locate();
     bool loadAnchor();
+    bool loadTrustedState();
     bool updateRoot();
+    bool checkRootNotRolledBack(const Root& trusted);
     bool loadTimestamp();
     bool loadSnapshot();
     bool loadTopTargets();
@@ -109,6 +133,19 @@ class Run {
         return true;
     }
     RoleState state(const Envelope& env) const { return RoleState{env.version, env.expires, rel(env.file)}; }
+    // "(trusted since 2026-12-02T04:30:00Z)"
+    QString since() const {
+        const TrustedState& t = *m_req.trusted;
+        return t.updatedAt.isValid() ? QStringLiteral("trusted since %1").arg(formatTime(t.updatedAt)) : QStringLiteral("trusted before");
+    }
+    // A rollback failure: `what` says it with %1 the new version and %2 the trusted one ("version %1
+    // is older than the trusted version %2"); " (trusted since …): a rollback, refused" follows.
+    bool rollback(const QString& role, const QString& file, const QString& field, const QString& what, qint64 got, qint64 trusted) {
+        return fail(role, makeError(what.arg(got).arg(trusted) + QStringLiteral(" (%1): a rollback, refused").arg(since()), file, 0, field));
+    }
+    bool useTrusted() const { return m_req.trusted.has_value(); }
+    // The trusted timestamp and snapshot versions count unless their keys changed (5.3.11).
+    bool useTrustedTimestampSnapshot() const { return useTrusted() && !m_res.timestampSnapshotDropped; }
 
     const ClientRequest& m_req;
     ClientResult& m_res;
@@ -126,7 +163,88 @@ bool Run::run() {
     m_res.timeGiven = m_req.at.has_value();
     m_res.anchorName = m_req.anchorName;
     m_res.targetName = m_req.targetName;
-    return locate() && loadAnchor() && updateRoot() && loadTimestamp() && loadSnapshot() && loadTopTargets() && findTarget();
+    m_res.trustedBefore = m_req.trusted;
+    if (!(locate() && loadAnchor() && loadTrustedState() && updateRoot() && loadTimestamp() && loadSnapshot() && loadTopTargets() && findTarget()))
+        return false;
+    TrustedState& t = m_res.trustedAfter;
+    t.anchorSha256 = m_res.anchorSha256;
+    t.anchorName = m_res.anchorName;
+    t.repository = m_res.repository;
+    t.rootBytes = m_root.env.bytes;
+    t.root = m_res.root;
+    t.timestamp = m_res.timestamp;
+    t.snapshot = m_res.snapshot;
+    t.targets = m_res.targets;
+    for (auto it = m_snapshot.meta.begin(); it != m_snapshot.meta.end(); ++it)
+        t.snapshotMeta.insert(it.key(), it.value().version);
+    t.delegations = m_res.delegations;
+    t.verificationTime = m_res.verificationTime;
+    t.timeGiven = m_res.timeGiven;
+    return true;
+}
+
+bool Run::loadTrustedState() {
+    if (!useTrusted())
+        return true;
+    const QString role = QStringLiteral("trusted");
+    const TrustedState& t = *m_req.trusted;
+    const QString name = QStringLiteral("trusted state");
+    if (t.anchorSha256 != m_res.anchorSha256)
+        return fail(role, makeError(QStringLiteral("the trusted state descends from the anchor with sha256 %1, not from %2 (sha256 %3)")
+                                        .arg(t.anchorSha256.left(16), m_req.anchorName, m_res.anchorSha256.left(16)),
+                                    name));
+    if (t.rootBytes.size() > kRootMaxLength)
+        return fail(role, makeError(QStringLiteral("its root is %1 bytes, more than the %2 a root may have").arg(t.rootBytes.size()).arg(kRootMaxLength), name));
+    auto root = parseRoot(t.rootBytes, QStringLiteral("trusted root v%1").arg(t.root.version));
+    if (!root)
+        return fail(role, root.error());
+    auto self = verifyThreshold(root->env, root->keys, root->roles.value(QStringLiteral("root")), QStringLiteral("its own root keys"));
+    if (!self)
+        return fail(role, self.error());
+    if (root->env.version != t.root.version)
+        return fail(role, makeError(QStringLiteral("its root is v%1, the state says v%2").arg(root->env.version).arg(t.root.version), name));
+    if (root->env.version < m_root.env.version)
+        return fail(role, makeError(QStringLiteral("its root v%1 is older than the anchor v%2").arg(root->env.version).arg(m_root.env.version), name));
+    m_root = std::move(*root);
+    QString detail = QStringLiteral("trusted state: %1").arg(t.summary());
+    if (!t.repository.isEmpty() && t.repository != m_res.repository)
+        detail += QStringLiteral(" (last updated from %1)").arg(t.repository);
+    detail += QStringLiteral("; the root chain continues from root v%1 and nothing older is accepted").arg(m_root.env.version);
+    step(role, QString(), detail);
+    return true;
+}
+
+// After the chain: the repository's newest root (root.json, else the highest numbered file) must not
+// be older than the root trusted before this update (a copy whose history stops earlier).
+bool Run::checkRootNotRolledBack(const Root& trusted) {
+    const QString role = QStringLiteral("root");
+    QString newestFile;
+    qint64 newest = 0;
+    const QString current = m_meta.filePath(QStringLiteral("root.json"));
+    if (QFileInfo::exists(current)) {
+        auto bytes = read(current, kRootMaxLength, QStringLiteral("root metadata"));
+        if (!bytes)
+            return fail(role, bytes.error());
+        auto parsed = parseRoot(*bytes, current);
+        if (!parsed)
+            return fail(role, parsed.error());
+        newest = parsed->env.version;
+        newestFile = current;
+    } else {
+        for (const QDir& d : {m_meta, QDir(m_meta.filePath(QStringLiteral("root_history")))}) {
+            const QStringList names = d.entryList({QStringLiteral("*.root.json")}, QDir::Files);
+            for (const QString& n : names)
+                if (const qint64 v = numberedRoot(n); v > newest) {
+                    newest = v;
+                    newestFile = d.filePath(n);
+                }
+        }
+    }
+    if (newest > 0 && newest < trusted.env.version)
+        return rollback(role, newestFile, QStringLiteral("signed.version"),
+                        QStringLiteral("the repository's newest root is version %1, older than the trusted root version %2"), newest,
+                        trusted.env.version);
+    return true;
 }
 
 bool Run::locate() {
@@ -173,6 +291,9 @@ bool Run::loadAnchor() {
 
 bool Run::updateRoot() {
     const QString role = QStringLiteral("root");
+    const QString startTimestampKeys = roleKeys(m_root, QStringLiteral("timestamp"));
+    const QString startSnapshotKeys = roleKeys(m_root, QStringLiteral("snapshot"));
+    const qint64 startVersion = m_root.env.version;
     for (int i = 0; i < kMaxRootRotations; ++i) {
         if (!cancelled())
             return false;
@@ -230,10 +351,23 @@ bool Run::updateRoot() {
         if (i + 1 == kMaxRootRotations)
             return fail(role, makeError(QStringLiteral("more than %1 root rotations in one update").arg(kMaxRootRotations), m_req.dir));
     }
+    if (useTrusted() && !checkRootNotRolledBack(m_root))
+        return false;
     m_res.root = state(m_root.env);
     m_res.consistentSnapshot = m_root.consistentSnapshot;
     if (!checkExpiry(role, m_root.env))
         return false;
+    if (useTrusted() && (roleKeys(m_root, QStringLiteral("timestamp")) != startTimestampKeys ||
+                         roleKeys(m_root, QStringLiteral("snapshot")) != startSnapshotKeys)) {
+        m_res.timestampSnapshotDropped = true;
+        step(role, rel(m_root.env.file),
+             QStringLiteral("the timestamp or snapshot keys changed between root v%1 and v%2: the trusted timestamp v%3 and snapshot v%4 "
+                            "are not carried over (specification 5.3.11)")
+                 .arg(startVersion)
+                 .arg(m_root.env.version)
+                 .arg(m_req.trusted->timestamp.version)
+                 .arg(m_req.trusted->snapshot.version));
+    }
     step(role, rel(m_root.env.file),
          QStringLiteral("trusted root v%1, valid until %2%3")
              .arg(m_root.env.version)
@@ -256,17 +390,33 @@ bool Run::loadTimestamp() {
     auto sigs = verifyThreshold(parsed->env, m_root.keys, m_root.roles.value(role), QStringLiteral("root v%1's timestamp keys").arg(m_root.env.version));
     if (!sigs)
         return fail(role, sigs.error());
+    QString against;
+    if (useTrustedTimestampSnapshot()) {
+        const TrustedState& t = *m_req.trusted;
+        if (parsed->env.version < t.timestamp.version)
+            return rollback(role, path, QStringLiteral("signed.version"), QStringLiteral("version %1 is older than the trusted version %2"),
+                            parsed->env.version, t.timestamp.version);
+        if (parsed->snapshot.version < t.snapshot.version)
+            return rollback(role, path, QStringLiteral("signed.meta.snapshot.json.version"),
+                            QStringLiteral("timestamp v%1 names snapshot version %2, older than the trusted snapshot version %3")
+                                .arg(parsed->env.version)
+                                .arg(QStringLiteral("%1"), QStringLiteral("%2")),
+                            parsed->snapshot.version, t.snapshot.version);
+        against = parsed->env.version == t.timestamp.version ? QStringLiteral(" (the trusted version, unchanged)")
+                                                              : QStringLiteral(" (newer than the trusted v%1)").arg(t.timestamp.version);
+    }
     m_timestamp = std::move(*parsed);
     m_res.timestamp = state(m_timestamp.env);
     if (!checkExpiry(role, m_timestamp.env))
         return false;
     step(role, rel(path),
-         QStringLiteral("timestamp v%1: %2 valid signature(s) (%3 required), valid until %4; names snapshot v%5")
+         QStringLiteral("timestamp v%1%6: %2 valid signature(s) (%3 required), valid until %4; names snapshot v%5")
              .arg(m_timestamp.env.version)
              .arg(*sigs)
              .arg(m_root.roles.value(role).threshold)
              .arg(formatTime(m_timestamp.env.expires))
-             .arg(m_timestamp.snapshot.version));
+             .arg(m_timestamp.snapshot.version)
+             .arg(against));
     return true;
 }
 
@@ -295,17 +445,43 @@ bool Run::loadSnapshot() {
     if (parsed->env.version != meta.version)
         return fail(role, makeError(QStringLiteral("is snapshot v%1, timestamp v%2 names v%3").arg(parsed->env.version).arg(m_timestamp.env.version).arg(meta.version),
                                     path, 0, QStringLiteral("signed.version")));
+    QString against;
+    if (useTrustedTimestampSnapshot()) {
+        // Every targets file the trusted snapshot listed stays listed, at its version or newer (5.5.5).
+        const TrustedState& t = *m_req.trusted;
+        for (auto it = t.snapshotMeta.begin(); it != t.snapshotMeta.end(); ++it) {
+            const QString field = QStringLiteral("signed.meta.%1").arg(it.key());
+            if (!parsed->meta.contains(it.key()))
+                return fail(role, makeError(QStringLiteral("snapshot v%1 no longer lists %2, which the trusted snapshot v%3 listed at version %4 (%5): "
+                                                           "a rollback, refused")
+                                                .arg(parsed->env.version)
+                                                .arg(it.key())
+                                                .arg(t.snapshot.version)
+                                                .arg(it.value())
+                                                .arg(since()),
+                                            path, 0, field));
+            const qint64 v = parsed->meta.value(it.key()).version;
+            if (v < it.value())
+                return rollback(role, path, field + QStringLiteral(".version"),
+                                QStringLiteral("snapshot v%1 lists %2 at version %3, older than the trusted version %4")
+                                    .arg(parsed->env.version)
+                                    .arg(it.key(), QStringLiteral("%1"), QStringLiteral("%2")),
+                                v, it.value());
+        }
+        against = QStringLiteral("; no targets file older than the trusted snapshot v%1 lists").arg(t.snapshot.version);
+    }
     m_snapshot = std::move(*parsed);
     m_res.snapshot = state(m_snapshot.env);
     if (!checkExpiry(role, m_snapshot.env))
         return false;
     step(role, rel(path),
-         QStringLiteral("snapshot v%1: %2 valid signature(s) (%3 required), the version timestamp v%4 names, valid until %5")
+         QStringLiteral("snapshot v%1: %2 valid signature(s) (%3 required), the version timestamp v%4 names, valid until %5%6")
              .arg(m_snapshot.env.version)
              .arg(*sigs)
              .arg(m_root.roles.value(role).threshold)
              .arg(m_timestamp.env.version)
-             .arg(formatTime(m_snapshot.env.expires)));
+             .arg(formatTime(m_snapshot.env.expires))
+             .arg(against));
     return true;
 }
 
@@ -471,6 +647,45 @@ bool Run::fetchTarget(const TargetFile& target, const QString& signedBy) {
 
 } // namespace
 
+QString TrustedState::summary() const {
+    QStringList parts{QStringLiteral("root v%1").arg(root.version)};
+    if (timestamp.version)
+        parts << QStringLiteral("timestamp v%1").arg(timestamp.version);
+    if (snapshot.version)
+        parts << QStringLiteral("snapshot v%1").arg(snapshot.version);
+    if (targets.version)
+        parts << QStringLiteral("targets v%1").arg(targets.version);
+    for (const auto& [name, st] : delegations)
+        parts << QStringLiteral("%1 v%2").arg(name).arg(st.version);
+    QString s = parts.join(QStringLiteral(", "));
+    if (updatedAt.isValid())
+        s += QStringLiteral(" from %1").arg(formatTime(updatedAt));
+    return s;
+}
+
+QJsonObject TrustedState::toJson() const {
+    QJsonObject o{{QStringLiteral("anchorSha256"), anchorSha256},
+                  {QStringLiteral("anchor"), anchorName},
+                  {QStringLiteral("repository"), repository},
+                  {QStringLiteral("root"), roleJson(root)},
+                  {QStringLiteral("timestamp"), roleJson(timestamp)},
+                  {QStringLiteral("snapshot"), roleJson(snapshot)},
+                  {QStringLiteral("targets"), roleJson(targets)},
+                  {QStringLiteral("verificationTime"), formatTime(verificationTime)},
+                  {QStringLiteral("timeGiven"), timeGiven}};
+    if (updatedAt.isValid())
+        o.insert(QStringLiteral("since"), formatTime(updatedAt));
+    QJsonObject meta;
+    for (auto it = snapshotMeta.begin(); it != snapshotMeta.end(); ++it)
+        meta.insert(it.key(), it.value());
+    o.insert(QStringLiteral("snapshotMeta"), meta);
+    QJsonObject del;
+    for (const auto& [name, st] : delegations)
+        del.insert(name, roleJson(st));
+    o.insert(QStringLiteral("delegations"), del);
+    return o;
+}
+
 QJsonObject ClientResult::toJson() const {
     QJsonObject o{{QStringLiteral("verified"), ok},
                   {QStringLiteral("repository"), repository},
@@ -483,6 +698,10 @@ QJsonObject ClientResult::toJson() const {
     for (qint64 v : rootChain)
         chain.append(v);
     o.insert(QStringLiteral("rootChain"), chain);
+    if (trustedBefore) {
+        o.insert(QStringLiteral("trustedState"), trustedBefore->toJson());
+        o.insert(QStringLiteral("timestampSnapshotKeysChanged"), timestampSnapshotDropped);
+    }
     if (root.version)
         o.insert(QStringLiteral("root"), roleJson(root));
     if (timestamp.version)

@@ -8,6 +8,14 @@
 // metadata/timestamp.json, targets/NAME, as sigstore/root-signing keeps it) and the served layout
 // with consistent snapshots (metadata/N.root.json, metadata/V.snapshot.json, targets/HASH.NAME);
 // the folder may also be the metadata folder itself. Every file is read up to its bound.
+//
+// Between updates the client keeps what it trusted (specification 5.2-5.4): given a TrustedState
+// from an earlier update of the same anchor's lineage, the root chain starts from the latest
+// trusted root instead of the anchor, and nothing older is accepted: the repository's root, the
+// timestamp's version, the snapshot version it names, and every targets/delegated version the
+// trusted snapshot listed (which must stay listed). Equal versions are accepted (an unchanged
+// repository updates twice); when the timestamp or snapshot keys change along the root chain the
+// trusted timestamp and snapshot versions are dropped (5.3.11, recovery from a fast-forward attack).
 #pragma once
 
 #include "core/Result.h"
@@ -23,12 +31,38 @@
 
 namespace pb::tuf {
 
+struct RoleState {
+    qint64 version = 0;
+    QDateTime expires;
+    QString file;
+};
+
+// What a successful update leaves trusted for one anchor's lineage. Public metadata only.
+struct TrustedState {
+    QString anchorSha256;              // the anchor the lineage starts from (what keys it)
+    QString anchorName;                // shown
+    QString repository;                // the folder the update read (shown, not a key)
+    QByteArray rootBytes;              // the latest verified root.json, byte for byte
+    RoleState root, timestamp, snapshot, targets;
+    QMap<QString, qint64> snapshotMeta; // every metadata file the trusted snapshot lists -> version
+    std::vector<std::pair<QString, RoleState>> delegations; // delegated roles loaded by that update
+    QDateTime verificationTime;        // what expiry was checked against then
+    bool timeGiven = false;
+    QDateTime updatedAt;               // when that update ran: "trusted since"
+    // "root v15, timestamp v762, snapshot v165, targets v14 from 2026-12-02T04:30:00Z"
+    QString summary() const;
+    QJsonObject toJson() const;        // without the root bytes
+};
+
 struct ClientRequest {
     QString dir;                        // the repository copy
     QByteArray anchor;                  // the trusted root to start from (bytes of a root.json)
     QString anchorName;                 // shown in messages: a path or ":/tuf/…"
     std::optional<QDateTime> at;        // the time expiry is checked against; now when absent
     QString targetName = QStringLiteral("trusted_root.json");
+    // What an earlier update of this anchor's lineage trusted: the chain starts from its root and
+    // nothing older is accepted. Its anchorSha256 must be the anchor's.
+    std::optional<TrustedState> trusted;
 };
 
 // One thing checked, in order, for the CLI's and the dialog's step list.
@@ -38,12 +72,6 @@ struct ClientStep {
     QString detail; // "root v14 -> v15: 5 of 3 signatures by v14's root keys, 5 of 3 by its own"
     bool ok = true;
     QJsonObject toJson() const;
-};
-
-struct RoleState {
-    qint64 version = 0;
-    QDateTime expires;
-    QString file;
 };
 
 struct ClientResult {
@@ -65,6 +93,10 @@ struct ClientResult {
     qint64 targetLength = 0;
     QString targetSignedBy;     // "targets" or the delegated role that lists it
     QByteArray targetBytes;
+    // The trusted state the update started from (request.trusted), and when ok the state it leaves.
+    std::optional<TrustedState> trustedBefore;
+    bool timestampSnapshotDropped = false; // their keys changed along the chain (5.3.11)
+    TrustedState trustedAfter;
 
     QJsonObject toJson() const; // without the target bytes
 };

@@ -1,7 +1,11 @@
 // engine/tuf against the real Sigstore public-good TUF repository copy: canonical JSON, the root
 // chain from the shipped anchor and from root v1 (hex-encoded keys), expiry against a given time and
-// against now, the delegation search, and each kind of tampering on a temporary copy.
+// against now, the delegation search, and each kind of tampering on a temporary copy; and rollback
+// protection across updates (a TrustedState from an earlier update): on the real copy for the root,
+// on a small repository signed at test time (TufTestRepo.h) for the other roles, whose older
+// versions the real copy does not hold.
 #include "TufFixture.h"
+#include "TufTestRepo.h"
 
 #include "sigstore/Crypto.h"
 #include "tuf/CanonicalJson.h"
@@ -68,6 +72,34 @@ QByteArray foreignEd25519Root(qint64 version) {
                                                                           {QStringLiteral("sig"), QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(sig), int(siglen)).toHex())}}}}};
     return QJsonDocument(env).toJson();
 }
+
+tuf::ClientResult runTrusted(const QString& dir, const QByteArray& anchor, std::optional<QDateTime> at,
+                             std::optional<tuf::TrustedState> trusted) {
+    tuf::ClientRequest r;
+    r.dir = dir;
+    r.anchor = anchor;
+    r.anchorName = QStringLiteral("anchor.json");
+    r.at = at;
+    r.trusted = std::move(trusted);
+    return tuf::runClient(r);
+}
+
+// What a successful run leaves trusted, as the store would give it back.
+tuf::TrustedState stateOf(const tuf::ClientResult& r) {
+    tuf::TrustedState t = r.trustedAfter;
+    t.updatedAt = QDateTime(QDate(2026, 8, 22), QTime(1, 0), Qt::UTC);
+    return t;
+}
+
+QString stepRoles(const tuf::ClientResult& r) {
+    QStringList roles;
+    for (const auto& s : r.steps)
+        roles << s.role;
+    return roles.join(QLatin1Char(' '));
+}
+
+// A generated repository valid until 2030; checked as of this time.
+QDateTime genTime() { return QDateTime(QDate(2027, 1, 1), QTime(0, 0), Qt::UTC); }
 
 bool replaceIn(const QString& path, const QByteArray& from, const QByteArray& to) {
     QByteArray b = pbtest::readAll(path);
@@ -321,6 +353,260 @@ class TstTuf : public QObject {
         QVERIFY(!selfSig.ok);
         QCOMPARE(selfSig.failedRole, QStringLiteral("anchor"));
         QVERIFY2(selfSig.error.message.contains(QStringLiteral("from its own root keys, 3 required")), qPrintable(selfSig.error.toString()));
+    }
+
+    // ---- Rollback protection across updates ----
+
+    void unchangedRepositoryUpdatesTwice() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        const auto first = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime());
+        QVERIFY2(first.ok, qPrintable(first.error.toString()));
+        QVERIFY(!first.trustedBefore);
+        const tuf::TrustedState t = stateOf(first);
+        QCOMPARE(t.root.version, 15);
+        QCOMPARE(t.rootBytes, pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/15.root.json")));
+        QCOMPARE(t.timestamp.version, 762);
+        QCOMPARE(t.snapshot.version, 165);
+        QCOMPARE(t.targets.version, 14);
+        QCOMPARE(t.snapshotMeta.value(QStringLiteral("targets.json")), 14);
+        QCOMPARE(t.snapshotMeta.value(QStringLiteral("registry.npmjs.org.json")), 8);
+        QCOMPARE(t.anchorSha256, first.anchorSha256);
+        QCOMPARE(t.summary(), QStringLiteral("root v15, timestamp v762, snapshot v165, targets v14 from 2026-08-22T01:00:00Z"));
+
+        // The same repository again: equal versions are accepted, the chain starts from root v15.
+        const auto again = runTrusted(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), t);
+        QVERIFY2(again.ok, qPrintable(again.error.toString()));
+        QVERIFY(again.rootChain.empty());
+        QCOMPARE(stepRoles(again), QStringLiteral("anchor trusted root timestamp snapshot targets target"));
+        QVERIFY2(again.steps[1].detail.startsWith(QStringLiteral("trusted state: root v15, timestamp v762, snapshot v165, targets v14 from "
+                                                                 "2026-08-22T01:00:00Z")),
+                 qPrintable(again.steps[1].detail));
+        QVERIFY(again.steps[3].detail.contains(QStringLiteral("(the trusted version, unchanged)")));
+        QCOMPARE(again.targetBytes, first.targetBytes);
+        QCOMPARE(again.toJson().value(QStringLiteral("trustedState")).toObject().value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(),
+                 15);
+        QCOMPARE(again.trustedAfter.root.version, 15);
+    }
+
+    void rootRollbackOnTheRealCopy() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/14.root.json"));
+        const auto first = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime());
+        QVERIFY2(first.ok, qPrintable(first.error.toString()));
+        const tuf::TrustedState t = stateOf(first);
+
+        // A copy whose history stops at root v14 (real files: 15 removed, root.json is v14's bytes).
+        QTemporaryDir tmp;
+        const QString repo = pbtest::copyTufRepo(tmp);
+        QVERIFY(QFile::remove(repo + QStringLiteral("/metadata/root_history/15.root.json")));
+        QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root.json"), pbtest::readAll(repo + QStringLiteral("/metadata/root_history/14.root.json"))));
+        const auto r = runTrusted(repo, shippedAnchor(), pbtest::tufValidTime(), t);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("root"));
+        QCOMPARE(r.error.file, QStringLiteral("metadata/root.json"));
+        QCOMPARE(r.error.field, QStringLiteral("signed.version"));
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("the repository's newest root is version 14, older than the trusted root version 15 "
+                                                           "(trusted since 2026-08-22T01:00:00Z): a rollback, refused")),
+                 qPrintable(r.error.toString()));
+        QVERIFY(r.targetBytes.isEmpty());
+        // Without root.json the highest numbered file counts.
+        QVERIFY(QFile::remove(repo + QStringLiteral("/metadata/root.json")));
+        const auto numbered = runTrusted(repo, shippedAnchor(), pbtest::tufValidTime(), t);
+        QVERIFY(!numbered.ok);
+        QCOMPARE(numbered.error.file, QStringLiteral("metadata/root_history/14.root.json"));
+        QVERIFY(numbered.error.message.contains(QStringLiteral("version 14, older than the trusted root version 15")));
+        // The same copy from the anchor (no state) verifies, as of a time root v14 was still valid.
+        QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root.json"), pbtest::readAll(repo + QStringLiteral("/metadata/root_history/14.root.json"))));
+        const auto fresh = runAt(repo, shippedAnchor(), QDateTime(QDate(2026, 6, 1), QTime(0, 0), Qt::UTC));
+        QVERIFY2(fresh.ok, qPrintable(fresh.error.toString()));
+        QCOMPARE(fresh.root.version, 14);
+    }
+
+    void chainStartsFromTheTrustedRoot() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/14.root.json"));
+        const auto first = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime());
+        QVERIFY(first.ok);
+        // Root v14 broken in the copy: from the anchor the chain fails there; from the trusted root
+        // v15 it is never read.
+        QTemporaryDir tmp;
+        const QString repo = pbtest::copyTufRepo(tmp);
+        QVERIFY(replaceIn(repo + QStringLiteral("/metadata/root_history/14.root.json"), "2026-06-22T13:27:01Z", "2027-06-22T13:27:01Z"));
+        const auto fromAnchor = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
+        QVERIFY(!fromAnchor.ok);
+        QCOMPARE(fromAnchor.error.file, QStringLiteral("metadata/root_history/14.root.json"));
+        const auto fromState = runTrusted(repo, shippedAnchor(), pbtest::tufValidTime(), stateOf(first));
+        QVERIFY2(fromState.ok, qPrintable(fromState.error.toString()));
+        // A state from another anchor is refused, naming both.
+        tuf::TrustedState other = stateOf(first);
+        other.anchorSha256 = QStringLiteral("ab").repeated(32);
+        const auto wrong = runTrusted(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), other);
+        QVERIFY(!wrong.ok);
+        QCOMPARE(wrong.failedRole, QStringLiteral("trusted"));
+        QVERIFY2(wrong.error.message.contains(QStringLiteral("descends from the anchor with sha256 abababab")), qPrintable(wrong.error.toString()));
+        // A stored root that is not what the state says (bytes changed): refused, not trusted.
+        tuf::TrustedState tampered = stateOf(first);
+        tampered.rootBytes.replace("2026-11-20T13:58:18Z", "2027-11-20T13:58:18Z");
+        const auto bad = runTrusted(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), tampered);
+        QVERIFY(!bad.ok);
+        QCOMPARE(bad.failedRole, QStringLiteral("trusted"));
+        QVERIFY2(bad.error.message.contains(QStringLiteral("from its own root keys, 3 required")), qPrintable(bad.error.toString()));
+    }
+
+    void timestampVersionRollback() {
+        QTemporaryDir tmp;
+        pbtest::TufTestRepo repo;
+        const QString older = tmp.filePath(QStringLiteral("older")), newer = tmp.filePath(QStringLiteral("newer"));
+        QVERIFY(repo.publish(older));
+        repo.timestampVersion = 2;
+        QVERIFY(repo.publish(newer));
+        const QByteArray anchor = repo.roots.front();
+        const auto first = runAt(newer, anchor, genTime());
+        QVERIFY2(first.ok, qPrintable(first.error.toString()));
+        QCOMPARE(first.targetSignedBy, repo.delegatedRole);
+        QCOMPARE(int(first.trustedAfter.delegations.size()), 1);
+        // The older copy verifies on its own (validly signed) ...
+        QVERIFY(runAt(older, anchor, genTime()).ok);
+        // ... but not after the newer one was trusted.
+        const auto r = runTrusted(older, anchor, genTime(), stateOf(first));
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("timestamp"));
+        QCOMPARE(r.error.file, QStringLiteral("metadata/timestamp.json"));
+        QCOMPARE(r.error.toString(), QStringLiteral("metadata/timestamp.json: signed.version: version 1 is older than the trusted version 2 "
+                                                    "(trusted since 2026-08-22T01:00:00Z): a rollback, refused"));
+        // Newer than trusted: accepted, and said so.
+        repo.timestampVersion = 3;
+        QVERIFY(repo.publish(newer));
+        const auto later = runTrusted(newer, anchor, genTime(), stateOf(first));
+        QVERIFY2(later.ok, qPrintable(later.error.toString()));
+        QVERIFY(later.steps[3].detail.contains(QStringLiteral("(newer than the trusted v2)")));
+    }
+
+    void snapshotVersionRollback() {
+        QTemporaryDir tmp;
+        pbtest::TufTestRepo repo;
+        const QString dir = tmp.filePath(QStringLiteral("repo"));
+        repo.timestampVersion = 2;
+        repo.snapshotVersion = 2;
+        QVERIFY(repo.publish(dir));
+        const QByteArray anchor = repo.roots.front();
+        const auto first = runAt(dir, anchor, genTime());
+        QVERIFY2(first.ok, qPrintable(first.error.toString()));
+        // A newer timestamp that names an older snapshot (both validly signed).
+        repo.timestampVersion = 3;
+        repo.snapshotVersion = 1;
+        QVERIFY(repo.publish(dir));
+        QVERIFY(runAt(dir, anchor, genTime()).ok);
+        const auto r = runTrusted(dir, anchor, genTime(), stateOf(first));
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("timestamp"));
+        QCOMPARE(r.error.field, QStringLiteral("signed.meta.snapshot.json.version"));
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("timestamp v3 names snapshot version 1, older than the trusted snapshot version 2 "
+                                                           "(trusted since 2026-08-22T01:00:00Z)")),
+                 qPrintable(r.error.toString()));
+    }
+
+    void targetsAndDelegatedVersionRollback() {
+        QTemporaryDir tmp;
+        pbtest::TufTestRepo repo;
+        const QString dir = tmp.filePath(QStringLiteral("repo"));
+        repo.timestampVersion = repo.snapshotVersion = repo.targetsVersion = repo.delegatedVersion = 2;
+        QVERIFY(repo.publish(dir));
+        const QByteArray anchor = repo.roots.front();
+        const auto first = runAt(dir, anchor, genTime());
+        QVERIFY2(first.ok, qPrintable(first.error.toString()));
+        const tuf::TrustedState t = stateOf(first);
+        QCOMPARE(t.snapshotMeta.value(QStringLiteral("delegated.json")), 2);
+        QCOMPARE(t.delegations.front().second.version, 2);
+        // A newer snapshot listing an older delegated role.
+        repo.timestampVersion = repo.snapshotVersion = 3;
+        repo.delegatedVersion = 1;
+        QVERIFY(repo.publish(dir));
+        auto r = runTrusted(dir, anchor, genTime(), t);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("snapshot"));
+        QCOMPARE(r.error.field, QStringLiteral("signed.meta.delegated.json.version"));
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("snapshot v3 lists delegated.json at version 1, older than the trusted version 2")),
+                 qPrintable(r.error.toString()));
+        // ... or an older top-level targets.
+        repo.delegatedVersion = 2;
+        repo.targetsVersion = 1;
+        QVERIFY(repo.publish(dir));
+        r = runTrusted(dir, anchor, genTime(), t);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("snapshot v3 lists targets.json at version 1, older than the trusted version 2")),
+                 qPrintable(r.error.toString()));
+        // ... or one that no longer lists the delegated role.
+        repo.targetsVersion = 2;
+        repo.delegatedRole = QStringLiteral("renamed");
+        QVERIFY(repo.publish(dir));
+        r = runTrusted(dir, anchor, genTime(), t);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("snapshot v3 no longer lists delegated.json, which the trusted snapshot v2 listed at version 2")),
+                 qPrintable(r.error.toString()));
+        QVERIFY(runAt(dir, anchor, genTime()).ok); // from the anchor, each of these verifies
+    }
+
+    void forkAfterRootRotationIsRefused() {
+        QTemporaryDir tmp;
+        pbtest::TufTestRepo repo;
+        pbtest::TufTestRepo fork = repo; // same root v1, same keys
+        const QByteArray anchor = repo.roots.front();
+        // The legitimate repository rotates its root key away: v2 signed by the old and the new key.
+        repo.rootKeys = {pbtest::TufTestKey::ed25519()};
+        repo.addRoot();
+        const QString legit = tmp.filePath(QStringLiteral("legit"));
+        QVERIFY(repo.publish(legit));
+        const auto first = runAt(legit, anchor, genTime());
+        QVERIFY2(first.ok, qPrintable(first.error.toString()));
+        QCOMPARE(first.root.version, 2);
+        // Whoever kept the rotated-away key signs a fork: its own v2 and v3, with its own timestamp key.
+        fork.timestampKey = pbtest::TufTestKey::ecdsaP256();
+        fork.addRoot();
+        fork.addRoot();
+        const QString forked = tmp.filePath(QStringLiteral("fork"));
+        QVERIFY(fork.publish(forked));
+        QVERIFY(runAt(forked, anchor, genTime()).ok); // from the anchor alone the fork looks fine
+        const auto r = runTrusted(forked, anchor, genTime(), stateOf(first));
+        QVERIFY(!r.ok);
+        QCOMPARE(r.failedRole, QStringLiteral("root"));
+        QCOMPARE(r.error.file, QStringLiteral("metadata/root_history/3.root.json"));
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("0 valid signature(s) from root v2's root keys, 1 required")), qPrintable(r.error.toString()));
+    }
+
+    void rotatedTimestampKeysDropTheTrustedVersions() {
+        // Specification 5.3.11: after the timestamp/snapshot keys change, their versions may start over.
+        QTemporaryDir tmp;
+        pbtest::TufTestRepo repo;
+        const QString dir = tmp.filePath(QStringLiteral("repo"));
+        repo.timestampVersion = repo.snapshotVersion = 5;
+        QVERIFY(repo.publish(dir));
+        const QByteArray anchor = repo.roots.front();
+        const auto first = runAt(dir, anchor, genTime());
+        QVERIFY(first.ok);
+        repo.timestampKey = pbtest::TufTestKey::ecdsaP256();
+        repo.addRoot();
+        repo.timestampVersion = repo.snapshotVersion = 1;
+        QVERIFY(repo.publish(dir));
+        const auto r = runTrusted(dir, anchor, genTime(), stateOf(first));
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        QVERIFY(r.timestampSnapshotDropped);
+        QVERIFY(stepRoles(r).contains(QStringLiteral("root root timestamp")));
+        bool said = false;
+        for (const auto& s : r.steps)
+            said = said || s.detail.contains(QStringLiteral("are not carried over (specification 5.3.11)"));
+        QVERIFY(said);
+        QCOMPARE(r.trustedAfter.timestamp.version, 1);
+        // With the keys unchanged from then on, going back is a rollback again.
+        repo.timestampVersion = 3;
+        QVERIFY(repo.publish(dir));
+        const auto three = runTrusted(dir, anchor, genTime(), stateOf(r));
+        QVERIFY2(three.ok, qPrintable(three.error.toString()));
+        QVERIFY(!three.timestampSnapshotDropped);
+        repo.timestampVersion = 2;
+        QVERIFY(repo.publish(dir));
+        const auto rolled = runTrusted(dir, anchor, genTime(), stateOf(three));
+        QVERIFY(!rolled.ok);
+        QCOMPARE(rolled.failedRole, QStringLiteral("timestamp"));
+        QVERIFY(rolled.error.message.startsWith(QStringLiteral("version 2 is older than the trusted version 3")));
     }
 
     void keysAndParsingErrorsAreClear() {

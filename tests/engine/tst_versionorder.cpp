@@ -188,9 +188,9 @@ class TstVersionOrder : public QObject {
             for (const char* c : {"source_kind", "source_repo", "source_ref", "source_tag", "source_commit", "source_commit_date",
                                   "source_path"})
                 QVERIFY(q.exec(QStringLiteral("ALTER TABLE catalog_versions DROP COLUMN %1").arg(QLatin1String(c))));
-            // What migrations 009-012 added (release bindings, TUF provenance, run leftovers, deployment
-            // bundles) goes too, so the database is schema 6 again.
-            for (const char* t : {"catalog_release_bindings", "release_signatures", "trusted_root_provenance", "run_leftovers",
+            // What migrations 009-013 added (release bindings, TUF provenance, run leftovers, deployment
+            // bundles, TUF trusted state) goes too, so the database is schema 6 again.
+            for (const char* t : {"tuf_trusted_state", "catalog_release_bindings", "release_signatures", "trusted_root_provenance", "run_leftovers",
                                   "deploy_bundle_components", "deploy_bundle_files", "deploy_bundles"})
                 QVERIFY2(q.exec(QStringLiteral("DROP TABLE IF EXISTS %1").arg(QLatin1String(t))), t);
             for (const char* c : {"run_checks.cause", "run_checks.k8s_reason", "runs.time_source"}) {

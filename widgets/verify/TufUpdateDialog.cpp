@@ -91,6 +91,13 @@ TufUpdateDialog::TufUpdateDialog(ops::Async& async, QWidget* parent) : QDialog(p
     grid->addWidget(m_useTime, 2, 0);
     grid->addWidget(m_time, 2, 1);
 
+    m_fromAnchor = new QCheckBox(tr("Start again from the anchor, ignoring what was trusted before"), form);
+    m_fromAnchor->setObjectName(QStringLiteral("tufFromAnchor"));
+    m_fromAnchor->setToolTip(tr("--from-anchor: by default the root chain continues from the root the last update from this anchor "
+                                "trusted, and older metadata is refused as a rollback. Checked, the chain starts from the anchor "
+                                "again and a successful update replaces what was trusted."));
+    grid->addWidget(m_fromAnchor, 3, 1, 1, 2);
+
     m_steps = new QStandardItemModel(0, ColumnCount, this);
     m_steps->setObjectName(QStringLiteral("tufSteps"));
     m_steps->setHorizontalHeaderLabels({tr("Result"), tr("Role"), tr("Checked"), tr("File")});
@@ -166,6 +173,9 @@ std::optional<QDateTime> TufUpdateDialog::verificationTime() const {
     return t;
 }
 
+void TufUpdateDialog::setFromAnchor(bool on) { m_fromAnchor->setChecked(on); }
+bool TufUpdateDialog::fromAnchor() const { return m_fromAnchor->isChecked(); }
+
 QString TufUpdateDialog::resultText() const { return m_result->text(); }
 
 void TufUpdateDialog::addStep(const tuf::ClientStep& step) {
@@ -188,6 +198,7 @@ bool TufUpdateDialog::start() {
     request.repository = repository();
     request.anchorPath = anchor();
     request.at = verificationTime();
+    request.fromAnchor = fromAnchor();
     m_steps->removeRows(0, m_steps->rowCount());
     m_lastOk = false;
     m_lastRootId = 0;
@@ -227,9 +238,15 @@ bool TufUpdateDialog::start() {
                                           .arg(v.snapshot.version)
                                           .arg(v.targets.version)
                                           .arg(tuf::formatTime(v.verificationTime), v.timeGiven ? tr(" (time given)") : QString(),
-                                               r->alreadyStored ? tr("; the same bytes were stored before") : QString()));
+                                               r->alreadyStored ? tr("; the same bytes were stored before") : QString()) +
+                                      QLatin1Char(' ') +
+                                      (r->fromAnchor         ? tr("Started again from the anchor as asked; what is trusted from now on is this update's.")
+                                       : r->trustedBefore ? tr("Continued from the trusted state of %1; nothing older was accepted.")
+                                                                .arg(tuf::formatTime(r->trustedBefore->updatedAt))
+                                                          : tr("The first update from this anchor: the next one continues from here.")));
                 } else {
-                    m_result->setText(tr("Not verified — %1: %2. Nothing was stored.").arg(v.failedRole, v.error.toString()));
+                    m_result->setText(tr("Not verified — %1: %2. Nothing was stored; what was trusted before is unchanged.")
+                                          .arg(v.failedRole, v.error.toString()));
                 }
             }
             m_cancelFlag.reset();
@@ -255,6 +272,7 @@ void TufUpdateDialog::updateButtons() {
     m_cancel->setEnabled(running);
     m_repo->setEnabled(!running);
     m_anchor->setEnabled(!running);
+    m_fromAnchor->setEnabled(!running);
 }
 
 void TufUpdateDialog::reject() {

@@ -2,7 +2,8 @@
 // trusted_root.json from a TUF repository copy, verified offline as the TUF client workflow does,
 // through the same operation as `proofbench trusted-root update` (ops/TrustedRootUpdate.h) on a
 // worker of ops::Async. The user picks the folder, the anchor (default: the root the app ships) and
-// optionally the time expiry is checked against; each step (root chain versions, each role verified,
+// optionally the time expiry is checked against, and whether to start again from the anchor instead
+// of the state earlier updates left trusted (rollback protection); each step (root chain versions, each role verified,
 // expiry, the target) appears as it is decided, then the result; Cancel stops at the next file.
 #pragma once
 
@@ -44,6 +45,9 @@ class TufUpdateDialog : public QDialog {
     // A time to check expiry against (UTC); std::nullopt: now.
     void setVerificationTime(std::optional<QDateTime> at);
     std::optional<QDateTime> verificationTime() const;
+    // Start again from the anchor, ignoring what earlier updates from it trusted (--from-anchor).
+    void setFromAnchor(bool on);
+    bool fromAnchor() const;
 
     // For tests and the screenshot tool.
     QStandardItemModel* stepsModel() const { return m_steps; }
@@ -79,6 +83,7 @@ class TufUpdateDialog : public QDialog {
     QLineEdit* m_anchor = nullptr;
     QCheckBox* m_useTime = nullptr;
     QDateTimeEdit* m_time = nullptr;
+    QCheckBox* m_fromAnchor = nullptr;
     QStandardItemModel* m_steps = nullptr;
     QTableView* m_stepsView = nullptr;
     QLabel* m_result = nullptr;
