@@ -1,7 +1,9 @@
 // ops::updateTrustedRoot and `proofbench trusted-root update/list` against the real Sigstore TUF
 // repository copy: the verified trusted_root.json stored byte for byte with its provenance and a
 // receipt in one transaction; an expired or tampered repository stores nothing and says why; the CLI
-// prints the same verdict (real binary, PB_CLI_BINARY).
+// prints the same verdict (real binary, PB_CLI_BINARY). Rollback protection: the trusted state each
+// successful update stores (tuf_trusted_state), used by the next update of the same anchor, left
+// unchanged by a failed one, and ignored then replaced with --from-anchor.
 #include "TufFixture.h"
 
 #include "db/Database.h"
@@ -22,6 +24,23 @@ int count(db::Database& db, const QString& table) {
     QSqlQuery q(db.sql());
     return q.exec(QStringLiteral("SELECT COUNT(*) FROM ") + table) && q.next() ? q.value(0).toInt() : -1;
 }
+
+QVariant cell(db::Database& db, const QString& sql) {
+    QSqlQuery q(db.sql());
+    return q.exec(sql) && q.next() ? q.value(0) : QVariant();
+}
+
+// A copy of the real repository whose root history stops at root v14 (real files: 15.root.json
+// removed, root.json holding v14's bytes): an older state of the same repository. Root v14 expired
+// 2026-06-22, so on its own it verifies as of 2026-06-01.
+QString truncatedCopy(const QTemporaryDir& tmp) {
+    const QString repo = pbtest::copyTufRepo(tmp);
+    QFile::remove(repo + QStringLiteral("/metadata/root_history/15.root.json"));
+    pbtest::writeAll(repo + QStringLiteral("/metadata/root.json"), pbtest::readAll(repo + QStringLiteral("/metadata/root_history/14.root.json")));
+    return repo;
+}
+
+QDateTime v14ValidTime() { return QDateTime(QDate(2026, 6, 1), QTime(0, 0), Qt::UTC); }
 
 struct Run {
     int code = -1;
@@ -145,6 +164,150 @@ class TstTufUpdate : public QObject {
         QVERIFY(!ops::updateTrustedRoot(ctx, req));
     }
 
+    void trustedStateStoredAndUsedNextTime() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        auto db = open(QStringLiteral("state.sqlite"));
+        QVERIFY(db);
+        ops::Context ctx(*db);
+        ops::TrustedRootUpdateRequest req;
+        req.repository = pbtest::tufRepo();
+        req.at = pbtest::tufValidTime();
+        auto first = ops::updateTrustedRoot(ctx, req);
+        QVERIFY(first && first->ok());
+        QCOMPARE(first->startedFrom(), QStringLiteral("anchor"));
+        QVERIFY(!first->trustedBefore);
+
+        // The state: public metadata of the lineage of the shipped anchor.
+        store::VerificationStore roots(*db);
+        const QString anchorSha = first->verification.anchorSha256;
+        auto state = roots.tufTrustedState(anchorSha);
+        QVERIFY(state && state->has_value());
+        const tuf::TrustedState& t = **state;
+        QCOMPARE(t.root.version, 15);
+        QCOMPARE(t.rootBytes, pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/15.root.json")));
+        QCOMPARE(t.timestamp.version, 762);
+        QCOMPARE(tuf::formatTime(t.timestamp.expires), QStringLiteral("2026-08-28T19:25:56Z"));
+        QCOMPARE(t.snapshot.version, 165);
+        QCOMPARE(t.targets.version, 14);
+        QCOMPARE(t.snapshotMeta.value(QStringLiteral("registry.npmjs.org.json")), 8);
+        QCOMPARE(t.repository, pbtest::tufRepo());
+        QCOMPARE(t.anchorName, QString(ops::kShippedTufAnchor));
+        QCOMPARE(t.verificationTime, pbtest::tufValidTime());
+        QVERIFY(t.updatedAt.isValid());
+        QCOMPARE(count(*db, QStringLiteral("tuf_trusted_state")), 1);
+        QCOMPARE(cell(*db, QStringLiteral("SELECT provenance_id FROM tuf_trusted_state")).toLongLong(),
+                 cell(*db, QStringLiteral("SELECT MAX(id) FROM trusted_root_provenance")).toLongLong());
+        QCOMPARE(cell(*db, QStringLiteral("SELECT started_from FROM trusted_root_provenance")).toString(), QStringLiteral("anchor"));
+        // No other anchor has a state.
+        auto none = roots.tufTrustedState(QStringLiteral("00").repeated(32));
+        QVERIFY(none && !none->has_value());
+
+        // The same repository again: continues from the state, equal versions accepted.
+        std::vector<tuf::ClientStep> seen;
+        auto again = ops::updateTrustedRoot(ctx, req, [&](const tuf::ClientStep& s) { seen.push_back(s); });
+        QVERIFY2(again && again->ok(), again ? qPrintable(again->verification.error.toString()) : "");
+        QCOMPARE(again->startedFrom(), QStringLiteral("trusted-state"));
+        QVERIFY(again->usedTrustedState());
+        QCOMPARE(int(seen.size()), 7);
+        QCOMPARE(seen[1].role, QStringLiteral("trusted"));
+        QVERIFY2(seen[1].detail.startsWith(QStringLiteral("trusted state: root v15, timestamp v762, snapshot v165, targets v14 from ")),
+                 qPrintable(seen[1].detail));
+        const QJsonObject j = again->toJson();
+        QCOMPARE(j.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("trusted-state"));
+        QCOMPARE(j.value(QStringLiteral("fromAnchor")).toBool(), false);
+        QCOMPARE(j.value(QStringLiteral("trustedState")).toObject().value(QStringLiteral("timestamp")).toObject().value(QStringLiteral("version")).toInt(), 762);
+        auto p = roots.provenance(again->trustedRootId);
+        QVERIFY(p && p->size() == 2);
+        QCOMPARE(p->front().startedFrom, QStringLiteral("trusted-state"));
+        QVERIFY(p->front().trustedState.startsWith(QStringLiteral("root v15, timestamp v762")));
+        QVERIFY(p->front().summary().contains(QStringLiteral("; continued from the trusted state (root v15")));
+        auto receipts = receipts::Ledger(*db).list();
+        QVERIFY(receipts);
+        QVERIFY2(receipts->back().message.contains(QStringLiteral("; continued from the trusted state (root v15, timestamp v762")),
+                 qPrintable(receipts->back().message));
+        QCOMPARE(count(*db, QStringLiteral("tuf_trusted_state")), 1);
+    }
+
+    void rollbackRefusedStateUnchangedThenFromAnchor() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/14.root.json"));
+        auto db = open(QStringLiteral("rollback.sqlite"));
+        QVERIFY(db);
+        ops::Context ctx(*db);
+        ops::TrustedRootUpdateRequest req;
+        req.repository = pbtest::tufRepo();
+        req.at = pbtest::tufValidTime();
+        QVERIFY(ops::updateTrustedRoot(ctx, req)->ok());
+        const QString stateRow = QStringLiteral("SELECT root_version || ' ' || timestamp_version || ' ' || updated_at || ' ' || root_sha256 || ' ' || "
+                                                "provenance_id FROM tuf_trusted_state");
+        const QString before = cell(*db, stateRow).toString();
+        QVERIFY(before.startsWith(QStringLiteral("15 762 ")));
+
+        // An older copy of the repository: refused as a root rollback, nothing stored, state unchanged.
+        QTemporaryDir tmp;
+        req.repository = truncatedCopy(tmp);
+        auto old = ops::updateTrustedRoot(ctx, req);
+        QVERIFY(old);
+        QVERIFY(!old->ok());
+        QCOMPARE(old->verification.failedRole, QStringLiteral("root"));
+        QVERIFY2(old->verification.error.message.startsWith(QStringLiteral("the repository's newest root is version 14, older than the trusted root version 15 (trusted since ")),
+                 qPrintable(old->verification.error.toString()));
+        QCOMPARE(cell(*db, stateRow).toString(), before);
+        QCOMPARE(count(*db, QStringLiteral("trusted_root_provenance")), 1);
+        auto receipts = receipts::Ledger(*db).list();
+        QCOMPARE(receipts->back().result, receipts::Outcome::Failed);
+        QVERIFY2(receipts->back().message.contains(QStringLiteral("a rollback, refused")), qPrintable(receipts->back().message));
+        QVERIFY(receipts->back().message.contains(QStringLiteral("the trusted state is unchanged")));
+        // Also as of a time root v14 was valid: the state still refuses it.
+        req.at = v14ValidTime();
+        auto oldAtV14 = ops::updateTrustedRoot(ctx, req);
+        QVERIFY(oldAtV14 && !oldAtV14->ok());
+        QCOMPARE(cell(*db, stateRow).toString(), before);
+
+        // An expired run fails too and leaves the state as it was.
+        req.repository = pbtest::tufRepo();
+        req.at = QDateTime(QDate(2026, 11, 21), QTime(0, 0), Qt::UTC);
+        auto expired = ops::updateTrustedRoot(ctx, req);
+        QVERIFY(expired && !expired->ok());
+        QCOMPARE(cell(*db, stateRow).toString(), before);
+
+        // --from-anchor: the same older copy verifies from the anchor and replaces the state, saying so.
+        req.repository = truncatedCopy(tmp);
+        req.at = v14ValidTime();
+        req.fromAnchor = true;
+        std::vector<tuf::ClientStep> seen;
+        auto fresh = ops::updateTrustedRoot(ctx, req, [&](const tuf::ClientStep& s) { seen.push_back(s); });
+        QVERIFY(fresh);
+        QVERIFY2(fresh->ok(), qPrintable(fresh->verification.error.toString()));
+        QCOMPARE(fresh->startedFrom(), QStringLiteral("anchor-requested"));
+        QVERIFY(!fresh->usedTrustedState());
+        QCOMPARE(fresh->verification.root.version, 14);
+        QCOMPARE(fresh->verification.steps.front().role, QStringLiteral("trusted"));
+        QVERIFY2(fresh->verification.steps.front().detail.startsWith(QStringLiteral("started again from the anchor as asked: the trusted state (root v15, ")),
+                 qPrintable(fresh->verification.steps.front().detail));
+        QCOMPARE(seen.front().detail, fresh->verification.steps.front().detail);
+        const QJsonObject j = fresh->toJson();
+        QCOMPARE(j.value(QStringLiteral("fromAnchor")).toBool(), true);
+        QCOMPARE(j.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("anchor-requested"));
+        QCOMPARE(j.value(QStringLiteral("ignoredTrustedState")).toObject().value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(), 15);
+        QVERIFY(!j.contains(QStringLiteral("trustedState")));
+        QVERIFY(cell(*db, stateRow).toString().startsWith(QStringLiteral("14 762 ")));
+        QCOMPARE(cell(*db, QStringLiteral("SELECT started_from FROM trusted_root_provenance ORDER BY id DESC")).toString(), QStringLiteral("anchor-requested"));
+        QVERIFY(cell(*db, QStringLiteral("SELECT trusted_state FROM trusted_root_provenance ORDER BY id DESC")).toString().startsWith(QStringLiteral("root v15")));
+        receipts = receipts::Ledger(*db).list();
+        QCOMPARE(receipts->back().result, receipts::Outcome::Ok);
+        QVERIFY2(receipts->back().message.contains(QStringLiteral("started again from the anchor as asked (--from-anchor), ignoring the trusted state (root v15")),
+                 qPrintable(receipts->back().message));
+
+        // And forward again: the full copy is newer than the state (root v14 -> v15).
+        req.repository = pbtest::tufRepo();
+        req.at = pbtest::tufValidTime();
+        req.fromAnchor = false;
+        auto forward = ops::updateTrustedRoot(ctx, req);
+        QVERIFY2(forward && forward->ok(), forward ? qPrintable(forward->verification.error.toString()) : "");
+        QCOMPARE(forward->verification.rootChain, (std::vector<qint64>{15}));
+        QVERIFY(cell(*db, stateRow).toString().startsWith(QStringLiteral("15 762 ")));
+    }
+
     void verificationTimes() {
         QCOMPARE(*ops::parseVerificationTime(QStringLiteral("2026-08-22")), pbtest::tufValidTime());
         QCOMPARE(*ops::parseVerificationTime(QStringLiteral("2026-08-22T02:00:00+02:00")), pbtest::tufValidTime());
@@ -190,6 +353,59 @@ class TstTufUpdate : public QObject {
         Run list = proofbench({QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath});
         QCOMPARE(list.code, 0);
         QVERIFY2(list.out.contains("default") && list.out.contains("TUF root v15"), list.out.constData());
+    }
+
+    void cliRollbackAndFromAnchor() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/14.root.json"));
+        const QString dbPath = m_tmp.filePath(QStringLiteral("cli-rollback.sqlite"));
+        const QStringList base{QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"), dbPath, QStringLiteral("--tuf")};
+        const QStringList json{QStringLiteral("--format"), QStringLiteral("json")};
+        Run first = proofbench(base + QStringList{pbtest::tufRepo(), QStringLiteral("--at"), QStringLiteral("2026-08-22")} + json);
+        QVERIFY2(first.code == 0, first.err.constData());
+        QJsonObject j = QJsonDocument::fromJson(first.out).object();
+        QCOMPARE(j.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("anchor"));
+        QVERIFY(!j.contains(QStringLiteral("trustedState")));
+
+        // Twice: continues from the trusted state.
+        Run second = proofbench(base + QStringList{pbtest::tufRepo(), QStringLiteral("--at"), QStringLiteral("2026-08-22")} + json);
+        QVERIFY2(second.code == 0, second.err.constData());
+        j = QJsonDocument::fromJson(second.out).object();
+        QCOMPARE(j.value(QStringLiteral("verified")).toBool(), true);
+        QCOMPARE(j.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("trusted-state"));
+        QCOMPARE(j.value(QStringLiteral("fromAnchor")).toBool(), false);
+        const QJsonObject ts = j.value(QStringLiteral("trustedState")).toObject();
+        QCOMPARE(ts.value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(), 15);
+        QCOMPARE(ts.value(QStringLiteral("timestamp")).toObject().value(QStringLiteral("version")).toInt(), 762);
+        QCOMPARE(ts.value(QStringLiteral("snapshotMeta")).toObject().value(QStringLiteral("targets.json")).toInt(), 14);
+        QVERIFY(ts.value(QStringLiteral("since")).toString().endsWith(QLatin1Char('Z')));
+        QCOMPARE(j.value(QStringLiteral("rootChain")).toArray().size(), 0);
+        QCOMPARE(j.value(QStringLiteral("steps")).toArray().at(1).toObject().value(QStringLiteral("role")).toString(), QStringLiteral("trusted"));
+
+        // An older copy: exit 1, the rollback on stderr, the step list in text.
+        QTemporaryDir tmp;
+        const QString older = truncatedCopy(tmp);
+        Run refused = proofbench(base + QStringList{older, QStringLiteral("--at"), QStringLiteral("2026-06-01")});
+        QCOMPARE(refused.code, 1);
+        QVERIFY2(refused.err.contains("root: metadata/root.json: signed.version: the repository's newest root is version 14, older than the trusted root "
+                                      "version 15"),
+                 refused.err.constData());
+        QVERIFY(refused.out.contains("ok      trusted\ttrusted state: root v15, timestamp v762"));
+
+        // --from-anchor: passes, and says so in text and JSON.
+        Run text = proofbench(base + QStringList{older, QStringLiteral("--at"), QStringLiteral("2026-06-01"), QStringLiteral("--from-anchor")});
+        QVERIFY2(text.code == 0, text.err.constData());
+        QVERIFY2(text.out.contains("started again from the anchor (--from-anchor)"), text.out.constData());
+        QVERIFY(text.out.contains("started again from the anchor as asked: the trusted state (root v15"));
+        Run again = proofbench(base + QStringList{older, QStringLiteral("--at"), QStringLiteral("2026-06-01"), QStringLiteral("--from-anchor")} + json);
+        QVERIFY2(again.code == 0, again.err.constData());
+        j = QJsonDocument::fromJson(again.out).object();
+        QCOMPARE(j.value(QStringLiteral("fromAnchor")).toBool(), true);
+        QCOMPARE(j.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("anchor-requested"));
+        QCOMPARE(j.value(QStringLiteral("ignoredTrustedState")).toObject().value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(), 14);
+        QCOMPARE(j.value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(), 14);
+
+        Run list = proofbench({QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath});
+        QVERIFY2(list.out.contains("started again from the anchor as asked, ignoring the trusted state (root v14"), list.out.constData());
     }
 };
 

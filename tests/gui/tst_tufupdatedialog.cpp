@@ -1,7 +1,9 @@
 // The Verify view's TUF update (TufUpdateDialog, opened from VerifyPane's "From TUF…" button) driven
 // as a user would, on the real Sigstore TUF repository copy: the steps appear, the verified root is
 // stored, selected in the pane and its provenance shown; an expired repository says which role
-// expired and stores nothing; Cancel and Close leave nothing half-done.
+// expired and stores nothing; Cancel and Close leave nothing half-done; a second update continues
+// from what the first trusted and refuses an older copy, unless "Start again from the anchor" is
+// checked.
 #include "TufUpdateDialog.h"
 #include "VerifyPane.h"
 #include "db/Database.h"
@@ -11,6 +13,7 @@
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QDir>
+#include <QDirIterator>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -38,6 +41,30 @@ QStringList column(const QStandardItemModel* m, int col) {
     for (int r = 0; r < m->rowCount(); ++r)
         out << m->index(r, col).data().toString();
     return out;
+}
+
+// A copy of the repository whose root history stops at root v14 (an older state of it).
+QString truncatedCopy(const QTemporaryDir& tmp) {
+    const QString src = tufRepo(), dst = tmp.filePath(QStringLiteral("tuf-v14"));
+    QDirIterator it(src, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString f = it.next();
+        const QString to = dst + QLatin1Char('/') + QDir(src).relativeFilePath(f);
+        QDir().mkpath(QFileInfo(to).path());
+        QFile::copy(f, to);
+    }
+    QFile::remove(dst + QStringLiteral("/metadata/root_history/15.root.json"));
+    QFile::remove(dst + QStringLiteral("/metadata/root.json"));
+    QFile::copy(dst + QStringLiteral("/metadata/root_history/14.root.json"), dst + QStringLiteral("/metadata/root.json"));
+    return dst;
+}
+
+bool runToEnd(TufUpdateDialog* dialog) {
+    QSignalSpy finished(dialog, &TufUpdateDialog::finished);
+    QTest::mouseClick(dialog->updateButton(), Qt::LeftButton);
+    if (finished.count() == 0 && !finished.wait(30000))
+        return false;
+    return finished.at(0).at(0).toBool();
 }
 
 } // namespace
@@ -143,6 +170,69 @@ class TstTufUpdateDialog : public QObject {
         QVERIFY(steps->index(steps->rowCount() - 1, 0).data().toString().contains(QStringLiteral("failed")));
         QCOMPARE(rows(**opened, "trusted_roots"), 0);
         QVERIFY(pane.trustedRootProvenanceText().isEmpty());
+    }
+
+    void startAgainFromTheAnchor() {
+        auto opened = db::Database::open(m_tmp.filePath(QStringLiteral("rollback.sqlite")));
+        QVERIFY(opened);
+        db::Database& db = **opened;
+        VerifyPane pane(db);
+        TufUpdateDialog* dialog = pane.openTufUpdate();
+        auto* fromAnchor = dialog->findChild<QCheckBox*>(QStringLiteral("tufFromAnchor"));
+        QVERIFY(fromAnchor);
+        QCOMPARE(fromAnchor->text(), QStringLiteral("Start again from the anchor, ignoring what was trusted before"));
+        QVERIFY(!fromAnchor->isChecked());
+        QVERIFY(fromAnchor->isEnabled());
+        dialog->setRepository(tufRepo());
+        dialog->setVerificationTime(QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC));
+        QVERIFY(runToEnd(dialog));
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("The first update from this anchor")), qPrintable(dialog->resultText()));
+
+        // Again: the steps show the trusted state the chain continues from.
+        QVERIFY(runToEnd(dialog));
+        const QStandardItemModel* steps = dialog->stepsModel();
+        QCOMPARE(steps->rowCount(), 7);
+        QCOMPARE(steps->index(1, 1).data().toString(), QStringLiteral("trusted"));
+        QVERIFY2(steps->index(1, 2).data().toString().startsWith(QStringLiteral("trusted state: root v15, timestamp v762, snapshot v165, targets v14 from ")),
+                 qPrintable(steps->index(1, 2).data().toString()));
+        QVERIFY(dialog->resultText().contains(QStringLiteral("Continued from the trusted state of")));
+
+        // An older copy of the repository is refused as a rollback; nothing changes.
+        QTemporaryDir tmp;
+        const QString older = truncatedCopy(tmp);
+        auto* repo = dialog->findChild<QLineEdit*>(QStringLiteral("tufRepository"));
+        repo->clear();
+        QTest::keyClicks(repo, older);
+        dialog->setVerificationTime(QDateTime(QDate(2026, 6, 1), QTime(0, 0), Qt::UTC)); // root v14 still valid then
+        QVERIFY(!runToEnd(dialog));
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("older than the trusted root version 15")), qPrintable(dialog->resultText()));
+        QVERIFY(dialog->resultText().contains(QStringLiteral("what was trusted before is unchanged")));
+        QCOMPARE(rows(db, "trusted_root_provenance"), 2);
+        QSqlQuery q(db.sql());
+        QVERIFY(q.exec(QStringLiteral("SELECT root_version FROM tuf_trusted_state")) && q.next());
+        QCOMPARE(q.value(0).toInt(), 15);
+
+        // The checkbox, clicked as a user would: the same copy verifies from the anchor.
+        QTest::mouseClick(fromAnchor, Qt::LeftButton, {}, QPoint(8, fromAnchor->height() / 2));
+        QVERIFY(fromAnchor->isChecked());
+        QVERIFY(dialog->fromAnchor());
+        QSignalSpy finished(dialog, &TufUpdateDialog::finished);
+        QTest::mouseClick(dialog->updateButton(), Qt::LeftButton);
+        QVERIFY(!fromAnchor->isEnabled() || finished.count() == 1); // locked while running
+        QVERIFY(finished.count() == 1 || finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toBool(), true);
+        QVERIFY(fromAnchor->isEnabled());
+        QCOMPARE(steps->index(0, 1).data().toString(), QStringLiteral("trusted"));
+        QVERIFY2(steps->index(0, 2).data().toString().startsWith(QStringLiteral("started again from the anchor as asked: the trusted state (root v15")),
+                 qPrintable(steps->index(0, 2).data().toString()));
+        QVERIFY(steps->index(1, 1).data().toString() == QStringLiteral("anchor"));
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("Started again from the anchor as asked")), qPrintable(dialog->resultText()));
+        QVERIFY(dialog->resultText().contains(QStringLiteral("TUF root v14")));
+        QVERIFY(q.exec(QStringLiteral("SELECT root_version FROM tuf_trusted_state")) && q.next());
+        QCOMPARE(q.value(0).toInt(), 14);
+        QVERIFY(q.exec(QStringLiteral("SELECT started_from FROM trusted_root_provenance ORDER BY id DESC LIMIT 1")) && q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("anchor-requested"));
+        dialog->close();
     }
 
     void wrongAnchorAndCancel() {
