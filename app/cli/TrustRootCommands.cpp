@@ -107,7 +107,8 @@ int trustedRootList(const QStringList& args) {
                                                                    {QStringLiteral("snapshotVersion"), r.provenance->snapshotVersion},
                                                                    {QStringLiteral("targetsVersion"), r.provenance->targetsVersion},
                                                                    {QStringLiteral("verificationTime"), tuf::formatTime(r.provenance->verificationTime)},
-                                                                   {QStringLiteral("timeGiven"), r.provenance->timeGiven}});
+                                                                   {QStringLiteral("timeGiven"), r.provenance->timeGiven},
+                                                                   {QStringLiteral("startedFrom"), r.provenance->startedFrom}});
             a.append(o);
         }
         printJson(a);

@@ -406,6 +406,10 @@ class TstTufUpdate : public QObject {
 
         Run list = proofbench({QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath});
         QVERIFY2(list.out.contains("started again from the anchor as asked, ignoring the trusted state (root v14"), list.out.constData());
+        Run listJson = proofbench({QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath, QStringLiteral("--format"),
+                                   QStringLiteral("json")});
+        QCOMPARE(QJsonDocument::fromJson(listJson.out).array().at(0).toObject().value(QStringLiteral("provenance")).toObject().value(QStringLiteral("startedFrom")).toString(),
+                 QStringLiteral("anchor-requested"));
     }
 };
 
