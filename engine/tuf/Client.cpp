@@ -56,7 +56,7 @@ class Run {
     bool loadAnchor();
     bool loadTrustedState();
     bool updateRoot();
-    bool checkRootNotRolledBack(const Root& trusted);
+    bool checkRootNotRolledBack(qint64 trustedVersion);
     bool loadTimestamp();
     bool loadSnapshot();
     bool loadTopTargets();
@@ -216,7 +216,7 @@ bool Run::loadTrustedState() {
 
 // After the chain: the repository's newest root (root.json, else the highest numbered file) must not
 // be older than the root trusted before this update (a copy whose history stops earlier).
-bool Run::checkRootNotRolledBack(const Root& trusted) {
+bool Run::checkRootNotRolledBack(qint64 trustedVersion) {
     const QString role = QStringLiteral("root");
     QString newestFile;
     qint64 newest = 0;
@@ -240,10 +240,10 @@ bool Run::checkRootNotRolledBack(const Root& trusted) {
                 }
         }
     }
-    if (newest > 0 && newest < trusted.env.version)
+    if (newest > 0 && newest < trustedVersion)
         return rollback(role, newestFile, QStringLiteral("signed.version"),
                         QStringLiteral("the repository's newest root is version %1, older than the trusted root version %2"), newest,
-                        trusted.env.version);
+                        trustedVersion);
     return true;
 }
 
@@ -351,7 +351,7 @@ bool Run::updateRoot() {
         if (i + 1 == kMaxRootRotations)
             return fail(role, makeError(QStringLiteral("more than %1 root rotations in one update").arg(kMaxRootRotations), m_req.dir));
     }
-    if (useTrusted() && !checkRootNotRolledBack(m_root))
+    if (useTrusted() && !checkRootNotRolledBack(m_req.trusted->root.version))
         return false;
     m_res.root = state(m_root.env);
     m_res.consistentSnapshot = m_root.consistentSnapshot;

@@ -572,6 +572,35 @@ class TstTuf : public QObject {
         QVERIFY2(r.error.message.startsWith(QStringLiteral("0 valid signature(s) from root v2's root keys, 1 required")), qPrintable(r.error.toString()));
     }
 
+    void rootRollbackIsMeasuredAgainstTheTrustedRoot() {
+        // The numbered history goes to v3 while root.json still holds v2: the chain reaches v3, and
+        // v2 is not older than the trusted v1, so this is no rollback. Trusted at v3, it is one.
+        QTemporaryDir tmp;
+        pbtest::TufTestRepo repo;
+        const QString dir = tmp.filePath(QStringLiteral("repo"));
+        QVERIFY(repo.publish(dir));
+        const QByteArray anchor = repo.roots.front();
+        const auto first = runAt(dir, anchor, genTime());
+        QVERIFY(first.ok);
+        repo.addRoot();
+        repo.addRoot();
+        QVERIFY(repo.publish(dir));
+        QVERIFY(pbtest::writeAll(dir + QStringLiteral("/metadata/root.json"), repo.roots[1]));
+        const auto r = runTrusted(dir, anchor, genTime(), stateOf(first));
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        QCOMPARE(r.rootChain, (std::vector<qint64>{2, 3}));
+        QVERIFY(pbtest::writeAll(dir + QStringLiteral("/metadata/root.json"), repo.roots[2]));
+        const auto three = runTrusted(dir, anchor, genTime(), stateOf(r));
+        QVERIFY(three.ok);
+        QVERIFY(three.rootChain.empty());
+        QVERIFY(pbtest::writeAll(dir + QStringLiteral("/metadata/root.json"), repo.roots[1]));
+        QVERIFY(QFile::remove(dir + QStringLiteral("/metadata/root_history/3.root.json")));
+        const auto back = runTrusted(dir, anchor, genTime(), stateOf(three));
+        QVERIFY(!back.ok);
+        QVERIFY2(back.error.message.startsWith(QStringLiteral("the repository's newest root is version 2, older than the trusted root version 3")),
+                 qPrintable(back.error.toString()));
+    }
+
     void rotatedTimestampKeysDropTheTrustedVersions() {
         // Specification 5.3.11: after the timestamp/snapshot keys change, their versions may start over.
         QTemporaryDir tmp;
