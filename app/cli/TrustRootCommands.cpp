@@ -31,7 +31,9 @@ int trustedRootUpdate(const QStringList& args) {
     if (int rc = parse(p, args, QStringLiteral("trusted-root update"),
                        QStringLiteral("Verify a TUF repository copy as the TUF client workflow does (root chain from the anchor, "
                                       "timestamp, snapshot, targets, expiry, the target's length and hashes) and store its "
-                                      "trusted_root.json with that provenance. Exit 0 only when verified and stored."));
+                                      "trusted_root.json with that provenance. The next update from the same anchor continues from the "
+                                      "root and versions this one trusted and refuses older metadata as a rollback (--from-anchor: "
+                                      "start again from the anchor). Exit 0 only when verified and stored."));
         rc >= 0)
         return rc;
     const QString format = p.value(QStringLiteral("format"));

@@ -36,7 +36,8 @@ TufUpdateDialog::TufUpdateDialog(ops::Async& async, QWidget* parent) : QDialog(p
                                 "repository), verified offline as the TUF specification's client does: the chain of root "
                                 "versions from the anchor, then timestamp, snapshot and targets with their signatures, "
                                 "versions and expiry, then the file's length and hashes. The root is stored with where it "
-                                "came from and becomes the default."),
+                                "came from and becomes the default. The next update from the same anchor continues from what this "
+                                "one trusted and refuses older metadata as a rollback."),
                              this);
     intro->setWordWrap(true);
 
