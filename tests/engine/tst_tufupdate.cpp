@@ -5,6 +5,7 @@
 // successful update stores (tuf_trusted_state), used by the next update of the same anchor, left
 // unchanged by a failed one, and ignored then replaced with --from-anchor.
 #include "TufFixture.h"
+#include "TufTestRepo.h"
 
 #include "db/Database.h"
 #include "ops/TrustedRootUpdate.h"
@@ -306,6 +307,55 @@ class TstTufUpdate : public QObject {
         QVERIFY2(forward && forward->ok(), forward ? qPrintable(forward->verification.error.toString()) : "");
         QCOMPARE(forward->verification.rootChain, (std::vector<qint64>{15}));
         QVERIFY(cell(*db, stateRow).toString().startsWith(QStringLiteral("15 762 ")));
+    }
+
+    void timestampRollbackThroughTheOperation() {
+        // A repository signed at test time (older validly signed metadata), serving the real
+        // trusted_root.json; its own root v1 is the anchor.
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/trusted_root.production.json"));
+        auto db = open(QStringLiteral("generated.sqlite"));
+        QVERIFY(db);
+        ops::Context ctx(*db);
+        QTemporaryDir tmp;
+        pbtest::TufTestRepo repo;
+        repo.target = pbtest::readAll(pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
+        const QString older = tmp.filePath(QStringLiteral("older")), newer = tmp.filePath(QStringLiteral("newer"));
+        repo.timestampVersion = repo.delegatedVersion = 4;
+        QVERIFY(repo.publish(older));
+        repo.timestampVersion = repo.delegatedVersion = 5;
+        QVERIFY(repo.publish(newer));
+        const QString anchor = tmp.filePath(QStringLiteral("anchor.json"));
+        QVERIFY(pbtest::writeAll(anchor, repo.roots.front()));
+        ops::TrustedRootUpdateRequest req;
+        req.repository = newer;
+        req.anchorPath = anchor;
+        req.at = QDateTime(QDate(2027, 1, 1), QTime(0, 0), Qt::UTC);
+        auto first = ops::updateTrustedRoot(ctx, req);
+        QVERIFY2(first && first->ok(), first ? qPrintable(first->verification.error.toString()) : "");
+        auto state = store::VerificationStore(*db).tufTrustedState(sha256Hex(repo.roots.front()));
+        QVERIFY(state && state->has_value());
+        QCOMPARE((*state)->timestamp.version, 5);
+        QCOMPARE(int((*state)->delegations.size()), 1); // the target is listed by the delegated role
+        QCOMPARE((*state)->delegations.front().first, QStringLiteral("delegated"));
+        QCOMPARE((*state)->delegations.front().second.version, 5);
+        QCOMPARE(tuf::formatTime((*state)->delegations.front().second.expires), QStringLiteral("2030-01-01T00:00:00Z"));
+        QCOMPARE((*state)->snapshotMeta.value(QStringLiteral("delegated.json")), 5);
+        const QString row = cell(*db, QStringLiteral("SELECT timestamp_version || ' ' || updated_at || ' ' || delegations FROM tuf_trusted_state")).toString();
+
+        req.repository = older;
+        auto old = ops::updateTrustedRoot(ctx, req);
+        QVERIFY(old && !old->ok());
+        QCOMPARE(old->verification.failedRole, QStringLiteral("timestamp"));
+        QVERIFY2(old->verification.error.toString().startsWith(QStringLiteral("metadata/timestamp.json: signed.version: version 4 is older than the trusted "
+                                                                              "version 5 (trusted since ")),
+                 qPrintable(old->verification.error.toString()));
+        QCOMPARE(cell(*db, QStringLiteral("SELECT timestamp_version || ' ' || updated_at || ' ' || delegations FROM tuf_trusted_state")).toString(), row);
+        QCOMPARE(count(*db, QStringLiteral("trusted_root_provenance")), 1);
+
+        req.fromAnchor = true;
+        auto fresh = ops::updateTrustedRoot(ctx, req);
+        QVERIFY(fresh && fresh->ok());
+        QCOMPARE(cell(*db, QStringLiteral("SELECT timestamp_version FROM tuf_trusted_state")).toInt(), 4);
     }
 
     void verificationTimes() {
