@@ -155,6 +155,7 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
         params.insert(QStringLiteral("snapshotVersion"), v.snapshot.version);
     if (v.targets.version)
         params.insert(QStringLiteral("targetsVersion"), v.targets.version);
+    params.insert(QStringLiteral("startedFrom"), out.startedFrom()); // trusted-state, anchor, anchor-requested
     d.inputs.push_back(receipts::Artifact::bytes(anchorPath, *anchor));
     if (QFileInfo(request.repository).isDir())
         d.inputs.push_back(receipts::Artifact::directory(request.repository));

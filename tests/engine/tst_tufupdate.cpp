@@ -118,6 +118,7 @@ class TstTufUpdate : public QObject {
         QCOMPARE(receipts->back().result, receipts::Outcome::Ok);
         QCOMPARE(receipts->back().parameters.value(QStringLiteral("rootVersion")).toInteger(), 15);
         QCOMPARE(receipts->back().parameters.value(QStringLiteral("verificationTime")).toString(), QStringLiteral("2026-08-22T00:00:00Z"));
+        QCOMPARE(receipts->back().parameters.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("anchor")); // nothing trusted yet
 
         // Again: the same bytes, one more provenance row, the root not duplicated.
         auto again = ops::updateTrustedRoot(ctx, req);
@@ -226,6 +227,7 @@ class TstTufUpdate : public QObject {
         QVERIFY(receipts);
         QVERIFY2(receipts->back().message.contains(QStringLiteral("; continued from the trusted state (root v15, timestamp v762")),
                  qPrintable(receipts->back().message));
+        QCOMPARE(receipts->back().parameters.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("trusted-state"));
         QCOMPARE(count(*db, QStringLiteral("tuf_trusted_state")), 1);
     }
 
