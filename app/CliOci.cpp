@@ -204,6 +204,8 @@ int evidencePush(const QStringList& args) {
     p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag."), QStringLiteral("REF")});
     p.addOption({QStringLiteral("key"), QStringLiteral("Private key (PEM) to sign the bundle with before publishing."), QStringLiteral("KEY")});
     addPassphraseEnv(p);
+    p.addOption({QStringLiteral("sign-incomplete"),
+                 QStringLiteral("With --key: sign even though some checks could not run or finish (it stays marked incomplete).")});
     p.addOption({QStringLiteral("pointer-dir"),
                  QStringLiteral("recipes/evidence directory the pointer goes to (default: the bundle directory's parent)."),
                  QStringLiteral("DIR")});
@@ -239,6 +241,9 @@ int evidencePush(const QStringList& args) {
         key = std::move(*k);
         po.key = key.get();
     }
+    po.signIncomplete = p.isSet(QStringLiteral("sign-incomplete"));
+    if (po.signIncomplete && !po.key)
+        return usage(QStringLiteral("--sign-incomplete needs --key"), QStringLiteral("evidence push"));
     auto db = openDb(p);
     if (!db)
         return fail(db.error());

@@ -32,7 +32,7 @@ QColor bundleResultColor(int checkExit) {
     case 2:
         return HealthStyle::color(HealthStatus::Invalid);
     default:
-        return HealthStyle::color(HealthStatus::Pending);
+        return HealthStyle::color(HealthStatus::VerifiedIncomplete);
     }
 }
 

@@ -35,6 +35,8 @@ QColor HealthStyle::color(HealthStatus s) {
         return QColor(0x2E, 0x7D, 0x32);
     case HealthStatus::VerifiedFailedPhases:
         return QColor(0xE6, 0x51, 0x00);
+    case HealthStatus::VerifiedIncomplete:
+        return QColor(0x8D, 0x6E, 0x63);
     case HealthStatus::Signed:
         return QColor(0x15, 0x65, 0xC0);
     case HealthStatus::Pending:
@@ -55,6 +57,8 @@ QColor HealthStyle::background(HealthStatus s) {
         return QColor(0xD8, 0xF2, 0xDF);
     case HealthStatus::VerifiedFailedPhases:
         return QColor(0xFF, 0xE0, 0xC2);
+    case HealthStatus::VerifiedIncomplete:
+        return QColor(0xEF, 0xE6, 0xE2);
     case HealthStatus::Signed:
         return QColor(0xDA, 0xE8, 0xFA);
     case HealthStatus::Pending:
@@ -75,18 +79,20 @@ int HealthStyle::rank(HealthStatus s) {
         return 0;
     case HealthStatus::VerifiedFailedPhases:
         return 1;
-    case HealthStatus::Stale:
+    case HealthStatus::VerifiedIncomplete:
         return 2;
-    case HealthStatus::NoEvidence:
+    case HealthStatus::Stale:
         return 3;
-    case HealthStatus::Pending:
+    case HealthStatus::NoEvidence:
         return 4;
-    case HealthStatus::Signed:
+    case HealthStatus::Pending:
         return 5;
-    case HealthStatus::Verified:
+    case HealthStatus::Signed:
         return 6;
+    case HealthStatus::Verified:
+        return 7;
     }
-    return 3;
+    return 4;
 }
 
 namespace {
@@ -167,6 +173,13 @@ QImage statusImage(HealthStatus s, int size) {
         p.drawLine(QPointF(5.3, 5.3), QPointF(10.7, 10.7));
         p.drawLine(QPointF(10.7, 5.3), QPointF(5.3, 10.7));
         break;
+    case HealthStatus::VerifiedIncomplete:
+        // Three dots: verified, but not every check ran to a verdict.
+        p.setPen(Qt::NoPen);
+        p.setBrush(Qt::white);
+        for (const qreal x : {4.6, 8.0, 11.4})
+            p.drawEllipse(QPointF(x, 8.0), 1.2, 1.2);
+        break;
     case HealthStatus::NoEvidence:
         break;
     }
@@ -174,7 +187,7 @@ QImage statusImage(HealthStatus s, int size) {
 }
 
 // Built on first use (a QPixmap needs the GUI application), dropped before it goes away.
-std::array<QIcon, 7>* g_icons = nullptr;
+std::array<QIcon, kHealthStatuses.size()>* g_icons = nullptr;
 
 void dropIcons() {
     delete g_icons;
@@ -278,7 +291,7 @@ QIcon HealthStyle::icon(HealthStatus s) {
     if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
         return {};
     if (!g_icons) {
-        g_icons = new std::array<QIcon, 7>();
+        g_icons = new std::array<QIcon, kHealthStatuses.size()>();
         qAddPostRoutine(dropIcons);
     }
     // Each drawn when first asked for: a table that shows one status draws one icon.

@@ -22,8 +22,9 @@
 namespace pb::models {
 
 // Every status, in the order a summary lists them: the good news first.
-inline constexpr std::array<evidence::HealthStatus, 7> kHealthStatuses = {
+inline constexpr std::array<evidence::HealthStatus, 8> kHealthStatuses = {
     evidence::HealthStatus::Verified,  evidence::HealthStatus::VerifiedFailedPhases,
+    evidence::HealthStatus::VerifiedIncomplete,
     evidence::HealthStatus::Signed,    evidence::HealthStatus::Pending,
     evidence::HealthStatus::Stale,     evidence::HealthStatus::Invalid,
     evidence::HealthStatus::NoEvidence};
@@ -106,7 +107,7 @@ class HealthModel : public QAbstractTableModel {
     std::vector<evidence::HealthRow> m_rows;
     std::vector<QString> m_search; // SearchTextRole, precomputed
     std::vector<QString> m_names;  // the Recipe column: HealthRow::displayName(), precomputed
-    std::array<int, 7> m_counts{}; // by HealthStatus value
+    std::array<int, kHealthStatuses.size()> m_counts{}; // by HealthStatus value (every value is in kHealthStatuses)
 };
 
 // Filters the health table: free text (every word must occur in the recipe, its criteria or its

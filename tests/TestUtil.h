@@ -2,6 +2,9 @@
 #pragma once
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QString>
 #include <QTest>
 
@@ -21,6 +24,31 @@ inline QString realCatalog(const QString& version) {
 
 inline QString embeddedCatalogDir(const QString& version) {
     return QStringLiteral(PB_SOURCE_DIR "/recipes/") + version;
+}
+
+// A CTRF report whose last `n` passed tests could not run to a verdict (status "other", as a
+// cluster fault leaves them): the summary moves them from passed to other.
+inline QByteArray ctrfWithOther(const QByteArray& report, int n) {
+    QJsonObject doc = QJsonDocument::fromJson(report).object();
+    QJsonObject results = doc.value(QStringLiteral("results")).toObject();
+    QJsonArray tests = results.value(QStringLiteral("tests")).toArray();
+    QJsonObject summary = results.value(QStringLiteral("summary")).toObject();
+    int moved = 0;
+    for (qsizetype i = tests.size() - 1; i >= 0 && moved < n; --i) {
+        QJsonObject t = tests.at(i).toObject();
+        if (t.value(QStringLiteral("status")).toString() != QLatin1String("passed"))
+            continue;
+        t.insert(QStringLiteral("status"), QStringLiteral("other"));
+        t.insert(QStringLiteral("message"), QStringLiteral("cluster fault: the pod was evicted before the check finished"));
+        tests.replace(i, t);
+        ++moved;
+    }
+    summary.insert(QStringLiteral("passed"), summary.value(QStringLiteral("passed")).toInt() - moved);
+    summary.insert(QStringLiteral("other"), moved);
+    results.insert(QStringLiteral("tests"), tests);
+    results.insert(QStringLiteral("summary"), summary);
+    doc.insert(QStringLiteral("results"), results);
+    return QJsonDocument(doc).toJson(QJsonDocument::Indented);
 }
 
 } // namespace pbtest

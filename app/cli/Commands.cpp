@@ -39,10 +39,10 @@ QList<Command> buildTable() {
         evidenceImport);
     add("evidence", "check", "[--pointer FILE] [--key PUB | --trusted-root FILE] BUNDLE",
         "check an evidence bundle (directory or OCI layout) offline", evidenceCheck);
-    add("evidence", "sign", "--key KEY BUNDLE", "sign an evidence bundle and write its pointer", evidenceSign);
+    add("evidence", "sign", "--key KEY [--sign-incomplete] BUNDLE", "sign an evidence bundle and write its pointer", evidenceSign);
     add("evidence", "fetch", "POINTER_OR_DIR", "pull the bundles evidence pointers pin, with their signatures, and check them",
         [](const QStringList& a) { return ociVerbs(fullLine(a, "evidence", "fetch")); });
-    add("evidence", "push", "DIR --to REF [--key KEY]", "publish an evidence bundle to a registry and write its pointer",
+    add("evidence", "push", "DIR --to REF [--key KEY [--sign-incomplete]]", "publish an evidence bundle to a registry and write its pointer",
         [](const QStringList& a) { return ociVerbs(fullLine(a, "evidence", "push")); });
     add("health", "", "[--version LABEL] [--format markdown|json|csv]",
         "the health table: each recipe coordinate and its evidence status", healthVerb);

@@ -58,12 +58,14 @@ int evidenceImport(const QStringList& args) {
         return fail(imported.error());
     const evidence::EvidenceTree* tree = &imported->tree;
     const store::EvidenceImportReport* r = &imported->report;
-    int bundles = 0;
+    int bundles = 0, bundlesInvalid = 0, bundlesIncomplete = 0;
     if (p.isSet(QStringLiteral("bundles"))) {
         Result<ops::ImportEvidenceBundlesOutcome> b = ops::importEvidenceBundles(ctx, {p.value(QStringLiteral("bundles")), std::nullopt});
         if (!b)
             return fail(b.error());
         bundles = b->bundles();
+        bundlesInvalid = b->report.invalid;
+        bundlesIncomplete = b->report.incomplete;
     }
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray problems;
@@ -78,13 +80,15 @@ int evidenceImport(const QStringList& args) {
                               {QStringLiteral("unchanged"), r->unchanged},
                               {QStringLiteral("invalid"), r->invalid},
                               {QStringLiteral("bundles"), bundles},
+                              {QStringLiteral("bundlesInvalid"), bundlesInvalid},
+                              {QStringLiteral("bundlesIncomplete"), bundlesIncomplete},
                               {QStringLiteral("invalidPointers"), problems}});
         return kOk;
     }
     out() << tree->pointers.size() << " pointers from " << tree->root << ": " << r->added << " added, " << r->updated
           << " updated, " << r->unchanged << " unchanged, " << r->invalid << " invalid";
     if (p.isSet(QStringLiteral("bundles")))
-        out() << "; " << bundles << " bundles read";
+        out() << "; " << bundles << " bundles read (" << bundlesInvalid << " invalid, " << bundlesIncomplete << " incomplete)";
     out() << Qt::endl;
     for (const evidence::Pointer& ptr : tree->pointers)
         if (!ptr.isValid())

@@ -147,10 +147,13 @@ int evidenceSign(const QStringList& args) {
     p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
     p.addOption({QStringLiteral("evidence-root"), QStringLiteral("The recipes/evidence directory for the pointer (default: the bundle's "
                                                                  "parent)."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("sign-incomplete"),
+                 QStringLiteral("Sign a bundle even though some of its checks could not run or finish (it stays marked incomplete).")});
     p.addPositionalArgument(QStringLiteral("SUMMARY_BUNDLE_DIR"), QStringLiteral("A summary-bundle directory (or its parent)."));
     if (int rc = parse(p, args, QStringLiteral("evidence sign"),
                        QStringLiteral("Sign an evidence bundle: attestation.intoto.jsonl over its statement, and an evidence pointer "
-                                      "in AICR's layout. A bundle that fails its integrity checks is refused."));
+                                      "in AICR's layout. A bundle that fails its integrity checks is refused, and so is an "
+                                      "incomplete one unless --sign-incomplete is given."));
         rc >= 0)
         return rc;
     if (!p.isSet(QStringLiteral("key")) || p.positionalArguments().size() != 1)
@@ -162,7 +165,7 @@ int evidenceSign(const QStringList& args) {
     if (!db)
         return fail(db.error());
     ops::SignEvidenceRequest request{p.positionalArguments().constFirst(), p.value(QStringLiteral("evidence-root")),
-                                     std::move(*key)};
+                                     std::move(*key), p.isSet(QStringLiteral("sign-incomplete"))};
     auto signedEvidence = ops::signEvidence(ops::Context(**db), request);
     if (!signedEvidence)
         return fail(signedEvidence.error());

@@ -536,7 +536,39 @@ BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const Si
         c.exitCode = 3;
     else
         c.exitCode = failedTests > 0 ? 1 : 0;
+    rateCompleteness(c);
     return c;
+}
+
+void rateCompleteness(BundleCheck& check) {
+    if (check.exitCode != 0 && check.exitCode != 1)
+        return; // invalid (or already incomplete) says more
+    QStringList checks;
+    for (auto it = check.ctrf.cbegin(); it != check.ctrf.cend(); ++it)
+        for (const CtrfTest& t : it->results)
+            if (t.status == QLatin1String("other") || t.status == QLatin1String("pending"))
+                checks << QStringLiteral("%1/%2 (%3)").arg(it.key(), t.name, t.status);
+    bool predicateSays = false;
+    if (check.predicate) {
+        predicateSays = check.predicate->raw.value(QStringLiteral("result")).toString().startsWith(QLatin1String("incomplete"));
+        if (checks.isEmpty())
+            for (const QJsonValue& v : check.predicate->raw.value(QStringLiteral("incompleteChecks")).toArray())
+                checks << QStringLiteral("%1/%2 (%3)").arg(v.toObject().value(QStringLiteral("phase")).toString(),
+                                                          v.toObject().value(QStringLiteral("name")).toString(),
+                                                          v.toObject().value(QStringLiteral("cause")).toString());
+    }
+    if (checks.isEmpty() && !predicateSays) {
+        check.steps.push_back({QStringLiteral("completeness"), StepStatus::Passed, QStringLiteral("every check ran to a verdict")});
+        return;
+    }
+    // A check that could not run or finish is neither a pass nor a failure: the bundle is
+    // incomplete, never "valid, with failed phases".
+    check.steps.push_back({QStringLiteral("completeness"), StepStatus::Failed,
+                           QStringLiteral("incomplete (cluster fault): %1 check(s) could not run or finish: %2")
+                               .arg(checks.size())
+                               .arg(checks.join(QStringLiteral(", ")))});
+    check.incompleteChecks = checks;
+    check.exitCode = 3;
 }
 
 QJsonObject BundleCheck::toJson() const {

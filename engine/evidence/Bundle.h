@@ -87,6 +87,7 @@ struct BundleCheck {
     sigstore::Policy signaturePolicy;                      // the signer it was verified for
     // AICR's exit codes: 0 valid, 1 valid with failed phases, 2 invalid, 3 incomplete.
     int exitCode = 3;
+    QStringList incompleteChecks; // when rated incomplete: "phase/name (status or cause)"
     QJsonObject toJson() const;
     QString toText() const;
 };
@@ -101,6 +102,13 @@ struct SignatureCheck {
 
 // Integrity checks, offline. `pointer` (optional) adds pointer <-> predicate coherence; `signature`
 // (optional) verifies attestation.intoto.jsonl and binds it to statement.intoto.json and the layout.
+// The result is rated for completeness too (rateCompleteness): every caller (evidence check, import,
+// fetch, sign, the OCI paths) sees an incomplete bundle as incomplete.
 BundleCheck checkBundle(const SummaryBundle& bundle, const Pointer* pointer = nullptr, const SignatureCheck* signature = nullptr);
+
+// A bundle whose CTRF has a check `other` or `pending`, or whose predicate says "incomplete", is
+// rated incomplete (exit 3) with a `completeness` step naming those checks, instead of valid or
+// valid with failed phases; an invalid bundle stays invalid. checkBundle calls it.
+void rateCompleteness(BundleCheck& check);
 
 } // namespace pb::evidence

@@ -16,6 +16,8 @@ QString healthStatusName(HealthStatus s) {
         return QStringLiteral("verified");
     case HealthStatus::VerifiedFailedPhases:
         return QStringLiteral("verified, failed phases");
+    case HealthStatus::VerifiedIncomplete:
+        return QStringLiteral("verified, incomplete");
     case HealthStatus::Invalid:
         return QStringLiteral("invalid");
     case HealthStatus::Stale:

@@ -15,7 +15,9 @@ namespace pb::evidence {
 
 // Status of a recipe coordinate. A signed pointer whose bundle signature was not verified offline
 // is "signed"; stale means the evidence was recorded for other recipe bytes (or an older name).
-enum class HealthStatus { NoEvidence, Pending, Signed, Verified, VerifiedFailedPhases, Invalid, Stale };
+// VerifiedIncomplete: the newest bundle's signature verified, but some of its checks could not run or
+// finish (a cluster fault): neither passed nor failed.
+enum class HealthStatus { NoEvidence, Pending, Signed, Verified, VerifiedFailedPhases, VerifiedIncomplete, Invalid, Stale };
 QString healthStatusName(HealthStatus s);
 
 struct HealthRow {
@@ -45,6 +47,7 @@ struct HealthRow {
     bool devBuild = false;       // aicrVersion "dev" (or a -dev/-next build)
     bool stale = false;
     bool failedPhases = false;   // the newest valid bundle records failed tests
+    bool incomplete = false;     // the newest valid bundle records checks that could not run or finish
     bool signatureVerified = false; // the newest valid bundle's attestation verified offline
     QString verifiedSigner;      // its certificate identity (or "public key")
     int bundles = 0, invalidBundles = 0;

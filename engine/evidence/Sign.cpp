@@ -12,14 +12,21 @@
 
 namespace pb::evidence {
 
-Result<EvidenceSignature> signEvidence(const QString& bundleDirIn, EVP_PKEY* key, const QString& evidenceRoot, const FileWriter& writer) {
+Result<EvidenceSignature> signEvidence(const QString& bundleDirIn, EVP_PKEY* key, const QString& evidenceRoot, const FileWriter& writer,
+                                       bool signIncomplete) {
     Result<SummaryBundle> bundle = loadSummaryBundle(bundleDirIn);
     if (!bundle)
         return bundle.error();
     if (bundle->files.contains(QStringLiteral("attestation.intoto.jsonl")))
         return makeError(QStringLiteral("already signed (attestation.intoto.jsonl exists); remove it to sign again"), bundleDirIn);
     const BundleCheck check = checkBundle(*bundle);
-    if (check.exitCode >= 2) {
+    if (check.exitCode == 3 && !signIncomplete)
+        return makeError(QStringLiteral("refused: the bundle is incomplete, %1 check(s) could not run or finish (%2); "
+                                        "sign it anyway with --sign-incomplete, and it stays marked incomplete")
+                             .arg(check.incompleteChecks.size())
+                             .arg(check.incompleteChecks.join(QStringLiteral(", "))),
+                         bundleDirIn);
+    if (check.exitCode == 2 || !check.predicate) {
         QStringList failed;
         for (const CheckStep& s : check.steps)
             if (s.status == StepStatus::Failed)

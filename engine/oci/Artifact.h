@@ -46,6 +46,7 @@ struct EvidencePushOptions {
     QString pointerRoot;  // a recipes/evidence directory; empty: the bundle directory's parent
     QString stagingDir;   // where the OCI layout is staged; empty: <cache>/staging/<manifest.json hex>
     EVP_PKEY* key = nullptr; // sign first (signEvidence) when the bundle is not signed yet
+    bool signIncomplete = false; // ... even when it is incomplete (signEvidence's signIncomplete)
 };
 
 // Publishes a summary bundle as AICR does and writes the pointer pinned to the manifest digest.

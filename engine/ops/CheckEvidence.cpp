@@ -11,37 +11,6 @@
 
 namespace pb::ops {
 
-void rateCompleteness(evidence::BundleCheck& check) {
-    if (check.exitCode != 0 && check.exitCode != 1)
-        return; // invalid (or already incomplete) says more
-    QStringList checks;
-    for (auto it = check.ctrf.cbegin(); it != check.ctrf.cend(); ++it)
-        for (const evidence::CtrfTest& t : it->results)
-            if (t.status == QLatin1String("other") || t.status == QLatin1String("pending"))
-                checks << QStringLiteral("%1/%2 (%3)").arg(it.key(), t.name, t.status);
-    bool predicateSays = false;
-    if (check.predicate) {
-        predicateSays = check.predicate->raw.value(QStringLiteral("result")).toString().startsWith(QLatin1String("incomplete"));
-        if (checks.isEmpty())
-            for (const QJsonValue& v : check.predicate->raw.value(QStringLiteral("incompleteChecks")).toArray())
-                checks << QStringLiteral("%1/%2 (%3)").arg(v.toObject().value(QStringLiteral("phase")).toString(),
-                                                          v.toObject().value(QStringLiteral("name")).toString(),
-                                                          v.toObject().value(QStringLiteral("cause")).toString());
-    }
-    if (checks.isEmpty() && !predicateSays) {
-        check.steps.push_back({QStringLiteral("completeness"), evidence::StepStatus::Passed,
-                               QStringLiteral("every check ran to a verdict")});
-        return;
-    }
-    // A check that could not run or finish is neither a pass nor a failure: the bundle is
-    // incomplete, never "valid, with failed phases".
-    check.steps.push_back({QStringLiteral("completeness"), evidence::StepStatus::Failed,
-                           QStringLiteral("incomplete (cluster fault): %1 check(s) could not run or finish: %2")
-                               .arg(checks.size())
-                               .arg(checks.join(QStringLiteral(", ")))});
-    check.exitCode = 3;
-}
-
 QString CheckEvidenceOutcome::verdict() const {
     static const char* const meanings[] = {"valid", "valid with failed phases", "invalid", "incomplete"};
     return QLatin1String(meanings[qBound(0, exitCode, 3)]);
@@ -92,7 +61,6 @@ Result<CheckEvidenceOutcome> checkEvidence(const Context& ctx, const CheckEviden
         return signature.error();
 
     out.check = evidence::checkBundle(*bundle, pointer ? &*pointer : nullptr, &*signature);
-    rateCompleteness(*out.check);
     out.exitCode = out.check->exitCode;
     receipt.result = out.exitCode == 0   ? receipts::Outcome::Ok
                      : out.exitCode == 1 ? receipts::Outcome::Partial

@@ -31,9 +31,5 @@ struct CheckEvidenceOutcome {
 
 Result<CheckEvidenceOutcome> checkEvidence(const Context& ctx, const CheckEvidenceRequest& request);
 
-// A bundle whose CTRF has a check `other` or `pending`, or whose predicate says "incomplete", is
-// rated incomplete (exit 3) with a `completeness` step naming those checks, instead of valid or
-// valid with failed phases; an invalid bundle stays invalid.
-void rateCompleteness(evidence::BundleCheck& check);
 
 } // namespace pb::ops

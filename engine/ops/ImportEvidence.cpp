@@ -109,8 +109,15 @@ Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx, c
     for (const QString& s : std::as_const(out.report.sources))
         d.inputs.push_back(receipts::Artifact::directory(s));
     d.outputs.push_back(receipts::Artifact{QStringLiteral("evidence_bundles"), QString(), -1});
-    d.result = out.report.invalid > 0 ? receipts::Outcome::Partial : receipts::Outcome::Ok;
-    d.message = QStringLiteral("%1 bundle(s) read, %2 invalid or incomplete").arg(out.bundles()).arg(out.report.invalid);
+    if (out.report.invalid > 0)
+        d.parameters.insert(QStringLiteral("invalid"), out.report.invalid);
+    if (out.report.incomplete > 0)
+        d.parameters.insert(QStringLiteral("incomplete"), out.report.incomplete);
+    d.result = out.report.invalid > 0 || out.report.incomplete > 0 ? receipts::Outcome::Partial : receipts::Outcome::Ok;
+    d.message = QStringLiteral("%1 bundle(s) read, %2 invalid, %3 incomplete")
+                    .arg(out.bundles())
+                    .arg(out.report.invalid)
+                    .arg(out.report.incomplete);
     Result<qint64> seq = appendAndCommit(ctx, tx, d, QStringLiteral("bundle import"));
     if (!seq)
         return seq.error();

@@ -13,6 +13,8 @@ Result<oci::EvidencePush> pushEvidence(const Context& ctx, const PushEvidenceReq
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::EvidencePush;
     d.parameters = QJsonObject{{QStringLiteral("to"), request.to.toString()}, {QStringLiteral("signed"), request.options.key != nullptr}};
+    if (request.options.signIncomplete)
+        d.parameters.insert(QStringLiteral("signIncomplete"), true);
     d.inputs.push_back(receipts::Artifact::directory(request.bundleDir));
     if (!pushed) {
         d.result = receipts::Outcome::Failed;

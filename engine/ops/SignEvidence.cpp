@@ -15,13 +15,16 @@ Result<SignEvidenceOutcome> signEvidence(const Context& ctx, const SignEvidenceR
     // The bundle as it was signed: hashed before the attestation is staged inside it.
     const receipts::Artifact input = receipts::Artifact::directory(request.bundleDir);
     StagedFiles files;
-    Result<evidence::EvidenceSignature> s = evidence::signEvidence(request.bundleDir, key->get(), request.evidenceRoot, files.writer());
+    Result<evidence::EvidenceSignature> s = evidence::signEvidence(request.bundleDir, key->get(), request.evidenceRoot, files.writer(),
+                                                                   request.signIncomplete);
     if (!s)
         return s.error();
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::SignEvidence;
     d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(key->get())},
                                {QStringLiteral("signer"), s->signerIdentity}};
+    if (request.signIncomplete)
+        d.parameters.insert(QStringLiteral("signIncomplete"), true);
     d.inputs.push_back(input);
     d.message = QStringLiteral("attestation and pointer written");
     d.outputs = files.artifacts();

@@ -154,7 +154,7 @@ void writeEvidence(const ValidateRequest& req, const SettledRecipe& recipe, cons
                                .arg(QLatin1String(validation::kIncompleteResult), r.reason);
         return;
     }
-    Result<evidence::EvidenceSignature> sig = evidence::signEvidence(bundle->dir, req.key->get(), req.outDir);
+    Result<evidence::EvidenceSignature> sig = evidence::signEvidence(bundle->dir, req.key->get(), req.outDir, {}, req.signIncomplete);
     if (!sig) {
         out.signingError = sig.error().toString();
         return;

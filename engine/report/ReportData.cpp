@@ -43,7 +43,7 @@ QString reportSuffix(ReportFormat f) {
 
 namespace {
 
-constexpr HealthStatus kStatuses[] = {HealthStatus::Verified, HealthStatus::VerifiedFailedPhases, HealthStatus::Signed,
+constexpr HealthStatus kStatuses[] = {HealthStatus::Verified, HealthStatus::VerifiedFailedPhases, HealthStatus::VerifiedIncomplete, HealthStatus::Signed,
                                       HealthStatus::Pending,  HealthStatus::Stale,                HealthStatus::Invalid,
                                       HealthStatus::NoEvidence};
 
@@ -210,6 +210,8 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
             kind = QStringLiteral("pending");
         else if (r.status == HealthStatus::VerifiedFailedPhases || r.failedPhases)
             kind = QStringLiteral("failed");
+        else if (r.status == HealthStatus::VerifiedIncomplete || r.incomplete)
+            kind = QStringLiteral("incomplete");
         else if (r.status == HealthStatus::Invalid)
             kind = QStringLiteral("invalid");
         if (!kind.isEmpty())

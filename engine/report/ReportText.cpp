@@ -75,6 +75,7 @@ QString statusColor(HealthStatus s) {
         return QStringLiteral("#b3261e");
     case HealthStatus::Pending:
     case HealthStatus::Stale:
+    case HealthStatus::VerifiedIncomplete:
         return QStringLiteral("#a15c00");
     case HealthStatus::NoEvidence:
         break;

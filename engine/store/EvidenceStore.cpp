@@ -347,7 +347,8 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
     BundleImportReport report;
     for (const Read& r : reads) {
         report.sources << r.source;
-        report.invalid += !r.error.isEmpty() || r.check.exitCode >= 2 ? 1 : 0;
+        report.invalid += !r.error.isEmpty() || r.check.exitCode == 2 ? 1 : 0;
+        report.incomplete += r.error.isEmpty() && r.check.exitCode == 3 ? 1 : 0;
     }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the bundle import: %1").arg(db.lastError().text()), m_db.path());
@@ -808,6 +809,7 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
             row.stale = !row.currentDigest.isEmpty() && row.bundleDigest != row.currentDigest;
         }
         row.failedPhases = b.checkExit == 1;
+        row.incomplete = b.checkExit == 3;
         row.signatureVerified = b.signatureVerified;
         row.verifiedSigner = row.signatureVerified ? b.signatureDetail : QString();
     }
@@ -818,9 +820,13 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
         const QString& name = row.recipe;
         const int signedValid = row.firstParty + row.community + row.partner + row.reported;
         if (row.signatureVerified) {
-            row.status = row.failedPhases ? HealthStatus::VerifiedFailedPhases : HealthStatus::Verified;
+            row.status = row.incomplete     ? HealthStatus::VerifiedIncomplete
+                         : row.failedPhases ? HealthStatus::VerifiedFailedPhases
+                                            : HealthStatus::Verified;
             row.reason = QStringLiteral("signature verified offline: %1").arg(row.verifiedSigner);
-            if (row.failedPhases)
+            if (row.incomplete)
+                row.reason += QStringLiteral("; the bundle is incomplete: some checks could not run or finish");
+            else if (row.failedPhases)
                 row.reason += QStringLiteral("; the bundle records failed phases");
         } else if (signedValid > 0) {
             row.status = HealthStatus::Signed;

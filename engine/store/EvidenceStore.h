@@ -38,7 +38,8 @@ struct EvidenceImportReport {
 // many of them failed their integrity checks or could not be read.
 struct BundleImportReport {
     QStringList sources;
-    int invalid = 0; // check exit 2 or 3
+    int invalid = 0;    // check exit 2 (or unreadable)
+    int incomplete = 0; // check exit 3: some checks could not run or finish (not a failure)
 };
 
 // A bundle as stored: what the offline checks found, and the CTRF tests of each phase.

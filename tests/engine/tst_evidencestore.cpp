@@ -284,6 +284,47 @@ class TestEvidenceStore : public QObject {
         QVERIFY(one.join(QLatin1Char('\n')).contains(QStringLiteral("manifest"))); // the tampered ones say why
     }
 
+    // An incomplete bundle (checks that could not run) is neither invalid nor verified: the import
+    // counts it apart, and the health row says "verified, incomplete" once its signature verifies.
+    void incompleteBundleIsRatedApart() {
+        auto db = Database::open(m_tmp.filePath(QStringLiteral("incomplete.sqlite")));
+        QVERIFY(db.ok());
+        QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
+        const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+        pbtest::BundleFixture b(recipe);
+        b.files[QStringLiteral("ctrf/conformance.json")] = pbtest::ctrfWithOther(b.files[QStringLiteral("ctrf/conformance.json")], 1);
+        b.seal();
+        const QByteArray key = b.signWithNewKey();
+        const QString root = m_tmp.filePath(QStringLiteral("incomplete-bundles"));
+        b.writeDirectory(root + QStringLiteral("/a"));
+        sigstore::TrustedRoot noLogs;
+        evidence::SignatureCheck check;
+        check.root = &noLogs;
+        check.policy.publicKeyPem = key;
+        check.policy.ignoreTlog = true;
+        EvidenceStore store(**db);
+        Result<BundleImportReport> r = store.importBundleDir(root, &check);
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
+        QCOMPARE(r->invalid, 0);
+        QCOMPARE(r->incomplete, 1);
+        const std::vector<BundleRecord> bundles = *store.bundlesFor(recipe);
+        QCOMPARE(bundles.size(), size_t(1));
+        QCOMPARE(bundles.front().checkExit, 3);
+        QCOMPARE(bundles.front().signatureVerified, std::optional<bool>(true));
+        CatalogStore catalogs(**db);
+        for (const HealthRow& row : *store.health(catalogs.version(QStringLiteral("sample-2"))->id)) {
+            if (row.recipe != recipe)
+                continue;
+            QCOMPARE(row.status, HealthStatus::VerifiedIncomplete);
+            QVERIFY(row.incomplete);
+            QVERIFY(!row.failedPhases);
+            QVERIFY2(row.reason.contains(QStringLiteral("incomplete")), qPrintable(row.reason));
+            QCOMPARE(evidence::healthStatusName(row.status), QStringLiteral("verified, incomplete"));
+            return;
+        }
+        QFAIL("no health row for the recipe");
+    }
+
     void realEvidenceHealth() {
         PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/2026-08-19/recipes/evidence"));
         auto db = Database::open(m_tmp.filePath(QStringLiteral("real.sqlite")));

@@ -253,6 +253,37 @@ class TestSigning : public QObject {
         QVERIFY(!QFileInfo::exists(badDir + QStringLiteral("/attestation.intoto.jsonl")));
     }
 
+    // A bundle with checks that could not run is incomplete: refused unless signIncomplete, and then
+    // signed as it is (it still rates incomplete, never valid).
+    void incompleteEvidenceIsSignedOnlyWhenAsked() {
+        crypto::Pkey key = generateSigningKey();
+        QTemporaryDir tmp;
+        pbtest::BundleFixture f;
+        f.files[QStringLiteral("ctrf/deployment.json")] = pbtest::ctrfWithOther(f.files[QStringLiteral("ctrf/deployment.json")], 2);
+        f.seal();
+        const QString dir = f.writeDirectory(tmp.filePath(QStringLiteral("incomplete")));
+        const QString root = tmp.filePath(QStringLiteral("recipes/evidence"));
+        const evidence::BundleCheck before = evidence::checkBundle(*evidence::loadBundle(dir));
+        QCOMPARE(before.exitCode, 3);
+        QCOMPARE(before.incompleteChecks.size(), 2);
+        auto refused = evidence::signEvidence(dir, key.get(), root);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(QStringLiteral("incomplete")) &&
+                     refused.error().message.contains(QStringLiteral("deployment/deployment-check-3 (other)")) &&
+                     refused.error().message.contains(QStringLiteral("--sign-incomplete")),
+                 qPrintable(refused.error().toString()));
+        QVERIFY(!refused.error().message.contains(QStringLiteral("integrity")));
+        QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/attestation.intoto.jsonl")));
+        auto signedAnyway = evidence::signEvidence(dir, key.get(), root, {}, true);
+        QVERIFY2(signedAnyway.ok(), qPrintable(signedAnyway.ok() ? QString() : signedAnyway.error().toString()));
+        TrustedRoot empty;
+        evidence::SignatureCheck check{&empty, keyPolicy(key.get())};
+        const evidence::BundleCheck after = evidence::checkBundle(*evidence::loadBundle(dir), nullptr, &check);
+        QVERIFY2(after.signature && after.signature->verified, qPrintable(after.toText()));
+        QCOMPARE(after.exitCode, 3);
+        QVERIFY(after.toText().contains(QStringLiteral("result: incomplete (exit 3)")));
+    }
+
     void deploymentBundleSignsAndReportsEveryFile() {
         crypto::Pkey key = generateSigningKey();
         const QString dir = m_tmp.filePath(QStringLiteral("deploy"));

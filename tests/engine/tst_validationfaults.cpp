@@ -211,8 +211,7 @@ void TestValidationFaults::podFaultsAreOtherAndNoticedFast() {
     // evidence check: incomplete (3), never "valid, with failed phases".
     Result<evidence::SummaryBundle> loaded = evidence::loadBundle(b->dir);
     QVERIFY(loaded);
-    evidence::BundleCheck check = evidence::checkBundle(*loaded);
-    ops::rateCompleteness(check);
+    const evidence::BundleCheck check = evidence::checkBundle(*loaded); // rates completeness itself
     QCOMPARE(check.exitCode, 3);
     QVERIFY2(check.toText().contains(QLatin1String("result: incomplete (exit 3)")), qPrintable(check.toText()));
 }

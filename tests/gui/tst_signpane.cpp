@@ -15,6 +15,7 @@
 #include "SignPane.h"
 #include "SigningFixture.h"
 #include "SigningModels.h"
+#include "TestUtil.h"
 #include "sigstore/Keys.h"
 #include "sigstore/TrustedRoot.h"
 #include "sigstore/Verify.h"
@@ -93,6 +94,7 @@ class TestSignPane : public QObject {
     void signFileVerifiesWithTheKey();
     void signEvidenceWritesAttestationAndPointer();
     void signEvidenceRefusesDamagedBundle();
+    void signEvidenceIncompleteOnlyWhenTicked();
     void deploymentBundleSignedVerifiedAndTampered();
     void wrongPassphraseWritesNothing();
     void cancelLargeBundle();
@@ -430,6 +432,40 @@ void TestSignPane::signEvidenceRefusesDamagedBundle() {
     QVERIFY(!QFileInfo::exists(bundle + QStringLiteral("/attestation.intoto.jsonl")));
     // Sign stays available for another try.
     QVERIFY(find<QPushButton>(dialog, "signButton")->isEnabled());
+}
+
+// A bundle with checks that could not run: refused with that reason (not "integrity"), signed once
+// the box is ticked; the copied command carries --sign-incomplete.
+void TestSignPane::signEvidenceIncompleteOnlyWhenTicked() {
+    const QString keyPath = createKeyThroughUi(QStringLiteral("evidence.key"));
+    QVERIFY(!keyPath.isEmpty());
+    pbgui::BundleDirFixture fixture(pbgui::EvidenceFixture::signedRecipe(), 0);
+    fixture.files[QStringLiteral("ctrf/conformance.json")] = pbtest::ctrfWithOther(fixture.files[QStringLiteral("ctrf/conformance.json")], 1);
+    fixture.seal();
+    const QString bundle = fixture.writeDirectory(m_tmp->filePath(QStringLiteral("incomplete")));
+    SignDialog* dialog = pane()->signEvidence();
+    QVERIFY(dialog);
+    auto* box = find<QCheckBox>(dialog, "signIncompleteCheck");
+    QVERIFY(box->isVisibleTo(dialog));
+    QVERIFY(!box->isChecked());
+    dialog->setInputPath(bundle);
+    QVERIFY(runSign(dialog, kPassphrase));
+    QVERIFY(!dialog->succeeded());
+    QVERIFY2(dialog->lastError().contains(QStringLiteral("incomplete")) && dialog->lastError().contains(QStringLiteral("--sign-incomplete")),
+             qPrintable(dialog->lastError()));
+    QVERIFY(!dialog->lastError().contains(QStringLiteral("integrity")));
+    QVERIFY(!QFileInfo::exists(bundle + QStringLiteral("/attestation.intoto.jsonl")));
+    QVERIFY(!dialog->command().contains(QStringLiteral("--sign-incomplete")));
+    QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(6, box->height() / 2));
+    QVERIFY(box->isChecked());
+    QVERIFY(dialog->command().contains(QStringLiteral("--sign-incomplete")));
+    QVERIFY(runSign(dialog, kPassphrase));
+    QVERIFY2(dialog->succeeded(), qPrintable(dialog->lastError()));
+    QVERIFY(QFileInfo::exists(bundle + QStringLiteral("/attestation.intoto.jsonl")));
+    // Signed, and still incomplete: the receipt records that it was asked for.
+    QSqlQuery q(m_db->db->sql());
+    QVERIFY(q.exec(QStringLiteral("SELECT parameters FROM receipts WHERE kind = 'sign.evidence' ORDER BY seq DESC LIMIT 1")) && q.next());
+    QVERIFY2(q.value(0).toString().contains(QStringLiteral("\"signIncomplete\":true")), qPrintable(q.value(0).toString()));
 }
 
 void TestSignPane::deploymentBundleSignedVerifiedAndTampered() {

@@ -377,7 +377,7 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
         intro = tr(
             "Signs an AICR summary bundle: <code>attestation.intoto.jsonl</code> over its statement, and an "
             "evidence pointer in AICR's per-source layout. A bundle that fails its integrity checks is "
-            "refused.");
+            "refused, and so is an incomplete one unless you tick the box below.");
         inputLabel = tr("&Bundle:");
         inputHint = tr("a summary-bundle/ directory (or its parent)");
         break;
@@ -447,6 +447,14 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
     grid->addWidget(pl, row, 0);
     grid->addWidget(m_passphrase, row, 1, 1, 2);
     ++row;
+    if (kind == Kind::Evidence) {
+        // A bundle whose checks could not all run (a cluster fault) is refused unless this is ticked
+        // (evidence sign --sign-incomplete); it is then signed as it is and stays marked incomplete.
+        m_signIncomplete = new QCheckBox(tr("Sign it even if it is incomplete (some checks could not run); it stays marked incomplete"), this);
+        m_signIncomplete->setObjectName(QStringLiteral("signIncompleteCheck"));
+        grid->addWidget(m_signIncomplete, row, 1, 1, 2);
+        ++row;
+    }
 
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("signProgress"));
@@ -541,6 +549,8 @@ QString SignDialog::command() const {
         args << QStringLiteral("evidence") << QStringLiteral("sign") << QStringLiteral("--key") << keyPath();
         if (!outputPath().isEmpty())
             args << QStringLiteral("--evidence-root") << outputPath();
+        if (m_signIncomplete && m_signIncomplete->isChecked())
+            args << QStringLiteral("--sign-incomplete");
         break;
     case Kind::Deployment:
         args << QStringLiteral("bundle") << QStringLiteral("sign") << QStringLiteral("--key") << keyPath();
@@ -598,6 +608,8 @@ void SignDialog::setRunning(bool running) {
     for (QLineEdit* e : {m_input, m_output, m_key, m_passphrase})
         if (e)
             e->setEnabled(!running);
+    if (m_signIncomplete)
+        m_signIncomplete->setEnabled(!running);
     m_signButton->setEnabled(!running);
     m_copyCommand->setEnabled(!running);
 }
@@ -643,7 +655,8 @@ bool SignDialog::sign() {
     }
     auto secret = std::make_shared<sigstore::Passphrase>(std::move(pass));
     // The same operations the CLI's sign-blob, evidence sign and bundle sign call.
-    auto work = [kind = m_kind, input, output, key, secret](const ops::Context& ctx) -> Result<Outcome> {
+    const bool signIncomplete = m_signIncomplete && m_signIncomplete->isChecked();
+    auto work = [kind = m_kind, input, output, key, secret, signIncomplete](const ops::Context& ctx) -> Result<Outcome> {
         Outcome out;
         ops::SigningKey signingKey{key, std::move(*secret)};
         switch (kind) {
@@ -660,7 +673,8 @@ bool SignDialog::sign() {
             break;
         }
         case Kind::Evidence: {
-            Result<ops::SignEvidenceOutcome> r = ops::signEvidence(ctx, ops::SignEvidenceRequest{input, output, std::move(signingKey)});
+            Result<ops::SignEvidenceOutcome> r =
+                ops::signEvidence(ctx, ops::SignEvidenceRequest{input, output, std::move(signingKey), signIncomplete});
             if (!r) {
                 out.error = r.error().toString();
                 return out;

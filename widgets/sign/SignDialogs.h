@@ -129,6 +129,7 @@ class SignDialog : public QDialog {
     QLineEdit* m_output = nullptr;
     QLineEdit* m_key = nullptr;
     QLineEdit* m_passphrase = nullptr;
+    QCheckBox* m_signIncomplete = nullptr; // evidence only
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressText = nullptr;
     QLabel* m_result = nullptr;
