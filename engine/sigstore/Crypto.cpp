@@ -151,7 +151,28 @@ const EVP_MD* digestByName(const QString& name) {
     return nullptr;
 }
 
+namespace {
+
+// OpenSSL 3 looks a legacy EVP_sha256() up in its provider store on every use (a lock and a
+// table lookup, more than hashing a Merkle node costs); the digests used here are fetched once,
+// as OpenSSL's guide to explicit fetching recommends, and kept for the life of the process.
+const EVP_MD* fetched(const EVP_MD* md) {
+    static EVP_MD* const sha256 = EVP_MD_fetch(nullptr, "SHA2-256", nullptr);
+    static EVP_MD* const sha384 = EVP_MD_fetch(nullptr, "SHA2-384", nullptr);
+    static EVP_MD* const sha512 = EVP_MD_fetch(nullptr, "SHA2-512", nullptr);
+    if (md == EVP_sha256() && sha256)
+        return sha256;
+    if (md == EVP_sha384() && sha384)
+        return sha384;
+    if (md == EVP_sha512() && sha512)
+        return sha512;
+    return md;
+}
+
+} // namespace
+
 QByteArray hash(const EVP_MD* md, const QByteArray& data) {
+    md = fetched(md);
     unsigned char out[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
     if (EVP_Digest(data.constData(), size_t(data.size()), out, &len, md, nullptr) != 1)
@@ -163,7 +184,7 @@ bool verifyMessage(EVP_PKEY* key, const EVP_MD* md, const QByteArray& data, cons
     if (!key || signature.isEmpty())
         return false;
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-    if (EVP_DigestVerifyInit(ctx.get(), nullptr, keyKind(key) == KeyKind::Ed25519 ? nullptr : md, nullptr, key) != 1) {
+    if (EVP_DigestVerifyInit(ctx.get(), nullptr, keyKind(key) == KeyKind::Ed25519 ? nullptr : fetched(md), nullptr, key) != 1) {
         ERR_clear_error();
         return false;
     }
@@ -177,7 +198,7 @@ bool verifyPrehash(EVP_PKEY* key, const EVP_MD* md, const QByteArray& digest, co
     if (!key || !md || keyKind(key) == KeyKind::Ed25519)
         return false;
     std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> ctx(EVP_PKEY_CTX_new(key, nullptr), &EVP_PKEY_CTX_free);
-    if (!ctx || EVP_PKEY_verify_init(ctx.get()) != 1 || EVP_PKEY_CTX_set_signature_md(ctx.get(), md) != 1) {
+    if (!ctx || EVP_PKEY_verify_init(ctx.get()) != 1 || EVP_PKEY_CTX_set_signature_md(ctx.get(), fetched(md)) != 1) {
         ERR_clear_error();
         return false;
     }

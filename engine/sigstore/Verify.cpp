@@ -254,10 +254,14 @@ CertificateInfo describe(X509* cert) {
     ERR_clear_error();
 
     QString legacyIssuer;
+    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), &BIO_free); // one for every extension
     for (int i = 0; i < X509_get_ext_count(cert); ++i) {
         X509_EXTENSION* ext = X509_get_ext(cert, i);
-        const QString oid = oidText(X509_EXTENSION_get_object(ext));
-        QString name = fulcioName(oid), value;
+        // A registered extension has a NID and OpenSSL's name; only the others (Fulcio's among them)
+        // need their dotted OID.
+        const int nid = OBJ_obj2nid(X509_EXTENSION_get_object(ext));
+        const QString oid = nid == NID_undef ? oidText(X509_EXTENSION_get_object(ext)) : QString();
+        QString name = nid == NID_undef ? fulcioName(oid) : QString(), value;
         if (!name.isEmpty()) {
             value = fulcioValue(oid, X509_EXTENSION_get_data(ext));
             if (oid.endsWith(QLatin1String(".1.8")))
@@ -265,10 +269,9 @@ CertificateInfo describe(X509* cert) {
             else if (oid.endsWith(QLatin1String(".1.1")))
                 legacyIssuer = value;
         } else {
-            const int nid = OBJ_obj2nid(X509_EXTENSION_get_object(ext));
             name = nid != NID_undef ? QString::fromLatin1(OBJ_nid2ln(nid)) : oid;
-            std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), &BIO_free);
-            if (X509V3_EXT_print(bio.get(), ext, 0, 0) == 1) {
+            (void)BIO_reset(bio.get());
+            if (bio && X509V3_EXT_print(bio.get(), ext, 0, 0) == 1) {
                 char* data = nullptr;
                 const long len = BIO_get_mem_data(bio.get(), &data);
                 value = QString::fromUtf8(data, int(len)).simplified();
