@@ -6,7 +6,8 @@
 # 2026-08-19 catalog and its recipes/evidence from ../shared/data when present, else a fixture), and
 # the Verify view with a verified Sigstore bundle and with an identity mismatch (conformance cases
 # from ../shared/data/sigstore; skipped when absent), and the Sign view (keys, a deployment bundle
-# verified, the same bundle tampered, the signing dialog), and the Validation view after a run on
+# verified, the same bundle tampered, the signing dialog, the evidence signing dialog refusing an
+# incomplete bundle), and the Validation view after a run on
 # pb-kube-testserver with close-ups of its NCCL and history charts, the Receipts view (ledger and
 # external records), the release review report dialog, Fetch Evidence and the registry credentials view,
 # and Import from Git over a repository built on the spot from ../shared/data/aicr/catalogs (one

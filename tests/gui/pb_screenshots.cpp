@@ -24,6 +24,7 @@
 #include "GraphPane.h"
 #include "GraphView.h"
 #include "GuiTestUtil.h"
+#include "TestUtil.h"
 #include "HealthModels.h"
 #include "HealthPane.h"
 #include "MainWindow.h"
@@ -325,6 +326,27 @@ bool signShots(pb::widgets::MainWindow& window, pb::db::Database& db, const QStr
     ok &= waitFor([&] { return !signedSpy.isEmpty(); }, 60000) && dialog->succeeded();
     ok &= save(dialog, out, QStringLiteral("sign-dialog.png"));
     dialog->close();
+
+    // An evidence bundle whose conformance run was cut short by a cluster fault: signing it is
+    // refused as incomplete until the box is ticked (sign-evidence-incomplete.png).
+    {
+        pbgui::BundleDirFixture cut(pbgui::EvidenceFixture::signedRecipe(), 0);
+        cut.files[QStringLiteral("ctrf/conformance.json")] =
+            pbtest::ctrfWithOther(cut.files[QStringLiteral("ctrf/conformance.json")], 2);
+        cut.seal();
+        const QString bundleDir = cut.writeDirectory(tmp.filePath(QStringLiteral("evidence-run")));
+        pane->setLastKeyPath(evidence.privatePath);
+        pb::widgets::SignDialog* ev = pane->signEvidence();
+        ev->setInputPath(bundleDir);
+        ev->findChild<QLineEdit*>(QStringLiteral("signPassphrase"))->setText(QString::fromUtf8(pass));
+        QSignalSpy evSpy(ev, &pb::widgets::SignDialog::signingFinished);
+        ev->sign();
+        ok &= waitFor([&] { return !evSpy.isEmpty(); }, 60000) && !ev->succeeded() &&
+              ev->lastError().contains(QStringLiteral("incomplete"));
+        ok &= save(ev, out, QStringLiteral("sign-evidence-incomplete.png"));
+        ev->close();
+        pane->setLastKeyPath(release.privatePath);
+    }
 
     pb::widgets::BundleVerifyPane* verify = pane->bundleVerifyPane();
     verify->selectStoredKey(release.fingerprint);
