@@ -112,6 +112,13 @@ class Run {
         }
         return bytes;
     }
+    // A root metadata file read within its bound and parsed.
+    Result<Root> readRoot(const QString& path) {
+        auto bytes = read(path, kRootMaxLength, QStringLiteral("root metadata"));
+        if (!bytes)
+            return bytes.error();
+        return parseRoot(*bytes, path);
+    }
     // Length and hashes as the referring metadata states them.
     Status checkMeta(const QByteArray& bytes, const MetaFile& m, const QString& path, const QString& referrer) {
         if (m.length >= 0 && bytes.size() != m.length)
@@ -222,10 +229,7 @@ bool Run::checkRootNotRolledBack(qint64 trustedVersion) {
     qint64 newest = 0;
     const QString current = m_meta.filePath(QStringLiteral("root.json"));
     if (QFileInfo::exists(current)) {
-        auto bytes = read(current, kRootMaxLength, QStringLiteral("root metadata"));
-        if (!bytes)
-            return fail(role, bytes.error());
-        auto parsed = parseRoot(*bytes, current);
+        auto parsed = readRoot(current);
         if (!parsed)
             return fail(role, parsed.error());
         newest = parsed->env.version;
@@ -305,10 +309,7 @@ bool Run::updateRoot() {
             const QString current = m_meta.filePath(QStringLiteral("root.json"));
             if (!QFileInfo::exists(current))
                 break;
-            auto bytes = read(current, kRootMaxLength, QStringLiteral("root metadata"));
-            if (!bytes)
-                return fail(role, bytes.error());
-            auto parsed = parseRoot(*bytes, current);
+            auto parsed = readRoot(current);
             if (!parsed)
                 return fail(role, parsed.error());
             if (parsed->env.version <= m_root.env.version)
@@ -320,10 +321,7 @@ bool Run::updateRoot() {
                                             current, 0, QStringLiteral("signed.version")));
             path = current;
         }
-        auto bytes = read(path, kRootMaxLength, QStringLiteral("root metadata"));
-        if (!bytes)
-            return fail(role, bytes.error());
-        auto parsed = parseRoot(*bytes, path);
+        auto parsed = readRoot(path);
         if (!parsed)
             return fail(role, parsed.error());
         if (parsed->env.version != next)

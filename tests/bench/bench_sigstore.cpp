@@ -425,6 +425,18 @@ struct BareCase {
     std::vector<Op> decodeOps, cryptoOps, floorOps;
 };
 
+// Every distinct verified time: the SET's integratedTime and each TSA genTime (read from the
+// re-decoded responses in the +decode variant).
+std::vector<qint64> distinctTimes(const BareCase& b) {
+    std::vector<qint64> distinct;
+    if (b.integratedTime)
+        distinct.push_back(*b.integratedTime);
+    for (const Timestamp& ts : b.timestamps)
+        if (std::find(distinct.begin(), distinct.end(), ts.genTime) == distinct.end())
+            distinct.push_back(ts.genTime);
+    return distinct;
+}
+
 // A store whose only trust anchor is `anchor` (not self-signed: partial chain), and an empty or
 // one-certificate untrusted stack; both owned by `b`.
 std::pair<X509_STORE*, STACK_OF(X509)*> anchoredAt(BareCase& b, X509* anchor, bool withAnchorInStack) {
@@ -679,15 +691,7 @@ void prepareBare(BareCase& b, const Case& c) {
         if (!b.caStore)
             fail(QStringLiteral("no certificate authority of the trusted root verifies the leaf at every verified time"));
         b.cryptoOps.push_back({"X.509 path (X509_verify_cert)", [&b] {
-                                   // Every distinct verified time: the SET's integratedTime and each TSA
-                                   // genTime (read from the re-decoded responses in the +decode variant).
-                                   std::vector<qint64> distinct;
-                                   if (b.integratedTime)
-                                       distinct.push_back(*b.integratedTime);
-                                   for (const Timestamp& ts : b.timestamps)
-                                       if (std::find(distinct.begin(), distinct.end(), ts.genTime) == distinct.end())
-                                           distinct.push_back(ts.genTime);
-                                   for (const qint64 t : distinct)
+                                   for (const qint64 t : distinctTimes(b))
                                        if (!verifyChain(b.caStore, b.caUntrusted, b.leaf.get(), t))
                                            return false;
                                    return true;
@@ -711,13 +715,7 @@ void prepareBare(BareCase& b, const Case& c) {
                                   }});
         } else if (kind == QLatin1String("X.509 path (X509_verify_cert)")) {
             b.floorOps.push_back({op.kind, [&b] {
-                                      std::vector<qint64> distinct;
-                                      if (b.integratedTime)
-                                          distinct.push_back(*b.integratedTime);
-                                      for (const Timestamp& ts : b.timestamps)
-                                          if (std::find(distinct.begin(), distinct.end(), ts.genTime) == distinct.end())
-                                              distinct.push_back(ts.genTime);
-                                      for (const qint64 t : distinct)
+                                      for (const qint64 t : distinctTimes(b))
                                           if (!verifyChain(b.floorCaStore, b.floorCaUntrusted, b.leaf.get(), t))
                                               return false;
                                       return true;
