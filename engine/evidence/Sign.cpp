@@ -25,7 +25,7 @@ Result<EvidenceSignature> signEvidence(const QString& bundleDirIn, EVP_PKEY* key
                                         "sign it anyway with --sign-incomplete, and it stays marked incomplete")
                              .arg(check.incompleteChecks.size())
                              .arg(check.incompleteChecks.join(QStringLiteral(", "))),
-                         bundleDirIn);
+                         bundleDirIn, 0, QStringLiteral("completeness")); // the check step that found it
     if (check.exitCode == 2 || !check.predicate) {
         QStringList failed;
         for (const CheckStep& s : check.steps)

@@ -273,6 +273,7 @@ class TestSigning : public QObject {
                      refused.error().message.contains(QStringLiteral("--sign-incomplete")),
                  qPrintable(refused.error().toString()));
         QVERIFY(!refused.error().message.contains(QStringLiteral("integrity")));
+        QCOMPARE(refused.error().field, QStringLiteral("completeness")); // the check that found it
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/attestation.intoto.jsonl")));
         auto signedAnyway = evidence::signEvidence(dir, key.get(), root, {}, true);
         QVERIFY2(signedAnyway.ok(), qPrintable(signedAnyway.ok() ? QString() : signedAnyway.error().toString()));

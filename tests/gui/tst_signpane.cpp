@@ -26,6 +26,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenuBar>
@@ -454,6 +455,9 @@ void TestSignPane::signEvidenceIncompleteOnlyWhenTicked() {
     QVERIFY2(dialog->lastError().contains(QStringLiteral("incomplete")) && dialog->lastError().contains(QStringLiteral("--sign-incomplete")),
              qPrintable(dialog->lastError()));
     QVERIFY(!dialog->lastError().contains(QStringLiteral("integrity")));
+    QVERIFY2(dialog->lastError().contains(QStringLiteral("tick “Sign it even if it is incomplete”")), qPrintable(dialog->lastError()));
+    // The long refusal does not squeeze the form: the dialog is as tall as its layout needs.
+    QVERIFY(dialog->height() >= dialog->layout()->totalHeightForWidth(dialog->width()));
     QVERIFY(!QFileInfo::exists(bundle + QStringLiteral("/attestation.intoto.jsonl")));
     QVERIFY(!dialog->command().contains(QStringLiteral("--sign-incomplete")));
     QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(6, box->height() / 2));

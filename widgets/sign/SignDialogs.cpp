@@ -104,7 +104,7 @@ QString errorHtml(const QString& error) {
     const QString marker = QStringLiteral("integrity checks (");
     const qsizetype at = error.indexOf(marker);
     if (at < 0 || !error.endsWith(QLatin1Char(')')))
-        return error.toHtmlEscaped();
+        return error.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
     const QString head = error.left(at + marker.size() - 2);
     const QStringList checks =
         error.mid(at + marker.size(), error.size() - at - marker.size() - 1).split(QStringLiteral("; "));
@@ -602,6 +602,13 @@ void SignDialog::showResult(const QString& html, bool error) {
     m_result->setText(html);
     m_result->setStyleSheet(error ? QStringLiteral("color: %1;").arg(errorColor().name()) : QString());
     m_result->setVisible(!html.isEmpty());
+    // A long message must not squeeze the form: grow the dialog to fit it (never shrink it).
+    if (layout()) {
+        layout()->activate();
+        const int needed = layout()->totalHeightForWidth(width());
+        if (needed > height())
+            resize(width(), needed);
+    }
 }
 
 void SignDialog::setRunning(bool running) {
@@ -677,6 +684,8 @@ bool SignDialog::sign() {
                 ops::signEvidence(ctx, ops::SignEvidenceRequest{input, output, std::move(signingKey), signIncomplete});
             if (!r) {
                 out.error = r.error().toString();
+                if (r.error().field == QLatin1String("completeness")) // refused as incomplete: this dialog's way to ask
+                    out.error += QLatin1Char('\n') + tr("To sign it as it is, tick “Sign it even if it is incomplete” and sign again.");
                 return out;
             }
             const evidence::EvidenceSignature& s = r->signature;
