@@ -13,6 +13,7 @@
 #include "tuf/Metadata.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 
 #include <openssl/evp.h>
@@ -149,6 +150,20 @@ class TstTuf : public QObject {
         QCOMPARE(v1.toUTC().time().hour(), 19);
         QVERIFY(!tuf::parseTime(QStringLiteral("2026-11-20 13:58")).isValid());
         QVERIFY(!tuf::parseTime(QStringLiteral("2026-11-20T13:58:18")).isValid()); // no zone: refused
+    }
+
+    // The shipped anchor is Sigstore's root v13 re-encoded (tools/make-tuf-anchor.sh): the same
+    // signed metadata in its canonical form, and the same signatures.
+    void shippedAnchorIsRootV13() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/13.root.json"));
+        const QJsonObject shipped = QJsonDocument::fromJson(shippedAnchor()).object();
+        const QJsonObject published = pbtest::readJson(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/13.root.json"));
+        QVERIFY(!shipped.isEmpty() && !published.isEmpty());
+        const auto a = tuf::canonicalJson(shipped.value(QStringLiteral("signed")));
+        const auto b = tuf::canonicalJson(published.value(QStringLiteral("signed")));
+        QVERIFY(a && b);
+        QCOMPARE(*a, *b);
+        QCOMPARE(shipped.value(QStringLiteral("signatures")), published.value(QStringLiteral("signatures")));
     }
 
     void realRepositoryVerifiesAtAValidTime() {
