@@ -1,14 +1,13 @@
 #include "release/Release.h"
 
 #include "core/Hash.h"
+#include "evidence/Bundle.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QtEndian>
 
-#include <archive.h>
-#include <archive_entry.h>
 
 #include <memory>
 
@@ -225,60 +224,31 @@ QStringList checkAttestedSubjects(const Statement& statement, const std::vector<
 }
 
 Result<TarballContents> readTarball(const QByteArray& tarGz, const QString& file) {
-    std::unique_ptr<archive, int (*)(archive*)> a(archive_read_new(), archive_read_free);
-    archive_read_support_filter_gzip(a.get());
-    archive_read_support_filter_none(a.get());
-    archive_read_support_format_tar(a.get());
-    if (archive_read_open_memory(a.get(), tarGz.constData(), static_cast<size_t>(tarGz.size())) != ARCHIVE_OK)
-        return makeError(QStringLiteral("not a tar archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), file);
+    // The project's one hardened tar reader (absolute paths, "..", links, devices and the size
+    // limits are refused there); a release tarball then holds one `aicr` near the top.
+    Result<QMap<QString, QByteArray>> members =
+        evidence::extractTar(tarGz, file, evidence::ExtractLimits{kMaxTarEntries, kMaxBinary, kMaxTarball});
+    if (!members)
+        return members.error();
     TarballContents out;
-    archive_entry* entry = nullptr;
-    for (;;) {
-        const int rc = archive_read_next_header(a.get(), &entry);
-        if (rc == ARCHIVE_EOF)
-            break;
-        if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
-            return makeError(QStringLiteral("corrupt archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), file);
-        if (++out.entries > kMaxTarEntries)
-            return makeError(QStringLiteral("more than %1 entries; not a release tarball").arg(kMaxTarEntries), file);
-        const char* raw = archive_entry_pathname(entry);
-        const QString path = raw ? QString::fromUtf8(raw) : QString();
-        const QString shown = QStringLiteral("%1 (entry '%2')").arg(file, path.left(200));
-        if (path.isEmpty() || path.startsWith(QLatin1Char('/')) || path.contains(QLatin1Char('\\')))
-            return makeError(QStringLiteral("refused: an entry with an absolute or empty path"), shown);
-        const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-        if (parts.contains(QStringLiteral("..")))
-            return makeError(QStringLiteral("refused: an entry path with a '..' component (path traversal)"), shown);
-        const mode_t type = archive_entry_filetype(entry);
-        if (archive_entry_hardlink(entry) || type == AE_IFLNK)
-            return makeError(QStringLiteral("refused: a symbolic or hard link (a release tarball holds regular files)"), shown);
-        const QString base = parts.isEmpty() ? QString() : parts.last();
-        const bool wanted = type == AE_IFREG && parts.size() <= 2 &&
-                            (base == QLatin1String("aicr") || base == QLatin1String("aicr-attestation.sigstore.json"));
-        if (!wanted) {
-            archive_read_data_skip(a.get());
+    out.entries = int(members->size());
+    for (auto it = members->cbegin(); it != members->cend(); ++it) {
+        const QStringList parts = it.key().split(QLatin1Char('/'));
+        const QString& base = parts.last();
+        if (parts.size() > 2 || (base != QLatin1String("aicr") && base != QLatin1String("aicr-attestation.sigstore.json")))
             continue;
-        }
-        QByteArray& target = base == QLatin1String("aicr") ? out.binary : out.attestation;
-        if (!target.isEmpty() || (base == QLatin1String("aicr") && !out.binaryPath.isEmpty()))
+        const QString shown = QStringLiteral("%1 (entry '%2')").arg(file, it.key());
+        const bool binary = base == QLatin1String("aicr");
+        if (binary ? !out.binaryPath.isEmpty() : !out.attestation.isEmpty())
             return makeError(QStringLiteral("refused: two entries named '%1'").arg(base), shown);
-        const la_int64_t size = archive_entry_size(entry);
-        const qint64 limit = base == QLatin1String("aicr") ? kMaxBinary : kMaxCatalogFile;
-        if (size < 0 || size > limit)
-            return makeError(QStringLiteral("refused: %1 bytes, more than the %2 allowed").arg(size).arg(limit), shown);
-        QByteArray data(static_cast<qsizetype>(size), Qt::Uninitialized);
-        qint64 got = 0;
-        while (got < size) {
-            const la_ssize_t n = archive_read_data(a.get(), data.data() + got, static_cast<size_t>(size - got));
-            if (n < 0)
-                return makeError(QStringLiteral("cannot read: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), shown);
-            if (n == 0)
-                return makeError(QStringLiteral("truncated entry"), shown);
-            got += n;
+        if (!binary && it.value().size() > kMaxCatalogFile)
+            return makeError(QStringLiteral("refused: %1 bytes, more than the %2 allowed").arg(it.value().size()).arg(kMaxCatalogFile), shown);
+        if (binary) {
+            out.binary = it.value();
+            out.binaryPath = it.key();
+        } else {
+            out.attestation = it.value();
         }
-        target = std::move(data);
-        if (base == QLatin1String("aicr"))
-            out.binaryPath = path;
     }
     if (out.binaryPath.isEmpty())
         return makeError(QStringLiteral("no 'aicr' binary in the tarball"), file);

@@ -100,9 +100,9 @@ CatalogMatch matchCatalog(const Statement& statement, const CatalogFiles& files,
 QStringList checkAttestedSubjects(const Statement& statement, const std::vector<ChecksumRow>& rows, const QString& file);
 
 // What a release tarball holds for verification: the `aicr` binary and, when it ships one, the
-// binary's provenance bundle. Read from memory with libarchive (gzip'ed tar), bounded: at most
-// kMaxTarEntries entries and kMaxBinary bytes per extracted file; an absolute path, a ".."
-// component, a symbolic or hard link, or two entries named `aicr` refuse the tarball. Nothing is
+// binary's provenance bundle. Read from memory by evidence::extractTar (gzip'ed tar), bounded: at
+// most kMaxTarEntries entries, kMaxBinary bytes per file and kMaxTarball in all; an absolute path, a
+// ".." component, a link or device, or two entries named `aicr` refuse the tarball. Nothing is
 // written to disk.
 struct TarballContents {
     QByteArray binary;          // the `aicr` executable
