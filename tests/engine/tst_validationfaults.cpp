@@ -84,6 +84,24 @@ RunRequest fastRequest() {
     return r;
 }
 
+// The same run through the operation (ops::validate), as `proofbench validate` starts it.
+ops::ValidateRequest opsRequest(const pbtest::KubeTestServer& server, const QString& context, const QString& outDir,
+                                int pendingLimitSec) {
+    const RunRequest run = fastRequest();
+    ops::ValidateRequest req;
+    req.kubeconfigs = {server.kubeconfig()};
+    req.context = context;
+    req.recipe.resolved = run.recipe;
+    req.recipe.validators = run.validators;
+    req.phases = run.phases;
+    req.pendingLimitSec = pendingLimitSec;
+    req.retryLimitSec = 1;
+    req.pollMs = run.pollMs;
+    req.outDir = outDir;
+    req.toolVersion = run.toolVersion;
+    return req;
+}
+
 QStringList planNames() {
     pbtest::KubeTestServer server;
     if (!server.start())
@@ -345,18 +363,7 @@ void TestValidationFaults::revokedTokenLeavesLeftoversThatCleanupDeletes() {
     const QString dbPath = dir.filePath(QStringLiteral("pb.sqlite"));
     Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
     QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
-    const catalog::Catalog cat = embedded();
-    ops::ValidateRequest req;
-    req.kubeconfigs = {server.kubeconfig()};
-    req.context = QStringLiteral("pb-token");
-    req.recipe.resolved = fastRequest().recipe;
-    req.recipe.validators = cat.validators;
-    req.phases = {QStringLiteral("deployment")};
-    req.pendingLimitSec = 2;
-    req.retryLimitSec = 1;
-    req.pollMs = 50;
-    req.outDir = dir.filePath(QStringLiteral("out"));
-    req.toolVersion = QStringLiteral("test");
+    const ops::ValidateRequest req = opsRequest(server, QStringLiteral("pb-token"), dir.filePath(QStringLiteral("out")), 2);
     Result<ops::ValidateOutcome> done = ops::validate(ops::Context(**db), req);
     QVERIFY2(done, done ? "" : qPrintable(done.error().toString()));
     const QString d = describe(done->result);
@@ -425,19 +432,8 @@ void TestValidationFaults::signingRefusesIncompleteRuns() {
     QTemporaryDir dir;
     Result<std::unique_ptr<db::Database>> db = db::Database::open(dir.filePath(QStringLiteral("pb.sqlite")));
     QVERIFY(db);
-    const catalog::Catalog cat = embedded();
     auto request = [&](const QString& out, bool signIncomplete) {
-        ops::ValidateRequest req;
-        req.kubeconfigs = {server.kubeconfig()};
-        req.context = QStringLiteral("pb-cert");
-        req.recipe.resolved = fastRequest().recipe;
-        req.recipe.validators = cat.validators;
-        req.phases = {QStringLiteral("deployment")};
-        req.pendingLimitSec = 1;
-        req.retryLimitSec = 1;
-        req.pollMs = 50;
-        req.outDir = dir.filePath(out);
-        req.toolVersion = QStringLiteral("test");
+        ops::ValidateRequest req = opsRequest(server, QStringLiteral("pb-cert"), dir.filePath(out), 1);
         req.key = std::make_shared<sigstore::crypto::Pkey>(sigstore::generateSigningKey());
         req.signIncomplete = signIncomplete;
         return req;
