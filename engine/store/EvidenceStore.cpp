@@ -197,6 +197,7 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
     struct Read {
         QString source;
         evidence::SummaryBundle bundle;
+        std::optional<evidence::Pointer> pointer; // the imported pointer that pins its layout
         evidence::BundleCheck check;
         QString error;
     };
@@ -243,23 +244,20 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
         }
     });
     // The pointer that pins a layout (if imported) names the signer to expect.
-    std::vector<std::optional<evidence::Pointer>> pointers(reads.size());
-    for (size_t i = 0; i < reads.size(); ++i) {
-        const Read& r = reads[i];
+    QSqlQuery pq(m_db.sql());
+    pq.prepare(QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
+                              "ORDER BY attested_at DESC LIMIT 1"));
+    for (Read& r : reads) {
         if (!r.error.isEmpty() || r.bundle.ociManifestDigest.isEmpty())
             continue;
-        QSqlQuery pq(m_db.sql());
-        pq.prepare(QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
-                                  "ORDER BY attested_at DESC LIMIT 1"));
         pq.addBindValue(r.bundle.ociManifestDigest);
         if (pq.exec() && pq.next())
-            pointers[i] = evidence::parsePointer(pq.value(0).toByteArray(), pq.value(1).toString());
+            r.pointer = evidence::parsePointer(pq.value(0).toByteArray(), pq.value(1).toString());
+        pq.finish();
     }
     onPool([&](Read& r) {
-        if (!r.error.isEmpty())
-            return;
-        const std::optional<evidence::Pointer>& pointer = pointers[static_cast<size_t>(&r - reads.data())];
-        r.check = evidence::checkBundle(r.bundle, pointer ? &*pointer : nullptr, &signature);
+        if (r.error.isEmpty())
+            r.check = evidence::checkBundle(r.bundle, r.pointer ? &*r.pointer : nullptr, &signature);
     });
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
