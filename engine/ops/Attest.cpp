@@ -48,7 +48,7 @@ Result<AttestOutcome> attest(const Context& ctx, const AttestRequest& request) {
     d.inputs.push_back(receipts::Artifact::bytes(request.predicateFile, *predicateBytes));
     d.outputs.push_back(receipts::Artifact::bytes(request.bundlePath, *bundle + '\n'));
     d.message = QStringLiteral("DSSE attestation over %1 subject(s)").arg(request.subjects.size());
-    Result<receipts::Receipt> r = recordWithFiles(ctx, d, files);
+    Result<receipts::Receipt> r = record(ctx, d, &files);
     if (!r)
         return r.error();
     out.receiptSeq = r->seq;

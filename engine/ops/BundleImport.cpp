@@ -65,10 +65,9 @@ Result<BundleImportOutcome> importBundle(const Context& ctx, const BundleImportR
     });
     if (!result)
         return result.error();
-    if (auto head = ctx.ledger().head())
-        result->receiptSeq = head->seq;
-    result->bundle = std::move(read->bundle);
-    return result;
+    result->value.receiptSeq = result->receipt.seq;
+    result->value.bundle = std::move(read->bundle);
+    return std::move(result->value);
 }
 
 Result<std::vector<store::StoredBundleInfo>> listImportedBundles(const Context& ctx) {

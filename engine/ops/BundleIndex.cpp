@@ -105,7 +105,7 @@ Result<BundleIndexOutcome> bundleIndex(const Context& ctx, const BundleIndexRequ
         if (a.name.endsWith(QLatin1String("platform-index.json")) || QFileInfo(a.name).fileName() == QLatin1String("checksums.txt"))
             d.outputs.push_back(a);
     d.message = QStringLiteral("digest index of %1 objects in %2 files: platform digest %3").arg(out.members).arg(out.bundleFiles).arg(out.platformDigest);
-    Result<receipts::Receipt> r = recordWithFiles(ctx, d, files);
+    Result<receipts::Receipt> r = record(ctx, d, &files);
     if (!r)
         return r.error();
     out.receiptSeq = r->seq;

@@ -126,9 +126,9 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
                                                             : store::stageName(stage));
     };
 
-    db::Transaction tx(ctx.db());
-    if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    ReceiptTransaction tx(ctx);
+    if (Status s = tx.started(); !s)
+        return s.error();
     Result<store::ImportReport> report = makeError(QString());
     if (Status expected = request.expectRelease.isEmpty() ? Status() : checkExpectedRelease(ctx, request.expectRelease, cat); !expected)
         report = expected.error();
@@ -149,7 +149,7 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
         // transaction (the first start's seeding) the caller's rollback is the whole answer — and
         // SQLite may already have rolled it back (a full disk does), so nothing is written here.
         const bool nested = tx.nested();
-        tx.commit();
+        tx.end();
         if (nested)
             return report.error();
         d.result = receipts::Outcome::Failed;
@@ -178,12 +178,9 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
                     .arg(report->recipes);
     if (!signedBy.isEmpty())
         d.message += QStringLiteral("; registry and validator catalog signed by AICR %1").arg(signedBy.join(QStringLiteral(", ")));
-    auto receipt = ctx.ledger().append(d);
+    auto receipt = tx.commit(d, nullptr, QStringLiteral("catalog version"));
     if (!receipt)
-        return makeError(QStringLiteral("receipt not written, so the catalog version was not kept: %1").arg(receipt.error().toString()),
-                         ctx.db().path());
-    if (!tx.commit())
-        return makeError(QStringLiteral("cannot commit the import: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+        return receipt.error();
     out.receiptSeq = receipt->seq;
     return out;
 }

@@ -19,18 +19,6 @@ std::vector<const evidence::Pointer*> ImportEvidenceOutcome::invalidPointers() c
 
 namespace {
 
-// Appends `draft` inside the open transaction `tx` and commits: the receipt's sequence number, or
-// the error that left nothing kept.
-Result<qint64> appendAndCommit(const Context& ctx, db::Transaction& tx, const receipts::ReceiptDraft& draft, const QString& what) {
-    auto receipt = ctx.ledger().append(draft);
-    if (!receipt)
-        return makeError(QStringLiteral("receipt not written, so the %1 was not kept: %2").arg(what, receipt.error().toString()),
-                         ctx.db().path());
-    if (!tx.commit())
-        return makeError(QStringLiteral("cannot commit the %1: %2").arg(what, ctx.db().sql().lastError().text()), ctx.db().path());
-    return receipt->seq;
-}
-
 receipts::ReceiptDraft importDraft(const evidence::EvidenceTree& tree, const store::EvidenceImportReport& report) {
     // The tree as it was read: sha256sum-style lines over every pointer's bytes.
     QByteArray list;
@@ -76,17 +64,17 @@ Result<ImportEvidenceOutcome> importEvidence(const Context& ctx, const ImportEvi
         return makeError(QStringLiteral("cancelled: nothing was imported"), request.dir);
     ctx.progress(0, static_cast<qint64>(out.tree.pointers.size()),
                  QStringLiteral("importing %1 pointer(s)").arg(out.tree.pointers.size()));
-    db::Transaction tx(ctx.db());
-    if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    ReceiptTransaction tx(ctx);
+    if (Status s = tx.started(); !s)
+        return s.error();
     Result<store::EvidenceImportReport> report = store::EvidenceStore(ctx.db()).importTree(out.tree);
     if (!report)
         return report.error();
     out.report = *report;
-    Result<qint64> seq = appendAndCommit(ctx, tx, importDraft(out.tree, out.report), QStringLiteral("evidence import"));
-    if (!seq)
-        return seq.error();
-    out.receiptSeq = *seq;
+    Result<receipts::Receipt> receipt = tx.commit(importDraft(out.tree, out.report), nullptr, QStringLiteral("evidence import"));
+    if (!receipt)
+        return receipt.error();
+    out.receiptSeq = receipt->seq;
     ctx.progress(static_cast<qint64>(out.tree.pointers.size()), static_cast<qint64>(out.tree.pointers.size()),
                  QStringLiteral("imported"));
     return out;
@@ -94,9 +82,9 @@ Result<ImportEvidenceOutcome> importEvidence(const Context& ctx, const ImportEvi
 
 Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx, const ImportEvidenceBundlesRequest& request) {
     ctx.progress(0, 0, QStringLiteral("reading the bundles below %1").arg(request.dir));
-    db::Transaction tx(ctx.db());
-    if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    ReceiptTransaction tx(ctx);
+    if (Status s = tx.started(); !s)
+        return s.error();
     Result<store::BundleImportReport> report =
         store::EvidenceStore(ctx.db()).importBundleDir(request.dir, request.signature ? &*request.signature : nullptr);
     if (!report)
@@ -118,10 +106,10 @@ Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx, c
                     .arg(out.bundles())
                     .arg(out.report.invalid)
                     .arg(out.report.incomplete);
-    Result<qint64> seq = appendAndCommit(ctx, tx, d, QStringLiteral("bundle import"));
-    if (!seq)
-        return seq.error();
-    out.receiptSeq = *seq;
+    Result<receipts::Receipt> receipt = tx.commit(d, nullptr, QStringLiteral("bundle import"));
+    if (!receipt)
+        return receipt.error();
+    out.receiptSeq = receipt->seq;
     return out;
 }
 

@@ -24,7 +24,7 @@ Result<ImportPublicKeyOutcome> importPublicKey(const Context& ctx, const ImportP
         return makeError(QStringLiteral("not a PEM public key"), request.path);
     const QByteArray canonical = sigstore::publicKeyPem(pub.get());
     const QString label = request.label.isEmpty() ? QFileInfo(request.path).fileName() : request.label;
-    return transact<ImportPublicKeyOutcome>(ctx, [&]() -> Result<std::pair<ImportPublicKeyOutcome, receipts::ReceiptDraft>> {
+    auto done = transact<ImportPublicKeyOutcome>(ctx, [&]() -> Result<std::pair<ImportPublicKeyOutcome, receipts::ReceiptDraft>> {
         Result<qint64> id = store::VerificationStore(ctx.db()).addPublicKey(canonical, label);
         if (!id)
             return id.error();
@@ -36,6 +36,10 @@ Result<ImportPublicKeyOutcome> importPublicKey(const Context& ctx, const ImportP
         d.message = QStringLiteral("public key %1 kept for verification").arg(out.fingerprint);
         return std::make_pair(out, d);
     });
+    if (!done)
+        return done.error();
+    done->value.receiptSeq = done->receipt.seq;
+    return std::move(done->value);
 }
 
 } // namespace pb::ops

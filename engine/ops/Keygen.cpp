@@ -50,9 +50,9 @@ Result<KeygenOutcome> keygen(const Context& ctx, const KeygenRequest& request) {
     if (Status s = files.stage(out.publicPath, pub); !s)
         return s.error();
 
-    db::Transaction tx(ctx.db());
-    if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+    ReceiptTransaction tx(ctx);
+    if (Status s = tx.started(); !s)
+        return s.error();
     const QString label = request.label.isEmpty() ? QFileInfo(request.outPath).fileName() : request.label;
     Result<qint64> id = store::VerificationStore(ctx.db()).addPublicKey(pub, label);
     if (!id)
@@ -67,13 +67,9 @@ Result<KeygenOutcome> keygen(const Context& ctx, const KeygenRequest& request) {
                                {QStringLiteral("encryptedKeyAt"), QFileInfo(request.outPath).absoluteFilePath()}};
     d.outputs.push_back(receipts::Artifact::bytes(out.publicPath, pub));
     d.message = QStringLiteral("ECDSA P-256 key %1").arg(out.fingerprint);
-    Result<receipts::Receipt> r = recordWithFiles(ctx, d, files);
+    Result<receipts::Receipt> r = tx.commit(d, &files);
     if (!r)
         return r.error();
-    if (!tx.commit()) {
-        files.rollback();
-        return makeError(QStringLiteral("cannot commit: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
-    }
     out.receiptSeq = r->seq;
     return out;
 }

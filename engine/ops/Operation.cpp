@@ -119,35 +119,49 @@ QStringList StagedFiles::paths() const {
     return out;
 }
 
-Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft) {
-    auto r = ctx.ledger().record(draft);
-    if (!r)
-        return makeError(QStringLiteral("receipt not written: %1").arg(r.error().toString()), ctx.db().path());
+ReceiptTransaction::ReceiptTransaction(const Context& ctx) : m_ctx(ctx), m_tx(ctx.db()) {}
+
+Status ReceiptTransaction::started() const {
+    if (m_tx.started())
+        return {};
+    return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_ctx.db().sql().lastError().text()), m_ctx.db().path());
+}
+
+Result<receipts::Receipt> ReceiptTransaction::commit(const receipts::ReceiptDraft& draft, StagedFiles* files, const QString& what) {
+    const QString& path = m_ctx.db().path();
+    if (Status s = started(); !s) {
+        if (files)
+            files->discard();
+        return s.error();
+    }
+    const QString lost = !what.isEmpty() ? QStringLiteral("the %1 was not kept").arg(what)
+                         : files          ? QStringLiteral("no file was written")
+                                          : QStringLiteral("nothing was kept");
+    auto r = m_ctx.ledger().append(draft);
+    if (!r) {
+        if (files)
+            files->discard();
+        return makeError(QStringLiteral("receipt not written, so %1: %2").arg(lost, r.error().toString()), path);
+    }
+    if (files) {
+        if (Status s = files->publish(); !s) {
+            files->discard();
+            return s.error();
+        }
+    }
+    if (!m_tx.commit()) {
+        if (files)
+            files->rollback(); // nothing on disk that the ledger does not record
+        return makeError(QStringLiteral("cannot commit the receipt, so %1: %2").arg(lost, m_ctx.db().sql().lastError().text()), path);
+    }
+    if (files && !m_tx.nested())
+        files->discard(); // drops the backups of replaced files (an outer transaction may still roll back)
     return r;
 }
 
-Result<receipts::Receipt> recordWithFiles(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles& files) {
-    db::Transaction tx(ctx.db());
-    if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
-    auto r = ctx.ledger().append(draft);
-    if (!r) {
-        files.discard();
-        return makeError(QStringLiteral("receipt not written, so no file was written: %1").arg(r.error().toString()), ctx.db().path());
-    }
-    if (Status s = files.publish(); !s) {
-        files.discard();
-        return s.error();
-    }
-    if (!tx.commit()) {
-        // Undo the files: nothing on disk that the ledger does not record.
-        files.rollback();
-        return makeError(QStringLiteral("cannot commit the receipt, so no file was kept: %1").arg(ctx.db().sql().lastError().text()),
-                         ctx.db().path());
-    }
-    if (!tx.nested())
-        files.discard(); // drops the backups of replaced files (an outer transaction may still roll back)
-    return r;
+Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles* files) {
+    ReceiptTransaction tx(ctx);
+    return tx.commit(draft, files);
 }
 
 } // namespace pb::ops

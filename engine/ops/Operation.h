@@ -9,6 +9,7 @@
 
 #include "core/Files.h"
 #include "core/Result.h"
+#include "db/Database.h"
 #include "receipts/Ledger.h"
 
 #include <QByteArray>
@@ -92,16 +93,51 @@ class StagedFiles {
     std::vector<File> m_files;
 };
 
-// Records `draft` in a transaction of its own: the receipt of an action with no database write.
-Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft);
-// Records `draft` and publishes `files` as one step: the files are moved into place inside the
-// receipt's transaction, and the transaction rolls back (files put back) when either fails.
-Result<receipts::Receipt> recordWithFiles(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles& files);
+// THE receipt API: every operation keeps its receipt through a ReceiptTransaction, directly or
+// through transact()/record() below. It begins a transaction (a savepoint inside an outer one);
+// the operation makes its database writes on ctx.db(); commit() appends the receipt, moves the
+// staged files into place and commits, all or nothing (files put back when the commit fails), and
+// RETURNS the receipt as stored (seq, hash). Never read ledger().head() afterwards: another
+// connection may have appended in between. Destroyed without commit(): rolled back.
+class ReceiptTransaction {
+  public:
+    explicit ReceiptTransaction(const Context& ctx);
+    ReceiptTransaction(const ReceiptTransaction&) = delete;
+    ReceiptTransaction& operator=(const ReceiptTransaction&) = delete;
 
-// Runs `effect` (database writes on ctx.db()) and appends the receipt it returns in one
-// transaction. `effect` returns Result<std::pair<T, ReceiptDraft>>; the outcome is T.
+    // The error when the transaction could not begin (commit() then returns it too).
+    Status started() const;
+    bool nested() const { return m_tx.nested(); }
+    // Appends `draft`, publishes `files` (may be null), commits. `what` names what is lost when
+    // the receipt cannot be written ("the catalog version"; default "nothing").
+    Result<receipts::Receipt> commit(const receipts::ReceiptDraft& draft, StagedFiles* files = nullptr,
+                                     const QString& what = {});
+    // Ends the transaction with no receipt (a nested attempt that wrote nothing).
+    void end() { m_tx.commit(); }
+
+  private:
+    const Context& m_ctx;
+    db::Transaction m_tx;
+};
+
+// An operation's outcome and the receipt it wrote.
+template <typename T>
+struct Recorded {
+    T value;
+    receipts::Receipt receipt;
+};
+
+// One ReceiptTransaction around `effect` (database writes on ctx.db(); returns
+// Result<std::pair<T, ReceiptDraft>>) and, when given, the staged `files`.
 template <typename T, typename Effect>
-Result<T> transact(const Context& ctx, Effect&& effect);
+Result<Recorded<T>> transact(const Context& ctx, Effect&& effect, StagedFiles* files = nullptr);
+
+// A ReceiptTransaction whose only database write is the receipt (and `files`, when given).
+Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles* files = nullptr);
+// record() with files; kept for ops/ReportExport.cpp until its owner moves to record(ctx, d, &files).
+inline Result<receipts::Receipt> recordWithFiles(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles& files) {
+    return record(ctx, draft, &files);
+}
 
 receipts::Outcome outcomeOf(bool ok);
 

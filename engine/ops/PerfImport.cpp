@@ -100,7 +100,7 @@ Result<PerfImportOutcome> perfImport(const Context& ctx, const PerfImportRequest
                 parameters.insert(QStringLiteral("threshold"), m.threshold->written);
                 break;
             }
-    Result<qint64> row = transact<qint64>(ctx, [&]() -> Result<std::pair<qint64, receipts::ReceiptDraft>> {
+    auto row = transact<qint64>(ctx, [&]() -> Result<std::pair<qint64, receipts::ReceiptDraft>> {
         Result<qint64> id = store::RunStore(ctx.db()).saveImported(header, out.run);
         if (!id)
             return id.error();
@@ -110,7 +110,7 @@ Result<PerfImportOutcome> perfImport(const Context& ctx, const PerfImportRequest
     });
     if (!row)
         return row.error();
-    out.runRow = *row;
+    out.runRow = row->value;
     return out;
 }
 

@@ -53,7 +53,7 @@ Result<ReceiptsExportOutcome> exportReceipts(const Context& ctx, const ReceiptsE
     d.outputs.push_back(Artifact::bytes(request.headPath, out.statement));
     d.outputs.push_back(Artifact::bytes(request.bundlePath, bundleBytes));
     d.message = QStringLiteral("signed head #%1 %2").arg(out.head.seq).arg(out.head.hash);
-    if (auto r = recordWithFiles(ctx, d, files); !r)
+    if (auto r = record(ctx, d, &files); !r)
         return r.error();
     out.signedHead = true;
     return out;

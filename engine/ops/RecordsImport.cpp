@@ -26,7 +26,7 @@ Result<receipts::RecordsImport> importRecords(const Context& ctx, const RecordsI
         d.inputs.push_back(Artifact{r.relative, r.sha256, r.size});
     d.outputs.push_back(Artifact{QStringLiteral("external_records"), QString(), -1});
     const int checks = int(report->checks.size());
-    return transact<RecordsImport>(ctx, [&]() -> Result<std::pair<RecordsImport, ReceiptDraft>> {
+    auto done = transact<RecordsImport>(ctx, [&]() -> Result<std::pair<RecordsImport, ReceiptDraft>> {
         auto stored = storeRecords(ctx.db(), std::move(*report));
         if (!stored)
             return stored.error();
@@ -41,6 +41,9 @@ Result<receipts::RecordsImport> importRecords(const Context& ctx, const RecordsI
                         .arg(failed);
         return std::pair<RecordsImport, ReceiptDraft>{std::move(*stored), d};
     });
+    if (!done)
+        return done.error();
+    return std::move(done->value);
 }
 
 QString recordsImportSummary(const receipts::RecordsImport& r) {

@@ -34,7 +34,7 @@ Result<SealBundleOutcome> sealBundle(const Context& ctx, const SealBundleRequest
         if (a.name.endsWith(QLatin1String(deploy::kBundleAttestation)))
             d.outputs.push_back(receipts::Artifact::digest(request.dir + QLatin1Char('/') + QLatin1String(deploy::kBundleAttestation), a.sha256, a.size));
     d.message = QStringLiteral("checksums.txt and the bundle attestation written");
-    Result<receipts::Receipt> r = recordWithFiles(ctx, d, files);
+    Result<receipts::Receipt> r = record(ctx, d, &files);
     if (!r)
         return r.error();
     out.receiptSeq = r->seq;

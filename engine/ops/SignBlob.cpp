@@ -31,7 +31,7 @@ Result<SignBlobOutcome> signBlob(const Context& ctx, const SignBlobRequest& requ
     d.inputs.push_back(receipts::Artifact::bytes(request.file, *blob));
     d.outputs.push_back(receipts::Artifact::bytes(request.bundlePath, *bundle + '\n'));
     d.message = QStringLiteral("message signature bundle written");
-    Result<receipts::Receipt> r = recordWithFiles(ctx, d, files);
+    Result<receipts::Receipt> r = record(ctx, d, &files);
     if (!r)
         return r.error();
     out.receiptSeq = r->seq;

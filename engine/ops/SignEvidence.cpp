@@ -28,7 +28,7 @@ Result<SignEvidenceOutcome> signEvidence(const Context& ctx, const SignEvidenceR
     d.inputs.push_back(input);
     d.message = QStringLiteral("attestation and pointer written");
     d.outputs = files.artifacts();
-    Result<receipts::Receipt> r = recordWithFiles(ctx, d, files);
+    Result<receipts::Receipt> r = record(ctx, d, &files);
     if (!r)
         return r.error();
     return SignEvidenceOutcome{*s, r->seq};

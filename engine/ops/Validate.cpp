@@ -191,6 +191,44 @@ int planIndex(const std::vector<CheckRun>& plan, const QString& name) {
     return seq;
 }
 
+validation::RunRequest runRequestOf(const ValidateRequest& req, const SettledRecipe& recipe, const QString& toolVersion) {
+    validation::RunRequest run;
+    run.recipe = recipe.recipe;
+    run.validators = recipe.validators;
+    run.phases = req.phases;
+    run.namespace_ = req.namespace_;
+    run.imageRegistry = req.imageRegistry;
+    run.toolVersion = toolVersion;
+    run.cleanup = req.cleanup;
+    if (req.pendingLimitSec > 0)
+        run.pendingTimeoutSec = run.unschedulableSec = run.imagePullSec = req.pendingLimitSec;
+    if (req.retryLimitSec > 0)
+        run.transientSec = run.cleanupSec = run.namespaceWaitSec = req.retryLimitSec;
+    if (req.pollMs > 0)
+        run.pollMs = req.pollMs;
+    return run;
+}
+
+// Runs the checks; the cancel flag reaches the runner from a watcher, since run() blocks this thread.
+validation::RunResult runCancellable(const Context& ctx, const ValidateRequest& req, validation::Runner& r) {
+    std::atomic_bool ended{false};
+    std::thread watcher([&] {
+        while (!ended) {
+            if (ctx.cancelled()) {
+                if (req.events.cancelling)
+                    req.events.cancelling();
+                r.cancel();
+                return;
+            }
+            QThread::msleep(50);
+        }
+    });
+    validation::RunResult result = r.run();
+    ended = true;
+    watcher.join();
+    return result;
+}
+
 } // namespace
 
 Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req, ValidateFailure* failure) {
@@ -210,20 +248,7 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     if (!cluster)
         return stop(cluster.error(), ValidateFailure::Failed);
 
-    validation::RunRequest run;
-    run.recipe = recipe->recipe;
-    run.validators = recipe->validators;
-    run.phases = req.phases;
-    run.namespace_ = req.namespace_;
-    run.imageRegistry = req.imageRegistry;
-    run.toolVersion = toolVersion;
-    run.cleanup = req.cleanup;
-    if (req.pendingLimitSec > 0)
-        run.pendingTimeoutSec = run.unschedulableSec = run.imagePullSec = req.pendingLimitSec;
-    if (req.retryLimitSec > 0)
-        run.transientSec = run.cleanupSec = run.namespaceWaitSec = req.retryLimitSec;
-    if (req.pollMs > 0)
-        run.pollMs = req.pollMs;
+    const validation::RunRequest run = runRequestOf(req, *recipe, toolVersion);
 
     store::RunStore runs(ctx.db());
     qint64 row = 0;
@@ -270,30 +295,13 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     out.catalogLabel = recipe->catalogLabel;
     out.context = header.context;
     out.server = header.server;
-    {
-        // The cancel flag reaches the runner from a watcher: run() blocks this thread.
-        std::atomic_bool ended{false};
-        std::thread watcher([&] {
-            while (!ended) {
-                if (ctx.cancelled()) {
-                    if (req.events.cancelling)
-                        req.events.cancelling();
-                    r.cancel();
-                    return;
-                }
-                QThread::msleep(50);
-            }
-        });
-        out.result = r.run();
-        ended = true;
-        watcher.join();
-    }
+    out.result = runCancellable(ctx, req, r);
     writeEvidence(req, *recipe, toolVersion, out);
 
     const QJsonObject parameters{{QStringLiteral("recipe"), header.recipeName},     {QStringLiteral("coordinate"), header.coordinate},
                                  {QStringLiteral("context"), header.context},       {QStringLiteral("server"), header.server},
                                  {QStringLiteral("namespace"), header.namespace_}};
-    Result<bool> finished = transact<bool>(ctx, [&]() -> Result<std::pair<bool, receipts::ReceiptDraft>> {
+    auto finished = transact<bool>(ctx, [&]() -> Result<std::pair<bool, receipts::ReceiptDraft>> {
         if (Status s = runs.finish(row, out.result, out.evidenceDir); !s)
             return s.error();
         if (Status s = runs.saveLeftovers(row, out.result.leftovers); !s)
@@ -353,7 +361,7 @@ Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest
     d.outputs.push_back(receipts::Artifact{QStringLiteral("runs #%1").arg(req.runRow), QString(), -1});
     d.result = out.still.empty() ? receipts::Outcome::Ok : out.removed.isEmpty() ? receipts::Outcome::Failed : receipts::Outcome::Partial;
     d.message = QStringLiteral("%1 deleted, %2 still on the cluster").arg(out.removed.size()).arg(out.still.size());
-    Result<bool> done = transact<bool>(ctx, [&]() -> Result<std::pair<bool, receipts::ReceiptDraft>> {
+    auto done = transact<bool>(ctx, [&]() -> Result<std::pair<bool, receipts::ReceiptDraft>> {
         if (Status s = runs.markLeftovers(req.runRow, out.removed, out.still); !s)
             return s.error();
         return std::pair{true, d};

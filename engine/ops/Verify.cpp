@@ -114,9 +114,10 @@ Result<VerifyOutcome> verify(const Context& ctx, const VerifyRequest& request) {
         out.result = std::move(result);
         return std::pair{std::move(out), std::move(draft)};
     });
-    if (done)
-        ctx.progress(3, 3, QStringLiteral("done"));
-    return done;
+    if (!done)
+        return done.error();
+    ctx.progress(3, 3, QStringLiteral("done"));
+    return std::move(done->value);
 }
 
 } // namespace pb::ops

@@ -220,6 +220,72 @@ class TestOps : public QObject {
         QVERIFY(!slow.future.result().ok());
         QCOMPARE(slow.future.result().error().message, QStringLiteral("cancelled"));
     }
+
+    // The one receipt API returns the receipt it wrote: the same seq, hash and content as the row
+    // stored, also while a second connection to the same file appends receipts of its own (the
+    // ledger's head is then often someone else's receipt, so reading it afterwards would be wrong).
+    void returnedReceiptIsTheStoredOneUnderConcurrentAppends() {
+        const QString path = m_tmp.filePath(QStringLiteral("concurrent.sqlite"));
+        { auto db = open(QStringLiteral("concurrent.sqlite")); }
+        struct Got {
+            receipts::Receipt receipt;
+            QString tag;
+        };
+        auto worker = [&path](const QString& tag, bool useTransact, std::vector<Got>* got, int* failures) {
+            auto db = db::Database::open(path);
+            if (!db)
+                return;
+            const ops::Context ctx(**db);
+            for (int i = 0; i < 25; ++i) {
+                receipts::ReceiptDraft d;
+                d.kind = receipts::kinds::SignBlob;
+                const QString t = QStringLiteral("%1-%2").arg(tag).arg(i);
+                d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), t}};
+                d.message = t;
+                Result<receipts::Receipt> r = makeError(QString());
+                if (useTransact) {
+                    auto done = ops::transact<int>(ctx, [&]() -> Result<std::pair<int, receipts::ReceiptDraft>> { return std::pair{i, d}; });
+                    if (done)
+                        r = done->receipt;
+                    else
+                        r = done.error();
+                } else {
+                    r = ops::record(ctx, d);
+                }
+                if (r)
+                    got->push_back(Got{*r, t});
+                else
+                    ++*failures; // a busy database is an honest failure; a wrong receipt is not
+            }
+        };
+        std::vector<Got> a, b;
+        int failA = 0, failB = 0;
+        QThread* ta = QThread::create(worker, QStringLiteral("a"), true, &a, &failA);
+        QThread* tb = QThread::create(worker, QStringLiteral("b"), false, &b, &failB);
+        ta->start();
+        tb->start();
+        QVERIFY(ta->wait(60000) && tb->wait(60000));
+        delete ta;
+        delete tb;
+        QVERIFY2(a.size() > 10 && b.size() > 10, qPrintable(QStringLiteral("%1/%2 kept, %3/%4 failed").arg(a.size()).arg(b.size()).arg(failA).arg(failB)));
+        auto db = open(QStringLiteral("concurrent.sqlite"));
+        receipts::Ledger ledger(*db);
+        QSet<qint64> seqs;
+        for (const std::vector<Got>* side : {&a, &b}) {
+            for (const Got& g : *side) {
+                auto stored = ledger.receipt(g.receipt.seq);
+                QVERIFY(stored.ok());
+                QCOMPARE(stored->hash, g.receipt.hash);
+                QCOMPARE(stored->prevHash, g.receipt.prevHash);
+                QCOMPARE(stored->message, g.tag);
+                QCOMPARE(g.receipt.message, g.tag);
+                QVERIFY(!seqs.contains(g.receipt.seq));
+                seqs.insert(g.receipt.seq);
+            }
+        }
+        QCOMPARE(receiptCount(*db), static_cast<int>(a.size() + b.size()));
+        QVERIFY(ledger.verify().ok() && ledger.verify()->ok());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOps)
