@@ -1,5 +1,7 @@
 // `proofbench release verify DIR --version vX.Y.Z` and the window's Verify an AICR release dialog:
-// a folder of AICR release assets verified offline, one row per asset.
+// a folder of AICR release assets verified offline, one row per asset. The operation assembles the
+// request (policy, trusted root, the catalog to compare), calls release::verifyFolder (the steps
+// below) and records; the steps:
 //
 // - every Sigstore bundle (binary provenance aicr-attestation.sigstore.json, *.sbom.json.sigstore.json,
 //   recipe-catalog.sigstore.json) verified with the identity pinned to NVIDIA's tag workflow for that
@@ -20,7 +22,7 @@
 #pragma once
 
 #include "ops/Operation.h"
-#include "release/Release.h"
+#include "release/Verify.h"
 #include "sigstore/Verify.h"
 
 #include <QJsonObject>
@@ -44,20 +46,10 @@ struct ReleaseVerifyRequest {
     bool keepSignature = true; // keep a verified recipe-catalog signature and bind matching versions
 };
 
-enum class AssetStatus { Verified, DigestOnly, Failed };
-QString assetStatusName(AssetStatus s); // "verified" | "digest only" | "failed"
-
-struct ReleaseAsset {
-    QString name;             // file name, "aicr" (the binary) or "recipe-catalog"
-    QString kind;             // "checksum list", "binary", "tarball", "SBOM", "recipe catalog"
-    AssetStatus status = AssetStatus::DigestOnly;
-    QString reason;
-    QString expectedSha256;   // what a signature or the checksum list says
-    QString foundSha256;      // what the asset in DIR hashes to; empty when absent
-    QString bundle;           // the Sigstore bundle file that signs it, if any
-    std::optional<sigstore::VerificationResult> signature;
-    QJsonObject toJson() const;
-};
+// The per-asset verdicts are the release domain's (release/Verify.h).
+using release::AssetStatus;
+using release::assetStatusName;
+using release::ReleaseAsset;
 
 struct ReleaseVerifyOutcome {
     QString version, dir;

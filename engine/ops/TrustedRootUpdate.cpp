@@ -3,10 +3,9 @@
 #include "core/Files.h"
 #include "core/Hash.h"
 #include "receipts/Kinds.h"
-#include "sigstore/TrustedRoot.h"
+#include "tuf/Update.h"
 #include "store/VerificationStore.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonObject>
 
@@ -25,16 +24,6 @@ Result<QDateTime> parseVerificationTime(const QString& text) {
 }
 
 namespace {
-
-Result<QByteArray> readAnchor(const QString& path) {
-    if (path.startsWith(QLatin1String(":/"))) {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            return makeError(QStringLiteral("the shipped anchor is missing from this build"), path);
-        return f.read(tuf::kRootMaxLength + 1);
-    }
-    return readFileLimited(path, tuf::kRootMaxLength, QStringLiteral("anchor root"));
-}
 
 QString when(const QDateTime& t) { return tuf::formatTime(t); }
 
@@ -72,76 +61,15 @@ QJsonObject TrustedRootUpdateOutcome::toJson() const {
     return o;
 }
 
-Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
-                                                   const std::function<void(const tuf::ClientStep&)>& onStep) {
-    const QString anchorPath = request.anchorPath.isEmpty() ? QString(kShippedTufAnchor) : request.anchorPath;
-    auto anchor = readAnchor(anchorPath);
-    if (!anchor)
-        return anchor.error();
-    const QString anchorSha256 = sha256Hex(*anchor);
-    TrustedRootUpdateOutcome out;
-    out.fromAnchor = request.fromAnchor;
-    {
-        auto state = store::VerificationStore(ctx.db()).tufTrustedState(anchorSha256);
-        if (!state)
-            return state.error();
-        out.trustedBefore = *state;
-    }
+namespace {
 
-    tuf::ClientRequest creq;
-    creq.dir = request.repository;
-    creq.anchor = *anchor;
-    creq.anchorName = anchorPath;
-    creq.at = request.at;
-    creq.targetName = request.targetName;
-    if (out.usedTrustedState())
-        creq.trusted = out.trustedBefore;
-    int n = 0;
-    auto step = [&](const tuf::ClientStep& s) {
-        ctx.progress(++n, 0, s.detail);
-        if (onStep)
-            onStep(s);
-    };
-    std::optional<tuf::ClientStep> startNote;
-    if (request.fromAnchor)
-        startNote = tuf::ClientStep{QStringLiteral("trusted"), QString(),
-                                    out.trustedBefore ? QStringLiteral("started again from the anchor as asked: the trusted state (%1) is ignored, and "
-                                                                       "replaced by this update's if it succeeds")
-                                                            .arg(out.trustedBefore->summary())
-                                                      : QStringLiteral("started from the anchor as asked (no trusted state was stored for this anchor)"),
-                                    true};
-    if (startNote)
-        step(*startNote);
-    out.verification = tuf::runClient(creq, step, ctx.cancelFlag());
-    tuf::ClientResult& v = out.verification;
-    if (startNote)
-        v.steps.insert(v.steps.begin(), *startNote);
-    QString startText;
-    if (out.fromAnchor)
-        startText = out.trustedBefore ? QStringLiteral("started again from the anchor as asked (--from-anchor), ignoring the trusted state (%1)")
-                                            .arg(out.trustedBefore->summary())
-                                      : QStringLiteral("started from the anchor as asked (--from-anchor); no trusted state was stored");
-    else if (out.trustedBefore)
-        startText = QStringLiteral("continued from the trusted state (%1)").arg(out.trustedBefore->summary());
-    else
-        startText = QStringLiteral("first update from this anchor: started from it");
-
-    // The target must also be a Sigstore trusted root this app can use.
-    if (v.ok) {
-        if (auto parsed = sigstore::parseTrustedRoot(v.targetBytes, v.targetFile); !parsed) {
-            v.ok = false;
-            v.failedRole = QStringLiteral("target");
-            v.error = parsed.error();
-            v.steps.push_back(tuf::ClientStep{QStringLiteral("target"), v.targetFile, parsed.error().toString(), false});
-            step(v.steps.back());
-        }
-    }
-
-    receipts::ReceiptDraft d;
-    d.kind = kTrustedRootUpdateKind;
+// The receipt's parameters: what was asked and which role versions were seen.
+QJsonObject paramsOf(const TrustedRootUpdateRequest& request, const TrustedRootUpdateOutcome& out, const QString& anchorPath,
+                     const QByteArray& anchor) {
+    const tuf::ClientResult& v = out.verification;
     QJsonObject params{{QStringLiteral("repository"), v.repository.isEmpty() ? request.repository : v.repository},
                        {QStringLiteral("anchor"), anchorPath},
-                       {QStringLiteral("anchorSha256"), sha256Hex(*anchor)},
+                       {QStringLiteral("anchorSha256"), sha256Hex(anchor)},
                        {QStringLiteral("verificationTime"), when(v.verificationTime)},
                        {QStringLiteral("timeGiven"), v.timeGiven},
                        {QStringLiteral("target"), request.targetName}};
@@ -156,95 +84,146 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
     if (v.targets.version)
         params.insert(QStringLiteral("targetsVersion"), v.targets.version);
     params.insert(QStringLiteral("startedFrom"), out.startedFrom()); // trusted-state, anchor, anchor-requested
+    return params;
+}
+
+// Where the stored root came from: the repository, the anchor and every role's version and expiry.
+store::TrustedRootProvenance provenanceOf(const TrustedRootUpdateOutcome& out, qint64 rootId, const QString& anchorPath) {
+    const tuf::ClientResult& v = out.verification;
+    store::TrustedRootProvenance p;
+    p.trustedRootId = rootId;
+    p.repository = v.repository;
+    p.targetName = v.targetName;
+    p.targetFile = v.targetFile;
+    p.anchorName = anchorPath;
+    p.anchorSha256 = v.anchorSha256;
+    p.anchorVersion = v.anchorVersion;
+    for (qint64 x : v.rootChain)
+        p.rootChain << x;
+    p.rootVersion = v.root.version;
+    p.rootExpires = v.root.expires;
+    p.timestampVersion = v.timestamp.version;
+    p.timestampExpires = v.timestamp.expires;
+    p.snapshotVersion = v.snapshot.version;
+    p.snapshotExpires = v.snapshot.expires;
+    p.targetsVersion = v.targets.version;
+    p.targetsExpires = v.targets.expires;
+    p.signedBy = v.targetSignedBy;
+    p.verificationTime = v.verificationTime;
+    p.timeGiven = v.timeGiven;
+    p.verifiedAt = QDateTime::currentDateTimeUtc();
+    p.startedFrom = out.startedFrom();
+    if (out.trustedBefore)
+        p.trustedState = out.trustedBefore->summary();
+    return p;
+}
+
+// The verified root, its provenance and the lineage's new trusted state (inside the receipt's
+// transaction); fills the outcome and the draft's parameters, outputs and message.
+Status storeVerifiedRoot(const Context& ctx, const TrustedRootUpdateRequest& request, const QString& anchorPath,
+                         const QString& anchorSha256, const QString& startText, TrustedRootUpdateOutcome& out,
+                         QJsonObject params, receipts::ReceiptDraft& d) {
+    const tuf::ClientResult& v = out.verification;
+    store::VerificationStore roots(ctx.db());
+    // The state this update was checked against must still be the lineage's (another update may
+    // have committed meanwhile); --from-anchor replaces whatever is there.
+    if (!request.fromAnchor) {
+        auto current = roots.tufTrustedState(anchorSha256);
+        if (!current)
+            return current.error();
+        if (!sameState(*current, out.trustedBefore))
+            return makeError(QStringLiteral("the trusted TUF state of this anchor changed while this update ran; run it again"), request.repository);
+    }
+    auto before = roots.trustedRoots();
+    if (!before)
+        return before.error();
+    for (const auto& r : *before)
+        if (r.sha256 == v.targetSha256)
+            out.alreadyStored = true;
+    auto id = roots.importTrustedRootBytes(v.targetBytes, v.targetName, QFileInfo(v.repository + QLatin1Char('/') + v.targetFile).absoluteFilePath(),
+                                           request.makeDefault);
+    if (!id)
+        return id.error();
+    out.trustedRootId = *id;
+    const store::TrustedRootProvenance p = provenanceOf(out, *id, anchorPath);
+    auto pid = roots.addProvenance(p);
+    if (!pid)
+        return pid.error();
+    tuf::TrustedState after = v.trustedAfter;
+    after.anchorName = anchorPath;
+    after.updatedAt = p.verifiedAt;
+    if (Status s = roots.saveTufTrustedState(after, *pid); !s)
+        return s.error();
+    params.insert(QStringLiteral("sha256"), v.targetSha256);
+    params.insert(QStringLiteral("stored"), out.alreadyStored ? QStringLiteral("existing") : QStringLiteral("new"));
+    d.parameters = params;
+    d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("trusted root #%1 (%2)").arg(*id).arg(v.targetName), v.targetSha256, v.targetLength));
+    d.message = QStringLiteral("trusted root %1 taken from TUF root v%2 (timestamp v%3, snapshot v%4, targets v%5), verified as of %6")
+                    .arg(v.targetSha256.left(16))
+                    .arg(v.root.version)
+                    .arg(v.timestamp.version)
+                    .arg(v.snapshot.version)
+                    .arg(v.targets.version)
+                    .arg(when(v.verificationTime)) +
+                QStringLiteral("; %1; trusted state now %2").arg(startText, after.summary());
+    return {};
+}
+
+} // namespace
+
+Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
+                                                   const std::function<void(const tuf::ClientStep&)>& onStep) {
+    const QString anchorPath = request.anchorPath.isEmpty() ? QString(kShippedTufAnchor) : request.anchorPath;
+    auto anchor = tuf::readAnchor(anchorPath);
+    if (!anchor)
+        return anchor.error();
+    const QString anchorSha256 = sha256Hex(*anchor);
+    TrustedRootUpdateOutcome out;
+    out.fromAnchor = request.fromAnchor;
+    auto state = store::VerificationStore(ctx.db()).tufTrustedState(anchorSha256);
+    if (!state)
+        return state.error();
+    out.trustedBefore = *state;
+
+    int n = 0;
+    auto step = [&](const tuf::ClientStep& s) {
+        ctx.progress(++n, 0, s.detail);
+        if (onStep)
+            onStep(s);
+    };
+    tuf::UpdateRequest treq{request.repository, *anchor, anchorPath, request.at, request.targetName, out.trustedBefore, request.fromAnchor};
+    tuf::UpdateResult updated = tuf::runUpdate(treq, step, ctx.cancelFlag());
+    out.verification = std::move(updated.verification);
+    const tuf::ClientResult& v = out.verification;
+
+    receipts::ReceiptDraft d;
+    d.kind = kTrustedRootUpdateKind;
+    const QJsonObject params = paramsOf(request, out, anchorPath, *anchor);
     d.inputs.push_back(receipts::Artifact::bytes(anchorPath, *anchor));
     if (QFileInfo(request.repository).isDir())
         d.inputs.push_back(receipts::Artifact::directory(request.repository));
-
+    if (ctx.cancelled())
+        return makeError(QStringLiteral("cancelled"), request.repository);
     if (!v.ok) {
-        if (ctx.cancelled())
-            return makeError(QStringLiteral("cancelled"), request.repository);
         d.result = receipts::Outcome::Failed;
         d.parameters = params;
         d.message = QStringLiteral("trusted root not updated: %1 failed: %2; %3; the trusted state is unchanged")
-                        .arg(v.failedRole, v.error.toString(), startText);
+                        .arg(v.failedRole, v.error.toString(), updated.startText);
         auto receipt = record(ctx, d);
         if (!receipt)
             return receipt.error();
         out.receiptSeq = receipt->seq;
         return out;
     }
-
-    if (ctx.cancelled())
-        return makeError(QStringLiteral("cancelled"), request.repository);
-    return transact<TrustedRootUpdateOutcome>(ctx, [&]() -> Result<std::pair<TrustedRootUpdateOutcome, receipts::ReceiptDraft>> {
-        store::VerificationStore roots(ctx.db());
-        // The state this update was checked against must still be the lineage's (another update may
-        // have committed meanwhile); --from-anchor replaces whatever is there.
-        if (!request.fromAnchor) {
-            auto current = roots.tufTrustedState(anchorSha256);
-            if (!current)
-                return current.error();
-            if (!sameState(*current, out.trustedBefore))
-                return makeError(QStringLiteral("the trusted TUF state of this anchor changed while this update ran; run it again"), request.repository);
-        }
-        auto before = roots.trustedRoots();
-        if (!before)
-            return before.error();
-        for (const auto& r : *before)
-            if (r.sha256 == v.targetSha256)
-                out.alreadyStored = true;
-        auto id = roots.importTrustedRootBytes(v.targetBytes, v.targetName, QFileInfo(v.repository + QLatin1Char('/') + v.targetFile).absoluteFilePath(),
-                                               request.makeDefault);
-        if (!id)
-            return id.error();
-        out.trustedRootId = *id;
-        store::TrustedRootProvenance p;
-        p.trustedRootId = *id;
-        p.repository = v.repository;
-        p.targetName = v.targetName;
-        p.targetFile = v.targetFile;
-        p.anchorName = anchorPath;
-        p.anchorSha256 = v.anchorSha256;
-        p.anchorVersion = v.anchorVersion;
-        for (qint64 x : v.rootChain)
-            p.rootChain << x;
-        p.rootVersion = v.root.version;
-        p.rootExpires = v.root.expires;
-        p.timestampVersion = v.timestamp.version;
-        p.timestampExpires = v.timestamp.expires;
-        p.snapshotVersion = v.snapshot.version;
-        p.snapshotExpires = v.snapshot.expires;
-        p.targetsVersion = v.targets.version;
-        p.targetsExpires = v.targets.expires;
-        p.signedBy = v.targetSignedBy;
-        p.verificationTime = v.verificationTime;
-        p.timeGiven = v.timeGiven;
-        p.verifiedAt = QDateTime::currentDateTimeUtc();
-        p.startedFrom = out.startedFrom();
-        if (out.trustedBefore)
-            p.trustedState = out.trustedBefore->summary();
-        auto pid = roots.addProvenance(p);
-        if (!pid)
-            return pid.error();
-        tuf::TrustedState after = v.trustedAfter;
-        after.anchorName = anchorPath;
-        after.updatedAt = p.verifiedAt;
-        if (Status s = roots.saveTufTrustedState(after, *pid); !s)
+    auto done = transact<TrustedRootUpdateOutcome>(ctx, [&]() -> Result<std::pair<TrustedRootUpdateOutcome, receipts::ReceiptDraft>> {
+        if (Status s = storeVerifiedRoot(ctx, request, anchorPath, anchorSha256, updated.startText, out, params, d); !s)
             return s.error();
-        params.insert(QStringLiteral("sha256"), v.targetSha256);
-        params.insert(QStringLiteral("stored"), out.alreadyStored ? QStringLiteral("existing") : QStringLiteral("new"));
-        d.parameters = params;
-        d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("trusted root #%1 (%2)").arg(*id).arg(v.targetName), v.targetSha256, v.targetLength));
-        d.message = QStringLiteral("trusted root %1 taken from TUF root v%2 (timestamp v%3, snapshot v%4, targets v%5), verified as of %6")
-                        .arg(v.targetSha256.left(16))
-                        .arg(v.root.version)
-                        .arg(v.timestamp.version)
-                        .arg(v.snapshot.version)
-                        .arg(v.targets.version)
-                        .arg(when(v.verificationTime)) +
-                    QStringLiteral("; %1; trusted state now %2").arg(startText, after.summary());
         return std::make_pair(out, d);
     });
+    if (!done)
+        return done.error();
+    done->value.receiptSeq = done->receipt.seq;
+    return std::move(done->value);
 }
 
 } // namespace pb::ops

@@ -12,6 +12,7 @@
 #include "catalog/Loader.h"
 #include "catalog/VersionOrder.h"
 #include "db/Database.h"
+#include "git/CatalogRefs.h"
 #include "git/Repository.h"
 #include "ops/ImportCatalog.h"
 #include "ops/ImportCatalogGit.h"
@@ -173,6 +174,33 @@ class TstGitImport : public QObject {
             QCOMPARE(tags, (QStringList{"2026-07-09", "2026-08-09", "2026-08-19", "v0.11.1", "v0.14.0"}));
             QCOMPARE(branches, (QStringList{"main", "no-catalog", "with-link"}));
         }
+    }
+
+    // The Git domain alone (git/CatalogRefs.h): every tag planned in version order with its
+    // folder, and a planned ref read as the catalog files a folder load would give.
+    void domainPlansAndReadsCatalogRefs() {
+        Result<git::Repository> repo = git::Repository::open(m_repo->bare());
+        QVERIFY(repo);
+        git::CatalogRefsRequest req;
+        req.tagGlob = QStringLiteral("*");
+        Result<std::vector<git::CatalogAtRef>> plan = git::planCatalogRefs(*repo, req);
+        QVERIFY2(plan, qPrintable(plan ? QString() : plan.error().toString()));
+        QStringList labels;
+        for (const git::CatalogAtRef& at : *plan) {
+            labels << at.label;
+            QCOMPARE(at.ref.commit, m_repo->commitOf(at.ref.fullName));
+            QCOMPARE(at.folder, QStringLiteral("recipes"));
+        }
+        QCOMPARE(labels, pbtest::gitCatalogVersionOrder());
+        Result<std::vector<catalog::CatalogFile>> files = git::readCatalogFiles(*repo, plan->front(), {});
+        QVERIFY(files);
+        QCOMPARE(int(files->size()), m_repo->fileCount(plan->front().label));
+        Result<catalog::Catalog> fromGit = catalog::loadCatalogFromFiles(std::move(*files), git::catalogRootLabel(*repo, plan->front()));
+        Result<catalog::Catalog> fromDisk = catalog::loadCatalog(pbtest::sharedData(QStringLiteral("aicr/catalogs/%1/recipes").arg(plan->front().label)));
+        QVERIFY(fromGit && fromDisk);
+        QCOMPARE(fromGit->contentDigest(), fromDisk->contentDigest());
+        req.label = QStringLiteral("one");
+        QVERIFY(!git::planCatalogRefs(*repo, req)); // a label names one version, not five
     }
 
     // The CLI with --tags '*' on the clone: every tag a version, provenance, order, previous.

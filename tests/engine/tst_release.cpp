@@ -11,6 +11,8 @@
 #include "ops/ImportCatalog.h"
 #include "ops/ReleaseVerify.h"
 #include "release/Release.h"
+#include "release/Verify.h"
+#include "sigstore/TrustedRoot.h"
 #include "store/CatalogStore.h"
 
 #include <QDir>
@@ -245,6 +247,38 @@ class TestRelease : public QObject {
         QCOMPARE((*kept)->subjectSha256, QLatin1String(kSubject0190));
         QCOMPARE((*kept)->bundle, pbtest::readAll(releaseDir(QStringLiteral("v0.19.0")) + QStringLiteral("/recipe-catalog.sigstore.json")));
         QVERIFY((*kept)->verification.value(QStringLiteral("verified")).toBool());
+    }
+
+    // The release domain alone (release::verifyFolder, no database): the same rows as the
+    // operation, the recipe-catalog signature to keep, and the inputs a receipt names.
+    void domainVerifiesTheFolderAsTheOperation() {
+        PB_REQUIRE_SHARED("aicr/releases/v0.19.0");
+        const QString dir = releaseDir(QStringLiteral("v0.19.0"));
+        auto root = sigstore::parseTrustedRoot(pbtest::readAll(trustedRoot()), trustedRoot());
+        QVERIFY(root.ok());
+        auto files = release::listReleaseFolder(dir);
+        QVERIFY(files.ok());
+        release::FolderRequest req;
+        req.dir = dir;
+        req.files = *files;
+        req.version = QStringLiteral("v0.19.0");
+        req.policy = ops::releasePolicy(request(dir, req.version), req.version);
+        req.root = &*root;
+        const release::FolderResult checked = release::verifyFolder(req);
+        QVERIFY(!checked.cancelled);
+        QVERIFY(checked.catalogSignature);
+        QCOMPARE(checked.catalogSignature->subjectSha256, QLatin1String(kSubject0190));
+        QCOMPARE(checked.inputs.front().first, QDir(dir).filePath(QStringLiteral("aicr_checksums.txt")));
+        auto db = openDb();
+        auto op = ops::verifyRelease(ops::Context(*db), request(dir, req.version));
+        QVERIFY(op.ok());
+        QCOMPARE(checked.assets.size(), op->assets.size());
+        for (size_t i = 0; i < op->assets.size(); ++i) {
+            QCOMPARE(checked.assets[i].name, op->assets[i].name);
+            QCOMPARE(checked.assets[i].status, op->assets[i].status);
+            QCOMPARE(checked.assets[i].reason, op->assets[i].reason);
+        }
+        QVERIFY(!release::listReleaseFolder(dir + QStringLiteral("/no-such")).ok());
     }
 
     void v0200VerifiesSbomSignature() {
