@@ -4,7 +4,7 @@
 // path filter. Also the colours and icons of the trust levels and file states. No widgets.
 #pragma once
 
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 #include "store/VerificationStore.h"
 
 #include <QAbstractTableModel>

@@ -2,7 +2,7 @@
 // the Sign view's "Seal deployment bundle…").
 #pragma once
 
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 #include "ops/Operation.h"
 #include "ops/SigningKey.h"
 

@@ -2,7 +2,7 @@
 // view's bundle verification). One rule for both: it passes when the level reaches minLevel.
 #pragma once
 
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 #include "ops/Operation.h"
 
 namespace pb::ops {

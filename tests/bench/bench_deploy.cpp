@@ -7,7 +7,7 @@
 // manifests of tens of KiB, every 100th file a 1 MiB vendored chart). All runs are warm (page cache),
 // alternating sides; the median is reported. Our hashing runs on Qt's thread pool: it is measured
 // with all cores and with one thread, since sha256sum uses one.
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 #include "sigstore/Keys.h"
 
 #include <QCoreApplication>

@@ -6,7 +6,7 @@
 #include "catalog/Loader.h"
 #include "core/Files.h"
 #include "core/Hash.h"
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
 #include "kube/Credentials.h"

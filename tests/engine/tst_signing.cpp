@@ -3,7 +3,7 @@
 // makes both refuse. Cosign's key format round-trips.
 #include "BundleFixture.h"
 #include "TestUtil.h"
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
 #include "evidence/Sign.h"

@@ -6,7 +6,7 @@
 #include "GuiTestUtil.h"
 #include "SigningFixture.h"
 #include "SigningModels.h"
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 
 #include <QAbstractItemModelTester>
 #include <QLocale>

@@ -8,7 +8,7 @@
 
 #include "SigningModels.h"
 #include "VerifyModels.h"
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 #include "ops/Async.h"
 
 #include <QWidget>

@@ -4,7 +4,7 @@
 #include "VerifyModels.h"
 #include "WidgetUtil.h"
 #include "core/Files.h"
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 #include "evidence/Sign.h"
 #include "sigstore/Keys.h"
 #include "sigstore/Sign.h"

@@ -1,3 +1,10 @@
+// engine/bundle/ holds everything Proofbench does with a deployment bundle (the tree `aicr bundle`
+// writes for a deployer, or any deployer's tree), in one folder: generate (Generate.h, with
+// GenGate, GenKustomize, GenManifest: a resolved recipe rendered into AICR's helm or argocd
+// layout), read (Read.h, Model.h: components, values, manifests, files), diff (Diff.h), index
+// (Index.h), and seal and verify (this file, namespace pb::deploy). Imported bundles are kept by
+// store/BundleStore; the actions are ops/Bundle*.h, ops/SealBundle.h and ops/VerifyBundle.h.
+//
 // Deployment bundles (the output of `aicr bundle`, or any deployer's tree): a closed-world
 // checksums.txt in sha256sum format, an SLSA provenance v1 attestation over it, and offline
 // verification with AICR's trust levels (`aicr verify`). Hashing runs on a thread pool, reports

@@ -1,4 +1,4 @@
-#include "deploy/DeploymentBundle.h"
+#include "bundle/DeploymentBundle.h"
 
 #include "core/Files.h"
 #include "core/Hash.h"
