@@ -417,9 +417,16 @@ void TestReport::cliAndWindowWriteTheSameBytes() {
         const QString rel = QDir(cliDir).relativeFilePath(cliFile);
         QFile a(cliFile), b(QDir(windowDir).filePath(rel));
         QVERIFY2(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly), qPrintable(rel));
-        const QByteArray bytes = a.readAll();
+        const QByteArray bytes = a.readAll(), windowBytes = b.readAll();
         QVERIFY(!bytes.isEmpty());
-        QVERIFY2(bytes == b.readAll(), qPrintable(QStringLiteral("%1 differs between the CLI and the window").arg(rel)));
+        if (bytes != windowBytes) { // kept for a look: <tmp>/tst_report-<file>.cli and .window
+            const QString keep = QDir::temp().filePath(QStringLiteral("tst_report-") + QFileInfo(rel).fileName());
+            QFile::remove(keep + QStringLiteral(".cli"));
+            QFile::remove(keep + QStringLiteral(".window"));
+            QFile::copy(cliFile, keep + QStringLiteral(".cli"));
+            QFile::copy(b.fileName(), keep + QStringLiteral(".window"));
+        }
+        QVERIFY2(bytes == windowBytes, qPrintable(QStringLiteral("%1 differs between the CLI and the window").arg(rel)));
         ++files;
     }
     int windowFiles = 0;

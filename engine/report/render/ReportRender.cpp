@@ -7,6 +7,7 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
+#include <QHashSeed>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
@@ -207,6 +208,12 @@ Result<QByteArray> renderPdf(QTextDocument& doc, const QString& title, const QDa
                                   QString::fromLatin1(idHex.mid(20, 12)));
     QByteArray bytes;
     {
+        // Qt's PDF engine keeps the document's fonts in a QHash and writes them in its order, which
+        // follows the process's random hash seed: a fixed seed while printing fixes their order.
+        const struct FixedHashSeed {
+            FixedHashSeed() { QHashSeed::setDeterministicGlobalSeed(); }
+            ~FixedHashSeed() { QHashSeed::resetRandomGlobalSeed(); }
+        } fixedSeed;
         QBuffer sink(&bytes);
         sink.open(QIODevice::WriteOnly);
         QPdfWriter writer(&sink);
