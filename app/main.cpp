@@ -1,7 +1,7 @@
 // No verb (nothing, --db PATH, Qt's GUI options): the desktop app. A verb anywhere after the global
-// options (Cli.h): the headless CLI on the engine. The command table says which verbs need a
-// QApplication (today only `report`, whose charts are QCustomPlot): they run on the offscreen
-// platform when there is no display.
+// options (Cli.h): the headless CLI on the engine. The command table says which verbs need Qt Gui
+// (today only `report`, whose charts and PDF are drawn by pb_report): they get a QGuiApplication on
+// the offscreen platform (unless QT_QPA_PLATFORM names another), never a display, never widgets.
 #include "Cli.h"
 #include "CliUtil.h"
 #include "MainWindow.h"
@@ -9,6 +9,7 @@
 #include "db/Database.h"
 
 #include <QApplication>
+#include <QGuiApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -19,11 +20,6 @@ void setIdentity() {
     QCoreApplication::setOrganizationName(QStringLiteral("Proofbench"));
     QCoreApplication::setApplicationName(QStringLiteral("proofbench"));
     QCoreApplication::setApplicationVersion(QStringLiteral(PROOFBENCH_VERSION));
-}
-
-bool haveDisplay() {
-    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
-           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
 } // namespace
@@ -38,10 +34,10 @@ int main(int argc, char** argv) {
     if (invocation.mode == pb::cli::Invocation::Mode::Cli) {
         int qtArgc = 1;
         char* qtArgv[] = {argv[0], nullptr};
-        if (invocation.needsGui) { // report: charts and printing (see Commands.cpp)
-            if (!haveDisplay())
+        if (invocation.needsGui) { // report: charts and the PDF (pb_report), drawn off-screen
+            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
                 qputenv("QT_QPA_PLATFORM", "offscreen");
-            QApplication app(qtArgc, qtArgv);
+            QGuiApplication app(qtArgc, qtArgv);
             setIdentity();
             return pb::cli::run(invocation);
         }

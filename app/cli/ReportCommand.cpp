@@ -1,13 +1,13 @@
-// report: the release review report (HTML, PDF or Markdown). HTML and Markdown are written by the
-// engine (ops::exportReport) and need no QApplication; their charts are drawn only when one exists
-// (QCustomPlot), otherwise the report says where the charts are. PDF is laid out by the widgets
-// (widgets::exportReport) and needs a QApplication: reportNeedsGui() tells main() when.
+// report: the release review report (HTML, PDF or Markdown), charts included, written by pb_report
+// (report::exportReport: the same code, and so the same bytes, as the window's report dialog). The
+// charts and the PDF need Qt Gui but no display: reportNeedsGui() tells main() to start a
+// QGuiApplication on the offscreen platform.
 #include "cli/Commands.h"
 #include "CliUtil.h"
-#include "Report.h"
 
 #include "ops/ReportExport.h"
 #include "report/Report.h"
+#include "report/render/ReportRender.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -75,15 +75,14 @@ void provideRuntimeDir() {
 
 } // namespace
 
-// True when `proofbench report ...` will write a PDF (the only format that needs Qt Gui). An
+// True when `proofbench report ...` will write a report: every format draws its charts (Qt Gui). An
 // unknown format needs none: it is refused before anything is drawn. main() asks before it starts
 // Qt Gui, so the runtime directory Qt Gui wants is provided here (see provideRuntimeDir).
 bool reportNeedsGui(const QStringList& args) {
-    const bool pdf = formatOf(optionValue(args, QStringLiteral("format")), optionValue(args, QStringLiteral("out"))) ==
-                     report::ReportFormat::Pdf;
-    if (pdf)
+    const bool draws = formatOf(optionValue(args, QStringLiteral("format")), optionValue(args, QStringLiteral("out"))).has_value();
+    if (draws)
         provideRuntimeDir();
-    return pdf;
+    return draws;
 }
 
 // proofbench report [--version LABEL] [--baseline LABEL|none] [--filter TEXT] --format html|pdf|markdown --out FILE [--db PATH]
@@ -115,23 +114,14 @@ int reportVerb(const QStringList& args) {
         return usage(QStringLiteral("--format expects html, pdf or markdown"), QStringLiteral("report"));
     if (outPath.isEmpty())
         return usage(QStringLiteral("--out FILE is required"), QStringLiteral("report"));
-    const bool gui = qobject_cast<QGuiApplication*>(QCoreApplication::instance()) != nullptr;
-    if (*format == report::ReportFormat::Pdf && !gui)
-        return fail(makeError(QStringLiteral("a PDF report needs Qt Gui (run as `proofbench report`, which starts it)")));
+    if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
+        return fail(makeError(QStringLiteral("the report's charts need Qt Gui (run as `proofbench report`, which starts it)")));
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
     const report::ReportOptions options{p.value(QStringLiteral("version")), p.value(QStringLiteral("filter")),
                                        p.value(QStringLiteral("baseline"))};
-    auto write = [&]() -> Result<ops::ReportExportOutcome> {
-        if (gui) // charts can be drawn: the report as the window writes it (PDF, or HTML/Markdown with charts)
-            return widgets::exportReport(**db, options, *format, outPath);
-        ops::ReportExportRequest request; // HTML or Markdown on the engine alone
-        request.format = *format;
-        request.path = outPath;
-        request.options = options;
-        return ops::exportReport(ops::Context(**db), request);
-    };
+    auto write = [&]() { return report::exportReport(**db, options, *format, outPath); };
     const Result<ops::ReportExportOutcome> written = write();
     if (!written)
         return fail(written.error());

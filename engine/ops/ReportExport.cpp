@@ -15,7 +15,7 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
     if (request.path.isEmpty())
         return makeError(QStringLiteral("no file to write the report to"));
     if (request.format == ReportFormat::Pdf && request.pdf.isEmpty())
-        return makeError(QStringLiteral("a PDF report is laid out by the window's report code (Qt Gui); none was given"),
+        return makeError(QStringLiteral("a PDF report is laid out by pb_report (report::writeReport, Qt Gui); none was given"),
                          request.path);
     std::optional<report::ReportData> collected;
     if (!request.data) {

@@ -1,8 +1,9 @@
 // Export the release review report (CLI `proofbench report`, the window's Release review report
 // dialog): the report file (and, for Markdown, its chart PNGs) and the report.export receipt, as
 // one step: the files are staged beside their destination and moved into place inside the
-// receipt's transaction. HTML and Markdown are written here, on the engine alone; the widgets draw
-// the charts and lay out the PDF (Qt Gui) and hand them in.
+// receipt's transaction. HTML and Markdown are written here, on the engine alone; pb_report
+// (report/render/ReportRender.h, Qt Gui, no widgets) draws the charts and lays out the PDF and
+// hands them in: both the CLI and the window call it.
 #pragma once
 
 #include "ops/Operation.h"
@@ -17,8 +18,8 @@ struct ReportExportRequest {
     QString path;                           // the report file
     report::ReportOptions options;          // what to collect, unless `data` is given
     std::optional<report::ReportData> data; // already collected (the window's preview)
-    report::ReportCharts charts;            // drawn by the widgets; not drawn: the text says so
-    // PDF only: the document the widgets laid out and printed, and its page count.
+    report::ReportCharts charts;            // drawn by pb_report; not drawn: the text says so
+    // PDF only: the document pb_report laid out and printed, and its page count.
     QByteArray pdf;
     int pages = 0;
 };

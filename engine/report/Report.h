@@ -1,10 +1,10 @@
 // The release review report's data and text: one document a release manager hands to a reviewer.
 // collectReport() reads the database (catalog version, health table, evidence and bundle checks,
 // runs, catalog diff, receipts chain); reportHtml() and reportMarkdown() write it as text. None of
-// this needs Qt Gui: `proofbench report --format html|markdown` runs on the engine alone. The
-// performance charts are drawn by the widgets (QCustomPlot) and handed in as PNG bytes; without
-// them the text says where the charts are (the PDF and the window's report). ops::exportReport
-// (ops/ReportExport.h) writes the file(s) and the report.export receipt.
+// this needs Qt Gui. The performance charts and the PDF are pb_report's (report/render/: Qt Gui, no
+// widgets), handed in as PNG bytes; without them the text says where the charts are.
+// ops::exportReport (ops/ReportExport.h) writes the file(s) and the report.export receipt;
+// report::exportReport (render/ReportRender.h) is what the CLI and the window both call.
 #pragma once
 
 #include "catalog/Diff.h"
@@ -68,7 +68,7 @@ struct CoordinateRuns {
 struct ReportData {
     ReportOptions options;
     QString toolVersion;
-    QDateTime generatedAt; // UTC
+    QDateTime generatedAt; // UTC: the newest receipt's time (else the version's import), not the clock
     store::CatalogVersionInfo version;
     QString previousLabel; // the version just before it in version order; empty when none
     // The version the changes are counted from: the one chosen, else previousLabel's. Unset when
@@ -93,7 +93,7 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
 // a real version (comparing a real catalog with the sample says nothing). Empty when none.
 QString defaultBaseline(const std::vector<store::CatalogVersionInfo>& versions, const QString& label);
 
-// A performance chart as drawn by the widgets: the PNG bytes and their size in pixels.
+// A performance chart as drawn by pb_report (render/ChartPainter.h): the PNG bytes and their size in pixels.
 struct ReportChart {
     QString coordinate;
     QString title;    // "NCCL busbw", "Inference", "History: busbw"

@@ -78,7 +78,6 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
     ReportData d;
     d.options = options;
     d.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev") : QCoreApplication::applicationVersion();
-    d.generatedAt = QDateTime::currentDateTimeUtc();
 
     // The version: the one asked for, else the newest in version order; "previous" and the default
     // baseline follow version order too (CatalogStore::versions()), never the order of import.
@@ -223,6 +222,9 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
     if (!chain)
         return chain.error();
     d.chain = *chain;
+    // The report is "as of" the newest receipt (else the version's import): derived from the
+    // database, never from the clock, so the same database gives the same report, byte for byte.
+    d.generatedAt = (d.chain.head.time.isValid() ? d.chain.head.time : d.version.importedAt).toUTC();
     return d;
 }
 

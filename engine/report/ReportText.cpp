@@ -125,7 +125,7 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
     if (!d.version.signedByReleases.isEmpty())
         h += QStringLiteral("<p class=\"binding\">Release signature: %1, verified offline. %2</p>\n")
                  .arg(esc(d.version.releaseBindingText()), esc(store::releaseScopeNote()));
-    h += QStringLiteral("<p>Generated %1 by Proofbench %2 &middot; catalog content digest <span class=\"mono\">%3</span>"
+    h += QStringLiteral("<p>As of %1 (the newest receipt) &middot; Proofbench %2 &middot; catalog content digest <span class=\"mono\">%3</span>"
                         " &middot; %4 recipe(s)%5</p>\n")
              .arg(esc(dateText(d.generatedAt)), esc(d.toolVersion), esc(d.version.contentDigest))
              .arg(d.version.recipeCount)
@@ -319,7 +319,7 @@ QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QS
     m += QStringLiteral("Source: %1\n\n").arg(d.version.originText());
     if (!d.version.signedByReleases.isEmpty())
         m += QStringLiteral("Release signature: %1, verified offline. %2\n\n").arg(d.version.releaseBindingText(), store::releaseScopeNote());
-    m += QStringLiteral("Generated %1 by Proofbench %2 · catalog content digest `%3` · %4 recipe(s)%5\n\n")
+    m += QStringLiteral("As of %1 (the newest receipt) · Proofbench %2 · catalog content digest `%3` · %4 recipe(s)%5\n\n")
              .arg(dateText(d.generatedAt), d.toolVersion, d.version.contentDigest)
              .arg(d.version.recipeCount)
              .arg(d.options.filter.isEmpty() ? QString() : QStringLiteral(" · filter \"%1\"").arg(d.options.filter));

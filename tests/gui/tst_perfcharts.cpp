@@ -3,6 +3,7 @@
 // parsed row, a log2 x axis labelled in bytes, the threshold and 0.9x lines where the recipe puts
 // them, the scored point on the last row; inference and history charts; PNG/SVG/PDF export.
 #include "PerfCharts.h"
+#include "report/render/ChartPainter.h"
 #include "TestUtil.h"
 #include "ValidationFixture.h"
 #include "catalog/Types.h"
@@ -208,6 +209,41 @@ class TestPerfCharts : public QObject {
         QCOMPARE(chart.failGraph()->data()->at(0)->value, 262.0);
         QCOMPARE(chart.thresholdGraph()->data()->at(0)->value, 270.0);
         QVERIFY(chart.yAxis->label().contains(QLatin1String("GB/s")));
+    }
+
+    // Issue 29: the window's charts and the report's are one spec (report/render/ChartSpec.h): the
+    // same series, names, colours, threshold labels and axis titles; the report draws that spec.
+    void windowChartsAreTheReportSpec() {
+        pb::Result<NcclResult> r = parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
+        QVERIFY(r);
+        const CheckScore score = scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r, ncclConstraint(QStringLiteral(">= 300")));
+        NcclChart chart;
+        chart.addRun(QStringLiteral("run a"), *r);
+        chart.addRun(QStringLiteral("run b"), *r);
+        chart.setThreshold(score.metrics.front().threshold);
+        const pb::report::ChartSpec spec = pb::report::ncclChartSpec(
+            {{QStringLiteral("run a"), *r}, {QStringLiteral("run b"), *r}}, score.metrics.front().threshold);
+        const pb::report::ChartPanel& p = spec.panels.front();
+        QCOMPARE(chart.graphCount(), int(p.series.size()));
+        for (int i = 0; i < chart.graphCount(); ++i) {
+            QCOMPARE(chart.graph(i)->name(), p.series[size_t(i)].name);
+            QCOMPARE(chart.graph(i)->pen().color(), p.series[size_t(i)].color);
+            QCOMPARE(chart.graph(i)->dataCount(), int(p.series[size_t(i)].x.size()));
+        }
+        QCOMPARE(p.lines.size(), size_t(2));
+        QCOMPARE(chart.thresholdLine()->point1->coords().y(), p.lines[0].y);
+        QCOMPARE(chart.toleranceLine()->point1->coords().y(), p.lines[1].y);
+        QCOMPARE(chart.scoredLabel()->text(), p.mark->label);
+        QCOMPARE(chart.xAxis->label(), p.xLabel);
+        QCOMPARE(chart.yAxis->range().upper, p.yMax);
+        // The report's picture of it: drawn, the threshold's colour on it.
+        const QImage image = pb::report::paintChart(spec, QSize(800, 400));
+        bool red = false;
+        for (int y = 0; y < image.height() && !red; ++y)
+            for (int x = 0; x < image.width() && !red; ++x)
+                red = image.pixelColor(x, y) == pb::report::chartcolors::kThreshold;
+        QVERIFY(red);
+        QCOMPARE(pb::report::chartPng(spec, QSize(800, 400)), pb::report::chartPng(spec, QSize(800, 400)));
     }
 
     // Issue #20: one metric per chart, with that metric's unit (output-throughput is not ms).

@@ -2,24 +2,28 @@
 // tree with a checked bundle, and a stored run parsed from an NCCL log. HTML holds every health row
 // and the charts as data: URIs; Markdown points at chart files that exist; the PDF has the page
 // count its layout predicts and every page renders (pdftoppm) to a page that is not blank; each
-// export leaves a report.export receipt with the file's sha256.
+// export leaves a report.export receipt with the file's sha256. The CLI (`proofbench report`, the
+// real binary) and the window's report dialog write the same bytes for the same database (HTML,
+// Markdown with its chart files, PDF), and the CLI draws its charts with no display at all.
 #include "EvidenceFixture.h"
 #include "GuiTestUtil.h"
 #include "TestUtil.h"
 
-#include "Report.h"
 #include "ReportDialog.h"
 
 #include "core/Hash.h"
 #include "evidence/Evidence.h"
 #include "receipts/Ledger.h"
 #include "report/HealthTable.h"
+#include "report/render/ReportRender.h"
 #include "store/EvidenceStore.h"
 #include "store/RunStore.h"
 #include "validation/Nccl.h"
 #include "validation/Score.h"
 
 #include <QComboBox>
+#include <QDirIterator>
+#include <QSqlQuery>
 #include <QImage>
 #include <QLineEdit>
 #include <QProcess>
@@ -33,6 +37,7 @@
 
 using namespace pb;
 using namespace pb::widgets;
+using namespace pb::report;
 
 class TestReport : public QObject {
     Q_OBJECT
@@ -45,9 +50,14 @@ class TestReport : public QObject {
     void filterAndVersion();
     void cli();
     void dialog();
+    void cliAndWindowWriteTheSameBytes_data();
+    void cliAndWindowWriteTheSameBytes();
+    void cliDrawsChartsWithoutADisplay();
     void cleanupTestCase();
 
   private:
+    QString copyOfDatabase(const QString& name);
+    QStringList cliReport(const QString& db, const QString& format, const QString& out, const QProcessEnvironment& env);
     QString fileSha(const QString& path);
     std::optional<receipts::Receipt> lastReportReceipt();
 
@@ -333,6 +343,130 @@ void TestReport::dialog() {
     QVERIFY(r);
     QCOMPARE(r->parameters.value(QStringLiteral("format")).toString(), QStringLiteral("pdf"));
     QCOMPARE(r->outputs.front().sha256, fileSha(path));
+}
+
+// A copy of the database as it is now (VACUUM INTO: a consistent snapshot, whatever the journal).
+QString TestReport::copyOfDatabase(const QString& name) {
+    const QString path = m_out.filePath(name + QStringLiteral(".sqlite"));
+    QFile::remove(path);
+    QSqlQuery q(m_db->db->sql());
+    if (!q.exec(QStringLiteral("VACUUM INTO '%1'").arg(path)))
+        return {};
+    return path;
+}
+
+// Runs the real `proofbench report`; returns {exit code, stdout, stderr} as text.
+QStringList TestReport::cliReport(const QString& db, const QString& format, const QString& out, const QProcessEnvironment& env) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("report"), QStringLiteral("--db"), db, QStringLiteral("--format"), format,
+                                            QStringLiteral("--out"), out});
+    if (!p.waitForFinished(300000))
+        return {QStringLiteral("-1"), QString(), QStringLiteral("timed out")};
+    return {QString::number(p.exitCode()), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+void TestReport::cliAndWindowWriteTheSameBytes_data() {
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<QString>("file");
+    QTest::addRow("html") << QStringLiteral("html") << QStringLiteral("review.html");
+    QTest::addRow("markdown") << QStringLiteral("markdown") << QStringLiteral("review.md");
+    QTest::addRow("pdf") << QStringLiteral("pdf") << QStringLiteral("review.pdf");
+}
+
+// One database copied twice (each export leaves a receipt, which the next report shows): the CLI
+// writes from one copy, the window's report dialog from the other; every file is the same bytes.
+void TestReport::cliAndWindowWriteTheSameBytes() {
+    QFETCH(QString, format);
+    QFETCH(QString, file);
+    // The window is the same program as the CLI: the same version in the report.
+    QProcess version;
+    version.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("--version")});
+    QVERIFY(version.waitForFinished(60000));
+    QCoreApplication::setApplicationVersion(QString::fromUtf8(version.readAllStandardOutput()).trimmed().section(QLatin1Char(' '), 1));
+    QVERIFY(!QCoreApplication::applicationVersion().isEmpty());
+
+    const QString cliDb = copyOfDatabase(QStringLiteral("cli-") + format), windowDb = copyOfDatabase(QStringLiteral("window-") + format);
+    QVERIFY(!cliDb.isEmpty() && !windowDb.isEmpty());
+    const QString cliDir = m_out.filePath(QStringLiteral("cli-") + format), windowDir = m_out.filePath(QStringLiteral("window-") + format);
+    QVERIFY(QDir().mkpath(cliDir) && QDir().mkpath(windowDir));
+
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    const QStringList cli = cliReport(cliDb, format, QDir(cliDir).filePath(file), env);
+    QVERIFY2(cli.at(0) == QLatin1String("0"), qPrintable(cli.at(2)));
+
+    {
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(windowDb);
+        QVERIFY(db);
+        ReportDialog dialog(**db);
+        QSignalSpy ready(&dialog, &ReportDialog::previewReady);
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting(), 120000);
+        QVERIFY(dialog.data());
+        QVERIFY(dialog.charts().size() >= 2);
+        dialog.setFormat(*parseReportFormat(format));
+        Result<ReportOutput> out = dialog.saveTo(QDir(windowDir).filePath(file));
+        QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
+    }
+
+    // The same files (the report, and Markdown's chart PNGs beside it), the same bytes.
+    QDirIterator it(cliDir, QDir::Files, QDirIterator::Subdirectories);
+    int files = 0;
+    while (it.hasNext()) {
+        const QString cliFile = it.next();
+        const QString rel = QDir(cliDir).relativeFilePath(cliFile);
+        QFile a(cliFile), b(QDir(windowDir).filePath(rel));
+        QVERIFY2(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly), qPrintable(rel));
+        const QByteArray bytes = a.readAll(), windowBytes = b.readAll();
+        QVERIFY(!bytes.isEmpty());
+        if (bytes != windowBytes) { // kept for a look: <tmp>/tst_report-<file>.cli and .window
+            const QString keep = QDir::temp().filePath(QStringLiteral("tst_report-") + QFileInfo(rel).fileName());
+            QFile::remove(keep + QStringLiteral(".cli"));
+            QFile::remove(keep + QStringLiteral(".window"));
+            QFile::copy(cliFile, keep + QStringLiteral(".cli"));
+            QFile::copy(b.fileName(), keep + QStringLiteral(".window"));
+        }
+        QVERIFY2(bytes == windowBytes, qPrintable(QStringLiteral("%1 differs between the CLI and the window").arg(rel)));
+        ++files;
+    }
+    int windowFiles = 0;
+    for (QDirIterator w(windowDir, QDir::Files, QDirIterator::Subdirectories); w.hasNext(); w.next())
+        ++windowFiles;
+    QCOMPARE(files, windowFiles);
+    if (format == QLatin1String("markdown"))
+        QVERIFY(files >= 3); // the report and at least the NCCL and history charts
+    if (format == QLatin1String("html")) {
+        QFile html(QDir(cliDir).filePath(file));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        QVERIFY(html.readAll().count("<img src=\"data:image/png;base64,") >= 2);
+    }
+}
+
+// No display and no platform asked for: the CLI draws its charts off-screen, warning about nothing.
+void TestReport::cliDrawsChartsWithoutADisplay() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+        env.remove(QString::fromLatin1(name));
+    const QString db = copyOfDatabase(QStringLiteral("headless"));
+    QVERIFY(!db.isEmpty());
+    const QString md = m_out.filePath(QStringLiteral("headless/review.md"));
+    QVERIFY(QDir().mkpath(QFileInfo(md).path()));
+    const QStringList run = cliReport(db, QStringLiteral("markdown"), md, env);
+    QVERIFY2(run.at(0) == QLatin1String("0"), qPrintable(run.at(2)));
+    QVERIFY2(run.at(2).isEmpty(), qPrintable(run.at(2)));
+    QVERIFY(run.at(1).contains(QStringLiteral("chart file(s)")));
+    const QStringList charts = QDir(m_out.filePath(QStringLiteral("headless/review-charts"))).entryList({QStringLiteral("*.png")}, QDir::Files);
+    QVERIFY(charts.size() >= 2);
+    for (const QString& c : charts) {
+        const QImage image(m_out.filePath(QStringLiteral("headless/review-charts/") + c));
+        QVERIFY2(!image.isNull() && image.width() == 1000, qPrintable(c));
+        // Drawn: more than a white page (axes, lines, labels).
+        int ink = 0;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2)
+                ink += qGray(image.pixel(x, y)) < 200;
+        QVERIFY2(ink > 500, qPrintable(QStringLiteral("%1: %2").arg(c).arg(ink)));
+    }
 }
 
 QTEST_MAIN(TestReport)

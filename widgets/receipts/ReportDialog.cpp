@@ -5,6 +5,7 @@
 #include "WidgetUtil.h"
 
 #include "db/Database.h"
+#include "report/render/ReportRender.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -171,7 +172,7 @@ void ReportDialog::refresh() {
     const ReportOptions options{version, m_filter->text().trimmed(), baseline};
     // The database is read on a worker of ops::Async, through a connection of its own.
     runOperation<ReportData>(
-        this, m_watcher, *m_async, [options](const ops::Context& ctx) { return collectReport(ctx.db(), options); },
+        this, m_watcher, *m_async, [options](const ops::Context& ctx) { return report::collectReport(ctx.db(), options); },
         [](const ops::Progress&) {},
         [this](const Result<ReportData>& data) {
             Collected c;
@@ -198,9 +199,9 @@ void ReportDialog::onCollected(const Collected& c) {
         return;
     }
     m_data = c.data;
-    m_charts = renderReportCharts(*m_data);
-    std::unique_ptr<QTextDocument> doc = reportDocument(*m_data, m_charts);
-    const int pages = predictPdfPages(*doc);
+    m_charts = report::renderReportCharts(*m_data);
+    std::unique_ptr<QTextDocument> doc = report::reportDocument(*m_data, m_charts);
+    const int pages = report::predictPdfPages(*doc);
     doc->setParent(m_preview); // the browser deletes the previous one, its child, itself
     m_preview->setDocument(doc.release());
     m_status->setText(tr("%n coordinate(s), %1 chart(s), %2 open problem(s); about %3 A4 page(s) as PDF", nullptr, int(m_data->rows.size()))
@@ -214,7 +215,7 @@ void ReportDialog::onCollected(const Collected& c) {
 Result<ReportOutput> ReportDialog::saveTo(const QString& path) {
     if (!m_data)
         return makeError(m_error.isEmpty() ? tr("no report to save yet") : m_error);
-    Result<ReportOutput> out = writeReport(m_db, *m_data, m_charts, format(), path);
+    Result<ReportOutput> out = report::writeReport(m_db, *m_data, m_charts, format(), path);
     emit saved(path, out ? QString() : out.error().toString());
     if (out)
         m_status->setText(tr("Saved %1 (sha256 %2…), receipt #%3")
@@ -227,7 +228,7 @@ Result<ReportOutput> ReportDialog::saveTo(const QString& path) {
 
 void ReportDialog::saveInteractively() {
     const ReportFormat f = format();
-    const QString suffix = reportSuffix(f);
+    const QString suffix = report::reportSuffix(f);
     const QString suggested = QDir::home().filePath(
         QStringLiteral("release-review-%1.%2").arg(m_data ? m_data->version.label : QStringLiteral("report"), suffix));
     QFileDialog dialog(this, tr("Save the release review report"), suggested);
@@ -235,7 +236,7 @@ void ReportDialog::saveInteractively() {
     dialog.setOption(QFileDialog::DontUseNativeDialog);
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix(suffix);
-    dialog.setNameFilter(tr("%1 files (*.%2)").arg(reportFormatName(f).toUpper(), suffix));
+    dialog.setNameFilter(tr("%1 files (*.%2)").arg(report::reportFormatName(f).toUpper(), suffix));
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return;
     (void)saveTo(dialog.selectedFiles().constFirst()); // the status line and saved() report it

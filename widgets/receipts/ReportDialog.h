@@ -2,12 +2,14 @@
 // by default the previous in version order; any version, or none), filter (as you type) and
 // format; each version shown with where it came from; a preview of the
 // report as it will be written (the HTML in a QTextBrowser); Save… writes it and its receipt. The
-// database is read on a worker with its own connection; the charts are rendered on the GUI thread.
+// database is read on a worker with its own connection; the charts, the preview and the saved
+// file are pb_report's (report/render/ReportRender.h), the very code `proofbench report` runs, so
+// a saved report is byte for byte the CLI's for the same database.
 #pragma once
 
-#include "Report.h"
-
 #include "ops/Async.h"
+#include "ops/ReportExport.h"
+#include "report/Report.h"
 
 #include <QDialog>
 
@@ -27,6 +29,12 @@ class Database;
 }
 
 namespace pb::widgets {
+
+using report::ReportChart;
+using report::ReportData;
+using report::ReportFormat;
+using report::ReportOptions;
+using ReportOutput = ops::ReportExportOutcome;
 
 class ReportDialog : public QDialog {
     Q_OBJECT

@@ -1,4 +1,8 @@
-// Performance charts of the Validation view (QCustomPlot), built from engine data only:
+// Performance charts of the Validation view (QCustomPlot). What they show (series, colours by
+// verdict, threshold and pass lines with their labels, axis titles and ranges, the scored point)
+// is computed by the engine's chart specs (report/render/ChartSpec.h), the same specs the release
+// review report draws, so the report's charts are the charts the window shows; these classes add
+// the interaction (zoom, drag, export from the context menu):
 // - NcclChart: busbw against message size on a log2 axis with byte labels (1K, 1M, 1G), the
 //   out-of-place and in-place lines of every run overlaid, the recipe threshold and the 0.9x line
 //   AICR passes at, and the scored point (the last row, out-of-place) marked and annotated;
@@ -10,6 +14,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "report/render/ChartSpec.h"
 #include "RunModels.h"
 #include "validation/Inference.h"
 #include "validation/Nccl.h"
@@ -23,7 +28,7 @@
 namespace pb::widgets {
 
 // "512", "1K", "64K", "1M", "8G" (powers of 1024; one decimal when not whole).
-QString byteLabel(double bytes);
+using report::byteLabel;
 
 // A log2 ticker whose labels are byte sizes.
 class ByteLogTicker : public QCPAxisTickerLog {
@@ -51,8 +56,12 @@ class PerfChart : public QCustomPlot {
 
   protected:
     // A horizontal line at `y` with a label at the right end of the axis rect.
-    QCPItemStraightLine* horizontalLine(QCPAxisRect* rect, double y, const QColor& color, Qt::PenStyle style,
-                                        const QString& label, QCPItemText** labelOut = nullptr);
+    QCPItemStraightLine* horizontalLine(QCPAxisRect* rect, const report::ChartHLine& line, QCPItemText** labelOut = nullptr);
+    // A graph drawn as the spec's series says (pen, markers, line style, name, data, legend).
+    QCPGraph* addSeries(QCPAxisRect* rect, const report::ChartSeries& series);
+    // Pen, markers, line style, name, data and legend entry of `graph`, from the spec.
+    void styleGraph(QCPGraph* graph, const report::ChartSeries& series);
+    static void setRanges(QCPAxisRect* rect, const report::ChartPanel& panel);
     void setEmptyText(const QString& text);
     bool m_empty = true;
     QCPItemText* m_emptyText = nullptr;
@@ -81,11 +90,11 @@ class NcclChart : public PerfChart {
   private:
     struct RunGraphs {
         QCPGraph *oop = nullptr, *ip = nullptr;
-        double maxY = 0;
-        double minX = 0, maxX = 0;
     };
+    report::ChartSpec spec() const { return report::ncclChartSpec(m_inputs, m_thresholdValue); }
     void rescale();
     std::vector<RunGraphs> m_runs;
+    std::vector<report::NcclRunInput> m_inputs;
     std::optional<validation::Threshold> m_thresholdValue;
     QCPItemStraightLine* m_threshold = nullptr;
     QCPItemStraightLine* m_tolerance = nullptr;

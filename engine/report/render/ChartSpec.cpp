@@ -1,0 +1,302 @@
+#include "report/render/ChartSpec.h"
+
+#include <QDateTime>
+#include <QTimeZone>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pb::report {
+
+using validation::Threshold;
+
+QColor chartcolors::runColor(int i) {
+    static const QColor colors[] = {QColor(0x15, 0x65, 0xc0), QColor(0x6a, 0x1b, 0x9a), QColor(0x00, 0x83, 0x8f),
+                                    QColor(0x8d, 0x6e, 0x63), QColor(0x55, 0x8b, 0x2f), QColor(0xad, 0x14, 0x57)};
+    return colors[i % int(std::size(colors))];
+}
+
+QString byteLabel(double bytes) {
+    static const char* units[] = {"", "K", "M", "G", "T", "P"};
+    int u = 0;
+    double v = bytes;
+    while (v >= 1024 && u < 5) {
+        v /= 1024;
+        ++u;
+    }
+    const bool whole = std::abs(v - std::round(v)) < 1e-9;
+    return (whole ? QString::number(qint64(std::round(v))) : QString::number(v, 'f', 1)) + QLatin1String(units[u]);
+}
+
+QString chartNumber(double v) { return QString::number(std::round(v * 100) / 100, 'g', 12); }
+
+std::vector<ChartTick> linearTicks(double min, double max, int count) {
+    std::vector<ChartTick> out;
+    if (!(max > min) || count < 1)
+        return out;
+    const double raw = (max - min) / count;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (raw <= m * magnitude) {
+            step = m * magnitude;
+            break;
+        }
+    for (double v = std::ceil(min / step) * step; v <= max + step * 1e-9; v += step)
+        out.push_back(ChartTick{std::abs(v) < step * 1e-9 ? 0.0 : v, chartNumber(std::abs(v) < step * 1e-9 ? 0.0 : v)});
+    return out;
+}
+
+namespace {
+
+// Powers of two from min to max, every k-th so that there are at most about eight.
+std::vector<ChartTick> log2Ticks(double min, double max) {
+    std::vector<ChartTick> out;
+    const int lo = int(std::ceil(std::log2(min))), hi = int(std::floor(std::log2(max)));
+    const int step = std::max(1, int(std::ceil(double(hi - lo + 1) / 8.0)));
+    for (int e = lo - (((lo % step) + step) % step); e <= hi; e += step)
+        if (e >= lo)
+            out.push_back(ChartTick{std::ldexp(1.0, e), byteLabel(std::ldexp(1.0, e))});
+    return out;
+}
+
+ChartHLine hline(double y, const QColor& color, Qt::PenStyle style, const QString& label, bool below) {
+    return ChartHLine{y, color, style, label, below};
+}
+
+std::optional<validation::ScoredMetric> metricNamed(const std::vector<validation::ScoredMetric>& metrics, const QString& name) {
+    std::optional<validation::ScoredMetric> out;
+    for (const validation::ScoredMetric& m : metrics)
+        if (m.name == name)
+            out = m;
+    return out;
+}
+
+ChartPanel barPanel(const QString& yLabel, const QStringList& ticks) {
+    ChartPanel p;
+    p.yLabel = yLabel;
+    p.xMin = 0.3;
+    p.xMax = ticks.size() + 0.7;
+    p.xGrid = false;
+    for (int i = 0; i < ticks.size(); ++i)
+        p.xTicks.push_back(ChartTick{double(i + 1), ticks[i]});
+    return p;
+}
+
+ChartSeries scatter(const QString& name, const QColor& color, ChartMarker marker, double width = 1) {
+    ChartSeries s;
+    s.name = name;
+    s.color = color;
+    s.width = width;
+    s.line = ChartLineStyle::None;
+    s.marker = marker;
+    s.markerSize = 9;
+    return s;
+}
+
+} // namespace
+
+ChartSpec ncclChartSpec(const std::vector<NcclRunInput>& runs, const std::optional<Threshold>& threshold) {
+    ChartSpec spec;
+    spec.name = QStringLiteral("ncclChart");
+    spec.emptyText = QStringLiteral("No NCCL result yet: run a performance phase or open a run with nccl-tests output");
+    ChartPanel p;
+    p.xScale = ChartScale::Log2;
+    p.xLabel = QStringLiteral("message size (bytes, log₂)");
+    p.yLabel = QStringLiteral("bus bandwidth (GB/s)");
+    p.legend = true;
+    p.legendAlignment = Qt::AlignTop | Qt::AlignLeft;
+    double minX = 0, maxX = 0, maxY = 0;
+    for (const NcclRunInput& run : runs) {
+        if (run.result.rows.empty())
+            continue; // as if never added
+        const QColor color = chartcolors::runColor(int(p.series.size() / 2));
+        ChartSeries oop{QStringLiteral("%1 out-of-place").arg(run.label), {}, {}, color, 2, Qt::SolidLine,
+                        ChartLineStyle::Lines, ChartMarker::Circle, 5, true};
+        ChartSeries ip{QStringLiteral("%1 in-place").arg(run.label), {}, {}, color, 1.4, Qt::DashLine,
+                       ChartLineStyle::Lines, ChartMarker::Square, 4, true};
+        for (const validation::NcclRow& r : run.result.rows) {
+            if (r.sizeBytes <= 0)
+                continue; // a log axis has no room for 0 bytes
+            oop.x << double(r.sizeBytes);
+            ip.x << double(r.sizeBytes);
+            oop.y << r.oopBusBw;
+            ip.y << r.ipBusBw;
+            maxY = std::max({maxY, r.oopBusBw, r.ipBusBw});
+        }
+        minX = minX == 0 ? (oop.x.isEmpty() ? 1 : oop.x.front()) : std::min(minX, oop.x.isEmpty() ? 1 : oop.x.front());
+        maxX = std::max(maxX, oop.x.isEmpty() ? 2 : oop.x.back());
+        // The scored point: AICR reads the out-of-place busbw of the last row; the last run's.
+        const double key = double(run.result.lastSizeBytes());
+        const auto at = std::find(oop.x.begin(), oop.x.end(), key);
+        p.mark = ChartMark{key, at == oop.x.end() ? run.result.lastOopBusBw() : oop.y.at(at - oop.x.begin()), color.darker(130),
+                           QStringLiteral("scored: %1 GB/s at %2B").arg(chartNumber(run.result.lastOopBusBw()), byteLabel(key))};
+        p.series.push_back(std::move(oop));
+        p.series.push_back(std::move(ip));
+    }
+    if (threshold) {
+        p.lines.push_back(hline(threshold->value, chartcolors::kThreshold, Qt::SolidLine,
+                                QStringLiteral("threshold %1 GB/s (%2)").arg(chartNumber(threshold->value), threshold->written), false));
+        // The pass line's label goes under it, so the two never overlap.
+        p.lines.push_back(hline(threshold->effective(), chartcolors::kTolerance, Qt::DashLine,
+                                QStringLiteral("pass line %1× = %2 GB/s").arg(threshold->tolerance).arg(chartNumber(threshold->effective())),
+                                true));
+        maxY = std::max(maxY, threshold->value);
+    }
+    if (minX <= 0) {
+        minX = 1024;
+        maxX = 8.0 * 1024 * 1024 * 1024;
+    }
+    if (maxY <= 0)
+        maxY = 100;
+    p.xMin = minX / 1.6;
+    p.xMax = maxX * 1.6;
+    p.yMax = maxY * 1.15;
+    p.xTicks = log2Ticks(p.xMin, p.xMax);
+    p.yTicks = linearTicks(p.yMin, p.yMax);
+    spec.empty = p.series.empty();
+    spec.panels.push_back(std::move(p));
+    return spec;
+}
+
+ChartSpec inferenceChartSpec(const validation::InferenceResult* result, const std::vector<validation::ScoredMetric>& metrics) {
+    ChartSpec spec;
+    spec.name = QStringLiteral("inferenceChart");
+    spec.emptyText = QStringLiteral("No inference result");
+    ChartPanel left = barPanel(QStringLiteral("output throughput (tokens/s)"), {QStringLiteral("throughput")});
+    ChartPanel right = barPanel(QStringLiteral("time to first token (ms)"), {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")});
+    const std::optional<validation::ScoredMetric> tput = metricNamed(metrics, QStringLiteral("output-throughput"));
+    const std::optional<validation::ScoredMetric> ttft = metricNamed(metrics, QStringLiteral("ttft-p99"));
+    double maxL = 0, maxR = 0;
+    const bool tputPass = !tput || tput->pass;
+    ChartBars tb{QStringLiteral("throughput"), 0.5, (tputPass ? chartcolors::kPass : chartcolors::kFail).lighter(150),
+                 tputPass ? chartcolors::kPass : chartcolors::kFail, {}};
+    const bool ttftPass = !ttft || ttft->pass;
+    ChartBars rb{QStringLiteral("TTFT"), 0.6, ttftPass ? chartcolors::kTtft.lighter(160) : chartcolors::kFail.lighter(150),
+                 ttftPass ? chartcolors::kTtft : chartcolors::kFail, {}};
+    if (result && result->outputTokensPerSec) {
+        tb.data.emplace_back(1, *result->outputTokensPerSec);
+        maxL = *result->outputTokensPerSec;
+    }
+    if (result) {
+        const std::optional<double> ps[] = {result->ttftMs.p50, result->ttftMs.p90, result->ttftMs.p99};
+        for (int i = 0; i < 3; ++i)
+            if (ps[i]) {
+                rb.data.emplace_back(i + 1, *ps[i]);
+                maxR = std::max(maxR, *ps[i]);
+            }
+    }
+    if (tput && tput->threshold) {
+        const Threshold& t = *tput->threshold;
+        left.lines.push_back(hline(t.value, chartcolors::kThreshold, Qt::SolidLine, QStringLiteral("threshold %1").arg(chartNumber(t.value)), false));
+        left.lines.push_back(hline(t.effective(), chartcolors::kTolerance, Qt::DashLine, QStringLiteral("pass %1×").arg(t.tolerance), true));
+        maxL = std::max(maxL, t.value);
+    }
+    if (ttft && ttft->threshold) {
+        const Threshold& t = *ttft->threshold;
+        // The limit and its 1.1x pass line are close: the higher line's label goes above it, the
+        // lower's below it, so the two never overlap whatever the scale.
+        const bool passAbove = t.effective() >= t.value;
+        right.lines.push_back(hline(t.value, chartcolors::kThreshold, Qt::SolidLine,
+                                    QStringLiteral("p99 limit %1 ms").arg(chartNumber(t.value)), passAbove));
+        right.lines.push_back(hline(t.effective(), chartcolors::kTolerance, Qt::DashLine, QStringLiteral("pass %1×").arg(t.tolerance), !passAbove));
+        maxR = std::max(maxR, t.effective());
+    }
+    left.bars.push_back(std::move(tb));
+    right.bars.push_back(std::move(rb));
+    left.yMax = maxL > 0 ? maxL * 1.2 : 1;
+    right.yMax = maxR > 0 ? maxR * 1.2 : 1;
+    left.yTicks = linearTicks(0, left.yMax);
+    right.yTicks = linearTicks(0, right.yMax);
+    spec.empty = maxL <= 0 && maxR <= 0;
+    spec.panels.push_back(std::move(left));
+    spec.panels.push_back(std::move(right));
+    return spec;
+}
+
+QStringList historySources(const QString& title, const std::vector<store::HistoryPoint>& points) {
+    const bool anyOfTitle = std::any_of(points.begin(), points.end(), [&](const store::HistoryPoint& p) { return p.metric == title; });
+    QStringList out;
+    for (const store::HistoryPoint& p : points)
+        if ((!anyOfTitle || p.metric == title) && !p.source.isEmpty() && !out.contains(p.source))
+            out << p.source;
+    return out;
+}
+
+namespace {
+
+QString historyLegend(const QStringList& sources) {
+    if (sources.isEmpty())
+        return QStringLiteral("measured");
+    if (sources.size() <= 3)
+        return sources.join(QStringLiteral(", "));
+    return QStringLiteral("%1, %2 and %3 more").arg(sources.at(0), sources.at(1)).arg(sources.size() - 2);
+}
+
+std::vector<ChartTick> dateTicks(double min, double max, Qt::TimeSpec spec) {
+    std::vector<ChartTick> out = linearTicks(min, max, 5);
+    for (ChartTick& t : out) {
+        const QDateTime at = QDateTime::fromMSecsSinceEpoch(qint64(t.value * 1000), spec == Qt::UTC ? QTimeZone::utc() : QTimeZone::systemTimeZone());
+        t.label = at.toString(QStringLiteral("yyyy-MM-dd\nHH:mm"));
+    }
+    return out;
+}
+
+} // namespace
+
+ChartSpec historyChartSpec(const QString& title, const std::vector<store::HistoryPoint>& points, Qt::TimeSpec timeSpec) {
+    ChartSpec spec;
+    spec.name = QStringLiteral("historyChart");
+    spec.emptyText = QStringLiteral("No history: the selected recipe has no stored runs with this metric");
+    ChartPanel p;
+    p.xScale = ChartScale::DateTime;
+    p.xLabel = QStringLiteral("run started");
+    p.legend = true;
+    p.legendAlignment = Qt::AlignBottom | Qt::AlignRight;
+    ChartSeries values{historyLegend(historySources(title, points)), {}, {}, chartcolors::kMeasured, 1.2, Qt::SolidLine,
+                       ChartLineStyle::Lines, ChartMarker::None, 0, true};
+    ChartSeries pass = scatter(QStringLiteral("pass"), chartcolors::kPass, ChartMarker::Disc);
+    ChartSeries fail = scatter(QStringLiteral("fail"), chartcolors::kFail, ChartMarker::Disc);
+    ChartSeries unknown = scatter(QStringLiteral("time unknown (drawn at import)"), chartcolors::kMeasured, ChartMarker::HollowCircle, 1.6);
+    ChartSeries threshold{QStringLiteral("pass line (effective threshold)"), {}, {}, chartcolors::kTolerance, 1.6, Qt::DashLine,
+                          ChartLineStyle::StepLeft, ChartMarker::None, 0, true};
+    const bool anyOfTitle = std::any_of(points.begin(), points.end(), [&](const store::HistoryPoint& h) { return h.metric == title; });
+    double maxY = 0;
+    QString unit;
+    for (const store::HistoryPoint& h : points) {
+        if (anyOfTitle && h.metric != title)
+            continue;
+        const double key = double(h.at.toMSecsSinceEpoch()) / 1000.0;
+        values.x << key;
+        values.y << h.value;
+        // An import whose report did not say when it ran: drawn at the import time, hollow.
+        ChartSeries& dot = !h.timeKnown ? unknown : h.pass ? pass : fail;
+        dot.x << key;
+        dot.y << h.value;
+        maxY = std::max(maxY, h.value);
+        if (h.effectiveThreshold) {
+            threshold.x << key;
+            threshold.y << *h.effectiveThreshold;
+            maxY = std::max(maxY, *h.effectiveThreshold);
+        }
+        if (unit.isEmpty())
+            unit = h.unit;
+    }
+    unknown.inLegend = !unknown.x.isEmpty();
+    p.yUnit = unit;
+    p.yLabel = unit.isEmpty() ? title : QStringLiteral("%1 (%2)").arg(title, unit);
+    if (!values.x.isEmpty()) {
+        const double span = std::max(3600.0, values.x.back() - values.x.front());
+        p.xMin = values.x.front() - span * 0.08;
+        p.xMax = values.x.back() + span * 0.08;
+    }
+    p.yMax = maxY > 0 ? maxY * 1.15 : 1;
+    p.xTicks = dateTicks(p.xMin, p.xMax, timeSpec);
+    p.yTicks = linearTicks(0, p.yMax);
+    spec.empty = values.x.isEmpty();
+    p.series = {values, pass, fail, unknown, threshold};
+    spec.panels.push_back(std::move(p));
+    return spec;
+}
+
+} // namespace pb::report

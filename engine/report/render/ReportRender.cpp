@@ -1,0 +1,265 @@
+#include "report/render/ReportRender.h"
+
+#include "report/render/ChartPainter.h"
+
+#include "core/Hash.h"
+#include "db/Database.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QBuffer>
+#include <QHashSeed>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QTextDocument>
+#include <QTimeZone>
+#include <QUrl>
+
+namespace pb::report {
+
+// ---- charts ------------------------------------------------------------------------------------
+
+namespace {
+
+QString slug(const QString& s) {
+    QString out;
+    for (QChar c : s)
+        out += (c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.')) ? c.toLower() : QLatin1Char('-');
+    return out;
+}
+
+std::optional<validation::Threshold> ncclThreshold(const validation::CheckRun& c) {
+    if (c.score)
+        for (const validation::ScoredMetric& m : c.score->metrics)
+            if (m.threshold)
+                return m.threshold;
+    return std::nullopt;
+}
+
+void coordinateSpecs(const CoordinateRuns& cr, std::vector<ReportChartSpec>& out) {
+    const QString base = slug(cr.coordinate);
+    std::vector<NcclRunInput> nccl;
+    std::optional<validation::Threshold> threshold;
+    const validation::CheckRun* inference = nullptr;
+    for (const store::StoredRun& run : cr.runs)
+        for (const validation::CheckRun& c : run.result.checks) {
+            if (c.nccl) {
+                nccl.push_back(NcclRunInput{QStringLiteral("run %1 %2").arg(run.summary.runUid, c.name), *c.nccl});
+                if (std::optional<validation::Threshold> t = ncclThreshold(c))
+                    threshold = t;
+            }
+            if (c.inference)
+                inference = &c; // the newest run's
+        }
+    ChartSpec ncclSpec = ncclChartSpec(nccl, threshold);
+    if (!ncclSpec.empty)
+        out.push_back(ReportChartSpec{cr.coordinate, QStringLiteral("NCCL busbw against message size"),
+                                      QStringLiteral("nccl-%1.png").arg(base), std::move(ncclSpec)});
+    if (inference)
+        out.push_back(ReportChartSpec{
+            cr.coordinate, QStringLiteral("Inference throughput and latency"), QStringLiteral("inference-%1.png").arg(base),
+            inferenceChartSpec(&*inference->inference,
+                               inference->score ? inference->score->metrics : std::vector<validation::ScoredMetric>{})});
+    if (!cr.history.empty())
+        out.push_back(ReportChartSpec{cr.coordinate, QStringLiteral("History: %1").arg(cr.historyMetric),
+                                      QStringLiteral("history-%1.png").arg(base), historyChartSpec(cr.historyMetric, cr.history)});
+}
+
+} // namespace
+
+std::vector<ReportChartSpec> reportChartSpecs(const ReportData& data) {
+    std::vector<ReportChartSpec> out;
+    for (const CoordinateRuns& cr : data.runs)
+        coordinateSpecs(cr, out);
+    return out;
+}
+
+std::vector<ReportChart> renderReportCharts(const ReportData& data, QSize size) {
+    std::vector<ReportChart> out;
+    for (const ReportChartSpec& c : reportChartSpecs(data))
+        out.push_back(ReportChart{c.coordinate, c.title, c.fileName, chartPng(c.spec, size), size});
+    return out;
+}
+
+QImage chartImage(const ReportChart& chart) { return QImage::fromData(chart.png, "PNG"); }
+
+ReportCharts drawnCharts(const std::vector<ReportChart>& charts) { return ReportCharts{charts, true}; }
+
+// ---- PDF ---------------------------------------------------------------------------------------
+
+std::unique_ptr<QTextDocument> reportDocument(const ReportData& data, const std::vector<ReportChart>& charts) {
+    auto doc = std::make_unique<QTextDocument>();
+    // A fixed family: the window's QApplication and the CLI's QGuiApplication lay out the same text.
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPointSizeF(9);
+    doc->setDefaultFont(font);
+    for (const ReportChart& c : charts)
+        doc->addResource(QTextDocument::ImageResource, QUrl(c.fileName), chartImage(c));
+    doc->setHtml(reportHtml(data, drawnCharts(charts), ImageRefs::FileName));
+    return doc;
+}
+
+namespace {
+
+constexpr int kDpi = 96;
+constexpr qreal kFooter = 28; // px at kDpi: the page number line
+
+void setUpWriter(QPdfWriter& writer) {
+    writer.setResolution(kDpi);
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(15, 15, 15, 12),
+                                     QPageLayout::Millimeter));
+}
+
+Status printPdf(QTextDocument& doc, QPdfWriter& writer, const QString& title, int* pageCount) {
+    const int pages = layoutForPdf(doc, writer);
+    const QSizeF body = doc.pageSize();
+    QPainter painter;
+    if (!painter.begin(&writer))
+        return makeError(QStringLiteral("cannot write the PDF"));
+    QFont footerFont = doc.defaultFont();
+    footerFont.setPointSizeF(8);
+    for (int i = 0; i < pages; ++i) {
+        if (i > 0)
+            writer.newPage();
+        painter.save();
+        painter.translate(0, -i * body.height());
+        doc.drawContents(&painter, QRectF(0, i * body.height(), body.width(), body.height()));
+        painter.restore();
+        painter.setFont(footerFont);
+        painter.setPen(QColor(0x55, 0x55, 0x55));
+        const QRectF footer(0, body.height() + 6, body.width(), kFooter - 6);
+        painter.drawText(footer, Qt::AlignLeft | Qt::AlignVCenter, title);
+        painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("Page %1 of %2").arg(i + 1).arg(pages));
+    }
+    painter.end();
+    doc.documentLayout()->setPaintDevice(nullptr);
+    if (pageCount)
+        *pageCount = pages;
+    return {};
+}
+
+// The XMP packet Qt would write, with the given date and id (Qt's own has the time of writing and
+// a random uuid).
+QByteArray xmpMetadata(const QString& title, const QDateTime& created, const QString& id) {
+    const QString date = created.toUTC().toString(Qt::ISODate);
+    return QStringLiteral("<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>\n"
+                          "<x:xmpmeta xmlns:x='adobe:ns:meta/'>\n"
+                          "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>\n"
+                          "<rdf:Description rdf:about='' xmlns:dc='http://purl.org/dc/elements/1.1/'>\n"
+                          "<dc:title><rdf:Alt><rdf:li xml:lang='x-default'>%1</rdf:li></rdf:Alt></dc:title>\n"
+                          "</rdf:Description>\n"
+                          "<rdf:Description rdf:about='' xmlns:xmp='http://ns.adobe.com/xap/1.0/'>\n"
+                          "<xmp:CreatorTool>Proofbench</xmp:CreatorTool>\n"
+                          "<xmp:CreateDate>%2</xmp:CreateDate>\n<xmp:ModifyDate>%2</xmp:ModifyDate>\n"
+                          "<xmp:MetadataDate>%2</xmp:MetadataDate>\n"
+                          "</rdf:Description>\n"
+                          "<rdf:Description rdf:about='' xmlns:xmpMM='http://ns.adobe.com/xap/1.0/mm/'>\n"
+                          "<xmpMM:DocumentID>uuid:%3</xmpMM:DocumentID>\n<xmpMM:InstanceID>uuid:%3</xmpMM:InstanceID>\n"
+                          "</rdf:Description>\n"
+                          "</rdf:RDF>\n</x:xmpmeta>\n<?xpacket end='w'?>\n")
+        .arg(title.toHtmlEscaped(), date, id)
+        .toUtf8();
+}
+
+// Rewrites, in place and at the same length (the cross-reference offsets stay valid), what Qt
+// writes from the clock and from random numbers: the Info dictionary's /CreationDate and the
+// trailer's /ID.
+void pinVolatileFields(QByteArray& pdf, const QDateTime& created, const QByteArray& idHex) {
+    static const QRegularExpression date(QStringLiteral("/CreationDate \\(D:([^)]*)\\)"));
+    static const QRegularExpression id(QStringLiteral("/ID \\[\\s*<([0-9A-Fa-f]+)>\\s*<([0-9A-Fa-f]+)>"));
+    const QString text = QString::fromLatin1(pdf);
+    for (auto it = date.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        const QByteArray value = created.toUTC().toString(QStringLiteral("yyyyMMddHHmmss")).toLatin1() + "Z";
+        pdf.replace(m.capturedStart(1), m.capturedLength(1), value.leftJustified(m.capturedLength(1), ' ', true));
+    }
+    for (auto it = id.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        for (int g = 1; g <= 2; ++g)
+            pdf.replace(m.capturedStart(g), m.capturedLength(g), idHex.repeated(4).left(m.capturedLength(g)));
+    }
+}
+
+} // namespace
+
+int layoutForPdf(QTextDocument& doc, QPdfWriter& writer) {
+    setUpWriter(writer);
+    const QRectF page = writer.pageLayout().paintRectPixels(kDpi);
+    doc.documentLayout()->setPaintDevice(&writer);
+    doc.setPageSize(QSizeF(page.width(), page.height() - kFooter));
+    return doc.pageCount();
+}
+
+int predictPdfPages(QTextDocument& doc) {
+    QBuffer sink;
+    sink.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&sink);
+    const int pages = layoutForPdf(doc, writer);
+    doc.documentLayout()->setPaintDevice(nullptr);
+    return pages;
+}
+
+Result<QByteArray> renderPdf(QTextDocument& doc, const QString& title, const QDateTime& created, int* pages) {
+    // The document id: a digest of what the PDF shows (its HTML and title) and when it was made.
+    const QByteArray idHex = sha256Hex((doc.toHtml() + title + created.toString(Qt::ISODate)).toUtf8()).left(32).toLatin1();
+    const QString uuid = QStringLiteral("%1-%2-%3-%4-%5")
+                             .arg(QString::fromLatin1(idHex.mid(0, 8)), QString::fromLatin1(idHex.mid(8, 4)),
+                                  QString::fromLatin1(idHex.mid(12, 4)), QString::fromLatin1(idHex.mid(16, 4)),
+                                  QString::fromLatin1(idHex.mid(20, 12)));
+    QByteArray bytes;
+    {
+        // Qt's PDF engine keeps the document's fonts in a QHash and writes them in its order, which
+        // follows the process's random hash seed: a fixed seed while printing fixes their order.
+        const struct FixedHashSeed {
+            FixedHashSeed() { QHashSeed::setDeterministicGlobalSeed(); }
+            ~FixedHashSeed() { QHashSeed::resetRandomGlobalSeed(); }
+        } fixedSeed;
+        QBuffer sink(&bytes);
+        sink.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&sink);
+        writer.setTitle(title);
+        writer.setCreator(QStringLiteral("Proofbench"));
+        writer.setDocumentXmpMetadata(xmpMetadata(title, created, uuid));
+        if (Status s = printPdf(doc, writer, title, pages); !s)
+            return s.error();
+    }
+    if (bytes.isEmpty())
+        return makeError(QStringLiteral("the PDF is empty"));
+    pinVolatileFields(bytes, created, idHex);
+    return bytes;
+}
+
+QString pdfTitle(const ReportData& data) {
+    return QStringLiteral("Release review: catalog %1%2")
+        .arg(data.version.label, data.version.isSample() ? QStringLiteral(" (sample data)") : QString());
+}
+
+// ---- output ------------------------------------------------------------------------------------
+
+Result<ops::ReportExportOutcome> writeReport(db::Database& db, const ReportData& data, const std::vector<ReportChart>& charts,
+                                             ReportFormat format, const QString& path) {
+    ops::ReportExportRequest request;
+    request.format = format;
+    request.path = path;
+    request.data = data;
+    request.charts = drawnCharts(charts);
+    if (format == ReportFormat::Pdf) {
+        std::unique_ptr<QTextDocument> doc = reportDocument(data, charts);
+        request.pages = predictPdfPages(*doc);
+        Result<QByteArray> pdf = renderPdf(*doc, pdfTitle(data), data.generatedAt);
+        if (!pdf)
+            return makeError(QStringLiteral("%1: %2").arg(path, pdf.error().toString()));
+        request.pdf = std::move(*pdf);
+    }
+    return ops::exportReport(ops::Context(db), request);
+}
+
+Result<ops::ReportExportOutcome> exportReport(db::Database& db, const ReportOptions& options, ReportFormat format,
+                                              const QString& path) {
+    Result<ReportData> data = collectReport(db, options);
+    if (!data)
+        return data.error();
+    return writeReport(db, *data, renderReportCharts(*data), format, path);
+}
+
+} // namespace pb::report
