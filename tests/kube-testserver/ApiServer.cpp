@@ -976,6 +976,89 @@ bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
     return http.endChunked();
 }
 
+namespace {
+
+using FieldProblem = std::pair<QString, QString>; // the field, and what is wrong with it
+
+// A new object's name (required, an RFC 1123 label or subdomain) and labels.
+std::optional<FieldProblem> metadataProblem(const QString& name, bool labelName, const QJsonObject& labels) {
+    if (name.isEmpty())
+        return FieldProblem{QStringLiteral("metadata.name"), QStringLiteral("Required value: name or generateName is required")};
+    if (!validName(name, !labelName))
+        return FieldProblem{QStringLiteral("metadata.name"),
+                            QStringLiteral("Invalid value: \"%1\": a lowercase RFC 1123 %2 must consist of lower case alphanumeric "
+                                           "characters, '-'%3, and must start and end with an alphanumeric character")
+                                .arg(name, labelName ? QStringLiteral("label") : QStringLiteral("subdomain"),
+                                     labelName ? QString() : QStringLiteral(" or '.'"))};
+    for (auto it = labels.begin(); it != labels.end(); ++it)
+        if (!validLabelKey(it.key()) || !it.value().isString() || !validLabelValue(it.value().toString()))
+            return FieldProblem{QStringLiteral("metadata.labels"), QStringLiteral("Invalid value: \"%1\": a valid label must be an empty string or "
+                                                                                 "consist of alphanumeric characters, '-', '_' or '.'")
+                                                                       .arg(it.value().toVariant().toString())};
+    return std::nullopt;
+}
+
+// A Job needs containers with names and images, and restartPolicy Never or OnFailure.
+std::optional<FieldProblem> jobSpecProblem(const QJsonObject& object) {
+    const QJsonObject podSpec =
+        object.value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject().value(QLatin1String("spec")).toObject();
+    const QJsonArray containers = podSpec.value(QLatin1String("containers")).toArray();
+    if (containers.isEmpty())
+        return FieldProblem{QStringLiteral("spec.template.spec.containers"), QStringLiteral("Required value")};
+    for (qsizetype i = 0; i < containers.size(); ++i) {
+        const QJsonObject c = containers.at(i).toObject();
+        if (c.value(QLatin1String("name")).toString().isEmpty())
+            return FieldProblem{QStringLiteral("spec.template.spec.containers[%1].name").arg(i), QStringLiteral("Required value")};
+        if (c.value(QLatin1String("image")).toString().isEmpty())
+            return FieldProblem{QStringLiteral("spec.template.spec.containers[%1].image").arg(i), QStringLiteral("Required value")};
+    }
+    const QString restart = podSpec.value(QLatin1String("restartPolicy")).toString();
+    if (restart != QLatin1String("Never") && restart != QLatin1String("OnFailure"))
+        return FieldProblem{QStringLiteral("spec.template.spec.restartPolicy"),
+                            restart.isEmpty() ? QStringLiteral("Required value: valid values: \"OnFailure\", \"Never\"")
+                                              : QStringLiteral("Unsupported value: \"%1\": supported values: \"OnFailure\", \"Never\"").arg(restart)};
+    return std::nullopt;
+}
+
+// What the apiserver fills in on a new Job: uid, generation, the controller's labels on the Job and
+// its pod template, pod defaults, spec defaults and the selector.
+void defaultJob(QJsonObject& object, QJsonObject& meta, const QJsonObject& labels, const QString& name) {
+    QJsonObject spec = object.value(QLatin1String("spec")).toObject();
+    QJsonObject templ = spec.value(QLatin1String("template")).toObject();
+    QJsonObject podSpec = templ.value(QLatin1String("spec")).toObject();
+    const QString uid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    meta.insert(QStringLiteral("uid"), uid);
+    meta.insert(QStringLiteral("generation"), 1);
+    QJsonObject jobLabels = labels;
+    jobLabels.insert(QStringLiteral("batch.kubernetes.io/controller-uid"), uid);
+    jobLabels.insert(QStringLiteral("batch.kubernetes.io/job-name"), name);
+    jobLabels.insert(QStringLiteral("controller-uid"), uid);
+    jobLabels.insert(QStringLiteral("job-name"), name);
+    meta.insert(QStringLiteral("labels"), jobLabels);
+    QJsonObject templMeta = metadataOf(templ);
+    QJsonObject templLabels = templMeta.value(QLatin1String("labels")).toObject();
+    for (auto it = jobLabels.begin(); it != jobLabels.end(); ++it)
+        if (it.key().contains(QLatin1String("controller-uid")) || it.key().contains(QLatin1String("job-name")))
+            templLabels.insert(it.key(), it.value());
+    templMeta.insert(QStringLiteral("labels"), templLabels);
+    templ.insert(QStringLiteral("metadata"), templMeta);
+    podSpec.insert(QStringLiteral("dnsPolicy"), podSpec.value(QLatin1String("dnsPolicy")).toString(QStringLiteral("ClusterFirst")));
+    podSpec.insert(QStringLiteral("terminationGracePeriodSeconds"), podSpec.value(QLatin1String("terminationGracePeriodSeconds")).toInt(30));
+    templ.insert(QStringLiteral("spec"), podSpec);
+    spec.insert(QStringLiteral("template"), templ);
+    for (const auto& [key, value] : {std::pair<const char*, QJsonValue>{"parallelism", 1}, {"completions", 1}, {"backoffLimit", 6},
+                                     {"completionMode", QStringLiteral("NonIndexed")}, {"suspend", false},
+                                     {"manualSelector", false}, {"podReplacementPolicy", QStringLiteral("TerminatingOrFailed")}})
+        if (!spec.contains(QLatin1String(key)))
+            spec.insert(QLatin1String(key), value);
+    spec.insert(QStringLiteral("selector"),
+                QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("batch.kubernetes.io/controller-uid"), uid}}}});
+    object.insert(QStringLiteral("spec"), spec);
+    object.insert(QStringLiteral("status"), QJsonObject{});
+}
+
+} // namespace
+
 std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, const QString& ns, QJsonObject object,
                                                    bool dryRun, Failure& failure) {
     QJsonObject meta = metadataOf(object);
@@ -1031,21 +1114,10 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
                                                                          {QStringLiteral("field"), field}}});
         return fail(422, QStringLiteral("Invalid"), invalidHead + field + QStringLiteral(": ") + what, details);
     };
-    if (name.isEmpty())
-        return invalid(QStringLiteral("metadata.name"), QStringLiteral("Required value: name or generateName is required"));
     const bool labelName = type.resource == QLatin1String("namespaces") || type.resource == QLatin1String("jobs");
-    if (!validName(name, !labelName))
-        return invalid(QStringLiteral("metadata.name"),
-                       QStringLiteral("Invalid value: \"%1\": a lowercase RFC 1123 %2 must consist of lower case alphanumeric "
-                                      "characters, '-'%3, and must start and end with an alphanumeric character")
-                           .arg(name, labelName ? QStringLiteral("label") : QStringLiteral("subdomain"),
-                                labelName ? QString() : QStringLiteral(" or '.'")));
     const QJsonObject labels = meta.value(QLatin1String("labels")).toObject();
-    for (auto it = labels.begin(); it != labels.end(); ++it)
-        if (!validLabelKey(it.key()) || !it.value().isString() || !validLabelValue(it.value().toString()))
-            return invalid(QStringLiteral("metadata.labels"), QStringLiteral("Invalid value: \"%1\": a valid label must be an empty string or "
-                                                                            "consist of alphanumeric characters, '-', '_' or '.'")
-                                                                  .arg(it.value().toVariant().toString()));
+    if (const std::optional<FieldProblem> p = metadataProblem(name, labelName, labels))
+        return invalid(p->first, p->second);
 
     for (qsizetype i = 0; i < conflictsLeft_.size(); ++i)
         if (name.startsWith(conflictsLeft_.at(i))) {  // injected fault: one spurious conflict per prefix
@@ -1076,53 +1148,9 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
         if (ref.value(QLatin1String("name")).toString().isEmpty() || ref.value(QLatin1String("kind")).toString().isEmpty())
             return invalid(QStringLiteral("roleRef.name"), QStringLiteral("Required value"));
     } else if (type.resource == QLatin1String("jobs")) {
-        QJsonObject spec = object.value(QLatin1String("spec")).toObject();
-        QJsonObject templ = spec.value(QLatin1String("template")).toObject();
-        QJsonObject podSpec = templ.value(QLatin1String("spec")).toObject();
-        const QJsonArray containers = podSpec.value(QLatin1String("containers")).toArray();
-        if (containers.isEmpty())
-            return invalid(QStringLiteral("spec.template.spec.containers"), QStringLiteral("Required value"));
-        for (qsizetype i = 0; i < containers.size(); ++i) {
-            const QJsonObject c = containers.at(i).toObject();
-            if (c.value(QLatin1String("name")).toString().isEmpty())
-                return invalid(QStringLiteral("spec.template.spec.containers[%1].name").arg(i), QStringLiteral("Required value"));
-            if (c.value(QLatin1String("image")).toString().isEmpty())
-                return invalid(QStringLiteral("spec.template.spec.containers[%1].image").arg(i), QStringLiteral("Required value"));
-        }
-        const QString restart = podSpec.value(QLatin1String("restartPolicy")).toString();
-        if (restart != QLatin1String("Never") && restart != QLatin1String("OnFailure"))
-            return invalid(QStringLiteral("spec.template.spec.restartPolicy"),
-                           restart.isEmpty() ? QStringLiteral("Required value: valid values: \"OnFailure\", \"Never\"")
-                                             : QStringLiteral("Unsupported value: \"%1\": supported values: \"OnFailure\", \"Never\"").arg(restart));
-        const QString uid = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        meta.insert(QStringLiteral("uid"), uid);
-        meta.insert(QStringLiteral("generation"), 1);
-        QJsonObject jobLabels = labels;
-        jobLabels.insert(QStringLiteral("batch.kubernetes.io/controller-uid"), uid);
-        jobLabels.insert(QStringLiteral("batch.kubernetes.io/job-name"), name);
-        jobLabels.insert(QStringLiteral("controller-uid"), uid);
-        jobLabels.insert(QStringLiteral("job-name"), name);
-        meta.insert(QStringLiteral("labels"), jobLabels);
-        QJsonObject templMeta = metadataOf(templ);
-        QJsonObject templLabels = templMeta.value(QLatin1String("labels")).toObject();
-        for (auto it = jobLabels.begin(); it != jobLabels.end(); ++it)
-            if (it.key().contains(QLatin1String("controller-uid")) || it.key().contains(QLatin1String("job-name")))
-                templLabels.insert(it.key(), it.value());
-        templMeta.insert(QStringLiteral("labels"), templLabels);
-        templ.insert(QStringLiteral("metadata"), templMeta);
-        podSpec.insert(QStringLiteral("dnsPolicy"), podSpec.value(QLatin1String("dnsPolicy")).toString(QStringLiteral("ClusterFirst")));
-        podSpec.insert(QStringLiteral("terminationGracePeriodSeconds"), podSpec.value(QLatin1String("terminationGracePeriodSeconds")).toInt(30));
-        templ.insert(QStringLiteral("spec"), podSpec);
-        spec.insert(QStringLiteral("template"), templ);
-        for (const auto& [key, value] : {std::pair<const char*, QJsonValue>{"parallelism", 1}, {"completions", 1}, {"backoffLimit", 6},
-                                         {"completionMode", QStringLiteral("NonIndexed")}, {"suspend", false},
-                                         {"manualSelector", false}, {"podReplacementPolicy", QStringLiteral("TerminatingOrFailed")}})
-            if (!spec.contains(QLatin1String(key)))
-                spec.insert(QLatin1String(key), value);
-        spec.insert(QStringLiteral("selector"),
-                    QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("batch.kubernetes.io/controller-uid"), uid}}}});
-        object.insert(QStringLiteral("spec"), spec);
-        object.insert(QStringLiteral("status"), QJsonObject{});
+        if (const std::optional<FieldProblem> p = jobSpecProblem(object))
+            return invalid(p->first, p->second);
+        defaultJob(object, meta, labels, name);
     }
     object.insert(QStringLiteral("metadata"), meta);
     if (dryRun) {
