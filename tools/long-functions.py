@@ -12,7 +12,8 @@ Why not clang-tidy: readability-function-size (LineThreshold 99) over build/asan
 agrees with this scan on engine/validation/Runner.cpp but parses every translation unit: about 5 s
 of CPU per file here (4 min of wall time for Runner.cpp on the shared two cores), so half an hour or
 more for the tree, against under a second for this scan. To cross-check one file:
-  clang-tidy -p build/asan --quiet --extra-arg=-Wno-unknown-warning-option -checks='-*,readability-function-size' \
+  clang-tidy -p build/asan --quiet --extra-arg=-Wno-unknown-warning-option
+    -checks='-*,readability-function-size'
     -config='{CheckOptions: [{key: readability-function-size.LineThreshold, value: 99}]}' FILE
 
 usage: tools/long-functions.py [--threshold N] [--max N] [paths...]
