@@ -869,6 +869,36 @@ bool ApiServer::list(Exchange& http, const Request& request, const Route& r) {
                      {QStringLiteral("items"), array}});
 }
 
+namespace {
+
+// Where a watch starts: 0 (no version, or "0": the current state first) or the version given;
+// nullopt when the parameter is not a non-negative integer.
+std::optional<qint64> watchStart(const QString& rvParam) {
+    if (rvParam.isEmpty() || rvParam == QLatin1String("0"))
+        return 0;
+    bool ok = false;
+    const qint64 from = rvParam.toLongLong(&ok);
+    if (!ok || from < 0)
+        return std::nullopt;
+    return from;
+}
+
+// How long a watch stays open: timeoutSeconds (not below 0), else 30 minutes.
+int watchTimeoutSeconds(const Request& request) {
+    if (!request.hasParam(QStringLiteral("timeoutSeconds")))
+        return 1800;
+    return std::max(0, request.param(QStringLiteral("timeoutSeconds")).toInt());
+}
+
+// A BOOKMARK event's object: the kind and the resource version reached.
+QJsonObject bookmarkObject(const ResourceType& type, qint64 rv) {
+    return QJsonObject{{QStringLiteral("kind"), type.kind},
+                       {QStringLiteral("apiVersion"), type.apiVersion()},
+                       {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(rv)}}}};
+}
+
+} // namespace
+
 bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
     QString error;
     const auto labels = parseLabelSelector(request.param(QStringLiteral("labelSelector")), &error);
@@ -876,20 +906,14 @@ bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
     if (!labels || !fields)
         return sendStatus(http, request, 400, QStringLiteral("BadRequest"), error);
     const QString rvParam = request.param(QStringLiteral("resourceVersion"));
-    qint64 from = 0;
-    if (!rvParam.isEmpty() && rvParam != QLatin1String("0")) {
-        bool ok = false;
-        from = rvParam.toLongLong(&ok);
-        if (!ok || from < 0)
-            return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                              QStringLiteral("resourceVersion: Invalid value: \"%1\": must be a non-negative integer").arg(rvParam));
-    }
+    const std::optional<qint64> watchedFrom = watchStart(rvParam);
+    if (!watchedFrom)
+        return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
+                          QStringLiteral("resourceVersion: Invalid value: \"%1\": must be a non-negative integer").arg(rvParam));
+    const qint64 from = *watchedFrom;
     const bool bookmarks = truthy(request.param(QStringLiteral("allowWatchBookmarks")));
     const bool table = wantsTable(request);
-    int timeoutSeconds = 1800;
-    if (request.hasParam(QStringLiteral("timeoutSeconds")))
-        timeoutSeconds = std::max(0, request.param(QStringLiteral("timeoutSeconds")).toInt());
-    const auto deadline = Clock::now() + std::chrono::seconds(timeoutSeconds);
+    const auto deadline = Clock::now() + std::chrono::seconds(watchTimeoutSeconds(request));
     const int dropAfter = script_.faults.dropWatchAfterEvents;
     const ResourceType& type = *r.type;
 
@@ -967,10 +991,7 @@ bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
                 pending += line(it->type, it->object);
         last = store_.currentRv();
         if (pending.isEmpty() && bookmarks && Clock::now() - lastWrite >= bookmarkEvery) {
-            pending += line("BOOKMARK", QJsonObject{{QStringLiteral("kind"), type.kind},
-                                                    {QStringLiteral("apiVersion"), type.apiVersion()},
-                                                    {QStringLiteral("metadata"),
-                                                     QJsonObject{{QStringLiteral("resourceVersion"), QString::number(last)}}}});
+            pending += line("BOOKMARK", bookmarkObject(type, last));
         }
     }
     return http.endChunked();
@@ -1059,6 +1080,41 @@ void defaultJob(QJsonObject& object, QJsonObject& meta, const QJsonObject& label
 
 } // namespace
 
+// A namespaced create: refused when the body names another namespace, or the namespace is missing
+// or being terminated.
+std::optional<ApiServer::Failure> ApiServer::namespaceRefusal(const ResourceType& type, const QString& ns,
+                                                              const QJsonObject& meta) {
+    const QString bodyNs = meta.value(QLatin1String("namespace")).toString();
+    if (!bodyNs.isEmpty() && bodyNs != ns)
+        return Failure{
+            400,
+            QStringLiteral("BadRequest"),
+            QStringLiteral(
+                "the namespace of the provided object does not match the namespace sent on the request"),
+            {}};
+    const QJsonObject* nsObject = store_.find(QStringLiteral("namespaces"), {}, ns);
+    if (!nsObject)
+        return Failure{404, QStringLiteral("NotFound"), QStringLiteral("namespaces \"%1\" not found").arg(ns),
+                       QJsonObject{{QStringLiteral("name"), ns},
+                                   {QStringLiteral("kind"), QStringLiteral("namespaces")}}};
+    if (metadataOf(*nsObject).contains(QLatin1String("deletionTimestamp"))) {
+        const QString objectName = meta.value(QLatin1String("name")).toString();
+        QJsonObject details = detailsFor(type, objectName);
+        details.insert(
+            QStringLiteral("causes"),
+            QJsonArray{QJsonObject{
+                {QStringLiteral("reason"), QStringLiteral("NamespaceTerminating")},
+                {QStringLiteral("message"), QStringLiteral("namespace %1 is being terminated").arg(ns)},
+                {QStringLiteral("field"), QStringLiteral("metadata.namespace")}}});
+        return Failure{403, QStringLiteral("Forbidden"),
+                       QStringLiteral("%1 \"%2\" is forbidden: unable to create new content in namespace %3 "
+                                      "because it is being terminated")
+                           .arg(type.qualified(), objectName, ns),
+                       details};
+    }
+    return std::nullopt;
+}
+
 std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, const QString& ns, QJsonObject object,
                                                    bool dryRun, Failure& failure) {
     QJsonObject meta = metadataOf(object);
@@ -1073,26 +1129,8 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
     object.insert(QStringLiteral("kind"), type.kind);
     object.insert(QStringLiteral("apiVersion"), type.apiVersion());
     if (type.namespaced) {
-        const QString bodyNs = meta.value(QLatin1String("namespace")).toString();
-        if (!bodyNs.isEmpty() && bodyNs != ns)
-            return fail(400, QStringLiteral("BadRequest"),
-                        QStringLiteral("the namespace of the provided object does not match the namespace sent on the request"));
-        const QJsonObject* nsObject = store_.find(QStringLiteral("namespaces"), {}, ns);
-        if (!nsObject)
-            return fail(404, QStringLiteral("NotFound"), QStringLiteral("namespaces \"%1\" not found").arg(ns),
-                        QJsonObject{{QStringLiteral("name"), ns}, {QStringLiteral("kind"), QStringLiteral("namespaces")}});
-        if (metadataOf(*nsObject).contains(QLatin1String("deletionTimestamp"))) {
-            const QString objectName = meta.value(QLatin1String("name")).toString();
-            QJsonObject details = detailsFor(type, objectName);
-            details.insert(QStringLiteral("causes"),
-                           QJsonArray{QJsonObject{{QStringLiteral("reason"), QStringLiteral("NamespaceTerminating")},
-                                                  {QStringLiteral("message"), QStringLiteral("namespace %1 is being terminated").arg(ns)},
-                                                  {QStringLiteral("field"), QStringLiteral("metadata.namespace")}}});
-            return fail(403, QStringLiteral("Forbidden"),
-                        QStringLiteral("%1 \"%2\" is forbidden: unable to create new content in namespace %3 because it is being terminated")
-                            .arg(type.qualified(), objectName, ns),
-                        details);
-        }
+        if (const std::optional<Failure> refused = namespaceRefusal(type, ns, meta))
+            return fail(refused->code, refused->reason, refused->message, refused->details);
         meta.insert(QStringLiteral("namespace"), ns);
     } else {
         meta.remove(QStringLiteral("namespace"));
