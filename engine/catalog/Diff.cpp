@@ -420,12 +420,11 @@ QString apiVersionsOf(const std::vector<Overlay>& docs, const QString& kind) {
 
 } // namespace
 
-CatalogDiff diffCatalogs(const Catalog& from, const Catalog& to, const QString& fromLabel, const QString& toLabel) {
-    CatalogDiff d;
-    d.fromLabel = fromLabel;
-    d.toLabel = toLabel;
-    d.fromVersion = versionLabelOf(fromLabel);
-    d.toVersion = versionLabelOf(toLabel);
+namespace {
+
+// The documents: overlays, mixins, registry entries and validators added, removed or changed,
+// with their changed fields and whether only versions moved.
+void diffDocuments(CatalogDiff& d, const Catalog& from, const Catalog& to) {
     auto overlayName = [](const Overlay& o) { return o.name; };
     const std::function<bool(const Overlay&, const Overlay&)> sameDoc = [](const Overlay& a, const Overlay& b) {
         return a.specNode == b.specNode && a.apiVersion.text == b.apiVersion.text && a.kind == b.kind;
@@ -462,18 +461,22 @@ CatalogDiff diffCatalogs(const Catalog& from, const Catalog& to, const QString& 
             markVersionOnly(n.fields, d.fromVersion, d.toVersion);
             n.versionOnly = n.change == Change::Changed && allVersionOnly(n.fields);
         }
+}
 
+// Every leaf that resolves, by leaf overlay name (without a builder version, so only the catalog differs).
+std::map<QString, RecipeResult> resolvedLeaves(const Catalog& cat) {
     ResolveOptions opt;
     opt.builderVersion.clear();
-    std::map<QString, RecipeResult> ra, rb;
-    for (LeafResolution& lr : resolveAllLeaves(from, opt))
+    std::map<QString, RecipeResult> out;
+    for (LeafResolution& lr : resolveAllLeaves(cat, opt))
         if (lr.result)
-            ra.emplace(lr.leaf, std::move(*lr.result));
-    for (LeafResolution& lr : resolveAllLeaves(to, opt))
-        if (lr.result)
-            rb.emplace(lr.leaf, std::move(*lr.result));
+            out.emplace(lr.leaf, std::move(*lr.result));
+    return out;
+}
 
-    // Formats: the apiVersions each kind of document uses, on each side.
+// Formats: the apiVersions each kind of document uses, on each side.
+void diffFormats(CatalogDiff& d, const Catalog& from, const Catalog& to, const std::map<QString, RecipeResult>& ra,
+                 const std::map<QString, RecipeResult>& rb) {
     auto formatRow = [&](const QString& kind, const QString& a, const QString& b) {
         if (a.isEmpty() && b.isEmpty())
             return;
@@ -501,7 +504,12 @@ CatalogDiff diffCatalogs(const Catalog& from, const Catalog& to, const QString& 
     formatRow(QStringLiteral("ValidatorCatalog"), from.hasValidators ? from.validators.apiVersion.text : QString(),
               to.hasValidators ? to.validators.apiVersion.text : QString());
     formatRow(QStringLiteral("RecipeResult"), resultApis(ra), resultApis(rb));
+}
 
+// Leaves: each resolved recipe's evidence digest on both sides, what changed in it, and how often
+// each component's version moved across them.
+void diffLeaves(CatalogDiff& d, const std::map<QString, RecipeResult>& ra, const std::map<QString, RecipeResult>& rb,
+                const QString& fromLabel, const QString& toLabel) {
     std::set<QString> leaves;
     for (const auto& [k, v] : ra)
         leaves.insert(k);
@@ -535,6 +543,20 @@ CatalogDiff diffCatalogs(const Catalog& from, const Catalog& to, const QString& 
         d.componentMoves.emplace_back(name, n);
     std::stable_sort(d.componentMoves.begin(), d.componentMoves.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
+}
+
+} // namespace
+
+CatalogDiff diffCatalogs(const Catalog& from, const Catalog& to, const QString& fromLabel, const QString& toLabel) {
+    CatalogDiff d;
+    d.fromLabel = fromLabel;
+    d.toLabel = toLabel;
+    d.fromVersion = versionLabelOf(fromLabel);
+    d.toVersion = versionLabelOf(toLabel);
+    diffDocuments(d, from, to);
+    const std::map<QString, RecipeResult> ra = resolvedLeaves(from), rb = resolvedLeaves(to);
+    diffFormats(d, from, to, ra, rb);
+    diffLeaves(d, ra, rb, fromLabel, toLabel);
     return d;
 }
 

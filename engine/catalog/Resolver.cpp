@@ -558,13 +558,11 @@ Result<Criteria> parseUserCriteria(const Catalog& cat, const QMap<QString, QStri
     return c;
 }
 
-Result<RecipeResult> resolve(const Catalog& cat, const Criteria& query, const ResolveOptions& opt) {
-    const Overlay* base = cat.overlay(QStringLiteral("base"));
-    if (!base)
-        return makeError(QStringLiteral("the catalog has no base overlay"), cat.root);
-    const Era era = eraOf(cat);
+namespace {
 
-    // 1-2. Candidates: overlays with criteria matching the query, minus ancestors of other matches.
+// Steps 1-3: the overlays whose criteria match the query, minus ancestors of other matches, least
+// specific first (ties by name), each as its chain from base.
+Result<std::vector<QStringList>> candidateChains(const Catalog& cat, const Criteria& query) {
     QStringList matches;
     for (const Overlay& o : cat.overlays)
         if (o.name != QLatin1String("base") && o.spec.hasCriteria && o.spec.criteria.matches(query))
@@ -603,8 +601,12 @@ Result<RecipeResult> resolve(const Catalog& cat, const Criteria& query, const Re
         }
         chains.push_back(*chain);
     }
+    return chains;
+}
 
-    // The one profile declaration of the composition, if any.
+// The one profile declaration of the composition, if any (null when none).
+Result<const Overlay*> profileDeclaration(const Catalog& cat, const Overlay* base, const std::vector<QStringList>& chains,
+                                          const ResolveOptions& opt) {
     const Overlay* declaring = base->spec.profile.isMap() ? base : nullptr;
     for (const QStringList& chain : chains)
         for (const QString& name : chain) {
@@ -621,6 +623,96 @@ Result<RecipeResult> resolve(const Catalog& cat, const Criteria& query, const Re
     if (!declaring && !opt.profiles.isEmpty())
         return makeError(QStringLiteral("--profile %1: no overlay of this recipe declares a profile")
                              .arg(opt.profiles.firstKey()));
+    return declaring;
+}
+
+// A mixin may add namespace, manifestFiles or preManifestFiles to a component already in the recipe.
+Status checkMixinComponent(const ComponentRef& c, const QString& file) {
+    const std::pair<const char*, bool> set[] = {
+        {"chart", !c.chart.isEmpty()},       {"type", !c.type.isEmpty()},
+        {"source", !c.source.isEmpty()},     {"version", !c.version.isEmpty()},
+        {"tag", !c.tag.isEmpty()},           {"path", !c.path.isEmpty()},
+        {"valuesFile", !c.valuesFile.isEmpty()}, {"overrides", nonEmpty(c.overrides)},
+        {"patches", nonEmpty(c.patches)},    {"dependencyRefs", !c.dependencyRefs.isEmpty()},
+        {"cleanup", c.cleanup},              {"expectedResources", nonEmpty(c.expectedResources)},
+        {"healthCheckAsserts", !c.healthCheckAsserts.isEmpty()}, {"healthCheckSkip", c.healthCheckSkip}};
+    for (const auto& [field, isSet] : set)
+        if (isSet)
+            return makeError(QStringLiteral("mixin component '%1' is already in the recipe; a mixin may only "
+                                            "add namespace, manifestFiles or preManifestFiles to it, not %2")
+                                 .arg(c.name, QLatin1String(field)),
+                             file, c.line, QStringLiteral("spec.componentRefs"));
+    return {};
+}
+
+// Step 5: the mixins after the chain; none may redefine a constraint or a component's fields.
+Status applyMixins(const Catalog& cat, const QStringList& mixins, Accumulator& acc) {
+    QSet<QString> existingConstraints, existingComponents;
+    for (const Constraint& c : acc.constraints)
+        existingConstraints.insert(c.name);
+    for (const ComponentRef& c : acc.components)
+        existingComponents.insert(c.name);
+    for (const QString& m : std::as_const(mixins)) {
+        const Overlay* mix = cat.mixin(m);
+        if (!mix)
+            return makeError(QStringLiteral("mixin '%1' does not exist").arg(m), cat.root, 0, QStringLiteral("spec.mixins"));
+        const QString file = overlayFile(cat, *mix);
+        for (const Constraint& c : mix->spec.constraints)
+            if (existingConstraints.contains(c.name))
+                return makeError(QStringLiteral("mixin constraint '%1' conflicts with the overlays or another mixin")
+                                     .arg(c.name),
+                                 file, 0, QStringLiteral("spec.constraints"));
+        for (const ComponentRef& c : mix->spec.componentRefs) {
+            if (!existingComponents.contains(c.name))
+                continue;
+            if (Status st = checkMixinComponent(c, file); !st)
+                return st;
+        }
+        acc.merge(mix->spec.constraints, mix->spec.componentRefs);
+        for (const Constraint& c : mix->spec.constraints)
+            existingConstraints.insert(c.name);
+        for (const ComponentRef& c : mix->spec.componentRefs)
+            existingComponents.insert(c.name);
+    }
+    return {};
+}
+
+// Step 6: every dimension the query states is carried by an applied overlay.
+Status checkCoverage(const Catalog& cat, const Criteria& query, const QStringList& applied) {
+    for (const QString& d : Criteria::dimensions()) {
+        const QString want = query.get(d);
+        if (isWildValue(want))
+            continue;
+        bool carried = false;
+        for (const QString& name : std::as_const(applied))
+            if (cat.overlay(name)->spec.criteria.get(d) == want)
+                carried = true;
+        if (!carried)
+            return makeError(QStringLiteral("no overlay covers %1=%2 (applied: %3)")
+                                 .arg(d, want, applied.join(QStringLiteral(", "))),
+                             cat.root, 0, QStringLiteral("criteria.%1").arg(d));
+    }
+    return {};
+}
+
+} // namespace
+
+Result<RecipeResult> resolve(const Catalog& cat, const Criteria& query, const ResolveOptions& opt) {
+    const Overlay* base = cat.overlay(QStringLiteral("base"));
+    if (!base)
+        return makeError(QStringLiteral("the catalog has no base overlay"), cat.root);
+    const Era era = eraOf(cat);
+
+    // 1-3. Candidates, each as its chain.
+    Result<std::vector<QStringList>> candidates = candidateChains(cat, query);
+    if (!candidates)
+        return candidates.error();
+    const std::vector<QStringList>& chains = *candidates;
+
+    Result<const Overlay*> declared = profileDeclaration(cat, base, chains, opt);
+    if (!declared)
+        return declared.error();
+    const Overlay* declaring = *declared;
 
     // 4. Seed with base, then apply each candidate's chain root -> leaf, each overlay once.
     Accumulator acc;
@@ -642,60 +734,12 @@ Result<RecipeResult> resolve(const Catalog& cat, const Criteria& query, const Re
     }
 
     // 5. Mixins after the chain.
-    QSet<QString> existingConstraints, existingComponents;
-    for (const Constraint& c : acc.constraints)
-        existingConstraints.insert(c.name);
-    for (const ComponentRef& c : acc.components)
-        existingComponents.insert(c.name);
-    for (const QString& m : std::as_const(mixins)) {
-        const Overlay* mix = cat.mixin(m);
-        if (!mix)
-            return makeError(QStringLiteral("mixin '%1' does not exist").arg(m), cat.root, 0, QStringLiteral("spec.mixins"));
-        const QString file = overlayFile(cat, *mix);
-        for (const Constraint& c : mix->spec.constraints)
-            if (existingConstraints.contains(c.name))
-                return makeError(QStringLiteral("mixin constraint '%1' conflicts with the overlays or another mixin")
-                                     .arg(c.name),
-                                 file, 0, QStringLiteral("spec.constraints"));
-        for (const ComponentRef& c : mix->spec.componentRefs) {
-            if (!existingComponents.contains(c.name))
-                continue;
-            const std::pair<const char*, bool> set[] = {
-                {"chart", !c.chart.isEmpty()},       {"type", !c.type.isEmpty()},
-                {"source", !c.source.isEmpty()},     {"version", !c.version.isEmpty()},
-                {"tag", !c.tag.isEmpty()},           {"path", !c.path.isEmpty()},
-                {"valuesFile", !c.valuesFile.isEmpty()}, {"overrides", nonEmpty(c.overrides)},
-                {"patches", nonEmpty(c.patches)},    {"dependencyRefs", !c.dependencyRefs.isEmpty()},
-                {"cleanup", c.cleanup},              {"expectedResources", nonEmpty(c.expectedResources)},
-                {"healthCheckAsserts", !c.healthCheckAsserts.isEmpty()}, {"healthCheckSkip", c.healthCheckSkip}};
-            for (const auto& [field, isSet] : set)
-                if (isSet)
-                    return makeError(QStringLiteral("mixin component '%1' is already in the recipe; a mixin may only "
-                                                    "add namespace, manifestFiles or preManifestFiles to it, not %2")
-                                         .arg(c.name, QLatin1String(field)),
-                                     file, c.line, QStringLiteral("spec.componentRefs"));
-        }
-        acc.merge(mix->spec.constraints, mix->spec.componentRefs);
-        for (const Constraint& c : mix->spec.constraints)
-            existingConstraints.insert(c.name);
-        for (const ComponentRef& c : mix->spec.componentRefs)
-            existingComponents.insert(c.name);
-    }
+    if (Status st = applyMixins(cat, mixins, acc); !st)
+        return st.error();
 
-    // 6. Coverage: every dimension the query states is carried by an applied overlay.
-    for (const QString& d : Criteria::dimensions()) {
-        const QString want = query.get(d);
-        if (isWildValue(want))
-            continue;
-        bool carried = false;
-        for (const QString& name : std::as_const(applied))
-            if (cat.overlay(name)->spec.criteria.get(d) == want)
-                carried = true;
-        if (!carried)
-            return makeError(QStringLiteral("no overlay covers %1=%2 (applied: %3)")
-                                 .arg(d, want, applied.join(QStringLiteral(", "))),
-                             cat.root, 0, QStringLiteral("criteria.%1").arg(d));
-    }
+    // 6. Coverage.
+    if (Status st = checkCoverage(cat, query, applied); !st)
+        return st.error();
 
     RecipeResult r;
     // 7. Profile value, then dependency checks and order, registry defaults.

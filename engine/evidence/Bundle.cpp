@@ -368,25 +368,16 @@ QString verifyAttestation(const SummaryBundle& b, const QJsonObject& statement, 
 
 } // namespace
 
-BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const SignatureCheck* signature) {
-    BundleCheck c;
-    auto step = [&](const QString& name, StepStatus s, const QString& detail) { c.steps.push_back({name, s, detail}); };
-    bool invalid = false, incomplete = false;
+namespace {
 
-    // Statement and predicate.
-    const QByteArray statementBytes = b.files.value(QStringLiteral("statement.intoto.json"));
-    QJsonParseError perr{};
-    const QJsonDocument sdoc = QJsonDocument::fromJson(statementBytes, &perr);
-    if (statementBytes.isEmpty() || perr.error != QJsonParseError::NoError || !sdoc.isObject()) {
-        step(QStringLiteral("predicate-parse"), StepStatus::Failed,
-             statementBytes.isEmpty() ? QStringLiteral("statement.intoto.json is missing")
-                                      : QStringLiteral("statement.intoto.json is not JSON: %1").arg(perr.errorString()));
-        c.exitCode = 2;
-        return c;
-    }
-    const Predicate pred = readPredicate(sdoc.object());
-    c.predicate = pred;
-    const PredicateVersion pv = predicateVersionOf(pred.type);
+void addStep(BundleCheck& c, const QString& name, StepStatus s, const QString& detail) {
+    c.steps.push_back({name, s, detail});
+}
+
+// The predicate's type and the fields every check below needs; true when it is invalid.
+bool checkPredicate(BundleCheck& c, const Predicate& pred, PredicateVersion pv) {
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) { addStep(c, name, s, detail); };
+    bool invalid = false;
     if (pv == PredicateVersion::Unknown) {
         step(QStringLiteral("predicate-parse"), StepStatus::Failed, QStringLiteral("unknown predicate type '%1'").arg(pred.type));
         invalid = true;
@@ -397,14 +388,19 @@ BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const Si
         step(QStringLiteral("predicate-parse"), StepStatus::Passed,
              QStringLiteral("%1, recipe %2, attested %3 by aicr %4").arg(pred.type, pred.recipeName, pred.attestedAt, pred.aicrVersion));
     }
+    return invalid;
+}
 
-    // Signature: present or pending; checked by the verify issue.
+// Signature: present or pending; verified offline when a trusted root is given. True when invalid.
+bool checkSignature(BundleCheck& c, const SummaryBundle& b, const QJsonObject& statement, const Pointer* pointer, const SignatureCheck* signature) {
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) { addStep(c, name, s, detail); };
+    bool invalid = false;
     c.signaturePresent = b.files.contains(QStringLiteral("attestation.intoto.jsonl"));
     if (c.signaturePresent && (!signature || !signature->root)) {
         step(QStringLiteral("signature-verify"), StepStatus::Skipped,
              QStringLiteral("signature not checked: no trusted root (import Sigstore's trusted_root.json)"));
     } else if (c.signaturePresent) {
-        const QString problem = verifyAttestation(b, sdoc.object(), pointer, *signature, c);
+        const QString problem = verifyAttestation(b, statement, pointer, *signature, c);
         if (problem.isEmpty()) {
             const auto& cert = c.signature->certificate;
             step(QStringLiteral("signature-verify"), StepStatus::Passed,
@@ -424,8 +420,14 @@ BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const Si
     } else {
         step(QStringLiteral("signature-verify"), StepStatus::Skipped, QStringLiteral("pending signature (unsigned bundle)"));
     }
+    return invalid;
+}
 
-    // Pointer <-> predicate coherence.
+// Pointer <-> predicate coherence (when the bundle came with a pointer). True when invalid.
+bool checkPointerCoherence(BundleCheck& c, const SummaryBundle& b, const Pointer& p, const Predicate& pred) {
+    const Pointer* pointer = &p;
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) { addStep(c, name, s, detail); };
+    bool invalid = false;
     if (pointer) {
         QStringList problems;
         if (pointer->recipe != pred.recipeName)
@@ -444,61 +446,75 @@ BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const Si
              problems.isEmpty() ? QStringLiteral("pointer and predicate agree") : problems.join(QStringLiteral("; ")));
         invalid = invalid || !problems.isEmpty();
     }
+    return invalid;
+}
 
-    // Manifest.
+// What differs between the files and manifest.json (every listed file's size and sha256, no
+// unlisted file, a CTRF report per phase with the predicate's digest); the CTRF reports go to `c`.
+QStringList manifestProblems(BundleCheck& c, const SummaryBundle& b, const Predicate& pred, const QByteArray& manifestBytes, qsizetype& listedCount) {
+    QStringList problems;
+    const QString actual = QStringLiteral("sha256:") + sha256Hex(manifestBytes);
+    if (actual != pred.manifestDigest)
+        problems << QStringLiteral("sha256(manifest.json) is %1, the predicate says %2").arg(actual, pred.manifestDigest);
+    const QJsonArray listed = QJsonDocument::fromJson(manifestBytes).object().value(QStringLiteral("files")).toArray();
+    listedCount = listed.size();
+    if (pred.manifestFileCount >= 0 && pred.manifestFileCount != listed.size())
+        problems << QStringLiteral("manifest lists %1 files, the predicate says %2").arg(listed.size()).arg(pred.manifestFileCount);
+    QSet<QString> managed{QStringLiteral("manifest.json"), QStringLiteral("statement.intoto.json"),
+                          QStringLiteral("attestation.intoto.jsonl")};
+    for (const QJsonValue& v : listed) {
+        const QJsonObject f = v.toObject();
+        const QString path = f.value(QStringLiteral("path")).toString();
+        managed.insert(path);
+        if (!b.files.contains(path)) {
+            problems << QStringLiteral("%1: listed but missing").arg(path);
+            continue;
+        }
+        const QByteArray& bytes = b.files[path];
+        if (f.value(QStringLiteral("size")).toInteger() != bytes.size())
+            problems << QStringLiteral("%1: size %2, manifest says %3").arg(path).arg(bytes.size()).arg(f.value(QStringLiteral("size")).toInteger());
+        const QString sum = QStringLiteral("sha256:") + sha256Hex(bytes);
+        if (sum != f.value(QStringLiteral("sha256")).toString())
+            problems << QStringLiteral("%1: sha256 differs from the manifest").arg(path);
+    }
+    for (auto it = b.files.cbegin(); it != b.files.cend(); ++it)
+        if (!managed.contains(it.key()))
+            problems << QStringLiteral("%1: not listed in the manifest (unmanaged file)").arg(it.key());
+    for (auto it = pred.phases.cbegin(); it != pred.phases.cend(); ++it) {
+        const QString file = QStringLiteral("ctrf/%1.json").arg(it.key());
+        if (!b.files.contains(file)) {
+            problems << QStringLiteral("%1: phase %2 has no CTRF report").arg(file, it.key());
+            continue;
+        }
+        if (!it->ctrfDigest.isEmpty() && QStringLiteral("sha256:") + sha256Hex(b.files[file]) != it->ctrfDigest)
+            problems << QStringLiteral("%1: digest differs from the predicate's ctrfDigest").arg(file);
+        Result<CtrfReport> report = parseCtrf(b.files[file], file);
+        if (report)
+            c.ctrf.insert(it.key(), *report);
+        else
+            problems << report.error().toString();
+    }
+    return problems;
+}
+
+// Manifest: the predicate's digest of manifest.json and every file it lists. True when invalid.
+bool checkManifest(BundleCheck& c, const SummaryBundle& b, const Predicate& pred) {
     const QByteArray manifestBytes = b.files.value(QStringLiteral("manifest.json"));
     if (manifestBytes.isEmpty()) {
-        step(QStringLiteral("manifest-hash-check"), StepStatus::Failed, QStringLiteral("manifest.json is missing"));
-        invalid = true;
-    } else {
-        QStringList problems;
-        const QString actual = QStringLiteral("sha256:") + sha256Hex(manifestBytes);
-        if (actual != pred.manifestDigest)
-            problems << QStringLiteral("sha256(manifest.json) is %1, the predicate says %2").arg(actual, pred.manifestDigest);
-        const QJsonArray listed = QJsonDocument::fromJson(manifestBytes).object().value(QStringLiteral("files")).toArray();
-        if (pred.manifestFileCount >= 0 && pred.manifestFileCount != listed.size())
-            problems << QStringLiteral("manifest lists %1 files, the predicate says %2").arg(listed.size()).arg(pred.manifestFileCount);
-        QSet<QString> managed{QStringLiteral("manifest.json"), QStringLiteral("statement.intoto.json"),
-                              QStringLiteral("attestation.intoto.jsonl")};
-        for (const QJsonValue& v : listed) {
-            const QJsonObject f = v.toObject();
-            const QString path = f.value(QStringLiteral("path")).toString();
-            managed.insert(path);
-            if (!b.files.contains(path)) {
-                problems << QStringLiteral("%1: listed but missing").arg(path);
-                continue;
-            }
-            const QByteArray& bytes = b.files[path];
-            if (f.value(QStringLiteral("size")).toInteger() != bytes.size())
-                problems << QStringLiteral("%1: size %2, manifest says %3").arg(path).arg(bytes.size()).arg(f.value(QStringLiteral("size")).toInteger());
-            const QString sum = QStringLiteral("sha256:") + sha256Hex(bytes);
-            if (sum != f.value(QStringLiteral("sha256")).toString())
-                problems << QStringLiteral("%1: sha256 differs from the manifest").arg(path);
-        }
-        for (auto it = b.files.cbegin(); it != b.files.cend(); ++it)
-            if (!managed.contains(it.key()))
-                problems << QStringLiteral("%1: not listed in the manifest (unmanaged file)").arg(it.key());
-        for (auto it = pred.phases.cbegin(); it != pred.phases.cend(); ++it) {
-            const QString file = QStringLiteral("ctrf/%1.json").arg(it.key());
-            if (!b.files.contains(file)) {
-                problems << QStringLiteral("%1: phase %2 has no CTRF report").arg(file, it.key());
-                continue;
-            }
-            if (!it->ctrfDigest.isEmpty() && QStringLiteral("sha256:") + sha256Hex(b.files[file]) != it->ctrfDigest)
-                problems << QStringLiteral("%1: digest differs from the predicate's ctrfDigest").arg(file);
-            Result<CtrfReport> report = parseCtrf(b.files[file], file);
-            if (report)
-                c.ctrf.insert(it.key(), *report);
-            else
-                problems << report.error().toString();
-        }
-        step(QStringLiteral("manifest-hash-check"), problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
-             problems.isEmpty() ? QStringLiteral("%1 files match the manifest; CTRF digests match").arg(listed.size())
-                                : problems.join(QStringLiteral("; ")));
-        invalid = invalid || !problems.isEmpty();
+        addStep(c, QStringLiteral("manifest-hash-check"), StepStatus::Failed, QStringLiteral("manifest.json is missing"));
+        return true;
     }
+    qsizetype listed = 0;
+    const QStringList problems = manifestProblems(c, b, pred, manifestBytes, listed);
+    addStep(c, QStringLiteral("manifest-hash-check"), problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
+            problems.isEmpty() ? QStringLiteral("%1 files match the manifest; CTRF digests match").arg(listed) : problems.join(QStringLiteral("; ")));
+    return !problems.isEmpty();
+}
 
-    // Recipe identity binding.
+// Recipe identity binding: recipe.yaml resolves to the predicate's recipe and digest. True when invalid.
+bool checkRecipeBinding(BundleCheck& c, const SummaryBundle& b, const Predicate& pred, PredicateVersion pv) {
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) { addStep(c, name, s, detail); };
+    bool invalid = false;
     const QByteArray recipeBytes = b.files.value(QStringLiteral("recipe.yaml"));
     if (recipeBytes.isEmpty()) {
         step(QStringLiteral("recipe-binding"), StepStatus::Failed, QStringLiteral("recipe.yaml is missing"));
@@ -526,6 +542,37 @@ BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const Si
                                 : problems.join(QStringLiteral("; ")));
         invalid = invalid || !problems.isEmpty();
     }
+    return invalid;
+}
+
+} // namespace
+
+BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const SignatureCheck* signature) {
+    BundleCheck c;
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) { c.steps.push_back({name, s, detail}); };
+    bool invalid = false, incomplete = false;
+
+    // Statement and predicate.
+    const QByteArray statementBytes = b.files.value(QStringLiteral("statement.intoto.json"));
+    QJsonParseError perr{};
+    const QJsonDocument sdoc = QJsonDocument::fromJson(statementBytes, &perr);
+    if (statementBytes.isEmpty() || perr.error != QJsonParseError::NoError || !sdoc.isObject()) {
+        step(QStringLiteral("predicate-parse"), StepStatus::Failed,
+             statementBytes.isEmpty() ? QStringLiteral("statement.intoto.json is missing")
+                                      : QStringLiteral("statement.intoto.json is not JSON: %1").arg(perr.errorString()));
+        c.exitCode = 2;
+        return c;
+    }
+    const Predicate pred = readPredicate(sdoc.object());
+    c.predicate = pred;
+    const PredicateVersion pv = predicateVersionOf(pred.type);
+    // Each check below adds its step; each runs whatever the ones before it found.
+    invalid = checkPredicate(c, pred, pv);
+    invalid = checkSignature(c, b, sdoc.object(), pointer, signature) || invalid;
+    if (pointer)
+        invalid = checkPointerCoherence(c, b, *pointer, pred) || invalid;
+    invalid = checkManifest(c, b, pred) || invalid;
+    invalid = checkRecipeBinding(c, b, pred, pv) || invalid;
 
     int failedTests = 0;
     for (auto it = pred.phases.cbegin(); it != pred.phases.cend(); ++it)

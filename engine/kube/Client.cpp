@@ -264,45 +264,16 @@ struct Client::Impl {
         return r;
     }
 
-    ApiResponse perform(const QByteArray& method, const QString& path, const QUrlQuery& query, const QByteArray& body,
-                        const QByteArray& contentType, const std::function<bool(QByteArrayView)>* onData) {
-        const QString what = methodPath(method, path);
-        if (cancelFlag.load())
-            return cancelledResponse(what);
-        ApiResponse r;
-        Result<Credentials> cr = creds->get();
-        if (!cr) {
-            r.reason = QStringLiteral("Credentials");
-            r.message = what + QStringLiteral(": no credentials for user '%1': %2").arg(ctx.user.name, cr.error().toString());
-            return r;
-        }
-        const Credentials& c = *cr;
-
-        CURL* curl = curl_easy_init();
-        if (!curl) {
-            r.message = what + QStringLiteral(": libcurl could not create a handle");
-            return r;
-        }
-        Transfer t;
-        t.d = this;
-        t.curl = curl;
-        t.onData = onData;
-        char errbuf[CURL_ERROR_SIZE] = {0};
-        curl_slist* headers = nullptr;
-
-        QByteArray url = baseUrl + path.toUtf8();
-        const QByteArray q = encodeQuery(query);
-        if (!q.isEmpty())
-            url += '?' + q;
+    // Connection, timeouts and callbacks of one transfer; a stream has no overall timeout.
+    void setTransferOptions(CURL* curl, Transfer& t, char* errbuf, const QByteArray& url, const QByteArray& ua, bool streaming) const {
         curl_easy_setopt(curl, CURLOPT_URL, url.constData());
         curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
         curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https,http");
-        const QByteArray ua = opts.userAgent.toUtf8();
         curl_easy_setopt(curl, CURLOPT_USERAGENT, ua.constData());
         curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
         curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, long(opts.connectTimeoutMs));
-        if (onData) {
+        if (streaming) {
             curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
             curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, long(opts.lowSpeedSeconds));
         } else {
@@ -314,32 +285,44 @@ struct Client::Impl {
         curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
         curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &Impl::onProgress);
         curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &t);
+    }
 
+    static void setMethod(CURL* curl, const QByteArray& method, const QByteArray& body) {
         if (method == "GET") {
             curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
-        } else {
-            if (method != "POST")
-                curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.constData());
-            if (!body.isEmpty() || method == "POST") {
-                curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.size()));
-                curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.constData());
-            }
+            return;
         }
-        headers = curl_slist_append(headers, onData && path.endsWith(QLatin1String("/log")) ? "Accept: */*" : "Accept: application/json");
+        if (method != "POST")
+            curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.constData());
+        if (!body.isEmpty() || method == "POST") {
+            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.size()));
+            curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.constData());
+        }
+    }
+
+    // Accept, Content-Type, Host and the bearer token; `auth` keeps the formatted token header so
+    // the caller can wipe it.
+    curl_slist* requestHeaders(bool logStream, const QByteArray& body, const QByteArray& contentType, const Credentials& c, QByteArray& auth) const {
+        curl_slist* headers = nullptr;
+        headers = curl_slist_append(headers, logStream ? "Accept: */*" : "Accept: application/json");
         if (!body.isEmpty()) {
             const QByteArray ct = "Content-Type: " + (contentType.isEmpty() ? QByteArray("application/json") : contentType);
             headers = curl_slist_append(headers, ct.constData());
         }
         headers = curl_slist_append(headers, "Expect:");
-        if (!hostHeader.isEmpty())  // libcurl sends it as :authority on HTTP/2
+        if (!hostHeader.isEmpty()) // libcurl sends it as :authority on HTTP/2
             headers = curl_slist_append(headers, hostHeader.constData());
-        QByteArray auth;
         if (!c.bearerToken.isEmpty()) {
             auth = "Authorization: Bearer " + c.bearerToken.toUtf8();
             headers = curl_slist_append(headers, auth.constData());
         }
-        curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-        QByteArray user, pass;
+        return headers;
+    }
+
+    // Basic auth (without a token), TLS verification and client certificate, connect-to and proxy.
+    // `user` and `pass` keep the formatted credentials so the caller can wipe them; the returned
+    // list (connect-to) is the caller's to free.
+    curl_slist* setCredentialsAndRoute(CURL* curl, const Credentials& c, QByteArray& user, QByteArray& pass) const {
         if (c.bearerToken.isEmpty() && (!c.username.isEmpty() || !c.password.isEmpty())) {
             user = c.username.toUtf8();
             pass = c.password.toUtf8();
@@ -347,7 +330,6 @@ struct Client::Impl {
             curl_easy_setopt(curl, CURLOPT_USERNAME, user.constData());
             curl_easy_setopt(curl, CURLOPT_PASSWORD, pass.constData());
         }
-
         // TLS: verification stays on unless the kubeconfig turned it off.
         if (ctx.cluster.insecureSkipTlsVerify) {
             curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
@@ -376,19 +358,94 @@ struct Client::Impl {
         // Always explicit: libcurl's own reading of https_proxy/no_proxy differs from Go's (loopback,
         // port and "*." forms), so the choice was made in create(); "" means no proxy at all.
         curl_easy_setopt(curl, CURLOPT_PROXY, proxy.constData());
+        return connectTos;
+    }
+
+    static QString protocolName(long version) {
+        switch (version) {
+        case CURL_HTTP_VERSION_1_0: return QStringLiteral("HTTP/1.0");
+        case CURL_HTTP_VERSION_1_1: return QStringLiteral("HTTP/1.1");
+        case CURL_HTTP_VERSION_2_0: return QStringLiteral("HTTP/2");
+        case CURL_HTTP_VERSION_3: return QStringLiteral("HTTP/3");
+        default: return {};
+        }
+    }
+
+    // No (complete) HTTP answer: connect, TLS, timeout, dropped stream.
+    void describeTransportFailure(ApiResponse& r, CURLcode rc, const char* errbuf, const QString& what) const {
+        r.http = 0;
+        QString detail = QString::fromUtf8(errbuf).trimmed();
+        if (detail.isEmpty())
+            detail = QString::fromUtf8(curl_easy_strerror(rc));
+        switch (rc) {
+        case CURLE_OPERATION_TIMEDOUT:
+            r.reason = QStringLiteral("Timeout");
+            break;
+        case CURLE_PEER_FAILED_VERIFICATION:
+        case CURLE_SSL_CONNECT_ERROR:
+        case CURLE_SSL_CERTPROBLEM:
+        case CURLE_SSL_CIPHER:
+        case CURLE_SSL_CACERT_BADFILE:
+        case CURLE_SSL_ISSUER_ERROR:
+            r.reason = QStringLiteral("TLS");
+            detail = QStringLiteral("TLS: ") + detail;
+            break;
+        case CURLE_COULDNT_CONNECT:
+        case CURLE_COULDNT_RESOLVE_HOST:
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            r.reason = QStringLiteral("Connect");
+            break;
+        default:
+            r.reason = QStringLiteral("Transport");
+            break;
+        }
+        r.message = what + QStringLiteral(" (") + ctx.cluster.server + QStringLiteral("): ") + detail;
+    }
+
+    ApiResponse perform(const QByteArray& method, const QString& path, const QUrlQuery& query, const QByteArray& body,
+                        const QByteArray& contentType, const std::function<bool(QByteArrayView)>* onData) {
+        const QString what = methodPath(method, path);
+        if (cancelFlag.load())
+            return cancelledResponse(what);
+        ApiResponse r;
+        Result<Credentials> cr = creds->get();
+        if (!cr) {
+            r.reason = QStringLiteral("Credentials");
+            r.message = what + QStringLiteral(": no credentials for user '%1': %2").arg(ctx.user.name, cr.error().toString());
+            return r;
+        }
+        const Credentials& c = *cr;
+
+        CURL* curl = curl_easy_init();
+        if (!curl) {
+            r.message = what + QStringLiteral(": libcurl could not create a handle");
+            return r;
+        }
+        Transfer t;
+        t.d = this;
+        t.curl = curl;
+        t.onData = onData;
+        char errbuf[CURL_ERROR_SIZE] = {0};
+
+        QByteArray url = baseUrl + path.toUtf8();
+        const QByteArray q = encodeQuery(query);
+        if (!q.isEmpty())
+            url += '?' + q;
+        const QByteArray ua = opts.userAgent.toUtf8();
+        setTransferOptions(curl, t, errbuf, url, ua, onData != nullptr);
+        setMethod(curl, method, body);
+        QByteArray auth, user, pass;
+        curl_slist* headers = requestHeaders(onData && path.endsWith(QLatin1String("/log")), body, contentType, c, auth);
+        curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+        curl_slist* connectTos = setCredentialsAndRoute(curl, c, user, pass);
 
         const CURLcode rc = curl_easy_perform(curl);
         long code = 0;
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
         long version = 0;
         curl_easy_getinfo(curl, CURLINFO_HTTP_VERSION, &version);
-        switch (version) {
-        case CURL_HTTP_VERSION_1_0: r.protocol = QStringLiteral("HTTP/1.0"); break;
-        case CURL_HTTP_VERSION_1_1: r.protocol = QStringLiteral("HTTP/1.1"); break;
-        case CURL_HTTP_VERSION_2_0: r.protocol = QStringLiteral("HTTP/2"); break;
-        case CURL_HTTP_VERSION_3: r.protocol = QStringLiteral("HTTP/3"); break;
-        default: break;
-        }
+        if (const QString protocol = protocolName(version); !protocol.isEmpty())
+            r.protocol = protocol;
         curl_easy_cleanup(curl);
         curl_slist_free_all(headers);
         curl_slist_free_all(connectTos);
@@ -404,34 +461,7 @@ struct Client::Impl {
         if (rc != CURLE_OK && (rc == CURLE_ABORTED_BY_CALLBACK || cancelFlag.load()))
             return cancelledResponse(what);
         if (rc != CURLE_OK && (code == 0 || (code >= 200 && code < 300))) {
-            // No (complete) HTTP answer: connect, TLS, timeout, dropped stream.
-            r.http = 0;
-            QString detail = QString::fromUtf8(errbuf).trimmed();
-            if (detail.isEmpty())
-                detail = QString::fromUtf8(curl_easy_strerror(rc));
-            switch (rc) {
-            case CURLE_OPERATION_TIMEDOUT:
-                r.reason = QStringLiteral("Timeout");
-                break;
-            case CURLE_PEER_FAILED_VERIFICATION:
-            case CURLE_SSL_CONNECT_ERROR:
-            case CURLE_SSL_CERTPROBLEM:
-            case CURLE_SSL_CIPHER:
-            case CURLE_SSL_CACERT_BADFILE:
-            case CURLE_SSL_ISSUER_ERROR:
-                r.reason = QStringLiteral("TLS");
-                detail = QStringLiteral("TLS: ") + detail;
-                break;
-            case CURLE_COULDNT_CONNECT:
-            case CURLE_COULDNT_RESOLVE_HOST:
-            case CURLE_COULDNT_RESOLVE_PROXY:
-                r.reason = QStringLiteral("Connect");
-                break;
-            default:
-                r.reason = QStringLiteral("Transport");
-                break;
-            }
-            r.message = what + QStringLiteral(" (") + ctx.cluster.server + QStringLiteral("): ") + detail;
+            describeTransportFailure(r, rc, errbuf, what);
             return r;
         }
         r.http = int(code);
@@ -549,6 +579,42 @@ ApiResponse Client::request(const QByteArray& method, const QString& path, const
     return d->call(method.toUpper(), path, query, body, contentType);
 }
 
+namespace {
+
+// A watch request's query: from `rv` (when known), with the options' bookmarks, timeout and selectors.
+QUrlQuery watchQuery(const WatchOptions& options, const QString& rv) {
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("watch"), QStringLiteral("1"));
+    if (!rv.isEmpty())
+        q.addQueryItem(QStringLiteral("resourceVersion"), rv);
+    if (options.allowBookmarks)
+        q.addQueryItem(QStringLiteral("allowWatchBookmarks"), QStringLiteral("true"));
+    if (options.timeoutSeconds > 0)
+        q.addQueryItem(QStringLiteral("timeoutSeconds"), QString::number(options.timeoutSeconds));
+    if (!options.labelSelector.isEmpty())
+        q.addQueryItem(QStringLiteral("labelSelector"), options.labelSelector);
+    if (!options.fieldSelector.isEmpty())
+        q.addQueryItem(QStringLiteral("fieldSelector"), options.fieldSelector);
+    return q;
+}
+
+// An ERROR event as the response that ends the watch (410 is "Gone": list again).
+ApiResponse watchError(const QJsonObject& status, const QByteArray& line, const QString& what) {
+    ApiResponse r;
+    r.object = status;
+    r.body = line;
+    r.http = status.value(QStringLiteral("code")).toInt(500);
+    r.reason = status.value(QStringLiteral("reason")).toString();
+    if (r.http == 410)
+        r.reason = QStringLiteral("Gone");
+    const QString msg = status.value(QStringLiteral("message")).toString();
+    r.message = what + QStringLiteral(": %1 %2").arg(r.http).arg(r.reason) +
+                (msg.isEmpty() ? QString() : QStringLiteral(": ") + msg);
+    return r;
+}
+
+} // namespace
+
 ApiResponse Client::watch(const QString& collectionPath, const WatchOptions& options,
                           const std::function<bool(const WatchEvent&)>& onEvent, int* resumes) {
     const QString what = methodPath("GET", collectionPath) + QStringLiteral(" (watch)");
@@ -558,18 +624,7 @@ ApiResponse Client::watch(const QString& collectionPath, const WatchOptions& opt
     if (resumes)
         *resumes = 0;
     for (;;) {
-        QUrlQuery q;
-        q.addQueryItem(QStringLiteral("watch"), QStringLiteral("1"));
-        if (!rv.isEmpty())
-            q.addQueryItem(QStringLiteral("resourceVersion"), rv);
-        if (options.allowBookmarks)
-            q.addQueryItem(QStringLiteral("allowWatchBookmarks"), QStringLiteral("true"));
-        if (options.timeoutSeconds > 0)
-            q.addQueryItem(QStringLiteral("timeoutSeconds"), QString::number(options.timeoutSeconds));
-        if (!options.labelSelector.isEmpty())
-            q.addQueryItem(QStringLiteral("labelSelector"), options.labelSelector);
-        if (!options.fieldSelector.isEmpty())
-            q.addQueryItem(QStringLiteral("fieldSelector"), options.fieldSelector);
+        const QUrlQuery q = watchQuery(options, rv);
 
         QByteArray buffer;
         bool progress = false, userStopped = false;
@@ -589,17 +644,7 @@ ApiResponse Client::watch(const QString& collectionPath, const WatchOptions& opt
                 ev.type = doc.object().value(QStringLiteral("type")).toString();
                 ev.object = doc.object().value(QStringLiteral("object")).toObject();
                 if (ev.type == QLatin1String("ERROR")) {
-                    ApiResponse r;
-                    r.object = ev.object;
-                    r.body = line;
-                    r.http = ev.object.value(QStringLiteral("code")).toInt(500);
-                    r.reason = ev.object.value(QStringLiteral("reason")).toString();
-                    if (r.http == 410)
-                        r.reason = QStringLiteral("Gone");
-                    const QString msg = ev.object.value(QStringLiteral("message")).toString();
-                    r.message = what + QStringLiteral(": %1 %2").arg(r.http).arg(r.reason) +
-                                (msg.isEmpty() ? QString() : QStringLiteral(": ") + msg);
-                    ended = r;
+                    ended = watchError(ev.object, line, what);
                     return false;
                 }
                 const QString v = ev.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")).toString();

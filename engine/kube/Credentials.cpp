@@ -194,22 +194,13 @@ Result<Credentials> CredentialProvider::get() {
     return c;
 }
 
-Result<Credentials> CredentialProvider::runExec() {
-    const User& u = m_ctx.user;
-    const ExecConfig& e = *u.exec;
-    const QString field = QStringLiteral("users[%1].user.exec").arg(u.name);
-    QStringList tried;
-    const QString program = findExecutable(e.command, m_extraPaths, &tried);
-    if (program.isEmpty()) {
-        QString msg = QStringLiteral("exec plugin '%1' not found; looked in: %2").arg(e.command, tried.join(QStringLiteral(", ")));
-        if (!e.installHint.isEmpty())
-            msg += QStringLiteral(". ") + e.installHint.trimmed();
-        return makeError(msg, u.sourceFile, e.line, field + QStringLiteral(".command"));
-    }
+namespace {
 
+// KUBERNETES_EXEC_INFO: the ExecCredential the plugin is given, with the cluster when it asks for it.
+QJsonObject execInfo(const ResolvedContext& ctx, const ExecConfig& e) {
     QJsonObject spec{{QStringLiteral("interactive"), false}};
     if (e.provideClusterInfo) {
-        const Cluster& cl = m_ctx.cluster;
+        const Cluster& cl = ctx.cluster;
         QJsonObject cluster{{QStringLiteral("server"), cl.server}};
         QByteArray ca = cl.certificateAuthorityData;
         if (ca.isEmpty() && !cl.certificateAuthority.isEmpty()) {
@@ -226,35 +217,42 @@ Result<Credentials> CredentialProvider::runExec() {
             cluster.insert(QStringLiteral("proxy-url"), cl.proxyUrl);
         spec.insert(QStringLiteral("cluster"), cluster);
     }
-    const QJsonObject info{{QStringLiteral("apiVersion"), e.apiVersion},
+    return QJsonObject{{QStringLiteral("apiVersion"), e.apiVersion},
                            {QStringLiteral("kind"), QStringLiteral("ExecCredential")},
                            {QStringLiteral("spec"), spec}};
+}
 
+// The plugin's environment: ours, the login shell's PATH and the extra paths, its own variables
+// and KUBERNETES_EXEC_INFO.
+QProcessEnvironment execEnvironment(const ExecConfig& e, const QJsonObject& info, const QStringList& extraPaths) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // Plugins often call other tools (aws-vault, gcloud): give them the login shell's PATH too.
     QStringList path = env.value(QStringLiteral("PATH")).split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    for (const QString& d : loginShellPath() + m_extraPaths)
+    for (const QString& d : loginShellPath() + extraPaths)
         if (!path.contains(d))
             path << d;
     env.insert(QStringLiteral("PATH"), path.join(QLatin1Char(':')));
     for (const auto& [k, v] : e.env)
         env.insert(k, v);
     env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"), QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
+    return env;
+}
 
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.setProcessChannelMode(QProcess::SeparateChannels);
-    ++m_execRuns;
-    p.start(program, e.args);
-    const QString name = execName(e);
-    if (!p.waitForStarted(kExecTimeoutMs))
-        return makeError(QStringLiteral("exec plugin '%1' could not be started: %2").arg(program, p.errorString()), u.sourceFile,
-                         e.line, field + QStringLiteral(".command"));
-    // Read both channels as they come, each capped: a plugin that floods stdout or stderr is stopped
-    // at kExecOutputCap instead of being buffered whole.
-    QByteArray out, errBytes;
-    QString overflow;
+// What a started plugin wrote, each channel capped at kExecOutputCap + 1 bytes.
+struct ExecOutput {
+    QByteArray out, err;
+    QString overflow; // "stdout" or "stderr" when one went past the cap
+    bool finished = false;
+};
+
+// Reads both channels as they come, each capped: a plugin that floods stdout or stderr is stopped
+// at kExecOutputCap instead of being buffered whole.
+ExecOutput readExecOutput(QProcess& p) {
+    ExecOutput o;
+    QByteArray& out = o.out;
+    QByteArray& errBytes = o.err;
+    QString& overflow = o.overflow;
+    bool& finished = o.finished;
     QElapsedTimer clock;
     clock.start();
     auto drain = [&] {
@@ -266,7 +264,6 @@ Result<Credentials> CredentialProvider::runExec() {
             overflow = QStringLiteral("stderr");
     };
     // Short waits on each channel in turn: whatever QProcess buffers between two drains stays small.
-    bool finished = false;
     while (!finished && overflow.isEmpty() && clock.elapsed() < kExecTimeoutMs) {
         p.setReadChannel(QProcess::StandardError);
         p.waitForReadyRead(5);
@@ -280,28 +277,12 @@ Result<Credentials> CredentialProvider::runExec() {
             finished = true;
         }
     }
-    if (!overflow.isEmpty() || !finished) {
-        p.kill();
-        p.waitForFinished(2000);
-        if (!overflow.isEmpty())
-            return makeError(QStringLiteral("exec plugin '%1' wrote more than %2 MiB to %3; it was stopped and its output discarded")
-                                 .arg(name).arg(kExecOutputCap / (1024 * 1024)).arg(overflow),
-                             u.sourceFile, e.line, field);
-        return makeError(QStringLiteral("exec plugin '%1' did not finish within %2 s").arg(name).arg(kExecTimeoutMs / 1000),
-                         u.sourceFile, e.line, field);
-    }
-    QString err = QString::fromLocal8Bit(errBytes).trimmed();
-    errBytes.clear();
-    if (err.size() > kStderrQuote)
-        err = QStringLiteral("...") + err.right(kStderrQuote);
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        QString msg = p.exitStatus() != QProcess::NormalExit
-                          ? QStringLiteral("exec plugin '%1' crashed").arg(name)
-                          : QStringLiteral("exec plugin '%1' failed with exit code %2").arg(name).arg(p.exitCode());
-        msg += err.isEmpty() ? QStringLiteral(" (no output on stderr)") : QStringLiteral(": ") + err;
-        return makeError(msg, u.sourceFile, e.line, field);
-    }
+    return o;
+}
 
+// The ExecCredential the plugin printed: kind, apiVersion, a token or a client certificate and key,
+// and an expiry when it gives one.
+Result<Credentials> parseExecCredential(const QByteArray& out, const ExecConfig& e, const QString& name, const User& u, const QString& field) {
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(out, &pe);
     if (!doc.isObject())
@@ -339,6 +320,63 @@ Result<Credentials> CredentialProvider::runExec() {
                              u.sourceFile, e.line, field);
     }
     return c;
+}
+
+} // namespace
+
+Result<Credentials> CredentialProvider::runExec() {
+    const User& u = m_ctx.user;
+    const ExecConfig& e = *u.exec;
+    const QString field = QStringLiteral("users[%1].user.exec").arg(u.name);
+    QStringList tried;
+    const QString program = findExecutable(e.command, m_extraPaths, &tried);
+    if (program.isEmpty()) {
+        QString msg = QStringLiteral("exec plugin '%1' not found; looked in: %2").arg(e.command, tried.join(QStringLiteral(", ")));
+        if (!e.installHint.isEmpty())
+            msg += QStringLiteral(". ") + e.installHint.trimmed();
+        return makeError(msg, u.sourceFile, e.line, field + QStringLiteral(".command"));
+    }
+
+    const QJsonObject info = execInfo(m_ctx, e);
+    const QProcessEnvironment env = execEnvironment(e, info, m_extraPaths);
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.setProcessChannelMode(QProcess::SeparateChannels);
+    ++m_execRuns;
+    p.start(program, e.args);
+    const QString name = execName(e);
+    if (!p.waitForStarted(kExecTimeoutMs))
+        return makeError(QStringLiteral("exec plugin '%1' could not be started: %2").arg(program, p.errorString()), u.sourceFile,
+                         e.line, field + QStringLiteral(".command"));
+    ExecOutput output = readExecOutput(p);
+    const QString& overflow = output.overflow;
+    const bool finished = output.finished;
+    QByteArray& out = output.out;
+    QByteArray& errBytes = output.err;
+    if (!overflow.isEmpty() || !finished) {
+        p.kill();
+        p.waitForFinished(2000);
+        if (!overflow.isEmpty())
+            return makeError(QStringLiteral("exec plugin '%1' wrote more than %2 MiB to %3; it was stopped and its output discarded")
+                                 .arg(name).arg(kExecOutputCap / (1024 * 1024)).arg(overflow),
+                             u.sourceFile, e.line, field);
+        return makeError(QStringLiteral("exec plugin '%1' did not finish within %2 s").arg(name).arg(kExecTimeoutMs / 1000),
+                         u.sourceFile, e.line, field);
+    }
+    QString err = QString::fromLocal8Bit(errBytes).trimmed();
+    errBytes.clear();
+    if (err.size() > kStderrQuote)
+        err = QStringLiteral("...") + err.right(kStderrQuote);
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        QString msg = p.exitStatus() != QProcess::NormalExit
+                          ? QStringLiteral("exec plugin '%1' crashed").arg(name)
+                          : QStringLiteral("exec plugin '%1' failed with exit code %2").arg(name).arg(p.exitCode());
+        msg += err.isEmpty() ? QStringLiteral(" (no output on stderr)") : QStringLiteral(": ") + err;
+        return makeError(msg, u.sourceFile, e.line, field);
+    }
+
+    return parseExecCredential(out, e, name, u, field);
 }
 
 } // namespace pb::kube

@@ -268,6 +268,83 @@ QJsonObject EvidenceFetch::toJson() const {
     return o;
 }
 
+namespace {
+
+// An incomplete bundle (exit 3) may be pushed: its predicate says so, and signing one needs
+// signIncomplete. An invalid one may not: the refusal names its failed steps.
+Status checkPushable(const evidence::BundleCheck& check, const QString& sbDir) {
+    if (check.exitCode != 2 && check.predicate)
+        return {};
+    QStringList failed;
+    for (const evidence::CheckStep& s : check.steps)
+        if (s.status == evidence::StepStatus::Failed)
+            failed << QStringLiteral("%1: %2").arg(s.name, s.detail);
+    return makeError(QStringLiteral("refused: the bundle fails its integrity checks (%1)").arg(failed.join(QStringLiteral("; "))), sbDir);
+}
+
+// The evidence artifact's OCI annotations.
+QJsonObject evidenceAnnotations(const evidence::Predicate& pred) {
+    QString description = QStringLiteral("AICR recipe evidence summary bundle");
+    return QJsonObject{{QStringLiteral("org.opencontainers.image.version"), pred.aicrVersion},
+                       {QStringLiteral("org.opencontainers.image.vendor"), QStringLiteral("NVIDIA")},
+                       {QStringLiteral("org.opencontainers.image.title"), QStringLiteral("AICR Recipe Evidence")},
+                       {QStringLiteral("org.opencontainers.image.source"), QStringLiteral("https://github.com/NVIDIA/aicr")},
+                       {QStringLiteral("org.opencontainers.image.description"), description + QStringLiteral(" (%1)").arg(pred.type)},
+                       // Reproducible: the attestation time, not the push time.
+                       {QStringLiteral("org.opencontainers.image.created"), pred.attestedAt}};
+}
+
+// The Sigstore bundle as a referrer of the pushed manifest; its digest.
+Result<QString> pushSignatureReferrer(Client& client, Layout& layout, const Descriptor& manifest, const QByteArray& attestation, const Reference& to) {
+    Result<Descriptor> ref = stageReferrer(layout, manifest, attestation, QLatin1String(kSigstoreBundle));
+    if (!ref)
+        return ref.error();
+    Result<QByteArray> refBytes = layout.readBlob(ref->digest);
+    if (!refBytes)
+        return refBytes.error();
+    for (const Descriptor& child : childrenOf(QJsonDocument::fromJson(*refBytes).object())) {
+        Result<qint64> sent = client.pushBlob(to, child, layout.blobPath(child.digest));
+        if (!sent)
+            return sent.error();
+    }
+    Result<QString> rd = client.pushReferrer(to, *refBytes, QLatin1String(kImageManifest));
+    if (!rd)
+        return rd.error();
+    if (Status s = layout.addManifest(*ref); !s)
+        return s.error();
+    return *rd;
+}
+
+// The pointer pins the manifest digest and names where it lives (AICR's schema 1.0), with the
+// signer signEvidence's temporary pointer names; written under `root`, its path returned.
+Result<QString> writeEvidencePointer(const evidence::Predicate& pred, const QString& manifestDigest, const Reference& to, const QString& tempPointer,
+                                     const QString& root) {
+    const evidence::Attestation* signedBy = nullptr;
+    evidence::Pointer claimed;
+    if (!tempPointer.isEmpty()) {
+        if (Result<QByteArray> bytes = readFileLimited(tempPointer, limits::kSmallFile, QStringLiteral("pointer")); bytes)
+            claimed = evidence::parsePointer(*bytes, tempPointer);
+        signedBy = claimed.attestation();
+    }
+    const QString locator = to.registry + QLatin1Char('/') + to.repository + (to.tag.isEmpty() ? QString() : QLatin1Char(':') + to.tag);
+    QByteArray pointer = "attestations:\n  - attestedAt: " + pred.attestedAt.toUtf8() + "\n    bundle:\n      digest: " + manifestDigest.toUtf8() +
+                         "\n      oci: " + locator.toUtf8() + "\n      predicateType: " + pred.type.toUtf8() + "\n";
+    if (signedBy && signedBy->signer)
+        pointer += "    signer:\n      identity: " + signedBy->signer->identity.toUtf8() + "\n      issuer: " + signedBy->signer->issuer.toUtf8() + "\n";
+    if (!pred.profileSelection.isEmpty())
+        pointer += "profile: " + pred.profileSelection.toUtf8() + "\n";
+    pointer += "recipe: " + pred.recipeName.toUtf8() + "\nschemaVersion: 1.0.0\n";
+    const QString path = signedBy && signedBy->signer
+                             ? QStringLiteral("%1/%2/%3/sha256-%4.yaml")
+                                   .arg(root, pred.recipeName, evidence::sourceSlug(signedBy->signer->issuer, signedBy->signer->identity), manifestDigest.mid(7))
+                             : QStringLiteral("%1/%2.yaml").arg(root, pred.recipeName); // unsigned: flat pending pointer
+    if (Status s = writeFileAtomically(path, pointer); !s)
+        return s.error();
+    return path;
+}
+
+} // namespace
+
 Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, const Reference& to, const EvidencePushOptions& options) {
     QString sbDir = QFileInfo(bundleDirIn).absoluteFilePath();
     if (QFileInfo::exists(sbDir + QStringLiteral("/summary-bundle/statement.intoto.json")))
@@ -286,15 +363,8 @@ Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, co
             return bundle.error();
     }
     const evidence::BundleCheck check = evidence::checkBundle(*bundle);
-    // An incomplete bundle (exit 3) may be pushed: its predicate says so, and signing one needed
-    // signIncomplete above. An invalid one may not.
-    if (check.exitCode == 2 || !check.predicate) {
-        QStringList failed;
-        for (const evidence::CheckStep& s : check.steps)
-            if (s.status == evidence::StepStatus::Failed)
-                failed << QStringLiteral("%1: %2").arg(s.name, s.detail);
-        return makeError(QStringLiteral("refused: the bundle fails its integrity checks (%1)").arg(failed.join(QStringLiteral("; "))), sbDir);
-    }
+    if (Status st = checkPushable(check, sbDir); !st)
+        return st.error();
     const evidence::Predicate& pred = *check.predicate;
 
     const QString cache = options.stagingDir.isEmpty() ? Layout::defaultCacheDir() : QString();
@@ -307,13 +377,7 @@ Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, co
     if (!layer)
         return layer.error();
     QString description = QStringLiteral("AICR recipe evidence summary bundle");
-    const QJsonObject annotations{{QStringLiteral("org.opencontainers.image.version"), pred.aicrVersion},
-                                  {QStringLiteral("org.opencontainers.image.vendor"), QStringLiteral("NVIDIA")},
-                                  {QStringLiteral("org.opencontainers.image.title"), QStringLiteral("AICR Recipe Evidence")},
-                                  {QStringLiteral("org.opencontainers.image.source"), QStringLiteral("https://github.com/NVIDIA/aicr")},
-                                  {QStringLiteral("org.opencontainers.image.description"), description + QStringLiteral(" (%1)").arg(pred.type)},
-                                  // Reproducible: the attestation time, not the push time.
-                                  {QStringLiteral("org.opencontainers.image.created"), pred.attestedAt}};
+    const QJsonObject annotations = evidenceAnnotations(pred);
     Result<Descriptor> manifest = stageArtifact(*layout, layerTemp, *layer, QLatin1String(kAicrArtifact), annotations, to.tag);
     if (!manifest)
         return manifest.error();
@@ -326,49 +390,17 @@ Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, co
 
     const QByteArray attestation = bundle->files.value(QStringLiteral("attestation.intoto.jsonl"));
     if (!attestation.isEmpty()) {
-        Result<Descriptor> ref = stageReferrer(*layout, *manifest, attestation, QLatin1String(kSigstoreBundle));
-        if (!ref)
-            return ref.error();
-        Result<QByteArray> refBytes = layout->readBlob(ref->digest);
-        if (!refBytes)
-            return refBytes.error();
-        for (const Descriptor& child : childrenOf(QJsonDocument::fromJson(*refBytes).object())) {
-            Result<qint64> sent = client.pushBlob(to, child, layout->blobPath(child.digest));
-            if (!sent)
-                return sent.error();
-        }
-        Result<QString> rd = client.pushReferrer(to, *refBytes, QLatin1String(kImageManifest));
+        Result<QString> rd = pushSignatureReferrer(client, *layout, *manifest, attestation, to);
         if (!rd)
             return rd.error();
         out.signatureDigest = *rd;
-        if (Status s = layout->addManifest(*ref); !s)
-            return s.error();
     }
 
-    // The pointer pins the manifest digest and names where it lives (AICR's schema 1.0).
-    const evidence::Attestation* signedBy = nullptr;
-    evidence::Pointer claimed;
-    if (!tempPointer.isEmpty()) {
-        if (Result<QByteArray> bytes = readFileLimited(tempPointer, limits::kSmallFile, QStringLiteral("pointer")); bytes)
-            claimed = evidence::parsePointer(*bytes, tempPointer);
-        signedBy = claimed.attestation();
-    }
-    const QString locator = to.registry + QLatin1Char('/') + to.repository + (to.tag.isEmpty() ? QString() : QLatin1Char(':') + to.tag);
-    QByteArray pointer = "attestations:\n  - attestedAt: " + pred.attestedAt.toUtf8() + "\n    bundle:\n      digest: " + manifest->digest.toUtf8() +
-                         "\n      oci: " + locator.toUtf8() + "\n      predicateType: " + pred.type.toUtf8() + "\n";
-    if (signedBy && signedBy->signer)
-        pointer += "    signer:\n      identity: " + signedBy->signer->identity.toUtf8() + "\n      issuer: " + signedBy->signer->issuer.toUtf8() + "\n";
-    if (!pred.profileSelection.isEmpty())
-        pointer += "profile: " + pred.profileSelection.toUtf8() + "\n";
-    pointer += "recipe: " + pred.recipeName.toUtf8() + "\nschemaVersion: 1.0.0\n";
     const QString root = options.pointerRoot.isEmpty() ? QFileInfo(sbDir).absolutePath() : options.pointerRoot;
-    if (signedBy && signedBy->signer)
-        out.pointerPath = QStringLiteral("%1/%2/%3/sha256-%4.yaml")
-                              .arg(root, pred.recipeName, evidence::sourceSlug(signedBy->signer->issuer, signedBy->signer->identity), manifest->digest.mid(7));
-    else
-        out.pointerPath = QStringLiteral("%1/%2.yaml").arg(root, pred.recipeName); // unsigned: flat pending pointer
-    if (Status s = writeFileAtomically(out.pointerPath, pointer); !s)
-        return s.error();
+    Result<QString> pointerPath = writeEvidencePointer(pred, manifest->digest, to, tempPointer, root);
+    if (!pointerPath)
+        return pointerPath.error();
+    out.pointerPath = *pointerPath;
     if (!tempPointer.isEmpty() && tempPointer != out.pointerPath)
         QFile::remove(tempPointer);
 

@@ -127,24 +127,11 @@ Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, cons
 
 } // namespace
 
-Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
-    const detail::Reader r(file);
-    auto parsed = r.object(json);
-    if (!parsed)
-        return parsed.error();
-    const QJsonObject o = *parsed;
-    Bundle b;
-    b.mediaType = field(o, "mediaType", "media_type").toString();
-    b.minorVersion = mediaTypeMinor(b.mediaType);
-    if (b.minorVersion < 0)
-        return r.error(QStringLiteral("mediaType"), b.mediaType.isEmpty()
-                                                        ? QStringLiteral("missing")
-                                                        : QStringLiteral("'%1' is not a supported bundle version (0.1 to 0.3)").arg(b.mediaType));
+namespace {
 
-    const QJsonValue vmV = field(o, "verificationMaterial", "verification_material");
-    if (!vmV.isObject())
-        return r.error(QStringLiteral("verificationMaterial"), QStringLiteral("missing"));
-    const QJsonObject vm = vmV.toObject();
+// The verification material: exactly one of a public key, a certificate chain (not in v0.3) or a
+// certificate.
+Status readMaterial(const detail::Reader& r, const QJsonObject& vm, Bundle& b) {
     const QJsonValue pk = field(vm, "publicKey", "public_key");
     const QJsonValue chain = field(vm, "x509CertificateChain", "x509_certificate_chain");
     const QJsonValue cert = field(vm, "certificate");
@@ -179,7 +166,11 @@ Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
             return der.error();
         b.certificates << *der;
     }
+    return {};
+}
 
+// The transparency-log entries, with the promise (v0.1) or proof (v0.2+) the bundle version needs.
+Status readTlogEntries(const detail::Reader& r, const QJsonObject& vm, Bundle& b) {
     const QJsonArray entries = field(vm, "tlogEntries", "tlog_entries").toArray();
     bool anyPromise = false, anyProof = false;
     for (int i = 0; i < entries.size(); ++i) {
@@ -198,6 +189,10 @@ Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
             return r.error(QStringLiteral("verificationMaterial.tlogEntries"),
                            QStringLiteral("a v0.%1 bundle needs an inclusion proof").arg(b.minorVersion));
     }
+    return {};
+}
+
+Status readTimestamps(const detail::Reader& r, const QJsonObject& vm, Bundle& b) {
     const QJsonArray stamps =
         field(field(vm, "timestampVerificationData", "timestamp_verification_data").toObject(), "rfc3161Timestamps", "rfc3161_timestamps")
             .toArray();
@@ -209,49 +204,85 @@ Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
             return der.error();
         b.rfc3161Timestamps << *der;
     }
+    return {};
+}
 
+// A message signature: the digest (SHA-2 only) and the signature.
+Status readMessageSignature(const detail::Reader& r, const QJsonObject& m, Bundle& b) {
+    const QJsonValue md = field(m, "messageDigest", "message_digest");
+    if (md.isObject()) {
+        b.digestAlgorithm = detail::enumField(md.toObject(), "algorithm", nullptr, {"HASH_ALGORITHM_UNSPECIFIED", "SHA2_256", "SHA2_384", "SHA2_512", "SHA3_256", "SHA3_384"});
+        if (b.digestAlgorithm != QLatin1String("SHA2_256") && b.digestAlgorithm != QLatin1String("SHA2_384") &&
+            b.digestAlgorithm != QLatin1String("SHA2_512"))
+            return r.error(QStringLiteral("messageSignature.messageDigest.algorithm"),
+                           QStringLiteral("'%1' is not supported").arg(b.digestAlgorithm));
+        auto d = r.bytes(md.toObject(), QStringLiteral("messageSignature.messageDigest"), "digest", nullptr, true);
+        if (!d)
+            return d.error();
+        b.messageDigest = *d;
+    }
+    auto sig = r.bytes(m, QStringLiteral("messageSignature"), "signature", nullptr, true);
+    if (!sig)
+        return sig.error();
+    b.signature = *sig;
+    return {};
+}
+
+// A DSSE envelope: payload, payload type and its one signature.
+Status readDsseEnvelope(const detail::Reader& r, const QJsonObject& d, Bundle& b) {
+    b.isDsse = true;
+    auto payload = r.bytes(d, QStringLiteral("dsseEnvelope"), "payload", nullptr, false);
+    if (!payload)
+        return payload.error();
+    b.payload = *payload;
+    b.payloadType = field(d, "payloadType", "payload_type").toString();
+    if (b.payloadType.isEmpty())
+        return r.error(QStringLiteral("dsseEnvelope.payloadType"), QStringLiteral("missing"));
+    const QJsonArray sigs = field(d, "signatures").toArray();
+    if (sigs.size() != 1)
+        return r.error(QStringLiteral("dsseEnvelope.signatures"),
+                       QStringLiteral("needs exactly one signature (found %1)").arg(sigs.size()));
+    auto sig = r.bytes(sigs.at(0).toObject(), QStringLiteral("dsseEnvelope.signatures[0]"), "sig", nullptr, true);
+    if (!sig)
+        return sig.error();
+    b.signature = *sig;
+    b.keyId = field(sigs.at(0).toObject(), "keyid").toString();
+    return {};
+}
+
+} // namespace
+
+Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
+    const detail::Reader r(file);
+    auto parsed = r.object(json);
+    if (!parsed)
+        return parsed.error();
+    const QJsonObject o = *parsed;
+    Bundle b;
+    b.mediaType = field(o, "mediaType", "media_type").toString();
+    b.minorVersion = mediaTypeMinor(b.mediaType);
+    if (b.minorVersion < 0)
+        return r.error(QStringLiteral("mediaType"), b.mediaType.isEmpty()
+                                                        ? QStringLiteral("missing")
+                                                        : QStringLiteral("'%1' is not a supported bundle version (0.1 to 0.3)").arg(b.mediaType));
+
+    const QJsonValue vmV = field(o, "verificationMaterial", "verification_material");
+    if (!vmV.isObject())
+        return r.error(QStringLiteral("verificationMaterial"), QStringLiteral("missing"));
+    const QJsonObject vm = vmV.toObject();
+    if (Status st = readMaterial(r, vm, b); !st)
+        return st.error();
+    if (Status st = readTlogEntries(r, vm, b); !st)
+        return st.error();
+    if (Status st = readTimestamps(r, vm, b); !st)
+        return st.error();
     const QJsonValue ms = field(o, "messageSignature", "message_signature");
     const QJsonValue dsse = field(o, "dsseEnvelope", "dsse_envelope");
     if (ms.isObject() == dsse.isObject())
         return r.error({}, QStringLiteral("needs exactly one of messageSignature and dsseEnvelope"));
-    if (ms.isObject()) {
-        const QJsonObject m = ms.toObject();
-        const QJsonValue md = field(m, "messageDigest", "message_digest");
-        if (md.isObject()) {
-            b.digestAlgorithm = detail::enumField(md.toObject(), "algorithm", nullptr, {"HASH_ALGORITHM_UNSPECIFIED", "SHA2_256", "SHA2_384", "SHA2_512", "SHA3_256", "SHA3_384"});
-            if (b.digestAlgorithm != QLatin1String("SHA2_256") && b.digestAlgorithm != QLatin1String("SHA2_384") &&
-                b.digestAlgorithm != QLatin1String("SHA2_512"))
-                return r.error(QStringLiteral("messageSignature.messageDigest.algorithm"),
-                               QStringLiteral("'%1' is not supported").arg(b.digestAlgorithm));
-            auto d = r.bytes(md.toObject(), QStringLiteral("messageSignature.messageDigest"), "digest", nullptr, true);
-            if (!d)
-                return d.error();
-            b.messageDigest = *d;
-        }
-        auto sig = r.bytes(m, QStringLiteral("messageSignature"), "signature", nullptr, true);
-        if (!sig)
-            return sig.error();
-        b.signature = *sig;
-    } else {
-        b.isDsse = true;
-        const QJsonObject d = dsse.toObject();
-        auto payload = r.bytes(d, QStringLiteral("dsseEnvelope"), "payload", nullptr, false);
-        if (!payload)
-            return payload.error();
-        b.payload = *payload;
-        b.payloadType = field(d, "payloadType", "payload_type").toString();
-        if (b.payloadType.isEmpty())
-            return r.error(QStringLiteral("dsseEnvelope.payloadType"), QStringLiteral("missing"));
-        const QJsonArray sigs = field(d, "signatures").toArray();
-        if (sigs.size() != 1)
-            return r.error(QStringLiteral("dsseEnvelope.signatures"),
-                           QStringLiteral("needs exactly one signature (found %1)").arg(sigs.size()));
-        auto sig = r.bytes(sigs.at(0).toObject(), QStringLiteral("dsseEnvelope.signatures[0]"), "sig", nullptr, true);
-        if (!sig)
-            return sig.error();
-        b.signature = *sig;
-        b.keyId = field(sigs.at(0).toObject(), "keyid").toString();
-    }
+    Status st = ms.isObject() ? readMessageSignature(r, ms.toObject(), b) : readDsseEnvelope(r, dsse.toObject(), b);
+    if (!st)
+        return st.error();
     return b;
 }
 

@@ -503,6 +503,89 @@ QString verifyCheckpoint(const Note& note, const TransparencyLog& log, EVP_PKEY*
     return {};
 }
 
+// An entry's signed entry timestamp (the inclusion promise): signed by the log's key, at a time
+// the key was valid. Empty when it verifies, else why not.
+QString checkSignedEntryTimestamp(const TlogEntry& e, const TransparencyLog& log, EVP_PKEY* lk,
+                                  const QString& label) {
+    const QByteArray canonical = "{\"body\":\"" + e.canonicalizedBody.toBase64() +
+                                 "\",\"integratedTime\":" + QByteArray::number(e.integratedTime) +
+                                 ",\"logID\":\"" + e.logId.toHex() +
+                                 "\",\"logIndex\":" + QByteArray::number(e.logIndex) + "}";
+    if (!verifyMessage(lk, EVP_sha256(), canonical, *e.signedEntryTimestamp)) {
+        return QStringLiteral("%1: the signed entry timestamp does not verify with the key of %2")
+            .arg(label, log.baseUrl);
+    }
+    if (!log.validFor.contains(e.integratedTime * 1000)) {
+        return QStringLiteral("%1: integrated time %2 is outside the validity of %3's key")
+            .arg(label, formatMs(e.integratedTime * 1000), log.baseUrl);
+    }
+    return {};
+}
+
+// An entry's inclusion proof: the checkpoint signed by the log, the proof's tree that checkpoint's,
+// and the entry's leaf (rebuilt from the bundle for Rekor v2) in it. Fills the checkpoint fields
+// of `info`. Empty when it verifies, else why not.
+QString checkInclusionProof(Ctx& c, const TlogEntry& e, const TransparencyLog& log, EVP_PKEY* lk, bool v2,
+                            const QString& label, LogEntryInfo& info) {
+    const InclusionProof& p = *e.inclusionProof;
+    auto parsed = parseNote(p.checkpoint);
+    if (const QString* err = std::get_if<QString>(&parsed)) {
+        return QStringLiteral("%1: %2").arg(label, *err);
+    }
+    const Note& note = std::get<Note>(parsed);
+    info.checkpointOrigin = QString::fromUtf8(note.origin);
+    info.treeSize = note.size;
+    info.rootHashHex = hex(note.root);
+    if (QString err = verifyCheckpoint(note, log, lk, v2); !err.isEmpty()) {
+        return QStringLiteral("%1: %2").arg(label, err);
+    }
+    if (note.root != p.rootHash || note.size != p.treeSize) {
+        return QStringLiteral(
+                   "%1: the checkpoint (size %2, root %3) is not the proof's tree (size %4, root %5)")
+            .arg(label)
+            .arg(note.size)
+            .arg(hex(note.root).left(16))
+            .arg(p.treeSize)
+            .arg(hex(p.rootHash).left(16));
+    }
+    QByteArray leaf;
+    qint64 index = p.logIndex;
+    if (v2 && p.logIndex != e.logIndex) {
+        // Rekor v2 has one index per entry: the proof must be for the entry's own.
+        return QStringLiteral("%1: the inclusion proof is for index %2, the entry's log index is %3")
+            .arg(label)
+            .arg(p.logIndex)
+            .arg(e.logIndex);
+    }
+    if (v2) {
+        leaf = leafHash(rebuildV2Entry(c));
+        index = e.logIndex;
+    } else {
+        leaf = leafHash(e.canonicalizedBody);
+    }
+    if (QString err = verifyInclusion(index, note.size, leaf, p.hashes, note.root); !err.isEmpty()) {
+        return QStringLiteral("%1: inclusion proof: %2%3")
+            .arg(label, err,
+                 v2 ? QStringLiteral(" (the entry rebuilt from this bundle is not the logged leaf)")
+                    : QString());
+    }
+    return {};
+}
+
+// The entry was integrated while the signing certificate was valid. Empty when so, else why not.
+QString checkIntegratedInCertValidity(const Ctx& c, const TlogEntry& e, const QString& label) {
+    if (e.integratedTime == 0 || !c.leaf)
+        return {};
+    const qint64 t = e.integratedTime * 1000;
+    const qint64 nb = asn1TimeMs(X509_get0_notBefore(c.leaf.get())),
+                 na = asn1TimeMs(X509_get0_notAfter(c.leaf.get()));
+    if (t < nb || t > na) {
+        return QStringLiteral("%1: integrated time %2 is outside the certificate's validity %3 to %4")
+            .arg(label, formatMs(t), formatMs(nb), formatMs(na));
+    }
+    return {};
+}
+
 void stepTransparencyLog(Ctx& c) {
     const Bundle& b = c.bundle;
     if (b.tlogEntries.empty()) {
@@ -556,63 +639,15 @@ void stepTransparencyLog(Ctx& c) {
         }
         bool setOk = false;
         if (e.signedEntryTimestamp) {
-            const QByteArray canonical = "{\"body\":\"" + e.canonicalizedBody.toBase64() + "\",\"integratedTime\":" +
-                                         QByteArray::number(e.integratedTime) + ",\"logID\":\"" + e.logId.toHex() +
-                                         "\",\"logIndex\":" + QByteArray::number(e.logIndex) + "}";
-            if (!verifyMessage(lk, EVP_sha256(), canonical, *e.signedEntryTimestamp)) {
-                fatal = QStringLiteral("%1: the signed entry timestamp does not verify with the key of %2").arg(label, log->baseUrl);
-                break;
-            }
-            if (!log->validFor.contains(e.integratedTime * 1000)) {
-                fatal = QStringLiteral("%1: integrated time %2 is outside the validity of %3's key")
-                            .arg(label, formatMs(e.integratedTime * 1000), log->baseUrl);
+            if (QString err = checkSignedEntryTimestamp(e, *log, lk, label); !err.isEmpty()) {
+                fatal = err;
                 break;
             }
             setOk = true;
         }
         if (e.inclusionProof) {
-            const InclusionProof& p = *e.inclusionProof;
-            auto parsed = parseNote(p.checkpoint);
-            if (const QString* err = std::get_if<QString>(&parsed)) {
-                fatal = QStringLiteral("%1: %2").arg(label, *err);
-                break;
-            }
-            const Note& note = std::get<Note>(parsed);
-            info.checkpointOrigin = QString::fromUtf8(note.origin);
-            info.treeSize = note.size;
-            info.rootHashHex = hex(note.root);
-            if (QString err = verifyCheckpoint(note, *log, lk, v2); !err.isEmpty()) {
-                fatal = QStringLiteral("%1: %2").arg(label, err);
-                break;
-            }
-            if (note.root != p.rootHash || note.size != p.treeSize) {
-                fatal = QStringLiteral("%1: the checkpoint (size %2, root %3) is not the proof's tree (size %4, root %5)")
-                            .arg(label)
-                            .arg(note.size)
-                            .arg(hex(note.root).left(16))
-                            .arg(p.treeSize)
-                            .arg(hex(p.rootHash).left(16));
-                break;
-            }
-            QByteArray leaf;
-            qint64 index = p.logIndex;
-            if (v2 && p.logIndex != e.logIndex) {
-                // Rekor v2 has one index per entry: the proof must be for the entry's own.
-                fatal = QStringLiteral("%1: the inclusion proof is for index %2, the entry's log index is %3")
-                            .arg(label)
-                            .arg(p.logIndex)
-                            .arg(e.logIndex);
-                break;
-            }
-            if (v2) {
-                leaf = leafHash(rebuildV2Entry(c));
-                index = e.logIndex;
-            } else {
-                leaf = leafHash(e.canonicalizedBody);
-            }
-            if (QString err = verifyInclusion(index, note.size, leaf, p.hashes, note.root); !err.isEmpty()) {
-                fatal = QStringLiteral("%1: inclusion proof: %2%3")
-                            .arg(label, err, v2 ? QStringLiteral(" (the entry rebuilt from this bundle is not the logged leaf)") : QString());
+            if (QString err = checkInclusionProof(c, e, *log, lk, v2, label, info); !err.isEmpty()) {
+                fatal = err;
                 break;
             }
         }
@@ -622,14 +657,9 @@ void stepTransparencyLog(Ctx& c) {
                 break;
             }
         }
-        if (e.integratedTime != 0 && c.leaf) {
-            const qint64 t = e.integratedTime * 1000;
-            const qint64 nb = asn1TimeMs(X509_get0_notBefore(c.leaf.get())), na = asn1TimeMs(X509_get0_notAfter(c.leaf.get()));
-            if (t < nb || t > na) {
-                fatal = QStringLiteral("%1: integrated time %2 is outside the certificate's validity %3 to %4")
-                            .arg(label, formatMs(t), formatMs(nb), formatMs(na));
-                break;
-            }
+        if (QString err = checkIntegratedInCertValidity(c, e, label); !err.isEmpty()) {
+            fatal = err;
+            break;
         }
         if (setOk)
             c.verifiedTimes.push_back(e.integratedTime * 1000);
@@ -1170,6 +1200,91 @@ VerificationResult verifyBundle(const QByteArray& bundleJson, const QString& bun
     return verifyBundle(*bundle, bundleFile, artifact, root, policy);
 }
 
+namespace {
+
+// Key mode: the bundle carries a key hint and the policy's key is the one that must have signed.
+// False when the material does not fit (the step says why).
+bool stepKeyMaterial(Ctx& c) {
+    if (c.bundle.material != Bundle::Material::PublicKey) {
+        c.add(QStringLiteral("verification material"), StepState::Failed,
+              QStringLiteral("a public key was given, but the bundle carries a certificate"));
+        return false;
+    }
+    if (const PreparedKey* prepared = c.policy.preparedKey.get(); prepared && prepared->pem == c.policy.publicKeyPem) {
+        EVP_PKEY_up_ref(prepared->key.get());
+        c.key.reset(prepared->key.get());
+        c.keySpki = prepared->spki;
+    } else {
+        c.key = pkeyFromPem(c.policy.publicKeyPem);
+        if (!c.key || keyKind(c.key.get()) == KeyKind::Unknown) {
+            ERR_clear_error();
+            c.add(QStringLiteral("verification material"), StepState::Failed, QStringLiteral("the given public key cannot be read"));
+            return false;
+        }
+        c.keySpki = spkiDer(c.key.get());
+    }
+    c.add(QStringLiteral("verification material"), StepState::Passed,
+          QStringLiteral("public key sha256:%1 (the bundle's hint is not trusted)").arg(sha256Hex(c.keySpki).left(16)));
+    return true;
+}
+
+// Certificate mode: the leaf certificate from the bundle (no self-signed root in its chain) holds
+// the key that must have signed. False when the material does not fit (the step says why).
+bool stepCertificateMaterial(Ctx& c) {
+    if (c.bundle.material == Bundle::Material::PublicKey) {
+        c.add(QStringLiteral("verification material"), StepState::Failed,
+              QStringLiteral("the bundle is signed with a key (hint '%1'), not a certificate: verify it with --key").arg(c.bundle.publicKeyHint));
+        return false;
+    }
+    c.leaf = certFromDer(c.bundle.leafDer());
+    if (!c.leaf) {
+        ERR_clear_error();
+        c.add(QStringLiteral("verification material"), StepState::Failed, QStringLiteral("the signing certificate is not valid DER"));
+        return false;
+    }
+    for (int i = 1; i < c.bundle.certificates.size(); ++i) {
+        Cert extra = certFromDer(c.bundle.certificates.at(i));
+        if (extra && X509_self_signed(extra.get(), 0) == 1) {
+            c.add(QStringLiteral("verification material"), StepState::Failed,
+                  QStringLiteral("the bundle's chain includes a self-signed root (certificate %1): roots come from the trusted root only").arg(i));
+            return false;
+        }
+    }
+    ERR_clear_error();
+    c.key.reset(X509_get_pubkey(c.leaf.get()));
+    unsigned char* spki = nullptr;
+    const int spkiLen = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(c.leaf.get()), &spki);
+    if (spkiLen > 0)
+        c.keySpki = QByteArray(reinterpret_cast<const char*>(spki), spkiLen);
+    OPENSSL_free(spki);
+    c.out.certificate = describe(c.leaf.get());
+    c.add(QStringLiteral("verification material"), StepState::Passed,
+          QStringLiteral("certificate %1 for %2").arg(c.out.certificate->serialHex.left(16), c.out.certificate->san));
+    return true;
+}
+
+// The verified signing times (log entry timestamps and RFC 3161 timestamps), each once, in order.
+void stepVerifiedTime(Ctx& c) {
+    std::sort(c.verifiedTimes.begin(), c.verifiedTimes.end());
+    c.verifiedTimes.erase(std::unique(c.verifiedTimes.begin(), c.verifiedTimes.end()), c.verifiedTimes.end());
+    for (const qint64 t : c.verifiedTimes)
+        c.out.verifiedTimesMs << t;
+    if (c.verifiedTimes.empty()) {
+        if (c.leaf)
+            c.add(QStringLiteral("verified time"), StepState::Failed,
+                  QStringLiteral("no verified signing time: neither a signed log entry timestamp nor a trusted RFC 3161 timestamp"));
+        else
+            c.add(QStringLiteral("verified time"), StepState::Skipped, QStringLiteral("key mode: no signing time is needed"));
+    } else {
+        QStringList times;
+        for (const qint64 t : c.verifiedTimes)
+            times << formatMs(t);
+        c.add(QStringLiteral("verified time"), StepState::Passed, times.join(QStringLiteral(", ")));
+    }
+}
+
+} // namespace
+
 VerificationResult verifyBundle(const Bundle& bundle, const QString& bundleFile, const Artifact& artifact, const TrustedRoot& root,
                                 const Policy& policy) {
     VerificationResult out;
@@ -1198,77 +1313,12 @@ VerificationResult verifyBundle(const Bundle& bundle, const QString& bundleFile,
               .arg(root.timestampAuthorities.size()));
 
     // The verification material must fit the policy: a certificate for an identity, a key hint for a key.
-    if (policy.keyMode()) {
-        if (bundle.material != Bundle::Material::PublicKey) {
-            c.add(QStringLiteral("verification material"), StepState::Failed,
-                  QStringLiteral("a public key was given, but the bundle carries a certificate"));
-            return out;
-        }
-        if (const PreparedKey* prepared = policy.preparedKey.get(); prepared && prepared->pem == policy.publicKeyPem) {
-            EVP_PKEY_up_ref(prepared->key.get());
-            c.key.reset(prepared->key.get());
-            c.keySpki = prepared->spki;
-        } else {
-            c.key = pkeyFromPem(policy.publicKeyPem);
-            if (!c.key || keyKind(c.key.get()) == KeyKind::Unknown) {
-                ERR_clear_error();
-                c.add(QStringLiteral("verification material"), StepState::Failed, QStringLiteral("the given public key cannot be read"));
-                return out;
-            }
-            c.keySpki = spkiDer(c.key.get());
-        }
-        c.add(QStringLiteral("verification material"), StepState::Passed,
-              QStringLiteral("public key sha256:%1 (the bundle's hint is not trusted)").arg(sha256Hex(c.keySpki).left(16)));
-    } else {
-        if (bundle.material == Bundle::Material::PublicKey) {
-            c.add(QStringLiteral("verification material"), StepState::Failed,
-                  QStringLiteral("the bundle is signed with a key (hint '%1'), not a certificate: verify it with --key").arg(bundle.publicKeyHint));
-            return out;
-        }
-        c.leaf = certFromDer(bundle.leafDer());
-        if (!c.leaf) {
-            ERR_clear_error();
-            c.add(QStringLiteral("verification material"), StepState::Failed, QStringLiteral("the signing certificate is not valid DER"));
-            return out;
-        }
-        for (int i = 1; i < bundle.certificates.size(); ++i) {
-            Cert extra = certFromDer(bundle.certificates.at(i));
-            if (extra && X509_self_signed(extra.get(), 0) == 1) {
-                c.add(QStringLiteral("verification material"), StepState::Failed,
-                      QStringLiteral("the bundle's chain includes a self-signed root (certificate %1): roots come from the trusted root only").arg(i));
-                return out;
-            }
-        }
-        ERR_clear_error();
-        c.key.reset(X509_get_pubkey(c.leaf.get()));
-        unsigned char* spki = nullptr;
-        const int spkiLen = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(c.leaf.get()), &spki);
-        if (spkiLen > 0)
-            c.keySpki = QByteArray(reinterpret_cast<const char*>(spki), spkiLen);
-        OPENSSL_free(spki);
-        out.certificate = describe(c.leaf.get());
-        c.add(QStringLiteral("verification material"), StepState::Passed,
-              QStringLiteral("certificate %1 for %2").arg(out.certificate->serialHex.left(16), out.certificate->san));
-    }
+    if (!(policy.keyMode() ? stepKeyMaterial(c) : stepCertificateMaterial(c)))
+        return out;
 
     stepTransparencyLog(c);
     stepTimestamps(c);
-    std::sort(c.verifiedTimes.begin(), c.verifiedTimes.end());
-    c.verifiedTimes.erase(std::unique(c.verifiedTimes.begin(), c.verifiedTimes.end()), c.verifiedTimes.end());
-    for (const qint64 t : c.verifiedTimes)
-        out.verifiedTimesMs << t;
-    if (c.verifiedTimes.empty()) {
-        if (c.leaf)
-            c.add(QStringLiteral("verified time"), StepState::Failed,
-                  QStringLiteral("no verified signing time: neither a signed log entry timestamp nor a trusted RFC 3161 timestamp"));
-        else
-            c.add(QStringLiteral("verified time"), StepState::Skipped, QStringLiteral("key mode: no signing time is needed"));
-    } else {
-        QStringList times;
-        for (const qint64 t : c.verifiedTimes)
-            times << formatMs(t);
-        c.add(QStringLiteral("verified time"), StepState::Passed, times.join(QStringLiteral(", ")));
-    }
+    stepVerifiedTime(c);
     stepCertificateChain(c);
     stepSct(c);
     stepSignature(c);

@@ -121,6 +121,229 @@ struct PreparedLeaf {
 
 namespace {
 
+// Resolves one leaf as import stores it: the recipe, its canonical bytes and their digest.
+void prepareLeaf(PreparedLeaf& p, const Catalog& cat, const QString& leaf, const ResolveOptions& resolveOptions) {
+    LeafResolution& lr = p.resolution;
+    lr.leaf = leaf;
+    lr.criteria = leafCriteria(cat, lr.leaf);
+    Result<RecipeResult> r = resolve(cat, lr.criteria, resolveOptions);
+    if (!r) {
+        lr.error = r.error();
+        return;
+    }
+    lr.result = std::move(*r);
+    p.bytes = recipeBytes(*lr.result);
+    p.digest = sha256Hex(p.bytes);
+}
+
+// Deletes the version called `label` (its rows go with it); true when there was one.
+Result<bool> deleteVersion(QSqlQuery& q, const QString& label) {
+    q.prepare(QStringLiteral("DELETE FROM catalog_versions WHERE label = ?"));
+    q.addBindValue(label);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_versions"));
+    return q.numRowsAffected() > 0;
+}
+
+// The catalog_versions row: label, origin and the API versions its overlays and registry use.
+Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& cat, const QString& digest, const ImportOptions& options) {
+    QSet<QString> apis;
+    for (const Overlay& o : cat.overlays)
+        apis.insert(o.apiVersion.text);
+    for (const Overlay& o : cat.mixins)
+        apis.insert(o.apiVersion.text);
+    if (!cat.registryApiVersion.text.isEmpty())
+        apis.insert(cat.registryApiVersion.text);
+    QStringList apiList(apis.begin(), apis.end());
+    apiList.sort();
+
+    q.prepare(QStringLiteral("INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at, "
+                             "embedded, source_kind, source_repo, source_ref, source_tag, source_commit, "
+                             "source_commit_date, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(label);
+    q.addBindValue(cat.root);
+    q.addBindValue(digest);
+    q.addBindValue(apiList.join(QLatin1Char(',')));
+    q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    q.addBindValue(options.embedded ? 1 : 0);
+    const CatalogSource& origin = options.origin;
+    q.addBindValue(options.embedded ? QStringLiteral("embedded") : (origin.kind.isEmpty() ? QStringLiteral("folder") : origin.kind));
+    q.addBindValue(nullable(origin.repository));
+    q.addBindValue(nullable(origin.ref));
+    q.addBindValue(nullable(origin.tag));
+    q.addBindValue(nullable(origin.commit));
+    q.addBindValue(origin.commitDate.isValid() ? QVariant(origin.commitDate.toUTC().toString(Qt::ISODate))
+                                                : QVariant(QMetaType::fromType<QString>()));
+    q.addBindValue(nullable(origin.path));
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_versions"));
+    return q.lastInsertId().toLongLong();
+}
+
+// Every catalog file with its bytes; `fileIds` gets path -> row id.
+Status insertFiles(QSqlQuery& q, qint64 cv, const Catalog& cat, QHash<QString, qint64>& fileIds) {
+    q.prepare(QStringLiteral("INSERT INTO catalog_files (catalog_version_id, path, kind, sha256, size, content) "
+                             "VALUES (?, ?, ?, ?, ?, ?)"));
+    for (std::size_t fi = 0; fi < cat.files.size(); ++fi) {
+        const CatalogFile& f = cat.files[fi];
+        q.addBindValue(cv);
+        q.addBindValue(f.path);
+        q.addBindValue(f.kind);
+        q.addBindValue(sha256Hex(f.bytes));
+        q.addBindValue(f.bytes.size());
+        q.addBindValue(f.bytes);
+        if (!q.exec())
+            return sqlError(q, QStringLiteral("catalog_files (%1)").arg(f.path));
+        fileIds.insert(f.path, q.lastInsertId().toLongLong());
+    }
+    return {};
+}
+
+// Overlays and mixins, each with its criteria, its file and whether it is a leaf.
+Status insertOverlays(QSqlQuery& q, qint64 cv, const Catalog& cat, const QStringList& leaves, const QHash<QString, qint64>& fileIds) {
+    const QSet<QString> leafSet(leaves.begin(), leaves.end());
+    q.prepare(QStringLiteral("INSERT INTO overlays (catalog_version_id, file_id, kind, name, api_version, base, service, "
+                             "accelerator, os, intent, platform, nodes, mixins, is_leaf, has_profile, "
+                             "component_count, spec_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    for (const std::vector<Overlay>* list : {&cat.overlays, &cat.mixins}) {
+        for (const Overlay& o : *list) {
+            q.addBindValue(cv);
+            q.addBindValue(fileIds.value(o.file));
+            q.addBindValue(o.kind);
+            q.addBindValue(o.name);
+            q.addBindValue(o.apiVersion.text);
+            q.addBindValue(nullable(o.spec.base));
+            for (const QString& d : Criteria::dimensions())
+                q.addBindValue(nullable(o.spec.criteria.get(d)));
+            q.addBindValue(o.spec.criteria.nodes);
+            q.addBindValue(jsonText(jsonList(o.spec.mixins)));
+            q.addBindValue(leafSet.contains(o.name) && o.kind == QLatin1String("RecipeMetadata") ? 1 : 0);
+            q.addBindValue(o.spec.profile.isMap() ? 1 : 0);
+            q.addBindValue(static_cast<int>(o.spec.componentRefs.size()));
+            q.addBindValue(jsonText(yaml::toJson(o.specNode)));
+            if (!q.exec())
+                return sqlError(q, QStringLiteral("overlays (%1)").arg(o.file));
+        }
+    }
+    return {};
+}
+
+Status insertRegistry(QSqlQuery& q, qint64 cv, const Catalog& cat) {
+    q.prepare(QStringLiteral("INSERT INTO registry_components (catalog_version_id, name, display_name, type, "
+                             "default_source, default_chart, default_version, default_namespace, entry_json) "
+                             "VALUES (?,?,?,?,?,?,?,?,?)"));
+    for (const RegistryComponent& c : cat.registry) {
+        q.addBindValue(cv);
+        q.addBindValue(c.name);
+        q.addBindValue(nullable(c.displayName));
+        q.addBindValue(nullable(c.kind));
+        q.addBindValue(nullable(c.kind == QLatin1String("Kustomize") ? c.defaultSource : c.defaultRepository));
+        q.addBindValue(nullable(c.defaultChart));
+        q.addBindValue(nullable(c.kind == QLatin1String("Kustomize") ? c.defaultTag : c.defaultVersion));
+        q.addBindValue(nullable(c.defaultNamespace));
+        q.addBindValue(jsonText(yaml::toJson(c.node)));
+        if (!q.exec())
+            return sqlError(q, QStringLiteral("registry_components (%1)").arg(c.name));
+    }
+    return {};
+}
+
+Status insertValidators(QSqlQuery& q, qint64 cv, const Catalog& cat) {
+    q.prepare(QStringLiteral("INSERT INTO validator_checks (catalog_version_id, name, phase, description, image, "
+                             "timeout, entry_json) VALUES (?,?,?,?,?,?,?)"));
+    for (const ValidatorCheck& c : cat.validators.checks) {
+        q.addBindValue(cv);
+        q.addBindValue(c.name);
+        q.addBindValue(c.phase);
+        q.addBindValue(nullable(c.description));
+        q.addBindValue(nullable(c.image));
+        q.addBindValue(nullable(c.timeout));
+        q.addBindValue(jsonText(yaml::toJson(c.node)));
+        if (!q.exec())
+            return sqlError(q, QStringLiteral("validator_checks (%1)").arg(c.name));
+    }
+    return {};
+}
+
+// The first leaf that did not resolve, as the import's error.
+std::optional<Error> unresolvedLeaf(const std::vector<PreparedLeaf>& prepared, const QString& root) {
+    for (const PreparedLeaf& p : prepared)
+        if (const LeafResolution& lr = p.resolution; lr.error) {
+            Error e = *lr.error;
+            e.message = QStringLiteral("leaf overlay '%1' does not resolve: %2").arg(lr.leaf, e.message);
+            if (e.file.isEmpty())
+                e.file = root;
+            return e;
+        }
+    return std::nullopt;
+}
+
+// One resolved leaf: its recipes row (`q`, prepared) and its components in deployment order, the
+// disabled ones last (`qc`, prepared).
+Status insertRecipe(QSqlQuery& q, QSqlQuery& qc, qint64 cv, const PreparedLeaf& p, const QString& root) {
+    const LeafResolution& lr = p.resolution;
+    const RecipeResult& r = *lr.result;
+    const QString profile = r.selectedProfile ? r.selectedProfile->name + QLatin1Char('=') + r.selectedProfile->value : QString();
+    q.addBindValue(cv);
+    q.addBindValue(r.recipeName());
+    q.addBindValue(lr.leaf);
+    for (const QString& d : Criteria::dimensions())
+        q.addBindValue(nullable(r.criteria.get(d)));
+    q.addBindValue(profile.isEmpty() ? QStringLiteral("") : profile); // NOT NULL: '' means no profile
+    q.addBindValue(r.apiVersion);
+    q.addBindValue(jsonText(jsonList(r.appliedOverlays)));
+    q.addBindValue(static_cast<int>(r.deploymentOrder.size()));
+    q.addBindValue(p.bytes);
+    q.addBindValue(p.digest);
+    if (!q.exec()) {
+        if (q.lastError().text().contains(QLatin1String("UNIQUE")))
+            return makeError(QStringLiteral("leaf overlay '%1' resolves to recipe '%2', which another leaf "
+                                            "already produces")
+                                 .arg(lr.leaf, r.recipeName()),
+                             root);
+        return sqlError(q, QStringLiteral("recipes (%1)").arg(lr.leaf));
+    }
+    const qint64 rid = q.lastInsertId().toLongLong();
+    int position = 0;
+    QStringList ordered = r.deploymentOrder;
+    for (const ComponentRef& c : r.componentRefs)
+        if (!ordered.contains(c.name))
+            ordered << c.name; // disabled components after the enabled ones
+    for (const QString& name : std::as_const(ordered)) {
+        const ComponentRef* c = r.component(name);
+        qc.addBindValue(rid);
+        qc.addBindValue(position++);
+        qc.addBindValue(c->name);
+        qc.addBindValue(nullable(c->type));
+        qc.addBindValue(nullable(c->chart));
+        qc.addBindValue(nullable(c->version));
+        qc.addBindValue(nullable(c->namespace_));
+        qc.addBindValue(nullable(c->source));
+        qc.addBindValue(c->isEnabled() ? 1 : 0);
+        qc.addBindValue(jsonText(jsonList(c->dependencyRefs)));
+        if (!qc.exec())
+            return sqlError(qc, QStringLiteral("recipe_components (%1/%2)").arg(lr.leaf, c->name));
+    }
+    return {};
+}
+
+// Every resolved leaf's recipe and components; the number of recipes written.
+Result<int> insertRecipes(QSqlDatabase& db, QSqlQuery& q, qint64 cv, const std::vector<PreparedLeaf>& prepared, const QString& root) {
+    QSqlQuery qc(db);
+    qc.prepare(QStringLiteral("INSERT INTO recipe_components (recipe_id, position, name, type, chart, version, "
+                              "namespace, source, enabled, dependency_refs) VALUES (?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(QStringLiteral("INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
+                             "intent, platform, profile, api_version, applied_overlays, component_count, "
+                             "canonical_yaml, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    int written = 0;
+    for (const PreparedLeaf& p : prepared) {
+        if (Status st = insertRecipe(q, qc, cv, p, root); !st)
+            return st.error();
+        ++written;
+    }
+    return written;
+}
+
 } // namespace
 
 Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Catalog& cat, const ImportOptions& options) {
@@ -161,22 +384,9 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     const ResolveOptions resolveOptions = storedResolveOptions();
     std::vector<PreparedLeaf> prepared(leafCount);
     ItemPool leafPool(leafCount, [&](std::size_t i) {
-        if (options.cancel && options.cancel->load())
-            return;
-        PreparedLeaf& p = prepared[i];
-        LeafResolution& lr = p.resolution;
-        lr.leaf = leaves[static_cast<qsizetype>(i)];
-        lr.criteria = leafCriteria(cat, lr.leaf);
-        Result<RecipeResult> r = resolve(cat, lr.criteria, resolveOptions);
-        if (!r) {
-            lr.error = r.error();
-            return;
-        }
-        lr.result = std::move(*r);
-        p.bytes = recipeBytes(*lr.result);
-        p.digest = sha256Hex(p.bytes);
+        if (!(options.cancel && options.cancel->load()))
+            prepareLeaf(prepared[i], cat, leaves[static_cast<qsizetype>(i)], resolveOptions);
     });
-
 
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
@@ -184,118 +394,28 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
     QSqlQuery q(db);
     if (report.outcome != ImportReport::Outcome::Unchanged) {
-        q.prepare(QStringLiteral("DELETE FROM catalog_versions WHERE label = ?"));
-        q.addBindValue(label);
-        if (!q.exec())
-            return sqlError(q, QStringLiteral("catalog_versions"));
-        if (q.numRowsAffected() > 0)
+        Result<bool> replaced = deleteVersion(q, label);
+        if (!replaced)
+            return replaced.error();
+        if (*replaced)
             report.outcome = ImportReport::Outcome::Replaced;
     }
 
-    QSet<QString> apis;
-    for (const Overlay& o : cat.overlays)
-        apis.insert(o.apiVersion.text);
-    for (const Overlay& o : cat.mixins)
-        apis.insert(o.apiVersion.text);
-    if (!cat.registryApiVersion.text.isEmpty())
-        apis.insert(cat.registryApiVersion.text);
-    QStringList apiList(apis.begin(), apis.end());
-    apiList.sort();
-
-    q.prepare(QStringLiteral("INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at, "
-                             "embedded, source_kind, source_repo, source_ref, source_tag, source_commit, "
-                             "source_commit_date, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(label);
-    q.addBindValue(cat.root);
-    q.addBindValue(digest);
-    q.addBindValue(apiList.join(QLatin1Char(',')));
-    q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
-    q.addBindValue(options.embedded ? 1 : 0);
-    const CatalogSource& origin = options.origin;
-    q.addBindValue(options.embedded ? QStringLiteral("embedded") : (origin.kind.isEmpty() ? QStringLiteral("folder") : origin.kind));
-    q.addBindValue(nullable(origin.repository));
-    q.addBindValue(nullable(origin.ref));
-    q.addBindValue(nullable(origin.tag));
-    q.addBindValue(nullable(origin.commit));
-    q.addBindValue(origin.commitDate.isValid() ? QVariant(origin.commitDate.toUTC().toString(Qt::ISODate))
-                                                : QVariant(QMetaType::fromType<QString>()));
-    q.addBindValue(nullable(origin.path));
-    if (!q.exec())
-        return sqlError(q, QStringLiteral("catalog_versions"));
-    const qint64 cv = q.lastInsertId().toLongLong();
+    Result<qint64> inserted = insertVersion(q, label, cat, digest, options);
+    if (!inserted)
+        return inserted.error();
+    const qint64 cv = *inserted;
     report.versionId = cv;
 
     QHash<QString, qint64> fileIds;
-    q.prepare(QStringLiteral("INSERT INTO catalog_files (catalog_version_id, path, kind, sha256, size, content) "
-                             "VALUES (?, ?, ?, ?, ?, ?)"));
-    for (std::size_t fi = 0; fi < cat.files.size(); ++fi) {
-        const CatalogFile& f = cat.files[fi];
-        q.addBindValue(cv);
-        q.addBindValue(f.path);
-        q.addBindValue(f.kind);
-        q.addBindValue(sha256Hex(f.bytes));
-        q.addBindValue(f.bytes.size());
-        q.addBindValue(f.bytes);
-        if (!q.exec())
-            return sqlError(q, QStringLiteral("catalog_files (%1)").arg(f.path));
-        fileIds.insert(f.path, q.lastInsertId().toLongLong());
-    }
-
-    const QSet<QString> leafSet(leaves.begin(), leaves.end());
-    q.prepare(QStringLiteral("INSERT INTO overlays (catalog_version_id, file_id, kind, name, api_version, base, service, "
-                             "accelerator, os, intent, platform, nodes, mixins, is_leaf, has_profile, "
-                             "component_count, spec_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    for (const std::vector<Overlay>* list : {&cat.overlays, &cat.mixins}) {
-        for (const Overlay& o : *list) {
-            q.addBindValue(cv);
-            q.addBindValue(fileIds.value(o.file));
-            q.addBindValue(o.kind);
-            q.addBindValue(o.name);
-            q.addBindValue(o.apiVersion.text);
-            q.addBindValue(nullable(o.spec.base));
-            for (const QString& d : Criteria::dimensions())
-                q.addBindValue(nullable(o.spec.criteria.get(d)));
-            q.addBindValue(o.spec.criteria.nodes);
-            q.addBindValue(jsonText(jsonList(o.spec.mixins)));
-            q.addBindValue(leafSet.contains(o.name) && o.kind == QLatin1String("RecipeMetadata") ? 1 : 0);
-            q.addBindValue(o.spec.profile.isMap() ? 1 : 0);
-            q.addBindValue(static_cast<int>(o.spec.componentRefs.size()));
-            q.addBindValue(jsonText(yaml::toJson(o.specNode)));
-            if (!q.exec())
-                return sqlError(q, QStringLiteral("overlays (%1)").arg(o.file));
-        }
-    }
-
-    q.prepare(QStringLiteral("INSERT INTO registry_components (catalog_version_id, name, display_name, type, "
-                             "default_source, default_chart, default_version, default_namespace, entry_json) "
-                             "VALUES (?,?,?,?,?,?,?,?,?)"));
-    for (const RegistryComponent& c : cat.registry) {
-        q.addBindValue(cv);
-        q.addBindValue(c.name);
-        q.addBindValue(nullable(c.displayName));
-        q.addBindValue(nullable(c.kind));
-        q.addBindValue(nullable(c.kind == QLatin1String("Kustomize") ? c.defaultSource : c.defaultRepository));
-        q.addBindValue(nullable(c.defaultChart));
-        q.addBindValue(nullable(c.kind == QLatin1String("Kustomize") ? c.defaultTag : c.defaultVersion));
-        q.addBindValue(nullable(c.defaultNamespace));
-        q.addBindValue(jsonText(yaml::toJson(c.node)));
-        if (!q.exec())
-            return sqlError(q, QStringLiteral("registry_components (%1)").arg(c.name));
-    }
-
-    q.prepare(QStringLiteral("INSERT INTO validator_checks (catalog_version_id, name, phase, description, image, "
-                             "timeout, entry_json) VALUES (?,?,?,?,?,?,?)"));
-    for (const ValidatorCheck& c : cat.validators.checks) {
-        q.addBindValue(cv);
-        q.addBindValue(c.name);
-        q.addBindValue(c.phase);
-        q.addBindValue(nullable(c.description));
-        q.addBindValue(nullable(c.image));
-        q.addBindValue(nullable(c.timeout));
-        q.addBindValue(jsonText(yaml::toJson(c.node)));
-        if (!q.exec())
-            return sqlError(q, QStringLiteral("validator_checks (%1)").arg(c.name));
-    }
+    if (Status st = insertFiles(q, cv, cat, fileIds); !st)
+        return st.error();
+    if (Status st = insertOverlays(q, cv, cat, leaves, fileIds); !st)
+        return st.error();
+    if (Status st = insertRegistry(q, cv, cat); !st)
+        return st.error();
+    if (Status st = insertValidators(q, cv, cat); !st)
+        return st.error();
 
     int reported = 0;
     leafPool.run([&](int finished) {
@@ -305,69 +425,14 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     });
     if (options.cancel && options.cancel->load())
         return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
-    for (const PreparedLeaf& p : prepared)
-        if (const LeafResolution& lr = p.resolution; lr.error) {
-            Error e = *lr.error;
-            e.message = QStringLiteral("leaf overlay '%1' does not resolve: %2").arg(lr.leaf, e.message);
-            if (e.file.isEmpty())
-                e.file = cat.root;
-            return e;
-        }
+    if (std::optional<Error> e = unresolvedLeaf(prepared, cat.root))
+        return *e;
     progress(steps - 1, ImportStage::Writing);
 
-    QSqlQuery qc(db);
-    qc.prepare(QStringLiteral("INSERT INTO recipe_components (recipe_id, position, name, type, chart, version, "
-                              "namespace, source, enabled, dependency_refs) VALUES (?,?,?,?,?,?,?,?,?,?)"));
-    q.prepare(QStringLiteral("INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
-                             "intent, platform, profile, api_version, applied_overlays, component_count, "
-                             "canonical_yaml, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    for (const PreparedLeaf& p : prepared) {
-        const LeafResolution& lr = p.resolution;
-        const RecipeResult& r = *lr.result;
-        const QString profile =
-            r.selectedProfile ? r.selectedProfile->name + QLatin1Char('=') + r.selectedProfile->value : QString();
-        q.addBindValue(cv);
-        q.addBindValue(r.recipeName());
-        q.addBindValue(lr.leaf);
-        for (const QString& d : Criteria::dimensions())
-            q.addBindValue(nullable(r.criteria.get(d)));
-        q.addBindValue(profile.isEmpty() ? QStringLiteral("") : profile); // NOT NULL: '' means no profile
-        q.addBindValue(r.apiVersion);
-        q.addBindValue(jsonText(jsonList(r.appliedOverlays)));
-        q.addBindValue(static_cast<int>(r.deploymentOrder.size()));
-        q.addBindValue(p.bytes);
-        q.addBindValue(p.digest);
-        if (!q.exec()) {
-            if (q.lastError().text().contains(QLatin1String("UNIQUE")))
-                return makeError(QStringLiteral("leaf overlay '%1' resolves to recipe '%2', which another leaf "
-                                                "already produces")
-                                     .arg(lr.leaf, r.recipeName()),
-                                 cat.root);
-            return sqlError(q, QStringLiteral("recipes (%1)").arg(lr.leaf));
-        }
-        const qint64 rid = q.lastInsertId().toLongLong();
-        int position = 0;
-        QStringList ordered = r.deploymentOrder;
-        for (const ComponentRef& c : r.componentRefs)
-            if (!ordered.contains(c.name))
-                ordered << c.name; // disabled components after the enabled ones
-        for (const QString& name : std::as_const(ordered)) {
-            const ComponentRef* c = r.component(name);
-            qc.addBindValue(rid);
-            qc.addBindValue(position++);
-            qc.addBindValue(c->name);
-            qc.addBindValue(nullable(c->type));
-            qc.addBindValue(nullable(c->chart));
-            qc.addBindValue(nullable(c->version));
-            qc.addBindValue(nullable(c->namespace_));
-            qc.addBindValue(nullable(c->source));
-            qc.addBindValue(c->isEnabled() ? 1 : 0);
-            qc.addBindValue(jsonText(jsonList(c->dependencyRefs)));
-            if (!qc.exec())
-                return sqlError(qc, QStringLiteral("recipe_components (%1/%2)").arg(lr.leaf, c->name));
-        }
-        ++report.recipes;
-    }
+    Result<int> recipes = insertRecipes(db, q, cv, prepared, cat.root);
+    if (!recipes)
+        return recipes.error();
+    report.recipes += *recipes;
     if (options.cancel && options.cancel->load())
         return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
     if (!tx.commit())

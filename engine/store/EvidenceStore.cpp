@@ -169,19 +169,19 @@ Result<int> EvidenceStore::importBundles(const QString& dir, const evidence::Sig
     return static_cast<int>(r->sources.size());
 }
 
-Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, const evidence::SignatureCheck* given) {
-    const QString dir = QFileInfo(dirIn).absoluteFilePath();
-    if (!QFileInfo(dir).isDir())
-        return makeError(QStringLiteral("bundle directory does not exist"), dirIn);
-    // Candidates: the directory itself and every directory below it holding an OCI layout or a
-    // summary bundle (not descending into one once found).
+namespace {
+
+bool isBundleDir(const QString& d) {
+    return (QFileInfo::exists(d + QStringLiteral("/index.json")) && QFileInfo(d + QStringLiteral("/blobs")).isDir()) ||
+           QFileInfo::exists(d + QStringLiteral("/statement.intoto.json")) ||
+           QFileInfo::exists(d + QStringLiteral("/summary-bundle/statement.intoto.json"));
+}
+
+// Candidates: the directory itself and every directory below it holding an OCI layout or a
+// summary bundle (not descending into one once found).
+QStringList bundleSources(const QString& dir) {
     QStringList sources;
-    auto isBundle = [](const QString& d) {
-        return (QFileInfo::exists(d + QStringLiteral("/index.json")) && QFileInfo(d + QStringLiteral("/blobs")).isDir()) ||
-               QFileInfo::exists(d + QStringLiteral("/statement.intoto.json")) ||
-               QFileInfo::exists(d + QStringLiteral("/summary-bundle/statement.intoto.json"));
-    };
-    if (isBundle(dir))
+    if (isBundleDir(dir))
         sources << dir;
     QDirIterator it(dir, QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext()) {
@@ -191,16 +191,161 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
         bool inside = false;
         for (const QString& s : std::as_const(sources))
             inside = inside || d.startsWith(s + QLatin1Char('/'));
-        if (!inside && isBundle(d))
+        if (!inside && isBundleDir(d))
             sources << d;
     }
-    struct Read {
-        QString source;
-        evidence::SummaryBundle bundle;
-        std::optional<evidence::Pointer> pointer; // the imported pointer that pins its layout
-        evidence::BundleCheck check;
-        QString error;
-    };
+    return sources;
+}
+
+// One bundle of an import, as read and checked.
+struct BundleRead {
+    QString source;
+    evidence::SummaryBundle bundle;
+    std::optional<evidence::Pointer> pointer; // the imported pointer that pins its layout
+    evidence::BundleCheck check;
+    QString error;
+};
+
+// Reads a bundle's files (no database: runs on the thread pool).
+void loadBundleRead(BundleRead& r) {
+    Result<evidence::SummaryBundle> b = evidence::loadBundle(r.source);
+    if (!b) {
+        r.error = b.error().toString();
+        return;
+    }
+    r.bundle = *b;
+    // A fetched bundle (oci::fetchEvidence) keeps its OCI layout beside the unpacked
+    // summary-bundle/: the layout's manifest digest is what the pointer pins.
+    if (r.bundle.ociManifestDigest.isEmpty() && QFileInfo::exists(r.source + QStringLiteral("/oci/index.json"))) {
+        if (Result<QByteArray> index = readFileLimited(r.source + QStringLiteral("/oci/index.json"), limits::kConfigFile); index) {
+            const QJsonArray manifests = QJsonDocument::fromJson(*index).object().value(QStringLiteral("manifests")).toArray();
+            if (!manifests.isEmpty())
+                r.bundle.ociManifestDigest = manifests.first().toObject().value(QStringLiteral("digest")).toString();
+        }
+    }
+}
+
+// The recipe's metadata.version, as recipe.yaml in the bundle gives it.
+QString recipeVersionOf(const evidence::SummaryBundle& b) {
+    if (Result<yaml::Node> doc = yaml::parse(b.files.value(QStringLiteral("recipe.yaml")), QStringLiteral("recipe.yaml")); doc)
+        if (const yaml::Node* meta = doc->get("metadata"))
+            if (const yaml::Node* v = meta->get("version"); v && v->isScalar())
+                return v->text();
+    return {};
+}
+
+QString compactJson(const QJsonObject& o) {
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString compactJson(const QJsonArray& a) {
+    return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
+}
+
+// phase -> {passed, failed, skipped}, from the predicate.
+QJsonObject phaseCounts(const std::optional<evidence::Predicate>& p) {
+    QJsonObject phases;
+    if (p)
+        for (auto ph = p->phases.cbegin(); ph != p->phases.cend(); ++ph)
+            phases.insert(ph.key(), QJsonObject{{QStringLiteral("passed"), ph->passed},
+                                                 {QStringLiteral("failed"), ph->failed},
+                                                 {QStringLiteral("skipped"), ph->skipped}});
+    return phases;
+}
+
+// The check's steps, or the one failed step of a bundle that could not be read.
+QJsonArray checkSteps(const BundleRead& r) {
+    if (!r.error.isEmpty())
+        return QJsonArray{QJsonObject{{QStringLiteral("step"), QStringLiteral("materialize-bundle")},
+                                      {QStringLiteral("status"), QStringLiteral("failed")},
+                                      {QStringLiteral("detail"), r.error}}};
+    return r.check.toJson().value(QStringLiteral("steps")).toArray();
+}
+
+// phase -> the CTRF tests: name, status, duration, message.
+QJsonObject ctrfTests(const evidence::BundleCheck& check) {
+    QJsonObject tests;
+    for (auto ph = check.ctrf.cbegin(); ph != check.ctrf.cend(); ++ph) {
+        QJsonArray list;
+        for (const evidence::CtrfTest& t : ph->results)
+            list.append(QJsonObject{{QStringLiteral("name"), t.name},
+                                    {QStringLiteral("status"), t.status},
+                                    {QStringLiteral("duration"), t.durationMs},
+                                    {QStringLiteral("message"), t.message}});
+        tests.insert(ph.key(), list);
+    }
+    return tests;
+}
+
+// Who signed (certificate identity and issuer, or "public key"), or why it did not verify.
+QString signatureDetail(const std::optional<sigstore::VerificationResult>& sig) {
+    if (!sig)
+        return {};
+    if (!sig->verified)
+        return sig->summary();
+    return sig->certificate ? QStringLiteral("%1 (%2)").arg(sig->certificate->san, sig->certificate->oidcIssuer) : QStringLiteral("public key");
+}
+
+QString insertBundleSql() {
+    return QStringLiteral(
+        "INSERT INTO evidence_bundles (source, oci_digest, recipe, predicate_type, attested_at, aicr_version, "
+        "recipe_digest, recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, imported_at, signature_verified, "
+        "signature_detail) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(source) DO UPDATE SET oci_digest=excluded.oci_digest, "
+        "recipe=excluded.recipe, predicate_type=excluded.predicate_type, attested_at=excluded.attested_at, "
+        "aicr_version=excluded.aicr_version, recipe_digest=excluded.recipe_digest, "
+        "recipe_version=excluded.recipe_version, phases=excluded.phases, signed=excluded.signed, "
+        "check_exit=excluded.check_exit, check_steps=excluded.check_steps, ctrf_tests=excluded.ctrf_tests, "
+        "imported_at=excluded.imported_at, signature_verified=excluded.signature_verified, "
+        "signature_detail=excluded.signature_detail");
+}
+
+// The bundle's evidence_bundles row (`q` prepared with insertBundleSql()), inserted or updated by source.
+Status writeBundleRow(QSqlQuery& q, const BundleRead& r, const QString& now) {
+    const std::optional<evidence::Predicate>& p = r.check.predicate;
+    q.addBindValue(r.source);
+    q.addBindValue(nullable(r.bundle.ociManifestDigest));
+    q.addBindValue(nullable(p ? p->recipeName : QString()));
+    q.addBindValue(nullable(p ? p->type : QString()));
+    q.addBindValue(nullable(p ? p->attestedAt : QString()));
+    q.addBindValue(nullable(p ? p->aicrVersion : QString()));
+    q.addBindValue(nullable(p ? p->recipeDigest : QString()));
+    q.addBindValue(nullable(recipeVersionOf(r.bundle)));
+    q.addBindValue(compactJson(phaseCounts(p)));
+    q.addBindValue(r.check.signaturePresent ? 1 : 0);
+    q.addBindValue(r.error.isEmpty() ? r.check.exitCode : 2);
+    q.addBindValue(compactJson(checkSteps(r)));
+    q.addBindValue(compactJson(ctrfTests(r.check)));
+    q.addBindValue(now);
+    const auto& sig = r.check.signature;
+    q.addBindValue(sig ? QVariant(sig->verified ? 1 : 0) : QVariant(QMetaType(QMetaType::Int)));
+    q.addBindValue(nullable(signatureDetail(sig)));
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("evidence_bundles (%1)").arg(r.source));
+    return {};
+}
+
+// The signature verification is kept with its every step, attached to the bundle's row.
+Status recordBundleSignature(Database& database, const BundleRead& r) {
+    QSqlQuery idq(database.sql());
+    idq.prepare(QStringLiteral("SELECT id FROM evidence_bundles WHERE source = ?"));
+    idq.addBindValue(r.source);
+    if (!idq.exec() || !idq.next())
+        return sqlError(idq, QStringLiteral("evidence_bundles.id"));
+    if (auto id = VerificationStore(database).recordInTransaction(*r.check.signature, r.bundle.files.value(QStringLiteral("attestation.intoto.jsonl")),
+                                                                  r.check.signaturePolicy, idq.value(0).toLongLong());
+        !id)
+        return id.error();
+    return {};
+}
+
+} // namespace
+
+Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, const evidence::SignatureCheck* given) {
+    const QString dir = QFileInfo(dirIn).absoluteFilePath();
+    if (!QFileInfo(dir).isDir())
+        return makeError(QStringLiteral("bundle directory does not exist"), dirIn);
+    const QStringList sources = bundleSources(dir);
     std::optional<sigstore::TrustedRoot> storedRoot;
     evidence::SignatureCheck signature;
     if (given) {
@@ -216,38 +361,22 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
     // Reading and checking a bundle (files, digests, CTRF, the Sigstore verification) needs no
     // database: both run on Qt's thread pool, every core at once. The pointer lookups between them
     // and every write stay on this thread, in source order, so the result is the same as one by one.
-    std::vector<Read> reads(static_cast<size_t>(sources.size()));
+    std::vector<BundleRead> reads(static_cast<size_t>(sources.size()));
     QThread* const caller = QThread::currentThread();
     auto onPool = [&](auto&& step) {
-        QtConcurrent::blockingMap(reads, [&](Read& r) {
+        QtConcurrent::blockingMap(reads, [&](BundleRead& r) {
             step(r);
             sigstore::crypto::releasePoolThreadState(caller);
         });
     };
     for (qsizetype i = 0; i < sources.size(); ++i)
         reads[static_cast<size_t>(i)].source = sources.at(i);
-    onPool([](Read& r) {
-        Result<evidence::SummaryBundle> b = evidence::loadBundle(r.source);
-        if (!b) {
-            r.error = b.error().toString();
-            return;
-        }
-        r.bundle = *b;
-        // A fetched bundle (oci::fetchEvidence) keeps its OCI layout beside the unpacked
-        // summary-bundle/: the layout's manifest digest is what the pointer pins.
-        if (r.bundle.ociManifestDigest.isEmpty() && QFileInfo::exists(r.source + QStringLiteral("/oci/index.json"))) {
-            if (Result<QByteArray> index = readFileLimited(r.source + QStringLiteral("/oci/index.json"), limits::kConfigFile); index) {
-                const QJsonArray manifests = QJsonDocument::fromJson(*index).object().value(QStringLiteral("manifests")).toArray();
-                if (!manifests.isEmpty())
-                    r.bundle.ociManifestDigest = manifests.first().toObject().value(QStringLiteral("digest")).toString();
-            }
-        }
-    });
+    onPool([](BundleRead& r) { loadBundleRead(r); });
     // The pointer that pins a layout (if imported) names the signer to expect.
     QSqlQuery pq(m_db.sql());
     pq.prepare(QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
                               "ORDER BY attested_at DESC LIMIT 1"));
-    for (Read& r : reads) {
+    for (BundleRead& r : reads) {
         if (!r.error.isEmpty() || r.bundle.ociManifestDigest.isEmpty())
             continue;
         pq.addBindValue(r.bundle.ociManifestDigest);
@@ -255,7 +384,7 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
             r.pointer = evidence::parsePointer(pq.value(0).toByteArray(), pq.value(1).toString());
         pq.finish();
     }
-    onPool([&](Read& r) {
+    onPool([&](BundleRead& r) {
         if (r.error.isEmpty())
             r.check = evidence::checkBundle(r.bundle, r.pointer ? &*r.pointer : nullptr, &signature);
     });
@@ -264,86 +393,17 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
     QSqlQuery q(db);
-    q.prepare(QStringLiteral(
-        "INSERT INTO evidence_bundles (source, oci_digest, recipe, predicate_type, attested_at, aicr_version, "
-        "recipe_digest, recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, imported_at, signature_verified, "
-        "signature_detail) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(source) DO UPDATE SET oci_digest=excluded.oci_digest, "
-        "recipe=excluded.recipe, predicate_type=excluded.predicate_type, attested_at=excluded.attested_at, "
-        "aicr_version=excluded.aicr_version, recipe_digest=excluded.recipe_digest, "
-        "recipe_version=excluded.recipe_version, phases=excluded.phases, signed=excluded.signed, "
-        "check_exit=excluded.check_exit, check_steps=excluded.check_steps, ctrf_tests=excluded.ctrf_tests, "
-        "imported_at=excluded.imported_at, signature_verified=excluded.signature_verified, "
-        "signature_detail=excluded.signature_detail"));
+    q.prepare(insertBundleSql());
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    for (const Read& r : reads) {
-        const std::optional<evidence::Predicate>& p = r.check.predicate;
-        QString recipeVersion;
-        if (Result<yaml::Node> doc = yaml::parse(r.bundle.files.value(QStringLiteral("recipe.yaml")), QStringLiteral("recipe.yaml")); doc)
-            if (const yaml::Node* meta = doc->get("metadata"))
-                if (const yaml::Node* v = meta->get("version"); v && v->isScalar())
-                    recipeVersion = v->text();
-        QJsonObject phases;
-        if (p)
-            for (auto ph = p->phases.cbegin(); ph != p->phases.cend(); ++ph)
-                phases.insert(ph.key(), QJsonObject{{QStringLiteral("passed"), ph->passed},
-                                                     {QStringLiteral("failed"), ph->failed},
-                                                     {QStringLiteral("skipped"), ph->skipped}});
-        QJsonArray steps = r.check.toJson().value(QStringLiteral("steps")).toArray();
-        if (!r.error.isEmpty())
-            steps = QJsonArray{QJsonObject{{QStringLiteral("step"), QStringLiteral("materialize-bundle")},
-                                           {QStringLiteral("status"), QStringLiteral("failed")},
-                                           {QStringLiteral("detail"), r.error}}};
-        q.addBindValue(r.source);
-        q.addBindValue(nullable(r.bundle.ociManifestDigest));
-        q.addBindValue(nullable(p ? p->recipeName : QString()));
-        q.addBindValue(nullable(p ? p->type : QString()));
-        q.addBindValue(nullable(p ? p->attestedAt : QString()));
-        q.addBindValue(nullable(p ? p->aicrVersion : QString()));
-        q.addBindValue(nullable(p ? p->recipeDigest : QString()));
-        q.addBindValue(nullable(recipeVersion));
-        q.addBindValue(QString::fromUtf8(QJsonDocument(phases).toJson(QJsonDocument::Compact)));
-        q.addBindValue(r.check.signaturePresent ? 1 : 0);
-        q.addBindValue(r.error.isEmpty() ? r.check.exitCode : 2);
-        q.addBindValue(QString::fromUtf8(QJsonDocument(steps).toJson(QJsonDocument::Compact)));
-        QJsonObject tests;
-        for (auto ph = r.check.ctrf.cbegin(); ph != r.check.ctrf.cend(); ++ph) {
-            QJsonArray list;
-            for (const evidence::CtrfTest& t : ph->results)
-                list.append(QJsonObject{{QStringLiteral("name"), t.name},
-                                        {QStringLiteral("status"), t.status},
-                                        {QStringLiteral("duration"), t.durationMs},
-                                        {QStringLiteral("message"), t.message}});
-            tests.insert(ph.key(), list);
-        }
-        q.addBindValue(QString::fromUtf8(QJsonDocument(tests).toJson(QJsonDocument::Compact)));
-        q.addBindValue(now);
-        const auto& sig = r.check.signature;
-        q.addBindValue(sig ? QVariant(sig->verified ? 1 : 0) : QVariant(QMetaType(QMetaType::Int)));
-        QString sigDetail;
-        if (sig)
-            sigDetail = sig->verified ? (sig->certificate ? QStringLiteral("%1 (%2)").arg(sig->certificate->san, sig->certificate->oidcIssuer)
-                                                          : QStringLiteral("public key"))
-                                      : sig->summary();
-        q.addBindValue(nullable(sigDetail));
-        if (!q.exec())
-            return sqlError(q, QStringLiteral("evidence_bundles (%1)").arg(r.source));
-        if (sig) {
-            // The verification is kept with its every step, attached to the bundle.
-            QSqlQuery idq(db);
-            idq.prepare(QStringLiteral("SELECT id FROM evidence_bundles WHERE source = ?"));
-            idq.addBindValue(r.source);
-            if (!idq.exec() || !idq.next())
-                return sqlError(idq, QStringLiteral("evidence_bundles.id"));
-            if (auto id = VerificationStore(m_db).recordInTransaction(*sig, r.bundle.files.value(QStringLiteral("attestation.intoto.jsonl")),
-                                                         r.check.signaturePolicy,
-                                                         idq.value(0).toLongLong());
-                !id)
-                return id.error();
-        }
+    for (const BundleRead& r : reads) {
+        if (Status st = writeBundleRow(q, r, now); !st)
+            return st.error();
+        if (r.check.signature)
+            if (Status st = recordBundleSignature(m_db, r); !st)
+                return st.error();
     }
     BundleImportReport report;
-    for (const Read& r : reads) {
+    for (const BundleRead& r : reads) {
         report.sources << r.source;
         report.invalid += !r.error.isEmpty() || r.check.exitCode == 2 ? 1 : 0;
         report.incomplete += r.error.isEmpty() && r.check.exitCode == 3 ? 1 : 0;
@@ -632,126 +692,169 @@ class Reasons {
     std::map<int, QString> m_byKey;
 };
 
-} // namespace
-
-Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) const {
-    sqlite3* handle = sqliteHandle(m_db.sql());
-    if (!handle)
-        return makeError(QStringLiteral("health table: the database connection is not SQLite"), m_db.path());
-    const PageCacheAtLeast cache(handle, 64 * 1024);
-    // Rows in the order they are found (the catalog's, then evidence for other coordinates), by name;
-    // sorted by name at the end. The first row of a name wins, as does the first leaf overlay.
+// The health table as it is built: rows in the order they are found (the catalog's, then evidence
+// for other coordinates), by name; the first row of a name wins, as does the first leaf overlay.
+struct HealthTable {
     std::vector<HealthRow> rows;
     QHash<QString, size_t> byName;
     QHash<QString, QString> byLeaf;        // leaf overlay -> recipe name, where they differ
     std::map<size_t, QString> renamedFrom; // row -> the older name its evidence used
-    {
-        // Room for every row up front: growing a vector of 10,000 rows copies them and touches
-        // fresh memory at each step, and page faults cost more than the count.
-        Statement c(handle, "SELECT (SELECT count(*) FROM recipes WHERE catalog_version_id = ?), "
-                            "(SELECT count(*) FROM evidence_summary)");
-        if (c.prepared() && c.bind(1, catalogVersionId) && c.next()) {
-            const qint64 most = c.integer64(0) + c.integer64(1);
-            rows.reserve(static_cast<size_t>(most));
-            byName.reserve(most);
+};
+
+// Room for every row up front: growing a vector of 10,000 rows copies them and touches fresh
+// memory at each step, and page faults cost more than the count.
+void reserveHealthRows(sqlite3* handle, qint64 catalogVersionId, HealthTable& t) {
+    Statement c(handle, "SELECT (SELECT count(*) FROM recipes WHERE catalog_version_id = ?), "
+                        "(SELECT count(*) FROM evidence_summary)");
+    if (c.prepared() && c.bind(1, catalogVersionId) && c.next()) {
+        const qint64 most = c.integer64(0) + c.integer64(1);
+        t.rows.reserve(static_cast<size_t>(most));
+        t.byName.reserve(most);
+    }
+}
+
+// One row per recipe of the catalog version, with its criteria, before any evidence is looked at.
+Status readCatalogRecipes(sqlite3* handle, qint64 catalogVersionId, HealthTable& t) {
+    Statement q(handle,
+                "SELECT r.name, r.service, r.accelerator, r.os, r.intent, r.platform, v.label, "
+                "r.leaf_overlay FROM recipes r "
+                "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE r.catalog_version_id = ?");
+    if (!q.prepared() || !q.bind(1, catalogVersionId))
+        return q.error(QStringLiteral("recipes"));
+    Interned service, accelerator, os, intent, platform, label;
+    while (q.next()) {
+        HealthRow row;
+        const QByteArrayView name = q.bytes(0);
+        row.recipe = Statement::textOf(name);
+        row.criteria.service = service.get(q.bytes(1));
+        row.criteria.accelerator = accelerator.get(q.bytes(2));
+        row.criteria.os = os.get(q.bytes(3));
+        row.criteria.intent = intent.get(q.bytes(4));
+        row.criteria.platform = platform.get(q.bytes(5));
+        row.catalogLabel = label.get(q.bytes(6));
+        row.reason = QStringLiteral("no pointer names this recipe");
+        // A leaf overlay named otherwise than its recipe, e.g. a profiled recipe named after its
+        // leaf plus the profile (same bytes, same name: only a leaf that differs needs a string).
+        if (const QByteArrayView leafBytes = q.bytes(7); leafBytes != name) {
+            if (const QString leaf = Statement::textOf(leafBytes); leaf != row.recipe) {
+                row.leafOverlay = leaf; // shown instead of a generic name such as "recipe"
+                if (!t.byLeaf.contains(leaf))
+                    t.byLeaf.insert(leaf, row.recipe);
+            }
+        }
+        if (!t.byName.contains(row.recipe)) {
+            t.byName.insert(row.recipe, t.rows.size());
+            t.rows.push_back(std::move(row));
         }
     }
-    {
-        Statement q(handle,
-                    "SELECT r.name, r.service, r.accelerator, r.os, r.intent, r.platform, v.label, "
-                    "r.leaf_overlay FROM recipes r "
-                    "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE r.catalog_version_id = ?");
-        if (!q.prepared() || !q.bind(1, catalogVersionId))
-            return q.error(QStringLiteral("recipes"));
-        Interned service, accelerator, os, intent, platform, label;
-        while (q.next()) {
-            HealthRow row;
-            const QByteArrayView name = q.bytes(0);
-            row.recipe = Statement::textOf(name);
-            row.criteria.service = service.get(q.bytes(1));
-            row.criteria.accelerator = accelerator.get(q.bytes(2));
-            row.criteria.os = os.get(q.bytes(3));
-            row.criteria.intent = intent.get(q.bytes(4));
-            row.criteria.platform = platform.get(q.bytes(5));
-            row.catalogLabel = label.get(q.bytes(6));
-            row.reason = QStringLiteral("no pointer names this recipe");
-            // A leaf overlay named otherwise than its recipe, e.g. a profiled recipe named after its
-            // leaf plus the profile (same bytes, same name: only a leaf that differs needs a string).
-            if (const QByteArrayView leafBytes = q.bytes(7); leafBytes != name) {
-                if (const QString leaf = Statement::textOf(leafBytes); leaf != row.recipe) {
-                    row.leafOverlay = leaf; // shown instead of a generic name such as "recipe"
-                    if (!byLeaf.contains(leaf))
-                        byLeaf.insert(leaf, row.recipe);
-                }
-            }
-            if (!byName.contains(row.recipe)) {
-                byName.insert(row.recipe, rows.size());
-                rows.push_back(std::move(row));
-            }
+    if (q.failed())
+        return q.error(QStringLiteral("recipes"));
+    return {};
+}
+
+// The row evidence recorded under `recipe` belongs to: the recipe's own, the recipe of the same
+// leaf overlay when the coordinate's name changed since (a profile was added; flagged as recorded
+// under the old name), or a new row for a coordinate this catalog version does not have.
+size_t rowForEvidence(HealthTable& t, const QString& recipe) {
+    auto found = t.byName.constFind(recipe);
+    if (found != t.byName.cend())
+        return *found;
+    if (const auto leaf = t.byLeaf.constFind(recipe); leaf != t.byLeaf.cend()) {
+        if (const auto target = t.byName.constFind(*leaf); target != t.byName.cend() && t.rows[*target].pointers == 0) {
+            t.renamedFrom[*target] = recipe;
+            t.rows[*target].evidenceName = recipe; // its pointers are read under this name
+            return *target;
         }
-        if (q.failed())
-            return q.error(QStringLiteral("recipes"));
     }
-    const size_t catalogRows = rows.size();
-    // Pointer counts per recipe, kept by every import (evidence_summary).
-    {
-        Statement q(handle,
-                    "SELECT recipe, pointers, invalid, pending, first_party, community, partner, reported, "
-                    "newest_attested_at, newest_predicate_type FROM evidence_summary");
-        if (!q.prepared())
-            return q.error(QStringLiteral("evidence_summary"));
-        Interned predicateTypes;
-        const QTimeZone utc = QTimeZone::utc();
-        QByteArray lastNewest; // recipes attested in one run share the time: parsed once
-        QDateTime lastParsed;
-        while (q.next()) {
-            const QString recipe = q.text(0);
-            auto found = byName.constFind(recipe);
-            size_t at = found == byName.cend() ? rows.size() : *found;
-            if (found == byName.cend()) {
-                // Evidence recorded before the coordinate's name changed (a profile was added): match it
-                // to the recipe of the same leaf overlay, and flag it below as recorded under the old name.
-                if (const auto leaf = byLeaf.constFind(recipe); leaf != byLeaf.cend()) {
-                    if (const auto target = byName.constFind(*leaf);
-                        target != byName.cend() && rows[*target].pointers == 0) {
-                        at = *target;
-                        renamedFrom[at] = recipe;
-                        rows[at].evidenceName = recipe; // its pointers are read under this name
-                    }
-                }
+    HealthRow orphan; // evidence for a coordinate this catalog version does not have
+    orphan.recipe = recipe;
+    orphan.reason = QStringLiteral("not a recipe of this catalog version");
+    t.byName.insert(recipe, t.rows.size());
+    t.rows.push_back(std::move(orphan));
+    return t.rows.size() - 1;
+}
+
+// Pointer counts per recipe, kept by every import (evidence_summary).
+Status readEvidenceSummary(sqlite3* handle, HealthTable& t) {
+    Statement q(handle,
+                "SELECT recipe, pointers, invalid, pending, first_party, community, partner, reported, "
+                "newest_attested_at, newest_predicate_type FROM evidence_summary");
+    if (!q.prepared())
+        return q.error(QStringLiteral("evidence_summary"));
+    Interned predicateTypes;
+    const QTimeZone utc = QTimeZone::utc();
+    QByteArray lastNewest; // recipes attested in one run share the time: parsed once
+    QDateTime lastParsed;
+    while (q.next()) {
+        HealthRow& row = t.rows[rowForEvidence(t, q.text(0))];
+        row.pointers = q.integer(1);
+        row.invalid = q.integer(2);
+        row.pending = q.integer(3);
+        row.firstParty = q.integer(4);
+        row.community = q.integer(5);
+        row.partner = q.integer(6);
+        row.reported = q.integer(7);
+        if (const QByteArrayView newest = q.bytes(8); !newest.isEmpty()) {
+            if (newest != QByteArrayView(lastNewest)) {
+                lastNewest.resize(newest.size());
+                std::memcpy(lastNewest.data(), newest.data(), static_cast<size_t>(newest.size()));
+                lastParsed = parseUtc(newest, utc);
             }
-            if (at == rows.size()) {
-                HealthRow orphan; // evidence for a coordinate this catalog version does not have
-                orphan.recipe = recipe;
-                orphan.reason = QStringLiteral("not a recipe of this catalog version");
-                byName.insert(recipe, rows.size());
-                rows.push_back(std::move(orphan));
-            }
-            HealthRow& row = rows[at];
-            row.pointers = q.integer(1);
-            row.invalid = q.integer(2);
-            row.pending = q.integer(3);
-            row.firstParty = q.integer(4);
-            row.community = q.integer(5);
-            row.partner = q.integer(6);
-            row.reported = q.integer(7);
-            if (const QByteArrayView newest = q.bytes(8); !newest.isEmpty()) {
-                if (newest != QByteArrayView(lastNewest)) {
-                    lastNewest.resize(newest.size());
-                    std::memcpy(lastNewest.data(), newest.data(), static_cast<size_t>(newest.size()));
-                    lastParsed = parseUtc(newest, utc);
-                }
-                row.newestAttestedAt = lastParsed;
-            }
-            row.newestPredicateType = predicateTypes.get(q.bytes(9));
+            row.newestAttestedAt = lastParsed;
         }
-        if (q.failed())
-            return q.error(QStringLiteral("evidence_summary"));
+        row.newestPredicateType = predicateTypes.get(q.bytes(9));
     }
-    // Bundles: the newest per recipe gives phases, aicrVersion and the recorded recipe digest.
+    if (q.failed())
+        return q.error(QStringLiteral("evidence_summary"));
+    return {};
+}
+
+// The fields of a recipe's newest valid bundle.
+struct NewestBundle {
+    QString predicateType, aicrVersion, recipeDigest, recipeVersion, phases, signatureDetail;
+    int checkExit = 0;
+    bool signatureVerified = false;
+};
+
+// "deployment 3/4, performance 1/1": passed of run, per phase the bundle records.
+QString phaseCoverage(const QString& phasesJson) {
+    QStringList coverage;
+    const QJsonObject phases = QJsonDocument::fromJson(phasesJson.toUtf8()).object();
+    for (const char* ph : {"deployment", "performance", "conformance"}) {
+        const QJsonObject s = phases.value(QLatin1String(ph)).toObject();
+        if (s.isEmpty())
+            continue;
+        const int passed = s.value(QStringLiteral("passed")).toInt(), failed = s.value(QStringLiteral("failed")).toInt();
+        coverage << QStringLiteral("%1 %2/%3").arg(QLatin1String(ph)).arg(passed).arg(passed + failed);
+    }
+    return coverage.join(QStringLiteral(", "));
+}
+
+// What the newest bundle says of a row: AICR version, phases, digests (stale when the catalog's
+// recipe changed since), verdict and signature.
+void applyNewestBundle(HealthRow& row, const NewestBundle& b, const std::map<QString, QByteArray>& canonical) {
+    row.aicrVersion = b.aicrVersion;
+    row.devBuild = row.aicrVersion == QLatin1String("dev") || row.aicrVersion.contains(QLatin1String("-dev")) ||
+                   row.aicrVersion.contains(QLatin1String("-next"));
+    row.phaseCoverage = phaseCoverage(b.phases);
+    row.bundleDigest = b.recipeDigest;
+    if (const auto c = canonical.find(row.recipe); c != canonical.end()) {
+        row.currentDigest = currentDigestFor(c->second, b.predicateType, b.recipeVersion);
+        row.stale = !row.currentDigest.isEmpty() && row.bundleDigest != row.currentDigest;
+    }
+    row.failedPhases = b.checkExit == 1;
+    row.incomplete = b.checkExit == 3;
+    row.signatureVerified = b.signatureVerified;
+    row.verifiedSigner = row.signatureVerified ? b.signatureDetail : QString();
+}
+
+// Bundles: the newest per recipe gives phases, aicrVersion and the recorded recipe digest. Every
+// valid bundle overwrites what the one before it gave (they come oldest first): only the last
+// one's fields are kept, and its digest computed (a YAML round trip) once per recipe.
+Status readBundles(QSqlDatabase& db, qint64 catalogVersionId, HealthTable& t) {
     std::map<QString, QByteArray> canonical; // only for recipes that have bundles
     {
-        QSqlQuery cq(m_db.sql());
+        QSqlQuery cq(db);
         cq.prepare(QStringLiteral("SELECT name, canonical_yaml FROM recipes WHERE catalog_version_id = ? AND name IN "
                                   "(SELECT recipe FROM evidence_bundles)"));
         cq.addBindValue(catalogVersionId);
@@ -760,23 +863,16 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
         while (cq.next())
             canonical[cq.value(0).toString()] = cq.value(1).toByteArray();
     }
-    // Every valid bundle overwrites what the one before it gave (they come oldest first): only the
-    // last one's fields are kept, and its digest computed (a YAML round trip) once per recipe.
-    struct NewestBundle {
-        QString predicateType, aicrVersion, recipeDigest, recipeVersion, phases, signatureDetail;
-        int checkExit = 0;
-        bool signatureVerified = false;
-    };
     std::map<size_t, NewestBundle> newest;
-    QSqlQuery bq(m_db.sql());
+    QSqlQuery bq(db);
     if (!bq.exec(QStringLiteral("SELECT recipe, predicate_type, attested_at, aicr_version, recipe_digest, recipe_version, "
                                 "phases, check_exit, signature_verified, signature_detail FROM evidence_bundles WHERE recipe IS NOT NULL ORDER BY attested_at")))
         return sqlError(bq, QStringLiteral("evidence_bundles"));
     while (bq.next()) {
-        const auto it = byName.constFind(bq.value(0).toString());
-        if (it == byName.cend())
+        const auto it = t.byName.constFind(bq.value(0).toString());
+        if (it == t.byName.cend())
             continue;
-        HealthRow& row = rows[*it];
+        HealthRow& row = t.rows[*it];
         ++row.bundles;
         if (bq.value(7).toInt() == 2) {
             ++row.invalidBundles;
@@ -786,85 +882,71 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
                                    bq.value(5).toString(), bq.value(6).toString(),  bq.value(9).toString(),
                                    bq.value(7).toInt(),    bq.value(8).toInt() == 1};
     }
-    for (const auto& [at, b] : newest) {
-        HealthRow& row = rows[at];
-        row.aicrVersion = b.aicrVersion;
-        row.devBuild = row.aicrVersion == QLatin1String("dev") || row.aicrVersion.contains(QLatin1String("-dev")) ||
-                       row.aicrVersion.contains(QLatin1String("-next"));
-        QStringList coverage;
-        const QJsonObject phases = QJsonDocument::fromJson(b.phases.toUtf8()).object();
-        for (const char* ph : {"deployment", "performance", "conformance"}) {
-            const QJsonObject s = phases.value(QLatin1String(ph)).toObject();
-            if (s.isEmpty())
-                continue;
-            const int passed = s.value(QStringLiteral("passed")).toInt(), failed = s.value(QStringLiteral("failed")).toInt();
-            coverage << QStringLiteral("%1 %2/%3").arg(QLatin1String(ph)).arg(passed).arg(passed + failed);
-        }
-        row.phaseCoverage = coverage.join(QStringLiteral(", "));
-        row.bundleDigest = b.recipeDigest;
-        if (const auto c = canonical.find(row.recipe); c != canonical.end()) {
-            row.currentDigest = currentDigestFor(c->second, b.predicateType, b.recipeVersion);
-            row.stale = !row.currentDigest.isEmpty() && row.bundleDigest != row.currentDigest;
-        }
-        row.failedPhases = b.checkExit == 1;
-        row.incomplete = b.checkExit == 3;
-        row.signatureVerified = b.signatureVerified;
-        row.verifiedSigner = row.signatureVerified ? b.signatureDetail : QString();
-    }
+    for (const auto& [at, b] : newest)
+        applyNewestBundle(t.rows[at], b, canonical);
+    return {};
+}
 
+// The reason texts repeat by count: one string per distinct count, shared by the rows.
+struct HealthReasons {
     Reasons signedWithBundle, signedWithoutBundle, invalidOnly;
-    for (size_t at = 0; at < rows.size(); ++at) {
-        HealthRow& row = rows[at];
-        const QString& name = row.recipe;
-        const int signedValid = row.firstParty + row.community + row.partner + row.reported;
-        if (row.signatureVerified) {
-            row.status = row.incomplete     ? HealthStatus::VerifiedIncomplete
-                         : row.failedPhases ? HealthStatus::VerifiedFailedPhases
-                                            : HealthStatus::Verified;
-            row.reason = QStringLiteral("signature verified offline: %1").arg(row.verifiedSigner);
-            if (row.incomplete)
-                row.reason += QStringLiteral("; the bundle is incomplete: some checks could not run or finish");
-            else if (row.failedPhases)
-                row.reason += QStringLiteral("; the bundle records failed phases");
-        } else if (signedValid > 0) {
-            row.status = HealthStatus::Signed;
-            row.reason =
-                row.bundles > 0
-                    ? signedWithBundle.get(signedValid,
-                                           QStringLiteral("%1 signed pointer(s); no bundle signature verified "
-                                                          "(no trusted root, or the bundle is unsigned)"))
-                    : signedWithoutBundle.get(
-                          signedValid,
-                          QStringLiteral("%1 signed pointer(s); bundle not imported, signature not checked"));
-        } else if (row.pending > 0) {
-            row.status = HealthStatus::Pending;
-            row.reason = QStringLiteral("only unsigned (pending) pointers");
-        } else if (row.invalid > 0) {
-            row.status = HealthStatus::Invalid;
-            row.reason = invalidOnly.get(row.invalid, QStringLiteral("%1 pointer(s), none valid"));
-        }
-        if (const auto renamed = renamedFrom.find(at); renamed != renamedFrom.end() &&
-                                                       row.status != HealthStatus::NoEvidence &&
-                                                       row.status != HealthStatus::Invalid) {
-            row.status = HealthStatus::Stale;
-            row.stale = true;
-            row.reason = QStringLiteral("evidence names '%1'; the catalog now resolves this leaf to '%2' (its recipe "
-                                        "changed since)")
-                             .arg(renamed->second, name);
-        } else if (row.bundles > 0 && row.invalidBundles == row.bundles) {
-            row.status = HealthStatus::Invalid;
-            row.reason = QStringLiteral("every bundle fails its integrity checks");
-        } else if (row.stale && row.status != HealthStatus::NoEvidence) {
-            row.status = HealthStatus::Stale;
-            row.reason = QStringLiteral("the evidence was recorded for recipe digest %1…, the catalog's is now %2…")
-                             .arg(row.bundleDigest.left(12), row.currentDigest.left(12));
-        } else if (row.failedPhases && row.status == HealthStatus::Signed) {
-            row.reason += QStringLiteral("; the bundle records failed phases");
-        }
-    }
+};
 
-    // By name (QString order; names are unique), in place. The catalog's rows come sorted by the
-    // index they are read through, as a rule; evidence for other coordinates is merged in.
+// A row's status from its pointers and its newest bundle, before the overrides of judgeRow.
+void statusFromEvidence(HealthRow& row, HealthReasons& reasons) {
+    const int signedValid = row.firstParty + row.community + row.partner + row.reported;
+    if (row.signatureVerified) {
+        row.status = row.incomplete     ? HealthStatus::VerifiedIncomplete
+                     : row.failedPhases ? HealthStatus::VerifiedFailedPhases
+                                        : HealthStatus::Verified;
+        row.reason = QStringLiteral("signature verified offline: %1").arg(row.verifiedSigner);
+        if (row.incomplete)
+            row.reason += QStringLiteral("; the bundle is incomplete: some checks could not run or finish");
+        else if (row.failedPhases)
+            row.reason += QStringLiteral("; the bundle records failed phases");
+    } else if (signedValid > 0) {
+        row.status = HealthStatus::Signed;
+        row.reason =
+            row.bundles > 0
+                ? reasons.signedWithBundle.get(signedValid,
+                                               QStringLiteral("%1 signed pointer(s); no bundle signature verified "
+                                                              "(no trusted root, or the bundle is unsigned)"))
+                : reasons.signedWithoutBundle.get(signedValid,
+                                                  QStringLiteral("%1 signed pointer(s); bundle not imported, signature not checked"));
+    } else if (row.pending > 0) {
+        row.status = HealthStatus::Pending;
+        row.reason = QStringLiteral("only unsigned (pending) pointers");
+    } else if (row.invalid > 0) {
+        row.status = HealthStatus::Invalid;
+        row.reason = reasons.invalidOnly.get(row.invalid, QStringLiteral("%1 pointer(s), none valid"));
+    }
+}
+
+// The row's status and reason: from its evidence, then evidence under an older name, bundles that
+// all fail, a stale digest and failed phases override it.
+void judgeRow(HealthRow& row, const QString* renamedFrom, HealthReasons& reasons) {
+    statusFromEvidence(row, reasons);
+    if (renamedFrom && row.status != HealthStatus::NoEvidence && row.status != HealthStatus::Invalid) {
+        row.status = HealthStatus::Stale;
+        row.stale = true;
+        row.reason = QStringLiteral("evidence names '%1'; the catalog now resolves this leaf to '%2' (its recipe "
+                                    "changed since)")
+                         .arg(*renamedFrom, row.recipe);
+    } else if (row.bundles > 0 && row.invalidBundles == row.bundles) {
+        row.status = HealthStatus::Invalid;
+        row.reason = QStringLiteral("every bundle fails its integrity checks");
+    } else if (row.stale && row.status != HealthStatus::NoEvidence) {
+        row.status = HealthStatus::Stale;
+        row.reason = QStringLiteral("the evidence was recorded for recipe digest %1…, the catalog's is now %2…")
+                         .arg(row.bundleDigest.left(12), row.currentDigest.left(12));
+    } else if (row.failedPhases && row.status == HealthStatus::Signed) {
+        row.reason += QStringLiteral("; the bundle records failed phases");
+    }
+}
+
+// By name (QString order; names are unique), in place. The catalog's rows come sorted by the
+// index they are read through, as a rule; evidence for other coordinates is merged in.
+void sortByRecipe(std::vector<HealthRow>& rows, size_t catalogRows) {
     const auto byRecipe = [](const HealthRow& a, const HealthRow& b) { return a.recipe < b.recipe; };
     const auto split = rows.begin() + static_cast<std::ptrdiff_t>(catalogRows);
     if (!std::is_sorted(rows.begin(), split, byRecipe))
@@ -873,7 +955,32 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
         std::sort(split, rows.end(), byRecipe);
         std::inplace_merge(rows.begin(), split, rows.end(), byRecipe);
     }
-    return rows;
+}
+
+
+} // namespace
+
+Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) const {
+    sqlite3* handle = sqliteHandle(m_db.sql());
+    if (!handle)
+        return makeError(QStringLiteral("health table: the database connection is not SQLite"), m_db.path());
+    const PageCacheAtLeast cache(handle, 64 * 1024);
+    HealthTable t;
+    reserveHealthRows(handle, catalogVersionId, t);
+    if (Status st = readCatalogRecipes(handle, catalogVersionId, t); !st)
+        return st.error();
+    const size_t catalogRows = t.rows.size();
+    if (Status st = readEvidenceSummary(handle, t); !st)
+        return st.error();
+    if (Status st = readBundles(m_db.sql(), catalogVersionId, t); !st)
+        return st.error();
+    HealthReasons reasons;
+    for (size_t at = 0; at < t.rows.size(); ++at) {
+        const auto renamed = t.renamedFrom.find(at);
+        judgeRow(t.rows[at], renamed == t.renamedFrom.end() ? nullptr : &renamed->second, reasons);
+    }
+    sortByRecipe(t.rows, catalogRows);
+    return std::move(t.rows);
 }
 
 } // namespace pb::store

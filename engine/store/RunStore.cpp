@@ -115,6 +115,73 @@ Status exec(QSqlQuery& q, const QString& what) {
     return {};
 }
 
+// The scored metrics of a check, with their thresholds.
+Status writeMetrics(QSqlDatabase& db, qint64 checkId, const CheckRun& c) {
+    if (!c.score)
+        return {};
+    QSqlQuery m(db);
+    m.prepare(QStringLiteral("INSERT INTO run_metrics (check_id, name, unit, value, constraint_text, threshold, effective, pass) "
+                             "VALUES (?,?,?,?,?,?,?,?)"));
+    for (const validation::ScoredMetric& sm : c.score->metrics) {
+        m.addBindValue(checkId);
+        m.addBindValue(sm.name);
+        m.addBindValue(sm.unit);
+        m.addBindValue(sm.measured);
+        m.addBindValue(sm.threshold ? QVariant(sm.threshold->written) : QVariant(QMetaType(QMetaType::QString)));
+        m.addBindValue(sm.threshold ? QVariant(sm.threshold->value) : QVariant(QMetaType(QMetaType::Double)));
+        m.addBindValue(sm.threshold ? QVariant(sm.threshold->effective()) : QVariant(QMetaType(QMetaType::Double)));
+        m.addBindValue(sm.pass ? 1 : 0);
+        if (Status s = exec(m, QStringLiteral("run_metrics")); !s)
+            return s;
+    }
+    return {};
+}
+
+// The NCCL rows and inference distributions of a check as series points: batch inserts through
+// one prepared statement.
+Status writeSeries(QSqlDatabase& db, qint64 checkId, const CheckRun& c) {
+    QVariantList ids, names, xs, ys;
+    auto point = [&](const char* series, double x, double y) {
+        ids << checkId;
+        names << QString::fromLatin1(series);
+        xs << x;
+        ys << y;
+    };
+    if (c.nccl)
+        for (const validation::NcclRow& r : c.nccl->rows) {
+            const double x = double(r.sizeBytes);
+            point("nccl.oop.busbw", x, r.oopBusBw);
+            point("nccl.ip.busbw", x, r.ipBusBw);
+            point("nccl.oop.algbw", x, r.oopAlgBw);
+            point("nccl.ip.algbw", x, r.ipAlgBw);
+            point("nccl.oop.time", x, r.oopTimeUs);
+            point("nccl.ip.time", x, r.ipTimeUs);
+        }
+    if (c.inference) {
+        auto dist = [&](const char* series, const validation::Distribution& d) {
+            const std::pair<double, std::optional<double>> pts[] = {{-1, d.min}, {0, d.avg}, {50, d.p50}, {90, d.p90},
+                                                                    {95, d.p95}, {99, d.p99}, {100, d.max}};
+            for (const auto& [x, y] : pts)
+                if (y)
+                    point(series, x, *y);
+        };
+        dist("ttft", c.inference->ttftMs);
+        dist("itl", c.inference->itlMs);
+        dist("latency", c.inference->requestLatencyMs);
+    }
+    if (!ids.isEmpty()) {
+        QSqlQuery s(db);
+        s.prepare(QStringLiteral("INSERT INTO run_series (check_id, series, x, y) VALUES (?,?,?,?)"));
+        s.addBindValue(ids);
+        s.addBindValue(names);
+        s.addBindValue(xs);
+        s.addBindValue(ys);
+        if (!s.execBatch())
+            return sqlError(s, QStringLiteral("run_series"));
+    }
+    return {};
+}
+
 Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
@@ -168,64 +235,9 @@ Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
         if (Status s = exec(del, QStringLiteral("run_metrics")); !s)
             return s;
     }
-    if (c.score) {
-        QSqlQuery m(db);
-        m.prepare(QStringLiteral("INSERT INTO run_metrics (check_id, name, unit, value, constraint_text, threshold, effective, pass) "
-                                 "VALUES (?,?,?,?,?,?,?,?)"));
-        for (const validation::ScoredMetric& sm : c.score->metrics) {
-            m.addBindValue(checkId);
-            m.addBindValue(sm.name);
-            m.addBindValue(sm.unit);
-            m.addBindValue(sm.measured);
-            m.addBindValue(sm.threshold ? QVariant(sm.threshold->written) : QVariant(QMetaType(QMetaType::QString)));
-            m.addBindValue(sm.threshold ? QVariant(sm.threshold->value) : QVariant(QMetaType(QMetaType::Double)));
-            m.addBindValue(sm.threshold ? QVariant(sm.threshold->effective()) : QVariant(QMetaType(QMetaType::Double)));
-            m.addBindValue(sm.pass ? 1 : 0);
-            if (Status s = exec(m, QStringLiteral("run_metrics")); !s)
-                return s;
-        }
-    }
-    // Series: batch inserts through one prepared statement.
-    QVariantList ids, names, xs, ys;
-    auto point = [&](const char* series, double x, double y) {
-        ids << checkId;
-        names << QString::fromLatin1(series);
-        xs << x;
-        ys << y;
-    };
-    if (c.nccl)
-        for (const validation::NcclRow& r : c.nccl->rows) {
-            const double x = double(r.sizeBytes);
-            point("nccl.oop.busbw", x, r.oopBusBw);
-            point("nccl.ip.busbw", x, r.ipBusBw);
-            point("nccl.oop.algbw", x, r.oopAlgBw);
-            point("nccl.ip.algbw", x, r.ipAlgBw);
-            point("nccl.oop.time", x, r.oopTimeUs);
-            point("nccl.ip.time", x, r.ipTimeUs);
-        }
-    if (c.inference) {
-        auto dist = [&](const char* series, const validation::Distribution& d) {
-            const std::pair<double, std::optional<double>> pts[] = {{-1, d.min}, {0, d.avg}, {50, d.p50}, {90, d.p90},
-                                                                    {95, d.p95}, {99, d.p99}, {100, d.max}};
-            for (const auto& [x, y] : pts)
-                if (y)
-                    point(series, x, *y);
-        };
-        dist("ttft", c.inference->ttftMs);
-        dist("itl", c.inference->itlMs);
-        dist("latency", c.inference->requestLatencyMs);
-    }
-    if (!ids.isEmpty()) {
-        QSqlQuery s(db);
-        s.prepare(QStringLiteral("INSERT INTO run_series (check_id, series, x, y) VALUES (?,?,?,?)"));
-        s.addBindValue(ids);
-        s.addBindValue(names);
-        s.addBindValue(xs);
-        s.addBindValue(ys);
-        if (!s.execBatch())
-            return sqlError(s, QStringLiteral("run_series"));
-    }
-    return {};
+    if (Status st = writeMetrics(db, checkId, c); !st)
+        return st;
+    return writeSeries(db, checkId, c);
 }
 
 QJsonArray readinessJson(const std::vector<validation::ConstraintCheck>& checks) {
@@ -408,6 +420,128 @@ Result<QStringList> RunStore::coordinates() const {
     return out;
 }
 
+namespace {
+
+// One readiness constraint as runs.readiness keeps it.
+validation::ConstraintCheck readinessFrom(const QJsonObject& o) {
+    validation::ConstraintCheck c;
+    c.constraint.name = o.value(QStringLiteral("name")).toString();
+    c.constraint.value = o.value(QStringLiteral("value")).toString();
+    c.source = o.value(QStringLiteral("source")).toString();
+    c.measured = o.value(QStringLiteral("measured")).toString();
+    const QString outcome = o.value(QStringLiteral("outcome")).toString();
+    c.outcome = outcome == QLatin1String("passed")   ? validation::ConstraintOutcome::Passed
+                : outcome == QLatin1String("failed") ? validation::ConstraintOutcome::Failed
+                                                     : validation::ConstraintOutcome::Unknown;
+    c.detail = o.value(QStringLiteral("detail")).toString();
+    return c;
+}
+
+// A check's columns of run_checks (id, phase, name, ...), without its score and detail.
+CheckRun checkFromRow(const QSqlQuery& q) {
+    CheckRun c;
+    c.phase = q.value(1).toString();
+    c.name = q.value(2).toString();
+    c.state = stateFromName(q.value(3).toString());
+    c.exitCode = q.value(4).isNull() ? -1 : q.value(4).toInt();
+    c.message = q.value(5).toString();
+    c.image = q.value(6).toString();
+    c.job = q.value(7).toString();
+    c.pod = q.value(8).toString();
+    c.started = parseTime(q.value(9));
+    c.finished = parseTime(q.value(10));
+    c.durationMs = q.value(11).toLongLong();
+    c.log = q.value(12).toByteArray();
+    for (const QJsonValue& v : QJsonDocument::fromJson(q.value(13).toByteArray()).array())
+        c.resultLines << v.toString();
+    c.extra = QJsonDocument::fromJson(q.value(14).toByteArray()).object();
+    c.cause = q.value(18).toString();
+    c.k8sReason = q.value(19).toString();
+    return c;
+}
+
+// A check's score: its verdict and message, and its metrics from run_metrics.
+Result<validation::CheckScore> loadScore(QSqlDatabase& db, qint64 checkId, const QString& checkName, const QString& verdict, const QString& message) {
+    validation::CheckScore s;
+    s.check = checkName;
+    s.verdict = verdict == QLatin1String("passed") ? validation::Verdict::Passed
+                : verdict == QLatin1String("failed") ? validation::Verdict::Failed
+                                                     : validation::Verdict::Skipped;
+    s.message = message;
+    QSqlQuery m(db);
+    m.prepare(QStringLiteral("SELECT name, unit, value, constraint_text, threshold, effective, pass FROM run_metrics WHERE check_id = ? ORDER BY id"));
+    m.addBindValue(checkId);
+    if (!m.exec())
+        return sqlError(m, QStringLiteral("run_metrics"));
+    while (m.next()) {
+        validation::ScoredMetric sm;
+        sm.name = m.value(0).toString();
+        sm.unit = m.value(1).toString();
+        sm.measured = m.value(2).toDouble();
+        if (!m.value(3).isNull()) {
+            validation::Threshold t;
+            t.constraint = checkName;
+            t.written = m.value(3).toString();
+            t.value = m.value(4).toDouble();
+            t.tolerance = t.value != 0 ? m.value(5).toDouble() / t.value : 1;
+            t.op = catalog::parseConstraintValue(t.written).op;
+            sm.threshold = t;
+        }
+        sm.pass = m.value(6).toInt() == 1;
+        s.metrics.push_back(sm);
+    }
+    return s;
+}
+
+// One size row per message size, from the nccl.* series points.
+Status loadNcclRows(QSqlDatabase& db, qint64 checkId, const QJsonArray& types, validation::NcclResult& n) {
+    QSqlQuery sq(db);
+    sq.prepare(QStringLiteral("SELECT series, x, y FROM run_series WHERE check_id = ? AND series LIKE 'nccl.%' ORDER BY x, rowid"));
+    sq.addBindValue(checkId);
+    if (!sq.exec())
+        return sqlError(sq, QStringLiteral("run_series"));
+    std::map<qint64, validation::NcclRow> rows;
+    while (sq.next()) {
+        const qint64 size = qint64(sq.value(1).toDouble());
+        validation::NcclRow& row = rows[size];
+        row.sizeBytes = size;
+        row.type = types.at(0).toString();
+        row.redop = types.at(1).toString();
+        const QString series = sq.value(0).toString();
+        const double y = sq.value(2).toDouble();
+        if (series == QLatin1String("nccl.oop.busbw")) row.oopBusBw = y;
+        else if (series == QLatin1String("nccl.ip.busbw")) row.ipBusBw = y;
+        else if (series == QLatin1String("nccl.oop.algbw")) row.oopAlgBw = y;
+        else if (series == QLatin1String("nccl.ip.algbw")) row.ipAlgBw = y;
+        else if (series == QLatin1String("nccl.oop.time")) row.oopTimeUs = y;
+        else if (series == QLatin1String("nccl.ip.time")) row.ipTimeUs = y;
+    }
+    for (auto& [size, row] : rows)
+        n.rows.push_back(row);
+    return {};
+}
+
+// An NCCL check's result: the detail's fields and its rows.
+Result<validation::NcclResult> loadNccl(QSqlDatabase& db, qint64 checkId, const QJsonObject& detail) {
+    validation::NcclResult n;
+    n.collective = detail.value(QStringLiteral("collective")).toString();
+    n.ncclVersion = detail.value(QStringLiteral("ncclVersion")).toString();
+    n.testsVersion = detail.value(QStringLiteral("testsVersion")).toString();
+    n.ranks = detail.value(QStringLiteral("ranks")).toInt();
+    n.footerAvgBusBw = opt(detail.value(QStringLiteral("footerAvgBusBw")));
+    n.computedAvgBusBw = detail.value(QStringLiteral("computedAvgBusBw")).toDouble();
+    n.netPlugin = detail.value(QStringLiteral("netPlugin")).toString();
+    n.nvlsMulticast = detail.value(QStringLiteral("nvlsMulticast")).toBool();
+    n.nvlsComm = detail.value(QStringLiteral("nvlsComm")).toBool();
+    n.lines = qint64(detail.value(QStringLiteral("lines")).toDouble());
+    n.bytes = qint64(detail.value(QStringLiteral("bytes")).toDouble());
+    if (Status st = loadNcclRows(db, checkId, detail.value(QStringLiteral("types")).toArray(), n); !st)
+        return st.error();
+    return n;
+}
+
+} // namespace
+
 Result<StoredRun> RunStore::load(qint64 id) const {
     StoredRun run;
     {
@@ -436,20 +570,8 @@ Result<StoredRun> RunStore::load(qint64 id) const {
         run.header.namespace_ = q.value(2).toString();
         run.header.toolVersion = q.value(3).toString();
         run.snapshotYaml = q.value(4).toByteArray();
-        for (const QJsonValue& v : QJsonDocument::fromJson(q.value(5).toByteArray()).array()) {
-            const QJsonObject o = v.toObject();
-            validation::ConstraintCheck c;
-            c.constraint.name = o.value(QStringLiteral("name")).toString();
-            c.constraint.value = o.value(QStringLiteral("value")).toString();
-            c.source = o.value(QStringLiteral("source")).toString();
-            c.measured = o.value(QStringLiteral("measured")).toString();
-            const QString outcome = o.value(QStringLiteral("outcome")).toString();
-            c.outcome = outcome == QLatin1String("passed")   ? validation::ConstraintOutcome::Passed
-                        : outcome == QLatin1String("failed") ? validation::ConstraintOutcome::Failed
-                                                             : validation::ConstraintOutcome::Unknown;
-            c.detail = o.value(QStringLiteral("detail")).toString();
-            run.result.readiness.push_back(c);
-        }
+        for (const QJsonValue& v : QJsonDocument::fromJson(q.value(5).toByteArray()).array())
+            run.result.readiness.push_back(readinessFrom(v.toObject()));
     }
     RunResult& r = run.result;
     r.runId = run.summary.runUid;
@@ -467,96 +589,20 @@ Result<StoredRun> RunStore::load(qint64 id) const {
         return sqlError(q, QStringLiteral("run_checks"));
     while (q.next()) {
         const qint64 checkId = q.value(0).toLongLong();
-        CheckRun c;
-        c.phase = q.value(1).toString();
-        c.name = q.value(2).toString();
-        c.state = stateFromName(q.value(3).toString());
-        c.exitCode = q.value(4).isNull() ? -1 : q.value(4).toInt();
-        c.message = q.value(5).toString();
-        c.image = q.value(6).toString();
-        c.job = q.value(7).toString();
-        c.pod = q.value(8).toString();
-        c.started = parseTime(q.value(9));
-        c.finished = parseTime(q.value(10));
-        c.durationMs = q.value(11).toLongLong();
-        c.log = q.value(12).toByteArray();
-        for (const QJsonValue& v : QJsonDocument::fromJson(q.value(13).toByteArray()).array())
-            c.resultLines << v.toString();
-        c.extra = QJsonDocument::fromJson(q.value(14).toByteArray()).object();
-        c.cause = q.value(18).toString();
-        c.k8sReason = q.value(19).toString();
+        CheckRun c = checkFromRow(q);
         const QJsonObject detail = QJsonDocument::fromJson(q.value(17).toByteArray()).object();
         if (!q.value(15).isNull()) {
-            validation::CheckScore s;
-            s.check = c.name;
-            const QString v = q.value(15).toString();
-            s.verdict = v == QLatin1String("passed") ? validation::Verdict::Passed
-                        : v == QLatin1String("failed") ? validation::Verdict::Failed
-                                                       : validation::Verdict::Skipped;
-            s.message = q.value(16).toString();
-            QSqlQuery m(m_db.sql());
-            m.prepare(QStringLiteral("SELECT name, unit, value, constraint_text, threshold, effective, pass FROM run_metrics WHERE check_id = ? ORDER BY id"));
-            m.addBindValue(checkId);
-            if (!m.exec())
-                return sqlError(m, QStringLiteral("run_metrics"));
-            while (m.next()) {
-                validation::ScoredMetric sm;
-                sm.name = m.value(0).toString();
-                sm.unit = m.value(1).toString();
-                sm.measured = m.value(2).toDouble();
-                if (!m.value(3).isNull()) {
-                    validation::Threshold t;
-                    t.constraint = c.name;
-                    t.written = m.value(3).toString();
-                    t.value = m.value(4).toDouble();
-                    t.tolerance = t.value != 0 ? m.value(5).toDouble() / t.value : 1;
-                    t.op = catalog::parseConstraintValue(t.written).op;
-                    sm.threshold = t;
-                }
-                sm.pass = m.value(6).toInt() == 1;
-                s.metrics.push_back(sm);
-            }
-            c.score = s;
+            Result<validation::CheckScore> score = loadScore(m_db.sql(), checkId, c.name, q.value(15).toString(), q.value(16).toString());
+            if (!score)
+                return score.error();
+            c.score = *score;
         }
         const QString kind = detail.value(QStringLiteral("kind")).toString();
         if (kind == QLatin1String("nccl")) {
-            validation::NcclResult n;
-            n.collective = detail.value(QStringLiteral("collective")).toString();
-            n.ncclVersion = detail.value(QStringLiteral("ncclVersion")).toString();
-            n.testsVersion = detail.value(QStringLiteral("testsVersion")).toString();
-            n.ranks = detail.value(QStringLiteral("ranks")).toInt();
-            n.footerAvgBusBw = opt(detail.value(QStringLiteral("footerAvgBusBw")));
-            n.computedAvgBusBw = detail.value(QStringLiteral("computedAvgBusBw")).toDouble();
-            n.netPlugin = detail.value(QStringLiteral("netPlugin")).toString();
-            n.nvlsMulticast = detail.value(QStringLiteral("nvlsMulticast")).toBool();
-            n.nvlsComm = detail.value(QStringLiteral("nvlsComm")).toBool();
-            n.lines = qint64(detail.value(QStringLiteral("lines")).toDouble());
-            n.bytes = qint64(detail.value(QStringLiteral("bytes")).toDouble());
-            const QJsonArray types = detail.value(QStringLiteral("types")).toArray();
-            QSqlQuery sq(m_db.sql());
-            sq.prepare(QStringLiteral("SELECT series, x, y FROM run_series WHERE check_id = ? AND series LIKE 'nccl.%' ORDER BY x, rowid"));
-            sq.addBindValue(checkId);
-            if (!sq.exec())
-                return sqlError(sq, QStringLiteral("run_series"));
-            std::map<qint64, validation::NcclRow> rows;
-            while (sq.next()) {
-                const qint64 size = qint64(sq.value(1).toDouble());
-                validation::NcclRow& row = rows[size];
-                row.sizeBytes = size;
-                row.type = types.at(0).toString();
-                row.redop = types.at(1).toString();
-                const QString series = sq.value(0).toString();
-                const double y = sq.value(2).toDouble();
-                if (series == QLatin1String("nccl.oop.busbw")) row.oopBusBw = y;
-                else if (series == QLatin1String("nccl.ip.busbw")) row.ipBusBw = y;
-                else if (series == QLatin1String("nccl.oop.algbw")) row.oopAlgBw = y;
-                else if (series == QLatin1String("nccl.ip.algbw")) row.ipAlgBw = y;
-                else if (series == QLatin1String("nccl.oop.time")) row.oopTimeUs = y;
-                else if (series == QLatin1String("nccl.ip.time")) row.ipTimeUs = y;
-            }
-            for (auto& [size, row] : rows)
-                n.rows.push_back(row);
-            c.nccl = n;
+            Result<validation::NcclResult> n = loadNccl(m_db.sql(), checkId, detail);
+            if (!n)
+                return n.error();
+            c.nccl = *n;
         } else if (!kind.isEmpty()) {
             c.inference = inferenceFrom(detail);
         }

@@ -118,21 +118,12 @@ QByteArray ctrfReport(const RunResult& run, const QString& phase, const QString&
     return QJsonDocument(doc).toJson(QJsonDocument::Indented);
 }
 
-Result<EmittedBundle> emitEvidence(const RunResult& run, const catalog::RecipeResult& recipe, const QString& outDir,
-                                   const QString& toolVersion, const QString& validatorCatalogVersion) {
-    EmittedBundle b;
-    b.dir = QDir(outDir).absoluteFilePath(QStringLiteral("summary-bundle"));
-    if (QFileInfo::exists(b.dir))
-        return makeError(QStringLiteral("already exists; choose an empty --out directory"), b.dir);
-    b.recipeName = recipe.recipeName();
-    b.files[QStringLiteral("recipe.yaml")] = catalog::deterministicYaml(recipe);
-    if (run.snapshot)
-        b.files[QStringLiteral("snapshot.yaml")] = run.snapshot->toYaml();
-    for (const QString& phase : run.phasesRun)
-        b.files[QStringLiteral("ctrf/%1.json").arg(phase)] = ctrfReport(run, phase, toolVersion);
+namespace {
 
+// manifest.json's file list: every file's path, size, sha256 and (for JSON) media type.
+QJsonArray manifestFiles(const QMap<QString, QByteArray>& files) {
     QJsonArray list;
-    for (auto it = b.files.cbegin(); it != b.files.cend(); ++it) {
+    for (auto it = files.cbegin(); it != files.cend(); ++it) {
         QJsonObject f{{QStringLiteral("path"), it.key()},
                       {QStringLiteral("size"), it.value().size()},
                       {QStringLiteral("sha256"), QStringLiteral("sha256:") + sha256Hex(it.value())}};
@@ -140,15 +131,14 @@ Result<EmittedBundle> emitEvidence(const RunResult& run, const catalog::RecipeRe
             f.insert(QStringLiteral("mediaType"), QStringLiteral("application/json"));
         list.append(f);
     }
-    const QByteArray manifest =
-        QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), QStringLiteral("1.0.0")}, {QStringLiteral("files"), list}})
-            .toJson(QJsonDocument::Indented);
-    b.manifestDigest = QStringLiteral("sha256:") + sha256Hex(manifest);
+    return list;
+}
 
-    // A check fails only on its own verdict: one that could not run or finish (`other`, or never
-    // started) is counted apart, and the predicate says the run is incomplete.
+// The predicate's phases: passed, failed and skipped per phase with its CTRF report's digest. A
+// check fails only on its own verdict: one that could not run or finish (`other`, or never
+// started) is counted apart and listed in `incompleteChecks`.
+QJsonObject phaseSummary(const RunResult& run, const QMap<QString, QByteArray>& files, QJsonArray& incompleteChecks) {
     QJsonObject phases;
-    QJsonArray incompleteChecks;
     for (const QString& phase : run.phasesRun) {
         int passed = 0, failed = 0, skipped = 0, other = 0;
         for (const CheckRun& c : run.checks) {
@@ -170,11 +160,50 @@ Result<EmittedBundle> emitEvidence(const RunResult& run, const catalog::RecipeRe
                        {QStringLiteral("failed"), failed},
                        {QStringLiteral("skipped"), skipped},
                        {QStringLiteral("ctrfDigest"),
-                        QStringLiteral("sha256:") + sha256Hex(b.files.value(QStringLiteral("ctrf/%1.json").arg(phase)))}};
+                        QStringLiteral("sha256:") + sha256Hex(files.value(QStringLiteral("ctrf/%1.json").arg(phase)))}};
         if (other > 0)
             ph.insert(QStringLiteral("other"), other);
         phases.insert(phase, ph);
     }
+    return phases;
+}
+
+// The cluster the run read: Kubernetes version, node counts, the first GPU node's model and OS.
+QJsonObject clusterFingerprint(const ClusterSnapshot& s) {
+    const NodeInfo* n = s.firstGpuNode();
+    QJsonObject fp{{QStringLiteral("k8sVersion"), QJsonObject{{QStringLiteral("value"), s.serverVersion}}},
+                   {QStringLiteral("nodeCount"), QJsonObject{{QStringLiteral("value"), int(s.nodes.size())}}},
+                   {QStringLiteral("gpuNodeCount"), QJsonObject{{QStringLiteral("value"), s.gpuNodeCount()}}}};
+    if (n) {
+        fp.insert(QStringLiteral("gpuModel"), QJsonObject{{QStringLiteral("value"), n->gpuProduct}});
+        fp.insert(QStringLiteral("os"), QJsonObject{{QStringLiteral("value"), n->osId}, {QStringLiteral("version"), n->osVersion}});
+    }
+    return fp;
+}
+
+} // namespace
+
+Result<EmittedBundle> emitEvidence(const RunResult& run, const catalog::RecipeResult& recipe, const QString& outDir,
+                                   const QString& toolVersion, const QString& validatorCatalogVersion) {
+    EmittedBundle b;
+    b.dir = QDir(outDir).absoluteFilePath(QStringLiteral("summary-bundle"));
+    if (QFileInfo::exists(b.dir))
+        return makeError(QStringLiteral("already exists; choose an empty --out directory"), b.dir);
+    b.recipeName = recipe.recipeName();
+    b.files[QStringLiteral("recipe.yaml")] = catalog::deterministicYaml(recipe);
+    if (run.snapshot)
+        b.files[QStringLiteral("snapshot.yaml")] = run.snapshot->toYaml();
+    for (const QString& phase : run.phasesRun)
+        b.files[QStringLiteral("ctrf/%1.json").arg(phase)] = ctrfReport(run, phase, toolVersion);
+
+    const QJsonArray list = manifestFiles(b.files);
+    const QByteArray manifest =
+        QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), QStringLiteral("1.0.0")}, {QStringLiteral("files"), list}})
+            .toJson(QJsonDocument::Indented);
+    b.manifestDigest = QStringLiteral("sha256:") + sha256Hex(manifest);
+
+    QJsonArray incompleteChecks;
+    const QJsonObject phases = phaseSummary(run, b.files, incompleteChecks);
     Result<QString> digest = catalog::evidenceRecipeDigest(b.files[QStringLiteral("recipe.yaml")], QStringLiteral("recipe.yaml"),
                                                            catalog::PredicateVersion::V3);
     if (!digest)
@@ -197,18 +226,8 @@ Result<EmittedBundle> emitEvidence(const RunResult& run, const catalog::RecipeRe
         predicate.insert(QStringLiteral("result"), QString::fromLatin1(kIncompleteResult));
         predicate.insert(QStringLiteral("incompleteChecks"), incompleteChecks);
     }
-    if (run.snapshot) {
-        const ClusterSnapshot& s = *run.snapshot;
-        const NodeInfo* n = s.firstGpuNode();
-        QJsonObject fp{{QStringLiteral("k8sVersion"), QJsonObject{{QStringLiteral("value"), s.serverVersion}}},
-                       {QStringLiteral("nodeCount"), QJsonObject{{QStringLiteral("value"), int(s.nodes.size())}}},
-                       {QStringLiteral("gpuNodeCount"), QJsonObject{{QStringLiteral("value"), s.gpuNodeCount()}}}};
-        if (n) {
-            fp.insert(QStringLiteral("gpuModel"), QJsonObject{{QStringLiteral("value"), n->gpuProduct}});
-            fp.insert(QStringLiteral("os"), QJsonObject{{QStringLiteral("value"), n->osId}, {QStringLiteral("version"), n->osVersion}});
-        }
-        predicate.insert(QStringLiteral("fingerprint"), fp);
-    }
+    if (run.snapshot)
+        predicate.insert(QStringLiteral("fingerprint"), clusterFingerprint(*run.snapshot));
     const QJsonObject statement{
         {QStringLiteral("_type"), QStringLiteral("https://in-toto.io/Statement/v1")},
         {QStringLiteral("subject"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("recipe:") + b.recipeName},

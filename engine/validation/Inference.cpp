@@ -306,6 +306,95 @@ std::pair<QString, QString> csvLabel(const QString& label) {
     return {name.toLower(), unit};
 }
 
+namespace {
+
+// Every figure Proofbench reads must be finite and not negative (`inf` would pass any floor); rows
+// it does not read (e.g. AIPerf's signed "OSL Mismatch Diff %") are left alone.
+Status checkReadFigures(const QStringList& f, const QStringList& header, const QString& name, const QString& file, int lineNo,
+                        const QString& field) {
+    static const QStringList kRead = {QStringLiteral("output token throughput"), QStringLiteral("request throughput"),
+                                      QStringLiteral("request count"),           QStringLiteral("error request count"),
+                                      QStringLiteral("benchmark duration"),      QStringLiteral("time to first token"),
+                                      QStringLiteral("inter token latency"),     QStringLiteral("request latency")};
+    if (!kRead.contains(name))
+        return {};
+    for (qsizetype col = 1; col < f.size(); ++col) {
+        QString cell = f.at(col).trimmed();
+        cell.remove(QLatin1Char(','));
+        bool ok = false;
+        const double v = cell.toDouble(&ok);
+        if (ok && (!std::isfinite(v) || v < 0))
+            return makeError(QStringLiteral("%1 '%2' for '%3' is %4")
+                                 .arg(header.value(col, QStringLiteral("value")), f.at(col).trimmed(), f.value(0).trimmed(),
+                                      std::isfinite(v) ? QStringLiteral("negative") : QStringLiteral("not a finite number")),
+                             file, lineNo, field);
+    }
+    return {};
+}
+
+// A row of a two-column "Metric,Value" block: throughputs, counts and the duration.
+Status readSingleValue(InferenceResult& r, const QStringList& f, const QString& name, const QString& unit, const QString& file, int lineNo,
+                       const QString& field) {
+    const auto v = csvNumber(f.value(1));
+    if (!v) {
+        if (f.value(1).trimmed().isEmpty())
+            return {};
+        return makeError(QStringLiteral("'%1' is not a number").arg(f.value(1)), file, lineNo, field);
+    }
+    if (name == QLatin1String("output token throughput"))
+        r.outputTokensPerSec = v;
+    else if (name == QLatin1String("request throughput"))
+        r.requestsPerSec = v;
+    else if (name == QLatin1String("request count"))
+        r.requests = count(v);
+    else if (name == QLatin1String("error request count"))
+        r.errors = count(v);
+    else if (name == QLatin1String("benchmark duration")) {
+        const auto ms = toMsFactor(unit.isEmpty() ? QStringLiteral("sec") : unit);
+        r.durationSec = *v * (ms ? *ms : 1000.0) / 1000.0;
+    }
+    return {};
+}
+
+// The distribution field a statistics column fills (avg/mean, min, max, p50/median, p90, p95, p99).
+std::optional<double>* distributionSlot(Distribution& d, const QString& col) {
+    if (col == QLatin1String("avg") || col == QLatin1String("mean"))
+        return &d.avg;
+    if (col == QLatin1String("min"))
+        return &d.min;
+    if (col == QLatin1String("max"))
+        return &d.max;
+    if (col == QLatin1String("p50") || col == QLatin1String("median"))
+        return &d.p50;
+    if (col == QLatin1String("p90"))
+        return &d.p90;
+    if (col == QLatin1String("p95"))
+        return &d.p95;
+    if (col == QLatin1String("p99"))
+        return &d.p99;
+    return nullptr;
+}
+
+// A latency row of a statistics block, in milliseconds.
+Result<Distribution> readDistribution(const QStringList& f, const QStringList& header, double factor, const QString& file, int lineNo,
+                                      const QString& field) {
+    Distribution d;
+    for (qsizetype i = 1; i < header.size() && i < f.size(); ++i) {
+        const QString& col = header.at(i);
+        std::optional<double>* slot = distributionSlot(d, col);
+        if (!slot)
+            continue;
+        const auto v = csvNumber(f.at(i));
+        if (!v && !f.at(i).trimmed().isEmpty())
+            return makeError(QStringLiteral("'%1' is not a number").arg(f.at(i)), file, lineNo, field + QLatin1Char('.') + col);
+        if (v)
+            *slot = *v * factor;
+    }
+    return d;
+}
+
+} // namespace
+
 Result<InferenceResult> inferenceCsv(const QString& text, PerfKind kind, const QString& file) {
     InferenceResult r;
     r.kind = kind;
@@ -333,44 +422,11 @@ Result<InferenceResult> inferenceCsv(const QString& text, PerfKind kind, const Q
         }
         const auto [name, unit] = csvLabel(f.value(0));
         const QString field = QStringLiteral("%1").arg(f.value(0).trimmed());
-        // Every figure Proofbench reads must be finite and not negative (`inf` would pass any
-        // floor); rows it does not read (e.g. AIPerf's signed "OSL Mismatch Diff %") are left alone.
-        static const QStringList kRead = {QStringLiteral("output token throughput"), QStringLiteral("request throughput"),
-                                          QStringLiteral("request count"),           QStringLiteral("error request count"),
-                                          QStringLiteral("benchmark duration"),      QStringLiteral("time to first token"),
-                                          QStringLiteral("inter token latency"),     QStringLiteral("request latency")};
-        if (kRead.contains(name)) {
-            for (qsizetype col = 1; col < f.size(); ++col) {
-                QString cell = f.at(col).trimmed();
-                cell.remove(QLatin1Char(','));
-                bool ok = false;
-                const double v = cell.toDouble(&ok);
-                if (ok && (!std::isfinite(v) || v < 0))
-                    return makeError(QStringLiteral("%1 '%2' for '%3' is %4")
-                                         .arg(header.value(col, QStringLiteral("value")), f.at(col).trimmed(), f.value(0).trimmed(),
-                                              std::isfinite(v) ? QStringLiteral("negative") : QStringLiteral("not a finite number")),
-                                     file, lineNo, field);
-            }
-        }
+        if (Status st = checkReadFigures(f, header, name, file, lineNo, field); !st)
+            return st.error();
         if (header.size() == 2 && header.at(1) == QLatin1String("value")) {
-            const auto v = csvNumber(f.value(1));
-            if (!v) {
-                if (f.value(1).trimmed().isEmpty())
-                    continue;
-                return makeError(QStringLiteral("'%1' is not a number").arg(f.value(1)), file, lineNo, field);
-            }
-            if (name == QLatin1String("output token throughput"))
-                r.outputTokensPerSec = v;
-            else if (name == QLatin1String("request throughput"))
-                r.requestsPerSec = v;
-            else if (name == QLatin1String("request count"))
-                r.requests = count(v);
-            else if (name == QLatin1String("error request count"))
-                r.errors = count(v);
-            else if (name == QLatin1String("benchmark duration")) {
-                const auto ms = toMsFactor(unit.isEmpty() ? QStringLiteral("sec") : unit);
-                r.durationSec = *v * (ms ? *ms : 1000.0) / 1000.0;
-            }
+            if (Status st = readSingleValue(r, f, name, unit, file, lineNo, field); !st)
+                return st.error();
             continue;
         }
         Distribution* target = nullptr;
@@ -385,34 +441,10 @@ Result<InferenceResult> inferenceCsv(const QString& text, PerfKind kind, const Q
         const auto factor = toMsFactor(unit);
         if (!factor)
             return makeError(QStringLiteral("'%1' is not a unit of time").arg(unit), file, lineNo, field);
-        Distribution d;
-        for (qsizetype i = 1; i < header.size() && i < f.size(); ++i) {
-            const QString& col = header.at(i);
-            std::optional<double>* slot = nullptr;
-            if (col == QLatin1String("avg") || col == QLatin1String("mean"))
-                slot = &d.avg;
-            else if (col == QLatin1String("min"))
-                slot = &d.min;
-            else if (col == QLatin1String("max"))
-                slot = &d.max;
-            else if (col == QLatin1String("p50") || col == QLatin1String("median"))
-                slot = &d.p50;
-            else if (col == QLatin1String("p90"))
-                slot = &d.p90;
-            else if (col == QLatin1String("p95"))
-                slot = &d.p95;
-            else if (col == QLatin1String("p99"))
-                slot = &d.p99;
-            if (!slot)
-                continue;
-            const auto v = csvNumber(f.at(i));
-            if (!v && !f.at(i).trimmed().isEmpty())
-                return makeError(QStringLiteral("'%1' is not a number").arg(f.at(i)), file, lineNo,
-                                 field + QLatin1Char('.') + col);
-            if (v)
-                *slot = *v * *factor;
-        }
-        *target = d;
+        Result<Distribution> d = readDistribution(f, header, *factor, file, lineNo, field);
+        if (!d)
+            return d.error();
+        *target = *d;
     }
     if (!sawHeader)
         return makeError(QStringLiteral("no 'Metric,...' table"), file);

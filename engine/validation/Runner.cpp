@@ -422,6 +422,72 @@ kube::ApiResponse Runner::retrying(const std::function<kube::ApiResponse()>& cal
     }
 }
 
+namespace {
+
+// The ValidationInput the checks read from their ConfigMap: the recipe's criteria, components,
+// constraints and validation section, and the phases this run runs.
+QByteArray validationInputYaml(const RunRequest& req, const QStringList& phases) {
+    QJsonObject criteria;
+    for (const QString& d : catalog::Criteria::dimensions())
+        criteria.insert(d, req.recipe.criteria.get(d));
+    QJsonArray comps, cons;
+    for (const catalog::ComponentRef& c : req.recipe.componentRefs)
+        comps.append(QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("namespace"), c.namespace_},
+                                 {QStringLiteral("version"), c.version}, {QStringLiteral("type"), c.type}});
+    for (const catalog::Constraint& c : req.recipe.constraints)
+        cons.append(QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("value"), c.value}});
+    const QJsonObject recipeJson = catalog::toJson(req.recipe).toObject();
+    const QJsonObject input{{QStringLiteral("apiVersion"), QStringLiteral("aicr.run/v1alpha1")},
+                            {QStringLiteral("kind"), QStringLiteral("ValidationInput")},
+                            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), req.recipe.recipeName()},
+                                                                     {QStringLiteral("runID"), req.runId}}},
+                            {QStringLiteral("config"), QJsonObject{{QStringLiteral("phases"), QJsonArray::fromStringList(phases)},
+                                                                   {QStringLiteral("validation"), recipeJson.value(QStringLiteral("validation"))}}},
+                            {QStringLiteral("componentRefs"), comps},
+                            {QStringLiteral("criteria"), criteria},
+                            {QStringLiteral("constraints"), cons}};
+    return yaml::serialize(yaml::fromJson(input));
+}
+
+struct SetupItem {
+    QString path;
+    QJsonObject object;
+};
+
+// What a run creates in its namespace before the first check: the service account, its cluster
+// role binding, and the snapshot and validation-input ConfigMaps.
+std::vector<SetupItem> runSetup(const RunRequest& req, const QStringList& phases, const QByteArray& snapshotYaml) {
+    const QString ns = req.namespace_;
+    const QString rid = req.runId;
+    const QString sa = QStringLiteral("aicr-validator-") + rid;
+    const QByteArray validationInput = validationInputYaml(req, phases);
+    return {
+        {QStringLiteral("/api/v1/namespaces/%1/serviceaccounts").arg(ns),
+         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
+                     {QStringLiteral("metadata"), metadata(sa, ns, labels(rid))}}},
+        {QStringLiteral("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings"),
+         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("rbac.authorization.k8s.io/v1")},
+                     {QStringLiteral("kind"), QStringLiteral("ClusterRoleBinding")},
+                     {QStringLiteral("metadata"), metadata(sa, {}, labels(rid))},
+                     {QStringLiteral("roleRef"), QJsonObject{{QStringLiteral("apiGroup"), QStringLiteral("rbac.authorization.k8s.io")},
+                                                             {QStringLiteral("kind"), QStringLiteral("ClusterRole")},
+                                                             {QStringLiteral("name"), QStringLiteral("cluster-admin")}}},
+                     {QStringLiteral("subjects"), QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
+                                                                         {QStringLiteral("name"), sa},
+                                                                         {QStringLiteral("namespace"), ns}}}}}},
+        {QStringLiteral("/api/v1/namespaces/%1/configmaps").arg(ns),
+         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+                     {QStringLiteral("metadata"), metadata(QStringLiteral("aicr-snapshot-") + rid, ns, labels(rid))},
+                     {QStringLiteral("data"), QJsonObject{{QStringLiteral("snapshot.yaml"), QString::fromUtf8(snapshotYaml)}}}}},
+        {QStringLiteral("/api/v1/namespaces/%1/configmaps").arg(ns),
+         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+                     {QStringLiteral("metadata"), metadata(QStringLiteral("aicr-validation-") + rid, ns, labels(rid))},
+                     {QStringLiteral("data"), QJsonObject{{QStringLiteral("validation.yaml"), QString::fromUtf8(validationInput)}}}}},
+    };
+}
+
+} // namespace
+
 RunResult Runner::run() {
     RunResult result;
     result.runId = m_req.runId;
@@ -548,57 +614,8 @@ RunResult Runner::run() {
                 return finish(RunState::Cancelled, QStringLiteral("cancelled"));
         }
     }
-    const QString sa = QStringLiteral("aicr-validator-") + rid;
-    const QByteArray validationInput = [&] {
-        QJsonObject criteria;
-        for (const QString& d : catalog::Criteria::dimensions())
-            criteria.insert(d, m_req.recipe.criteria.get(d));
-        QJsonArray comps, cons;
-        for (const catalog::ComponentRef& c : m_req.recipe.componentRefs)
-            comps.append(QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("namespace"), c.namespace_},
-                                     {QStringLiteral("version"), c.version}, {QStringLiteral("type"), c.type}});
-        for (const catalog::Constraint& c : m_req.recipe.constraints)
-            cons.append(QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("value"), c.value}});
-        const QJsonObject recipeJson = catalog::toJson(m_req.recipe).toObject();
-        const QJsonObject input{{QStringLiteral("apiVersion"), QStringLiteral("aicr.run/v1alpha1")},
-                                {QStringLiteral("kind"), QStringLiteral("ValidationInput")},
-                                {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), m_req.recipe.recipeName()},
-                                                                         {QStringLiteral("runID"), rid}}},
-                                {QStringLiteral("config"), QJsonObject{{QStringLiteral("phases"), QJsonArray::fromStringList(result.phasesRun)},
-                                                                       {QStringLiteral("validation"), recipeJson.value(QStringLiteral("validation"))}}},
-                                {QStringLiteral("componentRefs"), comps},
-                                {QStringLiteral("criteria"), criteria},
-                                {QStringLiteral("constraints"), cons}};
-        return yaml::serialize(yaml::fromJson(input));
-    }();
-    struct Item {
-        QString path;
-        QJsonObject object;
-    };
-    const std::vector<Item> setup = {
-        {QStringLiteral("/api/v1/namespaces/%1/serviceaccounts").arg(ns),
-         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
-                     {QStringLiteral("metadata"), metadata(sa, ns, labels(rid))}}},
-        {QStringLiteral("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings"),
-         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("rbac.authorization.k8s.io/v1")},
-                     {QStringLiteral("kind"), QStringLiteral("ClusterRoleBinding")},
-                     {QStringLiteral("metadata"), metadata(sa, {}, labels(rid))},
-                     {QStringLiteral("roleRef"), QJsonObject{{QStringLiteral("apiGroup"), QStringLiteral("rbac.authorization.k8s.io")},
-                                                             {QStringLiteral("kind"), QStringLiteral("ClusterRole")},
-                                                             {QStringLiteral("name"), QStringLiteral("cluster-admin")}}},
-                     {QStringLiteral("subjects"), QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
-                                                                         {QStringLiteral("name"), sa},
-                                                                         {QStringLiteral("namespace"), ns}}}}}},
-        {QStringLiteral("/api/v1/namespaces/%1/configmaps").arg(ns),
-         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                     {QStringLiteral("metadata"), metadata(QStringLiteral("aicr-snapshot-") + rid, ns, labels(rid))},
-                     {QStringLiteral("data"), QJsonObject{{QStringLiteral("snapshot.yaml"), QString::fromUtf8(snap->toYaml())}}}}},
-        {QStringLiteral("/api/v1/namespaces/%1/configmaps").arg(ns),
-         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                     {QStringLiteral("metadata"), metadata(QStringLiteral("aicr-validation-") + rid, ns, labels(rid))},
-                     {QStringLiteral("data"), QJsonObject{{QStringLiteral("validation.yaml"), QString::fromUtf8(validationInput)}}}}},
-    };
-    for (const Item& item : setup) {
+    const std::vector<SetupItem> setup = runSetup(m_req, result.phasesRun, snap->toYaml());
+    for (const SetupItem& item : setup) {
         kube::ApiResponse r = retrying([&] { return m_client.create(item.path, item.object); }, QStringLiteral("POST ") + item.path);
         if (!r.ok() && r.http != 409) {
             const bool cancelled = stopped();
@@ -640,12 +657,10 @@ RunResult Runner::run() {
     return finish(RunState::Passed, {});
 }
 
-void Runner::runCheck(CheckRun& c) {
-    const QString ns = m_req.namespace_;
-    const QString rid = m_req.runId;
-    const catalog::ValidatorCheck* v = m_req.validators.find(c.name);
-    const int timeout = timeoutSeconds(v ? v->timeout : QString());
+namespace {
 
+// The check's environment: the run's own variables, then the validator's `env` entries.
+QJsonArray checkEnv(const CheckRun& c, const catalog::ValidatorCheck* v, const QString& rid, const QString& ns) {
     QJsonArray env{QJsonObject{{QStringLiteral("name"), QStringLiteral("AICR_RUN_ID")}, {QStringLiteral("value"), rid}},
                    QJsonObject{{QStringLiteral("name"), QStringLiteral("AICR_PHASE")}, {QStringLiteral("value"), c.phase}},
                    QJsonObject{{QStringLiteral("name"), QStringLiteral("AICR_NAMESPACE")}, {QStringLiteral("value"), ns}}};
@@ -655,429 +670,529 @@ void Runner::runCheck(CheckRun& c) {
                 if (item.isMap() && item.get("name"))
                     env.append(QJsonObject{{QStringLiteral("name"), item.get("name")->text()},
                                            {QStringLiteral("value"), item.get("value") ? item.get("value")->text() : QString()}});
-    const QJsonObject container{
+    return env;
+}
+
+// The check's container: its image, its arguments, and the snapshot and validation input mounted.
+QJsonObject checkContainer(const CheckRun& c, const catalog::ValidatorCheck* v, const QString& rid, const QString& ns) {
+    return QJsonObject{
         {QStringLiteral("name"), kContainer},
         {QStringLiteral("image"), c.image},
         {QStringLiteral("args"), QJsonArray::fromStringList(v && !v->args.isEmpty() ? v->args : QStringList{c.name})},
-        {QStringLiteral("env"), env},
+        {QStringLiteral("env"), checkEnv(c, v, rid, ns)},
         {QStringLiteral("terminationMessagePolicy"), QStringLiteral("FallbackToLogsOnError")},
         {QStringLiteral("volumeMounts"),
          QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("snapshot")}, {QStringLiteral("mountPath"), QStringLiteral("/data/snapshot")},
                                 {QStringLiteral("readOnly"), true}},
                     QJsonObject{{QStringLiteral("name"), QStringLiteral("validation")}, {QStringLiteral("mountPath"), QStringLiteral("/data/validation")},
                                 {QStringLiteral("readOnly"), true}}}}};
+}
+
+// The check's Job: one pod, never restarted, ended by activeDeadlineSeconds at the check's timeout.
+QJsonObject checkJob(const CheckRun& c, const catalog::ValidatorCheck* v, const QString& rid, const QString& ns, int timeout) {
     auto volume = [&](const char* name, const QString& configMap) {
         return QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
                            {QStringLiteral("configMap"), QJsonObject{{QStringLiteral("name"), configMap}}}};
     };
     const QJsonObject podSpec{{QStringLiteral("serviceAccountName"), QStringLiteral("aicr-validator-") + rid},
                               {QStringLiteral("restartPolicy"), QStringLiteral("Never")},
-                              {QStringLiteral("containers"), QJsonArray{container}},
+                              {QStringLiteral("containers"), QJsonArray{checkContainer(c, v, rid, ns)}},
                               {QStringLiteral("volumes"), QJsonArray{volume("snapshot", QStringLiteral("aicr-snapshot-") + rid),
                                                                      volume("validation", QStringLiteral("aicr-validation-") + rid)}}};
     const QJsonObject podTemplate{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels(rid, c.name)}}},
                                   {QStringLiteral("spec"), podSpec}};
-    const QJsonObject job{{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
-                          {QStringLiteral("kind"), QStringLiteral("Job")},
-                          {QStringLiteral("metadata"), metadata(c.job, ns, labels(rid, c.name))},
-                          {QStringLiteral("spec"), QJsonObject{{QStringLiteral("backoffLimit"), 0},
-                                                               {QStringLiteral("activeDeadlineSeconds"), timeout},
-                                                               {QStringLiteral("template"), podTemplate}}}};
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
+                       {QStringLiteral("kind"), QStringLiteral("Job")},
+                       {QStringLiteral("metadata"), metadata(c.job, ns, labels(rid, c.name))},
+                       {QStringLiteral("spec"), QJsonObject{{QStringLiteral("backoffLimit"), 0},
+                                                            {QStringLiteral("activeDeadlineSeconds"), timeout},
+                                                            {QStringLiteral("template"), podTemplate}}}};
+}
 
-    auto fail = [&](CheckState state, const QString& message) {
-        c.state = state;
-        c.message = message;
-        c.finished = QDateTime::currentDateTimeUtc();
-        if (c.started.isValid())
-            c.durationMs = c.started.msecsTo(c.finished);
-        notify(c);
-    };
+// The newest pod of a list: the Job's current one (a replacement after a deletion comes later).
+QJsonObject newestPod(const QJsonArray& items) {
+    QJsonObject newest;
+    for (const QJsonValue& item : items) {
+        const QJsonObject o = item.toObject();
+        if (newest.isEmpty() || o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("creationTimestamp")).toString() >=
+                                    newest.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("creationTimestamp")).toString())
+            newest = o;
+    }
+    return newest;
+}
 
-    c.started = QDateTime::currentDateTimeUtc();
-    c.state = CheckState::Running;
-    notify(c);
-    say(QStringLiteral("%1: creating Job %2").arg(c.name, c.job));
-    const QString jobsPath = QStringLiteral("/apis/batch/v1/namespaces/%1/jobs").arg(ns);
-    kube::ApiResponse created = retrying([&] { return m_client.create(jobsPath, job); }, QStringLiteral("%1: creating Job").arg(c.name));
+QJsonArray jobConditions(const QJsonObject& job) {
+    return job.value(QStringLiteral("status")).toObject().value(QStringLiteral("conditions")).toArray();
+}
+
+QString waitingDetail(const PodView& pod) {
+    return pod.waitingMessage.isEmpty() ? pod.scheduleMessage : pod.waitingMessage;
+}
+
+} // namespace
+
+// What one check keeps while it runs: its Job, the view of its pod, the log follower and the first
+// fault seen. It lives on Runner::runCheck's stack; every way out joins the follower thread.
+class Runner::CheckSession {
+  public:
+    CheckSession(Runner& runner, CheckRun& check)
+        : m_runner(runner), c(check), m_ns(runner.m_req.namespace_), m_rid(runner.m_req.runId),
+          m_validator(runner.m_req.validators.find(check.name)), m_timeout(timeoutSeconds(m_validator ? m_validator->timeout : QString())),
+          m_jobsPath(QStringLiteral("/apis/batch/v1/namespaces/%1/jobs").arg(m_ns)),
+          m_podsPath(QStringLiteral("/api/v1/namespaces/%1/pods").arg(m_ns)), m_selector(QStringLiteral("job-name=%1").arg(check.job)) {}
+
+    void run();
+
+  private:
+    enum class Step { Continue, Stop };
+
+    bool cancelled() const { return m_runner.m_cancel.load(); }
+    bool pastDeadline() const { return nowMs() > m_deadlineMs; }
+    QString timeoutMessage() const {
+        return QStringLiteral("no result within the check's timeout (%1 s) plus grace").arg(m_timeout);
+    }
+    void fail(CheckState state, const QString& message);
+    void fault(const QString& cause, const QString& reason, const QString& message);
+    void apiFault(const kube::ApiResponse& r);
+    bool createJob();
+    void startFollower(const QString& podName);
+    void follow(const QString& podName);
+    void stopFollower();
+    QByteArray logSoFar();
+    void consider(const QJsonObject& obj, bool deleted);
+    void considerEnded(bool evicted);
+    void considerWaiting();
+    void lookAtJob();
+    int nextPoll();
+    Step waitForPod();
+    Step pollOnce();
+    Step watchRunning(const QString& resourceVersion);
+    void settleAfterWatch();
+    void checkSignalledExit();
+    void finishFaulted();
+    void finishCancelled();
+    void finishEnded();
+    QString endedWhy();
+
+    Runner& m_runner;
+    CheckRun& c;
+    const QString m_ns, m_rid;
+    const catalog::ValidatorCheck* m_validator;
+    const int m_timeout;
+    const QString m_jobsPath, m_podsPath, m_selector;
+    qint64 m_deadlineMs = 0, m_createdMs = 0;
+
+    PodView m_pod;
+    std::mutex m_logMutex;
+    QByteArray m_log;
+    std::thread m_follower;
+    std::atomic_bool m_followerDone{false};
+
+    bool m_done = false;
+    QString m_lastError;
+    QString m_faultCause, m_faultReason, m_faultMessage;
+    bool m_seenPod = false, m_wasDeleting = false;
+    QString m_disruption, m_disruptionMessage;
+    qint64 m_unschedulableSince = 0, m_pullSince = 0;
+    QString m_lastWait;
+    int m_pollDelay = 0;
+};
+
+void Runner::CheckSession::fail(CheckState state, const QString& message) {
+    c.state = state;
+    c.message = message;
+    c.finished = QDateTime::currentDateTimeUtc();
+    if (c.started.isValid())
+        c.durationMs = c.started.msecsTo(c.finished);
+    m_runner.notify(c);
+}
+
+// The first fault wins; later news of the same pod is not recorded.
+void Runner::CheckSession::fault(const QString& cause, const QString& reason, const QString& message) {
+    if (m_done)
+        return;
+    m_faultCause = cause;
+    m_faultReason = reason;
+    m_faultMessage = message;
+    m_done = true;
+}
+
+void Runner::CheckSession::apiFault(const kube::ApiResponse& r) {
+    const QString cause = apiFaultClass(r.http, r.reason, r.message);
+    fault(cause.isEmpty() ? QStringLiteral("api-error") : cause, r.reason, r.message);
+}
+
+// Creates the check's Job (or adopts ours from an earlier attempt); false when the check ended here.
+bool Runner::CheckSession::createJob() {
+    const QJsonObject job = checkJob(c, m_validator, m_rid, m_ns, m_timeout);
+    kube::Client& client = m_runner.m_client;
+    kube::ApiResponse created = m_runner.retrying([&] { return client.create(m_jobsPath, job); }, QStringLiteral("%1: creating Job").arg(c.name));
     if (created.http == 409) {
         // Ours from an earlier attempt (same run id) is adopted; a conflict with nothing behind it
         // (a create that raced a delete) is retried once.
-        const kube::ApiResponse existing = m_client.get(jobsPath + QLatin1Char('/') + c.job);
-        if (existing.ok() && existing.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("labels")).toObject().value(kRunLabel).toString() == rid)
+        const kube::ApiResponse existing = client.get(m_jobsPath + QLatin1Char('/') + c.job);
+        if (existing.ok() && existing.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("labels")).toObject().value(kRunLabel).toString() == m_rid)
             created = existing;
         else if (existing.http == 404)
-            created = m_client.create(jobsPath, job);
+            created = client.create(m_jobsPath, job);
     }
-    if (!created.ok()) {
-        if (m_cancel) {
-            fail(CheckState::Pending, created.message);
-            return;
-        }
-        // The check never ran: whatever refused its Job (RBAC, admission, quota, an API that is
-        // gone) is the cluster's answer, not the check's verdict.
-        c.cause = apiFaultClass(created.http, created.reason, created.message);
-        if (c.cause.isEmpty())
-            c.cause = QStringLiteral("job-refused");
-        c.k8sReason = created.reason;
-        fail(CheckState::Other, created.message);
+    if (created.ok())
+        return true;
+    if (cancelled()) {
+        fail(CheckState::Pending, created.message);
+        return false;
+    }
+    // The check never ran: whatever refused its Job (RBAC, admission, quota, an API that is
+    // gone) is the cluster's answer, not the check's verdict.
+    c.cause = apiFaultClass(created.http, created.reason, created.message);
+    if (c.cause.isEmpty())
+        c.cause = QStringLiteral("job-refused");
+    c.k8sReason = created.reason;
+    fail(CheckState::Other, created.message);
+    return false;
+}
+
+void Runner::CheckSession::startFollower(const QString& podName) {
+    if (m_follower.joinable())
+        return;
+    m_follower = std::thread([this, podName] { follow(podName); });
+}
+
+// The follower thread: streams the container's log into m_log until it ends.
+void Runner::CheckSession::follow(const QString& podName) {
+    for (int attempt = 0; attempt < 600 && !cancelled(); ++attempt) {
+        kube::ApiResponse r = m_runner.m_client.logs(m_ns, podName, kContainer, true, [&](QByteArrayView chunk) {
+            {
+                std::lock_guard lock(m_logMutex);
+                appendBounded(m_log, chunk);
+            }
+            if (m_runner.m_obs.log)
+                m_runner.m_obs.log(c.name, chunk.toByteArray());
+            return !cancelled();
+        });
+        // Only 400 "waiting to start" (the container has not started yet) is worth another
+        // try; anything else (done, gone, no answer, 401/403) ends the follow.
+        if (r.http != 400)
+            break;
+        QThread::msleep(200);
+    }
+    m_followerDone = true;
+}
+
+// A log stream the fault (or a pod past its deadline) left open is ended: after 2 s the client's
+// calls in flight (only the follower's) are cancelled.
+void Runner::CheckSession::stopFollower() {
+    for (int i = 0; i < 40 && m_follower.joinable() && !m_followerDone; ++i)
+        QThread::msleep(50);
+    if (m_follower.joinable()) {
+        const bool forced = !m_followerDone;
+        if (forced)
+            m_runner.m_client.cancel();
+        m_follower.join();
+        if (forced && !cancelled())
+            m_runner.m_client.resetCancel();
+    }
+}
+
+QByteArray Runner::CheckSession::logSoFar() {
+    std::lock_guard lock(m_logMutex);
+    return m_log;
+}
+
+// One view of the pod (listed, or from the watch): records the first fault it shows, or the end.
+void Runner::CheckSession::consider(const QJsonObject& obj, bool deleted) {
+    if (m_done)
+        return;
+    m_pod = podView(obj);
+    c.pod = m_pod.name;
+    m_seenPod = true;
+    m_wasDeleting = m_wasDeleting || m_pod.deleting;
+    if (!m_pod.disruption.isEmpty())
+        m_disruption = m_pod.disruption, m_disruptionMessage = m_pod.disruptionMessage;
+    const bool evicted = m_pod.statusReason == QLatin1String("Evicted") || m_disruption.startsWith(QLatin1String("Eviction"));
+    if (deleted && !m_pod.terminated) {
+        const QString why = !m_disruptionMessage.isEmpty() ? m_disruptionMessage : m_pod.statusMessage;
+        fault(evicted ? QStringLiteral("evicted") : QStringLiteral("pod-deleted"),
+              !m_disruption.isEmpty() ? m_disruption : m_pod.statusReason.isEmpty() ? QStringLiteral("Deleted") : m_pod.statusReason,
+              QStringLiteral("pod %1 was %2 before the check finished%3")
+                  .arg(m_pod.name, evicted ? QStringLiteral("evicted") : QStringLiteral("deleted"), why.isEmpty() ? QString() : QStringLiteral(": ") + why));
         return;
     }
-    m_createdJobs << c.job;
+    if (m_pod.running || m_pod.terminated)
+        startFollower(m_pod.name);
+    if (m_pod.terminated)
+        considerEnded(evicted);
+    else
+        considerWaiting();
+}
 
-    const QString selector = QStringLiteral("job-name=%1").arg(c.job);
-    const QString podsPath = QStringLiteral("/api/v1/namespaces/%1/pods").arg(ns);
-    const qint64 deadlineMs = QDateTime::currentMSecsSinceEpoch() + qint64(timeout + m_req.graceSec + m_req.pendingTimeoutSec) * 1000;
+// The container ended: by itself, or stopped from outside (eviction, deletion, the node).
+void Runner::CheckSession::considerEnded(bool evicted) {
+    const PodView& pod = m_pod;
+    if (evicted)
+        fault(QStringLiteral("evicted"), m_disruption.isEmpty() ? pod.statusReason : m_disruption,
+              QStringLiteral("pod %1 was evicted: %2").arg(pod.name, m_disruptionMessage.isEmpty() ? pod.statusMessage : m_disruptionMessage));
+    else if ((m_wasDeleting || !m_disruption.isEmpty()) && pod.exitCode != 0)
+        fault(QStringLiteral("pod-deleted"), m_disruption.isEmpty() ? QStringLiteral("Deleted") : m_disruption,
+              QStringLiteral("pod %1 was stopped by its deletion (exit %2)").arg(pod.name).arg(pod.exitCode));
+    else if (pod.exitCode < 0 && !pod.statusReason.isEmpty())
+        // Failed by the node before the container ran (NodeLost, Shutdown, UnexpectedAdmissionError).
+        fault(QStringLiteral("pod-failed"), pod.statusReason, QStringLiteral("pod %1: %2").arg(pod.name, pod.statusMessage));
+    else
+        m_done = true;
+}
 
-    PodView pod;
-    std::mutex logMutex;
-    QByteArray log;
-    std::thread follower;
-    std::atomic_bool followerDone{false};
-    auto startFollower = [&](const QString& podName) {
-        if (follower.joinable())
-            return;
-        follower = std::thread([&, podName] {
-            for (int attempt = 0; attempt < 600 && !m_cancel; ++attempt) {
-                kube::ApiResponse r = m_client.logs(ns, podName, kContainer, true, [&](QByteArrayView chunk) {
-                    {
-                        std::lock_guard lock(logMutex);
-                        appendBounded(log, chunk);
-                    }
-                    if (m_obs.log)
-                        m_obs.log(c.name, chunk.toByteArray());
-                    return !m_cancel.load();
-                });
-                // Only 400 "waiting to start" (the container has not started yet) is worth another
-                // try; anything else (done, gone, no answer, 401/403) ends the follow.
-                if (r.http != 400)
-                    break;
-                QThread::msleep(200);
-            }
-            followerDone = true;
-        });
-    };
-
-    bool done = false;
-    QString lastError;
-    QString faultCause, faultReason, faultMessage;
-    auto fault = [&](const QString& cause, const QString& reason, const QString& message) {
-        if (done)
-            return;
-        faultCause = cause;
-        faultReason = reason;
-        faultMessage = message;
-        done = true;
-    };
-    const qint64 createdMs = nowMs();
-    bool seenPod = false, wasDeleting = false;
-    QString disruption, disruptionMessage;
-    qint64 unschedulableSince = 0, pullSince = 0;
-    QString lastWait;
-    auto consider = [&](const QJsonObject& obj, bool deleted) {
-        if (done)
-            return;
-        pod = podView(obj);
-        c.pod = pod.name;
-        seenPod = true;
-        wasDeleting = wasDeleting || pod.deleting;
-        if (!pod.disruption.isEmpty())
-            disruption = pod.disruption, disruptionMessage = pod.disruptionMessage;
-        const bool evicted = pod.statusReason == QLatin1String("Evicted") || disruption.startsWith(QLatin1String("Eviction"));
-        if (deleted && !pod.terminated) {
-            const QString why = !disruptionMessage.isEmpty() ? disruptionMessage : pod.statusMessage;
-            fault(evicted ? QStringLiteral("evicted") : QStringLiteral("pod-deleted"),
-                  !disruption.isEmpty() ? disruption : pod.statusReason.isEmpty() ? QStringLiteral("Deleted") : pod.statusReason,
-                  QStringLiteral("pod %1 was %2 before the check finished%3")
-                      .arg(pod.name, evicted ? QStringLiteral("evicted") : QStringLiteral("deleted"), why.isEmpty() ? QString() : QStringLiteral(": ") + why));
-            return;
-        }
-        if (pod.running || pod.terminated)
-            startFollower(pod.name);
-        if (pod.terminated) {
-            if (evicted)
-                fault(QStringLiteral("evicted"), disruption.isEmpty() ? pod.statusReason : disruption,
-                      QStringLiteral("pod %1 was evicted: %2").arg(pod.name, disruptionMessage.isEmpty() ? pod.statusMessage : disruptionMessage));
-            else if ((wasDeleting || !disruption.isEmpty()) && pod.exitCode != 0)
-                fault(QStringLiteral("pod-deleted"), disruption.isEmpty() ? QStringLiteral("Deleted") : disruption,
-                      QStringLiteral("pod %1 was stopped by its deletion (exit %2)").arg(pod.name).arg(pod.exitCode));
-            else if (pod.exitCode < 0 && !pod.statusReason.isEmpty())
-                // Failed by the node before the container ran (NodeLost, Shutdown, UnexpectedAdmissionError).
-                fault(QStringLiteral("pod-failed"), pod.statusReason, QStringLiteral("pod %1: %2").arg(pod.name, pod.statusMessage));
-            else
-                done = true;
-            return;
-        }
-        const qint64 now = nowMs();
-        const QString wait = pod.waitingReason.isEmpty() ? (pod.unschedulable ? QStringLiteral("Unschedulable") : QString()) : pod.waitingReason;
-        if (!wait.isEmpty() && wait != lastWait)
-            say(QStringLiteral("%1: pod %2 is waiting: %3%4")
-                    .arg(c.name, pod.name, wait,
-                         pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty()
-                             ? QString()
-                             : QStringLiteral(" (%1)").arg(pod.waitingMessage.isEmpty() ? pod.scheduleMessage : pod.waitingMessage)));
-        lastWait = wait;
-        if (hopelessWait(pod.waitingReason)) {
-            fault(QStringLiteral("image-pull"), pod.waitingReason,
-                  QStringLiteral("pod %1 cannot start: %2%3")
-                      .arg(pod.name, pod.waitingReason, pod.waitingMessage.isEmpty() ? QString() : QStringLiteral(": ") + pod.waitingMessage));
-            return;
-        }
-        if (pullWait(pod.waitingReason)) {
-            if (!pullSince)
-                pullSince = now;
-            if (now - pullSince >= qint64(m_req.imagePullSec) * 1000) {
-                fault(QStringLiteral("image-pull"), pod.waitingReason,
-                      QStringLiteral("pod %1 could not pull %2 for %3 s: %4").arg(pod.name, c.image).arg((now - pullSince) / 1000).arg(pod.waitingMessage));
-                return;
-            }
-        } else {
-            pullSince = 0;
-        }
-        if (pod.unschedulable) {
-            if (!unschedulableSince)
-                unschedulableSince = now;
-            if (now - unschedulableSince >= qint64(m_req.unschedulableSec) * 1000) {
-                fault(QStringLiteral("unschedulable"), QStringLiteral("Unschedulable"),
-                      QStringLiteral("pod %1 could not be scheduled for %2 s: %3").arg(pod.name).arg((now - unschedulableSince) / 1000).arg(pod.scheduleMessage));
-                return;
-            }
-        } else {
-            unschedulableSince = 0;
-        }
-        if (!pod.running && now - createdMs >= qint64(m_req.pendingTimeoutSec) * 1000)
-            fault(QStringLiteral("pending-deadline"), wait.isEmpty() ? QStringLiteral("Pending") : wait,
-                  QStringLiteral("pod %1 did not start within %2 s%3")
-                      .arg(pod.name)
-                      .arg(m_req.pendingTimeoutSec)
-                      .arg(pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty()
-                               ? QString()
-                               : QStringLiteral(": ") + (pod.waitingMessage.isEmpty() ? pod.scheduleMessage : pod.waitingMessage)));
-    };
-    // The Job's own view, while its pod has not started: gone, or failed without a pod that ran
-    // (activeDeadlineSeconds while Pending, a pod the admission refused).
-    auto lookAtJob = [&]() {
-        const kube::ApiResponse j = retrying([&] { return m_client.get(jobsPath + QLatin1Char('/') + c.job); }, c.name + QStringLiteral(": reading Job"));
-        if (j.http == 404) {
-            fault(QStringLiteral("job-deleted"), QStringLiteral("NotFound"), QStringLiteral("Job %1 was deleted before the check finished").arg(c.job));
-            return;
-        }
-        if (!j.ok()) {
-            if (!m_cancel)
-                fault(apiFaultClass(j.http, j.reason, j.message).isEmpty() ? QStringLiteral("api-error") : apiFaultClass(j.http, j.reason, j.message),
-                      j.reason, j.message);
-            return;
-        }
-        for (const QJsonValue& cond : j.object.value(QStringLiteral("status")).toObject().value(QStringLiteral("conditions")).toArray()) {
-            const QJsonObject o = cond.toObject();
-            if (o.value(QStringLiteral("type")).toString() == QLatin1String("Failed") && o.value(QStringLiteral("status")).toString() != QLatin1String("False")) {
-                const QString reason = o.value(QStringLiteral("reason")).toString();
-                fault(reason == QLatin1String("DeadlineExceeded") ? QStringLiteral("pending-deadline") : QStringLiteral("job-failed"), reason,
-                      QStringLiteral("Job %1 failed before its pod ran: %2").arg(c.job, o.value(QStringLiteral("message")).toString()));
-            }
-        }
-    };
-
-    // A pod usually starts within a moment: look soon, then less often, up to pollMs.
-    int pollDelay = std::min(50, std::max(1, m_req.pollMs));
-    auto nextPoll = [&] {
-        const int d = pollDelay;
-        pollDelay = std::min(pollDelay * 2, std::max(1, m_req.pollMs));
-        return d;
-    };
-    while (!done && !m_cancel) {
-        if (nowMs() > deadlineMs) {
-            lastError = QStringLiteral("no result within the check's timeout (%1 s) plus grace").arg(timeout);
-            break;
-        }
-        QUrlQuery q;
-        q.addQueryItem(QStringLiteral("labelSelector"), selector);
-        const kube::ApiResponse list = retrying([&] { return m_client.get(podsPath, q); }, c.name + QStringLiteral(": listing pods"));
-        if (m_cancel)
-            break;
-        if (!list.ok()) {
-            const QString cause = apiFaultClass(list.http, list.reason, list.message);
-            fault(cause.isEmpty() ? QStringLiteral("api-error") : cause, list.reason, list.message);
-            break;
-        }
-        const QJsonArray items = list.object.value(QStringLiteral("items")).toArray();
-        if (items.isEmpty()) {
-            if (seenPod && !pod.terminated) {
-                fault(QStringLiteral("pod-deleted"), QStringLiteral("NotFound"),
-                      QStringLiteral("pod %1 disappeared (deleted or evicted) before the check finished").arg(pod.name));
-                break;
-            }
-            lookAtJob();
-            if (!done && !sleepUnlessCancelled(nextPoll()))
-                break;
-            continue;
-        }
-        // The newest pod is the Job's current one (a replacement after a deletion comes later).
-        QJsonObject newest;
-        for (const QJsonValue& item : items) {
-            const QJsonObject o = item.toObject();
-            if (newest.isEmpty() || o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("creationTimestamp")).toString() >=
-                                        newest.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("creationTimestamp")).toString())
-                newest = o;
-        }
-        if (seenPod && !pod.name.isEmpty() && pod.name != podView(newest).name && !pod.terminated) {
-            fault(QStringLiteral("pod-deleted"), QStringLiteral("Replaced"),
-                  QStringLiteral("pod %1 went away before the check finished (replaced by %2)").arg(pod.name, podView(newest).name));
-            break;
-        }
-        consider(newest, false);
-        if (done)
-            break;
-        if (!pod.running) {
-            // Pending: its only news may be a limit running out, so look again soon.
-            lookAtJob();
-            if (!done && !sleepUnlessCancelled(nextPoll()))
-                break;
-            continue;
-        }
-        // Running: follow the events until it ends, is deleted, or the watch expires.
-        kube::WatchOptions w;
-        w.labelSelector = selector;
-        w.resourceVersion = list.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")).toString();
-        w.timeoutSeconds = 60;
-        const kube::ApiResponse end = m_client.watch(podsPath, w, [&](const kube::WatchEvent& e) {
-            if (e.type == QLatin1String("ADDED") || e.type == QLatin1String("MODIFIED"))
-                consider(e.object, false);
-            else if (e.type == QLatin1String("DELETED"))
-                consider(e.object, true);
-            // BOOKMARK: nothing changed, but the clock is looked at.
-            if (!done && nowMs() > deadlineMs) {
-                lastError = QStringLiteral("no result within the check's timeout (%1 s) plus grace").arg(timeout);
-                return false;
-            }
-            return !done && !m_cancel;
-        });
-        if (done || m_cancel || nowMs() > deadlineMs)
-            break;
-        if (end.reason == QLatin1String("Gone")) {
-            say(QStringLiteral("%1: the watch expired (410 Gone); listing again").arg(c.name));
-            continue;
-        }
-        if (!end.ok() && !transientFault(end.http)) {
-            const QString cause = apiFaultClass(end.http, end.reason, end.message);
-            fault(cause.isEmpty() ? QStringLiteral("api-error") : cause, end.reason, end.message);
-            break;
-        }
-        // A dropped stream: list again (retried with backoff) and go on.
+// Not ended yet: a wait that never clears, an image pull or a scheduling that takes too long, or
+// a pod that did not start within the pending limit.
+void Runner::CheckSession::considerWaiting() {
+    const PodView& pod = m_pod;
+    const RunRequest& req = m_runner.m_req;
+    const qint64 now = nowMs();
+    const QString wait = pod.waitingReason.isEmpty() ? (pod.unschedulable ? QStringLiteral("Unschedulable") : QString()) : pod.waitingReason;
+    if (!wait.isEmpty() && wait != m_lastWait)
+        m_runner.say(QStringLiteral("%1: pod %2 is waiting: %3%4")
+                         .arg(c.name, pod.name, wait,
+                              pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty() ? QString()
+                                                                                            : QStringLiteral(" (%1)").arg(waitingDetail(pod))));
+    m_lastWait = wait;
+    if (hopelessWait(pod.waitingReason)) {
+        fault(QStringLiteral("image-pull"), pod.waitingReason,
+              QStringLiteral("pod %1 cannot start: %2%3")
+                  .arg(pod.name, pod.waitingReason, pod.waitingMessage.isEmpty() ? QString() : QStringLiteral(": ") + pod.waitingMessage));
+        return;
     }
-
-    if (!done && !m_cancel && !pod.terminated && !pod.running && seenPod) {
-        // The deadline came while the pod was still waiting: not the check's doing.
-        fault(QStringLiteral("pending-deadline"), lastWait.isEmpty() ? QStringLiteral("Pending") : lastWait,
-              QStringLiteral("pod %1 did not start before the check's deadline").arg(pod.name));
+    m_pullSince = pullWait(pod.waitingReason) ? (m_pullSince ? m_pullSince : now) : 0;
+    if (m_pullSince && now - m_pullSince >= qint64(req.imagePullSec) * 1000) {
+        fault(QStringLiteral("image-pull"), pod.waitingReason,
+              QStringLiteral("pod %1 could not pull %2 for %3 s: %4").arg(pod.name, c.image).arg((now - m_pullSince) / 1000).arg(pod.waitingMessage));
+        return;
     }
-    if (pod.terminated && faultCause.isEmpty() && !m_cancel && (pod.exitCode == 137 || pod.exitCode == 143)) {
-        // Killed by a signal: by the check's own doing (OOM), or by a deletion or eviction whose
-        // mark may reach us after the exit. The pod as it is now says which.
-        const kube::ApiResponse now = m_client.get(podsPath + QLatin1Char('/') + pod.name);
-        done = false; // fault() below records only while not done
-        if (now.http == 404) {
+    m_unschedulableSince = pod.unschedulable ? (m_unschedulableSince ? m_unschedulableSince : now) : 0;
+    if (m_unschedulableSince && now - m_unschedulableSince >= qint64(req.unschedulableSec) * 1000) {
+        fault(QStringLiteral("unschedulable"), QStringLiteral("Unschedulable"),
+              QStringLiteral("pod %1 could not be scheduled for %2 s: %3").arg(pod.name).arg((now - m_unschedulableSince) / 1000).arg(pod.scheduleMessage));
+        return;
+    }
+    if (!pod.running && now - m_createdMs >= qint64(req.pendingTimeoutSec) * 1000)
+        fault(QStringLiteral("pending-deadline"), wait.isEmpty() ? QStringLiteral("Pending") : wait,
+              QStringLiteral("pod %1 did not start within %2 s%3")
+                  .arg(pod.name)
+                  .arg(req.pendingTimeoutSec)
+                  .arg(pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty() ? QString() : QStringLiteral(": ") + waitingDetail(pod)));
+}
+
+// The Job's own view, while its pod has not started: gone, or failed without a pod that ran
+// (activeDeadlineSeconds while Pending, a pod the admission refused).
+void Runner::CheckSession::lookAtJob() {
+    const kube::ApiResponse j = m_runner.retrying([&] { return m_runner.m_client.get(m_jobsPath + QLatin1Char('/') + c.job); },
+                                                  c.name + QStringLiteral(": reading Job"));
+    if (j.http == 404) {
+        fault(QStringLiteral("job-deleted"), QStringLiteral("NotFound"), QStringLiteral("Job %1 was deleted before the check finished").arg(c.job));
+        return;
+    }
+    if (!j.ok()) {
+        if (!cancelled())
+            apiFault(j);
+        return;
+    }
+    for (const QJsonValue& cond : jobConditions(j.object)) {
+        const QJsonObject o = cond.toObject();
+        if (o.value(QStringLiteral("type")).toString() == QLatin1String("Failed") && o.value(QStringLiteral("status")).toString() != QLatin1String("False")) {
+            const QString reason = o.value(QStringLiteral("reason")).toString();
+            fault(reason == QLatin1String("DeadlineExceeded") ? QStringLiteral("pending-deadline") : QStringLiteral("job-failed"), reason,
+                  QStringLiteral("Job %1 failed before its pod ran: %2").arg(c.job, o.value(QStringLiteral("message")).toString()));
+        }
+    }
+}
+
+// A pod usually starts within a moment: look soon, then less often, up to pollMs.
+int Runner::CheckSession::nextPoll() {
+    const int d = m_pollDelay;
+    m_pollDelay = std::min(m_pollDelay * 2, std::max(1, m_runner.m_req.pollMs));
+    return d;
+}
+
+// No pod yet, or one that has not started: its only news may be a limit running out, so look again soon.
+Runner::CheckSession::Step Runner::CheckSession::waitForPod() {
+    lookAtJob();
+    if (!m_done && !m_runner.sleepUnlessCancelled(nextPoll()))
+        return Step::Stop;
+    return Step::Continue;
+}
+
+// One round: list the Job's pods, look at the newest, and follow it while it runs.
+Runner::CheckSession::Step Runner::CheckSession::pollOnce() {
+    if (pastDeadline()) {
+        m_lastError = timeoutMessage();
+        return Step::Stop;
+    }
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("labelSelector"), m_selector);
+    const kube::ApiResponse list = m_runner.retrying([&] { return m_runner.m_client.get(m_podsPath, q); }, c.name + QStringLiteral(": listing pods"));
+    if (cancelled())
+        return Step::Stop;
+    if (!list.ok()) {
+        apiFault(list);
+        return Step::Stop;
+    }
+    const QJsonArray items = list.object.value(QStringLiteral("items")).toArray();
+    if (items.isEmpty()) {
+        if (m_seenPod && !m_pod.terminated) {
             fault(QStringLiteral("pod-deleted"), QStringLiteral("NotFound"),
-                  QStringLiteral("pod %1 was deleted before the check finished (exit %2)").arg(pod.name).arg(pod.exitCode));
-        } else if (now.ok()) {
-            const PodView current = podView(now.object);
-            if (!current.disruption.isEmpty())
-                disruption = current.disruption, disruptionMessage = current.disruptionMessage;
-            if (current.deleting || !current.disruption.isEmpty())
-                fault(disruption.startsWith(QLatin1String("Eviction")) ? QStringLiteral("evicted") : QStringLiteral("pod-deleted"),
-                      disruption.isEmpty() ? QStringLiteral("Deleted") : disruption,
-                      QStringLiteral("pod %1 was %2 before the check finished (exit %3)%4")
-                          .arg(pod.name, disruption.startsWith(QLatin1String("Eviction")) ? QStringLiteral("evicted") : QStringLiteral("deleted"))
-                          .arg(pod.exitCode)
-                          .arg(disruptionMessage.isEmpty() ? QString() : QStringLiteral(": ") + disruptionMessage));
+                  QStringLiteral("pod %1 disappeared (deleted or evicted) before the check finished").arg(m_pod.name));
+            return Step::Stop;
         }
-        done = true;
+        return waitForPod();
     }
-    // A log stream the fault (or a pod past its deadline) left open is ended: after 2 s the
-    // client's calls in flight (only the follower's) are cancelled.
-    auto stopFollower = [&] {
-        for (int i = 0; i < 40 && follower.joinable() && !followerDone; ++i)
-            QThread::msleep(50);
-        if (follower.joinable()) {
-            const bool forced = !followerDone;
-            if (forced)
-                m_client.cancel();
-            follower.join();
-            if (forced && !m_cancel)
-                m_client.resetCancel();
-        }
-    };
-    if (!faultCause.isEmpty() && !m_cancel) {
-        stopFollower();
-        QByteArray raw;
-        {
-            std::lock_guard lock(logMutex);
-            raw = log;
-        }
-        readContainerLog(c, raw);
-        c.cause = faultCause;
-        c.k8sReason = faultReason;
-        say(QStringLiteral("%1: other (%2): %3").arg(c.name, faultCause, faultMessage));
-        fail(CheckState::Other, faultMessage);
-        return;
+    const QJsonObject newest = newestPod(items);
+    if (m_seenPod && !m_pod.name.isEmpty() && m_pod.name != podView(newest).name && !m_pod.terminated) {
+        fault(QStringLiteral("pod-deleted"), QStringLiteral("Replaced"),
+              QStringLiteral("pod %1 went away before the check finished (replaced by %2)").arg(m_pod.name, podView(newest).name));
+        return Step::Stop;
     }
+    consider(newest, false);
+    if (m_done)
+        return Step::Stop;
+    if (!m_pod.running)
+        return waitForPod();
+    return watchRunning(list.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")).toString());
+}
 
-    if (m_cancel) {
-        m_client.cancel();
-        if (follower.joinable())
-            follower.join();
-        std::lock_guard lock(logMutex);
-        readContainerLog(c, log);
-        c.cause = QStringLiteral("cancelled");
-        fail(CheckState::Other, QStringLiteral("cancelled"));
-        return;
+// Running: follow the events until it ends, is deleted, or the watch expires.
+Runner::CheckSession::Step Runner::CheckSession::watchRunning(const QString& resourceVersion) {
+    kube::WatchOptions w;
+    w.labelSelector = m_selector;
+    w.resourceVersion = resourceVersion;
+    w.timeoutSeconds = 60;
+    const kube::ApiResponse end = m_runner.m_client.watch(m_podsPath, w, [&](const kube::WatchEvent& e) {
+        if (e.type == QLatin1String("ADDED") || e.type == QLatin1String("MODIFIED"))
+            consider(e.object, false);
+        else if (e.type == QLatin1String("DELETED"))
+            consider(e.object, true);
+        // BOOKMARK: nothing changed, but the clock is looked at.
+        if (!m_done && pastDeadline()) {
+            m_lastError = timeoutMessage();
+            return false;
+        }
+        return !m_done && !cancelled();
+    });
+    if (m_done || cancelled() || pastDeadline())
+        return Step::Stop;
+    if (end.reason == QLatin1String("Gone")) {
+        m_runner.say(QStringLiteral("%1: the watch expired (410 Gone); listing again").arg(c.name));
+        return Step::Continue;
     }
-    if (!pod.terminated)
+    if (!end.ok() && !transientFault(end.http)) {
+        apiFault(end);
+        return Step::Stop;
+    }
+    // A dropped stream: list again (retried with backoff) and go on.
+    return Step::Continue;
+}
+
+// After the watching: a pod still waiting at the deadline, or one killed by a signal.
+void Runner::CheckSession::settleAfterWatch() {
+    if (!m_done && !cancelled() && !m_pod.terminated && !m_pod.running && m_seenPod) {
+        // The deadline came while the pod was still waiting: not the check's doing.
+        fault(QStringLiteral("pending-deadline"), m_lastWait.isEmpty() ? QStringLiteral("Pending") : m_lastWait,
+              QStringLiteral("pod %1 did not start before the check's deadline").arg(m_pod.name));
+    }
+    if (m_pod.terminated && m_faultCause.isEmpty() && !cancelled() && (m_pod.exitCode == 137 || m_pod.exitCode == 143))
+        checkSignalledExit();
+}
+
+// Killed by a signal: by the check's own doing (OOM), or by a deletion or eviction whose mark may
+// reach us after the exit. The pod as it is now says which.
+void Runner::CheckSession::checkSignalledExit() {
+    const PodView& pod = m_pod;
+    const kube::ApiResponse now = m_runner.m_client.get(m_podsPath + QLatin1Char('/') + pod.name);
+    m_done = false; // fault() below records only while not done
+    if (now.http == 404) {
+        fault(QStringLiteral("pod-deleted"), QStringLiteral("NotFound"),
+              QStringLiteral("pod %1 was deleted before the check finished (exit %2)").arg(pod.name).arg(pod.exitCode));
+    } else if (now.ok()) {
+        const PodView current = podView(now.object);
+        if (!current.disruption.isEmpty())
+            m_disruption = current.disruption, m_disruptionMessage = current.disruptionMessage;
+        const bool evicted = m_disruption.startsWith(QLatin1String("Eviction"));
+        if (current.deleting || !current.disruption.isEmpty())
+            fault(evicted ? QStringLiteral("evicted") : QStringLiteral("pod-deleted"), m_disruption.isEmpty() ? QStringLiteral("Deleted") : m_disruption,
+                  QStringLiteral("pod %1 was %2 before the check finished (exit %3)%4")
+                      .arg(pod.name, evicted ? QStringLiteral("evicted") : QStringLiteral("deleted"))
+                      .arg(pod.exitCode)
+                      .arg(m_disruptionMessage.isEmpty() ? QString() : QStringLiteral(": ") + m_disruptionMessage));
+    }
+    m_done = true;
+}
+
+void Runner::CheckSession::finishFaulted() {
+    stopFollower();
+    readContainerLog(c, logSoFar());
+    c.cause = m_faultCause;
+    c.k8sReason = m_faultReason;
+    m_runner.say(QStringLiteral("%1: other (%2): %3").arg(c.name, m_faultCause, m_faultMessage));
+    fail(CheckState::Other, m_faultMessage);
+}
+
+void Runner::CheckSession::finishCancelled() {
+    m_runner.m_client.cancel();
+    if (m_follower.joinable())
+        m_follower.join();
+    readContainerLog(c, logSoFar());
+    c.cause = QStringLiteral("cancelled");
+    fail(CheckState::Other, QStringLiteral("cancelled"));
+}
+
+// Why an ended container failed: its termination message, else the Job's Failed condition
+// (DeadlineExceeded, BackoffLimitExceeded), else the container's reason.
+QString Runner::CheckSession::endedWhy() {
+    QString why = m_pod.message.trimmed();
+    if (m_pod.exitCode == 0 || !why.isEmpty())
+        return why;
+    const kube::ApiResponse j = m_runner.m_client.get(m_jobsPath + QLatin1Char('/') + c.job);
+    for (const QJsonValue& cond : jobConditions(j.object)) {
+        const QJsonObject o = cond.toObject();
+        if (o.value(QStringLiteral("type")).toString() == QLatin1String("Failed"))
+            why = QStringLiteral("%1: %2").arg(o.value(QStringLiteral("reason")).toString(), o.value(QStringLiteral("message")).toString());
+    }
+    return why.isEmpty() ? m_pod.reason : why;
+}
+
+// No fault and no cancel: the container's log, its exit code as the verdict, then the score.
+void Runner::CheckSession::finishEnded() {
+    if (!m_pod.terminated)
         stopFollower();
-    if (follower.joinable())
-        follower.join();
-    QByteArray raw;
-    {
-        std::lock_guard lock(logMutex);
-        raw = log;
-    }
-    if (raw.isEmpty() && !pod.name.isEmpty()) {
+    if (m_follower.joinable())
+        m_follower.join();
+    QByteArray raw = logSoFar();
+    if (raw.isEmpty() && !m_pod.name.isEmpty()) {
         // The stream may have missed a container that finished at once: read it whole.
-        m_client.logs(ns, pod.name, kContainer, false, [&](QByteArrayView chunk) {
+        m_runner.m_client.logs(m_ns, m_pod.name, kContainer, false, [&](QByteArrayView chunk) {
             appendBounded(raw, chunk);
             return true;
         });
     }
     readContainerLog(c, raw);
-    c.exitCode = pod.exitCode;
+    c.exitCode = m_pod.exitCode;
     c.finished = QDateTime::currentDateTimeUtc();
     c.durationMs = c.started.msecsTo(c.finished);
-    if (!pod.terminated) {
+    const RunRequest& req = m_runner.m_req;
+    if (!m_pod.terminated) {
         c.state = CheckState::Failed;
-        c.message = lastError.isEmpty() ? QStringLiteral("the check's pod never finished") : lastError;
-        scoreCheck(c, m_req.recipe);
-        notify(c);
+        c.message = m_lastError.isEmpty() ? QStringLiteral("the check's pod never finished") : m_lastError;
+        scoreCheck(c, req.recipe);
+        m_runner.notify(c);
         return;
     }
-    QString why = pod.message.trimmed();
-    if (pod.exitCode != 0 && why.isEmpty()) {
-        // The Job's own condition says why (DeadlineExceeded, BackoffLimitExceeded).
-        const kube::ApiResponse j = m_client.get(jobsPath + QLatin1Char('/') + c.job);
-        for (const QJsonValue& cond : j.object.value(QStringLiteral("status")).toObject().value(QStringLiteral("conditions")).toArray()) {
-            const QJsonObject o = cond.toObject();
-            if (o.value(QStringLiteral("type")).toString() == QLatin1String("Failed"))
-                why = QStringLiteral("%1: %2").arg(o.value(QStringLiteral("reason")).toString(), o.value(QStringLiteral("message")).toString());
-        }
-        if (why.isEmpty())
-            why = pod.reason;
-    }
-    switch (pod.exitCode) {
+    const QString why = endedWhy();
+    switch (m_pod.exitCode) {
     case 0: c.state = CheckState::Passed; break;
     case 1: c.state = CheckState::Failed; break;
     case 2: c.state = CheckState::Skipped; break;
-    default: c.state = pod.phase == QLatin1String("Succeeded") ? CheckState::Passed : CheckState::Failed; break;
+    default: c.state = m_pod.phase == QLatin1String("Succeeded") ? CheckState::Passed : CheckState::Failed; break;
     }
     c.message = why;
-    scoreCheck(c, m_req.recipe);
+    scoreCheck(c, req.recipe);
     if (c.score) {
         // The validator's exit code is its verdict; our own reading of its numbers can only add a
         // failure it missed (e.g. an older image with a looser rule), never excuse one.
@@ -1089,8 +1204,35 @@ void Runner::runCheck(CheckRun& c) {
         }
     }
     if (c.message.isEmpty() && c.state == CheckState::Failed)
-        c.message = QStringLiteral("exit code %1").arg(pod.exitCode);
-    notify(c);
+        c.message = QStringLiteral("exit code %1").arg(m_pod.exitCode);
+    m_runner.notify(c);
+}
+
+void Runner::CheckSession::run() {
+    c.started = QDateTime::currentDateTimeUtc();
+    c.state = CheckState::Running;
+    m_runner.notify(c);
+    m_runner.say(QStringLiteral("%1: creating Job %2").arg(c.name, c.job));
+    if (!createJob())
+        return;
+    m_runner.m_createdJobs << c.job;
+    const RunRequest& req = m_runner.m_req;
+    m_deadlineMs = QDateTime::currentMSecsSinceEpoch() + qint64(m_timeout + req.graceSec + req.pendingTimeoutSec) * 1000;
+    m_createdMs = nowMs();
+    m_pollDelay = std::min(50, std::max(1, req.pollMs));
+    while (!m_done && !cancelled() && pollOnce() == Step::Continue) {
+    }
+    settleAfterWatch();
+    if (!m_faultCause.isEmpty() && !cancelled())
+        finishFaulted();
+    else if (cancelled())
+        finishCancelled();
+    else
+        finishEnded();
+}
+
+void Runner::runCheck(CheckRun& c) {
+    CheckSession(*this, c).run();
 }
 
 std::vector<RunResult::Leftover> deleteLeftovers(kube::Client& client, const QStringList& paths, int limitSec,

@@ -131,6 +131,7 @@ class Runner {
     QString runId() const { return m_req.runId; }
 
   private:
+    class CheckSession; // one check's Job, pod, log and verdict (Runner.cpp)
     void runCheck(CheckRun& check);
     // Deletes what the run created, retrying (backoff) until all went or cleanupSec passed; fills
     // `left` with what is still there; returns a sentence about it, empty when all went.

@@ -261,24 +261,95 @@ constexpr std::array<bool, 256> kQuietByteTable() {
 }
 constexpr std::array<bool, 256> kQuietByte = kQuietByteTable();
 
-Analysis analyzeUtf8(std::string_view v) {
-    Analysis a;
-    if (v.empty())
-        return a;
+// What a scan of a scalar's text found, for choosing its style.
+struct ScalarFlags {
     bool blockInd = false, flowInd = false, lineBreaks = false, special = false, tabs = false;
     bool leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
     bool breakSpace = false, spaceBreak = false;
+};
+
+// The code point at byte i is a space, tab or break (true at the end).
+bool whitespaceAt(std::string_view v, size_t i) {
+    if (i >= v.size())
+        return true;
+    size_t len = 0;
+    const char32_t c = cpAt(v, i, &len);
+    return isSpaceOrTab(c) || isBreak(c);
+}
+
+// Indicators: what makes a plain scalar read as something else, at its start or inside it.
+// `next` is the byte after `ch`.
+void markIndicators(std::string_view v, char32_t ch, size_t i, size_t next, bool precededWs, ScalarFlags& f) {
+    if (i == 0) {
+        switch (ch) {
+        case U'#': case U',': case U'[': case U']': case U'{': case U'}': case U'&': case U'*':
+        case U'!': case U'|': case U'>': case U'\'': case U'"': case U'%': case U'@': case U'`':
+            f.flowInd = f.blockInd = true;
+            break;
+        case U'?': case U':':
+            f.flowInd = true;
+            if (whitespaceAt(v, next))
+                f.blockInd = true;
+            break;
+        case U'-':
+            if (whitespaceAt(v, next))
+                f.flowInd = f.blockInd = true;
+            break;
+        default:
+            break;
+        }
+        return;
+    }
+    switch (ch) {
+    case U',': case U'?': case U'[': case U']': case U'{': case U'}':
+        f.flowInd = true;
+        break;
+    case U':':
+        f.flowInd = true;
+        if (whitespaceAt(v, next))
+            f.blockInd = true;
+        break;
+    case U'#':
+        if (precededWs)
+            f.flowInd = f.blockInd = true;
+        break;
+    default:
+        break;
+    }
+}
+
+// The styles the flags allow.
+Analysis analysisOf(const ScalarFlags& f) {
+    Analysis a;
+    a.multiline = f.lineBreaks;
+    a.flowPlain = a.blockPlain = a.single = a.block = true;
+    if (f.leadingSpace || f.leadingBreak || f.trailingSpace || f.trailingBreak)
+        a.flowPlain = a.blockPlain = false;
+    if (f.trailingSpace)
+        a.block = false;
+    if (f.breakSpace)
+        a.flowPlain = a.blockPlain = a.single = false;
+    if (f.spaceBreak || f.tabs || f.special)
+        a.flowPlain = a.blockPlain = a.single = false;
+    if (f.spaceBreak || f.special)
+        a.block = false;
+    if (f.lineBreaks)
+        a.flowPlain = a.blockPlain = false;
+    if (f.flowInd)
+        a.flowPlain = false;
+    if (f.blockInd)
+        a.blockPlain = false;
+    return a;
+}
+
+Analysis analyzeUtf8(std::string_view v) {
+    if (v.empty())
+        return Analysis();
+    ScalarFlags f;
     auto startsWith3 = [&](char c) { return v.size() >= 3 && v[0] == c && v[1] == c && v[2] == c; };
     if (startsWith3('-') || startsWith3('.'))
-        blockInd = flowInd = true;
+        f.blockInd = f.flowInd = true;
     const size_t n = v.size();
-    auto wsAt = [&](size_t i) { // the code point at byte i is a space, tab or break (true at the end)
-        if (i >= n)
-            return true;
-        size_t len = 0;
-        const char32_t c = cpAt(v, i, &len);
-        return isSpaceOrTab(c) || isBreak(c);
-    };
     bool precededWs = true, prevSpace = false, prevBreak = false;
     for (size_t i = 0; i < n;) {
         const auto b = static_cast<unsigned char>(v[i]);
@@ -292,63 +363,28 @@ Analysis analyzeUtf8(std::string_view v) {
         size_t len = 0;
         const char32_t ch = cpAt(v, i, &len);
         const bool last = i + len >= n;
-        if (i == 0) {
-            switch (ch) {
-            case U'#': case U',': case U'[': case U']': case U'{': case U'}': case U'&': case U'*':
-            case U'!': case U'|': case U'>': case U'\'': case U'"': case U'%': case U'@': case U'`':
-                flowInd = blockInd = true;
-                break;
-            case U'?': case U':':
-                flowInd = true;
-                if (wsAt(i + len))
-                    blockInd = true;
-                break;
-            case U'-':
-                if (wsAt(i + len))
-                    flowInd = blockInd = true;
-                break;
-            default:
-                break;
-            }
-        } else {
-            switch (ch) {
-            case U',': case U'?': case U'[': case U']': case U'{': case U'}':
-                flowInd = true;
-                break;
-            case U':':
-                flowInd = true;
-                if (wsAt(i + len))
-                    blockInd = true;
-                break;
-            case U'#':
-                if (precededWs)
-                    flowInd = blockInd = true;
-                break;
-            default:
-                break;
-            }
-        }
+        markIndicators(v, ch, i, i + len, precededWs, f);
         if (ch == U'\t')
-            tabs = true;
+            f.tabs = true;
         else if (!isPrintable(ch))
-            special = true;
+            f.special = true;
         if (ch == U' ') {
             if (i == 0)
-                leadingSpace = true;
+                f.leadingSpace = true;
             if (last)
-                trailingSpace = true;
+                f.trailingSpace = true;
             if (prevBreak)
-                breakSpace = true;
+                f.breakSpace = true;
             prevSpace = true;
             prevBreak = false;
         } else if (isBreak(ch)) {
-            lineBreaks = true;
+            f.lineBreaks = true;
             if (i == 0)
-                leadingBreak = true;
+                f.leadingBreak = true;
             if (last)
-                trailingBreak = true;
+                f.trailingBreak = true;
             if (prevSpace)
-                spaceBreak = true;
+                f.spaceBreak = true;
             prevSpace = false;
             prevBreak = true;
         } else {
@@ -357,25 +393,7 @@ Analysis analyzeUtf8(std::string_view v) {
         precededWs = isSpaceOrTab(ch) || isBreak(ch);
         i += len;
     }
-    a.multiline = lineBreaks;
-    a.flowPlain = a.blockPlain = a.single = a.block = true;
-    if (leadingSpace || leadingBreak || trailingSpace || trailingBreak)
-        a.flowPlain = a.blockPlain = false;
-    if (trailingSpace)
-        a.block = false;
-    if (breakSpace)
-        a.flowPlain = a.blockPlain = a.single = false;
-    if (spaceBreak || tabs || special)
-        a.flowPlain = a.blockPlain = a.single = false;
-    if (spaceBreak || special)
-        a.block = false;
-    if (lineBreaks)
-        a.flowPlain = a.blockPlain = false;
-    if (flowInd)
-        a.flowPlain = false;
-    if (blockInd)
-        a.blockPlain = false;
-    return a;
+    return analysisOf(f);
 }
 
 // ---- yaml.v3's view of strings -------------------------------------------------------------

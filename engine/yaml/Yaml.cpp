@@ -386,6 +386,123 @@ class Builder {
     }
 
     // Consumes `ev` (deletes it) and the events of its children.
+    static ScalarStyle scalarStyle(yaml_scalar_style_t style) {
+        switch (style) {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+            return ScalarStyle::SingleQuoted;
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+            return ScalarStyle::DoubleQuoted;
+        case YAML_LITERAL_SCALAR_STYLE:
+            return ScalarStyle::Literal;
+        case YAML_FOLDED_SCALAR_STYLE:
+            return ScalarStyle::Folded;
+        default:
+            return ScalarStyle::Plain;
+        }
+    }
+
+    // An alias: a copy of the anchored node, counted whole against the node limit.
+    bool buildAlias(yaml_event_t& ev, Node& out, int line) {
+        const std::string name = cstr(ev.data.alias.anchor);
+        yaml_event_delete(&ev);
+        auto it = m_anchors.find(name);
+        if (it == m_anchors.end()) {
+            fail(QStringLiteral("unknown alias '*%1'").arg(QString::fromStdString(name)), line);
+            return false;
+        }
+        m_nodes += countTree(it->second);
+        if (m_nodes > m_limits.maxNodes) {
+            fail(QStringLiteral("document expands to more than %1 nodes (alias expansion limit)")
+                     .arg(m_limits.maxNodes),
+                 line);
+            return false;
+        }
+        out = it->second;
+        return true;
+    }
+
+    bool buildScalar(yaml_event_t& ev, Node& out, int line, std::string& anchor) {
+        if (!countNode(line)) {
+            yaml_event_delete(&ev);
+            return false;
+        }
+        out.type = NodeType::Scalar;
+        out.line = line;
+        out.scalar.assign(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
+        out.tag = cstr(ev.data.scalar.tag);
+        if (out.tag.rfind("tag:yaml.org,2002:", 0) == 0)
+            out.tag = "!!" + out.tag.substr(18);
+        out.style = scalarStyle(ev.data.scalar.style);
+        // An empty plain scalar is what libyaml reports for "key:" with no value.
+        out.nullNode = out.style == ScalarStyle::Plain && out.scalar.empty() && out.tag.empty();
+        anchor = cstr(ev.data.scalar.anchor);
+        yaml_event_delete(&ev);
+        return true;
+    }
+
+    bool buildSequence(yaml_event_t& ev, Node& out, int line, int depth, std::string& anchor) {
+        out.type = NodeType::Sequence;
+        out.line = line;
+        out.flow = ev.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+        out.tag = cstr(ev.data.sequence_start.tag);
+        anchor = cstr(ev.data.sequence_start.anchor);
+        yaml_event_delete(&ev);
+        if (!countNode(line))
+            return false;
+        for (;;) {
+            yaml_event_t child;
+            if (!next(child))
+                return false;
+            if (child.type == YAML_SEQUENCE_END_EVENT) {
+                yaml_event_delete(&child);
+                return true;
+            }
+            out.items.emplace_back();
+            if (!build(child, out.items.back(), depth + 1))
+                return false;
+        }
+    }
+
+    // A mapping, its keys unique among the scalar ones.
+    bool buildMapping(yaml_event_t& ev, Node& out, int line, int depth, std::string& anchor) {
+        out.type = NodeType::Mapping;
+        out.line = line;
+        out.flow = ev.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+        out.tag = cstr(ev.data.mapping_start.tag);
+        anchor = cstr(ev.data.mapping_start.anchor);
+        yaml_event_delete(&ev);
+        if (!countNode(line))
+            return false;
+        for (;;) {
+            yaml_event_t keyEv;
+            if (!next(keyEv))
+                return false;
+            if (keyEv.type == YAML_MAPPING_END_EVENT) {
+                yaml_event_delete(&keyEv);
+                return true;
+            }
+            MapEntry entry;
+            const int keyLine = static_cast<int>(keyEv.start_mark.line) + 1;
+            if (!build(keyEv, entry.key, depth + 1))
+                return false;
+            yaml_event_t valEv;
+            if (!next(valEv))
+                return false;
+            if (!build(valEv, entry.value, depth + 1))
+                return false;
+            if (entry.key.isScalar()) {
+                for (const MapEntry& e : out.entries)
+                    if (e.key.isScalar() && e.key.scalar == entry.key.scalar) {
+                        fail(QStringLiteral("mapping key '%1' is defined twice")
+                                 .arg(QString::fromStdString(entry.key.scalar)),
+                             keyLine);
+                        return false;
+                    }
+            }
+            out.entries.push_back(std::move(entry));
+        }
+    }
+
     bool build(yaml_event_t& ev, Node& out, int depth) {
         const int line = static_cast<int>(ev.start_mark.line) + 1;
         if (depth > m_limits.maxDepth) {
@@ -394,125 +511,26 @@ class Builder {
             return false;
         }
         std::string anchor;
+        bool ok = false;
         switch (ev.type) {
-        case YAML_ALIAS_EVENT: {
-            const std::string name = cstr(ev.data.alias.anchor);
-            yaml_event_delete(&ev);
-            auto it = m_anchors.find(name);
-            if (it == m_anchors.end()) {
-                fail(QStringLiteral("unknown alias '*%1'").arg(QString::fromStdString(name)), line);
-                return false;
-            }
-            m_nodes += countTree(it->second);
-            if (m_nodes > m_limits.maxNodes) {
-                fail(QStringLiteral("document expands to more than %1 nodes (alias expansion limit)")
-                         .arg(m_limits.maxNodes),
-                     line);
-                return false;
-            }
-            out = it->second;
-            return true;
-        }
-        case YAML_SCALAR_EVENT: {
-            if (!countNode(line)) {
-                yaml_event_delete(&ev);
-                return false;
-            }
-            out.type = NodeType::Scalar;
-            out.line = line;
-            out.scalar.assign(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
-            out.tag = cstr(ev.data.scalar.tag);
-            if (out.tag.rfind("tag:yaml.org,2002:", 0) == 0)
-                out.tag = "!!" + out.tag.substr(18);
-            switch (ev.data.scalar.style) {
-            case YAML_SINGLE_QUOTED_SCALAR_STYLE:
-                out.style = ScalarStyle::SingleQuoted;
-                break;
-            case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
-                out.style = ScalarStyle::DoubleQuoted;
-                break;
-            case YAML_LITERAL_SCALAR_STYLE:
-                out.style = ScalarStyle::Literal;
-                break;
-            case YAML_FOLDED_SCALAR_STYLE:
-                out.style = ScalarStyle::Folded;
-                break;
-            default:
-                out.style = ScalarStyle::Plain;
-            }
-            // An empty plain scalar is what libyaml reports for "key:" with no value.
-            out.nullNode = out.style == ScalarStyle::Plain && out.scalar.empty() && out.tag.empty();
-            anchor = cstr(ev.data.scalar.anchor);
-            yaml_event_delete(&ev);
+        case YAML_ALIAS_EVENT:
+            return buildAlias(ev, out, line);
+        case YAML_SCALAR_EVENT:
+            ok = buildScalar(ev, out, line, anchor);
             break;
-        }
-        case YAML_SEQUENCE_START_EVENT: {
-            out.type = NodeType::Sequence;
-            out.line = line;
-            out.flow = ev.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
-            out.tag = cstr(ev.data.sequence_start.tag);
-            anchor = cstr(ev.data.sequence_start.anchor);
-            yaml_event_delete(&ev);
-            if (!countNode(line))
-                return false;
-            for (;;) {
-                yaml_event_t child;
-                if (!next(child))
-                    return false;
-                if (child.type == YAML_SEQUENCE_END_EVENT) {
-                    yaml_event_delete(&child);
-                    break;
-                }
-                out.items.emplace_back();
-                if (!build(child, out.items.back(), depth + 1))
-                    return false;
-            }
+        case YAML_SEQUENCE_START_EVENT:
+            ok = buildSequence(ev, out, line, depth, anchor);
             break;
-        }
-        case YAML_MAPPING_START_EVENT: {
-            out.type = NodeType::Mapping;
-            out.line = line;
-            out.flow = ev.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-            out.tag = cstr(ev.data.mapping_start.tag);
-            anchor = cstr(ev.data.mapping_start.anchor);
-            yaml_event_delete(&ev);
-            if (!countNode(line))
-                return false;
-            for (;;) {
-                yaml_event_t keyEv;
-                if (!next(keyEv))
-                    return false;
-                if (keyEv.type == YAML_MAPPING_END_EVENT) {
-                    yaml_event_delete(&keyEv);
-                    break;
-                }
-                MapEntry entry;
-                const int keyLine = static_cast<int>(keyEv.start_mark.line) + 1;
-                if (!build(keyEv, entry.key, depth + 1))
-                    return false;
-                yaml_event_t valEv;
-                if (!next(valEv))
-                    return false;
-                if (!build(valEv, entry.value, depth + 1))
-                    return false;
-                if (entry.key.isScalar()) {
-                    for (const MapEntry& e : out.entries)
-                        if (e.key.isScalar() && e.key.scalar == entry.key.scalar) {
-                            fail(QStringLiteral("mapping key '%1' is defined twice")
-                                     .arg(QString::fromStdString(entry.key.scalar)),
-                                 keyLine);
-                            return false;
-                        }
-                }
-                out.entries.push_back(std::move(entry));
-            }
+        case YAML_MAPPING_START_EVENT:
+            ok = buildMapping(ev, out, line, depth, anchor);
             break;
-        }
         default:
             yaml_event_delete(&ev);
             fail(QStringLiteral("unexpected YAML event"), line);
             return false;
         }
+        if (!ok)
+            return false;
         if (!anchor.empty())
             m_anchors[anchor] = out;
         return true;

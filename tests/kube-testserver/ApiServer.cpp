@@ -869,6 +869,36 @@ bool ApiServer::list(Exchange& http, const Request& request, const Route& r) {
                      {QStringLiteral("items"), array}});
 }
 
+namespace {
+
+// Where a watch starts: 0 (no version, or "0": the current state first) or the version given;
+// nullopt when the parameter is not a non-negative integer.
+std::optional<qint64> watchStart(const QString& rvParam) {
+    if (rvParam.isEmpty() || rvParam == QLatin1String("0"))
+        return 0;
+    bool ok = false;
+    const qint64 from = rvParam.toLongLong(&ok);
+    if (!ok || from < 0)
+        return std::nullopt;
+    return from;
+}
+
+// How long a watch stays open: timeoutSeconds (not below 0), else 30 minutes.
+int watchTimeoutSeconds(const Request& request) {
+    if (!request.hasParam(QStringLiteral("timeoutSeconds")))
+        return 1800;
+    return std::max(0, request.param(QStringLiteral("timeoutSeconds")).toInt());
+}
+
+// A BOOKMARK event's object: the kind and the resource version reached.
+QJsonObject bookmarkObject(const ResourceType& type, qint64 rv) {
+    return QJsonObject{{QStringLiteral("kind"), type.kind},
+                       {QStringLiteral("apiVersion"), type.apiVersion()},
+                       {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(rv)}}}};
+}
+
+} // namespace
+
 bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
     QString error;
     const auto labels = parseLabelSelector(request.param(QStringLiteral("labelSelector")), &error);
@@ -876,20 +906,14 @@ bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
     if (!labels || !fields)
         return sendStatus(http, request, 400, QStringLiteral("BadRequest"), error);
     const QString rvParam = request.param(QStringLiteral("resourceVersion"));
-    qint64 from = 0;
-    if (!rvParam.isEmpty() && rvParam != QLatin1String("0")) {
-        bool ok = false;
-        from = rvParam.toLongLong(&ok);
-        if (!ok || from < 0)
-            return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                              QStringLiteral("resourceVersion: Invalid value: \"%1\": must be a non-negative integer").arg(rvParam));
-    }
+    const std::optional<qint64> watchedFrom = watchStart(rvParam);
+    if (!watchedFrom)
+        return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
+                          QStringLiteral("resourceVersion: Invalid value: \"%1\": must be a non-negative integer").arg(rvParam));
+    const qint64 from = *watchedFrom;
     const bool bookmarks = truthy(request.param(QStringLiteral("allowWatchBookmarks")));
     const bool table = wantsTable(request);
-    int timeoutSeconds = 1800;
-    if (request.hasParam(QStringLiteral("timeoutSeconds")))
-        timeoutSeconds = std::max(0, request.param(QStringLiteral("timeoutSeconds")).toInt());
-    const auto deadline = Clock::now() + std::chrono::seconds(timeoutSeconds);
+    const auto deadline = Clock::now() + std::chrono::seconds(watchTimeoutSeconds(request));
     const int dropAfter = script_.faults.dropWatchAfterEvents;
     const ResourceType& type = *r.type;
 
@@ -967,13 +991,128 @@ bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
                 pending += line(it->type, it->object);
         last = store_.currentRv();
         if (pending.isEmpty() && bookmarks && Clock::now() - lastWrite >= bookmarkEvery) {
-            pending += line("BOOKMARK", QJsonObject{{QStringLiteral("kind"), type.kind},
-                                                    {QStringLiteral("apiVersion"), type.apiVersion()},
-                                                    {QStringLiteral("metadata"),
-                                                     QJsonObject{{QStringLiteral("resourceVersion"), QString::number(last)}}}});
+            pending += line("BOOKMARK", bookmarkObject(type, last));
         }
     }
     return http.endChunked();
+}
+
+namespace {
+
+using FieldProblem = std::pair<QString, QString>; // the field, and what is wrong with it
+
+// A new object's name (required, an RFC 1123 label or subdomain) and labels.
+std::optional<FieldProblem> metadataProblem(const QString& name, bool labelName, const QJsonObject& labels) {
+    if (name.isEmpty())
+        return FieldProblem{QStringLiteral("metadata.name"), QStringLiteral("Required value: name or generateName is required")};
+    if (!validName(name, !labelName))
+        return FieldProblem{QStringLiteral("metadata.name"),
+                            QStringLiteral("Invalid value: \"%1\": a lowercase RFC 1123 %2 must consist of lower case alphanumeric "
+                                           "characters, '-'%3, and must start and end with an alphanumeric character")
+                                .arg(name, labelName ? QStringLiteral("label") : QStringLiteral("subdomain"),
+                                     labelName ? QString() : QStringLiteral(" or '.'"))};
+    for (auto it = labels.begin(); it != labels.end(); ++it)
+        if (!validLabelKey(it.key()) || !it.value().isString() || !validLabelValue(it.value().toString()))
+            return FieldProblem{QStringLiteral("metadata.labels"), QStringLiteral("Invalid value: \"%1\": a valid label must be an empty string or "
+                                                                                 "consist of alphanumeric characters, '-', '_' or '.'")
+                                                                       .arg(it.value().toVariant().toString())};
+    return std::nullopt;
+}
+
+// A Job needs containers with names and images, and restartPolicy Never or OnFailure.
+std::optional<FieldProblem> jobSpecProblem(const QJsonObject& object) {
+    const QJsonObject podSpec =
+        object.value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject().value(QLatin1String("spec")).toObject();
+    const QJsonArray containers = podSpec.value(QLatin1String("containers")).toArray();
+    if (containers.isEmpty())
+        return FieldProblem{QStringLiteral("spec.template.spec.containers"), QStringLiteral("Required value")};
+    for (qsizetype i = 0; i < containers.size(); ++i) {
+        const QJsonObject c = containers.at(i).toObject();
+        if (c.value(QLatin1String("name")).toString().isEmpty())
+            return FieldProblem{QStringLiteral("spec.template.spec.containers[%1].name").arg(i), QStringLiteral("Required value")};
+        if (c.value(QLatin1String("image")).toString().isEmpty())
+            return FieldProblem{QStringLiteral("spec.template.spec.containers[%1].image").arg(i), QStringLiteral("Required value")};
+    }
+    const QString restart = podSpec.value(QLatin1String("restartPolicy")).toString();
+    if (restart != QLatin1String("Never") && restart != QLatin1String("OnFailure"))
+        return FieldProblem{QStringLiteral("spec.template.spec.restartPolicy"),
+                            restart.isEmpty() ? QStringLiteral("Required value: valid values: \"OnFailure\", \"Never\"")
+                                              : QStringLiteral("Unsupported value: \"%1\": supported values: \"OnFailure\", \"Never\"").arg(restart)};
+    return std::nullopt;
+}
+
+// What the apiserver fills in on a new Job: uid, generation, the controller's labels on the Job and
+// its pod template, pod defaults, spec defaults and the selector.
+void defaultJob(QJsonObject& object, QJsonObject& meta, const QJsonObject& labels, const QString& name) {
+    QJsonObject spec = object.value(QLatin1String("spec")).toObject();
+    QJsonObject templ = spec.value(QLatin1String("template")).toObject();
+    QJsonObject podSpec = templ.value(QLatin1String("spec")).toObject();
+    const QString uid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    meta.insert(QStringLiteral("uid"), uid);
+    meta.insert(QStringLiteral("generation"), 1);
+    QJsonObject jobLabels = labels;
+    jobLabels.insert(QStringLiteral("batch.kubernetes.io/controller-uid"), uid);
+    jobLabels.insert(QStringLiteral("batch.kubernetes.io/job-name"), name);
+    jobLabels.insert(QStringLiteral("controller-uid"), uid);
+    jobLabels.insert(QStringLiteral("job-name"), name);
+    meta.insert(QStringLiteral("labels"), jobLabels);
+    QJsonObject templMeta = metadataOf(templ);
+    QJsonObject templLabels = templMeta.value(QLatin1String("labels")).toObject();
+    for (auto it = jobLabels.begin(); it != jobLabels.end(); ++it)
+        if (it.key().contains(QLatin1String("controller-uid")) || it.key().contains(QLatin1String("job-name")))
+            templLabels.insert(it.key(), it.value());
+    templMeta.insert(QStringLiteral("labels"), templLabels);
+    templ.insert(QStringLiteral("metadata"), templMeta);
+    podSpec.insert(QStringLiteral("dnsPolicy"), podSpec.value(QLatin1String("dnsPolicy")).toString(QStringLiteral("ClusterFirst")));
+    podSpec.insert(QStringLiteral("terminationGracePeriodSeconds"), podSpec.value(QLatin1String("terminationGracePeriodSeconds")).toInt(30));
+    templ.insert(QStringLiteral("spec"), podSpec);
+    spec.insert(QStringLiteral("template"), templ);
+    for (const auto& [key, value] : {std::pair<const char*, QJsonValue>{"parallelism", 1}, {"completions", 1}, {"backoffLimit", 6},
+                                     {"completionMode", QStringLiteral("NonIndexed")}, {"suspend", false},
+                                     {"manualSelector", false}, {"podReplacementPolicy", QStringLiteral("TerminatingOrFailed")}})
+        if (!spec.contains(QLatin1String(key)))
+            spec.insert(QLatin1String(key), value);
+    spec.insert(QStringLiteral("selector"),
+                QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("batch.kubernetes.io/controller-uid"), uid}}}});
+    object.insert(QStringLiteral("spec"), spec);
+    object.insert(QStringLiteral("status"), QJsonObject{});
+}
+
+} // namespace
+
+// A namespaced create: refused when the body names another namespace, or the namespace is missing
+// or being terminated.
+std::optional<ApiServer::Failure> ApiServer::namespaceRefusal(const ResourceType& type, const QString& ns,
+                                                              const QJsonObject& meta) {
+    const QString bodyNs = meta.value(QLatin1String("namespace")).toString();
+    if (!bodyNs.isEmpty() && bodyNs != ns)
+        return Failure{
+            400,
+            QStringLiteral("BadRequest"),
+            QStringLiteral(
+                "the namespace of the provided object does not match the namespace sent on the request"),
+            {}};
+    const QJsonObject* nsObject = store_.find(QStringLiteral("namespaces"), {}, ns);
+    if (!nsObject)
+        return Failure{404, QStringLiteral("NotFound"), QStringLiteral("namespaces \"%1\" not found").arg(ns),
+                       QJsonObject{{QStringLiteral("name"), ns},
+                                   {QStringLiteral("kind"), QStringLiteral("namespaces")}}};
+    if (metadataOf(*nsObject).contains(QLatin1String("deletionTimestamp"))) {
+        const QString objectName = meta.value(QLatin1String("name")).toString();
+        QJsonObject details = detailsFor(type, objectName);
+        details.insert(
+            QStringLiteral("causes"),
+            QJsonArray{QJsonObject{
+                {QStringLiteral("reason"), QStringLiteral("NamespaceTerminating")},
+                {QStringLiteral("message"), QStringLiteral("namespace %1 is being terminated").arg(ns)},
+                {QStringLiteral("field"), QStringLiteral("metadata.namespace")}}});
+        return Failure{403, QStringLiteral("Forbidden"),
+                       QStringLiteral("%1 \"%2\" is forbidden: unable to create new content in namespace %3 "
+                                      "because it is being terminated")
+                           .arg(type.qualified(), objectName, ns),
+                       details};
+    }
+    return std::nullopt;
 }
 
 std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, const QString& ns, QJsonObject object,
@@ -990,26 +1129,8 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
     object.insert(QStringLiteral("kind"), type.kind);
     object.insert(QStringLiteral("apiVersion"), type.apiVersion());
     if (type.namespaced) {
-        const QString bodyNs = meta.value(QLatin1String("namespace")).toString();
-        if (!bodyNs.isEmpty() && bodyNs != ns)
-            return fail(400, QStringLiteral("BadRequest"),
-                        QStringLiteral("the namespace of the provided object does not match the namespace sent on the request"));
-        const QJsonObject* nsObject = store_.find(QStringLiteral("namespaces"), {}, ns);
-        if (!nsObject)
-            return fail(404, QStringLiteral("NotFound"), QStringLiteral("namespaces \"%1\" not found").arg(ns),
-                        QJsonObject{{QStringLiteral("name"), ns}, {QStringLiteral("kind"), QStringLiteral("namespaces")}});
-        if (metadataOf(*nsObject).contains(QLatin1String("deletionTimestamp"))) {
-            const QString objectName = meta.value(QLatin1String("name")).toString();
-            QJsonObject details = detailsFor(type, objectName);
-            details.insert(QStringLiteral("causes"),
-                           QJsonArray{QJsonObject{{QStringLiteral("reason"), QStringLiteral("NamespaceTerminating")},
-                                                  {QStringLiteral("message"), QStringLiteral("namespace %1 is being terminated").arg(ns)},
-                                                  {QStringLiteral("field"), QStringLiteral("metadata.namespace")}}});
-            return fail(403, QStringLiteral("Forbidden"),
-                        QStringLiteral("%1 \"%2\" is forbidden: unable to create new content in namespace %3 because it is being terminated")
-                            .arg(type.qualified(), objectName, ns),
-                        details);
-        }
+        if (const std::optional<Failure> refused = namespaceRefusal(type, ns, meta))
+            return fail(refused->code, refused->reason, refused->message, refused->details);
         meta.insert(QStringLiteral("namespace"), ns);
     } else {
         meta.remove(QStringLiteral("namespace"));
@@ -1031,21 +1152,10 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
                                                                          {QStringLiteral("field"), field}}});
         return fail(422, QStringLiteral("Invalid"), invalidHead + field + QStringLiteral(": ") + what, details);
     };
-    if (name.isEmpty())
-        return invalid(QStringLiteral("metadata.name"), QStringLiteral("Required value: name or generateName is required"));
     const bool labelName = type.resource == QLatin1String("namespaces") || type.resource == QLatin1String("jobs");
-    if (!validName(name, !labelName))
-        return invalid(QStringLiteral("metadata.name"),
-                       QStringLiteral("Invalid value: \"%1\": a lowercase RFC 1123 %2 must consist of lower case alphanumeric "
-                                      "characters, '-'%3, and must start and end with an alphanumeric character")
-                           .arg(name, labelName ? QStringLiteral("label") : QStringLiteral("subdomain"),
-                                labelName ? QString() : QStringLiteral(" or '.'")));
     const QJsonObject labels = meta.value(QLatin1String("labels")).toObject();
-    for (auto it = labels.begin(); it != labels.end(); ++it)
-        if (!validLabelKey(it.key()) || !it.value().isString() || !validLabelValue(it.value().toString()))
-            return invalid(QStringLiteral("metadata.labels"), QStringLiteral("Invalid value: \"%1\": a valid label must be an empty string or "
-                                                                            "consist of alphanumeric characters, '-', '_' or '.'")
-                                                                  .arg(it.value().toVariant().toString()));
+    if (const std::optional<FieldProblem> p = metadataProblem(name, labelName, labels))
+        return invalid(p->first, p->second);
 
     for (qsizetype i = 0; i < conflictsLeft_.size(); ++i)
         if (name.startsWith(conflictsLeft_.at(i))) {  // injected fault: one spurious conflict per prefix
@@ -1076,53 +1186,9 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
         if (ref.value(QLatin1String("name")).toString().isEmpty() || ref.value(QLatin1String("kind")).toString().isEmpty())
             return invalid(QStringLiteral("roleRef.name"), QStringLiteral("Required value"));
     } else if (type.resource == QLatin1String("jobs")) {
-        QJsonObject spec = object.value(QLatin1String("spec")).toObject();
-        QJsonObject templ = spec.value(QLatin1String("template")).toObject();
-        QJsonObject podSpec = templ.value(QLatin1String("spec")).toObject();
-        const QJsonArray containers = podSpec.value(QLatin1String("containers")).toArray();
-        if (containers.isEmpty())
-            return invalid(QStringLiteral("spec.template.spec.containers"), QStringLiteral("Required value"));
-        for (qsizetype i = 0; i < containers.size(); ++i) {
-            const QJsonObject c = containers.at(i).toObject();
-            if (c.value(QLatin1String("name")).toString().isEmpty())
-                return invalid(QStringLiteral("spec.template.spec.containers[%1].name").arg(i), QStringLiteral("Required value"));
-            if (c.value(QLatin1String("image")).toString().isEmpty())
-                return invalid(QStringLiteral("spec.template.spec.containers[%1].image").arg(i), QStringLiteral("Required value"));
-        }
-        const QString restart = podSpec.value(QLatin1String("restartPolicy")).toString();
-        if (restart != QLatin1String("Never") && restart != QLatin1String("OnFailure"))
-            return invalid(QStringLiteral("spec.template.spec.restartPolicy"),
-                           restart.isEmpty() ? QStringLiteral("Required value: valid values: \"OnFailure\", \"Never\"")
-                                             : QStringLiteral("Unsupported value: \"%1\": supported values: \"OnFailure\", \"Never\"").arg(restart));
-        const QString uid = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        meta.insert(QStringLiteral("uid"), uid);
-        meta.insert(QStringLiteral("generation"), 1);
-        QJsonObject jobLabels = labels;
-        jobLabels.insert(QStringLiteral("batch.kubernetes.io/controller-uid"), uid);
-        jobLabels.insert(QStringLiteral("batch.kubernetes.io/job-name"), name);
-        jobLabels.insert(QStringLiteral("controller-uid"), uid);
-        jobLabels.insert(QStringLiteral("job-name"), name);
-        meta.insert(QStringLiteral("labels"), jobLabels);
-        QJsonObject templMeta = metadataOf(templ);
-        QJsonObject templLabels = templMeta.value(QLatin1String("labels")).toObject();
-        for (auto it = jobLabels.begin(); it != jobLabels.end(); ++it)
-            if (it.key().contains(QLatin1String("controller-uid")) || it.key().contains(QLatin1String("job-name")))
-                templLabels.insert(it.key(), it.value());
-        templMeta.insert(QStringLiteral("labels"), templLabels);
-        templ.insert(QStringLiteral("metadata"), templMeta);
-        podSpec.insert(QStringLiteral("dnsPolicy"), podSpec.value(QLatin1String("dnsPolicy")).toString(QStringLiteral("ClusterFirst")));
-        podSpec.insert(QStringLiteral("terminationGracePeriodSeconds"), podSpec.value(QLatin1String("terminationGracePeriodSeconds")).toInt(30));
-        templ.insert(QStringLiteral("spec"), podSpec);
-        spec.insert(QStringLiteral("template"), templ);
-        for (const auto& [key, value] : {std::pair<const char*, QJsonValue>{"parallelism", 1}, {"completions", 1}, {"backoffLimit", 6},
-                                         {"completionMode", QStringLiteral("NonIndexed")}, {"suspend", false},
-                                         {"manualSelector", false}, {"podReplacementPolicy", QStringLiteral("TerminatingOrFailed")}})
-            if (!spec.contains(QLatin1String(key)))
-                spec.insert(QLatin1String(key), value);
-        spec.insert(QStringLiteral("selector"),
-                    QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("batch.kubernetes.io/controller-uid"), uid}}}});
-        object.insert(QStringLiteral("spec"), spec);
-        object.insert(QStringLiteral("status"), QJsonObject{});
+        if (const std::optional<FieldProblem> p = jobSpecProblem(object))
+            return invalid(p->first, p->second);
+        defaultJob(object, meta, labels, name);
     }
     object.insert(QStringLiteral("metadata"), meta);
     if (dryRun) {

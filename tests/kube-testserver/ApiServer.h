@@ -63,6 +63,7 @@ class ApiServer {
     };
     std::optional<QJsonObject> createLocked(const ResourceType& type, const QString& ns, QJsonObject object,
                                             bool dryRun, Failure& failure);
+    std::optional<Failure> namespaceRefusal(const ResourceType& type, const QString& ns, const QJsonObject& meta);
     void deleteJobLocked(const QJsonObject& job, const QString& propagation);
     // The admission webhooks of the script: a Failure when a rule denies the operation.
     std::optional<Failure> admit(const char* operation, const ResourceType& type, const QString& ns, const QString& name) const;

@@ -148,6 +148,53 @@ QJsonObject defaultServerVersion() {
                        {QStringLiteral("platform"), QStringLiteral("linux/amd64")}};
 }
 
+namespace {
+
+// The script's rbac section: the user, and the token, allow and deny lists ("VERB RESOURCE" rules).
+bool readRbac(const QJsonObject& rbac, const QString& path, Script& script, QString* error) {
+    script.rbac.enabled = true;
+    script.rbac.user = rbac.value(QLatin1String("user")).toString(script.rbac.user);
+    auto strings = [&](const char* key, QStringList& out) {
+        if (!rbac.contains(QLatin1String(key)))
+            return true;
+        out.clear();
+        for (const QJsonValue& v : rbac.value(QLatin1String(key)).toArray()) {
+            const QString rule = v.toString().simplified();
+            if (QLatin1String(key) != QLatin1String("tokens") && rule.split(QLatin1Char(' ')).size() != 2) {
+                *error = QStringLiteral("%1: rbac.%2: \"%3\" is not \"VERB RESOURCE\"").arg(path, QLatin1String(key), v.toString());
+                return false;
+            }
+            out << rule;
+        }
+        return true;
+    };
+    return strings("tokens", script.rbac.tokens) && strings("allow", script.rbac.allow) && strings("deny", script.rbac.deny);
+}
+
+// The script's admission rules: resource, CREATE or DELETE, and a 4xx/5xx answer.
+bool readAdmission(const QJsonArray& admission, const QString& path, Script& script, QString* error) {
+    for (qsizetype i = 0; i < admission.size(); ++i) {
+        const QJsonObject a = admission.at(i).toObject();
+        AdmissionRule rule;
+        rule.webhook = a.value(QLatin1String("webhook")).toString(rule.webhook);
+        rule.operation = a.value(QLatin1String("operation")).toString(rule.operation);
+        rule.resource = a.value(QLatin1String("resource")).toString();
+        rule.namePrefix = a.value(QLatin1String("namePrefix")).toString();
+        rule.message = a.value(QLatin1String("message")).toString(rule.message);
+        rule.code = a.value(QLatin1String("code")).toInt(rule.code);
+        rule.reason = a.value(QLatin1String("reason")).toString();
+        if (rule.resource.isEmpty() || (rule.operation != QLatin1String("CREATE") && rule.operation != QLatin1String("DELETE")) ||
+            rule.code < 400 || rule.code > 599) {
+            *error = QStringLiteral("%1: admission[%2]: needs resource, operation CREATE or DELETE, and a 4xx/5xx code").arg(path).arg(i);
+            return false;
+        }
+        script.admission << rule;
+    }
+    return true;
+}
+
+} // namespace
+
 std::optional<Script> loadScript(const QString& path, QString* error) {
     Script script;
     script.serverVersion = defaultServerVersion();
@@ -213,45 +260,10 @@ std::optional<Script> loadScript(const QString& path, QString* error) {
         *error = QStringLiteral("%1: deletionGraceMs and faults.exitAfterMs must not be negative, faults.bookmarkMs at least 10").arg(path);
         return std::nullopt;
     }
-    if (root.contains(QLatin1String("rbac"))) {
-        const QJsonObject rbac = root.value(QLatin1String("rbac")).toObject();
-        script.rbac.enabled = true;
-        script.rbac.user = rbac.value(QLatin1String("user")).toString(script.rbac.user);
-        auto strings = [&](const char* key, QStringList& out) {
-            if (!rbac.contains(QLatin1String(key)))
-                return true;
-            out.clear();
-            for (const QJsonValue& v : rbac.value(QLatin1String(key)).toArray()) {
-                const QString rule = v.toString().simplified();
-                if (QLatin1String(key) != QLatin1String("tokens") && rule.split(QLatin1Char(' ')).size() != 2) {
-                    *error = QStringLiteral("%1: rbac.%2: \"%3\" is not \"VERB RESOURCE\"").arg(path, QLatin1String(key), v.toString());
-                    return false;
-                }
-                out << rule;
-            }
-            return true;
-        };
-        if (!strings("tokens", script.rbac.tokens) || !strings("allow", script.rbac.allow) || !strings("deny", script.rbac.deny))
-            return std::nullopt;
-    }
-    const QJsonArray admission = root.value(QLatin1String("admission")).toArray();
-    for (qsizetype i = 0; i < admission.size(); ++i) {
-        const QJsonObject a = admission.at(i).toObject();
-        AdmissionRule rule;
-        rule.webhook = a.value(QLatin1String("webhook")).toString(rule.webhook);
-        rule.operation = a.value(QLatin1String("operation")).toString(rule.operation);
-        rule.resource = a.value(QLatin1String("resource")).toString();
-        rule.namePrefix = a.value(QLatin1String("namePrefix")).toString();
-        rule.message = a.value(QLatin1String("message")).toString(rule.message);
-        rule.code = a.value(QLatin1String("code")).toInt(rule.code);
-        rule.reason = a.value(QLatin1String("reason")).toString();
-        if (rule.resource.isEmpty() || (rule.operation != QLatin1String("CREATE") && rule.operation != QLatin1String("DELETE")) ||
-            rule.code < 400 || rule.code > 599) {
-            *error = QStringLiteral("%1: admission[%2]: needs resource, operation CREATE or DELETE, and a 4xx/5xx code").arg(path).arg(i);
-            return std::nullopt;
-        }
-        script.admission << rule;
-    }
+    if (root.contains(QLatin1String("rbac")) && !readRbac(root.value(QLatin1String("rbac")).toObject(), path, script, error))
+        return std::nullopt;
+    if (!readAdmission(root.value(QLatin1String("admission")).toArray(), path, script, error))
+        return std::nullopt;
     if (script.historyLimit < 1) {
         *error = QStringLiteral("%1: historyLimit: must be at least 1").arg(path);
         return std::nullopt;
@@ -344,6 +356,46 @@ const CheckScript& Controller::chooseCheck(const QJsonObject& job) const {
     return it != script_.checks.constEnd() ? *it : script_.defaultCheck;
 }
 
+namespace {
+
+// A container's status before it starts: waiting in ContainerCreating.
+QJsonObject creatingContainerStatus(const QString& name, const QString& image) {
+    return QJsonObject{{QStringLiteral("name"), name},
+                       {QStringLiteral("image"), image},
+                       {QStringLiteral("imageID"), QString()},
+                       {QStringLiteral("ready"), false},
+                       {QStringLiteral("restartCount"), 0},
+                       {QStringLiteral("started"), false},
+                       {QStringLiteral("state"),
+                        QJsonObject{{QStringLiteral("waiting"), QJsonObject{{QStringLiteral("reason"), QStringLiteral("ContainerCreating")}}}}}};
+}
+
+// A check's log line by line, each with its '\n' (the last one without, when the log has none).
+QList<QByteArray> logLines(const QByteArray& log) {
+    QList<QByteArray> lines;
+    for (const QByteArray& line : log.split('\n'))
+        lines << line + '\n';
+    if (!lines.isEmpty()) {  // split leaves a last piece: drop it when the log ended with '\n'
+        QByteArray& last = lines.last();
+        last.chop(1);
+        if (last.isEmpty())
+            lines.removeLast();
+    }
+    return lines;
+}
+
+// The pod's owner: its Job, as the controller.
+QJsonObject jobOwnerReference(const QString& jobName, const QString& uid) {
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
+                       {QStringLiteral("kind"), QStringLiteral("Job")},
+                       {QStringLiteral("name"), jobName},
+                       {QStringLiteral("uid"), uid},
+                       {QStringLiteral("controller"), true},
+                       {QStringLiteral("blockOwnerDeletion"), true}};
+}
+
+} // namespace
+
 QJsonObject Controller::jobCreated(const QJsonObject& stored) {
     QJsonObject job = stored;
     const QJsonObject meta = metadataOf(job);
@@ -383,29 +435,14 @@ QJsonObject Controller::jobCreated(const QJsonObject& stored) {
     for (const QJsonValue& c : podSpec.value(QLatin1String("containers")).toArray()) {
         const QString name = c.toObject().value(QLatin1String("name")).toString();
         run.containers << name;
-        waiting.append(QJsonObject{
-            {QStringLiteral("name"), name},
-            {QStringLiteral("image"), c.toObject().value(QLatin1String("image")).toString()},
-            {QStringLiteral("imageID"), QString()},
-            {QStringLiteral("ready"), false},
-            {QStringLiteral("restartCount"), 0},
-            {QStringLiteral("started"), false},
-            {QStringLiteral("state"),
-             QJsonObject{{QStringLiteral("waiting"), QJsonObject{{QStringLiteral("reason"), QStringLiteral("ContainerCreating")}}}}}});
+        waiting.append(creatingContainerStatus(name, c.toObject().value(QLatin1String("image")).toString()));
     }
     run.pod = jobName + QLatin1Char('-') + randomSuffix();
     while (store_.find(QStringLiteral("pods"), ns, run.pod))
         run.pod = jobName + QLatin1Char('-') + randomSuffix();
     run.check = chooseCheck(job);
     run.created = Clock::now();
-    for (const QByteArray& line : run.check.log.split('\n'))
-        run.lines << line + '\n';
-    if (!run.lines.isEmpty()) {  // split leaves a last piece: drop it when the log ended with '\n'
-        QByteArray& last = run.lines.last();
-        last.chop(1);
-        if (last.isEmpty())
-            run.lines.removeLast();
-    }
+    run.lines = logLines(run.check.log);
 
     QJsonObject podStatus{{QStringLiteral("phase"), QStringLiteral("Pending")},
                           {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
@@ -425,13 +462,7 @@ QJsonObject Controller::jobCreated(const QJsonObject& stored) {
                      {QStringLiteral("generateName"), jobName + QLatin1Char('-')},
                      {QStringLiteral("namespace"), ns},
                      {QStringLiteral("labels"), labels},
-                     {QStringLiteral("ownerReferences"),
-                      QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
-                                             {QStringLiteral("kind"), QStringLiteral("Job")},
-                                             {QStringLiteral("name"), jobName},
-                                             {QStringLiteral("uid"), uid},
-                                             {QStringLiteral("controller"), true},
-                                             {QStringLiteral("blockOwnerDeletion"), true}}}}}},
+                     {QStringLiteral("ownerReferences"), QJsonArray{jobOwnerReference(jobName, uid)}}}},
         {QStringLiteral("spec"), podSpec},
         {QStringLiteral("status"), podStatus}};
     store_.add(QStringLiteral("pods"), pod);
@@ -664,10 +695,66 @@ void Controller::terminate(PodRun& run, int exitCode, const QString& reason, con
     store_.update(QStringLiteral("pods"), copy);
 }
 
-void Controller::tick() {
-    const auto tickTime = Clock::now();
+namespace {
+
+// A pod's status once its container runs: phase, start time, an IP, running container statuses
+// and the four conditions of a ready pod.
+QJsonObject runningStatus(QJsonObject status, int podIndex) {
+    const QString now = nowTimestamp();
+    status.insert(QStringLiteral("phase"), QStringLiteral("Running"));
+    status.insert(QStringLiteral("startTime"), now);
+    status.insert(QStringLiteral("podIP"), QStringLiteral("10.244.1.%1").arg(2 + podIndex));
+    QJsonArray statuses;
+    for (const QJsonValue& v : status.value(QLatin1String("containerStatuses")).toArray()) {
+        QJsonObject cs = v.toObject();
+        cs.insert(QStringLiteral("state"), QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}});
+        cs.insert(QStringLiteral("ready"), true);
+        cs.insert(QStringLiteral("started"), true);
+        cs.insert(QStringLiteral("containerID"), QStringLiteral("containerd://") + QUuid::createUuid().toString(QUuid::Id128));
+        statuses.append(cs);
+    }
+    status.insert(QStringLiteral("containerStatuses"), statuses);
+    status.insert(QStringLiteral("conditions"),
+                  QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {}), condition(QStringLiteral("Initialized"), {}, {}),
+                             condition(QStringLiteral("ContainersReady"), {}, {}), condition(QStringLiteral("Ready"), {}, {})});
+    return status;
+}
+
+// A Job whose pod succeeded: no active pod, one more succeeded, Complete.
+void markJobComplete(QJsonObject& status, const QString& now) {
+    status.insert(QStringLiteral("active"), 0);
+    status.insert(QStringLiteral("ready"), 0);
+    status.insert(QStringLiteral("succeeded"), status.value(QLatin1String("succeeded")).toInt() + 1);
+    status.insert(QStringLiteral("completionTime"), now);
+    status.insert(QStringLiteral("conditions"),
+                  QJsonArray{condition(QStringLiteral("SuccessCriteriaMet"), QStringLiteral("CompletionsReached"),
+                                       QStringLiteral("Reached expected number of succeeded pods")),
+                             condition(QStringLiteral("Complete"), QStringLiteral("CompletionsReached"),
+                                       QStringLiteral("Reached expected number of succeeded pods"))});
+}
+
+// How many of a check's log lines are out after `elapsed` ms of `runMs` (all once it is done).
+int linesDue(int lines, qint64 elapsed, int runMs, bool done) {
+    int due = lines;
+    if (!done)
+        due = runMs > 0 ? int(qint64(lines) * elapsed / runMs) : due;
+    return std::min(due, lines);
+}
+
+// A failed Job: no active pod, one more failed, FailureTarget and Failed for `reason`.
+void markJobFailed(QJsonObject& status, const QString& reason, const QString& msg) {
+    status.insert(QStringLiteral("active"), 0);
+    status.insert(QStringLiteral("ready"), 0);
+    status.insert(QStringLiteral("failed"), status.value(QLatin1String("failed")).toInt() + 1);
+    status.insert(QStringLiteral("conditions"),
+                  QJsonArray{condition(QStringLiteral("FailureTarget"), reason, msg), condition(QStringLiteral("Failed"), reason, msg)});
+}
+
+} // namespace
+
+void Controller::removeDueDoomed(std::chrono::steady_clock::time_point now) {
     for (std::size_t i = 0; i < doomed_.size();) {
-        if (doomed_[i].due > tickTime) {
+        if (doomed_[i].due > now) {
             ++i;
             continue;
         }
@@ -676,6 +763,10 @@ void Controller::tick() {
         removeNow(d.resource, d.ns, d.name);
         i = 0;  // removeNow may have dropped other entries
     }
+}
+
+void Controller::tick() {
+    removeDueDoomed(Clock::now());
     for (auto it = runs_.begin(); it != runs_.end();) {
         PodRun& run = it->second;
         JobRun* job = nullptr;
@@ -693,14 +784,7 @@ void Controller::tick() {
             job->finished = true;
             terminate(run, 137, QStringLiteral("Error"), {});
             const QString msg = QStringLiteral("Job was active longer than specified deadline");
-            updateJob(run, [&](QJsonObject& status) {
-                status.insert(QStringLiteral("active"), 0);
-                status.insert(QStringLiteral("ready"), 0);
-                status.insert(QStringLiteral("failed"), status.value(QLatin1String("failed")).toInt() + 1);
-                status.insert(QStringLiteral("conditions"),
-                              QJsonArray{condition(QStringLiteral("FailureTarget"), QStringLiteral("DeadlineExceeded"), msg),
-                                         condition(QStringLiteral("Failed"), QStringLiteral("DeadlineExceeded"), msg)});
-            });
+            updateJob(run, [&](QJsonObject& status) { markJobFailed(status, QStringLiteral("DeadlineExceeded"), msg); });
             store_.remove(QStringLiteral("pods"), run.ns, run.pod);
             it = runs_.erase(it);
             store_.changed.notify_all();
@@ -738,29 +822,7 @@ void Controller::tick() {
             run.stage = Stage::Running;
             run.started = Clock::now();
             QJsonObject copy = *pod;
-            QJsonObject status = copy.value(QLatin1String("status")).toObject();
-            const QString now = nowTimestamp();
-            status.insert(QStringLiteral("phase"), QStringLiteral("Running"));
-            status.insert(QStringLiteral("startTime"), now);
-            status.insert(QStringLiteral("podIP"), QStringLiteral("10.244.1.%1").arg(2 + int(runs_.size() % 250)));
-            QJsonArray statuses;
-            for (const QJsonValue& v : status.value(QLatin1String("containerStatuses")).toArray()) {
-                QJsonObject cs = v.toObject();
-                cs.insert(QStringLiteral("state"),
-                          QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}});
-                cs.insert(QStringLiteral("ready"), true);
-                cs.insert(QStringLiteral("started"), true);
-                cs.insert(QStringLiteral("containerID"),
-                          QStringLiteral("containerd://") + QUuid::createUuid().toString(QUuid::Id128));
-                statuses.append(cs);
-            }
-            status.insert(QStringLiteral("containerStatuses"), statuses);
-            status.insert(QStringLiteral("conditions"),
-                          QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {}),
-                                     condition(QStringLiteral("Initialized"), {}, {}),
-                                     condition(QStringLiteral("ContainersReady"), {}, {}),
-                                     condition(QStringLiteral("Ready"), {}, {})});
-            copy.insert(QStringLiteral("status"), status);
+            copy.insert(QStringLiteral("status"), runningStatus(copy.value(QLatin1String("status")).toObject(), int(runs_.size() % 250)));
             store_.update(QStringLiteral("pods"), copy);
             updateJob(run, [](QJsonObject& s) { s.insert(QStringLiteral("ready"), 1); });
             if (!run.check.serverFault.isEmpty() && onServerFault) {
@@ -772,10 +834,7 @@ void Controller::tick() {
         if (run.stage == Stage::Running) {
             const qint64 elapsed = msSince(run.started);
             const bool done = !run.check.neverFinish && elapsed >= run.check.runMs;
-            int due = int(run.lines.size());
-            if (!done)
-                due = run.check.runMs > 0 ? int(qint64(run.lines.size()) * elapsed / run.check.runMs) : due;
-            due = std::min(due, int(run.lines.size()));
+            const int due = linesDue(int(run.lines.size()), elapsed, run.check.runMs, done);
             if (due > run.released) {
                 const QString at = nanoTimestamp();
                 while (run.lineTimes.size() < due)
@@ -791,25 +850,10 @@ void Controller::tick() {
                     job->finished = true;
                 const QString now = nowTimestamp();
                 updateJob(run, [&](QJsonObject& status) {
-                    status.insert(QStringLiteral("active"), 0);
-                    status.insert(QStringLiteral("ready"), 0);
-                    if (code == 0) {
-                        status.insert(QStringLiteral("succeeded"), status.value(QLatin1String("succeeded")).toInt() + 1);
-                        status.insert(QStringLiteral("completionTime"), now);
-                        status.insert(QStringLiteral("conditions"),
-                                      QJsonArray{condition(QStringLiteral("SuccessCriteriaMet"),
-                                                           QStringLiteral("CompletionsReached"),
-                                                           QStringLiteral("Reached expected number of succeeded pods")),
-                                                 condition(QStringLiteral("Complete"), QStringLiteral("CompletionsReached"),
-                                                           QStringLiteral("Reached expected number of succeeded pods"))});
-                    } else {
-                        const QString msg = QStringLiteral("Job has reached the specified backoff limit");
-                        status.insert(QStringLiteral("failed"), status.value(QLatin1String("failed")).toInt() + 1);
-                        status.insert(QStringLiteral("conditions"),
-                                      QJsonArray{condition(QStringLiteral("FailureTarget"),
-                                                           QStringLiteral("BackoffLimitExceeded"), msg),
-                                                 condition(QStringLiteral("Failed"), QStringLiteral("BackoffLimitExceeded"), msg)});
-                    }
+                    if (code == 0)
+                        markJobComplete(status, now);
+                    else
+                        markJobFailed(status, QStringLiteral("BackoffLimitExceeded"), QStringLiteral("Job has reached the specified backoff limit"));
                 });
                 store_.changed.notify_all();
             }

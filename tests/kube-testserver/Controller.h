@@ -133,6 +133,7 @@ class Controller {
   private:
     void loop();
     void tick();  // with store.mu held
+    void removeDueDoomed(std::chrono::steady_clock::time_point now);  // deletions whose grace period ended, with store.mu held
     void removeNow(const QString& resource, const QString& ns, const QString& name);
     void failJob(PodRun& run, const QString& reason, const QString& message);
     void setPodPending(PodRun& run, const QJsonObject& podNow);

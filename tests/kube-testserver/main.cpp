@@ -134,12 +134,18 @@ void wake() {
 
 } // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+struct Options {
     QString kubeconfigPath, scriptPath, tokensFile, stateDir, requestLog;
     QStringList tokens;
     int port = 0;
     bool stdinExit = true;
     bool http2 = true;
+};
+
+// Reads the command line into `o`; returns -1 to go on, else the exit status (after --help or an error).
+int parseArgs(int argc, char** argv, Options& o) {
     for (int i = 1; i < argc; ++i) {
         const QString arg = QString::fromLocal8Bit(argv[i]);
         auto value = [&](QString& out) {
@@ -151,30 +157,30 @@ int main(int argc, char** argv) {
         };
         QString v;
         if (arg == QLatin1String("--write-kubeconfig"))
-            value(kubeconfigPath);
+            value(o.kubeconfigPath);
         else if (arg == QLatin1String("--script"))
-            value(scriptPath);
+            value(o.scriptPath);
         else if (arg == QLatin1String("--tokens-file"))
-            value(tokensFile);
+            value(o.tokensFile);
         else if (arg == QLatin1String("--request-log"))
-            value(requestLog);
+            value(o.requestLog);
         else if (arg == QLatin1String("--state-dir"))
-            value(stateDir);
+            value(o.stateDir);
         else if (arg == QLatin1String("--token")) {
             value(v);
-            tokens << v;
+            o.tokens << v;
         } else if (arg == QLatin1String("--port")) {
             value(v);
             bool ok = false;
-            port = v.toInt(&ok);
-            if (!ok || port < 0 || port > 65535) {
+            o.port = v.toInt(&ok);
+            if (!ok || o.port < 0 || o.port > 65535) {
                 std::fprintf(stderr, "pb-kube-testserver: --port: not a port number: %s\n", qPrintable(v));
                 return 2;
             }
         } else if (arg == QLatin1String("--no-stdin-exit"))
-            stdinExit = false;
+            o.stdinExit = false;
         else if (arg == QLatin1String("--http1-only"))
-            http2 = false;
+            o.http2 = false;
         else if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
             usage(stdout);
             return 0;
@@ -184,50 +190,27 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (kubeconfigPath.isEmpty()) {
+    if (o.kubeconfigPath.isEmpty()) {
         usage(stderr);
         return 2;
     }
-    if (tokens.isEmpty())
-        tokens << QStringLiteral("pb-test-token");
+    if (o.tokens.isEmpty())
+        o.tokens << QStringLiteral("pb-test-token");
+    return -1;
+}
 
-    QString error;
-    const std::optional<kts::Script> script = kts::loadScript(scriptPath, &error);
-    if (!script) {
-        std::fprintf(stderr, "pb-kube-testserver: script %s\n", qPrintable(error));
-        return 2;
-    }
+// The CA, server and client certificates and keys, for tests that read them.
+bool writePki(const QDir& dir, const kts::Pki& pki, QString* error) {
+    return writeFile(dir.filePath(QStringLiteral("ca.crt")), pki.caCert, false, error) &&
+           writeFile(dir.filePath(QStringLiteral("ca.key")), pki.caKey, true, error) &&
+           writeFile(dir.filePath(QStringLiteral("server.crt")), pki.serverCert, false, error) &&
+           writeFile(dir.filePath(QStringLiteral("server.key")), pki.serverKey, true, error) &&
+           writeFile(dir.filePath(QStringLiteral("client.crt")), pki.clientCert, false, error) &&
+           writeFile(dir.filePath(QStringLiteral("client.key")), pki.clientKey, true, error);
+}
 
-    std::unique_ptr<QTemporaryDir> tempDir;
-    if (stateDir.isEmpty()) {
-        tempDir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/pb-kube-testserver-XXXXXX"));
-        if (!tempDir->isValid()) {
-            std::fprintf(stderr, "pb-kube-testserver: cannot create a temporary state directory\n");
-            return 1;
-        }
-        stateDir = tempDir->path();
-    } else if (!QDir().mkpath(stateDir)) {
-        std::fprintf(stderr, "pb-kube-testserver: --state-dir %s: cannot create\n", qPrintable(stateDir));
-        return 1;
-    }
-
-    const std::optional<kts::Pki> pki = kts::generatePki(&error);
-    kts::TlsContext tls;
-    if (!pki || !tls.init(*pki, &error, http2)) {
-        std::fprintf(stderr, "pb-kube-testserver: %s\n", qPrintable(error));
-        return 1;
-    }
-    const QDir dir(stateDir);
-    if (!writeFile(dir.filePath(QStringLiteral("ca.crt")), pki->caCert, false, &error) ||
-        !writeFile(dir.filePath(QStringLiteral("ca.key")), pki->caKey, true, &error) ||
-        !writeFile(dir.filePath(QStringLiteral("server.crt")), pki->serverCert, false, &error) ||
-        !writeFile(dir.filePath(QStringLiteral("server.key")), pki->serverKey, true, &error) ||
-        !writeFile(dir.filePath(QStringLiteral("client.crt")), pki->clientCert, false, &error) ||
-        !writeFile(dir.filePath(QStringLiteral("client.key")), pki->clientKey, true, &error)) {
-        std::fprintf(stderr, "pb-kube-testserver: %s\n", qPrintable(error));
-        return 1;
-    }
-
+// A listening socket on 127.0.0.1:`port` (0: any free port, then set to the one taken); -1 on failure.
+int listenOnLoopback(int& port) {
     const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     const int one = 1;
     ::setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -237,18 +220,17 @@ int main(int argc, char** argv) {
     addr.sin_port = htons(quint16(port));
     if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listener, 64) != 0) {
         std::fprintf(stderr, "pb-kube-testserver: cannot listen on 127.0.0.1:%d: %s\n", port, std::strerror(errno));
-        return 1;
+        return -1;
     }
     socklen_t len = sizeof addr;
     ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
     port = ntohs(addr.sin_port);
+    return listener;
+}
 
-    if (!writeFile(kubeconfigPath, kubeconfig(*pki, port, tokens.first()), true, &error)) {
-        std::fprintf(stderr, "pb-kube-testserver: --write-kubeconfig %s\n", qPrintable(error));
-        return 1;
-    }
-
-    // Signals are taken by one thread with sigwait; every other thread inherits the blocked mask.
+// Signals are taken by one thread with sigwait; every other thread inherits the blocked mask. A
+// stop signal, or stdin closing (when asked), wakes the accept loop.
+bool watchForStop(bool stdinExit) {
     ::signal(SIGPIPE, SIG_IGN);
     sigset_t stopSignals;
     sigemptyset(&stopSignals);
@@ -256,7 +238,7 @@ int main(int argc, char** argv) {
     sigaddset(&stopSignals, SIGINT);
     pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
     if (::pipe2(g_wake, O_CLOEXEC) != 0)
-        return 1;
+        return false;
     std::thread([stopSignals] {
         int sig = 0;
         sigwait(&stopSignals, &sig);
@@ -269,14 +251,11 @@ int main(int argc, char** argv) {
             }
             wake();
         }).detach();
+    return true;
+}
 
-    kts::ApiServer server(*script, tokens, tokensFile);
-    server.setRequestLog(requestLog);
-    server.start(port);
-
-    std::printf("pb-kube-testserver listening on https://127.0.0.1:%d\n", port);
-    std::fflush(stdout);
-
+// Accepts connections until woken; each is served on its own thread.
+void acceptUntilStopped(int listener, kts::ApiServer& server, kts::TlsContext& tls) {
     for (;;) {
         pollfd fds[2] = {{listener, POLLIN, 0}, {g_wake[0], POLLIN, 0}};
         if (::poll(fds, 2, -1) < 0) {
@@ -299,6 +278,66 @@ int main(int argc, char** argv) {
             }).detach();
         }
     }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (const int status = parseArgs(argc, argv, o); status >= 0)
+        return status;
+
+    QString error;
+    const std::optional<kts::Script> script = kts::loadScript(o.scriptPath, &error);
+    if (!script) {
+        std::fprintf(stderr, "pb-kube-testserver: script %s\n", qPrintable(error));
+        return 2;
+    }
+
+    std::unique_ptr<QTemporaryDir> tempDir;
+    if (o.stateDir.isEmpty()) {
+        tempDir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/pb-kube-testserver-XXXXXX"));
+        if (!tempDir->isValid()) {
+            std::fprintf(stderr, "pb-kube-testserver: cannot create a temporary state directory\n");
+            return 1;
+        }
+        o.stateDir = tempDir->path();
+    } else if (!QDir().mkpath(o.stateDir)) {
+        std::fprintf(stderr, "pb-kube-testserver: --state-dir %s: cannot create\n", qPrintable(o.stateDir));
+        return 1;
+    }
+
+    const std::optional<kts::Pki> pki = kts::generatePki(&error);
+    kts::TlsContext tls;
+    if (!pki || !tls.init(*pki, &error, o.http2)) {
+        std::fprintf(stderr, "pb-kube-testserver: %s\n", qPrintable(error));
+        return 1;
+    }
+    if (!writePki(QDir(o.stateDir), *pki, &error)) {
+        std::fprintf(stderr, "pb-kube-testserver: %s\n", qPrintable(error));
+        return 1;
+    }
+
+    int port = o.port;
+    const int listener = listenOnLoopback(port);
+    if (listener < 0)
+        return 1;
+
+    if (!writeFile(o.kubeconfigPath, kubeconfig(*pki, port, o.tokens.first()), true, &error)) {
+        std::fprintf(stderr, "pb-kube-testserver: --write-kubeconfig %s\n", qPrintable(error));
+        return 1;
+    }
+    if (!watchForStop(o.stdinExit))
+        return 1;
+
+    kts::ApiServer server(*script, o.tokens, o.tokensFile);
+    server.setRequestLog(o.requestLog);
+    server.start(port);
+
+    std::printf("pb-kube-testserver listening on https://127.0.0.1:%d\n", port);
+    std::fflush(stdout);
+
+    acceptUntilStopped(listener, server, tls);
     ::close(listener);
     if (tempDir)
         tempDir->remove();

@@ -1,0 +1,316 @@
+// The three deployment-bundle diff/value models (models/DeployBundleModels.h) under
+// QAbstractItemModelTester, on AICR's golden bundles and on copies of them edited here:
+// BundleFileChangesModel against a diff of the two folders computed in this test (sha256 of every
+// file on both sides), BundleValueChangesModel against the values edits this test made, and
+// BundleValuesModel against a flattening of the values written in this file.
+#include "DeployBundleModels.h"
+#include "GuiTestUtil.h"
+#include "bundle/Diff.h"
+#include "bundle/Read.h"
+
+#include <QAbstractItemModelTester>
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTest>
+
+#include <map>
+
+using namespace pb;
+namespace bm = pb::bundle::model;
+using models::BundleFileChangesModel;
+using models::BundleValueChangesModel;
+using models::BundleValuesModel;
+
+namespace {
+
+QString golden(const QString& rel) {
+    return QStringLiteral(PB_SHARED_DATA "/aicr/bundler-goldens/") + rel;
+}
+
+// relative path -> sha256 of every file under `dir`.
+std::map<QString, QByteArray> hashTree(const QString& dir) {
+    std::map<QString, QByteArray> out;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString abs = it.next();
+        QFile f(abs);
+        if (f.open(QIODevice::ReadOnly))
+            out[QDir(dir).relativeFilePath(abs)] =
+                QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+    }
+    return out;
+}
+
+// path -> "added" / "removed" / "changed", from the bytes of both folders.
+std::map<QString, QString> fileChanges(const QString& from, const QString& to) {
+    const auto a = hashTree(from), b = hashTree(to);
+    std::map<QString, QString> out;
+    for (const auto& [path, hash] : a) {
+        auto it = b.find(path);
+        if (it == b.end())
+            out[path] = QStringLiteral("removed");
+        else if (it->second != hash)
+            out[path] = QStringLiteral("changed");
+    }
+    for (const auto& [path, hash] : b)
+        if (!a.count(path))
+            out[path] = QStringLiteral("added");
+    return out;
+}
+
+// The leaves of a JSON value, written out here: "a.b[1].c" -> text; strings as they are, other
+// scalars as JSON, an empty object or array as "{}" / "[]".
+void leaves(const QJsonValue& v, const QString& prefix, std::map<QString, QString>& out) {
+    if (v.isObject() && !v.toObject().isEmpty()) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            leaves(it.value(), prefix.isEmpty() ? it.key() : prefix + QLatin1Char('.') + it.key(), out);
+    } else if (v.isArray() && !v.toArray().isEmpty()) {
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i)
+            leaves(a.at(i), QStringLiteral("%1[%2]").arg(prefix).arg(i), out);
+    } else if (v.isObject()) {
+        out[prefix] = QStringLiteral("{}");
+    } else if (v.isArray()) {
+        out[prefix] = QStringLiteral("[]");
+    } else if (v.isString()) {
+        out[prefix] = v.toString();
+    } else if (v.isBool()) {
+        out[prefix] = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    } else if (v.isNull()) {
+        out[prefix] = QStringLiteral("null");
+    } else {
+        out[prefix] =
+            QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+    }
+}
+
+std::map<QString, QString> rowsOf(const QAbstractItemModel& m, int keyColumn, int valueColumn) {
+    std::map<QString, QString> out;
+    for (int r = 0; r < m.rowCount(); ++r)
+        out[m.index(r, keyColumn).data().toString()] = m.index(r, valueColumn).data().toString();
+    return out;
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+class TstDeployBundleModels : public QObject {
+    Q_OBJECT
+  private slots:
+    void init() {
+        if (!QDir(golden(QString())).exists())
+            QSKIP("AICR's bundler goldens are not at " PB_SHARED_DATA
+                  "/aicr/bundler-goldens (shared data absent)");
+    }
+
+    void initTestCase() {
+        // An edited copy of helm/mixed_gpu_operator: gpu-operator's values and chart version
+        // changed, a manifest removed, an unknown file added.
+        if (!QDir(golden(QString())).exists())
+            return;
+        m_before = golden(QStringLiteral("helm/mixed_gpu_operator"));
+        QVERIFY(m_tmp.isValid());
+        m_after = m_tmp.filePath(QStringLiteral("after"));
+        QVERIFY(pbgui::copyDirectory(m_before, m_after));
+        QProcess::execute(QStringLiteral("chmod"), {QStringLiteral("-R"), QStringLiteral("u+w"), m_after});
+        QVERIFY(writeFile(m_after + QStringLiteral("/002-gpu-operator/values.yaml"),
+                          "# Generated by AICR\n---\ndriver:\n  enabled: false\n  version: "
+                          "\"570.1\"\ntoolkit:\n  enabled: true\n"));
+        QVERIFY(writeFile(
+            m_after + QStringLiteral("/002-gpu-operator/upstream.env"),
+            "CHART='gpu-operator'\nREPO='https://helm.ngc.nvidia.com/nvidia'\nVERSION='v25.10.0'\n"));
+        QVERIFY(
+            QFile::remove(m_after + QStringLiteral("/003-gpu-operator-post/templates/dcgm-exporter.yaml")));
+        QVERIFY(writeFile(m_after + QStringLiteral("/notes.txt"), "kept, listed\n"));
+
+        auto from = bm::readBundle(m_before);
+        QVERIFY2(from, from ? "" : qPrintable(from.error().toString()));
+        auto to = bm::readBundle(m_after);
+        QVERIFY2(to, to ? "" : qPrintable(to.error().toString()));
+        m_from = from->bundle;
+        m_to = to->bundle;
+        m_diff = bm::diffBundles(m_from, m_to);
+    }
+
+    void fileChangesOfAnEditedBundle() {
+        BundleFileChangesModel model;
+        QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
+        QCOMPARE(model.rowCount(), 0);
+        model.setDiff(&m_diff);
+
+        const std::map<QString, QString> expected = fileChanges(m_before, m_after);
+        QCOMPARE(expected.size(), size_t(4)); // values.yaml, upstream.env, the manifest, notes.txt
+        QCOMPARE(model.rowCount(), int(expected.size()));
+        QCOMPARE(model.columnCount(), 3);
+        QCOMPARE(rowsOf(model, 0, 1), expected);
+        QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("File"));
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Change"));
+        QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("Role"));
+
+        const std::map<QString, QString> roles = rowsOf(model, 0, 2);
+        QCOMPARE(roles.at(QStringLiteral("notes.txt")), QStringLiteral("unknown"));
+        QCOMPARE(roles.at(QStringLiteral("002-gpu-operator/values.yaml")), QStringLiteral("values"));
+        QCOMPARE(roles.at(QStringLiteral("002-gpu-operator/upstream.env")), QStringLiteral("upstream-env"));
+        QCOMPARE(roles.at(QStringLiteral("003-gpu-operator-post/templates/dcgm-exporter.yaml")),
+                 QStringLiteral("manifest"));
+        QVERIFY(!model.index(0, 0).data(Qt::ToolTipRole).isValid()); // display only
+
+        model.setDiff(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void fileChangesBetweenTwoGoldens() {
+        const QString before = golden(QStringLiteral("argocd/mixed_component"));
+        const QString after = golden(QStringLiteral("argocd/mixed_with_pre"));
+        auto from = bm::readBundle(before);
+        auto to = bm::readBundle(after);
+        QVERIFY(from && to);
+        const bm::BundleDiff diff = bm::diffBundles(from->bundle, to->bundle);
+        BundleFileChangesModel model;
+        QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
+        model.setDiff(&diff);
+        const std::map<QString, QString> expected = fileChanges(before, after);
+        QVERIFY(!expected.empty());
+        QCOMPARE(rowsOf(model, 0, 1), expected);
+        // A removed file's role is what it was on the old side, an added one's on the new side.
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QString path = model.index(r, 0).data().toString();
+            const bm::BundleFile* f = model.index(r, 1).data().toString() == QLatin1String("removed")
+                                          ? from->bundle.file(path)
+                                          : to->bundle.file(path);
+            QVERIFY2(f, qPrintable(path));
+            QCOMPARE(model.index(r, 2).data().toString(), f->role);
+        }
+    }
+
+    void valueChangesOfAnEditedBundle() {
+        BundleValueChangesModel model(BundleValueChangesModel::Kind::Values);
+        QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
+        model.setDiff(&m_diff);
+        // Only gpu-operator's values.yaml was edited: one path changed, two added.
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), 5);
+        std::map<QString, QStringList> rows;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            QCOMPARE(model.index(r, 0).data().toString(), QStringLiteral("gpu-operator"));
+            rows[model.index(r, 1).data().toString()] = {model.index(r, 2).data().toString(),
+                                                         model.index(r, 3).data().toString(),
+                                                         model.index(r, 4).data().toString()};
+        }
+        const std::map<QString, QStringList> expected{
+            {QStringLiteral("driver.enabled"),
+             {QStringLiteral("changed"), QStringLiteral("true"), QStringLiteral("false")}},
+            {QStringLiteral("driver.version"), {QStringLiteral("added"), QString(), QStringLiteral("570.1")}},
+            {QStringLiteral("toolkit.enabled"), {QStringLiteral("added"), QString(), QStringLiteral("true")}},
+        };
+        QCOMPARE(rows, expected);
+        QCOMPARE(model.index(0, 1).data(Qt::ToolTipRole), model.index(0, 1).data());
+        const QStringList headers{QStringLiteral("Component"), QStringLiteral("Path"),
+                                  QStringLiteral("Change"), QStringLiteral("From"), QStringLiteral("To")};
+        for (int c = 0; c < 5; ++c)
+            QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), headers.at(c));
+
+        // Filtered to one component: the same rows for gpu-operator, none for the unchanged ones.
+        model.setDiff(&m_diff, QStringLiteral("gpu-operator"));
+        QCOMPARE(model.rowCount(), 3);
+        model.setDiff(&m_diff, QStringLiteral("gpu-operator-pre"));
+        QCOMPARE(model.rowCount(), 0);
+        model.setDiff(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void objectChangesOfAnEditedBundle() {
+        BundleValueChangesModel model(BundleValueChangesModel::Kind::Object);
+        QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
+        model.setDiff(&m_diff);
+        // upstream.env's VERSION moved: gpu-operator's release changed, and only it.
+        QVERIFY(model.rowCount() >= 1);
+        bool versionRow = false;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            QCOMPARE(model.index(r, 0).data().toString(), QStringLiteral("gpu-operator"));
+            QCOMPARE(model.index(r, 2).data().toString(), QStringLiteral("changed"));
+            versionRow =
+                versionRow || (model.index(r, 3).data().toString().contains(QLatin1String("v25.3.3")) &&
+                               model.index(r, 4).data().toString().contains(QLatin1String("v25.10.0")));
+        }
+        QVERIFY2(versionRow, qPrintable(pbgui::column(model, 1).join(QLatin1Char(' '))));
+        // The values edit is not an object change: the values model's paths are not here.
+        QVERIFY(!pbgui::column(model, 1).contains(QStringLiteral("driver.enabled")));
+    }
+
+    void valuesOfAComponent() {
+        const bm::Component* gpu = m_to.component(QStringLiteral("gpu-operator"));
+        QVERIFY(gpu);
+        BundleValuesModel model;
+        QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
+        model.setValues(gpu->values);
+        const std::map<QString, QString> expected{
+            {QStringLiteral("driver.enabled"), QStringLiteral("false")},
+            {QStringLiteral("driver.version"), QStringLiteral("570.1")},
+            {QStringLiteral("toolkit.enabled"), QStringLiteral("true")}};
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), 2);
+        QCOMPARE(rowsOf(model, 0, 1), expected);
+        QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("Path"));
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Value"));
+        QCOMPARE(model.index(1, 1).data(Qt::ToolTipRole), model.index(1, 1).data());
+    }
+
+    void valuesOfEveryGoldenComponent() {
+        int checked = 0;
+        for (const QString& rel :
+             {QStringLiteral("argocd/mixed_component"), QStringLiteral("flux/helm_components"),
+              QStringLiteral("helmfile/with_dynamic_values"), QStringLiteral("helm/nodewright_present")}) {
+            auto read = bm::readBundle(golden(rel));
+            QVERIFY2(read, qPrintable(rel));
+            for (const bm::Component& c : read->bundle.components) {
+                BundleValuesModel model;
+                QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
+                model.setValues(c.values);
+                std::map<QString, QString> expected;
+                if (!c.values.isEmpty())
+                    leaves(c.values, QString(), expected);
+                QCOMPARE(rowsOf(model, 0, 1), expected);
+                QCOMPARE(model.rowCount(), int(expected.size()));
+                checked += model.rowCount();
+            }
+        }
+        QVERIFY(checked > 0);
+    }
+
+    void valuesShapes() {
+        // Nested maps, arrays, numbers, null, and empty containers as leaves of their own.
+        const QJsonObject values =
+            QJsonDocument::fromJson(R"({"a":{"b":[1,{"c":"x"}]},"e":{},"f":[],"n":null,"r":2.5,"s":"text"})")
+                .object();
+        BundleValuesModel model;
+        QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
+        model.setValues(values);
+        const std::map<QString, QString> expected{{QStringLiteral("a.b[0]"), QStringLiteral("1")},
+                                                  {QStringLiteral("a.b[1].c"), QStringLiteral("x")},
+                                                  {QStringLiteral("e"), QStringLiteral("{}")},
+                                                  {QStringLiteral("f"), QStringLiteral("[]")},
+                                                  {QStringLiteral("n"), QStringLiteral("null")},
+                                                  {QStringLiteral("r"), QStringLiteral("2.5")},
+                                                  {QStringLiteral("s"), QStringLiteral("text")}};
+        QCOMPARE(rowsOf(model, 0, 1), expected);
+        model.setValues({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+  private:
+    QTemporaryDir m_tmp;
+    QString m_before, m_after;
+    bm::DeployBundle m_from, m_to;
+    bm::BundleDiff m_diff;
+};
+
+QTEST_MAIN(TstDeployBundleModels)
+#include "tst_deploybundlemodels.moc"
