@@ -30,7 +30,9 @@ struct Mapper {
     QRectF rect;
     const ChartPanel& p;
     double tx(double x) const { return p.xScale == ChartScale::Log2 ? std::log2(std::max(x, 1e-300)) : x; }
-    double px(double x) const { return rect.left() + (tx(x) - tx(p.xMin)) / (tx(p.xMax) - tx(p.xMin)) * rect.width(); }
+    double px(double x) const {
+        return rect.left() + (tx(x) - tx(p.xMin)) / (tx(p.xMax) - tx(p.xMin)) * rect.width();
+    }
     double py(double y) const { return rect.bottom() - (y - p.yMin) / (p.yMax - p.yMin) * rect.height(); }
 };
 
@@ -88,11 +90,13 @@ void drawAxes(QPainter& g, const Mapper& m) {
     g.setBrush(Qt::NoBrush);
     g.drawRect(m.rect);
     g.setFont(chartFont(12));
-    g.drawText(QRectF(m.rect.left(), m.rect.bottom() + 34, m.rect.width(), 20), Qt::AlignHCenter | Qt::AlignTop, p.xLabel);
+    g.drawText(QRectF(m.rect.left(), m.rect.bottom() + 34, m.rect.width(), 20),
+               Qt::AlignHCenter | Qt::AlignTop, p.xLabel);
     g.save();
     g.translate(m.rect.left() - 72, m.rect.center().y());
     g.rotate(-90);
-    g.drawText(QRectF(-m.rect.height() / 2, -18, m.rect.height(), 18), Qt::AlignHCenter | Qt::AlignBottom, p.yLabel);
+    g.drawText(QRectF(-m.rect.height() / 2, -18, m.rect.height(), 18), Qt::AlignHCenter | Qt::AlignBottom,
+               p.yLabel);
     g.restore();
 }
 
@@ -114,14 +118,16 @@ void drawSeries(QPainter& g, const Mapper& m, const ChartSeries& s) {
         g.drawPath(path);
     }
     for (qsizetype i = 0; i < s.x.size(); ++i)
-        drawMarker(g, s.marker, QPointF(m.px(s.x[i]), m.py(s.y[i])), s.markerSize, s.color, s.width > 1.5 ? s.width : 1);
+        drawMarker(g, s.marker, QPointF(m.px(s.x[i]), m.py(s.y[i])), s.markerSize, s.color,
+                   s.width > 1.5 ? s.width : 1);
 }
 
 void drawBars(QPainter& g, const Mapper& m, const ChartBars& b) {
     g.setPen(QPen(b.border, 1));
     g.setBrush(b.fill);
     for (const auto& [key, value] : b.data)
-        g.drawRect(QRectF(QPointF(m.px(key - b.width / 2), m.py(value)), QPointF(m.px(key + b.width / 2), m.py(0))));
+        g.drawRect(
+            QRectF(QPointF(m.px(key - b.width / 2), m.py(value)), QPointF(m.px(key + b.width / 2), m.py(0))));
 }
 
 void drawLines(QPainter& g, const Mapper& m, const std::vector<ChartHLine>& lines) {
@@ -133,8 +139,8 @@ void drawLines(QPainter& g, const Mapper& m, const std::vector<ChartHLine>& line
         g.drawLine(QPointF(m.rect.left(), y), QPointF(m.rect.right(), y));
         g.setPen(l.color);
         const double h = fm.height();
-        g.drawText(QRectF(m.rect.left(), l.labelBelow ? y + 1 : y - h - 1, m.rect.width() - 4, h), Qt::AlignRight | Qt::AlignVCenter,
-                   l.label);
+        g.drawText(QRectF(m.rect.left(), l.labelBelow ? y + 1 : y - h - 1, m.rect.width() - 4, h),
+                   Qt::AlignRight | Qt::AlignVCenter, l.label);
     }
 }
 
@@ -145,7 +151,8 @@ void drawMark(QPainter& g, const Mapper& m, const ChartMark& mark) {
     g.drawEllipse(at, 7, 7);
     g.setFont(chartFont(12, true));
     const QFontMetricsF fm(g.font());
-    const QRectF box(at.x() - 10 - fm.horizontalAdvance(mark.label) - 8, at.y() + 10, fm.horizontalAdvance(mark.label) + 8, fm.height() + 4);
+    const QRectF box(at.x() - 10 - fm.horizontalAdvance(mark.label) - 8, at.y() + 10,
+                     fm.horizontalAdvance(mark.label) + 8, fm.height() + 4);
     g.setBrush(QColor(255, 255, 255, 230));
     g.setPen(QPen(mark.color, 1));
     g.drawRect(box);
@@ -179,7 +186,8 @@ void drawLegend(QPainter& g, const Mapper& m) {
         }
         drawMarker(g, s.marker, QPointF(x + 19, cy), s.markerSize, s.color, s.width > 1.5 ? s.width : 1);
         g.setPen(kAxis);
-        g.drawText(QRectF(x + 38, cy - rowH / 2, textWidth + 4, rowH), Qt::AlignLeft | Qt::AlignVCenter, s.name);
+        g.drawText(QRectF(x + 38, cy - rowH / 2, textWidth + 4, rowH), Qt::AlignLeft | Qt::AlignVCenter,
+                   s.name);
     }
 }
 

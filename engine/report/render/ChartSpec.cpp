@@ -11,8 +11,9 @@ namespace pb::report {
 using validation::Threshold;
 
 QColor chartcolors::runColor(int i) {
-    static const QColor colors[] = {QColor(0x15, 0x65, 0xc0), QColor(0x6a, 0x1b, 0x9a), QColor(0x00, 0x83, 0x8f),
-                                    QColor(0x8d, 0x6e, 0x63), QColor(0x55, 0x8b, 0x2f), QColor(0xad, 0x14, 0x57)};
+    static const QColor colors[] = {QColor(0x15, 0x65, 0xc0), QColor(0x6a, 0x1b, 0x9a),
+                                    QColor(0x00, 0x83, 0x8f), QColor(0x8d, 0x6e, 0x63),
+                                    QColor(0x55, 0x8b, 0x2f), QColor(0xad, 0x14, 0x57)};
     return colors[i % int(std::size(colors))];
 }
 
@@ -25,10 +26,13 @@ QString byteLabel(double bytes) {
         ++u;
     }
     const bool whole = std::abs(v - std::round(v)) < 1e-9;
-    return (whole ? QString::number(qint64(std::round(v))) : QString::number(v, 'f', 1)) + QLatin1String(units[u]);
+    return (whole ? QString::number(qint64(std::round(v))) : QString::number(v, 'f', 1)) +
+           QLatin1String(units[u]);
 }
 
-QString chartNumber(double v) { return QString::number(std::round(v * 100) / 100, 'g', 12); }
+QString chartNumber(double v) {
+    return QString::number(std::round(v * 100) / 100, 'g', 12);
+}
 
 std::vector<ChartTick> linearTicks(double min, double max, int count) {
     std::vector<ChartTick> out;
@@ -43,7 +47,8 @@ std::vector<ChartTick> linearTicks(double min, double max, int count) {
             break;
         }
     for (double v = std::ceil(min / step) * step; v <= max + step * 1e-9; v += step)
-        out.push_back(ChartTick{std::abs(v) < step * 1e-9 ? 0.0 : v, chartNumber(std::abs(v) < step * 1e-9 ? 0.0 : v)});
+        out.push_back(
+            ChartTick{std::abs(v) < step * 1e-9 ? 0.0 : v, chartNumber(std::abs(v) < step * 1e-9 ? 0.0 : v)});
     return out;
 }
 
@@ -64,7 +69,8 @@ ChartHLine hline(double y, const QColor& color, Qt::PenStyle style, const QStrin
     return ChartHLine{y, color, style, label, below};
 }
 
-std::optional<validation::ScoredMetric> metricNamed(const std::vector<validation::ScoredMetric>& metrics, const QString& name) {
+std::optional<validation::ScoredMetric> metricNamed(const std::vector<validation::ScoredMetric>& metrics,
+                                                    const QString& name) {
     std::optional<validation::ScoredMetric> out;
     for (const validation::ScoredMetric& m : metrics)
         if (m.name == name)
@@ -99,7 +105,8 @@ ChartSeries scatter(const QString& name, const QColor& color, ChartMarker marker
 ChartSpec ncclChartSpec(const std::vector<NcclRunInput>& runs, const std::optional<Threshold>& threshold) {
     ChartSpec spec;
     spec.name = QStringLiteral("ncclChart");
-    spec.emptyText = QStringLiteral("No NCCL result yet: run a performance phase or open a run with nccl-tests output");
+    spec.emptyText =
+        QStringLiteral("No NCCL result yet: run a performance phase or open a run with nccl-tests output");
     ChartPanel p;
     p.xScale = ChartScale::Log2;
     p.xLabel = QStringLiteral("message size (bytes, log₂)");
@@ -111,10 +118,26 @@ ChartSpec ncclChartSpec(const std::vector<NcclRunInput>& runs, const std::option
         if (run.result.rows.empty())
             continue; // as if never added
         const QColor color = chartcolors::runColor(int(p.series.size() / 2));
-        ChartSeries oop{QStringLiteral("%1 out-of-place").arg(run.label), {}, {}, color, 2, Qt::SolidLine,
-                        ChartLineStyle::Lines, ChartMarker::Circle, 5, true};
-        ChartSeries ip{QStringLiteral("%1 in-place").arg(run.label), {}, {}, color, 1.4, Qt::DashLine,
-                       ChartLineStyle::Lines, ChartMarker::Square, 4, true};
+        ChartSeries oop{QStringLiteral("%1 out-of-place").arg(run.label),
+                        {},
+                        {},
+                        color,
+                        2,
+                        Qt::SolidLine,
+                        ChartLineStyle::Lines,
+                        ChartMarker::Circle,
+                        5,
+                        true};
+        ChartSeries ip{QStringLiteral("%1 in-place").arg(run.label),
+                       {},
+                       {},
+                       color,
+                       1.4,
+                       Qt::DashLine,
+                       ChartLineStyle::Lines,
+                       ChartMarker::Square,
+                       4,
+                       true};
         for (const validation::NcclRow& r : run.result.rows) {
             if (r.sizeBytes <= 0)
                 continue; // a log axis has no room for 0 bytes
@@ -124,22 +147,29 @@ ChartSpec ncclChartSpec(const std::vector<NcclRunInput>& runs, const std::option
             ip.y << r.ipBusBw;
             maxY = std::max({maxY, r.oopBusBw, r.ipBusBw});
         }
-        minX = minX == 0 ? (oop.x.isEmpty() ? 1 : oop.x.front()) : std::min(minX, oop.x.isEmpty() ? 1 : oop.x.front());
+        minX = minX == 0 ? (oop.x.isEmpty() ? 1 : oop.x.front())
+                         : std::min(minX, oop.x.isEmpty() ? 1 : oop.x.front());
         maxX = std::max(maxX, oop.x.isEmpty() ? 2 : oop.x.back());
         // The scored point: AICR reads the out-of-place busbw of the last row; the last run's.
         const double key = double(run.result.lastSizeBytes());
         const auto at = std::find(oop.x.begin(), oop.x.end(), key);
-        p.mark = ChartMark{key, at == oop.x.end() ? run.result.lastOopBusBw() : oop.y.at(at - oop.x.begin()), color.darker(130),
-                           QStringLiteral("scored: %1 GB/s at %2B").arg(chartNumber(run.result.lastOopBusBw()), byteLabel(key))};
+        p.mark = ChartMark{key, at == oop.x.end() ? run.result.lastOopBusBw() : oop.y.at(at - oop.x.begin()),
+                           color.darker(130),
+                           QStringLiteral("scored: %1 GB/s at %2B")
+                               .arg(chartNumber(run.result.lastOopBusBw()), byteLabel(key))};
         p.series.push_back(std::move(oop));
         p.series.push_back(std::move(ip));
     }
     if (threshold) {
-        p.lines.push_back(hline(threshold->value, chartcolors::kThreshold, Qt::SolidLine,
-                                QStringLiteral("threshold %1 GB/s (%2)").arg(chartNumber(threshold->value), threshold->written), false));
+        p.lines.push_back(hline(
+            threshold->value, chartcolors::kThreshold, Qt::SolidLine,
+            QStringLiteral("threshold %1 GB/s (%2)").arg(chartNumber(threshold->value), threshold->written),
+            false));
         // The pass line's label goes under it, so the two never overlap.
         p.lines.push_back(hline(threshold->effective(), chartcolors::kTolerance, Qt::DashLine,
-                                QStringLiteral("pass line %1× = %2 GB/s").arg(threshold->tolerance).arg(chartNumber(threshold->effective())),
+                                QStringLiteral("pass line %1× = %2 GB/s")
+                                    .arg(threshold->tolerance)
+                                    .arg(chartNumber(threshold->effective())),
                                 true));
         maxY = std::max(maxY, threshold->value);
     }
@@ -159,21 +189,31 @@ ChartSpec ncclChartSpec(const std::vector<NcclRunInput>& runs, const std::option
     return spec;
 }
 
-ChartSpec inferenceChartSpec(const validation::InferenceResult* result, const std::vector<validation::ScoredMetric>& metrics) {
+ChartSpec inferenceChartSpec(const validation::InferenceResult* result,
+                             const std::vector<validation::ScoredMetric>& metrics) {
     ChartSpec spec;
     spec.name = QStringLiteral("inferenceChart");
     spec.emptyText = QStringLiteral("No inference result");
-    ChartPanel left = barPanel(QStringLiteral("output throughput (tokens/s)"), {QStringLiteral("throughput")});
-    ChartPanel right = barPanel(QStringLiteral("time to first token (ms)"), {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")});
-    const std::optional<validation::ScoredMetric> tput = metricNamed(metrics, QStringLiteral("output-throughput"));
+    ChartPanel left =
+        barPanel(QStringLiteral("output throughput (tokens/s)"), {QStringLiteral("throughput")});
+    ChartPanel right = barPanel(QStringLiteral("time to first token (ms)"),
+                                {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")});
+    const std::optional<validation::ScoredMetric> tput =
+        metricNamed(metrics, QStringLiteral("output-throughput"));
     const std::optional<validation::ScoredMetric> ttft = metricNamed(metrics, QStringLiteral("ttft-p99"));
     double maxL = 0, maxR = 0;
     const bool tputPass = !tput || tput->pass;
-    ChartBars tb{QStringLiteral("throughput"), 0.5, (tputPass ? chartcolors::kPass : chartcolors::kFail).lighter(150),
-                 tputPass ? chartcolors::kPass : chartcolors::kFail, {}};
+    ChartBars tb{QStringLiteral("throughput"),
+                 0.5,
+                 (tputPass ? chartcolors::kPass : chartcolors::kFail).lighter(150),
+                 tputPass ? chartcolors::kPass : chartcolors::kFail,
+                 {}};
     const bool ttftPass = !ttft || ttft->pass;
-    ChartBars rb{QStringLiteral("TTFT"), 0.6, ttftPass ? chartcolors::kTtft.lighter(160) : chartcolors::kFail.lighter(150),
-                 ttftPass ? chartcolors::kTtft : chartcolors::kFail, {}};
+    ChartBars rb{QStringLiteral("TTFT"),
+                 0.6,
+                 ttftPass ? chartcolors::kTtft.lighter(160) : chartcolors::kFail.lighter(150),
+                 ttftPass ? chartcolors::kTtft : chartcolors::kFail,
+                 {}};
     if (result && result->outputTokensPerSec) {
         tb.data.emplace_back(1, *result->outputTokensPerSec);
         maxL = *result->outputTokensPerSec;
@@ -188,8 +228,10 @@ ChartSpec inferenceChartSpec(const validation::InferenceResult* result, const st
     }
     if (tput && tput->threshold) {
         const Threshold& t = *tput->threshold;
-        left.lines.push_back(hline(t.value, chartcolors::kThreshold, Qt::SolidLine, QStringLiteral("threshold %1").arg(chartNumber(t.value)), false));
-        left.lines.push_back(hline(t.effective(), chartcolors::kTolerance, Qt::DashLine, QStringLiteral("pass %1×").arg(t.tolerance), true));
+        left.lines.push_back(hline(t.value, chartcolors::kThreshold, Qt::SolidLine,
+                                   QStringLiteral("threshold %1").arg(chartNumber(t.value)), false));
+        left.lines.push_back(hline(t.effective(), chartcolors::kTolerance, Qt::DashLine,
+                                   QStringLiteral("pass %1×").arg(t.tolerance), true));
         maxL = std::max(maxL, t.value);
     }
     if (ttft && ttft->threshold) {
@@ -199,7 +241,8 @@ ChartSpec inferenceChartSpec(const validation::InferenceResult* result, const st
         const bool passAbove = t.effective() >= t.value;
         right.lines.push_back(hline(t.value, chartcolors::kThreshold, Qt::SolidLine,
                                     QStringLiteral("p99 limit %1 ms").arg(chartNumber(t.value)), passAbove));
-        right.lines.push_back(hline(t.effective(), chartcolors::kTolerance, Qt::DashLine, QStringLiteral("pass %1×").arg(t.tolerance), !passAbove));
+        right.lines.push_back(hline(t.effective(), chartcolors::kTolerance, Qt::DashLine,
+                                    QStringLiteral("pass %1×").arg(t.tolerance), !passAbove));
         maxR = std::max(maxR, t.effective());
     }
     left.bars.push_back(std::move(tb));
@@ -215,7 +258,8 @@ ChartSpec inferenceChartSpec(const validation::InferenceResult* result, const st
 }
 
 QStringList historySources(const QString& title, const std::vector<store::HistoryPoint>& points) {
-    const bool anyOfTitle = std::any_of(points.begin(), points.end(), [&](const store::HistoryPoint& p) { return p.metric == title; });
+    const bool anyOfTitle = std::any_of(points.begin(), points.end(),
+                                        [&](const store::HistoryPoint& p) { return p.metric == title; });
     QStringList out;
     for (const store::HistoryPoint& p : points)
         if ((!anyOfTitle || p.metric == title) && !p.source.isEmpty() && !out.contains(p.source))
@@ -236,7 +280,8 @@ QString historyLegend(const QStringList& sources) {
 std::vector<ChartTick> dateTicks(double min, double max, Qt::TimeSpec spec) {
     std::vector<ChartTick> out = linearTicks(min, max, 5);
     for (ChartTick& t : out) {
-        const QDateTime at = QDateTime::fromMSecsSinceEpoch(qint64(t.value * 1000), spec == Qt::UTC ? QTimeZone::utc() : QTimeZone::systemTimeZone());
+        const QDateTime at = QDateTime::fromMSecsSinceEpoch(
+            qint64(t.value * 1000), spec == Qt::UTC ? QTimeZone::utc() : QTimeZone::systemTimeZone());
         t.label = at.toString(QStringLiteral("yyyy-MM-dd\nHH:mm"));
     }
     return out;
@@ -244,7 +289,8 @@ std::vector<ChartTick> dateTicks(double min, double max, Qt::TimeSpec spec) {
 
 } // namespace
 
-ChartSpec historyChartSpec(const QString& title, const std::vector<store::HistoryPoint>& points, Qt::TimeSpec timeSpec) {
+ChartSpec historyChartSpec(const QString& title, const std::vector<store::HistoryPoint>& points,
+                           Qt::TimeSpec timeSpec) {
     ChartSpec spec;
     spec.name = QStringLiteral("historyChart");
     spec.emptyText = QStringLiteral("No history: the selected recipe has no stored runs with this metric");
@@ -253,14 +299,32 @@ ChartSpec historyChartSpec(const QString& title, const std::vector<store::Histor
     p.xLabel = QStringLiteral("run started");
     p.legend = true;
     p.legendAlignment = Qt::AlignBottom | Qt::AlignRight;
-    ChartSeries values{historyLegend(historySources(title, points)), {}, {}, chartcolors::kMeasured, 1.2, Qt::SolidLine,
-                       ChartLineStyle::Lines, ChartMarker::None, 0, true};
+    ChartSeries values{historyLegend(historySources(title, points)),
+                       {},
+                       {},
+                       chartcolors::kMeasured,
+                       1.2,
+                       Qt::SolidLine,
+                       ChartLineStyle::Lines,
+                       ChartMarker::None,
+                       0,
+                       true};
     ChartSeries pass = scatter(QStringLiteral("pass"), chartcolors::kPass, ChartMarker::Disc);
     ChartSeries fail = scatter(QStringLiteral("fail"), chartcolors::kFail, ChartMarker::Disc);
-    ChartSeries unknown = scatter(QStringLiteral("time unknown (drawn at import)"), chartcolors::kMeasured, ChartMarker::HollowCircle, 1.6);
-    ChartSeries threshold{QStringLiteral("pass line (effective threshold)"), {}, {}, chartcolors::kTolerance, 1.6, Qt::DashLine,
-                          ChartLineStyle::StepLeft, ChartMarker::None, 0, true};
-    const bool anyOfTitle = std::any_of(points.begin(), points.end(), [&](const store::HistoryPoint& h) { return h.metric == title; });
+    ChartSeries unknown = scatter(QStringLiteral("time unknown (drawn at import)"), chartcolors::kMeasured,
+                                  ChartMarker::HollowCircle, 1.6);
+    ChartSeries threshold{QStringLiteral("pass line (effective threshold)"),
+                          {},
+                          {},
+                          chartcolors::kTolerance,
+                          1.6,
+                          Qt::DashLine,
+                          ChartLineStyle::StepLeft,
+                          ChartMarker::None,
+                          0,
+                          true};
+    const bool anyOfTitle = std::any_of(points.begin(), points.end(),
+                                        [&](const store::HistoryPoint& h) { return h.metric == title; });
     double maxY = 0;
     QString unit;
     for (const store::HistoryPoint& h : points) {

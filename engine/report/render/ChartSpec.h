@@ -91,7 +91,8 @@ struct ChartPanel {
     QString yUnit; // the unit of the values (history: the metric's), empty when the label says it
     ChartScale xScale = ChartScale::Linear;
     double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
-    std::vector<ChartTick> xTicks, yTicks; // what the report draws (the window's tickers follow the same labels)
+    std::vector<ChartTick> xTicks,
+        yTicks; // what the report draws (the window's tickers follow the same labels)
     bool xGrid = true;
     std::vector<ChartSeries> series;
     std::vector<ChartBars> bars;
@@ -102,7 +103,7 @@ struct ChartPanel {
 };
 
 struct ChartSpec {
-    QString name;      // "ncclChart", "inferenceChart", "historyChart"
+    QString name; // "ncclChart", "inferenceChart", "historyChart"
     std::vector<ChartPanel> panels;
     bool empty = true; // nothing to draw: emptyText is shown in the first panel
     QString emptyText;
@@ -114,9 +115,11 @@ struct NcclRunInput {
     validation::NcclResult result;
 };
 
-ChartSpec ncclChartSpec(const std::vector<NcclRunInput>& runs, const std::optional<validation::Threshold>& threshold);
+ChartSpec ncclChartSpec(const std::vector<NcclRunInput>& runs,
+                        const std::optional<validation::Threshold>& threshold);
 // The throughput and TTFT thresholds are the scored metrics' (output-throughput, ttft-p99).
-ChartSpec inferenceChartSpec(const validation::InferenceResult* result, const std::vector<validation::ScoredMetric>& metrics);
+ChartSpec inferenceChartSpec(const validation::InferenceResult* result,
+                             const std::vector<validation::ScoredMetric>& metrics);
 // The points of one metric (`title`; points of other metrics are left out, unless none is of it).
 // `timeSpec`: how the date ticks are labelled (the window: local time; the report: UTC).
 ChartSpec historyChartSpec(const QString& title, const std::vector<store::HistoryPoint>& points,

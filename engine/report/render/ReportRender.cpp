@@ -24,7 +24,8 @@ namespace {
 QString slug(const QString& s) {
     QString out;
     for (QChar c : s)
-        out += (c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.')) ? c.toLower() : QLatin1Char('-');
+        out += (c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.')) ? c.toLower()
+                                                                                        : QLatin1Char('-');
     return out;
 }
 
@@ -44,7 +45,8 @@ void coordinateSpecs(const CoordinateRuns& cr, std::vector<ReportChartSpec>& out
     for (const store::StoredRun& run : cr.runs)
         for (const validation::CheckRun& c : run.result.checks) {
             if (c.nccl) {
-                nccl.push_back(NcclRunInput{QStringLiteral("run %1 %2").arg(run.summary.runUid, c.name), *c.nccl});
+                nccl.push_back(
+                    NcclRunInput{QStringLiteral("run %1 %2").arg(run.summary.runUid, c.name), *c.nccl});
                 if (std::optional<validation::Threshold> t = ncclThreshold(c))
                     threshold = t;
             }
@@ -56,13 +58,16 @@ void coordinateSpecs(const CoordinateRuns& cr, std::vector<ReportChartSpec>& out
         out.push_back(ReportChartSpec{cr.coordinate, QStringLiteral("NCCL busbw against message size"),
                                       QStringLiteral("nccl-%1.png").arg(base), std::move(ncclSpec)});
     if (inference)
-        out.push_back(ReportChartSpec{
-            cr.coordinate, QStringLiteral("Inference throughput and latency"), QStringLiteral("inference-%1.png").arg(base),
-            inferenceChartSpec(&*inference->inference,
-                               inference->score ? inference->score->metrics : std::vector<validation::ScoredMetric>{})});
+        out.push_back(
+            ReportChartSpec{cr.coordinate, QStringLiteral("Inference throughput and latency"),
+                            QStringLiteral("inference-%1.png").arg(base),
+                            inferenceChartSpec(&*inference->inference,
+                                               inference->score ? inference->score->metrics
+                                                                : std::vector<validation::ScoredMetric>{})});
     if (!cr.history.empty())
         out.push_back(ReportChartSpec{cr.coordinate, QStringLiteral("History: %1").arg(cr.historyMetric),
-                                      QStringLiteral("history-%1.png").arg(base), historyChartSpec(cr.historyMetric, cr.history)});
+                                      QStringLiteral("history-%1.png").arg(base),
+                                      historyChartSpec(cr.historyMetric, cr.history)});
 }
 
 } // namespace
@@ -81,13 +86,18 @@ std::vector<ReportChart> renderReportCharts(const ReportData& data, QSize size) 
     return out;
 }
 
-QImage chartImage(const ReportChart& chart) { return QImage::fromData(chart.png, "PNG"); }
+QImage chartImage(const ReportChart& chart) {
+    return QImage::fromData(chart.png, "PNG");
+}
 
-ReportCharts drawnCharts(const std::vector<ReportChart>& charts) { return ReportCharts{charts, true}; }
+ReportCharts drawnCharts(const std::vector<ReportChart>& charts) {
+    return ReportCharts{charts, true};
+}
 
 // ---- PDF ---------------------------------------------------------------------------------------
 
-std::unique_ptr<QTextDocument> reportDocument(const ReportData& data, const std::vector<ReportChart>& charts) {
+std::unique_ptr<QTextDocument> reportDocument(const ReportData& data,
+                                              const std::vector<ReportChart>& charts) {
     auto doc = std::make_unique<QTextDocument>();
     // A fixed family: the window's QApplication and the CLI's QGuiApplication lay out the same text.
     QFont font(QStringLiteral("DejaVu Sans"));
@@ -106,8 +116,8 @@ constexpr qreal kFooter = 28; // px at kDpi: the page number line
 
 void setUpWriter(QPdfWriter& writer) {
     writer.setResolution(kDpi);
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(15, 15, 15, 12),
-                                     QPageLayout::Millimeter));
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+                                     QMarginsF(15, 15, 15, 12), QPageLayout::Millimeter));
 }
 
 Status printPdf(QTextDocument& doc, QPdfWriter& writer, const QString& title, int* pageCount) {
@@ -129,7 +139,8 @@ Status printPdf(QTextDocument& doc, QPdfWriter& writer, const QString& title, in
         painter.setPen(QColor(0x55, 0x55, 0x55));
         const QRectF footer(0, body.height() + 6, body.width(), kFooter - 6);
         painter.drawText(footer, Qt::AlignLeft | Qt::AlignVCenter, title);
-        painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("Page %1 of %2").arg(i + 1).arg(pages));
+        painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter,
+                         QStringLiteral("Page %1 of %2").arg(i + 1).arg(pages));
     }
     painter.end();
     doc.documentLayout()->setPaintDevice(nullptr);
@@ -142,21 +153,22 @@ Status printPdf(QTextDocument& doc, QPdfWriter& writer, const QString& title, in
 // a random uuid).
 QByteArray xmpMetadata(const QString& title, const QDateTime& created, const QString& id) {
     const QString date = created.toUTC().toString(Qt::ISODate);
-    return QStringLiteral("<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>\n"
-                          "<x:xmpmeta xmlns:x='adobe:ns:meta/'>\n"
-                          "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>\n"
-                          "<rdf:Description rdf:about='' xmlns:dc='http://purl.org/dc/elements/1.1/'>\n"
-                          "<dc:title><rdf:Alt><rdf:li xml:lang='x-default'>%1</rdf:li></rdf:Alt></dc:title>\n"
-                          "</rdf:Description>\n"
-                          "<rdf:Description rdf:about='' xmlns:xmp='http://ns.adobe.com/xap/1.0/'>\n"
-                          "<xmp:CreatorTool>Proofbench</xmp:CreatorTool>\n"
-                          "<xmp:CreateDate>%2</xmp:CreateDate>\n<xmp:ModifyDate>%2</xmp:ModifyDate>\n"
-                          "<xmp:MetadataDate>%2</xmp:MetadataDate>\n"
-                          "</rdf:Description>\n"
-                          "<rdf:Description rdf:about='' xmlns:xmpMM='http://ns.adobe.com/xap/1.0/mm/'>\n"
-                          "<xmpMM:DocumentID>uuid:%3</xmpMM:DocumentID>\n<xmpMM:InstanceID>uuid:%3</xmpMM:InstanceID>\n"
-                          "</rdf:Description>\n"
-                          "</rdf:RDF>\n</x:xmpmeta>\n<?xpacket end='w'?>\n")
+    return QStringLiteral(
+               "<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>\n"
+               "<x:xmpmeta xmlns:x='adobe:ns:meta/'>\n"
+               "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>\n"
+               "<rdf:Description rdf:about='' xmlns:dc='http://purl.org/dc/elements/1.1/'>\n"
+               "<dc:title><rdf:Alt><rdf:li xml:lang='x-default'>%1</rdf:li></rdf:Alt></dc:title>\n"
+               "</rdf:Description>\n"
+               "<rdf:Description rdf:about='' xmlns:xmp='http://ns.adobe.com/xap/1.0/'>\n"
+               "<xmp:CreatorTool>Proofbench</xmp:CreatorTool>\n"
+               "<xmp:CreateDate>%2</xmp:CreateDate>\n<xmp:ModifyDate>%2</xmp:ModifyDate>\n"
+               "<xmp:MetadataDate>%2</xmp:MetadataDate>\n"
+               "</rdf:Description>\n"
+               "<rdf:Description rdf:about='' xmlns:xmpMM='http://ns.adobe.com/xap/1.0/mm/'>\n"
+               "<xmpMM:DocumentID>uuid:%3</xmpMM:DocumentID>\n<xmpMM:InstanceID>uuid:%3</xmpMM:InstanceID>\n"
+               "</rdf:Description>\n"
+               "</rdf:RDF>\n</x:xmpmeta>\n<?xpacket end='w'?>\n")
         .arg(title.toHtmlEscaped(), date, id)
         .toUtf8();
 }
@@ -171,7 +183,8 @@ void pinVolatileFields(QByteArray& pdf, const QDateTime& created, const QByteArr
     for (auto it = date.globalMatch(text); it.hasNext();) {
         const QRegularExpressionMatch m = it.next();
         const QByteArray value = created.toUTC().toString(QStringLiteral("yyyyMMddHHmmss")).toLatin1() + "Z";
-        pdf.replace(m.capturedStart(1), m.capturedLength(1), value.leftJustified(m.capturedLength(1), ' ', true));
+        pdf.replace(m.capturedStart(1), m.capturedLength(1),
+                    value.leftJustified(m.capturedLength(1), ' ', true));
     }
     for (auto it = id.globalMatch(text); it.hasNext();) {
         const QRegularExpressionMatch m = it.next();
@@ -201,11 +214,13 @@ int predictPdfPages(QTextDocument& doc) {
 
 Result<QByteArray> renderPdf(QTextDocument& doc, const QString& title, const QDateTime& created, int* pages) {
     // The document id: a digest of what the PDF shows (its HTML and title) and when it was made.
-    const QByteArray idHex = sha256Hex((doc.toHtml() + title + created.toString(Qt::ISODate)).toUtf8()).left(32).toLatin1();
-    const QString uuid = QStringLiteral("%1-%2-%3-%4-%5")
-                             .arg(QString::fromLatin1(idHex.mid(0, 8)), QString::fromLatin1(idHex.mid(8, 4)),
-                                  QString::fromLatin1(idHex.mid(12, 4)), QString::fromLatin1(idHex.mid(16, 4)),
-                                  QString::fromLatin1(idHex.mid(20, 12)));
+    const QByteArray idHex =
+        sha256Hex((doc.toHtml() + title + created.toString(Qt::ISODate)).toUtf8()).left(32).toLatin1();
+    const QString uuid =
+        QStringLiteral("%1-%2-%3-%4-%5")
+            .arg(QString::fromLatin1(idHex.mid(0, 8)), QString::fromLatin1(idHex.mid(8, 4)),
+                 QString::fromLatin1(idHex.mid(12, 4)), QString::fromLatin1(idHex.mid(16, 4)),
+                 QString::fromLatin1(idHex.mid(20, 12)));
     QByteArray bytes;
     {
         // Qt's PDF engine keeps the document's fonts in a QHash and writes them in its order, which
@@ -236,8 +251,9 @@ QString pdfTitle(const ReportData& data) {
 
 // ---- output ------------------------------------------------------------------------------------
 
-Result<ops::ReportExportOutcome> writeReport(db::Database& db, const ReportData& data, const std::vector<ReportChart>& charts,
-                                             ReportFormat format, const QString& path) {
+Result<ops::ReportExportOutcome> writeReport(db::Database& db, const ReportData& data,
+                                             const std::vector<ReportChart>& charts, ReportFormat format,
+                                             const QString& path) {
     ops::ReportExportRequest request;
     request.format = format;
     request.path = path;
@@ -254,8 +270,8 @@ Result<ops::ReportExportOutcome> writeReport(db::Database& db, const ReportData&
     return ops::exportReport(ops::Context(db), request);
 }
 
-Result<ops::ReportExportOutcome> exportReport(db::Database& db, const ReportOptions& options, ReportFormat format,
-                                              const QString& path) {
+Result<ops::ReportExportOutcome> exportReport(db::Database& db, const ReportOptions& options,
+                                              ReportFormat format, const QString& path) {
     Result<ReportData> data = collectReport(db, options);
     if (!data)
         return data.error();

@@ -54,14 +54,16 @@ int layoutForPdf(QTextDocument& doc, QPdfWriter& writer);
 int predictPdfPages(QTextDocument& doc);
 // The PDF of `doc`, in memory; its creation date is `created` (UTC) and its document id is derived
 // from its content, so the same document gives the same bytes.
-Result<QByteArray> renderPdf(QTextDocument& doc, const QString& title, const QDateTime& created, int* pages = nullptr);
+Result<QByteArray> renderPdf(QTextDocument& doc, const QString& title, const QDateTime& created,
+                             int* pages = nullptr);
 QString pdfTitle(const ReportData& data);
 
 // Writes the report and its "report.export" receipt (ops::exportReport on `db`), charts included.
-Result<ops::ReportExportOutcome> writeReport(db::Database& db, const ReportData& data, const std::vector<ReportChart>& charts,
-                                             ReportFormat format, const QString& path);
+Result<ops::ReportExportOutcome> writeReport(db::Database& db, const ReportData& data,
+                                             const std::vector<ReportChart>& charts, ReportFormat format,
+                                             const QString& path);
 // collectReport + renderReportCharts + writeReport.
-Result<ops::ReportExportOutcome> exportReport(db::Database& db, const ReportOptions& options, ReportFormat format,
-                                              const QString& path);
+Result<ops::ReportExportOutcome> exportReport(db::Database& db, const ReportOptions& options,
+                                              ReportFormat format, const QString& path);
 
 } // namespace pb::report
