@@ -2,8 +2,8 @@
 // options (Cli.h): the headless CLI on the engine. The command table says which verbs need a
 // QApplication (today only `report`, whose charts are QCustomPlot): they run on the offscreen
 // platform when there is no display.
-#include "Cli.h"
-#include "CliUtil.h"
+#include "cli/Cli.h"
+#include "cli/CliUtil.h"
 #include "MainWindow.h"
 #include "ops/PrepareDatabase.h"
 #include "db/Database.h"

@@ -1,7 +1,7 @@
 // bundle import | list | show | diff: deployment bundles of any AICR deployer read as structured
 // data, stored, shown and compared (ops/BundleImport.h, ops/BundleDiff.h).
 #include "cli/Commands.h"
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "ops/BundleDiff.h"
 #include "ops/BundleImport.h"
@@ -63,23 +63,7 @@ void printBundle(const model::DeployBundle& b) {
 
 } // namespace
 
-int bundleImport(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("name"), QStringLiteral("Name to import it under (default: the folder's name)."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("deployer"), QStringLiteral("Read it as this deployer: helm|argocd|argocd-helm|flux|helmfile (default: detected)."),
-                 QStringLiteral("D")});
-    p.addOption({QStringLiteral("replace"), QStringLiteral("Replace an imported bundle of the same name whose content differs.")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The bundle folder (aicr bundle output of any deployer)."));
-    if (int rc = parse(p, args, QStringLiteral("bundle import"),
-                       QStringLiteral("Read a deployment bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into the "
-                                      "database: components in order, sync-waves, chart, repository, version, namespace, values, "
-                                      "manifests, the recipe it was made from (linked to the catalog version that has it), and every "
-                                      "file no layout explains. argocd-helm templates are never rendered: templated fields are shown "
-                                      "as written. One transaction with its receipt."));
-        rc >= 0)
-        return rc;
+static int bundleImport(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give one bundle folder"), QStringLiteral("bundle import"));
     bool bad = false;
@@ -116,13 +100,7 @@ int bundleImport(const QStringList& args) {
     return kOk;
 }
 
-int bundleList(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("bundle list"), QStringLiteral("The deployment bundles imported into the database."));
-        rc >= 0)
-        return rc;
+static int bundleList(const QCommandLineParser& p) {
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -154,16 +132,7 @@ int bundleList(const QStringList& args) {
     return kOk;
 }
 
-int bundleShow(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("BUNDLE"), QStringLiteral("A bundle folder or the name of an imported bundle."));
-    if (int rc = parse(p, args, QStringLiteral("bundle show"),
-                       QStringLiteral("A deployment bundle read as structured data (nothing is stored): components in order, "
-                                      "coordinates, values, manifests, unknown files."));
-        rc >= 0)
-        return rc;
+static int bundleShow(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give one bundle folder or imported bundle name"), QStringLiteral("bundle show"));
     auto db = openDb(p);
@@ -180,28 +149,7 @@ int bundleShow(const QStringList& args) {
     return kOk;
 }
 
-int bundleDiff(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("from-version"), QStringLiteral("Generate the older side from this catalog version (with criteria or --leaf)."),
-                 QStringLiteral("LABEL")});
-    p.addOption({QStringLiteral("to-version"), QStringLiteral("Generate the newer side from this catalog version."), QStringLiteral("LABEL")});
-    p.addOption({QStringLiteral("leaf"), QStringLiteral("Generated mode: the leaf overlay to resolve in both versions."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("deployer"), QStringLiteral("Generated mode: helm|argocd (default helm)."), QStringLiteral("D"), QStringLiteral("helm")});
-    addCriteriaOptions(p);
-    addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));
-    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Write to FILE instead of standard output."),
-                 QStringLiteral("FILE")});
-    p.addPositionalArgument(QStringLiteral("A"), QStringLiteral("Older bundle: a folder or an imported bundle's name."));
-    p.addPositionalArgument(QStringLiteral("B"), QStringLiteral("Newer bundle: a folder or an imported bundle's name."));
-    if (int rc = parse(p, args, QStringLiteral("bundle diff"),
-                       QStringLiteral("What changed between two deployment bundles: components added and removed, chart, version "
-                                      "and repository changes, deployment order and sync-waves, values path by path, Applications / "
-                                      "HelmReleases field by field, manifests and files. Each side is a folder or an imported bundle, "
-                                      "or both are generated from two catalog versions (--from-version, --to-version, criteria or "
-                                      "--leaf). Exit 0 whether or not they differ."));
-        rc >= 0)
-        return rc;
+static int bundleDiff(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
     if (!QStringList{QStringLiteral("text"), QStringLiteral("markdown"), QStringLiteral("json")}.contains(format))
         return usage(QStringLiteral("unknown --format '%1' (expected text, markdown or json)").arg(format), QStringLiteral("bundle diff"));
@@ -244,6 +192,69 @@ int bundleDiff(const QStringList& args) {
                              : format == QLatin1String("markdown") ? done->diff.toMarkdown().toUtf8()
                                                                    : done->diff.toText().toUtf8();
     return writeOutput(p, bytes) ? kOk : kFailed;
+}
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command bundleImportCommand() {
+    Command p(QStringLiteral("bundle import"), QStringLiteral("read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into the database"),
+              QStringLiteral("Read a deployment bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into the "
+                                      "database: components in order, sync-waves, chart, repository, version, namespace, values, "
+                                      "manifests, the recipe it was made from (linked to the catalog version that has it), and every "
+                                      "file no layout explains. argocd-helm templates are never rendered: templated fields are shown "
+                                      "as written. One transaction with its receipt."));
+    addDb(p);
+    p.addOption({QStringLiteral("name"), QStringLiteral("Name to import it under (default: the folder's name)."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("deployer"), QStringLiteral("Read it as this deployer: helm|argocd|argocd-helm|flux|helmfile (default: detected)."),
+                 QStringLiteral("D")});
+    p.addOption({QStringLiteral("replace"), QStringLiteral("Replace an imported bundle of the same name whose content differs.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The bundle folder (aicr bundle output of any deployer)."));
+    p.handler = bundleImport;
+    return p;
+}
+
+Command bundleListCommand() {
+    Command p(QStringLiteral("bundle list"), QStringLiteral("the deployment bundles imported into the database"),
+              QStringLiteral("The deployment bundles imported into the database."));
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.handler = bundleList;
+    return p;
+}
+
+Command bundleShowCommand() {
+    Command p(QStringLiteral("bundle show"), QStringLiteral("a bundle as structured data: components, coordinates, values, unknown files"),
+              QStringLiteral("A deployment bundle read as structured data (nothing is stored): components in order, "
+                                      "coordinates, values, manifests, unknown files."));
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("BUNDLE"), QStringLiteral("A bundle folder or the name of an imported bundle."));
+    p.handler = bundleShow;
+    return p;
+}
+
+Command bundleDiffCommand() {
+    Command p(QStringLiteral("bundle diff"), QStringLiteral("what changed between two deployment bundles (folders, imported, or generated from two catalog versions)"),
+              QStringLiteral("What changed between two deployment bundles: components added and removed, chart, version "
+                                      "and repository changes, deployment order and sync-waves, values path by path, Applications / "
+                                      "HelmReleases field by field, manifests and files. Each side is a folder or an imported bundle, "
+                                      "or both are generated from two catalog versions (--from-version, --to-version, criteria or "
+                                      "--leaf). Exit 0 whether or not they differ."));
+    addDb(p);
+    p.addOption({QStringLiteral("from-version"), QStringLiteral("Generate the older side from this catalog version (with criteria or --leaf)."),
+                 QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("to-version"), QStringLiteral("Generate the newer side from this catalog version."), QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("leaf"), QStringLiteral("Generated mode: the leaf overlay to resolve in both versions."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("deployer"), QStringLiteral("Generated mode: helm|argocd (default helm)."), QStringLiteral("D"), QStringLiteral("helm")});
+    addCriteriaOptions(p);
+    addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));
+    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Write to FILE instead of standard output."),
+                 QStringLiteral("FILE")});
+    p.addPositionalArgument(QStringLiteral("A"), QStringLiteral("Older bundle: a folder or an imported bundle's name."));
+    p.addPositionalArgument(QStringLiteral("B"), QStringLiteral("Newer bundle: a folder or an imported bundle's name."));
+    p.handler = bundleDiff;
+    return p;
 }
 
 } // namespace pb::cli

@@ -1,6 +1,6 @@
 // `bundle generate`: a recipe (resolved from a catalog, or a RecipeResult file) rendered into
 // AICR's helm or argocd bundle layout by ops::bundleGenerate.
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 #include "cli/Commands.h"
 
 #include "catalog/Loader.h"
@@ -31,34 +31,7 @@ Result<QMap<QString, QString>> selectorFrom(const QStringList& values, const QSt
 
 } // namespace
 
-int bundleGenerate(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addPassphraseEnv(p);
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."), QStringLiteral("LABEL")});
-    addCriteriaOptions(p);
-    p.addOption({QStringLiteral("leaf"), QStringLiteral("Use the criteria of this leaf overlay."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("recipe"), QStringLiteral("A RecipeResult file instead of resolving (with --catalog/--version "
-                                                          "when it names values or manifest files)."),
-                 QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("deployer"), QStringLiteral("helm or argocd."), QStringLiteral("D")});
-    p.addOption({QStringLiteral("out"), QStringLiteral("Output folder (default ./bundle)."), QStringLiteral("DIR"), QStringLiteral("bundle")});
-    p.addOption({QStringLiteral("set"), QStringLiteral("Value override component.path=value (repeatable)."), QStringLiteral("C.PATH=V")});
-    p.addOption({QStringLiteral("accelerated-node-selector"), QStringLiteral("GPU node selector key=value (repeatable)."), QStringLiteral("K=V")});
-    p.addOption({QStringLiteral("accelerated-node-toleration"), QStringLiteral("GPU node toleration key=value:Effect (repeatable)."),
-                 QStringLiteral("T")});
-    p.addOption({QStringLiteral("workload-selector"), QStringLiteral("Workload node selector key=value (repeatable)."), QStringLiteral("K=V")});
-    p.addOption({QStringLiteral("storage-class"), QStringLiteral("StorageClass for components that declare storage paths."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("estimated-node-count"), QStringLiteral("Node count for components that size by it."), QStringLiteral("N")});
-    p.addOption({QStringLiteral("repo-url"), QStringLiteral("argocd: the repository the bundle is published to."), QStringLiteral("URL")});
-    p.addOption({QStringLiteral("target-revision"), QStringLiteral("argocd: its revision (default main)."), QStringLiteral("REV")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Seal the bundle with this key (as `bundle sign`)."), QStringLiteral("KEY")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("bundle generate"),
-                       QStringLiteral("Write the deployment bundle of a recipe in AICR's layout for the helm or argocd deployer."));
-        rc >= 0)
-        return rc;
+static int bundleGenerate(const QCommandLineParser& p) {
     const QString verb = QStringLiteral("bundle generate");
     if (!p.positionalArguments().isEmpty())
         return usage(QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().constFirst()), verb);
@@ -181,17 +154,7 @@ int bundleGenerate(const QStringList& args) {
     return kOk;
 }
 
-int bundleIndex(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle."));
-    if (int rc = parse(p, args, QStringLiteral("bundle index"),
-                       QStringLiteral("Write a ConfigHub-style digest index for a deployment bundle: one payload per rendered object and a "
-                                      "platform digest over the inputs, the recipe and every object (digest-index/, checksums.txt). "
-                                      "Check it with 'records check DIR'."));
-        rc >= 0)
-        return rc;
+static int bundleIndex(const QCommandLineParser& p) {
     const QString verb = QStringLiteral("bundle index");
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give one bundle directory"), verb);
@@ -223,6 +186,49 @@ int bundleIndex(const QStringList& args) {
                   << Qt::endl;
     }
     return kOk;
+}
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command bundleGenerateCommand() {
+    Command p(QStringLiteral("bundle generate"), QStringLiteral("write the deployment bundle of a recipe in AICR's helm or argocd layout"),
+              QStringLiteral("Write the deployment bundle of a recipe in AICR's layout for the helm or argocd deployer."));
+    addDb(p);
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."), QStringLiteral("LABEL")});
+    addCriteriaOptions(p);
+    p.addOption({QStringLiteral("leaf"), QStringLiteral("Use the criteria of this leaf overlay."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("recipe"), QStringLiteral("A RecipeResult file instead of resolving (with --catalog/--version "
+                                                          "when it names values or manifest files)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("deployer"), QStringLiteral("helm or argocd."), QStringLiteral("D")});
+    p.addOption({QStringLiteral("out"), QStringLiteral("Output folder (default ./bundle)."), QStringLiteral("DIR"), QStringLiteral("bundle")});
+    p.addOption({QStringLiteral("set"), QStringLiteral("Value override component.path=value (repeatable)."), QStringLiteral("C.PATH=V")});
+    p.addOption({QStringLiteral("accelerated-node-selector"), QStringLiteral("GPU node selector key=value (repeatable)."), QStringLiteral("K=V")});
+    p.addOption({QStringLiteral("accelerated-node-toleration"), QStringLiteral("GPU node toleration key=value:Effect (repeatable)."),
+                 QStringLiteral("T")});
+    p.addOption({QStringLiteral("workload-selector"), QStringLiteral("Workload node selector key=value (repeatable)."), QStringLiteral("K=V")});
+    p.addOption({QStringLiteral("storage-class"), QStringLiteral("StorageClass for components that declare storage paths."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("estimated-node-count"), QStringLiteral("Node count for components that size by it."), QStringLiteral("N")});
+    p.addOption({QStringLiteral("repo-url"), QStringLiteral("argocd: the repository the bundle is published to."), QStringLiteral("URL")});
+    p.addOption({QStringLiteral("target-revision"), QStringLiteral("argocd: its revision (default main)."), QStringLiteral("REV")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Seal the bundle with this key (as `bundle sign`)."), QStringLiteral("KEY")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.handler = bundleGenerate;
+    return p;
+}
+
+Command bundleIndexCommand() {
+    Command p(QStringLiteral("bundle index"), QStringLiteral("write a digest index for a bundle (one payload per object, a platform digest) that 'records check' verifies"),
+              QStringLiteral("Write a ConfigHub-style digest index for a deployment bundle: one payload per rendered object and a "
+                                      "platform digest over the inputs, the recipe and every object (digest-index/, checksums.txt). "
+                                      "Check it with 'records check DIR'."));
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle."));
+    p.handler = bundleIndex;
+    return p;
 }
 
 } // namespace pb::cli

@@ -1,6 +1,6 @@
 // Catalog verbs: recipe, recipe digest, graph, diff (catalog import/list: CatalogImportCommands.cpp).
 #include "cli/Commands.h"
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 #include "core/Files.h"
 #include "ops/ImportCatalog.h"
 
@@ -65,21 +65,7 @@ Result<DiffOptions> diffOptionsFrom(const QCommandLineParser& p) {
 
 // ---- graph --------------------------------------------------------------------------------------
 
-int graphVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
-                 QStringLiteral("LABEL")});
-    addCriteriaOptions(p);
-    addFormat(p, QStringLiteral("dot|svg|png|json"), QStringLiteral("json"));
-    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
-                 QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
-    if (int rc = parse(p, args, QStringLiteral("graph"),
-                       QStringLiteral("Lay out the component graph of a recipe with Graphviz (dot): nodes are the "
-                                      "enabled components, edges their dependencies."));
-        rc >= 0)
-        return rc;
+static int graphVerb(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
     if (!QStringList{QStringLiteral("dot"), QStringLiteral("svg"), QStringLiteral("png"), QStringLiteral("json")}.contains(format))
         return usage(QStringLiteral("unknown --format '%1' (expected dot, svg, png or json)").arg(format),
@@ -113,34 +99,7 @@ int graphVerb(const QStringList& args) {
 
 // ---- diff ---------------------------------------------------------------------------------------
 
-int diffVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("from"), QStringLiteral("Older catalog: a directory or a version label."),
-                 QStringLiteral("DIR|LABEL")});
-    p.addOption({QStringLiteral("to"), QStringLiteral("Newer catalog: a directory or a version label."),
-                 QStringLiteral("DIR|LABEL")});
-    addCriteriaOptions(p);
-    addCriteriaOptions(p, QStringLiteral("to-"));
-    p.addOption({QStringLiteral("all-leaves"),
-                 QStringLiteral("Compare the whole catalogs: document formats (apiVersion), overlays, mixins, "
-                                "registry, validator checks, and every leaf recipe's evidence digest.")});
-    p.addOption({QStringLiteral("ignore"),
-                 QStringLiteral("Hide a kind of change: version-only = image/chart tags that only follow the catalog "
-                                "version (old tag = the --from version's label, new tag = the --to version's label, "
-                                "a leading v aside), e.g. validator images :sample-1 -> :sample-2."),
-                 QStringLiteral("version-only")});
-    addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));
-    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
-                 QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
-    if (int rc = parse(p, args, QStringLiteral("diff"),
-                       QStringLiteral("What changed between two catalogs: one recipe (criteria flags, optionally "
-                                      "different --to-* criteria) or every leaf (--all-leaves). Every value is printed "
-                                      "in full; recipes are identified by their evidence digest (the one evidence binds "
-                                      "to) and parity digest (AICR's catalog-parity golden). Exit 0 whether or not there "
-                                      "are differences; the output says."));
-        rc >= 0)
-        return rc;
+static int diffVerb(const QCommandLineParser& p) {
     if (!p.isSet(QStringLiteral("from")) || !p.isSet(QStringLiteral("to")))
         return usage(QStringLiteral("--from and --to are required"), QStringLiteral("diff"));
     const bool all = p.isSet(QStringLiteral("all-leaves"));
@@ -196,20 +155,7 @@ int diffVerb(const QStringList& args) {
 }
 
 
-int recipeDigestVerb(const QStringList& args) {
-    QCommandLineParser p;
-    p.addOption({QStringLiteral("predicate-type"),
-                 QStringLiteral("Evidence predicate type whose digest rule applies: "
-                                "https://aicr.run/recipe-evidence/v1, v2 or v3 (default v3)."),
-                 QStringLiteral("URI"), QStringLiteral("https://aicr.run/recipe-evidence/v3")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recipe.yaml (RecipeResult)."));
-    if (int rc = parse(p, args, QStringLiteral("recipe digest"),
-                       QStringLiteral("Print the evidence digest of a recipe.yaml (\"evidence digest sha256:<hex>\"), "
-                                      "as AICR's CanonicalizeRecipeYAML computes it: the digest a recipe-evidence "
-                                      "statement binds to (v3 drops metadata.version; v1/v2 keep it)."));
-        rc >= 0)
-        return rc;
+static int recipeDigestVerb(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return usage(QStringLiteral("unknown --format '%1' (expected text or json)").arg(format), QStringLiteral("recipe digest"));
@@ -241,39 +187,7 @@ int recipeDigestVerb(const QStringList& args) {
     return kOk;
 }
 
-int recipeVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
-                 QStringLiteral("LABEL")});
-    for (const QString& d : Criteria::dimensions())
-        p.addOption({d, QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d), d.toUpper()});
-    p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
-                 QStringLiteral("NAME=VALUE")});
-    p.addOption({QStringLiteral("all-leaves"), QStringLiteral("Resolve every leaf overlay and report each.")});
-    p.addOption({QStringLiteral("leaf"), QStringLiteral("Resolve the criteria of this leaf overlay (instead of criteria flags)."),
-                 QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("stamp-version"),
-                 QStringLiteral("metadata.version to stamp into YAML/JSON output (default dev). Digests do not "
-                                "take it: the evidence digest has no stamp, the parity digest is always stamped "
-                                "catalog-parity-golden."),
-                 QStringLiteral("V"), QStringLiteral("dev")});
-    p.addOption({QStringLiteral("deterministic"),
-                 QStringLiteral("With --format yaml: AICR's deterministic bytes (keys sorted), the input of the "
-                                "recipe digest.")});
-    p.addOption({QStringLiteral("digest"),
-                 QStringLiteral("Print the recipe's two digests, labelled: the evidence digest (what evidence binds "
-                                "to: AICR's v3 canonical recipe, no metadata.version) and the parity digest (sha256 of "
-                                "the deterministic YAML stamped catalog-parity-golden, as AICR's catalog-parity "
-                                "golden). --format json: {evidenceDigest, parityDigest}. With --all-leaves: one "
-                                "'leaf: <parity hex>' line per leaf, the golden's own format (json: both digests).")});
-    addFormat(p, QStringLiteral("yaml|json (digests and all leaves: text|json)"), QStringLiteral("yaml"));
-    if (int rc = parse(p, args, QStringLiteral("recipe"),
-                       QStringLiteral("Resolve criteria into a RecipeResult by AICR's rules, or every leaf overlay "
-                                      "with --all-leaves."));
-        rc >= 0)
-        return rc;
+static int recipeVerb(const QCommandLineParser& p) {
     if (!p.positionalArguments().isEmpty())
         return usage(QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().constFirst()),
                      QStringLiteral("recipe"));
@@ -447,5 +361,101 @@ int recipeVerb(const QStringList& args) {
 }
 
 
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command graphCommand() {
+    Command p(QStringLiteral("graph"), QStringLiteral("a recipe's component graph, laid out by Graphviz (dot, svg, png, json)"),
+              QStringLiteral("Lay out the component graph of a recipe with Graphviz (dot): nodes are the "
+                                      "enabled components, edges their dependencies."));
+    addDb(p);
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
+                 QStringLiteral("LABEL")});
+    addCriteriaOptions(p);
+    addFormat(p, QStringLiteral("dot|svg|png|json"), QStringLiteral("json"));
+    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                 QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
+    p.handler = graphVerb;
+    return p;
+}
+
+Command diffCommand() {
+    Command p(QStringLiteral("diff"), QStringLiteral("what changed between two catalogs, for one recipe or every leaf"),
+              QStringLiteral("What changed between two catalogs: one recipe (criteria flags, optionally "
+                                      "different --to-* criteria) or every leaf (--all-leaves). Every value is printed "
+                                      "in full; recipes are identified by their evidence digest (the one evidence binds "
+                                      "to) and parity digest (AICR's catalog-parity golden). Exit 0 whether or not there "
+                                      "are differences; the output says."));
+    addDb(p);
+    p.addOption({QStringLiteral("from"), QStringLiteral("Older catalog: a directory or a version label."),
+                 QStringLiteral("DIR|LABEL")});
+    p.addOption({QStringLiteral("to"), QStringLiteral("Newer catalog: a directory or a version label."),
+                 QStringLiteral("DIR|LABEL")});
+    addCriteriaOptions(p);
+    addCriteriaOptions(p, QStringLiteral("to-"));
+    p.addOption({QStringLiteral("all-leaves"),
+                 QStringLiteral("Compare the whole catalogs: document formats (apiVersion), overlays, mixins, "
+                                "registry, validator checks, and every leaf recipe's evidence digest.")});
+    p.addOption({QStringLiteral("ignore"),
+                 QStringLiteral("Hide a kind of change: version-only = image/chart tags that only follow the catalog "
+                                "version (old tag = the --from version's label, new tag = the --to version's label, "
+                                "a leading v aside), e.g. validator images :sample-1 -> :sample-2."),
+                 QStringLiteral("version-only")});
+    addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));
+    p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                 QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
+    p.handler = diffVerb;
+    return p;
+}
+
+Command recipeDigestCommand() {
+    Command p(QStringLiteral("recipe digest"), QStringLiteral("the evidence recipe digest of a recipe.yaml"),
+              QStringLiteral("Print the evidence digest of a recipe.yaml (\"evidence digest sha256:<hex>\"), "
+                                      "as AICR's CanonicalizeRecipeYAML computes it: the digest a recipe-evidence "
+                                      "statement binds to (v3 drops metadata.version; v1/v2 keep it)."));
+    p.addOption({QStringLiteral("predicate-type"),
+                 QStringLiteral("Evidence predicate type whose digest rule applies: "
+                                "https://aicr.run/recipe-evidence/v1, v2 or v3 (default v3)."),
+                 QStringLiteral("URI"), QStringLiteral("https://aicr.run/recipe-evidence/v3")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recipe.yaml (RecipeResult)."));
+    p.handler = recipeDigestVerb;
+    return p;
+}
+
+Command recipeCommand() {
+    Command p(QStringLiteral("recipe"), QStringLiteral("resolve criteria (or every leaf) into a RecipeResult; --digest for its digest"),
+              QStringLiteral("Resolve criteria into a RecipeResult by AICR's rules, or every leaf overlay "
+                                      "with --all-leaves."));
+    addDb(p);
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
+                 QStringLiteral("LABEL")});
+    for (const QString& d : Criteria::dimensions())
+        p.addOption({d, QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d), d.toUpper()});
+    p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
+                 QStringLiteral("NAME=VALUE")});
+    p.addOption({QStringLiteral("all-leaves"), QStringLiteral("Resolve every leaf overlay and report each.")});
+    p.addOption({QStringLiteral("leaf"), QStringLiteral("Resolve the criteria of this leaf overlay (instead of criteria flags)."),
+                 QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("stamp-version"),
+                 QStringLiteral("metadata.version to stamp into YAML/JSON output (default dev). Digests do not "
+                                "take it: the evidence digest has no stamp, the parity digest is always stamped "
+                                "catalog-parity-golden."),
+                 QStringLiteral("V"), QStringLiteral("dev")});
+    p.addOption({QStringLiteral("deterministic"),
+                 QStringLiteral("With --format yaml: AICR's deterministic bytes (keys sorted), the input of the "
+                                "recipe digest.")});
+    p.addOption({QStringLiteral("digest"),
+                 QStringLiteral("Print the recipe's two digests, labelled: the evidence digest (what evidence binds "
+                                "to: AICR's v3 canonical recipe, no metadata.version) and the parity digest (sha256 of "
+                                "the deterministic YAML stamped catalog-parity-golden, as AICR's catalog-parity "
+                                "golden). --format json: {evidenceDigest, parityDigest}. With --all-leaves: one "
+                                "'leaf: <parity hex>' line per leaf, the golden's own format (json: both digests).")});
+    addFormat(p, QStringLiteral("yaml|json (digests and all leaves: text|json)"), QStringLiteral("yaml"));
+    p.handler = recipeVerb;
+    return p;
+}
 
 } // namespace pb::cli

@@ -1,6 +1,6 @@
 // catalog import and catalog list.
 #include "cli/Commands.h"
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 #include "ops/ImportCatalog.h"
 #include "ops/ImportCatalogGit.h"
 
@@ -93,39 +93,7 @@ int catalogImportGit(const QCommandLineParser& p) {
 
 } // namespace
 
-int catalogImport(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("version"),
-                 QStringLiteral("Label of the catalog version, e.g. sample-2. With --git: optional, for a single ref "
-                                "(default: the tag or ref name)."),
-                 QStringLiteral("LABEL")});
-    p.addOption({QStringLiteral("replace"), QStringLiteral("Replace a version of the same label with new content.")});
-    p.addOption({QStringLiteral("git"),
-                 QStringLiteral("Read the catalog from this Git repository (bare, or the top of a clone) at each ref, "
-                                "without a checkout."),
-                 QStringLiteral("REPO")});
-    p.addOption({QStringLiteral("ref"), QStringLiteral("With --git: a tag, branch or commit to import (repeatable)."),
-                 QStringLiteral("REF")});
-    p.addOption({QStringLiteral("tags"),
-                 QStringLiteral("With --git: import every tag matching this glob ('v*', '*'), one transaction per version; "
-                                "versions whose content is already imported are skipped."),
-                 QStringLiteral("GLOB")});
-    p.addOption({QStringLiteral("path"), QStringLiteral("With --git: the catalog folder in the repository (default recipes)."),
-                 QStringLiteral("PATH")});
-    p.addOption({QStringLiteral("expect-release"),
-                 QStringLiteral("Refuse the import unless registry.yaml and validators/catalog.yaml reproduce the recipe-catalog "
-                                "subject this AICR release signed (kept by 'release verify'); names the file that differs. The "
-                                "signature does not cover the overlays."),
-                 QStringLiteral("vX.Y.Z")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Catalog directory (AICR recipes/ layout); not with --git."));
-    if (int rc = parse(p, args, QStringLiteral("catalog import"),
-                       QStringLiteral("Import a catalog directory as a version, or (--git) catalog versions from a Git "
-                                      "repository's tags and branches. All or nothing per version: a catalog with one bad "
-                                      "file is refused whole and the database is left unchanged."));
-        rc >= 0)
-        return rc;
+static int catalogImport(const QCommandLineParser& p) {
     if (p.isSet(QStringLiteral("git")))
         return catalogImportGit(p);
     for (const char* gitOnly : {"ref", "tags", "path"})
@@ -163,12 +131,7 @@ int catalogImport(const QStringList& args) {
     return kOk;
 }
 
-int catalogList(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("catalog list"), QStringLiteral("List the catalog versions.")); rc >= 0)
-        return rc;
+static int catalogList(const QCommandLineParser& p) {
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -213,6 +176,51 @@ int catalogList(const QStringList& args) {
             break;
         }
     return kOk;
+}
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command catalogImportCommand() {
+    Command p(QStringLiteral("catalog import"), QStringLiteral("import a catalog directory (AICR recipes/ layout) as a version, all or nothing"),
+              QStringLiteral("Import a catalog directory as a version, or (--git) catalog versions from a Git "
+                                      "repository's tags and branches. All or nothing per version: a catalog with one bad "
+                                      "file is refused whole and the database is left unchanged."));
+    addDb(p);
+    p.addOption({QStringLiteral("version"),
+                 QStringLiteral("Label of the catalog version, e.g. sample-2. With --git: optional, for a single ref "
+                                "(default: the tag or ref name)."),
+                 QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("replace"), QStringLiteral("Replace a version of the same label with new content.")});
+    p.addOption({QStringLiteral("git"),
+                 QStringLiteral("Read the catalog from this Git repository (bare, or the top of a clone) at each ref, "
+                                "without a checkout."),
+                 QStringLiteral("REPO")});
+    p.addOption({QStringLiteral("ref"), QStringLiteral("With --git: a tag, branch or commit to import (repeatable)."),
+                 QStringLiteral("REF")});
+    p.addOption({QStringLiteral("tags"),
+                 QStringLiteral("With --git: import every tag matching this glob ('v*', '*'), one transaction per version; "
+                                "versions whose content is already imported are skipped."),
+                 QStringLiteral("GLOB")});
+    p.addOption({QStringLiteral("path"), QStringLiteral("With --git: the catalog folder in the repository (default recipes)."),
+                 QStringLiteral("PATH")});
+    p.addOption({QStringLiteral("expect-release"),
+                 QStringLiteral("Refuse the import unless registry.yaml and validators/catalog.yaml reproduce the recipe-catalog "
+                                "subject this AICR release signed (kept by 'release verify'); names the file that differs. The "
+                                "signature does not cover the overlays."),
+                 QStringLiteral("vX.Y.Z")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Catalog directory (AICR recipes/ layout); not with --git."));
+    p.handler = catalogImport;
+    return p;
+}
+
+Command catalogListCommand() {
+    Command p(QStringLiteral("catalog list"), QStringLiteral("list the catalog versions in the database"),
+              QStringLiteral("List the catalog versions."));
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.handler = catalogList;
+    return p;
 }
 
 } // namespace pb::cli

@@ -1,6 +1,6 @@
 // Evidence verbs: evidence import, evidence check, health.
 #include "cli/Commands.h"
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "catalog/Loader.h"
 #include "core/Files.h"
@@ -28,24 +28,7 @@ using namespace pb::store;
 
 // ---- evidence and health -------------------------------------------------------------------------
 
-int evidenceImport(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("allowlist"),
-                 QStringLiteral("Signer allowlist to classify with (default: allowlist.yaml in the evidence tree)."),
-                 QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("bundles"),
-                 QStringLiteral("Also read the evidence bundles below DIR (summary-bundle directories or OCI layouts) "
-                                "and check them offline."),
-                 QStringLiteral("DIR")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("recipes/evidence, or a directory containing it."));
-    if (int rc = parse(p, args, QStringLiteral("evidence import"),
-                       QStringLiteral("Import every evidence pointer of a tree, checked by AICR's pointer rules and "
-                                      "tree contract. Idempotent; pointers that break a rule are kept as invalid "
-                                      "with the reason."));
-        rc >= 0)
-        return rc;
+static int evidenceImport(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one evidence directory"), QStringLiteral("evidence import"));
     Result<std::unique_ptr<Database>> db = openDb(p);
@@ -96,26 +79,7 @@ int evidenceImport(const QStringList& args) {
     return kOk;
 }
 
-int evidenceCheck(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("pointer"), QStringLiteral("Pointer file to check the bundle against."),
-                 QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("trusted-root"),
-                 QStringLiteral("Sigstore trusted_root.json for the attestation's signature (default: the database's default "
-                                "root; without one the signature is not checked)."),
-                 QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) the attestation must be signed with."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("With --key: accept an attestation without a log entry.")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("BUNDLE"),
-                            QStringLiteral("A summary-bundle directory (or its parent), or an OCI image layout."));
-    if (int rc = parse(p, args, QStringLiteral("evidence check"),
-                       QStringLiteral("Check an evidence bundle offline, as aicr evidence verify does: the attestation's "
-                                      "Sigstore signature (for the signer the pointer claims), the manifest, the recipe "
-                                      "binding. Exit 0 valid, 1 valid with failed phases, 2 invalid, 3 incomplete."));
-        rc >= 0)
-        return rc;
+static int evidenceCheck(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one bundle"), QStringLiteral("evidence check"));
     ops::CheckEvidenceRequest request;
@@ -144,17 +108,7 @@ int evidenceCheck(const QStringList& args) {
 }
 
 
-int healthVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("version"), QStringLiteral("Catalog version (default: the newest in version order)."),
-                 QStringLiteral("LABEL")});
-    addFormat(p, QStringLiteral("markdown|json|csv"), QStringLiteral("markdown"));
-    if (int rc = parse(p, args, QStringLiteral("health"),
-                       QStringLiteral("The health table: one row per recipe coordinate of a catalog version, with the "
-                                      "status its evidence gives it."));
-        rc >= 0)
-        return rc;
+static int healthVerb(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
     if (!QStringList{QStringLiteral("markdown"), QStringLiteral("json"), QStringLiteral("csv")}.contains(format))
         return usage(QStringLiteral("unknown --format '%1' (expected markdown, json or csv)").arg(format),
@@ -181,5 +135,59 @@ int healthVerb(const QStringList& args) {
     return kOk;
 }
 
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command evidenceImportCommand() {
+    Command p(QStringLiteral("evidence import"), QStringLiteral("read evidence pointers (AICR recipes/evidence) into the database"),
+              QStringLiteral("Import every evidence pointer of a tree, checked by AICR's pointer rules and "
+                                      "tree contract. Idempotent; pointers that break a rule are kept as invalid "
+                                      "with the reason."));
+    addDb(p);
+    p.addOption({QStringLiteral("allowlist"),
+                 QStringLiteral("Signer allowlist to classify with (default: allowlist.yaml in the evidence tree)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("bundles"),
+                 QStringLiteral("Also read the evidence bundles below DIR (summary-bundle directories or OCI layouts) "
+                                "and check them offline."),
+                 QStringLiteral("DIR")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("recipes/evidence, or a directory containing it."));
+    p.handler = evidenceImport;
+    return p;
+}
+
+Command evidenceCheckCommand() {
+    Command p(QStringLiteral("evidence check"), QStringLiteral("check an evidence bundle (directory or OCI layout) offline"),
+              QStringLiteral("Check an evidence bundle offline, as aicr evidence verify does: the attestation's "
+                                      "Sigstore signature (for the signer the pointer claims), the manifest, the recipe "
+                                      "binding. Exit 0 valid, 1 valid with failed phases, 2 invalid, 3 incomplete."));
+    addDb(p);
+    p.addOption({QStringLiteral("pointer"), QStringLiteral("Pointer file to check the bundle against."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("trusted-root"),
+                 QStringLiteral("Sigstore trusted_root.json for the attestation's signature (default: the database's default "
+                                "root; without one the signature is not checked)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) the attestation must be signed with."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("With --key: accept an attestation without a log entry.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("BUNDLE"),
+                            QStringLiteral("A summary-bundle directory (or its parent), or an OCI image layout."));
+    p.handler = evidenceCheck;
+    return p;
+}
+
+Command healthCommand() {
+    Command p(QStringLiteral("health"), QStringLiteral("the health table: each recipe coordinate and its evidence status"),
+              QStringLiteral("The health table: one row per recipe coordinate of a catalog version, with the "
+                                      "status its evidence gives it."));
+    addDb(p);
+    p.addOption({QStringLiteral("version"), QStringLiteral("Catalog version (default: the newest in version order)."),
+                 QStringLiteral("LABEL")});
+    addFormat(p, QStringLiteral("markdown|json|csv"), QStringLiteral("markdown"));
+    p.handler = healthVerb;
+    return p;
+}
 
 } // namespace pb::cli

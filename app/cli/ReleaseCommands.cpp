@@ -2,7 +2,7 @@
 // window's Verify an AICR release dialog calls the same operation). Exit 0 when no asset failed
 // (verified or digest only), 1 when one failed or the check could not run, 2 on a usage error.
 #include "cli/Commands.h"
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "ops/ReleaseVerify.h"
 
@@ -10,38 +10,7 @@
 
 namespace pb::cli {
 
-int releaseVerify(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("version"), QStringLiteral("The release, vX.Y.Z: pins the signer to NVIDIA's tag workflow at that tag."),
-                 QStringLiteral("vX.Y.Z")});
-    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's default root)."),
-                 QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("catalog-version"),
-                 QStringLiteral("Compare the recipe-catalog signature with this imported catalog version (default: registry.yaml and "
-                                "validators/catalog.yaml in DIR or DIR/recipes, when present)."),
-                 QStringLiteral("LABEL")});
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Compare the recipe-catalog signature with this catalog folder instead."),
-                 QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("certificate-identity"),
-                 QStringLiteral("Exact signer identity (default: https://github.com/NVIDIA/aicr/.github/workflows/on-tag.yaml@refs/tags/VERSION)."),
-                 QStringLiteral("ID")});
-    p.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Signer identity regular expression (unanchored, as cosign)."),
-                 QStringLiteral("RE")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer"),
-                 QStringLiteral("Exact OIDC issuer (default: https://token.actions.githubusercontent.com)."), QStringLiteral("URL")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")});
-    p.addOption({QStringLiteral("no-keep"),
-                 QStringLiteral("Do not keep a verified recipe-catalog signature in the database (and bind no catalog version).")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The folder of release assets (aicr_checksums.txt, *.sigstore.json, tarballs, SBOMs)."));
-    if (int rc = parse(p, args, QStringLiteral("release verify"),
-                       QStringLiteral("Verify an AICR release offline: each Sigstore bundle with the signer pinned to NVIDIA's tag "
-                                      "workflow, the checksum list, the assets present (the aicr binary inside each tarball against "
-                                      "its provenance) and the recipe catalog's registry and validator catalog. Each asset is "
-                                      "verified, digest only (absent) or failed. Exit 0 when none failed."));
-        rc >= 0)
-        return rc;
+static int releaseVerify(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return usage(QStringLiteral("unknown --format '%1' (expected text or json)").arg(format), QStringLiteral("release verify"));
@@ -85,6 +54,42 @@ int releaseVerify(const QStringList& args) {
     if (!done->ok())
         err() << "proofbench: release not verified: " << done->summary() << Qt::endl;
     return done->ok() ? kOk : kFailed;
+}
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command releaseVerifyCommand() {
+    Command p(QStringLiteral("release verify"), QStringLiteral("verify an AICR release offline: its Sigstore bundles, checksum list, assets and recipe catalog"),
+              QStringLiteral("Verify an AICR release offline: each Sigstore bundle with the signer pinned to NVIDIA's tag "
+                                      "workflow, the checksum list, the assets present (the aicr binary inside each tarball against "
+                                      "its provenance) and the recipe catalog's registry and validator catalog. Each asset is "
+                                      "verified, digest only (absent) or failed. Exit 0 when none failed."));
+    addDb(p);
+    p.addOption({QStringLiteral("version"), QStringLiteral("The release, vX.Y.Z: pins the signer to NVIDIA's tag workflow at that tag."),
+                 QStringLiteral("vX.Y.Z")});
+    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's default root)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("catalog-version"),
+                 QStringLiteral("Compare the recipe-catalog signature with this imported catalog version (default: registry.yaml and "
+                                "validators/catalog.yaml in DIR or DIR/recipes, when present)."),
+                 QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Compare the recipe-catalog signature with this catalog folder instead."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("certificate-identity"),
+                 QStringLiteral("Exact signer identity (default: https://github.com/NVIDIA/aicr/.github/workflows/on-tag.yaml@refs/tags/VERSION)."),
+                 QStringLiteral("ID")});
+    p.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Signer identity regular expression (unanchored, as cosign)."),
+                 QStringLiteral("RE")});
+    p.addOption({QStringLiteral("certificate-oidc-issuer"),
+                 QStringLiteral("Exact OIDC issuer (default: https://token.actions.githubusercontent.com)."), QStringLiteral("URL")});
+    p.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")});
+    p.addOption({QStringLiteral("no-keep"),
+                 QStringLiteral("Do not keep a verified recipe-catalog signature in the database (and bind no catalog version).")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The folder of release assets (aicr_checksums.txt, *.sigstore.json, tarballs, SBOMs)."));
+    p.require({QStringLiteral("version")});
+    p.handler = releaseVerify;
+    return p;
 }
 
 } // namespace pb::cli

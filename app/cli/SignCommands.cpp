@@ -1,6 +1,6 @@
 // Signing verbs: keygen, sign-blob, attest, evidence sign, bundle sign, bundle verify.
 #include "cli/Commands.h"
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "db/Database.h"
 #include "ops/Attest.h"
@@ -34,20 +34,7 @@ Result<ops::SigningKey> signingKeyFrom(const QCommandLineParser& p) {
 
 
 
-int keygenVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addPassphraseEnv(p);
-    p.addOption({QStringLiteral("out"), QStringLiteral("Write the encrypted private key to NAME and the public key to NAME.pub."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("from"), QStringLiteral("Import this key instead of generating one: cosign's cosign.key (same passphrase) or "
-                                                        "an unencrypted PEM private key."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("cosign"), QStringLiteral("Write the private key in cosign's format (ENCRYPTED SIGSTORE PRIVATE KEY).")});
-    if (int rc = parse(p, args, QStringLiteral("keygen"),
-                       QStringLiteral("Create (or import) an ECDSA P-256 signing key. The private key is only ever written encrypted "
-                                      "(PKCS#8, scrypt + AES-256-CBC; or cosign's scrypt + NaCl secretbox); the database keeps the "
-                                      "public key and its fingerprint."));
-        rc >= 0)
-        return rc;
+static int keygenVerb(const QCommandLineParser& p) {
     const QString outPath = p.value(QStringLiteral("out"));
     if (outPath.isEmpty())
         return usage(QStringLiteral("--out NAME is required"), QStringLiteral("keygen"));
@@ -70,18 +57,7 @@ int keygenVerb(const QStringList& args) {
     return kOk;
 }
 
-int signBlobVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addPassphraseEnv(p);
-    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key (from keygen, or cosign.key)."), QStringLiteral("KEY")});
-    p.addOption({QStringLiteral("bundle"), QStringLiteral("Where to write the Sigstore bundle."), QStringLiteral("OUT")});
-    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The blob to sign."));
-    if (int rc = parse(p, args, QStringLiteral("sign-blob"),
-                       QStringLiteral("Sign a file offline: a v0.3 Sigstore bundle with a message signature and the key's hint. "
-                                      "Verify with proofbench verify --key, or cosign verify-blob --key --insecure-ignore-tlog."));
-        rc >= 0)
-        return rc;
+static int signBlobVerb(const QCommandLineParser& p) {
     if (!p.isSet(QStringLiteral("key")) || !p.isSet(QStringLiteral("bundle")) || p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give --key KEY, --bundle OUT and one FILE"), QStringLiteral("sign-blob"));
     auto key = signingKeyFrom(p);
@@ -99,20 +75,7 @@ int signBlobVerb(const QStringList& args) {
     return kOk;
 }
 
-int attestVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addPassphraseEnv(p);
-    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
-    p.addOption({QStringLiteral("subject"), QStringLiteral("A subject, NAME=sha256:HEX (repeatable)."), QStringLiteral("SUBJECT")});
-    p.addOption({QStringLiteral("predicate-type"), QStringLiteral("The predicate type URI."), QStringLiteral("URI")});
-    p.addOption({QStringLiteral("predicate"), QStringLiteral("The predicate, a JSON object file."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("bundle"), QStringLiteral("Where to write the Sigstore bundle."), QStringLiteral("OUT")});
-    if (int rc = parse(p, args, QStringLiteral("attest"),
-                       QStringLiteral("Sign an in-toto Statement v1 in a DSSE envelope, offline. Verify with proofbench verify --key "
-                                      "--digest, or cosign verify-blob-attestation --key --insecure-ignore-tlog."));
-        rc >= 0)
-        return rc;
+static int attestVerb(const QCommandLineParser& p) {
     if (!p.isSet(QStringLiteral("key")) || !p.isSet(QStringLiteral("bundle")) || !p.isSet(QStringLiteral("predicate-type")) ||
         !p.isSet(QStringLiteral("predicate")) || p.values(QStringLiteral("subject")).isEmpty())
         return usage(QStringLiteral("give --key, --subject, --predicate-type, --predicate and --bundle"), QStringLiteral("attest"));
@@ -140,22 +103,7 @@ int attestVerb(const QStringList& args) {
     return kOk;
 }
 
-int evidenceSign(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addPassphraseEnv(p);
-    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
-    p.addOption({QStringLiteral("evidence-root"), QStringLiteral("The recipes/evidence directory for the pointer (default: the bundle's "
-                                                                 "parent)."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("sign-incomplete"),
-                 QStringLiteral("Sign a bundle even though some of its checks could not run or finish (it stays marked incomplete).")});
-    p.addPositionalArgument(QStringLiteral("SUMMARY_BUNDLE_DIR"), QStringLiteral("A summary-bundle directory (or its parent)."));
-    if (int rc = parse(p, args, QStringLiteral("evidence sign"),
-                       QStringLiteral("Sign an evidence bundle: attestation.intoto.jsonl over its statement, and an evidence pointer "
-                                      "in AICR's layout. A bundle that fails its integrity checks is refused, and so is an "
-                                      "incomplete one unless --sign-incomplete is given."));
-        rc >= 0)
-        return rc;
+static int evidenceSign(const QCommandLineParser& p) {
     if (!p.isSet(QStringLiteral("key")) || p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give --key KEY and one bundle directory"), QStringLiteral("evidence sign"));
     auto key = signingKeyFrom(p);
@@ -175,17 +123,7 @@ int evidenceSign(const QStringList& args) {
     return kOk;
 }
 
-int bundleSign(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addPassphraseEnv(p);
-    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle (aicr bundle output)."));
-    if (int rc = parse(p, args, QStringLiteral("bundle sign"),
-                       QStringLiteral("Seal a deployment bundle: checksums.txt (sha256sum format, every file) and "
-                                      "attestation/bundle-attestation.sigstore.json (SLSA provenance v1 over checksums.txt)."));
-        rc >= 0)
-        return rc;
+static int bundleSign(const QCommandLineParser& p) {
     if (!p.isSet(QStringLiteral("key")) || p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give --key KEY and one bundle directory"), QStringLiteral("bundle sign"));
     auto key = signingKeyFrom(p);
@@ -203,19 +141,7 @@ int bundleSign(const QStringList& args) {
     return kOk;
 }
 
-int bundleVerify(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addSignerOptions(p);
-    p.addOption({QStringLiteral("min-trust-level"), QStringLiteral("Fail below this level: max|verified|attested|unverified|unknown "
-                                                                   "(default unverified)."), QStringLiteral("LEVEL"), QStringLiteral("unverified")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle."));
-    if (int rc = parse(p, args, QStringLiteral("bundle verify"),
-                       QStringLiteral("Verify a deployment bundle offline, as aicr verify does: the closed-world inventory, the "
-                                      "bundle attestation, the aicr binary attestation; prints the trust level."));
-        rc >= 0)
-        return rc;
+static int bundleVerify(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give one bundle directory"), QStringLiteral("bundle verify"));
     const auto minLevel = deploy::parseTrustLevel(p.value(QStringLiteral("min-trust-level")));
@@ -248,5 +174,98 @@ int bundleVerify(const QStringList& args) {
     return kOk;
 }
 
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command keygenCommand() {
+    Command p(QStringLiteral("keygen"), QStringLiteral("create (or import) an encrypted ECDSA P-256 signing key and its .pub"),
+              QStringLiteral("Create (or import) an ECDSA P-256 signing key. The private key is only ever written encrypted "
+                                      "(PKCS#8, scrypt + AES-256-CBC; or cosign's scrypt + NaCl secretbox); the database keeps the "
+                                      "public key and its fingerprint."));
+    addDb(p);
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("out"), QStringLiteral("Write the encrypted private key to NAME and the public key to NAME.pub."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("from"), QStringLiteral("Import this key instead of generating one: cosign's cosign.key (same passphrase) or "
+                                                        "an unencrypted PEM private key."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("cosign"), QStringLiteral("Write the private key in cosign's format (ENCRYPTED SIGSTORE PRIVATE KEY).")});
+    p.require({QStringLiteral("out")});
+    p.handler = keygenVerb;
+    return p;
+}
+
+Command signBlobCommand() {
+    Command p(QStringLiteral("sign-blob"), QStringLiteral("sign a file offline into a Sigstore bundle"),
+              QStringLiteral("Sign a file offline: a v0.3 Sigstore bundle with a message signature and the key's hint. "
+                                      "Verify with proofbench verify --key, or cosign verify-blob --key --insecure-ignore-tlog."));
+    addDb(p);
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key (from keygen, or cosign.key)."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("bundle"), QStringLiteral("Where to write the Sigstore bundle."), QStringLiteral("OUT")});
+    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The blob to sign."));
+    p.require({QStringLiteral("key"), QStringLiteral("bundle")});
+    p.handler = signBlobVerb;
+    return p;
+}
+
+Command attestCommand() {
+    Command p(QStringLiteral("attest"), QStringLiteral("sign an in-toto statement (DSSE) offline into a Sigstore bundle"),
+              QStringLiteral("Sign an in-toto Statement v1 in a DSSE envelope, offline. Verify with proofbench verify --key "
+                                      "--digest, or cosign verify-blob-attestation --key --insecure-ignore-tlog."));
+    addDb(p);
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("subject"), QStringLiteral("A subject, NAME=sha256:HEX (repeatable)."), QStringLiteral("SUBJECT")});
+    p.addOption({QStringLiteral("predicate-type"), QStringLiteral("The predicate type URI."), QStringLiteral("URI")});
+    p.addOption({QStringLiteral("predicate"), QStringLiteral("The predicate, a JSON object file."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("bundle"), QStringLiteral("Where to write the Sigstore bundle."), QStringLiteral("OUT")});
+    p.require({QStringLiteral("key"), QStringLiteral("subject"), QStringLiteral("predicate-type"), QStringLiteral("predicate"), QStringLiteral("bundle")});
+    p.handler = attestVerb;
+    return p;
+}
+
+Command evidenceSignCommand() {
+    Command p(QStringLiteral("evidence sign"), QStringLiteral("sign an evidence bundle and write its pointer"),
+              QStringLiteral("Sign an evidence bundle: attestation.intoto.jsonl over its statement, and an evidence pointer "
+                                      "in AICR's layout. A bundle that fails its integrity checks is refused, and so is an "
+                                      "incomplete one unless --sign-incomplete is given."));
+    addDb(p);
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("evidence-root"), QStringLiteral("The recipes/evidence directory for the pointer (default: the bundle's "
+                                                                 "parent)."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("sign-incomplete"),
+                 QStringLiteral("Sign a bundle even though some of its checks could not run or finish (it stays marked incomplete).")});
+    p.addPositionalArgument(QStringLiteral("SUMMARY_BUNDLE_DIR"), QStringLiteral("A summary-bundle directory (or its parent)."));
+    p.require({QStringLiteral("key")});
+    p.handler = evidenceSign;
+    return p;
+}
+
+Command bundleSignCommand() {
+    Command p(QStringLiteral("bundle sign"), QStringLiteral("seal a deployment bundle: checksums.txt and an SLSA provenance attestation"),
+              QStringLiteral("Seal a deployment bundle: checksums.txt (sha256sum format, every file) and "
+                                      "attestation/bundle-attestation.sigstore.json (SLSA provenance v1 over checksums.txt)."));
+    addDb(p);
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("key"), QStringLiteral("Encrypted private key."), QStringLiteral("KEY")});
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle (aicr bundle output)."));
+    p.require({QStringLiteral("key")});
+    p.handler = bundleSign;
+    return p;
+}
+
+Command bundleVerifyCommand() {
+    Command p(QStringLiteral("bundle verify"), QStringLiteral("verify a deployment bundle offline and print its trust level"),
+              QStringLiteral("Verify a deployment bundle offline, as aicr verify does: the closed-world inventory, the "
+                                      "bundle attestation, the aicr binary attestation; prints the trust level."));
+    addDb(p);
+    addSignerOptions(p);
+    p.addOption({QStringLiteral("min-trust-level"), QStringLiteral("Fail below this level: max|verified|attested|unverified|unknown "
+                                                                   "(default unverified)."), QStringLiteral("LEVEL"), QStringLiteral("unverified")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle."));
+    p.handler = bundleVerify;
+    return p;
+}
 
 } // namespace pb::cli

@@ -2,7 +2,7 @@
 // offline from a pinned anchor (ops::updateTrustedRoot, which the Verify view's TUF dialog calls too),
 // and list the stored roots with their provenance. Parse the flags, call the operation, print.
 #include "cli/Commands.h"
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "db/Database.h"
 #include "ops/TrustedRootUpdate.h"
@@ -14,28 +14,7 @@
 
 namespace pb::cli {
 
-int trustedRootUpdate(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("tuf"), QStringLiteral("The TUF repository copy (a folder with metadata/ and targets/)."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("anchor"),
-                 QStringLiteral("The root.json to start the root chain from (default: the Sigstore root v13 the app ships)."),
-                 QStringLiteral("ROOT_JSON")});
-    p.addOption({QStringLiteral("at"), QStringLiteral("Check expiry as of TIME (2026-08-22 or 2026-08-22T00:00:00Z) instead of now."),
-                 QStringLiteral("TIME")});
-    p.addOption({QStringLiteral("no-default"), QStringLiteral("Store the root without making it the default.")});
-    p.addOption({QStringLiteral("from-anchor"),
-                 QStringLiteral("Start again from the anchor, ignoring what earlier updates from it trusted (by default the root chain "
-                                "continues from the latest trusted root and older metadata is refused as a rollback).")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("trusted-root update"),
-                       QStringLiteral("Verify a TUF repository copy as the TUF client workflow does (root chain from the anchor, "
-                                      "timestamp, snapshot, targets, expiry, the target's length and hashes) and store its "
-                                      "trusted_root.json with that provenance. The next update from the same anchor continues from the "
-                                      "root and versions this one trusted and refuses older metadata as a rollback (--from-anchor: "
-                                      "start again from the anchor). Exit 0 only when verified and stored."));
-        rc >= 0)
-        return rc;
+static int trustedRootUpdate(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return usage(QStringLiteral("unknown --format '%1' (expected text or json)").arg(format), QStringLiteral("trusted-root update"));
@@ -83,13 +62,7 @@ int trustedRootUpdate(const QStringList& args) {
     return kOk;
 }
 
-int trustedRootList(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("trusted-root list"), QStringLiteral("The stored trusted roots, the default marked, with their TUF provenance."));
-        rc >= 0)
-        return rc;
+static int trustedRootList(const QCommandLineParser& p) {
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -123,6 +96,41 @@ int trustedRootList(const QStringList& args) {
         out() << "no trusted root stored\n";
     out().flush();
     return kOk;
+}
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command trustedRootUpdateCommand() {
+    Command p(QStringLiteral("trusted-root update"), QStringLiteral("take trusted_root.json from a TUF repository copy, verified offline from a pinned root, and store it"),
+              QStringLiteral("Verify a TUF repository copy as the TUF client workflow does (root chain from the anchor, "
+                                      "timestamp, snapshot, targets, expiry, the target's length and hashes) and store its "
+                                      "trusted_root.json with that provenance. The next update from the same anchor continues from the "
+                                      "root and versions this one trusted and refuses older metadata as a rollback (--from-anchor: "
+                                      "start again from the anchor). Exit 0 only when verified and stored."));
+    addDb(p);
+    p.addOption({QStringLiteral("tuf"), QStringLiteral("The TUF repository copy (a folder with metadata/ and targets/)."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("anchor"),
+                 QStringLiteral("The root.json to start the root chain from (default: the Sigstore root v13 the app ships)."),
+                 QStringLiteral("ROOT_JSON")});
+    p.addOption({QStringLiteral("at"), QStringLiteral("Check expiry as of TIME (2026-08-22 or 2026-08-22T00:00:00Z) instead of now."),
+                 QStringLiteral("TIME")});
+    p.addOption({QStringLiteral("no-default"), QStringLiteral("Store the root without making it the default.")});
+    p.addOption({QStringLiteral("from-anchor"),
+                 QStringLiteral("Start again from the anchor, ignoring what earlier updates from it trusted (by default the root chain "
+                                "continues from the latest trusted root and older metadata is refused as a rollback).")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.require({QStringLiteral("tuf")});
+    p.handler = trustedRootUpdate;
+    return p;
+}
+
+Command trustedRootListCommand() {
+    Command p(QStringLiteral("trusted-root list"), QStringLiteral("the stored trusted roots, the default marked, with their TUF provenance"),
+              QStringLiteral("The stored trusted roots, the default marked, with their TUF provenance."));
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.handler = trustedRootList;
+    return p;
 }
 
 } // namespace pb::cli

@@ -2,7 +2,7 @@
 // flags, build the request, call the operation (ops::verify, ops::verifyBatch,
 // ops::importTrustedRoot: the Verify view calls the same ones), print.
 #include "cli/Commands.h"
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "db/Database.h"
 #include "ops/TrustedRoots.h"
@@ -53,25 +53,7 @@ int printBatch(const ops::VerifyBatchOutcome& o, bool asJson) {
 
 } // namespace
 
-int verifyVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("bundle"), QStringLiteral("Sigstore bundle (.sigstore.json, attestation.intoto.jsonl)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("artifact"), QStringLiteral("The signed artifact (or the statement's subject)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("digest"), QStringLiteral("The artifact's digest instead of the artifact: sha256:HEX."), QStringLiteral("DIGEST")});
-    addSignerOptions(p);
-    p.addOption({QStringLiteral("import-trusted-root"), QStringLiteral("Store FILE in the database as the default trusted root, then exit."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("batch"), QStringLiteral("Verify every case of a MANIFEST.tsv (cases/<case>/ beside it); one verdict per line."), QStringLiteral("MANIFEST")});
-    p.addOption({QStringLiteral("use-digest"), QStringLiteral("With --batch: verify against the manifest's artifact_digest, not the artifact file.")});
-    p.addOption({QStringLiteral("record"), QStringLiteral("Store the result in the database (as the app does).")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("ARTIFACT"), QStringLiteral("The artifact, as cosign takes it (same as --artifact)."), QStringLiteral("[ARTIFACT]"));
-    if (int rc = parse(p, args, QStringLiteral("verify"),
-                       QStringLiteral("Verify a Sigstore bundle offline, every step shown: transparency log, timestamps, "
-                                      "certificate chain at the signing time, SCT, signature, artifact, identity. Exit 0 only "
-                                      "when verified."));
-        rc >= 0)
-        return rc;
+static int verifyVerb(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return usage(QStringLiteral("unknown --format '%1' (expected text or json)").arg(format), QStringLiteral("verify"));
@@ -133,6 +115,28 @@ int verifyVerb(const QStringList& args) {
     if (!r.verified)
         err() << "proofbench: not verified: " << r.summary() << Qt::endl;
     return r.verified ? kOk : kFailed;
+}
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command verifyCommand() {
+    Command p(QStringLiteral("verify"), QStringLiteral("verify a Sigstore bundle offline (cosign's flags), or a MANIFEST.tsv with --batch"),
+              QStringLiteral("Verify a Sigstore bundle offline, every step shown: transparency log, timestamps, "
+                                      "certificate chain at the signing time, SCT, signature, artifact, identity. Exit 0 only "
+                                      "when verified."));
+    addDb(p);
+    p.addOption({QStringLiteral("bundle"), QStringLiteral("Sigstore bundle (.sigstore.json, attestation.intoto.jsonl)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("artifact"), QStringLiteral("The signed artifact (or the statement's subject)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("digest"), QStringLiteral("The artifact's digest instead of the artifact: sha256:HEX."), QStringLiteral("DIGEST")});
+    addSignerOptions(p);
+    p.addOption({QStringLiteral("import-trusted-root"), QStringLiteral("Store FILE in the database as the default trusted root, then exit."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("batch"), QStringLiteral("Verify every case of a MANIFEST.tsv (cases/<case>/ beside it); one verdict per line."), QStringLiteral("MANIFEST")});
+    p.addOption({QStringLiteral("use-digest"), QStringLiteral("With --batch: verify against the manifest's artifact_digest, not the artifact file.")});
+    p.addOption({QStringLiteral("record"), QStringLiteral("Store the result in the database (as the app does).")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("ARTIFACT"), QStringLiteral("The artifact, as cosign takes it (same as --artifact)."), QStringLiteral("[ARTIFACT]"));
+    p.handler = verifyVerb;
+    return p;
 }
 
 } // namespace pb::cli

@@ -1,6 +1,6 @@
 // OCI registry verbs (issue #11): `oci pull`, `evidence fetch`, `evidence push`, `bundle push`.
 // Each verb parses its flags, calls its operation (engine/ops) and prints the outcome.
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "core/Files.h"
 #include "evidence/Bundle.h"
@@ -25,18 +25,19 @@ namespace pb::cli {
 
 namespace {
 
-void addRegistryOptions(QCommandLineParser& p) {
-    p.addOption({QStringLiteral("plain-http"), QStringLiteral("Use plain HTTP for loopback registries (127.0.0.0/8, ::1, localhost).")});
-    p.addOption({QStringLiteral("plain-http-registry"),
-                 QStringLiteral("Use plain HTTP for this registry (host:port); may be repeated."), QStringLiteral("REGISTRY")});
-    p.addOption({QStringLiteral("ca-file"), QStringLiteral("Extra CA bundle (PEM) to trust for registries."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("insecure-tls"), QStringLiteral("Do not verify the registry's TLS certificate (not recommended).")});
-    p.addOption({QStringLiteral("docker-config"),
+void addRegistryOptions(Command& c) {
+    const QString family = QStringLiteral("registry flags");
+    c.addOption({QStringLiteral("plain-http"), QStringLiteral("Use plain HTTP for loopback registries (127.0.0.0/8, ::1, localhost).")}, family);
+    c.addOption({QStringLiteral("plain-http-registry"),
+                 QStringLiteral("Use plain HTTP for this registry (host:port); may be repeated."), QStringLiteral("REGISTRY")}, family);
+    c.addOption({QStringLiteral("ca-file"), QStringLiteral("Extra CA bundle (PEM) to trust for registries."), QStringLiteral("FILE")}, family);
+    c.addOption({QStringLiteral("insecure-tls"), QStringLiteral("Do not verify the registry's TLS certificate (not recommended).")}, family);
+    c.addOption({QStringLiteral("docker-config"),
                  QStringLiteral("docker config.json with registry credentials (default: $DOCKER_CONFIG/config.json or "
                                 "~/.docker/config.json)."),
-                 QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("chunk-size"), QStringLiteral("Upload blobs in chunks of this many bytes (default: one request)."),
-                 QStringLiteral("BYTES")});
+                 QStringLiteral("FILE")}, family);
+    c.addOption({QStringLiteral("chunk-size"), QStringLiteral("Upload blobs in chunks of this many bytes (default: one request)."),
+                 QStringLiteral("BYTES")}, family);
 }
 
 Result<oci::ClientOptions> registryOptions(const QCommandLineParser& p) {
@@ -66,20 +67,7 @@ Result<oci::Reference> referenceArg(const QString& text, const QString& flag) {
     return r;
 }
 
-int ociPull(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addRegistryOptions(p);
-    p.addOption({QStringLiteral("to"), QStringLiteral("OCI image layout directory to pull into (created when absent)."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("allow-unpinned-tag"), QStringLiteral("Accept a tag-only reference to an evidence artifact.")});
-    p.addOption({QStringLiteral("referrers"), QStringLiteral("Also pull every referrer (signatures) of the manifest.")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("REF"), QStringLiteral("registry/repository[:tag][@sha256:...]"));
-    if (int rc = parse(p, args, QStringLiteral("oci pull"),
-                       QStringLiteral("Pull a manifest (or index) and its blobs into an OCI image layout; digests and sizes are "
-                                      "verified while streaming."));
-        rc >= 0)
-        return rc;
+static int ociPull(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one reference"), QStringLiteral("oci pull"));
     if (!p.isSet(QStringLiteral("to")))
@@ -123,22 +111,7 @@ int ociPull(const QStringList& args) {
     return kOk;
 }
 
-int evidenceFetch(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addRegistryOptions(p);
-    p.addOption({QStringLiteral("cache"), QStringLiteral("Cache directory (default: %1).").arg(oci::Layout::defaultCacheDir()), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("allowlist"), QStringLiteral("Signer allowlist (for a directory; default: the tree's own)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json for keyless signatures."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) the attestations must be signed with."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("With --key: accept an attestation without a log entry.")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("POINTER_OR_DIR"), QStringLiteral("An evidence pointer file, or a recipes/evidence directory."));
-    if (int rc = parse(p, args, QStringLiteral("evidence fetch"),
-                       QStringLiteral("Pull the bundle every pointer pins (by digest) and its Sigstore referrer into the cache, "
-                                      "then check it offline. Exit 0 when every bundle is valid."));
-        rc >= 0)
-        return rc;
+static int evidenceFetch(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected one pointer file or directory"), QStringLiteral("evidence fetch"));
     const QString input = p.positionalArguments().constFirst();
@@ -197,27 +170,7 @@ int evidenceFetch(const QStringList& args) {
     return fetched->worst;
 }
 
-int evidencePush(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addRegistryOptions(p);
-    p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag."), QStringLiteral("REF")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Private key (PEM) to sign the bundle with before publishing."), QStringLiteral("KEY")});
-    addPassphraseEnv(p);
-    p.addOption({QStringLiteral("sign-incomplete"),
-                 QStringLiteral("With --key: sign even though some checks could not run or finish (it stays marked incomplete).")});
-    p.addOption({QStringLiteral("pointer-dir"),
-                 QStringLiteral("recipes/evidence directory the pointer goes to (default: the bundle directory's parent)."),
-                 QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("staging"), QStringLiteral("Keep the staged OCI layout here (default: in the cache)."), QStringLiteral("DIR")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("SUMMARY_BUNDLE_DIR"), QStringLiteral("A summary-bundle directory or its parent."));
-    if (int rc = parse(p, args, QStringLiteral("evidence push"),
-                       QStringLiteral("Publish an evidence bundle as AICR does (one tar+gzip layer, artifactType "
-                                      "application/vnd.nvidia.aicr.artifact, the Sigstore bundle as a referrer) and write the "
-                                      "pointer pinned to the manifest digest."));
-        rc >= 0)
-        return rc;
+static int evidencePush(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one bundle directory"), QStringLiteral("evidence push"));
     if (!p.isSet(QStringLiteral("to")))
@@ -265,17 +218,7 @@ int evidencePush(const QStringList& args) {
     return kOk;
 }
 
-int bundlePush(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addRegistryOptions(p);
-    p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag (oci:// accepted)."), QStringLiteral("REF")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A deployment bundle directory."));
-    if (int rc = parse(p, args, QStringLiteral("bundle push"),
-                       QStringLiteral("Publish a deployment bundle as one tar+gzip layer, as aicr bundle -o oci:// does."));
-        rc >= 0)
-        return rc;
+static int bundlePush(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one directory"), QStringLiteral("bundle push"));
     if (!p.isSet(QStringLiteral("to")))
@@ -306,23 +249,75 @@ int bundlePush(const QStringList& args) {
 
 } // namespace
 
-int ociVerbs(const QStringList& args) {
-    const QString verb = args.value(1);
-    const QString sub = args.value(2);
-    const QStringList rest = args.mid(2);
-    if (verb == QLatin1String("oci")) {
-        if (sub == QLatin1String("pull"))
-            return ociPull(rest);
-        out() << "Usage: proofbench oci pull REF --to LAYOUT_DIR [--format json] [--allow-unpinned-tag] [--referrers]\n";
-        return sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h") ? kOk : kUsage;
-    }
-    if (verb == QLatin1String("evidence") && sub == QLatin1String("fetch"))
-        return evidenceFetch(rest);
-    if (verb == QLatin1String("evidence") && sub == QLatin1String("push"))
-        return evidencePush(rest);
-    if (verb == QLatin1String("bundle") && sub == QLatin1String("push"))
-        return bundlePush(rest);
-    return usage(QStringLiteral("unknown verb '%1 %2'").arg(verb, sub), verb);
+// ---- declarations ------------------------------------------------------------------------------
+
+Command ociPullCommand() {
+    Command p(QStringLiteral("oci pull"), QStringLiteral("pull an artifact (by digest) and its blobs into an OCI image layout"),
+              QStringLiteral("Pull a manifest (or index) and its blobs into an OCI image layout; digests and sizes are "
+                                      "verified while streaming."));
+    addDb(p);
+    addRegistryOptions(p);
+    p.addOption({QStringLiteral("to"), QStringLiteral("OCI image layout directory to pull into (created when absent)."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("allow-unpinned-tag"), QStringLiteral("Accept a tag-only reference to an evidence artifact.")});
+    p.addOption({QStringLiteral("referrers"), QStringLiteral("Also pull every referrer (signatures) of the manifest.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("REF"), QStringLiteral("registry/repository[:tag][@sha256:...]"));
+    p.require({QStringLiteral("to")});
+    p.handler = ociPull;
+    return p;
+}
+
+Command evidenceFetchCommand() {
+    Command p(QStringLiteral("evidence fetch"), QStringLiteral("pull the bundles evidence pointers pin, with their signatures, and check them"),
+              QStringLiteral("Pull the bundle every pointer pins (by digest) and its Sigstore referrer into the cache, "
+                                      "then check it offline. Exit 0 when every bundle is valid."));
+    addDb(p);
+    addRegistryOptions(p);
+    p.addOption({QStringLiteral("cache"), QStringLiteral("Cache directory (default: %1).").arg(oci::Layout::defaultCacheDir()), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("allowlist"), QStringLiteral("Signer allowlist (for a directory; default: the tree's own)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json for keyless signatures."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) the attestations must be signed with."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("With --key: accept an attestation without a log entry.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("POINTER_OR_DIR"), QStringLiteral("An evidence pointer file, or a recipes/evidence directory."));
+    p.handler = evidenceFetch;
+    return p;
+}
+
+Command evidencePushCommand() {
+    Command p(QStringLiteral("evidence push"), QStringLiteral("publish an evidence bundle to a registry and write its pointer"),
+              QStringLiteral("Publish an evidence bundle as AICR does (one tar+gzip layer, artifactType "
+                                      "application/vnd.nvidia.aicr.artifact, the Sigstore bundle as a referrer) and write the "
+                                      "pointer pinned to the manifest digest."));
+    addDb(p);
+    addRegistryOptions(p);
+    p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag."), QStringLiteral("REF")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Private key (PEM) to sign the bundle with before publishing."), QStringLiteral("KEY")});
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("sign-incomplete"),
+                 QStringLiteral("With --key: sign even though some checks could not run or finish (it stays marked incomplete).")});
+    p.addOption({QStringLiteral("pointer-dir"),
+                 QStringLiteral("recipes/evidence directory the pointer goes to (default: the bundle directory's parent)."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("staging"), QStringLiteral("Keep the staged OCI layout here (default: in the cache)."), QStringLiteral("DIR")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("SUMMARY_BUNDLE_DIR"), QStringLiteral("A summary-bundle directory or its parent."));
+    p.require({QStringLiteral("to")});
+    p.handler = evidencePush;
+    return p;
+}
+
+Command bundlePushCommand() {
+    Command p(QStringLiteral("bundle push"), QStringLiteral("publish a deployment bundle to a registry"),
+              QStringLiteral("Publish a deployment bundle as one tar+gzip layer, as aicr bundle -o oci:// does."));
+    addDb(p);
+    addRegistryOptions(p);
+    p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag (oci:// accepted)."), QStringLiteral("REF")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A deployment bundle directory."));
+    p.require({QStringLiteral("to")});
+    p.handler = bundlePush;
+    return p;
 }
 
 } // namespace pb::cli

@@ -2,7 +2,7 @@
 // did (engine/receipts/Ledger.h) and ConfigHub's external records (engine/receipts/Records.h).
 // The actions (verify, export, records import and check) are operations (engine/ops); these verbs
 // parse, call and print.
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "core/Files.h"
 #include "receipts/Canonical.h"
@@ -49,18 +49,7 @@ QString receiptText(const Receipt& r) {
     return s;
 }
 
-int receiptsList(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("kind"), QStringLiteral("Only this kind (or a prefix ending in '.', e.g. evidence.)."), QStringLiteral("KIND")});
-    p.addOption({QStringLiteral("result"), QStringLiteral("Only this result: ok, failed or partial."), QStringLiteral("RESULT")});
-    p.addOption({QStringLiteral("since"), QStringLiteral("Only receipts at or after this UTC time (ISO 8601)."), QStringLiteral("TIME")});
-    p.addOption({QStringLiteral("until"), QStringLiteral("Only receipts at or before this UTC time (ISO 8601)."), QStringLiteral("TIME")});
-    p.addOption({QStringLiteral("limit"), QStringLiteral("Only the newest N."), QStringLiteral("N")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("receipts list"), QStringLiteral("List the receipts in the ledger, oldest first."));
-        rc >= 0)
-        return rc;
+static int receiptsList(const QCommandLineParser& p) {
     ListFilter f;
     f.kind = p.value(QStringLiteral("kind"));
     if (p.isSet(QStringLiteral("result"))) {
@@ -98,14 +87,7 @@ int receiptsList(const QStringList& args) {
     return kOk;
 }
 
-int receiptsShow(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("N"), QStringLiteral("The receipt's sequence number."));
-    if (int rc = parse(p, args, QStringLiteral("receipts show"), QStringLiteral("Show one receipt: parameters, inputs and outputs with digests."));
-        rc >= 0)
-        return rc;
+static int receiptsShow(const QCommandLineParser& p) {
     bool ok = false;
     const qint64 seq = p.positionalArguments().value(0).toLongLong(&ok);
     if (p.positionalArguments().size() != 1 || !ok)
@@ -124,15 +106,7 @@ int receiptsShow(const QStringList& args) {
     return kOk;
 }
 
-int receiptsVerify(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("receipts verify"),
-                       QStringLiteral("Recompute the receipts chain and name the first receipt that breaks it (edited, deleted, inserted or "
-                                      "reordered). Exit 0 only when the chain is intact."));
-        rc >= 0)
-        return rc;
+static int receiptsVerify(const QCommandLineParser& p) {
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -150,22 +124,7 @@ int receiptsVerify(const QStringList& args) {
     return check->ok ? kOk : kFailed;
 }
 
-int receiptsExport(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    addPassphraseEnv(p);
-    addFormat(p, QStringLiteral("json"), QStringLiteral("json"));
-    p.addOption({QStringLiteral("out"), QStringLiteral("Write the export to FILE (default: standard output)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Also sign the chain head with this encrypted private key."), QStringLiteral("KEY")});
-    p.addOption({QStringLiteral("head"), QStringLiteral("With --key: where to write the head statement (default: OUT.head.json)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("head-bundle"),
-                 QStringLiteral("With --key: where to write the Sigstore bundle over the head statement (default: OUT.head.sigstore.json)."),
-                 QStringLiteral("FILE")});
-    if (int rc = parse(p, args, QStringLiteral("receipts export"),
-                       QStringLiteral("Export every receipt and the chain head as JSON. With --key the head statement is signed (a "
-                                      "sign-blob bundle); check it with: proofbench verify --key KEY.pub --bundle HEAD_BUNDLE HEAD."));
-        rc >= 0)
-        return rc;
+static int receiptsExport(const QCommandLineParser& p) {
     if (p.value(QStringLiteral("format")) != QLatin1String("json"))
         return usage(QStringLiteral("--format json is the only export format"), QStringLiteral("receipts export"));
     const QString outPath = p.value(QStringLiteral("out"));
@@ -207,20 +166,8 @@ int receiptsExport(const QStringList& args) {
 
 // ---- records ----------------------------------------------------------------------------------
 
-int recordsCheck(const QStringList& args, bool stagesOnly) {
-    QCommandLineParser p;
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A directory of ConfigHub records (an entry, or a tree of them)."));
+int recordsCheckOrStages(const QCommandLineParser& p, bool stagesOnly) {
     const QString verb = stagesOnly ? QStringLiteral("records stages") : QStringLiteral("records check");
-    if (int rc = parse(p, args, verb,
-                       stagesOnly ? QStringLiteral("The stage table of each recipe entry: stage, result (complete, partial, not run) and "
-                                                   "the record behind it.")
-                                  : QStringLiteral("Parse every ConfigHub record below DIR and run the offline checks: the digest index's "
-                                                   "platform digest recomputed from its payloads, checksums.txt files, digests shared with "
-                                                   "the generation receipt. Exit 0 only when nothing fails."));
-        rc >= 0)
-        return rc;
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give one directory"), verb);
     std::unique_ptr<db::Database> db;
@@ -270,16 +217,19 @@ int recordsCheck(const QStringList& args, bool stagesOnly) {
     return report->ok() ? kOk : kFailed;
 }
 
-int recordsImport(const QStringList& args) {
-    QCommandLineParser p;
+int recordsCheck(const QCommandLineParser& p) { return recordsCheckOrStages(p, false); }
+int recordsStages(const QCommandLineParser& p) { return recordsCheckOrStages(p, true); }
+
+// check and stages read the same directory the same way.
+Command recordsCommand(const QString& name, const QString& summary, const QString& description) {
+    Command p(name, summary, description);
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A directory of ConfigHub records."));
-    if (int rc = parse(p, args, QStringLiteral("records import"),
-                       QStringLiteral("Store every ConfigHub record below DIR in the database, in one transaction; a file that does "
-                                      "not parse refuses the whole import. Importing the same files again changes nothing."));
-        rc >= 0)
-        return rc;
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A directory of ConfigHub records (an entry, or a tree of them)."));
+    return p;
+}
+
+static int recordsImport(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give one directory"), QStringLiteral("records import"));
     auto db = openDb(p);
@@ -303,43 +253,87 @@ int recordsImport(const QStringList& args) {
 
 } // namespace
 
-int receiptsVerbs(const QStringList& args) {
-    const QString verb = args.value(1), sub = args.value(2);
-    QStringList rest = args;
-    rest.remove(1, 2);
-    if (verb == QLatin1String("receipts")) {
-        if (sub == QLatin1String("list"))
-            return receiptsList(rest);
-        if (sub == QLatin1String("show"))
-            return receiptsShow(rest);
-        if (sub == QLatin1String("verify"))
-            return receiptsVerify(rest);
-        if (sub == QLatin1String("export"))
-            return receiptsExport(rest);
-        if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
-            out() << "Usage: proofbench receipts <list|show|export|verify> ...\n\n"
-                     "  list [--kind K] [--result R] [--since T] [--until T] [--limit N]   the ledger, oldest first\n"
-                     "  show N                                    one receipt with its inputs and outputs\n"
-                     "  export [--out FILE] [--key KEY]           all receipts and the head (signed with --key)\n"
-                     "  verify                                    recompute the chain; name the first receipt that breaks\n";
-            return sub.isEmpty() ? kUsage : kOk;
-        }
-        return usage(QStringLiteral("unknown receipts command '%1'").arg(sub), QStringLiteral("receipts"));
-    }
-    if (sub == QLatin1String("import"))
-        return recordsImport(rest);
-    if (sub == QLatin1String("check"))
-        return recordsCheck(rest, false);
-    if (sub == QLatin1String("stages"))
-        return recordsCheck(rest, true);
-    if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
-        out() << "Usage: proofbench records <import|check|stages> DIR ...\n\n"
-                 "  import DIR                 store ConfigHub records in the database (transactional, idempotent)\n"
-                 "  check DIR [--format json]  each record's kind and fields, and every offline check with its digests\n"
-                 "  stages DIR                 the stage table of each recipe entry\n";
-        return sub.isEmpty() ? kUsage : kOk;
-    }
-    return usage(QStringLiteral("unknown records command '%1'").arg(sub), QStringLiteral("records"));
+// ---- declarations ------------------------------------------------------------------------------
+
+Command receiptsListCommand() {
+    Command p(QStringLiteral("receipts list"), QStringLiteral("the receipts ledger, oldest first: what was done, on which inputs, with what result"),
+              QStringLiteral("List the receipts in the ledger, oldest first."));
+    addDb(p);
+    p.addOption({QStringLiteral("kind"), QStringLiteral("Only this kind (or a prefix ending in '.', e.g. evidence.)."), QStringLiteral("KIND")});
+    p.addOption({QStringLiteral("result"), QStringLiteral("Only this result: ok, failed or partial."), QStringLiteral("RESULT")});
+    p.addOption({QStringLiteral("since"), QStringLiteral("Only receipts at or after this UTC time (ISO 8601)."), QStringLiteral("TIME")});
+    p.addOption({QStringLiteral("until"), QStringLiteral("Only receipts at or before this UTC time (ISO 8601)."), QStringLiteral("TIME")});
+    p.addOption({QStringLiteral("limit"), QStringLiteral("Only the newest N."), QStringLiteral("N")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.handler = receiptsList;
+    return p;
+}
+
+Command receiptsShowCommand() {
+    Command p(QStringLiteral("receipts show"), QStringLiteral("one receipt with its inputs and outputs"),
+              QStringLiteral("Show one receipt: parameters, inputs and outputs with digests."));
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("N"), QStringLiteral("The receipt's sequence number."));
+    p.handler = receiptsShow;
+    return p;
+}
+
+Command receiptsVerifyCommand() {
+    Command p(QStringLiteral("receipts verify"), QStringLiteral("recompute the receipts chain; name the first receipt that breaks it"),
+              QStringLiteral("Recompute the receipts chain and name the first receipt that breaks it (edited, deleted, inserted or "
+                                      "reordered). Exit 0 only when the chain is intact."));
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.handler = receiptsVerify;
+    return p;
+}
+
+Command receiptsExportCommand() {
+    Command p(QStringLiteral("receipts export"), QStringLiteral("all receipts and the chain head (signed with --key)"),
+              QStringLiteral("Export every receipt and the chain head as JSON. With --key the head statement is signed (a "
+                                      "sign-blob bundle); check it with: proofbench verify --key KEY.pub --bundle HEAD_BUNDLE HEAD."));
+    addDb(p);
+    addPassphraseEnv(p);
+    addFormat(p, QStringLiteral("json"), QStringLiteral("json"));
+    p.addOption({QStringLiteral("out"), QStringLiteral("Write the export to FILE (default: standard output)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Also sign the chain head with this encrypted private key."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("head"), QStringLiteral("With --key: where to write the head statement (default: OUT.head.json)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("head-bundle"),
+                 QStringLiteral("With --key: where to write the Sigstore bundle over the head statement (default: OUT.head.sigstore.json)."),
+                 QStringLiteral("FILE")});
+    p.handler = receiptsExport;
+    return p;
+}
+
+Command recordsImportCommand() {
+    Command p(QStringLiteral("records import"), QStringLiteral("store ConfigHub records in the database (transactional, idempotent)"),
+              QStringLiteral("Store every ConfigHub record below DIR in the database, in one transaction; a file that does "
+                                      "not parse refuses the whole import. Importing the same files again changes nothing."));
+    addDb(p);
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A directory of ConfigHub records."));
+    p.handler = recordsImport;
+    return p;
+}
+
+Command recordsCheckCommand() {
+    Command p = recordsCommand(QStringLiteral("records check"),
+                               QStringLiteral("check ConfigHub records offline: each record's fields, checks and digests"),
+                               QStringLiteral("Parse every ConfigHub record below DIR and run the offline checks: the digest index's "
+                                              "platform digest recomputed from its payloads, checksums.txt files, digests shared with "
+                                              "the generation receipt. Exit 0 only when nothing fails."));
+    p.handler = recordsCheck;
+    return p;
+}
+
+Command recordsStagesCommand() {
+    Command p = recordsCommand(QStringLiteral("records stages"),
+                               QStringLiteral("the stage table of each recipe entry of ConfigHub records"),
+                               QStringLiteral("The stage table of each recipe entry: stage, result (complete, partial, not run) and "
+                                              "the record behind it."));
+    p.handler = recordsStages;
+    return p;
 }
 
 } // namespace pb::cli

@@ -1,6 +1,6 @@
 // `proofbench validate`, `runs` and `perf import`: validation on a cluster through a kubeconfig,
 // the runs stored in the database, and results people already have turned into runs.
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "store/CatalogStore.h"
 #include "ops/PerfImport.h"
@@ -160,38 +160,7 @@ void printRunText(const RunResult& r) {
     out().flush();
 }
 
-int validateVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("kubeconfig"), QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("context"), QStringLiteral("kubeconfig context (default: its current-context)."), QStringLiteral("C")});
-    p.addOption({{QStringLiteral("n"), QStringLiteral("namespace")}, QStringLiteral("Namespace for the validation Jobs (default aicr-validation)."),
-                 QStringLiteral("NS"), QStringLiteral("aicr-validation")});
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve the recipe from a catalog directory."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve the recipe from an imported catalog version."), QStringLiteral("LABEL")});
-    addCriteriaOptions(p);
-    p.addOption({QStringLiteral("recipe"), QStringLiteral("A RecipeResult file to validate instead of criteria."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("phase"), QStringLiteral("deployment, conformance, performance or all (repeatable; default all)."), QStringLiteral("PHASE")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Sign the evidence bundle with this private key."), QStringLiteral("KEY")});
-    addPassphraseEnv(p);
-    p.addOption({QStringLiteral("out"), QStringLiteral("Directory for the evidence summary bundle and pointer."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("image-registry"), QStringLiteral("Replace the validator images' registry (AICR_VALIDATOR_IMAGE_REGISTRY)."),
-                 QStringLiteral("REGISTRY")});
-    p.addOption({QStringLiteral("no-cleanup"), QStringLiteral("Keep the Jobs, ConfigMaps and RBAC after the run.")});
-    p.addOption({QStringLiteral("sign-incomplete"),
-                 QStringLiteral("With --key: sign even a run a cluster fault left incomplete (the statement and pointer say so).")});
-    p.addOption({QStringLiteral("pending-limit"),
-                 QStringLiteral("Seconds a check's pod may stay Pending, Unschedulable or in image pull before the check is 'other' "
-                                "(default 600, 120, 60)."),
-                 QStringLiteral("SEC")});
-    p.addOption({QStringLiteral("retry-limit"),
-                 QStringLiteral("Seconds to retry an API that does not answer, and the cleanup, before giving up (default 60)."),
-                 QStringLiteral("SEC")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("validate"),
-                       QStringLiteral("Run a recipe's validation phases on a cluster, as aicr validate does, and write the evidence."));
-        rc >= 0)
-        return rc;
+static int validateVerb(const QCommandLineParser& p) {
     const QString verb = QStringLiteral("validate");
     if (!p.isSet(QStringLiteral("out")))
         return usage(QStringLiteral("--out DIR is required"), verb);
@@ -315,221 +284,164 @@ int validateVerb(const QStringList& args) {
     return o.exitCode();
 }
 
-int runsVerb(const QStringList& args) {
-    const QString sub = args.value(2);
-    QStringList rest = args;
-    rest.remove(1, std::min<qsizetype>(2, rest.size() - 1));
-    if (sub == QLatin1String("list")) {
-        QCommandLineParser p;
-        addDb(p);
-        p.addOption({QStringLiteral("coordinate"), QStringLiteral("Only runs of this recipe coordinate."), QStringLiteral("NAME")});
-        addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-        if (int rc = parse(p, rest, QStringLiteral("runs list"), QStringLiteral("List validation runs and imported results, newest first.")); rc >= 0)
-            return rc;
-        Result<std::unique_ptr<Database>> db = openDb(p);
-        if (!db)
-            return fail(db.error());
-        Result<std::vector<RunSummary>> list = RunStore(**db).list(p.value(QStringLiteral("coordinate")));
-        if (!list)
-            return fail(list.error());
-        if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-            QJsonArray a;
-            for (const RunSummary& s : *list)
-                a.append(QJsonObject{{QStringLiteral("id"), s.id},
-                                     {QStringLiteral("runId"), s.runUid},
-                                     {QStringLiteral("source"), s.source},
-                                     {QStringLiteral("state"), s.state},
-                                     {QStringLiteral("reason"), s.reason},
-                                     {QStringLiteral("recipe"), s.recipeName},
-                                     {QStringLiteral("coordinate"), s.coordinate},
-                                     {QStringLiteral("context"), s.context},
-                                     {QStringLiteral("started"), s.startedAt.toString(Qt::ISODate)},
-                                     {QStringLiteral("checks"), s.checks},
-                                     {QStringLiteral("passed"), s.passed},
-                                     {QStringLiteral("failed"), s.failed},
-                                     {QStringLiteral("skipped"), s.skipped},
-                                     {QStringLiteral("other"), s.other},
-                                     {QStringLiteral("leftovers"), s.leftovers}});
-            printJson(a);
-            return kOk;
-        }
-        out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("ID"), -5).arg(QStringLiteral("STARTED"), -20)
-                     .arg(QStringLiteral("STATE"), -17).arg(QStringLiteral("CHECKS"), -14).arg(QStringLiteral("SOURCE"), -8).arg(QStringLiteral("COORDINATE"));
+static int runsList(const QCommandLineParser& p) {
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    Result<std::vector<RunSummary>> list = RunStore(**db).list(p.value(QStringLiteral("coordinate")));
+    if (!list)
+        return fail(list.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray a;
         for (const RunSummary& s : *list)
-            out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
-                         .arg(s.id, -5)
-                         .arg(s.startedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), -20)
-                         .arg(s.state, -17)
-                         .arg(QStringLiteral("%1/%2 passed").arg(s.passed).arg(s.checks), -14)
-                         .arg(s.source, -8)
-                         .arg(s.coordinate);
-        out().flush();
+            a.append(QJsonObject{{QStringLiteral("id"), s.id},
+                                 {QStringLiteral("runId"), s.runUid},
+                                 {QStringLiteral("source"), s.source},
+                                 {QStringLiteral("state"), s.state},
+                                 {QStringLiteral("reason"), s.reason},
+                                 {QStringLiteral("recipe"), s.recipeName},
+                                 {QStringLiteral("coordinate"), s.coordinate},
+                                 {QStringLiteral("context"), s.context},
+                                 {QStringLiteral("started"), s.startedAt.toString(Qt::ISODate)},
+                                 {QStringLiteral("checks"), s.checks},
+                                 {QStringLiteral("passed"), s.passed},
+                                 {QStringLiteral("failed"), s.failed},
+                                 {QStringLiteral("skipped"), s.skipped},
+                                 {QStringLiteral("other"), s.other},
+                                 {QStringLiteral("leftovers"), s.leftovers}});
+        printJson(a);
         return kOk;
     }
-    if (sub == QLatin1String("show")) {
-        QCommandLineParser p;
-        addDb(p);
-        p.addOption({QStringLiteral("log"), QStringLiteral("Print this check's full log instead.") , QStringLiteral("CHECK")});
-        addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-        if (int rc = parse(p, rest, QStringLiteral("runs show"), QStringLiteral("Show one run: its checks, metrics and reason.")); rc >= 0)
-            return rc;
-        bool ok = false;
-        const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
-        if (!ok)
-            return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"), QStringLiteral("runs show"));
-        Result<std::unique_ptr<Database>> db = openDb(p);
-        if (!db)
-            return fail(db.error());
-        Result<StoredRun> run = RunStore(**db).load(id);
-        if (!run)
-            return fail(run.error());
-        if (p.isSet(QStringLiteral("log"))) {
-            const CheckRun* c = run->result.check(p.value(QStringLiteral("log")));
-            if (!c)
-                return fail(makeError(QStringLiteral("run %1 has no check '%2'").arg(id).arg(p.value(QStringLiteral("log")))));
-            out().flush();
-            std::fwrite(c->log.constData(), 1, size_t(c->log.size()), stdout);
-            return kOk;
-        }
-        if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-            QJsonObject o = runToJson(run->result);
-            o.insert(QStringLiteral("id"), id);
-            o.insert(QStringLiteral("source"), run->summary.source);
-            o.insert(QStringLiteral("recipe"), run->summary.recipeName);
-            o.insert(QStringLiteral("coordinate"), run->summary.coordinate);
-            o.insert(QStringLiteral("context"), run->summary.context);
-            o.insert(QStringLiteral("server"), run->summary.server);
-            o.insert(QStringLiteral("evidence"), run->summary.evidenceDir);
-            o.insert(QStringLiteral("state"), run->summary.state);
-            printJson(o);
-            return kOk;
-        }
-        out() << "run " << id << " (" << run->summary.source << ", " << run->summary.coordinate << ", "
-              << run->summary.startedAt.toString(Qt::ISODate) << ")\n";
-        if (!run->summary.context.isEmpty())
-            out() << "cluster: " << run->summary.context << " " << run->summary.server << '\n';
-        printRunText(run->result);
-        return kOk;
-    }
-    if (sub == QLatin1String("leftovers")) {
-        QCommandLineParser p;
-        addDb(p);
-        p.addOption({QStringLiteral("all"), QStringLiteral("Also list what 'runs cleanup' already deleted.")});
-        addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-        if (int rc = parse(p, rest, QStringLiteral("runs leftovers"),
-                           QStringLiteral("List what validation runs could not delete from the cluster (optionally of one RUN).")); rc >= 0)
-            return rc;
-        qint64 id = 0;
-        if (!p.positionalArguments().isEmpty()) {
-            bool ok = false;
-            id = p.positionalArguments().front().toLongLong(&ok);
-            if (!ok || id <= 0)
-                return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"), QStringLiteral("runs leftovers"));
-        }
-        Result<std::unique_ptr<Database>> db = openDb(p);
-        if (!db)
-            return fail(db.error());
-        Result<std::vector<RunLeftover>> left = RunStore(**db).leftovers(id, p.isSet(QStringLiteral("all")));
-        if (!left)
-            return fail(left.error());
-        if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-            QJsonArray a;
-            for (const RunLeftover& l : *left) {
-                QJsonObject o{{QStringLiteral("run"), l.runId},          {QStringLiteral("runId"), l.runUid},
-                              {QStringLiteral("context"), l.context},    {QStringLiteral("server"), l.server},
-                              {QStringLiteral("path"), l.path},          {QStringLiteral("error"), l.error},
-                              {QStringLiteral("recorded"), l.recordedAt.toString(Qt::ISODate)}};
-                if (l.removedAt)
-                    o.insert(QStringLiteral("removed"), l.removedAt->toString(Qt::ISODate));
-                a.append(o);
-            }
-            printJson(a);
-            return kOk;
-        }
-        if (left->empty()) {
-            out() << "no leftovers: every run's objects were deleted\n";
-            return kOk;
-        }
-        for (const RunLeftover& l : *left)
-            out() << "run " << l.runId << " (" << l.runUid << ", " << l.context << ")  " << l.path
-                  << (l.removedAt ? QStringLiteral("  removed %1").arg(l.removedAt->toString(Qt::ISODate))
-                                  : l.error.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(l.error))
-                  << '\n';
-        out().flush();
-        return kOk;
-    }
-    if (sub == QLatin1String("cleanup")) {
-        QCommandLineParser p;
-        addDb(p);
-        p.addOption({QStringLiteral("kubeconfig"), QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("FILE")});
-        p.addOption({QStringLiteral("context"), QStringLiteral("kubeconfig context (default: the run's)."), QStringLiteral("C")});
-        p.addOption({QStringLiteral("retry-limit"), QStringLiteral("Seconds to keep retrying (default 60)."), QStringLiteral("SEC"), QStringLiteral("60")});
-        if (int rc = parse(p, rest, QStringLiteral("runs cleanup"),
-                           QStringLiteral("Delete what a validation run left on the cluster (see 'proofbench runs leftovers').")); rc >= 0)
-            return rc;
-        bool ok = false;
-        const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
-        if (!ok || id <= 0)
-            return usage(QStringLiteral("give the run's id (see 'proofbench runs leftovers')"), QStringLiteral("runs cleanup"));
-        bool limitOk = false;
-        const int limit = p.value(QStringLiteral("retry-limit")).toInt(&limitOk);
-        if (!limitOk || limit <= 0 || limit > 86400)
-            return usage(QStringLiteral("--retry-limit must be a number of seconds from 1 to 86400"), QStringLiteral("runs cleanup"));
-        Result<std::unique_ptr<Database>> db = openDb(p);
-        if (!db)
-            return fail(db.error());
-        ops::CleanupRunRequest req;
-        req.runRow = id;
-        if (p.isSet(QStringLiteral("kubeconfig")))
-            req.kubeconfigs = {p.value(QStringLiteral("kubeconfig"))};
-        req.context = p.value(QStringLiteral("context"));
-        req.retryLimitSec = limit;
-        g_interrupted = false;
-        auto previous = std::signal(SIGINT, onInterrupt);
-        Result<ops::CleanupRunOutcome> done = ops::cleanupRun(ops::Context(**db, {}, &g_interrupted), req);
-        std::signal(SIGINT, previous);
-        if (!done)
-            return fail(done.error());
-        for (const QString& path : done->removed)
-            out() << "deleted  " << path << '\n';
-        for (const RunResult::Leftover& l : done->still)
-            out() << "LEFT     " << l.path << "  (" << l.error << ")\n";
-        if (done->removed.isEmpty() && done->still.empty())
-            out() << "run " << id << " left nothing on the cluster\n";
-        out().flush();
-        return done->still.empty() ? kOk : kFailed;
-    }
-    out() << "Usage: proofbench runs <list|show|leftovers|cleanup> ...\n\n"
-             "  list [--coordinate NAME]          validation runs and imported results, newest first\n"
-             "  show ID [--log CHECK]             one run's checks, metrics and reason (or a check's log)\n"
-             "  leftovers [ID] [--all]            what runs could not delete from the cluster\n"
-             "  cleanup ID [--context C]          delete what run ID left on the cluster\n";
-    return sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h") ? (sub.isEmpty() ? kUsage : kOk)
-                                                                                         : usage(QStringLiteral("unknown runs command '%1'").arg(sub), QStringLiteral("runs"));
+    out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("ID"), -5).arg(QStringLiteral("STARTED"), -20)
+                 .arg(QStringLiteral("STATE"), -17).arg(QStringLiteral("CHECKS"), -14).arg(QStringLiteral("SOURCE"), -8).arg(QStringLiteral("COORDINATE"));
+    for (const RunSummary& s : *list)
+        out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+                     .arg(s.id, -5)
+                     .arg(s.startedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), -20)
+                     .arg(s.state, -17)
+                     .arg(QStringLiteral("%1/%2 passed").arg(s.passed).arg(s.checks), -14)
+                     .arg(s.source, -8)
+                     .arg(s.coordinate);
+    out().flush();
+    return kOk;
 }
 
-int perfImport(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("kind"), QStringLiteral("nccl, aiperf, genai-perf or inference-perf."), QStringLiteral("KIND")});
-    p.addOption({QStringLiteral("coordinate"), QStringLiteral("The recipe coordinate the run belongs to (history groups by it)."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("check"), QStringLiteral("Check name to score as (default nccl-all-reduce-bw, or inference-perf)."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("constraint"), QStringLiteral("A threshold, as a recipe writes it (repeatable), e.g. nccl-all-reduce-bw='>= 300'."),
-                 QStringLiteral("NAME=VALUE")});
-    p.addOption({QStringLiteral("recipe"), QStringLiteral("Take the thresholds from this RecipeResult file."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Take the thresholds from the recipe these criteria resolve to in a catalog directory."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("version"), QStringLiteral("... or in an imported catalog version."), QStringLiteral("LABEL")});
-    addCriteriaOptions(p);
-    p.addOption({QStringLiteral("no-store"), QStringLiteral("Only print the scored figures; do not keep the run.")});
-    p.addOption({QStringLiteral("at"),
-                 QStringLiteral("When the measurement was made (ISO 8601, e.g. 2026-11-30T14:00:00Z); default: the time the report "
-                                "records, else unknown (never the file's modification time)."),
-                 QStringLiteral("TIME")});
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    if (int rc = parse(p, args, QStringLiteral("perf import"),
-                       QStringLiteral("Parse and score an nccl-tests log or an inference benchmark report, and keep it as a run."));
-        rc >= 0)
-        return rc;
+static int runsShow(const QCommandLineParser& p) {
+    bool ok = false;
+    const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
+    if (!ok)
+        return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"), QStringLiteral("runs show"));
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    Result<StoredRun> run = RunStore(**db).load(id);
+    if (!run)
+        return fail(run.error());
+    if (p.isSet(QStringLiteral("log"))) {
+        const CheckRun* c = run->result.check(p.value(QStringLiteral("log")));
+        if (!c)
+            return fail(makeError(QStringLiteral("run %1 has no check '%2'").arg(id).arg(p.value(QStringLiteral("log")))));
+        out().flush();
+        std::fwrite(c->log.constData(), 1, size_t(c->log.size()), stdout);
+        return kOk;
+    }
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonObject o = runToJson(run->result);
+        o.insert(QStringLiteral("id"), id);
+        o.insert(QStringLiteral("source"), run->summary.source);
+        o.insert(QStringLiteral("recipe"), run->summary.recipeName);
+        o.insert(QStringLiteral("coordinate"), run->summary.coordinate);
+        o.insert(QStringLiteral("context"), run->summary.context);
+        o.insert(QStringLiteral("server"), run->summary.server);
+        o.insert(QStringLiteral("evidence"), run->summary.evidenceDir);
+        o.insert(QStringLiteral("state"), run->summary.state);
+        printJson(o);
+        return kOk;
+    }
+    out() << "run " << id << " (" << run->summary.source << ", " << run->summary.coordinate << ", "
+          << run->summary.startedAt.toString(Qt::ISODate) << ")\n";
+    if (!run->summary.context.isEmpty())
+        out() << "cluster: " << run->summary.context << " " << run->summary.server << '\n';
+    printRunText(run->result);
+    return kOk;
+}
+
+static int runsLeftovers(const QCommandLineParser& p) {
+    qint64 id = 0;
+    if (!p.positionalArguments().isEmpty()) {
+        bool ok = false;
+        id = p.positionalArguments().front().toLongLong(&ok);
+        if (!ok || id <= 0)
+            return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"), QStringLiteral("runs leftovers"));
+    }
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    Result<std::vector<RunLeftover>> left = RunStore(**db).leftovers(id, p.isSet(QStringLiteral("all")));
+    if (!left)
+        return fail(left.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray a;
+        for (const RunLeftover& l : *left) {
+            QJsonObject o{{QStringLiteral("run"), l.runId},          {QStringLiteral("runId"), l.runUid},
+                          {QStringLiteral("context"), l.context},    {QStringLiteral("server"), l.server},
+                          {QStringLiteral("path"), l.path},          {QStringLiteral("error"), l.error},
+                          {QStringLiteral("recorded"), l.recordedAt.toString(Qt::ISODate)}};
+            if (l.removedAt)
+                o.insert(QStringLiteral("removed"), l.removedAt->toString(Qt::ISODate));
+            a.append(o);
+        }
+        printJson(a);
+        return kOk;
+    }
+    if (left->empty()) {
+        out() << "no leftovers: every run's objects were deleted\n";
+        return kOk;
+    }
+    for (const RunLeftover& l : *left)
+        out() << "run " << l.runId << " (" << l.runUid << ", " << l.context << ")  " << l.path
+              << (l.removedAt ? QStringLiteral("  removed %1").arg(l.removedAt->toString(Qt::ISODate))
+                              : l.error.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(l.error))
+              << '\n';
+    out().flush();
+    return kOk;
+}
+
+static int runsCleanup(const QCommandLineParser& p) {
+    bool ok = false;
+    const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
+    if (!ok || id <= 0)
+        return usage(QStringLiteral("give the run's id (see 'proofbench runs leftovers')"), QStringLiteral("runs cleanup"));
+    bool limitOk = false;
+    const int limit = p.value(QStringLiteral("retry-limit")).toInt(&limitOk);
+    if (!limitOk || limit <= 0 || limit > 86400)
+        return usage(QStringLiteral("--retry-limit must be a number of seconds from 1 to 86400"), QStringLiteral("runs cleanup"));
+    Result<std::unique_ptr<Database>> db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    ops::CleanupRunRequest req;
+    req.runRow = id;
+    if (p.isSet(QStringLiteral("kubeconfig")))
+        req.kubeconfigs = {p.value(QStringLiteral("kubeconfig"))};
+    req.context = p.value(QStringLiteral("context"));
+    req.retryLimitSec = limit;
+    g_interrupted = false;
+    auto previous = std::signal(SIGINT, onInterrupt);
+    Result<ops::CleanupRunOutcome> done = ops::cleanupRun(ops::Context(**db, {}, &g_interrupted), req);
+    std::signal(SIGINT, previous);
+    if (!done)
+        return fail(done.error());
+    for (const QString& path : done->removed)
+        out() << "deleted  " << path << '\n';
+    for (const RunResult::Leftover& l : done->still)
+        out() << "LEFT     " << l.path << "  (" << l.error << ")\n";
+    if (done->removed.isEmpty() && done->still.empty())
+        out() << "run " << id << " left nothing on the cluster\n";
+    out().flush();
+    return done->still.empty() ? kOk : kFailed;
+}
+
+static int perfImport(const QCommandLineParser& p) {
     const QString verb = QStringLiteral("perf import");
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give exactly one FILE"), verb);
@@ -638,25 +550,108 @@ int perfImport(const QStringList& args) {
 
 } // namespace
 
-int validationVerbs(const QStringList& args) {
-    const QString verb = args.value(1);
-    if (verb == QLatin1String("validate")) {
-        QStringList rest = args;
-        rest.removeAt(1);
-        return validateVerb(rest);
-    }
-    if (verb == QLatin1String("runs"))
-        return runsVerb(args);
-    // perf
-    if (args.value(2) == QLatin1String("import")) {
-        QStringList rest = args;
-        rest.remove(1, 2);
-        return perfImport(rest);
-    }
-    out() << "Usage: proofbench perf import FILE --kind nccl|aiperf|genai-perf|inference-perf [--coordinate NAME]\n"
-             "       [--constraint NAME=VALUE | --recipe FILE | --catalog DIR/--version LABEL + criteria] [--format json]\n";
-    const QString sub = args.value(2);
-    return sub == QLatin1String("--help") || sub == QLatin1String("-h") ? kOk : kUsage;
+// ---- declarations ------------------------------------------------------------------------------
+
+Command validateCommand() {
+    Command p(QStringLiteral("validate"), QStringLiteral("run a recipe's validation phases on a cluster (kubeconfig) and write the evidence"),
+              QStringLiteral("Run a recipe's validation phases on a cluster, as aicr validate does, and write the evidence."));
+    addDb(p);
+    p.addOption({QStringLiteral("kubeconfig"), QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("context"), QStringLiteral("kubeconfig context (default: its current-context)."), QStringLiteral("C")});
+    p.addOption({{QStringLiteral("n"), QStringLiteral("namespace")}, QStringLiteral("Namespace for the validation Jobs (default aicr-validation)."),
+                 QStringLiteral("NS"), QStringLiteral("aicr-validation")});
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve the recipe from a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve the recipe from an imported catalog version."), QStringLiteral("LABEL")});
+    addCriteriaOptions(p);
+    p.addOption({QStringLiteral("recipe"), QStringLiteral("A RecipeResult file to validate instead of criteria."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("phase"), QStringLiteral("deployment, conformance, performance or all (repeatable; default all)."), QStringLiteral("PHASE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Sign the evidence bundle with this private key."), QStringLiteral("KEY")});
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("out"), QStringLiteral("Directory for the evidence summary bundle and pointer."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("image-registry"), QStringLiteral("Replace the validator images' registry (AICR_VALIDATOR_IMAGE_REGISTRY)."),
+                 QStringLiteral("REGISTRY")});
+    p.addOption({QStringLiteral("no-cleanup"), QStringLiteral("Keep the Jobs, ConfigMaps and RBAC after the run.")});
+    p.addOption({QStringLiteral("sign-incomplete"),
+                 QStringLiteral("With --key: sign even a run a cluster fault left incomplete (the statement and pointer say so).")});
+    p.addOption({QStringLiteral("pending-limit"),
+                 QStringLiteral("Seconds a check's pod may stay Pending, Unschedulable or in image pull before the check is 'other' "
+                                "(default 600, 120, 60)."),
+                 QStringLiteral("SEC")});
+    p.addOption({QStringLiteral("retry-limit"),
+                 QStringLiteral("Seconds to retry an API that does not answer, and the cleanup, before giving up (default 60)."),
+                 QStringLiteral("SEC")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.handler = validateVerb;
+    return p;
+}
+
+Command runsListCommand() {
+    Command p(QStringLiteral("runs list"), QStringLiteral("validation runs and imported performance results, newest first"),
+              QStringLiteral("List validation runs and imported results, newest first."));
+    addDb(p);
+    p.addOption({QStringLiteral("coordinate"), QStringLiteral("Only runs of this recipe coordinate."), QStringLiteral("NAME")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.handler = runsList;
+    return p;
+}
+
+Command runsShowCommand() {
+    Command p(QStringLiteral("runs show"), QStringLiteral("one run's checks, metrics and reason (or one check's log)"),
+              QStringLiteral("Show one run: its checks, metrics and reason."));
+    addDb(p);
+    p.addOption({QStringLiteral("log"), QStringLiteral("Print this check's full log instead.") , QStringLiteral("CHECK")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("RUN"), QStringLiteral("The run's id (see 'proofbench runs list')."));
+    p.handler = runsShow;
+    return p;
+}
+
+Command runsLeftoversCommand() {
+    Command p(QStringLiteral("runs leftovers"), QStringLiteral("what validation runs could not delete from the cluster"),
+              QStringLiteral("List what validation runs could not delete from the cluster (optionally of one RUN)."));
+    addDb(p);
+    p.addOption({QStringLiteral("all"), QStringLiteral("Also list what 'runs cleanup' already deleted.")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("RUN"), QStringLiteral("Only this run's leftovers (default: every run's)."), QStringLiteral("[RUN]"));
+    p.handler = runsLeftovers;
+    return p;
+}
+
+Command runsCleanupCommand() {
+    Command p(QStringLiteral("runs cleanup"), QStringLiteral("delete what a validation run left on the cluster"),
+              QStringLiteral("Delete what a validation run left on the cluster (see 'proofbench runs leftovers')."));
+    addDb(p);
+    p.addOption({QStringLiteral("kubeconfig"), QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("context"), QStringLiteral("kubeconfig context (default: the run's)."), QStringLiteral("C")});
+    p.addOption({QStringLiteral("retry-limit"), QStringLiteral("Seconds to keep retrying (default 60)."), QStringLiteral("SEC"), QStringLiteral("60")});
+    p.addPositionalArgument(QStringLiteral("RUN"), QStringLiteral("The run's id (see 'proofbench runs leftovers')."));
+    p.handler = runsCleanup;
+    return p;
+}
+
+Command perfImportCommand() {
+    Command p(QStringLiteral("perf import"), QStringLiteral("parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report"),
+              QStringLiteral("Parse and score an nccl-tests log or an inference benchmark report, and keep it as a run."));
+    addDb(p);
+    p.addOption({QStringLiteral("kind"), QStringLiteral("nccl, aiperf, genai-perf or inference-perf."), QStringLiteral("KIND")});
+    p.addOption({QStringLiteral("coordinate"), QStringLiteral("The recipe coordinate the run belongs to (history groups by it)."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("check"), QStringLiteral("Check name to score as (default nccl-all-reduce-bw, or inference-perf)."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("constraint"), QStringLiteral("A threshold, as a recipe writes it (repeatable), e.g. nccl-all-reduce-bw='>= 300'."),
+                 QStringLiteral("NAME=VALUE")});
+    p.addOption({QStringLiteral("recipe"), QStringLiteral("Take the thresholds from this RecipeResult file."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Take the thresholds from the recipe these criteria resolve to in a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("... or in an imported catalog version."), QStringLiteral("LABEL")});
+    addCriteriaOptions(p);
+    p.addOption({QStringLiteral("no-store"), QStringLiteral("Only print the scored figures; do not keep the run.")});
+    p.addOption({QStringLiteral("at"),
+                 QStringLiteral("When the measurement was made (ISO 8601, e.g. 2026-11-30T14:00:00Z); default: the time the report "
+                                "records, else unknown (never the file's modification time)."),
+                 QStringLiteral("TIME")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The nccl-tests log or the benchmark report."));
+    p.require({QStringLiteral("kind")});
+    p.handler = perfImport;
+    return p;
 }
 
 } // namespace pb::cli
