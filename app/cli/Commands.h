@@ -92,53 +92,43 @@ int dispatch(const QStringList& args);
 // errors, else calls the handler.
 int runCommand(const Command& c, const QStringList& args);
 
-// ---- the declarations, one per command, by file --------------------------------------------------
-// CatalogImportCommands.cpp, CatalogCommands.cpp
+// ---- the declarations: Command fooBarCommand() is in FooBarCommand.cpp -------------------------
+// (what the commands of one group share is in that group's *Support.h)
 Command catalogImportCommand();
 Command catalogListCommand();
 Command recipeCommand();
 Command recipeDigestCommand();
 Command graphCommand();
 Command diffCommand();
-// EvidenceCommands.cpp
 Command evidenceImportCommand();
 Command evidenceCheckCommand();
 Command healthCommand();
-// VerifyCommands.cpp
 Command verifyCommand();
-// TrustRootCommands.cpp
 Command trustedRootUpdateCommand();
 Command trustedRootListCommand();
-// SignCommands.cpp
 Command keygenCommand();
 Command signBlobCommand();
 Command attestCommand();
 Command evidenceSignCommand();
 Command bundleSignCommand();
 Command bundleVerifyCommand();
-// BundleCompareCommands.cpp
 Command bundleImportCommand();
 Command bundleListCommand();
 Command bundleShowCommand();
 Command bundleDiffCommand();
-// BundleGenerateCommands.cpp
 Command bundleGenerateCommand();
 Command bundleIndexCommand();
-// ReleaseCommands.cpp
 Command releaseVerifyCommand();
-// OciCommands.cpp
 Command ociPullCommand();
 Command evidenceFetchCommand();
 Command evidencePushCommand();
 Command bundlePushCommand();
-// ValidationCommands.cpp
 Command validateCommand();
 Command runsListCommand();
 Command runsShowCommand();
 Command runsLeftoversCommand();
 Command runsCleanupCommand();
 Command perfImportCommand();
-// ReceiptsCommands.cpp
 Command receiptsListCommand();
 Command receiptsShowCommand();
 Command receiptsExportCommand();
@@ -146,9 +136,7 @@ Command receiptsVerifyCommand();
 Command recordsImportCommand();
 Command recordsCheckCommand();
 Command recordsStagesCommand();
-// ReportCommand.cpp
 Command reportCommand();
-// CompletionCommand.cpp
 Command completionCommand();
 
 } // namespace pb::cli

@@ -1,57 +1,7 @@
-// verify: one Sigstore bundle offline, or every case of a MANIFEST.tsv with --batch. Parse the
-// flags, build the request, call the operation (ops::verify, ops::verifyBatch,
-// ops::importTrustedRoot: the Verify view calls the same ones), print.
-#include "cli/Commands.h"
-#include "cli/CliUtil.h"
-
-#include "db/Database.h"
-#include "ops/TrustedRoots.h"
-#include "ops/Verify.h"
-#include "ops/VerifyBatch.h"
-
-#include <QCommandLineParser>
-#include <QJsonArray>
-#include <QJsonObject>
+// proofbench verify: verify a Sigstore bundle offline (cosign's flags), or a MANIFEST.tsv with --batch
+#include "cli/VerifySupport.h"
 
 namespace pb::cli {
-
-namespace {
-
-int printBatch(const ops::VerifyBatchOutcome& o, bool asJson) {
-    for (const Error& e : o.unreadableLines)
-        err() << e.toString() << Qt::endl;
-    if (asJson) {
-        QJsonArray cases;
-        for (const ops::VerifyBatchCase& c : o.cases) {
-            QJsonObject j = c.result.toJson();
-            j.insert(QStringLiteral("case"), c.name);
-            j.insert(QStringLiteral("expected"), c.expected);
-            j.insert(QStringLiteral("asExpected"), c.asExpected);
-            j.remove(QStringLiteral("statement"));
-            cases.append(j);
-        }
-        printJson(QJsonObject{{QStringLiteral("cases"), cases},
-                              {QStringLiteral("total"), o.total()},
-                              {QStringLiteral("verified"), o.verified},
-                              {QStringLiteral("asExpected"), o.asExpected}});
-    } else {
-        for (const ops::VerifyBatchCase& c : o.cases)
-            out() << c.verdict() << '\t' << c.name << '\t' << (c.asExpected ? "as expected" : "UNEXPECTED") << '\t' << c.result.summary()
-                  << '\n';
-        const int unreadable = int(o.unreadableLines.size());
-        out() << QStringLiteral("%1 case(s): %2 verified, %3 refused; %4 as expected, %5 unexpected%6\n")
-                     .arg(o.total())
-                     .arg(o.verified)
-                     .arg(o.total() - o.verified)
-                     .arg(o.asExpected)
-                     .arg(o.total() - o.asExpected)
-                     .arg(unreadable ? QStringLiteral(", %1 manifest line(s) unreadable").arg(unreadable) : QString());
-    }
-    out().flush();
-    return o.ok() ? kOk : kFailed;
-}
-
-} // namespace
 
 static int verifyVerb(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
@@ -116,8 +66,6 @@ static int verifyVerb(const QCommandLineParser& p) {
         err() << "proofbench: not verified: " << r.summary() << Qt::endl;
     return r.verified ? kOk : kFailed;
 }
-
-// ---- declarations ------------------------------------------------------------------------------
 
 Command verifyCommand() {
     Command p(QStringLiteral("verify"), QStringLiteral("verify a Sigstore bundle offline (cosign's flags), or a MANIFEST.tsv with --batch"),

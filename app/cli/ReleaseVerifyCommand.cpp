@@ -1,6 +1,4 @@
-// release verify: a folder of AICR release assets verified offline (ops::verifyRelease; the
-// window's Verify an AICR release dialog calls the same operation). Exit 0 when no asset failed
-// (verified or digest only), 1 when one failed or the check could not run, 2 on a usage error.
+// proofbench release verify: verify an AICR release offline: its Sigstore bundles, checksum list, assets and recipe catalog
 #include "cli/Commands.h"
 #include "cli/CliUtil.h"
 
@@ -55,8 +53,6 @@ static int releaseVerify(const QCommandLineParser& p) {
         err() << "proofbench: release not verified: " << done->summary() << Qt::endl;
     return done->ok() ? kOk : kFailed;
 }
-
-// ---- declarations ------------------------------------------------------------------------------
 
 Command releaseVerifyCommand() {
     Command p(QStringLiteral("release verify"), QStringLiteral("verify an AICR release offline: its Sigstore bundles, checksum list, assets and recipe catalog"),

@@ -1,6 +1,4 @@
-// trusted-root update / list: take Sigstore's trusted_root.json from a TUF repository copy, verified
-// offline from a pinned anchor (ops::updateTrustedRoot, which the Verify view's TUF dialog calls too),
-// and list the stored roots with their provenance. Parse the flags, call the operation, print.
+// proofbench trusted-root update: take trusted_root.json from a TUF repository copy, verified offline from a pinned root, and store it
 #include "cli/Commands.h"
 #include "cli/CliUtil.h"
 
@@ -62,44 +60,6 @@ static int trustedRootUpdate(const QCommandLineParser& p) {
     return kOk;
 }
 
-static int trustedRootList(const QCommandLineParser& p) {
-    auto db = openDb(p);
-    if (!db)
-        return fail(db.error());
-    auto roots = store::VerificationStore(**db).trustedRoots();
-    if (!roots)
-        return fail(roots.error());
-    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-        QJsonArray a;
-        for (const auto& r : *roots) {
-            QJsonObject o{{QStringLiteral("id"), r.id}, {QStringLiteral("name"), r.name}, {QStringLiteral("sha256"), r.sha256},
-                          {QStringLiteral("default"), r.isDefault}, {QStringLiteral("importedAt"), r.importedAt.toString(Qt::ISODate)}};
-            if (r.provenance)
-                o.insert(QStringLiteral("provenance"), QJsonObject{{QStringLiteral("repository"), r.provenance->repository},
-                                                                   {QStringLiteral("anchor"), r.provenance->anchorName},
-                                                                   {QStringLiteral("rootVersion"), r.provenance->rootVersion},
-                                                                   {QStringLiteral("timestampVersion"), r.provenance->timestampVersion},
-                                                                   {QStringLiteral("snapshotVersion"), r.provenance->snapshotVersion},
-                                                                   {QStringLiteral("targetsVersion"), r.provenance->targetsVersion},
-                                                                   {QStringLiteral("verificationTime"), tuf::formatTime(r.provenance->verificationTime)},
-                                                                   {QStringLiteral("timeGiven"), r.provenance->timeGiven},
-                                                                   {QStringLiteral("startedFrom"), r.provenance->startedFrom}});
-            a.append(o);
-        }
-        printJson(a);
-        return kOk;
-    }
-    for (const auto& r : *roots)
-        out() << r.id << '\t' << (r.isDefault ? "default" : "") << '\t' << r.sha256.left(16) << '\t' << r.name << '\t'
-              << (r.provenance ? r.provenance->summary() : QStringLiteral("imported from %1").arg(r.sourcePath)) << '\n';
-    if (roots->empty())
-        out() << "no trusted root stored\n";
-    out().flush();
-    return kOk;
-}
-
-// ---- declarations ------------------------------------------------------------------------------
-
 Command trustedRootUpdateCommand() {
     Command p(QStringLiteral("trusted-root update"), QStringLiteral("take trusted_root.json from a TUF repository copy, verified offline from a pinned root, and store it"),
               QStringLiteral("Verify a TUF repository copy as the TUF client workflow does (root chain from the anchor, "
@@ -121,15 +81,6 @@ Command trustedRootUpdateCommand() {
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.require({QStringLiteral("tuf")});
     p.handler = trustedRootUpdate;
-    return p;
-}
-
-Command trustedRootListCommand() {
-    Command p(QStringLiteral("trusted-root list"), QStringLiteral("the stored trusted roots, the default marked, with their TUF provenance"),
-              QStringLiteral("The stored trusted roots, the default marked, with their TUF provenance."));
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.handler = trustedRootList;
     return p;
 }
 

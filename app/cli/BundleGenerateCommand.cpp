@@ -1,35 +1,7 @@
-// `bundle generate`: a recipe (resolved from a catalog, or a RecipeResult file) rendered into
-// AICR's helm or argocd bundle layout by ops::bundleGenerate.
-#include "cli/CliUtil.h"
-#include "cli/Commands.h"
-
-#include "catalog/Loader.h"
-#include "catalog/Resolver.h"
-#include "ops/BundleGenerate.h"
-#include "ops/BundleIndex.h"
-
-#include "db/Database.h"
-
-#include <QCommandLineParser>
-#include <QJsonArray>
-#include <QJsonObject>
+// proofbench bundle generate: write the deployment bundle of a recipe in AICR's helm or argocd layout
+#include "cli/BundleGenerateSupport.h"
 
 namespace pb::cli {
-
-namespace {
-
-Result<QMap<QString, QString>> selectorFrom(const QStringList& values, const QString& flag) {
-    QMap<QString, QString> m;
-    for (const QString& v : values) {
-        const qsizetype eq = v.indexOf(QLatin1Char('='));
-        if (eq <= 0)
-            return makeError(QStringLiteral("'%1' is not key=value").arg(v), {}, 0, flag);
-        m.insert(v.left(eq), v.mid(eq + 1));
-    }
-    return m;
-}
-
-} // namespace
 
 static int bundleGenerate(const QCommandLineParser& p) {
     const QString verb = QStringLiteral("bundle generate");
@@ -154,42 +126,6 @@ static int bundleGenerate(const QCommandLineParser& p) {
     return kOk;
 }
 
-static int bundleIndex(const QCommandLineParser& p) {
-    const QString verb = QStringLiteral("bundle index");
-    if (p.positionalArguments().size() != 1)
-        return usage(QStringLiteral("give one bundle directory"), verb);
-    auto db = openDb(p);
-    if (!db)
-        return fail(db.error());
-    ops::BundleIndexRequest request;
-    request.dir = p.positionalArguments().constFirst();
-    Result<ops::BundleIndexOutcome> done = ops::bundleIndex(ops::Context(**db), request);
-    if (!done)
-        return fail(done.error());
-    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-        printJson(QJsonObject{{QStringLiteral("dir"), done->dir},
-                              {QStringLiteral("platformDigest"), done->platformDigest},
-                              {QStringLiteral("treeDigest"), QStringLiteral("sha256:") + done->treeDigest},
-                              {QStringLiteral("deployer"), done->deployer},
-                              {QStringLiteral("members"), done->members},
-                              {QStringLiteral("files"), done->bundleFiles},
-                              {QStringLiteral("generateReceipt"), done->generateReceipt},
-                              {QStringLiteral("written"), QJsonArray::fromStringList(done->written)},
-                              {QStringLiteral("receipt"), done->receiptSeq}});
-    } else {
-        out() << "indexed " << done->dir << ": " << done->members << " objects in " << done->bundleFiles << " files, platform digest "
-              << done->platformDigest << Qt::endl;
-        if (done->generateReceipt > 0)
-            out() << "inputs from the bundle.generate receipt #" << done->generateReceipt << Qt::endl;
-        else
-            out() << "no bundle.generate receipt in this database has this tree digest: the index's source names the tree only"
-                  << Qt::endl;
-    }
-    return kOk;
-}
-
-// ---- declarations ------------------------------------------------------------------------------
-
 Command bundleGenerateCommand() {
     Command p(QStringLiteral("bundle generate"), QStringLiteral("write the deployment bundle of a recipe in AICR's helm or argocd layout"),
               QStringLiteral("Write the deployment bundle of a recipe in AICR's layout for the helm or argocd deployer."));
@@ -216,18 +152,6 @@ Command bundleGenerateCommand() {
     p.addOption({QStringLiteral("key"), QStringLiteral("Seal the bundle with this key (as `bundle sign`)."), QStringLiteral("KEY")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.handler = bundleGenerate;
-    return p;
-}
-
-Command bundleIndexCommand() {
-    Command p(QStringLiteral("bundle index"), QStringLiteral("write a digest index for a bundle (one payload per object, a platform digest) that 'records check' verifies"),
-              QStringLiteral("Write a ConfigHub-style digest index for a deployment bundle: one payload per rendered object and a "
-                                      "platform digest over the inputs, the recipe and every object (digest-index/, checksums.txt). "
-                                      "Check it with 'records check DIR'."));
-    addDb(p);
-    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle."));
-    p.handler = bundleIndex;
     return p;
 }
 
