@@ -1,4 +1,5 @@
-// What the BundleGenerate commands share (one command per file: BundleGenerateCommand.cpp, BundleIndexCommand.cpp).
+// What the BundleGenerate commands share (one command per file: BundleGenerateCommand.cpp,
+// BundleIndexCommand.cpp).
 #pragma once
 
 #include "cli/CliUtil.h"

@@ -1,4 +1,5 @@
-// proofbench bundle import: read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into the database
+// proofbench bundle import: read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile)
+// into the database
 #include "cli/BundleCompareSupport.h"
 
 namespace pb::cli {
@@ -9,8 +10,10 @@ static int bundleImport(const QCommandLineParser& p) {
     bool bad = false;
     const auto deployer = deployerOption(p, &bad);
     if (bad)
-        return usage(QStringLiteral("unknown --deployer '%1' (expected helm, argocd, argocd-helm, flux or helmfile)").arg(p.value(QStringLiteral("deployer"))),
-                     QStringLiteral("bundle import"));
+        return usage(
+            QStringLiteral("unknown --deployer '%1' (expected helm, argocd, argocd-helm, flux or helmfile)")
+                .arg(p.value(QStringLiteral("deployer"))),
+            QStringLiteral("bundle import"));
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -33,27 +36,40 @@ static int bundleImport(const QCommandLineParser& p) {
     }
     out() << store::outcomeName(done->stored.outcome) << " '" << done->name << "'\n";
     if (done->recipe)
-        out() << "made from recipe " << done->recipe->recipeName << " of catalog version " << done->recipe->catalogLabel << "\n";
+        out() << "made from recipe " << done->recipe->recipeName << " of catalog version "
+              << done->recipe->catalogLabel << "\n";
     else if (!done->bundle.recipeEvidenceDigest.isEmpty())
-        out() << "its recipe (evidence digest sha256:" << done->bundle.recipeEvidenceDigest << ") is in no catalog version in the database\n";
+        out() << "its recipe (evidence digest sha256:" << done->bundle.recipeEvidenceDigest
+              << ") is in no catalog version in the database\n";
     printBundle(done->bundle);
     return kOk;
 }
 
 Command bundleImportCommand() {
-    Command p(QStringLiteral("bundle import"), QStringLiteral("read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into the database"),
-              QStringLiteral("Read a deployment bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into the "
-                                      "database: components in order, sync-waves, chart, repository, version, namespace, values, "
-                                      "manifests, the recipe it was made from (linked to the catalog version that has it), and every "
-                                      "file no layout explains. argocd-helm templates are never rendered: templated fields are shown "
-                                      "as written. One transaction with its receipt."));
+    Command p(
+        QStringLiteral("bundle import"),
+        QStringLiteral("read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into "
+                       "the database"),
+        QStringLiteral(
+            "Read a deployment bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into "
+            "the "
+            "database: components in order, sync-waves, chart, repository, version, namespace, values, "
+            "manifests, the recipe it was made from (linked to the catalog version that has it), and every "
+            "file no layout explains. argocd-helm templates are never rendered: templated fields are shown "
+            "as written. One transaction with its receipt."));
     addDb(p);
-    p.addOption({QStringLiteral("name"), QStringLiteral("Name to import it under (default: the folder's name)."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("deployer"), QStringLiteral("Read it as this deployer: helm|argocd|argocd-helm|flux|helmfile (default: detected)."),
+    p.addOption({QStringLiteral("name"),
+                 QStringLiteral("Name to import it under (default: the folder's name)."),
+                 QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("deployer"),
+                 QStringLiteral(
+                     "Read it as this deployer: helm|argocd|argocd-helm|flux|helmfile (default: detected)."),
                  QStringLiteral("D")});
-    p.addOption({QStringLiteral("replace"), QStringLiteral("Replace an imported bundle of the same name whose content differs.")});
+    p.addOption({QStringLiteral("replace"),
+                 QStringLiteral("Replace an imported bundle of the same name whose content differs.")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The bundle folder (aicr bundle output of any deployer)."));
+    p.addPositionalArgument(QStringLiteral("DIR"),
+                            QStringLiteral("The bundle folder (aicr bundle output of any deployer)."));
     p.handler = bundleImport;
     return p;
 }

@@ -1,4 +1,5 @@
-// proofbench bundle index: write a digest index for a bundle (one payload per object, a platform digest) that 'records check' verifies
+// proofbench bundle index: write a digest index for a bundle (one payload per object, a platform digest) that
+// 'records check' verifies
 #include "cli/BundleGenerateSupport.h"
 
 namespace pb::cli {
@@ -26,22 +27,28 @@ static int bundleIndex(const QCommandLineParser& p) {
                               {QStringLiteral("written"), QJsonArray::fromStringList(done->written)},
                               {QStringLiteral("receipt"), done->receiptSeq}});
     } else {
-        out() << "indexed " << done->dir << ": " << done->members << " objects in " << done->bundleFiles << " files, platform digest "
-              << done->platformDigest << Qt::endl;
+        out() << "indexed " << done->dir << ": " << done->members << " objects in " << done->bundleFiles
+              << " files, platform digest " << done->platformDigest << Qt::endl;
         if (done->generateReceipt > 0)
             out() << "inputs from the bundle.generate receipt #" << done->generateReceipt << Qt::endl;
         else
-            out() << "no bundle.generate receipt in this database has this tree digest: the index's source names the tree only"
+            out() << "no bundle.generate receipt in this database has this tree digest: the index's source "
+                     "names the tree only"
                   << Qt::endl;
     }
     return kOk;
 }
 
 Command bundleIndexCommand() {
-    Command p(QStringLiteral("bundle index"), QStringLiteral("write a digest index for a bundle (one payload per object, a platform digest) that 'records check' verifies"),
-              QStringLiteral("Write a ConfigHub-style digest index for a deployment bundle: one payload per rendered object and a "
-                                      "platform digest over the inputs, the recipe and every object (digest-index/, checksums.txt). "
-                                      "Check it with 'records check DIR'."));
+    Command p(
+        QStringLiteral("bundle index"),
+        QStringLiteral("write a digest index for a bundle (one payload per object, a platform digest) that "
+                       "'records check' verifies"),
+        QStringLiteral(
+            "Write a ConfigHub-style digest index for a deployment bundle: one payload per rendered object "
+            "and a "
+            "platform digest over the inputs, the recipe and every object (digest-index/, checksums.txt). "
+            "Check it with 'records check DIR'."));
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("The deployment bundle."));

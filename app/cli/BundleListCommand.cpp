@@ -29,14 +29,17 @@ static int bundleList(const QCommandLineParser& p) {
     if (list->empty())
         out() << "no deployment bundles imported (proofbench bundle import DIR)\n";
     for (const store::StoredBundleInfo& i : *list)
-        out() << i.name << "  " << i.deployer << "  " << i.componentCount << " components  " << i.fileCount << " files  "
-              << (i.catalogLabel.isEmpty() ? QString() : QStringLiteral("catalog %1  ").arg(i.catalogLabel)) << i.sourceDir << "\n";
+        out() << i.name << "  " << i.deployer << "  " << i.componentCount << " components  " << i.fileCount
+              << " files  "
+              << (i.catalogLabel.isEmpty() ? QString() : QStringLiteral("catalog %1  ").arg(i.catalogLabel))
+              << i.sourceDir << "\n";
     out().flush();
     return kOk;
 }
 
 Command bundleListCommand() {
-    Command p(QStringLiteral("bundle list"), QStringLiteral("the deployment bundles imported into the database"),
+    Command p(QStringLiteral("bundle list"),
+              QStringLiteral("the deployment bundles imported into the database"),
               QStringLiteral("The deployment bundles imported into the database."));
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));

@@ -27,17 +27,20 @@ static int bundlePush(const QCommandLineParser& p) {
     if (p.value(QStringLiteral("format")) == QLatin1String("json"))
         printJson(pushed->toJson());
     else
-        out() << "pushed " << pushed->reference.toString() << " (" << pushed->bytesPushed << " bytes in " << pushed->blobsPushed
-              << " new blobs, " << pushed->blobsExisting << " already there)\n";
+        out() << "pushed " << pushed->reference.toString() << " (" << pushed->bytesPushed << " bytes in "
+              << pushed->blobsPushed << " new blobs, " << pushed->blobsExisting << " already there)\n";
     return kOk;
 }
 
 Command bundlePushCommand() {
-    Command p(QStringLiteral("bundle push"), QStringLiteral("publish a deployment bundle to a registry"),
-              QStringLiteral("Publish a deployment bundle as one tar+gzip layer, as aicr bundle -o oci:// does."));
+    Command p(
+        QStringLiteral("bundle push"), QStringLiteral("publish a deployment bundle to a registry"),
+        QStringLiteral("Publish a deployment bundle as one tar+gzip layer, as aicr bundle -o oci:// does."));
     addDb(p);
     addRegistryOptions(p);
-    p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag (oci:// accepted)."), QStringLiteral("REF")});
+    p.addOption({QStringLiteral("to"),
+                 QStringLiteral("Destination reference registry/repository:tag (oci:// accepted)."),
+                 QStringLiteral("REF")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A deployment bundle directory."));
     p.require({QStringLiteral("to")});

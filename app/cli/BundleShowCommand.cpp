@@ -5,7 +5,8 @@ namespace pb::cli {
 
 static int bundleShow(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
-        return usage(QStringLiteral("give one bundle folder or imported bundle name"), QStringLiteral("bundle show"));
+        return usage(QStringLiteral("give one bundle folder or imported bundle name"),
+                     QStringLiteral("bundle show"));
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -21,12 +22,15 @@ static int bundleShow(const QCommandLineParser& p) {
 }
 
 Command bundleShowCommand() {
-    Command p(QStringLiteral("bundle show"), QStringLiteral("a bundle as structured data: components, coordinates, values, unknown files"),
-              QStringLiteral("A deployment bundle read as structured data (nothing is stored): components in order, "
-                                      "coordinates, values, manifests, unknown files."));
+    Command p(QStringLiteral("bundle show"),
+              QStringLiteral("a bundle as structured data: components, coordinates, values, unknown files"),
+              QStringLiteral(
+                  "A deployment bundle read as structured data (nothing is stored): components in order, "
+                  "coordinates, values, manifests, unknown files."));
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("BUNDLE"), QStringLiteral("A bundle folder or the name of an imported bundle."));
+    p.addPositionalArgument(QStringLiteral("BUNDLE"),
+                            QStringLiteral("A bundle folder or the name of an imported bundle."));
     p.handler = bundleShow;
     return p;
 }

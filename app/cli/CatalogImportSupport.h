@@ -1,8 +1,9 @@
-// What the CatalogImport commands share (one command per file: CatalogImportCommand.cpp, CatalogListCommand.cpp).
+// What the CatalogImport commands share (one command per file: CatalogImportCommand.cpp,
+// CatalogListCommand.cpp).
 #pragma once
 
-#include "cli/Commands.h"
 #include "cli/CliUtil.h"
+#include "cli/Commands.h"
 #include "ops/ImportCatalog.h"
 #include "ops/ImportCatalogGit.h"
 
@@ -21,7 +22,8 @@ using namespace pb::store;
 inline QJsonObject originJson(const CatalogVersionInfo& v) {
     QJsonObject o{{QStringLiteral("kind"), v.origin.kind}};
     for (auto [key, value] : {std::pair{"repository", v.origin.repository}, std::pair{"ref", v.origin.ref},
-                              std::pair{"tag", v.origin.tag}, std::pair{"commit", v.origin.commit}, std::pair{"path", v.origin.path}})
+                              std::pair{"tag", v.origin.tag}, std::pair{"commit", v.origin.commit},
+                              std::pair{"path", v.origin.path}})
         if (!value.isEmpty())
             o.insert(QLatin1String(key), value);
     if (v.origin.commitDate.isValid())
@@ -44,11 +46,14 @@ inline int catalogImportGit(const QCommandLineParser& p) {
     request.replace = p.isSet(QStringLiteral("replace"));
     request.expectRelease = p.value(QStringLiteral("expect-release"));
     if (request.refs.isEmpty() && request.tagGlob.isEmpty())
-        return usage(QStringLiteral("--git needs --ref REF (repeatable) or --tags GLOB"), QStringLiteral("catalog import"));
-    if (!request.label.isEmpty() && (request.refs.size() != 1 || !request.tagGlob.isEmpty()))
-        return usage(QStringLiteral("--version labels a single ref; with several refs or --tags each version is labelled by "
-                                    "its tag or ref name"),
+        return usage(QStringLiteral("--git needs --ref REF (repeatable) or --tags GLOB"),
                      QStringLiteral("catalog import"));
+    if (!request.label.isEmpty() && (request.refs.size() != 1 || !request.tagGlob.isEmpty()))
+        return usage(
+            QStringLiteral(
+                "--version labels a single ref; with several refs or --tags each version is labelled by "
+                "its tag or ref name"),
+            QStringLiteral("catalog import"));
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());

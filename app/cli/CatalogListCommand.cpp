@@ -13,25 +13,30 @@ static int catalogList(const QCommandLineParser& p) {
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray a;
         for (const CatalogVersionInfo& v : *versions)
-            a.append(QJsonObject{{QStringLiteral("version"), v.label},
-                                 {QStringLiteral("source"), v.source},
-                                 {QStringLiteral("importedAt"), v.importedAt.toString(Qt::ISODate)},
-                                 {QStringLiteral("overlays"), v.overlayCount},
-                                 {QStringLiteral("recipes"), v.recipeCount},
-                                 {QStringLiteral("apiVersions"), QJsonArray::fromStringList(v.apiVersions.split(','))},
-                                 {QStringLiteral("contentDigest"), v.contentDigest},
-                                 {QStringLiteral("embedded"), v.embedded},
-                                 {QStringLiteral("sample"), v.isSample()},
-                                 {QStringLiteral("origin"), originJson(v)},
-                                 {QStringLiteral("orderedBy"), v.orderBasis()},
-                                 {QStringLiteral("signedByReleases"), QJsonArray::fromStringList(v.signedByReleases)},
-                                 {QStringLiteral("releaseBinding"), v.releaseBindingText()}});
+            a.append(QJsonObject{
+                {QStringLiteral("version"), v.label},
+                {QStringLiteral("source"), v.source},
+                {QStringLiteral("importedAt"), v.importedAt.toString(Qt::ISODate)},
+                {QStringLiteral("overlays"), v.overlayCount},
+                {QStringLiteral("recipes"), v.recipeCount},
+                {QStringLiteral("apiVersions"), QJsonArray::fromStringList(v.apiVersions.split(','))},
+                {QStringLiteral("contentDigest"), v.contentDigest},
+                {QStringLiteral("embedded"), v.embedded},
+                {QStringLiteral("sample"), v.isSample()},
+                {QStringLiteral("origin"), originJson(v)},
+                {QStringLiteral("orderedBy"), v.orderBasis()},
+                {QStringLiteral("signedByReleases"), QJsonArray::fromStringList(v.signedByReleases)},
+                {QStringLiteral("releaseBinding"), v.releaseBindingText()}});
         printJson(a);
         return kOk;
     }
     // Oldest first, in version order (semantic version, else source date), never import order.
-    out() << QStringLiteral("%1  %2  %3  %4  %5").arg(QStringLiteral("VERSION"), -12).arg(QStringLiteral("OVERLAYS"), 8)
-                 .arg(QStringLiteral("RECIPES"), 7).arg(QStringLiteral("IMPORTED"), -20).arg(QStringLiteral("SOURCE"))
+    out() << QStringLiteral("%1  %2  %3  %4  %5")
+                 .arg(QStringLiteral("VERSION"), -12)
+                 .arg(QStringLiteral("OVERLAYS"), 8)
+                 .arg(QStringLiteral("RECIPES"), 7)
+                 .arg(QStringLiteral("IMPORTED"), -20)
+                 .arg(QStringLiteral("SOURCE"))
           << Qt::endl;
     for (const CatalogVersionInfo& v : *versions)
         out() << QStringLiteral("%1  %2  %3  %4  %5")
@@ -39,8 +44,9 @@ static int catalogList(const QCommandLineParser& p) {
                      .arg(v.overlayCount, 8)
                      .arg(v.recipeCount, 7)
                      .arg(v.importedAt.toString(Qt::ISODate), -20)
-                     .arg(v.originText() +
-                          (v.signedByReleases.isEmpty() ? QString() : QStringLiteral("; ") + v.releaseBindingText()))
+                     .arg(v.originText() + (v.signedByReleases.isEmpty()
+                                                ? QString()
+                                                : QStringLiteral("; ") + v.releaseBindingText()))
               << Qt::endl;
     for (const CatalogVersionInfo& v : *versions)
         if (!v.signedByReleases.isEmpty()) {

@@ -1,8 +1,9 @@
-// What the Catalog commands share (one command per file: GraphCommand.cpp, DiffCommand.cpp, RecipeDigestCommand.cpp, RecipeCommand.cpp).
+// What the Catalog commands share (one command per file: GraphCommand.cpp, DiffCommand.cpp,
+// RecipeDigestCommand.cpp, RecipeCommand.cpp).
 #pragma once
 
-#include "cli/Commands.h"
 #include "cli/CliUtil.h"
+#include "cli/Commands.h"
 #include "core/Files.h"
 #include "ops/ImportCatalog.h"
 

@@ -10,9 +10,11 @@ static int diffVerb(const QCommandLineParser& p) {
         return usage(QStringLiteral("--from and --to are required"), QStringLiteral("diff"));
     const bool all = p.isSet(QStringLiteral("all-leaves"));
     if (all == (anyCriteria(p) || anyCriteria(p, QStringLiteral("to-"))))
-        return usage(QStringLiteral("give criteria flags or --all-leaves (not both)"), QStringLiteral("diff"));
+        return usage(QStringLiteral("give criteria flags or --all-leaves (not both)"),
+                     QStringLiteral("diff"));
     const QString format = p.value(QStringLiteral("format"));
-    if (!QStringList{QStringLiteral("text"), QStringLiteral("markdown"), QStringLiteral("json")}.contains(format))
+    if (!QStringList{QStringLiteral("text"), QStringLiteral("markdown"), QStringLiteral("json")}.contains(
+            format))
         return usage(QStringLiteral("unknown --format '%1' (expected text, markdown or json)").arg(format),
                      QStringLiteral("diff"));
     Result<DiffOptions> options = diffOptionsFrom(p);
@@ -31,7 +33,8 @@ static int diffVerb(const QCommandLineParser& p) {
         CatalogDiff d = diffCatalogs(*from, *to, fromSpec, toSpec);
         d.fromSample = fromSample;
         d.toSample = toSample;
-        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d, *options)).toJson(QJsonDocument::Indented)
+        bytes = format == QLatin1String("json")
+                    ? QJsonDocument(toJson(d, *options)).toJson(QJsonDocument::Indented)
                 : format == QLatin1String("markdown") ? toMarkdown(d, *options).toUtf8()
                                                       : toText(d, *options).toUtf8();
     } else {
@@ -53,7 +56,8 @@ static int diffVerb(const QCommandLineParser& p) {
         RecipeDiff d = diffRecipes(*ra, *rb, fromSpec, toSpec);
         d.fromSample = fromSample;
         d.toSample = toSample;
-        bytes = format == QLatin1String("json")       ? QJsonDocument(toJson(d, *options)).toJson(QJsonDocument::Indented)
+        bytes = format == QLatin1String("json")
+                    ? QJsonDocument(toJson(d, *options)).toJson(QJsonDocument::Indented)
                 : format == QLatin1String("markdown") ? toMarkdown(d, *options).toUtf8()
                                                       : toText(d, *options).toUtf8();
     }
@@ -61,12 +65,14 @@ static int diffVerb(const QCommandLineParser& p) {
 }
 
 Command diffCommand() {
-    Command p(QStringLiteral("diff"), QStringLiteral("what changed between two catalogs, for one recipe or every leaf"),
-              QStringLiteral("What changed between two catalogs: one recipe (criteria flags, optionally "
-                                      "different --to-* criteria) or every leaf (--all-leaves). Every value is printed "
-                                      "in full; recipes are identified by their evidence digest (the one evidence binds "
-                                      "to) and parity digest (AICR's catalog-parity golden). Exit 0 whether or not there "
-                                      "are differences; the output says."));
+    Command p(
+        QStringLiteral("diff"),
+        QStringLiteral("what changed between two catalogs, for one recipe or every leaf"),
+        QStringLiteral("What changed between two catalogs: one recipe (criteria flags, optionally "
+                       "different --to-* criteria) or every leaf (--all-leaves). Every value is printed "
+                       "in full; recipes are identified by their evidence digest (the one evidence binds "
+                       "to) and parity digest (AICR's catalog-parity golden). Exit 0 whether or not there "
+                       "are differences; the output says."));
     addDb(p);
     p.addOption({QStringLiteral("from"), QStringLiteral("Older catalog: a directory or a version label."),
                  QStringLiteral("DIR|LABEL")});
@@ -74,14 +80,16 @@ Command diffCommand() {
                  QStringLiteral("DIR|LABEL")});
     addCriteriaOptions(p);
     addCriteriaOptions(p, QStringLiteral("to-"));
-    p.addOption({QStringLiteral("all-leaves"),
-                 QStringLiteral("Compare the whole catalogs: document formats (apiVersion), overlays, mixins, "
-                                "registry, validator checks, and every leaf recipe's evidence digest.")});
-    p.addOption({QStringLiteral("ignore"),
-                 QStringLiteral("Hide a kind of change: version-only = image/chart tags that only follow the catalog "
-                                "version (old tag = the --from version's label, new tag = the --to version's label, "
-                                "a leading v aside), e.g. validator images :sample-1 -> :sample-2."),
-                 QStringLiteral("version-only")});
+    p.addOption(
+        {QStringLiteral("all-leaves"),
+         QStringLiteral("Compare the whole catalogs: document formats (apiVersion), overlays, mixins, "
+                        "registry, validator checks, and every leaf recipe's evidence digest.")});
+    p.addOption(
+        {QStringLiteral("ignore"),
+         QStringLiteral("Hide a kind of change: version-only = image/chart tags that only follow the catalog "
+                        "version (old tag = the --from version's label, new tag = the --to version's label, "
+                        "a leading v aside), e.g. validator images :sample-1 -> :sample-2."),
+         QStringLiteral("version-only")});
     addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));
     p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
                  QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});

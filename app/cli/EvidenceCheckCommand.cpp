@@ -1,6 +1,6 @@
 // proofbench evidence check: check an evidence bundle (directory or OCI layout) offline
-#include "cli/Commands.h"
 #include "cli/CliUtil.h"
+#include "cli/Commands.h"
 
 #include "catalog/Loader.h"
 #include "core/Files.h"
@@ -54,22 +54,30 @@ static int evidenceCheck(const QCommandLineParser& p) {
 }
 
 Command evidenceCheckCommand() {
-    Command p(QStringLiteral("evidence check"), QStringLiteral("check an evidence bundle (directory or OCI layout) offline"),
-              QStringLiteral("Check an evidence bundle offline, as aicr evidence verify does: the attestation's "
-                                      "Sigstore signature (for the signer the pointer claims), the manifest, the recipe "
-                                      "binding. Exit 0 valid, 1 valid with failed phases, 2 invalid, 3 incomplete."));
+    Command p(
+        QStringLiteral("evidence check"),
+        QStringLiteral("check an evidence bundle (directory or OCI layout) offline"),
+        QStringLiteral("Check an evidence bundle offline, as aicr evidence verify does: the attestation's "
+                       "Sigstore signature (for the signer the pointer claims), the manifest, the recipe "
+                       "binding. Exit 0 valid, 1 valid with failed phases, 2 invalid, 3 incomplete."));
     addDb(p);
     p.addOption({QStringLiteral("pointer"), QStringLiteral("Pointer file to check the bundle against."),
                  QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("trusted-root"),
-                 QStringLiteral("Sigstore trusted_root.json for the attestation's signature (default: the database's default "
-                                "root; without one the signature is not checked)."),
+    p.addOption(
+        {QStringLiteral("trusted-root"),
+         QStringLiteral(
+             "Sigstore trusted_root.json for the attestation's signature (default: the database's default "
+             "root; without one the signature is not checked)."),
+         QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("key"),
+                 QStringLiteral("Public key (PEM) the attestation must be signed with."),
                  QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) the attestation must be signed with."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("With --key: accept an attestation without a log entry.")});
+    p.addOption({QStringLiteral("insecure-ignore-tlog"),
+                 QStringLiteral("With --key: accept an attestation without a log entry.")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("BUNDLE"),
-                            QStringLiteral("A summary-bundle directory (or its parent), or an OCI image layout."));
+    p.addPositionalArgument(
+        QStringLiteral("BUNDLE"),
+        QStringLiteral("A summary-bundle directory (or its parent), or an OCI image layout."));
     p.handler = evidenceCheck;
     return p;
 }

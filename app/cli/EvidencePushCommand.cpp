@@ -5,14 +5,16 @@ namespace pb::cli {
 
 static int evidencePush(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
-        return usage(QStringLiteral("expected exactly one bundle directory"), QStringLiteral("evidence push"));
+        return usage(QStringLiteral("expected exactly one bundle directory"),
+                     QStringLiteral("evidence push"));
     if (!p.isSet(QStringLiteral("to")))
         return usage(QStringLiteral("--to REF is required"), QStringLiteral("evidence push"));
     Result<oci::Reference> to = referenceArg(p.value(QStringLiteral("to")), QStringLiteral("--to"));
     if (!to)
         return fail(to.error());
     if (to->isPinned())
-        return usage(QStringLiteral("--to names a tag, not a digest (the digest is the result)"), QStringLiteral("evidence push"));
+        return usage(QStringLiteral("--to names a tag, not a digest (the digest is the result)"),
+                     QStringLiteral("evidence push"));
     Result<oci::ClientOptions> opts = registryOptions(p);
     if (!opts)
         return fail(opts.error());
@@ -45,30 +47,43 @@ static int evidencePush(const QCommandLineParser& p) {
         printJson(pushed->toJson());
     else
         out() << "pushed " << pushed->artifact.reference.toString() << '\n'
-              << "  signature referrer: " << (pushed->signatureDigest.isEmpty() ? QStringLiteral("none (unsigned: pending signature)") : pushed->signatureDigest)
+              << "  signature referrer: "
+              << (pushed->signatureDigest.isEmpty() ? QStringLiteral("none (unsigned: pending signature)")
+                                                    : pushed->signatureDigest)
               << '\n'
               << "  pointer: " << pushed->pointerPath << '\n';
     return kOk;
 }
 
 Command evidencePushCommand() {
-    Command p(QStringLiteral("evidence push"), QStringLiteral("publish an evidence bundle to a registry and write its pointer"),
-              QStringLiteral("Publish an evidence bundle as AICR does (one tar+gzip layer, artifactType "
-                                      "application/vnd.nvidia.aicr.artifact, the Sigstore bundle as a referrer) and write the "
-                                      "pointer pinned to the manifest digest."));
+    Command p(QStringLiteral("evidence push"),
+              QStringLiteral("publish an evidence bundle to a registry and write its pointer"),
+              QStringLiteral(
+                  "Publish an evidence bundle as AICR does (one tar+gzip layer, artifactType "
+                  "application/vnd.nvidia.aicr.artifact, the Sigstore bundle as a referrer) and write the "
+                  "pointer pinned to the manifest digest."));
     addDb(p);
     addRegistryOptions(p);
-    p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag."), QStringLiteral("REF")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Private key (PEM) to sign the bundle with before publishing."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("to"), QStringLiteral("Destination reference registry/repository:tag."),
+                 QStringLiteral("REF")});
+    p.addOption({QStringLiteral("key"),
+                 QStringLiteral("Private key (PEM) to sign the bundle with before publishing."),
+                 QStringLiteral("KEY")});
     addPassphraseEnv(p);
     p.addOption({QStringLiteral("sign-incomplete"),
-                 QStringLiteral("With --key: sign even though some checks could not run or finish (it stays marked incomplete).")});
-    p.addOption({QStringLiteral("pointer-dir"),
-                 QStringLiteral("recipes/evidence directory the pointer goes to (default: the bundle directory's parent)."),
+                 QStringLiteral("With --key: sign even though some checks could not run or finish (it stays "
+                                "marked incomplete).")});
+    p.addOption(
+        {QStringLiteral("pointer-dir"),
+         QStringLiteral(
+             "recipes/evidence directory the pointer goes to (default: the bundle directory's parent)."),
+         QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("staging"),
+                 QStringLiteral("Keep the staged OCI layout here (default: in the cache)."),
                  QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("staging"), QStringLiteral("Keep the staged OCI layout here (default: in the cache)."), QStringLiteral("DIR")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("SUMMARY_BUNDLE_DIR"), QStringLiteral("A summary-bundle directory or its parent."));
+    p.addPositionalArgument(QStringLiteral("SUMMARY_BUNDLE_DIR"),
+                            QStringLiteral("A summary-bundle directory or its parent."));
     p.require({QStringLiteral("to")});
     p.handler = evidencePush;
     return p;

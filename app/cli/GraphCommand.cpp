@@ -7,7 +7,9 @@ namespace pb::cli {
 
 static int graphVerb(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
-    if (!QStringList{QStringLiteral("dot"), QStringLiteral("svg"), QStringLiteral("png"), QStringLiteral("json")}.contains(format))
+    if (!QStringList{QStringLiteral("dot"), QStringLiteral("svg"), QStringLiteral("png"),
+                     QStringLiteral("json")}
+             .contains(format))
         return usage(QStringLiteral("unknown --format '%1' (expected dot, svg, png or json)").arg(format),
                      QStringLiteral("graph"));
     Result<ResolveOptions> opt = resolveOptionsFrom(p);
@@ -38,11 +40,13 @@ static int graphVerb(const QCommandLineParser& p) {
 }
 
 Command graphCommand() {
-    Command p(QStringLiteral("graph"), QStringLiteral("a recipe's component graph, laid out by Graphviz (dot, svg, png, json)"),
+    Command p(QStringLiteral("graph"),
+              QStringLiteral("a recipe's component graph, laid out by Graphviz (dot, svg, png, json)"),
               QStringLiteral("Lay out the component graph of a recipe with Graphviz (dot): nodes are the "
-                                      "enabled components, edges their dependencies."));
+                             "enabled components, edges their dependencies."));
     addDb(p);
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."),
+                 QStringLiteral("DIR")});
     p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
                  QStringLiteral("LABEL")});
     addCriteriaOptions(p);

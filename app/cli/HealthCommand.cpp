@@ -1,6 +1,6 @@
 // proofbench health: the health table: each recipe coordinate and its evidence status
-#include "cli/Commands.h"
 #include "cli/CliUtil.h"
+#include "cli/Commands.h"
 
 #include "catalog/Loader.h"
 #include "core/Files.h"
@@ -27,7 +27,8 @@ using namespace pb::store;
 
 static int healthVerb(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
-    if (!QStringList{QStringLiteral("markdown"), QStringLiteral("json"), QStringLiteral("csv")}.contains(format))
+    if (!QStringList{QStringLiteral("markdown"), QStringLiteral("json"), QStringLiteral("csv")}.contains(
+            format))
         return usage(QStringLiteral("unknown --format '%1' (expected markdown, json or csv)").arg(format),
                      QStringLiteral("health"));
     Result<std::unique_ptr<Database>> db = openDb(p);
@@ -47,17 +48,20 @@ static int healthVerb(const QCommandLineParser& p) {
             a.append(evidence::healthJson(r, info));
         printJson(a);
     } else {
-        out() << (format == QLatin1String("csv") ? evidence::healthCsv(*rows, info) : evidence::healthMarkdown(*rows, info));
+        out() << (format == QLatin1String("csv") ? evidence::healthCsv(*rows, info)
+                                                 : evidence::healthMarkdown(*rows, info));
     }
     return kOk;
 }
 
 Command healthCommand() {
-    Command p(QStringLiteral("health"), QStringLiteral("the health table: each recipe coordinate and its evidence status"),
+    Command p(QStringLiteral("health"),
+              QStringLiteral("the health table: each recipe coordinate and its evidence status"),
               QStringLiteral("The health table: one row per recipe coordinate of a catalog version, with the "
-                                      "status its evidence gives it."));
+                             "status its evidence gives it."));
     addDb(p);
-    p.addOption({QStringLiteral("version"), QStringLiteral("Catalog version (default: the newest in version order)."),
+    p.addOption({QStringLiteral("version"),
+                 QStringLiteral("Catalog version (default: the newest in version order)."),
                  QStringLiteral("LABEL")});
     addFormat(p, QStringLiteral("markdown|json|csv"), QStringLiteral("markdown"));
     p.handler = healthVerb;

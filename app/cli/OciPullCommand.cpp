@@ -39,23 +39,33 @@ static int ociPull(const QCommandLineParser& p) {
         printJson(o);
     } else {
         out() << "pulled " << pulled->reference.toString() << " into " << layoutDir << '\n'
-              << "  " << pulled->manifest.mediaType << (pulled->manifest.artifactType.isEmpty() ? QString() : QStringLiteral(" (") + pulled->manifest.artifactType + QLatin1Char(')'))
+              << "  " << pulled->manifest.mediaType
+              << (pulled->manifest.artifactType.isEmpty()
+                      ? QString()
+                      : QStringLiteral(" (") + pulled->manifest.artifactType + QLatin1Char(')'))
               << '\n'
-              << "  blobs fetched " << pulled->blobsFetched << " (" << pulled->bytesFetched << " bytes), already cached " << pulled->blobsCached
-              << ", referrers " << pulled->referrers.size() << '\n';
+              << "  blobs fetched " << pulled->blobsFetched << " (" << pulled->bytesFetched
+              << " bytes), already cached " << pulled->blobsCached << ", referrers "
+              << pulled->referrers.size() << '\n';
     }
     return kOk;
 }
 
 Command ociPullCommand() {
-    Command p(QStringLiteral("oci pull"), QStringLiteral("pull an artifact (by digest) and its blobs into an OCI image layout"),
-              QStringLiteral("Pull a manifest (or index) and its blobs into an OCI image layout; digests and sizes are "
-                                      "verified while streaming."));
+    Command p(QStringLiteral("oci pull"),
+              QStringLiteral("pull an artifact (by digest) and its blobs into an OCI image layout"),
+              QStringLiteral(
+                  "Pull a manifest (or index) and its blobs into an OCI image layout; digests and sizes are "
+                  "verified while streaming."));
     addDb(p);
     addRegistryOptions(p);
-    p.addOption({QStringLiteral("to"), QStringLiteral("OCI image layout directory to pull into (created when absent)."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("allow-unpinned-tag"), QStringLiteral("Accept a tag-only reference to an evidence artifact.")});
-    p.addOption({QStringLiteral("referrers"), QStringLiteral("Also pull every referrer (signatures) of the manifest.")});
+    p.addOption({QStringLiteral("to"),
+                 QStringLiteral("OCI image layout directory to pull into (created when absent)."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("allow-unpinned-tag"),
+                 QStringLiteral("Accept a tag-only reference to an evidence artifact.")});
+    p.addOption({QStringLiteral("referrers"),
+                 QStringLiteral("Also pull every referrer (signatures) of the manifest.")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(QStringLiteral("REF"), QStringLiteral("registry/repository[:tag][@sha256:...]"));
     p.require({QStringLiteral("to")});

@@ -21,11 +21,15 @@ static int perfImport(const QCommandLineParser& p) {
     if (p.isSet(QStringLiteral("at"))) {
         req.at = QDateTime::fromString(p.value(QStringLiteral("at")), Qt::ISODateWithMs);
         if (!req.at.isValid())
-            return usage(QStringLiteral("--at expects an ISO 8601 time such as 2026-11-30T14:00:00Z, got '%1'").arg(p.value(QStringLiteral("at"))), verb);
+            return usage(
+                QStringLiteral("--at expects an ISO 8601 time such as 2026-11-30T14:00:00Z, got '%1'")
+                    .arg(p.value(QStringLiteral("at"))),
+                verb);
         if (req.at.timeSpec() == Qt::LocalTime)
             req.at = req.at.toUTC();
     }
-    if (p.isSet(QStringLiteral("recipe")) || p.isSet(QStringLiteral("catalog")) || p.isSet(QStringLiteral("version"))) {
+    if (p.isSet(QStringLiteral("recipe")) || p.isSet(QStringLiteral("catalog")) ||
+        p.isSet(QStringLiteral("version"))) {
         Result<RecipeChoice> choice = recipeFrom(p);
         if (!choice)
             return fail(choice.error());
@@ -58,7 +62,9 @@ static int perfImport(const QCommandLineParser& p) {
         QJsonObject o = checkToJson(check);
         o.insert(QStringLiteral("file"), QFileInfo(file).absoluteFilePath());
         o.insert(QStringLiteral("kind"), perfKindName(*kind));
-        o.insert(QStringLiteral("measuredAt"), done->timeSource == QLatin1String("unknown") ? QString() : check.started.toString(Qt::ISODate));
+        o.insert(QStringLiteral("measuredAt"), done->timeSource == QLatin1String("unknown")
+                                                   ? QString()
+                                                   : check.started.toString(Qt::ISODate));
         o.insert(QStringLiteral("timeSource"), done->timeSource);
         if (id)
             o.insert(QStringLiteral("run"), id);
@@ -66,39 +72,49 @@ static int perfImport(const QCommandLineParser& p) {
     } else {
         out() << file << " (" << perfKindName(*kind) << ")\n";
         out() << "measured: "
-              << (done->timeSource == QLatin1String("unknown") ? QStringLiteral("unknown (the report does not say; give --at)")
-                                                                : QStringLiteral("%1 (%2)").arg(check.started.toString(Qt::ISODate),
-                                                                                                 done->timeSource == QLatin1String("given")
-                                                                                                     ? QStringLiteral("--at")
-                                                                                                     : QStringLiteral("from the report")))
+              << (done->timeSource == QLatin1String("unknown")
+                      ? QStringLiteral("unknown (the report does not say; give --at)")
+                      : QStringLiteral("%1 (%2)").arg(check.started.toString(Qt::ISODate),
+                                                      done->timeSource == QLatin1String("given")
+                                                          ? QStringLiteral("--at")
+                                                          : QStringLiteral("from the report")))
               << '\n';
         if (check.nccl) {
             const NcclResult& n = *check.nccl;
-            out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".." << n.lastSizeBytes() << " B"
+            out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".."
+                  << n.lastSizeBytes() << " B"
                   << (n.ranks ? QStringLiteral(", %1 ranks").arg(n.ranks) : QString()) << '\n'
-                  << "  busbw of the largest size (out-of-place): " << QString::number(n.lastOopBusBw(), 'f', 2) << " GB/s\n"
+                  << "  busbw of the largest size (out-of-place): "
+                  << QString::number(n.lastOopBusBw(), 'f', 2) << " GB/s\n"
                   << "  peak busbw: " << QString::number(n.peakBusBw(), 'f', 2) << " GB/s\n"
                   << "  average busbw: "
-                  << (n.footerAvgBusBw ? QString::number(*n.footerAvgBusBw, 'g', 6) + QStringLiteral(" (footer)")
-                                       : QString::number(n.computedAvgBusBw, 'f', 3) + QStringLiteral(" (computed; the log has no footer)"))
+                  << (n.footerAvgBusBw
+                          ? QString::number(*n.footerAvgBusBw, 'g', 6) + QStringLiteral(" (footer)")
+                          : QString::number(n.computedAvgBusBw, 'f', 3) +
+                                QStringLiteral(" (computed; the log has no footer)"))
                   << '\n';
             if (!n.netPlugin.isEmpty() || n.nvlsComm)
-                out() << "  transport: " << (n.netPlugin.isEmpty() ? QStringLiteral("-") : n.netPlugin) << (n.nvlsComm ? ", NVLS" : "") << '\n';
+                out() << "  transport: " << (n.netPlugin.isEmpty() ? QStringLiteral("-") : n.netPlugin)
+                      << (n.nvlsComm ? ", NVLS" : "") << '\n';
         }
         if (check.inference) {
             const InferenceResult& r = *check.inference;
             auto num = [](const std::optional<double>& v, const char* unit) {
-                return v ? QString::number(*v, 'f', 2) + QLatin1Char(' ') + QLatin1String(unit) : QStringLiteral("-");
+                return v ? QString::number(*v, 'f', 2) + QLatin1Char(' ') + QLatin1String(unit)
+                         : QStringLiteral("-");
             };
             out() << "  format " << r.format << '\n'
                   << "  output throughput " << num(r.outputTokensPerSec, "tokens/s") << '\n'
-                  << "  TTFT p50 " << num(r.ttftMs.p50, "ms") << ", p90 " << num(r.ttftMs.p90, "ms") << ", p99 " << num(r.ttftMs.p99, "ms") << '\n'
-                  << "  ITL avg " << num(r.itlMs.avg, "ms") << ", request latency p99 " << num(r.requestLatencyMs.p99, "ms") << '\n';
+                  << "  TTFT p50 " << num(r.ttftMs.p50, "ms") << ", p90 " << num(r.ttftMs.p90, "ms")
+                  << ", p99 " << num(r.ttftMs.p99, "ms") << '\n'
+                  << "  ITL avg " << num(r.itlMs.avg, "ms") << ", request latency p99 "
+                  << num(r.requestLatencyMs.p99, "ms") << '\n';
         }
         for (const ScoredMetric& m : check.score->metrics)
             out() << "  " << m.name << " = " << QString::number(m.measured, 'f', 2) << ' ' << m.unit
                   << (m.threshold ? QStringLiteral(" against %1 (passes at %2 %3): %4")
-                                        .arg(m.threshold->written, m.threshold->op, QString::number(m.threshold->effective(), 'f', 2),
+                                        .arg(m.threshold->written, m.threshold->op,
+                                             QString::number(m.threshold->effective(), 'f', 2),
                                              m.pass ? QStringLiteral("pass") : QStringLiteral("FAIL"))
                                   : QStringLiteral(" (no threshold)"))
                   << '\n';
@@ -111,25 +127,43 @@ static int perfImport(const QCommandLineParser& p) {
 }
 
 Command perfImportCommand() {
-    Command p(QStringLiteral("perf import"), QStringLiteral("parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report"),
-              QStringLiteral("Parse and score an nccl-tests log or an inference benchmark report, and keep it as a run."));
+    Command p(
+        QStringLiteral("perf import"),
+        QStringLiteral("parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report"),
+        QStringLiteral(
+            "Parse and score an nccl-tests log or an inference benchmark report, and keep it as a run."));
     addDb(p);
-    p.addOption({QStringLiteral("kind"), QStringLiteral("nccl, aiperf, genai-perf or inference-perf."), QStringLiteral("KIND")});
-    p.addOption({QStringLiteral("coordinate"), QStringLiteral("The recipe coordinate the run belongs to (history groups by it)."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("check"), QStringLiteral("Check name to score as (default nccl-all-reduce-bw, or inference-perf)."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("constraint"), QStringLiteral("A threshold, as a recipe writes it (repeatable), e.g. nccl-all-reduce-bw='>= 300'."),
-                 QStringLiteral("NAME=VALUE")});
-    p.addOption({QStringLiteral("recipe"), QStringLiteral("Take the thresholds from this RecipeResult file."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Take the thresholds from the recipe these criteria resolve to in a catalog directory."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("version"), QStringLiteral("... or in an imported catalog version."), QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("kind"), QStringLiteral("nccl, aiperf, genai-perf or inference-perf."),
+                 QStringLiteral("KIND")});
+    p.addOption({QStringLiteral("coordinate"),
+                 QStringLiteral("The recipe coordinate the run belongs to (history groups by it)."),
+                 QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("check"),
+                 QStringLiteral("Check name to score as (default nccl-all-reduce-bw, or inference-perf)."),
+                 QStringLiteral("NAME")});
+    p.addOption(
+        {QStringLiteral("constraint"),
+         QStringLiteral("A threshold, as a recipe writes it (repeatable), e.g. nccl-all-reduce-bw='>= 300'."),
+         QStringLiteral("NAME=VALUE")});
+    p.addOption({QStringLiteral("recipe"), QStringLiteral("Take the thresholds from this RecipeResult file."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("catalog"),
+                 QStringLiteral(
+                     "Take the thresholds from the recipe these criteria resolve to in a catalog directory."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("... or in an imported catalog version."),
+                 QStringLiteral("LABEL")});
     addCriteriaOptions(p);
-    p.addOption({QStringLiteral("no-store"), QStringLiteral("Only print the scored figures; do not keep the run.")});
+    p.addOption(
+        {QStringLiteral("no-store"), QStringLiteral("Only print the scored figures; do not keep the run.")});
     p.addOption({QStringLiteral("at"),
-                 QStringLiteral("When the measurement was made (ISO 8601, e.g. 2026-11-30T14:00:00Z); default: the time the report "
+                 QStringLiteral("When the measurement was made (ISO 8601, e.g. 2026-11-30T14:00:00Z); "
+                                "default: the time the report "
                                 "records, else unknown (never the file's modification time)."),
                  QStringLiteral("TIME")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The nccl-tests log or the benchmark report."));
+    p.addPositionalArgument(QStringLiteral("FILE"),
+                            QStringLiteral("The nccl-tests log or the benchmark report."));
     p.require({QStringLiteral("kind")});
     p.handler = perfImport;
     return p;

@@ -1,16 +1,18 @@
-// What the Receipts commands share (one command per file: ReceiptsListCommand.cpp, ReceiptsShowCommand.cpp, ReceiptsVerifyCommand.cpp, ReceiptsExportCommand.cpp, RecordsImportCommand.cpp, RecordsCheckCommand.cpp, RecordsStagesCommand.cpp).
+// What the Receipts commands share (one command per file: ReceiptsListCommand.cpp, ReceiptsShowCommand.cpp,
+// ReceiptsVerifyCommand.cpp, ReceiptsExportCommand.cpp, RecordsImportCommand.cpp, RecordsCheckCommand.cpp,
+// RecordsStagesCommand.cpp).
 #pragma once
 
 #include "cli/CliUtil.h"
 
 #include "core/Files.h"
-#include "receipts/Canonical.h"
-#include "receipts/Ledger.h"
-#include "receipts/Records.h"
 #include "ops/ReceiptsExport.h"
 #include "ops/ReceiptsVerify.h"
 #include "ops/RecordsCheck.h"
 #include "ops/RecordsImport.h"
+#include "receipts/Canonical.h"
+#include "receipts/Ledger.h"
+#include "receipts/Records.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -21,7 +23,9 @@ namespace pb::cli {
 
 using namespace pb::receipts;
 
-inline bool asJson(const QCommandLineParser& p) { return p.value(QStringLiteral("format")) == QLatin1String("json"); }
+inline bool asJson(const QCommandLineParser& p) {
+    return p.value(QStringLiteral("format")) == QLatin1String("json");
+}
 
 inline QString artifactLine(const Artifact& a) {
     QString s = a.name;
@@ -36,7 +40,8 @@ inline QString receiptText(const Receipt& r) {
     QString s;
     s += QStringLiteral("receipt #%1  %2\n").arg(r.seq).arg(r.kind);
     s += QStringLiteral("  time:       %1\n  version:    %2\n  result:     %3%4\n")
-             .arg(isoTime(r.time), r.version, outcomeName(r.result), r.message.isEmpty() ? QString() : QStringLiteral(" - ") + r.message);
+             .arg(isoTime(r.time), r.version, outcomeName(r.result),
+                  r.message.isEmpty() ? QString() : QStringLiteral(" - ") + r.message);
     s += QStringLiteral("  parameters: %1\n").arg(QString::fromUtf8(canonicalJson(r.parameters)));
     for (const Artifact& a : r.inputs)
         s += QStringLiteral("  input:      %1\n").arg(artifactLine(a));
@@ -47,8 +52,7 @@ inline QString receiptText(const Receipt& r) {
 }
 
 // ---- records ----------------------------------------------------------------------------------
-inline 
-int recordsCheckOrStages(const QCommandLineParser& p, bool stagesOnly) {
+inline int recordsCheckOrStages(const QCommandLineParser& p, bool stagesOnly) {
     const QString verb = stagesOnly ? QStringLiteral("records stages") : QStringLiteral("records check");
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give one directory"), verb);
@@ -61,7 +65,8 @@ int recordsCheckOrStages(const QCommandLineParser& p, bool stagesOnly) {
         if (!opened)
             return fail(opened.error());
         db = std::move(*opened);
-        report = ops::checkRecords(ops::Context(*db), ops::RecordsCheckRequest{p.positionalArguments().constFirst()});
+        report = ops::checkRecords(ops::Context(*db),
+                                   ops::RecordsCheckRequest{p.positionalArguments().constFirst()});
     }
     if (!report)
         return fail(report.error());
@@ -80,7 +85,9 @@ int recordsCheckOrStages(const QCommandLineParser& p, bool stagesOnly) {
                 out() << QStringLiteral("  %1 %2 %3\n")
                              .arg(s.stage, -55)
                              .arg(stageResultName(s.result), -9)
-                             .arg(s.record.isEmpty() ? QStringLiteral("-") : s.record + QStringLiteral("  [") + s.detail + QLatin1Char(']'));
+                             .arg(s.record.isEmpty()
+                                      ? QStringLiteral("-")
+                                      : s.record + QStringLiteral("  [") + s.detail + QLatin1Char(']'));
             }
         }
         out().flush();
@@ -99,16 +106,22 @@ int recordsCheckOrStages(const QCommandLineParser& p, bool stagesOnly) {
     return report->ok() ? kOk : kFailed;
 }
 
-inline int recordsCheck(const QCommandLineParser& p) { return recordsCheckOrStages(p, false); }
+inline int recordsCheck(const QCommandLineParser& p) {
+    return recordsCheckOrStages(p, false);
+}
 
-inline int recordsStages(const QCommandLineParser& p) { return recordsCheckOrStages(p, true); }
+inline int recordsStages(const QCommandLineParser& p) {
+    return recordsCheckOrStages(p, true);
+}
 
 // check and stages read the same directory the same way.
 inline Command recordsCommand(const QString& name, const QString& summary, const QString& description) {
     Command p(name, summary, description);
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A directory of ConfigHub records (an entry, or a tree of them)."));
+    p.addPositionalArgument(
+        QStringLiteral("DIR"),
+        QStringLiteral("A directory of ConfigHub records (an entry, or a tree of them)."));
     return p;
 }
 

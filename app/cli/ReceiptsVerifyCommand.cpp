@@ -17,14 +17,17 @@ static int receiptsVerify(const QCommandLineParser& p) {
         out() << check->toText();
     out().flush();
     if (!check->ok)
-        err() << "proofbench: receipts chain broken at #" << check->firstBadSeq << " (" << breakName(check->kind) << ")" << Qt::endl;
+        err() << "proofbench: receipts chain broken at #" << check->firstBadSeq << " ("
+              << breakName(check->kind) << ")" << Qt::endl;
     return check->ok ? kOk : kFailed;
 }
 
 Command receiptsVerifyCommand() {
-    Command p(QStringLiteral("receipts verify"), QStringLiteral("recompute the receipts chain; name the first receipt that breaks it"),
-              QStringLiteral("Recompute the receipts chain and name the first receipt that breaks it (edited, deleted, inserted or "
-                                      "reordered). Exit 0 only when the chain is intact."));
+    Command p(QStringLiteral("receipts verify"),
+              QStringLiteral("recompute the receipts chain; name the first receipt that breaks it"),
+              QStringLiteral("Recompute the receipts chain and name the first receipt that breaks it "
+                             "(edited, deleted, inserted or "
+                             "reordered). Exit 0 only when the chain is intact."));
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.handler = receiptsVerify;

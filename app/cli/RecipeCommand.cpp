@@ -11,25 +11,30 @@ static int recipeVerb(const QCommandLineParser& p) {
     ResolveOptions opt;
     opt.builderVersion = p.value(QStringLiteral("stamp-version"));
     const bool digest = p.isSet(QStringLiteral("digest"));
-    if (digest && p.isSet(QStringLiteral("stamp-version")) && opt.builderVersion != QLatin1String(kParityStamp))
-        return usage(QStringLiteral("--digest prints the evidence digest (no stamp) and the parity digest (stamped %1); "
-                                    "--stamp-version applies to YAML/JSON output only")
+    if (digest && p.isSet(QStringLiteral("stamp-version")) &&
+        opt.builderVersion != QLatin1String(kParityStamp))
+        return usage(QStringLiteral(
+                         "--digest prints the evidence digest (no stamp) and the parity digest (stamped %1); "
+                         "--stamp-version applies to YAML/JSON output only")
                          .arg(QLatin1String(kParityStamp)),
                      QStringLiteral("recipe"));
     for (const QString& pv : p.values(QStringLiteral("profile"))) {
         const int eq = pv.indexOf(QLatin1Char('='));
         if (eq <= 0 || eq == pv.size() - 1)
-            return usage(QStringLiteral("--profile expects NAME=VALUE, got '%1'").arg(pv), QStringLiteral("recipe"));
+            return usage(QStringLiteral("--profile expects NAME=VALUE, got '%1'").arg(pv),
+                         QStringLiteral("recipe"));
         opt.profiles.insert(pv.left(eq), pv.mid(eq + 1));
     }
     const bool hasDir = p.isSet(QStringLiteral("catalog")), hasLabel = p.isSet(QStringLiteral("version"));
     if (hasDir == hasLabel)
-        return usage(QStringLiteral("give exactly one of --catalog DIR or --version LABEL"), QStringLiteral("recipe"));
+        return usage(QStringLiteral("give exactly one of --catalog DIR or --version LABEL"),
+                     QStringLiteral("recipe"));
     Result<Catalog> cat = catalogFrom(p);
     if (!cat)
         return fail(cat.error());
 
-    const QString catalogSpec = p.isSet(QStringLiteral("catalog")) ? p.value(QStringLiteral("catalog")) : p.value(QStringLiteral("version"));
+    const QString catalogSpec = p.isSet(QStringLiteral("catalog")) ? p.value(QStringLiteral("catalog"))
+                                                                   : p.value(QStringLiteral("version"));
     const bool sample = isSampleCatalog(*cat, catalogSpec, p);
 
     if (p.isSet(QStringLiteral("all-leaves"))) {
@@ -59,8 +64,8 @@ static int recipeVerb(const QCommandLineParser& p) {
                   << "), one 'leaf: hex' line per leaf as in AICR's catalog-parity golden" << Qt::endl;
             int failed = 0;
             for (const LeafResolution& lr : leaves) {
-                out() << lr.leaf << ": " << (lr.result ? parityDigest(*lr.result) : QStringLiteral("resolve-error"))
-                      << '\n';
+                out() << lr.leaf << ": "
+                      << (lr.result ? parityDigest(*lr.result) : QStringLiteral("resolve-error")) << '\n';
                 failed += lr.error ? 1 : 0;
             }
             out().flush();
@@ -76,8 +81,10 @@ static int recipeVerb(const QCommandLineParser& p) {
             QJsonObject o{
                 {QStringLiteral("leaf"), lr.leaf},
                 {QStringLiteral("appliedOverlays"),
-                 lr.result ? QJsonValue(QJsonArray::fromStringList(lr.result->appliedOverlays)) : QJsonValue(QJsonArray())},
-                {QStringLiteral("components"), lr.result ? static_cast<int>(lr.result->componentRefs.size()) : 0},
+                 lr.result ? QJsonValue(QJsonArray::fromStringList(lr.result->appliedOverlays))
+                           : QJsonValue(QJsonArray())},
+                {QStringLiteral("components"),
+                 lr.result ? static_cast<int>(lr.result->componentRefs.size()) : 0},
                 {QStringLiteral("error"), lr.error ? QJsonValue(lr.error->toString()) : QJsonValue()}};
             if (sample)
                 o.insert(QStringLiteral("sample"), true);
@@ -108,9 +115,11 @@ static int recipeVerb(const QCommandLineParser& p) {
     if (p.isSet(QStringLiteral("leaf"))) {
         const QString leaf = p.value(QStringLiteral("leaf"));
         if (criteriaGiven || p.isSet(QStringLiteral("all-leaves")))
-            return usage(QStringLiteral("--leaf takes the place of criteria flags; give one or the other"), QStringLiteral("recipe"));
+            return usage(QStringLiteral("--leaf takes the place of criteria flags; give one or the other"),
+                         QStringLiteral("recipe"));
         if (!cat->leafNames().contains(leaf))
-            return fail(makeError(QStringLiteral("'%1' is not a leaf overlay of this catalog (%2 leaves; `recipe --all-leaves` lists them)")
+            return fail(makeError(QStringLiteral("'%1' is not a leaf overlay of this catalog (%2 leaves; "
+                                                 "`recipe --all-leaves` lists them)")
                                       .arg(leaf)
                                       .arg(cat->leafNames().size()),
                                   catalogSpec, 0, QStringLiteral("--leaf")));
@@ -125,12 +134,13 @@ static int recipeVerb(const QCommandLineParser& p) {
         return fail(r.error());
     QByteArray exported;
     if (digest && format == QLatin1String("json")) {
-        QJsonObject o{{QStringLiteral("recipe"), r->recipeName()},
-                      {QStringLiteral("leafOverlay"), r->appliedOverlays.value(r->appliedOverlays.size() - 1)},
-                      {QStringLiteral("catalog"), catalogSpec},
-                      {QStringLiteral("evidenceDigest"), prefixedDigest(evidenceDigest(*r))},
-                      {QStringLiteral("parityDigest"), prefixedDigest(parityDigest(*r))},
-                      {QStringLiteral("parityStamp"), QString::fromLatin1(kParityStamp)}};
+        QJsonObject o{
+            {QStringLiteral("recipe"), r->recipeName()},
+            {QStringLiteral("leafOverlay"), r->appliedOverlays.value(r->appliedOverlays.size() - 1)},
+            {QStringLiteral("catalog"), catalogSpec},
+            {QStringLiteral("evidenceDigest"), prefixedDigest(evidenceDigest(*r))},
+            {QStringLiteral("parityDigest"), prefixedDigest(parityDigest(*r))},
+            {QStringLiteral("parityStamp"), QString::fromLatin1(kParityStamp)}};
         if (sample)
             o.insert(QStringLiteral("sample"), true);
         exported = QJsonDocument(o).toJson(QJsonDocument::Indented);
@@ -157,14 +167,19 @@ static int recipeVerb(const QCommandLineParser& p) {
             criteria.insert(dim, p.value(dim));
     if (p.isSet(QStringLiteral("leaf")))
         criteria.insert(QStringLiteral("leaf"), p.value(QStringLiteral("leaf")));
-    d.parameters = QJsonObject{{QStringLiteral("criteria"), criteria},
-                               {QStringLiteral("format"), digest ? QStringLiteral("digest") : format},
-                               {QStringLiteral("deterministic"), p.isSet(QStringLiteral("deterministic"))},
-                               {QStringLiteral("profiles"), QJsonArray::fromStringList(p.values(QStringLiteral("profile")))},
-                               {QStringLiteral("version"), p.value(QStringLiteral("version"))}};
+    d.parameters = QJsonObject{
+        {QStringLiteral("criteria"), criteria},
+        {QStringLiteral("format"), digest ? QStringLiteral("digest") : format},
+        {QStringLiteral("deterministic"), p.isSet(QStringLiteral("deterministic"))},
+        {QStringLiteral("profiles"), QJsonArray::fromStringList(p.values(QStringLiteral("profile")))},
+        {QStringLiteral("version"), p.value(QStringLiteral("version"))}};
     d.inputs.push_back(receipts::Artifact::digest(cat->root, cat->contentDigest()));
-    d.outputs.push_back(receipts::Artifact::bytes(QStringLiteral("recipe %1 (stdout)").arg(r->appliedOverlays.value(r->appliedOverlays.size() - 1)), exported));
-    d.message = QStringLiteral("%1 components, overlays %2").arg(r->componentRefs.size()).arg(r->appliedOverlays.join(QStringLiteral(", ")));
+    d.outputs.push_back(receipts::Artifact::bytes(
+        QStringLiteral("recipe %1 (stdout)").arg(r->appliedOverlays.value(r->appliedOverlays.size() - 1)),
+        exported));
+    d.message = QStringLiteral("%1 components, overlays %2")
+                    .arg(r->componentRefs.size())
+                    .arg(r->appliedOverlays.join(QStringLiteral(", ")));
     // On record first: the recipe is printed only once its receipt is kept.
     auto db = openDb(p);
     if (!db)
@@ -177,34 +192,42 @@ static int recipeVerb(const QCommandLineParser& p) {
 }
 
 Command recipeCommand() {
-    Command p(QStringLiteral("recipe"), QStringLiteral("resolve criteria (or every leaf) into a RecipeResult; --digest for its digest"),
+    Command p(QStringLiteral("recipe"),
+              QStringLiteral("resolve criteria (or every leaf) into a RecipeResult; --digest for its digest"),
               QStringLiteral("Resolve criteria into a RecipeResult by AICR's rules, or every leaf overlay "
-                                      "with --all-leaves."));
+                             "with --all-leaves."));
     addDb(p);
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."),
+                 QStringLiteral("DIR")});
     p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
                  QStringLiteral("LABEL")});
     for (const QString& d : Criteria::dimensions())
-        p.addOption({d, QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d), d.toUpper()});
+        p.addOption(
+            {d, QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d), d.toUpper()});
     p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
                  QStringLiteral("NAME=VALUE")});
-    p.addOption({QStringLiteral("all-leaves"), QStringLiteral("Resolve every leaf overlay and report each.")});
-    p.addOption({QStringLiteral("leaf"), QStringLiteral("Resolve the criteria of this leaf overlay (instead of criteria flags)."),
+    p.addOption(
+        {QStringLiteral("all-leaves"), QStringLiteral("Resolve every leaf overlay and report each.")});
+    p.addOption({QStringLiteral("leaf"),
+                 QStringLiteral("Resolve the criteria of this leaf overlay (instead of criteria flags)."),
                  QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("stamp-version"),
-                 QStringLiteral("metadata.version to stamp into YAML/JSON output (default dev). Digests do not "
-                                "take it: the evidence digest has no stamp, the parity digest is always stamped "
-                                "catalog-parity-golden."),
-                 QStringLiteral("V"), QStringLiteral("dev")});
-    p.addOption({QStringLiteral("deterministic"),
-                 QStringLiteral("With --format yaml: AICR's deterministic bytes (keys sorted), the input of the "
-                                "recipe digest.")});
+    p.addOption(
+        {QStringLiteral("stamp-version"),
+         QStringLiteral("metadata.version to stamp into YAML/JSON output (default dev). Digests do not "
+                        "take it: the evidence digest has no stamp, the parity digest is always stamped "
+                        "catalog-parity-golden."),
+         QStringLiteral("V"), QStringLiteral("dev")});
+    p.addOption(
+        {QStringLiteral("deterministic"),
+         QStringLiteral("With --format yaml: AICR's deterministic bytes (keys sorted), the input of the "
+                        "recipe digest.")});
     p.addOption({QStringLiteral("digest"),
-                 QStringLiteral("Print the recipe's two digests, labelled: the evidence digest (what evidence binds "
-                                "to: AICR's v3 canonical recipe, no metadata.version) and the parity digest (sha256 of "
-                                "the deterministic YAML stamped catalog-parity-golden, as AICR's catalog-parity "
-                                "golden). --format json: {evidenceDigest, parityDigest}. With --all-leaves: one "
-                                "'leaf: <parity hex>' line per leaf, the golden's own format (json: both digests).")});
+                 QStringLiteral(
+                     "Print the recipe's two digests, labelled: the evidence digest (what evidence binds "
+                     "to: AICR's v3 canonical recipe, no metadata.version) and the parity digest (sha256 of "
+                     "the deterministic YAML stamped catalog-parity-golden, as AICR's catalog-parity "
+                     "golden). --format json: {evidenceDigest, parityDigest}. With --all-leaves: one "
+                     "'leaf: <parity hex>' line per leaf, the golden's own format (json: both digests).")});
     addFormat(p, QStringLiteral("yaml|json (digests and all leaves: text|json)"), QStringLiteral("yaml"));
     p.handler = recipeVerb;
     return p;

@@ -6,7 +6,8 @@ namespace pb::cli {
 static int recipeDigestVerb(const QCommandLineParser& p) {
     const QString format = p.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return usage(QStringLiteral("unknown --format '%1' (expected text or json)").arg(format), QStringLiteral("recipe digest"));
+        return usage(QStringLiteral("unknown --format '%1' (expected text or json)").arg(format),
+                     QStringLiteral("recipe digest"));
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one recipe file"), QStringLiteral("recipe digest"));
     Result<PredicateVersion> version = parsePredicateType(p.value(QStringLiteral("predicate-type")));
@@ -38,8 +39,8 @@ static int recipeDigestVerb(const QCommandLineParser& p) {
 Command recipeDigestCommand() {
     Command p(QStringLiteral("recipe digest"), QStringLiteral("the evidence recipe digest of a recipe.yaml"),
               QStringLiteral("Print the evidence digest of a recipe.yaml (\"evidence digest sha256:<hex>\"), "
-                                      "as AICR's CanonicalizeRecipeYAML computes it: the digest a recipe-evidence "
-                                      "statement binds to (v3 drops metadata.version; v1/v2 keep it)."));
+                             "as AICR's CanonicalizeRecipeYAML computes it: the digest a recipe-evidence "
+                             "statement binds to (v3 drops metadata.version; v1/v2 keep it)."));
     p.addOption({QStringLiteral("predicate-type"),
                  QStringLiteral("Evidence predicate type whose digest rule applies: "
                                 "https://aicr.run/recipe-evidence/v1, v2 or v3 (default v3)."),

@@ -7,11 +7,13 @@ static int runsCleanup(const QCommandLineParser& p) {
     bool ok = false;
     const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
     if (!ok || id <= 0)
-        return usage(QStringLiteral("give the run's id (see 'proofbench runs leftovers')"), QStringLiteral("runs cleanup"));
+        return usage(QStringLiteral("give the run's id (see 'proofbench runs leftovers')"),
+                     QStringLiteral("runs cleanup"));
     bool limitOk = false;
     const int limit = p.value(QStringLiteral("retry-limit")).toInt(&limitOk);
     if (!limitOk || limit <= 0 || limit > 86400)
-        return usage(QStringLiteral("--retry-limit must be a number of seconds from 1 to 86400"), QStringLiteral("runs cleanup"));
+        return usage(QStringLiteral("--retry-limit must be a number of seconds from 1 to 86400"),
+                     QStringLiteral("runs cleanup"));
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -38,13 +40,20 @@ static int runsCleanup(const QCommandLineParser& p) {
 }
 
 Command runsCleanupCommand() {
-    Command p(QStringLiteral("runs cleanup"), QStringLiteral("delete what a validation run left on the cluster"),
-              QStringLiteral("Delete what a validation run left on the cluster (see 'proofbench runs leftovers')."));
+    Command p(QStringLiteral("runs cleanup"),
+              QStringLiteral("delete what a validation run left on the cluster"),
+              QStringLiteral(
+                  "Delete what a validation run left on the cluster (see 'proofbench runs leftovers')."));
     addDb(p);
-    p.addOption({QStringLiteral("kubeconfig"), QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("context"), QStringLiteral("kubeconfig context (default: the run's)."), QStringLiteral("C")});
-    p.addOption({QStringLiteral("retry-limit"), QStringLiteral("Seconds to keep retrying (default 60)."), QStringLiteral("SEC"), QStringLiteral("60")});
-    p.addPositionalArgument(QStringLiteral("RUN"), QStringLiteral("The run's id (see 'proofbench runs leftovers')."));
+    p.addOption({QStringLiteral("kubeconfig"),
+                 QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("context"), QStringLiteral("kubeconfig context (default: the run's)."),
+                 QStringLiteral("C")});
+    p.addOption({QStringLiteral("retry-limit"), QStringLiteral("Seconds to keep retrying (default 60)."),
+                 QStringLiteral("SEC"), QStringLiteral("60")});
+    p.addPositionalArgument(QStringLiteral("RUN"),
+                            QStringLiteral("The run's id (see 'proofbench runs leftovers')."));
     p.handler = runsCleanup;
     return p;
 }

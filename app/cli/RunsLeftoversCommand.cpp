@@ -9,7 +9,8 @@ static int runsLeftovers(const QCommandLineParser& p) {
         bool ok = false;
         id = p.positionalArguments().front().toLongLong(&ok);
         if (!ok || id <= 0)
-            return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"), QStringLiteral("runs leftovers"));
+            return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"),
+                         QStringLiteral("runs leftovers"));
     }
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
@@ -20,9 +21,12 @@ static int runsLeftovers(const QCommandLineParser& p) {
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray a;
         for (const RunLeftover& l : *left) {
-            QJsonObject o{{QStringLiteral("run"), l.runId},          {QStringLiteral("runId"), l.runUid},
-                          {QStringLiteral("context"), l.context},    {QStringLiteral("server"), l.server},
-                          {QStringLiteral("path"), l.path},          {QStringLiteral("error"), l.error},
+            QJsonObject o{{QStringLiteral("run"), l.runId},
+                          {QStringLiteral("runId"), l.runUid},
+                          {QStringLiteral("context"), l.context},
+                          {QStringLiteral("server"), l.server},
+                          {QStringLiteral("path"), l.path},
+                          {QStringLiteral("error"), l.error},
                           {QStringLiteral("recorded"), l.recordedAt.toString(Qt::ISODate)}};
             if (l.removedAt)
                 o.insert(QStringLiteral("removed"), l.removedAt->toString(Qt::ISODate));
@@ -37,20 +41,25 @@ static int runsLeftovers(const QCommandLineParser& p) {
     }
     for (const RunLeftover& l : *left)
         out() << "run " << l.runId << " (" << l.runUid << ", " << l.context << ")  " << l.path
-              << (l.removedAt ? QStringLiteral("  removed %1").arg(l.removedAt->toString(Qt::ISODate))
-                              : l.error.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(l.error))
+              << (l.removedAt         ? QStringLiteral("  removed %1").arg(l.removedAt->toString(Qt::ISODate))
+                  : l.error.isEmpty() ? QString()
+                                      : QStringLiteral("  (%1)").arg(l.error))
               << '\n';
     out().flush();
     return kOk;
 }
 
 Command runsLeftoversCommand() {
-    Command p(QStringLiteral("runs leftovers"), QStringLiteral("what validation runs could not delete from the cluster"),
-              QStringLiteral("List what validation runs could not delete from the cluster (optionally of one RUN)."));
+    Command p(QStringLiteral("runs leftovers"),
+              QStringLiteral("what validation runs could not delete from the cluster"),
+              QStringLiteral(
+                  "List what validation runs could not delete from the cluster (optionally of one RUN)."));
     addDb(p);
     p.addOption({QStringLiteral("all"), QStringLiteral("Also list what 'runs cleanup' already deleted.")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("RUN"), QStringLiteral("Only this run's leftovers (default: every run's)."), QStringLiteral("[RUN]"));
+    p.addPositionalArgument(QStringLiteral("RUN"),
+                            QStringLiteral("Only this run's leftovers (default: every run's)."),
+                            QStringLiteral("[RUN]"));
     p.handler = runsLeftovers;
     return p;
 }

@@ -31,8 +31,13 @@ static int runsList(const QCommandLineParser& p) {
         printJson(a);
         return kOk;
     }
-    out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("ID"), -5).arg(QStringLiteral("STARTED"), -20)
-                 .arg(QStringLiteral("STATE"), -17).arg(QStringLiteral("CHECKS"), -14).arg(QStringLiteral("SOURCE"), -8).arg(QStringLiteral("COORDINATE"));
+    out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+                 .arg(QStringLiteral("ID"), -5)
+                 .arg(QStringLiteral("STARTED"), -20)
+                 .arg(QStringLiteral("STATE"), -17)
+                 .arg(QStringLiteral("CHECKS"), -14)
+                 .arg(QStringLiteral("SOURCE"), -8)
+                 .arg(QStringLiteral("COORDINATE"));
     for (const RunSummary& s : *list)
         out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
                      .arg(s.id, -5)
@@ -46,10 +51,12 @@ static int runsList(const QCommandLineParser& p) {
 }
 
 Command runsListCommand() {
-    Command p(QStringLiteral("runs list"), QStringLiteral("validation runs and imported performance results, newest first"),
+    Command p(QStringLiteral("runs list"),
+              QStringLiteral("validation runs and imported performance results, newest first"),
               QStringLiteral("List validation runs and imported results, newest first."));
     addDb(p);
-    p.addOption({QStringLiteral("coordinate"), QStringLiteral("Only runs of this recipe coordinate."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("coordinate"), QStringLiteral("Only runs of this recipe coordinate."),
+                 QStringLiteral("NAME")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.handler = runsList;
     return p;

@@ -7,7 +7,8 @@ static int runsShow(const QCommandLineParser& p) {
     bool ok = false;
     const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
     if (!ok)
-        return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"), QStringLiteral("runs show"));
+        return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"),
+                     QStringLiteral("runs show"));
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -17,7 +18,8 @@ static int runsShow(const QCommandLineParser& p) {
     if (p.isSet(QStringLiteral("log"))) {
         const CheckRun* c = run->result.check(p.value(QStringLiteral("log")));
         if (!c)
-            return fail(makeError(QStringLiteral("run %1 has no check '%2'").arg(id).arg(p.value(QStringLiteral("log")))));
+            return fail(makeError(
+                QStringLiteral("run %1 has no check '%2'").arg(id).arg(p.value(QStringLiteral("log")))));
         out().flush();
         std::fwrite(c->log.constData(), 1, size_t(c->log.size()), stdout);
         return kOk;
@@ -44,12 +46,15 @@ static int runsShow(const QCommandLineParser& p) {
 }
 
 Command runsShowCommand() {
-    Command p(QStringLiteral("runs show"), QStringLiteral("one run's checks, metrics and reason (or one check's log)"),
+    Command p(QStringLiteral("runs show"),
+              QStringLiteral("one run's checks, metrics and reason (or one check's log)"),
               QStringLiteral("Show one run: its checks, metrics and reason."));
     addDb(p);
-    p.addOption({QStringLiteral("log"), QStringLiteral("Print this check's full log instead.") , QStringLiteral("CHECK")});
+    p.addOption({QStringLiteral("log"), QStringLiteral("Print this check's full log instead."),
+                 QStringLiteral("CHECK")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("RUN"), QStringLiteral("The run's id (see 'proofbench runs list')."));
+    p.addPositionalArgument(QStringLiteral("RUN"),
+                            QStringLiteral("The run's id (see 'proofbench runs list')."));
     p.handler = runsShow;
     return p;
 }

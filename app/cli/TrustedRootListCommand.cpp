@@ -1,6 +1,6 @@
 // proofbench trusted-root list: the stored trusted roots, the default marked, with their TUF provenance
-#include "cli/Commands.h"
 #include "cli/CliUtil.h"
+#include "cli/Commands.h"
 
 #include "db/Database.h"
 #include "ops/TrustedRootUpdate.h"
@@ -22,26 +22,34 @@ static int trustedRootList(const QCommandLineParser& p) {
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray a;
         for (const auto& r : *roots) {
-            QJsonObject o{{QStringLiteral("id"), r.id}, {QStringLiteral("name"), r.name}, {QStringLiteral("sha256"), r.sha256},
-                          {QStringLiteral("default"), r.isDefault}, {QStringLiteral("importedAt"), r.importedAt.toString(Qt::ISODate)}};
+            QJsonObject o{{QStringLiteral("id"), r.id},
+                          {QStringLiteral("name"), r.name},
+                          {QStringLiteral("sha256"), r.sha256},
+                          {QStringLiteral("default"), r.isDefault},
+                          {QStringLiteral("importedAt"), r.importedAt.toString(Qt::ISODate)}};
             if (r.provenance)
-                o.insert(QStringLiteral("provenance"), QJsonObject{{QStringLiteral("repository"), r.provenance->repository},
-                                                                   {QStringLiteral("anchor"), r.provenance->anchorName},
-                                                                   {QStringLiteral("rootVersion"), r.provenance->rootVersion},
-                                                                   {QStringLiteral("timestampVersion"), r.provenance->timestampVersion},
-                                                                   {QStringLiteral("snapshotVersion"), r.provenance->snapshotVersion},
-                                                                   {QStringLiteral("targetsVersion"), r.provenance->targetsVersion},
-                                                                   {QStringLiteral("verificationTime"), tuf::formatTime(r.provenance->verificationTime)},
-                                                                   {QStringLiteral("timeGiven"), r.provenance->timeGiven},
-                                                                   {QStringLiteral("startedFrom"), r.provenance->startedFrom}});
+                o.insert(QStringLiteral("provenance"),
+                         QJsonObject{{QStringLiteral("repository"), r.provenance->repository},
+                                     {QStringLiteral("anchor"), r.provenance->anchorName},
+                                     {QStringLiteral("rootVersion"), r.provenance->rootVersion},
+                                     {QStringLiteral("timestampVersion"), r.provenance->timestampVersion},
+                                     {QStringLiteral("snapshotVersion"), r.provenance->snapshotVersion},
+                                     {QStringLiteral("targetsVersion"), r.provenance->targetsVersion},
+                                     {QStringLiteral("verificationTime"),
+                                      tuf::formatTime(r.provenance->verificationTime)},
+                                     {QStringLiteral("timeGiven"), r.provenance->timeGiven},
+                                     {QStringLiteral("startedFrom"), r.provenance->startedFrom}});
             a.append(o);
         }
         printJson(a);
         return kOk;
     }
     for (const auto& r : *roots)
-        out() << r.id << '\t' << (r.isDefault ? "default" : "") << '\t' << r.sha256.left(16) << '\t' << r.name << '\t'
-              << (r.provenance ? r.provenance->summary() : QStringLiteral("imported from %1").arg(r.sourcePath)) << '\n';
+        out() << r.id << '\t' << (r.isDefault ? "default" : "") << '\t' << r.sha256.left(16) << '\t' << r.name
+              << '\t'
+              << (r.provenance ? r.provenance->summary()
+                               : QStringLiteral("imported from %1").arg(r.sourcePath))
+              << '\n';
     if (roots->empty())
         out() << "no trusted root stored\n";
     out().flush();
@@ -49,7 +57,8 @@ static int trustedRootList(const QCommandLineParser& p) {
 }
 
 Command trustedRootListCommand() {
-    Command p(QStringLiteral("trusted-root list"), QStringLiteral("the stored trusted roots, the default marked, with their TUF provenance"),
+    Command p(QStringLiteral("trusted-root list"),
+              QStringLiteral("the stored trusted roots, the default marked, with their TUF provenance"),
               QStringLiteral("The stored trusted roots, the default marked, with their TUF provenance."));
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));

@@ -47,7 +47,9 @@ static int validateVerb(const QCommandLineParser& p) {
         bool ok = false;
         const int v = p.value(QLatin1String(opt)).toInt(&ok);
         if (!ok || v <= 0 || v > 86400)
-            return usage(QStringLiteral("--%1 must be a number of seconds from 1 to 86400").arg(QLatin1String(opt)), verb);
+            return usage(
+                QStringLiteral("--%1 must be a number of seconds from 1 to 86400").arg(QLatin1String(opt)),
+                verb);
         (qstrcmp(opt, "pending-limit") == 0 ? req.pendingLimitSec : req.retryLimitSec) = v;
     }
     if (req.signIncomplete && !req.key)
@@ -62,7 +64,8 @@ static int validateVerb(const QCommandLineParser& p) {
     req.events.checkChanged = [&](const CheckRun& c) {
         std::lock_guard lock(printing);
         if (c.state != CheckState::Running)
-            err() << "  " << stateMark(c.state) << " " << c.phase << "/" << c.name << " (" << seconds(c.durationMs) << ")"
+            err() << "  " << stateMark(c.state) << " " << c.phase << "/" << c.name << " ("
+                  << seconds(c.durationMs) << ")"
                   << (c.message.isEmpty() ? QString() : QStringLiteral(": ") + c.message) << Qt::endl;
         else
             err() << "  running " << c.phase << "/" << c.name << Qt::endl;
@@ -83,7 +86,8 @@ static int validateVerb(const QCommandLineParser& p) {
     std::signal(SIGINT, previous);
     std::signal(SIGTERM, previousTerm);
     if (!done)
-        return why == ops::ValidateFailure::Refused ? usage(done.error().toString(), verb) : fail(done.error());
+        return why == ops::ValidateFailure::Refused ? usage(done.error().toString(), verb)
+                                                    : fail(done.error());
     const ops::ValidateOutcome& o = *done;
     if (!o.evidenceError.isEmpty())
         err() << "proofbench: evidence: " << o.evidenceError << Qt::endl;
@@ -119,8 +123,10 @@ static int validateVerb(const QCommandLineParser& p) {
         printRunText(o.result);
         if (!evidence.isEmpty())
             out() << "evidence: " << evidence.value(QStringLiteral("bundle")).toString()
-                  << (evidence.contains(QStringLiteral("pointer")) ? QStringLiteral(" (signed; pointer %1)").arg(evidence.value(QStringLiteral("pointer")).toString())
-                                                                    : QString())
+                  << (evidence.contains(QStringLiteral("pointer"))
+                          ? QStringLiteral(" (signed; pointer %1)")
+                                .arg(evidence.value(QStringLiteral("pointer")).toString())
+                          : QString())
                   << '\n';
         out().flush();
     }
@@ -128,33 +134,57 @@ static int validateVerb(const QCommandLineParser& p) {
 }
 
 Command validateCommand() {
-    Command p(QStringLiteral("validate"), QStringLiteral("run a recipe's validation phases on a cluster (kubeconfig) and write the evidence"),
-              QStringLiteral("Run a recipe's validation phases on a cluster, as aicr validate does, and write the evidence."));
+    Command p(
+        QStringLiteral("validate"),
+        QStringLiteral("run a recipe's validation phases on a cluster (kubeconfig) and write the evidence"),
+        QStringLiteral(
+            "Run a recipe's validation phases on a cluster, as aicr validate does, and write the evidence."));
     addDb(p);
-    p.addOption({QStringLiteral("kubeconfig"), QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("context"), QStringLiteral("kubeconfig context (default: its current-context)."), QStringLiteral("C")});
-    p.addOption({{QStringLiteral("n"), QStringLiteral("namespace")}, QStringLiteral("Namespace for the validation Jobs (default aicr-validation)."),
-                 QStringLiteral("NS"), QStringLiteral("aicr-validation")});
-    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve the recipe from a catalog directory."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve the recipe from an imported catalog version."), QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("kubeconfig"),
+                 QStringLiteral("kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("context"),
+                 QStringLiteral("kubeconfig context (default: its current-context)."), QStringLiteral("C")});
+    p.addOption({{QStringLiteral("n"), QStringLiteral("namespace")},
+                 QStringLiteral("Namespace for the validation Jobs (default aicr-validation)."),
+                 QStringLiteral("NS"),
+                 QStringLiteral("aicr-validation")});
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve the recipe from a catalog directory."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"),
+                 QStringLiteral("Resolve the recipe from an imported catalog version."),
+                 QStringLiteral("LABEL")});
     addCriteriaOptions(p);
-    p.addOption({QStringLiteral("recipe"), QStringLiteral("A RecipeResult file to validate instead of criteria."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("phase"), QStringLiteral("deployment, conformance, performance or all (repeatable; default all)."), QStringLiteral("PHASE")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Sign the evidence bundle with this private key."), QStringLiteral("KEY")});
+    p.addOption({QStringLiteral("recipe"),
+                 QStringLiteral("A RecipeResult file to validate instead of criteria."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("phase"),
+                 QStringLiteral("deployment, conformance, performance or all (repeatable; default all)."),
+                 QStringLiteral("PHASE")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Sign the evidence bundle with this private key."),
+                 QStringLiteral("KEY")});
     addPassphraseEnv(p);
-    p.addOption({QStringLiteral("out"), QStringLiteral("Directory for the evidence summary bundle and pointer."), QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("image-registry"), QStringLiteral("Replace the validator images' registry (AICR_VALIDATOR_IMAGE_REGISTRY)."),
+    p.addOption({QStringLiteral("out"),
+                 QStringLiteral("Directory for the evidence summary bundle and pointer."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("image-registry"),
+                 QStringLiteral("Replace the validator images' registry (AICR_VALIDATOR_IMAGE_REGISTRY)."),
                  QStringLiteral("REGISTRY")});
-    p.addOption({QStringLiteral("no-cleanup"), QStringLiteral("Keep the Jobs, ConfigMaps and RBAC after the run.")});
+    p.addOption(
+        {QStringLiteral("no-cleanup"), QStringLiteral("Keep the Jobs, ConfigMaps and RBAC after the run.")});
     p.addOption({QStringLiteral("sign-incomplete"),
-                 QStringLiteral("With --key: sign even a run a cluster fault left incomplete (the statement and pointer say so).")});
+                 QStringLiteral("With --key: sign even a run a cluster fault left incomplete (the statement "
+                                "and pointer say so).")});
     p.addOption({QStringLiteral("pending-limit"),
-                 QStringLiteral("Seconds a check's pod may stay Pending, Unschedulable or in image pull before the check is 'other' "
+                 QStringLiteral("Seconds a check's pod may stay Pending, Unschedulable or in image pull "
+                                "before the check is 'other' "
                                 "(default 600, 120, 60)."),
                  QStringLiteral("SEC")});
-    p.addOption({QStringLiteral("retry-limit"),
-                 QStringLiteral("Seconds to retry an API that does not answer, and the cleanup, before giving up (default 60)."),
-                 QStringLiteral("SEC")});
+    p.addOption(
+        {QStringLiteral("retry-limit"),
+         QStringLiteral(
+             "Seconds to retry an API that does not answer, and the cleanup, before giving up (default 60)."),
+         QStringLiteral("SEC")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.handler = validateVerb;
     return p;

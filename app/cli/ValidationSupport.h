@@ -1,11 +1,12 @@
-// What the Validation commands share (one command per file: ValidateCommand.cpp, RunsListCommand.cpp, RunsShowCommand.cpp, RunsLeftoversCommand.cpp, RunsCleanupCommand.cpp, PerfImportCommand.cpp).
+// What the Validation commands share (one command per file: ValidateCommand.cpp, RunsListCommand.cpp,
+// RunsShowCommand.cpp, RunsLeftoversCommand.cpp, RunsCleanupCommand.cpp, PerfImportCommand.cpp).
 #pragma once
 
 #include "cli/CliUtil.h"
 
-#include "store/CatalogStore.h"
 #include "ops/PerfImport.h"
 #include "ops/Validate.h"
+#include "store/CatalogStore.h"
 #include "store/RunStore.h"
 #include "validation/Emit.h"
 #include "validation/Runner.h"
@@ -28,18 +29,28 @@ using namespace pb::validation;
 
 inline std::atomic_bool g_interrupted{false};
 
-extern "C" inline void onInterrupt(int) { g_interrupted = true; }
+extern "C" inline void onInterrupt(int) {
+    g_interrupted = true;
+}
 
-inline QString seconds(qint64 ms) { return QString::number(double(ms) / 1000.0, 'f', 1) + QStringLiteral(" s"); }
+inline QString seconds(qint64 ms) {
+    return QString::number(double(ms) / 1000.0, 'f', 1) + QStringLiteral(" s");
+}
 
 inline QString stateMark(CheckState s) {
     switch (s) {
-    case CheckState::Passed: return QStringLiteral("passed ");
-    case CheckState::Failed: return QStringLiteral("FAILED ");
-    case CheckState::Skipped: return QStringLiteral("skipped");
-    case CheckState::Running: return QStringLiteral("running");
-    case CheckState::Pending: return QStringLiteral("pending");
-    case CheckState::Other: return QStringLiteral("other  ");
+    case CheckState::Passed:
+        return QStringLiteral("passed ");
+    case CheckState::Failed:
+        return QStringLiteral("FAILED ");
+    case CheckState::Skipped:
+        return QStringLiteral("skipped");
+    case CheckState::Running:
+        return QStringLiteral("running");
+    case CheckState::Pending:
+        return QStringLiteral("pending");
+    case CheckState::Other:
+        return QStringLiteral("other  ");
     }
     return {};
 }
@@ -57,7 +68,8 @@ inline Result<Catalog> validatorSource(const QCommandLineParser& p) {
     if (!versions)
         return versions.error();
     if (versions->empty())
-        return makeError(QStringLiteral("no catalog in the database to take the validator catalog from; give --catalog DIR"));
+        return makeError(QStringLiteral(
+            "no catalog in the database to take the validator catalog from; give --catalog DIR"));
     return store.loadCatalog(versions->back().label);
 }
 
@@ -86,7 +98,8 @@ inline Result<RecipeChoice> recipeFrom(const QCommandLineParser& p) {
         return out;
     }
     if (!p.isSet(QStringLiteral("catalog")) && !p.isSet(QStringLiteral("version")))
-        return makeError(QStringLiteral("give --recipe FILE, or --catalog DIR / --version LABEL with criteria flags"));
+        return makeError(
+            QStringLiteral("give --recipe FILE, or --catalog DIR / --version LABEL with criteria flags"));
     Result<Catalog> cat = catalogFrom(p);
     if (!cat)
         return cat.error();
@@ -101,7 +114,9 @@ inline Result<RecipeChoice> recipeFrom(const QCommandLineParser& p) {
         return r.error();
     out.recipe = *r;
     out.validators = cat->validators;
-    out.catalogLabel = p.isSet(QStringLiteral("version")) ? p.value(QStringLiteral("version")) : QFileInfo(p.value(QStringLiteral("catalog"))).fileName();
+    out.catalogLabel = p.isSet(QStringLiteral("version"))
+                           ? p.value(QStringLiteral("version"))
+                           : QFileInfo(p.value(QStringLiteral("catalog"))).fileName();
     return out;
 }
 
@@ -136,27 +151,36 @@ inline void printRunText(const RunResult& r) {
     out() << '\n';
     for (const ConstraintCheck& c : r.readiness)
         out() << "  readiness " << c.constraint.name << " " << c.constraint.value << ": "
-              << (c.outcome == ConstraintOutcome::Passed ? "passed" : c.outcome == ConstraintOutcome::Failed ? "FAILED" : "not measurable")
-              << (c.measured.isEmpty() ? QString() : QStringLiteral(" (measured %1)").arg(c.measured)) << '\n';
+              << (c.outcome == ConstraintOutcome::Passed   ? "passed"
+                  : c.outcome == ConstraintOutcome::Failed ? "FAILED"
+                                                           : "not measurable")
+              << (c.measured.isEmpty() ? QString() : QStringLiteral(" (measured %1)").arg(c.measured))
+              << '\n';
     for (const CheckRun& c : r.checks) {
-        out() << "  " << stateMark(c.state) << "  " << c.phase << "/" << c.name << "  " << seconds(c.durationMs);
+        out() << "  " << stateMark(c.state) << "  " << c.phase << "/" << c.name << "  "
+              << seconds(c.durationMs);
         if (!c.cause.isEmpty())
-            out() << "  [" << c.cause << (c.k8sReason.isEmpty() ? QString() : QStringLiteral(", ") + c.k8sReason) << "]";
+            out() << "  [" << c.cause
+                  << (c.k8sReason.isEmpty() ? QString() : QStringLiteral(", ") + c.k8sReason) << "]";
         if (!c.message.isEmpty())
             out() << "  " << c.message;
         out() << '\n';
         if (c.score)
             for (const ScoredMetric& m : c.score->metrics)
-                out() << "           " << m.name << " = " << QString::number(m.measured, 'f', 2) << ' ' << m.unit
+                out() << "           " << m.name << " = " << QString::number(m.measured, 'f', 2) << ' '
+                      << m.unit
                       << (m.threshold ? QStringLiteral("  (constraint %1, passes at %2 %3)")
-                                            .arg(m.threshold->written, m.threshold->op, QString::number(m.threshold->effective(), 'f', 2))
+                                            .arg(m.threshold->written, m.threshold->op,
+                                                 QString::number(m.threshold->effective(), 'f', 2))
                                       : QString())
                       << (m.pass ? "" : "  below threshold") << '\n';
     }
     for (const RunResult::Leftover& l : r.leftovers)
-        out() << "  left on the cluster: " << l.path << (l.error.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(l.error)) << '\n';
+        out() << "  left on the cluster: " << l.path
+              << (l.error.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(l.error)) << '\n';
     if (r.state == RunState::Incomplete)
-        out() << "result: " << kIncompleteResult << " (exit " << kExitIncomplete << "): not evidence of failure\n";
+        out() << "result: " << kIncompleteResult << " (exit " << kExitIncomplete
+              << "): not evidence of failure\n";
     out().flush();
 }
 

@@ -1,8 +1,8 @@
 // What the Verify commands share (one command per file: VerifyCommand.cpp).
 #pragma once
 
-#include "cli/Commands.h"
 #include "cli/CliUtil.h"
+#include "cli/Commands.h"
 
 #include "db/Database.h"
 #include "ops/TrustedRoots.h"
@@ -34,8 +34,8 @@ inline int printBatch(const ops::VerifyBatchOutcome& o, bool asJson) {
                               {QStringLiteral("asExpected"), o.asExpected}});
     } else {
         for (const ops::VerifyBatchCase& c : o.cases)
-            out() << c.verdict() << '\t' << c.name << '\t' << (c.asExpected ? "as expected" : "UNEXPECTED") << '\t' << c.result.summary()
-                  << '\n';
+            out() << c.verdict() << '\t' << c.name << '\t' << (c.asExpected ? "as expected" : "UNEXPECTED")
+                  << '\t' << c.result.summary() << '\n';
         const int unreadable = int(o.unreadableLines.size());
         out() << QStringLiteral("%1 case(s): %2 verified, %3 refused; %4 as expected, %5 unexpected%6\n")
                      .arg(o.total())
@@ -43,7 +43,8 @@ inline int printBatch(const ops::VerifyBatchOutcome& o, bool asJson) {
                      .arg(o.total() - o.verified)
                      .arg(o.asExpected)
                      .arg(o.total() - o.asExpected)
-                     .arg(unreadable ? QStringLiteral(", %1 manifest line(s) unreadable").arg(unreadable) : QString());
+                     .arg(unreadable ? QStringLiteral(", %1 manifest line(s) unreadable").arg(unreadable)
+                                     : QString());
     }
     out().flush();
     return o.ok() ? kOk : kFailed;
