@@ -46,7 +46,7 @@ QStringList section(const QString& help, const QString& title) {
 // Every option name the help lists ("-o, --output <FILE>  ..." gives -o and --output).
 QSet<QString> helpOptions(const QString& help) {
     QSet<QString> names;
-    static const QRegularExpression entry(QStringLiteral("^  (-[^ ]+(?:, -[^ ]+)*)"));
+    static const QRegularExpression entry(QStringLiteral("^  (-[^ ,]+(?:, -[^ ,]+)*)"));
     for (const QString& line : section(help, QStringLiteral("Options:"))) {
         const QRegularExpressionMatch m = entry.match(line);
         if (!m.hasMatch())
@@ -151,7 +151,10 @@ class TestCliCommands : public QObject {
             QVERIFY2(general.out.contains(c.summary), qPrintable(c.name()));
             if (c.sub.isEmpty())
                 continue;
-            QCOMPARE(pb::cli::groupHelp(c.verb), proofbench({c.verb, QStringLiteral("--help")}).out);
+            // (a verb that also runs bare, as `recipe`, answers --help with its own help)
+            const pb::cli::Command* bare = pb::cli::findCommand(c.verb, QString());
+            if (!bare || !bare->sub.isEmpty())
+                QCOMPARE(pb::cli::groupHelp(c.verb), proofbench({c.verb, QStringLiteral("--help")}).out);
             const QString synopsis = c.synopsis();
             const QString line = synopsis.isEmpty() ? c.sub : c.sub + QLatin1Char(' ') + synopsis;
             QVERIFY2(
