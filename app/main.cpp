@@ -2,8 +2,8 @@
 // options (Cli.h): the headless CLI on the engine. The command table says which verbs need Qt Gui
 // (today only `report`, whose charts and PDF are drawn by pb_report): they get a QGuiApplication on
 // the offscreen platform (unless QT_QPA_PLATFORM names another), never a display, never widgets.
-#include "Cli.h"
-#include "CliUtil.h"
+#include "cli/Cli.h"
+#include "cli/CliUtil.h"
 #include "MainWindow.h"
 #include "ops/PrepareDatabase.h"
 #include "db/Database.h"

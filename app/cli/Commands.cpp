@@ -1,123 +1,168 @@
 #include "cli/Commands.h"
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 
 #include "db/Database.h"
 
+#include <QRegularExpression>
+
 namespace pb::cli {
+
+Command::Command(const QString& name, const QString& summaryText, const QString& descriptionText)
+    : verb(name.section(QLatin1Char(' '), 0, 0)), sub(name.section(QLatin1Char(' '), 1)),
+      summary(summaryText), description(descriptionText) {}
+
+void Command::addOption(const QCommandLineOption& option, const QString& family, const QString& values) {
+    options.append(Option{option, family, values, false});
+}
+
+void Command::addPositionalArgument(const QString& name, const QString& descriptionText,
+                                    const QString& syntax) {
+    positionals.append(Positional{name, descriptionText, syntax});
+}
+
+void Command::require(const QStringList& names) {
+    for (Option& o : options)
+        for (const QString& n : names)
+            if (o.option.names().contains(n))
+                o.required = true;
+}
 
 namespace {
 
-// The full command line the entry points of CliValidate.cpp, CliOci.cpp and CliReceipts.cpp take:
-// program, verb, sub-command, then the arguments.
-QStringList fullLine(const QStringList& args, const char* verb, const char* sub = nullptr) {
-    QStringList full{args.value(0), QString::fromLatin1(verb)};
-    if (sub)
-        full << QString::fromLatin1(sub);
-    return full + args.mid(1);
+QString dashed(const QString& name) {
+    return (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
 }
 
+// The name the synopsis shows: the longest one ("namespace" rather than "n").
+QString longName(const QCommandLineOption& o) {
+    QString best;
+    for (const QString& n : o.names())
+        if (n.size() > best.size())
+            best = n;
+    return best;
+}
+
+} // namespace
+
+QString Command::synopsis() const {
+    QStringList parts;
+    QStringList families;
+    for (const Option& o : options) {
+        const QString name = longName(o.option);
+        if (name == QLatin1String("db"))
+            continue; // a global option (Cli.h)
+        if (!o.family.isEmpty()) {
+            if (!families.contains(o.family)) {
+                families << o.family;
+                parts << QStringLiteral("[%1]").arg(o.family);
+            }
+            continue;
+        }
+        QString text = dashed(name);
+        const QString value = o.values.isEmpty() ? o.option.valueName() : o.values;
+        if (!value.isEmpty())
+            text += QLatin1Char(' ') + value;
+        parts << (o.required ? text : QStringLiteral("[%1]").arg(text));
+    }
+    for (const Positional& a : positionals)
+        parts << (a.syntax.isEmpty() ? a.name : a.syntax);
+    return parts.join(QLatin1Char(' '));
+}
+
+QStringList Command::optionNames() const {
+    QStringList names;
+    for (const Option& o : options)
+        for (const QString& n : o.option.names())
+            names << dashed(n);
+    names << QStringLiteral("-h") << QStringLiteral("--help");
+    return names;
+}
+
+void Command::setUp(QCommandLineParser& p) const {
+    p.setApplicationDescription(description);
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    for (const Option& o : options)
+        p.addOption(o.option);
+    p.addOption(QCommandLineOption(QStringList{QStringLiteral("h"), QStringLiteral("help")},
+                                   QStringLiteral("Show this help.")));
+    for (const Positional& a : positionals)
+        p.addPositionalArgument(a.name, a.description, a.syntax);
+}
+
+int runCommand(const Command& c, const QStringList& args) {
+    QCommandLineParser p;
+    c.setUp(p);
+    if (!p.parse(args))
+        return usage(p.errorText(), c.name());
+    if (p.isSet(QStringLiteral("help"))) {
+        QString text = p.helpText();
+        text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")),
+                     QStringLiteral("Usage: proofbench ") + c.name());
+        out() << text;
+        out().flush();
+        return kOk;
+    }
+    return c.handler(p);
+}
+
+namespace {
+
+// The table: general help, completion and the README list the commands in this order.
 QList<Command> buildTable() {
-    auto S = [](const char* s) { return QString::fromUtf8(s); };
-    QList<Command> t;
-    auto add = [&](const char* verb, const char* sub, const char* synopsis, const char* summary, Handler h) -> Command& {
-        t.append(Command{S(verb), S(sub), S(synopsis), S(summary), h, nullptr, {}});
-        return t.last();
+    return {
+        // catalogs and recipes
+        catalogImportCommand(),
+        catalogListCommand(),
+        recipeCommand(),
+        recipeDigestCommand(),
+        graphCommand(),
+        diffCommand(),
+        // evidence
+        evidenceImportCommand(),
+        evidenceCheckCommand(),
+        evidenceSignCommand(),
+        evidenceFetchCommand(),
+        evidencePushCommand(),
+        healthCommand(),
+        // signatures
+        verifyCommand(),
+        trustedRootUpdateCommand(),
+        trustedRootListCommand(),
+        releaseVerifyCommand(),
+        keygenCommand(),
+        signBlobCommand(),
+        attestCommand(),
+        // deployment bundles
+        bundleGenerateCommand(),
+        bundleIndexCommand(),
+        bundleSignCommand(),
+        bundleVerifyCommand(),
+        bundlePushCommand(),
+        bundleImportCommand(),
+        bundleListCommand(),
+        bundleShowCommand(),
+        bundleDiffCommand(),
+        // registries
+        ociPullCommand(),
+        // validation and performance
+        validateCommand(),
+        runsListCommand(),
+        runsShowCommand(),
+        runsLeftoversCommand(),
+        runsCleanupCommand(),
+        perfImportCommand(),
+        // the record
+        receiptsListCommand(),
+        receiptsShowCommand(),
+        receiptsExportCommand(),
+        receiptsVerifyCommand(),
+        recordsImportCommand(),
+        recordsCheckCommand(),
+        recordsStagesCommand(),
+        // the report, and the shell
+        reportCommand(),
+        completionCommand(),
     };
-    // catalogs and recipes
-    add("catalog", "import", "--version LABEL DIR", "import a catalog directory (AICR recipes/ layout) as a version, all or nothing",
-        catalogImport);
-    add("catalog", "list", "", "list the catalog versions in the database", catalogList);
-    add("recipe", "", "--catalog DIR | --version LABEL [criteria] [--all-leaves] [--digest]",
-        "resolve criteria (or every leaf) into a RecipeResult; --digest for its digest", recipeVerb);
-    add("recipe", "digest", "FILE", "the evidence recipe digest of a recipe.yaml", recipeDigestVerb);
-    add("graph", "", "--catalog DIR | --version LABEL [criteria] [--format dot|svg|png|json]",
-        "a recipe's component graph, laid out by Graphviz (dot, svg, png, json)", graphVerb);
-    add("diff", "", "--from DIR|LABEL --to DIR|LABEL [criteria | --all-leaves]",
-        "what changed between two catalogs, for one recipe or every leaf", diffVerb);
-    // evidence
-    add("evidence", "import", "[--allowlist FILE] [--bundles DIR] DIR", "read evidence pointers (AICR recipes/evidence) into the database",
-        evidenceImport);
-    add("evidence", "check", "[--pointer FILE] [--key PUB | --trusted-root FILE] BUNDLE",
-        "check an evidence bundle (directory or OCI layout) offline", evidenceCheck);
-    add("evidence", "sign", "--key KEY [--sign-incomplete] BUNDLE", "sign an evidence bundle and write its pointer", evidenceSign);
-    add("evidence", "fetch", "POINTER_OR_DIR", "pull the bundles evidence pointers pin, with their signatures, and check them",
-        [](const QStringList& a) { return ociVerbs(fullLine(a, "evidence", "fetch")); });
-    add("evidence", "push", "DIR --to REF [--key KEY [--sign-incomplete]]", "publish an evidence bundle to a registry and write its pointer",
-        [](const QStringList& a) { return ociVerbs(fullLine(a, "evidence", "push")); });
-    add("health", "", "[--version LABEL] [--format markdown|json|csv]",
-        "the health table: each recipe coordinate and its evidence status", healthVerb);
-    // signatures
-    add("verify", "", "--bundle FILE (--artifact FILE | --digest sha256:HEX) signer flags | --batch MANIFEST",
-        "verify a Sigstore bundle offline (cosign's flags), or a MANIFEST.tsv with --batch", verifyVerb);
-    add("trusted-root", "update", "--tuf DIR [--anchor ROOT_JSON] [--at TIME] [--from-anchor] [--format json]",
-        "take trusted_root.json from a TUF repository copy, verified offline from a pinned root, and store it", trustedRootUpdate);
-    add("trusted-root", "list", "[--format json]", "the stored trusted roots, the default marked, with their TUF provenance", trustedRootList);
-    add("release", "verify", "DIR --version vX.Y.Z [--trusted-root FILE] [--catalog-version LABEL] [identity flags]",
-        "verify an AICR release offline: its Sigstore bundles, checksum list, assets and recipe catalog", releaseVerify);
-    add("keygen", "", "--out NAME [--from FILE] [--cosign]", "create (or import) an encrypted ECDSA P-256 signing key and its .pub",
-        keygenVerb);
-    add("sign-blob", "", "--key KEY --bundle OUT FILE", "sign a file offline into a Sigstore bundle", signBlobVerb);
-    add("attest", "", "--key KEY --subject NAME=sha256:HEX --predicate-type URI --predicate FILE --bundle OUT",
-        "sign an in-toto statement (DSSE) offline into a Sigstore bundle", attestVerb);
-    // deployment bundles
-    add("bundle", "generate", "(--catalog DIR | --version LABEL) (criteria | --leaf NAME) | --recipe FILE --deployer helm|argocd [--out DIR] [--set C.PATH=V]... [--key KEY]",
-        "write the deployment bundle of a recipe in AICR's helm or argocd layout", bundleGenerate);
-    add("bundle", "index", "DIR [--format json]",
-        "write a digest index for a bundle (one payload per object, a platform digest) that 'records check' verifies", bundleIndex);
-    add("bundle", "sign", "--key KEY DIR", "seal a deployment bundle: checksums.txt and an SLSA provenance attestation", bundleSign);
-    add("bundle", "verify", "[--key PUB | identity flags] [--min-trust-level LEVEL] DIR",
-        "verify a deployment bundle offline and print its trust level", bundleVerify);
-    add("bundle", "push", "DIR --to REF", "publish a deployment bundle to a registry",
-        [](const QStringList& a) { return ociVerbs(fullLine(a, "bundle", "push")); });
-    add("bundle", "import", "[--name NAME] [--deployer D] [--replace] DIR",
-        "read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile) into the database", bundleImport);
-    add("bundle", "list", "", "the deployment bundles imported into the database", bundleList);
-    add("bundle", "show", "DIR|NAME [--format json]", "a bundle as structured data: components, coordinates, values, unknown files",
-        bundleShow);
-    add("bundle", "diff", "A B | --from-version L1 --to-version L2 (criteria | --leaf NAME) [--deployer D] [--format text|json|markdown]",
-        "what changed between two deployment bundles (folders, imported, or generated from two catalog versions)", bundleDiff);
-    // registries
-    add("oci", "pull", "REF --to LAYOUT_DIR [--allow-unpinned-tag] [--referrers]",
-        "pull an artifact (by digest) and its blobs into an OCI image layout",
-        [](const QStringList& a) { return ociVerbs(fullLine(a, "oci", "pull")); });
-    // validation and performance
-    add("validate", "", "[recipe flags] [--kubeconfig FILE]",
-        "run a recipe's validation phases on a cluster (kubeconfig) and write the evidence",
-        [](const QStringList& a) { return validationVerbs(fullLine(a, "validate")); });
-    add("runs", "list", "[--coordinate NAME]", "validation runs and imported performance results, newest first",
-        [](const QStringList& a) { return validationVerbs(fullLine(a, "runs", "list")); });
-    add("runs", "show", "RUN [--log CHECK]", "one run's checks, metrics and reason (or one check's log)",
-        [](const QStringList& a) { return validationVerbs(fullLine(a, "runs", "show")); })
-        .arguments = {{QStringLiteral("RUN"), QStringLiteral("The run's id (see 'proofbench runs list').")}};
-    add("runs", "leftovers", "[RUN] [--all]", "what validation runs could not delete from the cluster",
-        [](const QStringList& a) { return validationVerbs(fullLine(a, "runs", "leftovers")); });
-    add("runs", "cleanup", "RUN [--context C] [--retry-limit SEC]", "delete what a validation run left on the cluster",
-        [](const QStringList& a) { return validationVerbs(fullLine(a, "runs", "cleanup")); })
-        .arguments = {{QStringLiteral("RUN"), QStringLiteral("The run's id (see 'proofbench runs leftovers').")}};
-    add("perf", "import", "FILE --kind nccl|aiperf|genai-perf|inference-perf [--coordinate NAME]",
-        "parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report",
-        [](const QStringList& a) { return validationVerbs(fullLine(a, "perf", "import")); });
-    // the record
-    add("receipts", "list", "[--kind K] [--result R] [--since T] [--until T] [--limit N]",
-        "the receipts ledger, oldest first: what was done, on which inputs, with what result",
-        [](const QStringList& a) { return receiptsVerbs(fullLine(a, "receipts", "list")); });
-    add("receipts", "show", "N", "one receipt with its inputs and outputs",
-        [](const QStringList& a) { return receiptsVerbs(fullLine(a, "receipts", "show")); });
-    add("receipts", "export", "[--out FILE] [--key KEY]", "all receipts and the chain head (signed with --key)",
-        [](const QStringList& a) { return receiptsVerbs(fullLine(a, "receipts", "export")); });
-    add("receipts", "verify", "", "recompute the receipts chain; name the first receipt that breaks it",
-        [](const QStringList& a) { return receiptsVerbs(fullLine(a, "receipts", "verify")); });
-    add("records", "import", "DIR", "store ConfigHub records in the database (transactional, idempotent)",
-        [](const QStringList& a) { return receiptsVerbs(fullLine(a, "records", "import")); });
-    add("records", "check", "DIR [--format json]", "check ConfigHub records offline: each record's fields, checks and digests",
-        [](const QStringList& a) { return receiptsVerbs(fullLine(a, "records", "check")); });
-    add("records", "stages", "DIR", "the stage table of each recipe entry of ConfigHub records",
-        [](const QStringList& a) { return receiptsVerbs(fullLine(a, "records", "stages")); });
-    // HTML and Markdown come from the engine; only PDF needs a QApplication (ReportCommand.cpp).
-    add("report", "", "--format html|pdf|markdown --out FILE [--version LABEL] [--filter TEXT]",
-        "the release review report (health, evidence, charts, diff, receipts head)", reportVerb)
-        .needsGui = reportNeedsGui;
-    return t;
 }
 
 } // namespace
@@ -135,7 +180,9 @@ QStringList verbs() {
     return v;
 }
 
-bool isVerb(const QString& word) { return verbs().contains(word); }
+bool isVerb(const QString& word) {
+    return verbs().contains(word);
+}
 
 const Command* findCommand(const QString& verb, const QString& sub) {
     const Command* bare = nullptr;
@@ -158,27 +205,26 @@ const Command* commandNamed(const QString& name) {
 }
 
 QString generalHelp() {
-    QString text = QStringLiteral(
-        "Proofbench - a workbench for AICR recipes, evidence and signatures.\n"
-        "\n"
-        "Usage:\n"
-        "  proofbench [--db PATH]                     start the desktop app\n"
-        "  proofbench [--db PATH] <verb> [options]    run a command without a window\n"
-        "\n"
-        "Verbs:\n");
+    QString text =
+        QStringLiteral("Proofbench - a workbench for AICR recipes, evidence and signatures.\n"
+                       "\n"
+                       "Usage:\n"
+                       "  proofbench [--db PATH]                     start the desktop app\n"
+                       "  proofbench [--db PATH] <verb> [options]    run a command without a window\n"
+                       "\n"
+                       "Verbs:\n");
     int width = 0;
     for (const Command& c : commands())
         width = std::max(width, int(c.name().size()));
     for (const Command& c : commands())
         text += QStringLiteral("  %1  %2\n").arg(c.name(), -width).arg(c.summary);
-    text += QStringLiteral(
-        "\n"
-        "Global options (before or after the verb):\n"
-        "  --db PATH       the database file (default: %1)\n"
-        "  -h, --help      this help; 'proofbench <verb> --help' for a verb's options\n"
-        "  -v, --version   the version\n"
-        "\n"
-        "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n")
+    text += QStringLiteral("\n"
+                           "Global options (before or after the verb):\n"
+                           "  --db PATH       the database file (default: %1)\n"
+                           "  -h, --help      this help; 'proofbench <verb> --help' for a verb's options\n"
+                           "  -v, --version   the version\n"
+                           "\n"
+                           "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n")
                 .arg(db::Database::defaultPath());
     return text;
 }
@@ -195,14 +241,17 @@ QString groupHelp(const QString& verb) {
     int width = 0;
     for (const Command* c : subs) {
         names << c->sub;
-        left << (c->synopsis.isEmpty() ? c->sub : c->sub + QLatin1Char(' ') + c->synopsis);
+        const QString synopsis = c->synopsis();
+        left << (synopsis.isEmpty() ? c->sub : c->sub + QLatin1Char(' ') + synopsis);
         width = std::max(width, int(left.last().size()));
     }
     width = std::min(width, 48);
-    QString text = QStringLiteral("Usage: proofbench %1 <%2> [options]\n\n").arg(verb, names.join(QLatin1Char('|')));
+    QString text =
+        QStringLiteral("Usage: proofbench %1 <%2> [options]\n\n").arg(verb, names.join(QLatin1Char('|')));
     for (qsizetype i = 0; i < subs.size(); ++i) {
         if (left.at(i).size() > width)
-            text += QStringLiteral("  %1\n  %2  %3\n").arg(left.at(i), QString(width, QLatin1Char(' ')), subs.at(i)->summary);
+            text += QStringLiteral("  %1\n  %2  %3\n")
+                        .arg(left.at(i), QString(width, QLatin1Char(' ')), subs.at(i)->summary);
         else
             text += QStringLiteral("  %1  %2\n").arg(left.at(i), -width).arg(subs.at(i)->summary);
     }
@@ -222,7 +271,7 @@ int dispatch(const QStringList& args) {
     if (const Command* c = findCommand(verb, sub)) {
         QStringList rest{args.value(0)};
         rest += args.mid(c->sub.isEmpty() ? 2 : 3);
-        return c->handler(rest);
+        return runCommand(*c, rest);
     }
     // A verb made only of sub-commands, without a known one.
     if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h")) {

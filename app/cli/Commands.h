@@ -1,37 +1,71 @@
-// The one command table of the CLI: every verb and sub-command with its synopsis, its one-line
-// summary, its handler and whether it needs a QApplication. The general --help and its verb list,
-// each group's sub-command help, the "is this a CLI invocation" test and dispatch all come from it:
-// a new verb is one row here and one handler.
+// The one command table of the CLI. Every command declares itself (its name, one-line summary,
+// description, options and positional arguments, its handler) in its file under app/cli/; from
+// those declarations come the parser each handler is given, its --help, the synopsis in the group
+// help, the general verb list, `proofbench completion bash|zsh` and the README's command table
+// (`proofbench completion markdown`). A new command is one declaration function and one line in
+// Commands.cpp's table: nothing else is written by hand, so nothing can drift.
 #pragma once
 
+#include <QCommandLineOption>
+#include <QCommandLineParser>
 #include <QList>
 #include <QString>
 #include <QStringList>
 
 namespace pb::cli {
 
-// A handler gets the program name followed by the arguments after its verb (and sub-command),
-// and returns the process exit code.
-using Handler = int (*)(const QStringList& args);
+// One option as declared: the parser's option, and how the synopsis shows it.
+struct Option {
+    QCommandLineOption option;
+    // Options of one family (criteria, signer flags, registry flags) show as one "[family]" in the
+    // synopsis; empty: the option shows itself.
+    QString family;
+    // What the synopsis shows for the value ("text|json"); empty: the value name.
+    QString values;
+    // Shown without brackets in the synopsis (the handler still checks it).
+    bool required = false;
+};
 
-// A positional argument the table documents for a handler whose parser does not declare it.
-struct Argument {
+// One positional argument, as QCommandLineParser::addPositionalArgument takes it.
+struct Positional {
     QString name;
     QString description;
+    QString syntax; // empty: the name
 };
 
 struct Command {
-    QString verb;     // "evidence"
-    QString sub;      // "check"; empty for a verb without sub-commands (or its bare form, as `recipe`)
-    QString synopsis; // the arguments, for the group help: "[--pointer FILE] BUNDLE"
-    QString summary;  // one line
+    // The handler gets the parser made from the declaration, already parsed (--help and usage
+    // errors are handled before it is called); returns the process exit code.
+    using Handler = int (*)(const QCommandLineParser& p);
+
+    // name: "verb" or "verb sub".
+    Command(const QString& name, const QString& summary, const QString& description);
+
+    QString verb;        // "evidence"
+    QString sub;         // "check"; empty for a verb without sub-commands (or its bare form, as `recipe`)
+    QString summary;     // one line, for the verb list and the group help
+    QString description; // the paragraph --help shows
+    QList<Option> options;
+    QList<Positional> positionals;
     Handler handler = nullptr;
     // Whether this command line needs a QApplication (charts and printing) rather than a
-    // QCoreApplication; gets what the handler gets. Null: never. Only `report` with PDF output.
+    // QCoreApplication; gets the program followed by the command's arguments. Null: never.
     bool (*needsGui)(const QStringList& args) = nullptr;
-    QList<Argument> arguments;
+
+    // The same calls as QCommandLineParser's, so a declaration reads like the parser it makes.
+    void addOption(const QCommandLineOption& option, const QString& family = {}, const QString& values = {});
+    void addPositionalArgument(const QString& name, const QString& description, const QString& syntax = {});
+    // Marks declared options as required in the synopsis.
+    void require(const QStringList& names);
 
     QString name() const { return sub.isEmpty() ? verb : verb + QLatin1Char(' ') + sub; }
+    // Generated from the options and positionals: "[--pointer FILE] [--format text|json] BUNDLE".
+    // --db is global and left out.
+    QString synopsis() const;
+    // Every name of every declared option, with its dashes ("--format", "-o"), plus --help and -h.
+    QStringList optionNames() const;
+    // A parser holding exactly the declared options and positionals (and -h/--help).
+    void setUp(QCommandLineParser& p) const;
 };
 
 // Every command, in the order the general help lists them.
@@ -41,54 +75,68 @@ QStringList verbs();
 bool isVerb(const QString& word);
 // The command `verb sub` names: the row for (verb, sub), else the verb's bare row, else null.
 const Command* findCommand(const QString& verb, const QString& sub);
-// The row named "verb" or "verb sub" (as parse() is told), or null.
+// The row named "verb" or "verb sub", or null.
 const Command* commandNamed(const QString& name);
 
 QString generalHelp();
-// The sub-commands of a verb, one line each; empty when the verb has none.
+// The sub-commands of a verb, with their synopses, one line each; empty when the verb has none.
 QString groupHelp(const QString& verb);
+// `proofbench completion bash|zsh`: a completion script for every verb, sub-command and option.
+QString completionScript(const QString& shell);
+// The README's CLI table (Markdown), between its marker comments.
+QString markdownTable();
 
 // Runs the command args name; args = program, verb, arguments (global options already taken out).
 int dispatch(const QStringList& args);
+// Parses args (program first) with the command's declared parser, answers --help and usage
+// errors, else calls the handler.
+int runCommand(const Command& c, const QStringList& args);
 
-// ---- handlers, by group file ---------------------------------------------------------------------
-// CatalogCommands.cpp
-int catalogImport(const QStringList& args);
-int catalogList(const QStringList& args);
-int recipeVerb(const QStringList& args);
-int recipeDigestVerb(const QStringList& args);
-int graphVerb(const QStringList& args);
-int diffVerb(const QStringList& args);
-// EvidenceCommands.cpp
-int evidenceImport(const QStringList& args);
-int evidenceCheck(const QStringList& args);
-int healthVerb(const QStringList& args);
-// VerifyCommands.cpp
-int verifyVerb(const QStringList& args);
-// TrustRootCommands.cpp
-int trustedRootUpdate(const QStringList& args);
-int trustedRootList(const QStringList& args);
-// SignCommands.cpp
-int keygenVerb(const QStringList& args);
-int signBlobVerb(const QStringList& args);
-int attestVerb(const QStringList& args);
-int evidenceSign(const QStringList& args);
-int bundleSign(const QStringList& args);
-int bundleVerify(const QStringList& args);
-// BundleCompareCommands.cpp
-int bundleImport(const QStringList& args);
-int bundleList(const QStringList& args);
-int bundleShow(const QStringList& args);
-int bundleDiff(const QStringList& args);
-// BundleGenerateCommands.cpp
-int bundleGenerate(const QStringList& args);
-int bundleIndex(const QStringList& args);
-// ReleaseCommands.cpp
-int releaseVerify(const QStringList& args);
-// ReportCommand.cpp
-int reportVerb(const QStringList& args);
-bool reportNeedsGui(const QStringList& args);
-// CliValidate.cpp, CliOci.cpp, CliReceipts.cpp are reached through validationVerbs, ociVerbs and
-// receiptsVerbs (CliUtil.h), which take the full command line.
+// ---- the declarations: Command fooBarCommand() is in FooBarCommand.cpp -------------------------
+// (what the commands of one group share is in that group's *Support.h)
+Command catalogImportCommand();
+Command catalogListCommand();
+Command recipeCommand();
+Command recipeDigestCommand();
+Command graphCommand();
+Command diffCommand();
+Command evidenceImportCommand();
+Command evidenceCheckCommand();
+Command healthCommand();
+Command verifyCommand();
+Command trustedRootUpdateCommand();
+Command trustedRootListCommand();
+Command keygenCommand();
+Command signBlobCommand();
+Command attestCommand();
+Command evidenceSignCommand();
+Command bundleSignCommand();
+Command bundleVerifyCommand();
+Command bundleImportCommand();
+Command bundleListCommand();
+Command bundleShowCommand();
+Command bundleDiffCommand();
+Command bundleGenerateCommand();
+Command bundleIndexCommand();
+Command releaseVerifyCommand();
+Command ociPullCommand();
+Command evidenceFetchCommand();
+Command evidencePushCommand();
+Command bundlePushCommand();
+Command validateCommand();
+Command runsListCommand();
+Command runsShowCommand();
+Command runsLeftoversCommand();
+Command runsCleanupCommand();
+Command perfImportCommand();
+Command receiptsListCommand();
+Command receiptsShowCommand();
+Command receiptsExportCommand();
+Command receiptsVerifyCommand();
+Command recordsImportCommand();
+Command recordsCheckCommand();
+Command recordsStagesCommand();
+Command reportCommand();
+Command completionCommand();
 
 } // namespace pb::cli

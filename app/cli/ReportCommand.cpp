@@ -2,8 +2,8 @@
 // (report::exportReport: the same code, and so the same bytes, as the window's report dialog). The
 // charts and the PDF need Qt Gui but no display: reportNeedsGui() tells main() to start a
 // QGuiApplication on the offscreen platform.
+#include "cli/CliUtil.h"
 #include "cli/Commands.h"
-#include "CliUtil.h"
 
 #include "ops/ReportExport.h"
 #include "report/Report.h"
@@ -86,27 +86,7 @@ bool reportNeedsGui(const QStringList& args) {
 }
 
 // proofbench report [--version LABEL] [--baseline LABEL|none] [--filter TEXT] --format html|pdf|markdown --out FILE [--db PATH]
-int reportVerb(const QStringList& args) {
-    QCommandLineParser p;
-    addDb(p);
-    p.addOption({QStringLiteral("version"),
-                 QStringLiteral("The catalog version to review (default: the newest in version order: semantic version, else "
-                                "source date; never the order of import)."),
-                 QStringLiteral("LABEL")});
-    p.addOption({QStringLiteral("baseline"),
-                 QStringLiteral("The catalog version the \"changes since\" section compares with, or \"none\" (default: the "
-                                "version just before --version in version order)."),
-                 QStringLiteral("LABEL")});
-    p.addOption({QStringLiteral("filter"), QStringLiteral("Only recipes whose name or criteria contain TEXT."), QStringLiteral("TEXT")});
-    addFormat(p, QStringLiteral("html|pdf|markdown"), QStringLiteral("by the --out suffix, else pdf"));
-    p.addOption({QStringLiteral("out"), QStringLiteral("Write the report to FILE (Markdown: charts go to FILE's name + -charts/)."),
-                 QStringLiteral("FILE")});
-    if (int rc = parse(p, args, QStringLiteral("report"),
-                       QStringLiteral("The release review report: summary by status, the health table, each coordinate's evidence and "
-                                      "verification steps, performance charts, the diff against a baseline version, open "
-                                      "problems and the receipts chain head. Leaves a report.export receipt."));
-        rc >= 0)
-        return rc;
+static int reportVerb(const QCommandLineParser& p) {
     const QString outPath = p.value(QStringLiteral("out"));
     const std::optional<report::ReportFormat> format =
         formatOf(p.isSet(QStringLiteral("format")) ? p.value(QStringLiteral("format")) : QString(), outPath);
@@ -132,6 +112,32 @@ int reportVerb(const QStringList& args) {
         out() << "  " << written->chartFiles.size() << " chart file(s)";
     out() << "  receipt #" << written->receiptSeq << Qt::endl;
     return kOk;
+}
+
+// ---- declarations ------------------------------------------------------------------------------
+
+Command reportCommand() {
+    Command p(QStringLiteral("report"), QStringLiteral("the release review report (health, evidence, charts, diff, receipts head)"),
+              QStringLiteral("The release review report: summary by status, the health table, each coordinate's evidence and "
+                                      "verification steps, performance charts, the diff against a baseline version, open "
+                                      "problems and the receipts chain head. Leaves a report.export receipt."));
+    addDb(p);
+    p.addOption({QStringLiteral("version"),
+                 QStringLiteral("The catalog version to review (default: the newest in version order: semantic version, else "
+                                "source date; never the order of import)."),
+                 QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("baseline"),
+                 QStringLiteral("The catalog version the \"changes since\" section compares with, or \"none\" (default: the "
+                                "version just before --version in version order)."),
+                 QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("filter"), QStringLiteral("Only recipes whose name or criteria contain TEXT."), QStringLiteral("TEXT")});
+    addFormat(p, QStringLiteral("html|pdf|markdown"), QStringLiteral("by the --out suffix, else pdf"));
+    p.addOption({QStringLiteral("out"), QStringLiteral("Write the report to FILE (Markdown: charts go to FILE's name + -charts/)."),
+                 QStringLiteral("FILE")});
+    p.require({QStringLiteral("out")});
+    p.handler = reportVerb;
+    p.needsGui = reportNeedsGui;
+    return p;
 }
 
 } // namespace pb::cli

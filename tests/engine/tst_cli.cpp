@@ -4,7 +4,7 @@
 #include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "catalog/Digest.h"
-#include "Cli.h"
+#include "cli/Cli.h"
 #include "cli/Commands.h"
 
 #include <QJsonArray>

@@ -1,5 +1,5 @@
-#include "Cli.h"
-#include "CliUtil.h"
+#include "cli/Cli.h"
+#include "cli/CliUtil.h"
 #include "cli/Commands.h"
 
 #include <QCoreApplication>

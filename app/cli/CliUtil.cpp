@@ -1,7 +1,6 @@
-#include "CliUtil.h"
+#include "cli/CliUtil.h"
 #include "ops/SigningKey.h"
 #include "core/Files.h"
-#include "cli/Commands.h"
 
 #include "ops/PrepareDatabase.h"
 #include "store/CatalogStore.h"
@@ -56,14 +55,15 @@ QString& globalDbPath() {
 
 void setGlobalDbPath(const QString& path) { globalDbPath() = path; }
 
-void addDb(QCommandLineParser& p) {
-    p.addOption({QStringLiteral("db"), QStringLiteral("Database file (default: %1).").arg(Database::defaultPath()),
+void addDb(Command& c) {
+    c.addOption({QStringLiteral("db"), QStringLiteral("Database file (default: %1).").arg(Database::defaultPath()),
                  QStringLiteral("PATH")});
 }
 
-void addFormat(QCommandLineParser& p, const QString& values, const QString& def) {
-    p.addOption({QStringLiteral("format"), QStringLiteral("Output format: %1 (default %2).").arg(values, def),
-                 QStringLiteral("FORMAT"), def});
+void addFormat(Command& c, const QString& values, const QString& def) {
+    c.addOption({QStringLiteral("format"), QStringLiteral("Output format: %1 (default %2).").arg(values, def),
+                 QStringLiteral("FORMAT"), def},
+                {}, values);
 }
 
 QString dbPath(const QCommandLineParser& p) {
@@ -82,31 +82,6 @@ Result<std::unique_ptr<Database>> openDb(const QCommandLineParser& p) {
     return db;
 }
 
-// Parses args; returns -1 to continue, or an exit code (help shown / usage error).
-int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, const QString& summary) {
-    p.setApplicationDescription(summary);
-    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("Show this help."));
-    p.addOption(help);
-    if (!p.parse(args))
-        return usage(p.errorText(), verb);
-    if (p.isSet(help)) {
-        if (const Command* c = commandNamed(verb)) {
-            const QString declared = p.helpText();
-            for (const Argument& a : c->arguments)
-                if (!declared.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(a.name)))))
-                    p.addPositionalArgument(a.name, a.description);
-        }
-        QString text = p.helpText();
-        text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")), QStringLiteral("Usage: proofbench ") + verb);
-        out() << text;
-        out().flush();
-        return kOk;
-    }
-    return -1;
-}
-
 Result<QByteArray> readFile(const QString& path) {
     QFile f(path);
     if (Status s = openInputFile(f); !s)
@@ -115,14 +90,18 @@ Result<QByteArray> readFile(const QString& path) {
 }
 
 // cosign's signer flags: a certificate identity and issuer (exact or regexp), or a public key.
-void addSignerOptions(QCommandLineParser& p) {
-    p.addOption({QStringLiteral("certificate-identity"), QStringLiteral("Exact certificate identity (SAN URI or e-mail)."), QStringLiteral("ID")});
-    p.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Identity regular expression (unanchored, as cosign)."), QStringLiteral("RE")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer"), QStringLiteral("Exact OIDC issuer."), QStringLiteral("URL")});
-    p.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")});
-    p.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) instead of a certificate identity."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("Accept a bundle without a transparency-log entry (as cosign).")});
-    p.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's default root)."), QStringLiteral("FILE")});
+namespace {
+const QString kSigner = QStringLiteral("signer flags");
+} // namespace
+
+void addSignerOptions(Command& c) {
+    c.addOption({QStringLiteral("certificate-identity"), QStringLiteral("Exact certificate identity (SAN URI or e-mail)."), QStringLiteral("ID")}, kSigner);
+    c.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Identity regular expression (unanchored, as cosign)."), QStringLiteral("RE")}, kSigner);
+    c.addOption({QStringLiteral("certificate-oidc-issuer"), QStringLiteral("Exact OIDC issuer."), QStringLiteral("URL")}, kSigner);
+    c.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")}, kSigner);
+    c.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) instead of a certificate identity."), QStringLiteral("FILE")}, kSigner);
+    c.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("Accept a bundle without a transparency-log entry (as cosign).")}, kSigner);
+    c.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's default root)."), QStringLiteral("FILE")}, kSigner);
 }
 
 // The policy the signer flags give; `strict` requires exactly one identity and one issuer flag.
@@ -185,15 +164,18 @@ Result<Catalog> catalogFromSpec(const QString& spec, const QCommandLineParser& p
     return cat;
 }
 
-void addCriteriaOptions(QCommandLineParser& p, const QString& prefix) {
+void addCriteriaOptions(Command& c, const QString& prefix) {
+    const QString family = prefix.isEmpty() ? QStringLiteral("criteria") : QStringLiteral("%1criteria").arg(prefix);
     for (const QString& d : Criteria::dimensions())
-        p.addOption({prefix + d,
+        c.addOption({prefix + d,
                      prefix.isEmpty() ? QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d)
                                       : QStringLiteral("Criteria of the 'to' side: %1 (default: as --%1).").arg(d),
-                     d.toUpper()});
+                     d.toUpper()},
+                    family);
     if (prefix.isEmpty())
-        p.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
-                     QStringLiteral("NAME=VALUE")});
+        c.addOption({QStringLiteral("profile"), QStringLiteral("Select a profile value (repeatable)."),
+                     QStringLiteral("NAME=VALUE")},
+                    family);
 }
 
 bool anyCriteria(const QCommandLineParser& p, const QString& prefix) {
@@ -240,8 +222,8 @@ bool writeOutput(const QCommandLineParser& p, const QByteArray& bytes) {
 
 // ---- keys and signing ---------------------------------------------------------------------------
 
-void addPassphraseEnv(QCommandLineParser& p) {
-    p.addOption({QStringLiteral("passphrase-env"),
+void addPassphraseEnv(Command& c) {
+    c.addOption({QStringLiteral("passphrase-env"),
                  QStringLiteral("Read the key's passphrase from this environment variable (never from the command line); "
                                 "without it, the passphrase is asked on the terminal."),
                  QStringLiteral("VAR")});

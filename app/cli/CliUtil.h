@@ -12,6 +12,7 @@
 #include "sigstore/Verify.h"
 #include "receipts/Ledger.h"
 #include "db/Database.h"
+#include "cli/Commands.h"
 
 #include <QCommandLineParser>
 #include <QJsonValue>
@@ -34,34 +35,23 @@ int usage(const QString& message, const QString& verb);
 // The --db PATH given as a global option (Cli.h: before or after the verb); dbPath() falls back to
 // it when a verb's parser has no --db of its own, then to Database::defaultPath().
 void setGlobalDbPath(const QString& path);
-void addDb(QCommandLineParser& p);
-void addFormat(QCommandLineParser& p, const QString& values, const QString& def);
+void addDb(Command& c);
+void addFormat(Command& c, const QString& values, const QString& def);
 QString dbPath(const QCommandLineParser& p);
 Result<std::unique_ptr<db::Database>> openDb(const QCommandLineParser& p);
-// Parses args; returns -1 to continue, or an exit code (help shown / usage error). `verb` names the
-// command as the command table does ("runs show"): its help also shows the positional arguments the
-// table documents for it.
-int parse(QCommandLineParser& p, const QStringList& args, const QString& verb, const QString& summary);
 Result<QByteArray> readFile(const QString& path);
-void addSignerOptions(QCommandLineParser& p);
+void addSignerOptions(Command& c);
 Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict);
 void printJson(const QJsonValue& v);
 Result<catalog::Catalog> catalogFrom(const QCommandLineParser& p);
 Result<catalog::Catalog> catalogFromSpec(const QString& spec, const QCommandLineParser& p);
-void addCriteriaOptions(QCommandLineParser& p, const QString& prefix = {});
+void addCriteriaOptions(Command& c, const QString& prefix = {});
 bool anyCriteria(const QCommandLineParser& p, const QString& prefix = {});
 Result<catalog::Criteria> criteriaFrom(const QCommandLineParser& p, const catalog::Catalog& cat, const QString& prefix = {});
 Result<catalog::ResolveOptions> resolveOptionsFrom(const QCommandLineParser& p);
 bool writeOutput(const QCommandLineParser& p, const QByteArray& bytes);
-void addPassphraseEnv(QCommandLineParser& p);
+void addPassphraseEnv(Command& c);
 Result<sigstore::Passphrase> passphraseFrom(const QCommandLineParser& p, const QString& prompt, bool confirm);
 Result<sigstore::crypto::Pkey> privateKeyFrom(const QCommandLineParser& p);
-
-// validate, runs, perf (CliValidate.cpp); args include the program name.
-int validationVerbs(const QStringList& args);
-// oci pull, evidence fetch/push, bundle push (CliOci.cpp); args include the program name.
-int ociVerbs(const QStringList& args);
-// receipts list|show|export|verify, records import|check|stages (CliReceipts.cpp); args include the program name.
-int receiptsVerbs(const QStringList& args);
 
 } // namespace pb::cli

@@ -1,0 +1,187 @@
+// proofbench bundle generate: write the deployment bundle of a recipe in AICR's helm or argocd layout
+#include "cli/BundleGenerateSupport.h"
+
+namespace pb::cli {
+
+static int bundleGenerate(const QCommandLineParser& p) {
+    const QString verb = QStringLiteral("bundle generate");
+    if (!p.positionalArguments().isEmpty())
+        return usage(QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().constFirst()),
+                     verb);
+    if (!p.isSet(QStringLiteral("deployer")))
+        return usage(QStringLiteral("give --deployer helm or --deployer argocd"), verb);
+    Result<bundle::Deployer> deployer = bundle::parseDeployer(p.value(QStringLiteral("deployer")));
+    if (!deployer)
+        return usage(deployer.error().message, verb);
+    const bool hasDir = p.isSet(QStringLiteral("catalog")), hasLabel = p.isSet(QStringLiteral("version"));
+    const bool hasRecipe = p.isSet(QStringLiteral("recipe")), hasLeaf = p.isSet(QStringLiteral("leaf"));
+    if (hasDir && hasLabel)
+        return usage(QStringLiteral("give one of --catalog DIR or --version LABEL"), verb);
+    if (!hasRecipe && !hasDir && !hasLabel)
+        return usage(QStringLiteral(
+                         "give --catalog DIR or --version LABEL (with criteria or --leaf), or --recipe FILE"),
+                     verb);
+    if (hasRecipe && (hasLeaf || anyCriteria(p)))
+        return usage(QStringLiteral("--recipe takes the place of criteria and --leaf"), verb);
+    if (hasLeaf && anyCriteria(p))
+        return usage(QStringLiteral("--leaf takes the place of criteria flags; give one or the other"), verb);
+
+    bundle::GenerateOptions options;
+    options.deployer = *deployer;
+    options.sets = p.values(QStringLiteral("set"));
+    auto accel = selectorFrom(p.values(QStringLiteral("accelerated-node-selector")),
+                              QStringLiteral("--accelerated-node-selector"));
+    auto workload =
+        selectorFrom(p.values(QStringLiteral("workload-selector")), QStringLiteral("--workload-selector"));
+    if (!accel)
+        return usage(accel.error().toString(), verb);
+    if (!workload)
+        return usage(workload.error().toString(), verb);
+    options.acceleratedNodeSelector = *accel;
+    options.workloadSelector = *workload;
+    options.acceleratedNodeTolerations = p.values(QStringLiteral("accelerated-node-toleration"));
+    options.storageClass = p.value(QStringLiteral("storage-class"));
+    if (p.isSet(QStringLiteral("estimated-node-count"))) {
+        bool ok = false;
+        options.estimatedNodeCount = p.value(QStringLiteral("estimated-node-count")).toInt(&ok);
+        if (!ok || options.estimatedNodeCount <= 0 || options.estimatedNodeCount > 100000)
+            return usage(QStringLiteral("--estimated-node-count needs a whole number from 1 to 100000"),
+                         verb);
+    }
+    options.repoUrl = p.value(QStringLiteral("repo-url"));
+    options.targetRevision = p.value(QStringLiteral("target-revision"));
+
+    catalog::Catalog cat;
+    QString catalogLabel;
+    if (hasDir || hasLabel) {
+        Result<catalog::Catalog> loaded = catalogFrom(p);
+        if (!loaded)
+            return fail(loaded.error());
+        cat = std::move(*loaded);
+        catalogLabel = hasDir ? p.value(QStringLiteral("catalog")) : p.value(QStringLiteral("version"));
+    }
+    ops::BundleGenerateRequest request;
+    if (hasRecipe) {
+        const QString file = p.value(QStringLiteral("recipe"));
+        Result<QByteArray> bytes = readFile(file);
+        if (!bytes)
+            return fail(bytes.error());
+        Result<catalog::RecipeResult> r = catalog::parseRecipeResult(*bytes, file);
+        if (!r)
+            return fail(r.error());
+        request.recipe = std::move(*r);
+        request.recipeLabel = file;
+    } else {
+        Result<catalog::ResolveOptions> ropt = resolveOptionsFrom(p);
+        if (!ropt)
+            return usage(ropt.error().toString(), verb);
+        Result<catalog::Criteria> query = catalog::Criteria{};
+        if (hasLeaf) {
+            const QString leaf = p.value(QStringLiteral("leaf"));
+            if (!cat.leafNames().contains(leaf))
+                return fail(makeError(QStringLiteral("'%1' is not a leaf overlay of this catalog").arg(leaf),
+                                      catalogLabel, 0, QStringLiteral("--leaf")));
+            query = catalog::leafCriteria(cat, leaf);
+            request.recipeLabel = QStringLiteral("leaf ") + leaf;
+        } else {
+            query = criteriaFrom(p, cat);
+            if (query)
+                request.recipeLabel = query->summary();
+        }
+        if (!query)
+            return fail(query.error());
+        Result<catalog::RecipeResult> r = catalog::resolve(cat, *query, *ropt);
+        if (!r)
+            return fail(r.error());
+        request.recipe = std::move(*r);
+    }
+    request.catalog = &cat;
+    request.catalogLabel = catalogLabel;
+    request.options = options;
+    request.outDir = p.value(QStringLiteral("out"));
+    if (p.isSet(QStringLiteral("key"))) {
+        auto pass = passphraseFrom(
+            p, QStringLiteral("Passphrase for %1: ").arg(p.value(QStringLiteral("key"))), false);
+        if (!pass)
+            return fail(pass.error());
+        request.key = ops::SigningKey{p.value(QStringLiteral("key")), std::move(*pass)};
+    }
+    auto db = openDb(p);
+    if (!db)
+        return fail(db.error());
+    Result<ops::BundleGenerateOutcome> done = ops::bundleGenerate(ops::Context(**db), request);
+    if (!done)
+        return fail(done.error());
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray folders;
+        for (const bundle::BundleFolder& f : done->tree.folders)
+            folders.append(QJsonObject{{QStringLiteral("dir"), f.dir},
+                                       {QStringLiteral("name"), f.name},
+                                       {QStringLiteral("component"), f.component},
+                                       {QStringLiteral("kind"), f.kind},
+                                       {QStringLiteral("namespace"), f.namespace_},
+                                       {QStringLiteral("syncWave"), f.syncWave}});
+        printJson(QJsonObject{{QStringLiteral("out"), done->outDir},
+                              {QStringLiteral("deployer"), bundle::deployerName(options.deployer)},
+                              {QStringLiteral("treeDigest"), QStringLiteral("sha256:") + done->treeDigest},
+                              {QStringLiteral("files"), static_cast<int>(done->tree.files.size())},
+                              {QStringLiteral("folders"), folders},
+                              {QStringLiteral("sealed"), done->sealed},
+                              {QStringLiteral("receipt"), done->receiptSeq}});
+    } else {
+        out() << "wrote " << bundle::deployerName(options.deployer) << " bundle " << done->outDir << ": "
+              << done->tree.folders.size() << " install steps, " << done->tree.files.size()
+              << " files, tree digest sha256:" << done->treeDigest << (done->sealed ? ", sealed" : "")
+              << Qt::endl;
+    }
+    return kOk;
+}
+
+Command bundleGenerateCommand() {
+    Command p(
+        QStringLiteral("bundle generate"),
+        QStringLiteral("write the deployment bundle of a recipe in AICR's helm or argocd layout"),
+        QStringLiteral(
+            "Write the deployment bundle of a recipe in AICR's layout for the helm or argocd deployer."));
+    addDb(p);
+    addPassphraseEnv(p);
+    p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("version"), QStringLiteral("Resolve against an imported catalog version."),
+                 QStringLiteral("LABEL")});
+    addCriteriaOptions(p);
+    p.addOption({QStringLiteral("leaf"), QStringLiteral("Use the criteria of this leaf overlay."),
+                 QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("recipe"),
+                 QStringLiteral("A RecipeResult file instead of resolving (with --catalog/--version "
+                                "when it names values or manifest files)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("deployer"), QStringLiteral("helm or argocd."), QStringLiteral("D")});
+    p.addOption({QStringLiteral("out"), QStringLiteral("Output folder (default ./bundle)."),
+                 QStringLiteral("DIR"), QStringLiteral("bundle")});
+    p.addOption({QStringLiteral("set"), QStringLiteral("Value override component.path=value (repeatable)."),
+                 QStringLiteral("C.PATH=V")});
+    p.addOption({QStringLiteral("accelerated-node-selector"),
+                 QStringLiteral("GPU node selector key=value (repeatable)."), QStringLiteral("K=V")});
+    p.addOption({QStringLiteral("accelerated-node-toleration"),
+                 QStringLiteral("GPU node toleration key=value:Effect (repeatable)."), QStringLiteral("T")});
+    p.addOption({QStringLiteral("workload-selector"),
+                 QStringLiteral("Workload node selector key=value (repeatable)."), QStringLiteral("K=V")});
+    p.addOption({QStringLiteral("storage-class"),
+                 QStringLiteral("StorageClass for components that declare storage paths."),
+                 QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("estimated-node-count"),
+                 QStringLiteral("Node count for components that size by it."), QStringLiteral("N")});
+    p.addOption({QStringLiteral("repo-url"),
+                 QStringLiteral("argocd: the repository the bundle is published to."),
+                 QStringLiteral("URL")});
+    p.addOption({QStringLiteral("target-revision"), QStringLiteral("argocd: its revision (default main)."),
+                 QStringLiteral("REV")});
+    p.addOption({QStringLiteral("key"), QStringLiteral("Seal the bundle with this key (as `bundle sign`)."),
+                 QStringLiteral("KEY")});
+    addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
+    p.handler = bundleGenerate;
+    return p;
+}
+
+} // namespace pb::cli
