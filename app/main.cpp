@@ -1,7 +1,6 @@
-// No verb (nothing, --db PATH, Qt's GUI options): the desktop app. A verb anywhere after the global
-// options (Cli.h): the headless CLI on the engine. The command table says which verbs need Qt Gui
-// (today only `report`, whose charts and PDF are drawn by pb_report): they get a QGuiApplication on
-// the offscreen platform (unless QT_QPA_PLATFORM names another), never a display, never widgets.
+// `proofbench`: no verb (nothing, --db PATH, Qt's GUI options) starts the desktop app; a verb anywhere
+// after the global options (cli/Cli.h) runs the CLI exactly as `proofbench-cli` does (CliMain.cpp),
+// through pb::cli::runProcess: no window, no widgets, Qt Gui only for a command that draws.
 #include "cli/Cli.h"
 #include "cli/CliUtil.h"
 #include "MainWindow.h"
@@ -9,20 +8,9 @@
 #include "db/Database.h"
 
 #include <QApplication>
-#include <QGuiApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QMessageBox>
-
-namespace {
-
-void setIdentity() {
-    QCoreApplication::setOrganizationName(QStringLiteral("Proofbench"));
-    QCoreApplication::setApplicationName(QStringLiteral("proofbench"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(PROOFBENCH_VERSION));
-}
-
-} // namespace
 
 int main(int argc, char** argv) {
     QStringList args;
@@ -31,23 +19,11 @@ int main(int argc, char** argv) {
     // CLI or GUI is decided on the raw argv, and the CLI reads its arguments from it: Qt is handed
     // the program name only, so its GUI options (-platform, -style, ...) never swallow a verb's flags.
     const pb::cli::Invocation invocation = pb::cli::classify(args);
-    if (invocation.mode == pb::cli::Invocation::Mode::Cli) {
-        int qtArgc = 1;
-        char* qtArgv[] = {argv[0], nullptr};
-        if (invocation.needsGui) { // report: charts and the PDF (pb_report), drawn off-screen
-            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-                qputenv("QT_QPA_PLATFORM", "offscreen");
-            QGuiApplication app(qtArgc, qtArgv);
-            setIdentity();
-            return pb::cli::run(invocation);
-        }
-        QCoreApplication app(qtArgc, qtArgv);
-        setIdentity();
-        return pb::cli::run(invocation);
-    }
+    if (invocation.mode == pb::cli::Invocation::Mode::Cli)
+        return pb::cli::runProcess(argv[0], invocation); // the same path as proofbench-cli (CliMain.cpp)
 
     QApplication app(argc, argv);
-    setIdentity();
+    pb::cli::setApplicationIdentity();
     QApplication::setApplicationDisplayName(QStringLiteral("Proofbench"));
     QCommandLineParser parser;
     parser.addHelpOption();

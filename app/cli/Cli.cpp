@@ -3,6 +3,7 @@
 #include "cli/Commands.h"
 
 #include <QCoreApplication>
+#include <QGuiApplication>
 
 namespace pb::cli {
 
@@ -137,6 +138,29 @@ int run(const QStringList& argv) {
     if (inv.mode != Invocation::Mode::Cli)
         inv = Invocation{Invocation::Mode::Cli, {}, {argv.value(0), QStringLiteral("--help")}, {}, false};
     return run(inv);
+}
+
+void setApplicationIdentity() {
+    QCoreApplication::setOrganizationName(QStringLiteral("Proofbench"));
+    QCoreApplication::setApplicationName(QStringLiteral("proofbench"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PROOFBENCH_VERSION));
+}
+
+int runProcess(char* program, const Invocation& invocation) {
+    // Qt is handed the program name only, so its own options (-platform, -style, ...) never
+    // swallow a verb's flags: the verb's arguments are in invocation.args.
+    int qtArgc = 1;
+    char* qtArgv[] = {program, nullptr};
+    if (invocation.needsGui) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        QGuiApplication app(qtArgc, qtArgv);
+        setApplicationIdentity();
+        return run(invocation);
+    }
+    QCoreApplication app(qtArgc, qtArgv);
+    setApplicationIdentity();
+    return run(invocation);
 }
 
 } // namespace pb::cli

@@ -1,5 +1,5 @@
-// The headless face of Proofbench: `proofbench [global options] <verb> ...`. Uses the engine only
-// (but for `report`, whose charts and PDF are still painted by widgets/).
+// The headless face of Proofbench: `proofbench [global options] <verb> ...` and the window-free
+// `proofbench-cli <verb> ...`. Uses the engine, and pb_report (Qt Gui, no widgets) for `report`.
 #pragma once
 
 #include <QString>
@@ -31,5 +31,13 @@ bool isCliInvocation(const QStringList& argv);
 int run(const Invocation& invocation);
 // argv includes the program name: classify, then run.
 int run(const QStringList& argv);
+
+// Sets the organisation, application name and version every Q*Application of Proofbench carries.
+void setApplicationIdentity();
+// Runs a Cli invocation as the whole process: starts the application object it needs (a
+// QCoreApplication; a QGuiApplication on the offscreen platform for a command that draws, unless
+// QT_QPA_PLATFORM names another; never a display, never widgets), then run(). Both executables,
+// `proofbench` and `proofbench-cli`, call it, so a verb behaves the same in either.
+int runProcess(char* program, const Invocation& invocation);
 
 } // namespace pb::cli

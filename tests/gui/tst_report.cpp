@@ -57,7 +57,8 @@ class TestReport : public QObject {
 
   private:
     QString copyOfDatabase(const QString& name);
-    QStringList cliReport(const QString& db, const QString& format, const QString& out, const QProcessEnvironment& env);
+    QStringList cliReport(const QString& db, const QString& format, const QString& out, const QProcessEnvironment& env,
+                          const QString& binary = QStringLiteral(PB_CLI_BINARY));
     QString fileSha(const QString& path);
     std::optional<receipts::Receipt> lastReportReceipt();
 
@@ -356,11 +357,11 @@ QString TestReport::copyOfDatabase(const QString& name) {
 }
 
 // Runs the real `proofbench report`; returns {exit code, stdout, stderr} as text.
-QStringList TestReport::cliReport(const QString& db, const QString& format, const QString& out, const QProcessEnvironment& env) {
+QStringList TestReport::cliReport(const QString& db, const QString& format, const QString& out, const QProcessEnvironment& env,
+                                  const QString& binary) {
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("report"), QStringLiteral("--db"), db, QStringLiteral("--format"), format,
-                                            QStringLiteral("--out"), out});
+    p.start(binary, {QStringLiteral("report"), QStringLiteral("--db"), db, QStringLiteral("--format"), format, QStringLiteral("--out"), out});
     if (!p.waitForFinished(300000))
         return {QStringLiteral("-1"), QString(), QStringLiteral("timed out")};
     return {QString::number(p.exitCode()), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
@@ -451,7 +452,8 @@ void TestReport::cliDrawsChartsWithoutADisplay() {
     QVERIFY(!db.isEmpty());
     const QString md = m_out.filePath(QStringLiteral("headless/review.md"));
     QVERIFY(QDir().mkpath(QFileInfo(md).path()));
-    const QStringList run = cliReport(db, QStringLiteral("markdown"), md, env);
+    // proofbench-cli: the executable that links no widget library (app/CliMain.cpp).
+    const QStringList run = cliReport(db, QStringLiteral("markdown"), md, env, QStringLiteral(PB_HEADLESS_CLI_BINARY));
     QVERIFY2(run.at(0) == QLatin1String("0"), qPrintable(run.at(2)));
     QVERIFY2(run.at(2).isEmpty(), qPrintable(run.at(2)));
     QVERIFY(run.at(1).contains(QStringLiteral("chart file(s)")));
