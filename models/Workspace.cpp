@@ -1,0 +1,26 @@
+#include "Workspace.h"
+
+#include <QDir>
+
+namespace pb::models {
+
+Workspace::Workspace(QString dbPath, QObject* parent, int maxThreads)
+    : QObject(parent), m_async(std::move(dbPath), maxThreads) {}
+
+Workspace::~Workspace() { m_async.waitForDone(); }
+
+QString Workspace::displayName() const { return QDir::toNativeSeparators(path()); }
+
+void Workspace::jobStarted() {
+    ++m_pending;
+    emit busyChanged(m_pending);
+}
+
+void Workspace::jobEnded(bool wrote) {
+    --m_pending;
+    emit busyChanged(m_pending);
+    if (wrote)
+        emit changed();
+}
+
+} // namespace pb::models
