@@ -1,4 +1,5 @@
 #include "db/Database.h"
+#include "db/GuiThreadGuard.h"
 
 #include <QAtomicInt>
 #include <QCoreApplication>

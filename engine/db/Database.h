@@ -9,7 +9,6 @@
 #include <QString>
 #include <QVariant>
 
-#include <functional>
 #include <memory>
 
 namespace pb::db {
@@ -41,14 +40,6 @@ class Database {
     QString m_connection;
     QSqlDatabase m_db;
 };
-
-// The GUI-thread guard (opt-in, for tests): once set, `observer(sql)` is called whenever a database is
-// opened, a transaction begins or a statement runs on the QCoreApplication's main thread, on that
-// thread. Only connections opened after it is set report their statements. An empty function
-// removes it. The window runs every database call on a worker (models::Workspace), so a test
-// installs an observer that fails on any call.
-using GuiThreadObserver = std::function<void(const QString& sql)>;
-void setGuiThreadObserver(GuiThreadObserver observer);
 
 // "table.column: driver text" for a failed query.
 Error sqlError(const class QSqlQuery& q, const QString& what);
