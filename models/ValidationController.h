@@ -1,11 +1,12 @@
 // Drives one validation run for the GUI through the operation `proofbench validate` calls
-// (ops::validate), on an ops::Async worker with that worker's database connection: the kubeconfig
+// (ops::validate), on a worker of the workspace with its own database connection: the kubeconfig
 // is read, the client created (exec plugins may run), the recipe resolved, the run row begun, the
 // checks run and stored, the evidence written (and signed when a key was given), and the run
 // finished with its receipt. The plan, every check change and log chunk come back queued on the
 // GUI thread as signals.
 #pragma once
 
+#include "Workspace.h"
 #include "catalog/Resolver.h"
 #include "ops/Async.h"
 #include "ops/Validate.h"
@@ -40,8 +41,9 @@ class ValidationController : public QObject {
     Q_OBJECT
   public:
     enum class Stage { Idle, Preparing, Running, Cancelling };
-    ValidationController(db::Database& db, QObject* parent = nullptr);
-    ~ValidationController() override; // cancels and waits for the worker
+    // Runs and cleanups go to `workspace`'s workers (one run and one cleanup at a time).
+    ValidationController(Workspace& workspace, QObject* parent = nullptr);
+    ~ValidationController() override; // cancels (the workspace waits for the worker when it closes)
 
     // False (with `error` set) when a run is already going.
     bool start(const ValidationStart& start, QString* error = nullptr);
@@ -51,8 +53,6 @@ class ValidationController : public QObject {
     qint64 runRowId() const { return m_rowId; }
     const validation::RunResult& lastResult() const { return m_result; }
     QString evidenceDir() const { return m_evidenceDir; }
-    // Blocks until the worker ends (closing the window).
-    void waitForWorker();
     // Deletes what run `rowId` left on the cluster (ops::cleanupRun, the same as `proofbench runs
     // cleanup`) on the worker; `cleanupFinished` reports. False (with `error`) while busy.
     bool cleanupLeftovers(qint64 rowId, const QString& kubeconfig, const QString& context, QString* error = nullptr,
@@ -75,11 +75,11 @@ class ValidationController : public QObject {
   private:
     void setStage(Stage s);
     void onPlanned(qint64 rowId, const QString& runId, const std::vector<validation::CheckRun>& plan, const catalog::RecipeResult& recipe);
-    void onRunEnded();
+    void onRunEnded(const Result<ops::ValidateOutcome>& done);
 
-    std::unique_ptr<ops::Async> m_async; // one worker, its own connection to the database
+    Workspace& m_workspace; // runs and cleanups go to its workers, one of each at a time
     Stage m_stage = Stage::Idle;
-    std::optional<ops::Job<ops::ValidateOutcome>> m_job;
+    Task m_run;
     qint64 m_rowId = 0;
     bool m_cleaning = false;
     validation::RunResult m_result;
