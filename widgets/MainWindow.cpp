@@ -186,7 +186,8 @@ QString htmlRow(const QString& name, const QString& value) {
 } // namespace
 
 MainWindow::MainWindow(pb::db::Database& db, QWidget* parent)
-    : QMainWindow(parent), m_db(db), m_ops(db.path()) {
+    : QMainWindow(parent), m_db(db), m_ops(db.path()),
+      m_workspace(std::make_unique<models::Workspace>(db.path())) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Proofbench"));
     buildUi();
@@ -212,6 +213,9 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::cancelAndWait() {
+    // A validation run stops (and deletes its Jobs) before the workspace waits for its workers.
+    if (m_validationPane)
+        m_validationPane->controller()->cancel();
     if (m_importCancel)
         m_importCancel->store(true);
     if (m_importWatcher)
@@ -426,7 +430,7 @@ void MainWindow::buildViews() {
     m_views->addWidget(m_healthPane);
 
     // The Verify view: offline Sigstore verification, step by step.
-    m_verifyPane = new VerifyPane(m_db, this);
+    m_verifyPane = new VerifyPane(*m_workspace, this);
     connect(m_verifyPane, &VerifyPane::verificationFinished, this,
             [this](bool verified, qint64 id, const QString& error) {
                 const QString bundle = QFileInfo(m_verifyPane->result().bundleFile).fileName();
@@ -439,7 +443,7 @@ void MainWindow::buildViews() {
     m_views->addWidget(m_verifyPane);
 
     // The Sign view: keys, signatures and deployment-bundle verification.
-    m_signPane = new SignPane(m_db, this);
+    m_signPane = new SignPane(*m_workspace, this);
     connect(m_signPane, &SignPane::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     // A trusted root imported in the Verify view is offered for keyless bundle verification too.
@@ -448,13 +452,13 @@ void MainWindow::buildViews() {
     m_views->addWidget(m_signPane);
 
     // The Validation view: runs on a cluster, their checks, logs and performance charts.
-    m_validationPane = new ValidationPane(m_db, this);
+    m_validationPane = new ValidationPane(*m_workspace, this);
     connect(m_validationPane, &ValidationPane::statusMessage, this,
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
     m_views->addWidget(m_validationPane);
 
     // The Receipts view: the ledger of every action, its chain status, and external records.
-    m_receiptsPane = new ReceiptsPane(m_db, this);
+    m_receiptsPane = new ReceiptsPane(*m_workspace, this);
     connect(m_receiptsPane, &ReceiptsPane::statusMessage, this,
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
     m_views->addWidget(m_receiptsPane);
@@ -776,10 +780,18 @@ bool MainWindow::isReceiptsShown() const {
 void MainWindow::showReceipts() {
     m_views->setCurrentWidget(m_receiptsPane);
     m_showReceiptsAction->setChecked(true);
+    // The chain is read on the worker: its status once it is back.
+    connect(
+        m_receiptsPane, &ReceiptsPane::refreshed, this,
+        [this] {
+            statusBar()->showMessage(
+                m_receiptsPane->chain().ok
+                    ? tr("Receipts chain intact")
+                    : tr("Receipts chain broken at receipt #%1").arg(m_receiptsPane->chain().firstBadSeq),
+                5000);
+        },
+        Qt::SingleShotConnection);
     m_receiptsPane->refresh();
-    statusBar()->showMessage(m_receiptsPane->chain().ok ? tr("Receipts chain intact")
-                                                        : tr("Receipts chain broken at receipt #%1").arg(m_receiptsPane->chain().firstBadSeq),
-                             5000);
 }
 
 void MainWindow::openReportDialog() {
@@ -902,7 +914,7 @@ void MainWindow::verifyRelease() {
         m_releaseDialog->activateWindow();
         return;
     }
-    m_releaseDialog = new ReleaseVerifyDialog(m_ops, this);
+    m_releaseDialog = new ReleaseVerifyDialog(*m_workspace, this);
     m_releaseDialog->setAttribute(Qt::WA_DeleteOnClose);
     QStringList labels;
     for (int i = 0; i < m_treeModel->versionCount(); ++i)

@@ -14,9 +14,10 @@
 // (widgets/common/EmptyState) when it has nothing to show.
 #pragma once
 
-#include "ops/Async.h"
-#include "catalog/Types.h"
 #include "CatalogTreeModel.h"
+#include "Workspace.h"
+#include "catalog/Types.h"
+#include "ops/Async.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -194,6 +195,8 @@ class MainWindow : public QMainWindow {
 
     pb::db::Database& m_db;
     ops::Async m_ops; // imports and catalog loads run here, each on a connection of its own
+    // Until the window takes a models::Workspace (h-widgets-a): the one the moved views run on.
+    std::unique_ptr<models::Workspace> m_workspace;
 
     models::CatalogTreeModel* m_treeModel = nullptr;
     models::RecipeFilterProxyModel* m_proxy = nullptr;
