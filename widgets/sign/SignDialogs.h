@@ -50,6 +50,7 @@ class KeyDialog : public QDialog {
     // dialog is accepted, on failure the reason is shown in the dialog and nothing is written.
     bool run();
 
+  public:
     // What the worker made: the key's fingerprint and the files written (none for a public key).
     struct Outcome {
         QString fingerprint, privatePath, publicPath;
