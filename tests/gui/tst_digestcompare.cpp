@@ -89,7 +89,7 @@ bool TestDigestCompare::open(bool real) {
             if (!ops::importCatalog(ops::Context(*m_db->db), req))
                 return false;
         }
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
     m_window->show();
     return QTest::qWaitForWindowExposed(m_window.get());
 }

@@ -63,7 +63,7 @@ bool TstGenerateBundle::openWindow() {
     req.dir = pbtest::realCatalog(kLabel);
     if (!ops::importCatalog(ops::Context(*m_db->db), req))
         return false;
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
     m_window->show();
     return QTest::qWaitForWindowExposed(m_window.get());
 }

@@ -7,7 +7,7 @@
 
 #include "GitImportDialog.h"
 #include "db/Database.h"
-#include "ops/Async.h"
+#include "Workspace.h"
 #include "store/CatalogStore.h"
 
 #include <QLabel>
@@ -61,7 +61,7 @@ class TstGitImportDialog : public QObject {
 
     void listsFiltersAndImportsTwoTags() {
         const QString dbPath = newDb(QStringLiteral("dialog.db"));
-        ops::Async async(dbPath, 1);
+        models::Workspace async(dbPath, nullptr, 1);
         widgets::GitImportDialog dialog(async);
         dialog.show();
         dialog.setRepository(m_repo->bare());
@@ -129,7 +129,7 @@ class TstGitImportDialog : public QObject {
 
     void cancelStopsTheRun() {
         const QString dbPath = newDb(QStringLiteral("cancel.db"));
-        ops::Async async(dbPath, 1);
+        models::Workspace async(dbPath, nullptr, 1);
         widgets::GitImportDialog dialog(async);
         dialog.show();
         dialog.setRepository(m_repo->work());
@@ -155,7 +155,7 @@ class TstGitImportDialog : public QObject {
 
     void notARepository() {
         const QString dbPath = newDb(QStringLiteral("none.db"));
-        ops::Async async(dbPath, 1);
+        models::Workspace async(dbPath, nullptr, 1);
         widgets::GitImportDialog dialog(async);
         dialog.setRepository(pbtest::realCatalog(QStringLiteral("v0.11.1")));
         QCOMPARE(dialog.refProxy()->rowCount(), 0);

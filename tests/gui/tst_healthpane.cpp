@@ -442,7 +442,7 @@ void TestHealthPane::bundleInInspector() {
     BundleModel* model = inspector->bundleModel();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     // HealthPane does not hand its database to the inspector yet; the inspector reads on a worker.
-    inspector->setDatabase(m_db->db.get());
+    inspector->setWorkspace(&m_db->workspace());
     QSignalSpy shown(inspector, &widgets::EvidenceInspector::bundlesShown);
     QVERIFY(pane->selectRecipe(EvidenceFixture::signedRecipe()));
     QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !inspector->isLoadingBundles(), kTimeout);

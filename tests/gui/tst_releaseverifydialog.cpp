@@ -120,7 +120,7 @@ class TstReleaseVerifyDialog : public QObject {
     }
 
     void windowVerifiesAndShowsTheBinding() {
-        widgets::MainWindow window(*m_db->db);
+        widgets::MainWindow window(m_db->workspace());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QAction* action = window.findChild<QAction*>(QStringLiteral("actionVerifyRelease"));

@@ -303,7 +303,7 @@ void TestVerifyPane::trustedRootImportedAndRemembered() {
 
     // The next start of the app picks the default root by itself: it is in the database.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QCOMPARE(pane()->selectedTrustedRoot(), second);
@@ -577,7 +577,7 @@ void TestVerifyPane::historyInViewAndDatabase() {
 
     // A new window on the same database lists them too.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
     QCOMPARE(pane()->historyModel()->rowCount(), 2);
 }
 
@@ -630,7 +630,7 @@ void TestVerifyPane::copyAsCommand() {
 
     // A root imported in an earlier session (its path unknown) and the default: the database's.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
     pane()->setBundlePath(c->bundle());
     pane()->setArtifactPath(c->artifact());
     pane()->setIdentity(c->identity, c->issuer);

@@ -23,16 +23,16 @@ class QStandardItemModel;
 class QTableView;
 class QTextBrowser;
 
-namespace pb::ops {
-class Async;
-} // namespace pb::ops
+namespace pb::models {
+class Workspace;
+} // namespace pb::models
 
 namespace pb::widgets {
 
 class GitImportDialog : public QDialog {
     Q_OBJECT
   public:
-    explicit GitImportDialog(ops::Async& async, QWidget* parent = nullptr);
+    explicit GitImportDialog(models::Workspace& workspace, QWidget* parent = nullptr);
     ~GitImportDialog() override;
 
     // Shows `path` in the repository field and lists its tags and branches (an error line when it
@@ -77,7 +77,7 @@ class GitImportDialog : public QDialog {
     void reloadRefs();
     void updateButtons();
 
-    ops::Async& m_async;
+    models::Workspace& m_workspace;
     QLineEdit* m_repo = nullptr;
     QPushButton* m_browse = nullptr;
     QLabel* m_repoStatus = nullptr;
