@@ -303,7 +303,7 @@ void TestFetchEvidence::fetchSelectedThenAll() {
     QVERIFY(source >= 0);
     QCOMPARE(pane->model()->rowAt(source).bundles, 0);
     QVERIFY(pane->selectRecipe(recipe));
-    QVERIFY(pane->inspector()->cacheText().contains(QStringLiteral("not fetched")));
+    QTRY_VERIFY(pane->inspector()->cacheText().contains(QStringLiteral("not fetched"))); // the row is read on a worker
 
     // Fetch evidence for the selected coordinate: one row, queued, then valid.
     QTest::mouseClick(fetchButton, Qt::LeftButton);

@@ -66,6 +66,7 @@ class TstGitImportDialog : public QObject {
         dialog.show();
         dialog.setRepository(m_repo->bare());
         QCOMPARE(dialog.repository(), m_repo->bare());
+        QTRY_VERIFY(!dialog.isListing()); // the references are read on a worker
         QSortFilterProxyModel* proxy = dialog.refProxy();
         QCOMPARE(proxy->rowCount(), 8); // five tags, three branches
         QCOMPARE(proxy->columnCount(), 4);
@@ -133,6 +134,7 @@ class TstGitImportDialog : public QObject {
         widgets::GitImportDialog dialog(async);
         dialog.show();
         dialog.setRepository(m_repo->work());
+        QTRY_VERIFY(!dialog.isListing());
         QStringList tags;
         for (const pbtest::GitCatalogCommit& c : pbtest::gitCatalogCommits())
             tags << c.label;
@@ -158,6 +160,7 @@ class TstGitImportDialog : public QObject {
         models::Workspace async(dbPath, nullptr, 1);
         widgets::GitImportDialog dialog(async);
         dialog.setRepository(pbtest::realCatalog(QStringLiteral("v0.11.1")));
+        QTRY_VERIFY(!dialog.isListing());
         QCOMPARE(dialog.refProxy()->rowCount(), 0);
         QVERIFY2(dialog.lastError().contains(QStringLiteral("not a Git repository")), qPrintable(dialog.lastError()));
         QVERIFY(!dialog.importButton()->isEnabled());

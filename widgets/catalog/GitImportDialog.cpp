@@ -168,8 +168,20 @@ void GitImportDialog::reloadRefs() {
         updateButtons();
         return;
     }
-    // Listing reads only references and their commits: quick, and done here.
-    Result<std::vector<git::RefInfo>> refs = ops::listGitRefs(repo);
+    // Listing reads the repository's references and their commits: on a worker, like every read.
+    const quint64 request = ++m_listRequest;
+    ++m_listing;
+    m_workspace.read<std::vector<git::RefInfo>>(
+        this, [repo](const ops::Context&) { return ops::listGitRefs(repo); },
+        [this, request](const Result<std::vector<git::RefInfo>>& refs) {
+            --m_listing;
+            if (request == m_listRequest)
+                showRefs(refs);
+            emit refsListed();
+        });
+}
+
+void GitImportDialog::showRefs(const Result<std::vector<git::RefInfo>>& refs) {
     if (!refs) {
         m_lastError = refs.error().toString();
         m_repoStatus->setText(m_lastError);
