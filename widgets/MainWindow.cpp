@@ -1452,12 +1452,6 @@ void MainWindow::onImportFinished(const ImportOutcome& outcome) {
     }
 
     showCatalog();
-    reloadCatalogsThen([this, label] { // then the new version, selected in the tree
-        if (!selectVersion(label)) {   // hidden by the filter
-            m_filter->clear();
-            selectVersion(label);
-        }
-    });
     QString message;
     switch (outcome.report.outcome) {
     case models::ImportReport::Outcome::Unchanged:
@@ -1476,8 +1470,15 @@ void MainWindow::onImportFinished(const ImportOutcome& outcome) {
                       .arg(outcome.report.files);
         break;
     }
-    statusBar()->showMessage(message, 10000);
-    emit importFinished(true, label, message);
+    // The new version, read back and selected in the tree; then the import is over.
+    reloadCatalogsThen([this, label, message] {
+        if (!selectVersion(label)) { // hidden by the filter
+            m_filter->clear();
+            selectVersion(label);
+        }
+        statusBar()->showMessage(message, 10000);
+        emit importFinished(true, label, message);
+    });
 }
 
 // --- Evidence import ----------------------------------------------------------------------------

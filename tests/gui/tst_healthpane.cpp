@@ -271,6 +271,7 @@ void TestHealthPane::filterSortInspectExport() {
     // Keyboard: the signed row, two pointers from two signer classes, honest about signatures.
     table->setFocus();
     table->setCurrentIndex(table->model()->index(rowOf(table, EvidenceFixture::signedRecipe()), 0));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->healthPane()->isLoadingRow(), kTimeout); // the row is read on a worker
     QCOMPARE(inspector->row().recipe, EvidenceFixture::signedRecipe());
     QCOMPARE(pointers->rowCount(), 2);
     QStringList classes{pointers->fieldValue(0, QStringLiteral("class")),
@@ -376,6 +377,7 @@ void TestHealthPane::showInCatalog() {
     QVERIFY(importFixture());
     HealthPane* pane = m_window->healthPane();
     QVERIFY(pane->selectRecipe(EvidenceFixture::signedRecipe()));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->healthPane()->isLoadingRow(), kTimeout); // the row is read on a worker
     auto* button = find<QPushButton>("inspectorShowRecipe");
     QVERIFY(button->isEnabled());
     QTest::mouseClick(button, Qt::LeftButton);
@@ -391,6 +393,7 @@ void TestHealthPane::showInCatalog() {
     QCOMPARE(m_window->healthPane()->inspector()->row().recipe, EvidenceFixture::signedRecipe());
     // The outside coordinate has no recipe to show.
     QVERIFY(pane->selectRecipe(EvidenceFixture::outsideRecipe()));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->healthPane()->isLoadingRow(), kTimeout); // the row is read on a worker
     QVERIFY(!button->isEnabled());
 }
 
