@@ -11,10 +11,15 @@ namespace pb::models {
 using namespace pb::validation;
 
 ValidationController::ValidationController(Workspace& workspace, QObject* parent)
-    : QObject(parent), m_workspace(workspace) {}
+    : QObject(parent), m_async(std::make_unique<ops::Async>(workspace.path(), 1)) {}
 
 ValidationController::~ValidationController() {
-    cancel(); // the run stops and deletes its Jobs; the workspace waits for it when it closes
+    cancel();
+    waitForWorker();
+}
+
+void ValidationController::waitForWorker() {
+    m_async->waitForDone();
 }
 
 void ValidationController::setStage(Stage s) {
@@ -30,6 +35,7 @@ bool ValidationController::start(const ValidationStart& start, QString* error) {
             *error = tr("a validation run is already going");
         return false;
     }
+    waitForWorker();
     m_rowId = 0;
     m_result = {};
     m_evidenceDir.clear();
@@ -67,9 +73,13 @@ bool ValidationController::start(const ValidationStart& start, QString* error) {
 
     setStage(Stage::Preparing);
     emit message(tr("Connecting to %1…").arg(start.context.isEmpty() ? start.kubeconfig : start.context));
-    m_run = m_workspace.run<ops::ValidateOutcome>(
-        this, [req](const ops::Context& ctx) { return ops::validate(ctx, req); },
-        [this](const Result<ops::ValidateOutcome>& done) { onRunEnded(done); });
+    m_job = m_async->run<ops::ValidateOutcome>([req](ops::Context& ctx) { return ops::validate(ctx, req); });
+    auto* watcher = new QFutureWatcher<Result<ops::ValidateOutcome>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        onRunEnded();
+    });
+    watcher->setFuture(m_job->future);
     return true;
 }
 
@@ -80,6 +90,7 @@ bool ValidationController::cleanupLeftovers(qint64 rowId, const QString& kubecon
             *error = tr("a validation run or cleanup is already going");
         return false;
     }
+    waitForWorker();
     ops::CleanupRunRequest req;
     req.runRow = rowId;
     if (!kubeconfig.isEmpty())
@@ -88,25 +99,29 @@ bool ValidationController::cleanupLeftovers(qint64 rowId, const QString& kubecon
     req.retryLimitSec = retryLimitSec;
     m_cleaning = true;
     emit message(tr("Deleting what run %1 left on the cluster…").arg(rowId));
-    m_workspace.run<ops::CleanupRunOutcome>(
-        this, [req](const ops::Context& ctx) { return ops::cleanupRun(ctx, req); },
-        [this, rowId](const Result<ops::CleanupRunOutcome>& done) {
-            m_cleaning = false;
-            if (!done)
-                emit cleanupFinished(rowId, {}, -1, done.error().toString());
-            else
-                emit cleanupFinished(rowId, done->removed, int(done->still.size()),
-                                     done->still.empty() ? QString() : done->still.front().error);
-        });
+    auto job =
+        m_async->run<ops::CleanupRunOutcome>([req](ops::Context& ctx) { return ops::cleanupRun(ctx, req); });
+    auto* watcher = new QFutureWatcher<Result<ops::CleanupRunOutcome>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, rowId] {
+        watcher->deleteLater();
+        m_cleaning = false;
+        const Result<ops::CleanupRunOutcome> done = watcher->future().result();
+        if (!done)
+            emit cleanupFinished(rowId, {}, -1, done.error().toString());
+        else
+            emit cleanupFinished(rowId, done->removed, int(done->still.size()),
+                                 done->still.empty() ? QString() : done->still.front().error);
+    });
+    watcher->setFuture(job.future);
     return true;
 }
 
 void ValidationController::cancel() {
-    if (!m_run.running() || m_stage == Stage::Idle)
+    if (!m_job || m_stage == Stage::Idle)
         return;
     // The operation sees the flag: before the run it stops there, during it the runner stops and
     // deletes the run's Jobs and RBAC.
-    m_run.cancel();
+    m_job->cancel();
     setStage(Stage::Cancelling);
     emit message(tr("Cancelling: deleting the run's Jobs and RBAC…"));
 }
@@ -118,8 +133,9 @@ void ValidationController::onPlanned(qint64 rowId, const QString& runId, const s
         setStage(Stage::Running);
 }
 
-void ValidationController::onRunEnded(const Result<ops::ValidateOutcome>& done) {
-    const bool cancelled = m_run.cancelFlag()->load();
+void ValidationController::onRunEnded() {
+    const Result<ops::ValidateOutcome> done = m_job->future.result();
+    const bool cancelled = m_job->cancelFlag->load();
     if (!done) {
         m_result = {};
         m_result.state = cancelled && !m_rowId ? RunState::Cancelled : RunState::Error;

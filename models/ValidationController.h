@@ -1,5 +1,5 @@
 // Drives one validation run for the GUI through the operation `proofbench validate` calls
-// (ops::validate), on a worker of the workspace with its own database connection: the kubeconfig
+// (ops::validate), on an ops::Async worker with that worker's database connection: the kubeconfig
 // is read, the client created (exec plugins may run), the recipe resolved, the run row begun, the
 // checks run and stored, the evidence written (and signed when a key was given), and the run
 // finished with its receipt. The plan, every check change and log chunk come back queued on the
@@ -41,9 +41,11 @@ class ValidationController : public QObject {
     Q_OBJECT
   public:
     enum class Stage { Idle, Preparing, Running, Cancelling };
-    // Runs and cleanups go to `workspace`'s workers (one run and one cleanup at a time).
+    // Runs and cleanups go one at a time to a worker of the controller's own over `workspace`'s
+    // database (not the workspace's pool: the controller cancels and waits for its run when it is
+    // destroyed, and the window waits for the workspace before its views are destroyed).
     ValidationController(Workspace& workspace, QObject* parent = nullptr);
-    ~ValidationController() override; // cancels (the workspace waits for the worker when it closes)
+    ~ValidationController() override; // cancels and waits for the worker
 
     // False (with `error` set) when a run is already going.
     bool start(const ValidationStart& start, QString* error = nullptr);
@@ -53,6 +55,8 @@ class ValidationController : public QObject {
     qint64 runRowId() const { return m_rowId; }
     const validation::RunResult& lastResult() const { return m_result; }
     QString evidenceDir() const { return m_evidenceDir; }
+    // Blocks until the worker ends (closing the window).
+    void waitForWorker();
     // Deletes what run `rowId` left on the cluster (ops::cleanupRun, the same as `proofbench runs
     // cleanup`) on the worker; `cleanupFinished` reports. False (with `error`) while busy.
     bool cleanupLeftovers(qint64 rowId, const QString& kubeconfig, const QString& context, QString* error = nullptr,
@@ -75,11 +79,11 @@ class ValidationController : public QObject {
   private:
     void setStage(Stage s);
     void onPlanned(qint64 rowId, const QString& runId, const std::vector<validation::CheckRun>& plan, const catalog::RecipeResult& recipe);
-    void onRunEnded(const Result<ops::ValidateOutcome>& done);
+    void onRunEnded();
 
-    Workspace& m_workspace; // runs and cleanups go to its workers, one of each at a time
+    std::unique_ptr<ops::Async> m_async; // one worker, its own connection to the database
     Stage m_stage = Stage::Idle;
-    Task m_run;
+    std::optional<ops::Job<ops::ValidateOutcome>> m_job;
     qint64 m_rowId = 0;
     bool m_cleaning = false;
     validation::RunResult m_result;

@@ -59,7 +59,8 @@ class Workspace : public QObject {
     ops::Async& async() { return m_async; }
 
     // Starts fn on a worker; progress(ops::Progress) and then done(Result<T>) are called on
-    // `receiver`'s thread, never after `receiver` is gone.
+    // `receiver`'s thread, never after `receiver` is gone. done gets the result as an rvalue
+    // (take it by value or by const reference).
     template <typename T, typename Fn, typename Done>
     Task read(QObject* receiver, Fn fn, Done done, ProgressSink progress = {}) {
         return start<T>(receiver, std::move(fn), std::move(done), std::move(progress), false);
@@ -69,6 +70,11 @@ class Workspace : public QObject {
     Task run(QObject* receiver, Fn fn, Done done, ProgressSink progress = {}) {
         return start<T>(receiver, std::move(fn), std::move(done), std::move(progress), true);
     }
+
+    // Transitional, for views that still take a connection (db::Database&) instead of the
+    // workspace: a connection on the GUI thread, opened on first use. Every call through it is a
+    // database call on the GUI thread (tst_guithreaddb fails on it): move the view to read()/run().
+    db::Database& legacyDatabase();
 
     // Blocks until every job has finished (results still arrive through the event loop).
     void waitForDone() { m_async.waitForDone(); }
@@ -88,6 +94,7 @@ class Workspace : public QObject {
     void jobEnded(bool wrote);
 
     ops::Async m_async;
+    std::unique_ptr<db::Database> m_legacy;
     int m_pending = 0;
 };
 
@@ -127,13 +134,14 @@ Task Workspace::start(QObject* receiver, Fn fn, Done done, ProgressSink progress
     };
     QObject::connect(watcher, &QObject::destroyed, this, [end] { end(false); });
     QObject::connect(watcher, &QFutureWatcherBase::finished, receiver, [watcher, state, done, writes, end] {
-        const Result<T> result = watcher->future().resultCount() > 0
-                                     ? watcher->result()
-                                     : Result<T>(makeError(QStringLiteral("the operation did not finish")));
+        QFuture<Result<T>> future = watcher->future();
+        Result<T> result = future.resultCount() > 0
+                               ? future.takeResult() // moved, not copied: large reads
+                               : Result<T>(makeError(QStringLiteral("the operation did not finish")));
         watcher->deleteLater();
         state->delivered = true;
         const bool ok = bool(result);
-        done(result);
+        done(std::move(result));
         end(writes && ok);
     });
     watcher->setFuture(job.future);

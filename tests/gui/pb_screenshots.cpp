@@ -592,8 +592,9 @@ int main(int argc, char** argv) {
     }
 
     using pb::widgets::MainWindow;
-    MainWindow window(*db->db);
+    MainWindow window(db->workspace());
     window.show();
+    QTest::qWaitFor([&] { return !window.isReloadingCatalogs(); }, 30000); // the tree is read on a worker
     if (!QTest::qWaitForWindowExposed(&window))
         err() << "window not exposed" << Qt::endl;
     bool ok = true;
@@ -774,7 +775,7 @@ int main(int argc, char** argv) {
     // Needs attention first, then the good news.
     health->table()->sortByColumn(pb::models::HealthModel::AttestedColumn, Qt::DescendingOrder);
     // HealthPane does not hand its database to the inspector yet.
-    health->inspector()->setDatabase(db->db.get());
+    health->inspector()->setWorkspace(&db->workspace());
     QSignalSpy bundlesShown(health->inspector(), &pb::widgets::EvidenceInspector::bundlesShown);
     ok &= health->selectRecipe(inspectRecipe);
     ok &= waitFor([&] { return !bundlesShown.isEmpty() && !health->inspector()->isLoadingBundles(); });
@@ -784,7 +785,9 @@ int main(int argc, char** argv) {
     // network here), and the registry credentials view over a docker config fixture. Only with
     // the real evidence: the fixture's pointers name no registry (that path shows a message box).
     if (evidenceDir.startsWith(realCatalog)) {
-        if (pb::widgets::FetchEvidenceDialog* fetch = health->fetchAll()) {
+        health->fetchAll(); // the pointers are read on a worker, then the dialog opens
+        QTest::qWaitFor([health] { return health->fetchDialog() != nullptr; }, 10000);
+        if (pb::widgets::FetchEvidenceDialog* fetch = health->fetchDialog()) {
             fetch->resize(1000, 460);
             ok &= save(fetch, out, QStringLiteral("fetch-evidence.png"));
             fetch->close();

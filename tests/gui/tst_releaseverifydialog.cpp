@@ -120,9 +120,10 @@ class TstReleaseVerifyDialog : public QObject {
     }
 
     void windowVerifiesAndShowsTheBinding() {
-        widgets::MainWindow window(*m_db->db);
+        widgets::MainWindow window(m_db->workspace());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isReloadingCatalogs(), 30000); // the tree is read on a worker
         QAction* action = window.findChild<QAction*>(QStringLiteral("actionVerifyRelease"));
         QVERIFY(action);
         action->trigger();

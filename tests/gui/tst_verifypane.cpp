@@ -314,7 +314,7 @@ void TestVerifyPane::trustedRootImportedAndRemembered() {
 
     // The next start of the app picks the default root by itself: it is in the database.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QTRY_COMPARE(pane()->selectedTrustedRoot(), second);
@@ -588,7 +588,7 @@ void TestVerifyPane::historyInViewAndDatabase() {
 
     // A new window on the same database lists them too.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
     QTRY_COMPARE(pane()->historyModel()->rowCount(), 2); // read on the worker
 }
 
@@ -641,7 +641,7 @@ void TestVerifyPane::copyAsCommand() {
 
     // A root imported in an earlier session (its path unknown) and the default: the database's.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
     QTRY_VERIFY(pane()->selectedTrustedRoot() > 0); // the stored roots are read on the worker
     pane()->setBundlePath(c->bundle());
     pane()->setArtifactPath(c->artifact());

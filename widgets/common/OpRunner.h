@@ -3,7 +3,8 @@
 // thread. Views never open a database, construct a store or call the engine on the GUI thread.
 //
 //   runInView<Outcome>(this, m_workspace, [req](const ops::Context& ctx) { return ops::foo(ctx, req); },
-//                      [this](const Result<Outcome>& r) { ... }, {.busy = tr("Importing…"), .errorTitle = tr("Import")});
+//                      [this](const Result<Outcome>& r) { ... },
+//                      RunView().showBusy(tr("Importing…")).showErrors(tr("Import")));
 #pragma once
 
 #include "Workspace.h"
@@ -19,12 +20,26 @@
 
 namespace pb::widgets {
 
-// How a view shows one run.
+// How a view shows one run: RunView().showBusy(tr("Importing…")).showErrors(tr("Import")).writing().
 struct RunView {
-    QString busy;           // not empty: a window-modal progress dialog with this label while it runs
+    QString busy;            // not empty: a window-modal progress dialog with this label while it runs
     bool cancellable = true; // the progress dialog's Cancel cancels the job
-    QString errorTitle;     // not empty: a failure opens a warning box with this title (done still runs)
-    bool writes = false;    // the workspace emits changed() after a success
+    QString errorTitle;      // not empty: a failure opens a warning box with this title (done still runs)
+    bool writes = false;     // the workspace emits changed() after a success
+
+    RunView& showBusy(const QString& label, bool canCancel = true) {
+        busy = label;
+        cancellable = canCancel;
+        return *this;
+    }
+    RunView& showErrors(const QString& title) {
+        errorTitle = title;
+        return *this;
+    }
+    RunView& writing() {
+        writes = true;
+        return *this;
+    }
 };
 
 // Shows `error` in a warning box that does not block (tests and the window carry on).
@@ -33,7 +48,8 @@ void showRunError(QWidget* view, const QString& title, const QString& message);
 // Starts fn(const ops::Context&) -> Result<T> on the workspace; done(Result<T>) runs on `view`'s
 // thread (never after `view` is gone). Returns the task (cancel, running).
 template <typename T, typename Fn, typename Done>
-models::Task runInView(QWidget* view, models::Workspace& workspace, Fn fn, Done done, RunView how = {}) {
+models::Task runInView(QWidget* view, models::Workspace& workspace, Fn fn, Done done,
+                       RunView how = RunView()) {
     QPointer<QProgressDialog> dialog;
     if (!how.busy.isEmpty()) {
         dialog = new QProgressDialog(how.busy, how.cancellable ? QObject::tr("Cancel") : QString(), 0, 0, view);

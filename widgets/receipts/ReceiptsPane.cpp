@@ -39,17 +39,6 @@
 
 namespace pb::widgets {
 
-namespace {
-
-// How this view runs work that writes: the workspace tells the other views afterwards.
-RunView writing() {
-    RunView how;
-    how.writes = true;
-    return how;
-}
-
-} // namespace
-
 using models::ReceiptTableModel;
 
 namespace {
@@ -468,7 +457,7 @@ bool ReceiptsPane::exportLedgerTo(const QString& path) {
             emit statusMessage(message, 8000);
             emit exportFinished(r.ok(), message);
         },
-        writing());
+        RunView().writing());
     return true;
 }
 
@@ -505,7 +494,7 @@ bool ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Pass
             emit statusMessage(message, 10000);
             emit exportFinished(r.ok(), message);
         },
-        writing());
+        RunView().writing());
     return true;
 }
 
@@ -613,7 +602,7 @@ bool ReceiptsPane::importRecords(const QString& dir) {
                 Qt::SingleShotConnection);
             refresh();
         },
-        writing());
+        RunView().writing());
     return true;
 }
 

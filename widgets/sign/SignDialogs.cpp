@@ -40,17 +40,6 @@ namespace pb::widgets {
 
 namespace {
 
-// How this view runs work that writes: the workspace tells the other views afterwards.
-RunView writing() {
-    RunView how;
-    how.writes = true;
-    return how;
-}
-
-} // namespace
-
-namespace {
-
 // The environment variable the copied commands read the passphrase from (never on the command line).
 const char* const kPassphraseEnv = "PROOFBENCH_PASSPHRASE";
 
@@ -369,7 +358,7 @@ bool KeyDialog::run() {
     showError(QString());
     m_task = runInView<KeyOutcome>(
         this, m_workspace, [job](const ops::Context& ctx) { return makeKey(ctx, job); },
-        [this](const Result<KeyOutcome>& made) { finishRun(made); }, writing());
+        [this](const Result<KeyOutcome>& made) { finishRun(made); }, RunView().writing());
     return true;
 }
 

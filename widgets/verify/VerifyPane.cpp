@@ -47,17 +47,6 @@
 
 namespace pb::widgets {
 
-namespace {
-
-// How this view runs work that writes: the workspace tells the other views afterwards.
-RunView writing() {
-    RunView how;
-    how.writes = true;
-    return how;
-}
-
-} // namespace
-
 using models::StepStyle;
 using sigstore::StepState;
 
@@ -908,7 +897,7 @@ bool VerifyPane::importTrustedRoot(const QString& path, ImportFeedback feedback)
                         false);
             emit trustedRootImported(imported->id);
         },
-        writing());
+        RunView().writing());
     return true;
 }
 
@@ -1019,7 +1008,7 @@ bool VerifyPane::verify() {
                 return outcome.error();
             return VerifyRun{std::move(*outcome), models::recentVerifications(ctx)};
         },
-        [this](const Result<VerifyRun>& run) { onFinished(run); }, writing());
+        [this](const Result<VerifyRun>& run) { onFinished(run); }, RunView().writing());
     return true;
 }
 
