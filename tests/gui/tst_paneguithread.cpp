@@ -9,7 +9,6 @@
 #include "SigstoreCases.h"
 #include "SignPane.h"
 #include "TestUtil.h"
-#include "ValidationFixture.h"
 #include "ValidationPane.h"
 #include "VerifyPane.h"
 #include "Workspace.h"
@@ -27,6 +26,9 @@ using namespace pb;
 namespace {
 
 constexpr int kTimeout = 60000;
+// A version and recipe of the seeded sample catalog (as ValidationFixture.h's NCCL recipe).
+constexpr const char* kVersion = "sample-2";
+constexpr const char* kRecipe = "h100-eks-ubuntu-training-kubeflow";
 
 } // namespace
 
@@ -105,7 +107,7 @@ void TestPaneGuiThread::signView() {
 
 void TestPaneGuiThread::verifyView() {
     PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
-    const std::optional<SigstoreCase> c = pbgui::sigstoreCase(QStringLiteral("happy-path-v0.3"));
+    const std::optional<pbgui::SigstoreCase> c = pbgui::sigstoreCase(QStringLiteral("happy-path-v0.3"));
     QVERIFY(c);
     widgets::VerifyPane pane(*m_workspace);
     pane.resize(1400, 900);
@@ -158,7 +160,7 @@ void TestPaneGuiThread::validationView() {
     QSignalSpy runs(&pane, &widgets::ValidationPane::runsLoaded);
     pane.reload();
     QVERIFY(runs.wait(kTimeout));
-    QTRY_VERIFY_WITH_TIMEOUT(pane.selectRecipe(QLatin1String(pbgui::kNcclVersion), QLatin1String(pbgui::kNcclRecipe)),
+    QTRY_VERIFY_WITH_TIMEOUT(pane.selectRecipe(QLatin1String(kVersion), QLatin1String(kRecipe)),
                              kTimeout);
     m_workspace->waitForDone();
     const QStringList c = calls();
