@@ -14,6 +14,10 @@
 
 namespace pb::models {
 
+// The evidence records the Health view shows, under the models' names.
+using BundleRecord = store::BundleRecord;
+using EvidenceImportReport = store::EvidenceImportReport;
+
 // "valid", "valid, failed phases", "invalid", "incomplete" for AICR's check exit codes 0..3.
 QString bundleResultName(int checkExit);
 QColor bundleResultColor(int checkExit);

@@ -5,6 +5,7 @@
 #include <QPixmap>
 
 #include "Plural.h"
+#include "Workspace.h"
 
 #include <QDir>
 #include <QFont>
@@ -18,8 +19,6 @@
 namespace pb::models {
 
 using store::CatalogSource;
-using store::CatalogVersionInfo;
-using store::RecipeInfo;
 
 namespace {
 
@@ -47,7 +46,35 @@ QString displayName(const store::RecipeInfo& r) {
 
 CatalogTreeModel::CatalogTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
+Result<catalog::RecipeResult> resolveRecipe(const catalog::Catalog& catalog, const QString& leafOverlay) {
+    return store::resolveStoredRecipe(catalog, leafOverlay);
+}
+
 Status CatalogTreeModel::reload(const store::CatalogStore& store) {
+    Result<std::vector<VersionEntry>> entries = readEntries(store);
+    if (!entries)
+        return entries.error();
+    setEntries(std::move(*entries));
+    return {};
+}
+
+Result<std::vector<CatalogTreeModel::VersionEntry>> CatalogTreeModel::readEntries(db::Database& db) {
+    return readEntries(store::CatalogStore(db));
+}
+
+Task CatalogTreeModel::reload(Workspace& workspace, std::function<void(const Status&)> done) {
+    return workspace.read<std::vector<VersionEntry>>(
+        this, [](const ops::Context& ctx) { return readEntries(ctx.db()); },
+        [this, done](const Result<std::vector<VersionEntry>>& entries) {
+            if (entries)
+                setEntries(*entries);
+            if (done)
+                done(entries ? Status() : Status(entries.error()));
+        });
+}
+
+Result<std::vector<CatalogTreeModel::VersionEntry>>
+CatalogTreeModel::readEntries(const store::CatalogStore& store) {
     Result<std::vector<CatalogVersionInfo>> versions = store.versions();
     if (!versions)
         return versions.error();
@@ -61,8 +88,7 @@ Status CatalogTreeModel::reload(const store::CatalogStore& store) {
     }
     // The store lists versions oldest first in version order; the newest is what users look for.
     std::reverse(entries.begin(), entries.end());
-    setEntries(std::move(entries));
-    return {};
+    return entries;
 }
 
 void CatalogTreeModel::setEntries(std::vector<VersionEntry> entries) {

@@ -10,9 +10,23 @@
 #include <QIcon>
 #include <QSortFilterProxyModel>
 
+#include <functional>
 #include <vector>
 
 namespace pb::models {
+
+class Task;
+class Workspace;
+
+// The records the catalog views show, under the models' names (views name no store:: type).
+using CatalogVersionInfo = store::CatalogVersionInfo;
+using RecipeInfo = store::RecipeInfo;
+using ImportReport = store::ImportReport;
+// The note under a release-bound version: what the release's signature covers.
+using store::releaseScopeNote;
+// A stored recipe (a catalog's leaf overlay) resolved; pure computation on a loaded catalog, so a
+// view calls it inside a Workspace job.
+Result<catalog::RecipeResult> resolveRecipe(const catalog::Catalog& catalog, const QString& leafOverlay);
 
 class CatalogTreeModel : public QAbstractItemModel {
     Q_OBJECT
@@ -46,6 +60,12 @@ class CatalogTreeModel : public QAbstractItemModel {
     // semantic version, else source date; never import order), so the sample catalog comes last.
     Status reload(const store::CatalogStore& store);
     Status reload(db::Database& db) { return reload(store::CatalogStore(db)); }
+    // Reads every version and its recipes on a worker of `workspace`, then shows them and calls
+    // done(status) on this model's thread.
+    Task reload(Workspace& workspace, std::function<void(const Status&)> done = {});
+    // What reload() reads, on the caller's connection (a worker's).
+    static Result<std::vector<VersionEntry>> readEntries(db::Database& db);
+    static Result<std::vector<VersionEntry>> readEntries(const store::CatalogStore& store);
     void setEntries(std::vector<VersionEntry> entries);
 
     int versionCount() const { return static_cast<int>(m_versions.size()); }

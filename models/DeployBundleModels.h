@@ -4,11 +4,16 @@
 
 #include "bundle/Diff.h"
 #include "bundle/Model.h"
+#include "store/BundleStore.h"
 
 #include <QAbstractTableModel>
 #include <QStandardItemModel>
 
 namespace pb::models {
+
+// Deployment bundles kept in the database, and how an import of one ended, for the bundle views.
+using StoredBundleInfo = store::StoredBundleInfo;
+using store::outcomeName;
 
 // Components in deployment order: #, name, sync-wave, source, chart, version, repository, namespace.
 class BundleComponentsModel : public QAbstractTableModel {

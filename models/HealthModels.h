@@ -21,6 +21,10 @@
 
 namespace pb::models {
 
+// The catalog versions the Health view picks from, under the models' name (as in CatalogTreeModel.h).
+using CatalogVersionInfo = store::CatalogVersionInfo;
+using store::releaseScopeNote;
+
 // Every status, in the order a summary lists them: the good news first.
 inline constexpr std::array<evidence::HealthStatus, 8> kHealthStatuses = {
     evidence::HealthStatus::Verified,  evidence::HealthStatus::VerifiedFailedPhases,

@@ -1,5 +1,6 @@
 #include "ReceiptModels.h"
 
+#include "ops/ReceiptsVerify.h"
 #include "receipts/Canonical.h"
 
 #include <QColor>
@@ -12,6 +13,19 @@ namespace pb::models {
 
 using receipts::Outcome;
 using receipts::Receipt;
+
+ReceiptsSnapshot readReceipts(const ops::Context& ctx) {
+    ReceiptsSnapshot snapshot;
+    Result<ops::ReceiptsVerifyOutcome> verified = ops::verifyReceipts(ctx, ops::ReceiptsVerifyRequest{true});
+    if (verified) {
+        snapshot.chain = verified->chain;
+        snapshot.receipts = std::move(verified->receipts);
+    } else {
+        snapshot.chain = verified.error();
+    }
+    snapshot.records = receipts::storedRecords(ctx.db());
+    return snapshot;
+}
 
 namespace {
 

@@ -3,6 +3,7 @@
 // were imported, and an entry's stage table.
 #pragma once
 
+#include "ops/Operation.h"
 #include "receipts/Ledger.h"
 #include "receipts/Records.h"
 
@@ -14,6 +15,18 @@
 #include <vector>
 
 namespace pb::models {
+
+// What the Receipts view shows, read in one go: the ledger with its chain check (the receipts
+// verify operation, as `proofbench receipts verify`) and the imported external records. Each part
+// carries its own error.
+struct ReceiptsSnapshot {
+    Result<receipts::ChainCheck> chain = Result<receipts::ChainCheck>(receipts::ChainCheck{});
+    std::vector<receipts::Receipt> receipts; // oldest first
+    Result<std::vector<receipts::ExternalRecord>> records =
+        Result<std::vector<receipts::ExternalRecord>>(std::vector<receipts::ExternalRecord>{});
+};
+// Worker side: run it through the window's runner (ops::Async), never on the GUI thread.
+ReceiptsSnapshot readReceipts(const ops::Context& ctx);
 
 class ReceiptTableModel : public QAbstractTableModel {
     Q_OBJECT

@@ -526,4 +526,11 @@ Result<std::vector<store::HistoryPoint>> RunReader::history(const QString& coord
     return store::RunStore(m_db).history(coordinate, metric);
 }
 
+Result<std::vector<HistoryPoint>> RunReader::chartHistory(const QString& coordinate) const {
+    Result<std::vector<HistoryPoint>> h = history(coordinate, QStringLiteral("busbw"));
+    if (h && h->empty())
+        h = history(coordinate);
+    return h;
+}
+
 } // namespace pb::models

@@ -3,6 +3,7 @@
 // file as a tree (file -> contexts), with files that do not parse kept and showing their error.
 #pragma once
 
+#include "ops/Operation.h"
 #include "store/RunStore.h"
 #include "validation/Runner.h"
 
@@ -14,6 +15,11 @@
 #include <vector>
 
 namespace pb::models {
+
+// Stored runs as the Validation view shows them (plain values; views name these, not store:: types).
+using RunSummary = store::RunSummary;
+using StoredRun = store::StoredRun;
+using HistoryPoint = store::HistoryPoint;
 
 // The checks of a run, in plan order. upsert() replaces a row by check name (or appends).
 class CheckTableModel : public QAbstractTableModel {
@@ -55,8 +61,8 @@ class RunListModel : public QAbstractTableModel {
     enum Role { RunIdRole = Qt::UserRole + 1 };
     explicit RunListModel(QObject* parent = nullptr);
 
-    void setRuns(std::vector<store::RunSummary> runs);
-    const store::RunSummary* run(int row) const;
+    void setRuns(std::vector<RunSummary> runs);
+    const RunSummary* run(int row) const;
     int rowOfRun(qint64 id) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -65,7 +71,7 @@ class RunListModel : public QAbstractTableModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
-    std::vector<store::RunSummary> m_runs;
+    std::vector<RunSummary> m_runs;
 };
 
 // One kubeconfig file as the picker shows it.
@@ -116,15 +122,19 @@ class KubeContextsModel : public QAbstractItemModel {
 
 // What the Validation view reads from the database (catalog versions and their recipes, runs,
 // a run, a recipe's history), so the view constructs no store itself.
+// Worker side: construct it in a job of the window's runner (ops::Async), on the job's context;
+// never on the GUI thread.
 class RunReader {
   public:
-    explicit RunReader(db::Database& db) : m_db(db) {}
+    explicit RunReader(const ops::Context& ctx) : m_db(ctx.db()) {}
     Result<QStringList> catalogVersions() const; // labels, oldest first
     // (recipe name, leaf overlay) of a catalog version.
     Result<std::vector<std::pair<QString, QString>>> recipes(const QString& catalogLabel) const;
-    Result<std::vector<store::RunSummary>> runs() const;
-    Result<store::StoredRun> run(qint64 id) const;
-    Result<std::vector<store::HistoryPoint>> history(const QString& coordinate, const QString& metric = {}) const;
+    Result<std::vector<RunSummary>> runs() const;
+    Result<StoredRun> run(qint64 id) const;
+    Result<std::vector<HistoryPoint>> history(const QString& coordinate, const QString& metric = {}) const;
+    // What the history chart shows: the busbw points of `coordinate`, else those of any metric.
+    Result<std::vector<HistoryPoint>> chartHistory(const QString& coordinate) const;
 
   private:
     db::Database& m_db;

@@ -222,20 +222,8 @@ QString TrustStyle::explanation(TrustLevel level) {
 
 KeysModel::KeysModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-Result<std::vector<store::StoredKey>> storedPublicKeys(db::Database& db) {
-    return store::VerificationStore(db).publicKeys();
-}
-
-Result<std::vector<store::StoredTrustedRoot>> storedTrustedRoots(db::Database& db) {
-    return store::VerificationStore(db).trustedRoots();
-}
-
-Status KeysModel::reload(db::Database& db) {
-    Result<std::vector<store::StoredKey>> keys = storedPublicKeys(db);
-    setKeys(keys ? std::move(*keys) : std::vector<store::StoredKey>());
-    if (!keys)
-        return keys.error();
-    return {};
+Result<std::vector<StoredKey>> storedPublicKeys(const ops::Context& ctx) {
+    return store::VerificationStore(ctx.db()).publicKeys();
 }
 
 void KeysModel::setKeys(std::vector<store::StoredKey> keys) {

@@ -4,7 +4,9 @@
 // path filter. Also the colours and icons of the trust levels and file states. No widgets.
 #pragma once
 
+#include "VerifyModels.h"
 #include "bundle/DeploymentBundle.h"
+#include "ops/Operation.h"
 #include "store/VerificationStore.h"
 
 #include <QAbstractTableModel>
@@ -27,9 +29,12 @@ struct TrustStyle {
     static QString explanation(deploy::TrustLevel level);
 };
 
-// What the signing views list from the database (read on the calling thread's connection).
-Result<std::vector<store::StoredKey>> storedPublicKeys(db::Database& db);
-Result<std::vector<store::StoredTrustedRoot>> storedTrustedRoots(db::Database& db);
+// A stored public signing key (a plain value; views name this, not the store's type).
+using StoredKey = store::StoredKey;
+
+// The stored public keys. Worker side: run it through the window's runner (ops::Async), on the
+// job's own connection, never on the GUI thread. (The trusted roots: VerifyModels.h.)
+Result<std::vector<StoredKey>> storedPublicKeys(const ops::Context& ctx);
 
 // Public signing keys (never private ones), newest first: label, fingerprint, created.
 class KeysModel : public QAbstractTableModel {
@@ -40,12 +45,10 @@ class KeysModel : public QAbstractTableModel {
 
     explicit KeysModel(QObject* parent = nullptr);
 
-    void setKeys(std::vector<store::StoredKey> keys);
-    // Reads the stored public keys again; on an error the list is emptied and the error returned.
-    Status reload(db::Database& db);
+    void setKeys(std::vector<StoredKey> keys);
     void clear() { setKeys({}); }
-    const std::vector<store::StoredKey>& keys() const { return m_keys; }
-    const store::StoredKey& keyAt(int row) const { return m_keys[static_cast<size_t>(row)]; }
+    const std::vector<StoredKey>& keys() const { return m_keys; }
+    const StoredKey& keyAt(int row) const { return m_keys[static_cast<size_t>(row)]; }
     int rowOfFingerprint(const QString& fingerprint) const; // -1 when absent
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -54,7 +57,7 @@ class KeysModel : public QAbstractTableModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
-    std::vector<store::StoredKey> m_keys;
+    std::vector<StoredKey> m_keys;
 };
 
 // Every listed and every present file of a deployment bundle: state, path, expected and found

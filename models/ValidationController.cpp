@@ -10,8 +10,8 @@ namespace pb::models {
 
 using namespace pb::validation;
 
-ValidationController::ValidationController(db::Database& db, QObject* parent)
-    : QObject(parent), m_async(std::make_unique<ops::Async>(db.path(), 1)) {}
+ValidationController::ValidationController(Workspace& workspace, QObject* parent)
+    : QObject(parent), m_async(std::make_unique<ops::Async>(workspace.path(), 1)) {}
 
 ValidationController::~ValidationController() {
     cancel();
@@ -99,7 +99,8 @@ bool ValidationController::cleanupLeftovers(qint64 rowId, const QString& kubecon
     req.retryLimitSec = retryLimitSec;
     m_cleaning = true;
     emit message(tr("Deleting what run %1 left on the cluster…").arg(rowId));
-    auto job = m_async->run<ops::CleanupRunOutcome>([req](ops::Context& ctx) { return ops::cleanupRun(ctx, req); });
+    auto job =
+        m_async->run<ops::CleanupRunOutcome>([req](ops::Context& ctx) { return ops::cleanupRun(ctx, req); });
     auto* watcher = new QFutureWatcher<Result<ops::CleanupRunOutcome>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, rowId] {
         watcher->deleteLater();

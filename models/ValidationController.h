@@ -6,6 +6,7 @@
 // GUI thread as signals.
 #pragma once
 
+#include "Workspace.h"
 #include "catalog/Resolver.h"
 #include "ops/Async.h"
 #include "ops/Validate.h"
@@ -40,7 +41,10 @@ class ValidationController : public QObject {
     Q_OBJECT
   public:
     enum class Stage { Idle, Preparing, Running, Cancelling };
-    ValidationController(db::Database& db, QObject* parent = nullptr);
+    // Runs and cleanups go one at a time to a worker of the controller's own over `workspace`'s
+    // database (not the workspace's pool: the controller cancels and waits for its run when it is
+    // destroyed, and the window waits for the workspace before its views are destroyed).
+    ValidationController(Workspace& workspace, QObject* parent = nullptr);
     ~ValidationController() override; // cancels and waits for the worker
 
     // False (with `error` set) when a run is already going.

@@ -533,20 +533,16 @@ ops::VerifyRequest VerifyRequest::operation(qint64 trustedRootId) const {
     return r;
 }
 
-QString VerifyLibrary::databasePath() const {
-    return m_db.path();
+Result<std::vector<StoredTrustedRoot>> storedTrustedRoots(const ops::Context& ctx) {
+    return store::VerificationStore(ctx.db()).trustedRoots();
 }
 
-Result<std::vector<store::StoredTrustedRoot>> VerifyLibrary::trustedRoots() const {
-    return store::VerificationStore(m_db).trustedRoots();
+Result<std::vector<StoredVerification>> recentVerifications(const ops::Context& ctx, int limit) {
+    return store::VerificationStore(ctx.db()).recent(limit);
 }
 
-Result<std::vector<store::StoredVerification>> VerifyLibrary::recentVerifications(int limit) const {
-    return store::VerificationStore(m_db).recent(limit);
-}
-
-Result<qint64> VerifyLibrary::importTrustedRoot(const QString& path) {
-    return ops::importTrustedRoot(ops::Context(m_db), path, true);
+Result<qint64> importTrustedRoot(const ops::Context& ctx, const QString& path) {
+    return ops::importTrustedRoot(ctx, path, true);
 }
 
 QString shellQuote(const QString& arg) {

@@ -1,6 +1,6 @@
 // Item models over one offline Sigstore verification (sigstore::VerificationResult): its steps with
 // their verdicts, the certificate's extensions, the transparency-log entries and the RFC 3161
-// timestamps; and over the verifications stored in the database (store::StoredVerification). Also
+// timestamps; and over the verifications stored in the database (StoredVerification). Also
 // what the Verify view puts on the clipboard: the same check as a `proofbench verify` or a cosign
 // command line. No widgets.
 #pragma once
@@ -17,6 +17,10 @@
 #include <vector>
 
 namespace pb::models {
+
+// Stored records the Verify and Sign views show (plain values; views name these, not store:: types).
+using StoredTrustedRoot = store::StoredTrustedRoot;
+using StoredVerification = store::StoredVerification;
 
 // The tick, cross and dash of a step (the health view's verified / invalid / no-evidence glyphs).
 struct StepStyle {
@@ -142,10 +146,10 @@ class VerificationHistoryModel : public QAbstractTableModel {
 
     explicit VerificationHistoryModel(QObject* parent = nullptr);
 
-    void setRows(std::vector<store::StoredVerification> rows);
+    void setRows(std::vector<StoredVerification> rows);
     void clear() { setRows({}); }
-    const std::vector<store::StoredVerification>& rows() const { return m_rows; }
-    const store::StoredVerification& rowAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
+    const std::vector<StoredVerification>& rows() const { return m_rows; }
+    const StoredVerification& rowAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
     int rowOfId(qint64 id) const; // -1 when absent
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -154,7 +158,7 @@ class VerificationHistoryModel : public QAbstractTableModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
-    std::vector<store::StoredVerification> m_rows;
+    std::vector<StoredVerification> m_rows;
 };
 
 // What the user asked to verify, as the Verify view's inputs hold it; turned into the command lines
@@ -188,26 +192,17 @@ struct VerifyRequest {
     ops::VerifyRequest operation(qint64 trustedRootId) const;
 };
 
-// What the Verify view reads from the database (the stored trusted roots, the recent
-// verifications) on the connection it was given, and its one quick write: a trusted root imported
-// through the same operation as `proofbench verify --import-trusted-root`.
-class VerifyLibrary {
-  public:
-    explicit VerifyLibrary(db::Database& db) : m_db(db) {}
-
-    QString databasePath() const;
-    Result<std::vector<store::StoredTrustedRoot>> trustedRoots() const;
-    Result<std::vector<store::StoredVerification>> recentVerifications(int limit = 200) const;
-    // ops::importTrustedRoot, as the default root.
-    Result<qint64> importTrustedRoot(const QString& path);
-
-  private:
-    db::Database& m_db;
-};
+// What the Verify view reads from the database, and its one quick write. Worker side: run them
+// through the window's runner (ops::Async, the job's own connection), never on the GUI thread.
+Result<std::vector<StoredTrustedRoot>> storedTrustedRoots(const ops::Context& ctx);
+Result<std::vector<StoredVerification>> recentVerifications(const ops::Context& ctx, int limit = 200);
+// A trusted root imported (ops::importTrustedRoot, as the default root, as
+// `proofbench verify --import-trusted-root`); its id.
+Result<qint64> importTrustedRoot(const ops::Context& ctx, const QString& path);
 
 // One line on where a stored trusted root came from: "From TUF: root v15 (chain from v13), timestamp
 // v762, …; verified as of …; repository …" or "Imported from FILE".
-QString trustedRootProvenanceText(const store::StoredTrustedRoot& root);
+QString trustedRootProvenanceText(const StoredTrustedRoot& root);
 
 // POSIX shell quoting: bare when only safe characters, otherwise single quotes.
 QString shellQuote(const QString& arg);

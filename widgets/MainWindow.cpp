@@ -1,32 +1,33 @@
 #include "MainWindow.h"
 
 #include "BundleCompareView.h"
+#include "BundleModels.h"
 #include "BundleVerifyPane.h"
 #include "BundleView.h"
 #include "CatalogTreeModel.h"
 #include "ComparePane.h"
+#include "DeployBundleModels.h"
 #include "EmptyState.h"
 #include "GenerateBundleDialog.h"
 #include "GitImportDialog.h"
 #include "GraphPane.h"
+#include "HealthModels.h"
 #include "HealthPane.h"
+#include "OpRunner.h"
 #include "Plural.h"
+#include "ReceiptModels.h"
+#include "ReceiptsPane.h"
 #include "RecipeView.h"
+#include "ReleaseVerifyDialog.h"
+#include "ReportDialog.h"
 #include "SignPane.h"
 #include "ValidationPane.h"
-#include "ReceiptsPane.h"
-#include "ReportDialog.h"
 #include "VerifyPane.h"
 #include "WelcomePane.h"
-#include "ReleaseVerifyDialog.h"
 #include "WidgetUtil.h"
-#include "HealthModels.h"
-#include "ReceiptModels.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "evidence/Evidence.h"
-#include "db/Database.h"
-#include "OpRunner.h"
 #include "ops/ImportCatalog.h"
 #include "ops/ImportEvidence.h"
 #include "ops/Read.h"
@@ -63,8 +64,8 @@
 #include <QSettings>
 #include <QVBoxLayout>
 
-#include <QtConcurrent/QtConcurrentRun>
 #include <functional>
+#include <type_traits>
 
 namespace pb::widgets {
 
@@ -78,7 +79,7 @@ struct MainWindow::CatalogLoad {
 
 struct MainWindow::EvidenceOutcome {
     bool ok = false;
-    store::EvidenceImportReport report;
+    models::EvidenceImportReport report;
     int pointers = 0;
     QString root; // the evidence directory that was read
     QString error;
@@ -87,7 +88,7 @@ struct MainWindow::EvidenceOutcome {
 struct MainWindow::ImportOutcome {
     bool ok = false;
     bool cancelled = false;
-    store::ImportReport report;
+    models::ImportReport report;
     QString error;
 };
 
@@ -183,10 +184,21 @@ QString htmlRow(const QString& name, const QString& value) {
         .arg(name.toHtmlEscaped(), value);
 }
 
+// A view on the workspace. Views that still take the async front or a connection (they are
+// moving to the workspace) get what they take; the last form is a GUI-thread connection.
+template <typename View, typename... Rest> View* makeView(models::Workspace& workspace, Rest&&... rest) {
+    if constexpr (std::is_constructible_v<View, models::Workspace&, Rest...>)
+        return new View(workspace, std::forward<Rest>(rest)...);
+    else if constexpr (std::is_constructible_v<View, ops::Async&, Rest...>)
+        return new View(workspace.async(), std::forward<Rest>(rest)...);
+    else
+        return new View(workspace.legacyDatabase(), std::forward<Rest>(rest)...);
+}
+
 } // namespace
 
-MainWindow::MainWindow(pb::db::Database& db, QWidget* parent)
-    : QMainWindow(parent), m_db(db), m_ops(db.path()) {
+MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
+    : QMainWindow(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Proofbench"));
     buildUi();
@@ -197,13 +209,11 @@ MainWindow::MainWindow(pb::db::Database& db, QWidget* parent)
         if (w->acceptDrops())
             w->installEventFilter(this);
     resize(1400, 900);
-    reloadCatalogs();
-
     // Start on the newest version, its recipes in view and its catalog loading in the background.
-    if (m_proxy->rowCount() > 0) {
-        const QModelIndex first = m_proxy->index(0, 0);
-        m_tree->setCurrentIndex(first);
-    }
+    reloadCatalogsThen([this] {
+        if (m_proxy->rowCount() > 0 && !m_tree->currentIndex().isValid())
+            m_tree->setCurrentIndex(m_proxy->index(0, 0));
+    });
     m_tree->setFocus();
 }
 
@@ -218,8 +228,8 @@ void MainWindow::cancelAndWait() {
         m_importWatcher->waitForFinished();
     if (m_evidenceWatcher)
         m_evidenceWatcher->waitForFinished();
-    for (auto& [label, watcher] : m_loads)
-        watcher->waitForFinished();
+    m_loads.clear();
+    m_workspace.waitForDone(); // nothing of this window is delivered any more: its watchers die with it
 }
 
 BundleView* MainWindow::bundleView() const { return m_bundleView; }
@@ -352,7 +362,7 @@ void MainWindow::buildCatalogPages() {
     m_versionRecipes->horizontalHeader()->setStretchLastSection(true);
     m_versionRecipes->setToolTip(tr("Double-click or press Enter to open a recipe"));
     connect(m_versionRecipes, &QTableView::activated, this, [this](const QModelIndex& idx) {
-        const store::RecipeInfo& r = m_versionRecipesModel->recipeAt(idx.row());
+        const models::RecipeInfo& r = m_versionRecipesModel->recipeAt(idx.row());
         if (!selectRecipe(r.catalogLabel, r.name)) {
             m_filter->clear(); // hidden by the filter: show everything, then select
             selectRecipe(r.catalogLabel, r.name);
@@ -369,9 +379,9 @@ void MainWindow::buildCatalogPages() {
     m_recipeTabs->setObjectName(QStringLiteral("recipeTabs"));
     m_recipeTabs->setDocumentMode(true);
     m_recipeView = new RecipeView(m_recipeTabs);
-    m_graphPane = new GraphPane(m_recipeTabs);
+    m_graphPane = new GraphPane(m_workspace, m_recipeTabs);
     m_comparePane = new ComparePane(
-        m_treeModel,
+        m_workspace, m_treeModel,
         [this](const QString& label) {
             std::shared_ptr<const catalog::Catalog> cat = cachedCatalog(label);
             if (!cat)
@@ -410,7 +420,7 @@ void MainWindow::buildCatalogPages() {
 // The views beside the catalog: Health, Verify, Sign, Validation, Receipts; the status bar.
 void MainWindow::buildViews() {
     // The Health view: the evidence status of every coordinate of a catalog version.
-    m_healthPane = new HealthPane(m_db, this);
+    m_healthPane = makeView<HealthPane>(m_workspace, this);
     connect(m_healthPane, &HealthPane::openRecipe, this, [this](const QString& label, const QString& recipe) {
         showCatalog();
         if (!selectRecipe(label, recipe)) {
@@ -426,7 +436,7 @@ void MainWindow::buildViews() {
     m_views->addWidget(m_healthPane);
 
     // The Verify view: offline Sigstore verification, step by step.
-    m_verifyPane = new VerifyPane(m_db, this);
+    m_verifyPane = makeView<VerifyPane>(m_workspace, this);
     connect(m_verifyPane, &VerifyPane::verificationFinished, this,
             [this](bool verified, qint64 id, const QString& error) {
                 const QString bundle = QFileInfo(m_verifyPane->result().bundleFile).fileName();
@@ -439,7 +449,7 @@ void MainWindow::buildViews() {
     m_views->addWidget(m_verifyPane);
 
     // The Sign view: keys, signatures and deployment-bundle verification.
-    m_signPane = new SignPane(m_db, this);
+    m_signPane = makeView<SignPane>(m_workspace, this);
     connect(m_signPane, &SignPane::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     // A trusted root imported in the Verify view is offered for keyless bundle verification too.
@@ -448,13 +458,13 @@ void MainWindow::buildViews() {
     m_views->addWidget(m_signPane);
 
     // The Validation view: runs on a cluster, their checks, logs and performance charts.
-    m_validationPane = new ValidationPane(m_db, this);
+    m_validationPane = makeView<ValidationPane>(m_workspace, this);
     connect(m_validationPane, &ValidationPane::statusMessage, this,
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
     m_views->addWidget(m_validationPane);
 
     // The Receipts view: the ledger of every action, its chain status, and external records.
-    m_receiptsPane = new ReceiptsPane(m_db, this);
+    m_receiptsPane = makeView<ReceiptsPane>(m_workspace, this);
     connect(m_receiptsPane, &ReceiptsPane::statusMessage, this,
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
     m_views->addWidget(m_receiptsPane);
@@ -516,20 +526,7 @@ void MainWindow::buildMenus() {
     generateBundle->setStatusTip(tr("Write the deployment bundle of the recipe on screen (helm or Argo CD layout)"));
     generateBundle->setEnabled(false);
     connect(this, &MainWindow::recipeShown, generateBundle, [generateBundle] { generateBundle->setEnabled(true); });
-    connect(generateBundle, &QAction::triggered, this, [this] {
-        const store::RecipeInfo info = m_recipeView->recipe();
-        std::shared_ptr<const catalog::Catalog> cat = m_recipeView->hasResult() ? cachedCatalog(info.catalogLabel) : nullptr;
-        Result<catalog::RecipeResult> recipe = cat ? store::resolveStoredRecipe(*cat, info.leafOverlay)
-                                                   : Result<catalog::RecipeResult>(makeError(tr("no resolved recipe is shown")));
-        if (!recipe) {
-            QMessageBox::warning(this, tr("Generate bundle"), tr("Cannot generate a bundle: %1").arg(recipe.error().toString()));
-            return;
-        }
-        auto* dialog = new GenerateBundleDialog(m_ops, cat, *recipe, info.name, info.catalogLabel, this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &GenerateBundleDialog::openBundleRequested, this, &MainWindow::openDeploymentBundle);
-        dialog->open();
-    });
+    connect(generateBundle, &QAction::triggered, this, &MainWindow::generateBundle);
     file->addSeparator();
     m_reportAction = file->addAction(tr("Release review &report…"), this, &MainWindow::openReportDialog);
     m_reportAction->setObjectName(QStringLiteral("actionReleaseReport"));
@@ -589,7 +586,7 @@ void MainWindow::buildMenus() {
 
 void MainWindow::openDeploymentBundle(const QString& dir) {
     if (!m_bundleView) {
-        m_bundleView = new BundleView(m_ops, this);
+        m_bundleView = new BundleView(m_workspace, this);
         m_bundleView->setWindowFlag(Qt::Window);
         m_bundleView->resize(1200, 760);
     }
@@ -607,7 +604,7 @@ void MainWindow::openDeploymentBundleDialog() {
 
 void MainWindow::compareBundles() {
     if (!m_bundleCompare) {
-        m_bundleCompare = new BundleCompareView(m_ops, this);
+        m_bundleCompare = new BundleCompareView(m_workspace, this);
         m_bundleCompare->setWindowFlag(Qt::Window);
         m_bundleCompare->resize(1200, 760);
     }
@@ -708,18 +705,61 @@ void MainWindow::buildViewMenu() {
     reload->setShortcut(QKeySequence::Refresh);
 }
 
+// Generate bundle…: the recipe on screen, resolved again on a worker, into the bundle dialog.
+void MainWindow::generateBundle() {
+    const models::RecipeInfo info = m_recipeView->recipe();
+    std::shared_ptr<const catalog::Catalog> cat =
+        m_recipeView->hasResult() ? cachedCatalog(info.catalogLabel) : nullptr;
+    if (!cat) {
+        QMessageBox::warning(this, tr("Generate bundle"),
+                             tr("Cannot generate a bundle: %1").arg(tr("no resolved recipe is shown")));
+        return;
+    }
+    runInView<catalog::RecipeResult>(
+        this, m_workspace,
+        [cat, leaf = info.leafOverlay](const ops::Context&) { return models::resolveRecipe(*cat, leaf); },
+        [this, cat, info](const Result<catalog::RecipeResult>& recipe) {
+            if (!recipe) {
+                QMessageBox::warning(this, tr("Generate bundle"),
+                                     tr("Cannot generate a bundle: %1").arg(recipe.error().toString()));
+                return;
+            }
+            auto* dialog =
+                new GenerateBundleDialog(m_workspace, cat, *recipe, info.name, info.catalogLabel, this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            connect(dialog, &GenerateBundleDialog::openBundleRequested, this,
+                    &MainWindow::openDeploymentBundle);
+            dialog->open();
+        });
+}
+
 void MainWindow::reloadCatalogs() {
+    reloadCatalogsThen({});
+}
+
+// Reads the tree on a worker; then restores the selection, runs `then` and says catalogsReloaded().
+void MainWindow::reloadCatalogsThen(std::function<void()> then) {
     // Remember what was selected, so a reload keeps the user's place.
     QString label, recipe;
     const QModelIndex cur = m_proxy->mapToSource(m_tree->currentIndex());
-    if (const store::CatalogVersionInfo* v = m_treeModel->versionAt(cur))
+    if (const models::CatalogVersionInfo* v = m_treeModel->versionAt(cur))
         label = v->label;
-    if (const store::RecipeInfo* r = m_treeModel->recipeAt(cur))
+    if (const models::RecipeInfo* r = m_treeModel->recipeAt(cur))
         recipe = r->name;
+    ++m_reloading;
+    m_treeModel->reload(m_workspace, [this, label, recipe, then](const Status& status) {
+        --m_reloading;
+        afterCatalogsRead(label, recipe, status);
+        if (then)
+            then();
+        emit catalogsReloaded();
+    });
+}
 
+void MainWindow::afterCatalogsRead(const QString& label, const QString& recipe, const Status& status) {
     m_catalogErrors.clear(); // a reload retries versions that failed to load
-    if (Status s = m_treeModel->reload(m_db); !s)
-        statusBar()->showMessage(tr("Cannot read the catalog versions: %1").arg(s.error().toString()));
+    if (!status)
+        statusBar()->showMessage(tr("Cannot read the catalog versions: %1").arg(status.error().toString()));
 
     // Drop cached catalogs of versions that are gone.
     for (auto it = m_catalogs.begin(); it != m_catalogs.end();)
@@ -777,13 +817,16 @@ void MainWindow::showReceipts() {
     m_views->setCurrentWidget(m_receiptsPane);
     m_showReceiptsAction->setChecked(true);
     m_receiptsPane->refresh();
-    statusBar()->showMessage(m_receiptsPane->chain().ok ? tr("Receipts chain intact")
-                                                        : tr("Receipts chain broken at receipt #%1").arg(m_receiptsPane->chain().firstBadSeq),
-                             5000);
+    statusBar()->showMessage(
+        m_receiptsPane->chain().ok
+            ? tr("Receipts chain intact")
+            : tr("Receipts chain broken at receipt #%1").arg(m_receiptsPane->chain().firstBadSeq),
+        5000);
 }
 
 void MainWindow::openReportDialog() {
-    ReportDialog dialog(m_db, this);
+    std::unique_ptr<ReportDialog> owned(makeView<ReportDialog>(m_workspace, this));
+    ReportDialog& dialog = *owned;
     connect(&dialog, &ReportDialog::saved, this, [this](const QString& path, const QString& error) {
         statusBar()->showMessage(error.isEmpty() ? tr("Report saved to %1").arg(QDir::toNativeSeparators(path)) : error, 10000);
         if (m_receiptsPane->isVisible())
@@ -848,7 +891,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 // Which version is on view and where it came from: the window title, the sample mark in the
 // status bar and the line over the recipe tabs.
-void MainWindow::showSelectionSource(const store::CatalogVersionInfo* v, const store::RecipeInfo* r) {
+void MainWindow::showSelectionSource(const models::CatalogVersionInfo* v, const models::RecipeInfo* r) {
     if (!v) {
         setWindowTitle(tr("Proofbench"));
         m_statusSample->hide();
@@ -902,11 +945,12 @@ void MainWindow::verifyRelease() {
         m_releaseDialog->activateWindow();
         return;
     }
-    m_releaseDialog = new ReleaseVerifyDialog(m_ops, this);
+    m_releaseDialog = makeView<ReleaseVerifyDialog>(m_workspace, this);
     m_releaseDialog->setAttribute(Qt::WA_DeleteOnClose);
     QStringList labels;
     for (int i = 0; i < m_treeModel->versionCount(); ++i)
-        if (const store::CatalogVersionInfo* v = m_treeModel->versionAt(m_treeModel->index(i, 0)); v && !v->isSample())
+        if (const models::CatalogVersionInfo* v = m_treeModel->versionAt(m_treeModel->index(i, 0));
+            v && !v->isSample())
             labels << v->label;
     m_releaseDialog->setCatalogVersions(labels);
     connect(m_releaseDialog, &ReleaseVerifyDialog::verified, this, [this](const QString& version, const QStringList& bound) {
@@ -931,18 +975,19 @@ void MainWindow::importFromGit() {
         m_gitDialog->activateWindow();
         return;
     }
-    m_gitDialog = new GitImportDialog(m_ops, this);
+    m_gitDialog = new GitImportDialog(m_workspace, this);
     m_gitDialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_gitDialog, &GitImportDialog::imported, this, [this](const QStringList& labels) {
         if (labels.isEmpty())
             return;
-        reloadCatalogs();
         showCatalog();
-        // The newest of the versions imported (they come in version order).
-        if (!selectVersion(labels.constLast())) {
-            m_filter->clear();
-            selectVersion(labels.constLast());
-        }
+        // Then the newest of the versions imported (they come in version order).
+        reloadCatalogsThen([this, newest = labels.constLast()] {
+            if (!selectVersion(newest)) {
+                m_filter->clear();
+                selectVersion(newest);
+            }
+        });
         statusBar()->showMessage(models::counted(int(labels.size()), tr("catalog version imported from Git"),
                                                  tr("catalog versions imported from Git")) +
                                      QStringLiteral(": ") + labels.join(QStringLiteral(", ")),
@@ -1043,8 +1088,8 @@ void MainWindow::buildEmptyStates() {
 }
 
 void MainWindow::updateStatus() {
-    m_statusDb->setText(tr("Database: %1").arg(QDir::toNativeSeparators(m_db.path())));
-    m_statusDb->setToolTip(m_db.path());
+    m_statusDb->setText(tr("Database: %1").arg(m_workspace.displayName()));
+    m_statusDb->setToolTip(m_workspace.path());
     m_statusCounts->setText(
         models::counted(m_treeModel->versionCount(), tr("catalog version"), tr("catalog versions")) +
         QStringLiteral(" · ") + models::counted(m_treeModel->recipeCount(), tr("recipe"), tr("recipes")));
@@ -1079,13 +1124,13 @@ void MainWindow::onCurrentChanged(const QModelIndex& proxyIndex) {
     if (!proxyIndex.isValid())
         return;
     const QModelIndex source = m_proxy->mapToSource(proxyIndex);
-    if (const store::RecipeInfo* r = m_treeModel->recipeAt(source))
+    if (const models::RecipeInfo* r = m_treeModel->recipeAt(source))
         showRecipe(*r);
-    else if (const store::CatalogVersionInfo* v = m_treeModel->versionAt(source))
+    else if (const models::CatalogVersionInfo* v = m_treeModel->versionAt(source))
         showVersion(*v);
 }
 
-void MainWindow::showVersion(const store::CatalogVersionInfo& v) {
+void MainWindow::showVersion(const models::CatalogVersionInfo& v) {
     QString html = QStringLiteral("<h2>%1%2</h2>")
                        .arg(v.label.toHtmlEscaped(),
                             v.isSample() ? QStringLiteral(" <span style='color:#8a6100; font-weight:normal'>— %1</span>")
@@ -1116,15 +1161,15 @@ void MainWindow::showVersion(const store::CatalogVersionInfo& v) {
             .arg(tr(
                 "Open one of its recipes to see the components, constraints and validation it resolves to."));
     m_versionSummary->setText(html);
-    const std::vector<store::RecipeInfo>* recipes = m_treeModel->recipesOf(v.label);
-    m_versionRecipesModel->setRecipes(recipes ? *recipes : std::vector<store::RecipeInfo>());
+    const std::vector<models::RecipeInfo>* recipes = m_treeModel->recipesOf(v.label);
+    m_versionRecipesModel->setRecipes(recipes ? *recipes : std::vector<models::RecipeInfo>());
     m_versionRecipes->resizeColumnsToContents();
     m_stack->setCurrentWidget(m_versionPage);
     showSelectionSource(&v);
     requestCatalog(v.label); // warm the cache: the user's next click is probably one of its recipes
 }
 
-void MainWindow::showRecipe(const store::RecipeInfo& info) {
+void MainWindow::showRecipe(const models::RecipeInfo& info) {
     m_stack->setCurrentWidget(m_recipePage);
     showSelectionSource(m_treeModel->versionAt(m_treeModel->versionIndex(info.catalogLabel)), &info);
     m_comparePane->setRecipe(info); // loads the catalogs it needs itself
@@ -1142,7 +1187,24 @@ void MainWindow::showRecipe(const store::RecipeInfo& info) {
         requestCatalog(info.catalogLabel);
         return;
     }
-    Result<catalog::RecipeResult> result = store::resolveStoredRecipe(*cat, info.leafOverlay);
+    // Resolving takes a few milliseconds, on a worker like every other step of the window.
+    runInView<catalog::RecipeResult>(
+        this, m_workspace,
+        [cat, leaf = info.leafOverlay](const ops::Context&) { return models::resolveRecipe(*cat, leaf); },
+        [this, info, cat](const Result<catalog::RecipeResult>& result) {
+            if (isCurrentRecipe(info))
+                showResolved(info, cat, result);
+        });
+}
+
+bool MainWindow::isCurrentRecipe(const models::RecipeInfo& info) const {
+    const models::RecipeInfo* r = m_treeModel->recipeAt(m_proxy->mapToSource(m_tree->currentIndex()));
+    return r && r->catalogLabel == info.catalogLabel && r->name == info.name;
+}
+
+void MainWindow::showResolved(const models::RecipeInfo& info,
+                              const std::shared_ptr<const catalog::Catalog>& cat,
+                              const Result<catalog::RecipeResult>& result) {
     if (!result) {
         const QString message = tr("This recipe does not resolve: %1").arg(result.error().toString());
         m_recipeView->showMessage(info, message, true);
@@ -1158,26 +1220,23 @@ void MainWindow::requestCatalog(const QString& label) {
     if (m_catalogs.count(label) || m_loads.count(label))
         return;
     m_catalogErrors.erase(label);
-    auto* watcher = new QFutureWatcher<Result<CatalogLoad>>(this);
-    m_loads[label] = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, label] {
-        const Result<CatalogLoad> result = watcher->result();
-        const CatalogLoad load = result ? *result : CatalogLoad{nullptr, result.error().toString()};
-        m_loads.erase(label);
-        watcher->deleteLater();
-        onCatalogLoaded(label, load);
-    });
-    // The stored version is read on a worker with a connection of its own (ops::Async).
-    ops::Job<CatalogLoad> job = m_ops.run<CatalogLoad>([label](const ops::Context& ctx) -> Result<CatalogLoad> {
-        CatalogLoad out;
-        Result<std::shared_ptr<const catalog::Catalog>> cat = ops::loadCatalogVersion(ctx, label);
-        if (!cat)
-            out.error = cat.error().toString();
-        else
-            out.catalog = *cat;
-        return out;
-    });
-    watcher->setFuture(job.future);
+    // The stored version is read on a worker with a connection of its own.
+    m_loads[label] = runInView<CatalogLoad>(
+        this, m_workspace,
+        [label](const ops::Context& ctx) -> Result<CatalogLoad> {
+            CatalogLoad out;
+            Result<std::shared_ptr<const catalog::Catalog>> cat = ops::loadCatalogVersion(ctx, label);
+            if (!cat)
+                out.error = cat.error().toString();
+            else
+                out.catalog = *cat;
+            return out;
+        },
+        [this, label](const Result<CatalogLoad>& result) {
+            const CatalogLoad load = result ? *result : CatalogLoad{nullptr, result.error().toString()};
+            m_loads.erase(label);
+            onCatalogLoaded(label, load);
+        });
 }
 
 void MainWindow::onCatalogLoaded(const QString& label, const CatalogLoad& load) {
@@ -1188,7 +1247,7 @@ void MainWindow::onCatalogLoaded(const QString& label, const CatalogLoad& load) 
     m_comparePane->catalogLoaded(label, load.catalog ? QString() : load.error);
     // Show the recipe the user is waiting for, if it is one of this version's.
     const QModelIndex source = m_proxy->mapToSource(m_tree->currentIndex());
-    if (const store::RecipeInfo* r = m_treeModel->recipeAt(source); r && r->catalogLabel == label)
+    if (const models::RecipeInfo* r = m_treeModel->recipeAt(source); r && r->catalogLabel == label)
         showRecipe(*r);
 }
 
@@ -1349,8 +1408,11 @@ bool MainWindow::startImport(const QString& dirIn, const QString& label) {
     request.label = label;
     request.dir = dir;
     m_importCancel = runOperation<ops::ImportCatalogOutcome>(
-        this, m_importWatcher, m_ops, [request](const ops::Context& ctx) { return ops::importCatalog(ctx, request); },
-        [this](const ops::Progress& p) { onImportProgress(p.total > 0 ? int(p.done * 100 / p.total) : 0, p.what); },
+        this, m_importWatcher, m_workspace,
+        [request](const ops::Context& ctx) { return ops::importCatalog(ctx, request); },
+        [this](const ops::Progress& p) {
+            onImportProgress(p.total > 0 ? int(p.done * 100 / p.total) : 0, p.what);
+        },
         [this](const Result<ops::ImportCatalogOutcome>& r) {
             ImportOutcome out;
             out.ok = r.ok();
@@ -1403,32 +1465,34 @@ void MainWindow::onImportFinished(const ImportOutcome& outcome) {
         return;
     }
 
-    reloadCatalogs();
-    showCatalog();               // the new version, selected in the tree
-    if (!selectVersion(label)) { // hidden by the filter
-        m_filter->clear();
-        selectVersion(label);
-    }
+    showCatalog();
     QString message;
     switch (outcome.report.outcome) {
-    case store::ImportReport::Outcome::Unchanged:
+    case models::ImportReport::Outcome::Unchanged:
         message = tr("%1 is already in the database with the same content; nothing to import").arg(label);
         break;
-    case store::ImportReport::Outcome::Replaced:
+    case models::ImportReport::Outcome::Replaced:
         message = tr("Replaced %1: %2 recipes from %3 files")
                       .arg(label)
                       .arg(outcome.report.recipes)
                       .arg(outcome.report.files);
         break;
-    case store::ImportReport::Outcome::Imported:
+    case models::ImportReport::Outcome::Imported:
         message = tr("Imported %1: %2 recipes from %3 files")
                       .arg(label)
                       .arg(outcome.report.recipes)
                       .arg(outcome.report.files);
         break;
     }
-    statusBar()->showMessage(message, 10000);
-    emit importFinished(true, label, message);
+    // The new version, read back and selected in the tree; then the import is over.
+    reloadCatalogsThen([this, label, message] {
+        if (!selectVersion(label)) { // hidden by the filter
+            m_filter->clear();
+            selectVersion(label);
+        }
+        statusBar()->showMessage(message, 10000);
+        emit importFinished(true, label, message);
+    });
 }
 
 // --- Evidence import ----------------------------------------------------------------------------
@@ -1477,7 +1541,8 @@ bool MainWindow::startEvidenceImport(const QString& dirIn, const QString& allowl
     request.dir = dir;
     request.allowlist = allowlist;
     runOperation<ops::ImportEvidenceOutcome>(
-        this, m_evidenceWatcher, m_ops, [request](const ops::Context& ctx) { return ops::importEvidence(ctx, request); },
+        this, m_evidenceWatcher, m_workspace,
+        [request](const ops::Context& ctx) { return ops::importEvidence(ctx, request); },
         [](const ops::Progress&) {},
         [this](const Result<ops::ImportEvidenceOutcome>& r) {
             EvidenceOutcome out;
@@ -1515,7 +1580,7 @@ void MainWindow::onEvidenceImportFinished(const EvidenceOutcome& outcome) {
         emit evidenceImportFinished(false, outcome.error);
         return;
     }
-    const store::EvidenceImportReport& r = outcome.report;
+    const models::EvidenceImportReport& r = outcome.report;
     QString message = tr("Imported evidence from %1: %2 added, %3 updated, %4 unchanged")
                           .arg(QDir::toNativeSeparators(outcome.root))
                           .arg(r.added)

@@ -14,9 +14,11 @@
 // (widgets/common/EmptyState) when it has nothing to show.
 #pragma once
 
-#include "ops/Async.h"
-#include "catalog/Types.h"
 #include "CatalogTreeModel.h"
+#include "Workspace.h"
+#include "catalog/Types.h"
+
+#include <functional>
 
 #include <QMainWindow>
 #include <QPointer>
@@ -37,9 +39,6 @@ class QTabWidget;
 class QTableView;
 class QTreeView;
 
-namespace pb::db {
-class Database;
-}
 namespace pb::models {
 class CatalogTreeModel;
 class RecipeFilterProxyModel;
@@ -66,7 +65,9 @@ class WelcomePane;
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
-    explicit MainWindow(pb::db::Database& db, QWidget* parent = nullptr);
+    // `workspace`: the database every view reads and writes through (off the GUI thread); it
+    // outlives the window.
+    explicit MainWindow(models::Workspace& workspace, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // Reads `dir` (an AICR recipes/ directory) and imports it as `label` on a worker thread,
@@ -84,6 +85,7 @@ class MainWindow : public QMainWindow {
 
     // Selects (and shows) a version or one of its recipes in the tree; false when absent or
     // hidden by the filter.
+    // Both need the catalog tree, which is read on a worker: wait for catalogsReloaded() first.
     bool selectVersion(const QString& label);
     bool selectRecipe(const QString& label, const QString& recipeName);
 
@@ -118,6 +120,9 @@ class MainWindow : public QMainWindow {
     EmptyState* emptyState(const QString& view) const;
     // Where the selected version came from, above the recipe tabs ("sample data …", "git … tag …").
     QLabel* recipeSourceLabel() const { return m_recipeSource; }
+    // True while the catalog tree is being read.
+    bool isReloadingCatalogs() const { return m_reloading > 0; }
+    models::Workspace& workspace() const { return m_workspace; }
     // The loaded catalog of a version, when it is cached (nullptr otherwise).
     std::shared_ptr<const catalog::Catalog> cachedCatalog(const QString& label) const;
 
@@ -152,6 +157,8 @@ class MainWindow : public QMainWindow {
     void importFinished(bool ok, const QString& label, const QString& message);
     // After an evidence import ends (and after its error box was closed).
     void evidenceImportFinished(bool ok, const QString& message);
+    // The catalog tree was read again (after reloadCatalogs(), an import, the start).
+    void catalogsReloaded();
     // A recipe is on screen, resolved.
     void recipeShown(const QString& label, const QString& recipeName);
 
@@ -176,10 +183,17 @@ class MainWindow : public QMainWindow {
     void buildViewMenu();
     void buildEmptyStates();
     void updateWelcome();
-    void showSelectionSource(const store::CatalogVersionInfo* version, const store::RecipeInfo* recipe = nullptr);
+    void showSelectionSource(const models::CatalogVersionInfo* version,
+                             const models::RecipeInfo* recipe = nullptr);
     void onCurrentChanged(const QModelIndex& proxyIndex);
-    void showRecipe(const store::RecipeInfo& info);
-    void showVersion(const store::CatalogVersionInfo& version);
+    void showRecipe(const models::RecipeInfo& info);
+    void showVersion(const models::CatalogVersionInfo& version);
+    void showResolved(const models::RecipeInfo& info, const std::shared_ptr<const catalog::Catalog>& cat,
+                      const Result<catalog::RecipeResult>& result);
+    bool isCurrentRecipe(const models::RecipeInfo& info) const;
+    void generateBundle();
+    void reloadCatalogsThen(std::function<void()> then);
+    void afterCatalogsRead(const QString& label, const QString& recipe, const Status& status);
     void requestCatalog(const QString& label);
     void onCatalogLoaded(const QString& label, const CatalogLoad& load);
     void onImportProgress(int percent, const QString& text);
@@ -192,8 +206,8 @@ class MainWindow : public QMainWindow {
     void updateStatus();
     void cancelAndWait();
 
-    pb::db::Database& m_db;
-    ops::Async m_ops; // imports and catalog loads run here, each on a connection of its own
+    models::Workspace& m_workspace; // every read and write runs on its workers
+    int m_reloading = 0;
 
     models::CatalogTreeModel* m_treeModel = nullptr;
     models::RecipeFilterProxyModel* m_proxy = nullptr;
@@ -245,7 +259,7 @@ class MainWindow : public QMainWindow {
     // Loaded catalogs per version label (loading takes ~100 ms; resolving is fast).
     std::map<QString, std::shared_ptr<const catalog::Catalog>> m_catalogs;
     std::map<QString, QString> m_catalogErrors;
-    std::map<QString, QFutureWatcherBase*> m_loads;
+    std::map<QString, models::Task> m_loads;
 
     QFutureWatcherBase* m_importWatcher = nullptr;
     std::shared_ptr<std::atomic_bool> m_importCancel;

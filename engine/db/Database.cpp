@@ -1,6 +1,8 @@
 #include "db/Database.h"
+#include "db/GuiThreadGuard.h"
 
 #include <QAtomicInt>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -9,8 +11,11 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <QThread>
 
+#include <atomic>
 #include <map>
+#include <mutex>
 
 #include <sqlite3.h>
 
@@ -19,6 +24,45 @@ namespace pb::db {
 namespace {
 
 QAtomicInt g_connectionCounter;
+
+std::mutex g_observerMutex;
+GuiThreadObserver g_observer;
+std::atomic_bool g_observing{false};
+
+bool onGuiThread() {
+    const QCoreApplication* app = QCoreApplication::instance();
+    return app && QThread::currentThread() == app->thread();
+}
+
+// Reports `sql` when an observer is set and this is the GUI thread.
+void observe(const QString& sql) {
+    if (!g_observing.load() || !onGuiThread())
+        return;
+    GuiThreadObserver observer;
+    {
+        const std::lock_guard lock(g_observerMutex);
+        observer = g_observer;
+    }
+    if (observer)
+        observer(sql);
+}
+
+// sqlite3_trace_v2 callback: every statement this connection runs.
+int traceStatement(unsigned type, void*, void* statement, void*) {
+    if (type == SQLITE_TRACE_STMT && g_observing.load() && onGuiThread()) {
+        char* expanded = sqlite3_expanded_sql(static_cast<sqlite3_stmt*>(statement));
+        observe(QString::fromUtf8(expanded ? expanded : sqlite3_sql(static_cast<sqlite3_stmt*>(statement))));
+        sqlite3_free(expanded);
+    }
+    return 0;
+}
+
+sqlite3* sqliteHandle(const QSqlDatabase& db) {
+    const QVariant handle = db.driver() ? db.driver()->handle() : QVariant();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return nullptr;
+    return *static_cast<sqlite3* const*>(handle.data());
+}
 
 std::map<int, QString> migrationFiles() {
     std::map<int, QString> out;
@@ -52,6 +96,12 @@ QStringList splitStatements(const QString& sql) {
 
 } // namespace
 
+void setGuiThreadObserver(GuiThreadObserver observer) {
+    const std::lock_guard lock(g_observerMutex);
+    g_observing.store(bool(observer));
+    g_observer = std::move(observer);
+}
+
 QVariant nullable(const QString& s) {
     return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
 }
@@ -81,6 +131,7 @@ int Database::latestSchemaVersion() {
 }
 
 Result<std::unique_ptr<Database>> Database::open(const QString& path) {
+    observe(QStringLiteral("-- open %1").arg(path));
     const QFileInfo fi(path);
     if (!fi.absoluteDir().exists() && !QDir().mkpath(fi.absolutePath()))
         return makeError(QStringLiteral("cannot create the database folder"), fi.absolutePath());
@@ -92,6 +143,10 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path) {
     db->m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
     if (!db->m_db.open())
         return makeError(QStringLiteral("cannot open database: %1").arg(db->m_db.lastError().text()), path);
+    if (g_observing.load()) {
+        if (sqlite3* h = sqliteHandle(db->m_db))
+            sqlite3_trace_v2(h, SQLITE_TRACE_STMT, traceStatement, nullptr);
+    }
     QSqlQuery q(db->m_db);
     for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA synchronous=NORMAL"}) {
         if (!q.exec(QString::fromLatin1(pragma)))
@@ -162,14 +217,12 @@ Status Database::migrate() {
 }
 
 bool inTransaction(QSqlDatabase& db) {
-    const QVariant handle = db.driver() ? db.driver()->handle() : QVariant();
-    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
-        return false;
-    sqlite3* h = *static_cast<sqlite3* const*>(handle.data());
+    sqlite3* h = sqliteHandle(db);
     return h && sqlite3_get_autocommit(h) == 0;
 }
 
 Transaction::Transaction(QSqlDatabase& db) : m_db(db) {
+    observe(QStringLiteral("BEGIN -- %1").arg(db.databaseName()));
     if (!inTransaction(m_db)) {
         m_ok = m_db.transaction();
         return;

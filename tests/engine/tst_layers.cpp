@@ -1,13 +1,16 @@
 // The layering rules of docs/ARCHITECTURE.md, checked on the source tree itself: every #include of
-// a project header is resolved to the layer (app, widgets, models, engine) and, inside engine/, the
-// domain it belongs to. Includes point down only: no engine file reaches models, widgets or app; no
-// model reaches widgets; widgets include no store/ header and open no database; store/ and
-// receipts/ do not include each other; and the graph of engine domains has no cycle (a cycle is an
-// include that runs back up a layer).
+// a project header is resolved as the compiler resolves it (the including file's folder, then the
+// include path of its layer's library, as the CMakeLists set it) to the layer (app, widgets,
+// models, engine) and, inside engine/, the domain it belongs to. Includes point down only: no
+// engine file reaches models, widgets or app; no model reaches widgets; widgets include no store/
+// or db/ header, name no store:: or db:: type and open no database (models own the types views
+// need); store/ and receipts/ do not include each other; and the graph of engine domains has no
+// cycle (a cycle is an include that runs back up a layer).
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 #include <functional>
@@ -19,6 +22,7 @@ namespace {
 struct Include {
     QString from;   // file, relative to the source root
     int line = 0;
+    QString name;   // as written between the quotes
     QString target; // resolved file, relative to the source root
 };
 
@@ -39,7 +43,7 @@ class Tree {
             while (it.hasNext()) {
                 const QString rel = QDir(root()).relativeFilePath(it.next());
                 m_files << rel;
-                m_byName[QFileInfo(rel).fileName()] << rel;
+                m_fileSet.insert(rel);
             }
         }
         m_files.sort();
@@ -56,27 +60,60 @@ class Tree {
                     continue;
                 const QString target = resolve(rel, m.captured(1));
                 if (!target.isEmpty())
-                    m_includes.push_back({rel, line, target});
+                    m_includes.push_back({rel, line, m.captured(1), target});
             }
         }
     }
     const std::vector<Include>& includes() const { return m_includes; }
     const QStringList& files() const { return m_files; }
+    const QStringList& views() const { return m_views; }
 
   private:
-    // The project file an include names: relative to the including file's folder, then engine/
-    // ("store/X.h"), then by file name (widgets and models add every view folder to the path).
+    // The project file an include names, found as the compiler finds it: the including file's
+    // folder first, then its layer's include path in order. Empty for a header outside the tree
+    // (Qt, the standard library, third-party code).
     QString resolve(const QString& from, const QString& name) const {
-        const QString local = QFileInfo(from).path() + QLatin1Char('/') + name;
-        if (m_files.contains(QDir::cleanPath(local)))
-            return QDir::cleanPath(local);
-        if (m_files.contains(QStringLiteral("engine/") + name))
-            return QStringLiteral("engine/") + name;
-        const QStringList& same = m_byName.value(QFileInfo(name).fileName());
-        return same.size() == 1 ? same.constFirst() : QString();
+        const QString local = QDir::cleanPath(QFileInfo(from).path() + QLatin1Char('/') + name);
+        if (m_fileSet.contains(local))
+            return local;
+        for (const QString& dir : includePath(layerOf(from))) {
+            const QString candidate = QDir::cleanPath(dir + QLatin1Char('/') + name);
+            if (m_fileSet.contains(candidate))
+                return candidate;
+        }
+        return {};
+    }
+    // The -I folders of a layer's library and of those it links, in the order CMake passes them:
+    // pb_engine adds engine/; pb_models models/; pb_widgets widgets/ and each view folder of
+    // PB_VIEWS (widgets/CMakeLists.txt); pb_cli app/.
+    QStringList includePath(const QString& layer) const {
+        QStringList out;
+        if (layer == QLatin1String("app"))
+            out << QStringLiteral("app");
+        if (layer == QLatin1String("app") || layer == QLatin1String("widgets")) {
+            out << QStringLiteral("widgets");
+            for (const QString& view : m_views)
+                out << QStringLiteral("widgets/") + view;
+        }
+        if (layer != QLatin1String("engine"))
+            out << QStringLiteral("models");
+        out << QStringLiteral("engine");
+        return out;
+    }
+    // set(PB_VIEWS catalog health …) in widgets/CMakeLists.txt.
+    static QStringList readViews() {
+        QFile f(root() + QStringLiteral("/widgets/CMakeLists.txt"));
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        static const QRegularExpression re(QStringLiteral("set\\(PB_VIEWS\\s+([^)]*)\\)"));
+        const auto m = re.match(QString::fromUtf8(f.readAll()));
+        return m.hasMatch()
+                   ? m.captured(1).split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)
+                   : QStringList();
     }
     QStringList m_files;
-    QHash<QString, QStringList> m_byName;
+    QSet<QString> m_fileSet;
+    QStringList m_views = readViews();
     std::vector<Include> m_includes;
 };
 
@@ -94,6 +131,25 @@ class TestLayers : public QObject {
             QSKIP("the source tree is not beside this build");
         QVERIFY2(m_tree.files().size() > 100, "the source tree was not read");
         QVERIFY(m_tree.includes().size() > 300);
+        QVERIFY2(m_tree.views().contains(QStringLiteral("catalog")),
+                 "PB_VIEWS was not read from widgets/CMakeLists.txt");
+    }
+
+    // The resolution itself: a quoted include found through the include path is its real file,
+    // and a name shared by two folders is told apart by the path, not by the file name.
+    void includesResolveToTheirFiles() {
+        auto target = [&](const QString& from, const QString& name) {
+            for (const Include& i : m_tree.includes())
+                if (i.from == from && i.name == name)
+                    return i.target;
+            return QStringLiteral("(no such include)");
+        };
+        QCOMPARE(target(QStringLiteral("models/CatalogTreeModel.h"), QStringLiteral("store/CatalogStore.h")),
+                 QStringLiteral("engine/store/CatalogStore.h"));
+        QCOMPARE(target(QStringLiteral("widgets/MainWindow.cpp"), QStringLiteral("HealthPane.h")),
+                 QStringLiteral("widgets/health/HealthPane.h"));
+        QCOMPARE(target(QStringLiteral("widgets/MainWindow.cpp"), QStringLiteral("CatalogTreeModel.h")),
+                 QStringLiteral("models/CatalogTreeModel.h"));
     }
 
     void includesPointDown() {
@@ -110,7 +166,9 @@ class TestLayers : public QObject {
     void widgetsIncludeNoStoreAndOpenNoDatabase() {
         QStringList bad;
         for (const Include& i : m_tree.includes())
-            if (layerOf(i.from) == QLatin1String("widgets") && i.target.startsWith(QLatin1String("engine/store/")))
+            if (layerOf(i.from) == QLatin1String("widgets") &&
+                (i.target.startsWith(QLatin1String("engine/store/")) ||
+                 i.target.startsWith(QLatin1String("engine/db/"))))
                 bad << where(i);
         static const QRegularExpression opens(QStringLiteral("Database::open\\s*\\(|\\b[A-Z][A-Za-z]*Store\\s*\\(\\s*[*a-z_]"));
         for (const QString& rel : m_tree.files()) {
@@ -127,6 +185,29 @@ class TestLayers : public QObject {
             }
         }
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(u'\n')));
+    }
+
+    // Widgets name no store:: or db:: type (nor forward-declare one): what a view needs comes
+    // from models/ (its own types, or aliases of plain records there). Comments do not count.
+    void widgetsNameNoStoreOrDbType() {
+        static const QRegularExpression names(
+            QStringLiteral("\\b(store|db)::\\w+|namespace\\s+pb::(store|db)\\b"));
+        static const QRegularExpression comment(QStringLiteral("//.*$"));
+        QStringList bad;
+        for (const QString& rel : m_tree.files()) {
+            if (layerOf(rel) != QLatin1String("widgets"))
+                continue;
+            QFile f(root() + QLatin1Char('/') + rel);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            int line = 0;
+            while (!f.atEnd()) {
+                ++line;
+                const QString code = QString::fromUtf8(f.readLine()).remove(comment);
+                for (auto it = names.globalMatch(code); it.hasNext();)
+                    bad << QStringLiteral("%1:%2 names %3").arg(rel).arg(line).arg(it.next().captured(0));
+            }
+        }
+        QVERIFY2(bad.isEmpty(), qPrintable(QStringLiteral("%1 uses:\n").arg(bad.size()) + bad.join(u'\n')));
     }
 
     void storeAndReceiptsAreIndependent() {

@@ -7,6 +7,10 @@
 #include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
 #include "db/Database.h"
+#if __has_include("Workspace.h")
+#include "Workspace.h"
+#define PBGUI_HAS_WORKSPACE 1
+#endif
 
 #include <QAbstractItemModel>
 #include <QAbstractItemModelTester>
@@ -17,6 +21,7 @@
 #include <QPointer>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTimer>
 #ifdef QT_WIDGETS_LIB
 #include <QApplication>
@@ -26,6 +31,7 @@
 
 #include <functional>
 #include <memory>
+#include <type_traits>
 
 namespace pbgui {
 
@@ -35,6 +41,15 @@ struct SeededDb {
     QString error; // empty on success
 
     QString path() const { return dir.filePath(QStringLiteral("proofbench.sqlite")); }
+#ifdef PBGUI_HAS_WORKSPACE
+    // The window's handle on this database (made on first use; destroyed before the connection).
+    std::unique_ptr<pb::models::Workspace> ws;
+    pb::models::Workspace& workspace() {
+        if (!ws)
+            ws = std::make_unique<pb::models::Workspace>(path());
+        return *ws;
+    }
+#endif
 };
 
 // A fresh SQLite file in a temp dir holding the sample catalog (sample-1, sample-2; not AICR releases).
@@ -107,10 +122,20 @@ template <typename W>
     db = seededDatabase();
     if (!db->error.isEmpty())
         return db->error;
-    window = std::make_unique<W>(*db->db);
+#ifdef PBGUI_HAS_WORKSPACE
+    if constexpr (std::is_constructible_v<W, pb::models::Workspace&>)
+        window = std::make_unique<W>(db->workspace());
+    else
+#endif
+        window = std::make_unique<W>(*db->db);
     window->show();
     if (!QTest::qWaitForWindowExposed(window.get()))
         return QStringLiteral("the window was not exposed");
+    // The main window reads its catalog tree on a worker: wait for it.
+    if constexpr (requires { window->isReloadingCatalogs(); }) {
+        if (!QTest::qWaitFor([&] { return !window->isReloadingCatalogs(); }, 20000))
+            return QStringLiteral("the catalog tree was not read");
+    }
     if (activate) {
         window->activateWindow();
         if (!QTest::qWaitForWindowActive(window.get()))

@@ -247,7 +247,9 @@ bool tufShots(pb::widgets::MainWindow& window, const QString& out) {
     ok &= save(&window, out, QStringLiteral("tuf-provenance.png"));
     ok &= run(std::nullopt, QStringLiteral("tuf-update-expired.png"));
     dialog->close();
+    QSignalSpy imported(verify, &pb::widgets::VerifyPane::trustedRootImported);
     verify->importTrustedRoot(QStringLiteral(PB_SHARED_DATA "/sigstore/cases/happy-path-v0.3/trusted_root.json"));
+    ok &= waitFor([&] { return !imported.isEmpty(); }, 30000); // imported on the worker
     return ok;
 }
 
@@ -268,7 +270,9 @@ bool verifyShots(pb::widgets::MainWindow& window, const QString& out) {
     const QString issuer = QStringLiteral("https://token.actions.githubusercontent.com");
     auto run = [&](const QString& caseName, const QString& who, const QString& file) {
         const QString dir = cases + QLatin1Char('/') + caseName;
-        if (!verify->importTrustedRoot(dir + QStringLiteral("/trusted_root.json"))) {
+        QSignalSpy imported(verify, &pb::widgets::VerifyPane::trustedRootImported);
+        if (!verify->importTrustedRoot(dir + QStringLiteral("/trusted_root.json")) ||
+            !waitFor([&] { return !imported.isEmpty(); }, 30000)) {
             err() << verify->lastError() << Qt::endl;
             return false;
         }
@@ -426,11 +430,15 @@ bool validationShots(pb::widgets::MainWindow& window, pb::db::Database& db, cons
     pane->setOutputDir(evidence.path());
     pane->addKubeconfig(server.kubeconfig());
     bool ok = pane->selectContext(server.kubeconfig(), QStringLiteral("pb-cert"));
-    ok &= pane->selectRecipe(QLatin1String(pbgui::kNcclVersion), coordinate);
+    ok &= waitFor([&] {
+        return pane->selectRecipe(QLatin1String(pbgui::kNcclVersion), coordinate);
+    }); // read on the worker
     pane->setPhases({QStringLiteral("performance")});
     QSignalSpy finished(pane->controller(), &pb::models::ValidationController::finished);
     pane->start();
+    QSignalSpy shown(pane, &pb::widgets::ValidationPane::runShown);
     ok &= waitFor([&] { return !finished.isEmpty(); }, 90000);
+    ok &= waitFor([&] { return !shown.isEmpty(); }, 30000); // the stored run, read again on the worker
     pane->chartTabs()->setCurrentWidget(pane->ncclChart());
     ok &= save(&window, out, QStringLiteral("validation.png"));
     ok &= bool(pane->ncclChart()->exportTo(out + QStringLiteral("/validation-nccl-chart.png"), 1000, 560));
@@ -466,7 +474,9 @@ bool receiptShots(pb::widgets::MainWindow& window, pb::db::Database& db, const Q
     bool ok = true;
     window.showReceipts();
     pb::widgets::ReceiptsPane* pane = window.receiptsPane();
+    QSignalSpy refreshed(pane, &pb::widgets::ReceiptsPane::refreshed);
     pane->refresh();
+    ok &= waitFor([&] { return !refreshed.isEmpty(); }, 30000); // read on the worker
     pb::Result<pb::receipts::ChainHead> head = pb::receipts::Ledger(db).head();
     ok &= head.ok() && head->seq > 0 && pane->selectReceipt(head->seq);
     ok &= save(&window, out, QStringLiteral("receipts.png"));
@@ -582,8 +592,9 @@ int main(int argc, char** argv) {
     }
 
     using pb::widgets::MainWindow;
-    MainWindow window(*db->db);
+    MainWindow window(db->workspace());
     window.show();
+    QTest::qWaitFor([&] { return !window.isReloadingCatalogs(); }, 30000); // the tree is read on a worker
     if (!QTest::qWaitForWindowExposed(&window))
         err() << "window not exposed" << Qt::endl;
     bool ok = true;
@@ -764,7 +775,7 @@ int main(int argc, char** argv) {
     // Needs attention first, then the good news.
     health->table()->sortByColumn(pb::models::HealthModel::AttestedColumn, Qt::DescendingOrder);
     // HealthPane does not hand its database to the inspector yet.
-    health->inspector()->setDatabase(db->db.get());
+    health->inspector()->setWorkspace(&db->workspace());
     QSignalSpy bundlesShown(health->inspector(), &pb::widgets::EvidenceInspector::bundlesShown);
     ok &= health->selectRecipe(inspectRecipe);
     ok &= waitFor([&] { return !bundlesShown.isEmpty() && !health->inspector()->isLoadingBundles(); });
@@ -774,7 +785,9 @@ int main(int argc, char** argv) {
     // network here), and the registry credentials view over a docker config fixture. Only with
     // the real evidence: the fixture's pointers name no registry (that path shows a message box).
     if (evidenceDir.startsWith(realCatalog)) {
-        if (pb::widgets::FetchEvidenceDialog* fetch = health->fetchAll()) {
+        health->fetchAll(); // the pointers are read on a worker, then the dialog opens
+        QTest::qWaitFor([health] { return health->fetchDialog() != nullptr; }, 10000);
+        if (pb::widgets::FetchEvidenceDialog* fetch = health->fetchDialog()) {
             fetch->resize(1000, 460);
             ok &= save(fetch, out, QStringLiteral("fetch-evidence.png"));
             fetch->close();

@@ -89,7 +89,8 @@ bool TestDigestCompare::open(bool real) {
             if (!ops::importCatalog(ops::Context(*m_db->db), req))
                 return false;
         }
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
+    QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
     m_window->show();
     return QTest::qWaitForWindowExposed(m_window.get());
 }

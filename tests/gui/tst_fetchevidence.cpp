@@ -251,7 +251,7 @@ bool TestFetchEvidence::openPane(const QString& root, const QString& cache, cons
         qWarning("%s", qPrintable(r.error().toString()));
         return false;
     }
-    m_pane = std::make_unique<HealthPane>(*m_db->db);
+    m_pane = std::make_unique<HealthPane>(m_db->workspace());
     widgets::RegistrySettings s;
     s.plainHttpRegistries = plainHttp;
     s.cacheDir = cache;
@@ -303,12 +303,13 @@ void TestFetchEvidence::fetchSelectedThenAll() {
     QVERIFY(source >= 0);
     QCOMPARE(pane->model()->rowAt(source).bundles, 0);
     QVERIFY(pane->selectRecipe(recipe));
-    QVERIFY(pane->inspector()->cacheText().contains(QStringLiteral("not fetched")));
+    QTRY_VERIFY(pane->inspector()->cacheText().contains(
+        QStringLiteral("not fetched"))); // the row is read on a worker
 
     // Fetch evidence for the selected coordinate: one row, queued, then valid.
     QTest::mouseClick(fetchButton, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(pane->fetchDialog() != nullptr, 10000); // the pointers are read on a worker
     FetchEvidenceDialog* dlg = pane->fetchDialog();
-    QVERIFY(dlg);
     QVERIFY(QTest::qWaitForWindowExposed(dlg));
     FetchQueueModel* queue = dlg->model();
     QAbstractItemModelTester queueTester(queue, pbgui::kTesterMode);
@@ -360,8 +361,8 @@ void TestFetchEvidence::fetchSelectedThenAll() {
 
     // Fetch all: both coordinates with pointers; the missing digest fails with the registry's reason.
     QTest::mouseClick(pbgui::findNamed<QPushButton>(pane, "healthFetchAll"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(pane->fetchDialog() != nullptr, 10000);
     dlg = pane->fetchDialog();
-    QVERIFY(dlg);
     queue = dlg->model();
     QCOMPARE(queue->rowCount(), 2);
     QVERIFY(dlg->start());
@@ -416,8 +417,10 @@ void TestFetchEvidence::cancelMidFetch() {
     QVERIFY(openPane(root, cache, {slow.host()}));
     HealthPane* pane = m_pane.get();
     QVERIFY(pane->selectRecipe(recipe));
-    FetchEvidenceDialog* dlg = pane->fetchSelected();
-    QVERIFY(dlg);
+    delete pane->fetchDialog();
+    pane->fetchSelected(); // reads the pointers on a worker, then opens the dialog
+    QTRY_VERIFY_WITH_TIMEOUT(pane->fetchDialog() != nullptr, 10000);
+    FetchEvidenceDialog* dlg = pane->fetchDialog();
     FetchQueueModel* queue = dlg->model();
     QCOMPARE(queue->rowCount(), 1);
     QSignalSpy finished(dlg, &FetchEvidenceDialog::fetchFinished);

@@ -6,8 +6,8 @@
 #include "TestUtil.h"
 
 #include "GitImportDialog.h"
+#include "Workspace.h"
 #include "db/Database.h"
-#include "ops/Async.h"
 #include "store/CatalogStore.h"
 
 #include <QLabel>
@@ -61,11 +61,12 @@ class TstGitImportDialog : public QObject {
 
     void listsFiltersAndImportsTwoTags() {
         const QString dbPath = newDb(QStringLiteral("dialog.db"));
-        ops::Async async(dbPath, 1);
+        models::Workspace async(dbPath, nullptr, 1);
         widgets::GitImportDialog dialog(async);
         dialog.show();
         dialog.setRepository(m_repo->bare());
         QCOMPARE(dialog.repository(), m_repo->bare());
+        QTRY_VERIFY(!dialog.isListing()); // the references are read on a worker
         QSortFilterProxyModel* proxy = dialog.refProxy();
         QCOMPARE(proxy->rowCount(), 8); // five tags, three branches
         QCOMPARE(proxy->columnCount(), 4);
@@ -129,10 +130,11 @@ class TstGitImportDialog : public QObject {
 
     void cancelStopsTheRun() {
         const QString dbPath = newDb(QStringLiteral("cancel.db"));
-        ops::Async async(dbPath, 1);
+        models::Workspace async(dbPath, nullptr, 1);
         widgets::GitImportDialog dialog(async);
         dialog.show();
         dialog.setRepository(m_repo->work());
+        QTRY_VERIFY(!dialog.isListing());
         QStringList tags;
         for (const pbtest::GitCatalogCommit& c : pbtest::gitCatalogCommits())
             tags << c.label;
@@ -155,9 +157,10 @@ class TstGitImportDialog : public QObject {
 
     void notARepository() {
         const QString dbPath = newDb(QStringLiteral("none.db"));
-        ops::Async async(dbPath, 1);
+        models::Workspace async(dbPath, nullptr, 1);
         widgets::GitImportDialog dialog(async);
         dialog.setRepository(pbtest::realCatalog(QStringLiteral("v0.11.1")));
+        QTRY_VERIFY(!dialog.isListing());
         QCOMPARE(dialog.refProxy()->rowCount(), 0);
         QVERIFY2(dialog.lastError().contains(QStringLiteral("not a Git repository")), qPrintable(dialog.lastError()));
         QVERIFY(!dialog.importButton()->isEnabled());

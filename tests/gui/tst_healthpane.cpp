@@ -271,6 +271,8 @@ void TestHealthPane::filterSortInspectExport() {
     // Keyboard: the signed row, two pointers from two signer classes, honest about signatures.
     table->setFocus();
     table->setCurrentIndex(table->model()->index(rowOf(table, EvidenceFixture::signedRecipe()), 0));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->healthPane()->isLoadingRow(),
+                             kTimeout); // the row is read on a worker
     QCOMPARE(inspector->row().recipe, EvidenceFixture::signedRecipe());
     QCOMPARE(pointers->rowCount(), 2);
     QStringList classes{pointers->fieldValue(0, QStringLiteral("class")),
@@ -376,6 +378,8 @@ void TestHealthPane::showInCatalog() {
     QVERIFY(importFixture());
     HealthPane* pane = m_window->healthPane();
     QVERIFY(pane->selectRecipe(EvidenceFixture::signedRecipe()));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->healthPane()->isLoadingRow(),
+                             kTimeout); // the row is read on a worker
     auto* button = find<QPushButton>("inspectorShowRecipe");
     QVERIFY(button->isEnabled());
     QTest::mouseClick(button, Qt::LeftButton);
@@ -391,6 +395,8 @@ void TestHealthPane::showInCatalog() {
     QCOMPARE(m_window->healthPane()->inspector()->row().recipe, EvidenceFixture::signedRecipe());
     // The outside coordinate has no recipe to show.
     QVERIFY(pane->selectRecipe(EvidenceFixture::outsideRecipe()));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->healthPane()->isLoadingRow(),
+                             kTimeout); // the row is read on a worker
     QVERIFY(!button->isEnabled());
 }
 
@@ -442,7 +448,7 @@ void TestHealthPane::bundleInInspector() {
     BundleModel* model = inspector->bundleModel();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     // HealthPane does not hand its database to the inspector yet; the inspector reads on a worker.
-    inspector->setDatabase(m_db->db.get());
+    inspector->setWorkspace(&m_db->workspace());
     QSignalSpy shown(inspector, &widgets::EvidenceInspector::bundlesShown);
     QVERIFY(pane->selectRecipe(EvidenceFixture::signedRecipe()));
     QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !inspector->isLoadingBundles(), kTimeout);

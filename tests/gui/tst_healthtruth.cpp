@@ -63,7 +63,7 @@ class TestHealthTruth : public QObject {
     }
 
     void healthDefaultsToNewestAndSaysWhereFrom() {
-        HealthPane pane(*m_db->db);
+        HealthPane pane(m_db->workspace());
         pane.resize(1400, 900);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
@@ -88,7 +88,7 @@ class TestHealthTruth : public QObject {
     // The inspector agrees with its header for every row with pointers; a row whose evidence no
     // longer matches names the pointers and says why; "Pointer YAML…" opens them.
     void inspectorNeverContradictsItself() {
-        HealthPane pane(*m_db->db);
+        HealthPane pane(m_db->workspace());
         pane.resize(1400, 900);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
@@ -137,7 +137,7 @@ class TestHealthTruth : public QObject {
     // A wildcard leaf is named by its overlay (never "recipe"), elided in the middle, the full name
     // in the tooltip; no two rows show the same name.
     void leafNamesNotRecipe() {
-        HealthPane pane(*m_db->db);
+        HealthPane pane(m_db->workspace());
         pane.resize(1400, 900);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));

@@ -7,6 +7,7 @@
 
 #include "ReceiptModels.h"
 #include "ReceiptsPane.h"
+#include "Workspace.h"
 
 #include "receipts/Canonical.h"
 #include "receipts/Ledger.h"
@@ -41,7 +42,10 @@ class TestReceiptsPane : public QObject {
 
   private:
     qint64 record(const QString& kind, receipts::Outcome result, const QString& message, const QByteArray& output = {});
+    // refresh(), and waits until the pane shows what it read (on the workspace's worker).
+    bool refreshed();
     std::unique_ptr<pbgui::SeededDb> m_db;
+    std::unique_ptr<models::Workspace> m_workspace;
     std::unique_ptr<ReceiptsPane> m_pane;
 };
 
@@ -56,17 +60,27 @@ qint64 TestReceiptsPane::record(const QString& kind, receipts::Outcome result, c
     return r ? r->seq : 0;
 }
 
+bool TestReceiptsPane::refreshed() {
+    QSignalSpy done(m_pane.get(), &ReceiptsPane::refreshed);
+    m_pane->refresh();
+    return done.wait(30000);
+}
+
 void TestReceiptsPane::init() {
     m_db = pbgui::seededDatabase();
     QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
-    m_pane = std::make_unique<ReceiptsPane>(*m_db->db);
+    m_workspace = std::make_unique<models::Workspace>(m_db->path());
+    m_pane = std::make_unique<ReceiptsPane>(*m_workspace);
     m_pane->resize(1100, 700);
     m_pane->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_pane.get()));
+    // The ledger is read on a worker: it arrives after the pane is on screen.
+    QTRY_VERIFY(m_pane->ledgerModel()->rowCount() > 0);
 }
 
 void TestReceiptsPane::cleanup() {
     m_pane.reset();
+    m_workspace.reset();
     m_db.reset();
 }
 
@@ -77,7 +91,7 @@ void TestReceiptsPane::actionsLeaveRows() {
     QCOMPARE(m_pane->ledgerModel()->index(0, models::ReceiptTableModel::KindColumn).data().toString(), QStringLiteral("catalog.import"));
     QVERIFY(record(QStringLiteral("report.export"), receipts::Outcome::Ok, QStringLiteral("a report"), "pdf bytes"));
     QVERIFY(record(QStringLiteral("sign.blob"), receipts::Outcome::Failed, QStringLiteral("bad passphrase")));
-    m_pane->refresh();
+    QVERIFY(refreshed());
     QCOMPARE(m_pane->ledgerModel()->rowCount(), before + 2);
     QVERIFY(m_pane->chain().ok);
     QVERIFY2(m_pane->bannerText().contains(QStringLiteral("intact")), qPrintable(m_pane->bannerText()));
@@ -91,7 +105,7 @@ void TestReceiptsPane::tamperedReceiptBreaksBanner() {
     const qint64 b = record(QStringLiteral("evidence.check"), receipts::Outcome::Ok, QStringLiteral("second"));
     record(QStringLiteral("evidence.check"), receipts::Outcome::Ok, QStringLiteral("third"));
     QVERIFY(a && b);
-    m_pane->refresh();
+    QVERIFY(refreshed());
     QVERIFY(m_pane->chain().ok);
     {
         // Somebody with write access to the file changes what receipt b says.
@@ -103,7 +117,7 @@ void TestReceiptsPane::tamperedReceiptBreaksBanner() {
         QVERIFY(q.exec());
         QCOMPARE(q.numRowsAffected(), 1);
     }
-    m_pane->refresh();
+    QVERIFY(refreshed());
     QVERIFY(!m_pane->chain().ok);
     QCOMPARE(m_pane->chain().firstBadSeq, b);
     QVERIFY2(m_pane->bannerText().contains(QStringLiteral("broken at receipt #%1 (edited)").arg(b)), qPrintable(m_pane->bannerText()));
@@ -113,7 +127,7 @@ void TestReceiptsPane::filters() {
     record(QStringLiteral("sign.blob"), receipts::Outcome::Ok, QStringLiteral("alpha signature"));
     record(QStringLiteral("sign.evidence"), receipts::Outcome::Failed, QStringLiteral("beta refused"));
     record(QStringLiteral("bundle.verify"), receipts::Outcome::Partial, QStringLiteral("gamma partial"));
-    m_pane->refresh();
+    QVERIFY(refreshed());
     models::ReceiptFilterProxy* proxy = m_pane->ledgerProxy();
     const int all = proxy->rowCount();
 
@@ -150,7 +164,7 @@ void TestReceiptsPane::detailShowsDigests() {
     const QByteArray bytes = "the report bytes\n";
     const qint64 seq = record(QStringLiteral("report.export"), receipts::Outcome::Ok, QStringLiteral("digest test"), bytes);
     QVERIFY(seq);
-    m_pane->refresh();
+    QVERIFY(refreshed());
     QVERIFY(m_pane->selectReceipt(seq));
     const QString sha = QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
     QVERIFY2(m_pane->detailText().contains(QStringLiteral("sha256:") + sha), qPrintable(m_pane->detailText()));
@@ -164,7 +178,10 @@ void TestReceiptsPane::detailShowsDigests() {
 void TestReceiptsPane::exportLedger() {
     QTemporaryDir tmp;
     const QString path = tmp.filePath(QStringLiteral("ledger.json"));
+    QSignalSpy exported(m_pane.get(), &ReceiptsPane::exportFinished);
     QVERIFY(m_pane->exportLedgerTo(path));
+    QVERIFY(exported.wait(30000));
+    QVERIFY2(exported.at(0).at(0).toBool(), qPrintable(exported.at(0).at(1).toString()));
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
@@ -181,11 +198,15 @@ void TestReceiptsPane::exportLedger() {
     QVERIFY(k.open(QIODevice::WriteOnly));
     k.write(*pem);
     k.close();
+    QVERIFY(refreshed()); // with the ledger export's own receipt, if it wrote one
     const int before = m_pane->ledgerModel()->rowCount();
-    const Status s = m_pane->exportSignedHead(keyPath, pass, tmp.filePath(QStringLiteral("head.json")), tmp.filePath(QStringLiteral("head.sigstore.json")));
-    QVERIFY2(s, s ? "" : qPrintable(s.error().toString()));
+    QVERIFY(m_pane->exportSignedHead(keyPath, pass, tmp.filePath(QStringLiteral("head.json")),
+                                     tmp.filePath(QStringLiteral("head.sigstore.json"))));
+    QVERIFY(exported.wait(60000));
+    QVERIFY2(exported.at(1).at(0).toBool(), qPrintable(exported.at(1).at(1).toString()));
     QVERIFY(QFileInfo(tmp.filePath(QStringLiteral("head.sigstore.json"))).size() > 0);
-    QCOMPARE(m_pane->ledgerModel()->rowCount(), before + 1);
+    // The ledger is read again after the export: the signed head's receipt is on it.
+    QTRY_COMPARE(m_pane->ledgerModel()->rowCount(), before + 1);
     const receipts::Receipt* last = m_pane->ledgerModel()->receiptAt(before);
     QVERIFY(last);
     QCOMPARE(last->kind, QStringLiteral("receipts.sign-head"));

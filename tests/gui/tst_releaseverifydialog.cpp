@@ -1,5 +1,5 @@
 // Issue #19 in the window: Verify an AICR Release… (widgets/verify/ReleaseVerifyDialog) driven on the
-// real v0.19.0 release bundles and the real 2026-08-09 catalog through ops::Async (the same
+// real v0.19.0 release bundles and the real 2026-08-09 catalog through a models::Workspace (the same
 // operation as `proofbench release verify`): the version prefilled from the folder name, one row per
 // asset with status and reason, a wrong identity failing clearly, Cancel; then, in the real
 // MainWindow, the binding "registry and validator catalog signed by AICR v0.19.0" in the catalog
@@ -15,8 +15,8 @@
 #include "RecipeView.h"
 #include "ReleaseVerifyDialog.h"
 #include "WelcomePane.h"
+#include "Workspace.h"
 #include "db/Database.h"
-#include "ops/Async.h"
 #include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
 
@@ -74,8 +74,8 @@ class TstReleaseVerifyDialog : public QObject {
     }
 
     void wrongIdentityFailsClearly() {
-        ops::Async async(m_db->path(), 1);
-        widgets::ReleaseVerifyDialog dialog(async);
+        models::Workspace workspace(m_db->path());
+        widgets::ReleaseVerifyDialog dialog(workspace);
         dialog.show();
         dialog.setFolder(releaseCopy(m_tmp, QStringLiteral("v0.19.0")));
         dialog.versionField()->setText(QStringLiteral("v0.20.0")); // not the release's tag
@@ -98,8 +98,8 @@ class TstReleaseVerifyDialog : public QObject {
     }
 
     void cancelStopsWithoutRecord() {
-        ops::Async async(m_db->path(), 1);
-        widgets::ReleaseVerifyDialog dialog(async);
+        models::Workspace workspace(m_db->path());
+        widgets::ReleaseVerifyDialog dialog(workspace);
         dialog.show();
         dialog.setFolder(releaseCopy(m_tmp, QStringLiteral("v0.19.0")));
         dialog.setTrustedRoot(trustedRoot());
@@ -120,9 +120,10 @@ class TstReleaseVerifyDialog : public QObject {
     }
 
     void windowVerifiesAndShowsTheBinding() {
-        widgets::MainWindow window(*m_db->db);
+        widgets::MainWindow window(m_db->workspace());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isReloadingCatalogs(), 30000); // the tree is read on a worker
         QAction* action = window.findChild<QAction*>(QStringLiteral("actionVerifyRelease"));
         QVERIFY(action);
         action->trigger();

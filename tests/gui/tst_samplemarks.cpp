@@ -225,7 +225,8 @@ void TestSampleMarks::welcomeGoneAfterRealImport() {
 
     // A new window on the same database: no welcome.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
+    QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QVERIFY(!m_window->isWelcomeShown());
@@ -241,7 +242,8 @@ void TestSampleMarks::welcomeDismissed() {
 
     // Dismiss alone is for this session: the next start shows it again.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
+    QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QVERIFY(m_window->isWelcomeShown());
@@ -252,7 +254,8 @@ void TestSampleMarks::welcomeDismissed() {
     QVERIFY(QSettings().value(QLatin1String(WelcomePane::kDismissedKey)).toBool());
     QTest::mouseClick(m_window->welcomePane()->dismissButton(), Qt::LeftButton);
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
+    QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QVERIFY(!m_window->isWelcomeShown());

@@ -104,6 +104,7 @@ class TestSignPane : public QObject {
     template <typename T> T* find(QObject* in, const char* name) { return pbgui::findNamed<T>(in, name); }
     SignPane* pane() const { return m_window->signPane(); }
     // New key… through the UI; returns the private key's path (empty on failure).
+    // Creates a key through the New key dialog; the path once the keys list shows it, else empty.
     QString createKeyThroughUi(const QString& name);
     // Fills a sign dialog's passphrase and clicks Sign; waits for the end.
     bool runSign(SignDialog* dialog, const QByteArray& passphrase);
@@ -132,6 +133,7 @@ void TestSignPane::cleanup() {
 }
 
 QString TestSignPane::createKeyThroughUi(const QString& name) {
+    const int keysBefore = pane()->keysModel()->rowCount();
     QTest::mouseClick(find<QPushButton>(pane(), "signNewKey"), Qt::LeftButton);
     KeyDialog* dialog = pane()->keyDialog();
     if (!dialog || !dialog->isVisible())
@@ -144,6 +146,9 @@ QString TestSignPane::createKeyThroughUi(const QString& name) {
     QTest::keyClicks(find<QLineEdit>(dialog, "keyPassphraseRepeat"), QString::fromUtf8(kPassphrase));
     QTest::mouseClick(find<QPushButton>(dialog, "keyRunButton"), Qt::LeftButton);
     if (!QTest::qWaitFor([&] { return pane()->keyDialog() == nullptr; }, kTimeout))
+        return {};
+    // The keys are read again on the worker.
+    if (!QTest::qWaitFor([&] { return pane()->keysModel()->rowCount() > keysBefore; }, kTimeout))
         return {};
     return path;
 }
@@ -250,7 +255,7 @@ void TestSignPane::newKeyThroughTheDialog() {
     QVERIFY(pane()->lastMessage().contains(fingerprint));
     QCOMPARE(pane()->lastKeyPath(), path);
     // The deployment verification offers it at once.
-    QVERIFY(pane()->bundleVerifyPane()->selectStoredKey(fingerprint));
+    QTRY_VERIFY(pane()->bundleVerifyPane()->selectStoredKey(fingerprint)); // its list is read on the worker
 
     // The database holds the public key only: no private key, no passphrase, in any table or byte.
     QSqlQuery q(m_db->db->sql());
@@ -292,7 +297,7 @@ void TestSignPane::newKeyRefusesMismatchAndExisting() {
     QTest::keyClicks(find<QLineEdit>(dialog, "keyPassphrase"), QStringLiteral("same"));
     QTest::keyClicks(find<QLineEdit>(dialog, "keyPassphraseRepeat"), QStringLiteral("same"));
     QTest::mouseClick(find<QPushButton>(dialog, "keyRunButton"), Qt::LeftButton);
-    QVERIFY(dialog->lastError().contains(QStringLiteral("already exists")));
+    QTRY_VERIFY(dialog->lastError().contains(QStringLiteral("already exists"))); // refused on the worker
     QCOMPARE(readAll(path), QByteArray("precious"));
     QCOMPARE(pane()->keysModel()->rowCount(), 0);
     dialog->close();
@@ -311,15 +316,15 @@ void TestSignPane::importAndExportKeys() {
     // The wrong passphrase: refused, named, nothing written.
     QTest::keyClicks(find<QLineEdit>(dialog, "keyPassphrase"), QStringLiteral("wrong"));
     QTest::mouseClick(find<QPushButton>(dialog, "keyRunButton"), Qt::LeftButton);
-    QVERIFY2(dialog->lastError().contains(QStringLiteral("wrong passphrase")),
-             qPrintable(dialog->lastError()));
+    QTRY_VERIFY2(dialog->lastError().contains(QStringLiteral("wrong passphrase")),
+                 qPrintable(dialog->lastError()));
     QVERIFY(dialog->lastError().contains(cosignPath));
     QVERIFY(!QFileInfo::exists(dialog->outputPath()));
     QTest::keyClicks(find<QLineEdit>(dialog, "keyPassphrase"), QString::fromUtf8(kPassphrase));
     QTest::mouseClick(find<QPushButton>(dialog, "keyRunButton"), Qt::LeftButton);
     QTRY_VERIFY(!pane()->keyDialog());
     const QString fingerprint = sigstore::keyFingerprint(key.get());
-    QCOMPARE(pane()->keysModel()->rowOfFingerprint(fingerprint), 0);
+    QTRY_COMPARE(pane()->keysModel()->rowOfFingerprint(fingerprint), 0);
     QVERIFY(readAll(m_tmp->filePath(QStringLiteral("cosign-proofbench.key")))
                 .startsWith("-----BEGIN ENCRYPTED PRIVATE KEY-----"));
 
@@ -331,7 +336,7 @@ void TestSignPane::importAndExportKeys() {
     dialog->setSourcePath(pubPath);
     QTest::mouseClick(find<QPushButton>(dialog, "keyRunButton"), Qt::LeftButton);
     QTRY_VERIFY(!pane()->keyDialog());
-    QCOMPARE(pane()->keysModel()->rowCount(), 2);
+    QTRY_COMPARE(pane()->keysModel()->rowCount(), 2);
     QVERIFY(pane()->keysModel()->rowOfFingerprint(sigstore::keyFingerprint(other.get())) >= 0);
 
     // Export public key: the PEM of the selected key, byte for byte what verifiers need.

@@ -83,7 +83,8 @@ class TstTufUpdateDialog : public QObject {
         auto opened = db::Database::open(m_tmp.filePath(QStringLiteral("gui.sqlite")));
         QVERIFY(opened);
         db::Database& db = **opened;
-        VerifyPane pane(db);
+        models::Workspace workspace(db.path());
+        VerifyPane pane(workspace);
         pane.resize(1400, 900);
         pane.show();
         auto* button = pane.findChild<QPushButton*>(QStringLiteral("verifyTufUpdate"));
@@ -130,10 +131,10 @@ class TstTufUpdateDialog : public QObject {
         QVERIFY2(dialog->resultText().contains(QStringLiteral("Verified and stored")), qPrintable(dialog->resultText()));
         QVERIFY(dialog->resultText().contains(QStringLiteral("TUF root v15")));
 
-        // The pane shows the new default root and where it came from.
+        // The pane shows the new default root and where it came from (read again on the worker).
         QCOMPARE(rows(db, "trusted_roots"), 1);
         QCOMPARE(rows(db, "trusted_root_provenance"), 1);
-        QCOMPARE(pane.selectedTrustedRoot(), dialog->lastTrustedRootId());
+        QTRY_COMPARE(pane.selectedTrustedRoot(), dialog->lastTrustedRootId());
         auto* combo = pane.findChild<QComboBox*>(QStringLiteral("verifyTrustedRoot"));
         QVERIFY(combo->currentText().contains(QStringLiteral("(default)")));
         auto* provenance = pane.findChild<QLabel*>(QStringLiteral("verifyRootProvenance"));
@@ -154,7 +155,8 @@ class TstTufUpdateDialog : public QObject {
             QSKIP("the copy's root has not expired yet on this clock");
         auto opened = db::Database::open(m_tmp.filePath(QStringLiteral("expired.sqlite")));
         QVERIFY(opened);
-        VerifyPane pane(**opened);
+        models::Workspace workspace((*opened)->path());
+        VerifyPane pane(workspace);
         TufUpdateDialog* dialog = pane.openTufUpdate();
         dialog->setRepository(tufRepo());
         QVERIFY(!dialog->verificationTime()); // now
@@ -176,7 +178,8 @@ class TstTufUpdateDialog : public QObject {
         auto opened = db::Database::open(m_tmp.filePath(QStringLiteral("rollback.sqlite")));
         QVERIFY(opened);
         db::Database& db = **opened;
-        VerifyPane pane(db);
+        models::Workspace workspace(db.path());
+        VerifyPane pane(workspace);
         TufUpdateDialog* dialog = pane.openTufUpdate();
         auto* fromAnchor = dialog->findChild<QCheckBox*>(QStringLiteral("tufFromAnchor"));
         QVERIFY(fromAnchor);
@@ -238,7 +241,8 @@ class TstTufUpdateDialog : public QObject {
     void wrongAnchorAndCancel() {
         auto opened = db::Database::open(m_tmp.filePath(QStringLiteral("anchor.sqlite")));
         QVERIFY(opened);
-        VerifyPane pane(**opened);
+        models::Workspace workspace((*opened)->path());
+        VerifyPane pane(workspace);
         TufUpdateDialog* dialog = pane.openTufUpdate();
         dialog->setRepository(tufRepo());
         dialog->setAnchor(tufRepo() + QStringLiteral("/metadata/timestamp.json"));

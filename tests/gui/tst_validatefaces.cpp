@@ -1,7 +1,7 @@
 // `validate` is one operation (ops::validate) with two faces: the CLI verb and the Validation view's
 // controller. The same recipe (embedded sample-2, h100-eks-ubuntu-training-kubeflow, performance phase,
 // nccl-all-reduce-bw ">= 300") runs once through the real CLI binary and once through
-// models::ValidationController (ops::Async, its own worker connection), each against the real
+// models::ValidationController (on a models::Workspace worker, its own connection), each against the real
 // pb-kube-testserver and into a database of its own; the runs (state, checks, verdicts, metrics)
 // and the validation.run receipts (kind, parameters, result, outputs; not time, seq or hash) must
 // be the same. A cancel through the controller reaches the operation and is on record too.
@@ -109,7 +109,8 @@ void TestValidateFaces::cliAndWindowAgree() {
     qint64 guiRow = 0;
     RunResult guiResult;
     {
-        models::ValidationController controller(**db);
+        models::Workspace workspace(guiDb);
+        models::ValidationController controller(workspace);
         QSignalSpy planned(&controller, &models::ValidationController::planned);
         QSignalSpy changes(&controller, &models::ValidationController::checkChanged);
         QSignalSpy finished(&controller, &models::ValidationController::finished);
@@ -198,7 +199,8 @@ void TestValidateFaces::windowCancelIsOnRecord() {
     QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"), dbPath}).code, 0);
     Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
     QVERIFY(db.ok());
-    models::ValidationController controller(**db);
+    models::Workspace workspace(dbPath);
+    models::ValidationController controller(workspace);
     QSignalSpy changes(&controller, &models::ValidationController::checkChanged);
     QSignalSpy finished(&controller, &models::ValidationController::finished);
     models::ValidationStart s;

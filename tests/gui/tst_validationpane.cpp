@@ -31,7 +31,8 @@ class TestValidationPane : public QObject {
     void init() {
         m_db = pbgui::seededDatabase();
         QVERIFY2(m_db->error.isEmpty(), qPrintable(m_db->error));
-        m_pane = std::make_unique<ValidationPane>(*m_db->db);
+        m_workspace = std::make_unique<pb::models::Workspace>(m_db->path());
+        m_pane = std::make_unique<ValidationPane>(*m_workspace);
         m_pane->resize(1400, 900);
         m_pane->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_pane.get()));
@@ -41,6 +42,7 @@ class TestValidationPane : public QObject {
 
     void cleanup() {
         m_pane.reset();
+        m_workspace.reset();
         m_db.reset();
     }
 
@@ -51,6 +53,7 @@ class TestValidationPane : public QObject {
 
         QSignalSpy changes(m_pane->controller(), &ValidationController::checkChanged);
         QSignalSpy finished(m_pane->controller(), &ValidationController::finished);
+        QSignalSpy shown(m_pane.get(), &ValidationPane::runShown);
         auto* start = pbgui::findNamed<QPushButton>(m_pane.get(), "startButton");
         QVERIFY(start && start->isEnabled());
         QTest::mouseClick(start, Qt::LeftButton);
@@ -69,10 +72,13 @@ class TestValidationPane : public QObject {
         const qint64 id = m_pane->controller()->runRowId();
         QVERIFY(id > 0);
         QVERIFY(QFileInfo::exists(m_pane->controller()->evidenceDir() + QStringLiteral("/manifest.json")));
+        // The stored run is read again on the worker and shown.
+        QTRY_COMPARE_WITH_TIMEOUT(shown.size(), 1, 30000);
+        QCOMPARE(shown.at(0).at(0).toLongLong(), id);
         verifyShowsPassedRun(id);
 
         // In the runs list, and the same when reopened from the database.
-        QCOMPARE(m_pane->runsModel()->rowCount(), 1);
+        QTRY_COMPARE(m_pane->runsModel()->rowCount(), 1);
         QCOMPARE(m_pane->runsModel()->run(0)->id, id);
         QCOMPARE(m_pane->runsModel()->run(0)->state, QStringLiteral("passed"));
         m_pane->logView()->clear();
@@ -82,6 +88,7 @@ class TestValidationPane : public QObject {
         QVERIFY(runs);
         runs->clearSelection();
         runs->selectRow(0);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.size(), 2, 30000);
         verifyShowsPassedRun(id);
         QCOMPARE(m_pane->historyChart()->valueGraph()->dataCount(), 1);
         QCOMPARE(m_pane->historyChart()->valueGraph()->data()->at(0)->value, 386.56);
@@ -110,7 +117,9 @@ class TestValidationPane : public QObject {
         QVERIFY(!m_pane->isRunning());
         QCOMPARE(m_pane->controller()->lastResult().state, RunState::Cancelled);
         QVERIFY2(m_pane->bannerText().startsWith(QLatin1String("Cancelled")), qPrintable(m_pane->bannerText()));
-        QCOMPARE(m_pane->runsModel()->run(0)->state, QStringLiteral("cancelled"));
+        // The runs list is read again on the worker.
+        QTRY_VERIFY(m_pane->runsModel()->rowCount() == 1 &&
+                    m_pane->runsModel()->run(0)->state == QLatin1String("cancelled"));
         QVERIFY(checks->index(0, 0).data(CheckTableModel::StateRole).toString() != QLatin1String("running"));
 
         // No Job of this run is left on the cluster.
@@ -144,7 +153,8 @@ class TestValidationPane : public QObject {
         QVERIFY(server.start(script));
         m_pane->addKubeconfig(server.kubeconfig());
         QVERIFY(m_pane->selectContext(server.kubeconfig(), QStringLiteral("pb-token")));
-        QVERIFY(m_pane->selectRecipe(QLatin1String(pbgui::kNcclVersion), QLatin1String(pbgui::kNcclRecipe)));
+        QTRY_VERIFY(m_pane->selectRecipe(QLatin1String(pbgui::kNcclVersion),
+                                         QLatin1String(pbgui::kNcclRecipe))); // read on the worker
         m_pane->setPhases({QStringLiteral("performance")});
         QSignalSpy finished(m_pane->controller(), &ValidationController::finished);
         QTest::mouseClick(pbgui::findNamed<QPushButton>(m_pane.get(), "startButton"), Qt::LeftButton);
@@ -152,11 +162,13 @@ class TestValidationPane : public QObject {
         QCOMPARE(m_pane->controller()->lastResult().state, RunState::Incomplete);
         QVERIFY2(m_pane->bannerText().startsWith(QLatin1String("Incomplete (cluster fault)")), qPrintable(m_pane->bannerText()));
         QCOMPARE(m_pane->checksModel()->index(0, CheckTableModel::StateColumn).data().toString(), QStringLiteral("other"));
-        QCOMPARE(m_pane->runsModel()->run(0)->state, QStringLiteral("incomplete"));
+        QTRY_VERIFY(m_pane->runsModel()->rowCount() == 1 &&
+                    m_pane->runsModel()->run(0)->state == QLatin1String("incomplete"));
 
         QLabel* left = m_pane->leftoversLabel();
         QPushButton* del = m_pane->deleteLeftoversButton();
-        QVERIFY(left->isVisible() && del->isVisible() && del->isEnabled());
+        // Shown once the stored run is read again on the worker.
+        QTRY_VERIFY(left->isVisible() && del->isVisible() && del->isEnabled());
         QVERIFY2(left->text().contains(QLatin1String("configmaps")), qPrintable(left->text()));
 
         // Delete them with the certificate user (allowed), chosen in the cluster list.
@@ -178,7 +190,8 @@ class TestValidationPane : public QObject {
     void choose(pbtest::KubeTestServer& server) {
         m_pane->addKubeconfig(server.kubeconfig());
         QVERIFY(m_pane->selectContext(server.kubeconfig(), QStringLiteral("pb-cert")));
-        QVERIFY(m_pane->selectRecipe(QLatin1String(pbgui::kNcclVersion), QLatin1String(pbgui::kNcclRecipe)));
+        QTRY_VERIFY(m_pane->selectRecipe(QLatin1String(pbgui::kNcclVersion),
+                                         QLatin1String(pbgui::kNcclRecipe))); // read on the worker
         m_pane->setPhases({QStringLiteral("performance")});
     }
 
@@ -206,6 +219,7 @@ class TestValidationPane : public QObject {
     }
 
     std::unique_ptr<pbgui::SeededDb> m_db;
+    std::unique_ptr<pb::models::Workspace> m_workspace;
     std::unique_ptr<ValidationPane> m_pane;
     QTemporaryDir m_out;
 };

@@ -156,7 +156,8 @@ Face TestVerifyFaces::viaWindow(const SigstoreCase& c, const QString& mode, cons
         return face;
     }
     {
-        VerifyPane pane(*db->db);
+        models::Workspace workspace(db->path());
+        VerifyPane pane(workspace);
         pane.resize(1400, 900);
         pane.show();
         if (!QTest::qWaitForWindowExposed(&pane)) {
@@ -164,7 +165,12 @@ Face TestVerifyFaces::viaWindow(const SigstoreCase& c, const QString& mode, cons
             return face;
         }
         auto find = [&](const char* name) { return pane.findChild<QWidget*>(QLatin1String(name)); };
-        if (!pane.importTrustedRoot(c.trustedRoot())) {
+        // The root is imported on the workspace's worker.
+        QSignalSpy imported(&pane, &VerifyPane::trustedRootImported);
+        QSignalSpy refused(&pane, &VerifyPane::trustedRootImportFailed);
+        if (!pane.importTrustedRoot(c.trustedRoot()) ||
+            !QTest::qWaitFor([&] { return !imported.isEmpty() || !refused.isEmpty(); }, kTimeout) ||
+            imported.isEmpty()) {
             face.error = pane.lastError();
             return face;
         }

@@ -472,19 +472,19 @@ void TestVerifyModels::libraryReadsAndImports() {
     PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
     auto db = pbgui::seededDatabase();
     QVERIFY2(db->error.isEmpty(), qPrintable(db->error));
-    models::VerifyLibrary library(*db->db);
-    QCOMPARE(library.databasePath(), db->path());
-    QVERIFY(library.trustedRoots()->empty());
-    QVERIFY(library.recentVerifications()->empty());
+    // The worker-side reads and the import, on a context over the test's connection.
+    const ops::Context ctx(*db->db);
+    QVERIFY(models::storedTrustedRoots(ctx)->empty());
+    QVERIFY(models::recentVerifications(ctx)->empty());
     const std::optional<SigstoreCase> c = pbgui::sigstoreCase(QStringLiteral("happy-path-v0.3"));
     QVERIFY(c);
-    Result<qint64> id = library.importTrustedRoot(c->trustedRoot());
+    Result<qint64> id = models::importTrustedRoot(ctx, c->trustedRoot());
     QVERIFY(id);
-    QCOMPARE(library.trustedRoots()->size(), size_t(1));
-    QVERIFY(library.trustedRoots()->front().isDefault);
-    QCOMPARE(*library.importTrustedRoot(c->trustedRoot()), *id); // the same bytes: the same root
-    QVERIFY(!library.importTrustedRoot(c->bundle())); // not a trusted root
-    QCOMPARE(library.trustedRoots()->size(), size_t(1));
+    QCOMPARE(models::storedTrustedRoots(ctx)->size(), size_t(1));
+    QVERIFY(models::storedTrustedRoots(ctx)->front().isDefault);
+    QCOMPARE(*models::importTrustedRoot(ctx, c->trustedRoot()), *id); // the same bytes: the same root
+    QVERIFY(!models::importTrustedRoot(ctx, c->bundle()));            // not a trusted root
+    QCOMPARE(models::storedTrustedRoots(ctx)->size(), size_t(1));
 }
 
 QTEST_MAIN(TestVerifyModels)

@@ -109,6 +109,8 @@ class TestVerifyPane : public QObject {
     // verdict arrived. `identity` replaces the manifest's.
     bool fillAndVerify(const SigstoreCase& c, const QString& identity = {});
     bool clickVerify();
+    // Imports a trusted root through the pane (on its worker) and waits until it is selected.
+    bool importRoot(const QString& path);
 
     std::unique_ptr<pbgui::SeededDb> m_db;
     std::unique_ptr<MainWindow> m_window;
@@ -141,8 +143,17 @@ bool TestVerifyPane::clickVerify() {
     return button->isEnabled() && !find<QProgressBar>("verifyBusy")->isVisible();
 }
 
+bool TestVerifyPane::importRoot(const QString& path) {
+    QSignalSpy imported(pane(), &VerifyPane::trustedRootImported);
+    QSignalSpy failed(pane(), &VerifyPane::trustedRootImportFailed);
+    if (!pane()->importTrustedRoot(path))
+        return false;
+    return QTest::qWaitFor([&] { return !imported.isEmpty() || !failed.isEmpty(); }, kTimeout) &&
+           !imported.isEmpty();
+}
+
 bool TestVerifyPane::fillAndVerify(const SigstoreCase& c, const QString& identity) {
-    if (!pane()->importTrustedRoot(c.trustedRoot()))
+    if (!importRoot(c.trustedRoot()))
         return false;
     find<QLineEdit>("verifyBundlePath")->setText(c.bundle());
     find<QRadioButton>("verifyArtifactFileMode")->click();
@@ -196,7 +207,7 @@ void TestVerifyPane::viewIsDiscoverable() {
     // Before anything is verified: what to do, and no stored root yet.
     QVERIFY(find<QLabel>("verifyPlaceholder")->isVisible());
     QVERIFY(find<QLabel>("verifyPlaceholder")->text().contains(QStringLiteral(".sigstore.json")));
-    QCOMPARE(find<QComboBox>("verifyTrustedRoot")->count(), 1);
+    QTRY_COMPARE(find<QComboBox>("verifyTrustedRoot")->count(), 1); // read on the worker
     QCOMPARE(pane()->selectedTrustedRoot(), 0);
     QCOMPARE(pane()->historyModel()->rowCount(), 0);
     // Back to the catalog.
@@ -226,8 +237,8 @@ void TestVerifyPane::missingInputsAreNamed() {
 
     // A bundle that cannot be read: the verdict says why, and nothing is stored.
     PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
-    QVERIFY(pane()->importTrustedRoot(
-        pbtest::sharedData(QStringLiteral("sigstore/cases/happy-path-v0.3/trusted_root.json"))));
+    QVERIFY(
+        importRoot(pbtest::sharedData(QStringLiteral("sigstore/cases/happy-path-v0.3/trusted_root.json"))));
     find<QLineEdit>("verifyDigest")
         ->setText(QStringLiteral("sha256:a0cfc71271d6e278e57cd332ff957c3f7043fdda354c4cbb190a30d56efa01bf"));
     QSignalSpy finished(pane(), &VerifyPane::verificationFinished);
@@ -258,7 +269,7 @@ void TestVerifyPane::trustedRootImportedAndRemembered() {
     QSignalSpy imported(pane(), &VerifyPane::trustedRootImported);
     QTest::mouseClick(find<QPushButton>("verifyImportRoot"), Qt::LeftButton);
     QCOMPARE(dialogName, QStringLiteral("verifyImportRootDialog"));
-    QCOMPARE(imported.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kTimeout); // imported on the worker
     auto* combo = find<QComboBox>("verifyTrustedRoot");
     QCOMPARE(combo->count(), 1);
     QVERIFY2(combo->currentText().contains(QStringLiteral("(default)")), qPrintable(combo->currentText()));
@@ -270,8 +281,8 @@ void TestVerifyPane::trustedRootImportedAndRemembered() {
     QVERIFY(combo->currentText().contains(roots->front().sha256.left(8)));
 
     // A second root becomes the default; the first stays listed.
-    QVERIFY(pane()->importTrustedRoot(
-        pbtest::sharedData(QStringLiteral("sigstore/cases/happy-path-v0.3/trusted_root.json"))));
+    QVERIFY(
+        importRoot(pbtest::sharedData(QStringLiteral("sigstore/cases/happy-path-v0.3/trusted_root.json"))));
     QCOMPARE(combo->count(), 2);
     const qint64 second = pane()->selectedTrustedRoot();
     QVERIFY(second != imported.at(0).at(0).toLongLong());
@@ -303,10 +314,10 @@ void TestVerifyPane::trustedRootImportedAndRemembered() {
 
     // The next start of the app picks the default root by itself: it is in the database.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    QCOMPARE(pane()->selectedTrustedRoot(), second);
+    QTRY_COMPARE(pane()->selectedTrustedRoot(), second);
     QCOMPARE(find<QComboBox>("verifyTrustedRoot")->count(), 2);
 }
 
@@ -505,7 +516,7 @@ void TestVerifyPane::keyAndDigestModes() {
     // Only the digest of the artifact, as the manifest gives it.
     const std::optional<SigstoreCase> c = pbgui::sigstoreCase(QStringLiteral("happy-path-v0.3"));
     QVERIFY(c);
-    QVERIFY(pane()->importTrustedRoot(c->trustedRoot()));
+    QVERIFY(importRoot(c->trustedRoot()));
     pane()->setBundlePath(c->bundle());
     pane()->setIdentity(c->identity, c->issuer);
     find<QRadioButton>("verifyArtifactDigestMode")->click();
@@ -577,8 +588,8 @@ void TestVerifyPane::historyInViewAndDatabase() {
 
     // A new window on the same database lists them too.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
-    QCOMPARE(pane()->historyModel()->rowCount(), 2);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
+    QTRY_COMPARE(pane()->historyModel()->rowCount(), 2); // read on the worker
 }
 
 void TestVerifyPane::copyAsCommand() {
@@ -630,7 +641,8 @@ void TestVerifyPane::copyAsCommand() {
 
     // A root imported in an earlier session (its path unknown) and the default: the database's.
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(*m_db->db);
+    m_window = std::make_unique<MainWindow>(m_db->workspace());
+    QTRY_VERIFY(pane()->selectedTrustedRoot() > 0); // the stored roots are read on the worker
     pane()->setBundlePath(c->bundle());
     pane()->setArtifactPath(c->artifact());
     pane()->setIdentity(c->identity, c->issuer);
@@ -686,8 +698,9 @@ void TestVerifyPane::dropBundleOnWindow() {
     QVERIFY(m_window->isVerifyShown());
     QCOMPARE(find<QLineEdit>("verifyBundlePath")->text(), other->bundle());
     QCOMPARE(find<QLineEdit>("verifyArtifactPath")->text(), other->artifact());
+    QTRY_VERIFY_WITH_TIMEOUT(pane()->selectedTrustedRoot() > 0,
+                             kTimeout); // the root is imported on the worker
     QCOMPARE(store::VerificationStore(*m_db->db).trustedRoots()->size(), size_t(1));
-    QVERIFY(pane()->selectedTrustedRoot() > 0);
     pane()->setIdentity(other->identity, other->issuer);
     QVERIFY(clickVerify());
     QCOMPARE(pane()->verdictText(), QStringLiteral("Verified"));

@@ -24,7 +24,8 @@ namespace pb::widgets {
 
 namespace bm = bundle::model;
 
-BundleCompareView::BundleCompareView(ops::Async& async, QWidget* parent) : QWidget(parent), m_async(async) {
+BundleCompareView::BundleCompareView(models::Workspace& workspace, QWidget* parent)
+    : QWidget(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("bundleCompareView"));
     setWindowTitle(tr("Compare deployment bundles"));
     auto* layout = new QVBoxLayout(this);
@@ -153,12 +154,13 @@ void BundleCompareView::chooseFolder(QComboBox* side) {
 void BundleCompareView::refreshImported() {
     if (m_listWatcher)
         return;
-    runOperation<std::vector<store::StoredBundleInfo>>(
-        this, m_listWatcher, m_async, [](const ops::Context& ctx) { return ops::listImportedBundles(ctx); }, [](const ops::Progress&) {},
-        [this](const Result<std::vector<store::StoredBundleInfo>>& r) {
+    runOperation<std::vector<models::StoredBundleInfo>>(
+        this, m_listWatcher, m_workspace,
+        [](const ops::Context& ctx) { return ops::listImportedBundles(ctx); }, [](const ops::Progress&) {},
+        [this](const Result<std::vector<models::StoredBundleInfo>>& r) {
             m_imported.clear();
             if (r)
-                for (const store::StoredBundleInfo& i : *r)
+                for (const models::StoredBundleInfo& i : *r)
                     m_imported << i.name;
             for (QComboBox* c : {m_from, m_to}) {
                 const QString keep = c->currentText();
@@ -186,7 +188,7 @@ bool BundleCompareView::compare() {
     m_cancelButton->setVisible(true);
     m_compareButton->setEnabled(false);
     m_cancel = runOperation<ops::BundleDiffOutcome>(
-        this, m_watcher, m_async,
+        this, m_watcher, m_workspace,
         [a, b](const ops::Context& ctx) {
             ops::BundleDiffRequest req;
             req.from = a;

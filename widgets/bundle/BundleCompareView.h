@@ -7,7 +7,7 @@
 #pragma once
 
 #include "DeployBundleModels.h"
-#include "ops/Async.h"
+#include "Workspace.h"
 #include "ops/BundleDiff.h"
 
 #include <QWidget>
@@ -28,7 +28,7 @@ namespace pb::widgets {
 class BundleCompareView : public QWidget {
     Q_OBJECT
   public:
-    explicit BundleCompareView(ops::Async& async, QWidget* parent = nullptr);
+    explicit BundleCompareView(models::Workspace& workspace, QWidget* parent = nullptr);
     ~BundleCompareView() override;
 
     // Each side: a folder path or an imported bundle's name.
@@ -72,7 +72,7 @@ class BundleCompareView : public QWidget {
     void chooseFolder(QComboBox* side);
     void showResult();
 
-    ops::Async& m_async;
+    models::Workspace& m_workspace;
     QFutureWatcherBase* m_watcher = nullptr;
     QFutureWatcherBase* m_listWatcher = nullptr;
     std::shared_ptr<std::atomic_bool> m_cancel;

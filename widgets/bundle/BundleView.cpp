@@ -41,7 +41,8 @@ QPlainTextEdit* textPane(const char* name, QWidget* parent) {
 }
 } // namespace
 
-BundleView::BundleView(ops::Async& async, QWidget* parent) : QWidget(parent), m_async(async) {
+BundleView::BundleView(models::Workspace& workspace, QWidget* parent)
+    : QWidget(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("bundleView"));
     setWindowTitle(tr("Deployment bundle"));
     auto* layout = new QVBoxLayout(this);
@@ -161,7 +162,7 @@ template <typename Fn> bool BundleView::startRead(const QString& source, Fn fn) 
         return false;
     setBusy(true, tr("Reading %1…").arg(source));
     m_cancel = runOperation<bm::ReadBundle>(
-        this, m_watcher, m_async, std::move(fn),
+        this, m_watcher, m_workspace, std::move(fn),
         [this](const ops::Progress& p) {
             if (p.total > 0) {
                 m_progress->setRange(0, static_cast<int>(p.total));
@@ -220,7 +221,7 @@ bool BundleView::importIntoDatabase() {
     setBusy(true, tr("Importing %1…").arg(m_source));
     const QString dir = m_source;
     m_cancel = runOperation<ops::BundleImportOutcome>(
-        this, m_watcher, m_async,
+        this, m_watcher, m_workspace,
         [dir](const ops::Context& ctx) {
             ops::BundleImportRequest req;
             req.dir = dir;
@@ -237,7 +238,7 @@ bool BundleView::importIntoDatabase() {
                 return;
             }
             m_importMessage = tr("%1 as '%2' (%3 components, %4 files)")
-                                  .arg(store::outcomeName(r->stored.outcome), r->name)
+                                  .arg(models::outcomeName(r->stored.outcome), r->name)
                                   .arg(r->bundle.components.size())
                                   .arg(r->bundle.files.size());
             if (r->recipe)

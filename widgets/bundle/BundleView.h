@@ -8,8 +8,8 @@
 #pragma once
 
 #include "DeployBundleModels.h"
+#include "Workspace.h"
 #include "bundle/Read.h"
-#include "ops/Async.h"
 
 #include <QWidget>
 
@@ -32,7 +32,7 @@ namespace pb::widgets {
 class BundleView : public QWidget {
     Q_OBJECT
   public:
-    explicit BundleView(ops::Async& async, QWidget* parent = nullptr);
+    explicit BundleView(models::Workspace& workspace, QWidget* parent = nullptr);
     ~BundleView() override;
 
     // Start reading on a worker; false when a read or import is already running.
@@ -82,7 +82,7 @@ class BundleView : public QWidget {
     void showFile(const QString& path);
     void setBusy(bool busy, const QString& what = {});
 
-    ops::Async& m_async;
+    models::Workspace& m_workspace;
     QFutureWatcherBase* m_watcher = nullptr;
     std::shared_ptr<std::atomic_bool> m_cancel;
     bundle::model::ReadBundle m_read;

@@ -19,10 +19,12 @@
 
 namespace pb::widgets {
 
-GenerateBundleDialog::GenerateBundleDialog(ops::Async& async, std::shared_ptr<const catalog::Catalog> catalog,
-                                           catalog::RecipeResult recipe, QString recipeLabel, QString catalogLabel, QWidget* parent)
-    : QDialog(parent), m_async(async), m_catalog(std::move(catalog)), m_recipe(std::move(recipe)), m_recipeLabel(std::move(recipeLabel)),
-      m_catalogLabel(std::move(catalogLabel)) {
+GenerateBundleDialog::GenerateBundleDialog(models::Workspace& workspace,
+                                           std::shared_ptr<const catalog::Catalog> catalog,
+                                           catalog::RecipeResult recipe, QString recipeLabel,
+                                           QString catalogLabel, QWidget* parent)
+    : QDialog(parent), m_workspace(workspace), m_catalog(std::move(catalog)), m_recipe(std::move(recipe)),
+      m_recipeLabel(std::move(recipeLabel)), m_catalogLabel(std::move(catalogLabel)) {
     setWindowTitle(tr("Generate Deployment Bundle"));
     setObjectName(QStringLiteral("generateBundleDialog"));
     auto* layout = new QVBoxLayout(this);
@@ -172,7 +174,7 @@ void GenerateBundleDialog::generate() {
     m_status->setText(tr("Generating…"));
     std::shared_ptr<const catalog::Catalog> cat = m_catalog;
     m_cancelFlag = runOperation<ops::BundleGenerateOutcome>(
-        this, m_running, m_async,
+        this, m_running, m_workspace,
         [request, cat](const ops::Context& ctx) {
             request->catalog = cat.get();
             return ops::bundleGenerate(ctx, *request);

@@ -21,8 +21,8 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 
-namespace pb::ops {
-class Async;
+namespace pb::models {
+class Workspace;
 }
 
 namespace pb::widgets {
@@ -30,8 +30,9 @@ namespace pb::widgets {
 class GenerateBundleDialog : public QDialog {
     Q_OBJECT
   public:
-    GenerateBundleDialog(ops::Async& async, std::shared_ptr<const catalog::Catalog> catalog, catalog::RecipeResult recipe,
-                         QString recipeLabel, QString catalogLabel, QWidget* parent = nullptr);
+    GenerateBundleDialog(models::Workspace& workspace, std::shared_ptr<const catalog::Catalog> catalog,
+                         catalog::RecipeResult recipe, QString recipeLabel, QString catalogLabel,
+                         QWidget* parent = nullptr);
     ~GenerateBundleDialog() override;
 
     QComboBox* deployerCombo() const { return m_deployer; }
@@ -61,7 +62,7 @@ class GenerateBundleDialog : public QDialog {
     void setRunning(bool running);
     void onCancel();
 
-    ops::Async& m_async;
+    models::Workspace& m_workspace;
     std::shared_ptr<const catalog::Catalog> m_catalog;
     catalog::RecipeResult m_recipe;
     QString m_recipeLabel, m_catalogLabel;

@@ -1,5 +1,7 @@
 #include "ComparePane.h"
 
+#include "Workspace.h"
+
 #include "TableSetup.h"
 
 #include "CatalogTreeModel.h"
@@ -24,7 +26,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <vector>
@@ -394,8 +395,9 @@ void ComparePane::connectSignals() {
     });
 }
 
-ComparePane::ComparePane(models::CatalogTreeModel* versions, CatalogSource source, QWidget* parent)
-    : QWidget(parent), m_versions(versions), m_source(std::move(source)) {
+ComparePane::ComparePane(models::Workspace& workspace, models::CatalogTreeModel* versions,
+                         CatalogSource source, QWidget* parent)
+    : QWidget(parent), m_versions(versions), m_source(std::move(source)), m_workspace(workspace) {
     setObjectName(QStringLiteral("comparePane"));
 
     m_componentsModel = new ComponentDiffModel(this);
@@ -446,19 +448,19 @@ void ComparePane::reloadVersions() {
     m_from->clear();
     m_to->clear();
     // Version order (catalog/VersionOrder.h), whatever order the tree lists them in; newest first.
-    std::vector<const store::CatalogVersionInfo*> infos;
+    std::vector<const models::CatalogVersionInfo*> infos;
     for (int v = 0; m_versions && v < m_versions->versionCount(); ++v)
-        if (const store::CatalogVersionInfo* info = m_versions->versionAt(m_versions->index(v, 0)))
+        if (const models::CatalogVersionInfo* info = m_versions->versionAt(m_versions->index(v, 0)))
             infos.push_back(info);
     std::vector<catalog::VersionOrderKey> keys;
-    for (const store::CatalogVersionInfo* info : infos)
+    for (const models::CatalogVersionInfo* info : infos)
         keys.push_back({info->label, info->origin.commitDate, info->isSample()});
     m_order.clear();
     for (int i : catalog::versionOrder(keys))
         m_order << infos[static_cast<size_t>(i)]->label;
     for (qsizetype k = m_order.size() - 1; k >= 0; --k) {
-        const store::CatalogVersionInfo* info = nullptr;
-        for (const store::CatalogVersionInfo* x : infos)
+        const models::CatalogVersionInfo* info = nullptr;
+        for (const models::CatalogVersionInfo* x : infos)
             if (x->label == m_order[k])
                 info = x;
         const QString text = info->isSample() ? tr("%1 (sample data)").arg(info->label) : info->label;
@@ -489,9 +491,9 @@ void ComparePane::fillToRecipes() {
     const QString keep = toRecipeName().isEmpty() ? m_info.name : toRecipeName();
     m_syncing = true;
     m_toRecipe->clear();
-    if (const std::vector<store::RecipeInfo>* recipes =
+    if (const std::vector<models::RecipeInfo>* recipes =
             m_versions ? m_versions->recipesOf(toLabel()) : nullptr)
-        for (const store::RecipeInfo& r : *recipes)
+        for (const models::RecipeInfo& r : *recipes)
             m_toRecipe->addItem(r.name, r.name);
     int at = m_toRecipe->findData(keep);
     if (at < 0)
@@ -512,11 +514,11 @@ QString ComparePane::toRecipeName() const {
     return m_toRecipe->currentData().toString();
 }
 
-const store::RecipeInfo* ComparePane::findRecipe(const QString& label, const QString& name) const {
-    const std::vector<store::RecipeInfo>* recipes = m_versions ? m_versions->recipesOf(label) : nullptr;
+const models::RecipeInfo* ComparePane::findRecipe(const QString& label, const QString& name) const {
+    const std::vector<models::RecipeInfo>* recipes = m_versions ? m_versions->recipesOf(label) : nullptr;
     if (!recipes)
         return nullptr;
-    for (const store::RecipeInfo& r : *recipes)
+    for (const models::RecipeInfo& r : *recipes)
         if (r.name == name)
             return &r;
     return nullptr;
@@ -527,7 +529,7 @@ const catalog::CatalogDiff* ComparePane::catalogDiff() const {
     return it == m_catalogDiffs.end() ? nullptr : it->second.get();
 }
 
-void ComparePane::setRecipe(const store::RecipeInfo& info) {
+void ComparePane::setRecipe(const models::RecipeInfo& info) {
     if (m_hasRecipe && info.catalogLabel == m_info.catalogLabel && info.name == m_info.name)
         return; // shown again (its catalog finished loading): keep the user's pickers
     const bool versionChanged = !m_hasRecipe || info.catalogLabel != m_info.catalogLabel;
@@ -634,25 +636,20 @@ void ComparePane::refresh() {
     startCatalogDiff(from, to, fromCat, toCat);
     showCatalogSummary();
 
-    const store::RecipeInfo* fromInfo = findRecipe(from, m_info.name);
-    const store::RecipeInfo* toInfo = findRecipe(to, toName);
+    const models::RecipeInfo* fromInfo = findRecipe(from, m_info.name);
+    const models::RecipeInfo* toInfo = findRecipe(to, toName);
     const QString fromLeaf = fromInfo ? fromInfo->leafOverlay : QString();
     const QString toLeaf = toInfo ? toInfo->leafOverlay : QString();
 
-    auto* watcher = new QFutureWatcher<RecipeOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const RecipeOutcome outcome = watcher->result();
-        watcher->deleteLater();
-        onRecipeOutcome(outcome);
-    });
     const bool fromSample = isSampleLabel(from), toSample = isSampleLabel(to);
-    watcher->setFuture(QtConcurrent::run([fromCat, toCat, fromLeaf, toLeaf, from, to, generation, fromSample, toSample]() {
+    auto compare = [fromCat, toCat, fromLeaf, toLeaf, from, to, generation, fromSample,
+                    toSample](const ops::Context&) -> Result<RecipeOutcome> {
         RecipeOutcome out;
         out.generation = generation;
         // A side without the recipe compares as empty: everything added (or removed).
         catalog::RecipeResult a, b;
         if (!fromLeaf.isEmpty()) {
-            Result<catalog::RecipeResult> r = store::resolveStoredRecipe(*fromCat, fromLeaf);
+            Result<catalog::RecipeResult> r = models::resolveRecipe(*fromCat, fromLeaf);
             if (!r) {
                 out.error =
                     QObject::tr("%1 in %2 does not resolve: %3").arg(fromLeaf, from, r.error().toString());
@@ -661,7 +658,7 @@ void ComparePane::refresh() {
             a = std::move(*r);
         }
         if (!toLeaf.isEmpty()) {
-            Result<catalog::RecipeResult> r = store::resolveStoredRecipe(*toCat, toLeaf);
+            Result<catalog::RecipeResult> r = models::resolveRecipe(*toCat, toLeaf);
             if (!r) {
                 out.error =
                     QObject::tr("%1 in %2 does not resolve: %3").arg(toLeaf, to, r.error().toString());
@@ -678,7 +675,18 @@ void ComparePane::refresh() {
         else
             out.graphError = g.error().toString();
         return out;
-    }));
+    };
+    m_workspace.read<RecipeOutcome>(this, std::move(compare),
+                                    [this, generation](const Result<RecipeOutcome>& outcome) {
+                                        if (outcome) {
+                                            onRecipeOutcome(*outcome);
+                                            return;
+                                        }
+                                        RecipeOutcome failed;
+                                        failed.generation = generation;
+                                        failed.error = outcome.error().toString();
+                                        onRecipeOutcome(failed);
+                                    });
 }
 
 void ComparePane::onRecipeOutcome(const RecipeOutcome& outcome) {
@@ -806,25 +814,25 @@ void ComparePane::startCatalogDiff(const QString& from, const QString& to,
     if (m_catalogDiffs.count(key) || m_catalogDiffRunning[key])
         return;
     m_catalogDiffRunning[key] = true;
-    auto* watcher = new QFutureWatcher<CatalogOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const CatalogOutcome outcome = watcher->result();
-        watcher->deleteLater();
-        m_catalogDiffRunning.erase(outcome.key);
-        m_catalogDiffs[outcome.key] = outcome.diff;
-        if (outcome.key == pairKey(fromLabel(), toLabel())) {
-            showCatalogSummary();
-            emit catalogSummaryUpdated();
-        }
-    });
     // Resolves every leaf of both versions: a few hundred ms, never on the GUI thread.
     const bool fromSample = isSampleLabel(from), toSample = isSampleLabel(to);
-    watcher->setFuture(QtConcurrent::run([fromCat, toCat, from, to, key, fromSample, toSample]() {
-        auto diff = std::make_shared<catalog::CatalogDiff>(catalog::diffCatalogs(*fromCat, *toCat, from, to));
-        diff->fromSample = fromSample;
-        diff->toSample = toSample;
-        return CatalogOutcome{key, std::shared_ptr<const catalog::CatalogDiff>(std::move(diff))};
-    }));
+    m_workspace.read<CatalogOutcome>(
+        this,
+        [fromCat, toCat, from, to, key, fromSample, toSample](const ops::Context&) -> Result<CatalogOutcome> {
+            auto diff =
+                std::make_shared<catalog::CatalogDiff>(catalog::diffCatalogs(*fromCat, *toCat, from, to));
+            diff->fromSample = fromSample;
+            diff->toSample = toSample;
+            return CatalogOutcome{key, std::shared_ptr<const catalog::CatalogDiff>(std::move(diff))};
+        },
+        [this, key](const Result<CatalogOutcome>& outcome) {
+            m_catalogDiffRunning.erase(key);
+            m_catalogDiffs[key] = outcome ? outcome->diff : nullptr;
+            if (key == pairKey(fromLabel(), toLabel())) {
+                showCatalogSummary();
+                emit catalogSummaryUpdated();
+            }
+        });
 }
 
 void ComparePane::showCatalogSummary() {

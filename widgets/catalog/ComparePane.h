@@ -25,6 +25,7 @@ class QTimer;
 class QToolButton;
 
 namespace pb::models {
+class Workspace;
 class CatalogTreeModel;
 class ComponentDiffModel;
 class ConstraintDiffModel;
@@ -51,14 +52,16 @@ class ComparePane : public QWidget {
     // follows).
     using CatalogSource = std::function<std::shared_ptr<const catalog::Catalog>(const QString& label)>;
 
-    ComparePane(models::CatalogTreeModel* versions, CatalogSource source, QWidget* parent = nullptr);
+    // Resolving and diffing run on `workspace`'s workers.
+    ComparePane(models::Workspace& workspace, models::CatalogTreeModel* versions, CatalogSource source,
+                QWidget* parent = nullptr);
     ~ComparePane() override;
 
     // The recipe selected in the main window: the comparison follows it. A recipe of another
     // version resets the pickers to the version before it in version order (never import order)
     // → that version; the first version compares with the next. The pickers list every version
     // newest first with its origin in the tooltip and "(sample data)" for the sample catalog.
-    void setRecipe(const store::RecipeInfo& info);
+    void setRecipe(const models::RecipeInfo& info);
     void clear(const QString& message = {});
     // A catalog finished loading (error empty) or failed.
     void catalogLoaded(const QString& label, const QString& error = {});
@@ -106,15 +109,16 @@ class ComparePane : public QWidget {
     QString fromLabel() const;
     QString toLabel() const;
     QString toRecipeName() const;
-    const store::RecipeInfo* findRecipe(const QString& label, const QString& name) const;
+    const models::RecipeInfo* findRecipe(const QString& label, const QString& name) const;
     bool isSampleLabel(const QString& label) const;
     static constexpr int SampleRole = Qt::UserRole + 1; // picker items: the version is sample data
 
     models::CatalogTreeModel* m_versions = nullptr;
     CatalogSource m_source;
+    models::Workspace& m_workspace;
     QStringList m_order; // version labels, oldest first, in version order
 
-    store::RecipeInfo m_info; // the recipe selected in the main window
+    models::RecipeInfo m_info; // the recipe selected in the main window
     bool m_hasRecipe = false;
     bool m_dirty = false;
     int m_generation = 0;

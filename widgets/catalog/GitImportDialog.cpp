@@ -3,7 +3,7 @@
 #include "OpRunner.h"
 #include "TableSetup.h"
 #include "WidgetUtil.h"
-#include "ops/Async.h"
+#include "Workspace.h"
 #include "ops/ImportCatalogGit.h"
 
 #include <QDir>
@@ -32,7 +32,8 @@ constexpr int kFullNameRole = Qt::UserRole + 1; // refs/tags/v0.14.0: what the i
 
 } // namespace
 
-GitImportDialog::GitImportDialog(ops::Async& async, QWidget* parent) : QDialog(parent), m_async(async) {
+GitImportDialog::GitImportDialog(models::Workspace& workspace, QWidget* parent)
+    : QDialog(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("gitImportDialog"));
     setWindowTitle(tr("Import from Git"));
 
@@ -168,8 +169,20 @@ void GitImportDialog::reloadRefs() {
         updateButtons();
         return;
     }
-    // Listing reads only references and their commits: quick, and done here.
-    Result<std::vector<git::RefInfo>> refs = ops::listGitRefs(repo);
+    // Listing reads the repository's references and their commits: on a worker, like every read.
+    const quint64 request = ++m_listRequest;
+    ++m_listing;
+    m_workspace.read<std::vector<git::RefInfo>>(
+        this, [repo](const ops::Context&) { return ops::listGitRefs(repo); },
+        [this, request](const Result<std::vector<git::RefInfo>>& refs) {
+            --m_listing;
+            if (request == m_listRequest)
+                showRefs(refs);
+            emit refsListed();
+        });
+}
+
+void GitImportDialog::showRefs(const Result<std::vector<git::RefInfo>>& refs) {
     if (!refs) {
         m_lastError = refs.error().toString();
         m_repoStatus->setText(m_lastError);
@@ -231,7 +244,8 @@ bool GitImportDialog::startImport() {
     m_progress->setValue(0);
     m_progressText->setText(tr("Starting…"));
     m_cancelFlag = runOperation<ops::ImportCatalogGitOutcome>(
-        this, m_running, m_async, [request](const ops::Context& ctx) { return ops::importCatalogGit(ctx, request); },
+        this, m_running, m_workspace,
+        [request](const ops::Context& ctx) { return ops::importCatalogGit(ctx, request); },
         [this](const ops::Progress& p) {
             if (p.total > 0)
                 m_progress->setValue(static_cast<int>(std::clamp<qint64>(p.done * 1000 / p.total, 0, 1000)));

@@ -10,6 +10,9 @@
 #include <QDialog>
 #include <QStringList>
 
+#include "core/Result.h"
+#include "git/Repository.h"
+
 #include <atomic>
 #include <memory>
 
@@ -23,16 +26,16 @@ class QStandardItemModel;
 class QTableView;
 class QTextBrowser;
 
-namespace pb::ops {
-class Async;
-} // namespace pb::ops
+namespace pb::models {
+class Workspace;
+} // namespace pb::models
 
 namespace pb::widgets {
 
 class GitImportDialog : public QDialog {
     Q_OBJECT
   public:
-    explicit GitImportDialog(ops::Async& async, QWidget* parent = nullptr);
+    explicit GitImportDialog(models::Workspace& workspace, QWidget* parent = nullptr);
     ~GitImportDialog() override;
 
     // Shows `path` in the repository field and lists its tags and branches (an error line when it
@@ -48,6 +51,8 @@ class GitImportDialog : public QDialog {
     QPushButton* importButton() const { return m_import; }
     QPushButton* cancelButton() const { return m_cancel; }
     bool isRunning() const { return m_running != nullptr; }
+    // The repository's tags and branches are being read (refsListed() follows).
+    bool isListing() const { return m_listing > 0; }
     // One line per version of the last run ("v0.14.0: imported (commit 1b4724e39, 97 files, …)"),
     // or the error that stopped it.
     QString resultText() const;
@@ -64,6 +69,8 @@ class GitImportDialog : public QDialog {
     void cancelImport();
 
   signals:
+    // The references of the repository set were read (or failed: lastError()).
+    void refsListed();
     // A run ended; `labels` are the versions it imported (new or replaced), in version order.
     void imported(const QStringList& labels);
     // A run ended, whatever its outcome (for tests and the window).
@@ -75,9 +82,10 @@ class GitImportDialog : public QDialog {
   private:
     void browse();
     void reloadRefs();
+    void showRefs(const Result<std::vector<git::RefInfo>>& refs);
     void updateButtons();
 
-    ops::Async& m_async;
+    models::Workspace& m_workspace;
     QLineEdit* m_repo = nullptr;
     QPushButton* m_browse = nullptr;
     QLabel* m_repoStatus = nullptr;
@@ -94,6 +102,8 @@ class GitImportDialog : public QDialog {
     QPushButton* m_close = nullptr;
 
     QFutureWatcherBase* m_running = nullptr;
+    quint64 m_listRequest = 0; // the latest listing; older ones are dropped
+    int m_listing = 0;
     std::shared_ptr<std::atomic_bool> m_cancelFlag;
     QStringList m_resultLines;
     QString m_lastError;

@@ -1,5 +1,7 @@
 #include "GraphPane.h"
 
+#include "Workspace.h"
+
 #include "GraphView.h"
 #include "Plural.h"
 
@@ -14,7 +16,6 @@
 #include <QStandardPaths>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace pb::widgets {
 
@@ -52,7 +53,8 @@ QString coloured(const QColor& c, const QString& text) {
 
 } // namespace
 
-GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
+GraphPane::GraphPane(models::Workspace& workspace, QWidget* parent)
+    : QWidget(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("graphPane"));
 
     m_title = new QLabel(this);
@@ -110,7 +112,7 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
 
 GraphPane::~GraphPane() = default;
 
-void GraphPane::setRecipe(const store::RecipeInfo& info, const catalog::RecipeResult& recipe) {
+void GraphPane::setRecipe(const models::RecipeInfo& info, const catalog::RecipeResult& recipe) {
     m_info = info;
     m_recipe = recipe;
     m_wanted.clear(); // the components table starts without a selection too
@@ -148,15 +150,9 @@ void GraphPane::startLayout() {
     if (!m_recipe || m_laidOutGeneration == m_generation || m_layoutRunning)
         return;
     m_layoutRunning = true;
-    auto* watcher = new QFutureWatcher<LayoutOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const LayoutOutcome outcome = watcher->result();
-        watcher->deleteLater();
-        m_layoutRunning = false;
-        onLayoutFinished(outcome);
-    });
     // Graphviz takes 10–50 ms on a large recipe: off the GUI thread.
-    watcher->setFuture(QtConcurrent::run([recipe = *m_recipe, generation = m_generation]() {
+    auto layout = [recipe = *m_recipe,
+                   generation = m_generation](const ops::Context&) -> Result<LayoutOutcome> {
         LayoutOutcome out;
         out.generation = generation;
         QElapsedTimer timer;
@@ -168,7 +164,19 @@ void GraphPane::startLayout() {
         else
             out.error = g.error().toString();
         return out;
-    }));
+    };
+    m_workspace.read<LayoutOutcome>(this, std::move(layout),
+                                    [this, generation = m_generation](const Result<LayoutOutcome>& outcome) {
+                                        m_layoutRunning = false;
+                                        LayoutOutcome out;
+                                        if (outcome) {
+                                            out = *outcome;
+                                        } else {
+                                            out.generation = generation;
+                                            out.error = outcome.error().toString();
+                                        }
+                                        onLayoutFinished(out);
+                                    });
 }
 
 void GraphPane::onLayoutFinished(const LayoutOutcome& outcome) {
@@ -235,25 +243,23 @@ bool GraphPane::exportGraph(const QString& path) {
     if (!m_recipe || path.isEmpty())
         return false;
     const QString format = formatFor(path);
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
-        const QString error = watcher->result();
-        watcher->deleteLater();
-        if (error.isEmpty())
-            m_status->setText(tr("Exported to %1").arg(QDir::toNativeSeparators(path).toHtmlEscaped()));
-        else
-            m_status->setText(coloured(QColor(0xB0, 0x00, 0x20), error.toHtmlEscaped()));
-        emit exportFinished(error.isEmpty(), path, error);
-    });
-    watcher->setFuture(QtConcurrent::run([recipe = *m_recipe, format, path]() -> QString {
+    auto write = [recipe = *m_recipe, format, path](const ops::Context&) -> Result<QString> {
         Result<QByteArray> bytes = graph::render(recipe, format);
         if (!bytes)
             return bytes.error().toString();
         QSaveFile file(path);
         if (!file.open(QIODevice::WriteOnly) || file.write(*bytes) != bytes->size() || !file.commit())
             return QObject::tr("%1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return {};
-    }));
+        return QString();
+    };
+    m_workspace.read<QString>(this, std::move(write), [this, path](const Result<QString>& result) {
+        const QString error = result ? *result : result.error().toString();
+        if (error.isEmpty())
+            m_status->setText(tr("Exported to %1").arg(QDir::toNativeSeparators(path).toHtmlEscaped()));
+        else
+            m_status->setText(coloured(QColor(0xB0, 0x00, 0x20), error.toHtmlEscaped()));
+        emit exportFinished(error.isEmpty(), path, error);
+    });
     return true;
 }
 

@@ -15,6 +15,10 @@ class QLabel;
 class QToolButton;
 template <typename T> class QFutureWatcher;
 
+namespace pb::models {
+class Workspace;
+}
+
 namespace pb::widgets {
 
 class GraphView;
@@ -22,18 +26,19 @@ class GraphView;
 class GraphPane : public QWidget {
     Q_OBJECT
   public:
-    explicit GraphPane(QWidget* parent = nullptr);
+    // Layout and export run on `workspace`'s workers.
+    explicit GraphPane(models::Workspace& workspace, QWidget* parent = nullptr);
     ~GraphPane() override;
 
     // The recipe to draw. It is laid out when the pane is (or becomes) visible.
-    void setRecipe(const store::RecipeInfo& info, const catalog::RecipeResult& recipe);
+    void setRecipe(const models::RecipeInfo& info, const catalog::RecipeResult& recipe);
     // No recipe (loading, or it does not resolve).
     void showMessage(const QString& message);
 
     GraphView* view() const { return m_view; }
     // A layout for the current recipe is on screen.
     bool isReady() const { return m_ready; }
-    const store::RecipeInfo& recipe() const { return m_info; }
+    const models::RecipeInfo& recipe() const { return m_info; }
 
   public slots:
     // Follows a selection made elsewhere (the components table). Emits nothing.
@@ -60,7 +65,8 @@ class GraphPane : public QWidget {
     void onLayoutFinished(const LayoutOutcome& outcome);
     void updateStatus();
 
-    store::RecipeInfo m_info;
+    models::Workspace& m_workspace;
+    models::RecipeInfo m_info;
     std::optional<catalog::RecipeResult> m_recipe;
     int m_generation = 0; // bumped on every new recipe
     int m_laidOutGeneration = -1;

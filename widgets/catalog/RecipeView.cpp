@@ -195,7 +195,7 @@ QString RecipeView::releaseBindingText() const {
     return m_binding->isHidden() ? QString() : m_binding->text();
 }
 
-void RecipeView::setHeader(const store::RecipeInfo& info) {
+void RecipeView::setHeader(const models::RecipeInfo& info) {
     m_info = info;
     m_title->setText(info.name);
     QString sub = tr("catalog <b>%1</b>").arg(info.catalogLabel.toHtmlEscaped());
@@ -217,7 +217,7 @@ void RecipeView::setHeader(const store::RecipeInfo& info) {
                                .arg(tr("registry and validator catalog signed by AICR %1")
                                         .arg(info.catalogSignedByReleases.join(QStringLiteral(", ")))
                                         .toHtmlEscaped()));
-        m_binding->setToolTip(store::releaseScopeNote());
+        m_binding->setToolTip(models::releaseScopeNote());
         m_binding->show();
     }
     const QStringList& dims = catalog::Criteria::dimensions();
@@ -229,15 +229,15 @@ void RecipeView::setHeader(const store::RecipeInfo& info) {
     }
     QString change;
     switch (info.change()) {
-    case store::RecipeInfo::Change::FirstVersion:
+    case models::RecipeInfo::Change::FirstVersion:
         break;
-    case store::RecipeInfo::Change::New:
+    case models::RecipeInfo::Change::New:
         change = tr(" · <span style='color:#2e9e4f'>new in %1</span>").arg(info.catalogLabel.toHtmlEscaped());
         break;
-    case store::RecipeInfo::Change::Unchanged:
+    case models::RecipeInfo::Change::Unchanged:
         change = tr(" · <span style='color:gray'>unchanged since %1</span>").arg(info.previousLabel.toHtmlEscaped());
         break;
-    case store::RecipeInfo::Change::Changed:
+    case models::RecipeInfo::Change::Changed:
         change = tr(" · <span style='color:#b86f00'>changed since %1 (evidence digest was <code>%2</code>)</span>")
                      .arg(info.previousLabel.toHtmlEscaped(), models::shortDigestText(info.previousDigest).toHtmlEscaped());
         break;
@@ -278,7 +278,7 @@ void RecipeView::clearTables() {
     m_overlaysGroup->setTitle(tr("Applied overlays"));
 }
 
-void RecipeView::showMessage(const store::RecipeInfo& info, const QString& message, bool isError) {
+void RecipeView::showMessage(const models::RecipeInfo& info, const QString& message, bool isError) {
     m_catalog.reset();
     setHeader(info);
     clearTables();
@@ -288,7 +288,7 @@ void RecipeView::showMessage(const store::RecipeInfo& info, const QString& messa
     m_message->setVisible(!message.isEmpty());
 }
 
-void RecipeView::showRecipe(const store::RecipeInfo& info, std::shared_ptr<const catalog::Catalog> catalog,
+void RecipeView::showRecipe(const models::RecipeInfo& info, std::shared_ptr<const catalog::Catalog> catalog,
                             const catalog::RecipeResult& result) {
     m_catalog = std::move(catalog);
     setHeader(info);

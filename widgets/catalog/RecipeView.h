@@ -35,12 +35,12 @@ class RecipeView : public QWidget {
 
     // `catalog` is the version the recipe belongs to (kept for the overlay YAML); `result` is
     // the recipe resolved from it.
-    void showRecipe(const store::RecipeInfo& info, std::shared_ptr<const catalog::Catalog> catalog,
+    void showRecipe(const models::RecipeInfo& info, std::shared_ptr<const catalog::Catalog> catalog,
                     const catalog::RecipeResult& result);
     // Header filled from the stored recipe, tables empty, and a message (loading, or an error).
-    void showMessage(const store::RecipeInfo& info, const QString& message, bool isError);
+    void showMessage(const models::RecipeInfo& info, const QString& message, bool isError);
 
-    const store::RecipeInfo& recipe() const { return m_info; }
+    const models::RecipeInfo& recipe() const { return m_info; }
     bool hasResult() const { return m_catalog != nullptr; }
     // The shown recipe's digests (bare hex; parity empty until the recipe is resolved) and
     // whether its catalog version is sample data.
@@ -72,14 +72,14 @@ class RecipeView : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
-    void setHeader(const store::RecipeInfo& info);
+    void setHeader(const models::RecipeInfo& info);
     void showDigests();
     void clearTables();
     void fitColumns();
 
     bool m_selecting = false; // selectComponent() is moving the current row
 
-    store::RecipeInfo m_info;
+    models::RecipeInfo m_info;
     std::shared_ptr<const catalog::Catalog> m_catalog;
     QString m_evidenceDigest, m_parityDigest, m_change;
     bool m_sample = false;

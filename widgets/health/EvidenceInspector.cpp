@@ -294,35 +294,30 @@ void EvidenceInspector::loadBundles() {
     m_bundleSection->show();
     m_bundleTitle->setText(tr("Bundles"));
     m_bundleTree->hide();
-    if (!m_db) {
+    if (!m_workspace) {
         m_bundleMessage->setText(tr("Bundles are not read here."));
         m_bundleMessage->show();
         return;
     }
     m_bundleMessage->setText(tr("Reading bundles…"));
     m_bundleMessage->show();
-    using Load = Result<std::vector<store::BundleRecord>>;
-    auto* watcher = new QFutureWatcher<Load>(this);
     ++m_bundleLoads;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request] {
-        watcher->deleteLater();
-        --m_bundleLoads;
-        if (request != m_bundleRequest) // the row changed meanwhile
-            return;
-        Load load = watcher->result();
-        if (!load)
-            showBundles({}, load.error().toString());
-        else
-            showBundles(std::move(*load));
-    });
-    // Read on a worker through a connection of its own (ops::Async).
-    watcher->setFuture(m_ops->run<std::vector<store::BundleRecord>>([row = m_row](const ops::Context& ctx) {
-                                return models::healthdata::rowBundlesAt(ctx.db(), row);
-                            })
-                           .future);
+    // Read on a worker through a connection of its own.
+    m_workspace->read<std::vector<models::BundleRecord>>(
+        this,
+        [row = m_row](const ops::Context& ctx) { return models::healthdata::rowBundlesAt(ctx.db(), row); },
+        [this, request](Result<std::vector<models::BundleRecord>> load) {
+            --m_bundleLoads;
+            if (request != m_bundleRequest) // the row changed meanwhile
+                return;
+            if (!load)
+                showBundles({}, load.error().toString());
+            else
+                showBundles(std::move(*load));
+        });
 }
 
-void EvidenceInspector::showBundles(std::vector<store::BundleRecord> bundles, const QString& error) {
+void EvidenceInspector::showBundles(std::vector<models::BundleRecord> bundles, const QString& error) {
     if (!m_hasRow)
         return;
     ++m_bundleRequest; // these replace whatever a running load would bring
@@ -330,7 +325,7 @@ void EvidenceInspector::showBundles(std::vector<store::BundleRecord> bundles, co
     m_bundleModel->setBundles(std::move(bundles), m_row.currentDigest);
     const int n = m_bundleModel->rowCount();
     int invalid = 0;
-    for (const store::BundleRecord& b : m_bundleModel->bundles())
+    for (const models::BundleRecord& b : m_bundleModel->bundles())
         invalid += b.checkExit == 2 ? 1 : 0;
     QString title = models::counted(n, tr("bundle"), tr("bundles"));
     if (invalid > 0)

@@ -6,9 +6,10 @@
 // (and why), not checked (no trusted root) or absent (pending).
 #pragma once
 
-#include "ops/Async.h"
-#include "evidence/Evidence.h"
+#include "BundleModels.h"
 #include "HealthModels.h"
+#include "Workspace.h"
+#include "evidence/Evidence.h"
 
 #include <QWidget>
 
@@ -37,12 +38,9 @@ class EvidenceInspector : public QWidget {
     void showRow(const evidence::HealthRow& row, std::vector<evidence::Pointer> pointers,
                  const QString& error = {});
     void showMessage(const QString& message);
-    // Where showRow() reads the row's bundles from (on a worker, through its own connection);
-    // without one the bundle section says so. Only its path is used: the worker opens its own.
-    void setDatabase(db::Database* db) {
-        m_db = db;
-        m_ops = db ? std::make_unique<ops::Async>(db->path(), 1) : nullptr;
-    }
+    // Where showRow() reads the row's bundles from (on a worker); without one the bundle
+    // section says so.
+    void setWorkspace(models::Workspace* workspace) { m_workspace = workspace; }
     // The OCI cache fetched bundles live in (<dir>/evidence/<hex>); the pointer section says, for each
     // pointer, whether its bundle is there and whether its signature referrer was pulled.
     void setCacheDir(const QString& dir) { m_cacheDir = dir; }
@@ -50,7 +48,7 @@ class EvidenceInspector : public QWidget {
     // The cache line on view, as plain text (empty when no pointer names a bundle).
     QString cacheText() const;
     // The bundles of the row on view, from a caller that read them itself (`error`: reading failed).
-    void showBundles(std::vector<store::BundleRecord> bundles, const QString& error = {});
+    void showBundles(std::vector<models::BundleRecord> bundles, const QString& error = {});
     bool isLoadingBundles() const { return m_bundleLoads > 0; }
 
     bool hasRow() const { return m_hasRow; }
@@ -82,8 +80,7 @@ class EvidenceInspector : public QWidget {
 
     void showCache(const std::vector<evidence::Pointer>& pointers);
 
-    db::Database* m_db = nullptr;
-    std::unique_ptr<ops::Async> m_ops; // bundle rows are read here, on a connection of their own
+    models::Workspace* m_workspace = nullptr; // bundle rows are read on its workers
     QString m_cacheDir;
     QLabel* m_cache = nullptr;
     quint64 m_bundleRequest = 0; // results of older requests are dropped

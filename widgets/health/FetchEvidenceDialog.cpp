@@ -3,7 +3,7 @@
 #include "RegistryCredentialsDialog.h"
 #include "RegistryModels.h"
 #include "TableSetup.h"
-#include "db/Database.h"
+#include "Workspace.h"
 #include "oci/Layout.h"
 #include "ops/Async.h"
 #include "ops/FetchEvidence.h"
@@ -26,7 +26,8 @@ namespace pb::widgets {
 using models::FetchQueueModel;
 using models::FetchState;
 
-FetchEvidenceDialog::FetchEvidenceDialog(db::Database& db, std::vector<evidence::Pointer> pointers, RegistrySettings settings,
+FetchEvidenceDialog::FetchEvidenceDialog(models::Workspace& workspace,
+                                         std::vector<evidence::Pointer> pointers, RegistrySettings settings,
                                          QWidget* parent)
     : QDialog(parent), m_settings(std::move(settings)) {
     setObjectName(QStringLiteral("fetchEvidenceDialog"));
@@ -35,7 +36,7 @@ FetchEvidenceDialog::FetchEvidenceDialog(db::Database& db, std::vector<evidence:
     m_model->setObjectName(QStringLiteral("fetchQueueModel"));
     m_model->setPointers(std::move(pointers));
     // The fetch runs as one operation on a worker with a database connection of its own.
-    m_async = std::make_unique<ops::Async>(db.path(), 1);
+    m_async = std::make_unique<ops::Async>(workspace.path(), 1);
 
     m_intro = new QLabel(this);
     m_intro->setObjectName(QStringLiteral("fetchIntro"));

@@ -26,21 +26,22 @@ class QProgressBar;
 class QPushButton;
 class QTableView;
 
-namespace pb::db {
-class Database;
-}
 namespace pb::ops {
 class Async;
 struct FetchEvidenceOutcome;
 } // namespace pb::ops
+
+namespace pb::models {
+class Workspace;
+}
 
 namespace pb::widgets {
 
 class FetchEvidenceDialog : public QDialog {
     Q_OBJECT
   public:
-    FetchEvidenceDialog(db::Database& db, std::vector<evidence::Pointer> pointers, RegistrySettings settings,
-                        QWidget* parent = nullptr);
+    FetchEvidenceDialog(models::Workspace& workspace, std::vector<evidence::Pointer> pointers,
+                        RegistrySettings settings, QWidget* parent = nullptr);
     ~FetchEvidenceDialog() override;
 
     models::FetchQueueModel* model() const { return m_model; }

@@ -1,11 +1,10 @@
 #include "HealthPane.h"
 
 #include "EvidenceInspector.h"
-#include "RegistryCredentialsDialog.h"
 #include "HealthModels.h"
 #include "Plural.h"
+#include "RegistryCredentialsDialog.h"
 #include "oci/Reference.h"
-#include "db/Database.h"
 #include "report/HealthTable.h"
 
 #include <QAbstractItemView>
@@ -64,7 +63,8 @@ QComboBox* makeCombo(const char* name, const QString& tip, QWidget* parent) {
 
 } // namespace
 
-HealthPane::HealthPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db), m_ops(db.path(), 1) {
+HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
+    : QWidget(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("healthPane"));
     m_model = new HealthModel(this);
     m_model->setObjectName(QStringLiteral("healthModel"));
@@ -194,7 +194,7 @@ HealthPane::HealthPane(db::Database& db, QWidget* parent) : QWidget(parent), m_d
     });
 
     m_inspector = new EvidenceInspector(this);
-    m_inspector->setDatabase(&m_db); // the inspector reads bundles on its own worker connection
+    m_inspector->setWorkspace(&m_workspace); // the inspector reads bundles on a worker
     m_inspector->setCacheDir(m_registry.effectiveCacheDir());
     connect(m_inspector, &EvidenceInspector::openRecipeRequested, this,
             [this](const QString& recipe) { emit openRecipe(m_loadedLabel, recipe); });
@@ -230,8 +230,6 @@ HealthPane::HealthPane(db::Database& db, QWidget* parent) : QWidget(parent), m_d
 
 HealthPane::~HealthPane() {
     delete m_fetchDialog.data(); // cancels and waits for its pulls
-    if (m_watcher)
-        m_watcher->waitForFinished();
 }
 
 void HealthPane::setRegistrySettings(const RegistrySettings& settings) {
@@ -253,37 +251,49 @@ QStringList HealthPane::selectedRecipes() const {
     return out;
 }
 
-FetchEvidenceDialog* HealthPane::fetchSelected() {
-    return openFetch(selectedRecipes());
+void HealthPane::fetchSelected() {
+    openFetch(selectedRecipes());
 }
 
-FetchEvidenceDialog* HealthPane::fetchAll() {
+void HealthPane::fetchAll() {
     QStringList recipes;
     for (const HealthRow& r : m_proxy->visibleRows())
         if (r.pointers > 0)
             recipes << r.recipe;
-    return openFetch(recipes);
+    openFetch(recipes);
 }
 
-FetchEvidenceDialog* HealthPane::openFetch(const QStringList& recipes) {
+void HealthPane::openFetch(const QStringList& recipes) {
     if (m_fetchDialog && m_fetchDialog->isRunning()) { // one fetch at a time: show the running one
         m_fetchDialog->raise();
         m_fetchDialog->activateWindow();
-        return nullptr;
+        return;
     }
-    std::vector<evidence::Pointer> pointers;
-    QString error;
-    for (const QString& recipe : recipes) {
-        Result<std::vector<evidence::Pointer>> p = models::healthdata::pointersFor(m_db, recipe);
-        if (!p) {
-            error = p.error().toString();
-            break;
-        }
-        // Only pointers that name a bundle location; the rest have nothing to fetch.
-        for (evidence::Pointer& ptr : *p)
-            if (const evidence::Attestation* a = ptr.attestation(); a && !a->bundleOci.isEmpty())
-                pointers.push_back(std::move(ptr));
-    }
+    // Only pointers that name a bundle location; the rest have nothing to fetch.
+    m_workspace.read<std::vector<evidence::Pointer>>(
+        this,
+        [recipes](const ops::Context& ctx) -> Result<std::vector<evidence::Pointer>> {
+            std::vector<evidence::Pointer> pointers;
+            for (const QString& recipe : recipes) {
+                Result<std::vector<evidence::Pointer>> p = models::healthdata::pointersFor(ctx.db(), recipe);
+                if (!p)
+                    return p.error();
+                for (evidence::Pointer& ptr : *p)
+                    if (const evidence::Attestation* a = ptr.attestation(); a && !a->bundleOci.isEmpty())
+                        pointers.push_back(std::move(ptr));
+            }
+            return pointers;
+        },
+        [this, recipes](Result<std::vector<evidence::Pointer>> p) {
+            if (p)
+                openFetchWith(std::move(*p), recipes, QString());
+            else
+                openFetchWith({}, recipes, p.error().toString());
+        });
+}
+
+void HealthPane::openFetchWith(std::vector<evidence::Pointer> pointers, const QStringList& recipes,
+                               const QString& error) {
     if (!error.isEmpty() || pointers.empty()) {
         QMessageBox box(QMessageBox::Information, tr("Fetch Evidence"),
                         error.isEmpty() ? (recipes.isEmpty() ? tr("Select one or more rows first.")
@@ -293,10 +303,10 @@ FetchEvidenceDialog* HealthPane::openFetch(const QStringList& recipes) {
                         QMessageBox::Ok, this);
         box.setObjectName(QStringLiteral("healthFetchNothingBox"));
         box.exec();
-        return nullptr;
+        return;
     }
     delete m_fetchDialog.data();
-    auto* dlg = new FetchEvidenceDialog(m_db, std::move(pointers), m_registry, this);
+    auto* dlg = new FetchEvidenceDialog(m_workspace, std::move(pointers), m_registry, this);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     m_fetchDialog = dlg;
     connect(dlg, &FetchEvidenceDialog::fetchFinished, this, [this, dlg] {
@@ -305,23 +315,34 @@ FetchEvidenceDialog* HealthPane::openFetch(const QStringList& recipes) {
         reload();
     });
     dlg->show();
-    return dlg;
+    emit fetchOpened(dlg);
 }
 
 void HealthPane::openRegistries() {
-    QStringList inUse;
-    for (const HealthRow& r : m_model->rows()) {
-        if (r.pointers == 0)
-            continue;
-        if (Result<std::vector<evidence::Pointer>> p = models::healthdata::pointersFor(m_db, r.recipe); p)
-            for (const evidence::Pointer& ptr : *p)
-                if (const evidence::Attestation* a = ptr.attestation())
-                    if (Result<oci::Reference> ref = oci::parseReference(a->bundleOci); ref)
-                        inUse << ref->registry;
-    }
-    RegistryCredentialsDialog dlg(m_registry, inUse, this);
-    dlg.exec();
-    setRegistrySettings(dlg.settings());
+    QStringList recipes;
+    for (const HealthRow& r : m_model->rows())
+        if (r.pointers > 0)
+            recipes << r.recipe;
+    // The registries the pointers name, read on a worker; then the dialog.
+    m_workspace.read<QStringList>(
+        this,
+        [recipes](const ops::Context& ctx) -> Result<QStringList> {
+            QStringList inUse;
+            for (const QString& recipe : recipes)
+                if (Result<std::vector<evidence::Pointer>> p =
+                        models::healthdata::pointersFor(ctx.db(), recipe);
+                    p)
+                    for (const evidence::Pointer& ptr : *p)
+                        if (const evidence::Attestation* a = ptr.attestation())
+                            if (Result<oci::Reference> ref = oci::parseReference(a->bundleOci); ref)
+                                inUse << ref->registry;
+            return inUse;
+        },
+        [this](const Result<QStringList>& inUse) {
+            RegistryCredentialsDialog dlg(m_registry, inUse ? *inUse : QStringList(), this);
+            dlg.exec();
+            setRegistrySettings(dlg.settings());
+        });
 }
 
 QString HealthPane::version() const {
@@ -340,12 +361,22 @@ bool HealthPane::setVersion(const QString& label) {
 
 void HealthPane::reload() {
     reloadVersions();
-    startLoad();
 }
 
+// The version list is read on a worker; then the table of the version on view.
 void HealthPane::reloadVersions() {
-    Result<std::vector<store::CatalogVersionInfo>> versions = models::healthdata::catalogVersions(m_db);
-    m_versions = versions ? *versions : std::vector<store::CatalogVersionInfo>();
+    m_readingVersions = true;
+    m_workspace.read<std::vector<models::CatalogVersionInfo>>(
+        this, [](const ops::Context& ctx) { return models::healthdata::catalogVersions(ctx.db()); },
+        [this](const Result<std::vector<models::CatalogVersionInfo>>& versions) {
+            m_readingVersions = false;
+            applyVersions(versions);
+            startLoad();
+        });
+}
+
+void HealthPane::applyVersions(const Result<std::vector<models::CatalogVersionInfo>>& versions) {
+    m_versions = versions ? *versions : std::vector<models::CatalogVersionInfo>();
     m_loadError = versions ? QString() : versions.error().toString();
     // Newest first, as in the catalog tree; a view of the newest follows a newer import.
     const QString current = m_version->currentData().toString();
@@ -362,8 +393,8 @@ void HealthPane::reloadVersions() {
     m_version->setCurrentIndex(std::max(0, keep));
 }
 
-const store::CatalogVersionInfo* HealthPane::loadedVersion() const {
-    for (const store::CatalogVersionInfo& v : m_versions)
+const models::CatalogVersionInfo* HealthPane::loadedVersion() const {
+    for (const models::CatalogVersionInfo& v : m_versions)
         if (v.label == m_loadedLabel)
             return &v;
     return nullptr;
@@ -376,7 +407,7 @@ QString HealthPane::sourceText() const {
 }
 
 void HealthPane::updateSource() {
-    const store::CatalogVersionInfo* v = loadedVersion();
+    const models::CatalogVersionInfo* v = loadedVersion();
     if (!v) {
         m_source->clear();
         m_source->hide();
@@ -397,7 +428,7 @@ void HealthPane::updateSource() {
                                      "release. Import a real catalog (File › Import Catalog…) to review one.")
                                 : tr("Ordered by %1").arg(v->orderBasis());
     if (!v->signedByReleases.isEmpty())
-        tip += QLatin1Char('\n') + store::releaseScopeNote();
+        tip += QLatin1Char('\n') + models::releaseScopeNote();
     m_source->setToolTip(tip);
     m_source->show();
 }
@@ -414,13 +445,13 @@ void HealthPane::startLoad() {
         return;
     }
     m_dirty = false;
-    if (m_watcher) {
+    if (m_loading) {
         m_again = true; // the running read may predate what changed; read again when it ends
         return;
     }
     const QString label = m_version->currentData().toString();
     qint64 id = 0;
-    for (const store::CatalogVersionInfo& v : m_versions)
+    for (const models::CatalogVersionInfo& v : m_versions)
         if (v.label == label)
             id = v.id;
     if (id == 0) {
@@ -432,33 +463,31 @@ void HealthPane::startLoad() {
         updateSummary();
         return;
     }
-    auto* watcher = new QFutureWatcher<Result<Load>>(this);
-    m_watcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        Result<Load> loaded = watcher->future().takeResult(); // moved, not copied: 10,000 rows
-        Load load = loaded ? std::move(loaded).value() : Load{QString(), {}, loaded.error().toString()};
-        watcher->deleteLater();
-        m_watcher = nullptr;
-        if (m_again) {
-            m_again = false;
-            startLoad();
-            return;
-        }
-        onLoaded(std::move(load));
-    });
+    m_loading = true;
     updateSummary();
-    // Read on a worker through a connection of its own (ops::Async).
-    watcher->setFuture(m_ops.run<Load>([id, label](const ops::Context& ctx) -> Result<Load> {
-                                Load out;
-                                out.label = label;
-                                Result<std::vector<HealthRow>> rows = models::healthdata::rowsAt(ctx.db(), id);
-                                if (!rows)
-                                    out.error = rows.error().toString();
-                                else
-                                    out.rows = std::move(*rows);
-                                return out;
-                            })
-                           .future);
+    // Read on a worker through a connection of its own.
+    m_workspace.read<Load>(
+        this,
+        [id, label](const ops::Context& ctx) -> Result<Load> {
+            Load out;
+            out.label = label;
+            Result<std::vector<HealthRow>> rows = models::healthdata::rowsAt(ctx.db(), id);
+            if (!rows)
+                out.error = rows.error().toString();
+            else
+                out.rows = std::move(*rows);
+            return out;
+        },
+        [this](Result<Load> loaded) {
+            Load load = loaded ? std::move(loaded).value() : Load{QString(), {}, loaded.error().toString()};
+            m_loading = false;
+            if (m_again) {
+                m_again = false;
+                startLoad();
+                return;
+            }
+            onLoaded(std::move(load));
+        });
 }
 
 void HealthPane::onLoaded(Load load) {
@@ -534,7 +563,7 @@ void HealthPane::clearFilters() {
 }
 
 void HealthPane::updateSummary() {
-    if (m_watcher) {
+    if (m_loading) {
         m_summary->setText(tr("<span style='color:gray'>Reading the health table of %1…</span>")
                                .arg(m_version->currentData().toString().toHtmlEscaped()));
         return;
@@ -588,12 +617,21 @@ void HealthPane::showCurrent() {
     }
     const HealthRow& row = m_model->rowAt(src.row());
     m_currentRecipe = row.recipe;
-    // The pointers the row's counts were taken from (under the name the evidence records).
-    Result<std::vector<evidence::Pointer>> pointers = models::healthdata::rowPointers(m_db, row);
-    if (!pointers)
-        m_inspector->showRow(row, {}, pointers.error().toString());
-    else
-        m_inspector->showRow(row, std::move(*pointers));
+    // The pointers the row's counts were taken from (under the name the evidence records), read
+    // on a worker; a newer selection wins.
+    const quint64 request = ++m_rowRequest;
+    ++m_rowLoads;
+    m_workspace.read<std::vector<evidence::Pointer>>(
+        this, [row](const ops::Context& ctx) { return models::healthdata::rowPointers(ctx.db(), row); },
+        [this, row, request](Result<std::vector<evidence::Pointer>> pointers) {
+            --m_rowLoads;
+            if (request != m_rowRequest)
+                return;
+            if (!pointers)
+                m_inspector->showRow(row, {}, pointers.error().toString());
+            else
+                m_inspector->showRow(row, std::move(*pointers));
+        });
 }
 
 bool HealthPane::selectRecipe(const QString& recipe) {
@@ -615,7 +653,7 @@ bool HealthPane::selectRecipe(const QString& recipe) {
 bool HealthPane::exportTo(const QString& path, ExportFormat format) {
     const std::vector<HealthRow> rows = m_proxy->visibleRows();
     evidence::HealthTableInfo info;
-    if (const store::CatalogVersionInfo* v = loadedVersion())
+    if (const models::CatalogVersionInfo* v = loadedVersion())
         info = report::tableInfo(*v);
     const QString text =
         format == ExportFormat::Markdown ? evidence::healthMarkdown(rows, info) : evidence::healthCsv(rows, info);

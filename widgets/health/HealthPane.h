@@ -7,9 +7,9 @@
 // (FetchEvidenceDialog) and "Registries…" shows where each registry's credentials come from.
 #pragma once
 
-#include "ops/Async.h"
 #include "FetchEvidenceDialog.h"
 #include "HealthModels.h"
+#include "Workspace.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -23,9 +23,6 @@ class QSplitter;
 class QTableView;
 class QToolButton;
 
-namespace pb::db {
-class Database;
-}
 namespace pb::models {
 class HealthFilterProxyModel;
 class HealthModel;
@@ -41,14 +38,16 @@ class HealthPane : public QWidget {
     enum class ExportFormat { Markdown, Csv };
     Q_ENUM(ExportFormat)
 
-    explicit HealthPane(db::Database& db, QWidget* parent = nullptr);
+    explicit HealthPane(models::Workspace& workspace, QWidget* parent = nullptr);
     ~HealthPane() override;
 
     // The version on view (its label), and choosing one; false when there is no such version.
     QString version() const;
     bool setVersion(const QString& label);
     // A load is running (or waiting for the pane to be shown).
-    bool isLoading() const { return m_watcher != nullptr || m_dirty; }
+    bool isLoading() const { return m_loading || m_readingVersions || m_dirty; }
+    // The selected row's pointers are being read (the inspector shows them next).
+    bool isLoadingRow() const { return m_rowLoads > 0; }
     QString lastError() const { return m_lastError; }
 
     // Makes `recipe`'s row current (clearing filters that hide it); false when it has no row.
@@ -80,14 +79,17 @@ class HealthPane : public QWidget {
     // Asks for a file name, then exportTo(); errors in a message box.
     void exportInteractive(pb::widgets::HealthPane::ExportFormat format);
     void clearFilters();
-    // "Fetch evidence": a fetch dialog for the pointers of the selected rows (nullptr: none).
-    pb::widgets::FetchEvidenceDialog* fetchSelected();
+    // "Fetch evidence": reads the pointers of the selected rows on a worker, then opens a fetch
+    // dialog for them (fetchDialog(); a message box when there is nothing to fetch).
+    void fetchSelected();
     // "Fetch all": the same for every row on view (filters applied).
-    pb::widgets::FetchEvidenceDialog* fetchAll();
+    void fetchAll();
     // The registry credentials view.
     void openRegistries();
 
   signals:
+    // A fetch dialog opened (fetchSelected(), fetchAll()).
+    void fetchOpened(pb::widgets::FetchEvidenceDialog* dialog);
     // The rows of `label` are on view.
     void loaded(const QString& label, int rows);
     // The user asked for a recipe's details (double-click, or the inspector's button).
@@ -102,17 +104,19 @@ class HealthPane : public QWidget {
 
     void reloadVersions();
     void updateSource();
-    const store::CatalogVersionInfo* loadedVersion() const;
+    const models::CatalogVersionInfo* loadedVersion() const;
     void startLoad();
     void onLoaded(Load load);
     void refreshCombos();
     void updateSummary();
     void showCurrent();
     void applyCombos();
-    FetchEvidenceDialog* openFetch(const QStringList& recipes);
+    void openFetch(const QStringList& recipes);
+    void openFetchWith(std::vector<evidence::Pointer> pointers, const QStringList& recipes,
+                       const QString& error);
+    void applyVersions(const Result<std::vector<models::CatalogVersionInfo>>& versions);
 
-    db::Database& m_db;
-    ops::Async m_ops; // the health table is read here, on a connection of its own
+    models::Workspace& m_workspace; // the health table is read on its workers
     models::HealthModel* m_model = nullptr;
     models::HealthFilterProxyModel* m_proxy = nullptr;
 
@@ -134,12 +138,15 @@ class HealthPane : public QWidget {
     QTableView* m_table = nullptr;
     EvidenceInspector* m_inspector = nullptr;
 
-    std::vector<store::CatalogVersionInfo> m_versions;
+    std::vector<models::CatalogVersionInfo> m_versions;
     QString m_loadedLabel;   // whose rows the model holds
     QString m_currentRecipe; // the selected row, kept across reloads
     QString m_lastError;     // of the last export or load
     QString m_loadError;     // why the rows on view could not be read
-    QFutureWatcherBase* m_watcher = nullptr;
+    bool m_loading = false;  // the table is being read
+    quint64 m_rowRequest = 0;       // the latest selection's read
+    int m_rowLoads = 0;             // row reads still running
+    bool m_readingVersions = false; // the version list is being read
     bool m_dirty = false;  // a load is due when the pane is shown
     bool m_again = false;  // another load was asked for while one ran
     bool m_fitted = false; // columns sized to their contents once

@@ -5,8 +5,7 @@
 #include "TableSetup.h"
 #include "WidgetUtil.h"
 
-#include "db/Database.h"
-#include "ops/Async.h"
+#include "OpRunner.h"
 #include "ops/ReceiptsExport.h"
 #include "ops/ReceiptsVerify.h"
 #include "ops/RecordsImport.h"
@@ -55,7 +54,8 @@ QString artifactLine(const receipts::Artifact& a) {
 
 } // namespace
 
-ReceiptsPane::ReceiptsPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db) {
+ReceiptsPane::ReceiptsPane(models::Workspace& workspace, QWidget* parent)
+    : QWidget(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("receiptsPane"));
     m_ledger = new models::ReceiptTableModel(this);
     m_ledger->setObjectName(QStringLiteral("receiptTableModel"));
@@ -87,13 +87,15 @@ ReceiptsPane::ReceiptsPane(db::Database& db, QWidget* parent) : QWidget(parent),
     layout->addWidget(m_tabs, 1);
     buildLedgerTab();
     buildRecordsTab();
+    // A write anywhere in the window may have appended receipts: read again while on screen.
+    connect(&m_workspace, &models::Workspace::changed, this, [this] {
+        if (isVisible())
+            refresh();
+    });
     refresh();
 }
 
-ReceiptsPane::~ReceiptsPane() {
-    if (m_importWatcher)
-        m_importWatcher->waitForFinished();
-}
+ReceiptsPane::~ReceiptsPane() = default; // a job still running delivers nothing once the pane is gone
 
 void ReceiptsPane::buildLedgerTab() {
     auto* page = new QWidget(m_tabs);
@@ -259,20 +261,36 @@ void ReceiptsPane::showEvent(QShowEvent* event) {
 }
 
 void ReceiptsPane::refresh() {
-    refreshLedger();
-    refreshRecords();
+    // The ledger, its chain check and the records are read on the worker; only the newest read
+    // is shown.
+    const quint64 generation = ++m_refreshGeneration;
+    runInView<models::ReceiptsSnapshot>(
+        this, m_workspace,
+        [](const ops::Context& ctx) -> Result<models::ReceiptsSnapshot> { return models::readReceipts(ctx); },
+        [this, generation](const Result<models::ReceiptsSnapshot>& snapshot) {
+            if (generation != m_refreshGeneration)
+                return;
+            models::ReceiptsSnapshot shown; // the database could not be opened: both parts say why
+            if (snapshot) {
+                shown = *snapshot;
+            } else {
+                shown.chain = snapshot.error();
+                shown.records = snapshot.error();
+            }
+            showLedger(shown);
+            showRecords(shown.records);
+            emit refreshed();
+        });
 }
 
-void ReceiptsPane::refreshLedger() {
+void ReceiptsPane::showLedger(const models::ReceiptsSnapshot& snapshot) {
     const qint64 selected = [&] {
         const QModelIndex i = m_ledgerView->currentIndex();
         return i.isValid() ? i.data(ReceiptTableModel::SeqRole).toLongLong() : qint64(0);
     }();
-    // The receipts verify operation (as `proofbench receipts verify`), with the receipts it read.
-    Result<ops::ReceiptsVerifyOutcome> verified = ops::verifyReceipts(ops::Context(m_db), ops::ReceiptsVerifyRequest{true});
-    m_loadError = verified ? QString() : verified.error().toString();
-    m_chain = verified ? verified->chain : receipts::ChainCheck{};
-    m_ledger->setReceipts(verified ? std::move(verified->receipts) : std::vector<receipts::Receipt>{});
+    m_loadError = snapshot.chain ? QString() : snapshot.chain.error().toString();
+    m_chain = snapshot.chain ? *snapshot.chain : receipts::ChainCheck{};
+    m_ledger->setReceipts(snapshot.receipts);
     updateKinds();
     for (int c = 0; c < ReceiptTableModel::SummaryColumn; ++c)
         m_ledgerView->resizeColumnToContents(c);
@@ -427,33 +445,57 @@ void ReceiptsPane::onReceiptSelected() {
 
 // ---- export ------------------------------------------------------------------------------------
 
-Status ReceiptsPane::exportLedgerTo(const QString& path) {
+bool ReceiptsPane::exportLedgerTo(const QString& path) {
+    // The receipts export operation (as `proofbench receipts export`), on the worker.
     ops::ReceiptsExportRequest req;
     req.outPath = path;
-    Result<ops::ReceiptsExportOutcome> r = ops::exportReceipts(ops::Context(m_db), req);
-    if (!r)
-        return r.error();
-    return {};
+    runInView<ops::ReceiptsExportOutcome>(
+        this, m_workspace, [req](const ops::Context& ctx) { return ops::exportReceipts(ctx, req); },
+        [this, path](const Result<ops::ReceiptsExportOutcome>& r) {
+            const QString message =
+                r ? tr("Ledger exported to %1").arg(QDir::toNativeSeparators(path)) : r.error().toString();
+            emit statusMessage(message, 8000);
+            emit exportFinished(r.ok(), message);
+        },
+        RunView().writing());
+    return true;
 }
 
-Status ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Passphrase& passphrase, const QString& headPath,
-                                      const QString& bundlePath) {
-    Result<QByteArray> pem = readFileLimited(keyPath, limits::kSmallFile, QStringLiteral("private key"));
-    if (!pem)
-        return pem.error();
-    Result<sigstore::crypto::Pkey> key = sigstore::readPrivateKey(*pem, passphrase, keyPath);
-    if (!key)
-        return key.error();
-    // The receipts export operation with a key (as `proofbench receipts export --key`).
-    ops::ReceiptsExportRequest req;
-    req.key = key->get();
-    req.headPath = headPath;
-    req.bundlePath = bundlePath;
-    Result<ops::ReceiptsExportOutcome> r = ops::exportReceipts(ops::Context(m_db), req);
-    if (!r)
-        return r.error();
-    refreshLedger();
-    return {};
+bool ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Passphrase& passphrase,
+                                    const QString& headPath, const QString& bundlePath) {
+    // The receipts export operation with a key (as `proofbench receipts export --key`): the key is
+    // read and decrypted on the worker too.
+    auto secret = std::make_shared<sigstore::Passphrase>(passphrase.bytes());
+    runInView<ops::ReceiptsExportOutcome>(
+        this, m_workspace,
+        [keyPath, secret, headPath,
+         bundlePath](const ops::Context& ctx) -> Result<ops::ReceiptsExportOutcome> {
+            Result<QByteArray> pem =
+                readFileLimited(keyPath, limits::kSmallFile, QStringLiteral("private key"));
+            if (!pem)
+                return pem.error();
+            Result<sigstore::crypto::Pkey> key = sigstore::readPrivateKey(*pem, *secret, keyPath);
+            if (!key)
+                return key.error();
+            ops::ReceiptsExportRequest req;
+            req.key = key->get();
+            req.headPath = headPath;
+            req.bundlePath = bundlePath;
+            return ops::exportReceipts(ctx, req);
+        },
+        [this, headPath, bundlePath](const Result<ops::ReceiptsExportOutcome>& r) {
+            const QString message =
+                r ? tr("Signed head #%1 written to %2 and %3")
+                        .arg(r->head.seq)
+                        .arg(QDir::toNativeSeparators(headPath), QDir::toNativeSeparators(bundlePath))
+                  : r.error().toString();
+            if (r)
+                refresh();
+            emit statusMessage(message, 10000);
+            emit exportFinished(r.ok(), message);
+        },
+        RunView().writing());
+    return true;
 }
 
 void ReceiptsPane::exportLedgerInteractively() {
@@ -465,9 +507,7 @@ void ReceiptsPane::exportLedgerInteractively() {
     dialog.setNameFilter(tr("JSON (*.json)"));
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return;
-    const QString path = dialog.selectedFiles().constFirst();
-    const Status s = exportLedgerTo(path);
-    emit statusMessage(s ? tr("Ledger exported to %1").arg(QDir::toNativeSeparators(path)) : s.error().toString(), 8000);
+    exportLedgerTo(dialog.selectedFiles().constFirst()); // statusMessage() tells when it is done
 }
 
 void ReceiptsPane::exportHeadInteractively() {
@@ -501,20 +541,14 @@ void ReceiptsPane::exportHeadInteractively() {
     if (bundlePath.endsWith(QLatin1String(".json")))
         bundlePath.chop(5);
     bundlePath += QStringLiteral(".sigstore.json");
-    const Status s = exportSignedHead(keyPath, passphrase, headPath, bundlePath);
-    emit statusMessage(s ? tr("Signed head #%1 written to %2 and %3")
-                               .arg(m_chain.head.seq)
-                               .arg(QDir::toNativeSeparators(headPath), QDir::toNativeSeparators(bundlePath))
-                         : s.error().toString(),
-                       10000);
+    exportSignedHead(keyPath, passphrase, headPath, bundlePath); // statusMessage() tells when it is done
 }
 
 // ---- external records --------------------------------------------------------------------------
 
-void ReceiptsPane::refreshRecords() {
+void ReceiptsPane::showRecords(const Result<std::vector<receipts::ExternalRecord>>& records) {
     const QString entry = m_entry->currentText();
-    Result<std::vector<receipts::ExternalRecord>> records = receipts::storedRecords(m_db);
-    m_records->setRecords(records ? std::move(*records) : std::vector<receipts::ExternalRecord>{});
+    m_records->setRecords(records ? *records : std::vector<receipts::ExternalRecord>{});
     QSignalBlocker block(m_entry);
     m_entry->clear();
     m_entry->addItems(m_records->entries());
@@ -549,32 +583,35 @@ bool ReceiptsPane::selectEntry(const QString& entry) {
 }
 
 bool ReceiptsPane::importRecords(const QString& dir) {
-    if (m_importWatcher)
+    if (m_importing)
         return false;
+    m_importing = true;
     m_importButton->setEnabled(false);
     m_recordsSummary->setText(tr("Importing %1…").arg(QDir::toNativeSeparators(dir)));
-    // The records import operation (as `proofbench records import DIR`) on a worker.
-    if (!m_async)
-        m_async = std::make_unique<ops::Async>(m_db.path(), 1);
-    ops::Job<receipts::RecordsImport> job = m_async->run<receipts::RecordsImport>(
-        [dir](ops::Context& ctx) { return ops::importRecords(ctx, ops::RecordsImportRequest{dir}); });
-    auto* watcher = new QFutureWatcher<Result<receipts::RecordsImport>>(this);
-    m_importWatcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const Result<receipts::RecordsImport> r = watcher->result();
-        watcher->deleteLater();
-        m_importWatcher = nullptr;
-        const bool ok = r.ok();
-        const QString message = ok ? ops::recordsImportSummary(*r) : r.error().toString();
-        m_importButton->setEnabled(true);
-        refresh();
-        if (!ok)
-            m_recordsSummary->setText(message);
-        emit statusMessage(message, 10000);
-        emit recordsImported(ok, message);
-    });
-    watcher->setFuture(job.future);
+    // The records import operation (as `proofbench records import DIR`) on the worker.
+    runInView<receipts::RecordsImport>(
+        this, m_workspace,
+        [dir](const ops::Context& ctx) { return ops::importRecords(ctx, ops::RecordsImportRequest{dir}); },
+        [this](const Result<receipts::RecordsImport>& r) {
+            const bool ok = r.ok();
+            const QString message = ok ? ops::recordsImportSummary(*r) : r.error().toString();
+            m_importButton->setEnabled(true);
+            // What the import changed is read again before recordsImported() tells.
+            connect(
+                this, &ReceiptsPane::refreshed, this, [this, ok, message] { finishImport(ok, message); },
+                Qt::SingleShotConnection);
+            refresh();
+        },
+        RunView().writing());
     return true;
+}
+
+void ReceiptsPane::finishImport(bool ok, const QString& message) {
+    m_importing = false;
+    if (!ok)
+        m_recordsSummary->setText(message);
+    emit statusMessage(message, 10000);
+    emit recordsImported(ok, message);
 }
 
 void ReceiptsPane::importRecordsInteractively() {

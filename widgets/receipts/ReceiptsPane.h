@@ -8,6 +8,7 @@
 
 #include "core/Result.h"
 #include "receipts/Ledger.h"
+#include "receipts/Records.h"
 
 #include <QWidget>
 
@@ -15,7 +16,6 @@
 
 class QComboBox;
 class QFrame;
-class QFutureWatcherBase;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -23,12 +23,6 @@ class QPushButton;
 class QTabWidget;
 class QTableView;
 
-namespace pb::db {
-class Database;
-}
-namespace pb::ops {
-class Async;
-}
 namespace pb::sigstore {
 class Passphrase;
 }
@@ -38,6 +32,8 @@ class ExternalRecordModel;
 class ReceiptFilterProxy;
 class ReceiptTableModel;
 class StageTableModel;
+struct ReceiptsSnapshot;
+class Workspace;
 } // namespace pb::models
 
 namespace pb::widgets {
@@ -47,10 +43,12 @@ class ReceiptsPane : public QWidget {
   public:
     enum class TimeRange { Any, LastHour, LastDay, LastWeek, LastMonth };
 
-    explicit ReceiptsPane(db::Database& db, QWidget* parent = nullptr);
+    // Everything the view reads or writes runs on `workspace`'s workers.
+    explicit ReceiptsPane(models::Workspace& workspace, QWidget* parent = nullptr);
     ~ReceiptsPane() override;
 
-    // Reloads the ledger, the chain status and the records.
+    // Reads the ledger, the chain status and the records again, on the worker; refreshed() tells
+    // when they are shown.
     void refresh();
     const receipts::ChainCheck& chain() const { return m_chain; }
     QString bannerText() const;
@@ -63,14 +61,15 @@ class ReceiptsPane : public QWidget {
     bool selectReceipt(qint64 seq);
     QString detailText() const;
 
-    Status exportLedgerTo(const QString& path);
+    // Both export on the worker; exportFinished() (and statusMessage()) tell when done.
+    bool exportLedgerTo(const QString& path);
     // The head statement and a Sigstore bundle over it, signed with the key at `keyPath`.
-    Status exportSignedHead(const QString& keyPath, const sigstore::Passphrase& passphrase, const QString& headPath,
-                            const QString& bundlePath);
+    bool exportSignedHead(const QString& keyPath, const sigstore::Passphrase& passphrase,
+                          const QString& headPath, const QString& bundlePath);
 
     // Imports the records below `dir` on a worker; recordsImported() follows. False when busy.
     bool importRecords(const QString& dir);
-    bool isImporting() const { return m_importWatcher != nullptr; }
+    bool isImporting() const { return m_importing; }
     bool selectEntry(const QString& entry);
 
     models::ReceiptTableModel* ledgerModel() const { return m_ledger; }
@@ -88,6 +87,8 @@ class ReceiptsPane : public QWidget {
 
   signals:
     void recordsImported(bool ok, const QString& message);
+    void refreshed();
+    void exportFinished(bool ok, const QString& message);
     void statusMessage(const QString& text, int timeoutMs);
 
   protected:
@@ -96,14 +97,14 @@ class ReceiptsPane : public QWidget {
   private:
     void buildLedgerTab();
     void buildRecordsTab();
-    void refreshLedger();
-    void refreshRecords();
+    void showLedger(const models::ReceiptsSnapshot& snapshot);
+    void showRecords(const Result<std::vector<receipts::ExternalRecord>>& records);
+    void finishImport(bool ok, const QString& message);
     void updateBanner();
     void updateKinds();
     void onReceiptSelected();
     void onEntryChanged();
 
-    db::Database& m_db;
     receipts::ChainCheck m_chain;
     QString m_loadError;
 
@@ -131,8 +132,9 @@ class ReceiptsPane : public QWidget {
     QTableView* m_stageView = nullptr;
     QLabel* m_recordsSummary = nullptr;
     QPushButton* m_importButton = nullptr;
-    QFutureWatcherBase* m_importWatcher = nullptr;
-    std::unique_ptr<ops::Async> m_async; // the worker of the records import
+    models::Workspace& m_workspace; // reads, exports and the records import run on its workers
+    bool m_importing = false;
+    quint64 m_refreshGeneration = 0; // only the newest read is shown
 };
 
 } // namespace pb::widgets

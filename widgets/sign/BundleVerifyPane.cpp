@@ -1,13 +1,12 @@
 #include "BundleVerifyPane.h"
 
+#include "OpRunner.h"
 #include "Plural.h"
 #include "TableSetup.h"
 #include "WidgetUtil.h"
-#include "sigstore/TrustedRoot.h"
-#include "OpRunner.h"
 #include "core/Files.h"
 #include "ops/VerifyBundle.h"
-#include "db/Database.h"
+#include "sigstore/TrustedRoot.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -55,7 +54,8 @@ constexpr int kPemFileEntry = 0;
 
 } // namespace
 
-BundleVerifyPane::BundleVerifyPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db), m_ops(db.path()) {
+BundleVerifyPane::BundleVerifyPane(models::Workspace& workspace, QWidget* parent)
+    : QWidget(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("bundleVerifyPane"));
     m_files = new models::DeploymentFilesModel(this);
     m_files->setObjectName(QStringLiteral("deploymentFilesModel"));
@@ -77,10 +77,7 @@ BundleVerifyPane::BundleVerifyPane(db::Database& db, QWidget* parent) : QWidget(
 }
 
 BundleVerifyPane::~BundleVerifyPane() {
-    if (m_cancel)
-        m_cancel->store(true);
-    if (m_watcher)
-        m_watcher->waitForFinished();
+    m_task.cancel(); // the job stops at its next check; nothing is delivered once this is gone
 }
 
 QWidget* BundleVerifyPane::buildInputs() {
@@ -404,13 +401,32 @@ void BundleVerifyPane::updateModes() {
 }
 
 void BundleVerifyPane::reloadKeys() {
+    const quint64 generation = ++m_keysGeneration;
+    runInView<std::vector<models::StoredKey>>(
+        this, m_workspace, [](const ops::Context& ctx) { return models::storedPublicKeys(ctx); },
+        [this, generation](const Result<std::vector<models::StoredKey>>& keys) {
+            if (generation == m_keysGeneration)
+                showKeys(keys);
+        });
+}
+
+void BundleVerifyPane::reloadTrustedRoots() {
+    const quint64 generation = ++m_rootsGeneration;
+    runInView<std::vector<models::StoredTrustedRoot>>(
+        this, m_workspace, [](const ops::Context& ctx) { return models::storedTrustedRoots(ctx); },
+        [this, generation](const Result<std::vector<models::StoredTrustedRoot>>& roots) {
+            if (generation == m_rootsGeneration)
+                showTrustedRoots(roots);
+        });
+}
+
+void BundleVerifyPane::showKeys(const Result<std::vector<models::StoredKey>>& keys) {
     const QString keep = m_storedKey->currentData().toString();
-    Result<std::vector<store::StoredKey>> keys = models::storedPublicKeys(m_db);
     const QSignalBlocker block(m_storedKey);
     m_storedKey->clear();
     m_storedKey->addItem(tr("A PEM file:"), QString());
     if (keys) {
-        for (const store::StoredKey& k : *keys) {
+        for (const models::StoredKey& k : *keys) {
             m_storedKey->addItem(QStringLiteral("%1 · %2").arg(k.label, k.fingerprint.left(16)),
                                  k.fingerprint);
             m_storedKey->setItemData(m_storedKey->count() - 1, k.publicPem, Qt::UserRole + 1);
@@ -422,16 +438,16 @@ void BundleVerifyPane::reloadKeys() {
     m_storedKey->setCurrentIndex(i >= 0 ? i
                                         : (m_storedKey->count() > 1 && m_keyPath->text().isEmpty() ? 1 : 0));
     updateModes();
+    emit keysLoaded();
 }
 
-void BundleVerifyPane::reloadTrustedRoots() {
+void BundleVerifyPane::showTrustedRoots(const Result<std::vector<models::StoredTrustedRoot>>& roots) {
     const qint64 keep = m_trustedRoot->currentData().toLongLong();
-    Result<std::vector<store::StoredTrustedRoot>> roots = models::storedTrustedRoots(m_db);
     const QSignalBlocker block(m_trustedRoot);
     m_trustedRoot->clear();
     int defaultIndex = -1;
     if (roots) {
-        for (const store::StoredTrustedRoot& r : *roots) {
+        for (const models::StoredTrustedRoot& r : *roots) {
             m_trustedRoot->addItem(QStringLiteral("%1%2 · %3")
                                        .arg(QFileInfo(r.name).fileName(),
                                             r.isDefault ? tr(" (default)") : QString(), r.sha256.left(8)),
@@ -442,10 +458,11 @@ void BundleVerifyPane::reloadTrustedRoots() {
     }
     if (m_trustedRoot->count() == 0) {
         m_trustedRoot->addItem(tr("None — import one in the Verify view"), 0);
-        return;
+    } else {
+        const int keepIndex = keep != 0 ? m_trustedRoot->findData(keep) : -1;
+        m_trustedRoot->setCurrentIndex(keepIndex >= 0 ? keepIndex : std::max(0, defaultIndex));
     }
-    const int keepIndex = keep != 0 ? m_trustedRoot->findData(keep) : -1;
-    m_trustedRoot->setCurrentIndex(keepIndex >= 0 ? keepIndex : std::max(0, defaultIndex));
+    emit trustedRootsLoaded();
 }
 
 QString BundleVerifyPane::command() const {
@@ -460,7 +477,7 @@ QString BundleVerifyPane::command() const {
     } else {
         args << QStringLiteral("--certificate-identity") << m_identity->text().trimmed()
              << QStringLiteral("--certificate-oidc-issuer") << m_issuer->text().trimmed()
-             << QStringLiteral("--db") << m_db.path();
+             << QStringLiteral("--db") << m_workspace.path();
     }
     if (m_minLevel->currentIndex() > 0)
         args << QStringLiteral("--min-trust-level") << m_minLevel->currentText();
@@ -479,7 +496,7 @@ void BundleVerifyPane::showMessage(const QString& text, bool error) {
 // --- Verification -------------------------------------------------------------------------------
 
 bool BundleVerifyPane::verify() {
-    if (m_watcher) {
+    if (m_task.running()) {
         m_lastError = tr("A verification is already running");
         return false;
     }
@@ -532,9 +549,8 @@ bool BundleVerifyPane::verify() {
     m_progress->setRange(0, 0);
     m_progress->show();
     // The same operation as `proofbench bundle verify`: one pass rule, one receipt.
-    m_cancel = runOperation<ops::VerifyBundleOutcome>(
-        this, m_watcher, m_ops, [request](const ops::Context& ctx) { return ops::verifyBundle(ctx, request); },
-        [this](const ops::Progress& p) { onProgress(int(p.done), int(p.total)); },
+    m_task = m_workspace.run<ops::VerifyBundleOutcome>(
+        this, [request](const ops::Context& ctx) { return ops::verifyBundle(ctx, request); },
         [this](const Result<ops::VerifyBundleOutcome>& r) {
             Outcome out;
             if (!r) {
@@ -547,19 +563,20 @@ bool BundleVerifyPane::verify() {
                 out.minLevel = r->minLevel;
             }
             onFinished(out);
-        });
+        },
+        [this](const ops::Progress& p) { onProgress(int(p.done), int(p.total)); });
     return true;
 }
 
 void BundleVerifyPane::cancel() {
-    if (m_cancel && m_watcher) {
-        m_cancel->store(true);
+    if (m_task.running()) {
+        m_task.cancel();
         showMessage(tr("Cancelling…"), false);
     }
 }
 
 void BundleVerifyPane::onProgress(int done, int total) {
-    if (!m_watcher || (m_cancel && m_cancel->load()))
+    if (!m_task.running() || m_task.cancelFlag()->load())
         return;
     m_progress->setRange(0, std::max(total, 1));
     m_progress->setValue(std::min(done, total));
@@ -569,7 +586,6 @@ void BundleVerifyPane::onFinished(const Outcome& outcome) {
     m_verifyButton->setEnabled(true);
     m_cancelButton->setEnabled(false);
     m_progress->hide();
-    m_cancel.reset();
     if (!outcome.ran) {
         m_lastError = outcome.error;
         showMessage(tr("Cannot verify: %1").arg(outcome.error), true);

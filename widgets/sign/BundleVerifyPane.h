@@ -8,8 +8,8 @@
 
 #include "SigningModels.h"
 #include "VerifyModels.h"
+#include "Workspace.h"
 #include "bundle/DeploymentBundle.h"
-#include "ops/Async.h"
 
 #include <QWidget>
 
@@ -19,7 +19,6 @@
 class QCheckBox;
 class QComboBox;
 class QFrame;
-class QFutureWatcherBase;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -28,16 +27,13 @@ class QRadioButton;
 class QStackedWidget;
 class QTableView;
 
-namespace pb::db {
-class Database;
-}
-
 namespace pb::widgets {
 
 class BundleVerifyPane : public QWidget {
     Q_OBJECT
   public:
-    explicit BundleVerifyPane(db::Database& db, QWidget* parent = nullptr);
+    // Verifications and the lists of keys and trusted roots run on workers of `workspace`.
+    explicit BundleVerifyPane(models::Workspace& workspace, QWidget* parent = nullptr);
     ~BundleVerifyPane() override;
 
     void setDirectory(const QString& dir);
@@ -50,7 +46,7 @@ class BundleVerifyPane : public QWidget {
     void setIdentity(const QString& identity, const QString& issuer);
     bool selectTrustedRoot(qint64 id);
 
-    bool isVerifying() const { return m_watcher != nullptr; }
+    bool isVerifying() const { return m_task.running(); }
     bool hasResult() const { return m_hasResult; }
     // Whether the last result reached the chosen minimum trust level (the CLI's exit 0).
     bool passed() const { return m_passed; }
@@ -78,6 +74,10 @@ class BundleVerifyPane : public QWidget {
   signals:
     // Ended: `completed` is false when it was cancelled or could not run.
     void verificationFinished(bool completed, int trustLevel);
+    // The stored keys / trusted roots were read again (reloadKeys() and reloadTrustedRoots() read
+    // on a worker).
+    void keysLoaded();
+    void trustedRootsLoaded();
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -87,6 +87,8 @@ class BundleVerifyPane : public QWidget {
     QWidget* buildInputs();
     QWidget* buildResults();
     void updateModes();
+    void showKeys(const Result<std::vector<models::StoredKey>>& keys);
+    void showTrustedRoots(const Result<std::vector<models::StoredTrustedRoot>>& roots);
     void onProgress(int done, int total);
     void onFinished(const Outcome& outcome);
     void showResult(const deploy::DeploymentVerification& v);
@@ -96,8 +98,8 @@ class BundleVerifyPane : public QWidget {
     void updateFileCounts();
     void fitFileColumns();
 
-    db::Database& m_db;
-    ops::Async m_ops; // verifications run here, on connections of their own
+    models::Workspace& m_workspace;                      // verifications and reads run on its workers
+    quint64 m_keysGeneration = 0, m_rootsGeneration = 0; // only the newest read fills a list
     models::DeploymentFilesModel* m_files = nullptr;
     models::DeploymentFilesFilterModel* m_proxy = nullptr;
     models::VerificationStepsModel* m_steps = nullptr;
@@ -139,8 +141,7 @@ class BundleVerifyPane : public QWidget {
     bool m_hasResult = false;
     bool m_cancelled = false;
     QString m_lastError;
-    QFutureWatcherBase* m_watcher = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancel;
+    models::Task m_task; // the verification, while it runs
 };
 
 } // namespace pb::widgets

@@ -1,20 +1,19 @@
 #include "SignDialogs.h"
 
+#include "OpRunner.h"
 #include "SigningModels.h"
 #include "VerifyModels.h"
 #include "WidgetUtil.h"
 #include "core/Files.h"
 #include "bundle/DeploymentBundle.h"
 #include "evidence/Sign.h"
-#include "sigstore/Keys.h"
-#include "sigstore/Sign.h"
-#include "OpRunner.h"
 #include "ops/ImportPublicKey.h"
 #include "ops/Keygen.h"
 #include "ops/SealBundle.h"
 #include "ops/SignBlob.h"
 #include "ops/SignEvidence.h"
-#include "db/Database.h"
+#include "sigstore/Keys.h"
+#include "sigstore/Sign.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -118,8 +117,8 @@ QString errorHtml(const QString& error) {
 
 // --- KeyDialog ----------------------------------------------------------------------------------
 
-KeyDialog::KeyDialog(Mode mode, db::Database& db, QWidget* parent)
-    : QDialog(parent), m_mode(mode), m_db(db) {
+KeyDialog::KeyDialog(Mode mode, models::Workspace& workspace, QWidget* parent)
+    : QDialog(parent), m_mode(mode), m_workspace(workspace) {
     const bool import = mode == Mode::Import;
     setObjectName(import ? QStringLiteral("importKeyDialog") : QStringLiteral("newKeyDialog"));
     setWindowTitle(import ? tr("Import a signing key") : tr("New signing key"));
@@ -248,7 +247,7 @@ QString KeyDialog::command() const {
     if (m_cosign->isChecked())
         args << QStringLiteral("--cosign");
     args << QStringLiteral("--passphrase-env") << QLatin1String(kPassphraseEnv) << QStringLiteral("--db")
-         << m_db.path();
+         << m_workspace.path();
     return models::shellJoin(args);
 }
 
@@ -278,75 +277,104 @@ void KeyDialog::showError(const QString& text) {
     m_error->setVisible(!text.isEmpty());
 }
 
+namespace {
+
+using KeyOutcome = KeyDialog::Outcome;
+
+struct KeyJob {
+    bool import = false;
+    bool cosign = false;
+    QString source, out;
+    std::shared_ptr<sigstore::Passphrase> passphrase;
+};
+
+// Worker side of KeyDialog::run(): reads the source key, records a public key alone, or writes the
+// private key (encrypted) and its public key as `proofbench keygen` does.
+Result<KeyOutcome> makeKey(const ops::Context& ctx, const KeyJob& job) {
+    if (job.import) {
+        Result<QByteArray> pem = readFileLimited(job.source, limits::kSmallFile, QStringLiteral("key"));
+        if (!pem)
+            return pem.error();
+        // A public key alone is recorded (for verification), nothing is written.
+        if (ops::isPublicKeyPem(*pem)) {
+            Result<ops::ImportPublicKeyOutcome> r =
+                ops::importPublicKey(ctx, ops::ImportPublicKeyRequest{job.source, {}});
+            if (!r)
+                return r.error();
+            return KeyOutcome{r->fingerprint, QString(), job.source};
+        }
+        if (job.out.isEmpty())
+            return makeError(KeyDialog::tr("Choose where to write the private key."));
+        if (job.passphrase->isEmpty())
+            return makeError(
+                KeyDialog::tr("Give a passphrase: a private key is only ever written encrypted."));
+    }
+    // The same operation as `proofbench keygen`: both files, the stored public key and the receipt.
+    ops::KeygenRequest request;
+    request.outPath = job.out;
+    request.importFrom = job.import ? job.source : QString();
+    request.cosignFormat = job.cosign;
+    request.passphrase = std::move(*job.passphrase);
+    Result<ops::KeygenOutcome> made = ops::keygen(ctx, request);
+    if (!made)
+        return made.error();
+    return KeyOutcome{made->fingerprint, made->privatePath, made->publicPath};
+}
+
+} // namespace
+
 bool KeyDialog::run() {
+    if (m_task.running())
+        return false;
     // The passphrases leave their fields whatever happens next.
     sigstore::Passphrase pass = takePassphrase(m_passphrase);
     sigstore::Passphrase repeat = m_repeat ? takePassphrase(m_repeat) : sigstore::Passphrase();
-    const QString source = m_source ? QDir::fromNativeSeparators(m_source->text().trimmed()) : QString();
-    const QString out = outputPath();
-    if (m_mode == Mode::Import && source.isEmpty()) {
+    KeyJob job;
+    job.import = m_mode == Mode::Import;
+    job.cosign = m_cosign->isChecked();
+    job.source = m_source ? QDir::fromNativeSeparators(m_source->text().trimmed()) : QString();
+    job.out = outputPath();
+    if (job.import && job.source.isEmpty()) {
         showError(tr("Choose the key to import."));
         return false;
     }
-
-    // A public key alone is recorded (for verification), nothing is written.
-    if (m_mode == Mode::Import) {
-        Result<QByteArray> pem = readFileLimited(source, limits::kSmallFile, QStringLiteral("key"));
-        if (!pem) {
-            showError(pem.error().toString());
+    // An imported public key needs neither: the worker checks these once it has read the source.
+    if (!job.import) {
+        if (job.out.isEmpty()) {
+            showError(tr("Choose where to write the private key."));
             return false;
         }
-        if (ops::isPublicKeyPem(*pem)) {
-            Result<ops::ImportPublicKeyOutcome> r = ops::importPublicKey(ops::Context(m_db), ops::ImportPublicKeyRequest{source, {}});
-            if (!r) {
-                showError(r.error().toString());
-                return false;
-            }
-            m_fingerprint = r->fingerprint;
-            m_privatePath.clear();
-            m_publicPath = source;
-            showError(QString());
-            accept();
-            return true;
+        if (pass.isEmpty()) {
+            showError(tr("Give a passphrase: a private key is only ever written encrypted."));
+            return false;
+        }
+        if (pass.bytes() != repeat.bytes()) {
+            showError(tr("The passphrases differ."));
+            return false;
         }
     }
-
-    if (out.isEmpty()) {
-        showError(tr("Choose where to write the private key."));
-        return false;
-    }
-    if (pass.isEmpty()) {
-        showError(tr("Give a passphrase: a private key is only ever written encrypted."));
-        return false;
-    }
-    if (m_mode == Mode::Create && pass.bytes() != repeat.bytes()) {
-        showError(tr("The passphrases differ."));
-        return false;
-    }
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    // The same operation as `proofbench keygen`: both files, the stored public key and the receipt.
-    ops::KeygenRequest request;
-    request.outPath = out;
-    request.importFrom = m_mode == Mode::Import ? source : QString();
-    request.cosignFormat = m_cosign->isChecked();
-    request.passphrase = std::move(pass);
-    Result<ops::KeygenOutcome> made = ops::keygen(ops::Context(m_db), request);
-    QString error;
-    if (!made) {
-        error = made.error().toString();
-    } else {
-        m_fingerprint = made->fingerprint;
-        m_privatePath = made->privatePath;
-        m_publicPath = made->publicPath;
-    }
-    QApplication::restoreOverrideCursor();
-    if (!error.isEmpty()) {
-        showError(error);
-        return false;
-    }
+    job.passphrase = std::make_shared<sigstore::Passphrase>(std::move(pass));
+    m_runButton->setEnabled(false);
     showError(QString());
-    accept();
+    m_task = runInView<KeyOutcome>(
+        this, m_workspace, [job](const ops::Context& ctx) { return makeKey(ctx, job); },
+        [this](const Result<KeyOutcome>& made) { finishRun(made); }, RunView().writing());
     return true;
+}
+
+void KeyDialog::finishRun(const Result<Outcome>& made) {
+    m_runButton->setEnabled(true);
+    if (!made) {
+        showError(made.error().toString());
+        emit runFinished(false);
+        return;
+    }
+    m_fingerprint = made->fingerprint;
+    m_privatePath = made->privatePath;
+    m_publicPath = made->publicPath;
+    showError(QString());
+    emit runFinished(true);
+    accept();
 }
 
 // --- SignDialog ---------------------------------------------------------------------------------
@@ -501,10 +529,7 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
 }
 
 SignDialog::~SignDialog() {
-    if (m_cancel)
-        m_cancel->store(true);
-    if (m_watcher)
-        m_watcher->waitForFinished();
+    m_task.cancel(); // the job stops at its next check; nothing is delivered once this is gone
 }
 
 void SignDialog::setInputPath(const QString& path) {
@@ -622,7 +647,7 @@ void SignDialog::setRunning(bool running) {
 }
 
 bool SignDialog::sign() {
-    if (m_watcher)
+    if (m_task.running())
         return false;
     sigstore::Passphrase pass = takePassphrase(m_passphrase);
     const QString input = inputPath();
@@ -656,7 +681,7 @@ bool SignDialog::sign() {
     m_progressText->show();
     setRunning(true);
 
-    if (!m_ops) {
+    if (!m_signWorkspace) {
         onFinished(Outcome{false, false, tr("No database to record the signature in."), {}, {}});
         return true;
     }
@@ -716,14 +741,17 @@ bool SignDialog::sign() {
         out.ok = true;
         return out;
     };
-    m_cancel = runOperation<Outcome>(
-        this, m_watcher, *m_ops, std::move(work), [this](const ops::Progress& p) { onProgress(p); },
-        [this](const Result<Outcome>& r) { onFinished(r ? *r : Outcome{false, false, r.error().toString(), {}, {}}); });
+    m_task = m_signWorkspace->run<Outcome>(
+        this, std::move(work),
+        [this](const Result<Outcome>& r) {
+            onFinished(r ? *r : Outcome{false, false, r.error().toString(), {}, {}});
+        },
+        [this](const ops::Progress& p) { onProgress(p); });
     return true;
 }
 
 void SignDialog::onProgress(const ops::Progress& p) {
-    if (!m_watcher || (m_cancel && m_cancel->load()))
+    if (!m_task.running() || m_task.cancelFlag()->load())
         return;
     if (p.total > 0) {
         m_progress->setRange(0, int(std::max<qint64>(p.total, 1)));
@@ -735,9 +763,8 @@ void SignDialog::onProgress(const ops::Progress& p) {
 }
 
 void SignDialog::cancel() {
-    if (m_watcher) {
-        if (m_cancel)
-            m_cancel->store(true);
+    if (m_task.running()) {
+        m_task.cancel();
         m_progressText->setText(tr("Cancelling…"));
         return;
     }
@@ -746,7 +773,7 @@ void SignDialog::cancel() {
 
 void SignDialog::reject() {
     // Escape while signing cancels; the dialog closes once the worker has stopped.
-    if (m_watcher) {
+    if (m_task.running()) {
         cancel();
         return;
     }
@@ -754,7 +781,7 @@ void SignDialog::reject() {
 }
 
 void SignDialog::closeEvent(QCloseEvent* event) {
-    if (m_watcher) {
+    if (m_task.running()) {
         cancel();
         event->ignore();
         return;

@@ -8,6 +8,7 @@
 // every attempt and nothing logs them.
 #pragma once
 
+#include "Workspace.h"
 #include "ops/Async.h"
 
 #include <QDialog>
@@ -17,15 +18,10 @@
 
 class QCheckBox;
 class QDialogButtonBox;
-class QFutureWatcherBase;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
-
-namespace pb::db {
-class Database;
-}
 
 namespace pb::widgets {
 
@@ -33,7 +29,8 @@ class KeyDialog : public QDialog {
     Q_OBJECT
   public:
     enum class Mode { Create, Import };
-    KeyDialog(Mode mode, db::Database& db, QWidget* parent = nullptr);
+    // Keys are made on a worker of `workspace` (its own connection), never on the GUI thread.
+    KeyDialog(Mode mode, models::Workspace& workspace, QWidget* parent = nullptr);
 
     Mode mode() const { return m_mode; }
     void setOutputPath(const QString& path);
@@ -48,17 +45,29 @@ class KeyDialog : public QDialog {
     QString command() const;
 
   public slots:
-    // Creates (or imports) the key from the fields; true on success (the dialog is accepted). On
-    // failure the reason is shown in the dialog and nothing is written.
+    // Creates (or imports) the key from the fields on a worker; false when the fields are refused
+    // at once (the reason shown). When the worker is done runFinished() tells; on success the
+    // dialog is accepted, on failure the reason is shown in the dialog and nothing is written.
     bool run();
 
+  public:
+    // What the worker made: the key's fingerprint and the files written (none for a public key).
+    struct Outcome {
+        QString fingerprint, privatePath, publicPath;
+    };
+
+  signals:
+    void runFinished(bool ok);
+
   private:
+    void finishRun(const Result<Outcome>& made);
     void browseOutput();
     void browseSource();
     void showError(const QString& text);
 
     Mode m_mode;
-    db::Database& m_db;
+    models::Workspace& m_workspace;
+    models::Task m_task; // the key being made
     QLineEdit* m_source = nullptr;
     QLineEdit* m_output = nullptr;
     QLineEdit* m_passphrase = nullptr;
@@ -78,7 +87,7 @@ class SignDialog : public QDialog {
 
     Kind kind() const { return m_kind; }
     // The operations front the signature runs on (the Sign view's); without one nothing can be signed.
-    void setOperations(ops::Async* ops) { m_ops = ops; }
+    void setWorkspace(models::Workspace* workspace) { m_signWorkspace = workspace; }
     // The file or directory to sign; for a blob, the bundle defaults to FILE.sigstore.json.
     void setInputPath(const QString& path);
     QString inputPath() const;
@@ -89,7 +98,7 @@ class SignDialog : public QDialog {
     void setKeyPath(const QString& path);
     QString keyPath() const;
 
-    bool isRunning() const { return m_watcher != nullptr; }
+    bool isRunning() const { return m_task.running(); }
     bool succeeded() const { return m_succeeded; }
     bool wasCancelled() const { return m_cancelled; }
     QString lastError() const { return m_lastError; }
@@ -124,7 +133,7 @@ class SignDialog : public QDialog {
     void setRunning(bool running);
 
     Kind m_kind;
-    ops::Async* m_ops = nullptr;
+    models::Workspace* m_signWorkspace = nullptr;
     QLineEdit* m_input = nullptr;
     QLineEdit* m_output = nullptr;
     QLineEdit* m_key = nullptr;
@@ -136,8 +145,7 @@ class SignDialog : public QDialog {
     QPushButton* m_signButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QPushButton* m_copyCommand = nullptr;
-    QFutureWatcherBase* m_watcher = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancel;
+    models::Task m_task; // the signature, while it runs
     bool m_succeeded = false;
     bool m_cancelled = false;
     QString m_lastError;

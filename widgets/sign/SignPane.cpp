@@ -1,13 +1,12 @@
 #include "SignPane.h"
 
-#include "core/Files.h"
 #include "BundleVerifyPane.h"
+#include "OpRunner.h"
 #include "Plural.h"
 #include "SigningModels.h"
 #include "TableSetup.h"
 #include "WidgetUtil.h"
 #include "core/Files.h"
-#include "db/Database.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -36,7 +35,7 @@ QPushButton* button(const QString& text, const char* name, const QString& tip, Q
 
 } // namespace
 
-SignPane::SignPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db), m_ops(db.path()) {
+SignPane::SignPane(models::Workspace& workspace, QWidget* parent) : QWidget(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("signPane"));
     m_keys = new models::KeysModel(this);
     m_keys->setObjectName(QStringLiteral("keysModel"));
@@ -135,7 +134,7 @@ SignPane::SignPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db
     leftLayout->addWidget(keysBox, 1);
     leftLayout->addWidget(signBox);
 
-    m_bundleVerify = new BundleVerifyPane(db, this);
+    m_bundleVerify = new BundleVerifyPane(workspace, this);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(QStringLiteral("signSplitter"));
@@ -154,8 +153,23 @@ SignPane::SignPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db
 }
 
 void SignPane::reloadKeys() {
-    const QString keep = m_keysView->currentIndex().data(models::KeysModel::FingerprintRole).toString();
-    const Status keys = m_keys->reload(m_db);
+    // Read on a worker (the job's own connection); the list is filled when the read is back.
+    const quint64 generation = ++m_keysGeneration;
+    runInView<std::vector<models::StoredKey>>(
+        this, m_workspace, [](const ops::Context& ctx) { return models::storedPublicKeys(ctx); },
+        [this, generation](const Result<std::vector<models::StoredKey>>& keys) {
+            if (generation == m_keysGeneration)
+                showKeys(keys);
+        });
+    m_bundleVerify->reloadKeys();
+}
+
+void SignPane::showKeys(const Result<std::vector<models::StoredKey>>& keys) {
+    const QString keep = m_selectAfterLoad.isEmpty()
+                             ? m_keysView->currentIndex().data(models::KeysModel::FingerprintRole).toString()
+                             : m_selectAfterLoad;
+    m_selectAfterLoad.clear();
+    m_keys->setKeys(keys ? *keys : std::vector<models::StoredKey>());
     if (!keys)
         m_keysTitle->setText(tr("Cannot read the keys: %1").arg(keys.error().toString()));
     else if (m_keys->rowCount() == 0)
@@ -172,8 +186,8 @@ void SignPane::reloadKeys() {
     m_keysView->resizeColumnToContents(models::KeysModel::LabelColumn);
     m_keysView->setColumnWidth(models::KeysModel::LabelColumn,
                                std::min(m_keysView->columnWidth(models::KeysModel::LabelColumn) + 8, 180));
-    m_bundleVerify->reloadKeys();
     updateButtons();
+    emit keysLoaded();
 }
 
 void SignPane::updateButtons() {
@@ -200,14 +214,12 @@ KeyDialog* SignPane::importKey() {
 KeyDialog* SignPane::openKeyDialog(KeyDialog::Mode mode) {
     if (m_keyDialog)
         m_keyDialog->close();
-    auto* dialog = new KeyDialog(mode, m_db, this);
+    auto* dialog = new KeyDialog(mode, m_workspace, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_keyDialog = dialog;
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_selectAfterLoad = dialog->fingerprint(); // selected once the list is read again
         reloadKeys();
-        const int row = m_keys->rowOfFingerprint(dialog->fingerprint());
-        if (row >= 0)
-            m_keysView->setCurrentIndex(m_keys->index(row, 0));
         QString text;
         if (!dialog->privateKeyPath().isEmpty()) {
             m_lastKeyPath = dialog->privateKeyPath();
@@ -243,7 +255,7 @@ SignDialog* SignPane::openSignDialog(SignDialog::Kind kind) {
     if (m_signDialog)
         m_signDialog->close();
     auto* dialog = new SignDialog(kind, this);
-    dialog->setOperations(&m_ops);
+    dialog->setWorkspace(&m_workspace);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setKeyPath(m_lastKeyPath);
     m_signDialog = dialog;

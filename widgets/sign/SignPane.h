@@ -8,6 +8,7 @@
 #pragma once
 
 #include "SignDialogs.h"
+#include "SigningModels.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -16,13 +17,6 @@ class QLabel;
 class QPushButton;
 class QTableView;
 
-namespace pb::db {
-class Database;
-}
-namespace pb::models {
-class KeysModel;
-}
-
 namespace pb::widgets {
 
 class BundleVerifyPane;
@@ -30,7 +24,8 @@ class BundleVerifyPane;
 class SignPane : public QWidget {
     Q_OBJECT
   public:
-    explicit SignPane(db::Database& db, QWidget* parent = nullptr);
+    // Keys are read and made, and files signed, on `workspace`'s workers.
+    explicit SignPane(models::Workspace& workspace, QWidget* parent = nullptr);
 
     models::KeysModel* keysModel() const { return m_keys; }
     QTableView* keysView() const { return m_keysView; }
@@ -59,16 +54,20 @@ class SignPane : public QWidget {
   signals:
     // A key was created or imported, or something was signed; for the status bar.
     void message(const QString& text);
+    // The keys list was read again (reloadKeys() reads on a worker).
+    void keysLoaded();
 
   private:
     KeyDialog* openKeyDialog(KeyDialog::Mode mode);
     SignDialog* openSignDialog(SignDialog::Kind kind);
     void showLastMessage(const QString& text);
     void updateButtons();
+    void showKeys(const Result<std::vector<models::StoredKey>>& keys);
 
-    db::Database& m_db;
-    ops::Async m_ops; // signing runs here, on connections of its own
+    models::Workspace& m_workspace; // reads, key making and signing run on its workers
     models::KeysModel* m_keys = nullptr;
+    quint64 m_keysGeneration = 0; // only the newest read fills the list
+    QString m_selectAfterLoad;    // a key just made, selected when the list is back
     QTableView* m_keysView = nullptr;
     QLabel* m_keysTitle = nullptr;
     QPushButton* m_exportButton = nullptr;

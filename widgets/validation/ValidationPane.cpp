@@ -1,10 +1,10 @@
 #include "ValidationPane.h"
 
-#include "core/Files.h"
+#include "OpRunner.h"
 #include "PerfCharts.h"
 #include "WidgetUtil.h"
+#include "core/Files.h"
 #include "sigstore/Keys.h"
-#include "db/Database.h"
 #include "validation/Score.h"
 
 #include <QAbstractItemView>
@@ -60,7 +60,7 @@ using validation::RunState;
 namespace {
 
 // Where a run's figures came from, for legends: the imported file, or the context and run id.
-QString sourceLabel(const store::RunSummary& s, const validation::CheckRun& c) {
+QString sourceLabel(const models::RunSummary& s, const validation::CheckRun& c) {
     if (s.source == QLatin1String("import"))
         return QObject::tr("import %1").arg(QFileInfo(c.image).fileName());
     return s.context.isEmpty() ? QObject::tr("run %1").arg(s.runUid) : QObject::tr("%1 run %2").arg(s.context, s.runUid);
@@ -93,9 +93,18 @@ std::optional<validation::Threshold> thresholdOf(const CheckRun& c, const catalo
 
 } // namespace
 
-ValidationPane::ValidationPane(db::Database& db, QWidget* parent) : QWidget(parent), m_db(db) {
+// A stored run read on the worker, with the runs overlaid on its chart and its recipe's history.
+struct ValidationPane::RunsRead {
+    models::StoredRun main;
+    std::vector<models::StoredRun> others;
+    Result<std::vector<models::HistoryPoint>> history =
+        Result<std::vector<models::HistoryPoint>>(std::vector<models::HistoryPoint>{});
+};
+
+ValidationPane::ValidationPane(models::Workspace& workspace, QWidget* parent)
+    : QWidget(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("validationPane"));
-    m_controller = new ValidationController(db, this);
+    m_controller = new ValidationController(workspace, this);
     m_controller->setObjectName(QStringLiteral("validationController"));
     m_contexts = new KubeContextsModel(this);
     m_contexts->setObjectName(QStringLiteral("kubeContextsModel"));
@@ -565,10 +574,19 @@ void ValidationPane::reload() {
 }
 
 void ValidationPane::loadVersions() {
+    const quint64 generation = ++m_versionsGeneration;
+    runInView<QStringList>(
+        this, m_workspace, [](const ops::Context& ctx) { return models::RunReader(ctx).catalogVersions(); },
+        [this, generation](const Result<QStringList>& versions) {
+            if (generation == m_versionsGeneration)
+                showVersions(versions);
+        });
+}
+
+void ValidationPane::showVersions(const Result<QStringList>& versions) {
     const QString was = m_versionCombo->currentData().toString();
     QSignalBlocker block(m_versionCombo);
     m_versionCombo->clear();
-    Result<QStringList> versions = models::RunReader(m_db).catalogVersions();
     if (versions) {
         // Newest first, as the catalog view lists them.
         for (auto it = versions->rbegin(); it != versions->rend(); ++it)
@@ -581,29 +599,47 @@ void ValidationPane::loadVersions() {
 
 void ValidationPane::loadRecipes() {
     const QString was = m_recipeCombo->currentData().toString();
-    m_recipeCombo->clear();
     const QString label = m_versionCombo->currentData().toString();
-    if (label.isEmpty())
+    const quint64 generation = ++m_recipesGeneration;
+    if (label.isEmpty()) {
+        m_recipeCombo->clear();
         return;
-    Result<std::vector<std::pair<QString, QString>>> recipes = models::RunReader(m_db).recipes(label);
-    if (!recipes)
-        return;
-    for (const auto& [name, leaf] : *recipes)
-        m_recipeCombo->addItem(name, leaf);
-    const int keep = m_recipeCombo->findData(was);
-    if (keep >= 0)
-        m_recipeCombo->setCurrentIndex(keep);
-    updateButtons();
+    }
+    using Recipes = std::vector<std::pair<QString, QString>>;
+    runInView<Recipes>(
+        this, m_workspace, [label](const ops::Context& ctx) { return models::RunReader(ctx).recipes(label); },
+        [this, generation, was](const Result<Recipes>& recipes) {
+            if (generation != m_recipesGeneration)
+                return;
+            m_recipeCombo->clear();
+            if (!recipes)
+                return;
+            for (const auto& [name, leaf] : *recipes)
+                m_recipeCombo->addItem(name, leaf);
+            const int keep = m_recipeCombo->findData(was);
+            if (keep >= 0)
+                m_recipeCombo->setCurrentIndex(keep);
+            updateButtons();
+        });
 }
 
-void ValidationPane::reloadRuns() {
-    const QModelIndex cur = m_runView->currentIndex();
-    const qint64 keep = cur.isValid() ? cur.data(RunListModel::RunIdRole).toLongLong() : 0;
-    Result<std::vector<store::RunSummary>> runs = models::RunReader(m_db).runs();
-    QSignalBlocker block(m_runView->selectionModel());
-    m_runs->setRuns(runs ? std::move(*runs) : std::vector<store::RunSummary>{});
-    if (const int row = m_runs->rowOfRun(keep); row >= 0)
-        m_runView->setCurrentIndex(m_runs->index(row, 0));
+void ValidationPane::reloadRuns(qint64 select) {
+    const quint64 generation = ++m_runsGeneration;
+    runInView<std::vector<models::RunSummary>>(
+        this, m_workspace, [](const ops::Context& ctx) { return models::RunReader(ctx).runs(); },
+        [this, generation, select](const Result<std::vector<models::RunSummary>>& runs) {
+            if (generation != m_runsGeneration)
+                return;
+            const QModelIndex cur = m_runView->currentIndex();
+            const qint64 keep = select          ? select
+                                : cur.isValid() ? cur.data(RunListModel::RunIdRole).toLongLong()
+                                                : 0;
+            QSignalBlocker block(m_runView->selectionModel());
+            m_runs->setRuns(runs ? *runs : std::vector<models::RunSummary>{});
+            if (const int row = m_runs->rowOfRun(keep); row >= 0)
+                m_runView->setCurrentIndex(m_runs->index(row, 0));
+            emit runsLoaded();
+        });
 }
 
 bool ValidationPane::isRunning() const {
@@ -746,12 +782,9 @@ void ValidationPane::onPlanned(qint64 rowId, const QString& runId, const std::ve
     m_runTitle->setText(tr("Run %1 (%2) of %3: %n check(s)", nullptr, int(plan.size())).arg(rowId).arg(runId, m_coordinate));
     if (m_controller->stage() != ValidationController::Stage::Cancelling)
         showBanner(tr("Running"), tr("%n check(s) planned; the table updates as they run.", nullptr, int(plan.size())), kInfoTint, kInfoInk);
-    reloadRuns();
-    if (const int row = m_runs->rowOfRun(rowId); row >= 0) {
-        QSignalBlocker block(m_runView->selectionModel());
-        m_runView->setCurrentIndex(m_runs->index(row, 0));
-    }
-    showCharts(plan, m_coordinate);
+    reloadRuns(rowId); // selected once the list is read again
+    showCharts(plan);
+    loadHistory(m_coordinate);
 }
 
 void ValidationPane::onCheckChanged(const CheckRun& check) {
@@ -774,8 +807,10 @@ void ValidationPane::onCheckChanged(const CheckRun& check) {
         m_checkView->setCurrentIndex(m_checks->index(m_checks->rowOf(check.name), 0));
         m_selecting = false;
     }
-    if (check.nccl || check.inference)
-        showCharts(m_liveChecks, m_coordinate);
+    if (check.nccl || check.inference) {
+        showCharts(m_liveChecks);
+        loadHistory(m_coordinate);
+    }
 }
 
 void ValidationPane::onLogChunk(const QString& check, const QByteArray& chunk) {
@@ -825,12 +860,10 @@ void ValidationPane::onFinished(qint64 rowId, const RunResult& result, const QSt
     case RunState::Running: showBanner(tr("Error"), result.reason.isEmpty() ? error : result.reason, kFailTint, kFailInk); break;
     }
     if (rowId) {
-        // The stored run is the truth: reopen it so what is shown is what a later reopen shows.
-        reloadRuns();
+        // The stored run is the truth: reopen it so what is shown is what a later reopen shows
+        // (both read on the worker; the run is selected in the list once it is read).
+        reloadRuns(rowId);
         openRun(rowId);
-        QSignalBlocker block(m_runView->selectionModel());
-        if (const int row = m_runs->rowOfRun(rowId); row >= 0)
-            m_runView->setCurrentIndex(m_runs->index(row, 0));
     }
     updateButtons();
     emit statusMessage(tr("Validation run %1: %2").arg(rowId).arg(state), 10000);
@@ -838,12 +871,44 @@ void ValidationPane::onFinished(qint64 rowId, const RunResult& result, const QSt
 }
 
 bool ValidationPane::openRun(qint64 id) {
-    Result<store::StoredRun> run = models::RunReader(m_db).run(id);
-    if (!run) {
-        showBanner(tr("Cannot open run %1").arg(id), run.error().toString(), kFailTint, kFailInk);
-        return false;
-    }
-    const store::RunSummary& s = run->summary;
+    openRuns(id, {});
+    return true;
+}
+
+void ValidationPane::openRuns(qint64 id, const std::vector<qint64>& others) {
+    const quint64 generation = ++m_openGeneration;
+    runInView<RunsRead>(
+        this, m_workspace,
+        [id, others](const ops::Context& ctx) -> Result<RunsRead> {
+            const models::RunReader reader(ctx);
+            Result<models::StoredRun> run = reader.run(id);
+            if (!run)
+                return run.error();
+            RunsRead read;
+            read.main = std::move(*run);
+            for (qint64 other : others)
+                if (Result<models::StoredRun> r = reader.run(other); r)
+                    read.others.push_back(std::move(*r));
+            if (!read.main.summary.coordinate.isEmpty())
+                read.history = reader.chartHistory(read.main.summary.coordinate);
+            return read;
+        },
+        [this, generation, id](const Result<RunsRead>& read) {
+            if (generation != m_openGeneration)
+                return;
+            if (!read) {
+                showBanner(tr("Cannot open run %1").arg(id), read.error().toString(), kFailTint, kFailInk);
+                return;
+            }
+            showRun(*read);
+            emit runShown(id);
+        });
+}
+
+void ValidationPane::showRun(const RunsRead& read) {
+    const models::StoredRun* run = &read.main;
+    const qint64 id = run->summary.id;
+    const models::RunSummary& s = run->summary;
     m_coordinate = s.coordinate;
     m_runLabel = run->result.checks.empty() ? tr("run %1").arg(id) : sourceLabel(s, run->result.checks.front());
     m_logs.clear();
@@ -887,12 +952,23 @@ bool ValidationPane::openRun(qint64 id) {
     } else {
         m_log->clear();
     }
-    showCharts(run->result.checks, s.coordinate);
+    showCharts(run->result.checks);
+    if (!s.coordinate.isEmpty())
+        showHistory(read.history);
     showLeftovers(*run);
-    return true;
+    if (read.others.empty())
+        return;
+    // Several runs: their NCCL results overlaid, the opened one's threshold.
+    std::vector<std::pair<QString, validation::NcclResult>> overlays;
+    for (const models::StoredRun& r : read.others)
+        for (const CheckRun& c : r.result.checks)
+            if (c.nccl)
+                overlays.emplace_back(QStringLiteral("%1 %2").arg(sourceLabel(r.summary, c), c.name),
+                                      *c.nccl);
+    showCharts(m_liveChecks, overlays);
 }
 
-void ValidationPane::showLeftovers(const store::StoredRun& run) {
+void ValidationPane::showLeftovers(const models::StoredRun& run) {
     m_openRun = run.summary.id;
     m_openContext = run.summary.context;
     if (run.result.leftovers.empty()) {
@@ -945,13 +1021,19 @@ void ValidationPane::onCleanupFinished(qint64 rowId, const QStringList& removed,
     else
         emit statusMessage(tr("Run %1: %2 deleted, %3 still on the cluster").arg(rowId).arg(removed.size()).arg(still), 10000);
     if (rowId == m_openRun) {
-        Result<store::StoredRun> run = models::RunReader(m_db).run(rowId);
-        if (run)
-            showLeftovers(*run);
-        if (still < 0) {
-            m_leftovers->setText(m_leftovers->text() + QStringLiteral("\n") + error);
-            m_deleteLeftovers->setEnabled(true);
-        }
+        // What is left, read again on the worker.
+        runInView<models::StoredRun>(
+            this, m_workspace, [rowId](const ops::Context& ctx) { return models::RunReader(ctx).run(rowId); },
+            [this, rowId, still, error](const Result<models::StoredRun>& run) {
+                if (rowId != m_openRun)
+                    return;
+                if (run)
+                    showLeftovers(*run);
+                if (still < 0) {
+                    m_leftovers->setText(m_leftovers->text() + QStringLiteral("\n") + error);
+                    m_deleteLeftovers->setEnabled(true);
+                }
+            });
     }
     reloadRuns();
 }
@@ -966,23 +1048,14 @@ void ValidationPane::onRunsSelected() {
     const qint64 main = current.isValid() && m_runView->selectionModel()->isRowSelected(current.row(), {})
                             ? current.data(RunListModel::RunIdRole).toLongLong()
                             : rows.front().data(RunListModel::RunIdRole).toLongLong();
-    if (!openRun(main) || rows.size() < 2)
-        return;
-    // Several runs: their NCCL results overlaid, the opened one's threshold.
-    std::vector<std::pair<QString, validation::NcclResult>> overlays;
-    for (const QModelIndex& r : rows) {
-        const qint64 id = r.data(RunListModel::RunIdRole).toLongLong();
-        Result<store::StoredRun> run = models::RunReader(m_db).run(id);
-        if (!run)
-            continue;
-        for (const CheckRun& c : run->result.checks)
-            if (c.nccl)
-                overlays.emplace_back(QStringLiteral("%1 %2").arg(sourceLabel(run->summary, c), c.name), *c.nccl);
-    }
-    showCharts(m_liveChecks, m_coordinate, overlays);
+    std::vector<qint64> others; // several runs: their NCCL results overlaid on the opened one's chart
+    if (rows.size() >= 2)
+        for (const QModelIndex& r : rows)
+            others.push_back(r.data(RunListModel::RunIdRole).toLongLong());
+    openRuns(main, others);
 }
 
-void ValidationPane::showCharts(const std::vector<CheckRun>& checks, const QString& coordinate,
+void ValidationPane::showCharts(const std::vector<CheckRun>& checks,
                                 const std::vector<std::pair<QString, validation::NcclResult>>& overlays) {
     m_nccl->clearRuns();
     std::optional<validation::Threshold> threshold;
@@ -1006,12 +1079,25 @@ void ValidationPane::showCharts(const std::vector<CheckRun>& checks, const QStri
     m_nccl->setThreshold(threshold);
     if (!haveInference)
         m_inference->clearResult();
-    if (!coordinate.isEmpty()) {
-        Result<std::vector<store::HistoryPoint>> h = models::RunReader(m_db).history(coordinate, QStringLiteral("busbw"));
-        if (h && h->empty())
-            h = models::RunReader(m_db).history(coordinate);
-        m_history->setHistory(h && !h->empty() ? h->front().metric : tr("busbw"), h ? *h : std::vector<store::HistoryPoint>{});
-    }
+}
+
+void ValidationPane::loadHistory(const QString& coordinate) {
+    if (coordinate.isEmpty())
+        return;
+    const quint64 generation = ++m_historyGeneration;
+    runInView<std::vector<models::HistoryPoint>>(
+        this, m_workspace,
+        [coordinate](const ops::Context& ctx) { return models::RunReader(ctx).chartHistory(coordinate); },
+        [this, generation](const Result<std::vector<models::HistoryPoint>>& h) {
+            if (generation == m_historyGeneration)
+                showHistory(h);
+        });
+}
+
+void ValidationPane::showHistory(const Result<std::vector<models::HistoryPoint>>& h) {
+    ++m_historyGeneration; // a read still on its way is older than this
+    m_history->setHistory(h && !h->empty() ? h->front().metric : tr("busbw"),
+                          h ? *h : std::vector<models::HistoryPoint>{});
 }
 
 // ---- the log -----------------------------------------------------------------------------------

@@ -27,10 +27,6 @@ class QTableView;
 class QTimer;
 class QTreeView;
 
-namespace pb::db {
-class Database;
-}
-
 namespace pb::widgets {
 
 class HistoryChart;
@@ -40,7 +36,8 @@ class NcclChart;
 class ValidationPane : public QWidget {
     Q_OBJECT
   public:
-    explicit ValidationPane(db::Database& db, QWidget* parent = nullptr);
+    // The stored runs, recipes and histories are read on `workspace`'s workers.
+    explicit ValidationPane(models::Workspace& workspace, QWidget* parent = nullptr);
     ~ValidationPane() override;
 
     // Adds (or re-reads) a kubeconfig file in the picker.
@@ -50,9 +47,11 @@ class ValidationPane : public QWidget {
     bool selectRecipe(const QString& catalogLabel, const QString& recipe);
     void setPhases(const QStringList& phases);
     void setOutputDir(const QString& dir);
-    // Reloads catalog versions and the runs list (after imports elsewhere).
+    // Reloads catalog versions and the runs list (after imports elsewhere), on the worker;
+    // runsLoaded() tells when the list is filled.
     void reload();
-    // Opens a stored run: checks, logs and charts come from the database.
+    // Opens a stored run: checks, logs and charts come from the database, read on the worker;
+    // runShown() tells when they are on screen. True when the read started.
     bool openRun(qint64 id);
 
     bool isRunning() const;
@@ -82,6 +81,8 @@ class ValidationPane : public QWidget {
   signals:
     void statusMessage(const QString& text, int timeoutMs);
     void runFinished(qint64 id, const QString& state);
+    void runsLoaded();
+    void runShown(qint64 id);
 
   private:
     void buildUi();
@@ -94,9 +95,16 @@ class ValidationPane : public QWidget {
     QWidget* buildResults();
     QWidget* buildLogPage();
     void buildCharts();
+    struct RunsRead;
     void loadVersions();
+    void showVersions(const Result<QStringList>& versions);
     void loadRecipes();
-    void reloadRuns();
+    // `select`: the run to select once the list is read (0: keep the selection).
+    void reloadRuns(qint64 select = 0);
+    void openRuns(qint64 id, const std::vector<qint64>& others);
+    void showRun(const RunsRead& read);
+    void loadHistory(const QString& coordinate);
+    void showHistory(const Result<std::vector<models::HistoryPoint>>& history);
     void updateButtons();
     void showBanner(const QString& headline, const QString& detail, const QColor& tint, const QColor& ink);
     void hideBanner();
@@ -105,16 +113,20 @@ class ValidationPane : public QWidget {
     void onLogChunk(const QString& check, const QByteArray& chunk);
     void onFinished(qint64 rowId, const validation::RunResult& result, const QString& error);
     void onCleanupFinished(qint64 rowId, const QStringList& removed, int still, const QString& error);
-    void showLeftovers(const store::StoredRun& run);
+    void showLeftovers(const models::StoredRun& run);
     void onCheckSelected();
     void onRunsSelected();
-    void showCharts(const std::vector<validation::CheckRun>& checks, const QString& coordinate,
+    // The NCCL and inference charts (the history chart: loadHistory(), showHistory()).
+    void showCharts(const std::vector<validation::CheckRun>& checks,
                     const std::vector<std::pair<QString, validation::NcclResult>>& overlays = {});
     void findInLog(bool backwards);
     void highlightMatches();
     void setLogText(const QByteArray& text);
 
-    db::Database& m_db;
+    models::Workspace& m_workspace;
+    // Only the newest read of each kind is shown.
+    quint64 m_versionsGeneration = 0, m_recipesGeneration = 0, m_runsGeneration = 0, m_openGeneration = 0,
+            m_historyGeneration = 0;
     models::ValidationController* m_controller = nullptr;
     models::KubeContextsModel* m_contexts = nullptr;
     models::CheckTableModel* m_checks = nullptr;

@@ -3,7 +3,6 @@
 #include "OpRunner.h"
 #include "TableSetup.h"
 #include "WidgetUtil.h"
-#include "ops/Async.h"
 #include "ops/ReleaseVerify.h"
 #include "release/Release.h"
 
@@ -42,7 +41,8 @@ QColor statusColor(ops::AssetStatus s) {
 
 } // namespace
 
-ReleaseVerifyDialog::ReleaseVerifyDialog(ops::Async& async, QWidget* parent) : QDialog(parent), m_async(async) {
+ReleaseVerifyDialog::ReleaseVerifyDialog(models::Workspace& workspace, QWidget* parent)
+    : QDialog(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("releaseVerifyDialog"));
     setWindowTitle(tr("Verify an AICR Release"));
 
@@ -153,8 +153,7 @@ ReleaseVerifyDialog::ReleaseVerifyDialog(ops::Async& async, QWidget* parent) : Q
 
 ReleaseVerifyDialog::~ReleaseVerifyDialog() {
     // A running verification stops at its next check and records nothing.
-    if (m_cancelFlag)
-        *m_cancelFlag = true;
+    m_task.cancel();
 }
 
 void ReleaseVerifyDialog::setFolder(const QString& path) {
@@ -220,7 +219,7 @@ QString ReleaseVerifyDialog::reasonOf(const QString& asset) const {
 }
 
 bool ReleaseVerifyDialog::startVerify() {
-    if (m_running)
+    if (m_task.running())
         return false;
     ops::ReleaseVerifyRequest request;
     request.dir = QDir::fromNativeSeparators(m_folder->text().trimmed());
@@ -234,15 +233,9 @@ bool ReleaseVerifyDialog::startVerify() {
     m_summary->clear();
     m_progress->setValue(0);
     m_progressText->setText(tr("Starting…"));
-    m_cancelFlag = runOperation<ops::ReleaseVerifyOutcome>(
-        this, m_running, m_async, [request](const ops::Context& ctx) { return ops::verifyRelease(ctx, request); },
-        [this](const ops::Progress& p) {
-            if (p.total > 0)
-                m_progress->setValue(static_cast<int>(std::clamp<qint64>(p.done * 1000 / p.total, 0, 1000)));
-            m_progressText->setText(p.what);
-        },
+    m_task = m_workspace.run<ops::ReleaseVerifyOutcome>(
+        this, [request](const ops::Context& ctx) { return ops::verifyRelease(ctx, request); },
         [this](const Result<ops::ReleaseVerifyOutcome>& r) {
-            m_cancelFlag.reset();
             bool ok = false;
             if (!r) {
                 m_lastError = r.error().toString();
@@ -288,21 +281,26 @@ bool ReleaseVerifyDialog::startVerify() {
             }
             updateButtons();
             emit verificationFinished(ok);
+        },
+        [this](const ops::Progress& p) {
+            if (p.total > 0)
+                m_progress->setValue(static_cast<int>(std::clamp<qint64>(p.done * 1000 / p.total, 0, 1000)));
+            m_progressText->setText(p.what);
         });
     updateButtons();
     return true;
 }
 
 void ReleaseVerifyDialog::cancelVerify() {
-    if (!m_running || !m_cancelFlag)
+    if (!m_task.running())
         return;
-    *m_cancelFlag = true;
+    m_task.cancel();
     m_progressText->setText(tr("Cancelling…"));
     updateButtons();
 }
 
 void ReleaseVerifyDialog::reject() {
-    if (m_running) {
+    if (m_task.running()) {
         cancelVerify();
         return;
     }
@@ -310,7 +308,7 @@ void ReleaseVerifyDialog::reject() {
 }
 
 void ReleaseVerifyDialog::updateButtons() {
-    const bool running = m_running != nullptr;
+    const bool running = m_task.running();
     const QString version = m_version->text().trimmed();
     auto normalized = release::normalizeVersion(version);
     if (version.isEmpty())
@@ -320,7 +318,7 @@ void ReleaseVerifyDialog::updateButtons() {
     else
         m_identity->setText(tr("Signer: %1\nIssuer: %2").arg(release::tagIdentity(*normalized), QLatin1String(release::kIssuer)));
     m_verify->setEnabled(!running && !m_folder->text().trimmed().isEmpty() && normalized.ok());
-    m_cancel->setEnabled(running && m_cancelFlag && !m_cancelFlag->load());
+    m_cancel->setEnabled(running && !m_task.cancelFlag()->load());
     for (QWidget* w : std::initializer_list<QWidget*>{m_folder, m_browseFolder, m_version, m_root, m_browseRoot, m_catalog})
         w->setEnabled(!running);
 }

@@ -1,11 +1,13 @@
 // "Verify an AICR release…" (issue #19): a folder of AICR release assets verified offline through
-// the same operation as `proofbench release verify` (ops/ReleaseVerify.h), on ops::Async with
-// progress and Cancel. The version is prefilled from the folder's name when it carries one; the
-// signer is pinned to NVIDIA's tag workflow for that version. One row per asset: verified, digest
-// only (the asset is absent: only its signed or listed digest is known) or failed, with the reason.
-// A verified recipe-catalog signature binds the catalog versions whose registry and validator
-// catalog reproduce it; `verified` tells the window which, so it can show the binding.
+// the same operation as `proofbench release verify` (ops/ReleaseVerify.h), on a worker of the workspace
+// (models::Workspace) with progress and Cancel. The version is prefilled from the folder's name when it
+// carries one; the signer is pinned to NVIDIA's tag workflow for that version. One row per asset: verified,
+// digest only (the asset is absent: only its signed or listed digest is known) or failed, with the reason. A
+// verified recipe-catalog signature binds the catalog versions whose registry and validator catalog reproduce
+// it; `verified` tells the window which, so it can show the binding.
 #pragma once
+
+#include "Workspace.h"
 
 #include <QDialog>
 #include <QStringList>
@@ -14,17 +16,12 @@
 #include <memory>
 
 class QComboBox;
-class QFutureWatcherBase;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QStandardItemModel;
 class QTableView;
-
-namespace pb::ops {
-class Async;
-} // namespace pb::ops
 
 namespace pb::widgets {
 
@@ -33,7 +30,7 @@ class ReleaseVerifyDialog : public QDialog {
   public:
     enum Column { AssetColumn, KindColumn, StatusColumn, ReasonColumn, ColumnCount };
 
-    explicit ReleaseVerifyDialog(ops::Async& async, QWidget* parent = nullptr);
+    explicit ReleaseVerifyDialog(models::Workspace& workspace, QWidget* parent = nullptr);
     ~ReleaseVerifyDialog() override;
 
     // The release folder; fills the version from the folder's name when it names one.
@@ -55,7 +52,7 @@ class ReleaseVerifyDialog : public QDialog {
     QPushButton* cancelButton() const { return m_cancel; }
     QLabel* summaryLabel() const { return m_summary; }
     QLabel* scopeLabel() const { return m_scope; }
-    bool isRunning() const { return m_running != nullptr; }
+    bool isRunning() const { return m_task.running(); }
     QString lastError() const { return m_lastError; }
     // The status text of the row named `asset` ("verified", "digest only", "failed"); empty if none.
     QString statusOf(const QString& asset) const;
@@ -81,7 +78,7 @@ class ReleaseVerifyDialog : public QDialog {
     void browseRoot();
     void updateButtons();
 
-    ops::Async& m_async;
+    models::Workspace& m_workspace; // the run goes to one of its workers
     QLineEdit* m_folder = nullptr;
     QPushButton* m_browseFolder = nullptr;
     QLineEdit* m_version = nullptr;
@@ -99,8 +96,7 @@ class ReleaseVerifyDialog : public QDialog {
     QPushButton* m_cancel = nullptr;
     QPushButton* m_close = nullptr;
 
-    QFutureWatcherBase* m_running = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancelFlag;
+    models::Task m_task; // the run, while it goes on
     QString m_lastError;
 };
 

@@ -3,7 +3,6 @@
 #include "OpRunner.h"
 #include "TableSetup.h"
 #include "WidgetUtil.h"
-#include "ops/Async.h"
 #include "ops/TrustedRootUpdate.h"
 
 #include <QCheckBox>
@@ -28,7 +27,8 @@ namespace {
 enum Column { ResultColumn, RoleColumn, DetailColumn, FileColumn, ColumnCount };
 }
 
-TufUpdateDialog::TufUpdateDialog(ops::Async& async, QWidget* parent) : QDialog(parent), m_async(async) {
+TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
+    : QDialog(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("tufUpdateDialog"));
     setWindowTitle(tr("Update the trusted root from a TUF repository"));
 
@@ -151,8 +151,7 @@ TufUpdateDialog::TufUpdateDialog(ops::Async& async, QWidget* parent) : QDialog(p
 }
 
 TufUpdateDialog::~TufUpdateDialog() {
-    if (m_cancelFlag)
-        *m_cancelFlag = true;
+    m_task.cancel();
 }
 
 void TufUpdateDialog::setRepository(const QString& dir) { m_repo->setText(QDir::toNativeSeparators(dir)); }
@@ -193,7 +192,7 @@ void TufUpdateDialog::addStep(const tuf::ClientStep& step) {
 }
 
 bool TufUpdateDialog::start() {
-    if (m_running || repository().isEmpty())
+    if (m_task.running() || repository().isEmpty())
         return false;
     ops::TrustedRootUpdateRequest request;
     request.repository = repository();
@@ -216,9 +215,9 @@ bool TufUpdateDialog::start() {
                 },
                 Qt::QueuedConnection);
     };
-    m_cancelFlag = runOperation<ops::TrustedRootUpdateOutcome>(
-        this, m_running, m_async, [request, onStep](const ops::Context& ctx) { return ops::updateTrustedRoot(ctx, request, onStep); },
-        [](const ops::Progress&) {},
+    m_task = m_workspace.run<ops::TrustedRootUpdateOutcome>(
+        this,
+        [request, onStep](const ops::Context& ctx) { return ops::updateTrustedRoot(ctx, request, onStep); },
         [this](const Result<ops::TrustedRootUpdateOutcome>& r) {
             // The outcome's own list is authoritative (queued steps may still be on their way).
             m_steps->removeRows(0, m_steps->rowCount());
@@ -250,7 +249,6 @@ bool TufUpdateDialog::start() {
                                           .arg(v.failedRole, v.error.toString()));
                 }
             }
-            m_cancelFlag.reset();
             updateButtons();
             if (m_lastOk)
                 emit updated(m_lastRootId);
@@ -261,14 +259,14 @@ bool TufUpdateDialog::start() {
 }
 
 void TufUpdateDialog::cancelRun() {
-    if (!m_running || !m_cancelFlag)
+    if (!m_task.running())
         return;
-    *m_cancelFlag = true;
+    m_task.cancel();
     m_result->setText(tr("Cancelling…"));
 }
 
 void TufUpdateDialog::updateButtons() {
-    const bool running = m_running != nullptr;
+    const bool running = m_task.running();
     m_update->setEnabled(!running && !repository().isEmpty());
     m_cancel->setEnabled(running);
     m_repo->setEnabled(!running);
@@ -278,8 +276,8 @@ void TufUpdateDialog::updateButtons() {
 
 void TufUpdateDialog::reject() {
     // Closing while a run goes on cancels it; nothing half-done is stored (one transaction).
-    if (m_running && m_cancelFlag)
-        *m_cancelFlag = true;
+    if (m_task.running())
+        m_task.cancel();
     QDialog::reject();
 }
 

@@ -1,12 +1,14 @@
 // "Update from a TUF repository…" (Verify view; issue #19 section 3): takes Sigstore's
 // trusted_root.json from a TUF repository copy, verified offline as the TUF client workflow does,
 // through the same operation as `proofbench trusted-root update` (ops/TrustedRootUpdate.h) on a
-// worker of ops::Async. The user picks the folder, the anchor (default: the root the app ships) and
-// optionally the time expiry is checked against, and whether to start again from the anchor instead
-// of the state earlier updates left trusted (rollback protection); each step (root chain versions, each role verified,
-// expiry, the target) appears as it is decided, then the result; Cancel stops at the next file.
+// worker of the workspace (models::Workspace). The user picks the folder, the anchor (default: the root the
+// app ships) and optionally the time expiry is checked against, and whether to start again from the anchor
+// instead of the state earlier updates left trusted (rollback protection); each step (root chain versions,
+// each role verified, expiry, the target) appears as it is decided, then the result; Cancel stops at the next
+// file.
 #pragma once
 
+#include "Workspace.h"
 #include "tuf/Client.h"
 
 #include <QDateTime>
@@ -18,23 +20,18 @@
 
 class QCheckBox;
 class QDateTimeEdit;
-class QFutureWatcherBase;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QStandardItemModel;
 class QTableView;
 
-namespace pb::ops {
-class Async;
-}
-
 namespace pb::widgets {
 
 class TufUpdateDialog : public QDialog {
     Q_OBJECT
   public:
-    explicit TufUpdateDialog(ops::Async& async, QWidget* parent = nullptr);
+    explicit TufUpdateDialog(models::Workspace& workspace, QWidget* parent = nullptr);
     ~TufUpdateDialog() override;
 
     void setRepository(const QString& dir);
@@ -54,7 +51,7 @@ class TufUpdateDialog : public QDialog {
     QTableView* stepsView() const { return m_stepsView; }
     QPushButton* updateButton() const { return m_update; }
     QPushButton* cancelButton() const { return m_cancel; }
-    bool isRunning() const { return m_running != nullptr; }
+    bool isRunning() const { return m_task.running(); }
     // The headline of the last run ("Verified and stored …" / "Not verified: …").
     QString resultText() const;
     bool lastOk() const { return m_lastOk; }
@@ -78,7 +75,7 @@ class TufUpdateDialog : public QDialog {
     void addStep(const tuf::ClientStep& step);
     void updateButtons();
 
-    ops::Async& m_async;
+    models::Workspace& m_workspace; // the run goes to one of its workers
     QLineEdit* m_repo = nullptr;
     QLineEdit* m_anchor = nullptr;
     QCheckBox* m_useTime = nullptr;
@@ -90,8 +87,7 @@ class TufUpdateDialog : public QDialog {
     QPushButton* m_update = nullptr;
     QPushButton* m_cancel = nullptr;
     QPushButton* m_close = nullptr;
-    QFutureWatcherBase* m_running = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancelFlag;
+    models::Task m_task; // the run, while it goes on
     bool m_lastOk = false;
     qint64 m_lastRootId = 0;
 };

@@ -1,12 +1,11 @@
 #include "VerifyPane.h"
+#include "OpRunner.h"
 #include "TufUpdateDialog.h"
 
-#include "core/Files.h"
 #include "Plural.h"
 #include "TableSetup.h"
 #include "WidgetUtil.h"
-#include "db/Database.h"
-#include "ops/Async.h"
+#include "core/Files.h"
 #include "ops/Verify.h"
 #include "sigstore/Bundle.h"
 #include "sigstore/TrustedRoot.h"
@@ -23,7 +22,6 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QFrame>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -173,8 +171,14 @@ QLabel* selectableLabel(const char* name, QWidget* parent) {
 
 } // namespace
 
-VerifyPane::VerifyPane(db::Database& db, QWidget* parent)
-    : QWidget(parent), m_library(db), m_async(std::make_unique<ops::Async>(db.path(), 1)) {
+// A verification run on the worker, and the history read after it.
+struct VerifyPane::VerifyRun {
+    ops::VerifyOutcome outcome;
+    Result<std::vector<models::StoredVerification>> history;
+};
+
+VerifyPane::VerifyPane(models::Workspace& workspace, QWidget* parent)
+    : QWidget(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("verifyPane"));
     m_steps = new models::VerificationStepsModel(this);
     m_steps->setObjectName(QStringLiteral("verificationStepsModel"));
@@ -214,10 +218,7 @@ VerifyPane::VerifyPane(db::Database& db, QWidget* parent)
     showVerdict(QString(), QString(), kBannerNeutral);
 }
 
-VerifyPane::~VerifyPane() {
-    if (m_watcher)
-        m_watcher->waitForFinished();
-}
+VerifyPane::~VerifyPane() = default; // a job still running delivers nothing once the pane is gone
 
 // --- Building -----------------------------------------------------------------------------------
 
@@ -698,7 +699,7 @@ models::VerifyRequest VerifyPane::request() const {
     r.trustedRootPath = trustedRootPath(selectedTrustedRoot());
     r.trustedRootName = m_trustedRoot->currentData(kRootNameRole).toString();
     r.trustedRootIsDefault = m_trustedRoot->currentData(kRootDefaultRole).toBool();
-    r.databasePath = QDir::toNativeSeparators(m_library.databasePath());
+    r.databasePath = QDir::toNativeSeparators(m_workspace.path());
     return r;
 }
 
@@ -781,9 +782,25 @@ void VerifyPane::browseKey() {
 
 // --- Trusted roots ------------------------------------------------------------------------------
 
-void VerifyPane::reloadTrustedRoots() {
+void VerifyPane::reloadTrustedRoots(qint64 select) {
+    // Read on the worker (its own connection); the combo is filled when the list is back.
+    runInView<std::vector<models::StoredTrustedRoot>>(
+        this, m_workspace, [](const ops::Context& ctx) { return models::storedTrustedRoots(ctx); },
+        [this, select](const Result<std::vector<models::StoredTrustedRoot>>& roots) {
+            showTrustedRoots(roots, select);
+        });
+}
+
+void VerifyPane::showTrustedRoots(const Result<std::vector<models::StoredTrustedRoot>>& roots,
+                                  qint64 select) {
+    fillTrustedRoots(roots);
+    if (select != 0)
+        selectTrustedRoot(select);
+    emit trustedRootsLoaded();
+}
+
+void VerifyPane::fillTrustedRoots(const Result<std::vector<models::StoredTrustedRoot>>& roots) {
     const qint64 keep = selectedTrustedRoot();
-    Result<std::vector<store::StoredTrustedRoot>> roots = m_library.trustedRoots();
     const QSignalBlocker block(m_trustedRoot);
     m_trustedRoot->clear();
     if (!roots) {
@@ -792,7 +809,7 @@ void VerifyPane::reloadTrustedRoots() {
         return;
     }
     int defaultIndex = -1;
-    for (const store::StoredTrustedRoot& r : *roots) {
+    for (const models::StoredTrustedRoot& r : *roots) {
         const QString text = QStringLiteral("%1%2 · %3")
                                  .arg(QFileInfo(r.name).fileName(),
                                       r.isDefault ? tr(" (default)") : QString(), r.sha256.left(8));
@@ -829,11 +846,10 @@ void VerifyPane::showRootProvenance() {
 
 TufUpdateDialog* VerifyPane::openTufUpdate() {
     if (!m_tufDialog) {
-        m_tufDialog = new TufUpdateDialog(*m_async, this);
+        m_tufDialog = new TufUpdateDialog(m_workspace, this);
         m_tufDialog->setAttribute(Qt::WA_DeleteOnClose, false);
         connect(m_tufDialog, &TufUpdateDialog::updated, this, [this](qint64 id) {
-            reloadTrustedRoots();
-            selectTrustedRoot(id);
+            reloadTrustedRoots(id);
             showMessage(tr("Trusted root taken from the TUF repository; it is now the default"), false);
             emit trustedRootImported(id);
         });
@@ -844,19 +860,60 @@ TufUpdateDialog* VerifyPane::openTufUpdate() {
     return m_tufDialog;
 }
 
+namespace {
+
+// A trusted root imported on the worker, and the stored roots read after it.
+struct RootImport {
+    qint64 id = 0;
+    Result<std::vector<models::StoredTrustedRoot>> roots;
+};
+
+} // namespace
+
 bool VerifyPane::importTrustedRoot(const QString& path) {
+    return importTrustedRoot(path, ImportFeedback::Quiet);
+}
+
+bool VerifyPane::importTrustedRoot(const QString& path, ImportFeedback feedback) {
     const QString abs = QFileInfo(path).absoluteFilePath();
-    Result<qint64> id = m_library.importTrustedRoot(abs);
-    if (!id) {
-        m_lastError = id.error().toString();
-        return false;
-    }
-    m_rootPaths[*id] = abs;
-    reloadTrustedRoots();
-    selectTrustedRoot(*id);
-    showMessage(tr("Trusted root %1 imported; it is now the default").arg(QFileInfo(abs).fileName()), false);
-    emit trustedRootImported(*id);
+    runInView<RootImport>(
+        this, m_workspace,
+        [abs](const ops::Context& ctx) -> Result<RootImport> {
+            Result<qint64> id = models::importTrustedRoot(ctx, abs);
+            if (!id)
+                return id.error();
+            return RootImport{*id, models::storedTrustedRoots(ctx)};
+        },
+        [this, abs, feedback](const Result<RootImport>& imported) {
+            if (!imported) {
+                m_lastError = imported.error().toString();
+                showImportFailure(feedback);
+                emit trustedRootImportFailed(m_lastError);
+                return;
+            }
+            m_rootPaths[imported->id] = abs;
+            showTrustedRoots(imported->roots, imported->id);
+            showMessage(tr("Trusted root %1 imported; it is now the default").arg(QFileInfo(abs).fileName()),
+                        false);
+            emit trustedRootImported(imported->id);
+        },
+        RunView().writing());
     return true;
+}
+
+void VerifyPane::showImportFailure(ImportFeedback feedback) {
+    if (feedback == ImportFeedback::Message) {
+        showMessage(tr("Not imported: %1").arg(m_lastError), true);
+        return;
+    }
+    if (feedback != ImportFeedback::Box)
+        return;
+    QMessageBox box(QMessageBox::Critical, tr("Import failed"),
+                    tr("The trusted root was not imported.\n\n%1").arg(m_lastError), QMessageBox::Ok, this);
+    box.setObjectName(QStringLiteral("verifyImportRootErrorBox"));
+    box.setTextFormat(Qt::PlainText);
+    box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box.exec();
 }
 
 void VerifyPane::importTrustedRootInteractive() {
@@ -866,14 +923,7 @@ void VerifyPane::importTrustedRootInteractive() {
     dialog.setNameFilters({tr("Trusted roots (*.json)"), tr("All files (*)")});
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return;
-    if (importTrustedRoot(dialog.selectedFiles().constFirst()))
-        return;
-    QMessageBox box(QMessageBox::Critical, tr("Import failed"),
-                    tr("The trusted root was not imported.\n\n%1").arg(m_lastError), QMessageBox::Ok, this);
-    box.setObjectName(QStringLiteral("verifyImportRootErrorBox"));
-    box.setTextFormat(Qt::PlainText);
-    box.setTextInteractionFlags(Qt::TextSelectableByMouse);
-    box.exec();
+    importTrustedRoot(dialog.selectedFiles().constFirst(), ImportFeedback::Box);
 }
 
 bool VerifyPane::isBundleFileName(const QString& path) {
@@ -897,10 +947,7 @@ bool VerifyPane::openFiles(const QStringList& paths) {
         if (Result<QByteArray> bytes = readFileLimited(path, limits::kConfigFile, QStringLiteral("dropped file")); bytes) {
             const QJsonObject o = QJsonDocument::fromJson(*bytes).object();
             if (o.value(QLatin1String("mediaType")).toString().contains(QLatin1String("trustedroot"))) {
-                if (importTrustedRoot(path))
-                    used = true;
-                else
-                    showMessage(tr("Not imported: %1").arg(m_lastError), true);
+                used = importTrustedRoot(path, ImportFeedback::Message); // imported on the worker
                 continue;
             }
         }
@@ -919,7 +966,7 @@ bool VerifyPane::openFiles(const QStringList& paths) {
 // --- Verification -------------------------------------------------------------------------------
 
 bool VerifyPane::verify() {
-    if (m_watcher) {
+    if (m_verifyTask.running()) {
         m_lastError = tr("A verification is already running");
         return false;
     }
@@ -952,29 +999,27 @@ bool VerifyPane::verify() {
         showVerdict(tr("Verifying…"), QDir::toNativeSeparators(r.bundlePath), kBannerNeutral);
     // The operation reads and hashes the files, verifies, and stores the result with its receipt,
     // on a worker with a database connection of its own (QSqlDatabase connections belong to one
-    // thread).
-    ops::Job<ops::VerifyOutcome> job = m_async->run<ops::VerifyOutcome>(
-        [request = r.operation(selectedTrustedRoot())](ops::Context& ctx) { return ops::verify(ctx, request); });
-    auto* watcher = new QFutureWatcher<Result<ops::VerifyOutcome>>(this);
-    m_watcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const Result<ops::VerifyOutcome> outcome = watcher->result();
-        watcher->deleteLater();
-        m_watcher = nullptr;
-        onFinished(outcome);
-    });
-    watcher->setFuture(job.future);
+    // thread); the history is read again there too.
+    m_verifyTask = runInView<VerifyRun>(
+        this, m_workspace,
+        [request = r.operation(selectedTrustedRoot())](const ops::Context& ctx) -> Result<VerifyRun> {
+            Result<ops::VerifyOutcome> outcome = ops::verify(ctx, request);
+            if (!outcome)
+                return outcome.error();
+            return VerifyRun{std::move(*outcome), models::recentVerifications(ctx)};
+        },
+        [this](const Result<VerifyRun>& run) { onFinished(run); }, RunView().writing());
     return true;
 }
 
-void VerifyPane::onFinished(const Result<ops::VerifyOutcome>& outcome) {
+void VerifyPane::onFinished(const Result<VerifyRun>& run) {
     m_verifyButton->setEnabled(true);
     m_verifyButton->setText(tr("&Verify"));
     m_busy->hide();
-    if (!outcome) {
+    if (!run) {
         // An input could not be read, or the result and its receipt could not be stored: nothing
         // was kept.
-        const QString error = outcome.error().toString();
+        const QString error = run.error().toString();
         m_lastError = error;
         showMessage(tr("Cannot verify: %1").arg(error), true);
         if (!m_hasResult)
@@ -982,25 +1027,34 @@ void VerifyPane::onFinished(const Result<ops::VerifyOutcome>& outcome) {
         emit verificationFinished(false, 0, tr("Cannot verify: %1").arg(error));
         return;
     }
-    reloadHistory();
-    showResult(outcome->result, outcome->verificationId);
-    if (outcome->verificationId != 0) {
-        const int row = m_history->rowOfId(outcome->verificationId);
+    const ops::VerifyOutcome& outcome = run->outcome;
+    showHistory(run->history);
+    showResult(outcome.result, outcome.verificationId);
+    if (outcome.verificationId != 0) {
+        const int row = m_history->rowOfId(outcome.verificationId);
         const QSignalBlocker block(m_historyView->selectionModel());
         if (row >= 0)
             m_historyView->setCurrentIndex(m_history->index(row, 0));
     }
-    emit verificationFinished(outcome->result.verified, outcome->verificationId, QString());
+    emit verificationFinished(outcome.result.verified, outcome.verificationId, QString());
 }
 
 // --- History ------------------------------------------------------------------------------------
 
 void VerifyPane::reloadHistory() {
-    Result<std::vector<store::StoredVerification>> rows = m_library.recentVerifications();
+    runInView<std::vector<models::StoredVerification>>(
+        this, m_workspace, [](const ops::Context& ctx) { return models::recentVerifications(ctx); },
+        [this](const Result<std::vector<models::StoredVerification>>& rows) {
+            showHistory(rows);
+            emit historyLoaded();
+        });
+}
+
+void VerifyPane::showHistory(const Result<std::vector<models::StoredVerification>>& rows) {
     const qint64 keep = m_resultId;
     {
         const QSignalBlocker block(m_historyView->selectionModel());
-        m_history->setRows(rows ? std::move(*rows) : std::vector<store::StoredVerification>());
+        m_history->setRows(rows ? *rows : std::vector<models::StoredVerification>());
         if (const int row = m_history->rowOfId(keep); row >= 0)
             m_historyView->setCurrentIndex(m_history->index(row, 0));
     }
@@ -1009,7 +1063,7 @@ void VerifyPane::reloadHistory() {
         return;
     }
     int failed = 0;
-    for (const store::StoredVerification& v : m_history->rows())
+    for (const models::StoredVerification& v : m_history->rows())
         failed += v.verified ? 0 : 1;
     m_historyTitle->setText(
         m_history->rowCount() == 0
@@ -1027,7 +1081,7 @@ bool VerifyPane::showStored(qint64 id) {
     const int row = m_history->rowOfId(id);
     if (row < 0)
         return false;
-    const store::StoredVerification& v = m_history->rowAt(row);
+    const models::StoredVerification& v = m_history->rowAt(row);
     showResult(sigstore::VerificationResult::fromJson(v.result), id);
     if (m_historyView->currentIndex().row() != row) {
         const QSignalBlocker block(m_historyView->selectionModel());

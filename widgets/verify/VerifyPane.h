@@ -6,12 +6,13 @@
 // tick, cross or dash and, for the selected (or first failed) step, what was expected and what was
 // found side by side; the certificate (subject, SAN, issuer, validity, extensions), the
 // transparency-log entries and the RFC 3161 timestamps. Verification is the operation
-// `proofbench verify --record` runs (ops::verify), on a worker of ops::Async with its own database
+// `proofbench verify --record` runs (ops::verify), on a worker of the workspace with its own database
 // connection: the same verdict, stored row and receipt; the same check can be copied as a
 // `proofbench verify` or cosign command line.
 #pragma once
 
 #include "VerifyModels.h"
+#include "Workspace.h"
 #include "sigstore/Verify.h"
 
 #include <QPointer>
@@ -24,7 +25,6 @@ class QButtonGroup;
 class QCheckBox;
 class QComboBox;
 class QFrame;
-class QFutureWatcherBase;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -37,13 +37,6 @@ class QTableView;
 class QTextEdit;
 class QToolButton;
 
-namespace pb::db {
-class Database;
-}
-namespace pb::ops {
-class Async;
-}
-
 namespace pb::widgets {
 
 class TufUpdateDialog;
@@ -51,7 +44,8 @@ class TufUpdateDialog;
 class VerifyPane : public QWidget {
     Q_OBJECT
   public:
-    explicit VerifyPane(db::Database& db, QWidget* parent = nullptr);
+    // Verifications, the reads and the trusted-root import run on `workspace`'s workers.
+    explicit VerifyPane(models::Workspace& workspace, QWidget* parent = nullptr);
     ~VerifyPane() override;
 
     // --- Inputs (what the user would type or pick) ---
@@ -74,8 +68,9 @@ class VerifyPane : public QWidget {
     QString proofbenchCommand() const;
     QString cosignCommand() const;
 
-    // Imports a trusted_root.json into the database as the default root and selects it; false with
-    // lastError() when the file is not a valid trusted root.
+    // Imports a trusted_root.json into the database as the default root, on the worker; when done
+    // it is selected and trustedRootImported() tells, or trustedRootImportFailed() with lastError()
+    // when the file is not a valid trusted root. True when the import started.
     bool importTrustedRoot(const QString& path);
     // "Update from a TUF repository…": shows the dialog (not modal; one at a time) and returns it.
     // A root it stores is selected here when it finishes.
@@ -89,7 +84,7 @@ class VerifyPane : public QWidget {
     static bool isBundleFileName(const QString& path);
 
     // --- State ---
-    bool isVerifying() const { return m_watcher != nullptr; }
+    bool isVerifying() const { return m_verifyTask.running(); }
     bool hasResult() const { return m_hasResult; }
     const sigstore::VerificationResult& result() const { return m_result; }
     // The stored verification on view (0: none, or not stored).
@@ -113,8 +108,10 @@ class VerifyPane : public QWidget {
     bool verify();
     // Shows a stored verification (from the history) as it was recorded.
     bool showStored(qint64 id);
+    // Read on the worker; historyLoaded() / trustedRootsLoaded() tell when the lists are filled.
     void reloadHistory();
-    void reloadTrustedRoots();
+    // `select`: the root to select once read (0: keep the selection).
+    void reloadTrustedRoots(qint64 select = 0);
     void copyProofbenchCommand();
     void copyCosignCommand();
     // Makes a step current: its detail and its expected/found values are shown below the steps.
@@ -125,11 +122,21 @@ class VerifyPane : public QWidget {
     // or was not stored.
     void verificationFinished(bool verified, qint64 id, const QString& error);
     void trustedRootImported(qint64 id);
+    void trustedRootImportFailed(const QString& error);
+    void trustedRootsLoaded();
+    void historyLoaded();
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
 
   private:
+    struct VerifyRun;
+    enum class ImportFeedback { Quiet, Message, Box };
+    bool importTrustedRoot(const QString& path, ImportFeedback feedback);
+    void showImportFailure(ImportFeedback feedback);
+    void showTrustedRoots(const Result<std::vector<models::StoredTrustedRoot>>& roots, qint64 select);
+    void fillTrustedRoots(const Result<std::vector<models::StoredTrustedRoot>>& roots);
+    void showHistory(const Result<std::vector<models::StoredVerification>>& rows);
     QWidget* buildInputs();
     QWidget* buildHistory();
     QWidget* buildResults();
@@ -139,7 +146,7 @@ class VerifyPane : public QWidget {
     void importTrustedRootInteractive();
     void showRootProvenance();
     void updateModes();
-    void onFinished(const Result<ops::VerifyOutcome>& outcome);
+    void onFinished(const Result<VerifyRun>& run);
     void showResult(const sigstore::VerificationResult& result, qint64 id);
     void showVerdict(const QString& headline, const QString& summary, int state);
     void showStepDetail();
@@ -148,8 +155,7 @@ class VerifyPane : public QWidget {
     bool bundleIsDsse(const QString& path) const;
     void fitTables();
 
-    models::VerifyLibrary m_library; // reads and the trusted-root import, on the GUI's connection
-    std::unique_ptr<ops::Async> m_async; // verifications, on a connection of their own
+    models::Workspace& m_workspace; // verifications, reads and the trusted-root import run on its workers
     models::VerificationStepsModel* m_steps = nullptr;
     models::CertificateExtensionsModel* m_extensions = nullptr;
     models::LogEntriesModel* m_logEntries = nullptr;
@@ -218,7 +224,7 @@ class VerifyPane : public QWidget {
     bool m_hasResult = false;
     qint64 m_resultId = 0;
     QString m_lastError;
-    QFutureWatcherBase* m_watcher = nullptr;
+    models::Task m_verifyTask;
     // Where roots imported in this session came from (the database keeps the bytes and the file name).
     std::map<qint64, QString> m_rootPaths;
 };
