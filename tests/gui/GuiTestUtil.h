@@ -21,6 +21,7 @@
 #include <QPointer>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTimer>
 #ifdef QT_WIDGETS_LIB
 #include <QApplication>
