@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
                                   .arg(seeded.error().toString()));
         return 1;
     }
-    pb::widgets::MainWindow window(**db);
+    pb::models::Workspace workspace((*db)->path()); // every view reads and writes through it, on workers
+    pb::widgets::MainWindow window(workspace);
     window.show();
     return app.exec();
 }

@@ -207,7 +207,9 @@ class TestLayers : public QObject {
                     bad << QStringLiteral("%1:%2 names %3").arg(rel).arg(line).arg(it.next().captured(0));
             }
         }
-        QVERIFY2(bad.isEmpty(), qPrintable(QStringLiteral("%1 uses:\n").arg(bad.size()) + bad.join(u'\n')));
+        for (const QString& b : std::as_const(bad)) // each on a line of its own: QTest cuts long messages
+            qWarning("%s", qPrintable(b));
+        QVERIFY2(bad.isEmpty(), qPrintable(QStringLiteral("%1 uses of store:: or db:: in widgets/ (listed above)").arg(bad.size())));
     }
 
     void storeAndReceiptsAreIndependent() {

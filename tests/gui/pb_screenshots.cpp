@@ -594,7 +594,7 @@ int main(int argc, char** argv) {
     using pb::widgets::MainWindow;
     MainWindow window(db->workspace());
     window.show();
-    QTest::qWaitFor([&] { return !window.isReloadingCatalogs(); }, 30000); // the tree is read on a worker
+    (void)QTest::qWaitFor([&] { return !window.isReloadingCatalogs(); }, 30000); // the tree is read on a worker
     if (!QTest::qWaitForWindowExposed(&window))
         err() << "window not exposed" << Qt::endl;
     bool ok = true;

@@ -90,7 +90,7 @@ bool TestDigestCompare::open(bool real) {
                 return false;
         }
     m_window = std::make_unique<MainWindow>(m_db->workspace());
-    QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
+    (void)QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
     m_window->show();
     return QTest::qWaitForWindowExposed(m_window.get());
 }

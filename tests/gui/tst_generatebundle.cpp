@@ -64,9 +64,9 @@ bool TstGenerateBundle::openWindow() {
     if (!ops::importCatalog(ops::Context(*m_db->db), req))
         return false;
     m_window = std::make_unique<MainWindow>(m_db->workspace());
-    QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
     m_window->show();
-    return QTest::qWaitForWindowExposed(m_window.get());
+    return QTest::qWaitForWindowExposed(m_window.get()) &&
+           QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, kTimeout); // the tree is read on a worker
 }
 
 GenerateBundleDialog* TstGenerateBundle::openDialog() {

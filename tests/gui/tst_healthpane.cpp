@@ -369,7 +369,7 @@ void TestHealthPane::versionPickerAndOutsideRows() {
                                   QStringLiteral("sample-2-copy")));
     QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kTimeout);
     QVERIFY(imported.at(0).at(0).toBool());
-    QCOMPARE(version->count(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(version->count(), 3, kTimeout); // the version list is read on a worker
     QCOMPARE(pane->version(), QStringLiteral("sample-2-copy"));
 }
 

@@ -102,6 +102,7 @@ class TestHealthTruth : public QObject {
             if (row.pointers == 0)
                 continue;
             QVERIFY(pane.selectRecipe(row.recipe));
+            QTRY_VERIFY(!pane.isLoadingRow()); // the row's pointers are read on a worker
             QCOMPARE(inspector->row().recipe, row.recipe);
             // The header's count and the pointers listed are the same pointers.
             QVERIFY2(inspector->headerText().contains(models::counted(row.pointers, QStringLiteral("pointer"), QStringLiteral("pointers"))),
@@ -162,6 +163,7 @@ class TestHealthTruth : public QObject {
             for (int r = 0; r < table->model()->rowCount(); ++r)
                 QVERIFY(table->model()->index(r, HealthModel::RecipeColumn).data(Qt::ToolTipRole).toString().startsWith(shown.at(r)));
             QVERIFY(pane.selectRecipe(QStringLiteral("recipe")));
+            QTRY_VERIFY(!pane.isLoadingRow());
             QCOMPARE(pane.inspector()->findChild<QLabel*>(QStringLiteral("inspectorTitle"))->text(), QStringLiteral("monitoring-hpa"));
         }
         QCOMPARE(pane.inspector()->pointerTree()->textElideMode(), Qt::ElideMiddle);
