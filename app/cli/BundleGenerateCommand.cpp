@@ -3,6 +3,104 @@
 
 namespace pb::cli {
 
+namespace {
+
+// The generation options of the flags; an error is a usage error.
+Result<bundle::GenerateOptions> generateOptions(const QCommandLineParser& p, bundle::Deployer deployer) {
+    bundle::GenerateOptions options;
+    options.deployer = deployer;
+    options.sets = p.values(QStringLiteral("set"));
+    auto accel = selectorFrom(p.values(QStringLiteral("accelerated-node-selector")),
+                              QStringLiteral("--accelerated-node-selector"));
+    auto workload =
+        selectorFrom(p.values(QStringLiteral("workload-selector")), QStringLiteral("--workload-selector"));
+    if (!accel)
+        return accel.error();
+    if (!workload)
+        return workload.error();
+    options.acceleratedNodeSelector = *accel;
+    options.workloadSelector = *workload;
+    options.acceleratedNodeTolerations = p.values(QStringLiteral("accelerated-node-toleration"));
+    options.storageClass = p.value(QStringLiteral("storage-class"));
+    if (p.isSet(QStringLiteral("estimated-node-count"))) {
+        bool ok = false;
+        options.estimatedNodeCount = p.value(QStringLiteral("estimated-node-count")).toInt(&ok);
+        if (!ok || options.estimatedNodeCount <= 0 || options.estimatedNodeCount > 100000)
+            return makeError(QStringLiteral("--estimated-node-count needs a whole number from 1 to 100000"));
+    }
+    options.repoUrl = p.value(QStringLiteral("repo-url"));
+    options.targetRevision = p.value(QStringLiteral("target-revision"));
+    return options;
+}
+
+// request.recipe and its label: the --recipe file, or the recipe resolved for --leaf or the criteria.
+// Returns the exit code when it fails.
+std::optional<int> recipeOf(const QCommandLineParser& p, const catalog::Catalog& cat, const QString& catalogLabel,
+                            const QString& verb, ops::BundleGenerateRequest& request) {
+    if (p.isSet(QStringLiteral("recipe"))) {
+        const QString file = p.value(QStringLiteral("recipe"));
+        Result<QByteArray> bytes = readFile(file);
+        if (!bytes)
+            return fail(bytes.error());
+        Result<catalog::RecipeResult> r = catalog::parseRecipeResult(*bytes, file);
+        if (!r)
+            return fail(r.error());
+        request.recipe = std::move(*r);
+        request.recipeLabel = file;
+        return std::nullopt;
+    }
+    Result<catalog::ResolveOptions> ropt = resolveOptionsFrom(p);
+    if (!ropt)
+        return usage(ropt.error().toString(), verb);
+    Result<catalog::Criteria> query = catalog::Criteria{};
+    if (p.isSet(QStringLiteral("leaf"))) {
+        const QString leaf = p.value(QStringLiteral("leaf"));
+        if (!cat.leafNames().contains(leaf))
+            return fail(makeError(QStringLiteral("'%1' is not a leaf overlay of this catalog").arg(leaf),
+                                  catalogLabel, 0, QStringLiteral("--leaf")));
+        query = catalog::leafCriteria(cat, leaf);
+        request.recipeLabel = QStringLiteral("leaf ") + leaf;
+    } else {
+        query = criteriaFrom(p, cat);
+        if (query)
+            request.recipeLabel = query->summary();
+    }
+    if (!query)
+        return fail(query.error());
+    Result<catalog::RecipeResult> r = catalog::resolve(cat, *query, *ropt);
+    if (!r)
+        return fail(r.error());
+    request.recipe = std::move(*r);
+    return std::nullopt;
+}
+
+void printGenerated(const QCommandLineParser& p, const bundle::GenerateOptions& options,
+                    const ops::BundleGenerateOutcome& done) {
+    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
+        QJsonArray folders;
+        for (const bundle::BundleFolder& f : done.tree.folders)
+            folders.append(QJsonObject{{QStringLiteral("dir"), f.dir},
+                                       {QStringLiteral("name"), f.name},
+                                       {QStringLiteral("component"), f.component},
+                                       {QStringLiteral("kind"), f.kind},
+                                       {QStringLiteral("namespace"), f.namespace_},
+                                       {QStringLiteral("syncWave"), f.syncWave}});
+        printJson(QJsonObject{{QStringLiteral("out"), done.outDir},
+                              {QStringLiteral("deployer"), bundle::deployerName(options.deployer)},
+                              {QStringLiteral("treeDigest"), QStringLiteral("sha256:") + done.treeDigest},
+                              {QStringLiteral("files"), static_cast<int>(done.tree.files.size())},
+                              {QStringLiteral("folders"), folders},
+                              {QStringLiteral("sealed"), done.sealed},
+                              {QStringLiteral("receipt"), done.receiptSeq}});
+    } else {
+        out() << "wrote " << bundle::deployerName(options.deployer) << " bundle " << done.outDir << ": "
+              << done.tree.folders.size() << " install steps, " << done.tree.files.size()
+              << " files, tree digest sha256:" << done.treeDigest << (done.sealed ? ", sealed" : "") << Qt::endl;
+    }
+}
+
+} // namespace
+
 static int bundleGenerate(const QCommandLineParser& p) {
     const QString verb = QStringLiteral("bundle generate");
     if (!p.positionalArguments().isEmpty())
@@ -25,31 +123,9 @@ static int bundleGenerate(const QCommandLineParser& p) {
         return usage(QStringLiteral("--recipe takes the place of criteria and --leaf"), verb);
     if (hasLeaf && anyCriteria(p))
         return usage(QStringLiteral("--leaf takes the place of criteria flags; give one or the other"), verb);
-
-    bundle::GenerateOptions options;
-    options.deployer = *deployer;
-    options.sets = p.values(QStringLiteral("set"));
-    auto accel = selectorFrom(p.values(QStringLiteral("accelerated-node-selector")),
-                              QStringLiteral("--accelerated-node-selector"));
-    auto workload =
-        selectorFrom(p.values(QStringLiteral("workload-selector")), QStringLiteral("--workload-selector"));
-    if (!accel)
-        return usage(accel.error().toString(), verb);
-    if (!workload)
-        return usage(workload.error().toString(), verb);
-    options.acceleratedNodeSelector = *accel;
-    options.workloadSelector = *workload;
-    options.acceleratedNodeTolerations = p.values(QStringLiteral("accelerated-node-toleration"));
-    options.storageClass = p.value(QStringLiteral("storage-class"));
-    if (p.isSet(QStringLiteral("estimated-node-count"))) {
-        bool ok = false;
-        options.estimatedNodeCount = p.value(QStringLiteral("estimated-node-count")).toInt(&ok);
-        if (!ok || options.estimatedNodeCount <= 0 || options.estimatedNodeCount > 100000)
-            return usage(QStringLiteral("--estimated-node-count needs a whole number from 1 to 100000"),
-                         verb);
-    }
-    options.repoUrl = p.value(QStringLiteral("repo-url"));
-    options.targetRevision = p.value(QStringLiteral("target-revision"));
+    Result<bundle::GenerateOptions> options = generateOptions(p, *deployer);
+    if (!options)
+        return usage(options.error().toString(), verb);
 
     catalog::Catalog cat;
     QString catalogLabel;
@@ -61,43 +137,11 @@ static int bundleGenerate(const QCommandLineParser& p) {
         catalogLabel = hasDir ? p.value(QStringLiteral("catalog")) : p.value(QStringLiteral("version"));
     }
     ops::BundleGenerateRequest request;
-    if (hasRecipe) {
-        const QString file = p.value(QStringLiteral("recipe"));
-        Result<QByteArray> bytes = readFile(file);
-        if (!bytes)
-            return fail(bytes.error());
-        Result<catalog::RecipeResult> r = catalog::parseRecipeResult(*bytes, file);
-        if (!r)
-            return fail(r.error());
-        request.recipe = std::move(*r);
-        request.recipeLabel = file;
-    } else {
-        Result<catalog::ResolveOptions> ropt = resolveOptionsFrom(p);
-        if (!ropt)
-            return usage(ropt.error().toString(), verb);
-        Result<catalog::Criteria> query = catalog::Criteria{};
-        if (hasLeaf) {
-            const QString leaf = p.value(QStringLiteral("leaf"));
-            if (!cat.leafNames().contains(leaf))
-                return fail(makeError(QStringLiteral("'%1' is not a leaf overlay of this catalog").arg(leaf),
-                                      catalogLabel, 0, QStringLiteral("--leaf")));
-            query = catalog::leafCriteria(cat, leaf);
-            request.recipeLabel = QStringLiteral("leaf ") + leaf;
-        } else {
-            query = criteriaFrom(p, cat);
-            if (query)
-                request.recipeLabel = query->summary();
-        }
-        if (!query)
-            return fail(query.error());
-        Result<catalog::RecipeResult> r = catalog::resolve(cat, *query, *ropt);
-        if (!r)
-            return fail(r.error());
-        request.recipe = std::move(*r);
-    }
+    if (std::optional<int> failed = recipeOf(p, cat, catalogLabel, verb, request))
+        return *failed;
     request.catalog = &cat;
     request.catalogLabel = catalogLabel;
-    request.options = options;
+    request.options = *options;
     request.outDir = p.value(QStringLiteral("out"));
     if (p.isSet(QStringLiteral("key"))) {
         auto pass = passphraseFrom(
@@ -112,28 +156,7 @@ static int bundleGenerate(const QCommandLineParser& p) {
     Result<ops::BundleGenerateOutcome> done = ops::bundleGenerate(ops::Context(**db), request);
     if (!done)
         return fail(done.error());
-    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-        QJsonArray folders;
-        for (const bundle::BundleFolder& f : done->tree.folders)
-            folders.append(QJsonObject{{QStringLiteral("dir"), f.dir},
-                                       {QStringLiteral("name"), f.name},
-                                       {QStringLiteral("component"), f.component},
-                                       {QStringLiteral("kind"), f.kind},
-                                       {QStringLiteral("namespace"), f.namespace_},
-                                       {QStringLiteral("syncWave"), f.syncWave}});
-        printJson(QJsonObject{{QStringLiteral("out"), done->outDir},
-                              {QStringLiteral("deployer"), bundle::deployerName(options.deployer)},
-                              {QStringLiteral("treeDigest"), QStringLiteral("sha256:") + done->treeDigest},
-                              {QStringLiteral("files"), static_cast<int>(done->tree.files.size())},
-                              {QStringLiteral("folders"), folders},
-                              {QStringLiteral("sealed"), done->sealed},
-                              {QStringLiteral("receipt"), done->receiptSeq}});
-    } else {
-        out() << "wrote " << bundle::deployerName(options.deployer) << " bundle " << done->outDir << ": "
-              << done->tree.folders.size() << " install steps, " << done->tree.files.size()
-              << " files, tree digest sha256:" << done->treeDigest << (done->sealed ? ", sealed" : "")
-              << Qt::endl;
-    }
+    printGenerated(p, *options, *done);
     return kOk;
 }
 

@@ -3,6 +3,90 @@
 
 namespace pb::cli {
 
+namespace {
+
+void printPerfJson(const QString& file, PerfKind kind, const ops::PerfImportOutcome& done) {
+    const CheckRun& check = done.check;
+    const qint64 id = done.runRow;
+    QJsonObject o = checkToJson(check);
+    o.insert(QStringLiteral("file"), QFileInfo(file).absoluteFilePath());
+    o.insert(QStringLiteral("kind"), perfKindName(kind));
+    o.insert(QStringLiteral("measuredAt"), done.timeSource == QLatin1String("unknown")
+                                               ? QString()
+                                               : check.started.toString(Qt::ISODate));
+    o.insert(QStringLiteral("timeSource"), done.timeSource);
+    if (id)
+        o.insert(QStringLiteral("run"), id);
+    printJson(o);
+}
+
+void printNcclText(const NcclResult& n) {
+    out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".."
+          << n.lastSizeBytes() << " B"
+          << (n.ranks ? QStringLiteral(", %1 ranks").arg(n.ranks) : QString()) << '\n'
+          << "  busbw of the largest size (out-of-place): "
+          << QString::number(n.lastOopBusBw(), 'f', 2) << " GB/s\n"
+          << "  peak busbw: " << QString::number(n.peakBusBw(), 'f', 2) << " GB/s\n"
+          << "  average busbw: "
+          << (n.footerAvgBusBw
+                  ? QString::number(*n.footerAvgBusBw, 'g', 6) + QStringLiteral(" (footer)")
+                  : QString::number(n.computedAvgBusBw, 'f', 3) +
+                        QStringLiteral(" (computed; the log has no footer)"))
+          << '\n';
+    if (!n.netPlugin.isEmpty() || n.nvlsComm)
+        out() << "  transport: " << (n.netPlugin.isEmpty() ? QStringLiteral("-") : n.netPlugin)
+              << (n.nvlsComm ? ", NVLS" : "") << '\n';
+}
+
+void printInferenceText(const InferenceResult& r) {
+    auto num = [](const std::optional<double>& v, const char* unit) {
+        return v ? QString::number(*v, 'f', 2) + QLatin1Char(' ') + QLatin1String(unit)
+                 : QStringLiteral("-");
+    };
+    out() << "  format " << r.format << '\n'
+          << "  output throughput " << num(r.outputTokensPerSec, "tokens/s") << '\n'
+          << "  TTFT p50 " << num(r.ttftMs.p50, "ms") << ", p90 " << num(r.ttftMs.p90, "ms")
+          << ", p99 " << num(r.ttftMs.p99, "ms") << '\n'
+          << "  ITL avg " << num(r.itlMs.avg, "ms") << ", request latency p99 "
+          << num(r.requestLatencyMs.p99, "ms") << '\n';
+}
+
+// Each scored metric against its threshold, and the verdict.
+void printScoreText(const CheckRun& check) {
+    for (const ScoredMetric& m : check.score->metrics)
+        out() << "  " << m.name << " = " << QString::number(m.measured, 'f', 2) << ' ' << m.unit
+              << (m.threshold ? QStringLiteral(" against %1 (passes at %2 %3): %4")
+                                    .arg(m.threshold->written, m.threshold->op,
+                                         QString::number(m.threshold->effective(), 'f', 2),
+                                         m.pass ? QStringLiteral("pass") : QStringLiteral("FAIL"))
+                              : QStringLiteral(" (no threshold)"))
+              << '\n';
+    out() << "  verdict: " << verdictName(check.score->verdict) << " - " << check.score->message << '\n';
+}
+
+void printPerfText(const QString& file, PerfKind kind, const ops::PerfImportOutcome& done) {
+    const CheckRun& check = done.check;
+    out() << file << " (" << perfKindName(kind) << ")\n";
+    out() << "measured: "
+          << (done.timeSource == QLatin1String("unknown")
+                  ? QStringLiteral("unknown (the report does not say; give --at)")
+                  : QStringLiteral("%1 (%2)").arg(check.started.toString(Qt::ISODate),
+                                                  done.timeSource == QLatin1String("given")
+                                                      ? QStringLiteral("--at")
+                                                      : QStringLiteral("from the report")))
+          << '\n';
+    if (check.nccl)
+        printNcclText(*check.nccl);
+    if (check.inference)
+        printInferenceText(*check.inference);
+    printScoreText(check);
+    if (done.runRow)
+        out() << "  stored as run " << done.runRow << '\n';
+    out().flush();
+}
+
+} // namespace
+
 static int perfImport(const QCommandLineParser& p) {
     const QString verb = QStringLiteral("perf import");
     if (p.positionalArguments().size() != 1)
@@ -56,74 +140,11 @@ static int perfImport(const QCommandLineParser& p) {
     }();
     if (!done)
         return fail(done.error());
-    const CheckRun& check = done->check;
-    const qint64 id = done->runRow;
-    if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-        QJsonObject o = checkToJson(check);
-        o.insert(QStringLiteral("file"), QFileInfo(file).absoluteFilePath());
-        o.insert(QStringLiteral("kind"), perfKindName(*kind));
-        o.insert(QStringLiteral("measuredAt"), done->timeSource == QLatin1String("unknown")
-                                                   ? QString()
-                                                   : check.started.toString(Qt::ISODate));
-        o.insert(QStringLiteral("timeSource"), done->timeSource);
-        if (id)
-            o.insert(QStringLiteral("run"), id);
-        printJson(o);
-    } else {
-        out() << file << " (" << perfKindName(*kind) << ")\n";
-        out() << "measured: "
-              << (done->timeSource == QLatin1String("unknown")
-                      ? QStringLiteral("unknown (the report does not say; give --at)")
-                      : QStringLiteral("%1 (%2)").arg(check.started.toString(Qt::ISODate),
-                                                      done->timeSource == QLatin1String("given")
-                                                          ? QStringLiteral("--at")
-                                                          : QStringLiteral("from the report")))
-              << '\n';
-        if (check.nccl) {
-            const NcclResult& n = *check.nccl;
-            out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".."
-                  << n.lastSizeBytes() << " B"
-                  << (n.ranks ? QStringLiteral(", %1 ranks").arg(n.ranks) : QString()) << '\n'
-                  << "  busbw of the largest size (out-of-place): "
-                  << QString::number(n.lastOopBusBw(), 'f', 2) << " GB/s\n"
-                  << "  peak busbw: " << QString::number(n.peakBusBw(), 'f', 2) << " GB/s\n"
-                  << "  average busbw: "
-                  << (n.footerAvgBusBw
-                          ? QString::number(*n.footerAvgBusBw, 'g', 6) + QStringLiteral(" (footer)")
-                          : QString::number(n.computedAvgBusBw, 'f', 3) +
-                                QStringLiteral(" (computed; the log has no footer)"))
-                  << '\n';
-            if (!n.netPlugin.isEmpty() || n.nvlsComm)
-                out() << "  transport: " << (n.netPlugin.isEmpty() ? QStringLiteral("-") : n.netPlugin)
-                      << (n.nvlsComm ? ", NVLS" : "") << '\n';
-        }
-        if (check.inference) {
-            const InferenceResult& r = *check.inference;
-            auto num = [](const std::optional<double>& v, const char* unit) {
-                return v ? QString::number(*v, 'f', 2) + QLatin1Char(' ') + QLatin1String(unit)
-                         : QStringLiteral("-");
-            };
-            out() << "  format " << r.format << '\n'
-                  << "  output throughput " << num(r.outputTokensPerSec, "tokens/s") << '\n'
-                  << "  TTFT p50 " << num(r.ttftMs.p50, "ms") << ", p90 " << num(r.ttftMs.p90, "ms")
-                  << ", p99 " << num(r.ttftMs.p99, "ms") << '\n'
-                  << "  ITL avg " << num(r.itlMs.avg, "ms") << ", request latency p99 "
-                  << num(r.requestLatencyMs.p99, "ms") << '\n';
-        }
-        for (const ScoredMetric& m : check.score->metrics)
-            out() << "  " << m.name << " = " << QString::number(m.measured, 'f', 2) << ' ' << m.unit
-                  << (m.threshold ? QStringLiteral(" against %1 (passes at %2 %3): %4")
-                                        .arg(m.threshold->written, m.threshold->op,
-                                             QString::number(m.threshold->effective(), 'f', 2),
-                                             m.pass ? QStringLiteral("pass") : QStringLiteral("FAIL"))
-                                  : QStringLiteral(" (no threshold)"))
-                  << '\n';
-        out() << "  verdict: " << verdictName(check.score->verdict) << " - " << check.score->message << '\n';
-        if (id)
-            out() << "  stored as run " << id << '\n';
-        out().flush();
-    }
-    return check.state == CheckState::Failed ? kFailed : kOk;
+    if (p.value(QStringLiteral("format")) == QLatin1String("json"))
+        printPerfJson(file, *kind, *done);
+    else
+        printPerfText(file, *kind, *done);
+    return done->check.state == CheckState::Failed ? kFailed : kOk;
 }
 
 Command perfImportCommand() {

@@ -3,6 +3,91 @@
 
 namespace pb::cli {
 
+namespace {
+
+// --pending-limit and --retry-limit, in seconds; the exit code of a usage error.
+std::optional<int> readTimeLimits(const QCommandLineParser& p, const QString& verb, ops::ValidateRequest& req) {
+    for (const char* opt : {"pending-limit", "retry-limit"}) {
+        if (!p.isSet(QLatin1String(opt)))
+            continue;
+        bool ok = false;
+        const int v = p.value(QLatin1String(opt)).toInt(&ok);
+        if (!ok || v <= 0 || v > 86400)
+            return usage(
+                QStringLiteral("--%1 must be a number of seconds from 1 to 86400").arg(QLatin1String(opt)),
+                verb);
+        (qstrcmp(opt, "pending-limit") == 0 ? req.pendingLimitSec : req.retryLimitSec) = v;
+    }
+    return std::nullopt;
+}
+
+// Events come from the runner's thread and its log follower: one line at a time.
+void printEvents(ops::ValidateRequest& req, std::mutex& printing) {
+    req.events.message = [&printing](const QString& m) {
+        std::lock_guard lock(printing);
+        err() << m << Qt::endl;
+    };
+    req.events.checkChanged = [&printing](const CheckRun& c) {
+        std::lock_guard lock(printing);
+        if (c.state != CheckState::Running)
+            err() << "  " << stateMark(c.state) << " " << c.phase << "/" << c.name << " ("
+                  << seconds(c.durationMs) << ")"
+                  << (c.message.isEmpty() ? QString() : QStringLiteral(": ") + c.message) << Qt::endl;
+        else
+            err() << "  running " << c.phase << "/" << c.name << Qt::endl;
+    };
+    req.events.cancelling = [&printing] {
+        std::lock_guard lock(printing);
+        err() << "proofbench: cancelling; deleting the run's Jobs and RBAC" << Qt::endl;
+    };
+}
+
+// The evidence written, for the JSON and text output; empty when none was.
+QJsonObject evidenceJson(const ops::ValidateOutcome& o) {
+    QJsonObject evidence;
+    if (!o.evidenceDir.isEmpty()) {
+        evidence.insert(QStringLiteral("bundle"), o.evidenceDir);
+        evidence.insert(QStringLiteral("recipe"), o.recipe.recipeName());
+        evidence.insert(QStringLiteral("recipeDigest"), o.recipeDigest);
+        evidence.insert(QStringLiteral("manifestDigest"), o.manifestDigest);
+        if (o.incomplete())
+            evidence.insert(QStringLiteral("result"), QLatin1String(kIncompleteResult));
+        if (o.signingRefused)
+            evidence.insert(QStringLiteral("signingRefused"), o.signingError);
+        if (!o.pointerPath.isEmpty()) {
+            evidence.insert(QStringLiteral("attestation"), o.attestationPath);
+            evidence.insert(QStringLiteral("pointer"), o.pointerPath);
+            evidence.insert(QStringLiteral("signer"), o.signer);
+        }
+    }
+    return evidence;
+}
+
+void printOutcome(const QString& format, const ops::ValidateOutcome& o, const QJsonObject& evidence) {
+    if (format == QLatin1String("json")) {
+        QJsonObject j = runToJson(o.result);
+        j.insert(QStringLiteral("id"), o.runRow);
+        j.insert(QStringLiteral("recipe"), o.recipe.recipeName());
+        j.insert(QStringLiteral("context"), o.context);
+        j.insert(QStringLiteral("server"), o.server);
+        if (!evidence.isEmpty())
+            j.insert(QStringLiteral("evidence"), evidence);
+        printJson(j);
+    } else {
+        printRunText(o.result);
+        if (!evidence.isEmpty())
+            out() << "evidence: " << evidence.value(QStringLiteral("bundle")).toString()
+                  << (evidence.contains(QStringLiteral("pointer"))
+                          ? QStringLiteral(" (signed; pointer %1)")
+                                .arg(evidence.value(QStringLiteral("pointer")).toString())
+                          : QString())
+                  << '\n';
+        out().flush();
+    }
+}
+
+} // namespace
+
 static int validateVerb(const QCommandLineParser& p) {
     const QString verb = QStringLiteral("validate");
     if (!p.isSet(QStringLiteral("out")))
@@ -41,39 +126,13 @@ static int validateVerb(const QCommandLineParser& p) {
     req.toolVersion = QCoreApplication::applicationVersion();
     req.cleanup = !p.isSet(QStringLiteral("no-cleanup"));
     req.signIncomplete = p.isSet(QStringLiteral("sign-incomplete"));
-    for (const char* opt : {"pending-limit", "retry-limit"}) {
-        if (!p.isSet(QLatin1String(opt)))
-            continue;
-        bool ok = false;
-        const int v = p.value(QLatin1String(opt)).toInt(&ok);
-        if (!ok || v <= 0 || v > 86400)
-            return usage(
-                QStringLiteral("--%1 must be a number of seconds from 1 to 86400").arg(QLatin1String(opt)),
-                verb);
-        (qstrcmp(opt, "pending-limit") == 0 ? req.pendingLimitSec : req.retryLimitSec) = v;
-    }
+    if (std::optional<int> failed = readTimeLimits(p, verb, req))
+        return *failed;
     if (req.signIncomplete && !req.key)
         return usage(QStringLiteral("--sign-incomplete needs --key"), verb);
     req.outDir = p.value(QStringLiteral("out"));
-    // Events come from the runner's thread and its log follower: one line at a time.
     std::mutex printing;
-    req.events.message = [&](const QString& m) {
-        std::lock_guard lock(printing);
-        err() << m << Qt::endl;
-    };
-    req.events.checkChanged = [&](const CheckRun& c) {
-        std::lock_guard lock(printing);
-        if (c.state != CheckState::Running)
-            err() << "  " << stateMark(c.state) << " " << c.phase << "/" << c.name << " ("
-                  << seconds(c.durationMs) << ")"
-                  << (c.message.isEmpty() ? QString() : QStringLiteral(": ") + c.message) << Qt::endl;
-        else
-            err() << "  running " << c.phase << "/" << c.name << Qt::endl;
-    };
-    req.events.cancelling = [&] {
-        std::lock_guard lock(printing);
-        err() << "proofbench: cancelling; deleting the run's Jobs and RBAC" << Qt::endl;
-    };
+    printEvents(req, printing);
 
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
@@ -94,42 +153,7 @@ static int validateVerb(const QCommandLineParser& p) {
     if (!o.signingError.isEmpty())
         err() << "proofbench: signing: " << o.signingError << Qt::endl;
 
-    QJsonObject evidence;
-    if (!o.evidenceDir.isEmpty()) {
-        evidence.insert(QStringLiteral("bundle"), o.evidenceDir);
-        evidence.insert(QStringLiteral("recipe"), o.recipe.recipeName());
-        evidence.insert(QStringLiteral("recipeDigest"), o.recipeDigest);
-        evidence.insert(QStringLiteral("manifestDigest"), o.manifestDigest);
-        if (o.incomplete())
-            evidence.insert(QStringLiteral("result"), QLatin1String(kIncompleteResult));
-        if (o.signingRefused)
-            evidence.insert(QStringLiteral("signingRefused"), o.signingError);
-        if (!o.pointerPath.isEmpty()) {
-            evidence.insert(QStringLiteral("attestation"), o.attestationPath);
-            evidence.insert(QStringLiteral("pointer"), o.pointerPath);
-            evidence.insert(QStringLiteral("signer"), o.signer);
-        }
-    }
-    if (format == QLatin1String("json")) {
-        QJsonObject j = runToJson(o.result);
-        j.insert(QStringLiteral("id"), o.runRow);
-        j.insert(QStringLiteral("recipe"), o.recipe.recipeName());
-        j.insert(QStringLiteral("context"), o.context);
-        j.insert(QStringLiteral("server"), o.server);
-        if (!evidence.isEmpty())
-            j.insert(QStringLiteral("evidence"), evidence);
-        printJson(j);
-    } else {
-        printRunText(o.result);
-        if (!evidence.isEmpty())
-            out() << "evidence: " << evidence.value(QStringLiteral("bundle")).toString()
-                  << (evidence.contains(QStringLiteral("pointer"))
-                          ? QStringLiteral(" (signed; pointer %1)")
-                                .arg(evidence.value(QStringLiteral("pointer")).toString())
-                          : QString())
-                  << '\n';
-        out().flush();
-    }
+    printOutcome(format, o, evidenceJson(o));
     return o.exitCode();
 }
 

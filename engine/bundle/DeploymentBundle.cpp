@@ -19,6 +19,7 @@
 
 
 #include <map>
+#include <optional>
 
 namespace pb::deploy {
 
@@ -225,33 +226,10 @@ std::optional<TrustLevel> parseTrustLevel(const QString& name) {
     return std::nullopt;
 }
 
-DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOptions& options, const Progress& progress,
-                                              std::atomic_bool* cancel) {
-    DeploymentVerification v;
-    // 1. Closed-world inventory.
-    // Every file is opened non-blocking and must be a regular file (core/Files.h): a named pipe in
-    // place of checksums.txt or an attestation is an error naming it, never a hang.
-    const QString checksumsFile = dir + QLatin1Char('/') + QLatin1String(kChecksums);
-    if (!QFileInfo::exists(checksumsFile) && !QFileInfo(checksumsFile).isSymLink()) {
-        v.inventoryDetail = QStringLiteral("checksums.txt is missing: the bundle was never sealed");
-        return v;
-    }
-    Result<QByteArray> checksumsRead = readFileLimited(checksumsFile, limits::kDocumentFile, QStringLiteral("checksums.txt"));
-    if (!checksumsRead) {
-        v.inventoryDetail = checksumsRead.error().toString();
-        return v;
-    }
-    const QByteArray checksums = *checksumsRead;
-    QStringList problems;
-    const std::map<QString, QString> listed = parseChecksums(checksums, &problems);
-    auto present = hashTree(dir, progress, cancel);
-    if (!present) {
-        v.inventoryDetail = present.error().toString();
-        return v;
-    }
-    std::map<QString, QString> onDisk;
-    for (const FileDigest& f : *present)
-        onDisk[f.path] = f.sha256Hex;
+namespace {
+
+// v.files: every listed and every present file, in path order, with its state.
+void compareFiles(const std::map<QString, QString>& listed, const std::map<QString, QString>& onDisk, DeploymentVerification& v) {
     for (const auto& [path, hex] : listed) {
         const auto it = onDisk.find(path);
         if (it == onDisk.end())
@@ -263,6 +241,35 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
         if (!listed.count(path))
             v.files.push_back(FileCheck{path, FileState::Unexpected, {}, hex});
     std::sort(v.files.begin(), v.files.end(), [](const FileCheck& a, const FileCheck& b) { return a.path < b.path; });
+}
+
+// 1. Closed-world inventory: checksums.txt's bytes when it lists exactly the files present.
+// Every file is opened non-blocking and must be a regular file (core/Files.h): a named pipe in
+// place of checksums.txt or an attestation is an error naming it, never a hang.
+std::optional<QByteArray> checkInventory(const QString& dir, const Progress& progress, std::atomic_bool* cancel,
+                                         DeploymentVerification& v) {
+    const QString checksumsFile = dir + QLatin1Char('/') + QLatin1String(kChecksums);
+    if (!QFileInfo::exists(checksumsFile) && !QFileInfo(checksumsFile).isSymLink()) {
+        v.inventoryDetail = QStringLiteral("checksums.txt is missing: the bundle was never sealed");
+        return std::nullopt;
+    }
+    Result<QByteArray> checksumsRead = readFileLimited(checksumsFile, limits::kDocumentFile, QStringLiteral("checksums.txt"));
+    if (!checksumsRead) {
+        v.inventoryDetail = checksumsRead.error().toString();
+        return std::nullopt;
+    }
+    const QByteArray checksums = *checksumsRead;
+    QStringList problems;
+    const std::map<QString, QString> listed = parseChecksums(checksums, &problems);
+    auto present = hashTree(dir, progress, cancel);
+    if (!present) {
+        v.inventoryDetail = present.error().toString();
+        return std::nullopt;
+    }
+    std::map<QString, QString> onDisk;
+    for (const FileDigest& f : *present)
+        onDisk[f.path] = f.sha256Hex;
+    compareFiles(listed, onDisk, v);
     QMap<FileState, int> counts;
     for (const FileCheck& f : v.files)
         ++counts[f.state];
@@ -275,6 +282,58 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
                                                                     .arg(counts.value(FileState::Unexpected))})
                                             .join(QStringLiteral("; "));
     if (!v.inventoryOk)
+        return std::nullopt;
+    return checksums;
+}
+
+// The sha256 of the aicr binary the bundle attestation's provenance names, or empty.
+QString attestedBinaryDigest(const QJsonObject& statement) {
+    QString binaryDigest;
+    const QJsonArray deps = statement.value(QStringLiteral("predicate")).toObject()
+                                .value(QStringLiteral("buildDefinition")).toObject().value(QStringLiteral("resolvedDependencies")).toArray();
+    for (const QJsonValue& d : deps) {
+        const QString uri = d.toObject().value(QStringLiteral("uri")).toString();
+        if (uri.startsWith(QLatin1String("file://")) && uri.endsWith(QLatin1String("/aicr")))
+            binaryDigest = d.toObject().value(QStringLiteral("digest")).toObject().value(QStringLiteral("sha256")).toString();
+    }
+    return binaryDigest;
+}
+
+// 3. The aicr binary's own provenance, pinned to NVIDIA's release workflow.
+void checkBinaryAttestation(const QString& dir, const VerifyOptions& options, DeploymentVerification& v) {
+    QFile bf(dir + QLatin1Char('/') + QLatin1String(kBinaryAttestation));
+    if (!openInputFile(bf, QStringLiteral("the binary attestation"))) {
+        v.level = TrustLevel::Attested;
+        v.attestationDetail = QStringLiteral("bundle attestation verified; no binary attestation, so the creator is not proven");
+        return;
+    }
+    auto artifact = sigstore::Artifact::fromDigest(attestedBinaryDigest(v.bundleAttestation->statement));
+    if (!artifact || !options.root) {
+        v.level = TrustLevel::Attested;
+        v.attestationDetail = !options.root ? QStringLiteral("bundle attestation verified; the binary attestation needs a trusted root")
+                                            : QStringLiteral("bundle attestation verified; it names no aicr binary to match the binary attestation");
+        return;
+    }
+    sigstore::Policy nvidia;
+    nvidia.identityRegexp = QStringLiteral("^https://github\\.com/NVIDIA/aicr/\\.github/workflows/on-tag\\.yaml@refs/tags/.+$");
+    nvidia.issuer = QStringLiteral("https://token.actions.githubusercontent.com");
+    const QByteArray binaryBytes = readLimited(bf, limits::kDocumentFile, QStringLiteral("the binary attestation")).valueOr({});
+    v.binaryAttestation = sigstore::verifyBundle(binaryBytes, QLatin1String(kBinaryAttestation), *artifact, *options.root, nvidia);
+    if (!v.binaryAttestation->verified) {
+        v.attestationDetail = QStringLiteral("binary attestation: %1").arg(v.binaryAttestation->summary());
+        return;
+    }
+    v.level = TrustLevel::Verified;
+    v.attestationDetail = QStringLiteral("bundle and binary attestations verified");
+}
+
+} // namespace
+
+DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOptions& options, const Progress& progress,
+                                              std::atomic_bool* cancel) {
+    DeploymentVerification v;
+    const std::optional<QByteArray> checksums = checkInventory(dir, progress, cancel, v);
+    if (!checksums)
         return v; // unknown: nothing else can be trusted
 
     // 2. The bundle attestation over checksums.txt.
@@ -287,7 +346,7 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
     sigstore::TrustedRoot empty;
     const sigstore::TrustedRoot& root = options.root ? *options.root : empty;
     const QByteArray attestationBytes = readLimited(af, limits::kDocumentFile, QStringLiteral("the bundle attestation")).valueOr({});
-    v.bundleAttestation = sigstore::verifyBundle(attestationBytes, QLatin1String(kBundleAttestation), sigstore::Artifact::fromBytes(checksums),
+    v.bundleAttestation = sigstore::verifyBundle(attestationBytes, QLatin1String(kBundleAttestation), sigstore::Artifact::fromBytes(*checksums),
                                                  root, options.policy);
     if (!v.bundleAttestation->verified) {
         v.attestationDetail = QStringLiteral("bundle attestation: %1").arg(v.bundleAttestation->summary());
@@ -297,39 +356,7 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
         v.attestationDetail = QStringLiteral("bundle attestation: predicate '%1' is not SLSA provenance v1").arg(v.bundleAttestation->predicateType);
         return v;
     }
-    // 3. The aicr binary's own provenance, pinned to NVIDIA's release workflow.
-    QFile bf(dir + QLatin1Char('/') + QLatin1String(kBinaryAttestation));
-    if (!openInputFile(bf, QStringLiteral("the binary attestation"))) {
-        v.level = TrustLevel::Attested;
-        v.attestationDetail = QStringLiteral("bundle attestation verified; no binary attestation, so the creator is not proven");
-        return v;
-    }
-    QString binaryDigest;
-    const QJsonArray deps = v.bundleAttestation->statement.value(QStringLiteral("predicate")).toObject()
-                                .value(QStringLiteral("buildDefinition")).toObject().value(QStringLiteral("resolvedDependencies")).toArray();
-    for (const QJsonValue& d : deps) {
-        const QString uri = d.toObject().value(QStringLiteral("uri")).toString();
-        if (uri.startsWith(QLatin1String("file://")) && uri.endsWith(QLatin1String("/aicr")))
-            binaryDigest = d.toObject().value(QStringLiteral("digest")).toObject().value(QStringLiteral("sha256")).toString();
-    }
-    auto artifact = sigstore::Artifact::fromDigest(binaryDigest);
-    if (!artifact || !options.root) {
-        v.level = TrustLevel::Attested;
-        v.attestationDetail = !options.root ? QStringLiteral("bundle attestation verified; the binary attestation needs a trusted root")
-                                            : QStringLiteral("bundle attestation verified; it names no aicr binary to match the binary attestation");
-        return v;
-    }
-    sigstore::Policy nvidia;
-    nvidia.identityRegexp = QStringLiteral("^https://github\\.com/NVIDIA/aicr/\\.github/workflows/on-tag\\.yaml@refs/tags/.+$");
-    nvidia.issuer = QStringLiteral("https://token.actions.githubusercontent.com");
-    const QByteArray binaryBytes = readLimited(bf, limits::kDocumentFile, QStringLiteral("the binary attestation")).valueOr({});
-    v.binaryAttestation = sigstore::verifyBundle(binaryBytes, QLatin1String(kBinaryAttestation), *artifact, *options.root, nvidia);
-    if (!v.binaryAttestation->verified) {
-        v.attestationDetail = QStringLiteral("binary attestation: %1").arg(v.binaryAttestation->summary());
-        return v;
-    }
-    v.level = TrustLevel::Verified;
-    v.attestationDetail = QStringLiteral("bundle and binary attestations verified");
+    checkBinaryAttestation(dir, options, v);
     return v;
 }
 

@@ -123,6 +123,103 @@ QString md(QString s) {
     return s.isEmpty() ? QStringLiteral("—") : s;
 }
 
+// The names of `names` that `other` also has, in the order of `names`.
+QStringList commonOrder(const QStringList& names, const QStringList& other) {
+    QStringList out;
+    for (const QString& n : names)
+        if (other.contains(n))
+            out << n;
+    return out;
+}
+
+void setSides(ComponentChange& cc, const Component* a, const Component* b) {
+    if (a) {
+        cc.fromOrder = a->order;
+        cc.fromWave = a->syncWave;
+        cc.fromChart = a->chart;
+        cc.fromRepository = a->repository;
+        cc.fromVersion = a->version;
+        cc.fromNamespace = a->namespace_;
+        cc.fromSource = a->source;
+    }
+    if (b) {
+        cc.toOrder = b->order;
+        cc.toWave = b->syncWave;
+        cc.toChart = b->chart;
+        cc.toRepository = b->repository;
+        cc.toVersion = b->version;
+        cc.toNamespace = b->namespace_;
+        cc.toSource = b->source;
+    }
+}
+
+// The manifests of a component present on both sides, added, removed and changed.
+void diffManifests(ComponentChange& cc, const DeployBundle& from, const Component& a, const DeployBundle& to, const Component& b) {
+    const auto ma = manifestDigests(from, a), mb = manifestDigests(to, b);
+    for (const auto& [p, h] : ma) {
+        auto it = mb.find(p);
+        if (it == mb.end())
+            cc.manifestsRemoved << p;
+        else if (it->second != h)
+            cc.manifestsChanged << p;
+    }
+    for (const auto& [p, h] : mb)
+        if (!ma.count(p))
+            cc.manifestsAdded << p;
+}
+
+// One component across the two bundles (a only in `from`, b only in `to`, or both).
+ComponentChange compareComponent(const BundleDiff& d, const DeployBundle& from, const DeployBundle& to, const Component* a,
+                                 const Component* b) {
+    ComponentChange cc;
+    const Component& any = a ? *a : *b;
+    cc.name = any.name;
+    setSides(cc, a, b);
+    if (!a) {
+        cc.change = Change::Added;
+        return cc;
+    }
+    if (!b) {
+        cc.change = Change::Removed;
+        return cc;
+    }
+    cc.values = diffFlat(a->values, b->values);
+    if (a->valuesTemplate != b->valuesTemplate)
+        cc.values.push_back({QStringLiteral("(values template)"), Change::Changed, a->valuesTemplate, b->valuesTemplate});
+    cc.objectFields = diffFlat(a->object, b->object);
+    diffManifests(cc, from, *a, to, *b);
+    const bool changed = cc.chartChanged() || cc.versionChanged() || cc.repositoryMoved() || cc.namespaceChanged() || cc.waveChanged() ||
+                         cc.fromSource != cc.toSource || !cc.values.empty() || !cc.objectFields.empty() || !cc.manifestsAdded.isEmpty() ||
+                         !cc.manifestsRemoved.isEmpty() || !cc.manifestsChanged.isEmpty() ||
+                         (d.orderChanged && d.fromOrder.indexOf(cc.name) >= 0 &&
+                          // moved relative to the components on both sides
+                          commonOrder(d.fromOrder, d.toOrder).indexOf(cc.name) != commonOrder(d.toOrder, d.fromOrder).indexOf(cc.name));
+    cc.change = changed ? Change::Changed : Change::Unchanged;
+    return cc;
+}
+
+// Files removed, changed and added between the bundles, by path.
+std::vector<FileChange> diffFiles(const DeployBundle& from, const DeployBundle& to) {
+    std::vector<FileChange> out;
+    std::map<QString, const BundleFile*> fa, fb;
+    for (const BundleFile& f : from.files)
+        fa[f.path] = &f;
+    for (const BundleFile& f : to.files)
+        fb[f.path] = &f;
+    for (const auto& [p, f] : fa) {
+        auto it = fb.find(p);
+        if (it == fb.end())
+            out.push_back({p, Change::Removed, f->role});
+        else if (it->second->sha256 != f->sha256)
+            out.push_back({p, Change::Changed, it->second->role});
+    }
+    for (const auto& [p, f] : fb)
+        if (!fa.count(p))
+            out.push_back({p, Change::Added, f->role});
+    std::sort(out.begin(), out.end(), [](const FileChange& a, const FileChange& b) { return a.path < b.path; });
+    return out;
+}
+
 } // namespace
 
 BundleDiff diffBundles(const DeployBundle& from, const DeployBundle& to) {
@@ -141,101 +238,13 @@ BundleDiff diffBundles(const DeployBundle& from, const DeployBundle& to) {
         d.fromOrder << c.name;
     for (const Component& c : to.components)
         d.toOrder << c.name;
-    {
-        QStringList a, b;
-        for (const QString& n : d.fromOrder)
-            if (d.toOrder.contains(n))
-                a << n;
-        for (const QString& n : d.toOrder)
-            if (d.fromOrder.contains(n))
-                b << n;
-        d.orderChanged = a != b;
-    }
-    auto compare = [&](const Component* a, const Component* b) {
-        ComponentChange cc;
-        const Component& any = a ? *a : *b;
-        cc.name = any.name;
-        if (a) {
-            cc.fromOrder = a->order;
-            cc.fromWave = a->syncWave;
-            cc.fromChart = a->chart;
-            cc.fromRepository = a->repository;
-            cc.fromVersion = a->version;
-            cc.fromNamespace = a->namespace_;
-            cc.fromSource = a->source;
-        }
-        if (b) {
-            cc.toOrder = b->order;
-            cc.toWave = b->syncWave;
-            cc.toChart = b->chart;
-            cc.toRepository = b->repository;
-            cc.toVersion = b->version;
-            cc.toNamespace = b->namespace_;
-            cc.toSource = b->source;
-        }
-        if (!a) {
-            cc.change = Change::Added;
-            return cc;
-        }
-        if (!b) {
-            cc.change = Change::Removed;
-            return cc;
-        }
-        cc.values = diffFlat(a->values, b->values);
-        if (a->valuesTemplate != b->valuesTemplate)
-            cc.values.push_back({QStringLiteral("(values template)"), Change::Changed, a->valuesTemplate, b->valuesTemplate});
-        cc.objectFields = diffFlat(a->object, b->object);
-        const auto ma = manifestDigests(from, *a), mb = manifestDigests(to, *b);
-        for (const auto& [p, h] : ma) {
-            auto it = mb.find(p);
-            if (it == mb.end())
-                cc.manifestsRemoved << p;
-            else if (it->second != h)
-                cc.manifestsChanged << p;
-        }
-        for (const auto& [p, h] : mb)
-            if (!ma.count(p))
-                cc.manifestsAdded << p;
-        const bool changed = cc.chartChanged() || cc.versionChanged() || cc.repositoryMoved() || cc.namespaceChanged() || cc.waveChanged() ||
-                             cc.fromSource != cc.toSource || !cc.values.empty() || !cc.objectFields.empty() || !cc.manifestsAdded.isEmpty() ||
-                             !cc.manifestsRemoved.isEmpty() || !cc.manifestsChanged.isEmpty() ||
-                             (d.orderChanged && d.fromOrder.indexOf(cc.name) >= 0 &&
-                              [&] {
-                                  // moved relative to the components on both sides
-                                  QStringList a2, b2;
-                                  for (const QString& n : d.fromOrder)
-                                      if (d.toOrder.contains(n))
-                                          a2 << n;
-                                  for (const QString& n : d.toOrder)
-                                      if (d.fromOrder.contains(n))
-                                          b2 << n;
-                                  return a2.indexOf(cc.name) != b2.indexOf(cc.name);
-                              }());
-        cc.change = changed ? Change::Changed : Change::Unchanged;
-        return cc;
-    };
+    d.orderChanged = commonOrder(d.fromOrder, d.toOrder) != commonOrder(d.toOrder, d.fromOrder);
     for (const Component& c : to.components)
-        d.components.push_back(compare(from.component(c.name), &c));
+        d.components.push_back(compareComponent(d, from, to, from.component(c.name), &c));
     for (const Component& c : from.components)
         if (!to.component(c.name))
-            d.components.push_back(compare(&c, nullptr));
-
-    std::map<QString, const BundleFile*> fa, fb;
-    for (const BundleFile& f : from.files)
-        fa[f.path] = &f;
-    for (const BundleFile& f : to.files)
-        fb[f.path] = &f;
-    for (const auto& [p, f] : fa) {
-        auto it = fb.find(p);
-        if (it == fb.end())
-            d.files.push_back({p, Change::Removed, f->role});
-        else if (it->second->sha256 != f->sha256)
-            d.files.push_back({p, Change::Changed, it->second->role});
-    }
-    for (const auto& [p, f] : fb)
-        if (!fa.count(p))
-            d.files.push_back({p, Change::Added, f->role});
-    std::sort(d.files.begin(), d.files.end(), [](const FileChange& a, const FileChange& b) { return a.path < b.path; });
+            d.components.push_back(compareComponent(d, from, to, &c, nullptr));
+    d.files = diffFiles(from, to);
     d.fromUnknown = from.unknownFiles;
     d.toUnknown = to.unknownFiles;
     return d;

@@ -89,6 +89,93 @@ Result<Node> tolerationNode(const QString& text) {
     return t;
 }
 
+// --set values, path and value, by component.
+using ComponentSets = std::map<QString, std::vector<std::pair<QString, QString>>>;
+
+// --set component.path=value, grouped by component.
+Result<ComponentSets> parseSets(const QStringList& options, const catalog::RecipeResult& recipe) {
+    ComponentSets sets;
+    for (const QString& s : options) {
+        const qsizetype eq = s.indexOf(QLatin1Char('='));
+        const qsizetype dot = s.indexOf(QLatin1Char('.'));
+        if (eq <= 0 || dot <= 0 || dot > eq || dot == eq - 1)
+            return makeError(QStringLiteral("'%1' is not component.path=value").arg(s), {}, 0, QStringLiteral("--set"));
+        const QString comp = s.left(dot);
+        if (!recipe.component(comp))
+            return makeError(QStringLiteral("'%1': the recipe has no component '%2'").arg(s, comp), {}, 0, QStringLiteral("--set"));
+        sets[comp].push_back({s.mid(dot + 1, eq - dot - 1), s.mid(eq + 1)});
+    }
+    return sets;
+}
+
+Result<QByteArray> readCatalogFile(const catalog::Catalog& catalog, const QString& path, const QString& component,
+                                   const QString& field) {
+    const catalog::CatalogFile* f = catalog.file(path);
+    if (!f)
+        return makeError(QStringLiteral("component '%1' names %2, which the catalog does not have").arg(component, path),
+                         catalog.root, 0, field);
+    return f->bytes;
+}
+
+// The node selectors, tolerations, storage class and node count of the options, written at the
+// paths the registry names for the component.
+void applyScheduling(Node& values, const catalog::RegistryComponent& reg, const GenerateOptions& options, const Node& tolerations) {
+    const Node* node = &reg.node;
+    if (!options.acceleratedNodeSelector.isEmpty())
+        for (const QString& p : pathsAt(node, {"nodeScheduling", "accelerated", "nodeSelectorPaths"}))
+            setPath(values, p, selectorNode(options.acceleratedNodeSelector));
+    if (!tolerations.items.empty())
+        for (const QString& p : pathsAt(node, {"nodeScheduling", "accelerated", "tolerationPaths"}))
+            setPath(values, p, tolerations);
+    if (!options.workloadSelector.isEmpty())
+        for (const QString& p : pathsAt(node, {"podScheduling", "workload", "workloadSelectorPaths"}))
+            setPath(values, p, selectorNode(options.workloadSelector));
+    if (!options.storageClass.isEmpty())
+        for (const QString& p : pathsAt(node, {"storageClassPaths"}))
+            setPath(values, p, Node::str(options.storageClass.toStdString()));
+    if (options.estimatedNodeCount > 0)
+        for (const QString& p : pathsAt(node, {"nodeScheduling", "nodeCountPaths"}))
+            setPath(values, p, Node::plain(std::to_string(options.estimatedNodeCount)));
+}
+
+// A component's Helm values: its values file, its overrides, the scheduling options, then --set.
+Result<Node> componentValues(const catalog::Catalog& catalog, const catalog::ComponentRef& ref, const GenerateOptions& options,
+                             const Node& tolerations, const ComponentSets& sets) {
+    Node values = Node::map();
+    if (!ref.valuesFile.isEmpty()) {
+        Result<QByteArray> bytes = readCatalogFile(catalog, ref.valuesFile, ref.name, QStringLiteral("valuesFile"));
+        if (!bytes)
+            return bytes.error();
+        Result<Node> parsed = yaml::parse(*bytes, ref.valuesFile);
+        if (!parsed)
+            return parsed.error();
+        if (parsed->isMap())
+            values = *parsed;
+        else if (!parsed->isNull())
+            return makeError(QStringLiteral("values file is not a mapping"), ref.valuesFile);
+    }
+    if (ref.overrides.isMap())
+        deepMerge(values, ref.overrides);
+    if (const catalog::RegistryComponent* reg = catalog.component(ref.name))
+        applyScheduling(values, *reg, options, tolerations);
+    if (auto it = sets.find(ref.name); it != sets.end())
+        for (const auto& [path, value] : it->second)
+            setPath(values, path, Node::plain(value.toStdString()));
+    return values;
+}
+
+// The manifests a component lists, read from the catalog.
+Status readManifests(const catalog::Catalog& catalog, const catalog::ComponentRef& ref, const QStringList& files,
+                     const QString& field, std::vector<GenManifest>& out) {
+    for (const QString& m : files) {
+        Result<QByteArray> bytes = readCatalogFile(catalog, m, ref.name, field);
+        if (!bytes)
+            return bytes.error();
+        out.push_back({m, *bytes});
+    }
+    return {};
+}
+
 } // namespace
 
 Result<GenerateInput> inputFromRecipe(const catalog::Catalog& catalog, const catalog::RecipeResult& recipe,
@@ -107,26 +194,9 @@ Result<GenerateInput> inputFromRecipe(const catalog::Catalog& catalog, const cat
             return n.error();
         tolerations.items.push_back(*n);
     }
-    // --set component.path=value, grouped by component.
-    std::map<QString, std::vector<std::pair<QString, QString>>> sets;
-    for (const QString& s : options.sets) {
-        const qsizetype eq = s.indexOf(QLatin1Char('='));
-        const qsizetype dot = s.indexOf(QLatin1Char('.'));
-        if (eq <= 0 || dot <= 0 || dot > eq || dot == eq - 1)
-            return makeError(QStringLiteral("'%1' is not component.path=value").arg(s), {}, 0, QStringLiteral("--set"));
-        const QString comp = s.left(dot);
-        if (!recipe.component(comp))
-            return makeError(QStringLiteral("'%1': the recipe has no component '%2'").arg(s, comp), {}, 0, QStringLiteral("--set"));
-        sets[comp].push_back({s.mid(dot + 1, eq - dot - 1), s.mid(eq + 1)});
-    }
-
-    auto readCatalogFile = [&](const QString& path, const QString& component, const QString& field) -> Result<QByteArray> {
-        const catalog::CatalogFile* f = catalog.file(path);
-        if (!f)
-            return makeError(QStringLiteral("component '%1' names %2, which the catalog does not have").arg(component, path),
-                             catalog.root, 0, field);
-        return f->bytes;
-    };
+    Result<ComponentSets> sets = parseSets(options.sets, recipe);
+    if (!sets)
+        return sets.error();
 
     for (const catalog::ComponentRef& ref : recipe.componentRefs) {
         if (!ref.isEnabled())
@@ -146,54 +216,14 @@ Result<GenerateInput> inputFromRecipe(const catalog::Catalog& catalog, const cat
                                             "repository, which bundle generate does not fetch")
                                  .arg(ref.name, ref.source),
                              catalog.root, 0, QStringLiteral("componentRefs.type"));
-        Node values = Node::map();
-        if (!ref.valuesFile.isEmpty()) {
-            Result<QByteArray> bytes = readCatalogFile(ref.valuesFile, ref.name, QStringLiteral("valuesFile"));
-            if (!bytes)
-                return bytes.error();
-            Result<Node> parsed = yaml::parse(*bytes, ref.valuesFile);
-            if (!parsed)
-                return parsed.error();
-            if (parsed->isMap())
-                values = *parsed;
-            else if (!parsed->isNull())
-                return makeError(QStringLiteral("values file is not a mapping"), ref.valuesFile);
-        }
-        if (ref.overrides.isMap())
-            deepMerge(values, ref.overrides);
-        if (const catalog::RegistryComponent* reg = catalog.component(ref.name)) {
-            const Node* node = &reg->node;
-            if (!options.acceleratedNodeSelector.isEmpty())
-                for (const QString& p : pathsAt(node, {"nodeScheduling", "accelerated", "nodeSelectorPaths"}))
-                    setPath(values, p, selectorNode(options.acceleratedNodeSelector));
-            if (!tolerations.items.empty())
-                for (const QString& p : pathsAt(node, {"nodeScheduling", "accelerated", "tolerationPaths"}))
-                    setPath(values, p, tolerations);
-            if (!options.workloadSelector.isEmpty())
-                for (const QString& p : pathsAt(node, {"podScheduling", "workload", "workloadSelectorPaths"}))
-                    setPath(values, p, selectorNode(options.workloadSelector));
-            if (!options.storageClass.isEmpty())
-                for (const QString& p : pathsAt(node, {"storageClassPaths"}))
-                    setPath(values, p, Node::str(options.storageClass.toStdString()));
-            if (options.estimatedNodeCount > 0)
-                for (const QString& p : pathsAt(node, {"nodeScheduling", "nodeCountPaths"}))
-                    setPath(values, p, Node::plain(std::to_string(options.estimatedNodeCount)));
-        }
-        for (const auto& [path, value] : sets[ref.name])
-            setPath(values, path, Node::plain(value.toStdString()));
-        c.values = values;
-        for (const QString& m : ref.preManifestFiles) {
-            Result<QByteArray> bytes = readCatalogFile(m, ref.name, QStringLiteral("preManifestFiles"));
-            if (!bytes)
-                return bytes.error();
-            c.preManifests.push_back({m, *bytes});
-        }
-        for (const QString& m : ref.manifestFiles) {
-            Result<QByteArray> bytes = readCatalogFile(m, ref.name, QStringLiteral("manifestFiles"));
-            if (!bytes)
-                return bytes.error();
-            c.postManifests.push_back({m, *bytes});
-        }
+        Result<Node> values = componentValues(catalog, ref, options, tolerations, *sets);
+        if (!values)
+            return values.error();
+        c.values = *values;
+        if (Status s = readManifests(catalog, ref, ref.preManifestFiles, QStringLiteral("preManifestFiles"), c.preManifests); !s)
+            return s.error();
+        if (Status s = readManifests(catalog, ref, ref.manifestFiles, QStringLiteral("manifestFiles"), c.postManifests); !s)
+            return s.error();
         in.components.push_back(std::move(c));
     }
     return in;

@@ -216,12 +216,12 @@ QByteArray wrapperChart(const QString& name, const QString& component) {
     return "# Wrapper chart for " + name.toUtf8() + " (written by Proofbench bundle generate)\n" + encodeOrdered(chart);
 }
 
-} // namespace
+void put(BundleTree& tree, const QString& path, QByteArray bytes, bool exec = false) {
+    tree.files.push_back({path, std::move(bytes), exec});
+}
 
-Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& options, const std::atomic_bool* cancel) {
-    // Deployment order: the recipe's order, then any component it does not name, by name.
-    std::vector<const GenComponent*> ordered;
-    std::set<QString> seen;
+// The components keyed by name; an error when a name is no folder name or appears twice.
+Result<std::map<QString, const GenComponent*>> componentsByName(const GenerateInput& input) {
     std::map<QString, const GenComponent*> byName;
     for (const GenComponent& c : input.components) {
         if (!isSafeName(c.name))
@@ -232,218 +232,272 @@ Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& opt
                              QStringLiteral("componentRefs.name"));
         byName[c.name] = &c;
     }
+    return byName;
+}
+
+// Deployment order: the recipe's order, then any component it does not name, by name.
+std::vector<const GenComponent*> deploymentOrder(const GenerateInput& input,
+                                                 const std::map<QString, const GenComponent*>& byName) {
+    std::vector<const GenComponent*> ordered;
+    std::set<QString> seen;
     for (const QString& n : input.deploymentOrder)
         if (auto it = byName.find(n); it != byName.end() && seen.insert(n).second)
             ordered.push_back(it->second);
     for (const auto& [n, c] : byName)
         if (seen.insert(n).second)
             ordered.push_back(c);
+    return ordered;
+}
 
-    const bool argo = options.deployer == Deployer::ArgoCD;
+void addPlanned(std::vector<Planned>& plan, const GenComponent* c, int tier, Planned::Phase phase, const QString& name,
+                bool local, std::vector<GenManifest> templates) {
+    Planned p;
+    p.component = c;
+    p.phase = phase;
+    p.folder.name = name;
+    p.folder.component = c->name;
+    p.folder.kind = local ? QStringLiteral("local-helm") : QStringLiteral("upstream-helm");
+    p.folder.namespace_ = c->namespace_;
+    p.folder.syncWave = tier * 4 + static_cast<int>(phase);
+    p.templates = std::move(templates);
+    plan.push_back(std::move(p));
+}
+
+// A component's manifests rendered for one release, sorted by file name; those that render to
+// nothing are dropped (AICR drops them too).
+Result<std::vector<GenManifest>> renderedManifests(const GenComponent& c, const std::vector<GenManifest>& in,
+                                                   const QString& release) {
+    std::vector<GenManifest> out;
+    ManifestContext ctx{release, c.namespace_, c.chart.isEmpty() ? c.name : c.chart, normalizeVersion(c.version), c.values, c.name};
+    for (const GenManifest& m : in) {
+        Result<QByteArray> r = renderManifest(m.bytes, ctx, m.path);
+        if (!r)
+            return r.error();
+        if (!hasYamlObjects(*r))
+            continue; // renders to nothing: AICR drops it too
+        out.push_back({QFileInfo(m.path).fileName(), *r});
+    }
+    std::sort(out.begin(), out.end(), [](const GenManifest& a, const GenManifest& b) { return a.path < b.path; });
+    return out;
+}
+
+// Renders `in` for the release `name` and plans a local folder of that name unless nothing is left.
+Status addRenderedFolder(std::vector<Planned>& plan, const GenComponent* c, int tier, Planned::Phase phase,
+                         const std::vector<GenManifest>& in, const QString& name) {
+    auto out = renderedManifests(*c, in, name);
+    if (!out)
+        return out.error();
+    if (!out->empty())
+        addPlanned(plan, c, tier, phase, name, true, std::move(*out));
+    return {};
+}
+
+// Plans a component's folders: pre, primary (upstream, kustomize or own chart), post, readiness.
+Status planComponent(std::vector<Planned>& plan, const GenComponent* c, int tier, const GenerateOptions& options) {
+    using Phase = Planned::Phase;
+    if (!c->preManifests.empty())
+        if (Status s = addRenderedFolder(plan, c, tier, Phase::Pre, c->preManifests, c->name + QStringLiteral("-pre")); !s)
+            return s;
+    const bool upstream = !c->kustomize && !c->source.isEmpty();
+    if (upstream) {
+        addPlanned(plan, c, tier, Phase::Primary, c->name, false, {});
+        if (Status s = addRenderedFolder(plan, c, tier, Phase::Post, c->postManifests, c->name + QStringLiteral("-post")); !s)
+            return s;
+    } else if (c->kustomize) {
+        addPlanned(plan, c, tier, Phase::Primary, c->name, true, {{QStringLiteral("manifest.yaml"), c->kustomizeBuilt}});
+    } else {
+        auto own = renderedManifests(*c, c->postManifests, c->name);
+        if (!own)
+            return own.error();
+        addPlanned(plan, c, tier, Phase::Primary, c->name, true, std::move(*own));
+    }
+    std::vector<GenManifest> gateIn = c->readiness;
+    if (gateIn.empty() && !c->readinessTest.isEmpty()) {
+        Result<QByteArray> gate = renderReadinessGate(c->name, gateImage(options.bundlerVersion), c->readinessTest, options.deployer);
+        if (!gate)
+            return gate.error();
+        gateIn.push_back({QStringLiteral("readiness.yaml"), *gate});
+    }
+    // Rendered like any manifest: the gate's namespace is {{ .Release.Namespace }}.
+    if (!gateIn.empty())
+        return addRenderedFolder(plan, c, tier, Phase::Readiness, gateIn, c->name + QStringLiteral("-readiness"));
+    return {};
+}
+
+// The install steps in deployment order; an error when cancelled or when they overflow NNN-.
+Result<std::vector<Planned>> planFolders(const std::vector<const GenComponent*>& ordered, const GenerateOptions& options,
+                                         const std::atomic_bool* cancel) {
     const std::map<QString, int> tiers = dependencyTiers(ordered);
-
-    // Plan the folders.
     std::vector<Planned> plan;
     for (const GenComponent* c : ordered) {
-        const bool upstream = !c->kustomize && !c->source.isEmpty();
-        auto add = [&](Planned::Phase phase, const QString& name, bool local, std::vector<GenManifest> templates) {
-            Planned p;
-            p.component = c;
-            p.phase = phase;
-            p.folder.name = name;
-            p.folder.component = c->name;
-            p.folder.kind = local ? QStringLiteral("local-helm") : QStringLiteral("upstream-helm");
-            p.folder.namespace_ = c->namespace_;
-            const int tier = tiers.count(c->name) ? tiers.at(c->name) : 0;
-            p.folder.syncWave = tier * 4 + static_cast<int>(phase);
-            p.templates = std::move(templates);
-            plan.push_back(std::move(p));
-        };
-        auto rendered = [&](const std::vector<GenManifest>& in, const QString& release) -> Result<std::vector<GenManifest>> {
-            std::vector<GenManifest> out;
-            ManifestContext ctx{release, c->namespace_, c->chart.isEmpty() ? c->name : c->chart,
-                                normalizeVersion(c->version), c->values, c->name};
-            for (const GenManifest& m : in) {
-                Result<QByteArray> r = renderManifest(m.bytes, ctx, m.path);
-                if (!r)
-                    return r.error();
-                if (!hasYamlObjects(*r))
-                    continue; // renders to nothing: AICR drops it too
-                out.push_back({QFileInfo(m.path).fileName(), *r});
-            }
-            std::sort(out.begin(), out.end(), [](const GenManifest& a, const GenManifest& b) { return a.path < b.path; });
-            return out;
-        };
-        if (!c->preManifests.empty()) {
-            auto pre = rendered(c->preManifests, c->name + QStringLiteral("-pre"));
-            if (!pre)
-                return pre.error();
-            if (!pre->empty())
-                add(Planned::Phase::Pre, c->name + QStringLiteral("-pre"), true, std::move(*pre));
-        }
-        if (upstream) {
-            add(Planned::Phase::Primary, c->name, false, {});
-            auto post = rendered(c->postManifests, c->name + QStringLiteral("-post"));
-            if (!post)
-                return post.error();
-            if (!post->empty())
-                add(Planned::Phase::Post, c->name + QStringLiteral("-post"), true, std::move(*post));
-        } else if (c->kustomize) {
-            add(Planned::Phase::Primary, c->name, true, {{QStringLiteral("manifest.yaml"), c->kustomizeBuilt}});
-        } else {
-            auto own = rendered(c->postManifests, c->name);
-            if (!own)
-                return own.error();
-            add(Planned::Phase::Primary, c->name, true, std::move(*own));
-        }
-        std::vector<GenManifest> gateIn = c->readiness;
-        if (gateIn.empty() && !c->readinessTest.isEmpty()) {
-            Result<QByteArray> gate = renderReadinessGate(c->name, gateImage(options.bundlerVersion), c->readinessTest, options.deployer);
-            if (!gate)
-                return gate.error();
-            gateIn.push_back({QStringLiteral("readiness.yaml"), *gate});
-        }
-        if (!gateIn.empty()) {
-            // Rendered like any manifest: the gate's namespace is {{ .Release.Namespace }}.
-            auto gate = rendered(gateIn, c->name + QStringLiteral("-readiness"));
-            if (!gate)
-                return gate.error();
-            if (!gate->empty())
-                add(Planned::Phase::Readiness, c->name + QStringLiteral("-readiness"), true, std::move(*gate));
-        }
+        const int tier = tiers.count(c->name) ? tiers.at(c->name) : 0;
+        if (Status s = planComponent(plan, c, tier, options); !s)
+            return s.error();
         if (cancel && cancel->load())
             return makeError(QStringLiteral("cancelled"));
     }
     if (plan.size() > 999)
         return makeError(QStringLiteral("%1 install steps do not fit the NNN- folder numbering").arg(plan.size()));
+    return plan;
+}
 
-    BundleTree tree;
-    tree.deployer = options.deployer;
-    const QString repoUrl = options.repoUrl.isEmpty() ? QString::fromLatin1(kDefaultRepoUrl) : options.repoUrl;
-    const QString revision = options.targetRevision.isEmpty() ? QStringLiteral("main") : options.targetRevision;
-    const QString appName = options.appName.isEmpty() ? QString::fromLatin1(kDefaultAppName) : options.appName;
-    auto put = [&](const QString& path, QByteArray bytes, bool exec = false) {
-        tree.files.push_back({path, std::move(bytes), exec});
-    };
-
-    for (size_t i = 0; i < plan.size(); ++i) {
-        Planned& p = plan[i];
-        p.folder.dir = QStringLiteral("%1-%2").arg(i + 1, 3, 10, QLatin1Char('0')).arg(p.folder.name);
-        const GenComponent& c = *p.component;
-        const QString dir = p.folder.dir + QLatin1Char('/');
-        const bool local = p.folder.kind == QLatin1String("local-helm");
-        put(dir + QStringLiteral("values.yaml"), valuesFile(QStringLiteral("Helm values of %1").arg(p.folder.name), c.values));
-        if (local) {
-            put(dir + QStringLiteral("Chart.yaml"), wrapperChart(p.folder.name, c.name));
-            for (const GenManifest& m : p.templates)
-                put(dir + QStringLiteral("templates/") + m.path, m.bytes);
-        }
-        if (argo) {
-            QByteArray app = "# Argo CD Application for " + p.folder.name.toUtf8() +
-                             " (written by Proofbench bundle generate)\n" + encodeOrdered(application(p, repoUrl, revision));
-            put(dir + QStringLiteral("application.yaml"), app);
-        } else {
-            put(dir + QStringLiteral("cluster-values.yaml"),
-                valuesFile(QStringLiteral("Per-cluster Helm values of %1").arg(p.folder.name), c.clusterValues));
-            if (local) {
-                // A pre folder creates the namespace itself (its manifests usually are the Namespace).
-                const QByteArray create = p.phase == Planned::Phase::Pre ? QByteArray() : QByteArray(" --create-namespace");
-                put(dir + QStringLiteral("install.sh"),
-                    fill(templateText(QStringLiteral("helm/install-local.sh")),
-                         {{"NAME", p.folder.name.toUtf8()}, {"NAMESPACE", c.namespace_.toUtf8()}, {"CREATE_NAMESPACE", create}}),
-                    true);
-            } else {
-                const QString chart = c.chart.isEmpty() ? c.name : c.chart;
-                QString chartRef = chart, repo = c.source;
-                if (c.source.startsWith(QLatin1String("oci://"))) {
-                    QString base = c.source;
-                    while (base.endsWith(QLatin1Char('/')))
-                        base.chop(1);
-                    chartRef = base + QLatin1Char('/') + chart;
-                    repo.clear();
-                }
-                put(dir + QStringLiteral("upstream.env"), "CHART=" + shellQuote(chartRef) + "\nREPO=" + shellQuote(repo) +
-                                                              "\nVERSION=" + shellQuote(c.version) + "\n");
-                put(dir + QStringLiteral("install.sh"),
-                    fill(templateText(QStringLiteral("helm/install-upstream.sh")),
-                         {{"NAME", p.folder.name.toUtf8()}, {"NAMESPACE", c.namespace_.toUtf8()}}),
-                    true);
-            }
-        }
-        tree.folders.push_back(p.folder);
+// The helm deployer's install files of an upstream chart: upstream.env and install.sh.
+void writeUpstreamInstall(BundleTree& tree, const Planned& p, const QString& dir) {
+    const GenComponent& c = *p.component;
+    const QString chart = c.chart.isEmpty() ? c.name : c.chart;
+    QString chartRef = chart, repo = c.source;
+    if (c.source.startsWith(QLatin1String("oci://"))) {
+        QString base = c.source;
+        while (base.endsWith(QLatin1Char('/')))
+            base.chop(1);
+        chartRef = base + QLatin1Char('/') + chart;
+        repo.clear();
     }
+    put(tree, dir + QStringLiteral("upstream.env"),
+        "CHART=" + shellQuote(chartRef) + "\nREPO=" + shellQuote(repo) + "\nVERSION=" + shellQuote(c.version) + "\n");
+    put(tree, dir + QStringLiteral("install.sh"),
+        fill(templateText(QStringLiteral("helm/install-upstream.sh")),
+             {{"NAME", p.folder.name.toUtf8()}, {"NAMESPACE", c.namespace_.toUtf8()}}),
+        true);
+}
 
-    // Top level.
+// One numbered folder's files; the folder joins tree.folders.
+void writeFolder(BundleTree& tree, Planned& p, size_t index, bool argo, const QString& repoUrl, const QString& revision) {
+    p.folder.dir = QStringLiteral("%1-%2").arg(index + 1, 3, 10, QLatin1Char('0')).arg(p.folder.name);
+    const GenComponent& c = *p.component;
+    const QString dir = p.folder.dir + QLatin1Char('/');
+    const bool local = p.folder.kind == QLatin1String("local-helm");
+    put(tree, dir + QStringLiteral("values.yaml"), valuesFile(QStringLiteral("Helm values of %1").arg(p.folder.name), c.values));
+    if (local) {
+        put(tree, dir + QStringLiteral("Chart.yaml"), wrapperChart(p.folder.name, c.name));
+        for (const GenManifest& m : p.templates)
+            put(tree, dir + QStringLiteral("templates/") + m.path, m.bytes);
+    }
+    if (argo) {
+        QByteArray app = "# Argo CD Application for " + p.folder.name.toUtf8() + " (written by Proofbench bundle generate)\n" +
+                         encodeOrdered(application(p, repoUrl, revision));
+        put(tree, dir + QStringLiteral("application.yaml"), app);
+    } else {
+        put(tree, dir + QStringLiteral("cluster-values.yaml"),
+            valuesFile(QStringLiteral("Per-cluster Helm values of %1").arg(p.folder.name), c.clusterValues));
+        if (local) {
+            // A pre folder creates the namespace itself (its manifests usually are the Namespace).
+            const QByteArray create = p.phase == Planned::Phase::Pre ? QByteArray() : QByteArray(" --create-namespace");
+            put(tree, dir + QStringLiteral("install.sh"),
+                fill(templateText(QStringLiteral("helm/install-local.sh")),
+                     {{"NAME", p.folder.name.toUtf8()}, {"NAMESPACE", c.namespace_.toUtf8()}, {"CREATE_NAMESPACE", create}}),
+                true);
+        } else {
+            writeUpstreamInstall(tree, p, dir);
+        }
+    }
+    tree.folders.push_back(p.folder);
+}
+
+// The README's "## Criteria" section, empty when every criterion is unset or "any".
+QByteArray criteriaSection(const catalog::Criteria& cr) {
     QByteArray criteria;
-    const catalog::Criteria& cr = input.criteria;
     for (const auto& [label, value] : std::vector<std::pair<const char*, QString>>{
              {"Service", cr.service}, {"Accelerator", cr.accelerator}, {"Intent", cr.intent}, {"OS", cr.os}, {"Platform", cr.platform}})
         if (!value.isEmpty() && value != QLatin1String("any"))
             criteria += QByteArray("- ") + label + ": " + value.toUtf8() + "\n";
     if (!criteria.isEmpty())
         criteria = "\n## Criteria\n\n" + criteria;
-    if (argo) {
-        put(QStringLiteral("app-of-apps.yaml"), "# Parent Application: syncs every */application.yaml of this bundle\n" +
-                                                    encodeOrdered(appOfApps(appName, repoUrl, revision)));
-        QByteArray rows;
-        for (const BundleFolder& f : tree.folders) {
-            const GenComponent* c = byName.at(f.component);
-            const QString src = f.kind == QLatin1String("upstream-helm")
-                                    ? QStringLiteral("%1 %2 (%3)").arg(c->chart.isEmpty() ? c->name : c->chart, c->version, c->source)
-                                    : QStringLiteral("chart in %1/").arg(f.dir);
-            rows += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n").arg(f.dir, f.name).arg(f.syncWave).arg(f.namespace_, src).toUtf8();
-        }
-        put(QStringLiteral("README.md"), fill(templateText(QStringLiteral("argocd/README.md")),
-                                              {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
-                                               {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
-                                               {"COMPONENT_ROWS", rows},
-                                               {"REPO_URL", repoUrl.toUtf8()},
-                                               {"TARGET_REVISION", revision.toUtf8()},
-                                               {"APP_NAME", appName.toUtf8()}}));
-    } else {
-        QByteArray rows, uninstall, namespaces, async;
-        std::set<QString> nsSet;
-        for (size_t i = 0; i < tree.folders.size(); ++i) {
-            const BundleFolder& f = tree.folders[i];
-            const GenComponent* c = byName.at(f.component);
-            const QString chart = f.kind == QLatin1String("upstream-helm")
-                                      ? QStringLiteral("%1 (%2)").arg(c->chart.isEmpty() ? c->name : c->chart, c->source)
-                                      : QStringLiteral("local chart");
-            rows += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
-                        .arg(i + 1)
-                        .arg(f.name, f.kind == QLatin1String("upstream-helm") ? c->version : QStringLiteral("-"), f.namespace_, chart)
-                        .toUtf8();
-            nsSet.insert(f.namespace_);
-            if (f.name == QLatin1String("kai-scheduler"))
-                async = "kai-scheduler";
-        }
-        for (auto it = tree.folders.rbegin(); it != tree.folders.rend(); ++it)
-            uninstall += QStringLiteral("helm uninstall %1 -n %2\n").arg(it->name, it->namespace_).toUtf8();
-        uninstall.chop(1);
-        for (const QString& n : nsSet)
-            namespaces += (namespaces.isEmpty() ? "" : " ") + n.toUtf8();
-        QByteArray constraints;
-        if (!input.constraints.empty()) {
-            constraints = "\n## Constraints\n\n";
-            for (const catalog::Constraint& k : input.constraints)
-                constraints += "- " + k.name.toUtf8() + ": " + k.value.toUtf8() + "\n";
-        }
-        put(QStringLiteral("README.md"), fill(templateText(QStringLiteral("helm/README.md")),
-                                              {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
-                                               {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
-                                               {"CRITERIA", criteria},
-                                               {"COMPONENT_ROWS", rows},
-                                               {"CONSTRAINTS", constraints},
-                                               {"UNINSTALL", uninstall}}));
-        put(QStringLiteral("deploy.sh"), fill(templateText(QStringLiteral("helm/deploy.sh")),
-                                              {{"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
-                                               {"ASYNC_COMPONENTS", async},
-                                               {"NAMESPACES", namespaces},
-                                               {"READINESS_TIMEOUT", "1h35m0s"}}),
-            true);
+    return criteria;
+}
+
+// Argo CD's top level: app-of-apps.yaml and README.md.
+void writeArgoTop(BundleTree& tree, const GenerateInput& input, const GenerateOptions& options,
+                  const std::map<QString, const GenComponent*>& byName, const QString& repoUrl, const QString& revision,
+                  const QString& appName) {
+    put(tree, QStringLiteral("app-of-apps.yaml"), "# Parent Application: syncs every */application.yaml of this bundle\n" +
+                                                      encodeOrdered(appOfApps(appName, repoUrl, revision)));
+    QByteArray rows;
+    for (const BundleFolder& f : tree.folders) {
+        const GenComponent* c = byName.at(f.component);
+        const QString src = f.kind == QLatin1String("upstream-helm")
+                                ? QStringLiteral("%1 %2 (%3)").arg(c->chart.isEmpty() ? c->name : c->chart, c->version, c->source)
+                                : QStringLiteral("chart in %1/").arg(f.dir);
+        rows += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n").arg(f.dir, f.name).arg(f.syncWave).arg(f.namespace_, src).toUtf8();
     }
+    put(tree, QStringLiteral("README.md"), fill(templateText(QStringLiteral("argocd/README.md")),
+                                                {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
+                                                 {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
+                                                 {"COMPONENT_ROWS", rows},
+                                                 {"REPO_URL", repoUrl.toUtf8()},
+                                                 {"TARGET_REVISION", revision.toUtf8()},
+                                                 {"APP_NAME", appName.toUtf8()}}));
+}
+
+// The helm deployer's top level: README.md and deploy.sh.
+void writeHelmTop(BundleTree& tree, const GenerateInput& input, const GenerateOptions& options,
+                  const std::map<QString, const GenComponent*>& byName) {
+    QByteArray rows, uninstall, namespaces, async;
+    std::set<QString> nsSet;
+    for (size_t i = 0; i < tree.folders.size(); ++i) {
+        const BundleFolder& f = tree.folders[i];
+        const GenComponent* c = byName.at(f.component);
+        const QString chart = f.kind == QLatin1String("upstream-helm")
+                                  ? QStringLiteral("%1 (%2)").arg(c->chart.isEmpty() ? c->name : c->chart, c->source)
+                                  : QStringLiteral("local chart");
+        rows += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
+                    .arg(i + 1)
+                    .arg(f.name, f.kind == QLatin1String("upstream-helm") ? c->version : QStringLiteral("-"), f.namespace_, chart)
+                    .toUtf8();
+        nsSet.insert(f.namespace_);
+        if (f.name == QLatin1String("kai-scheduler"))
+            async = "kai-scheduler";
+    }
+    for (auto it = tree.folders.rbegin(); it != tree.folders.rend(); ++it)
+        uninstall += QStringLiteral("helm uninstall %1 -n %2\n").arg(it->name, it->namespace_).toUtf8();
+    uninstall.chop(1);
+    for (const QString& n : nsSet)
+        namespaces += (namespaces.isEmpty() ? "" : " ") + n.toUtf8();
+    QByteArray constraints;
+    if (!input.constraints.empty()) {
+        constraints = "\n## Constraints\n\n";
+        for (const catalog::Constraint& k : input.constraints)
+            constraints += "- " + k.name.toUtf8() + ": " + k.value.toUtf8() + "\n";
+    }
+    put(tree, QStringLiteral("README.md"), fill(templateText(QStringLiteral("helm/README.md")),
+                                                {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
+                                                 {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
+                                                 {"CRITERIA", criteriaSection(input.criteria)},
+                                                 {"COMPONENT_ROWS", rows},
+                                                 {"CONSTRAINTS", constraints},
+                                                 {"UNINSTALL", uninstall}}));
+    put(tree, QStringLiteral("deploy.sh"), fill(templateText(QStringLiteral("helm/deploy.sh")),
+                                                {{"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
+                                                 {"ASYNC_COMPONENTS", async},
+                                                 {"NAMESPACES", namespaces},
+                                                 {"READINESS_TIMEOUT", "1h35m0s"}}),
+        true);
+}
+
+} // namespace
+
+Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& options, const std::atomic_bool* cancel) {
+    auto byName = componentsByName(input);
+    if (!byName)
+        return byName.error();
+    auto plan = planFolders(deploymentOrder(input, *byName), options, cancel);
+    if (!plan)
+        return plan.error();
+
+    const bool argo = options.deployer == Deployer::ArgoCD;
+    BundleTree tree;
+    tree.deployer = options.deployer;
+    const QString repoUrl = options.repoUrl.isEmpty() ? QString::fromLatin1(kDefaultRepoUrl) : options.repoUrl;
+    const QString revision = options.targetRevision.isEmpty() ? QStringLiteral("main") : options.targetRevision;
+    const QString appName = options.appName.isEmpty() ? QString::fromLatin1(kDefaultAppName) : options.appName;
+    for (size_t i = 0; i < plan->size(); ++i)
+        writeFolder(tree, (*plan)[i], i, argo, repoUrl, revision);
+    if (argo)
+        writeArgoTop(tree, input, options, *byName, repoUrl, revision, appName);
+    else
+        writeHelmTop(tree, input, options, *byName);
     if (options.writeRecipe && !input.recipeYaml.isEmpty())
-        put(QStringLiteral("recipe.yaml"), input.recipeYaml);
+        put(tree, QStringLiteral("recipe.yaml"), input.recipeYaml);
 
     std::sort(tree.files.begin(), tree.files.end(), [](const BundleFile& a, const BundleFile& b) { return a.path < b.path; });
     for (const BundleFile& f : tree.files)

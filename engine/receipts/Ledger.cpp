@@ -18,6 +18,7 @@
 #include <QTimeZone>
 
 #include <map>
+#include <optional>
 
 namespace pb::receipts {
 
@@ -403,122 +404,119 @@ Result<ChainHead> Ledger::head() const {
     return h;
 }
 
-Result<ChainCheck> Ledger::verify() const {
-    auto all = list();
-    if (!all)
-        return all.error();
-    const std::vector<Receipt>& rows = *all;
-    auto headOrError = head();
-    if (!headOrError)
-        return headOrError.error();
-    ChainCheck c;
-    c.receipts = static_cast<int>(rows.size());
-    c.head = *headOrError;
+namespace {
 
-    // Stored hash -> position, to tell what a dangling prev or a duplicate points at.
-    std::multimap<QString, size_t> byHash;
-    for (size_t i = 0; i < rows.size(); ++i)
-        byHash.emplace(rows[i].hash, i);
-    auto breakAt = [&](const Receipt& r, ChainCheck::Break kind, const QString& detail) {
-        c.ok = false;
-        c.kind = kind;
-        c.firstBadSeq = r.seq;
-        c.detail = detail;
-        return c;
-    };
-    // The seq at which a receipt's stored hash does recompute (it was written there), or 0.
-    auto writtenAt = [&](const Receipt& r) -> qint64 {
-        Receipt probe = r;
-        const qint64 last = rows.empty() ? 0 : rows.back().seq;
-        for (qint64 s = 1; s <= last + 1; ++s) {
-            probe.seq = s;
-            if (s != r.seq && probe.computeHash() == r.hash)
-                return s;
-        }
-        return 0;
-    };
+ChainCheck brokenAt(ChainCheck c, const Receipt& r, ChainCheck::Break kind, const QString& detail) {
+    c.ok = false;
+    c.kind = kind;
+    c.firstBadSeq = r.seq;
+    c.detail = detail;
+    return c;
+}
 
-    // The head Proofbench last wrote; rows past it were not written by Proofbench.
-    qint64 recordedHeadSeq = -1;
-    QString recordedHeadHash;
-    {
-        QSqlQuery hq(m_db.sql());
-        if (!hq.exec(QStringLiteral("SELECT seq, hash FROM receipts_head WHERE id = 1")))
-            return db::sqlError(hq, QStringLiteral("receipts_head"));
-        if (hq.next()) {
-            recordedHeadSeq = hq.value(0).toLongLong();
-            recordedHeadHash = hq.value(1).toString();
-        }
+// The seq at which a receipt's stored hash does recompute (it was written there), or 0.
+qint64 writtenAt(const std::vector<Receipt>& rows, const Receipt& r) {
+    Receipt probe = r;
+    const qint64 last = rows.empty() ? 0 : rows.back().seq;
+    for (qint64 s = 1; s <= last + 1; ++s) {
+        probe.seq = s;
+        if (s != r.seq && probe.computeHash() == r.hash)
+            return s;
     }
+    return 0;
+}
 
-    QString expectedPrev = genesisHash();
+// What walking the chain needs besides the rows: stored hash -> position, to tell what a dangling
+// prev or a duplicate points at, and the head Proofbench last wrote (-1 when none is recorded).
+struct ChainWalk {
+    const std::vector<Receipt>& rows;
+    std::multimap<QString, size_t> byHash;
+    qint64 recordedHeadSeq = -1;
+};
+
+// Row i's break when its stored hash does not recompute: reordered, added outside, or edited.
+ChainCheck hashBreak(const ChainCheck& c, const ChainWalk& w, const Receipt& r, const QString& computed) {
+    if (const qint64 s = writtenAt(w.rows, r); s != 0)
+        return brokenAt(c, r, ChainCheck::Break::Reordered,
+                        QStringLiteral("receipt at position #%1 was written as receipt #%2: the receipts were reordered")
+                            .arg(r.seq)
+                            .arg(s));
+    if (w.recordedHeadSeq >= 0 && r.seq > w.recordedHeadSeq)
+        return brokenAt(c, r, ChainCheck::Break::Inserted,
+                        QStringLiteral("receipt #%1 was added outside Proofbench: the recorded head is #%2, and its content "
+                                       "hashes to %3, not its stored %4")
+                            .arg(r.seq)
+                            .arg(w.recordedHeadSeq)
+                            .arg(shortHash(computed), shortHash(r.hash)));
+    return brokenAt(c, r, ChainCheck::Break::Edited,
+                    QStringLiteral("receipt #%1 was edited: its content hashes to %2, the stored hash is %3")
+                        .arg(r.seq)
+                        .arg(shortHash(computed), shortHash(r.hash)));
+}
+
+// Row i's break when its previous hash is not its predecessor's.
+ChainCheck prevBreak(const ChainCheck& c, const ChainWalk& w, size_t i, const QString& expectedPrev) {
+    const Receipt& r = w.rows[i];
+    auto target = w.byHash.find(r.prevHash);
+    if (target == w.byHash.end())
+        return brokenAt(c, r, ChainCheck::Break::Deleted,
+                        QStringLiteral("receipt #%1's previous hash %2 points at no receipt: the receipt before it was "
+                                       "deleted or replaced (its predecessor now hashes to %3)")
+                            .arg(r.seq)
+                            .arg(shortHash(r.prevHash), shortHash(expectedPrev)));
+    if (target->second > i)
+        return brokenAt(c, r, ChainCheck::Break::Reordered,
+                        QStringLiteral("receipt #%1 follows receipt #%2, which comes after it: the receipts were reordered")
+                            .arg(r.seq)
+                            .arg(w.rows[target->second].seq));
+    // Its prev is an earlier receipt, but not its predecessor: the predecessor was put in between.
+    return brokenAt(c, w.rows[i - 1], ChainCheck::Break::Inserted,
+                    QStringLiteral("receipt #%1 was inserted: receipt #%2 follows receipt #%3, not #%1")
+                        .arg(w.rows[i - 1].seq)
+                        .arg(r.seq)
+                        .arg(w.rows[target->second].seq));
+}
+
+// The first break along the chain, if any; expectedPrev ends as the last receipt's hash.
+std::optional<ChainCheck> firstBreak(const ChainCheck& c, const ChainWalk& w, QString& expectedPrev) {
+    const std::vector<Receipt>& rows = w.rows;
     qint64 expectedSeq = 1;
     for (size_t i = 0; i < rows.size(); ++i) {
         const Receipt& r = rows[i];
-        if (byHash.count(r.hash) > 1) {
-            const size_t other = byHash.find(r.hash)->second;
+        if (w.byHash.count(r.hash) > 1) {
+            const size_t other = w.byHash.find(r.hash)->second;
             if (other != i)
-                return breakAt(r, ChainCheck::Break::Inserted,
-                               QStringLiteral("receipt #%1 is a copy of receipt #%2 (same hash %3) inserted into the chain")
-                                   .arg(r.seq)
-                                   .arg(rows[other].seq)
-                                   .arg(shortHash(r.hash)));
+                return brokenAt(c, r, ChainCheck::Break::Inserted,
+                                QStringLiteral("receipt #%1 is a copy of receipt #%2 (same hash %3) inserted into the chain")
+                                    .arg(r.seq)
+                                    .arg(rows[other].seq)
+                                    .arg(shortHash(r.hash)));
         }
         const QString computed = r.computeHash();
-        if (computed != r.hash) {
-            if (const qint64 s = writtenAt(r); s != 0)
-                return breakAt(r, ChainCheck::Break::Reordered,
-                               QStringLiteral("receipt at position #%1 was written as receipt #%2: the receipts were reordered")
-                                   .arg(r.seq)
-                                   .arg(s));
-            if (recordedHeadSeq >= 0 && r.seq > recordedHeadSeq)
-                return breakAt(r, ChainCheck::Break::Inserted,
-                               QStringLiteral("receipt #%1 was added outside Proofbench: the recorded head is #%2, and its content "
-                                              "hashes to %3, not its stored %4")
-                                   .arg(r.seq)
-                                   .arg(recordedHeadSeq)
-                                   .arg(shortHash(computed), shortHash(r.hash)));
-            return breakAt(r, ChainCheck::Break::Edited,
-                           QStringLiteral("receipt #%1 was edited: its content hashes to %2, the stored hash is %3")
-                               .arg(r.seq)
-                               .arg(shortHash(computed), shortHash(r.hash)));
-        }
+        if (computed != r.hash)
+            return hashBreak(c, w, r, computed);
         if (r.seq != expectedSeq)
-            return breakAt(r, ChainCheck::Break::Deleted,
-                           QStringLiteral("receipt(s) #%1..#%2 are missing: the sequence jumps from #%3 to #%4")
-                               .arg(expectedSeq)
-                               .arg(r.seq - 1)
-                               .arg(expectedSeq - 1)
-                               .arg(r.seq));
-        if (r.prevHash != expectedPrev) {
-            auto target = byHash.find(r.prevHash);
-            if (target == byHash.end())
-                return breakAt(r, ChainCheck::Break::Deleted,
-                               QStringLiteral("receipt #%1's previous hash %2 points at no receipt: the receipt before it was "
-                                              "deleted or replaced (its predecessor now hashes to %3)")
-                                   .arg(r.seq)
-                                   .arg(shortHash(r.prevHash), shortHash(expectedPrev)));
-            if (target->second > i)
-                return breakAt(r, ChainCheck::Break::Reordered,
-                               QStringLiteral("receipt #%1 follows receipt #%2, which comes after it: the receipts were reordered")
-                                   .arg(r.seq)
-                                   .arg(rows[target->second].seq));
-            // Its prev is an earlier receipt, but not its predecessor: the predecessor was put in between.
-            return breakAt(rows[i - 1], ChainCheck::Break::Inserted,
-                           QStringLiteral("receipt #%1 was inserted: receipt #%2 follows receipt #%3, not #%1")
-                               .arg(rows[i - 1].seq)
-                               .arg(r.seq)
-                               .arg(rows[target->second].seq));
-        }
+            return brokenAt(c, r, ChainCheck::Break::Deleted,
+                            QStringLiteral("receipt(s) #%1..#%2 are missing: the sequence jumps from #%3 to #%4")
+                                .arg(expectedSeq)
+                                .arg(r.seq - 1)
+                                .arg(expectedSeq - 1)
+                                .arg(r.seq));
+        if (r.prevHash != expectedPrev)
+            return prevBreak(c, w, i, expectedPrev);
         expectedPrev = r.hash;
         expectedSeq = r.seq + 1;
     }
-    // The newest receipts removed: the head row remembers more than the table holds.
-    if (recordedHeadSeq >= 0) {
-        const qint64 headSeq = recordedHeadSeq;
-        const QString headHash = recordedHeadHash;
+    return std::nullopt;
+}
+
+// The chain's end against the head row: the newest receipts removed (the head row remembers
+// more than the table holds), rows added past it, or the head row missing.
+ChainCheck checkRecordedHead(ChainCheck c, const std::vector<Receipt>& rows, qint64 headSeq, const QString& headHash,
+                             const QString& lastHash) {
+    if (headSeq >= 0) {
         const qint64 last = rows.empty() ? 0 : rows.back().seq;
-        if (headSeq != last || headHash != expectedPrev) {
+        if (headSeq != last || headHash != lastHash) {
             c.ok = false;
             c.kind = headSeq > last ? ChainCheck::Break::Deleted : ChainCheck::Break::Inserted;
             c.firstBadSeq = headSeq > last ? last + 1 : headSeq + 1;
@@ -538,6 +536,42 @@ Result<ChainCheck> Ledger::verify() const {
         c.detail = QStringLiteral("the recorded chain head is missing");
     }
     return c;
+}
+
+} // namespace
+
+Result<ChainCheck> Ledger::verify() const {
+    auto all = list();
+    if (!all)
+        return all.error();
+    const std::vector<Receipt>& rows = *all;
+    auto headOrError = head();
+    if (!headOrError)
+        return headOrError.error();
+    ChainCheck c;
+    c.receipts = static_cast<int>(rows.size());
+    c.head = *headOrError;
+
+    ChainWalk walk{rows, {}, -1};
+    for (size_t i = 0; i < rows.size(); ++i)
+        walk.byHash.emplace(rows[i].hash, i);
+
+    // The head Proofbench last wrote; rows past it were not written by Proofbench.
+    QString recordedHeadHash;
+    {
+        QSqlQuery hq(m_db.sql());
+        if (!hq.exec(QStringLiteral("SELECT seq, hash FROM receipts_head WHERE id = 1")))
+            return db::sqlError(hq, QStringLiteral("receipts_head"));
+        if (hq.next()) {
+            walk.recordedHeadSeq = hq.value(0).toLongLong();
+            recordedHeadHash = hq.value(1).toString();
+        }
+    }
+
+    QString expectedPrev = genesisHash();
+    if (std::optional<ChainCheck> broken = firstBreak(c, walk, expectedPrev))
+        return *broken;
+    return checkRecordedHead(c, rows, walk.recordedHeadSeq, recordedHeadHash, expectedPrev);
 }
 
 Result<Receipt> recordAction(const QString& dbPath, const ReceiptDraft& draft) {

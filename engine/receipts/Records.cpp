@@ -241,20 +241,11 @@ void checkDigestIndex(const QString& root, const ExternalRecord& index, const Ex
     }
 }
 
-void checkEntry(const QString& root, const QString& entry, const std::vector<const ExternalRecord*>& recs,
-                const std::vector<ExternalRecord>& all, std::vector<RecordCheck>& out) {
-    const ExternalRecord* gen = findKind(recs, QStringLiteral("SourceGenerationReceipt"));
-    const ExternalRecord* oci = findKind(recs, QStringLiteral("OciArtifactReceipt"));
-    const ExternalRecord* pub = findKind(recs, QStringLiteral("PublicOciReceipt"));
-    const ExternalRecord* upload = findKind(recs, QStringLiteral("ConfigHubUploadReceipt"));
-    const ExternalRecord* index = findKind(recs, kDigestIndexKind);
-    const ExternalRecord* flat = findKind(recs, QStringLiteral("FlatteningSafetyVerdict"));
-    const ExternalRecord* catalog = findKind(recs, QStringLiteral("SourceCatalogRecord"));
+// The digests the generation, OCI, public OCI and ConfigHub upload receipts share.
+void checkPublication(const ExternalRecord* gen, const ExternalRecord* oci, const ExternalRecord* pub,
+                      const ExternalRecord* upload, std::vector<RecordCheck>& out) {
     const QString tSrc = QStringLiteral("spec.processing.transport.sourcePackage.digest");
     const QString tCfg = QStringLiteral("spec.processing.transport.literalConfiguration.digest");
-
-    if (index)
-        checkDigestIndex(root, *index, gen, out);
     if (gen && oci) {
         out.push_back(compare(QStringLiteral("shared-digest"), oci->relative,
                               QStringLiteral("source package digest: %1 spec.artifacts.sourcePackage.portableDigest against %2 %3")
@@ -287,30 +278,37 @@ void checkEntry(const QString& root, const QString& entry, const std::vector<con
                               QStringLiteral("provenance binding OCI manifest digest against the uploaded source digest"),
                               str(upload->document, QStringLiteral("spec.source.digest")),
                               str(upload->document, QStringLiteral("spec.provenanceBinding.ociManifestDigest"))));
-    if (index && oci) {
-        for (const QJsonValue& tv : at(index->document, QStringLiteral("spec.transports")).toArray()) {
-            const QJsonObject t = tv.toObject();
-            const QString role = t.value(QStringLiteral("role")).toString();
-            const QString field = role == QLatin1String("source-package") ? QStringLiteral("spec.artifacts.sourcePackage.portableDigest")
-                                                                         : QStringLiteral("spec.artifacts.literalConfiguration.digest");
-            out.push_back(compare(QStringLiteral("shared-digest"), index->relative,
-                                  QStringLiteral("transport %1 manifest digest against %2 %3")
-                                      .arg(t.value(QStringLiteral("id")).toString(), oci->relative, field),
-                                  str(oci->document, field), t.value(QStringLiteral("manifestDigest")).toString()));
-            // The retained OCI layout's index.json names the same manifest.
-            const QString layout = t.value(QStringLiteral("ociLayout")).toString();
-            const QString indexPath = QDir(root).filePath(entry + QLatin1Char('/') + layout + QStringLiteral("/index.json"));
-            Result<QByteArray> indexBytes = layout.isEmpty() ? Result<QByteArray>(makeError(QStringLiteral("no OCI layout")))
-                                                        : readFileLimited(indexPath, limits::kConfigFile, QStringLiteral("index.json"));
-            if (indexBytes) {
-                const QJsonArray manifests = QJsonDocument::fromJson(*indexBytes).object().value(QStringLiteral("manifests")).toArray();
-                out.push_back(compare(QStringLiteral("oci-layout"), QDir(root).relativeFilePath(indexPath),
-                                      QStringLiteral("OCI layout %1 index.json manifest digest against the index transport").arg(layout),
-                                      t.value(QStringLiteral("manifestDigest")).toString(),
-                                      manifests.size() == 1 ? manifests.at(0).toObject().value(QStringLiteral("digest")).toString() : QString()));
-            }
+}
+
+// Each index transport's manifest digest against the OCI receipt and its retained OCI layout.
+void checkTransports(const QString& root, const QString& entry, const ExternalRecord& index, const ExternalRecord& oci,
+                     std::vector<RecordCheck>& out) {
+    for (const QJsonValue& tv : at(index.document, QStringLiteral("spec.transports")).toArray()) {
+        const QJsonObject t = tv.toObject();
+        const QString role = t.value(QStringLiteral("role")).toString();
+        const QString field = role == QLatin1String("source-package") ? QStringLiteral("spec.artifacts.sourcePackage.portableDigest")
+                                                                     : QStringLiteral("spec.artifacts.literalConfiguration.digest");
+        out.push_back(compare(QStringLiteral("shared-digest"), index.relative,
+                              QStringLiteral("transport %1 manifest digest against %2 %3")
+                                  .arg(t.value(QStringLiteral("id")).toString(), oci.relative, field),
+                              str(oci.document, field), t.value(QStringLiteral("manifestDigest")).toString()));
+        // The retained OCI layout's index.json names the same manifest.
+        const QString layout = t.value(QStringLiteral("ociLayout")).toString();
+        const QString indexPath = QDir(root).filePath(entry + QLatin1Char('/') + layout + QStringLiteral("/index.json"));
+        Result<QByteArray> indexBytes = layout.isEmpty() ? Result<QByteArray>(makeError(QStringLiteral("no OCI layout")))
+                                                    : readFileLimited(indexPath, limits::kConfigFile, QStringLiteral("index.json"));
+        if (indexBytes) {
+            const QJsonArray manifests = QJsonDocument::fromJson(*indexBytes).object().value(QStringLiteral("manifests")).toArray();
+            out.push_back(compare(QStringLiteral("oci-layout"), QDir(root).relativeFilePath(indexPath),
+                                  QStringLiteral("OCI layout %1 index.json manifest digest against the index transport").arg(layout),
+                                  t.value(QStringLiteral("manifestDigest")).toString(),
+                                  manifests.size() == 1 ? manifests.at(0).toObject().value(QStringLiteral("digest")).toString() : QString()));
         }
     }
+}
+
+// The ConfigHub release OCI receipt's reference and resolved digests against its manifest digest.
+void checkRelease(const std::vector<const ExternalRecord*>& recs, std::vector<RecordCheck>& out) {
     if (const ExternalRecord* release = findKind(recs, QStringLiteral("ConfigHubReleaseOciReceipt"))) {
         const QString manifest = str(release->document, QStringLiteral("spec.release.manifestDigest"));
         const QString reference = str(release->document, QStringLiteral("spec.release.reference"));
@@ -322,6 +320,44 @@ void checkEntry(const QString& root, const QString& entry, const std::vector<con
                               QStringLiteral("resolved manifest digest (registry pull) against spec.release.manifestDigest"), manifest,
                               str(release->document, QStringLiteral("spec.release.resolvedManifestDigest"))));
     }
+}
+
+// Upstream provenance receipts (kept elsewhere, e.g. runs/) for the same AICR version.
+void checkUpstreamProvenance(const ExternalRecord& gen, const std::vector<ExternalRecord>& all, std::vector<RecordCheck>& out) {
+    const QString version = str(gen.document, QStringLiteral("spec.source.version"));
+    for (const ExternalRecord& p : all) {
+        if (p.kind != QLatin1String("AicrUpstreamProvenanceReceipt") || str(p.document, QStringLiteral("spec.upstream.version")) != version)
+            continue;
+        const std::pair<const char*, const char*> pairs[] = {
+            {"spec.source.releaseAsset.sha256", "spec.upstream.archiveSha256"},
+            {"spec.source.releaseChecksums.sha256", "spec.upstream.checksumListSha256"},
+            {"spec.source.binary.sha256", "spec.binary.attestedSha256"},
+            {"spec.source.sbom.sha256", "spec.sbom.sha256"},
+            {"spec.source.commit", "spec.upstream.commit"},
+        };
+        for (const auto& [g, q] : pairs)
+            out.push_back(compare(QStringLiteral("shared-digest"), p.relative,
+                                  QStringLiteral("%1 %2 against %3 %4").arg(p.relative, QLatin1String(q), gen.relative, QLatin1String(g)),
+                                  str(gen.document, QLatin1String(g)), str(p.document, QLatin1String(q))));
+    }
+}
+
+void checkEntry(const QString& root, const QString& entry, const std::vector<const ExternalRecord*>& recs,
+                const std::vector<ExternalRecord>& all, std::vector<RecordCheck>& out) {
+    const ExternalRecord* gen = findKind(recs, QStringLiteral("SourceGenerationReceipt"));
+    const ExternalRecord* oci = findKind(recs, QStringLiteral("OciArtifactReceipt"));
+    const ExternalRecord* pub = findKind(recs, QStringLiteral("PublicOciReceipt"));
+    const ExternalRecord* upload = findKind(recs, QStringLiteral("ConfigHubUploadReceipt"));
+    const ExternalRecord* index = findKind(recs, kDigestIndexKind);
+    const ExternalRecord* flat = findKind(recs, QStringLiteral("FlatteningSafetyVerdict"));
+    const ExternalRecord* catalog = findKind(recs, QStringLiteral("SourceCatalogRecord"));
+
+    if (index)
+        checkDigestIndex(root, *index, gen, out);
+    checkPublication(gen, oci, pub, upload, out);
+    if (index && oci)
+        checkTransports(root, entry, *index, *oci, out);
+    checkRelease(recs, out);
     if (flat && index)
         out.push_back(compare(QStringLiteral("shared-digest"), flat->relative,
                               QStringLiteral("flattening verdict spec.subject.platformDigest against %1 spec.platformDigest").arg(index->relative),
@@ -331,25 +367,8 @@ void checkEntry(const QString& root, const QString& entry, const std::vector<con
         out.push_back(compare(QStringLiteral("shared-digest"), catalog->relative,
                               QStringLiteral("source catalog commit against %1 spec.source.commit").arg(gen->relative),
                               str(gen->document, QStringLiteral("spec.source.commit")), str(catalog->document, QStringLiteral("spec.source.commit"))));
-    // Upstream provenance receipts (kept elsewhere, e.g. runs/) for the same AICR version.
-    if (gen) {
-        const QString version = str(gen->document, QStringLiteral("spec.source.version"));
-        for (const ExternalRecord& p : all) {
-            if (p.kind != QLatin1String("AicrUpstreamProvenanceReceipt") || str(p.document, QStringLiteral("spec.upstream.version")) != version)
-                continue;
-            const std::pair<const char*, const char*> pairs[] = {
-                {"spec.source.releaseAsset.sha256", "spec.upstream.archiveSha256"},
-                {"spec.source.releaseChecksums.sha256", "spec.upstream.checksumListSha256"},
-                {"spec.source.binary.sha256", "spec.binary.attestedSha256"},
-                {"spec.source.sbom.sha256", "spec.sbom.sha256"},
-                {"spec.source.commit", "spec.upstream.commit"},
-            };
-            for (const auto& [g, q] : pairs)
-                out.push_back(compare(QStringLiteral("shared-digest"), p.relative,
-                                      QStringLiteral("%1 %2 against %3 %4").arg(p.relative, QLatin1String(q), gen->relative, QLatin1String(g)),
-                                      str(gen->document, QLatin1String(g)), str(p.document, QLatin1String(q))));
-        }
-    }
+    if (gen)
+        checkUpstreamProvenance(*gen, all, out);
 }
 
 StageResult fromStatus(const QJsonValue& v) {
@@ -581,6 +600,125 @@ std::vector<RecordCheck> checkChecksums(const QString& checksumsFile, const QStr
     return out;
 }
 
+namespace {
+
+// The stage table being built for one entry, and the generation receipt whose status words stand
+// in for stages that have no record of their own.
+struct StageRows {
+    const QString& entry;
+    const ExternalRecord* gen = nullptr;
+    std::vector<StageRow> rows;
+
+    void add(const QString& stage, StageResult result, const ExternalRecord* rec, const QString& detail) {
+        rows.push_back(StageRow{entry, stage, result, rec ? rec->relative : QString(), detail});
+    }
+    QJsonValue genStatus(const QString& key) const {
+        return gen ? at(gen->document, QStringLiteral("status.") + key) : QJsonValue(QJsonValue::Undefined);
+    }
+    // A later record of the stage itself wins over the generation receipt's status word.
+    void fromRecordOr(const QString& stage, const ExternalRecord* rec, const QString& genKey) {
+        if (rec) {
+            const QJsonValue v = at(rec->document, QStringLiteral("status.result"));
+            add(stage, fromStatus(v), rec, QStringLiteral("status.result: ") + statusText(v));
+        } else if (gen && !genStatus(genKey).isUndefined()) {
+            add(stage, fromStatus(genStatus(genKey)), gen, QStringLiteral("status.%1: %2").arg(genKey, statusText(genStatus(genKey))));
+        } else {
+            add(stage, StageResult::NotRun, nullptr, QString());
+        }
+    }
+};
+
+// 1. Select the source variant.
+void selectSourceStage(StageRows& s, const ExternalRecord* catalog) {
+    if (catalog) {
+        const QJsonValue v = at(catalog->document, QStringLiteral("status.result"));
+        s.add(QStringLiteral("Select the AICR source variant"), fromStatus(v), catalog, QStringLiteral("status.result: ") + statusText(v));
+    } else if (s.gen) {
+        s.add(QStringLiteral("Select the AICR source variant"), fromStatus(s.genStatus(QStringLiteral("generated"))), s.gen,
+              QStringLiteral("spec.result.componentCount: %1").arg(str(s.gen->document, QStringLiteral("spec.result.componentCount"))));
+    } else {
+        s.add(QStringLiteral("Select the AICR source variant"), StageResult::NotRun, nullptr, QString());
+    }
+}
+
+// 2. Verify the upstream source: the three signatures the generation receipt records, or the
+// provenance receipt.
+void upstreamStage(StageRows& s, const ExternalRecord* provenance) {
+    const QStringList keys = {QStringLiteral("upstreamSignatureVerified"), QStringLiteral("binaryAttestationVerified"),
+                              QStringLiteral("sbomAttestationVerified")};
+    int yes = 0, known = 0;
+    for (const QString& k : keys) {
+        const QJsonValue v = s.genStatus(k);
+        known += !v.isUndefined();
+        yes += fromStatus(v) == StageResult::Complete;
+    }
+    if (provenance) {
+        const QJsonValue v = at(provenance->document, QStringLiteral("status.result"));
+        s.add(QStringLiteral("Verify the upstream source"), fromStatus(v), provenance, QStringLiteral("status.result: ") + statusText(v));
+    } else if (known > 0) {
+        s.add(QStringLiteral("Verify the upstream source"),
+              yes == known ? StageResult::Complete : yes > 0 ? StageResult::Partial : StageResult::NotRun, s.gen,
+              QStringLiteral("%1 of %2 signature checks verified").arg(yes).arg(known));
+    } else {
+        s.add(QStringLiteral("Verify the upstream source"), StageResult::NotRun, nullptr, QString());
+    }
+}
+
+// 3. Generate the wrapper and exact Applications.
+void generateStage(StageRows& s) {
+    if (s.gen) {
+        const bool generated = fromStatus(s.genStatus(QStringLiteral("generated"))) == StageResult::Complete;
+        const bool bundled = fromStatus(s.genStatus(QStringLiteral("sourceBundleGenerated"))) == StageResult::Complete;
+        s.add(QStringLiteral("Generate the wrapper and exact Applications"),
+              generated && bundled ? StageResult::Complete : generated || bundled ? StageResult::Partial : StageResult::NotRun, s.gen,
+              QStringLiteral("%1 Applications").arg(str(s.gen->document, QStringLiteral("spec.result.renderedApplications"))));
+    } else {
+        s.add(QStringLiteral("Generate the wrapper and exact Applications"), StageResult::NotRun, nullptr, QString());
+    }
+}
+
+// 5. Nested chart objects and lifecycle work: the route intent's routes.
+void routesStage(StageRows& s, const ExternalRecord* route) {
+    if (route) {
+        const QJsonArray routes = at(route->document, QStringLiteral("spec.routes")).toArray();
+        int done = 0;
+        for (const QJsonValue& r : routes)
+            done += fromStatus(r.toObject().value(QStringLiteral("status"))) == StageResult::Complete;
+        s.add(QStringLiteral("Resolve all nested chart objects and lifecycle work"),
+              done == 0 ? StageResult::NotRun : done == routes.size() ? StageResult::Complete : StageResult::Partial, route,
+              QStringLiteral("%1 of %2 routes executed").arg(done).arg(routes.size()));
+    } else {
+        s.add(QStringLiteral("Resolve all nested chart objects and lifecycle work"), StageResult::NotRun, nullptr, QString());
+    }
+}
+
+// 8. Delivery: either deployer counts.
+void deliveryStage(StageRows& s) {
+    const QJsonValue argo = s.genStatus(QStringLiteral("argoCdDelivery")), flux = s.genStatus(QStringLiteral("fluxDelivery"));
+    const StageResult r = std::max(fromStatus(argo), fromStatus(flux), [](StageResult a, StageResult b) {
+        auto rank = [](StageResult x) { return x == StageResult::Complete ? 2 : x == StageResult::Partial ? 1 : 0; };
+        return rank(a) < rank(b);
+    });
+    s.add(QStringLiteral("Deliver through Argo CD or Flux"), r, s.gen,
+          s.gen ? QStringLiteral("argoCdDelivery: %1, fluxDelivery: %2").arg(statusText(argo), statusText(flux)) : QString());
+}
+
+// 9. Runtime: any status key naming a runtime (eksH100Runtime, ...).
+void runtimeStage(StageRows& s) {
+    QString key;
+    if (s.gen)
+        for (const QString& k : s.gen->document.value(QStringLiteral("status")).toObject().keys())
+            if (k.endsWith(QLatin1String("Runtime")))
+                key = k;
+    if (!key.isEmpty())
+        s.add(QStringLiteral("Run on the target cluster and GPUs"), fromStatus(s.genStatus(key)), s.gen,
+              QStringLiteral("status.%1: %2").arg(key, statusText(s.genStatus(key))));
+    else
+        s.add(QStringLiteral("Run on the target cluster and GPUs"), StageResult::NotRun, nullptr, QString());
+}
+
+} // namespace
+
 std::vector<StageRow> stageTable(const QString& entry, const std::vector<ExternalRecord>& records) {
     std::vector<const ExternalRecord*> mine;
     for (const ExternalRecord& r : records)
@@ -599,105 +737,155 @@ std::vector<StageRow> stageTable(const QString& entry, const std::vector<Externa
                 str(r.document, QStringLiteral("spec.upstream.version")) == str(gen->document, QStringLiteral("spec.source.version")))
                 provenance = &r;
 
-    std::vector<StageRow> rows;
-    auto add = [&](const QString& stage, StageResult result, const ExternalRecord* rec, const QString& detail) {
-        rows.push_back(StageRow{entry, stage, result, rec ? rec->relative : QString(), detail});
-    };
-    auto genStatus = [&](const QString& key) { return gen ? at(gen->document, QStringLiteral("status.") + key) : QJsonValue(QJsonValue::Undefined); };
-    // A later record of the stage itself wins over the generation receipt's status word.
-    auto fromRecordOr = [&](const QString& stage, const ExternalRecord* rec, const QString& genKey) {
-        if (rec) {
-            const QJsonValue v = at(rec->document, QStringLiteral("status.result"));
-            add(stage, fromStatus(v), rec, QStringLiteral("status.result: ") + statusText(v));
-        } else if (gen && !genStatus(genKey).isUndefined()) {
-            add(stage, fromStatus(genStatus(genKey)), gen, QStringLiteral("status.%1: %2").arg(genKey, statusText(genStatus(genKey))));
-        } else {
-            add(stage, StageResult::NotRun, nullptr, QString());
-        }
-    };
-
-    // 1. Select the source variant.
-    if (catalog) {
-        const QJsonValue v = at(catalog->document, QStringLiteral("status.result"));
-        add(QStringLiteral("Select the AICR source variant"), fromStatus(v), catalog, QStringLiteral("status.result: ") + statusText(v));
-    } else if (gen) {
-        add(QStringLiteral("Select the AICR source variant"), fromStatus(genStatus(QStringLiteral("generated"))), gen,
-            QStringLiteral("spec.result.componentCount: %1").arg(str(gen->document, QStringLiteral("spec.result.componentCount"))));
-    } else {
-        add(QStringLiteral("Select the AICR source variant"), StageResult::NotRun, nullptr, QString());
-    }
-    // 2. Verify the upstream source: the three signatures the generation receipt records, or the
-    // provenance receipt.
-    {
-        const QStringList keys = {QStringLiteral("upstreamSignatureVerified"), QStringLiteral("binaryAttestationVerified"),
-                                  QStringLiteral("sbomAttestationVerified")};
-        int yes = 0, known = 0;
-        for (const QString& k : keys) {
-            const QJsonValue v = genStatus(k);
-            known += !v.isUndefined();
-            yes += fromStatus(v) == StageResult::Complete;
-        }
-        if (provenance) {
-            const QJsonValue v = at(provenance->document, QStringLiteral("status.result"));
-            add(QStringLiteral("Verify the upstream source"), fromStatus(v), provenance, QStringLiteral("status.result: ") + statusText(v));
-        } else if (known > 0) {
-            add(QStringLiteral("Verify the upstream source"),
-                yes == known ? StageResult::Complete : yes > 0 ? StageResult::Partial : StageResult::NotRun, gen,
-                QStringLiteral("%1 of %2 signature checks verified").arg(yes).arg(known));
-        } else {
-            add(QStringLiteral("Verify the upstream source"), StageResult::NotRun, nullptr, QString());
-        }
-    }
-    // 3. Generate the wrapper and exact Applications.
-    if (gen) {
-        const bool generated = fromStatus(genStatus(QStringLiteral("generated"))) == StageResult::Complete;
-        const bool bundled = fromStatus(genStatus(QStringLiteral("sourceBundleGenerated"))) == StageResult::Complete;
-        add(QStringLiteral("Generate the wrapper and exact Applications"),
-            generated && bundled ? StageResult::Complete : generated || bundled ? StageResult::Partial : StageResult::NotRun, gen,
-            QStringLiteral("%1 Applications").arg(str(gen->document, QStringLiteral("spec.result.renderedApplications"))));
-    } else {
-        add(QStringLiteral("Generate the wrapper and exact Applications"), StageResult::NotRun, nullptr, QString());
-    }
-    fromRecordOr(QStringLiteral("Publish source and literal configuration OCI"), pub, QStringLiteral("publicOciPublication"));
-    // 5. Nested chart objects and lifecycle work: the route intent's routes.
-    if (route) {
-        const QJsonArray routes = at(route->document, QStringLiteral("spec.routes")).toArray();
-        int done = 0;
-        for (const QJsonValue& r : routes)
-            done += fromStatus(r.toObject().value(QStringLiteral("status"))) == StageResult::Complete;
-        add(QStringLiteral("Resolve all nested chart objects and lifecycle work"),
-            done == 0 ? StageResult::NotRun : done == routes.size() ? StageResult::Complete : StageResult::Partial, route,
-            QStringLiteral("%1 of %2 routes executed").arg(done).arg(routes.size()));
-    } else {
-        add(QStringLiteral("Resolve all nested chart objects and lifecycle work"), StageResult::NotRun, nullptr, QString());
-    }
-    fromRecordOr(QStringLiteral("Retain a ConfigHub base and create derived variants"), upload, QStringLiteral("configHubUpload"));
-    fromRecordOr(QStringLiteral("Promote and publish a ConfigHub release OCI"), release, QStringLiteral("configHubReleaseOci"));
-    // 8. Delivery: either deployer counts.
-    {
-        const QJsonValue argo = genStatus(QStringLiteral("argoCdDelivery")), flux = genStatus(QStringLiteral("fluxDelivery"));
-        const StageResult r = std::max(fromStatus(argo), fromStatus(flux), [](StageResult a, StageResult b) {
-            auto rank = [](StageResult x) { return x == StageResult::Complete ? 2 : x == StageResult::Partial ? 1 : 0; };
-            return rank(a) < rank(b);
-        });
-        add(QStringLiteral("Deliver through Argo CD or Flux"), r, gen,
-            gen ? QStringLiteral("argoCdDelivery: %1, fluxDelivery: %2").arg(statusText(argo), statusText(flux)) : QString());
-    }
-    // 9. Runtime: any status key naming a runtime (eksH100Runtime, ...).
-    {
-        QString key;
-        if (gen)
-            for (const QString& k : gen->document.value(QStringLiteral("status")).toObject().keys())
-                if (k.endsWith(QLatin1String("Runtime")))
-                    key = k;
-        if (!key.isEmpty())
-            add(QStringLiteral("Run on the target cluster and GPUs"), fromStatus(genStatus(key)), gen,
-                QStringLiteral("status.%1: %2").arg(key, statusText(genStatus(key))));
-        else
-            add(QStringLiteral("Run on the target cluster and GPUs"), StageResult::NotRun, nullptr, QString());
-    }
-    return rows;
+    StageRows s{entry, gen, {}};
+    selectSourceStage(s, catalog);
+    upstreamStage(s, provenance);
+    generateStage(s);
+    s.fromRecordOr(QStringLiteral("Publish source and literal configuration OCI"), pub, QStringLiteral("publicOciPublication"));
+    routesStage(s, route);
+    s.fromRecordOr(QStringLiteral("Retain a ConfigHub base and create derived variants"), upload, QStringLiteral("configHubUpload"));
+    s.fromRecordOr(QStringLiteral("Promote and publish a ConfigHub release OCI"), release, QStringLiteral("configHubReleaseOci"));
+    deliveryStage(s);
+    runtimeStage(s);
+    return std::move(s.rows);
 }
+
+namespace {
+
+// Parses a record file's bytes into r.document: platform-index.json as JSON, else YAML whose kind
+// is a record kind. False when the file is no record (or is a broken one, added to problems);
+// node holds the parsed YAML, for line numbers.
+bool parseRecordDocument(const QByteArray& bytes, const QString& rel, bool indexFile, ExternalRecord& r,
+                         std::optional<yaml::Node>& node, std::vector<Error>& problems) {
+    if (indexFile) {
+        QJsonParseError perr;
+        const QJsonDocument doc = QJsonDocument::fromJson(bytes, &perr);
+        if (perr.error != QJsonParseError::NoError || !doc.isObject()) {
+            problems.push_back(makeError(QStringLiteral("not a JSON object: %1 (at byte %2)").arg(perr.errorString()).arg(perr.offset), rel));
+            return false;
+        }
+        r.document = doc.object();
+        return true;
+    }
+    // Only documents whose kind is a record kind are records; other YAML (Applications,
+    // bundle-info.yaml, values files) is left alone - but a file that claims a record kind
+    // and does not parse is a problem.
+    Result<yaml::Node> parsed = yaml::parse(bytes, rel);
+    if (!parsed) {
+        static const QRegularExpression kindLine(QStringLiteral("^kind:\\s*\"?(\\w+)\"?\\s*$"), QRegularExpression::MultilineOption);
+        const auto km = kindLine.match(QString::fromUtf8(bytes));
+        if (km.hasMatch() && specFor(km.captured(1)))
+            problems.push_back(parsed.error());
+        return false;
+    }
+    if (!parsed->isMap())
+        return false;
+    const yaml::Node* kind = parsed->get("kind");
+    if (!kind || !kind->isScalar() || !specFor(kind->text()))
+        return false;
+    r.document = yaml::toJson(*parsed).toObject();
+    node = std::move(*parsed);
+    return true;
+}
+
+// Whether the record has every field its kind requires; each missing one is a problem.
+bool hasRequiredFields(const ExternalRecord& r, const KindSpec& spec, const std::optional<yaml::Node>& node,
+                       std::vector<Error>& problems) {
+    bool complete = true;
+    QStringList required = spec.required;
+    required.prepend(QStringLiteral("metadata.name"));
+    required.prepend(QStringLiteral("apiVersion"));
+    for (const QString& field : required) {
+        if (node) {
+            bool found = false;
+            const int line = lineOf(*node, field, &found);
+            if (!found) {
+                problems.push_back(makeError(QStringLiteral("required field of a %1 is missing").arg(r.kind), r.relative, line, field));
+                complete = false;
+            }
+        } else if (at(r.document, field).isUndefined() || at(r.document, field).isNull()) {
+            problems.push_back(makeError(QStringLiteral("required field of a %1 is missing").arg(r.kind), r.relative, 0, field));
+            complete = false;
+        }
+    }
+    return complete;
+}
+
+// The fields shown for the record's kind, plus the size of its list of members, routes or controls.
+void fillShownFields(ExternalRecord& r, const KindSpec& spec) {
+    for (const QString& field : spec.shown) {
+        const QJsonValue v = at(r.document, field);
+        if (!v.isUndefined())
+            r.fields.insert(field, v);
+    }
+    if (r.kind == kDigestIndexKind) {
+        r.fields.insert(QStringLiteral("members"), at(r.document, QStringLiteral("spec.members")).toArray().size());
+        r.fields.insert(QStringLiteral("transports"), at(r.document, QStringLiteral("spec.transports")).toArray().size());
+    } else if (r.kind == QLatin1String("PlatformRouteIntent")) {
+        r.fields.insert(QStringLiteral("routes"), at(r.document, QStringLiteral("spec.routes")).toArray().size());
+    } else if (r.kind.endsWith(QLatin1String("FieldPolicyAssessment"))) {
+        r.fields.insert(QStringLiteral("controls"), at(r.document, QStringLiteral("spec.controls")).toArray().size());
+    }
+}
+
+// The record in one YAML or platform-index.json file, if it is one; problems collects why a file
+// that should be a record is not.
+std::optional<ExternalRecord> readRecordFile(const QString& path, const QString& rel, bool indexFile, std::vector<Error>& problems) {
+    QFile f(path);
+    if (Status s = openInputFile(f); !s) {
+        problems.push_back(makeError(s.error().message, rel));
+        return std::nullopt;
+    }
+    Result<QByteArray> read = readLimited(f, limits::kConfigFile, QStringLiteral("the record"));
+    if (!read) {
+        problems.push_back(read.error());
+        return std::nullopt;
+    }
+    const QByteArray bytes = *read;
+    ExternalRecord r;
+    r.path = path;
+    r.relative = rel;
+    r.entry = entryOf(rel);
+    r.sha256 = sha256Hex(bytes);
+    r.size = bytes.size();
+    std::optional<yaml::Node> node;
+    if (!parseRecordDocument(bytes, rel, indexFile, r, node, problems))
+        return std::nullopt;
+    r.kind = r.document.value(QStringLiteral("kind")).toString();
+    r.apiVersion = r.document.value(QStringLiteral("apiVersion")).toString();
+    r.name = str(r.document, QStringLiteral("metadata.name"));
+    const KindSpec* spec = specFor(r.kind);
+    if (!spec) {
+        problems.push_back(makeError(QStringLiteral("kind '%1' is not a digest index").arg(r.kind), rel, 0, QStringLiteral("kind")));
+        return std::nullopt;
+    }
+    if (!hasRequiredFields(r, *spec, node, problems))
+        return std::nullopt;
+    fillShownFields(r, *spec);
+    return r;
+}
+
+// Offline checks, per entry, then every checksums.txt; stage tables for entries with a
+// generation receipt (a recipe entry), in path order.
+void checkRecords(RecordsReport& report, const QDir& root, const QStringList& checksumFiles) {
+    std::map<QString, std::vector<const ExternalRecord*>> byEntry;
+    for (const ExternalRecord& r : report.records)
+        byEntry[r.entry].push_back(&r);
+    for (const auto& [entry, recs] : byEntry)
+        checkEntry(report.root, entry, recs, report.records, report.checks);
+    for (const QString& c : checksumFiles) {
+        std::vector<RecordCheck> cs = checkChecksums(c, root.relativeFilePath(c));
+        report.checks.insert(report.checks.end(), cs.begin(), cs.end());
+    }
+    for (const auto& [entry, recs] : byEntry)
+        if (findKind(recs, QStringLiteral("SourceGenerationReceipt")) || findKind(recs, QStringLiteral("PublicOciReceipt")) ||
+            findKind(recs, QStringLiteral("ConfigHubUploadReceipt"))) {
+            std::vector<StageRow> rows = stageTable(entry, report.records);
+            report.stages.insert(report.stages.end(), rows.begin(), rows.end());
+        }
+}
+
+} // namespace
 
 Result<RecordsReport> readRecords(const QString& dirIn) {
     const QFileInfo info(dirIn);
@@ -723,112 +911,10 @@ Result<RecordsReport> readRecords(const QString& dirIn) {
         const bool indexFile = name == QLatin1String("platform-index.json");
         if (!yamlFile && !indexFile)
             continue;
-        QFile f(path);
-        if (Status s = openInputFile(f); !s) {
-            report.problems.push_back(makeError(s.error().message, rel));
-            continue;
-        }
-        Result<QByteArray> read = readLimited(f, limits::kConfigFile, QStringLiteral("the record"));
-        if (!read) {
-            report.problems.push_back(read.error());
-            continue;
-        }
-        const QByteArray bytes = *read;
-        ExternalRecord r;
-        r.path = path;
-        r.relative = rel;
-        r.entry = entryOf(rel);
-        r.sha256 = sha256Hex(bytes);
-        r.size = bytes.size();
-        std::optional<yaml::Node> node;
-        if (indexFile) {
-            QJsonParseError perr;
-            const QJsonDocument doc = QJsonDocument::fromJson(bytes, &perr);
-            if (perr.error != QJsonParseError::NoError || !doc.isObject()) {
-                report.problems.push_back(makeError(QStringLiteral("not a JSON object: %1 (at byte %2)").arg(perr.errorString()).arg(perr.offset), rel));
-                continue;
-            }
-            r.document = doc.object();
-        } else {
-            // Only documents whose kind is a record kind are records; other YAML (Applications,
-            // bundle-info.yaml, values files) is left alone - but a file that claims a record kind
-            // and does not parse is a problem.
-            Result<yaml::Node> parsed = yaml::parse(bytes, rel);
-            if (!parsed) {
-                static const QRegularExpression kindLine(QStringLiteral("^kind:\\s*\"?(\\w+)\"?\\s*$"), QRegularExpression::MultilineOption);
-                const auto km = kindLine.match(QString::fromUtf8(bytes));
-                if (km.hasMatch() && specFor(km.captured(1)))
-                    report.problems.push_back(parsed.error());
-                continue;
-            }
-            if (!parsed->isMap())
-                continue;
-            const yaml::Node* kind = parsed->get("kind");
-            if (!kind || !kind->isScalar() || !specFor(kind->text()))
-                continue;
-            r.document = yaml::toJson(*parsed).toObject();
-            node = std::move(*parsed);
-        }
-        r.kind = r.document.value(QStringLiteral("kind")).toString();
-        r.apiVersion = r.document.value(QStringLiteral("apiVersion")).toString();
-        r.name = str(r.document, QStringLiteral("metadata.name"));
-        const KindSpec* spec = specFor(r.kind);
-        if (!spec) {
-            report.problems.push_back(makeError(QStringLiteral("kind '%1' is not a digest index").arg(r.kind), rel, 0, QStringLiteral("kind")));
-            continue;
-        }
-        bool complete = true;
-        QStringList required = spec->required;
-        required.prepend(QStringLiteral("metadata.name"));
-        required.prepend(QStringLiteral("apiVersion"));
-        for (const QString& field : required) {
-            if (node) {
-                bool found = false;
-                const int line = lineOf(*node, field, &found);
-                if (!found) {
-                    report.problems.push_back(makeError(QStringLiteral("required field of a %1 is missing").arg(r.kind), rel, line, field));
-                    complete = false;
-                }
-            } else if (at(r.document, field).isUndefined() || at(r.document, field).isNull()) {
-                report.problems.push_back(makeError(QStringLiteral("required field of a %1 is missing").arg(r.kind), rel, 0, field));
-                complete = false;
-            }
-        }
-        if (!complete)
-            continue;
-        for (const QString& field : spec->shown) {
-            const QJsonValue v = at(r.document, field);
-            if (!v.isUndefined())
-                r.fields.insert(field, v);
-        }
-        if (r.kind == kDigestIndexKind) {
-            r.fields.insert(QStringLiteral("members"), at(r.document, QStringLiteral("spec.members")).toArray().size());
-            r.fields.insert(QStringLiteral("transports"), at(r.document, QStringLiteral("spec.transports")).toArray().size());
-        } else if (r.kind == QLatin1String("PlatformRouteIntent")) {
-            r.fields.insert(QStringLiteral("routes"), at(r.document, QStringLiteral("spec.routes")).toArray().size());
-        } else if (r.kind.endsWith(QLatin1String("FieldPolicyAssessment"))) {
-            r.fields.insert(QStringLiteral("controls"), at(r.document, QStringLiteral("spec.controls")).toArray().size());
-        }
-        report.records.push_back(std::move(r));
+        if (std::optional<ExternalRecord> r = readRecordFile(path, rel, indexFile, report.problems))
+            report.records.push_back(std::move(*r));
     }
-
-    // Offline checks, per entry, then every checksums.txt.
-    std::map<QString, std::vector<const ExternalRecord*>> byEntry;
-    for (const ExternalRecord& r : report.records)
-        byEntry[r.entry].push_back(&r);
-    for (const auto& [entry, recs] : byEntry)
-        checkEntry(report.root, entry, recs, report.records, report.checks);
-    for (const QString& c : checksumFiles) {
-        std::vector<RecordCheck> cs = checkChecksums(c, root.relativeFilePath(c));
-        report.checks.insert(report.checks.end(), cs.begin(), cs.end());
-    }
-    // Stage tables for entries with a generation receipt (a recipe entry), in path order.
-    for (const auto& [entry, recs] : byEntry)
-        if (findKind(recs, QStringLiteral("SourceGenerationReceipt")) || findKind(recs, QStringLiteral("PublicOciReceipt")) ||
-            findKind(recs, QStringLiteral("ConfigHubUploadReceipt"))) {
-            std::vector<StageRow> rows = stageTable(entry, report.records);
-            report.stages.insert(report.stages.end(), rows.begin(), rows.end());
-        }
+    checkRecords(report, root, checksumFiles);
     return report;
 }
 

@@ -74,14 +74,13 @@ QString defaultBaseline(const std::vector<store::CatalogVersionInfo>& versions, 
     return previous.isSample() && !it->isSample() ? QString() : previous.label;
 }
 
-Result<ReportData> collectReport(db::Database& db, const ReportOptions& options) {
-    ReportData d;
-    d.options = options;
-    d.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev") : QCoreApplication::applicationVersion();
+namespace {
 
-    // The version: the one asked for, else the newest in version order; "previous" and the default
-    // baseline follow version order too (CatalogStore::versions()), never the order of import.
-    store::CatalogStore catalogs(db);
+// The version: the one asked for, else the newest in version order; "previous" and the default
+// baseline follow version order too (CatalogStore::versions()), never the order of import.
+// sampleBefore: a real version whose previous is the sample (it has no default baseline).
+Status pickVersions(db::Database& db, store::CatalogStore& catalogs, const ReportOptions& options, ReportData& d,
+                    bool& sampleBefore) {
     Result<std::vector<store::CatalogVersionInfo>> versions = catalogs.versions();
     if (!versions)
         return versions.error();
@@ -97,8 +96,7 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
     d.version = *it;
     if (it != versions->begin())
         d.previousLabel = (it - 1)->label;
-    // A real version whose previous is the sample has no default baseline.
-    const bool sampleBefore = it != versions->begin() && (it - 1)->isSample() && !d.version.isSample();
+    sampleBefore = it != versions->begin() && (it - 1)->isSample() && !d.version.isSample();
     if (options.baseline.isEmpty()) {
         if (const QString b = defaultBaseline(*versions, d.version.label); !b.isEmpty())
             d.baseline = *(it - 1);
@@ -109,8 +107,11 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
             return makeError(QStringLiteral("%1: --baseline: no catalog version '%2' in the database").arg(db.path(), options.baseline));
         d.baseline = *b;
     }
+    return {};
+}
 
-    // The health table and each coordinate's evidence (read under the name the pointers record).
+// The health table and each coordinate's evidence (read under the name the pointers record).
+Status collectEvidence(db::Database& db, const ReportOptions& options, ReportData& d) {
     Result<std::vector<HealthRow>> rows = healthRows(db, d.version.id);
     if (!rows)
         return rows.error();
@@ -134,8 +135,36 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
         e.mismatch = mismatchText(r, e.pointers, d.version.label);
         d.evidence.push_back(std::move(e));
     }
+    return {};
+}
 
-    // Runs with performance data, per coordinate.
+// One coordinate's newest (up to 3) runs with performance data, oldest first, and its history.
+Status coordinateRuns(store::RunStore& runs, const std::vector<store::RunSummary>& list, CoordinateRuns& cr) {
+    for (const store::RunSummary& s : list) { // newest first
+        if (cr.runs.size() >= 3)
+            break;
+        Result<store::StoredRun> run = runs.load(s.id);
+        if (!run)
+            return run.error();
+        if (hasPerfData(*run))
+            cr.runs.insert(cr.runs.begin(), std::move(*run));
+    }
+    Result<std::vector<store::HistoryPoint>> h = runs.history(cr.coordinate, QStringLiteral("busbw"));
+    if (h && h->empty())
+        h = runs.history(cr.coordinate);
+    if (!h)
+        return h.error();
+    if (!h->empty()) {
+        cr.historyMetric = h->front().metric;
+        for (const store::HistoryPoint& p : *h)
+            if (p.metric == cr.historyMetric)
+                cr.history.push_back(p);
+    }
+    return {};
+}
+
+// Runs with performance data, per coordinate; the newest run's failure is an open problem.
+Status collectRuns(db::Database& db, const ReportOptions& options, ReportData& d) {
     store::RunStore runs(db);
     Result<QStringList> coordinates = runs.coordinates();
     if (!coordinates)
@@ -148,27 +177,8 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
             return list.error();
         CoordinateRuns cr;
         cr.coordinate = coordinate;
-        for (const store::RunSummary& s : *list) { // newest first
-            if (cr.runs.size() >= 3)
-                break;
-            Result<store::StoredRun> run = runs.load(s.id);
-            if (!run)
-                return run.error();
-            if (hasPerfData(*run))
-                cr.runs.insert(cr.runs.begin(), std::move(*run));
-        }
-        Result<std::vector<store::HistoryPoint>> h = runs.history(coordinate, QStringLiteral("busbw"));
-        if (h && h->empty())
-            h = runs.history(coordinate);
-        if (!h)
-            return h.error();
-        if (!h->empty()) {
-            cr.historyMetric = h->front().metric;
-            for (const store::HistoryPoint& p : *h)
-                if (p.metric == cr.historyMetric)
-                    cr.history.push_back(p);
-        }
-        // The newest run's failure is an open problem.
+        if (Status s = coordinateRuns(runs, *list, cr); !s)
+            return s;
         if (!list->empty() && list->front().state == QLatin1String("failed"))
             d.problems.push_back({coordinate, QStringLiteral("failed"),
                                   QStringLiteral("validation run %1 failed: %2")
@@ -177,8 +187,11 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
         if (!cr.runs.empty() || !cr.history.empty())
             d.runs.push_back(std::move(cr));
     }
+    return {};
+}
 
-    // The catalog diff against the baseline.
+// The catalog diff against the baseline, or the note that says why there is none.
+void collectDiff(store::CatalogStore& catalogs, const ReportOptions& options, bool sampleBefore, ReportData& d) {
     if (!d.baseline) {
         d.diffNote = options.baseline == kNoBaseline ? QStringLiteral("No baseline was chosen: nothing compared.")
                      : sampleBefore
@@ -198,10 +211,12 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
         else
             d.diff = catalog::diffCatalogs(*from, *to, d.baseline->label, d.version.label);
     }
+}
 
-    // Open problems of the health table.
+// Open problems of the health table.
+std::vector<ReportProblem> rowProblems(const std::vector<HealthRow>& rows) {
     std::vector<ReportProblem> fromRows;
-    for (const HealthRow& r : d.rows) {
+    for (const HealthRow& r : rows) {
         QString kind;
         if (r.status == HealthStatus::Stale || r.stale)
             kind = QStringLiteral("stale");
@@ -216,6 +231,25 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
         if (!kind.isEmpty())
             fromRows.push_back({r.displayName(), kind, r.reason.isEmpty() ? evidence::healthStatusName(r.status) : r.reason});
     }
+    return fromRows;
+}
+
+} // namespace
+
+Result<ReportData> collectReport(db::Database& db, const ReportOptions& options) {
+    ReportData d;
+    d.options = options;
+    d.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev") : QCoreApplication::applicationVersion();
+    store::CatalogStore catalogs(db);
+    bool sampleBefore = false;
+    if (Status s = pickVersions(db, catalogs, options, d, sampleBefore); !s)
+        return s.error();
+    if (Status s = collectEvidence(db, options, d); !s)
+        return s.error();
+    if (Status s = collectRuns(db, options, d); !s)
+        return s.error();
+    collectDiff(catalogs, options, sampleBefore, d);
+    const std::vector<ReportProblem> fromRows = rowProblems(d.rows);
     d.problems.insert(d.problems.begin(), fromRows.begin(), fromRows.end());
 
     Result<receipts::ChainCheck> chain = receipts::Ledger(db).verify();
@@ -227,5 +261,4 @@ Result<ReportData> collectReport(db::Database& db, const ReportOptions& options)
     d.generatedAt = (d.chain.head.time.isValid() ? d.chain.head.time : d.version.importedAt).toUTC();
     return d;
 }
-
 } // namespace pb::report

@@ -110,7 +110,10 @@ QString problemKindColor(const QString& kind) {
 
 } // namespace
 
-QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs refs) {
+namespace {
+
+// Title, style and the header lines: origin, release binding, as-of.
+QString htmlHead(const ReportData& d) {
     QString h;
     h += QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Release review: %1</title>\n")
              .arg(esc(d.version.label));
@@ -130,8 +133,12 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
              .arg(esc(dateText(d.generatedAt)), esc(d.toolVersion), esc(d.version.contentDigest))
              .arg(d.version.recipeCount)
              .arg(d.options.filter.isEmpty() ? QString() : QStringLiteral(" &middot; filter \"%1\"").arg(esc(d.options.filter)));
+    return h;
+}
 
-    // Summary.
+// Summary table: coordinates per status, open problems and the chain.
+QString htmlSummary(const ReportData& d) {
+    QString h;
     h += QStringLiteral("<h2>Summary</h2>\n") + QLatin1String(kTable) + th({QStringLiteral("Status"), QStringLiteral("Coordinates")});
     for (const auto& [status, count] : d.statusCounts())
         h += QStringLiteral("<tr><td><font color=\"%1\">%2</font></td><td align=\"right\">%3</td></tr>")
@@ -141,8 +148,12 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
     h += QStringLiteral("<p>Open problems: %1 &middot; receipts chain: %2</p>\n")
              .arg(d.problems.size())
              .arg(esc(d.chain.ok ? QStringLiteral("intact") : QStringLiteral("broken at #%1").arg(d.chain.firstBadSeq)));
+    return h;
+}
 
-    // Health table.
+// Health table: one row per recipe.
+QString htmlHealth(const ReportData& d) {
+    QString h;
     h += QStringLiteral("<h2>Health</h2>\n") + QLatin1String(kTable) +
          th({QStringLiteral("Recipe"), QStringLiteral("Criteria"), QStringLiteral("Status"), QStringLiteral("Reason"),
              QStringLiteral("Pointers"), QStringLiteral("Signers"), QStringLiteral("Newest"), QStringLiteral("Bundles")});
@@ -155,8 +166,12 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
                       td(r.bundles || r.invalidBundles ? QStringLiteral("%1 (%2 invalid)").arg(r.bundles).arg(r.invalidBundles)
                                                        : QStringLiteral("-")));
     h += QStringLiteral("</table>\n");
+    return h;
+}
 
-    // Evidence per coordinate.
+// Evidence per coordinate: its pointers and bundles with their verification steps.
+QString htmlEvidence(const ReportData& d) {
+    QString h;
     h += QStringLiteral("<h2>Evidence and verification</h2>\n");
     if (d.evidence.empty())
         h += QStringLiteral("<p>No coordinate has evidence.</p>\n");
@@ -193,8 +208,12 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
             h += QStringLiteral("</table>\n");
         }
     }
+    return h;
+}
 
-    // Performance.
+// Performance: the NCCL and inference checks of each coordinate's runs, and their charts.
+QString htmlPerformance(const ReportData& d, const ReportCharts& charts, ImageRefs refs) {
+    QString h;
     h += QStringLiteral("<h2>Performance</h2>\n");
     if (d.runs.empty())
         h += QStringLiteral("<p>No validation runs are stored for these coordinates.</p>\n");
@@ -222,8 +241,12 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
                      .arg(hgt);
         }
     }
+    return h;
+}
 
-    // Catalog diff.
+// Catalog diff against the baseline.
+QString htmlChanges(const ReportData& d) {
+    QString h;
     h += QStringLiteral("<h2>%1</h2>\n").arg(esc(changesTitle(d)));
     if (d.baseline)
         h += QStringLiteral("<p class=\"baseline\">Baseline %1: %2</p>\n").arg(esc(versionName(*d.baseline)), esc(d.baseline->originText()));
@@ -264,8 +287,12 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
             h += QStringLiteral("</table>\n");
         }
     }
+    return h;
+}
 
-    // Open problems.
+// Open problems.
+QString htmlProblems(const ReportData& d) {
+    QString h;
     h += QStringLiteral("<h2>Open problems</h2>\n");
     if (d.problems.empty()) {
         h += QStringLiteral("<p>None.</p>\n");
@@ -276,8 +303,12 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
                      .arg(td(p.recipe), problemKindColor(p.kind), esc(p.kind), td(p.reason));
         h += QStringLiteral("</table>\n");
     }
+    return h;
+}
 
-    // Receipts.
+// Receipts chain, and the end of the document.
+QString htmlReceipts(const ReportData& d) {
+    QString h;
     h += QStringLiteral("<h2>Receipts chain</h2>\n");
     h += QStringLiteral("<p>%1</p>\n").arg(esc(chainText(d.chain)));
     h += QStringLiteral("<p class=\"mono\">head #%1 &middot; %2 &middot; %3</p>\n")
@@ -285,6 +316,19 @@ QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs re
              .arg(esc(d.chain.head.hash), esc(receipts::isoTime(d.chain.head.time)));
     h += QStringLiteral("</body></html>\n");
     return h;
+}
+
+} // namespace
+
+QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs refs) {
+    return htmlHead(d) +
+           htmlSummary(d) +
+           htmlHealth(d) +
+           htmlEvidence(d) +
+           htmlPerformance(d, charts, refs) +
+           htmlChanges(d) +
+           htmlProblems(d) +
+           htmlReceipts(d);
 }
 
 // ---- Markdown ----------------------------------------------------------------------------------
