@@ -13,6 +13,7 @@
 #include "Workspace.h"
 
 #include "core/Hash.h"
+#include "db/GuiThreadGuard.h"
 #include "evidence/Evidence.h"
 #include "receipts/Ledger.h"
 #include "report/HealthTable.h"
@@ -27,6 +28,7 @@
 #include <QSqlQuery>
 #include <QImage>
 #include <QLineEdit>
+#include <QMutex>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -51,6 +53,7 @@ class TestReport : public QObject {
     void filterAndVersion();
     void cli();
     void dialog();
+    void dialogMakesNoGuiThreadDatabaseCall();
     void cliAndWindowWriteTheSameBytes_data();
     void cliAndWindowWriteTheSameBytes();
     void cliDrawsChartsWithoutADisplay();
@@ -352,6 +355,37 @@ void TestReport::dialog() {
     QVERIFY(r);
     QCOMPARE(r->parameters.value(QStringLiteral("format")).toString(), QStringLiteral("pdf"));
     QCOMPARE(r->outputs.front().sha256, fileSha(path));
+}
+
+// The dialog reads the versions and the report and writes the file and its receipt on workers of
+// the workspace: with the GUI-thread hook on, not one database call happens on this thread.
+void TestReport::dialogMakesNoGuiThreadDatabaseCall() {
+    const QString copy = copyOfDatabase(QStringLiteral("guithread"));
+    QVERIFY(!copy.isEmpty());
+    QMutex mutex;
+    QStringList calls;
+    db::setGuiThreadObserver([&](const QString& sql) {
+        const QMutexLocker lock(&mutex);
+        calls << sql.simplified().left(160);
+    });
+    {
+        models::Workspace workspace(copy, nullptr, 1);
+        ReportDialog dialog(workspace);
+        QSignalSpy ready(&dialog, &ReportDialog::previewReady);
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting(), 120000);
+        QVERIFY(dialog.data());
+        QVERIFY(dialog.versionCombo()->count() >= 2);
+        dialog.setFormat(ReportFormat::Html);
+        const QString path = m_out.filePath(QStringLiteral("guithread.html"));
+        QSignalSpy saved(&dialog, &ReportDialog::saved);
+        QVERIFY(dialog.saveTo(path));
+        QTRY_VERIFY_WITH_TIMEOUT(saved.count() == 1, 120000);
+        QVERIFY2(saved.at(0).at(1).toString().isEmpty(), qPrintable(saved.at(0).at(1).toString()));
+        QVERIFY(dialog.lastSaved());
+        QCOMPARE(dialog.lastSaved()->sha256, fileSha(path));
+    }
+    db::setGuiThreadObserver({});
+    QVERIFY2(calls.isEmpty(), qPrintable(QStringLiteral("database calls on the GUI thread:\n") + calls.join(u'\n')));
 }
 
 // A copy of the database as it is now (VACUUM INTO: a consistent snapshot, whatever the journal).
