@@ -4,8 +4,9 @@
 // report as it will be written (the HTML in a QTextBrowser); Save… writes it and its receipt. The
 // versions, the report's data and the saved file are read and written on a worker of the window's
 // models::Workspace (a connection of its own); only the charts and the preview are drawn on the GUI
-// thread. The charts, the preview and the saved file are pb_report's (report/render/ReportRender.h), the very code `proofbench report` runs, so
-// a saved report is byte for byte the CLI's for the same database.
+// thread. The charts, the preview and the saved file are pb_report's (report/render/ReportRender.h),
+// the very code `proofbench report` runs, so a saved report is byte for byte the CLI's for the same
+// database.
 #pragma once
 
 #include "HealthModels.h"
@@ -100,9 +101,9 @@ class ReportDialog : public QDialog {
     QPushButton* m_save = nullptr;
     QTimer* m_debounce = nullptr;
     bool m_loadingVersions = false;
-    models::Task m_collect;   // the report being collected
-    models::Task m_saving; // the report being written
-    bool m_again = false;     // options changed while collecting
+    models::Task m_collect; // the report being collected
+    models::Task m_saving;  // the report being written
+    bool m_again = false;   // options changed while collecting
     std::optional<ReportData> m_data;
     std::vector<ReportChart> m_charts;
     std::optional<ReportOutput> m_lastSaved;
