@@ -486,7 +486,7 @@ bool receiptShots(pb::widgets::MainWindow& window, pb::db::Database& db, const Q
         tabs->setCurrentIndex(tabs->count() - 1);
     ok &= save(&window, out, QStringLiteral("receipts-records.png"));
 
-    pb::widgets::ReportDialog dialog(db, &window);
+    pb::widgets::ReportDialog dialog(window.workspace(), &window);
     dialog.resize(1200, 860);
     dialog.show();
     QSignalSpy ready(&dialog, &pb::widgets::ReportDialog::previewReady);

@@ -172,7 +172,7 @@ class TestHealthTruth : public QObject {
     // The baseline picker: previous in version order by default (import order differs), each version
     // with its origin, none allowed, another baseline changes the changes section.
     void reportBaselinePicker() {
-        ReportDialog dialog(*m_db->db);
+        ReportDialog dialog(m_db->workspace());
         QSignalSpy ready(&dialog, &ReportDialog::previewReady);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));

@@ -10,8 +10,10 @@
 #include "TestUtil.h"
 
 #include "ReportDialog.h"
+#include "Workspace.h"
 
 #include "core/Hash.h"
+#include "db/GuiThreadGuard.h"
 #include "evidence/Evidence.h"
 #include "receipts/Ledger.h"
 #include "report/HealthTable.h"
@@ -26,6 +28,7 @@
 #include <QSqlQuery>
 #include <QImage>
 #include <QLineEdit>
+#include <QMutex>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -50,6 +53,7 @@ class TestReport : public QObject {
     void filterAndVersion();
     void cli();
     void dialog();
+    void dialogMakesNoGuiThreadDatabaseCall();
     void cliAndWindowWriteTheSameBytes_data();
     void cliAndWindowWriteTheSameBytes();
     void cliDrawsChartsWithoutADisplay();
@@ -318,7 +322,7 @@ void TestReport::cli() {
 }
 
 void TestReport::dialog() {
-    ReportDialog dialog(*m_db->db);
+    ReportDialog dialog(m_db->workspace());
     QSignalSpy ready(&dialog, &ReportDialog::previewReady);
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
@@ -338,12 +342,50 @@ void TestReport::dialog() {
 
     dialog.setFormat(ReportFormat::Pdf);
     const QString path = m_out.filePath(QStringLiteral("dialog.pdf"));
-    Result<ReportOutput> out = dialog.saveTo(path);
-    QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
+    QSignalSpy saved(&dialog, &ReportDialog::saved);
+    QVERIFY(dialog.saveTo(path));
+    QVERIFY(dialog.isSaving()); // written on a worker
+    QTRY_VERIFY_WITH_TIMEOUT(saved.count() == 1, 120000);
+    QCOMPARE(saved.at(0).at(0).toString(), path);
+    QVERIFY2(saved.at(0).at(1).toString().isEmpty(), qPrintable(saved.at(0).at(1).toString()));
+    QVERIFY(!dialog.isSaving());
+    QVERIFY(dialog.lastSaved());
+    QCOMPARE(dialog.lastSaved()->sha256, fileSha(path));
     std::optional<receipts::Receipt> r = lastReportReceipt();
     QVERIFY(r);
     QCOMPARE(r->parameters.value(QStringLiteral("format")).toString(), QStringLiteral("pdf"));
     QCOMPARE(r->outputs.front().sha256, fileSha(path));
+}
+
+// The dialog reads the versions and the report and writes the file and its receipt on workers of
+// the workspace: with the GUI-thread hook on, not one database call happens on this thread.
+void TestReport::dialogMakesNoGuiThreadDatabaseCall() {
+    const QString copy = copyOfDatabase(QStringLiteral("guithread"));
+    QVERIFY(!copy.isEmpty());
+    QMutex mutex;
+    QStringList calls;
+    db::setGuiThreadObserver([&](const QString& sql) {
+        const QMutexLocker lock(&mutex);
+        calls << sql.simplified().left(160);
+    });
+    {
+        models::Workspace workspace(copy, nullptr, 1);
+        ReportDialog dialog(workspace);
+        QSignalSpy ready(&dialog, &ReportDialog::previewReady);
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting(), 120000);
+        QVERIFY(dialog.data());
+        QVERIFY(dialog.versionCombo()->count() >= 2);
+        dialog.setFormat(ReportFormat::Html);
+        const QString path = m_out.filePath(QStringLiteral("guithread.html"));
+        QSignalSpy saved(&dialog, &ReportDialog::saved);
+        QVERIFY(dialog.saveTo(path));
+        QTRY_VERIFY_WITH_TIMEOUT(saved.count() == 1, 120000);
+        QVERIFY2(saved.at(0).at(1).toString().isEmpty(), qPrintable(saved.at(0).at(1).toString()));
+        QVERIFY(dialog.lastSaved());
+        QCOMPARE(dialog.lastSaved()->sha256, fileSha(path));
+    }
+    db::setGuiThreadObserver({});
+    QVERIFY2(calls.isEmpty(), qPrintable(QStringLiteral("database calls on the GUI thread:\n") + calls.join(u'\n')));
 }
 
 // A copy of the database as it is now (VACUUM INTO: a consistent snapshot, whatever the journal).
@@ -398,16 +440,18 @@ void TestReport::cliAndWindowWriteTheSameBytes() {
     QVERIFY2(cli.at(0) == QLatin1String("0"), qPrintable(cli.at(2)));
 
     {
-        Result<std::unique_ptr<db::Database>> db = db::Database::open(windowDb);
-        QVERIFY(db);
-        ReportDialog dialog(**db);
+        models::Workspace workspace(windowDb, nullptr, 1);
+        ReportDialog dialog(workspace);
         QSignalSpy ready(&dialog, &ReportDialog::previewReady);
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting(), 120000);
         QVERIFY(dialog.data());
         QVERIFY(dialog.charts().size() >= 2);
         dialog.setFormat(*parseReportFormat(format));
-        Result<ReportOutput> out = dialog.saveTo(QDir(windowDir).filePath(file));
-        QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
+        QSignalSpy saved(&dialog, &ReportDialog::saved);
+        QVERIFY(dialog.saveTo(QDir(windowDir).filePath(file)));
+        QTRY_VERIFY_WITH_TIMEOUT(saved.count() == 1, 300000);
+        QVERIFY2(saved.at(0).at(1).toString().isEmpty(), qPrintable(saved.at(0).at(1).toString()));
+        QVERIFY(dialog.lastSaved());
     }
 
     // The same files (the report, and Markdown's chart PNGs beside it), the same bytes.

@@ -4,7 +4,6 @@
 #include "OpRunner.h"
 #include "WidgetUtil.h"
 
-#include "db/Database.h"
 #include "report/render/ReportRender.h"
 
 #include <QComboBox>
@@ -23,13 +22,8 @@
 
 namespace pb::widgets {
 
-struct ReportDialog::Collected {
-    std::optional<ReportData> data;
-    QString error;
-};
-
-ReportDialog::ReportDialog(db::Database& db, QWidget* parent)
-    : QDialog(parent), m_db(db), m_async(std::make_unique<ops::Async>(db.path(), 1)) {
+ReportDialog::ReportDialog(models::Workspace& workspace, QWidget* parent)
+    : QDialog(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("reportDialog"));
     setWindowTitle(tr("Release review report"));
     resize(980, 760);
@@ -43,17 +37,6 @@ ReportDialog::ReportDialog(db::Database& db, QWidget* parent)
                               "the reviewed one in version order)"));
     m_baseline->addItem(tr("None (no comparison)"), report::kNoBaseline);
     m_baseline->setItemData(0, tr("Leave the changes section out"), Qt::ToolTipRole);
-    if (Result<std::vector<store::CatalogVersionInfo>> versions = models::healthdata::catalogVersions(db); versions)
-        m_versions = std::move(*versions);
-    // Newest first (version order, never import order); each with where it came from.
-    for (auto it = m_versions.rbegin(); it != m_versions.rend(); ++it) {
-        const QString tip = tr("%1\nSource: %2\nOrdered by %3").arg(it->label, it->originText(), it->orderBasis());
-        const QString text = it->isSample() ? tr("%1 (sample data)").arg(it->label) : it->label;
-        m_version->addItem(text, it->label);
-        m_version->setItemData(m_version->count() - 1, tip, Qt::ToolTipRole);
-        m_baseline->addItem(text, it->label);
-        m_baseline->setItemData(m_baseline->count() - 1, tip, Qt::ToolTipRole);
-    }
     m_origin = grayLabel("reportOrigin", this);
     m_origin->setWordWrap(true);
     m_origin->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -105,6 +88,33 @@ ReportDialog::ReportDialog(db::Database& db, QWidget* parent)
         refresh();
     });
     connect(m_baseline, &QComboBox::currentIndexChanged, this, &ReportDialog::refresh);
+    loadVersions();
+}
+
+void ReportDialog::loadVersions() {
+    m_loadingVersions = true;
+    m_status->setText(tr("Reading the database…"));
+    m_workspace.read<std::vector<models::CatalogVersionInfo>>(
+        this, [](const ops::Context& ctx) { return models::healthdata::catalogVersions(ctx.db()); },
+        [this](const Result<std::vector<models::CatalogVersionInfo>>& versions) { onVersions(versions); });
+}
+
+void ReportDialog::onVersions(const Result<std::vector<models::CatalogVersionInfo>>& versions) {
+    m_loadingVersions = false;
+    if (versions)
+        m_versions = *versions;
+    {
+        const QSignalBlocker blockVersion(m_version), blockBaseline(m_baseline);
+        // Newest first (version order, never import order); each with where it came from.
+        for (auto it = m_versions.rbegin(); it != m_versions.rend(); ++it) {
+            const QString tip = tr("%1\nSource: %2\nOrdered by %3").arg(it->label, it->originText(), it->orderBasis());
+            const QString text = it->isSample() ? tr("%1 (sample data)").arg(it->label) : it->label;
+            m_version->addItem(text, it->label);
+            m_version->setItemData(m_version->count() - 1, tip, Qt::ToolTipRole);
+            m_baseline->addItem(text, it->label);
+            m_baseline->setItemData(m_baseline->count() - 1, tip, Qt::ToolTipRole);
+        }
+    }
     selectDefaultBaseline();
     refresh();
 }
@@ -128,32 +138,42 @@ bool ReportDialog::setBaseline(const QString& label) {
 }
 
 void ReportDialog::updateOrigin() {
-    auto info = [this](const QString& label) -> const store::CatalogVersionInfo* {
-        for (const store::CatalogVersionInfo& v : m_versions)
+    auto info = [this](const QString& label) -> const models::CatalogVersionInfo* {
+        for (const models::CatalogVersionInfo& v : m_versions)
             if (v.label == label)
                 return &v;
         return nullptr;
     };
     QStringList lines;
-    if (const store::CatalogVersionInfo* v = info(m_version->currentData().toString()))
+    if (const models::CatalogVersionInfo* v = info(m_version->currentData().toString()))
         lines << (v->isSample() ? tr("%1 is SAMPLE DATA: %2").arg(v->label, v->originText())
                                 : tr("%1 from %2").arg(v->label, v->originText()));
-    if (const store::CatalogVersionInfo* b = info(m_baseline->currentData().toString()))
+    if (const models::CatalogVersionInfo* b = info(m_baseline->currentData().toString()))
         lines << tr("baseline %1 from %2").arg(b->label, b->originText());
     m_origin->setText(lines.join(QLatin1Char('\n')));
 }
 
-ReportDialog::~ReportDialog() {
-    if (m_watcher)
-        m_watcher->waitForFinished();
-}
+// A job still running when the dialog goes is not delivered; the workspace waits for it.
+ReportDialog::~ReportDialog() = default;
 
 ReportFormat ReportDialog::format() const { return ReportFormat(m_format->currentData().toInt()); }
 
 void ReportDialog::setFormat(ReportFormat f) { m_format->setCurrentIndex(m_format->findData(int(f))); }
 
+ReportOptions ReportDialog::currentOptions() const {
+    // The default baseline is left to the engine (the same rule: report::defaultBaseline), so a
+    // first version says "nothing to compare with" rather than "no baseline chosen".
+    const QString version = m_version->currentData().toString();
+    const QString chosen = m_baseline->currentData().toString();
+    const QString byDefault = report::defaultBaseline(m_versions, version);
+    const bool isDefault = chosen == byDefault || (chosen == report::kNoBaseline && byDefault.isEmpty());
+    return ReportOptions{version, m_filter->text().trimmed(), isDefault ? QString() : chosen};
+}
+
 void ReportDialog::refresh() {
-    if (m_watcher) {
+    if (m_loadingVersions)
+        return; // onVersions() refreshes
+    if (m_collect.running()) {
         m_again = true;
         return;
     }
@@ -161,44 +181,27 @@ void ReportDialog::refresh() {
     m_save->setEnabled(false);
     m_status->setText(tr("Reading the database…"));
     updateOrigin();
-    // The default baseline is left to the engine (the same rule: report::defaultBaseline), so a
-    // first version says "nothing to compare with" rather than "no baseline chosen".
-    const QString version = m_version->currentData().toString();
-    const QString chosen = m_baseline->currentData().toString();
-    const QString baseline = chosen == report::defaultBaseline(m_versions, version) ||
-                                     (chosen == report::kNoBaseline && report::defaultBaseline(m_versions, version).isEmpty())
-                                 ? QString()
-                                 : chosen;
-    const ReportOptions options{version, m_filter->text().trimmed(), baseline};
-    // The database is read on a worker of ops::Async, through a connection of its own.
-    runOperation<ReportData>(
-        this, m_watcher, *m_async, [options](const ops::Context& ctx) { return report::collectReport(ctx.db(), options); },
-        [](const ops::Progress&) {},
-        [this](const Result<ReportData>& data) {
-            Collected c;
-            if (data)
-                c.data = *data;
-            else
-                c.error = data.error().toString();
-            onCollected(c);
-        });
+    // The database is read on a worker of the workspace, through a connection of its own.
+    m_collect = m_workspace.read<ReportData>(
+        this, [options = currentOptions()](const ops::Context& ctx) { return report::collectReport(ctx.db(), options); },
+        [this](Result<ReportData> data) { onCollected(data); });
 }
 
-void ReportDialog::onCollected(const Collected& c) {
+void ReportDialog::onCollected(const Result<ReportData>& data) {
     if (m_again) {
         refresh();
         return;
     }
-    m_error = c.error;
-    if (!c.data) {
+    m_error = data ? QString() : data.error().toString();
+    if (!data) {
         m_data.reset();
         m_charts.clear();
-        m_preview->setPlainText(c.error);
+        m_preview->setPlainText(m_error);
         m_status->setText(tr("The report could not be built."));
         emit previewReady();
         return;
     }
-    m_data = c.data;
+    m_data = *data;
     m_charts = report::renderReportCharts(*m_data);
     std::unique_ptr<QTextDocument> doc = report::reportDocument(*m_data, m_charts);
     const int pages = report::predictPdfPages(*doc);
@@ -212,18 +215,39 @@ void ReportDialog::onCollected(const Collected& c) {
     emit previewReady();
 }
 
-Result<ReportOutput> ReportDialog::saveTo(const QString& path) {
-    if (!m_data)
-        return makeError(m_error.isEmpty() ? tr("no report to save yet") : m_error);
-    Result<ReportOutput> out = report::writeReport(m_db, *m_data, m_charts, format(), path);
-    emit saved(path, out ? QString() : out.error().toString());
-    if (out)
+bool ReportDialog::saveTo(const QString& path) {
+    if (!m_data || m_saving.running()) {
+        const QString why = m_saving.running() ? tr("a report is being saved")
+                                               : (m_error.isEmpty() ? tr("no report to save yet") : m_error);
+        m_status->setText(why);
+        emit saved(path, why);
+        return false;
+    }
+    m_lastSaved.reset();
+    m_save->setEnabled(false);
+    m_status->setText(tr("Saving %1…").arg(QDir::toNativeSeparators(path)));
+    // The file and its receipt are written on a worker (the PDF laid out there too); the charts
+    // were drawn for the preview and go as they are, so the bytes are the CLI's.
+    m_saving = m_workspace.run<ReportOutput>(
+        this,
+        [data = *m_data, charts = m_charts, f = format(), path](const ops::Context& ctx) {
+            return report::writeReport(ctx.db(), data, charts, f, path);
+        },
+        [this, path](const Result<ReportOutput>& out) { onSaved(path, out); });
+    return true;
+}
+
+void ReportDialog::onSaved(const QString& path, const Result<ReportOutput>& out) {
+    m_save->setEnabled(m_data.has_value() && !m_collect.running());
+    if (out) {
+        m_lastSaved = *out;
         m_status->setText(tr("Saved %1 (sha256 %2…), receipt #%3")
                               .arg(QDir::toNativeSeparators(out->path), out->sha256.left(12))
                               .arg(out->receiptSeq));
-    else
+    } else {
         m_status->setText(out.error().toString());
-    return out;
+    }
+    emit saved(path, out ? QString() : out.error().toString());
 }
 
 void ReportDialog::saveInteractively() {
@@ -239,7 +263,7 @@ void ReportDialog::saveInteractively() {
     dialog.setNameFilter(tr("%1 files (*.%2)").arg(report::reportFormatName(f).toUpper(), suffix));
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return;
-    (void)saveTo(dialog.selectedFiles().constFirst()); // the status line and saved() report it
+    saveTo(dialog.selectedFiles().constFirst()); // the status line and saved() report it
 }
 
 } // namespace pb::widgets

@@ -376,7 +376,7 @@ HistoryChart::HistoryChart(QWidget* parent) : PerfChart(parent) {
     setEmptyText(s.emptyText);
 }
 
-void HistoryChart::setHistory(const QString& title, const std::vector<store::HistoryPoint>& points) {
+void HistoryChart::setHistory(const QString& title, const std::vector<models::HistoryPoint>& points) {
     const report::ChartSpec s = report::historyChartSpec(title, points, Qt::LocalTime);
     const report::ChartPanel& p = s.panels.front();
     QCPGraph* graphs[] = {m_values, m_pass, m_fail, m_unknownTime, m_thresholdGraph};

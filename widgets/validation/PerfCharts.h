@@ -133,7 +133,7 @@ class HistoryChart : public PerfChart {
     // The points of one metric (`title`, e.g. busbw; points of other metrics are left out), oldest
     // first. The axis unit is that metric's; imports with no known time are drawn hollow at their
     // import time; the legend names the sources (files, contexts' runs).
-    void setHistory(const QString& title, const std::vector<store::HistoryPoint>& points);
+    void setHistory(const QString& title, const std::vector<models::HistoryPoint>& points);
 
     QString unit() const { return m_unit; }
     QStringList sources() const { return m_sources; }
