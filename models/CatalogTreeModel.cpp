@@ -6,6 +6,7 @@
 
 #include "Plural.h"
 #include "Workspace.h"
+#include "ops/Recipe.h"
 
 #include <QDir>
 #include <QFont>
@@ -46,8 +47,16 @@ QString displayName(const store::RecipeInfo& r) {
 
 CatalogTreeModel::CatalogTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
-Result<catalog::RecipeResult> resolveRecipe(const catalog::Catalog& catalog, const QString& leafOverlay) {
-    return store::resolveStoredRecipe(catalog, leafOverlay);
+Result<catalog::RecipeResult> resolveRecipe(std::shared_ptr<const catalog::Catalog> catalog,
+                                            const QString& leafOverlay, const QString& label) {
+    ops::CatalogRef ref;
+    ref.spec = label;
+    ref.kind = ops::CatalogRef::Kind::Version;
+    ref.loaded = std::move(catalog);
+    Result<ops::ResolvedRecipe> r = ops::resolveRecipe(nullptr, {std::move(ref), ops::RecipeQuery::stored(leafOverlay)});
+    if (!r)
+        return r.error();
+    return std::move(r->recipe);
 }
 
 Status CatalogTreeModel::reload(const store::CatalogStore& store) {

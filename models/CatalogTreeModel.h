@@ -11,6 +11,7 @@
 #include <QSortFilterProxyModel>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace pb::models {
@@ -24,9 +25,11 @@ using RecipeInfo = store::RecipeInfo;
 using ImportReport = store::ImportReport;
 // The note under a release-bound version: what the release's signature covers.
 using store::releaseScopeNote;
-// A stored recipe (a catalog's leaf overlay) resolved; pure computation on a loaded catalog, so a
-// view calls it inside a Workspace job.
-Result<catalog::RecipeResult> resolveRecipe(const catalog::Catalog& catalog, const QString& leafOverlay);
+// A stored recipe (a catalog's leaf overlay) resolved through ops::resolveRecipe (the CLI's
+// operation) on a loaded catalog: pure computation, so a view calls it inside a Workspace job.
+// `label` (the catalog's version label) names the catalog in errors.
+Result<catalog::RecipeResult> resolveRecipe(std::shared_ptr<const catalog::Catalog> catalog,
+                                            const QString& leafOverlay, const QString& label = QString());
 
 class CatalogTreeModel : public QAbstractItemModel {
     Q_OBJECT

@@ -222,6 +222,13 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::cancelAndWait() {
+    // A validation run goes on its controller's own worker: cancel it first (its Jobs and RBAC are
+    // deleted) and wait for it, so that closing during a run neither hangs nor leaves it running
+    // while the views it reports to are destroyed.
+    if (m_validationPane) {
+        m_validationPane->controller()->cancel();
+        m_validationPane->controller()->waitForWorker();
+    }
     if (m_importCancel)
         m_importCancel->store(true);
     if (m_importWatcher)
@@ -717,7 +724,9 @@ void MainWindow::generateBundle() {
     }
     runInView<catalog::RecipeResult>(
         this, m_workspace,
-        [cat, leaf = info.leafOverlay](const ops::Context&) { return models::resolveRecipe(*cat, leaf); },
+        [cat, leaf = info.leafOverlay, label = info.catalogLabel](const ops::Context&) {
+            return models::resolveRecipe(cat, leaf, label);
+        },
         [this, cat, info](const Result<catalog::RecipeResult>& recipe) {
             if (!recipe) {
                 QMessageBox::warning(this, tr("Generate bundle"),
@@ -816,12 +825,18 @@ bool MainWindow::isReceiptsShown() const {
 void MainWindow::showReceipts() {
     m_views->setCurrentWidget(m_receiptsPane);
     m_showReceiptsAction->setChecked(true);
+    // The chain status is known once the pane has read the ledger again (on its worker).
+    connect(
+        m_receiptsPane, &ReceiptsPane::refreshed, this,
+        [this] {
+            statusBar()->showMessage(
+                m_receiptsPane->chain().ok
+                    ? tr("Receipts chain intact")
+                    : tr("Receipts chain broken at receipt #%1").arg(m_receiptsPane->chain().firstBadSeq),
+                5000);
+        },
+        Qt::SingleShotConnection);
     m_receiptsPane->refresh();
-    statusBar()->showMessage(
-        m_receiptsPane->chain().ok
-            ? tr("Receipts chain intact")
-            : tr("Receipts chain broken at receipt #%1").arg(m_receiptsPane->chain().firstBadSeq),
-        5000);
 }
 
 void MainWindow::openReportDialog() {
@@ -1190,7 +1205,9 @@ void MainWindow::showRecipe(const models::RecipeInfo& info) {
     // Resolving takes a few milliseconds, on a worker like every other step of the window.
     runInView<catalog::RecipeResult>(
         this, m_workspace,
-        [cat, leaf = info.leafOverlay](const ops::Context&) { return models::resolveRecipe(*cat, leaf); },
+        [cat, leaf = info.leafOverlay, label = info.catalogLabel](const ops::Context&) {
+            return models::resolveRecipe(cat, leaf, label);
+        },
         [this, info, cat](const Result<catalog::RecipeResult>& result) {
             if (isCurrentRecipe(info))
                 showResolved(info, cat, result);

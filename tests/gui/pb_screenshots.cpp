@@ -797,7 +797,7 @@ int main(int argc, char** argv) {
         pb::widgets::RegistrySettings settings;
         settings.dockerConfig = QStringLiteral(PB_SOURCE_DIR "/tests/fixtures/gui-oci/config.json");
         settings.plainHttpRegistries = {QStringLiteral("127.0.0.1:5000")};
-        pb::widgets::RegistryCredentialsDialog registries(settings, {QStringLiteral("ghcr.io"), QStringLiteral("127.0.0.1:5000")}, &window);
+        pb::widgets::RegistryCredentialsDialog registries(window.workspace(), settings, {QStringLiteral("ghcr.io"), QStringLiteral("127.0.0.1:5000")}, &window);
         registries.resize(1080, 440);
         registries.show();
         ok &= save(&registries, out, QStringLiteral("registries.png"));

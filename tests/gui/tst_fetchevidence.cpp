@@ -401,7 +401,8 @@ void TestFetchEvidence::fetchSelectedThenAll() {
     });
     dlg->close();
     QTest::mouseClick(pbgui::findNamed<QPushButton>(pane, "healthRegistries"), Qt::LeftButton);
-    QVERIFY(creds);
+    // The pane reads the registries in use on a worker before the dialog opens.
+    QTRY_VERIFY_WITH_TIMEOUT(creds != nullptr && !QApplication::activeModalWidget(), kTimeout);
     QVERIFY2(tested, qPrintable(accessText));
     QVERIFY(accessText.contains(QStringLiteral("reachable over HTTP, answered anonymously")));
 }

@@ -4,6 +4,7 @@
 // trusted root imported and a bundle verified, the ledger read, exported and records imported,
 // the runs and recipes listed); every test fails with the statements that ran on the GUI thread.
 #include "GuiTestUtil.h"
+#include "OpRunner.h"
 #include "ReceiptModels.h"
 #include "ReceiptsPane.h"
 #include "SigstoreCases.h"
@@ -19,7 +20,12 @@
 #include <QMutex>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
 #include <QTest>
+
+#include <optional>
 
 using namespace pb;
 
@@ -43,6 +49,7 @@ class TestPaneGuiThread : public QObject {
     void verifyView();
     void receiptsView();
     void validationView();
+    void runnerReportsProgress();
 
   private:
     QStringList calls();
@@ -163,6 +170,39 @@ void TestPaneGuiThread::validationView() {
     QTRY_VERIFY_WITH_TIMEOUT(pane.selectRecipe(QLatin1String(kVersion), QLatin1String(kRecipe)),
                              kTimeout);
     m_workspace->waitForDone();
+    const QStringList c = calls();
+    QVERIFY2(c.isEmpty(), qPrintable(report(c)));
+}
+
+
+// runInView's progress callback: every step the job reports reaches the view's thread in order,
+// before the result, and the job's read runs on the worker.
+void TestPaneGuiThread::runnerReportsProgress() {
+    QWidget view;
+    QStringList seen;
+    bool onGuiThread = true;
+    std::optional<Result<qint64>> result;
+    widgets::runInView<qint64>(
+        &view, *m_workspace,
+        [](const ops::Context& ctx) -> Result<qint64> {
+            QSqlQuery q(ctx.db().sql());
+            if (!q.exec(QStringLiteral("SELECT count(*) FROM catalog_versions")) || !q.next())
+                return makeError(q.lastError().text());
+            for (int i = 1; i <= 3; ++i)
+                ctx.progress(i, 3, QStringLiteral("step %1").arg(i));
+            return q.value(0).toLongLong();
+        },
+        [&](const Result<qint64>& r) { result = r; },
+        widgets::RunView().onProgress([&](const ops::Progress& p) {
+            onGuiThread = onGuiThread && QThread::currentThread() == view.thread();
+            seen << QStringLiteral("%1/%2 %3").arg(p.done).arg(p.total).arg(p.what);
+        }));
+    QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), kTimeout);
+    QVERIFY2(bool(*result), *result ? "" : qPrintable(result->error().toString()));
+    QCOMPARE(**result, qint64(2)); // the sample catalog's two versions
+    QCOMPARE(seen, (QStringList{QStringLiteral("1/3 step 1"), QStringLiteral("2/3 step 2"),
+                                QStringLiteral("3/3 step 3")}));
+    QVERIFY(onGuiThread);
     const QStringList c = calls();
     QVERIFY2(c.isEmpty(), qPrintable(report(c)));
 }

@@ -12,6 +12,7 @@
 
 #include "catalog/Digest.h"
 #include "catalog/VersionOrder.h"
+#include "ops/Recipe.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -52,6 +53,16 @@ struct ComparePane::CatalogOutcome {
 };
 
 namespace {
+
+// A catalog the window already loaded, as the diff operation takes it.
+ops::CatalogRef loadedRef(const QString& label, std::shared_ptr<const catalog::Catalog> cat, bool sample) {
+    ops::CatalogRef ref;
+    ref.spec = label;
+    ref.kind = ops::CatalogRef::Kind::Version;
+    ref.loaded = std::move(cat);
+    ref.sample = sample;
+    return ref;
+}
 
 QString pairKey(const QString& from, const QString& to) {
     return from + QLatin1Char('\n') + to;
@@ -647,28 +658,22 @@ void ComparePane::refresh() {
         RecipeOutcome out;
         out.generation = generation;
         // A side without the recipe compares as empty: everything added (or removed).
-        catalog::RecipeResult a, b;
-        if (!fromLeaf.isEmpty()) {
-            Result<catalog::RecipeResult> r = models::resolveRecipe(*fromCat, fromLeaf);
-            if (!r) {
-                out.error =
-                    QObject::tr("%1 in %2 does not resolve: %3").arg(fromLeaf, from, r.error().toString());
-                return out;
-            }
-            a = std::move(*r);
+        ops::DiffRequest request;
+        request.from = loadedRef(from, fromCat, fromSample);
+        request.to = loadedRef(to, toCat, toSample);
+        if (!fromLeaf.isEmpty())
+            request.fromQuery = ops::RecipeQuery::stored(fromLeaf);
+        if (!toLeaf.isEmpty())
+            request.toQuery = ops::RecipeQuery::stored(toLeaf);
+        Result<ops::DiffResult> d = ops::diff(nullptr, request);
+        if (!d) {
+            out.error = QObject::tr("%1 does not resolve: %2")
+                            .arg(fromLeaf.isEmpty() || fromLeaf == toLeaf ? toLeaf : fromLeaf, d.error().toString());
+            return out;
         }
-        if (!toLeaf.isEmpty()) {
-            Result<catalog::RecipeResult> r = models::resolveRecipe(*toCat, toLeaf);
-            if (!r) {
-                out.error =
-                    QObject::tr("%1 in %2 does not resolve: %3").arg(toLeaf, to, r.error().toString());
-                return out;
-            }
-            b = std::move(*r);
-        }
-        out.diff = catalog::diffRecipes(a, b, from, to);
-        out.diff->fromSample = fromSample;
-        out.diff->toSample = toSample;
+        const catalog::RecipeResult& a = d->fromRecipe;
+        const catalog::RecipeResult& b = d->toRecipe;
+        out.diff = std::move(*d->recipe);
         Result<graph::ComponentGraph> g = graph::layoutRecipe(unionRecipe(a, b, *out.diff));
         if (g)
             out.graph = std::move(*g);
@@ -819,10 +824,14 @@ void ComparePane::startCatalogDiff(const QString& from, const QString& to,
     m_workspace.read<CatalogOutcome>(
         this,
         [fromCat, toCat, from, to, key, fromSample, toSample](const ops::Context&) -> Result<CatalogOutcome> {
-            auto diff =
-                std::make_shared<catalog::CatalogDiff>(catalog::diffCatalogs(*fromCat, *toCat, from, to));
-            diff->fromSample = fromSample;
-            diff->toSample = toSample;
+            ops::DiffRequest request;
+            request.from = loadedRef(from, fromCat, fromSample);
+            request.to = loadedRef(to, toCat, toSample);
+            request.allLeaves = true;
+            Result<ops::DiffResult> d = ops::diff(nullptr, request);
+            if (!d)
+                return d.error();
+            auto diff = std::make_shared<const catalog::CatalogDiff>(std::move(*d->catalog));
             return CatalogOutcome{key, std::shared_ptr<const catalog::CatalogDiff>(std::move(diff))};
         },
         [this, key](const Result<CatalogOutcome>& outcome) {

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 namespace pb::widgets {
 
@@ -26,6 +27,9 @@ struct RunView {
     bool cancellable = true; // the progress dialog's Cancel cancels the job
     QString errorTitle;      // not empty: a failure opens a warning box with this title (done still runs)
     bool writes = false;     // the workspace emits changed() after a success
+    // Set: called with each ops::Progress on the view's thread (a dialog with a progress bar of
+    // its own), besides the busy dialog when there is one.
+    models::ProgressSink progress;
 
     RunView& showBusy(const QString& label, bool canCancel = true) {
         busy = label;
@@ -38,6 +42,10 @@ struct RunView {
     }
     RunView& writing() {
         writes = true;
+        return *this;
+    }
+    RunView& onProgress(models::ProgressSink sink) {
+        progress = std::move(sink);
         return *this;
     }
 };
@@ -60,8 +68,10 @@ models::Task runInView(QWidget* view, models::Workspace& workspace, Fn fn, Done 
         dialog->setAutoReset(false);
     }
     models::ProgressSink progress;
-    if (dialog) {
-        progress = [dialog](const ops::Progress& p) {
+    if (dialog || how.progress) {
+        progress = [dialog, sink = how.progress](const ops::Progress& p) {
+            if (sink)
+                sink(p);
             if (!dialog)
                 return;
             if (p.total > 0) {

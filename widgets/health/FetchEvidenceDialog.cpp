@@ -29,7 +29,7 @@ using models::FetchState;
 FetchEvidenceDialog::FetchEvidenceDialog(models::Workspace& workspace,
                                          std::vector<evidence::Pointer> pointers, RegistrySettings settings,
                                          QWidget* parent)
-    : QDialog(parent), m_settings(std::move(settings)) {
+    : QDialog(parent), m_workspace(workspace), m_settings(std::move(settings)) {
     setObjectName(QStringLiteral("fetchEvidenceDialog"));
     setWindowTitle(tr("Fetch Evidence"));
     m_model = new FetchQueueModel(this);
@@ -286,7 +286,7 @@ void FetchEvidenceDialog::openRegistries() {
         if (const evidence::Attestation* a = it.pointer.attestation())
             if (Result<oci::Reference> r = oci::parseReference(a->bundleOci); r)
                 inUse << r->registry;
-    RegistryCredentialsDialog dlg(m_settings, inUse, this);
+    RegistryCredentialsDialog dlg(m_workspace, m_settings, inUse, this);
     dlg.exec();
     m_settings = dlg.settings();
     m_plainHttp->setText(m_settings.plainHttpRegistries.join(QStringLiteral(", ")));

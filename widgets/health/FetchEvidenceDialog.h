@@ -86,6 +86,7 @@ class FetchEvidenceDialog : public QDialog {
     void updateSummary();
     void updateButtons();
 
+    models::Workspace& m_workspace;
     RegistrySettings m_settings;
     models::FetchQueueModel* m_model = nullptr;
     std::unique_ptr<ops::Async> m_async;

@@ -339,7 +339,7 @@ void HealthPane::openRegistries() {
             return inUse;
         },
         [this](const Result<QStringList>& inUse) {
-            RegistryCredentialsDialog dlg(m_registry, inUse ? *inUse : QStringList(), this);
+            RegistryCredentialsDialog dlg(m_workspace, m_registry, inUse ? *inUse : QStringList(), this);
             dlg.exec();
             setRegistrySettings(dlg.settings());
         });

@@ -1,6 +1,7 @@
 #include "RegistryCredentialsDialog.h"
 
 #include "RegistryModels.h"
+#include "OpRunner.h"
 #include "TableSetup.h"
 #include "oci/Auth.h"
 #include "oci/Reference.h"
@@ -8,7 +9,6 @@
 
 #include <QDir>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,14 +16,14 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace pb::widgets {
 
 using models::RegistryModel;
 
-RegistryCredentialsDialog::RegistryCredentialsDialog(RegistrySettings settings, QStringList inUse, QWidget* parent)
-    : QDialog(parent), m_settings(std::move(settings)), m_inUse(std::move(inUse)) {
+RegistryCredentialsDialog::RegistryCredentialsDialog(models::Workspace& workspace, RegistrySettings settings,
+                                                     QStringList inUse, QWidget* parent)
+    : QDialog(parent), m_workspace(workspace), m_settings(std::move(settings)), m_inUse(std::move(inUse)) {
     setObjectName(QStringLiteral("registryCredentialsDialog"));
     setWindowTitle(tr("Registry Credentials"));
     m_inUse.removeDuplicates();
@@ -151,17 +151,7 @@ bool RegistryCredentialsDialog::testAccess(int row) {
     updateButtons();
     oci::ClientOptions options = settings().clientOptions();
     using Answer = std::pair<bool, QString>;
-    auto* watcher = new QFutureWatcher<Answer>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, registry = entry.registry] {
-        const Answer a = watcher->result();
-        watcher->deleteLater();
-        --m_tests;
-        if (const int r = m_model->rowOf(registry); r >= 0)
-            m_model->setAccess(r, a.first, a.second);
-        updateButtons();
-        emit accessTested(registry, a.first, a.second);
-    });
-    watcher->setFuture(QtConcurrent::run([options, entry]() -> Answer {
+    auto check = [options, entry](const ops::Context&) -> Result<Answer> {
         // A blob nobody has, under a repository nobody uses: the registry's answer (absent, or
         // refused) tells whether it is reachable and takes the credentials, and nothing is pulled.
         oci::Reference probe;
@@ -170,11 +160,21 @@ bool RegistryCredentialsDialog::testAccess(int row) {
         oci::Client client(options);
         Result<bool> has = client.hasBlob(probe, QStringLiteral("sha256:") + QString(64, QLatin1Char('0')));
         if (!has)
-            return {false, has.error().message};
+            return Answer{false, has.error().message};
         const QString how = entry.kind == models::CredentialKind::Anonymous ? QStringLiteral("anonymously")
                                                                             : QStringLiteral("with %1").arg(entry.source);
-        return {true, QStringLiteral("reachable over %1, answered %2").arg(entry.plainHttp ? QStringLiteral("HTTP") : QStringLiteral("HTTPS"), how)};
-    }));
+        return Answer{true, QStringLiteral("reachable over %1, answered %2")
+                                .arg(entry.plainHttp ? QStringLiteral("HTTP") : QStringLiteral("HTTPS"), how)};
+    };
+    runInView<Answer>(this, m_workspace, std::move(check),
+                      [this, registry = entry.registry](const Result<Answer>& result) {
+                          const Answer a = result ? *result : Answer{false, result.error().message};
+                          --m_tests;
+                          if (const int r = m_model->rowOf(registry); r >= 0)
+                              m_model->setAccess(r, a.first, a.second);
+                          updateButtons();
+                          emit accessTested(registry, a.first, a.second);
+                      });
     return true;
 }
 

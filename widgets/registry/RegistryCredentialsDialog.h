@@ -3,7 +3,7 @@
 // with where its credentials come from — a credHelpers helper, the credsStore, config.json auths
 // (basic or identity token), or anonymous — and never the secret itself. "Test access" asks the
 // registry's API for a blob that cannot exist, anonymously or with the credentials config.json
-// gives, on a worker thread, and shows whether the registry answered and accepted them. Plain HTTP
+// gives, on a worker of the window's workspace (runInView), and shows whether the registry answered and accepted them. Plain HTTP
 // is used only for the registries listed, as the CLI's --plain-http-registry.
 #pragma once
 
@@ -18,6 +18,7 @@ class QTableView;
 
 namespace pb::models {
 class RegistryModel;
+class Workspace;
 }
 
 namespace pb::widgets {
@@ -26,7 +27,8 @@ class RegistryCredentialsDialog : public QDialog {
     Q_OBJECT
   public:
     // `inUse`: registries the evidence names (listed even when config.json does not name them).
-    RegistryCredentialsDialog(RegistrySettings settings, QStringList inUse, QWidget* parent = nullptr);
+    RegistryCredentialsDialog(models::Workspace& workspace, RegistrySettings settings, QStringList inUse,
+                              QWidget* parent = nullptr);
     ~RegistryCredentialsDialog() override;
 
     RegistrySettings settings() const;
@@ -48,6 +50,7 @@ class RegistryCredentialsDialog : public QDialog {
   private:
     void updateButtons();
 
+    models::Workspace& m_workspace;
     RegistrySettings m_settings;
     QStringList m_inUse;
     QString m_error;
