@@ -1,5 +1,6 @@
 // report: the release review report (HTML, PDF or Markdown), charts included, written by pb_report
-// (report::exportReport: the same code, and so the same bytes, as the window's report dialog). The
+// (ops::exportReport drawing with report::renderReport: the same code, and so the same bytes, as
+// the window's report dialog). The
 // charts and the PDF need Qt Gui but no display: reportNeedsGui() tells main() to start a
 // QGuiApplication on the offscreen platform.
 #include "cli/CliUtil.h"
@@ -101,8 +102,12 @@ static int reportVerb(const QCommandLineParser& p) {
         return fail(db.error());
     const report::ReportOptions options{p.value(QStringLiteral("version")), p.value(QStringLiteral("filter")),
                                        p.value(QStringLiteral("baseline"))};
-    auto write = [&]() { return report::exportReport(**db, options, *format, outPath); };
-    const Result<ops::ReportExportOutcome> written = write();
+    ops::ReportExportRequest request;
+    request.format = *format;
+    request.path = outPath;
+    request.options = options;
+    request.render = report::renderReport; // the report dialog's renderer too: the same bytes
+    const Result<ops::ReportExportOutcome> written = ops::exportReport(ops::Context(**db), request);
     if (!written)
         return fail(written.error());
     out() << written->path << "  sha256:" << written->sha256;

@@ -14,9 +14,6 @@ using report::ReportFormat;
 Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportRequest& request) {
     if (request.path.isEmpty())
         return makeError(QStringLiteral("no file to write the report to"));
-    if (request.format == ReportFormat::Pdf && request.pdf.isEmpty())
-        return makeError(QStringLiteral("a PDF report is laid out by pb_report (report::writeReport, Qt Gui); none was given"),
-                         request.path);
     std::optional<report::ReportData> collected;
     if (!request.data) {
         ctx.progress(0, 0, QStringLiteral("reading the database"));
@@ -26,11 +23,22 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
         collected = std::move(*d);
     }
     const report::ReportData& data = request.data ? *request.data : *collected;
-    const report::ReportCharts& charts = request.charts;
+    report::RenderedReport rendered{request.charts, request.pdf, request.pages};
+    if (request.render) {
+        ctx.progress(0, 0, QStringLiteral("drawing the charts"));
+        Result<report::RenderedReport> r = request.render(data, request.format);
+        if (!r)
+            return makeError(QStringLiteral("%1: %2").arg(request.path, r.error().toString()));
+        rendered = std::move(*r);
+    }
+    if (request.format == ReportFormat::Pdf && rendered.pdf.isEmpty())
+        return makeError(QStringLiteral("a PDF report is laid out by pb_report (report::renderReport, Qt Gui); none was given"),
+                         request.path);
+    const report::ReportCharts& charts = rendered.charts;
 
     ReportExportOutcome out;
     out.path = QFileInfo(request.path).absoluteFilePath();
-    out.pages = request.format == ReportFormat::Pdf ? request.pages : 0;
+    out.pages = request.format == ReportFormat::Pdf ? rendered.pages : 0;
     StagedFiles files;
     QByteArray bytes;
     std::vector<receipts::Artifact> chartArtifacts;
@@ -52,7 +60,7 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
         }
         bytes = report::reportMarkdown(data, charts, chartDir).toUtf8();
     } else {
-        bytes = request.pdf;
+        bytes = rendered.pdf;
     }
     if (Status s = files.stage(out.path, bytes); !s)
         return s.error();
@@ -79,7 +87,7 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
                         .arg(report::reportFormatName(request.format), data.version.label)
                         .arg(data.rows.size())
                         .arg(charts.list.size());
-    Result<receipts::Receipt> r = recordWithFiles(ctx, draft, files);
+    Result<receipts::Receipt> r = record(ctx, draft, &files);
     if (!r)
         return r.error();
     out.receiptSeq = r->seq;

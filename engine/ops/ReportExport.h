@@ -2,8 +2,8 @@
 // dialog): the report file (and, for Markdown, its chart PNGs) and the report.export receipt, as
 // one step: the files are staged beside their destination and moved into place inside the
 // receipt's transaction. HTML and Markdown are written here, on the engine alone; pb_report
-// (report/render/ReportRender.h, Qt Gui, no widgets) draws the charts and lays out the PDF and
-// hands them in: both the CLI and the window call it.
+// (report/render/ReportRender.h, Qt Gui, no widgets) draws the charts and lays out the PDF through
+// the request's renderer: both the CLI and the window pass report::renderReport.
 #pragma once
 
 #include "ops/Operation.h"
@@ -18,7 +18,10 @@ struct ReportExportRequest {
     QString path;                           // the report file
     report::ReportOptions options;          // what to collect, unless `data` is given
     std::optional<report::ReportData> data; // already collected (the window's preview)
-    report::ReportCharts charts;            // drawn by pb_report; not drawn: the text says so
+    // Draws the collected data (report::renderReport from pb_report); when set, it replaces the
+    // three fields below. Both faces set it, so they write the same bytes.
+    report::ReportRenderer render;
+    report::ReportCharts charts; // drawn by pb_report; not drawn: the text says so
     // PDF only: the document pb_report laid out and printed, and its page count.
     QByteArray pdf;
     int pages = 0;

@@ -4,8 +4,11 @@
 // this needs Qt Gui. The performance charts and the PDF are pb_report's (report/render/: Qt Gui, no
 // widgets), handed in as PNG bytes; without them the text says where the charts are.
 // ops::exportReport (ops/ReportExport.h) writes the file(s) and the report.export receipt;
-// report::exportReport (render/ReportRender.h) is what the CLI and the window both call.
+// ops::exportReport with report::renderReport (render/ReportRender.h) is what the CLI and the
+// window both call.
 #pragma once
+
+#include <functional>
 
 #include "catalog/Diff.h"
 #include "core/Result.h"
@@ -109,6 +112,17 @@ struct ReportCharts {
     std::vector<ReportChart> list;
     bool drawn = false;
 };
+
+// What pb_report draws for a collected report (report/render/ReportRender.h, renderReport): its
+// charts and, for a PDF, the laid-out document and its page count.
+struct RenderedReport {
+    ReportCharts charts;
+    QByteArray pdf;
+    int pages = 0;
+};
+// The renderer ops::exportReport calls on the data it collected; both faces hand it
+// report::renderReport, so the engine below pb_report never depends on Qt Gui.
+using ReportRenderer = std::function<Result<RenderedReport>(const ReportData& data, ReportFormat format)>;
 
 // Charts as data: URIs (a stand-alone HTML file), or by their file names (a QTextDocument that has
 // them as resources: the preview and the PDF).

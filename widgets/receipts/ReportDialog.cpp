@@ -226,12 +226,17 @@ bool ReportDialog::saveTo(const QString& path) {
     m_lastSaved.reset();
     m_save->setEnabled(false);
     m_status->setText(tr("Saving %1…").arg(QDir::toNativeSeparators(path)));
-    // The file and its receipt are written on a worker (the PDF laid out there too); the charts
-    // were drawn for the preview and go as they are, so the bytes are the CLI's.
+    // The file and its receipt are written on a worker, charts and PDF drawn there by the CLI's
+    // renderer, so the bytes are the CLI's.
     m_saving = m_workspace.run<ReportOutput>(
         this,
-        [data = *m_data, charts = m_charts, f = format(), path](const ops::Context& ctx) {
-            return report::writeReport(ctx.db(), data, charts, f, path);
+        [data = *m_data, f = format(), path](const ops::Context& ctx) {
+            ops::ReportExportRequest request;
+            request.format = f;
+            request.path = path;
+            request.data = data;
+            request.render = report::renderReport; // as the CLI's report: the same bytes
+            return ops::exportReport(ctx, request);
         },
         [this, path](const Result<ReportOutput>& out) { onSaved(path, out); });
     return true;

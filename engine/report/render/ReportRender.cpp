@@ -251,31 +251,19 @@ QString pdfTitle(const ReportData& data) {
 
 // ---- output ------------------------------------------------------------------------------------
 
-Result<ops::ReportExportOutcome> writeReport(db::Database& db, const ReportData& data,
-                                             const std::vector<ReportChart>& charts, ReportFormat format,
-                                             const QString& path) {
-    ops::ReportExportRequest request;
-    request.format = format;
-    request.path = path;
-    request.data = data;
-    request.charts = drawnCharts(charts);
+Result<RenderedReport> renderReport(const ReportData& data, ReportFormat format) {
+    const std::vector<ReportChart> charts = renderReportCharts(data);
+    RenderedReport out;
+    out.charts = drawnCharts(charts);
     if (format == ReportFormat::Pdf) {
         std::unique_ptr<QTextDocument> doc = reportDocument(data, charts);
-        request.pages = predictPdfPages(*doc);
+        out.pages = predictPdfPages(*doc);
         Result<QByteArray> pdf = renderPdf(*doc, pdfTitle(data), data.generatedAt);
         if (!pdf)
-            return makeError(QStringLiteral("%1: %2").arg(path, pdf.error().toString()));
-        request.pdf = std::move(*pdf);
+            return pdf.error();
+        out.pdf = std::move(*pdf);
     }
-    return ops::exportReport(ops::Context(db), request);
-}
-
-Result<ops::ReportExportOutcome> exportReport(db::Database& db, const ReportOptions& options,
-                                              ReportFormat format, const QString& path) {
-    Result<ReportData> data = collectReport(db, options);
-    if (!data)
-        return data.error();
-    return writeReport(db, *data, renderReportCharts(*data), format, path);
+    return out;
 }
 
 } // namespace pb::report

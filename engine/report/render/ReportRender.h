@@ -1,18 +1,17 @@
 // The release review report, the parts that need Qt Gui but no widgets (library pb_report): the
 // performance charts (ChartSpec.h computed from the report's runs, ChartPainter.h drawn to PNG) and
 // the A4 PDF (the HTML laid out as a QTextDocument on a QPdfWriter, page numbers in the footer).
-// The CLI (`proofbench report`) and the window's report dialog both write through exportReport /
-// writeReport here, so for one database they write the same bytes. Everything is deterministic:
+// The CLI (`proofbench report`) and the window's report dialog both hand renderReport to
+// ops::exportReport, so for one database they write the same bytes. Everything is deterministic:
 // fixed fonts and resolution, and the PDF's creation date and document id come from the data.
 //
 //   collectReport()       engine reads only (report/Report.h)
 //   renderReportCharts()  the charts as PNGs; needs a QGuiApplication (offscreen is enough)
-//   writeReport()         the file(s) and the receipt, through ops::exportReport
-//   exportReport()        all three
+//   renderReport()        charts and PDF for ops::exportReport (ReportExportRequest::render), which
+//                         writes the file(s) and the receipt
 #pragma once
 
 #include "core/Result.h"
-#include "ops/ReportExport.h"
 #include "report/Report.h"
 #include "report/render/ChartSpec.h"
 
@@ -25,10 +24,6 @@
 
 class QPdfWriter;
 class QTextDocument;
-
-namespace pb::db {
-class Database;
-}
 
 namespace pb::report {
 
@@ -58,12 +53,8 @@ Result<QByteArray> renderPdf(QTextDocument& doc, const QString& title, const QDa
                              int* pages = nullptr);
 QString pdfTitle(const ReportData& data);
 
-// Writes the report and its "report.export" receipt (ops::exportReport on `db`), charts included.
-Result<ops::ReportExportOutcome> writeReport(db::Database& db, const ReportData& data,
-                                             const std::vector<ReportChart>& charts, ReportFormat format,
-                                             const QString& path);
-// collectReport + renderReportCharts + writeReport.
-Result<ops::ReportExportOutcome> exportReport(db::Database& db, const ReportOptions& options,
-                                              ReportFormat format, const QString& path);
+// The charts of `data` drawn and, for a PDF, the document laid out and printed: what
+// ops::exportReport writes (a report::ReportRenderer).
+Result<RenderedReport> renderReport(const ReportData& data, ReportFormat format);
 
 } // namespace pb::report
