@@ -79,7 +79,7 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
                         .arg(report::reportFormatName(request.format), data.version.label)
                         .arg(data.rows.size())
                         .arg(charts.list.size());
-    Result<receipts::Receipt> r = recordWithFiles(ctx, draft, files);
+    Result<receipts::Receipt> r = record(ctx, draft, &files);
     if (!r)
         return r.error();
     out.receiptSeq = r->seq;
