@@ -14,6 +14,7 @@
 #include "db/Database.h"
 #include "graph/Layout.h"
 #include "ops/Operation.h"
+#include "ops/Recipe.h"
 #include "receipts/Kinds.h"
 #include "receipts/Ledger.h"
 #include "store/CatalogStore.h"
@@ -30,24 +31,24 @@ namespace pb::cli {
 using namespace pb::catalog;
 using namespace pb::store;
 
-// Whether a catalog is Proofbench's sample data: a stored version marked so, or a folder whose
-// content is one of the sample versions compiled into the application.
-inline bool isSampleCatalog(const Catalog& cat, const QString& spec, const QCommandLineParser& p) {
-    if (!QFileInfo(spec).isDir()) {
-        Result<std::unique_ptr<Database>> db = openDb(p);
-        if (!db)
-            return false;
-        Result<CatalogVersionInfo> v = CatalogStore(**db).version(spec);
-        return v && v->isSample();
-    }
-    static const QStringList sampleDigests = [] {
-        QStringList out;
-        for (const QString& label : embeddedCatalogLabels())
-            if (Result<Catalog> c = loadCatalog(QStringLiteral(":/recipes/") + label))
-                out << c->contentDigest();
-        return out;
-    }();
-    return sampleDigests.contains(cat.contentDigest());
+// The catalog --catalog DIR or --version LABEL names (exactly one of them).
+inline Result<ops::CatalogRef> catalogRefFrom(const QCommandLineParser& p) {
+    const bool dir = p.isSet(QStringLiteral("catalog")), label = p.isSet(QStringLiteral("version"));
+    if (dir == label)
+        return makeError(QStringLiteral("give exactly one of --catalog DIR or --version LABEL"));
+    ops::CatalogRef ref;
+    ref.spec = p.value(dir ? QStringLiteral("catalog") : QStringLiteral("version"));
+    ref.kind = dir ? ops::CatalogRef::Kind::Directory : ops::CatalogRef::Kind::Version;
+    return ref;
+}
+
+// The criteria flags as typed, one per dimension (empty: not given); flags with `prefix` (diff's
+// --to-*) take the place of the plain ones they name.
+inline QMap<QString, QString> criteriaFlags(const QCommandLineParser& p, const QString& prefix = {}) {
+    QMap<QString, QString> flags;
+    for (const QString& d : Criteria::dimensions())
+        flags.insert(d, !prefix.isEmpty() && p.isSet(prefix + d) ? p.value(prefix + d) : p.value(d));
+    return flags;
 }
 
 // --ignore values: only "version-only" (see catalog/Diff.h).

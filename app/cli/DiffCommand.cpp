@@ -20,48 +20,37 @@ static int diffVerb(const QCommandLineParser& p) {
     Result<DiffOptions> options = diffOptionsFrom(p);
     if (!options)
         return usage(options.error().message, QStringLiteral("diff"));
-    const QString fromSpec = p.value(QStringLiteral("from")), toSpec = p.value(QStringLiteral("to"));
-    Result<Catalog> from = catalogFromSpec(fromSpec, p);
-    if (!from)
-        return fail(from.error());
-    Result<Catalog> to = catalogFromSpec(toSpec, p);
-    if (!to)
-        return fail(to.error());
-    const bool fromSample = isSampleCatalog(*from, fromSpec, p), toSample = isSampleCatalog(*to, toSpec, p);
-    QByteArray bytes;
-    if (all) {
-        CatalogDiff d = diffCatalogs(*from, *to, fromSpec, toSpec);
-        d.fromSample = fromSample;
-        d.toSample = toSample;
-        bytes = format == QLatin1String("json")
-                    ? QJsonDocument(toJson(d, *options)).toJson(QJsonDocument::Indented)
-                : format == QLatin1String("markdown") ? toMarkdown(d, *options).toUtf8()
-                                                      : toText(d, *options).toUtf8();
-    } else {
+    ops::DiffRequest request;
+    request.from.spec = p.value(QStringLiteral("from"));
+    request.to.spec = p.value(QStringLiteral("to"));
+    request.allLeaves = all;
+    request.options = *options;
+    if (!all) {
         Result<ResolveOptions> opt = resolveOptionsFrom(p);
         if (!opt)
             return usage(opt.error().message, QStringLiteral("diff"));
-        Result<Criteria> qa = criteriaFrom(p, *from);
-        if (!qa)
-            return fail(qa.error());
-        Result<Criteria> qb = criteriaFrom(p, *to, QStringLiteral("to-"));
-        if (!qb)
-            return fail(qb.error());
-        Result<RecipeResult> ra = resolve(*from, *qa, *opt);
-        if (!ra)
-            return fail(makeError(QStringLiteral("%1: %2").arg(fromSpec, ra.error().toString())));
-        Result<RecipeResult> rb = resolve(*to, *qb, *opt);
-        if (!rb)
-            return fail(makeError(QStringLiteral("%1: %2").arg(toSpec, rb.error().toString())));
-        RecipeDiff d = diffRecipes(*ra, *rb, fromSpec, toSpec);
-        d.fromSample = fromSample;
-        d.toSample = toSample;
-        bytes = format == QLatin1String("json")
-                    ? QJsonDocument(toJson(d, *options)).toJson(QJsonDocument::Indented)
-                : format == QLatin1String("markdown") ? toMarkdown(d, *options).toUtf8()
-                                                      : toText(d, *options).toUtf8();
+        ops::RecipeQuery from, to;
+        from.criteria = criteriaFlags(p);
+        to.criteria = criteriaFlags(p, QStringLiteral("to-"));
+        from.profiles = to.profiles = opt->profiles;
+        request.fromQuery = from;
+        request.toQuery = to;
     }
-    return writeOutput(p, bytes) ? kOk : kFailed;
+    // A side that is not a folder is a catalog version: only then is the database opened.
+    std::unique_ptr<Database> db;
+    if (!QFileInfo(request.from.spec).isDir() || !QFileInfo(request.to.spec).isDir()) {
+        Result<std::unique_ptr<Database>> opened = openDb(p);
+        if (!opened)
+            return fail(opened.error());
+        db = std::move(*opened);
+    }
+    Result<ops::DiffResult> d = ops::diff(db.get(), request);
+    if (!d)
+        return fail(d.error());
+    Result<QByteArray> bytes = d->render(format);
+    if (!bytes)
+        return fail(bytes.error());
+    return writeOutput(p, *bytes) ? kOk : kFailed;
 }
 
 Command diffCommand() {

@@ -15,23 +15,32 @@ static int graphVerb(const QCommandLineParser& p) {
     Result<ResolveOptions> opt = resolveOptionsFrom(p);
     if (!opt)
         return usage(opt.error().message, QStringLiteral("graph"));
-    Result<Catalog> cat = catalogFrom(p);
-    if (!cat)
-        return fail(cat.error());
-    Result<Criteria> query = criteriaFrom(p, *cat);
-    if (!query)
-        return fail(query.error());
-    Result<RecipeResult> r = resolve(*cat, *query, *opt);
-    if (!r)
-        return fail(r.error());
+    Result<ops::CatalogRef> ref = catalogRefFrom(p);
+    if (!ref)
+        return fail(ref.error());
+    // Only a catalog version is read from the database: `graph --catalog DIR` opens none.
+    std::unique_ptr<Database> db;
+    if (ref->kind == ops::CatalogRef::Kind::Version) {
+        Result<std::unique_ptr<Database>> opened = openDb(p);
+        if (!opened)
+            return fail(opened.error());
+        db = std::move(*opened);
+    }
+    ops::RecipeQuery query;
+    query.criteria = criteriaFlags(p);
+    query.profiles = opt->profiles;
+    Result<ops::ResolvedRecipe> resolved = ops::resolveRecipe(db.get(), ops::ResolveRequest{*ref, query});
+    if (!resolved)
+        return fail(resolved.error());
+    const RecipeResult& r = resolved->recipe;
     QByteArray bytes;
     if (format == QLatin1String("json")) {
-        Result<graph::ComponentGraph> g = graph::layoutRecipe(*r);
+        Result<graph::ComponentGraph> g = graph::layoutRecipe(r);
         if (!g)
             return fail(g.error());
         bytes = QJsonDocument(graph::toJson(*g)).toJson(QJsonDocument::Indented);
     } else {
-        Result<QByteArray> rendered = graph::render(*r, format);
+        Result<QByteArray> rendered = graph::render(r, format);
         if (!rendered)
             return fail(rendered.error());
         bytes = *rendered;

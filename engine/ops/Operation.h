@@ -134,10 +134,6 @@ Result<Recorded<T>> transact(const Context& ctx, Effect&& effect, StagedFiles* f
 
 // A ReceiptTransaction whose only database write is the receipt (and `files`, when given).
 Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles* files = nullptr);
-// record() with files; kept for ops/ReportExport.cpp until its owner moves to record(ctx, d, &files).
-inline Result<receipts::Receipt> recordWithFiles(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles& files) {
-    return record(ctx, draft, &files);
-}
 
 receipts::Outcome outcomeOf(bool ok);
 

@@ -40,14 +40,30 @@ Result<Criteria> criteriaOf(const Catalog& cat, const QString& spec, const Recip
     return leafCriteria(cat, q.leaf);
 }
 
+Result<RecipeResult> resolveWith(const Catalog& cat, const Criteria& criteria, const RecipeQuery& q) {
+    ResolveOptions opt;
+    opt.profiles = q.profiles;
+    opt.builderVersion = q.stampVersion;
+    return resolve(cat, criteria, opt);
+}
+
 Result<RecipeResult> resolveOn(const Catalog& cat, const QString& spec, const RecipeQuery& q) {
     Result<Criteria> criteria = criteriaOf(cat, spec, q);
     if (!criteria)
         return criteria.error();
-    ResolveOptions opt;
-    opt.profiles = q.profiles;
-    opt.builderVersion = q.stampVersion;
-    return resolve(cat, *criteria, opt);
+    return resolveWith(cat, *criteria, q);
+}
+
+// One side of a one-recipe diff: no query, an empty recipe; criteria errors as the resolver gives
+// them (checked for both sides first, see diff()), a resolve error prefixed with the side's spec.
+Result<RecipeResult> resolveSide(const Catalog& cat, const QString& spec, const std::optional<RecipeQuery>& q,
+                                 const std::optional<Criteria>& criteria) {
+    if (!q)
+        return RecipeResult{};
+    Result<RecipeResult> r = resolveWith(cat, *criteria, *q);
+    if (!r)
+        return makeError(QStringLiteral("%1: %2").arg(spec, r.error().toString()));
+    return r;
 }
 
 } // namespace
@@ -137,18 +153,28 @@ Result<DiffResult> diff(db::Database* db, const DiffRequest& request) {
         out.catalog->toSample = toSample;
         return out;
     }
+    // Both sides' criteria are checked before either side is resolved (the CLI's order and messages).
+    std::optional<Criteria> fromCriteria, toCriteria;
     if (request.fromQuery) {
-        Result<RecipeResult> r = resolveOn(**from, fromSpec, *request.fromQuery);
-        if (!r)
-            return makeError(QStringLiteral("%1: %2").arg(fromSpec, r.error().toString()));
-        out.fromRecipe = std::move(*r);
+        Result<Criteria> c = criteriaOf(**from, fromSpec, *request.fromQuery);
+        if (!c)
+            return c.error();
+        fromCriteria = std::move(*c);
     }
     if (request.toQuery) {
-        Result<RecipeResult> r = resolveOn(**to, toSpec, *request.toQuery);
-        if (!r)
-            return makeError(QStringLiteral("%1: %2").arg(toSpec, r.error().toString()));
-        out.toRecipe = std::move(*r);
+        Result<Criteria> c = criteriaOf(**to, toSpec, *request.toQuery);
+        if (!c)
+            return c.error();
+        toCriteria = std::move(*c);
     }
+    Result<RecipeResult> fromRecipe = resolveSide(**from, fromSpec, request.fromQuery, fromCriteria);
+    if (!fromRecipe)
+        return fromRecipe.error();
+    Result<RecipeResult> toRecipe = resolveSide(**to, toSpec, request.toQuery, toCriteria);
+    if (!toRecipe)
+        return toRecipe.error();
+    out.fromRecipe = std::move(*fromRecipe);
+    out.toRecipe = std::move(*toRecipe);
     out.recipe = diffRecipes(out.fromRecipe, out.toRecipe, fromSpec, toSpec);
     out.recipe->fromSample = fromSample;
     out.recipe->toSample = toSample;

@@ -7,6 +7,7 @@
 #include "cli/Cli.h"
 #include "cli/Commands.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -279,6 +280,70 @@ class TestCli : public QObject {
                                              QStringLiteral("no-such-version"), QStringLiteral("--to"), to} + criteria);
         QCOMPARE(missing.code, 1);
         QVERIFY(missing.err.contains("no-such-version"));
+    }
+
+    // recipe, graph and diff run ops::exportRecipe, ops::resolveRecipe and ops::diff: a folder opens
+    // no database; the recipe.export receipt names what was printed (profiles one per name, the
+    // last given as the resolver takes it); a diff's criteria error names the criterion, not a side.
+    void recipeGraphAndDiffThroughTheOperations() {
+        QTemporaryDir tmp;
+        const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
+        const QString unused = tmp.filePath(QStringLiteral("unused.sqlite"));
+        const QStringList criteria = {QStringLiteral("--service"), QStringLiteral("eks"), QStringLiteral("--accelerator"),
+                                      QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
+                                      QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"),
+                                      QStringLiteral("kubeflow")};
+        Run graph = proofbench(QStringList{QStringLiteral("graph"), QStringLiteral("--db"), unused, QStringLiteral("--catalog"), dir} + criteria);
+        QVERIFY2(graph.code == 0, graph.err.constData());
+        Run leaves = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), unused, QStringLiteral("--all-leaves"),
+                                 QStringLiteral("--catalog"), dir, QStringLiteral("--digest")});
+        QVERIFY2(leaves.code == 0, leaves.err.constData());
+        Run dirs = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), unused, QStringLiteral("--from"), dir,
+                                          QStringLiteral("--to"), dir} +
+                              criteria);
+        QVERIFY2(dirs.code == 0, dirs.err.constData());
+        QVERIFY(!QFileInfo::exists(unused));
+
+        const QString file = tmp.filePath(QStringLiteral("export.sqlite"));
+        const QString leaf = QStringLiteral("h100-aks-ubuntu-training-kubeflow");
+        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), file, QStringLiteral("--catalog"), dir, QStringLiteral("--leaf"),
+                            leaf, QStringLiteral("--profile"), QStringLiteral("gpuStack=no-such-value"), QStringLiteral("--profile"),
+                            QStringLiteral("gpuStack=azure-managed"), QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QJsonDocument::fromJson(r.out).object().value("metadata").toObject().value("appliedOverlays").toArray().contains(leaf));
+        auto exports = [&] {
+            Run list = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), QStringLiteral("recipe.export"),
+                                   QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), file});
+            return QJsonDocument::fromJson(list.out).object().value(QStringLiteral("receipts")).toArray();
+        };
+        QCOMPARE(exports().size(), 1);
+        const QJsonObject receipt = exports().first().toObject();
+        const QJsonObject params = receipt.value(QStringLiteral("parameters")).toObject();
+        QCOMPARE(params.value(QStringLiteral("profiles")).toArray(), QJsonArray{QStringLiteral("gpuStack=azure-managed")});
+        QCOMPARE(params.value(QStringLiteral("criteria")).toObject(), (QJsonObject{{QStringLiteral("leaf"), leaf}}));
+        QCOMPARE(params.value(QStringLiteral("format")).toString(), QStringLiteral("json"));
+        QCOMPARE(params.value(QStringLiteral("version")).toString(), QString());
+        const QJsonObject output = receipt.value(QStringLiteral("outputs")).toArray().first().toObject();
+        QCOMPARE(output.value(QStringLiteral("name")).toString(), QStringLiteral("recipe %1 (stdout)").arg(leaf));
+        QCOMPARE(output.value(QStringLiteral("sha256")).toString(),
+                 QString::fromLatin1(QCryptographicHash::hash(r.out, QCryptographicHash::Sha256).toHex()));
+
+        // Refusals write no receipt: --leaf beside criteria (usage), a leaf the catalog lacks.
+        Run both = proofbench(QStringList{QStringLiteral("recipe"), QStringLiteral("--db"), file, QStringLiteral("--catalog"), dir,
+                                          QStringLiteral("--leaf"), leaf} +
+                              criteria);
+        QCOMPARE(both.code, 2);
+        Run missing = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), file, QStringLiteral("--catalog"), dir,
+                                  QStringLiteral("--leaf"), QStringLiteral("no-such-leaf")});
+        QCOMPARE(missing.code, 1);
+        QVERIFY2(missing.err.startsWith(QStringLiteral("proofbench: %1: --leaf: 'no-such-leaf' is not a leaf overlay").arg(dir).toUtf8()),
+                 missing.err.constData());
+        QCOMPARE(exports().size(), 1);
+
+        Run badTo = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), dir, QStringLiteral("--to"), dir} + criteria +
+                               QStringList{QStringLiteral("--to-service"), QStringLiteral("nope")});
+        QCOMPARE(badTo.code, 1);
+        QVERIFY2(badTo.err.startsWith("proofbench: criteria.service: invalid service 'nope' (valid: any, "), badTo.err.constData());
     }
 
     void evidenceImportAndHealth() {

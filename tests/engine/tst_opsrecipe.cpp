@@ -158,6 +158,26 @@ class TestOpsRecipe : public QObject {
         QCOMPARE(*whole->render(QStringLiteral("markdown")), catalog::toMarkdown(exp, all.options).toUtf8());
         all.fromQuery = ops::RecipeQuery::stored(leaf);
         QVERIFY(!ops::diff(ctx, all).ok()); // criteria and all leaves: not both
+
+        // As the CLI's diff printed them: both sides' criteria are checked before either side is
+        // resolved, a criteria error names the criterion, a resolve error its side.
+        ops::RecipeQuery unknownProfile = ops::RecipeQuery::stored(leaf);
+        unknownProfile.profiles = {{QStringLiteral("noSuchProfile"), QStringLiteral("x")}};
+        ops::RecipeQuery badCriteria;
+        badCriteria.criteria = {{QStringLiteral("service"), QStringLiteral("nope")}};
+        req.fromQuery = unknownProfile;
+        req.toQuery = badCriteria;
+        auto refused = ops::diff(ctx, req);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().field, QStringLiteral("criteria.service"));
+        QVERIFY2(refused.error().toString().startsWith(QStringLiteral("criteria.service: invalid service 'nope'")),
+                 qPrintable(refused.error().toString()));
+        req.toQuery = ops::RecipeQuery::stored(leaf);
+        auto unresolved = ops::diff(ctx, req);
+        QVERIFY(!unresolved.ok());
+        QVERIFY2(unresolved.error().toString().startsWith(QStringLiteral("sample-1: ")) &&
+                     unresolved.error().toString().contains(QStringLiteral("--profile noSuchProfile")),
+                 qPrintable(unresolved.error().toString()));
     }
 
     // The window's way: catalogs it has loaded already, on a worker thread with no connection.
