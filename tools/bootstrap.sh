@@ -13,7 +13,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqt6sql6-sqlite libqt6opengl6-dev
   libsqlite3-dev libyaml-cpp-dev libyaml-dev libssl-dev libcurl4-openssl-dev libnghttp2-dev
   libqcustomplot-dev libgraphviz-dev graphviz libsodium-dev libarchive-dev zlib1g-dev libgit2-dev
-  fonts-dejavu-core sqlite3
+  fonts-dejavu-core sqlite3 clang-format
   docker-registry skopeo
   poppler-utils
 )

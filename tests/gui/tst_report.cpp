@@ -42,6 +42,19 @@ using namespace pb;
 using namespace pb::widgets;
 using namespace pb::report;
 
+namespace {
+// What both faces do: ops::exportReport drawing with pb_report's renderer.
+Result<ops::ReportExportOutcome> writeWithRenderer(db::Database& db, ReportFormat format, const QString& path,
+                                                   std::optional<ReportData> data = std::nullopt) {
+    ops::ReportExportRequest request;
+    request.format = format;
+    request.path = path;
+    request.data = std::move(data);
+    request.render = renderReport;
+    return ops::exportReport(ops::Context(db), request);
+}
+} // namespace
+
 class TestReport : public QObject {
     Q_OBJECT
 
@@ -146,7 +159,7 @@ std::optional<receipts::Receipt> TestReport::lastReportReceipt() {
 
 void TestReport::html() {
     const QString path = m_out.filePath(QStringLiteral("review.html"));
-    Result<ReportOutput> out = exportReport(*m_db->db, {}, ReportFormat::Html, path);
+    Result<ReportOutput> out = writeWithRenderer(*m_db->db, ReportFormat::Html, path);
     QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -188,7 +201,7 @@ void TestReport::html() {
 void TestReport::markdown() {
     const QString path = m_out.filePath(QStringLiteral("md/review.md"));
     QVERIFY(QDir().mkpath(m_out.filePath(QStringLiteral("md"))));
-    Result<ReportOutput> out = exportReport(*m_db->db, {}, ReportFormat::Markdown, path);
+    Result<ReportOutput> out = writeWithRenderer(*m_db->db, ReportFormat::Markdown, path);
     QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -222,7 +235,7 @@ void TestReport::pdf() {
     std::unique_ptr<QTextDocument> doc = reportDocument(*data, charts);
     const int predicted = predictPdfPages(*doc);
     QVERIFY(predicted >= 2);
-    Result<ReportOutput> out = writeReport(*m_db->db, *data, charts, ReportFormat::Pdf, path);
+    Result<ReportOutput> out = writeWithRenderer(*m_db->db, ReportFormat::Pdf, path, *data);
     QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
     QCOMPARE(out->pages, predicted);
     std::optional<receipts::Receipt> r = lastReportReceipt();
