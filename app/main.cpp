@@ -1,11 +1,11 @@
 // `proofbench`: no verb (nothing, --db PATH, Qt's GUI options) starts the desktop app; a verb anywhere
 // after the global options (cli/Cli.h) runs the CLI exactly as `proofbench-cli` does (CliMain.cpp),
 // through pb::cli::runProcess: no window, no widgets, Qt Gui only for a command that draws.
+#include "MainWindow.h"
 #include "cli/Cli.h"
 #include "cli/CliUtil.h"
-#include "MainWindow.h"
-#include "ops/PrepareDatabase.h"
 #include "db/Database.h"
+#include "ops/PrepareDatabase.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("db"), QStringLiteral("Database file."), QStringLiteral("PATH")});
     parser.process(app);
     const QString path = parser.isSet(QStringLiteral("db")) ? parser.value(QStringLiteral("db"))
-                                                              : pb::db::Database::defaultPath();
+                                                            : pb::db::Database::defaultPath();
     auto db = pb::db::Database::open(path);
     if (!db) {
         QMessageBox::critical(nullptr, QStringLiteral("Proofbench"),
@@ -38,9 +38,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (auto seeded = pb::ops::prepareDatabase(**db); !seeded) {
-        QMessageBox::critical(nullptr, QStringLiteral("Proofbench"),
-                              QStringLiteral("Cannot prepare the database.\n\n%1")
-                                  .arg(seeded.error().toString()));
+        QMessageBox::critical(
+            nullptr, QStringLiteral("Proofbench"),
+            QStringLiteral("Cannot prepare the database.\n\n%1").arg(seeded.error().toString()));
         return 1;
     }
     pb::models::Workspace workspace((*db)->path()); // every view reads and writes through it, on workers

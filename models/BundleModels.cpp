@@ -69,7 +69,8 @@ QString duration(double ms) {
 // The directory or layout a bundle was read from, short: its last two path components.
 QString shortSource(const QString& source) {
     const QStringList parts = QDir::fromNativeSeparators(source).split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    return parts.size() <= 2 ? parts.join(QLatin1Char('/')) : parts.mid(parts.size() - 2).join(QLatin1Char('/'));
+    return parts.size() <= 2 ? parts.join(QLatin1Char('/'))
+                             : parts.mid(parts.size() - 2).join(QLatin1Char('/'));
 }
 
 } // namespace
@@ -121,8 +122,9 @@ std::unique_ptr<BundleModel::Node> BundleModel::buildBundle(int row) const {
         summary += QStringLiteral(" · attested %1").arg(b.attestedAt);
     if (stale)
         summary += QStringLiteral(" · stale");
-    auto top = node(ItemKind::Bundle, QStringLiteral("bundle"),
-                    b.ociDigest.isEmpty() ? shortSource(b.source) : b.ociDigest.left(19) + QStringLiteral("…"), summary);
+    auto top = node(
+        ItemKind::Bundle, QStringLiteral("bundle"),
+        b.ociDigest.isEmpty() ? shortSource(b.source) : b.ociDigest.left(19) + QStringLiteral("…"), summary);
     top->status = result;
     top->color = bundleResultColor(b.checkExit);
     top->bold = true;
@@ -132,7 +134,8 @@ std::unique_ptr<BundleModel::Node> BundleModel::buildBundle(int row) const {
         if (!value.isEmpty())
             top->add(node(ItemKind::Field, key, name, value));
     };
-    Node* res = top->add(node(ItemKind::Field, QStringLiteral("result"), QStringLiteral("check result"), result));
+    Node* res =
+        top->add(node(ItemKind::Field, QStringLiteral("result"), QStringLiteral("check result"), result));
     res->color = top->color;
     res->bold = true;
     res->status = result;
@@ -143,8 +146,9 @@ std::unique_ptr<BundleModel::Node> BundleModel::buildBundle(int row) const {
     field(QStringLiteral("attestedAt"), QStringLiteral("attestedAt"), b.attestedAt);
     if (!b.aicrVersion.isEmpty()) {
         const bool dev = isDevAicrVersion(b.aicrVersion);
-        Node* v = top->add(node(ItemKind::Field, QStringLiteral("aicrVersion"), QStringLiteral("AICR version"),
-                                dev ? b.aicrVersion + QStringLiteral("  (dev build, not a release)") : b.aicrVersion));
+        Node* v = top->add(
+            node(ItemKind::Field, QStringLiteral("aicrVersion"), QStringLiteral("AICR version"),
+                 dev ? b.aicrVersion + QStringLiteral("  (dev build, not a release)") : b.aicrVersion));
         if (dev)
             v->color = HealthStyle::color(HealthStatus::Pending);
     }
@@ -156,32 +160,34 @@ std::unique_ptr<BundleModel::Node> BundleModel::buildBundle(int row) const {
             v += QStringLiteral("  STALE: the catalog's is now %1").arg(bareDigest(m_currentDigest));
         else
             v += QStringLiteral("  (matches the catalog)");
-        Node* d = top->add(node(ItemKind::Field, QStringLiteral("recipeDigest"), QStringLiteral("recipe digest"), v));
+        Node* d = top->add(
+            node(ItemKind::Field, QStringLiteral("recipeDigest"), QStringLiteral("recipe digest"), v));
         if (stale) {
             d->color = HealthStyle::color(HealthStatus::Stale);
             d->bold = true;
         }
     }
     top->add(node(ItemKind::Field, QStringLiteral("signed"), QStringLiteral("signature"),
-                  !b.signedBundle                  ? QStringLiteral("none (pending signature)")
-                  : !b.signatureVerified           ? QStringLiteral("present, not checked (no trusted root)")
-                  : *b.signatureVerified           ? QStringLiteral("verified offline: %1").arg(b.signatureDetail)
-                                                   : QStringLiteral("FAILED: %1").arg(b.signatureDetail)));
+                  !b.signedBundle        ? QStringLiteral("none (pending signature)")
+                  : !b.signatureVerified ? QStringLiteral("present, not checked (no trusted root)")
+                  : *b.signatureVerified ? QStringLiteral("verified offline: %1").arg(b.signatureDetail)
+                                         : QStringLiteral("FAILED: %1").arg(b.signatureDetail)));
 
     // Integrity checks, step by step.
     int failedSteps = 0;
     for (const evidence::CheckStep& s : b.steps)
         failedSteps += s.status == evidence::StepStatus::Failed ? 1 : 0;
-    Node* checks = top->add(node(ItemKind::Checks, QStringLiteral("checks"), QStringLiteral("integrity checks"),
-                                 failedSteps > 0 ? counted(failedSteps, QStringLiteral("step failed"),
-                                                           QStringLiteral("steps failed"))
-                                                 : counted(static_cast<int>(b.steps.size()), QStringLiteral("step"),
-                                                           QStringLiteral("steps"))));
+    Node* checks = top->add(node(
+        ItemKind::Checks, QStringLiteral("checks"), QStringLiteral("integrity checks"),
+        failedSteps > 0
+            ? counted(failedSteps, QStringLiteral("step failed"), QStringLiteral("steps failed"))
+            : counted(static_cast<int>(b.steps.size()), QStringLiteral("step"), QStringLiteral("steps"))));
     if (failedSteps > 0)
         checks->color = HealthStyle::color(HealthStatus::Invalid);
     for (const evidence::CheckStep& s : b.steps) {
         const QString st = evidence::stepStatusName(s.status);
-        auto n = node(ItemKind::Step, s.name, s.name, s.detail.isEmpty() ? st : st + QStringLiteral(" — ") + s.detail);
+        auto n = node(ItemKind::Step, s.name, s.name,
+                      s.detail.isEmpty() ? st : st + QStringLiteral(" — ") + s.detail);
         n->status = st;
         n->color = statusColor(st);
         checks->add(std::move(n));
@@ -190,11 +196,9 @@ std::unique_ptr<BundleModel::Node> BundleModel::buildBundle(int row) const {
     // Phases with their CTRF tests.
     for (auto it = b.phases.cbegin(); it != b.phases.cend(); ++it) {
         const evidence::PhaseSummary& p = it.value();
-        Node* ph = top->add(node(ItemKind::Phase, it.key(), QStringLiteral("phase %1").arg(it.key()),
-                                 QStringLiteral("%1 passed, %2 failed, %3 skipped")
-                                     .arg(p.passed)
-                                     .arg(p.failed)
-                                     .arg(p.skipped)));
+        Node* ph = top->add(node(
+            ItemKind::Phase, it.key(), QStringLiteral("phase %1").arg(it.key()),
+            QStringLiteral("%1 passed, %2 failed, %3 skipped").arg(p.passed).arg(p.failed).arg(p.skipped)));
         ph->status = p.failed > 0 ? QStringLiteral("failed") : QStringLiteral("passed");
         ph->color = statusColor(ph->status);
         for (const evidence::CtrfTest& t : b.tests.value(it.key())) {
@@ -240,7 +244,9 @@ int BundleModel::rowCount(const QModelIndex& parent) const {
     return static_cast<int>(nodeOf(parent)->children.size());
 }
 
-int BundleModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int BundleModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
 
 QVariant BundleModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid())
@@ -278,7 +284,9 @@ QVariant BundleModel::data(const QModelIndex& index, int role) const {
 QVariant BundleModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    return section == NameColumn ? QStringLiteral("Bundle") : section == ValueColumn ? QStringLiteral("Value") : QVariant();
+    return section == NameColumn    ? QStringLiteral("Bundle")
+           : section == ValueColumn ? QStringLiteral("Value")
+                                    : QVariant();
 }
 
 QModelIndex BundleModel::childWith(const QModelIndex& parent, ItemKind kind, const QString& key) const {

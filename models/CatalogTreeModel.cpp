@@ -53,7 +53,8 @@ Result<catalog::RecipeResult> resolveRecipe(std::shared_ptr<const catalog::Catal
     ref.spec = label;
     ref.kind = ops::CatalogRef::Kind::Version;
     ref.loaded = std::move(catalog);
-    Result<ops::ResolvedRecipe> r = ops::resolveRecipe(nullptr, {std::move(ref), ops::RecipeQuery::stored(leafOverlay)});
+    Result<ops::ResolvedRecipe> r =
+        ops::resolveRecipe(nullptr, {std::move(ref), ops::RecipeQuery::stored(leafOverlay)});
     if (!r)
         return r.error();
     return std::move(r->recipe);
@@ -453,15 +454,18 @@ QString sourceHint(const CatalogVersionInfo& v) {
     if (v.isSample())
         return QObject::tr("sample data");
     const CatalogSource& o = v.origin;
-    const QString date = o.commitDate.isValid() ? o.commitDate.toUTC().toString(QStringLiteral("yyyy-MM-dd")) : QString();
+    const QString date =
+        o.commitDate.isValid() ? o.commitDate.toUTC().toString(QStringLiteral("yyyy-MM-dd")) : QString();
     QStringList parts;
     if (o.kind == QLatin1String("git")) {
         parts << (o.tag.isEmpty() ? QObject::tr("git %1").arg(o.ref.isEmpty() ? o.commit.left(9) : o.ref)
                                   : QObject::tr("git tag %1").arg(o.tag));
     } else {
         // The folder's last two parts say which catalog it is (".../v0.14.0/recipes").
-        const QStringList dirs = QDir::fromNativeSeparators(v.source).split(QLatin1Char('/'), Qt::SkipEmptyParts);
-        parts << QObject::tr("folder %1").arg(dirs.mid(std::max<qsizetype>(0, dirs.size() - 2)).join(QLatin1Char('/')));
+        const QStringList dirs =
+            QDir::fromNativeSeparators(v.source).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        parts << QObject::tr("folder %1")
+                     .arg(dirs.mid(std::max<qsizetype>(0, dirs.size() - 2)).join(QLatin1Char('/')));
         if (!o.commit.isEmpty())
             parts << QObject::tr("commit %1").arg(o.commit.left(9));
     }
@@ -481,10 +485,12 @@ QString versionTooltip(const CatalogVersionInfo& v) {
     lines << QObject::tr("%1 recipes, %2 overlays").arg(v.recipeCount).arg(v.overlayCount);
     lines << QObject::tr("Source: %1").arg(v.originText());
     if (!v.signedByReleases.isEmpty())
-        lines << QObject::tr("Release signature: %1 (verified offline). %2").arg(v.releaseBindingText(), store::releaseScopeNote());
+        lines << QObject::tr("Release signature: %1 (verified offline). %2")
+                     .arg(v.releaseBindingText(), store::releaseScopeNote());
     lines << QObject::tr("Version order: %1").arg(v.orderBasis());
     if (v.importedAt.isValid())
-        lines << QObject::tr("Imported: %1").arg(QLocale().toString(v.importedAt.toLocalTime(), QLocale::ShortFormat));
+        lines << QObject::tr("Imported: %1")
+                     .arg(QLocale().toString(v.importedAt.toLocalTime(), QLocale::ShortFormat));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -495,9 +501,11 @@ QString changeTooltip(const RecipeInfo& r) {
     case RecipeInfo::Change::New:
         return QObject::tr("New: %1 has no recipe of this name.").arg(r.previousLabel);
     case RecipeInfo::Change::Unchanged:
-        return QObject::tr("Same evidence digest as in %1 (the version before it in version order).").arg(r.previousLabel);
+        return QObject::tr("Same evidence digest as in %1 (the version before it in version order).")
+            .arg(r.previousLabel);
     case RecipeInfo::Change::Changed:
-        return QObject::tr("Evidence digest changed since %1 (the version before it in version order):\n  %1: sha256:%2\n  %3: sha256:%4")
+        return QObject::tr("Evidence digest changed since %1 (the version before it in version order):\n  "
+                           "%1: sha256:%2\n  %3: sha256:%4")
             .arg(r.previousLabel, r.previousDigest, r.catalogLabel, r.digest);
     }
     return {};

@@ -41,12 +41,13 @@ class CatalogTreeModel : public QAbstractItemModel {
         VersionIdRole,
         RecipeIdRole, // 0 for a version
         RecipeNameRole,
-        DigestRole,     // recipe digest, full hex
-        SearchTextRole, // recipe name and criteria values, lower case
-        ChangeRole,     // store::RecipeInfo::Change against the previous catalog version (as int)
-        SampleRole,     // bool: the version (or the recipe's version) is Proofbench's sample data
-        SourceHintRole, // version rows: where it came from, short ("sample data", "git tag v0.14.0 · 2026-03-02")
-        OriginRole,     // CatalogVersionInfo::originText() of the version (of the recipe's version)
+        DigestRole,         // recipe digest, full hex
+        SearchTextRole,     // recipe name and criteria values, lower case
+        ChangeRole,         // store::RecipeInfo::Change against the previous catalog version (as int)
+        SampleRole,         // bool: the version (or the recipe's version) is Proofbench's sample data
+        SourceHintRole,     // version rows: where it came from, short ("sample data", "git tag v0.14.0 ·
+                            // 2026-03-02")
+        OriginRole,         // CatalogVersionInfo::originText() of the version (of the recipe's version)
         ReleaseBindingRole, // "registry and validator catalog signed by AICR v0.19.0", or empty
     };
     enum class Kind { Version, Recipe };

@@ -23,7 +23,8 @@ QString pairCell(const bm::Field& a, const bm::Field& b, bm::Change change) {
         return fieldCell(a);
     if (a.text == b.text)
         return fieldCell(b);
-    return QStringLiteral("%1 → %2").arg(a.isEmpty() ? QStringLiteral("(none)") : a.display(), b.isEmpty() ? QStringLiteral("(none)") : b.display());
+    return QStringLiteral("%1 → %2").arg(a.isEmpty() ? QStringLiteral("(none)") : a.display(),
+                                         b.isEmpty() ? QStringLiteral("(none)") : b.display());
 }
 
 QString waveCell(const std::optional<int>& w) {
@@ -65,7 +66,9 @@ QVariant BundleComponentsModel::data(const QModelIndex& index, int role) const {
         case Name:
             return c->name;
         case Wave:
-            return c->syncWave ? QString::number(*c->syncWave) : c->syncWaveText.isEmpty() ? QStringLiteral("–") : QStringLiteral("templated");
+            return c->syncWave                 ? QString::number(*c->syncWave)
+                   : c->syncWaveText.isEmpty() ? QStringLiteral("–")
+                                               : QStringLiteral("templated");
         case Source:
             return c->source;
         case Chart:
@@ -87,14 +90,16 @@ QVariant BundleComponentsModel::data(const QModelIndex& index, int role) const {
         if (!c->objectFile.isEmpty())
             lines << QStringLiteral("%1 in %2").arg(c->objectKind, c->objectFile);
         if (!c->templatedFields.isEmpty())
-            lines << QStringLiteral("templated (not rendered): %1").arg(c->templatedFields.join(QStringLiteral(", ")));
+            lines << QStringLiteral("templated (not rendered): %1")
+                         .arg(c->templatedFields.join(QStringLiteral(", ")));
         lines += c->notes;
         return lines.join(QLatin1Char('\n'));
     }
     if (role == Qt::FontRole && index.column() >= Chart) {
-        const bm::Field& f = index.column() == Chart ? c->chart : index.column() == Version ? c->version
-                                                                  : index.column() == Repository ? c->repository
-                                                                                                 : c->namespace_;
+        const bm::Field& f = index.column() == Chart        ? c->chart
+                             : index.column() == Version    ? c->version
+                             : index.column() == Repository ? c->repository
+                                                            : c->namespace_;
         if (f.templated) {
             QFont font;
             font.setItalic(true);
@@ -107,7 +112,8 @@ QVariant BundleComponentsModel::data(const QModelIndex& index, int role) const {
 QVariant BundleComponentsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* const names[] = {"#", "Component", "Sync-wave", "Source", "Chart", "Version", "Repository", "Namespace"};
+    static const char* const names[] = {"#",     "Component", "Sync-wave",  "Source",
+                                        "Chart", "Version",   "Repository", "Namespace"};
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
 }
 
@@ -131,7 +137,8 @@ QVariant BundleValuesModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= static_cast<int>(m_rows.size()))
         return {};
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
-        return index.column() == 0 ? m_rows[static_cast<size_t>(index.row())].first : m_rows[static_cast<size_t>(index.row())].second;
+        return index.column() == 0 ? m_rows[static_cast<size_t>(index.row())].first
+                                   : m_rows[static_cast<size_t>(index.row())].second;
     return {};
 }
 
@@ -145,7 +152,8 @@ QVariant BundleValuesModel::headerData(int section, Qt::Orientation o, int role)
 
 void fillBundleFileTree(QStandardItemModel& model, const bm::DeployBundle& b) {
     model.clear();
-    model.setHorizontalHeaderLabels({QStringLiteral("File"), QStringLiteral("Role"), QStringLiteral("Component"), QStringLiteral("Size")});
+    model.setHorizontalHeaderLabels({QStringLiteral("File"), QStringLiteral("Role"),
+                                     QStringLiteral("Component"), QStringLiteral("Size")});
     std::map<QString, QStandardItem*> folders;
     auto folderItem = [&](const QString& path) {
         QStandardItem* parent = model.invisibleRootItem();
@@ -186,7 +194,8 @@ void fillBundleFileTree(QStandardItemModel& model, const bm::DeployBundle& b) {
             bold.setBold(true);
             name->setFont(bold);
             role->setFont(bold);
-            role->setToolTip(QStringLiteral("No deployer layout explains this file; it is kept and listed, never dropped."));
+            role->setToolTip(QStringLiteral(
+                "No deployer layout explains this file; it is kept and listed, never dropped."));
         }
         parent->appendRow({name, role, comp, size});
     }
@@ -240,13 +249,15 @@ QVariant BundleDiffModel::data(const QModelIndex& index, int role) const {
             return QStringLiteral("%1 → %2").arg(waveCell(c->fromWave), waveCell(c->toWave));
         case Order: {
             auto o = [](int v) { return v < 0 ? QStringLiteral("–") : QString::number(v + 1); };
-            return c->fromOrder == c->toOrder || c->fromOrder < 0 || c->toOrder < 0 ? o(c->toOrder < 0 ? c->fromOrder : c->toOrder)
-                                                                                      : QStringLiteral("%1 → %2").arg(o(c->fromOrder), o(c->toOrder));
+            return c->fromOrder == c->toOrder || c->fromOrder < 0 || c->toOrder < 0
+                       ? o(c->toOrder < 0 ? c->fromOrder : c->toOrder)
+                       : QStringLiteral("%1 → %2").arg(o(c->fromOrder), o(c->toOrder));
         }
         case Values:
             return c->values.empty() ? QString() : QStringLiteral("%1 paths").arg(c->values.size());
         case Object:
-            return c->objectFields.empty() ? QString() : QStringLiteral("%1 fields").arg(c->objectFields.size());
+            return c->objectFields.empty() ? QString()
+                                           : QStringLiteral("%1 fields").arg(c->objectFields.size());
         default:
             return {};
         }
@@ -269,7 +280,8 @@ QVariant BundleDiffModel::data(const QModelIndex& index, int role) const {
 QVariant BundleDiffModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* const names[] = {"Component", "Change", "Chart", "Version", "Repository", "Namespace", "Sync-wave", "Order", "Values", "Object"};
+    static const char* const names[] = {"Component", "Change",    "Chart", "Version", "Repository",
+                                        "Namespace", "Sync-wave", "Order", "Values",  "Object"};
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
 }
 

@@ -56,7 +56,19 @@ void fillBundleFileTree(QStandardItemModel& model, const bundle::model::DeployBu
 class BundleDiffModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    enum Column { Name, Change, Chart, Version, Repository, Namespace, Wave, Order, Values, Object, ColumnCount };
+    enum Column {
+        Name,
+        Change,
+        Chart,
+        Version,
+        Repository,
+        Namespace,
+        Wave,
+        Order,
+        Values,
+        Object,
+        ColumnCount
+    };
     using QAbstractTableModel::QAbstractTableModel;
     void setDiff(const bundle::model::BundleDiff* d); // not owned; null clears
     const bundle::model::ComponentChange* change(int row) const;
@@ -75,7 +87,8 @@ class BundleValueChangesModel : public QAbstractTableModel {
     Q_OBJECT
   public:
     enum class Kind { Values, Object };
-    explicit BundleValueChangesModel(Kind kind, QObject* parent = nullptr) : QAbstractTableModel(parent), m_kind(kind) {}
+    explicit BundleValueChangesModel(Kind kind, QObject* parent = nullptr)
+        : QAbstractTableModel(parent), m_kind(kind) {}
     // Every changed component's rows, or only `component`'s when given.
     void setDiff(const bundle::model::BundleDiff* d, const QString& component = {});
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -120,8 +120,10 @@ QString describeComponentChange(const catalog::ComponentDiff& c, const QString& 
         lines << QObject::tr("%1: unchanged (%2)").arg(c.name, orNone(c.toVersion));
         break;
     case Change::Changed:
-        lines << (c.versionOnly() ? QObject::tr("%1: changed from %2 to %3 (version-only: its tag follows the catalog version)")
-                                  : QObject::tr("%1: changed from %2 to %3"))
+        lines << (c.versionOnly()
+                      ? QObject::tr(
+                            "%1: changed from %2 to %3 (version-only: its tag follows the catalog version)")
+                      : QObject::tr("%1: changed from %2 to %3"))
                      .arg(c.name, fromLabel, toLabel);
         for (const catalog::FieldChange& f : c.fields) // full values: never shortened
             lines << QStringLiteral("  %1: %2 → %3").arg(f.field, orNone(f.from), orNone(f.to));
@@ -175,7 +177,8 @@ void ComponentDiffModel::setHideVersionOnly(bool on) {
 int ComponentDiffModel::hiddenVersionOnly() const {
     if (!m_hideVersionOnly)
         return 0;
-    return static_cast<int>(std::count_if(m_all.begin(), m_all.end(), [](const catalog::ComponentDiff& c) { return c.versionOnly(); }));
+    return static_cast<int>(std::count_if(m_all.begin(), m_all.end(),
+                                          [](const catalog::ComponentDiff& c) { return c.versionOnly(); }));
 }
 
 void ComponentDiffModel::rebuild() {

@@ -21,11 +21,11 @@
 
 namespace pb::models {
 
+using evidence::HealthRow;
+using evidence::HealthStatus;
 using evidence::Pointer;
 using evidence::PointerLayout;
 using evidence::SignerClass;
-using evidence::HealthRow;
-using evidence::HealthStatus;
 
 // --- Colours and icons --------------------------------------------------------------------------
 
@@ -207,10 +207,14 @@ QString utcText(const QDateTime& t) {
 // are (10,000 of these are built before the table's first paint).
 QString searchText(const HealthRow& r) {
     const QString status = healthStatusName(r.status);
-    const QString* const words[] = {&r.recipe,           &status,
-                                    &r.criteria.service, &r.criteria.accelerator,
-                                    &r.criteria.os,      &r.criteria.intent,
-                                    &r.criteria.platform, &r.leafOverlay};
+    const QString* const words[] = {&r.recipe,
+                                    &status,
+                                    &r.criteria.service,
+                                    &r.criteria.accelerator,
+                                    &r.criteria.os,
+                                    &r.criteria.intent,
+                                    &r.criteria.platform,
+                                    &r.leafOverlay};
     qsizetype size = -1;
     for (const QString* w : words)
         size += 1 + w->size();
@@ -343,9 +347,10 @@ QString recipeToolTip(const HealthRow& r) {
         lines << QStringLiteral("leaf overlay: %1").arg(r.leafOverlay);
     if (!r.evidenceName.isEmpty())
         lines << QStringLiteral("evidence recorded as: %1").arg(r.evidenceName);
-    lines << (r.inCatalog() ? QStringLiteral("%1: %2").arg(healthStatusName(r.status), r.reason)
-                            : QStringLiteral("Evidence for a recipe that is not in this catalog version.\n%1: %2")
-                                  .arg(healthStatusName(r.status), r.reason));
+    lines << (r.inCatalog()
+                  ? QStringLiteral("%1: %2").arg(healthStatusName(r.status), r.reason)
+                  : QStringLiteral("Evidence for a recipe that is not in this catalog version.\n%1: %2")
+                        .arg(healthStatusName(r.status), r.reason));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -929,7 +934,9 @@ QVariant PointerModel::headerData(int section, Qt::Orientation orientation, int 
 
 namespace healthdata {
 
-Result<std::vector<store::CatalogVersionInfo>> catalogVersions(db::Database& db) { return store::CatalogStore(db).versions(); }
+Result<std::vector<store::CatalogVersionInfo>> catalogVersions(db::Database& db) {
+    return store::CatalogStore(db).versions();
+}
 
 Result<std::vector<evidence::Pointer>> pointersFor(db::Database& db, const QString& recipe) {
     return store::EvidenceStore(db).pointersFor(recipe);

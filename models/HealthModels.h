@@ -27,10 +27,13 @@ using store::releaseScopeNote;
 
 // Every status, in the order a summary lists them: the good news first.
 inline constexpr std::array<evidence::HealthStatus, 8> kHealthStatuses = {
-    evidence::HealthStatus::Verified,  evidence::HealthStatus::VerifiedFailedPhases,
+    evidence::HealthStatus::Verified,
+    evidence::HealthStatus::VerifiedFailedPhases,
     evidence::HealthStatus::VerifiedIncomplete,
-    evidence::HealthStatus::Signed,    evidence::HealthStatus::Pending,
-    evidence::HealthStatus::Stale,     evidence::HealthStatus::Invalid,
+    evidence::HealthStatus::Signed,
+    evidence::HealthStatus::Pending,
+    evidence::HealthStatus::Stale,
+    evidence::HealthStatus::Invalid,
     evidence::HealthStatus::NoEvidence};
 
 inline constexpr std::array<evidence::SignerClass, 4> kSignerClasses = {
@@ -38,9 +41,9 @@ inline constexpr std::array<evidence::SignerClass, 4> kSignerClasses = {
     evidence::SignerClass::Reported};
 
 struct HealthStyle {
-    static QColor color(evidence::HealthStatus s);           // strong: text, icon
-    static QColor background(evidence::HealthStatus s);      // light tint behind the status cell
-    static QIcon icon(evidence::HealthStatus s);             // a coloured disc with a glyph (✓, !, ✗, …)
+    static QColor color(evidence::HealthStatus s);        // strong: text, icon
+    static QColor background(evidence::HealthStatus s);   // light tint behind the status cell
+    static QIcon icon(evidence::HealthStatus s);          // a coloured disc with a glyph (✓, !, ✗, …)
     static QIcon pointerIcon(const evidence::Pointer& p); // invalid / pending / signed
     // Ascending = needs attention first: invalid, failed phases, stale, no evidence, pending,
     // signed, verified.
@@ -111,7 +114,8 @@ class HealthModel : public QAbstractTableModel {
     std::vector<evidence::HealthRow> m_rows;
     std::vector<QString> m_search; // SearchTextRole, precomputed
     std::vector<QString> m_names;  // the Recipe column: HealthRow::displayName(), precomputed
-    std::array<int, kHealthStatuses.size()> m_counts{}; // by HealthStatus value (every value is in kHealthStatuses)
+    std::array<int, kHealthStatuses.size()>
+        m_counts{}; // by HealthStatus value (every value is in kHealthStatuses)
 };
 
 // Filters the health table: free text (every word must occur in the recipe, its criteria or its

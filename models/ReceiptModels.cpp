@@ -42,7 +42,8 @@ QColor outcomeColor(Outcome o) {
 }
 
 QString searchText(const Receipt& r) {
-    QString s = r.kind + QLatin1Char(' ') + r.message + QLatin1Char(' ') + QString::fromUtf8(receipts::canonicalJson(r.parameters));
+    QString s = r.kind + QLatin1Char(' ') + r.message + QLatin1Char(' ') +
+                QString::fromUtf8(receipts::canonicalJson(r.parameters));
     for (const auto* list : {&r.inputs, &r.outputs})
         for (const receipts::Artifact& a : *list)
             s += QLatin1Char(' ') + a.name + QLatin1Char(' ') + a.sha256;
@@ -50,7 +51,8 @@ QString searchText(const Receipt& r) {
 }
 
 QString sizeText(qint64 size) {
-    return size < 0 ? QStringLiteral("-") : QLocale::c().formattedDataSize(size, 1, QLocale::DataSizeTraditionalFormat);
+    return size < 0 ? QStringLiteral("-")
+                    : QLocale::c().formattedDataSize(size, 1, QLocale::DataSizeTraditionalFormat);
 }
 
 } // namespace
@@ -83,8 +85,12 @@ QStringList ReceiptTableModel::kinds() const {
     return QStringList(k.begin(), k.end());
 }
 
-int ReceiptTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_receipts.size()); }
-int ReceiptTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ReceiptTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_receipts.size());
+}
+int ReceiptTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ReceiptTableModel::data(const QModelIndex& index, int role) const {
     const Receipt* r = index.isValid() ? receiptAt(index.row()) : nullptr;
@@ -211,8 +217,12 @@ void ArtifactTableModel::setReceipt(const Receipt* receipt) {
     endResetModel();
 }
 
-int ArtifactTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int ArtifactTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ArtifactTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int ArtifactTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ArtifactTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= int(m_rows.size()))
@@ -271,8 +281,12 @@ QStringList ExternalRecordModel::entries() const {
     return QStringList(e.begin(), e.end());
 }
 
-int ExternalRecordModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_records.size()); }
-int ExternalRecordModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ExternalRecordModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_records.size());
+}
+int ExternalRecordModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ExternalRecordModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= int(m_records.size()))
@@ -325,8 +339,12 @@ void StageTableModel::setStages(std::vector<receipts::StageRow> stages) {
     endResetModel();
 }
 
-int StageTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_stages.size()); }
-int StageTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int StageTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_stages.size());
+}
+int StageTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant StageTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= int(m_stages.size()))

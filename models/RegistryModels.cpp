@@ -58,7 +58,8 @@ void FetchQueueModel::setPointers(std::vector<evidence::Pointer> pointers) {
         if (const evidence::Attestation* a = p.attestation()) {
             item.reference = a->bundleOci;
             // Show the reference the fetch will use: the location pinned to the digest.
-            if (Result<oci::Reference> r = oci::parseReference(a->bundleOci); r && a->bundleDigest.startsWith(QLatin1String("sha256:")))
+            if (Result<oci::Reference> r = oci::parseReference(a->bundleOci);
+                r && a->bundleDigest.startsWith(QLatin1String("sha256:")))
                 item.reference = r->withDigest(a->bundleDigest).toString();
         }
         item.pointer = std::move(p);
@@ -100,11 +101,13 @@ void FetchQueueModel::setFetched(int row, const QString& cacheDir, bool signatur
 }
 
 int FetchQueueModel::countIn(FetchState s) const {
-    return static_cast<int>(std::count_if(m_items.begin(), m_items.end(), [s](const FetchItem& i) { return i.state == s; }));
+    return static_cast<int>(
+        std::count_if(m_items.begin(), m_items.end(), [s](const FetchItem& i) { return i.state == s; }));
 }
 
 int FetchQueueModel::finishedCount() const {
-    return static_cast<int>(std::count_if(m_items.begin(), m_items.end(), [](const FetchItem& i) { return isFinished(i.state); }));
+    return static_cast<int>(std::count_if(m_items.begin(), m_items.end(),
+                                          [](const FetchItem& i) { return isFinished(i.state); }));
 }
 
 qint64 FetchQueueModel::bytesDone() const {
@@ -145,7 +148,8 @@ QVariant FetchQueueModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const FetchItem& it = m_items[static_cast<size_t>(index.row())];
-    const int progress = it.bytesTotal > 0 ? static_cast<int>(std::min<qint64>(100, it.bytesDone * 100 / it.bytesTotal)) : -1;
+    const int progress =
+        it.bytesTotal > 0 ? static_cast<int>(std::min<qint64>(100, it.bytesDone * 100 / it.bytesTotal)) : -1;
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -158,8 +162,9 @@ QVariant FetchQueueModel::data(const QModelIndex& index, int role) const {
         case BytesColumn:
             if (it.bytesDone == 0 && it.bytesTotal <= 0)
                 return QString();
-            return it.bytesTotal > 0 ? QStringLiteral("%1 of %2").arg(byteSize(it.bytesDone), byteSize(it.bytesTotal))
-                                     : byteSize(it.bytesDone);
+            return it.bytesTotal > 0
+                       ? QStringLiteral("%1 of %2").arg(byteSize(it.bytesDone), byteSize(it.bytesTotal))
+                       : byteSize(it.bytesDone);
         case DetailColumn:
             return it.detail;
         default:
@@ -173,11 +178,12 @@ QVariant FetchQueueModel::data(const QModelIndex& index, int role) const {
             return it.reference;
         case DetailColumn:
         case StateColumn:
-            return it.cacheDir.isEmpty() ? it.detail
-                                         : QStringLiteral("%1\ncached in %2 (%3)")
-                                               .arg(it.detail, it.cacheDir,
-                                                    it.signaturePulled ? QStringLiteral("signature referrer pulled")
-                                                                       : QStringLiteral("no signature referrer"));
+            return it.cacheDir.isEmpty()
+                       ? it.detail
+                       : QStringLiteral("%1\ncached in %2 (%3)")
+                             .arg(it.detail, it.cacheDir,
+                                  it.signaturePulled ? QStringLiteral("signature referrer pulled")
+                                                     : QStringLiteral("no signature referrer"));
         default:
             return {};
         }
@@ -239,7 +245,8 @@ QString credentialKindName(CredentialKind k) {
     return QStringLiteral("anonymous");
 }
 
-Result<std::vector<RegistryEntry>> readCredentialSources(const oci::DockerConfigOptions& options, const QStringList& alsoRegistries,
+Result<std::vector<RegistryEntry>> readCredentialSources(const oci::DockerConfigOptions& options,
+                                                         const QStringList& alsoRegistries,
                                                          const QStringList& plainHttpRegistries) {
     Result<std::vector<oci::CredentialSource>> sources = oci::listCredentialSources(options);
     if (!sources)
@@ -250,7 +257,10 @@ Result<std::vector<RegistryEntry>> readCredentialSources(const oci::DockerConfig
     {
         QFile f(oci::dockerConfigPath(options));
         if (openInputFile(f).ok()) {
-            const QJsonObject auths = QJsonDocument::fromJson(f.read(4 * 1024 * 1024)).object().value(QStringLiteral("auths")).toObject();
+            const QJsonObject auths = QJsonDocument::fromJson(f.read(4 * 1024 * 1024))
+                                          .object()
+                                          .value(QStringLiteral("auths"))
+                                          .toObject();
             for (auto it = auths.begin(); it != auths.end(); ++it)
                 if (it.value().toObject().contains(QStringLiteral("identitytoken")))
                     identityToken.insert(it.key());
@@ -280,7 +290,8 @@ Result<std::vector<RegistryEntry>> readCredentialSources(const oci::DockerConfig
     QStringList extra = alsoRegistries + plainHttpRegistries;
     extra.removeDuplicates();
     for (const QString& r : std::as_const(extra)) {
-        if (r.isEmpty() || std::any_of(out.begin(), out.end(), [&](const RegistryEntry& e) { return e.registry == r; }))
+        if (r.isEmpty() ||
+            std::any_of(out.begin(), out.end(), [&](const RegistryEntry& e) { return e.registry == r; }))
             continue;
         RegistryEntry e;
         e.registry = r;

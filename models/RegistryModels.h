@@ -28,8 +28,8 @@ struct FetchItem {
     QString reference; // registry/repo@digest (or what the pointer names, when it cannot be pinned)
     FetchState state = FetchState::Queued;
     qint64 bytesDone = 0, bytesTotal = -1;
-    QString detail;         // the reason of a failure, or the check's summary
-    QString cacheDir;       // <cache>/evidence/<hex> once fetched
+    QString detail;   // the reason of a failure, or the check's summary
+    QString cacheDir; // <cache>/evidence/<hex> once fetched
     bool signaturePulled = false;
 };
 
@@ -82,11 +82,11 @@ enum class CredentialKind { Helper, Store, Basic, IdentityToken, Anonymous };
 QString credentialKindName(CredentialKind k); // "credential helper", "credentials store", …
 
 struct RegistryEntry {
-    QString registry;   // "ghcr.io", "127.0.0.1:5000", "*" for the credsStore default
+    QString registry; // "ghcr.io", "127.0.0.1:5000", "*" for the credsStore default
     CredentialKind kind = CredentialKind::Anonymous;
-    QString source;     // "credHelpers: ecr-login", "credsStore: desktop", "config.json auths (…)", "anonymous"
+    QString source; // "credHelpers: ecr-login", "credsStore: desktop", "config.json auths (…)", "anonymous"
     bool plainHttp = false;
-    QString access;     // result of the last test (empty: not tested)
+    QString access; // result of the last test (empty: not tested)
     bool accessOk = false;
     bool testing = false;
 };
@@ -103,9 +103,9 @@ class RegistryModel : public QAbstractTableModel {
     enum Column { RegistryColumn, KindColumn, SourceColumn, TransportColumn, AccessColumn, ColumnCount };
     enum Role {
         RegistryRole = Qt::UserRole + 1,
-        KindRole,      // CredentialKind as int
-        AccessOkRole,  // bool (meaningful once tested)
-        TestingRole,   // bool
+        KindRole,     // CredentialKind as int
+        AccessOkRole, // bool (meaningful once tested)
+        TestingRole,  // bool
     };
 
     explicit RegistryModel(QObject* parent = nullptr);

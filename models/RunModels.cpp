@@ -84,12 +84,18 @@ int CheckTableModel::columnCount(const QModelIndex& parent) const {
 
 QColor CheckTableModel::stateColor(CheckState s) {
     switch (s) {
-    case CheckState::Passed: return QColor(0x2e, 0x7d, 0x32);
-    case CheckState::Failed: return QColor(0xc6, 0x28, 0x28);
-    case CheckState::Running: return QColor(0x15, 0x65, 0xc0);
-    case CheckState::Skipped: return QColor(0x9e, 0x7c, 0x00);
-    case CheckState::Pending: return QColor(0x75, 0x75, 0x75);
-    case CheckState::Other: return QColor(0x6a, 0x1b, 0x9a);
+    case CheckState::Passed:
+        return QColor(0x2e, 0x7d, 0x32);
+    case CheckState::Failed:
+        return QColor(0xc6, 0x28, 0x28);
+    case CheckState::Running:
+        return QColor(0x15, 0x65, 0xc0);
+    case CheckState::Skipped:
+        return QColor(0x9e, 0x7c, 0x00);
+    case CheckState::Pending:
+        return QColor(0x75, 0x75, 0x75);
+    case CheckState::Other:
+        return QColor(0x6a, 0x1b, 0x9a);
     }
     return {};
 }
@@ -122,22 +128,29 @@ QVariant CheckTableModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         switch (Column(index.column())) {
-        case PhaseColumn: return c.phase;
-        case CheckColumn: return c.name;
-        case StateColumn: return validation::checkStateName(c.state);
-        case DurationColumn: return durationText(shownDuration(c));
+        case PhaseColumn:
+            return c.phase;
+        case CheckColumn:
+            return c.name;
+        case StateColumn:
+            return validation::checkStateName(c.state);
+        case DurationColumn:
+            return durationText(shownDuration(c));
         case MessageColumn:
             // A check that could not run or finish says why first: the fault's class and reason.
             if (!c.cause.isEmpty())
-                return QStringLiteral("[%1%2] %3").arg(c.cause, c.k8sReason.isEmpty() ? QString() : QStringLiteral(", ") + c.k8sReason,
-                                                       c.message.section(QLatin1Char('\n'), 0, 0));
+                return QStringLiteral("[%1%2] %3")
+                    .arg(c.cause, c.k8sReason.isEmpty() ? QString() : QStringLiteral(", ") + c.k8sReason,
+                         c.message.section(QLatin1Char('\n'), 0, 0));
             return c.message.section(QLatin1Char('\n'), 0, 0);
-        case ColumnCount: break;
+        case ColumnCount:
+            break;
         }
         break;
     case Qt::ToolTipRole:
         if (index.column() == StateColumn && c.state == CheckState::Other)
-            return tr("could not run or finish for a cause outside the check (%1): not a failure").arg(c.cause.isEmpty() ? tr("unknown") : c.cause);
+            return tr("could not run or finish for a cause outside the check (%1): not a failure")
+                .arg(c.cause.isEmpty() ? tr("unknown") : c.cause);
         if (index.column() == MessageColumn && !c.message.isEmpty())
             return c.message;
         if (index.column() == StateColumn && c.exitCode >= 0)
@@ -152,7 +165,8 @@ QVariant CheckTableModel::data(const QModelIndex& index, int role) const {
             return stateColor(c.state);
         break;
     case Qt::FontRole:
-        if (index.column() == StateColumn && (c.state == CheckState::Failed || c.state == CheckState::Running)) {
+        if (index.column() == StateColumn &&
+            (c.state == CheckState::Failed || c.state == CheckState::Running)) {
             QFont f;
             f.setBold(true);
             return f;
@@ -162,7 +176,8 @@ QVariant CheckTableModel::data(const QModelIndex& index, int role) const {
         if (index.column() == DurationColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         break;
-    default: break;
+    default:
+        break;
     }
     return {};
 }
@@ -171,12 +186,18 @@ QVariant CheckTableModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {
-    case PhaseColumn: return tr("Phase");
-    case CheckColumn: return tr("Check");
-    case StateColumn: return tr("State");
-    case DurationColumn: return tr("Duration");
-    case MessageColumn: return tr("Message");
-    case ColumnCount: break;
+    case PhaseColumn:
+        return tr("Phase");
+    case CheckColumn:
+        return tr("Check");
+    case StateColumn:
+        return tr("State");
+    case DurationColumn:
+        return tr("Duration");
+    case MessageColumn:
+        return tr("Message");
+    case ColumnCount:
+        break;
     }
     return {};
 }
@@ -218,15 +239,21 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         return r.id;
     if (role == Qt::DisplayRole) {
         switch (Column(index.column())) {
-        case IdColumn: return r.id;
-        case StartedColumn: return r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
-        case StateColumn: return r.state;
+        case IdColumn:
+            return r.id;
+        case StartedColumn:
+            return r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+        case StateColumn:
+            return r.state;
         case ChecksColumn:
             return r.other > 0 ? tr("%1/%2 passed, %3 other").arg(r.passed).arg(r.checks).arg(r.other)
                                : tr("%1/%2 passed").arg(r.passed).arg(r.checks);
-        case RecipeColumn: return r.coordinate.isEmpty() ? r.recipeName : r.coordinate;
-        case ContextColumn: return r.source == QLatin1String("import") ? tr("(imported)") : r.context;
-        case ColumnCount: break;
+        case RecipeColumn:
+            return r.coordinate.isEmpty() ? r.recipeName : r.coordinate;
+        case ContextColumn:
+            return r.source == QLatin1String("import") ? tr("(imported)") : r.context;
+        case ColumnCount:
+            break;
         }
     }
     if (role == Qt::ToolTipRole && !r.reason.isEmpty())
@@ -247,13 +274,20 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {
-    case IdColumn: return tr("Run");
-    case StartedColumn: return tr("Started");
-    case StateColumn: return tr("State");
-    case ChecksColumn: return tr("Checks");
-    case RecipeColumn: return tr("Recipe");
-    case ContextColumn: return tr("Context");
-    case ColumnCount: break;
+    case IdColumn:
+        return tr("Run");
+    case StartedColumn:
+        return tr("Started");
+    case StateColumn:
+        return tr("State");
+    case ChecksColumn:
+        return tr("Checks");
+    case RecipeColumn:
+        return tr("Recipe");
+    case ContextColumn:
+        return tr("Context");
+    case ColumnCount:
+        break;
     }
     return {};
 }
@@ -315,7 +349,8 @@ QStringList kubeconfigCandidates(const QString& home) {
     const QDir kube(QDir(home.isEmpty() ? QDir::homePath() : home).filePath(QStringLiteral(".kube")));
     add(kube.filePath(QStringLiteral("config")));
     const QStringList more =
-        kube.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.yml"), QStringLiteral("config-*")}, QDir::Files, QDir::Name);
+        kube.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.yml"), QStringLiteral("config-*")},
+                       QDir::Files, QDir::Name);
     for (const QString& f : more)
         add(kube.filePath(f));
     return out;
@@ -428,16 +463,20 @@ QVariant KubeContextsModel::data(const QModelIndex& index, int role) const {
             if (index.column() == ServerColumn)
                 return tr("%n context(s)", nullptr, int(f.contexts.size()));
             return {};
-        case Qt::ToolTipRole: return f.error.isEmpty() ? QDir::toNativeSeparators(f.file) : f.error;
+        case Qt::ToolTipRole:
+            return f.error.isEmpty() ? QDir::toNativeSeparators(f.file) : f.error;
         case Qt::ForegroundRole:
             if (!f.error.isEmpty())
                 return QBrush(CheckTableModel::stateColor(CheckState::Failed));
             if (index.column() != NameColumn)
                 return QBrush(QColor(Qt::gray));
             return {};
-        case FileRole: return f.file;
-        case ErrorRole: return f.error;
-        default: return {};
+        case FileRole:
+            return f.file;
+        case ErrorRole:
+            return f.error;
+        default:
+            return {};
         }
     }
     const size_t fi = size_t(index.internalId() - 1);
@@ -447,11 +486,14 @@ QVariant KubeContextsModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         switch (Column(index.column())) {
-        case NameColumn: return c.current ? tr("%1  (current)").arg(c.name) : c.name;
+        case NameColumn:
+            return c.current ? tr("%1  (current)").arg(c.name) : c.name;
         case ServerColumn:
             return c.insecure ? tr("%1  ⚠ insecure-skip-tls-verify").arg(c.server) : c.server;
-        case NamespaceColumn: return c.namespace_;
-        case ColumnCount: break;
+        case NamespaceColumn:
+            return c.namespace_;
+        case ColumnCount:
+            break;
         }
         return {};
     case Qt::ToolTipRole: {
@@ -475,12 +517,18 @@ QVariant KubeContextsModel::data(const QModelIndex& index, int role) const {
         if (!c.problem.isEmpty())
             return QBrush(CheckTableModel::stateColor(CheckState::Failed));
         return {};
-    case FileRole: return m_files[fi].file;
-    case ContextRole: return c.name;
-    case InsecureRole: return c.insecure;
-    case ErrorRole: return c.problem;
-    case CurrentRole: return c.current;
-    default: return {};
+    case FileRole:
+        return m_files[fi].file;
+    case ContextRole:
+        return c.name;
+    case InsecureRole:
+        return c.insecure;
+    case ErrorRole:
+        return c.problem;
+    case CurrentRole:
+        return c.current;
+    default:
+        return {};
     }
 }
 
@@ -488,10 +536,14 @@ QVariant KubeContextsModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {
-    case NameColumn: return tr("Context");
-    case ServerColumn: return tr("Server");
-    case NamespaceColumn: return tr("Namespace");
-    case ColumnCount: break;
+    case NameColumn:
+        return tr("Context");
+    case ServerColumn:
+        return tr("Server");
+    case NamespaceColumn:
+        return tr("Namespace");
+    case ColumnCount:
+        break;
     }
     return {};
 }
@@ -520,9 +572,14 @@ Result<std::vector<std::pair<QString, QString>>> RunReader::recipes(const QStrin
     return out;
 }
 
-Result<std::vector<store::RunSummary>> RunReader::runs() const { return store::RunStore(m_db).list(); }
-Result<store::StoredRun> RunReader::run(qint64 id) const { return store::RunStore(m_db).load(id); }
-Result<std::vector<store::HistoryPoint>> RunReader::history(const QString& coordinate, const QString& metric) const {
+Result<std::vector<store::RunSummary>> RunReader::runs() const {
+    return store::RunStore(m_db).list();
+}
+Result<store::StoredRun> RunReader::run(qint64 id) const {
+    return store::RunStore(m_db).load(id);
+}
+Result<std::vector<store::HistoryPoint>> RunReader::history(const QString& coordinate,
+                                                            const QString& metric) const {
     return store::RunStore(m_db).history(coordinate, metric);
 }
 

@@ -57,7 +57,15 @@ class CheckTableModel : public QAbstractTableModel {
 class RunListModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    enum Column { IdColumn, StartedColumn, StateColumn, ChecksColumn, RecipeColumn, ContextColumn, ColumnCount };
+    enum Column {
+        IdColumn,
+        StartedColumn,
+        StateColumn,
+        ChecksColumn,
+        RecipeColumn,
+        ContextColumn,
+        ColumnCount
+    };
     enum Role { RunIdRole = Qt::UserRole + 1 };
     explicit RunListModel(QObject* parent = nullptr);
 
@@ -78,12 +86,12 @@ class RunListModel : public QAbstractTableModel {
 struct KubeContextEntry {
     QString name, cluster, user, namespace_, server;
     bool current = false;
-    bool insecure = false;      // insecure-skip-tls-verify on its cluster
-    QString problem;            // the user or cluster cannot be used, and why
+    bool insecure = false; // insecure-skip-tls-verify on its cluster
+    QString problem;       // the user or cluster cannot be used, and why
 };
 struct KubeFileEntry {
     QString file;
-    QString error;              // the file does not parse (its contexts are then unknown)
+    QString error; // the file does not parse (its contexts are then unknown)
     std::vector<KubeContextEntry> contexts;
 };
 

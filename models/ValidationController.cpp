@@ -60,13 +60,23 @@ bool ValidationController::start(const ValidationStart& start, QString* error) {
     QPointer<ValidationController> self(this);
     auto post = [self](auto fn) {
         QMetaObject::invokeMethod(
-            self.data(), [self, fn = std::move(fn)] { if (self) fn(self.data()); }, Qt::QueuedConnection);
+            self.data(),
+            [self, fn = std::move(fn)] {
+                if (self)
+                    fn(self.data());
+            },
+            Qt::QueuedConnection);
     };
-    req.events.message = [post](const QString& m) { post([m](ValidationController* c) { emit c->message(m); }); };
-    req.events.planned = [post](qint64 row, const QString& runId, const std::vector<CheckRun>& plan, const catalog::RecipeResult& recipe) {
+    req.events.message = [post](const QString& m) {
+        post([m](ValidationController* c) { emit c->message(m); });
+    };
+    req.events.planned = [post](qint64 row, const QString& runId, const std::vector<CheckRun>& plan,
+                                const catalog::RecipeResult& recipe) {
         post([row, runId, plan, recipe](ValidationController* c) { c->onPlanned(row, runId, plan, recipe); });
     };
-    req.events.checkChanged = [post](const CheckRun& check) { post([check](ValidationController* c) { emit c->checkChanged(check); }); };
+    req.events.checkChanged = [post](const CheckRun& check) {
+        post([check](ValidationController* c) { emit c->checkChanged(check); });
+    };
     req.events.log = [post](const QString& check, const QByteArray& chunk) {
         post([check, chunk](ValidationController* c) { emit c->logChunk(check, chunk); });
     };
@@ -83,8 +93,8 @@ bool ValidationController::start(const ValidationStart& start, QString* error) {
     return true;
 }
 
-bool ValidationController::cleanupLeftovers(qint64 rowId, const QString& kubeconfig, const QString& context, QString* error,
-                                            int retryLimitSec) {
+bool ValidationController::cleanupLeftovers(qint64 rowId, const QString& kubeconfig, const QString& context,
+                                            QString* error, int retryLimitSec) {
     if (busy() || m_cleaning) {
         if (error)
             *error = tr("a validation run or cleanup is already going");
@@ -126,7 +136,8 @@ void ValidationController::cancel() {
     emit message(tr("Cancelling: deleting the run's Jobs and RBAC…"));
 }
 
-void ValidationController::onPlanned(qint64 rowId, const QString& runId, const std::vector<CheckRun>& plan, const catalog::RecipeResult& recipe) {
+void ValidationController::onPlanned(qint64 rowId, const QString& runId, const std::vector<CheckRun>& plan,
+                                     const catalog::RecipeResult& recipe) {
     m_rowId = rowId;
     emit planned(rowId, runId, plan, recipe);
     if (m_stage != Stage::Cancelling)

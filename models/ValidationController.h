@@ -23,16 +23,16 @@
 namespace pb::models {
 
 struct ValidationStart {
-    QString kubeconfig, context;          // one file; empty context = its current-context
+    QString kubeconfig, context; // one file; empty context = its current-context
     // The recipe: a catalog version and leaf overlay from the database, or a RecipeResult file
     // (validators then come from the newest catalog version in the database).
     QString catalogLabel, leafOverlay;
     QString recipeFile;
-    QStringList phases;                   // empty = all
+    QStringList phases; // empty = all
     QString namespace_ = QStringLiteral("aicr-validation");
-    QString outDir;                       // evidence goes to <outDir>/summary-bundle
+    QString outDir;                              // evidence goes to <outDir>/summary-bundle
     std::shared_ptr<sigstore::crypto::Pkey> key; // signs the evidence when set
-    bool signIncomplete = false;          // sign even a run a cluster fault left incomplete
+    bool signIncomplete = false;                 // sign even a run a cluster fault left incomplete
     QString toolVersion = QStringLiteral("dev");
     int pendingLimitSec = 0, retryLimitSec = 0, pollMs = 0; // 0: the runner's defaults
 };
@@ -59,8 +59,8 @@ class ValidationController : public QObject {
     void waitForWorker();
     // Deletes what run `rowId` left on the cluster (ops::cleanupRun, the same as `proofbench runs
     // cleanup`) on the worker; `cleanupFinished` reports. False (with `error`) while busy.
-    bool cleanupLeftovers(qint64 rowId, const QString& kubeconfig, const QString& context, QString* error = nullptr,
-                          int retryLimitSec = 60);
+    bool cleanupLeftovers(qint64 rowId, const QString& kubeconfig, const QString& context,
+                          QString* error = nullptr, int retryLimitSec = 60);
     bool cleaning() const { return m_cleaning; }
 
   signals:
@@ -78,7 +78,8 @@ class ValidationController : public QObject {
 
   private:
     void setStage(Stage s);
-    void onPlanned(qint64 rowId, const QString& runId, const std::vector<validation::CheckRun>& plan, const catalog::RecipeResult& recipe);
+    void onPlanned(qint64 rowId, const QString& runId, const std::vector<validation::CheckRun>& plan,
+                   const catalog::RecipeResult& recipe);
     void onRunEnded();
 
     std::unique_ptr<ops::Async> m_async; // one worker, its own connection to the database

@@ -12,8 +12,8 @@
 
 namespace pb::models {
 
-using sigstore::StepState;
 using evidence::HealthStatus;
+using sigstore::StepState;
 
 namespace {
 
@@ -636,8 +636,9 @@ QStringList cosignArguments(const VerifyRequest& r) {
 
 QString trustedRootProvenanceText(const store::StoredTrustedRoot& root) {
     if (!root.provenance)
-        return root.sourcePath.isEmpty() ? QObject::tr("Imported from %1").arg(root.name)
-                                         : QObject::tr("Imported from %1").arg(QDir::toNativeSeparators(root.sourcePath));
+        return root.sourcePath.isEmpty()
+                   ? QObject::tr("Imported from %1").arg(root.name)
+                   : QObject::tr("Imported from %1").arg(QDir::toNativeSeparators(root.sourcePath));
     const store::TrustedRootProvenance& p = *root.provenance;
     return QObject::tr("From TUF: %1. Repository %2; anchor %3 (v%4). Earliest expiry %5.")
         .arg(p.summary(), QDir::toNativeSeparators(p.repository), p.anchorName)

@@ -7,9 +7,13 @@ namespace pb::models {
 Workspace::Workspace(QString dbPath, QObject* parent, int maxThreads)
     : QObject(parent), m_async(std::move(dbPath), maxThreads) {}
 
-Workspace::~Workspace() { m_async.waitForDone(); }
+Workspace::~Workspace() {
+    m_async.waitForDone();
+}
 
-QString Workspace::displayName() const { return QDir::toNativeSeparators(path()); }
+QString Workspace::displayName() const {
+    return QDir::toNativeSeparators(path());
+}
 
 db::Database& Workspace::legacyDatabase() {
     if (!m_legacy) {

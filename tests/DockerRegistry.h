@@ -72,9 +72,12 @@ struct DockerRegistry {
     // does not start; whether it listens yet is waitUntilListening()'s question.
     bool start(const QByteArray& auth = {}, const QByteArray& httpExtra = {}) {
         port = freeLoopbackPort();
-        QByteArray cfg = "version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: " +
-                         dir.filePath(QStringLiteral("storage")).toUtf8() + "\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:" +
-                         QByteArray::number(port) + "\n" + httpExtra;
+        QByteArray cfg =
+            "version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n "
+            "   rootdirectory: " +
+            dir.filePath(QStringLiteral("storage")).toUtf8() +
+            "\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:" + QByteArray::number(port) + "\n" +
+            httpExtra;
         if (!auth.isEmpty())
             cfg += "auth:\n" + auth;
         QFile f(dir.filePath(QStringLiteral("config.yml")));

@@ -11,7 +11,8 @@
 namespace pbtest {
 
 inline QString sharedData(const QString& rel = {}) {
-    return QDir::cleanPath(QStringLiteral(PB_SHARED_DATA) + (rel.isEmpty() ? QString() : QLatin1Char('/') + rel));
+    return QDir::cleanPath(QStringLiteral(PB_SHARED_DATA) +
+                           (rel.isEmpty() ? QString() : QLatin1Char('/') + rel));
 }
 
 inline QString fixture(const QString& rel) {
@@ -39,7 +40,8 @@ inline QByteArray ctrfWithOther(const QByteArray& report, int n) {
         if (t.value(QStringLiteral("status")).toString() != QLatin1String("passed"))
             continue;
         t.insert(QStringLiteral("status"), QStringLiteral("other"));
-        t.insert(QStringLiteral("message"), QStringLiteral("cluster fault: the pod was evicted before the check finished"));
+        t.insert(QStringLiteral("message"),
+                 QStringLiteral("cluster fault: the pod was evicted before the check finished"));
         tests.replace(i, t);
         ++moved;
     }
@@ -54,9 +56,9 @@ inline QByteArray ctrfWithOther(const QByteArray& report, int n) {
 } // namespace pbtest
 
 // Skips the current test when ../shared/data is not beside the project (a plain clone).
-#define PB_REQUIRE_SHARED(rel)                                                                             \
-    do {                                                                                                   \
-        if (!QFileInfo::exists(pbtest::sharedData(rel)))                                                   \
+#define PB_REQUIRE_SHARED(rel)                                                                               \
+    do {                                                                                                     \
+        if (!QFileInfo::exists(pbtest::sharedData(rel)))                                                     \
             QSKIP(qPrintable(QStringLiteral("shared data not found at %1 (clone lacks ../shared); skipping") \
-                                 .arg(pbtest::sharedData(rel))));                                          \
+                                 .arg(pbtest::sharedData(rel))));                                            \
     } while (0)

@@ -41,6 +41,7 @@
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QKeyEvent>
@@ -52,16 +53,15 @@
 #include <QPainter>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStyledItemDelegate>
 #include <QStatusBar>
+#include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
 #include <QTreeView>
-#include <QHBoxLayout>
-#include <QSettings>
 #include <QVBoxLayout>
 
 #include <functional>
@@ -162,7 +162,8 @@ class CatalogTreeDelegate : public QStyledItemDelegate {
         if (room > 3 * pad + hintMetrics.averageCharWidth() * 3) {
             p->setFont(hintFont);
             const QString shown = hintMetrics.elidedText(hint, Qt::ElideRight, room - 2 * pad);
-            QRect hintRect(labelRect.right() + gap, text.top(), hintMetrics.horizontalAdvance(shown) + 2 * pad, text.height());
+            QRect hintRect(labelRect.right() + gap, text.top(),
+                           hintMetrics.horizontalAdvance(shown) + 2 * pad, text.height());
             if (sample) {
                 const QRect pill = hintRect.adjusted(0, 3, 0, -3);
                 p->setRenderHint(QPainter::Antialiasing);
@@ -171,7 +172,8 @@ class CatalogTreeDelegate : public QStyledItemDelegate {
                 p->drawRoundedRect(QRectF(pill).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
                 p->setPen(QColor(0x5D, 0x40, 0x00));
             } else {
-                p->setPen(opt.palette.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText));
+                p->setPen(
+                    opt.palette.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText));
             }
             p->drawText(hintRect, Qt::AlignCenter, shown);
         }
@@ -239,9 +241,13 @@ void MainWindow::cancelAndWait() {
     m_workspace.waitForDone(); // nothing of this window is delivered any more: its watchers die with it
 }
 
-BundleView* MainWindow::bundleView() const { return m_bundleView; }
+BundleView* MainWindow::bundleView() const {
+    return m_bundleView;
+}
 
-BundleCompareView* MainWindow::bundleCompareView() const { return m_bundleCompare; }
+BundleCompareView* MainWindow::bundleCompareView() const {
+    return m_bundleCompare;
+}
 
 void MainWindow::buildUi() {
     m_treeModel = new CatalogTreeModel(this);
@@ -487,10 +493,12 @@ void MainWindow::buildViews() {
     m_statusSample = new QLabel(this);
     m_statusSample->setObjectName(QStringLiteral("statusSample"));
     m_statusSample->setText(tr("Sample data: not an AICR release"));
-    m_statusSample->setToolTip(tr("The selected catalog version is Proofbench's own sample catalog, compiled into the "
-                                  "app. Import a real catalog with File › Import Catalog… or File › Import from Git…"));
-    m_statusSample->setStyleSheet(QStringLiteral("QLabel { background: #ffecb3; color: #5d4000; border-radius: 3px; "
-                                                 "padding: 0 6px; }"));
+    m_statusSample->setToolTip(
+        tr("The selected catalog version is Proofbench's own sample catalog, compiled into the "
+           "app. Import a real catalog with File › Import Catalog… or File › Import from Git…"));
+    m_statusSample->setStyleSheet(
+        QStringLiteral("QLabel { background: #ffecb3; color: #5d4000; border-radius: 3px; "
+                       "padding: 0 6px; }"));
     m_statusSample->hide();
     statusBar()->addPermanentWidget(m_statusSample);
     statusBar()->addPermanentWidget(m_statusCounts);
@@ -514,31 +522,39 @@ void MainWindow::buildMenus() {
     m_importEvidenceAction->setStatusTip(
         tr("Import the evidence pointers of an AICR recipes/evidence directory (invalid ones are kept with "
            "their reasons)"));
-    QAction* verifyRelease = file->addAction(tr("Verify an AICR &Release…"), this, &MainWindow::verifyRelease);
+    QAction* verifyRelease =
+        file->addAction(tr("Verify an AICR &Release…"), this, &MainWindow::verifyRelease);
     verifyRelease->setObjectName(QStringLiteral("actionVerifyRelease"));
-    verifyRelease->setStatusTip(tr("Verify a folder of AICR release assets offline: Sigstore bundles, checksum list, assets, "
-                                   "recipe catalog; binds the catalog versions it signed"));
+    verifyRelease->setStatusTip(
+        tr("Verify a folder of AICR release assets offline: Sigstore bundles, checksum list, assets, "
+           "recipe catalog; binds the catalog versions it signed"));
     file->addSeparator();
-    QAction* openBundle = file->addAction(tr("Open &Deployment Bundle…"), this, &MainWindow::openDeploymentBundleDialog);
+    QAction* openBundle =
+        file->addAction(tr("Open &Deployment Bundle…"), this, &MainWindow::openDeploymentBundleDialog);
     openBundle->setObjectName(QStringLiteral("actionOpenDeploymentBundle"));
-    openBundle->setStatusTip(tr("Read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile): components, "
-                                "sync-waves, values, files"));
-    QAction* compareBundles = file->addAction(tr("&Compare Deployment Bundles…"), this, &MainWindow::compareBundles);
+    openBundle->setStatusTip(
+        tr("Read a bundle of any AICR deployer (helm, argocd, argocd-helm, flux, helmfile): components, "
+           "sync-waves, values, files"));
+    QAction* compareBundles =
+        file->addAction(tr("&Compare Deployment Bundles…"), this, &MainWindow::compareBundles);
     compareBundles->setObjectName(QStringLiteral("actionCompareBundles"));
     compareBundles->setStatusTip(tr("What changed between two deployment bundles (folders or imported)"));
     // Generate bundle…: the recipe on screen rendered into AICR's helm or argocd layout (the same
     // operation as `proofbench bundle generate`); enabled once a recipe is shown resolved.
     QAction* generateBundle = file->addAction(tr("&Generate Bundle…"));
     generateBundle->setObjectName(QStringLiteral("actionGenerateBundle"));
-    generateBundle->setStatusTip(tr("Write the deployment bundle of the recipe on screen (helm or Argo CD layout)"));
+    generateBundle->setStatusTip(
+        tr("Write the deployment bundle of the recipe on screen (helm or Argo CD layout)"));
     generateBundle->setEnabled(false);
-    connect(this, &MainWindow::recipeShown, generateBundle, [generateBundle] { generateBundle->setEnabled(true); });
+    connect(this, &MainWindow::recipeShown, generateBundle,
+            [generateBundle] { generateBundle->setEnabled(true); });
     connect(generateBundle, &QAction::triggered, this, &MainWindow::generateBundle);
     file->addSeparator();
     m_reportAction = file->addAction(tr("Release review &report…"), this, &MainWindow::openReportDialog);
     m_reportAction->setObjectName(QStringLiteral("actionReleaseReport"));
-    m_reportAction->setStatusTip(tr("Summary, health table, evidence, performance charts, catalog diff, open problems and "
-                                    "the receipts chain head as PDF, HTML or Markdown"));
+    m_reportAction->setStatusTip(
+        tr("Summary, health table, evidence, performance charts, catalog diff, open problems and "
+           "the receipts chain head as PDF, HTML or Markdown"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setObjectName(QStringLiteral("actionQuit"));
@@ -648,15 +664,17 @@ void MainWindow::buildViewMenu() {
     m_showValidationAction = view->addAction(tr("V&alidation"), this, &MainWindow::showValidation);
     m_showValidationAction->setObjectName(QStringLiteral("actionShowValidation"));
     m_showValidationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_5));
-    m_showValidationAction->setToolTip(tr("Validate a recipe on a cluster through a kubeconfig context: live checks, logs, "
-                                          "NCCL and inference charts, past runs (Ctrl+5)"));
+    m_showValidationAction->setToolTip(
+        tr("Validate a recipe on a cluster through a kubeconfig context: live checks, logs, "
+           "NCCL and inference charts, past runs (Ctrl+5)"));
     m_showReceiptsAction = view->addAction(tr("&Receipts"), this, &MainWindow::showReceipts);
     m_showReceiptsAction->setObjectName(QStringLiteral("actionShowReceipts"));
     m_showReceiptsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_6));
-    m_showReceiptsAction->setToolTip(tr("The receipts ledger: every action with its inputs, outputs and digests, the hash "
-                                        "chain's status, and external ConfigHub records with their stage table (Ctrl+6)"));
-    for (QAction* a : {m_showCatalogAction, m_showHealthAction, m_showVerifyAction, m_showSignAction, m_showValidationAction,
-                       m_showReceiptsAction}) {
+    m_showReceiptsAction->setToolTip(
+        tr("The receipts ledger: every action with its inputs, outputs and digests, the hash "
+           "chain's status, and external ConfigHub records with their stage table (Ctrl+6)"));
+    for (QAction* a : {m_showCatalogAction, m_showHealthAction, m_showVerifyAction, m_showSignAction,
+                       m_showValidationAction, m_showReceiptsAction}) {
         a->setCheckable(true);
         views->addAction(a);
     }
@@ -813,8 +831,9 @@ bool MainWindow::isValidationShown() const {
 void MainWindow::showValidation() {
     m_views->setCurrentWidget(m_validationPane);
     m_showValidationAction->setChecked(true);
-    statusBar()->showMessage(m_validationPane->isRunning() ? tr("A validation run is going")
-                                                           : tr("Pick a kubeconfig context and a recipe, then Start"),
+    statusBar()->showMessage(m_validationPane->isRunning()
+                                 ? tr("A validation run is going")
+                                 : tr("Pick a kubeconfig context and a recipe, then Start"),
                              5000);
 }
 
@@ -843,7 +862,8 @@ void MainWindow::openReportDialog() {
     std::unique_ptr<ReportDialog> owned(makeView<ReportDialog>(m_workspace, this));
     ReportDialog& dialog = *owned;
     connect(&dialog, &ReportDialog::saved, this, [this](const QString& path, const QString& error) {
-        statusBar()->showMessage(error.isEmpty() ? tr("Report saved to %1").arg(QDir::toNativeSeparators(path)) : error, 10000);
+        statusBar()->showMessage(
+            error.isEmpty() ? tr("Report saved to %1").arg(QDir::toNativeSeparators(path)) : error, 10000);
         if (m_receiptsPane->isVisible())
             m_receiptsPane->refresh();
     });
@@ -920,12 +940,15 @@ void MainWindow::showSelectionSource(const models::CatalogVersionInfo* v, const 
     const QString recipe = r ? tr("%1 in ").arg(models::displayName(*r).toHtmlEscaped()) : QString();
     if (v->isSample()) {
         m_recipeSource->setStyleSheet(
-            QStringLiteral("QLabel { background: #fff8e1; color: #3e2c00; border-bottom: 1px solid #e0b84f; padding: 4px 8px; }"));
-        m_recipeSource->setText(tr("%1<b>%2 — sample data</b>: Proofbench's own sample catalog, not an AICR release. "
-                                   "Its recipes, components and versions are examples.")
-                                    .arg(recipe, v->label.toHtmlEscaped()));
+            QStringLiteral("QLabel { background: #fff8e1; color: #3e2c00; border-bottom: 1px solid #e0b84f; "
+                           "padding: 4px 8px; }"));
+        m_recipeSource->setText(
+            tr("%1<b>%2 — sample data</b>: Proofbench's own sample catalog, not an AICR release. "
+               "Its recipes, components and versions are examples.")
+                .arg(recipe, v->label.toHtmlEscaped()));
     } else {
-        m_recipeSource->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); padding: 4px 8px; }"));
+        m_recipeSource->setStyleSheet(
+            QStringLiteral("QLabel { color: palette(placeholder-text); padding: 4px 8px; }"));
         m_recipeSource->setText(tr("%1<b>%2</b> · %3 · order: %4")
                                     .arg(recipe, v->label.toHtmlEscaped(), v->originText().toHtmlEscaped(),
                                          v->orderBasis().toHtmlEscaped()));
@@ -968,14 +991,16 @@ void MainWindow::verifyRelease() {
             v && !v->isSample())
             labels << v->label;
     m_releaseDialog->setCatalogVersions(labels);
-    connect(m_releaseDialog, &ReleaseVerifyDialog::verified, this, [this](const QString& version, const QStringList& bound) {
-        if (bound.isEmpty())
-            return;
-        reloadCatalogs(); // the binding shows in the tree, the recipe header and the health header
-        m_healthPane->reload();
-        statusBar()->showMessage(tr("Registry and validator catalog signed by AICR %1: %2").arg(version, bound.join(QStringLiteral(", "))),
-                                 10000);
-    });
+    connect(m_releaseDialog, &ReleaseVerifyDialog::verified, this,
+            [this](const QString& version, const QStringList& bound) {
+                if (bound.isEmpty())
+                    return;
+                reloadCatalogs(); // the binding shows in the tree, the recipe header and the health header
+                m_healthPane->reload();
+                statusBar()->showMessage(tr("Registry and validator catalog signed by AICR %1: %2")
+                                             .arg(version, bound.join(QStringLiteral(", "))),
+                                         10000);
+            });
     m_releaseDialog->show();
 }
 
@@ -1017,13 +1042,15 @@ void MainWindow::buildEmptyStates() {
     auto* catalog = new EmptyState(m_tree, "catalogEmptyState");
     catalog->addAction(m_importAction, "catalogEmptyImport");
     catalog->addAction(m_importGitAction, "catalogEmptyImportGit");
-    QPushButton* clear = catalog->addButton(tr("Clear the filter"), "catalogEmptyClearFilter", [this] { m_filter->clear(); });
+    QPushButton* clear =
+        catalog->addButton(tr("Clear the filter"), "catalogEmptyClearFilter", [this] { m_filter->clear(); });
     catalog->watch(m_treeModel);
     catalog->setCondition([this, clear](EmptyState& e) {
         if (m_proxy->rowCount() > 0)
             return false;
         const bool none = m_treeModel->versionCount() == 0;
-        e.setTitle(none ? tr("No catalog versions yet") : tr("No recipe matches “%1”").arg(m_proxy->filterText()));
+        e.setTitle(none ? tr("No catalog versions yet")
+                        : tr("No recipe matches “%1”").arg(m_proxy->filterText()));
         e.setText(none ? tr("Import an AICR catalog: a recipes/ folder, or the tags of a Git repository.")
                        : tr("Every word must occur in a recipe's name or criteria."));
         e.button("catalogEmptyImport")->setVisible(none);
@@ -1037,8 +1064,8 @@ void MainWindow::buildEmptyStates() {
     // Health: no evidence for any coordinate of the version (or filters that hide every row).
     auto* health = new EmptyState(m_healthPane->table(), "healthEmptyState");
     health->addAction(m_importEvidenceAction, "healthEmptyImportEvidence");
-    QPushButton* clearHealth =
-        health->addButton(tr("Clear the filters"), "healthEmptyClearFilters", [this] { m_healthPane->clearFilters(); });
+    QPushButton* clearHealth = health->addButton(tr("Clear the filters"), "healthEmptyClearFilters",
+                                                 [this] { m_healthPane->clearFilters(); });
     health->watch(m_healthPane->model());
     connect(m_healthPane, &HealthPane::loaded, health, &EmptyState::refresh);
     health->setCondition([this, clearHealth](EmptyState& e) {
@@ -1049,11 +1076,12 @@ void MainWindow::buildEmptyStates() {
             return false;
         if (noEvidence) {
             e.setTitle(tr("No evidence imported yet"));
-            e.setText(rows == 0 ? tr("Import a catalog, then the evidence pointers of its recipes.")
-                                : tr("None of the %1 recipes of %2 has an evidence pointer. Import an AICR "
-                                     "recipes/evidence directory to see which are signed, pending or invalid.")
-                                      .arg(rows)
-                                      .arg(m_healthPane->version()));
+            e.setText(rows == 0
+                          ? tr("Import a catalog, then the evidence pointers of its recipes.")
+                          : tr("None of the %1 recipes of %2 has an evidence pointer. Import an AICR "
+                               "recipes/evidence directory to see which are signed, pending or invalid.")
+                                .arg(rows)
+                                .arg(m_healthPane->version()));
         } else {
             e.setTitle(tr("No row matches the filters"));
             e.setText(QString());
@@ -1067,8 +1095,9 @@ void MainWindow::buildEmptyStates() {
     // Verify: nothing verified yet.
     auto* verify = new EmptyState(m_verifyPane->historyView(), "verifyEmptyState");
     verify->setTitle(tr("No bundle verified yet"));
-    verify->setText(tr("Choose a Sigstore bundle above, or drop a .sigstore.json anywhere on the window. Every "
-                       "verification is kept here."));
+    verify->setText(
+        tr("Choose a Sigstore bundle above, or drop a .sigstore.json anywhere on the window. Every "
+           "verification is kept here."));
     m_emptyStates[QStringLiteral("verify")] = verify;
 
     // Sign: no key yet.
@@ -1095,7 +1124,8 @@ void MainWindow::buildEmptyStates() {
             return false;
         const bool none = m_receiptsPane->ledgerModel()->rowCount() == 0;
         e.setTitle(none ? tr("No receipts yet") : tr("No receipt matches the filters"));
-        e.setText(none ? tr("Every action (imports, signatures, verifications, validations, reports) leaves a receipt here.")
+        e.setText(none ? tr("Every action (imports, signatures, verifications, validations, reports) leaves "
+                            "a receipt here.")
                        : QString());
         return true;
     });
@@ -1146,15 +1176,18 @@ void MainWindow::onCurrentChanged(const QModelIndex& proxyIndex) {
 }
 
 void MainWindow::showVersion(const models::CatalogVersionInfo& v) {
-    QString html = QStringLiteral("<h2>%1%2</h2>")
-                       .arg(v.label.toHtmlEscaped(),
-                            v.isSample() ? QStringLiteral(" <span style='color:#8a6100; font-weight:normal'>— %1</span>")
-                                               .arg(tr("sample data").toHtmlEscaped())
-                                         : QString());
+    QString html =
+        QStringLiteral("<h2>%1%2</h2>")
+            .arg(v.label.toHtmlEscaped(),
+                 v.isSample() ? QStringLiteral(" <span style='color:#8a6100; font-weight:normal'>— %1</span>")
+                                    .arg(tr("sample data").toHtmlEscaped())
+                              : QString());
     if (v.isSample())
         html += QStringLiteral("<p style='background:#fff8e1; color:#3e2c00'>%1</p>")
-                    .arg(tr("Proofbench's own sample catalog, compiled into the app to show what it does. It is not an AICR "
-                            "release: its recipes, components and versions are examples. Import a real catalog with "
+                    .arg(tr("Proofbench's own sample catalog, compiled into the app to show what it does. It "
+                            "is not an AICR "
+                            "release: its recipes, components and versions are examples. Import a real "
+                            "catalog with "
                             "File › Import Catalog… or File › Import from Git…")
                              .toHtmlEscaped());
     html += QStringLiteral("<table cellspacing='3'>");
@@ -1313,7 +1346,8 @@ void MainWindow::fitTreeColumn() {
         if (!m_tree->isExpanded(version))
             continue;
         for (int r = 0; r < m_proxy->rowCount(version); ++r)
-            widest = std::max(widest, m_tree->sizeHintForIndex(m_proxy->index(r, 0, version)).width() + 2 * indent);
+            widest = std::max(widest,
+                              m_tree->sizeHintForIndex(m_proxy->index(r, 0, version)).width() + 2 * indent);
     }
     m_tree->setColumnWidth(CatalogTreeModel::NameColumn, std::max(widest + 4, m_tree->viewport()->width()));
 }

@@ -131,7 +131,8 @@ class MainWindow : public QMainWindow {
     void importCatalog();
     // File > Import from Git…: the Git import dialog (not modal; one at a time).
     void importFromGit();
-    // File > Verify an AICR Release… (and the welcome's button): the release dialog (not modal; one at a time).
+    // File > Verify an AICR Release… (and the welcome's button): the release dialog (not modal; one at a
+    // time).
     void verifyRelease();
     void reloadCatalogs();
     // File > Import Evidence…: asks for a directory, then startEvidenceImport().
@@ -230,14 +231,15 @@ class MainWindow : public QMainWindow {
     QWidget* m_catalogPage = nullptr; // the welcome over the splitter
     WelcomePane* m_welcome = nullptr;
     bool m_welcomeDismissed = false; // for this session
-    QWidget* m_recipePage = nullptr;  // the source line over the recipe tabs
+    QWidget* m_recipePage = nullptr; // the source line over the recipe tabs
     QLabel* m_recipeSource = nullptr;
     QLabel* m_statusSample = nullptr;
     std::map<QString, EmptyState*> m_emptyStates;
-    QPointer<BundleView> m_bundleView;        // a window of its own, made on first use
+    QPointer<BundleView> m_bundleView; // a window of its own, made on first use
     QPointer<BundleCompareView> m_bundleCompare;
     QPointer<ReleaseVerifyDialog> m_releaseDialog;
-    QPointer<GitImportDialog> m_gitDialog; // cleared by Qt when the dialog closes (WA_DeleteOnClose) or the window goes
+    QPointer<GitImportDialog>
+        m_gitDialog; // cleared by Qt when the dialog closes (WA_DeleteOnClose) or the window goes
     QLineEdit* m_filter = nullptr;
     QTreeView* m_tree = nullptr;
     QStackedWidget* m_stack = nullptr;

@@ -35,8 +35,9 @@ Result<bundle::GenerateOptions> generateOptions(const QCommandLineParser& p, bun
 
 // request.recipe and its label: the --recipe file, or the recipe resolved for --leaf or the criteria.
 // Returns the exit code when it fails.
-std::optional<int> recipeOf(const QCommandLineParser& p, const catalog::Catalog& cat, const QString& catalogLabel,
-                            const QString& verb, ops::BundleGenerateRequest& request) {
+std::optional<int> recipeOf(const QCommandLineParser& p, const catalog::Catalog& cat,
+                            const QString& catalogLabel, const QString& verb,
+                            ops::BundleGenerateRequest& request) {
     if (p.isSet(QStringLiteral("recipe"))) {
         const QString file = p.value(QStringLiteral("recipe"));
         Result<QByteArray> bytes = readFile(file);
@@ -95,7 +96,8 @@ void printGenerated(const QCommandLineParser& p, const bundle::GenerateOptions& 
     } else {
         out() << "wrote " << bundle::deployerName(options.deployer) << " bundle " << done.outDir << ": "
               << done.tree.folders.size() << " install steps, " << done.tree.files.size()
-              << " files, tree digest sha256:" << done.treeDigest << (done.sealed ? ", sealed" : "") << Qt::endl;
+              << " files, tree digest sha256:" << done.treeDigest << (done.sealed ? ", sealed" : "")
+              << Qt::endl;
     }
 }
 

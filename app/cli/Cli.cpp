@@ -9,8 +9,12 @@ namespace pb::cli {
 
 namespace {
 
-bool isHelp(const QString& a) { return a == QLatin1String("--help") || a == QLatin1String("-h"); }
-bool isVersion(const QString& a) { return a == QLatin1String("--version") || a == QLatin1String("-v"); }
+bool isHelp(const QString& a) {
+    return a == QLatin1String("--help") || a == QLatin1String("-h");
+}
+bool isVersion(const QString& a) {
+    return a == QLatin1String("--version") || a == QLatin1String("-v");
+}
 
 // --db PATH, --db=PATH (and -db, as the verbs' parsers take single-dash long options). Returns
 // false when args[i] is not --db; else takes its value (advancing i) or sets error.
@@ -39,12 +43,21 @@ bool takeDb(const QStringList& args, qsizetype& i, Invocation& inv) {
 
 // Qt's GUI options that take a value (QGuiApplication, QApplication), with one or two dashes.
 bool qtOptionTakesValue(const QString& a) {
-    static const QStringList names = {
-        QStringLiteral("platform"), QStringLiteral("platformpluginpath"), QStringLiteral("platformtheme"),
-        QStringLiteral("plugin"), QStringLiteral("qwindowgeometry"), QStringLiteral("geometry"),
-        QStringLiteral("qwindowicon"), QStringLiteral("icon"), QStringLiteral("qwindowtitle"),
-        QStringLiteral("title"), QStringLiteral("display"), QStringLiteral("style"),
-        QStringLiteral("stylesheet"), QStringLiteral("session"), QStringLiteral("name")};
+    static const QStringList names = {QStringLiteral("platform"),
+                                      QStringLiteral("platformpluginpath"),
+                                      QStringLiteral("platformtheme"),
+                                      QStringLiteral("plugin"),
+                                      QStringLiteral("qwindowgeometry"),
+                                      QStringLiteral("geometry"),
+                                      QStringLiteral("qwindowicon"),
+                                      QStringLiteral("icon"),
+                                      QStringLiteral("qwindowtitle"),
+                                      QStringLiteral("title"),
+                                      QStringLiteral("display"),
+                                      QStringLiteral("style"),
+                                      QStringLiteral("stylesheet"),
+                                      QStringLiteral("session"),
+                                      QStringLiteral("name")};
     QString n = a;
     n.remove(0, n.startsWith(QLatin1String("--")) ? 2 : 1);
     return !n.contains(QLatin1Char('=')) && names.contains(n);
@@ -99,7 +112,8 @@ Invocation classify(const QStringList& argv) {
         help = true;
     }
     if (!foreign.isEmpty() && inv.error.isEmpty())
-        inv.error = QStringLiteral("'%1' is not a global option (a verb's options go after the verb)").arg(foreign.join(QLatin1Char(' ')));
+        inv.error = QStringLiteral("'%1' is not a global option (a verb's options go after the verb)")
+                        .arg(foreign.join(QLatin1Char(' ')));
     if (verb.isEmpty()) {
         inv.args = {program, QStringLiteral("--help")};
         return inv;
@@ -112,7 +126,9 @@ Invocation classify(const QStringList& argv) {
     return inv;
 }
 
-bool isCliInvocation(const QStringList& argv) { return classify(argv).mode == Invocation::Mode::Cli; }
+bool isCliInvocation(const QStringList& argv) {
+    return classify(argv).mode == Invocation::Mode::Cli;
+}
 
 int run(const Invocation& inv) {
     if (!inv.error.isEmpty()) {

@@ -1,6 +1,6 @@
 #include "cli/CliUtil.h"
-#include "ops/SigningKey.h"
 #include "core/Files.h"
+#include "ops/SigningKey.h"
 
 #include "ops/PrepareDatabase.h"
 #include "store/CatalogStore.h"
@@ -34,7 +34,6 @@ QTextStream& err() {
     return s;
 }
 
-
 int fail(const Error& e) {
     err() << "proofbench: " << e.toString() << Qt::endl;
     return kFailed;
@@ -53,10 +52,13 @@ QString& globalDbPath() {
 }
 } // namespace
 
-void setGlobalDbPath(const QString& path) { globalDbPath() = path; }
+void setGlobalDbPath(const QString& path) {
+    globalDbPath() = path;
+}
 
 void addDb(Command& c) {
-    c.addOption({QStringLiteral("db"), QStringLiteral("Database file (default: %1).").arg(Database::defaultPath()),
+    c.addOption({QStringLiteral("db"),
+                 QStringLiteral("Database file (default: %1).").arg(Database::defaultPath()),
                  QStringLiteral("PATH")});
 }
 
@@ -95,21 +97,39 @@ const QString kSigner = QStringLiteral("signer flags");
 } // namespace
 
 void addSignerOptions(Command& c) {
-    c.addOption({QStringLiteral("certificate-identity"), QStringLiteral("Exact certificate identity (SAN URI or e-mail)."), QStringLiteral("ID")}, kSigner);
-    c.addOption({QStringLiteral("certificate-identity-regexp"), QStringLiteral("Identity regular expression (unanchored, as cosign)."), QStringLiteral("RE")}, kSigner);
-    c.addOption({QStringLiteral("certificate-oidc-issuer"), QStringLiteral("Exact OIDC issuer."), QStringLiteral("URL")}, kSigner);
-    c.addOption({QStringLiteral("certificate-oidc-issuer-regexp"), QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")}, kSigner);
-    c.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) instead of a certificate identity."), QStringLiteral("FILE")}, kSigner);
-    c.addOption({QStringLiteral("insecure-ignore-tlog"), QStringLiteral("Accept a bundle without a transparency-log entry (as cosign).")}, kSigner);
-    c.addOption({QStringLiteral("trusted-root"), QStringLiteral("Sigstore trusted_root.json (default: the database's default root)."), QStringLiteral("FILE")}, kSigner);
+    c.addOption({QStringLiteral("certificate-identity"),
+                 QStringLiteral("Exact certificate identity (SAN URI or e-mail)."), QStringLiteral("ID")},
+                kSigner);
+    c.addOption({QStringLiteral("certificate-identity-regexp"),
+                 QStringLiteral("Identity regular expression (unanchored, as cosign)."),
+                 QStringLiteral("RE")},
+                kSigner);
+    c.addOption({QStringLiteral("certificate-oidc-issuer"), QStringLiteral("Exact OIDC issuer."),
+                 QStringLiteral("URL")},
+                kSigner);
+    c.addOption({QStringLiteral("certificate-oidc-issuer-regexp"),
+                 QStringLiteral("OIDC issuer regular expression."), QStringLiteral("RE")},
+                kSigner);
+    c.addOption({QStringLiteral("key"), QStringLiteral("Public key (PEM) instead of a certificate identity."),
+                 QStringLiteral("FILE")},
+                kSigner);
+    c.addOption({QStringLiteral("insecure-ignore-tlog"),
+                 QStringLiteral("Accept a bundle without a transparency-log entry (as cosign).")},
+                kSigner);
+    c.addOption({QStringLiteral("trusted-root"),
+                 QStringLiteral("Sigstore trusted_root.json (default: the database's default root)."),
+                 QStringLiteral("FILE")},
+                kSigner);
 }
 
 // The policy the signer flags give; `strict` requires exactly one identity and one issuer flag.
 Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict) {
     sigstore::Policy policy;
     policy.ignoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
-    const bool identityFlags = p.isSet(QStringLiteral("certificate-identity")) || p.isSet(QStringLiteral("certificate-identity-regexp")) ||
-                               p.isSet(QStringLiteral("certificate-oidc-issuer")) || p.isSet(QStringLiteral("certificate-oidc-issuer-regexp"));
+    const bool identityFlags = p.isSet(QStringLiteral("certificate-identity")) ||
+                               p.isSet(QStringLiteral("certificate-identity-regexp")) ||
+                               p.isSet(QStringLiteral("certificate-oidc-issuer")) ||
+                               p.isSet(QStringLiteral("certificate-oidc-issuer-regexp"));
     if (p.isSet(QStringLiteral("key"))) {
         if (identityFlags)
             return makeError(QStringLiteral("--key cannot be combined with the certificate identity flags"));
@@ -124,9 +144,11 @@ Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict) 
     policy.issuer = p.value(QStringLiteral("certificate-oidc-issuer"));
     policy.issuerRegexp = p.value(QStringLiteral("certificate-oidc-issuer-regexp"));
     if (strict && policy.identity.isEmpty() == policy.identityRegexp.isEmpty())
-        return makeError(QStringLiteral("give exactly one of --certificate-identity and --certificate-identity-regexp (or --key)"));
+        return makeError(QStringLiteral(
+            "give exactly one of --certificate-identity and --certificate-identity-regexp (or --key)"));
     if (strict && policy.issuer.isEmpty() == policy.issuerRegexp.isEmpty())
-        return makeError(QStringLiteral("give exactly one of --certificate-oidc-issuer and --certificate-oidc-issuer-regexp"));
+        return makeError(QStringLiteral(
+            "give exactly one of --certificate-oidc-issuer and --certificate-oidc-issuer-regexp"));
     return policy;
 }
 
@@ -159,17 +181,20 @@ Result<Catalog> catalogFromSpec(const QString& spec, const QCommandLineParser& p
         return db.error();
     Result<Catalog> cat = CatalogStore(**db).loadCatalog(spec);
     if (!cat)
-        return makeError(QStringLiteral("'%1' is neither a catalog directory nor a catalog version in the database")
-                             .arg(spec));
+        return makeError(
+            QStringLiteral("'%1' is neither a catalog directory nor a catalog version in the database")
+                .arg(spec));
     return cat;
 }
 
 void addCriteriaOptions(Command& c, const QString& prefix) {
-    const QString family = prefix.isEmpty() ? QStringLiteral("criteria") : QStringLiteral("%1criteria").arg(prefix);
+    const QString family =
+        prefix.isEmpty() ? QStringLiteral("criteria") : QStringLiteral("%1criteria").arg(prefix);
     for (const QString& d : Criteria::dimensions())
         c.addOption({prefix + d,
-                     prefix.isEmpty() ? QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d)
-                                      : QStringLiteral("Criteria of the 'to' side: %1 (default: as --%1).").arg(d),
+                     prefix.isEmpty()
+                         ? QStringLiteral("Criteria: %1 (omit or 'any' for no preference).").arg(d)
+                         : QStringLiteral("Criteria of the 'to' side: %1 (default: as --%1).").arg(d),
                      d.toUpper()},
                     family);
     if (prefix.isEmpty())
@@ -223,19 +248,23 @@ bool writeOutput(const QCommandLineParser& p, const QByteArray& bytes) {
 // ---- keys and signing ---------------------------------------------------------------------------
 
 void addPassphraseEnv(Command& c) {
-    c.addOption({QStringLiteral("passphrase-env"),
-                 QStringLiteral("Read the key's passphrase from this environment variable (never from the command line); "
-                                "without it, the passphrase is asked on the terminal."),
-                 QStringLiteral("VAR")});
+    c.addOption(
+        {QStringLiteral("passphrase-env"),
+         QStringLiteral(
+             "Read the key's passphrase from this environment variable (never from the command line); "
+             "without it, the passphrase is asked on the terminal."),
+         QStringLiteral("VAR")});
 }
 
 // The passphrase from the named environment variable, or asked on the terminal without echo.
-Result<sigstore::Passphrase> passphraseFrom(const QCommandLineParser& p, const QString& prompt, bool confirm) {
+Result<sigstore::Passphrase> passphraseFrom(const QCommandLineParser& p, const QString& prompt,
+                                            bool confirm) {
     if (p.isSet(QStringLiteral("passphrase-env"))) {
         const QByteArray name = p.value(QStringLiteral("passphrase-env")).toLocal8Bit();
         if (!qEnvironmentVariableIsSet(name.constData()))
-            return makeError(QStringLiteral("environment variable %1 is not set").arg(QString::fromLocal8Bit(name)), {}, 0,
-                             QStringLiteral("--passphrase-env"));
+            return makeError(
+                QStringLiteral("environment variable %1 is not set").arg(QString::fromLocal8Bit(name)), {}, 0,
+                QStringLiteral("--passphrase-env"));
         return sigstore::Passphrase(qgetenv(name.constData()));
     }
     const int fd = ::open("/dev/tty", O_RDWR | O_CLOEXEC);

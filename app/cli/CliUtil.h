@@ -4,15 +4,15 @@
 
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
+#include "cli/Commands.h"
 #include "core/Result.h"
+#include "db/Database.h"
 #include "evidence/Bundle.h"
+#include "receipts/Ledger.h"
 #include "sigstore/Crypto.h"
 #include "sigstore/Keys.h"
 #include "sigstore/TrustedRoot.h"
 #include "sigstore/Verify.h"
-#include "receipts/Ledger.h"
-#include "db/Database.h"
-#include "cli/Commands.h"
 
 #include <QCommandLineParser>
 #include <QJsonValue>
@@ -30,7 +30,9 @@ constexpr int kUsage = 2;
 QTextStream& out();
 QTextStream& err();
 int fail(const Error& e);
-inline receipts::Outcome outcomeOf(bool ok) { return ok ? receipts::Outcome::Ok : receipts::Outcome::Failed; }
+inline receipts::Outcome outcomeOf(bool ok) {
+    return ok ? receipts::Outcome::Ok : receipts::Outcome::Failed;
+}
 int usage(const QString& message, const QString& verb);
 // The --db PATH given as a global option (Cli.h: before or after the verb); dbPath() falls back to
 // it when a verb's parser has no --db of its own, then to Database::defaultPath().
@@ -47,7 +49,8 @@ Result<catalog::Catalog> catalogFrom(const QCommandLineParser& p);
 Result<catalog::Catalog> catalogFromSpec(const QString& spec, const QCommandLineParser& p);
 void addCriteriaOptions(Command& c, const QString& prefix = {});
 bool anyCriteria(const QCommandLineParser& p, const QString& prefix = {});
-Result<catalog::Criteria> criteriaFrom(const QCommandLineParser& p, const catalog::Catalog& cat, const QString& prefix = {});
+Result<catalog::Criteria> criteriaFrom(const QCommandLineParser& p, const catalog::Catalog& cat,
+                                       const QString& prefix = {});
 Result<catalog::ResolveOptions> resolveOptionsFrom(const QCommandLineParser& p);
 bool writeOutput(const QCommandLineParser& p, const QByteArray& bytes);
 void addPassphraseEnv(Command& c);

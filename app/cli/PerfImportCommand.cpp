@@ -11,9 +11,8 @@ void printPerfJson(const QString& file, PerfKind kind, const ops::PerfImportOutc
     QJsonObject o = checkToJson(check);
     o.insert(QStringLiteral("file"), QFileInfo(file).absoluteFilePath());
     o.insert(QStringLiteral("kind"), perfKindName(kind));
-    o.insert(QStringLiteral("measuredAt"), done.timeSource == QLatin1String("unknown")
-                                               ? QString()
-                                               : check.started.toString(Qt::ISODate));
+    o.insert(QStringLiteral("measuredAt"),
+             done.timeSource == QLatin1String("unknown") ? QString() : check.started.toString(Qt::ISODate));
     o.insert(QStringLiteral("timeSource"), done.timeSource);
     if (id)
         o.insert(QStringLiteral("run"), id);
@@ -21,17 +20,15 @@ void printPerfJson(const QString& file, PerfKind kind, const ops::PerfImportOutc
 }
 
 void printNcclText(const NcclResult& n) {
-    out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".."
-          << n.lastSizeBytes() << " B"
-          << (n.ranks ? QStringLiteral(", %1 ranks").arg(n.ranks) : QString()) << '\n'
-          << "  busbw of the largest size (out-of-place): "
-          << QString::number(n.lastOopBusBw(), 'f', 2) << " GB/s\n"
+    out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".." << n.lastSizeBytes()
+          << " B" << (n.ranks ? QStringLiteral(", %1 ranks").arg(n.ranks) : QString()) << '\n'
+          << "  busbw of the largest size (out-of-place): " << QString::number(n.lastOopBusBw(), 'f', 2)
+          << " GB/s\n"
           << "  peak busbw: " << QString::number(n.peakBusBw(), 'f', 2) << " GB/s\n"
           << "  average busbw: "
-          << (n.footerAvgBusBw
-                  ? QString::number(*n.footerAvgBusBw, 'g', 6) + QStringLiteral(" (footer)")
-                  : QString::number(n.computedAvgBusBw, 'f', 3) +
-                        QStringLiteral(" (computed; the log has no footer)"))
+          << (n.footerAvgBusBw ? QString::number(*n.footerAvgBusBw, 'g', 6) + QStringLiteral(" (footer)")
+                               : QString::number(n.computedAvgBusBw, 'f', 3) +
+                                     QStringLiteral(" (computed; the log has no footer)"))
           << '\n';
     if (!n.netPlugin.isEmpty() || n.nvlsComm)
         out() << "  transport: " << (n.netPlugin.isEmpty() ? QStringLiteral("-") : n.netPlugin)
@@ -40,13 +37,12 @@ void printNcclText(const NcclResult& n) {
 
 void printInferenceText(const InferenceResult& r) {
     auto num = [](const std::optional<double>& v, const char* unit) {
-        return v ? QString::number(*v, 'f', 2) + QLatin1Char(' ') + QLatin1String(unit)
-                 : QStringLiteral("-");
+        return v ? QString::number(*v, 'f', 2) + QLatin1Char(' ') + QLatin1String(unit) : QStringLiteral("-");
     };
     out() << "  format " << r.format << '\n'
           << "  output throughput " << num(r.outputTokensPerSec, "tokens/s") << '\n'
-          << "  TTFT p50 " << num(r.ttftMs.p50, "ms") << ", p90 " << num(r.ttftMs.p90, "ms")
-          << ", p99 " << num(r.ttftMs.p99, "ms") << '\n'
+          << "  TTFT p50 " << num(r.ttftMs.p50, "ms") << ", p90 " << num(r.ttftMs.p90, "ms") << ", p99 "
+          << num(r.ttftMs.p99, "ms") << '\n'
           << "  ITL avg " << num(r.itlMs.avg, "ms") << ", request latency p99 "
           << num(r.requestLatencyMs.p99, "ms") << '\n';
 }

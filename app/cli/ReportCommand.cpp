@@ -27,10 +27,10 @@ namespace {
 // --format, or the --out suffix, else pdf; nullopt for an unknown format.
 std::optional<report::ReportFormat> formatOf(const QString& formatOption, const QString& outPath) {
     const QString suffix = QFileInfo(outPath).suffix().toLower();
-    const QString text = !formatOption.isEmpty()                 ? formatOption
-                         : suffix == QLatin1String("htm")        ? QStringLiteral("html")
-                         : report::parseReportFormat(suffix)     ? suffix
-                                                                 : QStringLiteral("pdf");
+    const QString text = !formatOption.isEmpty()             ? formatOption
+                         : suffix == QLatin1String("htm")    ? QStringLiteral("html")
+                         : report::parseReportFormat(suffix) ? suffix
+                                                             : QStringLiteral("pdf");
     return report::parseReportFormat(text);
 }
 
@@ -53,11 +53,12 @@ QString optionValue(const QStringList& args, const QString& name) {
 void provideRuntimeDir() {
     if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
         return;
-    const QString user = QString::fromLocal8Bit(qgetenv("USER")).isEmpty() ? QStringLiteral("%1").arg(::getuid())
-                                                                           : QString::fromLocal8Bit(qgetenv("USER"));
+    const QString user = QString::fromLocal8Bit(qgetenv("USER")).isEmpty()
+                             ? QStringLiteral("%1").arg(::getuid())
+                             : QString::fromLocal8Bit(qgetenv("USER"));
     const QString dir = QDir::tempPath() + QStringLiteral("/runtime-") + user;
-    constexpr QFile::Permissions kPrivate = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadUser |
-                                            QFile::WriteUser | QFile::ExeUser;
+    constexpr QFile::Permissions kPrivate = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                            QFile::ReadUser | QFile::WriteUser | QFile::ExeUser;
     auto ours = [&](const QString& d) {
         const QFileInfo fi(d);
         return fi.isDir() && !fi.isSymLink() && fi.ownerId() == ::getuid() && fi.permissions() == kPrivate;
@@ -80,13 +81,16 @@ void provideRuntimeDir() {
 // unknown format needs none: it is refused before anything is drawn. main() asks before it starts
 // Qt Gui, so the runtime directory Qt Gui wants is provided here (see provideRuntimeDir).
 bool reportNeedsGui(const QStringList& args) {
-    const bool draws = formatOf(optionValue(args, QStringLiteral("format")), optionValue(args, QStringLiteral("out"))).has_value();
+    const bool draws =
+        formatOf(optionValue(args, QStringLiteral("format")), optionValue(args, QStringLiteral("out")))
+            .has_value();
     if (draws)
         provideRuntimeDir();
     return draws;
 }
 
-// proofbench report [--version LABEL] [--baseline LABEL|none] [--filter TEXT] --format html|pdf|markdown --out FILE [--db PATH]
+// proofbench report [--version LABEL] [--baseline LABEL|none] [--filter TEXT] --format html|pdf|markdown
+// --out FILE [--db PATH]
 static int reportVerb(const QCommandLineParser& p) {
     const QString outPath = p.value(QStringLiteral("out"));
     const std::optional<report::ReportFormat> format =
@@ -96,12 +100,13 @@ static int reportVerb(const QCommandLineParser& p) {
     if (outPath.isEmpty())
         return usage(QStringLiteral("--out FILE is required"), QStringLiteral("report"));
     if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
-        return fail(makeError(QStringLiteral("the report's charts need Qt Gui (run as `proofbench report`, which starts it)")));
+        return fail(makeError(
+            QStringLiteral("the report's charts need Qt Gui (run as `proofbench report`, which starts it)")));
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
     const report::ReportOptions options{p.value(QStringLiteral("version")), p.value(QStringLiteral("filter")),
-                                       p.value(QStringLiteral("baseline"))};
+                                        p.value(QStringLiteral("baseline"))};
     ops::ReportExportRequest request;
     request.format = *format;
     request.path = outPath;
@@ -122,22 +127,32 @@ static int reportVerb(const QCommandLineParser& p) {
 // ---- declarations ------------------------------------------------------------------------------
 
 Command reportCommand() {
-    Command p(QStringLiteral("report"), QStringLiteral("the release review report (health, evidence, charts, diff, receipts head)"),
-              QStringLiteral("The release review report: summary by status, the health table, each coordinate's evidence and "
-                                      "verification steps, performance charts, the diff against a baseline version, open "
-                                      "problems and the receipts chain head. Leaves a report.export receipt."));
+    Command p(
+        QStringLiteral("report"),
+        QStringLiteral("the release review report (health, evidence, charts, diff, receipts head)"),
+        QStringLiteral(
+            "The release review report: summary by status, the health table, each coordinate's evidence and "
+            "verification steps, performance charts, the diff against a baseline version, open "
+            "problems and the receipts chain head. Leaves a report.export receipt."));
     addDb(p);
-    p.addOption({QStringLiteral("version"),
-                 QStringLiteral("The catalog version to review (default: the newest in version order: semantic version, else "
-                                "source date; never the order of import)."),
-                 QStringLiteral("LABEL")});
-    p.addOption({QStringLiteral("baseline"),
-                 QStringLiteral("The catalog version the \"changes since\" section compares with, or \"none\" (default: the "
-                                "version just before --version in version order)."),
-                 QStringLiteral("LABEL")});
-    p.addOption({QStringLiteral("filter"), QStringLiteral("Only recipes whose name or criteria contain TEXT."), QStringLiteral("TEXT")});
+    p.addOption(
+        {QStringLiteral("version"),
+         QStringLiteral(
+             "The catalog version to review (default: the newest in version order: semantic version, else "
+             "source date; never the order of import)."),
+         QStringLiteral("LABEL")});
+    p.addOption(
+        {QStringLiteral("baseline"),
+         QStringLiteral(
+             "The catalog version the \"changes since\" section compares with, or \"none\" (default: the "
+             "version just before --version in version order)."),
+         QStringLiteral("LABEL")});
+    p.addOption({QStringLiteral("filter"),
+                 QStringLiteral("Only recipes whose name or criteria contain TEXT."),
+                 QStringLiteral("TEXT")});
     addFormat(p, QStringLiteral("html|pdf|markdown"), QStringLiteral("by the --out suffix, else pdf"));
-    p.addOption({QStringLiteral("out"), QStringLiteral("Write the report to FILE (Markdown: charts go to FILE's name + -charts/)."),
+    p.addOption({QStringLiteral("out"),
+                 QStringLiteral("Write the report to FILE (Markdown: charts go to FILE's name + -charts/)."),
                  QStringLiteral("FILE")});
     p.require({QStringLiteral("out")});
     p.handler = reportVerb;

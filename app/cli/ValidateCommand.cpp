@@ -6,7 +6,8 @@ namespace pb::cli {
 namespace {
 
 // --pending-limit and --retry-limit, in seconds; the exit code of a usage error.
-std::optional<int> readTimeLimits(const QCommandLineParser& p, const QString& verb, ops::ValidateRequest& req) {
+std::optional<int> readTimeLimits(const QCommandLineParser& p, const QString& verb,
+                                  ops::ValidateRequest& req) {
     for (const char* opt : {"pending-limit", "retry-limit"}) {
         if (!p.isSet(QLatin1String(opt)))
             continue;

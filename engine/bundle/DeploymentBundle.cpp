@@ -17,7 +17,6 @@
 #include <QThread>
 #include <QtConcurrent>
 
-
 #include <map>
 #include <optional>
 
@@ -26,7 +25,8 @@ namespace pb::deploy {
 namespace {
 
 bool isBookkeeping(const QString& rel) {
-    return rel == QLatin1String(kChecksums) || rel == QLatin1String(kBundleAttestation) || rel == QLatin1String(kBinaryAttestation);
+    return rel == QLatin1String(kChecksums) || rel == QLatin1String(kBundleAttestation) ||
+           rel == QLatin1String(kBinaryAttestation);
 }
 
 QString hashFile(const QString& path, qint64* size) {
@@ -82,12 +82,14 @@ QStringList componentFolders(const QString& dir) {
 
 } // namespace
 
-Result<std::vector<FileDigest>> hashTree(const QString& dirIn, const Progress& progress, std::atomic_bool* cancel) {
+Result<std::vector<FileDigest>> hashTree(const QString& dirIn, const Progress& progress,
+                                         std::atomic_bool* cancel) {
     const QString dir = QFileInfo(dirIn).absoluteFilePath();
     if (!QFileInfo(dir).isDir())
         return makeError(QStringLiteral("not a directory"), dirIn);
     std::vector<FileDigest> files;
-    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
     const QDir base(dir);
     while (it.hasNext()) {
         it.next();
@@ -103,7 +105,8 @@ Result<std::vector<FileDigest>> hashTree(const QString& dirIn, const Progress& p
             continue;
         files.push_back(FileDigest{rel, {}, 0});
     }
-    std::sort(files.begin(), files.end(), [](const FileDigest& a, const FileDigest& b) { return a.path < b.path; });
+    std::sort(files.begin(), files.end(),
+              [](const FileDigest& a, const FileDigest& b) { return a.path < b.path; });
     std::atomic_int done{0};
     std::atomic_bool failed{false};
     QMutex progressLock;
@@ -142,8 +145,8 @@ QByteArray checksumsText(const std::vector<FileDigest>& files) {
     return out;
 }
 
-Result<SignReport> signDeploymentBundle(const QString& dir, EVP_PKEY* key, const Progress& progress, std::atomic_bool* cancel,
-                                        const FileWriter& writer) {
+Result<SignReport> signDeploymentBundle(const QString& dir, EVP_PKEY* key, const Progress& progress,
+                                        std::atomic_bool* cancel, const FileWriter& writer) {
     auto files = hashTree(dir, progress, cancel);
     if (!files)
         return files.error();
@@ -154,34 +157,46 @@ Result<SignReport> signDeploymentBundle(const QString& dir, EVP_PKEY* key, const
     QString recipeCriteria;
     for (const FileDigest& f : *files)
         if (f.path == QLatin1String("recipe.yaml"))
-            deps.append(QJsonObject{{QStringLiteral("uri"), QStringLiteral("file://recipe.yaml")},
-                                    {QStringLiteral("digest"), QJsonObject{{QStringLiteral("sha256"), f.sha256Hex}}}});
+            deps.append(QJsonObject{
+                {QStringLiteral("uri"), QStringLiteral("file://recipe.yaml")},
+                {QStringLiteral("digest"), QJsonObject{{QStringLiteral("sha256"), f.sha256Hex}}}});
     QJsonArray components;
     for (const QString& c : componentFolders(dir))
         components.append(c.mid(4));
-    const QString version = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev") : QCoreApplication::applicationVersion();
+    const QString version = QCoreApplication::applicationVersion().isEmpty()
+                                ? QStringLiteral("dev")
+                                : QCoreApplication::applicationVersion();
     const QJsonObject predicate{
         {QStringLiteral("buildDefinition"),
          QJsonObject{{QStringLiteral("buildType"), QStringLiteral("https://aicr.run/bundle/v1")},
-                     {QStringLiteral("externalParameters"), QJsonObject{{QStringLiteral("recipeSource"), QStringLiteral("external")}}},
-                     {QStringLiteral("internalParameters"), QJsonObject{{QStringLiteral("components"), components},
-                                                                        {QStringLiteral("outputDir"), QFileInfo(dir).fileName()},
-                                                                        {QStringLiteral("toolVersion"), QStringLiteral("proofbench ") + version}}},
+                     {QStringLiteral("externalParameters"),
+                      QJsonObject{{QStringLiteral("recipeSource"), QStringLiteral("external")}}},
+                     {QStringLiteral("internalParameters"),
+                      QJsonObject{{QStringLiteral("components"), components},
+                                  {QStringLiteral("outputDir"), QFileInfo(dir).fileName()},
+                                  {QStringLiteral("toolVersion"), QStringLiteral("proofbench ") + version}}},
                      {QStringLiteral("resolvedDependencies"), deps}}},
         {QStringLiteral("runDetails"),
-         QJsonObject{{QStringLiteral("builder"), QJsonObject{{QStringLiteral("id"), QStringLiteral("pkg:generic/proofbench@") + version}}},
-                     {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("invocationId"), QStringLiteral("urn:sha256:") + checksumsHex},
-                                                              {QStringLiteral("startedOn"),
-                                                               QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}}}}}};
-    const QByteArray statement = sigstore::inTotoStatement({sigstore::Subject{QLatin1String(kChecksums), checksumsHex}},
-                                                           QStringLiteral("https://slsa.dev/provenance/v1"), predicate);
+         QJsonObject{
+             {QStringLiteral("builder"),
+              QJsonObject{{QStringLiteral("id"), QStringLiteral("pkg:generic/proofbench@") + version}}},
+             {QStringLiteral("metadata"),
+              QJsonObject{
+                  {QStringLiteral("invocationId"), QStringLiteral("urn:sha256:") + checksumsHex},
+                  {QStringLiteral("startedOn"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}}}}}};
+    const QByteArray statement =
+        sigstore::inTotoStatement({sigstore::Subject{QLatin1String(kChecksums), checksumsHex}},
+                                  QStringLiteral("https://slsa.dev/provenance/v1"), predicate);
     auto bundle = sigstore::attest(key, statement);
     if (!bundle)
         return bundle.error();
     const FileWriter write = writer ? writer : atomicFileWriter();
-    if (Status s = write(dir + QLatin1Char('/') + QLatin1String(kChecksums), checksums, FileAccess::Normal); !s)
+    if (Status s = write(dir + QLatin1Char('/') + QLatin1String(kChecksums), checksums, FileAccess::Normal);
+        !s)
         return s.error();
-    if (Status s = write(dir + QLatin1Char('/') + QLatin1String(kBundleAttestation), *bundle + '\n', FileAccess::Normal); !s)
+    if (Status s = write(dir + QLatin1Char('/') + QLatin1String(kBundleAttestation), *bundle + '\n',
+                         FileAccess::Normal);
+        !s)
         return s.error();
     return SignReport{int(files->size()), checksumsHex, sigstore::keyFingerprint(key)};
 }
@@ -229,31 +244,35 @@ std::optional<TrustLevel> parseTrustLevel(const QString& name) {
 namespace {
 
 // v.files: every listed and every present file, in path order, with its state.
-void compareFiles(const std::map<QString, QString>& listed, const std::map<QString, QString>& onDisk, DeploymentVerification& v) {
+void compareFiles(const std::map<QString, QString>& listed, const std::map<QString, QString>& onDisk,
+                  DeploymentVerification& v) {
     for (const auto& [path, hex] : listed) {
         const auto it = onDisk.find(path);
         if (it == onDisk.end())
             v.files.push_back(FileCheck{path, FileState::Missing, hex, {}});
         else
-            v.files.push_back(FileCheck{path, it->second == hex ? FileState::Ok : FileState::Changed, hex, it->second});
+            v.files.push_back(
+                FileCheck{path, it->second == hex ? FileState::Ok : FileState::Changed, hex, it->second});
     }
     for (const auto& [path, hex] : onDisk)
         if (!listed.count(path))
             v.files.push_back(FileCheck{path, FileState::Unexpected, {}, hex});
-    std::sort(v.files.begin(), v.files.end(), [](const FileCheck& a, const FileCheck& b) { return a.path < b.path; });
+    std::sort(v.files.begin(), v.files.end(),
+              [](const FileCheck& a, const FileCheck& b) { return a.path < b.path; });
 }
 
 // 1. Closed-world inventory: checksums.txt's bytes when it lists exactly the files present.
 // Every file is opened non-blocking and must be a regular file (core/Files.h): a named pipe in
 // place of checksums.txt or an attestation is an error naming it, never a hang.
-std::optional<QByteArray> checkInventory(const QString& dir, const Progress& progress, std::atomic_bool* cancel,
-                                         DeploymentVerification& v) {
+std::optional<QByteArray> checkInventory(const QString& dir, const Progress& progress,
+                                         std::atomic_bool* cancel, DeploymentVerification& v) {
     const QString checksumsFile = dir + QLatin1Char('/') + QLatin1String(kChecksums);
     if (!QFileInfo::exists(checksumsFile) && !QFileInfo(checksumsFile).isSymLink()) {
         v.inventoryDetail = QStringLiteral("checksums.txt is missing: the bundle was never sealed");
         return std::nullopt;
     }
-    Result<QByteArray> checksumsRead = readFileLimited(checksumsFile, limits::kDocumentFile, QStringLiteral("checksums.txt"));
+    Result<QByteArray> checksumsRead =
+        readFileLimited(checksumsFile, limits::kDocumentFile, QStringLiteral("checksums.txt"));
     if (!checksumsRead) {
         v.inventoryDetail = checksumsRead.error().toString();
         return std::nullopt;
@@ -273,14 +292,15 @@ std::optional<QByteArray> checkInventory(const QString& dir, const Progress& pro
     QMap<FileState, int> counts;
     for (const FileCheck& f : v.files)
         ++counts[f.state];
-    v.inventoryOk = problems.isEmpty() && counts.value(FileState::Changed) == 0 && counts.value(FileState::Missing) == 0 &&
-                    counts.value(FileState::Unexpected) == 0;
-    v.inventoryDetail = v.inventoryOk ? QStringLiteral("%1 files match checksums.txt").arg(counts.value(FileState::Ok))
-                                      : (problems + QStringList{QStringLiteral("%1 changed, %2 missing, %3 unexpected")
-                                                                    .arg(counts.value(FileState::Changed))
-                                                                    .arg(counts.value(FileState::Missing))
-                                                                    .arg(counts.value(FileState::Unexpected))})
-                                            .join(QStringLiteral("; "));
+    v.inventoryOk = problems.isEmpty() && counts.value(FileState::Changed) == 0 &&
+                    counts.value(FileState::Missing) == 0 && counts.value(FileState::Unexpected) == 0;
+    v.inventoryDetail = v.inventoryOk
+                            ? QStringLiteral("%1 files match checksums.txt").arg(counts.value(FileState::Ok))
+                            : (problems + QStringList{QStringLiteral("%1 changed, %2 missing, %3 unexpected")
+                                                          .arg(counts.value(FileState::Changed))
+                                                          .arg(counts.value(FileState::Missing))
+                                                          .arg(counts.value(FileState::Unexpected))})
+                                  .join(QStringLiteral("; "));
     if (!v.inventoryOk)
         return std::nullopt;
     return checksums;
@@ -289,12 +309,20 @@ std::optional<QByteArray> checkInventory(const QString& dir, const Progress& pro
 // The sha256 of the aicr binary the bundle attestation's provenance names, or empty.
 QString attestedBinaryDigest(const QJsonObject& statement) {
     QString binaryDigest;
-    const QJsonArray deps = statement.value(QStringLiteral("predicate")).toObject()
-                                .value(QStringLiteral("buildDefinition")).toObject().value(QStringLiteral("resolvedDependencies")).toArray();
+    const QJsonArray deps = statement.value(QStringLiteral("predicate"))
+                                .toObject()
+                                .value(QStringLiteral("buildDefinition"))
+                                .toObject()
+                                .value(QStringLiteral("resolvedDependencies"))
+                                .toArray();
     for (const QJsonValue& d : deps) {
         const QString uri = d.toObject().value(QStringLiteral("uri")).toString();
         if (uri.startsWith(QLatin1String("file://")) && uri.endsWith(QLatin1String("/aicr")))
-            binaryDigest = d.toObject().value(QStringLiteral("digest")).toObject().value(QStringLiteral("sha256")).toString();
+            binaryDigest = d.toObject()
+                               .value(QStringLiteral("digest"))
+                               .toObject()
+                               .value(QStringLiteral("sha256"))
+                               .toString();
     }
     return binaryDigest;
 }
@@ -304,21 +332,28 @@ void checkBinaryAttestation(const QString& dir, const VerifyOptions& options, De
     QFile bf(dir + QLatin1Char('/') + QLatin1String(kBinaryAttestation));
     if (!openInputFile(bf, QStringLiteral("the binary attestation"))) {
         v.level = TrustLevel::Attested;
-        v.attestationDetail = QStringLiteral("bundle attestation verified; no binary attestation, so the creator is not proven");
+        v.attestationDetail = QStringLiteral(
+            "bundle attestation verified; no binary attestation, so the creator is not proven");
         return;
     }
     auto artifact = sigstore::Artifact::fromDigest(attestedBinaryDigest(v.bundleAttestation->statement));
     if (!artifact || !options.root) {
         v.level = TrustLevel::Attested;
-        v.attestationDetail = !options.root ? QStringLiteral("bundle attestation verified; the binary attestation needs a trusted root")
-                                            : QStringLiteral("bundle attestation verified; it names no aicr binary to match the binary attestation");
+        v.attestationDetail =
+            !options.root
+                ? QStringLiteral("bundle attestation verified; the binary attestation needs a trusted root")
+                : QStringLiteral(
+                      "bundle attestation verified; it names no aicr binary to match the binary attestation");
         return;
     }
     sigstore::Policy nvidia;
-    nvidia.identityRegexp = QStringLiteral("^https://github\\.com/NVIDIA/aicr/\\.github/workflows/on-tag\\.yaml@refs/tags/.+$");
+    nvidia.identityRegexp =
+        QStringLiteral("^https://github\\.com/NVIDIA/aicr/\\.github/workflows/on-tag\\.yaml@refs/tags/.+$");
     nvidia.issuer = QStringLiteral("https://token.actions.githubusercontent.com");
-    const QByteArray binaryBytes = readLimited(bf, limits::kDocumentFile, QStringLiteral("the binary attestation")).valueOr({});
-    v.binaryAttestation = sigstore::verifyBundle(binaryBytes, QLatin1String(kBinaryAttestation), *artifact, *options.root, nvidia);
+    const QByteArray binaryBytes =
+        readLimited(bf, limits::kDocumentFile, QStringLiteral("the binary attestation")).valueOr({});
+    v.binaryAttestation = sigstore::verifyBundle(binaryBytes, QLatin1String(kBinaryAttestation), *artifact,
+                                                 *options.root, nvidia);
     if (!v.binaryAttestation->verified) {
         v.attestationDetail = QStringLiteral("binary attestation: %1").arg(v.binaryAttestation->summary());
         return;
@@ -329,8 +364,8 @@ void checkBinaryAttestation(const QString& dir, const VerifyOptions& options, De
 
 } // namespace
 
-DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOptions& options, const Progress& progress,
-                                              std::atomic_bool* cancel) {
+DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOptions& options,
+                                              const Progress& progress, std::atomic_bool* cancel) {
     DeploymentVerification v;
     const std::optional<QByteArray> checksums = checkInventory(dir, progress, cancel, v);
     if (!checksums)
@@ -340,20 +375,24 @@ DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOp
     QFile af(dir + QLatin1Char('/') + QLatin1String(kBundleAttestation));
     if (!openInputFile(af, QStringLiteral("the bundle attestation"))) {
         v.level = TrustLevel::Unverified;
-        v.attestationDetail = QStringLiteral("no bundle attestation: the inventory is all that can be checked");
+        v.attestationDetail =
+            QStringLiteral("no bundle attestation: the inventory is all that can be checked");
         return v;
     }
     sigstore::TrustedRoot empty;
     const sigstore::TrustedRoot& root = options.root ? *options.root : empty;
-    const QByteArray attestationBytes = readLimited(af, limits::kDocumentFile, QStringLiteral("the bundle attestation")).valueOr({});
-    v.bundleAttestation = sigstore::verifyBundle(attestationBytes, QLatin1String(kBundleAttestation), sigstore::Artifact::fromBytes(*checksums),
-                                                 root, options.policy);
+    const QByteArray attestationBytes =
+        readLimited(af, limits::kDocumentFile, QStringLiteral("the bundle attestation")).valueOr({});
+    v.bundleAttestation =
+        sigstore::verifyBundle(attestationBytes, QLatin1String(kBundleAttestation),
+                               sigstore::Artifact::fromBytes(*checksums), root, options.policy);
     if (!v.bundleAttestation->verified) {
         v.attestationDetail = QStringLiteral("bundle attestation: %1").arg(v.bundleAttestation->summary());
         return v; // an attestation that fails makes the bundle unknown
     }
     if (v.bundleAttestation->predicateType != QLatin1String("https://slsa.dev/provenance/v1")) {
-        v.attestationDetail = QStringLiteral("bundle attestation: predicate '%1' is not SLSA provenance v1").arg(v.bundleAttestation->predicateType);
+        v.attestationDetail = QStringLiteral("bundle attestation: predicate '%1' is not SLSA provenance v1")
+                                  .arg(v.bundleAttestation->predicateType);
         return v;
     }
     checkBinaryAttestation(dir, options, v);
@@ -371,7 +410,8 @@ QJsonObject DeploymentVerification::toJson() const {
         fileList.append(o);
     }
     QJsonObject o{{QStringLiteral("trustLevel"), trustLevelName(level)},
-                  {QStringLiteral("inventory"), QJsonObject{{QStringLiteral("ok"), inventoryOk}, {QStringLiteral("detail"), inventoryDetail}}},
+                  {QStringLiteral("inventory"), QJsonObject{{QStringLiteral("ok"), inventoryOk},
+                                                            {QStringLiteral("detail"), inventoryDetail}}},
                   {QStringLiteral("attestation"), attestationDetail},
                   {QStringLiteral("files"), fileList}};
     if (bundleAttestation) {

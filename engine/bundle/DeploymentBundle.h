@@ -41,7 +41,8 @@ struct FileDigest {
 
 // Every regular payload file below `dir`, hashed, sorted by path. A symlink, device or other special
 // file makes the tree refused (the error names it): the closed world allows regular files only.
-Result<std::vector<FileDigest>> hashTree(const QString& dir, const Progress& progress = {}, std::atomic_bool* cancel = nullptr);
+Result<std::vector<FileDigest>> hashTree(const QString& dir, const Progress& progress = {},
+                                         std::atomic_bool* cancel = nullptr);
 
 // "<hex>  <path>\n" per file, as sha256sum writes it.
 QByteArray checksumsText(const std::vector<FileDigest>& files);
@@ -77,7 +78,7 @@ struct VerifyOptions {
 };
 
 struct DeploymentVerification {
-    std::vector<FileCheck> files;          // every listed and every present file
+    std::vector<FileCheck> files; // every listed and every present file
     bool inventoryOk = false;
     QString inventoryDetail;
     std::optional<sigstore::VerificationResult> bundleAttestation;
@@ -88,7 +89,8 @@ struct DeploymentVerification {
     QString toText() const;
 };
 
-DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOptions& options, const Progress& progress = {},
+DeploymentVerification verifyDeploymentBundle(const QString& dir, const VerifyOptions& options,
+                                              const Progress& progress = {},
                                               std::atomic_bool* cancel = nullptr);
 
 } // namespace pb::deploy

@@ -40,7 +40,8 @@ std::vector<ValueChange> diffFlat(const QJsonValue& a, const QJsonValue& b) {
     for (const auto& [k, v] : fb)
         if (!fa.count(k))
             out.push_back({k, Change::Added, {}, v});
-    std::sort(out.begin(), out.end(), [](const ValueChange& x, const ValueChange& y) { return x.path < y.path; });
+    std::sort(out.begin(), out.end(),
+              [](const ValueChange& x, const ValueChange& y) { return x.path < y.path; });
     return out;
 }
 
@@ -58,7 +59,8 @@ std::map<QString, QString> manifestDigests(const DeployBundle& b, const Componen
 }
 
 QJsonObject fieldPair(const Field& a, const Field& b) {
-    return QJsonObject{{QStringLiteral("from"), a.text}, {QStringLiteral("to"), b.text},
+    return QJsonObject{{QStringLiteral("from"), a.text},
+                       {QStringLiteral("to"), b.text},
                        {QStringLiteral("templated"), a.templated || b.templated}};
 }
 
@@ -154,7 +156,8 @@ void setSides(ComponentChange& cc, const Component* a, const Component* b) {
 }
 
 // The manifests of a component present on both sides, added, removed and changed.
-void diffManifests(ComponentChange& cc, const DeployBundle& from, const Component& a, const DeployBundle& to, const Component& b) {
+void diffManifests(ComponentChange& cc, const DeployBundle& from, const Component& a, const DeployBundle& to,
+                   const Component& b) {
     const auto ma = manifestDigests(from, a), mb = manifestDigests(to, b);
     for (const auto& [p, h] : ma) {
         auto it = mb.find(p);
@@ -169,8 +172,8 @@ void diffManifests(ComponentChange& cc, const DeployBundle& from, const Componen
 }
 
 // One component across the two bundles (a only in `from`, b only in `to`, or both).
-ComponentChange compareComponent(const BundleDiff& d, const DeployBundle& from, const DeployBundle& to, const Component* a,
-                                 const Component* b) {
+ComponentChange compareComponent(const BundleDiff& d, const DeployBundle& from, const DeployBundle& to,
+                                 const Component* a, const Component* b) {
     ComponentChange cc;
     const Component& any = a ? *a : *b;
     cc.name = any.name;
@@ -185,15 +188,18 @@ ComponentChange compareComponent(const BundleDiff& d, const DeployBundle& from, 
     }
     cc.values = diffFlat(a->values, b->values);
     if (a->valuesTemplate != b->valuesTemplate)
-        cc.values.push_back({QStringLiteral("(values template)"), Change::Changed, a->valuesTemplate, b->valuesTemplate});
+        cc.values.push_back(
+            {QStringLiteral("(values template)"), Change::Changed, a->valuesTemplate, b->valuesTemplate});
     cc.objectFields = diffFlat(a->object, b->object);
     diffManifests(cc, from, *a, to, *b);
-    const bool changed = cc.chartChanged() || cc.versionChanged() || cc.repositoryMoved() || cc.namespaceChanged() || cc.waveChanged() ||
-                         cc.fromSource != cc.toSource || !cc.values.empty() || !cc.objectFields.empty() || !cc.manifestsAdded.isEmpty() ||
+    const bool changed = cc.chartChanged() || cc.versionChanged() || cc.repositoryMoved() ||
+                         cc.namespaceChanged() || cc.waveChanged() || cc.fromSource != cc.toSource ||
+                         !cc.values.empty() || !cc.objectFields.empty() || !cc.manifestsAdded.isEmpty() ||
                          !cc.manifestsRemoved.isEmpty() || !cc.manifestsChanged.isEmpty() ||
                          (d.orderChanged && d.fromOrder.indexOf(cc.name) >= 0 &&
                           // moved relative to the components on both sides
-                          commonOrder(d.fromOrder, d.toOrder).indexOf(cc.name) != commonOrder(d.toOrder, d.fromOrder).indexOf(cc.name));
+                          commonOrder(d.fromOrder, d.toOrder).indexOf(cc.name) !=
+                              commonOrder(d.toOrder, d.fromOrder).indexOf(cc.name));
     cc.change = changed ? Change::Changed : Change::Unchanged;
     return cc;
 }
@@ -216,7 +222,8 @@ std::vector<FileChange> diffFiles(const DeployBundle& from, const DeployBundle& 
     for (const auto& [p, f] : fb)
         if (!fa.count(p))
             out.push_back({p, Change::Added, f->role});
-    std::sort(out.begin(), out.end(), [](const FileChange& a, const FileChange& b) { return a.path < b.path; });
+    std::sort(out.begin(), out.end(),
+              [](const FileChange& a, const FileChange& b) { return a.path < b.path; });
     return out;
 }
 
@@ -294,8 +301,8 @@ int BundleDiff::valueChanges() const {
 
 QJsonObject BundleDiff::toJson() const {
     QJsonObject o;
-    auto side = [](const QString& name, Deployer d, const QString& digest, int comps, int waves, const QStringList& order,
-                   const QStringList& unknown) {
+    auto side = [](const QString& name, Deployer d, const QString& digest, int comps, int waves,
+                   const QStringList& order, const QStringList& unknown) {
         return QJsonObject{{QStringLiteral("name"), name},
                            {QStringLiteral("deployer"), deployerName(d)},
                            {QStringLiteral("treeDigest"), QStringLiteral("sha256:") + digest},
@@ -304,20 +311,23 @@ QJsonObject BundleDiff::toJson() const {
                            {QStringLiteral("order"), QJsonArray::fromStringList(order)},
                            {QStringLiteral("unknownFiles"), QJsonArray::fromStringList(unknown)}};
     };
-    o.insert(QStringLiteral("from"), side(fromName, fromDeployer, fromDigest, fromComponents, fromWaves, fromOrder, fromUnknown));
-    o.insert(QStringLiteral("to"), side(toName, toDeployer, toDigest, toComponents, toWaves, toOrder, toUnknown));
+    o.insert(QStringLiteral("from"),
+             side(fromName, fromDeployer, fromDigest, fromComponents, fromWaves, fromOrder, fromUnknown));
+    o.insert(QStringLiteral("to"),
+             side(toName, toDeployer, toDigest, toComponents, toWaves, toOrder, toUnknown));
     o.insert(QStringLiteral("identical"), identical());
-    o.insert(QStringLiteral("summary"), QJsonObject{{QStringLiteral("added"), count(Change::Added)},
-                                                    {QStringLiteral("removed"), count(Change::Removed)},
-                                                    {QStringLiteral("changed"), count(Change::Changed)},
-                                                    {QStringLiteral("unchanged"), count(Change::Unchanged)},
-                                                    {QStringLiteral("chartVersionChanges"), chartVersionChanges()},
-                                                    {QStringLiteral("repositoryMoves"), repositoryMoves()},
-                                                    {QStringLiteral("changedObjects"), changedObjects()},
-                                                    {QStringLiteral("syncWaveChanges"), waveChanges()},
-                                                    {QStringLiteral("valueChanges"), valueChanges()},
-                                                    {QStringLiteral("orderChanged"), orderChanged},
-                                                    {QStringLiteral("headline"), headline()}});
+    o.insert(QStringLiteral("summary"),
+             QJsonObject{{QStringLiteral("added"), count(Change::Added)},
+                         {QStringLiteral("removed"), count(Change::Removed)},
+                         {QStringLiteral("changed"), count(Change::Changed)},
+                         {QStringLiteral("unchanged"), count(Change::Unchanged)},
+                         {QStringLiteral("chartVersionChanges"), chartVersionChanges()},
+                         {QStringLiteral("repositoryMoves"), repositoryMoves()},
+                         {QStringLiteral("changedObjects"), changedObjects()},
+                         {QStringLiteral("syncWaveChanges"), waveChanges()},
+                         {QStringLiteral("valueChanges"), valueChanges()},
+                         {QStringLiteral("orderChanged"), orderChanged},
+                         {QStringLiteral("headline"), headline()}});
     QJsonArray comps;
     for (const ComponentChange& cc : components) {
         QJsonObject c{{QStringLiteral("name"), cc.name}, {QStringLiteral("change"), changeName(cc.change)}};
@@ -332,16 +342,20 @@ QJsonObject BundleDiff::toJson() const {
         if (cc.change == Change::Changed) {
             c.insert(QStringLiteral("values"), valueChangesJson(cc.values));
             c.insert(QStringLiteral("object"), valueChangesJson(cc.objectFields));
-            c.insert(QStringLiteral("manifests"), QJsonObject{{QStringLiteral("added"), QJsonArray::fromStringList(cc.manifestsAdded)},
-                                                              {QStringLiteral("removed"), QJsonArray::fromStringList(cc.manifestsRemoved)},
-                                                              {QStringLiteral("changed"), QJsonArray::fromStringList(cc.manifestsChanged)}});
+            c.insert(
+                QStringLiteral("manifests"),
+                QJsonObject{{QStringLiteral("added"), QJsonArray::fromStringList(cc.manifestsAdded)},
+                            {QStringLiteral("removed"), QJsonArray::fromStringList(cc.manifestsRemoved)},
+                            {QStringLiteral("changed"), QJsonArray::fromStringList(cc.manifestsChanged)}});
         }
         comps.append(c);
     }
     o.insert(QStringLiteral("components"), comps);
     QJsonArray fileList;
     for (const FileChange& f : files)
-        fileList.append(QJsonObject{{QStringLiteral("path"), f.path}, {QStringLiteral("change"), changeName(f.change)}, {QStringLiteral("role"), f.role}});
+        fileList.append(QJsonObject{{QStringLiteral("path"), f.path},
+                                    {QStringLiteral("change"), changeName(f.change)},
+                                    {QStringLiteral("role"), f.role}});
     o.insert(QStringLiteral("files"), fileList);
     return o;
 }
@@ -350,13 +364,19 @@ QString BundleDiff::headline() const {
     QStringList parts;
     const QString noun = nounPlural(toDeployer);
     if (fromDeployer != toDeployer)
-        parts << QStringLiteral("%1 %2 → %3 %4").arg(fromComponents).arg(nounPlural(fromDeployer)).arg(toComponents).arg(noun);
+        parts << QStringLiteral("%1 %2 → %3 %4")
+                     .arg(fromComponents)
+                     .arg(nounPlural(fromDeployer))
+                     .arg(toComponents)
+                     .arg(noun);
     else if (fromComponents == toComponents)
         parts << QStringLiteral("%1 %2 on both sides").arg(toComponents).arg(noun);
     else
         parts << QStringLiteral("%1 → %2 %3").arg(fromComponents).arg(toComponents).arg(noun);
     if (fromWaves == toWaves)
-        parts << (toWaves == 0 ? QStringLiteral("no sync-waves (deployment order only)") : plural(toWaves, QStringLiteral("distinct sync-wave"), QStringLiteral("distinct sync-waves")));
+        parts << (toWaves == 0 ? QStringLiteral("no sync-waves (deployment order only)")
+                               : plural(toWaves, QStringLiteral("distinct sync-wave"),
+                                        QStringLiteral("distinct sync-waves")));
     else
         parts << QStringLiteral("%1 → %2 distinct sync-waves").arg(fromWaves).arg(toWaves);
     if (count(Change::Added))
@@ -364,11 +384,14 @@ QString BundleDiff::headline() const {
     if (count(Change::Removed))
         parts << QStringLiteral("%1 removed").arg(count(Change::Removed));
     parts << QStringLiteral("%1 changed %2 objects").arg(changedObjects()).arg(objectWord(toDeployer));
-    parts << plural(chartVersionChanges(), QStringLiteral("chart-version change"), QStringLiteral("chart-version changes"));
+    parts << plural(chartVersionChanges(), QStringLiteral("chart-version change"),
+                    QStringLiteral("chart-version changes"));
     if (repositoryMoves())
-        parts << plural(repositoryMoves(), QStringLiteral("repository move"), QStringLiteral("repository moves"));
+        parts << plural(repositoryMoves(), QStringLiteral("repository move"),
+                        QStringLiteral("repository moves"));
     if (waveChanges())
-        parts << plural(waveChanges(), QStringLiteral("sync-wave change"), QStringLiteral("sync-wave changes"));
+        parts << plural(waveChanges(), QStringLiteral("sync-wave change"),
+                        QStringLiteral("sync-wave changes"));
     if (orderChanged)
         parts << QStringLiteral("deployment order changed");
     return parts.join(QStringLiteral(", "));
@@ -386,7 +409,8 @@ QString BundleDiff::toMarkdown() const {
         if (cc.change != Change::Unchanged)
             changed << &cc;
     if (!changed.isEmpty()) {
-        s += QStringLiteral("| Component | Change | Chart | Version | Repository | Sync-wave | Order | Values | Object |\n");
+        s += QStringLiteral(
+            "| Component | Change | Chart | Version | Repository | Sync-wave | Order | Values | Object |\n");
         s += QStringLiteral("|---|---|---|---|---|---|---|---|---|\n");
         for (const ComponentChange* cc : changed) {
             auto pair = [](const Field& a, const Field& b) {
@@ -394,14 +418,24 @@ QString BundleDiff::toMarkdown() const {
                     return md(b.display());
                 return md(a.display()) + QStringLiteral(" → ") + md(b.display());
             };
-            const QString wave = cc->fromWave == cc->toWave ? waveText(cc->toWave) : waveText(cc->fromWave) + QStringLiteral(" → ") + waveText(cc->toWave);
-            const QString order = cc->fromOrder == cc->toOrder ? orderText(cc->toOrder) : orderText(cc->fromOrder) + QStringLiteral(" → ") + orderText(cc->toOrder);
+            const QString wave = cc->fromWave == cc->toWave
+                                     ? waveText(cc->toWave)
+                                     : waveText(cc->fromWave) + QStringLiteral(" → ") + waveText(cc->toWave);
+            const QString order =
+                cc->fromOrder == cc->toOrder
+                    ? orderText(cc->toOrder)
+                    : orderText(cc->fromOrder) + QStringLiteral(" → ") + orderText(cc->toOrder);
             s += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 | %9 |\n")
-                     .arg(md(cc->name), changeName(cc->change), pair(cc->fromChart, cc->toChart), pair(cc->fromVersion, cc->toVersion),
-                          pair(cc->fromRepository, cc->toRepository), wave, order,
-                          cc->values.empty() ? QStringLiteral("—") : plural(static_cast<int>(cc->values.size()), QStringLiteral("path"), QStringLiteral("paths")),
-                          cc->objectFields.empty() ? QStringLiteral("—")
-                                                   : plural(static_cast<int>(cc->objectFields.size()), QStringLiteral("field"), QStringLiteral("fields")));
+                     .arg(md(cc->name), changeName(cc->change), pair(cc->fromChart, cc->toChart),
+                          pair(cc->fromVersion, cc->toVersion), pair(cc->fromRepository, cc->toRepository),
+                          wave, order,
+                          cc->values.empty() ? QStringLiteral("—")
+                                             : plural(static_cast<int>(cc->values.size()),
+                                                      QStringLiteral("path"), QStringLiteral("paths")),
+                          cc->objectFields.empty()
+                              ? QStringLiteral("—")
+                              : plural(static_cast<int>(cc->objectFields.size()), QStringLiteral("field"),
+                                       QStringLiteral("fields")));
         }
         s += QLatin1Char('\n');
     }
@@ -412,21 +446,29 @@ QString BundleDiff::toMarkdown() const {
         s += QStringLiteral("Values changed:\n\n| Component | Path | From | To |\n|---|---|---|---|\n");
         for (const ComponentChange* cc : changed)
             for (const ValueChange& v : cc->values)
-                s += QStringLiteral("| %1 | `%2` | %3 | %4 |\n").arg(md(cc->name), v.path, md(v.from), md(v.to));
+                s += QStringLiteral("| %1 | `%2` | %3 | %4 |\n")
+                         .arg(md(cc->name), v.path, md(v.from), md(v.to));
         s += QLatin1Char('\n');
     }
     if (!toUnknown.isEmpty())
-        s += QStringLiteral("Files no deployer layout explains (in %1): %2\n").arg(md(toName), toUnknown.join(QStringLiteral(", ")));
+        s += QStringLiteral("Files no deployer layout explains (in %1): %2\n")
+                 .arg(md(toName), toUnknown.join(QStringLiteral(", ")));
     return s;
 }
 
 QString BundleDiff::toText() const {
     QString s;
-    s += QStringLiteral("from %1 (%2, %3, tree sha256:%4)\n").arg(fromName, deployerName(fromDeployer), plural(fromComponents, QStringLiteral("component"), QStringLiteral("components")), fromDigest);
-    s += QStringLiteral("to   %1 (%2, %3, tree sha256:%4)\n").arg(toName, deployerName(toDeployer), plural(toComponents, QStringLiteral("component"), QStringLiteral("components")), toDigest);
+    s += QStringLiteral("from %1 (%2, %3, tree sha256:%4)\n")
+             .arg(fromName, deployerName(fromDeployer),
+                  plural(fromComponents, QStringLiteral("component"), QStringLiteral("components")),
+                  fromDigest);
+    s += QStringLiteral("to   %1 (%2, %3, tree sha256:%4)\n")
+             .arg(toName, deployerName(toDeployer),
+                  plural(toComponents, QStringLiteral("component"), QStringLiteral("components")), toDigest);
     s += headline() + QLatin1Char('\n');
     if (orderChanged)
-        s += QStringLiteral("order: %1\n    -> %2\n").arg(fromOrder.join(QStringLiteral(", ")), toOrder.join(QStringLiteral(", ")));
+        s += QStringLiteral("order: %1\n    -> %2\n")
+                 .arg(fromOrder.join(QStringLiteral(", ")), toOrder.join(QStringLiteral(", ")));
     for (const ComponentChange& cc : components) {
         s += QStringLiteral("\n%1 %2").arg(changeName(cc.change), -9).arg(cc.name);
         if (cc.change == Change::Added || cc.change == Change::Removed) {
@@ -440,7 +482,8 @@ QString BundleDiff::toText() const {
             continue;
         auto line = [&](const char* what, const Field& a, const Field& b) {
             if (a.text != b.text)
-                s += QStringLiteral("  %1: %2 -> %3\n").arg(QString::fromLatin1(what), a.display(), b.display());
+                s += QStringLiteral("  %1: %2 -> %3\n")
+                         .arg(QString::fromLatin1(what), a.display(), b.display());
         };
         line("chart", cc.fromChart, cc.toChart);
         line("version", cc.fromVersion, cc.toVersion);

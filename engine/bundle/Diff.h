@@ -29,10 +29,11 @@ struct ComponentChange {
     Change change = Change::Unchanged;
     int fromOrder = -1, toOrder = -1;
     std::optional<int> fromWave, toWave;
-    Field fromChart, toChart, fromRepository, toRepository, fromVersion, toVersion, fromNamespace, toNamespace;
+    Field fromChart, toChart, fromRepository, toRepository, fromVersion, toVersion, fromNamespace,
+        toNamespace;
     QString fromSource, toSource;
-    std::vector<ValueChange> values;        // effective values, path by path
-    std::vector<ValueChange> objectFields;  // the Application / HelmRelease / release, field by field
+    std::vector<ValueChange> values;       // effective values, path by path
+    std::vector<ValueChange> objectFields; // the Application / HelmRelease / release, field by field
     QStringList manifestsAdded, manifestsRemoved, manifestsChanged; // by path inside the component
     bool chartChanged() const { return fromChart.text != toChart.text; }
     bool versionChanged() const { return fromVersion.text != toVersion.text; }
@@ -56,8 +57,9 @@ struct BundleDiff {
     int fromWaves = 0, toWaves = 0; // distinct sync-waves
     QStringList fromOrder, toOrder; // component names in deployment order
     bool orderChanged = false;      // the relative order of the components on both sides differs
-    std::vector<ComponentChange> components; // every component of either side, in the new order then removed ones
-    std::vector<FileChange> files;           // added, removed, changed files (unchanged ones left out)
+    std::vector<ComponentChange>
+        components;                // every component of either side, in the new order then removed ones
+    std::vector<FileChange> files; // added, removed, changed files (unchanged ones left out)
     QStringList fromUnknown, toUnknown;
 
     int count(Change c) const;

@@ -12,8 +12,10 @@ const char* const kNs = "{{ .Release.Namespace }}";
 // group adds its own rule.
 QStringList clusterRules(const QString& component) {
     QStringList rules = {
-        QStringLiteral("- apiGroups: [\"\"]\n  resources: [pods, nodes, namespaces, services, configmaps, events]"),
-        QStringLiteral("- apiGroups: [apps]\n  resources: [deployments, daemonsets, statefulsets, replicasets]"),
+        QStringLiteral(
+            "- apiGroups: [\"\"]\n  resources: [pods, nodes, namespaces, services, configmaps, events]"),
+        QStringLiteral(
+            "- apiGroups: [apps]\n  resources: [deployments, daemonsets, statefulsets, replicasets]"),
         QStringLiteral("- apiGroups: [batch]\n  resources: [jobs, cronjobs]"),
         QStringLiteral("- apiGroups: [nvidia.com]\n  resources: [\"*\"]"),
         QStringLiteral("- apiGroups: [operators.coreos.com]\n  resources: [clusterserviceversions]"),
@@ -39,9 +41,12 @@ QString indent(const QString& text, int spaces) {
 
 } // namespace
 
-QString gateImage(const QString& bundlerVersion) { return QStringLiteral("ghcr.io/nvidia/aicr-gate:") + bundlerVersion; }
+QString gateImage(const QString& bundlerVersion) {
+    return QStringLiteral("ghcr.io/nvidia/aicr-gate:") + bundlerVersion;
+}
 
-Result<QByteArray> renderReadinessGate(const QString& component, const QString& image, const QByteArray& testYaml, Deployer deployer,
+Result<QByteArray> renderReadinessGate(const QString& component, const QString& image,
+                                       const QByteArray& testYaml, Deployer deployer,
                                        const GateSettings& settings) {
     if (component.isEmpty())
         return makeError(QStringLiteral("readiness gate: no component name"));
@@ -54,32 +59,43 @@ Result<QByteArray> renderReadinessGate(const QString& component, const QString& 
     // install and upgrade. Flux and helmfile apply it plainly.
     QString jobAnnotations;
     if (deployer == Deployer::ArgoCD)
-        jobAnnotations = QStringLiteral("  annotations:\n    argocd.argoproj.io/sync-options: Replace=true\n");
+        jobAnnotations =
+            QStringLiteral("  annotations:\n    argocd.argoproj.io/sync-options: Replace=true\n");
     else if (deployer == Deployer::Helm)
         jobAnnotations = QStringLiteral("  annotations:\n    helm.sh/hook: post-install,post-upgrade\n"
                                         "    helm.sh/hook-delete-policy: before-hook-creation\n");
 
     QStringList docs;
-    docs << QStringLiteral("kind: ServiceAccount\napiVersion: v1\nmetadata:\n  namespace: %2\n  name: %1\n").arg(account, QLatin1String(kNs));
-    docs << QStringLiteral("kind: ClusterRole\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: %1\nrules:\n%2\n")
+    docs << QStringLiteral("kind: ServiceAccount\napiVersion: v1\nmetadata:\n  namespace: %2\n  name: %1\n")
+                .arg(account, QLatin1String(kNs));
+    docs << QStringLiteral("kind: ClusterRole\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: "
+                           "%1\nrules:\n%2\n")
                 .arg(clusterName, clusterRules(component).join(QLatin1Char('\n')));
-    docs << QStringLiteral("kind: ClusterRoleBinding\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: %1\n"
-                           "roleRef:\n  kind: ClusterRole\n  apiGroup: rbac.authorization.k8s.io\n  name: %1\n"
-                           "subjects:\n- kind: ServiceAccount\n  namespace: %3\n  name: %2\n")
+    docs << QStringLiteral(
+                "kind: ClusterRoleBinding\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: %1\n"
+                "roleRef:\n  kind: ClusterRole\n  apiGroup: rbac.authorization.k8s.io\n  name: %1\n"
+                "subjects:\n- kind: ServiceAccount\n  namespace: %3\n  name: %2\n")
                 .arg(clusterName, account, QLatin1String(kNs));
-    docs << QStringLiteral("kind: ConfigMap\napiVersion: v1\nmetadata:\n  namespace: %2\n  name: %1\ndata:\n  %3.yaml: |\n%4\n")
+    docs << QStringLiteral("kind: ConfigMap\napiVersion: v1\nmetadata:\n  namespace: %2\n  name: %1\ndata:\n "
+                           " %3.yaml: |\n%4\n")
                 .arg(configMap, QLatin1String(kNs), component, indent(QString::fromUtf8(testYaml), 4));
-    const QStringList args = {QStringLiteral("--bundle-dir=/bundle"), QStringLiteral("--namespace=") + QLatin1String(kNs),
-                              QStringLiteral("--timeout=") + settings.execTimeout, QStringLiteral("--poll-interval=") + settings.pollInterval,
-                              QStringLiteral("--stability-window=") + settings.stabilityWindow, QStringLiteral("--max-wait=") + settings.maxWait};
+    const QStringList args = {QStringLiteral("--bundle-dir=/bundle"),
+                              QStringLiteral("--namespace=") + QLatin1String(kNs),
+                              QStringLiteral("--timeout=") + settings.execTimeout,
+                              QStringLiteral("--poll-interval=") + settings.pollInterval,
+                              QStringLiteral("--stability-window=") + settings.stabilityWindow,
+                              QStringLiteral("--max-wait=") + settings.maxWait};
     QString argLines;
     for (const QString& a : args)
         argLines += QStringLiteral("        - %1\n").arg(a);
     docs << QStringLiteral("kind: Job\napiVersion: batch/v1\nmetadata:\n  namespace: %2\n  name: %1\n%3"
-                           "spec:\n  backoffLimit: %4\n  template:\n    spec:\n      serviceAccountName: %1\n      restartPolicy: Never\n"
+                           "spec:\n  backoffLimit: %4\n  template:\n    spec:\n      serviceAccountName: "
+                           "%1\n      restartPolicy: Never\n"
                            "      volumes:\n      - name: bundle\n        configMap:\n          name: %5\n"
-                           "      containers:\n      - name: gate\n        image: %6\n        imagePullPolicy: IfNotPresent\n"
-                           "        volumeMounts:\n        - name: bundle\n          readOnly: true\n          mountPath: /bundle\n"
+                           "      containers:\n      - name: gate\n        image: %6\n        "
+                           "imagePullPolicy: IfNotPresent\n"
+                           "        volumeMounts:\n        - name: bundle\n          readOnly: true\n        "
+                           "  mountPath: /bundle\n"
                            "        args:\n%7")
                 .arg(account, QLatin1String(kNs), jobAnnotations)
                 .arg(settings.backoffLimit)

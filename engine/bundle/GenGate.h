@@ -26,7 +26,8 @@ struct GateSettings {
 QString gateImage(const QString& bundlerVersion);
 
 // The gate manifest (five YAML documents). Refuses an empty component name or test.
-Result<QByteArray> renderReadinessGate(const QString& component, const QString& image, const QByteArray& testYaml,
-                                       Deployer deployer, const GateSettings& settings = {});
+Result<QByteArray> renderReadinessGate(const QString& component, const QString& image,
+                                       const QByteArray& testYaml, Deployer deployer,
+                                       const GateSettings& settings = {});
 
 } // namespace pb::bundle

@@ -78,8 +78,8 @@ Result<Node> tolerationNode(const QString& text) {
         value = body.mid(eq + 1);
     }
     if (key.isEmpty())
-        return makeError(QStringLiteral("toleration '%1' has no key (expected key=value:Effect)").arg(text), {}, 0,
-                         QStringLiteral("--accelerated-node-toleration"));
+        return makeError(QStringLiteral("toleration '%1' has no key (expected key=value:Effect)").arg(text),
+                         {}, 0, QStringLiteral("--accelerated-node-toleration"));
     t.set("key", Node::str(key.toStdString()));
     t.set("operator", Node::str(value.isEmpty() ? "Exists" : "Equal"));
     if (!value.isEmpty())
@@ -99,27 +99,31 @@ Result<ComponentSets> parseSets(const QStringList& options, const catalog::Recip
         const qsizetype eq = s.indexOf(QLatin1Char('='));
         const qsizetype dot = s.indexOf(QLatin1Char('.'));
         if (eq <= 0 || dot <= 0 || dot > eq || dot == eq - 1)
-            return makeError(QStringLiteral("'%1' is not component.path=value").arg(s), {}, 0, QStringLiteral("--set"));
+            return makeError(QStringLiteral("'%1' is not component.path=value").arg(s), {}, 0,
+                             QStringLiteral("--set"));
         const QString comp = s.left(dot);
         if (!recipe.component(comp))
-            return makeError(QStringLiteral("'%1': the recipe has no component '%2'").arg(s, comp), {}, 0, QStringLiteral("--set"));
+            return makeError(QStringLiteral("'%1': the recipe has no component '%2'").arg(s, comp), {}, 0,
+                             QStringLiteral("--set"));
         sets[comp].push_back({s.mid(dot + 1, eq - dot - 1), s.mid(eq + 1)});
     }
     return sets;
 }
 
-Result<QByteArray> readCatalogFile(const catalog::Catalog& catalog, const QString& path, const QString& component,
-                                   const QString& field) {
+Result<QByteArray> readCatalogFile(const catalog::Catalog& catalog, const QString& path,
+                                   const QString& component, const QString& field) {
     const catalog::CatalogFile* f = catalog.file(path);
     if (!f)
-        return makeError(QStringLiteral("component '%1' names %2, which the catalog does not have").arg(component, path),
-                         catalog.root, 0, field);
+        return makeError(
+            QStringLiteral("component '%1' names %2, which the catalog does not have").arg(component, path),
+            catalog.root, 0, field);
     return f->bytes;
 }
 
 // The node selectors, tolerations, storage class and node count of the options, written at the
 // paths the registry names for the component.
-void applyScheduling(Node& values, const catalog::RegistryComponent& reg, const GenerateOptions& options, const Node& tolerations) {
+void applyScheduling(Node& values, const catalog::RegistryComponent& reg, const GenerateOptions& options,
+                     const Node& tolerations) {
     const Node* node = &reg.node;
     if (!options.acceleratedNodeSelector.isEmpty())
         for (const QString& p : pathsAt(node, {"nodeScheduling", "accelerated", "nodeSelectorPaths"}))
@@ -139,11 +143,13 @@ void applyScheduling(Node& values, const catalog::RegistryComponent& reg, const 
 }
 
 // A component's Helm values: its values file, its overrides, the scheduling options, then --set.
-Result<Node> componentValues(const catalog::Catalog& catalog, const catalog::ComponentRef& ref, const GenerateOptions& options,
-                             const Node& tolerations, const ComponentSets& sets) {
+Result<Node> componentValues(const catalog::Catalog& catalog, const catalog::ComponentRef& ref,
+                             const GenerateOptions& options, const Node& tolerations,
+                             const ComponentSets& sets) {
     Node values = Node::map();
     if (!ref.valuesFile.isEmpty()) {
-        Result<QByteArray> bytes = readCatalogFile(catalog, ref.valuesFile, ref.name, QStringLiteral("valuesFile"));
+        Result<QByteArray> bytes =
+            readCatalogFile(catalog, ref.valuesFile, ref.name, QStringLiteral("valuesFile"));
         if (!bytes)
             return bytes.error();
         Result<Node> parsed = yaml::parse(*bytes, ref.valuesFile);
@@ -165,8 +171,8 @@ Result<Node> componentValues(const catalog::Catalog& catalog, const catalog::Com
 }
 
 // The manifests a component lists, read from the catalog.
-Status readManifests(const catalog::Catalog& catalog, const catalog::ComponentRef& ref, const QStringList& files,
-                     const QString& field, std::vector<GenManifest>& out) {
+Status readManifests(const catalog::Catalog& catalog, const catalog::ComponentRef& ref,
+                     const QStringList& files, const QString& field, std::vector<GenManifest>& out) {
     for (const QString& m : files) {
         Result<QByteArray> bytes = readCatalogFile(catalog, m, ref.name, field);
         if (!bytes)
@@ -212,17 +218,22 @@ Result<GenerateInput> inputFromRecipe(const catalog::Catalog& catalog, const cat
         c.kustomize = ref.type.compare(QLatin1String("kustomize"), Qt::CaseInsensitive) == 0;
         c.dependencyRefs = ref.dependencyRefs;
         if (c.kustomize)
-            return makeError(QStringLiteral("component '%1' is a Kustomize component (%2); building it needs its "
-                                            "repository, which bundle generate does not fetch")
-                                 .arg(ref.name, ref.source),
-                             catalog.root, 0, QStringLiteral("componentRefs.type"));
+            return makeError(
+                QStringLiteral("component '%1' is a Kustomize component (%2); building it needs its "
+                               "repository, which bundle generate does not fetch")
+                    .arg(ref.name, ref.source),
+                catalog.root, 0, QStringLiteral("componentRefs.type"));
         Result<Node> values = componentValues(catalog, ref, options, tolerations, *sets);
         if (!values)
             return values.error();
         c.values = *values;
-        if (Status s = readManifests(catalog, ref, ref.preManifestFiles, QStringLiteral("preManifestFiles"), c.preManifests); !s)
+        if (Status s = readManifests(catalog, ref, ref.preManifestFiles, QStringLiteral("preManifestFiles"),
+                                     c.preManifests);
+            !s)
             return s.error();
-        if (Status s = readManifests(catalog, ref, ref.manifestFiles, QStringLiteral("manifestFiles"), c.postManifests); !s)
+        if (Status s = readManifests(catalog, ref, ref.manifestFiles, QStringLiteral("manifestFiles"),
+                                     c.postManifests);
+            !s)
             return s.error();
         in.components.push_back(std::move(c));
     }

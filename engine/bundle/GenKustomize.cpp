@@ -50,8 +50,9 @@ Result<QByteArray> kustomizeBuildLocal(const QString& dirPath) {
     for (const yaml::MapEntry& e : k->entries) {
         const std::string& key = e.key.scalar;
         if (key != "apiVersion" && key != "kind" && key != "resources")
-            return makeError(QStringLiteral("only local resources are supported by bundle generate's kustomize build"), kfile,
-                             e.key.line, QString::fromStdString(key));
+            return makeError(
+                QStringLiteral("only local resources are supported by bundle generate's kustomize build"),
+                kfile, e.key.line, QString::fromStdString(key));
     }
     QByteArray out;
     const yaml::Node* resources = k->get("resources");
@@ -61,11 +62,13 @@ Result<QByteArray> kustomizeBuildLocal(const QString& dirPath) {
     for (const yaml::Node& r : resources->items) {
         const QString rel = r.text();
         const QString path = QFileInfo(dir.filePath(rel)).canonicalFilePath();
-        if (rel.contains(QLatin1String("://")) || path.isEmpty() || !path.startsWith(root + QLatin1Char('/')) ||
-            !isRegularFileNoFollow(path))
-            return makeError(QStringLiteral("resource '%1' is not a file inside the kustomization's folder").arg(rel), kfile,
-                             r.line, QStringLiteral("resources"));
-        Result<QByteArray> bytes = readFileLimited(path, limits::kDocumentFile, QStringLiteral("kustomize resource"));
+        if (rel.contains(QLatin1String("://")) || path.isEmpty() ||
+            !path.startsWith(root + QLatin1Char('/')) || !isRegularFileNoFollow(path))
+            return makeError(
+                QStringLiteral("resource '%1' is not a file inside the kustomization's folder").arg(rel),
+                kfile, r.line, QStringLiteral("resources"));
+        Result<QByteArray> bytes =
+            readFileLimited(path, limits::kDocumentFile, QStringLiteral("kustomize resource"));
         if (!bytes)
             return bytes.error();
         for (const QByteArray& doc : documents(*bytes)) {

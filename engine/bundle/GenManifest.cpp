@@ -28,7 +28,8 @@ Result<QByteArray> renderManifest(const QByteArray& bytes, const ManifestContext
     // (conditionals, pipes, functions, variables) stays for Helm to render at install time.
     static const QRegularExpression action(QStringLiteral("\\{\\{-?\\s*(.*?)\\s*-?\\}\\}"),
                                            QRegularExpression::DotMatchesEverythingOption);
-    static const QRegularExpression field(QStringLiteral("^\\.(Release|Chart|Values)((?:\\.[A-Za-z0-9_-]+)+)$"));
+    static const QRegularExpression field(
+        QStringLiteral("^\\.(Release|Chart|Values)((?:\\.[A-Za-z0-9_-]+)+)$"));
     bool simple = true;
     for (auto it = action.globalMatch(text); it.hasNext();) {
         const auto m = it.next();
@@ -57,19 +58,22 @@ Result<QByteArray> renderManifest(const QByteArray& bytes, const ManifestContext
             else if (path == QStringList{QStringLiteral("Service")})
                 value = QStringLiteral("Helm");
             else
-                return makeError(QStringLiteral("unknown field .Release.%1").arg(path.join(QLatin1Char('.'))), file);
+                return makeError(QStringLiteral("unknown field .Release.%1").arg(path.join(QLatin1Char('.'))),
+                                 file);
         } else if (scope == QLatin1String("Chart")) {
             if (path == QStringList{QStringLiteral("Name")})
                 value = ctx.chartName;
             else if (path == QStringList{QStringLiteral("Version")})
                 value = ctx.chartVersion;
             else
-                return makeError(QStringLiteral("unknown field .Chart.%1").arg(path.join(QLatin1Char('.'))), file);
+                return makeError(QStringLiteral("unknown field .Chart.%1").arg(path.join(QLatin1Char('.'))),
+                                 file);
         } else {
             const yaml::Node* n = lookup(ctx.values, path);
             if (n && !n->isScalar())
                 return makeError(QStringLiteral(".Values.%1 is a %2, not a value a manifest can print")
-                                     .arg(path.join(QLatin1Char('.')), n->isMap() ? QStringLiteral("map") : QStringLiteral("list")),
+                                     .arg(path.join(QLatin1Char('.')),
+                                          n->isMap() ? QStringLiteral("map") : QStringLiteral("list")),
                                  file);
             if (n && !n->isNull())
                 value = n->text();
@@ -90,6 +94,8 @@ bool hasYamlObjects(const QByteArray& bytes) {
     return false;
 }
 
-bool hasUnrenderedActions(const QByteArray& bytes) { return bytes.contains("{{"); }
+bool hasUnrenderedActions(const QByteArray& bytes) {
+    return bytes.contains("{{");
+}
 
 } // namespace pb::bundle

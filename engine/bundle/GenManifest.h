@@ -21,7 +21,8 @@ struct ManifestContext {
 
 // Renders the field references of `bytes`; `file` names the manifest in errors. A reference to a
 // value that does not exist renders empty, as Go's text/template does for a missing map key.
-Result<QByteArray> renderManifest(const QByteArray& bytes, const ManifestContext& context, const QString& file);
+Result<QByteArray> renderManifest(const QByteArray& bytes, const ManifestContext& context,
+                                  const QString& file);
 
 // True when the text holds at least one YAML object (a line that is not blank, a comment or a
 // document separator).

@@ -105,9 +105,13 @@ Node kv(std::initializer_list<std::pair<const char*, Node>> entries) {
     return m;
 }
 
-Node s(const QString& v) { return Node::str(v.toStdString()); }
+Node s(const QString& v) {
+    return Node::str(v.toStdString());
+}
 
-QString normalizeVersion(const QString& v) { return v.startsWith(QLatin1Char('v')) ? v.mid(1) : v; }
+QString normalizeVersion(const QString& v) {
+    return v.startsWith(QLatin1Char('v')) ? v.mid(1) : v;
+}
 
 struct Planned {
     BundleFolder folder;
@@ -147,10 +151,11 @@ Node application(const Planned& p, const QString& repoUrl, const QString& revisi
     Node app = Node::map();
     app.set("apiVersion", s(QStringLiteral("argoproj.io/v1alpha1")));
     app.set("kind", s(QStringLiteral("Application")));
-    app.set("metadata", kv({{"name", s(p.folder.name)},
-                            {"namespace", s(QStringLiteral("argocd"))},
-                            {"annotations", kv({{"argocd.argoproj.io/sync-wave",
-                                                 s(QString::number(p.folder.syncWave))}})}}));
+    app.set(
+        "metadata",
+        kv({{"name", s(p.folder.name)},
+            {"namespace", s(QStringLiteral("argocd"))},
+            {"annotations", kv({{"argocd.argoproj.io/sync-wave", s(QString::number(p.folder.syncWave))}})}}));
     Node spec = Node::map();
     spec.set("project", s(QStringLiteral("default")));
     if (p.folder.kind == QLatin1String("upstream-helm")) {
@@ -164,20 +169,24 @@ Node application(const Planned& p, const QString& repoUrl, const QString& revisi
             repo += QLatin1Char('/') + chart;
             version = c.version; // OCI tags are literal
         }
-        Node chartSource = kv({{"repoURL", s(repo)},
-                               {"chart", s(chart)},
-                               {"targetRevision", s(version)},
-                               {"helm", kv({{"valueFiles", strSeq({QStringLiteral("$values/%1/values.yaml")
-                                                                        .arg(p.folder.dir)})}})}});
-        Node valuesRef = kv({{"repoURL", s(repoUrl)}, {"targetRevision", s(revision)}, {"ref", s(QStringLiteral("values"))}});
+        Node chartSource = kv(
+            {{"repoURL", s(repo)},
+             {"chart", s(chart)},
+             {"targetRevision", s(version)},
+             {"helm",
+              kv({{"valueFiles", strSeq({QStringLiteral("$values/%1/values.yaml").arg(p.folder.dir)})}})}});
+        Node valuesRef = kv(
+            {{"repoURL", s(repoUrl)}, {"targetRevision", s(revision)}, {"ref", s(QStringLiteral("values"))}});
         Node sources = Node::seq();
         sources.items.push_back(chartSource);
         sources.items.push_back(valuesRef);
         spec.set("sources", sources);
     } else {
-        spec.set("source", kv({{"repoURL", s(repoUrl)}, {"targetRevision", s(revision)}, {"path", s(p.folder.dir)}}));
+        spec.set("source",
+                 kv({{"repoURL", s(repoUrl)}, {"targetRevision", s(revision)}, {"path", s(p.folder.dir)}}));
     }
-    spec.set("destination", kv({{"server", s(QString::fromLatin1(kArgoServer))}, {"namespace", s(c.namespace_)}}));
+    spec.set("destination",
+             kv({{"server", s(QString::fromLatin1(kArgoServer))}, {"namespace", s(c.namespace_)}}));
     Node automated = kv({{"prune", Node::plain("true")}, {"selfHeal", Node::plain("true")}});
     // Server-side apply everywhere: some charts' CRDs exceed the client-side annotation limit.
     spec.set("syncPolicy", kv({{"automated", automated},
@@ -199,8 +208,10 @@ Node appOfApps(const QString& name, const QString& repoUrl, const QString& revis
                            {"path", s(QStringLiteral("."))},
                            {"directory", kv({{"recurse", Node::plain("true")},
                                              {"include", s(QStringLiteral("*/application.yaml"))}})}}));
-    spec.set("destination", kv({{"server", s(QString::fromLatin1(kArgoServer))}, {"namespace", s(QStringLiteral("argocd"))}}));
-    spec.set("syncPolicy", kv({{"automated", kv({{"prune", Node::plain("true")}, {"selfHeal", Node::plain("true")}})}}));
+    spec.set("destination", kv({{"server", s(QString::fromLatin1(kArgoServer))},
+                                {"namespace", s(QStringLiteral("argocd"))}}));
+    spec.set("syncPolicy",
+             kv({{"automated", kv({{"prune", Node::plain("true")}, {"selfHeal", Node::plain("true")}})}}));
     app.set("spec", spec);
     return app;
 }
@@ -209,11 +220,13 @@ QByteArray wrapperChart(const QString& name, const QString& component) {
     Node chart = Node::map();
     chart.set("apiVersion", s(QStringLiteral("v2")));
     chart.set("name", s(name));
-    chart.set("description", s(QStringLiteral("Generated wrapper chart for %1 local content.").arg(component)));
+    chart.set("description",
+              s(QStringLiteral("Generated wrapper chart for %1 local content.").arg(component)));
     chart.set("type", s(QStringLiteral("application")));
     chart.set("version", s(QStringLiteral("0.1.0")));
     chart.set("appVersion", Node::str("0.1.0", yaml::ScalarStyle::DoubleQuoted));
-    return "# Wrapper chart for " + name.toUtf8() + " (written by Proofbench bundle generate)\n" + encodeOrdered(chart);
+    return "# Wrapper chart for " + name.toUtf8() + " (written by Proofbench bundle generate)\n" +
+           encodeOrdered(chart);
 }
 
 void put(BundleTree& tree, const QString& path, QByteArray bytes, bool exec = false) {
@@ -249,8 +262,8 @@ std::vector<const GenComponent*> deploymentOrder(const GenerateInput& input,
     return ordered;
 }
 
-void addPlanned(std::vector<Planned>& plan, const GenComponent* c, int tier, Planned::Phase phase, const QString& name,
-                bool local, std::vector<GenManifest> templates) {
+void addPlanned(std::vector<Planned>& plan, const GenComponent* c, int tier, Planned::Phase phase,
+                const QString& name, bool local, std::vector<GenManifest> templates) {
     Planned p;
     p.component = c;
     p.phase = phase;
@@ -268,7 +281,9 @@ void addPlanned(std::vector<Planned>& plan, const GenComponent* c, int tier, Pla
 Result<std::vector<GenManifest>> renderedManifests(const GenComponent& c, const std::vector<GenManifest>& in,
                                                    const QString& release) {
     std::vector<GenManifest> out;
-    ManifestContext ctx{release, c.namespace_, c.chart.isEmpty() ? c.name : c.chart, normalizeVersion(c.version), c.values, c.name};
+    ManifestContext ctx{
+        release,  c.namespace_, c.chart.isEmpty() ? c.name : c.chart, normalizeVersion(c.version),
+        c.values, c.name};
     for (const GenManifest& m : in) {
         Result<QByteArray> r = renderManifest(m.bytes, ctx, m.path);
         if (!r)
@@ -277,7 +292,8 @@ Result<std::vector<GenManifest>> renderedManifests(const GenComponent& c, const 
             continue; // renders to nothing: AICR drops it too
         out.push_back({QFileInfo(m.path).fileName(), *r});
     }
-    std::sort(out.begin(), out.end(), [](const GenManifest& a, const GenManifest& b) { return a.path < b.path; });
+    std::sort(out.begin(), out.end(),
+              [](const GenManifest& a, const GenManifest& b) { return a.path < b.path; });
     return out;
 }
 
@@ -293,18 +309,24 @@ Status addRenderedFolder(std::vector<Planned>& plan, const GenComponent* c, int 
 }
 
 // Plans a component's folders: pre, primary (upstream, kustomize or own chart), post, readiness.
-Status planComponent(std::vector<Planned>& plan, const GenComponent* c, int tier, const GenerateOptions& options) {
+Status planComponent(std::vector<Planned>& plan, const GenComponent* c, int tier,
+                     const GenerateOptions& options) {
     using Phase = Planned::Phase;
     if (!c->preManifests.empty())
-        if (Status s = addRenderedFolder(plan, c, tier, Phase::Pre, c->preManifests, c->name + QStringLiteral("-pre")); !s)
+        if (Status s = addRenderedFolder(plan, c, tier, Phase::Pre, c->preManifests,
+                                         c->name + QStringLiteral("-pre"));
+            !s)
             return s;
     const bool upstream = !c->kustomize && !c->source.isEmpty();
     if (upstream) {
         addPlanned(plan, c, tier, Phase::Primary, c->name, false, {});
-        if (Status s = addRenderedFolder(plan, c, tier, Phase::Post, c->postManifests, c->name + QStringLiteral("-post")); !s)
+        if (Status s = addRenderedFolder(plan, c, tier, Phase::Post, c->postManifests,
+                                         c->name + QStringLiteral("-post"));
+            !s)
             return s;
     } else if (c->kustomize) {
-        addPlanned(plan, c, tier, Phase::Primary, c->name, true, {{QStringLiteral("manifest.yaml"), c->kustomizeBuilt}});
+        addPlanned(plan, c, tier, Phase::Primary, c->name, true,
+                   {{QStringLiteral("manifest.yaml"), c->kustomizeBuilt}});
     } else {
         auto own = renderedManifests(*c, c->postManifests, c->name);
         if (!own)
@@ -313,20 +335,22 @@ Status planComponent(std::vector<Planned>& plan, const GenComponent* c, int tier
     }
     std::vector<GenManifest> gateIn = c->readiness;
     if (gateIn.empty() && !c->readinessTest.isEmpty()) {
-        Result<QByteArray> gate = renderReadinessGate(c->name, gateImage(options.bundlerVersion), c->readinessTest, options.deployer);
+        Result<QByteArray> gate = renderReadinessGate(c->name, gateImage(options.bundlerVersion),
+                                                      c->readinessTest, options.deployer);
         if (!gate)
             return gate.error();
         gateIn.push_back({QStringLiteral("readiness.yaml"), *gate});
     }
     // Rendered like any manifest: the gate's namespace is {{ .Release.Namespace }}.
     if (!gateIn.empty())
-        return addRenderedFolder(plan, c, tier, Phase::Readiness, gateIn, c->name + QStringLiteral("-readiness"));
+        return addRenderedFolder(plan, c, tier, Phase::Readiness, gateIn,
+                                 c->name + QStringLiteral("-readiness"));
     return {};
 }
 
 // The install steps in deployment order; an error when cancelled or when they overflow NNN-.
-Result<std::vector<Planned>> planFolders(const std::vector<const GenComponent*>& ordered, const GenerateOptions& options,
-                                         const std::atomic_bool* cancel) {
+Result<std::vector<Planned>> planFolders(const std::vector<const GenComponent*>& ordered,
+                                         const GenerateOptions& options, const std::atomic_bool* cancel) {
     const std::map<QString, int> tiers = dependencyTiers(ordered);
     std::vector<Planned> plan;
     for (const GenComponent* c : ordered) {
@@ -337,7 +361,8 @@ Result<std::vector<Planned>> planFolders(const std::vector<const GenComponent*>&
             return makeError(QStringLiteral("cancelled"));
     }
     if (plan.size() > 999)
-        return makeError(QStringLiteral("%1 install steps do not fit the NNN- folder numbering").arg(plan.size()));
+        return makeError(
+            QStringLiteral("%1 install steps do not fit the NNN- folder numbering").arg(plan.size()));
     return plan;
 }
 
@@ -354,7 +379,8 @@ void writeUpstreamInstall(BundleTree& tree, const Planned& p, const QString& dir
         repo.clear();
     }
     put(tree, dir + QStringLiteral("upstream.env"),
-        "CHART=" + shellQuote(chartRef) + "\nREPO=" + shellQuote(repo) + "\nVERSION=" + shellQuote(c.version) + "\n");
+        "CHART=" + shellQuote(chartRef) + "\nREPO=" + shellQuote(repo) +
+            "\nVERSION=" + shellQuote(c.version) + "\n");
     put(tree, dir + QStringLiteral("install.sh"),
         fill(templateText(QStringLiteral("helm/install-upstream.sh")),
              {{"NAME", p.folder.name.toUtf8()}, {"NAMESPACE", c.namespace_.toUtf8()}}),
@@ -362,19 +388,22 @@ void writeUpstreamInstall(BundleTree& tree, const Planned& p, const QString& dir
 }
 
 // One numbered folder's files; the folder joins tree.folders.
-void writeFolder(BundleTree& tree, Planned& p, size_t index, bool argo, const QString& repoUrl, const QString& revision) {
+void writeFolder(BundleTree& tree, Planned& p, size_t index, bool argo, const QString& repoUrl,
+                 const QString& revision) {
     p.folder.dir = QStringLiteral("%1-%2").arg(index + 1, 3, 10, QLatin1Char('0')).arg(p.folder.name);
     const GenComponent& c = *p.component;
     const QString dir = p.folder.dir + QLatin1Char('/');
     const bool local = p.folder.kind == QLatin1String("local-helm");
-    put(tree, dir + QStringLiteral("values.yaml"), valuesFile(QStringLiteral("Helm values of %1").arg(p.folder.name), c.values));
+    put(tree, dir + QStringLiteral("values.yaml"),
+        valuesFile(QStringLiteral("Helm values of %1").arg(p.folder.name), c.values));
     if (local) {
         put(tree, dir + QStringLiteral("Chart.yaml"), wrapperChart(p.folder.name, c.name));
         for (const GenManifest& m : p.templates)
             put(tree, dir + QStringLiteral("templates/") + m.path, m.bytes);
     }
     if (argo) {
-        QByteArray app = "# Argo CD Application for " + p.folder.name.toUtf8() + " (written by Proofbench bundle generate)\n" +
+        QByteArray app = "# Argo CD Application for " + p.folder.name.toUtf8() +
+                         " (written by Proofbench bundle generate)\n" +
                          encodeOrdered(application(p, repoUrl, revision));
         put(tree, dir + QStringLiteral("application.yaml"), app);
     } else {
@@ -382,10 +411,13 @@ void writeFolder(BundleTree& tree, Planned& p, size_t index, bool argo, const QS
             valuesFile(QStringLiteral("Per-cluster Helm values of %1").arg(p.folder.name), c.clusterValues));
         if (local) {
             // A pre folder creates the namespace itself (its manifests usually are the Namespace).
-            const QByteArray create = p.phase == Planned::Phase::Pre ? QByteArray() : QByteArray(" --create-namespace");
+            const QByteArray create =
+                p.phase == Planned::Phase::Pre ? QByteArray() : QByteArray(" --create-namespace");
             put(tree, dir + QStringLiteral("install.sh"),
                 fill(templateText(QStringLiteral("helm/install-local.sh")),
-                     {{"NAME", p.folder.name.toUtf8()}, {"NAMESPACE", c.namespace_.toUtf8()}, {"CREATE_NAMESPACE", create}}),
+                     {{"NAME", p.folder.name.toUtf8()},
+                      {"NAMESPACE", c.namespace_.toUtf8()},
+                      {"CREATE_NAMESPACE", create}}),
                 true);
         } else {
             writeUpstreamInstall(tree, p, dir);
@@ -397,8 +429,12 @@ void writeFolder(BundleTree& tree, Planned& p, size_t index, bool argo, const QS
 // The README's "## Criteria" section, empty when every criterion is unset or "any".
 QByteArray criteriaSection(const catalog::Criteria& cr) {
     QByteArray criteria;
-    for (const auto& [label, value] : std::vector<std::pair<const char*, QString>>{
-             {"Service", cr.service}, {"Accelerator", cr.accelerator}, {"Intent", cr.intent}, {"OS", cr.os}, {"Platform", cr.platform}})
+    for (const auto& [label, value] :
+         std::vector<std::pair<const char*, QString>>{{"Service", cr.service},
+                                                      {"Accelerator", cr.accelerator},
+                                                      {"Intent", cr.intent},
+                                                      {"OS", cr.os},
+                                                      {"Platform", cr.platform}})
         if (!value.isEmpty() && value != QLatin1String("any"))
             criteria += QByteArray("- ") + label + ": " + value.toUtf8() + "\n";
     if (!criteria.isEmpty())
@@ -408,25 +444,32 @@ QByteArray criteriaSection(const catalog::Criteria& cr) {
 
 // Argo CD's top level: app-of-apps.yaml and README.md.
 void writeArgoTop(BundleTree& tree, const GenerateInput& input, const GenerateOptions& options,
-                  const std::map<QString, const GenComponent*>& byName, const QString& repoUrl, const QString& revision,
-                  const QString& appName) {
-    put(tree, QStringLiteral("app-of-apps.yaml"), "# Parent Application: syncs every */application.yaml of this bundle\n" +
-                                                      encodeOrdered(appOfApps(appName, repoUrl, revision)));
+                  const std::map<QString, const GenComponent*>& byName, const QString& repoUrl,
+                  const QString& revision, const QString& appName) {
+    put(tree, QStringLiteral("app-of-apps.yaml"),
+        "# Parent Application: syncs every */application.yaml of this bundle\n" +
+            encodeOrdered(appOfApps(appName, repoUrl, revision)));
     QByteArray rows;
     for (const BundleFolder& f : tree.folders) {
         const GenComponent* c = byName.at(f.component);
         const QString src = f.kind == QLatin1String("upstream-helm")
-                                ? QStringLiteral("%1 %2 (%3)").arg(c->chart.isEmpty() ? c->name : c->chart, c->version, c->source)
+                                ? QStringLiteral("%1 %2 (%3)")
+                                      .arg(c->chart.isEmpty() ? c->name : c->chart, c->version, c->source)
                                 : QStringLiteral("chart in %1/").arg(f.dir);
-        rows += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n").arg(f.dir, f.name).arg(f.syncWave).arg(f.namespace_, src).toUtf8();
+        rows += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
+                    .arg(f.dir, f.name)
+                    .arg(f.syncWave)
+                    .arg(f.namespace_, src)
+                    .toUtf8();
     }
-    put(tree, QStringLiteral("README.md"), fill(templateText(QStringLiteral("argocd/README.md")),
-                                                {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
-                                                 {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
-                                                 {"COMPONENT_ROWS", rows},
-                                                 {"REPO_URL", repoUrl.toUtf8()},
-                                                 {"TARGET_REVISION", revision.toUtf8()},
-                                                 {"APP_NAME", appName.toUtf8()}}));
+    put(tree, QStringLiteral("README.md"),
+        fill(templateText(QStringLiteral("argocd/README.md")),
+             {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
+              {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
+              {"COMPONENT_ROWS", rows},
+              {"REPO_URL", repoUrl.toUtf8()},
+              {"TARGET_REVISION", revision.toUtf8()},
+              {"APP_NAME", appName.toUtf8()}}));
 }
 
 // The helm deployer's top level: README.md and deploy.sh.
@@ -437,12 +480,14 @@ void writeHelmTop(BundleTree& tree, const GenerateInput& input, const GenerateOp
     for (size_t i = 0; i < tree.folders.size(); ++i) {
         const BundleFolder& f = tree.folders[i];
         const GenComponent* c = byName.at(f.component);
-        const QString chart = f.kind == QLatin1String("upstream-helm")
-                                  ? QStringLiteral("%1 (%2)").arg(c->chart.isEmpty() ? c->name : c->chart, c->source)
-                                  : QStringLiteral("local chart");
+        const QString chart =
+            f.kind == QLatin1String("upstream-helm")
+                ? QStringLiteral("%1 (%2)").arg(c->chart.isEmpty() ? c->name : c->chart, c->source)
+                : QStringLiteral("local chart");
         rows += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
                     .arg(i + 1)
-                    .arg(f.name, f.kind == QLatin1String("upstream-helm") ? c->version : QStringLiteral("-"), f.namespace_, chart)
+                    .arg(f.name, f.kind == QLatin1String("upstream-helm") ? c->version : QStringLiteral("-"),
+                         f.namespace_, chart)
                     .toUtf8();
         nsSet.insert(f.namespace_);
         if (f.name == QLatin1String("kai-scheduler"))
@@ -459,24 +504,27 @@ void writeHelmTop(BundleTree& tree, const GenerateInput& input, const GenerateOp
         for (const catalog::Constraint& k : input.constraints)
             constraints += "- " + k.name.toUtf8() + ": " + k.value.toUtf8() + "\n";
     }
-    put(tree, QStringLiteral("README.md"), fill(templateText(QStringLiteral("helm/README.md")),
-                                                {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
-                                                 {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
-                                                 {"CRITERIA", criteriaSection(input.criteria)},
-                                                 {"COMPONENT_ROWS", rows},
-                                                 {"CONSTRAINTS", constraints},
-                                                 {"UNINSTALL", uninstall}}));
-    put(tree, QStringLiteral("deploy.sh"), fill(templateText(QStringLiteral("helm/deploy.sh")),
-                                                {{"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
-                                                 {"ASYNC_COMPONENTS", async},
-                                                 {"NAMESPACES", namespaces},
-                                                 {"READINESS_TIMEOUT", "1h35m0s"}}),
+    put(tree, QStringLiteral("README.md"),
+        fill(templateText(QStringLiteral("helm/README.md")),
+             {{"RECIPE_VERSION", input.recipeVersion.toUtf8()},
+              {"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
+              {"CRITERIA", criteriaSection(input.criteria)},
+              {"COMPONENT_ROWS", rows},
+              {"CONSTRAINTS", constraints},
+              {"UNINSTALL", uninstall}}));
+    put(tree, QStringLiteral("deploy.sh"),
+        fill(templateText(QStringLiteral("helm/deploy.sh")),
+             {{"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
+              {"ASYNC_COMPONENTS", async},
+              {"NAMESPACES", namespaces},
+              {"READINESS_TIMEOUT", "1h35m0s"}}),
         true);
 }
 
 } // namespace
 
-Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& options, const std::atomic_bool* cancel) {
+Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& options,
+                          const std::atomic_bool* cancel) {
     auto byName = componentsByName(input);
     if (!byName)
         return byName.error();
@@ -487,9 +535,12 @@ Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& opt
     const bool argo = options.deployer == Deployer::ArgoCD;
     BundleTree tree;
     tree.deployer = options.deployer;
-    const QString repoUrl = options.repoUrl.isEmpty() ? QString::fromLatin1(kDefaultRepoUrl) : options.repoUrl;
-    const QString revision = options.targetRevision.isEmpty() ? QStringLiteral("main") : options.targetRevision;
-    const QString appName = options.appName.isEmpty() ? QString::fromLatin1(kDefaultAppName) : options.appName;
+    const QString repoUrl =
+        options.repoUrl.isEmpty() ? QString::fromLatin1(kDefaultRepoUrl) : options.repoUrl;
+    const QString revision =
+        options.targetRevision.isEmpty() ? QStringLiteral("main") : options.targetRevision;
+    const QString appName =
+        options.appName.isEmpty() ? QString::fromLatin1(kDefaultAppName) : options.appName;
     for (size_t i = 0; i < plan->size(); ++i)
         writeFolder(tree, (*plan)[i], i, argo, repoUrl, revision);
     if (argo)
@@ -499,10 +550,12 @@ Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& opt
     if (options.writeRecipe && !input.recipeYaml.isEmpty())
         put(tree, QStringLiteral("recipe.yaml"), input.recipeYaml);
 
-    std::sort(tree.files.begin(), tree.files.end(), [](const BundleFile& a, const BundleFile& b) { return a.path < b.path; });
+    std::sort(tree.files.begin(), tree.files.end(),
+              [](const BundleFile& a, const BundleFile& b) { return a.path < b.path; });
     for (const BundleFile& f : tree.files)
         if (f.bytes.isEmpty() && f.path.endsWith(QLatin1String(".sh")))
-            return makeError(QStringLiteral("bundle template for %1 is missing from the resources").arg(f.path));
+            return makeError(
+                QStringLiteral("bundle template for %1 is missing from the resources").arg(f.path));
     return tree;
 }
 
@@ -521,18 +574,22 @@ QString treeDigest(const BundleTree& tree) {
     return QString::fromLatin1(h.result().toHex());
 }
 
-Status writeTree(const BundleTree& tree, const QString& dirPath, const GenProgressFn& progress, const std::atomic_bool* cancel) {
+Status writeTree(const BundleTree& tree, const QString& dirPath, const GenProgressFn& progress,
+                 const std::atomic_bool* cancel) {
     QDir dir(dirPath);
     if (dir.exists()) {
         const QStringList entries = dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
         static const QRegularExpression numbered(QStringLiteral("^[0-9]{3}-"));
         bool ours = entries.isEmpty();
         for (const QString& e : entries)
-            if (numbered.match(e).hasMatch() || e == QLatin1String("deploy.sh") || e == QLatin1String("app-of-apps.yaml"))
+            if (numbered.match(e).hasMatch() || e == QLatin1String("deploy.sh") ||
+                e == QLatin1String("app-of-apps.yaml"))
                 ours = true;
         if (!ours)
-            return makeError(QStringLiteral("output folder is not empty and does not hold a bundle; choose an empty folder"),
-                             dirPath);
+            return makeError(
+                QStringLiteral(
+                    "output folder is not empty and does not hold a bundle; choose an empty folder"),
+                dirPath);
         // Remove the install steps of an earlier generation so no stale folder survives.
         for (const QString& e : entries) {
             const QString p = dir.filePath(e);

@@ -45,13 +45,13 @@ struct GenManifest {
 // collects for it (effective values, manifests, readiness gate).
 struct GenComponent {
     QString name, namespace_, chart, source, version, tag, path;
-    bool kustomize = false;          // type Kustomize
-    QStringList dependencyRefs;      // drive argocd sync-wave tiers
-    yaml::Node values = yaml::Node::map();      // effective Helm values (static part)
+    bool kustomize = false;                       // type Kustomize
+    QStringList dependencyRefs;                   // drive argocd sync-wave tiers
+    yaml::Node values = yaml::Node::map();        // effective Helm values (static part)
     yaml::Node clusterValues = yaml::Node::map(); // dynamic, per-cluster part (helm only)
-    std::vector<GenManifest> preManifests;  // applied before the chart (NNN-<name>-pre/)
-    std::vector<GenManifest> postManifests; // applied after the chart (or the chart itself)
-    std::vector<GenManifest> readiness;     // readiness gate objects (NNN-<name>-readiness/)
+    std::vector<GenManifest> preManifests;        // applied before the chart (NNN-<name>-pre/)
+    std::vector<GenManifest> postManifests;       // applied after the chart (or the chart itself)
+    std::vector<GenManifest> readiness;           // readiness gate objects (NNN-<name>-readiness/)
     // The component's chainsaw readiness Test: when set (and `readiness` is empty) the gate's
     // ServiceAccount, RBAC, ConfigMap and Job are synthesized from it (GenGate.h) as
     // NNN-<name>-readiness/templates/readiness.yaml.
@@ -103,7 +103,7 @@ struct BundleFolder {
     QString component; // the recipe component it belongs to
     QString kind;      // "upstream-helm" or "local-helm"
     QString namespace_;
-    int syncWave = 0;  // argocd only
+    int syncWave = 0; // argocd only
 };
 
 struct BundleTree {

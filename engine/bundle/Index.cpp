@@ -32,7 +32,8 @@ struct DiskFile {
 };
 
 bool excluded(const QString& rel) {
-    return rel == QLatin1String(kChecksumsName) || rel.startsWith(QLatin1String(kIndexDir) + QLatin1Char('/'));
+    return rel == QLatin1String(kChecksumsName) ||
+           rel.startsWith(QLatin1String(kIndexDir) + QLatin1Char('/'));
 }
 
 // Every regular file below `dir` (bounded, no symlinks, no special files), sorted by path.
@@ -65,7 +66,8 @@ Result<std::vector<DiskFile>> readTree(const QString& dir, const IndexLimits& li
         if (paths.size() > limits.maxFiles)
             return makeError(QStringLiteral("more than %1 files").arg(limits.maxFiles), root.path());
     }
-    std::sort(paths.begin(), paths.end(), [](const QString& a, const QString& b) { return a < b; }); // as Generate.cpp orders
+    std::sort(paths.begin(), paths.end(),
+              [](const QString& a, const QString& b) { return a < b; }); // as Generate.cpp orders
     for (const QString& rel : paths) {
         if (cancel && cancel->load())
             return makeError(QStringLiteral("cancelled"));
@@ -77,8 +79,10 @@ Result<std::vector<DiskFile>> readTree(const QString& dir, const IndexLimits& li
             return bytes.error();
         total += bytes->size();
         if (total > limits.maxTotalBytes)
-            return makeError(QStringLiteral("the bundle is larger than %1 bytes").arg(limits.maxTotalBytes), root.path());
-        out.push_back(DiskFile{rel, std::move(*bytes), (QFileInfo(root.filePath(rel)).permissions() & QFile::ExeOwner) != 0});
+            return makeError(QStringLiteral("the bundle is larger than %1 bytes").arg(limits.maxTotalBytes),
+                             root.path());
+        out.push_back(DiskFile{rel, std::move(*bytes),
+                               (QFileInfo(root.filePath(rel)).permissions() & QFile::ExeOwner) != 0});
     }
     return out;
 }
@@ -138,7 +142,8 @@ QString roleOf(const QString& path, const QJsonObject& object) {
     if (path == QLatin1String("recipe.yaml"))
         return QStringLiteral("recipe");
     if (object.value(QStringLiteral("kind")).toString() == QLatin1String("Application"))
-        return path.contains(QLatin1Char('/')) ? QStringLiteral("component-application") : QStringLiteral("platform-root");
+        return path.contains(QLatin1Char('/')) ? QStringLiteral("component-application")
+                                               : QStringLiteral("platform-root");
     if (name == QLatin1String("values.yaml") || name == QLatin1String("cluster-values.yaml"))
         return QStringLiteral("values");
     if (name == QLatin1String("Chart.yaml"))
@@ -155,8 +160,11 @@ QString roleOf(const QString& path, const QJsonObject& object) {
 }
 
 QJsonValue syncWaveOf(const QJsonObject& object) {
-    const QJsonValue w = object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("annotations")).toObject().value(
-        QStringLiteral("argocd.argoproj.io/sync-wave"));
+    const QJsonValue w = object.value(QStringLiteral("metadata"))
+                             .toObject()
+                             .value(QStringLiteral("annotations"))
+                             .toObject()
+                             .value(QStringLiteral("argocd.argoproj.io/sync-wave"));
     bool ok = false;
     const int wave = w.toString().toInt(&ok);
     if (w.isString() && ok)
@@ -193,16 +201,19 @@ Status checkExistingChecksums(const QDir& root, const std::vector<DiskFile>& fil
         const qsizetype sp = line.indexOf(QLatin1Char(' '));
         if (line.isEmpty() || sp != 64)
             continue;
-        const QString path = line.mid(sp).trimmed().remove(0, line.mid(sp).trimmed().startsWith(QLatin1Char('*')) ? 1 : 0);
+        const QString path =
+            line.mid(sp).trimmed().remove(0, line.mid(sp).trimmed().startsWith(QLatin1Char('*')) ? 1 : 0);
         if (excluded(path))
             continue;
         auto f = bySha.find(path);
         if (f != bySha.end() && f->second != line.left(64))
-            return makeError(QStringLiteral("%1 does not match its row in checksums.txt (line %2): the bundle changed after it "
-                                            "was written; regenerate it or remove checksums.txt")
-                                 .arg(path)
-                                 .arg(lineNo),
-                             root.filePath(QLatin1String(kChecksumsName)), lineNo);
+            return makeError(
+                QStringLiteral(
+                    "%1 does not match its row in checksums.txt (line %2): the bundle changed after it "
+                    "was written; regenerate it or remove checksums.txt")
+                    .arg(path)
+                    .arg(lineNo),
+                root.filePath(QLatin1String(kChecksumsName)), lineNo);
     }
     return {};
 }
@@ -218,7 +229,8 @@ QString deployerOf(const std::vector<DiskFile>& files) {
 }
 
 // Criteria from the recipe the bundle was made from, and that recipe's sha256.
-Status readRecipeCriteria(const QDir& root, const std::vector<DiskFile>& files, QJsonObject& criteria, QString& recipeSha) {
+Status readRecipeCriteria(const QDir& root, const std::vector<DiskFile>& files, QJsonObject& criteria,
+                          QString& recipeSha) {
     for (const DiskFile& f : files)
         if (f.path == QLatin1String("recipe.yaml")) {
             recipeSha = sha256Hex(f.bytes);
@@ -258,20 +270,22 @@ Result<std::vector<QByteArray>> documentsOf(const DiskFile& f, const QDir& root,
             if (hasContent(d))
                 docs.push_back(std::move(d));
         if (static_cast<int>(docs.size()) > limits.maxDocumentsPerFile)
-            return makeError(QStringLiteral("more than %1 YAML documents").arg(limits.maxDocumentsPerFile), root.filePath(f.path));
+            return makeError(QStringLiteral("more than %1 YAML documents").arg(limits.maxDocumentsPerFile),
+                             root.filePath(f.path));
     }
     return docs;
 }
 
 // One payload per rendered object of the file (each YAML document, or the file whole), written to
 // indexFiles and listed in members.
-Status addPayloads(const DiskFile& f, const QDir& root, const IndexLimits& limits, std::map<QString, QByteArray>& indexFiles,
-                   QJsonArray& members) {
+Status addPayloads(const DiskFile& f, const QDir& root, const IndexLimits& limits,
+                   std::map<QString, QByteArray>& indexFiles, QJsonArray& members) {
     const QString fileSha = sha256Hex(f.bytes);
-    const QJsonObject renderedFile{{QStringLiteral("path"), f.path},
-                                   {QStringLiteral("sha256"), fileSha},
-                                   {QStringLiteral("bytes"), static_cast<qint64>(f.bytes.size())},
-                                   {QStringLiteral("mode"), f.executable ? QStringLiteral("755") : QStringLiteral("644")}};
+    const QJsonObject renderedFile{
+        {QStringLiteral("path"), f.path},
+        {QStringLiteral("sha256"), fileSha},
+        {QStringLiteral("bytes"), static_cast<qint64>(f.bytes.size())},
+        {QStringLiteral("mode"), f.executable ? QStringLiteral("755") : QStringLiteral("644")}};
     Result<std::vector<QByteArray>> docsOr = documentsOf(f, root, limits);
     if (!docsOr)
         return docsOr.error();
@@ -295,12 +309,14 @@ Status addPayloads(const DiskFile& f, const QDir& root, const IndexLimits& limit
                          {QStringLiteral("role"), role},
                          {QStringLiteral("syncWave"), wave.isUndefined() ? QJsonValue() : wave},
                          {QStringLiteral("object"), object.isEmpty() ? QJsonValue() : QJsonValue(object)},
-                         {QStringLiteral("document"), QJsonObject{{QStringLiteral("index"), static_cast<int>(i)},
-                                                                  {QStringLiteral("of"), static_cast<int>(docs.size())},
-                                                                  {QStringLiteral("sha256"), sha256Hex(docs[i])},
-                                                                  {QStringLiteral("bytes"), static_cast<qint64>(docs[i].size())}}},
+                         {QStringLiteral("document"),
+                          QJsonObject{{QStringLiteral("index"), static_cast<int>(i)},
+                                      {QStringLiteral("of"), static_cast<int>(docs.size())},
+                                      {QStringLiteral("sha256"), sha256Hex(docs[i])},
+                                      {QStringLiteral("bytes"), static_cast<qint64>(docs[i].size())}}},
                          {QStringLiteral("renderedFile"), renderedFile}}},
-            {QStringLiteral("status"), QJsonObject{{QStringLiteral("result"), QStringLiteral("compiled-offline")}}}};
+            {QStringLiteral("status"),
+             QJsonObject{{QStringLiteral("result"), QStringLiteral("compiled-offline")}}}};
         const QByteArray text = receipts::canonicalJson(payload) + '\n';
         const QString sha = sha256Hex(text);
         QString base = safeName(component);
@@ -308,7 +324,8 @@ Status addPayloads(const DiskFile& f, const QDir& root, const IndexLimits& limit
             base = QStringLiteral("object");
         const QString payloadPath = QStringLiteral("payloads/%1-%2.json").arg(base, sha);
         if (indexFiles.count(payloadPath))
-            return makeError(QStringLiteral("two objects give the same payload %1").arg(payloadPath), root.filePath(f.path));
+            return makeError(QStringLiteral("two objects give the same payload %1").arg(payloadPath),
+                             root.filePath(f.path));
         indexFiles[payloadPath] = text;
         members.append(QJsonObject{{QStringLiteral("component"), component},
                                    {QStringLiteral("role"), role},
@@ -320,20 +337,24 @@ Status addPayloads(const DiskFile& f, const QDir& root, const IndexLimits& limit
 }
 
 // platform-index.json's document, its spec.platformDigest set (and out.platformDigest).
-QJsonObject platformIndex(DigestIndex& out, const QJsonObject& source, const QJsonObject& criteria, const QJsonArray& members) {
+QJsonObject platformIndex(DigestIndex& out, const QJsonObject& source, const QJsonObject& criteria,
+                          const QJsonArray& members) {
     QJsonObject index{
         {QStringLiteral("apiVersion"), QLatin1String(kApiVersion)},
         {QStringLiteral("kind"), QStringLiteral("AICRPlatformDigestIndex")},
-        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("bundle-%1-digest-index").arg(out.treeDigest.left(12))}}},
-        {QStringLiteral("spec"),
-         QJsonObject{{QStringLiteral("source"), source},
-                     {QStringLiteral("criteria"), criteria},
-                     {QStringLiteral("transports"), QJsonArray()},
-                     {QStringLiteral("members"), members},
-                     {QStringLiteral("boundary"), QJsonObject{{QStringLiteral("configPlaneOnly"), true},
-                                                              {QStringLiteral("published"), false},
-                                                              {QStringLiteral("secretValuesIncluded"), false}}}}},
-        {QStringLiteral("status"), QJsonObject{{QStringLiteral("result"), QStringLiteral("compiled-offline")}}}};
+        {QStringLiteral("metadata"),
+         QJsonObject{{QStringLiteral("name"),
+                      QStringLiteral("bundle-%1-digest-index").arg(out.treeDigest.left(12))}}},
+        {QStringLiteral("spec"), QJsonObject{{QStringLiteral("source"), source},
+                                             {QStringLiteral("criteria"), criteria},
+                                             {QStringLiteral("transports"), QJsonArray()},
+                                             {QStringLiteral("members"), members},
+                                             {QStringLiteral("boundary"),
+                                              QJsonObject{{QStringLiteral("configPlaneOnly"), true},
+                                                          {QStringLiteral("published"), false},
+                                                          {QStringLiteral("secretValuesIncluded"), false}}}}},
+        {QStringLiteral("status"),
+         QJsonObject{{QStringLiteral("result"), QStringLiteral("compiled-offline")}}}};
     out.platformDigest = receipts::platformDigest(index);
     QJsonObject spec = index.value(QStringLiteral("spec")).toObject();
     spec.insert(QStringLiteral("platformDigest"), out.platformDigest);
@@ -344,12 +365,18 @@ QJsonObject platformIndex(DigestIndex& out, const QJsonObject& source, const QJs
 QByteArray indexReadme(const DigestIndex& out) {
     return QStringLiteral("# Digest index of this bundle\n\n"
                           "Platform digest: `%1`\n\n"
-                          "One digest over the bundle's inputs (`spec.source`: generator, deployer, tree digest and, when the bundle was "
-                          "generated here, the catalog and recipe digests and options), the recipe's criteria and %2 payloads: one per "
-                          "rendered object (each YAML document of the bundle's YAML files, each other file whole, and recipe.yaml).\n\n"
-                          "Every payload records the sha256 of the file it comes from, so a changed byte anywhere in the bundle "
-                          "changes a payload and the platform digest. `checksums.txt` here lists this folder's files; the one at the "
-                          "bundle's top lists every file of the bundle. Check both offline with `proofbench records check <bundle>`.\n\n"
+                          "One digest over the bundle's inputs (`spec.source`: generator, deployer, tree "
+                          "digest and, when the bundle was "
+                          "generated here, the catalog and recipe digests and options), the recipe's "
+                          "criteria and %2 payloads: one per "
+                          "rendered object (each YAML document of the bundle's YAML files, each other file "
+                          "whole, and recipe.yaml).\n\n"
+                          "Every payload records the sha256 of the file it comes from, so a changed byte "
+                          "anywhere in the bundle "
+                          "changes a payload and the platform digest. `checksums.txt` here lists this "
+                          "folder's files; the one at the "
+                          "bundle's top lists every file of the bundle. Check both offline with `proofbench "
+                          "records check <bundle>`.\n\n"
                           "Written by `proofbench bundle index`; compiled offline, nothing published.\n")
         .arg(out.platformDigest)
         .arg(out.members)
@@ -357,7 +384,8 @@ QByteArray indexReadme(const DigestIndex& out) {
 }
 
 // out.files: the index folder's files and the bundle-wide inventory (every bundle file plus the index).
-void collectIndexFiles(DigestIndex& out, const std::vector<DiskFile>& files, const std::map<QString, QByteArray>& indexFiles) {
+void collectIndexFiles(DigestIndex& out, const std::vector<DiskFile>& files,
+                       const std::map<QString, QByteArray>& indexFiles) {
     std::map<QString, QByteArray> all;
     for (const DiskFile& f : files)
         all[f.path] = f.bytes;
@@ -367,7 +395,8 @@ void collectIndexFiles(DigestIndex& out, const std::vector<DiskFile>& files, con
         out.files.push_back(IndexFile{rel, bytes});
     }
     out.files.push_back(IndexFile{QLatin1String(kChecksumsName), checksumsOf(all)});
-    std::sort(out.files.begin(), out.files.end(), [](const IndexFile& a, const IndexFile& b) { return a.path < b.path; });
+    std::sort(out.files.begin(), out.files.end(),
+              [](const IndexFile& a, const IndexFile& b) { return a.path < b.path; });
 }
 
 } // namespace
@@ -383,10 +412,11 @@ Result<DigestIndex> buildIndex(const QString& dir, const QJsonObject& sourceIn, 
                                const IndexProgressFn& progress, const std::atomic_bool* cancel) {
     const QDir root(QFileInfo(dir).absoluteFilePath());
     if (QFileInfo(root.filePath(QLatin1String(kAttestation))).exists())
-        return makeError(QStringLiteral("the bundle is sealed (%1): its checksums.txt is signed and indexing rewrites it; "
-                                        "index a bundle before sealing it (bundle index, then bundle sign)")
-                             .arg(QLatin1String(kAttestation)),
-                         dir);
+        return makeError(
+            QStringLiteral("the bundle is sealed (%1): its checksums.txt is signed and indexing rewrites it; "
+                           "index a bundle before sealing it (bundle index, then bundle sign)")
+                .arg(QLatin1String(kAttestation)),
+            dir);
     Result<std::vector<DiskFile>> read = readTree(dir, limits, false, cancel);
     if (!read)
         return read.error();
@@ -407,7 +437,8 @@ Result<DigestIndex> buildIndex(const QString& dir, const QJsonObject& sourceIn, 
 
     QJsonObject source = sourceIn;
     source.insert(QStringLiteral("generator"), QStringLiteral("proofbench bundle index"));
-    source.insert(QStringLiteral("deployer"), out.deployer.isEmpty() ? QStringLiteral("unknown") : out.deployer);
+    source.insert(QStringLiteral("deployer"),
+                  out.deployer.isEmpty() ? QStringLiteral("unknown") : out.deployer);
     source.insert(QStringLiteral("treeDigest"), QStringLiteral("sha256:") + out.treeDigest);
     source.insert(QStringLiteral("files"), out.bundleFiles);
     source.insert(QStringLiteral("recipeSha256"), recipeSha.isEmpty() ? QJsonValue() : QJsonValue(recipeSha));
@@ -426,7 +457,8 @@ Result<DigestIndex> buildIndex(const QString& dir, const QJsonObject& sourceIn, 
     out.members = static_cast<int>(members.size());
     out.index = platformIndex(out, source, criteria, members);
 
-    indexFiles[QStringLiteral("platform-index.json")] = QJsonDocument(out.index).toJson(QJsonDocument::Indented);
+    indexFiles[QStringLiteral("platform-index.json")] =
+        QJsonDocument(out.index).toJson(QJsonDocument::Indented);
     indexFiles[QStringLiteral("README.md")] = indexReadme(out);
     indexFiles[QLatin1String(kChecksumsName)] = checksumsOf(indexFiles);
     collectIndexFiles(out, files, indexFiles);

@@ -50,8 +50,8 @@ struct DigestIndex {
     QString deployer;       // "helm", "argocd", "" when not recognised
     int members = 0;
     int bundleFiles = 0;
-    QJsonObject index;               // the platform-index.json document
-    std::vector<IndexFile> files;    // digest-index/* and the top-level checksums.txt, sorted by path
+    QJsonObject index;            // the platform-index.json document
+    std::vector<IndexFile> files; // digest-index/* and the top-level checksums.txt, sorted by path
 };
 
 using IndexProgressFn = std::function<void(int done, int total, const QString& what)>;
@@ -60,8 +60,9 @@ using IndexProgressFn = std::function<void(int done, int total, const QString& w
 // digests, options); the tree digest, deployer and recipe digest are always added. Refuses a
 // sealed bundle (its checksums.txt is signed; index before sealing), a symlink, a file or tree
 // over the limits, and a bundle whose existing checksums.txt disagrees with a file it lists.
-Result<DigestIndex> buildIndex(const QString& dir, const QJsonObject& source = {}, const IndexLimits& limits = {},
-                               const IndexProgressFn& progress = {}, const std::atomic_bool* cancel = nullptr);
+Result<DigestIndex> buildIndex(const QString& dir, const QJsonObject& source = {},
+                               const IndexLimits& limits = {}, const IndexProgressFn& progress = {},
+                               const std::atomic_bool* cancel = nullptr);
 
 // The bundle's tree digest read from disk (the same value bundle::treeDigest gives for the tree
 // that was written), leaving out digest-index/ and the top-level checksums.txt.

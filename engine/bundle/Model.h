@@ -39,41 +39,41 @@ struct Field {
 
 // What a file is in the bundle. Unknown files are kept with role "unknown".
 struct BundleFile {
-    QString path;      // relative, '/'-separated
-    QString role;      // values, cluster-values, upstream-env, install-script, chart, manifest, application,
-                       // application-template, app-of-apps, helmrelease, kustomization, helmfile, static-values,
-                       // bundle-values, values-schema, readme, deploy-script, undeploy-script, recipe, checksums,
-                       // attestation, unknown
+    QString path; // relative, '/'-separated
+    QString role; // values, cluster-values, upstream-env, install-script, chart, manifest, application,
+                  // application-template, app-of-apps, helmrelease, kustomization, helmfile, static-values,
+                  // bundle-values, values-schema, readme, deploy-script, undeploy-script, recipe, checksums,
+                  // attestation, unknown
     QString component; // the component it belongs to (empty for bundle-level files)
     qint64 size = 0;
     QString sha256;
 };
 
 struct Component {
-    QString name;       // identity used to match components across bundles
-    int order = 0;      // 0-based deployment position
-    QString folder;     // "001-cert-manager"; empty when the deployer uses none
+    QString name;                // identity used to match components across bundles
+    int order = 0;               // 0-based deployment position
+    QString folder;              // "001-cert-manager"; empty when the deployer uses none
     std::optional<int> syncWave; // literal Argo CD sync-wave (helmfile: the level of a leveled helmfile)
     QString syncWaveText;        // as written (may be templated)
-    QString source;     // "upstream-chart" (a chart from a repository), "local-chart" (a wrapper chart in
-                        // the bundle), "path" (Argo CD path source: Kustomize or plain manifests)
-    Field release;      // Application / HelmRelease / release name as written
+    QString source; // "upstream-chart" (a chart from a repository), "local-chart" (a wrapper chart in
+                    // the bundle), "path" (Argo CD path source: Kustomize or plain manifests)
+    Field release;  // Application / HelmRelease / release name as written
     Field chart, repository, version, namespace_;
-    QStringList valueFiles; // the bundle files its values come from, in the order applied
-    QJsonObject values;     // effective values: value files merged in order, then inline values
+    QStringList valueFiles;       // the bundle files its values come from, in the order applied
+    QJsonObject values;           // effective values: value files merged in order, then inline values
     bool valuesTemplated = false; // inline values are a template (argocd-helm) and are shown as written
     QString valuesTemplate;       // that template text
-    QStringList manifests;  // manifest files (templates/ of a wrapper chart)
-    QStringList dependsOn;  // Flux dependsOn / helmfile needs
-    QString objectKind;     // "Application", "HelmRelease", "release" (helmfile), "helm release" (helm)
-    QString objectFile;     // the file that declares it
-    QJsonObject object;     // that object as read (templated scalars kept as written)
-    QStringList templatedFields; // dotted paths of object fields that are templates
-    QStringList notes;      // e.g. "values file 001-cert-manager/values.yaml is referenced but not in the bundle"
+    QStringList manifests;        // manifest files (templates/ of a wrapper chart)
+    QStringList dependsOn;        // Flux dependsOn / helmfile needs
+    QString objectKind;           // "Application", "HelmRelease", "release" (helmfile), "helm release" (helm)
+    QString objectFile;           // the file that declares it
+    QJsonObject object;           // that object as read (templated scalars kept as written)
+    QStringList templatedFields;  // dotted paths of object fields that are templates
+    QStringList notes; // e.g. "values file 001-cert-manager/values.yaml is referenced but not in the bundle"
 };
 
 struct DeployBundle {
-    QString root;   // the folder read (or the imported bundle's name)
+    QString root; // the folder read (or the imported bundle's name)
     Deployer deployer = Deployer::Helm;
     std::vector<Component> components; // in deployment order
     std::vector<BundleFile> files;     // every file, sorted by path

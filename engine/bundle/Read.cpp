@@ -38,7 +38,8 @@ Result<FileMap> readTree(const QString& dir, const ReadOptions& options, qint64*
         qint64 size;
     };
     std::vector<Entry> entries;
-    QDirIterator it(root, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QDirIterator it(root, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
     *total = 0;
     while (it.hasNext()) {
         const QString abs = it.next();
@@ -47,28 +48,43 @@ Result<FileMap> readTree(const QString& dir, const ReadOptions& options, qint64*
         if (options.cancel && options.cancel->load())
             return makeError(QStringLiteral("cancelled"), dir);
         if (rel.count(QLatin1Char('/')) + 1 > lim.maxDepth)
-            return makeError(QStringLiteral("is nested %1 folders deep; a bundle may be at most %2 deep").arg(rel.count(QLatin1Char('/')) + 1).arg(lim.maxDepth),
+            return makeError(QStringLiteral("is nested %1 folders deep; a bundle may be at most %2 deep")
+                                 .arg(rel.count(QLatin1Char('/')) + 1)
+                                 .arg(lim.maxDepth),
                              rel);
         if (fi.isSymLink()) {
             const QString target = fi.symLinkTarget();
             const QString canonical = QFileInfo(target).canonicalFilePath();
-            const bool inside = !canonical.isEmpty() && (canonical == root || canonical.startsWith(root + QLatin1Char('/')));
-            return makeError(inside ? QStringLiteral("is a symbolic link (to %1); a bundle is read as regular files only").arg(target)
-                                    : QStringLiteral("is a symbolic link pointing outside the bundle (to %1); refused").arg(target),
-                             rel);
+            const bool inside =
+                !canonical.isEmpty() && (canonical == root || canonical.startsWith(root + QLatin1Char('/')));
+            return makeError(
+                inside ? QStringLiteral("is a symbolic link (to %1); a bundle is read as regular files only")
+                             .arg(target)
+                       : QStringLiteral("is a symbolic link pointing outside the bundle (to %1); refused")
+                             .arg(target),
+                rel);
         }
         if (fi.isDir())
             continue;
         if (!isRegularFileNoFollow(abs))
-            return makeError(QStringLiteral("is %1, not a regular file; refused").arg(describeFileType(abs)), rel);
+            return makeError(QStringLiteral("is %1, not a regular file; refused").arg(describeFileType(abs)),
+                             rel);
         if (static_cast<int>(entries.size()) >= lim.maxFiles)
-            return makeError(QStringLiteral("the bundle has more than %1 files (the limit); refused").arg(lim.maxFiles), dir);
+            return makeError(
+                QStringLiteral("the bundle has more than %1 files (the limit); refused").arg(lim.maxFiles),
+                dir);
         if (fi.size() > lim.maxFileBytes)
-            return makeError(QStringLiteral("is %1 bytes, over the limit of %2 bytes for a bundle file").arg(fi.size()).arg(lim.maxFileBytes), rel);
+            return makeError(QStringLiteral("is %1 bytes, over the limit of %2 bytes for a bundle file")
+                                 .arg(fi.size())
+                                 .arg(lim.maxFileBytes),
+                             rel);
         *total += fi.size();
         if (*total > lim.maxTotalBytes)
-            return makeError(QStringLiteral("the bundle's files add up to more than %1 bytes (the limit); refused at this file").arg(lim.maxTotalBytes),
-                             rel);
+            return makeError(
+                QStringLiteral(
+                    "the bundle's files add up to more than %1 bytes (the limit); refused at this file")
+                    .arg(lim.maxTotalBytes),
+                rel);
         entries.push_back({rel, abs, fi.size()});
     }
     std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
@@ -286,7 +302,8 @@ InstallCommand installCommand(const QByteArray& bytes) {
             cmd.ns = tokens.value(++i);
         } else if (t == QLatin1String("-f") || t == QLatin1String("--values")) {
             cmd.valueFiles << tokens.value(++i);
-        } else if (t == QLatin1String("--version") || t == QLatin1String("--repo") || t == QLatin1String("--timeout")) {
+        } else if (t == QLatin1String("--version") || t == QLatin1String("--repo") ||
+                   t == QLatin1String("--timeout")) {
             ++i;
         } else if (t.startsWith(QLatin1Char('-')) || t.startsWith(QLatin1Char('$'))) {
             continue;
@@ -414,7 +431,8 @@ class Reader {
             if (digest)
                 m_bundle.recipeEvidenceDigest = *digest;
             else
-                m_bundle.warnings << QStringLiteral("recipe.yaml: no evidence digest: %1").arg(digest.error().toString());
+                m_bundle.warnings
+                    << QStringLiteral("recipe.yaml: no evidence digest: %1").arg(digest.error().toString());
             if (auto v = parseYaml(bytes(p), p); v && v->isObject())
                 m_bundle.recipeName = scalarText(at(v->toObject(), QStringLiteral("metadata.name")));
         }
@@ -467,7 +485,8 @@ class Reader {
     Status readHelm() {
         for (const QString& p : {QStringLiteral("deploy.sh"), QStringLiteral("undeploy.sh")})
             if (has(p))
-                setRole(p, p.startsWith(QLatin1String("deploy")) ? QStringLiteral("deploy-script") : QStringLiteral("undeploy-script"));
+                setRole(p, p.startsWith(QLatin1String("deploy")) ? QStringLiteral("deploy-script")
+                                                                 : QStringLiteral("undeploy-script"));
         for (const QString& folder : folders()) {
             Component c;
             c.folder = folder;
@@ -495,7 +514,10 @@ class Reader {
                 setRole(env, QStringLiteral("upstream-env"), c.name);
                 const auto a = envAssignments(bytes(env));
                 c.source = QStringLiteral("upstream-chart");
-                auto get = [&](const char* k) { auto it = a.find(QString::fromLatin1(k)); return it == a.end() ? QString() : it->second; };
+                auto get = [&](const char* k) {
+                    auto it = a.find(QString::fromLatin1(k));
+                    return it == a.end() ? QString() : it->second;
+                };
                 c.chart = literal(get("CHART"));
                 c.repository = literal(get("REPO"));
                 c.version = literal(get("VERSION"));
@@ -515,15 +537,20 @@ class Reader {
                 const QString p = folder + QLatin1Char('/') + normalizePath(f);
                 if (!has(p) && !cmd.valueFiles.contains(f))
                     continue;
-                if (Status s = applyValueFile(c, p, f.contains(QLatin1String("cluster")) ? QStringLiteral("cluster-values") : QStringLiteral("values")); !s)
+                if (Status s =
+                        applyValueFile(c, p,
+                                       f.contains(QLatin1String("cluster")) ? QStringLiteral("cluster-values")
+                                                                            : QStringLiteral("values"));
+                    !s)
                     return s;
             }
-            c.object = QJsonObject{{QStringLiteral("release"), c.release.text},
-                                   {QStringLiteral("chart"), c.chart.text},
-                                   {QStringLiteral("repository"), c.repository.text},
-                                   {QStringLiteral("version"), c.version.text},
-                                   {QStringLiteral("namespace"), c.namespace_.text},
-                                   {QStringLiteral("valueFiles"), QJsonArray::fromStringList(cmd.valueFiles)}};
+            c.object =
+                QJsonObject{{QStringLiteral("release"), c.release.text},
+                            {QStringLiteral("chart"), c.chart.text},
+                            {QStringLiteral("repository"), c.repository.text},
+                            {QStringLiteral("version"), c.version.text},
+                            {QStringLiteral("namespace"), c.namespace_.text},
+                            {QStringLiteral("valueFiles"), QJsonArray::fromStringList(cmd.valueFiles)}};
             m_bundle.components.push_back(std::move(c));
         }
         return {};
@@ -536,7 +563,9 @@ class Reader {
         c.object = app;
         collectTemplated(app, QString(), c.templatedFields);
         c.release = fieldAt(app, QStringLiteral("metadata.name"));
-        c.syncWaveText = scalarText(at(app, QStringLiteral("metadata.annotations")).toObject().value(QStringLiteral("argocd.argoproj.io/sync-wave")));
+        c.syncWaveText = scalarText(at(app, QStringLiteral("metadata.annotations"))
+                                        .toObject()
+                                        .value(QStringLiteral("argocd.argoproj.io/sync-wave")));
         c.syncWave = waveOf(c.syncWaveText);
         c.namespace_ = fieldAt(app, QStringLiteral("spec.destination.namespace"));
         QJsonArray sources;
@@ -548,7 +577,8 @@ class Reader {
         QJsonObject main;
         for (const QJsonValue& s : sources) {
             const QJsonObject so = s.toObject();
-            if (so.contains(QStringLiteral("chart")) || (main.isEmpty() && so.contains(QStringLiteral("path"))))
+            if (so.contains(QStringLiteral("chart")) ||
+                (main.isEmpty() && so.contains(QStringLiteral("path"))))
                 main = so;
         }
         if (main.isEmpty() && !sources.isEmpty())
@@ -560,7 +590,9 @@ class Reader {
             c.version = fieldAt(main, QStringLiteral("targetRevision"));
         } else {
             // A path source: the version is the wrapper chart's (Chart.yaml), not the Git revision.
-            c.notes << QStringLiteral("deployed from %1 at revision %2").arg(c.repository.display(), fieldAt(main, QStringLiteral("targetRevision")).display());
+            c.notes << QStringLiteral("deployed from %1 at revision %2")
+                           .arg(c.repository.display(),
+                                fieldAt(main, QStringLiteral("targetRevision")).display());
             c.source = QStringLiteral("path");
             const QString path = normalizePath(scalarText(main.value(QStringLiteral("path"))));
             if (!path.isEmpty() && !hasTemplate(path))
@@ -582,7 +614,8 @@ class Reader {
                 c.valuesTemplated = true;
                 c.valuesTemplate = inlineValues;
             } else {
-                auto v = parseValues(inlineValues.toUtf8(), file + QStringLiteral(" (spec.source.helm.values)"));
+                auto v =
+                    parseValues(inlineValues.toUtf8(), file + QStringLiteral(" (spec.source.helm.values)"));
                 if (!v)
                     return v.error();
                 c.values = mergeValues(c.values, *v);
@@ -611,9 +644,13 @@ class Reader {
                 auto objs = parseObjects(bytes(appFile), appFile);
                 if (!objs)
                     return objs.error();
-                if (objs->size() != 1 || objs->front().value(QStringLiteral("kind")).toString() != QLatin1String("Application"))
-                    return makeError(QStringLiteral("expected one Argo CD Application (kind: Application), found %1 document(s)").arg(objs->size()),
-                                     appFile, 0, QStringLiteral("kind"));
+                if (objs->size() != 1 ||
+                    objs->front().value(QStringLiteral("kind")).toString() != QLatin1String("Application"))
+                    return makeError(
+                        QStringLiteral(
+                            "expected one Argo CD Application (kind: Application), found %1 document(s)")
+                            .arg(objs->size()),
+                        appFile, 0, QStringLiteral("kind"));
                 if (Status s = readApplication(c, objs->front(), appFile); !s)
                     return s;
                 if (!c.release.templated && !c.release.isEmpty())
@@ -653,12 +690,14 @@ class Reader {
         static const QRegularExpression valuesKey(QStringLiteral("index\\s+\\.Values\\s+\"([^\"]+)\""));
         const QStringList folderList = folders();
         for (const QString& p : under(QStringLiteral("templates/"))) {
-            if (p.count(QLatin1Char('/')) != 1 || !(p.endsWith(QLatin1String(".yaml")) || p.endsWith(QLatin1String(".yml"))))
+            if (p.count(QLatin1Char('/')) != 1 ||
+                !(p.endsWith(QLatin1String(".yaml")) || p.endsWith(QLatin1String(".yml"))))
                 continue;
             const QString raw = QString::fromUtf8(bytes(p));
             QString stem = QFileInfo(p).completeBaseName();
             // The parent (app-of-apps) Application: named by .Values.appName.
-            static const QRegularExpression parentName(QStringLiteral("\\n  name:[^\\n]*\\.Values\\.appName"));
+            static const QRegularExpression parentName(
+                QStringLiteral("\\n  name:[^\\n]*\\.Values\\.appName"));
             if (parentName.match(raw).hasMatch()) {
                 setRole(p, QStringLiteral("app-of-apps"));
                 continue;
@@ -666,8 +705,10 @@ class Reader {
             auto parsed = parseYaml(inertTemplate(bytes(p)), p);
             if (!parsed || !parsed->isObject()) {
                 setRole(p, QStringLiteral("application-template"));
-                m_bundle.warnings << QStringLiteral("%1: an Application template whose literal fields could not be read (%2); kept as written")
-                                         .arg(p, parsed ? QStringLiteral("not a mapping") : parsed.error().message);
+                m_bundle.warnings << QStringLiteral("%1: an Application template whose literal fields could "
+                                                    "not be read (%2); kept as written")
+                                         .arg(p, parsed ? QStringLiteral("not a mapping")
+                                                        : parsed.error().message);
                 continue;
             }
             const QJsonObject app = parsed->toObject();
@@ -675,7 +716,8 @@ class Reader {
                 continue; // left for the unknown list
             }
             // The parent (app-of-apps) Application: named by .Values.appName.
-            if (scalarText(at(app, QStringLiteral("metadata.name"))).contains(QLatin1String(".Values.appName"))) {
+            if (scalarText(at(app, QStringLiteral("metadata.name")))
+                    .contains(QLatin1String(".Values.appName"))) {
                 setRole(p, QStringLiteral("app-of-apps"));
                 continue;
             }
@@ -700,7 +742,8 @@ class Reader {
                         c.valueFiles << staticFile;
                         from << staticFile;
                     } else {
-                        c.notes << QStringLiteral("the template reads %1, which is not in the bundle").arg(staticFile);
+                        c.notes << QStringLiteral("the template reads %1, which is not in the bundle")
+                                       .arg(staticFile);
                     }
                 }
                 const auto km = valuesKey.match(raw);
@@ -710,8 +753,10 @@ class Reader {
                     from << QStringLiteral("values.yaml key '%1'").arg(key);
                 }
                 c.values = merged;
-                c.notes << QStringLiteral("values are a Helm template (not rendered); shown: %1 merged as the template names them")
-                               .arg(from.isEmpty() ? QStringLiteral("nothing") : from.join(QStringLiteral(" then ")));
+                c.notes << QStringLiteral("values are a Helm template (not rendered); shown: %1 merged as "
+                                          "the template names them")
+                               .arg(from.isEmpty() ? QStringLiteral("nothing")
+                                                   : from.join(QStringLiteral(" then ")));
             }
             QString folder = c.folder;
             if (folder.isEmpty())
@@ -727,10 +772,11 @@ class Reader {
             }
             m_bundle.components.push_back(std::move(c));
         }
-        std::stable_sort(m_bundle.components.begin(), m_bundle.components.end(), [](const Component& a, const Component& b) {
-            return std::tuple(a.syncWave.value_or(INT_MAX), folderNumber(a.folder), a.name) <
-                   std::tuple(b.syncWave.value_or(INT_MAX), folderNumber(b.folder), b.name);
-        });
+        std::stable_sort(m_bundle.components.begin(), m_bundle.components.end(),
+                         [](const Component& a, const Component& b) {
+                             return std::tuple(a.syncWave.value_or(INT_MAX), folderNumber(a.folder), a.name) <
+                                    std::tuple(b.syncWave.value_or(INT_MAX), folderNumber(b.folder), b.name);
+                         });
         return {};
     }
 
@@ -745,7 +791,8 @@ class Reader {
                 return objs.error();
             for (const QJsonObject& o : *objs)
                 if (o.value(QStringLiteral("kind")).toString() == QLatin1String("HelmRepository"))
-                    repoUrls[scalarText(at(o, QStringLiteral("metadata.name")))] = scalarText(at(o, QStringLiteral("spec.url")));
+                    repoUrls[scalarText(at(o, QStringLiteral("metadata.name")))] =
+                        scalarText(at(o, QStringLiteral("spec.url")));
         }
         if (has(QStringLiteral("kustomization.yaml"))) {
             const QString p = QStringLiteral("kustomization.yaml");
@@ -757,7 +804,9 @@ class Reader {
                 for (const QJsonValue& r : o.value(QStringLiteral("resources")).toArray()) {
                     const QString rp = normalizePath(r.toString());
                     if (!has(rp))
-                        m_bundle.warnings << QStringLiteral("kustomization.yaml lists %1, which is not in the bundle").arg(rp);
+                        m_bundle.warnings
+                            << QStringLiteral("kustomization.yaml lists %1, which is not in the bundle")
+                                   .arg(rp);
                     order << rp;
                 }
         }
@@ -794,7 +843,10 @@ class Reader {
                     c.repository = literal(url->second);
                 } else {
                     c.repository = literal(QStringLiteral("%1/%2").arg(srcKind, srcName));
-                    c.notes << QStringLiteral("source %1 %2 is not in the bundle; the repository is named by the reference").arg(srcKind, srcName);
+                    c.notes
+                        << QStringLiteral(
+                               "source %1 %2 is not in the bundle; the repository is named by the reference")
+                               .arg(srcKind, srcName);
                 }
                 if (srcKind == QLatin1String("GitRepository"))
                     c.source = QStringLiteral("local-chart");
@@ -805,7 +857,8 @@ class Reader {
                     c.valueFiles << p + QStringLiteral(" (spec.values)");
                 }
                 if (!at(o, QStringLiteral("spec.valuesFrom")).toArray().isEmpty())
-                    c.notes << QStringLiteral("spec.valuesFrom reads values from the cluster at install time (not in the bundle)");
+                    c.notes << QStringLiteral(
+                        "spec.valuesFrom reads values from the cluster at install time (not in the bundle)");
                 setRole(p, QStringLiteral("helmrelease"), c.name);
                 for (const QString& f : under(c.folder + QLatin1Char('/')))
                     if (f != p && f.endsWith(QLatin1String(".yaml"))) {
@@ -832,10 +885,12 @@ class Reader {
         if (!subs.isEmpty()) {
             int level = 0;
             for (const QJsonValue& s : subs) {
-                const QString p = normalizePath(s.isObject() ? s.toObject().value(QStringLiteral("path")).toString() : s.toString());
+                const QString p = normalizePath(
+                    s.isObject() ? s.toObject().value(QStringLiteral("path")).toString() : s.toString());
                 if (!has(p))
-                    return makeError(QStringLiteral("helmfile.yaml lists %1, which is not in the bundle").arg(p), rootFile, 0,
-                                     QStringLiteral("helmfiles[%1].path").arg(level));
+                    return makeError(
+                        QStringLiteral("helmfile.yaml lists %1, which is not in the bundle").arg(p), rootFile,
+                        0, QStringLiteral("helmfiles[%1].path").arg(level));
                 levels.emplace_back(p, level++);
             }
         }
@@ -849,7 +904,8 @@ class Reader {
             std::map<QString, std::pair<QString, bool>> repos; // name -> url, oci
             for (const QJsonValue& r : doc->value(QStringLiteral("repositories")).toArray()) {
                 const QJsonObject ro = r.toObject();
-                repos[ro.value(QStringLiteral("name")).toString()] = {scalarText(ro.value(QStringLiteral("url"))), ro.value(QStringLiteral("oci")).toBool()};
+                repos[ro.value(QStringLiteral("name")).toString()] = {
+                    scalarText(ro.value(QStringLiteral("url"))), ro.value(QStringLiteral("oci")).toBool()};
             }
             const QJsonArray releases = doc->value(QStringLiteral("releases")).toArray();
             for (qsizetype i = 0; i < releases.size(); ++i) {
@@ -861,14 +917,16 @@ class Reader {
                 c.release = fieldAt(r, QStringLiteral("name"));
                 c.name = c.release.text;
                 if (c.name.isEmpty())
-                    return makeError(QStringLiteral("a release needs a name"), p, 0, QStringLiteral("releases[%1].name").arg(i));
+                    return makeError(QStringLiteral("a release needs a name"), p, 0,
+                                     QStringLiteral("releases[%1].name").arg(i));
                 c.namespace_ = fieldAt(r, QStringLiteral("namespace"));
                 c.version = fieldAt(r, QStringLiteral("version"));
                 c.syncWave = level;
                 if (level)
                     c.syncWaveText = QString::number(*level);
                 const QString chart = scalarText(r.value(QStringLiteral("chart")));
-                if (chart.startsWith(QLatin1String("./")) || chart.startsWith(QLatin1Char('/')) || chart.startsWith(QLatin1String("../"))) {
+                if (chart.startsWith(QLatin1String("./")) || chart.startsWith(QLatin1Char('/')) ||
+                    chart.startsWith(QLatin1String("../"))) {
                     c.source = QStringLiteral("local-chart");
                     c.folder = normalizePath(chart);
                     c.chart = literal(chart);
@@ -880,9 +938,10 @@ class Reader {
                     auto it = repos.find(repoName);
                     if (it != repos.end()) {
                         c.chart = literal(chart.mid(slash + 1));
-                        c.repository = literal(it->second.second && !it->second.first.startsWith(QLatin1String("oci://"))
-                                                   ? QStringLiteral("oci://") + it->second.first
-                                                   : it->second.first);
+                        c.repository =
+                            literal(it->second.second && !it->second.first.startsWith(QLatin1String("oci://"))
+                                        ? QStringLiteral("oci://") + it->second.first
+                                        : it->second.first);
                     } else {
                         c.chart = literal(chart);
                     }
@@ -892,8 +951,10 @@ class Reader {
                         const QString vp = normalizePath(v.toString());
                         if (c.folder.isEmpty())
                             c.folder = topFolder(vp);
-                        if (Status s = applyValueFile(c, vp, vp.endsWith(QLatin1String("cluster-values.yaml")) ? QStringLiteral("cluster-values")
-                                                                                                              : QStringLiteral("values"));
+                        if (Status s = applyValueFile(c, vp,
+                                                      vp.endsWith(QLatin1String("cluster-values.yaml"))
+                                                          ? QStringLiteral("cluster-values")
+                                                          : QStringLiteral("values"));
                             !s)
                             return s;
                     } else if (v.isObject()) {
@@ -915,7 +976,8 @@ class Reader {
 } // namespace
 
 QByteArray inertTemplate(const QByteArray& text) {
-    static const QRegularExpression keyValue(QStringLiteral("^(\\s*(?:-\\s+)?[^\\s:'\"{#][^:'\"{]*:\\s+)(.*)$"));
+    static const QRegularExpression keyValue(
+        QStringLiteral("^(\\s*(?:-\\s+)?[^\\s:'\"{#][^:'\"{]*:\\s+)(.*)$"));
     static const QRegularExpression listItem(QStringLiteral("^(\\s*-\\s+)(.*)$"));
     static const QRegularExpression blockStart(QStringLiteral(":\\s*[|>][-+]?\\s*$"));
     QByteArray out;
@@ -962,11 +1024,12 @@ Result<Deployer> detectDeployer(const QString& name, const FileMap& files) {
     if (has(QStringLiteral("helmfile.yaml")))
         return Deployer::Helmfile;
     for (const auto& [path, bytes] : files)
-        if (path.startsWith(QLatin1String("templates/")) && path.count(QLatin1Char('/')) == 1 && bytes.contains("argoproj.io/") &&
-            bytes.contains("{{"))
+        if (path.startsWith(QLatin1String("templates/")) && path.count(QLatin1Char('/')) == 1 &&
+            bytes.contains("argoproj.io/") && bytes.contains("{{"))
             return Deployer::ArgoCDHelm;
     for (const auto& [path, bytes] : files)
-        if (path.endsWith(QLatin1String("helmrelease.yaml")) || (path.count(QLatin1Char('/')) <= 1 && bytes.contains("kind: HelmRelease")))
+        if (path.endsWith(QLatin1String("helmrelease.yaml")) ||
+            (path.count(QLatin1Char('/')) <= 1 && bytes.contains("kind: HelmRelease")))
             return Deployer::Flux;
     if (has(QStringLiteral("app-of-apps.yaml")))
         return Deployer::ArgoCD;
@@ -981,9 +1044,12 @@ Result<Deployer> detectDeployer(const QString& name, const FileMap& files) {
     }
     if (has(QStringLiteral("deploy.sh")))
         return Deployer::Helm;
-    return makeError(QStringLiteral("not a deployment bundle of a known deployer: found no helmfile.yaml (helmfile), no templates/ of Argo CD "
-                                    "Application templates (argocd-helm), no HelmRelease (flux), no app-of-apps.yaml or NNN-<name>/application.yaml "
-                                    "(argocd) and no NNN-<name>/install.sh or upstream.env (helm); give --deployer to read it as one"),
+    return makeError(QStringLiteral("not a deployment bundle of a known deployer: found no helmfile.yaml "
+                                    "(helmfile), no templates/ of Argo CD "
+                                    "Application templates (argocd-helm), no HelmRelease (flux), no "
+                                    "app-of-apps.yaml or NNN-<name>/application.yaml "
+                                    "(argocd) and no NNN-<name>/install.sh or upstream.env (helm); give "
+                                    "--deployer to read it as one"),
                      name);
 }
 

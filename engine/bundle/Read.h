@@ -45,7 +45,8 @@ struct ReadBundle {
 // Reads every regular file below `dir` (refusing a hostile tree), then the layout.
 Result<ReadBundle> readBundle(const QString& dir, const ReadOptions& options = {});
 // The layout of files already read (`name` is what errors and the bundle's root call it).
-Result<DeployBundle> readBundleFiles(const QString& name, const FileMap& files, const ReadOptions& options = {});
+Result<DeployBundle> readBundleFiles(const QString& name, const FileMap& files,
+                                     const ReadOptions& options = {});
 // Which deployer wrote these files, or an error saying what was looked for.
 Result<Deployer> detectDeployer(const QString& name, const FileMap& files);
 

@@ -28,7 +28,8 @@ std::optional<Deployer> parseDeployer(const QString& name) {
         return Deployer::Helm;
     if (n == QLatin1String("argocd") || n == QLatin1String("argo-cd"))
         return Deployer::ArgoCD;
-    if (n == QLatin1String("argocd-helm") || n == QLatin1String("argocdhelm") || n == QLatin1String("argocd_helm"))
+    if (n == QLatin1String("argocd-helm") || n == QLatin1String("argocdhelm") ||
+        n == QLatin1String("argocd_helm"))
         return Deployer::ArgoCDHelm;
     if (n == QLatin1String("flux"))
         return Deployer::Flux;

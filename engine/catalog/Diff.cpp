@@ -8,8 +8,8 @@
 #include <QSet>
 
 #include <algorithm>
-#include <map>
 #include <functional>
+#include <map>
 #include <set>
 
 namespace pb::catalog {
@@ -45,7 +45,8 @@ struct TagSplit {
 TagSplit splitTag(const QString& value) {
     TagSplit t;
     const QString v = value.trimmed();
-    if (v.isEmpty() || v.contains(QLatin1Char('@')) || v.contains(QLatin1Char(' ')) || v.contains(QLatin1Char('\n')))
+    if (v.isEmpty() || v.contains(QLatin1Char('@')) || v.contains(QLatin1Char(' ')) ||
+        v.contains(QLatin1Char('\n')))
         return t;
     const qsizetype slash = v.lastIndexOf(QLatin1Char('/'));
     const qsizetype colon = v.lastIndexOf(QLatin1Char(':'));
@@ -73,7 +74,8 @@ bool follows(const QString& tag, const QString& version) {
 
 } // namespace
 
-bool isVersionOnlyMove(const QString& from, const QString& to, const QString& fromVersion, const QString& toVersion) {
+bool isVersionOnlyMove(const QString& from, const QString& to, const QString& fromVersion,
+                       const QString& toVersion) {
     if (from == to)
         return false;
     const TagSplit a = splitTag(from), b = splitTag(to);
@@ -101,8 +103,8 @@ bool ComponentDiff::versionOnly() const {
 }
 
 int RecipeDiff::versionOnlyCount() const {
-    return static_cast<int>(
-        std::count_if(components.begin(), components.end(), [](const ComponentDiff& c) { return c.versionOnly(); }));
+    return static_cast<int>(std::count_if(components.begin(), components.end(),
+                                          [](const ComponentDiff& c) { return c.versionOnly(); }));
 }
 
 bool RecipeDiff::onlyVersionMoves() const {
@@ -190,11 +192,13 @@ std::vector<FieldChange> componentFields(const ComponentRef& a, const ComponentR
     compareText(f, QStringLiteral("type"), a.type, b.type);
     compareText(f, QStringLiteral("path"), a.path, b.path);
     compareText(f, QStringLiteral("valuesFile"), a.valuesFile, b.valuesFile);
-    compareText(f, QStringLiteral("enabled"), a.isEnabled() ? QStringLiteral("true") : QStringLiteral("false"),
+    compareText(f, QStringLiteral("enabled"),
+                a.isEnabled() ? QStringLiteral("true") : QStringLiteral("false"),
                 b.isEnabled() ? QStringLiteral("true") : QStringLiteral("false"));
     compareText(f, QStringLiteral("dependencyRefs"), listText(a.dependencyRefs), listText(b.dependencyRefs));
     compareText(f, QStringLiteral("manifestFiles"), listText(a.manifestFiles), listText(b.manifestFiles));
-    compareText(f, QStringLiteral("preManifestFiles"), listText(a.preManifestFiles), listText(b.preManifestFiles));
+    compareText(f, QStringLiteral("preManifestFiles"), listText(a.preManifestFiles),
+                listText(b.preManifestFiles));
     std::map<QString, QString> oa, ob;
     flatten(a.overrides, QString(), oa);
     flatten(b.overrides, QString(), ob);
@@ -208,9 +212,11 @@ std::vector<FieldChange> componentFields(const ComponentRef& a, const ComponentR
         compareText(f, QStringLiteral("overrides.") + p, ia == oa.end() ? QString() : ia->second,
                     ib == ob.end() ? QString() : ib->second);
     }
-    compareText(f, QStringLiteral("expectedResources"), a.expectedResources.isNull() ? QString() : compactJson(a.expectedResources),
+    compareText(f, QStringLiteral("expectedResources"),
+                a.expectedResources.isNull() ? QString() : compactJson(a.expectedResources),
                 b.expectedResources.isNull() ? QString() : compactJson(b.expectedResources));
-    compareText(f, QStringLiteral("healthCheckAsserts"), shortHash(a.healthCheckAsserts), shortHash(b.healthCheckAsserts));
+    compareText(f, QStringLiteral("healthCheckAsserts"), shortHash(a.healthCheckAsserts),
+                shortHash(b.healthCheckAsserts));
     return f;
 }
 
@@ -238,14 +244,17 @@ std::vector<NamedChange> diffNamed(const std::vector<T>& a, const std::vector<T>
             c.from = detail(*x);
         if (y)
             c.to = detail(*y);
-        c.change = !x ? Change::Added : !y ? Change::Removed : same(*x, *y) ? Change::Unchanged : Change::Changed;
+        c.change = !x             ? Change::Added
+                   : !y           ? Change::Removed
+                   : same(*x, *y) ? Change::Unchanged
+                                  : Change::Changed;
         out.push_back(c);
     }
     return out;
 }
 
-void diffConstraintList(std::vector<ConstraintDiff>& out, const QString& phase, const std::vector<Constraint>& a,
-                        const std::vector<Constraint>& b) {
+void diffConstraintList(std::vector<ConstraintDiff>& out, const QString& phase,
+                        const std::vector<Constraint>& a, const std::vector<Constraint>& b) {
     std::map<QString, QString> ma, mb;
     for (const Constraint& c : a)
         ma[c.name] = c.value;
@@ -263,7 +272,10 @@ void diffConstraintList(std::vector<ConstraintDiff>& out, const QString& phase, 
         const bool inA = ma.count(n), inB = mb.count(n);
         d.from = inA ? ma[n] : QString();
         d.to = inB ? mb[n] : QString();
-        d.change = !inA ? Change::Added : !inB ? Change::Removed : d.from == d.to ? Change::Unchanged : Change::Changed;
+        d.change = !inA             ? Change::Added
+                   : !inB           ? Change::Removed
+                   : d.from == d.to ? Change::Unchanged
+                                    : Change::Changed;
         out.push_back(d);
     }
 }
@@ -317,7 +329,8 @@ void markVersionOnly(std::vector<FieldChange>& fields, const QString& fromVersio
 }
 
 bool allVersionOnly(const std::vector<FieldChange>& fields) {
-    return !fields.empty() && std::all_of(fields.begin(), fields.end(), [](const FieldChange& f) { return f.versionOnly; });
+    return !fields.empty() &&
+           std::all_of(fields.begin(), fields.end(), [](const FieldChange& f) { return f.versionOnly; });
 }
 
 } // namespace
@@ -360,7 +373,8 @@ RecipeDiff diffRecipes(const RecipeResult& from, const RecipeResult& to, const Q
         const ValidationPhase& a = pa ? *pa : empty;
         const ValidationPhase& b = pb ? *pb : empty;
         compareText(d.phaseSettings, phase + QStringLiteral(".timeout"), a.timeout, b.timeout);
-        compareText(d.phaseSettings, phase + QStringLiteral(".infrastructure"), a.infrastructure, b.infrastructure);
+        compareText(d.phaseSettings, phase + QStringLiteral(".infrastructure"), a.infrastructure,
+                    b.infrastructure);
         diffConstraintList(d.constraints, phase, a.constraints ? *a.constraints : std::vector<Constraint>(),
                            b.constraints ? *b.constraints : std::vector<Constraint>());
         const QStringList ca = a.checks ? *a.checks : QStringList();
@@ -372,8 +386,8 @@ RecipeDiff diffRecipes(const RecipeResult& from, const RecipeResult& to, const Q
                 d.checks.push_back(CheckDiff{phase, c, Change::Added});
     }
     for (const QString& o : from.appliedOverlays)
-        d.appliedOverlays.push_back(
-            NamedChange{o, to.appliedOverlays.contains(o) ? Change::Unchanged : Change::Removed, {}, {}, {}, false});
+        d.appliedOverlays.push_back(NamedChange{
+            o, to.appliedOverlays.contains(o) ? Change::Unchanged : Change::Removed, {}, {}, {}, false});
     for (const QString& o : to.appliedOverlays)
         if (!from.appliedOverlays.contains(o))
             d.appliedOverlays.push_back(NamedChange{o, Change::Added, {}, {}, {}, false});
@@ -426,13 +440,15 @@ namespace {
 // with their changed fields and whether only versions moved.
 void diffDocuments(CatalogDiff& d, const Catalog& from, const Catalog& to) {
     auto overlayName = [](const Overlay& o) { return o.name; };
-    const std::function<bool(const Overlay&, const Overlay&)> sameDoc = [](const Overlay& a, const Overlay& b) {
+    const std::function<bool(const Overlay&, const Overlay&)> sameDoc = [](const Overlay& a,
+                                                                           const Overlay& b) {
         return a.specNode == b.specNode && a.apiVersion.text == b.apiVersion.text && a.kind == b.kind;
     };
     const std::function<QString(const Overlay&)> apiOf = [](const Overlay& o) { return o.apiVersion.text; };
     d.overlays = diffNamed(from.overlays, to.overlays, overlayName, sameDoc, apiOf);
     d.mixins = diffNamed(from.mixins, to.mixins, overlayName, sameDoc, apiOf);
-    auto overlayDetails = [&](std::vector<NamedChange>& list, const Catalog& ca, const Catalog& cb, bool mixin) {
+    auto overlayDetails = [&](std::vector<NamedChange>& list, const Catalog& ca, const Catalog& cb,
+                              bool mixin) {
         for (NamedChange& n : list)
             if (n.change == Change::Changed) {
                 const Overlay* x = mixin ? ca.mixin(n.name) : ca.overlay(n.name);
@@ -445,7 +461,9 @@ void diffDocuments(CatalogDiff& d, const Catalog& from, const Catalog& to) {
     d.registry = diffNamed<RegistryComponent>(
         from.registry, to.registry, [](const RegistryComponent& c) { return c.name; },
         [](const RegistryComponent& a, const RegistryComponent& b) { return a.node == b.node; },
-        [](const RegistryComponent& c) { return c.kind == QLatin1String("Kustomize") ? c.defaultTag : c.defaultVersion; });
+        [](const RegistryComponent& c) {
+            return c.kind == QLatin1String("Kustomize") ? c.defaultTag : c.defaultVersion;
+        });
     for (NamedChange& n : d.registry)
         if (n.change == Change::Changed)
             n.fields = nodeFields(from.component(n.name)->node, to.component(n.name)->node);
@@ -475,8 +493,8 @@ std::map<QString, RecipeResult> resolvedLeaves(const Catalog& cat) {
 }
 
 // Formats: the apiVersions each kind of document uses, on each side.
-void diffFormats(CatalogDiff& d, const Catalog& from, const Catalog& to, const std::map<QString, RecipeResult>& ra,
-                 const std::map<QString, RecipeResult>& rb) {
+void diffFormats(CatalogDiff& d, const Catalog& from, const Catalog& to,
+                 const std::map<QString, RecipeResult>& ra, const std::map<QString, RecipeResult>& rb) {
     auto formatRow = [&](const QString& kind, const QString& a, const QString& b) {
         if (a.isEmpty() && b.isEmpty())
             return;
@@ -484,7 +502,10 @@ void diffFormats(CatalogDiff& d, const Catalog& from, const Catalog& to, const s
         c.name = kind;
         c.from = a;
         c.to = b;
-        c.change = a.isEmpty() ? Change::Added : b.isEmpty() ? Change::Removed : a == b ? Change::Unchanged : Change::Changed;
+        c.change = a.isEmpty()   ? Change::Added
+                   : b.isEmpty() ? Change::Removed
+                   : a == b      ? Change::Unchanged
+                                 : Change::Changed;
         if (c.change == Change::Changed)
             c.fields.push_back(FieldChange{QStringLiteral("apiVersion"), a, b, false});
         d.formats.push_back(c);
@@ -496,20 +517,22 @@ void diffFormats(CatalogDiff& d, const Catalog& from, const Catalog& to, const s
                 l << r.apiVersion;
         return l.size() > 1 ? listText(l) : sortedJoin(l);
     };
-    formatRow(QStringLiteral("RecipeMetadata"), apiVersionsOf(from.overlays, QStringLiteral("RecipeMetadata")),
+    formatRow(QStringLiteral("RecipeMetadata"),
+              apiVersionsOf(from.overlays, QStringLiteral("RecipeMetadata")),
               apiVersionsOf(to.overlays, QStringLiteral("RecipeMetadata")));
     formatRow(QStringLiteral("RecipeMixin"), apiVersionsOf(from.mixins, QStringLiteral("RecipeMixin")),
               apiVersionsOf(to.mixins, QStringLiteral("RecipeMixin")));
     formatRow(QStringLiteral("ComponentRegistry"), from.registryApiVersion.text, to.registryApiVersion.text);
-    formatRow(QStringLiteral("ValidatorCatalog"), from.hasValidators ? from.validators.apiVersion.text : QString(),
+    formatRow(QStringLiteral("ValidatorCatalog"),
+              from.hasValidators ? from.validators.apiVersion.text : QString(),
               to.hasValidators ? to.validators.apiVersion.text : QString());
     formatRow(QStringLiteral("RecipeResult"), resultApis(ra), resultApis(rb));
 }
 
 // Leaves: each resolved recipe's evidence digest on both sides, what changed in it, and how often
 // each component's version moved across them.
-void diffLeaves(CatalogDiff& d, const std::map<QString, RecipeResult>& ra, const std::map<QString, RecipeResult>& rb,
-                const QString& fromLabel, const QString& toLabel) {
+void diffLeaves(CatalogDiff& d, const std::map<QString, RecipeResult>& ra,
+                const std::map<QString, RecipeResult>& rb, const QString& fromLabel, const QString& toLabel) {
     std::set<QString> leaves;
     for (const auto& [k, v] : ra)
         leaves.insert(k);
@@ -524,7 +547,7 @@ void diffLeaves(CatalogDiff& d, const std::map<QString, RecipeResult>& ra, const
             c.from = prefixedDigest(evidenceDigest(ia->second)); // "sha256:<hex>"
         if (ib != rb.end())
             c.to = prefixedDigest(evidenceDigest(ib->second));
-        c.change = ia == ra.end() ? Change::Added
+        c.change = ia == ra.end()   ? Change::Added
                    : ib == rb.end() ? Change::Removed
                    : c.from == c.to ? Change::Unchanged
                                     : Change::Changed;
@@ -547,7 +570,8 @@ void diffLeaves(CatalogDiff& d, const std::map<QString, RecipeResult>& ra, const
 
 } // namespace
 
-CatalogDiff diffCatalogs(const Catalog& from, const Catalog& to, const QString& fromLabel, const QString& toLabel) {
+CatalogDiff diffCatalogs(const Catalog& from, const Catalog& to, const QString& fromLabel,
+                         const QString& toLabel) {
     CatalogDiff d;
     d.fromLabel = fromLabel;
     d.toLabel = toLabel;
@@ -594,7 +618,8 @@ QString arrow(const QString& a, const QString& b, const QString& empty = QString
 
 QString orderText(const ComponentDiff& c) {
     auto pos = [](int i) { return i < 0 ? QStringLiteral("—") : QString::number(i + 1); };
-    return c.fromOrder == c.toOrder ? pos(c.toOrder) : pos(c.fromOrder) + QStringLiteral(" → ") + pos(c.toOrder);
+    return c.fromOrder == c.toOrder ? pos(c.toOrder)
+                                    : pos(c.fromOrder) + QStringLiteral(" → ") + pos(c.toOrder);
 }
 
 QString side(const QString& label, const QString& fallback) {
@@ -612,7 +637,9 @@ QString versionOnlyMark(bool versionOnly) {
 QJsonArray fieldsJson(const std::vector<FieldChange>& fields) {
     QJsonArray a;
     for (const FieldChange& f : fields) {
-        QJsonObject o{{QStringLiteral("field"), f.field}, {QStringLiteral("from"), f.from}, {QStringLiteral("to"), f.to}};
+        QJsonObject o{{QStringLiteral("field"), f.field},
+                      {QStringLiteral("from"), f.from},
+                      {QStringLiteral("to"), f.to}};
         if (f.versionOnly)
             o.insert(QStringLiteral("versionOnly"), true);
         a.append(o);
@@ -620,7 +647,8 @@ QJsonArray fieldsJson(const std::vector<FieldChange>& fields) {
     return a;
 }
 
-QJsonArray namedJson(const std::vector<NamedChange>& list, const DiffOptions& options, int* hidden = nullptr) {
+QJsonArray namedJson(const std::vector<NamedChange>& list, const DiffOptions& options,
+                     int* hidden = nullptr) {
     QJsonArray a;
     for (const NamedChange& n : list) {
         if (options.ignoreVersionOnly && n.versionOnly) {
@@ -659,7 +687,11 @@ Tally tally(const std::vector<NamedChange>& list, const DiffOptions& options) {
 }
 
 QString countsText(const Tally& t) {
-    QString s = QStringLiteral("%1 added, %2 removed, %3 changed, %4 unchanged").arg(t.n[1]).arg(t.n[2]).arg(t.n[3]).arg(t.n[0]);
+    QString s = QStringLiteral("%1 added, %2 removed, %3 changed, %4 unchanged")
+                    .arg(t.n[1])
+                    .arg(t.n[2])
+                    .arg(t.n[3])
+                    .arg(t.n[0]);
     if (t.hidden)
         s += QStringLiteral(", %1 version-only hidden").arg(t.hidden);
     return s;
@@ -678,16 +710,20 @@ QString digestLine(const QString& what, const QString& a, const QString& b, cons
 }
 
 QString mdCell(QString s) {
-    return s.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    return s.replace(QLatin1Char('|'), QStringLiteral("\\|"))
+        .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
 }
 
 } // namespace
 
 QString toText(const RecipeDiff& d, const DiffOptions& options) {
-    const QString from = side(d.fromLabel, QStringLiteral("from")), to = side(d.toLabel, QStringLiteral("to"));
+    const QString from = side(d.fromLabel, QStringLiteral("from")),
+                  to = side(d.toLabel, QStringLiteral("to"));
     QString out;
-    out += QStringLiteral("Recipe diff %1 → %2\n").arg(from + sampleMark(d.fromSample), to + sampleMark(d.toSample));
-    out += QStringLiteral("criteria: %1\n").arg(arrow(criteriaText(d.fromCriteria), criteriaText(d.toCriteria)));
+    out += QStringLiteral("Recipe diff %1 → %2\n")
+               .arg(from + sampleMark(d.fromSample), to + sampleMark(d.toSample));
+    out +=
+        QStringLiteral("criteria: %1\n").arg(arrow(criteriaText(d.fromCriteria), criteriaText(d.toCriteria)));
     out += digestLine(QStringLiteral("evidence digest"), d.fromEvidenceDigest, d.toEvidenceDigest,
                       d.identical() ? QStringLiteral(" (identical)") : QStringLiteral(" (differs)"));
     out += digestLine(QStringLiteral("parity digest"), d.fromParityDigest, d.toParityDigest, {});
@@ -713,14 +749,17 @@ QString toText(const RecipeDiff& d, const DiffOptions& options) {
                    .arg(version, orderText(c), c.orderMoved() ? QStringLiteral(" (moved)") : QString(),
                         versionOnlyMark(c.versionOnly()));
         for (const FieldChange& f : c.fields)
-            out += QStringLiteral("      %1: %2%3\n").arg(f.field, arrow(f.from, f.to, QStringLiteral("(none)")), versionOnlyMark(f.versionOnly));
+            out += QStringLiteral("      %1: %2%3\n")
+                       .arg(f.field, arrow(f.from, f.to, QStringLiteral("(none)")),
+                            versionOnlyMark(f.versionOnly));
     }
     out += hiddenNote(hidden);
     out += QStringLiteral("\nConstraints:\n");
     for (const ConstraintDiff& c : d.constraints)
-        out += QStringLiteral("  %1 %2%3  %4\n")
-                   .arg(marker(c.change))
-                   .arg(c.phase.isEmpty() ? QString() : c.phase + QLatin1Char('/'), c.name, arrow(c.from, c.to));
+        out +=
+            QStringLiteral("  %1 %2%3  %4\n")
+                .arg(marker(c.change))
+                .arg(c.phase.isEmpty() ? QString() : c.phase + QLatin1Char('/'), c.name, arrow(c.from, c.to));
     out += QStringLiteral("\nChecks:\n");
     for (const CheckDiff& c : d.checks)
         out += QStringLiteral("  %1 %2/%3\n").arg(marker(c.change)).arg(c.phase, c.name);
@@ -736,17 +775,21 @@ QString toText(const RecipeDiff& d, const DiffOptions& options) {
 }
 
 QString toMarkdown(const RecipeDiff& d, const DiffOptions& options) {
-    const QString from = side(d.fromLabel, QStringLiteral("from")), to = side(d.toLabel, QStringLiteral("to"));
+    const QString from = side(d.fromLabel, QStringLiteral("from")),
+                  to = side(d.toLabel, QStringLiteral("to"));
     QString out;
-    out += QStringLiteral("## What changed from %1 to %2\n\n").arg(from + sampleMark(d.fromSample), to + sampleMark(d.toSample));
+    out += QStringLiteral("## What changed from %1 to %2\n\n")
+               .arg(from + sampleMark(d.fromSample), to + sampleMark(d.toSample));
     out += QStringLiteral("Criteria: `%1`  \nEvidence digest: %2  \nParity digest: %3  \n%4\n\n")
                .arg(arrow(criteriaText(d.fromCriteria), criteriaText(d.toCriteria)),
                     d.fromEvidenceDigest == d.toEvidenceDigest
                         ? QStringLiteral("`%1`").arg(prefixedDigest(d.toEvidenceDigest))
-                        : QStringLiteral("`%1` → `%2`").arg(prefixedDigest(d.fromEvidenceDigest), prefixedDigest(d.toEvidenceDigest)),
+                        : QStringLiteral("`%1` → `%2`")
+                              .arg(prefixedDigest(d.fromEvidenceDigest), prefixedDigest(d.toEvidenceDigest)),
                     d.fromParityDigest == d.toParityDigest
                         ? QStringLiteral("`%1`").arg(prefixedDigest(d.toParityDigest))
-                        : QStringLiteral("`%1` → `%2`").arg(prefixedDigest(d.fromParityDigest), prefixedDigest(d.toParityDigest)),
+                        : QStringLiteral("`%1` → `%2`")
+                              .arg(prefixedDigest(d.fromParityDigest), prefixedDigest(d.toParityDigest)),
                     d.identical() ? QStringLiteral("Identical.") : QStringLiteral("Differs."));
     for (const FieldChange& f : d.format)
         out += QStringLiteral("Format: %1 `%2` → `%3`\n\n").arg(f.field, orNone(f.from), orNone(f.to));
@@ -761,7 +804,8 @@ QString toMarkdown(const RecipeDiff& d, const DiffOptions& options) {
                .arg(d.count(Change::Removed))
                .arg(d.count(Change::Changed))
                .arg(d.count(Change::Unchanged));
-    out += QStringLiteral("| Component | %1 | %2 | Change | Order | Details |\n|---|---|---|---|---|---|\n").arg(mdCell(from), mdCell(to));
+    out += QStringLiteral("| Component | %1 | %2 | Change | Order | Details |\n|---|---|---|---|---|---|\n")
+               .arg(mdCell(from), mdCell(to));
     int hidden = 0;
     for (const ComponentDiff& c : d.components) {
         if (options.ignoreVersionOnly && c.versionOnly()) {
@@ -780,11 +824,12 @@ QString toMarkdown(const RecipeDiff& d, const DiffOptions& options) {
     }
     if (hidden)
         out += QStringLiteral("\n") + hiddenNote(hidden);
-    out += QStringLiteral("\n### Constraints\n\n| Constraint | %1 | %2 | Change |\n|---|---|---|---|\n").arg(mdCell(from), mdCell(to));
+    out += QStringLiteral("\n### Constraints\n\n| Constraint | %1 | %2 | Change |\n|---|---|---|---|\n")
+               .arg(mdCell(from), mdCell(to));
     for (const ConstraintDiff& c : d.constraints)
         out += QStringLiteral("| %1%2 | %3 | %4 | %5 |\n")
-                   .arg(c.phase.isEmpty() ? QString() : c.phase + QLatin1Char('/'), c.name, mdCell(orDash(c.from)),
-                        mdCell(orDash(c.to)), changeName(c.change));
+                   .arg(c.phase.isEmpty() ? QString() : c.phase + QLatin1Char('/'), c.name,
+                        mdCell(orDash(c.from)), mdCell(orDash(c.to)), changeName(c.change));
     out += QStringLiteral("\n### Checks\n\n| Phase | Check | Change |\n|---|---|---|\n");
     for (const CheckDiff& c : d.checks)
         out += QStringLiteral("| %1 | %2 | %3 |\n").arg(c.phase, c.name, changeName(c.change));
@@ -852,8 +897,8 @@ QString toText(const CatalogDiff& d, const DiffOptions& options) {
                            side(d.toLabel, QStringLiteral("to")) + sampleMark(d.toSample));
     // `headline`: print from → to on the item's line (when they differ); `fieldValues`: each
     // changed field with both values, else only the names of the fields that changed.
-    auto section = [&](const QString& title, const std::vector<NamedChange>& list, bool headline, bool fieldValues,
-                       auto&& prefix) {
+    auto section = [&](const QString& title, const std::vector<NamedChange>& list, bool headline,
+                       bool fieldValues, auto&& prefix) {
         const Tally t = tally(list, options);
         out += QStringLiteral("\n%1: %2\n").arg(title, countsText(t));
         for (const NamedChange& n : list) {
@@ -868,8 +913,9 @@ QString toText(const CatalogDiff& d, const DiffOptions& options) {
                 else if (n.change == Change::Unchanged && !n.to.isEmpty())
                     out += QStringLiteral("  ") + prefix(n.to);
                 else if (n.change == Change::Changed && n.from != n.to)
-                    out += QStringLiteral("  %1 → %2").arg(prefix(n.from).isEmpty() ? QStringLiteral("—") : prefix(n.from),
-                                                           prefix(n.to).isEmpty() ? QStringLiteral("—") : prefix(n.to));
+                    out += QStringLiteral("  %1 → %2")
+                               .arg(prefix(n.from).isEmpty() ? QStringLiteral("—") : prefix(n.from),
+                                    prefix(n.to).isEmpty() ? QStringLiteral("—") : prefix(n.to));
             }
             out += versionOnlyMark(n.versionOnly) + QLatin1Char('\n');
             if (n.change != Change::Changed)
@@ -881,8 +927,9 @@ QString toText(const CatalogDiff& d, const DiffOptions& options) {
                 if (f.field == QLatin1String("evidenceDigest"))
                     continue;
                 if (fieldValues || f.field == QLatin1String("apiVersion") || f.field == QLatin1String("kind"))
-                    out += QStringLiteral("      %1: %2%3\n").arg(f.field, arrow(f.from, f.to, QStringLiteral("(none)")),
-                                                                 versionOnlyMark(f.versionOnly && !n.versionOnly));
+                    out += QStringLiteral("      %1: %2%3\n")
+                               .arg(f.field, arrow(f.from, f.to, QStringLiteral("(none)")),
+                                    versionOnlyMark(f.versionOnly && !n.versionOnly));
                 else
                     names << f.field;
             }
@@ -902,21 +949,29 @@ QString toText(const CatalogDiff& d, const DiffOptions& options) {
     for (const auto& [name, n] : d.componentMoves)
         out += QStringLiteral("  %1 %2\n").arg(n, 4).arg(name);
     int hidden = 0;
-    for (const std::vector<NamedChange>* list : {&d.leaves, &d.overlays, &d.mixins, &d.registry, &d.validators})
+    for (const std::vector<NamedChange>* list :
+         {&d.leaves, &d.overlays, &d.mixins, &d.registry, &d.validators})
         hidden += tally(*list, options).hidden;
     out += hidden ? QStringLiteral("\n") + hiddenNote(hidden) : QString();
     return out;
 }
 
 QString toMarkdown(const CatalogDiff& d, const DiffOptions& options) {
-    const QString from = side(d.fromLabel, QStringLiteral("from")), to = side(d.toLabel, QStringLiteral("to"));
-    QString out = QStringLiteral("## Catalog %1 → %2\n\n").arg(from + sampleMark(d.fromSample), to + sampleMark(d.toSample));
+    const QString from = side(d.fromLabel, QStringLiteral("from")),
+                  to = side(d.toLabel, QStringLiteral("to"));
+    QString out = QStringLiteral("## Catalog %1 → %2\n\n")
+                      .arg(from + sampleMark(d.fromSample), to + sampleMark(d.toSample));
     out += QStringLiteral("| | Added | Removed | Changed | Unchanged |\n|---|---|---|---|---|\n");
     int hidden = 0;
     auto row = [&](const QString& title, const std::vector<NamedChange>& list) {
         const Tally t = tally(list, options);
         hidden += t.hidden;
-        out += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n").arg(title).arg(t.n[1]).arg(t.n[2]).arg(t.n[3]).arg(t.n[0]);
+        out += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
+                   .arg(title)
+                   .arg(t.n[1])
+                   .arg(t.n[2])
+                   .arg(t.n[3])
+                   .arg(t.n[0]);
     };
     row(QStringLiteral("Leaf recipes"), d.leaves);
     row(QStringLiteral("Overlays"), d.overlays);
@@ -929,10 +984,12 @@ QString toMarkdown(const CatalogDiff& d, const DiffOptions& options) {
     for (const NamedChange& n : d.formats)
         formatChanged |= n.change != Change::Unchanged;
     if (formatChanged) {
-        out += QStringLiteral("\n### Formats\n\n| Document | %1 | %2 |\n|---|---|---|\n").arg(mdCell(from), mdCell(to));
+        out += QStringLiteral("\n### Formats\n\n| Document | %1 | %2 |\n|---|---|---|\n")
+                   .arg(mdCell(from), mdCell(to));
         for (const NamedChange& n : d.formats)
             if (n.change != Change::Unchanged)
-                out += QStringLiteral("| %1 | %2 | %3 |\n").arg(n.name, mdCell(orDash(n.from)), mdCell(orDash(n.to)));
+                out += QStringLiteral("| %1 | %2 | %3 |\n")
+                           .arg(n.name, mdCell(orDash(n.from)), mdCell(orDash(n.to)));
     }
     out += QStringLiteral("\n### Leaf recipes\n\n| Leaf | Change | Evidence digest |\n|---|---|---|\n");
     for (const NamedChange& n : d.leaves) {
@@ -944,9 +1001,12 @@ QString toMarkdown(const CatalogDiff& d, const DiffOptions& options) {
         for (const FieldChange& f : n.fields)
             if (f.field != QLatin1String("evidenceDigest"))
                 cell += QStringLiteral("<br>%1: %2").arg(f.field, mdCell(arrow(f.from, f.to)));
-        out += QStringLiteral("| %1 | %2 | %3 |\n").arg(n.name, changeName(n.change) + versionOnlyMark(n.versionOnly), cell);
+        out += QStringLiteral("| %1 | %2 | %3 |\n")
+                   .arg(n.name, changeName(n.change) + versionOnlyMark(n.versionOnly), cell);
     }
-    out += QStringLiteral("\n### Registry components\n\n| Component | %1 | %2 | Change |\n|---|---|---|---|\n").arg(mdCell(from), mdCell(to));
+    out +=
+        QStringLiteral("\n### Registry components\n\n| Component | %1 | %2 | Change |\n|---|---|---|---|\n")
+            .arg(mdCell(from), mdCell(to));
     for (const NamedChange& n : d.registry) {
         if (options.ignoreVersionOnly && n.versionOnly)
             continue;
@@ -957,7 +1017,8 @@ QString toMarkdown(const CatalogDiff& d, const DiffOptions& options) {
                 names << f.field;
             change += QStringLiteral(": ") + names.join(QStringLiteral(", "));
         }
-        out += QStringLiteral("| %1 | %2 | %3 | %4 |\n").arg(n.name, mdCell(orDash(n.from)), mdCell(orDash(n.to)), mdCell(change));
+        out += QStringLiteral("| %1 | %2 | %3 | %4 |\n")
+                   .arg(n.name, mdCell(orDash(n.from)), mdCell(orDash(n.to)), mdCell(change));
     }
     return out;
 }

@@ -29,7 +29,8 @@ QString changeName(Change c); // "unchanged", "added", "removed", "changed"
 // the folder's name, or its parent's when it is called "recipes").
 // A component, catalog item or recipe is version-only when it changed and every change it has is
 // a version-only move; `--ignore version-only` and Compare's "Hide version-only changes" hide those.
-bool isVersionOnlyMove(const QString& from, const QString& to, const QString& fromVersion, const QString& toVersion);
+bool isVersionOnlyMove(const QString& from, const QString& to, const QString& fromVersion,
+                       const QString& toVersion);
 // "v0.14.0" from ".../catalogs/v0.14.0/recipes" or "v0.14.0"; a label stays as it is.
 QString versionLabelOf(const QString& labelOrDirectory);
 
@@ -46,7 +47,7 @@ struct ComponentDiff {
     std::vector<FieldChange> fields; // for Changed
     int fromOrder = -1;              // index in deploymentOrder, -1 when not deployed / absent
     int toOrder = -1;
-    QString fromVersion, toVersion;  // chart version (or tag) on each side, for tables
+    QString fromVersion, toVersion; // chart version (or tag) on each side, for tables
     bool orderMoved() const { return fromOrder >= 0 && toOrder >= 0 && fromOrder != toOrder; }
     // Changed, and nothing but version-only moves (no other field, no order move).
     bool versionOnly() const;
@@ -67,7 +68,7 @@ struct CheckDiff {
 struct NamedChange {
     QString name;
     Change change = Change::Unchanged;
-    QString from, to; // e.g. digests or default versions, when it matters
+    QString from, to;                // e.g. digests or default versions, when it matters
     std::vector<FieldChange> fields; // for Changed: what changed, with full values
     bool versionOnly = false;        // Changed, and only by version-only moves
 };
@@ -78,19 +79,19 @@ struct DiffOptions {
 };
 
 struct RecipeDiff {
-    QString fromLabel, toLabel;     // catalog versions (or directories)
-    QString fromVersion, toVersion; // the version labels tags are compared with (versionLabelOf)
+    QString fromLabel, toLabel;                // catalog versions (or directories)
+    QString fromVersion, toVersion;            // the version labels tags are compared with (versionLabelOf)
     bool fromSample = false, toSample = false; // a side is Proofbench's sample catalog
     Criteria fromCriteria, toCriteria;
     QString fromEvidenceDigest, toEvidenceDigest; // bare hex (catalog/Digest.h)
     QString fromParityDigest, toParityDigest;     // bare hex
-    std::vector<FieldChange> format;       // the RecipeResult's apiVersion / kind, when they differ
-    std::vector<ComponentDiff> components; // sorted by name
+    std::vector<FieldChange> format;              // the RecipeResult's apiVersion / kind, when they differ
+    std::vector<ComponentDiff> components;        // sorted by name
     std::vector<ConstraintDiff> constraints;
     std::vector<CheckDiff> checks;
     std::vector<FieldChange> phaseSettings; // timeouts etc. ("performance.timeout")
     std::vector<NamedChange> appliedOverlays;
-    int count(Change c) const; // components with this change
+    int count(Change c) const;    // components with this change
     int versionOnlyCount() const; // components whose change is version-only
     bool identical() const { return fromEvidenceDigest == toEvidenceDigest; }
     // Differs, and every difference is a version-only move of a component.
@@ -104,8 +105,8 @@ struct CatalogDiff {
     QString fromLabel, toLabel;
     QString fromVersion, toVersion; // as in RecipeDiff
     bool fromSample = false, toSample = false;
-    std::vector<NamedChange> formats;    // per document kind: the apiVersions it uses (from/to)
-    std::vector<NamedChange> overlays;   // changed = apiVersion, kind or spec differ
+    std::vector<NamedChange> formats;  // per document kind: the apiVersions it uses (from/to)
+    std::vector<NamedChange> overlays; // changed = apiVersion, kind or spec differ
     std::vector<NamedChange> mixins;
     std::vector<NamedChange> registry;   // from/to = default version (or tag)
     std::vector<NamedChange> validators; // from/to = image

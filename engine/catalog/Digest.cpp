@@ -33,7 +33,8 @@ QByteArray evidenceCanonicalYamlReference(const RecipeResult& recipe) {
     unstamped.version.clear();
     const QByteArray det = deterministicYaml(unstamped);
     // Deterministic YAML always parses back; were it not to, the bytes would still identify it.
-    Result<QByteArray> canon = canonicalizeRecipeYaml(det, QStringLiteral("recipe.yaml"), PredicateVersion::V3);
+    Result<QByteArray> canon =
+        canonicalizeRecipeYaml(det, QStringLiteral("recipe.yaml"), PredicateVersion::V3);
     return canon ? *canon : det;
 }
 
@@ -60,7 +61,8 @@ QString prefixedDigest(const QString& hex) {
 Result<PredicateVersion> parsePredicateType(const QString& text) {
     const QString t = text.trimmed();
     const QString tail = t.section(QLatin1Char('/'), -1);
-    const bool knownPrefix = !t.contains(QLatin1Char('/')) || t.startsWith(QLatin1String("https://aicr.run/recipe-evidence/")) ||
+    const bool knownPrefix = !t.contains(QLatin1Char('/')) ||
+                             t.startsWith(QLatin1String("https://aicr.run/recipe-evidence/")) ||
                              t.startsWith(QLatin1String("https://aicr.nvidia.com/recipe-evidence/"));
     if (knownPrefix) {
         if (tail == QLatin1String("v1"))
@@ -70,13 +72,15 @@ Result<PredicateVersion> parsePredicateType(const QString& text) {
         if (tail == QLatin1String("v3"))
             return PredicateVersion::V3;
     }
-    return makeError(QStringLiteral("unknown predicate type '%1' (expected https://aicr.run/recipe-evidence/v1, v2 "
-                                    "or v3)")
-                         .arg(t),
-                     {}, 0, QStringLiteral("--predicate-type"));
+    return makeError(
+        QStringLiteral("unknown predicate type '%1' (expected https://aicr.run/recipe-evidence/v1, v2 "
+                       "or v3)")
+            .arg(t),
+        {}, 0, QStringLiteral("--predicate-type"));
 }
 
-Result<QByteArray> canonicalizeRecipeYaml(const QByteArray& bytes, const QString& file, PredicateVersion version) {
+Result<QByteArray> canonicalizeRecipeYaml(const QByteArray& bytes, const QString& file,
+                                          PredicateVersion version) {
     Result<yaml::Node> doc = yaml::parse(bytes, file);
     if (!doc)
         return doc.error();

@@ -55,7 +55,8 @@ enum class PredicateVersion { V1, V2, V3 };
 // Accepts the full type URI (https://aicr.run/recipe-evidence/v3, legacy aicr.nvidia.com) or "v1".."v3".
 Result<PredicateVersion> parsePredicateType(const QString& text);
 
-Result<QByteArray> canonicalizeRecipeYaml(const QByteArray& bytes, const QString& file, PredicateVersion version);
+Result<QByteArray> canonicalizeRecipeYaml(const QByteArray& bytes, const QString& file,
+                                          PredicateVersion version);
 Result<QString> evidenceRecipeDigest(const QByteArray& bytes, const QString& file, PredicateVersion version);
 
 QString sha256Hex(const QByteArray& bytes);

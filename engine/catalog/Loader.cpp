@@ -56,7 +56,8 @@ class Reader {
         for (size_t i = 0; i < v->items.size(); ++i) {
             const Node& item = v->items[i];
             if (!item.isScalar() || item.isNull()) {
-                fail(&item, join(path, key) + QStringLiteral("[%1]").arg(i), QStringLiteral("expected a string"));
+                fail(&item, join(path, key) + QStringLiteral("[%1]").arg(i),
+                     QStringLiteral("expected a string"));
                 return out;
             }
             out << item.text();
@@ -197,10 +198,10 @@ ComponentRef readComponentRef(Reader& r, const Node& n, const QString& path) {
         c.expectedResources = Node::null();
     c.healthCheckAsserts = r.str(n, "healthCheckAsserts", path);
     c.healthCheckSkip = r.boolean(n, "healthCheckSkip", path);
-    c.extra = Reader::extras(n, {"name", "namespace", "chart", "type", "source", "version", "tag", "valuesFile",
-                                 "path", "overrides", "patches", "dependencyRefs", "manifestFiles",
-                                 "preManifestFiles", "cleanup", "expectedResources", "healthCheckAsserts",
-                                 "healthCheckSkip"});
+    c.extra = Reader::extras(n, {"name", "namespace", "chart", "type", "source", "version", "tag",
+                                 "valuesFile", "path", "overrides", "patches", "dependencyRefs",
+                                 "manifestFiles", "preManifestFiles", "cleanup", "expectedResources",
+                                 "healthCheckAsserts", "healthCheckSkip"});
     if (c.name.isEmpty())
         r.fail(&n, path + QStringLiteral(".name"), QStringLiteral("a component reference needs a name"));
     if (!c.type.isEmpty() && c.type != QLatin1String("Helm") && c.type != QLatin1String("Kustomize"))
@@ -276,7 +277,8 @@ Result<Node> parseDocument(const QByteArray& bytes, const QString& file) {
     if (!doc)
         return doc;
     if (!doc->isMap())
-        return makeError(QStringLiteral("expected a YAML mapping at the top of the document"), file, doc->line);
+        return makeError(QStringLiteral("expected a YAML mapping at the top of the document"), file,
+                         doc->line);
     return doc;
 }
 
@@ -298,13 +300,14 @@ Status checkHeader(Reader& r, const Node& doc, const QString& file, const QStrin
                                      : (v.track != ApiTrack::Unknown && v.track != ApiTrack::Validator);
     if (!known) {
         const Node* at = doc.get("apiVersion");
-        return makeError(api.isEmpty() ? QStringLiteral("missing apiVersion")
-                                       : QStringLiteral("unknown apiVersion '%1' for kind %2 (expected %3)")
-                                             .arg(api, kind,
-                                                  validatorKind ? QStringLiteral("validator.nvidia.com/v1alpha1")
-                                                                : QStringLiteral("aicr.run/v1alpha2, v1alpha3, "
-                                                                                 "v1beta1, v1beta2, v1 or "
-                                                                                 "aicr.nvidia.com/v1alpha1")),
+        return makeError(api.isEmpty()
+                             ? QStringLiteral("missing apiVersion")
+                             : QStringLiteral("unknown apiVersion '%1' for kind %2 (expected %3)")
+                                   .arg(api, kind,
+                                        validatorKind ? QStringLiteral("validator.nvidia.com/v1alpha1")
+                                                      : QStringLiteral("aicr.run/v1alpha2, v1alpha3, "
+                                                                       "v1beta1, v1beta2, v1 or "
+                                                                       "aicr.nvidia.com/v1alpha1")),
                          file, at ? at->line : doc.line, QStringLiteral("apiVersion"));
     }
     if (apiOut)
@@ -368,8 +371,8 @@ Result<Overlay> parseOverlay(const QByteArray& bytes, const QString& file, bool 
         s.constraints = readConstraints(r, *c, QStringLiteral("spec.constraints"));
     if (const Node* c = r.sequence(*spec, "componentRefs", sp))
         s.componentRefs = readComponentRefs(r, *c, QStringLiteral("spec.componentRefs"));
-    s.extra = Reader::extras(*spec, {"base", "criteria", "mixins", "constraints", "componentRefs", "validation",
-                                     "profile"});
+    s.extra = Reader::extras(
+        *spec, {"base", "criteria", "mixins", "constraints", "componentRefs", "validation", "profile"});
     if (r.failed())
         return r.error();
     if (Node* written = doc->get("spec"); written && written->isMap())
@@ -390,7 +393,8 @@ Result<std::vector<RegistryComponent>> parseRegistry(const QByteArray& bytes, co
     if (r.failed())
         return r.error();
     if (!comps)
-        return makeError(QStringLiteral("missing components list"), file, doc->line, QStringLiteral("components"));
+        return makeError(QStringLiteral("missing components list"), file, doc->line,
+                         QStringLiteral("components"));
     QSet<QString> seen;
     for (size_t i = 0; i < comps->items.size(); ++i) {
         const Node& n = comps->items[i];
@@ -443,8 +447,9 @@ Result<RecipeResult> parseRecipeResult(const QByteArray& bytes, const QString& f
     RecipeResult out;
     out.kind = r.str(*doc, "kind", {});
     if (out.kind != QLatin1String("RecipeResult"))
-        return makeError(out.kind.isEmpty() ? QStringLiteral("missing kind (expected RecipeResult)")
-                                            : QStringLiteral("wrong kind '%1' (expected RecipeResult)").arg(out.kind),
+        return makeError(out.kind.isEmpty()
+                             ? QStringLiteral("missing kind (expected RecipeResult)")
+                             : QStringLiteral("wrong kind '%1' (expected RecipeResult)").arg(out.kind),
                          file, doc->line, QStringLiteral("kind"));
     out.apiVersion = r.str(*doc, "apiVersion", {});
     if (const Node* meta = r.mapping(*doc, "metadata", {})) {
@@ -504,8 +509,8 @@ Result<ValidatorCatalog> parseValidatorCatalog(const QByteArray& bytes, const QS
             if (c.name.isEmpty())
                 return makeError(QStringLiteral("a validator needs a name"), file, n.line, p + ".name");
             if (!phases.contains(c.phase))
-                return makeError(QStringLiteral("unknown phase '%1' for validator '%2'").arg(c.phase, c.name), file,
-                                 n.line, p + ".phase");
+                return makeError(QStringLiteral("unknown phase '%1' for validator '%2'").arg(c.phase, c.name),
+                                 file, n.line, p + ".phase");
             if (seen.contains(c.name))
                 return makeError(QStringLiteral("validator '%1' is declared twice").arg(c.name), file, n.line,
                                  p + ".name");
@@ -530,7 +535,8 @@ QString classify(const QString& path) {
     if (path == QLatin1String("validators/catalog.yaml"))
         return QStringLiteral("validators");
     if (path.startsWith(QLatin1String("components/")))
-        return path.contains(QLatin1String("/manifests/")) ? QStringLiteral("manifest") : QStringLiteral("values");
+        return path.contains(QLatin1String("/manifests/")) ? QStringLiteral("manifest")
+                                                           : QStringLiteral("values");
     if (path.startsWith(QLatin1String("checks/")))
         return QStringLiteral("check");
     if (path.startsWith(QLatin1String("evidence/")))
@@ -543,7 +549,8 @@ QString classify(const QString& path) {
 Result<Catalog> loadCatalogFromFiles(std::vector<CatalogFile> files, const QString& rootLabel) {
     Catalog cat;
     cat.root = rootLabel;
-    std::sort(files.begin(), files.end(), [](const CatalogFile& a, const CatalogFile& b) { return a.path < b.path; });
+    std::sort(files.begin(), files.end(),
+              [](const CatalogFile& a, const CatalogFile& b) { return a.path < b.path; });
     for (CatalogFile& f : files)
         if (f.kind.isEmpty())
             f.kind = classify(f.path);
@@ -560,12 +567,13 @@ Result<Catalog> loadCatalogFromFiles(std::vector<CatalogFile> files, const QStri
             for (const Overlay& other : list)
                 if (other.name == o->name)
                     return makeError(QStringLiteral("%1 name '%2' is also used by %3")
-                                         .arg(mixin ? QStringLiteral("mixin") : QStringLiteral("overlay"), o->name,
-                                              other.file),
+                                         .arg(mixin ? QStringLiteral("mixin") : QStringLiteral("overlay"),
+                                              o->name, other.file),
                                      shown, 0, QStringLiteral("metadata.name"));
             list.push_back(std::move(*o));
         } else if (f.kind == QLatin1String("registry")) {
-            Result<std::vector<RegistryComponent>> reg = parseRegistry(f.bytes, shown, &cat.registryApiVersion);
+            Result<std::vector<RegistryComponent>> reg =
+                parseRegistry(f.bytes, shown, &cat.registryApiVersion);
             if (!reg)
                 return reg.error();
             cat.registry = std::move(*reg);
@@ -584,10 +592,11 @@ Result<Catalog> loadCatalogFromFiles(std::vector<CatalogFile> files, const QStri
     if (cat.overlays.empty())
         return makeError(QStringLiteral("no overlays found (expected overlays/*.yaml)"), rootLabel);
     if (!cat.overlay(QStringLiteral("base")))
-        return makeError(QStringLiteral("the catalog has no base overlay (expected overlays/base.yaml)"), rootLabel,
-                         0, QStringLiteral("overlays/base.yaml"));
+        return makeError(QStringLiteral("the catalog has no base overlay (expected overlays/base.yaml)"),
+                         rootLabel, 0, QStringLiteral("overlays/base.yaml"));
     if (!haveRegistry)
-        return makeError(QStringLiteral("missing registry.yaml"), rootLabel, 0, QStringLiteral("registry.yaml"));
+        return makeError(QStringLiteral("missing registry.yaml"), rootLabel, 0,
+                         QStringLiteral("registry.yaml"));
     // Structural checks that make every later resolution well-defined.
     for (const Overlay& o : cat.overlays) {
         const QString shown = rootLabel + QLatin1Char('/') + o.file;
@@ -596,16 +605,17 @@ Result<Catalog> loadCatalogFromFiles(std::vector<CatalogFile> files, const QStri
                              QStringLiteral("spec.base"));
         for (const QString& m : o.spec.mixins)
             if (!cat.mixin(m))
-                return makeError(QStringLiteral("mixin '%1' does not exist (expected mixins/%1.yaml)").arg(m), shown,
-                                 0, QStringLiteral("spec.mixins"));
+                return makeError(QStringLiteral("mixin '%1' does not exist (expected mixins/%1.yaml)").arg(m),
+                                 shown, 0, QStringLiteral("spec.mixins"));
         // Walk the base chain to catch cycles.
         QStringList chain{o.name};
         const Overlay* cur = &o;
         while (cur->name != QLatin1String("base")) {
             const QString parent = cur->spec.base.isEmpty() ? QStringLiteral("base") : cur->spec.base;
             if (chain.contains(parent))
-                return makeError(QStringLiteral("base chain forms a cycle: %1").arg((chain << parent).join(" -> ")),
-                                 shown, 0, QStringLiteral("spec.base"));
+                return makeError(
+                    QStringLiteral("base chain forms a cycle: %1").arg((chain << parent).join(" -> ")), shown,
+                    0, QStringLiteral("spec.base"));
             chain << parent;
             cur = cat.overlay(parent);
         }
@@ -635,29 +645,32 @@ Result<Catalog> loadCatalog(const QString& rootIn, const LoadOptions& options) {
     // fail later as "base overlay 'eks' does not exist".
     const bool onDisk = !root.startsWith(QLatin1Char(':'));
     QStringList paths;
-    QDirIterator it(root, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    QDirIterator it(root, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString abs = it.next();
         const QFileInfo fi = it.fileInfo();
         if (onDisk) {
             if (fi.isSymLink())
-                return makeError(QStringLiteral("%1 is a symbolic link; a catalog is read without following links "
-                                                "(put the file itself there)")
-                                     .arg(dir.relativeFilePath(abs)),
-                                 abs);
+                return makeError(
+                    QStringLiteral("%1 is a symbolic link; a catalog is read without following links "
+                                   "(put the file itself there)")
+                        .arg(dir.relativeFilePath(abs)),
+                    abs);
             if (fi.isDir())
                 continue;
             if (!isRegularFileNoFollow(abs))
-                return makeError(QStringLiteral("%1 is %2, not a regular file; a catalog holds only files and directories")
-                                     .arg(dir.relativeFilePath(abs), describeFileType(abs)),
-                                 abs);
+                return makeError(
+                    QStringLiteral("%1 is %2, not a regular file; a catalog holds only files and directories")
+                        .arg(dir.relativeFilePath(abs), describeFileType(abs)),
+                    abs);
         } else if (fi.isDir()) {
             continue;
         }
         paths << dir.relativeFilePath(abs);
         if (paths.size() > options.maxFiles)
-            return makeError(QStringLiteral("more than %1 files; not a catalog directory?").arg(options.maxFiles),
-                             root);
+            return makeError(
+                QStringLiteral("more than %1 files; not a catalog directory?").arg(options.maxFiles), root);
     }
     paths.sort();
     std::vector<CatalogFile> files;
@@ -671,7 +684,8 @@ Result<Catalog> loadCatalog(const QString& rootIn, const LoadOptions& options) {
         if (Status opened = openInputFile(f, rel); !opened)
             return opened.error();
         if (f.size() > options.maxFileBytes)
-            return makeError(QStringLiteral("file is larger than %1 MiB").arg(options.maxFileBytes >> 20), abs);
+            return makeError(QStringLiteral("file is larger than %1 MiB").arg(options.maxFileBytes >> 20),
+                             abs);
         Result<QByteArray> bytes = readLimited(f, options.maxFileBytes, rel);
         if (!bytes)
             return bytes.error();

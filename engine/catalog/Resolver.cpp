@@ -74,7 +74,8 @@ void mergeComponent(ComponentRef& into, const ComponentRef& from) {
 
 void mergeConstraints(std::vector<Constraint>& into, const std::vector<Constraint>& from) {
     for (const Constraint& c : from) {
-        auto it = std::find_if(into.begin(), into.end(), [&](const Constraint& x) { return x.name == c.name; });
+        auto it =
+            std::find_if(into.begin(), into.end(), [&](const Constraint& x) { return x.name == c.name; });
         if (it != into.end())
             *it = c;
         else
@@ -177,8 +178,9 @@ Result<QStringList> chainOf(const Catalog& cat, const QString& name) {
     QString cur = name;
     while (!cur.isEmpty() && cur != QLatin1String("base")) {
         if (chain.contains(cur))
-            return makeError(QStringLiteral("circular inheritance: overlay '%1' references itself in its base chain")
-                                 .arg(cur));
+            return makeError(
+                QStringLiteral("circular inheritance: overlay '%1' references itself in its base chain")
+                    .arg(cur));
         const Overlay* o = cat.overlay(cur);
         if (!o)
             return makeError(QStringLiteral("overlay '%1' not found (referenced in the base chain of '%2')")
@@ -198,7 +200,8 @@ QString overlayFile(const Catalog& cat, const Overlay& o) {
 void leafPaths(const Node& n, const QString& prefix, QStringList& out) {
     if (n.isMap() && !n.entries.empty()) {
         for (const yaml::MapEntry& e : n.entries)
-            leafPaths(e.value, prefix.isEmpty() ? e.key.text() : prefix + QLatin1Char('.') + e.key.text(), out);
+            leafPaths(e.value, prefix.isEmpty() ? e.key.text() : prefix + QLatin1Char('.') + e.key.text(),
+                      out);
         return;
     }
     if (!prefix.isEmpty())
@@ -246,8 +249,9 @@ Result<std::map<QString, ProfileValue>> readProfileValues(const Catalog& cat, co
             pv.componentRefs = frag->spec.componentRefs;
             for (const ComponentRef& r : pv.componentRefs)
                 if (r.overrides.get("enabled"))
-                    return makeError(QStringLiteral("a profile value may not set overrides.enabled of '%1'").arg(r.name),
-                                     file, r.line, field);
+                    return makeError(
+                        QStringLiteral("a profile value may not set overrides.enabled of '%1'").arg(r.name),
+                        file, r.line, field);
         }
         out[e.key.text()] = std::move(pv);
     }
@@ -265,8 +269,9 @@ Status applyProfile(const Catalog& cat, const Overlay& declaring, const ResolveO
     const QString profileName = pname->text();
     for (auto it = opt.profiles.cbegin(); it != opt.profiles.cend(); ++it)
         if (it.key() != profileName)
-            return makeError(QStringLiteral("--profile %1: this recipe's profile is '%2'").arg(it.key(), profileName),
-                             file, decl.line, QStringLiteral("spec.profile.name"));
+            return makeError(
+                QStringLiteral("--profile %1: this recipe's profile is '%2'").arg(it.key(), profileName),
+                file, decl.line, QStringLiteral("spec.profile.name"));
     Result<std::map<QString, ProfileValue>> values = readProfileValues(cat, declaring);
     if (!values)
         return values.error();
@@ -276,7 +281,8 @@ Status applyProfile(const Catalog& cat, const Overlay& declaring, const ResolveO
     else if (const Node* def = decl.get("default"); def && def->isScalar())
         value = def->text();
     if (value.isEmpty())
-        return makeError(QStringLiteral("profile '%1' has no default; choose one with --profile %1=VALUE").arg(profileName),
+        return makeError(QStringLiteral("profile '%1' has no default; choose one with --profile %1=VALUE")
+                             .arg(profileName),
                          file, decl.line, QStringLiteral("spec.profile.default"));
     auto chosen = values->find(value);
     if (chosen == values->end()) {
@@ -301,17 +307,19 @@ Status applyProfile(const Catalog& cat, const Overlay& declaring, const ResolveO
         paths.sort();
         const ComponentRef* ref = acc.find(comp);
         if (!ref || !ref->isEnabled())
-            return makeError(QStringLiteral("profile '%1' references component '%2', which is not enabled in the "
-                                            "resolved recipe")
-                                 .arg(profileName, comp),
-                             file, decl.line, QStringLiteral("spec.profile.values"));
+            return makeError(
+                QStringLiteral("profile '%1' references component '%2', which is not enabled in the "
+                               "resolved recipe")
+                    .arg(profileName, comp),
+                file, decl.line, QStringLiteral("spec.profile.values"));
     }
     for (const Constraint& c : chosen->second.constraints) {
         for (const Constraint& existing : acc.constraints)
             if (existing.name == c.name)
-                return makeError(QStringLiteral("profile constraint '%1' collides with a constraint of the overlays")
-                                     .arg(c.name),
-                                 file, decl.line, QStringLiteral("spec.profile.values.%1.constraints").arg(value));
+                return makeError(
+                    QStringLiteral("profile constraint '%1' collides with a constraint of the overlays")
+                        .arg(c.name),
+                    file, decl.line, QStringLiteral("spec.profile.values.%1.constraints").arg(value));
         acc.constraints.push_back(c);
     }
     for (const ComponentRef& r : chosen->second.componentRefs) {
@@ -391,9 +399,10 @@ Status validateDependencies(const std::vector<ComponentRef>& comps) {
     for (const ComponentRef& c : comps)
         for (const QString& dep : c.dependencyRefs)
             if (!byName.count(dep))
-                return makeError(QStringLiteral("component '%1' depends on '%2', which is not part of the recipe")
-                                     .arg(c.name, dep),
-                                 {}, 0, QStringLiteral("componentRefs.%1.dependencyRefs").arg(c.name));
+                return makeError(
+                    QStringLiteral("component '%1' depends on '%2', which is not part of the recipe")
+                        .arg(c.name, dep),
+                    {}, 0, QStringLiteral("componentRefs.%1.dependencyRefs").arg(c.name));
     std::map<QString, int> state; // 0 new, 1 on stack, 2 done
     QStringList stack;
     std::function<Status(const QString&)> visit = [&](const QString& n) -> Status {
@@ -489,7 +498,8 @@ Status applySlurmAccounting(RecipeResult& r) {
             Node acc = Node::map();
             acc.set("enabled", Node::plain("false"));
             patch.set("accounting", acc);
-        } else if (c.name == QLatin1String("mariadb-operator-crds") || c.name == QLatin1String("mariadb-operator") ||
+        } else if (c.name == QLatin1String("mariadb-operator-crds") ||
+                   c.name == QLatin1String("mariadb-operator") ||
                    c.name == QLatin1String("slurm-accounting-mariadb")) {
             patch.set("install", Node::plain("false"));
         } else {
@@ -524,7 +534,8 @@ Era eraOf(const Catalog& cat) {
 Result<Criteria> parseUserCriteria(const Catalog& cat, const QMap<QString, QString>& values) {
     static const QMap<QString, QStringList> builtin = {
         {QStringLiteral("service"), {"eks", "gke", "aks", "oke", "kind", "lke", "bcm"}},
-        {QStringLiteral("accelerator"), {"h100", "h200", "gb200", "gb300", "b200", "a100", "l40", "rtx-pro-6000"}},
+        {QStringLiteral("accelerator"),
+         {"h100", "h200", "gb200", "gb300", "b200", "a100", "l40", "rtx-pro-6000"}},
         {QStringLiteral("intent"), {"training", "inference"}},
         {QStringLiteral("os"), {"ubuntu", "rhel", "cos", "amazonlinux", "talos"}},
         {QStringLiteral("platform"), {"dynamo", "kubeflow", "nim", "runai", "slurm"}},
@@ -534,8 +545,8 @@ Result<Criteria> parseUserCriteria(const Catalog& cat, const QMap<QString, QStri
         QString v = values.value(d).trimmed().toLower();
         if (v.isEmpty())
             v = QStringLiteral("any");
-        if (d == QLatin1String("service") &&
-            (v == QLatin1String("self-managed") || v == QLatin1String("self") || v == QLatin1String("vanilla")))
+        if (d == QLatin1String("service") && (v == QLatin1String("self-managed") ||
+                                              v == QLatin1String("self") || v == QLatin1String("vanilla")))
             v = QStringLiteral("any");
         if (d == QLatin1String("os") && (v == QLatin1String("al2") || v == QLatin1String("al2023")))
             v = QStringLiteral("amazonlinux");
@@ -605,18 +616,19 @@ Result<std::vector<QStringList>> candidateChains(const Catalog& cat, const Crite
 }
 
 // The one profile declaration of the composition, if any (null when none).
-Result<const Overlay*> profileDeclaration(const Catalog& cat, const Overlay* base, const std::vector<QStringList>& chains,
-                                          const ResolveOptions& opt) {
+Result<const Overlay*> profileDeclaration(const Catalog& cat, const Overlay* base,
+                                          const std::vector<QStringList>& chains, const ResolveOptions& opt) {
     const Overlay* declaring = base->spec.profile.isMap() ? base : nullptr;
     for (const QStringList& chain : chains)
         for (const QString& name : chain) {
             const Overlay* o = cat.overlay(name);
             if (o->spec.profile.isMap() && o != declaring) {
                 if (declaring)
-                    return makeError(QStringLiteral("the resolved recipe has more than one profile declaration "
-                                                    "(%1 and %2)")
-                                         .arg(declaring->name, o->name),
-                                     overlayFile(cat, *o), o->spec.profile.line, QStringLiteral("spec.profile"));
+                    return makeError(
+                        QStringLiteral("the resolved recipe has more than one profile declaration "
+                                       "(%1 and %2)")
+                            .arg(declaring->name, o->name),
+                        overlayFile(cat, *o), o->spec.profile.line, QStringLiteral("spec.profile"));
                 declaring = o;
             }
         }
@@ -628,14 +640,20 @@ Result<const Overlay*> profileDeclaration(const Catalog& cat, const Overlay* bas
 
 // A mixin may add namespace, manifestFiles or preManifestFiles to a component already in the recipe.
 Status checkMixinComponent(const ComponentRef& c, const QString& file) {
-    const std::pair<const char*, bool> set[] = {
-        {"chart", !c.chart.isEmpty()},       {"type", !c.type.isEmpty()},
-        {"source", !c.source.isEmpty()},     {"version", !c.version.isEmpty()},
-        {"tag", !c.tag.isEmpty()},           {"path", !c.path.isEmpty()},
-        {"valuesFile", !c.valuesFile.isEmpty()}, {"overrides", nonEmpty(c.overrides)},
-        {"patches", nonEmpty(c.patches)},    {"dependencyRefs", !c.dependencyRefs.isEmpty()},
-        {"cleanup", c.cleanup},              {"expectedResources", nonEmpty(c.expectedResources)},
-        {"healthCheckAsserts", !c.healthCheckAsserts.isEmpty()}, {"healthCheckSkip", c.healthCheckSkip}};
+    const std::pair<const char*, bool> set[] = {{"chart", !c.chart.isEmpty()},
+                                                {"type", !c.type.isEmpty()},
+                                                {"source", !c.source.isEmpty()},
+                                                {"version", !c.version.isEmpty()},
+                                                {"tag", !c.tag.isEmpty()},
+                                                {"path", !c.path.isEmpty()},
+                                                {"valuesFile", !c.valuesFile.isEmpty()},
+                                                {"overrides", nonEmpty(c.overrides)},
+                                                {"patches", nonEmpty(c.patches)},
+                                                {"dependencyRefs", !c.dependencyRefs.isEmpty()},
+                                                {"cleanup", c.cleanup},
+                                                {"expectedResources", nonEmpty(c.expectedResources)},
+                                                {"healthCheckAsserts", !c.healthCheckAsserts.isEmpty()},
+                                                {"healthCheckSkip", c.healthCheckSkip}};
     for (const auto& [field, isSet] : set)
         if (isSet)
             return makeError(QStringLiteral("mixin component '%1' is already in the recipe; a mixin may only "
@@ -655,13 +673,15 @@ Status applyMixins(const Catalog& cat, const QStringList& mixins, Accumulator& a
     for (const QString& m : std::as_const(mixins)) {
         const Overlay* mix = cat.mixin(m);
         if (!mix)
-            return makeError(QStringLiteral("mixin '%1' does not exist").arg(m), cat.root, 0, QStringLiteral("spec.mixins"));
+            return makeError(QStringLiteral("mixin '%1' does not exist").arg(m), cat.root, 0,
+                             QStringLiteral("spec.mixins"));
         const QString file = overlayFile(cat, *mix);
         for (const Constraint& c : mix->spec.constraints)
             if (existingConstraints.contains(c.name))
-                return makeError(QStringLiteral("mixin constraint '%1' conflicts with the overlays or another mixin")
-                                     .arg(c.name),
-                                 file, 0, QStringLiteral("spec.constraints"));
+                return makeError(
+                    QStringLiteral("mixin constraint '%1' conflicts with the overlays or another mixin")
+                        .arg(c.name),
+                    file, 0, QStringLiteral("spec.constraints"));
         for (const ComponentRef& c : mix->spec.componentRefs) {
             if (!existingComponents.contains(c.name))
                 continue;
@@ -756,8 +776,9 @@ Result<RecipeResult> resolve(const Catalog& cat, const Criteria& query, const Re
     }
     for (const ComponentRef& c : acc.components)
         if (nonEmpty(c.patches) && c.isEnabled())
-            return makeError(QStringLiteral("component '%1' sets patches, which AICR does not implement").arg(c.name),
-                             cat.root, 0, QStringLiteral("componentRefs.%1.patches").arg(c.name));
+            return makeError(
+                QStringLiteral("component '%1' sets patches, which AICR does not implement").arg(c.name),
+                cat.root, 0, QStringLiteral("componentRefs.%1.patches").arg(c.name));
     if (Status s = applyRegistryDefaults(cat, acc.components, era); !s)
         return s.error();
 
@@ -879,7 +900,7 @@ Node componentNode(const ComponentRef& c) {
     m.set("name", strNode(c.name));
     putStr(m, "namespace", c.namespace_);
     putStr(m, "chart", c.chart);
-    m.set("type", strNode(c.type));     // AICR emits type and source even when empty
+    m.set("type", strNode(c.type)); // AICR emits type and source even when empty
     m.set("source", strNode(c.source));
     putStr(m, "version", c.version);
     putStr(m, "tag", c.tag);
@@ -934,8 +955,8 @@ Node phaseNode(const ValidationPhase& p) {
                 s.set(e.key.scalar, Node::str(e.value.isNull() ? std::string() : e.value.scalar));
             ns.set("selector", s);
         }
-        if (const Node* mx = p.nodeSelection.get("maxNodes"); mx && mx->isScalar() && mx->resolve() == yaml::Resolved::Int &&
-                                                               mx->scalar != "0")
+        if (const Node* mx = p.nodeSelection.get("maxNodes");
+            mx && mx->isScalar() && mx->resolve() == yaml::Resolved::Int && mx->scalar != "0")
             ns.set("maxNodes", Node::plain(mx->scalar));
         if (const Node* ex = p.nodeSelection.get("excludeNodes"); ex && ex->isSeq() && !ex->items.empty()) {
             Node l = Node::seq();
@@ -964,7 +985,8 @@ Node toNode(const RecipeResult& r) {
         sp.set("name", strNode(r.selectedProfile->name));
         sp.set("value", strNode(r.selectedProfile->value));
         putStr(sp, "advertiser", r.selectedProfile->advertiser);
-        sp.set("ownedPaths", r.selectedProfile->ownedPaths.isMap() ? r.selectedProfile->ownedPaths : Node::map());
+        sp.set("ownedPaths",
+               r.selectedProfile->ownedPaths.isMap() ? r.selectedProfile->ownedPaths : Node::map());
         meta.set("selectedProfile", sp);
     }
     doc.set("metadata", meta);

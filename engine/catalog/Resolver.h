@@ -14,7 +14,7 @@
 namespace pb::catalog {
 
 struct ResolveOptions {
-    QMap<QString, QString> profiles;                 // --profile name=value
+    QMap<QString, QString> profiles;                // --profile name=value
     QString builderVersion = QStringLiteral("dev"); // metadata.version
 };
 
@@ -41,7 +41,8 @@ struct RecipeResult {
     QString recipeName() const;
 };
 
-Result<RecipeResult> resolve(const Catalog& catalog, const Criteria& query, const ResolveOptions& options = {});
+Result<RecipeResult> resolve(const Catalog& catalog, const Criteria& query,
+                             const ResolveOptions& options = {});
 
 // Criteria typed by a user (CLI flags, GUI): trimmed, lower-cased, aliases applied
 // (self-managed -> any, al2 -> amazonlinux), unset -> "any", and each value checked against AICR's

@@ -30,8 +30,9 @@ ApiVersion classifyApiVersion(const QString& text) {
 }
 
 const QStringList& Criteria::dimensions() {
-    static const QStringList dims = {QStringLiteral("service"), QStringLiteral("accelerator"), QStringLiteral("os"),
-                                     QStringLiteral("intent"), QStringLiteral("platform")};
+    static const QStringList dims = {QStringLiteral("service"), QStringLiteral("accelerator"),
+                                     QStringLiteral("os"), QStringLiteral("intent"),
+                                     QStringLiteral("platform")};
     return dims;
 }
 
@@ -70,10 +71,10 @@ bool Criteria::matches(const Criteria& query) const {
     for (const QString& d : dimensions()) {
         const QString mine = get(d);
         if (isWild(mine))
-            continue;                 // overlay does not care
+            continue; // overlay does not care
         const QString theirs = query.get(d);
         if (isWild(theirs) || mine != theirs)
-            return false;             // overlay is specific and the query is not, or differs
+            return false; // overlay is specific and the query is not, or differs
     }
     return true;
 }
@@ -154,7 +155,8 @@ const ValidatorCheck* ValidatorCatalog::find(const QString& n) const {
 }
 
 template <typename T> static const T* findByName(const std::vector<T>& v, const QString& name) {
-    auto it = std::lower_bound(v.begin(), v.end(), name, [](const T& a, const QString& b) { return a.name < b; });
+    auto it =
+        std::lower_bound(v.begin(), v.end(), name, [](const T& a, const QString& b) { return a.name < b; });
     return it != v.end() && it->name == name ? &*it : nullptr;
 }
 

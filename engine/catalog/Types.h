@@ -19,9 +19,9 @@ namespace pb::catalog {
 // The apiVersion tracks of ADR-022, plus the validator catalog's own group.
 enum class ApiTrack { Legacy, Stable, Authoring, Profile, Validator, Unknown };
 struct ApiVersion {
-    QString text;       // as written, e.g. "aicr.run/v1alpha2"
+    QString text; // as written, e.g. "aicr.run/v1alpha2"
     ApiTrack track = ApiTrack::Unknown;
-    QString maturity;   // "v1alpha1", "v1alpha2", "v1beta1", "v1", ...
+    QString maturity; // "v1alpha1", "v1alpha2", "v1beta1", "v1", ...
 };
 ApiVersion classifyApiVersion(const QString& text);
 
@@ -61,11 +61,11 @@ struct Constraint {
 
 struct ComponentRef {
     QString name, namespace_, chart, type, source, version, tag, valuesFile, path;
-    yaml::Node overrides;          // map or null
-    yaml::Node patches;            // null unless set
+    yaml::Node overrides; // map or null
+    yaml::Node patches;   // null unless set
     QStringList dependencyRefs, manifestFiles, preManifestFiles;
     bool cleanup = false;
-    yaml::Node expectedResources;  // sequence or null
+    yaml::Node expectedResources; // sequence or null
     QString healthCheckAsserts;
     bool healthCheckSkip = false;
     yaml::Node extra = yaml::Node::map();
@@ -79,7 +79,7 @@ struct ValidationPhase {
     QString timeout;
     std::optional<std::vector<Constraint>> constraints; // nullopt = not set (inherit)
     std::optional<QStringList> checks;                  // nullopt = inherit, empty = clear
-    yaml::Node nodeSelection;                            // null unless set
+    yaml::Node nodeSelection;                           // null unless set
     QString infrastructure;
     yaml::Node extra = yaml::Node::map();
 };
@@ -110,17 +110,17 @@ struct OverlaySpec {
 // A catalog document: overlay (RecipeMetadata) or mixin (RecipeMixin).
 struct Overlay {
     QString name;
-    QString file;   // path relative to the catalog root, e.g. "overlays/eks.yaml"
+    QString file; // path relative to the catalog root, e.g. "overlays/eks.yaml"
     ApiVersion apiVersion;
     QString kind;
     OverlaySpec spec;
     yaml::Node specNode = yaml::Node::map(); // the spec as written, unknown fields included
-    QByteArray raw; // verbatim file bytes
+    QByteArray raw;                          // verbatim file bytes
 };
 
 struct RegistryComponent {
     QString name, displayName;
-    QString kind; // "Helm" or "Kustomize"
+    QString kind;                                                              // "Helm" or "Kustomize"
     QString defaultRepository, defaultChart, defaultVersion, defaultNamespace; // helm
     QString defaultSource, defaultPath, defaultTag;                            // kustomize
     QString healthCheckAssertFile;
@@ -142,15 +142,15 @@ struct ValidatorCatalog {
 };
 
 struct CatalogFile {
-    QString path;   // relative to the catalog root
-    QString kind;   // "overlay", "mixin", "registry", "validators", "values", "manifest", "check", "other"
+    QString path; // relative to the catalog root
+    QString kind; // "overlay", "mixin", "registry", "validators", "values", "manifest", "check", "other"
     QByteArray bytes;
 };
 
 struct Catalog {
-    QString root; // directory or resource path it was loaded from
-    std::vector<Overlay> overlays;  // sorted by name
-    std::vector<Overlay> mixins;    // sorted by name
+    QString root;                  // directory or resource path it was loaded from
+    std::vector<Overlay> overlays; // sorted by name
+    std::vector<Overlay> mixins;   // sorted by name
     std::vector<RegistryComponent> registry;
     ApiVersion registryApiVersion;
     ValidatorCatalog validators;

@@ -12,7 +12,8 @@ namespace {
 bool isNumeric(const QString& s) {
     if (s.isEmpty())
         return false;
-    return std::all_of(s.begin(), s.end(), [](QChar c) { return c >= QLatin1Char('0') && c <= QLatin1Char('9'); });
+    return std::all_of(s.begin(), s.end(),
+                       [](QChar c) { return c >= QLatin1Char('0') && c <= QLatin1Char('9'); });
 }
 
 int compareIdentifier(const QString& a, const QString& b) {
@@ -83,7 +84,8 @@ std::optional<SemVer> parseSemVer(const QString& label) {
 }
 
 int compareSemVer(const SemVer& a, const SemVer& b) {
-    for (auto [x, y] : {std::pair{a.major, b.major}, std::pair{a.minor, b.minor}, std::pair{a.patch, b.patch}})
+    for (auto [x, y] :
+         {std::pair{a.major, b.major}, std::pair{a.minor, b.minor}, std::pair{a.patch, b.patch}})
         if (x != y)
             return x < y ? -1 : 1;
     if (a.prerelease.isEmpty() || b.prerelease.isEmpty()) {
@@ -101,7 +103,8 @@ int compareSemVer(const SemVer& a, const SemVer& b) {
 }
 
 QDateTime labelDate(const QString& label) {
-    static const QRegularExpression re(QStringLiteral(R"((?:^|[^0-9])((?:19|20)\d\d)-(\d\d)-(\d\d)(?:[^0-9]|$))"));
+    static const QRegularExpression re(
+        QStringLiteral(R"((?:^|[^0-9])((?:19|20)\d\d)-(\d\d)-(\d\d)(?:[^0-9]|$))"));
     const QRegularExpressionMatch m = re.match(label);
     if (!m.hasMatch())
         return {};

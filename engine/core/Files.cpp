@@ -26,13 +26,17 @@ Status writeFileAtomically(const QString& path, const QByteArray& bytes, FileAcc
     return {};
 }
 
-QString inputFileName(const QFile& f) { return f.fileName().isEmpty() ? f.objectName() : f.fileName(); }
+QString inputFileName(const QFile& f) {
+    return f.fileName().isEmpty() ? f.objectName() : f.fileName();
+}
 
 Result<QByteArray> readLimited(QFile& f, qint64 maxBytes, const QString& what) {
     const QString name = inputFileName(f);
     const QString label = what.isEmpty() ? QStringLiteral("file") : what;
     auto tooLarge = [&](qint64 size) {
-        return makeError(QStringLiteral("%1 is %2 bytes, over the %3-byte limit").arg(label).arg(size).arg(maxBytes), name);
+        return makeError(
+            QStringLiteral("%1 is %2 bytes, over the %3-byte limit").arg(label).arg(size).arg(maxBytes),
+            name);
     };
     if (f.size() > maxBytes)
         return tooLarge(f.size());
@@ -76,7 +80,9 @@ QString typeName(mode_t mode) {
     return QStringLiteral("not a regular file");
 }
 
-QString errnoText(int err) { return QString::fromLocal8Bit(std::strerror(err)); }
+QString errnoText(int err) {
+    return QString::fromLocal8Bit(std::strerror(err));
+}
 
 } // namespace
 
@@ -84,7 +90,8 @@ Status openInputFile(QFile& file, const QString& what) {
     const QString path = file.fileName();
     const QString label = what.isEmpty() ? QStringLiteral("file") : what;
     if (path.isEmpty())
-        return makeError(QStringLiteral("cannot read %1: no file name").arg(what.isEmpty() ? QStringLiteral("file") : what));
+        return makeError(QStringLiteral("cannot read %1: no file name")
+                             .arg(what.isEmpty() ? QStringLiteral("file") : what));
     if (file.isOpen())
         file.close();
     // Qt resources (":/recipes/...") are compiled in: never a pipe or a device.
@@ -108,7 +115,8 @@ Status openInputFile(QFile& file, const QString& what) {
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
-        return makeError(QStringLiteral("%1 is %2, not a regular file").arg(label, typeName(st.st_mode)), path);
+        return makeError(QStringLiteral("%1 is %2, not a regular file").arg(label, typeName(st.st_mode)),
+                         path);
     }
     // A regular file: reads never block, so the descriptor goes back to ordinary (blocking) mode.
     if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0)
@@ -132,7 +140,8 @@ Result<QByteArray> readFileLimited(const QString& path, qint64 maxBytes, const Q
 QString describeFileType(const QString& path) {
     struct stat st {};
     if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
-        return errno == ENOENT ? QStringLiteral("missing") : QStringLiteral("unreadable: %1").arg(errnoText(errno));
+        return errno == ENOENT ? QStringLiteral("missing")
+                               : QStringLiteral("unreadable: %1").arg(errnoText(errno));
     return typeName(st.st_mode);
 }
 
@@ -142,7 +151,9 @@ bool isRegularFileNoFollow(const QString& path) {
 }
 
 FileWriter atomicFileWriter() {
-    return [](const QString& path, const QByteArray& bytes, FileAccess access) { return writeFileAtomically(path, bytes, access); };
+    return [](const QString& path, const QByteArray& bytes, FileAccess access) {
+        return writeFileAtomically(path, bytes, access);
+    };
 }
 
 } // namespace pb

@@ -14,7 +14,8 @@ namespace pb {
 
 enum class FileAccess { Normal, OwnerOnly }; // OwnerOnly: mode 0600, for private keys
 
-Status writeFileAtomically(const QString& path, const QByteArray& bytes, FileAccess access = FileAccess::Normal);
+Status writeFileAtomically(const QString& path, const QByteArray& bytes,
+                           FileAccess access = FileAccess::Normal);
 
 // Where a function that produces files writes them: by default writeFileAtomically; the operations
 // layer passes one that stages the files so they land together with their receipt (ops::StagedFiles).
@@ -24,9 +25,10 @@ FileWriter atomicFileWriter();
 // Input files are read whole only up to a limit: a file over it is a clear error naming the file, its
 // size and the limit, never an out-of-memory. Pipes and /proc files (size 0) are read up to the limit.
 namespace limits {
-constexpr qint64 kSmallFile = 1ll * 1024 * 1024;      // tokens, certificates, pointers
-constexpr qint64 kConfigFile = 16ll * 1024 * 1024;    // kubeconfig, docker config, trusted roots, allowlists, index.json
-constexpr qint64 kDocumentFile = 64ll * 1024 * 1024;  // checksums lists, record payloads, attestations
+constexpr qint64 kSmallFile = 1ll * 1024 * 1024; // tokens, certificates, pointers
+constexpr qint64 kConfigFile =
+    16ll * 1024 * 1024; // kubeconfig, docker config, trusted roots, allowlists, index.json
+constexpr qint64 kDocumentFile = 64ll * 1024 * 1024; // checksums lists, record payloads, attestations
 } // namespace limits
 
 // Every input file Proofbench reads is opened through openInputFile: the path is opened NON-BLOCKING

@@ -148,9 +148,11 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path) {
             sqlite3_trace_v2(h, SQLITE_TRACE_STMT, traceStatement, nullptr);
     }
     QSqlQuery q(db->m_db);
-    for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA synchronous=NORMAL"}) {
+    for (const char* pragma :
+         {"PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA synchronous=NORMAL"}) {
         if (!q.exec(QString::fromLatin1(pragma)))
-            return makeError(QStringLiteral("%1 failed: %2").arg(QLatin1String(pragma), q.lastError().text()), path);
+            return makeError(QStringLiteral("%1 failed: %2").arg(QLatin1String(pragma), q.lastError().text()),
+                             path);
     }
     // A file that is not a SQLite database fails on its first real read.
     if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")))

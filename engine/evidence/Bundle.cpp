@@ -1,5 +1,5 @@
-#include "core/Files.h"
 #include "evidence/Bundle.h"
+#include "core/Files.h"
 
 #include "catalog/Digest.h"
 #include "core/Hash.h"
@@ -24,13 +24,16 @@ namespace pb::evidence {
 
 // ---- archives -----------------------------------------------------------------------------------
 
-Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QString& name, const ExtractLimits& limits) {
+Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QString& name,
+                                             const ExtractLimits& limits) {
     std::unique_ptr<archive, int (*)(archive*)> a(archive_read_new(), archive_read_free);
     archive_read_support_filter_gzip(a.get());
     archive_read_support_filter_none(a.get());
     archive_read_support_format_tar(a.get());
     if (archive_read_open_memory(a.get(), bytes.constData(), static_cast<size_t>(bytes.size())) != ARCHIVE_OK)
-        return makeError(QStringLiteral("not a tar archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), name);
+        return makeError(
+            QStringLiteral("not a tar archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))),
+            name);
     QMap<QString, QByteArray> out;
     QHash<QString, QString> seenAs; // clean path -> the member name it was first read under
     qint64 total = 0, members = 0;
@@ -40,7 +43,9 @@ Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QStr
         if (rc == ARCHIVE_EOF)
             break;
         if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
-            return makeError(QStringLiteral("corrupt archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), name);
+            return makeError(
+                QStringLiteral("corrupt archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))),
+                name);
         if (++members > limits.maxMembers)
             return makeError(QStringLiteral("more than %1 members").arg(limits.maxMembers), name);
         const char* rawPath = archive_entry_pathname(entry);
@@ -59,19 +64,26 @@ Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QStr
         if (archive_entry_hardlink(entry) || type == AE_IFLNK)
             return makeError(QStringLiteral("links are refused"), shown);
         if (type != AE_IFREG)
-            return makeError(QStringLiteral("only regular files are allowed (devices, fifos and sockets are refused)"), shown);
+            return makeError(
+                QStringLiteral("only regular files are allowed (devices, fifos and sockets are refused)"),
+                shown);
         const la_int64_t size = archive_entry_size(entry);
         if (size < 0 || size > limits.maxMemberBytes)
-            return makeError(QStringLiteral("member larger than %1 MiB").arg(limits.maxMemberBytes >> 20), shown);
+            return makeError(QStringLiteral("member larger than %1 MiB").arg(limits.maxMemberBytes >> 20),
+                             shown);
         total += size;
         if (total > limits.maxTotalBytes)
-            return makeError(QStringLiteral("archive expands beyond %1 MiB").arg(limits.maxTotalBytes >> 20), name);
+            return makeError(QStringLiteral("archive expands beyond %1 MiB").arg(limits.maxTotalBytes >> 20),
+                             name);
         QByteArray data(static_cast<qsizetype>(size), Qt::Uninitialized);
         qint64 got = 0;
         while (got < size) {
-            const la_ssize_t n = archive_read_data(a.get(), data.data() + got, static_cast<size_t>(size - got));
+            const la_ssize_t n =
+                archive_read_data(a.get(), data.data() + got, static_cast<size_t>(size - got));
             if (n < 0)
-                return makeError(QStringLiteral("cannot read: %1").arg(QString::fromUtf8(archive_error_string(a.get()))), shown);
+                return makeError(
+                    QStringLiteral("cannot read: %1").arg(QString::fromUtf8(archive_error_string(a.get()))),
+                    shown);
             if (n == 0)
                 break;
             got += n;
@@ -82,7 +94,9 @@ Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QStr
         if (const auto first = seenAs.constFind(clean); first != seenAs.cend()) {
             if (first.value() == QString::fromUtf8(rawPath ? rawPath : ""))
                 return makeError(QStringLiteral("member '%1' appears twice").arg(first.value()), name);
-            return makeError(QStringLiteral("members '%1' and '%2' are the same file '%3'").arg(first.value(), QString::fromUtf8(rawPath ? rawPath : ""), clean), name);
+            return makeError(QStringLiteral("members '%1' and '%2' are the same file '%3'")
+                                 .arg(first.value(), QString::fromUtf8(rawPath ? rawPath : ""), clean),
+                             name);
         }
         seenAs.insert(clean, QString::fromUtf8(rawPath ? rawPath : ""));
         out.insert(clean, data);
@@ -99,7 +113,8 @@ Result<CtrfReport> parseCtrf(const QByteArray& bytes, const QString& file) {
         return makeError(QStringLiteral("malformed JSON: %1").arg(err.errorString()), file);
     const QJsonObject results = doc.object().value(QStringLiteral("results")).toObject();
     if (results.isEmpty())
-        return makeError(QStringLiteral("not a CTRF report: no results object"), file, 0, QStringLiteral("results"));
+        return makeError(QStringLiteral("not a CTRF report: no results object"), file, 0,
+                         QStringLiteral("results"));
     CtrfReport r;
     r.phase = QFileInfo(file).completeBaseName();
     const QJsonObject s = results.value(QStringLiteral("summary")).toObject();
@@ -133,12 +148,14 @@ Result<SummaryBundle> loadSummaryBundle(const QString& dirIn) {
         dir += QStringLiteral("/summary-bundle");
     if (!QFileInfo::exists(dir + QStringLiteral("/manifest.json")) &&
         !QFileInfo::exists(dir + QStringLiteral("/statement.intoto.json")))
-        return makeError(QStringLiteral("not a summary bundle: no manifest.json or statement.intoto.json"), dirIn);
+        return makeError(QStringLiteral("not a summary bundle: no manifest.json or statement.intoto.json"),
+                         dirIn);
     SummaryBundle b;
     b.source = dir;
     // Every entry is looked at: a link (to a file or a directory), pipe, socket or device is refused
     // by name, never passed over.
-    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
     const QDir base(dir);
     qint64 total = 0;
     while (it.hasNext()) {
@@ -149,7 +166,9 @@ Result<SummaryBundle> loadSummaryBundle(const QString& dirIn) {
         if (it.fileInfo().isDir())
             continue;
         if (!isRegularFileNoFollow(abs))
-            return makeError(QStringLiteral("only regular files are allowed in a bundle (this is %1)").arg(describeFileType(abs)), abs);
+            return makeError(QStringLiteral("only regular files are allowed in a bundle (this is %1)")
+                                 .arg(describeFileType(abs)),
+                             abs);
         QFile f(abs);
         if (Status opened = openInputFile(f, rel); !opened)
             return opened.error();
@@ -173,7 +192,9 @@ Result<QByteArray> readBlob(const QString& layout, const QString& digest) {
     // hostile index.json with "sha256:../../../dev/zero...") and is refused before the file system.
     static const QRegularExpression re(QStringLiteral("^sha256:[0-9a-f]{64}$"));
     if (!re.match(digest).hasMatch())
-        return makeError(QStringLiteral("unsupported digest '%1' (sha256:<64 lowercase hex> only)").arg(digest.left(100)), layout);
+        return makeError(
+            QStringLiteral("unsupported digest '%1' (sha256:<64 lowercase hex> only)").arg(digest.left(100)),
+            layout);
     const QString path = layout + QStringLiteral("/blobs/sha256/") + digest.mid(7);
     if (!QFileInfo::exists(path))
         return makeError(QStringLiteral("missing blob %1").arg(digest), path);
@@ -207,7 +228,8 @@ Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
     const QJsonObject index = QJsonDocument::fromJson(*indexBytes).object();
     const QJsonArray manifests = index.value(QStringLiteral("manifests")).toArray();
     if (manifests.isEmpty())
-        return makeError(QStringLiteral("index.json lists no manifests"), indexFile, 0, QStringLiteral("manifests"));
+        return makeError(QStringLiteral("index.json lists no manifests"), indexFile, 0,
+                         QStringLiteral("manifests"));
     const QString manifestDigest = manifests.first().toObject().value(QStringLiteral("digest")).toString();
     Result<QByteArray> manifestBytes = readBlob(dir, manifestDigest);
     if (!manifestBytes)
@@ -215,19 +237,22 @@ Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
     const QJsonObject manifest = QJsonDocument::fromJson(*manifestBytes).object();
     const QJsonArray layers = manifest.value(QStringLiteral("layers")).toArray();
     if (layers.size() != 1)
-        return makeError(QStringLiteral("expected exactly one layer (the summary bundle), found %1").arg(layers.size()),
-                         dir + QStringLiteral("/blobs/sha256/") + manifestDigest.mid(7), 0, QStringLiteral("layers"));
+        return makeError(
+            QStringLiteral("expected exactly one layer (the summary bundle), found %1").arg(layers.size()),
+            dir + QStringLiteral("/blobs/sha256/") + manifestDigest.mid(7), 0, QStringLiteral("layers"));
     const QJsonObject layer = layers.first().toObject();
     const QString layerDigest = layer.value(QStringLiteral("digest")).toString();
     Result<QByteArray> layerBytes = readBlob(dir, layerDigest);
     if (!layerBytes)
         return layerBytes.error();
-    if (layer.contains(QStringLiteral("size")) && layer.value(QStringLiteral("size")).toInteger() != layerBytes->size())
+    if (layer.contains(QStringLiteral("size")) &&
+        layer.value(QStringLiteral("size")).toInteger() != layerBytes->size())
         return makeError(QStringLiteral("layer size %1 differs from the manifest's %2")
                              .arg(layerBytes->size())
                              .arg(layer.value(QStringLiteral("size")).toInteger()),
                          dir, 0, QStringLiteral("layers[0].size"));
-    Result<QMap<QString, QByteArray>> files = extractTar(*layerBytes, QStringLiteral("layer %1").arg(layerDigest));
+    Result<QMap<QString, QByteArray>> files =
+        extractTar(*layerBytes, QStringLiteral("layer %1").arg(layerDigest));
     if (!files)
         return files.error();
     SummaryBundle b;
@@ -242,7 +267,8 @@ Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
         if (p.startsWith(QLatin1String("summary-bundle/")))
             p = p.mid(15);
         if (const auto first = from.constFind(p); first != from.cend())
-            return makeError(QStringLiteral("members '%1' and '%2' are both the bundle file '%3'").arg(first.value(), it.key(), p),
+            return makeError(QStringLiteral("members '%1' and '%2' are both the bundle file '%3'")
+                                 .arg(first.value(), it.key(), p),
                              QStringLiteral("layer %1").arg(layerDigest));
         from.insert(p, it.key());
         b.files.insert(p, it.value());
@@ -251,7 +277,8 @@ Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
 }
 
 Result<SummaryBundle> loadBundle(const QString& path) {
-    if (QFileInfo::exists(path + QStringLiteral("/index.json")) && QFileInfo(path + QStringLiteral("/blobs")).isDir())
+    if (QFileInfo::exists(path + QStringLiteral("/index.json")) &&
+        QFileInfo(path + QStringLiteral("/blobs")).isDir())
         return loadOciLayout(path);
     return loadSummaryBundle(path);
 }
@@ -287,8 +314,11 @@ Predicate readPredicate(const QJsonObject& statement) {
     p.recipeDigest = recipe.value(QStringLiteral("digest")).toString();
     const QJsonObject manifest = pr.value(QStringLiteral("manifest")).toObject();
     p.manifestDigest = manifest.value(QStringLiteral("digest")).toString();
-    p.manifestFileCount = manifest.contains(QStringLiteral("fileCount")) ? manifest.value(QStringLiteral("fileCount")).toInt() : -1;
-    p.profileSelection = pr.value(QStringLiteral("profile")).toObject().value(QStringLiteral("selection")).toString();
+    p.manifestFileCount = manifest.contains(QStringLiteral("fileCount"))
+                              ? manifest.value(QStringLiteral("fileCount")).toInt()
+                              : -1;
+    p.profileSelection =
+        pr.value(QStringLiteral("profile")).toObject().value(QStringLiteral("selection")).toString();
     const QJsonObject phases = pr.value(QStringLiteral("phases")).toObject();
     for (auto it = phases.begin(); it != phases.end(); ++it) {
         const QJsonObject ph = it.value().toObject();
@@ -326,10 +356,11 @@ QString recipeNameOf(const yaml::Node& recipe) {
 
 // The signed statement must be the bundle's statement, its subject the layout (or the recipe), and the
 // signature valid for the signer the pointer claims. Empty on success, else the reason.
-QString verifyAttestation(const SummaryBundle& b, const QJsonObject& statement, const Pointer* pointer, const SignatureCheck& check,
-                          BundleCheck& c) {
+QString verifyAttestation(const SummaryBundle& b, const QJsonObject& statement, const Pointer* pointer,
+                          const SignatureCheck& check, BundleCheck& c) {
     const QByteArray bytes = b.files.value(QStringLiteral("attestation.intoto.jsonl")).trimmed();
-    Result<sigstore::Bundle> parsed = sigstore::parseBundle(bytes, QStringLiteral("attestation.intoto.jsonl"));
+    Result<sigstore::Bundle> parsed =
+        sigstore::parseBundle(bytes, QStringLiteral("attestation.intoto.jsonl"));
     if (!parsed)
         return parsed.error().toString();
     if (!parsed->isDsse)
@@ -340,13 +371,23 @@ QString verifyAttestation(const SummaryBundle& b, const QJsonObject& statement, 
     const QJsonArray subjects = signedStatement.value(QStringLiteral("subject")).toArray();
     if (subjects.isEmpty())
         return QStringLiteral("the signed statement has no subject");
-    const QString subject = subjects.first().toObject().value(QStringLiteral("digest")).toObject().value(QStringLiteral("sha256")).toString();
+    const QString subject = subjects.first()
+                                .toObject()
+                                .value(QStringLiteral("digest"))
+                                .toObject()
+                                .value(QStringLiteral("sha256"))
+                                .toString();
     Result<sigstore::Artifact> artifact = sigstore::Artifact::fromDigest(subject);
     if (!artifact)
         return QStringLiteral("the statement's subject has no sha256 digest");
     if (!b.ociManifestDigest.isEmpty() && QStringLiteral("sha256:") + subject != b.ociManifestDigest &&
-        !subjects.first().toObject().value(QStringLiteral("name")).toString().startsWith(QLatin1String("recipe:")))
-        return QStringLiteral("the statement's subject sha256:%1 is not this layout's manifest %2").arg(subject, b.ociManifestDigest);
+        !subjects.first()
+             .toObject()
+             .value(QStringLiteral("name"))
+             .toString()
+             .startsWith(QLatin1String("recipe:")))
+        return QStringLiteral("the statement's subject sha256:%1 is not this layout's manifest %2")
+            .arg(subject, b.ociManifestDigest);
     sigstore::Policy policy = check.policy;
     if (!policy.keyMode() && pointer && pointer->isSigned()) {
         const Signer& s = *pointer->attestation()->signer;
@@ -360,7 +401,8 @@ QString verifyAttestation(const SummaryBundle& b, const QJsonObject& statement, 
             policy.issuerRegexp = QStringLiteral(".+");
     }
     c.signaturePolicy = policy;
-    c.signature = sigstore::verifyBundle(*parsed, b.source + QStringLiteral("/attestation.intoto.jsonl"), *artifact, *check.root, policy);
+    c.signature = sigstore::verifyBundle(*parsed, b.source + QStringLiteral("/attestation.intoto.jsonl"),
+                                         *artifact, *check.root, policy);
     if (!c.signature->verified)
         return QStringLiteral("Sigstore: %1").arg(c.signature->summary());
     return {};
@@ -376,24 +418,32 @@ void addStep(BundleCheck& c, const QString& name, StepStatus s, const QString& d
 
 // The predicate's type and the fields every check below needs; true when it is invalid.
 bool checkPredicate(BundleCheck& c, const Predicate& pred, PredicateVersion pv) {
-    auto step = [&](const QString& name, StepStatus s, const QString& detail) { addStep(c, name, s, detail); };
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) {
+        addStep(c, name, s, detail);
+    };
     bool invalid = false;
     if (pv == PredicateVersion::Unknown) {
-        step(QStringLiteral("predicate-parse"), StepStatus::Failed, QStringLiteral("unknown predicate type '%1'").arg(pred.type));
+        step(QStringLiteral("predicate-parse"), StepStatus::Failed,
+             QStringLiteral("unknown predicate type '%1'").arg(pred.type));
         invalid = true;
     } else if (pred.recipeName.isEmpty() || pred.manifestDigest.isEmpty()) {
-        step(QStringLiteral("predicate-parse"), StepStatus::Failed, QStringLiteral("predicate lacks recipe.name or manifest.digest"));
+        step(QStringLiteral("predicate-parse"), StepStatus::Failed,
+             QStringLiteral("predicate lacks recipe.name or manifest.digest"));
         invalid = true;
     } else {
         step(QStringLiteral("predicate-parse"), StepStatus::Passed,
-             QStringLiteral("%1, recipe %2, attested %3 by aicr %4").arg(pred.type, pred.recipeName, pred.attestedAt, pred.aicrVersion));
+             QStringLiteral("%1, recipe %2, attested %3 by aicr %4")
+                 .arg(pred.type, pred.recipeName, pred.attestedAt, pred.aicrVersion));
     }
     return invalid;
 }
 
 // Signature: present or pending; verified offline when a trusted root is given. True when invalid.
-bool checkSignature(BundleCheck& c, const SummaryBundle& b, const QJsonObject& statement, const Pointer* pointer, const SignatureCheck* signature) {
-    auto step = [&](const QString& name, StepStatus s, const QString& detail) { addStep(c, name, s, detail); };
+bool checkSignature(BundleCheck& c, const SummaryBundle& b, const QJsonObject& statement,
+                    const Pointer* pointer, const SignatureCheck* signature) {
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) {
+        addStep(c, name, s, detail);
+    };
     bool invalid = false;
     c.signaturePresent = b.files.contains(QStringLiteral("attestation.intoto.jsonl"));
     if (c.signaturePresent && (!signature || !signature->root)) {
@@ -407,18 +457,21 @@ bool checkSignature(BundleCheck& c, const SummaryBundle& b, const QJsonObject& s
                  cert ? QStringLiteral("signed by %1 (%2); %3 log entr%4 verified offline")
                             .arg(cert->san, cert->oidcIssuer)
                             .arg(c.signature->logEntries.size())
-                            .arg(c.signature->logEntries.size() == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
+                            .arg(c.signature->logEntries.size() == 1 ? QStringLiteral("y")
+                                                                     : QStringLiteral("ies"))
                       : QStringLiteral("signed with the given key"));
         } else {
             step(QStringLiteral("signature-verify"), StepStatus::Failed, problem);
             invalid = true;
         }
     } else if (pointer && pointer->isSigned()) {
-        step(QStringLiteral("signature-verify"), StepStatus::Failed,
-             QStringLiteral("the pointer claims a signer but the bundle carries no attestation.intoto.jsonl"));
+        step(
+            QStringLiteral("signature-verify"), StepStatus::Failed,
+            QStringLiteral("the pointer claims a signer but the bundle carries no attestation.intoto.jsonl"));
         invalid = true;
     } else {
-        step(QStringLiteral("signature-verify"), StepStatus::Skipped, QStringLiteral("pending signature (unsigned bundle)"));
+        step(QStringLiteral("signature-verify"), StepStatus::Skipped,
+             QStringLiteral("pending signature (unsigned bundle)"));
     }
     return invalid;
 }
@@ -426,24 +479,34 @@ bool checkSignature(BundleCheck& c, const SummaryBundle& b, const QJsonObject& s
 // Pointer <-> predicate coherence (when the bundle came with a pointer). True when invalid.
 bool checkPointerCoherence(BundleCheck& c, const SummaryBundle& b, const Pointer& p, const Predicate& pred) {
     const Pointer* pointer = &p;
-    auto step = [&](const QString& name, StepStatus s, const QString& detail) { addStep(c, name, s, detail); };
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) {
+        addStep(c, name, s, detail);
+    };
     bool invalid = false;
     if (pointer) {
         QStringList problems;
         if (pointer->recipe != pred.recipeName)
-            problems << QStringLiteral("pointer recipe '%1' but predicate recipe '%2'").arg(pointer->recipe, pred.recipeName);
+            problems << QStringLiteral("pointer recipe '%1' but predicate recipe '%2'")
+                            .arg(pointer->recipe, pred.recipeName);
         if (const Attestation* a = pointer->attestation()) {
             if (a->predicateType != pred.type)
-                problems << QStringLiteral("pointer predicateType %1 but statement %2").arg(a->predicateType, pred.type);
+                problems << QStringLiteral("pointer predicateType %1 but statement %2")
+                                .arg(a->predicateType, pred.type);
             if (!b.ociManifestDigest.isEmpty() && a->bundleDigest != b.ociManifestDigest)
-                problems << QStringLiteral("pointer pins %1 but the layout holds %2").arg(a->bundleDigest, b.ociManifestDigest);
+                problems << QStringLiteral("pointer pins %1 but the layout holds %2")
+                                .arg(a->bundleDigest, b.ociManifestDigest);
             if (!a->attestedAtText.isEmpty() && a->attestedAtText != pred.attestedAt)
-                problems << QStringLiteral("attestedAt %1 in the pointer, %2 in the predicate").arg(a->attestedAtText, pred.attestedAt);
+                problems << QStringLiteral("attestedAt %1 in the pointer, %2 in the predicate")
+                                .arg(a->attestedAtText, pred.attestedAt);
         }
-        if (pointer->profile != pred.profileSelection && !(pointer->profile.isEmpty() && pred.profileSelection.isEmpty()))
-            problems << QStringLiteral("pointer profile '%1' but predicate '%2'").arg(pointer->profile, pred.profileSelection);
-        step(QStringLiteral("pointer-coherence"), problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
-             problems.isEmpty() ? QStringLiteral("pointer and predicate agree") : problems.join(QStringLiteral("; ")));
+        if (pointer->profile != pred.profileSelection &&
+            !(pointer->profile.isEmpty() && pred.profileSelection.isEmpty()))
+            problems << QStringLiteral("pointer profile '%1' but predicate '%2'")
+                            .arg(pointer->profile, pred.profileSelection);
+        step(QStringLiteral("pointer-coherence"),
+             problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
+             problems.isEmpty() ? QStringLiteral("pointer and predicate agree")
+                                : problems.join(QStringLiteral("; ")));
         invalid = invalid || !problems.isEmpty();
     }
     return invalid;
@@ -451,15 +514,20 @@ bool checkPointerCoherence(BundleCheck& c, const SummaryBundle& b, const Pointer
 
 // What differs between the files and manifest.json (every listed file's size and sha256, no
 // unlisted file, a CTRF report per phase with the predicate's digest); the CTRF reports go to `c`.
-QStringList manifestProblems(BundleCheck& c, const SummaryBundle& b, const Predicate& pred, const QByteArray& manifestBytes, qsizetype& listedCount) {
+QStringList manifestProblems(BundleCheck& c, const SummaryBundle& b, const Predicate& pred,
+                             const QByteArray& manifestBytes, qsizetype& listedCount) {
     QStringList problems;
     const QString actual = QStringLiteral("sha256:") + sha256Hex(manifestBytes);
     if (actual != pred.manifestDigest)
-        problems << QStringLiteral("sha256(manifest.json) is %1, the predicate says %2").arg(actual, pred.manifestDigest);
-    const QJsonArray listed = QJsonDocument::fromJson(manifestBytes).object().value(QStringLiteral("files")).toArray();
+        problems << QStringLiteral("sha256(manifest.json) is %1, the predicate says %2")
+                        .arg(actual, pred.manifestDigest);
+    const QJsonArray listed =
+        QJsonDocument::fromJson(manifestBytes).object().value(QStringLiteral("files")).toArray();
     listedCount = listed.size();
     if (pred.manifestFileCount >= 0 && pred.manifestFileCount != listed.size())
-        problems << QStringLiteral("manifest lists %1 files, the predicate says %2").arg(listed.size()).arg(pred.manifestFileCount);
+        problems << QStringLiteral("manifest lists %1 files, the predicate says %2")
+                        .arg(listed.size())
+                        .arg(pred.manifestFileCount);
     QSet<QString> managed{QStringLiteral("manifest.json"), QStringLiteral("statement.intoto.json"),
                           QStringLiteral("attestation.intoto.jsonl")};
     for (const QJsonValue& v : listed) {
@@ -472,7 +540,10 @@ QStringList manifestProblems(BundleCheck& c, const SummaryBundle& b, const Predi
         }
         const QByteArray& bytes = b.files[path];
         if (f.value(QStringLiteral("size")).toInteger() != bytes.size())
-            problems << QStringLiteral("%1: size %2, manifest says %3").arg(path).arg(bytes.size()).arg(f.value(QStringLiteral("size")).toInteger());
+            problems << QStringLiteral("%1: size %2, manifest says %3")
+                            .arg(path)
+                            .arg(bytes.size())
+                            .arg(f.value(QStringLiteral("size")).toInteger());
         const QString sum = QStringLiteral("sha256:") + sha256Hex(bytes);
         if (sum != f.value(QStringLiteral("sha256")).toString())
             problems << QStringLiteral("%1: sha256 differs from the manifest").arg(path);
@@ -486,7 +557,8 @@ QStringList manifestProblems(BundleCheck& c, const SummaryBundle& b, const Predi
             problems << QStringLiteral("%1: phase %2 has no CTRF report").arg(file, it.key());
             continue;
         }
-        if (!it->ctrfDigest.isEmpty() && QStringLiteral("sha256:") + sha256Hex(b.files[file]) != it->ctrfDigest)
+        if (!it->ctrfDigest.isEmpty() &&
+            QStringLiteral("sha256:") + sha256Hex(b.files[file]) != it->ctrfDigest)
             problems << QStringLiteral("%1: digest differs from the predicate's ctrfDigest").arg(file);
         Result<CtrfReport> report = parseCtrf(b.files[file], file);
         if (report)
@@ -501,19 +573,24 @@ QStringList manifestProblems(BundleCheck& c, const SummaryBundle& b, const Predi
 bool checkManifest(BundleCheck& c, const SummaryBundle& b, const Predicate& pred) {
     const QByteArray manifestBytes = b.files.value(QStringLiteral("manifest.json"));
     if (manifestBytes.isEmpty()) {
-        addStep(c, QStringLiteral("manifest-hash-check"), StepStatus::Failed, QStringLiteral("manifest.json is missing"));
+        addStep(c, QStringLiteral("manifest-hash-check"), StepStatus::Failed,
+                QStringLiteral("manifest.json is missing"));
         return true;
     }
     qsizetype listed = 0;
     const QStringList problems = manifestProblems(c, b, pred, manifestBytes, listed);
-    addStep(c, QStringLiteral("manifest-hash-check"), problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
-            problems.isEmpty() ? QStringLiteral("%1 files match the manifest; CTRF digests match").arg(listed) : problems.join(QStringLiteral("; ")));
+    addStep(c, QStringLiteral("manifest-hash-check"),
+            problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
+            problems.isEmpty() ? QStringLiteral("%1 files match the manifest; CTRF digests match").arg(listed)
+                               : problems.join(QStringLiteral("; ")));
     return !problems.isEmpty();
 }
 
 // Recipe identity binding: recipe.yaml resolves to the predicate's recipe and digest. True when invalid.
 bool checkRecipeBinding(BundleCheck& c, const SummaryBundle& b, const Predicate& pred, PredicateVersion pv) {
-    auto step = [&](const QString& name, StepStatus s, const QString& detail) { addStep(c, name, s, detail); };
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) {
+        addStep(c, name, s, detail);
+    };
     bool invalid = false;
     const QByteArray recipeBytes = b.files.value(QStringLiteral("recipe.yaml"));
     if (recipeBytes.isEmpty()) {
@@ -527,18 +604,22 @@ bool checkRecipeBinding(BundleCheck& c, const SummaryBundle& b, const Predicate&
         } else {
             const QString name = recipeNameOf(*doc);
             if (name != pred.recipeName)
-                problems << QStringLiteral("recipe.yaml resolves to '%1', the predicate names '%2'").arg(name, pred.recipeName);
+                problems << QStringLiteral("recipe.yaml resolves to '%1', the predicate names '%2'")
+                                .arg(name, pred.recipeName);
             const catalog::PredicateVersion v = pv == PredicateVersion::V3   ? catalog::PredicateVersion::V3
                                                 : pv == PredicateVersion::V2 ? catalog::PredicateVersion::V2
                                                                              : catalog::PredicateVersion::V1;
-            Result<QString> digest = catalog::evidenceRecipeDigest(recipeBytes, QStringLiteral("recipe.yaml"), v);
+            Result<QString> digest =
+                catalog::evidenceRecipeDigest(recipeBytes, QStringLiteral("recipe.yaml"), v);
             if (!digest)
                 problems << digest.error().toString();
             else if (*digest != pred.recipeDigest)
-                problems << QStringLiteral("recipe digest %1, the predicate says %2").arg(digest->left(12), pred.recipeDigest.left(12));
+                problems << QStringLiteral("recipe digest %1, the predicate says %2")
+                                .arg(digest->left(12), pred.recipeDigest.left(12));
         }
         step(QStringLiteral("recipe-binding"), problems.isEmpty() ? StepStatus::Passed : StepStatus::Failed,
-             problems.isEmpty() ? QStringLiteral("recipe.yaml is %1 with digest %2").arg(pred.recipeName, pred.recipeDigest.left(12))
+             problems.isEmpty() ? QStringLiteral("recipe.yaml is %1 with digest %2")
+                                      .arg(pred.recipeName, pred.recipeDigest.left(12))
                                 : problems.join(QStringLiteral("; ")));
         invalid = invalid || !problems.isEmpty();
     }
@@ -549,7 +630,9 @@ bool checkRecipeBinding(BundleCheck& c, const SummaryBundle& b, const Predicate&
 
 BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const SignatureCheck* signature) {
     BundleCheck c;
-    auto step = [&](const QString& name, StepStatus s, const QString& detail) { c.steps.push_back({name, s, detail}); };
+    auto step = [&](const QString& name, StepStatus s, const QString& detail) {
+        c.steps.push_back({name, s, detail});
+    };
     bool invalid = false, incomplete = false;
 
     // Statement and predicate.
@@ -558,8 +641,9 @@ BundleCheck checkBundle(const SummaryBundle& b, const Pointer* pointer, const Si
     const QJsonDocument sdoc = QJsonDocument::fromJson(statementBytes, &perr);
     if (statementBytes.isEmpty() || perr.error != QJsonParseError::NoError || !sdoc.isObject()) {
         step(QStringLiteral("predicate-parse"), StepStatus::Failed,
-             statementBytes.isEmpty() ? QStringLiteral("statement.intoto.json is missing")
-                                      : QStringLiteral("statement.intoto.json is not JSON: %1").arg(perr.errorString()));
+             statementBytes.isEmpty()
+                 ? QStringLiteral("statement.intoto.json is missing")
+                 : QStringLiteral("statement.intoto.json is not JSON: %1").arg(perr.errorString()));
         c.exitCode = 2;
         return c;
     }
@@ -597,23 +681,29 @@ void rateCompleteness(BundleCheck& check) {
                 checks << QStringLiteral("%1/%2 (%3)").arg(it.key(), t.name, t.status);
     bool predicateSays = false;
     if (check.predicate) {
-        predicateSays = check.predicate->raw.value(QStringLiteral("result")).toString().startsWith(QLatin1String("incomplete"));
+        predicateSays = check.predicate->raw.value(QStringLiteral("result"))
+                            .toString()
+                            .startsWith(QLatin1String("incomplete"));
         if (checks.isEmpty())
-            for (const QJsonValue& v : check.predicate->raw.value(QStringLiteral("incompleteChecks")).toArray())
-                checks << QStringLiteral("%1/%2 (%3)").arg(v.toObject().value(QStringLiteral("phase")).toString(),
-                                                          v.toObject().value(QStringLiteral("name")).toString(),
-                                                          v.toObject().value(QStringLiteral("cause")).toString());
+            for (const QJsonValue& v :
+                 check.predicate->raw.value(QStringLiteral("incompleteChecks")).toArray())
+                checks << QStringLiteral("%1/%2 (%3)")
+                              .arg(v.toObject().value(QStringLiteral("phase")).toString(),
+                                   v.toObject().value(QStringLiteral("name")).toString(),
+                                   v.toObject().value(QStringLiteral("cause")).toString());
     }
     if (checks.isEmpty() && !predicateSays) {
-        check.steps.push_back({QStringLiteral("completeness"), StepStatus::Passed, QStringLiteral("every check ran to a verdict")});
+        check.steps.push_back({QStringLiteral("completeness"), StepStatus::Passed,
+                               QStringLiteral("every check ran to a verdict")});
         return;
     }
     // A check that could not run or finish is neither a pass nor a failure: the bundle is
     // incomplete, never "valid, with failed phases".
-    check.steps.push_back({QStringLiteral("completeness"), StepStatus::Failed,
-                           QStringLiteral("incomplete (cluster fault): %1 check(s) could not run or finish: %2")
-                               .arg(checks.size())
-                               .arg(checks.join(QStringLiteral(", ")))});
+    check.steps.push_back(
+        {QStringLiteral("completeness"), StepStatus::Failed,
+         QStringLiteral("incomplete (cluster fault): %1 check(s) could not run or finish: %2")
+             .arg(checks.size())
+             .arg(checks.join(QStringLiteral(", ")))});
     check.incompleteChecks = checks;
     check.exitCode = 3;
 }
@@ -641,9 +731,14 @@ QJsonObject BundleCheck::toJson() const {
 QString BundleCheck::toText() const {
     QString out;
     for (const CheckStep& st : steps)
-        out += QStringLiteral("%1  %2  %3\n").arg(stepStatusName(st.status), -8).arg(st.name, -20).arg(st.detail);
+        out += QStringLiteral("%1  %2  %3\n")
+                   .arg(stepStatusName(st.status), -8)
+                   .arg(st.name, -20)
+                   .arg(st.detail);
     static const char* const verdicts[] = {"valid", "valid, with failed phases", "invalid", "incomplete"};
-    out += QStringLiteral("result: %1 (exit %2)\n").arg(QLatin1String(verdicts[exitCode < 0 || exitCode > 3 ? 3 : exitCode])).arg(exitCode);
+    out += QStringLiteral("result: %1 (exit %2)\n")
+               .arg(QLatin1String(verdicts[exitCode < 0 || exitCode > 3 ? 3 : exitCode]))
+               .arg(exitCode);
     return out;
 }
 

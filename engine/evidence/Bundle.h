@@ -27,7 +27,8 @@ struct ExtractLimits {
 // Reads a tar (optionally gzip-compressed) archive into memory with libarchive. Refuses absolute
 // paths, "..", links, devices and anything but regular files and directories, and members or
 // totals over the limits; the error names the member and the reason.
-Result<QMap<QString, QByteArray>> extractTar(const QByteArray& archive, const QString& name, const ExtractLimits& limits = {});
+Result<QMap<QString, QByteArray>> extractTar(const QByteArray& archive, const QString& name,
+                                             const ExtractLimits& limits = {});
 
 struct CtrfTest {
     QString name, status, message, suite;
@@ -49,10 +50,10 @@ struct PhaseSummary {
 
 // The predicate of an AICR evidence statement (the parts the checks and the health table use).
 struct Predicate {
-    QString type;             // predicateType
+    QString type; // predicateType
     QString schemaVersion, attestedAt, aicrVersion, aicrCommit, validatorCatalogVersion;
     QString recipeName, recipeDigest; // recipe digest: 64 hex, no prefix
-    QString manifestDigest;   // "sha256:<hex>"
+    QString manifestDigest;           // "sha256:<hex>"
     int manifestFileCount = -1;
     QString profileSelection;
     QMap<QString, PhaseSummary> phases; // deployment, performance, conformance
@@ -60,9 +61,9 @@ struct Predicate {
 };
 
 struct SummaryBundle {
-    QString source;                    // directory or OCI layout it came from
-    QMap<QString, QByteArray> files;   // path inside summary-bundle/ -> bytes
-    QString ociManifestDigest;         // "sha256:<hex>" when read from an OCI layout
+    QString source;                  // directory or OCI layout it came from
+    QMap<QString, QByteArray> files; // path inside summary-bundle/ -> bytes
+    QString ociManifestDigest;       // "sha256:<hex>" when read from an OCI layout
 };
 
 Result<SummaryBundle> loadSummaryBundle(const QString& dir); // summary-bundle/ or its parent
@@ -104,7 +105,8 @@ struct SignatureCheck {
 // (optional) verifies attestation.intoto.jsonl and binds it to statement.intoto.json and the layout.
 // The result is rated for completeness too (rateCompleteness): every caller (evidence check, import,
 // fetch, sign, the OCI paths) sees an incomplete bundle as incomplete.
-BundleCheck checkBundle(const SummaryBundle& bundle, const Pointer* pointer = nullptr, const SignatureCheck* signature = nullptr);
+BundleCheck checkBundle(const SummaryBundle& bundle, const Pointer* pointer = nullptr,
+                        const SignatureCheck* signature = nullptr);
 
 // A bundle whose CTRF has a check `other` or `pending`, or whose predicate says "incomplete", is
 // rated incomplete (exit 3) with a `completeness` step naming those checks, instead of valid or

@@ -1,5 +1,5 @@
-#include "core/Files.h"
 #include "evidence/Evidence.h"
+#include "core/Files.h"
 
 #include "core/Hash.h"
 #include "yaml/Yaml.h"
@@ -92,14 +92,16 @@ Result<Allowlist> parseAllowlist(const QByteArray& bytes, const QString& file) {
     if (!doc)
         return doc.error();
     if (!doc->isMap())
-        return makeError(QStringLiteral("expected a mapping with firstParty, community and partner"), file, doc->line);
+        return makeError(QStringLiteral("expected a mapping with firstParty, community and partner"), file,
+                         doc->line);
     Allowlist a;
     a.file = file;
     if (const Node* v = doc->get("schemaVersion"); v && v->isScalar())
         a.schemaVersion = v->text();
     static const QRegularExpression hex32(QStringLiteral("^[0-9a-f]{32}$"));
-    const std::pair<const char*, SignerClass> classes[] = {
-        {"firstParty", SignerClass::FirstParty}, {"community", SignerClass::Community}, {"partner", SignerClass::Partner}};
+    const std::pair<const char*, SignerClass> classes[] = {{"firstParty", SignerClass::FirstParty},
+                                                           {"community", SignerClass::Community},
+                                                           {"partner", SignerClass::Partner}};
     QSet<QString> seen;
     for (const auto& [key, cls] : classes) {
         const Node* list = doc->get(key);
@@ -111,8 +113,9 @@ Result<Allowlist> parseAllowlist(const QByteArray& bytes, const QString& file) {
             const Node& n = list->items[i];
             const QString field = QStringLiteral("%1[%2]").arg(QLatin1String(key)).arg(i);
             if (!n.isMap())
-                return makeError(QStringLiteral("expected an entry with issuer and source or identityPattern"), file,
-                                 n.line, field);
+                return makeError(
+                    QStringLiteral("expected an entry with issuer and source or identityPattern"), file,
+                    n.line, field);
             AllowlistEntry e;
             e.cls = cls;
             auto text = [&](const char* k) {
@@ -124,18 +127,22 @@ Result<Allowlist> parseAllowlist(const QByteArray& bytes, const QString& file) {
             e.source = text("source");
             e.identityPattern = text("identityPattern");
             if (n.get("identity"))
-                return makeError(QStringLiteral("an allowlist entry may not name an identity (PII); use source or "
-                                                "identityPattern"),
-                                 file, n.line, field + QStringLiteral(".identity"));
+                return makeError(
+                    QStringLiteral("an allowlist entry may not name an identity (PII); use source or "
+                                   "identityPattern"),
+                    file, n.line, field + QStringLiteral(".identity"));
             if (e.issuer.isEmpty())
-                return makeError(QStringLiteral("issuer is required"), file, n.line, field + QStringLiteral(".issuer"));
+                return makeError(QStringLiteral("issuer is required"), file, n.line,
+                                 field + QStringLiteral(".issuer"));
             if (e.source.isEmpty() == e.identityPattern.isEmpty())
-                return makeError(QStringLiteral("give exactly one of source or identityPattern"), file, n.line, field);
+                return makeError(QStringLiteral("give exactly one of source or identityPattern"), file,
+                                 n.line, field);
             if (!e.source.isEmpty() && !hex32.match(e.source).hasMatch())
                 return makeError(QStringLiteral("source must be 32 lower-case hex characters"), file, n.line,
                                  field + QStringLiteral(".source"));
             if (!e.identityPattern.isEmpty()) {
-                if (!e.identityPattern.startsWith(QLatin1Char('^')) || !e.identityPattern.endsWith(QLatin1Char('$')))
+                if (!e.identityPattern.startsWith(QLatin1Char('^')) ||
+                    !e.identityPattern.endsWith(QLatin1Char('$')))
                     return makeError(QStringLiteral("identityPattern must be anchored (^...$)"), file, n.line,
                                      field + QStringLiteral(".identityPattern"));
                 e.identityRegex = QRegularExpression(e.identityPattern);
@@ -144,10 +151,11 @@ Result<Allowlist> parseAllowlist(const QByteArray& bytes, const QString& file) {
                                          .arg(e.identityRegex.errorString()),
                                      file, n.line, field + QStringLiteral(".identityPattern"));
             }
-            const QString key2 = e.issuer + QLatin1Char('\n') + e.source + QLatin1Char('\n') + e.identityPattern;
+            const QString key2 =
+                e.issuer + QLatin1Char('\n') + e.source + QLatin1Char('\n') + e.identityPattern;
             if (seen.contains(key2))
-                return makeError(QStringLiteral("the same signer is listed twice (classes must not overlap)"), file,
-                                 n.line, field);
+                return makeError(QStringLiteral("the same signer is listed twice (classes must not overlap)"),
+                                 file, n.line, field);
             seen.insert(key2);
             a.entries.push_back(std::move(e));
         }
@@ -196,15 +204,17 @@ Pointer unreadPointer(const QString& rel, const QString& reason) {
 
 Pointer readPointer(const QString& abs, const QString& rel, bool followLinks) {
     if (!followLinks && !abs.startsWith(QLatin1Char(':')) && !isRegularFileNoFollow(abs))
-        return unreadPointer(rel, QStringLiteral("not read: %1 is %2, not a regular file").arg(rel, describeFileType(abs)));
+        return unreadPointer(
+            rel, QStringLiteral("not read: %1 is %2, not a regular file").arg(rel, describeFileType(abs)));
     QFile f(abs);
     if (Status opened = openInputFile(f, rel); !opened)
         return unreadPointer(rel, QStringLiteral("not read: %1").arg(opened.error().message));
     if (f.size() > kMaxPointerBytes)
-        return unreadPointer(rel, QStringLiteral("not read: %1 is %2 bytes, over the %3-byte limit for a pointer")
-                                      .arg(rel)
-                                      .arg(f.size())
-                                      .arg(kMaxPointerBytes));
+        return unreadPointer(rel,
+                             QStringLiteral("not read: %1 is %2 bytes, over the %3-byte limit for a pointer")
+                                 .arg(rel)
+                                 .arg(f.size())
+                                 .arg(kMaxPointerBytes));
     Result<QByteArray> bytes = readLimited(f, kMaxPointerBytes, rel);
     if (!bytes)
         return unreadPointer(rel, QStringLiteral("not read: %1").arg(bytes.error().message));
@@ -217,7 +227,8 @@ Pointer parsePointer(const QByteArray& bytes, const QString& rel) {
     p.raw = bytes.isNull() ? QByteArray("", 0) : bytes;
     p.layout = layoutOf(rel, &p.dirRecipe, &p.dirSource);
     if (bytes.trimmed().isEmpty()) {
-        p.problems << (bytes.isEmpty() ? QStringLiteral("empty file; not a pointer") : QStringLiteral("blank file; not a pointer"));
+        p.problems << (bytes.isEmpty() ? QStringLiteral("empty file; not a pointer")
+                                       : QStringLiteral("blank file; not a pointer"));
         return p;
     }
     Result<Node> doc = yaml::parse(bytes, rel);
@@ -251,7 +262,8 @@ Pointer parsePointer(const QByteArray& bytes, const QString& rel) {
                 Signer sg;
                 sg.identity = scalarText(s->get("identity"));
                 sg.issuer = scalarText(s->get("issuer"));
-                if (const Node* r = s->get("rekorLogIndex"); r && r->isScalar() && r->resolve() == yaml::Resolved::Int)
+                if (const Node* r = s->get("rekorLogIndex");
+                    r && r->isScalar() && r->resolve() == yaml::Resolved::Int)
                     sg.rekorLogIndex = r->text().toLongLong();
                 at.signer = sg;
             }
@@ -275,20 +287,24 @@ void checkPointer(Pointer& p, const Allowlist* allowlist, bool allowPending) {
         out << QStringLiteral("recipe: required");
     static const QRegularExpression schema(QStringLiteral("^1\\.0(\\.\\d+)?$"));
     if (!schema.match(p.schemaVersion).hasMatch())
-        out << QStringLiteral("schemaVersion: '%1' is not supported (expected 1.0 or 1.0.x)").arg(p.schemaVersion);
+        out << QStringLiteral("schemaVersion: '%1' is not supported (expected 1.0 or 1.0.x)")
+                   .arg(p.schemaVersion);
     if (p.attestations.empty())
         out << QStringLiteral("attestations: exactly one entry required, found none");
     else if (p.attestations.size() > 1)
-        out << QStringLiteral("attestations: %1 entries; schema 2.0 (several attestations) is not yet supported")
+        out << QStringLiteral(
+                   "attestations: %1 entries; schema 2.0 (several attestations) is not yet supported")
                    .arg(p.attestations.size());
     if (!p.profile.isEmpty() && !p.recipe.endsWith(QLatin1Char('-') + profileSegment(p.profile)))
-        out << QStringLiteral("profile: recipe '%1' does not end with '-%2'").arg(p.recipe, profileSegment(p.profile));
+        out << QStringLiteral("profile: recipe '%1' does not end with '-%2'")
+                   .arg(p.recipe, profileSegment(p.profile));
     if (const Attestation* a = p.attestation()) {
         const PredicateVersion v = predicateVersionOf(a->predicateType);
         if (v == PredicateVersion::Unknown)
             out << QStringLiteral("bundle.predicateType: unknown type '%1'").arg(a->predicateType);
         if (v == PredicateVersion::V1 && !p.profile.isEmpty())
-            out << QStringLiteral("bundle.predicateType: recipe-evidence/v1 must not carry a profile (use v2 or v3)");
+            out << QStringLiteral(
+                "bundle.predicateType: recipe-evidence/v1 must not carry a profile (use v2 or v3)");
         if (v == PredicateVersion::V2 && p.profile.isEmpty())
             out << QStringLiteral("bundle.predicateType: recipe-evidence/v2 requires a profile");
         if (!a->bundleOci.isEmpty() && !a->bundleDigest.startsWith(QLatin1String("sha256:")))
@@ -309,7 +325,8 @@ void checkPointer(Pointer& p, const Allowlist* allowlist, bool allowPending) {
     switch (p.layout) {
     case PointerLayout::PerSource: {
         if (p.recipe != p.dirRecipe)
-            out << QStringLiteral("tree: pointer names recipe '%1' but lies under '%2/'").arg(p.recipe, p.dirRecipe);
+            out << QStringLiteral("tree: pointer names recipe '%1' but lies under '%2/'")
+                       .arg(p.recipe, p.dirRecipe);
         if (!p.isSigned()) {
             out << QStringLiteral("tree: a pointer under a source directory must be signed");
             break;
@@ -339,9 +356,11 @@ void checkPointer(Pointer& p, const Allowlist* allowlist, bool allowPending) {
         if (QFileInfo(p.file).completeBaseName() != p.recipe)
             out << QStringLiteral("tree: a pending pointer must be named %1.yaml").arg(p.recipe);
         if (p.isSigned())
-            out << QStringLiteral("tree: a flat pointer must be unsigned (pending); signed pointers live under "
-                                  "<recipe>/<source>/");
-        if (const Attestation* a = p.attestation(); a && (a->bundleOci.isEmpty() || a->bundleDigest.isEmpty()))
+            out << QStringLiteral(
+                "tree: a flat pointer must be unsigned (pending); signed pointers live under "
+                "<recipe>/<source>/");
+        if (const Attestation* a = p.attestation();
+            a && (a->bundleOci.isEmpty() || a->bundleDigest.isEmpty()))
             out << QStringLiteral("tree: a pending pointer needs bundle.oci and bundle.digest");
         break;
     }
@@ -350,7 +369,8 @@ void checkPointer(Pointer& p, const Allowlist* allowlist, bool allowPending) {
             out << QStringLiteral("tree: a legacy pointer must be named %1.yaml").arg(p.recipe);
         break;
     case PointerLayout::Misplaced:
-        out << QStringLiteral("tree: pointers lie exactly two levels deep (<recipe>/<source>/sha256-<hex>.yaml)");
+        out << QStringLiteral(
+            "tree: pointers lie exactly two levels deep (<recipe>/<source>/sha256-<hex>.yaml)");
         break;
     }
 }
@@ -359,7 +379,8 @@ Result<EvidenceTree> scanEvidence(const QString& dirIn, const QString& allowlist
     QString root = QFileInfo(dirIn).absoluteFilePath();
     if (QDir(root).exists(QStringLiteral("recipes/evidence")))
         root += QStringLiteral("/recipes/evidence");
-    else if (QDir(root).exists(QStringLiteral("evidence")) && !QFileInfo::exists(root + QStringLiteral("/allowlist.yaml")))
+    else if (QDir(root).exists(QStringLiteral("evidence")) &&
+             !QFileInfo::exists(root + QStringLiteral("/allowlist.yaml")))
         root += QStringLiteral("/evidence");
     if (!QFileInfo(root).isDir())
         return makeError(QStringLiteral("evidence directory does not exist"), dirIn);
@@ -367,7 +388,8 @@ Result<EvidenceTree> scanEvidence(const QString& dirIn, const QString& allowlist
     tree.root = root;
     const QString allow = allowlistFile.isEmpty() ? root + QStringLiteral("/allowlist.yaml") : allowlistFile;
     if (QFileInfo::exists(allow)) {
-        Result<QByteArray> bytes = readFileLimited(allow, limits::kConfigFile, QStringLiteral("the allowlist"));
+        Result<QByteArray> bytes =
+            readFileLimited(allow, limits::kConfigFile, QStringLiteral("the allowlist"));
         if (!bytes)
             return bytes.error();
         Result<Allowlist> a = parseAllowlist(*bytes, allow);
@@ -380,7 +402,8 @@ Result<EvidenceTree> scanEvidence(const QString& dirIn, const QString& allowlist
     // Every entry is looked at (links and pipes, sockets, devices included) so that none is passed
     // over in silence: a *.yaml that is not a regular file is an invalid pointer saying so; anything
     // else that is neither a regular file nor a directory is listed in tree.skipped.
-    QDirIterator it(root, QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QDirIterator it(root, QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
     const QDir base(root);
     while (it.hasNext()) {
         const QString abs = it.next();
@@ -389,8 +412,12 @@ Result<EvidenceTree> scanEvidence(const QString& dirIn, const QString& allowlist
         const bool regular = !fi.isSymLink() && isRegularFileNoFollow(abs);
         if (!fi.fileName().endsWith(QLatin1String(".yaml"))) {
             if (!regular && !(fi.isDir() && !fi.isSymLink()))
-                tree.skipped << QStringLiteral("%1: %2, not read (links are not followed; only regular files are pointers)")
-                                    .arg(rel, fi.isSymLink() && fi.isDir() ? QStringLiteral("a symbolic link to a directory") : describeFileType(abs));
+                tree.skipped
+                    << QStringLiteral(
+                           "%1: %2, not read (links are not followed; only regular files are pointers)")
+                           .arg(rel, fi.isSymLink() && fi.isDir()
+                                         ? QStringLiteral("a symbolic link to a directory")
+                                         : describeFileType(abs));
             continue;
         }
         if (rel == QLatin1String("allowlist.yaml"))

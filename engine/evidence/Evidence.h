@@ -28,8 +28,8 @@ QString signerClassName(SignerClass c); // "first-party", "community", "partner"
 struct AllowlistEntry {
     SignerClass cls = SignerClass::Reported;
     QString label, issuer;
-    QString source;                  // 32-hex slug, or empty
-    QString identityPattern;         // anchored regex, or empty
+    QString source;          // 32-hex slug, or empty
+    QString identityPattern; // anchored regex, or empty
     QRegularExpression identityRegex;
 };
 
@@ -68,13 +68,13 @@ enum class PointerLayout {
 QString layoutName(PointerLayout l);
 
 struct Pointer {
-    QString file;          // relative to the evidence root, e.g. "h100-gke-cos-training/7c4c.../sha256-....yaml"
-    QByteArray raw;        // verbatim bytes
+    QString file;   // relative to the evidence root, e.g. "h100-gke-cos-training/7c4c.../sha256-....yaml"
+    QByteArray raw; // verbatim bytes
     PointerLayout layout = PointerLayout::Misplaced;
     QString dirRecipe, dirSource; // from the path (per-source layout)
     QString recipe, profile, schemaVersion;
     std::vector<Attestation> attestations;
-    QStringList problems;  // every broken rule, in words; empty when the pointer is valid
+    QStringList problems; // every broken rule, in words; empty when the pointer is valid
     // The file's bytes could not be taken (empty is still read; over the limit, not a regular file,
     // unreadable are not): raw is then empty (never null), problems.front() says why, and layout,
     // dirRecipe and dirSource come from the path alone. Such a pointer is invalid, never an error.

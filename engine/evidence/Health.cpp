@@ -60,35 +60,36 @@ QJsonObject healthJson(const HealthRow& r, const HealthTableInfo& info) {
 namespace {
 
 QJsonObject rowJson(const HealthRow& r) {
-    return QJsonObject{{QStringLiteral("recipe"), r.recipe},
-                       {QStringLiteral("name"), r.displayName()},
-                       {QStringLiteral("leafOverlay"), r.leafOverlay.isEmpty() && r.inCatalog() ? r.recipe : r.leafOverlay},
-                       {QStringLiteral("evidenceName"), r.pointerName()},
-                       {QStringLiteral("service"), r.criteria.service},
-                       {QStringLiteral("accelerator"), r.criteria.accelerator},
-                       {QStringLiteral("os"), r.criteria.os},
-                       {QStringLiteral("intent"), r.criteria.intent},
-                       {QStringLiteral("platform"), r.criteria.platform},
-                       {QStringLiteral("status"), healthStatusName(r.status)},
-                       {QStringLiteral("reason"), r.reason},
-                       {QStringLiteral("inCatalog"), r.inCatalog()},
-                       {QStringLiteral("phaseCoverage"), r.phaseCoverage},
-                       {QStringLiteral("pointers"), r.pointers},
-                       {QStringLiteral("invalid"), r.invalid},
-                       {QStringLiteral("pending"), r.pending},
-                       {QStringLiteral("signers"), QJsonObject{{QStringLiteral("firstParty"), r.firstParty},
-                                                               {QStringLiteral("community"), r.community},
-                                                               {QStringLiteral("partner"), r.partner},
-                                                               {QStringLiteral("reportedOnly"), r.reported}}},
-                       {QStringLiteral("newestAttestedAt"),
-                        r.newestAttestedAt.isValid() ? QJsonValue(r.newestAttestedAt.toString(Qt::ISODate)) : QJsonValue()},
-                       {QStringLiteral("aicrVersion"), r.aicrVersion},
-                       {QStringLiteral("devBuild"), r.devBuild},
-                       {QStringLiteral("bundles"), r.bundles},
-                       {QStringLiteral("invalidBundles"), r.invalidBundles},
-                       {QStringLiteral("recordedDigest"), r.bundleDigest},
-                       {QStringLiteral("currentDigest"), r.currentDigest},
-                       {QStringLiteral("stale"), r.stale}};
+    return QJsonObject{
+        {QStringLiteral("recipe"), r.recipe},
+        {QStringLiteral("name"), r.displayName()},
+        {QStringLiteral("leafOverlay"), r.leafOverlay.isEmpty() && r.inCatalog() ? r.recipe : r.leafOverlay},
+        {QStringLiteral("evidenceName"), r.pointerName()},
+        {QStringLiteral("service"), r.criteria.service},
+        {QStringLiteral("accelerator"), r.criteria.accelerator},
+        {QStringLiteral("os"), r.criteria.os},
+        {QStringLiteral("intent"), r.criteria.intent},
+        {QStringLiteral("platform"), r.criteria.platform},
+        {QStringLiteral("status"), healthStatusName(r.status)},
+        {QStringLiteral("reason"), r.reason},
+        {QStringLiteral("inCatalog"), r.inCatalog()},
+        {QStringLiteral("phaseCoverage"), r.phaseCoverage},
+        {QStringLiteral("pointers"), r.pointers},
+        {QStringLiteral("invalid"), r.invalid},
+        {QStringLiteral("pending"), r.pending},
+        {QStringLiteral("signers"), QJsonObject{{QStringLiteral("firstParty"), r.firstParty},
+                                                {QStringLiteral("community"), r.community},
+                                                {QStringLiteral("partner"), r.partner},
+                                                {QStringLiteral("reportedOnly"), r.reported}}},
+        {QStringLiteral("newestAttestedAt"),
+         r.newestAttestedAt.isValid() ? QJsonValue(r.newestAttestedAt.toString(Qt::ISODate)) : QJsonValue()},
+        {QStringLiteral("aicrVersion"), r.aicrVersion},
+        {QStringLiteral("devBuild"), r.devBuild},
+        {QStringLiteral("bundles"), r.bundles},
+        {QStringLiteral("invalidBundles"), r.invalidBundles},
+        {QStringLiteral("recordedDigest"), r.bundleDigest},
+        {QStringLiteral("currentDigest"), r.currentDigest},
+        {QStringLiteral("stale"), r.stale}};
 }
 
 // The recipe as the views name it, with the recipe's own name beside it when they differ
@@ -122,12 +123,20 @@ QStringList cells(const HealthRow& r, const HealthTableInfo& info) {
 }
 
 const QStringList& headers() {
-    static const QStringList h = {QStringLiteral("recipe"), QStringLiteral("service"), QStringLiteral("accelerator"),
-                                  QStringLiteral("os"), QStringLiteral("intent"), QStringLiteral("platform"),
-                                  QStringLiteral("status"), QStringLiteral("phases"),
+    static const QStringList h = {QStringLiteral("recipe"),
+                                  QStringLiteral("service"),
+                                  QStringLiteral("accelerator"),
+                                  QStringLiteral("os"),
+                                  QStringLiteral("intent"),
+                                  QStringLiteral("platform"),
+                                  QStringLiteral("status"),
+                                  QStringLiteral("phases"),
                                   QStringLiteral("signers (1st/community/partner/reported)"),
-                                  QStringLiteral("newest attestedAt"), QStringLiteral("aicrVersion"), QStringLiteral("stale"),
-                                  QStringLiteral("in catalog version"), QStringLiteral("reason"),
+                                  QStringLiteral("newest attestedAt"),
+                                  QStringLiteral("aicrVersion"),
+                                  QStringLiteral("stale"),
+                                  QStringLiteral("in catalog version"),
+                                  QStringLiteral("reason"),
                                   QStringLiteral("catalog version")};
     return h;
 }
@@ -139,7 +148,8 @@ QString healthMarkdown(const std::vector<HealthRow>& rows, const HealthTableInfo
     if (!info.version.isEmpty()) {
         out += QStringLiteral("# Health: catalog version %1\n\n").arg(info.version);
         if (info.sample)
-            out += QStringLiteral("**Sample data**: Proofbench's own sample catalog, not an AICR release.\n\n");
+            out +=
+                QStringLiteral("**Sample data**: Proofbench's own sample catalog, not an AICR release.\n\n");
         if (!info.origin.isEmpty())
             out += QStringLiteral("Source: %1\n\n").arg(info.origin);
     }

@@ -17,7 +17,16 @@ namespace pb::evidence {
 // is "signed"; stale means the evidence was recorded for other recipe bytes (or an older name).
 // VerifiedIncomplete: the newest bundle's signature verified, but some of its checks could not run or
 // finish (a cluster fault): neither passed nor failed.
-enum class HealthStatus { NoEvidence, Pending, Signed, Verified, VerifiedFailedPhases, VerifiedIncomplete, Invalid, Stale };
+enum class HealthStatus {
+    NoEvidence,
+    Pending,
+    Signed,
+    Verified,
+    VerifiedFailedPhases,
+    VerifiedIncomplete,
+    Invalid,
+    Stale
+};
 QString healthStatusName(HealthStatus s);
 
 struct HealthRow {
@@ -34,32 +43,32 @@ struct HealthRow {
     // The name to read the row's pointers and bundles under.
     const QString& pointerName() const { return evidenceName.isEmpty() ? recipe : evidenceName; }
     catalog::Criteria criteria;
-    QString catalogLabel;   // empty when the evidence names a recipe this catalog version does not have
+    QString catalogLabel; // empty when the evidence names a recipe this catalog version does not have
     bool inCatalog() const { return !catalogLabel.isEmpty(); }
     HealthStatus status = HealthStatus::NoEvidence;
-    QString reason;              // why the status is what it is
+    QString reason; // why the status is what it is
     int pointers = 0, invalid = 0, pending = 0;
     int firstParty = 0, community = 0, partner = 0, reported = 0; // valid signed pointers by signer class
     QDateTime newestAttestedAt;
     QString newestPredicateType;
-    QString phaseCoverage;       // from bundles (empty until bundles are imported)
-    QString aicrVersion;         // from bundles
-    bool devBuild = false;       // aicrVersion "dev" (or a -dev/-next build)
+    QString phaseCoverage; // from bundles (empty until bundles are imported)
+    QString aicrVersion;   // from bundles
+    bool devBuild = false; // aicrVersion "dev" (or a -dev/-next build)
     bool stale = false;
-    bool failedPhases = false;   // the newest valid bundle records failed tests
-    bool incomplete = false;     // the newest valid bundle records checks that could not run or finish
+    bool failedPhases = false;      // the newest valid bundle records failed tests
+    bool incomplete = false;        // the newest valid bundle records checks that could not run or finish
     bool signatureVerified = false; // the newest valid bundle's attestation verified offline
-    QString verifiedSigner;      // its certificate identity (or "public key")
+    QString verifiedSigner;         // its certificate identity (or "public key")
     int bundles = 0, invalidBundles = 0;
-    QString bundleDigest;        // the newest bundle's predicate recipe digest
-    QString currentDigest;       // the catalog's recipe digest under the same predicate rules
+    QString bundleDigest;  // the newest bundle's predicate recipe digest
+    QString currentDigest; // the catalog's recipe digest under the same predicate rules
 };
 
 // The catalog version a health table is of, as its exports label it.
 struct HealthTableInfo {
-    QString version;   // the catalog version's label; empty: unknown (the exports then say nothing)
+    QString version;     // the catalog version's label; empty: unknown (the exports then say nothing)
     bool sample = false; // Proofbench's sample data, not an AICR release
-    QString origin;    // where the version came from (store::CatalogVersionInfo::originText())
+    QString origin;      // where the version came from (store::CatalogVersionInfo::originText())
     // "2026-08-19" or "sample-2 (sample data)".
     QString versionText() const;
 };

@@ -25,7 +25,8 @@ struct EvidenceSignature {
 // `evidenceRoot`: where the pointer goes (a recipes/evidence directory); empty = the bundle's parent.
 // An invalid bundle is refused; so is an incomplete one (a check could not run or finish) unless
 // `signIncomplete`: then it is signed as it is, its predicate still saying incomplete.
-Result<EvidenceSignature> signEvidence(const QString& bundleDir, EVP_PKEY* key, const QString& evidenceRoot = {},
-                                       const FileWriter& writer = {}, bool signIncomplete = false);
+Result<EvidenceSignature> signEvidence(const QString& bundleDir, EVP_PKEY* key,
+                                       const QString& evidenceRoot = {}, const FileWriter& writer = {},
+                                       bool signIncomplete = false);
 
 } // namespace pb::evidence

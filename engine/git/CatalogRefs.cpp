@@ -31,11 +31,12 @@ Result<QStringList> refSpecs(const Repository& repo, const CatalogRefsRequest& r
     if (specs.isEmpty())
         return makeError(QStringLiteral("name the refs to import (--ref REF, or --tags GLOB)"), repo.path());
     if (!request.label.isEmpty() && specs.size() != 1)
-        return makeError(QStringLiteral("--version names one version, but %1 refs were given (%2); leave it out to label "
-                                        "each version by its tag or ref name")
-                             .arg(specs.size())
-                             .arg(specs.join(QStringLiteral(", "))),
-                         repo.path());
+        return makeError(
+            QStringLiteral("--version names one version, but %1 refs were given (%2); leave it out to label "
+                           "each version by its tag or ref name")
+                .arg(specs.size())
+                .arg(specs.join(QStringLiteral(", "))),
+            repo.path());
     return specs;
 }
 
@@ -53,7 +54,8 @@ std::vector<CatalogAtRef> inVersionOrder(std::vector<CatalogAtRef> plan) {
 
 Result<std::vector<CatalogAtRef>> planCatalogRefs(const Repository& repo, const CatalogRefsRequest& request,
                                                   const std::atomic_bool* cancel) {
-    const QString path = request.path.trimmed().isEmpty() ? QStringLiteral("recipes") : request.path.trimmed();
+    const QString path =
+        request.path.trimmed().isEmpty() ? QStringLiteral("recipes") : request.path.trimmed();
     Result<QStringList> specs = refSpecs(repo, request);
     if (!specs)
         return specs.error();
@@ -67,16 +69,18 @@ Result<std::vector<CatalogAtRef>> planCatalogRefs(const Repository& repo, const 
             return makeError(ref.error().message + QStringLiteral("; nothing was imported"), repo.path());
         Result<QString> folder = repo.catalogFolder(ref->commit, path);
         if (!folder)
-            return makeError(QStringLiteral("ref '%1': %2 (--path %3); nothing was imported").arg(spec, folder.error().message, path),
+            return makeError(QStringLiteral("ref '%1': %2 (--path %3); nothing was imported")
+                                 .arg(spec, folder.error().message, path),
                              repo.path());
         CatalogAtRef p{*ref, request.label, *folder};
         if (p.label.isEmpty())
             p.label = ref->tag.isEmpty() ? ref->shortName : ref->tag;
         if (labels.contains(p.label))
-            return makeError(QStringLiteral("two refs would both be imported as version '%1'; import them one at a time "
-                                            "with --version; nothing was imported")
-                                 .arg(p.label),
-                             repo.path());
+            return makeError(
+                QStringLiteral("two refs would both be imported as version '%1'; import them one at a time "
+                               "with --version; nothing was imported")
+                    .arg(p.label),
+                repo.path());
         labels.insert(p.label);
         plan.push_back(std::move(p));
     }
@@ -87,7 +91,8 @@ QString catalogRootLabel(const Repository& repo, const CatalogAtRef& at) {
     return QStringLiteral("%1@%2:%3").arg(repo.path(), at.label, at.folder);
 }
 
-Result<std::vector<catalog::CatalogFile>> readCatalogFiles(const Repository& repo, const CatalogAtRef& at, const ReadLimits& limits) {
+Result<std::vector<catalog::CatalogFile>> readCatalogFiles(const Repository& repo, const CatalogAtRef& at,
+                                                           const ReadLimits& limits) {
     Result<std::vector<TreeFile>> read = repo.readFiles(at.ref.commit, at.folder, limits);
     if (!read)
         return read.error();

@@ -38,6 +38,7 @@ QString catalogRootLabel(const Repository& repo, const CatalogAtRef& at);
 
 // The files of the folder at the ref's commit, for catalog::loadCatalogFromFiles with
 // catalogRootLabel() as the root (the loader of a folder on disk).
-Result<std::vector<catalog::CatalogFile>> readCatalogFiles(const Repository& repo, const CatalogAtRef& at, const ReadLimits& limits);
+Result<std::vector<catalog::CatalogFile>> readCatalogFiles(const Repository& repo, const CatalogAtRef& at,
+                                                           const ReadLimits& limits);
 
 } // namespace pb::git

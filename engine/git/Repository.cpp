@@ -32,7 +32,8 @@ using CommitPtr = std::unique_ptr<git_commit, Deleter<git_commit, git_commit_fre
 using TreePtr = std::unique_ptr<git_tree, Deleter<git_tree, git_tree_free>>;
 using TreeEntryPtr = std::unique_ptr<git_tree_entry, Deleter<git_tree_entry, git_tree_entry_free>>;
 using ReferencePtr = std::unique_ptr<git_reference, Deleter<git_reference, git_reference_free>>;
-using RefIteratorPtr = std::unique_ptr<git_reference_iterator, Deleter<git_reference_iterator, git_reference_iterator_free>>;
+using RefIteratorPtr =
+    std::unique_ptr<git_reference_iterator, Deleter<git_reference_iterator, git_reference_iterator_free>>;
 using OdbPtr = std::unique_ptr<git_odb, Deleter<git_odb, git_odb_free>>;
 using OdbObjectPtr = std::unique_ptr<git_odb_object, Deleter<git_odb_object, git_odb_object_free>>;
 using StatusListPtr = std::unique_ptr<git_status_list, Deleter<git_status_list, git_status_list_free>>;
@@ -129,30 +130,37 @@ Status collect(git_repository* repo, const git_tree* tree, const QString& prefix
         case GIT_FILEMODE_TREE: {
             git_tree* sub = nullptr;
             if (git_tree_lookup(&sub, repo, git_tree_entry_id(e)) != 0)
-                return makeError(QStringLiteral("cannot read folder %1: %2").arg(rel, lastError()), shownRoot);
+                return makeError(QStringLiteral("cannot read folder %1: %2").arg(rel, lastError()),
+                                 shownRoot);
             TreePtr subtreePtr(sub);
             if (Status s = collect(repo, subtreePtr.get(), rel, shownRoot, limits, out); !s)
                 return s;
             break;
         }
         case GIT_FILEMODE_LINK:
-            return makeError(QStringLiteral("%1 is a symbolic link; a catalog is read without following links "
-                                            "(commit the file itself there)")
-                                 .arg(rel),
-                             shownRoot);
+            return makeError(
+                QStringLiteral("%1 is a symbolic link; a catalog is read without following links "
+                               "(commit the file itself there)")
+                    .arg(rel),
+                shownRoot);
         case GIT_FILEMODE_COMMIT:
-            return makeError(QStringLiteral("%1 is a submodule (a link to another repository's commit); a catalog "
-                                            "holds only files and folders")
-                                 .arg(rel),
-                             shownRoot);
+            return makeError(
+                QStringLiteral("%1 is a submodule (a link to another repository's commit); a catalog "
+                               "holds only files and folders")
+                    .arg(rel),
+                shownRoot);
         case GIT_FILEMODE_BLOB:
         case GIT_FILEMODE_BLOB_EXECUTABLE:
             out.push_back(Entry{rel, *git_tree_entry_id(e)});
             if (static_cast<qint64>(out.size()) > limits.maxFiles)
-                return makeError(QStringLiteral("more than %1 files; not a catalog folder?").arg(limits.maxFiles), shownRoot);
+                return makeError(
+                    QStringLiteral("more than %1 files; not a catalog folder?").arg(limits.maxFiles),
+                    shownRoot);
             break;
         default:
-            return makeError(QStringLiteral("%1 has an unknown file mode %2").arg(rel).arg(git_tree_entry_filemode(e), 0, 8),
+            return makeError(QStringLiteral("%1 has an unknown file mode %2")
+                                 .arg(rel)
+                                 .arg(git_tree_entry_filemode(e), 0, 8),
                              shownRoot);
         }
     }
@@ -186,7 +194,8 @@ Result<Repository> Repository::open(const QString& path) {
     const int rc = git_repository_open_ext(&repo, QFile::encodeName(fi.absoluteFilePath()).constData(),
                                            GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr);
     if (rc == GIT_ENOTFOUND)
-        return makeError(QStringLiteral("not a Git repository (neither a bare repository nor the top of a clone)"), path);
+        return makeError(
+            QStringLiteral("not a Git repository (neither a bare repository nor the top of a clone)"), path);
     if (rc != 0)
         return makeError(QStringLiteral("cannot open the Git repository: %1").arg(lastError()), path);
     return Repository(repo, QDir::cleanPath(fi.absoluteFilePath()));
@@ -231,7 +240,8 @@ Result<std::vector<RefInfo>> Repository::refs() const {
     }
     if (rc != GIT_ITEROVER)
         return makeError(QStringLiteral("cannot list references: %1").arg(lastError()), m_path);
-    static const QStringList kindOrder = {QStringLiteral("tag"), QStringLiteral("branch"), QStringLiteral("remote")};
+    static const QStringList kindOrder = {QStringLiteral("tag"), QStringLiteral("branch"),
+                                          QStringLiteral("remote")};
     std::sort(out.begin(), out.end(), [](const RefInfo& a, const RefInfo& b) {
         if (a.kind != b.kind)
             return kindOrder.indexOf(a.kind) < kindOrder.indexOf(b.kind);
@@ -246,12 +256,14 @@ Result<ResolvedRef> Repository::resolve(const QString& spec) const {
     git_object* rawObj = nullptr;
     git_reference* rawRef = nullptr;
     if (git_revparse_ext(&rawObj, &rawRef, m_repo.get(), spec.toUtf8().constData()) != 0)
-        return makeError(QStringLiteral("ref '%1' does not exist in the repository (%2)").arg(spec, lastError()), m_path);
+        return makeError(
+            QStringLiteral("ref '%1' does not exist in the repository (%2)").arg(spec, lastError()), m_path);
     ObjectPtr obj(rawObj);
     ReferencePtr ref(rawRef);
     git_object* rawCommit = nullptr;
     if (git_object_peel(&rawCommit, obj.get(), GIT_OBJECT_COMMIT) != 0)
-        return makeError(QStringLiteral("ref '%1' does not name a commit (%2)").arg(spec, lastError()), m_path);
+        return makeError(QStringLiteral("ref '%1' does not name a commit (%2)").arg(spec, lastError()),
+                         m_path);
     ObjectPtr commit(rawCommit);
     const auto* c = reinterpret_cast<const git_commit*>(commit.get());
     ResolvedRef r;
@@ -261,7 +273,8 @@ Result<ResolvedRef> Repository::resolve(const QString& spec) const {
         // HEAD and other symbolic refs: name the branch they point at.
         git_reference* rawResolved = nullptr;
         ReferencePtr resolved;
-        if (git_reference_type(ref.get()) == GIT_REFERENCE_SYMBOLIC && git_reference_resolve(&rawResolved, ref.get()) == 0)
+        if (git_reference_type(ref.get()) == GIT_REFERENCE_SYMBOLIC &&
+            git_reference_resolve(&rawResolved, ref.get()) == 0)
             resolved.reset(rawResolved);
         const git_reference* named = resolved ? resolved.get() : ref.get();
         r.fullName = QString::fromUtf8(git_reference_name(named));
@@ -283,11 +296,13 @@ Result<QString> Repository::catalogFolder(const QString& commit, const QString& 
     QString folder = QDir::cleanPath(path);
     if (folder == QLatin1String("."))
         folder.clear();
-    if (folder.startsWith(QLatin1String("../")) || folder == QLatin1String("..") || folder.startsWith(QLatin1Char('/')))
+    if (folder.startsWith(QLatin1String("../")) || folder == QLatin1String("..") ||
+        folder.startsWith(QLatin1Char('/')))
         return makeError(QStringLiteral("the path '%1' is not inside the repository").arg(path), m_path);
     Result<std::optional<TreePtr>> tree = subtree(m_repo.get(), root.get(), folder);
     if (!tree)
-        return makeError(QStringLiteral("at commit %1: %2").arg(commit.left(12), tree.error().message), m_path);
+        return makeError(QStringLiteral("at commit %1: %2").arg(commit.left(12), tree.error().message),
+                         m_path);
     if (!*tree)
         return makeError(QStringLiteral("no folder '%1' at commit %2").arg(folder, commit.left(12)), m_path);
     if (hasSubtree((*tree)->get(), "overlays"))
@@ -303,7 +318,8 @@ Result<QString> Repository::catalogFolder(const QString& commit, const QString& 
                      m_path);
 }
 
-Result<std::vector<TreeFile>> Repository::readFiles(const QString& commit, const QString& folder, const ReadLimits& limits) const {
+Result<std::vector<TreeFile>> Repository::readFiles(const QString& commit, const QString& folder,
+                                                    const ReadLimits& limits) const {
     const QString shownRoot = QStringLiteral("%1@%2:%3").arg(m_path, commit.left(12), folder);
     Result<TreePtr> rootTree = commitRootTree(m_repo.get(), commit);
     if (!rootTree)
@@ -346,16 +362,19 @@ Result<std::vector<TreeFile>> Repository::readFiles(const QString& commit, const
                              shownRoot);
         total += static_cast<qint64>(size);
         if (total > limits.maxTotalBytes)
-            return makeError(QStringLiteral("the files add up to more than %1 MiB; not a catalog folder?").arg(limits.maxTotalBytes >> 20),
+            return makeError(QStringLiteral("the files add up to more than %1 MiB; not a catalog folder?")
+                                 .arg(limits.maxTotalBytes >> 20),
                              shownRoot);
         git_odb_object* rawObject = nullptr;
         if (git_odb_read(&rawObject, odb.get(), &e.oid) != 0)
             return makeError(QStringLiteral("cannot read %1: %2").arg(e.path, lastError()), shownRoot);
         OdbObjectPtr object(rawObject);
         if (git_odb_object_type(object.get()) != GIT_OBJECT_BLOB)
-            return makeError(QStringLiteral("%1 is not a blob in the object database").arg(e.path), shownRoot);
-        out.push_back(TreeFile{e.path, QByteArray(static_cast<const char*>(git_odb_object_data(object.get())),
-                                                  static_cast<qsizetype>(git_odb_object_size(object.get())))});
+            return makeError(QStringLiteral("%1 is not a blob in the object database").arg(e.path),
+                             shownRoot);
+        out.push_back(
+            TreeFile{e.path, QByteArray(static_cast<const char*>(git_odb_object_data(object.get())),
+                                        static_cast<qsizetype>(git_odb_object_size(object.get())))});
         if (limits.progress)
             limits.progress(i + 1, count);
     }
@@ -372,7 +391,8 @@ Result<std::optional<CloneInfo>> Repository::enclosingClone(const QString& folde
     if (rc == GIT_ENOTFOUND)
         return std::optional<CloneInfo>();
     if (rc != 0)
-        return makeError(QStringLiteral("cannot open the Git clone the folder is in: %1").arg(lastError()), folder);
+        return makeError(QStringLiteral("cannot open the Git clone the folder is in: %1").arg(lastError()),
+                         folder);
     std::unique_ptr<git_repository, RepositoryFree> repo(rawRepo);
     const char* wd = git_repository_workdir(repo.get());
     if (!wd || git_repository_is_bare(repo.get()))
@@ -389,11 +409,15 @@ Result<std::optional<CloneInfo>> Repository::enclosingClone(const QString& folde
     if (headRc == GIT_EUNBORNBRANCH || headRc == GIT_ENOTFOUND)
         return std::optional<CloneInfo>(); // no commit yet
     if (headRc != 0)
-        return makeError(QStringLiteral("cannot read HEAD of the Git clone %1: %2").arg(info.workdir, lastError()), folder);
+        return makeError(
+            QStringLiteral("cannot read HEAD of the Git clone %1: %2").arg(info.workdir, lastError()),
+            folder);
     ReferencePtr head(rawHead);
     git_object* rawCommit = nullptr;
     if (git_reference_peel(&rawCommit, head.get(), GIT_OBJECT_COMMIT) != 0)
-        return makeError(QStringLiteral("HEAD of the Git clone %1 is not a commit: %2").arg(info.workdir, lastError()), folder);
+        return makeError(
+            QStringLiteral("HEAD of the Git clone %1 is not a commit: %2").arg(info.workdir, lastError()),
+            folder);
     ObjectPtr commit(rawCommit);
     const auto* c = reinterpret_cast<const git_commit*>(commit.get());
     info.commit = oidText(git_commit_id(c));
@@ -403,7 +427,8 @@ Result<std::optional<CloneInfo>> Repository::enclosingClone(const QString& folde
     if (!info.pathInClone.isEmpty()) {
         git_tree* rawTree = nullptr;
         if (git_commit_tree(&rawTree, c) != 0)
-            return makeError(QStringLiteral("cannot read HEAD's tree in %1: %2").arg(info.workdir, lastError()), folder);
+            return makeError(
+                QStringLiteral("cannot read HEAD's tree in %1: %2").arg(info.workdir, lastError()), folder);
         TreePtr tree(rawTree);
         Result<std::optional<TreePtr>> sub = subtree(repo.get(), tree.get(), info.pathInClone);
         if (!sub || !*sub)
@@ -414,7 +439,8 @@ Result<std::optional<CloneInfo>> Repository::enclosingClone(const QString& folde
         git_status_options opts;
         git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
         opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-        opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+        opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+                     GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
         QByteArray spec = info.pathInClone.toUtf8();
         char* specs[] = {spec.data()};
         if (!info.pathInClone.isEmpty()) {
@@ -423,7 +449,8 @@ Result<std::optional<CloneInfo>> Repository::enclosingClone(const QString& folde
         }
         git_status_list* rawStatus = nullptr;
         if (git_status_list_new(&rawStatus, repo.get(), &opts) != 0)
-            return makeError(QStringLiteral("cannot read the status of %1: %2").arg(info.workdir, lastError()), folder);
+            return makeError(
+                QStringLiteral("cannot read the status of %1: %2").arg(info.workdir, lastError()), folder);
         StatusListPtr status(rawStatus);
         info.dirty = git_status_list_entrycount(status.get()) > 0;
     }

@@ -25,21 +25,21 @@ namespace pb::git {
 
 // A tag or branch and the commit it points at (annotated tags are peeled to their commit).
 struct RefInfo {
-    QString name;       // short name: v0.14.0, main, origin/main
-    QString fullName;   // refs/tags/v0.14.0
-    QString kind;       // "tag", "branch" or "remote"
-    QString commit;     // full commit id
+    QString name;         // short name: v0.14.0, main, origin/main
+    QString fullName;     // refs/tags/v0.14.0
+    QString kind;         // "tag", "branch" or "remote"
+    QString commit;       // full commit id
     QDateTime commitDate; // committer date, UTC
-    QString subject;    // first line of the commit message
+    QString subject;      // first line of the commit message
 };
 
 // What a ref spec (v0.14.0, refs/tags/v0.14.0, main, HEAD, a commit id) names.
 struct ResolvedRef {
-    QString spec;       // as asked
-    QString fullName;   // refs/tags/v0.14.0; empty when the spec is a commit id or expression
-    QString shortName;  // v0.14.0, main; the spec itself when it is not a reference
-    QString tag;        // the tag name when the spec names a tag
-    QString commit;     // full commit id
+    QString spec;         // as asked
+    QString fullName;     // refs/tags/v0.14.0; empty when the spec is a commit id or expression
+    QString shortName;    // v0.14.0, main; the spec itself when it is not a reference
+    QString tag;          // the tag name when the spec names a tag
+    QString commit;       // full commit id
     QDateTime commitDate; // committer date, UTC
 };
 
@@ -94,7 +94,8 @@ class Repository {
     // Every file under `folder` at `commit`, read from the object database, sorted by path. A
     // symbolic link (mode 120000) or a submodule (gitlink) inside the folder is refused by name, as
     // the folder loader refuses links; a file over the limits is refused by name and size.
-    Result<std::vector<TreeFile>> readFiles(const QString& commit, const QString& folder, const ReadLimits& limits = {}) const;
+    Result<std::vector<TreeFile>> readFiles(const QString& commit, const QString& folder,
+                                            const ReadLimits& limits = {}) const;
 
     // The clone `folder` is inside, when there is one and the folder is tracked in its HEAD commit;
     // nullopt otherwise (no clone, a bare repository, an unborn HEAD, an untracked folder).

@@ -40,8 +40,8 @@ QByteArray dotFor(const catalog::RecipeResult& recipe) {
     for (const QString& name : recipe.deploymentOrder) {
         const catalog::ComponentRef* c = recipe.component(name);
         const QString version = c && !c->version.isEmpty() ? c->version : (c ? c->tag : QString());
-        dot += "  " + quoted(name) + " [label=" + quoted(version.isEmpty() ? name : name + QLatin1Char('\n') + version) +
-               "];\n";
+        dot += "  " + quoted(name) +
+               " [label=" + quoted(version.isEmpty() ? name : name + QLatin1Char('\n') + version) + "];\n";
     }
     for (const QString& name : recipe.deploymentOrder) {
         const catalog::ComponentRef* c = recipe.component(name);
@@ -181,7 +181,8 @@ QJsonObject toJson(const ComponentGraph& graph) {
         QJsonArray pts;
         for (const QPointF& p : e.points)
             pts.append(QJsonArray{p.x(), p.y()});
-        edges.append(QJsonObject{{QStringLiteral("from"), e.from}, {QStringLiteral("to"), e.to}, {QStringLiteral("points"), pts}});
+        edges.append(QJsonObject{
+            {QStringLiteral("from"), e.from}, {QStringLiteral("to"), e.to}, {QStringLiteral("points"), pts}});
     }
     return QJsonObject{{QStringLiteral("nodes"), nodes},
                        {QStringLiteral("edges"), edges},
@@ -192,7 +193,8 @@ QJsonObject toJson(const ComponentGraph& graph) {
 Result<QByteArray> render(const catalog::RecipeResult& recipe, const QString& format) {
     static const QStringList formats = {QStringLiteral("dot"), QStringLiteral("svg"), QStringLiteral("png")};
     if (!formats.contains(format))
-        return makeError(QStringLiteral("unknown graph format '%1' (expected dot, svg, png or json)").arg(format));
+        return makeError(
+            QStringLiteral("unknown graph format '%1' (expected dot, svg, png or json)").arg(format));
     QMutexLocker lock(&graphvizLock());
     auto graph = laidOut(dotFor(recipe));
     if (!graph)

@@ -40,8 +40,8 @@ struct GraphEdge {
 struct ComponentGraph {
     std::vector<GraphNode> nodes; // in deploymentOrder
     std::vector<GraphEdge> edges;
-    QRectF bounds;                // the drawing's bounding box
-    QByteArray dotSource;         // the graph as handed to Graphviz (before layout)
+    QRectF bounds;        // the drawing's bounding box
+    QByteArray dotSource; // the graph as handed to Graphviz (before layout)
 
     const GraphNode* node(const QString& name) const;
     QStringList dependenciesOf(const QString& name) const; // direct

@@ -1,5 +1,5 @@
-#include "core/Files.h"
 #include "kube/Client.h"
+#include "core/Files.h"
 
 #include <curl/curl.h>
 
@@ -12,10 +12,10 @@
 #include <arpa/inet.h>
 
 #include <chrono>
-#include <map>
-#include <optional>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace pb::kube {
@@ -43,19 +43,32 @@ QByteArray encodeQuery(const QUrlQuery& query) {
 
 QString statusText(long code) {
     switch (code) {
-    case 400: return QStringLiteral("Bad Request");
-    case 401: return QStringLiteral("Unauthorized");
-    case 403: return QStringLiteral("Forbidden");
-    case 404: return QStringLiteral("Not Found");
-    case 405: return QStringLiteral("Method Not Allowed");
-    case 409: return QStringLiteral("Conflict");
-    case 410: return QStringLiteral("Gone");
-    case 422: return QStringLiteral("Unprocessable Entity");
-    case 429: return QStringLiteral("Too Many Requests");
-    case 500: return QStringLiteral("Internal Server Error");
-    case 503: return QStringLiteral("Service Unavailable");
-    case 504: return QStringLiteral("Gateway Timeout");
-    default: return {};
+    case 400:
+        return QStringLiteral("Bad Request");
+    case 401:
+        return QStringLiteral("Unauthorized");
+    case 403:
+        return QStringLiteral("Forbidden");
+    case 404:
+        return QStringLiteral("Not Found");
+    case 405:
+        return QStringLiteral("Method Not Allowed");
+    case 409:
+        return QStringLiteral("Conflict");
+    case 410:
+        return QStringLiteral("Gone");
+    case 422:
+        return QStringLiteral("Unprocessable Entity");
+    case 429:
+        return QStringLiteral("Too Many Requests");
+    case 500:
+        return QStringLiteral("Internal Server Error");
+    case 503:
+        return QStringLiteral("Service Unavailable");
+    case 504:
+        return QStringLiteral("Gateway Timeout");
+    default:
+        return {};
     }
 }
 
@@ -140,7 +153,7 @@ bool inCidr(const Ip& ip, const Ip& net, int bits) {
 } // namespace
 
 QString proxyFromEnvironment(const QUrl& server, const QProcessEnvironment& env) {
-    auto either = [&](const char* upper, const char* lower) {  // Go: the first one set and non-empty
+    auto either = [&](const char* upper, const char* lower) { // Go: the first one set and non-empty
         QString v = env.value(QLatin1String(upper)).trimmed();
         return v.isEmpty() ? env.value(QLatin1String(lower)).trimmed() : v;
     };
@@ -167,14 +180,14 @@ QString proxyFromEnvironment(const QUrl& server, const QProcessEnvironment& env)
             continue;
         }
         QString phost = entry, pport;
-        if (entry.startsWith(QLatin1Char('['))) {  // [v6] or [v6]:port
+        if (entry.startsWith(QLatin1Char('['))) { // [v6] or [v6]:port
             const qsizetype close = entry.indexOf(QLatin1Char(']'));
             if (close < 0)
                 continue;
             phost = entry.mid(1, close - 1);
             if (entry.mid(close + 1).startsWith(QLatin1Char(':')))
                 pport = entry.mid(close + 2);
-        } else if (entry.count(QLatin1Char(':')) == 1) {  // host:port (a bare IPv6 has more colons)
+        } else if (entry.count(QLatin1Char(':')) == 1) { // host:port (a bare IPv6 has more colons)
             phost = entry.section(QLatin1Char(':'), 0, 0);
             pport = entry.section(QLatin1Char(':'), 1);
         }
@@ -192,7 +205,8 @@ QString proxyFromEnvironment(const QUrl& server, const QProcessEnvironment& env)
             matchHost = true;
             phost.prepend(QLatin1Char('.'));
         }
-        if ((host.endsWith(phost) || (matchHost && host == phost.mid(1))) && (pport.isEmpty() || pport == port))
+        if ((host.endsWith(phost) || (matchHost && host == phost.mid(1))) &&
+            (pport.isEmpty() || pport == port))
             return {};
     }
     if (!proxy.contains(QLatin1String("://")))
@@ -200,8 +214,10 @@ QString proxyFromEnvironment(const QUrl& server, const QProcessEnvironment& env)
     return proxy;
 }
 
-QString resourcePath(const QString& apiVersion, const QString& resource, const QString& ns, const QString& name) {
-    QString p = apiVersion.contains(QLatin1Char('/')) ? QStringLiteral("/apis/") + apiVersion : QStringLiteral("/api/") + apiVersion;
+QString resourcePath(const QString& apiVersion, const QString& resource, const QString& ns,
+                     const QString& name) {
+    QString p = apiVersion.contains(QLatin1Char('/')) ? QStringLiteral("/apis/") + apiVersion
+                                                      : QStringLiteral("/api/") + apiVersion;
     if (!ns.isEmpty())
         p += QStringLiteral("/namespaces/") + ns;
     p += QLatin1Char('/') + resource;
@@ -216,8 +232,8 @@ struct Client::Impl {
     std::unique_ptr<CredentialProvider> creds;
     std::atomic<bool> cancelFlag{false};
     QByteArray caPem;
-    QByteArray baseUrl;   // scheme://host[:port][/prefix], host replaced by tls-server-name when set
-    QByteArray connectTo; // CURLOPT_CONNECT_TO entry for tls-server-name
+    QByteArray baseUrl;    // scheme://host[:port][/prefix], host replaced by tls-server-name when set
+    QByteArray connectTo;  // CURLOPT_CONNECT_TO entry for tls-server-name
     QByteArray hostHeader; // "Host: host[:port]" of the server URL when tls-server-name changed the URL
     QByteArray proxy;      // proxy-url, else the environment's proxy as Go applies it; empty: direct
 
@@ -265,7 +281,8 @@ struct Client::Impl {
     }
 
     // Connection, timeouts and callbacks of one transfer; a stream has no overall timeout.
-    void setTransferOptions(CURL* curl, Transfer& t, char* errbuf, const QByteArray& url, const QByteArray& ua, bool streaming) const {
+    void setTransferOptions(CURL* curl, Transfer& t, char* errbuf, const QByteArray& url,
+                            const QByteArray& ua, bool streaming) const {
         curl_easy_setopt(curl, CURLOPT_URL, url.constData());
         curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
         curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
@@ -302,11 +319,13 @@ struct Client::Impl {
 
     // Accept, Content-Type, Host and the bearer token; `auth` keeps the formatted token header so
     // the caller can wipe it.
-    curl_slist* requestHeaders(bool logStream, const QByteArray& body, const QByteArray& contentType, const Credentials& c, QByteArray& auth) const {
+    curl_slist* requestHeaders(bool logStream, const QByteArray& body, const QByteArray& contentType,
+                               const Credentials& c, QByteArray& auth) const {
         curl_slist* headers = nullptr;
         headers = curl_slist_append(headers, logStream ? "Accept: */*" : "Accept: application/json");
         if (!body.isEmpty()) {
-            const QByteArray ct = "Content-Type: " + (contentType.isEmpty() ? QByteArray("application/json") : contentType);
+            const QByteArray ct =
+                "Content-Type: " + (contentType.isEmpty() ? QByteArray("application/json") : contentType);
             headers = curl_slist_append(headers, ct.constData());
         }
         headers = curl_slist_append(headers, "Expect:");
@@ -322,7 +341,8 @@ struct Client::Impl {
     // Basic auth (without a token), TLS verification and client certificate, connect-to and proxy.
     // `user` and `pass` keep the formatted credentials so the caller can wipe them; the returned
     // list (connect-to) is the caller's to free.
-    curl_slist* setCredentialsAndRoute(CURL* curl, const Credentials& c, QByteArray& user, QByteArray& pass) const {
+    curl_slist* setCredentialsAndRoute(CURL* curl, const Credentials& c, QByteArray& user,
+                                       QByteArray& pass) const {
         if (c.bearerToken.isEmpty() && (!c.username.isEmpty() || !c.password.isEmpty())) {
             user = c.username.toUtf8();
             pass = c.password.toUtf8();
@@ -343,8 +363,10 @@ struct Client::Impl {
             }
         }
         if (!c.clientCertificatePem.isEmpty()) {
-            curl_blob cert{const_cast<char*>(c.clientCertificatePem.constData()), size_t(c.clientCertificatePem.size()), CURL_BLOB_COPY};
-            curl_blob key{const_cast<char*>(c.clientKeyPem.constData()), size_t(c.clientKeyPem.size()), CURL_BLOB_COPY};
+            curl_blob cert{const_cast<char*>(c.clientCertificatePem.constData()),
+                           size_t(c.clientCertificatePem.size()), CURL_BLOB_COPY};
+            curl_blob key{const_cast<char*>(c.clientKeyPem.constData()), size_t(c.clientKeyPem.size()),
+                          CURL_BLOB_COPY};
             curl_easy_setopt(curl, CURLOPT_SSLCERT_BLOB, &cert);
             curl_easy_setopt(curl, CURLOPT_SSLCERTTYPE, "PEM");
             curl_easy_setopt(curl, CURLOPT_SSLKEY_BLOB, &key);
@@ -363,16 +385,22 @@ struct Client::Impl {
 
     static QString protocolName(long version) {
         switch (version) {
-        case CURL_HTTP_VERSION_1_0: return QStringLiteral("HTTP/1.0");
-        case CURL_HTTP_VERSION_1_1: return QStringLiteral("HTTP/1.1");
-        case CURL_HTTP_VERSION_2_0: return QStringLiteral("HTTP/2");
-        case CURL_HTTP_VERSION_3: return QStringLiteral("HTTP/3");
-        default: return {};
+        case CURL_HTTP_VERSION_1_0:
+            return QStringLiteral("HTTP/1.0");
+        case CURL_HTTP_VERSION_1_1:
+            return QStringLiteral("HTTP/1.1");
+        case CURL_HTTP_VERSION_2_0:
+            return QStringLiteral("HTTP/2");
+        case CURL_HTTP_VERSION_3:
+            return QStringLiteral("HTTP/3");
+        default:
+            return {};
         }
     }
 
     // No (complete) HTTP answer: connect, TLS, timeout, dropped stream.
-    void describeTransportFailure(ApiResponse& r, CURLcode rc, const char* errbuf, const QString& what) const {
+    void describeTransportFailure(ApiResponse& r, CURLcode rc, const char* errbuf,
+                                  const QString& what) const {
         r.http = 0;
         QString detail = QString::fromUtf8(errbuf).trimmed();
         if (detail.isEmpty())
@@ -402,8 +430,9 @@ struct Client::Impl {
         r.message = what + QStringLiteral(" (") + ctx.cluster.server + QStringLiteral("): ") + detail;
     }
 
-    ApiResponse perform(const QByteArray& method, const QString& path, const QUrlQuery& query, const QByteArray& body,
-                        const QByteArray& contentType, const std::function<bool(QByteArrayView)>* onData) {
+    ApiResponse perform(const QByteArray& method, const QString& path, const QUrlQuery& query,
+                        const QByteArray& body, const QByteArray& contentType,
+                        const std::function<bool(QByteArrayView)>* onData) {
         const QString what = methodPath(method, path);
         if (cancelFlag.load())
             return cancelledResponse(what);
@@ -411,7 +440,8 @@ struct Client::Impl {
         Result<Credentials> cr = creds->get();
         if (!cr) {
             r.reason = QStringLiteral("Credentials");
-            r.message = what + QStringLiteral(": no credentials for user '%1': %2").arg(ctx.user.name, cr.error().toString());
+            r.message = what + QStringLiteral(": no credentials for user '%1': %2")
+                                   .arg(ctx.user.name, cr.error().toString());
             return r;
         }
         const Credentials& c = *cr;
@@ -435,7 +465,8 @@ struct Client::Impl {
         setTransferOptions(curl, t, errbuf, url, ua, onData != nullptr);
         setMethod(curl, method, body);
         QByteArray auth, user, pass;
-        curl_slist* headers = requestHeaders(onData && path.endsWith(QLatin1String("/log")), body, contentType, c, auth);
+        curl_slist* headers =
+            requestHeaders(onData && path.endsWith(QLatin1String("/log")), body, contentType, c, auth);
         curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
         curl_slist* connectTos = setCredentialsAndRoute(curl, c, user, pass);
 
@@ -478,8 +509,9 @@ struct Client::Impl {
     }
 
     // A call with one retry after 401 on fresh credentials (expired exec token, rotated tokenFile).
-    ApiResponse call(const QByteArray& method, const QString& path, const QUrlQuery& query, const QByteArray& body = {},
-                     const QByteArray& contentType = {}, const std::function<bool(QByteArrayView)>* onData = nullptr) {
+    ApiResponse call(const QByteArray& method, const QString& path, const QUrlQuery& query,
+                     const QByteArray& body = {}, const QByteArray& contentType = {},
+                     const std::function<bool(QByteArrayView)>* onData = nullptr) {
         ApiResponse r = perform(method, path, query, body, contentType, onData);
         if (r.http == 401) {
             creds->invalidate();
@@ -499,13 +531,17 @@ Result<std::unique_ptr<Client>> Client::create(const ResolvedContext& context, c
     const QUrl url(cl.server, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty() ||
         (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")))
-        return makeError(QStringLiteral("server '%1' is not an https:// URL").arg(cl.server), cl.sourceFile, 0,
-                         field + QStringLiteral(".server"));
-    if (cl.insecureSkipTlsVerify && (!cl.certificateAuthority.isEmpty() || !cl.certificateAuthorityData.isEmpty()))
-        return makeError(QStringLiteral("cluster '%1' sets insecure-skip-tls-verify together with a certificate authority; kubectl "
-                                        "refuses this (\"specifying a root certificates file with the insecure flag is not allowed\")")
-                             .arg(cl.name),
-                         cl.sourceFile, 0, field + QStringLiteral(".insecure-skip-tls-verify"));
+        return makeError(QStringLiteral("server '%1' is not an https:// URL").arg(cl.server), cl.sourceFile,
+                         0, field + QStringLiteral(".server"));
+    if (cl.insecureSkipTlsVerify &&
+        (!cl.certificateAuthority.isEmpty() || !cl.certificateAuthorityData.isEmpty()))
+        return makeError(
+            QStringLiteral(
+                "cluster '%1' sets insecure-skip-tls-verify together with a certificate authority; kubectl "
+                "refuses this (\"specifying a root certificates file with the insecure flag is not "
+                "allowed\")")
+                .arg(cl.name),
+            cl.sourceFile, 0, field + QStringLiteral(".insecure-skip-tls-verify"));
     std::unique_ptr<Client> c(new Client());
     Impl& d = *c->d;
     d.ctx = context;
@@ -514,9 +550,11 @@ Result<std::unique_ptr<Client>> Client::create(const ResolvedContext& context, c
     if (!cl.certificateAuthorityData.isEmpty())
         d.caPem = cl.certificateAuthorityData;
     else if (!cl.certificateAuthority.isEmpty()) {
-        Result<QByteArray> ca = readFileLimited(cl.certificateAuthority, limits::kSmallFile, QStringLiteral("certificate-authority"));
+        Result<QByteArray> ca = readFileLimited(cl.certificateAuthority, limits::kSmallFile,
+                                                QStringLiteral("certificate-authority"));
         if (!ca)
-            return makeError(ca.error().message, cl.sourceFile, 0, field + QStringLiteral(".certificate-authority"));
+            return makeError(ca.error().message, cl.sourceFile, 0,
+                             field + QStringLiteral(".certificate-authority"));
         d.caPem = *ca;
     }
     const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
@@ -524,46 +562,76 @@ Result<std::unique_ptr<Client>> Client::create(const ResolvedContext& context, c
     while (prefix.endsWith(QLatin1Char('/')))
         prefix.chop(1);
     const QString host = url.host(QUrl::FullyEncoded);
-    const QString hostForUrl = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
+    const QString hostForUrl =
+        host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
     if (!cl.tlsServerName.isEmpty() && cl.tlsServerName != host) {
         // The URL carries the name the certificate must match; libcurl connects to the real host.
-        d.baseUrl = (url.scheme() + QStringLiteral("://") + cl.tlsServerName + QLatin1Char(':') + QString::number(port) + prefix).toUtf8();
-        d.connectTo = (cl.tlsServerName + QLatin1Char(':') + QString::number(port) + QLatin1Char(':') + hostForUrl + QLatin1Char(':') +
-                       QString::number(port))
+        d.baseUrl = (url.scheme() + QStringLiteral("://") + cl.tlsServerName + QLatin1Char(':') +
+                     QString::number(port) + prefix)
+                        .toUtf8();
+        d.connectTo = (cl.tlsServerName + QLatin1Char(':') + QString::number(port) + QLatin1Char(':') +
+                       hostForUrl + QLatin1Char(':') + QString::number(port))
                           .toUtf8();
         // SNI and certificate check use tls-server-name; the Host header stays the server URL's
         // host[:port], as Go sets it (kubectl).
-        d.hostHeader = "Host: " + (hostForUrl + (url.port() >= 0 ? QLatin1Char(':') + QString::number(url.port()) : QString())).toUtf8();
+        d.hostHeader =
+            "Host: " +
+            (hostForUrl + (url.port() >= 0 ? QLatin1Char(':') + QString::number(url.port()) : QString()))
+                .toUtf8();
     } else {
-        d.baseUrl = (url.scheme() + QStringLiteral("://") + hostForUrl + QLatin1Char(':') + QString::number(port) + prefix).toUtf8();
+        d.baseUrl = (url.scheme() + QStringLiteral("://") + hostForUrl + QLatin1Char(':') +
+                     QString::number(port) + prefix)
+                        .toUtf8();
     }
-    QString p = !cl.proxyUrl.isEmpty() ? cl.proxyUrl : proxyFromEnvironment(url, QProcessEnvironment::systemEnvironment());
+    QString p = !cl.proxyUrl.isEmpty() ? cl.proxyUrl
+                                       : proxyFromEnvironment(url, QProcessEnvironment::systemEnvironment());
     if (p.startsWith(QLatin1String("socks5://"), Qt::CaseInsensitive))
         p = QStringLiteral("socks5h://") + p.mid(9); // names resolved by the proxy, as kubectl does
     d.proxy = p.toUtf8();
     return c;
 }
 
-QString Client::server() const { return d->ctx.cluster.server; }
-QString Client::defaultNamespace() const { return d->ctx.namespaceOrDefault(); }
-CredentialProvider& Client::credentials() { return *d->creds; }
+QString Client::server() const {
+    return d->ctx.cluster.server;
+}
+QString Client::defaultNamespace() const {
+    return d->ctx.namespaceOrDefault();
+}
+CredentialProvider& Client::credentials() {
+    return *d->creds;
+}
 
-void Client::cancel() { d->cancelFlag.store(true); }
-void Client::resetCancel() { d->cancelFlag.store(false); }
-bool Client::cancelled() const { return d->cancelFlag.load(); }
+void Client::cancel() {
+    d->cancelFlag.store(true);
+}
+void Client::resetCancel() {
+    d->cancelFlag.store(false);
+}
+bool Client::cancelled() const {
+    return d->cancelFlag.load();
+}
 
-ApiResponse Client::get(const QString& path, const QUrlQuery& query) { return d->call("GET", path, query); }
+ApiResponse Client::get(const QString& path, const QUrlQuery& query) {
+    return d->call("GET", path, query);
+}
 
 ApiResponse Client::create(const QString& collectionPath, const QJsonObject& object) {
-    return d->call("POST", collectionPath, {}, QJsonDocument(object).toJson(QJsonDocument::Compact), "application/json");
+    return d->call("POST", collectionPath, {}, QJsonDocument(object).toJson(QJsonDocument::Compact),
+                   "application/json");
 }
 
 ApiResponse Client::remove(const QString& path, Propagation propagation) {
     QString policy;
     switch (propagation) {
-    case Propagation::Background: policy = QStringLiteral("Background"); break;
-    case Propagation::Foreground: policy = QStringLiteral("Foreground"); break;
-    case Propagation::Orphan: policy = QStringLiteral("Orphan"); break;
+    case Propagation::Background:
+        policy = QStringLiteral("Background");
+        break;
+    case Propagation::Foreground:
+        policy = QStringLiteral("Foreground");
+        break;
+    case Propagation::Orphan:
+        policy = QStringLiteral("Orphan");
+        break;
     }
     // Both forms, agreeing: batch/v1 Jobs would otherwise orphan their pods.
     const QJsonObject options{{QStringLiteral("kind"), QStringLiteral("DeleteOptions")},
@@ -571,11 +639,12 @@ ApiResponse Client::remove(const QString& path, Propagation propagation) {
                               {QStringLiteral("propagationPolicy"), policy}};
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("propagationPolicy"), policy);
-    return d->call("DELETE", path, q, QJsonDocument(options).toJson(QJsonDocument::Compact), "application/json");
+    return d->call("DELETE", path, q, QJsonDocument(options).toJson(QJsonDocument::Compact),
+                   "application/json");
 }
 
-ApiResponse Client::request(const QByteArray& method, const QString& path, const QUrlQuery& query, const QByteArray& body,
-                            const QByteArray& contentType) {
+ApiResponse Client::request(const QByteArray& method, const QString& path, const QUrlQuery& query,
+                            const QByteArray& body, const QByteArray& contentType) {
     return d->call(method.toUpper(), path, query, body, contentType);
 }
 
@@ -647,7 +716,10 @@ ApiResponse Client::watch(const QString& collectionPath, const WatchOptions& opt
                     ended = watchError(ev.object, line, what);
                     return false;
                 }
-                const QString v = ev.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")).toString();
+                const QString v = ev.object.value(QStringLiteral("metadata"))
+                                      .toObject()
+                                      .value(QStringLiteral("resourceVersion"))
+                                      .toString();
                 if (!v.isEmpty())
                     rv = v;
                 progress = true;
@@ -678,8 +750,9 @@ ApiResponse Client::watch(const QString& collectionPath, const WatchOptions& opt
         const bool quiet = !progress && (r.http == 0 || clock.elapsed() < 1000);
         failures = quiet ? failures + 1 : 0;
         if (failures >= kMaxFailures) {
-            r.message = what + QStringLiteral(": gave up after %1 attempts without an event").arg(failures) +
-                        (r.message.isEmpty() ? QString() : QStringLiteral(" (last: ") + r.message + QLatin1Char(')'));
+            r.message =
+                what + QStringLiteral(": gave up after %1 attempts without an event").arg(failures) +
+                (r.message.isEmpty() ? QString() : QStringLiteral(" (last: ") + r.message + QLatin1Char(')'));
             if (r.reason.isEmpty())
                 r.reason = QStringLiteral("Transport");
             r.http = 0;
@@ -704,7 +777,9 @@ ApiResponse Client::logs(const QString& ns, const QString& pod, const QString& c
     if (follow)
         q.addQueryItem(QStringLiteral("follow"), QStringLiteral("true"));
     const std::function<bool(QByteArrayView)> cb = onChunk;
-    ApiResponse r = d->call("GET", resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), ns, pod) + QStringLiteral("/log"), q, {}, {}, &cb);
+    ApiResponse r = d->call(
+        "GET", resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), ns, pod) + QStringLiteral("/log"),
+        q, {}, {}, &cb);
     if (r.http >= 200 && r.http < 300) {
         r.reason.clear();
         r.message.clear();
@@ -752,13 +827,17 @@ ApiResponse Client::listAll(const QString& collectionPath, const QUrlQuery& quer
             first = r;
         for (const QJsonValue& v : r.object.value(QStringLiteral("items")).toArray())
             items.append(v);
-        cont = r.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("continue")).toString();
+        cont = r.object.value(QStringLiteral("metadata"))
+                   .toObject()
+                   .value(QStringLiteral("continue"))
+                   .toString();
         if (cont.isEmpty() || pageSize <= 0)
             break;
         if (n >= kMaxPages) {
             ApiResponse e;
             e.reason = QStringLiteral("TooManyPages");
-            e.message = methodPath("GET", collectionPath) + QStringLiteral(": more than %1 pages; stopped").arg(kMaxPages);
+            e.message = methodPath("GET", collectionPath) +
+                        QStringLiteral(": more than %1 pages; stopped").arg(kMaxPages);
             return e;
         }
     }
@@ -768,28 +847,33 @@ ApiResponse Client::listAll(const QString& collectionPath, const QUrlQuery& quer
     meta.remove(QStringLiteral("remainingItemCount"));
     out.object.insert(QStringLiteral("metadata"), meta);
     out.object.insert(QStringLiteral("items"), items);
-    out.body.clear();  // the pages' bodies are not kept; `object` holds the whole list
+    out.body.clear(); // the pages' bodies are not kept; `object` holds the whole list
     return out;
 }
 
 ApiResponse Client::listAndWatch(const QString& collectionPath, const WatchOptions& options,
-                                 const std::function<bool(const WatchEvent&)>& onEvent, WatchStats* stats, int maxRelists) {
+                                 const std::function<bool(const WatchEvent&)>& onEvent, WatchStats* stats,
+                                 int maxRelists) {
     WatchStats local;
     WatchStats& st = stats ? *stats : local;
     st = WatchStats();
     auto keyOf = [](const QJsonObject& o) {
         const QJsonObject m = o.value(QStringLiteral("metadata")).toObject();
-        return m.value(QStringLiteral("namespace")).toString() + QLatin1Char('/') + m.value(QStringLiteral("name")).toString();
+        return m.value(QStringLiteral("namespace")).toString() + QLatin1Char('/') +
+               m.value(QStringLiteral("name")).toString();
     };
     auto rvOf = [](const QJsonObject& o) {
-        return o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")).toString();
+        return o.value(QStringLiteral("metadata"))
+            .toObject()
+            .value(QStringLiteral("resourceVersion"))
+            .toString();
     };
     auto stopped = [] {
         ApiResponse r;
         r.http = 200;
         return r;
     };
-    std::map<QString, QJsonObject> known;  // what the caller has been told exists
+    std::map<QString, QJsonObject> known; // what the caller has been told exists
     bool firstList = true;
     int relistsInRow = 0;
     for (;;) {
@@ -830,25 +914,28 @@ ApiResponse Client::listAndWatch(const QString& collectionPath, const WatchOptio
         wo.resourceVersion = listRv;
         bool sawEvent = false, userStopped = false;
         int resumes = 0;
-        ApiResponse w = watch(collectionPath, wo, [&](const WatchEvent& ev) {
-            const QString v = rvOf(ev.object);
-            if (!v.isEmpty())
-                st.resourceVersion = v;
-            if (ev.isBookmark()) {
-                ++st.bookmarks;
-            } else {
-                sawEvent = true;
-                if (ev.isDeleted())
-                    known.erase(keyOf(ev.object));
-                else
-                    known[keyOf(ev.object)] = ev.object;
-            }
-            if (!onEvent(ev)) {
-                userStopped = true;
-                return false;
-            }
-            return true;
-        }, &resumes);
+        ApiResponse w = watch(
+            collectionPath, wo,
+            [&](const WatchEvent& ev) {
+                const QString v = rvOf(ev.object);
+                if (!v.isEmpty())
+                    st.resourceVersion = v;
+                if (ev.isBookmark()) {
+                    ++st.bookmarks;
+                } else {
+                    sawEvent = true;
+                    if (ev.isDeleted())
+                        known.erase(keyOf(ev.object));
+                    else
+                        known[keyOf(ev.object)] = ev.object;
+                }
+                if (!onEvent(ev)) {
+                    userStopped = true;
+                    return false;
+                }
+                return true;
+            },
+            &resumes);
         st.resumes += resumes;
         if (userStopped)
             return stopped();
@@ -856,7 +943,8 @@ ApiResponse Client::listAndWatch(const QString& collectionPath, const WatchOptio
             ++st.relists;
             relistsInRow = sawEvent ? 1 : relistsInRow + 1;
             if (relistsInRow > maxRelists) {
-                w.message += QStringLiteral(" (listed again %1 times in a row without an event; giving up)").arg(relistsInRow - 1);
+                w.message += QStringLiteral(" (listed again %1 times in a row without an event; giving up)")
+                                 .arg(relistsInRow - 1);
                 return w;
             }
             continue;

@@ -13,8 +13,8 @@
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QJsonObject>
-#include <QString>
 #include <QProcessEnvironment>
+#include <QString>
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -25,29 +25,29 @@
 namespace pb::kube {
 
 struct ApiResponse {
-    int http = 0;            // 0: the request never got an HTTP answer (connect, TLS, cancel)
-    QJsonObject object;      // the body as JSON (the object, or a Status on errors)
-    QByteArray body;         // raw body
-    QString reason;          // Status.reason, e.g. "NotFound", "AlreadyExists", "Gone", "Unauthorized"
-    QString message;         // a sentence for the user: method, path, HTTP code and Status.message,
-                             // or the transport error
-    QString protocol;        // the HTTP version spoken: "HTTP/2", "HTTP/1.1" (empty without an answer)
+    int http = 0;       // 0: the request never got an HTTP answer (connect, TLS, cancel)
+    QJsonObject object; // the body as JSON (the object, or a Status on errors)
+    QByteArray body;    // raw body
+    QString reason;     // Status.reason, e.g. "NotFound", "AlreadyExists", "Gone", "Unauthorized"
+    QString message;    // a sentence for the user: method, path, HTTP code and Status.message,
+                        // or the transport error
+    QString protocol;   // the HTTP version spoken: "HTTP/2", "HTTP/1.1" (empty without an answer)
     bool ok() const { return http >= 200 && http < 300; }
     Error error() const { return makeError(message); }
 };
 
 struct ClientOptions {
     int connectTimeoutMs = 10000;
-    int requestTimeoutMs = 30000;  // non-stream requests
-    int lowSpeedSeconds = 120;     // streams: abort when < 1 byte/s for this long
+    int requestTimeoutMs = 30000; // non-stream requests
+    int lowSpeedSeconds = 120;    // streams: abort when < 1 byte/s for this long
     QString userAgent = QStringLiteral("proofbench");
-    QStringList execSearchPaths;   // extra directories for exec plugins
+    QStringList execSearchPaths; // extra directories for exec plugins
 };
 
 enum class Propagation { Background, Foreground, Orphan };
 
 struct WatchEvent {
-    QString type;        // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
+    QString type; // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
     QJsonObject object;
     // listAndWatch only: true for events made from a re-list after 410 Gone (an object that was in
     // the old list and is not in the new one arrives as a synthetic DELETED; new or changed ones as
@@ -59,23 +59,24 @@ struct WatchEvent {
 
 // What listAndWatch went through, for logs and tests.
 struct WatchStats {
-    int resumes = 0;      // streams re-opened from the last resourceVersion (timeout, drop)
-    int relists = 0;      // 410 Gone answered by listing again
-    int bookmarks = 0;    // BOOKMARK events seen
-    int pages = 0;        // list pages fetched (limit/continue)
-    QString resourceVersion;  // the last version seen
+    int resumes = 0;         // streams re-opened from the last resourceVersion (timeout, drop)
+    int relists = 0;         // 410 Gone answered by listing again
+    int bookmarks = 0;       // BOOKMARK events seen
+    int pages = 0;           // list pages fetched (limit/continue)
+    QString resourceVersion; // the last version seen
 };
 
 struct WatchOptions {
     QString labelSelector, fieldSelector;
-    QString resourceVersion;     // start after this version (from a list); empty: from now
-    int timeoutSeconds = 300;    // server-side; the client reconnects after it, from the last version
+    QString resourceVersion;  // start after this version (from a list); empty: from now
+    int timeoutSeconds = 300; // server-side; the client reconnects after it, from the last version
     bool allowBookmarks = true;
 };
 
 class Client {
   public:
-    static Result<std::unique_ptr<Client>> create(const ResolvedContext& context, const ClientOptions& options = {});
+    static Result<std::unique_ptr<Client>> create(const ResolvedContext& context,
+                                                  const ClientOptions& options = {});
     ~Client();
     Client(const Client&) = delete;
     Client& operator=(const Client&) = delete;
@@ -103,7 +104,8 @@ class Client {
     // A whole list, fetched in pages of `pageSize` (limit/continue). An expired continue token
     // (410) restarts the list once from the beginning. The answer is one List object with every item
     // and the resourceVersion of the first page; `pages` counts requests.
-    ApiResponse listAll(const QString& collectionPath, const QUrlQuery& query = {}, int pageSize = 500, int* pages = nullptr);
+    ApiResponse listAll(const QString& collectionPath, const QUrlQuery& query = {}, int pageSize = 500,
+                        int* pages = nullptr);
 
     // Lists (paged), reports every item as ADDED, then watches from the list's version, resuming
     // dropped streams. A 410 Gone (compacted history, too old resourceVersion) is answered by listing
@@ -112,8 +114,8 @@ class Client {
     // 200), on cancel(), on an error that reconnecting cannot fix (401 after a credential refresh,
     // 403, 404), or after `maxRelists` re-lists in a row without an event between them.
     ApiResponse listAndWatch(const QString& collectionPath, const WatchOptions& options,
-                             const std::function<bool(const WatchEvent&)>& onEvent, WatchStats* stats = nullptr,
-                             int maxRelists = 5);
+                             const std::function<bool(const WatchEvent&)>& onEvent,
+                             WatchStats* stats = nullptr, int maxRelists = 5);
 
     // Forgets cached credentials and fetches new ones now (re-runs the exec plugin, re-reads a
     // tokenFile). Every call already does this once before retrying a 401; callers that saw a 401
@@ -124,7 +126,7 @@ class Client {
     ApiResponse logs(const QString& ns, const QString& pod, const QString& container, bool follow,
                      const std::function<bool(QByteArrayView)>& onChunk);
 
-    void cancel();          // thread-safe; every call in flight returns http 0, reason "Cancelled"
+    void cancel(); // thread-safe; every call in flight returns http 0, reason "Cancelled"
     void resetCancel();
     bool cancelled() const;
 
@@ -143,6 +145,7 @@ class Client {
 QString proxyFromEnvironment(const QUrl& server, const QProcessEnvironment& env);
 
 // "/api/v1/namespaces/NS/pods" style paths for the core group and named groups.
-QString resourcePath(const QString& apiVersion, const QString& resource, const QString& ns = {}, const QString& name = {});
+QString resourcePath(const QString& apiVersion, const QString& resource, const QString& ns = {},
+                     const QString& name = {});
 
 } // namespace pb::kube

@@ -1,5 +1,5 @@
-#include "core/Files.h"
 #include "kube/Credentials.h"
+#include "core/Files.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -57,7 +57,9 @@ QStringList loginShellPath() {
     return dirs;
 }
 
-QString execName(const ExecConfig& e) { return QFileInfo(e.command).fileName(); }
+QString execName(const ExecConfig& e) {
+    return QFileInfo(e.command).fileName();
+}
 
 std::optional<QDateTime> parseTimestamp(const QString& s) {
     QDateTime t = QDateTime::fromString(s, Qt::ISODateWithMs);
@@ -72,10 +74,12 @@ Result<QByteArray> readAll(const QString& path, const QString& what, const User&
     // Non-blocking, regular files only: a named pipe as a certificate, key or token never hangs.
     QFile f(path);
     if (Status opened = openInputFile(f, QStringLiteral("%1 %2").arg(what, path)); !opened)
-        return makeError(opened.error().message, user.sourceFile, 0, QStringLiteral("users[%1].user").arg(user.name));
+        return makeError(opened.error().message, user.sourceFile, 0,
+                         QStringLiteral("users[%1].user").arg(user.name));
     Result<QByteArray> bytes = readLimited(f, limits::kSmallFile, what);
     if (!bytes)
-        return makeError(bytes.error().message, user.sourceFile, 0, QStringLiteral("users[%1].user").arg(user.name));
+        return makeError(bytes.error().message, user.sourceFile, 0,
+                         QStringLiteral("users[%1].user").arg(user.name));
     return bytes;
 }
 
@@ -94,8 +98,9 @@ QString findExecutable(const QString& command, const QStringList& extraPaths, QS
     dirs += loginShellPath();
     dirs += extraPaths;
     const QString home = QDir::homePath();
-    dirs += {QStringLiteral("/usr/local/bin"), QStringLiteral("/opt/homebrew/bin"), home + QStringLiteral("/.local/bin"),
-             home + QStringLiteral("/bin"), home + QStringLiteral("/go/bin")};
+    dirs += {QStringLiteral("/usr/local/bin"), QStringLiteral("/opt/homebrew/bin"),
+             home + QStringLiteral("/.local/bin"), home + QStringLiteral("/bin"),
+             home + QStringLiteral("/go/bin")};
     QStringList seen;
     for (const QString& d : dirs) {
         const QString dir = QDir::cleanPath(d.startsWith(QLatin1String("~/")) ? home + d.mid(1) : d);
@@ -168,8 +173,9 @@ Result<Credentials> CredentialProvider::get() {
                 return b.error();
             c.clientKeyPem = *b;
         } else
-            return makeError(QStringLiteral("user '%1' has a client certificate but no client-key").arg(u.name), u.sourceFile, 0,
-                             QStringLiteral("users[%1].user.client-key").arg(u.name));
+            return makeError(
+                QStringLiteral("user '%1' has a client certificate but no client-key").arg(u.name),
+                u.sourceFile, 0, QStringLiteral("users[%1].user.client-key").arg(u.name));
         sources << QStringLiteral("client certificate");
     }
     if (!u.token.isEmpty()) {
@@ -205,7 +211,9 @@ QJsonObject execInfo(const ResolvedContext& ctx, const ExecConfig& e) {
         QByteArray ca = cl.certificateAuthorityData;
         if (ca.isEmpty() && !cl.certificateAuthority.isEmpty()) {
             // Unreadable (or not a regular file): the plugin gets no CA, as before; never a hang.
-            ca = readFileLimited(cl.certificateAuthority, limits::kSmallFile, QStringLiteral("certificate-authority")).valueOr({});
+            ca = readFileLimited(cl.certificateAuthority, limits::kSmallFile,
+                                 QStringLiteral("certificate-authority"))
+                     .valueOr({});
         }
         if (!ca.isEmpty())
             cluster.insert(QStringLiteral("certificate-authority-data"), QString::fromLatin1(ca.toBase64()));
@@ -218,13 +226,14 @@ QJsonObject execInfo(const ResolvedContext& ctx, const ExecConfig& e) {
         spec.insert(QStringLiteral("cluster"), cluster);
     }
     return QJsonObject{{QStringLiteral("apiVersion"), e.apiVersion},
-                           {QStringLiteral("kind"), QStringLiteral("ExecCredential")},
-                           {QStringLiteral("spec"), spec}};
+                       {QStringLiteral("kind"), QStringLiteral("ExecCredential")},
+                       {QStringLiteral("spec"), spec}};
 }
 
 // The plugin's environment: ours, the login shell's PATH and the extra paths, its own variables
 // and KUBERNETES_EXEC_INFO.
-QProcessEnvironment execEnvironment(const ExecConfig& e, const QJsonObject& info, const QStringList& extraPaths) {
+QProcessEnvironment execEnvironment(const ExecConfig& e, const QJsonObject& info,
+                                    const QStringList& extraPaths) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // Plugins often call other tools (aws-vault, gcloud): give them the login shell's PATH too.
     QStringList path = env.value(QStringLiteral("PATH")).split(QLatin1Char(':'), Qt::SkipEmptyParts);
@@ -234,7 +243,8 @@ QProcessEnvironment execEnvironment(const ExecConfig& e, const QJsonObject& info
     env.insert(QStringLiteral("PATH"), path.join(QLatin1Char(':')));
     for (const auto& [k, v] : e.env)
         env.insert(k, v);
-    env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"), QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
+    env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"),
+               QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
     return env;
 }
 
@@ -257,7 +267,8 @@ ExecOutput readExecOutput(QProcess& p) {
     clock.start();
     auto drain = [&] {
         out += p.readAllStandardOutput().left(std::max<qsizetype>(0, kExecOutputCap + 1 - out.size()));
-        errBytes += p.readAllStandardError().left(std::max<qsizetype>(0, kExecOutputCap + 1 - errBytes.size()));
+        errBytes +=
+            p.readAllStandardError().left(std::max<qsizetype>(0, kExecOutputCap + 1 - errBytes.size()));
         if (out.size() > kExecOutputCap)
             overflow = QStringLiteral("stdout");
         else if (errBytes.size() > kExecOutputCap)
@@ -282,22 +293,28 @@ ExecOutput readExecOutput(QProcess& p) {
 
 // The ExecCredential the plugin printed: kind, apiVersion, a token or a client certificate and key,
 // and an expiry when it gives one.
-Result<Credentials> parseExecCredential(const QByteArray& out, const ExecConfig& e, const QString& name, const User& u, const QString& field) {
+Result<Credentials> parseExecCredential(const QByteArray& out, const ExecConfig& e, const QString& name,
+                                        const User& u, const QString& field) {
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(out, &pe);
     if (!doc.isObject())
-        return makeError(QStringLiteral("exec plugin '%1' printed no ExecCredential JSON (%2)").arg(name, pe.errorString()),
+        return makeError(QStringLiteral("exec plugin '%1' printed no ExecCredential JSON (%2)")
+                             .arg(name, pe.errorString()),
                          u.sourceFile, e.line, field);
     const QJsonObject cred = doc.object();
     const QString kind = cred.value(QStringLiteral("kind")).toString();
     const QString api = cred.value(QStringLiteral("apiVersion")).toString();
     if (kind != QLatin1String("ExecCredential"))
-        return makeError(QStringLiteral("exec plugin '%1' printed kind '%2', expected ExecCredential").arg(name, kind), u.sourceFile,
-                         e.line, field);
+        return makeError(
+            QStringLiteral("exec plugin '%1' printed kind '%2', expected ExecCredential").arg(name, kind),
+            u.sourceFile, e.line, field);
     if (api != e.apiVersion) {
-        QString msg = QStringLiteral("exec plugin '%1' answered with apiVersion '%2' but the kubeconfig asked for '%3'").arg(name, api, e.apiVersion);
+        QString msg =
+            QStringLiteral("exec plugin '%1' answered with apiVersion '%2' but the kubeconfig asked for '%3'")
+                .arg(name, api, e.apiVersion);
         if (api.endsWith(QLatin1String("/v1alpha1")))
-            msg += QStringLiteral("; v1alpha1 was removed in Kubernetes 1.24, update the plugin (e.g. a newer AWS CLI)");
+            msg += QStringLiteral(
+                "; v1alpha1 was removed in Kubernetes 1.24, update the plugin (e.g. a newer AWS CLI)");
         return makeError(msg, u.sourceFile, e.line, field + QStringLiteral(".apiVersion"));
     }
     const QJsonObject status = cred.value(QStringLiteral("status")).toObject();
@@ -307,17 +324,25 @@ Result<Credentials> parseExecCredential(const QByteArray& out, const ExecConfig&
     c.clientCertificatePem = status.value(QStringLiteral("clientCertificateData")).toString().toUtf8();
     c.clientKeyPem = status.value(QStringLiteral("clientKeyData")).toString().toUtf8();
     if (c.clientCertificatePem.isEmpty() != c.clientKeyPem.isEmpty())
-        return makeError(QStringLiteral("exec plugin '%1' returned clientCertificateData without clientKeyData (both are needed)").arg(name),
-                         u.sourceFile, e.line, field);
+        return makeError(
+            QStringLiteral(
+                "exec plugin '%1' returned clientCertificateData without clientKeyData (both are needed)")
+                .arg(name),
+            u.sourceFile, e.line, field);
     if (c.bearerToken.isEmpty() && c.clientCertificatePem.isEmpty())
-        return makeError(QStringLiteral("exec plugin '%1' returned neither a token nor a client certificate in status").arg(name),
-                         u.sourceFile, e.line, field);
-    if (const QJsonValue exp = status.value(QStringLiteral("expirationTimestamp")); exp.isString() && !exp.toString().isEmpty()) {
+        return makeError(
+            QStringLiteral("exec plugin '%1' returned neither a token nor a client certificate in status")
+                .arg(name),
+            u.sourceFile, e.line, field);
+    if (const QJsonValue exp = status.value(QStringLiteral("expirationTimestamp"));
+        exp.isString() && !exp.toString().isEmpty()) {
         c.expiry = parseTimestamp(exp.toString());
         if (!c.expiry)
-            return makeError(QStringLiteral("exec plugin '%1' returned an unreadable expirationTimestamp '%2' (RFC 3339 expected)")
-                                 .arg(name, exp.toString()),
-                             u.sourceFile, e.line, field);
+            return makeError(
+                QStringLiteral(
+                    "exec plugin '%1' returned an unreadable expirationTimestamp '%2' (RFC 3339 expected)")
+                    .arg(name, exp.toString()),
+                u.sourceFile, e.line, field);
     }
     return c;
 }
@@ -331,7 +356,8 @@ Result<Credentials> CredentialProvider::runExec() {
     QStringList tried;
     const QString program = findExecutable(e.command, m_extraPaths, &tried);
     if (program.isEmpty()) {
-        QString msg = QStringLiteral("exec plugin '%1' not found; looked in: %2").arg(e.command, tried.join(QStringLiteral(", ")));
+        QString msg = QStringLiteral("exec plugin '%1' not found; looked in: %2")
+                          .arg(e.command, tried.join(QStringLiteral(", ")));
         if (!e.installHint.isEmpty())
             msg += QStringLiteral(". ") + e.installHint.trimmed();
         return makeError(msg, u.sourceFile, e.line, field + QStringLiteral(".command"));
@@ -347,8 +373,9 @@ Result<Credentials> CredentialProvider::runExec() {
     p.start(program, e.args);
     const QString name = execName(e);
     if (!p.waitForStarted(kExecTimeoutMs))
-        return makeError(QStringLiteral("exec plugin '%1' could not be started: %2").arg(program, p.errorString()), u.sourceFile,
-                         e.line, field + QStringLiteral(".command"));
+        return makeError(
+            QStringLiteral("exec plugin '%1' could not be started: %2").arg(program, p.errorString()),
+            u.sourceFile, e.line, field + QStringLiteral(".command"));
     ExecOutput output = readExecOutput(p);
     const QString& overflow = output.overflow;
     const bool finished = output.finished;
@@ -358,10 +385,16 @@ Result<Credentials> CredentialProvider::runExec() {
         p.kill();
         p.waitForFinished(2000);
         if (!overflow.isEmpty())
-            return makeError(QStringLiteral("exec plugin '%1' wrote more than %2 MiB to %3; it was stopped and its output discarded")
-                                 .arg(name).arg(kExecOutputCap / (1024 * 1024)).arg(overflow),
-                             u.sourceFile, e.line, field);
-        return makeError(QStringLiteral("exec plugin '%1' did not finish within %2 s").arg(name).arg(kExecTimeoutMs / 1000),
+            return makeError(
+                QStringLiteral(
+                    "exec plugin '%1' wrote more than %2 MiB to %3; it was stopped and its output discarded")
+                    .arg(name)
+                    .arg(kExecOutputCap / (1024 * 1024))
+                    .arg(overflow),
+                u.sourceFile, e.line, field);
+        return makeError(QStringLiteral("exec plugin '%1' did not finish within %2 s")
+                             .arg(name)
+                             .arg(kExecTimeoutMs / 1000),
                          u.sourceFile, e.line, field);
     }
     QString err = QString::fromLocal8Bit(errBytes).trimmed();
@@ -369,9 +402,10 @@ Result<Credentials> CredentialProvider::runExec() {
     if (err.size() > kStderrQuote)
         err = QStringLiteral("...") + err.right(kStderrQuote);
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        QString msg = p.exitStatus() != QProcess::NormalExit
-                          ? QStringLiteral("exec plugin '%1' crashed").arg(name)
-                          : QStringLiteral("exec plugin '%1' failed with exit code %2").arg(name).arg(p.exitCode());
+        QString msg =
+            p.exitStatus() != QProcess::NormalExit
+                ? QStringLiteral("exec plugin '%1' crashed").arg(name)
+                : QStringLiteral("exec plugin '%1' failed with exit code %2").arg(name).arg(p.exitCode());
         msg += err.isEmpty() ? QStringLiteral(" (no output on stderr)") : QStringLiteral(": ") + err;
         return makeError(msg, u.sourceFile, e.line, field);
     }

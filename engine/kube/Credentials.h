@@ -31,7 +31,8 @@ struct Credentials {
 // Finds `command` as a login shell would: an absolute or relative-with-slash path is used as is;
 // otherwise $PATH, the login shell's PATH ($SHELL -lc), `extraPaths`, then /usr/local/bin,
 // /opt/homebrew/bin, ~/.local/bin, ~/bin, ~/go/bin. `tried` receives every directory looked in.
-QString findExecutable(const QString& command, const QStringList& extraPaths = {}, QStringList* tried = nullptr);
+QString findExecutable(const QString& command, const QStringList& extraPaths = {},
+                       QStringList* tried = nullptr);
 
 class CredentialProvider {
   public:

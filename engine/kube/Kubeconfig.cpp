@@ -1,5 +1,5 @@
-#include "core/Files.h"
 #include "kube/Kubeconfig.h"
+#include "core/Files.h"
 
 #include "yaml/Yaml.h"
 
@@ -94,21 +94,25 @@ Status readExec(const Reader& r, const Node& exec, const QString& field, User& u
     PB_TRY(e.apiVersion, r.string(exec, "apiVersion", field + QStringLiteral(".apiVersion")));
     PB_TRY(e.command, r.string(exec, "command", field + QStringLiteral(".command")));
     PB_TRY(e.installHint, r.string(exec, "installHint", field + QStringLiteral(".installHint")));
-    PB_TRY(e.provideClusterInfo, r.boolean(exec, "provideClusterInfo", field + QStringLiteral(".provideClusterInfo")));
+    PB_TRY(e.provideClusterInfo,
+           r.boolean(exec, "provideClusterInfo", field + QStringLiteral(".provideClusterInfo")));
     PB_TRY(e.interactiveMode, r.string(exec, "interactiveMode", field + QStringLiteral(".interactiveMode")));
     if (const Node* args = exec.get("args"); args && !args->isNull()) {
         if (!args->isSeq())
-            return r.error(args, field + QStringLiteral(".args"), QStringLiteral("expected a list of strings"));
+            return r.error(args, field + QStringLiteral(".args"),
+                           QStringLiteral("expected a list of strings"));
         for (size_t i = 0; i < args->items.size(); ++i) {
             const Node& a = args->items[i];
             if (!a.isScalar())
-                return r.error(&a, field + QStringLiteral(".args[%1]").arg(i), QStringLiteral("expected a string"));
+                return r.error(&a, field + QStringLiteral(".args[%1]").arg(i),
+                               QStringLiteral("expected a string"));
             e.args << a.text();
         }
     }
     if (const Node* env = exec.get("env"); env && !env->isNull()) {
         if (!env->isSeq())
-            return r.error(env, field + QStringLiteral(".env"), QStringLiteral("expected a list of {name, value}"));
+            return r.error(env, field + QStringLiteral(".env"),
+                           QStringLiteral("expected a list of {name, value}"));
         for (size_t i = 0; i < env->items.size(); ++i) {
             const Node& v = env->items[i];
             const QString f = field + QStringLiteral(".env[%1]").arg(i);
@@ -118,7 +122,8 @@ Status readExec(const Reader& r, const Node& exec, const QString& field, User& u
             PB_TRY(name, r.string(v, "name", f + QStringLiteral(".name")));
             PB_TRY(value, r.string(v, "value", f + QStringLiteral(".value")));
             if (name.isEmpty())
-                return r.error(&v, f + QStringLiteral(".name"), QStringLiteral("an environment variable needs a name"));
+                return r.error(&v, f + QStringLiteral(".name"),
+                               QStringLiteral("an environment variable needs a name"));
             e.env.append({name, value});
         }
     }
@@ -134,23 +139,33 @@ Status readExec(const Reader& r, const Node& exec, const QString& field, User& u
     if (e.command.isEmpty())
         problem("command", QStringLiteral("the exec plugin has no command"));
     else if (e.apiVersion == QLatin1String("client.authentication.k8s.io/v1alpha1"))
-        problem("apiVersion", QStringLiteral("client.authentication.k8s.io/v1alpha1 was removed in Kubernetes 1.24 and is "
-                                             "not supported; use client.authentication.k8s.io/v1beta1 or /v1 (update the "
-                                             "plugin, e.g. a newer AWS CLI, and regenerate the kubeconfig)"));
+        problem("apiVersion",
+                QStringLiteral("client.authentication.k8s.io/v1alpha1 was removed in Kubernetes 1.24 and is "
+                               "not supported; use client.authentication.k8s.io/v1beta1 or /v1 (update the "
+                               "plugin, e.g. a newer AWS CLI, and regenerate the kubeconfig)"));
     else if (e.apiVersion.isEmpty())
-        problem("apiVersion", QStringLiteral("the exec plugin needs an apiVersion (client.authentication.k8s.io/v1 or /v1beta1)"));
+        problem("apiVersion",
+                QStringLiteral(
+                    "the exec plugin needs an apiVersion (client.authentication.k8s.io/v1 or /v1beta1)"));
     else if (e.apiVersion != kExecV1 && e.apiVersion != kExecV1beta1)
-        problem("apiVersion", QStringLiteral("unsupported exec apiVersion '%1' (expected client.authentication.k8s.io/v1 or /v1beta1)")
-                                  .arg(e.apiVersion));
+        problem("apiVersion",
+                QStringLiteral(
+                    "unsupported exec apiVersion '%1' (expected client.authentication.k8s.io/v1 or /v1beta1)")
+                    .arg(e.apiVersion));
     else if (e.apiVersion == kExecV1 && e.interactiveMode.isEmpty())
-        problem("interactiveMode", QStringLiteral("interactiveMode is required with client.authentication.k8s.io/v1 "
-                                                  "(Never, IfAvailable or Always)"));
+        problem("interactiveMode",
+                QStringLiteral("interactiveMode is required with client.authentication.k8s.io/v1 "
+                               "(Never, IfAvailable or Always)"));
     else if (!e.interactiveMode.isEmpty() && e.interactiveMode != QLatin1String("Never") &&
-             e.interactiveMode != QLatin1String("IfAvailable") && e.interactiveMode != QLatin1String("Always"))
-        problem("interactiveMode", QStringLiteral("interactiveMode must be Never, IfAvailable or Always, not '%1'").arg(e.interactiveMode));
+             e.interactiveMode != QLatin1String("IfAvailable") &&
+             e.interactiveMode != QLatin1String("Always"))
+        problem("interactiveMode",
+                QStringLiteral("interactiveMode must be Never, IfAvailable or Always, not '%1'")
+                    .arg(e.interactiveMode));
     else if (e.interactiveMode == QLatin1String("Always"))
-        problem("interactiveMode", QStringLiteral("this exec plugin always needs a terminal (interactiveMode: Always), "
-                                                  "which Proofbench cannot offer; log in from a shell first"));
+        problem("interactiveMode",
+                QStringLiteral("this exec plugin always needs a terminal (interactiveMode: Always), "
+                               "which Proofbench cannot offer; log in from a shell first"));
     user.exec = std::move(e);
     return {};
 }
@@ -169,38 +184,46 @@ Status readNamed(const Reader& r, const Node& root, const char* listKey, const c
         const Node& item = list->items[i];
         const QString f = lk + QStringLiteral("[%1]").arg(i);
         if (!item.isMap())
-            return r.error(&item, f, QStringLiteral("expected a mapping with name and %1").arg(QLatin1String(innerKey)));
+            return r.error(
+                &item, f, QStringLiteral("expected a mapping with name and %1").arg(QLatin1String(innerKey)));
         QString name;
         PB_TRY(name, r.string(item, "name", f + QStringLiteral(".name")));
         if (name.isEmpty())
             return r.error(&item, f + QStringLiteral(".name"), QStringLiteral("an entry needs a name"));
         if (seen.contains(name))
-            return r.error(item.get("name"), f + QStringLiteral(".name"), QStringLiteral("duplicate name '%1' in %2").arg(name, lk));
+            return r.error(item.get("name"), f + QStringLiteral(".name"),
+                           QStringLiteral("duplicate name '%1' in %2").arg(name, lk));
         seen.insert(name);
         const Node* inner = item.get(innerKey);
         static const Node empty = Node::map();
         if (inner && !inner->isNull() && !inner->isMap())
-            return r.error(inner, f + QLatin1Char('.') + QLatin1String(innerKey), QStringLiteral("expected a mapping"));
-        if (Status s = each(name, (inner && inner->isMap()) ? *inner : empty, f + QLatin1Char('.') + QLatin1String(innerKey)); !s)
+            return r.error(inner, f + QLatin1Char('.') + QLatin1String(innerKey),
+                           QStringLiteral("expected a mapping"));
+        if (Status s = each(name, (inner && inner->isMap()) ? *inner : empty,
+                            f + QLatin1Char('.') + QLatin1String(innerKey));
+            !s)
             return s;
     }
     return {};
 }
 
-QString base64(const QByteArray& b) { return QString::fromLatin1(b.toBase64()); }
+QString base64(const QByteArray& b) {
+    return QString::fromLatin1(b.toBase64());
+}
 
 template <typename T> std::vector<const T*> byName(const std::vector<T>& items) {
     std::vector<const T*> out;
     for (const T& t : items)
         out.push_back(&t);
     // Go serialises the merged maps in byte order of their keys.
-    std::sort(out.begin(), out.end(), [](const T* a, const T* b) { return a->name.toUtf8() < b->name.toUtf8(); });
+    std::sort(out.begin(), out.end(),
+              [](const T* a, const T* b) { return a->name.toUtf8() < b->name.toUtf8(); });
     return out;
 }
 
 // --flatten: a file reference becomes its content, inline.
-void flatten(QJsonObject& o, const char* dataKey, const QByteArray& data, const char* pathKey, const QString& path,
-             bool redact) {
+void flatten(QJsonObject& o, const char* dataKey, const QByteArray& data, const char* pathKey,
+             const QString& path, bool redact) {
     QByteArray bytes = data;
     if (bytes.isEmpty() && !path.isEmpty()) {
         Result<QByteArray> read = readFileLimited(path, limits::kSmallFile);
@@ -242,7 +265,8 @@ QStringList Kubeconfig::defaultFiles() {
     const QByteArray env = qgetenv("KUBECONFIG");
     QStringList out;
     if (!env.isEmpty()) {
-        for (const QString& p : QString::fromLocal8Bit(env).split(QDir::listSeparator(), Qt::SkipEmptyParts)) {
+        for (const QString& p :
+             QString::fromLocal8Bit(env).split(QDir::listSeparator(), Qt::SkipEmptyParts)) {
             const QString abs = QFileInfo(p).absoluteFilePath();
             if (QFileInfo::exists(abs) && !out.contains(abs))
                 out << abs;
@@ -265,87 +289,104 @@ Result<Kubeconfig> Kubeconfig::parse(const QByteArray& bytes, const QString& fil
     if (root.isNull())
         return cfg; // an empty file is an empty config, as for kubectl
     if (!root.isMap())
-        return r.error(&root, QString(), QStringLiteral("a kubeconfig must be a mapping (apiVersion, kind, clusters, users, contexts)"));
-    if (const Node* kind = root.get("kind"); kind && kind->isScalar() && !kind->isNull() && kind->text() != QLatin1String("Config"))
-        return r.error(kind, QStringLiteral("kind"), QStringLiteral("expected 'Config', found '%1'").arg(kind->text()));
+        return r.error(
+            &root, QString(),
+            QStringLiteral("a kubeconfig must be a mapping (apiVersion, kind, clusters, users, contexts)"));
+    if (const Node* kind = root.get("kind");
+        kind && kind->isScalar() && !kind->isNull() && kind->text() != QLatin1String("Config"))
+        return r.error(kind, QStringLiteral("kind"),
+                       QStringLiteral("expected 'Config', found '%1'").arg(kind->text()));
     PB_TRY(cfg.currentContext, r.string(root, "current-context", QStringLiteral("current-context")));
 
-    Status s = readNamed(r, root, "clusters", "cluster", [&](const QString& name, const Node& c, const QString& f) -> Status {
-        Cluster cl;
-        cl.name = name;
-        cl.sourceFile = abs;
-        PB_TRY(cl.server, r.string(c, "server", f + QStringLiteral(".server")));
-        QString ca;
-        PB_TRY(ca, r.string(c, "certificate-authority", f + QStringLiteral(".certificate-authority")));
-        cl.certificateAuthority = r.path(ca);
-        PB_TRY(cl.certificateAuthorityData, r.base64(c, "certificate-authority-data", f + QStringLiteral(".certificate-authority-data")));
-        PB_TRY(cl.insecureSkipTlsVerify, r.boolean(c, "insecure-skip-tls-verify", f + QStringLiteral(".insecure-skip-tls-verify")));
-        PB_TRY(cl.tlsServerName, r.string(c, "tls-server-name", f + QStringLiteral(".tls-server-name")));
-        PB_TRY(cl.proxyUrl, r.string(c, "proxy-url", f + QStringLiteral(".proxy-url")));
-        if (!cl.proxyUrl.isEmpty()) {
-            const QString scheme = cl.proxyUrl.section(QStringLiteral("://"), 0, 0).toLower();
-            if (!cl.proxyUrl.contains(QStringLiteral("://")) ||
-                (scheme != QLatin1String("http") && scheme != QLatin1String("https") && scheme != QLatin1String("socks5")))
-                return r.error(c.get("proxy-url"), f + QStringLiteral(".proxy-url"),
-                               QStringLiteral("proxy-url must be an http://, https:// or socks5:// URL, not '%1'").arg(cl.proxyUrl));
-        }
-        cfg.clusters.push_back(std::move(cl));
-        return {};
-    });
+    Status s = readNamed(
+        r, root, "clusters", "cluster", [&](const QString& name, const Node& c, const QString& f) -> Status {
+            Cluster cl;
+            cl.name = name;
+            cl.sourceFile = abs;
+            PB_TRY(cl.server, r.string(c, "server", f + QStringLiteral(".server")));
+            QString ca;
+            PB_TRY(ca, r.string(c, "certificate-authority", f + QStringLiteral(".certificate-authority")));
+            cl.certificateAuthority = r.path(ca);
+            PB_TRY(cl.certificateAuthorityData, r.base64(c, "certificate-authority-data",
+                                                         f + QStringLiteral(".certificate-authority-data")));
+            PB_TRY(cl.insecureSkipTlsVerify,
+                   r.boolean(c, "insecure-skip-tls-verify", f + QStringLiteral(".insecure-skip-tls-verify")));
+            PB_TRY(cl.tlsServerName, r.string(c, "tls-server-name", f + QStringLiteral(".tls-server-name")));
+            PB_TRY(cl.proxyUrl, r.string(c, "proxy-url", f + QStringLiteral(".proxy-url")));
+            if (!cl.proxyUrl.isEmpty()) {
+                const QString scheme = cl.proxyUrl.section(QStringLiteral("://"), 0, 0).toLower();
+                if (!cl.proxyUrl.contains(QStringLiteral("://")) ||
+                    (scheme != QLatin1String("http") && scheme != QLatin1String("https") &&
+                     scheme != QLatin1String("socks5")))
+                    return r.error(
+                        c.get("proxy-url"), f + QStringLiteral(".proxy-url"),
+                        QStringLiteral("proxy-url must be an http://, https:// or socks5:// URL, not '%1'")
+                            .arg(cl.proxyUrl));
+            }
+            cfg.clusters.push_back(std::move(cl));
+            return {};
+        });
     if (!s)
         return s.error();
 
-    s = readNamed(r, root, "users", "user", [&](const QString& name, const Node& u, const QString& f) -> Status {
-        User us;
-        us.name = name;
-        us.sourceFile = abs;
-        QString p;
-        PB_TRY(p, r.string(u, "client-certificate", f + QStringLiteral(".client-certificate")));
-        us.clientCertificate = r.path(p);
-        PB_TRY(p, r.string(u, "client-key", f + QStringLiteral(".client-key")));
-        us.clientKey = r.path(p);
-        PB_TRY(us.clientCertificateData, r.base64(u, "client-certificate-data", f + QStringLiteral(".client-certificate-data")));
-        PB_TRY(us.clientKeyData, r.base64(u, "client-key-data", f + QStringLiteral(".client-key-data")));
-        PB_TRY(us.token, r.string(u, "token", f + QStringLiteral(".token")));
-        PB_TRY(us.tokenFileAsWritten, r.string(u, "tokenFile", f + QStringLiteral(".tokenFile")));
-        us.tokenFile = r.path(us.tokenFileAsWritten);
-        PB_TRY(us.username, r.string(u, "username", f + QStringLiteral(".username")));
-        PB_TRY(us.password, r.string(u, "password", f + QStringLiteral(".password")));
-        if (const Node* exec = u.get("exec"); exec && !exec->isNull()) {
-            if (!exec->isMap())
-                return r.error(exec, f + QStringLiteral(".exec"), QStringLiteral("expected a mapping"));
-            if (Status es = readExec(r, *exec, f + QStringLiteral(".exec"), us); !es)
-                return es;
-        }
-        if (const Node* ap = u.get("auth-provider"); ap && !ap->isNull()) {
-            us.hasAuthProvider = true;
-            if (ap->isMap())
-                if (const Node* n = ap->get("name"); n && n->isScalar())
-                    us.authProviderName = n->text();
-            us.authProviderJson = QJsonDocument(yaml::toJson(*ap).toObject()).toJson(QJsonDocument::Compact);
-            if (!us.exec && us.token.isEmpty() && us.clientCertificate.isEmpty() && us.clientCertificateData.isEmpty())
-                us.problem = r.error(ap, f + QStringLiteral(".auth-provider"),
-                                     QStringLiteral("the legacy auth-provider '%1' is not supported (removed from kubectl in "
-                                                    "1.26); switch this user to an exec plugin such as kubelogin or "
-                                                    "gke-gcloud-auth-plugin")
-                                         .arg(us.authProviderName));
-        }
-        cfg.users.push_back(std::move(us));
-        return {};
-    });
+    s = readNamed(
+        r, root, "users", "user", [&](const QString& name, const Node& u, const QString& f) -> Status {
+            User us;
+            us.name = name;
+            us.sourceFile = abs;
+            QString p;
+            PB_TRY(p, r.string(u, "client-certificate", f + QStringLiteral(".client-certificate")));
+            us.clientCertificate = r.path(p);
+            PB_TRY(p, r.string(u, "client-key", f + QStringLiteral(".client-key")));
+            us.clientKey = r.path(p);
+            PB_TRY(us.clientCertificateData,
+                   r.base64(u, "client-certificate-data", f + QStringLiteral(".client-certificate-data")));
+            PB_TRY(us.clientKeyData, r.base64(u, "client-key-data", f + QStringLiteral(".client-key-data")));
+            PB_TRY(us.token, r.string(u, "token", f + QStringLiteral(".token")));
+            PB_TRY(us.tokenFileAsWritten, r.string(u, "tokenFile", f + QStringLiteral(".tokenFile")));
+            us.tokenFile = r.path(us.tokenFileAsWritten);
+            PB_TRY(us.username, r.string(u, "username", f + QStringLiteral(".username")));
+            PB_TRY(us.password, r.string(u, "password", f + QStringLiteral(".password")));
+            if (const Node* exec = u.get("exec"); exec && !exec->isNull()) {
+                if (!exec->isMap())
+                    return r.error(exec, f + QStringLiteral(".exec"), QStringLiteral("expected a mapping"));
+                if (Status es = readExec(r, *exec, f + QStringLiteral(".exec"), us); !es)
+                    return es;
+            }
+            if (const Node* ap = u.get("auth-provider"); ap && !ap->isNull()) {
+                us.hasAuthProvider = true;
+                if (ap->isMap())
+                    if (const Node* n = ap->get("name"); n && n->isScalar())
+                        us.authProviderName = n->text();
+                us.authProviderJson =
+                    QJsonDocument(yaml::toJson(*ap).toObject()).toJson(QJsonDocument::Compact);
+                if (!us.exec && us.token.isEmpty() && us.clientCertificate.isEmpty() &&
+                    us.clientCertificateData.isEmpty())
+                    us.problem =
+                        r.error(ap, f + QStringLiteral(".auth-provider"),
+                                QStringLiteral(
+                                    "the legacy auth-provider '%1' is not supported (removed from kubectl in "
+                                    "1.26); switch this user to an exec plugin such as kubelogin or "
+                                    "gke-gcloud-auth-plugin")
+                                    .arg(us.authProviderName));
+            }
+            cfg.users.push_back(std::move(us));
+            return {};
+        });
     if (!s)
         return s.error();
 
-    s = readNamed(r, root, "contexts", "context", [&](const QString& name, const Node& c, const QString& f) -> Status {
-        Context cx;
-        cx.name = name;
-        cx.sourceFile = abs;
-        PB_TRY(cx.cluster, r.string(c, "cluster", f + QStringLiteral(".cluster")));
-        PB_TRY(cx.user, r.string(c, "user", f + QStringLiteral(".user")));
-        PB_TRY(cx.namespace_, r.string(c, "namespace", f + QStringLiteral(".namespace")));
-        cfg.contexts.push_back(std::move(cx));
-        return {};
-    });
+    s = readNamed(r, root, "contexts", "context",
+                  [&](const QString& name, const Node& c, const QString& f) -> Status {
+                      Context cx;
+                      cx.name = name;
+                      cx.sourceFile = abs;
+                      PB_TRY(cx.cluster, r.string(c, "cluster", f + QStringLiteral(".cluster")));
+                      PB_TRY(cx.user, r.string(c, "user", f + QStringLiteral(".user")));
+                      PB_TRY(cx.namespace_, r.string(c, "namespace", f + QStringLiteral(".namespace")));
+                      cfg.contexts.push_back(std::move(cx));
+                      return {};
+                  });
     if (!s)
         return s.error();
     return cfg;
@@ -365,7 +406,8 @@ Result<Kubeconfig> Kubeconfig::load(const QStringList& files) {
             continue;
         }
         // Non-blocking, regular files only: KUBECONFIG naming a named pipe is an error, not a hang.
-        Result<QByteArray> bytes = readFileLimited(abs, limits::kConfigFile, QStringLiteral("the kubeconfig"));
+        Result<QByteArray> bytes =
+            readFileLimited(abs, limits::kConfigFile, QStringLiteral("the kubeconfig"));
         if (!bytes)
             return bytes.error();
         Result<Kubeconfig> one = parse(*bytes, f);
@@ -388,7 +430,8 @@ Result<Kubeconfig> Kubeconfig::load(const QStringList& files) {
     if (merged.files.isEmpty()) {
         if (files.isEmpty())
             return makeError(QStringLiteral("no kubeconfig file given"));
-        return makeError(QStringLiteral("kubeconfig file not found (looked for: %1)").arg(missing.join(QStringLiteral(", "))),
+        return makeError(QStringLiteral("kubeconfig file not found (looked for: %1)")
+                             .arg(missing.join(QStringLiteral(", "))),
                          missing.value(0));
     }
     return merged;
@@ -405,7 +448,8 @@ QByteArray Kubeconfig::toJson(bool redact) const {
             o.insert(QStringLiteral("tls-server-name"), c->tlsServerName);
         if (c->insecureSkipTlsVerify)
             o.insert(QStringLiteral("insecure-skip-tls-verify"), true);
-        flatten(o, "certificate-authority-data", c->certificateAuthorityData, "certificate-authority", c->certificateAuthority, redact);
+        flatten(o, "certificate-authority-data", c->certificateAuthorityData, "certificate-authority",
+                c->certificateAuthority, redact);
         if (!c->proxyUrl.isEmpty())
             o.insert(QStringLiteral("proxy-url"), c->proxyUrl);
         cl.append(QJsonObject{{QStringLiteral("name"), c->name}, {QStringLiteral("cluster"), o}});
@@ -413,7 +457,8 @@ QByteArray Kubeconfig::toJson(bool redact) const {
     QJsonArray us;
     for (const User* u : byName(users)) {
         QJsonObject o;
-        flatten(o, "client-certificate-data", u->clientCertificateData, "client-certificate", u->clientCertificate, redact);
+        flatten(o, "client-certificate-data", u->clientCertificateData, "client-certificate",
+                u->clientCertificate, redact);
         flatten(o, "client-key-data", u->clientKeyData, "client-key", u->clientKey, redact);
         if (!u->token.isEmpty())
             o.insert(QStringLiteral("token"), redact ? redacted : u->token);
@@ -438,7 +483,8 @@ QByteArray Kubeconfig::toJson(bool redact) const {
             const ExecConfig& e = *u->exec;
             QJsonObject x;
             x.insert(QStringLiteral("command"), e.commandAsWritten);
-            x.insert(QStringLiteral("args"), e.args.isEmpty() ? QJsonValue() : QJsonArray::fromStringList(e.args));
+            x.insert(QStringLiteral("args"),
+                     e.args.isEmpty() ? QJsonValue() : QJsonArray::fromStringList(e.args));
             QJsonArray env;
             for (const auto& [k, v] : e.env)
                 env.append(QJsonObject{{QStringLiteral("name"), k}, {QStringLiteral("value"), v}});
@@ -473,33 +519,43 @@ Result<ResolvedContext> resolveContext(const Kubeconfig& config, const QString& 
     const QString name = contextName.isEmpty() ? config.currentContext : contextName;
     const QString where = config.files.join(QLatin1Char(':'));
     if (name.isEmpty())
-        return makeError(QStringLiteral("no context given and no current-context set"), where, 0, QStringLiteral("current-context"));
+        return makeError(QStringLiteral("no context given and no current-context set"), where, 0,
+                         QStringLiteral("current-context"));
     const Context* cx = config.context(name);
     if (!cx)
-        return makeError(QStringLiteral("context '%1' not found").arg(name), where, 0, QStringLiteral("contexts"));
+        return makeError(QStringLiteral("context '%1' not found").arg(name), where, 0,
+                         QStringLiteral("contexts"));
     ResolvedContext out;
     out.context = *cx;
     const Cluster* cl = config.cluster(cx->cluster);
     if (!cl)
-        return makeError(QStringLiteral("context '%1' refers to cluster '%2', which no kubeconfig file defines").arg(name, cx->cluster),
-                         cx->sourceFile, 0, QStringLiteral("contexts[%1].context.cluster").arg(name));
+        return makeError(
+            QStringLiteral("context '%1' refers to cluster '%2', which no kubeconfig file defines")
+                .arg(name, cx->cluster),
+            cx->sourceFile, 0, QStringLiteral("contexts[%1].context.cluster").arg(name));
     if (cl->server.isEmpty())
         return makeError(QStringLiteral("cluster '%1' has no server").arg(cl->name), cl->sourceFile, 0,
                          QStringLiteral("clusters[%1].cluster.server").arg(cl->name));
-    if (cl->insecureSkipTlsVerify && (!cl->certificateAuthority.isEmpty() || !cl->certificateAuthorityData.isEmpty()))
+    if (cl->insecureSkipTlsVerify &&
+        (!cl->certificateAuthority.isEmpty() || !cl->certificateAuthorityData.isEmpty()))
         // kubectl (client-go) refuses this combination too: "specifying a root certificates file with
         // the insecure flag is not allowed".
-        return makeError(QStringLiteral("cluster '%1' sets insecure-skip-tls-verify together with a certificate authority; kubectl "
-                                        "refuses this (\"specifying a root certificates file with the insecure flag is not allowed\"). "
-                                        "Remove one of them")
-                             .arg(cl->name),
-                         cl->sourceFile, 0, QStringLiteral("clusters[%1].cluster.insecure-skip-tls-verify").arg(cl->name));
+        return makeError(
+            QStringLiteral(
+                "cluster '%1' sets insecure-skip-tls-verify together with a certificate authority; kubectl "
+                "refuses this (\"specifying a root certificates file with the insecure flag is not "
+                "allowed\"). "
+                "Remove one of them")
+                .arg(cl->name),
+            cl->sourceFile, 0, QStringLiteral("clusters[%1].cluster.insecure-skip-tls-verify").arg(cl->name));
     out.cluster = *cl;
     if (!cx->user.isEmpty()) {
         const User* us = config.user(cx->user);
         if (!us)
-            return makeError(QStringLiteral("context '%1' refers to user '%2', which no kubeconfig file defines").arg(name, cx->user),
-                             cx->sourceFile, 0, QStringLiteral("contexts[%1].context.user").arg(name));
+            return makeError(
+                QStringLiteral("context '%1' refers to user '%2', which no kubeconfig file defines")
+                    .arg(name, cx->user),
+                cx->sourceFile, 0, QStringLiteral("contexts[%1].context.user").arg(name));
         if (us->problem)
             return *us->problem;
         out.user = *us;

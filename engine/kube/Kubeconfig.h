@@ -17,13 +17,13 @@
 namespace pb::kube {
 
 struct ExecConfig {
-    QString apiVersion;  // client.authentication.k8s.io/v1 or /v1beta1
+    QString apiVersion; // client.authentication.k8s.io/v1 or /v1beta1
     QString command;
     QStringList args;
     QList<QPair<QString, QString>> env;
     QString installHint;
     bool provideClusterInfo = false;
-    QString interactiveMode; // Never | IfAvailable | Always (required in v1)
+    QString interactiveMode;  // Never | IfAvailable | Always (required in v1)
     QString commandAsWritten; // `command` before a relative path with '/' was resolved (kubectl view)
     int line = 0;             // line of the exec mapping in its file
 };
@@ -31,26 +31,26 @@ struct ExecConfig {
 struct Cluster {
     QString name;
     QString server;
-    QString certificateAuthority;      // absolute path, empty when none
+    QString certificateAuthority;        // absolute path, empty when none
     QByteArray certificateAuthorityData; // decoded PEM
     bool insecureSkipTlsVerify = false;
     QString tlsServerName;
     QString proxyUrl;
-    QString sourceFile;                // the file that defined it
+    QString sourceFile; // the file that defined it
 };
 
 struct User {
     QString name;
-    QString clientCertificate, clientKey; // absolute paths
+    QString clientCertificate, clientKey;            // absolute paths
     QByteArray clientCertificateData, clientKeyData; // decoded PEM
-    QString token, tokenFile;               // tokenFile absolute
+    QString token, tokenFile;                        // tokenFile absolute
     QString username, password;
     std::optional<ExecConfig> exec;
-    bool hasAuthProvider = false;           // legacy auth-provider: reported, not run
+    bool hasAuthProvider = false; // legacy auth-provider: reported, not run
     QString sourceFile;
-    QString tokenFileAsWritten;             // tokenFile as in the file (kubectl view keeps it so)
-    QString authProviderName;               // auth-provider.name ("oidc", "gcp", ...)
-    QByteArray authProviderJson;            // auth-provider as compact JSON (for toJson)
+    QString tokenFileAsWritten;  // tokenFile as in the file (kubectl view keeps it so)
+    QString authProviderName;    // auth-provider.name ("oidc", "gcp", ...)
+    QByteArray authProviderJson; // auth-provider as compact JSON (for toJson)
     // Set when this user cannot be used (exec v1alpha1, v1 without interactiveMode, ...): the
     // kubeconfig still loads so every context can be listed; resolveContext() returns this error.
     std::optional<Error> problem;
@@ -62,7 +62,7 @@ struct Context {
 };
 
 struct Kubeconfig {
-    QStringList files;          // in merge order
+    QStringList files; // in merge order
     QString currentContext;
     std::vector<Cluster> clusters;
     std::vector<User> users;
@@ -90,7 +90,9 @@ struct ResolvedContext {
     Context context;
     Cluster cluster;
     User user;
-    QString namespaceOrDefault() const { return context.namespace_.isEmpty() ? QStringLiteral("default") : context.namespace_; }
+    QString namespaceOrDefault() const {
+        return context.namespace_.isEmpty() ? QStringLiteral("default") : context.namespace_;
+    }
 };
 Result<ResolvedContext> resolveContext(const Kubeconfig& config, const QString& contextName = {});
 

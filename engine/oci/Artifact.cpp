@@ -45,11 +45,16 @@ la_ssize_t tarWrite(archive*, void* user, const void* buf, size_t len) {
     return n < 0 ? -1 : la_ssize_t(len);
 }
 
-int tarOpen(archive*, void*) { return ARCHIVE_OK; }
-int tarClose(archive*, void*) { return ARCHIVE_OK; }
+int tarOpen(archive*, void*) {
+    return ARCHIVE_OK;
+}
+int tarClose(archive*, void*) {
+    return ARCHIVE_OK;
+}
 
 QString randomName(const QString& prefix) {
-    return prefix + QStringLiteral("%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+    return prefix +
+           QStringLiteral("%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
 }
 
 Result<Descriptor> hashFile(const QString& path) {
@@ -67,7 +72,9 @@ Result<Descriptor> hashFile(const QString& path) {
     return d;
 }
 
-QByteArray compact(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+QByteArray compact(const QJsonObject& o) {
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
 
 Result<Descriptor> putManifest(Layout& layout, const QJsonObject& manifest) {
     const QByteArray bytes = compact(manifest);
@@ -107,14 +114,15 @@ QString settle(const QString& staged, const QString& finalDir) {
 
 } // namespace
 
-Result<Descriptor> packDirectory(const QString& dirArg, const QString& outFile, const QSet<QString>& exclude, int gzipLevel,
-                                 const std::atomic_bool* cancel) {
+Result<Descriptor> packDirectory(const QString& dirArg, const QString& outFile, const QSet<QString>& exclude,
+                                 int gzipLevel, const std::atomic_bool* cancel) {
     const QString dirIn = QFileInfo(dirArg).absoluteFilePath();
     const QDir dir(dirIn);
     if (!dir.exists())
         return makeError(QStringLiteral("no such directory"), dirIn);
     QStringList files, dirs;
-    QDirIterator it(dirIn, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    QDirIterator it(dirIn, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();
         const QFileInfo fi = it.fileInfo();
@@ -122,7 +130,9 @@ Result<Descriptor> packDirectory(const QString& dirArg, const QString& outFile, 
         if (exclude.contains(rel))
             continue;
         if (fi.isSymLink() || (!fi.isFile() && !fi.isDir()))
-            return makeError(QStringLiteral("only regular files and directories can be packed (symlink or special file)"), fi.filePath());
+            return makeError(
+                QStringLiteral("only regular files and directories can be packed (symlink or special file)"),
+                fi.filePath());
         (fi.isDir() ? dirs : files) << rel;
     }
     QStringList all = dirs + files;
@@ -131,18 +141,23 @@ Result<Descriptor> packDirectory(const QString& dirArg, const QString& outFile, 
     ArchivePtr gz(archive_write_new());
     archive_write_set_format_raw(gz.get());
     archive_write_add_filter_gzip(gz.get());
-    archive_write_set_filter_option(gz.get(), "gzip", "compression-level", QByteArray::number(qBound(1, gzipLevel, 9)).constData());
+    archive_write_set_filter_option(gz.get(), "gzip", "compression-level",
+                                    QByteArray::number(qBound(1, gzipLevel, 9)).constData());
     archive_write_set_filter_option(gz.get(), "gzip", "timestamp", nullptr); // no mtime in the gzip header
     archive_write_set_bytes_in_last_block(gz.get(), 1);
     const QByteArray outName = QFile::encodeName(outFile);
     if (archive_write_open_filename(gz.get(), outName.constData()) != ARCHIVE_OK)
-        return makeError(QStringLiteral("cannot create: %1").arg(QString::fromUtf8(archive_error_string(gz.get()))), outFile);
+        return makeError(
+            QStringLiteral("cannot create: %1").arg(QString::fromUtf8(archive_error_string(gz.get()))),
+            outFile);
     EntryPtr rawEntry(archive_entry_new());
     archive_entry_set_pathname(rawEntry.get(), "layer.tar");
     archive_entry_set_filetype(rawEntry.get(), AE_IFREG);
     archive_entry_set_perm(rawEntry.get(), 0644);
     if (archive_write_header(gz.get(), rawEntry.get()) != ARCHIVE_OK)
-        return makeError(QStringLiteral("cannot start the gzip stream: %1").arg(QString::fromUtf8(archive_error_string(gz.get()))), outFile);
+        return makeError(QStringLiteral("cannot start the gzip stream: %1")
+                             .arg(QString::fromUtf8(archive_error_string(gz.get()))),
+                         outFile);
 
     TarSink sink;
     sink.gz = gz.get();
@@ -187,12 +202,18 @@ Result<Descriptor> packDirectory(const QString& dirArg, const QString& outFile, 
         qint64 n = 0;
         while ((n = f.read(buf.data(), buf.size())) > 0)
             if (archive_write_data(tar.get(), buf.constData(), size_t(n)) < 0)
-                return fail(QStringLiteral("cannot write the archive: %1").arg(QString::fromUtf8(archive_error_string(tar.get()))), outFile);
+                return fail(QStringLiteral("cannot write the archive: %1")
+                                .arg(QString::fromUtf8(archive_error_string(tar.get()))),
+                            outFile);
     }
     if (archive_write_close(tar.get()) != ARCHIVE_OK)
-        return fail(QStringLiteral("cannot finish the tar stream: %1").arg(QString::fromUtf8(archive_error_string(tar.get()))), outFile);
+        return fail(QStringLiteral("cannot finish the tar stream: %1")
+                        .arg(QString::fromUtf8(archive_error_string(tar.get()))),
+                    outFile);
     if (archive_write_close(gz.get()) != ARCHIVE_OK)
-        return fail(QStringLiteral("cannot finish the gzip stream: %1").arg(QString::fromUtf8(archive_error_string(gz.get()))), outFile);
+        return fail(QStringLiteral("cannot finish the gzip stream: %1")
+                        .arg(QString::fromUtf8(archive_error_string(gz.get()))),
+                    outFile);
     const QString tarDigest = QStringLiteral("sha256:") + QString::fromLatin1(sink.tarHash.result().toHex());
     Result<Descriptor> d = hashFile(outFile);
     if (!d)
@@ -204,8 +225,9 @@ Result<Descriptor> packDirectory(const QString& dirArg, const QString& outFile, 
     return d;
 }
 
-Result<Descriptor> stageArtifact(Layout& layout, const QString& layerFile, const Descriptor& layer, const QString& artifactType,
-                                 const QJsonObject& annotations, const QString& refName) {
+Result<Descriptor> stageArtifact(Layout& layout, const QString& layerFile, const Descriptor& layer,
+                                 const QString& artifactType, const QJsonObject& annotations,
+                                 const QString& refName) {
     if (Status s = layout.adoptBlob(layerFile, layer.digest); !s)
         return s.error();
     Result<Descriptor> cfg = emptyConfig(layout);
@@ -226,7 +248,8 @@ Result<Descriptor> stageArtifact(Layout& layout, const QString& layerFile, const
     return m;
 }
 
-Result<Descriptor> stageReferrer(Layout& layout, const Descriptor& subject, const QByteArray& payload, const QString& payloadType) {
+Result<Descriptor> stageReferrer(Layout& layout, const Descriptor& subject, const QByteArray& payload,
+                                 const QString& payloadType) {
     Result<QString> pd = layout.writeBlob(payload);
     if (!pd)
         return pd.error();
@@ -237,7 +260,8 @@ Result<Descriptor> stageReferrer(Layout& layout, const Descriptor& subject, cons
     layer.mediaType = payloadType;
     layer.digest = *pd;
     layer.size = payload.size();
-    layer.annotations = QJsonObject{{QStringLiteral("org.opencontainers.image.title"), QStringLiteral("payload")}};
+    layer.annotations =
+        QJsonObject{{QStringLiteral("org.opencontainers.image.title"), QStringLiteral("payload")}};
     Descriptor subj;
     subj.mediaType = subject.mediaType;
     subj.digest = subject.digest;
@@ -279,23 +303,28 @@ Status checkPushable(const evidence::BundleCheck& check, const QString& sbDir) {
     for (const evidence::CheckStep& s : check.steps)
         if (s.status == evidence::StepStatus::Failed)
             failed << QStringLiteral("%1: %2").arg(s.name, s.detail);
-    return makeError(QStringLiteral("refused: the bundle fails its integrity checks (%1)").arg(failed.join(QStringLiteral("; "))), sbDir);
+    return makeError(QStringLiteral("refused: the bundle fails its integrity checks (%1)")
+                         .arg(failed.join(QStringLiteral("; "))),
+                     sbDir);
 }
 
 // The evidence artifact's OCI annotations.
 QJsonObject evidenceAnnotations(const evidence::Predicate& pred) {
     QString description = QStringLiteral("AICR recipe evidence summary bundle");
-    return QJsonObject{{QStringLiteral("org.opencontainers.image.version"), pred.aicrVersion},
-                       {QStringLiteral("org.opencontainers.image.vendor"), QStringLiteral("NVIDIA")},
-                       {QStringLiteral("org.opencontainers.image.title"), QStringLiteral("AICR Recipe Evidence")},
-                       {QStringLiteral("org.opencontainers.image.source"), QStringLiteral("https://github.com/NVIDIA/aicr")},
-                       {QStringLiteral("org.opencontainers.image.description"), description + QStringLiteral(" (%1)").arg(pred.type)},
-                       // Reproducible: the attestation time, not the push time.
-                       {QStringLiteral("org.opencontainers.image.created"), pred.attestedAt}};
+    return QJsonObject{
+        {QStringLiteral("org.opencontainers.image.version"), pred.aicrVersion},
+        {QStringLiteral("org.opencontainers.image.vendor"), QStringLiteral("NVIDIA")},
+        {QStringLiteral("org.opencontainers.image.title"), QStringLiteral("AICR Recipe Evidence")},
+        {QStringLiteral("org.opencontainers.image.source"), QStringLiteral("https://github.com/NVIDIA/aicr")},
+        {QStringLiteral("org.opencontainers.image.description"),
+         description + QStringLiteral(" (%1)").arg(pred.type)},
+        // Reproducible: the attestation time, not the push time.
+        {QStringLiteral("org.opencontainers.image.created"), pred.attestedAt}};
 }
 
 // The Sigstore bundle as a referrer of the pushed manifest; its digest.
-Result<QString> pushSignatureReferrer(Client& client, Layout& layout, const Descriptor& manifest, const QByteArray& attestation, const Reference& to) {
+Result<QString> pushSignatureReferrer(Client& client, Layout& layout, const Descriptor& manifest,
+                                      const QByteArray& attestation, const Reference& to) {
     Result<Descriptor> ref = stageReferrer(layout, manifest, attestation, QLatin1String(kSigstoreBundle));
     if (!ref)
         return ref.error();
@@ -317,27 +346,36 @@ Result<QString> pushSignatureReferrer(Client& client, Layout& layout, const Desc
 
 // The pointer pins the manifest digest and names where it lives (AICR's schema 1.0), with the
 // signer signEvidence's temporary pointer names; written under `root`, its path returned.
-Result<QString> writeEvidencePointer(const evidence::Predicate& pred, const QString& manifestDigest, const Reference& to, const QString& tempPointer,
-                                     const QString& root) {
+Result<QString> writeEvidencePointer(const evidence::Predicate& pred, const QString& manifestDigest,
+                                     const Reference& to, const QString& tempPointer, const QString& root) {
     const evidence::Attestation* signedBy = nullptr;
     evidence::Pointer claimed;
     if (!tempPointer.isEmpty()) {
-        if (Result<QByteArray> bytes = readFileLimited(tempPointer, limits::kSmallFile, QStringLiteral("pointer")); bytes)
+        if (Result<QByteArray> bytes =
+                readFileLimited(tempPointer, limits::kSmallFile, QStringLiteral("pointer"));
+            bytes)
             claimed = evidence::parsePointer(*bytes, tempPointer);
         signedBy = claimed.attestation();
     }
-    const QString locator = to.registry + QLatin1Char('/') + to.repository + (to.tag.isEmpty() ? QString() : QLatin1Char(':') + to.tag);
-    QByteArray pointer = "attestations:\n  - attestedAt: " + pred.attestedAt.toUtf8() + "\n    bundle:\n      digest: " + manifestDigest.toUtf8() +
-                         "\n      oci: " + locator.toUtf8() + "\n      predicateType: " + pred.type.toUtf8() + "\n";
+    const QString locator = to.registry + QLatin1Char('/') + to.repository +
+                            (to.tag.isEmpty() ? QString() : QLatin1Char(':') + to.tag);
+    QByteArray pointer = "attestations:\n  - attestedAt: " + pred.attestedAt.toUtf8() +
+                         "\n    bundle:\n      digest: " + manifestDigest.toUtf8() +
+                         "\n      oci: " + locator.toUtf8() + "\n      predicateType: " + pred.type.toUtf8() +
+                         "\n";
     if (signedBy && signedBy->signer)
-        pointer += "    signer:\n      identity: " + signedBy->signer->identity.toUtf8() + "\n      issuer: " + signedBy->signer->issuer.toUtf8() + "\n";
+        pointer += "    signer:\n      identity: " + signedBy->signer->identity.toUtf8() +
+                   "\n      issuer: " + signedBy->signer->issuer.toUtf8() + "\n";
     if (!pred.profileSelection.isEmpty())
         pointer += "profile: " + pred.profileSelection.toUtf8() + "\n";
     pointer += "recipe: " + pred.recipeName.toUtf8() + "\nschemaVersion: 1.0.0\n";
-    const QString path = signedBy && signedBy->signer
-                             ? QStringLiteral("%1/%2/%3/sha256-%4.yaml")
-                                   .arg(root, pred.recipeName, evidence::sourceSlug(signedBy->signer->issuer, signedBy->signer->identity), manifestDigest.mid(7))
-                             : QStringLiteral("%1/%2.yaml").arg(root, pred.recipeName); // unsigned: flat pending pointer
+    const QString path =
+        signedBy && signedBy->signer
+            ? QStringLiteral("%1/%2/%3/sha256-%4.yaml")
+                  .arg(root, pred.recipeName,
+                       evidence::sourceSlug(signedBy->signer->issuer, signedBy->signer->identity),
+                       manifestDigest.mid(7))
+            : QStringLiteral("%1/%2.yaml").arg(root, pred.recipeName); // unsigned: flat pending pointer
     if (Status s = writeFileAtomically(path, pointer); !s)
         return s.error();
     return path;
@@ -345,7 +383,8 @@ Result<QString> writeEvidencePointer(const evidence::Predicate& pred, const QStr
 
 } // namespace
 
-Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, const Reference& to, const EvidencePushOptions& options) {
+Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, const Reference& to,
+                                  const EvidencePushOptions& options) {
     QString sbDir = QFileInfo(bundleDirIn).absoluteFilePath();
     if (QFileInfo::exists(sbDir + QStringLiteral("/summary-bundle/statement.intoto.json")))
         sbDir += QStringLiteral("/summary-bundle");
@@ -354,7 +393,8 @@ Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, co
         return bundle.error();
     QString tempPointer; // the manifest.json-pinned pointer signEvidence writes; replaced below
     if (options.key && !bundle->files.contains(QStringLiteral("attestation.intoto.jsonl"))) {
-        Result<evidence::EvidenceSignature> sig = evidence::signEvidence(sbDir, options.key, options.pointerRoot, {}, options.signIncomplete);
+        Result<evidence::EvidenceSignature> sig =
+            evidence::signEvidence(sbDir, options.key, options.pointerRoot, {}, options.signIncomplete);
         if (!sig)
             return sig.error();
         tempPointer = sig->pointerPath;
@@ -368,17 +408,21 @@ Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, co
     const evidence::Predicate& pred = *check.predicate;
 
     const QString cache = options.stagingDir.isEmpty() ? Layout::defaultCacheDir() : QString();
-    const QString staging = options.stagingDir.isEmpty() ? cache + QLatin1Char('/') + randomName(QStringLiteral("staging/evidence-")) : options.stagingDir;
+    const QString staging = options.stagingDir.isEmpty()
+                                ? cache + QLatin1Char('/') + randomName(QStringLiteral("staging/evidence-"))
+                                : options.stagingDir;
     Result<Layout> layout = Layout::open(staging);
     if (!layout)
         return layout.error();
     const QString layerTemp = layout->tempPath();
-    Result<Descriptor> layer = packDirectory(sbDir, layerTemp, {QStringLiteral("attestation.intoto.jsonl")}, 9, client.options().cancel);
+    Result<Descriptor> layer = packDirectory(sbDir, layerTemp, {QStringLiteral("attestation.intoto.jsonl")},
+                                             9, client.options().cancel);
     if (!layer)
         return layer.error();
     QString description = QStringLiteral("AICR recipe evidence summary bundle");
     const QJsonObject annotations = evidenceAnnotations(pred);
-    Result<Descriptor> manifest = stageArtifact(*layout, layerTemp, *layer, QLatin1String(kAicrArtifact), annotations, to.tag);
+    Result<Descriptor> manifest =
+        stageArtifact(*layout, layerTemp, *layer, QLatin1String(kAicrArtifact), annotations, to.tag);
     if (!manifest)
         return manifest.error();
 
@@ -396,7 +440,8 @@ Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, co
         out.signatureDigest = *rd;
     }
 
-    const QString root = options.pointerRoot.isEmpty() ? QFileInfo(sbDir).absolutePath() : options.pointerRoot;
+    const QString root =
+        options.pointerRoot.isEmpty() ? QFileInfo(sbDir).absolutePath() : options.pointerRoot;
     Result<QString> pointerPath = writeEvidencePointer(pred, manifest->digest, to, tempPointer, root);
     if (!pointerPath)
         return pointerPath.error();
@@ -406,19 +451,25 @@ Result<EvidencePush> pushEvidence(Client& client, const QString& bundleDirIn, co
 
     out.layoutDir = layout->dir();
     if (options.stagingDir.isEmpty())
-        out.layoutDir = settle(layout->dir(), cache + QStringLiteral("/evidence/") + manifest->digest.mid(7) + QStringLiteral("/oci"));
+        out.layoutDir = settle(layout->dir(), cache + QStringLiteral("/evidence/") + manifest->digest.mid(7) +
+                                                  QStringLiteral("/oci"));
     return out;
 }
 
-Result<EvidenceFetch> fetchEvidence(Client& client, const evidence::Pointer& pointer, const QString& cacheDir) {
+Result<EvidenceFetch> fetchEvidence(Client& client, const evidence::Pointer& pointer,
+                                    const QString& cacheDir) {
     const evidence::Attestation* att = pointer.attestation();
     if (!att)
-        return makeError(QStringLiteral("the pointer has no attestation"), pointer.file, 0, QStringLiteral("attestations"));
+        return makeError(QStringLiteral("the pointer has no attestation"), pointer.file, 0,
+                         QStringLiteral("attestations"));
     if (att->bundleOci.isEmpty())
-        return makeError(QStringLiteral("the pointer names no OCI location"), pointer.file, 0, QStringLiteral("attestations[0].bundle.oci"));
+        return makeError(QStringLiteral("the pointer names no OCI location"), pointer.file, 0,
+                         QStringLiteral("attestations[0].bundle.oci"));
     if (!isValidDigest(att->bundleDigest))
-        return makeError(QStringLiteral("'%1' is not a pinned sha256 digest; refusing to fetch an unpinned bundle").arg(att->bundleDigest),
-                         pointer.file, 0, QStringLiteral("attestations[0].bundle.digest"));
+        return makeError(
+            QStringLiteral("'%1' is not a pinned sha256 digest; refusing to fetch an unpinned bundle")
+                .arg(att->bundleDigest),
+            pointer.file, 0, QStringLiteral("attestations[0].bundle.digest"));
     Result<Reference> ref = parseReference(att->bundleOci);
     if (!ref) {
         Error e = ref.error();
@@ -427,8 +478,9 @@ Result<EvidenceFetch> fetchEvidence(Client& client, const evidence::Pointer& poi
         return e;
     }
     if (ref->isPinned() && ref->digest != att->bundleDigest)
-        return makeError(QStringLiteral("bundle.oci pins %1 but bundle.digest is %2").arg(ref->digest, att->bundleDigest), pointer.file, 0,
-                         QStringLiteral("attestations[0].bundle"));
+        return makeError(
+            QStringLiteral("bundle.oci pins %1 but bundle.digest is %2").arg(ref->digest, att->bundleDigest),
+            pointer.file, 0, QStringLiteral("attestations[0].bundle"));
     const Reference pinned = ref->withDigest(att->bundleDigest);
     EvidenceFetch out;
     out.reference = pinned.toString();
@@ -453,10 +505,12 @@ Result<EvidenceFetch> fetchEvidence(Client& client, const evidence::Pointer& poi
         Result<QByteArray> mb = layout->readBlob(rd.digest);
         if (!mb)
             return mb.error();
-        const QJsonArray layers = QJsonDocument::fromJson(*mb).object().value(QStringLiteral("layers")).toArray();
+        const QJsonArray layers =
+            QJsonDocument::fromJson(*mb).object().value(QStringLiteral("layers")).toArray();
         if (layers.isEmpty())
             continue;
-        Result<QByteArray> payload = layout->readBlob(layers.first().toObject().value(QStringLiteral("digest")).toString());
+        Result<QByteArray> payload =
+            layout->readBlob(layers.first().toObject().value(QStringLiteral("digest")).toString());
         if (!payload)
             return payload.error();
         files.insert(QStringLiteral("attestation.intoto.jsonl"), *payload);
@@ -466,7 +520,9 @@ Result<EvidenceFetch> fetchEvidence(Client& client, const evidence::Pointer& poi
     // Unpacked beside the layout, written whole before it replaces an older copy.
     const QString partial = out.dir + QLatin1Char('/') + randomName(QStringLiteral(".unpack-"));
     for (auto it = files.cbegin(); it != files.cend(); ++it)
-        if (Status s = writeFileAtomically(partial + QStringLiteral("/summary-bundle/") + it.key(), it.value()); !s) {
+        if (Status s =
+                writeFileAtomically(partial + QStringLiteral("/summary-bundle/") + it.key(), it.value());
+            !s) {
             QDir(partial).removeRecursively();
             return s.error();
         }
@@ -480,9 +536,12 @@ Result<EvidenceFetch> fetchEvidence(Client& client, const evidence::Pointer& poi
     return out;
 }
 
-Result<PushResult> pushDeploymentBundle(Client& client, const QString& dir, const Reference& to, const QString& stagingDir) {
+Result<PushResult> pushDeploymentBundle(Client& client, const QString& dir, const Reference& to,
+                                        const QString& stagingDir) {
     const bool temporary = stagingDir.isEmpty();
-    const QString staging = temporary ? Layout::defaultCacheDir() + QLatin1Char('/') + randomName(QStringLiteral("staging/bundle-")) : stagingDir;
+    const QString staging = temporary ? Layout::defaultCacheDir() + QLatin1Char('/') +
+                                            randomName(QStringLiteral("staging/bundle-"))
+                                      : stagingDir;
     Result<Layout> layout = Layout::open(staging);
     if (!layout)
         return layout.error();
@@ -496,9 +555,12 @@ Result<PushResult> pushDeploymentBundle(Client& client, const QString& dir, cons
         cleanup();
         return layer.error();
     }
-    const QJsonObject annotations{{QStringLiteral("org.opencontainers.image.title"), QStringLiteral("AICR deployment bundle")},
-                                  {QStringLiteral("org.opencontainers.image.source"), QStringLiteral("https://github.com/NVIDIA/aicr")}};
-    Result<Descriptor> manifest = stageArtifact(*layout, layerTemp, *layer, QLatin1String(kDeploymentBundleArtifact), annotations, to.tag);
+    const QJsonObject annotations{
+        {QStringLiteral("org.opencontainers.image.title"), QStringLiteral("AICR deployment bundle")},
+        {QStringLiteral("org.opencontainers.image.source"),
+         QStringLiteral("https://github.com/NVIDIA/aicr")}};
+    Result<Descriptor> manifest = stageArtifact(
+        *layout, layerTemp, *layer, QLatin1String(kDeploymentBundleArtifact), annotations, to.tag);
     if (!manifest) {
         cleanup();
         return manifest.error();

@@ -1,5 +1,5 @@
-#include "core/Files.h"
 #include "oci/Auth.h"
+#include "core/Files.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,18 +19,23 @@ namespace {
 // The keys a config.json may use for one registry: Docker Hub has historic spellings.
 QStringList keysFor(const QString& registry) {
     QStringList keys{registry, QStringLiteral("https://") + registry, QStringLiteral("http://") + registry,
-                     QStringLiteral("https://") + registry + QStringLiteral("/v1/"), QStringLiteral("https://") + registry + QStringLiteral("/v2/")};
+                     QStringLiteral("https://") + registry + QStringLiteral("/v1/"),
+                     QStringLiteral("https://") + registry + QStringLiteral("/v2/")};
     if (registry == QLatin1String("docker.io"))
-        keys << QStringLiteral("https://index.docker.io/v1/") << QStringLiteral("index.docker.io") << QStringLiteral("registry-1.docker.io");
+        keys << QStringLiteral("https://index.docker.io/v1/") << QStringLiteral("index.docker.io")
+             << QStringLiteral("registry-1.docker.io");
     return keys;
 }
 
-Result<Credentials> runHelper(const QString& helper, const QString& registry, const DockerConfigOptions& options, const QString& source) {
+Result<Credentials> runHelper(const QString& helper, const QString& registry,
+                              const DockerConfigOptions& options, const QString& source) {
     // A helper name is a plain program suffix ("ecr-login", "desktop"); a path separator or ".." would
     // let a config file name a program outside the directories searched.
     static const QRegularExpression name(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]*$"));
     if (!name.match(helper).hasMatch() || helper.contains(QLatin1String("..")))
-        return makeError(QStringLiteral("credential helper name '%1' is not a plain name").arg(helper.left(100)), {}, 0, source);
+        return makeError(
+            QStringLiteral("credential helper name '%1' is not a plain name").arg(helper.left(100)), {}, 0,
+            source);
     const QString program = QStringLiteral("docker-credential-") + helper;
     QString path;
     if (!options.helperDir.isEmpty())
@@ -38,32 +43,41 @@ Result<Credentials> runHelper(const QString& helper, const QString& registry, co
     if (path.isEmpty())
         path = QStandardPaths::findExecutable(program);
     if (path.isEmpty())
-        return makeError(QStringLiteral("credential helper '%1' not found in PATH").arg(program), {}, 0, source);
+        return makeError(QStringLiteral("credential helper '%1' not found in PATH").arg(program), {}, 0,
+                         source);
     QProcess p;
     p.start(path, {QStringLiteral("get")});
     if (!p.waitForStarted(10000))
-        return makeError(QStringLiteral("credential helper '%1' could not be started: %2").arg(program, p.errorString()), {}, 0, source);
+        return makeError(
+            QStringLiteral("credential helper '%1' could not be started: %2").arg(program, p.errorString()),
+            {}, 0, source);
     p.write(registry.toUtf8());
     p.closeWriteChannel();
     if (!p.waitForFinished(30000)) {
         p.kill();
         p.waitForFinished(2000);
-        return makeError(QStringLiteral("credential helper '%1' did not answer within 30 s").arg(program), {}, 0, source);
+        return makeError(QStringLiteral("credential helper '%1' did not answer within 30 s").arg(program), {},
+                         0, source);
     }
     const QByteArray out = p.readAllStandardOutput();
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
         // "credentials not found in native keychain" is the helpers' way to say "none": anonymous.
-        if (out.contains("credentials not found") || p.readAllStandardError().contains("credentials not found"))
+        if (out.contains("credentials not found") ||
+            p.readAllStandardError().contains("credentials not found"))
             return Credentials{};
-        return makeError(QStringLiteral("credential helper '%1' failed with exit code %2").arg(program).arg(p.exitCode()), {}, 0, source);
+        return makeError(
+            QStringLiteral("credential helper '%1' failed with exit code %2").arg(program).arg(p.exitCode()),
+            {}, 0, source);
     }
     const QJsonObject o = QJsonDocument::fromJson(out).object();
     Credentials c;
     c.username = o.value(QStringLiteral("Username")).toString();
     c.secret = o.value(QStringLiteral("Secret")).toString();
     if (c.secret.isEmpty())
-        return makeError(QStringLiteral("credential helper '%1' answered without a Secret").arg(program), {}, 0, source);
-    c.kind = c.username == QLatin1String("<token>") ? Credentials::Kind::IdentityToken : Credentials::Kind::Basic;
+        return makeError(QStringLiteral("credential helper '%1' answered without a Secret").arg(program), {},
+                         0, source);
+    c.kind =
+        c.username == QLatin1String("<token>") ? Credentials::Kind::IdentityToken : Credentials::Kind::Basic;
     c.source = source;
     return c;
 }
@@ -72,7 +86,8 @@ Result<Credentials> runHelper(const QString& helper, const QString& registry, co
 Result<std::optional<QJsonObject>> readDockerConfig(const QString& file) {
     if (!QFileInfo::exists(file))
         return std::optional<QJsonObject>();
-    Result<QByteArray> bytes = readFileLimited(file, limits::kConfigFile, QStringLiteral("the docker config"));
+    Result<QByteArray> bytes =
+        readFileLimited(file, limits::kConfigFile, QStringLiteral("the docker config"));
     if (!bytes)
         return bytes.error();
     QJsonParseError pe;
@@ -130,7 +145,8 @@ Result<Credentials> credentialsFor(const QString& registry, const DockerConfigOp
             const QByteArray decoded = QByteArray::fromBase64(auth.toLatin1());
             const qsizetype colon = decoded.indexOf(':');
             if (colon < 0)
-                return makeError(QStringLiteral("'auth' is not base64 of user:password"), file, 0, field + QStringLiteral(".auth"));
+                return makeError(QStringLiteral("'auth' is not base64 of user:password"), file, 0,
+                                 field + QStringLiteral(".auth"));
             c.kind = Credentials::Kind::Basic;
             c.username = QString::fromUtf8(decoded.left(colon));
             c.secret = QString::fromUtf8(decoded.mid(colon + 1));
@@ -169,9 +185,13 @@ Result<std::vector<CredentialSource>> listCredentialSources(const DockerConfigOp
         if (helpers.contains(it.key()))
             continue;
         const QJsonObject a = it.value().toObject();
-        const bool hasInline = a.contains(QStringLiteral("auth")) || a.contains(QStringLiteral("identitytoken")) || a.contains(QStringLiteral("password"));
+        const bool hasInline = a.contains(QStringLiteral("auth")) ||
+                               a.contains(QStringLiteral("identitytoken")) ||
+                               a.contains(QStringLiteral("password"));
         const QString store = root.value(QStringLiteral("credsStore")).toString();
-        out.push_back({it.key(), hasInline || store.isEmpty() ? QStringLiteral("config.json auths (%1)").arg(file) : QStringLiteral("credsStore: %1").arg(store)});
+        out.push_back({it.key(), hasInline || store.isEmpty()
+                                     ? QStringLiteral("config.json auths (%1)").arg(file)
+                                     : QStringLiteral("credsStore: %1").arg(store)});
     }
     const QString store = root.value(QStringLiteral("credsStore")).toString();
     if (!store.isEmpty())

@@ -36,8 +36,12 @@ Descriptor Descriptor::fromJson(const QJsonObject& o) {
     return d;
 }
 
-bool isManifestType(const QString& t) { return t == QLatin1String(kImageManifest) || t == QLatin1String(kDockerManifest); }
-bool isIndexType(const QString& t) { return t == QLatin1String(kImageIndex) || t == QLatin1String(kDockerManifestList); }
+bool isManifestType(const QString& t) {
+    return t == QLatin1String(kImageManifest) || t == QLatin1String(kDockerManifest);
+}
+bool isIndexType(const QString& t) {
+    return t == QLatin1String(kImageIndex) || t == QLatin1String(kDockerManifestList);
+}
 
 std::vector<Descriptor> childrenOf(const QJsonObject& manifest) {
     std::vector<Descriptor> out;
@@ -63,15 +67,19 @@ Result<Layout> Layout::open(const QString& dirIn) {
         Result<QByteArray> bytes = readFileLimited(marker, limits::kSmallFile, QStringLiteral("oci-layout"));
         if (!bytes)
             return bytes.error();
-        const QString v = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("imageLayoutVersion")).toString();
+        const QString v =
+            QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("imageLayoutVersion")).toString();
         if (v != QLatin1String("1.0.0"))
-            return makeError(QStringLiteral("imageLayoutVersion '%1' is not 1.0.0").arg(v), marker, 0, QStringLiteral("imageLayoutVersion"));
+            return makeError(QStringLiteral("imageLayoutVersion '%1' is not 1.0.0").arg(v), marker, 0,
+                             QStringLiteral("imageLayoutVersion"));
     } else if (Status s = writeFileAtomically(marker, "{\"imageLayoutVersion\":\"1.0.0\"}"); !s) {
         return s.error();
     }
     const QString index = dir + QStringLiteral("/index.json");
     if (!QFileInfo::exists(index)) {
-        if (Status s = writeFileAtomically(index, "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"manifests\":[]}"); !s)
+        if (Status s = writeFileAtomically(index, "{\"schemaVersion\":2,\"mediaType\":\"application/"
+                                                  "vnd.oci.image.index.v1+json\",\"manifests\":[]}");
+            !s)
             return s.error();
     }
     Layout l;
@@ -83,30 +91,37 @@ QString Layout::blobPath(const QString& digest) const {
     return m_dir + QStringLiteral("/blobs/sha256/") + digest.mid(7);
 }
 
-bool Layout::hasBlob(const QString& digest) const { return isValidDigest(digest) && QFileInfo::exists(blobPath(digest)); }
+bool Layout::hasBlob(const QString& digest) const {
+    return isValidDigest(digest) && QFileInfo::exists(blobPath(digest));
+}
 
 Result<QByteArray> Layout::readBlob(const QString& digest, qint64 maxBytes) const {
     if (!isValidDigest(digest))
-        return makeError(QStringLiteral("'%1' is not a sha256 digest").arg(digest), m_dir, 0, QStringLiteral("digest"));
+        return makeError(QStringLiteral("'%1' is not a sha256 digest").arg(digest), m_dir, 0,
+                         QStringLiteral("digest"));
     const QString path = blobPath(digest);
     QFile f(path);
     if (Status opened = openInputFile(f, QStringLiteral("the blob")); !opened) {
         if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink())
-            return makeError(QStringLiteral("blob missing from the layout: %1").arg(opened.error().message), path);
+            return makeError(QStringLiteral("blob missing from the layout: %1").arg(opened.error().message),
+                             path);
         return opened.error(); // a pipe, device or directory where the blob should be
     }
     if (f.size() > maxBytes)
-        return makeError(QStringLiteral("blob is %1 bytes, over the %2 allowed here").arg(f.size()).arg(maxBytes), path);
+        return makeError(
+            QStringLiteral("blob is %1 bytes, over the %2 allowed here").arg(f.size()).arg(maxBytes), path);
     Result<QByteArray> b = readLimited(f, maxBytes, QStringLiteral("the blob"));
     if (!b)
         return b.error();
     if (QStringLiteral("sha256:") + sha256Hex(*b) != digest)
-        return makeError(QStringLiteral("blob content does not match its digest (the layout is corrupt)"), path);
+        return makeError(QStringLiteral("blob content does not match its digest (the layout is corrupt)"),
+                         path);
     return std::move(*b);
 }
 
 QString Layout::tempPath() const {
-    return m_dir + QStringLiteral("/blobs/.partial-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+    return m_dir + QStringLiteral("/blobs/.partial-%1")
+                       .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
 }
 
 Status Layout::adoptBlob(const QString& tempFile, const QString& digest) {
@@ -133,10 +148,12 @@ Result<QString> Layout::writeBlob(const QByteArray& bytes) {
 
 std::vector<Descriptor> Layout::manifests() const {
     std::vector<Descriptor> out;
-    Result<QByteArray> bytes = readFileLimited(m_dir + QStringLiteral("/index.json"), limits::kConfigFile, QStringLiteral("index.json"));
+    Result<QByteArray> bytes = readFileLimited(m_dir + QStringLiteral("/index.json"), limits::kConfigFile,
+                                               QStringLiteral("index.json"));
     if (!bytes)
         return out;
-    for (const QJsonValue& v : QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("manifests")).toArray())
+    for (const QJsonValue& v :
+         QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("manifests")).toArray())
         out.push_back(Descriptor::fromJson(v.toObject()));
     return out;
 }
@@ -179,14 +196,15 @@ Result<Descriptor> Layout::findManifest(const QString& key) const {
     if (key.isEmpty()) {
         if (all.size() == 1)
             return all.front();
-        return makeError(QStringLiteral("index.json lists %1 manifests; name one by tag or digest").arg(all.size()),
-                         m_dir + QStringLiteral("/index.json"), 0, QStringLiteral("manifests"));
+        return makeError(
+            QStringLiteral("index.json lists %1 manifests; name one by tag or digest").arg(all.size()),
+            m_dir + QStringLiteral("/index.json"), 0, QStringLiteral("manifests"));
     }
     for (const Descriptor& d : all)
         if (d.digest == key || d.annotations.value(QLatin1String(kRefName)).toString() == key)
             return d;
-    return makeError(QStringLiteral("no manifest named '%1' in index.json").arg(key), m_dir + QStringLiteral("/index.json"), 0,
-                     QStringLiteral("manifests"));
+    return makeError(QStringLiteral("no manifest named '%1' in index.json").arg(key),
+                     m_dir + QStringLiteral("/index.json"), 0, QStringLiteral("manifests"));
 }
 
 } // namespace pb::oci

@@ -57,7 +57,9 @@ Reference Reference::withDigest(const QString& d) const {
 Result<Reference> parseReference(const QString& textIn) {
     QString text = textIn.trimmed();
     const QString field = QStringLiteral("reference");
-    auto bad = [&](const QString& why) { return makeError(QStringLiteral("'%1': %2").arg(textIn, why), {}, 0, field); };
+    auto bad = [&](const QString& why) {
+        return makeError(QStringLiteral("'%1': %2").arg(textIn, why), {}, 0, field);
+    };
     if (text.startsWith(QLatin1String("oci://")))
         text = text.mid(6);
     else if (text.startsWith(QLatin1String("docker://")))
@@ -70,7 +72,8 @@ Result<Reference> parseReference(const QString& textIn) {
         r.digest = text.mid(at + 1);
         text = text.left(at);
         if (!r.digest.startsWith(QLatin1String("sha256:")))
-            return bad(QStringLiteral("digest '%1' is not sha256 (only sha256 digests are supported)").arg(r.digest));
+            return bad(QStringLiteral("digest '%1' is not sha256 (only sha256 digests are supported)")
+                           .arg(r.digest));
         if (!isValidDigest(r.digest))
             return bad(QStringLiteral("digest '%1' is not sha256:<64 lowercase hex>").arg(r.digest));
     }
@@ -79,7 +82,8 @@ Result<Reference> parseReference(const QString& textIn) {
     QString rest = text;
     if (slash > 0) {
         const QString first = text.left(slash);
-        if (first.contains(QLatin1Char('.')) || first.contains(QLatin1Char(':')) || first == QLatin1String("localhost")) {
+        if (first.contains(QLatin1Char('.')) || first.contains(QLatin1Char(':')) ||
+            first == QLatin1String("localhost")) {
             r.registry = first;
             rest = text.mid(slash + 1);
         }
@@ -96,16 +100,18 @@ Result<Reference> parseReference(const QString& textIn) {
         rest = rest.left(colon);
         static const QRegularExpression tagRe(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"));
         if (!tagRe.match(r.tag).hasMatch())
-            return bad(QStringLiteral("tag '%1' is not a valid tag ([A-Za-z0-9_][A-Za-z0-9_.-]{0,127})").arg(r.tag));
+            return bad(
+                QStringLiteral("tag '%1' is not a valid tag ([A-Za-z0-9_][A-Za-z0-9_.-]{0,127})").arg(r.tag));
     }
     if (r.registry == QLatin1String("docker.io") && !rest.contains(QLatin1Char('/')))
         rest = QStringLiteral("library/") + rest;
-    static const QRegularExpression repoRe(
-        QStringLiteral("^[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*)*$"));
+    static const QRegularExpression repoRe(QStringLiteral(
+        "^[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*)*$"));
     if (rest.isEmpty())
         return bad(QStringLiteral("no repository name"));
     if (!repoRe.match(rest).hasMatch())
-        return bad(QStringLiteral("repository '%1' is not a valid name (lowercase letters, digits, separators . _ __ -, '/' between parts)")
+        return bad(QStringLiteral("repository '%1' is not a valid name (lowercase letters, digits, "
+                                  "separators . _ __ -, '/' between parts)")
                        .arg(rest));
     r.repository = rest;
     if (r.tag.isEmpty() && r.digest.isEmpty())

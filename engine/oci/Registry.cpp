@@ -26,32 +26,48 @@ void globalInit() {
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-QString digestOf(const QByteArray& bytes) { return QStringLiteral("sha256:") + sha256Hex(bytes); }
+QString digestOf(const QByteArray& bytes) {
+    return QStringLiteral("sha256:") + sha256Hex(bytes);
+}
 
 QString statusWords(long code) {
     switch (code) {
-    case 400: return QStringLiteral("400 Bad Request");
-    case 401: return QStringLiteral("401 Unauthorized");
-    case 403: return QStringLiteral("403 Forbidden");
-    case 404: return QStringLiteral("404 Not Found");
-    case 405: return QStringLiteral("405 Method Not Allowed");
-    case 409: return QStringLiteral("409 Conflict");
-    case 416: return QStringLiteral("416 Range Not Satisfiable");
-    case 429: return QStringLiteral("429 Too Many Requests");
-    case 500: return QStringLiteral("500 Internal Server Error");
-    case 502: return QStringLiteral("502 Bad Gateway");
-    case 503: return QStringLiteral("503 Service Unavailable");
-    default: return QString::number(code);
+    case 400:
+        return QStringLiteral("400 Bad Request");
+    case 401:
+        return QStringLiteral("401 Unauthorized");
+    case 403:
+        return QStringLiteral("403 Forbidden");
+    case 404:
+        return QStringLiteral("404 Not Found");
+    case 405:
+        return QStringLiteral("405 Method Not Allowed");
+    case 409:
+        return QStringLiteral("409 Conflict");
+    case 416:
+        return QStringLiteral("416 Range Not Satisfiable");
+    case 429:
+        return QStringLiteral("429 Too Many Requests");
+    case 500:
+        return QStringLiteral("500 Internal Server Error");
+    case 502:
+        return QStringLiteral("502 Bad Gateway");
+    case 503:
+        return QStringLiteral("503 Service Unavailable");
+    default:
+        return QString::number(code);
     }
 }
 
 // The registry's own words from an OCI error body: {"errors":[{"code":"MANIFEST_UNKNOWN","message":"..."}]}.
 QString registryErrors(const QByteArray& body) {
-    const QJsonArray errors = QJsonDocument::fromJson(body).object().value(QStringLiteral("errors")).toArray();
+    const QJsonArray errors =
+        QJsonDocument::fromJson(body).object().value(QStringLiteral("errors")).toArray();
     QStringList parts;
     for (const QJsonValue& v : errors) {
         const QJsonObject e = v.toObject();
-        parts << QStringLiteral("%1: %2").arg(e.value(QStringLiteral("code")).toString(), e.value(QStringLiteral("message")).toString());
+        parts << QStringLiteral("%1: %2").arg(e.value(QStringLiteral("code")).toString(),
+                                              e.value(QStringLiteral("message")).toString());
     }
     return parts.join(QStringLiteral("; "));
 }
@@ -71,12 +87,12 @@ struct Request {
     QByteArray method = "GET";
     QByteArray url;
     QList<QByteArray> headers;
-    QByteArray body;                 // small bodies
-    QFile* upload = nullptr;         // or a file range
+    QByteArray body;         // small bodies
+    QFile* upload = nullptr; // or a file range
     qint64 uploadOffset = 0, uploadLength = 0;
     std::function<bool(const char*, size_t)> sink; // 2xx bodies go here when set
     bool follow = true;
-    QString what;                    // for progress and errors
+    QString what; // for progress and errors
 };
 
 } // namespace
@@ -88,8 +104,10 @@ Descriptor Manifest::descriptor() const {
     d.size = bytes.size();
     d.artifactType = json.value(QStringLiteral("artifactType")).toString();
     if (d.artifactType.isEmpty() && isManifestType(mediaType)) {
-        const QString cfg = json.value(QStringLiteral("config")).toObject().value(QStringLiteral("mediaType")).toString();
-        if (cfg != QLatin1String(kEmptyConfig) && cfg != QLatin1String("application/vnd.oci.image.config.v1+json") &&
+        const QString cfg =
+            json.value(QStringLiteral("config")).toObject().value(QStringLiteral("mediaType")).toString();
+        if (cfg != QLatin1String(kEmptyConfig) &&
+            cfg != QLatin1String("application/vnd.oci.image.config.v1+json") &&
             cfg != QLatin1String("application/vnd.docker.container.image.v1+json"))
             d.artifactType = cfg;
     }
@@ -121,7 +139,7 @@ QJsonObject PushResult::toJson() const {
 struct Client::Impl {
     ClientOptions opts;
     CURL* curl = nullptr;
-    QMap<QString, QByteArray> authHeader;         // "registry|repository" -> "Authorization: ..."
+    QMap<QString, QByteArray> authHeader;            // "registry|repository" -> "Authorization: ..."
     QMap<QString, std::optional<Credentials>> creds; // by registry
     qint64 progressBase = 0, progressTotal = -1;
     QString progressWhat;
@@ -133,7 +151,9 @@ struct Client::Impl {
 
     bool cancelled() const { return opts.cancel && opts.cancel->load(); }
 
-    Error cancelledError(const QString& what) const { return makeError(what + QStringLiteral(": cancelled")); }
+    Error cancelledError(const QString& what) const {
+        return makeError(what + QStringLiteral(": cancelled"));
+    }
 
     Result<QByteArray> baseUrl(const Reference& ref) const {
         const bool loop = isLoopbackRegistry(ref.registry);
@@ -141,10 +161,12 @@ struct Client::Impl {
             return QByteArray("http://") + ref.apiHost().toUtf8();
         if (opts.plainHttp) {
             if (!loop)
-                return makeError(QStringLiteral("refusing plain HTTP to '%1': --plain-http covers loopback registries only; "
-                                                "name this registry with --plain-http-registry %1 to allow it")
-                                     .arg(ref.registry),
-                                 {}, 0, QStringLiteral("registry"));
+                return makeError(
+                    QStringLiteral(
+                        "refusing plain HTTP to '%1': --plain-http covers loopback registries only; "
+                        "name this registry with --plain-http-registry %1 to allow it")
+                        .arg(ref.registry),
+                    {}, 0, QStringLiteral("registry"));
             return QByteArray("http://") + ref.apiHost().toUtf8();
         }
         return QByteArray("https://") + ref.apiHost().toUtf8();
@@ -279,7 +301,8 @@ struct Client::Impl {
         curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &Impl::onProgress);
         curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &t);
         curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 256L * 1024L);
-        curl_easy_setopt(curl, CURLOPT_UPLOAD_BUFFERSIZE, 1024L * 1024L); // fewer read callbacks on large blobs
+        curl_easy_setopt(curl, CURLOPT_UPLOAD_BUFFERSIZE,
+                         1024L * 1024L); // fewer read callbacks on large blobs
         if (opts.insecureTls) {
             curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
             curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
@@ -303,7 +326,8 @@ struct Client::Impl {
         } else if (req.upload) {
             if (!req.upload->seek(req.uploadOffset)) {
                 curl_slist_free_all(headers);
-                resp.transportError = QStringLiteral("cannot seek %1: %2").arg(req.upload->fileName(), req.upload->errorString());
+                resp.transportError = QStringLiteral("cannot seek %1: %2")
+                                          .arg(req.upload->fileName(), req.upload->errorString());
                 return resp;
             }
             curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
@@ -343,21 +367,29 @@ struct Client::Impl {
         const QString key = ref.registry + QLatin1Char('|') + ref.repository;
         if (ch.scheme == QLatin1String("basic")) {
             if (c.kind != Credentials::Kind::Basic)
-                return makeError(QStringLiteral("%1: the registry asks for a user name and password and none are configured "
-                                                "(docker config.json has no entry for it)")
-                                     .arg(what));
-            authHeader.insert(key, "Authorization: Basic " + (c.username + QLatin1Char(':') + c.secret).toUtf8().toBase64());
+                return makeError(
+                    QStringLiteral(
+                        "%1: the registry asks for a user name and password and none are configured "
+                        "(docker config.json has no entry for it)")
+                        .arg(what));
+            authHeader.insert(key, "Authorization: Basic " +
+                                       (c.username + QLatin1Char(':') + c.secret).toUtf8().toBase64());
             return {};
         }
         if (ch.scheme != QLatin1String("bearer"))
-            return makeError(QStringLiteral("%1: unsupported authentication scheme '%2'").arg(what, ch.scheme));
+            return makeError(
+                QStringLiteral("%1: unsupported authentication scheme '%2'").arg(what, ch.scheme));
         const QString realm = ch.params.value(QStringLiteral("realm"));
         const QUrl realmUrl(realm);
-        if (!realmUrl.isValid() || (realmUrl.scheme() != QLatin1String("https") && realmUrl.scheme() != QLatin1String("http")))
-            return makeError(QStringLiteral("%1: the token realm '%2' is not an http(s) URL").arg(what, realm));
-        if (realmUrl.scheme() == QLatin1String("http") && !isLoopbackRegistry(realmUrl.host()) && !opts.plainHttpRegistries.contains(ref.registry) &&
-            c.kind != Credentials::Kind::Anonymous)
-            return makeError(QStringLiteral("%1: refusing to send credentials to the plain-HTTP token realm %2").arg(what, realm));
+        if (!realmUrl.isValid() ||
+            (realmUrl.scheme() != QLatin1String("https") && realmUrl.scheme() != QLatin1String("http")))
+            return makeError(
+                QStringLiteral("%1: the token realm '%2' is not an http(s) URL").arg(what, realm));
+        if (realmUrl.scheme() == QLatin1String("http") && !isLoopbackRegistry(realmUrl.host()) &&
+            !opts.plainHttpRegistries.contains(ref.registry) && c.kind != Credentials::Kind::Anonymous)
+            return makeError(
+                QStringLiteral("%1: refusing to send credentials to the plain-HTTP token realm %2")
+                    .arg(what, realm));
         QString scope = ch.params.value(QStringLiteral("scope"));
         const QString wanted = QStringLiteral("repository:%1:%2").arg(ref.repository, actions);
         if (scope.isEmpty() || !scope.contains(ref.repository))
@@ -386,17 +418,22 @@ struct Client::Impl {
             u.setQuery(existing);
             req.url = u.toEncoded();
             if (c.kind == Credentials::Kind::Basic)
-                req.headers << "Authorization: Basic " + (c.username + QLatin1Char(':') + c.secret).toUtf8().toBase64();
+                req.headers << "Authorization: Basic " +
+                                   (c.username + QLatin1Char(':') + c.secret).toUtf8().toBase64();
         }
         Response r = perform(req);
         if (r.cancelled)
             return cancelledError(what);
         if (!r.transportError.isEmpty())
-            return makeError(QStringLiteral("%1: token request to %2 failed: %3").arg(what, realmUrl.toString(QUrl::RemoveQuery), r.transportError));
+            return makeError(QStringLiteral("%1: token request to %2 failed: %3")
+                                 .arg(what, realmUrl.toString(QUrl::RemoveQuery), r.transportError));
         if (r.status != 200)
             return makeError(QStringLiteral("%1: the token server %2 answered %3%4 (credentials from %5)")
                                  .arg(what, realmUrl.toString(QUrl::RemoveQuery), statusWords(r.status),
-                                      r.status == 401 || r.status == 403 ? QStringLiteral(": credentials refused") : QString(), c.source));
+                                      r.status == 401 || r.status == 403
+                                          ? QStringLiteral(": credentials refused")
+                                          : QString(),
+                                      c.source));
         const QJsonObject o = QJsonDocument::fromJson(r.body).object();
         QString token = o.value(QStringLiteral("token")).toString();
         if (token.isEmpty())
@@ -408,7 +445,8 @@ struct Client::Impl {
     }
 
     // Sends `req` with the cached authorization for `ref`, answering one 401 challenge.
-    Result<Response> send(const Reference& ref, Request& req, const QString& actions = QStringLiteral("pull")) {
+    Result<Response> send(const Reference& ref, Request& req,
+                          const QString& actions = QStringLiteral("pull")) {
         const QString key = ref.registry + QLatin1Char('|') + ref.repository;
         for (int attempt = 0; attempt < 2; ++attempt) {
             Request r = req;
@@ -433,16 +471,21 @@ struct Client::Impl {
         if (!regErr.isEmpty())
             msg += QStringLiteral(" (%1)").arg(regErr);
         if (r.status == 401) {
-            const QString src = opts.credentials ? opts.credentials->source : creds.value(ref.registry).value_or(Credentials{}).source;
+            const QString src = opts.credentials ? opts.credentials->source
+                                                 : creds.value(ref.registry).value_or(Credentials{}).source;
             msg += QStringLiteral(": credentials refused (from %1)").arg(src);
         }
         return makeError(msg, {}, 0, ref.toString());
     }
 };
 
-Client::Client(ClientOptions options) : d(std::make_unique<Impl>()) { d->opts = std::move(options); }
+Client::Client(ClientOptions options) : d(std::make_unique<Impl>()) {
+    d->opts = std::move(options);
+}
 Client::~Client() = default;
-const ClientOptions& Client::options() const { return d->opts; }
+const ClientOptions& Client::options() const {
+    return d->opts;
+}
 
 QString Client::credentialSource(const QString& registry) {
     Result<Credentials> c = d->credentialsFor(registry);
@@ -456,7 +499,8 @@ Result<Manifest> Client::getManifest(const Reference& ref) {
     Request req;
     req.url = *url + "/manifests/" + QUrl::toPercentEncoding(ref.reference());
     req.what = QStringLiteral("GET manifest %1").arg(ref.toString());
-    req.headers << QByteArray("Accept: ") + kImageManifest + ", " + kImageIndex + ", " + kDockerManifest + ", " + kDockerManifestList;
+    req.headers << QByteArray("Accept: ") + kImageManifest + ", " + kImageIndex + ", " + kDockerManifest +
+                       ", " + kDockerManifestList;
     Result<Response> r = d->send(ref, req);
     if (!r)
         return r.error();
@@ -468,8 +512,10 @@ Result<Manifest> Client::getManifest(const Reference& ref) {
     m.bytes = r->body;
     m.digest = digestOf(m.bytes);
     if (ref.isPinned() && m.digest != ref.digest)
-        return makeError(QStringLiteral("%1: the registry sent a manifest whose digest is %2, not the pinned %3").arg(req.what, m.digest, ref.digest),
-                         {}, 0, ref.toString());
+        return makeError(
+            QStringLiteral("%1: the registry sent a manifest whose digest is %2, not the pinned %3")
+                .arg(req.what, m.digest, ref.digest),
+            {}, 0, ref.toString());
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(m.bytes, &pe);
     if (!doc.isObject())
@@ -479,7 +525,8 @@ Result<Manifest> Client::getManifest(const Reference& ref) {
     if (m.mediaType.isEmpty())
         m.mediaType = QString::fromUtf8(r->header("content-type")).section(QLatin1Char(';'), 0, 0).trimmed();
     if (!isManifestType(m.mediaType) && !isIndexType(m.mediaType))
-        return makeError(QStringLiteral("%1: unsupported manifest media type '%2'").arg(req.what, m.mediaType));
+        return makeError(
+            QStringLiteral("%1: unsupported manifest media type '%2'").arg(req.what, m.mediaType));
     return m;
 }
 
@@ -502,7 +549,8 @@ Result<bool> Client::hasBlob(const Reference& repo, const QString& digest) {
 }
 
 Result<qint64> Client::fetchBlob(const Reference& repo, const Descriptor& blob, Layout& layout) {
-    const QString what = QStringLiteral("GET blob %1 from %2/%3").arg(blob.digest, repo.registry, repo.repository);
+    const QString what =
+        QStringLiteral("GET blob %1 from %2/%3").arg(blob.digest, repo.registry, repo.repository);
     if (!isValidDigest(blob.digest))
         return makeError(QStringLiteral("%1: not a sha256 digest").arg(what));
     if (layout.hasBlob(blob.digest))
@@ -513,7 +561,8 @@ Result<qint64> Client::fetchBlob(const Reference& repo, const Descriptor& blob, 
     const QString temp = layout.tempPath();
     QFile out(temp);
     if (!out.open(QIODevice::WriteOnly))
-        return makeError(QStringLiteral("%1: cannot create a temporary file: %2").arg(what, out.errorString()), temp);
+        return makeError(
+            QStringLiteral("%1: cannot create a temporary file: %2").arg(what, out.errorString()), temp);
     Sha256 hash;
     qint64 received = 0;
     bool tooLong = false, writeFailed = false;
@@ -548,11 +597,13 @@ Result<qint64> Client::fetchBlob(const Reference& repo, const Descriptor& blob, 
         QFile::remove(temp);
         Error e = r.error();
         if (received > 0 && !tooLong)
-            e.message += QStringLiteral(" (after %1 of %2 bytes; nothing was kept)").arg(received).arg(blob.size);
+            e.message +=
+                QStringLiteral(" (after %1 of %2 bytes; nothing was kept)").arg(received).arg(blob.size);
         return e;
     }
     if (tooLong)
-        return failWith(QStringLiteral("the registry sent more than the %1 bytes the manifest declares").arg(blob.size));
+        return failWith(
+            QStringLiteral("the registry sent more than the %1 bytes the manifest declares").arg(blob.size));
     if (writeFailed || !flushed)
         return failWith(QStringLiteral("cannot write the blob to %1 (disk full?)").arg(layout.dir()));
     if (r->status != 200) {
@@ -563,14 +614,17 @@ Result<qint64> Client::fetchBlob(const Reference& repo, const Descriptor& blob, 
         return failWith(QStringLiteral("truncated: received %1 of %2 bytes").arg(received).arg(blob.size));
     const QString got = QStringLiteral("sha256:") + QString::fromLatin1(hash.result().toHex());
     if (got != blob.digest)
-        return failWith(QStringLiteral("the content's digest is %1, not the expected %2 (corrupt or tampered blob; nothing was kept)").arg(got, blob.digest));
+        return failWith(QStringLiteral("the content's digest is %1, not the expected %2 (corrupt or tampered "
+                                       "blob; nothing was kept)")
+                            .arg(got, blob.digest));
     if (Status s = layout.adoptBlob(temp, blob.digest); !s)
         return s.error();
     return received;
 }
 
 Result<qint64> Client::pushBlob(const Reference& repo, const Descriptor& blob, const QString& file) {
-    const QString what = QStringLiteral("upload blob %1 to %2/%3").arg(blob.digest, repo.registry, repo.repository);
+    const QString what =
+        QStringLiteral("upload blob %1 to %2/%3").arg(blob.digest, repo.registry, repo.repository);
     Result<bool> exists = hasBlob(repo, blob.digest);
     if (!exists)
         return exists.error();
@@ -584,9 +638,12 @@ Result<qint64> Client::pushBlob(const Reference& repo, const Descriptor& blob, c
     if (!repoUrl)
         return repoUrl.error();
     const QByteArray base = *d->baseUrl(repo);
-    auto absolute = [&](const QByteArray& location) { return location.startsWith("http") ? location : base + location; };
+    auto absolute = [&](const QByteArray& location) {
+        return location.startsWith("http") ? location : base + location;
+    };
     auto withDigest = [&](const QByteArray& location) {
-        return absolute(location) + (location.contains('?') ? "&" : "?") + "digest=" + QUrl::toPercentEncoding(blob.digest);
+        return absolute(location) + (location.contains('?') ? "&" : "?") +
+               "digest=" + QUrl::toPercentEncoding(blob.digest);
     };
 
     Request start;
@@ -616,7 +673,8 @@ Result<qint64> Client::pushBlob(const Reference& repo, const Descriptor& blob, c
             patch.uploadLength = len;
             patch.what = what + QStringLiteral(" (chunk at %1)").arg(offset);
             patch.headers << "Content-Type: application/octet-stream"
-                          << QByteArray("Content-Range: ") + QByteArray::number(offset) + '-' + QByteArray::number(offset + len - 1);
+                          << QByteArray("Content-Range: ") + QByteArray::number(offset) + '-' +
+                                 QByteArray::number(offset + len - 1);
             d->progressBase = offset;
             r = d->send(repo, patch, QStringLiteral("pull,push"));
             if (!r) {
@@ -658,7 +716,8 @@ Result<qint64> Client::pushBlob(const Reference& repo, const Descriptor& blob, c
     return size;
 }
 
-Result<QString> Client::pushManifest(const Reference& ref, const QByteArray& bytes, const QString& mediaType, bool* subjectSupported) {
+Result<QString> Client::pushManifest(const Reference& ref, const QByteArray& bytes, const QString& mediaType,
+                                     bool* subjectSupported) {
     Result<QByteArray> url = d->repoUrl(ref);
     if (!url)
         return url.error();
@@ -676,13 +735,15 @@ Result<QString> Client::pushManifest(const Reference& ref, const QByteArray& byt
         return d->httpError(req, *r, ref);
     const QString echoed = QString::fromUtf8(r->header("docker-content-digest"));
     if (!echoed.isEmpty() && echoed != digest)
-        return makeError(QStringLiteral("%1: the registry stored the manifest as %2, not %3").arg(req.what, echoed, digest));
+        return makeError(QStringLiteral("%1: the registry stored the manifest as %2, not %3")
+                             .arg(req.what, echoed, digest));
     if (subjectSupported)
         *subjectSupported = !r->header("oci-subject").isEmpty();
     return digest;
 }
 
-Result<std::vector<Descriptor>> Client::referrers(const Reference& repo, const QString& digest, const QString& artifactType) {
+Result<std::vector<Descriptor>> Client::referrers(const Reference& repo, const QString& digest,
+                                                  const QString& artifactType) {
     Result<QByteArray> url = d->repoUrl(repo);
     if (!url)
         return url.error();
@@ -701,7 +762,8 @@ Result<std::vector<Descriptor>> Client::referrers(const Reference& repo, const Q
     Result<Response> r = d->send(repo, req);
     if (!r)
         return r.error();
-    if (r->status == 200 && QString::fromUtf8(r->header("content-type")).startsWith(QLatin1String(kImageIndex))) {
+    if (r->status == 200 &&
+        QString::fromUtf8(r->header("content-type")).startsWith(QLatin1String(kImageIndex))) {
         collect(QJsonDocument::fromJson(r->body).object());
         return out;
     }
@@ -721,11 +783,13 @@ Result<std::vector<Descriptor>> Client::referrers(const Reference& repo, const Q
     return out;
 }
 
-Result<QString> Client::pushReferrer(const Reference& repo, const QByteArray& manifest, const QString& mediaType) {
+Result<QString> Client::pushReferrer(const Reference& repo, const QByteArray& manifest,
+                                     const QString& mediaType) {
     const QJsonObject json = QJsonDocument::fromJson(manifest).object();
     const Descriptor subject = Descriptor::fromJson(json.value(QStringLiteral("subject")).toObject());
     if (!isValidDigest(subject.digest))
-        return makeError(QStringLiteral("a referrer needs a subject with a sha256 digest"), {}, 0, QStringLiteral("subject.digest"));
+        return makeError(QStringLiteral("a referrer needs a subject with a sha256 digest"), {}, 0,
+                         QStringLiteral("subject.digest"));
     bool supported = false;
     Reference byDigest = repo;
     byDigest.tag.clear();
@@ -736,7 +800,8 @@ Result<QString> Client::pushReferrer(const Reference& repo, const QByteArray& ma
     // Fallback tag schema: add this referrer to the index tagged sha256-<subject hex>.
     Reference tagRef = byDigest;
     tagRef.tag = QStringLiteral("sha256-") + subject.digest.mid(7);
-    QJsonObject index{{QStringLiteral("schemaVersion"), 2}, {QStringLiteral("mediaType"), QLatin1String(kImageIndex)}};
+    QJsonObject index{{QStringLiteral("schemaVersion"), 2},
+                      {QStringLiteral("mediaType"), QLatin1String(kImageIndex)}};
     QJsonArray entries;
     Result<Manifest> existing = getManifest(tagRef);
     if (existing) {
@@ -756,7 +821,8 @@ Result<QString> Client::pushReferrer(const Reference& repo, const QByteArray& ma
     me.annotations = json.value(QStringLiteral("annotations")).toObject();
     entries.append(me.toJson());
     index.insert(QStringLiteral("manifests"), entries);
-    Result<QString> tagged = pushManifest(tagRef, QJsonDocument(index).toJson(QJsonDocument::Compact), QLatin1String(kImageIndex));
+    Result<QString> tagged =
+        pushManifest(tagRef, QJsonDocument(index).toJson(QJsonDocument::Compact), QLatin1String(kImageIndex));
     if (!tagged)
         return tagged.error();
     return digest;
@@ -767,7 +833,8 @@ Result<PullResult> Client::pull(const Reference& ref, Layout& layout, const Pull
     res.reference = ref;
     QSet<QString> seen;
     // Pulls one manifest (by reference) and everything below it.
-    std::function<Result<Descriptor>(const Reference&)> pullManifest = [&](const Reference& r) -> Result<Descriptor> {
+    std::function<Result<Descriptor>(const Reference&)> pullManifest =
+        [&](const Reference& r) -> Result<Descriptor> {
         Result<Manifest> m = getManifest(r);
         if (!m)
             return m.error();
@@ -827,7 +894,8 @@ Result<PullResult> Client::pull(const Reference& ref, Layout& layout, const Pull
 
 Result<PushResult> Client::push(Layout& layout, const Descriptor& manifest, const Reference& to) {
     PushResult res;
-    std::function<Status(const Descriptor&, const Reference&)> pushOne = [&](const Descriptor& md, const Reference& target) -> Status {
+    std::function<Status(const Descriptor&, const Reference&)> pushOne =
+        [&](const Descriptor& md, const Reference& target) -> Status {
         Result<QByteArray> bytes = layout.readBlob(md.digest, kMaxManifest);
         if (!bytes)
             return bytes.error();
@@ -842,7 +910,8 @@ Result<PushResult> Client::push(Layout& layout, const Descriptor& manifest, cons
                 continue;
             }
             if (!layout.hasBlob(child.digest))
-                return makeError(QStringLiteral("blob %1 is missing from the layout").arg(child.digest), layout.dir());
+                return makeError(QStringLiteral("blob %1 is missing from the layout").arg(child.digest),
+                                 layout.dir());
             Result<qint64> sent = pushBlob(to, child, layout.blobPath(child.digest));
             if (!sent)
                 return sent.error();

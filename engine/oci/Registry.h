@@ -52,7 +52,7 @@ struct Manifest {
 };
 
 struct PullOptions {
-    bool referrers = false; // also pull every referrer of the manifest (signatures, SBOMs)
+    bool referrers = false;       // also pull every referrer of the manifest (signatures, SBOMs)
     QString referrerArtifactType; // only referrers of this artifactType (empty: all)
     QString refName;              // index.json ref name; empty: the reference's tag
 };
@@ -97,7 +97,8 @@ class Client {
     Result<QString> pushManifest(const Reference& ref, const QByteArray& bytes, const QString& mediaType,
                                  bool* subjectSupported = nullptr);
     // Referrers of `digest`: the referrers API, else the `sha256-<hex>` tag index, else none.
-    Result<std::vector<Descriptor>> referrers(const Reference& repo, const QString& digest, const QString& artifactType = {});
+    Result<std::vector<Descriptor>> referrers(const Reference& repo, const QString& digest,
+                                              const QString& artifactType = {});
     // Pushes a manifest whose `subject` is `subjectDigest`, and, when the registry has no referrers
     // API, adds it to the `sha256-<hex>` tag index. Returns the referrer's digest.
     Result<QString> pushReferrer(const Reference& repo, const QByteArray& manifest, const QString& mediaType);

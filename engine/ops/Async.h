@@ -49,7 +49,8 @@ class Async {
 template <typename T, typename Fn> Job<T> Async::run(Fn fn, ProgressFn onProgress) {
     Job<T> job;
     auto flag = job.cancelFlag;
-    job.future = QtConcurrent::run(&m_pool, [path = m_dbPath, fn = std::move(fn), flag, onProgress](QPromise<Result<T>>& promise) mutable {
+    job.future = QtConcurrent::run(&m_pool, [path = m_dbPath, fn = std::move(fn), flag,
+                                             onProgress](QPromise<Result<T>>& promise) mutable {
         auto db = db::Database::open(path);
         if (!db) {
             promise.addResult(Result<T>(db.error()));

@@ -13,27 +13,32 @@ Result<sigstore::Subject> parseSubject(const QString& text) {
     static const QRegularExpression re(QStringLiteral("^(.+)=sha256:([0-9a-f]{64})$"));
     const auto m = re.match(text);
     if (!m.hasMatch())
-        return makeError(QStringLiteral("a subject is NAME=sha256:<64 hex>, got '%1'").arg(text), {}, 0, QStringLiteral("subject"));
+        return makeError(QStringLiteral("a subject is NAME=sha256:<64 hex>, got '%1'").arg(text), {}, 0,
+                         QStringLiteral("subject"));
     return sigstore::Subject{m.captured(1), m.captured(2)};
 }
 
 Result<AttestOutcome> attest(const Context& ctx, const AttestRequest& request) {
-    if (request.subjects.isEmpty() || request.predicateType.isEmpty() || request.predicateFile.isEmpty() || request.bundlePath.isEmpty())
-        return makeError(QStringLiteral("give the subjects, the predicate type, the predicate and where to write the bundle"));
-    Result<QByteArray> predicateBytes = readFileLimited(request.predicateFile, limits::kDocumentFile, QStringLiteral("predicate"));
+    if (request.subjects.isEmpty() || request.predicateType.isEmpty() || request.predicateFile.isEmpty() ||
+        request.bundlePath.isEmpty())
+        return makeError(QStringLiteral(
+            "give the subjects, the predicate type, the predicate and where to write the bundle"));
+    Result<QByteArray> predicateBytes =
+        readFileLimited(request.predicateFile, limits::kDocumentFile, QStringLiteral("predicate"));
     if (!predicateBytes)
         return predicateBytes.error();
     QJsonParseError perr;
     const QJsonDocument predicate = QJsonDocument::fromJson(*predicateBytes, &perr);
     if (perr.error != QJsonParseError::NoError || !predicate.isObject())
-        return makeError(QStringLiteral("not a JSON object: %1").arg(perr.error != QJsonParseError::NoError ? perr.errorString()
-                                                                                                           : QStringLiteral("not an object")),
+        return makeError(QStringLiteral("not a JSON object: %1")
+                             .arg(perr.error != QJsonParseError::NoError ? perr.errorString()
+                                                                         : QStringLiteral("not an object")),
                          request.predicateFile);
     Result<sigstore::crypto::Pkey> key = loadSigningKey(request.key);
     if (!key)
         return key.error();
-    Result<QByteArray> bundle =
-        sigstore::attest(key->get(), sigstore::inTotoStatement(request.subjects, request.predicateType, predicate.object()));
+    Result<QByteArray> bundle = sigstore::attest(
+        key->get(), sigstore::inTotoStatement(request.subjects, request.predicateType, predicate.object()));
     if (!bundle)
         return bundle.error();
     StagedFiles files;
@@ -42,7 +47,8 @@ Result<AttestOutcome> attest(const Context& ctx, const AttestRequest& request) {
     AttestOutcome out{request.bundlePath, sigstore::keyFingerprint(key->get()), int(request.subjects.size())};
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::SignAttest;
-    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), out.keyFingerprint}, {QStringLiteral("predicateType"), request.predicateType}};
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), out.keyFingerprint},
+                               {QStringLiteral("predicateType"), request.predicateType}};
     for (const sigstore::Subject& s : request.subjects)
         d.inputs.push_back(receipts::Artifact::digest(s.name, s.sha256Hex));
     d.inputs.push_back(receipts::Artifact::bytes(request.predicateFile, *predicateBytes));

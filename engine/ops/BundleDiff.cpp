@@ -18,7 +18,9 @@ Result<model::ReadBundle> loadBundleSide(const Context& ctx, const QString& spec
     if (fi.exists() || fi.isSymLink()) {
         model::ReadOptions o;
         o.cancel = ctx.cancelFlag();
-        o.progress = [&ctx, spec](int done, int total) { ctx.progress(done, total, QStringLiteral("reading %1").arg(spec)); };
+        o.progress = [&ctx, spec](int done, int total) {
+            ctx.progress(done, total, QStringLiteral("reading %1").arg(spec));
+        };
         return model::readBundle(spec, o);
     }
     store::BundleStore bundles(ctx.db());
@@ -26,11 +28,15 @@ Result<model::ReadBundle> loadBundleSide(const Context& ctx, const QString& spec
     if (!found)
         return found.error();
     if (!*found)
-        return makeError(QStringLiteral("neither a folder nor the name of an imported bundle (see 'proofbench bundle list')"), spec);
+        return makeError(
+            QStringLiteral(
+                "neither a folder nor the name of an imported bundle (see 'proofbench bundle list')"),
+            spec);
     return bundles.load(spec);
 }
 
-Result<model::ReadBundle> generatedBundle(const Context& ctx, const QString& label, const std::optional<catalog::Criteria>& criteria,
+Result<model::ReadBundle> generatedBundle(const Context& ctx, const QString& label,
+                                          const std::optional<catalog::Criteria>& criteria,
                                           const QString& leaf, const QString& deployer, const QString& dir) {
     store::CatalogStore catalogs(ctx.db());
     auto cat = catalogs.loadCatalog(label);
@@ -39,7 +45,8 @@ Result<model::ReadBundle> generatedBundle(const Context& ctx, const QString& lab
     catalog::Criteria query;
     if (!leaf.isEmpty()) {
         if (!cat->overlay(leaf))
-            return makeError(QStringLiteral("catalog version %1 has no overlay named '%2'").arg(label, leaf), QString(), 0, QStringLiteral("--leaf"));
+            return makeError(QStringLiteral("catalog version %1 has no overlay named '%2'").arg(label, leaf),
+                             QString(), 0, QStringLiteral("--leaf"));
         query = catalog::leafCriteria(*cat, leaf);
     } else if (criteria) {
         query = *criteria;
@@ -76,10 +83,12 @@ Result<BundleDiffOutcome> diffBundles(const Context& ctx, const BundleDiffReques
         QTemporaryDir tmp;
         if (!tmp.isValid())
             return makeError(QStringLiteral("cannot create a temporary folder: %1").arg(tmp.errorString()));
-        auto a = generatedBundle(ctx, request.fromVersion, request.criteria, request.leaf, request.deployer, tmp.filePath(QStringLiteral("from")));
+        auto a = generatedBundle(ctx, request.fromVersion, request.criteria, request.leaf, request.deployer,
+                                 tmp.filePath(QStringLiteral("from")));
         if (!a)
             return a.error();
-        auto b = generatedBundle(ctx, request.toVersion, request.criteria, request.leaf, request.deployer, tmp.filePath(QStringLiteral("to")));
+        auto b = generatedBundle(ctx, request.toVersion, request.criteria, request.leaf, request.deployer,
+                                 tmp.filePath(QStringLiteral("to")));
         if (!b)
             return b.error();
         out.from = std::move(*a);

@@ -35,7 +35,9 @@ Result<BundleDiffOutcome> diffBundles(const Context& ctx, const BundleDiffReques
 
 // Generated mode's one side: the bundle of `label`'s recipe for criteria/leaf, written into `dir`
 // and read back.
-Result<bundle::model::ReadBundle> generatedBundle(const Context& ctx, const QString& label, const std::optional<catalog::Criteria>& criteria,
-                                                  const QString& leaf, const QString& deployer, const QString& dir);
+Result<bundle::model::ReadBundle> generatedBundle(const Context& ctx, const QString& label,
+                                                  const std::optional<catalog::Criteria>& criteria,
+                                                  const QString& leaf, const QString& deployer,
+                                                  const QString& dir);
 
 } // namespace pb::ops

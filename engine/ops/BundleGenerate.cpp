@@ -26,8 +26,10 @@ Result<BundleGenerateOutcome> bundleGenerate(const Context& ctx, const BundleGen
         return makeError(QStringLiteral("no catalog given for the recipe"));
     if (request.outDir.isEmpty())
         return makeError(QStringLiteral("no output folder given"), {}, 0, QStringLiteral("--out"));
-    ctx.progress(0, 0, QStringLiteral("Rendering the %1 bundle").arg(bundle::deployerName(request.options.deployer)));
-    Result<bundle::GenerateInput> input = bundle::inputFromRecipe(*request.catalog, request.recipe, request.options);
+    ctx.progress(
+        0, 0, QStringLiteral("Rendering the %1 bundle").arg(bundle::deployerName(request.options.deployer)));
+    Result<bundle::GenerateInput> input =
+        bundle::inputFromRecipe(*request.catalog, request.recipe, request.options);
     if (!input)
         return input.error();
     Result<bundle::BundleTree> tree = bundle::render(*input, request.options, ctx.cancelFlag());
@@ -46,32 +48,35 @@ Result<BundleGenerateOutcome> bundleGenerate(const Context& ctx, const BundleGen
         out.bytes += f.bytes.size();
 
     if (request.key) {
-        Result<SealBundleOutcome> sealed = sealBundle(ctx, SealBundleRequest{request.outDir, std::move(*request.key)});
+        Result<SealBundleOutcome> sealed =
+            sealBundle(ctx, SealBundleRequest{request.outDir, std::move(*request.key)});
         if (!sealed)
-            return makeError(QStringLiteral("the bundle was written but not sealed: %1").arg(sealed.error().toString()),
-                             request.outDir);
+            return makeError(
+                QStringLiteral("the bundle was written but not sealed: %1").arg(sealed.error().toString()),
+                request.outDir);
         out.sealed = true;
     }
 
     const bundle::GenerateOptions& o = request.options;
     receipts::ReceiptDraft d;
     d.kind = QStringLiteral("bundle.generate");
-    d.parameters = QJsonObject{
-        {QStringLiteral("deployer"), bundle::deployerName(o.deployer)},
-        {QStringLiteral("recipe"), request.recipeLabel},
-        {QStringLiteral("catalog"), request.catalogLabel},
-        {QStringLiteral("sets"), QJsonArray::fromStringList(o.sets)},
-        {QStringLiteral("acceleratedNodeSelector"), selectorJson(o.acceleratedNodeSelector)},
-        {QStringLiteral("acceleratedNodeTolerations"), QJsonArray::fromStringList(o.acceleratedNodeTolerations)},
-        {QStringLiteral("workloadSelector"), selectorJson(o.workloadSelector)},
-        {QStringLiteral("storageClass"), o.storageClass},
-        {QStringLiteral("estimatedNodeCount"), o.estimatedNodeCount},
-        {QStringLiteral("repoUrl"), o.repoUrl},
-        {QStringLiteral("files"), static_cast<int>(tree->files.size())},
-        {QStringLiteral("sealed"), out.sealed}};
+    d.parameters =
+        QJsonObject{{QStringLiteral("deployer"), bundle::deployerName(o.deployer)},
+                    {QStringLiteral("recipe"), request.recipeLabel},
+                    {QStringLiteral("catalog"), request.catalogLabel},
+                    {QStringLiteral("sets"), QJsonArray::fromStringList(o.sets)},
+                    {QStringLiteral("acceleratedNodeSelector"), selectorJson(o.acceleratedNodeSelector)},
+                    {QStringLiteral("acceleratedNodeTolerations"),
+                     QJsonArray::fromStringList(o.acceleratedNodeTolerations)},
+                    {QStringLiteral("workloadSelector"), selectorJson(o.workloadSelector)},
+                    {QStringLiteral("storageClass"), o.storageClass},
+                    {QStringLiteral("estimatedNodeCount"), o.estimatedNodeCount},
+                    {QStringLiteral("repoUrl"), o.repoUrl},
+                    {QStringLiteral("files"), static_cast<int>(tree->files.size())},
+                    {QStringLiteral("sealed"), out.sealed}};
     d.inputs.push_back(receipts::Artifact::digest(request.catalog->root, request.catalog->contentDigest()));
-    d.inputs.push_back(receipts::Artifact::digest(QStringLiteral("recipe %1").arg(request.recipe.recipeName()),
-                                                  catalog::recipeDigest(request.recipe)));
+    d.inputs.push_back(receipts::Artifact::digest(
+        QStringLiteral("recipe %1").arg(request.recipe.recipeName()), catalog::recipeDigest(request.recipe)));
     d.outputs.push_back(receipts::Artifact::digest(out.outDir, out.treeDigest, out.bytes));
     d.message = QStringLiteral("%1 bundle: %2 install steps, %3 files, tree digest sha256:%4")
                     .arg(bundle::deployerName(o.deployer))

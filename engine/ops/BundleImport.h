@@ -14,7 +14,7 @@ namespace pb::ops {
 
 struct BundleImportRequest {
     QString dir;
-    QString name;                           // default: the folder's name
+    QString name;                                    // default: the folder's name
     std::optional<bundle::model::Deployer> deployer; // default: detected
     bool replace = false;
     bundle::model::ReadLimits limits;
@@ -31,7 +31,8 @@ struct BundleImportOutcome {
 Result<BundleImportOutcome> importBundle(const Context& ctx, const BundleImportRequest& request);
 
 // Reads a bundle without storing it (the bundle view opening a folder): the same reader, no receipt.
-Result<bundle::model::ReadBundle> readBundleFolder(const Context& ctx, const QString& dir, std::optional<bundle::model::Deployer> deployer = {});
+Result<bundle::model::ReadBundle> readBundleFolder(const Context& ctx, const QString& dir,
+                                                   std::optional<bundle::model::Deployer> deployer = {});
 
 // The bundles imported so far, by name (the compare view's pickers, `bundle list`).
 Result<std::vector<store::StoredBundleInfo>> listImportedBundles(const Context& ctx);

@@ -19,7 +19,8 @@ namespace {
 // The newest bundle.generate receipt whose output is this tree digest: its recorded inputs.
 Result<std::pair<qint64, QJsonObject>> generationInputs(db::Database& db, const QString& treeDigest) {
     QSqlQuery q(db.sql());
-    q.prepare(QStringLiteral("SELECT seq, parameters, inputs, outputs FROM receipts WHERE kind = 'bundle.generate' AND result = 'ok' "
+    q.prepare(QStringLiteral("SELECT seq, parameters, inputs, outputs FROM receipts WHERE kind = "
+                             "'bundle.generate' AND result = 'ok' "
                              "AND instr(outputs, ?) > 0 ORDER BY seq DESC LIMIT 1"));
     q.addBindValue(treeDigest);
     if (!q.exec())
@@ -35,15 +36,17 @@ Result<std::pair<qint64, QJsonObject>> generationInputs(db::Database& db, const 
         const QJsonObject a = v.toObject();
         // Names are paths on this machine; the digests identify the inputs.
         in.append(QJsonObject{{QStringLiteral("sha256"), a.value(QStringLiteral("sha256"))},
-                              {QStringLiteral("role"), a.value(QStringLiteral("name")).toString().startsWith(QLatin1String("recipe "))
-                                                           ? QStringLiteral("recipe")
-                                                           : QStringLiteral("catalog")}});
+                              {QStringLiteral("role"),
+                               a.value(QStringLiteral("name")).toString().startsWith(QLatin1String("recipe "))
+                                   ? QStringLiteral("recipe")
+                                   : QStringLiteral("catalog")}});
     }
     source.insert(QStringLiteral("inputs"), in);
     QJsonObject options;
-    for (const QString& k : {QStringLiteral("deployer"), QStringLiteral("sets"), QStringLiteral("acceleratedNodeSelector"),
-                             QStringLiteral("acceleratedNodeTolerations"), QStringLiteral("workloadSelector"),
-                             QStringLiteral("storageClass"), QStringLiteral("estimatedNodeCount"), QStringLiteral("repoUrl")})
+    for (const QString& k :
+         {QStringLiteral("deployer"), QStringLiteral("sets"), QStringLiteral("acceleratedNodeSelector"),
+          QStringLiteral("acceleratedNodeTolerations"), QStringLiteral("workloadSelector"),
+          QStringLiteral("storageClass"), QStringLiteral("estimatedNodeCount"), QStringLiteral("repoUrl")})
         if (params.contains(k))
             options.insert(k, params.value(k));
     source.insert(QStringLiteral("options"), options);
@@ -66,7 +69,8 @@ Result<BundleIndexOutcome> bundleIndex(const Context& ctx, const BundleIndexRequ
     auto progress = [&ctx](int done, int total, const QString& what) {
         ctx.progress(done, total, QStringLiteral("Indexing %1 (%2 of %3)").arg(what).arg(done).arg(total));
     };
-    Result<bundle::DigestIndex> index = bundle::buildIndex(dir, gen->second, request.limits, progress, ctx.cancelFlag());
+    Result<bundle::DigestIndex> index =
+        bundle::buildIndex(dir, gen->second, request.limits, progress, ctx.cancelFlag());
     if (!index)
         return index.error();
     if (ctx.cancelled())
@@ -102,15 +106,20 @@ Result<BundleIndexOutcome> bundleIndex(const Context& ctx, const BundleIndexRequ
                                {QStringLiteral("platformDigest"), out.platformDigest}};
     d.inputs.push_back(receipts::Artifact::digest(dir, out.treeDigest));
     for (const receipts::Artifact& a : files.artifacts())
-        if (a.name.endsWith(QLatin1String("platform-index.json")) || QFileInfo(a.name).fileName() == QLatin1String("checksums.txt"))
+        if (a.name.endsWith(QLatin1String("platform-index.json")) ||
+            QFileInfo(a.name).fileName() == QLatin1String("checksums.txt"))
             d.outputs.push_back(a);
-    d.message = QStringLiteral("digest index of %1 objects in %2 files: platform digest %3").arg(out.members).arg(out.bundleFiles).arg(out.platformDigest);
+    d.message = QStringLiteral("digest index of %1 objects in %2 files: platform digest %3")
+                    .arg(out.members)
+                    .arg(out.bundleFiles)
+                    .arg(out.platformDigest);
     Result<receipts::Receipt> r = record(ctx, d, &files);
     if (!r)
         return r.error();
     out.receiptSeq = r->seq;
     // Payloads of an earlier index that this one does not have (their names carry their digest).
-    QDirIterator it(root.filePath(QLatin1String(bundle::kIndexDir)), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    QDirIterator it(root.filePath(QLatin1String(bundle::kIndexDir)), QDir::Files | QDir::Hidden,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString p = it.next();
         if (!keep.count(root.relativeFilePath(p)))

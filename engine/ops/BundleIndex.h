@@ -22,7 +22,7 @@ struct BundleIndexOutcome {
     int members = 0;
     int bundleFiles = 0;
     qint64 generateReceipt = 0; // the bundle.generate receipt whose inputs were used, 0 when none
-    QStringList written;         // relative paths
+    QStringList written;        // relative paths
     qint64 receiptSeq = 0;
 };
 

@@ -46,17 +46,19 @@ Result<CheckEvidenceOutcome> checkEvidence(const Context& ctx, const CheckEviden
         return refused(bundle.error().toString());
     std::optional<evidence::Pointer> pointer;
     if (!request.pointer.isEmpty()) {
-        Result<QByteArray> bytes = readFileLimited(request.pointer, limits::kSmallFile, QStringLiteral("the pointer"));
+        Result<QByteArray> bytes =
+            readFileLimited(request.pointer, limits::kSmallFile, QStringLiteral("the pointer"));
         if (!bytes)
             return bytes.error();
         pointer = evidence::parsePointer(*bytes, QFileInfo(request.pointer).fileName());
         if (!pointer->problems.isEmpty())
-            return refused(QStringLiteral("%1: %2").arg(request.pointer, pointer->problems.join(QStringLiteral("; "))));
+            return refused(
+                QStringLiteral("%1: %2").arg(request.pointer, pointer->problems.join(QStringLiteral("; "))));
     }
     // A root or key that cannot be read is the caller's error, not a verdict.
     std::optional<sigstore::TrustedRoot> root;
-    Result<evidence::SignatureCheck> signature =
-        signatureCheck(ctx, SignatureSource{request.trustedRoot, request.publicKey, request.insecureIgnoreTlog}, root);
+    Result<evidence::SignatureCheck> signature = signatureCheck(
+        ctx, SignatureSource{request.trustedRoot, request.publicKey, request.insecureIgnoreTlog}, root);
     if (!signature)
         return signature.error();
 

@@ -31,5 +31,4 @@ struct CheckEvidenceOutcome {
 
 Result<CheckEvidenceOutcome> checkEvidence(const Context& ctx, const CheckEvidenceRequest& request);
 
-
 } // namespace pb::ops

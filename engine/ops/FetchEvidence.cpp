@@ -3,8 +3,8 @@
 
 #include "db/Database.h"
 #include "oci/Layout.h"
-#include "receipts/Kinds.h"
 #include "ops/ImportEvidence.h"
+#include "receipts/Kinds.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -33,17 +33,20 @@ QString checkDetail(const evidence::BundleCheck& check, bool signaturePulled) {
         parts << QStringLiteral("the bundle records failed tests");
     }
     if (check.signature)
-        parts << (check.signature->verified ? QStringLiteral("signature verified") : QStringLiteral("signature: %1").arg(check.signature->summary()));
+        parts << (check.signature->verified
+                      ? QStringLiteral("signature verified")
+                      : QStringLiteral("signature: %1").arg(check.signature->summary()));
     else if (check.signaturePresent)
         parts << QStringLiteral("signature pulled, not checked (no trusted root)");
     else
-        parts << (signaturePulled ? QStringLiteral("signature pulled") : QStringLiteral("no signature referrer"));
+        parts << (signaturePulled ? QStringLiteral("signature pulled")
+                                  : QStringLiteral("no signature referrer"));
     return parts.join(QStringLiteral("; "));
 }
 
 // Pull, load and check one pointer's bundle (no database): runs on the op's pool.
-FetchedBundle fetchOne(const evidence::Pointer& pointer, int index, const FetchEvidenceRequest& request, const QString& cache,
-                       const evidence::SignatureCheck& signature, const Context& ctx) {
+FetchedBundle fetchOne(const evidence::Pointer& pointer, int index, const FetchEvidenceRequest& request,
+                       const QString& cache, const evidence::SignatureCheck& signature, const Context& ctx) {
     FetchedBundle b;
     b.pointer = pointer;
     auto emitEvent = [&](FetchedState s, qint64 done = 0, qint64 total = -1) {
@@ -89,7 +92,9 @@ FetchedBundle fetchOne(const evidence::Pointer& pointer, int index, const FetchE
     bundle->ociManifestDigest = fetched->bundleDigest;
     b.check = evidence::checkBundle(*bundle, &pointer, &signature);
     b.exitCode = b.check->exitCode;
-    b.state = b.exitCode == 0 ? FetchedState::Valid : b.exitCode == 1 ? FetchedState::ValidFailedPhases : FetchedState::Invalid;
+    b.state = b.exitCode == 0   ? FetchedState::Valid
+              : b.exitCode == 1 ? FetchedState::ValidFailedPhases
+                                : FetchedState::Invalid;
     b.detail = checkDetail(*b.check, fetched->signaturePulled);
     return b;
 }
@@ -118,12 +123,14 @@ int FetchEvidenceOutcome::valid() const {
 }
 
 int FetchEvidenceOutcome::failed() const {
-    return int(std::count_if(bundles.begin(), bundles.end(),
-                             [](const FetchedBundle& b) { return b.state == FetchedState::Failed || b.state == FetchedState::Invalid; }));
+    return int(std::count_if(bundles.begin(), bundles.end(), [](const FetchedBundle& b) {
+        return b.state == FetchedState::Failed || b.state == FetchedState::Invalid;
+    }));
 }
 
 int FetchEvidenceOutcome::imported() const {
-    return int(std::count_if(bundles.begin(), bundles.end(), [](const FetchedBundle& b) { return b.imported; }));
+    return int(
+        std::count_if(bundles.begin(), bundles.end(), [](const FetchedBundle& b) { return b.imported; }));
 }
 
 Result<FetchEvidenceOutcome> fetchEvidence(const Context& ctx, const FetchEvidenceRequest& request) {
@@ -160,7 +167,8 @@ Result<FetchEvidenceOutcome> fetchEvidence(const Context& ctx, const FetchEviden
                 QMutexLocker lock(&progressMutex);
                 outcome.bundles[size_t(i)] = std::move(b);
                 ++finished;
-                ctx.progress(finished, n, QStringLiteral("%1 of %2 bundle(s) fetched and checked").arg(finished).arg(n));
+                ctx.progress(finished, n,
+                             QStringLiteral("%1 of %2 bundle(s) fetched and checked").arg(finished).arg(n));
             }));
         for (QFuture<void>& f : running)
             f.waitForFinished();
@@ -176,24 +184,31 @@ Result<FetchEvidenceOutcome> fetchEvidence(const Context& ctx, const FetchEviden
         for (FetchedBundle& b : outcome.bundles) {
             if (!b.fetch)
                 continue;
-            Result<ImportEvidenceBundlesOutcome> imported = importEvidenceBundles(ctx, ImportEvidenceBundlesRequest{b.fetch->dir, signature});
+            Result<ImportEvidenceBundlesOutcome> imported =
+                importEvidenceBundles(ctx, ImportEvidenceBundlesRequest{b.fetch->dir, signature});
             if (!imported)
-                return makeError(QStringLiteral("%1: not imported: %2").arg(b.pointer.file, imported.error().toString()));
+                return makeError(
+                    QStringLiteral("%1: not imported: %2").arg(b.pointer.file, imported.error().toString()));
             b.imported = imported->bundles() > 0;
         }
         receipts::ReceiptDraft d;
         d.kind = receipts::kinds::EvidenceFetch;
-        d.parameters = QJsonObject{{QStringLiteral("pointers"), n}, {QStringLiteral("cache"), cache}, {QStringLiteral("exit"), outcome.worst}};
+        d.parameters = QJsonObject{{QStringLiteral("pointers"), n},
+                                   {QStringLiteral("cache"), cache},
+                                   {QStringLiteral("exit"), outcome.worst}};
         for (const FetchedBundle& b : outcome.bundles) {
             d.inputs.push_back(receipts::Artifact::bytes(b.pointer.file, b.pointer.raw));
-            if (const evidence::Attestation* a = b.pointer.attestation(); a && b.fetch && a->bundleDigest.startsWith(QLatin1String("sha256:")))
+            if (const evidence::Attestation* a = b.pointer.attestation();
+                a && b.fetch && a->bundleDigest.startsWith(QLatin1String("sha256:")))
                 d.outputs.push_back(receipts::Artifact::digest(a->bundleOci, a->bundleDigest.mid(7)));
         }
         // In name order: the same pointers give the same receipt whatever order they were listed in.
-        auto byName = [](const receipts::Artifact& x, const receipts::Artifact& y) { return x.name < y.name; };
+        auto byName = [](const receipts::Artifact& x, const receipts::Artifact& y) {
+            return x.name < y.name;
+        };
         std::stable_sort(d.inputs.begin(), d.inputs.end(), byName);
         std::stable_sort(d.outputs.begin(), d.outputs.end(), byName);
-        d.result = outcome.worst == 0 && !outcome.cancelled ? receipts::Outcome::Ok
+        d.result = outcome.worst == 0 && !outcome.cancelled   ? receipts::Outcome::Ok
                    : outcome.worst == 1 && !outcome.cancelled ? receipts::Outcome::Partial
                                                               : receipts::Outcome::Failed;
         d.message = QStringLiteral("%1 bundles: %2 valid, %3 failed or invalid; worst exit %4%5")

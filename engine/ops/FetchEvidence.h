@@ -23,10 +23,10 @@ enum class FetchedState { Queued, Fetching, Checking, Valid, ValidFailedPhases, 
 struct FetchedBundle {
     evidence::Pointer pointer;
     FetchedState state = FetchedState::Queued;
-    int exitCode = 3;                       // 0 valid, 1 failed phases, 2 invalid, 3 not fetched
-    QString error;                          // fetch or load error (empty when checked)
-    QString detail;                         // one line: the reason, or what the check found
-    std::optional<oci::EvidenceFetch> fetch; // when pulled
+    int exitCode = 3;                           // 0 valid, 1 failed phases, 2 invalid, 3 not fetched
+    QString error;                              // fetch or load error (empty when checked)
+    QString detail;                             // one line: the reason, or what the check found
+    std::optional<oci::EvidenceFetch> fetch;    // when pulled
     std::optional<evidence::BundleCheck> check; // when loaded and checked
     bool imported = false;
     // The CLI's per-pointer JSON: {pointer, fetch, check, exit} or {pointer, error[, exit]}.
@@ -44,11 +44,11 @@ struct FetchEvent {
 
 struct FetchEvidenceRequest {
     std::vector<evidence::Pointer> pointers;
-    QString cacheDir;            // the OCI cache (oci::Layout::defaultCacheDir() when empty)
-    oci::ClientOptions client;   // registry options; progress and cancel come from the Context
+    QString cacheDir;          // the OCI cache (oci::Layout::defaultCacheDir() when empty)
+    oci::ClientOptions client; // registry options; progress and cancel come from the Context
     // The signature check (keyless root or key); empty: the database's default trusted root.
     std::optional<evidence::SignatureCheck> signature;
-    int concurrency = 2;         // bundles pulled at once
+    int concurrency = 2; // bundles pulled at once
     std::function<void(const FetchEvent&)> onEvent;
 };
 
@@ -56,8 +56,8 @@ struct FetchEvidenceOutcome {
     std::vector<FetchedBundle> bundles; // in request order
     int worst = 0;                      // the worst exit code (CLI exit)
     bool cancelled = false;
-    int valid() const;    // Valid + ValidFailedPhases
-    int failed() const;   // Failed + Invalid
+    int valid() const;  // Valid + ValidFailedPhases
+    int failed() const; // Failed + Invalid
     int imported() const;
 };
 

@@ -8,8 +8,8 @@
 
 #include <QJsonObject>
 
-#include <algorithm>
 #include <QSqlError>
+#include <algorithm>
 
 namespace pb::ops {
 
@@ -22,7 +22,8 @@ namespace {
 
 constexpr qint64 kReadShare = 400; // per mille of the import spent reading files
 
-receipts::ReceiptDraft draftFor(const ImportCatalogRequest& request, const store::CatalogSource& o, const catalog::Catalog& cat) {
+receipts::ReceiptDraft draftFor(const ImportCatalogRequest& request, const store::CatalogSource& o,
+                                const catalog::Catalog& cat) {
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::CatalogImport;
     d.parameters = QJsonObject{{QStringLiteral("version"), request.label},
@@ -30,8 +31,9 @@ receipts::ReceiptDraft draftFor(const ImportCatalogRequest& request, const store
                                {QStringLiteral("embedded"), request.embedded}};
     if (!request.embedded) {
         d.parameters.insert(QStringLiteral("source"), o.kind.isEmpty() ? QStringLiteral("folder") : o.kind);
-        for (auto [key, value] : {std::pair{"repository", o.repository}, std::pair{"ref", o.ref}, std::pair{"tag", o.tag},
-                                  std::pair{"commit", o.commit}, std::pair{"path", o.path}})
+        for (auto [key, value] :
+             {std::pair{"repository", o.repository}, std::pair{"ref", o.ref}, std::pair{"tag", o.tag},
+              std::pair{"commit", o.commit}, std::pair{"path", o.path}})
             if (!value.isEmpty())
                 d.parameters.insert(QLatin1String(key), value);
     }
@@ -70,23 +72,29 @@ Status checkExpectedRelease(const Context& ctx, const QString& expect, const cat
     if (!sig)
         return sig.error();
     if (!*sig)
-        return makeError(QStringLiteral("refused: the database keeps no verified recipe-catalog signature of AICR %1; run 'proofbench "
+        return makeError(QStringLiteral("refused: the database keeps no verified recipe-catalog signature of "
+                                        "AICR %1; run 'proofbench "
                                         "release verify DIR --version %1' on the release's assets first")
                              .arg(*version),
                          cat.root);
     const catalog::CatalogFile* registry = cat.file(QLatin1String(release::kRegistryPath));
     const catalog::CatalogFile* validators = cat.file(QLatin1String(release::kValidatorsPath));
     if (!registry || !validators)
-        return makeError(QStringLiteral("refused: the catalog has no %1, which AICR %2's recipe-catalog signature covers")
-                             .arg(QLatin1String(!registry ? release::kRegistryPath : release::kValidatorsPath), *version),
-                         cat.root);
+        return makeError(
+            QStringLiteral("refused: the catalog has no %1, which AICR %2's recipe-catalog signature covers")
+                .arg(QLatin1String(!registry ? release::kRegistryPath : release::kValidatorsPath), *version),
+            cat.root);
     release::Statement st;
     st.subjects.emplace_back(QStringLiteral("recipe-catalog"), (*sig)->subjectSha256);
-    st.resolvedDependencies = {{QStringLiteral("file://registry.yaml"), (*sig)->registrySha256, {}},
-                               {QStringLiteral("file://validators/catalog.yaml"), (*sig)->validatorsSha256, {}}};
-    const release::CatalogMatch m = release::matchCatalog(st, release::CatalogFiles{registry->bytes, validators->bytes, cat.root});
+    st.resolvedDependencies = {
+        {QStringLiteral("file://registry.yaml"), (*sig)->registrySha256, {}},
+        {QStringLiteral("file://validators/catalog.yaml"), (*sig)->validatorsSha256, {}}};
+    const release::CatalogMatch m =
+        release::matchCatalog(st, release::CatalogFiles{registry->bytes, validators->bytes, cat.root});
     if (!m.matches())
-        return makeError(QStringLiteral("refused: not the catalog AICR %1 signed: %2").arg(*version, m.reason()), cat.root);
+        return makeError(
+            QStringLiteral("refused: not the catalog AICR %1 signed: %2").arg(*version, m.reason()),
+            cat.root);
     return {};
 }
 
@@ -104,7 +112,8 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
         catalog::LoadOptions lo;
         lo.cancel = ctx.cancelFlag();
         lo.progress = [&ctx](int done, int total) {
-            ctx.progress(total > 0 ? done * kReadShare / total : 0, 1000, QStringLiteral("Reading files: %1 of %2").arg(done).arg(total));
+            ctx.progress(total > 0 ? done * kReadShare / total : 0, 1000,
+                         QStringLiteral("Reading files: %1 of %2").arg(done).arg(total));
         };
         Result<catalog::Catalog> cat = catalog::loadCatalog(request.dir, lo);
         if (!cat)
@@ -122,15 +131,19 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
     options.progress = [&ctx, readShare](int step, int steps, store::ImportStage stage) {
         const qint64 done = readShare + (steps > 0 ? step * (1000 - readShare) / steps : 0);
         ctx.progress(std::min<qint64>(done, 999), 1000,
-                     stage == store::ImportStage::Resolving ? QStringLiteral("Resolving recipes: %1 of %2").arg(step).arg(steps - 1)
-                                                            : store::stageName(stage));
+                     stage == store::ImportStage::Resolving
+                         ? QStringLiteral("Resolving recipes: %1 of %2").arg(step).arg(steps - 1)
+                         : store::stageName(stage));
     };
 
     ReceiptTransaction tx(ctx);
     if (Status s = tx.started(); !s)
         return s.error();
     Result<store::ImportReport> report = makeError(QString());
-    if (Status expected = request.expectRelease.isEmpty() ? Status() : checkExpectedRelease(ctx, request.expectRelease, cat); !expected)
+    if (Status expected = request.expectRelease.isEmpty()
+                              ? Status()
+                              : checkExpectedRelease(ctx, request.expectRelease, cat);
+        !expected)
         report = expected.error();
     else
         report = store::CatalogStore(ctx.db()).importCatalog(request.label, cat, options);
@@ -156,7 +169,8 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
         d.message = report.error().toString();
         if (auto r = record(ctx, d); !r) {
             Error e = report.error();
-            e.message += QStringLiteral(" (and the refused attempt could not be receipted: %1)").arg(r.error().message);
+            e.message += QStringLiteral(" (and the refused attempt could not be receipted: %1)")
+                             .arg(r.error().message);
             return e;
         }
         return report.error();
@@ -167,17 +181,20 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
     out.contentDigest = cat.contentDigest();
     out.signedByReleases = signedBy;
     for (const QString& r : std::as_const(signedBy))
-        d.outputs.push_back(receipts::Artifact{QStringLiteral("catalog version %1 bound to AICR %2").arg(request.label, r), QString(), -1});
+        d.outputs.push_back(receipts::Artifact{
+            QStringLiteral("catalog version %1 bound to AICR %2").arg(request.label, r), QString(), -1});
     if (report->outcome == store::ImportReport::Outcome::Unchanged)
         d.parameters.insert(QStringLiteral("unchanged"), true);
     else
-        d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("catalog version ") + request.label, out.contentDigest));
+        d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("catalog version ") + request.label,
+                                                       out.contentDigest));
     d.message = QStringLiteral("catalog version %1 %2 (%3 files, %4 recipes)")
                     .arg(request.label, out.outcomeName())
                     .arg(report->files)
                     .arg(report->recipes);
     if (!signedBy.isEmpty())
-        d.message += QStringLiteral("; registry and validator catalog signed by AICR %1").arg(signedBy.join(QStringLiteral(", ")));
+        d.message += QStringLiteral("; registry and validator catalog signed by AICR %1")
+                         .arg(signedBy.join(QStringLiteral(", ")));
     auto receipt = tx.commit(d, nullptr, QStringLiteral("catalog version"));
     if (!receipt)
         return receipt.error();
@@ -191,7 +208,9 @@ Result<QStringList> seedEmbeddedCatalog(const Context& ctx) {
     const QStringList labels = store::embeddedCatalogLabels();
     db::Transaction tx(ctx.db());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()), ctx.db().path());
+        return makeError(
+            QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()),
+            ctx.db().path());
     for (const QString& label : labels) {
         ImportCatalogRequest request;
         request.label = label;
@@ -199,12 +218,14 @@ Result<QStringList> seedEmbeddedCatalog(const Context& ctx) {
         request.embedded = true;
         Result<ImportCatalogOutcome> r = importCatalog(ctx, request);
         if (!r) // the transaction rolls back: no version of the embedded catalog is kept
-            return makeError(QStringLiteral("the embedded catalog was not imported (nothing was kept): %1").arg(r.error().toString()),
+            return makeError(QStringLiteral("the embedded catalog was not imported (nothing was kept): %1")
+                                 .arg(r.error().toString()),
                              ctx.db().path());
     }
     if (!tx.commit())
-        return makeError(QStringLiteral("cannot commit the embedded catalog: %1").arg(ctx.db().sql().lastError().text()),
-                         ctx.db().path());
+        return makeError(
+            QStringLiteral("cannot commit the embedded catalog: %1").arg(ctx.db().sql().lastError().text()),
+            ctx.db().path());
     return labels;
 }
 

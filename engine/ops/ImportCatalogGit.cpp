@@ -17,9 +17,11 @@ QString GitVersionOutcome::summary() const {
         what += QStringLiteral(" %1").arg(commitDate.toString(QStringLiteral("yyyy-MM-dd")));
     if (outcome == QLatin1String("skipped-same-content"))
         return QStringLiteral("%1: skipped, same content as version %2 (%3)").arg(label, sameContentAs, what);
-    QString text = QStringLiteral("%1: %2 (%3, %4 files, %5 recipes)").arg(label, outcome, what).arg(files).arg(recipes);
+    QString text =
+        QStringLiteral("%1: %2 (%3, %4 files, %5 recipes)").arg(label, outcome, what).arg(files).arg(recipes);
     if (!signedByReleases.isEmpty())
-        text += QStringLiteral("; registry and validator catalog signed by AICR %1").arg(signedByReleases.join(QStringLiteral(", ")));
+        text += QStringLiteral("; registry and validator catalog signed by AICR %1")
+                    .arg(signedByReleases.join(QStringLiteral(", ")));
     return text;
 }
 
@@ -53,29 +55,27 @@ QString doneSoFar(const ImportCatalogGitOutcome& out) {
     for (const GitVersionOutcome& v : out.versions)
         done << QStringLiteral("%1 (%2)").arg(v.label, v.outcome);
     return done.isEmpty() ? QStringLiteral("no version was imported")
-                          : QStringLiteral("done before it, each in its own transaction: %1").arg(done.join(QStringLiteral(", ")));
+                          : QStringLiteral("done before it, each in its own transaction: %1")
+                                .arg(done.join(QStringLiteral(", ")));
 }
 
 // A version whose content is already stored under another label: nothing is written, and the
 // skip is put on record like an unchanged import.
-Result<qint64> recordSkip(const Context& ctx, const store::CatalogSource& o, const QString& label, const QString& sameAs,
-                          const catalog::Catalog& cat) {
+Result<qint64> recordSkip(const Context& ctx, const store::CatalogSource& o, const QString& label,
+                          const QString& sameAs, const catalog::Catalog& cat) {
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::CatalogImport;
-    d.parameters = QJsonObject{{QStringLiteral("version"), label},
-                               {QStringLiteral("replace"), false},
-                               {QStringLiteral("embedded"), false},
-                               {QStringLiteral("source"), o.kind},
-                               {QStringLiteral("repository"), o.repository},
-                               {QStringLiteral("ref"), o.ref},
-                               {QStringLiteral("commit"), o.commit},
-                               {QStringLiteral("path"), o.path},
-                               {QStringLiteral("unchanged"), true},
-                               {QStringLiteral("sameContentAs"), sameAs}};
+    d.parameters =
+        QJsonObject{{QStringLiteral("version"), label},           {QStringLiteral("replace"), false},
+                    {QStringLiteral("embedded"), false},          {QStringLiteral("source"), o.kind},
+                    {QStringLiteral("repository"), o.repository}, {QStringLiteral("ref"), o.ref},
+                    {QStringLiteral("commit"), o.commit},         {QStringLiteral("path"), o.path},
+                    {QStringLiteral("unchanged"), true},          {QStringLiteral("sameContentAs"), sameAs}};
     if (!o.tag.isEmpty())
         d.parameters.insert(QStringLiteral("tag"), o.tag);
     d.inputs.push_back(receipts::Artifact::digest(cat.root, cat.contentDigest()));
-    d.message = QStringLiteral("catalog version %1 not imported: its content is already stored as version %2").arg(label, sameAs);
+    d.message = QStringLiteral("catalog version %1 not imported: its content is already stored as version %2")
+                    .arg(label, sameAs);
     Result<receipts::Receipt> r = record(ctx, d);
     if (!r)
         return r.error();
@@ -85,9 +85,11 @@ Result<qint64> recordSkip(const Context& ctx, const store::CatalogSource& o, con
 // One planned version, read, loaded and imported (or skipped as a copy of a stored version) in
 // its own transaction; `base`/`n` place its progress among the versions. Cancellation leaves
 // `out.cancelled` set and returns no error.
-Status importVersion(const Context& ctx, const git::Repository& repo, const git::CatalogAtRef& p, const ImportCatalogGitRequest& request,
-                     qint64 base, qint64 n, const QString& step, ImportCatalogGitOutcome& out) {
-    ctx.progress(base, n * 1000, QStringLiteral("%1: reading %2 at %3").arg(step, p.folder, p.ref.commit.left(12)));
+Status importVersion(const Context& ctx, const git::Repository& repo, const git::CatalogAtRef& p,
+                     const ImportCatalogGitRequest& request, qint64 base, qint64 n, const QString& step,
+                     ImportCatalogGitOutcome& out) {
+    ctx.progress(base, n * 1000,
+                 QStringLiteral("%1: reading %2 at %3").arg(step, p.folder, p.ref.commit.left(12)));
     git::ReadLimits limits;
     limits.cancel = ctx.cancelFlag();
     limits.progress = [&](int done, int total) {
@@ -100,14 +102,16 @@ Status importVersion(const Context& ctx, const git::Repository& repo, const git:
         if (out.cancelled)
             return {};
         Error e = files.error();
-        e.message = QStringLiteral("version %1 (ref %2) not imported: %3; %4").arg(p.label, p.ref.spec, e.message, doneSoFar(out));
+        e.message = QStringLiteral("version %1 (ref %2) not imported: %3; %4")
+                        .arg(p.label, p.ref.spec, e.message, doneSoFar(out));
         return e;
     }
     const QString rootLabel = git::catalogRootLabel(repo, p);
     Result<catalog::Catalog> cat = catalog::loadCatalogFromFiles(std::move(*files), rootLabel);
     if (!cat) {
         Error e = cat.error();
-        e.message = QStringLiteral("%1 (version %2 not imported; %3)").arg(e.message, p.label, doneSoFar(out));
+        e.message =
+            QStringLiteral("%1 (version %2 not imported; %3)").arg(e.message, p.label, doneSoFar(out));
         return e;
     }
 
@@ -122,7 +126,8 @@ Status importVersion(const Context& ctx, const git::Repository& repo, const git:
     v.contentDigest = cat->contentDigest();
     v.files = static_cast<int>(cat->files.size());
 
-    Result<std::optional<store::CatalogVersionInfo>> same = store::CatalogStore(ctx.db()).versionWithContent(v.contentDigest);
+    Result<std::optional<store::CatalogVersionInfo>> same =
+        store::CatalogStore(ctx.db()).versionWithContent(v.contentDigest);
     if (!same)
         return same.error();
     if (*same && (**same).label != p.label) {
@@ -185,8 +190,9 @@ Result<ImportCatalogGitOutcome> importCatalogGit(const Context& ctx, const Impor
         return opened.error();
     const git::Repository& repo = *opened;
     // Every ref resolves and holds the catalog folder before anything is written.
-    Result<std::vector<git::CatalogAtRef>> plan =
-        git::planCatalogRefs(repo, git::CatalogRefsRequest{request.refs, request.tagGlob, request.path, request.label}, ctx.cancelFlag());
+    Result<std::vector<git::CatalogAtRef>> plan = git::planCatalogRefs(
+        repo, git::CatalogRefsRequest{request.refs, request.tagGlob, request.path, request.label},
+        ctx.cancelFlag());
     if (!plan)
         return plan.error();
 

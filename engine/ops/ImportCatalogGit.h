@@ -16,24 +16,25 @@
 namespace pb::ops {
 
 struct ImportCatalogGitRequest {
-    QString repository;     // a bare repository, or the top folder of a clone
-    QStringList refs;       // refs to import (tags, branches, commit ids)
-    QString tagGlob;        // and every tag matching this fnmatch glob ("v*", "*"); empty: none
+    QString repository; // a bare repository, or the top folder of a clone
+    QStringList refs;   // refs to import (tags, branches, commit ids)
+    QString tagGlob;    // and every tag matching this fnmatch glob ("v*", "*"); empty: none
     QString path = QStringLiteral("recipes"); // the catalog folder inside the repository
-    QString label;          // the version label; only with a single ref (default: tag or ref name)
-    bool replace = false;   // replace a version of the same label whose content differs
-    QString expectRelease;  // each version must reproduce this AICR release's signed recipe catalog (ImportCatalogRequest)
+    QString label;         // the version label; only with a single ref (default: tag or ref name)
+    bool replace = false;  // replace a version of the same label whose content differs
+    QString expectRelease; // each version must reproduce this AICR release's signed recipe catalog
+                           // (ImportCatalogRequest)
 };
 
 struct GitVersionOutcome {
     QString label;
-    QString ref;            // as asked (or the tag's full name for --tags)
-    QString tag;            // the tag name when the ref is a tag
+    QString ref; // as asked (or the tag's full name for --tags)
+    QString tag; // the tag name when the ref is a tag
     QString commit;
-    QDateTime commitDate;   // committer date, UTC
-    QString path;           // the catalog folder read
-    QString outcome;        // "imported", "unchanged", "replaced" or "skipped-same-content"
-    QString sameContentAs;  // skipped: the version that already has this content
+    QDateTime commitDate;  // committer date, UTC
+    QString path;          // the catalog folder read
+    QString outcome;       // "imported", "unchanged", "replaced" or "skipped-same-content"
+    QString sameContentAs; // skipped: the version that already has this content
     int files = 0, recipes = 0;
     QString contentDigest;
     qint64 receiptSeq = 0;
@@ -43,9 +44,9 @@ struct GitVersionOutcome {
 };
 
 struct ImportCatalogGitOutcome {
-    QString repository;                  // absolute path of the repository
+    QString repository;                      // absolute path of the repository
     std::vector<GitVersionOutcome> versions; // in version order (the order they were imported)
-    bool cancelled = false;              // stopped by the cancel flag; `versions` were done before
+    bool cancelled = false;                  // stopped by the cancel flag; `versions` were done before
     // Labels written (imported or replaced).
     QStringList importedLabels() const;
 };

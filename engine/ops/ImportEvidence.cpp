@@ -19,7 +19,8 @@ std::vector<const evidence::Pointer*> ImportEvidenceOutcome::invalidPointers() c
 
 namespace {
 
-receipts::ReceiptDraft importDraft(const evidence::EvidenceTree& tree, const store::EvidenceImportReport& report) {
+receipts::ReceiptDraft importDraft(const evidence::EvidenceTree& tree,
+                                   const store::EvidenceImportReport& report) {
     // The tree as it was read: sha256sum-style lines over every pointer's bytes.
     QByteArray list;
     qint64 total = 0;
@@ -71,7 +72,8 @@ Result<ImportEvidenceOutcome> importEvidence(const Context& ctx, const ImportEvi
     if (!report)
         return report.error();
     out.report = *report;
-    Result<receipts::Receipt> receipt = tx.commit(importDraft(out.tree, out.report), nullptr, QStringLiteral("evidence import"));
+    Result<receipts::Receipt> receipt =
+        tx.commit(importDraft(out.tree, out.report), nullptr, QStringLiteral("evidence import"));
     if (!receipt)
         return receipt.error();
     out.receiptSeq = receipt->seq;
@@ -80,20 +82,22 @@ Result<ImportEvidenceOutcome> importEvidence(const Context& ctx, const ImportEvi
     return out;
 }
 
-Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx, const ImportEvidenceBundlesRequest& request) {
+Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx,
+                                                           const ImportEvidenceBundlesRequest& request) {
     ctx.progress(0, 0, QStringLiteral("reading the bundles below %1").arg(request.dir));
     ReceiptTransaction tx(ctx);
     if (Status s = tx.started(); !s)
         return s.error();
-    Result<store::BundleImportReport> report =
-        store::EvidenceStore(ctx.db()).importBundleDir(request.dir, request.signature ? &*request.signature : nullptr);
+    Result<store::BundleImportReport> report = store::EvidenceStore(ctx.db()).importBundleDir(
+        request.dir, request.signature ? &*request.signature : nullptr);
     if (!report)
         return report.error();
     ImportEvidenceBundlesOutcome out;
     out.report = *report;
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::EvidenceImportBundles;
-    d.parameters = QJsonObject{{QStringLiteral("dir"), request.dir}, {QStringLiteral("bundles"), out.bundles()}};
+    d.parameters =
+        QJsonObject{{QStringLiteral("dir"), request.dir}, {QStringLiteral("bundles"), out.bundles()}};
     for (const QString& s : std::as_const(out.report.sources))
         d.inputs.push_back(receipts::Artifact::directory(s));
     d.outputs.push_back(receipts::Artifact{QStringLiteral("evidence_bundles"), QString(), -1});
@@ -101,7 +105,8 @@ Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx, c
         d.parameters.insert(QStringLiteral("invalid"), out.report.invalid);
     if (out.report.incomplete > 0)
         d.parameters.insert(QStringLiteral("incomplete"), out.report.incomplete);
-    d.result = out.report.invalid > 0 || out.report.incomplete > 0 ? receipts::Outcome::Partial : receipts::Outcome::Ok;
+    d.result = out.report.invalid > 0 || out.report.incomplete > 0 ? receipts::Outcome::Partial
+                                                                   : receipts::Outcome::Ok;
     d.message = QStringLiteral("%1 bundle(s) read, %2 invalid, %3 incomplete")
                     .arg(out.bundles())
                     .arg(out.report.invalid)

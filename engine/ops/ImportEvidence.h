@@ -47,6 +47,7 @@ struct ImportEvidenceBundlesOutcome {
     int bundles() const { return static_cast<int>(report.sources.size()); }
 };
 
-Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx, const ImportEvidenceBundlesRequest& request);
+Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx,
+                                                           const ImportEvidenceBundlesRequest& request);
 
 } // namespace pb::ops

@@ -11,7 +11,9 @@
 
 namespace pb::ops {
 
-bool isPublicKeyPem(const QByteArray& pem) { return pem.contains("-----BEGIN PUBLIC KEY-----"); }
+bool isPublicKeyPem(const QByteArray& pem) {
+    return pem.contains("-----BEGIN PUBLIC KEY-----");
+}
 
 Result<ImportPublicKeyOutcome> importPublicKey(const Context& ctx, const ImportPublicKeyRequest& request) {
     Result<QByteArray> pem = readFileLimited(request.path, limits::kSmallFile, QStringLiteral("public key"));
@@ -24,18 +26,20 @@ Result<ImportPublicKeyOutcome> importPublicKey(const Context& ctx, const ImportP
         return makeError(QStringLiteral("not a PEM public key"), request.path);
     const QByteArray canonical = sigstore::publicKeyPem(pub.get());
     const QString label = request.label.isEmpty() ? QFileInfo(request.path).fileName() : request.label;
-    auto done = transact<ImportPublicKeyOutcome>(ctx, [&]() -> Result<std::pair<ImportPublicKeyOutcome, receipts::ReceiptDraft>> {
-        Result<qint64> id = store::VerificationStore(ctx.db()).addPublicKey(canonical, label);
-        if (!id)
-            return id.error();
-        ImportPublicKeyOutcome out{sigstore::keyFingerprint(pub.get()), *id};
-        receipts::ReceiptDraft d;
-        d.kind = receipts::kinds::KeyImport;
-        d.parameters = QJsonObject{{QStringLiteral("format"), QStringLiteral("public")}, {QStringLiteral("fingerprint"), out.fingerprint}};
-        d.inputs.push_back(receipts::Artifact::bytes(request.path, *pem));
-        d.message = QStringLiteral("public key %1 kept for verification").arg(out.fingerprint);
-        return std::make_pair(out, d);
-    });
+    auto done = transact<ImportPublicKeyOutcome>(
+        ctx, [&]() -> Result<std::pair<ImportPublicKeyOutcome, receipts::ReceiptDraft>> {
+            Result<qint64> id = store::VerificationStore(ctx.db()).addPublicKey(canonical, label);
+            if (!id)
+                return id.error();
+            ImportPublicKeyOutcome out{sigstore::keyFingerprint(pub.get()), *id};
+            receipts::ReceiptDraft d;
+            d.kind = receipts::kinds::KeyImport;
+            d.parameters = QJsonObject{{QStringLiteral("format"), QStringLiteral("public")},
+                                       {QStringLiteral("fingerprint"), out.fingerprint}};
+            d.inputs.push_back(receipts::Artifact::bytes(request.path, *pem));
+            d.message = QStringLiteral("public key %1 kept for verification").arg(out.fingerprint);
+            return std::make_pair(out, d);
+        });
     if (!done)
         return done.error();
     done->value.receiptSeq = done->receipt.seq;

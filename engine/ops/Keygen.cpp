@@ -15,16 +15,20 @@ Result<KeygenOutcome> keygen(const Context& ctx, const KeygenRequest& request) {
     if (request.outPath.isEmpty())
         return makeError(QStringLiteral("give where to write the key (--out NAME)"));
     if (request.passphrase.isEmpty())
-        return makeError(QStringLiteral("an empty passphrase would leave the key unprotected"), request.outPath);
+        return makeError(QStringLiteral("an empty passphrase would leave the key unprotected"),
+                         request.outPath);
     for (const QString& path : {request.outPath, request.outPath + QStringLiteral(".pub")})
         if (QFileInfo::exists(path) || QFileInfo(path).isSymLink())
-            return makeError(QStringLiteral("already exists; choose another name (keys are never overwritten)"), path);
+            return makeError(
+                QStringLiteral("already exists; choose another name (keys are never overwritten)"), path);
     sigstore::crypto::Pkey key;
     if (!request.importFrom.isEmpty()) {
-        Result<QByteArray> pem = readFileLimited(request.importFrom, limits::kSmallFile, QStringLiteral("private key"));
+        Result<QByteArray> pem =
+            readFileLimited(request.importFrom, limits::kSmallFile, QStringLiteral("private key"));
         if (!pem)
             return pem.error();
-        Result<sigstore::crypto::Pkey> k = sigstore::readAnyPrivateKey(*pem, request.passphrase, request.importFrom);
+        Result<sigstore::crypto::Pkey> k =
+            sigstore::readAnyPrivateKey(*pem, request.passphrase, request.importFrom);
         if (!k)
             return k.error();
         key = std::move(*k);
@@ -34,8 +38,9 @@ Result<KeygenOutcome> keygen(const Context& ctx, const KeygenRequest& request) {
         key = sigstore::generateSigningKey();
     }
     ctx.progress(0, 0, QStringLiteral("Encrypting the key"));
-    Result<QByteArray> sealed = request.cosignFormat ? sigstore::exportCosignKey(key.get(), request.passphrase)
-                                                     : sigstore::encryptPrivateKey(key.get(), request.passphrase);
+    Result<QByteArray> sealed = request.cosignFormat
+                                    ? sigstore::exportCosignKey(key.get(), request.passphrase)
+                                    : sigstore::encryptPrivateKey(key.get(), request.passphrase);
     if (!sealed)
         return sealed.error();
     const QByteArray pub = sigstore::publicKeyPem(key.get());
@@ -62,9 +67,10 @@ Result<KeygenOutcome> keygen(const Context& ctx, const KeygenRequest& request) {
     // reader can check, and its bytes (even encrypted) stay out of every record.
     receipts::ReceiptDraft d;
     d.kind = request.importFrom.isEmpty() ? receipts::kinds::KeyGenerate : receipts::kinds::KeyImport;
-    d.parameters = QJsonObject{{QStringLiteral("format"), request.cosignFormat ? QStringLiteral("cosign") : QStringLiteral("pkcs8")},
-                               {QStringLiteral("fingerprint"), out.fingerprint},
-                               {QStringLiteral("encryptedKeyAt"), QFileInfo(request.outPath).absoluteFilePath()}};
+    d.parameters = QJsonObject{
+        {QStringLiteral("format"), request.cosignFormat ? QStringLiteral("cosign") : QStringLiteral("pkcs8")},
+        {QStringLiteral("fingerprint"), out.fingerprint},
+        {QStringLiteral("encryptedKeyAt"), QFileInfo(request.outPath).absoluteFilePath()}};
     d.outputs.push_back(receipts::Artifact::bytes(out.publicPath, pub));
     d.message = QStringLiteral("ECDSA P-256 key %1").arg(out.fingerprint);
     Result<receipts::Receipt> r = tx.commit(d, &files);

@@ -7,11 +7,11 @@
 namespace pb::ops {
 
 struct KeygenRequest {
-    QString outPath;       // the encrypted private key; the public key goes to outPath + ".pub"
-    QString importFrom;    // empty: generate; else cosign.key (same passphrase) or an unencrypted PEM
+    QString outPath;           // the encrypted private key; the public key goes to outPath + ".pub"
+    QString importFrom;        // empty: generate; else cosign.key (same passphrase) or an unencrypted PEM
     bool cosignFormat = false; // write cosign's ENCRYPTED SIGSTORE PRIVATE KEY instead of PKCS#8
     sigstore::Passphrase passphrase;
-    QString label;         // the key's name in the database (default: the file name)
+    QString label; // the key's name in the database (default: the file name)
 };
 
 struct KeygenOutcome {

@@ -9,7 +9,9 @@ namespace pb::ops {
 
 inline oci::ClientOptions clientOptions(const Context& ctx, oci::ClientOptions options) {
     options.cancel = ctx.cancelFlag();
-    options.progress = [&ctx](qint64 done, qint64 total, const QString& what) { ctx.progress(done, total < 0 ? 0 : total, what); };
+    options.progress = [&ctx](qint64 done, qint64 total, const QString& what) {
+        ctx.progress(done, total < 0 ? 0 : total, what);
+    };
     return options;
 }
 

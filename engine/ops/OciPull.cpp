@@ -1,7 +1,7 @@
 #include "ops/OciPull.h"
 
-#include "ops/OciClient.h"
 #include "oci/Layout.h"
+#include "ops/OciClient.h"
 #include "receipts/Kinds.h"
 
 namespace pb::ops {
@@ -18,7 +18,8 @@ Result<OciPullOutcome> pullOci(const Context& ctx, const OciPullRequest& request
         if (m->descriptor().artifactType == QLatin1String(oci::kAicrArtifact) && !request.allowUnpinnedTag) {
             Error e;
             e.field = QLatin1String(kUnpinnedField);
-            e.message = QStringLiteral("%1: an evidence artifact must be pulled by digest (%2/%3@%4); pass --allow-unpinned-tag to accept the tag")
+            e.message = QStringLiteral("%1: an evidence artifact must be pulled by digest (%2/%3@%4); pass "
+                                       "--allow-unpinned-tag to accept the tag")
                             .arg(ref.toString(), ref.registry, ref.repository, m->digest);
             return e;
         }
@@ -33,7 +34,8 @@ Result<OciPullOutcome> pullOci(const Context& ctx, const OciPullRequest& request
     Result<oci::PullResult> pulled = client.pull(target, *layout, po);
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::OciPull;
-    d.parameters = QJsonObject{{QStringLiteral("reference"), ref.toString()}, {QStringLiteral("referrers"), po.referrers}};
+    d.parameters = QJsonObject{{QStringLiteral("reference"), ref.toString()},
+                               {QStringLiteral("referrers"), po.referrers}};
     if (!pulled) {
         d.result = receipts::Outcome::Failed;
         d.message = pulled.error().toString();
@@ -41,9 +43,11 @@ Result<OciPullOutcome> pullOci(const Context& ctx, const OciPullRequest& request
             return r.error();
         return pulled.error();
     }
-    d.inputs.push_back(receipts::Artifact::digest(pulled->reference.toString(), pulled->reference.digest.mid(7)));
+    d.inputs.push_back(
+        receipts::Artifact::digest(pulled->reference.toString(), pulled->reference.digest.mid(7)));
     d.outputs.push_back(receipts::Artifact::directory(layout->dir()));
-    d.message = QStringLiteral("%1 blobs fetched, %2 cached").arg(pulled->blobsFetched).arg(pulled->blobsCached);
+    d.message =
+        QStringLiteral("%1 blobs fetched, %2 cached").arg(pulled->blobsFetched).arg(pulled->blobsCached);
     if (auto r = record(ctx, d); !r)
         return r.error();
     return OciPullOutcome{*pulled, layout->dir()};

@@ -12,10 +12,10 @@ namespace pb::ops {
 
 struct OciPullRequest {
     oci::Reference reference;
-    QString layoutDir;            // created when absent
+    QString layoutDir; // created when absent
     bool allowUnpinnedTag = false;
     bool referrers = false;
-    oci::ClientOptions client;    // progress and cancel come from the Context
+    oci::ClientOptions client; // progress and cancel come from the Context
 };
 
 struct OciPullOutcome {

@@ -19,19 +19,25 @@ receipts::Ledger Context::ledger() const {
     return l;
 }
 
-receipts::Outcome outcomeOf(bool ok) { return ok ? receipts::Outcome::Ok : receipts::Outcome::Failed; }
+receipts::Outcome outcomeOf(bool ok) {
+    return ok ? receipts::Outcome::Ok : receipts::Outcome::Failed;
+}
 
 namespace {
 
 QString tempBeside(const QString& path, const char* tag) {
     const QFileInfo fi(path);
-    return fi.dir().filePath(QStringLiteral(".%1.%2-%3").arg(fi.fileName(), QLatin1String(tag)).arg(QCoreApplication::applicationPid()));
+    return fi.dir().filePath(QStringLiteral(".%1.%2-%3")
+                                 .arg(fi.fileName(), QLatin1String(tag))
+                                 .arg(QCoreApplication::applicationPid()));
 }
 
 } // namespace
 
 FileWriter StagedFiles::writer() {
-    return [this](const QString& path, const QByteArray& bytes, FileAccess access) { return stage(path, bytes, access); };
+    return [this](const QString& path, const QByteArray& bytes, FileAccess access) {
+        return stage(path, bytes, access);
+    };
 }
 
 Status StagedFiles::stage(const QString& path, const QByteArray& bytes, FileAccess access) {
@@ -43,7 +49,8 @@ Status StagedFiles::stage(const QString& path, const QByteArray& bytes, FileAcce
         return makeError(QStringLiteral("cannot create the directory"), path);
     QFile out(f.temp);
     const bool opened = access == FileAccess::OwnerOnly
-                            ? out.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+                            ? out.open(QIODevice::WriteOnly | QIODevice::NewOnly,
+                                       QFileDevice::ReadOwner | QFileDevice::WriteOwner)
                             : out.open(QIODevice::WriteOnly | QIODevice::Truncate);
     if (!opened)
         return makeError(QStringLiteral("cannot write: %1").arg(out.errorString()), path);
@@ -124,10 +131,13 @@ ReceiptTransaction::ReceiptTransaction(const Context& ctx) : m_ctx(ctx), m_tx(ct
 Status ReceiptTransaction::started() const {
     if (m_tx.started())
         return {};
-    return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_ctx.db().sql().lastError().text()), m_ctx.db().path());
+    return makeError(
+        QStringLiteral("cannot start a transaction: %1").arg(m_ctx.db().sql().lastError().text()),
+        m_ctx.db().path());
 }
 
-Result<receipts::Receipt> ReceiptTransaction::commit(const receipts::ReceiptDraft& draft, StagedFiles* files, const QString& what) {
+Result<receipts::Receipt> ReceiptTransaction::commit(const receipts::ReceiptDraft& draft, StagedFiles* files,
+                                                     const QString& what) {
     const QString& path = m_ctx.db().path();
     if (Status s = started(); !s) {
         if (files)
@@ -135,13 +145,14 @@ Result<receipts::Receipt> ReceiptTransaction::commit(const receipts::ReceiptDraf
         return s.error();
     }
     const QString lost = !what.isEmpty() ? QStringLiteral("the %1 was not kept").arg(what)
-                         : files          ? QStringLiteral("no file was written")
-                                          : QStringLiteral("nothing was kept");
+                         : files         ? QStringLiteral("no file was written")
+                                         : QStringLiteral("nothing was kept");
     auto r = m_ctx.ledger().append(draft);
     if (!r) {
         if (files)
             files->discard();
-        return makeError(QStringLiteral("receipt not written, so %1: %2").arg(lost, r.error().toString()), path);
+        return makeError(QStringLiteral("receipt not written, so %1: %2").arg(lost, r.error().toString()),
+                         path);
     }
     if (files) {
         if (Status s = files->publish(); !s) {
@@ -152,14 +163,17 @@ Result<receipts::Receipt> ReceiptTransaction::commit(const receipts::ReceiptDraf
     if (!m_tx.commit()) {
         if (files)
             files->rollback(); // nothing on disk that the ledger does not record
-        return makeError(QStringLiteral("cannot commit the receipt, so %1: %2").arg(lost, m_ctx.db().sql().lastError().text()), path);
+        return makeError(QStringLiteral("cannot commit the receipt, so %1: %2")
+                             .arg(lost, m_ctx.db().sql().lastError().text()),
+                         path);
     }
     if (files && !m_tx.nested())
         files->discard(); // drops the backups of replaced files (an outer transaction may still roll back)
     return r;
 }
 
-Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles* files) {
+Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft,
+                                 StagedFiles* files) {
     ReceiptTransaction tx(ctx);
     return tx.commit(draft, files);
 }

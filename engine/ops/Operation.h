@@ -121,8 +121,7 @@ class ReceiptTransaction {
 };
 
 // An operation's outcome and the receipt it wrote.
-template <typename T>
-struct Recorded {
+template <typename T> struct Recorded {
     T value;
     receipts::Receipt receipt;
 };
@@ -133,7 +132,8 @@ template <typename T, typename Effect>
 Result<Recorded<T>> transact(const Context& ctx, Effect&& effect, StagedFiles* files = nullptr);
 
 // A ReceiptTransaction whose only database write is the receipt (and `files`, when given).
-Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft, StagedFiles* files = nullptr);
+Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft,
+                                 StagedFiles* files = nullptr);
 
 receipts::Outcome outcomeOf(bool ok);
 

@@ -17,7 +17,8 @@ using validation::Verdict;
 
 Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
     std::vector<catalog::Constraint> constraints;
-    if (req.recipe && req.recipe->validation && req.recipe->validation->performance && req.recipe->validation->performance->constraints)
+    if (req.recipe && req.recipe->validation && req.recipe->validation->performance &&
+        req.recipe->validation->performance->constraints)
         constraints = *req.recipe->validation->performance->constraints;
     for (const catalog::Constraint& c : req.constraints) {
         std::erase_if(constraints, [&](const catalog::Constraint& x) { return x.name == c.name; });
@@ -63,16 +64,21 @@ Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
     check.resultLines = check.score->stdoutLines;
 
     validation::RunResult& run = out.run;
-    run.runId = QStringLiteral("import-") + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz"));
+    run.runId = QStringLiteral("import-") +
+                QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz"));
     run.started = check.started;
     run.finished = check.finished;
     run.phasesRun = {check.phase};
     run.checks = {check};
-    run.state = check.state == CheckState::Failed ? validation::RunState::Failed : validation::RunState::Passed;
+    run.state =
+        check.state == CheckState::Failed ? validation::RunState::Failed : validation::RunState::Passed;
     run.reason = check.state == CheckState::Failed ? check.message : QString();
     out.check = std::move(check);
-    const QString recipeName = req.recipe && !req.recipe->criteria.isEmpty() ? req.recipe->recipeName() : QString();
-    out.coordinate = !req.coordinate.isEmpty() ? req.coordinate : !recipeName.isEmpty() ? recipeName : info.fileName();
+    const QString recipeName =
+        req.recipe && !req.recipe->criteria.isEmpty() ? req.recipe->recipeName() : QString();
+    out.coordinate = !req.coordinate.isEmpty() ? req.coordinate
+                     : !recipeName.isEmpty()   ? recipeName
+                                               : info.fileName();
     return out;
 }
 
@@ -104,7 +110,8 @@ Result<PerfImportOutcome> perfImport(const Context& ctx, const PerfImportRequest
         Result<qint64> id = store::RunStore(ctx.db()).saveImported(header, out.run);
         if (!id)
             return id.error();
-        receipts::ReceiptDraft d = validationReceipt(receipts::kinds::ValidationImport, *id, out.run, parameters);
+        receipts::ReceiptDraft d =
+            validationReceipt(receipts::kinds::ValidationImport, *id, out.run, parameters);
         d.inputs.push_back(receipts::Artifact::file(req.file));
         return std::pair{*id, std::move(d)};
     });

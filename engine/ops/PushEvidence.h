@@ -12,10 +12,10 @@
 namespace pb::ops {
 
 struct PushEvidenceRequest {
-    QString bundleDir;                 // a summary-bundle directory or its parent
-    oci::Reference to;                 // registry/repository:tag (not a digest)
-    oci::EvidencePushOptions options;  // pointer root, staging directory, signing key (borrowed)
-    oci::ClientOptions client;         // progress and cancel come from the Context
+    QString bundleDir;                // a summary-bundle directory or its parent
+    oci::Reference to;                // registry/repository:tag (not a digest)
+    oci::EvidencePushOptions options; // pointer root, staging directory, signing key (borrowed)
+    oci::ClientOptions client;        // progress and cancel come from the Context
 };
 
 Result<oci::EvidencePush> pushEvidence(const Context& ctx, const PushEvidenceRequest& request);

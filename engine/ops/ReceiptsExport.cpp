@@ -30,7 +30,8 @@ Result<ReceiptsExportOutcome> exportReceipts(const Context& ctx, const ReceiptsE
                 return s.error();
         return out;
     }
-    const QString name = request.databaseName.isEmpty() ? QFileInfo(ctx.db().path()).fileName() : request.databaseName;
+    const QString name =
+        request.databaseName.isEmpty() ? QFileInfo(ctx.db().path()).fileName() : request.databaseName;
     out.statement = headStatement(out.head, name);
     auto bundle = sigstore::signBlob(request.key, out.statement);
     if (!bundle)
@@ -46,8 +47,10 @@ Result<ReceiptsExportOutcome> exportReceipts(const Context& ctx, const ReceiptsE
         return s.error();
     ReceiptDraft d;
     d.kind = kinds::ReceiptsSignHead;
-    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(request.key)}, {QStringLiteral("seq"), out.head.seq}};
-    d.inputs.push_back(Artifact::digest(QStringLiteral("receipts head #%1").arg(out.head.seq), out.head.hash));
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), sigstore::keyFingerprint(request.key)},
+                               {QStringLiteral("seq"), out.head.seq}};
+    d.inputs.push_back(
+        Artifact::digest(QStringLiteral("receipts head #%1").arg(out.head.seq), out.head.hash));
     if (!request.outPath.isEmpty())
         d.outputs.push_back(Artifact::bytes(request.outPath, out.bytes));
     d.outputs.push_back(Artifact::bytes(request.headPath, out.statement));

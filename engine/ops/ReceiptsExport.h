@@ -12,18 +12,18 @@
 namespace pb::ops {
 
 struct ReceiptsExportRequest {
-    QString outPath;          // the export; empty: not written (the outcome's bytes are the export)
-    EVP_PKEY* key = nullptr;  // borrowed; when set the head is signed
-    QString headPath;         // with key: the head statement
-    QString bundlePath;       // with key: the Sigstore bundle over it
-    QString databaseName;     // named in the statement; empty: the database file's name
+    QString outPath;         // the export; empty: not written (the outcome's bytes are the export)
+    EVP_PKEY* key = nullptr; // borrowed; when set the head is signed
+    QString headPath;        // with key: the head statement
+    QString bundlePath;      // with key: the Sigstore bundle over it
+    QString databaseName;    // named in the statement; empty: the database file's name
 };
 
 struct ReceiptsExportOutcome {
-    QByteArray bytes;          // the export (indented JSON)
-    receipts::ChainHead head;  // as exported
+    QByteArray bytes;         // the export (indented JSON)
+    receipts::ChainHead head; // as exported
     bool signedHead = false;
-    QByteArray statement;      // with key
+    QByteArray statement; // with key
 };
 
 Result<ReceiptsExportOutcome> exportReceipts(const Context& ctx, const ReceiptsExportRequest& request);

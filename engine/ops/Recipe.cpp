@@ -25,7 +25,8 @@ RecipeQuery RecipeQuery::stored(const QString& leaf) {
 namespace {
 
 bool isDirectory(const CatalogRef& ref) {
-    return ref.kind == CatalogRef::Kind::Directory || (ref.kind == CatalogRef::Kind::Auto && QFileInfo(ref.spec).isDir());
+    return ref.kind == CatalogRef::Kind::Directory ||
+           (ref.kind == CatalogRef::Kind::Auto && QFileInfo(ref.spec).isDir());
 }
 
 // The query as criteria checked against the catalog (a leaf: its own criteria).
@@ -33,10 +34,12 @@ Result<Criteria> criteriaOf(const Catalog& cat, const QString& spec, const Recip
     if (q.leaf.isEmpty())
         return parseUserCriteria(cat, q.criteria);
     if (!cat.leafNames().contains(q.leaf))
-        return makeError(QStringLiteral("'%1' is not a leaf overlay of this catalog (%2 leaves; `recipe --all-leaves` lists them)")
-                             .arg(q.leaf)
-                             .arg(cat.leafNames().size()),
-                         spec, 0, QStringLiteral("--leaf"));
+        return makeError(
+            QStringLiteral(
+                "'%1' is not a leaf overlay of this catalog (%2 leaves; `recipe --all-leaves` lists them)")
+                .arg(q.leaf)
+                .arg(cat.leafNames().size()),
+            spec, 0, QStringLiteral("--leaf"));
     return leafCriteria(cat, q.leaf);
 }
 
@@ -72,10 +75,15 @@ Result<std::shared_ptr<const Catalog>> loadCatalogRef(db::Database* db, const Ca
     if (ref.loaded)
         return ref.loaded;
     if (!isDirectory(ref) && !db)
-        return makeError(QStringLiteral("'%1' is not a catalog directory (a catalog version needs a database)").arg(ref.spec));
-    Result<Catalog> cat = isDirectory(ref) ? loadCatalog(ref.spec) : store::CatalogStore(*db).loadCatalog(ref.spec);
+        return makeError(
+            QStringLiteral("'%1' is not a catalog directory (a catalog version needs a database)")
+                .arg(ref.spec));
+    Result<Catalog> cat =
+        isDirectory(ref) ? loadCatalog(ref.spec) : store::CatalogStore(*db).loadCatalog(ref.spec);
     if (!cat && ref.kind == CatalogRef::Kind::Auto)
-        return makeError(QStringLiteral("'%1' is neither a catalog directory nor a catalog version in the database").arg(ref.spec));
+        return makeError(
+            QStringLiteral("'%1' is neither a catalog directory nor a catalog version in the database")
+                .arg(ref.spec));
     if (!cat)
         return cat.error();
     return std::shared_ptr<const Catalog>(std::make_shared<Catalog>(std::move(*cat)));
@@ -121,7 +129,8 @@ Result<ResolvedRecipe> resolveRecipe(db::Database* db, const ResolveRequest& req
 Result<QByteArray> DiffResult::render(const QString& format) const {
     const bool json = format == QLatin1String("json"), markdown = format == QLatin1String("markdown");
     if (!json && !markdown && format != QLatin1String("text"))
-        return makeError(QStringLiteral("unknown --format '%1' (expected text, markdown or json)").arg(format));
+        return makeError(
+            QStringLiteral("unknown --format '%1' (expected text, markdown or json)").arg(format));
     if (catalog)
         return json       ? QJsonDocument(toJson(*catalog, options)).toJson(QJsonDocument::Indented)
                : markdown ? toMarkdown(*catalog, options).toUtf8()
@@ -142,7 +151,8 @@ Result<DiffResult> diff(db::Database* db, const DiffRequest& request) {
     auto to = loadCatalogRef(db, request.to);
     if (!to)
         return to.error();
-    const bool fromSample = isSampleCatalog(db, request.from, **from), toSample = isSampleCatalog(db, request.to, **to);
+    const bool fromSample = isSampleCatalog(db, request.from, **from),
+               toSample = isSampleCatalog(db, request.to, **to);
     const QString& fromSpec = request.from.spec;
     const QString& toSpec = request.to.spec;
     DiffResult out;
@@ -225,11 +235,13 @@ receipts::ReceiptDraft exportDraft(const ResolvedRecipe& r, const ExportRecipeRe
         profiles << it.key() + QLatin1Char('=') + it.value();
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::RecipeExport;
-    d.parameters = QJsonObject{{QStringLiteral("criteria"), criteria},
-                               {QStringLiteral("format"), req.format.startsWith(QLatin1String("digest")) ? QStringLiteral("digest") : req.format},
-                               {QStringLiteral("deterministic"), req.deterministic},
-                               {QStringLiteral("profiles"), QJsonArray::fromStringList(profiles)},
-                               {QStringLiteral("version"), r.catalogIsVersion ? r.catalogSpec : QString()}};
+    d.parameters =
+        QJsonObject{{QStringLiteral("criteria"), criteria},
+                    {QStringLiteral("format"),
+                     req.format.startsWith(QLatin1String("digest")) ? QStringLiteral("digest") : req.format},
+                    {QStringLiteral("deterministic"), req.deterministic},
+                    {QStringLiteral("profiles"), QJsonArray::fromStringList(profiles)},
+                    {QStringLiteral("version"), r.catalogIsVersion ? r.catalogSpec : QString()}};
     d.inputs.push_back(receipts::Artifact::digest(r.catalog->root, r.catalog->contentDigest()));
     d.message = QStringLiteral("%1 components, overlays %2")
                     .arg(r.recipe.componentRefs.size())
@@ -249,7 +261,8 @@ Result<ExportedRecipe> exportRecipe(const Context& ctx, const ExportRecipeReques
     receipts::ReceiptDraft d = exportDraft(*r, request);
     StagedFiles files;
     if (request.outputPath.isEmpty()) {
-        d.outputs.push_back(receipts::Artifact::bytes(QStringLiteral("recipe %1 (stdout)").arg(r->leafOverlay()), *bytes));
+        d.outputs.push_back(
+            receipts::Artifact::bytes(QStringLiteral("recipe %1 (stdout)").arg(r->leafOverlay()), *bytes));
     } else {
         if (Status s = files.stage(request.outputPath, *bytes); !s)
             return s.error();

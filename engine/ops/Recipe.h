@@ -94,7 +94,9 @@ struct DiffResult {
 };
 
 Result<DiffResult> diff(db::Database* db, const DiffRequest& request);
-inline Result<DiffResult> diff(const Context& ctx, const DiffRequest& request) { return diff(&ctx.db(), request); }
+inline Result<DiffResult> diff(const Context& ctx, const DiffRequest& request) {
+    return diff(&ctx.db(), request);
+}
 
 // A resolved recipe exported: "yaml" (deterministic: AICR's sorted bytes), "json", or its two
 // digests ("digest" text / "digest-json"). `outputPath` empty: the bytes are returned for the

@@ -15,7 +15,9 @@ Result<receipts::RecordsImport> importRecords(const Context& ctx, const RecordsI
     d.parameters = QJsonObject{{QStringLiteral("dir"), report->root}};
     if (!report->problems.empty()) {
         Error e = report->problems.front();
-        e.message = QStringLiteral("records not imported (%1 problem(s); first: %2)").arg(report->problems.size()).arg(e.message);
+        e.message = QStringLiteral("records not imported (%1 problem(s); first: %2)")
+                        .arg(report->problems.size())
+                        .arg(e.message);
         d.result = Outcome::Failed;
         d.message = e.toString();
         if (auto r = record(ctx, d); !r)

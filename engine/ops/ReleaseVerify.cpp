@@ -8,7 +8,8 @@
 namespace pb::ops {
 
 int ReleaseVerifyOutcome::count(AssetStatus s) const {
-    return int(std::count_if(assets.begin(), assets.end(), [s](const ReleaseAsset& a) { return a.status == s; }));
+    return int(
+        std::count_if(assets.begin(), assets.end(), [s](const ReleaseAsset& a) { return a.status == s; }));
 }
 
 QString ReleaseVerifyOutcome::summary() const {
@@ -42,19 +43,26 @@ QJsonObject ReleaseVerifyOutcome::toJson() const {
 }
 
 QString ReleaseVerifyOutcome::toText() const {
-    QString text = QStringLiteral("AICR release %1 in %2\nsigner: %3\nissuer: %4\n\n")
-                       .arg(version, dir, policy.identity.isEmpty() ? policy.identityRegexp + QStringLiteral(" (regexp)") : policy.identity,
-                            policy.issuer.isEmpty() ? policy.issuerRegexp + QStringLiteral(" (regexp)") : policy.issuer);
+    QString text =
+        QStringLiteral("AICR release %1 in %2\nsigner: %3\nissuer: %4\n\n")
+            .arg(version, dir,
+                 policy.identity.isEmpty() ? policy.identityRegexp + QStringLiteral(" (regexp)")
+                                           : policy.identity,
+                 policy.issuer.isEmpty() ? policy.issuerRegexp + QStringLiteral(" (regexp)") : policy.issuer);
     int width = 0;
     for (const ReleaseAsset& a : assets)
         width = std::max(width, int(a.name.size()));
     width = std::min(width, 48);
     for (const ReleaseAsset& a : assets)
-        text += QStringLiteral("%1  %2  %3\n").arg(assetStatusName(a.status), -11).arg(a.name, -width).arg(a.reason);
+        text += QStringLiteral("%1  %2  %3\n")
+                    .arg(assetStatusName(a.status), -11)
+                    .arg(a.name, -width)
+                    .arg(a.reason);
     text += QLatin1Char('\n');
     if (!boundVersions.isEmpty())
-        text += QStringLiteral("catalog versions bound (registry and validator catalog signed by AICR %1): %2\n")
-                    .arg(version, boundVersions.join(QStringLiteral(", ")));
+        text +=
+            QStringLiteral("catalog versions bound (registry and validator catalog signed by AICR %1): %2\n")
+                .arg(version, boundVersions.join(QStringLiteral(", ")));
     text += store::releaseScopeNote() + QLatin1Char('\n');
     text += summary() + QLatin1Char('\n');
     return text;
@@ -94,7 +102,8 @@ Result<release::CatalogInput> catalogFor(const Context& ctx, const ReleaseVerify
 }
 
 // The verified recipe-catalog signature as the store keeps it.
-store::ReleaseSignature toStored(const release::CatalogSignature& c, const QString& version, const sigstore::Policy& policy) {
+store::ReleaseSignature toStored(const release::CatalogSignature& c, const QString& version,
+                                 const sigstore::Policy& policy) {
     store::ReleaseSignature sig;
     sig.releaseVersion = version;
     sig.subjectSha256 = c.subjectSha256;
@@ -128,7 +137,8 @@ receipts::ReceiptDraft draftFor(const ReleaseVerifyRequest& request, const Relea
 }
 
 // Keeps the signature and binds the catalog versions it reproduces (inside the receipt's transaction).
-Status keepSignature(const Context& ctx, const store::ReleaseSignature& keep, ReleaseVerifyOutcome& out, receipts::ReceiptDraft& d) {
+Status keepSignature(const Context& ctx, const store::ReleaseSignature& keep, ReleaseVerifyOutcome& out,
+                     receipts::ReceiptDraft& d) {
     store::CatalogStore catalogs(ctx.db());
     auto id = catalogs.recordReleaseSignature(keep);
     if (!id)
@@ -138,10 +148,12 @@ Status keepSignature(const Context& ctx, const store::ReleaseSignature& keep, Re
     if (!bound)
         return bound.error();
     out.boundVersions = *bound;
-    d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("release signature #%1 (recipe-catalog %2)").arg(*id).arg(out.version),
-                                                   keep.subjectSha256));
+    d.outputs.push_back(receipts::Artifact::digest(
+        QStringLiteral("release signature #%1 (recipe-catalog %2)").arg(*id).arg(out.version),
+        keep.subjectSha256));
     for (const QString& label : std::as_const(out.boundVersions))
-        d.outputs.push_back(receipts::Artifact{QStringLiteral("catalog version %1 bound to AICR %2").arg(label, out.version), QString(), -1});
+        d.outputs.push_back(receipts::Artifact{
+            QStringLiteral("catalog version %1 bound to AICR %2").arg(label, out.version), QString(), -1});
     d.parameters.insert(QStringLiteral("boundVersions"), QJsonArray::fromStringList(out.boundVersions));
     return {};
 }
@@ -163,7 +175,8 @@ Result<ReleaseVerifyOutcome> verifyRelease(const Context& ctx, const ReleaseVeri
     if (!root)
         return root.error();
     if (!*root)
-        return makeError(QStringLiteral("no trusted root: give one (--trusted-root FILE, Sigstore's trusted_root.json) or import one as the "
+        return makeError(QStringLiteral("no trusted root: give one (--trusted-root FILE, Sigstore's "
+                                        "trusted_root.json) or import one as the "
                                         "default (proofbench verify --import-trusted-root FILE)"),
                          ctx.db().path());
     Result<release::CatalogInput> catalog = catalogFor(ctx, request);
@@ -172,8 +185,15 @@ Result<ReleaseVerifyOutcome> verifyRelease(const Context& ctx, const ReleaseVeri
     if (catalog->files)
         out.catalogSource = catalog->files->source;
 
-    release::FolderRequest freq{request.dir, *files, *version, out.policy, &**root, std::move(catalog->files), catalog->problem,
-                                [&ctx](int step, int steps, const QString& what) { ctx.progress(step, steps, what); }, ctx.cancelFlag()};
+    release::FolderRequest freq{request.dir,
+                                *files,
+                                *version,
+                                out.policy,
+                                &**root,
+                                std::move(catalog->files),
+                                catalog->problem,
+                                [&ctx](int step, int steps, const QString& what) { ctx.progress(step, steps, what); },
+                                ctx.cancelFlag()};
     release::FolderResult checked = release::verifyFolder(freq);
     out.assets = std::move(checked.assets);
     out.trustedRootSha256 = checked.trustedRootSha256;
@@ -187,13 +207,14 @@ Result<ReleaseVerifyOutcome> verifyRelease(const Context& ctx, const ReleaseVeri
     if (request.keepSignature && checked.catalogSignature)
         keep = toStored(*checked.catalogSignature, *version, out.policy);
     receipts::ReceiptDraft d = draftFor(request, out, checked.inputs);
-    auto done = transact<ReleaseVerifyOutcome>(ctx, [&]() -> Result<std::pair<ReleaseVerifyOutcome, receipts::ReceiptDraft>> {
-        if (keep) {
-            if (Status s = keepSignature(ctx, *keep, out, d); !s)
-                return s.error();
-        }
-        return std::pair{out, d};
-    });
+    auto done = transact<ReleaseVerifyOutcome>(
+        ctx, [&]() -> Result<std::pair<ReleaseVerifyOutcome, receipts::ReceiptDraft>> {
+            if (keep) {
+                if (Status s = keepSignature(ctx, *keep, out, d); !s)
+                    return s.error();
+            }
+            return std::pair{out, d};
+        });
     if (!done)
         return done.error();
     done->value.receiptSeq = done->receipt.seq; // the receipt this call wrote
@@ -201,6 +222,8 @@ Result<ReleaseVerifyOutcome> verifyRelease(const Context& ctx, const ReleaseVeri
     return std::move(done->value);
 }
 
-QString releaseScopeNote() { return store::releaseScopeNote(); }
+QString releaseScopeNote() {
+    return store::releaseScopeNote();
+}
 
 } // namespace pb::ops

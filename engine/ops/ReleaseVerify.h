@@ -36,13 +36,13 @@ inline constexpr QLatin1StringView kReleaseVerifyKind{"release.verify"};
 
 struct ReleaseVerifyRequest {
     QString dir;
-    QString version;          // vX.Y.Z (a leading v is optional)
+    QString version; // vX.Y.Z (a leading v is optional)
     // Signer policy; empty fields take the pinned defaults (release::tagIdentity(version), kIssuer).
     QString identity, identityRegexp, issuer, issuerRegexp;
-    QString trustedRootPath;  // else the stored root trustedRootId, else the database's default
+    QString trustedRootPath; // else the stored root trustedRootId, else the database's default
     qint64 trustedRootId = 0;
-    QString catalogVersion;   // compare the recipe-catalog signature with this imported version
-    QString catalogDir;       // or with this catalog folder (recipes/ layout); default: DIR's own files
+    QString catalogVersion;    // compare the recipe-catalog signature with this imported version
+    QString catalogDir;        // or with this catalog folder (recipes/ layout); default: DIR's own files
     bool keepSignature = true; // keep a verified recipe-catalog signature and bind matching versions
 };
 
@@ -60,11 +60,11 @@ struct ReleaseVerifyOutcome {
     QStringList boundVersions; // catalog versions bound to this release by this run
     qint64 signatureId = 0;    // the kept recipe-catalog signature; 0 when none
     qint64 receiptSeq = 0;
-    bool cancelled = false;    // nothing recorded
+    bool cancelled = false; // nothing recorded
 
     int count(AssetStatus s) const;
     bool ok() const { return count(AssetStatus::Failed) == 0; }
-    QString summary() const;   // "v0.19.0: 3 verified, 10 digest only, 0 failed"
+    QString summary() const; // "v0.19.0: 3 verified, 10 digest only, 0 failed"
     QJsonObject toJson() const;
     QString toText() const;
 };

@@ -32,8 +32,10 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
         rendered = std::move(*r);
     }
     if (request.format == ReportFormat::Pdf && rendered.pdf.isEmpty())
-        return makeError(QStringLiteral("a PDF report is laid out by pb_report (report::renderReport, Qt Gui); none was given"),
-                         request.path);
+        return makeError(
+            QStringLiteral(
+                "a PDF report is laid out by pb_report (report::renderReport, Qt Gui); none was given"),
+            request.path);
     const report::ReportCharts& charts = rendered.charts;
 
     ReportExportOutcome out;
@@ -53,7 +55,8 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
             for (const report::ReportChart& c : charts.list) {
                 const QString file = abs + QLatin1Char('/') + c.fileName;
                 if (Status s = files.stage(file, c.png); !s)
-                    return makeError(QStringLiteral("%1: cannot write the chart '%2': %3").arg(file, c.title, s.error().toString()));
+                    return makeError(QStringLiteral("%1: cannot write the chart '%2': %3")
+                                         .arg(file, c.title, s.error().toString()));
                 out.chartFiles << file;
                 chartArtifacts.push_back(receipts::Artifact::bytes(file, c.png));
             }
@@ -67,17 +70,20 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
 
     receipts::ReceiptDraft draft;
     draft.kind = receipts::kinds::ReportExport;
-    draft.parameters = QJsonObject{{QStringLiteral("format"), report::reportFormatName(request.format)},
-                                   {QStringLiteral("version"), data.version.label},
-                                   {QStringLiteral("filter"), data.options.filter},
-                                   {QStringLiteral("rows"), int(data.rows.size())},
-                                   {QStringLiteral("charts"), int(charts.list.size())},
-                                   {QStringLiteral("baseline"), data.baseline ? data.baseline->label : QStringLiteral("none")}};
+    draft.parameters = QJsonObject{
+        {QStringLiteral("format"), report::reportFormatName(request.format)},
+        {QStringLiteral("version"), data.version.label},
+        {QStringLiteral("filter"), data.options.filter},
+        {QStringLiteral("rows"), int(data.rows.size())},
+        {QStringLiteral("charts"), int(charts.list.size())},
+        {QStringLiteral("baseline"), data.baseline ? data.baseline->label : QStringLiteral("none")}};
     QString catalogDigest = data.version.contentDigest;
     if (catalogDigest.startsWith(QLatin1String("sha256:")))
         catalogDigest = catalogDigest.mid(7);
-    draft.inputs.push_back(receipts::Artifact::digest(QStringLiteral("catalog version %1").arg(data.version.label), catalogDigest));
-    draft.inputs.push_back(receipts::Artifact::digest(QStringLiteral("receipts head #%1").arg(data.chain.head.seq), data.chain.head.hash));
+    draft.inputs.push_back(receipts::Artifact::digest(
+        QStringLiteral("catalog version %1").arg(data.version.label), catalogDigest));
+    draft.inputs.push_back(receipts::Artifact::digest(
+        QStringLiteral("receipts head #%1").arg(data.chain.head.seq), data.chain.head.hash));
     const receipts::Artifact file = receipts::Artifact::bytes(out.path, bytes);
     out.sha256 = file.sha256;
     draft.outputs.push_back(file);

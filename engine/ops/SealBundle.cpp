@@ -15,10 +15,13 @@ Result<SealBundleOutcome> sealBundle(const Context& ctx, const SealBundleRequest
     if (!key)
         return key.error();
     StagedFiles files;
-    auto progress = [&ctx](int done, int total) { ctx.progress(done, total, QStringLiteral("Hashing files: %1 of %2").arg(done).arg(total)); };
+    auto progress = [&ctx](int done, int total) {
+        ctx.progress(done, total, QStringLiteral("Hashing files: %1 of %2").arg(done).arg(total));
+    };
     // The engine function takes a mutable flag; it only reads it.
     auto* cancel = const_cast<std::atomic_bool*>(ctx.cancelFlag());
-    Result<deploy::SignReport> report = deploy::signDeploymentBundle(request.dir, key->get(), progress, cancel, files.writer());
+    Result<deploy::SignReport> report =
+        deploy::signDeploymentBundle(request.dir, key->get(), progress, cancel, files.writer());
     if (!report)
         return report.error();
     SealBundleOutcome out;
@@ -28,11 +31,15 @@ Result<SealBundleOutcome> sealBundle(const Context& ctx, const SealBundleRequest
     out.attestationPath = dir + QLatin1Char('/') + QLatin1String(deploy::kBundleAttestation);
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::SignBundle;
-    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), report->keyFingerprint}, {QStringLiteral("files"), report->files}};
-    d.inputs.push_back(receipts::Artifact::digest(request.dir + QStringLiteral("/checksums.txt"), report->checksumsSha256));
+    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), report->keyFingerprint},
+                               {QStringLiteral("files"), report->files}};
+    d.inputs.push_back(
+        receipts::Artifact::digest(request.dir + QStringLiteral("/checksums.txt"), report->checksumsSha256));
     for (const receipts::Artifact& a : files.artifacts())
         if (a.name.endsWith(QLatin1String(deploy::kBundleAttestation)))
-            d.outputs.push_back(receipts::Artifact::digest(request.dir + QLatin1Char('/') + QLatin1String(deploy::kBundleAttestation), a.sha256, a.size));
+            d.outputs.push_back(receipts::Artifact::digest(request.dir + QLatin1Char('/') +
+                                                               QLatin1String(deploy::kBundleAttestation),
+                                                           a.sha256, a.size));
     d.message = QStringLiteral("checksums.txt and the bundle attestation written");
     Result<receipts::Receipt> r = record(ctx, d, &files);
     if (!r)

@@ -11,7 +11,8 @@ namespace pb::ops {
 Result<SignBlobOutcome> signBlob(const Context& ctx, const SignBlobRequest& request) {
     if (request.file.isEmpty() || request.bundlePath.isEmpty())
         return makeError(QStringLiteral("give the file to sign and where to write the bundle"));
-    Result<QByteArray> blob = readFileLimited(request.file, kMaxArtifactBytes, QStringLiteral("file to sign"));
+    Result<QByteArray> blob =
+        readFileLimited(request.file, kMaxArtifactBytes, QStringLiteral("file to sign"));
     if (!blob)
         return blob.error();
     ctx.progress(0, 0, QStringLiteral("Decrypting the key"));

@@ -15,8 +15,8 @@ Result<SignEvidenceOutcome> signEvidence(const Context& ctx, const SignEvidenceR
     // The bundle as it was signed: hashed before the attestation is staged inside it.
     const receipts::Artifact input = receipts::Artifact::directory(request.bundleDir);
     StagedFiles files;
-    Result<evidence::EvidenceSignature> s = evidence::signEvidence(request.bundleDir, key->get(), request.evidenceRoot, files.writer(),
-                                                                   request.signIncomplete);
+    Result<evidence::EvidenceSignature> s = evidence::signEvidence(
+        request.bundleDir, key->get(), request.evidenceRoot, files.writer(), request.signIncomplete);
     if (!s)
         return s.error();
     receipts::ReceiptDraft d;

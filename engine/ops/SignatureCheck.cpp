@@ -13,7 +13,8 @@ Result<evidence::SignatureCheck> signatureCheck(const Context& ctx, const Signat
     root = std::move(*resolved);
     evidence::SignatureCheck signature;
     if (!source.publicKey.isEmpty()) {
-        Result<QByteArray> key = readFileLimited(source.publicKey, limits::kSmallFile, QStringLiteral("the public key"));
+        Result<QByteArray> key =
+            readFileLimited(source.publicKey, limits::kSmallFile, QStringLiteral("the public key"));
         if (!key)
             return key.error();
         signature.policy.publicKeyPem = *key;

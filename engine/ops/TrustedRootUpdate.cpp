@@ -3,8 +3,8 @@
 #include "core/Files.h"
 #include "core/Hash.h"
 #include "receipts/Kinds.h"
-#include "tuf/Update.h"
 #include "store/VerificationStore.h"
+#include "tuf/Update.h"
 
 #include <QFileInfo>
 #include <QJsonObject>
@@ -18,14 +18,19 @@ Result<QDateTime> parseVerificationTime(const QString& text) {
         return QDateTime(d, QTime(0, 0), Qt::UTC);
     const QDateTime dt = tuf::parseTime(t);
     if (!dt.isValid())
-        return makeError(QStringLiteral("'%1' is not a time: give 2026-08-22 or 2026-08-22T00:00:00Z (with Z or an offset)").arg(text), {}, 0,
-                         QStringLiteral("--at"));
+        return makeError(
+            QStringLiteral(
+                "'%1' is not a time: give 2026-08-22 or 2026-08-22T00:00:00Z (with Z or an offset)")
+                .arg(text),
+            {}, 0, QStringLiteral("--at"));
     return dt;
 }
 
 namespace {
 
-QString when(const QDateTime& t) { return tuf::formatTime(t); }
+QString when(const QDateTime& t) {
+    return tuf::formatTime(t);
+}
 
 // Same lineage state (nothing committed in between): compared field by field that matters.
 bool sameState(const std::optional<tuf::TrustedState>& a, const std::optional<tuf::TrustedState>& b) {
@@ -33,8 +38,9 @@ bool sameState(const std::optional<tuf::TrustedState>& a, const std::optional<tu
         return false;
     if (!a)
         return true;
-    return a->rootBytes == b->rootBytes && a->timestamp.version == b->timestamp.version && a->snapshot.version == b->snapshot.version &&
-           a->snapshotMeta == b->snapshotMeta && a->updatedAt == b->updatedAt;
+    return a->rootBytes == b->rootBytes && a->timestamp.version == b->timestamp.version &&
+           a->snapshot.version == b->snapshot.version && a->snapshotMeta == b->snapshotMeta &&
+           a->updatedAt == b->updatedAt;
 }
 
 } // namespace
@@ -52,7 +58,8 @@ QJsonObject TrustedRootUpdateOutcome::toJson() const {
     if (trustedBefore) {
         // The client puts the state it used; an ignored one is shown too, under its own name.
         o.remove(QStringLiteral("trustedState"));
-        o.insert(fromAnchor ? QStringLiteral("ignoredTrustedState") : QStringLiteral("trustedState"), trustedBefore->toJson());
+        o.insert(fromAnchor ? QStringLiteral("ignoredTrustedState") : QStringLiteral("trustedState"),
+                 trustedBefore->toJson());
     }
     if (ok()) {
         o.insert(QStringLiteral("trustedRootId"), trustedRootId);
@@ -64,15 +71,16 @@ QJsonObject TrustedRootUpdateOutcome::toJson() const {
 namespace {
 
 // The receipt's parameters: what was asked and which role versions were seen.
-QJsonObject paramsOf(const TrustedRootUpdateRequest& request, const TrustedRootUpdateOutcome& out, const QString& anchorPath,
-                     const QByteArray& anchor) {
+QJsonObject paramsOf(const TrustedRootUpdateRequest& request, const TrustedRootUpdateOutcome& out,
+                     const QString& anchorPath, const QByteArray& anchor) {
     const tuf::ClientResult& v = out.verification;
-    QJsonObject params{{QStringLiteral("repository"), v.repository.isEmpty() ? request.repository : v.repository},
-                       {QStringLiteral("anchor"), anchorPath},
-                       {QStringLiteral("anchorSha256"), sha256Hex(anchor)},
-                       {QStringLiteral("verificationTime"), when(v.verificationTime)},
-                       {QStringLiteral("timeGiven"), v.timeGiven},
-                       {QStringLiteral("target"), request.targetName}};
+    QJsonObject params{
+        {QStringLiteral("repository"), v.repository.isEmpty() ? request.repository : v.repository},
+        {QStringLiteral("anchor"), anchorPath},
+        {QStringLiteral("anchorSha256"), sha256Hex(anchor)},
+        {QStringLiteral("verificationTime"), when(v.verificationTime)},
+        {QStringLiteral("timeGiven"), v.timeGiven},
+        {QStringLiteral("target"), request.targetName}};
     if (v.anchorVersion)
         params.insert(QStringLiteral("anchorVersion"), v.anchorVersion);
     if (v.root.version)
@@ -83,12 +91,14 @@ QJsonObject paramsOf(const TrustedRootUpdateRequest& request, const TrustedRootU
         params.insert(QStringLiteral("snapshotVersion"), v.snapshot.version);
     if (v.targets.version)
         params.insert(QStringLiteral("targetsVersion"), v.targets.version);
-    params.insert(QStringLiteral("startedFrom"), out.startedFrom()); // trusted-state, anchor, anchor-requested
+    params.insert(QStringLiteral("startedFrom"),
+                  out.startedFrom()); // trusted-state, anchor, anchor-requested
     return params;
 }
 
 // Where the stored root came from: the repository, the anchor and every role's version and expiry.
-store::TrustedRootProvenance provenanceOf(const TrustedRootUpdateOutcome& out, qint64 rootId, const QString& anchorPath) {
+store::TrustedRootProvenance provenanceOf(const TrustedRootUpdateOutcome& out, qint64 rootId,
+                                          const QString& anchorPath) {
     const tuf::ClientResult& v = out.verification;
     store::TrustedRootProvenance p;
     p.trustedRootId = rootId;
@@ -120,9 +130,9 @@ store::TrustedRootProvenance provenanceOf(const TrustedRootUpdateOutcome& out, q
 
 // The verified root, its provenance and the lineage's new trusted state (inside the receipt's
 // transaction); fills the outcome and the draft's parameters, outputs and message.
-Status storeVerifiedRoot(const Context& ctx, const TrustedRootUpdateRequest& request, const QString& anchorPath,
-                         const QString& anchorSha256, const QString& startText, TrustedRootUpdateOutcome& out,
-                         QJsonObject params, receipts::ReceiptDraft& d) {
+Status storeVerifiedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
+                         const QString& anchorPath, const QString& anchorSha256, const QString& startText,
+                         TrustedRootUpdateOutcome& out, QJsonObject params, receipts::ReceiptDraft& d) {
     const tuf::ClientResult& v = out.verification;
     store::VerificationStore roots(ctx.db());
     // The state this update was checked against must still be the lineage's (another update may
@@ -132,7 +142,10 @@ Status storeVerifiedRoot(const Context& ctx, const TrustedRootUpdateRequest& req
         if (!current)
             return current.error();
         if (!sameState(*current, out.trustedBefore))
-            return makeError(QStringLiteral("the trusted TUF state of this anchor changed while this update ran; run it again"), request.repository);
+            return makeError(
+                QStringLiteral(
+                    "the trusted TUF state of this anchor changed while this update ran; run it again"),
+                request.repository);
     }
     auto before = roots.trustedRoots();
     if (!before)
@@ -140,8 +153,9 @@ Status storeVerifiedRoot(const Context& ctx, const TrustedRootUpdateRequest& req
     for (const auto& r : *before)
         if (r.sha256 == v.targetSha256)
             out.alreadyStored = true;
-    auto id = roots.importTrustedRootBytes(v.targetBytes, v.targetName, QFileInfo(v.repository + QLatin1Char('/') + v.targetFile).absoluteFilePath(),
-                                           request.makeDefault);
+    auto id = roots.importTrustedRootBytes(
+        v.targetBytes, v.targetName,
+        QFileInfo(v.repository + QLatin1Char('/') + v.targetFile).absoluteFilePath(), request.makeDefault);
     if (!id)
         return id.error();
     out.trustedRootId = *id;
@@ -155,10 +169,13 @@ Status storeVerifiedRoot(const Context& ctx, const TrustedRootUpdateRequest& req
     if (Status s = roots.saveTufTrustedState(after, *pid); !s)
         return s.error();
     params.insert(QStringLiteral("sha256"), v.targetSha256);
-    params.insert(QStringLiteral("stored"), out.alreadyStored ? QStringLiteral("existing") : QStringLiteral("new"));
+    params.insert(QStringLiteral("stored"),
+                  out.alreadyStored ? QStringLiteral("existing") : QStringLiteral("new"));
     d.parameters = params;
-    d.outputs.push_back(receipts::Artifact::digest(QStringLiteral("trusted root #%1 (%2)").arg(*id).arg(v.targetName), v.targetSha256, v.targetLength));
-    d.message = QStringLiteral("trusted root %1 taken from TUF root v%2 (timestamp v%3, snapshot v%4, targets v%5), verified as of %6")
+    d.outputs.push_back(receipts::Artifact::digest(
+        QStringLiteral("trusted root #%1 (%2)").arg(*id).arg(v.targetName), v.targetSha256, v.targetLength));
+    d.message = QStringLiteral("trusted root %1 taken from TUF root v%2 (timestamp v%3, snapshot v%4, "
+                               "targets v%5), verified as of %6")
                     .arg(v.targetSha256.left(16))
                     .arg(v.root.version)
                     .arg(v.timestamp.version)
@@ -171,8 +188,9 @@ Status storeVerifiedRoot(const Context& ctx, const TrustedRootUpdateRequest& req
 
 } // namespace
 
-Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
-                                                   const std::function<void(const tuf::ClientStep&)>& onStep) {
+Result<TrustedRootUpdateOutcome>
+updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
+                  const std::function<void(const tuf::ClientStep&)>& onStep) {
     const QString anchorPath = request.anchorPath.isEmpty() ? QString(kShippedTufAnchor) : request.anchorPath;
     auto anchor = tuf::readAnchor(anchorPath);
     if (!anchor)
@@ -191,7 +209,8 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
         if (onStep)
             onStep(s);
     };
-    tuf::UpdateRequest treq{request.repository, *anchor, anchorPath, request.at, request.targetName, out.trustedBefore, request.fromAnchor};
+    tuf::UpdateRequest treq{request.repository, *anchor,           anchorPath,        request.at,
+                            request.targetName, out.trustedBefore, request.fromAnchor};
     tuf::UpdateResult updated = tuf::runUpdate(treq, step, ctx.cancelFlag());
     out.verification = std::move(updated.verification);
     const tuf::ClientResult& v = out.verification;
@@ -207,19 +226,23 @@ Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const Tru
     if (!v.ok) {
         d.result = receipts::Outcome::Failed;
         d.parameters = params;
-        d.message = QStringLiteral("trusted root not updated: %1 failed: %2; %3; the trusted state is unchanged")
-                        .arg(v.failedRole, v.error.toString(), updated.startText);
+        d.message =
+            QStringLiteral("trusted root not updated: %1 failed: %2; %3; the trusted state is unchanged")
+                .arg(v.failedRole, v.error.toString(), updated.startText);
         auto receipt = record(ctx, d);
         if (!receipt)
             return receipt.error();
         out.receiptSeq = receipt->seq;
         return out;
     }
-    auto done = transact<TrustedRootUpdateOutcome>(ctx, [&]() -> Result<std::pair<TrustedRootUpdateOutcome, receipts::ReceiptDraft>> {
-        if (Status s = storeVerifiedRoot(ctx, request, anchorPath, anchorSha256, updated.startText, out, params, d); !s)
-            return s.error();
-        return std::make_pair(out, d);
-    });
+    auto done = transact<TrustedRootUpdateOutcome>(
+        ctx, [&]() -> Result<std::pair<TrustedRootUpdateOutcome, receipts::ReceiptDraft>> {
+            if (Status s = storeVerifiedRoot(ctx, request, anchorPath, anchorSha256, updated.startText, out,
+                                             params, d);
+                !s)
+                return s.error();
+            return std::make_pair(out, d);
+        });
     if (!done)
         return done.error();
     done->value.receiptSeq = done->receipt.seq;

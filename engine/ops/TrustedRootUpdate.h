@@ -26,12 +26,12 @@ inline constexpr QLatin1StringView kTrustedRootUpdateKind{"trusted-root.update"}
 inline constexpr QLatin1StringView kShippedTufAnchor{":/tuf/sigstore-public-good-root-v13.json"};
 
 struct TrustedRootUpdateRequest {
-    QString repository;             // the TUF repository copy (folder)
-    QString anchorPath;             // a root.json to start the chain from; empty: the shipped anchor
-    std::optional<QDateTime> at;    // the time expiry is checked against; now when absent
-    bool makeDefault = true;        // the imported root becomes the default
+    QString repository;          // the TUF repository copy (folder)
+    QString anchorPath;          // a root.json to start the chain from; empty: the shipped anchor
+    std::optional<QDateTime> at; // the time expiry is checked against; now when absent
+    bool makeDefault = true;     // the imported root becomes the default
     QString targetName = QStringLiteral("trusted_root.json");
-    bool fromAnchor = false;        // --from-anchor: ignore the trusted state of this anchor's lineage
+    bool fromAnchor = false; // --from-anchor: ignore the trusted state of this anchor's lineage
 };
 
 struct TrustedRootUpdateOutcome {
@@ -39,7 +39,7 @@ struct TrustedRootUpdateOutcome {
     qint64 trustedRootId = 0;       // when verified: the stored root
     bool alreadyStored = false;     // the same bytes were stored before (a new provenance row is added)
     qint64 receiptSeq = 0;
-    bool fromAnchor = false;        // the request asked to start again from the anchor
+    bool fromAnchor = false; // the request asked to start again from the anchor
     // The lineage's state before this update (used, or ignored when fromAnchor); none before the first.
     std::optional<tuf::TrustedState> trustedBefore;
     bool ok() const { return verification.ok && trustedRootId != 0; }
@@ -53,8 +53,9 @@ struct TrustedRootUpdateOutcome {
 // An Error only when the request cannot run (anchor unreadable, database); a repository that does not
 // verify is an outcome with verification.ok false, recorded as a failed receipt. `onStep` gets each
 // step as it is decided (on the calling thread); progress and cancel come from the Context.
-Result<TrustedRootUpdateOutcome> updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
-                                                   const std::function<void(const tuf::ClientStep&)>& onStep = {});
+Result<TrustedRootUpdateOutcome>
+updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
+                  const std::function<void(const tuf::ClientStep&)>& onStep = {});
 
 // "2026-08-22", "2026-08-22T00:00:00Z", "2026-08-22T02:00:00+02:00" (a date is its midnight UTC).
 Result<QDateTime> parseVerificationTime(const QString& text);

@@ -8,7 +8,8 @@ Result<qint64> importTrustedRoot(const Context& ctx, const QString& path, bool m
     return store::VerificationStore(ctx.db()).importTrustedRoot(path, makeDefault);
 }
 
-Result<std::optional<sigstore::TrustedRoot>> resolveTrustedRoot(const Context& ctx, const QString& path, qint64 id) {
+Result<std::optional<sigstore::TrustedRoot>> resolveTrustedRoot(const Context& ctx, const QString& path,
+                                                                qint64 id) {
     if (!path.isEmpty()) {
         auto root = sigstore::loadTrustedRoot(path);
         if (!root)

@@ -17,6 +17,7 @@ Result<qint64> importTrustedRoot(const Context& ctx, const QString& path, bool m
 
 // `path` when given, else the stored root `id` when non-zero, else the default; an empty optional
 // when none of them names one (no default stored).
-Result<std::optional<sigstore::TrustedRoot>> resolveTrustedRoot(const Context& ctx, const QString& path, qint64 id = 0);
+Result<std::optional<sigstore::TrustedRoot>> resolveTrustedRoot(const Context& ctx, const QString& path,
+                                                                qint64 id = 0);
 
 } // namespace pb::ops

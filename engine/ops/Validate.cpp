@@ -30,7 +30,8 @@ QJsonObject criteriaJson(const catalog::Criteria& c) {
 }
 
 // What ran (uid, phases, and the caller's parameters), its verdict and the checks' counts.
-receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, const RunResult& r, const QJsonObject& parameters) {
+receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, const RunResult& r,
+                                         const QJsonObject& parameters) {
     receipts::ReceiptDraft d;
     d.kind = kind;
     d.parameters = parameters;
@@ -44,17 +45,19 @@ receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, 
         other += c.state == CheckState::Other;
     }
     d.outputs.push_back(receipts::Artifact{QStringLiteral("runs #%1").arg(runRow), QString(), -1});
-    d.result = r.state == RunState::Passed                                             ? receipts::Outcome::Ok
-               : (r.state == RunState::Failed || r.state == RunState::Incomplete) && passed > 0 ? receipts::Outcome::Partial
-                                                                                      : receipts::Outcome::Failed;
-    d.message = QStringLiteral("%1: %2 check(s), %3 passed, %4 failed, %5 skipped%6%7")
-                    .arg(validation::runStateName(r.state))
-                    .arg(r.checks.size())
-                    .arg(passed)
-                    .arg(failed)
-                    .arg(skipped)
-                    .arg(other ? QStringLiteral(", %1 other (could not run or finish)").arg(other) : QString())
-                    .arg(r.reason.isEmpty() ? QString() : QStringLiteral("; ") + r.reason);
+    d.result = r.state == RunState::Passed ? receipts::Outcome::Ok
+               : (r.state == RunState::Failed || r.state == RunState::Incomplete) && passed > 0
+                   ? receipts::Outcome::Partial
+                   : receipts::Outcome::Failed;
+    d.message =
+        QStringLiteral("%1: %2 check(s), %3 passed, %4 failed, %5 skipped%6%7")
+            .arg(validation::runStateName(r.state))
+            .arg(r.checks.size())
+            .arg(passed)
+            .arg(failed)
+            .arg(skipped)
+            .arg(other ? QStringLiteral(", %1 other (could not run or finish)").arg(other) : QString())
+            .arg(r.reason.isEmpty() ? QString() : QStringLiteral("; ") + r.reason);
     if (!r.leftovers.empty())
         d.parameters.insert(QStringLiteral("leftovers"), int(r.leftovers.size()));
     return d;
@@ -81,7 +84,8 @@ Result<SettledRecipe> settleRecipe(const Context& ctx, const ValidateRecipe& in)
             if (!versions)
                 return versions.error();
             if (versions->empty())
-                return makeError(QStringLiteral("no catalog in the database to take the validator catalog from; give --catalog DIR"));
+                return makeError(QStringLiteral(
+                    "no catalog in the database to take the validator catalog from; give --catalog DIR"));
             out.catalogLabel = versions->back().label;
         }
         Result<catalog::Catalog> cat = catalogs.loadCatalog(out.catalogLabel);
@@ -102,7 +106,8 @@ Result<SettledRecipe> settleRecipe(const Context& ctx, const ValidateRecipe& in)
         out.recipe = std::move(*r);
     } else {
         if (in.leafOverlay.isEmpty())
-            return makeError(QStringLiteral("no recipe: give a RecipeResult file, criteria or a recipe of a catalog version"));
+            return makeError(QStringLiteral(
+                "no recipe: give a RecipeResult file, criteria or a recipe of a catalog version"));
         Result<catalog::RecipeResult> r = store::resolveStoredRecipe(*stored, in.leafOverlay);
         if (!r)
             return r.error();
@@ -131,12 +136,15 @@ Result<Connected> connect(const QStringList& kubeconfigs, const QString& context
 }
 
 // Writes the summary bundle (and signs it) for a run that reached a verdict.
-void writeEvidence(const ValidateRequest& req, const SettledRecipe& recipe, const QString& toolVersion, ValidateOutcome& out) {
+void writeEvidence(const ValidateRequest& req, const SettledRecipe& recipe, const QString& toolVersion,
+                   ValidateOutcome& out) {
     const RunResult& r = out.result;
     // An incomplete run keeps its evidence too: the statement says it is incomplete.
-    if ((r.state != RunState::Passed && r.state != RunState::Failed && r.state != RunState::Incomplete) || req.outDir.isEmpty())
+    if ((r.state != RunState::Passed && r.state != RunState::Failed && r.state != RunState::Incomplete) ||
+        req.outDir.isEmpty())
         return;
-    Result<validation::EmittedBundle> bundle = validation::emitEvidence(r, recipe.recipe, req.outDir, toolVersion, recipe.validators.version);
+    Result<validation::EmittedBundle> bundle =
+        validation::emitEvidence(r, recipe.recipe, req.outDir, toolVersion, recipe.validators.version);
     if (!bundle) {
         out.evidenceError = bundle.error().toString();
         return;
@@ -154,14 +162,16 @@ void writeEvidence(const ValidateRequest& req, const SettledRecipe& recipe, cons
                                .arg(QLatin1String(validation::kIncompleteResult), r.reason);
         return;
     }
-    Result<evidence::EvidenceSignature> sig = evidence::signEvidence(bundle->dir, req.key->get(), req.outDir, {}, req.signIncomplete);
+    Result<evidence::EvidenceSignature> sig =
+        evidence::signEvidence(bundle->dir, req.key->get(), req.outDir, {}, req.signIncomplete);
     if (!sig) {
         out.signingError = sig.error().toString();
         return;
     }
     if (bundle->incomplete) {
         // The pointer says it too (a key after recipe, before schemaVersion: AICR's sorted keys).
-        Result<QByteArray> pointer = readFileLimited(sig->pointerPath, limits::kSmallFile, QStringLiteral("the pointer"));
+        Result<QByteArray> pointer =
+            readFileLimited(sig->pointerPath, limits::kSmallFile, QStringLiteral("the pointer"));
         if (!pointer) {
             out.signingError = pointer.error().toString();
             return;
@@ -191,7 +201,8 @@ int planIndex(const std::vector<CheckRun>& plan, const QString& name) {
     return seq;
 }
 
-validation::RunRequest runRequestOf(const ValidateRequest& req, const SettledRecipe& recipe, const QString& toolVersion) {
+validation::RunRequest runRequestOf(const ValidateRequest& req, const SettledRecipe& recipe,
+                                    const QString& toolVersion) {
     validation::RunRequest run;
     run.recipe = recipe.recipe;
     run.validators = recipe.validators;
@@ -260,7 +271,8 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     // short keeps every check that finished.
     observer.checkChanged = [&](const CheckRun& c) {
         if (row && runner)
-            if (Status s = runs.saveCheck(row, planIndex(runner->plan(), c.name), c); !s && req.events.message)
+            if (Status s = runs.saveCheck(row, planIndex(runner->plan(), c.name), c);
+                !s && req.events.message)
                 req.events.message(s.error().toString());
         if (req.events.checkChanged)
             req.events.checkChanged(c);
@@ -298,15 +310,18 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     out.result = runCancellable(ctx, req, r);
     writeEvidence(req, *recipe, toolVersion, out);
 
-    const QJsonObject parameters{{QStringLiteral("recipe"), header.recipeName},     {QStringLiteral("coordinate"), header.coordinate},
-                                 {QStringLiteral("context"), header.context},       {QStringLiteral("server"), header.server},
+    const QJsonObject parameters{{QStringLiteral("recipe"), header.recipeName},
+                                 {QStringLiteral("coordinate"), header.coordinate},
+                                 {QStringLiteral("context"), header.context},
+                                 {QStringLiteral("server"), header.server},
                                  {QStringLiteral("namespace"), header.namespace_}};
     auto finished = transact<bool>(ctx, [&]() -> Result<std::pair<bool, receipts::ReceiptDraft>> {
         if (Status s = runs.finish(row, out.result, out.evidenceDir); !s)
             return s.error();
         if (Status s = runs.saveLeftovers(row, out.result.leftovers); !s)
             return s.error();
-        receipts::ReceiptDraft d = validationReceipt(receipts::kinds::ValidationRun, row, out.result, parameters);
+        receipts::ReceiptDraft d =
+            validationReceipt(receipts::kinds::ValidationRun, row, out.result, parameters);
         if (!out.evidenceDir.isEmpty())
             d.outputs.push_back(receipts::Artifact::directory(out.evidenceDir));
         if (!out.pointerPath.isEmpty())
@@ -331,7 +346,8 @@ Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest
     if (left->empty())
         return out;
     if (out.context.isEmpty())
-        return makeError(QStringLiteral("run %1 names no kubeconfig context; give --context").arg(req.runRow));
+        return makeError(
+            QStringLiteral("run %1 names no kubeconfig context; give --context").arg(req.runRow));
     Result<Connected> cluster = connect(req.kubeconfigs, out.context);
     if (!cluster)
         return cluster.error();
@@ -344,8 +360,13 @@ Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest
     QStringList paths;
     for (const store::RunLeftover& l : *left)
         paths << l.path;
-    ctx.progress(0, paths.size(), QStringLiteral("deleting %1 object(s) run %2 left on %3").arg(paths.size()).arg(req.runRow).arg(out.server));
-    out.still = validation::deleteLeftovers(*cluster->client, paths, std::max(1, req.retryLimitSec), [&] { return ctx.cancelled(); });
+    ctx.progress(0, paths.size(),
+                 QStringLiteral("deleting %1 object(s) run %2 left on %3")
+                     .arg(paths.size())
+                     .arg(req.runRow)
+                     .arg(out.server));
+    out.still = validation::deleteLeftovers(*cluster->client, paths, std::max(1, req.retryLimitSec),
+                                            [&] { return ctx.cancelled(); });
     for (const QString& p : std::as_const(paths)) {
         bool kept = false;
         for (const validation::RunResult::Leftover& l : out.still)
@@ -359,8 +380,11 @@ Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest
                                {QStringLiteral("context"), out.context},
                                {QStringLiteral("server"), out.server}};
     d.outputs.push_back(receipts::Artifact{QStringLiteral("runs #%1").arg(req.runRow), QString(), -1});
-    d.result = out.still.empty() ? receipts::Outcome::Ok : out.removed.isEmpty() ? receipts::Outcome::Failed : receipts::Outcome::Partial;
-    d.message = QStringLiteral("%1 deleted, %2 still on the cluster").arg(out.removed.size()).arg(out.still.size());
+    d.result = out.still.empty()       ? receipts::Outcome::Ok
+               : out.removed.isEmpty() ? receipts::Outcome::Failed
+                                       : receipts::Outcome::Partial;
+    d.message =
+        QStringLiteral("%1 deleted, %2 still on the cluster").arg(out.removed.size()).arg(out.still.size());
     auto done = transact<bool>(ctx, [&]() -> Result<std::pair<bool, receipts::ReceiptDraft>> {
         if (Status s = runs.markLeftovers(req.runRow, out.removed, out.still); !s)
             return s.error();

@@ -95,7 +95,8 @@ struct ValidateOutcome {
 // not be finished on record.
 enum class ValidateFailure { None, Refused, Failed };
 
-Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& request, ValidateFailure* failure = nullptr);
+Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& request,
+                                 ValidateFailure* failure = nullptr);
 
 // `runs cleanup RUN` and the Validation view's "Delete leftovers": deletes what a run left on the
 // cluster (its recorded leftovers), through the kubeconfig and the run's own context (or `context`),
@@ -115,8 +116,8 @@ struct CleanupRunOutcome {
 Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest& request);
 
 // The validation.run receipt of a finished run (exposed for tests and for the perf import).
-receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, const validation::RunResult& result,
-                                         const QJsonObject& parameters);
+receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow,
+                                         const validation::RunResult& result, const QJsonObject& parameters);
 
 // A recipe's criteria as JSON (stored with the run).
 QJsonObject criteriaJson(const catalog::Criteria& criteria);

@@ -31,7 +31,8 @@ Result<Inputs> readInputs(const Context& ctx, const VerifyRequest& r) {
         in.bundle = std::move(*bytes);
     }
     if (r.artifactPath.isEmpty() == r.artifactDigest.isEmpty())
-        return makeError(QStringLiteral("give exactly one of the artifact's file and its digest (sha256:HEX)"));
+        return makeError(
+            QStringLiteral("give exactly one of the artifact's file and its digest (sha256:HEX)"));
     if (!r.artifactDigest.isEmpty()) {
         auto a = sigstore::Artifact::fromDigest(r.artifactDigest);
         if (!a)
@@ -62,15 +63,17 @@ Result<Inputs> readInputs(const Context& ctx, const VerifyRequest& r) {
     } else if (!root) {
         return root.error();
     } else {
-        return makeError(QStringLiteral("no trusted root: give one (--trusted-root FILE, Sigstore's trusted_root.json) or import one "
-                                        "as the default (--import-trusted-root FILE, or Import… in the Verify view)"),
-                         ctx.db().path());
+        return makeError(
+            QStringLiteral(
+                "no trusted root: give one (--trusted-root FILE, Sigstore's trusted_root.json) or import one "
+                "as the default (--import-trusted-root FILE, or Import… in the Verify view)"),
+            ctx.db().path());
     }
     return in;
 }
 
-receipts::ReceiptDraft receiptFor(const VerifyRequest& r, const Inputs& in, const sigstore::VerificationResult& result,
-                                  qint64 verificationId) {
+receipts::ReceiptDraft receiptFor(const VerifyRequest& r, const Inputs& in,
+                                  const sigstore::VerificationResult& result, qint64 verificationId) {
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::Verify;
     // The policy as stored with results carries no key material (only the key's digest).
@@ -82,9 +85,11 @@ receipts::ReceiptDraft receiptFor(const VerifyRequest& r, const Inputs& in, cons
     if (in.artifact.bytes)
         d.inputs.push_back(receipts::Artifact::bytes(r.artifactPath, *in.artifact.bytes));
     else
-        d.inputs.push_back(receipts::Artifact::digest(QStringLiteral("artifact"), QString::fromLatin1(in.artifact.sha256.toHex())));
+        d.inputs.push_back(receipts::Artifact::digest(QStringLiteral("artifact"),
+                                                      QString::fromLatin1(in.artifact.sha256.toHex())));
     if (verificationId != 0)
-        d.outputs.push_back(receipts::Artifact{QStringLiteral("verifications #%1").arg(verificationId), QString(), -1});
+        d.outputs.push_back(
+            receipts::Artifact{QStringLiteral("verifications #%1").arg(verificationId), QString(), -1});
     d.result = outcomeOf(result.verified);
     d.message = result.summary();
     return d;
@@ -100,20 +105,22 @@ Result<VerifyOutcome> verify(const Context& ctx, const VerifyRequest& request) {
     if (ctx.cancelled())
         return makeError(QStringLiteral("cancelled"), request.bundlePath);
     ctx.progress(1, 3, QStringLiteral("verifying %1").arg(request.bundlePath));
-    sigstore::VerificationResult result = sigstore::verifyBundle(in->bundle, request.bundlePath, in->artifact, in->root, in->policy);
+    sigstore::VerificationResult result =
+        sigstore::verifyBundle(in->bundle, request.bundlePath, in->artifact, in->root, in->policy);
     ctx.progress(2, 3, QStringLiteral("recording the result"));
-    auto done = transact<VerifyOutcome>(ctx, [&]() -> Result<std::pair<VerifyOutcome, receipts::ReceiptDraft>> {
-        VerifyOutcome out;
-        if (request.record) {
-            auto id = store::VerificationStore(ctx.db()).record(result, in->bundle, in->policy);
-            if (!id)
-                return id.error();
-            out.verificationId = *id;
-        }
-        receipts::ReceiptDraft draft = receiptFor(request, *in, result, out.verificationId);
-        out.result = std::move(result);
-        return std::pair{std::move(out), std::move(draft)};
-    });
+    auto done =
+        transact<VerifyOutcome>(ctx, [&]() -> Result<std::pair<VerifyOutcome, receipts::ReceiptDraft>> {
+            VerifyOutcome out;
+            if (request.record) {
+                auto id = store::VerificationStore(ctx.db()).record(result, in->bundle, in->policy);
+                if (!id)
+                    return id.error();
+                out.verificationId = *id;
+            }
+            receipts::ReceiptDraft draft = receiptFor(request, *in, result, out.verificationId);
+            out.result = std::move(result);
+            return std::pair{std::move(out), std::move(draft)};
+        });
     if (!done)
         return done.error();
     ctx.progress(3, 3, QStringLiteral("done"));

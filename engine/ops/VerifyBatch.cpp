@@ -13,7 +13,6 @@
 #include <QThread>
 #include <QtConcurrent/QtConcurrentMap>
 
-
 #include <atomic>
 #include <numeric>
 #include <optional>
@@ -37,10 +36,12 @@ sigstore::VerificationResult inputsFailed(const QString& bundlePath, const QStri
 }
 
 // Verifies one case; a file that cannot be read fails the case at its "inputs" step.
-sigstore::VerificationResult runCase(const QDir& dir, const Job& job, const sigstore::TrustedRoot* common, bool useDigest) {
+sigstore::VerificationResult runCase(const QDir& dir, const Job& job, const sigstore::TrustedRoot* common,
+                                     bool useDigest) {
     sigstore::Policy policy;
     if (job.mode == QLatin1String("key")) {
-        auto key = readFileLimited(dir.filePath(QStringLiteral("key.pub")), limits::kSmallFile, QStringLiteral("the public key"));
+        auto key = readFileLimited(dir.filePath(QStringLiteral("key.pub")), limits::kSmallFile,
+                                   QStringLiteral("the public key"));
         policy.publicKeyPem = key ? *key : QByteArray();
     } else {
         policy.identity = job.identity;
@@ -55,14 +56,16 @@ sigstore::VerificationResult runCase(const QDir& dir, const Job& job, const sigs
     auto bundle = readFileLimited(bundlePath, limits::kDocumentFile, QStringLiteral("the bundle"));
     std::optional<Result<QByteArray>> artifactBytes;
     if (!useDigest)
-        artifactBytes = readFileLimited(dir.filePath(QStringLiteral("artifact")), limits::kDocumentFile, QStringLiteral("the artifact"));
+        artifactBytes = readFileLimited(dir.filePath(QStringLiteral("artifact")), limits::kDocumentFile,
+                                        QStringLiteral("the artifact"));
     if (!root)
         return inputsFailed(bundlePath, QStringLiteral("no readable trusted root"));
     if (!bundle)
         return inputsFailed(bundlePath, bundle.error().toString());
     if (artifactBytes && !*artifactBytes)
         return inputsFailed(bundlePath, artifactBytes->error().toString());
-    const sigstore::Artifact artifact = useDigest ? *job.digest : sigstore::Artifact::fromBytes(std::move(**artifactBytes));
+    const sigstore::Artifact artifact =
+        useDigest ? *job.digest : sigstore::Artifact::fromBytes(std::move(**artifactBytes));
     return sigstore::verifyBundle(*bundle, bundlePath, artifact, *root, policy);
 }
 
@@ -120,18 +123,20 @@ std::vector<sigstore::Policy> preparePolicies(const std::vector<BundleVerificati
 
 } // namespace
 
-Result<std::vector<sigstore::VerificationResult>> verifyBundles(const Context& ctx, const std::vector<BundleVerification>& items,
-                                                                const QString& what) {
+Result<std::vector<sigstore::VerificationResult>>
+verifyBundles(const Context& ctx, const std::vector<BundleVerification>& items, const QString& what) {
     std::vector<sigstore::VerificationResult> results(items.size());
     const std::vector<sigstore::Policy> policies = preparePolicies(items);
     const qint64 total = qint64(items.size());
     qint64 done = 0;
     ctx.progress(0, total, QStringLiteral("verifying %1 %2").arg(total).arg(what));
     const bool complete = runConcurrently(
-        total, ctx.cancelFlag(), [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)], policies[size_t(i)]); },
+        total, ctx.cancelFlag(),
+        [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)], policies[size_t(i)]); },
         [&](qint64 i) {
             const qint64 n = ++done;
-            ctx.progress(n, total, QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(items[size_t(i)].bundleFile));
+            ctx.progress(n, total,
+                         QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(items[size_t(i)].bundleFile));
         });
     if (!complete)
         return makeError(QStringLiteral("cancelled after %1 of %2 %3").arg(done).arg(total).arg(what));
@@ -142,7 +147,8 @@ std::vector<sigstore::VerificationResult> verifyBundles(const std::vector<Bundle
     std::vector<sigstore::VerificationResult> results(items.size());
     const std::vector<sigstore::Policy> policies = preparePolicies(items);
     runConcurrently(
-        qint64(items.size()), nullptr, [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)], policies[size_t(i)]); },
+        qint64(items.size()), nullptr,
+        [&](qint64 i) { results[size_t(i)] = verifyOne(items[size_t(i)], policies[size_t(i)]); },
         [](qint64) {});
     return results;
 }
@@ -169,14 +175,16 @@ Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequ
         const QStringList c = QString::fromUtf8(lines.at(i)).split(QLatin1Char('\t'));
         if (c.size() < 7) {
             outcome.unreadableLines.push_back(
-                makeError(QStringLiteral("expected at least 7 tab-separated columns, found %1").arg(c.size()), manifest, i + 1));
+                makeError(QStringLiteral("expected at least 7 tab-separated columns, found %1").arg(c.size()),
+                          manifest, i + 1));
             continue;
         }
         Job job{c.at(0), c.at(1), c.at(2), c.at(3), c.at(4), std::nullopt, {}};
         if (request.useDigest) {
             auto d = sigstore::Artifact::fromDigest(c.at(6));
             if (!d) {
-                outcome.unreadableLines.push_back(makeError(QStringLiteral("artifact_digest: %1").arg(d.error().message), manifest, i + 1));
+                outcome.unreadableLines.push_back(
+                    makeError(QStringLiteral("artifact_digest: %1").arg(d.error().message), manifest, i + 1));
                 continue;
             }
             job.digest = std::move(*d);
@@ -196,12 +204,14 @@ Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequ
             Job& job = jobs[size_t(i)];
             job.out.name = job.name;
             job.out.expected = job.expected;
-            job.out.result = runCase(QDir(base.filePath(QStringLiteral("cases/") + job.name)), job, root, request.useDigest);
+            job.out.result = runCase(QDir(base.filePath(QStringLiteral("cases/") + job.name)), job, root,
+                                     request.useDigest);
             job.out.asExpected = job.expected.isEmpty() || job.out.verdict() == job.expected;
         },
         [&](qint64 i) {
             const qint64 n = ++done;
-            ctx.progress(n, total, QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(jobs[size_t(i)].name));
+            ctx.progress(n, total,
+                         QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(jobs[size_t(i)].name));
         });
     if (!complete)
         return makeError(QStringLiteral("cancelled after %1 of %2 case(s)").arg(done).arg(total), manifest);
@@ -217,14 +227,18 @@ Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequ
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::VerifyBatch;
     d.parameters = QJsonObject{{QStringLiteral("useDigest"), request.useDigest},
-                               {QStringLiteral("trustedRootSha256"), common ? outcome.trustedRootSha256 : QStringLiteral("per case")},
+                               {QStringLiteral("trustedRootSha256"),
+                                common ? outcome.trustedRootSha256 : QStringLiteral("per case")},
                                {QStringLiteral("cases"), outcome.total()},
                                {QStringLiteral("verified"), outcome.verified},
                                {QStringLiteral("asExpected"), outcome.asExpected},
                                {QStringLiteral("unreadableLines"), int(outcome.unreadableLines.size())}};
     d.inputs.push_back(receipts::Artifact::bytes(manifest, *text));
     d.result = outcomeOf(outcome.ok());
-    d.message = QStringLiteral("%1 case(s): %2 verified, %3 as expected").arg(outcome.total()).arg(outcome.verified).arg(outcome.asExpected);
+    d.message = QStringLiteral("%1 case(s): %2 verified, %3 as expected")
+                    .arg(outcome.total())
+                    .arg(outcome.verified)
+                    .arg(outcome.asExpected);
     if (auto r = record(ctx, d); !r)
         return r.error();
     return outcome;

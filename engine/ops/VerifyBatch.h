@@ -61,8 +61,9 @@ struct BundleVerification {
 // touches the database, so callers record receipts or rows afterwards on their own thread.
 // `progress` (optional) is called under a lock, from worker threads, after each item. Returns an
 // error (and no results) when ctx's cancel flag is set before every item ran.
-Result<std::vector<sigstore::VerificationResult>> verifyBundles(const Context& ctx, const std::vector<BundleVerification>& items,
-                                                                const QString& what = QStringLiteral("bundle(s)"));
+Result<std::vector<sigstore::VerificationResult>>
+verifyBundles(const Context& ctx, const std::vector<BundleVerification>& items,
+              const QString& what = QStringLiteral("bundle(s)"));
 
 // The same without an operation context (no progress, no cancel): engine code and tests.
 std::vector<sigstore::VerificationResult> verifyBundles(const std::vector<BundleVerification>& items);

@@ -22,7 +22,9 @@ Result<VerifyBundleOutcome> verifyBundle(const Context& ctx, const VerifyBundleR
     deploy::VerifyOptions options;
     options.policy = request.policy;
     options.root = root ? &*root : nullptr;
-    auto progress = [&ctx](int done, int total) { ctx.progress(done, total, QStringLiteral("Hashing files: %1 of %2").arg(done).arg(total)); };
+    auto progress = [&ctx](int done, int total) {
+        ctx.progress(done, total, QStringLiteral("Hashing files: %1 of %2").arg(done).arg(total));
+    };
     VerifyBundleOutcome out;
     out.minLevel = request.minLevel;
     auto* cancel = const_cast<std::atomic_bool*>(ctx.cancelFlag());
@@ -40,7 +42,9 @@ Result<VerifyBundleOutcome> verifyBundle(const Context& ctx, const VerifyBundleR
     d.result = outcomeOf(out.passed);
     d.message = QStringLiteral("trust level %1%2")
                     .arg(deploy::trustLevelName(out.verification.level),
-                         out.verification.inventoryOk ? QString() : QStringLiteral("; inventory: ") + out.verification.inventoryDetail);
+                         out.verification.inventoryOk
+                             ? QString()
+                             : QStringLiteral("; inventory: ") + out.verification.inventoryDetail);
     Result<receipts::Receipt> r = record(ctx, d);
     if (!r)
         return r.error();

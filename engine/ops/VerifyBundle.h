@@ -9,8 +9,8 @@ namespace pb::ops {
 
 struct VerifyBundleRequest {
     QString dir;
-    sigstore::Policy policy;           // key (publicKeyPem) or identity + issuer
-    QString trustedRootFile;           // else the stored root trustedRootId, else the database default
+    sigstore::Policy policy; // key (publicKeyPem) or identity + issuer
+    QString trustedRootFile; // else the stored root trustedRootId, else the database default
     qint64 trustedRootId = 0;
     deploy::TrustLevel minLevel = deploy::TrustLevel::Unverified; // `--min-trust-level`, default as aicr
 };

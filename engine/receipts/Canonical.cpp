@@ -23,14 +23,29 @@ void appendString(QByteArray& out, const QString& s) {
         const char16_t u = c.unicode();
         const char* esc = nullptr;
         switch (u) {
-        case u'"': esc = "\\\""; break;
-        case u'\\': esc = "\\\\"; break;
-        case u'\b': esc = "\\b"; break;
-        case u'\f': esc = "\\f"; break;
-        case u'\n': esc = "\\n"; break;
-        case u'\r': esc = "\\r"; break;
-        case u'\t': esc = "\\t"; break;
-        default: break;
+        case u'"':
+            esc = "\\\"";
+            break;
+        case u'\\':
+            esc = "\\\\";
+            break;
+        case u'\b':
+            esc = "\\b";
+            break;
+        case u'\f':
+            esc = "\\f";
+            break;
+        case u'\n':
+            esc = "\\n";
+            break;
+        case u'\r':
+            esc = "\\r";
+            break;
+        case u'\t':
+            esc = "\\t";
+            break;
+        default:
+            break;
         }
         if (esc) {
             flush();
@@ -51,8 +66,12 @@ void appendString(QByteArray& out, const QString& s) {
 void append(QByteArray& out, const QJsonValue& v) {
     switch (v.type()) {
     case QJsonValue::Null:
-    case QJsonValue::Undefined: out += "null"; return;
-    case QJsonValue::Bool: out += v.toBool() ? "true" : "false"; return;
+    case QJsonValue::Undefined:
+        out += "null";
+        return;
+    case QJsonValue::Bool:
+        out += v.toBool() ? "true" : "false";
+        return;
     case QJsonValue::Double: {
         const double d = v.toDouble();
         if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) <= 9007199254740992.0)
@@ -63,7 +82,9 @@ void append(QByteArray& out, const QJsonValue& v) {
             out += "null"; // JSON has no infinities; JSON.stringify writes null
         return;
     }
-    case QJsonValue::String: appendString(out, v.toString()); return;
+    case QJsonValue::String:
+        appendString(out, v.toString());
+        return;
     case QJsonValue::Array: {
         out += '[';
         bool first = true;

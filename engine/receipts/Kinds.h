@@ -39,7 +39,7 @@ inline constexpr QLatin1StringView ReportExport{"report.export"};
 
 struct KindInfo {
     QLatin1StringView name;
-    const char* summary;                        // what the receipt records, in a line
+    const char* summary;    // what the receipt records, in a line
     const char* parameters; // the parameter keys it may carry, space-separated (never a secret)
 };
 

@@ -3,8 +3,8 @@
 
 #include "core/Files.h"
 #include "core/Hash.h"
-#include "receipts/Canonical.h"
 #include "db/Database.h"
+#include "receipts/Canonical.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -24,9 +24,12 @@ namespace pb::receipts {
 
 QString outcomeName(Outcome o) {
     switch (o) {
-    case Outcome::Ok: return QStringLiteral("ok");
-    case Outcome::Failed: return QStringLiteral("failed");
-    case Outcome::Partial: return QStringLiteral("partial");
+    case Outcome::Ok:
+        return QStringLiteral("ok");
+    case Outcome::Failed:
+        return QStringLiteral("failed");
+    case Outcome::Partial:
+        return QStringLiteral("partial");
     }
     return {};
 }
@@ -41,9 +44,13 @@ std::optional<Outcome> parseOutcome(const QString& s) {
     return std::nullopt;
 }
 
-QString genesisHash() { return QString(64, QLatin1Char('0')); }
+QString genesisHash() {
+    return QString(64, QLatin1Char('0'));
+}
 
-QString isoTime(const QDateTime& t) { return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz")) + QLatin1Char('Z'); }
+QString isoTime(const QDateTime& t) {
+    return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz")) + QLatin1Char('Z');
+}
 
 namespace {
 
@@ -68,11 +75,14 @@ std::vector<Artifact> artifactsFrom(const QJsonArray& a) {
     return out;
 }
 
-QString text(const QByteArray& canonical) { return QString::fromUtf8(canonical); }
+QString text(const QByteArray& canonical) {
+    return QString::fromUtf8(canonical);
+}
 
 bool isSecretKey(const QString& key) {
     static const QRegularExpression re(
-        QStringLiteral("pass(word|phrase)?$|passphrase|password|token|secret|private.?key|credential|authori[sz]ation|cookie|bearer"),
+        QStringLiteral("pass(word|phrase)?$|passphrase|password|token|secret|private.?key|credential|authori["
+                       "sz]ation|cookie|bearer"),
         QRegularExpression::CaseInsensitiveOption);
     return re.match(key).hasMatch();
 }
@@ -89,7 +99,8 @@ QJsonValue sanitizeValue(const QJsonValue& v) {
     return v;
 }
 
-const char* const kColumns = "SELECT seq, kind, created_at, version, parameters, inputs, outputs, result, message, prev_hash, hash FROM receipts ";
+const char* const kColumns = "SELECT seq, kind, created_at, version, parameters, inputs, outputs, result, "
+                             "message, prev_hash, hash FROM receipts ";
 
 Receipt readRow(const QSqlQuery& q) {
     Receipt r;
@@ -111,7 +122,9 @@ Receipt readRow(const QSqlQuery& q) {
     return r;
 }
 
-QString shortHash(const QString& h) { return h.left(12); }
+QString shortHash(const QString& h) {
+    return h.left(12);
+}
 
 } // namespace
 
@@ -185,7 +198,8 @@ Artifact Artifact::digest(const QString& name, const QString& sha256Hex, qint64 
 }
 
 QJsonObject Artifact::toJson() const {
-    return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("sha256"), sha256}, {QStringLiteral("size"), size}};
+    return QJsonObject{
+        {QStringLiteral("name"), name}, {QStringLiteral("sha256"), sha256}, {QStringLiteral("size"), size}};
 }
 
 Artifact Artifact::fromJson(const QJsonObject& o) {
@@ -203,12 +217,14 @@ QJsonObject Receipt::body() const {
                        {QStringLiteral("parameters"), parameters},
                        {QStringLiteral("inputs"), artifactsJson(inputs)},
                        {QStringLiteral("outputs"), artifactsJson(outputs)},
-                       {QStringLiteral("result"),
-                        QJsonObject{{QStringLiteral("status"), outcomeName(result)}, {QStringLiteral("message"), message}}},
+                       {QStringLiteral("result"), QJsonObject{{QStringLiteral("status"), outcomeName(result)},
+                                                              {QStringLiteral("message"), message}}},
                        {QStringLiteral("prev"), prevHash}};
 }
 
-QByteArray Receipt::canonical() const { return canonicalJson(body()); }
+QByteArray Receipt::canonical() const {
+    return canonicalJson(body());
+}
 
 QString Receipt::computeHash() const {
     Sha256 h;
@@ -231,11 +247,16 @@ QJsonObject ChainHead::toJson() const {
 
 QString breakName(ChainCheck::Break b) {
     switch (b) {
-    case ChainCheck::Break::None: return QStringLiteral("intact");
-    case ChainCheck::Break::Edited: return QStringLiteral("edited");
-    case ChainCheck::Break::Deleted: return QStringLiteral("deleted");
-    case ChainCheck::Break::Inserted: return QStringLiteral("inserted");
-    case ChainCheck::Break::Reordered: return QStringLiteral("reordered");
+    case ChainCheck::Break::None:
+        return QStringLiteral("intact");
+    case ChainCheck::Break::Edited:
+        return QStringLiteral("edited");
+    case ChainCheck::Break::Deleted:
+        return QStringLiteral("deleted");
+    case ChainCheck::Break::Inserted:
+        return QStringLiteral("inserted");
+    case ChainCheck::Break::Reordered:
+        return QStringLiteral("reordered");
     }
     return {};
 }
@@ -254,8 +275,13 @@ QJsonObject ChainCheck::toJson() const {
 
 QString ChainCheck::toText() const {
     if (ok)
-        return QStringLiteral("receipts chain intact: %1 receipt(s), head #%2 %3\n").arg(receipts).arg(head.seq).arg(head.hash);
-    return QStringLiteral("receipts chain BROKEN at receipt #%1 (%2): %3\n").arg(firstBadSeq).arg(breakName(kind), detail);
+        return QStringLiteral("receipts chain intact: %1 receipt(s), head #%2 %3\n")
+            .arg(receipts)
+            .arg(head.seq)
+            .arg(head.hash);
+    return QStringLiteral("receipts chain BROKEN at receipt #%1 (%2): %3\n")
+        .arg(firstBadSeq)
+        .arg(breakName(kind), detail);
 }
 
 // ---- Ledger ---------------------------------------------------------------------------------------
@@ -264,16 +290,20 @@ Ledger::Ledger(db::Database& db) : m_db(db) {}
 
 Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     if (draft.kind.isEmpty())
-        return makeError(QStringLiteral("a receipt needs a kind"), m_db.path(), 0, QStringLiteral("receipts.kind"));
-    if (!kinds::find(draft.kind))
-        return makeError(QStringLiteral("'%1' is not a receipt kind (receipts/Kinds.h lists them)").arg(draft.kind), m_db.path(), 0,
+        return makeError(QStringLiteral("a receipt needs a kind"), m_db.path(), 0,
                          QStringLiteral("receipts.kind"));
+    if (!kinds::find(draft.kind))
+        return makeError(
+            QStringLiteral("'%1' is not a receipt kind (receipts/Kinds.h lists them)").arg(draft.kind),
+            m_db.path(), 0, QStringLiteral("receipts.kind"));
     {
         const QStringList declared = kinds::parameterKeys(draft.kind);
         for (auto it = draft.parameters.begin(); it != draft.parameters.end(); ++it)
             if (!declared.contains(it.key()))
-                return makeError(QStringLiteral("receipt kind '%1' declares no parameter '%2' (receipts/Kinds.h)").arg(draft.kind, it.key()),
-                                 m_db.path(), 0, QStringLiteral("receipts.parameters"));
+                return makeError(
+                    QStringLiteral("receipt kind '%1' declares no parameter '%2' (receipts/Kinds.h)")
+                        .arg(draft.kind, it.key()),
+                    m_db.path(), 0, QStringLiteral("receipts.parameters"));
     }
     QSqlQuery q(m_db.sql());
     if (!q.exec(QStringLiteral("SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1")))
@@ -289,9 +319,9 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     QDateTime now = m_clock ? m_clock() : QDateTime::currentDateTimeUtc();
     // Millisecond precision, so the stored text reads back to the same instant.
     r.time = QDateTime::fromMSecsSinceEpoch(now.toMSecsSinceEpoch(), QTimeZone::utc());
-    r.version = !m_version.isEmpty()                                 ? m_version
+    r.version = !m_version.isEmpty()                                ? m_version
                 : !QCoreApplication::applicationVersion().isEmpty() ? QCoreApplication::applicationVersion()
-                                                                     : QStringLiteral("dev");
+                                                                    : QStringLiteral("dev");
     r.parameters = sanitizeParameters(draft.parameters);
     r.inputs = draft.inputs;
     r.outputs = draft.outputs;
@@ -299,8 +329,9 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     r.message = draft.message;
     r.hash = r.computeHash();
 
-    q.prepare(QStringLiteral("INSERT INTO receipts (seq, kind, created_at, version, parameters, inputs, outputs, result, message, "
-                             "prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO receipts (seq, kind, created_at, version, parameters, inputs, outputs, result, message, "
+        "prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)"));
     // A null QString binds as SQL NULL; the columns are NOT NULL text.
     auto textOf = [](const QString& v) { return v.isNull() ? QStringLiteral("") : v; };
     q.addBindValue(r.seq);
@@ -328,12 +359,14 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
 Result<Receipt> Ledger::record(const ReceiptDraft& draft) {
     db::Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_db.sql().lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_db.sql().lastError().text()),
+                         m_db.path());
     auto r = append(draft);
     if (!r)
         return r;
     if (!tx.commit())
-        return makeError(QStringLiteral("cannot commit the receipt: %1").arg(m_db.sql().lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot commit the receipt: %1").arg(m_db.sql().lastError().text()),
+                         m_db.path());
     return r;
 }
 
@@ -386,7 +419,8 @@ Result<Receipt> Ledger::receipt(qint64 seq) const {
     if (!q.exec())
         return db::sqlError(q, QStringLiteral("receipts"));
     if (!q.next())
-        return makeError(QStringLiteral("no receipt #%1").arg(seq), m_db.path(), 0, QStringLiteral("receipts.seq"));
+        return makeError(QStringLiteral("no receipt #%1").arg(seq), m_db.path(), 0,
+                         QStringLiteral("receipts.seq"));
     return readRow(q);
 }
 
@@ -437,17 +471,20 @@ struct ChainWalk {
 // Row i's break when its stored hash does not recompute: reordered, added outside, or edited.
 ChainCheck hashBreak(const ChainCheck& c, const ChainWalk& w, const Receipt& r, const QString& computed) {
     if (const qint64 s = writtenAt(w.rows, r); s != 0)
-        return brokenAt(c, r, ChainCheck::Break::Reordered,
-                        QStringLiteral("receipt at position #%1 was written as receipt #%2: the receipts were reordered")
-                            .arg(r.seq)
-                            .arg(s));
+        return brokenAt(
+            c, r, ChainCheck::Break::Reordered,
+            QStringLiteral("receipt at position #%1 was written as receipt #%2: the receipts were reordered")
+                .arg(r.seq)
+                .arg(s));
     if (w.recordedHeadSeq >= 0 && r.seq > w.recordedHeadSeq)
-        return brokenAt(c, r, ChainCheck::Break::Inserted,
-                        QStringLiteral("receipt #%1 was added outside Proofbench: the recorded head is #%2, and its content "
-                                       "hashes to %3, not its stored %4")
-                            .arg(r.seq)
-                            .arg(w.recordedHeadSeq)
-                            .arg(shortHash(computed), shortHash(r.hash)));
+        return brokenAt(
+            c, r, ChainCheck::Break::Inserted,
+            QStringLiteral(
+                "receipt #%1 was added outside Proofbench: the recorded head is #%2, and its content "
+                "hashes to %3, not its stored %4")
+                .arg(r.seq)
+                .arg(w.recordedHeadSeq)
+                .arg(shortHash(computed), shortHash(r.hash)));
     return brokenAt(c, r, ChainCheck::Break::Edited,
                     QStringLiteral("receipt #%1 was edited: its content hashes to %2, the stored hash is %3")
                         .arg(r.seq)
@@ -459,16 +496,19 @@ ChainCheck prevBreak(const ChainCheck& c, const ChainWalk& w, size_t i, const QS
     const Receipt& r = w.rows[i];
     auto target = w.byHash.find(r.prevHash);
     if (target == w.byHash.end())
-        return brokenAt(c, r, ChainCheck::Break::Deleted,
-                        QStringLiteral("receipt #%1's previous hash %2 points at no receipt: the receipt before it was "
-                                       "deleted or replaced (its predecessor now hashes to %3)")
-                            .arg(r.seq)
-                            .arg(shortHash(r.prevHash), shortHash(expectedPrev)));
+        return brokenAt(
+            c, r, ChainCheck::Break::Deleted,
+            QStringLiteral("receipt #%1's previous hash %2 points at no receipt: the receipt before it was "
+                           "deleted or replaced (its predecessor now hashes to %3)")
+                .arg(r.seq)
+                .arg(shortHash(r.prevHash), shortHash(expectedPrev)));
     if (target->second > i)
-        return brokenAt(c, r, ChainCheck::Break::Reordered,
-                        QStringLiteral("receipt #%1 follows receipt #%2, which comes after it: the receipts were reordered")
-                            .arg(r.seq)
-                            .arg(w.rows[target->second].seq));
+        return brokenAt(
+            c, r, ChainCheck::Break::Reordered,
+            QStringLiteral(
+                "receipt #%1 follows receipt #%2, which comes after it: the receipts were reordered")
+                .arg(r.seq)
+                .arg(w.rows[target->second].seq));
     // Its prev is an earlier receipt, but not its predecessor: the predecessor was put in between.
     return brokenAt(c, w.rows[i - 1], ChainCheck::Break::Inserted,
                     QStringLiteral("receipt #%1 was inserted: receipt #%2 follows receipt #%3, not #%1")
@@ -486,22 +526,25 @@ std::optional<ChainCheck> firstBreak(const ChainCheck& c, const ChainWalk& w, QS
         if (w.byHash.count(r.hash) > 1) {
             const size_t other = w.byHash.find(r.hash)->second;
             if (other != i)
-                return brokenAt(c, r, ChainCheck::Break::Inserted,
-                                QStringLiteral("receipt #%1 is a copy of receipt #%2 (same hash %3) inserted into the chain")
-                                    .arg(r.seq)
-                                    .arg(rows[other].seq)
-                                    .arg(shortHash(r.hash)));
+                return brokenAt(
+                    c, r, ChainCheck::Break::Inserted,
+                    QStringLiteral(
+                        "receipt #%1 is a copy of receipt #%2 (same hash %3) inserted into the chain")
+                        .arg(r.seq)
+                        .arg(rows[other].seq)
+                        .arg(shortHash(r.hash)));
         }
         const QString computed = r.computeHash();
         if (computed != r.hash)
             return hashBreak(c, w, r, computed);
         if (r.seq != expectedSeq)
-            return brokenAt(c, r, ChainCheck::Break::Deleted,
-                            QStringLiteral("receipt(s) #%1..#%2 are missing: the sequence jumps from #%3 to #%4")
-                                .arg(expectedSeq)
-                                .arg(r.seq - 1)
-                                .arg(expectedSeq - 1)
-                                .arg(r.seq));
+            return brokenAt(
+                c, r, ChainCheck::Break::Deleted,
+                QStringLiteral("receipt(s) #%1..#%2 are missing: the sequence jumps from #%3 to #%4")
+                    .arg(expectedSeq)
+                    .arg(r.seq - 1)
+                    .arg(expectedSeq - 1)
+                    .arg(r.seq));
         if (r.prevHash != expectedPrev)
             return prevBreak(c, w, i, expectedPrev);
         expectedPrev = r.hash;
@@ -512,21 +555,24 @@ std::optional<ChainCheck> firstBreak(const ChainCheck& c, const ChainWalk& w, QS
 
 // The chain's end against the head row: the newest receipts removed (the head row remembers
 // more than the table holds), rows added past it, or the head row missing.
-ChainCheck checkRecordedHead(ChainCheck c, const std::vector<Receipt>& rows, qint64 headSeq, const QString& headHash,
-                             const QString& lastHash) {
+ChainCheck checkRecordedHead(ChainCheck c, const std::vector<Receipt>& rows, qint64 headSeq,
+                             const QString& headHash, const QString& lastHash) {
     if (headSeq >= 0) {
         const qint64 last = rows.empty() ? 0 : rows.back().seq;
         if (headSeq != last || headHash != lastHash) {
             c.ok = false;
             c.kind = headSeq > last ? ChainCheck::Break::Deleted : ChainCheck::Break::Inserted;
             c.firstBadSeq = headSeq > last ? last + 1 : headSeq + 1;
-            c.detail = headSeq > last ? QStringLiteral("the newest receipt(s) #%1..#%2 are missing: the recorded head is #%2 %3")
-                                            .arg(last + 1)
-                                            .arg(headSeq)
-                                            .arg(shortHash(headHash))
-                                      : QStringLiteral("receipt(s) after the recorded head #%1 %2 were added outside Proofbench")
-                                            .arg(headSeq)
-                                            .arg(shortHash(headHash));
+            c.detail = headSeq > last
+                           ? QStringLiteral(
+                                 "the newest receipt(s) #%1..#%2 are missing: the recorded head is #%2 %3")
+                                 .arg(last + 1)
+                                 .arg(headSeq)
+                                 .arg(shortHash(headHash))
+                           : QStringLiteral(
+                                 "receipt(s) after the recorded head #%1 %2 were added outside Proofbench")
+                                 .arg(headSeq)
+                                 .arg(shortHash(headHash));
             return c;
         }
     } else if (!rows.empty()) {
@@ -599,11 +645,12 @@ Result<QJsonObject> exportLedger(db::Database& db) {
 }
 
 QByteArray headStatement(const ChainHead& head, const QString& databaseName) {
-    return canonicalJson(QJsonObject{{QStringLiteral("type"), QStringLiteral("proofbench-receipts-head/v1")},
-                                     {QStringLiteral("database"), databaseName},
-                                     {QStringLiteral("seq"), head.seq},
-                                     {QStringLiteral("hash"), head.hash},
-                                     {QStringLiteral("time"), head.time.isValid() ? QJsonValue(isoTime(head.time)) : QJsonValue()}});
+    return canonicalJson(QJsonObject{
+        {QStringLiteral("type"), QStringLiteral("proofbench-receipts-head/v1")},
+        {QStringLiteral("database"), databaseName},
+        {QStringLiteral("seq"), head.seq},
+        {QStringLiteral("hash"), head.hash},
+        {QStringLiteral("time"), head.time.isValid() ? QJsonValue(isoTime(head.time)) : QJsonValue()}});
 }
 
 } // namespace pb::receipts

@@ -93,7 +93,7 @@ struct Receipt {
     QJsonObject toJson() const;
 };
 
-QString genesisHash(); // 64 zeros
+QString genesisHash();               // 64 zeros
 QString isoTime(const QDateTime& t); // "yyyy-MM-ddTHH:mm:ss.zzzZ"
 
 // Drops every member whose key names a secret (passphrase, password, token, secret, private key,
@@ -101,9 +101,9 @@ QString isoTime(const QDateTime& t); // "yyyy-MM-ddTHH:mm:ss.zzzZ"
 QJsonObject sanitizeParameters(const QJsonObject& parameters);
 
 struct ChainHead {
-    qint64 seq = 0;   // 0: empty ledger
-    QString hash;     // genesisHash() for an empty ledger
-    QDateTime time;   // time of the newest receipt
+    qint64 seq = 0;             // 0: empty ledger
+    QString hash;               // genesisHash() for an empty ledger
+    QDateTime time;             // time of the newest receipt
     QJsonObject toJson() const; // {"seq","hash","time"}
 };
 
@@ -122,10 +122,10 @@ struct ChainCheck {
 QString breakName(ChainCheck::Break b); // "edited", "deleted", "inserted", "reordered"
 
 struct ListFilter {
-    QString kind;                   // exact kind, or a prefix ending in '.' ("evidence.")
+    QString kind; // exact kind, or a prefix ending in '.' ("evidence.")
     std::optional<Outcome> result;
-    QDateTime from, to;             // inclusive bounds; invalid = open
-    int limit = 0;                  // 0: all
+    QDateTime from, to; // inclusive bounds; invalid = open
+    int limit = 0;      // 0: all
 };
 
 class Ledger {

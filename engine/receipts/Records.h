@@ -29,9 +29,9 @@ namespace pb::receipts {
 QStringList recordKinds();
 
 struct ExternalRecord {
-    QString path;       // absolute
-    QString relative;   // below the directory read
-    QString entry;      // the recipe entry directory it belongs to, relative ("examples/aicr/<entry>")
+    QString path;     // absolute
+    QString relative; // below the directory read
+    QString entry;    // the recipe entry directory it belongs to, relative ("examples/aicr/<entry>")
     QString kind, apiVersion, name;
     QString sha256;
     qint64 size = 0;
@@ -44,8 +44,8 @@ QString verdictName(Verdict v); // "pass", "fail", "incomplete", "not-checked"
 
 // One offline check, with the digests (or values) it compared.
 struct RecordCheck {
-    QString check;    // "digest-index.platform-digest", "checksums", "shared-digest", ...
-    QString file;     // the file the check is about (relative)
+    QString check; // "digest-index.platform-digest", "checksums", "shared-digest", ...
+    QString file;  // the file the check is about (relative)
     Verdict verdict = Verdict::NotChecked;
     QString detail;   // in words; names the file that differs
     QString expected; // the recorded value
@@ -58,10 +58,10 @@ QString stageResultName(StageResult r); // "complete", "partial", "not run"
 
 struct StageRow {
     QString entry;
-    QString stage;   // "Select the AICR source variant", ...
+    QString stage; // "Select the AICR source variant", ...
     StageResult result = StageResult::NotRun;
-    QString record;  // the record behind it (relative path), empty when none
-    QString detail;  // the field and value that decided it
+    QString record; // the record behind it (relative path), empty when none
+    QString detail; // the field and value that decided it
     QJsonObject toJson() const;
 };
 
@@ -71,9 +71,9 @@ struct RecordsReport {
     std::vector<RecordCheck> checks;
     std::vector<Error> problems; // files that do not parse or lack a required field
     std::vector<StageRow> stages;
-    bool ok() const;             // no problem and no failed check
+    bool ok() const; // no problem and no failed check
     int failed() const;
-    QJsonObject toJson() const;  // {root, ok, records[], checks[], problems[], stages[]}
+    QJsonObject toJson() const; // {root, ok, records[], checks[], problems[], stages[]}
     QString toText() const;
 };
 

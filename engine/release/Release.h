@@ -26,10 +26,10 @@
 namespace pb::release {
 
 inline constexpr qint64 kMaxChecksumLines = 10000;
-inline constexpr qint64 kMaxTarball = 512ll * 1024 * 1024;      // a release tarball read into memory
-inline constexpr qint64 kMaxBinary = 512ll * 1024 * 1024;       // the binary extracted from it
-inline constexpr qint64 kMaxTarEntries = 10000;                  // entries looked at in one tarball
-inline constexpr qint64 kMaxCatalogFile = 16ll * 1024 * 1024;   // registry.yaml, validators/catalog.yaml
+inline constexpr qint64 kMaxTarball = 512ll * 1024 * 1024;    // a release tarball read into memory
+inline constexpr qint64 kMaxBinary = 512ll * 1024 * 1024;     // the binary extracted from it
+inline constexpr qint64 kMaxTarEntries = 10000;               // entries looked at in one tarball
+inline constexpr qint64 kMaxCatalogFile = 16ll * 1024 * 1024; // registry.yaml, validators/catalog.yaml
 
 inline constexpr char kRegistryPath[] = "registry.yaml";
 inline constexpr char kValidatorsPath[] = "validators/catalog.yaml";
@@ -84,11 +84,11 @@ struct CatalogFiles {
 // The catalog compared with a recipe-catalog statement (and, when given, the release's
 // attested-subject-checksums.txt): the recomputed subject, and which files differ.
 struct CatalogMatch {
-    QString subject;            // recomputed, hex
-    QString signedSubject;      // the statement's, hex
+    QString subject;       // recomputed, hex
+    QString signedSubject; // the statement's, hex
     QString registrySha256, validatorsSha256;
-    QStringList differing;      // "registry.yaml", "validators/catalog.yaml"
-    QStringList problems;       // each reason, in words (empty: matches)
+    QStringList differing; // "registry.yaml", "validators/catalog.yaml"
+    QStringList problems;  // each reason, in words (empty: matches)
     bool matches() const { return problems.isEmpty(); }
     QString reason() const { return problems.join(QStringLiteral("; ")); }
 };
@@ -97,7 +97,8 @@ CatalogMatch matchCatalog(const Statement& statement, const CatalogFiles& files,
 
 // A statement's resolvedDependencies against the release's attested-subject-checksums.txt
 // (rows "registry.yaml" and "catalog.yaml"): the problems found, empty when consistent.
-QStringList checkAttestedSubjects(const Statement& statement, const std::vector<ChecksumRow>& rows, const QString& file);
+QStringList checkAttestedSubjects(const Statement& statement, const std::vector<ChecksumRow>& rows,
+                                  const QString& file);
 
 // What a release tarball holds for verification: the `aicr` binary and, when it ships one, the
 // binary's provenance bundle. Read from memory by evidence::extractTar (gzip'ed tar), bounded: at
@@ -105,9 +106,9 @@ QStringList checkAttestedSubjects(const Statement& statement, const std::vector<
 // ".." component, a link or device, or two entries named `aicr` refuse the tarball. Nothing is
 // written to disk.
 struct TarballContents {
-    QByteArray binary;          // the `aicr` executable
-    QString binaryPath;         // its path in the tarball
-    QByteArray attestation;     // aicr-attestation.sigstore.json, empty when absent
+    QByteArray binary;      // the `aicr` executable
+    QString binaryPath;     // its path in the tarball
+    QByteArray attestation; // aicr-attestation.sigstore.json, empty when absent
     int entries = 0;
 };
 Result<TarballContents> readTarball(const QByteArray& tarGz, const QString& file);

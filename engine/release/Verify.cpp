@@ -52,19 +52,23 @@ constexpr char kBinaryBundle[] = "aicr-attestation.sigstore.json";
 constexpr char kCatalogBundle[] = "recipe-catalog.sigstore.json";
 constexpr int kMaxDirEntries = 10000;
 
-QString shortHex(const QString& hex) { return hex.left(12); }
+QString shortHex(const QString& hex) {
+    return hex.left(12);
+}
 
 // One Sigstore bundle of the release: read, parsed, its statement decoded, verified.
 struct SignedAsset {
-    QString file;      // bundle file name in DIR
-    QString subject;   // the statement subject this bundle is expected to sign
+    QString file;    // bundle file name in DIR
+    QString subject; // the statement subject this bundle is expected to sign
     QByteArray bytes;
     std::optional<sigstore::Bundle> bundle;
     std::optional<Statement> statement;
-    QString problem;   // why it could not be verified (read, parse); empty when verified below
+    QString problem; // why it could not be verified (read, parse); empty when verified below
     std::optional<sigstore::VerificationResult> result;
     bool verified() const { return result && result->verified && problem.isEmpty(); }
-    QString failure() const { return !problem.isEmpty() ? problem : result ? result->summary() : QStringLiteral("not verified"); }
+    QString failure() const {
+        return !problem.isEmpty() ? problem : result ? result->summary() : QStringLiteral("not verified");
+    }
     QString digest() const { return statement ? statement->subjectDigest(subject) : QString(); }
 };
 
@@ -82,7 +86,8 @@ void load(SignedAsset& s, const QString& path) {
         return;
     }
     if (!b->isDsse) {
-        s.problem = QStringLiteral("%1: not a DSSE attestation (a release bundle signs an in-toto statement)").arg(s.file);
+        s.problem = QStringLiteral("%1: not a DSSE attestation (a release bundle signs an in-toto statement)")
+                        .arg(s.file);
         return;
     }
     auto st = parseStatement(b->payload, s.file);
@@ -98,7 +103,8 @@ void load(SignedAsset& s, const QString& path) {
         s.problem = QStringLiteral("%1: the statement has no subject named '%2'").arg(s.file, s.subject);
 }
 
-void verifyAll(std::vector<SignedAsset*>& all, const sigstore::TrustedRoot& root, const sigstore::Policy& policy) {
+void verifyAll(std::vector<SignedAsset*>& all, const sigstore::TrustedRoot& root,
+               const sigstore::Policy& policy) {
     const QThread* caller = QThread::currentThread();
     QtConcurrent::blockingMap(all, [&](SignedAsset* s) {
         if (s->bundle && s->problem.isEmpty()) {
@@ -139,8 +145,9 @@ void loadOwnProvenance(Tarball& t) {
     t.own.file = t.name + QStringLiteral(":aicr-attestation.sigstore.json");
     t.own.bytes = t.contents->attestation;
     auto b = sigstore::parseBundle(t.own.bytes, t.own.file);
-    auto st = b && b->isDsse ? parseStatement(b->payload, t.own.file)
-                             : Result<Statement>(makeError(QStringLiteral("not a DSSE attestation"), t.own.file));
+    auto st = b && b->isDsse
+                  ? parseStatement(b->payload, t.own.file)
+                  : Result<Statement>(makeError(QStringLiteral("not a DSSE attestation"), t.own.file));
     if (!b)
         t.own.problem = b.error().toString();
     else if (!st)
@@ -179,12 +186,20 @@ class FolderCheck {
     const QDir m_dir;
     FolderResult m_out;
     std::optional<std::vector<ChecksumRow>> m_checksums;
-    ReleaseAsset m_listRow{QLatin1String(kChecksums), QStringLiteral("checksum list"), AssetStatus::Verified, {}, {}, {}, {}, {}};
+    ReleaseAsset m_listRow{QLatin1String(kChecksums),
+                           QStringLiteral("checksum list"),
+                           AssetStatus::Verified,
+                           {},
+                           {},
+                           {},
+                           {},
+                           {}};
     QByteArray m_checksumBytes;
     std::optional<std::vector<ChecksumRow>> m_attested;
     QString m_attestedProblem;
     SignedAsset m_binary{QLatin1String(kBinaryBundle), QStringLiteral("aicr"), {}, {}, {}, {}, {}};
-    SignedAsset m_catalog{QLatin1String(kCatalogBundle), QStringLiteral("recipe-catalog"), {}, {}, {}, {}, {}};
+    SignedAsset m_catalog{
+        QLatin1String(kCatalogBundle), QStringLiteral("recipe-catalog"), {}, {}, {}, {}, {}};
     std::vector<SignedAsset> m_sboms;
     std::vector<Tarball> m_tarballs;
     std::vector<SignedAsset*> m_toVerify;
@@ -194,8 +209,10 @@ class FolderCheck {
 void FolderCheck::readChecksumLists() {
     if (!has(QLatin1String(kChecksums))) {
         m_listRow.status = AssetStatus::Failed;
-        m_listRow.reason = QStringLiteral("not in the folder: every AICR release publishes its checksum list");
-    } else if (auto bytes = readFileLimited(m_dir.filePath(QLatin1String(kChecksums)), limits::kSmallFile, QStringLiteral("the checksum list"));
+        m_listRow.reason =
+            QStringLiteral("not in the folder: every AICR release publishes its checksum list");
+    } else if (auto bytes = readFileLimited(m_dir.filePath(QLatin1String(kChecksums)), limits::kSmallFile,
+                                            QStringLiteral("the checksum list"));
                !bytes) {
         m_listRow.status = AssetStatus::Failed;
         m_listRow.reason = bytes.error().toString();
@@ -211,8 +228,10 @@ void FolderCheck::readChecksumLists() {
         }
     }
     if (has(QLatin1String(kAttestedSubjects))) {
-        auto bytes = readFileLimited(m_dir.filePath(QLatin1String(kAttestedSubjects)), limits::kSmallFile, QStringLiteral("the attested subjects"));
-        auto rows = bytes ? parseChecksums(*bytes, QLatin1String(kAttestedSubjects)) : Result<std::vector<ChecksumRow>>(bytes.error());
+        auto bytes = readFileLimited(m_dir.filePath(QLatin1String(kAttestedSubjects)), limits::kSmallFile,
+                                     QStringLiteral("the attested subjects"));
+        auto rows = bytes ? parseChecksums(*bytes, QLatin1String(kAttestedSubjects))
+                          : Result<std::vector<ChecksumRow>>(bytes.error());
         if (rows)
             m_attested = std::move(*rows);
         else
@@ -274,9 +293,11 @@ QString FolderCheck::releaseMismatch(const SignedAsset& s) const {
     if (!s.statement)
         return {};
     if (!s.statement->ref.isEmpty() && s.statement->ref != QStringLiteral("refs/tags/") + m_r.version)
-        return QStringLiteral("the provenance is for %1, not refs/tags/%2").arg(s.statement->ref, m_r.version);
+        return QStringLiteral("the provenance is for %1, not refs/tags/%2")
+            .arg(s.statement->ref, m_r.version);
     if (!s.statement->toolVersion.isEmpty() && QStringLiteral("v") + s.statement->toolVersion != m_r.version)
-        return QStringLiteral("the predicate's toolVersion is %1, not %2").arg(s.statement->toolVersion, m_r.version.mid(1));
+        return QStringLiteral("the predicate's toolVersion is %1, not %2")
+            .arg(s.statement->toolVersion, m_r.version.mid(1));
     return {};
 }
 
@@ -296,11 +317,13 @@ void FolderCheck::binaryRow() {
         if (!holder.isEmpty()) {
             a.status = AssetStatus::Verified;
             a.foundSha256 = a.expectedSha256;
-            a.reason = QStringLiteral("signature verified; the aicr binary in %1 is the provenance subject sha256:%2")
+            a.reason = QStringLiteral(
+                           "signature verified; the aicr binary in %1 is the provenance subject sha256:%2")
                            .arg(holder, shortHex(a.expectedSha256));
         } else {
             a.status = AssetStatus::DigestOnly;
-            a.reason = QStringLiteral("signature verified over sha256:%1; no tarball in the folder holds that binary")
+            a.reason = QStringLiteral(
+                           "signature verified over sha256:%1; no tarball in the folder holds that binary")
                            .arg(shortHex(a.expectedSha256));
         }
     }
@@ -325,7 +348,8 @@ void FolderCheck::sbomRows() {
                            .arg(row->line)
                            .arg(row->sha256, a.expectedSha256);
             m_listRow.status = AssetStatus::Failed;
-            m_listRow.reason = QStringLiteral("line %1 (%2) does not match its signature").arg(row->line).arg(s.subject);
+            m_listRow.reason =
+                QStringLiteral("line %1 (%2) does not match its signature").arg(row->line).arg(s.subject);
         } else if (has(s.subject)) {
             auto bytes = readFileLimited(m_dir.filePath(s.subject), kMaxTarball, QStringLiteral("the SBOM"));
             a.foundSha256 = bytes ? sha256Hex(*bytes) : QString();
@@ -333,21 +357,25 @@ void FolderCheck::sbomRows() {
             a.reason = !bytes ? bytes.error().toString()
                        : a.status == AssetStatus::Verified
                            ? QStringLiteral("signature verified; the file matches the signed subject")
-                           : QStringLiteral("the file is sha256:%1, the signed subject is sha256:%2").arg(a.foundSha256, a.expectedSha256);
+                           : QStringLiteral("the file is sha256:%1, the signed subject is sha256:%2")
+                                 .arg(a.foundSha256, a.expectedSha256);
         } else {
             a.status = AssetStatus::DigestOnly;
             a.reason = QStringLiteral("signature verified over sha256:%1%2; the file is not in the folder")
-                           .arg(shortHex(a.expectedSha256), row ? QStringLiteral(" (its checksum-list row agrees)") : QString());
+                           .arg(shortHex(a.expectedSha256),
+                                row ? QStringLiteral(" (its checksum-list row agrees)") : QString());
         }
         m_out.assets.push_back(std::move(a));
     }
 }
 
 void FolderCheck::catalogRow() {
-    ReleaseAsset a = signedRowBase(m_catalog, QStringLiteral("recipe-catalog"), QStringLiteral("recipe catalog"));
+    ReleaseAsset a =
+        signedRowBase(m_catalog, QStringLiteral("recipe-catalog"), QStringLiteral("recipe catalog"));
     QStringList attestedProblems;
     if (m_catalog.statement && m_attested)
-        attestedProblems = checkAttestedSubjects(*m_catalog.statement, *m_attested, QLatin1String(kAttestedSubjects));
+        attestedProblems =
+            checkAttestedSubjects(*m_catalog.statement, *m_attested, QLatin1String(kAttestedSubjects));
     if (!m_attestedProblem.isEmpty())
         attestedProblems << m_attestedProblem;
     if (!m_catalog.verified()) {
@@ -366,13 +394,17 @@ void FolderCheck::catalogRow() {
         const CatalogMatch m = matchCatalog(*m_catalog.statement, *m_r.catalogFiles);
         a.foundSha256 = m.subject;
         a.status = m.matches() ? AssetStatus::Verified : AssetStatus::Failed;
-        a.reason = m.matches() ? QStringLiteral("signature verified; registry.yaml and validators/catalog.yaml of %1 reproduce the "
-                                                "signed subject (the overlays are not covered)")
-                                     .arg(m_r.catalogFiles->source)
-                               : m.reason();
+        a.reason =
+            m.matches()
+                ? QStringLiteral(
+                      "signature verified; registry.yaml and validators/catalog.yaml of %1 reproduce the "
+                      "signed subject (the overlays are not covered)")
+                      .arg(m_r.catalogFiles->source)
+                : m.reason();
     } else {
         a.status = AssetStatus::DigestOnly;
-        a.reason = QStringLiteral("signature verified over sha256:%1; no catalog given (--catalog-version LABEL, or registry.yaml and "
+        a.reason = QStringLiteral("signature verified over sha256:%1; no catalog given (--catalog-version "
+                                  "LABEL, or registry.yaml and "
                                   "validators/catalog.yaml in the folder)")
                        .arg(shortHex(a.expectedSha256));
     }
@@ -404,7 +436,10 @@ void FolderCheck::tarballRow(const Tarball& t) {
         a.reason = QStringLiteral("not listed in %1").arg(QLatin1String(kChecksums));
     } else if (!t.sha256.isEmpty() && row->sha256 != t.sha256) {
         a.status = AssetStatus::Failed;
-        a.reason = QStringLiteral("the file is sha256:%1, %2 line %3 lists sha256:%4").arg(t.sha256, QLatin1String(kChecksums)).arg(row->line).arg(row->sha256);
+        a.reason = QStringLiteral("the file is sha256:%1, %2 line %3 lists sha256:%4")
+                       .arg(t.sha256, QLatin1String(kChecksums))
+                       .arg(row->line)
+                       .arg(row->sha256);
     } else if (!t.problem.isEmpty()) {
         a.status = AssetStatus::Failed;
         a.reason = t.problem;
@@ -416,20 +451,27 @@ void FolderCheck::tarballRow(const Tarball& t) {
             const QString subject = t.own.digest();
             if (!t.own.verified()) {
                 a.status = AssetStatus::Failed;
-                a.reason = QStringLiteral("its aicr-attestation.sigstore.json does not verify: ") + t.own.failure();
+                a.reason =
+                    QStringLiteral("its aicr-attestation.sigstore.json does not verify: ") + t.own.failure();
             } else if (subject != binarySha) {
                 a.status = AssetStatus::Failed;
-                a.reason = QStringLiteral("its aicr binary is sha256:%1, its provenance covers sha256:%2").arg(binarySha, subject);
+                a.reason = QStringLiteral("its aicr binary is sha256:%1, its provenance covers sha256:%2")
+                               .arg(binarySha, subject);
             } else {
-                a.reason = QStringLiteral("matches %1; its aicr binary (%2) matches its own verified provenance").arg(QLatin1String(kChecksums), t.contents->binaryPath);
+                a.reason =
+                    QStringLiteral("matches %1; its aicr binary (%2) matches its own verified provenance")
+                        .arg(QLatin1String(kChecksums), t.contents->binaryPath);
             }
         } else if (m_binary.verified() && binarySha == m_binary.digest()) {
-            a.reason = QStringLiteral("matches %1; its aicr binary (%2) is the release provenance's subject").arg(QLatin1String(kChecksums), t.contents->binaryPath);
+            a.reason = QStringLiteral("matches %1; its aicr binary (%2) is the release provenance's subject")
+                           .arg(QLatin1String(kChecksums), t.contents->binaryPath);
         } else {
             a.status = AssetStatus::Failed;
-            a.reason = QStringLiteral("its aicr binary is sha256:%1, which no verified provenance covers (the release's %2 covers "
+            a.reason = QStringLiteral("its aicr binary is sha256:%1, which no verified provenance covers "
+                                      "(the release's %2 covers "
                                       "sha256:%3)")
-                           .arg(binarySha, QLatin1String(kBinaryBundle), m_binary.digest().isEmpty() ? QStringLiteral("nothing") : m_binary.digest());
+                           .arg(binarySha, QLatin1String(kBinaryBundle),
+                                m_binary.digest().isEmpty() ? QStringLiteral("nothing") : m_binary.digest());
         }
     }
     m_out.assets.push_back(std::move(a));
@@ -442,19 +484,36 @@ void FolderCheck::listedRows() {
     for (const ChecksumRow& row : *m_checksums) {
         if (m_covered.contains(row.name))
             continue;
-        ReleaseAsset a{row.name, row.name.contains(QLatin1String(".sbom.")) ? QStringLiteral("SBOM") : QStringLiteral("asset"),
-                       AssetStatus::DigestOnly, {}, row.sha256, {}, {}, {}};
+        ReleaseAsset a{row.name,
+                       row.name.contains(QLatin1String(".sbom.")) ? QStringLiteral("SBOM")
+                                                                  : QStringLiteral("asset"),
+                       AssetStatus::DigestOnly,
+                       {},
+                       row.sha256,
+                       {},
+                       {},
+                       {}};
         if (!has(row.name)) {
-            a.reason = QStringLiteral("not in the folder; %1 line %2 lists sha256:%3").arg(QLatin1String(kChecksums)).arg(row.line).arg(shortHex(row.sha256));
-        } else if (auto bytes = readFileLimited(m_dir.filePath(row.name), kMaxTarball, QStringLiteral("the asset")); !bytes) {
+            a.reason = QStringLiteral("not in the folder; %1 line %2 lists sha256:%3")
+                           .arg(QLatin1String(kChecksums))
+                           .arg(row.line)
+                           .arg(shortHex(row.sha256));
+        } else if (auto bytes =
+                       readFileLimited(m_dir.filePath(row.name), kMaxTarball, QStringLiteral("the asset"));
+                   !bytes) {
             a.status = AssetStatus::Failed;
             a.reason = bytes.error().toString();
         } else {
             a.foundSha256 = sha256Hex(*bytes);
             a.status = a.foundSha256 == row.sha256 ? AssetStatus::Verified : AssetStatus::Failed;
             a.reason = a.status == AssetStatus::Verified
-                           ? QStringLiteral("matches %1 line %2 (the list itself is not signed)").arg(QLatin1String(kChecksums)).arg(row.line)
-                           : QStringLiteral("the file is sha256:%1, %2 line %3 lists sha256:%4").arg(a.foundSha256, QLatin1String(kChecksums)).arg(row.line).arg(row.sha256);
+                           ? QStringLiteral("matches %1 line %2 (the list itself is not signed)")
+                                 .arg(QLatin1String(kChecksums))
+                                 .arg(row.line)
+                           : QStringLiteral("the file is sha256:%1, %2 line %3 lists sha256:%4")
+                                 .arg(a.foundSha256, QLatin1String(kChecksums))
+                                 .arg(row.line)
+                                 .arg(row.sha256);
         }
         m_out.assets.push_back(std::move(a));
     }
@@ -463,9 +522,11 @@ void FolderCheck::listedRows() {
         for (const SignedAsset& s : m_sboms)
             if (s.verified() && findRow(*m_checksums, s.subject))
                 ++signedRows;
-        m_listRow.reason = QStringLiteral("%1 rows; the list is not signed itself, %2 of its rows match a verified signature")
-                               .arg(m_checksums->size())
-                               .arg(signedRows);
+        m_listRow.reason =
+            QStringLiteral(
+                "%1 rows; the list is not signed itself, %2 of its rows match a verified signature")
+                .arg(m_checksums->size())
+                .arg(signedRows);
         if (signedRows == 0)
             m_listRow.status = AssetStatus::DigestOnly;
     }
@@ -476,7 +537,8 @@ void FolderCheck::recordInputs() {
         m_out.inputs.emplace_back(m_dir.filePath(QLatin1String(kChecksums)), m_checksumBytes);
     for (const SignedAsset* s : m_toVerify)
         if (!s->bytes.isEmpty())
-            m_out.inputs.emplace_back(s->file.contains(QLatin1Char(':')) ? s->file : m_dir.filePath(s->file), s->bytes);
+            m_out.inputs.emplace_back(s->file.contains(QLatin1Char(':')) ? s->file : m_dir.filePath(s->file),
+                                      s->bytes);
 }
 
 FolderResult FolderCheck::run() {
@@ -548,6 +610,8 @@ CatalogInput catalogFromFolder(const QString& dir, const QString& catalogDir) {
     return in;
 }
 
-FolderResult verifyFolder(const FolderRequest& request) { return FolderCheck(request).run(); }
+FolderResult verifyFolder(const FolderRequest& request) {
+    return FolderCheck(request).run();
+}
 
 } // namespace pb::release

@@ -31,13 +31,13 @@ enum class AssetStatus { Verified, DigestOnly, Failed };
 QString assetStatusName(AssetStatus s); // "verified" | "digest only" | "failed"
 
 struct ReleaseAsset {
-    QString name;             // file name, "aicr" (the binary) or "recipe-catalog"
-    QString kind;             // "checksum list", "binary", "tarball", "SBOM", "recipe catalog"
+    QString name; // file name, "aicr" (the binary) or "recipe-catalog"
+    QString kind; // "checksum list", "binary", "tarball", "SBOM", "recipe catalog"
     AssetStatus status = AssetStatus::DigestOnly;
     QString reason;
-    QString expectedSha256;   // what a signature or the checksum list says
-    QString foundSha256;      // what the asset in the folder hashes to; empty when absent
-    QString bundle;           // the Sigstore bundle file that signs it, if any
+    QString expectedSha256; // what a signature or the checksum list says
+    QString foundSha256;    // what the asset in the folder hashes to; empty when absent
+    QString bundle;         // the Sigstore bundle file that signs it, if any
     std::optional<sigstore::VerificationResult> signature;
     QJsonObject toJson() const;
 };
@@ -56,8 +56,8 @@ CatalogInput catalogFromFolder(const QString& dir, const QString& catalogDir);
 
 struct FolderRequest {
     QString dir;
-    QStringList files;        // listReleaseFolder(dir)
-    QString version;          // vX.Y.Z (normalizeVersion)
+    QStringList files; // listReleaseFolder(dir)
+    QString version;   // vX.Y.Z (normalizeVersion)
     sigstore::Policy policy;
     const sigstore::TrustedRoot* root = nullptr;
     std::optional<CatalogFiles> catalogFiles; // what the recipe-catalog signature is compared with
@@ -77,7 +77,7 @@ struct CatalogSignature {
 struct FolderResult {
     std::vector<ReleaseAsset> assets; // the checksum list first
     QString trustedRootSha256;
-    bool cancelled = false;           // stopped by the cancel flag; `assets` may be partial
+    bool cancelled = false; // stopped by the cancel flag; `assets` may be partial
     std::optional<CatalogSignature> catalogSignature;
     // What was read, as a receipt's inputs name it: (path, bytes) of the checksum list and bundles.
     std::vector<std::pair<QString, QByteArray>> inputs;

@@ -17,7 +17,8 @@ Result<store::CatalogVersionInfo> chosenVersion(db::Database& db, const QString&
     if (!all)
         return all.error();
     if (all->empty())
-        return makeError(QStringLiteral("%1: no catalog version in the database (import one first)").arg(db.path()));
+        return makeError(
+            QStringLiteral("%1: no catalog version in the database (import one first)").arg(db.path()));
     return all->back(); // versions() is in version order: back() is the newest
 }
 
@@ -25,7 +26,8 @@ evidence::HealthTableInfo tableInfo(const store::CatalogVersionInfo& version) {
     QString origin = version.originText();
     // The release binding (issue #19) travels with the source, and says what it does not cover.
     if (!version.signedByReleases.isEmpty())
-        origin += QStringLiteral("; %1 (verified offline; the overlays are not covered)").arg(version.releaseBindingText());
+        origin += QStringLiteral("; %1 (verified offline; the overlays are not covered)")
+                      .arg(version.releaseBindingText());
     return {version.label, version.isSample(), origin};
 }
 
@@ -42,7 +44,8 @@ Result<std::vector<store::BundleRecord>> rowBundles(db::Database& db, const Heal
     return store::EvidenceStore(db).bundlesFor(row.recipe, row.evidenceName);
 }
 
-QString mismatchText(const HealthRow& row, const std::vector<evidence::Pointer>& pointers, const QString& catalogLabel) {
+QString mismatchText(const HealthRow& row, const std::vector<evidence::Pointer>& pointers,
+                     const QString& catalogLabel) {
     const bool outside = !row.inCatalog();
     const bool renamed = !row.evidenceName.isEmpty() && row.evidenceName != row.recipe;
     const bool digest = row.stale && !row.bundleDigest.isEmpty() && !row.currentDigest.isEmpty() &&
@@ -63,15 +66,19 @@ QString mismatchText(const HealthRow& row, const std::vector<evidence::Pointer>&
     if (outside)
         why << QStringLiteral("catalog version %1 has no recipe named '%2'").arg(catalogLabel, row.recipe);
     if (renamed)
-        why << QStringLiteral("the evidence records the recipe name '%1', but catalog version %2 now resolves leaf "
-                              "overlay '%3' to the recipe '%4'")
-                   .arg(row.evidenceName, catalogLabel, row.leafOverlay.isEmpty() ? row.evidenceName : row.leafOverlay,
-                        row.recipe);
+        why << QStringLiteral(
+                   "the evidence records the recipe name '%1', but catalog version %2 now resolves leaf "
+                   "overlay '%3' to the recipe '%4'")
+                   .arg(row.evidenceName, catalogLabel,
+                        row.leafOverlay.isEmpty() ? row.evidenceName : row.leafOverlay, row.recipe);
     if (digest)
-        why << QStringLiteral("the newest bundle was recorded for recipe digest %1, but the catalog's recipe digest "
-                              "(same predicate rules) is now %2")
+        why << QStringLiteral(
+                   "the newest bundle was recorded for recipe digest %1, but the catalog's recipe digest "
+                   "(same predicate rules) is now %2")
                    .arg(row.bundleDigest, row.currentDigest);
-    return which + (n == 1 ? QStringLiteral("; it no longer matches: ") : QStringLiteral("; they no longer match: ")) +
+    return which +
+           (n == 1 ? QStringLiteral("; it no longer matches: ")
+                   : QStringLiteral("; they no longer match: ")) +
            why.join(QStringLiteral("; ")) + QLatin1Char('.');
 }
 

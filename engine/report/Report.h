@@ -36,7 +36,7 @@ namespace pb::report {
 enum class ReportFormat { Html, Pdf, Markdown };
 QString reportFormatName(ReportFormat f); // "html", "pdf", "markdown"
 std::optional<ReportFormat> parseReportFormat(const QString& s);
-QString reportSuffix(ReportFormat f);     // "html", "pdf", "md"
+QString reportSuffix(ReportFormat f); // "html", "pdf", "md"
 
 struct ReportOptions {
     QString version;  // catalog version label; empty: the newest in version order
@@ -50,7 +50,7 @@ inline const QString kNoBaseline = QStringLiteral("none");
 
 struct ReportProblem {
     QString recipe;
-    QString kind;   // "stale", "pending", "failed", "invalid"
+    QString kind; // "stale", "pending", "failed", "invalid"
     QString reason;
 };
 
@@ -63,9 +63,9 @@ struct CoordinateEvidence {
 
 struct CoordinateRuns {
     QString coordinate;
-    std::vector<store::StoredRun> runs;        // runs with performance data, oldest first (at most 3)
+    std::vector<store::StoredRun> runs; // runs with performance data, oldest first (at most 3)
     QString historyMetric;
-    std::vector<store::HistoryPoint> history;  // that metric over time
+    std::vector<store::HistoryPoint> history; // that metric over time
 };
 
 struct ReportData {
@@ -77,11 +77,11 @@ struct ReportData {
     // The version the changes are counted from: the one chosen, else previousLabel's. Unset when
     // there is none (the first version) or the user chose none.
     std::optional<store::CatalogVersionInfo> baseline;
-    std::vector<evidence::HealthRow> rows;     // every row of the health table (after the filter)
-    std::vector<CoordinateEvidence> evidence;  // rows that have pointers or bundles
-    std::vector<CoordinateRuns> runs;          // coordinates with stored runs (after the filter)
+    std::vector<evidence::HealthRow> rows;    // every row of the health table (after the filter)
+    std::vector<CoordinateEvidence> evidence; // rows that have pointers or bundles
+    std::vector<CoordinateRuns> runs;         // coordinates with stored runs (after the filter)
     std::optional<catalog::CatalogDiff> diff;
-    QString diffNote;                          // why there is no diff
+    QString diffNote; // why there is no diff
     std::vector<ReportProblem> problems;
     receipts::ChainCheck chain;
 
@@ -103,7 +103,7 @@ struct ReportChart {
     QString fileName; // "nccl-<coordinate>.png": the PNG's name beside a Markdown report, and the
                       // resource name inside the PDF/preview document
     QByteArray png;
-    QSize size;       // pixels
+    QSize size; // pixels
 };
 
 // The charts a report is written with: drawn (possibly none, when no coordinate has runs), or not

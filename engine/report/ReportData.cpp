@@ -43,12 +43,18 @@ QString reportSuffix(ReportFormat f) {
 
 namespace {
 
-constexpr HealthStatus kStatuses[] = {HealthStatus::Verified, HealthStatus::VerifiedFailedPhases, HealthStatus::VerifiedIncomplete, HealthStatus::Signed,
-                                      HealthStatus::Pending,  HealthStatus::Stale,                HealthStatus::Invalid,
+constexpr HealthStatus kStatuses[] = {HealthStatus::Verified,
+                                      HealthStatus::VerifiedFailedPhases,
+                                      HealthStatus::VerifiedIncomplete,
+                                      HealthStatus::Signed,
+                                      HealthStatus::Pending,
+                                      HealthStatus::Stale,
+                                      HealthStatus::Invalid,
                                       HealthStatus::NoEvidence};
 
 bool matchesFilter(const QString& filter, const QString& recipe, const QString& criteria) {
-    return filter.isEmpty() || recipe.contains(filter, Qt::CaseInsensitive) || criteria.contains(filter, Qt::CaseInsensitive);
+    return filter.isEmpty() || recipe.contains(filter, Qt::CaseInsensitive) ||
+           criteria.contains(filter, Qt::CaseInsensitive);
 }
 
 bool hasPerfData(const store::StoredRun& run) {
@@ -61,7 +67,8 @@ bool hasPerfData(const store::StoredRun& run) {
 std::vector<std::pair<HealthStatus, int>> ReportData::statusCounts() const {
     std::vector<std::pair<HealthStatus, int>> out;
     for (HealthStatus s : kStatuses)
-        out.emplace_back(s, int(std::count_if(rows.begin(), rows.end(), [s](const HealthRow& r) { return r.status == s; })));
+        out.emplace_back(s, int(std::count_if(rows.begin(), rows.end(),
+                                              [s](const HealthRow& r) { return r.status == s; })));
     return out;
 }
 
@@ -79,19 +86,21 @@ namespace {
 // The version: the one asked for, else the newest in version order; "previous" and the default
 // baseline follow version order too (CatalogStore::versions()), never the order of import.
 // sampleBefore: a real version whose previous is the sample (it has no default baseline).
-Status pickVersions(db::Database& db, store::CatalogStore& catalogs, const ReportOptions& options, ReportData& d,
-                    bool& sampleBefore) {
+Status pickVersions(db::Database& db, store::CatalogStore& catalogs, const ReportOptions& options,
+                    ReportData& d, bool& sampleBefore) {
     Result<std::vector<store::CatalogVersionInfo>> versions = catalogs.versions();
     if (!versions)
         return versions.error();
     if (versions->empty())
-        return makeError(QStringLiteral("%1: no catalog version in the database (import one first)").arg(db.path()));
+        return makeError(
+            QStringLiteral("%1: no catalog version in the database (import one first)").arg(db.path()));
     auto it = versions->end() - 1;
     if (!options.version.isEmpty()) {
         it = std::find_if(versions->begin(), versions->end(),
                           [&](const store::CatalogVersionInfo& v) { return v.label == options.version; });
         if (it == versions->end())
-            return makeError(QStringLiteral("%1: --version: no catalog version '%2' in the database").arg(db.path(), options.version));
+            return makeError(QStringLiteral("%1: --version: no catalog version '%2' in the database")
+                                 .arg(db.path(), options.version));
     }
     d.version = *it;
     if (it != versions->begin())
@@ -101,10 +110,12 @@ Status pickVersions(db::Database& db, store::CatalogStore& catalogs, const Repor
         if (const QString b = defaultBaseline(*versions, d.version.label); !b.isEmpty())
             d.baseline = *(it - 1);
     } else if (options.baseline != kNoBaseline) {
-        const auto b = std::find_if(versions->begin(), versions->end(),
-                                    [&](const store::CatalogVersionInfo& v) { return v.label == options.baseline; });
+        const auto b =
+            std::find_if(versions->begin(), versions->end(),
+                         [&](const store::CatalogVersionInfo& v) { return v.label == options.baseline; });
         if (b == versions->end())
-            return makeError(QStringLiteral("%1: --baseline: no catalog version '%2' in the database").arg(db.path(), options.baseline));
+            return makeError(QStringLiteral("%1: --baseline: no catalog version '%2' in the database")
+                                 .arg(db.path(), options.baseline));
         d.baseline = *b;
     }
     return {};
@@ -182,8 +193,9 @@ Status collectRuns(db::Database& db, const ReportOptions& options, ReportData& d
         if (!list->empty() && list->front().state == QLatin1String("failed"))
             d.problems.push_back({coordinate, QStringLiteral("failed"),
                                   QStringLiteral("validation run %1 failed: %2")
-                                      .arg(list->front().runUid, list->front().reason.isEmpty() ? QStringLiteral("(no reason recorded)")
-                                                                                               : list->front().reason)});
+                                      .arg(list->front().runUid, list->front().reason.isEmpty()
+                                                                     ? QStringLiteral("(no reason recorded)")
+                                                                     : list->front().reason)});
         if (!cr.runs.empty() || !cr.history.empty())
             d.runs.push_back(std::move(cr));
     }
@@ -191,23 +203,27 @@ Status collectRuns(db::Database& db, const ReportOptions& options, ReportData& d
 }
 
 // The catalog diff against the baseline, or the note that says why there is none.
-void collectDiff(store::CatalogStore& catalogs, const ReportOptions& options, bool sampleBefore, ReportData& d) {
+void collectDiff(store::CatalogStore& catalogs, const ReportOptions& options, bool sampleBefore,
+                 ReportData& d) {
     if (!d.baseline) {
-        d.diffNote = options.baseline == kNoBaseline ? QStringLiteral("No baseline was chosen: nothing compared.")
-                     : sampleBefore
-                         ? QStringLiteral("%1 is the first real catalog version in version order; the version before it, %2, "
-                                          "is Proofbench's sample data, so it is not compared by default (choose it as "
-                                          "the baseline to compare anyway).")
-                               .arg(d.version.label, d.previousLabel)
-                         : QStringLiteral("%1 is the first catalog version in version order: nothing to compare with.")
-                               .arg(d.version.label);
+        d.diffNote =
+            options.baseline == kNoBaseline ? QStringLiteral("No baseline was chosen: nothing compared.")
+            : sampleBefore
+                ? QStringLiteral(
+                      "%1 is the first real catalog version in version order; the version before it, %2, "
+                      "is Proofbench's sample data, so it is not compared by default (choose it as "
+                      "the baseline to compare anyway).")
+                      .arg(d.version.label, d.previousLabel)
+                : QStringLiteral("%1 is the first catalog version in version order: nothing to compare with.")
+                      .arg(d.version.label);
     } else if (d.baseline->label == d.version.label) {
         d.diffNote = QStringLiteral("The baseline is %1 itself: nothing changed.").arg(d.version.label);
     } else {
         Result<catalog::Catalog> from = catalogs.loadCatalog(d.baseline->label);
         Result<catalog::Catalog> to = catalogs.loadCatalog(d.version.label);
         if (!from || !to)
-            d.diffNote = QStringLiteral("the catalog diff could not be computed: %1").arg((!from ? from.error() : to.error()).toString());
+            d.diffNote = QStringLiteral("the catalog diff could not be computed: %1")
+                             .arg((!from ? from.error() : to.error()).toString());
         else
             d.diff = catalog::diffCatalogs(*from, *to, d.baseline->label, d.version.label);
     }
@@ -229,7 +245,8 @@ std::vector<ReportProblem> rowProblems(const std::vector<HealthRow>& rows) {
         else if (r.status == HealthStatus::Invalid)
             kind = QStringLiteral("invalid");
         if (!kind.isEmpty())
-            fromRows.push_back({r.displayName(), kind, r.reason.isEmpty() ? evidence::healthStatusName(r.status) : r.reason});
+            fromRows.push_back({r.displayName(), kind,
+                                r.reason.isEmpty() ? evidence::healthStatusName(r.status) : r.reason});
     }
     return fromRows;
 }
@@ -239,7 +256,8 @@ std::vector<ReportProblem> rowProblems(const std::vector<HealthRow>& rows) {
 Result<ReportData> collectReport(db::Database& db, const ReportOptions& options) {
     ReportData d;
     d.options = options;
-    d.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev") : QCoreApplication::applicationVersion();
+    d.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev")
+                                                                     : QCoreApplication::applicationVersion();
     store::CatalogStore catalogs(db);
     bool sampleBefore = false;
     if (Status s = pickVersions(db, catalogs, options, d, sampleBefore); !s)

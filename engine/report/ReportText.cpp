@@ -10,13 +10,15 @@ using evidence::HealthRow;
 using evidence::HealthStatus;
 
 QString sampleNote() {
-    return QStringLiteral("Sample data: this catalog version is Proofbench's own sample content, compiled into the app; "
-                          "it is not an AICR release and its evidence proves nothing about one.");
+    return QStringLiteral(
+        "Sample data: this catalog version is Proofbench's own sample content, compiled into the app; "
+        "it is not an AICR release and its evidence proves nothing about one.");
 }
 
 QString chartsNotDrawnNote() {
-    return QStringLiteral("Charts are not drawn in this export (it was written without a display toolkit); the PDF "
-                          "report (proofbench report --format pdf) and the window's report include them.");
+    return QStringLiteral(
+        "Charts are not drawn in this export (it was written without a display toolkit); the PDF "
+        "report (proofbench report --format pdf) and the window's report include them.");
 }
 
 QString markdownChartDir(const QString& reportPath) {
@@ -49,11 +51,13 @@ QString versionName(const store::CatalogVersionInfo& v) {
 }
 
 QString changesTitle(const ReportData& d) {
-    return d.baseline ? QStringLiteral("Changes since %1").arg(versionName(*d.baseline)) : QStringLiteral("Changes since a baseline");
+    return d.baseline ? QStringLiteral("Changes since %1").arg(versionName(*d.baseline))
+                      : QStringLiteral("Changes since a baseline");
 }
 
 QString dateText(const QDateTime& t) {
-    return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC") : QStringLiteral("-");
+    return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC")
+                       : QStringLiteral("-");
 }
 
 } // namespace
@@ -62,7 +66,9 @@ QString dateText(const QDateTime& t) {
 
 namespace {
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
+QString esc(const QString& s) {
+    return s.toHtmlEscaped();
+}
 
 QString statusColor(HealthStatus s) {
     switch (s) {
@@ -96,16 +102,24 @@ QString th(const QStringList& cells) {
     return s + QStringLiteral("</tr></thead>");
 }
 
-QString td(const QString& text) { return QStringLiteral("<td>%1</td>").arg(esc(text)); }
+QString td(const QString& text) {
+    return QStringLiteral("<td>%1</td>").arg(esc(text));
+}
 
 QString chainText(const receipts::ChainCheck& c) {
     if (c.ok)
-        return QStringLiteral("intact: %1 receipt(s), head #%2 %3").arg(c.receipts).arg(c.head.seq).arg(c.head.hash);
-    return QStringLiteral("BROKEN at receipt #%1 (%2): %3").arg(c.firstBadSeq).arg(receipts::breakName(c.kind), c.detail);
+        return QStringLiteral("intact: %1 receipt(s), head #%2 %3")
+            .arg(c.receipts)
+            .arg(c.head.seq)
+            .arg(c.head.hash);
+    return QStringLiteral("BROKEN at receipt #%1 (%2): %3")
+        .arg(c.firstBadSeq)
+        .arg(receipts::breakName(c.kind), c.detail);
 }
 
 QString problemKindColor(const QString& kind) {
-    return kind == QLatin1String("failed") || kind == QLatin1String("invalid") ? QStringLiteral("#b3261e") : QStringLiteral("#a15c00");
+    return kind == QLatin1String("failed") || kind == QLatin1String("invalid") ? QStringLiteral("#b3261e")
+                                                                               : QStringLiteral("#a15c00");
 }
 
 } // namespace
@@ -115,39 +129,49 @@ namespace {
 // Title, style and the header lines: origin, release binding, as-of.
 QString htmlHead(const ReportData& d) {
     QString h;
-    h += QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Release review: %1</title>\n")
+    h += QStringLiteral(
+             "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Release review: %1</title>\n")
              .arg(esc(d.version.label));
     h += QStringLiteral("<style>body{font-family:sans-serif;font-size:10pt;max-width:1100px;margin:auto;}"
-                        "table{border-collapse:collapse;font-size:9pt;margin-bottom:8px;}th,td{border:1px solid #bbb;vertical-align:top;}"
-                        "h1{font-size:18pt;}h2{font-size:14pt;margin-top:18px;}h3{font-size:11pt;}.mono{font-family:monospace;}"
+                        "table{border-collapse:collapse;font-size:9pt;margin-bottom:8px;}th,td{border:1px "
+                        "solid #bbb;vertical-align:top;}"
+                        "h1{font-size:18pt;}h2{font-size:14pt;margin-top:18px;}h3{font-size:11pt;}.mono{font-"
+                        "family:monospace;}"
                         "</style></head><body>\n");
     h += QStringLiteral("<h1>Release review: catalog %1</h1>\n").arg(esc(d.version.label));
     if (d.version.isSample())
-        h += QStringLiteral("<p class=\"sample-mark\"><font color=\"#b3261e\"><b>%1</b></font></p>\n").arg(esc(sampleNote()));
+        h += QStringLiteral("<p class=\"sample-mark\"><font color=\"#b3261e\"><b>%1</b></font></p>\n")
+                 .arg(esc(sampleNote()));
     h += QStringLiteral("<p class=\"origin\">Source: %1</p>\n").arg(esc(d.version.originText()));
     if (!d.version.signedByReleases.isEmpty())
         h += QStringLiteral("<p class=\"binding\">Release signature: %1, verified offline. %2</p>\n")
                  .arg(esc(d.version.releaseBindingText()), esc(store::releaseScopeNote()));
-    h += QStringLiteral("<p>As of %1 (the newest receipt) &middot; Proofbench %2 &middot; catalog content digest <span class=\"mono\">%3</span>"
+    h += QStringLiteral("<p>As of %1 (the newest receipt) &middot; Proofbench %2 &middot; catalog content "
+                        "digest <span class=\"mono\">%3</span>"
                         " &middot; %4 recipe(s)%5</p>\n")
              .arg(esc(dateText(d.generatedAt)), esc(d.toolVersion), esc(d.version.contentDigest))
              .arg(d.version.recipeCount)
-             .arg(d.options.filter.isEmpty() ? QString() : QStringLiteral(" &middot; filter \"%1\"").arg(esc(d.options.filter)));
+             .arg(d.options.filter.isEmpty()
+                      ? QString()
+                      : QStringLiteral(" &middot; filter \"%1\"").arg(esc(d.options.filter)));
     return h;
 }
 
 // Summary table: coordinates per status, open problems and the chain.
 QString htmlSummary(const ReportData& d) {
     QString h;
-    h += QStringLiteral("<h2>Summary</h2>\n") + QLatin1String(kTable) + th({QStringLiteral("Status"), QStringLiteral("Coordinates")});
+    h += QStringLiteral("<h2>Summary</h2>\n") + QLatin1String(kTable) +
+         th({QStringLiteral("Status"), QStringLiteral("Coordinates")});
     for (const auto& [status, count] : d.statusCounts())
         h += QStringLiteral("<tr><td><font color=\"%1\">%2</font></td><td align=\"right\">%3</td></tr>")
                  .arg(statusColor(status), esc(evidence::healthStatusName(status)))
                  .arg(count);
-    h += QStringLiteral("<tr><td><b>total</b></td><td align=\"right\"><b>%1</b></td></tr></table>\n").arg(d.rows.size());
+    h += QStringLiteral("<tr><td><b>total</b></td><td align=\"right\"><b>%1</b></td></tr></table>\n")
+             .arg(d.rows.size());
     h += QStringLiteral("<p>Open problems: %1 &middot; receipts chain: %2</p>\n")
              .arg(d.problems.size())
-             .arg(esc(d.chain.ok ? QStringLiteral("intact") : QStringLiteral("broken at #%1").arg(d.chain.firstBadSeq)));
+             .arg(esc(d.chain.ok ? QStringLiteral("intact")
+                                 : QStringLiteral("broken at #%1").arg(d.chain.firstBadSeq)));
     return h;
 }
 
@@ -155,16 +179,24 @@ QString htmlSummary(const ReportData& d) {
 QString htmlHealth(const ReportData& d) {
     QString h;
     h += QStringLiteral("<h2>Health</h2>\n") + QLatin1String(kTable) +
-         th({QStringLiteral("Recipe"), QStringLiteral("Criteria"), QStringLiteral("Status"), QStringLiteral("Reason"),
-             QStringLiteral("Pointers"), QStringLiteral("Signers"), QStringLiteral("Newest"), QStringLiteral("Bundles")});
+         th({QStringLiteral("Recipe"), QStringLiteral("Criteria"), QStringLiteral("Status"),
+             QStringLiteral("Reason"), QStringLiteral("Pointers"), QStringLiteral("Signers"),
+             QStringLiteral("Newest"), QStringLiteral("Bundles")});
     for (const HealthRow& r : d.rows)
-        h += QStringLiteral("<tr class=\"health-row\">%1%2<td><font color=\"%3\">%4</font></td>%5%6%7%8%9</tr>\n")
-                 .arg(td(rowName(r) + (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label))),
-                      td(r.criteria.summary()), statusColor(r.status), esc(evidence::healthStatusName(r.status)), td(r.reason),
-                      td(QStringLiteral("%1 (%2 invalid, %3 pending)").arg(r.pointers).arg(r.invalid).arg(r.pending)),
+        h += QStringLiteral(
+                 "<tr class=\"health-row\">%1%2<td><font color=\"%3\">%4</font></td>%5%6%7%8%9</tr>\n")
+                 .arg(td(rowName(r) +
+                         (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label))),
+                      td(r.criteria.summary()), statusColor(r.status),
+                      esc(evidence::healthStatusName(r.status)), td(r.reason),
+                      td(QStringLiteral("%1 (%2 invalid, %3 pending)")
+                             .arg(r.pointers)
+                             .arg(r.invalid)
+                             .arg(r.pending)),
                       td(signersText(r)), td(dateText(r.newestAttestedAt)),
-                      td(r.bundles || r.invalidBundles ? QStringLiteral("%1 (%2 invalid)").arg(r.bundles).arg(r.invalidBundles)
-                                                       : QStringLiteral("-")));
+                      td(r.bundles || r.invalidBundles
+                             ? QStringLiteral("%1 (%2 invalid)").arg(r.bundles).arg(r.invalidBundles)
+                             : QStringLiteral("-")));
     h += QStringLiteral("</table>\n");
     return h;
 }
@@ -178,33 +210,42 @@ QString htmlEvidence(const ReportData& d) {
     for (const CoordinateEvidence& e : d.evidence) {
         h += QStringLiteral("<h3>%1</h3>\n").arg(esc(e.recipe));
         if (!e.mismatch.isEmpty())
-            h += QStringLiteral("<p class=\"mismatch\"><font color=\"#a15c00\">%1</font></p>\n").arg(esc(e.mismatch));
+            h += QStringLiteral("<p class=\"mismatch\"><font color=\"#a15c00\">%1</font></p>\n")
+                     .arg(esc(e.mismatch));
         if (!e.pointers.empty()) {
-            h += QLatin1String(kTable) + th({QStringLiteral("Pointer"), QStringLiteral("Signer"), QStringLiteral("Attested"),
-                                             QStringLiteral("Bundle"), QStringLiteral("Problems")});
+            h += QLatin1String(kTable) +
+                 th({QStringLiteral("Pointer"), QStringLiteral("Signer"), QStringLiteral("Attested"),
+                     QStringLiteral("Bundle"), QStringLiteral("Problems")});
             for (const evidence::Pointer& p : e.pointers) {
                 const evidence::Attestation* a = p.attestation();
                 QString signer = QStringLiteral("unsigned (pending)");
                 if (a && a->signer)
-                    signer = a->signer->identity + QStringLiteral(" (") + a->signer->issuer + QLatin1Char(')') +
-                             (p.signerClass ? QStringLiteral(", ") + evidence::signerClassName(*p.signerClass) : QString());
+                    signer = a->signer->identity + QStringLiteral(" (") + a->signer->issuer +
+                             QLatin1Char(')') +
+                             (p.signerClass ? QStringLiteral(", ") + evidence::signerClassName(*p.signerClass)
+                                            : QString());
                 h += QStringLiteral("<tr>%1%2%3%4%5</tr>\n")
                          .arg(td(p.file), td(signer), td(a ? a->attestedAtText : QStringLiteral("-")),
-                              td(a ? a->bundleOci + QStringLiteral(" @ ") + a->bundleDigest : QStringLiteral("-")),
-                              td(p.problems.isEmpty() ? QStringLiteral("valid") : p.problems.join(QStringLiteral("; "))));
+                              td(a ? a->bundleOci + QStringLiteral(" @ ") + a->bundleDigest
+                                   : QStringLiteral("-")),
+                              td(p.problems.isEmpty() ? QStringLiteral("valid")
+                                                      : p.problems.join(QStringLiteral("; "))));
             }
             h += QStringLiteral("</table>\n");
         }
         for (const store::BundleRecord& b : e.bundles) {
-            h += QStringLiteral("<p><b>Bundle</b> %1 &middot; attested %2 &middot; AICR %3 &middot; signature: %4</p>\n")
+            h += QStringLiteral(
+                     "<p><b>Bundle</b> %1 &middot; attested %2 &middot; AICR %3 &middot; signature: %4</p>\n")
                      .arg(esc(b.source), esc(b.attestedAt), esc(b.aicrVersion),
-                          esc(!b.signedBundle                ? QStringLiteral("none")
-                              : !b.signatureVerified         ? QStringLiteral("not checked")
-                              : *b.signatureVerified         ? QStringLiteral("verified ") + b.signatureDetail
-                                                             : QStringLiteral("FAILED ") + b.signatureDetail));
-            h += QLatin1String(kTable) + th({QStringLiteral("Verification step"), QStringLiteral("Result"), QStringLiteral("Detail")});
+                          esc(!b.signedBundle        ? QStringLiteral("none")
+                              : !b.signatureVerified ? QStringLiteral("not checked")
+                              : *b.signatureVerified ? QStringLiteral("verified ") + b.signatureDetail
+                                                     : QStringLiteral("FAILED ") + b.signatureDetail));
+            h += QLatin1String(kTable) + th({QStringLiteral("Verification step"), QStringLiteral("Result"),
+                                             QStringLiteral("Detail")});
             for (const evidence::CheckStep& s : b.steps)
-                h += QStringLiteral("<tr>%1%2%3</tr>\n").arg(td(s.name), td(evidence::stepStatusName(s.status)), td(s.detail));
+                h += QStringLiteral("<tr>%1%2%3</tr>\n")
+                         .arg(td(s.name), td(evidence::stepStatusName(s.status)), td(s.detail));
             h += QStringLiteral("</table>\n");
         }
     }
@@ -221,24 +262,26 @@ QString htmlPerformance(const ReportData& d, const ReportCharts& charts, ImageRe
         h += QStringLiteral("<p><i>%1</i></p>\n").arg(esc(chartsNotDrawnNote()));
     for (const CoordinateRuns& cr : d.runs) {
         h += QStringLiteral("<h3>%1</h3>\n").arg(esc(cr.coordinate));
-        h += QLatin1String(kTable) + th({QStringLiteral("Run"), QStringLiteral("Started"), QStringLiteral("State"),
-                                         QStringLiteral("Check"), QStringLiteral("Result")});
+        h += QLatin1String(kTable) +
+             th({QStringLiteral("Run"), QStringLiteral("Started"), QStringLiteral("State"),
+                 QStringLiteral("Check"), QStringLiteral("Result")});
         for (const store::StoredRun& run : cr.runs)
             for (const validation::CheckRun& c : run.result.checks)
                 if (c.nccl || c.inference)
                     h += QStringLiteral("<tr>%1%2%3%4%5</tr>\n")
-                             .arg(td(run.summary.runUid), td(dateText(run.summary.startedAt)), td(run.summary.state), td(c.name),
-                                  td(c.message));
+                             .arg(td(run.summary.runUid), td(dateText(run.summary.startedAt)),
+                                  td(run.summary.state), td(c.name), td(c.message));
         h += QStringLiteral("</table>\n");
         for (const ReportChart& c : charts.list) {
             if (c.coordinate != cr.coordinate)
                 continue;
             const QString src = refs == ImageRefs::DataUri ? dataUri(c.png) : c.fileName;
             const int w = 640, hgt = c.size.width() > 0 ? w * c.size.height() / c.size.width() : 300;
-            h += QStringLiteral("<p><b>%1</b><br><img src=\"%2\" width=\"%3\" height=\"%4\" alt=\"%1\"></p>\n")
-                     .arg(esc(c.title), src)
-                     .arg(w)
-                     .arg(hgt);
+            h +=
+                QStringLiteral("<p><b>%1</b><br><img src=\"%2\" width=\"%3\" height=\"%4\" alt=\"%1\"></p>\n")
+                    .arg(esc(c.title), src)
+                    .arg(w)
+                    .arg(hgt);
         }
     }
     return h;
@@ -249,7 +292,8 @@ QString htmlChanges(const ReportData& d) {
     QString h;
     h += QStringLiteral("<h2>%1</h2>\n").arg(esc(changesTitle(d)));
     if (d.baseline)
-        h += QStringLiteral("<p class=\"baseline\">Baseline %1: %2</p>\n").arg(esc(versionName(*d.baseline)), esc(d.baseline->originText()));
+        h += QStringLiteral("<p class=\"baseline\">Baseline %1: %2</p>\n")
+                 .arg(esc(versionName(*d.baseline)), esc(d.baseline->originText()));
     if (!d.diff) {
         h += QStringLiteral("<p>%1</p>\n").arg(esc(d.diffNote));
     } else {
@@ -261,13 +305,15 @@ QString htmlChanges(const ReportData& d) {
                  .arg(x.leafCount(Change::Removed))
                  .arg(x.leafCount(Change::Changed))
                  .arg(x.leafCount(Change::Unchanged));
-        auto changedRows = [&](const QString& title, const std::vector<catalog::NamedChange>& items, const QString& fromTo) {
+        auto changedRows = [&](const QString& title, const std::vector<catalog::NamedChange>& items,
+                               const QString& fromTo) {
             QString t;
             int n = 0;
             for (const catalog::NamedChange& c : items) {
                 if (c.change == Change::Unchanged)
                     continue;
-                t += QStringLiteral("<tr>%1%2%3%4</tr>\n").arg(td(c.name), td(catalog::changeName(c.change)), td(c.from), td(c.to));
+                t += QStringLiteral("<tr>%1%2%3%4</tr>\n")
+                         .arg(td(c.name), td(catalog::changeName(c.change)), td(c.from), td(c.to));
                 ++n;
             }
             if (n == 0)
@@ -278,9 +324,11 @@ QString htmlChanges(const ReportData& d) {
                    t + QStringLiteral("</table>\n");
         };
         h += changedRows(QStringLiteral("Recipes"), x.leaves, QStringLiteral("Digest"));
-        h += changedRows(QStringLiteral("Component versions (registry)"), x.registry, QStringLiteral("Version"));
+        h += changedRows(QStringLiteral("Component versions (registry)"), x.registry,
+                         QStringLiteral("Version"));
         if (!x.componentMoves.empty()) {
-            h += QStringLiteral("<h3>Components whose resolved version changed</h3>\n") + QLatin1String(kTable) +
+            h += QStringLiteral("<h3>Components whose resolved version changed</h3>\n") +
+                 QLatin1String(kTable) +
                  th({QStringLiteral("Component"), QStringLiteral("Recipes affected")});
             for (const auto& [name, n] : x.componentMoves)
                 h += QStringLiteral("<tr>%1<td align=\"right\">%2</td></tr>\n").arg(td(name)).arg(n);
@@ -297,7 +345,8 @@ QString htmlProblems(const ReportData& d) {
     if (d.problems.empty()) {
         h += QStringLiteral("<p>None.</p>\n");
     } else {
-        h += QLatin1String(kTable) + th({QStringLiteral("Coordinate"), QStringLiteral("Problem"), QStringLiteral("Reason")});
+        h += QLatin1String(kTable) +
+             th({QStringLiteral("Coordinate"), QStringLiteral("Problem"), QStringLiteral("Reason")});
         for (const ReportProblem& p : d.problems)
             h += QStringLiteral("<tr>%1<td><font color=\"%2\">%3</font></td>%4</tr>\n")
                      .arg(td(p.recipe), problemKindColor(p.kind), esc(p.kind), td(p.reason));
@@ -321,14 +370,8 @@ QString htmlReceipts(const ReportData& d) {
 } // namespace
 
 QString reportHtml(const ReportData& d, const ReportCharts& charts, ImageRefs refs) {
-    return htmlHead(d) +
-           htmlSummary(d) +
-           htmlHealth(d) +
-           htmlEvidence(d) +
-           htmlPerformance(d, charts, refs) +
-           htmlChanges(d) +
-           htmlProblems(d) +
-           htmlReceipts(d);
+    return htmlHead(d) + htmlSummary(d) + htmlHealth(d) + htmlEvidence(d) + htmlPerformance(d, charts, refs) +
+           htmlChanges(d) + htmlProblems(d) + htmlReceipts(d);
 }
 
 // ---- Markdown ----------------------------------------------------------------------------------
@@ -349,7 +392,8 @@ QString mdRow(const QStringList& cells) {
 }
 
 QString mdHeader(const QStringList& cells) {
-    return mdRow(cells) + QStringLiteral("|") + QStringLiteral(" --- |").repeated(int(cells.size())) + QLatin1Char('\n');
+    return mdRow(cells) + QStringLiteral("|") + QStringLiteral(" --- |").repeated(int(cells.size())) +
+           QLatin1Char('\n');
 }
 
 } // namespace
@@ -362,27 +406,35 @@ QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QS
         m += QStringLiteral("**%1**\n\n").arg(sampleNote());
     m += QStringLiteral("Source: %1\n\n").arg(d.version.originText());
     if (!d.version.signedByReleases.isEmpty())
-        m += QStringLiteral("Release signature: %1, verified offline. %2\n\n").arg(d.version.releaseBindingText(), store::releaseScopeNote());
-    m += QStringLiteral("As of %1 (the newest receipt) · Proofbench %2 · catalog content digest `%3` · %4 recipe(s)%5\n\n")
+        m += QStringLiteral("Release signature: %1, verified offline. %2\n\n")
+                 .arg(d.version.releaseBindingText(), store::releaseScopeNote());
+    m += QStringLiteral("As of %1 (the newest receipt) · Proofbench %2 · catalog content digest `%3` · %4 "
+                        "recipe(s)%5\n\n")
              .arg(dateText(d.generatedAt), d.toolVersion, d.version.contentDigest)
              .arg(d.version.recipeCount)
-             .arg(d.options.filter.isEmpty() ? QString() : QStringLiteral(" · filter \"%1\"").arg(d.options.filter));
-    m += QStringLiteral("## Summary\n\n") + mdHeader({QStringLiteral("Status"), QStringLiteral("Coordinates")});
+             .arg(d.options.filter.isEmpty() ? QString()
+                                             : QStringLiteral(" · filter \"%1\"").arg(d.options.filter));
+    m += QStringLiteral("## Summary\n\n") +
+         mdHeader({QStringLiteral("Status"), QStringLiteral("Coordinates")});
     for (const auto& [status, count] : d.statusCounts())
         m += mdRow({evidence::healthStatusName(status), QString::number(count)});
     m += mdRow({QStringLiteral("**total**"), QString::number(d.rows.size())});
     m += QStringLiteral("\nOpen problems: %1 · receipts chain: %2\n\n")
              .arg(d.problems.size())
-             .arg(d.chain.ok ? QStringLiteral("intact") : QStringLiteral("broken at #%1").arg(d.chain.firstBadSeq));
+             .arg(d.chain.ok ? QStringLiteral("intact")
+                             : QStringLiteral("broken at #%1").arg(d.chain.firstBadSeq));
 
     m += QStringLiteral("## Health\n\n") +
-         mdHeader({QStringLiteral("Recipe"), QStringLiteral("Criteria"), QStringLiteral("Status"), QStringLiteral("Reason"),
-                   QStringLiteral("Pointers"), QStringLiteral("Signers"), QStringLiteral("Newest"), QStringLiteral("Bundles")});
+         mdHeader({QStringLiteral("Recipe"), QStringLiteral("Criteria"), QStringLiteral("Status"),
+                   QStringLiteral("Reason"), QStringLiteral("Pointers"), QStringLiteral("Signers"),
+                   QStringLiteral("Newest"), QStringLiteral("Bundles")});
     for (const HealthRow& r : d.rows)
-        m += mdRow({rowName(r) + (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label)),
-                    r.criteria.summary(), evidence::healthStatusName(r.status), r.reason,
-                    QStringLiteral("%1 (%2 invalid, %3 pending)").arg(r.pointers).arg(r.invalid).arg(r.pending), signersText(r),
-                    dateText(r.newestAttestedAt), QStringLiteral("%1 (%2 invalid)").arg(r.bundles).arg(r.invalidBundles)});
+        m += mdRow(
+            {rowName(r) + (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label)),
+             r.criteria.summary(), evidence::healthStatusName(r.status), r.reason,
+             QStringLiteral("%1 (%2 invalid, %3 pending)").arg(r.pointers).arg(r.invalid).arg(r.pending),
+             signersText(r), dateText(r.newestAttestedAt),
+             QStringLiteral("%1 (%2 invalid)").arg(r.bundles).arg(r.invalidBundles)});
 
     m += QStringLiteral("\n## Evidence and verification\n\n");
     if (d.evidence.empty())
@@ -392,19 +444,23 @@ QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QS
         if (!e.mismatch.isEmpty())
             m += QStringLiteral("_%1_\n\n").arg(e.mismatch);
         if (!e.pointers.empty()) {
-            m += mdHeader({QStringLiteral("Pointer"), QStringLiteral("Signer"), QStringLiteral("Attested"), QStringLiteral("Bundle"),
-                           QStringLiteral("Problems")});
+            m += mdHeader({QStringLiteral("Pointer"), QStringLiteral("Signer"), QStringLiteral("Attested"),
+                           QStringLiteral("Bundle"), QStringLiteral("Problems")});
             for (const evidence::Pointer& p : e.pointers) {
                 const evidence::Attestation* a = p.attestation();
-                m += mdRow({p.file, a && a->signer ? a->signer->identity : QStringLiteral("unsigned (pending)"),
-                            a ? a->attestedAtText : QStringLiteral("-"), a ? a->bundleOci + QStringLiteral(" @ ") + a->bundleDigest : QStringLiteral("-"),
-                            p.problems.isEmpty() ? QStringLiteral("valid") : p.problems.join(QStringLiteral("; "))});
+                m += mdRow(
+                    {p.file, a && a->signer ? a->signer->identity : QStringLiteral("unsigned (pending)"),
+                     a ? a->attestedAtText : QStringLiteral("-"),
+                     a ? a->bundleOci + QStringLiteral(" @ ") + a->bundleDigest : QStringLiteral("-"),
+                     p.problems.isEmpty() ? QStringLiteral("valid") : p.problems.join(QStringLiteral("; "))});
             }
             m += QLatin1Char('\n');
         }
         for (const store::BundleRecord& b : e.bundles) {
-            m += QStringLiteral("Bundle %1 (attested %2, AICR %3)\n\n").arg(b.source, b.attestedAt, b.aicrVersion);
-            m += mdHeader({QStringLiteral("Verification step"), QStringLiteral("Result"), QStringLiteral("Detail")});
+            m += QStringLiteral("Bundle %1 (attested %2, AICR %3)\n\n")
+                     .arg(b.source, b.attestedAt, b.aicrVersion);
+            m += mdHeader(
+                {QStringLiteral("Verification step"), QStringLiteral("Result"), QStringLiteral("Detail")});
             for (const evidence::CheckStep& s : b.steps)
                 m += mdRow({s.name, evidence::stepStatusName(s.status), s.detail});
             m += QLatin1Char('\n');
@@ -418,11 +474,13 @@ QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QS
         m += QStringLiteral("_%1_\n\n").arg(chartsNotDrawnNote());
     for (const CoordinateRuns& cr : d.runs) {
         m += QStringLiteral("### %1\n\n").arg(cr.coordinate);
-        m += mdHeader({QStringLiteral("Run"), QStringLiteral("Started"), QStringLiteral("State"), QStringLiteral("Check"), QStringLiteral("Result")});
+        m += mdHeader({QStringLiteral("Run"), QStringLiteral("Started"), QStringLiteral("State"),
+                       QStringLiteral("Check"), QStringLiteral("Result")});
         for (const store::StoredRun& run : cr.runs)
             for (const validation::CheckRun& c : run.result.checks)
                 if (c.nccl || c.inference)
-                    m += mdRow({run.summary.runUid, dateText(run.summary.startedAt), run.summary.state, c.name, c.message});
+                    m += mdRow({run.summary.runUid, dateText(run.summary.startedAt), run.summary.state,
+                                c.name, c.message});
         m += QLatin1Char('\n');
         for (const ReportChart& c : charts.list)
             if (c.coordinate == cr.coordinate)

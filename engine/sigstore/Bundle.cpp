@@ -29,10 +29,10 @@ namespace {
 // The bundle versions sigstore-go accepts, and the minor version each names.
 int mediaTypeMinor(const QString& mt) {
     // Anchored at both ends (\A...\z): a plain '$' would also match before a trailing newline.
-    static const QRegularExpression legacy(
-        QRegularExpression::anchoredPattern(QStringLiteral(R"(application/vnd\.dev\.sigstore\.bundle\+json;version=0\.([0-9]|[1-9][0-9]+))")));
-    static const QRegularExpression current(
-        QRegularExpression::anchoredPattern(QStringLiteral(R"(application/vnd\.dev\.sigstore\.bundle\.v0\.([0-9]|[1-9][0-9]+)\+json)")));
+    static const QRegularExpression legacy(QRegularExpression::anchoredPattern(
+        QStringLiteral(R"(application/vnd\.dev\.sigstore\.bundle\+json;version=0\.([0-9]|[1-9][0-9]+))")));
+    static const QRegularExpression current(QRegularExpression::anchoredPattern(
+        QStringLiteral(R"(application/vnd\.dev\.sigstore\.bundle\.v0\.([0-9]|[1-9][0-9]+)\+json)")));
     auto m = legacy.match(mt);
     if (!m.hasMatch())
         m = current.match(mt);
@@ -42,8 +42,8 @@ int mediaTypeMinor(const QString& mt) {
     return minor >= 1 && minor <= 3 ? minor : -1;
 }
 
-Result<qint64> int64Field(const detail::Reader& r, const QJsonObject& o, const QString& where, const char* camel,
-                          const char* snake, bool required) {
+Result<qint64> int64Field(const detail::Reader& r, const QJsonObject& o, const QString& where,
+                          const char* camel, const char* snake, bool required) {
     const QJsonValue v = field(o, camel, snake);
     const QString path = where + QLatin1Char('.') + QLatin1String(camel);
     if (v.isUndefined() || v.isNull()) {
@@ -65,7 +65,8 @@ Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, cons
     if (!index)
         return index.error();
     e.logIndex = *index;
-    auto id = r.bytes(field(o, "logId", "log_id").toObject(), where + QStringLiteral(".logId"), "keyId", "key_id", true);
+    auto id = r.bytes(field(o, "logId", "log_id").toObject(), where + QStringLiteral(".logId"), "keyId",
+                      "key_id", true);
     if (!id)
         return id.error();
     e.logId = *id;
@@ -73,15 +74,16 @@ Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, cons
     e.kind = field(kv, "kind").toString();
     e.version = field(kv, "version").toString();
     if (e.kind.isEmpty() || e.version.isEmpty())
-        return r.error(where + QStringLiteral(".kindVersion"), QStringLiteral("kind and version are required"));
+        return r.error(where + QStringLiteral(".kindVersion"),
+                       QStringLiteral("kind and version are required"));
     auto time = int64Field(r, o, where, "integratedTime", "integrated_time", false);
     if (!time)
         return time.error();
     e.integratedTime = *time;
     const QJsonValue promise = field(o, "inclusionPromise", "inclusion_promise");
     if (promise.isObject()) {
-        auto set = r.bytes(promise.toObject(), where + QStringLiteral(".inclusionPromise"), "signedEntryTimestamp",
-                           "signed_entry_timestamp", true);
+        auto set = r.bytes(promise.toObject(), where + QStringLiteral(".inclusionPromise"),
+                           "signedEntryTimestamp", "signed_entry_timestamp", true);
         if (!set)
             return set.error();
         e.signedEntryTimestamp = *set;
@@ -106,15 +108,18 @@ Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, cons
         const QJsonArray hashes = field(po, "hashes").toArray();
         for (int i = 0; i < hashes.size(); ++i) {
             if (!hashes.at(i).isString())
-                return r.error(QStringLiteral("%1.hashes[%2]").arg(pw).arg(i), QStringLiteral("expected a base64 string"));
+                return r.error(QStringLiteral("%1.hashes[%2]").arg(pw).arg(i),
+                               QStringLiteral("expected a base64 string"));
             const auto h = decodeBase64Strict(hashes.at(i).toString());
             if (!h)
-                return r.error(QStringLiteral("%1.hashes[%2]").arg(pw).arg(i), QStringLiteral("not valid base64"));
+                return r.error(QStringLiteral("%1.hashes[%2]").arg(pw).arg(i),
+                               QStringLiteral("not valid base64"));
             p.hashes << *h;
         }
         const QString envelope = field(field(po, "checkpoint").toObject(), "envelope").toString();
         if (envelope.isEmpty())
-            return r.error(pw + QStringLiteral(".checkpoint.envelope"), QStringLiteral("an inclusion proof needs a checkpoint"));
+            return r.error(pw + QStringLiteral(".checkpoint.envelope"),
+                           QStringLiteral("an inclusion proof needs a checkpoint"));
         p.checkpoint = envelope.toUtf8();
         e.inclusionProof = std::move(p);
     }
@@ -137,8 +142,10 @@ Status readMaterial(const detail::Reader& r, const QJsonObject& vm, Bundle& b) {
     const QJsonValue cert = field(vm, "certificate");
     const int materials = int(pk.isObject()) + int(chain.isObject()) + int(cert.isObject());
     if (materials != 1)
-        return r.error(QStringLiteral("verificationMaterial"),
-                       QStringLiteral("needs exactly one of publicKey, x509CertificateChain, certificate (found %1)").arg(materials));
+        return r.error(
+            QStringLiteral("verificationMaterial"),
+            QStringLiteral("needs exactly one of publicKey, x509CertificateChain, certificate (found %1)")
+                .arg(materials));
     if (pk.isObject()) {
         b.material = Bundle::Material::PublicKey;
         b.publicKeyHint = field(pk.toObject(), "hint").toString();
@@ -152,16 +159,18 @@ Status readMaterial(const detail::Reader& r, const QJsonObject& vm, Bundle& b) {
             return r.error(QStringLiteral("verificationMaterial.x509CertificateChain.certificates"),
                            QStringLiteral("empty: the bundle has no signing certificate"));
         for (int i = 0; i < certs.size(); ++i) {
-            auto der = r.bytes(certs.at(i).toObject(),
-                               QStringLiteral("verificationMaterial.x509CertificateChain.certificates[%1]").arg(i), "rawBytes",
-                               "raw_bytes", true);
+            auto der =
+                r.bytes(certs.at(i).toObject(),
+                        QStringLiteral("verificationMaterial.x509CertificateChain.certificates[%1]").arg(i),
+                        "rawBytes", "raw_bytes", true);
             if (!der)
                 return der.error();
             b.certificates << *der;
         }
     } else {
         b.material = Bundle::Material::Certificate;
-        auto der = r.bytes(cert.toObject(), QStringLiteral("verificationMaterial.certificate"), "rawBytes", "raw_bytes", true);
+        auto der = r.bytes(cert.toObject(), QStringLiteral("verificationMaterial.certificate"), "rawBytes",
+                           "raw_bytes", true);
         if (!der)
             return der.error();
         b.certificates << *der;
@@ -174,7 +183,8 @@ Status readTlogEntries(const detail::Reader& r, const QJsonObject& vm, Bundle& b
     const QJsonArray entries = field(vm, "tlogEntries", "tlog_entries").toArray();
     bool anyPromise = false, anyProof = false;
     for (int i = 0; i < entries.size(); ++i) {
-        auto e = parseEntry(r, entries.at(i).toObject(), QStringLiteral("verificationMaterial.tlogEntries[%1]").arg(i));
+        auto e = parseEntry(r, entries.at(i).toObject(),
+                            QStringLiteral("verificationMaterial.tlogEntries[%1]").arg(i));
         if (!e)
             return e.error();
         anyPromise |= e->signedEntryTimestamp.has_value();
@@ -183,8 +193,9 @@ Status readTlogEntries(const detail::Reader& r, const QJsonObject& vm, Bundle& b
     }
     if (!b.tlogEntries.empty()) {
         if (b.minorVersion == 1 && !anyPromise)
-            return r.error(QStringLiteral("verificationMaterial.tlogEntries"),
-                           QStringLiteral("a v0.1 bundle needs an inclusion promise (signed entry timestamp)"));
+            return r.error(
+                QStringLiteral("verificationMaterial.tlogEntries"),
+                QStringLiteral("a v0.1 bundle needs an inclusion promise (signed entry timestamp)"));
         if (b.minorVersion >= 2 && !anyProof)
             return r.error(QStringLiteral("verificationMaterial.tlogEntries"),
                            QStringLiteral("a v0.%1 bundle needs an inclusion proof").arg(b.minorVersion));
@@ -194,12 +205,14 @@ Status readTlogEntries(const detail::Reader& r, const QJsonObject& vm, Bundle& b
 
 Status readTimestamps(const detail::Reader& r, const QJsonObject& vm, Bundle& b) {
     const QJsonArray stamps =
-        field(field(vm, "timestampVerificationData", "timestamp_verification_data").toObject(), "rfc3161Timestamps", "rfc3161_timestamps")
+        field(field(vm, "timestampVerificationData", "timestamp_verification_data").toObject(),
+              "rfc3161Timestamps", "rfc3161_timestamps")
             .toArray();
     for (int i = 0; i < stamps.size(); ++i) {
-        auto der = r.bytes(stamps.at(i).toObject(),
-                           QStringLiteral("verificationMaterial.timestampVerificationData.rfc3161Timestamps[%1]").arg(i),
-                           "signedTimestamp", "signed_timestamp", true);
+        auto der = r.bytes(
+            stamps.at(i).toObject(),
+            QStringLiteral("verificationMaterial.timestampVerificationData.rfc3161Timestamps[%1]").arg(i),
+            "signedTimestamp", "signed_timestamp", true);
         if (!der)
             return der.error();
         b.rfc3161Timestamps << *der;
@@ -211,12 +224,15 @@ Status readTimestamps(const detail::Reader& r, const QJsonObject& vm, Bundle& b)
 Status readMessageSignature(const detail::Reader& r, const QJsonObject& m, Bundle& b) {
     const QJsonValue md = field(m, "messageDigest", "message_digest");
     if (md.isObject()) {
-        b.digestAlgorithm = detail::enumField(md.toObject(), "algorithm", nullptr, {"HASH_ALGORITHM_UNSPECIFIED", "SHA2_256", "SHA2_384", "SHA2_512", "SHA3_256", "SHA3_384"});
-        if (b.digestAlgorithm != QLatin1String("SHA2_256") && b.digestAlgorithm != QLatin1String("SHA2_384") &&
-            b.digestAlgorithm != QLatin1String("SHA2_512"))
+        b.digestAlgorithm = detail::enumField(
+            md.toObject(), "algorithm", nullptr,
+            {"HASH_ALGORITHM_UNSPECIFIED", "SHA2_256", "SHA2_384", "SHA2_512", "SHA3_256", "SHA3_384"});
+        if (b.digestAlgorithm != QLatin1String("SHA2_256") &&
+            b.digestAlgorithm != QLatin1String("SHA2_384") && b.digestAlgorithm != QLatin1String("SHA2_512"))
             return r.error(QStringLiteral("messageSignature.messageDigest.algorithm"),
                            QStringLiteral("'%1' is not supported").arg(b.digestAlgorithm));
-        auto d = r.bytes(md.toObject(), QStringLiteral("messageSignature.messageDigest"), "digest", nullptr, true);
+        auto d =
+            r.bytes(md.toObject(), QStringLiteral("messageSignature.messageDigest"), "digest", nullptr, true);
         if (!d)
             return d.error();
         b.messageDigest = *d;
@@ -242,7 +258,8 @@ Status readDsseEnvelope(const detail::Reader& r, const QJsonObject& d, Bundle& b
     if (sigs.size() != 1)
         return r.error(QStringLiteral("dsseEnvelope.signatures"),
                        QStringLiteral("needs exactly one signature (found %1)").arg(sigs.size()));
-    auto sig = r.bytes(sigs.at(0).toObject(), QStringLiteral("dsseEnvelope.signatures[0]"), "sig", nullptr, true);
+    auto sig =
+        r.bytes(sigs.at(0).toObject(), QStringLiteral("dsseEnvelope.signatures[0]"), "sig", nullptr, true);
     if (!sig)
         return sig.error();
     b.signature = *sig;
@@ -262,9 +279,11 @@ Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
     b.mediaType = field(o, "mediaType", "media_type").toString();
     b.minorVersion = mediaTypeMinor(b.mediaType);
     if (b.minorVersion < 0)
-        return r.error(QStringLiteral("mediaType"), b.mediaType.isEmpty()
-                                                        ? QStringLiteral("missing")
-                                                        : QStringLiteral("'%1' is not a supported bundle version (0.1 to 0.3)").arg(b.mediaType));
+        return r.error(
+            QStringLiteral("mediaType"),
+            b.mediaType.isEmpty()
+                ? QStringLiteral("missing")
+                : QStringLiteral("'%1' is not a supported bundle version (0.1 to 0.3)").arg(b.mediaType));
 
     const QJsonValue vmV = field(o, "verificationMaterial", "verification_material");
     if (!vmV.isObject())
@@ -280,7 +299,8 @@ Result<Bundle> parseBundle(const QByteArray& json, const QString& file) {
     const QJsonValue dsse = field(o, "dsseEnvelope", "dsse_envelope");
     if (ms.isObject() == dsse.isObject())
         return r.error({}, QStringLiteral("needs exactly one of messageSignature and dsseEnvelope"));
-    Status st = ms.isObject() ? readMessageSignature(r, ms.toObject(), b) : readDsseEnvelope(r, dsse.toObject(), b);
+    Status st =
+        ms.isObject() ? readMessageSignature(r, ms.toObject(), b) : readDsseEnvelope(r, dsse.toObject(), b);
     if (!st)
         return st.error();
     return b;

@@ -26,7 +26,7 @@ struct TlogEntry {
     qint64 logIndex = 0;
     QByteArray logId;
     QString kind, version;
-    qint64 integratedTime = 0;       // Unix seconds; 0 for Rekor v2
+    qint64 integratedTime = 0; // Unix seconds; 0 for Rekor v2
     std::optional<QByteArray> signedEntryTimestamp;
     std::optional<InclusionProof> inclusionProof;
     QByteArray canonicalizedBody;
@@ -36,19 +36,19 @@ struct Bundle {
     enum class Material { PublicKey, CertificateChain, Certificate };
 
     QString mediaType;
-    int minorVersion = 3;            // 0.1 -> 1, 0.2 -> 2, 0.3 -> 3
+    int minorVersion = 3; // 0.1 -> 1, 0.2 -> 2, 0.3 -> 3
     Material material = Material::Certificate;
     QString publicKeyHint;
-    QList<QByteArray> certificates;  // [0] is the leaf
+    QList<QByteArray> certificates; // [0] is the leaf
     std::vector<TlogEntry> tlogEntries;
     QList<QByteArray> rfc3161Timestamps; // DER TimeStampResp
 
     bool isDsse = false;
     // messageSignature
-    QString digestAlgorithm;         // SHA2_256 | SHA2_384 | SHA2_512
+    QString digestAlgorithm; // SHA2_256 | SHA2_384 | SHA2_512
     QByteArray messageDigest;
     // dsseEnvelope
-    QByteArray payload;              // decoded
+    QByteArray payload; // decoded
     QString payloadType;
     QString keyId;
     // Both: the raw signature bytes.

@@ -6,8 +6,8 @@
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>
-#include <openssl/crypto.h>
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/obj_mac.h>
@@ -35,7 +35,8 @@ Pkey pkeyFromPkcs1Rsa(const QByteArray& der) {
 }
 
 Pkey pkeyFromPem(const QByteArray& pem) {
-    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.constData(), int(pem.size())), &BIO_free);
+    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.constData(), int(pem.size())),
+                                                  &BIO_free);
     if (EVP_PKEY* key = PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr))
         return Pkey(key);
     ERR_clear_error();
@@ -44,7 +45,8 @@ Pkey pkeyFromPem(const QByteArray& pem) {
     char* header = nullptr;
     unsigned char* data = nullptr;
     long len = 0;
-    std::unique_ptr<BIO, decltype(&BIO_free)> again(BIO_new_mem_buf(pem.constData(), int(pem.size())), &BIO_free);
+    std::unique_ptr<BIO, decltype(&BIO_free)> again(BIO_new_mem_buf(pem.constData(), int(pem.size())),
+                                                    &BIO_free);
     Pkey out;
     if (PEM_read_bio(again.get(), &name, &header, &data, &len) == 1 && qstrcmp(name, "RSA PUBLIC KEY") == 0)
         out = pkeyFromPkcs1Rsa(QByteArray(reinterpret_cast<const char*>(data), int(len)));
@@ -66,7 +68,8 @@ Cert certFromDer(const QByteArray& der) {
 }
 
 Cert certFromPem(const QByteArray& pem) {
-    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.constData(), int(pem.size())), &BIO_free);
+    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.constData(), int(pem.size())),
+                                                  &BIO_free);
     return Cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
 }
 
@@ -184,12 +187,14 @@ bool verifyMessage(EVP_PKEY* key, const EVP_MD* md, const QByteArray& data, cons
     if (!key || signature.isEmpty())
         return false;
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-    if (EVP_DigestVerifyInit(ctx.get(), nullptr, keyKind(key) == KeyKind::Ed25519 ? nullptr : fetched(md), nullptr, key) != 1) {
+    if (EVP_DigestVerifyInit(ctx.get(), nullptr, keyKind(key) == KeyKind::Ed25519 ? nullptr : fetched(md),
+                             nullptr, key) != 1) {
         ERR_clear_error();
         return false;
     }
-    const int rc = EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.constData()), size_t(signature.size()),
-                                    reinterpret_cast<const unsigned char*>(data.constData()), size_t(data.size()));
+    const int rc = EVP_DigestVerify(
+        ctx.get(), reinterpret_cast<const unsigned char*>(signature.constData()), size_t(signature.size()),
+        reinterpret_cast<const unsigned char*>(data.constData()), size_t(data.size()));
     ERR_clear_error();
     return rc == 1;
 }
@@ -197,15 +202,18 @@ bool verifyMessage(EVP_PKEY* key, const EVP_MD* md, const QByteArray& data, cons
 bool verifyPrehash(EVP_PKEY* key, const EVP_MD* md, const QByteArray& digest, const QByteArray& signature) {
     if (!key || !md || keyKind(key) == KeyKind::Ed25519)
         return false;
-    std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> ctx(EVP_PKEY_CTX_new(key, nullptr), &EVP_PKEY_CTX_free);
-    if (!ctx || EVP_PKEY_verify_init(ctx.get()) != 1 || EVP_PKEY_CTX_set_signature_md(ctx.get(), fetched(md)) != 1) {
+    std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> ctx(EVP_PKEY_CTX_new(key, nullptr),
+                                                                    &EVP_PKEY_CTX_free);
+    if (!ctx || EVP_PKEY_verify_init(ctx.get()) != 1 ||
+        EVP_PKEY_CTX_set_signature_md(ctx.get(), fetched(md)) != 1) {
         ERR_clear_error();
         return false;
     }
     if (keyKind(key) == KeyKind::Rsa)
         EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_PADDING);
-    const int rc = EVP_PKEY_verify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.constData()), size_t(signature.size()),
-                                   reinterpret_cast<const unsigned char*>(digest.constData()), size_t(digest.size()));
+    const int rc = EVP_PKEY_verify(
+        ctx.get(), reinterpret_cast<const unsigned char*>(signature.constData()), size_t(signature.size()),
+        reinterpret_cast<const unsigned char*>(digest.constData()), size_t(digest.size()));
     ERR_clear_error();
     return rc == 1;
 }

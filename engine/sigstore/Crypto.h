@@ -15,19 +15,23 @@ class QThread;
 
 namespace pb::sigstore::crypto {
 
-struct PkeyFree { void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); } };
-struct X509Free { void operator()(X509* p) const { X509_free(p); } };
+struct PkeyFree {
+    void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
+};
+struct X509Free {
+    void operator()(X509* p) const { X509_free(p); }
+};
 using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
 using Cert = std::unique_ptr<X509, X509Free>;
 
-Pkey pkeyFromDer(const QByteArray& spki);       // SubjectPublicKeyInfo
-Pkey pkeyFromPkcs1Rsa(const QByteArray& der);  // RSAPublicKey (trusted root's PKCS1_RSA_PKCS1V5)
-Pkey pkeyFromPem(const QByteArray& pem);       // "PUBLIC KEY" or "RSA PUBLIC KEY"
+Pkey pkeyFromDer(const QByteArray& spki);     // SubjectPublicKeyInfo
+Pkey pkeyFromPkcs1Rsa(const QByteArray& der); // RSAPublicKey (trusted root's PKCS1_RSA_PKCS1V5)
+Pkey pkeyFromPem(const QByteArray& pem);      // "PUBLIC KEY" or "RSA PUBLIC KEY"
 Cert certFromDer(const QByteArray& der);
 Cert certFromPem(const QByteArray& pem);
 QByteArray spkiDer(EVP_PKEY* key);
 QByteArray certDer(X509* cert);
-QString lastError();                            // OpenSSL's error queue, drained, as text
+QString lastError(); // OpenSSL's error queue, drained, as text
 
 enum class KeyKind { Unknown, EcP256, EcP384, EcP521, Rsa, Ed25519 };
 KeyKind keyKind(EVP_PKEY* key);
@@ -47,6 +51,5 @@ bool verifyPrehash(EVP_PKEY* key, const EVP_MD* md, const QByteArray& digest, co
 // after the process has moved on, and OpenSSL's cleanup of that thread could then race the exit.
 // Does nothing on `caller` (the thread that started the work, which blockingMap also uses).
 void releasePoolThreadState(const QThread* caller);
-
 
 } // namespace pb::sigstore::crypto

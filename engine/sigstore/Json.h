@@ -63,12 +63,16 @@ inline std::optional<qint64> toInt64(const QJsonValue& v) {
 class Reader {
   public:
     explicit Reader(QString file) : m_file(std::move(file)) {}
-    Error error(const QString& field, const QString& message) const { return makeError(message, m_file, 0, field); }
+    Error error(const QString& field, const QString& message) const {
+        return makeError(message, m_file, 0, field);
+    }
 
     // bytes field: required when `required`, strictly decoded.
-    Result<QByteArray> bytes(const QJsonObject& o, const QString& path, const char* camel, const char* snake, bool required) const {
+    Result<QByteArray> bytes(const QJsonObject& o, const QString& path, const char* camel, const char* snake,
+                             bool required) const {
         const QJsonValue v = field(o, camel, snake);
-        const QString where = path.isEmpty() ? QLatin1String(camel) : path + QLatin1Char('.') + QLatin1String(camel);
+        const QString where =
+            path.isEmpty() ? QLatin1String(camel) : path + QLatin1Char('.') + QLatin1String(camel);
         if (v.isUndefined() || v.isNull()) {
             if (required)
                 return error(where, QStringLiteral("missing"));
@@ -89,7 +93,9 @@ class Reader {
         QJsonParseError perr;
         const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
         if (perr.error != QJsonParseError::NoError)
-            return error({}, QStringLiteral("not valid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
+            return error(
+                {},
+                QStringLiteral("not valid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
         if (!doc.isObject())
             return error({}, QStringLiteral("not a JSON object"));
         return doc.object();

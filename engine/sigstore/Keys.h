@@ -35,7 +35,8 @@ Result<QByteArray> encryptPrivateKey(EVP_PKEY* key, const Passphrase& passphrase
 // Reads our encrypted PKCS#8 or cosign's format (detected by the PEM label). `file` names errors.
 Result<crypto::Pkey> readPrivateKey(const QByteArray& pem, const Passphrase& passphrase, const QString& file);
 // Also accepts unencrypted PKCS#8 / SEC1 / PKCS#1 PEM, for importing keys made elsewhere.
-Result<crypto::Pkey> readAnyPrivateKey(const QByteArray& pem, const Passphrase& passphrase, const QString& file);
+Result<crypto::Pkey> readAnyPrivateKey(const QByteArray& pem, const Passphrase& passphrase,
+                                       const QString& file);
 
 QByteArray publicKeyPem(EVP_PKEY* key);
 // base64(SHA-256(SPKI DER)): the bundle's publicKey hint and the key's fingerprint everywhere.
@@ -43,6 +44,7 @@ QString keyFingerprint(EVP_PKEY* key);
 
 // cosign.key: "ENCRYPTED SIGSTORE PRIVATE KEY" (scrypt N=65536 r=8 p=1, NaCl secretbox over PKCS#8 DER).
 Result<QByteArray> exportCosignKey(EVP_PKEY* key, const Passphrase& passphrase);
-Result<crypto::Pkey> importCosignKey(const QByteArray& pem, const Passphrase& passphrase, const QString& file);
+Result<crypto::Pkey> importCosignKey(const QByteArray& pem, const Passphrase& passphrase,
+                                     const QString& file);
 
 } // namespace pb::sigstore

@@ -25,7 +25,8 @@ Result<QByteArray> signData(EVP_PKEY* key, const QByteArray& data);
 Result<QByteArray> signBlob(EVP_PKEY* key, const QByteArray& blob);
 
 // An in-toto Statement v1 (compact JSON bytes, as signed).
-QByteArray inTotoStatement(const QList<Subject>& subjects, const QString& predicateType, const QJsonObject& predicate);
+QByteArray inTotoStatement(const QList<Subject>& subjects, const QString& predicateType,
+                           const QJsonObject& predicate);
 
 // A v0.3 bundle with a DSSE envelope (application/vnd.in-toto+json) over `statement`, signed as is.
 Result<QByteArray> attest(EVP_PKEY* key, const QByteArray& statement);

@@ -20,13 +20,13 @@ struct TrustCache {
         void operator()(X509_STORE* s) const { X509_STORE_free(s); }
     };
     struct Authority {
-        std::vector<crypto::Cert> chain; // as in the root: [issuing cert, ..., anchor]
+        std::vector<crypto::Cert> chain;              // as in the root: [issuing cert, ..., anchor]
         std::unique_ptr<X509_STORE, StoreFree> store; // chain[0] as the trust anchor (shared, read-only)
-        bool chainValid = false;         // every certificate signed by the next; CAs above the first
-        QByteArray issuerKeyHash;        // SHA-256 of chain[0]'s SPKI (SCT issuer_key_hash)
+        bool chainValid = false;  // every certificate signed by the next; CAs above the first
+        QByteArray issuerKeyHash; // SHA-256 of chain[0]'s SPKI (SCT issuer_key_hash)
     };
     std::vector<crypto::Pkey> tlogKeys, ctlogKeys; // parallel to root.tlogs / root.ctlogs
-    std::vector<Authority> cas, tsas;              // parallel to certificateAuthorities / timestampAuthorities
+    std::vector<Authority> cas, tsas; // parallel to certificateAuthorities / timestampAuthorities
 };
 
 std::shared_ptr<const TrustCache> buildTrustCache(const TrustedRoot& root);

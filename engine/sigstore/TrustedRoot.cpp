@@ -1,5 +1,5 @@
-#include "core/Files.h"
 #include "sigstore/TrustedRoot.h"
+#include "core/Files.h"
 
 #include "core/Hash.h"
 #include "sigstore/Json.h"
@@ -95,10 +95,13 @@ std::optional<qint64> parseRfc3339Ms(const QString& text) {
 
 QString formatMs(qint64 ms) {
     const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc());
-    return t.toString(ms % 1000 ? QStringLiteral("yyyy-MM-ddThh:mm:ss.zzzZ") : QStringLiteral("yyyy-MM-ddThh:mm:ssZ"));
+    return t.toString(ms % 1000 ? QStringLiteral("yyyy-MM-ddThh:mm:ss.zzzZ")
+                                : QStringLiteral("yyyy-MM-ddThh:mm:ssZ"));
 }
 
-QString TransparencyLog::host() const { return QUrl(baseUrl).host(); }
+QString TransparencyLog::host() const {
+    return QUrl(baseUrl).host();
+}
 
 const TransparencyLog* TrustedRoot::tlogById(const QByteArray& id) const {
     for (const auto& t : tlogs)
@@ -116,7 +119,8 @@ const TransparencyLog* TrustedRoot::ctlogById(const QByteArray& id) const {
 
 namespace {
 
-Result<TimeRange> parseRange(const detail::Reader& r, const QJsonValue& v, const QString& where, bool startRequired) {
+Result<TimeRange> parseRange(const detail::Reader& r, const QJsonValue& v, const QString& where,
+                             bool startRequired) {
     TimeRange range;
     if (!v.isObject()) {
         if (startRequired)
@@ -127,30 +131,44 @@ Result<TimeRange> parseRange(const detail::Reader& r, const QJsonValue& v, const
     const QJsonValue start = field(o, "start");
     if (start.isUndefined()) {
         if (startRequired)
-            return r.error(where + QStringLiteral(".start"), QStringLiteral("missing (a log key needs a start of validity)"));
+            return r.error(where + QStringLiteral(".start"),
+                           QStringLiteral("missing (a log key needs a start of validity)"));
     } else {
         const auto ms = parseRfc3339Ms(start.toString());
         if (!ms)
-            return r.error(where + QStringLiteral(".start"), QStringLiteral("not an RFC 3339 time: '%1'").arg(start.toString()));
+            return r.error(where + QStringLiteral(".start"),
+                           QStringLiteral("not an RFC 3339 time: '%1'").arg(start.toString()));
         range.startMs = *ms;
     }
     const QJsonValue end = field(o, "end");
     if (!end.isUndefined()) {
         const auto ms = parseRfc3339Ms(end.toString());
         if (!ms)
-            return r.error(where + QStringLiteral(".end"), QStringLiteral("not an RFC 3339 time: '%1'").arg(end.toString()));
+            return r.error(where + QStringLiteral(".end"),
+                           QStringLiteral("not an RFC 3339 time: '%1'").arg(end.toString()));
         range.endMs = *ms;
     }
     return range;
 }
 
 // dev.sigstore.common.v1.PublicKeyDetails, by number (proto3 JSON may write an enum as its number).
-const char* const kKeyDetails[] = {"PUBLIC_KEY_DETAILS_UNSPECIFIED", "PKCS1_RSA_PKCS1V5", "PKCS1_RSA_PSS", "PKIX_RSA_PKCS1V5",
-                                   "PKIX_RSA_PSS", "PKIX_ECDSA_P256_SHA_256", "PKIX_ECDSA_P256_HMAC_SHA_256", "PKIX_ED25519",
-                                   "PKIX_ED25519_PH", "PKIX_RSA_PKCS1V15_2048_SHA256", "PKIX_RSA_PKCS1V15_3072_SHA256",
-                                   "PKIX_RSA_PKCS1V15_4096_SHA256", "PKIX_ECDSA_P384_SHA_384", "PKIX_ECDSA_P521_SHA_512"};
+const char* const kKeyDetails[] = {"PUBLIC_KEY_DETAILS_UNSPECIFIED",
+                                   "PKCS1_RSA_PKCS1V5",
+                                   "PKCS1_RSA_PSS",
+                                   "PKIX_RSA_PKCS1V5",
+                                   "PKIX_RSA_PSS",
+                                   "PKIX_ECDSA_P256_SHA_256",
+                                   "PKIX_ECDSA_P256_HMAC_SHA_256",
+                                   "PKIX_ED25519",
+                                   "PKIX_ED25519_PH",
+                                   "PKIX_RSA_PKCS1V15_2048_SHA256",
+                                   "PKIX_RSA_PKCS1V15_3072_SHA256",
+                                   "PKIX_RSA_PKCS1V15_4096_SHA256",
+                                   "PKIX_ECDSA_P384_SHA_384",
+                                   "PKIX_ECDSA_P521_SHA_512"};
 
-Result<std::vector<TransparencyLog>> parseLogs(const detail::Reader& r, const QJsonObject& root, const char* name, const char* snake) {
+Result<std::vector<TransparencyLog>> parseLogs(const detail::Reader& r, const QJsonObject& root,
+                                               const char* name, const char* snake) {
     std::vector<TransparencyLog> out;
     const QJsonArray logs = field(root, name, snake).toArray();
     for (int i = 0; i < logs.size(); ++i) {
@@ -158,7 +176,9 @@ Result<std::vector<TransparencyLog>> parseLogs(const detail::Reader& r, const QJ
         const QJsonObject o = logs.at(i).toObject();
         TransparencyLog log;
         log.baseUrl = field(o, "baseUrl", "base_url").toString();
-        log.hashAlgorithm = detail::enumField(o, "hashAlgorithm", "hash_algorithm", {"HASH_ALGORITHM_UNSPECIFIED", "SHA2_256", "SHA2_384", "SHA2_512", "SHA3_256", "SHA3_384"});
+        log.hashAlgorithm = detail::enumField(
+            o, "hashAlgorithm", "hash_algorithm",
+            {"HASH_ALGORITHM_UNSPECIFIED", "SHA2_256", "SHA2_384", "SHA2_512", "SHA3_256", "SHA3_384"});
         if (log.hashAlgorithm != QLatin1String("SHA2_256"))
             return r.error(where + QStringLiteral(".hashAlgorithm"),
                            QStringLiteral("'%1' is not supported (only SHA2_256)").arg(log.hashAlgorithm));
@@ -168,16 +188,18 @@ Result<std::vector<TransparencyLog>> parseLogs(const detail::Reader& r, const QJ
             return raw.error();
         log.publicKeyDer = *raw;
         log.keyDetails = detail::enumField(key, "keyDetails", "key_details", kKeyDetails);
-        auto range = parseRange(r, field(key, "validFor", "valid_for"), where + QStringLiteral(".publicKey.validFor"), true);
+        auto range = parseRange(r, field(key, "validFor", "valid_for"),
+                                where + QStringLiteral(".publicKey.validFor"), true);
         if (!range)
             return range.error();
         log.validFor = *range;
-        auto id = r.bytes(field(o, "logId", "log_id").toObject(), where + QStringLiteral(".logId"), "keyId", "key_id", true);
+        auto id = r.bytes(field(o, "logId", "log_id").toObject(), where + QStringLiteral(".logId"), "keyId",
+                          "key_id", true);
         if (!id)
             return id.error();
         log.logId = *id;
-        auto cp = r.bytes(field(o, "checkpointKeyId", "checkpoint_key_id").toObject(), where + QStringLiteral(".checkpointKeyId"),
-                          "keyId", "key_id", false);
+        auto cp = r.bytes(field(o, "checkpointKeyId", "checkpoint_key_id").toObject(),
+                          where + QStringLiteral(".checkpointKeyId"), "keyId", "key_id", false);
         if (!cp)
             return cp.error();
         log.checkpointKeyId = *cp;
@@ -186,8 +208,8 @@ Result<std::vector<TransparencyLog>> parseLogs(const detail::Reader& r, const QJ
     return out;
 }
 
-Result<std::vector<CertificateAuthority>> parseAuthorities(const detail::Reader& r, const QJsonObject& root, const char* name,
-                                                           const char* snake) {
+Result<std::vector<CertificateAuthority>> parseAuthorities(const detail::Reader& r, const QJsonObject& root,
+                                                           const char* name, const char* snake) {
     std::vector<CertificateAuthority> out;
     const QJsonArray cas = field(root, name, snake).toArray();
     for (int i = 0; i < cas.size(); ++i) {
@@ -198,17 +220,20 @@ Result<std::vector<CertificateAuthority>> parseAuthorities(const detail::Reader&
         const QJsonObject subject = field(o, "subject").toObject();
         ca.organization = field(subject, "organization").toString();
         ca.commonName = field(subject, "commonName", "common_name").toString();
-        const QJsonArray certs = field(field(o, "certChain", "cert_chain").toObject(), "certificates").toArray();
+        const QJsonArray certs =
+            field(field(o, "certChain", "cert_chain").toObject(), "certificates").toArray();
         if (certs.isEmpty())
             return r.error(where + QStringLiteral(".certChain"), QStringLiteral("no certificates"));
         for (int c = 0; c < certs.size(); ++c) {
-            auto der = r.bytes(certs.at(c).toObject(), QStringLiteral("%1.certChain.certificates[%2]").arg(where).arg(c),
-                               "rawBytes", "raw_bytes", true);
+            auto der = r.bytes(certs.at(c).toObject(),
+                               QStringLiteral("%1.certChain.certificates[%2]").arg(where).arg(c), "rawBytes",
+                               "raw_bytes", true);
             if (!der)
                 return der.error();
             ca.certChainDer << *der;
         }
-        auto range = parseRange(r, field(o, "validFor", "valid_for"), where + QStringLiteral(".validFor"), false);
+        auto range =
+            parseRange(r, field(o, "validFor", "valid_for"), where + QStringLiteral(".validFor"), false);
         if (!range)
             return range.error();
         ca.validFor = *range;
@@ -230,7 +255,8 @@ Result<TrustedRoot> parseTrustedRoot(const QByteArray& json, const QString& file
     if (root.mediaType != QLatin1String("application/vnd.dev.sigstore.trustedroot+json;version=0.1") &&
         root.mediaType != QLatin1String("application/vnd.dev.sigstore.trustedroot.v0.1+json") &&
         root.mediaType != QLatin1String("application/vnd.dev.sigstore.trustedroot.v0.2+json"))
-        return r.error(QStringLiteral("mediaType"), QStringLiteral("'%1' is not a supported trusted root").arg(root.mediaType));
+        return r.error(QStringLiteral("mediaType"),
+                       QStringLiteral("'%1' is not a supported trusted root").arg(root.mediaType));
     auto tlogs = parseLogs(r, o, "tlogs", nullptr);
     if (!tlogs)
         return tlogs.error();
@@ -262,8 +288,9 @@ Result<TrustedRoot> loadTrustedRoot(const QString& path) {
 std::shared_ptr<const TrustCache> buildTrustCache(const TrustedRoot& root) {
     auto cache = std::make_shared<TrustCache>();
     auto logKey = [](const TransparencyLog& log) {
-        return log.keyDetails == QLatin1String("PKCS1_RSA_PKCS1V5") ? crypto::pkeyFromPkcs1Rsa(log.publicKeyDer)
-                                                                     : crypto::pkeyFromDer(log.publicKeyDer);
+        return log.keyDetails == QLatin1String("PKCS1_RSA_PKCS1V5")
+                   ? crypto::pkeyFromPkcs1Rsa(log.publicKeyDer)
+                   : crypto::pkeyFromDer(log.publicKeyDer);
     };
     for (const auto& log : root.tlogs)
         cache->tlogKeys.push_back(logKey(log));

@@ -27,13 +27,13 @@ struct TimeRange {
 
 struct TransparencyLog {
     QString baseUrl;
-    QString hashAlgorithm;     // always SHA2_256 after parsing
-    QByteArray publicKeyDer;   // SubjectPublicKeyInfo DER (or PKCS#1 for PKCS1_RSA_PKCS1V5)
-    QString keyDetails;        // e.g. PKIX_ECDSA_P256_SHA_256, PKIX_ED25519
+    QString hashAlgorithm;   // always SHA2_256 after parsing
+    QByteArray publicKeyDer; // SubjectPublicKeyInfo DER (or PKCS#1 for PKCS1_RSA_PKCS1V5)
+    QString keyDetails;      // e.g. PKIX_ECDSA_P256_SHA_256, PKIX_ED25519
     TimeRange validFor;
-    QByteArray logId;          // raw key id bytes (32)
+    QByteArray logId; // raw key id bytes (32)
     QByteArray checkpointKeyId;
-    QString host() const;      // hostname of baseUrl, the Rekor v2 checkpoint origin
+    QString host() const; // hostname of baseUrl, the Rekor v2 checkpoint origin
 };
 
 struct CertificateAuthority {

@@ -28,7 +28,9 @@ namespace {
 
 const QByteArray kInToto = QByteArrayLiteral("application/vnd.in-toto+json");
 
-QString hex(const QByteArray& b) { return QString::fromLatin1(b.toHex()); }
+QString hex(const QByteArray& b) {
+    return QString::fromLatin1(b.toHex());
+}
 
 // ---------------------------------------------------------------------------------------------
 // Merkle inclusion (RFC 6962 / RFC 9162 2.1.3.2)
@@ -47,7 +49,8 @@ QByteArray nodeHash(const QByteArray& left, const QByteArray& right) {
 }
 
 // Empty on success, else the reason.
-QString verifyInclusion(qint64 index, qint64 size, const QByteArray& leaf, const QList<QByteArray>& path, const QByteArray& root) {
+QString verifyInclusion(qint64 index, qint64 size, const QByteArray& leaf, const QList<QByteArray>& path,
+                        const QByteArray& root) {
     if (index < 0 || size <= 0 || index >= size)
         return QStringLiteral("leaf index %1 is outside a tree of size %2").arg(index).arg(size);
     quint64 fn = quint64(index), sn = quint64(size - 1);
@@ -73,7 +76,8 @@ QString verifyInclusion(qint64 index, qint64 size, const QByteArray& leaf, const
     if (sn != 0)
         return QStringLiteral("the proof has fewer hashes than a tree of size %1 needs").arg(size);
     if (r != root)
-        return QStringLiteral("the root computed from the proof (%1) is not the logged root (%2)").arg(hex(r), hex(root));
+        return QStringLiteral("the root computed from the proof (%1) is not the logged root (%2)")
+            .arg(hex(r), hex(root));
     return {};
 }
 
@@ -118,16 +122,21 @@ std::variant<Note, QString> parseNote(const QByteArray& bytes) {
         return QStringLiteral("the checkpoint's origin line is empty");
     bool ok = false;
     note.size = lines.at(1).toLongLong(&ok);
-    if (!ok || lines.at(1).isEmpty() || !std::all_of(lines.at(1).begin(), lines.at(1).end(), [](char c) { return c >= '0' && c <= '9'; }))
-        return QStringLiteral("the checkpoint's second line is not a tree size: '%1'").arg(QString::fromUtf8(lines.at(1)));
+    if (!ok || lines.at(1).isEmpty() ||
+        !std::all_of(lines.at(1).begin(), lines.at(1).end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return QStringLiteral("the checkpoint's second line is not a tree size: '%1'")
+            .arg(QString::fromUtf8(lines.at(1)));
     const auto root = decodeBase64Strict(QString::fromLatin1(lines.at(2)));
     if (!root || root->size() != 32)
         return QStringLiteral("the checkpoint's third line is not a 32-byte base64 root hash");
     note.root = *root;
     static const QByteArray dash = QByteArrayLiteral("\xE2\x80\x94 ");
     const QList<QByteArray> sigLines = sigs.chopped(1).split('\n');
-    if (sigLines.size() > kMaxNoteSignatures) // as golang.org/x/mod/sumdb/note: a bound on the work a note can ask for
-        return QStringLiteral("the checkpoint has %1 signature lines (at most %2)").arg(sigLines.size()).arg(kMaxNoteSignatures);
+    if (sigLines.size() >
+        kMaxNoteSignatures) // as golang.org/x/mod/sumdb/note: a bound on the work a note can ask for
+        return QStringLiteral("the checkpoint has %1 signature lines (at most %2)")
+            .arg(sigLines.size())
+            .arg(kMaxNoteSignatures);
     for (const QByteArray& line : sigLines) {
         if (!line.startsWith(dash))
             return QStringLiteral("a checkpoint signature line does not start with an em dash");
@@ -169,15 +178,28 @@ QString nameText(const X509_NAME* name) {
 
 // Fulcio's extensions (OID arc 1.3.6.1.4.1.57264.1), by name.
 QString fulcioName(const QString& oid) {
-    static const std::map<int, const char*> names = {
-        {1, "Issuer (deprecated)"},          {2, "GitHub Workflow Trigger"},    {3, "GitHub Workflow SHA"},
-        {4, "GitHub Workflow Name"},         {5, "GitHub Workflow Repository"}, {6, "GitHub Workflow Ref"},
-        {7, "OtherName SAN"},                {8, "Issuer"},                     {9, "Build Signer URI"},
-        {10, "Build Signer Digest"},         {11, "Runner Environment"},        {12, "Source Repository URI"},
-        {13, "Source Repository Digest"},    {14, "Source Repository Ref"},     {15, "Source Repository Identifier"},
-        {16, "Source Repository Owner URI"}, {17, "Source Repository Owner Identifier"},
-        {18, "Build Config URI"},            {19, "Build Config Digest"},       {20, "Build Trigger"},
-        {21, "Run Invocation URI"},          {22, "Source Repository Visibility At Signing"}};
+    static const std::map<int, const char*> names = {{1, "Issuer (deprecated)"},
+                                                     {2, "GitHub Workflow Trigger"},
+                                                     {3, "GitHub Workflow SHA"},
+                                                     {4, "GitHub Workflow Name"},
+                                                     {5, "GitHub Workflow Repository"},
+                                                     {6, "GitHub Workflow Ref"},
+                                                     {7, "OtherName SAN"},
+                                                     {8, "Issuer"},
+                                                     {9, "Build Signer URI"},
+                                                     {10, "Build Signer Digest"},
+                                                     {11, "Runner Environment"},
+                                                     {12, "Source Repository URI"},
+                                                     {13, "Source Repository Digest"},
+                                                     {14, "Source Repository Ref"},
+                                                     {15, "Source Repository Identifier"},
+                                                     {16, "Source Repository Owner URI"},
+                                                     {17, "Source Repository Owner Identifier"},
+                                                     {18, "Build Config URI"},
+                                                     {19, "Build Config Digest"},
+                                                     {20, "Build Trigger"},
+                                                     {21, "Run Invocation URI"},
+                                                     {22, "Source Repository Visibility At Signing"}};
     static const QString prefix = QStringLiteral("1.3.6.1.4.1.57264.1.");
     if (!oid.startsWith(prefix))
         return {};
@@ -193,13 +215,15 @@ QString oidText(const ASN1_OBJECT* obj) {
 
 // A DER UTF8String (Fulcio .1.8 onwards), or the raw bytes for the older extensions.
 QString fulcioValue(const QString& oid, const ASN1_OCTET_STRING* data) {
-    const QByteArray raw(reinterpret_cast<const char*>(ASN1_STRING_get0_data(data)), ASN1_STRING_length(data));
+    const QByteArray raw(reinterpret_cast<const char*>(ASN1_STRING_get0_data(data)),
+                         ASN1_STRING_length(data));
     const int arc = oid.section(QLatin1Char('.'), -1).toInt();
     if (arc >= 8) {
         const auto* p = reinterpret_cast<const unsigned char*>(raw.constData());
         ASN1_UTF8STRING* s = d2i_ASN1_UTF8STRING(nullptr, &p, raw.size());
         if (s) {
-            QString out = QString::fromUtf8(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)), ASN1_STRING_length(s));
+            QString out = QString::fromUtf8(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)),
+                                            ASN1_STRING_length(s));
             ASN1_UTF8STRING_free(s);
             return out;
         }
@@ -223,20 +247,24 @@ CertificateInfo describe(X509* cert) {
     info.notAfterMs = asn1TimeMs(X509_get0_notAfter(cert));
 
     // SAN as sigstore-go summarises it: first URI, else first e-mail, else Fulcio's otherName.
-    if (auto* sans = static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(cert, NID_subject_alt_name, nullptr, nullptr))) {
+    if (auto* sans =
+            static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(cert, NID_subject_alt_name, nullptr, nullptr))) {
         QString uri, email, other;
         for (int i = 0; i < sk_GENERAL_NAME_num(sans); ++i) {
             const GENERAL_NAME* n = sk_GENERAL_NAME_value(sans, i);
             if (n->type == GEN_URI && uri.isEmpty())
-                uri = QString::fromUtf8(reinterpret_cast<const char*>(ASN1_STRING_get0_data(n->d.uniformResourceIdentifier)),
-                                        ASN1_STRING_length(n->d.uniformResourceIdentifier));
+                uri = QString::fromUtf8(
+                    reinterpret_cast<const char*>(ASN1_STRING_get0_data(n->d.uniformResourceIdentifier)),
+                    ASN1_STRING_length(n->d.uniformResourceIdentifier));
             else if (n->type == GEN_EMAIL && email.isEmpty())
-                email = QString::fromUtf8(reinterpret_cast<const char*>(ASN1_STRING_get0_data(n->d.rfc822Name)),
-                                          ASN1_STRING_length(n->d.rfc822Name));
+                email =
+                    QString::fromUtf8(reinterpret_cast<const char*>(ASN1_STRING_get0_data(n->d.rfc822Name)),
+                                      ASN1_STRING_length(n->d.rfc822Name));
             else if (n->type == GEN_OTHERNAME && other.isEmpty() &&
                      oidText(n->d.otherName->type_id) == QLatin1String("1.3.6.1.4.1.57264.1.7") &&
                      n->d.otherName->value->type == V_ASN1_UTF8STRING)
-                other = QString::fromUtf8(reinterpret_cast<const char*>(ASN1_STRING_get0_data(n->d.otherName->value->value.utf8string)),
+                other = QString::fromUtf8(reinterpret_cast<const char*>(
+                                              ASN1_STRING_get0_data(n->d.otherName->value->value.utf8string)),
                                           ASN1_STRING_length(n->d.otherName->value->value.utf8string));
         }
         GENERAL_NAMES_free(sans);
@@ -292,7 +320,9 @@ CertificateInfo describe(X509* cert) {
 // ---------------------------------------------------------------------------------------------
 // The verification
 
-struct StoreFree { void operator()(X509_STORE* s) const { X509_STORE_free(s); } };
+struct StoreFree {
+    void operator()(X509_STORE* s) const { X509_STORE_free(s); }
+};
 using Store = std::unique_ptr<X509_STORE, StoreFree>;
 
 struct Ctx {
@@ -306,7 +336,7 @@ struct Ctx {
     Pkey key; // the key that must have signed: the leaf's or the policy's
     QByteArray keySpki;
     std::vector<qint64> verifiedTimes; // ms
-    QByteArray issuerKeyHash;           // SHA-256 of the SPKI of the certificate that issued the leaf
+    QByteArray issuerKeyHash;          // SHA-256 of the SPKI of the certificate that issued the leaf
 
     Step& add(const QString& name, StepState state, const QString& detail = {}) {
         out.steps.push_back(Step{name, state, detail, {}, {}});
@@ -326,7 +356,8 @@ QString verifierMatches(Ctx& c, const QString& b64Pem) {
         const qsizetype end = pem->indexOf("-----END CERTIFICATE-----");
         if (begin < 0 || end < begin)
             return QStringLiteral("the logged certificate cannot be read");
-        const QByteArray der = QByteArray::fromBase64(pem->mid(begin + 1, end - begin - 1).replace('\n', QByteArray()).replace('\r', QByteArray()));
+        const QByteArray der = QByteArray::fromBase64(
+            pem->mid(begin + 1, end - begin - 1).replace('\n', QByteArray()).replace('\r', QByteArray()));
         if (!c.leaf || der != c.bundle.leafDer())
             return QStringLiteral("the logged certificate is not this bundle's signing certificate");
         return {};
@@ -338,7 +369,8 @@ QString verifierMatches(Ctx& c, const QString& b64Pem) {
     const qsizetype b = pem->indexOf("-----BEGIN PUBLIC KEY-----");
     const qsizetype e = pem->indexOf("-----END PUBLIC KEY-----");
     if (b >= 0 && e > b && !c.keySpki.isEmpty()) {
-        const QByteArray body = pem->mid(b + 26, e - b - 26).replace('\n', QByteArray()).replace('\r', QByteArray());
+        const QByteArray body =
+            pem->mid(b + 26, e - b - 26).replace('\n', QByteArray()).replace('\r', QByteArray());
         if (QByteArray::fromBase64(body) == c.keySpki)
             return {};
     }
@@ -356,9 +388,11 @@ QString checkV1Body(Ctx& c, const TlogEntry& e) {
     const QJsonObject body = QJsonDocument::fromJson(e.canonicalizedBody, &perr).object();
     if (perr.error != QJsonParseError::NoError)
         return QStringLiteral("canonicalizedBody is not JSON");
-    if (body.value(QStringLiteral("kind")).toString() != e.kind || body.value(QStringLiteral("apiVersion")).toString() != e.version)
+    if (body.value(QStringLiteral("kind")).toString() != e.kind ||
+        body.value(QStringLiteral("apiVersion")).toString() != e.version)
         return QStringLiteral("the body is a %1 %2 entry, the bundle says %3 %4")
-            .arg(body.value(QStringLiteral("kind")).toString(), body.value(QStringLiteral("apiVersion")).toString(), e.kind, e.version);
+            .arg(body.value(QStringLiteral("kind")).toString(),
+                 body.value(QStringLiteral("apiVersion")).toString(), e.kind, e.version);
     const QJsonObject spec = body.value(QStringLiteral("spec")).toObject();
     const Bundle& b = c.bundle;
     if (e.kind == QLatin1String("hashedrekord") && e.version == QLatin1String("0.0.1")) {
@@ -367,16 +401,21 @@ QString checkV1Body(Ctx& c, const TlogEntry& e) {
         const QJsonObject sig = spec.value(QStringLiteral("signature")).toObject();
         if (decodeBase64Strict(sig.value(QStringLiteral("content")).toString()) != b.signature)
             return QStringLiteral("the logged signature is not this bundle's signature");
-        if (QString v = verifierMatches(c, sig.value(QStringLiteral("publicKey")).toObject().value(QStringLiteral("content")).toString());
+        if (QString v = verifierMatches(c, sig.value(QStringLiteral("publicKey"))
+                                               .toObject()
+                                               .value(QStringLiteral("content"))
+                                               .toString());
             !v.isEmpty())
             return v;
-        const QJsonObject h = spec.value(QStringLiteral("data")).toObject().value(QStringLiteral("hash")).toObject();
+        const QJsonObject h =
+            spec.value(QStringLiteral("data")).toObject().value(QStringLiteral("hash")).toObject();
         const QString alg = h.value(QStringLiteral("algorithm")).toString();
         const QString logged = h.value(QStringLiteral("value")).toString();
         if (!b.digestAlgorithm.isEmpty() && digestByName(alg) != digestByName(b.digestAlgorithm))
             return QStringLiteral("the logged digest is %1, the bundle's %2").arg(alg, b.digestAlgorithm);
         if (!b.messageDigest.isEmpty() && logged != hex(b.messageDigest))
-            return QStringLiteral("the logged artifact digest %1 is not the bundle's %2").arg(logged, hex(b.messageDigest));
+            return QStringLiteral("the logged artifact digest %1 is not the bundle's %2")
+                .arg(logged, hex(b.messageDigest));
         // The entry is bound to the artifact itself, whether or not the bundle states a message digest
         // (a bundle without one must not leave the logged digest compared with nothing).
         QString mine;
@@ -388,17 +427,21 @@ QString checkV1Body(Ctx& c, const TlogEntry& e) {
         } else if (digestByName(alg) == EVP_sha256()) {
             mine = hex(c.artifact.sha256);
         } else {
-            return QStringLiteral("the logged digest is %1; a SHA-256 digest of the artifact cannot be compared with it").arg(alg);
+            return QStringLiteral(
+                       "the logged digest is %1; a SHA-256 digest of the artifact cannot be compared with it")
+                .arg(alg);
         }
         if (logged != mine)
             return QStringLiteral("the logged artifact digest %1 is not the artifact's %2").arg(logged, mine);
         return {};
     }
     if (!b.isDsse)
-        return QStringLiteral("a %1 entry logs a DSSE envelope, the bundle has a message signature").arg(e.kind);
+        return QStringLiteral("a %1 entry logs a DSSE envelope, the bundle has a message signature")
+            .arg(e.kind);
     const QString payloadHash = hex(hash(EVP_sha256(), b.payload));
     if (e.kind == QLatin1String("dsse") && e.version == QLatin1String("0.0.1")) {
-        if (spec.value(QStringLiteral("payloadHash")).toObject().value(QStringLiteral("value")).toString() != payloadHash)
+        if (spec.value(QStringLiteral("payloadHash")).toObject().value(QStringLiteral("value")).toString() !=
+            payloadHash)
             return QStringLiteral("the logged payload hash is not the hash of this envelope's payload");
         const QJsonArray sigs = spec.value(QStringLiteral("signatures")).toArray();
         for (const QJsonValue& s : sigs) {
@@ -410,9 +453,15 @@ QString checkV1Body(Ctx& c, const TlogEntry& e) {
     }
     if (e.kind == QLatin1String("intoto") && e.version == QLatin1String("0.0.2")) {
         const QJsonObject content = spec.value(QStringLiteral("content")).toObject();
-        if (content.value(QStringLiteral("payloadHash")).toObject().value(QStringLiteral("value")).toString() != payloadHash)
+        if (content.value(QStringLiteral("payloadHash"))
+                .toObject()
+                .value(QStringLiteral("value"))
+                .toString() != payloadHash)
             return QStringLiteral("the logged payload hash is not the hash of this envelope's payload");
-        const QJsonArray sigs = content.value(QStringLiteral("envelope")).toObject().value(QStringLiteral("signatures")).toArray();
+        const QJsonArray sigs = content.value(QStringLiteral("envelope"))
+                                    .toObject()
+                                    .value(QStringLiteral("signatures"))
+                                    .toArray();
         for (const QJsonValue& s : sigs) {
             const QJsonObject so = s.toObject();
             // intoto 0.0.2 stores the signature base64 twice.
@@ -468,13 +517,15 @@ QByteArray rebuildV2Entry(Ctx& c) {
     } else if (digestName == QLatin1String("SHA2_256")) {
         digest = c.artifact.sha256;
     }
-    QByteArray verifier = c.leaf ? "\"x509Certificate\":{\"rawBytes\":\"" + c.bundle.leafDer().toBase64() + "\"}"
-                                 : "\"publicKey\":{\"rawBytes\":\"" + c.keySpki.toBase64() + "\"}";
-    return "{\"apiVersion\":\"0.0.2\",\"kind\":\"hashedrekord\",\"spec\":{\"hashedRekordV002\":{\"data\":{\"algorithm\":\"" +
-           digestName.toLatin1() + "\",\"digest\":\"" + digest.toBase64() + "\"},\"signature\":{\"content\":\"" +
-           c.bundle.signature.toBase64() + "\",\"verifier\":{\"keyDetails\":\"" + details.toLatin1() + "\"," + verifier + "}}}}}";
+    QByteArray verifier = c.leaf
+                              ? "\"x509Certificate\":{\"rawBytes\":\"" + c.bundle.leafDer().toBase64() + "\"}"
+                              : "\"publicKey\":{\"rawBytes\":\"" + c.keySpki.toBase64() + "\"}";
+    return "{\"apiVersion\":\"0.0.2\",\"kind\":\"hashedrekord\",\"spec\":{\"hashedRekordV002\":{\"data\":{"
+           "\"algorithm\":\"" +
+           digestName.toLatin1() + "\",\"digest\":\"" + digest.toBase64() +
+           "\"},\"signature\":{\"content\":\"" + c.bundle.signature.toBase64() +
+           "\",\"verifier\":{\"keyDetails\":\"" + details.toLatin1() + "\"," + verifier + "}}}}}";
 }
-
 
 // Empty on success. As the C2SP signed-note format says, signature lines from keys the verifier
 // does not know (witness cosignatures, other logs) are ignored wherever they appear; a line of the
@@ -491,15 +542,18 @@ QString verifyCheckpoint(const Note& note, const TransparencyLog& log, EVP_PKEY*
             continue;
         }
         if (!verifyMessage(key, defaultDigest(key), note.text, s.signature))
-            return QStringLiteral("the checkpoint signature by %1 does not verify").arg(QString::fromUtf8(s.name));
+            return QStringLiteral("the checkpoint signature by %1 does not verify")
+                .arg(QString::fromUtf8(s.name));
         ++verified;
     }
     if (verified == 0)
-        return QStringLiteral("the checkpoint carries no signature by %1 (key hint %2; %3 line(s) from other keys ignored)")
+        return QStringLiteral("the checkpoint carries no signature by %1 (key hint %2; %3 line(s) from other "
+                              "keys ignored)")
             .arg(log.host(), hex(hint))
             .arg(ignored);
     if (v2 && note.origin != log.host().toUtf8())
-        return QStringLiteral("the checkpoint origin '%1' is not the log '%2'").arg(QString::fromUtf8(note.origin), log.host());
+        return QStringLiteral("the checkpoint origin '%1' is not the log '%2'")
+            .arg(QString::fromUtf8(note.origin), log.host());
     return {};
 }
 
@@ -590,9 +644,11 @@ void stepTransparencyLog(Ctx& c) {
     const Bundle& b = c.bundle;
     if (b.tlogEntries.empty()) {
         if (c.policy.ignoreTlog)
-            c.add(QStringLiteral("transparency log"), StepState::Skipped, QStringLiteral("no entry; ignored by policy (--insecure-ignore-tlog)"));
+            c.add(QStringLiteral("transparency log"), StepState::Skipped,
+                  QStringLiteral("no entry; ignored by policy (--insecure-ignore-tlog)"));
         else
-            c.add(QStringLiteral("transparency log"), StepState::Failed, QStringLiteral("the bundle has no transparency-log entry"));
+            c.add(QStringLiteral("transparency log"), StepState::Failed,
+                  QStringLiteral("the bundle has no transparency-log entry"));
         return;
     }
     QStringList notes;
@@ -614,23 +670,27 @@ void stepTransparencyLog(Ctx& c) {
         seen.insert(key);
         const TransparencyLog* log = c.root.tlogById(e.logId);
         if (!log) {
-            notes << QStringLiteral("%1: log %2 is not in the trusted root (not counted)").arg(label, hex(e.logId).left(16));
+            notes << QStringLiteral("%1: log %2 is not in the trusted root (not counted)")
+                         .arg(label, hex(e.logId).left(16));
             c.out.logEntries.push_back(info);
             continue;
         }
         info.logUrl = log->baseUrl;
         EVP_PKEY* lk = c.cache.tlogKeys[size_t(log - c.root.tlogs.data())].get();
         if (!lk) {
-            fatal = QStringLiteral("%1: the trusted root's key for %2 cannot be read").arg(label, log->baseUrl);
+            fatal =
+                QStringLiteral("%1: the trusted root's key for %2 cannot be read").arg(label, log->baseUrl);
             break;
         }
-        const bool v2 = e.version == QLatin1String("0.0.2") && (e.kind == QLatin1String("hashedrekord") || e.kind == QLatin1String("dsse"));
+        const bool v2 = e.version == QLatin1String("0.0.2") &&
+                        (e.kind == QLatin1String("hashedrekord") || e.kind == QLatin1String("dsse"));
         if (v2 && e.kind == QLatin1String("dsse")) {
             fatal = QStringLiteral("%1: Rekor v2 dsse 0.0.2 entries are no longer supported").arg(label);
             break;
         }
         if (v2 && !e.inclusionProof) {
-            fatal = QStringLiteral("%1: a Rekor v2 entry needs an inclusion proof (no online lookup)").arg(label);
+            fatal =
+                QStringLiteral("%1: a Rekor v2 entry needs an inclusion proof (no online lookup)").arg(label);
             break;
         }
         if (!e.signedEntryTimestamp && !e.inclusionProof) {
@@ -665,10 +725,10 @@ void stepTransparencyLog(Ctx& c) {
             c.verifiedTimes.push_back(e.integratedTime * 1000);
         info.verified = true;
         verifiedLogs.insert(e.logId);
-        notes << QStringLiteral("%1 in %2: %3%4").arg(label, log->baseUrl,
-                                                    setOk ? QStringLiteral("signed entry timestamp, ") : QString(),
-                                                    e.inclusionProof ? QStringLiteral("inclusion proof and checkpoint verified")
-                                                                     : QStringLiteral("promise only"));
+        notes << QStringLiteral("%1 in %2: %3%4")
+                     .arg(label, log->baseUrl, setOk ? QStringLiteral("signed entry timestamp, ") : QString(),
+                          e.inclusionProof ? QStringLiteral("inclusion proof and checkpoint verified")
+                                           : QStringLiteral("promise only"));
         c.out.logEntries.push_back(info);
     }
     if (!fatal.isEmpty()) {
@@ -676,8 +736,9 @@ void stepTransparencyLog(Ctx& c) {
         return;
     }
     if (verifiedLogs.isEmpty()) {
-        c.add(QStringLiteral("transparency log"), StepState::Failed,
-              QStringLiteral("no entry from a trusted log verified: %1").arg(notes.join(QStringLiteral("; "))));
+        c.add(
+            QStringLiteral("transparency log"), StepState::Failed,
+            QStringLiteral("no entry from a trusted log verified: %1").arg(notes.join(QStringLiteral("; "))));
         return;
     }
     c.add(QStringLiteral("transparency log"), StepState::Passed, notes.join(QStringLiteral("; ")));
@@ -688,7 +749,8 @@ QString chainValidAt(const TrustCache::Authority& a, size_t from, qint64 ms) {
     for (size_t i = from; i < a.chain.size(); ++i) {
         X509* cert = a.chain[i].get();
         if (ms < asn1TimeMs(X509_get0_notBefore(cert)) || ms > asn1TimeMs(X509_get0_notAfter(cert)))
-            return QStringLiteral("%1 is not valid at %2").arg(nameText(X509_get_subject_name(cert)), formatMs(ms));
+            return QStringLiteral("%1 is not valid at %2")
+                .arg(nameText(X509_get_subject_name(cert)), formatMs(ms));
     }
     return {};
 }
@@ -696,11 +758,13 @@ QString chainValidAt(const TrustCache::Authority& a, size_t from, qint64 ms) {
 void stepTimestamps(Ctx& c) {
     const Bundle& b = c.bundle;
     if (b.rfc3161Timestamps.isEmpty()) {
-        c.add(QStringLiteral("timestamps"), StepState::Skipped, QStringLiteral("the bundle has no RFC 3161 timestamp"));
+        c.add(QStringLiteral("timestamps"), StepState::Skipped,
+              QStringLiteral("the bundle has no RFC 3161 timestamp"));
         return;
     }
     if (c.root.timestampAuthorities.empty()) {
-        c.add(QStringLiteral("timestamps"), StepState::Skipped, QStringLiteral("the trusted root has no timestamp authority"));
+        c.add(QStringLiteral("timestamps"), StepState::Skipped,
+              QStringLiteral("the trusted root has no timestamp authority"));
         return;
     }
     int verified = 0;
@@ -710,7 +774,8 @@ void stepTimestamps(Ctx& c) {
         TimestampInfo info;
         const QByteArray& der = b.rfc3161Timestamps.at(i);
         const auto* p = reinterpret_cast<const unsigned char*>(der.constData());
-        std::unique_ptr<TS_RESP, decltype(&TS_RESP_free)> resp(d2i_TS_RESP(nullptr, &p, der.size()), &TS_RESP_free);
+        std::unique_ptr<TS_RESP, decltype(&TS_RESP_free)> resp(d2i_TS_RESP(nullptr, &p, der.size()),
+                                                               &TS_RESP_free);
         if (!resp || !TS_RESP_get_tst_info(resp.get())) {
             ERR_clear_error();
             info.detail = QStringLiteral("not a granted TimeStampResp");
@@ -723,10 +788,17 @@ void stepTimestamps(Ctx& c) {
         const X509_ALGOR* alg = TS_MSG_IMPRINT_get_algo(TS_TST_INFO_get_msg_imprint(tst));
         const EVP_MD* md = nullptr;
         switch (OBJ_obj2nid(alg->algorithm)) {
-        case NID_sha256: md = EVP_sha256(); break;
-        case NID_sha384: md = EVP_sha384(); break;
-        case NID_sha512: md = EVP_sha512(); break;
-        default: break;
+        case NID_sha256:
+            md = EVP_sha256();
+            break;
+        case NID_sha384:
+            md = EVP_sha384();
+            break;
+        case NID_sha512:
+            md = EVP_sha512();
+            break;
+        default:
+            break;
         }
         if (!md) {
             info.detail = QStringLiteral("message imprint algorithm is not SHA-256/384/512");
@@ -740,7 +812,8 @@ void stepTimestamps(Ctx& c) {
             const CertificateAuthority& tsa = c.root.timestampAuthorities[t];
             const TrustCache::Authority& a = c.cache.tsas[t];
             if (!a.chainValid) {
-                lastFailure = QStringLiteral("the trusted root's certificate chain for %1 does not verify").arg(tsa.uri);
+                lastFailure = QStringLiteral("the trusted root's certificate chain for %1 does not verify")
+                                  .arg(tsa.uri);
                 continue;
             }
             // The TSA's certificate is the anchor (its chain to the root was checked when the root was
@@ -755,7 +828,8 @@ void stepTimestamps(Ctx& c) {
             X509_STORE_set_flags(store.get(), X509_V_FLAG_PARTIAL_CHAIN);
             TS_VERIFY_CTX* ctx = TS_VERIFY_CTX_new();
             TS_VERIFY_CTX_set_flags(ctx, TS_VFY_VERSION | TS_VFY_SIGNATURE | TS_VFY_IMPRINT);
-            auto* buf = static_cast<unsigned char*>(OPENSSL_memdup(imprint.constData(), size_t(imprint.size())));
+            auto* buf =
+                static_cast<unsigned char*>(OPENSSL_memdup(imprint.constData(), size_t(imprint.size())));
             TS_VERIFY_CTX_set_imprint(ctx, buf, long(imprint.size()));
             TS_VERIFY_CTX_set_store(ctx, store.release());
             STACK_OF(X509)* signer = sk_X509_new_null();
@@ -769,7 +843,8 @@ void stepTimestamps(Ctx& c) {
                 continue;
             }
             if (!tsa.validFor.contains(info.genTimeMs)) {
-                lastFailure = QStringLiteral("time %1 is outside the validity of %2").arg(formatMs(info.genTimeMs), tsa.uri);
+                lastFailure = QStringLiteral("time %1 is outside the validity of %2")
+                                  .arg(formatMs(info.genTimeMs), tsa.uri);
                 continue;
             }
             info.tsaUri = tsa.uri;
@@ -790,21 +865,25 @@ void stepTimestamps(Ctx& c) {
         notes << QStringLiteral("timestamp %1: %2").arg(i).arg(info.detail);
         c.out.timestamps.push_back(info);
     }
-    c.add(QStringLiteral("timestamps"), verified > 0 ? StepState::Passed : StepState::Failed, notes.join(QStringLiteral("; ")));
+    c.add(QStringLiteral("timestamps"), verified > 0 ? StepState::Passed : StepState::Failed,
+          notes.join(QStringLiteral("; ")));
 }
 
 void stepCertificateChain(Ctx& c) {
     if (!c.leaf) {
-        c.add(QStringLiteral("certificate chain"), StepState::Skipped, QStringLiteral("key mode: no certificate"));
+        c.add(QStringLiteral("certificate chain"), StepState::Skipped,
+              QStringLiteral("key mode: no certificate"));
         return;
     }
     if (c.verifiedTimes.empty()) {
-        c.add(QStringLiteral("certificate chain"), StepState::Failed, QStringLiteral("no verified time to check the certificate at"));
+        c.add(QStringLiteral("certificate chain"), StepState::Failed,
+              QStringLiteral("no verified time to check the certificate at"));
         return;
     }
     QStringList checked;
     for (const qint64 t : c.verifiedTimes) {
-        QString failure = QStringLiteral("no Fulcio certificate authority of the trusted root is valid at %1").arg(formatMs(t));
+        QString failure = QStringLiteral("no Fulcio certificate authority of the trusted root is valid at %1")
+                              .arg(formatMs(t));
         bool ok = false;
         for (size_t i = 0; i < c.root.certificateAuthorities.size(); ++i) {
             const CertificateAuthority& ca = c.root.certificateAuthorities[i];
@@ -812,7 +891,8 @@ void stepCertificateChain(Ctx& c) {
             if (!ca.validFor.contains(t))
                 continue;
             if (!a.chainValid) {
-                failure = QStringLiteral("the trusted root's certificate chain for %1 does not verify").arg(ca.uri);
+                failure =
+                    QStringLiteral("the trusted root's certificate chain for %1 does not verify").arg(ca.uri);
                 continue;
             }
             // The issuing certificate is the anchor (its chain to the root was checked when the root was
@@ -821,14 +901,17 @@ void stepCertificateChain(Ctx& c) {
                 failure = QStringLiteral("at %1, %2").arg(formatMs(t), expired);
                 continue;
             }
-            std::unique_ptr<X509_STORE_CTX, decltype(&X509_STORE_CTX_free)> sctx(X509_STORE_CTX_new(), &X509_STORE_CTX_free);
+            std::unique_ptr<X509_STORE_CTX, decltype(&X509_STORE_CTX_free)> sctx(X509_STORE_CTX_new(),
+                                                                                 &X509_STORE_CTX_free);
             X509_STORE_CTX_init(sctx.get(), a.store.get(), c.leaf.get(), nullptr);
             X509_VERIFY_PARAM* param = X509_STORE_CTX_get0_param(sctx.get());
             X509_VERIFY_PARAM_set_time(param, time_t(t / 1000));
             X509_VERIFY_PARAM_set_flags(param, X509_V_FLAG_PARTIAL_CHAIN);
             if (X509_verify_cert(sctx.get()) != 1) {
                 failure = QStringLiteral("at %1, not issued by %2: %3")
-                              .arg(formatMs(t), ca.uri, QString::fromLatin1(X509_verify_cert_error_string(X509_STORE_CTX_get_error(sctx.get()))));
+                              .arg(formatMs(t), ca.uri,
+                                   QString::fromLatin1(
+                                       X509_verify_cert_error_string(X509_STORE_CTX_get_error(sctx.get()))));
                 ERR_clear_error();
                 continue;
             }
@@ -843,28 +926,35 @@ void stepCertificateChain(Ctx& c) {
             return;
         }
     }
-    if (!(X509_get_extension_flags(c.leaf.get()) & EXFLAG_XKUSAGE) || !(X509_get_extended_key_usage(c.leaf.get()) & XKU_CODE_SIGN)) {
-        c.add(QStringLiteral("certificate chain"), StepState::Failed, QStringLiteral("the certificate is not for code signing (EKU)"));
+    if (!(X509_get_extension_flags(c.leaf.get()) & EXFLAG_XKUSAGE) ||
+        !(X509_get_extended_key_usage(c.leaf.get()) & XKU_CODE_SIGN)) {
+        c.add(QStringLiteral("certificate chain"), StepState::Failed,
+              QStringLiteral("the certificate is not for code signing (EKU)"));
         return;
     }
     c.add(QStringLiteral("certificate chain"), StepState::Passed,
-          QStringLiteral("chains to the trusted Fulcio root at %1; code-signing EKU").arg(checked.join(QStringLiteral(", "))));
+          QStringLiteral("chains to the trusted Fulcio root at %1; code-signing EKU")
+              .arg(checked.join(QStringLiteral(", "))));
 }
 
 void stepSct(Ctx& c) {
     if (!c.leaf) {
-        c.add(QStringLiteral("certificate transparency"), StepState::Skipped, QStringLiteral("key mode: no certificate"));
+        c.add(QStringLiteral("certificate transparency"), StepState::Skipped,
+              QStringLiteral("key mode: no certificate"));
         return;
     }
     if (c.issuerKeyHash.isEmpty()) {
-        c.add(QStringLiteral("certificate transparency"), StepState::Failed, QStringLiteral("no verified issuer to check the SCT against"));
+        c.add(QStringLiteral("certificate transparency"), StepState::Failed,
+              QStringLiteral("no verified issuer to check the SCT against"));
         return;
     }
-    auto* scts = static_cast<STACK_OF(SCT)*>(X509_get_ext_d2i(c.leaf.get(), NID_ct_precert_scts, nullptr, nullptr));
+    auto* scts =
+        static_cast<STACK_OF(SCT)*>(X509_get_ext_d2i(c.leaf.get(), NID_ct_precert_scts, nullptr, nullptr));
     ERR_clear_error();
     if (!scts || sk_SCT_num(scts) == 0) {
         SCT_LIST_free(scts);
-        c.add(QStringLiteral("certificate transparency"), StepState::Failed, QStringLiteral("the certificate has no embedded SCT"));
+        c.add(QStringLiteral("certificate transparency"), StepState::Failed,
+              QStringLiteral("the certificate has no embedded SCT"));
         return;
     }
     // The precertificate TBS: the leaf without its SCT list, re-encoded. This is the last use of the
@@ -889,7 +979,9 @@ void stepSct(Ctx& c) {
         const QByteArray logIdBytes(reinterpret_cast<const char*>(id), int(idLen));
         const TransparencyLog* log = c.root.ctlogById(logIdBytes);
         if (!log) {
-            notes << QStringLiteral("SCT %1: CT log %2 is not in the trusted root").arg(i).arg(hex(logIdBytes).left(16));
+            notes << QStringLiteral("SCT %1: CT log %2 is not in the trusted root")
+                         .arg(i)
+                         .arg(hex(logIdBytes).left(16));
             continue;
         }
         const quint64 ts = SCT_get_timestamp(sct);
@@ -914,19 +1006,23 @@ void stepSct(Ctx& c) {
         msg += char(extLen & 0xff);
         msg += QByteArray(reinterpret_cast<const char*>(ext), int(extLen));
         EVP_PKEY* key = c.cache.ctlogKeys[size_t(log - c.root.ctlogs.data())].get();
-        if (!verifyMessage(key, defaultDigest(key), msg, QByteArray(reinterpret_cast<const char*>(sig), int(sigLen)))) {
+        if (!verifyMessage(key, defaultDigest(key), msg,
+                           QByteArray(reinterpret_cast<const char*>(sig), int(sigLen)))) {
             notes << QStringLiteral("SCT %1 from %2 does not verify").arg(i).arg(log->baseUrl);
             continue;
         }
         if (!log->validFor.contains(qint64(ts))) {
-            notes << QStringLiteral("SCT %1: time %2 is outside the validity of %3").arg(i).arg(formatMs(qint64(ts)), log->baseUrl);
+            notes << QStringLiteral("SCT %1: time %2 is outside the validity of %3")
+                         .arg(i)
+                         .arg(formatMs(qint64(ts)), log->baseUrl);
             continue;
         }
         ok = true;
         notes << QStringLiteral("SCT from %1 at %2 verified").arg(log->baseUrl, formatMs(qint64(ts)));
     }
     SCT_LIST_free(scts);
-    c.add(QStringLiteral("certificate transparency"), ok ? StepState::Passed : StepState::Failed, notes.join(QStringLiteral("; ")));
+    c.add(QStringLiteral("certificate transparency"), ok ? StepState::Passed : StepState::Failed,
+          notes.join(QStringLiteral("; ")));
 }
 
 void stepSignature(Ctx& c) {
@@ -957,9 +1053,11 @@ void stepSignature(Ctx& c) {
         ok = verifyPrehash(key, EVP_sha256(), c.artifact.sha256, b.signature);
         what = QStringLiteral("the SHA-256 digest %1").arg(hex(c.artifact.sha256));
     }
-    const QString signer = c.leaf ? QStringLiteral("the certificate's key") : QStringLiteral("the given public key");
+    const QString signer =
+        c.leaf ? QStringLiteral("the certificate's key") : QStringLiteral("the given public key");
     c.add(QStringLiteral("signature"), ok ? StepState::Passed : StepState::Failed,
-          ok ? QStringLiteral("%1 signed %2").arg(signer, what) : QStringLiteral("the signature over %1 does not verify with %2").arg(what, signer));
+          ok ? QStringLiteral("%1 signed %2").arg(signer, what)
+             : QStringLiteral("the signature over %1 does not verify with %2").arg(what, signer));
 }
 
 void stepArtifact(Ctx& c) {
@@ -968,8 +1066,10 @@ void stepArtifact(Ctx& c) {
     if (!b.isDsse) {
         if (b.messageDigest.isEmpty()) {
             c.add(QStringLiteral("artifact"), c.artifact.bytes ? StepState::Passed : StepState::Failed,
-                  c.artifact.bytes ? QStringLiteral("the bundle has no message digest; the signature covers the artifact bytes")
-                                   : QStringLiteral("the bundle has no message digest to compare the given digest with"));
+                  c.artifact.bytes
+                      ? QStringLiteral(
+                            "the bundle has no message digest; the signature covers the artifact bytes")
+                      : QStringLiteral("the bundle has no message digest to compare the given digest with"));
             return;
         }
         QString found;
@@ -979,12 +1079,17 @@ void stepArtifact(Ctx& c) {
             found = given;
         else {
             c.add(QStringLiteral("artifact"), StepState::Failed,
-                  QStringLiteral("the bundle's digest is %1; a SHA-256 digest cannot be compared with it").arg(b.digestAlgorithm));
+                  QStringLiteral("the bundle's digest is %1; a SHA-256 digest cannot be compared with it")
+                      .arg(b.digestAlgorithm));
             return;
         }
-        Step& s = c.add(QStringLiteral("artifact"), found == hex(b.messageDigest) ? StepState::Passed : StepState::Failed,
-                        found == hex(b.messageDigest) ? QStringLiteral("%1 of the artifact matches the bundle's message digest").arg(b.digestAlgorithm)
-                                                      : QStringLiteral("the artifact's %1 is not the bundle's message digest").arg(b.digestAlgorithm));
+        Step& s = c.add(QStringLiteral("artifact"),
+                        found == hex(b.messageDigest) ? StepState::Passed : StepState::Failed,
+                        found == hex(b.messageDigest)
+                            ? QStringLiteral("%1 of the artifact matches the bundle's message digest")
+                                  .arg(b.digestAlgorithm)
+                            : QStringLiteral("the artifact's %1 is not the bundle's message digest")
+                                  .arg(b.digestAlgorithm));
         if (s.state == StepState::Failed) {
             s.expected = hex(b.messageDigest);
             s.found = found;
@@ -993,13 +1098,15 @@ void stepArtifact(Ctx& c) {
     }
     if (b.payloadType.toUtf8() != kInToto) {
         c.add(QStringLiteral("artifact"), StepState::Failed,
-              QStringLiteral("the envelope's payload type is '%1', not an in-toto statement").arg(b.payloadType));
+              QStringLiteral("the envelope's payload type is '%1', not an in-toto statement")
+                  .arg(b.payloadType));
         return;
     }
     QJsonParseError perr;
     const QJsonDocument doc = QJsonDocument::fromJson(b.payload, &perr);
     if (perr.error != QJsonParseError::NoError || !doc.isObject()) {
-        c.add(QStringLiteral("artifact"), StepState::Failed, QStringLiteral("the in-toto statement is not a JSON object"));
+        c.add(QStringLiteral("artifact"), StepState::Failed,
+              QStringLiteral("the in-toto statement is not a JSON object"));
         return;
     }
     c.out.statement = doc.object();
@@ -1021,12 +1128,14 @@ void stepArtifact(Ctx& c) {
             }
             if (!mine.isEmpty() && mine == value) {
                 c.add(QStringLiteral("artifact"), StepState::Passed,
-                      QStringLiteral("the statement's subject '%1' has the artifact's %2").arg(s.toObject().value(QStringLiteral("name")).toString(), alg));
+                      QStringLiteral("the statement's subject '%1' has the artifact's %2")
+                          .arg(s.toObject().value(QStringLiteral("name")).toString(), alg));
                 return;
             }
         }
     }
-    Step& s = c.add(QStringLiteral("artifact"), StepState::Failed, QStringLiteral("no subject of the in-toto statement has the artifact's digest"));
+    Step& s = c.add(QStringLiteral("artifact"), StepState::Failed,
+                    QStringLiteral("no subject of the in-toto statement has the artifact's digest"));
     s.expected = QStringLiteral("sha256:") + given;
     s.found = listed.join(QStringLiteral(", "));
 }
@@ -1038,28 +1147,34 @@ bool matches(const QString& value, const QString& exact, const QString& pattern,
         const std::regex re(pattern.toStdString(), std::regex::ECMAScript);
         return std::regex_search(value.toStdString(), re);
     } catch (const std::regex_error& e) {
-        *error = QStringLiteral("invalid regular expression '%1': %2").arg(pattern, QString::fromLatin1(e.what()));
+        *error =
+            QStringLiteral("invalid regular expression '%1': %2").arg(pattern, QString::fromLatin1(e.what()));
         return false;
     }
 }
 
 void stepIdentity(Ctx& c) {
     if (!c.leaf) {
-        c.add(QStringLiteral("identity"), StepState::Skipped, QStringLiteral("key mode: the signer is the given public key"));
+        c.add(QStringLiteral("identity"), StepState::Skipped,
+              QStringLiteral("key mode: the signer is the given public key"));
         return;
     }
     const Policy& p = c.policy;
     const CertificateInfo& cert = *c.out.certificate;
-    if ((p.identity.isEmpty() && p.identityRegexp.isEmpty()) || (p.issuer.isEmpty() && p.issuerRegexp.isEmpty())) {
-        Step& s = c.add(QStringLiteral("identity"), StepState::Failed,
-                        QStringLiteral("no identity policy: give the certificate identity and OIDC issuer (exact or regexp)"));
+    if ((p.identity.isEmpty() && p.identityRegexp.isEmpty()) ||
+        (p.issuer.isEmpty() && p.issuerRegexp.isEmpty())) {
+        Step& s =
+            c.add(QStringLiteral("identity"), StepState::Failed,
+                  QStringLiteral(
+                      "no identity policy: give the certificate identity and OIDC issuer (exact or regexp)"));
         s.found = QStringLiteral("%1 from %2").arg(cert.san, cert.oidcIssuer);
         return;
     }
     QString err;
     const bool sanOk = matches(cert.san, p.identity, p.identityRegexp, &err);
     const bool issuerOk = err.isEmpty() && matches(cert.oidcIssuer, p.issuer, p.issuerRegexp, &err);
-    const QString wantSan = p.identity.isEmpty() ? QStringLiteral("~ /%1/").arg(p.identityRegexp) : p.identity;
+    const QString wantSan =
+        p.identity.isEmpty() ? QStringLiteral("~ /%1/").arg(p.identityRegexp) : p.identity;
     const QString wantIssuer = p.issuer.isEmpty() ? QStringLiteral("~ /%1/").arg(p.issuerRegexp) : p.issuer;
     if (!err.isEmpty()) {
         c.add(QStringLiteral("identity"), StepState::Failed, err);
@@ -1071,9 +1186,10 @@ void stepIdentity(Ctx& c) {
         return;
     }
     Step& s = c.add(QStringLiteral("identity"), StepState::Failed,
-                    !sanOk && !issuerOk ? QStringLiteral("neither the certificate identity nor the OIDC issuer matches")
-                    : !sanOk            ? QStringLiteral("the certificate identity does not match")
-                                        : QStringLiteral("the OIDC issuer does not match"));
+                    !sanOk && !issuerOk
+                        ? QStringLiteral("neither the certificate identity nor the OIDC issuer matches")
+                    : !sanOk ? QStringLiteral("the certificate identity does not match")
+                             : QStringLiteral("the OIDC issuer does not match"));
     s.expected = QStringLiteral("identity: %1\nissuer: %2").arg(wantSan, wantIssuer);
     s.found = QStringLiteral("identity: %1\nissuer: %2").arg(cert.san, cert.oidcIssuer);
 }
@@ -1114,7 +1230,7 @@ QStringList Policy::cosignFlags() const {
 }
 
 struct PreparedKey {
-    QByteArray pem;  // what it was decoded from
+    QByteArray pem; // what it was decoded from
     Pkey key;
     QByteArray spki; // its SubjectPublicKeyInfo, DER
 };
@@ -1167,7 +1283,8 @@ Result<Artifact> Artifact::fromDigest(const QString& text) {
         h = h.mid(7);
     static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("[0-9a-f]{64}")));
     if (!re.match(h).hasMatch())
-        return makeError(QStringLiteral("'%1' is not a SHA-256 digest (sha256:<64 hex>)").arg(text), {}, 0, QStringLiteral("--digest"));
+        return makeError(QStringLiteral("'%1' is not a SHA-256 digest (sha256:<64 hex>)").arg(text), {}, 0,
+                         QStringLiteral("--digest"));
     Artifact a;
     a.sha256 = QByteArray::fromHex(h.toLatin1());
     return a;
@@ -1187,14 +1304,15 @@ std::optional<CertificateInfo> describeCertificate(const QByteArray& der) {
     return describe(c.get());
 }
 
-VerificationResult verifyBundle(const QByteArray& bundleJson, const QString& bundleFile, const Artifact& artifact,
-                                const TrustedRoot& root, const Policy& policy) {
+VerificationResult verifyBundle(const QByteArray& bundleJson, const QString& bundleFile,
+                                const Artifact& artifact, const TrustedRoot& root, const Policy& policy) {
     auto bundle = parseBundle(bundleJson, bundleFile);
     if (!bundle) {
         VerificationResult out;
         out.bundleFile = bundleFile;
         out.artifactDigest = QStringLiteral("sha256:") + hex(artifact.sha256);
-        out.steps.push_back(Step{QStringLiteral("bundle"), StepState::Failed, bundle.error().toString(), {}, {}});
+        out.steps.push_back(
+            Step{QStringLiteral("bundle"), StepState::Failed, bundle.error().toString(), {}, {}});
         return out;
     }
     return verifyBundle(*bundle, bundleFile, artifact, root, policy);
@@ -1210,7 +1328,8 @@ bool stepKeyMaterial(Ctx& c) {
               QStringLiteral("a public key was given, but the bundle carries a certificate"));
         return false;
     }
-    if (const PreparedKey* prepared = c.policy.preparedKey.get(); prepared && prepared->pem == c.policy.publicKeyPem) {
+    if (const PreparedKey* prepared = c.policy.preparedKey.get();
+        prepared && prepared->pem == c.policy.publicKeyPem) {
         EVP_PKEY_up_ref(prepared->key.get());
         c.key.reset(prepared->key.get());
         c.keySpki = prepared->spki;
@@ -1218,13 +1337,15 @@ bool stepKeyMaterial(Ctx& c) {
         c.key = pkeyFromPem(c.policy.publicKeyPem);
         if (!c.key || keyKind(c.key.get()) == KeyKind::Unknown) {
             ERR_clear_error();
-            c.add(QStringLiteral("verification material"), StepState::Failed, QStringLiteral("the given public key cannot be read"));
+            c.add(QStringLiteral("verification material"), StepState::Failed,
+                  QStringLiteral("the given public key cannot be read"));
             return false;
         }
         c.keySpki = spkiDer(c.key.get());
     }
     c.add(QStringLiteral("verification material"), StepState::Passed,
-          QStringLiteral("public key sha256:%1 (the bundle's hint is not trusted)").arg(sha256Hex(c.keySpki).left(16)));
+          QStringLiteral("public key sha256:%1 (the bundle's hint is not trusted)")
+              .arg(sha256Hex(c.keySpki).left(16)));
     return true;
 }
 
@@ -1233,20 +1354,25 @@ bool stepKeyMaterial(Ctx& c) {
 bool stepCertificateMaterial(Ctx& c) {
     if (c.bundle.material == Bundle::Material::PublicKey) {
         c.add(QStringLiteral("verification material"), StepState::Failed,
-              QStringLiteral("the bundle is signed with a key (hint '%1'), not a certificate: verify it with --key").arg(c.bundle.publicKeyHint));
+              QStringLiteral(
+                  "the bundle is signed with a key (hint '%1'), not a certificate: verify it with --key")
+                  .arg(c.bundle.publicKeyHint));
         return false;
     }
     c.leaf = certFromDer(c.bundle.leafDer());
     if (!c.leaf) {
         ERR_clear_error();
-        c.add(QStringLiteral("verification material"), StepState::Failed, QStringLiteral("the signing certificate is not valid DER"));
+        c.add(QStringLiteral("verification material"), StepState::Failed,
+              QStringLiteral("the signing certificate is not valid DER"));
         return false;
     }
     for (int i = 1; i < c.bundle.certificates.size(); ++i) {
         Cert extra = certFromDer(c.bundle.certificates.at(i));
         if (extra && X509_self_signed(extra.get(), 0) == 1) {
             c.add(QStringLiteral("verification material"), StepState::Failed,
-                  QStringLiteral("the bundle's chain includes a self-signed root (certificate %1): roots come from the trusted root only").arg(i));
+                  QStringLiteral("the bundle's chain includes a self-signed root (certificate %1): roots "
+                                 "come from the trusted root only")
+                      .arg(i));
             return false;
         }
     }
@@ -1259,7 +1385,8 @@ bool stepCertificateMaterial(Ctx& c) {
     OPENSSL_free(spki);
     c.out.certificate = describe(c.leaf.get());
     c.add(QStringLiteral("verification material"), StepState::Passed,
-          QStringLiteral("certificate %1 for %2").arg(c.out.certificate->serialHex.left(16), c.out.certificate->san));
+          QStringLiteral("certificate %1 for %2")
+              .arg(c.out.certificate->serialHex.left(16), c.out.certificate->san));
     return true;
 }
 
@@ -1272,9 +1399,11 @@ void stepVerifiedTime(Ctx& c) {
     if (c.verifiedTimes.empty()) {
         if (c.leaf)
             c.add(QStringLiteral("verified time"), StepState::Failed,
-                  QStringLiteral("no verified signing time: neither a signed log entry timestamp nor a trusted RFC 3161 timestamp"));
+                  QStringLiteral("no verified signing time: neither a signed log entry timestamp nor a "
+                                 "trusted RFC 3161 timestamp"));
         else
-            c.add(QStringLiteral("verified time"), StepState::Skipped, QStringLiteral("key mode: no signing time is needed"));
+            c.add(QStringLiteral("verified time"), StepState::Skipped,
+                  QStringLiteral("key mode: no signing time is needed"));
     } else {
         QStringList times;
         for (const qint64 t : c.verifiedTimes)
@@ -1285,8 +1414,8 @@ void stepVerifiedTime(Ctx& c) {
 
 } // namespace
 
-VerificationResult verifyBundle(const Bundle& bundle, const QString& bundleFile, const Artifact& artifact, const TrustedRoot& root,
-                                const Policy& policy) {
+VerificationResult verifyBundle(const Bundle& bundle, const QString& bundleFile, const Artifact& artifact,
+                                const TrustedRoot& root, const Policy& policy) {
     VerificationResult out;
     out.bundleFile = bundleFile;
     out.mediaType = bundle.mediaType;
@@ -1325,7 +1454,8 @@ VerificationResult verifyBundle(const Bundle& bundle, const QString& bundleFile,
     stepArtifact(c);
     stepIdentity(c);
 
-    out.verified = std::none_of(out.steps.begin(), out.steps.end(), [](const Step& s) { return s.state == StepState::Failed; });
+    out.verified = std::none_of(out.steps.begin(), out.steps.end(),
+                                [](const Step& s) { return s.state == StepState::Failed; });
     ERR_clear_error();
     return out;
 }
@@ -1349,7 +1479,9 @@ QString VerificationResult::summary() const {
 QJsonObject VerificationResult::toJson() const {
     QJsonArray stepsJ;
     for (const Step& s : steps) {
-        QJsonObject o{{QStringLiteral("name"), s.name}, {QStringLiteral("status"), stepStateName(s.state)}, {QStringLiteral("detail"), s.detail}};
+        QJsonObject o{{QStringLiteral("name"), s.name},
+                      {QStringLiteral("status"), stepStateName(s.state)},
+                      {QStringLiteral("detail"), s.detail}};
         if (!s.expected.isEmpty() || !s.found.isEmpty()) {
             o.insert(QStringLiteral("expected"), s.expected);
             o.insert(QStringLiteral("found"), s.found);
@@ -1367,15 +1499,16 @@ QJsonObject VerificationResult::toJson() const {
         QJsonArray exts;
         for (const auto& [name, value] : certificate->extensions)
             exts.append(QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("value"), value}});
-        o.insert(QStringLiteral("certificate"), QJsonObject{{QStringLiteral("subject"), certificate->subject},
-                                                            {QStringLiteral("issuer"), certificate->issuer},
-                                                            {QStringLiteral("serial"), certificate->serialHex},
-                                                            {QStringLiteral("san"), certificate->san},
-                                                            {QStringLiteral("sanKind"), certificate->sanKind},
-                                                            {QStringLiteral("oidcIssuer"), certificate->oidcIssuer},
-                                                            {QStringLiteral("notBefore"), formatMs(certificate->notBeforeMs)},
-                                                            {QStringLiteral("notAfter"), formatMs(certificate->notAfterMs)},
-                                                            {QStringLiteral("extensions"), exts}});
+        o.insert(QStringLiteral("certificate"),
+                 QJsonObject{{QStringLiteral("subject"), certificate->subject},
+                             {QStringLiteral("issuer"), certificate->issuer},
+                             {QStringLiteral("serial"), certificate->serialHex},
+                             {QStringLiteral("san"), certificate->san},
+                             {QStringLiteral("sanKind"), certificate->sanKind},
+                             {QStringLiteral("oidcIssuer"), certificate->oidcIssuer},
+                             {QStringLiteral("notBefore"), formatMs(certificate->notBeforeMs)},
+                             {QStringLiteral("notAfter"), formatMs(certificate->notAfterMs)},
+                             {QStringLiteral("extensions"), exts}});
     }
     QJsonArray entries;
     for (const LogEntryInfo& e : logEntries)
@@ -1383,7 +1516,8 @@ QJsonObject VerificationResult::toJson() const {
                                    {QStringLiteral("kind"), e.kind},
                                    {QStringLiteral("version"), e.version},
                                    {QStringLiteral("logIndex"), QString::number(e.logIndex)},
-                                   {QStringLiteral("integratedTime"), e.integratedTime ? formatMs(e.integratedTime * 1000) : QString()},
+                                   {QStringLiteral("integratedTime"),
+                                    e.integratedTime ? formatMs(e.integratedTime * 1000) : QString()},
                                    {QStringLiteral("checkpointOrigin"), e.checkpointOrigin},
                                    {QStringLiteral("treeSize"), QString::number(e.treeSize)},
                                    {QStringLiteral("rootHash"), e.rootHashHex},
@@ -1391,10 +1525,11 @@ QJsonObject VerificationResult::toJson() const {
     o.insert(QStringLiteral("logEntries"), entries);
     QJsonArray stamps;
     for (const TimestampInfo& t : timestamps)
-        stamps.append(QJsonObject{{QStringLiteral("tsa"), t.tsaUri},
-                                  {QStringLiteral("genTime"), t.genTimeMs ? formatMs(t.genTimeMs) : QString()},
-                                  {QStringLiteral("verified"), t.verified},
-                                  {QStringLiteral("detail"), t.detail}});
+        stamps.append(
+            QJsonObject{{QStringLiteral("tsa"), t.tsaUri},
+                        {QStringLiteral("genTime"), t.genTimeMs ? formatMs(t.genTimeMs) : QString()},
+                        {QStringLiteral("verified"), t.verified},
+                        {QStringLiteral("detail"), t.detail}});
     o.insert(QStringLiteral("timestamps"), stamps);
     QJsonArray times;
     for (const qint64 t : verifiedTimesMs)
@@ -1422,7 +1557,8 @@ VerificationResult VerificationResult::fromJson(const QJsonObject& o) {
                                st == QLatin1String("passed")   ? StepState::Passed
                                : st == QLatin1String("failed") ? StepState::Failed
                                                                : StepState::Skipped,
-                               s.value(QStringLiteral("detail")).toString(), s.value(QStringLiteral("expected")).toString(),
+                               s.value(QStringLiteral("detail")).toString(),
+                               s.value(QStringLiteral("expected")).toString(),
                                s.value(QStringLiteral("found")).toString()});
     }
     if (o.value(QStringLiteral("certificate")).isObject()) {
@@ -1437,7 +1573,8 @@ VerificationResult VerificationResult::fromJson(const QJsonObject& o) {
         ci.notBeforeMs = ms(c.value(QStringLiteral("notBefore")));
         ci.notAfterMs = ms(c.value(QStringLiteral("notAfter")));
         for (const QJsonValue& e : c.value(QStringLiteral("extensions")).toArray())
-            ci.extensions.append({e.toObject().value(QStringLiteral("name")).toString(), e.toObject().value(QStringLiteral("value")).toString()});
+            ci.extensions.append({e.toObject().value(QStringLiteral("name")).toString(),
+                                  e.toObject().value(QStringLiteral("value")).toString()});
         r.certificate = ci;
     }
     for (const QJsonValue& v : o.value(QStringLiteral("logEntries")).toArray()) {
@@ -1456,8 +1593,9 @@ VerificationResult VerificationResult::fromJson(const QJsonObject& o) {
     }
     for (const QJsonValue& v : o.value(QStringLiteral("timestamps")).toArray()) {
         const QJsonObject t = v.toObject();
-        r.timestamps.push_back(TimestampInfo{t.value(QStringLiteral("tsa")).toString(), ms(t.value(QStringLiteral("genTime"))),
-                                             t.value(QStringLiteral("verified")).toBool(), t.value(QStringLiteral("detail")).toString()});
+        r.timestamps.push_back(TimestampInfo{
+            t.value(QStringLiteral("tsa")).toString(), ms(t.value(QStringLiteral("genTime"))),
+            t.value(QStringLiteral("verified")).toBool(), t.value(QStringLiteral("detail")).toString()});
     }
     for (const QJsonValue& v : o.value(QStringLiteral("verifiedTimes")).toArray())
         r.verifiedTimesMs << ms(v);
@@ -1467,24 +1605,34 @@ VerificationResult VerificationResult::fromJson(const QJsonObject& o) {
 }
 
 QString VerificationResult::toText() const {
-    QString out = QStringLiteral("%1: %2\n").arg(bundleFile, verified ? QStringLiteral("VERIFIED") : QStringLiteral("NOT VERIFIED"));
+    QString out =
+        QStringLiteral("%1: %2\n")
+            .arg(bundleFile, verified ? QStringLiteral("VERIFIED") : QStringLiteral("NOT VERIFIED"));
     for (const Step& s : steps) {
-        const QString mark = s.state == StepState::Passed ? QStringLiteral("[ok]  ") : s.state == StepState::Failed ? QStringLiteral("[FAIL]") : QStringLiteral("[skip]");
+        const QString mark = s.state == StepState::Passed   ? QStringLiteral("[ok]  ")
+                             : s.state == StepState::Failed ? QStringLiteral("[FAIL]")
+                                                            : QStringLiteral("[skip]");
         out += QStringLiteral("  %1 %2: %3\n").arg(mark, s.name, s.detail);
         if (!s.expected.isEmpty() || !s.found.isEmpty()) {
-            out += QStringLiteral("         expected: %1\n").arg(QString(s.expected).replace(QLatin1Char('\n'), QStringLiteral("\n                   ")));
-            out += QStringLiteral("         found:    %1\n").arg(QString(s.found).replace(QLatin1Char('\n'), QStringLiteral("\n                   ")));
+            out += QStringLiteral("         expected: %1\n")
+                       .arg(QString(s.expected)
+                                .replace(QLatin1Char('\n'), QStringLiteral("\n                   ")));
+            out += QStringLiteral("         found:    %1\n")
+                       .arg(QString(s.found).replace(QLatin1Char('\n'),
+                                                     QStringLiteral("\n                   ")));
         }
     }
     if (certificate)
         out += QStringLiteral("  certificate: %1 %2, issuer %3, valid %4 to %5\n")
-                   .arg(certificate->sanKind, certificate->san, certificate->oidcIssuer, formatMs(certificate->notBeforeMs),
-                        formatMs(certificate->notAfterMs));
+                   .arg(certificate->sanKind, certificate->san, certificate->oidcIssuer,
+                        formatMs(certificate->notBeforeMs), formatMs(certificate->notAfterMs));
     for (const LogEntryInfo& e : logEntries)
         out += QStringLiteral("  log entry: %1 #%2 (%3 %4)%5\n")
                    .arg(e.logUrl.isEmpty() ? QStringLiteral("unknown log") : e.logUrl)
                    .arg(e.logIndex)
-                   .arg(e.kind, e.version, e.integratedTime ? QStringLiteral(", integrated ") + formatMs(e.integratedTime * 1000) : QString());
+                   .arg(e.kind, e.version,
+                        e.integratedTime ? QStringLiteral(", integrated ") + formatMs(e.integratedTime * 1000)
+                                         : QString());
     for (const TimestampInfo& t : timestamps)
         out += QStringLiteral("  timestamp: %1\n").arg(t.detail);
     return out;

@@ -14,8 +14,8 @@
 #include <QJsonObject>
 #include <QList>
 #include <QPair>
-#include <QStringList>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -58,16 +58,16 @@ enum class StepState { Passed, Failed, Skipped };
 QString stepStateName(StepState s); // "passed" | "failed" | "skipped"
 
 struct Step {
-    QString name;    // stable, e.g. "transparency log"
+    QString name; // stable, e.g. "transparency log"
     StepState state = StepState::Skipped;
-    QString detail;  // what was checked, or why it failed
+    QString detail;          // what was checked, or why it failed
     QString expected, found; // side by side on a mismatch (identity, digests)
 };
 
 struct CertificateInfo {
     QString subject, issuer, serialHex;
-    QString san, sanKind;            // "URI" | "email" | "otherName"
-    QString oidcIssuer;              // Fulcio extension .1.8 (or legacy .1.1)
+    QString san, sanKind; // "URI" | "email" | "otherName"
+    QString oidcIssuer;   // Fulcio extension .1.8 (or legacy .1.1)
     qint64 notBeforeMs = 0, notAfterMs = 0;
     QList<QPair<QString, QString>> extensions; // (name or OID, value) in certificate order
 };
@@ -75,7 +75,7 @@ struct CertificateInfo {
 struct LogEntryInfo {
     QString logUrl, kind, version;
     qint64 logIndex = 0;
-    qint64 integratedTime = 0;       // 0: none (Rekor v2)
+    qint64 integratedTime = 0; // 0: none (Rekor v2)
     QString checkpointOrigin;
     qint64 treeSize = 0;
     QString rootHashHex;
@@ -98,13 +98,13 @@ struct VerificationResult {
     std::vector<LogEntryInfo> logEntries;
     std::vector<TimestampInfo> timestamps;
     QList<qint64> verifiedTimesMs;
-    QString predicateType;           // DSSE in-toto statements
+    QString predicateType; // DSSE in-toto statements
     QJsonObject statement;
-    QString artifactDigest;          // "sha256:<hex>" of what was verified against
-    QString trustedRootSha256;       // hex digest of the trusted root file used
+    QString artifactDigest;    // "sha256:<hex>" of what was verified against
+    QString trustedRootSha256; // hex digest of the trusted root file used
 
     const Step* firstFailure() const;
-    QString summary() const;         // one line: "verified" or the first failure
+    QString summary() const; // one line: "verified" or the first failure
     QJsonObject toJson() const;
     static VerificationResult fromJson(const QJsonObject& o); // what toJson wrote
     QString toText() const;

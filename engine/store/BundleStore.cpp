@@ -33,10 +33,12 @@ QString compact(const QJsonObject& o) {
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
-const char* const kSelect =
-    "SELECT b.id, b.name, b.source_dir, b.deployer, b.tree_digest, b.file_count, b.total_bytes, b.component_count, "
-    "b.distinct_sync_waves, b.unknown_files, b.recipe_name, b.recipe_evidence_digest, v.label, r.leaf_overlay, b.imported_at "
-    "FROM deploy_bundles b LEFT JOIN catalog_versions v ON v.id = b.catalog_version_id LEFT JOIN recipes r ON r.id = b.recipe_id ";
+const char* const kSelect = "SELECT b.id, b.name, b.source_dir, b.deployer, b.tree_digest, b.file_count, "
+                            "b.total_bytes, b.component_count, "
+                            "b.distinct_sync_waves, b.unknown_files, b.recipe_name, "
+                            "b.recipe_evidence_digest, v.label, r.leaf_overlay, b.imported_at "
+                            "FROM deploy_bundles b LEFT JOIN catalog_versions v ON v.id = "
+                            "b.catalog_version_id LEFT JOIN recipes r ON r.id = b.recipe_id ";
 
 StoredBundleInfo readInfo(const QSqlQuery& q) {
     StoredBundleInfo i;
@@ -60,8 +62,10 @@ StoredBundleInfo readInfo(const QSqlQuery& q) {
 
 } // namespace
 
-Result<BundleImportResult> BundleStore::importBundle(const QString& name, const QString& sourceDir, const bundle::model::DeployBundle& b,
-                                                     const bundle::model::FileMap& files, bool replace, const std::optional<RecipeLink>& link) {
+Result<BundleImportResult> BundleStore::importBundle(const QString& name, const QString& sourceDir,
+                                                     const bundle::model::DeployBundle& b,
+                                                     const bundle::model::FileMap& files, bool replace,
+                                                     const std::optional<RecipeLink>& link) {
     if (name.trimmed().isEmpty())
         return makeError(QStringLiteral("an imported bundle needs a name (--name)"));
     db::Transaction tx(m_db);
@@ -80,7 +84,8 @@ Result<BundleImportResult> BundleStore::importBundle(const QString& name, const 
             return result;
         }
         if (!replace)
-            return makeError(QStringLiteral("a bundle named '%1' is already imported with other content (tree sha256:%2); give --replace "
+            return makeError(QStringLiteral("a bundle named '%1' is already imported with other content "
+                                            "(tree sha256:%2); give --replace "
                                             "to replace it or --name to import this one under another name")
                                  .arg(name, (*existing)->treeDigest),
                              sourceDir);
@@ -92,9 +97,12 @@ Result<BundleImportResult> BundleStore::importBundle(const QString& name, const 
         result.outcome = BundleImportResult::Outcome::Replaced;
     }
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("INSERT INTO deploy_bundles (name, source_dir, deployer, tree_digest, file_count, total_bytes, component_count, "
-                             "distinct_sync_waves, unknown_files, warnings, recipe_path, recipe_sha256, recipe_evidence_digest, recipe_name, "
-                             "catalog_version_id, recipe_id, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO deploy_bundles (name, source_dir, deployer, tree_digest, file_count, total_bytes, "
+        "component_count, "
+        "distinct_sync_waves, unknown_files, warnings, recipe_path, recipe_sha256, recipe_evidence_digest, "
+        "recipe_name, "
+        "catalog_version_id, recipe_id, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     q.addBindValue(name);
     q.addBindValue(sourceDir);
     q.addBindValue(bundle::model::deployerName(b.deployer));
@@ -117,7 +125,8 @@ Result<BundleImportResult> BundleStore::importBundle(const QString& name, const 
     result.id = q.lastInsertId().toLongLong();
 
     QSqlQuery f(m_db.sql());
-    f.prepare(QStringLiteral("INSERT INTO deploy_bundle_files (bundle_id, path, role, component, size, sha256, content) VALUES (?,?,?,?,?,?,?)"));
+    f.prepare(QStringLiteral("INSERT INTO deploy_bundle_files (bundle_id, path, role, component, size, "
+                             "sha256, content) VALUES (?,?,?,?,?,?,?)"));
     for (const bundle::model::BundleFile& file : b.files) {
         auto it = files.find(file.path);
         if (it == files.end())
@@ -133,8 +142,10 @@ Result<BundleImportResult> BundleStore::importBundle(const QString& name, const 
             return sqlError(f, QStringLiteral("deploy_bundle_files"));
     }
     QSqlQuery c(m_db.sql());
-    c.prepare(QStringLiteral("INSERT INTO deploy_bundle_components (bundle_id, position, name, folder, sync_wave, sync_wave_text, source, chart, "
-                             "repository, version, namespace, templated, detail_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    c.prepare(QStringLiteral(
+        "INSERT INTO deploy_bundle_components (bundle_id, position, name, folder, sync_wave, sync_wave_text, "
+        "source, chart, "
+        "repository, version, namespace, templated, detail_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     for (const bundle::model::Component& comp : b.components) {
         c.addBindValue(result.id);
         c.addBindValue(comp.order);
@@ -180,7 +191,8 @@ Result<std::optional<StoredBundleInfo>> BundleStore::find(const QString& name) c
 
 Result<bundle::model::FileMap> BundleStore::files(qint64 id) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT path, content FROM deploy_bundle_files WHERE bundle_id = ? ORDER BY path"));
+    q.prepare(
+        QStringLiteral("SELECT path, content FROM deploy_bundle_files WHERE bundle_id = ? ORDER BY path"));
     q.addBindValue(id);
     if (!q.exec())
         return sqlError(q, QStringLiteral("deploy_bundle_files"));
@@ -195,7 +207,8 @@ Result<bundle::model::ReadBundle> BundleStore::load(const QString& name) const {
     if (!info)
         return info.error();
     if (!*info)
-        return makeError(QStringLiteral("no imported bundle is named '%1' (see 'proofbench bundle list')").arg(name));
+        return makeError(
+            QStringLiteral("no imported bundle is named '%1' (see 'proofbench bundle list')").arg(name));
     auto stored = files((*info)->id);
     if (!stored)
         return stored.error();

@@ -45,8 +45,10 @@ class BundleStore {
     // Writes the bundle, its files and components (a savepoint inside the caller's transaction).
     // A bundle of the same name and tree digest is left as it is (Unchanged); one of the same name
     // and other content is refused unless `replace`.
-    Result<BundleImportResult> importBundle(const QString& name, const QString& sourceDir, const bundle::model::DeployBundle& b,
-                                            const bundle::model::FileMap& files, bool replace, const std::optional<RecipeLink>& link);
+    Result<BundleImportResult> importBundle(const QString& name, const QString& sourceDir,
+                                            const bundle::model::DeployBundle& b,
+                                            const bundle::model::FileMap& files, bool replace,
+                                            const std::optional<RecipeLink>& link);
 
     Result<std::vector<StoredBundleInfo>> list() const; // by name
     Result<std::optional<StoredBundleInfo>> find(const QString& name) const;

@@ -67,7 +67,8 @@ QJsonArray jsonList(const QStringList& l) {
 // pool (an early return) stops the threads after their current item and joins them.
 class ItemPool {
   public:
-    ItemPool(std::size_t count, std::function<void(std::size_t)> work) : m_count(count), m_work(std::move(work)) {
+    ItemPool(std::size_t count, std::function<void(std::size_t)> work)
+        : m_count(count), m_work(std::move(work)) {
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
         const std::size_t helpers = std::min<std::size_t>(cores - 1, count);
         for (std::size_t t = 0; t < helpers; ++t)
@@ -122,7 +123,8 @@ struct PreparedLeaf {
 namespace {
 
 // Resolves one leaf as import stores it: the recipe, its canonical bytes and their digest.
-void prepareLeaf(PreparedLeaf& p, const Catalog& cat, const QString& leaf, const ResolveOptions& resolveOptions) {
+void prepareLeaf(PreparedLeaf& p, const Catalog& cat, const QString& leaf,
+                 const ResolveOptions& resolveOptions) {
     LeafResolution& lr = p.resolution;
     lr.leaf = leaf;
     lr.criteria = leafCriteria(cat, lr.leaf);
@@ -146,7 +148,8 @@ Result<bool> deleteVersion(QSqlQuery& q, const QString& label) {
 }
 
 // The catalog_versions row: label, origin and the API versions its overlays and registry use.
-Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& cat, const QString& digest, const ImportOptions& options) {
+Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& cat, const QString& digest,
+                             const ImportOptions& options) {
     QSet<QString> apis;
     for (const Overlay& o : cat.overlays)
         apis.insert(o.apiVersion.text);
@@ -157,9 +160,10 @@ Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& 
     QStringList apiList(apis.begin(), apis.end());
     apiList.sort();
 
-    q.prepare(QStringLiteral("INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at, "
-                             "embedded, source_kind, source_repo, source_ref, source_tag, source_commit, "
-                             "source_commit_date, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at, "
+        "embedded, source_kind, source_repo, source_ref, source_tag, source_commit, "
+        "source_commit_date, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(label);
     q.addBindValue(cat.root);
     q.addBindValue(digest);
@@ -167,13 +171,14 @@ Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& 
     q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     q.addBindValue(options.embedded ? 1 : 0);
     const CatalogSource& origin = options.origin;
-    q.addBindValue(options.embedded ? QStringLiteral("embedded") : (origin.kind.isEmpty() ? QStringLiteral("folder") : origin.kind));
+    q.addBindValue(options.embedded ? QStringLiteral("embedded")
+                                    : (origin.kind.isEmpty() ? QStringLiteral("folder") : origin.kind));
     q.addBindValue(nullable(origin.repository));
     q.addBindValue(nullable(origin.ref));
     q.addBindValue(nullable(origin.tag));
     q.addBindValue(nullable(origin.commit));
     q.addBindValue(origin.commitDate.isValid() ? QVariant(origin.commitDate.toUTC().toString(Qt::ISODate))
-                                                : QVariant(QMetaType::fromType<QString>()));
+                                               : QVariant(QMetaType::fromType<QString>()));
     q.addBindValue(nullable(origin.path));
     if (!q.exec())
         return sqlError(q, QStringLiteral("catalog_versions"));
@@ -182,8 +187,9 @@ Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& 
 
 // Every catalog file with its bytes; `fileIds` gets path -> row id.
 Status insertFiles(QSqlQuery& q, qint64 cv, const Catalog& cat, QHash<QString, qint64>& fileIds) {
-    q.prepare(QStringLiteral("INSERT INTO catalog_files (catalog_version_id, path, kind, sha256, size, content) "
-                             "VALUES (?, ?, ?, ?, ?, ?)"));
+    q.prepare(
+        QStringLiteral("INSERT INTO catalog_files (catalog_version_id, path, kind, sha256, size, content) "
+                       "VALUES (?, ?, ?, ?, ?, ?)"));
     for (std::size_t fi = 0; fi < cat.files.size(); ++fi) {
         const CatalogFile& f = cat.files[fi];
         q.addBindValue(cv);
@@ -200,11 +206,13 @@ Status insertFiles(QSqlQuery& q, qint64 cv, const Catalog& cat, QHash<QString, q
 }
 
 // Overlays and mixins, each with its criteria, its file and whether it is a leaf.
-Status insertOverlays(QSqlQuery& q, qint64 cv, const Catalog& cat, const QStringList& leaves, const QHash<QString, qint64>& fileIds) {
+Status insertOverlays(QSqlQuery& q, qint64 cv, const Catalog& cat, const QStringList& leaves,
+                      const QHash<QString, qint64>& fileIds) {
     const QSet<QString> leafSet(leaves.begin(), leaves.end());
-    q.prepare(QStringLiteral("INSERT INTO overlays (catalog_version_id, file_id, kind, name, api_version, base, service, "
-                             "accelerator, os, intent, platform, nodes, mixins, is_leaf, has_profile, "
-                             "component_count, spec_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO overlays (catalog_version_id, file_id, kind, name, api_version, base, service, "
+        "accelerator, os, intent, platform, nodes, mixins, is_leaf, has_profile, "
+        "component_count, spec_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     for (const std::vector<Overlay>* list : {&cat.overlays, &cat.mixins}) {
         for (const Overlay& o : *list) {
             q.addBindValue(cv);
@@ -237,7 +245,8 @@ Status insertRegistry(QSqlQuery& q, qint64 cv, const Catalog& cat) {
         q.addBindValue(c.name);
         q.addBindValue(nullable(c.displayName));
         q.addBindValue(nullable(c.kind));
-        q.addBindValue(nullable(c.kind == QLatin1String("Kustomize") ? c.defaultSource : c.defaultRepository));
+        q.addBindValue(
+            nullable(c.kind == QLatin1String("Kustomize") ? c.defaultSource : c.defaultRepository));
         q.addBindValue(nullable(c.defaultChart));
         q.addBindValue(nullable(c.kind == QLatin1String("Kustomize") ? c.defaultTag : c.defaultVersion));
         q.addBindValue(nullable(c.defaultNamespace));
@@ -249,8 +258,9 @@ Status insertRegistry(QSqlQuery& q, qint64 cv, const Catalog& cat) {
 }
 
 Status insertValidators(QSqlQuery& q, qint64 cv, const Catalog& cat) {
-    q.prepare(QStringLiteral("INSERT INTO validator_checks (catalog_version_id, name, phase, description, image, "
-                             "timeout, entry_json) VALUES (?,?,?,?,?,?,?)"));
+    q.prepare(
+        QStringLiteral("INSERT INTO validator_checks (catalog_version_id, name, phase, description, image, "
+                       "timeout, entry_json) VALUES (?,?,?,?,?,?,?)"));
     for (const ValidatorCheck& c : cat.validators.checks) {
         q.addBindValue(cv);
         q.addBindValue(c.name);
@@ -283,7 +293,8 @@ std::optional<Error> unresolvedLeaf(const std::vector<PreparedLeaf>& prepared, c
 Status insertRecipe(QSqlQuery& q, QSqlQuery& qc, qint64 cv, const PreparedLeaf& p, const QString& root) {
     const LeafResolution& lr = p.resolution;
     const RecipeResult& r = *lr.result;
-    const QString profile = r.selectedProfile ? r.selectedProfile->name + QLatin1Char('=') + r.selectedProfile->value : QString();
+    const QString profile =
+        r.selectedProfile ? r.selectedProfile->name + QLatin1Char('=') + r.selectedProfile->value : QString();
     q.addBindValue(cv);
     q.addBindValue(r.recipeName());
     q.addBindValue(lr.leaf);
@@ -328,13 +339,16 @@ Status insertRecipe(QSqlQuery& q, QSqlQuery& qc, qint64 cv, const PreparedLeaf& 
 }
 
 // Every resolved leaf's recipe and components; the number of recipes written.
-Result<int> insertRecipes(QSqlDatabase& db, QSqlQuery& q, qint64 cv, const std::vector<PreparedLeaf>& prepared, const QString& root) {
+Result<int> insertRecipes(QSqlDatabase& db, QSqlQuery& q, qint64 cv,
+                          const std::vector<PreparedLeaf>& prepared, const QString& root) {
     QSqlQuery qc(db);
-    qc.prepare(QStringLiteral("INSERT INTO recipe_components (recipe_id, position, name, type, chart, version, "
-                              "namespace, source, enabled, dependency_refs) VALUES (?,?,?,?,?,?,?,?,?,?)"));
-    q.prepare(QStringLiteral("INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
-                             "intent, platform, profile, api_version, applied_overlays, component_count, "
-                             "canonical_yaml, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    qc.prepare(
+        QStringLiteral("INSERT INTO recipe_components (recipe_id, position, name, type, chart, version, "
+                       "namespace, source, enabled, dependency_refs) VALUES (?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
+        "intent, platform, profile, api_version, applied_overlays, component_count, "
+        "canonical_yaml, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     int written = 0;
     for (const PreparedLeaf& p : prepared) {
         if (Status st = insertRecipe(q, qc, cv, p, root); !st)
@@ -346,7 +360,8 @@ Result<int> insertRecipes(QSqlDatabase& db, QSqlQuery& q, qint64 cv, const std::
 
 } // namespace
 
-Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Catalog& cat, const ImportOptions& options) {
+Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Catalog& cat,
+                                                 const ImportOptions& options) {
     if (label.trimmed().isEmpty())
         return makeError(QStringLiteral("a catalog version needs a label (--version)"));
     const QString digest = cat.contentDigest();
@@ -391,7 +406,8 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()),
+                         m_db.path());
     QSqlQuery q(db);
     if (report.outcome != ImportReport::Outcome::Unchanged) {
         Result<bool> replaced = deleteVersion(q, label);
@@ -436,7 +452,8 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     if (options.cancel && options.cancel->load())
         return makeError(QStringLiteral("import cancelled; the database is unchanged"), cat.root);
     if (!tx.commit())
-        return makeError(QStringLiteral("cannot commit the import: %1").arg(db.lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot commit the import: %1").arg(db.lastError().text()),
+                         m_db.path());
     progress(steps, ImportStage::Done);
     return report;
 }
@@ -472,8 +489,10 @@ const char* const kVersionSelect =
     "(SELECT count(*) FROM overlays o WHERE o.catalog_version_id = v.id AND o.kind = 'RecipeMetadata'), "
     "(SELECT count(*) FROM recipes r WHERE r.catalog_version_id = v.id), v.source_kind, v.source_repo, "
     "v.source_ref, v.source_tag, v.source_commit, v.source_commit_date, v.source_path, "
-    "(SELECT group_concat(release_version, ',') FROM (SELECT DISTINCT s.release_version FROM catalog_release_bindings b "
-    "JOIN release_signatures s ON s.id = b.release_signature_id WHERE b.catalog_version_id = v.id ORDER BY b.id)) "
+    "(SELECT group_concat(release_version, ',') FROM (SELECT DISTINCT s.release_version FROM "
+    "catalog_release_bindings b "
+    "JOIN release_signatures s ON s.id = b.release_signature_id WHERE b.catalog_version_id = v.id ORDER BY "
+    "b.id)) "
     "FROM catalog_versions v ";
 
 } // namespace
@@ -482,9 +501,11 @@ QString CatalogVersionInfo::originText() const {
     if (isSample())
         return QStringLiteral("sample data (compiled into Proofbench; not an AICR release)");
     const QString shortCommit = origin.commit.left(12);
-    const QString when = origin.commitDate.isValid() ? origin.commitDate.toString(QStringLiteral("yyyy-MM-dd")) : QString();
+    const QString when =
+        origin.commitDate.isValid() ? origin.commitDate.toString(QStringLiteral("yyyy-MM-dd")) : QString();
     if (origin.kind == QLatin1String("git")) {
-        QString what = origin.tag.isEmpty() ? QStringLiteral("ref %1").arg(origin.ref) : QStringLiteral("tag %1").arg(origin.tag);
+        QString what = origin.tag.isEmpty() ? QStringLiteral("ref %1").arg(origin.ref)
+                                            : QStringLiteral("tag %1").arg(origin.tag);
         QString text = QStringLiteral("git %1 %2, commit %3").arg(origin.repository, what, shortCommit);
         if (!when.isEmpty())
             text += QStringLiteral(" (%1)").arg(when);
@@ -505,11 +526,13 @@ QString CatalogVersionInfo::originText() const {
 QString CatalogVersionInfo::releaseBindingText() const {
     if (signedByReleases.isEmpty())
         return {};
-    return QStringLiteral("registry and validator catalog signed by AICR %1").arg(signedByReleases.join(QStringLiteral(", ")));
+    return QStringLiteral("registry and validator catalog signed by AICR %1")
+        .arg(signedByReleases.join(QStringLiteral(", ")));
 }
 
 QString releaseScopeNote() {
-    return QStringLiteral("The release signature covers registry.yaml and validators/catalog.yaml only, not the overlays, mixins, "
+    return QStringLiteral("The release signature covers registry.yaml and validators/catalog.yaml only, not "
+                          "the overlays, mixins, "
                           "component values or checks.");
 }
 
@@ -518,7 +541,8 @@ QString ReleaseBinding::text() const {
 }
 
 QString CatalogVersionInfo::orderBasis() const {
-    return isSample() ? QStringLiteral("sample (before every real version)") : catalog::orderBasis({label, origin.commitDate, false});
+    return isSample() ? QStringLiteral("sample (before every real version)")
+                      : catalog::orderBasis({label, origin.commitDate, false});
 }
 
 Result<std::vector<CatalogVersionInfo>> CatalogStore::versions() const {
@@ -546,8 +570,11 @@ Result<CatalogVersionInfo> CatalogStore::previousVersion(const QString& label) c
     for (std::size_t i = 0; i < all->size(); ++i)
         if ((*all)[i].label == label) {
             if (i == 0)
-                return makeError(QStringLiteral("catalog version '%1' is the oldest in version order; it has no previous version").arg(label),
-                                 m_db.path());
+                return makeError(
+                    QStringLiteral(
+                        "catalog version '%1' is the oldest in version order; it has no previous version")
+                        .arg(label),
+                    m_db.path());
             return (*all)[i - 1];
         }
     return makeError(QStringLiteral("no catalog version '%1' in the database").arg(label), m_db.path());
@@ -562,9 +589,11 @@ Result<CatalogVersionInfo> CatalogStore::newestVersion() const {
     return all->back();
 }
 
-Result<std::optional<CatalogVersionInfo>> CatalogStore::versionWithContent(const QString& contentDigest) const {
+Result<std::optional<CatalogVersionInfo>>
+CatalogStore::versionWithContent(const QString& contentDigest) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QString::fromLatin1(kVersionSelect) + QStringLiteral("WHERE v.content_digest = ? ORDER BY v.id LIMIT 1"));
+    q.prepare(QString::fromLatin1(kVersionSelect) +
+              QStringLiteral("WHERE v.content_digest = ? ORDER BY v.id LIMIT 1"));
     q.addBindValue(contentDigest);
     if (!q.exec())
         return sqlError(q, QStringLiteral("catalog_versions"));
@@ -596,7 +625,8 @@ Result<int> CatalogStore::upgradeRecipeDigests() {
         return 0;
     Transaction tx(db);
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()),
+                         m_db.path());
     if (!q.exec(QStringLiteral("SELECT id, canonical_yaml FROM recipes")))
         return sqlError(q, QStringLiteral("recipes"));
     std::vector<std::pair<qint64, QByteArray>> rows;
@@ -605,7 +635,8 @@ Result<int> CatalogStore::upgradeRecipeDigests() {
     QSqlQuery u(db);
     u.prepare(QStringLiteral("UPDATE recipes SET canonical_yaml = ?, digest = ? WHERE id = ?"));
     for (const auto& [id, bytes] : rows) {
-        Result<QByteArray> canonical = canonicalizeRecipeYaml(bytes, QStringLiteral("recipes/%1").arg(id), PredicateVersion::V3);
+        Result<QByteArray> canonical =
+            canonicalizeRecipeYaml(bytes, QStringLiteral("recipes/%1").arg(id), PredicateVersion::V3);
         if (!canonical)
             return canonical.error();
         u.addBindValue(*canonical);
@@ -620,13 +651,16 @@ Result<int> CatalogStore::upgradeRecipeDigests() {
     if (!q.exec())
         return sqlError(q, QStringLiteral("store_upgrades"));
     if (!tx.commit())
-        return makeError(QStringLiteral("cannot commit the recipe digest upgrade: %1").arg(db.lastError().text()), m_db.path());
+        return makeError(
+            QStringLiteral("cannot commit the recipe digest upgrade: %1").arg(db.lastError().text()),
+            m_db.path());
     return static_cast<int>(rows.size());
 }
 
 bool CatalogStore::isEmpty() const {
     QSqlQuery q(m_db.sql());
-    return q.exec(QStringLiteral("SELECT count(*) FROM catalog_versions")) && q.next() && q.value(0).toInt() == 0;
+    return q.exec(QStringLiteral("SELECT count(*) FROM catalog_versions")) && q.next() &&
+           q.value(0).toInt() == 0;
 }
 
 Result<Catalog> CatalogStore::loadCatalog(const QString& label) const {
@@ -634,7 +668,8 @@ Result<Catalog> CatalogStore::loadCatalog(const QString& label) const {
     if (!v)
         return v.error();
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT path, kind, content FROM catalog_files WHERE catalog_version_id = ? ORDER BY path"));
+    q.prepare(QStringLiteral(
+        "SELECT path, kind, content FROM catalog_files WHERE catalog_version_id = ? ORDER BY path"));
     q.addBindValue(v->id);
     if (!q.exec())
         return sqlError(q, QStringLiteral("catalog_files"));
@@ -682,8 +717,10 @@ Result<std::vector<RecipeInfo>> CatalogStore::recipes(qint64 catalogVersionId) c
         }
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral(
-        "SELECT r.id, r.catalog_version_id, v.label, r.name, r.leaf_overlay, r.profile, r.api_version, r.digest, "
-        "r.service, r.accelerator, r.os, r.intent, r.platform, r.applied_overlays, r.component_count, pv.label, "
+        "SELECT r.id, r.catalog_version_id, v.label, r.name, r.leaf_overlay, r.profile, r.api_version, "
+        "r.digest, "
+        "r.service, r.accelerator, r.os, r.intent, r.platform, r.applied_overlays, r.component_count, "
+        "pv.label, "
         "p.digest FROM recipes r JOIN catalog_versions v ON v.id = r.catalog_version_id "
         "LEFT JOIN catalog_versions pv ON pv.id = ? "
         "LEFT JOIN recipes p ON p.catalog_version_id = pv.id AND p.name = r.name AND p.profile = r.profile "
@@ -730,7 +767,8 @@ Result<QByteArray> CatalogStore::fileContent(qint64 catalogVersionId, const QStr
 }
 
 QStringList embeddedCatalogLabels() {
-    QStringList labels = QDir(QStringLiteral(":/recipes")).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    QStringList labels =
+        QDir(QStringLiteral(":/recipes")).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     // Oldest first, in version order (sample-1 < sample-2 < sample-10).
     std::vector<VersionOrderKey> keys;
     for (const QString& l : std::as_const(labels))
@@ -745,9 +783,9 @@ QStringList embeddedCatalogLabels() {
 
 namespace {
 
-constexpr const char* kSignatureColumns =
-    "s.id, s.release_version, s.subject_sha256, s.registry_sha256, s.validators_sha256, s.bundle_sha256, s.verification_json, "
-    "s.policy_json, s.trusted_root_sha256, s.verified_at";
+constexpr const char* kSignatureColumns = "s.id, s.release_version, s.subject_sha256, s.registry_sha256, "
+                                          "s.validators_sha256, s.bundle_sha256, s.verification_json, "
+                                          "s.policy_json, s.trusted_root_sha256, s.verified_at";
 
 ReleaseSignature readSignature(const QSqlQuery& q) {
     ReleaseSignature s;
@@ -764,26 +802,32 @@ ReleaseSignature readSignature(const QSqlQuery& q) {
     return s;
 }
 
-QString isoNow() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
+QString isoNow() {
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+}
 
 } // namespace
 
 Result<qint64> CatalogStore::recordReleaseSignature(const ReleaseSignature& sig) {
     if (sig.releaseVersion.isEmpty() || sig.subjectSha256.isEmpty() || sig.bundle.isEmpty())
-        return makeError(QStringLiteral("a release signature needs its version, subject and bundle"), m_db.path());
+        return makeError(QStringLiteral("a release signature needs its version, subject and bundle"),
+                         m_db.path());
     const QString bundleSha = catalog::sha256Hex(sig.bundle);
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT id FROM release_signatures WHERE release_version = ? AND subject_name = 'recipe-catalog' "
-                             "AND bundle_sha256 = ?"));
+    q.prepare(QStringLiteral(
+        "SELECT id FROM release_signatures WHERE release_version = ? AND subject_name = 'recipe-catalog' "
+        "AND bundle_sha256 = ?"));
     q.addBindValue(sig.releaseVersion);
     q.addBindValue(bundleSha);
     if (!q.exec())
         return sqlError(q, QStringLiteral("release_signatures"));
     if (q.next())
         return q.value(0).toLongLong();
-    q.prepare(QStringLiteral("INSERT INTO release_signatures (release_version, subject_name, subject_sha256, registry_sha256, "
-                             "validators_sha256, bundle, bundle_sha256, verification_json, policy_json, trusted_root_sha256, verified_at) "
-                             "VALUES (?, 'recipe-catalog', ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO release_signatures (release_version, subject_name, subject_sha256, registry_sha256, "
+        "validators_sha256, bundle, bundle_sha256, verification_json, policy_json, trusted_root_sha256, "
+        "verified_at) "
+        "VALUES (?, 'recipe-catalog', ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(sig.releaseVersion);
     q.addBindValue(sig.subjectSha256);
     q.addBindValue(sig.registrySha256);
@@ -801,7 +845,8 @@ Result<qint64> CatalogStore::recordReleaseSignature(const ReleaseSignature& sig)
 
 Result<std::optional<ReleaseSignature>> CatalogStore::releaseSignature(const QString& releaseVersion) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT %1, s.bundle FROM release_signatures s WHERE s.release_version = ? ORDER BY s.id DESC LIMIT 1")
+    q.prepare(QStringLiteral("SELECT %1, s.bundle FROM release_signatures s WHERE s.release_version = ? "
+                             "ORDER BY s.id DESC LIMIT 1")
                   .arg(QLatin1String(kSignatureColumns)));
     q.addBindValue(releaseVersion);
     if (!q.exec())
@@ -815,7 +860,8 @@ Result<std::optional<ReleaseSignature>> CatalogStore::releaseSignature(const QSt
 
 Result<std::vector<ReleaseSignature>> CatalogStore::releaseSignatures() const {
     QSqlQuery q(m_db.sql());
-    if (!q.exec(QStringLiteral("SELECT %1 FROM release_signatures s ORDER BY s.id").arg(QLatin1String(kSignatureColumns))))
+    if (!q.exec(QStringLiteral("SELECT %1 FROM release_signatures s ORDER BY s.id")
+                    .arg(QLatin1String(kSignatureColumns))))
         return sqlError(q, QStringLiteral("release_signatures"));
     std::vector<ReleaseSignature> out;
     while (q.next())
@@ -825,8 +871,9 @@ Result<std::vector<ReleaseSignature>> CatalogStore::releaseSignatures() const {
 
 Result<std::vector<ReleaseBinding>> CatalogStore::releaseBindings(qint64 catalogVersionId) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT %1, b.bound_at FROM catalog_release_bindings b JOIN release_signatures s ON s.id = "
-                             "b.release_signature_id WHERE b.catalog_version_id = ? ORDER BY b.id")
+    q.prepare(QStringLiteral(
+                  "SELECT %1, b.bound_at FROM catalog_release_bindings b JOIN release_signatures s ON s.id = "
+                  "b.release_signature_id WHERE b.catalog_version_id = ? ORDER BY b.id")
                   .arg(QLatin1String(kSignatureColumns)));
     q.addBindValue(catalogVersionId);
     if (!q.exec())
@@ -845,12 +892,15 @@ Result<release::CatalogFiles> CatalogStore::catalogFiles(qint64 catalogVersionId
     if (!q.exec())
         return sqlError(q, QStringLiteral("catalog_versions"));
     if (!q.next())
-        return makeError(QStringLiteral("no catalog version #%1 in the database").arg(catalogVersionId), m_db.path());
+        return makeError(QStringLiteral("no catalog version #%1 in the database").arg(catalogVersionId),
+                         m_db.path());
     files.source = QStringLiteral("catalog version %1").arg(q.value(0).toString());
-    for (auto [path, target] : {std::pair{release::kRegistryPath, &files.registry}, std::pair{release::kValidatorsPath, &files.validators}}) {
+    for (auto [path, target] : {std::pair{release::kRegistryPath, &files.registry},
+                                std::pair{release::kValidatorsPath, &files.validators}}) {
         Result<QByteArray> bytes = fileContent(catalogVersionId, QLatin1String(path));
         if (!bytes)
-            return makeError(QStringLiteral("%1 has no %2, so the recipe-catalog subject cannot be computed").arg(files.source, QLatin1String(path)),
+            return makeError(QStringLiteral("%1 has no %2, so the recipe-catalog subject cannot be computed")
+                                 .arg(files.source, QLatin1String(path)),
                              m_db.path());
         *target = std::move(*bytes);
     }
@@ -861,8 +911,9 @@ namespace {
 
 Status bind(Database& db, qint64 versionId, qint64 signatureId) {
     QSqlQuery q(db.sql());
-    q.prepare(QStringLiteral("INSERT OR IGNORE INTO catalog_release_bindings (catalog_version_id, release_signature_id, bound_at) "
-                             "VALUES (?, ?, ?)"));
+    q.prepare(QStringLiteral(
+        "INSERT OR IGNORE INTO catalog_release_bindings (catalog_version_id, release_signature_id, bound_at) "
+        "VALUES (?, ?, ?)"));
     q.addBindValue(versionId);
     q.addBindValue(signatureId);
     q.addBindValue(isoNow());
@@ -879,7 +930,8 @@ Result<QStringList> CatalogStore::bindToReleases(qint64 catalogVersionId) {
         return QStringList(); // no validator catalog (older layouts): nothing a release signs
     const QString subject = release::recipeCatalogSubject(files->registry, files->validators);
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT id, release_version FROM release_signatures WHERE subject_sha256 = ? ORDER BY id"));
+    q.prepare(QStringLiteral(
+        "SELECT id, release_version FROM release_signatures WHERE subject_sha256 = ? ORDER BY id"));
     q.addBindValue(subject);
     if (!q.exec())
         return sqlError(q, QStringLiteral("release_signatures"));
@@ -906,8 +958,9 @@ Result<QStringList> CatalogStore::bindVersionsTo(qint64 signatureId) {
         return makeError(QStringLiteral("no release signature #%1").arg(signatureId), m_db.path());
     const QString subject = q.value(0).toString();
     // Only versions that have both files (a registry and a validator catalog) can match.
-    if (!q.exec(QStringLiteral("SELECT v.id, v.label FROM catalog_versions v WHERE EXISTS (SELECT 1 FROM catalog_files f WHERE "
-                               "f.catalog_version_id = v.id AND f.path = 'validators/catalog.yaml') ORDER BY v.id")))
+    if (!q.exec(QStringLiteral(
+            "SELECT v.id, v.label FROM catalog_versions v WHERE EXISTS (SELECT 1 FROM catalog_files f WHERE "
+            "f.catalog_version_id = v.id AND f.path = 'validators/catalog.yaml') ORDER BY v.id")))
         return sqlError(q, QStringLiteral("catalog_versions"));
     std::vector<std::pair<qint64, QString>> candidates;
     while (q.next())

@@ -63,13 +63,13 @@ QString releaseScopeNote();
 // A recipe-catalog Sigstore bundle of an AICR release that verified offline (release_signatures).
 struct ReleaseSignature {
     qint64 id = 0;
-    QString releaseVersion;                    // v0.19.0
-    QString subjectSha256;                     // the signed recipe-catalog subject, hex
-    QString registrySha256, validatorsSha256;  // the predicate's resolvedDependencies, hex
-    QByteArray bundle;                         // verbatim (empty in listings)
+    QString releaseVersion;                   // v0.19.0
+    QString subjectSha256;                    // the signed recipe-catalog subject, hex
+    QString registrySha256, validatorsSha256; // the predicate's resolvedDependencies, hex
+    QByteArray bundle;                        // verbatim (empty in listings)
     QString bundleSha256;
-    QJsonObject verification;                  // sigstore::VerificationResult::toJson()
-    QJsonObject policy;                        // identity and issuer it was verified against
+    QJsonObject verification; // sigstore::VerificationResult::toJson()
+    QJsonObject policy;       // identity and issuer it was verified against
     QString trustedRootSha256;
     QDateTime verifiedAt;
 };
@@ -109,9 +109,9 @@ enum class ImportStage { Resolving, Writing, Done };
 QString stageName(ImportStage stage);
 
 struct ImportOptions {
-    bool replace = false;   // replace a version of the same label whose content differs
+    bool replace = false; // replace a version of the same label whose content differs
     bool embedded = false;
-    CatalogSource origin;   // where the files came from (kind "embedded" is set from `embedded`)
+    CatalogSource origin; // where the files came from (kind "embedded" is set from `embedded`)
     std::function<void(int, int, ImportStage)> progress; // (step, steps, stage)
     const std::atomic_bool* cancel = nullptr;
 };
@@ -126,7 +126,8 @@ struct ImportReport {
 
 // Resolves a stored recipe exactly as import did (the leaf's own criteria, its profile default, no
 // builder version), so its deterministic bytes and digest equal the stored ones.
-Result<catalog::RecipeResult> resolveStoredRecipe(const catalog::Catalog& catalog, const QString& leafOverlay);
+Result<catalog::RecipeResult> resolveStoredRecipe(const catalog::Catalog& catalog,
+                                                  const QString& leafOverlay);
 
 // Bytes stored per recipe: AICR's v3 evidence-canonical YAML of the RecipeResult (no
 // metadata.version, keys sorted, indent 4), so the stored digest IS the evidence digest — the one

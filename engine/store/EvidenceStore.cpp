@@ -4,22 +4,22 @@
 
 #include "catalog/Digest.h"
 #include "core/Hash.h"
-#include "yaml/GoYaml.h"
+#include "sigstore/Crypto.h"
 #include "store/CatalogStore.h"
 #include "store/VerificationStore.h"
-#include "sigstore/Crypto.h"
+#include "yaml/GoYaml.h"
 
 #include <QDirIterator>
 #include <QFile>
-#include <QTimeZone>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlDriver>
 #include <QSqlError>
-#include <QJsonObject>
 #include <QSqlQuery>
 #include <QThread>
+#include <QTimeZone>
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <sqlite3.h>
@@ -35,7 +35,6 @@ using evidence::SignerClass;
 
 namespace {
 
-
 // "2026-07-20T22:33:47Z", the form AICR writes, read without QDateTime's general ISO parser (the
 // health table reads one per row); anything else falls back to it.
 QDateTime parseUtc(const QString& s) {
@@ -49,8 +48,9 @@ QDateTime parseUtc(const QString& s) {
         }
         return v;
     };
-    if (s.size() == 20 && s.at(4) == QLatin1Char('-') && s.at(7) == QLatin1Char('-') && s.at(10) == QLatin1Char('T') &&
-        s.at(13) == QLatin1Char(':') && s.at(16) == QLatin1Char(':') && s.at(19) == QLatin1Char('Z')) {
+    if (s.size() == 20 && s.at(4) == QLatin1Char('-') && s.at(7) == QLatin1Char('-') &&
+        s.at(10) == QLatin1Char('T') && s.at(13) == QLatin1Char(':') && s.at(16) == QLatin1Char(':') &&
+        s.at(19) == QLatin1Char('Z')) {
         const QDate d(num(0, 4), num(5, 2), num(8, 2));
         const QTime t(num(11, 2), num(14, 2), num(17, 2));
         if (d.isValid() && t.isValid())
@@ -67,14 +67,16 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()),
+                         m_db.path());
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     QSqlQuery q(db);
     if (tree.allowlist) {
         QFile f(tree.allowlist->file);
         const QByteArray bytes = openInputFile(f).ok() ? f.readAll() : QByteArray();
-        q.prepare(QStringLiteral("INSERT OR IGNORE INTO evidence_allowlists (path, sha256, content, imported_at) "
-                                 "VALUES (?, ?, ?, ?)"));
+        q.prepare(
+            QStringLiteral("INSERT OR IGNORE INTO evidence_allowlists (path, sha256, content, imported_at) "
+                           "VALUES (?, ?, ?, ?)"));
         q.addBindValue(tree.allowlist->file);
         q.addBindValue(sha256Hex(bytes));
         q.addBindValue(bytes);
@@ -86,10 +88,13 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     QSqlQuery find(db), upsert(db);
     find.prepare(QStringLiteral("SELECT sha256 FROM evidence_pointers WHERE path = ?"));
     upsert.prepare(QStringLiteral(
-        "INSERT INTO evidence_pointers (path, sha256, content, layout, recipe, profile, source_dir, signer_issuer, "
-        "signer_identity, signer_slug, signer_class, rekor_log_index, attested_at, bundle_digest, bundle_oci, "
+        "INSERT INTO evidence_pointers (path, sha256, content, layout, recipe, profile, source_dir, "
+        "signer_issuer, "
+        "signer_identity, signer_slug, signer_class, rekor_log_index, attested_at, bundle_digest, "
+        "bundle_oci, "
         "predicate_type, valid, problems, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
-        "ON CONFLICT(path) DO UPDATE SET sha256=excluded.sha256, content=excluded.content, layout=excluded.layout, "
+        "ON CONFLICT(path) DO UPDATE SET sha256=excluded.sha256, content=excluded.content, "
+        "layout=excluded.layout, "
         "recipe=excluded.recipe, profile=excluded.profile, source_dir=excluded.source_dir, "
         "signer_issuer=excluded.signer_issuer, signer_identity=excluded.signer_identity, "
         "signer_slug=excluded.signer_slug, signer_class=excluded.signer_class, "
@@ -114,7 +119,9 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
         const std::optional<evidence::Signer> signer = a ? a->signer : std::nullopt;
         // A pointer that could not be read (over the limit) has only its path: its layout and the
         // recipe and source its directories name come from the path alone.
-        const Pointer shape = !p.isValid() && p.raw.isEmpty() && p.dirRecipe.isEmpty() ? evidence::parsePointer({}, p.file) : Pointer{};
+        const Pointer shape = !p.isValid() && p.raw.isEmpty() && p.dirRecipe.isEmpty()
+                                  ? evidence::parsePointer({}, p.file)
+                                  : Pointer{};
         const bool byPath = !shape.file.isEmpty();
         upsert.addBindValue(p.file);
         upsert.addBindValue(digest);
@@ -123,7 +130,9 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
         upsert.addBindValue(evidence::layoutName(byPath ? shape.layout : p.layout));
         // A pointer whose content names no recipe (empty, unreadable) is listed under the recipe its
         // directory names, so the health table and the inspector show it with its reason.
-        upsert.addBindValue(nullable(!p.recipe.isEmpty() || p.isValid() ? p.recipe : byPath ? shape.dirRecipe : p.dirRecipe));
+        upsert.addBindValue(nullable(!p.recipe.isEmpty() || p.isValid() ? p.recipe
+                                     : byPath                           ? shape.dirRecipe
+                                                                        : p.dirRecipe));
         upsert.addBindValue(nullable(p.profile));
         upsert.addBindValue(nullable(byPath ? shape.dirSource : p.dirSource));
         upsert.addBindValue(nullable(signer ? signer->issuer : QString()));
@@ -137,7 +146,8 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
         upsert.addBindValue(nullable(a ? a->bundleOci : QString()));
         upsert.addBindValue(nullable(a ? a->predicateType : QString()));
         upsert.addBindValue(p.isValid() ? 1 : 0);
-        upsert.addBindValue(QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(p.problems)).toJson(QJsonDocument::Compact)));
+        upsert.addBindValue(QString::fromUtf8(
+            QJsonDocument(QJsonArray::fromStringList(p.problems)).toJson(QJsonDocument::Compact)));
         upsert.addBindValue(now);
         if (!upsert.exec())
             return sqlError(upsert, QStringLiteral("evidence_pointers (%1)").arg(p.file));
@@ -148,17 +158,23 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
         !q.exec(QStringLiteral(
             "INSERT INTO evidence_summary SELECT recipe, count(*), count(CASE WHEN valid = 0 THEN 1 END), "
             "count(CASE WHEN valid = 1 AND layout = 'flat pending' THEN 1 END), "
-            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'first-party' THEN 1 END), "
-            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'community' THEN 1 END), "
-            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'partner' THEN 1 END), "
-            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND (signer_class IS NULL OR signer_class = 'reported-only') THEN 1 END), "
+            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'first-party' THEN 1 "
+            "END), "
+            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'community' THEN 1 "
+            "END), "
+            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'partner' THEN 1 "
+            "END), "
+            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND (signer_class IS NULL OR "
+            "signer_class = 'reported-only') THEN 1 END), "
             "max(CASE WHEN valid = 1 AND layout != 'flat pending' THEN attested_at END), "
-            "(SELECT p2.predicate_type FROM evidence_pointers p2 WHERE p2.recipe = e.recipe AND p2.valid = 1 AND "
+            "(SELECT p2.predicate_type FROM evidence_pointers p2 WHERE p2.recipe = e.recipe AND p2.valid = 1 "
+            "AND "
             " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC LIMIT 1) "
             "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
         return sqlError(q, QStringLiteral("evidence_summary"));
     if (!tx.commit())
-        return makeError(QStringLiteral("cannot commit the evidence import: %1").arg(db.lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot commit the evidence import: %1").arg(db.lastError().text()),
+                         m_db.path());
     return report;
 }
 
@@ -172,7 +188,8 @@ Result<int> EvidenceStore::importBundles(const QString& dir, const evidence::Sig
 namespace {
 
 bool isBundleDir(const QString& d) {
-    return (QFileInfo::exists(d + QStringLiteral("/index.json")) && QFileInfo(d + QStringLiteral("/blobs")).isDir()) ||
+    return (QFileInfo::exists(d + QStringLiteral("/index.json")) &&
+            QFileInfo(d + QStringLiteral("/blobs")).isDir()) ||
            QFileInfo::exists(d + QStringLiteral("/statement.intoto.json")) ||
            QFileInfo::exists(d + QStringLiteral("/summary-bundle/statement.intoto.json"));
 }
@@ -216,18 +233,25 @@ void loadBundleRead(BundleRead& r) {
     r.bundle = *b;
     // A fetched bundle (oci::fetchEvidence) keeps its OCI layout beside the unpacked
     // summary-bundle/: the layout's manifest digest is what the pointer pins.
-    if (r.bundle.ociManifestDigest.isEmpty() && QFileInfo::exists(r.source + QStringLiteral("/oci/index.json"))) {
-        if (Result<QByteArray> index = readFileLimited(r.source + QStringLiteral("/oci/index.json"), limits::kConfigFile); index) {
-            const QJsonArray manifests = QJsonDocument::fromJson(*index).object().value(QStringLiteral("manifests")).toArray();
+    if (r.bundle.ociManifestDigest.isEmpty() &&
+        QFileInfo::exists(r.source + QStringLiteral("/oci/index.json"))) {
+        if (Result<QByteArray> index =
+                readFileLimited(r.source + QStringLiteral("/oci/index.json"), limits::kConfigFile);
+            index) {
+            const QJsonArray manifests =
+                QJsonDocument::fromJson(*index).object().value(QStringLiteral("manifests")).toArray();
             if (!manifests.isEmpty())
-                r.bundle.ociManifestDigest = manifests.first().toObject().value(QStringLiteral("digest")).toString();
+                r.bundle.ociManifestDigest =
+                    manifests.first().toObject().value(QStringLiteral("digest")).toString();
         }
     }
 }
 
 // The recipe's metadata.version, as recipe.yaml in the bundle gives it.
 QString recipeVersionOf(const evidence::SummaryBundle& b) {
-    if (Result<yaml::Node> doc = yaml::parse(b.files.value(QStringLiteral("recipe.yaml")), QStringLiteral("recipe.yaml")); doc)
+    if (Result<yaml::Node> doc =
+            yaml::parse(b.files.value(QStringLiteral("recipe.yaml")), QStringLiteral("recipe.yaml"));
+        doc)
         if (const yaml::Node* meta = doc->get("metadata"))
             if (const yaml::Node* v = meta->get("version"); v && v->isScalar())
                 return v->text();
@@ -248,8 +272,8 @@ QJsonObject phaseCounts(const std::optional<evidence::Predicate>& p) {
     if (p)
         for (auto ph = p->phases.cbegin(); ph != p->phases.cend(); ++ph)
             phases.insert(ph.key(), QJsonObject{{QStringLiteral("passed"), ph->passed},
-                                                 {QStringLiteral("failed"), ph->failed},
-                                                 {QStringLiteral("skipped"), ph->skipped}});
+                                                {QStringLiteral("failed"), ph->failed},
+                                                {QStringLiteral("skipped"), ph->skipped}});
     return phases;
 }
 
@@ -283,15 +307,20 @@ QString signatureDetail(const std::optional<sigstore::VerificationResult>& sig) 
         return {};
     if (!sig->verified)
         return sig->summary();
-    return sig->certificate ? QStringLiteral("%1 (%2)").arg(sig->certificate->san, sig->certificate->oidcIssuer) : QStringLiteral("public key");
+    return sig->certificate
+               ? QStringLiteral("%1 (%2)").arg(sig->certificate->san, sig->certificate->oidcIssuer)
+               : QStringLiteral("public key");
 }
 
 QString insertBundleSql() {
     return QStringLiteral(
-        "INSERT INTO evidence_bundles (source, oci_digest, recipe, predicate_type, attested_at, aicr_version, "
-        "recipe_digest, recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, imported_at, signature_verified, "
+        "INSERT INTO evidence_bundles (source, oci_digest, recipe, predicate_type, attested_at, "
+        "aicr_version, "
+        "recipe_digest, recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, imported_at, "
+        "signature_verified, "
         "signature_detail) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(source) DO UPDATE SET oci_digest=excluded.oci_digest, "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(source) DO UPDATE SET "
+        "oci_digest=excluded.oci_digest, "
         "recipe=excluded.recipe, predicate_type=excluded.predicate_type, attested_at=excluded.attested_at, "
         "aicr_version=excluded.aicr_version, recipe_digest=excluded.recipe_digest, "
         "recipe_version=excluded.recipe_version, phases=excluded.phases, signed=excluded.signed, "
@@ -332,8 +361,9 @@ Status recordBundleSignature(Database& database, const BundleRead& r) {
     idq.addBindValue(r.source);
     if (!idq.exec() || !idq.next())
         return sqlError(idq, QStringLiteral("evidence_bundles.id"));
-    if (auto id = VerificationStore(database).recordInTransaction(*r.check.signature, r.bundle.files.value(QStringLiteral("attestation.intoto.jsonl")),
-                                                                  r.check.signaturePolicy, idq.value(0).toLongLong());
+    if (auto id = VerificationStore(database).recordInTransaction(
+            *r.check.signature, r.bundle.files.value(QStringLiteral("attestation.intoto.jsonl")),
+            r.check.signaturePolicy, idq.value(0).toLongLong());
         !id)
         return id.error();
     return {};
@@ -341,7 +371,8 @@ Status recordBundleSignature(Database& database, const BundleRead& r) {
 
 } // namespace
 
-Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, const evidence::SignatureCheck* given) {
+Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn,
+                                                          const evidence::SignatureCheck* given) {
     const QString dir = QFileInfo(dirIn).absoluteFilePath();
     if (!QFileInfo(dir).isDir())
         return makeError(QStringLiteral("bundle directory does not exist"), dirIn);
@@ -374,8 +405,9 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
     onPool([](BundleRead& r) { loadBundleRead(r); });
     // The pointer that pins a layout (if imported) names the signer to expect.
     QSqlQuery pq(m_db.sql());
-    pq.prepare(QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
-                              "ORDER BY attested_at DESC LIMIT 1"));
+    pq.prepare(
+        QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
+                       "ORDER BY attested_at DESC LIMIT 1"));
     for (BundleRead& r : reads) {
         if (!r.error.isEmpty() || r.bundle.ociManifestDigest.isEmpty())
             continue;
@@ -391,7 +423,8 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(db.lastError().text()),
+                         m_db.path());
     QSqlQuery q(db);
     q.prepare(insertBundleSql());
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
@@ -409,7 +442,8 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn, 
         report.incomplete += r.error.isEmpty() && r.check.exitCode == 3 ? 1 : 0;
     }
     if (!tx.commit())
-        return makeError(QStringLiteral("cannot commit the bundle import: %1").arg(db.lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot commit the bundle import: %1").arg(db.lastError().text()),
+                         m_db.path());
     return report;
 }
 
@@ -417,10 +451,12 @@ namespace {
 
 // The catalog's recipe digest under a predicate's rules: v3 drops metadata.version; v1/v2 keep
 // it, so the bundle's own version is stamped into the stored (version-less) canonical bytes.
-QString currentDigestFor(const QByteArray& canonicalYaml, const QString& predicateType, const QString& version) {
+QString currentDigestFor(const QByteArray& canonicalYaml, const QString& predicateType,
+                         const QString& version) {
     const evidence::PredicateVersion pv = evidence::predicateVersionOf(predicateType);
     if (pv == evidence::PredicateVersion::V3) {
-        Result<QString> d = catalog::evidenceRecipeDigest(canonicalYaml, QStringLiteral("recipe.yaml"), catalog::PredicateVersion::V3);
+        Result<QString> d = catalog::evidenceRecipeDigest(canonicalYaml, QStringLiteral("recipe.yaml"),
+                                                          catalog::PredicateVersion::V3);
         return d ? *d : QString();
     }
     Result<yaml::Node> doc = yaml::parse(canonicalYaml, QStringLiteral("recipe.yaml"));
@@ -435,19 +471,22 @@ QString currentDigestFor(const QByteArray& canonicalYaml, const QString& predica
         meta->set("version", yaml::Node::str(version.toStdString()));
     }
     const QByteArray bytes = yaml::goEncode(*doc, yaml::GoEncodeOptions{2, true, yaml::StyleMode::GoValues});
-    Result<QString> d = catalog::evidenceRecipeDigest(bytes, QStringLiteral("recipe.yaml"),
-                                                      pv == evidence::PredicateVersion::V2 ? catalog::PredicateVersion::V2
-                                                                                           : catalog::PredicateVersion::V1);
+    Result<QString> d = catalog::evidenceRecipeDigest(
+        bytes, QStringLiteral("recipe.yaml"),
+        pv == evidence::PredicateVersion::V2 ? catalog::PredicateVersion::V2 : catalog::PredicateVersion::V1);
     return d ? *d : QString();
 }
 
 } // namespace
 
-Result<std::vector<BundleRecord>> EvidenceStore::bundlesFor(const QString& recipe, const QString& alsoNamed) const {
+Result<std::vector<BundleRecord>> EvidenceStore::bundlesFor(const QString& recipe,
+                                                            const QString& alsoNamed) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT source, oci_digest, recipe, predicate_type, attested_at, aicr_version, recipe_digest, "
-                             "signed, check_exit, check_steps, phases, ctrf_tests, signature_verified, signature_detail FROM evidence_bundles WHERE recipe = ? "
-                             "OR recipe = ? ORDER BY attested_at DESC"));
+    q.prepare(QStringLiteral(
+        "SELECT source, oci_digest, recipe, predicate_type, attested_at, aicr_version, recipe_digest, "
+        "signed, check_exit, check_steps, phases, ctrf_tests, signature_verified, signature_detail FROM "
+        "evidence_bundles WHERE recipe = ? "
+        "OR recipe = ? ORDER BY attested_at DESC"));
     q.addBindValue(recipe);
     q.addBindValue(alsoNamed.isEmpty() ? recipe : alsoNamed);
     if (!q.exec())
@@ -471,9 +510,10 @@ Result<std::vector<BundleRecord>> EvidenceStore::bundlesFor(const QString& recip
             const QJsonObject s = v.toObject();
             const QString st = s.value(QStringLiteral("status")).toString();
             b.steps.push_back(evidence::CheckStep{s.value(QStringLiteral("step")).toString(),
-                                                  st == QLatin1String("passed")   ? evidence::StepStatus::Passed
-                                                  : st == QLatin1String("failed") ? evidence::StepStatus::Failed
-                                                                                  : evidence::StepStatus::Skipped,
+                                                  st == QLatin1String("passed") ? evidence::StepStatus::Passed
+                                                  : st == QLatin1String("failed")
+                                                      ? evidence::StepStatus::Failed
+                                                      : evidence::StepStatus::Skipped,
                                                   s.value(QStringLiteral("detail")).toString()});
         }
         const QJsonObject phases = QJsonDocument::fromJson(q.value(10).toString().toUtf8()).object();
@@ -503,13 +543,15 @@ Result<std::vector<BundleRecord>> EvidenceStore::bundlesFor(const QString& recip
 
 int EvidenceStore::pointerCount() const {
     QSqlQuery q(m_db.sql());
-    return q.exec(QStringLiteral("SELECT count(*) FROM evidence_pointers")) && q.next() ? q.value(0).toInt() : 0;
+    return q.exec(QStringLiteral("SELECT count(*) FROM evidence_pointers")) && q.next() ? q.value(0).toInt()
+                                                                                        : 0;
 }
 
 Result<std::vector<Pointer>> EvidenceStore::pointersFor(const QString& recipe) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT path, content, signer_class, valid, problems FROM evidence_pointers WHERE "
-                             "recipe = ? ORDER BY path"));
+    q.prepare(
+        QStringLiteral("SELECT path, content, signer_class, valid, problems FROM evidence_pointers WHERE "
+                       "recipe = ? ORDER BY path"));
     q.addBindValue(recipe);
     if (!q.exec())
         return sqlError(q, QStringLiteral("evidence_pointers"));
@@ -520,7 +562,8 @@ Result<std::vector<Pointer>> EvidenceStore::pointersFor(const QString& recipe) c
         for (const QJsonValue& v : QJsonDocument::fromJson(q.value(4).toString().toUtf8()).array())
             p.problems << v.toString();
         const QString cls = q.value(2).toString();
-        for (SignerClass c : {SignerClass::FirstParty, SignerClass::Community, SignerClass::Partner, SignerClass::Reported})
+        for (SignerClass c :
+             {SignerClass::FirstParty, SignerClass::Community, SignerClass::Partner, SignerClass::Reported})
             if (!cls.isEmpty() && evidence::signerClassName(c) == cls)
                 p.signerClass = c;
         out.push_back(std::move(p));
@@ -760,7 +803,8 @@ size_t rowForEvidence(HealthTable& t, const QString& recipe) {
     if (found != t.byName.cend())
         return *found;
     if (const auto leaf = t.byLeaf.constFind(recipe); leaf != t.byLeaf.cend()) {
-        if (const auto target = t.byName.constFind(*leaf); target != t.byName.cend() && t.rows[*target].pointers == 0) {
+        if (const auto target = t.byName.constFind(*leaf);
+            target != t.byName.cend() && t.rows[*target].pointers == 0) {
             t.renamedFrom[*target] = recipe;
             t.rows[*target].evidenceName = recipe; // its pointers are read under this name
             return *target;
@@ -824,7 +868,8 @@ QString phaseCoverage(const QString& phasesJson) {
         const QJsonObject s = phases.value(QLatin1String(ph)).toObject();
         if (s.isEmpty())
             continue;
-        const int passed = s.value(QStringLiteral("passed")).toInt(), failed = s.value(QStringLiteral("failed")).toInt();
+        const int passed = s.value(QStringLiteral("passed")).toInt(),
+                  failed = s.value(QStringLiteral("failed")).toInt();
         coverage << QStringLiteral("%1 %2/%3").arg(QLatin1String(ph)).arg(passed).arg(passed + failed);
     }
     return coverage.join(QStringLiteral(", "));
@@ -832,9 +877,11 @@ QString phaseCoverage(const QString& phasesJson) {
 
 // What the newest bundle says of a row: AICR version, phases, digests (stale when the catalog's
 // recipe changed since), verdict and signature.
-void applyNewestBundle(HealthRow& row, const NewestBundle& b, const std::map<QString, QByteArray>& canonical) {
+void applyNewestBundle(HealthRow& row, const NewestBundle& b,
+                       const std::map<QString, QByteArray>& canonical) {
     row.aicrVersion = b.aicrVersion;
-    row.devBuild = row.aicrVersion == QLatin1String("dev") || row.aicrVersion.contains(QLatin1String("-dev")) ||
+    row.devBuild = row.aicrVersion == QLatin1String("dev") ||
+                   row.aicrVersion.contains(QLatin1String("-dev")) ||
                    row.aicrVersion.contains(QLatin1String("-next"));
     row.phaseCoverage = phaseCoverage(b.phases);
     row.bundleDigest = b.recipeDigest;
@@ -855,8 +902,9 @@ Status readBundles(QSqlDatabase& db, qint64 catalogVersionId, HealthTable& t) {
     std::map<QString, QByteArray> canonical; // only for recipes that have bundles
     {
         QSqlQuery cq(db);
-        cq.prepare(QStringLiteral("SELECT name, canonical_yaml FROM recipes WHERE catalog_version_id = ? AND name IN "
-                                  "(SELECT recipe FROM evidence_bundles)"));
+        cq.prepare(QStringLiteral(
+            "SELECT name, canonical_yaml FROM recipes WHERE catalog_version_id = ? AND name IN "
+            "(SELECT recipe FROM evidence_bundles)"));
         cq.addBindValue(catalogVersionId);
         if (!cq.exec())
             return sqlError(cq, QStringLiteral("recipes"));
@@ -865,8 +913,10 @@ Status readBundles(QSqlDatabase& db, qint64 catalogVersionId, HealthTable& t) {
     }
     std::map<size_t, NewestBundle> newest;
     QSqlQuery bq(db);
-    if (!bq.exec(QStringLiteral("SELECT recipe, predicate_type, attested_at, aicr_version, recipe_digest, recipe_version, "
-                                "phases, check_exit, signature_verified, signature_detail FROM evidence_bundles WHERE recipe IS NOT NULL ORDER BY attested_at")))
+    if (!bq.exec(QStringLiteral(
+            "SELECT recipe, predicate_type, attested_at, aicr_version, recipe_digest, recipe_version, "
+            "phases, check_exit, signature_verified, signature_detail FROM evidence_bundles WHERE recipe IS "
+            "NOT NULL ORDER BY attested_at")))
         return sqlError(bq, QStringLiteral("evidence_bundles"));
     while (bq.next()) {
         const auto it = t.byName.constFind(bq.value(0).toString());
@@ -908,11 +958,12 @@ void statusFromEvidence(HealthRow& row, HealthReasons& reasons) {
         row.status = HealthStatus::Signed;
         row.reason =
             row.bundles > 0
-                ? reasons.signedWithBundle.get(signedValid,
-                                               QStringLiteral("%1 signed pointer(s); no bundle signature verified "
-                                                              "(no trusted root, or the bundle is unsigned)"))
-                : reasons.signedWithoutBundle.get(signedValid,
-                                                  QStringLiteral("%1 signed pointer(s); bundle not imported, signature not checked"));
+                ? reasons.signedWithBundle.get(
+                      signedValid, QStringLiteral("%1 signed pointer(s); no bundle signature verified "
+                                                  "(no trusted root, or the bundle is unsigned)"))
+                : reasons.signedWithoutBundle.get(
+                      signedValid,
+                      QStringLiteral("%1 signed pointer(s); bundle not imported, signature not checked"));
     } else if (row.pending > 0) {
         row.status = HealthStatus::Pending;
         row.reason = QStringLiteral("only unsigned (pending) pointers");
@@ -929,16 +980,18 @@ void judgeRow(HealthRow& row, const QString* renamedFrom, HealthReasons& reasons
     if (renamedFrom && row.status != HealthStatus::NoEvidence && row.status != HealthStatus::Invalid) {
         row.status = HealthStatus::Stale;
         row.stale = true;
-        row.reason = QStringLiteral("evidence names '%1'; the catalog now resolves this leaf to '%2' (its recipe "
-                                    "changed since)")
-                         .arg(*renamedFrom, row.recipe);
+        row.reason =
+            QStringLiteral("evidence names '%1'; the catalog now resolves this leaf to '%2' (its recipe "
+                           "changed since)")
+                .arg(*renamedFrom, row.recipe);
     } else if (row.bundles > 0 && row.invalidBundles == row.bundles) {
         row.status = HealthStatus::Invalid;
         row.reason = QStringLiteral("every bundle fails its integrity checks");
     } else if (row.stale && row.status != HealthStatus::NoEvidence) {
         row.status = HealthStatus::Stale;
-        row.reason = QStringLiteral("the evidence was recorded for recipe digest %1…, the catalog's is now %2…")
-                         .arg(row.bundleDigest.left(12), row.currentDigest.left(12));
+        row.reason =
+            QStringLiteral("the evidence was recorded for recipe digest %1…, the catalog's is now %2…")
+                .arg(row.bundleDigest.left(12), row.currentDigest.left(12));
     } else if (row.failedPhases && row.status == HealthStatus::Signed) {
         row.reason += QStringLiteral("; the bundle records failed phases");
     }
@@ -956,7 +1009,6 @@ void sortByRecipe(std::vector<HealthRow>& rows, size_t catalogRows) {
         std::inplace_merge(rows.begin(), split, rows.end(), byRecipe);
     }
 }
-
 
 } // namespace
 

@@ -6,10 +6,10 @@
 #pragma once
 
 #include "catalog/Types.h"
+#include "db/Database.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
 #include "evidence/Health.h"
-#include "db/Database.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -22,11 +22,11 @@ using db::sqlError;
 using db::Transaction;
 
 // The health types moved to evidence/Health.h; these names keep older includers compiling.
-using evidence::HealthRow;
-using evidence::HealthStatus;
 using evidence::healthCsv;
 using evidence::healthJson;
 using evidence::healthMarkdown;
+using evidence::HealthRow;
+using evidence::HealthStatus;
 using evidence::healthStatusName;
 
 struct EvidenceImportReport {
@@ -46,9 +46,9 @@ struct BundleImportReport {
 struct BundleRecord {
     QString source, ociDigest, recipe, predicateType, attestedAt, aicrVersion, recipeDigest;
     bool signedBundle = false;
-    std::optional<bool> signatureVerified;          // empty: not checked
+    std::optional<bool> signatureVerified; // empty: not checked
     QString signatureDetail;
-    int checkExit = 3;                              // 0 valid, 1 failed phases, 2 invalid, 3 incomplete
+    int checkExit = 3; // 0 valid, 1 failed phases, 2 invalid, 3 incomplete
     std::vector<evidence::CheckStep> steps;
     QMap<QString, evidence::PhaseSummary> phases;
     QMap<QString, std::vector<evidence::CtrfTest>> tests; // by phase
@@ -68,7 +68,8 @@ class EvidenceStore {
     // offline and stores the result (replacing an earlier read of the same source). One transaction.
     // Signatures (attestation.intoto.jsonl) are verified offline as `signature` says, or against the
     // database's default trusted root when it is not given; with neither they stay "not checked".
-    Result<BundleImportReport> importBundleDir(const QString& dir, const evidence::SignatureCheck* signature = nullptr);
+    Result<BundleImportReport> importBundleDir(const QString& dir,
+                                               const evidence::SignatureCheck* signature = nullptr);
     // importBundleDir(), the number of bundles read.
     Result<int> importBundles(const QString& dir, const evidence::SignatureCheck* signature = nullptr);
 

@@ -14,18 +14,27 @@ using validation::RunResult;
 
 namespace {
 
-QString iso(const QDateTime& t) { return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString(); }
+QString iso(const QDateTime& t) {
+    return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
 QDateTime parseTime(const QVariant& v) {
     QDateTime t = QDateTime::fromString(v.toString(), Qt::ISODateWithMs);
     return t.isValid() ? t : QDateTime::fromString(v.toString(), Qt::ISODate);
 }
 // Text columns are NOT NULL: an unset QString binds as "" rather than NULL.
-QString text(const QString& s) { return s.isNull() ? QStringLiteral("") : s; }
-QByteArray json(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
-QByteArray json(const QJsonArray& a) { return QJsonDocument(a).toJson(QJsonDocument::Compact); }
+QString text(const QString& s) {
+    return s.isNull() ? QStringLiteral("") : s;
+}
+QByteArray json(const QJsonObject& o) {
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+QByteArray json(const QJsonArray& a) {
+    return QJsonDocument(a).toJson(QJsonDocument::Compact);
+}
 
 CheckState stateFromName(const QString& s) {
-    for (CheckState st : {CheckState::Pending, CheckState::Running, CheckState::Passed, CheckState::Failed, CheckState::Skipped, CheckState::Other})
+    for (CheckState st : {CheckState::Pending, CheckState::Running, CheckState::Passed, CheckState::Failed,
+                          CheckState::Skipped, CheckState::Other})
         if (validation::checkStateName(st) == s)
             return st;
     return CheckState::Other;
@@ -33,19 +42,24 @@ CheckState stateFromName(const QString& s) {
 
 validation::RunState runStateFromName(const QString& s) {
     using validation::RunState;
-    for (RunState st : {RunState::Running, RunState::Passed, RunState::Failed, RunState::Cancelled, RunState::Error, RunState::ReadinessFailed,
-                        RunState::Incomplete})
+    for (RunState st : {RunState::Running, RunState::Passed, RunState::Failed, RunState::Cancelled,
+                        RunState::Error, RunState::ReadinessFailed, RunState::Incomplete})
         if (validation::runStateName(st) == s)
             return st;
     return RunState::Passed; // "imported"
 }
 
-QJsonValue opt(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
-std::optional<double> opt(const QJsonValue& v) { return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt; }
+QJsonValue opt(const std::optional<double>& v) {
+    return v ? QJsonValue(*v) : QJsonValue();
+}
+std::optional<double> opt(const QJsonValue& v) {
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
 
 QJsonObject distJson(const validation::Distribution& d) {
-    return QJsonObject{{QStringLiteral("avg"), opt(d.avg)}, {QStringLiteral("min"), opt(d.min)}, {QStringLiteral("max"), opt(d.max)},
-                       {QStringLiteral("p50"), opt(d.p50)}, {QStringLiteral("p90"), opt(d.p90)}, {QStringLiteral("p95"), opt(d.p95)},
+    return QJsonObject{{QStringLiteral("avg"), opt(d.avg)}, {QStringLiteral("min"), opt(d.min)},
+                       {QStringLiteral("max"), opt(d.max)}, {QStringLiteral("p50"), opt(d.p50)},
+                       {QStringLiteral("p90"), opt(d.p90)}, {QStringLiteral("p95"), opt(d.p95)},
                        {QStringLiteral("p99"), opt(d.p99)}};
 }
 validation::Distribution distFrom(const QJsonObject& o) {
@@ -61,39 +75,42 @@ validation::Distribution distFrom(const QJsonObject& o) {
 }
 
 QJsonObject ncclDetail(const validation::NcclResult& r) {
-    return QJsonObject{{QStringLiteral("kind"), QStringLiteral("nccl")},
-                       {QStringLiteral("collective"), r.collective},
-                       {QStringLiteral("ncclVersion"), r.ncclVersion},
-                       {QStringLiteral("testsVersion"), r.testsVersion},
-                       {QStringLiteral("ranks"), r.ranks},
-                       {QStringLiteral("footerAvgBusBw"), opt(r.footerAvgBusBw)},
-                       {QStringLiteral("computedAvgBusBw"), r.computedAvgBusBw},
-                       {QStringLiteral("netPlugin"), r.netPlugin},
-                       {QStringLiteral("nvlsMulticast"), r.nvlsMulticast},
-                       {QStringLiteral("nvlsComm"), r.nvlsComm},
-                       {QStringLiteral("lines"), r.lines},
-                       {QStringLiteral("bytes"), r.bytes},
-                       {QStringLiteral("types"), QJsonArray{r.rows.empty() ? QString() : r.rows.back().type,
-                                                            r.rows.empty() ? QString() : r.rows.back().redop}}};
+    return QJsonObject{
+        {QStringLiteral("kind"), QStringLiteral("nccl")},
+        {QStringLiteral("collective"), r.collective},
+        {QStringLiteral("ncclVersion"), r.ncclVersion},
+        {QStringLiteral("testsVersion"), r.testsVersion},
+        {QStringLiteral("ranks"), r.ranks},
+        {QStringLiteral("footerAvgBusBw"), opt(r.footerAvgBusBw)},
+        {QStringLiteral("computedAvgBusBw"), r.computedAvgBusBw},
+        {QStringLiteral("netPlugin"), r.netPlugin},
+        {QStringLiteral("nvlsMulticast"), r.nvlsMulticast},
+        {QStringLiteral("nvlsComm"), r.nvlsComm},
+        {QStringLiteral("lines"), r.lines},
+        {QStringLiteral("bytes"), r.bytes},
+        {QStringLiteral("types"), QJsonArray{r.rows.empty() ? QString() : r.rows.back().type,
+                                             r.rows.empty() ? QString() : r.rows.back().redop}}};
 }
 
 QJsonObject inferenceDetail(const validation::InferenceResult& r) {
-    return QJsonObject{{QStringLiteral("kind"), validation::perfKindName(r.kind)},
-                       {QStringLiteral("format"), r.format},
-                       {QStringLiteral("toolVersion"), r.toolVersion},
-                       {QStringLiteral("outputTokensPerSec"), opt(r.outputTokensPerSec)},
-                       {QStringLiteral("requestsPerSec"), opt(r.requestsPerSec)},
-                       {QStringLiteral("ttftMs"), distJson(r.ttftMs)},
-                       {QStringLiteral("itlMs"), distJson(r.itlMs)},
-                       {QStringLiteral("requestLatencyMs"), distJson(r.requestLatencyMs)},
-                       {QStringLiteral("requests"), r.requests ? QJsonValue(double(*r.requests)) : QJsonValue()},
-                       {QStringLiteral("errors"), r.errors ? QJsonValue(double(*r.errors)) : QJsonValue()},
-                       {QStringLiteral("durationSec"), opt(r.durationSec)}};
+    return QJsonObject{
+        {QStringLiteral("kind"), validation::perfKindName(r.kind)},
+        {QStringLiteral("format"), r.format},
+        {QStringLiteral("toolVersion"), r.toolVersion},
+        {QStringLiteral("outputTokensPerSec"), opt(r.outputTokensPerSec)},
+        {QStringLiteral("requestsPerSec"), opt(r.requestsPerSec)},
+        {QStringLiteral("ttftMs"), distJson(r.ttftMs)},
+        {QStringLiteral("itlMs"), distJson(r.itlMs)},
+        {QStringLiteral("requestLatencyMs"), distJson(r.requestLatencyMs)},
+        {QStringLiteral("requests"), r.requests ? QJsonValue(double(*r.requests)) : QJsonValue()},
+        {QStringLiteral("errors"), r.errors ? QJsonValue(double(*r.errors)) : QJsonValue()},
+        {QStringLiteral("durationSec"), opt(r.durationSec)}};
 }
 
 validation::InferenceResult inferenceFrom(const QJsonObject& o) {
     validation::InferenceResult r;
-    r.kind = validation::perfKindFromName(o.value(QStringLiteral("kind")).toString()).value_or(validation::PerfKind::AIPerf);
+    r.kind = validation::perfKindFromName(o.value(QStringLiteral("kind")).toString())
+                 .value_or(validation::PerfKind::AIPerf);
     r.format = o.value(QStringLiteral("format")).toString();
     r.toolVersion = o.value(QStringLiteral("toolVersion")).toString();
     r.outputTokensPerSec = opt(o.value(QStringLiteral("outputTokensPerSec")));
@@ -120,16 +137,19 @@ Status writeMetrics(QSqlDatabase& db, qint64 checkId, const CheckRun& c) {
     if (!c.score)
         return {};
     QSqlQuery m(db);
-    m.prepare(QStringLiteral("INSERT INTO run_metrics (check_id, name, unit, value, constraint_text, threshold, effective, pass) "
-                             "VALUES (?,?,?,?,?,?,?,?)"));
+    m.prepare(QStringLiteral(
+        "INSERT INTO run_metrics (check_id, name, unit, value, constraint_text, threshold, effective, pass) "
+        "VALUES (?,?,?,?,?,?,?,?)"));
     for (const validation::ScoredMetric& sm : c.score->metrics) {
         m.addBindValue(checkId);
         m.addBindValue(sm.name);
         m.addBindValue(sm.unit);
         m.addBindValue(sm.measured);
-        m.addBindValue(sm.threshold ? QVariant(sm.threshold->written) : QVariant(QMetaType(QMetaType::QString)));
+        m.addBindValue(sm.threshold ? QVariant(sm.threshold->written)
+                                    : QVariant(QMetaType(QMetaType::QString)));
         m.addBindValue(sm.threshold ? QVariant(sm.threshold->value) : QVariant(QMetaType(QMetaType::Double)));
-        m.addBindValue(sm.threshold ? QVariant(sm.threshold->effective()) : QVariant(QMetaType(QMetaType::Double)));
+        m.addBindValue(sm.threshold ? QVariant(sm.threshold->effective())
+                                    : QVariant(QMetaType(QMetaType::Double)));
         m.addBindValue(sm.pass ? 1 : 0);
         if (Status s = exec(m, QStringLiteral("run_metrics")); !s)
             return s;
@@ -159,8 +179,8 @@ Status writeSeries(QSqlDatabase& db, qint64 checkId, const CheckRun& c) {
         }
     if (c.inference) {
         auto dist = [&](const char* series, const validation::Distribution& d) {
-            const std::pair<double, std::optional<double>> pts[] = {{-1, d.min}, {0, d.avg}, {50, d.p50}, {90, d.p90},
-                                                                    {95, d.p95}, {99, d.p99}, {100, d.max}};
+            const std::pair<double, std::optional<double>> pts[] = {
+                {-1, d.min}, {0, d.avg}, {50, d.p50}, {90, d.p90}, {95, d.p95}, {99, d.p99}, {100, d.max}};
             for (const auto& [x, y] : pts)
                 if (y)
                     point(series, x, *y);
@@ -185,13 +205,19 @@ Status writeSeries(QSqlDatabase& db, qint64 checkId, const CheckRun& c) {
 Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
-        "INSERT INTO run_checks (run_id, seq, phase, name, state, exit_code, message, image, job, pod, started_at, finished_at, "
-        "duration_ms, log, result_lines, extra, verdict, score_message, detail, cause, k8s_reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
-        "ON CONFLICT (run_id, name) DO UPDATE SET seq = excluded.seq, phase = excluded.phase, state = excluded.state, "
-        "exit_code = excluded.exit_code, message = excluded.message, image = excluded.image, job = excluded.job, pod = excluded.pod, "
-        "started_at = excluded.started_at, finished_at = excluded.finished_at, duration_ms = excluded.duration_ms, log = excluded.log, "
+        "INSERT INTO run_checks (run_id, seq, phase, name, state, exit_code, message, image, job, pod, "
+        "started_at, finished_at, "
+        "duration_ms, log, result_lines, extra, verdict, score_message, detail, cause, k8s_reason) VALUES "
+        "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+        "ON CONFLICT (run_id, name) DO UPDATE SET seq = excluded.seq, phase = excluded.phase, state = "
+        "excluded.state, "
+        "exit_code = excluded.exit_code, message = excluded.message, image = excluded.image, job = "
+        "excluded.job, pod = excluded.pod, "
+        "started_at = excluded.started_at, finished_at = excluded.finished_at, duration_ms = "
+        "excluded.duration_ms, log = excluded.log, "
         "result_lines = excluded.result_lines, extra = excluded.extra, verdict = excluded.verdict, "
-        "score_message = excluded.score_message, detail = excluded.detail, cause = excluded.cause, k8s_reason = excluded.k8s_reason"));
+        "score_message = excluded.score_message, detail = excluded.detail, cause = excluded.cause, "
+        "k8s_reason = excluded.k8s_reason"));
     QJsonObject detail;
     if (c.nccl)
         detail = ncclDetail(*c.nccl);
@@ -213,7 +239,8 @@ Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
     q.addBindValue(c.log.isEmpty() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(c.log));
     q.addBindValue(QString::fromUtf8(json(QJsonArray::fromStringList(c.resultLines))));
     q.addBindValue(QString::fromUtf8(json(c.extra)));
-    q.addBindValue(c.score ? QVariant(validation::verdictName(c.score->verdict)) : QVariant(QMetaType(QMetaType::QString)));
+    q.addBindValue(c.score ? QVariant(validation::verdictName(c.score->verdict))
+                           : QVariant(QMetaType(QMetaType::QString)));
     q.addBindValue(text(c.score ? c.score->message : QString()));
     q.addBindValue(QString::fromUtf8(json(detail)));
     q.addBindValue(text(c.cause));
@@ -228,7 +255,8 @@ Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
     if (!idq.exec() || !idq.next())
         return sqlError(idq, QStringLiteral("run_checks"));
     const qint64 checkId = idq.value(0).toLongLong();
-    for (const char* table : {"DELETE FROM run_metrics WHERE check_id = ?", "DELETE FROM run_series WHERE check_id = ?"}) {
+    for (const char* table :
+         {"DELETE FROM run_metrics WHERE check_id = ?", "DELETE FROM run_series WHERE check_id = ?"}) {
         QSqlQuery del(db);
         del.prepare(QLatin1String(table));
         del.addBindValue(checkId);
@@ -243,19 +271,22 @@ Status writeCheck(QSqlDatabase& db, qint64 runId, int seq, const CheckRun& c) {
 QJsonArray readinessJson(const std::vector<validation::ConstraintCheck>& checks) {
     QJsonArray out;
     for (const validation::ConstraintCheck& c : checks)
-        out.append(QJsonObject{{QStringLiteral("name"), c.constraint.name},
-                               {QStringLiteral("value"), c.constraint.value},
-                               {QStringLiteral("source"), c.source},
-                               {QStringLiteral("measured"), c.measured},
-                               {QStringLiteral("outcome"), c.outcome == validation::ConstraintOutcome::Passed   ? QStringLiteral("passed")
-                                                           : c.outcome == validation::ConstraintOutcome::Failed ? QStringLiteral("failed")
-                                                                                                                : QStringLiteral("unknown")},
-                               {QStringLiteral("detail"), c.detail}});
+        out.append(
+            QJsonObject{{QStringLiteral("name"), c.constraint.name},
+                        {QStringLiteral("value"), c.constraint.value},
+                        {QStringLiteral("source"), c.source},
+                        {QStringLiteral("measured"), c.measured},
+                        {QStringLiteral("outcome"),
+                         c.outcome == validation::ConstraintOutcome::Passed   ? QStringLiteral("passed")
+                         : c.outcome == validation::ConstraintOutcome::Failed ? QStringLiteral("failed")
+                                                                              : QStringLiteral("unknown")},
+                        {QStringLiteral("detail"), c.detail}});
     return out;
 }
 
 const char* kSummaryColumns =
-    "SELECT r.id, r.run_uid, r.source, r.state, r.reason, r.recipe_name, r.coordinate, r.context, r.server, r.phases, "
+    "SELECT r.id, r.run_uid, r.source, r.state, r.reason, r.recipe_name, r.coordinate, r.context, r.server, "
+    "r.phases, "
     "r.started_at, r.finished_at, r.evidence_dir, "
     "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id), "
     "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state = 'passed'), "
@@ -295,8 +326,10 @@ Result<qint64> RunStore::begin(const RunHeader& h, const QString& runUid, const 
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("INSERT INTO runs (run_uid, source, state, recipe_name, coordinate, catalog_version, criteria, context, server, "
-                             "namespace, phases, tool_version, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(
+        QStringLiteral("INSERT INTO runs (run_uid, source, state, recipe_name, coordinate, catalog_version, "
+                       "criteria, context, server, "
+                       "namespace, phases, tool_version, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     QStringList phases;
     for (const CheckRun& c : plan)
         if (!phases.contains(c.phase))
@@ -341,7 +374,8 @@ Status RunStore::finish(qint64 runId, const RunResult& r, const QString& evidenc
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("UPDATE runs SET state = ?, reason = ?, finished_at = ?, snapshot_yaml = ?, readiness = ?, evidence_dir = ?, "
+    q.prepare(QStringLiteral("UPDATE runs SET state = ?, reason = ?, finished_at = ?, snapshot_yaml = ?, "
+                             "readiness = ?, evidence_dir = ?, "
                              "started_at = coalesce(?, started_at) WHERE id = ?"));
     q.addBindValue(validation::runStateName(r.state));
     q.addBindValue(text(r.reason));
@@ -366,8 +400,10 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("INSERT INTO runs (run_uid, source, state, reason, recipe_name, coordinate, catalog_version, criteria, context, "
-                             "server, namespace, phases, tool_version, started_at, finished_at, time_source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(QStringLiteral("INSERT INTO runs (run_uid, source, state, reason, recipe_name, coordinate, "
+                             "catalog_version, criteria, context, "
+                             "server, namespace, phases, tool_version, started_at, finished_at, time_source) "
+                             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     q.addBindValue(text(result.runId));
     q.addBindValue(QStringLiteral("import"));
     q.addBindValue(validation::runStateName(result.state));
@@ -397,7 +433,8 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
 
 Result<std::vector<RunSummary>> RunStore::list(const QString& coordinate, int limit) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QString::fromLatin1(kSummaryColumns) + (coordinate.isEmpty() ? QString() : QStringLiteral("WHERE r.coordinate = ? ")) +
+    q.prepare(QString::fromLatin1(kSummaryColumns) +
+              (coordinate.isEmpty() ? QString() : QStringLiteral("WHERE r.coordinate = ? ")) +
               QStringLiteral("ORDER BY r.started_at DESC, r.id DESC LIMIT ?"));
     if (!coordinate.isEmpty())
         q.addBindValue(coordinate);
@@ -412,7 +449,8 @@ Result<std::vector<RunSummary>> RunStore::list(const QString& coordinate, int li
 
 Result<QStringList> RunStore::coordinates() const {
     QSqlQuery q(m_db.sql());
-    if (!q.exec(QStringLiteral("SELECT DISTINCT coordinate FROM runs WHERE coordinate <> '' ORDER BY coordinate")))
+    if (!q.exec(QStringLiteral(
+            "SELECT DISTINCT coordinate FROM runs WHERE coordinate <> '' ORDER BY coordinate")))
         return sqlError(q, QStringLiteral("runs"));
     QStringList out;
     while (q.next())
@@ -461,15 +499,17 @@ CheckRun checkFromRow(const QSqlQuery& q) {
 }
 
 // A check's score: its verdict and message, and its metrics from run_metrics.
-Result<validation::CheckScore> loadScore(QSqlDatabase& db, qint64 checkId, const QString& checkName, const QString& verdict, const QString& message) {
+Result<validation::CheckScore> loadScore(QSqlDatabase& db, qint64 checkId, const QString& checkName,
+                                         const QString& verdict, const QString& message) {
     validation::CheckScore s;
     s.check = checkName;
-    s.verdict = verdict == QLatin1String("passed") ? validation::Verdict::Passed
+    s.verdict = verdict == QLatin1String("passed")   ? validation::Verdict::Passed
                 : verdict == QLatin1String("failed") ? validation::Verdict::Failed
                                                      : validation::Verdict::Skipped;
     s.message = message;
     QSqlQuery m(db);
-    m.prepare(QStringLiteral("SELECT name, unit, value, constraint_text, threshold, effective, pass FROM run_metrics WHERE check_id = ? ORDER BY id"));
+    m.prepare(QStringLiteral("SELECT name, unit, value, constraint_text, threshold, effective, pass FROM "
+                             "run_metrics WHERE check_id = ? ORDER BY id"));
     m.addBindValue(checkId);
     if (!m.exec())
         return sqlError(m, QStringLiteral("run_metrics"));
@@ -496,7 +536,8 @@ Result<validation::CheckScore> loadScore(QSqlDatabase& db, qint64 checkId, const
 // One size row per message size, from the nccl.* series points.
 Status loadNcclRows(QSqlDatabase& db, qint64 checkId, const QJsonArray& types, validation::NcclResult& n) {
     QSqlQuery sq(db);
-    sq.prepare(QStringLiteral("SELECT series, x, y FROM run_series WHERE check_id = ? AND series LIKE 'nccl.%' ORDER BY x, rowid"));
+    sq.prepare(QStringLiteral(
+        "SELECT series, x, y FROM run_series WHERE check_id = ? AND series LIKE 'nccl.%' ORDER BY x, rowid"));
     sq.addBindValue(checkId);
     if (!sq.exec())
         return sqlError(sq, QStringLiteral("run_series"));
@@ -509,12 +550,18 @@ Status loadNcclRows(QSqlDatabase& db, qint64 checkId, const QJsonArray& types, v
         row.redop = types.at(1).toString();
         const QString series = sq.value(0).toString();
         const double y = sq.value(2).toDouble();
-        if (series == QLatin1String("nccl.oop.busbw")) row.oopBusBw = y;
-        else if (series == QLatin1String("nccl.ip.busbw")) row.ipBusBw = y;
-        else if (series == QLatin1String("nccl.oop.algbw")) row.oopAlgBw = y;
-        else if (series == QLatin1String("nccl.ip.algbw")) row.ipAlgBw = y;
-        else if (series == QLatin1String("nccl.oop.time")) row.oopTimeUs = y;
-        else if (series == QLatin1String("nccl.ip.time")) row.ipTimeUs = y;
+        if (series == QLatin1String("nccl.oop.busbw"))
+            row.oopBusBw = y;
+        else if (series == QLatin1String("nccl.ip.busbw"))
+            row.ipBusBw = y;
+        else if (series == QLatin1String("nccl.oop.algbw"))
+            row.oopAlgBw = y;
+        else if (series == QLatin1String("nccl.ip.algbw"))
+            row.ipAlgBw = y;
+        else if (series == QLatin1String("nccl.oop.time"))
+            row.oopTimeUs = y;
+        else if (series == QLatin1String("nccl.ip.time"))
+            row.ipTimeUs = y;
     }
     for (auto& [size, row] : rows)
         n.rows.push_back(row);
@@ -556,7 +603,8 @@ Result<StoredRun> RunStore::load(qint64 id) const {
     }
     {
         QSqlQuery q(m_db.sql());
-        q.prepare(QStringLiteral("SELECT catalog_version, criteria, namespace, tool_version, snapshot_yaml, readiness FROM runs WHERE id = ?"));
+        q.prepare(QStringLiteral("SELECT catalog_version, criteria, namespace, tool_version, snapshot_yaml, "
+                                 "readiness FROM runs WHERE id = ?"));
         q.addBindValue(id);
         if (!q.exec() || !q.next())
             return sqlError(q, QStringLiteral("runs"));
@@ -582,8 +630,10 @@ Result<StoredRun> RunStore::load(qint64 id) const {
     r.phasesRun = run.summary.phases.split(QLatin1Char(','), Qt::SkipEmptyParts);
 
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT id, phase, name, state, exit_code, message, image, job, pod, started_at, finished_at, duration_ms, log, "
-                             "result_lines, extra, verdict, score_message, detail, cause, k8s_reason FROM run_checks WHERE run_id = ? ORDER BY seq"));
+    q.prepare(QStringLiteral("SELECT id, phase, name, state, exit_code, message, image, job, pod, "
+                             "started_at, finished_at, duration_ms, log, "
+                             "result_lines, extra, verdict, score_message, detail, cause, k8s_reason FROM "
+                             "run_checks WHERE run_id = ? ORDER BY seq"));
     q.addBindValue(id);
     if (!q.exec())
         return sqlError(q, QStringLiteral("run_checks"));
@@ -592,7 +642,8 @@ Result<StoredRun> RunStore::load(qint64 id) const {
         CheckRun c = checkFromRow(q);
         const QJsonObject detail = QJsonDocument::fromJson(q.value(17).toByteArray()).object();
         if (!q.value(15).isNull()) {
-            Result<validation::CheckScore> score = loadScore(m_db.sql(), checkId, c.name, q.value(15).toString(), q.value(16).toString());
+            Result<validation::CheckScore> score =
+                loadScore(m_db.sql(), checkId, c.name, q.value(15).toString(), q.value(16).toString());
             if (!score)
                 return score.error();
             c.score = *score;
@@ -618,10 +669,12 @@ Result<StoredRun> RunStore::load(qint64 id) const {
 
 Result<std::vector<HistoryPoint>> RunStore::history(const QString& coordinate, const QString& metric) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT r.id, r.started_at, c.name, m.name, m.unit, m.value, m.effective, m.pass, r.source, r.context, "
-                             "r.run_uid, c.image, r.time_source FROM run_metrics m "
-                             "JOIN run_checks c ON c.id = m.check_id JOIN runs r ON r.id = c.run_id "
-                             "WHERE r.coordinate = ? AND (? = '' OR m.name = ?) ORDER BY r.started_at, r.id, m.id"));
+    q.prepare(QStringLiteral(
+        "SELECT r.id, r.started_at, c.name, m.name, m.unit, m.value, m.effective, m.pass, r.source, "
+        "r.context, "
+        "r.run_uid, c.image, r.time_source FROM run_metrics m "
+        "JOIN run_checks c ON c.id = m.check_id JOIN runs r ON r.id = c.run_id "
+        "WHERE r.coordinate = ? AND (? = '' OR m.name = ?) ORDER BY r.started_at, r.id, m.id"));
     q.addBindValue(text(coordinate));
     q.addBindValue(text(metric));
     q.addBindValue(text(metric));
@@ -674,7 +727,9 @@ QJsonObject checkToJson(const CheckRun& c, bool withLog) {
     if (c.score) {
         QJsonArray metrics;
         for (const validation::ScoredMetric& m : c.score->metrics) {
-            QJsonObject mo{{QStringLiteral("name"), m.name}, {QStringLiteral("unit"), m.unit}, {QStringLiteral("value"), m.measured},
+            QJsonObject mo{{QStringLiteral("name"), m.name},
+                           {QStringLiteral("unit"), m.unit},
+                           {QStringLiteral("value"), m.measured},
                            {QStringLiteral("pass"), m.pass}};
             if (m.threshold) {
                 mo.insert(QStringLiteral("constraint"), m.threshold->written);
@@ -683,9 +738,10 @@ QJsonObject checkToJson(const CheckRun& c, bool withLog) {
             }
             metrics.append(mo);
         }
-        o.insert(QStringLiteral("score"), QJsonObject{{QStringLiteral("verdict"), validation::verdictName(c.score->verdict)},
-                                                      {QStringLiteral("message"), c.score->message},
-                                                      {QStringLiteral("metrics"), metrics}});
+        o.insert(QStringLiteral("score"),
+                 QJsonObject{{QStringLiteral("verdict"), validation::verdictName(c.score->verdict)},
+                             {QStringLiteral("message"), c.score->message},
+                             {QStringLiteral("metrics"), metrics}});
     }
     if (c.nccl) {
         QJsonObject n = ncclDetail(*c.nccl);
@@ -723,11 +779,12 @@ QJsonObject runToJson(const RunResult& r, bool withLogs) {
     }
     if (r.snapshot) {
         const validation::NodeInfo* n = r.snapshot->firstGpuNode();
-        o.insert(QStringLiteral("cluster"), QJsonObject{{QStringLiteral("serverVersion"), r.snapshot->serverVersion},
-                                                        {QStringLiteral("nodes"), int(r.snapshot->nodes.size())},
-                                                        {QStringLiteral("gpuNodes"), r.snapshot->gpuNodeCount()},
-                                                        {QStringLiteral("gpuProduct"), n ? n->gpuProduct : QString()},
-                                                        {QStringLiteral("gpusPerNode"), n ? n->gpus : 0}});
+        o.insert(QStringLiteral("cluster"),
+                 QJsonObject{{QStringLiteral("serverVersion"), r.snapshot->serverVersion},
+                             {QStringLiteral("nodes"), int(r.snapshot->nodes.size())},
+                             {QStringLiteral("gpuNodes"), r.snapshot->gpuNodeCount()},
+                             {QStringLiteral("gpuProduct"), n ? n->gpuProduct : QString()},
+                             {QStringLiteral("gpusPerNode"), n ? n->gpus : 0}});
     }
     return o;
 }
@@ -741,8 +798,9 @@ Status RunStore::saveLeftovers(qint64 runId, const std::vector<RunResult::Leftov
     const QString now = iso(QDateTime::currentDateTimeUtc());
     for (const RunResult::Leftover& l : left) {
         QSqlQuery q(m_db.sql());
-        q.prepare(QStringLiteral("INSERT INTO run_leftovers (run_id, path, error, recorded_at) VALUES (?,?,?,?) "
-                                 "ON CONFLICT (run_id, path) DO UPDATE SET error = excluded.error, removed_at = NULL"));
+        q.prepare(QStringLiteral(
+            "INSERT INTO run_leftovers (run_id, path, error, recorded_at) VALUES (?,?,?,?) "
+            "ON CONFLICT (run_id, path) DO UPDATE SET error = excluded.error, removed_at = NULL"));
         q.addBindValue(runId);
         q.addBindValue(l.path);
         q.addBindValue(text(l.error));
@@ -757,9 +815,10 @@ Status RunStore::saveLeftovers(qint64 runId, const std::vector<RunResult::Leftov
 
 Result<std::vector<RunLeftover>> RunStore::leftovers(qint64 runId, bool includeRemoved) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT l.run_id, r.run_uid, r.context, r.server, l.path, l.error, l.recorded_at, l.removed_at "
-                             "FROM run_leftovers l JOIN runs r ON r.id = l.run_id WHERE (? = 0 OR l.run_id = ?) "
-                             "AND (? OR l.removed_at IS NULL) ORDER BY l.run_id, l.id"));
+    q.prepare(QStringLiteral(
+        "SELECT l.run_id, r.run_uid, r.context, r.server, l.path, l.error, l.recorded_at, l.removed_at "
+        "FROM run_leftovers l JOIN runs r ON r.id = l.run_id WHERE (? = 0 OR l.run_id = ?) "
+        "AND (? OR l.removed_at IS NULL) ORDER BY l.run_id, l.id"));
     q.addBindValue(runId);
     q.addBindValue(runId);
     q.addBindValue(includeRemoved ? 1 : 0);
@@ -782,7 +841,8 @@ Result<std::vector<RunLeftover>> RunStore::leftovers(qint64 runId, bool includeR
     return out;
 }
 
-Status RunStore::markLeftovers(qint64 runId, const QStringList& removed, const std::vector<RunResult::Leftover>& still) {
+Status RunStore::markLeftovers(qint64 runId, const QStringList& removed,
+                               const std::vector<RunResult::Leftover>& still) {
     Transaction tx(m_db.sql());
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction"), m_db.path());

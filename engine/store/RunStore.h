@@ -72,7 +72,8 @@ class RunStore {
     explicit RunStore(Database& db) : m_db(db) {}
 
     // Writes the run row (state "running"); the checks of `plan` as pending.
-    Result<qint64> begin(const RunHeader& header, const QString& runUid, const std::vector<validation::CheckRun>& plan);
+    Result<qint64> begin(const RunHeader& header, const QString& runUid,
+                         const std::vector<validation::CheckRun>& plan);
     // Upserts one check with its metrics and series, in one transaction.
     Status saveCheck(qint64 runId, int seq, const validation::CheckRun& check);
     // Final state, reason, snapshot, readiness, and every check again, in one transaction (a
@@ -80,7 +81,8 @@ class RunStore {
     Status finish(qint64 runId, const validation::RunResult& result, const QString& evidenceDir = {});
     // A whole run at once (imported results), in one transaction. The receipt naming the files it
     // was parsed from is ops::perfImport's; `sourceFiles` is no longer used here.
-    Result<qint64> saveImported(const RunHeader& header, const validation::RunResult& result, const QStringList& sourceFiles = {});
+    Result<qint64> saveImported(const RunHeader& header, const validation::RunResult& result,
+                                const QStringList& sourceFiles = {});
 
     Result<std::vector<RunSummary>> list(const QString& coordinate = {}, int limit = 500) const;
     Result<StoredRun> load(qint64 id) const;
@@ -94,7 +96,8 @@ class RunStore {
     // those `runs cleanup` deleted.
     Result<std::vector<RunLeftover>> leftovers(qint64 runId = 0, bool includeRemoved = false) const;
     // After `runs cleanup`: `removed` are gone (removed_at set), `still` keep their new error.
-    Status markLeftovers(qint64 runId, const QStringList& removed, const std::vector<validation::RunResult::Leftover>& still);
+    Status markLeftovers(qint64 runId, const QStringList& removed,
+                         const std::vector<validation::RunResult::Leftover>& still);
 
   private:
     Database& m_db;

@@ -15,7 +15,9 @@ namespace pb::store {
 
 namespace {
 
-QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+QString now() {
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
 
 QDateTime parseTime(const QVariant& v) {
     QDateTime t = QDateTime::fromString(v.toString(), Qt::ISODateWithMs);
@@ -25,7 +27,8 @@ QDateTime parseTime(const QVariant& v) {
 }
 
 const char* kVerificationColumns =
-    "SELECT id, bundle_file, bundle_sha256, artifact_digest, mode, policy, trusted_root_sha256, verified, summary, "
+    "SELECT id, bundle_file, bundle_sha256, artifact_digest, mode, policy, trusted_root_sha256, verified, "
+    "summary, "
     "signer_identity, signer_issuer, result, evidence_bundle_id, verified_at FROM verifications ";
 
 StoredVerification readVerification(const QSqlQuery& q) {
@@ -54,11 +57,12 @@ Result<qint64> VerificationStore::importTrustedRoot(const QString& path, bool ma
     Result<QByteArray> read = readFileLimited(path, limits::kConfigFile, QStringLiteral("the trusted root"));
     if (!read)
         return read.error();
-    return importTrustedRootBytes(*read, QFileInfo(path).fileName(), QFileInfo(path).absoluteFilePath(), makeDefault);
+    return importTrustedRootBytes(*read, QFileInfo(path).fileName(), QFileInfo(path).absoluteFilePath(),
+                                  makeDefault);
 }
 
-Result<qint64> VerificationStore::importTrustedRootBytes(const QByteArray& bytes, const QString& name, const QString& sourcePath,
-                                                         bool makeDefault) {
+Result<qint64> VerificationStore::importTrustedRootBytes(const QByteArray& bytes, const QString& name,
+                                                         const QString& sourcePath, bool makeDefault) {
     auto parsed = sigstore::parseTrustedRoot(bytes, sourcePath.isEmpty() ? name : sourcePath);
     if (!parsed)
         return parsed.error();
@@ -76,8 +80,9 @@ Result<qint64> VerificationStore::importTrustedRootBytes(const QByteArray& bytes
         id = q.value(0).toLongLong();
     } else {
         QSqlQuery ins(m_db.sql());
-        ins.prepare(QStringLiteral("INSERT INTO trusted_roots (name, source_path, sha256, content, is_default, imported_at) "
-                                   "VALUES (?, ?, ?, ?, 0, ?)"));
+        ins.prepare(QStringLiteral(
+            "INSERT INTO trusted_roots (name, source_path, sha256, content, is_default, imported_at) "
+            "VALUES (?, ?, ?, ?, 0, ?)"));
         ins.addBindValue(name);
         ins.addBindValue(nullable(sourcePath));
         ins.addBindValue(digest);
@@ -101,12 +106,16 @@ Result<qint64> VerificationStore::importTrustedRootBytes(const QByteArray& bytes
 
 namespace {
 
-const char* kProvenanceColumns =
-    "SELECT id, trusted_root_id, repository, target_name, target_file, anchor_name, anchor_sha256, anchor_version, root_chain, "
-    "root_version, root_expires, timestamp_version, timestamp_expires, snapshot_version, snapshot_expires, targets_version, "
-    "targets_expires, signed_by, verification_time, time_given, verified_at, started_from, trusted_state FROM trusted_root_provenance ";
+const char* kProvenanceColumns = "SELECT id, trusted_root_id, repository, target_name, target_file, "
+                                 "anchor_name, anchor_sha256, anchor_version, root_chain, "
+                                 "root_version, root_expires, timestamp_version, timestamp_expires, "
+                                 "snapshot_version, snapshot_expires, targets_version, "
+                                 "targets_expires, signed_by, verification_time, time_given, verified_at, "
+                                 "started_from, trusted_state FROM trusted_root_provenance ";
 
-QString isoTime(const QDateTime& t) { return t.toUTC().toString(Qt::ISODate); }
+QString isoTime(const QDateTime& t) {
+    return t.toUTC().toString(Qt::ISODate);
+}
 
 TrustedRootProvenance readProvenance(const QSqlQuery& q) {
     TrustedRootProvenance p;
@@ -140,17 +149,22 @@ TrustedRootProvenance readProvenance(const QSqlQuery& q) {
 } // namespace
 
 QString TrustedRootProvenance::summary() const {
-    return QStringLiteral("TUF root v%1 (chain from v%2), timestamp v%3, snapshot v%4, targets v%5; verified as of %6%7")
-        .arg(rootVersion)
-        .arg(anchorVersion)
-        .arg(timestampVersion)
-        .arg(snapshotVersion)
-        .arg(targetsVersion)
-        .arg(isoTime(verificationTime), timeGiven ? QStringLiteral(" (time given)") : QString()) +
-           (startedFrom == QLatin1String("trusted-state")    ? QStringLiteral("; continued from the trusted state (%1)").arg(trustedState)
-            : startedFrom == QLatin1String("anchor-requested") ? QStringLiteral("; started again from the anchor as asked") +
-                                                                     (trustedState.isEmpty() ? QString() : QStringLiteral(", ignoring the trusted state (%1)").arg(trustedState))
-                                                               : QString());
+    return QStringLiteral(
+               "TUF root v%1 (chain from v%2), timestamp v%3, snapshot v%4, targets v%5; verified as of %6%7")
+               .arg(rootVersion)
+               .arg(anchorVersion)
+               .arg(timestampVersion)
+               .arg(snapshotVersion)
+               .arg(targetsVersion)
+               .arg(isoTime(verificationTime), timeGiven ? QStringLiteral(" (time given)") : QString()) +
+           (startedFrom == QLatin1String("trusted-state")
+                ? QStringLiteral("; continued from the trusted state (%1)").arg(trustedState)
+            : startedFrom == QLatin1String("anchor-requested")
+                ? QStringLiteral("; started again from the anchor as asked") +
+                      (trustedState.isEmpty()
+                           ? QString()
+                           : QStringLiteral(", ignoring the trusted state (%1)").arg(trustedState))
+                : QString());
 }
 
 QDateTime TrustedRootProvenance::earliestExpiry() const {
@@ -163,21 +177,40 @@ QDateTime TrustedRootProvenance::earliestExpiry() const {
 
 Result<qint64> VerificationStore::addProvenance(const TrustedRootProvenance& p) {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("INSERT INTO trusted_root_provenance (trusted_root_id, repository, target_name, target_file, anchor_name, "
-                             "anchor_sha256, anchor_version, root_chain, root_version, root_expires, timestamp_version, timestamp_expires, "
-                             "snapshot_version, snapshot_expires, targets_version, targets_expires, signed_by, verification_time, "
-                             "time_given, verified_at, started_from, trusted_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO trusted_root_provenance (trusted_root_id, repository, target_name, target_file, "
+        "anchor_name, "
+        "anchor_sha256, anchor_version, root_chain, root_version, root_expires, timestamp_version, "
+        "timestamp_expires, "
+        "snapshot_version, snapshot_expires, targets_version, targets_expires, signed_by, verification_time, "
+        "time_given, verified_at, started_from, trusted_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     QJsonArray chain;
     for (qint64 v : p.rootChain)
         chain.append(v);
-    for (const QVariant& v : {QVariant(p.trustedRootId), QVariant(p.repository), QVariant(p.targetName), QVariant(p.targetFile),
-                              QVariant(p.anchorName), QVariant(p.anchorSha256), QVariant(p.anchorVersion),
-                              QVariant(QString::fromUtf8(QJsonDocument(chain).toJson(QJsonDocument::Compact))), QVariant(p.rootVersion),
-                              QVariant(isoTime(p.rootExpires)), QVariant(p.timestampVersion), QVariant(isoTime(p.timestampExpires)),
-                              QVariant(p.snapshotVersion), QVariant(isoTime(p.snapshotExpires)), QVariant(p.targetsVersion),
-                              QVariant(isoTime(p.targetsExpires)), QVariant(p.signedBy), QVariant(isoTime(p.verificationTime)),
-                              QVariant(p.timeGiven ? 1 : 0), QVariant(p.verifiedAt.isValid() ? isoTime(p.verifiedAt) : now()),
-                              QVariant(p.startedFrom), nullable(p.trustedState)})
+    for (const QVariant& v :
+         {QVariant(p.trustedRootId),
+          QVariant(p.repository),
+          QVariant(p.targetName),
+          QVariant(p.targetFile),
+          QVariant(p.anchorName),
+          QVariant(p.anchorSha256),
+          QVariant(p.anchorVersion),
+          QVariant(QString::fromUtf8(QJsonDocument(chain).toJson(QJsonDocument::Compact))),
+          QVariant(p.rootVersion),
+          QVariant(isoTime(p.rootExpires)),
+          QVariant(p.timestampVersion),
+          QVariant(isoTime(p.timestampExpires)),
+          QVariant(p.snapshotVersion),
+          QVariant(isoTime(p.snapshotExpires)),
+          QVariant(p.targetsVersion),
+          QVariant(isoTime(p.targetsExpires)),
+          QVariant(p.signedBy),
+          QVariant(isoTime(p.verificationTime)),
+          QVariant(p.timeGiven ? 1 : 0),
+          QVariant(p.verifiedAt.isValid() ? isoTime(p.verifiedAt) : now()),
+          QVariant(p.startedFrom),
+          nullable(p.trustedState)})
         q.addBindValue(v);
     if (!q.exec())
         return sqlError(q, QStringLiteral("trusted_root_provenance"));
@@ -186,7 +219,8 @@ Result<qint64> VerificationStore::addProvenance(const TrustedRootProvenance& p) 
 
 Result<std::vector<TrustedRootProvenance>> VerificationStore::provenance(qint64 trustedRootId) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QString::fromLatin1(kProvenanceColumns) + QStringLiteral("WHERE trusted_root_id = ? ORDER BY id DESC"));
+    q.prepare(QString::fromLatin1(kProvenanceColumns) +
+              QStringLiteral("WHERE trusted_root_id = ? ORDER BY id DESC"));
     q.addBindValue(trustedRootId);
     if (!q.exec())
         return sqlError(q, QStringLiteral("trusted_root_provenance"));
@@ -199,18 +233,25 @@ Result<std::vector<TrustedRootProvenance>> VerificationStore::provenance(qint64 
 namespace {
 
 QJsonObject roleStateJson(const tuf::RoleState& r) {
-    return QJsonObject{{QStringLiteral("version"), r.version}, {QStringLiteral("expires"), isoTime(r.expires)}, {QStringLiteral("file"), r.file}};
+    return QJsonObject{{QStringLiteral("version"), r.version},
+                       {QStringLiteral("expires"), isoTime(r.expires)},
+                       {QStringLiteral("file"), r.file}};
 }
 
-QString compact(const QJsonObject& o) { return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)); }
+QString compact(const QJsonObject& o) {
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
 
 } // namespace
 
-Result<std::optional<tuf::TrustedState>> VerificationStore::tufTrustedState(const QString& anchorSha256) const {
+Result<std::optional<tuf::TrustedState>>
+VerificationStore::tufTrustedState(const QString& anchorSha256) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("SELECT anchor_name, repository, root_version, root_expires, root_json, timestamp_version, timestamp_expires, "
-                             "snapshot_version, snapshot_expires, snapshot_meta, targets_version, targets_expires, delegations, "
-                             "verification_time, time_given, updated_at FROM tuf_trusted_state WHERE anchor_sha256 = ?"));
+    q.prepare(QStringLiteral(
+        "SELECT anchor_name, repository, root_version, root_expires, root_json, timestamp_version, "
+        "timestamp_expires, "
+        "snapshot_version, snapshot_expires, snapshot_meta, targets_version, targets_expires, delegations, "
+        "verification_time, time_given, updated_at FROM tuf_trusted_state WHERE anchor_sha256 = ?"));
     q.addBindValue(anchorSha256);
     if (!q.exec())
         return sqlError(q, QStringLiteral("tuf_trusted_state"));
@@ -222,26 +263,31 @@ Result<std::optional<tuf::TrustedState>> VerificationStore::tufTrustedState(cons
     t.repository = q.value(1).toString();
     t.root = tuf::RoleState{q.value(2).toLongLong(), parseTime(q.value(3)), QStringLiteral("root.json")};
     t.rootBytes = q.value(4).toByteArray();
-    t.timestamp = tuf::RoleState{q.value(5).toLongLong(), parseTime(q.value(6)), QStringLiteral("timestamp.json")};
-    t.snapshot = tuf::RoleState{q.value(7).toLongLong(), parseTime(q.value(8)), QStringLiteral("snapshot.json")};
+    t.timestamp =
+        tuf::RoleState{q.value(5).toLongLong(), parseTime(q.value(6)), QStringLiteral("timestamp.json")};
+    t.snapshot =
+        tuf::RoleState{q.value(7).toLongLong(), parseTime(q.value(8)), QStringLiteral("snapshot.json")};
     const QJsonObject meta = QJsonDocument::fromJson(q.value(9).toByteArray()).object();
     for (auto it = meta.begin(); it != meta.end(); ++it)
         t.snapshotMeta.insert(it.key(), it.value().toInteger());
-    t.targets = tuf::RoleState{q.value(10).toLongLong(), parseTime(q.value(11)), QStringLiteral("targets.json")};
+    t.targets =
+        tuf::RoleState{q.value(10).toLongLong(), parseTime(q.value(11)), QStringLiteral("targets.json")};
     const QJsonObject del = QJsonDocument::fromJson(q.value(12).toByteArray()).object();
     for (auto it = del.begin(); it != del.end(); ++it) {
         const QJsonObject r = it.value().toObject();
-        t.delegations.emplace_back(it.key(), tuf::RoleState{r.value(QStringLiteral("version")).toInteger(),
-                                                            parseTime(r.value(QStringLiteral("expires")).toString()),
-                                                            r.value(QStringLiteral("file")).toString()});
+        t.delegations.emplace_back(it.key(),
+                                   tuf::RoleState{r.value(QStringLiteral("version")).toInteger(),
+                                                  parseTime(r.value(QStringLiteral("expires")).toString()),
+                                                  r.value(QStringLiteral("file")).toString()});
     }
     t.verificationTime = parseTime(q.value(13));
     t.timeGiven = q.value(14).toInt() == 1;
     t.updatedAt = parseTime(q.value(15));
     // A row whose JSON columns do not read back is not a state to trust silently.
     if (t.rootBytes.isEmpty() || t.root.version <= 0)
-        return makeError(QStringLiteral("the trusted TUF state of anchor %1 has no root").arg(anchorSha256.left(16)), m_db.path(), 0,
-                         QStringLiteral("tuf_trusted_state.root_json"));
+        return makeError(
+            QStringLiteral("the trusted TUF state of anchor %1 has no root").arg(anchorSha256.left(16)),
+            m_db.path(), 0, QStringLiteral("tuf_trusted_state.root_json"));
     return std::optional<tuf::TrustedState>(std::move(t));
 }
 
@@ -253,17 +299,22 @@ Status VerificationStore::saveTufTrustedState(const tuf::TrustedState& t, qint64
     for (const auto& [name, st] : t.delegations)
         del.insert(name, roleStateJson(st));
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO tuf_trusted_state (anchor_sha256, anchor_name, repository, root_version, root_expires, "
-                             "root_json, root_sha256, timestamp_version, timestamp_expires, snapshot_version, snapshot_expires, snapshot_meta, "
-                             "targets_version, targets_expires, delegations, verification_time, time_given, provenance_id, updated_at) "
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO tuf_trusted_state (anchor_sha256, anchor_name, "
+                             "repository, root_version, root_expires, "
+                             "root_json, root_sha256, timestamp_version, timestamp_expires, "
+                             "snapshot_version, snapshot_expires, snapshot_meta, "
+                             "targets_version, targets_expires, delegations, verification_time, time_given, "
+                             "provenance_id, updated_at) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant& v : {QVariant(t.anchorSha256), QVariant(t.anchorName), QVariant(t.repository), QVariant(t.root.version),
-                              QVariant(isoTime(t.root.expires)), QVariant(t.rootBytes), QVariant(sha256Hex(t.rootBytes)),
-                              QVariant(t.timestamp.version), QVariant(isoTime(t.timestamp.expires)), QVariant(t.snapshot.version),
-                              QVariant(isoTime(t.snapshot.expires)), QVariant(compact(meta)), QVariant(t.targets.version),
-                              QVariant(isoTime(t.targets.expires)), QVariant(compact(del)), QVariant(isoTime(t.verificationTime)),
-                              QVariant(t.timeGiven ? 1 : 0), provenanceId > 0 ? QVariant(provenanceId) : QVariant(QMetaType(QMetaType::LongLong)),
-                              QVariant(t.updatedAt.isValid() ? isoTime(t.updatedAt) : now())})
+    for (const QVariant& v :
+         {QVariant(t.anchorSha256), QVariant(t.anchorName), QVariant(t.repository), QVariant(t.root.version),
+          QVariant(isoTime(t.root.expires)), QVariant(t.rootBytes), QVariant(sha256Hex(t.rootBytes)),
+          QVariant(t.timestamp.version), QVariant(isoTime(t.timestamp.expires)), QVariant(t.snapshot.version),
+          QVariant(isoTime(t.snapshot.expires)), QVariant(compact(meta)), QVariant(t.targets.version),
+          QVariant(isoTime(t.targets.expires)), QVariant(compact(del)), QVariant(isoTime(t.verificationTime)),
+          QVariant(t.timeGiven ? 1 : 0),
+          provenanceId > 0 ? QVariant(provenanceId) : QVariant(QMetaType(QMetaType::LongLong)),
+          QVariant(t.updatedAt.isValid() ? isoTime(t.updatedAt) : now())})
         q.addBindValue(v);
     if (!q.exec())
         return sqlError(q, QStringLiteral("tuf_trusted_state"));
@@ -272,12 +323,14 @@ Status VerificationStore::saveTufTrustedState(const tuf::TrustedState& t, qint64
 
 Result<std::vector<StoredTrustedRoot>> VerificationStore::trustedRoots() const {
     QSqlQuery q(m_db.sql());
-    if (!q.exec(QStringLiteral("SELECT id, name, sha256, source_path, is_default, imported_at FROM trusted_roots ORDER BY id")))
+    if (!q.exec(QStringLiteral(
+            "SELECT id, name, sha256, source_path, is_default, imported_at FROM trusted_roots ORDER BY id")))
         return sqlError(q, QStringLiteral("trusted_roots"));
     std::vector<StoredTrustedRoot> out;
     while (q.next())
-        out.push_back(StoredTrustedRoot{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
-                                        q.value(4).toInt() == 1, parseTime(q.value(5)), std::nullopt});
+        out.push_back(StoredTrustedRoot{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
+                                        q.value(3).toString(), q.value(4).toInt() == 1, parseTime(q.value(5)),
+                                        std::nullopt});
     for (StoredTrustedRoot& r : out) {
         auto p = provenance(r.id);
         if (!p)
@@ -290,7 +343,8 @@ Result<std::vector<StoredTrustedRoot>> VerificationStore::trustedRoots() const {
 
 Status VerificationStore::setDefaultTrustedRoot(qint64 id) {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("UPDATE trusted_roots SET is_default = (id = ?) WHERE EXISTS (SELECT 1 FROM trusted_roots WHERE id = ?)"));
+    q.prepare(QStringLiteral("UPDATE trusted_roots SET is_default = (id = ?) WHERE EXISTS (SELECT 1 FROM "
+                             "trusted_roots WHERE id = ?)"));
     q.addBindValue(id);
     q.addBindValue(id);
     if (!q.exec())
@@ -323,26 +377,34 @@ Result<std::optional<sigstore::TrustedRoot>> VerificationStore::defaultTrustedRo
     return std::optional<sigstore::TrustedRoot>(std::move(*root));
 }
 
-Result<qint64> VerificationStore::record(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
-                                         const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId) {
+Result<qint64> VerificationStore::record(const sigstore::VerificationResult& result,
+                                         const QByteArray& bundleBytes, const sigstore::Policy& policy,
+                                         std::optional<qint64> evidenceBundleId) {
     Transaction tx(m_db.sql()); // a savepoint inside the caller's transaction
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_db.sql().lastError().text()), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_db.sql().lastError().text()),
+                         m_db.path());
     auto id = recordInTransaction(result, bundleBytes, policy, evidenceBundleId);
     if (!id)
         return id;
     if (!tx.commit())
-        return makeError(QStringLiteral("cannot commit the verification: %1").arg(m_db.sql().lastError().text()), m_db.path());
+        return makeError(
+            QStringLiteral("cannot commit the verification: %1").arg(m_db.sql().lastError().text()),
+            m_db.path());
     return id;
 }
 
-Result<qint64> VerificationStore::recordInTransaction(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
-                                                      const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId) {
+Result<qint64> VerificationStore::recordInTransaction(const sigstore::VerificationResult& result,
+                                                      const QByteArray& bundleBytes,
+                                                      const sigstore::Policy& policy,
+                                                      std::optional<qint64> evidenceBundleId) {
     const QString trustedRoot = result.trustedRootSha256;
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("INSERT INTO verifications (bundle_file, bundle_sha256, artifact_digest, mode, policy, trusted_root_sha256, "
-                             "verified, summary, signer_identity, signer_issuer, result, evidence_bundle_id, verified_at) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO verifications (bundle_file, bundle_sha256, artifact_digest, mode, policy, "
+        "trusted_root_sha256, "
+        "verified, summary, signer_identity, signer_issuer, result, evidence_bundle_id, verified_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(result.bundleFile);
     q.addBindValue(sha256Hex(bundleBytes));
     q.addBindValue(nullable(result.artifactDigest));
@@ -375,7 +437,8 @@ Result<std::vector<StoredVerification>> VerificationStore::recent(int limit) con
 
 Result<std::vector<StoredVerification>> VerificationStore::forBundle(const QString& bundleSha256) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QString::fromLatin1(kVerificationColumns) + QStringLiteral("WHERE bundle_sha256 = ? ORDER BY id DESC"));
+    q.prepare(QString::fromLatin1(kVerificationColumns) +
+              QStringLiteral("WHERE bundle_sha256 = ? ORDER BY id DESC"));
     q.addBindValue(bundleSha256);
     if (!q.exec())
         return sqlError(q, QStringLiteral("verifications"));
@@ -393,8 +456,9 @@ Result<qint64> VerificationStore::addPublicKey(const QByteArray& publicPem, cons
         return makeError(QStringLiteral("refusing to store private key material"), label);
     const QString fp = sigstore::keyFingerprint(key.get());
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("INSERT INTO signing_keys (fingerprint, public_pem, label, created_at) VALUES (?, ?, ?, ?) "
-                             "ON CONFLICT(fingerprint) DO NOTHING"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO signing_keys (fingerprint, public_pem, label, created_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(fingerprint) DO NOTHING"));
     q.addBindValue(fp);
     q.addBindValue(QString::fromLatin1(sigstore::publicKeyPem(key.get())));
     q.addBindValue(label);
@@ -411,11 +475,13 @@ Result<qint64> VerificationStore::addPublicKey(const QByteArray& publicPem, cons
 
 Result<std::vector<StoredKey>> VerificationStore::publicKeys() const {
     QSqlQuery q(m_db.sql());
-    if (!q.exec(QStringLiteral("SELECT id, fingerprint, public_pem, label, created_at FROM signing_keys ORDER BY id")))
+    if (!q.exec(QStringLiteral(
+            "SELECT id, fingerprint, public_pem, label, created_at FROM signing_keys ORDER BY id")))
         return sqlError(q, QStringLiteral("signing_keys"));
     std::vector<StoredKey> out;
     while (q.next())
-        out.push_back(StoredKey{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), parseTime(q.value(4))});
+        out.push_back(StoredKey{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
+                                q.value(3).toString(), parseTime(q.value(4))});
     return out;
 }
 

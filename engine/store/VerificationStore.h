@@ -3,14 +3,14 @@
 // its full step list as JSON next to the queryable verdict and signer.
 #pragma once
 
+#include "db/Database.h"
 #include "sigstore/TrustedRoot.h"
 #include "sigstore/Verify.h"
-#include "db/Database.h"
 #include "tuf/Client.h"
 
 #include <QDateTime>
-#include <QList>
 #include <QJsonObject>
+#include <QList>
 
 #include <optional>
 #include <vector>
@@ -37,8 +37,9 @@ struct TrustedRootProvenance {
     // How the root chain started: "anchor" (no trusted state yet), "trusted-state" (continued from
     // it), "anchor-requested" (--from-anchor: the state was ignored and replaced).
     QString startedFrom = QStringLiteral("anchor");
-    QString trustedState;       // the state it continued from or ignored (summary); empty when none
-    // "TUF root v15 (chain 13 -> 15), timestamp v762, snapshot v165, targets v14; as of 2026-08-22T00:00:00Z (given)"
+    QString trustedState; // the state it continued from or ignored (summary); empty when none
+    // "TUF root v15 (chain 13 -> 15), timestamp v762, snapshot v165, targets v14; as of 2026-08-22T00:00:00Z
+    // (given)"
     QString summary() const;
     // The earliest expiry of the roles that vouched for the root.
     QDateTime earliestExpiry() const;
@@ -77,7 +78,8 @@ class VerificationStore {
     Result<qint64> importTrustedRoot(const QString& path, bool makeDefault = true);
     // The same for bytes already read (and checked) elsewhere, e.g. a TUF target: `name` is shown,
     // `sourcePath` is where they came from. Inside a caller's transaction it is a savepoint of it.
-    Result<qint64> importTrustedRootBytes(const QByteArray& bytes, const QString& name, const QString& sourcePath, bool makeDefault = true);
+    Result<qint64> importTrustedRootBytes(const QByteArray& bytes, const QString& name,
+                                          const QString& sourcePath, bool makeDefault = true);
     // Records a TUF provenance row for a stored root (inside the caller's transaction, if any).
     Result<qint64> addProvenance(const TrustedRootProvenance& provenance);
     // Every provenance row of a root, newest first.
@@ -100,8 +102,9 @@ class VerificationStore {
                           const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId = {});
     // The row only, inside a transaction the caller has open (a bundle import, whose own receipt
     // covers it).
-    Result<qint64> recordInTransaction(const sigstore::VerificationResult& result, const QByteArray& bundleBytes,
-                                       const sigstore::Policy& policy, std::optional<qint64> evidenceBundleId = {});
+    Result<qint64> recordInTransaction(const sigstore::VerificationResult& result,
+                                       const QByteArray& bundleBytes, const sigstore::Policy& policy,
+                                       std::optional<qint64> evidenceBundleId = {});
     Result<std::vector<StoredVerification>> recent(int limit = 200) const;
     Result<std::vector<StoredVerification>> forBundle(const QString& bundleSha256) const;
 

@@ -23,11 +23,14 @@ void appendString(QByteArray& out, const QString& s) {
     out += '"';
 }
 
-QString child(const QString& field, const QString& key) { return field.isEmpty() ? key : field + QLatin1Char('.') + key; }
+QString child(const QString& field, const QString& key) {
+    return field.isEmpty() ? key : field + QLatin1Char('.') + key;
+}
 
 Status append(QByteArray& out, const QJsonValue& v, const QString& field, int depth) {
     if (depth > kMaxCanonicalDepth)
-        return makeError(QStringLiteral("nested deeper than %1 levels").arg(kMaxCanonicalDepth), {}, 0, field);
+        return makeError(QStringLiteral("nested deeper than %1 levels").arg(kMaxCanonicalDepth), {}, 0,
+                         field);
     switch (v.type()) {
     case QJsonValue::Null:
         out += "null";
@@ -43,8 +46,9 @@ Status append(QByteArray& out, const QJsonValue& v, const QString& field, int de
             out += QByteArray::number(var.toLongLong());
             return {};
         }
-        return makeError(QStringLiteral("the number %1 is not an integer; canonical JSON has only integers").arg(v.toDouble()), {}, 0,
-                         field);
+        return makeError(QStringLiteral("the number %1 is not an integer; canonical JSON has only integers")
+                             .arg(v.toDouble()),
+                         {}, 0, field);
     }
     case QJsonValue::String:
         appendString(out, v.toString());

@@ -10,7 +10,10 @@
 namespace pb::tuf {
 
 QJsonObject ClientStep::toJson() const {
-    return QJsonObject{{QStringLiteral("role"), role}, {QStringLiteral("file"), file}, {QStringLiteral("detail"), detail}, {QStringLiteral("ok"), ok}};
+    return QJsonObject{{QStringLiteral("role"), role},
+                       {QStringLiteral("file"), file},
+                       {QStringLiteral("detail"), detail},
+                       {QStringLiteral("ok"), ok}};
 }
 
 namespace {
@@ -46,7 +49,8 @@ qint64 numberedRoot(const QString& fileName) {
 
 class Run {
   public:
-    Run(const ClientRequest& req, ClientResult& res, const std::function<void(const ClientStep&)>& onStep, const std::atomic_bool* cancel)
+    Run(const ClientRequest& req, ClientResult& res, const std::function<void(const ClientStep&)>& onStep,
+        const std::atomic_bool* cancel)
         : m_req(req), m_res(res), m_onStep(onStep), m_cancel(cancel) {}
 
     bool run();
@@ -120,9 +124,11 @@ class Run {
         return parseRoot(*bytes, path);
     }
     // Length and hashes as the referring metadata states them.
-    Status checkMeta(const QByteArray& bytes, const MetaFile& m, const QString& path, const QString& referrer) {
+    Status checkMeta(const QByteArray& bytes, const MetaFile& m, const QString& path,
+                     const QString& referrer) {
         if (m.length >= 0 && bytes.size() != m.length)
-            return makeError(QStringLiteral("%1 bytes, %2 says %3").arg(bytes.size()).arg(referrer).arg(m.length), path);
+            return makeError(
+                QStringLiteral("%1 bytes, %2 says %3").arg(bytes.size()).arg(referrer).arg(m.length), path);
         if (Status s = checkHashes(bytes, m.hashes, path); !s)
             return makeError(s.error().message + QStringLiteral(" (in %1)").arg(referrer), path);
         return {};
@@ -130,7 +136,8 @@ class Run {
     // Fails when `env` has expired at the verification time.
     bool checkExpiry(const QString& role, const Envelope& env) {
         if (!env.expires.isValid())
-            return fail(role, makeError(QStringLiteral("'%1' is not a time").arg(env.expiresText), env.file, 0, QStringLiteral("signed.expires")));
+            return fail(role, makeError(QStringLiteral("'%1' is not a time").arg(env.expiresText), env.file,
+                                        0, QStringLiteral("signed.expires")));
         if (env.expires <= m_res.verificationTime)
             return fail(role, makeError(QStringLiteral("%1 v%2 expired %3 (verification time %4)")
                                             .arg(role)
@@ -143,12 +150,16 @@ class Run {
     // "(trusted since 2026-12-02T04:30:00Z)"
     QString since() const {
         const TrustedState& t = *m_req.trusted;
-        return t.updatedAt.isValid() ? QStringLiteral("trusted since %1").arg(formatTime(t.updatedAt)) : QStringLiteral("trusted before");
+        return t.updatedAt.isValid() ? QStringLiteral("trusted since %1").arg(formatTime(t.updatedAt))
+                                     : QStringLiteral("trusted before");
     }
     // A rollback failure: `what` says it with %1 the new version and %2 the trusted one ("version %1
     // is older than the trusted version %2"); " (trusted since …): a rollback, refused" follows.
-    bool rollback(const QString& role, const QString& file, const QString& field, const QString& what, qint64 got, qint64 trusted) {
-        return fail(role, makeError(what.arg(got).arg(trusted) + QStringLiteral(" (%1): a rollback, refused").arg(since()), file, 0, field));
+    bool rollback(const QString& role, const QString& file, const QString& field, const QString& what,
+                  qint64 got, qint64 trusted) {
+        return fail(role, makeError(what.arg(got).arg(trusted) +
+                                        QStringLiteral(" (%1): a rollback, refused").arg(since()),
+                                    file, 0, field));
     }
     bool useTrusted() const { return m_req.trusted.has_value(); }
     // The trusted timestamp and snapshot versions count unless their keys changed (5.3.11).
@@ -171,7 +182,8 @@ bool Run::run() {
     m_res.anchorName = m_req.anchorName;
     m_res.targetName = m_req.targetName;
     m_res.trustedBefore = m_req.trusted;
-    if (!(locate() && loadAnchor() && loadTrustedState() && updateRoot() && loadTimestamp() && loadSnapshot() && loadTopTargets() && findTarget()))
+    if (!(locate() && loadAnchor() && loadTrustedState() && updateRoot() && loadTimestamp() &&
+          loadSnapshot() && loadTopTargets() && findTarget()))
         return false;
     TrustedState& t = m_res.trustedAfter;
     t.anchorSha256 = m_res.anchorSha256;
@@ -197,26 +209,41 @@ bool Run::loadTrustedState() {
     const TrustedState& t = *m_req.trusted;
     const QString name = QStringLiteral("trusted state");
     if (t.anchorSha256 != m_res.anchorSha256)
-        return fail(role, makeError(QStringLiteral("the trusted state descends from the anchor with sha256 %1, not from %2 (sha256 %3)")
-                                        .arg(t.anchorSha256.left(16), m_req.anchorName, m_res.anchorSha256.left(16)),
-                                    name));
+        return fail(
+            role,
+            makeError(
+                QStringLiteral(
+                    "the trusted state descends from the anchor with sha256 %1, not from %2 (sha256 %3)")
+                    .arg(t.anchorSha256.left(16), m_req.anchorName, m_res.anchorSha256.left(16)),
+                name));
     if (t.rootBytes.size() > kRootMaxLength)
-        return fail(role, makeError(QStringLiteral("its root is %1 bytes, more than the %2 a root may have").arg(t.rootBytes.size()).arg(kRootMaxLength), name));
+        return fail(role, makeError(QStringLiteral("its root is %1 bytes, more than the %2 a root may have")
+                                        .arg(t.rootBytes.size())
+                                        .arg(kRootMaxLength),
+                                    name));
     auto root = parseRoot(t.rootBytes, QStringLiteral("trusted root v%1").arg(t.root.version));
     if (!root)
         return fail(role, root.error());
-    auto self = verifyThreshold(root->env, root->keys, root->roles.value(QStringLiteral("root")), QStringLiteral("its own root keys"));
+    auto self = verifyThreshold(root->env, root->keys, root->roles.value(QStringLiteral("root")),
+                                QStringLiteral("its own root keys"));
     if (!self)
         return fail(role, self.error());
     if (root->env.version != t.root.version)
-        return fail(role, makeError(QStringLiteral("its root is v%1, the state says v%2").arg(root->env.version).arg(t.root.version), name));
+        return fail(role, makeError(QStringLiteral("its root is v%1, the state says v%2")
+                                        .arg(root->env.version)
+                                        .arg(t.root.version),
+                                    name));
     if (root->env.version < m_root.env.version)
-        return fail(role, makeError(QStringLiteral("its root v%1 is older than the anchor v%2").arg(root->env.version).arg(m_root.env.version), name));
+        return fail(role, makeError(QStringLiteral("its root v%1 is older than the anchor v%2")
+                                        .arg(root->env.version)
+                                        .arg(m_root.env.version),
+                                    name));
     m_root = std::move(*root);
     QString detail = QStringLiteral("trusted state: %1").arg(t.summary());
     if (!t.repository.isEmpty() && t.repository != m_res.repository)
         detail += QStringLiteral(" (last updated from %1)").arg(t.repository);
-    detail += QStringLiteral("; the root chain continues from root v%1 and nothing older is accepted").arg(m_root.env.version);
+    detail += QStringLiteral("; the root chain continues from root v%1 and nothing older is accepted")
+                  .arg(m_root.env.version);
     step(role, QString(), detail);
     return true;
 }
@@ -245,16 +272,20 @@ bool Run::checkRootNotRolledBack(qint64 trustedVersion) {
         }
     }
     if (newest > 0 && newest < trustedVersion)
-        return rollback(role, newestFile, QStringLiteral("signed.version"),
-                        QStringLiteral("the repository's newest root is version %1, older than the trusted root version %2"), newest,
-                        trustedVersion);
+        return rollback(
+            role, newestFile, QStringLiteral("signed.version"),
+            QStringLiteral(
+                "the repository's newest root is version %1, older than the trusted root version %2"),
+            newest, trustedVersion);
     return true;
 }
 
 bool Run::locate() {
     const QFileInfo dir(m_req.dir);
     if (!dir.isDir())
-        return fail(QStringLiteral("repository"), makeError(dir.exists() ? QStringLiteral("not a folder") : QStringLiteral("no such folder"), m_req.dir));
+        return fail(QStringLiteral("repository"), makeError(dir.exists() ? QStringLiteral("not a folder")
+                                                                         : QStringLiteral("no such folder"),
+                                                            m_req.dir));
     m_base = QDir(dir.absoluteFilePath());
     m_res.repository = m_base.absolutePath();
     if (QFileInfo(m_base.filePath(QStringLiteral("metadata"))).isDir()) {
@@ -262,30 +293,38 @@ bool Run::locate() {
         m_targetsDir = QDir(m_base.filePath(QStringLiteral("targets")));
     } else {
         m_meta = m_base;
-        m_targetsDir = QFileInfo(m_base.filePath(QStringLiteral("targets"))).isDir() ? QDir(m_base.filePath(QStringLiteral("targets")))
-                                                                                      : QDir(m_base.filePath(QStringLiteral("../targets")));
+        m_targetsDir = QFileInfo(m_base.filePath(QStringLiteral("targets"))).isDir()
+                           ? QDir(m_base.filePath(QStringLiteral("targets")))
+                           : QDir(m_base.filePath(QStringLiteral("../targets")));
     }
     if (!QFileInfo::exists(m_meta.filePath(QStringLiteral("timestamp.json"))))
-        return fail(QStringLiteral("repository"),
-                    makeError(QStringLiteral("not a TUF repository copy: no timestamp.json in %1").arg(m_meta.path()), m_req.dir));
+        return fail(
+            QStringLiteral("repository"),
+            makeError(QStringLiteral("not a TUF repository copy: no timestamp.json in %1").arg(m_meta.path()),
+                      m_req.dir));
     return true;
 }
 
 bool Run::loadAnchor() {
     if (m_req.anchor.size() > kRootMaxLength)
-        return fail(QStringLiteral("anchor"), makeError(QStringLiteral("%1 bytes, more than the %2 a root may have").arg(m_req.anchor.size()).arg(kRootMaxLength),
-                                                        m_req.anchorName));
+        return fail(QStringLiteral("anchor"),
+                    makeError(QStringLiteral("%1 bytes, more than the %2 a root may have")
+                                  .arg(m_req.anchor.size())
+                                  .arg(kRootMaxLength),
+                              m_req.anchorName));
     auto anchor = parseRoot(m_req.anchor, m_req.anchorName);
     if (!anchor)
         return fail(QStringLiteral("anchor"), anchor.error());
-    auto self = verifyThreshold(anchor->env, anchor->keys, anchor->roles.value(QStringLiteral("root")), QStringLiteral("its own root keys"));
+    auto self = verifyThreshold(anchor->env, anchor->keys, anchor->roles.value(QStringLiteral("root")),
+                                QStringLiteral("its own root keys"));
     if (!self)
         return fail(QStringLiteral("anchor"), self.error());
     m_root = std::move(*anchor);
     m_res.anchorSha256 = sha256Hex(m_req.anchor);
     m_res.anchorVersion = m_root.env.version;
     step(QStringLiteral("anchor"), m_req.anchorName,
-         QStringLiteral("trusted root v%1 (sha256 %2): %3 valid signature(s) by its own root keys, %4 required")
+         QStringLiteral(
+             "trusted root v%1 (sha256 %2): %3 valid signature(s) by its own root keys, %4 required")
              .arg(m_root.env.version)
              .arg(m_res.anchorSha256.left(16))
              .arg(*self)
@@ -315,29 +354,38 @@ bool Run::updateRoot() {
             if (parsed->env.version <= m_root.env.version)
                 break;
             if (parsed->env.version != next)
-                return fail(role, makeError(QStringLiteral("is root v%1, but root v%2 is missing: root versions must follow one another")
-                                                .arg(parsed->env.version)
-                                                .arg(next),
-                                            current, 0, QStringLiteral("signed.version")));
+                return fail(
+                    role,
+                    makeError(
+                        QStringLiteral(
+                            "is root v%1, but root v%2 is missing: root versions must follow one another")
+                            .arg(parsed->env.version)
+                            .arg(next),
+                        current, 0, QStringLiteral("signed.version")));
             path = current;
         }
         auto parsed = readRoot(path);
         if (!parsed)
             return fail(role, parsed.error());
         if (parsed->env.version != next)
-            return fail(role, makeError(QStringLiteral("is root v%1 where v%2 was expected: root versions must follow one another")
-                                            .arg(parsed->env.version)
-                                            .arg(next),
-                                        path, 0, QStringLiteral("signed.version")));
+            return fail(
+                role,
+                makeError(QStringLiteral(
+                              "is root v%1 where v%2 was expected: root versions must follow one another")
+                              .arg(parsed->env.version)
+                              .arg(next),
+                          path, 0, QStringLiteral("signed.version")));
         const QString previous = QStringLiteral("root v%1's root keys").arg(m_root.env.version);
         auto byPrevious = verifyThreshold(parsed->env, m_root.keys, m_root.roles.value(role), previous);
         if (!byPrevious)
             return fail(role, byPrevious.error());
-        auto byItself = verifyThreshold(parsed->env, parsed->keys, parsed->roles.value(role), QStringLiteral("its own root keys"));
+        auto byItself = verifyThreshold(parsed->env, parsed->keys, parsed->roles.value(role),
+                                        QStringLiteral("its own root keys"));
         if (!byItself)
             return fail(role, byItself.error());
         step(role, rel(path),
-             QStringLiteral("root v%1 -> v%2: %3 valid signature(s) by v%1's root keys (%4 required), %5 by its own (%6 required)")
+             QStringLiteral("root v%1 -> v%2: %3 valid signature(s) by v%1's root keys (%4 required), %5 by "
+                            "its own (%6 required)")
                  .arg(m_root.env.version)
                  .arg(next)
                  .arg(*byPrevious)
@@ -347,7 +395,10 @@ bool Run::updateRoot() {
         m_root = std::move(*parsed);
         m_res.rootChain.push_back(next);
         if (i + 1 == kMaxRootRotations)
-            return fail(role, makeError(QStringLiteral("more than %1 root rotations in one update").arg(kMaxRootRotations), m_req.dir));
+            return fail(
+                role,
+                makeError(QStringLiteral("more than %1 root rotations in one update").arg(kMaxRootRotations),
+                          m_req.dir));
     }
     if (useTrusted() && !checkRootNotRolledBack(m_req.trusted->root.version))
         return false;
@@ -359,18 +410,20 @@ bool Run::updateRoot() {
                          roleKeys(m_root, QStringLiteral("snapshot")) != startSnapshotKeys)) {
         m_res.timestampSnapshotDropped = true;
         step(role, rel(m_root.env.file),
-             QStringLiteral("the timestamp or snapshot keys changed between root v%1 and v%2: the trusted timestamp v%3 and snapshot v%4 "
+             QStringLiteral("the timestamp or snapshot keys changed between root v%1 and v%2: the trusted "
+                            "timestamp v%3 and snapshot v%4 "
                             "are not carried over (specification 5.3.11)")
                  .arg(startVersion)
                  .arg(m_root.env.version)
                  .arg(m_req.trusted->timestamp.version)
                  .arg(m_req.trusted->snapshot.version));
     }
-    step(role, rel(m_root.env.file),
-         QStringLiteral("trusted root v%1, valid until %2%3")
-             .arg(m_root.env.version)
-             .arg(formatTime(m_root.env.expires))
-             .arg(m_res.rootChain.empty() ? QStringLiteral(" (no newer root in the repository)") : QString()));
+    step(
+        role, rel(m_root.env.file),
+        QStringLiteral("trusted root v%1, valid until %2%3")
+            .arg(m_root.env.version)
+            .arg(formatTime(m_root.env.expires))
+            .arg(m_res.rootChain.empty() ? QStringLiteral(" (no newer root in the repository)") : QString()));
     return true;
 }
 
@@ -385,30 +438,36 @@ bool Run::loadTimestamp() {
     auto parsed = parseTimestamp(*bytes, path);
     if (!parsed)
         return fail(role, parsed.error());
-    auto sigs = verifyThreshold(parsed->env, m_root.keys, m_root.roles.value(role), QStringLiteral("root v%1's timestamp keys").arg(m_root.env.version));
+    auto sigs = verifyThreshold(parsed->env, m_root.keys, m_root.roles.value(role),
+                                QStringLiteral("root v%1's timestamp keys").arg(m_root.env.version));
     if (!sigs)
         return fail(role, sigs.error());
     QString against;
     if (useTrustedTimestampSnapshot()) {
         const TrustedState& t = *m_req.trusted;
         if (parsed->env.version < t.timestamp.version)
-            return rollback(role, path, QStringLiteral("signed.version"), QStringLiteral("version %1 is older than the trusted version %2"),
+            return rollback(role, path, QStringLiteral("signed.version"),
+                            QStringLiteral("version %1 is older than the trusted version %2"),
                             parsed->env.version, t.timestamp.version);
         if (parsed->snapshot.version < t.snapshot.version)
-            return rollback(role, path, QStringLiteral("signed.meta.snapshot.json.version"),
-                            QStringLiteral("timestamp v%1 names snapshot version %2, older than the trusted snapshot version %3")
-                                .arg(parsed->env.version)
-                                .arg(QStringLiteral("%1"), QStringLiteral("%2")),
-                            parsed->snapshot.version, t.snapshot.version);
-        against = parsed->env.version == t.timestamp.version ? QStringLiteral(" (the trusted version, unchanged)")
-                                                              : QStringLiteral(" (newer than the trusted v%1)").arg(t.timestamp.version);
+            return rollback(
+                role, path, QStringLiteral("signed.meta.snapshot.json.version"),
+                QStringLiteral(
+                    "timestamp v%1 names snapshot version %2, older than the trusted snapshot version %3")
+                    .arg(parsed->env.version)
+                    .arg(QStringLiteral("%1"), QStringLiteral("%2")),
+                parsed->snapshot.version, t.snapshot.version);
+        against = parsed->env.version == t.timestamp.version
+                      ? QStringLiteral(" (the trusted version, unchanged)")
+                      : QStringLiteral(" (newer than the trusted v%1)").arg(t.timestamp.version);
     }
     m_timestamp = std::move(*parsed);
     m_res.timestamp = state(m_timestamp.env);
     if (!checkExpiry(role, m_timestamp.env))
         return false;
     step(role, rel(path),
-         QStringLiteral("timestamp v%1%6: %2 valid signature(s) (%3 required), valid until %4; names snapshot v%5")
+         QStringLiteral(
+             "timestamp v%1%6: %2 valid signature(s) (%3 required), valid until %4; names snapshot v%5")
              .arg(m_timestamp.env.version)
              .arg(*sigs)
              .arg(m_root.roles.value(role).threshold)
@@ -428,20 +487,29 @@ bool Run::loadSnapshot() {
         names.prepend(QStringLiteral("%1.snapshot.json").arg(meta.version));
     const QString path = firstExisting(m_meta, names);
     if (path.isEmpty())
-        return fail(role, makeError(QStringLiteral("missing (looked for %1)").arg(names.join(QStringLiteral(", "))), rel(m_meta.filePath(names.first()))));
-    auto bytes = read(path, meta.length >= 0 ? meta.length : kSnapshotMaxLength, QStringLiteral("snapshot metadata"));
+        return fail(role,
+                    makeError(QStringLiteral("missing (looked for %1)").arg(names.join(QStringLiteral(", "))),
+                              rel(m_meta.filePath(names.first()))));
+    auto bytes =
+        read(path, meta.length >= 0 ? meta.length : kSnapshotMaxLength, QStringLiteral("snapshot metadata"));
     if (!bytes)
         return fail(role, bytes.error());
-    if (Status s = checkMeta(*bytes, meta, path, QStringLiteral("timestamp v%1").arg(m_timestamp.env.version)); !s)
+    if (Status s =
+            checkMeta(*bytes, meta, path, QStringLiteral("timestamp v%1").arg(m_timestamp.env.version));
+        !s)
         return fail(role, s.error());
     auto parsed = parseSnapshot(*bytes, path);
     if (!parsed)
         return fail(role, parsed.error());
-    auto sigs = verifyThreshold(parsed->env, m_root.keys, m_root.roles.value(role), QStringLiteral("root v%1's snapshot keys").arg(m_root.env.version));
+    auto sigs = verifyThreshold(parsed->env, m_root.keys, m_root.roles.value(role),
+                                QStringLiteral("root v%1's snapshot keys").arg(m_root.env.version));
     if (!sigs)
         return fail(role, sigs.error());
     if (parsed->env.version != meta.version)
-        return fail(role, makeError(QStringLiteral("is snapshot v%1, timestamp v%2 names v%3").arg(parsed->env.version).arg(m_timestamp.env.version).arg(meta.version),
+        return fail(role, makeError(QStringLiteral("is snapshot v%1, timestamp v%2 names v%3")
+                                        .arg(parsed->env.version)
+                                        .arg(m_timestamp.env.version)
+                                        .arg(meta.version),
                                     path, 0, QStringLiteral("signed.version")));
     QString against;
     if (useTrustedTimestampSnapshot()) {
@@ -450,7 +518,8 @@ bool Run::loadSnapshot() {
         for (auto it = t.snapshotMeta.begin(); it != t.snapshotMeta.end(); ++it) {
             const QString field = QStringLiteral("signed.meta.%1").arg(it.key());
             if (!parsed->meta.contains(it.key()))
-                return fail(role, makeError(QStringLiteral("snapshot v%1 no longer lists %2, which the trusted snapshot v%3 listed at version %4 (%5): "
+                return fail(role, makeError(QStringLiteral("snapshot v%1 no longer lists %2, which the "
+                                                           "trusted snapshot v%3 listed at version %4 (%5): "
                                                            "a rollback, refused")
                                                 .arg(parsed->env.version)
                                                 .arg(it.key())
@@ -460,20 +529,23 @@ bool Run::loadSnapshot() {
                                             path, 0, field));
             const qint64 v = parsed->meta.value(it.key()).version;
             if (v < it.value())
-                return rollback(role, path, field + QStringLiteral(".version"),
-                                QStringLiteral("snapshot v%1 lists %2 at version %3, older than the trusted version %4")
-                                    .arg(parsed->env.version)
-                                    .arg(it.key(), QStringLiteral("%1"), QStringLiteral("%2")),
-                                v, it.value());
+                return rollback(
+                    role, path, field + QStringLiteral(".version"),
+                    QStringLiteral("snapshot v%1 lists %2 at version %3, older than the trusted version %4")
+                        .arg(parsed->env.version)
+                        .arg(it.key(), QStringLiteral("%1"), QStringLiteral("%2")),
+                    v, it.value());
         }
-        against = QStringLiteral("; no targets file older than the trusted snapshot v%1 lists").arg(t.snapshot.version);
+        against = QStringLiteral("; no targets file older than the trusted snapshot v%1 lists")
+                      .arg(t.snapshot.version);
     }
     m_snapshot = std::move(*parsed);
     m_res.snapshot = state(m_snapshot.env);
     if (!checkExpiry(role, m_snapshot.env))
         return false;
     step(role, rel(path),
-         QStringLiteral("snapshot v%1: %2 valid signature(s) (%3 required), the version timestamp v%4 names, valid until %5%6")
+         QStringLiteral("snapshot v%1: %2 valid signature(s) (%3 required), the version timestamp v%4 names, "
+                        "valid until %5%6")
              .arg(m_snapshot.env.version)
              .arg(*sigs)
              .arg(m_root.roles.value(role).threshold)
@@ -493,26 +565,35 @@ bool Run::loadTopTargets() {
         names.prepend(QStringLiteral("%1.targets.json").arg(meta.version));
     const QString path = firstExisting(m_meta, names);
     if (path.isEmpty())
-        return fail(role, makeError(QStringLiteral("missing (looked for %1)").arg(names.join(QStringLiteral(", "))), rel(m_meta.filePath(names.first()))));
-    auto bytes = read(path, meta.length >= 0 ? meta.length : kTargetsMaxLength, QStringLiteral("targets metadata"));
+        return fail(role,
+                    makeError(QStringLiteral("missing (looked for %1)").arg(names.join(QStringLiteral(", "))),
+                              rel(m_meta.filePath(names.first()))));
+    auto bytes =
+        read(path, meta.length >= 0 ? meta.length : kTargetsMaxLength, QStringLiteral("targets metadata"));
     if (!bytes)
         return fail(role, bytes.error());
-    if (Status s = checkMeta(*bytes, meta, path, QStringLiteral("snapshot v%1").arg(m_snapshot.env.version)); !s)
+    if (Status s = checkMeta(*bytes, meta, path, QStringLiteral("snapshot v%1").arg(m_snapshot.env.version));
+        !s)
         return fail(role, s.error());
     auto parsed = parseTargets(*bytes, path);
     if (!parsed)
         return fail(role, parsed.error());
-    auto sigs = verifyThreshold(parsed->env, m_root.keys, m_root.roles.value(role), QStringLiteral("root v%1's targets keys").arg(m_root.env.version));
+    auto sigs = verifyThreshold(parsed->env, m_root.keys, m_root.roles.value(role),
+                                QStringLiteral("root v%1's targets keys").arg(m_root.env.version));
     if (!sigs)
         return fail(role, sigs.error());
     if (parsed->env.version != meta.version)
-        return fail(role, makeError(QStringLiteral("is targets v%1, snapshot v%2 names v%3").arg(parsed->env.version).arg(m_snapshot.env.version).arg(meta.version),
+        return fail(role, makeError(QStringLiteral("is targets v%1, snapshot v%2 names v%3")
+                                        .arg(parsed->env.version)
+                                        .arg(m_snapshot.env.version)
+                                        .arg(meta.version),
                                     path, 0, QStringLiteral("signed.version")));
     m_res.targets = state(parsed->env);
     if (!checkExpiry(role, parsed->env))
         return false;
     step(role, rel(path),
-         QStringLiteral("targets v%1: %2 valid signature(s) (%3 required), the version snapshot v%4 names, valid until %5; %6 target(s), %7 delegation(s)")
+         QStringLiteral("targets v%1: %2 valid signature(s) (%3 required), the version snapshot v%4 names, "
+                        "valid until %5; %6 target(s), %7 delegation(s)")
              .arg(parsed->env.version)
              .arg(*sigs)
              .arg(m_root.roles.value(role).threshold)
@@ -529,28 +610,39 @@ bool Run::loadDelegated(const QString& parentName, const Targets& parent, const 
         return false;
     const QString metaName = d.name + QStringLiteral(".json");
     if (!m_snapshot.meta.contains(metaName))
-        return fail(d.name, makeError(QStringLiteral("does not describe %1, which %2 delegates to").arg(metaName, parentName), m_snapshot.env.file, 0,
-                                      QStringLiteral("signed.meta")));
+        return fail(
+            d.name,
+            makeError(QStringLiteral("does not describe %1, which %2 delegates to").arg(metaName, parentName),
+                      m_snapshot.env.file, 0, QStringLiteral("signed.meta")));
     const MetaFile meta = m_snapshot.meta.value(metaName);
     QStringList names{metaName};
     if (m_root.consistentSnapshot)
         names.prepend(QStringLiteral("%1.%2").arg(meta.version).arg(metaName));
     const QString path = firstExisting(m_meta, names);
     if (path.isEmpty())
-        return fail(d.name, makeError(QStringLiteral("missing (looked for %1)").arg(names.join(QStringLiteral(", "))), rel(m_meta.filePath(names.first()))));
-    auto bytes = read(path, meta.length >= 0 ? meta.length : kTargetsMaxLength, QStringLiteral("delegated targets metadata"));
+        return fail(d.name,
+                    makeError(QStringLiteral("missing (looked for %1)").arg(names.join(QStringLiteral(", "))),
+                              rel(m_meta.filePath(names.first()))));
+    auto bytes = read(path, meta.length >= 0 ? meta.length : kTargetsMaxLength,
+                      QStringLiteral("delegated targets metadata"));
     if (!bytes)
         return fail(d.name, bytes.error());
-    if (Status s = checkMeta(*bytes, meta, path, QStringLiteral("snapshot v%1").arg(m_snapshot.env.version)); !s)
+    if (Status s = checkMeta(*bytes, meta, path, QStringLiteral("snapshot v%1").arg(m_snapshot.env.version));
+        !s)
         return fail(d.name, s.error());
     auto parsed = parseTargets(*bytes, path);
     if (!parsed)
         return fail(d.name, parsed.error());
-    auto sigs = verifyThreshold(parsed->env, parent.delegationKeys, d.keys, QStringLiteral("the keys %1 delegates '%2' to").arg(parentName, d.name));
+    auto sigs = verifyThreshold(parsed->env, parent.delegationKeys, d.keys,
+                                QStringLiteral("the keys %1 delegates '%2' to").arg(parentName, d.name));
     if (!sigs)
         return fail(d.name, sigs.error());
     if (parsed->env.version != meta.version)
-        return fail(d.name, makeError(QStringLiteral("is %1 v%2, snapshot v%3 names v%4").arg(d.name).arg(parsed->env.version).arg(m_snapshot.env.version).arg(meta.version),
+        return fail(d.name, makeError(QStringLiteral("is %1 v%2, snapshot v%3 names v%4")
+                                          .arg(d.name)
+                                          .arg(parsed->env.version)
+                                          .arg(m_snapshot.env.version)
+                                          .arg(meta.version),
                                       path, 0, QStringLiteral("signed.version")));
     m_res.delegations.emplace_back(d.name, state(parsed->env));
     if (!checkExpiry(d.name, parsed->env))
@@ -569,9 +661,11 @@ bool Run::loadDelegated(const QString& parentName, const Targets& parent, const 
 bool Run::findTarget() {
     const QString& name = m_req.targetName;
     const QStringList parts = name.split(QLatin1Char('/'));
-    if (name.isEmpty() || name.startsWith(QLatin1Char('/')) || name.contains(QLatin1Char('\\')) || parts.contains(QStringLiteral("..")) ||
-        parts.contains(QStringLiteral(".")) || parts.contains(QString()))
-        return fail(QStringLiteral("target"), makeError(QStringLiteral("'%1' is not a target path inside the repository").arg(name)));
+    if (name.isEmpty() || name.startsWith(QLatin1Char('/')) || name.contains(QLatin1Char('\\')) ||
+        parts.contains(QStringLiteral("..")) || parts.contains(QStringLiteral(".")) ||
+        parts.contains(QString()))
+        return fail(QStringLiteral("target"),
+                    makeError(QStringLiteral("'%1' is not a target path inside the repository").arg(name)));
     // Pre-order depth-first search of the delegation tree (specification 5.6.7).
     std::vector<QString> toVisit{QStringLiteral("targets")};
     QSet<QString> visited;
@@ -598,7 +692,9 @@ bool Run::findTarget() {
         }
         toVisit.insert(toVisit.end(), children.rbegin(), children.rend());
     }
-    return fail(QStringLiteral("target"), makeError(QStringLiteral("no targets role of the repository lists '%1'").arg(name), rel(m_targets[QStringLiteral("targets")].env.file)));
+    return fail(QStringLiteral("target"),
+                makeError(QStringLiteral("no targets role of the repository lists '%1'").arg(name),
+                          rel(m_targets[QStringLiteral("targets")].env.file)));
 }
 
 bool Run::fetchTarget(const TargetFile& target, const QString& signedBy) {
@@ -606,30 +702,42 @@ bool Run::fetchTarget(const TargetFile& target, const QString& signedBy) {
     if (!cancelled())
         return false;
     if (target.length > kTargetMaxLength)
-        return fail(role, makeError(QStringLiteral("%1 bytes, more than the %2 a target may have here").arg(target.length).arg(kTargetMaxLength),
+        return fail(role, makeError(QStringLiteral("%1 bytes, more than the %2 a target may have here")
+                                        .arg(target.length)
+                                        .arg(kTargetMaxLength),
                                     m_targetsDir.filePath(target.path)));
-    const QString dir = target.path.contains(QLatin1Char('/')) ? target.path.section(QLatin1Char('/'), 0, -2) + QLatin1Char('/') : QString();
+    const QString dir = target.path.contains(QLatin1Char('/'))
+                            ? target.path.section(QLatin1Char('/'), 0, -2) + QLatin1Char('/')
+                            : QString();
     const QString base = target.path.section(QLatin1Char('/'), -1);
     QStringList names;
     if (m_root.consistentSnapshot) {
-        for (const QString& algo : {QStringLiteral("sha256"), QStringLiteral("sha512"), QStringLiteral("sha384")})
+        for (const QString& algo :
+             {QStringLiteral("sha256"), QStringLiteral("sha512"), QStringLiteral("sha384")})
             if (target.hashes.contains(algo))
                 names << dir + target.hashes.value(algo) + QLatin1Char('.') + base;
     }
     names << target.path;
     const QString path = firstExisting(m_targetsDir, names);
     if (path.isEmpty())
-        return fail(role, makeError(QStringLiteral("missing (looked for %1 in %2)").arg(names.join(QStringLiteral(", ")), rel(m_targetsDir.path())),
+        return fail(role, makeError(QStringLiteral("missing (looked for %1 in %2)")
+                                        .arg(names.join(QStringLiteral(", ")), rel(m_targetsDir.path())),
                                     rel(m_targetsDir.filePath(target.path))));
     const QString signer = QStringLiteral("%1 v%2").arg(signedBy).arg(m_targets[signedBy].env.version);
     const qint64 size = QFileInfo(path).size();
     if (size != target.length)
-        return fail(role, makeError(QStringLiteral("%1 bytes, %2 says %3").arg(size).arg(signer).arg(target.length), rel(path)));
+        return fail(role,
+                    makeError(QStringLiteral("%1 bytes, %2 says %3").arg(size).arg(signer).arg(target.length),
+                              rel(path)));
     auto bytes = read(path, target.length, QStringLiteral("target"));
     if (!bytes)
         return fail(role, bytes.error());
     if (bytes->size() != target.length)
-        return fail(role, makeError(QStringLiteral("%1 bytes, %2 says %3").arg(bytes->size()).arg(signer).arg(target.length), rel(path)));
+        return fail(
+            role,
+            makeError(
+                QStringLiteral("%1 bytes, %2 says %3").arg(bytes->size()).arg(signer).arg(target.length),
+                rel(path)));
     if (Status s = checkHashes(*bytes, target.hashes, rel(path)); !s)
         return fail(role, makeError(s.error().message + QStringLiteral(" (in %1)").arg(signer), rel(path)));
     m_res.targetFile = rel(path);
@@ -638,7 +746,10 @@ bool Run::fetchTarget(const TargetFile& target, const QString& signedBy) {
     m_res.targetLength = bytes->size();
     m_res.targetSignedBy = signedBy;
     step(role, rel(path),
-         QStringLiteral("%1: %2 bytes, %3 as %4 lists it").arg(target.path).arg(bytes->size()).arg(QStringList(target.hashes.keys()).join(QStringLiteral(" and ")), signer));
+         QStringLiteral("%1: %2 bytes, %3 as %4 lists it")
+             .arg(target.path)
+             .arg(bytes->size())
+             .arg(QStringList(target.hashes.keys()).join(QStringLiteral(" and ")), signer));
     m_res.ok = true;
     return true;
 }
@@ -731,7 +842,8 @@ QJsonObject ClientResult::toJson() const {
     return o;
 }
 
-ClientResult runClient(const ClientRequest& request, const std::function<void(const ClientStep&)>& onStep, const std::atomic_bool* cancel) {
+ClientResult runClient(const ClientRequest& request, const std::function<void(const ClientStep&)>& onStep,
+                       const std::atomic_bool* cancel) {
     ClientResult res;
     Run(request, res, onStep, cancel).run();
     return res;

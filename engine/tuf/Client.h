@@ -39,26 +39,26 @@ struct RoleState {
 
 // What a successful update leaves trusted for one anchor's lineage. Public metadata only.
 struct TrustedState {
-    QString anchorSha256;              // the anchor the lineage starts from (what keys it)
-    QString anchorName;                // shown
-    QString repository;                // the folder the update read (shown, not a key)
-    QByteArray rootBytes;              // the latest verified root.json, byte for byte
+    QString anchorSha256; // the anchor the lineage starts from (what keys it)
+    QString anchorName;   // shown
+    QString repository;   // the folder the update read (shown, not a key)
+    QByteArray rootBytes; // the latest verified root.json, byte for byte
     RoleState root, timestamp, snapshot, targets;
     QMap<QString, qint64> snapshotMeta; // every metadata file the trusted snapshot lists -> version
     std::vector<std::pair<QString, RoleState>> delegations; // delegated roles loaded by that update
-    QDateTime verificationTime;        // what expiry was checked against then
+    QDateTime verificationTime;                             // what expiry was checked against then
     bool timeGiven = false;
-    QDateTime updatedAt;               // when that update ran: "trusted since"
+    QDateTime updatedAt; // when that update ran: "trusted since"
     // "root v15, timestamp v762, snapshot v165, targets v14 from 2026-12-02T04:30:00Z"
     QString summary() const;
-    QJsonObject toJson() const;        // without the root bytes
+    QJsonObject toJson() const; // without the root bytes
 };
 
 struct ClientRequest {
-    QString dir;                        // the repository copy
-    QByteArray anchor;                  // the trusted root to start from (bytes of a root.json)
-    QString anchorName;                 // shown in messages: a path or ":/tuf/…"
-    std::optional<QDateTime> at;        // the time expiry is checked against; now when absent
+    QString dir;                 // the repository copy
+    QByteArray anchor;           // the trusted root to start from (bytes of a root.json)
+    QString anchorName;          // shown in messages: a path or ":/tuf/…"
+    std::optional<QDateTime> at; // the time expiry is checked against; now when absent
     QString targetName = QStringLiteral("trusted_root.json");
     // What an earlier update of this anchor's lineage trusted: the chain starts from its root and
     // nothing older is accepted. Its anchorSha256 must be the anchor's.
@@ -76,10 +76,10 @@ struct ClientStep {
 
 struct ClientResult {
     bool ok = false;
-    Error error;             // when !ok: the file, field and reason
-    QString failedRole;      // when !ok: which role (or "anchor", "target")
+    Error error;        // when !ok: the file, field and reason
+    QString failedRole; // when !ok: which role (or "anchor", "target")
     std::vector<ClientStep> steps;
-    QString repository;      // absolute folder
+    QString repository; // absolute folder
     QString anchorName, anchorSha256;
     qint64 anchorVersion = 0;
     std::vector<qint64> rootChain; // versions accepted after the anchor, in order
@@ -91,7 +91,7 @@ struct ClientResult {
     // The target, when found and verified.
     QString targetName, targetFile, targetSha256;
     qint64 targetLength = 0;
-    QString targetSignedBy;     // "targets" or the delegated role that lists it
+    QString targetSignedBy; // "targets" or the delegated role that lists it
     QByteArray targetBytes;
     // The trusted state the update started from (request.trusted), and when ok the state it leaves.
     std::optional<TrustedState> trustedBefore;
@@ -104,7 +104,8 @@ struct ClientResult {
 // Never throws or returns early without a verdict: `ok` or the first failure with the steps before
 // it. `onStep` is called as each step is decided (from the calling thread). A set `cancel` stops at
 // the next file with "cancelled".
-ClientResult runClient(const ClientRequest& request, const std::function<void(const ClientStep&)>& onStep = {},
+ClientResult runClient(const ClientRequest& request,
+                       const std::function<void(const ClientStep&)>& onStep = {},
                        const std::atomic_bool* cancel = nullptr);
 
 } // namespace pb::tuf

@@ -19,9 +19,13 @@ namespace crypto = pb::sigstore::crypto;
 
 namespace {
 
-QString sub(const QString& field, const QString& key) { return field.isEmpty() ? key : field + QLatin1Char('.') + key; }
+QString sub(const QString& field, const QString& key) {
+    return field.isEmpty() ? key : field + QLatin1Char('.') + key;
+}
 
-Error fieldError(const QString& file, const QString& field, const QString& message) { return makeError(message, file, 0, field); }
+Error fieldError(const QString& file, const QString& field, const QString& message) {
+    return makeError(message, file, 0, field);
+}
 
 bool isInteger(const QJsonValue& v) {
     if (!v.isDouble())
@@ -30,7 +34,8 @@ bool isInteger(const QJsonValue& v) {
     return t == QMetaType::LongLong || t == QMetaType::Int;
 }
 
-Result<qint64> integer(const QJsonObject& o, const QString& key, const QString& file, const QString& field, qint64 min) {
+Result<qint64> integer(const QJsonObject& o, const QString& key, const QString& file, const QString& field,
+                       qint64 min) {
     const QJsonValue v = o.value(key);
     const QString f = sub(field, key);
     if (v.isUndefined())
@@ -52,7 +57,8 @@ Result<QString> string(const QJsonObject& o, const QString& key, const QString& 
     return v.toString();
 }
 
-Result<QJsonObject> object(const QJsonObject& o, const QString& key, const QString& file, const QString& field) {
+Result<QJsonObject> object(const QJsonObject& o, const QString& key, const QString& file,
+                           const QString& field) {
     const QJsonValue v = o.value(key);
     if (v.isUndefined())
         return fieldError(file, sub(field, key), QStringLiteral("missing"));
@@ -65,7 +71,8 @@ bool isHex(const QString& s) {
     if (s.isEmpty() || s.size() % 2)
         return false;
     for (QChar c : s)
-        if (!((c >= QLatin1Char('0') && c <= QLatin1Char('9')) || (c >= QLatin1Char('a') && c <= QLatin1Char('f')) ||
+        if (!((c >= QLatin1Char('0') && c <= QLatin1Char('9')) ||
+              (c >= QLatin1Char('a') && c <= QLatin1Char('f')) ||
               (c >= QLatin1Char('A') && c <= QLatin1Char('F'))))
             return false;
     return true;
@@ -75,17 +82,20 @@ Result<QStringList> keyids(const QJsonObject& o, const QString& file, const QStr
     const QJsonValue v = o.value(QStringLiteral("keyids"));
     const QString f = sub(field, QStringLiteral("keyids"));
     if (!v.isArray())
-        return fieldError(file, f, v.isUndefined() ? QStringLiteral("missing") : QStringLiteral("not an array"));
+        return fieldError(file, f,
+                          v.isUndefined() ? QStringLiteral("missing") : QStringLiteral("not an array"));
     const QJsonArray a = v.toArray();
     if (a.size() > kMaxKeys)
-        return fieldError(file, f, QStringLiteral("%1 key ids, more than the %2 allowed").arg(a.size()).arg(kMaxKeys));
+        return fieldError(file, f,
+                          QStringLiteral("%1 key ids, more than the %2 allowed").arg(a.size()).arg(kMaxKeys));
     QStringList out;
     for (qsizetype i = 0; i < a.size(); ++i) {
         if (!a.at(i).isString())
             return fieldError(file, f + QStringLiteral("[%1]").arg(i), QStringLiteral("not a string"));
         const QString id = a.at(i).toString();
         if (out.contains(id))
-            return fieldError(file, f + QStringLiteral("[%1]").arg(i), QStringLiteral("key id %1 is listed twice").arg(id));
+            return fieldError(file, f + QStringLiteral("[%1]").arg(i),
+                              QStringLiteral("key id %1 is listed twice").arg(id));
         out << id;
     }
     return out;
@@ -99,16 +109,18 @@ Result<RoleKeys> roleKeys(const QJsonObject& o, const QString& file, const QStri
     if (!threshold)
         return threshold.error();
     if (*threshold > ids->size())
-        return fieldError(file, sub(field, QStringLiteral("threshold")),
-                          QStringLiteral("threshold %1 exceeds the %2 key(s) listed, so no signature set can meet it")
-                              .arg(*threshold)
-                              .arg(ids->size()));
+        return fieldError(
+            file, sub(field, QStringLiteral("threshold")),
+            QStringLiteral("threshold %1 exceeds the %2 key(s) listed, so no signature set can meet it")
+                .arg(*threshold)
+                .arg(ids->size()));
     return RoleKeys{*ids, int(*threshold)};
 }
 
 Result<QMap<QString, Key>> parseKeys(const QJsonObject& o, const QString& file, const QString& field) {
     if (o.size() > kMaxKeys)
-        return fieldError(file, field, QStringLiteral("%1 keys, more than the %2 allowed").arg(o.size()).arg(kMaxKeys));
+        return fieldError(file, field,
+                          QStringLiteral("%1 keys, more than the %2 allowed").arg(o.size()).arg(kMaxKeys));
     QMap<QString, Key> keys;
     for (auto it = o.begin(); it != o.end(); ++it) {
         const QString f = sub(field, it.key());
@@ -148,7 +160,8 @@ Result<MetaFile> metaFile(const QJsonObject& o, const QString& file, const QStri
             return hashes.error();
         for (auto it = hashes->begin(); it != hashes->end(); ++it) {
             if (!it.value().isString() || !isHex(it.value().toString()))
-                return fieldError(file, sub(sub(field, QStringLiteral("hashes")), it.key()), QStringLiteral("not a hex digest"));
+                return fieldError(file, sub(sub(field, QStringLiteral("hashes")), it.key()),
+                                  QStringLiteral("not a hex digest"));
             m.hashes.insert(it.key(), it.value().toString().toLower());
         }
     }
@@ -168,7 +181,8 @@ const EVP_MD* digestNamed(const QString& algorithm) {
 // A public key from the metadata's representation: PEM (SubjectPublicKeyInfo), or hex (an
 // uncompressed EC point, or the 32 raw bytes of an Ed25519 key).
 Result<crypto::Pkey> loadKey(const Key& key) {
-    const bool ecdsaType = key.type == QLatin1String("ecdsa") || key.type == QLatin1String("ecdsa-sha2-nistp256") ||
+    const bool ecdsaType = key.type == QLatin1String("ecdsa") ||
+                           key.type == QLatin1String("ecdsa-sha2-nistp256") ||
                            key.type == QLatin1String("ecdsa-sha2-nistp384");
     crypto::KeyKind want = crypto::KeyKind::Unknown;
     if (ecdsaType && key.scheme == QLatin1String("ecdsa-sha2-nistp256"))
@@ -178,8 +192,10 @@ Result<crypto::Pkey> loadKey(const Key& key) {
     else if (key.type == QLatin1String("ed25519") && key.scheme == QLatin1String("ed25519"))
         want = crypto::KeyKind::Ed25519;
     else
-        return makeError(QStringLiteral("key %1: key type '%2' with scheme '%3' is not supported (ECDSA P-256/P-384 and Ed25519 are)")
-                             .arg(key.id, key.type, key.scheme));
+        return makeError(
+            QStringLiteral(
+                "key %1: key type '%2' with scheme '%3' is not supported (ECDSA P-256/P-384 and Ed25519 are)")
+                .arg(key.id, key.type, key.scheme));
     crypto::Pkey pkey;
     const QByteArray value = key.publicValue.toLatin1();
     if (key.publicValue.startsWith(QLatin1String("-----BEGIN"))) {
@@ -188,22 +204,26 @@ Result<crypto::Pkey> loadKey(const Key& key) {
         const QByteArray raw = QByteArray::fromHex(value);
         if (want == crypto::KeyKind::Ed25519) {
             if (raw.size() == 32)
-                pkey.reset(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(raw.constData()),
-                                                       size_t(raw.size())));
+                pkey.reset(EVP_PKEY_new_raw_public_key(
+                    EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(raw.constData()),
+                    size_t(raw.size())));
         } else {
             // The SubjectPublicKeyInfo header of the curve, then the point (BIT STRING, no unused bits).
-            const QByteArray header = want == crypto::KeyKind::EcP256
-                                          ? QByteArray::fromHex("3059301306072a8648ce3d020106082a8648ce3d030107034200")
-                                          : QByteArray::fromHex("3076301006072a8648ce3d020106052b81040022036200");
+            const QByteArray header =
+                want == crypto::KeyKind::EcP256
+                    ? QByteArray::fromHex("3059301306072a8648ce3d020106082a8648ce3d030107034200")
+                    : QByteArray::fromHex("3076301006072a8648ce3d020106052b81040022036200");
             const int pointSize = want == crypto::KeyKind::EcP256 ? 65 : 97;
             if (raw.size() == pointSize && raw.at(0) == 0x04)
                 pkey = crypto::pkeyFromDer(header + raw);
         }
     }
     if (!pkey)
-        return makeError(QStringLiteral("key %1: the public value is not a readable %2 key").arg(key.id, key.scheme));
+        return makeError(
+            QStringLiteral("key %1: the public value is not a readable %2 key").arg(key.id, key.scheme));
     if (crypto::keyKind(pkey.get()) != want)
-        return makeError(QStringLiteral("key %1: the public key does not match its scheme '%2'").arg(key.id, key.scheme));
+        return makeError(
+            QStringLiteral("key %1: the public key does not match its scheme '%2'").arg(key.id, key.scheme));
     return pkey;
 }
 
@@ -217,7 +237,9 @@ QDateTime parseTime(const QString& text) {
     return t.toUTC();
 }
 
-QString formatTime(const QDateTime& t) { return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ")); }
+QString formatTime(const QDateTime& t) {
+    return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ"));
+}
 
 bool DelegatedRole::covers(const QString& targetPath) const {
     if (!pathHashPrefixes.isEmpty()) {
@@ -234,8 +256,8 @@ bool DelegatedRole::covers(const QString& targetPath) const {
             continue;
         bool all = true;
         for (qsizetype i = 0; i < parts.size() && all; ++i) {
-            const QRegularExpression re =
-                QRegularExpression::fromWildcard(parts.at(i), Qt::CaseSensitive); // per segment: `*` never spans a `/`
+            const QRegularExpression re = QRegularExpression::fromWildcard(
+                parts.at(i), Qt::CaseSensitive); // per segment: `*` never spans a `/`
             all = re.isValid() && re.match(target.at(i)).hasMatch();
         }
         if (all)
@@ -248,7 +270,8 @@ Result<Envelope> parseEnvelope(const QByteArray& bytes, const QString& file, con
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
     if (pe.error != QJsonParseError::NoError)
-        return makeError(QStringLiteral("not JSON: %1 at byte %2").arg(pe.errorString()).arg(pe.offset), file);
+        return makeError(QStringLiteral("not JSON: %1 at byte %2").arg(pe.errorString()).arg(pe.offset),
+                         file);
     if (!doc.isObject())
         return makeError(QStringLiteral("not a JSON object"), file);
     const QJsonObject top = doc.object();
@@ -257,10 +280,13 @@ Result<Envelope> parseEnvelope(const QByteArray& bytes, const QString& file, con
     env.bytes = bytes;
     const QJsonValue sigs = top.value(QStringLiteral("signatures"));
     if (!sigs.isArray())
-        return fieldError(file, QStringLiteral("signatures"), sigs.isUndefined() ? QStringLiteral("missing") : QStringLiteral("not an array"));
+        return fieldError(file, QStringLiteral("signatures"),
+                          sigs.isUndefined() ? QStringLiteral("missing") : QStringLiteral("not an array"));
     const QJsonArray sa = sigs.toArray();
     if (sa.size() > kMaxSignatures)
-        return fieldError(file, QStringLiteral("signatures"), QStringLiteral("%1 signatures, more than the %2 allowed").arg(sa.size()).arg(kMaxSignatures));
+        return fieldError(
+            file, QStringLiteral("signatures"),
+            QStringLiteral("%1 signatures, more than the %2 allowed").arg(sa.size()).arg(kMaxSignatures));
     QSet<QString> seen;
     for (qsizetype i = 0; i < sa.size(); ++i) {
         const QString f = QStringLiteral("signatures[%1]").arg(i);
@@ -274,7 +300,8 @@ Result<Envelope> parseEnvelope(const QByteArray& bytes, const QString& file, con
         if (!sig)
             return sig.error();
         if (seen.contains(*keyid))
-            return fieldError(file, f + QStringLiteral(".keyid"), QStringLiteral("a second signature by key %1").arg(*keyid));
+            return fieldError(file, f + QStringLiteral(".keyid"),
+                              QStringLiteral("a second signature by key %1").arg(*keyid));
         seen.insert(*keyid);
         // An empty signature is how some writers mark a key that has not signed yet: no signature.
         if (sig->isEmpty())
@@ -293,7 +320,8 @@ Result<Envelope> parseEnvelope(const QByteArray& bytes, const QString& file, con
         return type.error();
     env.type = *type;
     if (env.type != expectedType)
-        return fieldError(file, QStringLiteral("signed._type"), QStringLiteral("'%1', expected '%2'").arg(env.type, expectedType));
+        return fieldError(file, QStringLiteral("signed._type"),
+                          QStringLiteral("'%1', expected '%2'").arg(env.type, expectedType));
     auto version = integer(env.signedObject, QStringLiteral("version"), file, sf, 1);
     if (!version)
         return version.error();
@@ -304,7 +332,8 @@ Result<Envelope> parseEnvelope(const QByteArray& bytes, const QString& file, con
     env.specVersion = *spec;
     if (env.specVersion.section(QLatin1Char('.'), 0, 0) != QLatin1String("1"))
         return fieldError(file, QStringLiteral("signed.spec_version"),
-                          QStringLiteral("'%1': only version 1 of the TUF specification is supported").arg(env.specVersion));
+                          QStringLiteral("'%1': only version 1 of the TUF specification is supported")
+                              .arg(env.specVersion));
     auto expires = string(env.signedObject, QStringLiteral("expires"), file, sf);
     if (!expires)
         return expires.error();
@@ -327,7 +356,8 @@ Result<Root> parseRoot(const QByteArray& bytes, const QString& file) {
     const QString sf = QStringLiteral("signed");
     const QJsonValue cs = s.value(QStringLiteral("consistent_snapshot"));
     if (!cs.isUndefined() && !cs.isBool())
-        return fieldError(file, QStringLiteral("signed.consistent_snapshot"), QStringLiteral("not true or false"));
+        return fieldError(file, QStringLiteral("signed.consistent_snapshot"),
+                          QStringLiteral("not true or false"));
     r.consistentSnapshot = cs.toBool(false);
     auto keys = object(s, QStringLiteral("keys"), file, sf);
     if (!keys)
@@ -365,7 +395,8 @@ Result<Timestamp> parseTimestamp(const QByteArray& bytes, const QString& file) {
     if (!snap)
         return snap.error();
     if (meta->size() != 1)
-        return fieldError(file, QStringLiteral("signed.meta"), QStringLiteral("must describe snapshot.json only"));
+        return fieldError(file, QStringLiteral("signed.meta"),
+                          QStringLiteral("must describe snapshot.json only"));
     auto m = metaFile(*snap, file, QStringLiteral("signed.meta.snapshot.json"));
     if (!m)
         return m.error();
@@ -383,7 +414,8 @@ Result<Snapshot> parseSnapshot(const QByteArray& bytes, const QString& file) {
     if (!meta)
         return meta.error();
     if (meta->size() > 100000)
-        return fieldError(file, QStringLiteral("signed.meta"), QStringLiteral("%1 entries, more than the 100000 allowed").arg(meta->size()));
+        return fieldError(file, QStringLiteral("signed.meta"),
+                          QStringLiteral("%1 entries, more than the 100000 allowed").arg(meta->size()));
     for (auto it = meta->begin(); it != meta->end(); ++it) {
         const QString f = QStringLiteral("signed.meta.") + it.key();
         if (!it.value().isObject())
@@ -394,7 +426,8 @@ Result<Snapshot> parseSnapshot(const QByteArray& bytes, const QString& file) {
         s.meta.insert(it.key(), *m);
     }
     if (!s.meta.contains(QStringLiteral("targets.json")))
-        return fieldError(file, QStringLiteral("signed.meta"), QStringLiteral("does not describe targets.json"));
+        return fieldError(file, QStringLiteral("signed.meta"),
+                          QStringLiteral("does not describe targets.json"));
     return s;
 }
 
@@ -409,7 +442,8 @@ Result<Targets> parseTargets(const QByteArray& bytes, const QString& file) {
     if (!targets)
         return targets.error();
     if (targets->size() > 100000)
-        return fieldError(file, QStringLiteral("signed.targets"), QStringLiteral("%1 entries, more than the 100000 allowed").arg(targets->size()));
+        return fieldError(file, QStringLiteral("signed.targets"),
+                          QStringLiteral("%1 entries, more than the 100000 allowed").arg(targets->size()));
     for (auto it = targets->begin(); it != targets->end(); ++it) {
         const QString f = QStringLiteral("signed.targets.") + it.key();
         if (!it.value().isObject())
@@ -418,7 +452,9 @@ Result<Targets> parseTargets(const QByteArray& bytes, const QString& file) {
         auto length = integer(o, QStringLiteral("length"), file, f, 0);
         if (!length)
             return length.error();
-        auto m = metaFile(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("hashes"), o.value(QStringLiteral("hashes"))}}, file, f);
+        auto m = metaFile(QJsonObject{{QStringLiteral("version"), 1},
+                                      {QStringLiteral("hashes"), o.value(QStringLiteral("hashes"))}},
+                          file, f);
         if (!m)
             return m.error();
         if (m->hashes.isEmpty())
@@ -438,10 +474,13 @@ Result<Targets> parseTargets(const QByteArray& bytes, const QString& file) {
         t.delegationKeys = *parsedKeys;
         const QJsonValue roles = d->value(QStringLiteral("roles"));
         if (!roles.isArray())
-            return fieldError(file, QStringLiteral("signed.delegations.roles"), QStringLiteral("missing or not an array"));
+            return fieldError(file, QStringLiteral("signed.delegations.roles"),
+                              QStringLiteral("missing or not an array"));
         const QJsonArray ra = roles.toArray();
         if (ra.size() > kMaxKeys)
-            return fieldError(file, QStringLiteral("signed.delegations.roles"), QStringLiteral("%1 roles, more than the %2 allowed").arg(ra.size()).arg(kMaxKeys));
+            return fieldError(
+                file, QStringLiteral("signed.delegations.roles"),
+                QStringLiteral("%1 roles, more than the %2 allowed").arg(ra.size()).arg(kMaxKeys));
         QSet<QString> names;
         for (qsizetype i = 0; i < ra.size(); ++i) {
             const QString f = QStringLiteral("signed.delegations.roles[%1]").arg(i);
@@ -454,12 +493,15 @@ Result<Targets> parseTargets(const QByteArray& bytes, const QString& file) {
                 return name.error();
             role.name = *name;
             // The name becomes a file name ("<version>.<name>.json"): nothing that leaves the folder.
-            if (role.name.isEmpty() || role.name.contains(QLatin1Char('/')) || role.name.contains(QLatin1Char('\\')) ||
-                role.name.startsWith(QLatin1Char('.')) || role.name == QLatin1String("root") || role.name == QLatin1String("timestamp") ||
+            if (role.name.isEmpty() || role.name.contains(QLatin1Char('/')) ||
+                role.name.contains(QLatin1Char('\\')) || role.name.startsWith(QLatin1Char('.')) ||
+                role.name == QLatin1String("root") || role.name == QLatin1String("timestamp") ||
                 role.name == QLatin1String("snapshot") || role.name == QLatin1String("targets"))
-                return fieldError(file, f + QStringLiteral(".name"), QStringLiteral("'%1' is not a usable delegated role name").arg(role.name));
+                return fieldError(file, f + QStringLiteral(".name"),
+                                  QStringLiteral("'%1' is not a usable delegated role name").arg(role.name));
             if (names.contains(role.name))
-                return fieldError(file, f + QStringLiteral(".name"), QStringLiteral("role '%1' is delegated twice").arg(role.name));
+                return fieldError(file, f + QStringLiteral(".name"),
+                                  QStringLiteral("role '%1' is delegated twice").arg(role.name));
             names.insert(role.name);
             auto rk = roleKeys(r, file, f);
             if (!rk)
@@ -467,11 +509,14 @@ Result<Targets> parseTargets(const QByteArray& bytes, const QString& file) {
             role.keys = *rk;
             const QJsonValue term = r.value(QStringLiteral("terminating"));
             if (!term.isBool())
-                return fieldError(file, f + QStringLiteral(".terminating"), QStringLiteral("missing or not true/false"));
+                return fieldError(file, f + QStringLiteral(".terminating"),
+                                  QStringLiteral("missing or not true/false"));
             role.terminating = term.toBool();
-            const bool hasPaths = r.contains(QStringLiteral("paths")), hasPrefixes = r.contains(QStringLiteral("path_hash_prefixes"));
+            const bool hasPaths = r.contains(QStringLiteral("paths")),
+                       hasPrefixes = r.contains(QStringLiteral("path_hash_prefixes"));
             if (hasPaths == hasPrefixes)
-                return fieldError(file, f, QStringLiteral("needs exactly one of paths and path_hash_prefixes"));
+                return fieldError(file, f,
+                                  QStringLiteral("needs exactly one of paths and path_hash_prefixes"));
             const QString listKey = hasPaths ? QStringLiteral("paths") : QStringLiteral("path_hash_prefixes");
             const QJsonValue list = r.value(listKey);
             if (!list.isArray())
@@ -479,7 +524,8 @@ Result<Targets> parseTargets(const QByteArray& bytes, const QString& file) {
             QStringList values;
             for (const QJsonValue& v : list.toArray()) {
                 if (!v.isString())
-                    return fieldError(file, f + QLatin1Char('.') + listKey, QStringLiteral("holds a value that is not a string"));
+                    return fieldError(file, f + QLatin1Char('.') + listKey,
+                                      QStringLiteral("holds a value that is not a string"));
                 values << v.toString();
             }
             (hasPaths ? role.paths : role.pathHashPrefixes) = values;
@@ -494,11 +540,14 @@ Result<bool> verifySignature(const Key& key, const QByteArray& data, const QByte
     if (!pkey)
         return pkey.error();
     const crypto::KeyKind kind = crypto::keyKind(pkey->get());
-    const EVP_MD* md = kind == crypto::KeyKind::Ed25519 ? nullptr : kind == crypto::KeyKind::EcP384 ? EVP_sha384() : EVP_sha256();
+    const EVP_MD* md = kind == crypto::KeyKind::Ed25519  ? nullptr
+                       : kind == crypto::KeyKind::EcP384 ? EVP_sha384()
+                                                         : EVP_sha256();
     return crypto::verifyMessage(pkey->get(), md, data, sig);
 }
 
-Result<int> verifyThreshold(const Envelope& env, const QMap<QString, Key>& keys, const RoleKeys& role, const QString& signer) {
+Result<int> verifyThreshold(const Envelope& env, const QMap<QString, Key>& keys, const RoleKeys& role,
+                            const QString& signer) {
     QSet<QByteArray> counted; // SubjectPublicKeyInfo of each key that signed
     QStringList problems;
     for (const Signature& s : env.signatures) {
@@ -523,7 +572,9 @@ Result<int> verifyThreshold(const Envelope& env, const QMap<QString, Key>& keys,
                              .arg(valid)
                              .arg(signer)
                              .arg(role.threshold)
-                             .arg(problems.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(problems.join(QStringLiteral("; ")))),
+                             .arg(problems.isEmpty()
+                                      ? QString()
+                                      : QStringLiteral(" (%1)").arg(problems.join(QStringLiteral("; ")))),
                          env.file, 0, QStringLiteral("signatures"));
     return valid;
 }
@@ -537,10 +588,13 @@ Status checkHashes(const QByteArray& bytes, const QMap<QString, QString>& hashes
         known = true;
         const QString got = QString::fromLatin1(crypto::hash(md, bytes).toHex());
         if (got != it.value())
-            return makeError(QStringLiteral("%1 is %2, the metadata says %3").arg(it.key(), got, it.value()), file);
+            return makeError(QStringLiteral("%1 is %2, the metadata says %3").arg(it.key(), got, it.value()),
+                             file);
     }
     if (!known && !hashes.isEmpty())
-        return makeError(QStringLiteral("none of the hash algorithms (%1) is supported").arg(QStringList(hashes.keys()).join(QStringLiteral(", "))), file);
+        return makeError(QStringLiteral("none of the hash algorithms (%1) is supported")
+                             .arg(QStringList(hashes.keys()).join(QStringLiteral(", "))),
+                         file);
     return {};
 }
 

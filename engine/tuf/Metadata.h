@@ -70,16 +70,16 @@ struct Signature {
 
 // The common part of every role, and the envelope around it.
 struct Envelope {
-    QString file;         // as shown in errors: "metadata/root_history/14.root.json"
-    QString type;         // "_type"
+    QString file; // as shown in errors: "metadata/root_history/14.root.json"
+    QString type; // "_type"
     qint64 version = 0;
     QString specVersion;
-    QString expiresText;  // as written
-    QDateTime expires;    // invalid when `expiresText` is not a time
+    QString expiresText; // as written
+    QDateTime expires;   // invalid when `expiresText` is not a time
     QJsonObject signedObject;
     QByteArray canonical; // the bytes the signatures cover
     std::vector<Signature> signatures;
-    QByteArray bytes;     // the file's bytes
+    QByteArray bytes; // the file's bytes
 };
 
 struct Root {
@@ -117,7 +117,8 @@ Result<Targets> parseTargets(const QByteArray& bytes, const QString& file);
 // Counts the distinct keys among `role.keyids` (looked up in `keys`) with a valid signature over the
 // envelope; an Error when fewer than `role.threshold`, saying how many of how many and whose keys
 // (`signer`, e.g. "root v14's root role"). Returns the count.
-Result<int> verifyThreshold(const Envelope& env, const QMap<QString, Key>& keys, const RoleKeys& role, const QString& signer);
+Result<int> verifyThreshold(const Envelope& env, const QMap<QString, Key>& keys, const RoleKeys& role,
+                            const QString& signer);
 
 // One signature check, for unit tests and the threshold: an Error saying why a key cannot be used
 // (unsupported type or scheme, unreadable public value), else whether `sig` verifies over `data`.

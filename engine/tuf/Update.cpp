@@ -21,19 +21,25 @@ namespace {
 
 // The step that says the update restarts from the anchor as asked.
 ClientStep fromAnchorNote(const std::optional<TrustedState>& trusted) {
-    return ClientStep{QStringLiteral("trusted"), QString(),
-                      trusted ? QStringLiteral("started again from the anchor as asked: the trusted state (%1) is ignored, and "
-                                               "replaced by this update's if it succeeds")
-                                    .arg(trusted->summary())
-                              : QStringLiteral("started from the anchor as asked (no trusted state was stored for this anchor)"),
-                      true};
+    return ClientStep{
+        QStringLiteral("trusted"), QString(),
+        trusted
+            ? QStringLiteral("started again from the anchor as asked: the trusted state (%1) is ignored, and "
+                             "replaced by this update's if it succeeds")
+                  .arg(trusted->summary())
+            : QStringLiteral(
+                  "started from the anchor as asked (no trusted state was stored for this anchor)"),
+        true};
 }
 
 QString startTextOf(const UpdateRequest& request) {
     if (request.fromAnchor)
-        return request.trusted ? QStringLiteral("started again from the anchor as asked (--from-anchor), ignoring the trusted state (%1)")
-                                     .arg(request.trusted->summary())
-                               : QStringLiteral("started from the anchor as asked (--from-anchor); no trusted state was stored");
+        return request.trusted
+                   ? QStringLiteral("started again from the anchor as asked (--from-anchor), ignoring the "
+                                    "trusted state (%1)")
+                         .arg(request.trusted->summary())
+                   : QStringLiteral(
+                         "started from the anchor as asked (--from-anchor); no trusted state was stored");
     if (request.trusted)
         return QStringLiteral("continued from the trusted state (%1)").arg(request.trusted->summary());
     return QStringLiteral("first update from this anchor: started from it");
@@ -41,7 +47,8 @@ QString startTextOf(const UpdateRequest& request) {
 
 } // namespace
 
-UpdateResult runUpdate(const UpdateRequest& request, const std::function<void(const ClientStep&)>& step, const std::atomic_bool* cancel) {
+UpdateResult runUpdate(const UpdateRequest& request, const std::function<void(const ClientStep&)>& step,
+                       const std::atomic_bool* cancel) {
     ClientRequest creq;
     creq.dir = request.repository;
     creq.anchor = request.anchor;
@@ -68,7 +75,8 @@ UpdateResult runUpdate(const UpdateRequest& request, const std::function<void(co
             v.ok = false;
             v.failedRole = QStringLiteral("target");
             v.error = parsed.error();
-            v.steps.push_back(ClientStep{QStringLiteral("target"), v.targetFile, parsed.error().toString(), false});
+            v.steps.push_back(
+                ClientStep{QStringLiteral("target"), v.targetFile, parsed.error().toString(), false});
             step(v.steps.back());
         }
     }

@@ -22,10 +22,10 @@ namespace pb::tuf {
 Result<QByteArray> readAnchor(const QString& path);
 
 struct UpdateRequest {
-    QString repository;                  // the TUF repository copy (folder)
-    QByteArray anchor;                   // the anchor root's bytes
-    QString anchorName;                  // its path, as named in steps and errors
-    std::optional<QDateTime> at;         // the time expiry is checked against; now when absent
+    QString repository;          // the TUF repository copy (folder)
+    QByteArray anchor;           // the anchor root's bytes
+    QString anchorName;          // its path, as named in steps and errors
+    std::optional<QDateTime> at; // the time expiry is checked against; now when absent
     QString targetName = QStringLiteral("trusted_root.json");
     std::optional<TrustedState> trusted; // the lineage's state before this update (none before the first)
     bool fromAnchor = false;             // start again from the anchor, ignoring `trusted`

@@ -22,15 +22,16 @@ QByteArray ctrfReport(const RunResult& run, const QString& phase, const QString&
 constexpr const char* kIncompleteResult = "incomplete (cluster fault)";
 
 struct EmittedBundle {
-    QString dir;                 // <out>/summary-bundle
-    bool incomplete = false;     // a check is `other`: the predicate says so
+    QString dir;             // <out>/summary-bundle
+    bool incomplete = false; // a check is `other`: the predicate says so
     QString recipeName, recipeDigest, manifestDigest;
     QMap<QString, QByteArray> files;
 };
 
 // Writes <outDir>/summary-bundle/. Phases that did not run are left out. Files are written
 // atomically; an existing summary-bundle is refused rather than mixed.
-Result<EmittedBundle> emitEvidence(const RunResult& run, const catalog::RecipeResult& recipe, const QString& outDir,
-                                   const QString& toolVersion, const QString& validatorCatalogVersion);
+Result<EmittedBundle> emitEvidence(const RunResult& run, const catalog::RecipeResult& recipe,
+                                   const QString& outDir, const QString& toolVersion,
+                                   const QString& validatorCatalogVersion);
 
 } // namespace pb::validation

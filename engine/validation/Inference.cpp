@@ -4,8 +4,8 @@
 // JSON carries no units and always writes seconds.
 #include "validation/Inference.h"
 
-#include <cmath>
 #include "core/Files.h"
+#include <cmath>
 
 #include <QFile>
 #include <QJsonArray>
@@ -65,7 +65,9 @@ std::optional<qint64> count(std::optional<double> v) {
     return static_cast<qint64>(*v + (*v >= 0 ? 0.5 : -0.5));
 }
 
-Error fieldError(const QString& file, const QString& field, const QString& why) { return makeError(why, file, 0, field); }
+Error fieldError(const QString& file, const QString& field, const QString& why) {
+    return makeError(why, file, 0, field);
+}
 
 // ---- AIPerf / GenAI-Perf JSON ---------------------------------------------------------------------
 
@@ -76,8 +78,9 @@ Result<Distribution> jsonDistribution(const QJsonObject& m, const QString& file,
     if (f == 0) {
         const auto factor = toMsFactor(m.value(QLatin1String("unit")).toString());
         if (!factor)
-            return fieldError(file, field + QLatin1String(".unit"),
-                              QStringLiteral("'%1' is not a unit of time").arg(m.value(QLatin1String("unit")).toString()));
+            return fieldError(
+                file, field + QLatin1String(".unit"),
+                QStringLiteral("'%1' is not a unit of time").arg(m.value(QLatin1String("unit")).toString()));
         f = *factor;
     }
     auto get = [&](const char* k) -> std::optional<double> {
@@ -104,7 +107,8 @@ Result<InferenceResult> aiperfJson(const QJsonObject& root, PerfKind kind, const
     r.kind = kind;
     QJsonObject metrics = root;
     QString prefix;
-    const bool records = root.value(QLatin1String("records")).isObject() || root.value(QLatin1String("records")).isArray();
+    const bool records =
+        root.value(QLatin1String("records")).isObject() || root.value(QLatin1String("records")).isArray();
     if (records) {
         prefix = QStringLiteral("records.");
         const QJsonValue rec = root.value(QLatin1String("records"));
@@ -141,7 +145,8 @@ Result<InferenceResult> aiperfJson(const QJsonObject& root, PerfKind kind, const
             return std::nullopt;
         if (!a.isDouble()) {
             if (!err)
-                err = fieldError(file, prefix + tag + QLatin1String(".avg"), QStringLiteral("must be a number"));
+                err = fieldError(file, prefix + tag + QLatin1String(".avg"),
+                                 QStringLiteral("must be a number"));
             return std::nullopt;
         }
         return a.toDouble();
@@ -167,7 +172,10 @@ Result<InferenceResult> aiperfJson(const QJsonObject& root, PerfKind kind, const
     r.requests = count(scalar(QStringLiteral("request_count")));
     r.errors = count(scalar(QStringLiteral("error_request_count")));
     if (auto dur = scalar(QStringLiteral("benchmark_duration"))) {
-        const QString unit = metrics.value(QLatin1String("benchmark_duration")).toObject().value(QLatin1String("unit")).toString();
+        const QString unit = metrics.value(QLatin1String("benchmark_duration"))
+                                 .toObject()
+                                 .value(QLatin1String("unit"))
+                                 .toString();
         const auto f = toMsFactor(unit.isEmpty() ? QStringLiteral("sec") : unit);
         r.durationSec = *dur * (f ? *f : 1000.0) / 1000.0;
     }
@@ -188,7 +196,8 @@ Result<InferenceResult> aiperfJson(const QJsonObject& root, PerfKind kind, const
     }
     // Every request failed: no throughput is a result, not a malformed file.
     if (!r.outputTokensPerSec && !(r.errors && *r.errors > 0))
-        return fieldError(file, prefix + QLatin1String("output_token_throughput.avg"), QStringLiteral("missing"));
+        return fieldError(file, prefix + QLatin1String("output_token_throughput.avg"),
+                          QStringLiteral("missing"));
     return r;
 }
 
@@ -214,8 +223,9 @@ Result<InferenceResult> inferencePerfJson(const QJsonObject& root, const QString
     const QJsonObject lat = successes.value(QLatin1String("latency")).isObject()
                                 ? successes.value(QLatin1String("latency")).toObject()
                                 : successes;
-    const QString latPrefix = successes.value(QLatin1String("latency")).isObject() ? QStringLiteral("successes.latency.")
-                                                                                  : QStringLiteral("successes.");
+    const QString latPrefix = successes.value(QLatin1String("latency")).isObject()
+                                  ? QStringLiteral("successes.latency.")
+                                  : QStringLiteral("successes.");
     auto dist = [&](const char* key, Distribution* out) -> Status {
         const QJsonValue v = lat.value(QLatin1String(key));
         if (v.isUndefined() || v.isNull())
@@ -242,9 +252,11 @@ Result<InferenceResult> inferencePerfJson(const QJsonObject& root, const QString
     r.durationSec = num(load.value(QLatin1String("send_duration")));
 
     const bool allFailed = ok.value_or(0) == 0 && failed.value_or(0) > 0;
-    const bool prometheus = !successes.value(QLatin1String("latency")).isObject() && !successes.contains(QLatin1String("throughput"));
+    const bool prometheus = !successes.value(QLatin1String("latency")).isObject() &&
+                            !successes.contains(QLatin1String("throughput"));
     if (!r.outputTokensPerSec && !allFailed && !prometheus)
-        return fieldError(file, QStringLiteral("successes.throughput.output_tokens_per_sec"), QStringLiteral("missing"));
+        return fieldError(file, QStringLiteral("successes.throughput.output_tokens_per_sec"),
+                          QStringLiteral("missing"));
     return r;
 }
 
@@ -310,12 +322,13 @@ namespace {
 
 // Every figure Proofbench reads must be finite and not negative (`inf` would pass any floor); rows
 // it does not read (e.g. AIPerf's signed "OSL Mismatch Diff %") are left alone.
-Status checkReadFigures(const QStringList& f, const QStringList& header, const QString& name, const QString& file, int lineNo,
-                        const QString& field) {
-    static const QStringList kRead = {QStringLiteral("output token throughput"), QStringLiteral("request throughput"),
-                                      QStringLiteral("request count"),           QStringLiteral("error request count"),
-                                      QStringLiteral("benchmark duration"),      QStringLiteral("time to first token"),
-                                      QStringLiteral("inter token latency"),     QStringLiteral("request latency")};
+Status checkReadFigures(const QStringList& f, const QStringList& header, const QString& name,
+                        const QString& file, int lineNo, const QString& field) {
+    static const QStringList kRead = {
+        QStringLiteral("output token throughput"), QStringLiteral("request throughput"),
+        QStringLiteral("request count"),           QStringLiteral("error request count"),
+        QStringLiteral("benchmark duration"),      QStringLiteral("time to first token"),
+        QStringLiteral("inter token latency"),     QStringLiteral("request latency")};
     if (!kRead.contains(name))
         return {};
     for (qsizetype col = 1; col < f.size(); ++col) {
@@ -325,16 +338,18 @@ Status checkReadFigures(const QStringList& f, const QStringList& header, const Q
         const double v = cell.toDouble(&ok);
         if (ok && (!std::isfinite(v) || v < 0))
             return makeError(QStringLiteral("%1 '%2' for '%3' is %4")
-                                 .arg(header.value(col, QStringLiteral("value")), f.at(col).trimmed(), f.value(0).trimmed(),
-                                      std::isfinite(v) ? QStringLiteral("negative") : QStringLiteral("not a finite number")),
+                                 .arg(header.value(col, QStringLiteral("value")), f.at(col).trimmed(),
+                                      f.value(0).trimmed(),
+                                      std::isfinite(v) ? QStringLiteral("negative")
+                                                       : QStringLiteral("not a finite number")),
                              file, lineNo, field);
     }
     return {};
 }
 
 // A row of a two-column "Metric,Value" block: throughputs, counts and the duration.
-Status readSingleValue(InferenceResult& r, const QStringList& f, const QString& name, const QString& unit, const QString& file, int lineNo,
-                       const QString& field) {
+Status readSingleValue(InferenceResult& r, const QStringList& f, const QString& name, const QString& unit,
+                       const QString& file, int lineNo, const QString& field) {
     const auto v = csvNumber(f.value(1));
     if (!v) {
         if (f.value(1).trimmed().isEmpty())
@@ -376,8 +391,8 @@ std::optional<double>* distributionSlot(Distribution& d, const QString& col) {
 }
 
 // A latency row of a statistics block, in milliseconds.
-Result<Distribution> readDistribution(const QStringList& f, const QStringList& header, double factor, const QString& file, int lineNo,
-                                      const QString& field) {
+Result<Distribution> readDistribution(const QStringList& f, const QStringList& header, double factor,
+                                      const QString& file, int lineNo, const QString& field) {
     Distribution d;
     for (qsizetype i = 1; i < header.size() && i < f.size(); ++i) {
         const QString& col = header.at(i);
@@ -386,7 +401,8 @@ Result<Distribution> readDistribution(const QStringList& f, const QStringList& h
             continue;
         const auto v = csvNumber(f.at(i));
         if (!v && !f.at(i).trimmed().isEmpty())
-            return makeError(QStringLiteral("'%1' is not a number").arg(f.at(i)), file, lineNo, field + QLatin1Char('.') + col);
+            return makeError(QStringLiteral("'%1' is not a number").arg(f.at(i)), file, lineNo,
+                             field + QLatin1Char('.') + col);
         if (v)
             *slot = *v * factor;
     }
@@ -464,13 +480,17 @@ Result<InferenceResult> finiteOrError(Result<InferenceResult> r, const QString& 
     QString bad;
     auto look = [&](const char* name, const std::optional<double>& v) {
         if (bad.isEmpty() && v && (!std::isfinite(*v) || *v < 0))
-            bad = QStringLiteral("%1 is %2 (%3)").arg(QLatin1String(name), std::isfinite(*v) ? QStringLiteral("negative") : QStringLiteral("not a finite number"))
+            bad = QStringLiteral("%1 is %2 (%3)")
+                      .arg(QLatin1String(name), std::isfinite(*v) ? QStringLiteral("negative")
+                                                                  : QStringLiteral("not a finite number"))
                       .arg(*v);
     };
     auto dist = [&](const char* name, const Distribution& d) {
         const QString n = QLatin1String(name);
-        for (const auto& [suffix, v] : {std::pair{"avg", d.avg}, std::pair{"min", d.min}, std::pair{"max", d.max}, std::pair{"p50", d.p50},
-                                       std::pair{"p90", d.p90}, std::pair{"p95", d.p95}, std::pair{"p99", d.p99}})
+        for (const auto& [suffix, v] :
+             {std::pair{"avg", d.avg}, std::pair{"min", d.min}, std::pair{"max", d.max},
+              std::pair{"p50", d.p50}, std::pair{"p90", d.p90}, std::pair{"p95", d.p95},
+              std::pair{"p99", d.p99}})
             look(QStringLiteral("%1 %2").arg(n, QLatin1String(suffix)).toLatin1().constData(), v);
     };
     look("output token throughput", r->outputTokensPerSec);
@@ -496,7 +516,8 @@ Result<InferenceResult> parseInference(QByteArrayView bytes, PerfKind kind, cons
 
 Result<InferenceResult> parseInferenceUnchecked(QByteArrayView bytes, PerfKind kind, const QString& file) {
     if (kind == PerfKind::Nccl)
-        return makeError(QStringLiteral("an nccl-tests log is not an inference report (use the NCCL parser)"), file);
+        return makeError(QStringLiteral("an nccl-tests log is not an inference report (use the NCCL parser)"),
+                         file);
     qsizetype i = 0;
     if (bytes.size() >= 3 && bytes.first(3) == QByteArrayView("\xEF\xBB\xBF"))
         i = 3; // UTF-8 byte order mark
@@ -509,14 +530,16 @@ Result<InferenceResult> parseInferenceUnchecked(QByteArrayView bytes, PerfKind k
         QJsonParseError pe{};
         const QJsonDocument doc = QJsonDocument::fromJson(body.toByteArray(), &pe);
         if (pe.error != QJsonParseError::NoError)
-            return makeError(QStringLiteral("invalid JSON at offset %1: %2").arg(pe.offset).arg(pe.errorString()), file);
+            return makeError(
+                QStringLiteral("invalid JSON at offset %1: %2").arg(pe.offset).arg(pe.errorString()), file);
         if (kind == PerfKind::InferencePerf)
             return inferencePerfJson(doc.object(), file);
         Result<InferenceResult> r = aiperfJson(doc.object(), kind, file);
         if (r)
             for (const char* key : {"end_time", "start_time"}) {
                 // AIPerf writes local ISO time without a zone; it is read as UTC (said so in the UI).
-                QDateTime t = QDateTime::fromString(doc.object().value(QLatin1String(key)).toString(), Qt::ISODateWithMs);
+                QDateTime t = QDateTime::fromString(doc.object().value(QLatin1String(key)).toString(),
+                                                    Qt::ISODateWithMs);
                 if (t.isValid()) {
                     if (t.timeSpec() == Qt::LocalTime)
                         t.setTimeSpec(Qt::UTC);
@@ -527,7 +550,8 @@ Result<InferenceResult> parseInferenceUnchecked(QByteArrayView bytes, PerfKind k
         return r;
     }
     if (kind == PerfKind::InferencePerf)
-        return makeError(QStringLiteral("inference-perf reports are JSON (summary_lifecycle_metrics.json)"), file);
+        return makeError(QStringLiteral("inference-perf reports are JSON (summary_lifecycle_metrics.json)"),
+                         file);
     Result<InferenceResult> r = inferenceCsv(QString::fromUtf8(body), kind, file);
     if (r) {
         static const QByteArrayView label("Maximum Response Timestamp (ns),");
@@ -535,7 +559,11 @@ Result<InferenceResult> parseInferenceUnchecked(QByteArrayView bytes, PerfKind k
         if (at >= 0) {
             const qsizetype end = body.indexOf('\n', at);
             bool ok = false;
-            const double ns = body.sliced(at + label.size(), (end < 0 ? body.size() : end) - at - label.size()).toByteArray().trimmed().toDouble(&ok);
+            const double ns =
+                body.sliced(at + label.size(), (end < 0 ? body.size() : end) - at - label.size())
+                    .toByteArray()
+                    .trimmed()
+                    .toDouble(&ok);
             if (ok && std::isfinite(ns) && ns > 0)
                 r->recordedAt = QDateTime::fromMSecsSinceEpoch(qint64(ns / 1e6), Qt::UTC);
         }
@@ -549,11 +577,16 @@ Result<InferenceResult> parseInferenceFile(const QString& path, PerfKind kind) {
         return s.error();
     // Reports are small (kilobytes); a file past the limit is refused, never read whole.
     if (f.size() > kMaxInferenceReportBytes)
-        return makeError(QStringLiteral("the report is %1 bytes, over the %2-byte limit for an inference report").arg(f.size()).arg(kMaxInferenceReportBytes),
-                         path);
+        return makeError(
+            QStringLiteral("the report is %1 bytes, over the %2-byte limit for an inference report")
+                .arg(f.size())
+                .arg(kMaxInferenceReportBytes),
+            path);
     const QByteArray bytes = f.read(kMaxInferenceReportBytes + 1);
     if (bytes.size() > kMaxInferenceReportBytes)
-        return makeError(QStringLiteral("the report grew past the %1-byte limit while being read").arg(kMaxInferenceReportBytes), path);
+        return makeError(QStringLiteral("the report grew past the %1-byte limit while being read")
+                             .arg(kMaxInferenceReportBytes),
+                         path);
     return parseInference(bytes, kind, path);
 }
 

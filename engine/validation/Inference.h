@@ -26,8 +26,9 @@ struct Distribution {
 
 struct InferenceResult {
     PerfKind kind = PerfKind::AIPerf;
-    QString format;       // "aiperf-json", "aiperf-records-json", "aiperf-csv", "genai-perf-csv", "genai-perf-json", "inference-perf-json"
-    QString toolVersion;  // when the report says
+    QString format;      // "aiperf-json", "aiperf-records-json", "aiperf-csv", "genai-perf-csv",
+                         // "genai-perf-json", "inference-perf-json"
+    QString toolVersion; // when the report says
     std::optional<double> outputTokensPerSec, requestsPerSec;
     Distribution ttftMs, itlMs, requestLatencyMs;
     std::optional<qint64> requests, errors;

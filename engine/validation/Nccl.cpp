@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <string_view>
 
 namespace pb::validation {
@@ -24,9 +24,15 @@ using Sv = std::string_view;
 
 enum class Col { Size, Count, Type, Redop, Root, Time, AlgBw, BusBw, Wrong, Timestamp, Other };
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool isAlpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 Sv trim(Sv s) {
     while (!s.empty() && isSpace(s.front()))
@@ -36,7 +42,9 @@ Sv trim(Sv s) {
     return s;
 }
 
-bool startsWith(Sv s, Sv prefix) { return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0; }
+bool startsWith(Sv s, Sv prefix) {
+    return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
 
 bool toInt(Sv s, qint64* out) {
     if (!s.empty() && s.front() == '+')
@@ -69,7 +77,9 @@ Sv firstWord(Sv s) {
     return s.substr(0, i);
 }
 
-QString latin1(Sv s) { return QString::fromLatin1(s.data(), static_cast<qsizetype>(s.size())); }
+QString latin1(Sv s) {
+    return QString::fromLatin1(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 // Splits s into words, left to right; false when there are more than `max`.
 template <size_t N> bool splitWords(Sv s, Sv (&out)[N], size_t* n) {
@@ -202,7 +212,10 @@ struct NcclParser::Impl {
                 return false;
             if ((!std::isfinite(v) || v < 0) && result.badLine == 0) {
                 result.badLine = result.lines;
-                result.badValue = QStringLiteral("Avg bus bandwidth '%1' is %2").arg(latin1(num), std::isfinite(v) ? QStringLiteral("negative") : QStringLiteral("not a finite number"));
+                result.badValue =
+                    QStringLiteral("Avg bus bandwidth '%1' is %2")
+                        .arg(latin1(num), std::isfinite(v) ? QStringLiteral("negative")
+                                                           : QStringLiteral("not a finite number"));
                 return true;
             }
             result.footerAvgBusBw = v;
@@ -294,8 +307,10 @@ struct NcclParser::Impl {
     QString rowProblem;
     void badFigure(const char* what, Sv text, double v) {
         if (rowProblem.isEmpty())
-            rowProblem = QStringLiteral("%1 '%2' is %3").arg(QLatin1String(what), latin1(text),
-                                                              std::isfinite(v) ? QStringLiteral("negative") : QStringLiteral("not a finite number"));
+            rowProblem = QStringLiteral("%1 '%2' is %3")
+                             .arg(QLatin1String(what), latin1(text),
+                                  std::isfinite(v) ? QStringLiteral("negative")
+                                                   : QStringLiteral("not a finite number"));
     }
     void checkFigure(const char* what, Sv text, double v) {
         if (!std::isfinite(v) || v < 0)
@@ -442,23 +457,29 @@ struct NcclParser::Impl {
 NcclParser::NcclParser() : d(std::make_unique<Impl>()) {}
 NcclParser::~NcclParser() = default;
 
-void NcclParser::feed(QByteArrayView chunk) { d->feed(chunk.data(), chunk.size()); }
+void NcclParser::feed(QByteArrayView chunk) {
+    d->feed(chunk.data(), chunk.size());
+}
 
-NcclResult NcclParser::finish() { return d->finish(); }
+NcclResult NcclParser::finish() {
+    return d->finish();
+}
 
 namespace {
 
 Result<NcclResult> checked(NcclResult r, const QString& file) {
     if (r.badLine > 0)
-        return makeError(r.badValue, file, int(std::min<qint64>(r.badLine, std::numeric_limits<int>::max())), QStringLiteral("rows"));
+        return makeError(r.badValue, file, int(std::min<qint64>(r.badLine, std::numeric_limits<int>::max())),
+                         QStringLiteral("rows"));
     if (!r.rows.empty())
         return r;
     if (r.headerFound)
         return makeError(QStringLiteral("the nccl-tests result table has a header but no data rows"), file, 0,
                          QStringLiteral("rows"));
-    return makeError(QStringLiteral("no nccl-tests result table (looked for a header naming size, count, type, "
-                                    "redop, time, algbw and busbw twice, and rows under it)"),
-                     file, 0, QStringLiteral("table"));
+    return makeError(
+        QStringLiteral("no nccl-tests result table (looked for a header naming size, count, type, "
+                       "redop, time, algbw and busbw twice, and rows under it)"),
+        file, 0, QStringLiteral("table"));
 }
 
 } // namespace
@@ -474,7 +495,10 @@ Result<NcclResult> parseNcclFile(const QString& path) {
     if (Status s = openInputFile(f, QStringLiteral("nccl-tests log")); !s)
         return s.error();
     if (f.size() > kMaxNcclLogBytes)
-        return makeError(QStringLiteral("the log is %1 bytes, over the %2-byte limit for an nccl-tests log").arg(f.size()).arg(kMaxNcclLogBytes), path);
+        return makeError(QStringLiteral("the log is %1 bytes, over the %2-byte limit for an nccl-tests log")
+                             .arg(f.size())
+                             .arg(kMaxNcclLogBytes),
+                         path);
     NcclParser p;
     QByteArray buf(1 << 20, Qt::Uninitialized);
     qint64 total = 0;
@@ -486,7 +510,9 @@ Result<NcclResult> parseNcclFile(const QString& path) {
             break;
         total += n;
         if (total > kMaxNcclLogBytes) // a file still being written to
-            return makeError(QStringLiteral("the log grew past the %1-byte limit while being read").arg(kMaxNcclLogBytes), path);
+            return makeError(
+                QStringLiteral("the log grew past the %1-byte limit while being read").arg(kMaxNcclLogBytes),
+                path);
         p.feed(QByteArrayView(buf.constData(), n));
     }
     return checked(p.finish(), path);

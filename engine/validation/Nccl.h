@@ -29,20 +29,20 @@ struct NcclRow {
 };
 
 struct NcclResult {
-    std::vector<NcclRow> rows;       // in log order (ascending size for a normal sweep)
-    QString collective;              // "all_reduce_perf" when the log names it, else empty
-    QString ncclVersion;             // "2.26.2" from "NCCL version 2.26.2+cuda12.8", when present
-    QString testsVersion;            // "2.19.6" from "# nccl-tests version ...", when present
-    int ranks = 0;                   // "#  Rank N ..." device lines seen (or highest N + 1 when the list is cut)
+    std::vector<NcclRow> rows; // in log order (ascending size for a normal sweep)
+    QString collective;        // "all_reduce_perf" when the log names it, else empty
+    QString ncclVersion;       // "2.26.2" from "NCCL version 2.26.2+cuda12.8", when present
+    QString testsVersion;      // "2.19.6" from "# nccl-tests version ...", when present
+    int ranks = 0;             // "#  Rank N ..." device lines seen (or highest N + 1 when the list is cut)
     std::optional<double> footerAvgBusBw; // "# Avg bus bandwidth : X", when printed
-    double computedAvgBusBw = 0;     // mean of every busbw, both halves (what the footer means)
-    QString netPlugin;               // X from "NCCL INFO Using network X" (last seen), empty if none
-    bool nvlsMulticast = false;      // "NVLS multicast support is available"
-    bool nvlsComm = false;           // "NVLS comm 0x..."
-    qint64 lines = 0, bytes = 0;     // how much was read
-    qint64 longLinesSkipped = 0;     // lines over NcclParser::kMaxLine bytes, skipped unread
-    bool headerFound = false;        // a result table header was seen (rows may still be absent)
-    QString footerCheck;             // "OK" / "FAILED" after the footer average (NCCL_TESTS_MIN_BW), else empty
+    double computedAvgBusBw = 0;          // mean of every busbw, both halves (what the footer means)
+    QString netPlugin;                    // X from "NCCL INFO Using network X" (last seen), empty if none
+    bool nvlsMulticast = false;           // "NVLS multicast support is available"
+    bool nvlsComm = false;                // "NVLS comm 0x..."
+    qint64 lines = 0, bytes = 0;          // how much was read
+    qint64 longLinesSkipped = 0;          // lines over NcclParser::kMaxLine bytes, skipped unread
+    bool headerFound = false;             // a result table header was seen (rows may still be absent)
+    QString footerCheck; // "OK" / "FAILED" after the footer average (NCCL_TESTS_MIN_BW), else empty
     // The first row (or footer) with a figure that is not a finite, non-negative number (inf, nan,
     // a negative size): its line and what was wrong. Such a row is not kept; the file is an error.
     qint64 badLine = 0;

@@ -33,7 +33,10 @@ int timeoutSeconds(const QString& text) {
             num = num * 10 + ch.digitValue();
             any = true;
         } else {
-            const int unit = ch == QLatin1Char('h') ? 3600 : ch == QLatin1Char('m') ? 60 : ch == QLatin1Char('s') ? 1 : 0;
+            const int unit = ch == QLatin1Char('h')   ? 3600
+                             : ch == QLatin1Char('m') ? 60
+                             : ch == QLatin1Char('s') ? 1
+                                                      : 0;
             total += num * unit;
             num = 0;
         }
@@ -48,7 +51,8 @@ QString rewriteRegistry(const QString& image, const QString& registry) {
     // The first path element is a registry when it has a dot, a colon or is localhost.
     const int slash = image.indexOf(QLatin1Char('/'));
     const QString first = slash > 0 ? image.left(slash) : QString();
-    const bool hasRegistry = first.contains(QLatin1Char('.')) || first.contains(QLatin1Char(':')) || first == QLatin1String("localhost");
+    const bool hasRegistry = first.contains(QLatin1Char('.')) || first.contains(QLatin1Char(':')) ||
+                             first == QLatin1String("localhost");
     QString reg = registry;
     while (reg.endsWith(QLatin1Char('/')))
         reg.chop(1);
@@ -88,8 +92,8 @@ struct PodView {
     bool unschedulable = false; // PodScheduled=False, reason Unschedulable
     int exitCode = -1;
     QString reason, message, waitingReason, waitingMessage;
-    QString statusReason, statusMessage; // status.reason/message (Evicted, NodeLost, ...)
-    QString scheduleMessage;             // the PodScheduled condition's message
+    QString statusReason, statusMessage;   // status.reason/message (Evicted, NodeLost, ...)
+    QString scheduleMessage;               // the PodScheduled condition's message
     QString disruption, disruptionMessage; // DisruptionTarget=True: its reason and message
 };
 
@@ -106,7 +110,8 @@ PodView podView(const QJsonObject& pod) {
         const QJsonObject o = cond.toObject();
         if (o.value(QStringLiteral("type")).toString() == QLatin1String("DisruptionTarget") &&
             o.value(QStringLiteral("status")).toString() == QLatin1String("True")) {
-            // Evicted (EvictionByEvictionAPI), preempted, a node going away: the pod was stopped from outside.
+            // Evicted (EvictionByEvictionAPI), preempted, a node going away: the pod was stopped from
+            // outside.
             v.disruption = o.value(QStringLiteral("reason")).toString();
             v.disruptionMessage = o.value(QStringLiteral("message")).toString();
         }
@@ -146,7 +151,8 @@ PodView podView(const QJsonObject& pod) {
 
 // Waiting reasons that never clear on their own (the pod spec itself is unusable on this cluster).
 bool hopelessWait(const QString& reason) {
-    return reason == QLatin1String("InvalidImageName") || reason == QLatin1String("CreateContainerConfigError") ||
+    return reason == QLatin1String("InvalidImageName") ||
+           reason == QLatin1String("CreateContainerConfigError") ||
            reason == QLatin1String("ErrImageNeverPull");
 }
 // The kubelet retries these with backoff; a registry hiccup clears, a missing image does not.
@@ -154,7 +160,9 @@ bool pullWait(const QString& reason) {
     return reason == QLatin1String("ErrImagePull") || reason == QLatin1String("ImagePullBackOff");
 }
 
-qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+qint64 nowMs() {
+    return QDateTime::currentMSecsSinceEpoch();
+}
 
 // A cause that stops the whole run: the checks after it would meet the same wall.
 bool stopsRun(const QString& cause) {
@@ -171,7 +179,8 @@ void appendBounded(QByteArray& log, QByteArrayView chunk, qsizetype limit) {
         return;
     static const QByteArray marker = "\n[proofbench: log too long; the middle was omitted]\n";
     const qsizetype head = limit / 16;
-    const bool marked = log.size() >= head + marker.size() && QByteArrayView(log).sliced(head, marker.size()) == marker;
+    const bool marked =
+        log.size() >= head + marker.size() && QByteArrayView(log).sliced(head, marker.size()) == marker;
     const qsizetype start = head + (marked ? marker.size() : 0);
     qsizetype cut = log.size() - limit;
     // Cut at a line boundary, so the kept tail starts with a whole line.
@@ -185,7 +194,8 @@ void appendBounded(QByteArray& log, QByteArrayView chunk, qsizetype limit) {
 
 QString apiFaultClass(int http, const QString& reason, const QString& message) {
     if (http == 0)
-        return reason == QLatin1String("Cancelled") ? QStringLiteral("cancelled") : QStringLiteral("api-unreachable");
+        return reason == QLatin1String("Cancelled") ? QStringLiteral("cancelled")
+                                                    : QStringLiteral("api-unreachable");
     if (http >= 200 && http < 300)
         return {};
     // Webhooks deny with "admission webhook \"x\" denied the request", ValidatingAdmissionPolicy with
@@ -205,29 +215,44 @@ QString apiFaultClass(int http, const QString& reason, const QString& message) {
     return {};
 }
 
-bool transientFault(int http) { return http == 0 || http == 429 || http >= 500; }
+bool transientFault(int http) {
+    return http == 0 || http == 429 || http >= 500;
+}
 
 QString checkStateName(CheckState s) {
     switch (s) {
-    case CheckState::Pending: return QStringLiteral("pending");
-    case CheckState::Running: return QStringLiteral("running");
-    case CheckState::Passed: return QStringLiteral("passed");
-    case CheckState::Failed: return QStringLiteral("failed");
-    case CheckState::Skipped: return QStringLiteral("skipped");
-    case CheckState::Other: return QStringLiteral("other");
+    case CheckState::Pending:
+        return QStringLiteral("pending");
+    case CheckState::Running:
+        return QStringLiteral("running");
+    case CheckState::Passed:
+        return QStringLiteral("passed");
+    case CheckState::Failed:
+        return QStringLiteral("failed");
+    case CheckState::Skipped:
+        return QStringLiteral("skipped");
+    case CheckState::Other:
+        return QStringLiteral("other");
     }
     return {};
 }
 
 QString runStateName(RunState s) {
     switch (s) {
-    case RunState::Running: return QStringLiteral("running");
-    case RunState::Passed: return QStringLiteral("passed");
-    case RunState::Failed: return QStringLiteral("failed");
-    case RunState::Cancelled: return QStringLiteral("cancelled");
-    case RunState::Error: return QStringLiteral("error");
-    case RunState::ReadinessFailed: return QStringLiteral("readiness-failed");
-    case RunState::Incomplete: return QStringLiteral("incomplete");
+    case RunState::Running:
+        return QStringLiteral("running");
+    case RunState::Passed:
+        return QStringLiteral("passed");
+    case RunState::Failed:
+        return QStringLiteral("failed");
+    case RunState::Cancelled:
+        return QStringLiteral("cancelled");
+    case RunState::Error:
+        return QStringLiteral("error");
+    case RunState::ReadinessFailed:
+        return QStringLiteral("readiness-failed");
+    case RunState::Incomplete:
+        return QStringLiteral("incomplete");
     }
     return {};
 }
@@ -241,13 +266,20 @@ bool RunResult::incomplete() const {
 
 int RunResult::exitCode() const {
     switch (state) {
-    case RunState::Passed: return 0;
-    case RunState::ReadinessFailed: return 2;
-    case RunState::Error: return 2;
-    case RunState::Failed: return 8;
-    case RunState::Cancelled: return 130;
-    case RunState::Incomplete: return kExitIncomplete;
-    case RunState::Running: return 1;
+    case RunState::Passed:
+        return 0;
+    case RunState::ReadinessFailed:
+        return 2;
+    case RunState::Error:
+        return 2;
+    case RunState::Failed:
+        return 8;
+    case RunState::Cancelled:
+        return 130;
+    case RunState::Incomplete:
+        return kExitIncomplete;
+    case RunState::Running:
+        return 1;
     }
     return 1;
 }
@@ -274,7 +306,8 @@ void readContainerLog(CheckRun& check, const QByteArray& raw) {
         // Kubernetes `timestamps=true` and Slurm-style prefixes may precede the markers.
         const qsizetype extra = body.indexOf(QByteArrayView("##AICR-EXTRA##"));
         if (extra >= 0) {
-            const QJsonDocument doc = QJsonDocument::fromJson(body.sliced(extra + 14).trimmed().toByteArray());
+            const QJsonDocument doc =
+                QJsonDocument::fromJson(body.sliced(extra + 14).trimmed().toByteArray());
             if (doc.isObject())
                 check.extra = doc.object();
         } else {
@@ -310,7 +343,8 @@ void scoreCheck(CheckRun& check, const catalog::RecipeResult& recipe, double gpu
         check.score = scoreNccl(check.name, r, constraints);
     } else if (check.name == QLatin1String("inference-perf")) {
         if (std::optional<QByteArray> block = extractAiperfBlock(check.log)) {
-            Result<InferenceResult> r = parseInference(*block, PerfKind::AIPerf, check.name + QStringLiteral(" log"));
+            Result<InferenceResult> r =
+                parseInference(*block, PerfKind::AIPerf, check.name + QStringLiteral(" log"));
             if (r) {
                 check.inference = *r;
                 check.score = scoreInference(check.name, *r, constraints, gpuScale);
@@ -349,13 +383,17 @@ void Runner::cancel() {
 
 Status Runner::prepare() {
     m_plan.clear();
-    static const QStringList order = {QStringLiteral("deployment"), QStringLiteral("conformance"), QStringLiteral("performance")};
+    static const QStringList order = {QStringLiteral("deployment"), QStringLiteral("conformance"),
+                                      QStringLiteral("performance")};
     for (const QString& p : m_req.phases)
         if (!order.contains(p))
-            return makeError(QStringLiteral("unknown phase '%1' (expected deployment, conformance, performance or all)").arg(p),
-                             {}, 0, QStringLiteral("phase"));
+            return makeError(
+                QStringLiteral("unknown phase '%1' (expected deployment, conformance, performance or all)")
+                    .arg(p),
+                {}, 0, QStringLiteral("phase"));
     if (!m_req.recipe.validation)
-        return makeError(QStringLiteral("the recipe declares no validation"), {}, 0, QStringLiteral("validation"));
+        return makeError(QStringLiteral("the recipe declares no validation"), {}, 0,
+                         QStringLiteral("validation"));
     QSet<QString> seen;
     for (const QString& phase : order) {
         if (!m_req.phases.isEmpty() && !m_req.phases.contains(phase))
@@ -371,7 +409,9 @@ Status Runner::prepare() {
                                      .arg(name, m_req.validators.name, m_req.validators.version),
                                  {}, 0, field);
             if (v->phase != phase)
-                return makeError(QStringLiteral("check '%1' belongs to the %2 phase in the validator catalog").arg(name, v->phase), {}, 0, field);
+                return makeError(QStringLiteral("check '%1' belongs to the %2 phase in the validator catalog")
+                                     .arg(name, v->phase),
+                                 {}, 0, field);
             if (seen.contains(name))
                 return makeError(QStringLiteral("check '%1' is declared twice").arg(name), {}, 0, field);
             seen.insert(name);
@@ -385,7 +425,8 @@ Status Runner::prepare() {
     }
     if (m_plan.empty())
         return makeError(m_req.phases.isEmpty() ? QStringLiteral("the recipe declares no checks")
-                                                : QStringLiteral("the recipe declares no checks in %1").arg(m_req.phases.join(QStringLiteral(", "))),
+                                                : QStringLiteral("the recipe declares no checks in %1")
+                                                      .arg(m_req.phases.join(QStringLiteral(", "))),
                          {}, 0, QStringLiteral("validation"));
     return {};
 }
@@ -411,7 +452,9 @@ kube::ApiResponse Runner::retrying(const std::function<kube::ApiResponse()>& cal
             return r;
         const qint64 left = qint64(m_req.transientSec) * 1000 - clock.elapsed();
         if (left <= 0) {
-            r.message += QStringLiteral(" (gave up after %1 attempt(s) over %2 s)").arg(attempt).arg(clock.elapsed() / 1000.0, 0, 'f', 1);
+            r.message += QStringLiteral(" (gave up after %1 attempt(s) over %2 s)")
+                             .arg(attempt)
+                             .arg(clock.elapsed() / 1000.0, 0, 'f', 1);
             return r;
         }
         if (attempt == 1 || attempt % 5 == 0)
@@ -432,20 +475,24 @@ QByteArray validationInputYaml(const RunRequest& req, const QStringList& phases)
         criteria.insert(d, req.recipe.criteria.get(d));
     QJsonArray comps, cons;
     for (const catalog::ComponentRef& c : req.recipe.componentRefs)
-        comps.append(QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("namespace"), c.namespace_},
-                                 {QStringLiteral("version"), c.version}, {QStringLiteral("type"), c.type}});
+        comps.append(QJsonObject{{QStringLiteral("name"), c.name},
+                                 {QStringLiteral("namespace"), c.namespace_},
+                                 {QStringLiteral("version"), c.version},
+                                 {QStringLiteral("type"), c.type}});
     for (const catalog::Constraint& c : req.recipe.constraints)
         cons.append(QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("value"), c.value}});
     const QJsonObject recipeJson = catalog::toJson(req.recipe).toObject();
-    const QJsonObject input{{QStringLiteral("apiVersion"), QStringLiteral("aicr.run/v1alpha1")},
-                            {QStringLiteral("kind"), QStringLiteral("ValidationInput")},
-                            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), req.recipe.recipeName()},
-                                                                     {QStringLiteral("runID"), req.runId}}},
-                            {QStringLiteral("config"), QJsonObject{{QStringLiteral("phases"), QJsonArray::fromStringList(phases)},
-                                                                   {QStringLiteral("validation"), recipeJson.value(QStringLiteral("validation"))}}},
-                            {QStringLiteral("componentRefs"), comps},
-                            {QStringLiteral("criteria"), criteria},
-                            {QStringLiteral("constraints"), cons}};
+    const QJsonObject input{
+        {QStringLiteral("apiVersion"), QStringLiteral("aicr.run/v1alpha1")},
+        {QStringLiteral("kind"), QStringLiteral("ValidationInput")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), req.recipe.recipeName()},
+                                                 {QStringLiteral("runID"), req.runId}}},
+        {QStringLiteral("config"),
+         QJsonObject{{QStringLiteral("phases"), QJsonArray::fromStringList(phases)},
+                     {QStringLiteral("validation"), recipeJson.value(QStringLiteral("validation"))}}},
+        {QStringLiteral("componentRefs"), comps},
+        {QStringLiteral("criteria"), criteria},
+        {QStringLiteral("constraints"), cons}};
     return yaml::serialize(yaml::fromJson(input));
 }
 
@@ -456,33 +503,43 @@ struct SetupItem {
 
 // What a run creates in its namespace before the first check: the service account, its cluster
 // role binding, and the snapshot and validation-input ConfigMaps.
-std::vector<SetupItem> runSetup(const RunRequest& req, const QStringList& phases, const QByteArray& snapshotYaml) {
+std::vector<SetupItem> runSetup(const RunRequest& req, const QStringList& phases,
+                                const QByteArray& snapshotYaml) {
     const QString ns = req.namespace_;
     const QString rid = req.runId;
     const QString sa = QStringLiteral("aicr-validator-") + rid;
     const QByteArray validationInput = validationInputYaml(req, phases);
     return {
         {QStringLiteral("/api/v1/namespaces/%1/serviceaccounts").arg(ns),
-         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
+         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                     {QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
                      {QStringLiteral("metadata"), metadata(sa, ns, labels(rid))}}},
         {QStringLiteral("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings"),
          QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("rbac.authorization.k8s.io/v1")},
                      {QStringLiteral("kind"), QStringLiteral("ClusterRoleBinding")},
                      {QStringLiteral("metadata"), metadata(sa, {}, labels(rid))},
-                     {QStringLiteral("roleRef"), QJsonObject{{QStringLiteral("apiGroup"), QStringLiteral("rbac.authorization.k8s.io")},
-                                                             {QStringLiteral("kind"), QStringLiteral("ClusterRole")},
-                                                             {QStringLiteral("name"), QStringLiteral("cluster-admin")}}},
-                     {QStringLiteral("subjects"), QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
-                                                                         {QStringLiteral("name"), sa},
-                                                                         {QStringLiteral("namespace"), ns}}}}}},
+                     {QStringLiteral("roleRef"),
+                      QJsonObject{{QStringLiteral("apiGroup"), QStringLiteral("rbac.authorization.k8s.io")},
+                                  {QStringLiteral("kind"), QStringLiteral("ClusterRole")},
+                                  {QStringLiteral("name"), QStringLiteral("cluster-admin")}}},
+                     {QStringLiteral("subjects"),
+                      QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
+                                             {QStringLiteral("name"), sa},
+                                             {QStringLiteral("namespace"), ns}}}}}},
         {QStringLiteral("/api/v1/namespaces/%1/configmaps").arg(ns),
-         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                     {QStringLiteral("metadata"), metadata(QStringLiteral("aicr-snapshot-") + rid, ns, labels(rid))},
-                     {QStringLiteral("data"), QJsonObject{{QStringLiteral("snapshot.yaml"), QString::fromUtf8(snapshotYaml)}}}}},
+         QJsonObject{
+             {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+             {QStringLiteral("metadata"), metadata(QStringLiteral("aicr-snapshot-") + rid, ns, labels(rid))},
+             {QStringLiteral("data"),
+              QJsonObject{{QStringLiteral("snapshot.yaml"), QString::fromUtf8(snapshotYaml)}}}}},
         {QStringLiteral("/api/v1/namespaces/%1/configmaps").arg(ns),
-         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                     {QStringLiteral("metadata"), metadata(QStringLiteral("aicr-validation-") + rid, ns, labels(rid))},
-                     {QStringLiteral("data"), QJsonObject{{QStringLiteral("validation.yaml"), QString::fromUtf8(validationInput)}}}}},
+         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                     {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+                     {QStringLiteral("metadata"),
+                      metadata(QStringLiteral("aicr-validation-") + rid, ns, labels(rid))},
+                     {QStringLiteral("data"),
+                      QJsonObject{{QStringLiteral("validation.yaml"), QString::fromUtf8(validationInput)}}}}},
     };
 }
 
@@ -522,7 +579,8 @@ RunResult Runner::run() {
         QStringList other, failed;
         for (const CheckRun& c : result.checks) {
             if (c.state == CheckState::Other)
-                other << QStringLiteral("%1 (%2)").arg(c.name, c.cause.isEmpty() ? QStringLiteral("other") : c.cause);
+                other << QStringLiteral("%1 (%2)").arg(c.name,
+                                                       c.cause.isEmpty() ? QStringLiteral("other") : c.cause);
             else if (c.state == CheckState::Failed)
                 failed << c.name;
         }
@@ -546,7 +604,8 @@ RunResult Runner::run() {
     say(QStringLiteral("Reading the cluster (%1)").arg(m_client.server()));
     {
         // Reachable and allowed at all? A fault here is the cluster's, not the recipe's.
-        const kube::ApiResponse probe = retrying([&] { return m_client.get(QStringLiteral("/version")); }, QStringLiteral("GET /version"));
+        const kube::ApiResponse probe = retrying([&] { return m_client.get(QStringLiteral("/version")); },
+                                                 QStringLiteral("GET /version"));
         if (!probe.ok()) {
             const QString cause = apiFaultClass(probe.http, probe.reason, probe.message);
             if (!stopped() && !cause.isEmpty() && cause != QLatin1String("cancelled")) {
@@ -567,7 +626,8 @@ RunResult Runner::run() {
         if (c.outcome == ConstraintOutcome::Failed)
             failedReadiness << c.detail;
     if (!failedReadiness.isEmpty())
-        return finish(RunState::ReadinessFailed, QStringLiteral("readiness: ") + failedReadiness.join(QStringLiteral("; ")));
+        return finish(RunState::ReadinessFailed,
+                      QStringLiteral("readiness: ") + failedReadiness.join(QStringLiteral("; ")));
 
     // Namespace (kept afterwards, as aicr does), per-run RBAC and the two ConfigMaps.
     say(QStringLiteral("Preparing namespace %1 (run %2)").arg(ns, rid));
@@ -578,8 +638,9 @@ RunResult Runner::run() {
         QElapsedTimer waited;
         waited.start();
         for (;;) {
-            kube::ApiResponse r = retrying([&] { return m_client.create(QStringLiteral("/api/v1/namespaces"), nsObject); },
-                                           QStringLiteral("creating namespace ") + ns);
+            kube::ApiResponse r =
+                retrying([&] { return m_client.create(QStringLiteral("/api/v1/namespaces"), nsObject); },
+                         QStringLiteral("creating namespace ") + ns);
             if (r.ok())
                 break;
             if (r.http != 409) {
@@ -589,8 +650,9 @@ RunResult Runner::run() {
             }
             // It exists: usable, unless it is Terminating (then nothing can be created in it
             // until it is gone; wait, then create it again).
-            const kube::ApiResponse existing = retrying([&] { return m_client.get(QStringLiteral("/api/v1/namespaces/") + ns); },
-                                                        QStringLiteral("reading namespace ") + ns);
+            const kube::ApiResponse existing =
+                retrying([&] { return m_client.get(QStringLiteral("/api/v1/namespaces/") + ns); },
+                         QStringLiteral("reading namespace ") + ns);
             if (existing.http == 404)
                 continue; // went between the two calls
             if (!existing.ok()) {
@@ -598,13 +660,21 @@ RunResult Runner::run() {
                     return finish(RunState::Incomplete, incompleteReason());
                 return finish(stopped() ? RunState::Cancelled : RunState::Error, existing.message);
             }
-            const bool terminating =
-                !existing.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("deletionTimestamp")).toString().isEmpty() ||
-                existing.object.value(QStringLiteral("status")).toObject().value(QStringLiteral("phase")).toString() == QLatin1String("Terminating");
+            const bool terminating = !existing.object.value(QStringLiteral("metadata"))
+                                          .toObject()
+                                          .value(QStringLiteral("deletionTimestamp"))
+                                          .toString()
+                                          .isEmpty() ||
+                                     existing.object.value(QStringLiteral("status"))
+                                             .toObject()
+                                             .value(QStringLiteral("phase"))
+                                             .toString() == QLatin1String("Terminating");
             if (!terminating)
                 break;
             if (waited.elapsed() > qint64(m_req.namespaceWaitSec) * 1000) {
-                const QString msg = QStringLiteral("namespace %1 is still Terminating after %2 s").arg(ns).arg(m_req.namespaceWaitSec);
+                const QString msg = QStringLiteral("namespace %1 is still Terminating after %2 s")
+                                        .arg(ns)
+                                        .arg(m_req.namespaceWaitSec);
                 notRun(QStringLiteral("namespace-terminating"), QStringLiteral("Terminating"), msg);
                 return finish(RunState::Incomplete, incompleteReason());
             }
@@ -616,13 +686,15 @@ RunResult Runner::run() {
     }
     const std::vector<SetupItem> setup = runSetup(m_req, result.phasesRun, snap->toYaml());
     for (const SetupItem& item : setup) {
-        kube::ApiResponse r = retrying([&] { return m_client.create(item.path, item.object); }, QStringLiteral("POST ") + item.path);
+        kube::ApiResponse r = retrying([&] { return m_client.create(item.path, item.object); },
+                                       QStringLiteral("POST ") + item.path);
         if (!r.ok() && r.http != 409) {
             const bool cancelled = stopped();
             if (!cancelled && faulted(r, QStringLiteral("preparing the run")))
                 return finish(RunState::Incomplete, incompleteReason());
             cleanupNote = cleanup(result.leftovers);
-            return finish(cancelled ? RunState::Cancelled : RunState::Error, cancelled ? QStringLiteral("cancelled") : r.message);
+            return finish(cancelled ? RunState::Cancelled : RunState::Error,
+                          cancelled ? QStringLiteral("cancelled") : r.message);
         }
     }
 
@@ -633,7 +705,8 @@ RunResult Runner::run() {
             continue; // marked not run after an earlier fault
         runCheck(c);
         if (c.state == CheckState::Other && stopsRun(c.cause) && !stopped())
-            notRun(c.cause, c.k8sReason, QStringLiteral("%1 stopped the run at %2 (%3)").arg(c.cause, c.name, c.message));
+            notRun(c.cause, c.k8sReason,
+                   QStringLiteral("%1 stopped the run at %2 (%3)").arg(c.cause, c.name, c.message));
     }
     const bool cancelled = stopped();
     cleanupNote = cleanup(result.leftovers);
@@ -644,7 +717,8 @@ RunResult Runner::run() {
         int done = 0;
         for (const CheckRun& c : result.checks)
             done += c.state != CheckState::Pending && c.state != CheckState::Running ? 1 : 0;
-        return finish(RunState::Cancelled, QStringLiteral("cancelled after %1 of %2 checks").arg(done).arg(result.checks.size()));
+        return finish(RunState::Cancelled,
+                      QStringLiteral("cancelled after %1 of %2 checks").arg(done).arg(result.checks.size()));
     }
     if (result.incomplete())
         return finish(RunState::Incomplete, incompleteReason());
@@ -660,36 +734,46 @@ RunResult Runner::run() {
 namespace {
 
 // The check's environment: the run's own variables, then the validator's `env` entries.
-QJsonArray checkEnv(const CheckRun& c, const catalog::ValidatorCheck* v, const QString& rid, const QString& ns) {
-    QJsonArray env{QJsonObject{{QStringLiteral("name"), QStringLiteral("AICR_RUN_ID")}, {QStringLiteral("value"), rid}},
-                   QJsonObject{{QStringLiteral("name"), QStringLiteral("AICR_PHASE")}, {QStringLiteral("value"), c.phase}},
-                   QJsonObject{{QStringLiteral("name"), QStringLiteral("AICR_NAMESPACE")}, {QStringLiteral("value"), ns}}};
+QJsonArray checkEnv(const CheckRun& c, const catalog::ValidatorCheck* v, const QString& rid,
+                    const QString& ns) {
+    QJsonArray env{
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("AICR_RUN_ID")}, {QStringLiteral("value"), rid}},
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("AICR_PHASE")},
+                    {QStringLiteral("value"), c.phase}},
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("AICR_NAMESPACE")},
+                    {QStringLiteral("value"), ns}}};
     if (v)
         if (const yaml::Node* e = v->node.get("env"); e && e->isSeq())
             for (const yaml::Node& item : e->items)
                 if (item.isMap() && item.get("name"))
                     env.append(QJsonObject{{QStringLiteral("name"), item.get("name")->text()},
-                                           {QStringLiteral("value"), item.get("value") ? item.get("value")->text() : QString()}});
+                                           {QStringLiteral("value"),
+                                            item.get("value") ? item.get("value")->text() : QString()}});
     return env;
 }
 
 // The check's container: its image, its arguments, and the snapshot and validation input mounted.
-QJsonObject checkContainer(const CheckRun& c, const catalog::ValidatorCheck* v, const QString& rid, const QString& ns) {
+QJsonObject checkContainer(const CheckRun& c, const catalog::ValidatorCheck* v, const QString& rid,
+                           const QString& ns) {
     return QJsonObject{
         {QStringLiteral("name"), kContainer},
         {QStringLiteral("image"), c.image},
-        {QStringLiteral("args"), QJsonArray::fromStringList(v && !v->args.isEmpty() ? v->args : QStringList{c.name})},
+        {QStringLiteral("args"),
+         QJsonArray::fromStringList(v && !v->args.isEmpty() ? v->args : QStringList{c.name})},
         {QStringLiteral("env"), checkEnv(c, v, rid, ns)},
         {QStringLiteral("terminationMessagePolicy"), QStringLiteral("FallbackToLogsOnError")},
         {QStringLiteral("volumeMounts"),
-         QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("snapshot")}, {QStringLiteral("mountPath"), QStringLiteral("/data/snapshot")},
+         QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("snapshot")},
+                                {QStringLiteral("mountPath"), QStringLiteral("/data/snapshot")},
                                 {QStringLiteral("readOnly"), true}},
-                    QJsonObject{{QStringLiteral("name"), QStringLiteral("validation")}, {QStringLiteral("mountPath"), QStringLiteral("/data/validation")},
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("validation")},
+                                {QStringLiteral("mountPath"), QStringLiteral("/data/validation")},
                                 {QStringLiteral("readOnly"), true}}}}};
 }
 
 // The check's Job: one pod, never restarted, ended by activeDeadlineSeconds at the check's timeout.
-QJsonObject checkJob(const CheckRun& c, const catalog::ValidatorCheck* v, const QString& rid, const QString& ns, int timeout) {
+QJsonObject checkJob(const CheckRun& c, const catalog::ValidatorCheck* v, const QString& rid,
+                     const QString& ns, int timeout) {
     auto volume = [&](const char* name, const QString& configMap) {
         return QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
                            {QStringLiteral("configMap"), QJsonObject{{QStringLiteral("name"), configMap}}}};
@@ -697,16 +781,19 @@ QJsonObject checkJob(const CheckRun& c, const catalog::ValidatorCheck* v, const 
     const QJsonObject podSpec{{QStringLiteral("serviceAccountName"), QStringLiteral("aicr-validator-") + rid},
                               {QStringLiteral("restartPolicy"), QStringLiteral("Never")},
                               {QStringLiteral("containers"), QJsonArray{checkContainer(c, v, rid, ns)}},
-                              {QStringLiteral("volumes"), QJsonArray{volume("snapshot", QStringLiteral("aicr-snapshot-") + rid),
-                                                                     volume("validation", QStringLiteral("aicr-validation-") + rid)}}};
-    const QJsonObject podTemplate{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels(rid, c.name)}}},
-                                  {QStringLiteral("spec"), podSpec}};
-    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
-                       {QStringLiteral("kind"), QStringLiteral("Job")},
-                       {QStringLiteral("metadata"), metadata(c.job, ns, labels(rid, c.name))},
-                       {QStringLiteral("spec"), QJsonObject{{QStringLiteral("backoffLimit"), 0},
-                                                            {QStringLiteral("activeDeadlineSeconds"), timeout},
-                                                            {QStringLiteral("template"), podTemplate}}}};
+                              {QStringLiteral("volumes"),
+                               QJsonArray{volume("snapshot", QStringLiteral("aicr-snapshot-") + rid),
+                                          volume("validation", QStringLiteral("aicr-validation-") + rid)}}};
+    const QJsonObject podTemplate{
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels(rid, c.name)}}},
+        {QStringLiteral("spec"), podSpec}};
+    return QJsonObject{
+        {QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
+        {QStringLiteral("kind"), QStringLiteral("Job")},
+        {QStringLiteral("metadata"), metadata(c.job, ns, labels(rid, c.name))},
+        {QStringLiteral("spec"), QJsonObject{{QStringLiteral("backoffLimit"), 0},
+                                             {QStringLiteral("activeDeadlineSeconds"), timeout},
+                                             {QStringLiteral("template"), podTemplate}}}};
 }
 
 // The newest pod of a list: the Job's current one (a replacement after a deletion comes later).
@@ -714,8 +801,13 @@ QJsonObject newestPod(const QJsonArray& items) {
     QJsonObject newest;
     for (const QJsonValue& item : items) {
         const QJsonObject o = item.toObject();
-        if (newest.isEmpty() || o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("creationTimestamp")).toString() >=
-                                    newest.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("creationTimestamp")).toString())
+        if (newest.isEmpty() || o.value(QStringLiteral("metadata"))
+                                        .toObject()
+                                        .value(QStringLiteral("creationTimestamp"))
+                                        .toString() >= newest.value(QStringLiteral("metadata"))
+                                                           .toObject()
+                                                           .value(QStringLiteral("creationTimestamp"))
+                                                           .toString())
             newest = o;
     }
     return newest;
@@ -737,9 +829,11 @@ class Runner::CheckSession {
   public:
     CheckSession(Runner& runner, CheckRun& check)
         : m_runner(runner), c(check), m_ns(runner.m_req.namespace_), m_rid(runner.m_req.runId),
-          m_validator(runner.m_req.validators.find(check.name)), m_timeout(timeoutSeconds(m_validator ? m_validator->timeout : QString())),
+          m_validator(runner.m_req.validators.find(check.name)),
+          m_timeout(timeoutSeconds(m_validator ? m_validator->timeout : QString())),
           m_jobsPath(QStringLiteral("/apis/batch/v1/namespaces/%1/jobs").arg(m_ns)),
-          m_podsPath(QStringLiteral("/api/v1/namespaces/%1/pods").arg(m_ns)), m_selector(QStringLiteral("job-name=%1").arg(check.job)) {}
+          m_podsPath(QStringLiteral("/api/v1/namespaces/%1/pods").arg(m_ns)),
+          m_selector(QStringLiteral("job-name=%1").arg(check.job)) {}
 
     void run();
 
@@ -826,12 +920,18 @@ void Runner::CheckSession::apiFault(const kube::ApiResponse& r) {
 bool Runner::CheckSession::createJob() {
     const QJsonObject job = checkJob(c, m_validator, m_rid, m_ns, m_timeout);
     kube::Client& client = m_runner.m_client;
-    kube::ApiResponse created = m_runner.retrying([&] { return client.create(m_jobsPath, job); }, QStringLiteral("%1: creating Job").arg(c.name));
+    kube::ApiResponse created = m_runner.retrying([&] { return client.create(m_jobsPath, job); },
+                                                  QStringLiteral("%1: creating Job").arg(c.name));
     if (created.http == 409) {
         // Ours from an earlier attempt (same run id) is adopted; a conflict with nothing behind it
         // (a create that raced a delete) is retried once.
         const kube::ApiResponse existing = client.get(m_jobsPath + QLatin1Char('/') + c.job);
-        if (existing.ok() && existing.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("labels")).toObject().value(kRunLabel).toString() == m_rid)
+        if (existing.ok() && existing.object.value(QStringLiteral("metadata"))
+                                     .toObject()
+                                     .value(QStringLiteral("labels"))
+                                     .toObject()
+                                     .value(kRunLabel)
+                                     .toString() == m_rid)
             created = existing;
         else if (existing.http == 404)
             created = client.create(m_jobsPath, job);
@@ -861,15 +961,16 @@ void Runner::CheckSession::startFollower(const QString& podName) {
 // The follower thread: streams the container's log into m_log until it ends.
 void Runner::CheckSession::follow(const QString& podName) {
     for (int attempt = 0; attempt < 600 && !cancelled(); ++attempt) {
-        kube::ApiResponse r = m_runner.m_client.logs(m_ns, podName, kContainer, true, [&](QByteArrayView chunk) {
-            {
-                std::lock_guard lock(m_logMutex);
-                appendBounded(m_log, chunk);
-            }
-            if (m_runner.m_obs.log)
-                m_runner.m_obs.log(c.name, chunk.toByteArray());
-            return !cancelled();
-        });
+        kube::ApiResponse r =
+            m_runner.m_client.logs(m_ns, podName, kContainer, true, [&](QByteArrayView chunk) {
+                {
+                    std::lock_guard lock(m_logMutex);
+                    appendBounded(m_log, chunk);
+                }
+                if (m_runner.m_obs.log)
+                    m_runner.m_obs.log(c.name, chunk.toByteArray());
+                return !cancelled();
+            });
         // Only 400 "waiting to start" (the container has not started yet) is worth another
         // try; anything else (done, gone, no answer, 401/403) ends the follow.
         if (r.http != 400)
@@ -909,13 +1010,17 @@ void Runner::CheckSession::consider(const QJsonObject& obj, bool deleted) {
     m_wasDeleting = m_wasDeleting || m_pod.deleting;
     if (!m_pod.disruption.isEmpty())
         m_disruption = m_pod.disruption, m_disruptionMessage = m_pod.disruptionMessage;
-    const bool evicted = m_pod.statusReason == QLatin1String("Evicted") || m_disruption.startsWith(QLatin1String("Eviction"));
+    const bool evicted =
+        m_pod.statusReason == QLatin1String("Evicted") || m_disruption.startsWith(QLatin1String("Eviction"));
     if (deleted && !m_pod.terminated) {
         const QString why = !m_disruptionMessage.isEmpty() ? m_disruptionMessage : m_pod.statusMessage;
         fault(evicted ? QStringLiteral("evicted") : QStringLiteral("pod-deleted"),
-              !m_disruption.isEmpty() ? m_disruption : m_pod.statusReason.isEmpty() ? QStringLiteral("Deleted") : m_pod.statusReason,
+              !m_disruption.isEmpty()        ? m_disruption
+              : m_pod.statusReason.isEmpty() ? QStringLiteral("Deleted")
+                                             : m_pod.statusReason,
               QStringLiteral("pod %1 was %2 before the check finished%3")
-                  .arg(m_pod.name, evicted ? QStringLiteral("evicted") : QStringLiteral("deleted"), why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+                  .arg(m_pod.name, evicted ? QStringLiteral("evicted") : QStringLiteral("deleted"),
+                       why.isEmpty() ? QString() : QStringLiteral(": ") + why));
         return;
     }
     if (m_pod.running || m_pod.terminated)
@@ -931,13 +1036,16 @@ void Runner::CheckSession::considerEnded(bool evicted) {
     const PodView& pod = m_pod;
     if (evicted)
         fault(QStringLiteral("evicted"), m_disruption.isEmpty() ? pod.statusReason : m_disruption,
-              QStringLiteral("pod %1 was evicted: %2").arg(pod.name, m_disruptionMessage.isEmpty() ? pod.statusMessage : m_disruptionMessage));
+              QStringLiteral("pod %1 was evicted: %2")
+                  .arg(pod.name, m_disruptionMessage.isEmpty() ? pod.statusMessage : m_disruptionMessage));
     else if ((m_wasDeleting || !m_disruption.isEmpty()) && pod.exitCode != 0)
-        fault(QStringLiteral("pod-deleted"), m_disruption.isEmpty() ? QStringLiteral("Deleted") : m_disruption,
+        fault(QStringLiteral("pod-deleted"),
+              m_disruption.isEmpty() ? QStringLiteral("Deleted") : m_disruption,
               QStringLiteral("pod %1 was stopped by its deletion (exit %2)").arg(pod.name).arg(pod.exitCode));
     else if (pod.exitCode < 0 && !pod.statusReason.isEmpty())
         // Failed by the node before the container ran (NodeLost, Shutdown, UnexpectedAdmissionError).
-        fault(QStringLiteral("pod-failed"), pod.statusReason, QStringLiteral("pod %1: %2").arg(pod.name, pod.statusMessage));
+        fault(QStringLiteral("pod-failed"), pod.statusReason,
+              QStringLiteral("pod %1: %2").arg(pod.name, pod.statusMessage));
     else
         m_done = true;
 }
@@ -948,29 +1056,39 @@ void Runner::CheckSession::considerWaiting() {
     const PodView& pod = m_pod;
     const RunRequest& req = m_runner.m_req;
     const qint64 now = nowMs();
-    const QString wait = pod.waitingReason.isEmpty() ? (pod.unschedulable ? QStringLiteral("Unschedulable") : QString()) : pod.waitingReason;
+    const QString wait = pod.waitingReason.isEmpty()
+                             ? (pod.unschedulable ? QStringLiteral("Unschedulable") : QString())
+                             : pod.waitingReason;
     if (!wait.isEmpty() && wait != m_lastWait)
         m_runner.say(QStringLiteral("%1: pod %2 is waiting: %3%4")
                          .arg(c.name, pod.name, wait,
-                              pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty() ? QString()
-                                                                                            : QStringLiteral(" (%1)").arg(waitingDetail(pod))));
+                              pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral(" (%1)").arg(waitingDetail(pod))));
     m_lastWait = wait;
     if (hopelessWait(pod.waitingReason)) {
         fault(QStringLiteral("image-pull"), pod.waitingReason,
               QStringLiteral("pod %1 cannot start: %2%3")
-                  .arg(pod.name, pod.waitingReason, pod.waitingMessage.isEmpty() ? QString() : QStringLiteral(": ") + pod.waitingMessage));
+                  .arg(pod.name, pod.waitingReason,
+                       pod.waitingMessage.isEmpty() ? QString() : QStringLiteral(": ") + pod.waitingMessage));
         return;
     }
     m_pullSince = pullWait(pod.waitingReason) ? (m_pullSince ? m_pullSince : now) : 0;
     if (m_pullSince && now - m_pullSince >= qint64(req.imagePullSec) * 1000) {
         fault(QStringLiteral("image-pull"), pod.waitingReason,
-              QStringLiteral("pod %1 could not pull %2 for %3 s: %4").arg(pod.name, c.image).arg((now - m_pullSince) / 1000).arg(pod.waitingMessage));
+              QStringLiteral("pod %1 could not pull %2 for %3 s: %4")
+                  .arg(pod.name, c.image)
+                  .arg((now - m_pullSince) / 1000)
+                  .arg(pod.waitingMessage));
         return;
     }
     m_unschedulableSince = pod.unschedulable ? (m_unschedulableSince ? m_unschedulableSince : now) : 0;
     if (m_unschedulableSince && now - m_unschedulableSince >= qint64(req.unschedulableSec) * 1000) {
         fault(QStringLiteral("unschedulable"), QStringLiteral("Unschedulable"),
-              QStringLiteral("pod %1 could not be scheduled for %2 s: %3").arg(pod.name).arg((now - m_unschedulableSince) / 1000).arg(pod.scheduleMessage));
+              QStringLiteral("pod %1 could not be scheduled for %2 s: %3")
+                  .arg(pod.name)
+                  .arg((now - m_unschedulableSince) / 1000)
+                  .arg(pod.scheduleMessage));
         return;
     }
     if (!pod.running && now - m_createdMs >= qint64(req.pendingTimeoutSec) * 1000)
@@ -978,16 +1096,20 @@ void Runner::CheckSession::considerWaiting() {
               QStringLiteral("pod %1 did not start within %2 s%3")
                   .arg(pod.name)
                   .arg(req.pendingTimeoutSec)
-                  .arg(pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty() ? QString() : QStringLiteral(": ") + waitingDetail(pod)));
+                  .arg(pod.waitingMessage.isEmpty() && pod.scheduleMessage.isEmpty()
+                           ? QString()
+                           : QStringLiteral(": ") + waitingDetail(pod)));
 }
 
 // The Job's own view, while its pod has not started: gone, or failed without a pod that ran
 // (activeDeadlineSeconds while Pending, a pod the admission refused).
 void Runner::CheckSession::lookAtJob() {
-    const kube::ApiResponse j = m_runner.retrying([&] { return m_runner.m_client.get(m_jobsPath + QLatin1Char('/') + c.job); },
-                                                  c.name + QStringLiteral(": reading Job"));
+    const kube::ApiResponse j =
+        m_runner.retrying([&] { return m_runner.m_client.get(m_jobsPath + QLatin1Char('/') + c.job); },
+                          c.name + QStringLiteral(": reading Job"));
     if (j.http == 404) {
-        fault(QStringLiteral("job-deleted"), QStringLiteral("NotFound"), QStringLiteral("Job %1 was deleted before the check finished").arg(c.job));
+        fault(QStringLiteral("job-deleted"), QStringLiteral("NotFound"),
+              QStringLiteral("Job %1 was deleted before the check finished").arg(c.job));
         return;
     }
     if (!j.ok()) {
@@ -997,10 +1119,14 @@ void Runner::CheckSession::lookAtJob() {
     }
     for (const QJsonValue& cond : jobConditions(j.object)) {
         const QJsonObject o = cond.toObject();
-        if (o.value(QStringLiteral("type")).toString() == QLatin1String("Failed") && o.value(QStringLiteral("status")).toString() != QLatin1String("False")) {
+        if (o.value(QStringLiteral("type")).toString() == QLatin1String("Failed") &&
+            o.value(QStringLiteral("status")).toString() != QLatin1String("False")) {
             const QString reason = o.value(QStringLiteral("reason")).toString();
-            fault(reason == QLatin1String("DeadlineExceeded") ? QStringLiteral("pending-deadline") : QStringLiteral("job-failed"), reason,
-                  QStringLiteral("Job %1 failed before its pod ran: %2").arg(c.job, o.value(QStringLiteral("message")).toString()));
+            fault(reason == QLatin1String("DeadlineExceeded") ? QStringLiteral("pending-deadline")
+                                                              : QStringLiteral("job-failed"),
+                  reason,
+                  QStringLiteral("Job %1 failed before its pod ran: %2")
+                      .arg(c.job, o.value(QStringLiteral("message")).toString()));
         }
     }
 }
@@ -1028,7 +1154,8 @@ Runner::CheckSession::Step Runner::CheckSession::pollOnce() {
     }
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("labelSelector"), m_selector);
-    const kube::ApiResponse list = m_runner.retrying([&] { return m_runner.m_client.get(m_podsPath, q); }, c.name + QStringLiteral(": listing pods"));
+    const kube::ApiResponse list = m_runner.retrying([&] { return m_runner.m_client.get(m_podsPath, q); },
+                                                     c.name + QStringLiteral(": listing pods"));
     if (cancelled())
         return Step::Stop;
     if (!list.ok()) {
@@ -1039,7 +1166,8 @@ Runner::CheckSession::Step Runner::CheckSession::pollOnce() {
     if (items.isEmpty()) {
         if (m_seenPod && !m_pod.terminated) {
             fault(QStringLiteral("pod-deleted"), QStringLiteral("NotFound"),
-                  QStringLiteral("pod %1 disappeared (deleted or evicted) before the check finished").arg(m_pod.name));
+                  QStringLiteral("pod %1 disappeared (deleted or evicted) before the check finished")
+                      .arg(m_pod.name));
             return Step::Stop;
         }
         return waitForPod();
@@ -1047,7 +1175,8 @@ Runner::CheckSession::Step Runner::CheckSession::pollOnce() {
     const QJsonObject newest = newestPod(items);
     if (m_seenPod && !m_pod.name.isEmpty() && m_pod.name != podView(newest).name && !m_pod.terminated) {
         fault(QStringLiteral("pod-deleted"), QStringLiteral("Replaced"),
-              QStringLiteral("pod %1 went away before the check finished (replaced by %2)").arg(m_pod.name, podView(newest).name));
+              QStringLiteral("pod %1 went away before the check finished (replaced by %2)")
+                  .arg(m_pod.name, podView(newest).name));
         return Step::Stop;
     }
     consider(newest, false);
@@ -1055,7 +1184,10 @@ Runner::CheckSession::Step Runner::CheckSession::pollOnce() {
         return Step::Stop;
     if (!m_pod.running)
         return waitForPod();
-    return watchRunning(list.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")).toString());
+    return watchRunning(list.object.value(QStringLiteral("metadata"))
+                            .toObject()
+                            .value(QStringLiteral("resourceVersion"))
+                            .toString());
 }
 
 // Running: follow the events until it ends, is deleted, or the watch expires.
@@ -1094,10 +1226,12 @@ Runner::CheckSession::Step Runner::CheckSession::watchRunning(const QString& res
 void Runner::CheckSession::settleAfterWatch() {
     if (!m_done && !cancelled() && !m_pod.terminated && !m_pod.running && m_seenPod) {
         // The deadline came while the pod was still waiting: not the check's doing.
-        fault(QStringLiteral("pending-deadline"), m_lastWait.isEmpty() ? QStringLiteral("Pending") : m_lastWait,
+        fault(QStringLiteral("pending-deadline"),
+              m_lastWait.isEmpty() ? QStringLiteral("Pending") : m_lastWait,
               QStringLiteral("pod %1 did not start before the check's deadline").arg(m_pod.name));
     }
-    if (m_pod.terminated && m_faultCause.isEmpty() && !cancelled() && (m_pod.exitCode == 137 || m_pod.exitCode == 143))
+    if (m_pod.terminated && m_faultCause.isEmpty() && !cancelled() &&
+        (m_pod.exitCode == 137 || m_pod.exitCode == 143))
         checkSignalledExit();
 }
 
@@ -1109,18 +1243,22 @@ void Runner::CheckSession::checkSignalledExit() {
     m_done = false; // fault() below records only while not done
     if (now.http == 404) {
         fault(QStringLiteral("pod-deleted"), QStringLiteral("NotFound"),
-              QStringLiteral("pod %1 was deleted before the check finished (exit %2)").arg(pod.name).arg(pod.exitCode));
+              QStringLiteral("pod %1 was deleted before the check finished (exit %2)")
+                  .arg(pod.name)
+                  .arg(pod.exitCode));
     } else if (now.ok()) {
         const PodView current = podView(now.object);
         if (!current.disruption.isEmpty())
             m_disruption = current.disruption, m_disruptionMessage = current.disruptionMessage;
         const bool evicted = m_disruption.startsWith(QLatin1String("Eviction"));
         if (current.deleting || !current.disruption.isEmpty())
-            fault(evicted ? QStringLiteral("evicted") : QStringLiteral("pod-deleted"), m_disruption.isEmpty() ? QStringLiteral("Deleted") : m_disruption,
+            fault(evicted ? QStringLiteral("evicted") : QStringLiteral("pod-deleted"),
+                  m_disruption.isEmpty() ? QStringLiteral("Deleted") : m_disruption,
                   QStringLiteral("pod %1 was %2 before the check finished (exit %3)%4")
                       .arg(pod.name, evicted ? QStringLiteral("evicted") : QStringLiteral("deleted"))
                       .arg(pod.exitCode)
-                      .arg(m_disruptionMessage.isEmpty() ? QString() : QStringLiteral(": ") + m_disruptionMessage));
+                      .arg(m_disruptionMessage.isEmpty() ? QString()
+                                                         : QStringLiteral(": ") + m_disruptionMessage));
     }
     m_done = true;
 }
@@ -1153,7 +1291,8 @@ QString Runner::CheckSession::endedWhy() {
     for (const QJsonValue& cond : jobConditions(j.object)) {
         const QJsonObject o = cond.toObject();
         if (o.value(QStringLiteral("type")).toString() == QLatin1String("Failed"))
-            why = QStringLiteral("%1: %2").arg(o.value(QStringLiteral("reason")).toString(), o.value(QStringLiteral("message")).toString());
+            why = QStringLiteral("%1: %2").arg(o.value(QStringLiteral("reason")).toString(),
+                                               o.value(QStringLiteral("message")).toString());
     }
     return why.isEmpty() ? m_pod.reason : why;
 }
@@ -1186,10 +1325,18 @@ void Runner::CheckSession::finishEnded() {
     }
     const QString why = endedWhy();
     switch (m_pod.exitCode) {
-    case 0: c.state = CheckState::Passed; break;
-    case 1: c.state = CheckState::Failed; break;
-    case 2: c.state = CheckState::Skipped; break;
-    default: c.state = m_pod.phase == QLatin1String("Succeeded") ? CheckState::Passed : CheckState::Failed; break;
+    case 0:
+        c.state = CheckState::Passed;
+        break;
+    case 1:
+        c.state = CheckState::Failed;
+        break;
+    case 2:
+        c.state = CheckState::Skipped;
+        break;
+    default:
+        c.state = m_pod.phase == QLatin1String("Succeeded") ? CheckState::Passed : CheckState::Failed;
+        break;
     }
     c.message = why;
     scoreCheck(c, req.recipe);
@@ -1217,7 +1364,8 @@ void Runner::CheckSession::run() {
         return;
     m_runner.m_createdJobs << c.job;
     const RunRequest& req = m_runner.m_req;
-    m_deadlineMs = QDateTime::currentMSecsSinceEpoch() + qint64(m_timeout + req.graceSec + req.pendingTimeoutSec) * 1000;
+    m_deadlineMs =
+        QDateTime::currentMSecsSinceEpoch() + qint64(m_timeout + req.graceSec + req.pendingTimeoutSec) * 1000;
     m_createdMs = nowMs();
     m_pollDelay = std::min(50, std::max(1, req.pollMs));
     while (!m_done && !cancelled() && pollOnce() == Step::Continue) {
@@ -1257,9 +1405,11 @@ std::vector<RunResult::Leftover> deleteLeftovers(kube::Client& client, const QSt
             retryable = retryable || transientFault(r.http) || r.http == 409;
         }
         todo = again;
-        if (todo.isEmpty() || !retryable || clock.elapsed() >= qint64(limitSec) * 1000 || (cancelled && cancelled()))
+        if (todo.isEmpty() || !retryable || clock.elapsed() >= qint64(limitSec) * 1000 ||
+            (cancelled && cancelled()))
             break;
-        QThread::msleep(std::min<qint64>(delay, std::max<qint64>(1, qint64(limitSec) * 1000 - clock.elapsed())));
+        QThread::msleep(
+            std::min<qint64>(delay, std::max<qint64>(1, qint64(limitSec) * 1000 - clock.elapsed())));
         delay = std::min(delay * 2, 5000);
     }
     std::vector<RunResult::Leftover> left;
@@ -1291,7 +1441,8 @@ QString Runner::cleanup(std::vector<RunResult::Leftover>& left) {
     QStringList names;
     for (const RunResult::Leftover& l : left)
         names << l.path.section(QLatin1Char('/'), -2);
-    const QString text = QStringLiteral("cleanup: %1 object(s) left on the cluster (%2): %3; `proofbench runs cleanup` deletes them later")
+    const QString text = QStringLiteral("cleanup: %1 object(s) left on the cluster (%2): %3; `proofbench "
+                                        "runs cleanup` deletes them later")
                              .arg(left.size())
                              .arg(names.join(QStringLiteral(", ")), left.front().error);
     say(text);

@@ -40,16 +40,16 @@ struct CheckRun {
     QDateTime started, finished;
     qint64 durationMs = 0;
     int exitCode = -1;
-    QString message;           // termination message or the reason it failed/skipped
+    QString message; // termination message or the reason it failed/skipped
     // For `other` (could not run or finish for a cause outside the check): the cause class
     // ("api-unreachable", "unauthorized", "forbidden", "admission-rejected", "api-error",
     // "image-pull", "unschedulable", "pod-deleted", "evicted", "pending-deadline", "cancelled",
     // "not-run") and the Kubernetes reason (Status.reason, a waiting or condition reason); the
     // Kubernetes message is in `message`.
     QString cause, k8sReason;
-    QByteArray log;            // the container log (the ##AICR-EXTRA## line removed)
-    QStringList resultLines;   // "RESULT: ..." lines
-    QJsonObject extra;         // the ##AICR-EXTRA## JSON
+    QByteArray log;          // the container log (the ##AICR-EXTRA## line removed)
+    QStringList resultLines; // "RESULT: ..." lines
+    QJsonObject extra;       // the ##AICR-EXTRA## JSON
     std::optional<CheckScore> score;
     std::optional<NcclResult> nccl;
     std::optional<InferenceResult> inference;
@@ -58,7 +58,8 @@ struct CheckRun {
 // Incomplete: at least one check is `other` (a cluster fault kept it from running or finishing):
 // not evidence of failure, and not of success either.
 enum class RunState { Running, Passed, Failed, Cancelled, Error, ReadinessFailed, Incomplete };
-QString runStateName(RunState s); // "running", "passed", "failed", "cancelled", "error", "readiness-failed", "incomplete"
+QString runStateName(
+    RunState s); // "running", "passed", "failed", "cancelled", "error", "readiness-failed", "incomplete"
 
 // The process exit code of an incomplete run ("incomplete (cluster fault)"): next to aicr
 // validate's 0 passed, 2 invalid/readiness, 5 timeout, 8 failed, and evidence verify's 3 incomplete.
@@ -74,45 +75,45 @@ bool transientFault(int http);
 struct RunRequest {
     catalog::RecipeResult recipe;
     catalog::ValidatorCatalog validators;
-    QStringList phases;                       // subset of deployment, conformance, performance; empty = all
+    QStringList phases; // subset of deployment, conformance, performance; empty = all
     QString namespace_ = QStringLiteral("aicr-validation");
-    QString imageRegistry;                    // AICR_VALIDATOR_IMAGE_REGISTRY: replaces the image's registry
+    QString imageRegistry; // AICR_VALIDATOR_IMAGE_REGISTRY: replaces the image's registry
     QString toolVersion = QStringLiteral("dev");
     bool cleanup = true;
-    int pendingTimeoutSec = 600;              // a pod that never starts
-    int graceSec = 30;                        // beyond a check's timeout before we give up on it
-    int unschedulableSec = 120;               // a pod the scheduler cannot place (PodScheduled=False, Unschedulable)
-    int imagePullSec = 60;                    // a pod looping in ErrImagePull / ImagePullBackOff
-    int transientSec = 60;                    // retrying an unreachable API (backoff) before a check is `other`
-    int cleanupSec = 120;                     // retrying the deletes before what is left is recorded
-    int namespaceWaitSec = 120;               // waiting for a Terminating namespace to go before recreating it
-    int pollMs = 1000;                        // how often a pod that has not started is looked at
-    QString runId;                            // empty: random 8 hex
+    int pendingTimeoutSec = 600; // a pod that never starts
+    int graceSec = 30;           // beyond a check's timeout before we give up on it
+    int unschedulableSec = 120;  // a pod the scheduler cannot place (PodScheduled=False, Unschedulable)
+    int imagePullSec = 60;       // a pod looping in ErrImagePull / ImagePullBackOff
+    int transientSec = 60;       // retrying an unreachable API (backoff) before a check is `other`
+    int cleanupSec = 120;        // retrying the deletes before what is left is recorded
+    int namespaceWaitSec = 120;  // waiting for a Terminating namespace to go before recreating it
+    int pollMs = 1000;           // how often a pod that has not started is looked at
+    QString runId;               // empty: random 8 hex
 };
 
 struct RunResult {
     QString runId;
     RunState state = RunState::Running;
-    QString reason;                           // why it stopped, for anything but Passed
+    QString reason; // why it stopped, for anything but Passed
     QDateTime started, finished;
     std::optional<ClusterSnapshot> snapshot;
     std::vector<ConstraintCheck> readiness;
-    std::vector<CheckRun> checks;             // in run order
+    std::vector<CheckRun> checks; // in run order
     QStringList phasesRun;
     // What cleanup could not delete (API paths, "/apis/batch/v1/namespaces/x/jobs/y"), each with why.
     struct Leftover {
         QString path, error;
     };
     std::vector<Leftover> leftovers;
-    bool incomplete() const;                  // any check `other`
+    bool incomplete() const; // any check `other`
     // aicr's: 0 ok, 2 invalid/readiness, 8 a check failed, 130 cancelled; 3 incomplete (cluster fault)
     int exitCode() const;
     const CheckRun* check(const QString& name) const;
 };
 
 struct RunObserver {
-    std::function<void(const QString& message)> message;                  // progress lines
-    std::function<void(const CheckRun& check)> checkChanged;               // state, timing, result
+    std::function<void(const QString& message)> message;                    // progress lines
+    std::function<void(const CheckRun& check)> checkChanged;                // state, timing, result
     std::function<void(const QString& check, const QByteArray& chunk)> log; // live log of the running check
 };
 

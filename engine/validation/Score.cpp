@@ -54,7 +54,8 @@ std::optional<Parsed> parseValue(const QString& written) {
         } else if (c == QLatin1Char(',') && any && i + 1 < v.size() && v.at(i + 1).isDigit()) {
             continue;
         } else if ((c == QLatin1Char('e') || c == QLatin1Char('E')) && any && i + 1 < v.size() &&
-                   (v.at(i + 1).isDigit() || v.at(i + 1) == QLatin1Char('+') || v.at(i + 1) == QLatin1Char('-'))) {
+                   (v.at(i + 1).isDigit() || v.at(i + 1) == QLatin1Char('+') ||
+                    v.at(i + 1) == QLatin1Char('-'))) {
             digits += c;
             digits += v.at(++i);
         } else {
@@ -83,10 +84,14 @@ const catalog::Constraint* find(const std::vector<catalog::Constraint>& constrai
     return nullptr;
 }
 
-QString fmt(double v) { return QString::number(v, 'f', 2); }
+QString fmt(double v) {
+    return QString::number(v, 'f', 2);
+}
 
 // AICR prints thresholds as written ("Constraint: >= 300 → true").
-QString arrow() { return QString(QChar(0x2192)); }
+QString arrow() {
+    return QString(QChar(0x2192));
+}
 
 } // namespace
 
@@ -103,13 +108,16 @@ std::optional<Threshold> parseThreshold(const catalog::Constraint& c) {
     return t;
 }
 
-CheckScore scoreNccl(const QString& check, const NcclResult& result, const std::vector<catalog::Constraint>& constraints) {
+CheckScore scoreNccl(const QString& check, const NcclResult& result,
+                     const std::vector<catalog::Constraint>& constraints) {
     CheckScore s;
     s.check = check;
     const catalog::Constraint* c = find(constraints, check);
     if (!c) {
         s.verdict = Verdict::Skipped;
-        s.message = QStringLiteral("no '%1' constraint in the recipe's performance phase; nothing to check against").arg(check);
+        s.message =
+            QStringLiteral("no '%1' constraint in the recipe's performance phase; nothing to check against")
+                .arg(check);
         return s;
     }
     if (result.rows.empty()) {
@@ -141,17 +149,20 @@ CheckScore scoreNccl(const QString& check, const NcclResult& result, const std::
     m.pass = m.measured >= t.effective();
     s.metrics.push_back(m);
     s.stdoutLines << QStringLiteral("NCCL All Reduce bandwidth (%1): %2 GB/s").arg(check, fmt(m.measured))
-                  << QStringLiteral("Constraint: %1 %2 %3").arg(t.written, arrow(), m.pass ? QStringLiteral("true") : QStringLiteral("false"));
+                  << QStringLiteral("Constraint: %1 %2 %3")
+                         .arg(t.written, arrow(), m.pass ? QStringLiteral("true") : QStringLiteral("false"));
 
     // Named transports must show in the NCCL_DEBUG=INFO log.
     QString transport;
     if (check.endsWith(QLatin1String("-net"))) {
         if (result.netPlugin.isEmpty())
-            transport = QStringLiteral("NET transport not shown: no 'NCCL INFO Using network' line in the log "
-                                       "(is NCCL_DEBUG=INFO set?)");
+            transport =
+                QStringLiteral("NET transport not shown: no 'NCCL INFO Using network' line in the log "
+                               "(is NCCL_DEBUG=INFO set?)");
         else if (result.netPlugin.compare(QLatin1String("Socket"), Qt::CaseInsensitive) == 0)
-            transport = QStringLiteral("NET transport not used: NCCL used network 'Socket', not a fabric plugin "
-                                       "such as 'AWS Libfabric' or 'IB'");
+            transport =
+                QStringLiteral("NET transport not used: NCCL used network 'Socket', not a fabric plugin "
+                               "such as 'AWS Libfabric' or 'IB'");
         else
             s.stdoutLines << QStringLiteral("NCCL network: %1").arg(result.netPlugin);
     } else if (check.endsWith(QLatin1String("-nvls"))) {
@@ -161,7 +172,8 @@ CheckScore scoreNccl(const QString& check, const NcclResult& result, const std::
         if (!result.nvlsComm)
             missing << QStringLiteral("'NVLS comm 0x...'");
         if (!missing.isEmpty())
-            transport = QStringLiteral("NVLS transport not shown: the log lacks %1").arg(missing.join(QStringLiteral(" and ")));
+            transport = QStringLiteral("NVLS transport not shown: the log lacks %1")
+                            .arg(missing.join(QStringLiteral(" and ")));
         else
             s.stdoutLines << QStringLiteral("NCCL NVLS: multicast available, NVLS communicator built");
     }
@@ -175,7 +187,8 @@ CheckScore scoreNccl(const QString& check, const NcclResult& result, const std::
                         .arg(fmt(m.measured), t.written, fmt(t.effective()));
     } else {
         s.verdict = Verdict::Failed;
-        s.message = QStringLiteral("NCCL bandwidth %1 GB/s does not satisfy constraint %2 (needs at least %3 GB/s, 90%)")
+        s.message = QStringLiteral(
+                        "NCCL bandwidth %1 GB/s does not satisfy constraint %2 (needs at least %3 GB/s, 90%)")
                         .arg(fmt(m.measured), t.written, fmt(t.effective()));
     }
     return s;
@@ -189,7 +202,8 @@ CheckScore scoreInference(const QString& check, const InferenceResult& result,
     const catalog::Constraint* lc = find(constraints, QStringLiteral("inference-ttft-p99"));
     if (!tc && !lc) {
         s.verdict = Verdict::Skipped;
-        s.message = QStringLiteral("no inference-throughput or inference-ttft-p99 constraint in the recipe's performance phase");
+        s.message = QStringLiteral(
+            "no inference-throughput or inference-ttft-p99 constraint in the recipe's performance phase");
         return s;
     }
     if (!(gpuScale > 0) || !std::isfinite(gpuScale))
@@ -199,14 +213,16 @@ CheckScore scoreInference(const QString& check, const InferenceResult& result,
     auto requireOp = [&](const catalog::Constraint& c, const char* op) -> std::optional<Threshold> {
         const auto t = parseThreshold(c);
         if (!t || t->op != QLatin1String(op)) {
-            failures << QStringLiteral("constraint %1 = '%2' must use %3 and a number").arg(c.name, c.value, QLatin1String(op));
+            failures << QStringLiteral("constraint %1 = '%2' must use %3 and a number")
+                            .arg(c.name, c.value, QLatin1String(op));
             return std::nullopt;
         }
         return t;
     };
 
     if (result.outputTokensPerSec)
-        s.stdoutLines << QStringLiteral("RESULT: Inference throughput: %1 tokens/sec").arg(fmt(*result.outputTokensPerSec));
+        s.stdoutLines << QStringLiteral("RESULT: Inference throughput: %1 tokens/sec")
+                             .arg(fmt(*result.outputTokensPerSec));
     if (result.ttftMs.p99)
         s.stdoutLines << QStringLiteral("RESULT: Inference TTFT p99: %1 ms").arg(fmt(*result.ttftMs.p99));
 
@@ -231,7 +247,8 @@ CheckScore scoreInference(const QString& check, const InferenceResult& result,
                                     .arg(fmt(m.measured), fmt(t->effective()), fmt(t->value));
             }
             s.stdoutLines << QStringLiteral("Throughput constraint: %1 %2 %3")
-                                 .arg(t->written, arrow(), m.pass ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
+                                 .arg(t->written, arrow(),
+                                      m.pass ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
             s.metrics.push_back(m);
         }
     }
@@ -252,7 +269,8 @@ CheckScore scoreInference(const QString& check, const InferenceResult& result,
                                     .arg(fmt(m.measured), fmt(t->effective()), fmt(t->value));
             }
             s.stdoutLines << QStringLiteral("TTFT p99 constraint: %1 %2 %3")
-                                 .arg(t->written, arrow(), m.pass ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
+                                 .arg(t->written, arrow(),
+                                      m.pass ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
             s.metrics.push_back(m);
         }
     }
@@ -260,7 +278,9 @@ CheckScore scoreInference(const QString& check, const InferenceResult& result,
         s.verdict = Verdict::Passed;
         QStringList parts;
         for (const ScoredMetric& m : s.metrics)
-            parts << QStringLiteral("%1 %2 %3 (%4 %5)").arg(m.name, fmt(m.measured), m.unit, m.threshold->op, fmt(m.threshold->effective()));
+            parts << QStringLiteral("%1 %2 %3 (%4 %5)")
+                         .arg(m.name, fmt(m.measured), m.unit, m.threshold->op,
+                              fmt(m.threshold->effective()));
         s.message = QStringLiteral("inference within constraints: %1").arg(parts.join(QStringLiteral(", ")));
     } else {
         s.verdict = Verdict::Failed;

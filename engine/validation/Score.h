@@ -34,23 +34,24 @@ struct Threshold {
 std::optional<Threshold> parseThreshold(const catalog::Constraint& c);
 
 struct ScoredMetric {
-    QString name;         // "busbw", "output-throughput", "ttft-p99"
-    QString unit;         // "GB/s", "tokens/s", "ms"
+    QString name; // "busbw", "output-throughput", "ttft-p99"
+    QString unit; // "GB/s", "tokens/s", "ms"
     double measured = 0;
     std::optional<Threshold> threshold;
-    bool pass = true;     // measured against threshold->effective(); true without a threshold
+    bool pass = true; // measured against threshold->effective(); true without a threshold
 };
 
 struct CheckScore {
     QString check;
     Verdict verdict = Verdict::Skipped;
-    QString message;              // one line: why it passed, failed or was skipped
+    QString message; // one line: why it passed, failed or was skipped
     std::vector<ScoredMetric> metrics;
-    QStringList stdoutLines;      // what AICR's validator prints (RESULT: / Constraint: lines)
+    QStringList stdoutLines; // what AICR's validator prints (RESULT: / Constraint: lines)
 };
 
 // `constraints`: the performance phase's constraints of the recipe.
-CheckScore scoreNccl(const QString& check, const NcclResult& result, const std::vector<catalog::Constraint>& constraints);
+CheckScore scoreNccl(const QString& check, const NcclResult& result,
+                     const std::vector<catalog::Constraint>& constraints);
 // `gpuScale` = gpusBenchmarked / gpusPerNode (1 on a fully used node) scales the throughput gate.
 CheckScore scoreInference(const QString& check, const InferenceResult& result,
                           const std::vector<catalog::Constraint>& constraints, double gpuScale = 1.0);

@@ -13,7 +13,9 @@ using yaml::Node;
 
 namespace {
 
-Node str(const QString& s) { return Node::str(s.toStdString()); }
+Node str(const QString& s) {
+    return Node::str(s.toStdString());
+}
 
 // "Ubuntu 24.04.1 LTS" -> (ubuntu, 24.04); "Amazon Linux 2023..." -> (amzn, 2023);
 // "Container-Optimized OS from Google" -> (cos, ""); "Red Hat Enterprise Linux CoreOS 4xx" -> (rhcos, ...)
@@ -40,7 +42,8 @@ void osFromImage(const QString& image, QString* id, QString* version) {
 
 int gpuCount(const QJsonObject& status) {
     for (const char* field : {"allocatable", "capacity"}) {
-        const QJsonValue v = status.value(QLatin1String(field)).toObject().value(QStringLiteral("nvidia.com/gpu"));
+        const QJsonValue v =
+            status.value(QLatin1String(field)).toObject().value(QStringLiteral("nvidia.com/gpu"));
         if (v.isString())
             return v.toString().toInt();
         if (v.isDouble())
@@ -172,7 +175,8 @@ Node ClusterSnapshot::toNode() const {
             item.set("context", ctx);
             Node data = Node::map();
             for (auto it = n.labels.cbegin(); it != n.labels.cend(); ++it)
-                if (it.key().startsWith(QLatin1String("nvidia.com/")) || it.key().startsWith(QLatin1String("node.kubernetes.io/")) ||
+                if (it.key().startsWith(QLatin1String("nvidia.com/")) ||
+                    it.key().startsWith(QLatin1String("node.kubernetes.io/")) ||
                     it.key().startsWith(QLatin1String("feature.node.kubernetes.io/system-os_release")) ||
                     it.key() == QLatin1String("kubernetes.io/arch"))
                     data.set(it.key().toStdString(), str(it.value()));
@@ -198,7 +202,8 @@ QByteArray ClusterSnapshot::toYaml() const {
     return yaml::serialize(toNode());
 }
 
-ClusterSnapshot snapshotFromJson(const QJsonObject& version, const QJsonObject& nodeList, const QString& toolVersion) {
+ClusterSnapshot snapshotFromJson(const QJsonObject& version, const QJsonObject& nodeList,
+                                 const QString& toolVersion) {
     ClusterSnapshot s;
     s.taken = QDateTime::currentDateTimeUtc();
     s.toolVersion = toolVersion;
@@ -221,9 +226,11 @@ ClusterSnapshot snapshotFromJson(const QJsonObject& version, const QJsonObject& 
         n.kernelVersion = info.value(QStringLiteral("kernelVersion")).toString();
         n.containerRuntime = info.value(QStringLiteral("containerRuntimeVersion")).toString();
         n.kubeletVersion = info.value(QStringLiteral("kubeletVersion")).toString();
-        n.schedulable = !o.value(QStringLiteral("spec")).toObject().value(QStringLiteral("unschedulable")).toBool();
+        n.schedulable =
+            !o.value(QStringLiteral("spec")).toObject().value(QStringLiteral("unschedulable")).toBool();
         n.osId = n.labels.value(QStringLiteral("feature.node.kubernetes.io/system-os_release.ID"));
-        n.osVersion = n.labels.value(QStringLiteral("feature.node.kubernetes.io/system-os_release.VERSION_ID"));
+        n.osVersion =
+            n.labels.value(QStringLiteral("feature.node.kubernetes.io/system-os_release.VERSION_ID"));
         if (n.osId.isEmpty()) {
             QString id, ver;
             osFromImage(n.osImage, &id, &ver);
@@ -233,7 +240,8 @@ ClusterSnapshot snapshotFromJson(const QJsonObject& version, const QJsonObject& 
         }
         s.nodes.push_back(std::move(n));
     }
-    std::sort(s.nodes.begin(), s.nodes.end(), [](const NodeInfo& a, const NodeInfo& b) { return a.name < b.name; });
+    std::sort(s.nodes.begin(), s.nodes.end(),
+              [](const NodeInfo& a, const NodeInfo& b) { return a.name < b.name; });
     return s;
 }
 
@@ -275,7 +283,8 @@ bool compareVersions(const QString& measured, const QString& op, const QString& 
     return cmp == 0;
 }
 
-std::vector<ConstraintCheck> evaluateReadiness(const catalog::RecipeResult& recipe, const ClusterSnapshot& snapshot) {
+std::vector<ConstraintCheck> evaluateReadiness(const catalog::RecipeResult& recipe,
+                                               const ClusterSnapshot& snapshot) {
     std::vector<ConstraintCheck> out;
     auto evaluate = [&](const catalog::Constraint& c, const QString& source) {
         ConstraintCheck check{c, source, snapshot.reading(c.name), ConstraintOutcome::Unknown, {}};

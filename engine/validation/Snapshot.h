@@ -25,19 +25,21 @@ namespace pb::validation {
 struct NodeInfo {
     QString name;
     QMap<QString, QString> labels;
-    int gpus = 0;              // allocatable (else capacity) nvidia.com/gpu
-    QString gpuProduct;        // nvidia.com/gpu.product label
+    int gpus = 0;       // allocatable (else capacity) nvidia.com/gpu
+    QString gpuProduct; // nvidia.com/gpu.product label
     QString osImage, kernelVersion, containerRuntime, kubeletVersion;
-    QString osId, osVersion;   // from NFD labels, else parsed from osImage
+    QString osId, osVersion; // from NFD labels, else parsed from osImage
     bool schedulable = true;
-    bool isGpuNode() const { return gpus > 0 || labels.value(QStringLiteral("nvidia.com/gpu.present")) == QLatin1String("true"); }
+    bool isGpuNode() const {
+        return gpus > 0 || labels.value(QStringLiteral("nvidia.com/gpu.present")) == QLatin1String("true");
+    }
 };
 
 struct ClusterSnapshot {
     QDateTime taken;
     QString serverVersion; // gitVersion, e.g. "v1.33.0"
     std::vector<NodeInfo> nodes;
-    QString toolVersion;   // Proofbench version, for metadata.version
+    QString toolVersion; // Proofbench version, for metadata.version
 
     int gpuNodeCount() const;
     const NodeInfo* firstGpuNode() const;
@@ -52,7 +54,8 @@ struct ClusterSnapshot {
 // Builds a snapshot from the API: GET /version and the node list.
 Result<ClusterSnapshot> takeSnapshot(kube::Client& client, const QString& toolVersion);
 // The same from JSON already fetched (the node list and /version bodies), for tests and replays.
-ClusterSnapshot snapshotFromJson(const QJsonObject& version, const QJsonObject& nodeList, const QString& toolVersion);
+ClusterSnapshot snapshotFromJson(const QJsonObject& version, const QJsonObject& nodeList,
+                                 const QString& toolVersion);
 
 enum class ConstraintOutcome { Passed, Failed, Unknown };
 struct ConstraintCheck {
@@ -66,7 +69,9 @@ struct ConstraintCheck {
 // Versions compare numerically component by component ("v1.33.0-eks-1" >= "1.32.4"); other values
 // compare as strings. A constraint whose reading is not in the snapshot is Unknown (reported, not
 // blocking), as the API cannot see it (e.g. Deployment.* before the components are deployed).
-std::vector<ConstraintCheck> evaluateReadiness(const catalog::RecipeResult& recipe, const ClusterSnapshot& snapshot);
-bool compareVersions(const QString& measured, const QString& op, const QString& wanted, bool* comparable = nullptr);
+std::vector<ConstraintCheck> evaluateReadiness(const catalog::RecipeResult& recipe,
+                                               const ClusterSnapshot& snapshot);
+bool compareVersions(const QString& measured, const QString& op, const QString& wanted,
+                     bool* comparable = nullptr);
 
 } // namespace pb::validation

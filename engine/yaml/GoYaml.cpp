@@ -154,7 +154,9 @@ template <typename Seq> Analysis analyze(const Seq& v) {
     bool blockInd = false, flowInd = false, lineBreaks = false, special = false, tabs = false;
     bool leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
     bool breakSpace = false, spaceBreak = false;
-    auto startsWith3 = [&](char32_t c) { return v.size() >= 3 && cp(v[0]) == c && cp(v[1]) == c && cp(v[2]) == c; };
+    auto startsWith3 = [&](char32_t c) {
+        return v.size() >= 3 && cp(v[0]) == c && cp(v[1]) == c && cp(v[2]) == c;
+    };
     if (startsWith3(U'-') || startsWith3(U'.'))
         blockInd = flowInd = true;
     bool precededWs = true, prevSpace = false, prevBreak = false;
@@ -164,11 +166,26 @@ template <typename Seq> Analysis analyze(const Seq& v) {
         const bool followedWs = i + 1 >= n || isSpaceOrTab(cp(v[i + 1])) || isBreak(cp(v[i + 1]));
         if (i == 0) {
             switch (ch) {
-            case U'#': case U',': case U'[': case U']': case U'{': case U'}': case U'&': case U'*':
-            case U'!': case U'|': case U'>': case U'\'': case U'"': case U'%': case U'@': case U'`':
+            case U'#':
+            case U',':
+            case U'[':
+            case U']':
+            case U'{':
+            case U'}':
+            case U'&':
+            case U'*':
+            case U'!':
+            case U'|':
+            case U'>':
+            case U'\'':
+            case U'"':
+            case U'%':
+            case U'@':
+            case U'`':
                 flowInd = blockInd = true;
                 break;
-            case U'?': case U':':
+            case U'?':
+            case U':':
                 flowInd = true;
                 if (followedWs)
                     blockInd = true;
@@ -182,7 +199,12 @@ template <typename Seq> Analysis analyze(const Seq& v) {
             }
         } else {
             switch (ch) {
-            case U',': case U'?': case U'[': case U']': case U'{': case U'}':
+            case U',':
+            case U'?':
+            case U'[':
+            case U']':
+            case U'{':
+            case U'}':
                 flowInd = true;
                 break;
             case U':':
@@ -282,11 +304,26 @@ bool whitespaceAt(std::string_view v, size_t i) {
 void markIndicators(std::string_view v, char32_t ch, size_t i, size_t next, bool precededWs, ScalarFlags& f) {
     if (i == 0) {
         switch (ch) {
-        case U'#': case U',': case U'[': case U']': case U'{': case U'}': case U'&': case U'*':
-        case U'!': case U'|': case U'>': case U'\'': case U'"': case U'%': case U'@': case U'`':
+        case U'#':
+        case U',':
+        case U'[':
+        case U']':
+        case U'{':
+        case U'}':
+        case U'&':
+        case U'*':
+        case U'!':
+        case U'|':
+        case U'>':
+        case U'\'':
+        case U'"':
+        case U'%':
+        case U'@':
+        case U'`':
             f.flowInd = f.blockInd = true;
             break;
-        case U'?': case U':':
+        case U'?':
+        case U':':
             f.flowInd = true;
             if (whitespaceAt(v, next))
                 f.blockInd = true;
@@ -301,7 +338,12 @@ void markIndicators(std::string_view v, char32_t ch, size_t i, size_t next, bool
         return;
     }
     switch (ch) {
-    case U',': case U'?': case U'[': case U']': case U'{': case U'}':
+    case U',':
+    case U'?':
+    case U'[':
+    case U']':
+    case U'{':
+    case U'}':
         f.flowInd = true;
         break;
     case U':':
@@ -482,8 +524,8 @@ bool isBase60Float(std::string_view s) {
 }
 
 bool isOldBool(std::string_view s) {
-    static const char* const words[] = {"y",  "Y",  "yes", "Yes", "YES", "on",  "On",  "ON",
-                                        "n",  "N",  "no",  "No",  "NO",  "off", "Off", "OFF"};
+    static const char* const words[] = {"y", "Y", "yes", "Yes", "YES", "on",  "On",  "ON",
+                                        "n", "N", "no",  "No",  "NO",  "off", "Off", "OFF"};
     for (const char* w : words)
         if (s == w)
             return true;
@@ -532,7 +574,8 @@ std::string canonicalInt(const std::string& text) {
 std::string canonicalFloat(const std::string& text) {
     const std::string s = stripUnderscores(text);
     std::string lower = s;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     if (lower.find("nan") != std::string::npos)
         return ".nan";
     if (lower.find("inf") != std::string::npos)
@@ -544,7 +587,8 @@ std::string canonicalFloat(const std::string& text) {
 
 class Emitter {
   public:
-    explicit Emitter(const GoEncodeOptions& o) : m_opt(o), m_best(o.indent >= 2 && o.indent <= 9 ? o.indent : 2) {}
+    explicit Emitter(const GoEncodeOptions& o)
+        : m_opt(o), m_best(o.indent >= 2 && o.indent <= 9 ? o.indent : 2) {}
 
     QByteArray run(const Node& root) {
         m_out.reserve(16384);
@@ -622,8 +666,9 @@ class Emitter {
         for (const MapEntry& e : n.entries)
             order.push_back(&e);
         if (m_opt.sortKeys)
-            std::stable_sort(order.begin(), order.end(),
-                             [](const MapEntry* a, const MapEntry* b) { return a->key.scalar < b->key.scalar; });
+            std::stable_sort(order.begin(), order.end(), [](const MapEntry* a, const MapEntry* b) {
+                return a->key.scalar < b->key.scalar;
+            });
         return order;
     }
 
@@ -900,8 +945,7 @@ class Emitter {
     }
 
     // `cps` is the text as ASCII bytes (the common, fast case) or as decoded code points.
-    template <typename Seq>
-    void emitScalarText(const Node& n, Seq cps, Style style, bool parentIsSeqItem) {
+    template <typename Seq> void emitScalarText(const Node& n, Seq cps, Style style, bool parentIsSeqItem) {
         beginScalar(n);
         const int saved = m_indent;
         m_indent = increasedIndent(true, parentIsSeqItem);
@@ -982,21 +1026,51 @@ class Emitter {
             if (!isPrintable(c) || c == 0xFEFF || isBreak(c) || c == U'"' || c == U'\\') {
                 put('\\');
                 switch (c) {
-                case 0x00: put('0'); break;
-                case 0x07: put('a'); break;
-                case 0x08: put('b'); break;
-                case 0x09: put('t'); break;
-                case 0x0A: put('n'); break;
-                case 0x0B: put('v'); break;
-                case 0x0C: put('f'); break;
-                case 0x0D: put('r'); break;
-                case 0x1B: put('e'); break;
-                case 0x22: put('"'); break;
-                case 0x5C: put('\\'); break;
-                case 0x85: put('N'); break;
-                case 0xA0: put('_'); break;
-                case 0x2028: put('L'); break;
-                case 0x2029: put('P'); break;
+                case 0x00:
+                    put('0');
+                    break;
+                case 0x07:
+                    put('a');
+                    break;
+                case 0x08:
+                    put('b');
+                    break;
+                case 0x09:
+                    put('t');
+                    break;
+                case 0x0A:
+                    put('n');
+                    break;
+                case 0x0B:
+                    put('v');
+                    break;
+                case 0x0C:
+                    put('f');
+                    break;
+                case 0x0D:
+                    put('r');
+                    break;
+                case 0x1B:
+                    put('e');
+                    break;
+                case 0x22:
+                    put('"');
+                    break;
+                case 0x5C:
+                    put('\\');
+                    break;
+                case 0x85:
+                    put('N');
+                    break;
+                case 0xA0:
+                    put('_');
+                    break;
+                case 0x2028:
+                    put('L');
+                    break;
+                case 0x2029:
+                    put('P');
+                    break;
                 default: {
                     char buf[16];
                     if (c <= 0xFF)

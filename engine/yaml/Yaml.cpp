@@ -187,8 +187,8 @@ Resolved resolvePlainScalar(std::string_view s) {
             return Resolved::Null;
         if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE")
             return Resolved::Bool;
-        static const char* const specials[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
-                                               "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"};
+        static const char* const specials[] = {".inf",  ".Inf",  ".INF",  "+.inf", "+.Inf", "+.INF",
+                                               "-.inf", "-.Inf", "-.INF", ".nan",  ".NaN",  ".NAN"};
         for (const char* sp : specials)
             if (s == sp)
                 return Resolved::Float;
@@ -301,7 +301,8 @@ class Builder {
     Builder(const QByteArray& bytes, const QString& file, const ParseLimits& limits)
         : m_file(file), m_limits(limits), m_parser(new yaml_parser_t) {
         yaml_parser_initialize(m_parser.get());
-        yaml_parser_set_input_string(m_parser.get(), reinterpret_cast<const unsigned char*>(bytes.constData()),
+        yaml_parser_set_input_string(m_parser.get(),
+                                     reinterpret_cast<const unsigned char*>(bytes.constData()),
                                      static_cast<size_t>(bytes.size()));
     }
 
@@ -341,7 +342,8 @@ class Builder {
         const int line = static_cast<int>(ev.start_mark.line) + 1;
         yaml_event_delete(&ev);
         if (more)
-            return fail(QStringLiteral("more than one YAML document in the file; expected exactly one"), line);
+            return fail(QStringLiteral("more than one YAML document in the file; expected exactly one"),
+                        line);
         return root;
     }
 
@@ -353,7 +355,8 @@ class Builder {
             QString reason = QString::fromUtf8(p->problem ? p->problem : "malformed YAML");
             if (p->context)
                 reason = QString::fromUtf8(p->context) + QLatin1Char(' ') + reason;
-            m_error = makeError(QStringLiteral("malformed YAML: ") + reason, m_file, static_cast<int>(line) + 1);
+            m_error =
+                makeError(QStringLiteral("malformed YAML: ") + reason, m_file, static_cast<int>(line) + 1);
             return false;
         }
         return true;
@@ -374,7 +377,9 @@ class Builder {
         return true;
     }
 
-    static std::string cstr(const unsigned char* s) { return s ? reinterpret_cast<const char*>(s) : std::string(); }
+    static std::string cstr(const unsigned char* s) {
+        return s ? reinterpret_cast<const char*>(s) : std::string();
+    }
 
     static std::int64_t countTree(const Node& n) {
         std::int64_t c = 1;
@@ -548,7 +553,8 @@ class Builder {
 
 Result<Node> parse(const QByteArray& bytes, const QString& fileName, const ParseLimits& limits) {
     if (bytes.size() > limits.maxBytes)
-        return makeError(QStringLiteral("file is larger than the %1 MiB limit").arg(limits.maxBytes >> 20), fileName);
+        return makeError(QStringLiteral("file is larger than the %1 MiB limit").arg(limits.maxBytes >> 20),
+                         fileName);
     Builder b(bytes, fileName, limits);
     return b.run();
 }
@@ -643,7 +649,8 @@ Node fromJson(const QJsonValue& value) {
 namespace {
 
 int writeToString(void* data, unsigned char* buffer, size_t size) {
-    static_cast<QByteArray*>(data)->append(reinterpret_cast<const char*>(buffer), static_cast<qsizetype>(size));
+    static_cast<QByteArray*>(data)->append(reinterpret_cast<const char*>(buffer),
+                                           static_cast<qsizetype>(size));
     return 1;
 }
 
@@ -697,8 +704,9 @@ bool emitNode(yaml_emitter_t* em, const Node& node, const EmitOptions& opt) {
         for (const MapEntry& e : node.entries)
             order.push_back(&e);
         if (opt.sortKeys)
-            std::stable_sort(order.begin(), order.end(),
-                             [](const MapEntry* a, const MapEntry* b) { return a->key.scalar < b->key.scalar; });
+            std::stable_sort(order.begin(), order.end(), [](const MapEntry* a, const MapEntry* b) {
+                return a->key.scalar < b->key.scalar;
+            });
         for (const MapEntry* e : order) {
             if (!emitNode(em, e->key, opt) || !emitNode(em, e->value, opt))
                 return false;

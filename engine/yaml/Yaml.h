@@ -29,9 +29,9 @@ class Node {
     std::string tag;    // explicit tag as written ("!!str", "tag:yaml.org,2002:int"); empty if none
     std::string scalar; // scalar text (UTF-8), for Scalar nodes
     ScalarStyle style = ScalarStyle::Plain;
-    bool flow = false;     // sequence/mapping written in flow style
-    bool nullNode = false; // true for an absent/empty value (document or "key:" with nothing)
-    int line = 0;          // 1-based line of the node's start, 0 for nodes built in code
+    bool flow = false;             // sequence/mapping written in flow style
+    bool nullNode = false;         // true for an absent/empty value (document or "key:" with nothing)
+    int line = 0;                  // 1-based line of the node's start, 0 for nodes built in code
     std::vector<Node> items;       // Sequence
     std::vector<MapEntry> entries; // Mapping, in document order
 

@@ -35,7 +35,8 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     const int runs = argc > 1 ? std::max(1, QString::fromLocal8Bit(argv[1]).toInt()) : 5;
-    const QString root = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes");
+    const QString root = argc > 2 ? QString::fromLocal8Bit(argv[2])
+                                  : QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes");
     if (!QDir(root).exists()) {
         std::fprintf(stderr, "pb_bench_bundle: %s is not here; nothing measured\n", qPrintable(root));
         return 2;
@@ -60,14 +61,17 @@ int main(int argc, char** argv) {
         for (const QString& leaf : leaves) {
             Result<catalog::RecipeResult> recipe = catalog::resolve(*cat, catalog::leafCriteria(*cat, leaf));
             if (!recipe) {
-                std::fprintf(stderr, "pb_bench_bundle: leaf %s: %s\n", qPrintable(leaf), qPrintable(recipe.error().toString()));
+                std::fprintf(stderr, "pb_bench_bundle: leaf %s: %s\n", qPrintable(leaf),
+                             qPrintable(recipe.error().toString()));
                 return 2;
             }
             bundle::GenerateOptions o;
             o.deployer = bundle::Deployer::Helm;
-            Result<bundle::BundleTree> tree = bundle::generate(*cat, *recipe, o, out + QLatin1Char('/') + leaf);
+            Result<bundle::BundleTree> tree =
+                bundle::generate(*cat, *recipe, o, out + QLatin1Char('/') + leaf);
             if (!tree) {
-                std::fprintf(stderr, "pb_bench_bundle: leaf %s: %s\n", qPrintable(leaf), qPrintable(tree.error().toString()));
+                std::fprintf(stderr, "pb_bench_bundle: leaf %s: %s\n", qPrintable(leaf),
+                             qPrintable(tree.error().toString()));
                 return 2;
             }
             ++bundles;
@@ -87,14 +91,17 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "pb_bench_bundle: cp -r failed\n");
             return 2;
         }
-        std::printf("{\"run\":%d,\"generateSeconds\":%.4f,\"cpSeconds\":%.4f}\n", run, gen.back(), copy.back());
+        std::printf("{\"run\":%d,\"generateSeconds\":%.4f,\"cpSeconds\":%.4f}\n", run, gen.back(),
+                    copy.back());
         QDir(out).removeRecursively();
         QDir(dest).removeRecursively();
     }
     const double g = median(gen), c = median(copy), ratio = g / c;
-    std::printf("{\"benchmark\":\"bundle-generate-helm-all-leaves\",\"catalog\":\"%s\",\"bundles\":%d,\"files\":%lld,\"bytes\":%lld,"
-                "\"runs\":%d,\"generateMedianSeconds\":%.4f,\"cpMedianSeconds\":%.4f,\"ratio\":%.2f,\"goal\":3.0,\"met\":%s}\n",
-                qPrintable(root), bundles, static_cast<long long>(files), static_cast<long long>(bytes), runs, g, c, ratio,
-                ratio <= 3.0 ? "true" : "false");
+    std::printf("{\"benchmark\":\"bundle-generate-helm-all-leaves\",\"catalog\":\"%s\",\"bundles\":%d,"
+                "\"files\":%lld,\"bytes\":%lld,"
+                "\"runs\":%d,\"generateMedianSeconds\":%.4f,\"cpMedianSeconds\":%.4f,\"ratio\":%.2f,\"goal\":"
+                "3.0,\"met\":%s}\n",
+                qPrintable(root), bundles, static_cast<long long>(files), static_cast<long long>(bytes), runs,
+                g, c, ratio, ratio <= 3.0 ? "true" : "false");
     return ratio <= 3.0 ? 0 : 1;
 }

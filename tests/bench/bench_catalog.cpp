@@ -3,11 +3,11 @@
 // in one run on one machine. Prints medians and the ratio; docs/PERFORMANCE.md records them.
 #include "catalog/Diff.h"
 #include "catalog/Digest.h"
-#include "graph/Layout.h"
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
-#include "store/CatalogStore.h"
 #include "db/Database.h"
+#include "graph/Layout.h"
+#include "store/CatalogStore.h"
 
 #include <gvc.h>
 #include <yaml-cpp/yaml.h>
@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     QStringList yamlFiles;
-    QDirIterator it(root, {QStringLiteral("*.yaml"), QStringLiteral("*.yml")}, QDir::Files, QDirIterator::Subdirectories);
+    QDirIterator it(root, {QStringLiteral("*.yaml"), QStringLiteral("*.yml")}, QDir::Files,
+                    QDirIterator::Subdirectories);
     while (it.hasNext())
         yamlFiles << it.next();
 
@@ -161,7 +162,8 @@ int main(int argc, char** argv) {
     std::printf("%-52s %10.2f ms\n", "proofbench: resolve every leaf", resolveAll);
     std::printf("%-52s %10.2f ms\n", "proofbench: resolve + deterministic YAML + sha256", digestAll);
     std::printf("%-52s %10.2f ms\n", "proofbench: import (load + resolve all + SQLite)", import);
-    std::printf("  of which: new database + migrations %.2f ms, load %.2f ms, resolve + write %.2f ms, close %.2f ms\n",
+    std::printf("  of which: new database + migrations %.2f ms, load %.2f ms, resolve + write %.2f ms, close "
+                "%.2f ms\n",
                 median(tOpen), median(tLoad), median(tImport), median(tClose));
     std::printf("ratio import / peer: %.2fx (goal <= 1.0x)\n", import / peer);
     std::printf("taking turns: peer %.2f ms, import %.2f ms, median ratio %.2fx (min %.2fx, max %.2fx)\n",
@@ -214,7 +216,8 @@ int main(int argc, char** argv) {
         const QString otherRoot = QString::fromLocal8Bit(argv[3]);
         auto other = pb::catalog::loadCatalog(otherRoot);
         if (other) {
-            const double diff = medianMs(std::min(runs, 7), [&] { (void)pb::catalog::diffCatalogs(*other, *cat); });
+            const double diff =
+                medianMs(std::min(runs, 7), [&] { (void)pb::catalog::diffCatalogs(*other, *cat); });
             std::printf("%-52s %10.2f ms\n", "proofbench: full catalog diff (other -> this)", diff);
         }
     }

@@ -35,7 +35,8 @@ void writeTree(const QString& root, int files, qint64* bytes) {
     static const int sizes[] = {2048, 6144, 16384, 65536};
     QByteArray block(1 << 20, 'x');
     for (int i = 0; i < files; ++i) {
-        const QString dir = root + QStringLiteral("/%1-component-%2").arg(i / 50, 3, 10, QLatin1Char('0')).arg(i / 50);
+        const QString dir =
+            root + QStringLiteral("/%1-component-%2").arg(i / 50, 3, 10, QLatin1Char('0')).arg(i / 50);
         QDir().mkpath(dir);
         QFile f(dir + QStringLiteral("/file-%1.yaml").arg(i));
         f.open(QIODevice::WriteOnly);
@@ -51,8 +52,10 @@ double sha256sumSeconds(const QString& dir) {
     t.start();
     QProcess p;
     p.setWorkingDirectory(dir);
-    p.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("find . -type f ! -name checksums.txt ! -path './attestation/*' -print0 "
-                                                                        "| sort -z | xargs -0 sha256sum > /dev/null")});
+    p.start(QStringLiteral("sh"),
+            {QStringLiteral("-c"),
+             QStringLiteral("find . -type f ! -name checksums.txt ! -path './attestation/*' -print0 "
+                            "| sort -z | xargs -0 sha256sum > /dev/null")});
     p.waitForFinished(-1);
     return t.nsecsElapsed() / 1e9;
 }
@@ -100,10 +103,12 @@ int main(int argc, char** argv) {
     }
     const double base = median(sum);
     auto line = [&](const char* name, const std::vector<double>& v, int threads) {
-        printf("{\"name\": \"%s\", \"files\": %d, \"mib\": %.1f, \"threads\": %d, \"seconds\": %.3f, \"vsSha256sum\": %.2f}\n", name, files,
-               bytes / 1048576.0, threads, median(v), median(v) / base);
+        printf("{\"name\": \"%s\", \"files\": %d, \"mib\": %.1f, \"threads\": %d, \"seconds\": %.3f, "
+               "\"vsSha256sum\": %.2f}\n",
+               name, files, bytes / 1048576.0, threads, median(v), median(v) / base);
     };
-    printf("{\"name\": \"sha256sum\", \"files\": %d, \"mib\": %.1f, \"threads\": 1, \"seconds\": %.3f}\n", files, bytes / 1048576.0, base);
+    printf("{\"name\": \"sha256sum\", \"files\": %d, \"mib\": %.1f, \"threads\": 1, \"seconds\": %.3f}\n",
+           files, bytes / 1048576.0, base);
     line("bundle sign", sign, cores);
     line("bundle verify", verify, cores);
     line("bundle sign", sign1, 1);

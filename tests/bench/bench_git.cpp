@@ -50,7 +50,8 @@ std::vector<double> interleavedMedians(int runs, const std::vector<std::function
 }
 
 std::unique_ptr<pb::db::Database> freshDb(const QTemporaryDir& tmp, int& n) {
-    pb::Result<std::unique_ptr<pb::db::Database>> db = pb::db::Database::open(tmp.filePath(QStringLiteral("bench-%1.db").arg(n++)));
+    pb::Result<std::unique_ptr<pb::db::Database>> db =
+        pb::db::Database::open(tmp.filePath(QStringLiteral("bench-%1.db").arg(n++)));
     if (!db)
         die(db.error().toString());
     return std::move(*db);
@@ -60,16 +61,20 @@ std::unique_ptr<pb::db::Database> freshDb(const QTemporaryDir& tmp, int& n) {
 void archive(const QString& repo, const QString& tag, const QString& dir) {
     QProcess p;
     p.setWorkingDirectory(dir);
-    p.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("git -C \"$0\" archive \"$1\" recipes | tar -x"), repo, tag});
+    p.start(
+        QStringLiteral("sh"),
+        {QStringLiteral("-c"), QStringLiteral("git -C \"$0\" archive \"$1\" recipes | tar -x"), repo, tag});
     if (!p.waitForFinished(120000) || p.exitCode() != 0)
-        die(QStringLiteral("git archive %1 failed: %2").arg(tag, QString::fromUtf8(p.readAllStandardError())));
+        die(QStringLiteral("git archive %1 failed: %2")
+                .arg(tag, QString::fromUtf8(p.readAllStandardError())));
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    const QString catalogs = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral(PB_SHARED_DATA "/aicr/catalogs");
+    const QString catalogs =
+        argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral(PB_SHARED_DATA "/aicr/catalogs");
     const int runs = argc > 2 ? std::atoi(argv[2]) : 7;
     if (!QFileInfo::exists(catalogs + QStringLiteral("/v0.11.1/recipes")))
         die(QStringLiteral("the real catalogs are not at %1 (pass the aicr/catalogs folder)").arg(catalogs));
@@ -89,7 +94,8 @@ int main(int argc, char** argv) {
         pb::ops::ImportCatalogGitRequest req;
         req.repository = repo.bare();
         req.tagGlob = QStringLiteral("*");
-        pb::Result<pb::ops::ImportCatalogGitOutcome> r = pb::ops::importCatalogGit(pb::ops::Context(*db), req);
+        pb::Result<pb::ops::ImportCatalogGitOutcome> r =
+            pb::ops::importCatalogGit(pb::ops::Context(*db), req);
         if (!r || r->importedLabels().size() != tags.size())
             die(r ? QStringLiteral("not every tag was imported") : r.error().toString());
         files = recipes = 0;
@@ -151,9 +157,12 @@ int main(int argc, char** argv) {
     };
 
     const std::vector<double> ms = interleavedMedians(runs, {ours, oursRead, peer, peerExtract, peerImport});
-    std::printf("Git import of every tag (%d tags, %d files, %d recipes; libgit2 %s), median of %d interleaved runs\n",
+    std::printf("Git import of every tag (%d tags, %d files, %d recipes; libgit2 %s), median of %d "
+                "interleaved runs\n",
                 static_cast<int>(tags.size()), files, recipes, qPrintable(pb::git::libgit2Version()), runs);
-    std::printf("  proofbench catalog import --git --tags '*'       %9.1f ms (reading the five trees alone: %.1f ms)\n", ms[0], ms[1]);
+    std::printf("  proofbench catalog import --git --tags '*'       %9.1f ms (reading the five trees alone: "
+                "%.1f ms)\n",
+                ms[0], ms[1]);
     std::printf("  git archive | tar -x + folder import, per tag     %9.1f ms\n", ms[2]);
     std::printf("    of which git archive | tar -x alone             %9.1f ms\n", ms[3]);
     std::printf("    of which the five folder imports alone          %9.1f ms\n", ms[4]);

@@ -4,9 +4,9 @@
 // sqlite3 program doing the equivalent insert and aggregate query on the same schema, in one run.
 #include "HealthModels.h"
 #include "core/Hash.h"
+#include "db/Database.h"
 #include "evidence/Evidence.h"
 #include "store/CatalogStore.h"
-#include "db/Database.h"
 #include "store/EvidenceStore.h"
 
 #include <QApplication>
@@ -25,14 +25,18 @@ using namespace pb;
 
 namespace {
 
-const int kCoordinates = qEnvironmentVariableIntValue("PB_BENCH_COORDINATES") > 0 ? qEnvironmentVariableIntValue("PB_BENCH_COORDINATES") : 10000;
+const int kCoordinates = qEnvironmentVariableIntValue("PB_BENCH_COORDINATES") > 0
+                             ? qEnvironmentVariableIntValue("PB_BENCH_COORDINATES")
+                             : 10000;
 constexpr int kPointersPerCoordinate = 20;
 constexpr int kSigners = 50;
 
 QString recipeName(int i) {
     static const char* const acc[] = {"h100", "h200", "gb200", "gb300", "b200"};
     static const char* const svc[] = {"eks", "gke", "aks", "oke"};
-    return QStringLiteral("%1-%2-ubuntu-training-r%3").arg(QLatin1String(acc[i % 5]), QLatin1String(svc[i % 4])).arg(i, 5, 10, QLatin1Char('0'));
+    return QStringLiteral("%1-%2-ubuntu-training-r%3")
+        .arg(QLatin1String(acc[i % 5]), QLatin1String(svc[i % 4]))
+        .arg(i, 5, 10, QLatin1Char('0'));
 }
 
 QString sqlQuote(const QString& s) {
@@ -66,7 +70,8 @@ int main(int argc, char** argv) {
         const QString identity = QStringLiteral("signer%1@example.com").arg(s);
         const QString issuer = QStringLiteral("https://github.com/login/oauth");
         signers.emplace_back(issuer, identity);
-        allowlist += "  - issuer: " + issuer.toUtf8() + "\n    source: " + evidence::sourceSlug(issuer, identity).toUtf8() + "\n";
+        allowlist += "  - issuer: " + issuer.toUtf8() +
+                     "\n    source: " + evidence::sourceSlug(issuer, identity).toUtf8() + "\n";
     }
     const evidence::Allowlist list = *evidence::parseAllowlist(allowlist, QStringLiteral("allowlist.yaml"));
     std::vector<std::pair<QString, QByteArray>> files;
@@ -76,15 +81,16 @@ int main(int argc, char** argv) {
         for (int k = 0; k < kPointersPerCoordinate; ++k) {
             const auto& [issuer, identity] = signers[static_cast<size_t>((i + k) % kSigners)];
             const QString digest = sha256Hex(QStringLiteral("%1/%2").arg(i).arg(k).toUtf8());
-            const QByteArray yaml = "attestations:\n  - attestedAt: 2026-10-" + QByteArray::number(1 + k) +
-                                    "T10:00:00Z\n    bundle:\n      digest: sha256:" + digest.toUtf8() +
-                                    "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
-                                    "\n      predicateType: https://aicr.run/recipe-evidence/v3\n    signer:\n      identity: " +
-                                    identity.toUtf8() + "\n      issuer: " + issuer.toUtf8() +
-                                    "\n      rekorLogIndex: " + QByteArray::number(i * 100 + k) + "\nrecipe: " +
-                                    recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
-            files.emplace_back(recipe + QLatin1Char('/') + evidence::sourceSlug(issuer, identity) + QStringLiteral("/sha256-") +
-                                   digest + QStringLiteral(".yaml"),
+            const QByteArray yaml =
+                "attestations:\n  - attestedAt: 2026-10-" + QByteArray::number(1 + k) +
+                "T10:00:00Z\n    bundle:\n      digest: sha256:" + digest.toUtf8() +
+                "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
+                "\n      predicateType: https://aicr.run/recipe-evidence/v3\n    signer:\n      identity: " +
+                identity.toUtf8() + "\n      issuer: " + issuer.toUtf8() +
+                "\n      rekorLogIndex: " + QByteArray::number(i * 100 + k) + "\nrecipe: " + recipe.toUtf8() +
+                "\nschemaVersion: 1.0.0\n";
+            files.emplace_back(recipe + QLatin1Char('/') + evidence::sourceSlug(issuer, identity) +
+                                   QStringLiteral("/sha256-") + digest + QStringLiteral(".yaml"),
                                yaml);
         }
     }
@@ -94,12 +100,14 @@ int main(int argc, char** argv) {
     {
         QSqlQuery q((*db)->sql());
         (*db)->sql().transaction();
-        q.exec(QStringLiteral("INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at) "
-                              "VALUES ('scale', 'generated', '', '', '2026-11-30T00:00:00Z')"));
+        q.exec(QStringLiteral(
+            "INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at) "
+            "VALUES ('scale', 'generated', '', '', '2026-11-30T00:00:00Z')"));
         const qint64 cv = q.lastInsertId().toLongLong();
-        q.prepare(QStringLiteral("INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
-                                 "intent, platform, api_version, applied_overlays, component_count, canonical_yaml, digest) "
-                                 "VALUES (?, ?, ?, ?, ?, 'ubuntu', 'training', 'kubeflow', 'aicr.run/v1', '[]', 10, ?, ?)"));
+        q.prepare(QStringLiteral(
+            "INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
+            "intent, platform, api_version, applied_overlays, component_count, canonical_yaml, digest) "
+            "VALUES (?, ?, ?, ?, ?, 'ubuntu', 'training', 'kubeflow', 'aicr.run/v1', '[]', 10, ?, ?)"));
         for (int i = 0; i < kCoordinates; ++i) {
             const QString name = recipeName(i);
             q.addBindValue(cv);
@@ -145,16 +153,20 @@ int main(int argc, char** argv) {
         f.write("PRAGMA journal_mode=WAL;\nPRAGMA synchronous=NORMAL;\nBEGIN;\n");
         for (const evidence::Pointer& p : tree.pointers) {
             const evidence::Attestation& a = *p.attestation();
-            f.write(QStringLiteral("INSERT INTO evidence_pointers (path, sha256, content, layout, recipe, source_dir, "
-                                   "signer_issuer, signer_identity, signer_slug, signer_class, rekor_log_index, attested_at, "
-                                   "bundle_digest, bundle_oci, predicate_type, valid, problems, imported_at) VALUES "
-                                   "(%1, %2, %3, 'per-source', %4, %5, %6, %7, %8, 'community', %9, %10, %11, %12, %13, 1, '[]', "
-                                   "'2026-11-30T00:00:00Z');\n")
-                        .arg(sqlQuote(p.file), sqlQuote(sha256Hex(p.raw)), sqlQuote(QString::fromUtf8(p.raw)), sqlQuote(p.recipe),
-                             sqlQuote(p.dirSource), sqlQuote(a.signer->issuer), sqlQuote(a.signer->identity),
-                             sqlQuote(p.claimedSlug()))
+            f.write(QStringLiteral(
+                        "INSERT INTO evidence_pointers (path, sha256, content, layout, recipe, source_dir, "
+                        "signer_issuer, signer_identity, signer_slug, signer_class, rekor_log_index, "
+                        "attested_at, "
+                        "bundle_digest, bundle_oci, predicate_type, valid, problems, imported_at) VALUES "
+                        "(%1, %2, %3, 'per-source', %4, %5, %6, %7, %8, 'community', %9, %10, %11, %12, %13, "
+                        "1, '[]', "
+                        "'2026-11-30T00:00:00Z');\n")
+                        .arg(sqlQuote(p.file), sqlQuote(sha256Hex(p.raw)), sqlQuote(QString::fromUtf8(p.raw)),
+                             sqlQuote(p.recipe), sqlQuote(p.dirSource), sqlQuote(a.signer->issuer),
+                             sqlQuote(a.signer->identity), sqlQuote(p.claimedSlug()))
                         .arg(*a.signer->rekorLogIndex)
-                        .arg(sqlQuote(a.attestedAtText), sqlQuote(a.bundleDigest), sqlQuote(a.bundleOci), sqlQuote(a.predicateType))
+                        .arg(sqlQuote(a.attestedAtText), sqlQuote(a.bundleDigest), sqlQuote(a.bundleOci),
+                             sqlQuote(a.predicateType))
                         .toUtf8());
         }
         f.write("COMMIT;\n");
@@ -171,8 +183,10 @@ int main(int argc, char** argv) {
     };
     const double peerInsertMs = runSqlite({peerDb}, sqlFile);
     const double peerQueryMs = runSqlite(
-        {peerDb, QStringLiteral("SELECT recipe, count(*), sum(valid), max(attested_at), sum(signer_class='community') FROM "
-                                "evidence_pointers GROUP BY recipe;")},
+        {peerDb,
+         QStringLiteral(
+             "SELECT recipe, count(*), sum(valid), max(attested_at), sum(signer_class='community') FROM "
+             "evidence_pointers GROUP BY recipe;")},
         {});
 
     // First paint: query, model, a real view painted offscreen.
@@ -205,10 +219,12 @@ int main(int argc, char** argv) {
     const double filterMs = ms(t);
     const double filterCpuMs = cpuMs() - filterCpu0;
 
-    std::printf("coordinates: %d, pointers: %zu (%d signers)\n", kCoordinates, tree.pointers.size(), kSigners);
+    std::printf("coordinates: %d, pointers: %zu (%d signers)\n", kCoordinates, tree.pointers.size(),
+                kSigners);
     std::printf("%-58s %10.1f ms\n", "proofbench: parse + check 200,000 pointers", parseMs);
     std::printf("%-58s %10.1f ms\n", "proofbench: import into SQLite (one transaction)", importMs);
-    std::printf("%-58s %10.1f ms\n", "peer: sqlite3 program, same 200,000 INSERTs, same schema", peerInsertMs);
+    std::printf("%-58s %10.1f ms\n", "peer: sqlite3 program, same 200,000 INSERTs, same schema",
+                peerInsertMs);
     std::printf("ratio import (parse + check + insert) / peer: %.2fx (goal <= 3x); insert alone: %.2fx\n",
                 (parseMs + importMs) / peerInsertMs, importMs / peerInsertMs);
     std::printf("%-58s %10.1f ms\n", "proofbench: health query (10,000 rows)", queryOnlyMs);

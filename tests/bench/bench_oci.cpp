@@ -104,14 +104,16 @@ int main(int argc, char** argv) {
         QFile cfg(tmp.filePath(QStringLiteral("config-%1.yml").arg(regCount)));
         ++regCount;
         cfg.open(QIODevice::WriteOnly);
-        cfg.write("version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: " +
+        cfg.write("version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  "
+                  "filesystem:\n    rootdirectory: " +
                   storage.toUtf8() + "\nhttp:\n  addr: 127.0.0.1:" + QByteArray::number(port) + "\n");
         cfg.close();
         reg.setProcessChannelMode(QProcess::MergedChannels);
         reg.setStandardOutputFile(tmp.filePath(QStringLiteral("registry.log")), QIODevice::Append);
         reg.start(QStringLiteral("docker-registry"), {QStringLiteral("serve"), cfg.fileName()});
         if (!reg.waitForStarted(10000)) {
-            std::fprintf(stderr, "bench-oci: cannot start docker-registry (install the docker-registry package)\n");
+            std::fprintf(stderr,
+                         "bench-oci: cannot start docker-registry (install the docker-registry package)\n");
             std::exit(2);
         }
         QElapsedTimer wait;
@@ -127,7 +129,8 @@ int main(int argc, char** argv) {
     const int files = 20;
     for (int i = 0; i < files; ++i) {
         QDir().mkpath(bundle + QStringLiteral("/%1-component").arg(i, 3, 10, QLatin1Char('0')));
-        writeNoise(bundle + QStringLiteral("/%1-component/chart.bin").arg(i, 3, 10, QLatin1Char('0')), qint64(mb) * 1024 * 1024 / files, quint64(i) + 1);
+        writeNoise(bundle + QStringLiteral("/%1-component/chart.bin").arg(i, 3, 10, QLatin1Char('0')),
+                   qint64(mb) * 1024 * 1024 / files, quint64(i) + 1);
     }
     const QString staged = tmp.filePath(QStringLiteral("staged"));
     Result<oci::Layout> layout = oci::Layout::open(staged);
@@ -140,7 +143,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     const double packMs = double(packTimer.nsecsElapsed()) / 1e6;
-    Result<oci::Descriptor> manifest = oci::stageArtifact(*layout, layerTemp, *layer, QLatin1String(oci::kDeploymentBundleArtifact), {}, QStringLiteral("v1"));
+    Result<oci::Descriptor> manifest = oci::stageArtifact(
+        *layout, layerTemp, *layer, QLatin1String(oci::kDeploymentBundleArtifact), {}, QStringLiteral("v1"));
     const double layerMb = double(layer->size) / (1024.0 * 1024.0);
 
     oci::ClientOptions opts;
@@ -155,7 +159,8 @@ int main(int argc, char** argv) {
             oci::Client client(opts);
             QElapsedTimer t;
             t.start();
-            Result<oci::PushResult> res = client.push(*layout, *manifest, *oci::parseReference(pbRepo + QStringLiteral(":v1")));
+            Result<oci::PushResult> res =
+                client.push(*layout, *manifest, *oci::parseReference(pbRepo + QStringLiteral(":v1")));
             const double ms = double(t.nsecsElapsed()) / 1e6;
             if (!res) {
                 std::fprintf(stderr, "bench-oci: push: %s\n", qPrintable(res.error().toString()));
@@ -166,8 +171,10 @@ int main(int argc, char** argv) {
         auto pushSk = [&] {
             QElapsedTimer t;
             t.start();
-            const int rc = skopeo({QStringLiteral("--policy"), policy, QStringLiteral("copy"), QStringLiteral("--dest-tls-verify=false"),
-                                   QStringLiteral("oci:") + staged + QStringLiteral(":v1"), QStringLiteral("docker://") + skRepo + QStringLiteral(":v1")});
+            const int rc = skopeo({QStringLiteral("--policy"), policy, QStringLiteral("copy"),
+                                   QStringLiteral("--dest-tls-verify=false"),
+                                   QStringLiteral("oci:") + staged + QStringLiteral(":v1"),
+                                   QStringLiteral("docker://") + skRepo + QStringLiteral(":v1")});
             skPush.push_back(double(t.nsecsElapsed()) / 1e6);
             if (rc != 0)
                 std::exit(1);
@@ -185,7 +192,8 @@ int main(int argc, char** argv) {
             Result<oci::Layout> l = oci::Layout::open(dir);
             QElapsedTimer t;
             t.start();
-            Result<oci::PullResult> res = client.pull(*oci::parseReference(pbRepo + QStringLiteral(":v1")), *l);
+            Result<oci::PullResult> res =
+                client.pull(*oci::parseReference(pbRepo + QStringLiteral(":v1")), *l);
             const double ms = double(t.nsecsElapsed()) / 1e6;
             if (!res) {
                 std::fprintf(stderr, "bench-oci: pull: %s\n", qPrintable(res.error().toString()));
@@ -198,8 +206,10 @@ int main(int argc, char** argv) {
             const QString dir = tmp.filePath(QStringLiteral("sk-pull-%1").arg(r));
             QElapsedTimer t;
             t.start();
-            const int rc = skopeo({QStringLiteral("--policy"), policy, QStringLiteral("copy"), QStringLiteral("--src-tls-verify=false"),
-                                   QStringLiteral("docker://") + skRepo + QStringLiteral(":v1"), QStringLiteral("oci:") + dir + QStringLiteral(":v1")});
+            const int rc = skopeo({QStringLiteral("--policy"), policy, QStringLiteral("copy"),
+                                   QStringLiteral("--src-tls-verify=false"),
+                                   QStringLiteral("docker://") + skRepo + QStringLiteral(":v1"),
+                                   QStringLiteral("oci:") + dir + QStringLiteral(":v1")});
             skPull.push_back(double(t.nsecsElapsed()) / 1e6);
             QDir(dir).removeRecursively();
             if (rc != 0)
@@ -216,16 +226,22 @@ int main(int argc, char** argv) {
     reg.terminate();
     reg.waitForFinished(5000);
 
-    const double pPush = median(pbPush), sPush = median(skPush), pPull = median(pbPull), sPull = median(skPull);
-    std::printf("layer %.1f MB (packed once in %.0f ms at gzip level 1), %d runs, medians:\n", layerMb, packMs, runs);
-    std::printf("  push  proofbench %8.0f ms (%6.1f MB/s)   skopeo copy %8.0f ms (%6.1f MB/s)   ratio %.2f\n", pPush, layerMb / (pPush / 1000),
-                sPush, layerMb / (sPush / 1000), pPush / sPush);
-    std::printf("  pull  proofbench %8.0f ms (%6.1f MB/s)   skopeo copy %8.0f ms (%6.1f MB/s)   ratio %.2f\n", pPull, layerMb / (pPull / 1000),
-                sPull, layerMb / (sPull / 1000), pPull / sPull);
-    const QJsonObject j{{QStringLiteral("layerMB"), layerMb},   {QStringLiteral("runs"), runs},
-                        {QStringLiteral("pushMs"), pPush},      {QStringLiteral("skopeoPushMs"), sPush},
-                        {QStringLiteral("pushRatio"), pPush / sPush}, {QStringLiteral("pullMs"), pPull},
-                        {QStringLiteral("skopeoPullMs"), sPull}, {QStringLiteral("pullRatio"), pPull / sPull}};
+    const double pPush = median(pbPush), sPush = median(skPush), pPull = median(pbPull),
+                 sPull = median(skPull);
+    std::printf("layer %.1f MB (packed once in %.0f ms at gzip level 1), %d runs, medians:\n", layerMb,
+                packMs, runs);
+    std::printf("  push  proofbench %8.0f ms (%6.1f MB/s)   skopeo copy %8.0f ms (%6.1f MB/s)   ratio %.2f\n",
+                pPush, layerMb / (pPush / 1000), sPush, layerMb / (sPush / 1000), pPush / sPush);
+    std::printf("  pull  proofbench %8.0f ms (%6.1f MB/s)   skopeo copy %8.0f ms (%6.1f MB/s)   ratio %.2f\n",
+                pPull, layerMb / (pPull / 1000), sPull, layerMb / (sPull / 1000), pPull / sPull);
+    const QJsonObject j{{QStringLiteral("layerMB"), layerMb},
+                        {QStringLiteral("runs"), runs},
+                        {QStringLiteral("pushMs"), pPush},
+                        {QStringLiteral("skopeoPushMs"), sPush},
+                        {QStringLiteral("pushRatio"), pPush / sPush},
+                        {QStringLiteral("pullMs"), pPull},
+                        {QStringLiteral("skopeoPullMs"), sPull},
+                        {QStringLiteral("pullRatio"), pPull / sPull}};
     std::printf("%s\n", QJsonDocument(j).toJson(QJsonDocument::Compact).constData());
     return 0;
 }

@@ -57,7 +57,6 @@
 #include <openssl/x509v3.h>
 
 #include <algorithm>
-#include <tuple>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -66,6 +65,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <vector>
 
 namespace ss = pb::sigstore;
@@ -107,7 +107,8 @@ struct Case {
     bool keyMode() const { return mode == QLatin1String("key"); }
 };
 
-std::vector<Case> loadCases(const QString& manifest, const std::set<QString>& exclude, QStringList* excluded) {
+std::vector<Case> loadCases(const QString& manifest, const std::set<QString>& exclude,
+                            QStringList* excluded) {
     const QList<QByteArray> lines = readFile(manifest).split('\n');
     const QList<QByteArray> header = lines.value(0).split('\t');
     auto col = [&](const char* name) {
@@ -167,7 +168,8 @@ std::vector<OurCase> prepareOurs(const std::vector<Case>& cases) {
         OurCase o;
         o.c = &c;
         o.bundleFile = c.dir + QStringLiteral("/bundle.sigstore.json");
-        pb::Result<ss::TrustedRoot> root = ss::parseTrustedRoot(c.rootJson, c.dir + QStringLiteral("/trusted_root.json"));
+        pb::Result<ss::TrustedRoot> root =
+            ss::parseTrustedRoot(c.rootJson, c.dir + QStringLiteral("/trusted_root.json"));
         if (!root)
             die(QStringLiteral("%1: our parseTrustedRoot failed: %2").arg(c.name, root.error().toString()));
         o.root = std::move(root).value();
@@ -185,12 +187,16 @@ std::vector<OurCase> prepareOurs(const std::vector<Case>& cases) {
             die(QStringLiteral("%1: our parseBundle failed: %2").arg(c.name, bundle.error().toString()));
         o.bundle = std::move(bundle).value();
         // Must pass once, both ways, before anything is timed.
-        const ss::VerificationResult r = ss::verifyBundle(c.bundleJson, o.bundleFile, o.artifact, o.root, o.policy);
+        const ss::VerificationResult r =
+            ss::verifyBundle(c.bundleJson, o.bundleFile, o.artifact, o.root, o.policy);
         if (!r.verified)
-            die(QStringLiteral("%1: our verifier does NOT verify this PASS case: %2").arg(c.name, r.summary()));
-        const ss::VerificationResult r2 = ss::verifyBundle(o.bundle, o.bundleFile, o.artifact, o.root, o.policy);
+            die(QStringLiteral("%1: our verifier does NOT verify this PASS case: %2")
+                    .arg(c.name, r.summary()));
+        const ss::VerificationResult r2 =
+            ss::verifyBundle(o.bundle, o.bundleFile, o.artifact, o.root, o.policy);
         if (!r2.verified)
-            die(QStringLiteral("%1: our verifier (parsed bundle) does NOT verify this PASS case: %2").arg(c.name, r2.summary()));
+            die(QStringLiteral("%1: our verifier (parsed bundle) does NOT verify this PASS case: %2")
+                    .arg(c.name, r2.summary()));
         out.push_back(std::move(o));
     }
     return out;
@@ -199,11 +205,21 @@ std::vector<OurCase> prepareOurs(const std::vector<Case>& cases) {
 // ---------------------------------------------------------------------------------------------
 // Bare OpenSSL: the operations, on objects prepared with OpenSSL directly from the case's files.
 
-struct X509Free { void operator()(X509* x) const { X509_free(x); } };
-struct PkeyFree { void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); } };
-struct StoreFree { void operator()(X509_STORE* s) const { X509_STORE_free(s); } };
-struct StackFree { void operator()(STACK_OF(X509)* s) const { sk_X509_pop_free(s, X509_free); } };
-struct TsRespFree { void operator()(TS_RESP* r) const { TS_RESP_free(r); } };
+struct X509Free {
+    void operator()(X509* x) const { X509_free(x); }
+};
+struct PkeyFree {
+    void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
+};
+struct StoreFree {
+    void operator()(X509_STORE* s) const { X509_STORE_free(s); }
+};
+struct StackFree {
+    void operator()(STACK_OF(X509) * s) const { sk_X509_pop_free(s, X509_free); }
+};
+struct TsRespFree {
+    void operator()(TS_RESP* r) const { TS_RESP_free(r); }
+};
 using X509Ptr = std::unique_ptr<X509, X509Free>;
 using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyFree>;
 using StorePtr = std::unique_ptr<X509_STORE, StoreFree>;
@@ -235,14 +251,18 @@ QByteArray sha256(const char* data, size_t size) {
     EVP_Digest(data, size, reinterpret_cast<unsigned char*>(out.data()), nullptr, EVP_sha256(), nullptr);
     return out;
 }
-QByteArray sha256(const QByteArray& b) { return sha256(b.constData(), static_cast<size_t>(b.size())); }
+QByteArray sha256(const QByteArray& b) {
+    return sha256(b.constData(), static_cast<size_t>(b.size()));
+}
 
 // EVP_DigestVerify: ECDSA/RSA with SHA-256 over the message, or pure Ed25519 (md == nullptr).
 bool verifyMessage(EVP_PKEY* key, const EVP_MD* md, const QByteArray& msg, const QByteArray& sig) {
     EVP_MD_CTX* ctx = EVP_MD_CTX_new();
     bool ok = EVP_DigestVerifyInit(ctx, nullptr, md, nullptr, key) == 1 &&
-              EVP_DigestVerify(ctx, reinterpret_cast<const unsigned char*>(sig.constData()), static_cast<size_t>(sig.size()),
-                               reinterpret_cast<const unsigned char*>(msg.constData()), static_cast<size_t>(msg.size())) == 1;
+              EVP_DigestVerify(ctx, reinterpret_cast<const unsigned char*>(sig.constData()),
+                               static_cast<size_t>(sig.size()),
+                               reinterpret_cast<const unsigned char*>(msg.constData()),
+                               static_cast<size_t>(msg.size())) == 1;
     EVP_MD_CTX_free(ctx);
     return ok;
 }
@@ -250,14 +270,17 @@ bool verifyMessage(EVP_PKEY* key, const EVP_MD* md, const QByteArray& msg, const
 // EVP_PKEY_verify on a SHA-256 prehash (the artifact or PAE digest is computed once and reused).
 bool verifyPrehash(EVP_PKEY* key, const QByteArray& digest, const QByteArray& sig) {
     EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(key, nullptr);
-    bool ok = ctx && EVP_PKEY_verify_init(ctx) == 1 && EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) == 1 &&
-              EVP_PKEY_verify(ctx, reinterpret_cast<const unsigned char*>(sig.constData()), static_cast<size_t>(sig.size()),
-                              reinterpret_cast<const unsigned char*>(digest.constData()), static_cast<size_t>(digest.size())) == 1;
+    bool ok = ctx && EVP_PKEY_verify_init(ctx) == 1 &&
+              EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) == 1 &&
+              EVP_PKEY_verify(ctx, reinterpret_cast<const unsigned char*>(sig.constData()),
+                              static_cast<size_t>(sig.size()),
+                              reinterpret_cast<const unsigned char*>(digest.constData()),
+                              static_cast<size_t>(digest.size())) == 1;
     EVP_PKEY_CTX_free(ctx);
     return ok;
 }
 
-bool verifyChain(X509_STORE* store, STACK_OF(X509)* untrusted, X509* leaf, qint64 t) {
+bool verifyChain(X509_STORE* store, STACK_OF(X509) * untrusted, X509* leaf, qint64 t) {
     X509_STORE_CTX* ctx = X509_STORE_CTX_new();
     bool ok = X509_STORE_CTX_init(ctx, store, leaf, untrusted) == 1;
     if (ok) {
@@ -268,11 +291,12 @@ bool verifyChain(X509_STORE* store, STACK_OF(X509)* untrusted, X509* leaf, qint6
     return ok && (X509_get_extended_key_usage(leaf) & XKU_CODE_SIGN) != 0;
 }
 
-bool verifyTimestamp(TS_RESP* resp, X509_STORE* store, STACK_OF(X509)* certs, const QByteArray& signature) {
+bool verifyTimestamp(TS_RESP* resp, X509_STORE* store, STACK_OF(X509) * certs, const QByteArray& signature) {
     TS_VERIFY_CTX* v = TS_VERIFY_CTX_new();
     TS_VERIFY_CTX_set_flags(v, TS_VFY_VERSION | TS_VFY_SIGNATURE | TS_VFY_IMPRINT);
     auto* imprint = static_cast<unsigned char*>(OPENSSL_malloc(32));
-    EVP_Digest(signature.constData(), static_cast<size_t>(signature.size()), imprint, nullptr, EVP_sha256(), nullptr);
+    EVP_Digest(signature.constData(), static_cast<size_t>(signature.size()), imprint, nullptr, EVP_sha256(),
+               nullptr);
     TS_VERIFY_CTX_set_imprint(v, imprint, 32); // owned by the context from here
     X509_STORE_up_ref(store);
     TS_VERIFY_CTX_set_store(v, store);
@@ -315,7 +339,8 @@ QByteArray leafHash(const QByteArray& body) {
     return out;
 }
 
-bool verifyInclusion(qint64 index, qint64 size, const QByteArray& leaf, const QList<QByteArray>& path, const QByteArray& root) {
+bool verifyInclusion(qint64 index, qint64 size, const QByteArray& leaf, const QList<QByteArray>& path,
+                     const QByteArray& root) {
     if (index >= size)
         return false;
     qint64 fn = index, sn = size - 1;
@@ -345,7 +370,8 @@ struct SctCheck {
     EVP_PKEY* key = nullptr;
 };
 
-std::optional<SctCheck> sctCheck(X509* leaf, const QByteArray& issuerKeyHash, const std::map<QByteArray, EVP_PKEY*>& ctlogs) {
+std::optional<SctCheck> sctCheck(X509* leaf, const QByteArray& issuerKeyHash,
+                                 const std::map<QByteArray, EVP_PKEY*>& ctlogs) {
     auto* scts = static_cast<STACK_OF(SCT)*>(X509_get_ext_d2i(leaf, NID_ct_precert_scts, nullptr, nullptr));
     if (!scts)
         return std::nullopt;
@@ -354,7 +380,8 @@ std::optional<SctCheck> sctCheck(X509* leaf, const QByteArray& issuerKeyHash, co
         SCT* sct = sk_SCT_value(scts, i);
         unsigned char* logId = nullptr;
         const size_t logIdLen = SCT_get0_log_id(sct, &logId);
-        const auto log = ctlogs.find(QByteArray(reinterpret_cast<const char*>(logId), static_cast<qsizetype>(logIdLen)));
+        const auto log =
+            ctlogs.find(QByteArray(reinterpret_cast<const char*>(logId), static_cast<qsizetype>(logIdLen)));
         if (log == ctlogs.end())
             continue;
         X509* dup = X509_dup(leaf);
@@ -372,14 +399,17 @@ std::optional<SctCheck> sctCheck(X509* leaf, const QByteArray& issuerKeyHash, co
             m.append(static_cast<char>((ts >> s) & 0xff));
         m.append('\0').append('\1');
         m.append(issuerKeyHash);
-        m.append(static_cast<char>((tbsLen >> 16) & 0xff)).append(static_cast<char>((tbsLen >> 8) & 0xff)).append(static_cast<char>(tbsLen & 0xff));
+        m.append(static_cast<char>((tbsLen >> 16) & 0xff))
+            .append(static_cast<char>((tbsLen >> 8) & 0xff))
+            .append(static_cast<char>(tbsLen & 0xff));
         m.append(reinterpret_cast<const char*>(tbs), tbsLen);
         m.append(static_cast<char>((extLen >> 8) & 0xff)).append(static_cast<char>(extLen & 0xff));
         m.append(reinterpret_cast<const char*>(ext), static_cast<qsizetype>(extLen));
         OPENSSL_free(tbs);
         unsigned char* sig = nullptr;
         const size_t sigLen = SCT_get0_signature(sct, &sig);
-        out = SctCheck{m, QByteArray(reinterpret_cast<const char*>(sig), static_cast<qsizetype>(sigLen)), log->second};
+        out = SctCheck{m, QByteArray(reinterpret_cast<const char*>(sig), static_cast<qsizetype>(sigLen)),
+                       log->second};
     }
     SCT_LIST_free(scts);
     return out;
@@ -393,10 +423,10 @@ struct Op {
 struct Timestamp {
     QByteArray der;
     TsRespPtr resp;
-    X509_STORE* store = nullptr;   // TSA root, verification time = genTime
-    STACK_OF(X509)* certs = nullptr; // TSA leaf + intermediates
-    X509_STORE* floorStore = nullptr;   // the TSA's signing certificate as the anchor (partial chain)
-    STACK_OF(X509)* floorCerts = nullptr; // just that certificate
+    X509_STORE* store = nullptr;           // TSA root, verification time = genTime
+    STACK_OF(X509) * certs = nullptr;      // TSA leaf + intermediates
+    X509_STORE* floorStore = nullptr;      // the TSA's signing certificate as the anchor (partial chain)
+    STACK_OF(X509) * floorCerts = nullptr; // just that certificate
     qint64 genTime = 0;
 };
 
@@ -409,9 +439,9 @@ struct BareCase {
     std::vector<StackPtr> stacks;
     std::map<QByteArray, EVP_PKEY*> ctlogs;
     X509_STORE* caStore = nullptr;
-    STACK_OF(X509)* caUntrusted = nullptr;
-    X509_STORE* floorCaStore = nullptr;       // the leaf's issuer as the anchor (partial chain)
-    STACK_OF(X509)* floorCaUntrusted = nullptr; // empty
+    STACK_OF(X509) * caUntrusted = nullptr;
+    X509_STORE* floorCaStore = nullptr;          // the leaf's issuer as the anchor (partial chain)
+    STACK_OF(X509) * floorCaUntrusted = nullptr; // empty
     QByteArray issuerKeyHash;
     EVP_PKEY* userKey = nullptr;
     // The bundle's per-bundle objects: prepared once (bare) or decoded in the loop (+decode).
@@ -421,7 +451,7 @@ struct BareCase {
     std::vector<Timestamp> timestamps;
     std::optional<qint64> integratedTime; // of the SET-verified v1 entry
     SctCheck sct;
-    QByteArray contentDigest;             // SHA-256 of artifact (messageSignature) or of PAE (DSSE)
+    QByteArray contentDigest; // SHA-256 of artifact (messageSignature) or of PAE (DSSE)
     std::vector<Op> decodeOps, cryptoOps, floorOps;
 };
 
@@ -439,7 +469,7 @@ std::vector<qint64> distinctTimes(const BareCase& b) {
 
 // A store whose only trust anchor is `anchor` (not self-signed: partial chain), and an empty or
 // one-certificate untrusted stack; both owned by `b`.
-std::pair<X509_STORE*, STACK_OF(X509)*> anchoredAt(BareCase& b, X509* anchor, bool withAnchorInStack) {
+std::pair<X509_STORE*, STACK_OF(X509) *> anchoredAt(BareCase& b, X509* anchor, bool withAnchorInStack) {
     X509_STORE* store = X509_STORE_new();
     X509_STORE_add_cert(store, anchor);
     X509_STORE_set_flags(store, X509_V_FLAG_PARTIAL_CHAIN);
@@ -456,7 +486,8 @@ std::pair<X509_STORE*, STACK_OF(X509)*> anchoredAt(BareCase& b, X509* anchor, bo
 void prepareTrust(BareCase& b, const QJsonObject& root) {
     for (const QJsonValue& v : root.value(QLatin1String("ctlogs")).toArray()) {
         const QJsonObject o = v.toObject();
-        PkeyPtr k = keyFromDer(b64(o.value(QLatin1String("publicKey")).toObject().value(QLatin1String("rawBytes"))));
+        PkeyPtr k =
+            keyFromDer(b64(o.value(QLatin1String("publicKey")).toObject().value(QLatin1String("rawBytes"))));
         if (!k)
             continue;
         b.ctlogs[b64(o.value(QLatin1String("logId")).toObject().value(QLatin1String("keyId")))] = k.get();
@@ -465,8 +496,9 @@ void prepareTrust(BareCase& b, const QJsonObject& root) {
 }
 
 // Stores for one CertificateAuthority chain [certs..., anchor]: anchor in the store, the rest untrusted.
-std::pair<X509_STORE*, STACK_OF(X509)*> chainStore(BareCase& b, const QJsonObject& ca) {
-    const QJsonArray certs = ca.value(QLatin1String("certChain")).toObject().value(QLatin1String("certificates")).toArray();
+std::pair<X509_STORE*, STACK_OF(X509) *> chainStore(BareCase& b, const QJsonObject& ca) {
+    const QJsonArray certs =
+        ca.value(QLatin1String("certChain")).toObject().value(QLatin1String("certificates")).toArray();
     X509_STORE* store = X509_STORE_new();
     STACK_OF(X509)* rest = sk_X509_new_null();
     for (int i = 0; i < certs.size(); ++i) {
@@ -507,9 +539,16 @@ void prepareBare(BareCase& b, const Case& c) {
         b.signingKey = b.userKey;
     } else {
         if (material.contains(QLatin1String("certificate")))
-            b.leafDer = b64(material.value(QLatin1String("certificate")).toObject().value(QLatin1String("rawBytes")));
+            b.leafDer =
+                b64(material.value(QLatin1String("certificate")).toObject().value(QLatin1String("rawBytes")));
         else
-            b.leafDer = b64(material.value(QLatin1String("x509CertificateChain")).toObject().value(QLatin1String("certificates")).toArray().first().toObject().value(QLatin1String("rawBytes")));
+            b.leafDer = b64(material.value(QLatin1String("x509CertificateChain"))
+                                .toObject()
+                                .value(QLatin1String("certificates"))
+                                .toArray()
+                                .first()
+                                .toObject()
+                                .value(QLatin1String("rawBytes")));
         b.leaf = x509FromDer(b.leafDer);
         if (!b.leaf)
             fail(QStringLiteral("leaf certificate"));
@@ -522,67 +561,105 @@ void prepareBare(BareCase& b, const Case& c) {
     if (dsse) {
         const QJsonObject env = bundle.value(QLatin1String("dsseEnvelope")).toObject();
         payload = b64(env.value(QLatin1String("payload")));
-        signature = b64(env.value(QLatin1String("signatures")).toArray().first().toObject().value(QLatin1String("sig")));
+        signature = b64(
+            env.value(QLatin1String("signatures")).toArray().first().toObject().value(QLatin1String("sig")));
         const QByteArray type = env.value(QLatin1String("payloadType")).toString().toUtf8();
-        const QByteArray pae = "DSSEv1 " + QByteArray::number(type.size()) + ' ' + type + ' ' + QByteArray::number(payload.size()) + ' ' + payload;
+        const QByteArray pae = "DSSEv1 " + QByteArray::number(type.size()) + ' ' + type + ' ' +
+                               QByteArray::number(payload.size()) + ' ' + payload;
         // The statement's subject digest the artifact must match.
-        for (const QJsonValue& s : jsonObject(payload, c.name + QStringLiteral(" statement")).value(QLatin1String("subject")).toArray())
-            expectedArtifactDigest = QByteArray::fromHex(s.toObject().value(QLatin1String("digest")).toObject().value(QLatin1String("sha256")).toString().toLatin1());
-        b.cryptoOps.push_back({"sha256 PAE", [&b, pae] { b.contentDigest = sha256(pae); return true; }});
-        b.cryptoOps.push_back({"signature (ECDSA P-256)", [&b, signature] { return verifyPrehash(b.signingKey, b.contentDigest, signature); }});
-        b.cryptoOps.push_back({"sha256 artifact", [artifact = c.artifact, expectedArtifactDigest] { return sha256(artifact) == expectedArtifactDigest; }});
+        for (const QJsonValue& s : jsonObject(payload, c.name + QStringLiteral(" statement"))
+                                       .value(QLatin1String("subject"))
+                                       .toArray())
+            expectedArtifactDigest = QByteArray::fromHex(s.toObject()
+                                                             .value(QLatin1String("digest"))
+                                                             .toObject()
+                                                             .value(QLatin1String("sha256"))
+                                                             .toString()
+                                                             .toLatin1());
+        b.cryptoOps.push_back({"sha256 PAE", [&b, pae] {
+                                   b.contentDigest = sha256(pae);
+                                   return true;
+                               }});
+        b.cryptoOps.push_back({"signature (ECDSA P-256)", [&b, signature] {
+                                   return verifyPrehash(b.signingKey, b.contentDigest, signature);
+                               }});
+        b.cryptoOps.push_back({"sha256 artifact", [artifact = c.artifact, expectedArtifactDigest] {
+                                   return sha256(artifact) == expectedArtifactDigest;
+                               }});
     } else {
         const QJsonObject ms = bundle.value(QLatin1String("messageSignature")).toObject();
         signature = b64(ms.value(QLatin1String("signature")));
-        const QByteArray messageDigest = b64(ms.value(QLatin1String("messageDigest")).toObject().value(QLatin1String("digest")));
+        const QByteArray messageDigest =
+            b64(ms.value(QLatin1String("messageDigest")).toObject().value(QLatin1String("digest")));
         b.cryptoOps.push_back({"sha256 artifact", [&b, artifact = c.artifact, messageDigest] {
                                    b.contentDigest = sha256(artifact);
                                    return b.contentDigest == messageDigest;
                                }});
-        b.cryptoOps.push_back({"signature (ECDSA P-256)", [&b, signature] { return verifyPrehash(b.signingKey, b.contentDigest, signature); }});
+        b.cryptoOps.push_back({"signature (ECDSA P-256)", [&b, signature] {
+                                   return verifyPrehash(b.signingKey, b.contentDigest, signature);
+                               }});
     }
 
     // Transparency log entries.
     for (const QJsonValue& ev : material.value(QLatin1String("tlogEntries")).toArray()) {
         const QJsonObject e = ev.toObject();
-        const QByteArray logId = b64(e.value(QLatin1String("logId")).toObject().value(QLatin1String("keyId")));
+        const QByteArray logId =
+            b64(e.value(QLatin1String("logId")).toObject().value(QLatin1String("keyId")));
         QJsonObject tlog;
         for (const QJsonValue& t : root.value(QLatin1String("tlogs")).toArray())
-            if (b64(t.toObject().value(QLatin1String("logId")).toObject().value(QLatin1String("keyId"))) == logId)
+            if (b64(t.toObject().value(QLatin1String("logId")).toObject().value(QLatin1String("keyId"))) ==
+                logId)
                 tlog = t.toObject();
         if (tlog.isEmpty())
             fail(QStringLiteral("tlog entry's log is not in the trusted root"));
-        b.keys.push_back(keyFromDer(b64(tlog.value(QLatin1String("publicKey")).toObject().value(QLatin1String("rawBytes")))));
+        b.keys.push_back(keyFromDer(
+            b64(tlog.value(QLatin1String("publicKey")).toObject().value(QLatin1String("rawBytes")))));
         EVP_PKEY* logKey = b.keys.back().get();
         const bool ed25519 = EVP_PKEY_get_id(logKey) == EVP_PKEY_ED25519;
         const QByteArray body = b64(e.value(QLatin1String("canonicalizedBody")));
         const qint64 logIndex = e.value(QLatin1String("logIndex")).toString().toLongLong();
-        const bool v2 = e.value(QLatin1String("kindVersion")).toObject().value(QLatin1String("version")).toString() == QLatin1String("0.0.2") &&
-                        e.value(QLatin1String("kindVersion")).toObject().value(QLatin1String("kind")).toString() == QLatin1String("hashedrekord");
+        const bool v2 =
+            e.value(QLatin1String("kindVersion")).toObject().value(QLatin1String("version")).toString() ==
+                QLatin1String("0.0.2") &&
+            e.value(QLatin1String("kindVersion")).toObject().value(QLatin1String("kind")).toString() ==
+                QLatin1String("hashedrekord");
 
         // SET (Rekor v1): JCS of {body, integratedTime, logID, logIndex}.
         if (e.contains(QLatin1String("inclusionPromise"))) {
             const qint64 integrated = e.value(QLatin1String("integratedTime")).toString().toLongLong();
-            const QByteArray set = b64(e.value(QLatin1String("inclusionPromise")).toObject().value(QLatin1String("signedEntryTimestamp")));
-            const QByteArray jcs = "{\"body\":\"" + body.toBase64() + "\",\"integratedTime\":" + QByteArray::number(integrated) +
-                                   ",\"logID\":\"" + logId.toHex() + "\",\"logIndex\":" + QByteArray::number(logIndex) + "}";
-            b.cryptoOps.push_back({"SET (ECDSA P-256)", [logKey, jcs, set] { return verifyMessage(logKey, EVP_sha256(), jcs, set); }});
+            const QByteArray set = b64(e.value(QLatin1String("inclusionPromise"))
+                                           .toObject()
+                                           .value(QLatin1String("signedEntryTimestamp")));
+            const QByteArray jcs =
+                "{\"body\":\"" + body.toBase64() + "\",\"integratedTime\":" + QByteArray::number(integrated) +
+                ",\"logID\":\"" + logId.toHex() + "\",\"logIndex\":" + QByteArray::number(logIndex) + "}";
+            b.cryptoOps.push_back({"SET (ECDSA P-256)", [logKey, jcs, set] {
+                                       return verifyMessage(logKey, EVP_sha256(), jcs, set);
+                                   }});
             b.integratedTime = integrated;
         }
         // Rekor v1 body: the logged payload hash must be SHA-256 of the envelope's payload.
         if (dsse && !v2) {
-            const QJsonObject spec = jsonObject(body, c.name + QStringLiteral(" body")).value(QLatin1String("spec")).toObject();
-            const QJsonObject ph = spec.contains(QLatin1String("payloadHash")) ? spec.value(QLatin1String("payloadHash")).toObject()
-                                                                               : spec.value(QLatin1String("content")).toObject().value(QLatin1String("payloadHash")).toObject();
-            const QByteArray expected = QByteArray::fromHex(ph.value(QLatin1String("value")).toString().toLatin1());
-            b.cryptoOps.push_back({"sha256 DSSE payload", [payload, expected] { return sha256(payload) == expected; }});
+            const QJsonObject spec =
+                jsonObject(body, c.name + QStringLiteral(" body")).value(QLatin1String("spec")).toObject();
+            const QJsonObject ph = spec.contains(QLatin1String("payloadHash"))
+                                       ? spec.value(QLatin1String("payloadHash")).toObject()
+                                       : spec.value(QLatin1String("content"))
+                                             .toObject()
+                                             .value(QLatin1String("payloadHash"))
+                                             .toObject();
+            const QByteArray expected =
+                QByteArray::fromHex(ph.value(QLatin1String("value")).toString().toLatin1());
+            b.cryptoOps.push_back(
+                {"sha256 DSSE payload", [payload, expected] { return sha256(payload) == expected; }});
         }
         // Inclusion proof and checkpoint. The Rekor v2 leaf is the entry rebuilt from the bundle,
         // which equals canonicalizedBody for every untampered bundle (reference 4.6): its bytes are
         // prepared here, its hash is in the loop.
         const QJsonObject proof = e.value(QLatin1String("inclusionProof")).toObject();
         if (!proof.isEmpty()) {
-            const qint64 index = v2 ? logIndex : proof.value(QLatin1String("logIndex")).toString().toLongLong();
+            const qint64 index =
+                v2 ? logIndex : proof.value(QLatin1String("logIndex")).toString().toLongLong();
             const qint64 size = proof.value(QLatin1String("treeSize")).toString().toLongLong();
             const QByteArray rootHash = b64(proof.value(QLatin1String("rootHash")));
             QList<QByteArray> path;
@@ -591,7 +668,11 @@ void prepareBare(BareCase& b, const Case& c) {
             b.cryptoOps.push_back({"Merkle inclusion (SHA-256)", [body, index, size, path, rootHash] {
                                        return verifyInclusion(index, size, leafHash(body), path, rootHash);
                                    }});
-            const QByteArray note = proof.value(QLatin1String("checkpoint")).toObject().value(QLatin1String("envelope")).toString().toUtf8();
+            const QByteArray note = proof.value(QLatin1String("checkpoint"))
+                                        .toObject()
+                                        .value(QLatin1String("envelope"))
+                                        .toString()
+                                        .toUtf8();
             const qsizetype split = note.lastIndexOf("\n\n");
             const QByteArray text = note.left(split + 1);
             const QByteArray host = QUrl(tlog.value(QLatin1String("baseUrl")).toString()).host().toUtf8();
@@ -606,9 +687,13 @@ void prepareBare(BareCase& b, const Case& c) {
                 ++lines;
                 const QByteArray sig = raw.mid(4);
                 if (ed25519)
-                    b.cryptoOps.push_back({"checkpoint (Ed25519)", [logKey, text, sig] { return verifyMessage(logKey, nullptr, text, sig); }});
+                    b.cryptoOps.push_back({"checkpoint (Ed25519)", [logKey, text, sig] {
+                                               return verifyMessage(logKey, nullptr, text, sig);
+                                           }});
                 else
-                    b.cryptoOps.push_back({"checkpoint (ECDSA P-256)", [logKey, text, sig] { return verifyMessage(logKey, EVP_sha256(), text, sig); }});
+                    b.cryptoOps.push_back({"checkpoint (ECDSA P-256)", [logKey, text, sig] {
+                                               return verifyMessage(logKey, EVP_sha256(), text, sig);
+                                           }});
             }
             if (lines == 0)
                 fail(QStringLiteral("no checkpoint signature line for the log"));
@@ -617,7 +702,10 @@ void prepareBare(BareCase& b, const Case& c) {
 
     // RFC 3161 timestamps: the TSA of the trusted root that verifies each one.
     const QJsonArray tsas = root.value(QLatin1String("timestampAuthorities")).toArray();
-    for (const QJsonValue& tv : material.value(QLatin1String("timestampVerificationData")).toObject().value(QLatin1String("rfc3161Timestamps")).toArray()) {
+    for (const QJsonValue& tv : material.value(QLatin1String("timestampVerificationData"))
+                                    .toObject()
+                                    .value(QLatin1String("rfc3161Timestamps"))
+                                    .toArray()) {
         Timestamp ts;
         ts.der = b64(tv.toObject().value(QLatin1String("signedTimestamp")));
         ts.resp = tsRespFromDer(ts.der);
@@ -631,9 +719,11 @@ void prepareBare(BareCase& b, const Case& c) {
                 ts.store = store;
                 ts.certs = certs;
                 std::tie(ts.floorStore, ts.floorCerts) = anchoredAt(b, sk_X509_value(certs, 0), true);
-                X509_VERIFY_PARAM_set_time(X509_STORE_get0_param(ts.floorStore), static_cast<time_t>(ts.genTime));
+                X509_VERIFY_PARAM_set_time(X509_STORE_get0_param(ts.floorStore),
+                                           static_cast<time_t>(ts.genTime));
                 if (!verifyTimestamp(ts.resp.get(), ts.floorStore, ts.floorCerts, signature))
-                    fail(QStringLiteral("the timestamp does not verify anchored at the TSA's signing certificate"));
+                    fail(QStringLiteral(
+                        "the timestamp does not verify anchored at the TSA's signing certificate"));
                 break;
             }
         }
@@ -689,7 +779,8 @@ void prepareBare(BareCase& b, const Case& c) {
             }
         }
         if (!b.caStore)
-            fail(QStringLiteral("no certificate authority of the trusted root verifies the leaf at every verified time"));
+            fail(QStringLiteral(
+                "no certificate authority of the trusted root verifies the leaf at every verified time"));
         b.cryptoOps.push_back({"X.509 path (X509_verify_cert)", [&b] {
                                    for (const qint64 t : distinctTimes(b))
                                        if (!verifyChain(b.caStore, b.caUntrusted, b.leaf.get(), t))
@@ -700,7 +791,9 @@ void prepareBare(BareCase& b, const Case& c) {
         if (!sct)
             fail(QStringLiteral("no SCT from a ctlog of the trusted root"));
         b.sct = *sct;
-        b.cryptoOps.push_back({"SCT (ECDSA P-256)", [&b] { return verifyMessage(b.sct.key, EVP_sha256(), b.sct.signedData, b.sct.signature); }});
+        b.cryptoOps.push_back(
+            {"SCT (ECDSA P-256)",
+             [&b] { return verifyMessage(b.sct.key, EVP_sha256(), b.sct.signedData, b.sct.signature); }});
     }
 
     // The floor: every operation as above, the two chain checks anchored at the issuing certificates.
@@ -711,15 +804,17 @@ void prepareBare(BareCase& b, const Case& c) {
             const size_t i = tsIndex++;
             b.floorOps.push_back({op.kind, [&b, i, signature] {
                                       Timestamp& ts = b.timestamps[i];
-                                      return verifyTimestamp(ts.resp.get(), ts.floorStore, ts.floorCerts, signature);
+                                      return verifyTimestamp(ts.resp.get(), ts.floorStore, ts.floorCerts,
+                                                             signature);
                                   }});
         } else if (kind == QLatin1String("X.509 path (X509_verify_cert)")) {
-            b.floorOps.push_back({op.kind, [&b] {
-                                      for (const qint64 t : distinctTimes(b))
-                                          if (!verifyChain(b.floorCaStore, b.floorCaUntrusted, b.leaf.get(), t))
-                                              return false;
-                                      return true;
-                                  }});
+            b.floorOps.push_back(
+                {op.kind, [&b] {
+                     for (const qint64 t : distinctTimes(b))
+                         if (!verifyChain(b.floorCaStore, b.floorCaUntrusted, b.leaf.get(), t))
+                             return false;
+                     return true;
+                 }});
         } else {
             b.floorOps.push_back(op);
         }
@@ -736,7 +831,8 @@ void prepareBare(BareCase& b, const Case& c) {
         b.decodeOps.push_back({"DER: RFC 3161 responses + genTime", [&b] {
                                    for (Timestamp& ts : b.timestamps) {
                                        ts.resp = tsRespFromDer(ts.der);
-                                       const std::optional<qint64> g = ts.resp ? genTime(ts.resp.get()) : std::nullopt;
+                                       const std::optional<qint64> g =
+                                           ts.resp ? genTime(ts.resp.get()) : std::nullopt;
                                        if (!g)
                                            return false;
                                        ts.genTime = *g;
@@ -745,7 +841,8 @@ void prepareBare(BareCase& b, const Case& c) {
                                }});
     if (!b.keyMode)
         b.decodeOps.push_back({"DER: SCT list + TBS re-encoding", [&b] {
-                                   std::optional<SctCheck> s = sctCheck(b.leaf.get(), b.issuerKeyHash, b.ctlogs);
+                                   std::optional<SctCheck> s =
+                                       sctCheck(b.leaf.get(), b.issuerKeyHash, b.ctlogs);
                                    if (!s)
                                        return false;
                                    b.sct = std::move(*s);
@@ -777,7 +874,8 @@ double cpuNow() {
     return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
 }
 
-QByteArray jsonLine(const Side& s, const std::vector<Case>& cases, int iterations, const QStringList& excluded) {
+QByteArray jsonLine(const Side& s, const std::vector<Case>& cases, int iterations,
+                    const QStringList& excluded) {
     QJsonObject perCase;
     for (size_t i = 0; i < cases.size(); ++i)
         perCase.insert(cases[i].name, qRound(s.perCaseNs[i] / iterations / 10.0) / 100.0);
@@ -810,7 +908,8 @@ int main(int argc, char** argv) {
         } else if (args[i] == QLatin1String("--only") && i + 1 < args.size()) {
             only = args[++i];
         } else if (args[i].startsWith(QLatin1String("--"))) {
-            die(QStringLiteral("usage: pb_bench_sigstore [MANIFEST.tsv] [ITERATIONS] [--exclude a,b] [--only ours|single|batch|bare]"));
+            die(QStringLiteral("usage: pb_bench_sigstore [MANIFEST.tsv] [ITERATIONS] [--exclude a,b] [--only "
+                               "ours|single|batch|bare]"));
         } else {
             positional << args[i];
         }
@@ -833,27 +932,41 @@ int main(int argc, char** argv) {
     if (runOurs || runBatch)
         ours = prepareOurs(cases);
     if (runOurs) {
-        sides.push_back({QStringLiteral("proofbench"), [&](size_t i) {
+        sides.push_back({QStringLiteral("proofbench"),
+                         [&](size_t i) {
                              const OurCase& o = ours[i];
-                             return ss::verifyBundle(o.c->bundleJson, o.bundleFile, o.artifact, o.root, o.policy).verified;
-                         }, {}, 0});
-        sides.push_back({QStringLiteral("proofbench-parsed"), [&](size_t i) {
-                             const OurCase& o = ours[i];
-                             return ss::verifyBundle(o.bundle, o.bundleFile, o.artifact, o.root, o.policy).verified;
-                         }, {}, 0});
+                             return ss::verifyBundle(o.c->bundleJson, o.bundleFile, o.artifact, o.root,
+                                                     o.policy)
+                                 .verified;
+                         },
+                         {},
+                         0});
+        sides.push_back(
+            {QStringLiteral("proofbench-parsed"),
+             [&](size_t i) {
+                 const OurCase& o = ours[i];
+                 return ss::verifyBundle(o.bundle, o.bundleFile, o.artifact, o.root, o.policy).verified;
+             },
+             {},
+             0});
     }
     std::vector<BareCase> bare(runBare ? cases.size() : 0); // never resized: the ops refer to their case
     if (runBare) {
         for (size_t i = 0; i < cases.size(); ++i) {
             prepareBare(bare[i], cases[i]);
-            if (!runOps(bare[i].cryptoOps) || !runOps(bare[i].decodeOps) || !runOps(bare[i].cryptoOps) || !runOps(bare[i].floorOps))
-                die(QStringLiteral("%1: a bare OpenSSL operation fails on this PASS case").arg(cases[i].name));
+            if (!runOps(bare[i].cryptoOps) || !runOps(bare[i].decodeOps) || !runOps(bare[i].cryptoOps) ||
+                !runOps(bare[i].floorOps))
+                die(QStringLiteral("%1: a bare OpenSSL operation fails on this PASS case")
+                        .arg(cases[i].name));
         }
-        sides.push_back({QStringLiteral("bare-openssl"), [&](size_t i) { return runOps(bare[i].cryptoOps); }, {}, 0});
-        sides.push_back({QStringLiteral("bare-openssl+decode"), [&](size_t i) {
-                             return runOps(bare[i].decodeOps) && runOps(bare[i].cryptoOps);
-                         }, {}, 0});
-        sides.push_back({QStringLiteral("bare-floor"), [&](size_t i) { return runOps(bare[i].floorOps); }, {}, 0});
+        sides.push_back(
+            {QStringLiteral("bare-openssl"), [&](size_t i) { return runOps(bare[i].cryptoOps); }, {}, 0});
+        sides.push_back({QStringLiteral("bare-openssl+decode"),
+                         [&](size_t i) { return runOps(bare[i].decodeOps) && runOps(bare[i].cryptoOps); },
+                         {},
+                         0});
+        sides.push_back(
+            {QStringLiteral("bare-floor"), [&](size_t i) { return runOps(bare[i].floorOps); }, {}, 0});
     }
 
     // The batch side: one block's verifications (every case, n times) handed to ops::verifyBundles at
@@ -868,11 +981,13 @@ int main(int argc, char** argv) {
         const double cpu0 = cpuNow();
         const Clock::time_point start = Clock::now();
         const std::vector<ss::VerificationResult> results = pb::ops::verifyBundles(items);
-        batch.totalNs += static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+        batch.totalNs += static_cast<double>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
         batch.cpuNs += cpuNow() - cpu0;
         for (size_t i = 0; i < results.size(); ++i)
             if (!results[i].verified)
-                die(QStringLiteral("%1: the batch did not verify a PASS case: %2").arg(ours[i % ours.size()].c->name, results[i].summary()));
+                die(QStringLiteral("%1: the batch did not verify a PASS case: %2")
+                        .arg(ours[i % ours.size()].c->name, results[i].summary()));
     };
 
     // Blocks of iterations, the sides taking turns, so a drift in the VM's speed reaches all alike.
@@ -890,10 +1005,13 @@ int main(int argc, char** argv) {
                 for (size_t i = 0; i < cases.size(); ++i) {
                     const Clock::time_point t0 = Clock::now();
                     if (!s.verifyCase(i))
-                        die(QStringLiteral("%1: %2 did not verify a PASS case in the loop").arg(cases[i].name, s.name));
-                    s.perCaseNs[i] += static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+                        die(QStringLiteral("%1: %2 did not verify a PASS case in the loop")
+                                .arg(cases[i].name, s.name));
+                    s.perCaseNs[i] += static_cast<double>(
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
                 }
-            s.totalNs += static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+            s.totalNs += static_cast<double>(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
             s.cpuNs += cpuNow() - cpu0;
         }
     }
@@ -918,7 +1036,8 @@ int main(int argc, char** argv) {
                         const Clock::time_point t0 = Clock::now();
                         if (!op.run())
                             die(QStringLiteral("%1: %2 failed").arg(b.name, QLatin1String(op.kind)));
-                        byKind[QLatin1String(op.kind)] += static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+                        byKind[QLatin1String(op.kind)] += static_cast<double>(
+                            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
                     }
         QJsonObject kinds;
         const double verifies = static_cast<double>(n) * static_cast<double>(cases.size());

@@ -33,19 +33,21 @@ inline void writeBytes(const QString& path, const QByteArray& bytes) {
 inline QByteArray ctrf(const QString& phase, int passed, int failed) {
     QJsonArray tests;
     for (int i = 0; i < passed + failed; ++i)
-        tests.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("%1-check-%2").arg(phase).arg(i)},
-                                 {QStringLiteral("status"), i < passed ? QStringLiteral("passed") : QStringLiteral("failed")},
-                                 {QStringLiteral("duration"), 1000 + i},
-                                 {QStringLiteral("suite"), QJsonArray{phase}}});
-    const QJsonObject doc{{QStringLiteral("reportFormat"), QStringLiteral("CTRF")},
-                          {QStringLiteral("specVersion"), QStringLiteral("0.0.1")},
-                          {QStringLiteral("results"),
-                           QJsonObject{{QStringLiteral("tool"), QJsonObject{{QStringLiteral("name"), QStringLiteral("aicr")}}},
-                                       {QStringLiteral("summary"), QJsonObject{{QStringLiteral("tests"), passed + failed},
-                                                                              {QStringLiteral("passed"), passed},
-                                                                              {QStringLiteral("failed"), failed},
-                                                                              {QStringLiteral("skipped"), 0}}},
-                                       {QStringLiteral("tests"), tests}}}};
+        tests.append(QJsonObject{
+            {QStringLiteral("name"), QStringLiteral("%1-check-%2").arg(phase).arg(i)},
+            {QStringLiteral("status"), i < passed ? QStringLiteral("passed") : QStringLiteral("failed")},
+            {QStringLiteral("duration"), 1000 + i},
+            {QStringLiteral("suite"), QJsonArray{phase}}});
+    const QJsonObject doc{
+        {QStringLiteral("reportFormat"), QStringLiteral("CTRF")},
+        {QStringLiteral("specVersion"), QStringLiteral("0.0.1")},
+        {QStringLiteral("results"),
+         QJsonObject{{QStringLiteral("tool"), QJsonObject{{QStringLiteral("name"), QStringLiteral("aicr")}}},
+                     {QStringLiteral("summary"), QJsonObject{{QStringLiteral("tests"), passed + failed},
+                                                             {QStringLiteral("passed"), passed},
+                                                             {QStringLiteral("failed"), failed},
+                                                             {QStringLiteral("skipped"), 0}}},
+                     {QStringLiteral("tests"), tests}}}};
     return QJsonDocument(doc).toJson(QJsonDocument::Indented);
 }
 
@@ -56,16 +58,21 @@ struct BundleFixture {
     QString predicateType = QStringLiteral("https://aicr.run/recipe-evidence/v3");
     QString attestedAt = QStringLiteral("2026-10-01T10:00:00Z");
 
-    explicit BundleFixture(const QString& leaf = QStringLiteral("h100-eks-ubuntu-training-kubeflow"), int failedPerf = 0) {
-        pb::Result<pb::catalog::Catalog> cat = pb::catalog::loadCatalog(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"));
+    explicit BundleFixture(const QString& leaf = QStringLiteral("h100-eks-ubuntu-training-kubeflow"),
+                           int failedPerf = 0) {
+        pb::Result<pb::catalog::Catalog> cat =
+            pb::catalog::loadCatalog(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"));
         pb::catalog::RecipeResult r = *pb::store::resolveStoredRecipe(*cat, leaf);
         r.version = QStringLiteral("sample-2");
         recipeName = r.recipeName();
         files[QStringLiteral("recipe.yaml")] = pb::catalog::deterministicYaml(r);
-        files[QStringLiteral("snapshot.yaml")] = "kind: Snapshot\napiVersion: aicr.run/v1\nmeasurements: []\n";
-        files[QStringLiteral("bom.cdx.json")] = "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\": []}\n";
+        files[QStringLiteral("snapshot.yaml")] =
+            "kind: Snapshot\napiVersion: aicr.run/v1\nmeasurements: []\n";
+        files[QStringLiteral("bom.cdx.json")] =
+            "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\": []}\n";
         files[QStringLiteral("ctrf/deployment.json")] = ctrf(QStringLiteral("deployment"), 4, 0);
-        files[QStringLiteral("ctrf/performance.json")] = ctrf(QStringLiteral("performance"), 1 - failedPerf, failedPerf);
+        files[QStringLiteral("ctrf/performance.json")] =
+            ctrf(QStringLiteral("performance"), 1 - failedPerf, failedPerf);
         files[QStringLiteral("ctrf/conformance.json")] = ctrf(QStringLiteral("conformance"), 10, 0);
         seal();
     }
@@ -76,40 +83,52 @@ struct BundleFixture {
         files.remove(QStringLiteral("statement.intoto.json"));
         QJsonArray list;
         for (auto it = files.cbegin(); it != files.cend(); ++it)
-            list.append(QJsonObject{{QStringLiteral("path"), it.key()},
-                                    {QStringLiteral("size"), it.value().size()},
-                                    {QStringLiteral("sha256"), QStringLiteral("sha256:") + pb::sha256Hex(it.value())}});
+            list.append(QJsonObject{
+                {QStringLiteral("path"), it.key()},
+                {QStringLiteral("size"), it.value().size()},
+                {QStringLiteral("sha256"), QStringLiteral("sha256:") + pb::sha256Hex(it.value())}});
         const QByteArray manifest =
-            QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), QStringLiteral("1.0.0")}, {QStringLiteral("files"), list}})
+            QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), QStringLiteral("1.0.0")},
+                                      {QStringLiteral("files"), list}})
                 .toJson(QJsonDocument::Indented);
         QJsonObject phases;
-        for (const QString& p : {QStringLiteral("deployment"), QStringLiteral("performance"), QStringLiteral("conformance")}) {
+        for (const QString& p :
+             {QStringLiteral("deployment"), QStringLiteral("performance"), QStringLiteral("conformance")}) {
             const QJsonObject s = QJsonDocument::fromJson(files[QStringLiteral("ctrf/%1.json").arg(p)])
-                                      .object()[QStringLiteral("results")].toObject()[QStringLiteral("summary")].toObject();
+                                      .object()[QStringLiteral("results")]
+                                      .toObject()[QStringLiteral("summary")]
+                                      .toObject();
             phases.insert(p, QJsonObject{{QStringLiteral("passed"), s[QStringLiteral("passed")]},
                                          {QStringLiteral("failed"), s[QStringLiteral("failed")]},
                                          {QStringLiteral("skipped"), s[QStringLiteral("skipped")]},
                                          {QStringLiteral("ctrfDigest"),
-                                          QStringLiteral("sha256:") + pb::sha256Hex(files[QStringLiteral("ctrf/%1.json").arg(p)])}});
+                                          QStringLiteral("sha256:") +
+                                              pb::sha256Hex(files[QStringLiteral("ctrf/%1.json").arg(p)])}});
         }
-        const QString recipeDigest = *pb::catalog::evidenceRecipeDigest(files[QStringLiteral("recipe.yaml")],
-                                                                        QStringLiteral("recipe.yaml"),
-                                                                        *pb::catalog::parsePredicateType(predicateType));
+        const QString recipeDigest = *pb::catalog::evidenceRecipeDigest(
+            files[QStringLiteral("recipe.yaml")], QStringLiteral("recipe.yaml"),
+            *pb::catalog::parsePredicateType(predicateType));
         const QJsonObject statement{
             {QStringLiteral("_type"), QStringLiteral("https://in-toto.io/Statement/v1")},
-            {QStringLiteral("subject"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("recipe:") + recipeName},
-                                                               {QStringLiteral("digest"), QJsonObject{{QStringLiteral("sha256"), recipeDigest}}}}}},
+            {QStringLiteral("subject"),
+             QJsonArray{QJsonObject{
+                 {QStringLiteral("name"), QStringLiteral("recipe:") + recipeName},
+                 {QStringLiteral("digest"), QJsonObject{{QStringLiteral("sha256"), recipeDigest}}}}}},
             {QStringLiteral("predicateType"), predicateType},
             {QStringLiteral("predicate"),
-             QJsonObject{{QStringLiteral("schemaVersion"), QStringLiteral("1.0.0")},
-                         {QStringLiteral("attestedAt"), attestedAt},
-                         {QStringLiteral("aicrVersion"), QStringLiteral("v1.0.0")},
-                         {QStringLiteral("recipe"), QJsonObject{{QStringLiteral("name"), recipeName}, {QStringLiteral("digest"), recipeDigest}}},
-                         {QStringLiteral("phases"), phases},
-                         {QStringLiteral("manifest"), QJsonObject{{QStringLiteral("digest"), QStringLiteral("sha256:") + pb::sha256Hex(manifest)},
-                                                                  {QStringLiteral("fileCount"), list.size()}}}}}};
+             QJsonObject{
+                 {QStringLiteral("schemaVersion"), QStringLiteral("1.0.0")},
+                 {QStringLiteral("attestedAt"), attestedAt},
+                 {QStringLiteral("aicrVersion"), QStringLiteral("v1.0.0")},
+                 {QStringLiteral("recipe"), QJsonObject{{QStringLiteral("name"), recipeName},
+                                                        {QStringLiteral("digest"), recipeDigest}}},
+                 {QStringLiteral("phases"), phases},
+                 {QStringLiteral("manifest"),
+                  QJsonObject{{QStringLiteral("digest"), QStringLiteral("sha256:") + pb::sha256Hex(manifest)},
+                              {QStringLiteral("fileCount"), list.size()}}}}}};
         files[QStringLiteral("manifest.json")] = manifest;
-        files[QStringLiteral("statement.intoto.json")] = QJsonDocument(statement).toJson(QJsonDocument::Indented);
+        files[QStringLiteral("statement.intoto.json")] =
+            QJsonDocument(statement).toJson(QJsonDocument::Indented);
     }
 
     // Signs statement.intoto.json as a key-mode Sigstore bundle (v0.3, DSSE over PAE, no log entry)
@@ -118,14 +137,16 @@ struct BundleFixture {
         EVP_PKEY* key = EVP_EC_gen("P-256");
         const QByteArray payload = files[QStringLiteral("statement.intoto.json")];
         const QByteArray type = "application/vnd.in-toto+json";
-        const QByteArray pae = "DSSEv1 " + QByteArray::number(type.size()) + ' ' + type + ' ' + QByteArray::number(payload.size()) + ' ' + payload;
+        const QByteArray pae = "DSSEv1 " + QByteArray::number(type.size()) + ' ' + type + ' ' +
+                               QByteArray::number(payload.size()) + ' ' + payload;
         EVP_MD_CTX* ctx = EVP_MD_CTX_new();
         EVP_DigestSignInit(ctx, nullptr, EVP_sha256(), nullptr, key);
         size_t len = 0;
-        EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(pae.constData()), size_t(pae.size()));
-        QByteArray sig(qsizetype(len), Qt::Uninitialized);
-        EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len, reinterpret_cast<const unsigned char*>(pae.constData()),
+        EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(pae.constData()),
                        size_t(pae.size()));
+        QByteArray sig(qsizetype(len), Qt::Uninitialized);
+        EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len,
+                       reinterpret_cast<const unsigned char*>(pae.constData()), size_t(pae.size()));
         sig.truncate(qsizetype(len));
         EVP_MD_CTX_free(ctx);
         BIO* bio = BIO_new(BIO_s_mem());
@@ -137,12 +158,17 @@ struct BundleFixture {
         EVP_PKEY_free(key);
         const QJsonObject bundle{
             {QStringLiteral("mediaType"), QStringLiteral("application/vnd.dev.sigstore.bundle.v0.3+json")},
-            {QStringLiteral("verificationMaterial"), QJsonObject{{QStringLiteral("publicKey"), QJsonObject{{QStringLiteral("hint"), QStringLiteral("test")}}}}},
+            {QStringLiteral("verificationMaterial"),
+             QJsonObject{{QStringLiteral("publicKey"),
+                          QJsonObject{{QStringLiteral("hint"), QStringLiteral("test")}}}}},
             {QStringLiteral("dsseEnvelope"),
-             QJsonObject{{QStringLiteral("payload"), QString::fromLatin1(payload.toBase64())},
-                         {QStringLiteral("payloadType"), QString::fromLatin1(type)},
-                         {QStringLiteral("signatures"), QJsonArray{QJsonObject{{QStringLiteral("sig"), QString::fromLatin1(sig.toBase64())}}}}}}};
-        files[QStringLiteral("attestation.intoto.jsonl")] = QJsonDocument(bundle).toJson(QJsonDocument::Compact) + '\n';
+             QJsonObject{
+                 {QStringLiteral("payload"), QString::fromLatin1(payload.toBase64())},
+                 {QStringLiteral("payloadType"), QString::fromLatin1(type)},
+                 {QStringLiteral("signatures"),
+                  QJsonArray{QJsonObject{{QStringLiteral("sig"), QString::fromLatin1(sig.toBase64())}}}}}}};
+        files[QStringLiteral("attestation.intoto.jsonl")] =
+            QJsonDocument(bundle).toJson(QJsonDocument::Compact) + '\n';
         return pem;
     }
 
@@ -154,7 +180,8 @@ struct BundleFixture {
     }
 
     // A tar+gzip layer of the files (extra raw entries let tests add hostile members).
-    static QByteArray tarGz(const QMap<QString, QByteArray>& files, const QList<QPair<QString, int>>& hostile = {}) {
+    static QByteArray tarGz(const QMap<QString, QByteArray>& files,
+                            const QList<QPair<QString, int>>& hostile = {}) {
         QByteArray out(8 * 1024 * 1024, Qt::Uninitialized);
         size_t used = 0;
         archive* a = archive_write_new();
@@ -193,23 +220,36 @@ struct BundleFixture {
         };
         const QString layerDigest = blob(layer);
         const QString configDigest = blob("{}");
-        const QByteArray manifest = QJsonDocument(QJsonObject{
-            {QStringLiteral("schemaVersion"), 2},
-            {QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
-            {QStringLiteral("artifactType"), QStringLiteral("application/vnd.nvidia.aicr.artifact")},
-            {QStringLiteral("config"), QJsonObject{{QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.empty.v1+json")},
-                                                   {QStringLiteral("digest"), configDigest}, {QStringLiteral("size"), 2}}},
-            {QStringLiteral("layers"), QJsonArray{QJsonObject{{QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.image.layer.v1.tar+gzip")},
-                                                              {QStringLiteral("digest"), layerDigest},
-                                                              {QStringLiteral("size"), layer.size()}}}}}).toJson(QJsonDocument::Compact);
+        const QByteArray manifest =
+            QJsonDocument(
+                QJsonObject{
+                    {QStringLiteral("schemaVersion"), 2},
+                    {QStringLiteral("mediaType"),
+                     QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
+                    {QStringLiteral("artifactType"), QStringLiteral("application/vnd.nvidia.aicr.artifact")},
+                    {QStringLiteral("config"),
+                     QJsonObject{
+                         {QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.empty.v1+json")},
+                         {QStringLiteral("digest"), configDigest},
+                         {QStringLiteral("size"), 2}}},
+                    {QStringLiteral("layers"),
+                     QJsonArray{QJsonObject{{QStringLiteral("mediaType"),
+                                             QStringLiteral("application/vnd.oci.image.layer.v1.tar+gzip")},
+                                            {QStringLiteral("digest"), layerDigest},
+                                            {QStringLiteral("size"), layer.size()}}}}})
+                .toJson(QJsonDocument::Compact);
         const QString manifestDigest = blob(manifest);
         writeBytes(dir + QStringLiteral("/oci-layout"), "{\"imageLayoutVersion\": \"1.0.0\"}");
-        writeBytes(dir + QStringLiteral("/index.json"),
-                   QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), 2},
-                                             {QStringLiteral("manifests"), QJsonArray{QJsonObject{
-                                                  {QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
-                                                  {QStringLiteral("digest"), manifestDigest},
-                                                  {QStringLiteral("size"), manifest.size()}}}}}).toJson());
+        writeBytes(
+            dir + QStringLiteral("/index.json"),
+            QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), 2},
+                                      {QStringLiteral("manifests"),
+                                       QJsonArray{QJsonObject{
+                                           {QStringLiteral("mediaType"),
+                                            QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
+                                           {QStringLiteral("digest"), manifestDigest},
+                                           {QStringLiteral("size"), manifest.size()}}}}})
+                .toJson());
         return manifestDigest;
     }
 };

@@ -49,12 +49,13 @@ validators:
     void overlay(const QString& name, const QByteArray& specText,
                  const QByteArray& apiVersion = "aicr.run/v1alpha2") {
         files[QStringLiteral("overlays/%1.yaml").arg(name)] =
-            "kind: RecipeMetadata\napiVersion: " + apiVersion + "\nmetadata:\n  name: " + name.toUtf8() + "\n" +
-            specText;
+            "kind: RecipeMetadata\napiVersion: " + apiVersion + "\nmetadata:\n  name: " + name.toUtf8() +
+            "\n" + specText;
     }
     void mixin(const QString& name, const QByteArray& specText) {
         files[QStringLiteral("mixins/%1.yaml").arg(name)] =
-            "kind: RecipeMixin\napiVersion: aicr.run/v1alpha2\nmetadata:\n  name: " + name.toUtf8() + "\n" + specText;
+            "kind: RecipeMixin\napiVersion: aicr.run/v1alpha2\nmetadata:\n  name: " + name.toUtf8() + "\n" +
+            specText;
     }
 
     // Writes the files and returns the catalog root.

@@ -40,8 +40,8 @@ inline std::vector<GitCatalogCommit> gitCatalogCommits() {
 // before v0.14.0 although committed later), both dated before the date-labelled catalogs (their
 // commits are from May), which follow their COMMIT dates, not their labels.
 inline QStringList gitCatalogVersionOrder() {
-    return {QStringLiteral("v0.11.1"), QStringLiteral("v0.14.0"), QStringLiteral("2026-08-09"), QStringLiteral("2026-08-19"),
-            QStringLiteral("2026-07-09")};
+    return {QStringLiteral("v0.11.1"), QStringLiteral("v0.14.0"), QStringLiteral("2026-08-09"),
+            QStringLiteral("2026-08-19"), QStringLiteral("2026-07-09")};
 }
 
 class GitCatalogRepo {
@@ -59,12 +59,14 @@ class GitCatalogRepo {
     const QString& bare() const { return m_bare; }
 
     // `git rev-parse SPEC^{commit}` in the work clone.
-    QString commitOf(const QString& spec) const { return git({QStringLiteral("rev-parse"), spec + QStringLiteral("^{commit}")}).trimmed(); }
+    QString commitOf(const QString& spec) const {
+        return git({QStringLiteral("rev-parse"), spec + QStringLiteral("^{commit}")}).trimmed();
+    }
     // The number of files of a catalog's recipes/ folder.
     int fileCount(const QString& label) const {
         int n = 0;
-        QDirIterator it(m_catalogs + QLatin1Char('/') + label + QStringLiteral("/recipes"), QDir::Files | QDir::Hidden,
-                        QDirIterator::Subdirectories);
+        QDirIterator it(m_catalogs + QLatin1Char('/') + label + QStringLiteral("/recipes"),
+                        QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             it.next();
             ++n;
@@ -91,7 +93,8 @@ class GitCatalogRepo {
         p.setProcessEnvironment(env);
         p.start(QStringLiteral("git"), args);
         if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-            m_error = QStringLiteral("git %1 failed: %2").arg(args.join(QLatin1Char(' ')), QString::fromUtf8(p.readAllStandardError()));
+            m_error = QStringLiteral("git %1 failed: %2")
+                          .arg(args.join(QLatin1Char(' ')), QString::fromUtf8(p.readAllStandardError()));
             return {};
         }
         return QString::fromUtf8(p.readAllStandardOutput());
@@ -100,7 +103,8 @@ class GitCatalogRepo {
   private:
     static bool copyTree(const QString& from, const QString& to) {
         QDir().mkpath(to);
-        QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+        QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden,
+                        QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString src = it.next();
             const QString dst = to + QLatin1Char('/') + QDir(from).relativeFilePath(src);
@@ -115,33 +119,38 @@ class GitCatalogRepo {
 
     void build() {
         QDir().mkpath(m_work);
-        const QStringList quiet{QStringLiteral("-c"), QStringLiteral("commit.gpgsign=false"), QStringLiteral("-c"),
-                                QStringLiteral("tag.gpgsign=false")};
+        const QStringList quiet{QStringLiteral("-c"), QStringLiteral("commit.gpgsign=false"),
+                                QStringLiteral("-c"), QStringLiteral("tag.gpgsign=false")};
         auto step = [&](QStringList args, const QDateTime& date = {}) {
             if (m_error.isEmpty())
                 git(quiet + args, {}, date);
             return m_error.isEmpty();
         };
-        if (!step({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main")}))
+        if (!step(
+                {QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main")}))
             return;
         for (const GitCatalogCommit& c : gitCatalogCommits()) {
             QDir(m_work + QStringLiteral("/recipes")).removeRecursively();
-            if (!copyTree(m_catalogs + QLatin1Char('/') + c.label + QStringLiteral("/recipes"), m_work + QStringLiteral("/recipes"))) {
+            if (!copyTree(m_catalogs + QLatin1Char('/') + c.label + QStringLiteral("/recipes"),
+                          m_work + QStringLiteral("/recipes"))) {
                 m_error = QStringLiteral("cannot copy catalog %1").arg(c.label);
                 return;
             }
             if (!step({QStringLiteral("add"), QStringLiteral("-A")}) ||
-                !step({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("catalog %1").arg(c.label)},
+                !step({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"),
+                       QStringLiteral("catalog %1").arg(c.label)},
                       c.commitDate))
                 return;
             QStringList tag{QStringLiteral("tag")};
             if (c.annotated)
-                tag << QStringLiteral("-a") << QStringLiteral("-m") << QStringLiteral("release %1").arg(c.label);
+                tag << QStringLiteral("-a") << QStringLiteral("-m")
+                    << QStringLiteral("release %1").arg(c.label);
             if (!step(tag << c.label, c.commitDate))
                 return;
         }
         // A branch whose tree has no recipes/ folder.
-        if (!step({QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("no-catalog")}) ||
+        if (!step({QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("-b"),
+                   QStringLiteral("no-catalog")}) ||
             !step({QStringLiteral("rm"), QStringLiteral("-rq"), QStringLiteral("recipes")}))
             return;
         QFile readme(m_work + QStringLiteral("/README.md"));
@@ -151,21 +160,26 @@ class GitCatalogRepo {
         }
         readme.close();
         if (!step({QStringLiteral("add"), QStringLiteral("-A")}) ||
-            !step({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("no catalog")}) ||
+            !step({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"),
+                   QStringLiteral("no catalog")}) ||
             !step({QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("main")}))
             return;
         // A branch with a symbolic link inside the catalog.
-        if (!step({QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("with-link")}))
+        if (!step({QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("-b"),
+                   QStringLiteral("with-link")}))
             return;
-        if (!QFile::link(QStringLiteral("base.yaml"), m_work + QStringLiteral("/recipes/overlays/linked.yaml"))) {
+        if (!QFile::link(QStringLiteral("base.yaml"),
+                         m_work + QStringLiteral("/recipes/overlays/linked.yaml"))) {
             m_error = QStringLiteral("cannot create a symbolic link");
             return;
         }
         if (!step({QStringLiteral("add"), QStringLiteral("-A")}) ||
-            !step({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("a link")}) ||
+            !step({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"),
+                   QStringLiteral("a link")}) ||
             !step({QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("main")}))
             return;
-        git({QStringLiteral("clone"), QStringLiteral("-q"), QStringLiteral("--bare"), m_work, m_bare}, m_base);
+        git({QStringLiteral("clone"), QStringLiteral("-q"), QStringLiteral("--bare"), m_work, m_bare},
+            m_base);
     }
 
     QString m_base, m_catalogs, m_work, m_bare;

@@ -23,7 +23,8 @@ class KubeTestServer {
     bool start(const QJsonObject& script = {}, const QStringList& extraArgs = {}) {
         if (!m_dir.isValid())
             return false;
-        QStringList args{QStringLiteral("--write-kubeconfig"), kubeconfig(), QStringLiteral("--state-dir"), m_dir.filePath(QStringLiteral("state"))};
+        QStringList args{QStringLiteral("--write-kubeconfig"), kubeconfig(), QStringLiteral("--state-dir"),
+                         m_dir.filePath(QStringLiteral("state"))};
         if (!script.isEmpty()) {
             QFile f(m_dir.filePath(QStringLiteral("script.json")));
             if (!f.open(QIODevice::WriteOnly))
@@ -90,8 +91,9 @@ inline QJsonObject checkJob(const QString& name, const QString& check,
     return {{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
             {QStringLiteral("kind"), QStringLiteral("Job")},
             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
-            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("backoffLimit"), 0},
-                                                 {QStringLiteral("template"), QJsonObject{{QStringLiteral("spec"), podSpec}}}}}};
+            {QStringLiteral("spec"),
+             QJsonObject{{QStringLiteral("backoffLimit"), 0},
+                         {QStringLiteral("template"), QJsonObject{{QStringLiteral("spec"), podSpec}}}}}};
 }
 
 } // namespace pbtest

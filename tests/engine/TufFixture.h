@@ -14,9 +14,13 @@
 
 namespace pbtest {
 
-inline QString tufRepo() { return sharedData(QStringLiteral("sigstore/tuf")); }
+inline QString tufRepo() {
+    return sharedData(QStringLiteral("sigstore/tuf"));
+}
 // Inside every role's validity (README of the copy): timestamp v762 expires 2026-08-28.
-inline QDateTime tufValidTime() { return QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC); }
+inline QDateTime tufValidTime() {
+    return QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC);
+}
 
 inline QByteArray readAll(const QString& path) {
     QFile f(path);
@@ -42,7 +46,11 @@ inline QString copyTufRepo(const QTemporaryDir& tmp) {
     return dst;
 }
 
-inline QJsonObject readJson(const QString& path) { return QJsonDocument::fromJson(readAll(path)).object(); }
-inline bool writeJson(const QString& path, const QJsonObject& o) { return writeAll(path, QJsonDocument(o).toJson()); }
+inline QJsonObject readJson(const QString& path) {
+    return QJsonDocument::fromJson(readAll(path)).object();
+}
+inline bool writeJson(const QString& path, const QJsonObject& o) {
+    return writeAll(path, QJsonDocument(o).toJson());
+}
 
 } // namespace pbtest

@@ -34,10 +34,13 @@ struct TufTestKey {
         unsigned char pub[32];
         size_t len = sizeof pub;
         EVP_PKEY_get_raw_public_key(k.pkey.get(), pub, &len);
-        k.json = QJsonObject{{QStringLiteral("keytype"), QStringLiteral("ed25519")},
-                             {QStringLiteral("scheme"), QStringLiteral("ed25519")},
-                             {QStringLiteral("keyval"),
-                              QJsonObject{{QStringLiteral("public"), QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(pub), int(len)).toHex())}}}};
+        k.json = QJsonObject{
+            {QStringLiteral("keytype"), QStringLiteral("ed25519")},
+            {QStringLiteral("scheme"), QStringLiteral("ed25519")},
+            {QStringLiteral("keyval"),
+             QJsonObject{
+                 {QStringLiteral("public"),
+                  QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(pub), int(len)).toHex())}}}};
         k.id = idOf(k.json);
         return k;
     }
@@ -66,10 +69,11 @@ struct TufTestKey {
         EVP_MD_CTX* ctx = EVP_MD_CTX_new();
         EVP_DigestSignInit(ctx, nullptr, ed ? nullptr : EVP_sha256(), nullptr, pkey.get());
         size_t len = 0;
-        EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(msg.constData()), size_t(msg.size()));
-        QByteArray sig(qsizetype(len), '\0');
-        EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len, reinterpret_cast<const unsigned char*>(msg.constData()),
+        EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(msg.constData()),
                        size_t(msg.size()));
+        QByteArray sig(qsizetype(len), '\0');
+        EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len,
+                       reinterpret_cast<const unsigned char*>(msg.constData()), size_t(msg.size()));
         EVP_MD_CTX_free(ctx);
         sig.resize(qsizetype(len));
         return sig;
@@ -81,15 +85,19 @@ inline QByteArray tufEnvelope(const QJsonObject& signedObj, const std::vector<Tu
     const QByteArray msg = *pb::tuf::canonicalJson(signedObj);
     QJsonArray sigs;
     for (const TufTestKey& k : signers)
-        sigs.append(QJsonObject{{QStringLiteral("keyid"), k.id}, {QStringLiteral("sig"), QString::fromLatin1(k.sign(msg).toHex())}});
-    return QJsonDocument(QJsonObject{{QStringLiteral("signatures"), sigs}, {QStringLiteral("signed"), signedObj}}).toJson();
+        sigs.append(QJsonObject{{QStringLiteral("keyid"), k.id},
+                                {QStringLiteral("sig"), QString::fromLatin1(k.sign(msg).toHex())}});
+    return QJsonDocument(
+               QJsonObject{{QStringLiteral("signatures"), sigs}, {QStringLiteral("signed"), signedObj}})
+        .toJson();
 }
 
 class TufTestRepo {
   public:
     // The keys the next root lists (change them, then addRoot(), to rotate).
     std::vector<TufTestKey> rootKeys{TufTestKey::ed25519()};
-    TufTestKey timestampKey = TufTestKey::ecdsaP256(), snapshotKey = TufTestKey::ecdsaP256(), targetsKey = TufTestKey::ed25519();
+    TufTestKey timestampKey = TufTestKey::ecdsaP256(), snapshotKey = TufTestKey::ecdsaP256(),
+               targetsKey = TufTestKey::ed25519();
     TufTestKey delegatedKey = TufTestKey::ecdsaP256();
     qint64 timestampVersion = 1, snapshotVersion = 1, targetsVersion = 1, delegatedVersion = 1;
     QString expires = QStringLiteral("2030-01-01T00:00:00Z");
@@ -126,7 +134,8 @@ class TufTestRepo {
                                     {QStringLiteral("roles"), roles}};
         std::vector<TufTestKey> signers = m_signingRootKeys;
         for (const TufTestKey& k : rootKeys)
-            if (std::none_of(signers.begin(), signers.end(), [&](const TufTestKey& s) { return s.id == k.id; }))
+            if (std::none_of(signers.begin(), signers.end(),
+                             [&](const TufTestKey& s) { return s.id == k.id; }))
                 signers.push_back(k);
         roots.push_back(tufEnvelope(signedObj, signers));
         m_signingRootKeys = rootKeys;
@@ -136,43 +145,53 @@ class TufTestRepo {
     // Writes the whole repository into `dir` (replacing what is there); false on a write error.
     bool publish(const QString& dir) const {
         QDir(dir).removeRecursively();
-        if (!QDir().mkpath(dir + QStringLiteral("/metadata/root_history")) || !QDir().mkpath(dir + QStringLiteral("/targets")))
+        if (!QDir().mkpath(dir + QStringLiteral("/metadata/root_history")) ||
+            !QDir().mkpath(dir + QStringLiteral("/targets")))
             return false;
         bool ok = true;
         for (size_t i = 0; i < roots.size(); ++i)
-            ok = ok && writeAll(dir + QStringLiteral("/metadata/root_history/%1.root.json").arg(i + 1), roots[i]);
+            ok = ok &&
+                 writeAll(dir + QStringLiteral("/metadata/root_history/%1.root.json").arg(i + 1), roots[i]);
         ok = ok && writeAll(dir + QStringLiteral("/metadata/root.json"), roots.back());
         ok = ok && writeAll(dir + QStringLiteral("/targets/") + targetName, target);
 
-        const QJsonObject targetEntry{{QStringLiteral("length"), target.size()},
-                                      {QStringLiteral("hashes"), QJsonObject{{QStringLiteral("sha256"), pb::sha256Hex(target)}}}};
+        const QJsonObject targetEntry{
+            {QStringLiteral("length"), target.size()},
+            {QStringLiteral("hashes"), QJsonObject{{QStringLiteral("sha256"), pb::sha256Hex(target)}}}};
         const QJsonObject listed{{targetName, targetEntry}};
         QJsonObject del = common(QStringLiteral("targets"), delegatedVersion);
         del.insert(QStringLiteral("targets"), targetInDelegated ? listed : QJsonObject());
         const QByteArray delegated = tufEnvelope(del, {delegatedKey});
         QJsonObject top = common(QStringLiteral("targets"), targetsVersion);
         top.insert(QStringLiteral("targets"), targetInDelegated ? QJsonObject() : listed);
-        top.insert(QStringLiteral("delegations"),
-                   QJsonObject{{QStringLiteral("keys"), QJsonObject{{delegatedKey.id, delegatedKey.json}}},
-                               {QStringLiteral("roles"), QJsonArray{QJsonObject{{QStringLiteral("name"), delegatedRole},
-                                                                                {QStringLiteral("keyids"), QJsonArray{delegatedKey.id}},
-                                                                                {QStringLiteral("threshold"), 1},
-                                                                                {QStringLiteral("terminating"), true},
-                                                                                {QStringLiteral("paths"), QJsonArray{targetName}}}}}});
+        top.insert(
+            QStringLiteral("delegations"),
+            QJsonObject{{QStringLiteral("keys"), QJsonObject{{delegatedKey.id, delegatedKey.json}}},
+                        {QStringLiteral("roles"),
+                         QJsonArray{QJsonObject{{QStringLiteral("name"), delegatedRole},
+                                                {QStringLiteral("keyids"), QJsonArray{delegatedKey.id}},
+                                                {QStringLiteral("threshold"), 1},
+                                                {QStringLiteral("terminating"), true},
+                                                {QStringLiteral("paths"), QJsonArray{targetName}}}}}});
         const QByteArray targets = tufEnvelope(top, {targetsKey});
         QJsonObject snap = common(QStringLiteral("snapshot"), snapshotVersion);
-        snap.insert(QStringLiteral("meta"), QJsonObject{{QStringLiteral("targets.json"), QJsonObject{{QStringLiteral("version"), targetsVersion}}},
-                                                        {delegatedRole + QStringLiteral(".json"),
-                                                         QJsonObject{{QStringLiteral("version"), delegatedVersion}}}});
+        snap.insert(QStringLiteral("meta"),
+                    QJsonObject{{QStringLiteral("targets.json"),
+                                 QJsonObject{{QStringLiteral("version"), targetsVersion}}},
+                                {delegatedRole + QStringLiteral(".json"),
+                                 QJsonObject{{QStringLiteral("version"), delegatedVersion}}}});
         const QByteArray snapshot = tufEnvelope(snap, {snapshotKey});
         QJsonObject ts = common(QStringLiteral("timestamp"), timestampVersion);
-        ts.insert(QStringLiteral("meta"),
-                  QJsonObject{{QStringLiteral("snapshot.json"),
-                               QJsonObject{{QStringLiteral("version"), snapshotVersion},
-                                           {QStringLiteral("length"), snapshot.size()},
-                                           {QStringLiteral("hashes"), QJsonObject{{QStringLiteral("sha256"), pb::sha256Hex(snapshot)}}}}}});
+        ts.insert(
+            QStringLiteral("meta"),
+            QJsonObject{{QStringLiteral("snapshot.json"),
+                         QJsonObject{{QStringLiteral("version"), snapshotVersion},
+                                     {QStringLiteral("length"), snapshot.size()},
+                                     {QStringLiteral("hashes"),
+                                      QJsonObject{{QStringLiteral("sha256"), pb::sha256Hex(snapshot)}}}}}});
         const QByteArray timestamp = tufEnvelope(ts, {timestampKey});
-        ok = ok && writeAll(dir + QStringLiteral("/metadata/") + delegatedRole + QStringLiteral(".json"), delegated);
+        ok = ok && writeAll(dir + QStringLiteral("/metadata/") + delegatedRole + QStringLiteral(".json"),
+                            delegated);
         ok = ok && writeAll(dir + QStringLiteral("/metadata/targets.json"), targets);
         ok = ok && writeAll(dir + QStringLiteral("/metadata/snapshot.json"), snapshot);
         ok = ok && writeAll(dir + QStringLiteral("/metadata/timestamp.json"), timestamp);

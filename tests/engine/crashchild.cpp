@@ -5,12 +5,12 @@
 //   pb_crashchild run DB KUBECONFIG CATALOG_DIR     a validation run, each check saved as it ends
 // Prints "done" and exits 0 when the write completed.
 #include "catalog/Loader.h"
+#include "db/Database.h"
 #include "evidence/Evidence.h"
 #include "ops/ImportCatalog.h"
 #include "ops/ImportEvidence.h"
 #include "ops/Validate.h"
 #include "store/CatalogStore.h"
-#include "db/Database.h"
 #include "store/EvidenceStore.h"
 
 #include <QCoreApplication>
@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
         Result<catalog::Catalog> cat = catalog::loadCatalog(a[4]);
         if (!cat)
             return die(cat.error());
-        Result<catalog::RecipeResult> recipe = store::resolveStoredRecipe(*cat, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
+        Result<catalog::RecipeResult> recipe =
+            store::resolveStoredRecipe(*cat, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
         if (!recipe)
             return die(recipe.error());
         ops::ValidateRequest req;

@@ -5,8 +5,8 @@
 #include "TestUtil.h"
 #include "evidence/Bundle.h"
 
-#include <QTemporaryDir>
 #include <QDirIterator>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace pb;
@@ -21,7 +21,8 @@ const CheckStep* stepNamed(const BundleCheck& c, const QString& name) {
     return nullptr;
 }
 
-BundleCheck checkDir(const pbtest::BundleFixture& f, const Pointer* pointer = nullptr, const SignatureCheck* sig = nullptr) {
+BundleCheck checkDir(const pbtest::BundleFixture& f, const Pointer* pointer = nullptr,
+                     const SignatureCheck* sig = nullptr) {
     QTemporaryDir tmp;
     Result<SummaryBundle> b = loadBundle(f.writeDirectory(tmp.path()));
     if (!b)
@@ -30,10 +31,13 @@ BundleCheck checkDir(const pbtest::BundleFixture& f, const Pointer* pointer = nu
 }
 
 Pointer pointerFor(const QString& recipe, const QString& digest, bool withSigner, const QString& attestedAt) {
-    QByteArray y = "attestations:\n  - attestedAt: " + attestedAt.toUtf8() + "\n    bundle:\n      digest: " + digest.toUtf8() +
-                   "\n      oci: ghcr.io/example/aicr-evidence:x\n      predicateType: https://aicr.run/recipe-evidence/v3\n";
+    QByteArray y = "attestations:\n  - attestedAt: " + attestedAt.toUtf8() +
+                   "\n    bundle:\n      digest: " + digest.toUtf8() +
+                   "\n      oci: ghcr.io/example/aicr-evidence:x\n      predicateType: "
+                   "https://aicr.run/recipe-evidence/v3\n";
     if (withSigner)
-        y += "    signer:\n      identity: someone@example.com\n      issuer: https://github.com/login/oauth\n";
+        y += "    signer:\n      identity: someone@example.com\n      issuer: "
+             "https://github.com/login/oauth\n";
     y += "recipe: " + recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
     return parsePointer(y, recipe + QStringLiteral(".yaml"));
 }
@@ -57,7 +61,6 @@ class TestBundle : public QObject {
         QCOMPARE(c.toJson().value("exit").toInt(), 0);
     }
 
-
     void signedBundleIsVerifiedAndBound() {
         // A key-signed attestation (no log entry, as a locally signed bundle) over the bundle's statement.
         pbtest::BundleFixture f;
@@ -76,7 +79,8 @@ class TestBundle : public QObject {
         // Without a trusted root the signature is present but not checked.
         c = checkDir(f);
         QCOMPARE(stepNamed(c, QStringLiteral("signature-verify"))->status, StepStatus::Skipped);
-        QVERIFY(stepNamed(c, QStringLiteral("signature-verify"))->detail.contains(QStringLiteral("no trusted root")));
+        QVERIFY(stepNamed(c, QStringLiteral("signature-verify"))
+                    ->detail.contains(QStringLiteral("no trusted root")));
 
         // Another key: refused, and the bundle is invalid.
         pbtest::BundleFixture other;
@@ -84,7 +88,8 @@ class TestBundle : public QObject {
         c = checkDir(f, nullptr, &sig);
         QCOMPARE(c.exitCode, 2);
         QCOMPARE(stepNamed(c, QStringLiteral("signature-verify"))->status, StepStatus::Failed);
-        QVERIFY(stepNamed(c, QStringLiteral("signature-verify"))->detail.contains(QStringLiteral("signature")));
+        QVERIFY(
+            stepNamed(c, QStringLiteral("signature-verify"))->detail.contains(QStringLiteral("signature")));
 
         // The unsigned statement swapped for another: the signature no longer covers what the bundle says.
         sig.policy.publicKeyPem = pem;
@@ -95,7 +100,8 @@ class TestBundle : public QObject {
         swapped.files[QStringLiteral("attestation.intoto.jsonl")] = attestation;
         c = checkDir(swapped, nullptr, &sig);
         QCOMPARE(c.exitCode, 2);
-        QVERIFY(stepNamed(c, QStringLiteral("signature-verify"))->detail.contains(QStringLiteral("not statement.intoto.json")));
+        QVERIFY(stepNamed(c, QStringLiteral("signature-verify"))
+                    ->detail.contains(QStringLiteral("not statement.intoto.json")));
     }
 
     void keylessAttestationWithRealSigstoreData() {
@@ -107,8 +113,11 @@ class TestBundle : public QObject {
             if (c.name == QLatin1String("rekor2-dsse-happy-path"))
                 sc = c;
         const QByteArray bundleJson = pbtest::readAll(sc.file(QStringLiteral("bundle.sigstore.json")));
-        const QByteArray payload = QByteArray::fromBase64(
-            QJsonDocument::fromJson(bundleJson).object()[QStringLiteral("dsseEnvelope")].toObject()[QStringLiteral("payload")].toString().toLatin1());
+        const QByteArray payload = QByteArray::fromBase64(QJsonDocument::fromJson(bundleJson)
+                                                              .object()[QStringLiteral("dsseEnvelope")]
+                                                              .toObject()[QStringLiteral("payload")]
+                                                              .toString()
+                                                              .toLatin1());
         pbtest::BundleFixture f;
         f.files[QStringLiteral("statement.intoto.json")] = payload;
         f.files[QStringLiteral("attestation.intoto.jsonl")] = bundleJson;
@@ -123,8 +132,9 @@ class TestBundle : public QObject {
         QVERIFY(s->detail.contains(sc.issuer));
 
         // A pointer claiming another signer: the certificate identity does not match it.
-        const Pointer claimed = pointerFor(c.predicate->recipeName, QStringLiteral("sha256:") + QString(64, QLatin1Char('a')), true,
-                                           QStringLiteral("2026-10-01T10:00:00Z"));
+        const Pointer claimed =
+            pointerFor(c.predicate->recipeName, QStringLiteral("sha256:") + QString(64, QLatin1Char('a')),
+                       true, QStringLiteral("2026-10-01T10:00:00Z"));
         c = checkDir(f, &claimed, &sig);
         s = stepNamed(c, QStringLiteral("signature-verify"));
         QCOMPARE(s->status, StepStatus::Failed);
@@ -133,7 +143,8 @@ class TestBundle : public QObject {
         for (const auto& st : c.signature->steps)
             if (st.name == QLatin1String("identity"))
                 id = &st;
-        QVERIFY(id && id->expected.contains(QStringLiteral("someone@example.com")) && id->found.contains(sc.identity));
+        QVERIFY(id && id->expected.contains(QStringLiteral("someone@example.com")) &&
+                id->found.contains(sc.identity));
     }
 
     void failedPhaseIsValidWithExitOne() {
@@ -147,12 +158,18 @@ class TestBundle : public QObject {
         QTest::addColumn<int>("tamper");
         QTest::addColumn<QString>("step");
         QTest::addColumn<QString>("reason");
-        QTest::addRow("changed CTRF byte") << 0 << "manifest-hash-check" << "ctrf/conformance.json: sha256 differs";
-        QTest::addRow("extra file") << 1 << "manifest-hash-check" << "notes.txt: not listed in the manifest";
-        QTest::addRow("wrong manifest digest") << 2 << "manifest-hash-check" << "sha256(manifest.json) is";
-        QTest::addRow("renamed recipe") << 3 << "recipe-binding" << "the predicate names 'h100-gke-cos-training-kubeflow'";
-        QTest::addRow("recipe edited, digest kept") << 4 << "manifest-hash-check" << "recipe.yaml: sha256 differs";
-        QTest::addRow("missing file") << 5 << "manifest-hash-check" << "bom.cdx.json: listed but missing";
+        QTest::addRow("changed CTRF byte") << 0 << "manifest-hash-check"
+                                           << "ctrf/conformance.json: sha256 differs";
+        QTest::addRow("extra file") << 1 << "manifest-hash-check"
+                                    << "notes.txt: not listed in the manifest";
+        QTest::addRow("wrong manifest digest") << 2 << "manifest-hash-check"
+                                               << "sha256(manifest.json) is";
+        QTest::addRow("renamed recipe") << 3 << "recipe-binding"
+                                        << "the predicate names 'h100-gke-cos-training-kubeflow'";
+        QTest::addRow("recipe edited, digest kept") << 4 << "manifest-hash-check"
+                                                    << "recipe.yaml: sha256 differs";
+        QTest::addRow("missing file") << 5 << "manifest-hash-check"
+                                      << "bom.cdx.json: listed but missing";
     }
     void tamperedBundlesAreRefused() {
         QFETCH(int, tamper);
@@ -193,7 +210,8 @@ class TestBundle : public QObject {
     void ociLayoutAndPointerCoherence() {
         const pbtest::BundleFixture f;
         QTemporaryDir tmp;
-        const QString digest = pbtest::BundleFixture::writeOciLayout(tmp.path(), pbtest::BundleFixture::tarGz(f.files));
+        const QString digest =
+            pbtest::BundleFixture::writeOciLayout(tmp.path(), pbtest::BundleFixture::tarGz(f.files));
         Result<SummaryBundle> b = loadBundle(tmp.path());
         QVERIFY2(b.ok(), qPrintable(b.ok() ? QString() : b.error().toString()));
         QCOMPARE(b->ociManifestDigest, digest);
@@ -203,11 +221,13 @@ class TestBundle : public QObject {
         QVERIFY2(c.exitCode == 0, qPrintable(c.toText()));
         QCOMPARE(stepNamed(c, QStringLiteral("pointer-coherence"))->status, StepStatus::Passed);
         // A pointer pinning another digest, or naming another recipe.
-        const Pointer other = pointerFor(QStringLiteral("gb200-eks-ubuntu-training-kubeflow"),
-                                         QStringLiteral("sha256:") + QString(64, QLatin1Char('0')), false, f.attestedAt);
+        const Pointer other =
+            pointerFor(QStringLiteral("gb200-eks-ubuntu-training-kubeflow"),
+                       QStringLiteral("sha256:") + QString(64, QLatin1Char('0')), false, f.attestedAt);
         c = checkBundle(*b, &other);
         QCOMPARE(c.exitCode, 2);
-        QVERIFY(stepNamed(c, QStringLiteral("pointer-coherence"))->detail.contains(QStringLiteral("pins sha256:0000")));
+        QVERIFY(stepNamed(c, QStringLiteral("pointer-coherence"))
+                    ->detail.contains(QStringLiteral("pins sha256:0000")));
         // A pointer that claims a signer while the bundle is unsigned.
         const Pointer claims = pointerFor(f.recipeName, digest, true, f.attestedAt);
         c = checkBundle(*b, &claims);
@@ -257,7 +277,8 @@ class TestBundle : public QObject {
             many.insert(QStringLiteral("f%1").arg(i), QByteArray(100, 'x'));
         ExtractLimits limits;
         limits.maxMembers = 20;
-        Result<QMap<QString, QByteArray>> r = extractTar(pbtest::BundleFixture::tarGz(many), QStringLiteral("layer"), limits);
+        Result<QMap<QString, QByteArray>> r =
+            extractTar(pbtest::BundleFixture::tarGz(many), QStringLiteral("layer"), limits);
         QVERIFY(!r.ok());
         QVERIFY(r.error().message.contains(QStringLiteral("more than 20 members")));
         limits = ExtractLimits{};
@@ -273,8 +294,8 @@ class TestBundle : public QObject {
         QVERIFY(!bad.ok());
         QVERIFY(bad.error().message.contains(QStringLiteral("not a CTRF report")));
         PB_REQUIRE_SHARED(QStringLiteral("aicr/samples/ctrf-run"));
-        QDirIterator it(pbtest::sharedData(QStringLiteral("aicr/samples/ctrf-run")), {QStringLiteral("*.json")}, QDir::Files,
-                        QDirIterator::Subdirectories);
+        QDirIterator it(pbtest::sharedData(QStringLiteral("aicr/samples/ctrf-run")),
+                        {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
         int parsed = 0;
         while (it.hasNext()) {
             const QString path = it.next();

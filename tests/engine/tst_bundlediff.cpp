@@ -42,7 +42,8 @@ QString waveIn(const QString& file) {
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly))
         return {};
-    const auto m = QRegularExpression(QStringLiteral("sync-wave: \"(\\d+)\"")).match(QString::fromUtf8(f.readAll()));
+    const auto m =
+        QRegularExpression(QStringLiteral("sync-wave: \"(\\d+)\"")).match(QString::fromUtf8(f.readAll()));
     return m.captured(1);
 }
 
@@ -71,11 +72,13 @@ class TstBundleDiff : public QObject {
   private slots:
     void initTestCase() {
         if (!QDir(golden(QString())).exists())
-            QSKIP("AICR's bundler goldens are not at " PB_SHARED_DATA "/aicr/bundler-goldens (shared data absent)");
+            QSKIP("AICR's bundler goldens are not at " PB_SHARED_DATA
+                  "/aicr/bundler-goldens (shared data absent)");
     }
 
     void twoRealGoldens() {
-        const QString a = golden(QStringLiteral("argocd/mixed_component")), b = golden(QStringLiteral("argocd/mixed_with_pre"));
+        const QString a = golden(QStringLiteral("argocd/mixed_component")),
+                      b = golden(QStringLiteral("argocd/mixed_with_pre"));
         auto ra = model::readBundle(a), rb = model::readBundle(b);
         QVERIFY(ra && rb);
         const model::BundleDiff d = model::diffBundles(ra->bundle, rb->bundle);
@@ -87,9 +90,12 @@ class TstBundleDiff : public QObject {
         const auto* op = change(d, QStringLiteral("gpu-operator"));
         QVERIFY(op);
         QCOMPARE(op->change, model::Change::Changed);
-        QCOMPARE(QString::number(*op->fromWave), waveIn(a + QStringLiteral("/001-gpu-operator/application.yaml")));
-        QCOMPARE(QString::number(*op->toWave), waveIn(b + QStringLiteral("/002-gpu-operator/application.yaml")));
-        QCOMPARE(op->waveChanged(), *op->fromWave != *op->toWave); // the same wave here: the pre folder took wave 0
+        QCOMPARE(QString::number(*op->fromWave),
+                 waveIn(a + QStringLiteral("/001-gpu-operator/application.yaml")));
+        QCOMPARE(QString::number(*op->toWave),
+                 waveIn(b + QStringLiteral("/002-gpu-operator/application.yaml")));
+        QCOMPARE(op->waveChanged(),
+                 *op->fromWave != *op->toWave); // the same wave here: the pre folder took wave 0
         QCOMPARE(op->fromOrder, 0);
         QCOMPARE(op->toOrder, 1);
         QCOMPARE(op->fromNamespace.text, QStringLiteral("gpu-operator"));
@@ -99,26 +105,30 @@ class TstBundleDiff : public QObject {
         QStringList fields;
         for (const auto& f : op->objectFields)
             fields << f.path;
-        QVERIFY2(fields.contains(QStringLiteral("spec.destination.namespace")), qPrintable(fields.join(QLatin1Char(' '))));
+        QVERIFY2(fields.contains(QStringLiteral("spec.destination.namespace")),
+                 qPrintable(fields.join(QLatin1Char(' '))));
         QVERIFY(fields.contains(QStringLiteral("spec.sources[0].helm.valueFiles[0]")));
         // The post folder was renumbered (002 → 003): its manifest is matched by its path inside the
         // folder, never reported removed and added; it changed (its namespace), byte for byte.
         const auto* post = change(d, QStringLiteral("gpu-operator-post"));
         QVERIFY(post);
         QVERIFY(post->manifestsAdded.isEmpty() && post->manifestsRemoved.isEmpty());
-        const bool sameBytes = QFile(a + QStringLiteral("/002-gpu-operator-post/templates/dcgm-exporter.yaml")).size() ==
-                                   QFile(b + QStringLiteral("/003-gpu-operator-post/templates/dcgm-exporter.yaml")).size() &&
-                               ra->bundle.file(QStringLiteral("002-gpu-operator-post/templates/dcgm-exporter.yaml"))->sha256 ==
-                                   rb->bundle.file(QStringLiteral("003-gpu-operator-post/templates/dcgm-exporter.yaml"))->sha256;
-        QCOMPARE(post->manifestsChanged, sameBytes ? QStringList() : QStringList{QStringLiteral("templates/dcgm-exporter.yaml")});
+        const bool sameBytes =
+            QFile(a + QStringLiteral("/002-gpu-operator-post/templates/dcgm-exporter.yaml")).size() ==
+                QFile(b + QStringLiteral("/003-gpu-operator-post/templates/dcgm-exporter.yaml")).size() &&
+            ra->bundle.file(QStringLiteral("002-gpu-operator-post/templates/dcgm-exporter.yaml"))->sha256 ==
+                rb->bundle.file(QStringLiteral("003-gpu-operator-post/templates/dcgm-exporter.yaml"))->sha256;
+        QCOMPARE(post->manifestsChanged,
+                 sameBytes ? QStringList() : QStringList{QStringLiteral("templates/dcgm-exporter.yaml")});
         QCOMPARE(d.fromWaves, ra->bundle.distinctSyncWaves());
         QCOMPARE(d.fromWaves, 2);
         QCOMPARE(d.toWaves, 3);
         QCOMPARE(d.changedObjects(), 2);
         QCOMPARE(d.chartVersionChanges(), 0);
         const QString head = d.headline();
-        QVERIFY2(head.startsWith(QStringLiteral("2 → 3 Argo CD Applications, 2 → 3 distinct sync-waves, 1 added, 2 changed Application objects, "
-                                               "0 chart-version changes")),
+        QVERIFY2(head.startsWith(QStringLiteral("2 → 3 Argo CD Applications, 2 → 3 distinct sync-waves, 1 "
+                                                "added, 2 changed Application objects, "
+                                                "0 chart-version changes")),
                  qPrintable(head));
         const QJsonObject json = d.toJson();
         QCOMPARE(json.value(QStringLiteral("summary")).toObject().value(QStringLiteral("added")).toInt(), 1);
@@ -165,25 +175,32 @@ class TstBundleDiff : public QObject {
     void importedAgainstFolderAndCli() {
         QTemporaryDir tmp;
         const QString dbPath = tmp.filePath(QStringLiteral("pb.db"));
-        Cli imp = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("import"), QStringLiteral("--name"),
-                       QStringLiteral("before"), golden(QStringLiteral("argocd/mixed_component"))});
+        Cli imp = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("import"),
+                       QStringLiteral("--name"), QStringLiteral("before"),
+                       golden(QStringLiteral("argocd/mixed_component"))});
         QVERIFY2(imp.code == 0, imp.err.constData());
-        Cli json = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("diff"), QStringLiteral("before"),
-                        golden(QStringLiteral("argocd/mixed_with_pre")), QStringLiteral("--format"), QStringLiteral("json")});
+        Cli json = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("diff"),
+                        QStringLiteral("before"), golden(QStringLiteral("argocd/mixed_with_pre")),
+                        QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(json.code == 0, json.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(json.out).object();
-        QCOMPARE(o.value(QStringLiteral("from")).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("before"));
+        QCOMPARE(o.value(QStringLiteral("from")).toObject().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("before"));
         QCOMPARE(o.value(QStringLiteral("summary")).toObject().value(QStringLiteral("added")).toInt(), 1);
-        QCOMPARE(o.value(QStringLiteral("to")).toObject().value(QStringLiteral("distinctSyncWaves")).toInt(), 3);
-        Cli mdown = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("diff"), QStringLiteral("before"),
-                         golden(QStringLiteral("argocd/mixed_with_pre")), QStringLiteral("--format"), QStringLiteral("markdown")});
+        QCOMPARE(o.value(QStringLiteral("to")).toObject().value(QStringLiteral("distinctSyncWaves")).toInt(),
+                 3);
+        Cli mdown = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("diff"),
+                         QStringLiteral("before"), golden(QStringLiteral("argocd/mixed_with_pre")),
+                         QStringLiteral("--format"), QStringLiteral("markdown")});
         QVERIFY2(mdown.code == 0, mdown.err.constData());
         QVERIFY2(mdown.out.startsWith("**before → "), mdown.out.constData());
         QVERIFY(mdown.out.contains("Argo CD Applications"));
-        Cli missing = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("diff"), QStringLiteral("no-such-bundle"),
-                           golden(QStringLiteral("argocd/mixed_with_pre"))});
+        Cli missing =
+            cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("diff"),
+                 QStringLiteral("no-such-bundle"), golden(QStringLiteral("argocd/mixed_with_pre"))});
         QCOMPARE(missing.code, 1);
-        QVERIFY2(missing.err.contains("no-such-bundle: neither a folder nor the name of an imported bundle"), missing.err.constData());
+        QVERIFY2(missing.err.contains("no-such-bundle: neither a folder nor the name of an imported bundle"),
+                 missing.err.constData());
         Cli list = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("list")});
         QVERIFY(list.out.contains("before  argocd  2 components"));
     }
@@ -191,7 +208,8 @@ class TstBundleDiff : public QObject {
     // The acceptance test of the issue: bundles generated from two catalog versions for the same
     // leaf; the bundle diff agrees with the recipe diff on components and versions.
     void generatedFromTwoCatalogsAgreesWithRecipeDiff() {
-        if (!QDir(catalogDir(QStringLiteral("2026-07-09"))).exists() || !QDir(catalogDir(QStringLiteral("2026-08-19"))).exists())
+        if (!QDir(catalogDir(QStringLiteral("2026-07-09"))).exists() ||
+            !QDir(catalogDir(QStringLiteral("2026-08-19"))).exists())
             QSKIP("the real catalogs 2026-07-09 and 2026-08-19 are not in the shared data");
         QTemporaryDir tmp;
         auto db = db::Database::open(tmp.filePath(QStringLiteral("pb.db")));
@@ -208,7 +226,8 @@ class TstBundleDiff : public QObject {
         auto from = catalogs.loadCatalog(QStringLiteral("2026-07-09"));
         auto to = catalogs.loadCatalog(QStringLiteral("2026-08-19"));
         QVERIFY(from && to);
-        // Leaves present in both whose recipes differ in deployed components or versions: the interesting ones.
+        // Leaves present in both whose recipes differ in deployed components or versions: the interesting
+        // ones.
         QStringList leaves;
         for (const QString& leaf : to->leafNames()) {
             if (!from->overlay(leaf))
@@ -220,7 +239,8 @@ class TstBundleDiff : public QObject {
             const catalog::RecipeDiff rd = catalog::diffRecipes(*ra, *rb);
             bool interesting = false;
             for (const auto& c : rd.components)
-                interesting = interesting || c.change == catalog::Change::Added || c.change == catalog::Change::Removed ||
+                interesting = interesting || c.change == catalog::Change::Added ||
+                              c.change == catalog::Change::Removed ||
                               (c.fromVersion != c.toVersion && c.fromOrder >= 0 && c.toOrder >= 0);
             if (interesting)
                 leaves << leaf;
@@ -232,11 +252,13 @@ class TstBundleDiff : public QObject {
             req.toVersion = QStringLiteral("2026-08-19");
             req.leaf = leaf;
             auto done = ops::diffBundles(ctx, req);
-            QVERIFY2(done, qPrintable(leaf + QStringLiteral(": ") + (done ? QString() : done.error().toString())));
+            QVERIFY2(done,
+                     qPrintable(leaf + QStringLiteral(": ") + (done ? QString() : done.error().toString())));
             auto ra = catalog::resolve(*from, catalog::leafCriteria(*from, leaf));
             auto rb = catalog::resolve(*to, catalog::leafCriteria(*to, leaf));
             const catalog::RecipeDiff rd = catalog::diffRecipes(*ra, *rb);
-            QSet<QString> recipeAdded, recipeRemoved, recipeVersion, bundleAdded, bundleRemoved, bundleVersion, deployed;
+            QSet<QString> recipeAdded, recipeRemoved, recipeVersion, bundleAdded, bundleRemoved,
+                bundleVersion, deployed;
             for (const auto& c : rd.components) {
                 const bool inA = c.fromOrder >= 0, inB = c.toOrder >= 0;
                 if (inA || inB)
@@ -266,7 +288,8 @@ class TstBundleDiff : public QObject {
                 if (c.toOrder >= 0) {
                     const model::Component* bc = done->to.bundle.component(c.name);
                     QVERIFY2(bc, qPrintable(leaf + QStringLiteral(": ") + c.name));
-                    if (bc->source == QLatin1String("upstream-chart")) // a wrapper chart's version is its Chart.yaml's
+                    if (bc->source ==
+                        QLatin1String("upstream-chart")) // a wrapper chart's version is its Chart.yaml's
                         QCOMPARE(bc->version.text, c.toVersion);
                 }
         }

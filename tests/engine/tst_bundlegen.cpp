@@ -29,7 +29,9 @@ using namespace pb::bundle;
 
 namespace {
 
-QString goldens() { return QStringLiteral(PB_SHARED_DATA "/aicr/bundler-goldens"); }
+QString goldens() {
+    return QStringLiteral(PB_SHARED_DATA "/aicr/bundler-goldens");
+}
 
 yaml::Node mapOf(std::initializer_list<std::pair<const char*, yaml::Node>> entries) {
     yaml::Node m = yaml::Node::map();
@@ -37,10 +39,13 @@ yaml::Node mapOf(std::initializer_list<std::pair<const char*, yaml::Node>> entri
         m.set(k, v);
     return m;
 }
-yaml::Node b(bool v) { return yaml::Node::plain(v ? "true" : "false"); }
+yaml::Node b(bool v) {
+    return yaml::Node::plain(v ? "true" : "false");
+}
 
-GenComponent helmComponent(const QString& name, const QString& ns, const QString& chart, const QString& version,
-                           const QString& source, yaml::Node values = yaml::Node::map()) {
+GenComponent helmComponent(const QString& name, const QString& ns, const QString& chart,
+                           const QString& version, const QString& source,
+                           yaml::Node values = yaml::Node::map()) {
     GenComponent c;
     c.name = name;
     c.namespace_ = ns;
@@ -51,12 +56,16 @@ GenComponent helmComponent(const QString& name, const QString& ns, const QString
     return c;
 }
 
-const QByteArray kCopyright = "# Copyright (c) 2026, NVIDIA CORPORATION & AFFILIATES.  All rights reserved.\n\n";
+const QByteArray kCopyright =
+    "# Copyright (c) 2026, NVIDIA CORPORATION & AFFILIATES.  All rights reserved.\n\n";
 const QByteArray kTalosNs = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %NS%\n  labels:\n"
                             "    pod-security.kubernetes.io/enforce: privileged\n";
-QByteArray talos(const QByteArray& ns) { return QByteArray(kTalosNs).replace("%NS%", ns); }
-const QByteArray kDcgmArgo = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dcgm-exporter-config\n"
-                             "  namespace: {{ .Release.Namespace }}\ndata:\n  config.yaml: |\n    metrics: enabled\n";
+QByteArray talos(const QByteArray& ns) {
+    return QByteArray(kTalosNs).replace("%NS%", ns);
+}
+const QByteArray kDcgmArgo =
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dcgm-exporter-config\n"
+    "  namespace: {{ .Release.Namespace }}\ndata:\n  config.yaml: |\n    metrics: enabled\n";
 
 struct Case {
     GenerateInput input;
@@ -71,28 +80,36 @@ Case helmCase(const QString& name) {
     k.input.recipeVersion = QStringLiteral("v0.1.0");
     GenComponent c;
     if (name == QLatin1String("upstream_helm_only")) {
-        c = helmComponent("cert-manager", "cert-manager", "cert-manager", "v1.17.2", "https://charts.jetstack.io",
-                          mapOf({{"crds", mapOf({{"enabled", b(true)}})}}));
+        c = helmComponent("cert-manager", "cert-manager", "cert-manager", "v1.17.2",
+                          "https://charts.jetstack.io", mapOf({{"crds", mapOf({{"enabled", b(true)}})}}));
     } else if (name == QLatin1String("manifest_only")) {
         c = helmComponent("skyhook-customizations", "skyhook", {}, {}, {});
-        c.postManifests.push_back({QStringLiteral("components/skyhook-customizations/manifests/customization.yaml"),
-                                   kCopyright + "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: customization\n"});
+        c.postManifests.push_back(
+            {QStringLiteral("components/skyhook-customizations/manifests/customization.yaml"),
+             kCopyright + "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: customization\n"});
     } else if (name == QLatin1String("mixed_gpu_operator")) {
         c = helmComponent("gpu-operator", "privileged-gpu-operator", "gpu-operator", "v25.3.3",
-                          "https://helm.ngc.nvidia.com/nvidia", mapOf({{"driver", mapOf({{"enabled", b(true)}})}}));
+                          "https://helm.ngc.nvidia.com/nvidia",
+                          mapOf({{"driver", mapOf({{"enabled", b(true)}})}}));
         c.preManifests.push_back({QStringLiteral("components/gpu-operator/manifests/talos-namespace.yaml"),
                                   kCopyright + talos("privileged-gpu-operator")});
-        c.postManifests.push_back({QStringLiteral("components/gpu-operator/manifests/dcgm-exporter.yaml"),
-                                   kCopyright + "apiVersion: v1\nkind: Service\nmetadata:\n  name: dcgm-exporter\n"});
+        c.postManifests.push_back(
+            {QStringLiteral("components/gpu-operator/manifests/dcgm-exporter.yaml"),
+             kCopyright + "apiVersion: v1\nkind: Service\nmetadata:\n  name: dcgm-exporter\n"});
     } else if (name == QLatin1String("kai_scheduler_present")) {
-        c = helmComponent("kai-scheduler", "kai-scheduler", "kai-scheduler", "v0.14.1", "oci://ghcr.io/kai-scheduler/kai-scheduler");
+        c = helmComponent("kai-scheduler", "kai-scheduler", "kai-scheduler", "v0.14.1",
+                          "oci://ghcr.io/kai-scheduler/kai-scheduler");
     } else if (name == QLatin1String("nodewright_present")) {
-        c = helmComponent("nodewright-operator", "skyhook", "skyhook-operator", "v0.1.0", "https://example.invalid/charts");
+        c = helmComponent("nodewright-operator", "skyhook", "skyhook-operator", "v0.1.0",
+                          "https://example.invalid/charts");
     } else if (name == QLatin1String("mixed_with_pre")) {
         c = helmComponent("foo", "privileged-foo", "foo", "v1.0.0", "https://example.com/charts");
-        c.preManifests.push_back({QStringLiteral("components/foo/manifests/talos-namespace.yaml"), kCopyright + talos("privileged-foo")});
+        c.preManifests.push_back({QStringLiteral("components/foo/manifests/talos-namespace.yaml"),
+                                  kCopyright + talos("privileged-foo")});
     } else {
-        k.unreproducible = QStringLiteral("no input known for helm case '%1' (not among AICR's TestBundleGolden_* cases this test knows)").arg(name);
+        k.unreproducible = QStringLiteral("no input known for helm case '%1' (not among AICR's "
+                                          "TestBundleGolden_* cases this test knows)")
+                               .arg(name);
         return k;
     }
     k.input.deploymentOrder << c.name;
@@ -113,7 +130,8 @@ Case argoCase(const QString& name) {
         c.kustomize = true;
         Result<QByteArray> built = kustomizeBuildLocal(goldens() + QStringLiteral("/argocd/kustomize_input"));
         if (!built) {
-            k.unreproducible = QStringLiteral("kustomize build of the committed input failed: ") + built.error().toString();
+            k.unreproducible =
+                QStringLiteral("kustomize build of the committed input failed: ") + built.error().toString();
             return std::nullopt;
         }
         c.kustomizeBuilt = *built;
@@ -121,15 +139,20 @@ Case argoCase(const QString& name) {
     };
     if (name == QLatin1String("helm_and_manifest_only")) {
         k.input.components.push_back(helmComponent("cert-manager", "cert-manager", "cert-manager", "v1.20.2",
-                                                   "https://charts.jetstack.io", mapOf({{"replicaCount", yaml::Node::plain("1")}})));
-        GenComponent n = helmComponent("nodewright-customizations", "skyhook", {}, {}, {}, mapOf({{"enabled", b(true)}}));
-        n.postManifests.push_back({QStringLiteral("tuning.yaml"),
-                                   "apiVersion: skyhook.nvidia.com/v1alpha1\nkind: Skyhook\nmetadata:\n  name: tuning\n"
-                                   "  namespace: {{ .Release.Namespace }}\nspec:\n  packages:\n    - tuning\n"});
+                                                   "https://charts.jetstack.io",
+                                                   mapOf({{"replicaCount", yaml::Node::plain("1")}})));
+        GenComponent n =
+            helmComponent("nodewright-customizations", "skyhook", {}, {}, {}, mapOf({{"enabled", b(true)}}));
+        n.postManifests.push_back(
+            {QStringLiteral("tuning.yaml"),
+             "apiVersion: skyhook.nvidia.com/v1alpha1\nkind: Skyhook\nmetadata:\n  name: tuning\n"
+             "  namespace: {{ .Release.Namespace }}\nspec:\n  packages:\n    - tuning\n"});
         k.input.components.push_back(n);
-        k.input.deploymentOrder = {QStringLiteral("cert-manager"), QStringLiteral("nodewright-customizations")};
+        k.input.deploymentOrder = {QStringLiteral("cert-manager"),
+                                   QStringLiteral("nodewright-customizations")};
     } else if (name == QLatin1String("mixed_component")) {
-        GenComponent c = helmComponent("gpu-operator", "gpu-operator", "gpu-operator", "v25.3.3", "https://helm.ngc.nvidia.com/nvidia", driver580);
+        GenComponent c = helmComponent("gpu-operator", "gpu-operator", "gpu-operator", "v25.3.3",
+                                       "https://helm.ngc.nvidia.com/nvidia", driver580);
         c.postManifests.push_back({QStringLiteral("dcgm-exporter.yaml"), kDcgmArgo});
         k.input.components.push_back(c);
         k.input.deploymentOrder << c.name;
@@ -138,8 +161,10 @@ Case argoCase(const QString& name) {
                                        "https://helm.ngc.nvidia.com/nvidia", driver580);
         // AICR's test has named this pre-manifest namespace.yaml and, later, talos-namespace.yaml;
         // its per-file golden update never deletes, so the golden folder holds both. Both are input.
-        c.preManifests.push_back({QStringLiteral("components/gpu-operator/manifests/talos-namespace.yaml"), talos("privileged-gpu-operator")});
-        c.preManifests.push_back({QStringLiteral("components/gpu-operator/manifests/namespace.yaml"), talos("privileged-gpu-operator")});
+        c.preManifests.push_back({QStringLiteral("components/gpu-operator/manifests/talos-namespace.yaml"),
+                                  talos("privileged-gpu-operator")});
+        c.preManifests.push_back({QStringLiteral("components/gpu-operator/manifests/namespace.yaml"),
+                                  talos("privileged-gpu-operator")});
         c.postManifests.push_back({QStringLiteral("dcgm-exporter.yaml"), kDcgmArgo});
         k.input.components.push_back(c);
         k.input.deploymentOrder << c.name;
@@ -151,7 +176,8 @@ Case argoCase(const QString& name) {
         k.input.deploymentOrder << app->name;
     } else if (name == QLatin1String("helm_and_kustomize")) {
         k.input.components.push_back(helmComponent("cert-manager", "cert-manager", "cert-manager", "v1.20.2",
-                                                   "https://charts.jetstack.io", mapOf({{"replicaCount", yaml::Node::plain("1")}})));
+                                                   "https://charts.jetstack.io",
+                                                   mapOf({{"replicaCount", yaml::Node::plain("1")}})));
         auto app = kustomizeApp();
         if (!app)
             return k;
@@ -160,8 +186,10 @@ Case argoCase(const QString& name) {
     } else if (name == QLatin1String("readiness_gate")) {
         // gpu-operator with a chainsaw readiness Test: the gate (ServiceAccount, RBAC, ConfigMap, Job)
         // is synthesized from it into 002-gpu-operator-readiness/.
-        GenComponent c = helmComponent("gpu-operator", "gpu-operator", "gpu-operator", "v25.3.3", "https://helm.ngc.nvidia.com/nvidia", driver580);
-        c.readinessTest = "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: gpu-operator-readiness\n";
+        GenComponent c = helmComponent("gpu-operator", "gpu-operator", "gpu-operator", "v25.3.3",
+                                       "https://helm.ngc.nvidia.com/nvidia", driver580);
+        c.readinessTest = "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: "
+                          "gpu-operator-readiness\n";
         k.input.components.push_back(c);
         k.input.deploymentOrder << c.name;
     } else {
@@ -237,7 +265,8 @@ bool notFrozenByAicrArgoTest(const QString& path) {
 }
 
 // Compares a generated bundle with a golden folder; returns the differences (empty: parity).
-QStringList compareWithGolden(const QString& out, const QString& golden, Deployer deployer, QStringList* notes) {
+QStringList compareWithGolden(const QString& out, const QString& golden, Deployer deployer,
+                              QStringList* notes) {
     QStringList problems;
     const QStringList mine = treePaths(out), theirs = treePaths(golden);
     for (const QString& p : theirs)
@@ -257,11 +286,14 @@ QStringList compareWithGolden(const QString& out, const QString& golden, Deploye
         const QString base = QFileInfo(p).fileName();
         if (base == QLatin1String("values.yaml") || base == QLatin1String("cluster-values.yaml")) {
             if (afterLeadingComments(a) != afterLeadingComments(g))
-                problems << QStringLiteral("%1: bytes after the comment block differ:\n--- ours\n%2--- AICR\n%3")
-                                .arg(p, QString::fromUtf8(afterLeadingComments(a)), QString::fromUtf8(afterLeadingComments(g)));
+                problems << QStringLiteral(
+                                "%1: bytes after the comment block differ:\n--- ours\n%2--- AICR\n%3")
+                                .arg(p, QString::fromUtf8(afterLeadingComments(a)),
+                                     QString::fromUtf8(afterLeadingComments(g)));
         } else if (base == QLatin1String("upstream.env")) {
             if (envAssignments(a) != envAssignments(g))
-                problems << QStringLiteral("%1: assignments differ:\n--- ours\n%2--- AICR\n%3").arg(p, QString::fromUtf8(a), QString::fromUtf8(g));
+                problems << QStringLiteral("%1: assignments differ:\n--- ours\n%2--- AICR\n%3")
+                                .arg(p, QString::fromUtf8(a), QString::fromUtf8(g));
         } else if (base.endsWith(QLatin1String(".yaml")) || base.endsWith(QLatin1String(".yml"))) {
             QString e1, e2;
             const QJsonArray da = yamlDocs(a, p, &e1), dg = yamlDocs(g, p, &e2);
@@ -269,7 +301,8 @@ QStringList compareWithGolden(const QString& out, const QString& golden, Deploye
                 problems << QStringLiteral("%1: ours does not parse: %2").arg(p, e1);
             else if (da != dg)
                 problems << QStringLiteral("%1: documents differ:\n--- ours\n%2\n--- AICR\n%3")
-                                .arg(p, QString::fromUtf8(QJsonDocument(da).toJson()), QString::fromUtf8(QJsonDocument(dg).toJson()));
+                                .arg(p, QString::fromUtf8(QJsonDocument(da).toJson()),
+                                     QString::fromUtf8(QJsonDocument(dg).toJson()));
         }
         // Scripts and READMEs are our own wording: the path is what must match.
     }
@@ -297,7 +330,8 @@ void TestBundleGen::parity_data() {
     if (!QDir(goldens()).exists())
         return;
     for (const QString& d : {QStringLiteral("helm"), QStringLiteral("argocd")})
-        for (const QString& c : QDir(goldens() + QLatin1Char('/') + d).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        for (const QString& c : QDir(goldens() + QLatin1Char('/') + d)
+                                    .entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
             if (c == QLatin1String("kustomize_input")) // the kustomize cases' input, not a bundle
                 continue;
             QTest::addRow("%s/%s", qPrintable(d), qPrintable(c)) << d << c;
@@ -311,7 +345,8 @@ void TestBundleGen::parity() {
     QFETCH(QString, name);
     const Case k = deployer == QLatin1String("helm") ? helmCase(name) : argoCase(name);
     if (!k.unreproducible.isEmpty())
-        QFAIL(qPrintable(QStringLiteral("%1/%2 cannot be reproduced: %3").arg(deployer, name, k.unreproducible)));
+        QFAIL(qPrintable(
+            QStringLiteral("%1/%2 cannot be reproduced: %3").arg(deployer, name, k.unreproducible)));
     Result<BundleTree> tree = render(k.input, k.options);
     QVERIFY2(tree.ok(), tree.ok() ? "" : qPrintable(tree.error().toString()));
     QTemporaryDir tmp;
@@ -320,18 +355,22 @@ void TestBundleGen::parity() {
     const Status st = writeTree(*tree, out);
     QVERIFY2(st.ok(), st.ok() ? "" : qPrintable(st.error().toString()));
     QStringList notes;
-    const QStringList problems = compareWithGolden(out, goldens() + QLatin1Char('/') + deployer + QLatin1Char('/') + name,
-                                                   k.options.deployer, &notes);
-    qInfo().noquote() << QStringLiteral("parity %1/%2: %3 golden files, %4").arg(deployer, name)
-                             .arg(treePaths(goldens() + QLatin1Char('/') + deployer + QLatin1Char('/') + name).size())
-                             .arg(problems.isEmpty() ? QStringLiteral("PASS") : QStringLiteral("FAIL"))
-                      << (notes.isEmpty() ? QString() : QStringLiteral("; also written: ") + notes.join(QLatin1String(", ")));
+    const QStringList problems = compareWithGolden(
+        out, goldens() + QLatin1Char('/') + deployer + QLatin1Char('/') + name, k.options.deployer, &notes);
+    qInfo().noquote()
+        << QStringLiteral("parity %1/%2: %3 golden files, %4")
+               .arg(deployer, name)
+               .arg(treePaths(goldens() + QLatin1Char('/') + deployer + QLatin1Char('/') + name).size())
+               .arg(problems.isEmpty() ? QStringLiteral("PASS") : QStringLiteral("FAIL"))
+        << (notes.isEmpty() ? QString()
+                            : QStringLiteral("; also written: ") + notes.join(QLatin1String(", ")));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
 void TestBundleGen::deterministic() {
     for (const Deployer d : {Deployer::Helm, Deployer::ArgoCD}) {
-        Case k = d == Deployer::Helm ? helmCase(QStringLiteral("mixed_gpu_operator")) : argoCase(QStringLiteral("mixed_component"));
+        Case k = d == Deployer::Helm ? helmCase(QStringLiteral("mixed_gpu_operator"))
+                                     : argoCase(QStringLiteral("mixed_component"));
         Result<BundleTree> a = render(k.input, k.options), b2 = render(k.input, k.options);
         QVERIFY(a.ok() && b2.ok());
         QCOMPARE(treeDigest(*a), treeDigest(*b2));
@@ -348,11 +387,15 @@ void TestBundleGen::layoutAndOrder() {
     // Deployment order, not declaration or name order, numbers the folders; argocd waves follow
     // dependency tiers (a component after its dependency gets a later wave).
     GenerateInput in;
-    in.components.push_back(helmComponent("gpu-operator", "gpu-operator", "gpu-operator", "v25.3.3", "https://helm.ngc.nvidia.com/nvidia"));
-    in.components.push_back(helmComponent("cert-manager", "cert-manager", "cert-manager", "v1.17.2", "https://charts.jetstack.io"));
-    in.components.push_back(helmComponent("nfd", "node-feature-discovery", "node-feature-discovery", "v0.16.4", "https://k.example/charts"));
+    in.components.push_back(helmComponent("gpu-operator", "gpu-operator", "gpu-operator", "v25.3.3",
+                                          "https://helm.ngc.nvidia.com/nvidia"));
+    in.components.push_back(helmComponent("cert-manager", "cert-manager", "cert-manager", "v1.17.2",
+                                          "https://charts.jetstack.io"));
+    in.components.push_back(helmComponent("nfd", "node-feature-discovery", "node-feature-discovery",
+                                          "v0.16.4", "https://k.example/charts"));
     in.components[0].dependencyRefs << QStringLiteral("nfd") << QStringLiteral("cert-manager");
-    in.deploymentOrder = {QStringLiteral("cert-manager"), QStringLiteral("nfd"), QStringLiteral("gpu-operator")};
+    in.deploymentOrder = {QStringLiteral("cert-manager"), QStringLiteral("nfd"),
+                          QStringLiteral("gpu-operator")};
     GenerateOptions o;
     o.deployer = Deployer::ArgoCD;
     Result<BundleTree> t = render(in, o);
@@ -376,7 +419,9 @@ void TestBundleGen::realCatalogLeaf() {
     QVERIFY2(cat.ok(), cat.ok() ? "" : qPrintable(cat.error().toString()));
     const QStringList leaves = cat->leafNames();
     QVERIFY(!leaves.isEmpty());
-    const QString leaf = leaves.contains(QStringLiteral("h100-eks-ubuntu-training")) ? QStringLiteral("h100-eks-ubuntu-training") : leaves.first();
+    const QString leaf = leaves.contains(QStringLiteral("h100-eks-ubuntu-training"))
+                             ? QStringLiteral("h100-eks-ubuntu-training")
+                             : leaves.first();
     Result<catalog::RecipeResult> recipe = catalog::resolve(*cat, catalog::leafCriteria(*cat, leaf));
     QVERIFY2(recipe.ok(), recipe.ok() ? "" : qPrintable(recipe.error().toString()));
     for (const Deployer d : {Deployer::Helm, Deployer::ArgoCD}) {
@@ -436,14 +481,18 @@ void TestBundleGen::cli() {
     QVERIFY(cat.ok());
     const QString leaf = cat->leafNames().constFirst();
     QByteArray recipeOut;
-    QCOMPARE(run({QStringLiteral("recipe"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), leaf}, &recipeOut), 0);
+    QCOMPARE(
+        run({QStringLiteral("recipe"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), leaf},
+            &recipeOut),
+        0);
     QVERIFY(recipeOut.contains("componentRefs"));
-    QVERIFY(run({QStringLiteral("recipe"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), QStringLiteral("no-such-leaf")}) != 0);
+    QVERIFY(run({QStringLiteral("recipe"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"),
+                 QStringLiteral("no-such-leaf")}) != 0);
     const QString out = tmp.filePath(QStringLiteral("bundle"));
     QByteArray json;
-    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), leaf,
-                  QStringLiteral("--deployer"), QStringLiteral("helm"), QStringLiteral("--out"), out, QStringLiteral("--format"),
-                  QStringLiteral("json")},
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root,
+                  QStringLiteral("--leaf"), leaf, QStringLiteral("--deployer"), QStringLiteral("helm"),
+                  QStringLiteral("--out"), out, QStringLiteral("--format"), QStringLiteral("json")},
                  &json),
              0);
     const QJsonObject o = QJsonDocument::fromJson(json).object();
@@ -452,14 +501,15 @@ void TestBundleGen::cli() {
     QVERIFY(QFileInfo::exists(out + QStringLiteral("/recipe.yaml")));
     // The same inputs again give the same tree digest.
     QByteArray json2;
-    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), leaf,
-                  QStringLiteral("--deployer"), QStringLiteral("helm"), QStringLiteral("--out"), out, QStringLiteral("--format"),
-                  QStringLiteral("json")},
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root,
+                  QStringLiteral("--leaf"), leaf, QStringLiteral("--deployer"), QStringLiteral("helm"),
+                  QStringLiteral("--out"), out, QStringLiteral("--format"), QStringLiteral("json")},
                  &json2),
              0);
-    QCOMPARE(QJsonDocument::fromJson(json2).object().value(QStringLiteral("treeDigest")), o.value(QStringLiteral("treeDigest")));
-    QVERIFY(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root, QStringLiteral("--leaf"), leaf,
-                 QStringLiteral("--deployer"), QStringLiteral("flux")}) != 0);
+    QCOMPARE(QJsonDocument::fromJson(json2).object().value(QStringLiteral("treeDigest")),
+             o.value(QStringLiteral("treeDigest")));
+    QVERIFY(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root,
+                 QStringLiteral("--leaf"), leaf, QStringLiteral("--deployer"), QStringLiteral("flux")}) != 0);
 }
 
 QTEST_GUILESS_MAIN(TestBundleGen)

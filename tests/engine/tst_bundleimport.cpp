@@ -41,7 +41,8 @@ QByteArray slurp(const QString& path) {
 }
 
 QString firstMatch(const QByteArray& text, const char* pattern) {
-    const auto m = QRegularExpression(QString::fromLatin1(pattern), QRegularExpression::MultilineOption).match(QString::fromUtf8(text));
+    const auto m = QRegularExpression(QString::fromLatin1(pattern), QRegularExpression::MultilineOption)
+                       .match(QString::fromUtf8(text));
     return m.hasMatch() ? m.captured(1) : QString();
 }
 
@@ -64,8 +65,10 @@ std::vector<Expected> expectedHelm(const QString& dir) {
         Expected e;
         e.name = firstMatch(install, "--install \\$\\{FORCE_CONFLICTS_FLAG\\} (\\S+) ");
         const QByteArray env = slurp(dir + QLatin1Char('/') + f + QStringLiteral("/upstream.env"));
-        e.version = env.isEmpty() ? firstMatch(slurp(dir + QLatin1Char('/') + f + QStringLiteral("/Chart.yaml")), "^version: (\\S+)$")
-                                  : firstMatch(env, "^VERSION='([^']*)'$");
+        e.version = env.isEmpty()
+                        ? firstMatch(slurp(dir + QLatin1Char('/') + f + QStringLiteral("/Chart.yaml")),
+                                     "^version: (\\S+)$")
+                        : firstMatch(env, "^VERSION='([^']*)'$");
         out.push_back(e);
     }
     return out;
@@ -80,7 +83,8 @@ std::vector<Expected> expectedArgo(const QString& dir) {
         e.wave = firstMatch(app, "sync-wave: \"(\\d+)\"");
         e.version = app.contains("\n      chart: ") || app.contains("\n    chart: ")
                         ? firstMatch(app, "^\\s+targetRevision: (?!main)(\\S+)$")
-                        : firstMatch(slurp(dir + QLatin1Char('/') + f + QStringLiteral("/Chart.yaml")), "^version: (\\S+)$");
+                        : firstMatch(slurp(dir + QLatin1Char('/') + f + QStringLiteral("/Chart.yaml")),
+                                     "^version: (\\S+)$");
         out.push_back(e);
     }
     return out;
@@ -89,7 +93,8 @@ std::vector<Expected> expectedArgo(const QString& dir) {
 std::vector<Expected> expectedArgoHelm(const QString& dir) {
     std::vector<std::tuple<int, int, Expected>> found;
     const QStringList folders = numberedFolders(dir);
-    for (const QString& t : QDir(dir + QStringLiteral("/templates")).entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name)) {
+    for (const QString& t : QDir(dir + QStringLiteral("/templates"))
+                                .entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name)) {
         const QByteArray text = slurp(dir + QStringLiteral("/templates/") + t);
         if (!text.contains("argocd.argoproj.io/sync-wave"))
             continue; // the parent Application carries none
@@ -104,11 +109,13 @@ std::vector<Expected> expectedArgoHelm(const QString& dir) {
                 folder = f.left(3).toInt();
         const QString path = firstMatch(text, "^\\s+path: (\\S+)$");
         if (!path.isEmpty()) // a path source: the wrapper chart's version
-            e.version = firstMatch(slurp(dir + QLatin1Char('/') + path + QStringLiteral("/Chart.yaml")), "^version: (\\S+)$");
+            e.version = firstMatch(slurp(dir + QLatin1Char('/') + path + QStringLiteral("/Chart.yaml")),
+                                   "^version: (\\S+)$");
         found.emplace_back(e.wave.toInt(), folder, e);
     }
     std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-        return std::tuple(std::get<0>(a), std::get<1>(a), std::get<2>(a).name) < std::tuple(std::get<0>(b), std::get<1>(b), std::get<2>(b).name);
+        return std::tuple(std::get<0>(a), std::get<1>(a), std::get<2>(a).name) <
+               std::tuple(std::get<0>(b), std::get<1>(b), std::get<2>(b).name);
     });
     std::vector<Expected> out;
     for (auto& [w, f, e] : found)
@@ -144,7 +151,8 @@ std::vector<Expected> expectedHelmfile(const QString& dir) {
         Expected* cur = nullptr;
         for (const QString& line : QString::fromUtf8(text).split(QLatin1Char('\n'))) {
             auto m = QRegularExpression(QStringLiteral("^  - name: (\\S+)$")).match(line);
-            if (m.hasMatch() && text.indexOf("releases:") >= 0 && text.indexOf(line.toUtf8()) > text.indexOf("releases:")) {
+            if (m.hasMatch() && text.indexOf("releases:") >= 0 &&
+                text.indexOf(line.toUtf8()) > text.indexOf("releases:")) {
                 out.push_back({m.captured(1), {}, level >= 0 ? QString::number(level) : QString()});
                 cur = &out.back();
                 continue;
@@ -179,17 +187,21 @@ class TstBundleImport : public QObject {
   private slots:
     void initTestCase() {
         if (!QDir(goldens()).exists())
-            QSKIP("AICR's bundler goldens are not at " PB_SHARED_DATA "/aicr/bundler-goldens (shared data absent)");
+            QSKIP("AICR's bundler goldens are not at " PB_SHARED_DATA
+                  "/aicr/bundler-goldens (shared data absent)");
     }
 
     void everyGoldenCase_data() {
         QTest::addColumn<QString>("deployer");
         QTest::addColumn<QString>("dir");
         for (const QString& dep : QDir(goldens()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-            for (const QString& c : QDir(goldens() + QLatin1Char('/') + dep).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+            for (const QString& c : QDir(goldens() + QLatin1Char('/') + dep)
+                                        .entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
                 if (dep == QLatin1String("argocd") && c == QLatin1String("kustomize_input"))
-                    continue; // the kustomize INPUT of argocd's kustomize cases, not a bundle: notABundle checks it
-                QTest::newRow(qPrintable(dep + QLatin1Char('/') + c)) << dep << goldens() + QLatin1Char('/') + dep + QLatin1Char('/') + c;
+                    continue; // the kustomize INPUT of argocd's kustomize cases, not a bundle: notABundle
+                              // checks it
+                QTest::newRow(qPrintable(dep + QLatin1Char('/') + c))
+                    << dep << goldens() + QLatin1Char('/') + dep + QLatin1Char('/') + c;
             }
     }
     void everyGoldenCase() {
@@ -198,7 +210,8 @@ class TstBundleImport : public QObject {
         auto read = model::readBundle(dir);
         QVERIFY2(read, qPrintable(read ? QString() : read.error().toString()));
         const model::DeployBundle& b = read->bundle;
-        const QString expectedDeployer = deployer == QLatin1String("argocdhelm") ? QStringLiteral("argocd-helm") : deployer;
+        const QString expectedDeployer =
+            deployer == QLatin1String("argocdhelm") ? QStringLiteral("argocd-helm") : deployer;
         QCOMPARE(model::deployerName(b.deployer), expectedDeployer);
 
         std::vector<Expected> expected = deployer == QLatin1String("helm")         ? expectedHelm(dir)
@@ -209,15 +222,17 @@ class TstBundleImport : public QObject {
         QVERIFY2(!expected.empty(), "the naive reading found no component: the golden layout changed");
         QStringList got, want;
         for (const model::Component& c : b.components)
-            got << QStringLiteral("%1 %2 wave=%3").arg(c.name, c.version.templated ? QString() : c.version.text,
-                                                      c.syncWave ? QString::number(*c.syncWave) : QString());
+            got << QStringLiteral("%1 %2 wave=%3")
+                       .arg(c.name, c.version.templated ? QString() : c.version.text,
+                            c.syncWave ? QString::number(*c.syncWave) : QString());
         for (const Expected& e : expected)
             want << QStringLiteral("%1 %2 wave=%3").arg(e.name, e.version, e.wave);
         QCOMPARE(got, want);
 
         // Every file is accounted for: each has a role, unknown ones are listed (never dropped).
         int files = 0;
-        for (QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext(); it.next())
+        for (QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();
+             it.next())
             ++files;
         QCOMPARE(static_cast<int>(b.files.size()), files);
         QStringList unknown;
@@ -254,14 +269,21 @@ class TstBundleImport : public QObject {
         QVERIFY(nw->templatedFields.contains(QStringLiteral("spec.source.targetRevision")));
         QCOMPARE(nw->source, QStringLiteral("path"));
         QCOMPARE(nw->folder, QStringLiteral("002-nodewright-customizations"));
-        QCOMPARE(nw->manifests, QStringList{QStringLiteral("002-nodewright-customizations/templates/tuning.yaml")});
+        QCOMPARE(nw->manifests,
+                 QStringList{QStringLiteral("002-nodewright-customizations/templates/tuning.yaml")});
         // Values: the template's literal inputs (static/cert-manager.yaml, then values.yaml key certmanager).
         QVERIFY(cm->valuesTemplated);
-        QCOMPARE(cm->values.value(QStringLiteral("prometheus")).toObject().value(QStringLiteral("enabled")).toBool(), true);
+        QCOMPARE(cm->values.value(QStringLiteral("prometheus"))
+                     .toObject()
+                     .value(QStringLiteral("enabled"))
+                     .toBool(),
+                 true);
         QCOMPARE(cm->values.value(QStringLiteral("replicaCount")).toInt(), 1);
         // The parent Application template is the app-of-apps, not a component.
-        QCOMPARE(read->bundle.file(QStringLiteral("templates/aicr-stack.yaml"))->role, QStringLiteral("app-of-apps"));
-        QCOMPARE(read->bundle.file(QStringLiteral("values.schema.json"))->role, QStringLiteral("values-schema"));
+        QCOMPARE(read->bundle.file(QStringLiteral("templates/aicr-stack.yaml"))->role,
+                 QStringLiteral("app-of-apps"));
+        QCOMPARE(read->bundle.file(QStringLiteral("values.schema.json"))->role,
+                 QStringLiteral("values-schema"));
     }
 
     void helmValuesAndCoordinates() {
@@ -269,16 +291,24 @@ class TstBundleImport : public QObject {
         QVERIFY(read);
         const model::Component& c = read->bundle.components.at(0);
         // OCI chart: upstream.env carries the full URI in CHART, REPO empty.
-        const auto env = QString::fromUtf8(slurp(goldens() + QStringLiteral("/helm/kai_scheduler_present/001-kai-scheduler/upstream.env")));
+        const auto env = QString::fromUtf8(
+            slurp(goldens() + QStringLiteral("/helm/kai_scheduler_present/001-kai-scheduler/upstream.env")));
         const QString chartUri = firstMatch(env.toUtf8(), "^CHART='([^']*)'$");
         QCOMPARE(c.repository.text + QLatin1Char('/') + c.chart.text, chartUri);
-        QCOMPARE(c.valueFiles, (QStringList{QStringLiteral("001-kai-scheduler/values.yaml"), QStringLiteral("001-kai-scheduler/cluster-values.yaml")}));
+        QCOMPARE(c.valueFiles, (QStringList{QStringLiteral("001-kai-scheduler/values.yaml"),
+                                            QStringLiteral("001-kai-scheduler/cluster-values.yaml")}));
         QCOMPARE(c.source, QStringLiteral("upstream-chart"));
         auto mixed = model::readBundle(goldens() + QStringLiteral("/helm/mixed_gpu_operator"));
         QVERIFY(mixed);
         QCOMPARE(mixed->bundle.components.at(0).source, QStringLiteral("local-chart"));
-        QCOMPARE(mixed->bundle.components.at(0).values.value(QStringLiteral("driver")).toObject().value(QStringLiteral("enabled")).toBool(), true);
-        QCOMPARE(mixed->bundle.components.at(2).manifests, QStringList{QStringLiteral("003-gpu-operator-post/templates/dcgm-exporter.yaml")});
+        QCOMPARE(mixed->bundle.components.at(0)
+                     .values.value(QStringLiteral("driver"))
+                     .toObject()
+                     .value(QStringLiteral("enabled"))
+                     .toBool(),
+                 true);
+        QCOMPARE(mixed->bundle.components.at(2).manifests,
+                 QStringList{QStringLiteral("003-gpu-operator-post/templates/dcgm-exporter.yaml")});
     }
 
     void helmfileMissingValuesAreNotedNotDropped() {
@@ -305,14 +335,16 @@ class TstBundleImport : public QObject {
         QCOMPARE(gpu->namespace_.text, QStringLiteral("gpu-operator"));
         QCOMPARE(gpu->repository.text, QStringLiteral("HelmRepository/helm-ngc-nvidia-com-nvidia"));
         QVERIFY(!gpu->notes.isEmpty());
-        QCOMPARE(read->bundle.warnings.size(), 3); // kustomization.yaml lists three sources/ files the golden leaves out
+        QCOMPARE(read->bundle.warnings.size(),
+                 3); // kustomization.yaml lists three sources/ files the golden leaves out
     }
 
     void notABundle() {
         const QString dir = goldens() + QStringLiteral("/argocd/kustomize_input");
         auto read = model::readBundle(dir);
         QVERIFY(!read);
-        QVERIFY2(read.error().message.contains(QLatin1String("not a deployment bundle")), qPrintable(read.error().toString()));
+        QVERIFY2(read.error().message.contains(QLatin1String("not a deployment bundle")),
+                 qPrintable(read.error().toString()));
         QCOMPARE(read.error().file, dir);
         // Read as argocd on purpose: no component, and every file listed as unknown.
         model::ReadOptions o;
@@ -320,12 +352,15 @@ class TstBundleImport : public QObject {
         auto forced = model::readBundle(dir, o);
         QVERIFY(forced);
         QCOMPARE(forced->bundle.components.size(), size_t(0));
-        QCOMPARE(forced->bundle.unknownFiles, (QStringList{QStringLiteral("cm.yaml"), QStringLiteral("kustomization.yaml")}));
+        QCOMPARE(forced->bundle.unknownFiles,
+                 (QStringList{QStringLiteral("cm.yaml"), QStringLiteral("kustomization.yaml")}));
     }
 
     void unknownFilesAreListed() {
         QTemporaryDir tmp;
-        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), goldens() + QStringLiteral("/argocd/mixed_with_pre/."), tmp.path()}) == 0);
+        QVERIFY(QProcess::execute(QStringLiteral("cp"),
+                                  {QStringLiteral("-r"),
+                                   goldens() + QStringLiteral("/argocd/mixed_with_pre/."), tmp.path()}) == 0);
         QProcess::execute(QStringLiteral("chmod"), {QStringLiteral("-R"), QStringLiteral("u+w"), tmp.path()});
         QFile extra(tmp.filePath(QStringLiteral("002-gpu-operator/NOTES.txt")));
         QVERIFY(extra.open(QIODevice::WriteOnly));
@@ -352,17 +387,21 @@ class TstBundleImport : public QObject {
         QVERIFY(QFile::link(QStringLiteral("/etc/passwd"), out + QStringLiteral("/001-x/values.yaml")));
         auto r = model::readBundle(out);
         QVERIFY(!r);
-        QVERIFY2(r.error().message.contains(QLatin1String("pointing outside the bundle")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.contains(QLatin1String("pointing outside the bundle")),
+                 qPrintable(r.error().toString()));
         QVERIFY(r.error().file.endsWith(QLatin1String("001-x/values.yaml")));
         // A symbolic link inside is refused too (regular files only).
         const QString in = fresh(QStringLiteral("in"));
-        QVERIFY(QFile::link(in + QStringLiteral("/001-x/upstream.env"), in + QStringLiteral("/001-x/values.yaml")));
+        QVERIFY(QFile::link(in + QStringLiteral("/001-x/upstream.env"),
+                            in + QStringLiteral("/001-x/values.yaml")));
         r = model::readBundle(in);
         QVERIFY(!r);
-        QVERIFY2(r.error().message.contains(QLatin1String("symbolic link")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.contains(QLatin1String("symbolic link")),
+                 qPrintable(r.error().toString()));
         // A named pipe.
         const QString fifo = fresh(QStringLiteral("fifo"));
-        QCOMPARE(::mkfifo(QFile::encodeName(fifo + QStringLiteral("/001-x/values.yaml")).constData(), 0600), 0);
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo + QStringLiteral("/001-x/values.yaml")).constData(), 0600),
+                 0);
         r = model::readBundle(fifo);
         QVERIFY(!r);
         QVERIFY2(r.error().message.contains(QLatin1String("named pipe")), qPrintable(r.error().toString()));
@@ -374,7 +413,8 @@ class TstBundleImport : public QObject {
         bf.close();
         r = model::readBundle(big);
         QVERIFY(!r);
-        QVERIFY2(r.error().message.contains(QLatin1String("over the limit")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.contains(QLatin1String("over the limit")),
+                 qPrintable(r.error().toString()));
         QVERIFY(r.error().file.endsWith(QLatin1String("001-x/values.yaml")));
         // Too many files (the real limit).
         const QString many = fresh(QStringLiteral("many"));
@@ -385,7 +425,9 @@ class TstBundleImport : public QObject {
         }
         r = model::readBundle(many);
         QVERIFY(!r);
-        QVERIFY2(r.error().message.contains(QStringLiteral("more than %1 files").arg(model::ReadLimits().maxFiles)), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.contains(
+                     QStringLiteral("more than %1 files").arg(model::ReadLimits().maxFiles)),
+                 qPrintable(r.error().toString()));
         // Too deep.
         const QString deep = fresh(QStringLiteral("deep"));
         QString p = deep;
@@ -403,7 +445,8 @@ class TstBundleImport : public QObject {
         vf.close();
         r = model::readBundle(bad);
         QVERIFY(!r);
-        QVERIFY2(r.error().file.endsWith(QLatin1String("001-x/values.yaml")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().file.endsWith(QLatin1String("001-x/values.yaml")),
+                 qPrintable(r.error().toString()));
         QVERIFY(r.error().line > 0);
     }
 
@@ -417,7 +460,8 @@ class TstBundleImport : public QObject {
         QCOMPARE(done->name, QStringLiteral("mixed_with_pre"));
         QCOMPARE(store::outcomeName(done->stored.outcome), QStringLiteral("imported"));
         QCOMPARE(rows(*db, QStringLiteral("SELECT COUNT(*) FROM deploy_bundle_components")), 3);
-        QCOMPARE(rows(*db, QStringLiteral("SELECT COUNT(*) FROM deploy_bundle_files")), static_cast<int>(done->bundle.files.size()));
+        QCOMPARE(rows(*db, QStringLiteral("SELECT COUNT(*) FROM deploy_bundle_files")),
+                 static_cast<int>(done->bundle.files.size()));
         auto receipts = receipts::Ledger(*db).list();
         QVERIFY(receipts);
         QCOMPARE(receipts->back().kind, QStringLiteral("bundle.import"));
@@ -438,13 +482,22 @@ class TstBundleImport : public QObject {
         QCOMPARE(store::outcomeName(again->stored.outcome), QStringLiteral("unchanged"));
         // Same name, other content: refused, and nothing changes.
         const int before = rows(*db, QStringLiteral("SELECT COUNT(*) FROM receipts"));
-        auto clash = ops::importBundle(ctx, {goldens() + QStringLiteral("/argocd/mixed_component"), QStringLiteral("mixed_with_pre"), {}, false, {}});
+        auto clash = ops::importBundle(ctx, {goldens() + QStringLiteral("/argocd/mixed_component"),
+                                             QStringLiteral("mixed_with_pre"),
+                                             {},
+                                             false,
+                                             {}});
         QVERIFY(!clash);
-        QVERIFY2(clash.error().message.contains(QLatin1String("--replace")), qPrintable(clash.error().toString()));
+        QVERIFY2(clash.error().message.contains(QLatin1String("--replace")),
+                 qPrintable(clash.error().toString()));
         QCOMPARE(rows(*db, QStringLiteral("SELECT COUNT(*) FROM receipts")), before);
         QCOMPARE(rows(*db, QStringLiteral("SELECT COUNT(*) FROM deploy_bundle_components")), 3);
         // --replace replaces.
-        auto replaced = ops::importBundle(ctx, {goldens() + QStringLiteral("/argocd/mixed_component"), QStringLiteral("mixed_with_pre"), {}, true, {}});
+        auto replaced = ops::importBundle(ctx, {goldens() + QStringLiteral("/argocd/mixed_component"),
+                                                QStringLiteral("mixed_with_pre"),
+                                                {},
+                                                true,
+                                                {}});
         QVERIFY(replaced);
         QCOMPARE(store::outcomeName(replaced->stored.outcome), QStringLiteral("replaced"));
         QCOMPARE(rows(*db, QStringLiteral("SELECT COUNT(*) FROM deploy_bundle_components")), 2);
@@ -462,25 +515,29 @@ class TstBundleImport : public QObject {
         const QString dbPath = tmp.filePath(QStringLiteral("cli.db"));
         int imported = 0;
         for (const QString& dep : QDir(goldens()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-            for (const QString& c : QDir(goldens() + QLatin1Char('/') + dep).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+            for (const QString& c : QDir(goldens() + QLatin1Char('/') + dep)
+                                        .entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
                 if (c == QLatin1String("kustomize_input"))
                     continue;
                 QProcess p;
-                p.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("import"),
-                                                        QStringLiteral("--name"), dep + QLatin1Char('/') + c, QStringLiteral("--format"),
-                                                        QStringLiteral("json"), goldens() + QLatin1Char('/') + dep + QLatin1Char('/') + c});
+                p.start(QStringLiteral(PB_CLI_BINARY),
+                        {QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("import"),
+                         QStringLiteral("--name"), dep + QLatin1Char('/') + c, QStringLiteral("--format"),
+                         QStringLiteral("json"), goldens() + QLatin1Char('/') + dep + QLatin1Char('/') + c});
                 QVERIFY(p.waitForFinished(60000));
                 QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
                 const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
                 auto read = model::readBundle(goldens() + QLatin1Char('/') + dep + QLatin1Char('/') + c);
                 QVERIFY(read);
-                QCOMPARE(o.value(QStringLiteral("components")).toArray().size(), static_cast<qsizetype>(read->bundle.components.size()));
+                QCOMPARE(o.value(QStringLiteral("components")).toArray().size(),
+                         static_cast<qsizetype>(read->bundle.components.size()));
                 ++imported;
             }
         QVERIFY(imported >= 21);
         auto db = openDb(dbPath);
         QCOMPARE(rows(*db, QStringLiteral("SELECT COUNT(*) FROM deploy_bundles")), imported);
-        QCOMPARE(rows(*db, QStringLiteral("SELECT COUNT(*) FROM receipts WHERE kind = 'bundle.import'")), imported);
+        QCOMPARE(rows(*db, QStringLiteral("SELECT COUNT(*) FROM receipts WHERE kind = 'bundle.import'")),
+                 imported);
     }
 };
 

@@ -25,7 +25,9 @@ using namespace pb;
 
 namespace {
 
-QString catalogRoot() { return QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes"); }
+QString catalogRoot() {
+    return QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes");
+}
 
 std::unique_ptr<db::Database> openDb(const QString& path) {
     auto db = db::Database::open(path);
@@ -82,7 +84,9 @@ void TestBundleIndex::initTestCase() {
     QVERIFY2(cat.ok(), cat.ok() ? "" : qPrintable(cat.error().toString()));
     m_cat = std::move(*cat);
     const QStringList leaves = m_cat.leafNames();
-    m_leaf = leaves.contains(QStringLiteral("h100-eks-ubuntu-training")) ? QStringLiteral("h100-eks-ubuntu-training") : leaves.first();
+    m_leaf = leaves.contains(QStringLiteral("h100-eks-ubuntu-training"))
+                 ? QStringLiteral("h100-eks-ubuntu-training")
+                 : leaves.first();
     Result<catalog::RecipeResult> r = catalog::resolve(m_cat, catalog::leafCriteria(m_cat, m_leaf));
     QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().toString()));
     m_recipe = std::move(*r);
@@ -109,13 +113,15 @@ void TestBundleIndex::indexAcceptedByRecordsCheck() {
 
         Result<ops::BundleIndexOutcome> idx = ops::bundleIndex(ctx, ops::BundleIndexRequest{dir, {}});
         QVERIFY2(idx.ok(), idx.ok() ? "" : qPrintable(idx.error().toString()));
-        QCOMPARE(idx->treeDigest, gen->treeDigest);            // the tree on disk is the tree generated
-        QCOMPARE(idx->generateReceipt, gen->receiptSeq);        // inputs taken from the generate receipt
+        QCOMPARE(idx->treeDigest, gen->treeDigest);      // the tree on disk is the tree generated
+        QCOMPARE(idx->generateReceipt, gen->receiptSeq); // inputs taken from the generate receipt
         QCOMPARE(idx->deployer, bundle::deployerName(d));
         QCOMPARE(idx->bundleFiles, static_cast<int>(gen->tree.files.size()));
-        QVERIFY(idx->members >= idx->bundleFiles);              // every file gives at least one object
+        QVERIFY(idx->members >= idx->bundleFiles); // every file gives at least one object
 
-        const QJsonObject index = QJsonDocument::fromJson(readAll(dir + QStringLiteral("/digest-index/platform-index.json"))).object();
+        const QJsonObject index =
+            QJsonDocument::fromJson(readAll(dir + QStringLiteral("/digest-index/platform-index.json")))
+                .object();
         QCOMPARE(index.value(QStringLiteral("kind")).toString(), QStringLiteral("AICRPlatformDigestIndex"));
         const QJsonObject spec = index.value(QStringLiteral("spec")).toObject();
         QCOMPARE(spec.value(QStringLiteral("platformDigest")).toString(), idx->platformDigest);
@@ -123,12 +129,14 @@ void TestBundleIndex::indexAcceptedByRecordsCheck() {
         QCOMPARE(static_cast<int>(spec.value(QStringLiteral("members")).toArray().size()), idx->members);
         QVERIFY(!spec.value(QStringLiteral("criteria")).toObject().isEmpty());
         const QJsonObject source = spec.value(QStringLiteral("source")).toObject();
-        QCOMPARE(source.value(QStringLiteral("treeDigest")).toString(), QStringLiteral("sha256:") + gen->treeDigest);
+        QCOMPARE(source.value(QStringLiteral("treeDigest")).toString(),
+                 QStringLiteral("sha256:") + gen->treeDigest);
         QCOMPARE(source.value(QStringLiteral("inputs")).toArray().size(), 2); // catalog and recipe digests
         // The recipe is a member; argocd Applications carry their sync-wave.
         bool recipe = false, waved = false;
         for (const QJsonValue& m : spec.value(QStringLiteral("members")).toArray()) {
-            recipe = recipe || m.toObject().value(QStringLiteral("role")).toString() == QLatin1String("recipe");
+            recipe =
+                recipe || m.toObject().value(QStringLiteral("role")).toString() == QLatin1String("recipe");
             waved = waved || m.toObject().value(QStringLiteral("syncWave")).isDouble();
         }
         QVERIFY(recipe);
@@ -143,8 +151,10 @@ void TestBundleIndex::indexAcceptedByRecordsCheck() {
         QVERIFY(rep->ok());
         int platform = 0, payloads = 0, checksums = 0;
         for (const receipts::RecordCheck& c : rep->checks) {
-            platform += c.check == QLatin1String("digest-index.platform-digest") && c.verdict == receipts::Verdict::Pass;
-            payloads += c.check == QLatin1String("digest-index.payload") && c.verdict == receipts::Verdict::Pass;
+            platform += c.check == QLatin1String("digest-index.platform-digest") &&
+                        c.verdict == receipts::Verdict::Pass;
+            payloads +=
+                c.check == QLatin1String("digest-index.payload") && c.verdict == receipts::Verdict::Pass;
             checksums += c.check == QLatin1String("checksums") && c.verdict == receipts::Verdict::Pass;
         }
         QCOMPARE(platform, 1);
@@ -177,8 +187,8 @@ void TestBundleIndex::tamperIsCaught() {
     // Every kind of file: one changed byte is a failed check, and re-indexing gives another digest.
     QStringList targets;
     for (const bundle::BundleFile& f : tree->files)
-        if (f.path == QLatin1String("recipe.yaml") || f.path == QLatin1String("deploy.sh") || f.path.endsWith(QLatin1String("/values.yaml")) ||
-            f.path.endsWith(QLatin1String("/upstream.env")))
+        if (f.path == QLatin1String("recipe.yaml") || f.path == QLatin1String("deploy.sh") ||
+            f.path.endsWith(QLatin1String("/values.yaml")) || f.path.endsWith(QLatin1String("/upstream.env")))
             targets << f.path;
     QVERIFY(targets.size() >= 4);
     QSet<QString> digests{idx->platformDigest};
@@ -275,21 +285,29 @@ void TestBundleIndex::cli() {
         return proc.exitCode();
     };
     const QString out = tmp.filePath(QStringLiteral("bundle"));
-    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), catalogRoot(), QStringLiteral("--leaf"),
-                  m_leaf, QStringLiteral("--deployer"), QStringLiteral("argocd"), QStringLiteral("--out"), out}),
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"),
+                  catalogRoot(), QStringLiteral("--leaf"), m_leaf, QStringLiteral("--deployer"),
+                  QStringLiteral("argocd"), QStringLiteral("--out"), out}),
              0);
     QByteArray json;
-    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("index"), out, QStringLiteral("--format"), QStringLiteral("json")}, &json), 0);
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("index"), out, QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &json),
+             0);
     const QJsonObject o = QJsonDocument::fromJson(json).object();
     QVERIFY(o.value(QStringLiteral("platformDigest")).toString().startsWith(QLatin1String("sha256:")));
     QVERIFY(o.value(QStringLiteral("generateReceipt")).toInt() > 0);
     QByteArray check;
-    QCOMPARE(run({QStringLiteral("records"), QStringLiteral("check"), out, QStringLiteral("--format"), QStringLiteral("json")}, &check), 0);
+    QCOMPARE(run({QStringLiteral("records"), QStringLiteral("check"), out, QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &check),
+             0);
     const QJsonObject c = QJsonDocument::fromJson(check).object();
     QVERIFY(c.value(QStringLiteral("ok")).toBool());
     QString recorded;
     for (const QJsonValue& v : c.value(QStringLiteral("checks")).toArray())
-        if (v.toObject().value(QStringLiteral("check")).toString() == QLatin1String("digest-index.platform-digest"))
+        if (v.toObject().value(QStringLiteral("check")).toString() ==
+            QLatin1String("digest-index.platform-digest"))
             recorded = v.toObject().value(QStringLiteral("actual")).toString();
     QCOMPARE(recorded, o.value(QStringLiteral("platformDigest")).toString());
     // One byte of the app-of-apps changed: records check fails.
@@ -297,7 +315,10 @@ void TestBundleIndex::cli() {
     QVERIFY(run({QStringLiteral("records"), QStringLiteral("check"), out}) != 0);
     // The receipt kind is known to the ledger.
     QByteArray receipts;
-    QCOMPARE(run({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), QStringLiteral("bundle.index")}, &receipts), 0);
+    QCOMPARE(run({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"),
+                  QStringLiteral("bundle.index")},
+                 &receipts),
+             0);
     QVERIFY(receipts.contains("bundle.index"));
 }
 

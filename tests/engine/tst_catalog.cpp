@@ -65,10 +65,14 @@ class TestCatalog : public QObject {
     void realCatalogResolvesEveryLeaf_data() {
         QTest::addColumn<QString>("version");
         QTest::addColumn<QString>("apiVersion");
-        QTest::addRow("2026-08-19") << "2026-08-19" << "aicr.run/v1alpha2";
-        QTest::addRow("2026-07-09") << "2026-07-09" << "aicr.run/v1alpha2";
-        QTest::addRow("v0.14.0") << "v0.14.0" << "aicr.nvidia.com/v1alpha1";
-        QTest::addRow("v0.11.1") << "v0.11.1" << "aicr.nvidia.com/v1alpha1";
+        QTest::addRow("2026-08-19") << "2026-08-19"
+                                    << "aicr.run/v1alpha2";
+        QTest::addRow("2026-07-09") << "2026-07-09"
+                                    << "aicr.run/v1alpha2";
+        QTest::addRow("v0.14.0") << "v0.14.0"
+                                 << "aicr.nvidia.com/v1alpha1";
+        QTest::addRow("v0.11.1") << "v0.11.1"
+                                 << "aicr.nvidia.com/v1alpha1";
     }
     void realCatalogResolvesEveryLeaf() {
         QFETCH(QString, version);
@@ -80,7 +84,8 @@ class TestCatalog : public QObject {
         const auto leaves = resolveAllLeaves(*cat);
         QVERIFY(leaves.size() >= 10);
         for (const LeafResolution& lr : leaves) {
-            QVERIFY2(!lr.error, qPrintable(lr.leaf + QStringLiteral(": ") + (lr.error ? lr.error->toString() : QString())));
+            QVERIFY2(!lr.error, qPrintable(lr.leaf + QStringLiteral(": ") +
+                                           (lr.error ? lr.error->toString() : QString())));
             QCOMPARE(lr.result->appliedOverlays.constFirst(), QStringLiteral("base"));
             QCOMPARE(lr.result->appliedOverlays.constLast(), lr.leaf);
             const QString problem = topologicalProblem(*lr.result);
@@ -95,8 +100,13 @@ class TestCatalog : public QObject {
             resolve(cat, crit(QStringLiteral("eks"), QStringLiteral("h100"), QStringLiteral("ubuntu"),
                               QStringLiteral("training"), QStringLiteral("kubeflow")));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
-        const QStringList expected = {"base", "monitoring-hpa", "h100-any", "eks", "eks-training",
-                                      "h100-eks-training", "h100-eks-ubuntu-training",
+        const QStringList expected = {"base",
+                                      "monitoring-hpa",
+                                      "h100-any",
+                                      "eks",
+                                      "eks-training",
+                                      "h100-eks-training",
+                                      "h100-eks-ubuntu-training",
                                       "h100-eks-ubuntu-training-kubeflow"};
         QCOMPARE(r->appliedOverlays, expected);
         QCOMPARE(topologicalProblem(*r), QString());
@@ -145,8 +155,10 @@ class TestCatalog : public QObject {
         QTest::addColumn<int>("leaves");
         QTest::addColumn<QString>("gpuOperator");
         QTest::addColumn<QString>("kaiScheduler");
-        QTest::addRow("sample-1") << "sample-1" << 15 << "v26.3.3" << "v0.14.1";
-        QTest::addRow("sample-2") << "sample-2" << 16 << "v26.7.1" << "v0.16.9";
+        QTest::addRow("sample-1") << "sample-1" << 15 << "v26.3.3"
+                                  << "v0.14.1";
+        QTest::addRow("sample-2") << "sample-2" << 16 << "v26.7.1"
+                                  << "v0.16.9";
     }
     void embeddedCatalog() {
         QFETCH(QString, version);
@@ -155,14 +167,16 @@ class TestCatalog : public QObject {
         QFETCH(QString, kaiScheduler);
         // The resource copy is what the app imports; the source tree copy must be identical.
         Result<Catalog> fromResource = loadCatalog(QStringLiteral(":/recipes/") + version);
-        QVERIFY2(fromResource.ok(), qPrintable(fromResource.ok() ? QString() : fromResource.error().toString()));
+        QVERIFY2(fromResource.ok(),
+                 qPrintable(fromResource.ok() ? QString() : fromResource.error().toString()));
         const Catalog fromDir = loadOk(pbtest::embeddedCatalogDir(version));
         QCOMPARE(fromResource->contentDigest(), fromDir.contentDigest());
         const auto resolved = resolveAllLeaves(*fromResource);
         QCOMPARE(static_cast<int>(resolved.size()), leaves);
         bool sawKai = false;
         for (const LeafResolution& lr : resolved) {
-            QVERIFY2(!lr.error, qPrintable(lr.leaf + QStringLiteral(": ") + (lr.error ? lr.error->toString() : QString())));
+            QVERIFY2(!lr.error, qPrintable(lr.leaf + QStringLiteral(": ") +
+                                           (lr.error ? lr.error->toString() : QString())));
             QCOMPARE(topologicalProblem(*lr.result), QString());
             if (const ComponentRef* g = lr.result->component(QStringLiteral("gpu-operator")))
                 QCOMPARE(g->version, gpuOperator);
@@ -209,8 +223,9 @@ class TestCatalog : public QObject {
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         const ComponentRef* g = r->component(QStringLiteral("gpu-operator"));
         QVERIFY(g);
-        QCOMPARE(g->version, QStringLiteral("v25.10.0"));            // later non-empty wins
-        QCOMPARE(g->namespace_, QStringLiteral("gpu-operator"));     // empty does not erase; registry default fills
+        QCOMPARE(g->version, QStringLiteral("v25.10.0")); // later non-empty wins
+        QCOMPARE(g->namespace_,
+                 QStringLiteral("gpu-operator")); // empty does not erase; registry default fills
         QCOMPARE(g->dependencyRefs, QStringList({"cert-manager", "nfd"})); // additive, no duplicates
         QCOMPARE(g->manifestFiles, QStringList({"components/gpu-operator/eks.yaml"}));
         // overrides deep-merge: driver.enabled replaced, driver.version kept, cdi added, toolkit kept.
@@ -253,18 +268,19 @@ class TestCatalog : public QObject {
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         QCOMPARE(r->appliedOverlays, QStringList({"base", "training", "eks-training"}));
         const Validation& v = *r->validation;
-        QCOMPARE(*v.deployment->checks, QStringList({"operator-health"})); // nil inherits
+        QCOMPARE(*v.deployment->checks, QStringList({"operator-health"}));     // nil inherits
         QCOMPARE(*v.performance->checks, QStringList({"nccl-all-reduce-bw"})); // union without duplicates
         QCOMPARE(v.performance->timeout, QStringLiteral("30m"));
         QCOMPARE(v.performance->constraints->size(), size_t(2));
         QCOMPARE(v.performance->constraints->at(0).value, QStringLiteral(">= 300")); // later wins by name
-        QVERIFY(v.conformance->checks && v.conformance->checks->isEmpty()); // [] clears
+        QVERIFY(v.conformance->checks && v.conformance->checks->isEmpty());          // [] clears
     }
 
     void candidatesMaximalLeavesAndSpecificity() {
         pbtest::CatalogFixture f;
         f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n");
-        f.overlay(QStringLiteral("eks-training"), "spec:\n  base: eks\n  criteria: {service: eks, intent: training}\n");
+        f.overlay(QStringLiteral("eks-training"),
+                  "spec:\n  base: eks\n  criteria: {service: eks, intent: training}\n");
         f.overlay(QStringLiteral("h100-any"), "spec:\n  criteria: {service: any, accelerator: h100}\n");
         f.overlay(QStringLiteral("monitoring"), "spec:\n  criteria: {intent: any}\n");
         f.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n");
@@ -290,25 +306,33 @@ class TestCatalog : public QObject {
     - {name: gpu-operator, namespace: gpu-system}
     - {name: nfd, type: Helm}
 )");
-        f.overlay(QStringLiteral("eks-ubuntu"), "spec:\n  criteria: {service: eks, os: ubuntu}\n  mixins: [os-ubuntu]\n");
-        Result<RecipeResult> r = resolve(loadOk(f.write()), crit(QStringLiteral("eks"), {}, QStringLiteral("ubuntu")));
+        f.overlay(QStringLiteral("eks-ubuntu"),
+                  "spec:\n  criteria: {service: eks, os: ubuntu}\n  mixins: [os-ubuntu]\n");
+        Result<RecipeResult> r =
+            resolve(loadOk(f.write()), crit(QStringLiteral("eks"), {}, QStringLiteral("ubuntu")));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         QCOMPARE(r->component(QStringLiteral("gpu-operator"))->namespace_, QStringLiteral("gpu-system"));
         QVERIFY(r->component(QStringLiteral("nfd")));
         QCOMPARE(r->constraints.size(), size_t(3));
 
         pbtest::CatalogFixture clash;
-        clash.mixin(QStringLiteral("os-ubuntu"), "spec:\n  constraints: [{name: K8s.server.version, value: '>= 1.99'}]\n");
-        clash.overlay(QStringLiteral("eks-ubuntu"), "spec:\n  criteria: {service: eks, os: ubuntu}\n  mixins: [os-ubuntu]\n");
-        Result<RecipeResult> c = resolve(loadOk(clash.write()), crit(QStringLiteral("eks"), {}, QStringLiteral("ubuntu")));
+        clash.mixin(QStringLiteral("os-ubuntu"),
+                    "spec:\n  constraints: [{name: K8s.server.version, value: '>= 1.99'}]\n");
+        clash.overlay(QStringLiteral("eks-ubuntu"),
+                      "spec:\n  criteria: {service: eks, os: ubuntu}\n  mixins: [os-ubuntu]\n");
+        Result<RecipeResult> c =
+            resolve(loadOk(clash.write()), crit(QStringLiteral("eks"), {}, QStringLiteral("ubuntu")));
         QVERIFY(!c.ok());
         QVERIFY(c.error().message.contains(QStringLiteral("K8s.server.version")));
         QVERIFY(c.error().file.endsWith(QStringLiteral("mixins/os-ubuntu.yaml")));
 
         pbtest::CatalogFixture clash2;
-        clash2.mixin(QStringLiteral("os-ubuntu"), "spec:\n  componentRefs: [{name: gpu-operator, version: v1}]\n");
-        clash2.overlay(QStringLiteral("eks-ubuntu"), "spec:\n  criteria: {service: eks, os: ubuntu}\n  mixins: [os-ubuntu]\n");
-        Result<RecipeResult> c2 = resolve(loadOk(clash2.write()), crit(QStringLiteral("eks"), {}, QStringLiteral("ubuntu")));
+        clash2.mixin(QStringLiteral("os-ubuntu"),
+                     "spec:\n  componentRefs: [{name: gpu-operator, version: v1}]\n");
+        clash2.overlay(QStringLiteral("eks-ubuntu"),
+                       "spec:\n  criteria: {service: eks, os: ubuntu}\n  mixins: [os-ubuntu]\n");
+        Result<RecipeResult> c2 =
+            resolve(loadOk(clash2.write()), crit(QStringLiteral("eks"), {}, QStringLiteral("ubuntu")));
         QVERIFY(!c2.ok());
         QVERIFY(c2.error().message.contains(QStringLiteral("gpu-operator")));
     }
@@ -326,13 +350,15 @@ class TestCatalog : public QObject {
       operator-managed:
         constraints: [{name: K8s.aks-gpu-pools.gpu-driver, value: None}]
         componentRefs: [{name: gpu-operator, overrides: {driver: {enabled: true}}}]
-)", "aicr.run/v1alpha3");
+)",
+                  "aicr.run/v1alpha3");
         const Catalog cat = loadOk(f.write());
         Result<RecipeResult> def = resolve(cat, crit(QStringLiteral("aks")));
         QVERIFY2(def.ok(), qPrintable(def.ok() ? QString() : def.error().toString()));
         QCOMPARE(def->selectedProfile->value, QStringLiteral("azure-managed"));
-        QCOMPARE(def->component(QStringLiteral("gpu-operator"))->overrides.get("driver")->get("enabled")->scalar,
-                 std::string("false"));
+        QCOMPARE(
+            def->component(QStringLiteral("gpu-operator"))->overrides.get("driver")->get("enabled")->scalar,
+            std::string("false"));
         QCOMPARE(def->apiVersion, QStringLiteral("aicr.run/v1alpha3"));
         ResolveOptions opt;
         opt.profiles.insert(QStringLiteral("gpuStack"), QStringLiteral("operator-managed"));
@@ -366,7 +392,8 @@ class TestCatalog : public QObject {
     void coverageRequiresEveryStatedDimension() {
         pbtest::CatalogFixture f;
         f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n");
-        Result<RecipeResult> r = resolve(loadOk(f.write()), crit(QStringLiteral("eks"), QStringLiteral("h100")));
+        Result<RecipeResult> r =
+            resolve(loadOk(f.write()), crit(QStringLiteral("eks"), QStringLiteral("h100")));
         QVERIFY(!r.ok());
         QVERIFY(r.error().message.contains(QStringLiteral("accelerator=h100")));
         QCOMPARE(r.error().field, QStringLiteral("criteria.accelerator"));
@@ -391,17 +418,19 @@ class TestCatalog : public QObject {
                                             << QByteArray("kind: RecipeMetadata\napiVersion: aicr.run/v9\n"
                                                           "metadata: {name: eks}\nspec: {}\n")
                                             << "unknown apiVersion 'aicr.run/v9'" << 2;
-        QTest::addRow("missing base") << "overlays/eks.yaml"
-                                      << QByteArray("kind: RecipeMetadata\napiVersion: aicr.run/v1alpha2\n"
-                                                    "metadata: {name: eks}\nspec: {base: ekz, criteria: {service: eks}}\n")
-                                      << "base overlay 'ekz' does not exist" << 0;
-        QTest::addRow("field of the wrong shape") << "overlays/eks.yaml"
-                                                  << QByteArray("kind: RecipeMetadata\napiVersion: aicr.run/v1alpha2\n"
-                                                                "metadata: {name: eks}\nspec:\n  componentRefs: {a: b}\n")
-                                                  << "expected a list" << 5;
-        QTest::addRow("registry not a registry") << "registry.yaml"
-                                                 << QByteArray("kind: RecipeMetadata\napiVersion: aicr.run/v1alpha2\n")
-                                                 << "wrong kind" << 1;
+        QTest::addRow("missing base")
+            << "overlays/eks.yaml"
+            << QByteArray("kind: RecipeMetadata\napiVersion: aicr.run/v1alpha2\n"
+                          "metadata: {name: eks}\nspec: {base: ekz, criteria: {service: eks}}\n")
+            << "base overlay 'ekz' does not exist" << 0;
+        QTest::addRow("field of the wrong shape")
+            << "overlays/eks.yaml"
+            << QByteArray("kind: RecipeMetadata\napiVersion: aicr.run/v1alpha2\n"
+                          "metadata: {name: eks}\nspec:\n  componentRefs: {a: b}\n")
+            << "expected a list" << 5;
+        QTest::addRow("registry not a registry")
+            << "registry.yaml" << QByteArray("kind: RecipeMetadata\napiVersion: aicr.run/v1alpha2\n")
+            << "wrong kind" << 1;
     }
     void badInputNamesFileAndReason() {
         QFETCH(QString, path);
@@ -434,7 +463,9 @@ class TestCatalog : public QObject {
 
     void undeclaredDependencyIsAnError() {
         pbtest::CatalogFixture f;
-        f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n  componentRefs: [{name: nfd, dependencyRefs: [ghost]}]\n");
+        f.overlay(
+            QStringLiteral("eks"),
+            "spec:\n  criteria: {service: eks}\n  componentRefs: [{name: nfd, dependencyRefs: [ghost]}]\n");
         Result<RecipeResult> r = resolve(loadOk(f.write()), crit(QStringLiteral("eks")));
         QVERIFY(!r.ok());
         QVERIFY(r.error().message.contains(QStringLiteral("'ghost'")));
@@ -452,7 +483,7 @@ class TestCatalog : public QObject {
     void unknownFieldsAreKept() {
         pbtest::CatalogFixture f;
         f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n  futureField: {x: 1}\n"
-                                          "  componentRefs: [{name: nfd, futureKnob: true}]\n");
+                                         "  componentRefs: [{name: nfd, futureKnob: true}]\n");
         const Catalog cat = loadOk(f.write());
         const Overlay* o = cat.overlay(QStringLiteral("eks"));
         QVERIFY(o);
@@ -463,7 +494,8 @@ class TestCatalog : public QObject {
 
     void truncatedAndRandomCatalogFilesNeverCrash() {
         PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/2026-08-19"));
-        QFile src(pbtest::realCatalog(QStringLiteral("2026-08-19")) + QStringLiteral("/overlays/h100-eks-training.yaml"));
+        QFile src(pbtest::realCatalog(QStringLiteral("2026-08-19")) +
+                  QStringLiteral("/overlays/h100-eks-training.yaml"));
         QVERIFY(src.open(QIODevice::ReadOnly));
         const QByteArray original = src.readAll();
         QRandomGenerator rng(7);

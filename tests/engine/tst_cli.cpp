@@ -66,16 +66,16 @@ class TestCli : public QObject {
 
     void importListAndResolveByLabel() {
         const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
-        Run imp = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db(),
-                              QStringLiteral("--version"), QStringLiteral("mine-1.0"), dir});
+        Run imp = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"),
+                              db(), QStringLiteral("--version"), QStringLiteral("mine-1.0"), dir});
         QVERIFY2(imp.code == 0, imp.err.constData());
         QVERIFY(imp.out.contains("imported"));
-        Run again = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db(),
-                                QStringLiteral("--version"), QStringLiteral("mine-1.0"), dir});
+        Run again = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"),
+                                db(), QStringLiteral("--version"), QStringLiteral("mine-1.0"), dir});
         QCOMPARE(again.code, 0);
         QVERIFY(again.out.contains("unchanged"));
-        Run list = proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), db(),
-                               QStringLiteral("--format"), QStringLiteral("json")});
+        Run list = proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"),
+                               db(), QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(list.code, 0);
         // A new database starts with the embedded sample catalog, as in the GUI.
         const QJsonArray versions = QJsonDocument::fromJson(list.out).array();
@@ -86,14 +86,16 @@ class TestCli : public QObject {
         QCOMPARE(mine.value("recipes").toInt(), 16);
         QCOMPARE(mine.value("embedded").toBool(), false);
         // Same content as the embedded sample-2.
-        QCOMPARE(mine.value("contentDigest").toString(), versions.at(1).toObject().value("contentDigest").toString());
+        QCOMPARE(mine.value("contentDigest").toString(),
+                 versions.at(1).toObject().value("contentDigest").toString());
 
-        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), db(), QStringLiteral("--version"),
-                            QStringLiteral("mine-1.0"), QStringLiteral("--service"), QStringLiteral("eks"),
-                            QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"),
-                            QStringLiteral("ubuntu"), QStringLiteral("--intent"), QStringLiteral("training"),
-                            QStringLiteral("--platform"), QStringLiteral("kubeflow"), QStringLiteral("--format"),
-                            QStringLiteral("json")});
+        Run r =
+            proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), db(), QStringLiteral("--version"),
+                        QStringLiteral("mine-1.0"), QStringLiteral("--service"), QStringLiteral("eks"),
+                        QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"),
+                        QStringLiteral("ubuntu"), QStringLiteral("--intent"), QStringLiteral("training"),
+                        QStringLiteral("--platform"), QStringLiteral("kubeflow"), QStringLiteral("--format"),
+                        QStringLiteral("json")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject recipe = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(recipe.value("kind").toString(), QStringLiteral("RecipeResult"));
@@ -104,20 +106,22 @@ class TestCli : public QObject {
     }
 
     void recipeFromDirectoryAsYaml() {
-        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--catalog"),
-                            pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--service"),
-                            QStringLiteral("gke"), QStringLiteral("--accelerator"), QStringLiteral("h100"),
-                            QStringLiteral("--os"), QStringLiteral("cos"), QStringLiteral("--intent"),
-                            QStringLiteral("inference"), QStringLiteral("--platform"), QStringLiteral("dynamo")});
+        Run r =
+            proofbench({QStringLiteral("recipe"), QStringLiteral("--catalog"),
+                        pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--service"),
+                        QStringLiteral("gke"), QStringLiteral("--accelerator"), QStringLiteral("h100"),
+                        QStringLiteral("--os"), QStringLiteral("cos"), QStringLiteral("--intent"),
+                        QStringLiteral("inference"), QStringLiteral("--platform"), QStringLiteral("dynamo")});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(r.out.startsWith("kind: RecipeResult\napiVersion: aicr.run/v1alpha2\n"));
         QVERIFY(r.out.contains("dynamo-platform"));
     }
 
     void allLeavesJson() {
-        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
-                            pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--format"),
-                            QStringLiteral("json")});
+        Run r =
+            proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
+                        pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--format"),
+                        QStringLiteral("json")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonArray leaves = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(leaves.size(), 15);
@@ -132,10 +136,13 @@ class TestCli : public QObject {
 
     void allLeavesReportsPerLeafErrors() {
         pbtest::CatalogFixture f;
-        f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n  componentRefs: [{name: nfd, dependencyRefs: [ghost]}]\n");
+        f.overlay(
+            QStringLiteral("eks"),
+            "spec:\n  criteria: {service: eks}\n  componentRefs: [{name: nfd, dependencyRefs: [ghost]}]\n");
         f.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n");
-        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
-                            f.write(), QStringLiteral("--format"), QStringLiteral("json")});
+        Run r =
+            proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
+                        f.write(), QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 1);
         const QJsonArray leaves = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(leaves.size(), 2);
@@ -144,9 +151,10 @@ class TestCli : public QObject {
     }
 
     void relativeCatalogPath() {
-        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
-                            QStringLiteral("sample-1"), QStringLiteral("--format"), QStringLiteral("json")},
-                           QStringLiteral(PB_SOURCE_DIR "/recipes"));
+        Run r =
+            proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
+                        QStringLiteral("sample-1"), QStringLiteral("--format"), QStringLiteral("json")},
+                       QStringLiteral(PB_SOURCE_DIR "/recipes"));
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 15);
     }
@@ -158,15 +166,17 @@ class TestCli : public QObject {
         const QByteArray bytes = f.readAll();
         QString expected[2];
         int i = 0;
-        for (const char* type : {"https://aicr.run/recipe-evidence/v1", "https://aicr.run/recipe-evidence/v3"}) {
-            Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("digest"), QStringLiteral("--predicate-type"),
-                                QString::fromLatin1(type), file});
+        for (const char* type :
+             {"https://aicr.run/recipe-evidence/v1", "https://aicr.run/recipe-evidence/v3"}) {
+            Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("digest"),
+                                QStringLiteral("--predicate-type"), QString::fromLatin1(type), file});
             QVERIFY2(r.code == 0, r.err.constData());
             const auto version = pb::catalog::parsePredicateType(QString::fromLatin1(type));
             expected[i] = *pb::catalog::evidenceRecipeDigest(bytes, file, *version);
             // Labelled: "evidence digest sha256:<hex>", with the v1 rule named when it applies.
             const QString printed = QString::fromLatin1(r.out.trimmed());
-            const QString prefix = QStringLiteral("evidence digest sha256:") + expected[i].section(QLatin1Char(':'), -1);
+            const QString prefix =
+                QStringLiteral("evidence digest sha256:") + expected[i].section(QLatin1Char(':'), -1);
             QVERIFY2(printed.startsWith(prefix), qPrintable(printed));
             QCOMPARE(printed.contains(QLatin1String("metadata.version kept")), i == 0);
             ++i;
@@ -178,22 +188,26 @@ class TestCli : public QObject {
         QTemporaryDir tmp;
         QFile g(tmp.filePath(QStringLiteral("recipe.yaml")));
         QVERIFY(g.open(QIODevice::WriteOnly));
-        g.write("deploymentOrder:\n  - gpu-operator\n" + reordered.replace("deploymentOrder:\n  - gpu-operator\n", ""));
+        g.write("deploymentOrder:\n  - gpu-operator\n" +
+                reordered.replace("deploymentOrder:\n  - gpu-operator\n", ""));
         g.close();
         Run d = proofbench({QStringLiteral("recipe"), QStringLiteral("digest"), g.fileName()});
         QCOMPARE(d.code, 0);
-        QCOMPARE(QString::fromLatin1(d.out.trimmed()), QStringLiteral("evidence digest sha256:") + expected[1].section(QLatin1Char(':'), -1));
-        Run bad = proofbench({QStringLiteral("recipe"), QStringLiteral("digest"), QStringLiteral("--predicate-type"),
-                              QStringLiteral("https://example.com/x/v9"), file});
+        QCOMPARE(QString::fromLatin1(d.out.trimmed()),
+                 QStringLiteral("evidence digest sha256:") + expected[1].section(QLatin1Char(':'), -1));
+        Run bad = proofbench({QStringLiteral("recipe"), QStringLiteral("digest"),
+                              QStringLiteral("--predicate-type"), QStringLiteral("https://example.com/x/v9"),
+                              file});
         QCOMPARE(bad.code, 1);
         QVERIFY(bad.err.contains("unknown predicate type"));
     }
 
     void allLeavesDigestsInTheGoldenFormat() {
         PB_REQUIRE_SHARED(QStringLiteral("aicr/catalog-parity/2026-08-19.partial.txt"));
-        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
-                            pbtest::realCatalog(QStringLiteral("2026-08-19")), QStringLiteral("--digest"),
-                            QStringLiteral("--stamp-version"), QStringLiteral("catalog-parity-golden")});
+        Run r =
+            proofbench({QStringLiteral("recipe"), QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
+                        pbtest::realCatalog(QStringLiteral("2026-08-19")), QStringLiteral("--digest"),
+                        QStringLiteral("--stamp-version"), QStringLiteral("catalog-parity-golden")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 45);
@@ -213,12 +227,15 @@ class TestCli : public QObject {
     }
 
     void graphVerb() {
-        const QStringList criteria = {QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("sample-2")),
-                                      QStringLiteral("--service"), QStringLiteral("eks"), QStringLiteral("--accelerator"),
-                                      QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
-                                      QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"),
-                                      QStringLiteral("kubeflow")};
-        Run j = proofbench(QStringList{QStringLiteral("graph")} + criteria + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        const QStringList criteria = {
+            QStringLiteral("--catalog"),     pbtest::embeddedCatalogDir(QStringLiteral("sample-2")),
+            QStringLiteral("--service"),     QStringLiteral("eks"),
+            QStringLiteral("--accelerator"), QStringLiteral("h100"),
+            QStringLiteral("--os"),          QStringLiteral("ubuntu"),
+            QStringLiteral("--intent"),      QStringLiteral("training"),
+            QStringLiteral("--platform"),    QStringLiteral("kubeflow")};
+        Run j = proofbench(QStringList{QStringLiteral("graph")} + criteria +
+                           QStringList{QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(j.code == 0, j.err.constData());
         const QJsonObject g = QJsonDocument::fromJson(j.out).object();
         QVERIFY(g.value("nodes").toArray().size() > 5);
@@ -231,25 +248,29 @@ class TestCli : public QObject {
         }
         QTemporaryDir tmp;
         const QString svg = tmp.filePath(QStringLiteral("g.svg"));
-        Run s = proofbench(QStringList{QStringLiteral("graph")} + criteria +
-                           QStringList{QStringLiteral("--format"), QStringLiteral("svg"), QStringLiteral("-o"), svg});
+        Run s = proofbench(
+            QStringList{QStringLiteral("graph")} + criteria +
+            QStringList{QStringLiteral("--format"), QStringLiteral("svg"), QStringLiteral("-o"), svg});
         QVERIFY2(s.code == 0, s.err.constData());
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains("<svg"));
-        Run bad = proofbench(QStringList{QStringLiteral("graph")} + criteria + QStringList{QStringLiteral("--format"), QStringLiteral("gif")});
+        Run bad = proofbench(QStringList{QStringLiteral("graph")} + criteria +
+                             QStringList{QStringLiteral("--format"), QStringLiteral("gif")});
         QCOMPARE(bad.code, 2);
     }
 
     void diffVerb() {
         const QString from = pbtest::embeddedCatalogDir(QStringLiteral("sample-1"));
         const QString to = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
-        const QStringList criteria = {QStringLiteral("--service"), QStringLiteral("eks"), QStringLiteral("--accelerator"),
-                                      QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
-                                      QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"),
-                                      QStringLiteral("kubeflow")};
-        Run j = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), from, QStringLiteral("--to"), to} +
-                           criteria + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        const QStringList criteria = {QStringLiteral("--service"),     QStringLiteral("eks"),
+                                      QStringLiteral("--accelerator"), QStringLiteral("h100"),
+                                      QStringLiteral("--os"),          QStringLiteral("ubuntu"),
+                                      QStringLiteral("--intent"),      QStringLiteral("training"),
+                                      QStringLiteral("--platform"),    QStringLiteral("kubeflow")};
+        Run j = proofbench(
+            QStringList{QStringLiteral("diff"), QStringLiteral("--from"), from, QStringLiteral("--to"), to} +
+            criteria + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(j.code == 0, j.err.constData());
         const QJsonObject d = QJsonDocument::fromJson(j.out).object();
         QCOMPARE(d.value("identical").toBool(), false);
@@ -260,24 +281,31 @@ class TestCli : public QObject {
                    c.toObject().value("toVersion").toString() == QLatin1String("v26.7.1");
         QVERIFY(gpu);
         // Same catalog on both sides: exit 0 and the output says identical. Labels work as well as dirs.
-        Run same = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), db(), QStringLiteral("--from"),
-                                          QStringLiteral("sample-2"), QStringLiteral("--to"), to} + criteria);
+        Run same = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), db(),
+                                          QStringLiteral("--from"), QStringLiteral("sample-2"),
+                                          QStringLiteral("--to"), to} +
+                              criteria);
         QVERIFY2(same.code == 0, same.err.constData());
         QVERIFY(same.out.contains("(identical)"));
         // Two criteria in one version.
-        Run cross = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), to, QStringLiteral("--to"), to} +
-                               criteria + QStringList{QStringLiteral("--to-accelerator"), QStringLiteral("gb200")});
+        Run cross = proofbench(
+            QStringList{QStringLiteral("diff"), QStringLiteral("--from"), to, QStringLiteral("--to"), to} +
+            criteria + QStringList{QStringLiteral("--to-accelerator"), QStringLiteral("gb200")});
         QVERIFY2(cross.code == 0, cross.err.constData());
         QVERIFY(cross.out.contains("→ eks / gb200 / ubuntu / training / kubeflow"));
         // Whole catalogs, markdown.
-        Run all = proofbench({QStringLiteral("diff"), QStringLiteral("--from"), from, QStringLiteral("--to"), to,
-                              QStringLiteral("--all-leaves"), QStringLiteral("--format"), QStringLiteral("markdown")});
+        Run all = proofbench({QStringLiteral("diff"), QStringLiteral("--from"), from, QStringLiteral("--to"),
+                              to, QStringLiteral("--all-leaves"), QStringLiteral("--format"),
+                              QStringLiteral("markdown")});
         QVERIFY2(all.code == 0, all.err.constData());
         QVERIFY(all.out.contains("| Leaf recipes | 1 | 0 |"));
-        Run neither = proofbench({QStringLiteral("diff"), QStringLiteral("--from"), from, QStringLiteral("--to"), to});
+        Run neither =
+            proofbench({QStringLiteral("diff"), QStringLiteral("--from"), from, QStringLiteral("--to"), to});
         QCOMPARE(neither.code, 2);
-        Run missing = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), db(), QStringLiteral("--from"),
-                                             QStringLiteral("no-such-version"), QStringLiteral("--to"), to} + criteria);
+        Run missing = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), db(),
+                                             QStringLiteral("--from"), QStringLiteral("no-such-version"),
+                                             QStringLiteral("--to"), to} +
+                                 criteria);
         QCOMPARE(missing.code, 1);
         QVERIFY(missing.err.contains("no-such-version"));
     }
@@ -289,61 +317,84 @@ class TestCli : public QObject {
         QTemporaryDir tmp;
         const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
         const QString unused = tmp.filePath(QStringLiteral("unused.sqlite"));
-        const QStringList criteria = {QStringLiteral("--service"), QStringLiteral("eks"), QStringLiteral("--accelerator"),
-                                      QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
-                                      QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"),
-                                      QStringLiteral("kubeflow")};
-        Run graph = proofbench(QStringList{QStringLiteral("graph"), QStringLiteral("--db"), unused, QStringLiteral("--catalog"), dir} + criteria);
+        const QStringList criteria = {QStringLiteral("--service"),     QStringLiteral("eks"),
+                                      QStringLiteral("--accelerator"), QStringLiteral("h100"),
+                                      QStringLiteral("--os"),          QStringLiteral("ubuntu"),
+                                      QStringLiteral("--intent"),      QStringLiteral("training"),
+                                      QStringLiteral("--platform"),    QStringLiteral("kubeflow")};
+        Run graph = proofbench(QStringList{QStringLiteral("graph"), QStringLiteral("--db"), unused,
+                                           QStringLiteral("--catalog"), dir} +
+                               criteria);
         QVERIFY2(graph.code == 0, graph.err.constData());
-        Run leaves = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), unused, QStringLiteral("--all-leaves"),
-                                 QStringLiteral("--catalog"), dir, QStringLiteral("--digest")});
+        Run leaves = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), unused,
+                                 QStringLiteral("--all-leaves"), QStringLiteral("--catalog"), dir,
+                                 QStringLiteral("--digest")});
         QVERIFY2(leaves.code == 0, leaves.err.constData());
-        Run dirs = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), unused, QStringLiteral("--from"), dir,
-                                          QStringLiteral("--to"), dir} +
+        Run dirs = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), unused,
+                                          QStringLiteral("--from"), dir, QStringLiteral("--to"), dir} +
                               criteria);
         QVERIFY2(dirs.code == 0, dirs.err.constData());
         QVERIFY(!QFileInfo::exists(unused));
 
         const QString file = tmp.filePath(QStringLiteral("export.sqlite"));
         const QString leaf = QStringLiteral("h100-aks-ubuntu-training-kubeflow");
-        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), file, QStringLiteral("--catalog"), dir, QStringLiteral("--leaf"),
-                            leaf, QStringLiteral("--profile"), QStringLiteral("gpuStack=no-such-value"), QStringLiteral("--profile"),
-                            QStringLiteral("gpuStack=azure-managed"), QStringLiteral("--format"), QStringLiteral("json")});
+        Run r = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), file,
+                            QStringLiteral("--catalog"), dir, QStringLiteral("--leaf"), leaf,
+                            QStringLiteral("--profile"), QStringLiteral("gpuStack=no-such-value"),
+                            QStringLiteral("--profile"), QStringLiteral("gpuStack=azure-managed"),
+                            QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(r.code == 0, r.err.constData());
-        QVERIFY(QJsonDocument::fromJson(r.out).object().value("metadata").toObject().value("appliedOverlays").toArray().contains(leaf));
+        QVERIFY(QJsonDocument::fromJson(r.out)
+                    .object()
+                    .value("metadata")
+                    .toObject()
+                    .value("appliedOverlays")
+                    .toArray()
+                    .contains(leaf));
         auto exports = [&] {
-            Run list = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), QStringLiteral("recipe.export"),
-                                   QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), file});
+            Run list =
+                proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"),
+                            QStringLiteral("recipe.export"), QStringLiteral("--format"),
+                            QStringLiteral("json"), QStringLiteral("--db"), file});
             return QJsonDocument::fromJson(list.out).object().value(QStringLiteral("receipts")).toArray();
         };
         QCOMPARE(exports().size(), 1);
         const QJsonObject receipt = exports().first().toObject();
         const QJsonObject params = receipt.value(QStringLiteral("parameters")).toObject();
-        QCOMPARE(params.value(QStringLiteral("profiles")).toArray(), QJsonArray{QStringLiteral("gpuStack=azure-managed")});
-        QCOMPARE(params.value(QStringLiteral("criteria")).toObject(), (QJsonObject{{QStringLiteral("leaf"), leaf}}));
+        QCOMPARE(params.value(QStringLiteral("profiles")).toArray(),
+                 QJsonArray{QStringLiteral("gpuStack=azure-managed")});
+        QCOMPARE(params.value(QStringLiteral("criteria")).toObject(),
+                 (QJsonObject{{QStringLiteral("leaf"), leaf}}));
         QCOMPARE(params.value(QStringLiteral("format")).toString(), QStringLiteral("json"));
         QCOMPARE(params.value(QStringLiteral("version")).toString(), QString());
         const QJsonObject output = receipt.value(QStringLiteral("outputs")).toArray().first().toObject();
-        QCOMPARE(output.value(QStringLiteral("name")).toString(), QStringLiteral("recipe %1 (stdout)").arg(leaf));
+        QCOMPARE(output.value(QStringLiteral("name")).toString(),
+                 QStringLiteral("recipe %1 (stdout)").arg(leaf));
         QCOMPARE(output.value(QStringLiteral("sha256")).toString(),
                  QString::fromLatin1(QCryptographicHash::hash(r.out, QCryptographicHash::Sha256).toHex()));
 
         // Refusals write no receipt: --leaf beside criteria (usage), a leaf the catalog lacks.
-        Run both = proofbench(QStringList{QStringLiteral("recipe"), QStringLiteral("--db"), file, QStringLiteral("--catalog"), dir,
-                                          QStringLiteral("--leaf"), leaf} +
+        Run both = proofbench(QStringList{QStringLiteral("recipe"), QStringLiteral("--db"), file,
+                                          QStringLiteral("--catalog"), dir, QStringLiteral("--leaf"), leaf} +
                               criteria);
         QCOMPARE(both.code, 2);
-        Run missing = proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), file, QStringLiteral("--catalog"), dir,
-                                  QStringLiteral("--leaf"), QStringLiteral("no-such-leaf")});
+        Run missing =
+            proofbench({QStringLiteral("recipe"), QStringLiteral("--db"), file, QStringLiteral("--catalog"),
+                        dir, QStringLiteral("--leaf"), QStringLiteral("no-such-leaf")});
         QCOMPARE(missing.code, 1);
-        QVERIFY2(missing.err.startsWith(QStringLiteral("proofbench: %1: --leaf: 'no-such-leaf' is not a leaf overlay").arg(dir).toUtf8()),
+        QVERIFY2(missing.err.startsWith(
+                     QStringLiteral("proofbench: %1: --leaf: 'no-such-leaf' is not a leaf overlay")
+                         .arg(dir)
+                         .toUtf8()),
                  missing.err.constData());
         QCOMPARE(exports().size(), 1);
 
-        Run badTo = proofbench(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), dir, QStringLiteral("--to"), dir} + criteria +
-                               QStringList{QStringLiteral("--to-service"), QStringLiteral("nope")});
+        Run badTo = proofbench(
+            QStringList{QStringLiteral("diff"), QStringLiteral("--from"), dir, QStringLiteral("--to"), dir} +
+            criteria + QStringList{QStringLiteral("--to-service"), QStringLiteral("nope")});
         QCOMPARE(badTo.code, 1);
-        QVERIFY2(badTo.err.startsWith("proofbench: criteria.service: invalid service 'nope' (valid: any, "), badTo.err.constData());
+        QVERIFY2(badTo.err.startsWith("proofbench: criteria.service: invalid service 'nope' (valid: any, "),
+                 badTo.err.constData());
     }
 
     void evidenceImportAndHealth() {
@@ -351,29 +402,33 @@ class TestCli : public QObject {
         QTemporaryDir tmp;
         const QString evDb = tmp.filePath(QStringLiteral("ev.sqlite"));
         const QString catalogDir = pbtest::realCatalog(QStringLiteral("2026-08-19"));
-        Run cat = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), evDb,
-                              QStringLiteral("--version"), QStringLiteral("2026-08-19"), catalogDir});
+        Run cat = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"),
+                              evDb, QStringLiteral("--version"), QStringLiteral("2026-08-19"), catalogDir});
         QVERIFY2(cat.code == 0, cat.err.constData());
-        Run imp = proofbench({QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), evDb,
-                              QStringLiteral("--format"), QStringLiteral("json"), catalogDir});
+        Run imp = proofbench({QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"),
+                              evDb, QStringLiteral("--format"), QStringLiteral("json"), catalogDir});
         QVERIFY2(imp.code == 0, imp.err.constData());
         const QJsonObject r = QJsonDocument::fromJson(imp.out).object();
         QVERIFY(r.value("pointers").toInt() >= 5);
         QCOMPARE(r.value("added").toInt(), r.value("pointers").toInt());
-        Run again = proofbench({QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), evDb, catalogDir});
+        Run again = proofbench(
+            {QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), evDb, catalogDir});
         QVERIFY(again.out.contains(" 0 added"));
-        Run health = proofbench({QStringLiteral("health"), QStringLiteral("--db"), evDb, QStringLiteral("--version"),
-                                 QStringLiteral("2026-08-19"), QStringLiteral("--format"), QStringLiteral("json")});
+        Run health =
+            proofbench({QStringLiteral("health"), QStringLiteral("--db"), evDb, QStringLiteral("--version"),
+                        QStringLiteral("2026-08-19"), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(health.code == 0, health.err.constData());
         const QJsonArray rows = QJsonDocument::fromJson(health.out).array();
         int signedRows = 0, inCatalog = 0;
         for (const QJsonValue& v : rows) {
-            signedRows += v.toObject().value("status").toString() == QLatin1String("signed (not verified)") ? 1 : 0;
+            signedRows +=
+                v.toObject().value("status").toString() == QLatin1String("signed (not verified)") ? 1 : 0;
             inCatalog += v.toObject().value("inCatalog").toBool() ? 1 : 0;
         }
         QCOMPARE(inCatalog, 45);
         QVERIFY(signedRows >= 5);
-        Run csv = proofbench({QStringLiteral("health"), QStringLiteral("--db"), evDb, QStringLiteral("--format"), QStringLiteral("csv")});
+        Run csv = proofbench({QStringLiteral("health"), QStringLiteral("--db"), evDb,
+                              QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(csv.code, 0);
         QVERIFY(csv.out.startsWith("recipe,service,accelerator,os,intent,platform,status"));
     }
@@ -392,11 +447,11 @@ class TestCli : public QObject {
         QCOMPARE(refused.code, 2);
         QVERIFY(refused.out.contains("failed    manifest-hash-check"));
         QVERIFY(refused.out.contains("result: invalid (exit 2)"));
-        Run missing = proofbench({QStringLiteral("evidence"), QStringLiteral("check"), tmp.filePath(QStringLiteral("nowhere"))});
+        Run missing = proofbench(
+            {QStringLiteral("evidence"), QStringLiteral("check"), tmp.filePath(QStringLiteral("nowhere"))});
         QCOMPARE(missing.code, 2);
         QVERIFY(missing.err.contains("not a summary bundle"));
     }
-
 
     void verifyBundleLikeCosign() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/MANIFEST.tsv"));
@@ -405,20 +460,24 @@ class TestCli : public QObject {
         for (const auto& k : pbtest::sigstoreCases())
             if (k.name == QLatin1String("rekor2-dsse-happy-path"))
                 c = k;
-        const QStringList base{QStringLiteral("verify"), QStringLiteral("--bundle"), dir + QStringLiteral("/bundle.sigstore.json"),
+        const QStringList base{QStringLiteral("verify"), QStringLiteral("--bundle"),
+                               dir + QStringLiteral("/bundle.sigstore.json"),
                                QStringLiteral("--trusted-root"), dir + QStringLiteral("/trusted_root.json")};
         // Artifact mode, exact identity: verified, every step listed.
-        Run ok = proofbench(base + QStringList{QStringLiteral("--artifact"), dir + QStringLiteral("/artifact"),
-                                               QStringLiteral("--certificate-identity"), c.identity,
-                                               QStringLiteral("--certificate-oidc-issuer"), c.issuer});
+        Run ok =
+            proofbench(base + QStringList{QStringLiteral("--artifact"), dir + QStringLiteral("/artifact"),
+                                          QStringLiteral("--certificate-identity"), c.identity,
+                                          QStringLiteral("--certificate-oidc-issuer"), c.issuer});
         QVERIFY2(ok.code == 0, ok.err.constData());
         QVERIFY(ok.out.contains("VERIFIED"));
         QVERIFY(ok.out.contains("[ok]   transparency log"));
         QVERIFY(ok.out.contains("[ok]   timestamps"));
         // Digest mode, regexp identity, JSON.
-        Run json = proofbench(base + QStringList{QStringLiteral("--digest"), c.digest, QStringLiteral("--certificate-identity-regexp"),
+        Run json = proofbench(base + QStringList{QStringLiteral("--digest"), c.digest,
+                                                 QStringLiteral("--certificate-identity-regexp"),
                                                  QStringLiteral("^https://github.com/sigstore-conformance/"),
-                                                 QStringLiteral("--certificate-oidc-issuer-regexp"), QStringLiteral("githubusercontent"),
+                                                 QStringLiteral("--certificate-oidc-issuer-regexp"),
+                                                 QStringLiteral("githubusercontent"),
                                                  QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(json.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(json.out).object();
@@ -426,34 +485,49 @@ class TestCli : public QObject {
         QCOMPARE(o.value("certificate").toObject().value("san").toString(), c.identity);
         QCOMPARE(o.value("artifactDigest").toString(), c.digest);
         // Wrong identity: exit 1, expected and found side by side.
-        Run wrong = proofbench(base + QStringList{QStringLiteral("--artifact"), dir + QStringLiteral("/artifact"),
-                                                  QStringLiteral("--certificate-identity"), QStringLiteral("someone@example.com"),
-                                                  QStringLiteral("--certificate-oidc-issuer"), c.issuer});
+        Run wrong =
+            proofbench(base + QStringList{QStringLiteral("--artifact"), dir + QStringLiteral("/artifact"),
+                                          QStringLiteral("--certificate-identity"),
+                                          QStringLiteral("someone@example.com"),
+                                          QStringLiteral("--certificate-oidc-issuer"), c.issuer});
         QCOMPARE(wrong.code, 1);
         QVERIFY(wrong.out.contains("expected: identity: someone@example.com"));
         QVERIFY(wrong.out.contains(("found:    identity: " + c.identity).toUtf8()));
         QVERIFY(wrong.err.contains("not verified: identity"));
         // Usage errors: exit 2.
-        QCOMPARE(proofbench(base + QStringList{QStringLiteral("--certificate-identity"), c.identity}).code, 2);
+        QCOMPARE(proofbench(base + QStringList{QStringLiteral("--certificate-identity"), c.identity}).code,
+                 2);
         QCOMPARE(proofbench(base + QStringList{QStringLiteral("--digest"), QStringLiteral("sha256:12"),
                                                QStringLiteral("--certificate-identity"), c.identity,
-                                               QStringLiteral("--certificate-oidc-issuer"), c.issuer}).code, 2);
-        QCOMPARE(proofbench(base + QStringList{QStringLiteral("--artifact"), dir + QStringLiteral("/artifact"),
-                                               QStringLiteral("--certificate-identity"), c.identity}).code, 2);
+                                               QStringLiteral("--certificate-oidc-issuer"), c.issuer})
+                     .code,
+                 2);
+        QCOMPARE(
+            proofbench(base + QStringList{QStringLiteral("--artifact"), dir + QStringLiteral("/artifact"),
+                                          QStringLiteral("--certificate-identity"), c.identity})
+                .code,
+            2);
     }
 
     void verifyWithStoredTrustedRootAndRecord() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/managed-key-happy-path"));
         const QString dir = pbtest::sharedData(QStringLiteral("sigstore/cases/managed-key-happy-path"));
         const QString vdb = m_tmp.filePath(QStringLiteral("verify.sqlite"));
-        const QStringList args{QStringLiteral("verify"), QStringLiteral("--db"), vdb, QStringLiteral("--bundle"),
-                               dir + QStringLiteral("/bundle.sigstore.json"), QStringLiteral("--key"), dir + QStringLiteral("/key.pub"),
-                               QStringLiteral("--record"), dir + QStringLiteral("/artifact")};
+        const QStringList args{QStringLiteral("verify"),
+                               QStringLiteral("--db"),
+                               vdb,
+                               QStringLiteral("--bundle"),
+                               dir + QStringLiteral("/bundle.sigstore.json"),
+                               QStringLiteral("--key"),
+                               dir + QStringLiteral("/key.pub"),
+                               QStringLiteral("--record"),
+                               dir + QStringLiteral("/artifact")};
         Run none = proofbench(args);
         QCOMPARE(none.code, 1);
         QVERIFY(none.err.contains("not in the trusted root")); // a key needs no root, but its log entry does
-        Run imp = proofbench({QStringLiteral("verify"), QStringLiteral("--db"), vdb, QStringLiteral("--import-trusted-root"),
-                              dir + QStringLiteral("/trusted_root.json")});
+        Run imp =
+            proofbench({QStringLiteral("verify"), QStringLiteral("--db"), vdb,
+                        QStringLiteral("--import-trusted-root"), dir + QStringLiteral("/trusted_root.json")});
         QCOMPARE(imp.code, 0);
         Run ok = proofbench(args);
         QVERIFY2(ok.code == 0, ok.err.constData());
@@ -465,7 +539,8 @@ class TestCli : public QObject {
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toInt(), 1);
         QCOMPARE(q.value(1).toString(), QStringLiteral("key"));
-        QVERIFY(!q.value(2).toString().contains(QStringLiteral("BEGIN PUBLIC KEY"))); // the key's digest, not the key
+        QVERIFY(!q.value(2).toString().contains(
+            QStringLiteral("BEGIN PUBLIC KEY"))); // the key's digest, not the key
     }
 
     void verifyBatchManifest() {
@@ -490,14 +565,16 @@ class TestCli : public QObject {
         // A manifest whose expectation is wrong makes the batch fail.
         QTemporaryDir tmp;
         QDir().mkpath(tmp.filePath(QStringLiteral("cases")));
-        QFile::link(pbtest::sharedData(QStringLiteral("sigstore/cases/happy-path-v0.1")), tmp.filePath(QStringLiteral("cases/happy-path-v0.1")));
+        QFile::link(pbtest::sharedData(QStringLiteral("sigstore/cases/happy-path-v0.1")),
+                    tmp.filePath(QStringLiteral("cases/happy-path-v0.1")));
         QFile in(manifest);
         QVERIFY(in.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = in.readAll().split('\n');
         QByteArray row = lines.at(1);
         row.replace("\tPASS\t", "\tFAIL\t");
         pbtest::writeBytes(tmp.filePath(QStringLiteral("MANIFEST.tsv")), lines.at(0) + '\n' + row + '\n');
-        Run r = proofbench({QStringLiteral("verify"), QStringLiteral("--batch"), tmp.filePath(QStringLiteral("MANIFEST.tsv"))});
+        Run r = proofbench({QStringLiteral("verify"), QStringLiteral("--batch"),
+                            tmp.filePath(QStringLiteral("MANIFEST.tsv"))});
         QCOMPARE(r.code, 1);
         QVERIFY(r.out.contains("UNEXPECTED"));
     }
@@ -513,18 +590,19 @@ class TestCli : public QObject {
         Run unchecked = proofbench(base);
         QCOMPARE(unchecked.code, 0);
         QVERIFY(unchecked.out.contains("not checked: no trusted root"));
-        Run ok = proofbench(base + QStringList{QStringLiteral("--key"), tmp.filePath(QStringLiteral("key.pub")),
-                                               QStringLiteral("--insecure-ignore-tlog")});
+        Run ok =
+            proofbench(base + QStringList{QStringLiteral("--key"), tmp.filePath(QStringLiteral("key.pub")),
+                                          QStringLiteral("--insecure-ignore-tlog")});
         QVERIFY2(ok.code == 0, ok.out.constData());
         QVERIFY(ok.out.contains("signed with the given key"));
         pbtest::BundleFixture other;
         pbtest::writeBytes(tmp.filePath(QStringLiteral("other.pub")), other.signWithNewKey());
-        Run bad = proofbench(base + QStringList{QStringLiteral("--key"), tmp.filePath(QStringLiteral("other.pub")),
-                                                QStringLiteral("--insecure-ignore-tlog")});
+        Run bad =
+            proofbench(base + QStringList{QStringLiteral("--key"), tmp.filePath(QStringLiteral("other.pub")),
+                                          QStringLiteral("--insecure-ignore-tlog")});
         QCOMPARE(bad.code, 2);
         QVERIFY(bad.out.contains("Sigstore: signature"));
     }
-
 
     void keysSigningAndDeploymentBundles() {
         QTemporaryDir tmp;
@@ -539,10 +617,11 @@ class TestCli : public QObject {
             return Run{p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
         };
         const QString key = tmp.filePath(QStringLiteral("signer.key"));
-        Run gen = run({QStringLiteral("keygen"), QStringLiteral("--db"), kdb, QStringLiteral("--out"), key, QStringLiteral("--passphrase-env"),
-                       QStringLiteral("PB_TEST_PASS")});
+        Run gen = run({QStringLiteral("keygen"), QStringLiteral("--db"), kdb, QStringLiteral("--out"), key,
+                       QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")});
         QVERIFY2(gen.code == 0, gen.err.constData());
-        QVERIFY(QFileInfo(key).permissions() == (QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser));
+        QVERIFY(QFileInfo(key).permissions() == (QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                 QFileDevice::ReadUser | QFileDevice::WriteUser));
         QVERIFY(!QFile(key).open(QIODevice::ReadOnly) || !pbtest::readAll(key).contains("BEGIN PRIVATE KEY"));
         // The passphrase reaches neither the database nor the output.
         QVERIFY(!pbtest::readAll(kdb).contains("s3cret-pass"));
@@ -556,69 +635,90 @@ class TestCli : public QObject {
             QVERIFY(!q.value(1).toString().contains(QStringLiteral("PRIVATE")));
         }
         // No passphrase source and no terminal: a clear error, nothing written.
-        Run noPass = proofbench({QStringLiteral("sign-blob"), QStringLiteral("--key"), key, QStringLiteral("--bundle"),
-                                 tmp.filePath(QStringLiteral("x.json")), key + QStringLiteral(".pub")});
+        Run noPass =
+            proofbench({QStringLiteral("sign-blob"), QStringLiteral("--key"), key, QStringLiteral("--bundle"),
+                        tmp.filePath(QStringLiteral("x.json")), key + QStringLiteral(".pub")});
         QCOMPARE(noPass.code, 1);
         QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("x.json"))));
 
         // sign-blob -> verify --key.
         pbtest::writeBytes(tmp.filePath(QStringLiteral("blob.txt")), "blob\n");
-        QCOMPARE(run({QStringLiteral("sign-blob"), QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS"),
-                      QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("blob.sigstore.json")), tmp.filePath(QStringLiteral("blob.txt"))})
+        QCOMPARE(run({QStringLiteral("sign-blob"), QStringLiteral("--key"), key,
+                      QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS"),
+                      QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("blob.sigstore.json")),
+                      tmp.filePath(QStringLiteral("blob.txt"))})
                      .code,
                  0);
-        Run ok = proofbench({QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("blob.sigstore.json")),
-                             QStringLiteral("--key"), key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"),
-                             tmp.filePath(QStringLiteral("blob.txt"))});
+        Run ok =
+            proofbench({QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--bundle"),
+                        tmp.filePath(QStringLiteral("blob.sigstore.json")), QStringLiteral("--key"),
+                        key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"),
+                        tmp.filePath(QStringLiteral("blob.txt"))});
         QVERIFY2(ok.code == 0, ok.out.constData());
         // Without --insecure-ignore-tlog a bundle with no log entry is refused, as cosign does.
-        QCOMPARE(proofbench({QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--bundle"),
-                             tmp.filePath(QStringLiteral("blob.sigstore.json")), QStringLiteral("--key"), key + QStringLiteral(".pub"),
-                             tmp.filePath(QStringLiteral("blob.txt"))})
-                     .code,
-                 1);
+        QCOMPARE(
+            proofbench({QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--bundle"),
+                        tmp.filePath(QStringLiteral("blob.sigstore.json")), QStringLiteral("--key"),
+                        key + QStringLiteral(".pub"), tmp.filePath(QStringLiteral("blob.txt"))})
+                .code,
+            1);
 
         // attest -> verify --digest.
         pbtest::writeBytes(tmp.filePath(QStringLiteral("pred.json")), "{\"ok\": true}");
         const QString digest = QStringLiteral("sha256:") + pb::sha256Hex("subject");
-        QCOMPARE(run({QStringLiteral("attest"), QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS"),
-                      QStringLiteral("--subject"), QStringLiteral("thing=") + digest, QStringLiteral("--predicate-type"),
-                      QStringLiteral("https://example.com/t/v1"), QStringLiteral("--predicate"), tmp.filePath(QStringLiteral("pred.json")),
+        QCOMPARE(run({QStringLiteral("attest"), QStringLiteral("--key"), key,
+                      QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS"),
+                      QStringLiteral("--subject"), QStringLiteral("thing=") + digest,
+                      QStringLiteral("--predicate-type"), QStringLiteral("https://example.com/t/v1"),
+                      QStringLiteral("--predicate"), tmp.filePath(QStringLiteral("pred.json")),
                       QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("att.json"))})
                      .code,
                  0);
-        QCOMPARE(proofbench({QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("att.json")),
-                             QStringLiteral("--key"), key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--digest"), digest})
+        QCOMPARE(proofbench({QStringLiteral("verify"), QStringLiteral("--db"), kdb,
+                             QStringLiteral("--bundle"), tmp.filePath(QStringLiteral("att.json")),
+                             QStringLiteral("--key"), key + QStringLiteral(".pub"),
+                             QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--digest"), digest})
                      .code,
                  0);
 
         // evidence sign, then evidence check with the key.
         pbtest::BundleFixture f;
         const QString bundleDir = f.writeDirectory(tmp.filePath(QStringLiteral("ev")));
-        Run es = run({QStringLiteral("evidence"), QStringLiteral("sign"), QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"),
-                      QStringLiteral("PB_TEST_PASS"), QStringLiteral("--evidence-root"), tmp.filePath(QStringLiteral("tree")), bundleDir});
+        Run es = run({QStringLiteral("evidence"), QStringLiteral("sign"), QStringLiteral("--key"), key,
+                      QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS"),
+                      QStringLiteral("--evidence-root"), tmp.filePath(QStringLiteral("tree")), bundleDir});
         QVERIFY2(es.code == 0, es.err.constData());
         QVERIFY(es.out.contains("pointer:"));
-        Run ec = proofbench({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), kdb, QStringLiteral("--key"),
-                             key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), bundleDir});
+        Run ec = proofbench({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), kdb,
+                             QStringLiteral("--key"), key + QStringLiteral(".pub"),
+                             QStringLiteral("--insecure-ignore-tlog"), bundleDir});
         QVERIFY2(ec.code == 0, ec.out.constData());
 
         // bundle sign / verify with a minimum trust level.
         const QString deployDir = tmp.filePath(QStringLiteral("deploy"));
         pbtest::writeBytes(deployDir + QStringLiteral("/recipe.yaml"), "kind: RecipeResult\n");
         pbtest::writeBytes(deployDir + QStringLiteral("/001-gpu-operator/values.yaml"), "a: 1\n");
-        QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("sign"), QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"),
-                      QStringLiteral("PB_TEST_PASS"), deployDir})
+        QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("sign"), QStringLiteral("--key"), key,
+                      QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS"), deployDir})
                      .code,
                  0);
-        const QStringList verify{QStringLiteral("bundle"), QStringLiteral("verify"), QStringLiteral("--db"), kdb, QStringLiteral("--key"),
-                                 key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), deployDir};
-        Run bv = proofbench(verify + QStringList{QStringLiteral("--min-trust-level"), QStringLiteral("attested")});
+        const QStringList verify{QStringLiteral("bundle"),
+                                 QStringLiteral("verify"),
+                                 QStringLiteral("--db"),
+                                 kdb,
+                                 QStringLiteral("--key"),
+                                 key + QStringLiteral(".pub"),
+                                 QStringLiteral("--insecure-ignore-tlog"),
+                                 deployDir};
+        Run bv =
+            proofbench(verify + QStringList{QStringLiteral("--min-trust-level"), QStringLiteral("attested")});
         QVERIFY2(bv.code == 0, bv.out.constData());
         QVERIFY(bv.out.startsWith("trust level: attested"));
-        Run max = proofbench(verify + QStringList{QStringLiteral("--min-trust-level"), QStringLiteral("max"), QStringLiteral("--format"), QStringLiteral("json")});
+        Run max = proofbench(verify + QStringList{QStringLiteral("--min-trust-level"), QStringLiteral("max"),
+                                                  QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(max.code, 1);
-        QCOMPARE(QJsonDocument::fromJson(max.out).object().value("trustLevel").toString(), QStringLiteral("attested"));
+        QCOMPARE(QJsonDocument::fromJson(max.out).object().value("trustLevel").toString(),
+                 QStringLiteral("attested"));
         pbtest::writeBytes(deployDir + QStringLiteral("/001-gpu-operator/values.yaml"), "a: 2\n");
         Run changed = proofbench(verify);
         QCOMPARE(changed.code, 1);
@@ -636,20 +736,23 @@ class TestCli : public QObject {
         env.insert(QStringLiteral("HOME"), tmp.filePath(QStringLiteral("home")));
         env.insert(QStringLiteral("XDG_DATA_HOME"), tmp.filePath(QStringLiteral("home/.local/share")));
         const QString dir = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
-        Run imp = proofbench({QStringLiteral("--db"), file, QStringLiteral("catalog"), QStringLiteral("import"),
-                              QStringLiteral("--version"), QStringLiteral("global-1.0"), dir},
-                             {}, env);
+        Run imp =
+            proofbench({QStringLiteral("--db"), file, QStringLiteral("catalog"), QStringLiteral("import"),
+                        QStringLiteral("--version"), QStringLiteral("global-1.0"), dir},
+                       {}, env);
         QVERIFY2(imp.code == 0, imp.err.constData());
         QVERIFY(QFileInfo::exists(file));
         QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("home/.local/share/Proofbench"))));
-        const QStringList list{QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json")};
+        const QStringList list{QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--format"),
+                               QStringLiteral("json")};
         const Run before = proofbench(QStringList{QStringLiteral("--db"), file} + list, {}, env);
         const Run after = proofbench(list + QStringList{QStringLiteral("--db"), file}, {}, env);
         const Run beforeEq = proofbench(QStringList{QStringLiteral("--db=") + file} + list, {}, env);
         const Run afterEq = proofbench(list + QStringList{QStringLiteral("--db=") + file}, {}, env);
-        const Run middle = proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), file,
-                                       QStringLiteral("--format"), QStringLiteral("json")},
-                                      {}, env);
+        const Run middle =
+            proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), file,
+                        QStringLiteral("--format"), QStringLiteral("json")},
+                       {}, env);
         for (const Run* r : {&before, &after, &beforeEq, &afterEq, &middle}) {
             QVERIFY2(r->code == 0, r->err.constData());
             QCOMPARE(r->out, before.out);
@@ -659,12 +762,15 @@ class TestCli : public QObject {
         QCOMPARE(versions.last().toObject().value("version").toString(), QStringLiteral("global-1.0"));
         QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("home/.local/share/Proofbench"))));
         // The same path twice is fine; two different paths are a usage error.
-        Run same = proofbench(QStringList{QStringLiteral("--db"), file} + list + QStringList{QStringLiteral("--db"), file}, {}, env);
+        Run same = proofbench(QStringList{QStringLiteral("--db"), file} + list +
+                                  QStringList{QStringLiteral("--db"), file},
+                              {}, env);
         QCOMPARE(same.code, 0);
         QCOMPARE(same.out, before.out);
-        Run twice = proofbench(QStringList{QStringLiteral("--db"), file} + list +
-                                   QStringList{QStringLiteral("--db"), tmp.filePath(QStringLiteral("other.sqlite"))},
-                               {}, env);
+        Run twice =
+            proofbench(QStringList{QStringLiteral("--db"), file} + list +
+                           QStringList{QStringLiteral("--db"), tmp.filePath(QStringLiteral("other.sqlite"))},
+                       {}, env);
         QCOMPARE(twice.code, 2);
         QVERIFY(twice.err.contains("--db"));
         QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("other.sqlite"))));
@@ -678,44 +784,59 @@ class TestCli : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
             env.remove(QString::fromLatin1(v));
-        Run r = proofbench({QStringLiteral("--db"), file, QStringLiteral("recipe"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
-                            QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--service"),
-                            QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"),
-                            QStringLiteral("ubuntu"), QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--format"),
-                            QStringLiteral("json")},
-                           {}, env);
+        Run r =
+            proofbench({QStringLiteral("--db"), file, QStringLiteral("recipe"), QStringLiteral("--platform"),
+                        QStringLiteral("kubeflow"), QStringLiteral("--catalog"),
+                        pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--service"),
+                        QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"),
+                        QStringLiteral("--os"), QStringLiteral("ubuntu"), QStringLiteral("--intent"),
+                        QStringLiteral("training"), QStringLiteral("--format"), QStringLiteral("json")},
+                       {}, env);
         QVERIFY2(r.code == 0, r.err.constData());
-        const QJsonArray applied = QJsonDocument::fromJson(r.out).object().value("metadata").toObject().value("appliedOverlays").toArray();
+        const QJsonArray applied = QJsonDocument::fromJson(r.out)
+                                       .object()
+                                       .value("metadata")
+                                       .toObject()
+                                       .value("appliedOverlays")
+                                       .toArray();
         QVERIFY(!applied.isEmpty());
         QCOMPARE(applied.last().toString(), QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
         // The recipe.export receipt went to the --db given before the verb.
-        Run receipts = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json"),
-                                   QStringLiteral("--db"), file},
-                                  {}, env);
+        Run receipts =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--format"),
+                        QStringLiteral("json"), QStringLiteral("--db"), file},
+                       {}, env);
         QVERIFY2(receipts.code == 0, receipts.err.constData());
         QVERIFY(receipts.out.contains("recipe.export"));
         // The single-dash form after the verb too (the verbs read single-dash long options).
-        Run single = proofbench({QStringLiteral("recipe"), QStringLiteral("-platform"), QStringLiteral("kubeflow"), QStringLiteral("--db"), file,
-                                 QStringLiteral("--catalog"), pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--service"),
-                                 QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"),
-                                 QStringLiteral("ubuntu"), QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--digest")},
-                                {}, env);
+        Run single =
+            proofbench({QStringLiteral("recipe"), QStringLiteral("-platform"), QStringLiteral("kubeflow"),
+                        QStringLiteral("--db"), file, QStringLiteral("--catalog"),
+                        pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--service"),
+                        QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"),
+                        QStringLiteral("--os"), QStringLiteral("ubuntu"), QStringLiteral("--intent"),
+                        QStringLiteral("training"), QStringLiteral("--digest")},
+                       {}, env);
         QVERIFY2(single.code == 0, single.err.constData());
         const QList<QByteArray> digestLines = single.out.trimmed().split('\n');
         QCOMPARE(digestLines.size(), 2);
-        QVERIFY2(digestLines[0].startsWith("evidence digest sha256:") && digestLines[0].size() == 23 + 64, digestLines[0].constData());
-        QVERIFY2(digestLines[1].startsWith("parity digest sha256:") && digestLines[1].size() == 21 + 64, digestLines[1].constData());
+        QVERIFY2(digestLines[0].startsWith("evidence digest sha256:") && digestLines[0].size() == 23 + 64,
+                 digestLines[0].constData());
+        QVERIFY2(digestLines[1].startsWith("parity digest sha256:") && digestLines[1].size() == 21 + 64,
+                 digestLines[1].constData());
         // HTML draws its charts off-screen (pb_report on a QGuiApplication): no display is needed.
-        Run html = proofbench({QStringLiteral("--db"), file, QStringLiteral("report"), QStringLiteral("--format"), QStringLiteral("html"),
-                               QStringLiteral("--out"), tmp.filePath(QStringLiteral("review.html"))},
+        Run html = proofbench({QStringLiteral("--db"), file, QStringLiteral("report"),
+                               QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--out"),
+                               tmp.filePath(QStringLiteral("review.html"))},
                               {}, env);
         QVERIFY2(html.code == 0, html.err.constData());
         QVERIFY(QFileInfo(tmp.filePath(QStringLiteral("review.html"))).size() > 0);
         QVERIFY(!html.err.contains("platform plugin"));
         // A Qt option before a verb is a usage error, not a GUI start.
-        Run before = proofbench({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("catalog"), QStringLiteral("list"),
-                                 QStringLiteral("--db"), file},
-                                {}, env);
+        Run before =
+            proofbench({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("catalog"),
+                        QStringLiteral("list"), QStringLiteral("--db"), file},
+                       {}, env);
         QCOMPARE(before.code, 2);
         QVERIFY(before.err.contains("not a global option"));
     }
@@ -723,26 +844,36 @@ class TestCli : public QObject {
     // The decision itself, on the raw argv.
     void classifyDecidesOnTheRawCommandLine() {
         using pb::cli::Invocation;
-        auto classify = [](const QStringList& a) { return pb::cli::classify(QStringList{QStringLiteral("proofbench")} + a); };
+        auto classify = [](const QStringList& a) {
+            return pb::cli::classify(QStringList{QStringLiteral("proofbench")} + a);
+        };
         QCOMPARE(classify({}).mode, Invocation::Mode::Gui);
         QCOMPARE(classify({QStringLiteral("--db"), QStringLiteral("x.db")}).mode, Invocation::Mode::Gui);
         QCOMPARE(classify({QStringLiteral("--db"), QStringLiteral("x.db")}).db, QStringLiteral("x.db"));
-        QCOMPARE(classify({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("--db=x.db")}).mode, Invocation::Mode::Gui);
+        QCOMPARE(
+            classify({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("--db=x.db")})
+                .mode,
+            Invocation::Mode::Gui);
         QCOMPARE(classify({QStringLiteral("--style"), QStringLiteral("fusion")}).mode, Invocation::Mode::Gui);
-        const Invocation recipe = classify({QStringLiteral("--db"), QStringLiteral("x.db"), QStringLiteral("recipe"), QStringLiteral("--platform"),
-                                            QStringLiteral("kubeflow")});
+        const Invocation recipe =
+            classify({QStringLiteral("--db"), QStringLiteral("x.db"), QStringLiteral("recipe"),
+                      QStringLiteral("--platform"), QStringLiteral("kubeflow")});
         QCOMPARE(recipe.mode, Invocation::Mode::Cli);
         QCOMPARE(recipe.db, QStringLiteral("x.db"));
-        QCOMPARE(recipe.args, (QStringList{QStringLiteral("proofbench"), QStringLiteral("recipe"), QStringLiteral("--platform"), QStringLiteral("kubeflow")}));
+        QCOMPARE(recipe.args, (QStringList{QStringLiteral("proofbench"), QStringLiteral("recipe"),
+                                           QStringLiteral("--platform"), QStringLiteral("kubeflow")}));
         QVERIFY(recipe.error.isEmpty());
         QVERIFY(!recipe.needsGui);
-        const Invocation after = classify({QStringLiteral("health"), QStringLiteral("--db"), QStringLiteral("y.db"), QStringLiteral("--format"),
-                                           QStringLiteral("csv")});
+        const Invocation after =
+            classify({QStringLiteral("health"), QStringLiteral("--db"), QStringLiteral("y.db"),
+                      QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(after.db, QStringLiteral("y.db"));
-        QCOMPARE(after.args, (QStringList{QStringLiteral("proofbench"), QStringLiteral("health"), QStringLiteral("--format"), QStringLiteral("csv")}));
+        QCOMPARE(after.args, (QStringList{QStringLiteral("proofbench"), QStringLiteral("health"),
+                                          QStringLiteral("--format"), QStringLiteral("csv")}));
         QCOMPARE(classify({QStringLiteral("frobnicate")}).mode, Invocation::Mode::Cli);
         QCOMPARE(classify({QStringLiteral("--help")}).mode, Invocation::Mode::Cli);
-        QCOMPARE(classify({QStringLiteral("--db"), QStringLiteral("x.db"), QStringLiteral("--version")}).mode, Invocation::Mode::Cli);
+        QCOMPARE(classify({QStringLiteral("--db"), QStringLiteral("x.db"), QStringLiteral("--version")}).mode,
+                 Invocation::Mode::Cli);
         // The table says which command line needs a QApplication: only a PDF report.
         for (const pb::cli::Command& c : pb::cli::commands()) {
             QStringList line{c.verb};
@@ -750,14 +881,20 @@ class TestCli : public QObject {
                 line << c.sub;
             QCOMPARE(classify(line).needsGui, c.verb == QLatin1String("report")); // every report draws charts
         }
-        const auto report = [&](const QStringList& a) { return classify(QStringList{QStringLiteral("report")} + a).needsGui; };
+        const auto report = [&](const QStringList& a) {
+            return classify(QStringList{QStringLiteral("report")} + a).needsGui;
+        };
         QVERIFY(report({QStringLiteral("--out"), QStringLiteral("r.pdf")}));
-        QVERIFY(report({QStringLiteral("--db"), QStringLiteral("x.db"), QStringLiteral("--format"), QStringLiteral("pdf"), QStringLiteral("--out"), QStringLiteral("r")}));
+        QVERIFY(report({QStringLiteral("--db"), QStringLiteral("x.db"), QStringLiteral("--format"),
+                        QStringLiteral("pdf"), QStringLiteral("--out"), QStringLiteral("r")}));
         // HTML and Markdown draw their charts too (Qt Gui, off-screen); an unknown format draws nothing.
-        QVERIFY(report({QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--out"), QStringLiteral("r.pdf")}));
+        QVERIFY(report({QStringLiteral("--format"), QStringLiteral("html"), QStringLiteral("--out"),
+                        QStringLiteral("r.pdf")}));
         QVERIFY(report({QStringLiteral("--out"), QStringLiteral("r.html")}));
-        QVERIFY(report({QStringLiteral("--format=markdown"), QStringLiteral("--out"), QStringLiteral("r.md")}));
-        QVERIFY(!report({QStringLiteral("--format"), QStringLiteral("docx"), QStringLiteral("--out"), QStringLiteral("r")}));
+        QVERIFY(
+            report({QStringLiteral("--format=markdown"), QStringLiteral("--out"), QStringLiteral("r.md")}));
+        QVERIFY(!report({QStringLiteral("--format"), QStringLiteral("docx"), QStringLiteral("--out"),
+                         QStringLiteral("r")}));
     }
 
     // The general help lists every command of the table; each group's help lists every sub-command.
@@ -767,7 +904,8 @@ class TestCli : public QObject {
         const QString help = QString::fromUtf8(h.out);
         QVERIFY(pb::cli::commands().size() > 20);
         for (const pb::cli::Command& c : pb::cli::commands()) {
-            QVERIFY2(help.contains(QStringLiteral("  ") + c.name() + QStringLiteral("  ")), qPrintable(c.name()));
+            QVERIFY2(help.contains(QStringLiteral("  ") + c.name() + QStringLiteral("  ")),
+                     qPrintable(c.name()));
             QVERIFY2(help.contains(c.summary), qPrintable(c.summary));
         }
         QVERIFY(help.contains("--db PATH"));
@@ -777,14 +915,16 @@ class TestCli : public QObject {
         for (const QString& verb : pb::cli::verbs()) {
             bool group = false;
             for (const pb::cli::Command& c : pb::cli::commands())
-                group = group || (c.verb == verb && !c.sub.isEmpty() && !pb::cli::findCommand(verb, QString()));
+                group =
+                    group || (c.verb == verb && !c.sub.isEmpty() && !pb::cli::findCommand(verb, QString()));
             if (!group)
                 continue;
             Run g = proofbench({verb, QStringLiteral("--help")});
             QVERIFY2(g.code == 0, qPrintable(verb));
             for (const pb::cli::Command& c : pb::cli::commands())
                 if (c.verb == verb)
-                    QVERIFY2(g.out.contains("  " + c.sub.toUtf8() + ' ') || g.out.contains("  " + c.sub.toUtf8() + '\n'),
+                    QVERIFY2(g.out.contains("  " + c.sub.toUtf8() + ' ') ||
+                                 g.out.contains("  " + c.sub.toUtf8() + '\n'),
                              qPrintable(c.name()));
             QCOMPARE(proofbench({QStringLiteral("help"), verb}).out, g.out);
             QCOMPARE(proofbench({QStringLiteral("--help"), verb}).out, g.out);
@@ -796,10 +936,12 @@ class TestCli : public QObject {
             QVERIFY(unknown.err.contains("unknown " + verb.toUtf8() + " command"));
         }
         // Spelled out for the groups whose sub-commands live in three files.
-        const QString evidence = QString::fromUtf8(proofbench({QStringLiteral("evidence"), QStringLiteral("--help")}).out);
+        const QString evidence =
+            QString::fromUtf8(proofbench({QStringLiteral("evidence"), QStringLiteral("--help")}).out);
         for (const char* sub : {"import", "check", "sign", "fetch", "push"})
             QVERIFY2(evidence.contains(QStringLiteral("\n  %1 ").arg(QLatin1String(sub))), sub);
-        const QString bundle = QString::fromUtf8(proofbench({QStringLiteral("bundle"), QStringLiteral("--help")}).out);
+        const QString bundle =
+            QString::fromUtf8(proofbench({QStringLiteral("bundle"), QStringLiteral("--help")}).out);
         for (const char* sub : {"sign", "verify", "push"})
             QVERIFY2(bundle.contains(QStringLiteral("\n  %1 ").arg(QLatin1String(sub))), sub);
         // A sub-command's help documents its positional argument even when its parser does not.
@@ -814,16 +956,19 @@ class TestCli : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
             env.remove(QString::fromLatin1(v));
-        for (const QStringList& line : {QStringList{QStringLiteral("frobnicate")},
-                                        QStringList{QStringLiteral("--db"), db(), QStringLiteral("frobnicate"), QStringLiteral("--platform"), QStringLiteral("x")},
-                                        QStringList{QStringLiteral("--db=") + db(), QStringLiteral("nothing.db")}}) {
+        for (const QStringList& line :
+             {QStringList{QStringLiteral("frobnicate")},
+              QStringList{QStringLiteral("--db"), db(), QStringLiteral("frobnicate"),
+                          QStringLiteral("--platform"), QStringLiteral("x")},
+              QStringList{QStringLiteral("--db=") + db(), QStringLiteral("nothing.db")}}) {
             Run r = proofbench(line, {}, env);
             QCOMPARE(r.code, 2);
             QVERIFY(r.err.contains("unknown verb"));
             for (const QString& verb : pb::cli::verbs())
                 QVERIFY2(r.err.contains(verb.toUtf8()), qPrintable(verb));
         }
-        Run missing = proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db")}, {}, env);
+        Run missing =
+            proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db")}, {}, env);
         QCOMPARE(missing.code, 2);
         QVERIFY(missing.err.contains("--db expects a PATH"));
     }
@@ -837,8 +982,8 @@ class TestCli : public QObject {
         QVERIFY(r.err.contains("overlays/eks.yaml"));
         QVERIFY(r.err.contains("spec.base"));
         QVERIFY(r.err.contains("'nowhere'"));
-        Run missing = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db(),
-                                  f.write()});
+        Run missing = proofbench(
+            {QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db(), f.write()});
         QCOMPARE(missing.code, 2);
         QVERIFY(missing.err.contains("--version"));
     }

@@ -226,7 +226,8 @@ class TestCliCommands : public QObject {
                 for (const QString& n : o.option.names())
                     declared.insert(n);
         const QDir dir(QStringLiteral(PB_SOURCE_DIR "/app/cli"));
-        const QStringList files = dir.entryList({QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files);
+        const QStringList files =
+            dir.entryList({QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files);
         QVERIFY(files.size() > 40);
         static const QRegularExpression read(
             QStringLiteral("\\bp\\.(?:isSet|value|values)\\(QStringLiteral\\(\"([^\"]+)\"\\)"));

@@ -8,8 +8,8 @@
 
 #include "../gui/EvidenceFixture.h"
 
-#include "receipts/Ledger.h"
 #include "db/Database.h"
+#include "receipts/Ledger.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -46,7 +46,8 @@ ChildRun runChild(const QStringList& args, int killAfterMs) {
     p.waitForFinished(120000);
     r.elapsedMs = t.elapsed();
     r.err = p.readAllStandardError();
-    r.completed = !r.killed && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0 && p.readAllStandardOutput().contains("done");
+    r.completed = !r.killed && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0 &&
+                  p.readAllStandardOutput().contains("done");
     return r;
 }
 
@@ -63,7 +64,9 @@ void checkCommon(const QString& path, int point) {
     if (!QFileInfo::exists(path))
         return;
     Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
-    QVERIFY2(db.ok(), qPrintable(QStringLiteral("point %1: %2").arg(point).arg(db.ok() ? QString() : db.error().toString())));
+    QVERIFY2(db.ok(),
+             qPrintable(
+                 QStringLiteral("point %1: %2").arg(point).arg(db.ok() ? QString() : db.error().toString())));
     QSqlQuery q((*db)->sql());
     QVERIFY(q.exec(QStringLiteral("PRAGMA integrity_check")) && q.next());
     QCOMPARE(q.value(0).toString(), QStringLiteral("ok"));
@@ -90,9 +93,11 @@ class TestCrashSafety : public QObject {
 };
 
 void TestCrashSafety::initTestCase() {
-    m_points = qEnvironmentVariableIsSet("PB_CRASH_POINTS") ? qEnvironmentVariableIntValue("PB_CRASH_POINTS") : 50;
-    m_seed = qEnvironmentVariableIsSet("PB_CRASH_SEED") ? quint32(qEnvironmentVariableIntValue("PB_CRASH_SEED"))
-                                                         : QRandomGenerator::system()->generate();
+    m_points =
+        qEnvironmentVariableIsSet("PB_CRASH_POINTS") ? qEnvironmentVariableIntValue("PB_CRASH_POINTS") : 50;
+    m_seed = qEnvironmentVariableIsSet("PB_CRASH_SEED")
+                 ? quint32(qEnvironmentVariableIntValue("PB_CRASH_SEED"))
+                 : QRandomGenerator::system()->generate();
     m_random.seed(m_seed);
     qInfo("kill points per kind: %d, seed: %u (PB_CRASH_SEED reproduces them)", m_points, m_seed);
 }
@@ -102,7 +107,8 @@ void TestCrashSafety::catalogImport() {
     const QString catalog = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
     // The uninterrupted import: how long it takes and what a complete import holds.
     const QString full = dir.filePath(QStringLiteral("full.sqlite"));
-    const ChildRun whole = runChild({QStringLiteral("catalog"), full, QStringLiteral("sample-2"), catalog}, -1);
+    const ChildRun whole =
+        runChild({QStringLiteral("catalog"), full, QStringLiteral("sample-2"), catalog}, -1);
     QVERIFY2(whole.completed, whole.err.constData());
     qint64 recipes = 0, files = 0;
     {
@@ -116,7 +122,8 @@ void TestCrashSafety::catalogImport() {
     for (int i = 0; i < m_points; ++i) {
         const QString path = dir.filePath(QStringLiteral("c%1.sqlite").arg(i));
         const int at = int(m_random.bounded(qint64(whole.elapsedMs * 11 / 10 + 1)));
-        const ChildRun r = runChild({QStringLiteral("catalog"), path, QStringLiteral("sample-2"), catalog}, at);
+        const ChildRun r =
+            runChild({QStringLiteral("catalog"), path, QStringLiteral("sample-2"), catalog}, at);
         (r.completed ? completed : interrupted)++;
         checkCommon(path, i);
         if (QTest::currentTestFailed())
@@ -130,9 +137,11 @@ void TestCrashSafety::catalogImport() {
         // All or nothing: a version is there with every recipe and file, or not at all.
         QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM recipes")), versions ? recipes : 0);
         QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM catalog_files")), versions ? files : 0);
-        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'catalog.import'")), versions);
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'catalog.import'")),
+                 versions);
     }
-    qInfo("catalog import: %d killed, %d completed before the kill (uninterrupted %lld ms)", interrupted, completed, whole.elapsedMs);
+    qInfo("catalog import: %d killed, %d completed before the kill (uninterrupted %lld ms)", interrupted,
+          completed, whole.elapsedMs);
     QVERIFY(interrupted > 0);
 }
 
@@ -164,20 +173,29 @@ void TestCrashSafety::evidenceImport() {
         Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
         QVERIFY(db.ok());
         const qint64 n = scalar(**db, QStringLiteral("SELECT count(*) FROM evidence_pointers"));
-        QVERIFY2(n == 0 || n == pointers, qPrintable(QStringLiteral("point %1: %2 of %3 pointers").arg(i).arg(n).arg(pointers)));
-        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'evidence.import'")), n ? 1 : 0);
+        QVERIFY2(n == 0 || n == pointers,
+                 qPrintable(QStringLiteral("point %1: %2 of %3 pointers").arg(i).arg(n).arg(pointers)));
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'evidence.import'")),
+                 n ? 1 : 0);
     }
     QVERIFY(interrupted > 0);
 }
 
 void TestCrashSafety::validationRun() {
     pbtest::KubeTestServer server;
-    const QJsonObject check{{QStringLiteral("exitCode"), 0}, {QStringLiteral("runMs"), 40}, {QStringLiteral("pendingMs"), 10},
-                            {QStringLiteral("logFile"), pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"))}};
-    QVERIFY(server.start({{QStringLiteral("checks"), QJsonObject{{QStringLiteral("nccl-all-reduce-bw"), check}}},
-                          {QStringLiteral("defaultCheck"), QJsonObject{{QStringLiteral("exitCode"), 0}, {QStringLiteral("runMs"), 20},
-                                                                       {QStringLiteral("log"), QStringLiteral("RESULT: ok\n")}}},
-                          {QStringLiteral("serverVersion"), QJsonObject{{QStringLiteral("gitVersion"), QStringLiteral("v1.34.1")}}}}));
+    const QJsonObject check{
+        {QStringLiteral("exitCode"), 0},
+        {QStringLiteral("runMs"), 40},
+        {QStringLiteral("pendingMs"), 10},
+        {QStringLiteral("logFile"), pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"))}};
+    QVERIFY(
+        server.start({{QStringLiteral("checks"), QJsonObject{{QStringLiteral("nccl-all-reduce-bw"), check}}},
+                      {QStringLiteral("defaultCheck"),
+                       QJsonObject{{QStringLiteral("exitCode"), 0},
+                                   {QStringLiteral("runMs"), 20},
+                                   {QStringLiteral("log"), QStringLiteral("RESULT: ok\n")}}},
+                      {QStringLiteral("serverVersion"),
+                       QJsonObject{{QStringLiteral("gitVersion"), QStringLiteral("v1.34.1")}}}}));
     QTemporaryDir dir;
     const QString catalog = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
     const QString full = dir.filePath(QStringLiteral("full.sqlite"));
@@ -209,8 +227,10 @@ void TestCrashSafety::validationRun() {
         // A run row comes with its whole plan; a run cut short stays "running", with the checks that
         // finished kept as they were saved.
         QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM run_checks")), runs ? checks : 0);
-        const qint64 finishedRuns = scalar(**db, QStringLiteral("SELECT count(*) FROM runs WHERE state <> 'running'"));
-        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM receipts WHERE kind LIKE 'validation.%'")), finishedRuns);
+        const qint64 finishedRuns =
+            scalar(**db, QStringLiteral("SELECT count(*) FROM runs WHERE state <> 'running'"));
+        QCOMPARE(scalar(**db, QStringLiteral("SELECT count(*) FROM receipts WHERE kind LIKE 'validation.%'")),
+                 finishedRuns);
         if (runs && !finishedRuns)
             ++partial;
     }

@@ -37,9 +37,11 @@ bool differs(const ComponentRef& a, const ComponentRef& b) {
         return l;
     };
     return a.chart != b.chart || a.version != b.version || a.tag != b.tag || a.source != b.source ||
-           a.namespace_ != b.namespace_ || a.type != b.type || a.path != b.path || a.valuesFile != b.valuesFile ||
-           a.isEnabled() != b.isEnabled() || sorted(a.dependencyRefs) != sorted(b.dependencyRefs) ||
-           sorted(a.manifestFiles) != sorted(b.manifestFiles) || sorted(a.preManifestFiles) != sorted(b.preManifestFiles) ||
+           a.namespace_ != b.namespace_ || a.type != b.type || a.path != b.path ||
+           a.valuesFile != b.valuesFile || a.isEnabled() != b.isEnabled() ||
+           sorted(a.dependencyRefs) != sorted(b.dependencyRefs) ||
+           sorted(a.manifestFiles) != sorted(b.manifestFiles) ||
+           sorted(a.preManifestFiles) != sorted(b.preManifestFiles) ||
            yaml::toJson(a.overrides) != yaml::toJson(b.overrides) ||
            yaml::toJson(a.expectedResources) != yaml::toJson(b.expectedResources) ||
            a.healthCheckAsserts != b.healthCheckAsserts;
@@ -89,8 +91,10 @@ class TestDiff : public QObject {
     void realCatalogs_data() {
         QTest::addColumn<QString>("from");
         QTest::addColumn<QString>("to");
-        QTest::addRow("v0.14.0 -> 2026-08-19") << "v0.14.0" << "2026-08-19";
-        QTest::addRow("2026-07-09 -> 2026-08-19") << "2026-07-09" << "2026-08-19";
+        QTest::addRow("v0.14.0 -> 2026-08-19") << "v0.14.0"
+                                               << "2026-08-19";
+        QTest::addRow("2026-07-09 -> 2026-08-19") << "2026-07-09"
+                                                  << "2026-08-19";
     }
     void realCatalogs() {
         QFETCH(QString, from);
@@ -117,8 +121,10 @@ class TestDiff : public QObject {
     void embeddedReleaseTable() {
         const Catalog ca = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-1")));
         const Catalog cb = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
-        const RecipeResult a = *store::resolveStoredRecipe(ca, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
-        const RecipeResult b = *store::resolveStoredRecipe(cb, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
+        const RecipeResult a =
+            *store::resolveStoredRecipe(ca, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
+        const RecipeResult b =
+            *store::resolveStoredRecipe(cb, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
         const RecipeDiff d = diffRecipes(a, b, QStringLiteral("sample-1"), QStringLiteral("sample-2"));
         checkAgainstRecipes(d, a, b);
         auto find = [&](const QString& n) -> const ComponentDiff& {
@@ -130,7 +136,7 @@ class TestDiff : public QObject {
         QCOMPARE(find(QStringLiteral("gpu-operator")).fromVersion, QStringLiteral("v26.3.3"));
         QCOMPARE(find(QStringLiteral("gpu-operator")).toVersion, QStringLiteral("v26.7.1"));
         QCOMPARE(find(QStringLiteral("kai-scheduler")).toVersion, QStringLiteral("v0.16.9"));
-        QCOMPARE(find(QStringLiteral("nodewright-operator")).change, Change::Added);   // renamed from skyhook
+        QCOMPARE(find(QStringLiteral("nodewright-operator")).change, Change::Added); // renamed from skyhook
         QCOMPARE(find(QStringLiteral("skyhook-operator")).change, Change::Removed);
         QCOMPARE(find(QStringLiteral("k8s-ephemeral-storage-metrics")).change, Change::Removed);
         QCOMPARE(find(QStringLiteral("nvsentinel")).change, Change::Added);
@@ -143,8 +149,11 @@ class TestDiff : public QObject {
         // A count that did not move is written once: "14", never "14 → 14".
         QVERIFY(md.contains(a.componentRefs.size() == b.componentRefs.size()
                                 ? QStringLiteral("Components: %1 (").arg(a.componentRefs.size())
-                                : QStringLiteral("Components: %1 → %2 (").arg(a.componentRefs.size()).arg(b.componentRefs.size())));
-        QVERIFY(md.contains(QStringLiteral("Evidence digest: `sha256:%1` → `sha256:%2`").arg(d.fromEvidenceDigest, d.toEvidenceDigest)));
+                                : QStringLiteral("Components: %1 → %2 (")
+                                      .arg(a.componentRefs.size())
+                                      .arg(b.componentRefs.size())));
+        QVERIFY(md.contains(QStringLiteral("Evidence digest: `sha256:%1` → `sha256:%2`")
+                                .arg(d.fromEvidenceDigest, d.toEvidenceDigest)));
         QVERIFY(md.contains(QStringLiteral("Format: apiVersion `aicr.run/v1alpha2` → `aicr.run/v1`")));
         QVERIFY(md.contains(QStringLiteral("| gpu-operator | v26.3.3 | v26.7.1 | changed |")));
         QVERIFY(md.contains(QStringLiteral("| K8s.server.version | >= 1.32.4 | >= 1.33 | changed |")));
@@ -179,9 +188,12 @@ class TestDiff : public QObject {
             if (c.name == QLatin1String("gpu-operator"))
                 for (const FieldChange& fc : c.fields)
                     fields.insert(fc.field, {fc.from, fc.to});
-        QCOMPARE(fields.value(QStringLiteral("overrides.driver.version")), qMakePair(QStringLiteral("570"), QStringLiteral("580")));
-        QCOMPARE(fields.value(QStringLiteral("overrides.cdi.enabled")), qMakePair(QString(), QStringLiteral("true")));
-        QVERIFY(!fields.contains(QStringLiteral("overrides.toolkit.enabled"))); // unchanged paths are not listed
+        QCOMPARE(fields.value(QStringLiteral("overrides.driver.version")),
+                 qMakePair(QStringLiteral("570"), QStringLiteral("580")));
+        QCOMPARE(fields.value(QStringLiteral("overrides.cdi.enabled")),
+                 qMakePair(QString(), QStringLiteral("true")));
+        QVERIFY(
+            !fields.contains(QStringLiteral("overrides.toolkit.enabled"))); // unchanged paths are not listed
         QCOMPARE(d.constraints.size(), size_t(1));
         QCOMPARE(d.constraints[0].change, Change::Changed);
         QCOMPARE(d.count(Change::Unchanged), 1); // cert-manager
@@ -189,7 +201,8 @@ class TestDiff : public QObject {
 
     void sameRecipeIsIdentical() {
         const Catalog c = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
-        const RecipeResult r = *store::resolveStoredRecipe(c, QStringLiteral("gb300-eks-ubuntu-inference-dynamo"));
+        const RecipeResult r =
+            *store::resolveStoredRecipe(c, QStringLiteral("gb300-eks-ubuntu-inference-dynamo"));
         const RecipeDiff d = diffRecipes(r, r);
         QVERIFY(d.identical());
         QCOMPARE(d.count(Change::Unchanged), static_cast<int>(r.componentRefs.size()));
@@ -210,7 +223,8 @@ class TestDiff : public QObject {
             for (const NamedChange& n : list)
                 if (n.name == name)
                     return n;
-            return NamedChange{name, Change::Unchanged, QStringLiteral("<absent>"), QStringLiteral("<absent>"), {}, false};
+            return NamedChange{
+                name, Change::Unchanged, QStringLiteral("<absent>"), QStringLiteral("<absent>"), {}, false};
         };
         QCOMPARE(change(d.leaves, QStringLiteral("gb300-eks-ubuntu-inference-dynamo")).change, Change::Added);
         QCOMPARE(change(d.registry, QStringLiteral("k8s-ephemeral-storage-metrics")).change, Change::Removed);

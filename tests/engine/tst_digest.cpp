@@ -54,7 +54,8 @@ class TestDigest : public QObject {
         QTest::addRow("timestamp-like") << "2026-08-19" << QByteArray(" \"2026-08-19\"\n");
         QTest::addRow("plain version") << "v26.3.3" << QByteArray(" v26.3.3\n");
         QTest::addRow("dotted triple") << "1.2.3" << QByteArray(" 1.2.3\n");
-        QTest::addRow("url") << "https://helm.ngc.nvidia.com/nvidia" << QByteArray(" https://helm.ngc.nvidia.com/nvidia\n");
+        QTest::addRow("url") << "https://helm.ngc.nvidia.com/nvidia"
+                             << QByteArray(" https://helm.ngc.nvidia.com/nvidia\n");
         QTest::addRow("colon-space") << "a: b" << QByteArray(" 'a: b'\n");
         QTest::addRow("hash after space") << "x #y" << QByteArray(" 'x #y'\n");
         QTest::addRow("leading space") << " x" << QByteArray(" ' x'\n");
@@ -62,7 +63,9 @@ class TestDigest : public QObject {
         QTest::addRow("quote needed and inner quote") << "'x'" << QByteArray(" '''x'''\n");
         QTest::addRow("tab") << "a\tb" << QByteArray(" \"a\\tb\"\n");
         QTest::addRow("unicode raw") << QString::fromUtf8("Grüße ✓") << QByteArray(" Grüße ✓\n");
-        QTest::addRow("non-printable escaped") << QString::fromUtf8("a\x01" "b") << QByteArray(" \"a\\x01b\"\n");
+        QTest::addRow("non-printable escaped") << QString::fromUtf8("a\x01"
+                                                                    "b")
+                                               << QByteArray(" \"a\\x01b\"\n");
         QTest::addRow("BOM escaped") << QString(QChar(0xFEFF)) + "x" << QByteArray(" \"\\uFEFFx\"\n");
         const QString longLine = QString(300, QLatin1Char('w')) + QStringLiteral(" end");
         QTest::addRow("long line not folded") << longLine << (" " + longLine.toUtf8() + "\n");
@@ -102,8 +105,8 @@ class TestDigest : public QObject {
 
     void sequencesInsideMappings() {
         const QByteArray in = "list:\n- a\n- name: x\n  deps: [p, q]\n  sub: {k: v}\n- - nested\n";
-        QCOMPARE(parsedGo(in),
-                 QByteArray("list:\n  - a\n  - deps:\n      - p\n      - q\n    name: x\n    sub:\n      k: v\n  - - nested\n"));
+        QCOMPARE(parsedGo(in), QByteArray("list:\n  - a\n  - deps:\n      - p\n      - q\n    name: x\n    "
+                                          "sub:\n      k: v\n  - - nested\n"));
     }
 
     void multiLineStringsUseLiteralBlocks() {
@@ -115,13 +118,16 @@ class TestDigest : public QObject {
         // trailing space on a line forbids the block style: double quotes instead
         QCOMPARE(goValue(Node::str("a \nb\n")), QByteArray(" \"a \\nb\\n\"\n"));
         // inside a sequence item mapping the content is indented two past the key
-        Result<Node> doc = yaml::parse("refs:\n- name: x\n  asserts: \"l1\\nl2\\n\"\n", QStringLiteral("t.yaml"));
+        Result<Node> doc =
+            yaml::parse("refs:\n- name: x\n  asserts: \"l1\\nl2\\n\"\n", QStringLiteral("t.yaml"));
         QVERIFY(doc.ok());
-        QCOMPARE(yaml::goEncode(*doc), QByteArray("refs:\n  - asserts: |\n      l1\n      l2\n    name: x\n"));
+        QCOMPARE(yaml::goEncode(*doc),
+                 QByteArray("refs:\n  - asserts: |\n      l1\n      l2\n    name: x\n"));
     }
 
     void quotedStringsStayStringsIntsStayInts() {
-        QCOMPARE(parsedGo("a: \"300\"\nb: 300\nc: '1.0'\nd: 1.0\n"), QByteArray("a: \"300\"\nb: 300\nc: \"1.0\"\nd: 1\n"));
+        QCOMPARE(parsedGo("a: \"300\"\nb: 300\nc: '1.0'\nd: 1.0\n"),
+                 QByteArray("a: \"300\"\nb: 300\nc: \"1.0\"\nd: 1\n"));
     }
 
     // ---- the evidence canonical form (indent 4, styles kept) ----------------------------------
@@ -152,25 +158,31 @@ class TestDigest : public QObject {
                                       "metadata:\n"
                                       "    appliedOverlays: [base, eks]\n"
                                       "    version: v0.23.0\n";
-        Result<QByteArray> v1 = canonicalizeRecipeYaml(in, QStringLiteral("recipe.yaml"), PredicateVersion::V1);
+        Result<QByteArray> v1 =
+            canonicalizeRecipeYaml(in, QStringLiteral("recipe.yaml"), PredicateVersion::V1);
         QVERIFY(v1.ok());
         QCOMPARE(*v1, expectedV1);
-        Result<QByteArray> v3 = canonicalizeRecipeYaml(in, QStringLiteral("recipe.yaml"), PredicateVersion::V3);
+        Result<QByteArray> v3 =
+            canonicalizeRecipeYaml(in, QStringLiteral("recipe.yaml"), PredicateVersion::V3);
         QVERIFY(v3.ok());
         QVERIFY(!v3->contains("version: v0.23.0"));
         QVERIFY(v3->contains("metadata:\n    appliedOverlays: [base, eks]\n"));
         // Canonical bytes are a fixed point, and the digest is their sha256.
         QCOMPARE(*canonicalizeRecipeYaml(*v1, QStringLiteral("recipe.yaml"), PredicateVersion::V1), *v1);
-        QCOMPARE(*evidenceRecipeDigest(in, QStringLiteral("recipe.yaml"), PredicateVersion::V1), sha256Hex(*v1));
+        QCOMPARE(*evidenceRecipeDigest(in, QStringLiteral("recipe.yaml"), PredicateVersion::V1),
+                 sha256Hex(*v1));
         // metadata holding only version disappears under v3.
         Result<QByteArray> onlyVersion =
-            canonicalizeRecipeYaml("kind: RecipeResult\nmetadata:\n  version: dev\n", QStringLiteral("r.yaml"), PredicateVersion::V3);
+            canonicalizeRecipeYaml("kind: RecipeResult\nmetadata:\n  version: dev\n",
+                                   QStringLiteral("r.yaml"), PredicateVersion::V3);
         QCOMPARE(*onlyVersion, QByteArray("kind: RecipeResult\n"));
     }
 
     void predicateTypes() {
-        QCOMPARE(*parsePredicateType(QStringLiteral("https://aicr.run/recipe-evidence/v3")), PredicateVersion::V3);
-        QCOMPARE(*parsePredicateType(QStringLiteral("https://aicr.nvidia.com/recipe-evidence/v1")), PredicateVersion::V1);
+        QCOMPARE(*parsePredicateType(QStringLiteral("https://aicr.run/recipe-evidence/v3")),
+                 PredicateVersion::V3);
+        QCOMPARE(*parsePredicateType(QStringLiteral("https://aicr.nvidia.com/recipe-evidence/v1")),
+                 PredicateVersion::V1);
         QCOMPARE(*parsePredicateType(QStringLiteral("v2")), PredicateVersion::V2);
         QVERIFY(!parsePredicateType(QStringLiteral("https://example.com/recipe-evidence/v3")).ok());
         QVERIFY(!parsePredicateType(QStringLiteral("v9")).ok());
@@ -186,7 +198,8 @@ class TestDigest : public QObject {
         for (const QByteArray& line : golden.readAll().split('\n')) {
             const int colon = line.indexOf(": ");
             if (colon > 0 && !line.startsWith('#'))
-                expected.insert(QString::fromUtf8(line.left(colon)), QString::fromUtf8(line.mid(colon + 2)).trimmed());
+                expected.insert(QString::fromUtf8(line.left(colon)),
+                                QString::fromUtf8(line.mid(colon + 2)).trimmed());
         }
         QVERIFY(expected.size() >= 20);
         Result<Catalog> cat = loadCatalog(pbtest::realCatalog(QStringLiteral("2026-08-19")));

@@ -3,20 +3,20 @@
 #include "TestUtil.h"
 #include "catalog/Loader.h"
 #include "evidence/Evidence.h"
-#include "store/CatalogStore.h"
+#include "ops/ImportCatalog.h"
 #include "report/HealthTable.h"
+#include "store/CatalogStore.h"
 #include "store/EvidenceStore.h"
 #include "store/VerificationStore.h"
-#include "ops/ImportCatalog.h"
 
 #include <QDir>
 #include <QFile>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QThread>
 #include <QThreadPool>
 #include <QTimeZone>
-#include <QTest>
 
 using namespace pb;
 using namespace pb::store;
@@ -34,11 +34,13 @@ void writeFile(const QString& path, const QByteArray& bytes) {
 QByteArray pointerYaml(const QString& recipe, const QString& digestHex, bool withSigner,
                        const QByteArray& predicateType = "https://aicr.run/recipe-evidence/v3",
                        const QByteArray& attestedAt = "2026-10-01T10:00:00Z") {
-    QByteArray y = "attestations:\n  - attestedAt: " + attestedAt + "\n    bundle:\n      digest: sha256:" +
-                   digestHex.toUtf8() + "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
+    QByteArray y = "attestations:\n  - attestedAt: " + attestedAt +
+                   "\n    bundle:\n      digest: sha256:" + digestHex.toUtf8() +
+                   "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
                    "\n      predicateType: " + predicateType + "\n";
     if (withSigner)
-        y += "    signer:\n      identity: yuanchen97@gmail.com\n      issuer: https://github.com/login/oauth\n";
+        y += "    signer:\n      identity: yuanchen97@gmail.com\n      issuer: "
+             "https://github.com/login/oauth\n";
     return y + "recipe: " + recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
 }
 
@@ -52,7 +54,8 @@ class TestEvidenceStore : public QObject {
     void importIsIdempotentAndKeepsInvalid() {
         const QString root = m_tmp.filePath(QStringLiteral("tree/recipes/evidence"));
         writeFile(root + QStringLiteral("/allowlist.yaml"),
-                  "community:\n  - issuer: https://github.com/login/oauth\n    source: 7c4c0edc8c765a95a0f3afdb3bbb8e91\n");
+                  "community:\n  - issuer: https://github.com/login/oauth\n    source: "
+                  "7c4c0edc8c765a95a0f3afdb3bbb8e91\n");
         const QString slug = QStringLiteral("7c4c0edc8c765a95a0f3afdb3bbb8e91");
         const QString hexA = QString(64, QLatin1Char('a')), hexB = QString(64, QLatin1Char('b'));
         // sample-2 recipe names of the embedded catalog.
@@ -60,9 +63,11 @@ class TestEvidenceStore : public QObject {
         const QString pendingRecipe = QStringLiteral("gb200-eks-ubuntu-inference-dynamo");
         writeFile(root + QStringLiteral("/%1/%2/sha256-%3.yaml").arg(signedRecipe, slug, hexA),
                   pointerYaml(signedRecipe, hexA, true));
-        writeFile(root + QStringLiteral("/%1.yaml").arg(pendingRecipe), pointerYaml(pendingRecipe, hexB, false));
+        writeFile(root + QStringLiteral("/%1.yaml").arg(pendingRecipe),
+                  pointerYaml(pendingRecipe, hexB, false));
         // Invalid: wrong source directory.
-        writeFile(root + QStringLiteral("/h100-gke-cos-training-kubeflow/%1/sha256-%2.yaml").arg(QString(32, QLatin1Char('0')), hexA),
+        writeFile(root + QStringLiteral("/h100-gke-cos-training-kubeflow/%1/sha256-%2.yaml")
+                             .arg(QString(32, QLatin1Char('0')), hexA),
                   pointerYaml(QStringLiteral("h100-gke-cos-training-kubeflow"), hexA, true));
         // Evidence for a coordinate the catalog does not have.
         writeFile(root + QStringLiteral("/vr200-rke2-ubuntu-training/%1/sha256-%2.yaml").arg(slug, hexB),
@@ -99,20 +104,26 @@ class TestEvidenceStore : public QObject {
         QCOMPARE(byName.size(), 16 + 1); // every leaf of sample-2, plus the outside coordinate
         QCOMPARE(byName.value(signedRecipe).status, HealthStatus::Signed);
         QCOMPARE(byName.value(signedRecipe).community, 1);
-        QCOMPARE(byName.value(signedRecipe).newestAttestedAt, QDateTime(QDate(2026, 10, 1), QTime(10, 0), QTimeZone::utc()));
+        QCOMPARE(byName.value(signedRecipe).newestAttestedAt,
+                 QDateTime(QDate(2026, 10, 1), QTime(10, 0), QTimeZone::utc()));
         QCOMPARE(byName.value(pendingRecipe).status, HealthStatus::Pending);
-        QCOMPARE(byName.value(QStringLiteral("h100-gke-cos-training-kubeflow")).status, HealthStatus::Invalid);
-        QCOMPARE(byName.value(QStringLiteral("h100-gke-cos-inference-dynamo")).status, HealthStatus::NoEvidence);
+        QCOMPARE(byName.value(QStringLiteral("h100-gke-cos-training-kubeflow")).status,
+                 HealthStatus::Invalid);
+        QCOMPARE(byName.value(QStringLiteral("h100-gke-cos-inference-dynamo")).status,
+                 HealthStatus::NoEvidence);
         QVERIFY(!byName.value(QStringLiteral("vr200-rke2-ubuntu-training")).inCatalog());
         QCOMPARE(byName.value(QStringLiteral("vr200-rke2-ubuntu-training")).criteria.service, QString());
         // Renderings.
         const QString md = healthMarkdown(*rows);
-        QVERIFY(md.contains(QStringLiteral("| h100-eks-ubuntu-training-kubeflow | eks | h100 | ubuntu | training | kubeflow | signed (not verified) |")));
+        QVERIFY(md.contains(QStringLiteral("| h100-eks-ubuntu-training-kubeflow | eks | h100 | ubuntu | "
+                                           "training | kubeflow | signed (not verified) |")));
         const QString csv = healthCsv(*rows);
         QCOMPARE(csv.count(QLatin1Char('\n')), 18);
-        QCOMPARE(healthJson(byName.value(pendingRecipe)).value("status").toString(), QStringLiteral("pending"));
+        QCOMPARE(healthJson(byName.value(pendingRecipe)).value("status").toString(),
+                 QStringLiteral("pending"));
         // Changed bytes of a flat pending pointer update it in place.
-        writeFile(root + QStringLiteral("/%1.yaml").arg(pendingRecipe), pointerYaml(pendingRecipe, hexA, false));
+        writeFile(root + QStringLiteral("/%1.yaml").arg(pendingRecipe),
+                  pointerYaml(pendingRecipe, hexA, false));
         Result<evidence::EvidenceTree> tree2 = evidence::scanEvidence(m_tmp.filePath(QStringLiteral("tree")));
         Result<EvidenceImportReport> third = store.importTree(*tree2);
         QVERIFY(third.ok());
@@ -135,18 +146,23 @@ class TestEvidenceStore : public QObject {
         v1.attestedAt = QStringLiteral("2026-10-02T10:00:00Z");
         v1.seal();
         const QByteArray v1Key = v1.signWithNewKey(); // signed: the pointer below claims a signer
-        const QString ociDigest = pbtest::BundleFixture::writeOciLayout(root + QStringLiteral("/b"), pbtest::BundleFixture::tarGz(v1.files));
+        const QString ociDigest = pbtest::BundleFixture::writeOciLayout(
+            root + QStringLiteral("/b"), pbtest::BundleFixture::tarGz(v1.files));
         pbtest::BundleFixture bad(QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
         bad.files[QStringLiteral("extra.txt")] = "x";
         bad.writeDirectory(root + QStringLiteral("/c"));
         // A signed pointer for the recipe, so it has evidence to show.
         const QString tree = m_tmp.filePath(QStringLiteral("bundle-tree/recipes/evidence"));
-        writeFile(tree + QStringLiteral("/%1/7c4c0edc8c765a95a0f3afdb3bbb8e91/sha256-%2.yaml").arg(recipe, ociDigest.mid(7)),
-                  pointerYaml(recipe, ociDigest.mid(7), true, "https://aicr.run/recipe-evidence/v1", "2026-10-02T10:00:00Z"));
+        writeFile(tree + QStringLiteral("/%1/7c4c0edc8c765a95a0f3afdb3bbb8e91/sha256-%2.yaml")
+                             .arg(recipe, ociDigest.mid(7)),
+                  pointerYaml(recipe, ociDigest.mid(7), true, "https://aicr.run/recipe-evidence/v1",
+                              "2026-10-02T10:00:00Z"));
         writeFile(tree + QStringLiteral("/gb200-eks-ubuntu-inference-dynamo.yaml"),
-                  pointerYaml(QStringLiteral("gb200-eks-ubuntu-inference-dynamo"), QString(64, QLatin1Char('c')), false));
+                  pointerYaml(QStringLiteral("gb200-eks-ubuntu-inference-dynamo"),
+                              QString(64, QLatin1Char('c')), false));
         EvidenceStore store(**db);
-        Result<EvidenceImportReport> imported = store.importTree(*evidence::scanEvidence(m_tmp.filePath(QStringLiteral("bundle-tree"))));
+        Result<EvidenceImportReport> imported =
+            store.importTree(*evidence::scanEvidence(m_tmp.filePath(QStringLiteral("bundle-tree"))));
         QVERIFY2(imported.ok(), qPrintable(imported.ok() ? QString() : imported.error().toString()));
         Result<int> n = store.importBundles(root);
         QVERIFY2(n.ok(), qPrintable(n.ok() ? QString() : n.error().toString()));
@@ -163,16 +179,21 @@ class TestEvidenceStore : public QObject {
         QCOMPARE(now.bundles, 2);
         QVERIFY(!now.stale); // both digests (v3 and v1 rules) match the sample-2 recipe
         QCOMPARE(now.status, HealthStatus::Signed);
-        QCOMPARE(now.phaseCoverage, QStringLiteral("deployment 4/4, performance 0/1, conformance 10/10")); // newest: v1
+        QCOMPARE(now.phaseCoverage,
+                 QStringLiteral("deployment 4/4, performance 0/1, conformance 10/10")); // newest: v1
         QVERIFY(now.reason.contains(QStringLiteral("failed phases")));
-        QCOMPARE(now.aicrVersion, QStringLiteral("v1.0.0")); // the AICR build that recorded it (BundleFixture), not a catalog label
+        QCOMPARE(
+            now.aicrVersion,
+            QStringLiteral("v1.0.0")); // the AICR build that recorded it (BundleFixture), not a catalog label
         const HealthRow before = rowFor(QStringLiteral("sample-1"), recipe);
         QVERIFY(before.stale); // the same evidence against the older catalog: its recipe differs
         QCOMPARE(before.status, HealthStatus::Stale);
         QVERIFY(before.reason.contains(before.currentDigest.left(12)));
         // The inspector's and the report's account of it: both digests in full.
-        const QString why = report::mismatchText(before, *store.pointersFor(recipe), QStringLiteral("sample-1"));
-        QVERIFY2(why.contains(before.bundleDigest) && why.contains(before.currentDigest) && why.contains(QStringLiteral("no longer match")),
+        const QString why =
+            report::mismatchText(before, *store.pointersFor(recipe), QStringLiteral("sample-1"));
+        QVERIFY2(why.contains(before.bundleDigest) && why.contains(before.currentDigest) &&
+                     why.contains(QStringLiteral("no longer match")),
                  qPrintable(why));
         // The stored bundles, newest first, with their steps and CTRF tests.
         Result<std::vector<BundleRecord>> bundles = store.bundlesFor(recipe);
@@ -182,13 +203,16 @@ class TestEvidenceStore : public QObject {
         QCOMPARE(bundles->front().checkExit, 1);
         QCOMPARE(bundles->front().ociDigest, ociDigest);
         QCOMPARE(bundles->front().tests.value(QStringLiteral("performance")).size(), size_t(1));
-        QCOMPARE(bundles->front().tests.value(QStringLiteral("performance")).front().status, QStringLiteral("failed"));
+        QCOMPARE(bundles->front().tests.value(QStringLiteral("performance")).front().status,
+                 QStringLiteral("failed"));
         QCOMPARE(bundles->front().phases.value(QStringLiteral("conformance")).passed, 10);
         bool manifestStep = false;
         for (const evidence::CheckStep& s : bundles->front().steps)
-            manifestStep |= s.name == QLatin1String("manifest-hash-check") && s.status == evidence::StepStatus::Passed;
+            manifestStep |=
+                s.name == QLatin1String("manifest-hash-check") && s.status == evidence::StepStatus::Passed;
         QVERIFY(manifestStep);
-        const HealthRow tampered = rowFor(QStringLiteral("sample-2"), QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
+        const HealthRow tampered =
+            rowFor(QStringLiteral("sample-2"), QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
         QCOMPARE(tampered.invalidBundles, 1);
         QCOMPARE(tampered.status, HealthStatus::Invalid);
         QVERIFY(!bundles->front().signatureVerified.has_value()); // no trusted root: not checked
@@ -225,8 +249,10 @@ class TestEvidenceStore : public QObject {
     // verifications must be exactly what one thread stores, in the same order.
     void concurrentImportMatchesOneThread() {
         const QString root = m_tmp.filePath(QStringLiteral("many"));
-        const QStringList leaves{QStringLiteral("h100-eks-ubuntu-training-kubeflow"), QStringLiteral("gb200-eks-ubuntu-inference-dynamo"),
-                                 QStringLiteral("gb200-eks-ubuntu-training-kubeflow"), QStringLiteral("gb300-aks-ubuntu-training-kubeflow")};
+        const QStringList leaves{QStringLiteral("h100-eks-ubuntu-training-kubeflow"),
+                                 QStringLiteral("gb200-eks-ubuntu-inference-dynamo"),
+                                 QStringLiteral("gb200-eks-ubuntu-training-kubeflow"),
+                                 QStringLiteral("gb300-aks-ubuntu-training-kubeflow")};
         QByteArray policyKey;
         for (int i = 0; i < 16; ++i) {
             pbtest::BundleFixture b(leaves.at(i % leaves.size()), i % 3 == 0 ? 1 : 0);
@@ -256,32 +282,39 @@ class TestEvidenceStore : public QObject {
             QThreadPool::globalInstance()->setMaxThreadCount(QThread::idealThreadCount());
             if (!r.ok())
                 return {r.error().toString()};
-            QStringList rows{QStringLiteral("report %1 sources, %2 invalid").arg(r->sources.size()).arg(r->invalid)};
+            QStringList rows{
+                QStringLiteral("report %1 sources, %2 invalid").arg(r->sources.size()).arg(r->invalid)};
             rows << r->sources;
             QSqlQuery q((*db)->sql());
-            q.exec(QStringLiteral("SELECT id, source, oci_digest, recipe, predicate_type, attested_at, aicr_version, recipe_digest, "
-                                  "recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, signature_verified, "
-                                  "signature_detail FROM evidence_bundles ORDER BY id"));
+            q.exec(QStringLiteral(
+                "SELECT id, source, oci_digest, recipe, predicate_type, attested_at, aicr_version, "
+                "recipe_digest, "
+                "recipe_version, phases, signed, check_exit, check_steps, ctrf_tests, signature_verified, "
+                "signature_detail FROM evidence_bundles ORDER BY id"));
             while (q.next()) {
                 QStringList cols;
                 for (int c = 0; c < 16; ++c)
                     cols << q.value(c).toString();
                 rows << cols.join(QLatin1Char('|'));
             }
-            q.exec(QStringLiteral("SELECT evidence_bundle_id, bundle_sha256, mode, verified, summary FROM verifications ORDER BY id"));
+            q.exec(QStringLiteral("SELECT evidence_bundle_id, bundle_sha256, mode, verified, summary FROM "
+                                  "verifications ORDER BY id"));
             while (q.next())
                 rows << QStringLiteral("verification %1 %2 %3 %4 %5")
-                            .arg(q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString());
+                            .arg(q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                                 q.value(3).toString(), q.value(4).toString());
             return rows;
         };
         const QStringList one = importWith(1, QStringLiteral("one-thread.sqlite"));
         const QStringList many = importWith(4, QStringLiteral("four-threads.sqlite"));
-        QCOMPARE(one.size(), 1 + 16 + 16 + 12); // report, sources, bundle rows, one verification per signed bundle
+        QCOMPARE(one.size(),
+                 1 + 16 + 16 + 12); // report, sources, bundle rows, one verification per signed bundle
         // Invalid: the 11 signed by another key than the policy's (1, 2, 4-6, 8-10, 12-14) and the two
         // tampered (7, 15); bundle 0 verifies, 3 and 11 are unsigned and intact.
         QCOMPARE(one.first(), QStringLiteral("report 16 sources, 13 invalid"));
         QCOMPARE(many, one);
-        QVERIFY(one.join(QLatin1Char('\n')).contains(QStringLiteral("manifest"))); // the tampered ones say why
+        QVERIFY(
+            one.join(QLatin1Char('\n')).contains(QStringLiteral("manifest"))); // the tampered ones say why
     }
 
     // An incomplete bundle (checks that could not run) is neither invalid nor verified: the import
@@ -292,7 +325,8 @@ class TestEvidenceStore : public QObject {
         QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
         const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
         pbtest::BundleFixture b(recipe);
-        b.files[QStringLiteral("ctrf/conformance.json")] = pbtest::ctrfWithOther(b.files[QStringLiteral("ctrf/conformance.json")], 1);
+        b.files[QStringLiteral("ctrf/conformance.json")] =
+            pbtest::ctrfWithOther(b.files[QStringLiteral("ctrf/conformance.json")], 1);
         b.seal();
         const QByteArray key = b.signWithNewKey();
         const QString root = m_tmp.filePath(QStringLiteral("incomplete-bundles"));
@@ -329,16 +363,19 @@ class TestEvidenceStore : public QObject {
         PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/2026-08-19/recipes/evidence"));
         auto db = Database::open(m_tmp.filePath(QStringLiteral("real.sqlite")));
         QVERIFY(db.ok());
-        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::realCatalog(QStringLiteral("2026-08-19")));
+        Result<catalog::Catalog> cat =
+            catalog::loadCatalog(pbtest::realCatalog(QStringLiteral("2026-08-19")));
         QVERIFY(cat.ok());
         QVERIFY(CatalogStore(**db).importCatalog(QStringLiteral("2026-08-19"), *cat).ok());
-        Result<evidence::EvidenceTree> tree = evidence::scanEvidence(pbtest::realCatalog(QStringLiteral("2026-08-19")));
+        Result<evidence::EvidenceTree> tree =
+            evidence::scanEvidence(pbtest::realCatalog(QStringLiteral("2026-08-19")));
         QVERIFY(tree.ok());
         EvidenceStore store(**db);
         Result<EvidenceImportReport> r = store.importTree(*tree);
         QVERIFY(r.ok());
         QCOMPARE(r->invalid, 0);
-        Result<std::vector<HealthRow>> rows = store.health(CatalogStore(**db).version(QStringLiteral("2026-08-19"))->id);
+        Result<std::vector<HealthRow>> rows =
+            store.health(CatalogStore(**db).version(QStringLiteral("2026-08-19"))->id);
         QVERIFY(rows.ok());
         int signedRows = 0, pointers = 0;
         for (const HealthRow& row : *rows) {

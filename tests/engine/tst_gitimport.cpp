@@ -50,8 +50,9 @@ CliRun cli(const QStringList& args) {
 int countRows(db::Database& db, const QString& table) {
     QSqlQuery q(db.sql());
     // Real versions only: a database the CLI creates holds the sample catalog from the start.
-    q.exec(table == QLatin1String("catalog_versions") ? QStringLiteral("SELECT COUNT(*) FROM catalog_versions WHERE embedded = 0")
-                                                      : QStringLiteral("SELECT COUNT(*) FROM ") + table);
+    q.exec(table == QLatin1String("catalog_versions")
+               ? QStringLiteral("SELECT COUNT(*) FROM catalog_versions WHERE embedded = 0")
+               : QStringLiteral("SELECT COUNT(*) FROM ") + table);
     return q.next() ? q.value(0).toInt() : -1;
 }
 
@@ -108,7 +109,8 @@ class TstGitImport : public QObject {
             QCOMPARE(v->origin.commitDate, c.commitDate);
             QCOMPARE(v->origin.path, QStringLiteral("recipes"));
             QVERIFY(!v->isSample());
-            QCOMPARE(v->orderBasis(), catalog::parseSemVer(c.label) ? QStringLiteral("semantic version") : QStringLiteral("commit date"));
+            QCOMPARE(v->orderBasis(), catalog::parseSemVer(c.label) ? QStringLiteral("semantic version")
+                                                                    : QStringLiteral("commit date"));
             QVERIFY2(v->originText().contains(QStringLiteral("tag ") + c.label), qPrintable(v->originText()));
             // The stored files are the tag's files, byte for byte.
             Result<catalog::Catalog> stored = store.loadCatalog(c.label);
@@ -148,7 +150,8 @@ class TstGitImport : public QObject {
     void initTestCase() {
         PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/v0.11.1/recipes"));
         QVERIFY(m_tmp.isValid());
-        m_repo = std::make_unique<pbtest::GitCatalogRepo>(m_tmp.filePath(QStringLiteral("repo")), pbtest::sharedData(QStringLiteral("aicr/catalogs")));
+        m_repo = std::make_unique<pbtest::GitCatalogRepo>(
+            m_tmp.filePath(QStringLiteral("repo")), pbtest::sharedData(QStringLiteral("aicr/catalogs")));
         QVERIFY2(m_repo->error().isEmpty(), qPrintable(m_repo->error()));
     }
 
@@ -165,8 +168,9 @@ class TstGitImport : public QObject {
                 QCOMPARE(r.commit, m_repo->commitOf(r.fullName));
                 if (r.kind == QLatin1String("tag")) {
                     const std::vector<pbtest::GitCatalogCommit> commits = pbtest::gitCatalogCommits();
-                    const auto c = std::find_if(commits.begin(), commits.end(),
-                                                [&](const pbtest::GitCatalogCommit& x) { return x.label == r.name; });
+                    const auto c =
+                        std::find_if(commits.begin(), commits.end(),
+                                     [&](const pbtest::GitCatalogCommit& x) { return x.label == r.name; });
                     QVERIFY(c != commits.end());
                     QCOMPARE(r.commitDate, c->commitDate); // annotated tags peel to their commit
                 }
@@ -195,8 +199,10 @@ class TstGitImport : public QObject {
         Result<std::vector<catalog::CatalogFile>> files = git::readCatalogFiles(*repo, plan->front(), {});
         QVERIFY(files);
         QCOMPARE(int(files->size()), m_repo->fileCount(plan->front().label));
-        Result<catalog::Catalog> fromGit = catalog::loadCatalogFromFiles(std::move(*files), git::catalogRootLabel(*repo, plan->front()));
-        Result<catalog::Catalog> fromDisk = catalog::loadCatalog(pbtest::sharedData(QStringLiteral("aicr/catalogs/%1/recipes").arg(plan->front().label)));
+        Result<catalog::Catalog> fromGit =
+            catalog::loadCatalogFromFiles(std::move(*files), git::catalogRootLabel(*repo, plan->front()));
+        Result<catalog::Catalog> fromDisk = catalog::loadCatalog(
+            pbtest::sharedData(QStringLiteral("aicr/catalogs/%1/recipes").arg(plan->front().label)));
         QVERIFY(fromGit && fromDisk);
         QCOMPARE(fromGit->contentDigest(), fromDisk->contentDigest());
         req.label = QStringLiteral("one");
@@ -206,8 +212,9 @@ class TstGitImport : public QObject {
     // The CLI with --tags '*' on the clone: every tag a version, provenance, order, previous.
     void cliImportsEveryTag() {
         const QString dbPath = m_tmp.filePath(QStringLiteral("cli.db"));
-        const CliRun run = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath, QStringLiteral("--git"),
-                                m_repo->work(), QStringLiteral("--tags"), QStringLiteral("*"), QStringLiteral("--format"), QStringLiteral("json")});
+        const CliRun run = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"),
+                                dbPath, QStringLiteral("--git"), m_repo->work(), QStringLiteral("--tags"),
+                                QStringLiteral("*"), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(run.code == 0, run.err.constData());
         const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
         const QJsonArray versions = doc.value(QStringLiteral("versions")).toArray();
@@ -232,8 +239,8 @@ class TstGitImport : public QObject {
         QCOMPARE(receiptsOfKind(*db, receipts::kinds::CatalogImport), 5);
 
         // `catalog list` prints them in version order, with their Git source.
-        const CliRun list = cli({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), dbPath, QStringLiteral("--format"),
-                                 QStringLiteral("json")});
+        const CliRun list = cli({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"),
+                                 dbPath, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(list.code, 0);
         QStringList listed;
         for (const QJsonValue& v : QJsonDocument::fromJson(list.out).array()) {
@@ -247,19 +254,23 @@ class TstGitImport : public QObject {
         QCOMPARE(listed, pbtest::gitCatalogVersionOrder());
 
         // Importing again changes nothing: every version is unchanged (and receipted as such).
-        const CliRun again = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath, QStringLiteral("--git"),
-                                  m_repo->work(), QStringLiteral("--tags"), QStringLiteral("*"), QStringLiteral("--format"), QStringLiteral("json")});
+        const CliRun again = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"),
+                                  dbPath, QStringLiteral("--git"), m_repo->work(), QStringLiteral("--tags"),
+                                  QStringLiteral("*"), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(again.code == 0, again.err.constData());
-        for (const QJsonValue& v : QJsonDocument::fromJson(again.out).object().value(QStringLiteral("versions")).toArray())
+        for (const QJsonValue& v :
+             QJsonDocument::fromJson(again.out).object().value(QStringLiteral("versions")).toArray())
             QCOMPARE(v.toObject().value(QStringLiteral("outcome")).toString(), QStringLiteral("unchanged"));
         QCOMPARE(countRows(*db, QStringLiteral("catalog_versions")), 5);
         QCOMPARE(receiptsOfKind(*db, receipts::kinds::CatalogImport), 10);
 
         // The text output names each version and what happened.
-        const CliRun text = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath, QStringLiteral("--git"),
-                                 m_repo->work(), QStringLiteral("--ref"), QStringLiteral("v0.14.0")});
+        const CliRun text = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"),
+                                 dbPath, QStringLiteral("--git"), m_repo->work(), QStringLiteral("--ref"),
+                                 QStringLiteral("v0.14.0")});
         QCOMPARE(text.code, 0);
-        QVERIFY2(text.out.contains("v0.14.0: unchanged (tag v0.14.0, commit " + m_repo->commitOf(QStringLiteral("v0.14.0")).left(12).toLatin1()),
+        QVERIFY2(text.out.contains("v0.14.0: unchanged (tag v0.14.0, commit " +
+                                   m_repo->commitOf(QStringLiteral("v0.14.0")).left(12).toLatin1()),
                  text.out.constData());
     }
 
@@ -305,7 +316,8 @@ class TstGitImport : public QObject {
         one.refs << QStringLiteral("v0.14.0");
         Result<ops::ImportCatalogGitOutcome> two = ops::importCatalogGit(ctx, one);
         QVERIFY(!two);
-        QVERIFY2(two.error().message.contains(QStringLiteral("--version names one version")), qPrintable(two.error().toString()));
+        QVERIFY2(two.error().message.contains(QStringLiteral("--version names one version")),
+                 qPrintable(two.error().toString()));
     }
 
     // Errors name the repository, ref and path, and import nothing.
@@ -324,29 +336,36 @@ class TstGitImport : public QObject {
             Result<ops::ImportCatalogGitOutcome> r = attempt(m_repo->bare(), refs);
             QVERIFY(!r);
             const QString text = r.error().toString();
-            QVERIFY2(text.contains(QStringLiteral("v9.9.9")) && text.contains(QStringLiteral("does not exist")) &&
-                         text.contains(m_repo->bare()) && text.contains(QStringLiteral("nothing was imported")),
+            QVERIFY2(text.contains(QStringLiteral("v9.9.9")) &&
+                         text.contains(QStringLiteral("does not exist")) && text.contains(m_repo->bare()) &&
+                         text.contains(QStringLiteral("nothing was imported")),
                      qPrintable(text));
         }
         // A tree with no recipes/.
-        Result<ops::ImportCatalogGitOutcome> noCatalog = attempt(m_repo->work(), {QStringLiteral("v0.14.0"), QStringLiteral("no-catalog")});
+        Result<ops::ImportCatalogGitOutcome> noCatalog =
+            attempt(m_repo->work(), {QStringLiteral("v0.14.0"), QStringLiteral("no-catalog")});
         QVERIFY(!noCatalog);
         QVERIFY2(noCatalog.error().toString().contains(QStringLiteral("no-catalog")) &&
                      noCatalog.error().toString().contains(QStringLiteral("no folder 'recipes'")) &&
                      noCatalog.error().toString().contains(m_repo->work()),
                  qPrintable(noCatalog.error().toString()));
         // A folder that is not a repository.
-        Result<ops::ImportCatalogGitOutcome> notRepo = attempt(pbtest::realCatalog(QStringLiteral("v0.11.1")), {QStringLiteral("main")});
+        Result<ops::ImportCatalogGitOutcome> notRepo =
+            attempt(pbtest::realCatalog(QStringLiteral("v0.11.1")), {QStringLiteral("main")});
         QVERIFY(!notRepo);
-        QVERIFY2(notRepo.error().toString().contains(QStringLiteral("not a Git repository")), qPrintable(notRepo.error().toString()));
+        QVERIFY2(notRepo.error().toString().contains(QStringLiteral("not a Git repository")),
+                 qPrintable(notRepo.error().toString()));
         // A glob that matches no tag.
-        Result<ops::ImportCatalogGitOutcome> noTags = attempt(m_repo->bare(), {}, QStringLiteral("release-*"));
+        Result<ops::ImportCatalogGitOutcome> noTags =
+            attempt(m_repo->bare(), {}, QStringLiteral("release-*"));
         QVERIFY(!noTags);
-        QVERIFY2(noTags.error().message.contains(QStringLiteral("no tag matches 'release-*'")), qPrintable(noTags.error().toString()));
+        QVERIFY2(noTags.error().message.contains(QStringLiteral("no tag matches 'release-*'")),
+                 qPrintable(noTags.error().toString()));
         // A symbolic link in the catalog is refused by name, as the folder loader does.
         Result<ops::ImportCatalogGitOutcome> link = attempt(m_repo->work(), {QStringLiteral("with-link")});
         QVERIFY(!link);
-        QVERIFY2(link.error().toString().contains(QStringLiteral("overlays/linked.yaml is a symbolic link")), qPrintable(link.error().toString()));
+        QVERIFY2(link.error().toString().contains(QStringLiteral("overlays/linked.yaml is a symbolic link")),
+                 qPrintable(link.error().toString()));
         // --path that is not there.
         ops::ImportCatalogGitRequest wrongPath;
         wrongPath.repository = m_repo->bare();
@@ -354,7 +373,8 @@ class TstGitImport : public QObject {
         wrongPath.path = QStringLiteral("catalog");
         Result<ops::ImportCatalogGitOutcome> wp = ops::importCatalogGit(ctx, wrongPath);
         QVERIFY(!wp);
-        QVERIFY2(wp.error().toString().contains(QStringLiteral("no folder 'catalog'")) && wp.error().toString().contains(QStringLiteral("v0.11.1")),
+        QVERIFY2(wp.error().toString().contains(QStringLiteral("no folder 'catalog'")) &&
+                     wp.error().toString().contains(QStringLiteral("v0.11.1")),
                  qPrintable(wp.error().toString()));
 
         QCOMPARE(countRows(*db, QStringLiteral("catalog_versions")), 0);
@@ -362,16 +382,20 @@ class TstGitImport : public QObject {
 
         // The CLI says the same and exits non-zero; usage errors exit 2.
         const QString dbPath = m_tmp.filePath(QStringLiteral("errors-cli.db"));
-        const CliRun missing = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath, QStringLiteral("--git"),
-                                    m_repo->work(), QStringLiteral("--ref"), QStringLiteral("nope")});
+        const CliRun missing =
+            cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath,
+                 QStringLiteral("--git"), m_repo->work(), QStringLiteral("--ref"), QStringLiteral("nope")});
         QCOMPARE(missing.code, 1);
         QVERIFY2(missing.err.contains("ref 'nope' does not exist"), missing.err.constData());
-        const CliRun twoLabels = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath, QStringLiteral("--git"),
-                                      m_repo->work(), QStringLiteral("--tags"), QStringLiteral("v*"), QStringLiteral("--version"), QStringLiteral("x")});
+        const CliRun twoLabels =
+            cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath,
+                 QStringLiteral("--git"), m_repo->work(), QStringLiteral("--tags"), QStringLiteral("v*"),
+                 QStringLiteral("--version"), QStringLiteral("x")});
         QCOMPARE(twoLabels.code, 2);
-        const CliRun refWithoutGit = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath,
-                                          QStringLiteral("--ref"), QStringLiteral("v0.11.1"), QStringLiteral("--version"), QStringLiteral("x"),
-                                          pbtest::realCatalog(QStringLiteral("v0.11.1"))});
+        const CliRun refWithoutGit =
+            cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath,
+                 QStringLiteral("--ref"), QStringLiteral("v0.11.1"), QStringLiteral("--version"),
+                 QStringLiteral("x"), pbtest::realCatalog(QStringLiteral("v0.11.1"))});
         QCOMPARE(refWithoutGit.code, 2);
         std::unique_ptr<db::Database> cliDb = freshDb(QStringLiteral("errors-cli.db"));
         QCOMPARE(countRows(*cliDb, QStringLiteral("catalog_versions")), 0);
@@ -405,7 +429,8 @@ class TstGitImport : public QObject {
         QVERIFY(r->cancelled);
         QCOMPARE(r->importedLabels(), QStringList{QStringLiteral("v0.11.1")});
         QCOMPARE(labelsOf(*db), QStringList{QStringLiteral("v0.11.1")});
-        QVERIFY(progress.contains(QStringLiteral("v0.11.1 (1 of 2): reading recipes at ") + m_repo->commitOf(QStringLiteral("v0.11.1")).left(12)));
+        QVERIFY(progress.contains(QStringLiteral("v0.11.1 (1 of 2): reading recipes at ") +
+                                  m_repo->commitOf(QStringLiteral("v0.11.1")).left(12)));
     }
 
     // A folder import records the clone it is in, HEAD's commit and date, and uncommitted changes.
@@ -435,7 +460,8 @@ class TstGitImport : public QObject {
         req.label = QStringLiteral("from-dirty-folder");
         QVERIFY(ops::importCatalog(ctx, req));
         QVERIFY(extra.remove());
-        Result<store::CatalogVersionInfo> dirty = store::CatalogStore(*db).version(QStringLiteral("from-dirty-folder"));
+        Result<store::CatalogVersionInfo> dirty =
+            store::CatalogStore(*db).version(QStringLiteral("from-dirty-folder"));
         QVERIFY(dirty);
         QCOMPARE(dirty->origin.commit, m_repo->commitOf(QStringLiteral("main")));
         QCOMPARE(dirty->origin.ref, QStringLiteral("HEAD, with uncommitted changes"));

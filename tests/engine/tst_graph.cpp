@@ -57,10 +57,12 @@ class TestGraph : public QObject {
             for (const graph::GraphEdge& e : g->edges) {
                 const graph::GraphNode* from = g->node(e.from);
                 const graph::GraphNode* to = g->node(e.to);
-                QVERIFY2(from && to, qPrintable(leaf + QStringLiteral(": ") + e.from + QStringLiteral(" -> ") + e.to));
+                QVERIFY2(from && to,
+                         qPrintable(leaf + QStringLiteral(": ") + e.from + QStringLiteral(" -> ") + e.to));
                 QVERIFY(r.component(e.from)->dependencyRefs.contains(e.to));
-                QVERIFY2(to->center.y() < from->center.y(),
-                         qPrintable(QStringLiteral("%1: dependency %2 not above %3").arg(leaf, e.to, e.from)));
+                QVERIFY2(
+                    to->center.y() < from->center.y(),
+                    qPrintable(QStringLiteral("%1: dependency %2 not above %3").arg(leaf, e.to, e.from)));
                 QVERIFY(e.points.size() >= 4 && (e.points.size() - 1) % 3 == 0);
                 // The spline leaves the dependent's box and ends near the dependency's.
                 QVERIFY(from->rect().adjusted(-2, -2, 2, 2).contains(e.points.front()));
@@ -71,14 +73,15 @@ class TestGraph : public QObject {
             for (size_t i = 0; i < g->nodes.size(); ++i)
                 for (size_t j = i + 1; j < g->nodes.size(); ++j)
                     QVERIFY2(!g->nodes[i].rect().intersects(g->nodes[j].rect()),
-                             qPrintable(leaf + QStringLiteral(": ") + g->nodes[i].name + QStringLiteral(" overlaps ") +
-                                        g->nodes[j].name));
+                             qPrintable(leaf + QStringLiteral(": ") + g->nodes[i].name +
+                                        QStringLiteral(" overlaps ") + g->nodes[j].name));
         }
         QVERIFY(edgesSeen > 0);
     }
 
     void jsonShape() {
-        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
+        Result<catalog::Catalog> cat =
+            catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(cat.ok());
         const catalog::RecipeResult r = resolveIn(*cat, QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
         Result<graph::ComponentGraph> g = graph::layoutRecipe(r);
@@ -97,12 +100,14 @@ class TestGraph : public QObject {
                        o.value("to").toString() == QLatin1String("nfd"); // from depends on to
         }
         QVERIFY(gpuEdge);
-        QCOMPARE(g->dependenciesOf(QStringLiteral("gpu-operator")).contains(QStringLiteral("cert-manager")), true);
+        QCOMPARE(g->dependenciesOf(QStringLiteral("gpu-operator")).contains(QStringLiteral("cert-manager")),
+                 true);
         QVERIFY(g->dependentsOf(QStringLiteral("gpu-operator")).contains(QStringLiteral("kai-scheduler")));
     }
 
     void renderFormats() {
-        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
+        Result<catalog::Catalog> cat =
+            catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(cat.ok());
         const catalog::RecipeResult r = resolveIn(*cat, QStringLiteral("gb200-eks-ubuntu-inference-dynamo"));
         Result<QByteArray> svg = graph::render(r, QStringLiteral("svg"));

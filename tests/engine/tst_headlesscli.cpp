@@ -24,7 +24,8 @@ QProcessEnvironment headlessEnvironment() {
     return env;
 }
 
-Run run(const QString& program, const QStringList& args, const QProcessEnvironment& env = headlessEnvironment()) {
+Run run(const QString& program, const QStringList& args,
+        const QProcessEnvironment& env = headlessEnvironment()) {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(program, args);
@@ -62,7 +63,8 @@ class TestHeadlessCli : public QObject {
 void TestHeadlessCli::initTestCase() {
     QVERIFY(m_dir.isValid());
     m_seeded = m_dir.filePath(QStringLiteral("seeded.db"));
-    const Run seed = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("--db"), m_seeded, QStringLiteral("catalog"), QStringLiteral("list")});
+    const Run seed = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("--db"), m_seeded,
+                                                         QStringLiteral("catalog"), QStringLiteral("list")});
     QVERIFY2(seed.code == 0, seed.err.constData());
 }
 
@@ -73,7 +75,8 @@ static QStringList loadedLibraries(const QString& executable) {
     if (!ldd.waitForFinished(60000) || ldd.exitCode() != 0)
         return {};
     QStringList names;
-    const QStringList lines = QString::fromLocal8Bit(ldd.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList lines =
+        QString::fromLocal8Bit(ldd.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     for (const QString& line : lines)
         names << line.trimmed().section(QLatin1Char(' '), 0, 0);
     return names;
@@ -83,10 +86,12 @@ void TestHeadlessCli::linksNoWidgetLibrary() {
     const QStringList libs = loadedLibraries(QStringLiteral(PB_HEADLESS_CLI_BINARY));
     QVERIFY2(!libs.isEmpty(), "ldd gave no list for proofbench-cli");
     QVERIFY2(libs.contains(QStringLiteral("libQt6Core.so.6")), qPrintable(libs.join(QLatin1Char(' '))));
-    const QRegularExpression widgetish(QStringLiteral("^(libQt6Widgets|libQt6PrintSupport|libqcustomplot|libpb_widgets|libpb_models)"),
-                                       QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpression widgetish(
+        QStringLiteral("^(libQt6Widgets|libQt6PrintSupport|libqcustomplot|libpb_widgets|libpb_models)"),
+        QRegularExpression::CaseInsensitiveOption);
     for (const QString& lib : libs)
-        QVERIFY2(!widgetish.match(lib).hasMatch(), qPrintable(QStringLiteral("proofbench-cli loads %1").arg(lib)));
+        QVERIFY2(!widgetish.match(lib).hasMatch(),
+                 qPrintable(QStringLiteral("proofbench-cli loads %1").arg(lib)));
 }
 
 // The check above can fail: the window's executable, built the same way, does load QtWidgets.
@@ -108,8 +113,11 @@ void TestHeadlessCli::answersAsTheWindowExecutableDoes_data() {
     QTest::addRow("version") << QStringList{QStringLiteral("--version")} << 0;
     QTest::addRow("help") << QStringList{QStringLiteral("--help")} << 0;
     QTest::addRow("catalog list") << QStringList{QStringLiteral("catalog"), QStringLiteral("list")} << 0;
-    QTest::addRow("health json") << QStringList{QStringLiteral("health"), QStringLiteral("--format"), QStringLiteral("json")} << 0;
-    QTest::addRow("receipts verify") << QStringList{QStringLiteral("receipts"), QStringLiteral("verify")} << 0;
+    QTest::addRow("health json") << QStringList{QStringLiteral("health"), QStringLiteral("--format"),
+                                                QStringLiteral("json")}
+                                 << 0;
+    QTest::addRow("receipts verify") << QStringList{QStringLiteral("receipts"), QStringLiteral("verify")}
+                                     << 0;
     QTest::addRow("unknown verb") << QStringList{QStringLiteral("frobnicate")} << 2;
     QTest::addRow("verify without bundle") << QStringList{QStringLiteral("verify")} << 2;
 }
@@ -119,12 +127,15 @@ void TestHeadlessCli::answersAsTheWindowExecutableDoes_data() {
 void TestHeadlessCli::answersAsTheWindowExecutableDoes() {
     QFETCH(QStringList, args);
     QFETCH(int, code);
-    const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
+    const QString tag =
+        QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
     const QString headlessDb = m_dir.filePath(tag + QStringLiteral("-headless.db"));
     const QString windowDb = m_dir.filePath(tag + QStringLiteral("-window.db"));
     QVERIFY(QFile::copy(m_seeded, headlessDb) && QFile::copy(m_seeded, windowDb));
-    const Run headless = run(QStringLiteral(PB_HEADLESS_CLI_BINARY), QStringList{QStringLiteral("--db"), headlessDb} + args);
-    const Run window = run(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), windowDb} + args);
+    const Run headless =
+        run(QStringLiteral(PB_HEADLESS_CLI_BINARY), QStringList{QStringLiteral("--db"), headlessDb} + args);
+    const Run window =
+        run(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), windowDb} + args);
     QCOMPARE(headless.code, code);
     QCOMPARE(window.code, code);
     // The database path appears in some answers (help's default, catalog list's source): name it alike.

@@ -17,8 +17,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QSqlQuery>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace pb;
@@ -90,7 +90,8 @@ class TstHealthReport : public QObject {
         QCOMPARE(d->diff->toLabel, QStringLiteral("2026-08-19"));
         const QString md = report::reportMarkdown(*d, {}, QStringLiteral("charts"));
         QVERIFY(md.contains(QStringLiteral("## Changes since 2026-07-09")));
-        QVERIFY(md.contains(QStringLiteral("Source: folder ") + pbtest::realCatalog(QStringLiteral("2026-08-19"))));
+        QVERIFY(md.contains(QStringLiteral("Source: folder ") +
+                            pbtest::realCatalog(QStringLiteral("2026-08-19"))));
         QVERIFY(!md.contains(QStringLiteral("Sample data")));
         QVERIFY(!md.contains(QStringLiteral("sample-2")));
         const QString html = report::reportHtml(*d, {});
@@ -103,19 +104,22 @@ class TstHealthReport : public QObject {
     }
 
     void reportBaselineIsChosen() {
-        Result<report::ReportData> d = report::collectReport(*m_db, {QStringLiteral("2026-08-19"), {}, QStringLiteral("v0.14.0")});
+        Result<report::ReportData> d =
+            report::collectReport(*m_db, {QStringLiteral("2026-08-19"), {}, QStringLiteral("v0.14.0")});
         QVERIFY2(d, d ? "" : qPrintable(d.error().toString()));
         QVERIFY(d->diff);
         QCOMPARE(d->diff->fromLabel, QStringLiteral("v0.14.0"));
         QVERIFY(report::reportMarkdown(*d, {}, {}).contains(QStringLiteral("## Changes since v0.14.0")));
 
-        Result<report::ReportData> none = report::collectReport(*m_db, {QStringLiteral("2026-08-19"), {}, report::kNoBaseline});
+        Result<report::ReportData> none =
+            report::collectReport(*m_db, {QStringLiteral("2026-08-19"), {}, report::kNoBaseline});
         QVERIFY(none);
         QVERIFY(!none->baseline);
         QVERIFY(!none->diff);
         QVERIFY(none->diffNote.contains(QStringLiteral("No baseline")));
 
-        Result<report::ReportData> bad = report::collectReport(*m_db, {QStringLiteral("2026-08-19"), {}, QStringLiteral("v9.9.9")});
+        Result<report::ReportData> bad =
+            report::collectReport(*m_db, {QStringLiteral("2026-08-19"), {}, QStringLiteral("v9.9.9")});
         QVERIFY(!bad);
         QVERIFY(bad.error().toString().contains(QStringLiteral("--baseline")));
 
@@ -143,17 +147,19 @@ class TstHealthReport : public QObject {
         QVERIFY(md.startsWith(QStringLiteral("# Release review: catalog sample-2 (sample data)")));
         QVERIFY(md.contains(QStringLiteral("Source: sample data")));
 
-        Run json = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--version"),
-                               QStringLiteral("sample-2"), QStringLiteral("--format"), QStringLiteral("json")});
+        Run json = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath,
+                               QStringLiteral("--version"), QStringLiteral("sample-2"),
+                               QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(json.code, 0);
         const QJsonArray rows = QJsonDocument::fromJson(json.out).array();
         QVERIFY(!rows.isEmpty());
         for (const QJsonValue& v : rows) {
             QCOMPARE(v.toObject().value(QStringLiteral("sample")).toBool(false), true);
-            QCOMPARE(v.toObject().value(QStringLiteral("catalogVersion")).toString(), QStringLiteral("sample-2"));
+            QCOMPARE(v.toObject().value(QStringLiteral("catalogVersion")).toString(),
+                     QStringLiteral("sample-2"));
         }
-        Run md2 = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--version"),
-                              QStringLiteral("sample-2")});
+        Run md2 = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath,
+                              QStringLiteral("--version"), QStringLiteral("sample-2")});
         QCOMPARE(md2.code, 0);
         QVERIFY(md2.out.contains("**Sample data**"));
         QVERIFY(md2.out.contains("Source: sample data"));
@@ -162,7 +168,8 @@ class TstHealthReport : public QObject {
     // `health` defaults to the newest in version order; its exports carry the reason, whether the
     // recipe is in the version, and the version (with "sample": false and its origin).
     void healthDefaultsAndExports() {
-        Run json = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--format"), QStringLiteral("json")});
+        Run json = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath,
+                               QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(json.code == 0, json.err.constData());
         const QJsonArray rows = QJsonDocument::fromJson(json.out).array();
         QVERIFY(!rows.isEmpty());
@@ -175,7 +182,8 @@ class TstHealthReport : public QObject {
             QVERIFY(o.contains(QStringLiteral("reason")) && o.contains(QStringLiteral("inCatalog")));
             outside += o.value(QStringLiteral("inCatalog")).toBool() ? 0 : 1;
         }
-        Run csv = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--format"), QStringLiteral("csv")});
+        Run csv = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath,
+                              QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(csv.code, 0);
         const QList<QByteArray> lines = csv.out.split('\n');
         QVERIFY(lines.front().endsWith(",stale,in catalog version,reason,catalog version"));
@@ -201,7 +209,8 @@ class TstHealthReport : public QObject {
             bool hpa = false;
             for (const evidence::HealthRow& r : *rows) {
                 QVERIFY2(r.displayName() != QLatin1String("recipe"), qPrintable(v.label));
-                QVERIFY2(!shown.contains(r.displayName()), qPrintable(v.label + QLatin1Char(' ') + r.displayName()));
+                QVERIFY2(!shown.contains(r.displayName()),
+                         qPrintable(v.label + QLatin1Char(' ') + r.displayName()));
                 shown.insert(r.displayName());
                 if (r.displayName() == QLatin1String("monitoring-hpa")) {
                     hpa = true;
@@ -211,7 +220,8 @@ class TstHealthReport : public QObject {
             }
             QVERIFY2(hpa, qPrintable(v.label));
         }
-        Run md = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--format"), QStringLiteral("csv")});
+        Run md = proofbench({QStringLiteral("health"), QStringLiteral("--db"), m_dbPath,
+                             QStringLiteral("--format"), QStringLiteral("csv")});
         QVERIFY(md.out.contains("\nmonitoring-hpa (recipe),"));
     }
 
@@ -237,7 +247,8 @@ class TstHealthReport : public QObject {
                     QVERIFY2(why.contains(ptr.file), qPrintable(why));
             }
             if (!r.inCatalog())
-                QVERIFY(report::mismatchText(r, *p, v->label).contains(QStringLiteral("has no recipe named")));
+                QVERIFY(
+                    report::mismatchText(r, *p, v->label).contains(QStringLiteral("has no recipe named")));
         }
         QVERIFY(withPointers >= 5);
         qInfo("%d row(s) with pointers, %d recorded under an older name", withPointers, renamed);
@@ -248,11 +259,15 @@ class TstHealthReport : public QObject {
     void reportCliIsQuiet() {
         for (const char* format : {"html", "markdown", "pdf"}) {
             const QString out = m_tmp.filePath(QStringLiteral("r.") + QString::fromLatin1(format));
-            Run r = proofbench({QStringLiteral("report"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--format"),
-                                QString::fromLatin1(format), QStringLiteral("--baseline"), QStringLiteral("v0.14.0"),
+            Run r = proofbench({QStringLiteral("report"), QStringLiteral("--db"), m_dbPath,
+                                QStringLiteral("--format"), QString::fromLatin1(format),
+                                QStringLiteral("--baseline"), QStringLiteral("v0.14.0"),
                                 QStringLiteral("--out"), out});
             QVERIFY2(r.code == 0, r.err.constData());
-            QVERIFY2(r.err.isEmpty(), qPrintable(QStringLiteral("%1: stderr: %2").arg(QLatin1String(format), QString::fromUtf8(r.err))));
+            QVERIFY2(
+                r.err.isEmpty(),
+                qPrintable(
+                    QStringLiteral("%1: stderr: %2").arg(QLatin1String(format), QString::fromUtf8(r.err))));
             QVERIFY(QFileInfo(out).size() > 0);
             if (QByteArrayView(format) == "markdown") {
                 QFile f(out);
@@ -265,13 +280,16 @@ class TstHealthReport : public QObject {
         // The receipt records the baseline the report compared with.
         {
             QSqlQuery q(m_db->sql());
-            QVERIFY(q.exec(QStringLiteral("SELECT parameters FROM receipts WHERE kind = 'report.export' ORDER BY seq DESC LIMIT 1")));
+            QVERIFY(q.exec(QStringLiteral(
+                "SELECT parameters FROM receipts WHERE kind = 'report.export' ORDER BY seq DESC LIMIT 1")));
             QVERIFY(q.next());
             const QJsonObject params = QJsonDocument::fromJson(q.value(0).toByteArray()).object();
             QCOMPARE(params.value(QStringLiteral("baseline")).toString(), QStringLiteral("v0.14.0"));
         }
-        Run bad = proofbench({QStringLiteral("report"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--format"), QStringLiteral("html"),
-                              QStringLiteral("--baseline"), QStringLiteral("nope"), QStringLiteral("--out"), m_tmp.filePath(QStringLiteral("x.html"))});
+        Run bad = proofbench({QStringLiteral("report"), QStringLiteral("--db"), m_dbPath,
+                              QStringLiteral("--format"), QStringLiteral("html"),
+                              QStringLiteral("--baseline"), QStringLiteral("nope"), QStringLiteral("--out"),
+                              m_tmp.filePath(QStringLiteral("x.html"))});
         QVERIFY(bad.code != 0);
         QVERIFY(bad.err.contains("--baseline"));
     }

@@ -43,13 +43,68 @@ QStringList catalogsToCheck() {
 // Pieces a generated scalar is made of: plain text, every indicator, spaces, tabs, each kind of
 // break, printable and unprintable non-ASCII, a BOM, and malformed UTF-8 (a stray continuation
 // byte, 0xFF, an overlong NUL, a cut sequence), so both paths and their hand-over are exercised.
-const char* const kPieces[] = {"a",  "word", " ",  "  ", "\t", "\n", "\n\n", "\r", "\r\n", ":", ": ", "- ", "-",
-                               "#",  " #",   "'",  "\"", "\\", ",",  "[",    "]",  "{",    "}", "&", "*",  "!",
-                               "|",  ">",    "%",  "@",  "`",  "?",  "? ",   "---", "...", "~", "null", "true",
-                               "24.04", "0x1F", "1e3", "012", "2026-08-19", "<<", "yes", "1:20",
-                               "\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9", "\xC2\xA0", "\xC3\xA9", "\xEF\xBB\xBF",
-                               "\xF0\x9F\x98\x80", "\xE4\xB8\xAD", "\x01", "\x7F", "\x1B", "\x80", "\xFF",
-                               "\xC0\x80", "\xE2\x80", "\xED\xA0\x80"};
+const char* const kPieces[] = {"a",
+                               "word",
+                               " ",
+                               "  ",
+                               "\t",
+                               "\n",
+                               "\n\n",
+                               "\r",
+                               "\r\n",
+                               ":",
+                               ": ",
+                               "- ",
+                               "-",
+                               "#",
+                               " #",
+                               "'",
+                               "\"",
+                               "\\",
+                               ",",
+                               "[",
+                               "]",
+                               "{",
+                               "}",
+                               "&",
+                               "*",
+                               "!",
+                               "|",
+                               ">",
+                               "%",
+                               "@",
+                               "`",
+                               "?",
+                               "? ",
+                               "---",
+                               "...",
+                               "~",
+                               "null",
+                               "true",
+                               "24.04",
+                               "0x1F",
+                               "1e3",
+                               "012",
+                               "2026-08-19",
+                               "<<",
+                               "yes",
+                               "1:20",
+                               "\xC2\x85",
+                               "\xE2\x80\xA8",
+                               "\xE2\x80\xA9",
+                               "\xC2\xA0",
+                               "\xC3\xA9",
+                               "\xEF\xBB\xBF",
+                               "\xF0\x9F\x98\x80",
+                               "\xE4\xB8\xAD",
+                               "\x01",
+                               "\x7F",
+                               "\x1B",
+                               "\x80",
+                               "\xFF",
+                               "\xC0\x80",
+                               "\xE2\x80",
+                               "\xED\xA0\x80"};
 
 std::string generated(std::mt19937& rng) {
     std::uniform_int_distribution<int> count(0, 8);
@@ -100,10 +155,12 @@ class TestImportPerf : public QObject {
             for (const catalog::LeafResolution& lr : catalog::resolveAllLeaves(*cat)) {
                 if (!lr.result)
                     continue;
-                QCOMPARE(catalog::evidenceCanonicalYaml(*lr.result), catalog::evidenceCanonicalYamlReference(*lr.result));
+                QCOMPARE(catalog::evidenceCanonicalYaml(*lr.result),
+                         catalog::evidenceCanonicalYamlReference(*lr.result));
                 catalog::RecipeResult unstamped = *lr.result;
                 unstamped.version.clear();
-                QCOMPARE(catalog::evidenceCanonicalYaml(unstamped), catalog::evidenceCanonicalYamlReference(unstamped));
+                QCOMPARE(catalog::evidenceCanonicalYaml(unstamped),
+                         catalog::evidenceCanonicalYamlReference(unstamped));
                 ++recipes;
             }
         }
@@ -126,7 +183,8 @@ class TestImportPerf : public QObject {
                 value.style = styles[static_cast<size_t>(rng() % std::size(styles))];
                 root.entries.push_back({yaml::Node::plain(generated(rng)), value});
                 list.items.push_back(value);
-                flow.entries.push_back({yaml::Node::plain(std::string(1, static_cast<char>('k' + i))), value});
+                flow.entries.push_back(
+                    {yaml::Node::plain(std::string(1, static_cast<char>('k' + i))), value});
             }
             root.entries.push_back({yaml::Node::plain("list"), list});
             root.entries.push_back({yaml::Node::plain("flow"), flow});
@@ -135,11 +193,12 @@ class TestImportPerf : public QObject {
                     const QByteArray fast = encode(root, indent, mode, false);
                     const QByteArray reference = encode(root, indent, mode, true);
                     if (fast != reference)
-                        QFAIL(qPrintable(QStringLiteral("document %1, indent %2: fast path\n%3\nreference\n%4")
-                                             .arg(doc)
-                                             .arg(indent)
-                                             .arg(QString::fromUtf8(fast.toPercentEncoding(" \n:-'\"|>")),
-                                                  QString::fromUtf8(reference.toPercentEncoding(" \n:-'\"|>")))));
+                        QFAIL(qPrintable(
+                            QStringLiteral("document %1, indent %2: fast path\n%3\nreference\n%4")
+                                .arg(doc)
+                                .arg(indent)
+                                .arg(QString::fromUtf8(fast.toPercentEncoding(" \n:-'\"|>")),
+                                     QString::fromUtf8(reference.toPercentEncoding(" \n:-'\"|>")))));
                 }
         }
     }
@@ -151,7 +210,8 @@ class TestImportPerf : public QObject {
             QVERIFY(cat.ok());
             QList<QList<QVariant>> runs[2];
             for (int run = 0; run < 2; ++run) {
-                auto db = db::Database::open(tmp.filePath(QStringLiteral("%1-%2.sqlite").arg(qHash(root)).arg(run)));
+                auto db = db::Database::open(
+                    tmp.filePath(QStringLiteral("%1-%2.sqlite").arg(qHash(root)).arg(run)));
                 QVERIFY(db.ok());
                 std::vector<int> resolving;
                 store::ImportOptions opt;
@@ -159,7 +219,8 @@ class TestImportPerf : public QObject {
                     if (stage == store::ImportStage::Resolving)
                         resolving.push_back(step);
                 };
-                Result<store::ImportReport> r = store::CatalogStore(**db).importCatalog(QStringLiteral("v"), *cat, opt);
+                Result<store::ImportReport> r =
+                    store::CatalogStore(**db).importCatalog(QStringLiteral("v"), *cat, opt);
                 QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
                 const QStringList leaves = cat->leafNames();
                 QCOMPARE(static_cast<qsizetype>(resolving.size()), leaves.size());
@@ -167,7 +228,8 @@ class TestImportPerf : public QObject {
                     QCOMPARE(resolving[i], static_cast<int>(i) + 1);
 
                 QSqlQuery q((*db)->sql());
-                QVERIFY(q.exec(QStringLiteral("SELECT id, leaf_overlay, canonical_yaml, digest FROM recipes ORDER BY id")));
+                QVERIFY(q.exec(QStringLiteral(
+                    "SELECT id, leaf_overlay, canonical_yaml, digest FROM recipes ORDER BY id")));
                 int i = 0;
                 while (q.next()) {
                     const QString leaf = q.value(1).toString();
@@ -180,7 +242,8 @@ class TestImportPerf : public QObject {
                     runs[run].push_back({q.value(0), leaf, bytes, q.value(3)});
                 }
                 QCOMPARE(i, static_cast<int>(leaves.size()));
-                QVERIFY(q.exec(QStringLiteral("SELECT path, sha256, content FROM catalog_files ORDER BY id")));
+                QVERIFY(
+                    q.exec(QStringLiteral("SELECT path, sha256, content FROM catalog_files ORDER BY id")));
                 size_t f = 0;
                 while (q.next()) {
                     QCOMPARE(q.value(0).toString(), cat->files[f++].path);

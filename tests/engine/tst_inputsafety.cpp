@@ -3,10 +3,10 @@
 // could block runs under a watchdog that fails the test instead of hanging the suite.
 #include "TestUtil.h"
 
+#include "bundle/DeploymentBundle.h"
 #include "catalog/Loader.h"
 #include "core/Files.h"
 #include "core/Hash.h"
-#include "bundle/DeploymentBundle.h"
 #include "evidence/Bundle.h"
 #include "evidence/Evidence.h"
 #include "kube/Credentials.h"
@@ -113,25 +113,29 @@ QByteArray tarOf(const QList<QPair<QString, QByteArray>>& members) {
 QString writeOciLayout(const QString& dir, const QByteArray& layer) {
     const QString layerDigest = QStringLiteral("sha256:") + sha256Hex(layer);
     writeFile(dir + QStringLiteral("/blobs/sha256/") + layerDigest.mid(7), layer);
-    const QByteArray manifest = QStringLiteral(R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json",)"
-                                               R"("layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"%1","size":%2}]})")
-                                    .arg(layerDigest)
-                                    .arg(layer.size())
-                                    .toUtf8();
+    const QByteArray manifest =
+        QStringLiteral(
+            R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json",)"
+            R"("layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"%1","size":%2}]})")
+            .arg(layerDigest)
+            .arg(layer.size())
+            .toUtf8();
     const QString manifestDigest = QStringLiteral("sha256:") + sha256Hex(manifest);
     writeFile(dir + QStringLiteral("/blobs/sha256/") + manifestDigest.mid(7), manifest);
     writeFile(dir + QStringLiteral("/oci-layout"), R"({"imageLayoutVersion":"1.0.0"})");
-    writeFile(dir + QStringLiteral("/index.json"),
-              QStringLiteral(R"({"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"%1","size":%2}]})")
-                  .arg(manifestDigest)
-                  .arg(manifest.size())
-                  .toUtf8());
+    writeFile(
+        dir + QStringLiteral("/index.json"),
+        QStringLiteral(
+            R"({"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"%1","size":%2}]})")
+            .arg(manifestDigest)
+            .arg(manifest.size())
+            .toUtf8());
     return layerDigest;
 }
 
 QByteArray pointerYaml(const QString& recipe, const QString& digestHex) {
-    return "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: sha256:" + digestHex.toUtf8() +
-           "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
+    return "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: sha256:" +
+           digestHex.toUtf8() + "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
            "\n      predicateType: https://aicr.run/recipe-evidence/v3\n"
            "    signer:\n      identity: yuanchen97@gmail.com\n      issuer: https://github.com/login/oauth\n"
            "recipe: " +
@@ -176,7 +180,8 @@ void TestInputSafety::primitiveRefusesFifoSocketDeviceDirectory() {
         QVERIFY(!r.ok());
         QVERIFY(t.elapsed() < 1000);
         expectNotRegular(r.error(), fifo);
-        QVERIFY2(r.error().message.startsWith(QLatin1String("the token file is a named pipe (FIFO)")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.startsWith(QLatin1String("the token file is a named pipe (FIFO)")),
+                 qPrintable(r.error().toString()));
     }
     {
         QFile f(fifo);
@@ -191,7 +196,8 @@ void TestInputSafety::primitiveRefusesFifoSocketDeviceDirectory() {
     Result<QByteArray> d = readFileLimited(dir.path(), 4096, QStringLiteral("index.json"));
     QVERIFY(!d.ok());
     expectNotRegular(d.error(), dir.path(), "directory");
-    Result<QByteArray> missing = readFileLimited(dir.filePath(QStringLiteral("nope")), 4096, QStringLiteral("the allowlist"));
+    Result<QByteArray> missing =
+        readFileLimited(dir.filePath(QStringLiteral("nope")), 4096, QStringLiteral("the allowlist"));
     QVERIFY(!missing.ok());
     QCOMPARE(missing.error().file, dir.filePath(QStringLiteral("nope")));
 
@@ -221,7 +227,8 @@ void TestInputSafety::primitiveRefusesFifoSocketDeviceDirectory() {
 void TestInputSafety::fifoAsAllowlist() {
     QTemporaryDir dir;
     const QString root = dir.filePath(QStringLiteral("recipes/evidence"));
-    writeFile(root + QStringLiteral("/h100-eks-ubuntu-training/%1/sha256-%2.yaml").arg(kSlug, QString(64, QLatin1Char('a'))),
+    writeFile(root + QStringLiteral("/h100-eks-ubuntu-training/%1/sha256-%2.yaml")
+                         .arg(kSlug, QString(64, QLatin1Char('a'))),
               pointerYaml(QStringLiteral("h100-eks-ubuntu-training"), QString(64, QLatin1Char('a'))));
     // Given with --allowlist.
     const QString given = makeFifo(dir.filePath(QStringLiteral("allowlist.yaml")));
@@ -230,7 +237,8 @@ void TestInputSafety::fifoAsAllowlist() {
         Result<evidence::EvidenceTree> t = evidence::scanEvidence(dir.path(), given);
         QVERIFY(!t.ok());
         expectNotRegular(t.error(), given);
-        QVERIFY2(t.error().message.contains(QLatin1String("the allowlist")), qPrintable(t.error().toString()));
+        QVERIFY2(t.error().message.contains(QLatin1String("the allowlist")),
+                 qPrintable(t.error().toString()));
     }
     // The tree's own allowlist.yaml.
     const QString inTree = makeFifo(root + QStringLiteral("/allowlist.yaml"));
@@ -249,9 +257,10 @@ void TestInputSafety::fifoAsKubeconfigFiles() {
     const QString token = makeFifo(dir.filePath(QStringLiteral("pki/token")));
     auto config = [&](const QString& name, const QByteArray& user) {
         const QString path = dir.filePath(name);
-        writeFile(path, "apiVersion: v1\nkind: Config\ncurrent-context: ctx\nclusters:\n- name: c\n  cluster:\n"
-                        "    server: https://127.0.0.1:6443\nusers:\n- name: u\n  user:\n" +
-                            user + "contexts:\n- name: ctx\n  context:\n    cluster: c\n    user: u\n");
+        writeFile(path,
+                  "apiVersion: v1\nkind: Config\ncurrent-context: ctx\nclusters:\n- name: c\n  cluster:\n"
+                  "    server: https://127.0.0.1:6443\nusers:\n- name: u\n  user:\n" +
+                      user + "contexts:\n- name: ctx\n  context:\n    cluster: c\n    user: u\n");
         return path;
     };
     auto credentials = [](const QString& path) -> Result<kube::Credentials> {
@@ -266,12 +275,15 @@ void TestInputSafety::fifoAsKubeconfigFiles() {
     };
     {
         Watchdog w("client-certificate FIFO");
-        const QString kc = config(QStringLiteral("cert-config"), "    client-certificate: pki/client.crt\n    client-key: pki/client.key\n");
+        const QString kc = config(QStringLiteral("cert-config"),
+                                  "    client-certificate: pki/client.crt\n    client-key: pki/client.key\n");
         Result<kube::Credentials> c = credentials(kc);
         QVERIFY(!c.ok());
         QVERIFY2(c.error().message.contains(cert), qPrintable(c.error().toString()));
-        QVERIFY2(c.error().message.contains(QLatin1String("client-certificate")), qPrintable(c.error().toString()));
-        QVERIFY2(c.error().message.contains(QLatin1String("named pipe (FIFO), not a regular file")), qPrintable(c.error().toString()));
+        QVERIFY2(c.error().message.contains(QLatin1String("client-certificate")),
+                 qPrintable(c.error().toString()));
+        QVERIFY2(c.error().message.contains(QLatin1String("named pipe (FIFO), not a regular file")),
+                 qPrintable(c.error().toString()));
         QCOMPARE(c.error().file, kc);
     }
     {
@@ -281,7 +293,8 @@ void TestInputSafety::fifoAsKubeconfigFiles() {
         QVERIFY(!c.ok());
         QVERIFY2(c.error().message.contains(token), qPrintable(c.error().toString()));
         QVERIFY2(c.error().message.contains(QLatin1String("tokenFile")), qPrintable(c.error().toString()));
-        QVERIFY2(c.error().message.contains(QLatin1String("named pipe (FIFO), not a regular file")), qPrintable(c.error().toString()));
+        QVERIFY2(c.error().message.contains(QLatin1String("named pipe (FIFO), not a regular file")),
+                 qPrintable(c.error().toString()));
     }
     {
         // The kubeconfig itself (KUBECONFIG=/some/fifo).
@@ -358,7 +371,8 @@ void TestInputSafety::fifoAsOciIndexAndBlob() {
         QVERIFY(QFile::remove(blob));
         Result<QByteArray> gone = l->readBlob(layerDigest);
         QVERIFY(!gone.ok());
-        QVERIFY2(gone.error().message.contains(QLatin1String("missing")), qPrintable(gone.error().toString()));
+        QVERIFY2(gone.error().message.contains(QLatin1String("missing")),
+                 qPrintable(gone.error().toString()));
     }
 }
 
@@ -379,9 +393,12 @@ void TestInputSafety::fifoAndSymlinkInCatalogTree() {
     {
         Result<catalog::Catalog> c = catalog::loadCatalog(root);
         QVERIFY(!c.ok());
-        QVERIFY2(c.error().toString().contains(QLatin1String("overlays/eks.yaml")), qPrintable(c.error().toString()));
-        QVERIFY2(c.error().message.contains(QLatin1String("symbolic link")), qPrintable(c.error().toString()));
-        QVERIFY2(!c.error().message.contains(QLatin1String("does not exist")), qPrintable(c.error().toString()));
+        QVERIFY2(c.error().toString().contains(QLatin1String("overlays/eks.yaml")),
+                 qPrintable(c.error().toString()));
+        QVERIFY2(c.error().message.contains(QLatin1String("symbolic link")),
+                 qPrintable(c.error().toString()));
+        QVERIFY2(!c.error().message.contains(QLatin1String("does not exist")),
+                 qPrintable(c.error().toString()));
         QCOMPARE(c.error().file, eks);
     }
     // The same overlay as a named pipe: refused by name, no hang.
@@ -395,7 +412,8 @@ void TestInputSafety::fifoAndSymlinkInCatalogTree() {
         QVERIFY(t.elapsed() < 1000);
         QVERIFY(!c.ok());
         expectNotRegular(c.error(), eks);
-        QVERIFY2(c.error().message.contains(QLatin1String("overlays/eks.yaml")), qPrintable(c.error().toString()));
+        QVERIFY2(c.error().message.contains(QLatin1String("overlays/eks.yaml")),
+                 qPrintable(c.error().toString()));
     }
     // A symlinked directory (not followed, and not passed over either).
     QVERIFY(QFile::remove(eks));
@@ -404,7 +422,8 @@ void TestInputSafety::fifoAndSymlinkInCatalogTree() {
     QVERIFY(QFile::link(dir.filePath(QStringLiteral("extra")), root + QStringLiteral("/mixins/extra")));
     Result<catalog::Catalog> c = catalog::loadCatalog(root);
     QVERIFY(!c.ok());
-    QVERIFY2(c.error().message.contains(QLatin1String("mixins/extra is a symbolic link")), qPrintable(c.error().toString()));
+    QVERIFY2(c.error().message.contains(QLatin1String("mixins/extra is a symbolic link")),
+             qPrintable(c.error().toString()));
 }
 
 void TestInputSafety::evidenceTreeReportsEverySkippedEntry() {
@@ -431,7 +450,8 @@ void TestInputSafety::evidenceTreeReportsEverySkippedEntry() {
     for (const evidence::Pointer& p : t->pointers)
         byFile[p.file] = &p;
     QVERIFY(byFile.count(good) && byFile.count(fifoPointer) && byFile.count(linkPointer));
-    QVERIFY2(byFile[good]->problems.isEmpty() || !byFile[good]->unread, qPrintable(byFile[good]->problems.join(QStringLiteral("; "))));
+    QVERIFY2(byFile[good]->problems.isEmpty() || !byFile[good]->unread,
+             qPrintable(byFile[good]->problems.join(QStringLiteral("; "))));
     QCOMPARE(byFile[good]->recipe, recipe);
     for (const QString& f : {fifoPointer, linkPointer}) {
         const evidence::Pointer& p = *byFile[f];
@@ -442,29 +462,35 @@ void TestInputSafety::evidenceTreeReportsEverySkippedEntry() {
         QCOMPARE(p.dirSource, kSlug);
         QCOMPARE(p.layout, evidence::PointerLayout::PerSource);
     }
-    QVERIFY2(byFile[fifoPointer]->problems.join(QString()).contains(QLatin1String("named pipe (FIFO), not a regular file")),
+    QVERIFY2(byFile[fifoPointer]->problems.join(QString()).contains(
+                 QLatin1String("named pipe (FIFO), not a regular file")),
              qPrintable(byFile[fifoPointer]->problems.join(QStringLiteral("; "))));
     QVERIFY2(byFile[linkPointer]->problems.join(QString()).contains(QLatin1String("symbolic link")),
              qPrintable(byFile[linkPointer]->problems.join(QStringLiteral("; "))));
     // Not pointers, not read, but named.
     QCOMPARE(t->skipped.size(), 2);
-    QVERIFY2(t->skipped.at(0).startsWith(QLatin1String("linked-recipe: a symbolic link to a directory")), qPrintable(t->skipped.join(QLatin1Char('\n'))));
-    QVERIFY2(t->skipped.at(1).startsWith(QLatin1String("notes.fifo: a named pipe (FIFO)")), qPrintable(t->skipped.join(QLatin1Char('\n'))));
+    QVERIFY2(t->skipped.at(0).startsWith(QLatin1String("linked-recipe: a symbolic link to a directory")),
+             qPrintable(t->skipped.join(QLatin1Char('\n'))));
+    QVERIFY2(t->skipped.at(1).startsWith(QLatin1String("notes.fifo: a named pipe (FIFO)")),
+             qPrintable(t->skipped.join(QLatin1Char('\n'))));
 }
 
 void TestInputSafety::emptyAndOverLimitPointersAreInvalidNotFatal() {
     QTemporaryDir dir;
     const QString root = dir.filePath(QStringLiteral("recipes/evidence"));
     const QString recipe = QStringLiteral("h100-eks-ubuntu-training");
-    const QString a(64, QLatin1Char('a')), b(64, QLatin1Char('b')), c(64, QLatin1Char('c')), d(64, QLatin1Char('d'));
+    const QString a(64, QLatin1Char('a')), b(64, QLatin1Char('b')), c(64, QLatin1Char('c')),
+        d(64, QLatin1Char('d'));
     const QString good = QStringLiteral("%1/%2/sha256-%3.yaml").arg(recipe, kSlug, a);
     const QString empty = QStringLiteral("%1/%2/sha256-%3.yaml").arg(recipe, kSlug, b);
     const QString huge = QStringLiteral("%1/%2/sha256-%3.yaml").arg(recipe, kSlug, c);
     const QString pending = QStringLiteral("gb200-eks-ubuntu-inference.yaml");
     writeFile(root + QLatin1Char('/') + good, pointerYaml(recipe, a));
     writeFile(root + QLatin1Char('/') + empty, QByteArray());
-    writeFile(root + QLatin1Char('/') + huge, pointerYaml(recipe, c) + "# " + QByteArray(evidence::kMaxPointerBytes, 'x') + '\n');
-    writeFile(root + QLatin1Char('/') + pending, pointerYaml(QStringLiteral("gb200-eks-ubuntu-inference"), d));
+    writeFile(root + QLatin1Char('/') + huge,
+              pointerYaml(recipe, c) + "# " + QByteArray(evidence::kMaxPointerBytes, 'x') + '\n');
+    writeFile(root + QLatin1Char('/') + pending,
+              pointerYaml(QStringLiteral("gb200-eks-ubuntu-inference"), d));
 
     Result<evidence::EvidenceTree> t = evidence::scanEvidence(dir.path());
     QVERIFY2(t.ok(), qPrintable(t.ok() ? QString() : t.error().toString()));
@@ -481,7 +507,8 @@ void TestInputSafety::emptyAndOverLimitPointersAreInvalidNotFatal() {
     QVERIFY(!e.raw.isNull());
     QVERIFY(e.raw.isEmpty());
     QCOMPARE(e.dirRecipe, recipe);
-    QVERIFY2(e.problems.join(QString()).contains(QLatin1String("empty file")), qPrintable(e.problems.join(QStringLiteral("; "))));
+    QVERIFY2(e.problems.join(QString()).contains(QLatin1String("empty file")),
+             qPrintable(e.problems.join(QStringLiteral("; "))));
 
     const evidence::Pointer& h = *byFile[huge];
     QVERIFY(!h.isValid());
@@ -490,7 +517,8 @@ void TestInputSafety::emptyAndOverLimitPointersAreInvalidNotFatal() {
     QVERIFY(h.raw.isEmpty());
     QCOMPARE(h.dirRecipe, recipe);
     QCOMPARE(h.dirSource, kSlug);
-    QVERIFY2(h.problems.join(QString()).contains(QLatin1String("over the 1048576-byte limit")), qPrintable(h.problems.join(QStringLiteral("; "))));
+    QVERIFY2(h.problems.join(QString()).contains(QLatin1String("over the 1048576-byte limit")),
+             qPrintable(h.problems.join(QStringLiteral("; "))));
     QVERIFY2(h.problems.join(QString()).contains(huge), qPrintable(h.problems.join(QStringLiteral("; "))));
 
     // The same through the single-file reader and the old parser (its signature unchanged).
@@ -499,7 +527,8 @@ void TestInputSafety::emptyAndOverLimitPointersAreInvalidNotFatal() {
     const evidence::Pointer parsed = evidence::parsePointer(QByteArray(), empty);
     QVERIFY(!parsed.isValid());
     QVERIFY(!parsed.raw.isNull());
-    const evidence::Pointer missing = evidence::readPointer(root + QStringLiteral("/nope.yaml"), QStringLiteral("nope.yaml"));
+    const evidence::Pointer missing =
+        evidence::readPointer(root + QStringLiteral("/nope.yaml"), QStringLiteral("nope.yaml"));
     QVERIFY(!missing.isValid());
     QVERIFY(missing.unread);
 }
@@ -507,16 +536,21 @@ void TestInputSafety::emptyAndOverLimitPointersAreInvalidNotFatal() {
 void TestInputSafety::duplicateAndShadowedLayerMembers() {
     // One name twice in a tarball.
     {
-        Result<QMap<QString, QByteArray>> r = evidence::extractTar(
-            tarOf({{QStringLiteral("manifest.json"), "{\"a\":1}"}, {QStringLiteral("manifest.json"), "{\"a\":2}"}}), QStringLiteral("layer.tar"));
+        Result<QMap<QString, QByteArray>> r =
+            evidence::extractTar(tarOf({{QStringLiteral("manifest.json"), "{\"a\":1}"},
+                                        {QStringLiteral("manifest.json"), "{\"a\":2}"}}),
+                                 QStringLiteral("layer.tar"));
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().message.contains(QLatin1String("'manifest.json' appears twice")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.contains(QLatin1String("'manifest.json' appears twice")),
+                 qPrintable(r.error().toString()));
         QCOMPARE(r.error().file, QStringLiteral("layer.tar"));
     }
     // Two names, one file.
     {
-        Result<QMap<QString, QByteArray>> r = evidence::extractTar(
-            tarOf({{QStringLiteral("ctrf/deployment.json"), "{}"}, {QStringLiteral("./ctrf//deployment.json"), "{}"}}), QStringLiteral("layer.tar"));
+        Result<QMap<QString, QByteArray>> r =
+            evidence::extractTar(tarOf({{QStringLiteral("ctrf/deployment.json"), "{}"},
+                                        {QStringLiteral("./ctrf//deployment.json"), "{}"}}),
+                                 QStringLiteral("layer.tar"));
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QLatin1String("'ctrf/deployment.json'")) &&
                      r.error().message.contains(QLatin1String("'./ctrf//deployment.json'")),
@@ -525,8 +559,9 @@ void TestInputSafety::duplicateAndShadowedLayerMembers() {
     // manifest.json beside summary-bundle/manifest.json: both would be the bundle's manifest.json.
     QTemporaryDir dir;
     const QString layout = dir.filePath(QStringLiteral("layout"));
-    const QString layerDigest = writeOciLayout(layout, tarOf({{QStringLiteral("manifest.json"), "{\"from\":\"root\"}"},
-                                                             {QStringLiteral("summary-bundle/manifest.json"), "{\"from\":\"dir\"}"}}));
+    const QString layerDigest = writeOciLayout(
+        layout, tarOf({{QStringLiteral("manifest.json"), "{\"from\":\"root\"}"},
+                       {QStringLiteral("summary-bundle/manifest.json"), "{\"from\":\"dir\"}"}}));
     Result<evidence::SummaryBundle> b = evidence::loadOciLayout(layout);
     QVERIFY(!b.ok());
     QVERIFY2(b.error().message.contains(QLatin1String("'manifest.json'")) &&
@@ -550,7 +585,8 @@ void TestInputSafety::fifoInSummaryBundleDirectory() {
     Result<evidence::SummaryBundle> b = evidence::loadSummaryBundle(dir.path());
     QVERIFY(!b.ok());
     QCOMPARE(b.error().file, fifo);
-    QVERIFY2(b.error().message.contains(QLatin1String("named pipe (FIFO)")), qPrintable(b.error().toString()));
+    QVERIFY2(b.error().message.contains(QLatin1String("named pipe (FIFO)")),
+             qPrintable(b.error().toString()));
 }
 
 void TestInputSafety::fifoAsDeploymentChecksums() {
@@ -560,7 +596,8 @@ void TestInputSafety::fifoAsDeploymentChecksums() {
     Watchdog w("verifyDeploymentBundle with a FIFO checksums.txt");
     const deploy::DeploymentVerification v = deploy::verifyDeploymentBundle(dir.path(), {});
     QVERIFY(!v.inventoryOk);
-    QVERIFY2(v.inventoryDetail.contains(checksums) && v.inventoryDetail.contains(QLatin1String("named pipe (FIFO), not a regular file")),
+    QVERIFY2(v.inventoryDetail.contains(checksums) &&
+                 v.inventoryDetail.contains(QLatin1String("named pipe (FIFO), not a regular file")),
              qPrintable(v.inventoryDetail));
 }
 

@@ -33,7 +33,9 @@ QJsonObject configMap(const QString& name, const QJsonObject& labels = {}) {
             {QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}}}};
 }
 
-QJsonObject job(const QString& name, const QString& check) { return pbtest::checkJob(name, check); }
+QJsonObject job(const QString& name, const QString& check) {
+    return pbtest::checkJob(name, check);
+}
 
 QString nameOf(const QJsonObject& o) {
     return o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();
@@ -88,19 +90,23 @@ void TestKubeClient::initTestCase() {
     m_server = std::make_unique<TestServer>();
     const QJsonObject script{
         {QStringLiteral("checks"),
-         QJsonObject{{QStringLiteral("quick"), QJsonObject{{QStringLiteral("exitCode"), 0},
-                                                           {QStringLiteral("log"), QString::fromUtf8(kCheckLog)},
-                                                           {QStringLiteral("runMs"), 800}}},
-                     {QStringLiteral("forever"), QJsonObject{{QStringLiteral("neverFinish"), true}}}}}};
+         QJsonObject{
+             {QStringLiteral("quick"), QJsonObject{{QStringLiteral("exitCode"), 0},
+                                                   {QStringLiteral("log"), QString::fromUtf8(kCheckLog)},
+                                                   {QStringLiteral("runMs"), 800}}},
+             {QStringLiteral("forever"), QJsonObject{{QStringLiteral("neverFinish"), true}}}}}};
     QVERIFY(m_server->start(script));
 }
 
 void TestKubeClient::resourcePaths() {
-    QCOMPARE(resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), QStringLiteral("x")), QStringLiteral("/api/v1/namespaces/x/pods"));
-    QCOMPARE(resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("x"), QStringLiteral("y")),
+    QCOMPARE(resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), QStringLiteral("x")),
+             QStringLiteral("/api/v1/namespaces/x/pods"));
+    QCOMPARE(resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("x"),
+                          QStringLiteral("y")),
              QStringLiteral("/apis/batch/v1/namespaces/x/jobs/y"));
     QCOMPARE(resourcePath(QStringLiteral("v1"), QStringLiteral("nodes")), QStringLiteral("/api/v1/nodes"));
-    QCOMPARE(resourcePath(QStringLiteral("rbac.authorization.k8s.io/v1"), QStringLiteral("clusterrolebindings"), {}, QStringLiteral("b")),
+    QCOMPARE(resourcePath(QStringLiteral("rbac.authorization.k8s.io/v1"),
+                          QStringLiteral("clusterrolebindings"), {}, QStringLiteral("b")),
              QStringLiteral("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/b"));
 }
 
@@ -121,7 +127,8 @@ void TestKubeClient::versionWithCertificateAndToken() {
     ApiResponse r = c->get(QStringLiteral("/api/v1/namespaces"));
     QCOMPARE(r.http, 401);
     QCOMPARE(r.reason, QStringLiteral("Unauthorized"));
-    QVERIFY2(r.message.startsWith(QStringLiteral("GET /api/v1/namespaces: 401 Unauthorized")), qPrintable(r.message));
+    QVERIFY2(r.message.startsWith(QStringLiteral("GET /api/v1/namespaces: 401 Unauthorized")),
+             qPrintable(r.message));
     QVERIFY(!r.message.contains(QStringLiteral("not-a-valid-token")));
 }
 
@@ -174,7 +181,8 @@ void TestKubeClient::tlsServerName() {
 void TestKubeClient::createConflictAndNotFound() {
     auto c = m_server->client();
     QVERIFY(c);
-    const QString cms = resourcePath(QStringLiteral("v1"), QStringLiteral("configmaps"), c->defaultNamespace());
+    const QString cms =
+        resourcePath(QStringLiteral("v1"), QStringLiteral("configmaps"), c->defaultNamespace());
     ApiResponse r = c->create(cms, configMap(QStringLiteral("pb-conflict")));
     PB_REQUIRE_OK(r);
     QCOMPARE(r.http, 201);
@@ -185,24 +193,29 @@ void TestKubeClient::createConflictAndNotFound() {
     QCOMPARE(r.http, 409);
     QVERIFY(!r.ok());
     QCOMPARE(r.reason, QStringLiteral("AlreadyExists"));
-    QCOMPARE(r.message, QStringLiteral("POST /api/v1/namespaces/default/configmaps: 409 AlreadyExists: configmaps \"pb-conflict\" already exists"));
+    QCOMPARE(r.message, QStringLiteral("POST /api/v1/namespaces/default/configmaps: 409 AlreadyExists: "
+                                       "configmaps \"pb-conflict\" already exists"));
     QCOMPARE(r.error().message, r.message);
 
     r = c->get(cms + QStringLiteral("/pb-missing"));
     QCOMPARE(r.http, 404);
     QCOMPARE(r.reason, QStringLiteral("NotFound"));
-    QCOMPARE(r.message, QStringLiteral("GET /api/v1/namespaces/default/configmaps/pb-missing: 404 NotFound: configmaps \"pb-missing\" not found"));
+    QCOMPARE(r.message, QStringLiteral("GET /api/v1/namespaces/default/configmaps/pb-missing: 404 NotFound: "
+                                       "configmaps \"pb-missing\" not found"));
     QCOMPARE(r.object.value(QStringLiteral("kind")).toString(), QStringLiteral("Status"));
 }
 
 void TestKubeClient::listWithLabelSelector() {
     auto c = m_server->client(QStringLiteral("pb-token"));
     QVERIFY(c);
-    const QString cms = resourcePath(QStringLiteral("v1"), QStringLiteral("configmaps"), QStringLiteral("default"));
+    const QString cms =
+        resourcePath(QStringLiteral("v1"), QStringLiteral("configmaps"), QStringLiteral("default"));
     const QJsonObject mine{{QStringLiteral("app.kubernetes.io/part-of"), QStringLiteral("pb-list")}};
     PB_REQUIRE_OK(c->create(cms, configMap(QStringLiteral("pb-list-1"), mine)));
     PB_REQUIRE_OK(c->create(cms, configMap(QStringLiteral("pb-list-2"), mine)));
-    PB_REQUIRE_OK(c->create(cms, configMap(QStringLiteral("pb-list-3"), {{QStringLiteral("app.kubernetes.io/part-of"), QStringLiteral("other")}})));
+    PB_REQUIRE_OK(
+        c->create(cms, configMap(QStringLiteral("pb-list-3"),
+                                 {{QStringLiteral("app.kubernetes.io/part-of"), QStringLiteral("other")}})));
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("labelSelector"), QStringLiteral("app.kubernetes.io/part-of=pb-list"));
     ApiResponse r = c->get(cms, q);
@@ -219,7 +232,8 @@ void TestKubeClient::jobPodsWatchedToSucceededAndLogFollowed() {
     auto c = m_server->client();
     QVERIFY(c);
     const QString ns = QStringLiteral("default");
-    ApiResponse created = c->create(resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), ns), job(QStringLiteral("pb-watch-job"), QStringLiteral("quick")));
+    ApiResponse created = c->create(resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), ns),
+                                    job(QStringLiteral("pb-watch-job"), QStringLiteral("quick")));
     PB_REQUIRE_OK(created);
     const QString pods = resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), ns);
     WatchOptions wo;
@@ -266,23 +280,30 @@ void TestKubeClient::jobPodsWatchedToSucceededAndLogFollowed() {
 
     // A log that is read whole (no follow) gives the same bytes; stopping early is not an error.
     QByteArray again;
-    PB_REQUIRE_OK(c->logs(ns, pod, QStringLiteral("main"), false, [&](QByteArrayView ch) { again.append(ch.data(), ch.size()); return true; }));
+    PB_REQUIRE_OK(c->logs(ns, pod, QStringLiteral("main"), false, [&](QByteArrayView ch) {
+        again.append(ch.data(), ch.size());
+        return true;
+    }));
     QCOMPARE(again, kCheckLog);
     PB_REQUIRE_OK(c->logs(ns, pod, QStringLiteral("main"), false, [](QByteArrayView) { return false; }));
 
     // The log of a container that is not there is an error response with the server's reason.
-    ApiResponse missing = c->logs(ns, QStringLiteral("no-such-pod"), QStringLiteral("main"), false, [](QByteArrayView) { return true; });
+    ApiResponse missing = c->logs(ns, QStringLiteral("no-such-pod"), QStringLiteral("main"), false,
+                                  [](QByteArrayView) { return true; });
     QCOMPARE(missing.http, 404);
-    QVERIFY2(missing.message.startsWith(QStringLiteral("GET /api/v1/namespaces/default/pods/no-such-pod/log: 404 NotFound")),
+    QVERIFY2(missing.message.startsWith(
+                 QStringLiteral("GET /api/v1/namespaces/default/pods/no-such-pod/log: 404 NotFound")),
              qPrintable(missing.message));
 }
 
 void TestKubeClient::droppedWatchIsResumed() {
     TestServer server;
-    QVERIFY(server.start({{QStringLiteral("faults"), QJsonObject{{QStringLiteral("dropWatchAfterEvents"), 2}}}}));
+    QVERIFY(
+        server.start({{QStringLiteral("faults"), QJsonObject{{QStringLiteral("dropWatchAfterEvents"), 2}}}}));
     auto c = server.client();
     QVERIFY(c);
-    const QString cms = resourcePath(QStringLiteral("v1"), QStringLiteral("configmaps"), QStringLiteral("default"));
+    const QString cms =
+        resourcePath(QStringLiteral("v1"), QStringLiteral("configmaps"), QStringLiteral("default"));
     ApiResponse list = c->get(cms);
     PB_REQUIRE_OK(list);
     QStringList expected;
@@ -294,11 +315,14 @@ void TestKubeClient::droppedWatchIsResumed() {
     wo.resourceVersion = rvOf(list.object);
     QStringList seen;
     int resumes = 0;
-    ApiResponse w = c->watch(cms, wo, [&](const WatchEvent& ev) {
-        if (ev.type == QLatin1String("ADDED"))
-            seen << nameOf(ev.object);
-        return seen.size() < expected.size();
-    }, &resumes);
+    ApiResponse w = c->watch(
+        cms, wo,
+        [&](const WatchEvent& ev) {
+            if (ev.type == QLatin1String("ADDED"))
+                seen << nameOf(ev.object);
+            return seen.size() < expected.size();
+        },
+        &resumes);
     PB_REQUIRE_OK(w);
     QCOMPARE(seen, expected); // in order, none lost, none twice
     QVERIFY2(resumes >= 3, qPrintable(QString::number(resumes)));
@@ -310,10 +334,13 @@ void TestKubeClient::oldResourceVersionIsGone() {
     WatchOptions wo;
     wo.resourceVersion = QStringLiteral("1"); // compacted when the server started
     int events = 0, resumes = -1;
-    ApiResponse w = c->watch(resourcePath(QStringLiteral("v1"), QStringLiteral("namespaces")), wo, [&](const WatchEvent&) {
-        ++events;
-        return true;
-    }, &resumes);
+    ApiResponse w = c->watch(
+        resourcePath(QStringLiteral("v1"), QStringLiteral("namespaces")), wo,
+        [&](const WatchEvent&) {
+            ++events;
+            return true;
+        },
+        &resumes);
     QCOMPARE(w.http, 410);
     QCOMPARE(w.reason, QStringLiteral("Gone"));
     QVERIFY2(w.message.contains(QStringLiteral("too old resource version")), qPrintable(w.message));
@@ -325,8 +352,10 @@ void TestKubeClient::oldResourceVersionIsGone() {
 void TestKubeClient::deleteBackgroundRemovesPods() {
     auto c = m_server->client();
     QVERIFY(c);
-    const QString jobs = resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("default"));
-    const QString pods = resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), QStringLiteral("default"));
+    const QString jobs =
+        resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("default"));
+    const QString pods =
+        resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), QStringLiteral("default"));
     ApiResponse created = c->create(jobs, job(QStringLiteral("pb-delete-job"), QStringLiteral("forever")));
     PB_REQUIRE_OK(created);
     WatchOptions wo;
@@ -351,7 +380,8 @@ void TestKubeClient::deleteBackgroundRemovesPods() {
     if (!left.object.value(QStringLiteral("items")).toArray().isEmpty()) {
         // The garbage collector may lag: wait for the DELETED event.
         wo.resourceVersion = rvOf(left.object);
-        PB_REQUIRE_OK(c->watch(pods, wo, [&](const WatchEvent& ev) { return ev.type != QLatin1String("DELETED"); }));
+        PB_REQUIRE_OK(
+            c->watch(pods, wo, [&](const WatchEvent& ev) { return ev.type != QLatin1String("DELETED"); }));
     }
     QCOMPARE(c->get(pods + QLatin1Char('/') + pod).http, 404);
 
@@ -359,7 +389,8 @@ void TestKubeClient::deleteBackgroundRemovesPods() {
     ApiResponse again = c->remove(jobs + QStringLiteral("/pb-delete-job"));
     QCOMPARE(again.http, 404);
     QCOMPARE(again.reason, QStringLiteral("NotFound"));
-    QVERIFY(again.message.startsWith(QStringLiteral("DELETE /apis/batch/v1/namespaces/default/jobs/pb-delete-job: 404 NotFound")));
+    QVERIFY(again.message.startsWith(
+        QStringLiteral("DELETE /apis/batch/v1/namespaces/default/jobs/pb-delete-job: 404 NotFound")));
 }
 
 void TestKubeClient::cancelEndsWatchFromAnotherThread() {
@@ -370,10 +401,11 @@ void TestKubeClient::cancelEndsWatchFromAnotherThread() {
     std::thread worker([&] {
         WatchOptions wo; // from now: the current namespaces arrive as ADDED, then nothing happens
         wo.timeoutSeconds = 600;
-        result = c->watch(resourcePath(QStringLiteral("v1"), QStringLiteral("namespaces")), wo, [&](const WatchEvent&) {
-            started = true;
-            return true;
-        });
+        result = c->watch(resourcePath(QStringLiteral("v1"), QStringLiteral("namespaces")), wo,
+                          [&](const WatchEvent&) {
+                              started = true;
+                              return true;
+                          });
         finished = true;
     });
     QTRY_VERIFY_WITH_TIMEOUT(started.load(), 20000);
@@ -406,11 +438,14 @@ void TestKubeClient::execPluginRefreshesTokenOn401() {
     const QString path = server.path(QStringLiteral("exec-kubeconfig"));
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("apiVersion: v1\nkind: Config\ncurrent-context: pb-exec\nclusters:\n- name: pb\n  cluster:\n    server: " +
-            generated->cluster.server.toUtf8() + "\n    certificate-authority: state/ca.crt\nusers:\n- name: minted\n  user:\n"
+    f.write("apiVersion: v1\nkind: Config\ncurrent-context: pb-exec\nclusters:\n- name: pb\n  cluster:\n    "
+            "server: " +
+            generated->cluster.server.toUtf8() +
+            "\n    certificate-authority: state/ca.crt\nusers:\n- name: minted\n  user:\n"
             "    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: " +
             pbtest::fixture(QStringLiteral("kube/exec/mint-token.sh")).toUtf8() +
-            "\n      interactiveMode: Never\n      env:\n      - name: PB_TOKENS_FILE\n        value: " + tokens.toUtf8() +
+            "\n      interactiveMode: Never\n      env:\n      - name: PB_TOKENS_FILE\n        value: " +
+            tokens.toUtf8() +
             "\ncontexts:\n- name: pb-exec\n  context: {cluster: pb, user: minted, namespace: default}\n");
     f.close();
     pb::Result<Kubeconfig> k = Kubeconfig::load({path});
@@ -453,15 +488,19 @@ void TestKubeClient::listAllFollowsContinue() {
     QVERIFY(server.start());
     auto c = server.client();
     QVERIFY(c);
-    const QJsonObject ns{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                         {QStringLiteral("kind"), QStringLiteral("Namespace")},
-                         {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("pb-pages")}}}};
+    const QJsonObject ns{
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("kind"), QStringLiteral("Namespace")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("pb-pages")}}}};
     PB_REQUIRE_OK(c->create(QStringLiteral("/api/v1/namespaces"), ns));
-    const QString cms = resourcePath(QStringLiteral("v1"), QStringLiteral("configmaps"), QStringLiteral("pb-pages"));
+    const QString cms =
+        resourcePath(QStringLiteral("v1"), QStringLiteral("configmaps"), QStringLiteral("pb-pages"));
     QStringList names;
     for (int i = 0; i < 7; ++i) {
         names << QStringLiteral("pb-page-%1").arg(i);
-        PB_REQUIRE_OK(c->create(cms, configMap(names.last(), {{QStringLiteral("pb"), i % 2 ? QStringLiteral("odd") : QStringLiteral("even")}})));
+        PB_REQUIRE_OK(c->create(
+            cms, configMap(names.last(), {{QStringLiteral("pb"),
+                                           i % 2 ? QStringLiteral("odd") : QStringLiteral("even")}})));
     }
     // One page by hand: limit honoured, a continue token and the count left.
     QUrlQuery q;
@@ -469,8 +508,16 @@ void TestKubeClient::listAllFollowsContinue() {
     const ApiResponse first = c->get(cms, q);
     PB_REQUIRE_OK(first);
     QCOMPARE(first.object.value(QStringLiteral("items")).toArray().size(), 3);
-    QVERIFY(!first.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("continue")).toString().isEmpty());
-    QCOMPARE(first.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("remainingItemCount")).toInt(), 4);
+    QVERIFY(!first.object.value(QStringLiteral("metadata"))
+                 .toObject()
+                 .value(QStringLiteral("continue"))
+                 .toString()
+                 .isEmpty());
+    QCOMPARE(first.object.value(QStringLiteral("metadata"))
+                 .toObject()
+                 .value(QStringLiteral("remainingItemCount"))
+                 .toInt(),
+             4);
 
     int pages = 0;
     const ApiResponse all = c->listAll(cms, {}, 3, &pages);
@@ -501,27 +548,31 @@ void TestKubeClient::listAndWatchRelistsAfterGone() {
     // with 410, listAndWatch lists again and reports what it missed as synthetic events, then the
     // pod's deletion (podFault Deleted) reaches the caller, from the watch or from a re-list.
     TestServer server;
-    QVERIFY(server.start({{QStringLiteral("checks"),
-                           QJsonObject{{QStringLiteral("squash"), QJsonObject{{QStringLiteral("serverFault"), QStringLiteral("compact")},
-                                                                              {QStringLiteral("podFault"), QStringLiteral("Deleted")},
-                                                                              {QStringLiteral("pendingMs"), 200},
-                                                                              {QStringLiteral("faultAfterMs"), 300},
-                                                                              {QStringLiteral("neverFinish"), true}}}}},
-                          {QStringLiteral("faults"), QJsonObject{{QStringLiteral("bookmarkMs"), 100}}}}));
+    QVERIFY(
+        server.start({{QStringLiteral("checks"),
+                       QJsonObject{{QStringLiteral("squash"),
+                                    QJsonObject{{QStringLiteral("serverFault"), QStringLiteral("compact")},
+                                                {QStringLiteral("podFault"), QStringLiteral("Deleted")},
+                                                {QStringLiteral("pendingMs"), 200},
+                                                {QStringLiteral("faultAfterMs"), 300},
+                                                {QStringLiteral("neverFinish"), true}}}}},
+                      {QStringLiteral("faults"), QJsonObject{{QStringLiteral("bookmarkMs"), 100}}}}));
     auto c = server.client();
     QVERIFY(c);
-    PB_REQUIRE_OK(c->create(resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("default")),
-                            job(QStringLiteral("pb-squash"), QStringLiteral("squash"))));
+    PB_REQUIRE_OK(
+        c->create(resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("default")),
+                  job(QStringLiteral("pb-squash"), QStringLiteral("squash"))));
     WatchOptions wo;
     wo.labelSelector = QStringLiteral("job-name=pb-squash");
     QList<WatchEvent> events;
     WatchStats stats;
-    const ApiResponse r = c->listAndWatch(resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), QStringLiteral("default")), wo,
-                                          [&](const WatchEvent& ev) {
-                                              events << ev;
-                                              return !ev.isDeleted() && events.size() < 200;
-                                          },
-                                          &stats);
+    const ApiResponse r = c->listAndWatch(
+        resourcePath(QStringLiteral("v1"), QStringLiteral("pods"), QStringLiteral("default")), wo,
+        [&](const WatchEvent& ev) {
+            events << ev;
+            return !ev.isDeleted() && events.size() < 200;
+        },
+        &stats);
     PB_REQUIRE_OK(r);
     QVERIFY(!events.isEmpty());
     QCOMPARE(events.first().type, QStringLiteral("ADDED"));
@@ -533,7 +584,7 @@ void TestKubeClient::listAndWatchRelistsAfterGone() {
         synthetic = synthetic || ev.synthetic;
         sawRunning = sawRunning || phaseOf(ev.object) == QLatin1String("Running");
     }
-    QVERIFY(synthetic);   // the Running update lost to the compaction came from the re-list
+    QVERIFY(synthetic); // the Running update lost to the compaction came from the re-list
     QVERIFY(sawRunning);
     QVERIFY(stats.pages >= 2);
 }

@@ -18,8 +18,12 @@ using namespace pb::kube;
 
 namespace {
 
-QString mergeDir() { return pbtest::fixture(QStringLiteral("kube/merge")); }
-QString execDir() { return pbtest::fixture(QStringLiteral("kube/exec")); }
+QString mergeDir() {
+    return pbtest::fixture(QStringLiteral("kube/merge"));
+}
+QString execDir() {
+    return pbtest::fixture(QStringLiteral("kube/exec"));
+}
 
 QStringList mergeFiles() {
     return {mergeDir() + QStringLiteral("/a/config"), mergeDir() + QStringLiteral("/not-there.yaml"),
@@ -39,8 +43,9 @@ QJsonValue normalise(const QJsonValue& v) {
         const QJsonObject o = v.toObject();
         for (auto it = o.begin(); it != o.end(); ++it) {
             const QJsonValue n = normalise(it.value());
-            if (n.isNull() || (n.isObject() && n.toObject().isEmpty() && (it.key() == QLatin1String("preferences") ||
-                                                                           it.key() == QLatin1String("extensions"))))
+            if (n.isNull() ||
+                (n.isObject() && n.toObject().isEmpty() &&
+                 (it.key() == QLatin1String("preferences") || it.key() == QLatin1String("extensions"))))
                 continue;
             if (it.key() == QLatin1String("extensions") && n.isArray() && n.toArray().isEmpty())
                 continue;
@@ -58,7 +63,8 @@ QJsonValue normalise(const QJsonValue& v) {
 }
 
 // A kubeconfig with one user around `userYaml`, written into `dir`.
-QString writeConfig(const QTemporaryDir& dir, const QByteArray& userYaml, const QByteArray& clusterExtra = {}) {
+QString writeConfig(const QTemporaryDir& dir, const QByteArray& userYaml,
+                    const QByteArray& clusterExtra = {}) {
     const QString path = dir.filePath(QStringLiteral("kubeconfig"));
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -78,8 +84,9 @@ pb::Result<ResolvedContext> resolvedFrom(const QString& path) {
 }
 
 QByteArray execUser(const QString& script, const QByteArray& apiVersion, const QByteArray& extra = {}) {
-    return "    exec:\n      apiVersion: client.authentication.k8s.io/" + apiVersion + "\n      command: " +
-           (execDir() + QLatin1Char('/') + script).toUtf8() + "\n      interactiveMode: Never\n" + extra;
+    return "    exec:\n      apiVersion: client.authentication.k8s.io/" + apiVersion +
+           "\n      command: " + (execDir() + QLatin1Char('/') + script).toUtf8() +
+           "\n      interactiveMode: Never\n" + extra;
 }
 
 } // namespace
@@ -129,7 +136,8 @@ void TestKubeconfig::mergeRules() {
     QCOMPARE(k.users.size(), size_t(8));
 
     // First file wins for a name defined twice: the whole entry, not field by field.
-    QCOMPARE(k.cluster(QStringLiteral("shared"))->server, QStringLiteral("https://shared-from-a.example:6443"));
+    QCOMPARE(k.cluster(QStringLiteral("shared"))->server,
+             QStringLiteral("https://shared-from-a.example:6443"));
     QVERIFY(k.cluster(QStringLiteral("shared"))->insecureSkipTlsVerify);
     const User* shared = k.user(QStringLiteral("shared-user"));
     QCOMPARE(shared->username, QStringLiteral("admin-a"));
@@ -144,7 +152,8 @@ void TestKubeconfig::mergeRules() {
     const User* bob = k.user(QStringLiteral("bob"));
     QCOMPARE(bob->clientCertificate, QDir::cleanPath(mergeDir() + QStringLiteral("/b/pki/client.crt")));
     QCOMPARE(bob->clientKey, QDir::cleanPath(mergeDir() + QStringLiteral("/b/pki/client.key")));
-    QCOMPARE(k.user(QStringLiteral("carol"))->tokenFile, QDir::cleanPath(mergeDir() + QStringLiteral("/b/pki/token")));
+    QCOMPARE(k.user(QStringLiteral("carol"))->tokenFile,
+             QDir::cleanPath(mergeDir() + QStringLiteral("/b/pki/token")));
     const User* plugin = k.user(QStringLiteral("plugin-v1"));
     QVERIFY(plugin->exec);
     QCOMPARE(plugin->exec->command, QDir::cleanPath(mergeDir() + QStringLiteral("/bin/get-token")));
@@ -156,7 +165,8 @@ void TestKubeconfig::mergeRules() {
     // *-data decoded.
     const QByteArray caPem = readFile(mergeDir() + QStringLiteral("/a/certs/ca.pem"));
     QCOMPARE(k.cluster(QStringLiteral("inline"))->certificateAuthorityData, caPem);
-    QCOMPARE(k.user(QStringLiteral("inline-cert"))->clientKeyData, readFile(mergeDir() + QStringLiteral("/b/pki/client.key")));
+    QCOMPARE(k.user(QStringLiteral("inline-cert"))->clientKeyData,
+             readFile(mergeDir() + QStringLiteral("/b/pki/client.key")));
 
     // An EKS-style ARN as context, cluster and user name.
     const QString arn = QStringLiteral("arn:aws:eks:us-west-2:123456789012:cluster/gpu-prod");
@@ -184,16 +194,19 @@ void TestKubeconfig::mergeRules() {
     QCOMPARE(k.user(QStringLiteral("oidc-user"))->authProviderName, QStringLiteral("oidc"));
     pb::Result<ResolvedContext> oidc = resolveContext(k, QStringLiteral("oidc"));
     QVERIFY(!oidc.ok());
-    QVERIFY2(oidc.error().message.contains(QStringLiteral("auth-provider")), qPrintable(oidc.error().toString()));
+    QVERIFY2(oidc.error().message.contains(QStringLiteral("auth-provider")),
+             qPrintable(oidc.error().toString()));
     QVERIFY(oidc.error().line > 0);
 }
 
 void TestKubeconfig::mergeOrderMatters() {
-    const QStringList files = {mergeDir() + QStringLiteral("/b/config.yaml"), mergeDir() + QStringLiteral("/a/config")};
+    const QStringList files = {mergeDir() + QStringLiteral("/b/config.yaml"),
+                               mergeDir() + QStringLiteral("/a/config")};
     pb::Result<Kubeconfig> r = Kubeconfig::load(files);
     QVERIFY(r.ok());
     QCOMPARE(r->currentContext, QStringLiteral("staging"));
-    QCOMPARE(r->cluster(QStringLiteral("shared"))->server, QStringLiteral("https://shared-from-b.example:6443"));
+    QCOMPARE(r->cluster(QStringLiteral("shared"))->server,
+             QStringLiteral("https://shared-from-b.example:6443"));
     QCOMPARE(r->user(QStringLiteral("shared-user"))->token, QStringLiteral("loses-to-a"));
     QCOMPARE(r->context(QStringLiteral("shared"))->user, QStringLiteral("carol"));
 }
@@ -201,7 +214,8 @@ void TestKubeconfig::mergeOrderMatters() {
 void TestKubeconfig::kubectlParity_data() {
     QTest::addColumn<QStringList>("files");
     QTest::addRow("a:missing:b:c") << mergeFiles();
-    QTest::addRow("c:b:a") << QStringList{mergeDir() + QStringLiteral("/c.yaml"), mergeDir() + QStringLiteral("/b/config.yaml"),
+    QTest::addRow("c:b:a") << QStringList{mergeDir() + QStringLiteral("/c.yaml"),
+                                          mergeDir() + QStringLiteral("/b/config.yaml"),
                                           mergeDir() + QStringLiteral("/a/config")};
     QTest::addRow("b alone") << QStringList{mergeDir() + QStringLiteral("/b/config.yaml")};
 }
@@ -216,8 +230,9 @@ void TestKubeconfig::kubectlParity() {
     env.insert(QStringLiteral("KUBECONFIG"), files.join(QLatin1Char(':')));
     env.insert(QStringLiteral("HOME"), QDir::tempPath()); // no kubectl cache or user config involved
     p.setProcessEnvironment(env);
-    p.start(kubectl, {QStringLiteral("config"), QStringLiteral("view"), QStringLiteral("--merge"), QStringLiteral("--flatten"),
-                      QStringLiteral("--raw"), QStringLiteral("-o"), QStringLiteral("json")});
+    p.start(kubectl, {QStringLiteral("config"), QStringLiteral("view"), QStringLiteral("--merge"),
+                      QStringLiteral("--flatten"), QStringLiteral("--raw"), QStringLiteral("-o"),
+                      QStringLiteral("json")});
     QVERIFY(p.waitForFinished(60000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
     const QJsonDocument theirs = QJsonDocument::fromJson(p.readAllStandardOutput());
@@ -252,23 +267,30 @@ void TestKubeconfig::errors_data() {
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("reason");
     const QByteArray head = "apiVersion: v1\nkind: Config\n";
-    QTest::addRow("not yaml") << QByteArray(head + "clusters: [\n  - {name: a\n") << 0 << QString() << QString();
-    QTest::addRow("clusters not a list") << QByteArray(head + "clusters:\n  name: x\n") << 4 << QStringLiteral("clusters")
-                                         << QStringLiteral("expected a list");
-    QTest::addRow("bad base64") << QByteArray(head + "clusters:\n- name: x\n  cluster:\n    server: https://h\n"
-                                                     "    certificate-authority-data: '%%%not base64'\n")
-                                << 7 << QStringLiteral("clusters[0].cluster.certificate-authority-data") << QStringLiteral("base64");
-    QTest::addRow("bool") << QByteArray(head + "clusters:\n- name: x\n  cluster:\n    insecure-skip-tls-verify: maybe\n") << 6
-                          << QStringLiteral("clusters[0].cluster.insecure-skip-tls-verify") << QStringLiteral("true or false");
-    QTest::addRow("duplicate") << QByteArray(head + "users:\n- name: u\n  user: {}\n- name: u\n  user: {}\n") << 6
-                               << QStringLiteral("users[1].name") << QStringLiteral("duplicate");
-    QTest::addRow("no name") << QByteArray(head + "contexts:\n- context: {cluster: c}\n") << 4 << QStringLiteral("contexts[0].name")
-                             << QStringLiteral("needs a name");
-    QTest::addRow("proxy scheme") << QByteArray(head + "clusters:\n- name: x\n  cluster:\n    proxy-url: ftp://p:21\n") << 6
-                                  << QStringLiteral("clusters[0].cluster.proxy-url") << QStringLiteral("socks5");
-    QTest::addRow("args not a list") << QByteArray(head + "users:\n- name: u\n  user:\n    exec:\n      command: x\n      args: y\n")
-                                     << 8 << QStringLiteral("users[0].user.exec.args") << QStringLiteral("list");
-    QTest::addRow("wrong kind") << QByteArray("apiVersion: v1\nkind: Pod\n") << 2 << QStringLiteral("kind") << QStringLiteral("Config");
+    QTest::addRow("not yaml") << QByteArray(head + "clusters: [\n  - {name: a\n") << 0 << QString()
+                              << QString();
+    QTest::addRow("clusters not a list") << QByteArray(head + "clusters:\n  name: x\n") << 4
+                                         << QStringLiteral("clusters") << QStringLiteral("expected a list");
+    QTest::addRow("bad base64") << QByteArray(head +
+                                              "clusters:\n- name: x\n  cluster:\n    server: https://h\n"
+                                              "    certificate-authority-data: '%%%not base64'\n")
+                                << 7 << QStringLiteral("clusters[0].cluster.certificate-authority-data")
+                                << QStringLiteral("base64");
+    QTest::addRow("bool")
+        << QByteArray(head + "clusters:\n- name: x\n  cluster:\n    insecure-skip-tls-verify: maybe\n") << 6
+        << QStringLiteral("clusters[0].cluster.insecure-skip-tls-verify") << QStringLiteral("true or false");
+    QTest::addRow("duplicate") << QByteArray(head + "users:\n- name: u\n  user: {}\n- name: u\n  user: {}\n")
+                               << 6 << QStringLiteral("users[1].name") << QStringLiteral("duplicate");
+    QTest::addRow("no name") << QByteArray(head + "contexts:\n- context: {cluster: c}\n") << 4
+                             << QStringLiteral("contexts[0].name") << QStringLiteral("needs a name");
+    QTest::addRow("proxy scheme")
+        << QByteArray(head + "clusters:\n- name: x\n  cluster:\n    proxy-url: ftp://p:21\n") << 6
+        << QStringLiteral("clusters[0].cluster.proxy-url") << QStringLiteral("socks5");
+    QTest::addRow("args not a list")
+        << QByteArray(head + "users:\n- name: u\n  user:\n    exec:\n      command: x\n      args: y\n") << 8
+        << QStringLiteral("users[0].user.exec.args") << QStringLiteral("list");
+    QTest::addRow("wrong kind") << QByteArray("apiVersion: v1\nkind: Pod\n") << 2 << QStringLiteral("kind")
+                                << QStringLiteral("Config");
 }
 
 void TestKubeconfig::errors() {
@@ -291,15 +313,19 @@ void TestKubeconfig::unusableUsers_data() {
     QTest::addColumn<QByteArray>("exec");
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("reason");
-    QTest::addRow("v1alpha1") << QByteArray("      apiVersion: client.authentication.k8s.io/v1alpha1\n      command: aws\n")
-                              << QStringLiteral("users[0].user.exec.apiVersion") << QStringLiteral("v1alpha1 was removed");
-    QTest::addRow("v1 without interactiveMode") << QByteArray("      apiVersion: client.authentication.k8s.io/v1\n      command: aws\n")
-                                                << QStringLiteral("users[0].user.exec.interactiveMode")
-                                                << QStringLiteral("interactiveMode is required");
+    QTest::addRow("v1alpha1")
+        << QByteArray("      apiVersion: client.authentication.k8s.io/v1alpha1\n      command: aws\n")
+        << QStringLiteral("users[0].user.exec.apiVersion") << QStringLiteral("v1alpha1 was removed");
+    QTest::addRow("v1 without interactiveMode")
+        << QByteArray("      apiVersion: client.authentication.k8s.io/v1\n      command: aws\n")
+        << QStringLiteral("users[0].user.exec.interactiveMode")
+        << QStringLiteral("interactiveMode is required");
     QTest::addRow("no command") << QByteArray("      apiVersion: client.authentication.k8s.io/v1beta1\n")
-                                << QStringLiteral("users[0].user.exec.command") << QStringLiteral("no command");
+                                << QStringLiteral("users[0].user.exec.command")
+                                << QStringLiteral("no command");
     QTest::addRow("unknown api") << QByteArray("      apiVersion: example.com/v9\n      command: aws\n")
-                                 << QStringLiteral("users[0].user.exec.apiVersion") << QStringLiteral("unsupported");
+                                 << QStringLiteral("users[0].user.exec.apiVersion")
+                                 << QStringLiteral("unsupported");
 }
 
 // A user that cannot be used does not stop the file from loading (every context stays listed);
@@ -330,7 +356,8 @@ void TestKubeconfig::missingFiles() {
 
 void TestKubeconfig::defaultFiles() {
     const QByteArray saved = qgetenv("KUBECONFIG");
-    const QString a = mergeDir() + QStringLiteral("/a/config"), b = mergeDir() + QStringLiteral("/b/config.yaml");
+    const QString a = mergeDir() + QStringLiteral("/a/config"),
+                  b = mergeDir() + QStringLiteral("/b/config.yaml");
     qputenv("KUBECONFIG", (a + QStringLiteral("::/nonexistent/x:") + b + QLatin1Char(':') + a).toLocal8Bit());
     const QStringList files = Kubeconfig::defaultFiles();
     if (saved.isNull())
@@ -356,7 +383,8 @@ void TestKubeconfig::resolveErrors() {
     QVERIFY(k.ok());
     pb::Result<ResolvedContext> rc = resolveContext(*k);
     QVERIFY(!rc.ok());
-    QVERIFY2(rc.error().message.contains(QStringLiteral("cluster 'gone'")), qPrintable(rc.error().toString()));
+    QVERIFY2(rc.error().message.contains(QStringLiteral("cluster 'gone'")),
+             qPrintable(rc.error().toString()));
     QCOMPARE(rc.error().file, f.fileName());
 }
 
@@ -416,7 +444,8 @@ void TestKubeconfig::tokenFileReRead() {
 
 void TestKubeconfig::execTokenCachedUntilExpiry() {
     QTemporaryDir dir;
-    CredentialProvider p(*resolvedFrom(writeConfig(dir, execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1"))));
+    CredentialProvider p(
+        *resolvedFrom(writeConfig(dir, execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1"))));
     pb::Result<Credentials> c = p.get();
     QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().toString()));
     QCOMPARE(c->bearerToken, QStringLiteral("stub-token-none"));
@@ -433,8 +462,10 @@ void TestKubeconfig::execOutputCapped_data() {
     QTest::addColumn<QByteArray>("script");
     QTest::addColumn<QString>("channel");
     // 256 MiB, as in the hostile test of issue #20; the plugin is stopped long before the end.
-    QTest::addRow("stderr flood") << QByteArray("head -c 268435456 /dev/zero | tr '\\0' x >&2\n") << QStringLiteral("stderr");
-    QTest::addRow("stdout flood") << QByteArray("head -c 268435456 /dev/zero | tr '\\0' x\n") << QStringLiteral("stdout");
+    QTest::addRow("stderr flood") << QByteArray("head -c 268435456 /dev/zero | tr '\\0' x >&2\n")
+                                  << QStringLiteral("stderr");
+    QTest::addRow("stdout flood") << QByteArray("head -c 268435456 /dev/zero | tr '\\0' x\n")
+                                  << QStringLiteral("stdout");
 }
 
 void TestKubeconfig::execOutputCapped() {
@@ -447,13 +478,15 @@ void TestKubeconfig::execOutputCapped() {
     f.write("#!/bin/sh\n" + script);
     f.close();
     f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    CredentialProvider p(*resolvedFrom(writeConfig(
-        dir, "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: " + plugin.toUtf8() + "\n      interactiveMode: Never\n")));
+    CredentialProvider p(*resolvedFrom(
+        writeConfig(dir, "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: " +
+                             plugin.toUtf8() + "\n      interactiveMode: Never\n")));
     QElapsedTimer t;
     t.start();
     pb::Result<Credentials> c = p.get();
     QVERIFY(!c.ok());
-    QVERIFY2(c.error().message.contains(QStringLiteral("wrote more than 1 MiB to %1").arg(channel)), qPrintable(c.error().toString()));
+    QVERIFY2(c.error().message.contains(QStringLiteral("wrote more than 1 MiB to %1").arg(channel)),
+             qPrintable(c.error().toString()));
     QVERIFY2(c.error().message.size() < 1000, "the flood is not quoted");
     QVERIFY2(t.elapsed() < 10000, qPrintable(QString::number(t.elapsed())));
 }
@@ -462,11 +495,12 @@ void TestKubeconfig::tokenWinsOverExec() {
     // kubectl sends the static token and never runs the plugin (client-go's exec authenticator only
     // fills an Authorization header nobody set).
     QTemporaryDir dir;
-    CredentialProvider p(*resolvedFrom(writeConfig(dir, "    token: static-token\n" + execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1"))));
+    CredentialProvider p(*resolvedFrom(writeConfig(
+        dir, "    token: static-token\n" + execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1"))));
     pb::Result<Credentials> c = p.get();
     QVERIFY(c.ok());
     QCOMPARE(c->bearerToken, QStringLiteral("static-token"));
-    p.invalidate();  // a 401 does not bring the plugin in either
+    p.invalidate(); // a 401 does not bring the plugin in either
     QCOMPARE(p.get()->bearerToken, QStringLiteral("static-token"));
     QCOMPARE(p.execRuns(), 0);
 }
@@ -474,8 +508,8 @@ void TestKubeconfig::tokenWinsOverExec() {
 void TestKubeconfig::insecureWithCaRefused() {
     QTemporaryDir dir;
     const QString path = writeConfig(dir, "    token: t\n",
-                                      "    insecure-skip-tls-verify: true\n    certificate-authority-data: " +
-                                          QByteArray("-----BEGIN CERTIFICATE-----\n").toBase64() + "\n");
+                                     "    insecure-skip-tls-verify: true\n    certificate-authority-data: " +
+                                         QByteArray("-----BEGIN CERTIFICATE-----\n").toBase64() + "\n");
     pb::Result<Kubeconfig> k = Kubeconfig::load({path});
     QVERIFY(k.ok());
     pb::Result<ResolvedContext> r = resolveContext(*k);
@@ -489,8 +523,9 @@ void TestKubeconfig::insecureWithCaRefused() {
 void TestKubeconfig::execExpiryDrivesRerun() {
     // A token that expires within the refresh margin is never reused.
     QTemporaryDir dir;
-    CredentialProvider p(*resolvedFrom(writeConfig(dir, execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1",
-                                                                  "      env:\n      - name: PB_EXPIRES_IN\n        value: \"5\"\n"))));
+    CredentialProvider p(*resolvedFrom(
+        writeConfig(dir, execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1",
+                                  "      env:\n      - name: PB_EXPIRES_IN\n        value: \"5\"\n"))));
     QVERIFY(p.get().ok());
     QVERIFY(p.get().ok());
     QVERIFY(p.get().ok());
@@ -499,7 +534,8 @@ void TestKubeconfig::execExpiryDrivesRerun() {
 
 void TestKubeconfig::execInvalidateReruns() {
     QTemporaryDir dir;
-    CredentialProvider p(*resolvedFrom(writeConfig(dir, execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1"))));
+    CredentialProvider p(
+        *resolvedFrom(writeConfig(dir, execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1"))));
     QVERIFY(p.get().ok());
     QCOMPARE(p.execRuns(), 1);
     p.invalidate();
@@ -511,12 +547,15 @@ void TestKubeconfig::execArgsEnvAndClusterInfo() {
     QTemporaryDir dir;
     const QString capture = dir.filePath(QStringLiteral("capture.txt"));
     const QByteArray ca = readFile(mergeDir() + QStringLiteral("/a/certs/ca.pem"));
-    const QByteArray extra = "      args: [\"eu-1\", \"two words\"]\n      provideClusterInfo: true\n      env:\n"
-                             "      - name: PB_CAPTURE\n        value: " +
-                             capture.toUtf8() + "\n      - name: PB_REGION\n        value: eu-west-1\n";
-    const QByteArray cluster = "    certificate-authority: " + (mergeDir() + QStringLiteral("/a/certs/ca.pem")).toUtf8() +
-                               "\n    tls-server-name: api.internal\n    proxy-url: socks5://127.0.0.1:1080\n";
-    CredentialProvider p(*resolvedFrom(writeConfig(dir, execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1", extra), cluster)));
+    const QByteArray extra =
+        "      args: [\"eu-1\", \"two words\"]\n      provideClusterInfo: true\n      env:\n"
+        "      - name: PB_CAPTURE\n        value: " +
+        capture.toUtf8() + "\n      - name: PB_REGION\n        value: eu-west-1\n";
+    const QByteArray cluster =
+        "    certificate-authority: " + (mergeDir() + QStringLiteral("/a/certs/ca.pem")).toUtf8() +
+        "\n    tls-server-name: api.internal\n    proxy-url: socks5://127.0.0.1:1080\n";
+    CredentialProvider p(*resolvedFrom(
+        writeConfig(dir, execUser(QStringLiteral("token-v1beta1.sh"), "v1beta1", extra), cluster)));
     pb::Result<Credentials> c = p.get();
     QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().toString()));
     QCOMPARE(c->bearerToken, QStringLiteral("stub-token-eu-1"));
@@ -526,24 +565,31 @@ void TestKubeconfig::execArgsEnvAndClusterInfo() {
     QVERIFY(lines.value(2).startsWith("info="));
     const QJsonObject info = QJsonDocument::fromJson(lines.value(2).mid(5)).object();
     QCOMPARE(info.value(QStringLiteral("kind")).toString(), QStringLiteral("ExecCredential"));
-    QCOMPARE(info.value(QStringLiteral("apiVersion")).toString(), QStringLiteral("client.authentication.k8s.io/v1beta1"));
+    QCOMPARE(info.value(QStringLiteral("apiVersion")).toString(),
+             QStringLiteral("client.authentication.k8s.io/v1beta1"));
     const QJsonObject spec = info.value(QStringLiteral("spec")).toObject();
     QCOMPARE(spec.value(QStringLiteral("interactive")), QJsonValue(false));
     const QJsonObject cl = spec.value(QStringLiteral("cluster")).toObject();
     QCOMPARE(cl.value(QStringLiteral("server")).toString(), QStringLiteral("https://127.0.0.1:6443"));
-    QCOMPARE(QByteArray::fromBase64(cl.value(QStringLiteral("certificate-authority-data")).toString().toLatin1()), ca);
+    QCOMPARE(
+        QByteArray::fromBase64(cl.value(QStringLiteral("certificate-authority-data")).toString().toLatin1()),
+        ca);
     QCOMPARE(cl.value(QStringLiteral("tls-server-name")).toString(), QStringLiteral("api.internal"));
     QCOMPARE(cl.value(QStringLiteral("proxy-url")).toString(), QStringLiteral("socks5://127.0.0.1:1080"));
 
     // Without provideClusterInfo the plugin learns nothing about the cluster.
     QTemporaryDir dir2;
-    const QByteArray plain = "      env:\n      - name: PB_CAPTURE\n        value: " + capture.toUtf8() + "\n";
-    CredentialProvider p2(*resolvedFrom(writeConfig(dir2, execUser(QStringLiteral("token-v1beta1.sh"), "v1", plain))));
+    const QByteArray plain =
+        "      env:\n      - name: PB_CAPTURE\n        value: " + capture.toUtf8() + "\n";
+    CredentialProvider p2(
+        *resolvedFrom(writeConfig(dir2, execUser(QStringLiteral("token-v1beta1.sh"), "v1", plain))));
     pb::Result<Credentials> c2 = p2.get();
     QVERIFY(!c2.ok()); // the stub answers v1beta1 when v1 was asked
-    QVERIFY2(c2.error().message.contains(QStringLiteral("asked for 'client.authentication.k8s.io/v1'")), qPrintable(c2.error().toString()));
+    QVERIFY2(c2.error().message.contains(QStringLiteral("asked for 'client.authentication.k8s.io/v1'")),
+             qPrintable(c2.error().toString()));
     const QJsonObject info2 = QJsonDocument::fromJson(readFile(capture).split('\n').value(2).mid(5)).object();
-    QCOMPARE(info2.value(QStringLiteral("apiVersion")).toString(), QStringLiteral("client.authentication.k8s.io/v1"));
+    QCOMPARE(info2.value(QStringLiteral("apiVersion")).toString(),
+             QStringLiteral("client.authentication.k8s.io/v1"));
     QVERIFY(!info2.value(QStringLiteral("spec")).toObject().contains(QStringLiteral("cluster")));
 }
 
@@ -567,8 +613,10 @@ void TestKubeconfig::execV1alpha1Answer() {
     pb::Result<Credentials> c = p.get();
     QVERIFY(!c.ok());
     QCOMPARE(c.error().file, path);
-    QVERIFY2(c.error().message.contains(QStringLiteral("'client.authentication.k8s.io/v1alpha1'")), qPrintable(c.error().toString()));
-    QVERIFY2(c.error().message.contains(QStringLiteral("removed in Kubernetes 1.24")), qPrintable(c.error().toString()));
+    QVERIFY2(c.error().message.contains(QStringLiteral("'client.authentication.k8s.io/v1alpha1'")),
+             qPrintable(c.error().toString()));
+    QVERIFY2(c.error().message.contains(QStringLiteral("removed in Kubernetes 1.24")),
+             qPrintable(c.error().toString()));
 }
 
 void TestKubeconfig::execFailureShowsStderr() {
@@ -578,15 +626,19 @@ void TestKubeconfig::execFailureShowsStderr() {
     QVERIFY(!c.ok());
     const QString msg = c.error().message;
     QVERIFY2(msg.contains(QStringLiteral("exit code 1")), qPrintable(msg));
-    QVERIFY2(msg.endsWith(QStringLiteral(": Error loading SSO Token: Token for gpu-sso does not exist; run: aws sso login --profile gpu")),
-             qPrintable(msg));
+    QVERIFY2(
+        msg.endsWith(QStringLiteral(
+            ": Error loading SSO Token: Token for gpu-sso does not exist; run: aws sso login --profile gpu")),
+        qPrintable(msg));
     QVERIFY(!msg.contains(QStringLiteral("stdout")));
 }
 
 void TestKubeconfig::execMissingCommand() {
     QTemporaryDir dir;
-    const QByteArray user = "    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: pb-no-such-plugin\n"
-                            "      installHint: |\n        Install pb-no-such-plugin from https://example.invalid/plugin\n";
+    const QByteArray user =
+        "    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: "
+        "pb-no-such-plugin\n"
+        "      installHint: |\n        Install pb-no-such-plugin from https://example.invalid/plugin\n";
     CredentialProvider p(*resolvedFrom(writeConfig(dir, user)), {dir.path()});
     pb::Result<Credentials> c = p.get();
     QVERIFY(!c.ok());
@@ -595,7 +647,8 @@ void TestKubeconfig::execMissingCommand() {
     QVERIFY2(msg.contains(QStringLiteral("/usr/local/bin")), qPrintable(msg));
     QVERIFY2(msg.contains(dir.path()), qPrintable(msg));
     QVERIFY2(msg.contains(QStringLiteral("/usr/bin")), qPrintable(msg)); // from PATH
-    QVERIFY2(msg.endsWith(QStringLiteral("Install pb-no-such-plugin from https://example.invalid/plugin")), qPrintable(msg));
+    QVERIFY2(msg.endsWith(QStringLiteral("Install pb-no-such-plugin from https://example.invalid/plugin")),
+             qPrintable(msg));
     QCOMPARE(c.error().field, QStringLiteral("users[u].user.exec.command"));
 }
 

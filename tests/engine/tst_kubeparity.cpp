@@ -67,20 +67,24 @@ struct KubectlResult {
     QByteArray out, err;
 };
 
-KubectlResult runKubectl(const QString& kubeconfig, const QStringList& args, const QProcessEnvironment& extra = {}) {
+KubectlResult runKubectl(const QString& kubeconfig, const QStringList& args,
+                         const QProcessEnvironment& extra = {}) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("KUBECONFIG"), kubeconfig);
-    env.insert(QStringLiteral("HOME"), QFileInfo(kubeconfig).absolutePath());  // no user config or cache involved
-    for (const QString& k : {QStringLiteral("HTTPS_PROXY"), QStringLiteral("https_proxy"), QStringLiteral("NO_PROXY"),
-                             QStringLiteral("no_proxy"), QStringLiteral("HTTP_PROXY"), QStringLiteral("http_proxy")})
+    env.insert(QStringLiteral("HOME"),
+               QFileInfo(kubeconfig).absolutePath()); // no user config or cache involved
+    for (const QString& k :
+         {QStringLiteral("HTTPS_PROXY"), QStringLiteral("https_proxy"), QStringLiteral("NO_PROXY"),
+          QStringLiteral("no_proxy"), QStringLiteral("HTTP_PROXY"), QStringLiteral("http_proxy")})
         env.remove(k);
     for (const QString& k : extra.keys())
         env.insert(k, extra.value(k));
     p.setProcessEnvironment(env);
     p.start(kubectlPath(), args);
     p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
 }
 
 // A minimal HTTP CONNECT proxy on loopback: records each CONNECT target and tunnels it to
@@ -92,7 +96,8 @@ class ConnectProxy {
         sockaddr_in addr{};
         addr.sin_family = AF_INET;
         addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (m_listener < 0 || ::bind(m_listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(m_listener, 16) != 0)
+        if (m_listener < 0 || ::bind(m_listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+            ::listen(m_listener, 16) != 0)
             return false;
         socklen_t len = sizeof addr;
         ::getsockname(m_listener, reinterpret_cast<sockaddr*>(&addr), &len);
@@ -153,7 +158,8 @@ class ConnectProxy {
         addr.sin_family = AF_INET;
         addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         addr.sin_port = htons(quint16(port));
-        if (first.value(0) != "CONNECT" || ::connect(upstream, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        if (first.value(0) != "CONNECT" ||
+            ::connect(upstream, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
             const QByteArray no = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n";
             [[maybe_unused]] const ssize_t w = ::write(client, no.constData(), size_t(no.size()));
             ::close(client);
@@ -191,8 +197,8 @@ class ConnectProxy {
 };
 
 QByteArray clusterYaml(const QString& server, const QString& caFile, const QByteArray& extra = {}) {
-    return "clusters:\n- name: pb\n  cluster:\n    server: " + server.toUtf8() + "\n    certificate-authority: " + caFile.toUtf8() + "\n" +
-           extra;
+    return "clusters:\n- name: pb\n  cluster:\n    server: " + server.toUtf8() +
+           "\n    certificate-authority: " + caFile.toUtf8() + "\n" + extra;
 }
 
 } // namespace
@@ -205,7 +211,8 @@ class TestKubeParity : public QObject {
         if (!QFileInfo(QStringLiteral(PB_KUBE_TESTSERVER)).isExecutable())
             QSKIP("pb-kube-testserver was not built; these tests need it");
         if (kubectlPath().isEmpty())
-            qInfo("kubectl is not installed: Proofbench is checked against kubectl's documented behaviour only");
+            qInfo("kubectl is not installed: Proofbench is checked against kubectl's documented behaviour "
+                  "only");
     }
 
     void clientSpeaksHttp2() {
@@ -214,45 +221,60 @@ class TestKubeParity : public QObject {
             QStringList args{QStringLiteral("--request-log"), server.path(QStringLiteral("requests.log"))};
             if (http1Only)
                 args << QStringLiteral("--http1-only");
-            QVERIFY(server.start({{QStringLiteral("checks"), QJsonObject{{QStringLiteral("quick"), QJsonObject{{QStringLiteral("log"), QStringLiteral("a\nb\n")}}}}}},
-                                 args));
+            QVERIFY(server.start(
+                {{QStringLiteral("checks"),
+                  QJsonObject{{QStringLiteral("quick"),
+                               QJsonObject{{QStringLiteral("log"), QStringLiteral("a\nb\n")}}}}}},
+                args));
             auto c = server.client();
             QVERIFY(c);
             const ApiResponse v = c->get(QStringLiteral("/version"));
             QVERIFY2(v.ok(), qPrintable(v.message));
             QCOMPARE(v.protocol, http1Only ? QStringLiteral("HTTP/1.1") : QStringLiteral("HTTP/2"));
             // A watch stream and a followed log over the same protocol.
-            const QJsonObject container{{QStringLiteral("name"), QStringLiteral("main")},
-                                        {QStringLiteral("image"), QStringLiteral("registry.example.invalid/c:1")},
-                                        {QStringLiteral("args"), QJsonArray{QStringLiteral("quick")}}};
-            const QJsonObject job{{QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
-                                  {QStringLiteral("kind"), QStringLiteral("Job")},
-                                  {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("pb-h2")}}},
-                                  {QStringLiteral("spec"), QJsonObject{{QStringLiteral("template"),
-                                                                        QJsonObject{{QStringLiteral("spec"),
-                                                                                     QJsonObject{{QStringLiteral("restartPolicy"), QStringLiteral("Never")},
-                                                                                                 {QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
+            const QJsonObject container{
+                {QStringLiteral("name"), QStringLiteral("main")},
+                {QStringLiteral("image"), QStringLiteral("registry.example.invalid/c:1")},
+                {QStringLiteral("args"), QJsonArray{QStringLiteral("quick")}}};
+            const QJsonObject job{
+                {QStringLiteral("apiVersion"), QStringLiteral("batch/v1")},
+                {QStringLiteral("kind"), QStringLiteral("Job")},
+                {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("pb-h2")}}},
+                {QStringLiteral("spec"),
+                 QJsonObject{
+                     {QStringLiteral("template"),
+                      QJsonObject{{QStringLiteral("spec"),
+                                   QJsonObject{{QStringLiteral("restartPolicy"), QStringLiteral("Never")},
+                                               {QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
             QVERIFY(c->create(QStringLiteral("/apis/batch/v1/namespaces/default/jobs"), job).ok());
             QString pod;
             WatchOptions wo;
             wo.labelSelector = QStringLiteral("job-name=pb-h2");
-            const ApiResponse w = c->watch(QStringLiteral("/api/v1/namespaces/default/pods"), wo, [&](const WatchEvent& ev) {
-                pod = ev.object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();
-                return ev.object.value(QStringLiteral("status")).toObject().value(QStringLiteral("phase")).toString() !=
-                       QLatin1String("Succeeded");
-            });
+            const ApiResponse w =
+                c->watch(QStringLiteral("/api/v1/namespaces/default/pods"), wo, [&](const WatchEvent& ev) {
+                    pod = ev.object.value(QStringLiteral("metadata"))
+                              .toObject()
+                              .value(QStringLiteral("name"))
+                              .toString();
+                    return ev.object.value(QStringLiteral("status"))
+                               .toObject()
+                               .value(QStringLiteral("phase"))
+                               .toString() != QLatin1String("Succeeded");
+                });
             QVERIFY2(w.ok(), qPrintable(w.message));
             QByteArray log;
-            const ApiResponse l = c->logs(QStringLiteral("default"), pod, {}, true, [&](QByteArrayView chunk) {
-                log += chunk.toByteArray();
-                return true;
-            });
+            const ApiResponse l =
+                c->logs(QStringLiteral("default"), pod, {}, true, [&](QByteArrayView chunk) {
+                    log += chunk.toByteArray();
+                    return true;
+                });
             QVERIFY2(l.ok(), qPrintable(l.message));
             QCOMPARE(log, QByteArray("a\nb\n"));
             const QList<QJsonObject> entries = readLog(server.path(QStringLiteral("requests.log")));
             QVERIFY(entries.size() >= 4);
             for (const QJsonObject& e : entries) {
-                QCOMPARE(e.value(QStringLiteral("protocol")).toString(), http1Only ? QStringLiteral("HTTP/1.1") : QStringLiteral("h2"));
+                QCOMPARE(e.value(QStringLiteral("protocol")).toString(),
+                         http1Only ? QStringLiteral("HTTP/1.1") : QStringLiteral("h2"));
                 QCOMPARE(e.value(QStringLiteral("userAgent")).toString(), QStringLiteral("proofbench"));
             }
         }
@@ -260,18 +282,25 @@ class TestKubeParity : public QObject {
 
     void tokenAndExecSendsTheToken() {
         TestServer server;
-        QVERIFY(server.start({}, {QStringLiteral("--request-log"), server.path(QStringLiteral("requests.log"))}));
+        QVERIFY(
+            server.start({}, {QStringLiteral("--request-log"), server.path(QStringLiteral("requests.log"))}));
         const QString marker = server.path(QStringLiteral("plugin-ran"));
         const QString plugin = server.path(QStringLiteral("plugin.sh"));
-        QVERIFY(writeFile(plugin, "#!/bin/sh\ntouch '" + marker.toUtf8() +
-                                      "'\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
-                                      "\"status\":{\"token\":\"from-the-plugin\"}}'\n",
-                          true));
+        QVERIFY(writeFile(
+            plugin,
+            "#!/bin/sh\ntouch '" + marker.toUtf8() +
+                "'\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+                "\"status\":{\"token\":\"from-the-plugin\"}}'\n",
+            true));
         const QString server0 = server.context(QStringLiteral("pb-token"))->cluster.server;
         const QString kc = server.path(QStringLiteral("both.kubeconfig"));
-        QVERIFY(writeFile(kc, "apiVersion: v1\nkind: Config\ncurrent-context: c\n" + clusterYaml(server0, server.path(QStringLiteral("state/ca.crt"))) +
-                                  "users:\n- name: u\n  user:\n    token: pb-test-token\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
-                                  "      command: " + plugin.toUtf8() + "\n      interactiveMode: Never\n"
+        QVERIFY(writeFile(kc, "apiVersion: v1\nkind: Config\ncurrent-context: c\n" +
+                                  clusterYaml(server0, server.path(QStringLiteral("state/ca.crt"))) +
+                                  "users:\n- name: u\n  user:\n    token: pb-test-token\n    exec:\n      "
+                                  "apiVersion: client.authentication.k8s.io/v1\n"
+                                  "      command: " +
+                                  plugin.toUtf8() +
+                                  "\n      interactiveMode: Never\n"
                                   "contexts:\n- name: c\n  context: {cluster: pb, user: u}\n"));
         pb::Result<Kubeconfig> k = Kubeconfig::load({kc});
         QVERIFY(k.ok());
@@ -282,11 +311,17 @@ class TestKubeParity : public QObject {
         QVERIFY2(r.ok(), qPrintable(r.message));
         QCOMPARE(c->credentials().execRuns(), 0);
         QVERIFY(!QFile::exists(marker));
-        QCOMPARE(readLog(server.path(QStringLiteral("requests.log"))).last().value(QStringLiteral("auth")).toString(), QStringLiteral("bearer"));
+        QCOMPARE(readLog(server.path(QStringLiteral("requests.log")))
+                     .last()
+                     .value(QStringLiteral("auth"))
+                     .toString(),
+                 QStringLiteral("bearer"));
 
         if (kubectlPath().isEmpty())
-            QSKIP("kubectl is not installed; Proofbench's side was checked against kubectl's documented behaviour");
-        const KubectlResult kr = runKubectl(kc, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/version")});
+            QSKIP("kubectl is not installed; Proofbench's side was checked against kubectl's documented "
+                  "behaviour");
+        const KubectlResult kr =
+            runKubectl(kc, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/version")});
         QVERIFY2(kr.exitCode == 0, kr.err.constData());
         QVERIFY2(!QFile::exists(marker), "kubectl ran the exec plugin although the user has a token");
     }
@@ -297,33 +332,43 @@ class TestKubeParity : public QObject {
         const QString server0 = server.context(QStringLiteral("pb-cert"))->cluster.server;
         const QString kc = server.path(QStringLiteral("insecure.kubeconfig"));
         QVERIFY(writeFile(kc, "apiVersion: v1\nkind: Config\ncurrent-context: c\n" +
-                                  clusterYaml(server0, server.path(QStringLiteral("state/ca.crt")), "    insecure-skip-tls-verify: true\n") +
-                                  "users:\n- name: u\n  user:\n    token: pb-test-token\ncontexts:\n- name: c\n  context: {cluster: pb, user: u}\n"));
+                                  clusterYaml(server0, server.path(QStringLiteral("state/ca.crt")),
+                                              "    insecure-skip-tls-verify: true\n") +
+                                  "users:\n- name: u\n  user:\n    token: pb-test-token\ncontexts:\n- name: "
+                                  "c\n  context: {cluster: pb, user: u}\n"));
         pb::Result<Kubeconfig> k = Kubeconfig::load({kc});
-        QVERIFY(k.ok());  // it loads (contexts can be listed) ...
+        QVERIFY(k.ok()); // it loads (contexts can be listed) ...
         pb::Result<ResolvedContext> ctx = resolveContext(*k);
-        QVERIFY(!ctx.ok());  // ... but is not used
-        QVERIFY2(ctx.error().message.contains(QStringLiteral("cluster 'pb'")), qPrintable(ctx.error().toString()));
-        QVERIFY2(ctx.error().message.contains(QStringLiteral("insecure-skip-tls-verify")), qPrintable(ctx.error().toString()));
+        QVERIFY(!ctx.ok()); // ... but is not used
+        QVERIFY2(ctx.error().message.contains(QStringLiteral("cluster 'pb'")),
+                 qPrintable(ctx.error().toString()));
+        QVERIFY2(ctx.error().message.contains(QStringLiteral("insecure-skip-tls-verify")),
+                 qPrintable(ctx.error().toString()));
         QCOMPARE(ctx.error().field, QStringLiteral("clusters[pb].cluster.insecure-skip-tls-verify"));
 
         if (kubectlPath().isEmpty())
-            QSKIP("kubectl is not installed; Proofbench's side was checked against kubectl's documented behaviour");
-        const KubectlResult kr = runKubectl(kc, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/version")});
+            QSKIP("kubectl is not installed; Proofbench's side was checked against kubectl's documented "
+                  "behaviour");
+        const KubectlResult kr =
+            runKubectl(kc, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/version")});
         QVERIFY(kr.exitCode != 0);
-        QVERIFY2(kr.err.contains("specifying a root certificates file with the insecure flag is not allowed"), kr.err.constData());
+        QVERIFY2(kr.err.contains("specifying a root certificates file with the insecure flag is not allowed"),
+                 kr.err.constData());
     }
 
     void tlsServerNameKeepsHost() {
         TestServer server;
         const QString log = server.path(QStringLiteral("requests.log"));
         QVERIFY(server.start({}, {QStringLiteral("--request-log"), log}));
-        const QString server0 = server.context(QStringLiteral("pb-cert"))->cluster.server;  // https://127.0.0.1:PORT
+        const QString server0 =
+            server.context(QStringLiteral("pb-cert"))->cluster.server; // https://127.0.0.1:PORT
         const QString hostPort = QUrl(server0).authority();
         const QString kc = server.path(QStringLiteral("sni.kubeconfig"));
         QVERIFY(writeFile(kc, "apiVersion: v1\nkind: Config\ncurrent-context: c\n" +
-                                  clusterYaml(server0, server.path(QStringLiteral("state/ca.crt")), "    tls-server-name: kubernetes.default.svc\n") +
-                                  "users:\n- name: u\n  user:\n    token: pb-test-token\ncontexts:\n- name: c\n  context: {cluster: pb, user: u}\n"));
+                                  clusterYaml(server0, server.path(QStringLiteral("state/ca.crt")),
+                                              "    tls-server-name: kubernetes.default.svc\n") +
+                                  "users:\n- name: u\n  user:\n    token: pb-test-token\ncontexts:\n- name: "
+                                  "c\n  context: {cluster: pb, user: u}\n"));
         pb::Result<Kubeconfig> k = Kubeconfig::load({kc});
         QVERIFY(k.ok());
         auto c = std::move(*Client::create(*resolveContext(*k)));
@@ -334,14 +379,19 @@ class TestKubeParity : public QObject {
         QCOMPARE(ours.value(QStringLiteral("host")).toString(), hostPort);
 
         if (kubectlPath().isEmpty())
-            QSKIP("kubectl is not installed; Proofbench's side was checked against kubectl's documented behaviour");
-        const KubectlResult kr = runKubectl(kc, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/version")});
+            QSKIP("kubectl is not installed; Proofbench's side was checked against kubectl's documented "
+                  "behaviour");
+        const KubectlResult kr =
+            runKubectl(kc, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/version")});
         QVERIFY2(kr.exitCode == 0, kr.err.constData());
         const QJsonObject theirs = readLog(log).last();
         QVERIFY(theirs.value(QStringLiteral("userAgent")).toString().startsWith(QStringLiteral("kubectl")));
-        QCOMPARE(theirs.value(QStringLiteral("sni")).toString(), ours.value(QStringLiteral("sni")).toString());
-        QCOMPARE(theirs.value(QStringLiteral("host")).toString(), ours.value(QStringLiteral("host")).toString());
-        QCOMPARE(theirs.value(QStringLiteral("protocol")).toString(), ours.value(QStringLiteral("protocol")).toString());
+        QCOMPARE(theirs.value(QStringLiteral("sni")).toString(),
+                 ours.value(QStringLiteral("sni")).toString());
+        QCOMPARE(theirs.value(QStringLiteral("host")).toString(),
+                 ours.value(QStringLiteral("host")).toString());
+        QCOMPARE(theirs.value(QStringLiteral("protocol")).toString(),
+                 ours.value(QStringLiteral("protocol")).toString());
     }
 
     void noProxyAsGoReadsIt_data() {
@@ -357,19 +407,25 @@ class TestKubeParity : public QObject {
         QTest::addRow("loopback v6 bypasses") << "https://[::1]:6443" << proxy << QString() << false;
         QTest::addRow("localhost bypasses") << "https://localhost:6443" << proxy << QString() << false;
         QTest::addRow("star") << "https://10.1.2.3:6443" << proxy << "*" << false;
-        QTest::addRow("cidr match") << "https://10.1.2.3:6443" << proxy << "192.168.0.0/16, 10.0.0.0/8" << false;
+        QTest::addRow("cidr match") << "https://10.1.2.3:6443" << proxy << "192.168.0.0/16, 10.0.0.0/8"
+                                    << false;
         QTest::addRow("cidr miss") << "https://10.1.2.3:6443" << proxy << "10.2.0.0/16" << true;
         QTest::addRow("ip") << "https://10.1.2.3:6443" << proxy << "10.1.2.3" << false;
         QTest::addRow("ip port match") << "https://10.1.2.3:6443" << proxy << "10.1.2.3:6443" << false;
         QTest::addRow("ip port miss") << "https://10.1.2.3:6443" << proxy << "10.1.2.3:443" << true;
         QTest::addRow("domain itself") << "https://k8s.corp.example:6443" << proxy << "corp.example" << false;
         QTest::addRow("domain suffix") << "https://api.k8s.corp.example" << proxy << "corp.example" << false;
-        QTest::addRow("not a suffix on a label boundary") << "https://notcorp.example" << proxy << "corp.example" << true;
-        QTest::addRow("leading dot: subdomains only") << "https://corp.example" << proxy << ".corp.example" << true;
-        QTest::addRow("leading dot subdomain") << "https://a.corp.example" << proxy << ".corp.example" << false;
+        QTest::addRow("not a suffix on a label boundary")
+            << "https://notcorp.example" << proxy << "corp.example" << true;
+        QTest::addRow("leading dot: subdomains only")
+            << "https://corp.example" << proxy << ".corp.example" << true;
+        QTest::addRow("leading dot subdomain")
+            << "https://a.corp.example" << proxy << ".corp.example" << false;
         QTest::addRow("star dot") << "https://a.corp.example" << proxy << "*.corp.example" << false;
-        QTest::addRow("domain port match") << "https://a.corp.example:6443" << proxy << "corp.example:6443" << false;
-        QTest::addRow("domain port miss") << "https://a.corp.example:6443" << proxy << "corp.example:443" << true;
+        QTest::addRow("domain port match")
+            << "https://a.corp.example:6443" << proxy << "corp.example:6443" << false;
+        QTest::addRow("domain port miss")
+            << "https://a.corp.example:6443" << proxy << "corp.example:443" << true;
         QTest::addRow("default port 443") << "https://a.corp.example" << proxy << "corp.example:443" << false;
         QTest::addRow("case and spaces") << "https://A.Corp.Example" << proxy << " CORP.example , x" << false;
     }
@@ -390,7 +446,8 @@ class TestKubeParity : public QObject {
         if (!httpsProxy.isEmpty())
             lower.insert(QStringLiteral("https_proxy"), QStringLiteral("proxy.corp.example:3128"));
         lower.insert(QStringLiteral("no_proxy"), noProxy);
-        QCOMPARE(proxyFromEnvironment(QUrl(server), lower), proxied ? QStringLiteral("http://proxy.corp.example:3128") : QString());
+        QCOMPARE(proxyFromEnvironment(QUrl(server), lower),
+                 proxied ? QStringLiteral("http://proxy.corp.example:3128") : QString());
     }
 
     void proxyThroughConnect() {
@@ -404,11 +461,14 @@ class TestKubeParity : public QObject {
         const QString named = QStringLiteral("https://kubernetes.default.svc:%1").arg(port);
         const QString kcNamed = server.path(QStringLiteral("named.kubeconfig"));
         const QString kcLoop = server.path(QStringLiteral("loop.kubeconfig"));
-        const QByteArray users = "users:\n- name: u\n  user:\n    token: pb-test-token\ncontexts:\n- name: c\n  context: {cluster: pb, user: u}\n";
+        const QByteArray users = "users:\n- name: u\n  user:\n    token: pb-test-token\ncontexts:\n- name: "
+                                 "c\n  context: {cluster: pb, user: u}\n";
         QVERIFY(writeFile(kcNamed, "apiVersion: v1\nkind: Config\ncurrent-context: c\n" +
-                                       clusterYaml(named, server.path(QStringLiteral("state/ca.crt"))) + users));
+                                       clusterYaml(named, server.path(QStringLiteral("state/ca.crt"))) +
+                                       users));
         QVERIFY(writeFile(kcLoop, "apiVersion: v1\nkind: Config\ncurrent-context: c\n" +
-                                      clusterYaml(QStringLiteral("https://127.0.0.1:%1").arg(port), server.path(QStringLiteral("state/ca.crt"))) +
+                                      clusterYaml(QStringLiteral("https://127.0.0.1:%1").arg(port),
+                                                  server.path(QStringLiteral("state/ca.crt"))) +
                                       users));
         const QString proxyUrl = QStringLiteral("http://127.0.0.1:%1").arg(proxy.port());
         struct Case {
@@ -423,7 +483,8 @@ class TestKubeParity : public QObject {
                                 {kcLoop, QString(), false}};
         const QByteArray oldProxy = qgetenv("HTTPS_PROXY"), oldNo = qgetenv("NO_PROXY");
         for (const Case& tc : cases) {
-            const QString what = QStringLiteral("%1 NO_PROXY=%2").arg(QFileInfo(tc.kubeconfig).fileName(), tc.noProxy);
+            const QString what =
+                QStringLiteral("%1 NO_PROXY=%2").arg(QFileInfo(tc.kubeconfig).fileName(), tc.noProxy);
             qputenv("HTTPS_PROXY", proxyUrl.toUtf8());
             qputenv("NO_PROXY", tc.noProxy.toUtf8());
             proxy.clear();
@@ -434,9 +495,11 @@ class TestKubeParity : public QObject {
             auto c = std::move(*Client::create(*resolveContext(*k), o));
             const ApiResponse r = c->get(QStringLiteral("/version"));
             const bool wentThrough = !proxy.targets().isEmpty();
-            QVERIFY2(wentThrough == tc.proxied, qPrintable(what + QStringLiteral(": proxy saw ") + proxy.targets().join(QLatin1Char(' '))));
+            QVERIFY2(wentThrough == tc.proxied, qPrintable(what + QStringLiteral(": proxy saw ") +
+                                                           proxy.targets().join(QLatin1Char(' '))));
             // Reached when proxied (the proxy resolves the name) or when the URL is loopback.
-            QVERIFY2(r.ok() == (tc.proxied || tc.kubeconfig == kcLoop), qPrintable(what + QStringLiteral(": ") + r.message));
+            QVERIFY2(r.ok() == (tc.proxied || tc.kubeconfig == kcLoop),
+                     qPrintable(what + QStringLiteral(": ") + r.message));
 
             if (kubectlPath().isEmpty())
                 continue;
@@ -444,11 +507,16 @@ class TestKubeParity : public QObject {
             QProcessEnvironment env;
             env.insert(QStringLiteral("HTTPS_PROXY"), proxyUrl);
             env.insert(QStringLiteral("NO_PROXY"), tc.noProxy);
-            const KubectlResult kr = runKubectl(tc.kubeconfig, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/version"),
-                                                                QStringLiteral("--request-timeout=5s")},
-                                                env);
-            QVERIFY2((!proxy.targets().isEmpty()) == tc.proxied, qPrintable(QStringLiteral("kubectl: ") + what));
-            QVERIFY2((kr.exitCode == 0) == r.ok(), qPrintable(QStringLiteral("kubectl: ") + what + QStringLiteral(": ") + QString::fromUtf8(kr.err)));
+            const KubectlResult kr =
+                runKubectl(tc.kubeconfig,
+                           {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/version"),
+                            QStringLiteral("--request-timeout=5s")},
+                           env);
+            QVERIFY2((!proxy.targets().isEmpty()) == tc.proxied,
+                     qPrintable(QStringLiteral("kubectl: ") + what));
+            QVERIFY2((kr.exitCode == 0) == r.ok(),
+                     qPrintable(QStringLiteral("kubectl: ") + what + QStringLiteral(": ") +
+                                QString::fromUtf8(kr.err)));
         }
         qputenv("HTTPS_PROXY", oldProxy);
         qputenv("NO_PROXY", oldNo);
@@ -457,7 +525,8 @@ class TestKubeParity : public QObject {
         if (oldNo.isEmpty())
             qunsetenv("NO_PROXY");
         if (kubectlPath().isEmpty())
-            QSKIP("kubectl is not installed; Proofbench's side was checked against kubectl's documented behaviour");
+            QSKIP("kubectl is not installed; Proofbench's side was checked against kubectl's documented "
+                  "behaviour");
     }
 };
 

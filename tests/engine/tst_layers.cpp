@@ -20,16 +20,20 @@
 namespace {
 
 struct Include {
-    QString from;   // file, relative to the source root
+    QString from; // file, relative to the source root
     int line = 0;
     QString name;   // as written between the quotes
     QString target; // resolved file, relative to the source root
 };
 
-QString root() { return QStringLiteral(PB_SOURCE_DIR); }
+QString root() {
+    return QStringLiteral(PB_SOURCE_DIR);
+}
 
 // "engine/store/X.h" -> "engine/store"; "widgets/sign/X.h" -> "widgets"; "models/X.h" -> "models".
-QString layerOf(const QString& rel) { return rel.section(QLatin1Char('/'), 0, 0); }
+QString layerOf(const QString& rel) {
+    return rel.section(QLatin1Char('/'), 0, 0);
+}
 QString domainOf(const QString& rel) {
     return layerOf(rel) == QLatin1String("engine") ? rel.section(QLatin1Char('/'), 1, 1) : layerOf(rel);
 }
@@ -38,8 +42,9 @@ class Tree {
   public:
     Tree() {
         for (const char* layer : {"app", "widgets", "models", "engine"}) {
-            QDirIterator it(root() + QLatin1Char('/') + QLatin1String(layer), {QStringLiteral("*.h"), QStringLiteral("*.cpp")},
-                            QDir::Files, QDirIterator::Subdirectories);
+            QDirIterator it(root() + QLatin1Char('/') + QLatin1String(layer),
+                            {QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files,
+                            QDirIterator::Subdirectories);
             while (it.hasNext()) {
                 const QString rel = QDir(root()).relativeFilePath(it.next());
                 m_files << rel;
@@ -117,7 +122,9 @@ class Tree {
     std::vector<Include> m_includes;
 };
 
-QString where(const Include& i) { return QStringLiteral("%1:%2 includes %3").arg(i.from).arg(i.line).arg(i.target); }
+QString where(const Include& i) {
+    return QStringLiteral("%1:%2 includes %3").arg(i.from).arg(i.line).arg(i.target);
+}
 
 } // namespace
 
@@ -154,8 +161,10 @@ class TestLayers : public QObject {
 
     void includesPointDown() {
         // Rank: app 3, widgets 2, models 1, engine 0. A file may include its own rank or below.
-        const std::map<QString, int> rank{{QStringLiteral("app"), 3}, {QStringLiteral("widgets"), 2},
-                                          {QStringLiteral("models"), 1}, {QStringLiteral("engine"), 0}};
+        const std::map<QString, int> rank{{QStringLiteral("app"), 3},
+                                          {QStringLiteral("widgets"), 2},
+                                          {QStringLiteral("models"), 1},
+                                          {QStringLiteral("engine"), 0}};
         QStringList bad;
         for (const Include& i : m_tree.includes())
             if (rank.at(layerOf(i.target)) > rank.at(layerOf(i.from)))
@@ -170,7 +179,8 @@ class TestLayers : public QObject {
                 (i.target.startsWith(QLatin1String("engine/store/")) ||
                  i.target.startsWith(QLatin1String("engine/db/"))))
                 bad << where(i);
-        static const QRegularExpression opens(QStringLiteral("Database::open\\s*\\(|\\b[A-Z][A-Za-z]*Store\\s*\\(\\s*[*a-z_]"));
+        static const QRegularExpression opens(
+            QStringLiteral("Database::open\\s*\\(|\\b[A-Z][A-Za-z]*Store\\s*\\(\\s*[*a-z_]"));
         for (const QString& rel : m_tree.files()) {
             if (layerOf(rel) != QLatin1String("widgets"))
                 continue;
@@ -181,7 +191,10 @@ class TestLayers : public QObject {
                 ++line;
                 const QString text = QString::fromUtf8(f.readLine());
                 if (opens.match(text).hasMatch())
-                    bad << QStringLiteral("%1:%2 opens a database or constructs a store: %3").arg(rel).arg(line).arg(text.trimmed());
+                    bad << QStringLiteral("%1:%2 opens a database or constructs a store: %3")
+                               .arg(rel)
+                               .arg(line)
+                               .arg(text.trimmed());
             }
         }
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(u'\n')));
@@ -209,7 +222,10 @@ class TestLayers : public QObject {
         }
         for (const QString& b : std::as_const(bad)) // each on a line of its own: QTest cuts long messages
             qWarning("%s", qPrintable(b));
-        QVERIFY2(bad.isEmpty(), qPrintable(QStringLiteral("%1 uses of store:: or db:: in widgets/ (listed above)").arg(bad.size())));
+        QVERIFY2(
+            bad.isEmpty(),
+            qPrintable(
+                QStringLiteral("%1 uses of store:: or db:: in widgets/ (listed above)").arg(bad.size())));
     }
 
     void storeAndReceiptsAreIndependent() {
@@ -269,7 +285,9 @@ class TestLayers : public QObject {
         for (const auto& [d, _] : edges)
             if (state[d] == 0 && visit(d))
                 break;
-        QVERIFY2(cycle.isEmpty(), qPrintable(QStringLiteral("engine domains include each other in a cycle:\n") + cycle.join(u'\n')));
+        QVERIFY2(cycle.isEmpty(),
+                 qPrintable(QStringLiteral("engine domains include each other in a cycle:\n") +
+                            cycle.join(u'\n')));
     }
 };
 

@@ -106,7 +106,8 @@ void TestLimits::readLimitedOnAPipe() {
 
 void TestLimits::yamlAliasBombAndDepth() {
     // "Billion laughs": nine levels of ten aliases each.
-    QByteArray bomb = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n";
+    QByteArray bomb =
+        "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n";
     char prev = 'a';
     for (char c = 'b'; c <= 'j'; ++c) {
         bomb += QByteArray(1, c) + ": &" + c + " [";
@@ -117,7 +118,8 @@ void TestLimits::yamlAliasBombAndDepth() {
     }
     Result<yaml::Node> n = yaml::parse(bomb, QStringLiteral("bomb.yaml"));
     QVERIFY(!n.ok());
-    QVERIFY2(n.error().message.contains(QLatin1String("alias expansion limit")), qPrintable(n.error().toString()));
+    QVERIFY2(n.error().message.contains(QLatin1String("alias expansion limit")),
+             qPrintable(n.error().toString()));
     QCOMPARE(n.error().file, QStringLiteral("bomb.yaml"));
 
     const QByteArray deep = QByteArray(100000, '[') + QByteArray(100000, ']');
@@ -149,7 +151,8 @@ void TestLimits::archiveMembersAndTotals() {
     const QString path = hugeFile(dir, QStringLiteral("zeros"), 300ll * 1024 * 1024);
     QProcess tar;
     tar.setWorkingDirectory(dir.path());
-    tar.start(QStringLiteral("tar"), {QStringLiteral("-czf"), QStringLiteral("bomb.tar.gz"), QStringLiteral("zeros")});
+    tar.start(QStringLiteral("tar"),
+              {QStringLiteral("-czf"), QStringLiteral("bomb.tar.gz"), QStringLiteral("zeros")});
     QVERIFY(tar.waitForFinished(120000));
     QCOMPARE(tar.exitCode(), 0);
     QFile f(dir.filePath(QStringLiteral("bomb.tar.gz")));
@@ -157,7 +160,8 @@ void TestLimits::archiveMembersAndTotals() {
     const QByteArray archive = f.readAll();
     QVERIFY(archive.size() < 2 * 1024 * 1024); // small on the wire
     evidence::ExtractLimits limits;
-    Result<QMap<QString, QByteArray>> out = evidence::extractTar(archive, QStringLiteral("layer.tar.gz"), limits);
+    Result<QMap<QString, QByteArray>> out =
+        evidence::extractTar(archive, QStringLiteral("layer.tar.gz"), limits);
     QVERIFY(!out.ok());
     QVERIFY2(out.error().toString().contains(QLatin1String("zeros")), qPrintable(out.error().toString()));
 
@@ -171,12 +175,14 @@ void TestLimits::archiveMembersAndTotals() {
         QVERIFY(m.open(QIODevice::WriteOnly));
         m.write("x");
     }
-    many.start(QStringLiteral("tar"), {QStringLiteral("-czf"), QStringLiteral("many.tar.gz"), QStringLiteral("m0"), QStringLiteral("m1"),
-                                       QStringLiteral("m2"), QStringLiteral("m3"), QStringLiteral("m4")});
+    many.start(QStringLiteral("tar"),
+               {QStringLiteral("-czf"), QStringLiteral("many.tar.gz"), QStringLiteral("m0"),
+                QStringLiteral("m1"), QStringLiteral("m2"), QStringLiteral("m3"), QStringLiteral("m4")});
     QVERIFY(many.waitForFinished(30000));
     QFile mf(dir.filePath(QStringLiteral("many.tar.gz")));
     QVERIFY(mf.open(QIODevice::ReadOnly));
-    Result<QMap<QString, QByteArray>> m = evidence::extractTar(mf.readAll(), QStringLiteral("many.tar.gz"), few);
+    Result<QMap<QString, QByteArray>> m =
+        evidence::extractTar(mf.readAll(), QStringLiteral("many.tar.gz"), few);
     QVERIFY(!m.ok());
 }
 
@@ -227,41 +233,53 @@ void TestLimits::hostilePathsInLayoutsListsAndConfigs() {
     QString escape = QStringLiteral("../../../../../../../../../../../../../../../../../../dev/zero");
     escape.prepend(QString(64 - escape.size(), QLatin1Char('/')));
     QCOMPARE(escape.size(), 64);
-    QVERIFY(writeFileAtomically(layout + QStringLiteral("/index.json"),
-                                QStringLiteral(R"({"schemaVersion":2,"manifests":[{"digest":"sha256:%1","size":1}]})").arg(escape).toUtf8())
+    QVERIFY(writeFileAtomically(
+                layout + QStringLiteral("/index.json"),
+                QStringLiteral(R"({"schemaVersion":2,"manifests":[{"digest":"sha256:%1","size":1}]})")
+                    .arg(escape)
+                    .toUtf8())
                 .ok());
     Result<evidence::SummaryBundle> b = evidence::loadOciLayout(layout);
     QVERIFY(!b.ok());
-    QVERIFY2(b.error().message.contains(QLatin1String("unsupported digest")), qPrintable(b.error().toString()));
+    QVERIFY2(b.error().message.contains(QLatin1String("unsupported digest")),
+             qPrintable(b.error().toString()));
 
     // A checksums list may only name files beside it.
     const QString listDir = dir.filePath(QStringLiteral("entry/rendered"));
     QVERIFY(QDir().mkpath(listDir));
     QVERIFY(writeFileAtomically(dir.filePath(QStringLiteral("entry/outside.txt")), "secret\n").ok());
     QVERIFY(writeFileAtomically(listDir + QStringLiteral("/app.yaml"), "kind: ConfigMap\n").ok());
-    const QByteArray list = sha256Hex("kind: ConfigMap\n").toLatin1() + "  app.yaml\n" + sha256Hex("secret\n").toLatin1() +
-                            "  ../outside.txt\n" + QByteArray(64, '0') + "  /etc/hostname\n";
+    const QByteArray list = sha256Hex("kind: ConfigMap\n").toLatin1() + "  app.yaml\n" +
+                            sha256Hex("secret\n").toLatin1() + "  ../outside.txt\n" + QByteArray(64, '0') +
+                            "  /etc/hostname\n";
     QVERIFY(writeFileAtomically(listDir + QStringLiteral("/checksums.txt"), list).ok());
-    const std::vector<receipts::RecordCheck> checks = receipts::checkChecksums(listDir + QStringLiteral("/checksums.txt"), QStringLiteral("rendered/checksums.txt"));
+    const std::vector<receipts::RecordCheck> checks = receipts::checkChecksums(
+        listDir + QStringLiteral("/checksums.txt"), QStringLiteral("rendered/checksums.txt"));
     int outside = 0;
     for (const receipts::RecordCheck& c : checks)
         if (c.detail.contains(QLatin1String("is outside the directory of the list")))
             ++outside;
     QCOMPARE(outside, 2);
-    QCOMPARE(checks.back().verdict, receipts::Verdict::Fail); // the summary: 1 of 1 listed file matches, 2 bad rows
-    QVERIFY2(checks.back().detail.startsWith(QLatin1String("1 of 1 listed")), qPrintable(checks.back().detail));
+    QCOMPARE(checks.back().verdict,
+             receipts::Verdict::Fail); // the summary: 1 of 1 listed file matches, 2 bad rows
+    QVERIFY2(checks.back().detail.startsWith(QLatin1String("1 of 1 listed")),
+             qPrintable(checks.back().detail));
 
     // A docker config.json may name a credential helper, not a path to some other program.
     const QString config = dir.filePath(QStringLiteral("config.json"));
-    QVERIFY(writeFileAtomically(config, R"({"credHelpers":{"ghcr.io":"../../../bin/true"},"credsStore":"x/y"})").ok());
+    QVERIFY(
+        writeFileAtomically(config, R"({"credHelpers":{"ghcr.io":"../../../bin/true"},"credsStore":"x/y"})")
+            .ok());
     oci::DockerConfigOptions options;
     options.configFile = config;
     Result<oci::Credentials> helper = oci::credentialsFor(QStringLiteral("ghcr.io"), options);
     QVERIFY(!helper.ok());
-    QVERIFY2(helper.error().message.contains(QLatin1String("is not a plain name")), qPrintable(helper.error().toString()));
+    QVERIFY2(helper.error().message.contains(QLatin1String("is not a plain name")),
+             qPrintable(helper.error().toString()));
     Result<oci::Credentials> store = oci::credentialsFor(QStringLiteral("docker.io"), options);
     QVERIFY(!store.ok());
-    QVERIFY2(store.error().message.contains(QLatin1String("is not a plain name")), qPrintable(store.error().toString()));
+    QVERIFY2(store.error().message.contains(QLatin1String("is not a plain name")),
+             qPrintable(store.error().toString()));
 }
 
 QTEST_GUILESS_MAIN(TestLimits)

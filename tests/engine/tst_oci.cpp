@@ -55,7 +55,9 @@ using Registry = pbtest::DockerRegistry;
 struct HttpRequest {
     QByteArray method, target, body;
     QMap<QByteArray, QByteArray> headers; // lower-cased names
-    QByteArray path() const { return target.left(target.indexOf('?') < 0 ? target.size() : target.indexOf('?')); }
+    QByteArray path() const {
+        return target.left(target.indexOf('?') < 0 ? target.size() : target.indexOf('?'));
+    }
     QUrlQuery query() const { return QUrlQuery(QString::fromUtf8(target.mid(target.indexOf('?') + 1))); }
 };
 
@@ -63,8 +65,9 @@ struct HttpReply {
     int status = 200;
     QList<QByteArray> headers;
     QByteArray body;
-    qint64 sendOnly = -1;   // >= 0: send only this many body bytes (Content-Length stays the full size), then close
-    bool dieAfter = false;  // stop listening after this reply (a registry that dies)
+    qint64 sendOnly =
+        -1; // >= 0: send only this many body bytes (Content-Length stays the full size), then close
+    bool dieAfter = false; // stop listening after this reply (a registry that dies)
 };
 
 class MiniHttp {
@@ -136,7 +139,8 @@ class MiniHttp {
         for (int i = 1; i < lines.size(); ++i) {
             const qsizetype colon = lines[i].indexOf(':');
             if (colon > 0)
-                req.headers.insert(lines[i].left(colon).trimmed().toLower(), lines[i].mid(colon + 1).trimmed());
+                req.headers.insert(lines[i].left(colon).trimmed().toLower(),
+                                   lines[i].mid(colon + 1).trimmed());
         }
         const qint64 want = req.headers.value("content-length", "0").toLongLong();
         req.body = buf.mid(headerEnd + 4);
@@ -151,8 +155,9 @@ class MiniHttp {
             m_seen.append(req);
         }
         const HttpReply r = m_handler(req);
-        QByteArray out = "HTTP/1.1 " + QByteArray::number(r.status) + " X\r\nConnection: close\r\nContent-Length: " +
-                         QByteArray::number(r.body.size()) + "\r\n";
+        QByteArray out = "HTTP/1.1 " + QByteArray::number(r.status) +
+                         " X\r\nConnection: close\r\nContent-Length: " + QByteArray::number(r.body.size()) +
+                         "\r\n";
         for (const QByteArray& h : r.headers)
             out += h + "\r\n";
         out += "\r\n";
@@ -177,7 +182,9 @@ class MiniHttp {
 
 // ---- a token issuer: RSA key, self-signed certificate (the registry's rootcertbundle), RS256 JWTs ---
 
-QByteArray b64url(const QByteArray& b) { return b.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals); }
+QByteArray b64url(const QByteArray& b) {
+    return b.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+}
 
 struct TokenIssuer {
     EVP_PKEY* key = nullptr;
@@ -192,7 +199,8 @@ struct TokenIssuer {
         X509_gmtime_adj(X509_getm_notAfter(cert), 24 * 3600);
         X509_set_pubkey(cert, key);
         X509_NAME* name = X509_get_subject_name(cert);
-        X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("pb-test-token-issuer"), -1, -1, 0);
+        X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+                                   reinterpret_cast<const unsigned char*>("pb-test-token-issuer"), -1, -1, 0);
         X509_set_issuer_name(cert, name);
         X509_sign(cert, key, EVP_sha256());
         BIO* bio = BIO_new(BIO_s_mem());
@@ -211,29 +219,33 @@ struct TokenIssuer {
         EVP_PKEY_free(key);
     }
     QByteArray token(const QString& repository, const QStringList& actions) const {
-        const QJsonObject header{{QStringLiteral("typ"), QStringLiteral("JWT")},
-                                 {QStringLiteral("alg"), QStringLiteral("RS256")},
-                                 {QStringLiteral("x5c"), QJsonArray{QString::fromLatin1(certDer.toBase64())}}};
+        const QJsonObject header{
+            {QStringLiteral("typ"), QStringLiteral("JWT")},
+            {QStringLiteral("alg"), QStringLiteral("RS256")},
+            {QStringLiteral("x5c"), QJsonArray{QString::fromLatin1(certDer.toBase64())}}};
         const qint64 now = QDateTime::currentSecsSinceEpoch();
-        const QJsonObject claims{{QStringLiteral("iss"), QStringLiteral("pb-test-issuer")},
-                                 {QStringLiteral("sub"), QLatin1String(kUser)},
-                                 {QStringLiteral("aud"), QStringLiteral("pb-registry")},
-                                 {QStringLiteral("exp"), now + 600},
-                                 {QStringLiteral("nbf"), now - 60},
-                                 {QStringLiteral("iat"), now - 60},
-                                 {QStringLiteral("jti"), QString::number(now) + repository},
-                                 {QStringLiteral("access"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("repository")},
-                                                                                   {QStringLiteral("name"), repository},
-                                                                                   {QStringLiteral("actions"), QJsonArray::fromStringList(actions)}}}}};
+        const QJsonObject claims{
+            {QStringLiteral("iss"), QStringLiteral("pb-test-issuer")},
+            {QStringLiteral("sub"), QLatin1String(kUser)},
+            {QStringLiteral("aud"), QStringLiteral("pb-registry")},
+            {QStringLiteral("exp"), now + 600},
+            {QStringLiteral("nbf"), now - 60},
+            {QStringLiteral("iat"), now - 60},
+            {QStringLiteral("jti"), QString::number(now) + repository},
+            {QStringLiteral("access"),
+             QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("repository")},
+                                    {QStringLiteral("name"), repository},
+                                    {QStringLiteral("actions"), QJsonArray::fromStringList(actions)}}}}};
         const QByteArray input = b64url(QJsonDocument(header).toJson(QJsonDocument::Compact)) + '.' +
                                  b64url(QJsonDocument(claims).toJson(QJsonDocument::Compact));
         EVP_MD_CTX* ctx = EVP_MD_CTX_new();
         EVP_DigestSignInit(ctx, nullptr, EVP_sha256(), nullptr, key);
         size_t len = 0;
-        EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(input.constData()), size_t(input.size()));
-        QByteArray sig(qsizetype(len), Qt::Uninitialized);
-        EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len, reinterpret_cast<const unsigned char*>(input.constData()),
+        EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(input.constData()),
                        size_t(input.size()));
+        QByteArray sig(qsizetype(len), Qt::Uninitialized);
+        EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len,
+                       reinterpret_cast<const unsigned char*>(input.constData()), size_t(input.size()));
         sig.truncate(qsizetype(len));
         EVP_MD_CTX_free(ctx);
         return input + '.' + b64url(sig);
@@ -254,30 +266,36 @@ HttpReply tokenEndpoint(const TokenIssuer& issuer, const HttpRequest& req) {
         if (req.headers.value("authorization") != expected)
             return HttpReply{401, {}, "{\"details\":\"bad credentials\"}"};
     }
-    const QStringList scope = params.queryItemValue(QStringLiteral("scope"), QUrl::FullyDecoded).split(QLatin1Char(':'));
+    const QStringList scope =
+        params.queryItemValue(QStringLiteral("scope"), QUrl::FullyDecoded).split(QLatin1Char(':'));
     const QByteArray token = issuer.token(scope.value(1), scope.value(2).split(QLatin1Char(',')));
     // POST answers use the OAuth2 field name, GET the docker one: the client must read both.
     const QByteArray field = req.method == "POST" ? "access_token" : "token";
-    return HttpReply{200, {"Content-Type: application/json"}, "{\"" + field + "\":\"" + token + "\",\"expires_in\":600}"};
+    return HttpReply{
+        200, {"Content-Type: application/json"}, "{\"" + field + "\":\"" + token + "\",\"expires_in\":600}"};
 }
 
 // ---- docker-registry -------------------------------------------------------------------------------
 
-bool haveTool(const char* name) { return !QStandardPaths::findExecutable(QLatin1String(name)).isEmpty(); }
+bool haveTool(const char* name) {
+    return !QStandardPaths::findExecutable(QLatin1String(name)).isEmpty();
+}
 
-#define REQUIRE_PEERS()                                                                                                        \
-    do {                                                                                                                       \
-        if (!haveTool("docker-registry"))                                                                                      \
-            QSKIP("docker-registry (Debian package docker-registry) is not installed; tools/bootstrap.sh installs it");      \
-        if (!haveTool("skopeo"))                                                                                               \
-            QSKIP("skopeo (Debian package skopeo) is not installed; tools/bootstrap.sh installs it");                          \
+#define REQUIRE_PEERS()                                                                                      \
+    do {                                                                                                     \
+        if (!haveTool("docker-registry"))                                                                    \
+            QSKIP("docker-registry (Debian package docker-registry) is not installed; tools/bootstrap.sh "   \
+                  "installs it");                                                                            \
+        if (!haveTool("skopeo"))                                                                             \
+            QSKIP("skopeo (Debian package skopeo) is not installed; tools/bootstrap.sh installs it");        \
     } while (0)
 
-#define START_REGISTRY(reg, ...)                                                                                               \
-    do {                                                                                                                       \
-        QVERIFY2((reg).start(__VA_ARGS__), "docker-registry did not start");                                                          \
-        QTRY_VERIFY_WITH_TIMEOUT(canConnectLoopback((reg).port) || (reg).process.state() == QProcess::NotRunning, 20000);             \
-        QVERIFY2(canConnectLoopback((reg).port), (reg).log().constData());                                                             \
+#define START_REGISTRY(reg, ...)                                                                             \
+    do {                                                                                                     \
+        QVERIFY2((reg).start(__VA_ARGS__), "docker-registry did not start");                                 \
+        QTRY_VERIFY_WITH_TIMEOUT(                                                                            \
+            canConnectLoopback((reg).port) || (reg).process.state() == QProcess::NotRunning, 20000);         \
+        QVERIFY2(canConnectLoopback((reg).port), (reg).log().constData());                                   \
     } while (0)
 
 struct Run {
@@ -297,29 +315,41 @@ Run run(const QString& program, const QStringList& args, const QString& home = {
     p.setProcessEnvironment(env);
     p.start(program, args);
     p.waitForFinished(120000);
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+               p.readAllStandardError()};
 }
 
 QString manifestDigestOfLayout(const QString& dir) {
     QFile f(dir + QStringLiteral("/index.json"));
     if (!f.open(QIODevice::ReadOnly))
         return {};
-    return QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("manifests")).toArray().first().toObject().value(QStringLiteral("digest")).toString();
+    return QJsonDocument::fromJson(f.readAll())
+        .object()
+        .value(QStringLiteral("manifests"))
+        .toArray()
+        .first()
+        .toObject()
+        .value(QStringLiteral("digest"))
+        .toString();
 }
 
 // Files left in a layout that are not finished blobs (temporaries, partial downloads).
 QStringList leftovers(const QString& layoutDir) {
     QStringList out;
-    QDirIterator it(layoutDir + QStringLiteral("/blobs"), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    QDirIterator it(layoutDir + QStringLiteral("/blobs"), QDir::Files | QDir::Hidden,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString f = it.next();
-        if (!QFileInfo(f).absolutePath().endsWith(QLatin1String("blobs/sha256")) || f.contains(QLatin1String(".partial")))
+        if (!QFileInfo(f).absolutePath().endsWith(QLatin1String("blobs/sha256")) ||
+            f.contains(QLatin1String(".partial")))
             out << f;
     }
     return out;
 }
 
-int blobCount(const QString& layoutDir) { return int(QDir(layoutDir + QStringLiteral("/blobs/sha256")).entryList(QDir::Files).size()); }
+int blobCount(const QString& layoutDir) {
+    return int(QDir(layoutDir + QStringLiteral("/blobs/sha256")).entryList(QDir::Files).size());
+}
 
 QByteArray publicPem(EVP_PKEY* key) {
     BIO* bio = BIO_new(BIO_s_mem());
@@ -341,14 +371,17 @@ struct FakeRegistry {
     std::unique_ptr<MiniHttp> http;
     FakeRegistry() {
         layerDigest = QStringLiteral("sha256:") + sha256Hex(layer);
-        const QJsonObject m{{QStringLiteral("schemaVersion"), 2},
-                            {QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
-                            {QStringLiteral("config"), QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kEmptyConfig)},
-                                                                   {QStringLiteral("digest"), QStringLiteral("sha256:") + sha256Hex(config)},
-                                                                   {QStringLiteral("size"), 2}}},
-                            {QStringLiteral("layers"), QJsonArray{QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kLayerTarGzip)},
-                                                                              {QStringLiteral("digest"), layerDigest},
-                                                                              {QStringLiteral("size"), layer.size()}}}}};
+        const QJsonObject m{
+            {QStringLiteral("schemaVersion"), 2},
+            {QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
+            {QStringLiteral("config"),
+             QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kEmptyConfig)},
+                         {QStringLiteral("digest"), QStringLiteral("sha256:") + sha256Hex(config)},
+                         {QStringLiteral("size"), 2}}},
+            {QStringLiteral("layers"),
+             QJsonArray{QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kLayerTarGzip)},
+                                    {QStringLiteral("digest"), layerDigest},
+                                    {QStringLiteral("size"), layer.size()}}}}};
         manifest = QJsonDocument(m).toJson(QJsonDocument::Compact);
         manifestDigest = QStringLiteral("sha256:") + sha256Hex(manifest);
         blobReply = [this](const HttpRequest&) { return HttpReply{200, {}, layer}; };
@@ -363,7 +396,9 @@ struct FakeRegistry {
             return blobReply(r);
         return HttpReply{404, {}, "{\"errors\":[{\"code\":\"NAME_UNKNOWN\",\"message\":\"nope\"}]}"};
     }
-    oci::Reference ref() const { return *oci::parseReference(QStringLiteral("%1/fake/repo:v1").arg(QString::fromLatin1(http->base()))); }
+    oci::Reference ref() const {
+        return *oci::parseReference(QStringLiteral("%1/fake/repo:v1").arg(QString::fromLatin1(http->base())));
+    }
 };
 
 oci::ClientOptions plain() {
@@ -428,14 +463,42 @@ void TestOci::references_data() {
     QTest::addColumn<QString>("tag");
     QTest::addColumn<QString>("digest");
     const QString d = QStringLiteral("sha256:") + QString(64, QLatin1Char('a'));
-    QTest::addRow("hub short") << "ubuntu" << "docker.io" << "library/ubuntu" << "latest" << "";
-    QTest::addRow("hub user") << "nvidia/cuda:12.4" << "docker.io" << "nvidia/cuda" << "12.4" << "";
-    QTest::addRow("ghcr tag") << "ghcr.io/owner/aicr-evidence:h100-eks-3f9a1c2b4d5e" << "ghcr.io" << "owner/aicr-evidence" << "h100-eks-3f9a1c2b4d5e" << "";
-    QTest::addRow("pinned") << "ghcr.io/owner/aicr-evidence@" + d << "ghcr.io" << "owner/aicr-evidence" << "" << d;
-    QTest::addRow("tag and digest") << "ghcr.io/o/r:v1@" + d << "ghcr.io" << "o/r" << "v1" << d;
-    QTest::addRow("port") << "127.0.0.1:5000/a/b:c" << "127.0.0.1:5000" << "a/b" << "c" << "";
-    QTest::addRow("localhost") << "localhost/x" << "localhost" << "x" << "latest" << "";
-    QTest::addRow("oci scheme") << "oci://europe-west1-docker.pkg.dev/p/helm/aicr-bundle:0.20.0" << "europe-west1-docker.pkg.dev" << "p/helm/aicr-bundle" << "0.20.0" << "";
+    QTest::addRow("hub short") << "ubuntu"
+                               << "docker.io"
+                               << "library/ubuntu"
+                               << "latest"
+                               << "";
+    QTest::addRow("hub user") << "nvidia/cuda:12.4"
+                              << "docker.io"
+                              << "nvidia/cuda"
+                              << "12.4"
+                              << "";
+    QTest::addRow("ghcr tag") << "ghcr.io/owner/aicr-evidence:h100-eks-3f9a1c2b4d5e"
+                              << "ghcr.io"
+                              << "owner/aicr-evidence"
+                              << "h100-eks-3f9a1c2b4d5e"
+                              << "";
+    QTest::addRow("pinned") << "ghcr.io/owner/aicr-evidence@" + d << "ghcr.io"
+                            << "owner/aicr-evidence"
+                            << "" << d;
+    QTest::addRow("tag and digest") << "ghcr.io/o/r:v1@" + d << "ghcr.io"
+                                    << "o/r"
+                                    << "v1" << d;
+    QTest::addRow("port") << "127.0.0.1:5000/a/b:c"
+                          << "127.0.0.1:5000"
+                          << "a/b"
+                          << "c"
+                          << "";
+    QTest::addRow("localhost") << "localhost/x"
+                               << "localhost"
+                               << "x"
+                               << "latest"
+                               << "";
+    QTest::addRow("oci scheme") << "oci://europe-west1-docker.pkg.dev/p/helm/aicr-bundle:0.20.0"
+                                << "europe-west1-docker.pkg.dev"
+                                << "p/helm/aicr-bundle"
+                                << "0.20.0"
+                                << "";
 }
 
 void TestOci::references() {
@@ -452,11 +515,16 @@ void TestOci::references() {
 void TestOci::badReferences_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("reason");
-    QTest::addRow("empty") << "" << "empty";
-    QTest::addRow("upper repo") << "ghcr.io/Owner/x:1" << "not a valid name";
-    QTest::addRow("short digest") << "ghcr.io/o/r@sha256:abc" << "64 lowercase hex";
-    QTest::addRow("md5") << "ghcr.io/o/r@md5:abc" << "only sha256";
-    QTest::addRow("bad tag") << "ghcr.io/o/r:-x" << "not a valid tag";
+    QTest::addRow("empty") << ""
+                           << "empty";
+    QTest::addRow("upper repo") << "ghcr.io/Owner/x:1"
+                                << "not a valid name";
+    QTest::addRow("short digest") << "ghcr.io/o/r@sha256:abc"
+                                  << "64 lowercase hex";
+    QTest::addRow("md5") << "ghcr.io/o/r@md5:abc"
+                         << "only sha256";
+    QTest::addRow("bad tag") << "ghcr.io/o/r:-x"
+                             << "not a valid tag";
 }
 
 void TestOci::badReferences() {
@@ -474,9 +542,11 @@ void TestOci::plainHttpOnlyWhereAllowed() {
     QVERIFY(oci::isLoopbackRegistry(QStringLiteral("[::1]:5000")));
     QVERIFY(!oci::isLoopbackRegistry(QStringLiteral("registry.example.com")));
     oci::Client client(plain());
-    Result<oci::Manifest> m = client.getManifest(*oci::parseReference(QStringLiteral("registry.example.com/a/b:c")));
+    Result<oci::Manifest> m =
+        client.getManifest(*oci::parseReference(QStringLiteral("registry.example.com/a/b:c")));
     QVERIFY(!m.ok());
-    QVERIFY2(m.error().message.contains(QLatin1String("refusing plain HTTP")) && m.error().message.contains(QLatin1String("--plain-http-registry")),
+    QVERIFY2(m.error().message.contains(QLatin1String("refusing plain HTTP")) &&
+                 m.error().message.contains(QLatin1String("--plain-http-registry")),
              qPrintable(m.error().toString()));
 }
 
@@ -485,11 +555,18 @@ void TestOci::dockerConfig() {
     const QString cfg = dir.filePath(QStringLiteral("config.json"));
     QFile f(cfg);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QJsonDocument(QJsonObject{{QStringLiteral("auths"),
-                                       QJsonObject{{QStringLiteral("ghcr.io"), QJsonObject{{QStringLiteral("auth"), QString::fromLatin1(QByteArray("me:pw:with:colons").toBase64())}}},
-                                                   {QStringLiteral("https://index.docker.io/v1/"), QJsonObject{{QStringLiteral("identitytoken"), QStringLiteral("refresh-123")}}},
-                                                   {QStringLiteral("bad.example"), QJsonObject{{QStringLiteral("auth"), QStringLiteral("bm9jb2xvbg==")}}}}}})
-                .toJson());
+    f.write(
+        QJsonDocument(
+            QJsonObject{
+                {QStringLiteral("auths"),
+                 QJsonObject{{QStringLiteral("ghcr.io"),
+                              QJsonObject{{QStringLiteral("auth"),
+                                           QString::fromLatin1(QByteArray("me:pw:with:colons").toBase64())}}},
+                             {QStringLiteral("https://index.docker.io/v1/"),
+                              QJsonObject{{QStringLiteral("identitytoken"), QStringLiteral("refresh-123")}}},
+                             {QStringLiteral("bad.example"),
+                              QJsonObject{{QStringLiteral("auth"), QStringLiteral("bm9jb2xvbg==")}}}}}})
+            .toJson());
     f.close();
     oci::DockerConfigOptions o;
     o.configFile = cfg;
@@ -528,15 +605,18 @@ void TestOci::credentialHelper() {
     QVERIFY(h.open(QIODevice::WriteOnly));
     h.write("#!/bin/sh\n[ \"$1\" = get ] || exit 3\nread reg\n"
             "case \"$reg\" in\n"
-            "  reg.example) echo '{\"ServerURL\":\"reg.example\",\"Username\":\"helper-user\",\"Secret\":\"helper-secret\"}' ;;\n"
-            "  tok.example) echo '{\"ServerURL\":\"tok.example\",\"Username\":\"<token>\",\"Secret\":\"id-token\"}' ;;\n"
+            "  reg.example) echo "
+            "'{\"ServerURL\":\"reg.example\",\"Username\":\"helper-user\",\"Secret\":\"helper-secret\"}' ;;\n"
+            "  tok.example) echo "
+            "'{\"ServerURL\":\"tok.example\",\"Username\":\"<token>\",\"Secret\":\"id-token\"}' ;;\n"
             "  *) echo 'credentials not found in native keychain'; exit 1 ;;\n"
             "esac\n");
     h.close();
     h.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QFile cfg(dir.filePath(QStringLiteral("config.json")));
     QVERIFY(cfg.open(QIODevice::WriteOnly));
-    cfg.write("{\"credsStore\":\"pbtest\",\"credHelpers\":{\"tok.example\":\"pbtest\",\"broken.example\":\"nosuchhelper\"}}");
+    cfg.write("{\"credsStore\":\"pbtest\",\"credHelpers\":{\"tok.example\":\"pbtest\",\"broken.example\":"
+              "\"nosuchhelper\"}}");
     cfg.close();
     oci::DockerConfigOptions o;
     o.configFile = cfg.fileName();
@@ -550,7 +630,8 @@ void TestOci::credentialHelper() {
     QVERIFY(t.ok());
     QCOMPARE(t->kind, oci::Credentials::Kind::IdentityToken);
     QCOMPARE(t->source, QStringLiteral("credHelpers: pbtest"));
-    QCOMPARE(oci::credentialsFor(QStringLiteral("other.example"), o)->kind, oci::Credentials::Kind::Anonymous);
+    QCOMPARE(oci::credentialsFor(QStringLiteral("other.example"), o)->kind,
+             oci::Credentials::Kind::Anonymous);
     Result<std::vector<oci::CredentialSource>> sources = oci::listCredentialSources(o);
     QVERIFY(sources.ok());
     QCOMPARE(sources->size(), size_t(3)); // two helpers and the store
@@ -562,7 +643,8 @@ void TestOci::credentialHelper() {
 }
 
 void TestOci::challenges() {
-    const oci::Challenge c = oci::parseChallenge(R"(Bearer realm="https://auth.example/token",service="registry.example",scope="repository:a/b:pull,push")");
+    const oci::Challenge c = oci::parseChallenge(
+        R"(Bearer realm="https://auth.example/token",service="registry.example",scope="repository:a/b:pull,push")");
     QCOMPARE(c.scheme, QStringLiteral("bearer"));
     QCOMPARE(c.params.value(QStringLiteral("realm")), QStringLiteral("https://auth.example/token"));
     QCOMPARE(c.params.value(QStringLiteral("service")), QStringLiteral("registry.example"));
@@ -617,33 +699,47 @@ void TestOci::evidenceRoundTripWithSkopeo() {
     po.key = key.get();
     po.pointerRoot = work.filePath(QStringLiteral("recipes/evidence"));
     po.stagingDir = work.filePath(QStringLiteral("staging"));
-    const oci::Reference to = *oci::parseReference(reg.host() + QStringLiteral("/owner/aicr-evidence:") + fx.recipeName + QStringLiteral("-1"));
+    const oci::Reference to = *oci::parseReference(reg.host() + QStringLiteral("/owner/aicr-evidence:") +
+                                                   fx.recipeName + QStringLiteral("-1"));
     Result<oci::EvidencePush> pushed = oci::pushEvidence(client, bundleDir, to, po);
     QVERIFY2(pushed.ok(), qPrintable(pushed.ok() ? QString() : pushed.error().toString()));
     QVERIFY(!pushed->signatureDigest.isEmpty());
     QVERIFY(pushed->pointerPath.endsWith(pushed->artifact.digest.mid(7) + QStringLiteral(".yaml")));
 
     // skopeo sees exactly our manifest.
-    Run raw = run(QStringLiteral("skopeo"), {QStringLiteral("inspect"), QStringLiteral("--raw"), QStringLiteral("--tls-verify=false"),
-                                            QStringLiteral("docker://") + to.toString()});
+    Run raw = run(QStringLiteral("skopeo"),
+                  {QStringLiteral("inspect"), QStringLiteral("--raw"), QStringLiteral("--tls-verify=false"),
+                   QStringLiteral("docker://") + to.toString()});
     QVERIFY2(raw.code == 0, raw.err.constData());
     QCOMPARE(QStringLiteral("sha256:") + sha256Hex(raw.out), pushed->artifact.digest);
     const QJsonObject m = QJsonDocument::fromJson(raw.out).object();
     QCOMPARE(m.value(QStringLiteral("artifactType")).toString(), QLatin1String(oci::kAicrArtifact));
     QCOMPARE(m.value(QStringLiteral("layers")).toArray().size(), 1);
-    QCOMPARE(m.value(QStringLiteral("layers")).toArray().first().toObject().value(QStringLiteral("mediaType")).toString(), QLatin1String(oci::kLayerTarGzip));
+    QCOMPARE(m.value(QStringLiteral("layers"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("mediaType"))
+                 .toString(),
+             QLatin1String(oci::kLayerTarGzip));
     // The referrer hangs off the tag-schema index sha256-<hex> (distribution 2.8 has no referrers API).
-    Run idx = run(QStringLiteral("skopeo"), {QStringLiteral("inspect"), QStringLiteral("--raw"), QStringLiteral("--tls-verify=false"),
-                                            QStringLiteral("docker://%1/owner/aicr-evidence:sha256-%2").arg(reg.host(), pushed->artifact.digest.mid(7))});
+    Run idx = run(QStringLiteral("skopeo"),
+                  {QStringLiteral("inspect"), QStringLiteral("--raw"), QStringLiteral("--tls-verify=false"),
+                   QStringLiteral("docker://%1/owner/aicr-evidence:sha256-%2")
+                       .arg(reg.host(), pushed->artifact.digest.mid(7))});
     QVERIFY2(idx.code == 0, idx.err.constData());
-    const QJsonArray refs = QJsonDocument::fromJson(idx.out).object().value(QStringLiteral("manifests")).toArray();
+    const QJsonArray refs =
+        QJsonDocument::fromJson(idx.out).object().value(QStringLiteral("manifests")).toArray();
     QCOMPARE(refs.size(), 1);
     QCOMPARE(refs.first().toObject().value(QStringLiteral("digest")).toString(), pushed->signatureDigest);
-    QCOMPARE(refs.first().toObject().value(QStringLiteral("artifactType")).toString(), QLatin1String(oci::kSigstoreBundle));
+    QCOMPARE(refs.first().toObject().value(QStringLiteral("artifactType")).toString(),
+             QLatin1String(oci::kSigstoreBundle));
     // skopeo copies it into its own OCI layout with the same digest, and that layout checks valid.
     const QString skDir = work.filePath(QStringLiteral("skopeo-layout"));
-    Run copy = run(QStringLiteral("skopeo"), {QStringLiteral("copy"), QStringLiteral("--src-tls-verify=false"),
-                                             QStringLiteral("docker://") + to.withDigest(pushed->artifact.digest).toString(), QStringLiteral("oci:") + skDir});
+    Run copy = run(QStringLiteral("skopeo"),
+                   {QStringLiteral("copy"), QStringLiteral("--src-tls-verify=false"),
+                    QStringLiteral("docker://") + to.withDigest(pushed->artifact.digest).toString(),
+                    QStringLiteral("oci:") + skDir});
     QVERIFY2(copy.code == 0, copy.err.constData());
     QCOMPARE(manifestDigestOfLayout(skDir), pushed->artifact.digest);
     Result<evidence::SummaryBundle> viaSkopeo = evidence::loadOciLayout(skDir);
@@ -676,21 +772,30 @@ void TestOci::evidenceRoundTripWithSkopeo() {
     QVERIFY(leftovers(fetched->dir + QStringLiteral("/oci")).isEmpty());
 
     // The CLI does the same from the pointer, and a second fetch finds everything cached.
-    Run cli = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("evidence"), QStringLiteral("fetch"), pushed->pointerPath, QStringLiteral("--plain-http"),
-                                                  QStringLiteral("--cache"), cache, QStringLiteral("--format"), QStringLiteral("json"),
-                                                  QStringLiteral("--key"), work.filePath(QStringLiteral("none.pem"))},
-                  m_home.path());
+    Run cli =
+        run(QStringLiteral(PB_CLI_BINARY),
+            {QStringLiteral("evidence"), QStringLiteral("fetch"), pushed->pointerPath,
+             QStringLiteral("--plain-http"), QStringLiteral("--cache"), cache, QStringLiteral("--format"),
+             QStringLiteral("json"), QStringLiteral("--key"), work.filePath(QStringLiteral("none.pem"))},
+            m_home.path());
     QCOMPARE(cli.code, 1); // a missing key file is a plain failure, before any fetch
     QFile kf(work.filePath(QStringLiteral("pub.pem")));
     QVERIFY(kf.open(QIODevice::WriteOnly));
     kf.write(publicPem(key.get()));
     kf.close();
-    cli = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("evidence"), QStringLiteral("fetch"), pushed->pointerPath, QStringLiteral("--plain-http"),
-                                              QStringLiteral("--cache"), cache, QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--key"),
-                                              kf.fileName(), QStringLiteral("--insecure-ignore-tlog")},
+    cli = run(QStringLiteral(PB_CLI_BINARY),
+              {QStringLiteral("evidence"), QStringLiteral("fetch"), pushed->pointerPath,
+               QStringLiteral("--plain-http"), QStringLiteral("--cache"), cache, QStringLiteral("--format"),
+               QStringLiteral("json"), QStringLiteral("--key"), kf.fileName(),
+               QStringLiteral("--insecure-ignore-tlog")},
               m_home.path());
     QVERIFY2(cli.code == 0, cli.out + cli.err);
-    const QJsonObject res = QJsonDocument::fromJson(cli.out).object().value(QStringLiteral("results")).toArray().first().toObject();
+    const QJsonObject res = QJsonDocument::fromJson(cli.out)
+                                .object()
+                                .value(QStringLiteral("results"))
+                                .toArray()
+                                .first()
+                                .toObject();
     QCOMPARE(res.value(QStringLiteral("fetch")).toObject().value(QStringLiteral("blobsFetched")).toInt(), 0);
     QCOMPARE(res.value(QStringLiteral("exit")).toInt(), 0);
 }
@@ -704,27 +809,33 @@ void TestOci::skopeoPushesProofbenchPulls() {
     pbtest::BundleFixture fx;
     const QString src = work.filePath(QStringLiteral("src"));
     QDir().mkpath(src);
-    const QString layoutDigest = pbtest::BundleFixture::writeOciLayout(src, pbtest::BundleFixture::tarGz(fx.files));
-    Run copy = run(QStringLiteral("skopeo"), {QStringLiteral("copy"), QStringLiteral("--dest-tls-verify=false"), QStringLiteral("oci:") + src,
-                                             QStringLiteral("docker://%1/peer/evidence:from-skopeo").arg(reg.host())});
+    const QString layoutDigest =
+        pbtest::BundleFixture::writeOciLayout(src, pbtest::BundleFixture::tarGz(fx.files));
+    Run copy =
+        run(QStringLiteral("skopeo"),
+            {QStringLiteral("copy"), QStringLiteral("--dest-tls-verify=false"), QStringLiteral("oci:") + src,
+             QStringLiteral("docker://%1/peer/evidence:from-skopeo").arg(reg.host())});
     QVERIFY2(copy.code == 0, copy.err.constData());
     oci::Client client(plain());
     Result<oci::Layout> layout = oci::Layout::open(work.filePath(QStringLiteral("pulled")));
     QVERIFY(layout.ok());
-    Result<oci::PullResult> pulled = client.pull(*oci::parseReference(reg.host() + QStringLiteral("/peer/evidence:from-skopeo")), *layout);
+    Result<oci::PullResult> pulled =
+        client.pull(*oci::parseReference(reg.host() + QStringLiteral("/peer/evidence:from-skopeo")), *layout);
     QVERIFY2(pulled.ok(), qPrintable(pulled.ok() ? QString() : pulled.error().toString()));
     QCOMPARE(pulled->manifest.digest, layoutDigest);
     QCOMPARE(pulled->blobsFetched, 2);
     QDirIterator it(src + QStringLiteral("/blobs/sha256"), QDir::Files);
     while (it.hasNext()) {
         const QString f = it.next();
-        QVERIFY2(QFileInfo::exists(layout->blobPath(QStringLiteral("sha256:") + QFileInfo(f).fileName())), qPrintable(f));
+        QVERIFY2(QFileInfo::exists(layout->blobPath(QStringLiteral("sha256:") + QFileInfo(f).fileName())),
+                 qPrintable(f));
     }
     Result<evidence::SummaryBundle> b = evidence::loadOciLayout(layout->dir());
     QVERIFY(b.ok());
     QCOMPARE(evidence::checkBundle(*b).exitCode, 0);
     // Pulling again fetches nothing.
-    Result<oci::PullResult> again = client.pull(*oci::parseReference(reg.host() + QStringLiteral("/peer/evidence@") + layoutDigest), *layout);
+    Result<oci::PullResult> again = client.pull(
+        *oci::parseReference(reg.host() + QStringLiteral("/peer/evidence@") + layoutDigest), *layout);
     QVERIFY(again.ok());
     QCOMPARE(again->blobsFetched, 0);
 }
@@ -749,24 +860,34 @@ void TestOci::chunkedDeploymentBundle() {
     o.progress = [&](qint64 done, qint64, const QString&) { lastDone = qMax(lastDone, done); };
     oci::Client client(o);
     const oci::Reference to = *oci::parseReference(QStringLiteral("oci://%1/aicr/bundle:v1").arg(reg.host()));
-    Result<oci::PushResult> pushed = oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("stage")));
+    Result<oci::PushResult> pushed =
+        oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("stage")));
     QVERIFY2(pushed.ok(), qPrintable(pushed.ok() ? QString() : pushed.error().toString()));
     QCOMPARE(pushed->blobsPushed, 2);
     QVERIFY(lastDone > 0);
     const QString skDir = work.filePath(QStringLiteral("sk"));
-    Run copy = run(QStringLiteral("skopeo"), {QStringLiteral("copy"), QStringLiteral("--src-tls-verify=false"),
-                                             QStringLiteral("docker://") + to.toString(), QStringLiteral("oci:") + skDir + QStringLiteral(":v1")});
+    Run copy =
+        run(QStringLiteral("skopeo"), {QStringLiteral("copy"), QStringLiteral("--src-tls-verify=false"),
+                                       QStringLiteral("docker://") + to.toString(),
+                                       QStringLiteral("oci:") + skDir + QStringLiteral(":v1")});
     QVERIFY2(copy.code == 0, copy.err.constData());
     QCOMPARE(manifestDigestOfLayout(skDir), pushed->digest);
     Result<oci::Layout> sk = oci::Layout::open(skDir);
     const QJsonObject m = QJsonDocument::fromJson(*sk->readBlob(pushed->digest)).object();
-    const QString layerDigest = m.value(QStringLiteral("layers")).toArray().first().toObject().value(QStringLiteral("digest")).toString();
-    Result<QMap<QString, QByteArray>> files = evidence::extractTar(*sk->readBlob(layerDigest), QStringLiteral("layer"));
+    const QString layerDigest = m.value(QStringLiteral("layers"))
+                                    .toArray()
+                                    .first()
+                                    .toObject()
+                                    .value(QStringLiteral("digest"))
+                                    .toString();
+    Result<QMap<QString, QByteArray>> files =
+        evidence::extractTar(*sk->readBlob(layerDigest), QStringLiteral("layer"));
     QVERIFY(files.ok());
     QCOMPARE(files->value(QStringLiteral("001-gpu-operator/values.yaml")), big);
     QCOMPARE(files->value(QStringLiteral("README.md")), QByteArray("bundle\n"));
     // Pushing the same bundle again uploads nothing new.
-    Result<oci::PushResult> again = oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("stage2")));
+    Result<oci::PushResult> again =
+        oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("stage2")));
     QVERIFY(again.ok());
     QCOMPARE(again->digest, pushed->digest);
     QCOMPARE(again->blobsPushed, 0);
@@ -780,33 +901,44 @@ void TestOci::cliRefusesUnpinnedEvidenceTag() {
     pbtest::BundleFixture fx;
     const QString bundleDir = fx.writeDirectory(work.filePath(QStringLiteral("ev")));
     const QString ref = reg.host() + QStringLiteral("/owner/aicr-evidence:unsigned");
-    Run push = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("evidence"), QStringLiteral("push"), bundleDir, QStringLiteral("--to"), ref,
-                                                   QStringLiteral("--plain-http"), QStringLiteral("--format"), QStringLiteral("json")},
+    Run push = run(QStringLiteral(PB_CLI_BINARY),
+                   {QStringLiteral("evidence"), QStringLiteral("push"), bundleDir, QStringLiteral("--to"),
+                    ref, QStringLiteral("--plain-http"), QStringLiteral("--format"), QStringLiteral("json")},
                    m_home.path());
     QVERIFY2(push.code == 0, push.out + push.err);
     const QJsonObject pushed = QJsonDocument::fromJson(push.out).object();
     QVERIFY(pushed.value(QStringLiteral("signatureDigest")).toString().isEmpty());
-    QVERIFY(pushed.value(QStringLiteral("pointer")).toString().endsWith(fx.recipeName + QStringLiteral(".yaml"))); // flat pending pointer
+    QVERIFY(pushed.value(QStringLiteral("pointer"))
+                .toString()
+                .endsWith(fx.recipeName + QStringLiteral(".yaml"))); // flat pending pointer
     const QString digest = pushed.value(QStringLiteral("digest")).toString();
 
-    Run refused = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("oci"), QStringLiteral("pull"), ref, QStringLiteral("--to"),
-                                                      work.filePath(QStringLiteral("l1")), QStringLiteral("--plain-http")},
+    Run refused = run(QStringLiteral(PB_CLI_BINARY),
+                      {QStringLiteral("oci"), QStringLiteral("pull"), ref, QStringLiteral("--to"),
+                       work.filePath(QStringLiteral("l1")), QStringLiteral("--plain-http")},
                       m_home.path());
     QCOMPARE(refused.code, 2);
-    QVERIFY2(refused.err.contains("must be pulled by digest") && refused.err.contains(digest.toUtf8()), refused.err.constData());
+    QVERIFY2(refused.err.contains("must be pulled by digest") && refused.err.contains(digest.toUtf8()),
+             refused.err.constData());
     QVERIFY(!QFileInfo::exists(work.filePath(QStringLiteral("l1/index.json"))));
-    Run allowed = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("oci"), QStringLiteral("pull"), ref, QStringLiteral("--to"),
-                                                      work.filePath(QStringLiteral("l2")), QStringLiteral("--plain-http"), QStringLiteral("--allow-unpinned-tag"),
-                                                      QStringLiteral("--format"), QStringLiteral("json")},
-                      m_home.path());
+    Run allowed =
+        run(QStringLiteral(PB_CLI_BINARY),
+            {QStringLiteral("oci"), QStringLiteral("pull"), ref, QStringLiteral("--to"),
+             work.filePath(QStringLiteral("l2")), QStringLiteral("--plain-http"),
+             QStringLiteral("--allow-unpinned-tag"), QStringLiteral("--format"), QStringLiteral("json")},
+            m_home.path());
     QVERIFY2(allowed.code == 0, allowed.err.constData());
-    QCOMPARE(QJsonDocument::fromJson(allowed.out).object().value(QStringLiteral("digest")).toString(), digest);
-    Run pinned = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("oci"), QStringLiteral("pull"), reg.host() + QStringLiteral("/owner/aicr-evidence@") + digest,
-                                                     QStringLiteral("--to"), work.filePath(QStringLiteral("l3")), QStringLiteral("--plain-http")},
+    QCOMPARE(QJsonDocument::fromJson(allowed.out).object().value(QStringLiteral("digest")).toString(),
+             digest);
+    Run pinned = run(QStringLiteral(PB_CLI_BINARY),
+                     {QStringLiteral("oci"), QStringLiteral("pull"),
+                      reg.host() + QStringLiteral("/owner/aicr-evidence@") + digest, QStringLiteral("--to"),
+                      work.filePath(QStringLiteral("l3")), QStringLiteral("--plain-http")},
                      m_home.path());
     QVERIFY2(pinned.code == 0, pinned.err.constData());
-    Run check = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("evidence"), QStringLiteral("check"), work.filePath(QStringLiteral("l3")),
-                                                    QStringLiteral("--db"), work.filePath(QStringLiteral("pb.db"))},
+    Run check = run(QStringLiteral(PB_CLI_BINARY),
+                    {QStringLiteral("evidence"), QStringLiteral("check"), work.filePath(QStringLiteral("l3")),
+                     QStringLiteral("--db"), work.filePath(QStringLiteral("pb.db"))},
                     m_home.path());
     QVERIFY2(check.code == 0, check.out + check.err);
 }
@@ -818,9 +950,11 @@ void TestOci::notFound() {
     QTemporaryDir work;
     oci::Client client(plain());
     Result<oci::Layout> layout = oci::Layout::open(work.path());
-    Result<oci::PullResult> r = client.pull(*oci::parseReference(reg.host() + QStringLiteral("/no/such:tag")), *layout);
+    Result<oci::PullResult> r =
+        client.pull(*oci::parseReference(reg.host() + QStringLiteral("/no/such:tag")), *layout);
     QVERIFY(!r.ok());
-    QVERIFY2(r.error().message.contains(QLatin1String("404 Not Found")) && r.error().message.contains(QLatin1String("no/such:tag")),
+    QVERIFY2(r.error().message.contains(QLatin1String("404 Not Found")) &&
+                 r.error().message.contains(QLatin1String("no/such:tag")),
              qPrintable(r.error().toString()));
     QCOMPARE(blobCount(work.path()), 0);
     QVERIFY(layout->manifests().empty());
@@ -829,40 +963,56 @@ void TestOci::notFound() {
 void TestOci::htpasswdRegistry() {
     REQUIRE_PEERS();
     Registry reg;
-    START_REGISTRY(reg, "  htpasswd:\n    realm: pb-test\n    path: " + pbtest::fixture(QStringLiteral("oci/htpasswd")).toUtf8() + "\n");
+    START_REGISTRY(reg, "  htpasswd:\n    realm: pb-test\n    path: " +
+                            pbtest::fixture(QStringLiteral("oci/htpasswd")).toUtf8() + "\n");
     QTemporaryDir work;
     const QString dir = work.filePath(QStringLiteral("b"));
     pbtest::writeBytes(dir + QStringLiteral("/a.txt"), "basic auth\n");
     const oci::Reference to = *oci::parseReference(reg.host() + QStringLiteral("/private/bundle:v1"));
     {
         oci::Client anonymous(plain());
-        Result<oci::PushResult> denied = oci::pushDeploymentBundle(anonymous, dir, to, work.filePath(QStringLiteral("s0")));
+        Result<oci::PushResult> denied =
+            oci::pushDeploymentBundle(anonymous, dir, to, work.filePath(QStringLiteral("s0")));
         QVERIFY(!denied.ok());
-        QVERIFY2(denied.error().message.contains(QLatin1String("user name and password")), qPrintable(denied.error().toString()));
+        QVERIFY2(denied.error().message.contains(QLatin1String("user name and password")),
+                 qPrintable(denied.error().toString()));
     }
     // Credentials from a docker config.json, as `docker login` writes them.
     const QString cfg = work.filePath(QStringLiteral("config.json"));
-    pbtest::writeBytes(cfg, QJsonDocument(QJsonObject{{QStringLiteral("auths"), QJsonObject{{reg.host(), QJsonObject{{QStringLiteral("auth"),
-                                                      QString::fromLatin1(QByteArray(QByteArray(kUser) + ':' + kPassword).toBase64())}}}}}})
-                                 .toJson());
+    pbtest::writeBytes(
+        cfg, QJsonDocument(
+                 QJsonObject{
+                     {QStringLiteral("auths"),
+                      QJsonObject{
+                          {reg.host(),
+                           QJsonObject{{QStringLiteral("auth"),
+                                        QString::fromLatin1(
+                                            QByteArray(QByteArray(kUser) + ':' + kPassword).toBase64())}}}}}})
+                 .toJson());
     oci::ClientOptions o;
     o.plainHttp = true;
     o.dockerConfig.configFile = cfg;
     oci::Client client(o);
     QVERIFY(client.credentialSource(reg.host()).contains(cfg));
-    Result<oci::PushResult> pushed = oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("s1")));
+    Result<oci::PushResult> pushed =
+        oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("s1")));
     QVERIFY2(pushed.ok(), qPrintable(pushed.ok() ? QString() : pushed.error().toString()));
-    Run raw = run(QStringLiteral("skopeo"), {QStringLiteral("inspect"), QStringLiteral("--raw"), QStringLiteral("--tls-verify=false"), QStringLiteral("--creds"),
-                                            QStringLiteral("%1:%2").arg(QLatin1String(kUser), QLatin1String(kPassword)), QStringLiteral("docker://") + to.toString()});
+    Run raw = run(QStringLiteral("skopeo"),
+                  {QStringLiteral("inspect"), QStringLiteral("--raw"), QStringLiteral("--tls-verify=false"),
+                   QStringLiteral("--creds"),
+                   QStringLiteral("%1:%2").arg(QLatin1String(kUser), QLatin1String(kPassword)),
+                   QStringLiteral("docker://") + to.toString()});
     QVERIFY2(raw.code == 0, raw.err.constData());
     QCOMPARE(QStringLiteral("sha256:") + sha256Hex(raw.out), pushed->digest);
     // A wrong password is a clear 401 naming where the credentials came from.
     oci::ClientOptions wrong = plain();
-    wrong.credentials = oci::Credentials{oci::Credentials::Kind::Basic, QLatin1String(kUser), QStringLiteral("nope"), QStringLiteral("command line")};
+    wrong.credentials = oci::Credentials{oci::Credentials::Kind::Basic, QLatin1String(kUser),
+                                         QStringLiteral("nope"), QStringLiteral("command line")};
     oci::Client bad(wrong);
     Result<oci::Manifest> m = bad.getManifest(to);
     QVERIFY(!m.ok());
-    QVERIFY2(m.error().message.contains(QLatin1String("401")) && m.error().message.contains(QLatin1String("command line")) &&
+    QVERIFY2(m.error().message.contains(QLatin1String("401")) &&
+                 m.error().message.contains(QLatin1String("command line")) &&
                  !m.error().message.contains(QLatin1String("nope")),
              qPrintable(m.error().toString()));
 }
@@ -874,21 +1024,28 @@ void TestOci::tokenRegistry() {
     Registry reg;
     const QString bundle = reg.dir.filePath(QStringLiteral("root.pem"));
     pbtest::writeBytes(bundle, issuer.certPem);
-    START_REGISTRY(reg, "  token:\n    realm: http://" + tokens.base() + "/token\n    service: pb-registry\n    issuer: pb-test-issuer\n"
-                        "    rootcertbundle: " + bundle.toUtf8() + "\n");
+    START_REGISTRY(reg, "  token:\n    realm: http://" + tokens.base() +
+                            "/token\n    service: pb-registry\n    issuer: pb-test-issuer\n"
+                            "    rootcertbundle: " +
+                            bundle.toUtf8() + "\n");
     QTemporaryDir work;
     const QString dir = work.filePath(QStringLiteral("b"));
     pbtest::writeBytes(dir + QStringLiteral("/a.txt"), "token auth\n");
     oci::ClientOptions o = plain();
-    o.credentials = oci::Credentials{oci::Credentials::Kind::Basic, QLatin1String(kUser), QLatin1String(kPassword), QStringLiteral("test")};
+    o.credentials = oci::Credentials{oci::Credentials::Kind::Basic, QLatin1String(kUser),
+                                     QLatin1String(kPassword), QStringLiteral("test")};
     oci::Client client(o);
     const oci::Reference to = *oci::parseReference(reg.host() + QStringLiteral("/team/bundle:v1"));
-    Result<oci::PushResult> pushed = oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("s")));
+    Result<oci::PushResult> pushed =
+        oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("s")));
     QVERIFY2(pushed.ok(), qPrintable(pushed.ok() ? QString() : pushed.error().toString()));
     const QList<HttpRequest> seen = tokens.requests();
     QVERIFY(!seen.isEmpty());
     QCOMPARE(seen.first().query().queryItemValue(QStringLiteral("service")), QStringLiteral("pb-registry"));
-    QVERIFY(seen.first().query().queryItemValue(QStringLiteral("scope"), QUrl::FullyDecoded).startsWith(QLatin1String("repository:team/bundle:")));
+    QVERIFY(seen.first()
+                .query()
+                .queryItemValue(QStringLiteral("scope"), QUrl::FullyDecoded)
+                .startsWith(QLatin1String("repository:team/bundle:")));
     // A second client pulls it back through the same dance.
     Result<oci::Layout> layout = oci::Layout::open(work.filePath(QStringLiteral("pulled")));
     oci::Client puller(o);
@@ -901,19 +1058,23 @@ void TestOci::tokenRegistry() {
     oci::Client bad(wrong);
     Result<oci::Manifest> m = bad.getManifest(to);
     QVERIFY(!m.ok());
-    QVERIFY2(m.error().message.contains(QLatin1String("token server")) && m.error().message.contains(QLatin1String("401")),
+    QVERIFY2(m.error().message.contains(QLatin1String("token server")) &&
+                 m.error().message.contains(QLatin1String("401")),
              qPrintable(m.error().toString()));
 }
 
 void TestOci::faultDigestMismatch() {
     FakeRegistry fake;
-    fake.blobReply = [&](const HttpRequest&) { return HttpReply{200, {}, QByteArray(fake.layer.size(), 'y')}; };
+    fake.blobReply = [&](const HttpRequest&) {
+        return HttpReply{200, {}, QByteArray(fake.layer.size(), 'y')};
+    };
     QTemporaryDir work;
     Result<oci::Layout> layout = oci::Layout::open(work.path());
     oci::Client client(plain());
     Result<oci::PullResult> r = client.pull(fake.ref(), *layout);
     QVERIFY(!r.ok());
-    QVERIFY2(r.error().message.contains(QLatin1String("not the expected ")) && r.error().message.contains(fake.layerDigest),
+    QVERIFY2(r.error().message.contains(QLatin1String("not the expected ")) &&
+                 r.error().message.contains(fake.layerDigest),
              qPrintable(r.error().toString()));
     QVERIFY(!layout->hasBlob(fake.layerDigest));
     QVERIFY(!layout->hasBlob(fake.manifestDigest));
@@ -933,7 +1094,8 @@ void TestOci::faultTruncated() {
     oci::Client client(plain());
     Result<oci::PullResult> r = client.pull(fake.ref(), *layout);
     QVERIFY(!r.ok());
-    QVERIFY2(r.error().message.contains(fake.layerDigest) && r.error().message.contains(QLatin1String("nothing was kept")),
+    QVERIFY2(r.error().message.contains(fake.layerDigest) &&
+                 r.error().message.contains(QLatin1String("nothing was kept")),
              qPrintable(r.error().toString()));
     QVERIFY(!layout->hasBlob(fake.layerDigest));
     QVERIFY(leftovers(work.path()).isEmpty());
@@ -942,7 +1104,8 @@ void TestOci::faultTruncated() {
     shortOne.blobReply = [&](const HttpRequest&) { return HttpReply{200, {}, shortOne.layer.left(1000)}; };
     Result<oci::PullResult> r2 = client.pull(shortOne.ref(), *layout);
     QVERIFY(!r2.ok());
-    QVERIFY2(r2.error().message.contains(QLatin1String("truncated: received 1000 of 200000 bytes")), qPrintable(r2.error().toString()));
+    QVERIFY2(r2.error().message.contains(QLatin1String("truncated: received 1000 of 200000 bytes")),
+             qPrintable(r2.error().toString()));
     QVERIFY(leftovers(work.path()).isEmpty());
 }
 
@@ -965,7 +1128,8 @@ void TestOci::faultRegistryDies() {
     // The registry is gone now: the next pull fails to connect, clearly.
     Result<oci::PullResult> again = client.pull(fake.ref(), *layout);
     QVERIFY(!again.ok());
-    QVERIFY2(again.error().message.contains(QLatin1String("GET manifest")), qPrintable(again.error().toString()));
+    QVERIFY2(again.error().message.contains(QLatin1String("GET manifest")),
+             qPrintable(again.error().toString()));
     QVERIFY(layout->manifests().empty());
 }
 
@@ -979,16 +1143,19 @@ void TestOci::fault401ThenToken() {
             return tokenEndpoint(issuer, r);
         if (!r.headers.value("authorization").startsWith("Bearer ")) {
             ++challenges;
-            return HttpReply{401,
-                             {"WWW-Authenticate: Bearer realm=\"http://" + fake.http->base() + "/token\",service=\"fake\",scope=\"repository:fake/repo:pull\""},
-                             "{\"errors\":[{\"code\":\"UNAUTHORIZED\",\"message\":\"authentication required\"}]}"};
+            return HttpReply{
+                401,
+                {"WWW-Authenticate: Bearer realm=\"http://" + fake.http->base() +
+                 "/token\",service=\"fake\",scope=\"repository:fake/repo:pull\""},
+                "{\"errors\":[{\"code\":\"UNAUTHORIZED\",\"message\":\"authentication required\"}]}"};
         }
         return fake.handle(r);
     });
     QTemporaryDir work;
     Result<oci::Layout> layout = oci::Layout::open(work.path());
     oci::ClientOptions o = plain();
-    o.credentials = oci::Credentials{oci::Credentials::Kind::Basic, QLatin1String(kUser), QLatin1String(kPassword), QStringLiteral("test")};
+    o.credentials = oci::Credentials{oci::Credentials::Kind::Basic, QLatin1String(kUser),
+                                     QLatin1String(kPassword), QStringLiteral("test")};
     oci::Client client(o);
     Result<oci::PullResult> r = client.pull(fake.ref(), *layout);
     QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
@@ -997,8 +1164,8 @@ void TestOci::fault401ThenToken() {
     QVERIFY(layout->hasBlob(fake.layerDigest));
     // An identity token from config.json goes to the realm as an OAuth2 refresh-token grant.
     oci::ClientOptions io = plain();
-    io.credentials = oci::Credentials{oci::Credentials::Kind::IdentityToken, QStringLiteral("<token>"), QStringLiteral("pb-identity-token"),
-                                      QStringLiteral("test")};
+    io.credentials = oci::Credentials{oci::Credentials::Kind::IdentityToken, QStringLiteral("<token>"),
+                                      QStringLiteral("pb-identity-token"), QStringLiteral("test")};
     oci::Client viaIdentity(io);
     QTemporaryDir work3;
     Result<oci::Layout> l3 = oci::Layout::open(work3.path());
@@ -1014,7 +1181,8 @@ void TestOci::fault401ThenToken() {
     Result<oci::Layout> l2 = oci::Layout::open(work2.path());
     Result<oci::PullResult> denied = anon.pull(fake.ref(), *l2);
     QVERIFY(!denied.ok());
-    QVERIFY2(denied.error().message.contains(QLatin1String("credentials refused")), qPrintable(denied.error().toString()));
+    QVERIFY2(denied.error().message.contains(QLatin1String("credentials refused")),
+             qPrintable(denied.error().toString()));
 }
 
 void TestOci::cancelMidBlob() {
@@ -1024,7 +1192,8 @@ void TestOci::cancelMidBlob() {
     FakeRegistry* f = &fake;
     // Rebuild the manifest for the bigger layer.
     QJsonObject m = QJsonDocument::fromJson(fake.manifest).object();
-    QJsonArray layers{QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kLayerTarGzip)}, {QStringLiteral("digest"), fake.layerDigest},
+    QJsonArray layers{QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kLayerTarGzip)},
+                                  {QStringLiteral("digest"), fake.layerDigest},
                                   {QStringLiteral("size"), fake.layer.size()}}};
     m.insert(QStringLiteral("layers"), layers);
     fake.manifest = QJsonDocument(m).toJson(QJsonDocument::Compact);
@@ -1055,18 +1224,24 @@ void TestOci::referrersApi() {
     std::mutex mu;
     fake.http = std::make_unique<MiniHttp>([&](const HttpRequest& r) {
         if (r.path().contains("/referrers/")) {
-            const QJsonObject idx{{QStringLiteral("schemaVersion"), 2},
-                                  {QStringLiteral("mediaType"), QLatin1String(oci::kImageIndex)},
-                                  {QStringLiteral("manifests"),
-                                   QJsonArray{QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
-                                                          {QStringLiteral("digest"), sigDigest},
-                                                          {QStringLiteral("size"), 500},
-                                                          {QStringLiteral("artifactType"), QLatin1String(oci::kSigstoreBundle)}},
-                                              QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
-                                                          {QStringLiteral("digest"), QStringLiteral("sha256:") + QString(64, QLatin1Char('6'))},
-                                                          {QStringLiteral("size"), 400},
-                                                          {QStringLiteral("artifactType"), QStringLiteral("application/spdx+json")}}}}};
-            return HttpReply{200, {QByteArray("Content-Type: ") + oci::kImageIndex}, QJsonDocument(idx).toJson(QJsonDocument::Compact)};
+            const QJsonObject idx{
+                {QStringLiteral("schemaVersion"), 2},
+                {QStringLiteral("mediaType"), QLatin1String(oci::kImageIndex)},
+                {QStringLiteral("manifests"),
+                 QJsonArray{
+                     QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
+                                 {QStringLiteral("digest"), sigDigest},
+                                 {QStringLiteral("size"), 500},
+                                 {QStringLiteral("artifactType"), QLatin1String(oci::kSigstoreBundle)}},
+                     QJsonObject{
+                         {QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
+                         {QStringLiteral("digest"),
+                          QStringLiteral("sha256:") + QString(64, QLatin1Char('6'))},
+                         {QStringLiteral("size"), 400},
+                         {QStringLiteral("artifactType"), QStringLiteral("application/spdx+json")}}}}};
+            return HttpReply{200,
+                             {QByteArray("Content-Type: ") + oci::kImageIndex},
+                             QJsonDocument(idx).toJson(QJsonDocument::Compact)};
         }
         if (r.path().contains("/manifests/sha256-")) {
             std::lock_guard<std::mutex> g(mu);
@@ -1074,11 +1249,15 @@ void TestOci::referrersApi() {
             return HttpReply{404, {}, {}};
         }
         if (r.method == "PUT" && r.path().contains("/manifests/"))
-            return HttpReply{201, {"Docker-Content-Digest: sha256:" + sha256Hex(r.body).toLatin1(), "OCI-Subject: " + fake.manifestDigest.toLatin1()}, {}};
+            return HttpReply{201,
+                             {"Docker-Content-Digest: sha256:" + sha256Hex(r.body).toLatin1(),
+                              "OCI-Subject: " + fake.manifestDigest.toLatin1()},
+                             {}};
         return fake.handle(r);
     });
     oci::Client client(plain());
-    Result<std::vector<oci::Descriptor>> refs = client.referrers(fake.ref(), fake.manifestDigest, QLatin1String(oci::kSigstoreBundle));
+    Result<std::vector<oci::Descriptor>> refs =
+        client.referrers(fake.ref(), fake.manifestDigest, QLatin1String(oci::kSigstoreBundle));
     QVERIFY2(refs.ok(), qPrintable(refs.ok() ? QString() : refs.error().toString()));
     QCOMPARE(refs->size(), size_t(1));
     QCOMPARE(refs->front().digest, sigDigest);
@@ -1086,14 +1265,16 @@ void TestOci::referrersApi() {
     subject.mediaType = QLatin1String(oci::kImageManifest);
     subject.digest = fake.manifestDigest;
     subject.size = fake.manifest.size();
-    const QJsonObject referrer{{QStringLiteral("schemaVersion"), 2},
-                               {QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
-                               {QStringLiteral("artifactType"), QLatin1String(oci::kSigstoreBundle)},
-                               {QStringLiteral("config"), QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kEmptyConfig)},
-                                                                      {QStringLiteral("digest"), QStringLiteral("sha256:") + sha256Hex("{}")},
-                                                                      {QStringLiteral("size"), 2}}},
-                               {QStringLiteral("layers"), QJsonArray{}},
-                               {QStringLiteral("subject"), subject.toJson()}};
+    const QJsonObject referrer{
+        {QStringLiteral("schemaVersion"), 2},
+        {QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
+        {QStringLiteral("artifactType"), QLatin1String(oci::kSigstoreBundle)},
+        {QStringLiteral("config"),
+         QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kEmptyConfig)},
+                     {QStringLiteral("digest"), QStringLiteral("sha256:") + sha256Hex("{}")},
+                     {QStringLiteral("size"), 2}}},
+        {QStringLiteral("layers"), QJsonArray{}},
+        {QStringLiteral("subject"), subject.toJson()}};
     const QByteArray bytes = QJsonDocument(referrer).toJson(QJsonDocument::Compact);
     Result<QString> pushed = client.pushReferrer(fake.ref(), bytes, QLatin1String(oci::kImageManifest));
     QVERIFY2(pushed.ok(), qPrintable(pushed.ok() ? QString() : pushed.error().toString()));
@@ -1114,7 +1295,8 @@ void TestOci::tlsVerifiedByDefault() {
     X509_gmtime_adj(X509_getm_notAfter(cert), 24 * 3600);
     X509_set_pubkey(cert, key);
     X509_NAME* name = X509_get_subject_name(cert);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("127.0.0.1"), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("127.0.0.1"),
+                               -1, -1, 0);
     X509_set_issuer_name(cert, name);
     X509V3_CTX ctx;
     X509V3_set_ctx_nodb(&ctx);
@@ -1136,7 +1318,8 @@ void TestOci::tlsVerifiedByDefault() {
     }
     X509_free(cert);
     EVP_PKEY_free(key);
-    START_REGISTRY(reg, QByteArray(), "  tls:\n    certificate: " + certFile.toUtf8() + "\n    key: " + keyFile.toUtf8() + "\n");
+    START_REGISTRY(reg, QByteArray(),
+                   "  tls:\n    certificate: " + certFile.toUtf8() + "\n    key: " + keyFile.toUtf8() + "\n");
 
     QTemporaryDir work;
     const QString dir = work.filePath(QStringLiteral("b"));
@@ -1146,16 +1329,20 @@ void TestOci::tlsVerifiedByDefault() {
     o.credentials = oci::Credentials{};
     {
         oci::Client unverified(o);
-        Result<oci::PushResult> refused = oci::pushDeploymentBundle(unverified, dir, to, work.filePath(QStringLiteral("s0")));
+        Result<oci::PushResult> refused =
+            oci::pushDeploymentBundle(unverified, dir, to, work.filePath(QStringLiteral("s0")));
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().message.contains(QLatin1String("certificate"), Qt::CaseInsensitive), qPrintable(refused.error().toString()));
+        QVERIFY2(refused.error().message.contains(QLatin1String("certificate"), Qt::CaseInsensitive),
+                 qPrintable(refused.error().toString()));
     }
     o.caFile = certFile;
     oci::Client client(o);
-    Result<oci::PushResult> pushed = oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("s1")));
+    Result<oci::PushResult> pushed =
+        oci::pushDeploymentBundle(client, dir, to, work.filePath(QStringLiteral("s1")));
     QVERIFY2(pushed.ok(), qPrintable(pushed.ok() ? QString() : pushed.error().toString()));
-    Run raw = run(QStringLiteral("skopeo"), {QStringLiteral("inspect"), QStringLiteral("--raw"), QStringLiteral("--tls-verify=false"),
-                                            QStringLiteral("docker://") + to.toString()});
+    Run raw = run(QStringLiteral("skopeo"),
+                  {QStringLiteral("inspect"), QStringLiteral("--raw"), QStringLiteral("--tls-verify=false"),
+                   QStringLiteral("docker://") + to.toString()});
     QVERIFY2(raw.code == 0, raw.err.constData());
     QCOMPARE(QStringLiteral("sha256:") + sha256Hex(raw.out), pushed->digest);
 }

@@ -13,14 +13,14 @@
 #include "receipts/Ledger.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QMutex>
 #include <QSet>
-#include <QThread>
-#include <QFile>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 using namespace pb;
 
@@ -70,9 +70,11 @@ class TestOps : public QObject {
         d.kind = QStringLiteral("made.up");
         auto r = receipts::Ledger(*db).record(d);
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().message.contains(QStringLiteral("not a receipt kind")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.contains(QStringLiteral("not a receipt kind")),
+                 qPrintable(r.error().toString()));
         d.kind = receipts::kinds::SignBlob;
-        d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), QStringLiteral("x")}, {QStringLiteral("via"), QStringLiteral("gui")}};
+        d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), QStringLiteral("x")},
+                                   {QStringLiteral("via"), QStringLiteral("gui")}};
         r = receipts::Ledger(*db).record(d);
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QStringLiteral("'via'")), qPrintable(r.error().toString()));
@@ -134,16 +136,20 @@ class TestOps : public QObject {
         QSqlQuery shortWait(db->sql());
         QVERIFY(shortWait.exec(QStringLiteral("PRAGMA busy_timeout = 200")));
         const QStringList filesBefore = filesIn(dir);
-        auto r = ops::signBlob(ops::Context(*db), ops::SignBlobRequest{dir + QStringLiteral("/blob"), dir + QStringLiteral("/blob.sigstore.json"),
-                                                                        ops::SigningKey{key, sigstore::Passphrase(kPass)}});
+        auto r = ops::signBlob(ops::Context(*db),
+                               ops::SignBlobRequest{dir + QStringLiteral("/blob"),
+                                                    dir + QStringLiteral("/blob.sigstore.json"),
+                                                    ops::SigningKey{key, sigstore::Passphrase(kPass)}});
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QStringLiteral("receipt")), qPrintable(r.error().toString()));
         QCOMPARE(filesIn(dir), filesBefore); // no bundle, no staged temporary
         QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
         QCOMPARE(receiptCount(*db), before);
         // With the lock gone the same action succeeds, file and receipt together.
-        r = ops::signBlob(ops::Context(*db), ops::SignBlobRequest{dir + QStringLiteral("/blob"), dir + QStringLiteral("/blob.sigstore.json"),
-                                                                   ops::SigningKey{key, sigstore::Passphrase(kPass)}});
+        r = ops::signBlob(ops::Context(*db),
+                          ops::SignBlobRequest{dir + QStringLiteral("/blob"),
+                                               dir + QStringLiteral("/blob.sigstore.json"),
+                                               ops::SigningKey{key, sigstore::Passphrase(kPass)}});
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         QVERIFY(QFile::exists(dir + QStringLiteral("/blob.sigstore.json")));
         QCOMPARE(receiptCount(*db), before + 1);
@@ -157,10 +163,13 @@ class TestOps : public QObject {
         QVERIFY(write(dir + QStringLiteral("/blob"), "new content\n"));
         QVERIFY(write(dir + QStringLiteral("/blob.sigstore.json"), "the bundle that was there before\n"));
         QSqlQuery q(db->sql());
-        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT RAISE(ABORT, 'refused'); END")));
+        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT "
+                                      "RAISE(ABORT, 'refused'); END")));
         const QStringList filesBefore = filesIn(dir);
-        auto r = ops::signBlob(ops::Context(*db), ops::SignBlobRequest{dir + QStringLiteral("/blob"), dir + QStringLiteral("/blob.sigstore.json"),
-                                                                        ops::SigningKey{key, sigstore::Passphrase(kPass)}});
+        auto r = ops::signBlob(ops::Context(*db),
+                               ops::SignBlobRequest{dir + QStringLiteral("/blob"),
+                                                    dir + QStringLiteral("/blob.sigstore.json"),
+                                                    ops::SigningKey{key, sigstore::Passphrase(kPass)}});
         QVERIFY(!r.ok());
         QFile old(dir + QStringLiteral("/blob.sigstore.json"));
         QVERIFY(old.open(QIODevice::ReadOnly));
@@ -251,7 +260,10 @@ class TestOps : public QObject {
                         QThread::msleep(2);
                     }
                     if (useTransact) {
-                        auto done = ops::transact<int>(ctx, [&]() -> Result<std::pair<int, receipts::ReceiptDraft>> { return std::pair{i, d}; });
+                        auto done =
+                            ops::transact<int>(ctx, [&]() -> Result<std::pair<int, receipts::ReceiptDraft>> {
+                                return std::pair{i, d};
+                            });
                         if (done)
                             r = done->receipt;
                         else
@@ -273,7 +285,11 @@ class TestOps : public QObject {
         QVERIFY(ta->wait(60000) && tb->wait(60000));
         delete ta;
         delete tb;
-        QVERIFY2(a.size() == 25 && b.size() == 25, qPrintable(QStringLiteral("%1/%2 kept, %3/%4 retries").arg(a.size()).arg(b.size()).arg(failA).arg(failB)));
+        QVERIFY2(a.size() == 25 && b.size() == 25, qPrintable(QStringLiteral("%1/%2 kept, %3/%4 retries")
+                                                                  .arg(a.size())
+                                                                  .arg(b.size())
+                                                                  .arg(failA)
+                                                                  .arg(failB)));
         auto db = open(QStringLiteral("concurrent.sqlite"));
         receipts::Ledger ledger(*db);
         QSet<qint64> seqs;

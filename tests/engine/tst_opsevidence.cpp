@@ -20,10 +20,10 @@
 #include "store/CatalogStore.h"
 #include "store/EvidenceStore.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
-#include <QCoreApplication>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -41,11 +41,12 @@ void writeFile(const QString& path, const QByteArray& bytes) {
 }
 
 QByteArray pointerYaml(const QString& recipe, const QString& digestHex, bool withSigner) {
-    QByteArray y = "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: sha256:" + digestHex.toUtf8() +
-                   "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
+    QByteArray y = "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: sha256:" +
+                   digestHex.toUtf8() + "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
                    "\n      predicateType: https://aicr.run/recipe-evidence/v3\n";
     if (withSigner)
-        y += "    signer:\n      identity: yuanchen97@gmail.com\n      issuer: https://github.com/login/oauth\n";
+        y += "    signer:\n      identity: yuanchen97@gmail.com\n      issuer: "
+             "https://github.com/login/oauth\n";
     return y + "recipe: " + recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
 }
 
@@ -85,10 +86,12 @@ class TestOpsEvidence : public QObject {
     QString writeTreeWithBadPointers(const QString& name) {
         const QString root = m_tmp.filePath(name + QStringLiteral("/recipes/evidence"));
         writeFile(root + QStringLiteral("/allowlist.yaml"),
-                  "community:\n  - issuer: https://github.com/login/oauth\n    source: 7c4c0edc8c765a95a0f3afdb3bbb8e91\n");
+                  "community:\n  - issuer: https://github.com/login/oauth\n    source: "
+                  "7c4c0edc8c765a95a0f3afdb3bbb8e91\n");
         const QString hexA(64, QLatin1Char('a')), hexB(64, QLatin1Char('b')), hexC(64, QLatin1Char('c')),
             hexD(64, QLatin1Char('d'));
-        writeFile(root + QStringLiteral("/%1/%2/sha256-%3.yaml").arg(kSigned, kSlug, hexA), pointerYaml(kSigned, hexA, true));
+        writeFile(root + QStringLiteral("/%1/%2/sha256-%3.yaml").arg(kSigned, kSlug, hexA),
+                  pointerYaml(kSigned, hexA, true));
         writeFile(root + QStringLiteral("/%1.yaml").arg(kPending), pointerYaml(kPending, hexB, false));
         writeFile(root + QStringLiteral("/%1/%2/sha256-%3.yaml").arg(kBroken, kSlug, hexC), QByteArray());
         QByteArray huge = pointerYaml(kSigned, hexD, true);
@@ -102,7 +105,8 @@ class TestOpsEvidence : public QObject {
         auto db = freshDb(QStringLiteral("invalid.sqlite"));
         const QString dir = writeTreeWithBadPointers(QStringLiteral("badtree"));
         const int before = scalar(*db, QStringLiteral("SELECT count(*) FROM receipts"));
-        Result<ops::ImportEvidenceOutcome> out = ops::importEvidence(ops::Context(*db), {dir, {}, std::nullopt});
+        Result<ops::ImportEvidenceOutcome> out =
+            ops::importEvidence(ops::Context(*db), {dir, {}, std::nullopt});
         QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
         QCOMPARE(int(out->tree.pointers.size()), 4);
         QCOMPARE(out->report.added, 4);
@@ -113,11 +117,15 @@ class TestOpsEvidence : public QObject {
             QVERIFY2(p->file.endsWith(QString(64, QLatin1Char('c')) + QStringLiteral(".yaml")) ||
                          p->file.endsWith(QString(64, QLatin1Char('d')) + QStringLiteral(".yaml")),
                      qPrintable(p->file));
-            QVERIFY2(!p->problems.isEmpty() && !p->problems.join(QString()).trimmed().isEmpty(), qPrintable(p->file));
+            QVERIFY2(!p->problems.isEmpty() && !p->problems.join(QString()).trimmed().isEmpty(),
+                     qPrintable(p->file));
         }
         // Stored: four rows, two of them invalid with their reasons; one receipt, in the same transaction.
         QCOMPARE(scalar(*db, QStringLiteral("SELECT count(*) FROM evidence_pointers")), 4);
-        QCOMPARE(scalar(*db, QStringLiteral("SELECT count(*) FROM evidence_pointers WHERE valid = 0 AND problems != '[]'")), 2);
+        QCOMPARE(
+            scalar(*db, QStringLiteral(
+                            "SELECT count(*) FROM evidence_pointers WHERE valid = 0 AND problems != '[]'")),
+            2);
         QCOMPARE(scalar(*db, QStringLiteral("SELECT count(*) FROM receipts")), before + 1);
         QCOMPARE(receiptCount(*db, QStringLiteral("evidence.import")), 1);
         Result<receipts::Receipt> receipt = receipts::Ledger(*db).receipt(out->receiptSeq);
@@ -164,7 +172,8 @@ class TestOpsEvidence : public QObject {
         QVERIFY(evidence::healthMarkdown(*rows).contains(kBroken));
 
         // Again: unchanged, still one receipt per import.
-        Result<ops::ImportEvidenceOutcome> again = ops::importEvidence(ops::Context(*db), {dir, {}, std::nullopt});
+        Result<ops::ImportEvidenceOutcome> again =
+            ops::importEvidence(ops::Context(*db), {dir, {}, std::nullopt});
         QVERIFY(again);
         QCOMPARE(again->report.unchanged, 4);
         QCOMPARE(receiptCount(*db, QStringLiteral("evidence.import")), 2);
@@ -186,9 +195,11 @@ class TestOpsEvidence : public QObject {
         QSqlQuery q(db2->sql());
         QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER block_receipts BEFORE INSERT ON receipts BEGIN "
                                       "SELECT RAISE(ABORT, 'receipts blocked by the test'); END")));
-        Result<ops::ImportEvidenceOutcome> out = ops::importEvidence(ops::Context(*db2), {dir, {}, std::nullopt});
+        Result<ops::ImportEvidenceOutcome> out =
+            ops::importEvidence(ops::Context(*db2), {dir, {}, std::nullopt});
         QVERIFY(!out);
-        QVERIFY2(out.error().toString().contains(QStringLiteral("receipt")), qPrintable(out.error().toString()));
+        QVERIFY2(out.error().toString().contains(QStringLiteral("receipt")),
+                 qPrintable(out.error().toString()));
         QCOMPARE(scalar(*db2, QStringLiteral("SELECT count(*) FROM evidence_pointers")), 0);
         QCOMPARE(scalar(*db2, QStringLiteral("SELECT count(*) FROM evidence_summary")), 0);
     }
@@ -202,7 +213,8 @@ class TestOpsEvidence : public QObject {
         bad.files[QStringLiteral("extra.txt")] = "x";
         bad.writeDirectory(root + QStringLiteral("/c"));
 
-        Result<ops::ImportEvidenceBundlesOutcome> imported = ops::importEvidenceBundles(ops::Context(*db), {root, std::nullopt});
+        Result<ops::ImportEvidenceBundlesOutcome> imported =
+            ops::importEvidenceBundles(ops::Context(*db), {root, std::nullopt});
         QVERIFY2(imported, imported ? "" : qPrintable(imported.error().toString()));
         QCOMPARE(imported->bundles(), 2);
         QCOMPARE(imported->report.invalid, 1);
@@ -247,7 +259,8 @@ class TestOpsEvidence : public QObject {
         // No QGuiApplication exists, and this binary does not link Qt Gui.
         QVERIFY(!QCoreApplication::instance()->inherits("QGuiApplication"));
         auto db = freshDb(QStringLiteral("report.sqlite"));
-        QVERIFY(ops::importEvidence(ops::Context(*db), {writeTreeWithBadPointers(QStringLiteral("reporttree")), {}, std::nullopt}));
+        QVERIFY(ops::importEvidence(
+            ops::Context(*db), {writeTreeWithBadPointers(QStringLiteral("reporttree")), {}, std::nullopt}));
         const QString html = m_tmp.filePath(QStringLiteral("out/review.html"));
         QVERIFY(QDir().mkpath(m_tmp.filePath(QStringLiteral("out"))));
         ops::ReportExportRequest request;
@@ -269,7 +282,8 @@ class TestOpsEvidence : public QObject {
         QCOMPARE(r->parameters.value(QStringLiteral("format")).toString(), QStringLiteral("html"));
         QCOMPARE(r->outputs.front().sha256, out->sha256);
         // No staged temporaries left beside it.
-        QCOMPARE(QDir(m_tmp.filePath(QStringLiteral("out"))).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("review.html")});
+        QCOMPARE(QDir(m_tmp.filePath(QStringLiteral("out"))).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("review.html")});
 
         request.format = report::ReportFormat::Markdown;
         request.path = m_tmp.filePath(QStringLiteral("out/review.md"));
@@ -280,7 +294,8 @@ class TestOpsEvidence : public QObject {
         QVERIFY(m.open(QIODevice::ReadOnly));
         const QString md = QString::fromUtf8(m.readAll());
         QVERIFY(md.startsWith(QStringLiteral("# Release review: catalog sample-2")));
-        const qsizetype healthAt = md.indexOf(QStringLiteral("## Health")), evidenceAt = md.indexOf(QStringLiteral("## Evidence"));
+        const qsizetype healthAt = md.indexOf(QStringLiteral("## Health")),
+                        evidenceAt = md.indexOf(QStringLiteral("## Evidence"));
         QVERIFY(healthAt > 0 && evidenceAt > healthAt);
         const QString health = md.mid(healthAt, evidenceAt - healthAt);
         QVERIFY(health.contains(QStringLiteral("| %1 |").arg(kSigned)));
@@ -316,13 +331,16 @@ class TestOpsEvidence : public QObject {
             p.start(QStringLiteral(PB_CLI_BINARY), args);
             if (!p.waitForFinished(120000))
                 return Run{-1, {}, QStringLiteral("timed out")};
-            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+                       QString::fromUtf8(p.readAllStandardOutput()),
                        QString::fromUtf8(p.readAllStandardError())};
         };
         const QString tree = writeTreeWithBadPointers(QStringLiteral("clitree"));
-        Run imported = run({QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), dbPath, tree});
+        Run imported =
+            run({QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), dbPath, tree});
         QVERIFY2(imported.code == 0, qPrintable(imported.err));
-        QVERIFY2(imported.out.contains(QStringLiteral("4 added, 0 updated, 0 unchanged, 2 invalid")), qPrintable(imported.out));
+        QVERIFY2(imported.out.contains(QStringLiteral("4 added, 0 updated, 0 unchanged, 2 invalid")),
+                 qPrintable(imported.out));
         QCOMPARE(imported.out.count(QStringLiteral("  invalid ")), 2);
         auto db = db::Database::open(dbPath);
         QVERIFY(db);
@@ -330,9 +348,12 @@ class TestOpsEvidence : public QObject {
 
         for (const char* format : {"markdown", "html"}) {
             const QString out = m_tmp.filePath(QStringLiteral("cli-report.%1").arg(QLatin1String(format)));
-            Run r = run({QStringLiteral("report"), QStringLiteral("--db"), dbPath, QStringLiteral("--format"), QLatin1String(format),
-                         QStringLiteral("--out"), out});
-            QVERIFY2(r.code == 0, qPrintable(QStringLiteral("%1: exit %2: %3").arg(QLatin1String(format)).arg(r.code).arg(r.err)));
+            Run r = run({QStringLiteral("report"), QStringLiteral("--db"), dbPath, QStringLiteral("--format"),
+                         QLatin1String(format), QStringLiteral("--out"), out});
+            QVERIFY2(
+                r.code == 0,
+                qPrintable(
+                    QStringLiteral("%1: exit %2: %3").arg(QLatin1String(format)).arg(r.code).arg(r.err)));
             QFile f(out);
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QByteArray bytes = f.readAll();
@@ -344,10 +365,11 @@ class TestOpsEvidence : public QObject {
 
         pbtest::BundleFixture good(kSigned);
         const QString bundle = good.writeDirectory(m_tmp.filePath(QStringLiteral("clibundle")));
-        Run checked = run({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), dbPath, bundle});
+        Run checked = run(
+            {QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), dbPath, bundle});
         QVERIFY2(checked.code == 0 || checked.code == 3, qPrintable(checked.err));
-        Run missing = run({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), dbPath,
-                           m_tmp.filePath(QStringLiteral("nowhere"))});
+        Run missing = run({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"),
+                           dbPath, m_tmp.filePath(QStringLiteral("nowhere"))});
         QCOMPARE(missing.code, 2);
         QCOMPARE(receiptCount(**db, QStringLiteral("evidence.check")), 2);
     }

@@ -67,14 +67,18 @@ class TestOpsPerfImport : public QObject {
 
 void TestOpsPerfImport::cliAndAsyncAgree() {
     QTemporaryDir dir;
-    const QString cliDb = dir.filePath(QStringLiteral("cli.sqlite")), opDb = dir.filePath(QStringLiteral("op.sqlite"));
+    const QString cliDb = dir.filePath(QStringLiteral("cli.sqlite")),
+                  opDb = dir.filePath(QStringLiteral("op.sqlite"));
     const QString log = pbtest::fixture(QStringLiteral("validation/nccl-low.txt"));
     int code = -1;
     const QJsonObject printed =
-        QJsonDocument::fromJson(cli({QStringLiteral("perf"), QStringLiteral("import"), log, QStringLiteral("--kind"), QStringLiteral("nccl"),
-                                     QStringLiteral("--constraint"), QStringLiteral("nccl-all-reduce-bw=>= 300"), QStringLiteral("--coordinate"),
-                                     QStringLiteral("lab-a"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), cliDb},
-                                    &code))
+        QJsonDocument::fromJson(
+            cli({QStringLiteral("perf"), QStringLiteral("import"), log, QStringLiteral("--kind"),
+                 QStringLiteral("nccl"), QStringLiteral("--constraint"),
+                 QStringLiteral("nccl-all-reduce-bw=>= 300"), QStringLiteral("--coordinate"),
+                 QStringLiteral("lab-a"), QStringLiteral("--format"), QStringLiteral("json"),
+                 QStringLiteral("--db"), cliDb},
+                &code))
             .object();
     QCOMPARE(code, 1); // 250.10 is below 0.9 x 300
     const qint64 cliRow = printed.value(QStringLiteral("run")).toInteger();
@@ -90,7 +94,8 @@ void TestOpsPerfImport::cliAndAsyncAgree() {
     req.constraints = {threshold};
     Result<ops::PerfImportOutcome> done = [&] {
         ops::Async async(opDb, 1);
-        auto job = async.run<ops::PerfImportOutcome>([req](ops::Context& ctx) { return ops::perfImport(ctx, req); });
+        auto job =
+            async.run<ops::PerfImportOutcome>([req](ops::Context& ctx) { return ops::perfImport(ctx, req); });
         job.future.waitForFinished();
         return job.future.result();
     }();
@@ -99,8 +104,9 @@ void TestOpsPerfImport::cliAndAsyncAgree() {
     QVERIFY(done->runRow > 0);
 
     auto show = [&](const QString& db, qint64 id) {
-        return QJsonDocument::fromJson(cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(id), QStringLiteral("--format"),
-                                            QStringLiteral("json"), QStringLiteral("--db"), db}))
+        return QJsonDocument::fromJson(
+                   cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(id),
+                        QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db}))
             .object();
     };
     const QJsonObject a = show(cliDb, cliRow), b = show(opDb, done->runRow);
@@ -117,16 +123,19 @@ void TestOpsPerfImport::cliAndAsyncAgree() {
     QCOMPARE(ra.front().inputs.size(), size_t(1));
     QCOMPARE(ra.front().inputs.front().size, QFileInfo(log).size());
     QCOMPARE(ra.front().result, receipts::Outcome::Failed);
-    QCOMPARE(QJsonDocument(receiptBody(rb.front())).toJson(), QJsonDocument(receiptBody(ra.front())).toJson());
+    QCOMPARE(QJsonDocument(receiptBody(rb.front())).toJson(),
+             QJsonDocument(receiptBody(ra.front())).toJson());
 }
 
 void TestOpsPerfImport::noStoreKeepsNothing() {
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
     int code = -1;
-    const QByteArray out = cli({QStringLiteral("perf"), QStringLiteral("import"), pbtest::fixture(QStringLiteral("validation/nccl-pass.txt")),
-                                QStringLiteral("--kind"), QStringLiteral("nccl"), QStringLiteral("--no-store"), QStringLiteral("--db"), db},
-                               &code);
+    const QByteArray out =
+        cli({QStringLiteral("perf"), QStringLiteral("import"),
+             pbtest::fixture(QStringLiteral("validation/nccl-pass.txt")), QStringLiteral("--kind"),
+             QStringLiteral("nccl"), QStringLiteral("--no-store"), QStringLiteral("--db"), db},
+            &code);
     QCOMPARE(code, 0);
     QVERIFY2(out.contains("386.56") && !out.contains("stored as run"), out.constData());
     QVERIFY(!QFileInfo::exists(db));
@@ -161,7 +170,8 @@ void TestOpsPerfImport::measuredTimeIsTheReports() {
     QVERIFY(QFile::copy(pbtest::fixture(QStringLiteral("validation/nccl-pass.txt")), copy));
     QFile touched(copy);
     QVERIFY(touched.open(QIODevice::ReadWrite));
-    QVERIFY(touched.setFileTime(QDateTime(QDate(2001, 1, 1), QTime(0, 0), Qt::UTC), QFileDevice::FileModificationTime));
+    QVERIFY(touched.setFileTime(QDateTime(QDate(2001, 1, 1), QTime(0, 0), Qt::UTC),
+                                QFileDevice::FileModificationTime));
     touched.close();
     ops::PerfImportRequest nccl;
     nccl.file = copy;
@@ -181,7 +191,8 @@ void TestOpsPerfImport::measuredTimeIsTheReports() {
     QCOMPARE(b->timeSource, QStringLiteral("given"));
     QCOMPARE(b->run.started, nccl.at);
     // History marks which times are known, and names the file the points came from.
-    Result<std::vector<store::HistoryPoint>> h = store::RunStore(**db).history(QStringLiteral("lab-t"), QStringLiteral("busbw"));
+    Result<std::vector<store::HistoryPoint>> h =
+        store::RunStore(**db).history(QStringLiteral("lab-t"), QStringLiteral("busbw"));
     QVERIFY(h.ok());
     QCOMPARE(h->size(), size_t(2));
     int known = 0;
@@ -193,7 +204,8 @@ void TestOpsPerfImport::measuredTimeIsTheReports() {
     // The report's own time (AIPerf end_time).
     PB_REQUIRE_SHARED(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json"));
     ops::PerfImportRequest aiperf;
-    aiperf.file = pbtest::sharedData(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json"));
+    aiperf.file =
+        pbtest::sharedData(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json"));
     aiperf.kind = validation::PerfKind::AIPerf;
     Result<ops::PerfImportOutcome> c = ops::perfImport(ops::Context(**db), aiperf);
     QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().toString()));

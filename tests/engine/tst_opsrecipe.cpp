@@ -22,9 +22,13 @@ using namespace pb;
 
 namespace {
 
-QString sampleDir(const QString& label) { return QStringLiteral(PB_SOURCE_DIR "/recipes/") + label; }
+QString sampleDir(const QString& label) {
+    return QStringLiteral(PB_SOURCE_DIR "/recipes/") + label;
+}
 
-ops::CatalogRef dirRef(const QString& dir) { return ops::CatalogRef{dir, ops::CatalogRef::Kind::Directory, nullptr, false}; }
+ops::CatalogRef dirRef(const QString& dir) {
+    return ops::CatalogRef{dir, ops::CatalogRef::Kind::Directory, nullptr, false};
+}
 
 } // namespace
 
@@ -51,7 +55,8 @@ class TestOpsRecipe : public QObject {
         Result<catalog::Catalog> cat = catalog::loadCatalog(sampleDir(QStringLiteral("sample-1")));
         QVERIFY(cat.ok());
         const QString leaf = cat->leafNames().constFirst();
-        ops::ResolveRequest req{dirRef(sampleDir(QStringLiteral("sample-1"))), ops::RecipeQuery::stored(leaf)};
+        ops::ResolveRequest req{dirRef(sampleDir(QStringLiteral("sample-1"))),
+                                ops::RecipeQuery::stored(leaf)};
         auto fromDir = ops::resolveRecipe(ctx, req);
         QVERIFY2(fromDir.ok(), qPrintable(fromDir ? QString() : fromDir.error().toString()));
         auto direct = store::resolveStoredRecipe(*cat, leaf);
@@ -86,7 +91,8 @@ class TestOpsRecipe : public QObject {
         const ops::Context ctx(*m_db);
         ops::ResolveRequest req;
         req.catalog = ops::CatalogRef{sampleDir(QStringLiteral("sample-1"))};
-        req.query.criteria = {{QStringLiteral("service"), QStringLiteral("eks")}, {QStringLiteral("intent"), QStringLiteral("training")}};
+        req.query.criteria = {{QStringLiteral("service"), QStringLiteral("eks")},
+                              {QStringLiteral("intent"), QStringLiteral("training")}};
         auto r = ops::resolveRecipe(ctx, req);
         QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().toString()));
         QCOMPARE(r->recipe.version, QStringLiteral("dev"));
@@ -101,15 +107,18 @@ class TestOpsRecipe : public QObject {
 
     void refusesWhatIsNotThere() {
         const ops::Context ctx(*m_db);
-        ops::ResolveRequest req{ops::CatalogRef{sampleDir(QStringLiteral("sample-1"))}, ops::RecipeQuery::stored(QStringLiteral("no-such-leaf"))};
+        ops::ResolveRequest req{ops::CatalogRef{sampleDir(QStringLiteral("sample-1"))},
+                                ops::RecipeQuery::stored(QStringLiteral("no-such-leaf"))};
         auto r = ops::resolveRecipe(ctx, req);
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().message.contains(QStringLiteral("'no-such-leaf' is not a leaf overlay")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.contains(QStringLiteral("'no-such-leaf' is not a leaf overlay")),
+                 qPrintable(r.error().toString()));
         req.catalog = ops::CatalogRef{QStringLiteral("no-such-version")};
         r = ops::resolveRecipe(ctx, req);
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().message.contains(QStringLiteral("neither a catalog directory nor a catalog version")),
-                 qPrintable(r.error().toString()));
+        QVERIFY2(
+            r.error().message.contains(QStringLiteral("neither a catalog directory nor a catalog version")),
+            qPrintable(r.error().toString()));
     }
 
     // One recipe across the two sample versions, equal to diffRecipes of the two resolutions; a
@@ -142,7 +151,8 @@ class TestOpsRecipe : public QObject {
         req.fromQuery.reset(); // no such recipe on the from side: everything is added
         auto added = ops::diff(ctx, req);
         QVERIFY(added.ok());
-        QCOMPARE(added->recipe->count(catalog::Change::Added), static_cast<int>(added->toRecipe.componentRefs.size()));
+        QCOMPARE(added->recipe->count(catalog::Change::Added),
+                 static_cast<int>(added->toRecipe.componentRefs.size()));
         QVERIFY(added->recipe->count(catalog::Change::Added) > 0);
 
         ops::DiffRequest all;
@@ -170,8 +180,9 @@ class TestOpsRecipe : public QObject {
         auto refused = ops::diff(ctx, req);
         QVERIFY(!refused.ok());
         QCOMPARE(refused.error().field, QStringLiteral("criteria.service"));
-        QVERIFY2(refused.error().toString().startsWith(QStringLiteral("criteria.service: invalid service 'nope'")),
-                 qPrintable(refused.error().toString()));
+        QVERIFY2(
+            refused.error().toString().startsWith(QStringLiteral("criteria.service: invalid service 'nope'")),
+            qPrintable(refused.error().toString()));
         req.toQuery = ops::RecipeQuery::stored(leaf);
         auto unresolved = ops::diff(ctx, req);
         QVERIFY(!unresolved.ok());
@@ -195,19 +206,23 @@ class TestOpsRecipe : public QObject {
         auto d = ops::diff(nullptr, req);
         QVERIFY2(d.ok(), qPrintable(d ? QString() : d.error().toString()));
         QVERIFY(d->recipe->fromSample && !d->recipe->toSample); // as the caller said
-        QCOMPARE(d->recipe->fromEvidenceDigest, catalog::evidenceDigest(*store::resolveStoredRecipe(*sa, leaf)));
+        QCOMPARE(d->recipe->fromEvidenceDigest,
+                 catalog::evidenceDigest(*store::resolveStoredRecipe(*sa, leaf)));
         QCOMPARE(d->fromRecipe.appliedOverlays.constLast(), leaf);
 
         // A version label with no database is refused, not guessed.
-        auto r = ops::resolveRecipe(nullptr, ops::ResolveRequest{ops::CatalogRef{QStringLiteral("sample-1")}, ops::RecipeQuery::stored(leaf)});
+        auto r = ops::resolveRecipe(nullptr, ops::ResolveRequest{ops::CatalogRef{QStringLiteral("sample-1")},
+                                                                 ops::RecipeQuery::stored(leaf)});
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().message.contains(QStringLiteral("needs a database")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.contains(QStringLiteral("needs a database")),
+                 qPrintable(r.error().toString()));
     }
 
     // AICR's published catalogs, when the shared data is here: every leaf of two dated versions.
     void diffsPublishedCatalogs() {
         const QString root = QStringLiteral(PB_SHARED_DATA "/aicr/catalogs");
-        if (!QDir(root + QStringLiteral("/2026-08-09")).exists() || !QDir(root + QStringLiteral("/2026-08-19")).exists())
+        if (!QDir(root + QStringLiteral("/2026-08-09")).exists() ||
+            !QDir(root + QStringLiteral("/2026-08-19")).exists())
             QSKIP("AICR's catalogs (../shared/data/aicr/catalogs) are not here");
         const ops::Context ctx(*m_db);
         ops::DiffRequest all;

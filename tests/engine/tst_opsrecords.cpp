@@ -69,7 +69,9 @@ template <typename T, typename Fn> Result<T> viaAsync(const QString& dbPath, Fn 
     return job.future.result();
 }
 
-QString canonical(const QJsonObject& o) { return QString::fromUtf8(receipts::canonicalJson(o)); }
+QString canonical(const QJsonObject& o) {
+    return QString::fromUtf8(receipts::canonicalJson(o));
+}
 
 void writeBytes(const QString& path, const QByteArray& bytes) {
     QFile f(path);
@@ -81,9 +83,12 @@ void writeBytes(const QString& path, const QByteArray& bytes) {
 void writeBrokenRecords(const QString& dir) {
     QDir().mkpath(dir + QStringLiteral("/e"));
     writeBytes(dir + QStringLiteral("/e/public-oci-receipt.yaml"),
-                       "apiVersion: catalog.confighub.com/v1alpha1\nkind: PublicOciReceipt\nmetadata:\n  name: x\nspec:\n  artifacts:\n"
-                       "    sourcePackage:\n      digest: sha256:00\n    literalConfiguration:\n      reference: oci://x\nstatus:\n  result: pass\n");
-    writeBytes(dir + QStringLiteral("/e/generation-receipt.yaml"), "apiVersion: v1\nkind: SourceGenerationReceipt\nmetadata: {name: [unclosed\n");
+               "apiVersion: catalog.confighub.com/v1alpha1\nkind: PublicOciReceipt\nmetadata:\n  name: "
+               "x\nspec:\n  artifacts:\n"
+               "    sourcePackage:\n      digest: sha256:00\n    literalConfiguration:\n      reference: "
+               "oci://x\nstatus:\n  result: pass\n");
+    writeBytes(dir + QStringLiteral("/e/generation-receipt.yaml"),
+               "apiVersion: v1\nkind: SourceGenerationReceipt\nmetadata: {name: [unclosed\n");
 }
 
 } // namespace
@@ -104,12 +109,15 @@ class TestOpsRecords : public QObject {
             dir = tmp.filePath(QStringLiteral("records"));
             writeBrokenRecords(dir);
         }
-        const QString cliDb = tmp.filePath(QStringLiteral("cli.sqlite")), guiDb = tmp.filePath(QStringLiteral("gui.sqlite"));
-        Run cli = proofbench({QStringLiteral("records"), QStringLiteral("check"), dir, QStringLiteral("--db"), cliDb, QStringLiteral("--format"),
-                              QStringLiteral("json")});
+        const QString cliDb = tmp.filePath(QStringLiteral("cli.sqlite")),
+                      guiDb = tmp.filePath(QStringLiteral("gui.sqlite"));
+        Run cli = proofbench({QStringLiteral("records"), QStringLiteral("check"), dir, QStringLiteral("--db"),
+                              cliDb, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(cli.code, broken ? 1 : 0);
         Result<receipts::RecordsReport> gui =
-            viaAsync<receipts::RecordsReport>(guiDb, [dir](ops::Context& ctx) { return ops::checkRecords(ctx, ops::RecordsCheckRequest{dir}); });
+            viaAsync<receipts::RecordsReport>(guiDb, [dir](ops::Context& ctx) {
+                return ops::checkRecords(ctx, ops::RecordsCheckRequest{dir});
+            });
         QVERIFY2(gui, gui ? "" : qPrintable(gui.error().toString()));
         QCOMPARE(gui->ok(), !broken);
         // The same report, field by field, as the CLI printed it.
@@ -125,12 +133,16 @@ class TestOpsRecords : public QObject {
     void recordsImportCliAndWindowAlike() {
         QTemporaryDir tmp;
         const QString dir = pbtest::fixture(QStringLiteral("receipts/entry"));
-        const QString cliDb = tmp.filePath(QStringLiteral("cli.sqlite")), guiDb = tmp.filePath(QStringLiteral("gui.sqlite"));
-        Run cli = proofbench({QStringLiteral("records"), QStringLiteral("import"), dir, QStringLiteral("--db"), cliDb, QStringLiteral("--format"),
-                              QStringLiteral("json")});
+        const QString cliDb = tmp.filePath(QStringLiteral("cli.sqlite")),
+                      guiDb = tmp.filePath(QStringLiteral("gui.sqlite"));
+        Run cli =
+            proofbench({QStringLiteral("records"), QStringLiteral("import"), dir, QStringLiteral("--db"),
+                        cliDb, QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(cli.code == 0, cli.err.constData());
         Result<receipts::RecordsImport> gui =
-            viaAsync<receipts::RecordsImport>(guiDb, [dir](ops::Context& ctx) { return ops::importRecords(ctx, ops::RecordsImportRequest{dir}); });
+            viaAsync<receipts::RecordsImport>(guiDb, [dir](ops::Context& ctx) {
+                return ops::importRecords(ctx, ops::RecordsImportRequest{dir});
+            });
         QVERIFY2(gui, gui ? "" : qPrintable(gui.error().toString()));
         const QJsonObject c = QJsonDocument::fromJson(cli.out).object();
         QCOMPARE(c.value(QStringLiteral("added")).toInt(), gui->added);
@@ -143,10 +155,13 @@ class TestOpsRecords : public QObject {
         // A directory that does not parse: refused by both, with the same failed receipt, nothing stored.
         const QString bad = tmp.filePath(QStringLiteral("bad"));
         writeBrokenRecords(bad);
-        Run refused = proofbench({QStringLiteral("records"), QStringLiteral("import"), bad, QStringLiteral("--db"), cliDb});
+        Run refused = proofbench(
+            {QStringLiteral("records"), QStringLiteral("import"), bad, QStringLiteral("--db"), cliDb});
         QCOMPARE(refused.code, 1);
         Result<receipts::RecordsImport> guiRefused =
-            viaAsync<receipts::RecordsImport>(guiDb, [bad](ops::Context& ctx) { return ops::importRecords(ctx, ops::RecordsImportRequest{bad}); });
+            viaAsync<receipts::RecordsImport>(guiDb, [bad](ops::Context& ctx) {
+                return ops::importRecords(ctx, ops::RecordsImportRequest{bad});
+            });
         QVERIFY(!guiRefused);
         a = lastOfKind(cliDb, receipts::kinds::RecordsImport);
         b = lastOfKind(guiDb, receipts::kinds::RecordsImport);

@@ -81,8 +81,13 @@ class TestOpsVerify : public QObject {
         QCOMPARE(rc.result, receipts::Outcome::Ok);
         QCOMPARE(rc.parameters.value(QStringLiteral("recorded")).toBool(), true);
         QCOMPARE(rc.parameters.value(QStringLiteral("useDigest")).toBool(), false);
-        QCOMPARE(rc.parameters.value(QStringLiteral("policy")).toObject().value(QStringLiteral("identity")).toString(), c.identity);
-        QCOMPARE(rc.parameters.value(QStringLiteral("trustedRootSha256")).toString(), done->result.trustedRootSha256);
+        QCOMPARE(rc.parameters.value(QStringLiteral("policy"))
+                     .toObject()
+                     .value(QStringLiteral("identity"))
+                     .toString(),
+                 c.identity);
+        QCOMPARE(rc.parameters.value(QStringLiteral("trustedRootSha256")).toString(),
+                 done->result.trustedRootSha256);
         QCOMPARE(rc.inputs.size(), size_t(2));
         QCOMPARE(rc.inputs[0].name, r.bundlePath);
         QCOMPARE(rc.inputs[0].sha256, sha256Hex(pbtest::readAll(r.bundlePath)));
@@ -123,12 +128,14 @@ class TestOpsVerify : public QObject {
         auto db = open(QStringLiteral("refused.sqlite"));
         QVERIFY(db);
         QSqlQuery q(db->sql());
-        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT RAISE(ABORT, 'ledger refused'); END")));
+        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT "
+                                      "RAISE(ABORT, 'ledger refused'); END")));
         ops::VerifyRequest r = identityRequest(c);
         r.record = true;
         auto done = ops::verify(ops::Context(*db), r);
         QVERIFY(!done);
-        QVERIFY2(done.error().message.contains(QStringLiteral("receipt not written")), qPrintable(done.error().toString()));
+        QVERIFY2(done.error().message.contains(QStringLiteral("receipt not written")),
+                 qPrintable(done.error().toString()));
         QCOMPARE(count(*db, QStringLiteral("verifications")), 0);
     }
 
@@ -176,7 +183,8 @@ class TestOpsVerify : public QObject {
         r.trustedRootId = *id;
         auto byId = ops::verify(ctx, r);
         QVERIFY(byId && byId->result.verified);
-        QCOMPARE(byId->result.trustedRootSha256, store::VerificationStore(*db).trustedRoots()->front().sha256);
+        QCOMPARE(byId->result.trustedRootSha256,
+                 store::VerificationStore(*db).trustedRoots()->front().sha256);
         r.trustedRootId = *id + 100;
         QVERIFY(!ops::verify(ctx, r));
     }
@@ -205,7 +213,8 @@ class TestOpsVerify : public QObject {
         QCOMPARE(rc.kind, QStringLiteral("verify.batch"));
         QCOMPARE(rc.parameters.value(QStringLiteral("cases")).toInt(), int(cases.size()));
         QCOMPARE(rc.parameters.value(QStringLiteral("asExpected")).toInt(), int(cases.size()));
-        QCOMPARE(rc.parameters.value(QStringLiteral("trustedRootSha256")).toString(), QStringLiteral("per case"));
+        QCOMPARE(rc.parameters.value(QStringLiteral("trustedRootSha256")).toString(),
+                 QStringLiteral("per case"));
         QCOMPARE(rc.inputs.front().sha256, sha256Hex(pbtest::readAll(r.manifestPath)));
         QCOMPARE(rc.result, receipts::Outcome::Ok);
         QCOMPARE(count(*db, QStringLiteral("verifications")), 0);
@@ -246,13 +255,15 @@ class TestOpsVerify : public QObject {
             roots.push_back(root ? std::optional<sigstore::TrustedRoot>(std::move(*root)) : std::nullopt);
         }
         std::vector<ops::BundleVerification> items;
-        for (int round = 0; round < 3; ++round) // more items than threads, each case several times, interleaved
+        for (int round = 0; round < 3;
+             ++round) // more items than threads, each case several times, interleaved
             for (size_t i = 0; i < cases.size(); ++i) {
                 const auto& c = cases[i];
                 ops::BundleVerification v;
                 v.bundleJson = pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json")));
                 v.bundleFile = c.file(QStringLiteral("bundle.sigstore.json"));
-                v.artifact = sigstore::Artifact::fromBytes(pbtest::readAll(c.file(QStringLiteral("artifact"))));
+                v.artifact =
+                    sigstore::Artifact::fromBytes(pbtest::readAll(c.file(QStringLiteral("artifact"))));
                 v.root = roots[i] ? &*roots[i] : nullptr;
                 if (c.mode == QLatin1String("key")) {
                     v.policy.publicKeyPem = pbtest::readAll(c.file(QStringLiteral("key.pub")));
@@ -267,8 +278,9 @@ class TestOpsVerify : public QObject {
             }
         std::vector<sigstore::VerificationResult> sequential;
         for (const auto& v : items)
-            sequential.push_back(v.root ? sigstore::verifyBundle(v.bundleJson, v.bundleFile, v.artifact, *v.root, v.policy)
-                                        : sigstore::VerificationResult{});
+            sequential.push_back(
+                v.root ? sigstore::verifyBundle(v.bundleJson, v.bundleFile, v.artifact, *v.root, v.policy)
+                       : sigstore::VerificationResult{});
         const std::vector<sigstore::VerificationResult> concurrent = ops::verifyBundles(items);
         QCOMPARE(concurrent.size(), items.size());
         auto db = open(QStringLiteral("many.sqlite"));
@@ -286,8 +298,10 @@ class TestOpsVerify : public QObject {
                 continue;
             }
             QCOMPARE(concurrent[i].verified, c.pass());
-            QCOMPARE(QJsonDocument(concurrent[i].toJson()).toJson(), QJsonDocument(sequential[i].toJson()).toJson());
-            QCOMPARE(QJsonDocument((*withCtx)[i].toJson()).toJson(), QJsonDocument(sequential[i].toJson()).toJson());
+            QCOMPARE(QJsonDocument(concurrent[i].toJson()).toJson(),
+                     QJsonDocument(sequential[i].toJson()).toJson());
+            QCOMPARE(QJsonDocument((*withCtx)[i].toJson()).toJson(),
+                     QJsonDocument(sequential[i].toJson()).toJson());
             verified += concurrent[i].verified ? 1 : 0;
         }
         QVERIFY(verified >= 3 * 12);
@@ -304,8 +318,8 @@ class TestOpsVerify : public QObject {
                 continue;
             const auto& one = batch->cases[i].result;
             const sigstore::VerificationResult again =
-                sigstore::verifyBundle(pbtest::readAll(cases[i].file(QStringLiteral("bundle.sigstore.json"))), one.bundleFile,
-                                       items[i].artifact, *roots[i], items[i].policy);
+                sigstore::verifyBundle(pbtest::readAll(cases[i].file(QStringLiteral("bundle.sigstore.json"))),
+                                       one.bundleFile, items[i].artifact, *roots[i], items[i].policy);
             QCOMPARE(QJsonDocument(one.toJson()).toJson(), QJsonDocument(again.toJson()).toJson());
         }
 

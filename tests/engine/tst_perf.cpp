@@ -44,7 +44,9 @@ NcclResult ncclWithLastBusBw(double busbw) {
     return r;
 }
 
-bool near(double a, double b, double tol) { return qAbs(a - b) <= tol; }
+bool near(double a, double b, double tol) {
+    return qAbs(a - b) <= tol;
+}
 
 // Everything a parse yields, as one comparable string.
 QString describe(const NcclResult& r) {
@@ -70,10 +72,10 @@ QString describe(const NcclResult& r) {
     return out.join(QLatin1Char('\n'));
 }
 
-const char* kNcclFixtures[] = {"nccl-crlf-h200-2node.txt",     "nccl-openmpi-tag-output.txt",
-                               "nccl-old-noroot-error.txt",    "nccl-per-iteration-cputime-na.txt",
-                               "nccl-info-net-nvls.txt",       "nccl-info-socket-slurm.txt",
-                               "nccl-no-table.txt",            "nccl-header-no-rows.txt"};
+const char* kNcclFixtures[] = {"nccl-crlf-h200-2node.txt",  "nccl-openmpi-tag-output.txt",
+                               "nccl-old-noroot-error.txt", "nccl-per-iteration-cputime-na.txt",
+                               "nccl-info-net-nvls.txt",    "nccl-info-socket-slurm.txt",
+                               "nccl-no-table.txt",         "nccl-header-no-rows.txt"};
 
 } // namespace
 
@@ -90,19 +92,22 @@ class TestPerf : public QObject {
         QTest::addColumn<double>("footer");   // -1: no footer
         QTest::addColumn<double>("computed"); // mean of every busbw, both halves
         QTest::addColumn<double>("peak");
-        QTest::addColumn<int>("ranks");       // -1: not evident from the file
+        QTest::addColumn<int>("ranks"); // -1: not evident from the file
         QTest::addColumn<QString>("ncclVersion");
-        QTest::addRow("01 GB200 NVL72") << "01-gb200-nvl72-single-rack-72gpu-nvls.txt" << 5 << 834.57 << qint64(8589934592)
-                                        << 745.53 << 745.53 << 846.82 << 72 << "";
-        QTest::addRow("02 H100 MPIJob, elided") << "02-h100-64gpu-8node-mpijob-launcher.txt" << 5 << 386.56
-                                                << qint64(8589934592) << 373.187 << 373.187 << 386.56 << -1 << "";
-        QTest::addRow("03 H100 A3 Mega, full sweep") << "03-h100-16gpu-2node-gcp-a3mega-mpirun.txt" << 31 << 338.82
-                                                     << qint64(8589934592) << 70.742 << 70.742 << 338.82 << 16 << "";
-        QTest::addRow("04 A100 OKE, ssh noise") << "04-a100-16gpu-2node-oke-mpijob-launcher.txt" << 2 << 180.06
-                                                << qint64(10737418240) << 175.531 << 175.531 << 180.08 << 16 << "2.14.3";
+        QTest::addRow("01 GB200 NVL72") << "01-gb200-nvl72-single-rack-72gpu-nvls.txt" << 5 << 834.57
+                                        << qint64(8589934592) << 745.53 << 745.53 << 846.82 << 72 << "";
+        QTest::addRow("02 H100 MPIJob, elided")
+            << "02-h100-64gpu-8node-mpijob-launcher.txt" << 5 << 386.56 << qint64(8589934592) << 373.187
+            << 373.187 << 386.56 << -1 << "";
+        QTest::addRow("03 H100 A3 Mega, full sweep")
+            << "03-h100-16gpu-2node-gcp-a3mega-mpirun.txt" << 31 << 338.82 << qint64(8589934592) << 70.742
+            << 70.742 << 338.82 << 16 << "";
+        QTest::addRow("04 A100 OKE, ssh noise")
+            << "04-a100-16gpu-2node-oke-mpijob-launcher.txt" << 2 << 180.06 << qint64(10737418240) << 175.531
+            << 175.531 << 180.08 << 16 << "2.14.3";
         QTest::addRow("05 H100 p5, Slurm labels, no footer")
-            << "05-h100-16gpu-2node-aws-p5-slurm-labelled-nofooter.txt" << 32 << 487.09 << qint64(17179869184) << -1.0
-            << 124.54 << 487.26 << -1 << "";
+            << "05-h100-16gpu-2node-aws-p5-slurm-labelled-nofooter.txt" << 32 << 487.09 << qint64(17179869184)
+            << -1.0 << 124.54 << 487.26 << -1 << "";
     }
     void ncclShared() {
         QFETCH(QString, file);
@@ -126,7 +131,8 @@ class TestPerf : public QObject {
             QVERIFY(r->footerAvgBusBw.has_value());
             QCOMPARE(*r->footerAvgBusBw, footer);
         }
-        QVERIFY2(near(r->computedAvgBusBw, computed, 0.01), qPrintable(QString::number(r->computedAvgBusBw, 'f', 4)));
+        QVERIFY2(near(r->computedAvgBusBw, computed, 0.01),
+                 qPrintable(QString::number(r->computedAvgBusBw, 'f', 4)));
         QCOMPARE(r->peakBusBw(), peak);
         if (ranks >= 0)
             QCOMPARE(r->ranks, ranks);
@@ -142,7 +148,8 @@ class TestPerf : public QObject {
 
     void ncclSharedRowDetails() {
         PB_REQUIRE_SHARED(QStringLiteral("perf/nccl/01-gb200-nvl72-single-rack-72gpu-nvls.txt"));
-        const auto r = parseNcclFile(pbtest::sharedData(QStringLiteral("perf/nccl/01-gb200-nvl72-single-rack-72gpu-nvls.txt")));
+        const auto r = parseNcclFile(
+            pbtest::sharedData(QStringLiteral("perf/nccl/01-gb200-nvl72-single-rack-72gpu-nvls.txt")));
         QVERIFY(r.ok());
         const NcclRow& first = r->rows.front();
         QCOMPARE(first.sizeBytes, qint64(536870912));
@@ -172,22 +179,35 @@ class TestPerf : public QObject {
         QTest::addColumn<QString>("ncclVersion");
         QTest::addColumn<QString>("testsVersion");
         QTest::addColumn<QString>("collective");
-        QTest::addRow("CRLF") << "nccl-crlf-h200-2node.txt" << 6 << 342.97 << qint64(1073741824) << 160.886 << "" << 160.8858
-                              << 16 << "" << false << false << "" << "2.19.6" << "all_reduce_perf";
-        QTest::addRow("OpenMPI [1,0]<stdout>: prefix") << "nccl-openmpi-tag-output.txt" << 5 << 294.16 << qint64(2147483648)
-                                                       << 261.829 << "" << 261.829 << 16 << "" << false << false << ""
-                                                       << "" << "";
-        QTest::addRow("old: no root, error column") << "nccl-old-noroot-error.txt" << 9 << 19.57 << qint64(134217728) << 7.70167
-                                                   << "" << 7.70167 << 8 << "" << false << false << "" << "" << "";
+        QTest::addRow("CRLF") << "nccl-crlf-h200-2node.txt" << 6 << 342.97 << qint64(1073741824) << 160.886
+                              << "" << 160.8858 << 16 << "" << false << false << ""
+                              << "2.19.6"
+                              << "all_reduce_perf";
+        QTest::addRow("OpenMPI [1,0]<stdout>: prefix")
+            << "nccl-openmpi-tag-output.txt" << 5 << 294.16 << qint64(2147483648) << 261.829 << "" << 261.829
+            << 16 << "" << false << false << ""
+            << ""
+            << "";
+        QTest::addRow("old: no root, error column")
+            << "nccl-old-noroot-error.txt" << 9 << 19.57 << qint64(134217728) << 7.70167 << "" << 7.70167 << 8
+            << "" << false << false << ""
+            << ""
+            << "";
         QTest::addRow("-I 1, -C 1, -c 0, -S 1, e notation")
-            << "nccl-per-iteration-cputime-na.txt" << 5 << 68.34 << qint64(4294967296) << 138.464 << "FAILED" << 138.464 << 0
-            << "" << false << false << "" << "2.19.6" << "all_reduce_perf";
+            << "nccl-per-iteration-cputime-na.txt" << 5 << 68.34 << qint64(4294967296) << 138.464 << "FAILED"
+            << 138.464 << 0 << "" << false << false << ""
+            << "2.19.6"
+            << "all_reduce_perf";
         QTest::addRow("INFO: libfabric, NVLS, timestamps")
-            << "nccl-info-net-nvls.txt" << 3 << 641.45 << qint64(17179869184) << 607.158 << "" << 607.1583 << 8
-            << "AWS Libfabric" << true << true << "2.27.3" << "2.19.6" << "all_reduce_perf";
-        QTest::addRow("INFO: Socket, NVLS without comm, Slurm") << "nccl-info-socket-slurm.txt" << 2 << 22.77 << qint64(1073741824)
-                                                                 << 22.6575 << "" << 22.6575 << 0 << "Socket" << true << false
-                                                                 << "2.21.5" << "" << "";
+            << "nccl-info-net-nvls.txt" << 3 << 641.45 << qint64(17179869184) << 607.158 << "" << 607.1583
+            << 8 << "AWS Libfabric" << true << true << "2.27.3"
+            << "2.19.6"
+            << "all_reduce_perf";
+        QTest::addRow("INFO: Socket, NVLS without comm, Slurm")
+            << "nccl-info-socket-slurm.txt" << 2 << 22.77 << qint64(1073741824) << 22.6575 << "" << 22.6575
+            << 0 << "Socket" << true << false << "2.21.5"
+            << ""
+            << "";
     }
     void ncclFixtures() {
         QFETCH(QString, file);
@@ -212,7 +232,8 @@ class TestPerf : public QObject {
         QVERIFY(r->footerAvgBusBw.has_value());
         QCOMPARE(*r->footerAvgBusBw, footer);
         QCOMPARE(r->footerCheck, footerCheck);
-        QVERIFY2(near(r->computedAvgBusBw, computed, 0.001), qPrintable(QString::number(r->computedAvgBusBw, 'f', 4)));
+        QVERIFY2(near(r->computedAvgBusBw, computed, 0.001),
+                 qPrintable(QString::number(r->computedAvgBusBw, 'f', 4)));
         QVERIFY(near(r->computedAvgBusBw, footer, 0.01));
         QCOMPARE(r->ranks, ranks);
         QCOMPARE(r->netPlugin, netPlugin);
@@ -255,9 +276,10 @@ class TestPerf : public QObject {
         QTest::addColumn<QString>("path");
         for (const char* f : kNcclFixtures)
             QTest::addRow("%s", f) << pbtest::fixture(QStringLiteral("perf/") + QLatin1String(f));
-        QTest::addRow("shared 03") << pbtest::sharedData(QStringLiteral("perf/nccl/03-h100-16gpu-2node-gcp-a3mega-mpirun.txt"));
-        QTest::addRow("shared 05")
-            << pbtest::sharedData(QStringLiteral("perf/nccl/05-h100-16gpu-2node-aws-p5-slurm-labelled-nofooter.txt"));
+        QTest::addRow("shared 03") << pbtest::sharedData(
+            QStringLiteral("perf/nccl/03-h100-16gpu-2node-gcp-a3mega-mpirun.txt"));
+        QTest::addRow("shared 05") << pbtest::sharedData(
+            QStringLiteral("perf/nccl/05-h100-16gpu-2node-aws-p5-slurm-labelled-nofooter.txt"));
     }
     void ncclChunkBoundaries() {
         QFETCH(QString, path);
@@ -308,9 +330,12 @@ class TestPerf : public QObject {
     }
 
     void ncclWithoutHeader() {
-        // The header rotated out of the log (AICR re-reads such logs): rows in the standard layout still count.
-        const QByteArray log = "   536870912     134217728     float     sum      -1   2984.6  179.88  356.01      0   2979.7  180.18  356.60      0\n"
-                               "  1073741824     268435456     float     sum      -1   5808.0  184.87  365.90      0   5882.2  182.54  361.28      0\n";
+        // The header rotated out of the log (AICR re-reads such logs): rows in the standard layout still
+        // count.
+        const QByteArray log = "   536870912     134217728     float     sum      -1   2984.6  179.88  "
+                               "356.01      0   2979.7  180.18  356.60      0\n"
+                               "  1073741824     268435456     float     sum      -1   5808.0  184.87  "
+                               "365.90      0   5882.2  182.54  361.28      0\n";
         const auto r = parseNccl(log, QStringLiteral("tail.log"));
         QVERIFY(r.ok());
         QCOMPARE(int(r->rows.size()), 2);
@@ -323,12 +348,14 @@ class TestPerf : public QObject {
         const auto a = parseNcclFile(noTable);
         QVERIFY(!a.ok());
         QCOMPARE(a.error().file, noTable);
-        QVERIFY2(a.error().toString().contains(QLatin1String("no nccl-tests result table")), qPrintable(a.error().toString()));
+        QVERIFY2(a.error().toString().contains(QLatin1String("no nccl-tests result table")),
+                 qPrintable(a.error().toString()));
         QVERIFY(a.error().message.contains(QLatin1String("busbw")));
 
         const auto b = parseNcclFile(pbtest::fixture(QStringLiteral("perf/nccl-header-no-rows.txt")));
         QVERIFY(!b.ok());
-        QVERIFY2(b.error().message.contains(QLatin1String("header but no data rows")), qPrintable(b.error().toString()));
+        QVERIFY2(b.error().message.contains(QLatin1String("header but no data rows")),
+                 qPrintable(b.error().toString()));
 
         const auto c = parseNcclFile(QStringLiteral("/nonexistent/nccl.log"));
         QVERIFY(!c.ok());
@@ -348,24 +375,37 @@ class TestPerf : public QObject {
         QTest::addColumn<double>("ttftP99");
         QTest::addColumn<double>("tol");
         QTest::addColumn<QString>("extra"); // "field=value" figures the README states
-        QTest::addRow("aiperf 0.8.0 json") << "aiperf-0.8.0_profile_export_aiperf.json" << "aiperf" << "aiperf-json" << 343421.899
-                                           << 36193.818 << 0.001
-                                           << "requestLatency.p99=54340.439 itl.p50=46.222 errors=18586 version=0.8.0";
-        QTest::addRow("aiperf 0.8.0 csv") << "aiperf-0.8.0_profile_export_aiperf.csv" << "aiperf" << "aiperf-csv" << 343421.90
-                                          << 36193.82 << 0.001 << "requestLatency.p99=54340.44 itl.p50=46.22 errors=18586";
-        QTest::addRow("aiperf records json") << "aiperf-legacy-records_profile_export_aiperf.json" << "aiperf"
-                                             << "aiperf-records-json" << 2320.72 << 3833.389 << 0.005
-                                             << "itl.avg=27.763 requestLatency.p99=9297.610 errors=11 requests=89";
-        QTest::addRow("aiperf records csv") << "aiperf-legacy-records_profile_export_aiperf.csv" << "aiperf" << "aiperf-csv"
-                                            << 2320.72 << 3833.39 << 0.001 << "itl.avg=27.76 requestLatency.p99=9297.61 errors=11";
-        QTest::addRow("genai-perf csv") << "genai-perf_profile_export_genai_perf.csv" << "genai-perf" << "genai-perf-csv" << 261.25
-                                        << 3457.97 << 0.001 << "itl.avg=30.35 ttft.avg=1146.31 requests=40";
-        QTest::addRow("inference-perf stage 0") << "inference-perf_stage_0_lifecycle_metrics.json" << "inference-perf"
-                                                << "inference-perf-json" << 62.154 << 42.515 << 0.001
-                                                << "ttft.p90=38.978 errors=0";
-        QTest::addRow("inference-perf summary") << "inference-perf_summary_lifecycle_metrics.json" << "inference-perf"
-                                                << "inference-perf-json" << 4646.50 << 2740.0 << 0.5
-                                                << "ttft.p50=2106 ttft.p90=2358 requestLatency.p99=4381 requests=47002 errors=0";
+        QTest::addRow("aiperf 0.8.0 json")
+            << "aiperf-0.8.0_profile_export_aiperf.json"
+            << "aiperf"
+            << "aiperf-json" << 343421.899 << 36193.818 << 0.001
+            << "requestLatency.p99=54340.439 itl.p50=46.222 errors=18586 version=0.8.0";
+        QTest::addRow("aiperf 0.8.0 csv") << "aiperf-0.8.0_profile_export_aiperf.csv"
+                                          << "aiperf"
+                                          << "aiperf-csv" << 343421.90 << 36193.82 << 0.001
+                                          << "requestLatency.p99=54340.44 itl.p50=46.22 errors=18586";
+        QTest::addRow("aiperf records json")
+            << "aiperf-legacy-records_profile_export_aiperf.json"
+            << "aiperf"
+            << "aiperf-records-json" << 2320.72 << 3833.389 << 0.005
+            << "itl.avg=27.763 requestLatency.p99=9297.610 errors=11 requests=89";
+        QTest::addRow("aiperf records csv") << "aiperf-legacy-records_profile_export_aiperf.csv"
+                                            << "aiperf"
+                                            << "aiperf-csv" << 2320.72 << 3833.39 << 0.001
+                                            << "itl.avg=27.76 requestLatency.p99=9297.61 errors=11";
+        QTest::addRow("genai-perf csv")
+            << "genai-perf_profile_export_genai_perf.csv"
+            << "genai-perf"
+            << "genai-perf-csv" << 261.25 << 3457.97 << 0.001 << "itl.avg=30.35 ttft.avg=1146.31 requests=40";
+        QTest::addRow("inference-perf stage 0")
+            << "inference-perf_stage_0_lifecycle_metrics.json"
+            << "inference-perf"
+            << "inference-perf-json" << 62.154 << 42.515 << 0.001 << "ttft.p90=38.978 errors=0";
+        QTest::addRow("inference-perf summary")
+            << "inference-perf_summary_lifecycle_metrics.json"
+            << "inference-perf"
+            << "inference-perf-json" << 4646.50 << 2740.0 << 0.5
+            << "ttft.p50=2106 ttft.p90=2358 requestLatency.p99=4381 requests=47002 errors=0";
     }
     void inferenceShared() {
         QFETCH(QString, file);
@@ -383,7 +423,8 @@ class TestPerf : public QObject {
         QCOMPARE(r->format, format);
         QCOMPARE(r->kind, *k);
         QVERIFY(r->outputTokensPerSec.has_value());
-        QVERIFY2(near(*r->outputTokensPerSec, throughput, tol), qPrintable(QString::number(*r->outputTokensPerSec, 'f', 4)));
+        QVERIFY2(near(*r->outputTokensPerSec, throughput, tol),
+                 qPrintable(QString::number(*r->outputTokensPerSec, 'f', 4)));
         QVERIFY(r->ttftMs.p99.has_value());
         QVERIFY2(near(*r->ttftMs.p99, ttftP99, tol), qPrintable(QString::number(*r->ttftMs.p99, 'f', 4)));
         for (const QString& kv : extra.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
@@ -399,9 +440,9 @@ class TestPerf : public QObject {
             else if (key == QLatin1String("requests"))
                 got = r->requests ? std::optional<double>(double(*r->requests)) : std::nullopt;
             else {
-                const Distribution* d = key.startsWith(QLatin1String("itl.")) ? &r->itlMs
+                const Distribution* d = key.startsWith(QLatin1String("itl."))    ? &r->itlMs
                                         : key.startsWith(QLatin1String("ttft.")) ? &r->ttftMs
-                                                                                  : &r->requestLatencyMs;
+                                                                                 : &r->requestLatencyMs;
                 const QString stat = key.section(QLatin1Char('.'), 1);
                 got = stat == QLatin1String("avg")   ? d->avg
                       : stat == QLatin1String("p50") ? d->p50
@@ -409,15 +450,18 @@ class TestPerf : public QObject {
                                                      : d->p99;
             }
             QVERIFY2(got.has_value(), qPrintable(key));
-            QVERIFY2(near(*got, value.toDouble(), tol), qPrintable(QStringLiteral("%1: %2").arg(key).arg(*got, 0, 'f', 4)));
+            QVERIFY2(near(*got, value.toDouble(), tol),
+                     qPrintable(QStringLiteral("%1: %2").arg(key).arg(*got, 0, 'f', 4)));
         }
     }
 
     void inferenceSharedPrometheus() {
         // The server-side report has latencies but no throughput; it still reads (seconds -> ms).
         PB_REQUIRE_SHARED(QStringLiteral("perf/inference/inference-perf_stage_0_prometheus_metrics.json"));
-        const auto r = parseInferenceFile(pbtest::sharedData(QStringLiteral("perf/inference/inference-perf_stage_0_prometheus_metrics.json")),
-                                          PerfKind::InferencePerf);
+        const auto r =
+            parseInferenceFile(pbtest::sharedData(QStringLiteral(
+                                   "perf/inference/inference-perf_stage_0_prometheus_metrics.json")),
+                               PerfKind::InferencePerf);
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         QVERIFY(!r->outputTokensPerSec);
         QVERIFY(r->ttftMs.p99 && near(*r->ttftMs.p99, 4860.404, 0.001));
@@ -426,7 +470,8 @@ class TestPerf : public QObject {
 
     // ---- Inference: fixtures ------------------------------------------------------------------------
     void inferenceGenaiCrlfThousands() {
-        const auto r = parseInferenceFile(pbtest::fixture(QStringLiteral("perf/genai-perf-crlf-thousands.csv")), PerfKind::GenAIPerf);
+        const auto r = parseInferenceFile(
+            pbtest::fixture(QStringLiteral("perf/genai-perf-crlf-thousands.csv")), PerfKind::GenAIPerf);
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         QCOMPARE(r->format, QStringLiteral("genai-perf-csv"));
         QCOMPARE(*r->outputTokensPerSec, 1332.48);
@@ -441,22 +486,26 @@ class TestPerf : public QObject {
     }
 
     void inferenceAllFailed() {
-        const auto r = parseInferenceFile(pbtest::fixture(QStringLiteral("perf/aiperf-all-failed.json")), PerfKind::AIPerf);
+        const auto r = parseInferenceFile(pbtest::fixture(QStringLiteral("perf/aiperf-all-failed.json")),
+                                          PerfKind::AIPerf);
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         QCOMPARE(*r->errors, qint64(512));
         QVERIFY(!r->outputTokensPerSec);
         QVERIFY(r->ttftMs.empty());
         QCOMPARE(*r->durationSec, 30.25);
         // Scoring it fails with the reason rather than crashing.
-        const CheckScore s = scoreInference(QStringLiteral("inference-perf"), *r,
-                                            {constraint(QStringLiteral("inference-throughput"), QStringLiteral(">= 50000"))});
+        const CheckScore s =
+            scoreInference(QStringLiteral("inference-perf"), *r,
+                           {constraint(QStringLiteral("inference-throughput"), QStringLiteral(">= 50000"))});
         QCOMPARE(s.verdict, Verdict::Failed);
         QVERIFY2(s.message.contains(QLatin1String("512 requests failed")), qPrintable(s.message));
 
         // inference-perf: no successes, only failures.
-        const QByteArray ip = R"({"load_summary":{"count":5,"send_duration":5.0},"successes":{"count":0,"latency":{},"throughput":{}},
+        const QByteArray ip =
+            R"({"load_summary":{"count":5,"send_duration":5.0},"successes":{"count":0,"latency":{},"throughput":{}},
                                  "failures":{"count":5,"request_latency":null}})";
-        const auto q = parseInference(ip, PerfKind::InferencePerf, QStringLiteral("summary_lifecycle_metrics.json"));
+        const auto q =
+            parseInference(ip, PerfKind::InferencePerf, QStringLiteral("summary_lifecycle_metrics.json"));
         QVERIFY2(q.ok(), qPrintable(q.ok() ? QString() : q.error().toString()));
         QCOMPARE(*q->errors, qint64(5));
         QVERIFY(!q->outputTokensPerSec);
@@ -468,19 +517,23 @@ class TestPerf : public QObject {
         QVERIFY(!a.ok());
         QCOMPARE(a.error().toString(), missing + QStringLiteral(": output_token_throughput.avg: missing"));
 
-        const auto b = parseInference(R"({"successes":{"count":3,"latency":{},"throughput":{}}})", PerfKind::InferencePerf,
-                                      QStringLiteral("summary_lifecycle_metrics.json"));
+        const auto b =
+            parseInference(R"({"successes":{"count":3,"latency":{},"throughput":{}}})",
+                           PerfKind::InferencePerf, QStringLiteral("summary_lifecycle_metrics.json"));
         QVERIFY(!b.ok());
         QCOMPARE(b.error().toString(),
-                 QStringLiteral("summary_lifecycle_metrics.json: successes.throughput.output_tokens_per_sec: missing"));
+                 QStringLiteral(
+                     "summary_lifecycle_metrics.json: successes.throughput.output_tokens_per_sec: missing"));
 
-        const auto c = parseInference(R"({"output_token_throughput": {"unit": "tokens/sec", "avg": "fast"}})", PerfKind::AIPerf,
-                                      QStringLiteral("profile_export_aiperf.json"));
+        const auto c = parseInference(R"({"output_token_throughput": {"unit": "tokens/sec", "avg": "fast"}})",
+                                      PerfKind::AIPerf, QStringLiteral("profile_export_aiperf.json"));
         QVERIFY(!c.ok());
-        QCOMPARE(c.error().toString(), QStringLiteral("profile_export_aiperf.json: output_token_throughput.avg: must be a number"));
+        QCOMPARE(c.error().toString(),
+                 QStringLiteral("profile_export_aiperf.json: output_token_throughput.avg: must be a number"));
 
-        const auto d = parseInference(R"({"output_token_throughput": {"avg": 10}, "time_to_first_token": {"unit": "furlongs", "p99": 1}})",
-                                      PerfKind::AIPerf, QStringLiteral("x.json"));
+        const auto d = parseInference(
+            R"({"output_token_throughput": {"avg": 10}, "time_to_first_token": {"unit": "furlongs", "p99": 1}})",
+            PerfKind::AIPerf, QStringLiteral("x.json"));
         QVERIFY(!d.ok());
         QCOMPARE(d.error().field, QStringLiteral("time_to_first_token.unit"));
 
@@ -488,7 +541,8 @@ class TestPerf : public QObject {
         QVERIFY(!e.ok());
         QVERIFY(e.error().message.startsWith(QLatin1String("invalid JSON")));
 
-        const auto f = parseInference("Metric,Value\nsomething", PerfKind::InferencePerf, QStringLiteral("i.csv"));
+        const auto f =
+            parseInference("Metric,Value\nsomething", PerfKind::InferencePerf, QStringLiteral("i.csv"));
         QVERIFY(!f.ok());
 
         const auto g = parseInference("Time,To\n1,2\n", PerfKind::AIPerf, QStringLiteral("a.csv"));
@@ -530,7 +584,8 @@ class TestPerf : public QObject {
         QCOMPARE(extractAiperfBlock(two), block);
         QVERIFY(!extractAiperfBlock("no markers here\n"));
         QVERIFY(!extractAiperfBlock("x\n===AIPERF-RESULT===\n{\"cut\": "));
-        QCOMPARE(extractAiperfBlock("===AIPERF-RESULT===\r\n{\"a\":1}\r\n===AIPERF-RESULT===\r\n"), QByteArray("{\"a\":1}"));
+        QCOMPARE(extractAiperfBlock("===AIPERF-RESULT===\r\n{\"a\":1}\r\n===AIPERF-RESULT===\r\n"),
+                 QByteArray("{\"a\":1}"));
     }
 
     void perfKindNames() {
@@ -576,8 +631,9 @@ class TestPerf : public QObject {
     }
 
     void scoreNcclRules() {
-        const std::vector<catalog::Constraint> cs = {constraint(QStringLiteral("nccl-all-reduce-bw"), QStringLiteral(">= 300")),
-                                                     constraint(QStringLiteral("inference-model"), QStringLiteral("Qwen/Qwen3-8B"))};
+        const std::vector<catalog::Constraint> cs = {
+            constraint(QStringLiteral("nccl-all-reduce-bw"), QStringLiteral(">= 300")),
+            constraint(QStringLiteral("inference-model"), QStringLiteral("Qwen/Qwen3-8B"))};
         // Exactly 0.9 x passes, just below fails.
         CheckScore at = scoreNccl(QStringLiteral("nccl-all-reduce-bw"), ncclWithLastBusBw(270.0), cs);
         QCOMPARE(at.verdict, Verdict::Passed);
@@ -586,7 +642,8 @@ class TestPerf : public QObject {
         QCOMPARE(at.metrics[0].threshold->effective(), 270.0);
         CheckScore below = scoreNccl(QStringLiteral("nccl-all-reduce-bw"), ncclWithLastBusBw(269.99), cs);
         QCOMPARE(below.verdict, Verdict::Failed);
-        QVERIFY2(below.message.contains(QLatin1String("269.99 GB/s does not satisfy constraint >= 300")), qPrintable(below.message));
+        QVERIFY2(below.message.contains(QLatin1String("269.99 GB/s does not satisfy constraint >= 300")),
+                 qPrintable(below.message));
         QCOMPARE(below.stdoutLines.value(1), QStringLiteral("Constraint: >= 300 \u2192 false"));
         // No constraint named like the check: skipped. No rows: failed.
         CheckScore none = scoreNccl(QStringLiteral("nccl-all-reduce-bw-net"), ncclWithLastBusBw(500), cs);
@@ -596,20 +653,24 @@ class TestPerf : public QObject {
         QCOMPARE(empty.verdict, Verdict::Failed);
         QVERIFY(empty.message.contains(QLatin1String("no nccl-tests result rows")));
         // A value that is no number.
-        CheckScore bad = scoreNccl(QStringLiteral("nccl-all-reduce-bw"), ncclWithLastBusBw(500),
-                                   {constraint(QStringLiteral("nccl-all-reduce-bw"), QStringLiteral("fast"))});
+        CheckScore bad =
+            scoreNccl(QStringLiteral("nccl-all-reduce-bw"), ncclWithLastBusBw(500),
+                      {constraint(QStringLiteral("nccl-all-reduce-bw"), QStringLiteral("fast"))});
         QCOMPARE(bad.verdict, Verdict::Failed);
     }
 
     void scoreNcclSharedLikeAicr() {
         PB_REQUIRE_SHARED(QStringLiteral("perf/nccl/02-h100-64gpu-8node-mpijob-launcher.txt"));
-        const auto r = parseNcclFile(pbtest::sharedData(QStringLiteral("perf/nccl/02-h100-64gpu-8node-mpijob-launcher.txt")));
+        const auto r = parseNcclFile(
+            pbtest::sharedData(QStringLiteral("perf/nccl/02-h100-64gpu-8node-mpijob-launcher.txt")));
         QVERIFY(r.ok());
-        const CheckScore s = scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r,
-                                       {constraint(QStringLiteral("nccl-all-reduce-bw"), QStringLiteral(">= 300"))});
+        const CheckScore s =
+            scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r,
+                      {constraint(QStringLiteral("nccl-all-reduce-bw"), QStringLiteral(">= 300"))});
         QCOMPARE(s.verdict, Verdict::Passed);
-        QCOMPARE(s.stdoutLines, QStringList({QStringLiteral("NCCL All Reduce bandwidth (nccl-all-reduce-bw): 386.56 GB/s"),
-                                             QStringLiteral("Constraint: >= 300 \u2192 true")}));
+        QCOMPARE(s.stdoutLines,
+                 QStringList({QStringLiteral("NCCL All Reduce bandwidth (nccl-all-reduce-bw): 386.56 GB/s"),
+                              QStringLiteral("Constraint: >= 300 \u2192 true")}));
         QCOMPARE(s.metrics[0].measured, 386.56);
         QCOMPARE(verdictName(s.verdict), QStringLiteral("passed"));
     }
@@ -618,8 +679,9 @@ class TestPerf : public QObject {
         const auto net = parseNcclFile(pbtest::fixture(QStringLiteral("perf/nccl-info-net-nvls.txt")));
         const auto sock = parseNcclFile(pbtest::fixture(QStringLiteral("perf/nccl-info-socket-slurm.txt")));
         QVERIFY(net.ok() && sock.ok());
-        const std::vector<catalog::Constraint> cs = {constraint(QStringLiteral("nccl-all-reduce-bw-net"), QStringLiteral(">= 20")),
-                                                     constraint(QStringLiteral("nccl-all-reduce-bw-nvls"), QStringLiteral(">= 20"))};
+        const std::vector<catalog::Constraint> cs = {
+            constraint(QStringLiteral("nccl-all-reduce-bw-net"), QStringLiteral(">= 20")),
+            constraint(QStringLiteral("nccl-all-reduce-bw-nvls"), QStringLiteral(">= 20"))};
         // -net: a fabric plugin passes, Socket fails even though the bandwidth is above the floor.
         CheckScore a = scoreNccl(QStringLiteral("nccl-all-reduce-bw-net"), *net, cs);
         QCOMPARE(a.verdict, Verdict::Passed);
@@ -677,40 +739,48 @@ class TestPerf : public QObject {
         QVERIFY(f2.message.contains(QLatin1String("TTFT p99 2200.01 ms")));
 
         // Only input-style constraints: skipped.
-        CheckScore skip = scoreInference(QStringLiteral("inference-perf"), r,
-                                         {constraint(QStringLiteral("inference-model"), QStringLiteral("Qwen/Qwen3-8B"))});
+        CheckScore skip =
+            scoreInference(QStringLiteral("inference-perf"), r,
+                           {constraint(QStringLiteral("inference-model"), QStringLiteral("Qwen/Qwen3-8B"))});
         QCOMPARE(skip.verdict, Verdict::Skipped);
 
         // Wrong comparators.
-        CheckScore w1 = scoreInference(QStringLiteral("inference-perf"), r,
-                                       {constraint(QStringLiteral("inference-throughput"), QStringLiteral("<= 50000"))});
+        CheckScore w1 =
+            scoreInference(QStringLiteral("inference-perf"), r,
+                           {constraint(QStringLiteral("inference-throughput"), QStringLiteral("<= 50000"))});
         QCOMPARE(w1.verdict, Verdict::Failed);
         QVERIFY2(w1.message.contains(QLatin1String("must use >=")), qPrintable(w1.message));
-        CheckScore w2 = scoreInference(QStringLiteral("inference-perf"), r,
-                                       {constraint(QStringLiteral("inference-ttft-p99"), QStringLiteral(">= 2000"))});
+        CheckScore w2 =
+            scoreInference(QStringLiteral("inference-perf"), r,
+                           {constraint(QStringLiteral("inference-ttft-p99"), QStringLiteral(">= 2000"))});
         QCOMPARE(w2.verdict, Verdict::Failed);
         QVERIFY(w2.message.contains(QLatin1String("must use <=")));
 
         // Half a node benchmarked: the throughput gate halves.
         InferenceResult half;
         half.outputTokensPerSec = 23000.0;
-        CheckScore scaled = scoreInference(QStringLiteral("inference-perf"), half,
-                                           {constraint(QStringLiteral("inference-throughput"), QStringLiteral(">= 50000"))}, 0.5);
+        CheckScore scaled = scoreInference(
+            QStringLiteral("inference-perf"), half,
+            {constraint(QStringLiteral("inference-throughput"), QStringLiteral(">= 50000"))}, 0.5);
         QCOMPARE(scaled.verdict, Verdict::Passed);
         QCOMPARE(scaled.metrics[0].threshold->effective(), 22500.0);
-        CheckScore unscaled = scoreInference(QStringLiteral("inference-perf"), half,
-                                             {constraint(QStringLiteral("inference-throughput"), QStringLiteral(">= 50000"))});
+        CheckScore unscaled =
+            scoreInference(QStringLiteral("inference-perf"), half,
+                           {constraint(QStringLiteral("inference-throughput"), QStringLiteral(">= 50000"))});
         QCOMPARE(unscaled.verdict, Verdict::Failed);
     }
 
     void scoreInferenceShared() {
         PB_REQUIRE_SHARED(QStringLiteral("perf/inference/aiperf-legacy-records_profile_export_aiperf.json"));
-        const auto r = parseInferenceFile(pbtest::sharedData(QStringLiteral("perf/inference/aiperf-legacy-records_profile_export_aiperf.json")),
-                                          PerfKind::AIPerf);
+        const auto r =
+            parseInferenceFile(pbtest::sharedData(QStringLiteral(
+                                   "perf/inference/aiperf-legacy-records_profile_export_aiperf.json")),
+                               PerfKind::AIPerf);
         QVERIFY(r.ok());
-        const CheckScore s = scoreInference(QStringLiteral("inference-perf"), *r,
-                                            {constraint(QStringLiteral("inference-throughput"), QStringLiteral(">= 2500")),
-                                             constraint(QStringLiteral("inference-ttft-p99"), QStringLiteral("<= 3500 ms"))});
+        const CheckScore s =
+            scoreInference(QStringLiteral("inference-perf"), *r,
+                           {constraint(QStringLiteral("inference-throughput"), QStringLiteral(">= 2500")),
+                            constraint(QStringLiteral("inference-ttft-p99"), QStringLiteral("<= 3500 ms"))});
         // 2320.72 >= 2250 passes; 3833.39 <= 3850 passes.
         QCOMPARE(s.verdict, Verdict::Passed);
         QCOMPARE(s.stdoutLines.value(0), QStringLiteral("RESULT: Inference throughput: 2320.72 tokens/sec"));
@@ -721,23 +791,33 @@ class TestPerf : public QObject {
     void ncclNonFiniteAndNegative_data() {
         QTest::addColumn<QByteArray>("row");
         QTest::addColumn<QString>("says");
-        QTest::addRow("inf busbw") << QByteArray("  8589934592    2147483648     float     sum      -1  22222.2  386.56  inf      0  22222.2  386.56  723.0      0")
+        QTest::addRow("inf busbw") << QByteArray("  8589934592    2147483648     float     sum      -1  "
+                                                 "22222.2  386.56  inf      0  22222.2  386.56  723.0      0")
                                    << QStringLiteral("busbw 'inf' is not a finite number");
-        QTest::addRow("nan algbw") << QByteArray("  8589934592    2147483648     float     sum      -1  22222.2  nan  723.0      0  22222.2  386.56  723.0      0")
+        QTest::addRow("nan algbw") << QByteArray("  8589934592    2147483648     float     sum      -1  "
+                                                 "22222.2  nan  723.0      0  22222.2  386.56  723.0      0")
                                    << QStringLiteral("algbw 'nan' is not a finite number");
-        QTest::addRow("negative size") << QByteArray(" -8589934592    2147483648     float     sum      -1  22222.2  386.56  723.0      0  22222.2  386.56  723.0      0")
-                                       << QStringLiteral("size '-8589934592' is negative");
-        QTest::addRow("negative busbw") << QByteArray("  8589934592    2147483648     float     sum      -1  22222.2  386.56  -723.0      0  22222.2  386.56  723.0      0")
-                                        << QStringLiteral("busbw '-723.0' is negative");
+        QTest::addRow("negative size")
+            << QByteArray(" -8589934592    2147483648     float     sum      -1  22222.2  386.56  723.0      "
+                          "0  22222.2  386.56  723.0      0")
+            << QStringLiteral("size '-8589934592' is negative");
+        QTest::addRow("negative busbw")
+            << QByteArray("  8589934592    2147483648     float     sum      -1  22222.2  386.56  -723.0     "
+                          " 0  22222.2  386.56  723.0      0")
+            << QStringLiteral("busbw '-723.0' is negative");
     }
     void ncclNonFiniteAndNegative() {
         QFETCH(QByteArray, row);
         QFETCH(QString, says);
         const QByteArray log = "# nccl-tests version 2.13.9\n"
-                               "#                                                              out-of-place                       in-place\n"
-                               "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-                               "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
-                               "  1073741824     268435456     float     sum      -1   2900.0  370.26  694.2      0   2900.0  370.26  694.2      0\n" +
+                               "#                                                              out-of-place  "
+                               "                     in-place\n"
+                               "#       size         count      type   redop    root     time   algbw   "
+                               "busbw #wrong     time   algbw   busbw #wrong\n"
+                               "#        (B)    (elements)                               (us)  (GB/s)  "
+                               "(GB/s)            (us)  (GB/s)  (GB/s)\n"
+                               "  1073741824     268435456     float     sum      -1   2900.0  370.26  694.2 "
+                               "     0   2900.0  370.26  694.2      0\n" +
                                row + "\n# Avg bus bandwidth    : 700.1\n";
         const auto r = parseNccl(log, QStringLiteral("run.log"));
         QVERIFY(!r.ok());
@@ -753,8 +833,10 @@ class TestPerf : public QObject {
         QVERIFY2(c.score->message.contains(QLatin1String("log line 6")), qPrintable(c.score->message));
     }
     void ncclFooterInf() {
-        const QByteArray log = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-                               "  1073741824     268435456     float     sum      -1   2900.0  370.26  694.2      0   2900.0  370.26  694.2      0\n"
+        const QByteArray log = "#       size         count      type   redop    root     time   algbw   "
+                               "busbw #wrong     time   algbw   busbw #wrong\n"
+                               "  1073741824     268435456     float     sum      -1   2900.0  370.26  694.2 "
+                               "     0   2900.0  370.26  694.2      0\n"
                                "# Avg bus bandwidth    : inf\n";
         const auto r = parseNccl(log, QStringLiteral("f.log"));
         QVERIFY(!r.ok());
@@ -768,7 +850,8 @@ class TestPerf : public QObject {
         QVERIFY(!r.ok());
         QCOMPARE(r.error().file, QStringLiteral("x.csv"));
         QCOMPARE(r.error().line, 3);
-        QVERIFY2(r.error().message.contains(QLatin1String("not a finite number")), qPrintable(r.error().toString()));
+        QVERIFY2(r.error().message.contains(QLatin1String("not a finite number")),
+                 qPrintable(r.error().toString()));
         const QByteArray negative = "Metric,avg,min,max,p99,p90,p50\n"
                                     "Time to First Token (ms),120.0,-50.0,300.0,290.0,200.0,110.0\n";
         const auto n = parseInference(negative, PerfKind::AIPerf, QStringLiteral("y.csv"));
@@ -780,7 +863,8 @@ class TestPerf : public QObject {
         // /dev/zero never ends; a FIFO may never end: both are refused before a byte is read.
         const auto zero = parseNcclFile(QStringLiteral("/dev/zero"));
         QVERIFY(!zero.ok());
-        QVERIFY2(zero.error().message.contains(QLatin1String("not a regular file")), qPrintable(zero.error().toString()));
+        QVERIFY2(zero.error().message.contains(QLatin1String("not a regular file")),
+                 qPrintable(zero.error().toString()));
         const auto zeroInf = parseInferenceFile(QStringLiteral("/dev/zero"), PerfKind::AIPerf);
         QVERIFY(!zeroInf.ok());
         QTemporaryDir dir;
@@ -790,7 +874,8 @@ class TestPerf : public QObject {
         clock.start();
         const auto f = parseNcclFile(fifo);
         QVERIFY(!f.ok());
-        QVERIFY2(f.error().message.contains(QLatin1String("not a regular file")), qPrintable(f.error().toString()));
+        QVERIFY2(f.error().message.contains(QLatin1String("not a regular file")),
+                 qPrintable(f.error().toString()));
         QVERIFY(!parseInferenceFile(fifo, PerfKind::GenAIPerf).ok());
         QVERIFY(clock.elapsed() < 2000); // never waits for a writer
         // Over the size limit (a sparse file: no disk): refused by its size, not read.
@@ -801,7 +886,8 @@ class TestPerf : public QObject {
         b.close();
         const auto large = parseInferenceFile(big, PerfKind::AIPerf);
         QVERIFY(!large.ok());
-        QVERIFY2(large.error().message.contains(QLatin1String("limit")), qPrintable(large.error().toString()));
+        QVERIFY2(large.error().message.contains(QLatin1String("limit")),
+                 qPrintable(large.error().toString()));
         const QString bigLog = dir.filePath(QStringLiteral("big.log"));
         QFile bl(bigLog);
         QVERIFY(bl.open(QIODevice::WriteOnly));
@@ -809,14 +895,21 @@ class TestPerf : public QObject {
         bl.close();
         const auto largeLog = parseNcclFile(bigLog);
         QVERIFY(!largeLog.ok());
-        QVERIFY2(largeLog.error().message.contains(QLatin1String("limit")), qPrintable(largeLog.error().toString()));
+        QVERIFY2(largeLog.error().message.contains(QLatin1String("limit")),
+                 qPrintable(largeLog.error().toString()));
     }
     void reportTimeIsRead() {
         PB_REQUIRE_SHARED(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json"));
-        const auto j = parseInferenceFile(pbtest::sharedData(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json")), PerfKind::AIPerf);
+        const auto j = parseInferenceFile(
+            pbtest::sharedData(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json")),
+            PerfKind::AIPerf);
         QVERIFY(j.ok());
-        QCOMPARE(j->recordedAt.toSecsSinceEpoch(), QDateTime(QDate(2026, 5, 1), QTime(5, 31, 46), Qt::UTC).toSecsSinceEpoch());
-        const auto c = parseInferenceFile(pbtest::sharedData(QStringLiteral("perf/inference/aiperf-legacy-records_profile_export_aiperf.csv")), PerfKind::AIPerf);
+        QCOMPARE(j->recordedAt.toSecsSinceEpoch(),
+                 QDateTime(QDate(2026, 5, 1), QTime(5, 31, 46), Qt::UTC).toSecsSinceEpoch());
+        const auto c =
+            parseInferenceFile(pbtest::sharedData(QStringLiteral(
+                                   "perf/inference/aiperf-legacy-records_profile_export_aiperf.csv")),
+                               PerfKind::AIPerf);
         QVERIFY(c.ok());
         QVERIFY(c->recordedAt.isValid());
         QCOMPARE(c->recordedAt.date(), QDate(2025, 10, 3));

@@ -7,11 +7,11 @@
 #include "TestUtil.h"
 #include "catalog/Loader.h"
 #include "core/Hash.h"
+#include "db/Database.h"
+#include "ops/ImportCatalog.h"
 #include "receipts/Canonical.h"
 #include "receipts/Ledger.h"
-#include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
-#include "db/Database.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,20 +33,25 @@ struct Run {
     QByteArray out, err;
 };
 
-Run runProcess(const QString& program, const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+Run runProcess(const QString& program, const QStringList& args,
+               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(program, args);
     if (!p.waitForFinished(120000))
         return {};
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+               p.readAllStandardError()};
 }
 
-Run proofbench(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+Run proofbench(const QStringList& args,
+               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
     return runProcess(QStringLiteral(PB_CLI_BINARY), args, env);
 }
 
-QDateTime fixedTime(int n) { return QDateTime(QDate(2026, 11, 30), QTime(12, 0, 0, n), QTimeZone::utc()); }
+QDateTime fixedTime(int n) {
+    return QDateTime(QDate(2026, 11, 30), QTime(12, 0, 0, n), QTimeZone::utc());
+}
 
 // A ledger of seven receipts written in this process; the file is closed (and checkpointed) on return.
 void writeLedger(const QString& path) {
@@ -59,8 +64,11 @@ void writeLedger(const QString& path) {
     int tick = 0;
     ledger.setClock([&] { return fixedTime(++tick); });
     // Each with a parameter its kind declares (receipts/Kinds.h).
-    const std::pair<const char*, const char*> kinds[] = {
-        {"catalog.import", "version"}, {"evidence.import", "pointers"}, {"evidence.check", "pointer"}, {"verify", "policy"}, {"sign.blob", "keyFingerprint"}};
+    const std::pair<const char*, const char*> kinds[] = {{"catalog.import", "version"},
+                                                         {"evidence.import", "pointers"},
+                                                         {"evidence.check", "pointer"},
+                                                         {"verify", "policy"},
+                                                         {"sign.blob", "keyFingerprint"}};
     for (const auto& [k, key] : kinds) {
         ReceiptDraft d;
         d.kind = QLatin1String(k);
@@ -71,7 +79,9 @@ void writeLedger(const QString& path) {
     }
 }
 
-bool haveSqlite3() { return !QStandardPaths::findExecutable(QStringLiteral("sqlite3")).isEmpty(); }
+bool haveSqlite3() {
+    return !QStandardPaths::findExecutable(QStringLiteral("sqlite3")).isEmpty();
+}
 
 } // namespace
 
@@ -81,9 +91,12 @@ class TestReceipts : public QObject {
   private slots:
     void canonicalFormIsSortedCompactUtf8() {
         const QJsonObject o{{QStringLiteral("b"), 1},
-                            {QStringLiteral("a"), QJsonObject{{QStringLiteral("z"), QJsonValue()}, {QStringLiteral("y"), true}}},
+                            {QStringLiteral("a"),
+                             QJsonObject{{QStringLiteral("z"), QJsonValue()}, {QStringLiteral("y"), true}}},
                             {QStringLiteral("c"), QJsonArray{QStringLiteral("é\"\n\x01"), 2.5, -3}}};
-        QCOMPARE(canonicalJson(o), QByteArray("{\"a\":{\"y\":true,\"z\":null},\"b\":1,\"c\":[\"\xc3\xa9\\\"\\n\\u0001\",2.5,-3]}"));
+        QCOMPARE(
+            canonicalJson(o),
+            QByteArray("{\"a\":{\"y\":true,\"z\":null},\"b\":1,\"c\":[\"\xc3\xa9\\\"\\n\\u0001\",2.5,-3]}"));
     }
 
     void receiptHashIsSha256OfPrevAndCanonical() {
@@ -97,15 +110,17 @@ class TestReceipts : public QObject {
         // A secret named at the top level is never recorded: the ledger refuses a parameter the
         // kind does not declare (and would drop it by its name if it were declared).
         d.kind = QStringLiteral("report.export");
-        d.parameters = QJsonObject{{QStringLiteral("format"), QStringLiteral("abc")}, {QStringLiteral("passphrase"), QStringLiteral("hunter2")}};
+        d.parameters = QJsonObject{{QStringLiteral("format"), QStringLiteral("abc")},
+                                   {QStringLiteral("passphrase"), QStringLiteral("hunter2")}};
         auto refused = ledger.record(d);
         QVERIFY(!refused.ok() || !refused->parameters.contains(QStringLiteral("passphrase")));
         QVERIFY(!refused.ok());
         // Secrets nested in a declared parameter are dropped by their names.
         d.parameters = QJsonObject{{QStringLiteral("format"), QStringLiteral("abc")},
-                                   {QStringLiteral("filter"), QJsonObject{{QStringLiteral("apiToken"), QStringLiteral("t0k")},
-                                                                          {QStringLiteral("privateKey"), QStringLiteral("-----BEGIN")},
-                                                                          {QStringLiteral("ok"), 1}}}};
+                                   {QStringLiteral("filter"),
+                                    QJsonObject{{QStringLiteral("apiToken"), QStringLiteral("t0k")},
+                                                {QStringLiteral("privateKey"), QStringLiteral("-----BEGIN")},
+                                                {QStringLiteral("ok"), 1}}}};
         d.inputs.push_back(Artifact::bytes(QStringLiteral("blob.txt"), "blob\n"));
         auto first = ledger.record(d);
         QVERIFY2(first.ok(), first.ok() ? "" : qPrintable(first.error().toString()));
@@ -113,11 +128,14 @@ class TestReceipts : public QObject {
         QCOMPARE(first->prevHash, genesisHash());
         const QJsonObject onlyOk{{QStringLiteral("ok"), 1}};
         QCOMPARE(first->parameters.value(QStringLiteral("filter")).toObject(), onlyOk);
-        const QByteArray expected =
-            "{\"inputs\":[{\"name\":\"blob.txt\",\"sha256\":\"" + sha256Hex("blob\n").toLatin1() +
-            "\",\"size\":5}],\"kind\":\"report.export\",\"outputs\":[],\"parameters\":{\"filter\":{\"ok\":1},\"format\":\"abc\"},"
-            "\"prev\":\"" + genesisHash().toLatin1() + "\",\"result\":{\"message\":\"\",\"status\":\"ok\"},\"seq\":1,"
-            "\"time\":\"2026-11-30T12:00:00.007Z\",\"version\":\"9.9.9\"}";
+        const QByteArray expected = "{\"inputs\":[{\"name\":\"blob.txt\",\"sha256\":\"" +
+                                    sha256Hex("blob\n").toLatin1() +
+                                    "\",\"size\":5}],\"kind\":\"report.export\",\"outputs\":[],"
+                                    "\"parameters\":{\"filter\":{\"ok\":1},\"format\":\"abc\"},"
+                                    "\"prev\":\"" +
+                                    genesisHash().toLatin1() +
+                                    "\",\"result\":{\"message\":\"\",\"status\":\"ok\"},\"seq\":1,"
+                                    "\"time\":\"2026-11-30T12:00:00.007Z\",\"version\":\"9.9.9\"}";
         QCOMPARE(first->canonical(), expected);
         QCOMPARE(first->hash, sha256Hex(genesisHash().toLatin1() + expected));
         auto second = ledger.record(d);
@@ -160,7 +178,8 @@ class TestReceipts : public QObject {
             return ops::importCatalog(ctx, r);
         };
         QVERIFY(importVersion(QStringLiteral("v1"), dir, *cat).ok());
-        QVERIFY(importVersion(QStringLiteral("v1"), dir, *cat).ok()); // unchanged: no data written, the attempt receipted
+        QVERIFY(importVersion(QStringLiteral("v1"), dir, *cat)
+                    .ok()); // unchanged: no data written, the attempt receipted
         // Other content under the same label without --replace: refused, and receipted as failed.
         pbtest::CatalogFixture other;
         other.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n  base: base\n");
@@ -183,7 +202,8 @@ class TestReceipts : public QObject {
         QCOMPARE(store.version(QStringLiteral("v1"))->contentDigest, cat->contentDigest());
         // A receipt that cannot be written fails the import: no data without its receipt.
         QSqlQuery q((*db)->sql());
-        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT RAISE(ABORT, 'refused'); END")));
+        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT "
+                                      "RAISE(ABORT, 'refused'); END")));
         QVERIFY(!importVersion(QStringLiteral("v3"), otherDir, *cat2).ok());
         QVERIFY(!store.version(QStringLiteral("v3")).ok());
     }
@@ -202,12 +222,16 @@ class TestReceipts : public QObject {
             return r.code;
         };
         pbtest::CatalogFixture f;
-        QCOMPARE(must({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"), QStringLiteral("t1"), f.write()}), 0);
-        QCOMPARE(must({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"), QStringLiteral("t1"), f.write()}), 0);
+        QCOMPARE(must({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"),
+                       QStringLiteral("t1"), f.write()}),
+                 0);
+        QCOMPARE(must({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"),
+                       QStringLiteral("t1"), f.write()}),
+                 0);
         pbtest::CatalogFixture g;
         g.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n  base: base\n");
-        QCOMPARE(proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"), QStringLiteral("t1"), g.write(),
-                             QStringLiteral("--db"), db})
+        QCOMPARE(proofbench({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"),
+                             QStringLiteral("t1"), g.write(), QStringLiteral("--db"), db})
                      .code,
                  1);
         QCOMPARE(must({QStringLiteral("recipe"), QStringLiteral("--version"), QStringLiteral("t1")}), 0);
@@ -215,11 +239,14 @@ class TestReceipts : public QObject {
         QCOMPARE(must(QStringList{QStringLiteral("keygen"), QStringLiteral("--out"), key} + passArg), 0);
         pbtest::writeBytes(tmp.filePath(QStringLiteral("blob.txt")), "blob\n");
         const QString blobBundle = tmp.filePath(QStringLiteral("blob.sigstore.json"));
-        QCOMPARE(must(QStringList{QStringLiteral("sign-blob"), QStringLiteral("--key"), key, QStringLiteral("--bundle"), blobBundle,
-                                  tmp.filePath(QStringLiteral("blob.txt"))} + passArg),
+        QCOMPARE(must(QStringList{QStringLiteral("sign-blob"), QStringLiteral("--key"), key,
+                                  QStringLiteral("--bundle"), blobBundle,
+                                  tmp.filePath(QStringLiteral("blob.txt"))} +
+                      passArg),
                  0);
-        QCOMPARE(must({QStringLiteral("verify"), QStringLiteral("--record"), QStringLiteral("--bundle"), blobBundle, QStringLiteral("--key"),
-                       key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), tmp.filePath(QStringLiteral("blob.txt"))}),
+        QCOMPARE(must({QStringLiteral("verify"), QStringLiteral("--record"), QStringLiteral("--bundle"),
+                       blobBundle, QStringLiteral("--key"), key + QStringLiteral(".pub"),
+                       QStringLiteral("--insecure-ignore-tlog"), tmp.filePath(QStringLiteral("blob.txt"))}),
                  0);
         // verify --batch over a one-case manifest: the blob's bundle in key mode with no trusted
         // root for the case, so FAIL is the expected verdict (and the run as a whole is as expected).
@@ -227,70 +254,126 @@ class TestReceipts : public QObject {
         QVERIFY(QDir().mkpath(batch + QStringLiteral("/cases/c1")));
         QVERIFY(QFile::copy(key + QStringLiteral(".pub"), batch + QStringLiteral("/cases/c1/key.pub")));
         QVERIFY(QFile::copy(blobBundle, batch + QStringLiteral("/cases/c1/bundle.sigstore.json")));
-        QVERIFY(QFile::copy(tmp.filePath(QStringLiteral("blob.txt")), batch + QStringLiteral("/cases/c1/artifact")));
-        const QByteArray manifest = "name\texpected\tmode\tidentity\tissuer\tnote\tartifact_digest\nc1\tFAIL\tkey\t\t\t\t\n";
+        QVERIFY(QFile::copy(tmp.filePath(QStringLiteral("blob.txt")),
+                            batch + QStringLiteral("/cases/c1/artifact")));
+        const QByteArray manifest =
+            "name\texpected\tmode\tidentity\tissuer\tnote\tartifact_digest\nc1\tFAIL\tkey\t\t\t\t\n";
         pbtest::writeBytes(batch + QStringLiteral("/manifest.tsv"), manifest);
-        QCOMPARE(must({QStringLiteral("verify"), QStringLiteral("--batch"), batch + QStringLiteral("/manifest.tsv")}), 0);
+        QCOMPARE(must({QStringLiteral("verify"), QStringLiteral("--batch"),
+                       batch + QStringLiteral("/manifest.tsv")}),
+                 0);
         pbtest::BundleFixture bf;
         const QString bundleDir = bf.writeDirectory(tmp.filePath(QStringLiteral("ev")));
         const QString tree = tmp.filePath(QStringLiteral("tree"));
-        QCOMPARE(must(QStringList{QStringLiteral("evidence"), QStringLiteral("sign"), QStringLiteral("--key"), key, QStringLiteral("--evidence-root"),
-                                  tree, bundleDir} + passArg),
+        QCOMPARE(must(QStringList{QStringLiteral("evidence"), QStringLiteral("sign"), QStringLiteral("--key"),
+                                  key, QStringLiteral("--evidence-root"), tree, bundleDir} +
+                      passArg),
                  0);
-        QCOMPARE(must({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--key"), key + QStringLiteral(".pub"),
-                       QStringLiteral("--insecure-ignore-tlog"), bundleDir}),
+        QCOMPARE(must({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--key"),
+                       key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), bundleDir}),
                  0);
         QCOMPARE(must({QStringLiteral("evidence"), QStringLiteral("import"), tree}), 0);
         const QString deployDir = tmp.filePath(QStringLiteral("deploy"));
         pbtest::writeBytes(deployDir + QStringLiteral("/recipe.yaml"), "kind: RecipeResult\n");
-        QCOMPARE(must(QStringList{QStringLiteral("bundle"), QStringLiteral("sign"), QStringLiteral("--key"), key, deployDir} + passArg), 0);
-        QCOMPARE(must({QStringLiteral("bundle"), QStringLiteral("verify"), QStringLiteral("--key"), key + QStringLiteral(".pub"),
-                       QStringLiteral("--insecure-ignore-tlog"), deployDir}),
+        QCOMPARE(must(QStringList{QStringLiteral("bundle"), QStringLiteral("sign"), QStringLiteral("--key"),
+                                  key, deployDir} +
+                      passArg),
+                 0);
+        QCOMPARE(must({QStringLiteral("bundle"), QStringLiteral("verify"), QStringLiteral("--key"),
+                       key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), deployDir}),
                  0);
         const QString nccl = pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"));
-        Run perf = proofbench({QStringLiteral("perf"), QStringLiteral("import"), nccl, QStringLiteral("--kind"), QStringLiteral("nccl"),
-                               QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"), QStringLiteral("eks"),
-                               QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
-                               QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
-                               QStringLiteral("--db"), db});
-        QVERIFY2(perf.code == 0 || perf.code == 1, perf.err.constData()); // scored either way; stored and receipted
+        Run perf =
+            proofbench({QStringLiteral("perf"), QStringLiteral("import"), nccl, QStringLiteral("--kind"),
+                        QStringLiteral("nccl"), QStringLiteral("--version"), QStringLiteral("sample-2"),
+                        QStringLiteral("--service"), QStringLiteral("eks"), QStringLiteral("--accelerator"),
+                        QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
+                        QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"),
+                        QStringLiteral("kubeflow"), QStringLiteral("--db"), db});
+        QVERIFY2(perf.code == 0 || perf.code == 1,
+                 perf.err.constData()); // scored either way; stored and receipted
 
-        Run list = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db});
+        Run list = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--format"),
+                               QStringLiteral("json"), QStringLiteral("--db"), db});
         QCOMPARE(list.code, 0);
-        const QJsonArray receipts = QJsonDocument::fromJson(list.out).object().value(QStringLiteral("receipts")).toArray();
+        const QJsonArray receipts =
+            QJsonDocument::fromJson(list.out).object().value(QStringLiteral("receipts")).toArray();
         QStringList kinds;
         for (const QJsonValue& v : receipts)
             kinds << v.toObject().value(QStringLiteral("kind")).toString();
-        for (const char* k : {"catalog.import", "recipe.export", "key.generate", "sign.blob", "verify", "verify.batch", "sign.evidence",
-                              "evidence.check", "evidence.import", "sign.bundle", "bundle.verify", "validation.import"})
-            QVERIFY2(kinds.contains(QLatin1String(k)), qPrintable(QStringLiteral("no %1 receipt in %2").arg(QLatin1String(k), kinds.join(u','))));
+        for (const char* k : {"catalog.import", "recipe.export", "key.generate", "sign.blob", "verify",
+                              "verify.batch", "sign.evidence", "evidence.check", "evidence.import",
+                              "sign.bundle", "bundle.verify", "validation.import"})
+            QVERIFY2(
+                kinds.contains(QLatin1String(k)),
+                qPrintable(QStringLiteral("no %1 receipt in %2").arg(QLatin1String(k), kinds.join(u','))));
         // The sign-blob receipt names the blob by its digest and size.
         const int signSeq = int(kinds.indexOf(QStringLiteral("sign.blob"))) + 1;
-        Run show = proofbench({QStringLiteral("receipts"), QStringLiteral("show"), QString::number(signSeq), QStringLiteral("--format"),
-                               QStringLiteral("json"), QStringLiteral("--db"), db});
+        Run show =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("show"), QString::number(signSeq),
+                        QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db});
         QCOMPARE(show.code, 0);
         const QJsonObject signReceipt = QJsonDocument::fromJson(show.out).object();
         const QJsonObject input = signReceipt.value(QStringLiteral("inputs")).toArray().first().toObject();
         QCOMPARE(input.value(QStringLiteral("sha256")).toString(), sha256Hex("blob\n"));
         QCOMPARE(input.value(QStringLiteral("size")).toInt(), 5);
-        QCOMPARE(signReceipt.value(QStringLiteral("outputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
+        QCOMPARE(signReceipt.value(QStringLiteral("outputs"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("sha256"))
+                     .toString(),
                  sha256Hex(pbtest::readAll(blobBundle)));
         // keygen names the public key it wrote and its fingerprint; verify --batch its manifest and counts.
         const QJsonObject keyReceipt = receipts.at(kinds.indexOf(QStringLiteral("key.generate"))).toObject();
-        QCOMPARE(keyReceipt.value(QStringLiteral("outputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
+        QCOMPARE(keyReceipt.value(QStringLiteral("outputs"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("sha256"))
+                     .toString(),
                  sha256Hex(pbtest::readAll(key + QStringLiteral(".pub"))));
-        QVERIFY(keyReceipt.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("fingerprint")).toString().size() > 16);
-        const QJsonObject batchReceipt = receipts.at(kinds.indexOf(QStringLiteral("verify.batch"))).toObject();
-        QCOMPARE(batchReceipt.value(QStringLiteral("inputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
+        QVERIFY(keyReceipt.value(QStringLiteral("parameters"))
+                    .toObject()
+                    .value(QStringLiteral("fingerprint"))
+                    .toString()
+                    .size() > 16);
+        const QJsonObject batchReceipt =
+            receipts.at(kinds.indexOf(QStringLiteral("verify.batch"))).toObject();
+        QCOMPARE(batchReceipt.value(QStringLiteral("inputs"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("sha256"))
+                     .toString(),
                  sha256Hex(manifest));
-        QCOMPARE(batchReceipt.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("cases")).toInt(), 1);
-        QCOMPARE(batchReceipt.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("asExpected")).toInt(), 1);
-        QCOMPARE(batchReceipt.value(QStringLiteral("result")).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(batchReceipt.value(QStringLiteral("parameters"))
+                     .toObject()
+                     .value(QStringLiteral("cases"))
+                     .toInt(),
+                 1);
+        QCOMPARE(batchReceipt.value(QStringLiteral("parameters"))
+                     .toObject()
+                     .value(QStringLiteral("asExpected"))
+                     .toInt(),
+                 1);
+        QCOMPARE(batchReceipt.value(QStringLiteral("result"))
+                     .toObject()
+                     .value(QStringLiteral("status"))
+                     .toString(),
+                 QStringLiteral("ok"));
         // The perf import names the log it parsed.
-        const QJsonObject perfReceipt = receipts.at(kinds.indexOf(QStringLiteral("validation.import"))).toObject();
-        QCOMPARE(perfReceipt.value(QStringLiteral("inputs")).toArray().first().toObject().value(QStringLiteral("sha256")).toString(),
+        const QJsonObject perfReceipt =
+            receipts.at(kinds.indexOf(QStringLiteral("validation.import"))).toObject();
+        QCOMPARE(perfReceipt.value(QStringLiteral("inputs"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("sha256"))
+                     .toString(),
                  sha256Hex(pbtest::readAll(nccl)));
-        Run text = proofbench({QStringLiteral("receipts"), QStringLiteral("show"), QString::number(signSeq), QStringLiteral("--db"), db});
+        Run text = proofbench({QStringLiteral("receipts"), QStringLiteral("show"), QString::number(signSeq),
+                               QStringLiteral("--db"), db});
         QVERIFY(text.out.contains("sign.blob"));
         QVERIFY(text.out.contains(sha256Hex("blob\n").toLatin1()));
         // The passphrase is in no receipt, output or database byte.
@@ -298,70 +381,100 @@ class TestReceipts : public QObject {
         QVERIFY(!pbtest::readAll(db).contains("rcpt-s3cret-phrase"));
         if (QFileInfo::exists(db + QStringLiteral("-wal")))
             QVERIFY(!pbtest::readAll(db + QStringLiteral("-wal")).contains("rcpt-s3cret-phrase"));
-        Run verify = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
+        Run verify =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
         QVERIFY2(verify.code == 0, verify.out.constData());
         QVERIFY(verify.out.contains("intact"));
         // The unchanged and the refused catalog imports are on record too.
-        Run imports = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), QStringLiteral("catalog.import"),
-                                  QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db});
-        const QJsonArray catalogReceipts = QJsonDocument::fromJson(imports.out).object().value(QStringLiteral("receipts")).toArray();
+        Run imports =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"),
+                        QStringLiteral("catalog.import"), QStringLiteral("--format"), QStringLiteral("json"),
+                        QStringLiteral("--db"), db});
+        const QJsonArray catalogReceipts =
+            QJsonDocument::fromJson(imports.out).object().value(QStringLiteral("receipts")).toArray();
         QVERIFY(catalogReceipts.size() >= 3);
-        QCOMPARE(catalogReceipts.last().toObject().value(QStringLiteral("result")).toObject().value(QStringLiteral("status")).toString(),
+        QCOMPARE(catalogReceipts.last()
+                     .toObject()
+                     .value(QStringLiteral("result"))
+                     .toObject()
+                     .value(QStringLiteral("status"))
+                     .toString(),
                  QStringLiteral("failed"));
-        Run failedOnly = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--result"), QStringLiteral("failed"),
-                                     QStringLiteral("--db"), db});
+        Run failedOnly =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--result"),
+                        QStringLiteral("failed"), QStringLiteral("--db"), db});
         QVERIFY(failedOnly.out.contains("already exists"));
         // Filters.
-        Run evidenceOnly = proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), QStringLiteral("evidence."),
-                                       QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db});
-        QCOMPARE(QJsonDocument::fromJson(evidenceOnly.out).object().value(QStringLiteral("receipts")).toArray().size(), 2);
+        Run evidenceOnly =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"),
+                        QStringLiteral("evidence."), QStringLiteral("--format"), QStringLiteral("json"),
+                        QStringLiteral("--db"), db});
+        QCOMPARE(QJsonDocument::fromJson(evidenceOnly.out)
+                     .object()
+                     .value(QStringLiteral("receipts"))
+                     .toArray()
+                     .size(),
+                 2);
     }
 
     void tamperingIsDetectedAndNamed_data() {
         QTest::addColumn<QString>("sql");
         QTest::addColumn<QString>("kind");
         QTest::addColumn<int>("firstBad");
-        QTest::addRow("edited") << QStringLiteral("UPDATE receipts SET message = 'all fine' WHERE seq = 3;") << QStringLiteral("edited") << 3;
-        QTest::addRow("edited parameters") << QStringLiteral("UPDATE receipts SET parameters = '{\"n\":99}' WHERE seq = 2;")
-                                           << QStringLiteral("edited") << 2;
-        QTest::addRow("deleted") << QStringLiteral("DELETE FROM receipts WHERE seq = 2;") << QStringLiteral("deleted") << 3;
-        QTest::addRow("deleted newest") << QStringLiteral("DELETE FROM receipts WHERE seq = 7;") << QStringLiteral("deleted") << 7;
-        QTest::addRow("reordered") << QStringLiteral("UPDATE receipts SET seq = -seq WHERE seq IN (3, 4); "
-                                                     "UPDATE receipts SET seq = CASE seq WHEN -3 THEN 4 ELSE 3 END WHERE seq < 0;")
-                                   << QStringLiteral("reordered") << 3;
-        QTest::addRow("inserted copy") << QStringLiteral("UPDATE receipts SET seq = seq + 100 WHERE seq >= 3; UPDATE receipts SET seq = seq - 99 "
-                                                         "WHERE seq > 100; INSERT INTO receipts SELECT 3, kind, created_at, version, parameters, "
-                                                         "inputs, outputs, result, message, prev_hash, hash FROM receipts WHERE seq = 1;")
-                                       << QStringLiteral("inserted") << 3;
-        QTest::addRow("inserted forged") << QStringLiteral("INSERT INTO receipts VALUES (8, 'verify', '2026-11-30T13:00:00.000Z', '0.1.0', '{}', "
-                                                           "'[]', '[]', 'ok', '', (SELECT hash FROM receipts WHERE seq = 7), "
-                                                           "'0000000000000000000000000000000000000000000000000000000000000001');")
-                                         << QStringLiteral("inserted") << 8;
+        QTest::addRow("edited") << QStringLiteral("UPDATE receipts SET message = 'all fine' WHERE seq = 3;")
+                                << QStringLiteral("edited") << 3;
+        QTest::addRow("edited parameters")
+            << QStringLiteral("UPDATE receipts SET parameters = '{\"n\":99}' WHERE seq = 2;")
+            << QStringLiteral("edited") << 2;
+        QTest::addRow("deleted") << QStringLiteral("DELETE FROM receipts WHERE seq = 2;")
+                                 << QStringLiteral("deleted") << 3;
+        QTest::addRow("deleted newest")
+            << QStringLiteral("DELETE FROM receipts WHERE seq = 7;") << QStringLiteral("deleted") << 7;
+        QTest::addRow("reordered")
+            << QStringLiteral("UPDATE receipts SET seq = -seq WHERE seq IN (3, 4); "
+                              "UPDATE receipts SET seq = CASE seq WHEN -3 THEN 4 ELSE 3 END WHERE seq < 0;")
+            << QStringLiteral("reordered") << 3;
+        QTest::addRow("inserted copy")
+            << QStringLiteral(
+                   "UPDATE receipts SET seq = seq + 100 WHERE seq >= 3; UPDATE receipts SET seq = seq - 99 "
+                   "WHERE seq > 100; INSERT INTO receipts SELECT 3, kind, created_at, version, parameters, "
+                   "inputs, outputs, result, message, prev_hash, hash FROM receipts WHERE seq = 1;")
+            << QStringLiteral("inserted") << 3;
+        QTest::addRow("inserted forged")
+            << QStringLiteral(
+                   "INSERT INTO receipts VALUES (8, 'verify', '2026-11-30T13:00:00.000Z', '0.1.0', '{}', "
+                   "'[]', '[]', 'ok', '', (SELECT hash FROM receipts WHERE seq = 7), "
+                   "'0000000000000000000000000000000000000000000000000000000000000001');")
+            << QStringLiteral("inserted") << 8;
     }
 
     void tamperingIsDetectedAndNamed() {
         if (!haveSqlite3())
-            QSKIP("the sqlite3 command-line tool is not installed (apt package sqlite3; tools/bootstrap.sh installs it)");
+            QSKIP("the sqlite3 command-line tool is not installed (apt package sqlite3; tools/bootstrap.sh "
+                  "installs it)");
         QFETCH(QString, sql);
         QFETCH(QString, kind);
         QFETCH(int, firstBad);
         QTemporaryDir tmp;
         const QString db = tmp.filePath(QStringLiteral("ledger.sqlite"));
         writeLedger(db);
-        Run intact = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
+        Run intact =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
         QVERIFY2(intact.code == 0, intact.out.constData());
         Run edit = runProcess(QStringLiteral("sqlite3"), {db, sql});
         QVERIFY2(edit.code == 0, edit.err.constData());
-        Run broken = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db, QStringLiteral("--format"),
-                                 QStringLiteral("json")});
+        Run broken = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"),
+                                 db, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(broken.code, 1);
         const QJsonObject r = QJsonDocument::fromJson(broken.out).object();
         QCOMPARE(r.value(QStringLiteral("intact")).toBool(), false);
         QCOMPARE(r.value(QStringLiteral("break")).toString(), kind);
         QCOMPARE(r.value(QStringLiteral("firstBadSeq")).toInt(), firstBad);
         QVERIFY(broken.err.contains(QStringLiteral("#%1").arg(firstBad).toUtf8()));
-        Run textual = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
-        QVERIFY(textual.out.contains(QStringLiteral("BROKEN at receipt #%1 (%2)").arg(firstBad).arg(kind).toUtf8()));
+        Run textual =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
+        QVERIFY(textual.out.contains(
+            QStringLiteral("BROKEN at receipt #%1 (%2)").arg(firstBad).arg(kind).toUtf8()));
     }
 
     void exportWithSignedHead() {
@@ -371,45 +484,54 @@ class TestReceipts : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("head-pass"));
         const QString key = tmp.filePath(QStringLiteral("head.key"));
-        QCOMPARE(proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"), key, QStringLiteral("--passphrase-env"),
-                             QStringLiteral("PB_TEST_PASS")},
+        QCOMPARE(proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"),
+                             key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
                             env)
                      .code,
                  0);
-        Run plain = proofbench({QStringLiteral("receipts"), QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("json"),
-                                QStringLiteral("--db"), db});
+        Run plain =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("export"), QStringLiteral("--format"),
+                        QStringLiteral("json"), QStringLiteral("--db"), db});
         QCOMPARE(plain.code, 0);
         const QJsonObject all = QJsonDocument::fromJson(plain.out).object();
         const QJsonArray receipts = all.value(QStringLiteral("receipts")).toArray();
         QCOMPARE(receipts.size(), 8); // writeLedger's seven, then keygen's key.generate (#8)
         QCOMPARE(all.value(QStringLiteral("head")).toObject().value(QStringLiteral("hash")).toString(),
                  receipts.last().toObject().value(QStringLiteral("hash")).toString());
-        QCOMPARE(all.value(QStringLiteral("chain")).toObject().value(QStringLiteral("intact")).toBool(), true);
+        QCOMPARE(all.value(QStringLiteral("chain")).toObject().value(QStringLiteral("intact")).toBool(),
+                 true);
 
         const QString out = tmp.filePath(QStringLiteral("receipts.json"));
-        Run signedExport = proofbench({QStringLiteral("receipts"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--out"), out,
-                                       QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
-                                      env);
+        Run signedExport =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("export"), QStringLiteral("--db"), db,
+                        QStringLiteral("--out"), out, QStringLiteral("--key"), key,
+                        QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
+                       env);
         QVERIFY2(signedExport.code == 0, signedExport.err.constData());
-        const QString head = out + QStringLiteral(".head.json"), bundle = out + QStringLiteral(".head.sigstore.json");
+        const QString head = out + QStringLiteral(".head.json"),
+                      bundle = out + QStringLiteral(".head.sigstore.json");
         const QJsonObject statement = QJsonDocument::fromJson(pbtest::readAll(head)).object();
-        QCOMPARE(statement.value(QStringLiteral("hash")).toString(), receipts.last().toObject().value(QStringLiteral("hash")).toString());
+        QCOMPARE(statement.value(QStringLiteral("hash")).toString(),
+                 receipts.last().toObject().value(QStringLiteral("hash")).toString());
         QCOMPARE(statement.value(QStringLiteral("seq")).toInt(), 8);
-        Run ok = proofbench({QStringLiteral("verify"), QStringLiteral("--db"), db, QStringLiteral("--key"), key + QStringLiteral(".pub"),
-                             QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--bundle"), bundle, head});
+        Run ok = proofbench({QStringLiteral("verify"), QStringLiteral("--db"), db, QStringLiteral("--key"),
+                             key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"),
+                             QStringLiteral("--bundle"), bundle, head});
         QVERIFY2(ok.code == 0, ok.out.constData());
         // A head statement naming another hash does not verify.
         QByteArray forged = pbtest::readAll(head);
         forged.replace(statement.value(QStringLiteral("hash")).toString().toLatin1(), QByteArray(64, 'a'));
         pbtest::writeBytes(tmp.filePath(QStringLiteral("forged.json")), forged);
-        QCOMPARE(proofbench({QStringLiteral("verify"), QStringLiteral("--db"), db, QStringLiteral("--key"), key + QStringLiteral(".pub"),
-                             QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--bundle"), bundle, tmp.filePath(QStringLiteral("forged.json"))})
+        QCOMPARE(proofbench({QStringLiteral("verify"), QStringLiteral("--db"), db, QStringLiteral("--key"),
+                             key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"),
+                             QStringLiteral("--bundle"), bundle, tmp.filePath(QStringLiteral("forged.json"))})
                      .code,
                  1);
         // Signing the head is itself a receipt, after the head it signed; the chain stays intact.
         auto dbh = db::Database::open(db);
         QVERIFY(dbh.ok());
-        auto rows = Ledger(**dbh).list(ListFilter{QStringLiteral("receipts.sign-head"), std::nullopt, {}, {}, 0});
+        auto rows =
+            Ledger(**dbh).list(ListFilter{QStringLiteral("receipts.sign-head"), std::nullopt, {}, {}, 0});
         QVERIFY(rows.ok());
         QCOMPARE(rows->size(), size_t(1));
         QCOMPARE(rows->front().inputs.front().sha256, statement.value(QStringLiteral("hash")).toString());

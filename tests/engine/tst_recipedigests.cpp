@@ -37,13 +37,15 @@ Run cli(const QStringList& args) {
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     if (!p.waitForFinished(120000))
         return {};
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+               p.readAllStandardError()};
 }
 
 QStringList criteriaFlags() {
-    return {QStringLiteral("--service"), QStringLiteral("eks"),      QStringLiteral("--accelerator"), QStringLiteral("h100"),
-            QStringLiteral("--os"),      QStringLiteral("ubuntu"),   QStringLiteral("--intent"),      QStringLiteral("training"),
-            QStringLiteral("--platform"), QStringLiteral("kubeflow")};
+    return {QStringLiteral("--service"), QStringLiteral("eks"),      QStringLiteral("--accelerator"),
+            QStringLiteral("h100"),      QStringLiteral("--os"),     QStringLiteral("ubuntu"),
+            QStringLiteral("--intent"),  QStringLiteral("training"), QStringLiteral("--platform"),
+            QStringLiteral("kubeflow")};
 }
 
 Catalog load(const QString& dir) {
@@ -75,10 +77,12 @@ QJsonObject named(const QJsonArray& list, const QString& name) {
 
 // Every "a → b" in a rendering has a != b (a change is never printed "X → X").
 void checkNoSelfArrows(const QString& text, const QString& what) {
-    static const QRegularExpression selfArrow(QStringLiteral("(?:^|[\\s`(])([^\\s`]+)`? → `?\\1(?=$|[\\s`)|,;])"),
-                                              QRegularExpression::MultilineOption);
+    static const QRegularExpression selfArrow(
+        QStringLiteral("(?:^|[\\s`(])([^\\s`]+)`? → `?\\1(?=$|[\\s`)|,;])"),
+        QRegularExpression::MultilineOption);
     const QRegularExpressionMatch m = selfArrow.match(text);
-    QVERIFY2(!m.hasMatch(), qPrintable(QStringLiteral("%1 prints a change as X → X: '%2'").arg(what, m.captured(0))));
+    QVERIFY2(!m.hasMatch(),
+             qPrintable(QStringLiteral("%1 prints a change as X → X: '%2'").arg(what, m.captured(0))));
 }
 
 } // namespace
@@ -102,7 +106,8 @@ class TestRecipeDigests : public QObject {
         QVERIFY(recipeDigest(none) != evidenceDigest(none));
         // AICR's own rule applied to the recipe.yaml `aicr recipe` writes (any stamp) gives the
         // evidence digest.
-        Result<QString> aicr = evidenceRecipeDigest(deterministicYaml(dev), QStringLiteral("recipe.yaml"), PredicateVersion::V3);
+        Result<QString> aicr =
+            evidenceRecipeDigest(deterministicYaml(dev), QStringLiteral("recipe.yaml"), PredicateVersion::V3);
         QVERIFY(aicr.ok());
         QCOMPARE(*aicr, evidenceDigest(dev));
         // Stored bytes of either generation give the same evidence digest.
@@ -134,7 +139,8 @@ class TestRecipeDigests : public QObject {
         for (const store::RecipeInfo& r : *recipes) {
             const RecipeResult resolved = resolveLeaf(cat, r.leafOverlay, QStringLiteral("dev"));
             QCOMPARE(r.digest, evidenceDigest(resolved));
-            QCOMPARE(r.digest, *evidenceRecipeDigest(deterministicYaml(resolved), r.name, PredicateVersion::V3));
+            QCOMPARE(r.digest,
+                     *evidenceRecipeDigest(deterministicYaml(resolved), r.name, PredicateVersion::V3));
         }
     }
 
@@ -146,8 +152,10 @@ class TestRecipeDigests : public QObject {
         QVERIFY(golden.open(QIODevice::ReadOnly));
         const Catalog cat = load(pbtest::realCatalog(QStringLiteral("2026-08-19")));
         QTemporaryDir tmp;
-        Run r = cli({QStringLiteral("recipe"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("p.sqlite")), QStringLiteral("--all-leaves"),
-                     QStringLiteral("--catalog"), pbtest::realCatalog(QStringLiteral("2026-08-19")), QStringLiteral("--digest")});
+        Run r =
+            cli({QStringLiteral("recipe"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("p.sqlite")),
+                 QStringLiteral("--all-leaves"), QStringLiteral("--catalog"),
+                 pbtest::realCatalog(QStringLiteral("2026-08-19")), QStringLiteral("--digest")});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(r.err.contains("parity digests"));
         int compared = 0;
@@ -171,7 +179,8 @@ class TestRecipeDigests : public QObject {
         QTest::addColumn<QString>("previous");
         QTest::addColumn<QString>("dir");
         QTest::addColumn<bool>("sample");
-        QTest::newRow("sample-2") << QStringLiteral("sample-2") << QStringLiteral("sample-1") << QString() << true;
+        QTest::newRow("sample-2") << QStringLiteral("sample-2") << QStringLiteral("sample-1") << QString()
+                                  << true;
         QTest::newRow("2026-08-19") << QStringLiteral("2026-08-19") << QStringLiteral("2026-07-09")
                                     << pbtest::realCatalog(QStringLiteral("2026-08-19")) << false;
     }
@@ -185,13 +194,14 @@ class TestRecipeDigests : public QObject {
         if (!sample) {
             PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs"));
             for (const QString& v : {label, previous}) {
-                Run imp = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), db, QStringLiteral("--version"), v,
-                               pbtest::realCatalog(v)});
+                Run imp = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"),
+                               db, QStringLiteral("--version"), v, pbtest::realCatalog(v)});
                 QVERIFY2(imp.code == 0, imp.err.constData());
             }
         }
         // The store's digest (what the catalog view shows). The CLI seeds the sample on first use.
-        QVERIFY(cli({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), db}).code == 0);
+        QVERIFY(cli({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), db}).code ==
+                0);
         QString stored;
         {
             auto opened = db::Database::open(db);
@@ -210,11 +220,16 @@ class TestRecipeDigests : public QObject {
         const QString E = QStringLiteral("sha256:") + stored, P = QStringLiteral("sha256:") + parity;
 
         const QStringList base = QStringList{QStringLiteral("--db"), db} + criteriaFlags();
-        Run text = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label, QStringLiteral("--digest")} + base);
+        Run text = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label,
+                                   QStringLiteral("--digest")} +
+                       base);
         QVERIFY2(text.code == 0, text.err.constData());
-        QCOMPARE(QString::fromUtf8(text.out), QStringLiteral("evidence digest %1\nparity digest %2\n").arg(E, P));
-        Run json = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label, QStringLiteral("--digest"),
-                                   QStringLiteral("--format"), QStringLiteral("json")} + base);
+        QCOMPARE(QString::fromUtf8(text.out),
+                 QStringLiteral("evidence digest %1\nparity digest %2\n").arg(E, P));
+        Run json =
+            cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label,
+                            QStringLiteral("--digest"), QStringLiteral("--format"), QStringLiteral("json")} +
+                base);
         QVERIFY2(json.code == 0, json.err.constData());
         const QJsonObject j = jsonObject(json.out);
         QCOMPARE(j.value("evidenceDigest").toString(), E);
@@ -222,17 +237,22 @@ class TestRecipeDigests : public QObject {
         QCOMPARE(j.value("sample").toBool(), sample);
         QCOMPARE(j.contains("sample"), sample);
         // The RecipeResult JSON carries the mark too.
-        Run recipeJson = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label, QStringLiteral("--format"),
-                                         QStringLiteral("json")} + base);
+        Run recipeJson = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label,
+                                         QStringLiteral("--format"), QStringLiteral("json")} +
+                             base);
         QCOMPARE(jsonObject(recipeJson.out).value("sample").toBool(), sample);
         // A different stamp never changes a digest: asking for one is refused.
-        Run stamped = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label, QStringLiteral("--digest"),
-                                      QStringLiteral("--stamp-version"), QStringLiteral("v9")} + base);
+        Run stamped = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label,
+                                      QStringLiteral("--digest"), QStringLiteral("--stamp-version"),
+                                      QStringLiteral("v9")} +
+                          base);
         QCOMPARE(stamped.code, 2);
 
         // `recipe digest` of the recipe.yaml `recipe` writes: the same evidence digest.
-        Run yaml = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label, QStringLiteral("--format"),
-                                   QStringLiteral("yaml"), QStringLiteral("--deterministic")} + base);
+        Run yaml = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label,
+                                   QStringLiteral("--format"), QStringLiteral("yaml"),
+                                   QStringLiteral("--deterministic")} +
+                       base);
         QVERIFY2(yaml.code == 0, yaml.err.constData());
         QFile f(tmp.filePath(QStringLiteral("recipe.yaml")));
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -240,33 +260,42 @@ class TestRecipeDigests : public QObject {
         f.close();
         Run file = cli({QStringLiteral("recipe"), QStringLiteral("digest"), f.fileName()});
         QCOMPARE(QString::fromUtf8(file.out.trimmed()), QStringLiteral("evidence digest %1").arg(E));
-        Run fileJson = cli({QStringLiteral("recipe"), QStringLiteral("digest"), QStringLiteral("--format"), QStringLiteral("json"), f.fileName()});
+        Run fileJson = cli({QStringLiteral("recipe"), QStringLiteral("digest"), QStringLiteral("--format"),
+                            QStringLiteral("json"), f.fileName()});
         QCOMPARE(jsonObject(fileJson.out).value("evidenceDigest").toString(), E);
 
         // diff by criteria: text and JSON.
-        Run dtext = cli(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), previous, QStringLiteral("--to"), label} + base);
+        Run dtext = cli(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), previous,
+                                    QStringLiteral("--to"), label} +
+                        base);
         QVERIFY2(dtext.code == 0, dtext.err.constData());
-        QVERIFY2(dtext.out.contains(QStringLiteral("→ %1 (differs)\n").arg(E).toUtf8()), dtext.out.constData());
+        QVERIFY2(dtext.out.contains(QStringLiteral("→ %1 (differs)\n").arg(E).toUtf8()),
+                 dtext.out.constData());
         QVERIFY(dtext.out.contains(QStringLiteral("parity digest: ").toUtf8()));
         QVERIFY(dtext.out.contains(QStringLiteral("→ %1\n").arg(P).toUtf8()));
-        Run djson = cli(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), previous, QStringLiteral("--to"), label,
-                                    QStringLiteral("--format"), QStringLiteral("json")} + base);
+        Run djson = cli(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), previous,
+                                    QStringLiteral("--to"), label, QStringLiteral("--format"),
+                                    QStringLiteral("json")} +
+                        base);
         const QJsonObject dj = jsonObject(djson.out);
         QCOMPARE(dj.value("toEvidenceDigest").toString(), E);
         QCOMPARE(dj.value("toParityDigest").toString(), P);
         QCOMPARE(dj.value("toSample").toBool(), sample);
         QCOMPARE(dj.value("sample").toBool(), sample);
-        Run same = cli(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), label, QStringLiteral("--to"), label} + base);
+        Run same = cli(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), label,
+                                   QStringLiteral("--to"), label} +
+                       base);
         QVERIFY(same.out.contains(QStringLiteral("evidence digest: %1 (identical)\n").arg(E).toUtf8()));
         // diff --all-leaves: the leaf's evidence digest, labelled.
-        Run all = cli({QStringLiteral("diff"), QStringLiteral("--db"), db, QStringLiteral("--from"), previous, QStringLiteral("--to"), label,
-                       QStringLiteral("--all-leaves"), QStringLiteral("--format"), QStringLiteral("json")});
+        Run all = cli({QStringLiteral("diff"), QStringLiteral("--db"), db, QStringLiteral("--from"), previous,
+                       QStringLiteral("--to"), label, QStringLiteral("--all-leaves"),
+                       QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(all.code == 0, all.err.constData());
         const QJsonObject aj = jsonObject(all.out);
         QCOMPARE(aj.value("leafDigest").toString(), QStringLiteral("evidenceDigest"));
         QCOMPARE(named(aj.value("leaves").toArray(), kRecipe).value("to").toString(), E);
-        Run allText = cli({QStringLiteral("diff"), QStringLiteral("--db"), db, QStringLiteral("--from"), previous, QStringLiteral("--to"), label,
-                           QStringLiteral("--all-leaves")});
+        Run allText = cli({QStringLiteral("diff"), QStringLiteral("--db"), db, QStringLiteral("--from"),
+                           previous, QStringLiteral("--to"), label, QStringLiteral("--all-leaves")});
         QVERIFY(allText.out.contains("Leaf recipes (evidence digest)"));
         QVERIFY(allText.out.contains(QStringLiteral("→ %1").arg(E).toUtf8()));
     }
@@ -277,10 +306,12 @@ class TestRecipeDigests : public QObject {
         QTest::addColumn<QString>("to");
         QTest::newRow("sample-1 → sample-2") << pbtest::embeddedCatalogDir(QStringLiteral("sample-1"))
                                              << pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
-        QTest::newRow("v0.14.0 → 2026-07-09") << pbtest::realCatalog(QStringLiteral("v0.14.0")) << pbtest::realCatalog(QStringLiteral("2026-07-09"));
+        QTest::newRow("v0.14.0 → 2026-07-09") << pbtest::realCatalog(QStringLiteral("v0.14.0"))
+                                              << pbtest::realCatalog(QStringLiteral("2026-07-09"));
         QTest::newRow("2026-07-09 → 2026-08-19") << pbtest::realCatalog(QStringLiteral("2026-07-09"))
                                                  << pbtest::realCatalog(QStringLiteral("2026-08-19"));
-        QTest::newRow("v0.11.1 → v0.14.0") << pbtest::realCatalog(QStringLiteral("v0.11.1")) << pbtest::realCatalog(QStringLiteral("v0.14.0"));
+        QTest::newRow("v0.11.1 → v0.14.0") << pbtest::realCatalog(QStringLiteral("v0.11.1"))
+                                           << pbtest::realCatalog(QStringLiteral("v0.14.0"));
     }
     void faithfulText() {
         QFETCH(QString, from);
@@ -297,10 +328,14 @@ class TestRecipeDigests : public QObject {
         for (const QJsonValue& v : registry) {
             const QJsonObject o = v.toObject();
             if (o.value("change").toString() == QLatin1String("changed") && o.value("from") != o.value("to"))
-                QVERIFY2(text.contains(QStringLiteral("%1  %2 → %3").arg(o.value("name").toString(),
-                                                                         o.value("from").toString().isEmpty() ? QStringLiteral("—") : o.value("from").toString(),
-                                                                         o.value("to").toString().isEmpty() ? QStringLiteral("—") : o.value("to").toString())),
-                         qPrintable(o.value("name").toString()));
+                QVERIFY2(
+                    text.contains(QStringLiteral("%1  %2 → %3")
+                                      .arg(o.value("name").toString(),
+                                           o.value("from").toString().isEmpty() ? QStringLiteral("—")
+                                                                                : o.value("from").toString(),
+                                           o.value("to").toString().isEmpty() ? QStringLiteral("—")
+                                                                              : o.value("to").toString())),
+                    qPrintable(o.value("name").toString()));
         }
         for (const QString& leaf : a.leafNames()) {
             if (!b.leafNames().contains(leaf))
@@ -313,9 +348,10 @@ class TestRecipeDigests : public QObject {
 
     void groveInFull() {
         QTemporaryDir tmp;
-        Run r = cli({QStringLiteral("diff"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("p.sqlite")), QStringLiteral("--from"),
-                     pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--to"),
-                     pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--all-leaves")});
+        Run r = cli({QStringLiteral("diff"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("p.sqlite")),
+                     QStringLiteral("--from"), pbtest::embeddedCatalogDir(QStringLiteral("sample-1")),
+                     QStringLiteral("--to"), pbtest::embeddedCatalogDir(QStringLiteral("sample-2")),
+                     QStringLiteral("--all-leaves")});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(r.out.contains("grove  v0.1.0-alpha.6 → v0.1.0-alpha.8"));
         QVERIFY(!r.out.contains("v0.1.0-alpha → v0.1.0-alpha"));
@@ -327,51 +363,73 @@ class TestRecipeDigests : public QObject {
         {
             const Catalog a = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-1")));
             const Catalog b = load(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
-            const RecipeDiff rd = diffRecipes(resolveLeaf(a, kRecipe, {}), resolveLeaf(b, kRecipe, {}), QStringLiteral("sample-1"),
-                                              QStringLiteral("sample-2"));
+            const RecipeDiff rd = diffRecipes(resolveLeaf(a, kRecipe, {}), resolveLeaf(b, kRecipe, {}),
+                                              QStringLiteral("sample-1"), QStringLiteral("sample-2"));
             QCOMPARE(rd.format.size(), size_t(1));
             QCOMPARE(rd.format[0].field, QStringLiteral("apiVersion"));
             QCOMPARE(rd.format[0].from, QStringLiteral("aicr.run/v1alpha2"));
             QCOMPARE(rd.format[0].to, QStringLiteral("aicr.run/v1"));
-            QVERIFY(toText(rd).contains(QStringLiteral("format: apiVersion aicr.run/v1alpha2 → aicr.run/v1\n")));
+            QVERIFY(
+                toText(rd).contains(QStringLiteral("format: apiVersion aicr.run/v1alpha2 → aicr.run/v1\n")));
             const CatalogDiff cd = diffCatalogs(a, b, QStringLiteral("sample-1"), QStringLiteral("sample-2"));
-            const QJsonObject registry = named(toJson(cd).value("formats").toArray(), QStringLiteral("ComponentRegistry"));
+            const QJsonObject registry =
+                named(toJson(cd).value("formats").toArray(), QStringLiteral("ComponentRegistry"));
             QCOMPARE(registry.value("from").toString(), QStringLiteral("aicr.run/v1alpha2"));
             QCOMPARE(registry.value("to").toString(), QStringLiteral("aicr.run/v1beta1"));
             // An overlay whose only change is its apiVersion is changed, not unchanged.
-            QVERIFY(toText(cd).contains(QStringLiteral("  ~ aks\n      apiVersion: aicr.run/v1alpha3 → aicr.run/v1beta2\n")));
+            QVERIFY(toText(cd).contains(
+                QStringLiteral("  ~ aks\n      apiVersion: aicr.run/v1alpha3 → aicr.run/v1beta2\n")));
         }
         PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs"));
         QTemporaryDir tmp;
-        Run r = cli({QStringLiteral("diff"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("p.sqlite")), QStringLiteral("--from"),
-                     pbtest::realCatalog(QStringLiteral("v0.14.0")), QStringLiteral("--to"), pbtest::realCatalog(QStringLiteral("2026-07-09")),
+        Run r = cli({QStringLiteral("diff"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("p.sqlite")),
+                     QStringLiteral("--from"), pbtest::realCatalog(QStringLiteral("v0.14.0")),
+                     QStringLiteral("--to"), pbtest::realCatalog(QStringLiteral("2026-07-09")),
                      QStringLiteral("--all-leaves"), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonArray formats = jsonObject(r.out).value("formats").toArray();
-        QCOMPARE(named(formats, QStringLiteral("RecipeMetadata")).value("change").toString(), QStringLiteral("changed"));
-        QVERIFY(named(formats, QStringLiteral("RecipeMetadata")).value("from").toString().contains(QStringLiteral("aicr.nvidia.com/v1alpha1")));
-        QCOMPARE(named(formats, QStringLiteral("RecipeMetadata")).value("to").toString(), QStringLiteral("aicr.run/v1alpha2"));
-        QVERIFY(named(formats, QStringLiteral("RecipeResult")).value("from").toString().contains(QStringLiteral("aicr.nvidia.com/v1alpha1")));
-        Run rt = cli(QStringList{QStringLiteral("diff"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("p.sqlite")), QStringLiteral("--from"),
+        QCOMPARE(named(formats, QStringLiteral("RecipeMetadata")).value("change").toString(),
+                 QStringLiteral("changed"));
+        QVERIFY(named(formats, QStringLiteral("RecipeMetadata"))
+                    .value("from")
+                    .toString()
+                    .contains(QStringLiteral("aicr.nvidia.com/v1alpha1")));
+        QCOMPARE(named(formats, QStringLiteral("RecipeMetadata")).value("to").toString(),
+                 QStringLiteral("aicr.run/v1alpha2"));
+        QVERIFY(named(formats, QStringLiteral("RecipeResult"))
+                    .value("from")
+                    .toString()
+                    .contains(QStringLiteral("aicr.nvidia.com/v1alpha1")));
+        Run rt = cli(QStringList{QStringLiteral("diff"), QStringLiteral("--db"),
+                                 tmp.filePath(QStringLiteral("p.sqlite")), QStringLiteral("--from"),
                                  pbtest::realCatalog(QStringLiteral("v0.14.0")), QStringLiteral("--to"),
                                  pbtest::realCatalog(QStringLiteral("2026-07-09"))} +
                      criteriaFlags());
         QVERIFY2(rt.code == 0, rt.err.constData());
-        QVERIFY2(rt.out.contains("format: apiVersion aicr.nvidia.com/v1alpha1 → aicr.run/v1alpha2\n"), rt.out.constData());
+        QVERIFY2(rt.out.contains("format: apiVersion aicr.nvidia.com/v1alpha1 → aicr.run/v1alpha2\n"),
+                 rt.out.constData());
     }
 
     void versionOnlyRule() {
         const QString img = QStringLiteral("ghcr.io/nvidia/aicr-validators/deployment:");
-        QVERIFY(isVersionOnlyMove(img + "sample-1", img + "sample-2", QStringLiteral("sample-1"), QStringLiteral("sample-2")));
-        QVERIFY(isVersionOnlyMove(img + "v0.14.0", img + "0.15.0", QStringLiteral("0.14.0"), QStringLiteral("v0.15.0")));
-        QVERIFY(isVersionOnlyMove(QStringLiteral("v0.14.0"), QStringLiteral("v0.15.0"), QStringLiteral("v0.14.0"), QStringLiteral("v0.15.0")));
-        QVERIFY(!isVersionOnlyMove(img + "latest", img + "latest", QStringLiteral("v0.14.0"), QStringLiteral("v0.15.0")));
-        QVERIFY(!isVersionOnlyMove(img + "sample-1", img + "sample-3", QStringLiteral("sample-1"), QStringLiteral("sample-2")));
-        QVERIFY(!isVersionOnlyMove(img + "v1.2.0", img + "sample-2", QStringLiteral("sample-1"), QStringLiteral("sample-2")));
-        QVERIFY(!isVersionOnlyMove(img + "sample-1", QStringLiteral("ghcr.io/other/deployment:sample-2"), QStringLiteral("sample-1"),
+        QVERIFY(isVersionOnlyMove(img + "sample-1", img + "sample-2", QStringLiteral("sample-1"),
+                                  QStringLiteral("sample-2")));
+        QVERIFY(isVersionOnlyMove(img + "v0.14.0", img + "0.15.0", QStringLiteral("0.14.0"),
+                                  QStringLiteral("v0.15.0")));
+        QVERIFY(isVersionOnlyMove(QStringLiteral("v0.14.0"), QStringLiteral("v0.15.0"),
+                                  QStringLiteral("v0.14.0"), QStringLiteral("v0.15.0")));
+        QVERIFY(!isVersionOnlyMove(img + "latest", img + "latest", QStringLiteral("v0.14.0"),
+                                   QStringLiteral("v0.15.0")));
+        QVERIFY(!isVersionOnlyMove(img + "sample-1", img + "sample-3", QStringLiteral("sample-1"),
                                    QStringLiteral("sample-2")));
-        QVERIFY(!isVersionOnlyMove(img + "sample-1", img + "sample-2@sha256:abc", QStringLiteral("sample-1"), QStringLiteral("sample-2")));
-        QVERIFY(!isVersionOnlyMove(QStringLiteral("60m"), QStringLiteral("65m"), QStringLiteral("sample-1"), QStringLiteral("sample-2")));
+        QVERIFY(!isVersionOnlyMove(img + "v1.2.0", img + "sample-2", QStringLiteral("sample-1"),
+                                   QStringLiteral("sample-2")));
+        QVERIFY(!isVersionOnlyMove(img + "sample-1", QStringLiteral("ghcr.io/other/deployment:sample-2"),
+                                   QStringLiteral("sample-1"), QStringLiteral("sample-2")));
+        QVERIFY(!isVersionOnlyMove(img + "sample-1", img + "sample-2@sha256:abc", QStringLiteral("sample-1"),
+                                   QStringLiteral("sample-2")));
+        QVERIFY(!isVersionOnlyMove(QStringLiteral("60m"), QStringLiteral("65m"), QStringLiteral("sample-1"),
+                                   QStringLiteral("sample-2")));
         QCOMPARE(versionLabelOf(QStringLiteral("/x/catalogs/v0.14.0/recipes")), QStringLiteral("v0.14.0"));
         QCOMPARE(versionLabelOf(QStringLiteral("/src/recipes/sample-1/")), QStringLiteral("sample-1"));
         QCOMPARE(versionLabelOf(QStringLiteral("2026-07-09")), QStringLiteral("2026-07-09"));
@@ -380,10 +438,16 @@ class TestRecipeDigests : public QObject {
     // --ignore version-only hides the validator image moves :sample-1 → :sample-2 and nothing else.
     void ignoreVersionOnly() {
         QTemporaryDir tmp;
-        const QStringList args{QStringLiteral("diff"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("p.sqlite")), QStringLiteral("--from"),
-                               pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--to"),
-                               pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--all-leaves"),
-                               QStringLiteral("--format"), QStringLiteral("json")};
+        const QStringList args{QStringLiteral("diff"),
+                               QStringLiteral("--db"),
+                               tmp.filePath(QStringLiteral("p.sqlite")),
+                               QStringLiteral("--from"),
+                               pbtest::embeddedCatalogDir(QStringLiteral("sample-1")),
+                               QStringLiteral("--to"),
+                               pbtest::embeddedCatalogDir(QStringLiteral("sample-2")),
+                               QStringLiteral("--all-leaves"),
+                               QStringLiteral("--format"),
+                               QStringLiteral("json")};
         const QJsonObject all = jsonObject(cli(args).out);
         const QJsonArray validators = all.value("validators").toArray();
         int versionOnly = 0;
@@ -391,13 +455,18 @@ class TestRecipeDigests : public QObject {
             versionOnly += v.toObject().value("versionOnly").toBool() ? 1 : 0;
         QCOMPARE(versionOnly, 18);
         QVERIFY(named(validators, QStringLiteral("accelerator-metrics")).value("versionOnly").toBool());
-        QVERIFY(!named(validators, QStringLiteral("inference-perf")).value("versionOnly").toBool()); // its timeout moved too
-        const QJsonObject hidden = jsonObject(cli(args + QStringList{QStringLiteral("--ignore"), QStringLiteral("version-only")}).out);
+        QVERIFY(!named(validators, QStringLiteral("inference-perf"))
+                     .value("versionOnly")
+                     .toBool()); // its timeout moved too
+        const QJsonObject hidden = jsonObject(
+            cli(args + QStringList{QStringLiteral("--ignore"), QStringLiteral("version-only")}).out);
         const QJsonArray kept = hidden.value("validators").toArray();
         QCOMPARE(kept.size(), validators.size() - 18);
         QVERIFY(named(kept, QStringLiteral("accelerator-metrics")).isEmpty());
-        QCOMPARE(named(kept, QStringLiteral("inference-perf")).value("change").toString(), QStringLiteral("changed"));
-        QCOMPARE(named(kept, QStringLiteral("gke-gpu-nic-networks")).value("change").toString(), QStringLiteral("added"));
+        QCOMPARE(named(kept, QStringLiteral("inference-perf")).value("change").toString(),
+                 QStringLiteral("changed"));
+        QCOMPARE(named(kept, QStringLiteral("gke-gpu-nic-networks")).value("change").toString(),
+                 QStringLiteral("added"));
         QCOMPARE(hidden.value("hiddenVersionOnly").toInt(), 18);
         QCOMPARE(hidden.value("registry").toArray().size(), all.value("registry").toArray().size());
         QStringList textArgs = args;
@@ -413,8 +482,8 @@ class TestRecipeDigests : public QObject {
         if (!QFileInfo::exists(pbtest::sharedData(QStringLiteral("aicr/catalogs"))))
             return;
         const CatalogDiff real = diffCatalogs(load(pbtest::realCatalog(QStringLiteral("2026-07-09"))),
-                                              load(pbtest::realCatalog(QStringLiteral("2026-08-19"))), QStringLiteral("2026-07-09"),
-                                              QStringLiteral("2026-08-19"));
+                                              load(pbtest::realCatalog(QStringLiteral("2026-08-19"))),
+                                              QStringLiteral("2026-07-09"), QStringLiteral("2026-08-19"));
         QCOMPARE(toJson(real, DiffOptions{true}).value("hiddenVersionOnly").toInt(), 0);
     }
 };

@@ -4,10 +4,10 @@
 #include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "core/Hash.h"
+#include "db/Database.h"
+#include "ops/RecordsImport.h"
 #include "receipts/Ledger.h"
 #include "receipts/Records.h"
-#include "ops/RecordsImport.h"
-#include "db/Database.h"
 
 #include <QDirIterator>
 #include <QJsonArray>
@@ -81,17 +81,21 @@ class TestRecords : public QObject {
     void realDigestIndexesRecomputeToTheirPlatformDigests_data() {
         QTest::addColumn<QString>("index");
         QTest::addColumn<QString>("digest");
-        QTest::addRow("v1.0.0") << kV100 + QStringLiteral("/digest-index/platform-index.json")
-                                << QStringLiteral("sha256:b05bba571afb8d0aaf3fd4182f195569ff0dde97533bf3381627dd94f68727f8");
-        QTest::addRow("v0.20.0") << kV020 + QStringLiteral("/digest-index/platform-index.json")
-                                 << QStringLiteral("sha256:969e73550ef853489c201d336701ba6a3d53224bb899ae0a75dce31ce60f1241");
+        QTest::addRow("v1.0.0")
+            << kV100 + QStringLiteral("/digest-index/platform-index.json")
+            << QStringLiteral("sha256:b05bba571afb8d0aaf3fd4182f195569ff0dde97533bf3381627dd94f68727f8");
+        QTest::addRow("v0.20.0")
+            << kV020 + QStringLiteral("/digest-index/platform-index.json")
+            << QStringLiteral("sha256:969e73550ef853489c201d336701ba6a3d53224bb899ae0a75dce31ce60f1241");
     }
     void realDigestIndexesRecomputeToTheirPlatformDigests() {
         QFETCH(QString, index);
         QFETCH(QString, digest);
         PB_REQUIRE_SHARED(index);
         const QJsonObject doc = readJson(pbtest::sharedData(index));
-        QCOMPARE(doc.value(QStringLiteral("spec")).toObject().value(QStringLiteral("platformDigest")).toString(), digest);
+        QCOMPARE(
+            doc.value(QStringLiteral("spec")).toObject().value(QStringLiteral("platformDigest")).toString(),
+            digest);
         QCOMPARE(platformDigest(doc), digest);
         // One member changed: another digest.
         QJsonObject spec = doc.value(QStringLiteral("spec")).toObject();
@@ -121,28 +125,36 @@ class TestRecords : public QObject {
             QString file, kind, field, value;
         };
         const Expect expected[] = {
-            {e100 + QStringLiteral("generation-receipt.yaml"), QStringLiteral("SourceGenerationReceipt"), QStringLiteral("spec.source.commit"),
+            {e100 + QStringLiteral("generation-receipt.yaml"), QStringLiteral("SourceGenerationReceipt"),
+             QStringLiteral("spec.source.commit"),
              QStringLiteral("82bccef69855c70e151f8b5e6ed9d04d70a30f81")},
             {e100 + QStringLiteral("argocd-oci-receipt.yaml"), QStringLiteral("OciArtifactReceipt"),
              QStringLiteral("spec.artifacts.literalConfiguration.digest"),
              QStringLiteral("sha256:631dba7ef35a676eafa1590f11149c4bae02867af046dba36dc1dcfd5c9edc19")},
-            {e100 + QStringLiteral("route-intent.yaml"), QStringLiteral("PlatformRouteIntent"), QStringLiteral("status.routesExecuted"), QStringLiteral("false")},
-            {e100 + QStringLiteral("field-policy-assessment.yaml"), QStringLiteral("SourceFieldPolicyAssessment"), QStringLiteral("status.configPlaneOnly"),
+            {e100 + QStringLiteral("route-intent.yaml"), QStringLiteral("PlatformRouteIntent"),
+             QStringLiteral("status.routesExecuted"), QStringLiteral("false")},
+            {e100 + QStringLiteral("field-policy-assessment.yaml"),
+             QStringLiteral("SourceFieldPolicyAssessment"), QStringLiteral("status.configPlaneOnly"),
              QStringLiteral("true")},
-            {e100 + QStringLiteral("flattening-safety-verdict.yaml"), QStringLiteral("FlatteningSafetyVerdict"), QStringLiteral("spec.verdict.lane"),
+            {e100 + QStringLiteral("flattening-safety-verdict.yaml"),
+             QStringLiteral("FlatteningSafetyVerdict"), QStringLiteral("spec.verdict.lane"),
              QStringLiteral("flatten-with-routes")},
-            {e100 + QStringLiteral("source-catalog/source-catalog-record.yaml"), QStringLiteral("SourceCatalogRecord"),
-             QStringLiteral("spec.selection.name"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")},
-            {e100 + QStringLiteral("digest-index/platform-index.json"), QStringLiteral("AICRPlatformDigestIndex"), QStringLiteral("members"),
-             QStringLiteral("17")},
-            {e020 + QStringLiteral("public-oci-receipt.yaml"), QStringLiteral("PublicOciReceipt"), QStringLiteral("spec.artifacts.sourcePackage.digest"),
+            {e100 + QStringLiteral("source-catalog/source-catalog-record.yaml"),
+             QStringLiteral("SourceCatalogRecord"), QStringLiteral("spec.selection.name"),
+             QStringLiteral("h100-eks-ubuntu-training-kubeflow")},
+            {e100 + QStringLiteral("digest-index/platform-index.json"),
+             QStringLiteral("AICRPlatformDigestIndex"), QStringLiteral("members"), QStringLiteral("17")},
+            {e020 + QStringLiteral("public-oci-receipt.yaml"), QStringLiteral("PublicOciReceipt"),
+             QStringLiteral("spec.artifacts.sourcePackage.digest"),
              QStringLiteral("sha256:2eedf6b36ea2cfab828245e38f72b7ed344915b6695c6a56d92a744d25992431")},
-            {e020 + QStringLiteral("confighub-upload-receipt.yaml"), QStringLiteral("ConfigHubUploadReceipt"), QStringLiteral("status.result"),
-             QStringLiteral("partial")},
-            {e020 + QStringLiteral("confighub-release-oci-receipt.yaml"), QStringLiteral("ConfigHubReleaseOciReceipt"), QStringLiteral("status.result"),
+            {e020 + QStringLiteral("confighub-upload-receipt.yaml"), QStringLiteral("ConfigHubUploadReceipt"),
+             QStringLiteral("status.result"), QStringLiteral("partial")},
+            {e020 + QStringLiteral("confighub-release-oci-receipt.yaml"),
+             QStringLiteral("ConfigHubReleaseOciReceipt"), QStringLiteral("status.result"),
              QStringLiteral("pass")},
-            {QStringLiteral("runs/aicr-provenance-v1-0-0/receipt.yaml"), QStringLiteral("AicrUpstreamProvenanceReceipt"),
-             QStringLiteral("spec.upstream.archiveSha256"), QStringLiteral("cb85cce54a82deb88e826c3e735c26e11a0863173b8aa5ff3ba4ebc2dc6af8b2")},
+            {QStringLiteral("runs/aicr-provenance-v1-0-0/receipt.yaml"),
+             QStringLiteral("AicrUpstreamProvenanceReceipt"), QStringLiteral("spec.upstream.archiveSha256"),
+             QStringLiteral("cb85cce54a82deb88e826c3e735c26e11a0863173b8aa5ff3ba4ebc2dc6af8b2")},
         };
         for (const Expect& x : expected) {
             QVERIFY2(byFile.contains(x.file), qPrintable(x.file));
@@ -157,10 +169,12 @@ class TestRecords : public QObject {
         }
         // Every digest-index and shared-digest check that compares two recorded values passes.
         QCOMPARE(report->failed(), 0);
-        const RecordCheck* pd = findCheck(*report, QStringLiteral("digest-index.platform-digest"), QStringLiteral("v1-0-0/digest-index/platform-index.json"));
+        const RecordCheck* pd = findCheck(*report, QStringLiteral("digest-index.platform-digest"),
+                                          QStringLiteral("v1-0-0/digest-index/platform-index.json"));
         QVERIFY(pd);
         QCOMPARE(pd->verdict, Verdict::Pass);
-        QCOMPARE(pd->actual, QStringLiteral("sha256:b05bba571afb8d0aaf3fd4182f195569ff0dde97533bf3381627dd94f68727f8"));
+        QCOMPARE(pd->actual,
+                 QStringLiteral("sha256:b05bba571afb8d0aaf3fd4182f195569ff0dde97533bf3381627dd94f68727f8"));
         int payloads = 0;
         for (const RecordCheck& c : report->checks)
             payloads += c.check == QLatin1String("digest-index.payload") && c.verdict == Verdict::Pass;
@@ -168,13 +182,16 @@ class TestRecords : public QObject {
         const RecordCheck* source = findCheck(*report, QStringLiteral("digest-index.source"));
         QVERIFY(source);
         QCOMPARE(source->verdict, Verdict::Pass);
-        const RecordCheck* rendered = findCheck(*report, QStringLiteral("checksums"), QStringLiteral("argocd-rendered/checksums.txt"));
+        const RecordCheck* rendered =
+            findCheck(*report, QStringLiteral("checksums"), QStringLiteral("argocd-rendered/checksums.txt"));
         QVERIFY(rendered);
-        QCOMPARE(rendered->verdict, Verdict::Incomplete); // 3 of 17 Applications were retained, and they match
+        QCOMPARE(rendered->verdict,
+                 Verdict::Incomplete); // 3 of 17 Applications were retained, and they match
         // The provenance receipt shares the archive digest with the generation receipt.
         bool archiveShared = false;
         for (const RecordCheck& c : report->checks)
-            archiveShared |= c.file.startsWith(QLatin1String("runs/")) && c.detail.contains(QLatin1String("archiveSha256")) && c.verdict == Verdict::Pass;
+            archiveShared |= c.file.startsWith(QLatin1String("runs/")) &&
+                             c.detail.contains(QLatin1String("archiveSha256")) && c.verdict == Verdict::Pass;
         QVERIFY(archiveShared);
         // Stage table of v1.0.0: generated and verified, nothing published or delivered.
         QMap<QString, StageResult> stages;
@@ -183,8 +200,10 @@ class TestRecords : public QObject {
                 stages.insert(s.stage, s.result);
         QCOMPARE(stages.value(QStringLiteral("Select the AICR source variant")), StageResult::Complete);
         QCOMPARE(stages.value(QStringLiteral("Verify the upstream source")), StageResult::Complete);
-        QCOMPARE(stages.value(QStringLiteral("Generate the wrapper and exact Applications")), StageResult::Complete);
-        QCOMPARE(stages.value(QStringLiteral("Publish source and literal configuration OCI")), StageResult::NotRun);
+        QCOMPARE(stages.value(QStringLiteral("Generate the wrapper and exact Applications")),
+                 StageResult::Complete);
+        QCOMPARE(stages.value(QStringLiteral("Publish source and literal configuration OCI")),
+                 StageResult::NotRun);
         QCOMPARE(stages.value(QStringLiteral("Deliver through Argo CD or Flux")), StageResult::NotRun);
         QCOMPARE(stages.value(QStringLiteral("Run on the target cluster and GPUs")), StageResult::NotRun);
         // v0.20.0 has its later receipts: published, uploaded (partial), released.
@@ -192,36 +211,50 @@ class TestRecords : public QObject {
         for (const StageRow& s : report->stages)
             if (s.entry.endsWith(QLatin1String("v0-20-0")))
                 old.insert(s.stage, s.result);
-        QCOMPARE(old.value(QStringLiteral("Publish source and literal configuration OCI")), StageResult::Complete);
-        QCOMPARE(old.value(QStringLiteral("Retain a ConfigHub base and create derived variants")), StageResult::Partial);
-        QCOMPARE(old.value(QStringLiteral("Promote and publish a ConfigHub release OCI")), StageResult::Complete);
+        QCOMPARE(old.value(QStringLiteral("Publish source and literal configuration OCI")),
+                 StageResult::Complete);
+        QCOMPARE(old.value(QStringLiteral("Retain a ConfigHub base and create derived variants")),
+                 StageResult::Partial);
+        QCOMPARE(old.value(QStringLiteral("Promote and publish a ConfigHub release OCI")),
+                 StageResult::Complete);
     }
 
     void changedPayloadByteIsReportedByFile() {
         PB_REQUIRE_SHARED(kV100);
         QTemporaryDir tmp;
         copyTree(pbtest::sharedData(QStringLiteral("confighub")), tmp.path());
-        const QString payload = tmp.filePath(QStringLiteral("examples/aicr/eks-h100-training-kubeflow-v1-0-0/digest-index/payloads/"
-                                                            "gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
+        const QString payload = tmp.filePath(QStringLiteral(
+            "examples/aicr/eks-h100-training-kubeflow-v1-0-0/digest-index/payloads/"
+            "gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
         flipByte(payload, 40);
         auto report = readRecords(tmp.path());
         QVERIFY(report.ok());
         QVERIFY(!report->ok());
-        const RecordCheck* c = findCheck(*report, QStringLiteral("digest-index.payload"), QStringLiteral("gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
+        const RecordCheck* c = findCheck(
+            *report, QStringLiteral("digest-index.payload"),
+            QStringLiteral(
+                "gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
         QVERIFY(c);
         QCOMPARE(c->verdict, Verdict::Fail);
         QVERIFY(c->detail.contains(QStringLiteral("gpu-operator-5acb1a14")));
-        QCOMPARE(c->expected, QStringLiteral("5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096"));
+        QCOMPARE(c->expected,
+                 QStringLiteral("5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096"));
         QCOMPARE(c->actual, sha256Hex(pbtest::readAll(payload)));
         // The digest index's own checksums.txt says the same, naming the file.
-        const RecordCheck* row = findCheck(*report, QStringLiteral("checksums"), QStringLiteral("payloads/gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
+        const RecordCheck* row = findCheck(
+            *report, QStringLiteral("checksums"),
+            QStringLiteral(
+                "payloads/"
+                "gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
         QVERIFY(row);
         QCOMPARE(row->verdict, Verdict::Fail);
         // Through the CLI: exit 1, the file named on stderr and in the JSON.
-        Run r = proofbench({QStringLiteral("records"), QStringLiteral("check"), tmp.path(), QStringLiteral("--format"), QStringLiteral("json"),
-                            QStringLiteral("--db"), tmp.filePath(QStringLiteral("pb.sqlite"))});
+        Run r = proofbench({QStringLiteral("records"), QStringLiteral("check"), tmp.path(),
+                            QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"),
+                            tmp.filePath(QStringLiteral("pb.sqlite"))});
         QCOMPARE(r.code, 1);
-        QVERIFY(r.err.contains("gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
+        QVERIFY(r.err.contains(
+            "gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("ok")).toBool(), false);
     }
 
@@ -236,17 +269,21 @@ class TestRecords : public QObject {
         for (const ExternalRecord& r : report->records)
             kinds << r.kind;
         kinds.sort();
-        QCOMPARE(kinds, (QStringList{QStringLiteral("AICRPlatformDigestIndex"), QStringLiteral("AicrUpstreamProvenanceReceipt"),
-                                     QStringLiteral("ConfigHubReleaseOciReceipt"), QStringLiteral("ConfigHubUploadReceipt"),
-                                     QStringLiteral("FlatteningSafetyVerdict"), QStringLiteral("OciArtifactReceipt"),
-                                     QStringLiteral("PlatformRouteIntent"), QStringLiteral("PublicOciReceipt"),
-                                     QStringLiteral("SourceCatalogRecord"), QStringLiteral("SourceFieldPolicyAssessment"),
-                                     QStringLiteral("SourceGenerationReceipt")}));
+        QCOMPARE(
+            kinds,
+            (QStringList{
+                QStringLiteral("AICRPlatformDigestIndex"), QStringLiteral("AicrUpstreamProvenanceReceipt"),
+                QStringLiteral("ConfigHubReleaseOciReceipt"), QStringLiteral("ConfigHubUploadReceipt"),
+                QStringLiteral("FlatteningSafetyVerdict"), QStringLiteral("OciArtifactReceipt"),
+                QStringLiteral("PlatformRouteIntent"), QStringLiteral("PublicOciReceipt"),
+                QStringLiteral("SourceCatalogRecord"), QStringLiteral("SourceFieldPolicyAssessment"),
+                QStringLiteral("SourceGenerationReceipt")}));
         for (const RecordCheck& c : report->checks)
             QVERIFY2(c.verdict != Verdict::Fail, qPrintable(c.file + QStringLiteral(": ") + c.detail));
         // Every kind of comparison ran and passed at least once.
-        for (const char* check : {"digest-index.platform-digest", "digest-index.payload", "digest-index.payload-form", "digest-index.source",
-                                  "digest-index.criteria", "shared-digest", "oci-layout", "checksums"}) {
+        for (const char* check :
+             {"digest-index.platform-digest", "digest-index.payload", "digest-index.payload-form",
+              "digest-index.source", "digest-index.criteria", "shared-digest", "oci-layout", "checksums"}) {
             bool passed = false;
             for (const RecordCheck& c : report->checks)
                 passed |= c.check == QLatin1String(check) && c.verdict == Verdict::Pass;
@@ -256,14 +293,22 @@ class TestRecords : public QObject {
         for (const StageRow& s : report->stages)
             stages.insert(s.stage, s);
         QCOMPARE(stages.size(), 9);
-        QCOMPARE(stages.value(QStringLiteral("Verify the upstream source")).result, StageResult::Complete); // the provenance receipt
-        QVERIFY(stages.value(QStringLiteral("Verify the upstream source")).record.startsWith(QLatin1String("runs/")));
-        QCOMPARE(stages.value(QStringLiteral("Publish source and literal configuration OCI")).result, StageResult::Complete);
-        QVERIFY(stages.value(QStringLiteral("Publish source and literal configuration OCI")).record.endsWith(QLatin1String("public-oci-receipt.yaml")));
-        QCOMPARE(stages.value(QStringLiteral("Resolve all nested chart objects and lifecycle work")).result, StageResult::Partial);
-        QCOMPARE(stages.value(QStringLiteral("Retain a ConfigHub base and create derived variants")).result, StageResult::Partial);
-        QCOMPARE(stages.value(QStringLiteral("Promote and publish a ConfigHub release OCI")).result, StageResult::NotRun);
-        QCOMPARE(stages.value(QStringLiteral("Run on the target cluster and GPUs")).detail, QStringLiteral("status.demoRuntime: not-run"));
+        QCOMPARE(stages.value(QStringLiteral("Verify the upstream source")).result,
+                 StageResult::Complete); // the provenance receipt
+        QVERIFY(stages.value(QStringLiteral("Verify the upstream source"))
+                    .record.startsWith(QLatin1String("runs/")));
+        QCOMPARE(stages.value(QStringLiteral("Publish source and literal configuration OCI")).result,
+                 StageResult::Complete);
+        QVERIFY(stages.value(QStringLiteral("Publish source and literal configuration OCI"))
+                    .record.endsWith(QLatin1String("public-oci-receipt.yaml")));
+        QCOMPARE(stages.value(QStringLiteral("Resolve all nested chart objects and lifecycle work")).result,
+                 StageResult::Partial);
+        QCOMPARE(stages.value(QStringLiteral("Retain a ConfigHub base and create derived variants")).result,
+                 StageResult::Partial);
+        QCOMPARE(stages.value(QStringLiteral("Promote and publish a ConfigHub release OCI")).result,
+                 StageResult::NotRun);
+        QCOMPARE(stages.value(QStringLiteral("Run on the target cluster and GPUs")).detail,
+                 QStringLiteral("status.demoRuntime: not-run"));
     }
 
     void fixtureTamperingFailsTheRightCheck_data() {
@@ -272,16 +317,22 @@ class TestRecords : public QObject {
         QTest::addColumn<QString>("to");
         QTest::addColumn<QString>("check");
         const QString e = QStringLiteral("examples/aicr/demo-v9-9-9/");
-        QTest::addRow("platform digest") << e + QStringLiteral("digest-index/platform-index.json") << QStringLiteral("\"syncWave\": 9")
-                                         << QStringLiteral("\"syncWave\": 8") << QStringLiteral("digest-index.platform-digest");
-        QTest::addRow("rendered application") << e + QStringLiteral("argocd-rendered/templates/gpu-operator.yaml") << QStringLiteral("26.7.1")
-                                              << QStringLiteral("26.7.2") << QStringLiteral("checksums");
-        QTest::addRow("oci receipt digest") << e + QStringLiteral("argocd-oci-receipt.yaml") << QStringLiteral("portableDigest: sha256:1111")
-                                            << QStringLiteral("portableDigest: sha256:2111") << QStringLiteral("shared-digest");
-        QTest::addRow("flattening verdict") << e + QStringLiteral("flattening-safety-verdict.yaml") << QStringLiteral("platformDigest: sha256:")
-                                            << QStringLiteral("platformDigest: sha256:0") << QStringLiteral("shared-digest");
-        QTest::addRow("criteria") << e + QStringLiteral("generation-receipt.yaml") << QStringLiteral("intent: training")
-                                  << QStringLiteral("intent: inference") << QStringLiteral("digest-index.criteria");
+        QTest::addRow("platform digest")
+            << e + QStringLiteral("digest-index/platform-index.json") << QStringLiteral("\"syncWave\": 9")
+            << QStringLiteral("\"syncWave\": 8") << QStringLiteral("digest-index.platform-digest");
+        QTest::addRow("rendered application")
+            << e + QStringLiteral("argocd-rendered/templates/gpu-operator.yaml") << QStringLiteral("26.7.1")
+            << QStringLiteral("26.7.2") << QStringLiteral("checksums");
+        QTest::addRow("oci receipt digest")
+            << e + QStringLiteral("argocd-oci-receipt.yaml") << QStringLiteral("portableDigest: sha256:1111")
+            << QStringLiteral("portableDigest: sha256:2111") << QStringLiteral("shared-digest");
+        QTest::addRow("flattening verdict")
+            << e + QStringLiteral("flattening-safety-verdict.yaml")
+            << QStringLiteral("platformDigest: sha256:") << QStringLiteral("platformDigest: sha256:0")
+            << QStringLiteral("shared-digest");
+        QTest::addRow("criteria") << e + QStringLiteral("generation-receipt.yaml")
+                                  << QStringLiteral("intent: training") << QStringLiteral("intent: inference")
+                                  << QStringLiteral("digest-index.criteria");
     }
     void fixtureTamperingFailsTheRightCheck() {
         QFETCH(QString, file);
@@ -312,8 +363,10 @@ class TestRecords : public QObject {
         QDir().mkpath(tmp.filePath(QStringLiteral("e")));
         QFile f(tmp.filePath(QStringLiteral("e/public-oci-receipt.yaml")));
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("apiVersion: catalog.confighub.com/v1alpha1\nkind: PublicOciReceipt\nmetadata:\n  name: x\nspec:\n  artifacts:\n"
-                "    sourcePackage:\n      digest: sha256:00\n    literalConfiguration:\n      reference: oci://x\nstatus:\n  result: pass\n");
+        f.write("apiVersion: catalog.confighub.com/v1alpha1\nkind: PublicOciReceipt\nmetadata:\n  name: "
+                "x\nspec:\n  artifacts:\n"
+                "    sourcePackage:\n      digest: sha256:00\n    literalConfiguration:\n      reference: "
+                "oci://x\nstatus:\n  result: pass\n");
         f.close();
         QFile broken(tmp.filePath(QStringLiteral("e/generation-receipt.yaml")));
         QVERIFY(broken.open(QIODevice::WriteOnly));
@@ -347,13 +400,15 @@ class TestRecords : public QObject {
         QTemporaryDir tmp;
         const QString db = tmp.filePath(QStringLiteral("pb.sqlite"));
         const QString dir = pbtest::fixture(QStringLiteral("receipts/entry"));
-        Run first = proofbench({QStringLiteral("records"), QStringLiteral("import"), dir, QStringLiteral("--format"), QStringLiteral("json"),
-                                QStringLiteral("--db"), db});
+        Run first =
+            proofbench({QStringLiteral("records"), QStringLiteral("import"), dir, QStringLiteral("--format"),
+                        QStringLiteral("json"), QStringLiteral("--db"), db});
         QVERIFY2(first.code == 0, first.err.constData());
         const QJsonObject a = QJsonDocument::fromJson(first.out).object();
         QCOMPARE(a.value(QStringLiteral("added")).toInt(), 11);
-        Run again = proofbench({QStringLiteral("records"), QStringLiteral("import"), dir, QStringLiteral("--format"), QStringLiteral("json"),
-                                QStringLiteral("--db"), db});
+        Run again =
+            proofbench({QStringLiteral("records"), QStringLiteral("import"), dir, QStringLiteral("--format"),
+                        QStringLiteral("json"), QStringLiteral("--db"), db});
         const QJsonObject b = QJsonDocument::fromJson(again.out).object();
         QCOMPARE(b.value(QStringLiteral("added")).toInt(), 0);
         QCOMPARE(b.value(QStringLiteral("unchanged")).toInt(), 11);
@@ -363,18 +418,22 @@ class TestRecords : public QObject {
         QVERIFY(stored.ok());
         QCOMPARE(stored->size(), size_t(11));
         QCOMPARE(stageTable(QStringLiteral("examples/aicr/demo-v9-9-9"), *stored).size(), size_t(9));
-        auto receipts = Ledger(**handle).list(ListFilter{QStringLiteral("records.import"), std::nullopt, {}, {}, 0});
+        auto receipts =
+            Ledger(**handle).list(ListFilter{QStringLiteral("records.import"), std::nullopt, {}, {}, 0});
         QVERIFY(receipts.ok());
         QCOMPARE(receipts->size(), size_t(2));
         QCOMPARE(receipts->front().inputs.size(), size_t(11));
         // check and stages through the CLI.
-        Run check = proofbench({QStringLiteral("records"), QStringLiteral("check"), dir, QStringLiteral("--db"), db});
+        Run check =
+            proofbench({QStringLiteral("records"), QStringLiteral("check"), dir, QStringLiteral("--db"), db});
         QVERIFY2(check.code == 0, check.out.constData());
         QVERIFY(check.out.contains("AICRPlatformDigestIndex"));
-        Run stages = proofbench({QStringLiteral("records"), QStringLiteral("stages"), dir, QStringLiteral("--format"), QStringLiteral("json"),
-                                 QStringLiteral("--db"), db});
+        Run stages =
+            proofbench({QStringLiteral("records"), QStringLiteral("stages"), dir, QStringLiteral("--format"),
+                        QStringLiteral("json"), QStringLiteral("--db"), db});
         QCOMPARE(stages.code, 0);
-        QCOMPARE(QJsonDocument::fromJson(stages.out).object().value(QStringLiteral("stages")).toArray().size(), 9);
+        QCOMPARE(
+            QJsonDocument::fromJson(stages.out).object().value(QStringLiteral("stages")).toArray().size(), 9);
     }
 };
 

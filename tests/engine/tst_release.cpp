@@ -33,8 +33,12 @@ using namespace pb;
 
 namespace {
 
-QString releaseDir(const QString& v) { return pbtest::sharedData(QStringLiteral("aicr/releases/") + v); }
-QString trustedRoot() { return pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")); }
+QString releaseDir(const QString& v) {
+    return pbtest::sharedData(QStringLiteral("aicr/releases/") + v);
+}
+QString trustedRoot() {
+    return pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json"));
+}
 
 void copyDir(const QString& from, const QString& to) {
     QDir().mkpath(to);
@@ -43,7 +47,8 @@ void copyDir(const QString& from, const QString& to) {
             copyDir(fi.filePath(), to + QLatin1Char('/') + fi.fileName());
         else {
             QFile::copy(fi.filePath(), to + QLatin1Char('/') + fi.fileName());
-            QFile::setPermissions(to + QLatin1Char('/') + fi.fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            QFile::setPermissions(to + QLatin1Char('/') + fi.fileName(),
+                                  QFileDevice::ReadOwner | QFileDevice::WriteOwner);
         }
     }
 }
@@ -98,7 +103,9 @@ const ops::ReleaseAsset* row(const ops::ReleaseVerifyOutcome& o, const QString& 
     return nullptr;
 }
 
-QString describe(const ops::ReleaseVerifyOutcome& o) { return o.toText(); }
+QString describe(const ops::ReleaseVerifyOutcome& o) {
+    return o.toText();
+}
 
 struct Run {
     int code = -1;
@@ -109,7 +116,8 @@ Run proofbench(const QStringList& args) {
     QProcess p;
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     p.waitForFinished(120000);
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+               p.readAllStandardError()};
 }
 
 constexpr char kSubject0190[] = "2e461ba522d0b81eaee836347395257d8eb15982f9e5dc911ff7b62887722912";
@@ -146,13 +154,16 @@ class TestRelease : public QObject {
     // ---- pure logic ---------------------------------------------------------------------------
     void checksumListParses() {
         PB_REQUIRE_SHARED("aicr/releases/v0.19.0");
-        auto rows = release::parseChecksums(pbtest::readAll(releaseDir(QStringLiteral("v0.19.0")) + QStringLiteral("/aicr_checksums.txt")),
-                                            QStringLiteral("aicr_checksums.txt"));
+        auto rows = release::parseChecksums(
+            pbtest::readAll(releaseDir(QStringLiteral("v0.19.0")) + QStringLiteral("/aicr_checksums.txt")),
+            QStringLiteral("aicr_checksums.txt"));
         QVERIFY2(rows, qPrintable(rows ? QString() : rows.error().toString()));
         QCOMPARE(int(rows->size()), 10);
-        const release::ChecksumRow* r = release::findRow(*rows, QStringLiteral("aicr_0.19.0_linux_amd64.tar.gz"));
+        const release::ChecksumRow* r =
+            release::findRow(*rows, QStringLiteral("aicr_0.19.0_linux_amd64.tar.gz"));
         QVERIFY(r);
-        QCOMPARE(r->sha256, QStringLiteral("17a62373046892a37599c6d9279dde3e9c72784aa5d95acc76d63d0b8418c93a"));
+        QCOMPARE(r->sha256,
+                 QStringLiteral("17a62373046892a37599c6d9279dde3e9c72784aa5d95acc76d63d0b8418c93a"));
         QCOMPARE(r->line, 6);
     }
 
@@ -160,10 +171,13 @@ class TestRelease : public QObject {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("reason");
         const QByteArray hex(64, 'a');
-        QTest::newRow("short digest") << QByteArray("abcd  x.tar.gz\n") << QStringLiteral("expected 'SHA256  NAME'");
-        QTest::newRow("not hex") << (QByteArray(64, 'z') + "  x.tar.gz\n") << QStringLiteral("not a sha256 digest");
+        QTest::newRow("short digest")
+            << QByteArray("abcd  x.tar.gz\n") << QStringLiteral("expected 'SHA256  NAME'");
+        QTest::newRow("not hex") << (QByteArray(64, 'z') + "  x.tar.gz\n")
+                                 << QStringLiteral("not a sha256 digest");
         QTest::newRow("path") << (hex + "  ../etc/passwd\n") << QStringLiteral("not a plain file name");
-        QTest::newRow("twice") << (hex + "  a\n" + hex + "  a\n") << QStringLiteral("listed twice (first on line 1)");
+        QTest::newRow("twice") << (hex + "  a\n" + hex + "  a\n")
+                               << QStringLiteral("listed twice (first on line 1)");
         QTest::newRow("empty") << QByteArray("\n\n") << QStringLiteral("no rows");
     }
     void checksumListRefusesBadRows() {
@@ -179,8 +193,9 @@ class TestRelease : public QObject {
         QCOMPARE(*release::normalizeVersion(QStringLiteral("0.19.0")), QStringLiteral("v0.19.0"));
         QVERIFY(!release::normalizeVersion(QStringLiteral("v0.19")));
         QVERIFY(!release::normalizeVersion(QStringLiteral("v0.19.0; rm")));
-        QCOMPARE(release::tagIdentity(QStringLiteral("v0.20.0")),
-                 QStringLiteral("https://github.com/NVIDIA/aicr/.github/workflows/on-tag.yaml@refs/tags/v0.20.0"));
+        QCOMPARE(
+            release::tagIdentity(QStringLiteral("v0.20.0")),
+            QStringLiteral("https://github.com/NVIDIA/aicr/.github/workflows/on-tag.yaml@refs/tags/v0.20.0"));
         QCOMPARE(release::versionFromFolderName(QStringLiteral("v0.19.0")), QStringLiteral("v0.19.0"));
         QCOMPARE(release::versionFromFolderName(QStringLiteral("aicr_0.20.0")), QStringLiteral("v0.20.0"));
         QCOMPARE(release::versionFromFolderName(QStringLiteral("downloads")), QString());
@@ -189,32 +204,42 @@ class TestRelease : public QObject {
     void recipeCatalogSubjectFromSharedCatalog() {
         PB_REQUIRE_SHARED("aicr/catalogs/2026-08-09/recipes");
         const QString root = pbtest::realCatalog(QStringLiteral("2026-08-09"));
-        const QString subject = release::recipeCatalogSubject(pbtest::readAll(root + QStringLiteral("/registry.yaml")),
-                                                              pbtest::readAll(root + QStringLiteral("/validators/catalog.yaml")));
+        const QString subject =
+            release::recipeCatalogSubject(pbtest::readAll(root + QStringLiteral("/registry.yaml")),
+                                          pbtest::readAll(root + QStringLiteral("/validators/catalog.yaml")));
         QCOMPARE(subject, QLatin1String(kSubject0190));
     }
 
     void tarballExtraction() {
-        const QByteArray binary = QByteArrayLiteral("\x7f" "ELF test binary built by tst_release, not AICR");
-        auto ok = release::readTarball(makeTarball({{QStringLiteral("LICENSE"), "text"}, {QStringLiteral("aicr"), binary}}),
-                                       QStringLiteral("t.tar.gz"));
+        const QByteArray binary = QByteArrayLiteral("\x7f"
+                                                    "ELF test binary built by tst_release, not AICR");
+        auto ok = release::readTarball(
+            makeTarball({{QStringLiteral("LICENSE"), "text"}, {QStringLiteral("aicr"), binary}}),
+            QStringLiteral("t.tar.gz"));
         QVERIFY2(ok, qPrintable(ok ? QString() : ok.error().toString()));
         QCOMPARE(ok->binary, binary);
         QCOMPARE(ok->binaryPath, QStringLiteral("aicr"));
         QVERIFY(ok->attestation.isEmpty());
 
-        auto traversal = release::readTarball(makeTarball({{QStringLiteral("../aicr"), binary}}), QStringLiteral("t.tar.gz"));
+        auto traversal = release::readTarball(makeTarball({{QStringLiteral("../aicr"), binary}}),
+                                              QStringLiteral("t.tar.gz"));
         QVERIFY(!traversal);
-        QVERIFY2(traversal.error().toString().contains(QStringLiteral("path traversal")), qPrintable(traversal.error().toString()));
-        auto absolute = release::readTarball(makeTarball({{QStringLiteral("/usr/bin/aicr"), binary}}), QStringLiteral("t.tar.gz"));
+        QVERIFY2(traversal.error().toString().contains(QStringLiteral("path traversal")),
+                 qPrintable(traversal.error().toString()));
+        auto absolute = release::readTarball(makeTarball({{QStringLiteral("/usr/bin/aicr"), binary}}),
+                                             QStringLiteral("t.tar.gz"));
         QVERIFY(!absolute);
-        auto link = release::readTarball(makeTarball({{QStringLiteral("aicr"), {}, true}}), QStringLiteral("t.tar.gz"));
+        auto link = release::readTarball(makeTarball({{QStringLiteral("aicr"), {}, true}}),
+                                         QStringLiteral("t.tar.gz"));
         QVERIFY(!link);
-        QVERIFY2(link.error().toString().contains(QStringLiteral("link")), qPrintable(link.error().toString()));
-        auto twice = release::readTarball(makeTarball({{QStringLiteral("aicr"), binary}, {QStringLiteral("dir/aicr"), binary}}),
-                                          QStringLiteral("t.tar.gz"));
+        QVERIFY2(link.error().toString().contains(QStringLiteral("link")),
+                 qPrintable(link.error().toString()));
+        auto twice = release::readTarball(
+            makeTarball({{QStringLiteral("aicr"), binary}, {QStringLiteral("dir/aicr"), binary}}),
+            QStringLiteral("t.tar.gz"));
         QVERIFY(!twice);
-        auto none = release::readTarball(makeTarball({{QStringLiteral("README.md"), "x"}}), QStringLiteral("t.tar.gz"));
+        auto none = release::readTarball(makeTarball({{QStringLiteral("README.md"), "x"}}),
+                                         QStringLiteral("t.tar.gz"));
         QVERIFY(!none);
         QVERIFY(none.error().toString().contains(QStringLiteral("no 'aicr' binary")));
         auto garbage = release::readTarball(QByteArray(1000, 'x'), QStringLiteral("t.tar.gz"));
@@ -225,14 +250,18 @@ class TestRelease : public QObject {
     void v0190VerifiesWithPinnedIdentity() {
         PB_REQUIRE_SHARED("aicr/releases/v0.19.0");
         auto db = openDb();
-        auto r = ops::verifyRelease(ops::Context(*db), request(releaseDir(QStringLiteral("v0.19.0")), QStringLiteral("v0.19.0")));
+        auto r = ops::verifyRelease(
+            ops::Context(*db), request(releaseDir(QStringLiteral("v0.19.0")), QStringLiteral("v0.19.0")));
         QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
         QVERIFY2(r->ok(), qPrintable(describe(*r)));
-        QCOMPARE(r->policy.identity, QStringLiteral("https://github.com/NVIDIA/aicr/.github/workflows/on-tag.yaml@refs/tags/v0.19.0"));
+        QCOMPARE(
+            r->policy.identity,
+            QStringLiteral("https://github.com/NVIDIA/aicr/.github/workflows/on-tag.yaml@refs/tags/v0.19.0"));
         const ops::ReleaseAsset* bin = row(*r, QStringLiteral("aicr"));
         QVERIFY(bin && bin->signature && bin->signature->verified);
         QCOMPARE(bin->status, ops::AssetStatus::DigestOnly); // no tarball in the shared data
-        QCOMPARE(bin->expectedSha256, QStringLiteral("03cd1800f5a9743162043e17fbe0244a86f2392cbbe8937057becf070e2bd9f6"));
+        QCOMPARE(bin->expectedSha256,
+                 QStringLiteral("03cd1800f5a9743162043e17fbe0244a86f2392cbbe8937057becf070e2bd9f6"));
         const ops::ReleaseAsset* cat = row(*r, QStringLiteral("recipe-catalog"));
         QVERIFY(cat && cat->signature && cat->signature->verified);
         QCOMPARE(cat->status, ops::AssetStatus::DigestOnly); // no catalog in the release folder
@@ -245,7 +274,8 @@ class TestRelease : public QObject {
         auto kept = store::CatalogStore(*db).releaseSignature(QStringLiteral("v0.19.0"));
         QVERIFY(kept && *kept);
         QCOMPARE((*kept)->subjectSha256, QLatin1String(kSubject0190));
-        QCOMPARE((*kept)->bundle, pbtest::readAll(releaseDir(QStringLiteral("v0.19.0")) + QStringLiteral("/recipe-catalog.sigstore.json")));
+        QCOMPARE((*kept)->bundle, pbtest::readAll(releaseDir(QStringLiteral("v0.19.0")) +
+                                                  QStringLiteral("/recipe-catalog.sigstore.json")));
         QVERIFY((*kept)->verification.value(QStringLiteral("verified")).toBool());
     }
 
@@ -284,7 +314,8 @@ class TestRelease : public QObject {
     void v0200VerifiesSbomSignature() {
         PB_REQUIRE_SHARED("aicr/releases/v0.20.0");
         auto db = openDb();
-        auto r = ops::verifyRelease(ops::Context(*db), request(releaseDir(QStringLiteral("v0.20.0")), QStringLiteral("0.20.0")));
+        auto r = ops::verifyRelease(ops::Context(*db),
+                                    request(releaseDir(QStringLiteral("v0.20.0")), QStringLiteral("0.20.0")));
         QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
         QVERIFY2(r->ok(), qPrintable(describe(*r)));
         const ops::ReleaseAsset* sbom = row(*r, QStringLiteral("aicr_0.20.0_darwin_arm64.sbom.json"));
@@ -303,7 +334,8 @@ class TestRelease : public QObject {
         PB_REQUIRE_SHARED("aicr/releases/v0.19.0");
         auto db = openDb();
         // v0.19.0's bundles checked as v0.20.0: the pinned tag identity is not theirs.
-        auto r = ops::verifyRelease(ops::Context(*db), request(releaseDir(QStringLiteral("v0.19.0")), QStringLiteral("v0.20.0")));
+        auto r = ops::verifyRelease(
+            ops::Context(*db), request(releaseDir(QStringLiteral("v0.19.0")), QStringLiteral("v0.20.0")));
         QVERIFY(r);
         QVERIFY(!r->ok());
         const ops::ReleaseAsset* bin = row(*r, QStringLiteral("aicr"));
@@ -319,7 +351,8 @@ class TestRelease : public QObject {
         QVERIFY2(row(*wrongIssuer, QStringLiteral("aicr"))->reason.contains(QStringLiteral("issuer")),
                  qPrintable(row(*wrongIssuer, QStringLiteral("aicr"))->reason));
         req.issuer.clear();
-        req.identityRegexp = QStringLiteral("^https://github\\.com/NVIDIA/aicr/\\.github/workflows/on-tag\\.yaml@refs/tags/.+$");
+        req.identityRegexp = QStringLiteral(
+            "^https://github\\.com/NVIDIA/aicr/\\.github/workflows/on-tag\\.yaml@refs/tags/.+$");
         auto regexp = ops::verifyRelease(ops::Context(*db), req);
         QVERIFY(regexp);
         QVERIFY2(regexp->ok(), qPrintable(describe(*regexp)));
@@ -332,7 +365,8 @@ class TestRelease : public QObject {
         QJsonObject b = QJsonDocument::fromJson(pbtest::readAll(path)).object();
         QJsonObject env = b.value(QStringLiteral("dsseEnvelope")).toObject();
         QJsonArray sigs = env.value(QStringLiteral("signatures")).toArray();
-        QByteArray sig = QByteArray::fromBase64(sigs.at(0).toObject().value(QStringLiteral("sig")).toString().toLatin1());
+        QByteArray sig =
+            QByteArray::fromBase64(sigs.at(0).toObject().value(QStringLiteral("sig")).toString().toLatin1());
         sig[sig.size() / 2] = char(sig[sig.size() / 2] ^ 0x01);
         QJsonObject s0 = sigs.at(0).toObject();
         s0.insert(QStringLiteral("sig"), QString::fromLatin1(sig.toBase64()));
@@ -347,7 +381,8 @@ class TestRelease : public QObject {
         const ops::ReleaseAsset* cat = row(*r, QStringLiteral("recipe-catalog"));
         QCOMPARE(cat->status, ops::AssetStatus::Failed);
         QVERIFY2(cat->reason.startsWith(QStringLiteral("signature not verified")), qPrintable(cat->reason));
-        QCOMPARE(row(*r, QStringLiteral("aicr"))->status, ops::AssetStatus::DigestOnly); // the other bundle is intact
+        QCOMPARE(row(*r, QStringLiteral("aicr"))->status,
+                 ops::AssetStatus::DigestOnly); // the other bundle is intact
         QCOMPARE(r->signatureId, 0);
     }
 
@@ -355,18 +390,22 @@ class TestRelease : public QObject {
         PB_REQUIRE_SHARED("aicr/releases/v0.20.0");
         const QString dir = copyRelease(QStringLiteral("v0.20.0"));
         // A file named as the signed SBOM but not it, and one named as a listed SBOM but not it.
-        writeFile(dir + QStringLiteral("/aicr_0.20.0_darwin_arm64.sbom.json"), "{\"spdxVersion\":\"SPDX-2.3\"}\n");
-        writeFile(dir + QStringLiteral("/aicr_0.20.0_linux_amd64.sbom.json"), "{\"spdxVersion\":\"SPDX-2.3\"}\n");
+        writeFile(dir + QStringLiteral("/aicr_0.20.0_darwin_arm64.sbom.json"),
+                  "{\"spdxVersion\":\"SPDX-2.3\"}\n");
+        writeFile(dir + QStringLiteral("/aicr_0.20.0_linux_amd64.sbom.json"),
+                  "{\"spdxVersion\":\"SPDX-2.3\"}\n");
         auto db = openDb();
         auto r = ops::verifyRelease(ops::Context(*db), request(dir, QStringLiteral("v0.20.0")));
         QVERIFY(r);
         QVERIFY(!r->ok());
         const ops::ReleaseAsset* signedSbom = row(*r, QStringLiteral("aicr_0.20.0_darwin_arm64.sbom.json"));
         QCOMPARE(signedSbom->status, ops::AssetStatus::Failed);
-        QVERIFY2(signedSbom->reason.contains(QStringLiteral("the signed subject is sha256:0db257")), qPrintable(signedSbom->reason));
+        QVERIFY2(signedSbom->reason.contains(QStringLiteral("the signed subject is sha256:0db257")),
+                 qPrintable(signedSbom->reason));
         const ops::ReleaseAsset* listed = row(*r, QStringLiteral("aicr_0.20.0_linux_amd64.sbom.json"));
         QCOMPARE(listed->status, ops::AssetStatus::Failed);
-        QVERIFY2(listed->reason.contains(QStringLiteral("aicr_checksums.txt line")), qPrintable(listed->reason));
+        QVERIFY2(listed->reason.contains(QStringLiteral("aicr_checksums.txt line")),
+                 qPrintable(listed->reason));
         QCOMPARE(r->count(ops::AssetStatus::Failed), 2);
     }
 
@@ -394,13 +433,15 @@ class TestRelease : public QObject {
         // A tarball built here, listed in the checksum list: its aicr binary is not the one the
         // release's provenance covers, so the tarball fails with that reason.
         const QString dir = copyRelease(QStringLiteral("v0.19.0"));
-        const QByteArray tar = makeTarball({{QStringLiteral("README.md"), "test tarball, not an AICR release"},
-                                            {QStringLiteral("aicr"), "not the AICR binary"}});
+        const QByteArray tar =
+            makeTarball({{QStringLiteral("README.md"), "test tarball, not an AICR release"},
+                         {QStringLiteral("aicr"), "not the AICR binary"}});
         const QString name = QStringLiteral("aicr_0.19.0_linux_amd64.tar.gz");
         writeFile(dir + QLatin1Char('/') + name, tar);
         const QString list = dir + QStringLiteral("/aicr_checksums.txt");
         QByteArray text = pbtest::readAll(list);
-        text.replace("17a62373046892a37599c6d9279dde3e9c72784aa5d95acc76d63d0b8418c93a", sha256Hex(tar).toLatin1());
+        text.replace("17a62373046892a37599c6d9279dde3e9c72784aa5d95acc76d63d0b8418c93a",
+                     sha256Hex(tar).toLatin1());
         writeFile(list, text);
         auto db = openDb();
         auto r = ops::verifyRelease(ops::Context(*db), request(dir, QStringLiteral("v0.19.0")));
@@ -410,20 +451,24 @@ class TestRelease : public QObject {
         QVERIFY2(t->reason.contains(QStringLiteral("no verified provenance covers")), qPrintable(t->reason));
         QCOMPARE(row(*r, QStringLiteral("aicr"))->status, ops::AssetStatus::DigestOnly);
         // The same tarball without its checksum row updated: the list row does not match.
-        writeFile(list, pbtest::readAll(releaseDir(QStringLiteral("v0.19.0")) + QStringLiteral("/aicr_checksums.txt")));
+        writeFile(list, pbtest::readAll(releaseDir(QStringLiteral("v0.19.0")) +
+                                        QStringLiteral("/aicr_checksums.txt")));
         auto r2 = ops::verifyRelease(ops::Context(*db), request(dir, QStringLiteral("v0.19.0")));
         QVERIFY(r2);
-        QVERIFY2(row(*r2, name)->reason.contains(QStringLiteral("lists sha256:17a623")), qPrintable(row(*r2, name)->reason));
+        QVERIFY2(row(*r2, name)->reason.contains(QStringLiteral("lists sha256:17a623")),
+                 qPrintable(row(*r2, name)->reason));
         // A hostile tarball is refused with the reason.
         const QByteArray evil = makeTarball({{QStringLiteral("../../aicr"), "x"}});
         writeFile(dir + QLatin1Char('/') + name, evil);
         text = pbtest::readAll(list);
-        text.replace("17a62373046892a37599c6d9279dde3e9c72784aa5d95acc76d63d0b8418c93a", sha256Hex(evil).toLatin1());
+        text.replace("17a62373046892a37599c6d9279dde3e9c72784aa5d95acc76d63d0b8418c93a",
+                     sha256Hex(evil).toLatin1());
         writeFile(list, text);
         auto r3 = ops::verifyRelease(ops::Context(*db), request(dir, QStringLiteral("v0.19.0")));
         QVERIFY(r3);
         QCOMPARE(row(*r3, name)->status, ops::AssetStatus::Failed);
-        QVERIFY2(row(*r3, name)->reason.contains(QStringLiteral("path traversal")), qPrintable(row(*r3, name)->reason));
+        QVERIFY2(row(*r3, name)->reason.contains(QStringLiteral("path traversal")),
+                 qPrintable(row(*r3, name)->reason));
     }
 
     void catalogFromFolderAndDifferingFile() {
@@ -440,7 +485,8 @@ class TestRelease : public QObject {
         // A copy whose validator catalog differs by one byte: named.
         const QString copy = m_tmp.filePath(QStringLiteral("cat-copy"));
         QDir().mkpath(copy + QStringLiteral("/validators"));
-        writeFile(copy + QStringLiteral("/registry.yaml"), pbtest::readAll(req.catalogDir + QStringLiteral("/registry.yaml")));
+        writeFile(copy + QStringLiteral("/registry.yaml"),
+                  pbtest::readAll(req.catalogDir + QStringLiteral("/registry.yaml")));
         writeFile(copy + QStringLiteral("/validators/catalog.yaml"),
                   pbtest::readAll(req.catalogDir + QStringLiteral("/validators/catalog.yaml")) + "\n");
         req.catalogDir = copy;
@@ -449,14 +495,16 @@ class TestRelease : public QObject {
         QVERIFY(!bad->ok());
         const ops::ReleaseAsset* c = row(*bad, QStringLiteral("recipe-catalog"));
         QCOMPARE(c->status, ops::AssetStatus::Failed);
-        QVERIFY2(c->reason.contains(QStringLiteral("validators/catalog.yaml differs")), qPrintable(c->reason));
+        QVERIFY2(c->reason.contains(QStringLiteral("validators/catalog.yaml differs")),
+                 qPrintable(c->reason));
         QVERIFY2(!c->reason.contains(QStringLiteral("registry.yaml differs")), qPrintable(c->reason));
         // Against v0.20.0's signature the 2026-08-09 registry differs too.
         auto req20 = request(releaseDir(QStringLiteral("v0.20.0")), QStringLiteral("v0.20.0"));
         req20.catalogDir = pbtest::realCatalog(QStringLiteral("2026-08-09"));
         auto other = ops::verifyRelease(ops::Context(*db), req20);
         QVERIFY(other);
-        QVERIFY2(row(*other, QStringLiteral("recipe-catalog"))->reason.contains(QStringLiteral("registry.yaml differs")),
+        QVERIFY2(row(*other, QStringLiteral("recipe-catalog"))
+                     ->reason.contains(QStringLiteral("registry.yaml differs")),
                  qPrintable(row(*other, QStringLiteral("recipe-catalog"))->reason));
     }
 
@@ -482,7 +530,8 @@ class TestRelease : public QObject {
         auto v = store.version(QStringLiteral("2026-08-09"));
         QVERIFY(v);
         QCOMPARE(v->signedByReleases, QStringList{QStringLiteral("v0.19.0")});
-        QCOMPARE(v->releaseBindingText(), QStringLiteral("registry and validator catalog signed by AICR v0.19.0"));
+        QCOMPARE(v->releaseBindingText(),
+                 QStringLiteral("registry and validator catalog signed by AICR v0.19.0"));
         auto bindings = store.releaseBindings(v->id);
         QVERIFY(bindings && bindings->size() == 1);
         QVERIFY(bindings->front().signature.verification.value(QStringLiteral("verified")).toBool());
@@ -495,7 +544,8 @@ class TestRelease : public QObject {
         QVERIFY(!ops::verifyRelease(ctx, req));
         // The receipt is on record with the kind's parameters.
         QSqlQuery q(db->sql());
-        QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'release.verify'")) && q.next());
+        QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'release.verify'")) &&
+                q.next());
         QCOMPARE(q.value(0).toInt(), 2);
     }
 
@@ -520,58 +570,75 @@ class TestRelease : public QObject {
         PB_REQUIRE_SHARED("aicr/catalogs/2026-08-09/recipes");
         const QString db = m_tmp.filePath(QStringLiteral("cli.sqlite"));
         const QString rel = releaseDir(QStringLiteral("v0.19.0"));
-        Run usage = proofbench({QStringLiteral("--db"), db, QStringLiteral("release"), QStringLiteral("verify"), rel});
+        Run usage = proofbench(
+            {QStringLiteral("--db"), db, QStringLiteral("release"), QStringLiteral("verify"), rel});
         QCOMPARE(usage.code, 2);
-        Run wrong = proofbench({QStringLiteral("--db"), db, QStringLiteral("release"), QStringLiteral("verify"), rel, QStringLiteral("--version"),
-                                QStringLiteral("v0.19.0"), QStringLiteral("--trusted-root"), trustedRoot(), QStringLiteral("--certificate-identity"),
-                                QStringLiteral("https://github.com/NVIDIA/aicr/.github/workflows/on-tag.yaml@refs/tags/v0.18.0")});
+        Run wrong = proofbench(
+            {QStringLiteral("--db"), db, QStringLiteral("release"), QStringLiteral("verify"), rel,
+             QStringLiteral("--version"), QStringLiteral("v0.19.0"), QStringLiteral("--trusted-root"),
+             trustedRoot(), QStringLiteral("--certificate-identity"),
+             QStringLiteral(
+                 "https://github.com/NVIDIA/aicr/.github/workflows/on-tag.yaml@refs/tags/v0.18.0")});
         QCOMPARE(wrong.code, 1);
         QVERIFY2(wrong.out.contains("failed"), wrong.out.constData());
         QVERIFY(wrong.err.contains("release not verified"));
 
         // No kept signature yet: --expect-release refuses and says what to run.
         const QString catalog = pbtest::realCatalog(QStringLiteral("2026-08-09"));
-        Run early = proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"),
-                                QStringLiteral("early"), QStringLiteral("--expect-release"), QStringLiteral("v0.19.0"), catalog});
+        Run early =
+            proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("import"),
+                        QStringLiteral("--version"), QStringLiteral("early"),
+                        QStringLiteral("--expect-release"), QStringLiteral("v0.19.0"), catalog});
         QCOMPARE(early.code, 1);
         QVERIFY2(early.err.contains("release verify"), early.err.constData());
 
-        Run ok = proofbench({QStringLiteral("--db"), db, QStringLiteral("release"), QStringLiteral("verify"), rel, QStringLiteral("--version"),
-                             QStringLiteral("v0.19.0"), QStringLiteral("--trusted-root"), trustedRoot(), QStringLiteral("--format"),
+        Run ok = proofbench({QStringLiteral("--db"), db, QStringLiteral("release"), QStringLiteral("verify"),
+                             rel, QStringLiteral("--version"), QStringLiteral("v0.19.0"),
+                             QStringLiteral("--trusted-root"), trustedRoot(), QStringLiteral("--format"),
                              QStringLiteral("json")});
         QVERIFY2(ok.code == 0, ok.err.constData());
         const QJsonObject j = QJsonDocument::fromJson(ok.out).object();
         QCOMPARE(j.value(QStringLiteral("version")).toString(), QStringLiteral("v0.19.0"));
         QCOMPARE(j.value(QStringLiteral("failed")).toInt(), 0);
-        QVERIFY(j.value(QStringLiteral("catalogScope")).toString().contains(QStringLiteral("not the overlays")));
+        QVERIFY(
+            j.value(QStringLiteral("catalogScope")).toString().contains(QStringLiteral("not the overlays")));
 
         // A catalog whose registry differs: refused, naming registry.yaml; nothing imported.
         const QString changed = m_tmp.filePath(QStringLiteral("changed-catalog"));
         copyDir(catalog, changed);
-        writeFile(changed + QStringLiteral("/registry.yaml"), pbtest::readAll(catalog + QStringLiteral("/registry.yaml")) + "# changed\n");
-        Run refused = proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"),
-                                  QStringLiteral("changed"), QStringLiteral("--expect-release"), QStringLiteral("v0.19.0"), changed});
+        writeFile(changed + QStringLiteral("/registry.yaml"),
+                  pbtest::readAll(catalog + QStringLiteral("/registry.yaml")) + "# changed\n");
+        Run refused =
+            proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("import"),
+                        QStringLiteral("--version"), QStringLiteral("changed"),
+                        QStringLiteral("--expect-release"), QStringLiteral("v0.19.0"), changed});
         QCOMPARE(refused.code, 1);
         QVERIFY2(refused.err.contains("registry.yaml differs"), refused.err.constData());
         QVERIFY2(!refused.err.contains("validators/catalog.yaml differs"), refused.err.constData());
 
-        Run accepted = proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--version"),
-                                   QStringLiteral("2026-08-09"), QStringLiteral("--expect-release"), QStringLiteral("v0.19.0"), catalog});
+        Run accepted =
+            proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("import"),
+                        QStringLiteral("--version"), QStringLiteral("2026-08-09"),
+                        QStringLiteral("--expect-release"), QStringLiteral("v0.19.0"), catalog});
         QVERIFY2(accepted.code == 0, accepted.err.constData());
         QVERIFY2(accepted.out.contains("signed by AICR v0.19.0"), accepted.out.constData());
 
-        Run list = proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("list")});
+        Run list =
+            proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("list")});
         QCOMPARE(list.code, 0);
-        QVERIFY2(list.out.contains("registry and validator catalog signed by AICR v0.19.0"), list.out.constData());
+        QVERIFY2(list.out.contains("registry and validator catalog signed by AICR v0.19.0"),
+                 list.out.constData());
         QVERIFY2(list.out.contains("not the overlays"), list.out.constData());
         QVERIFY(!list.out.contains("changed"));
-        Run listJson = proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--format"),
-                                   QStringLiteral("json")});
+        Run listJson =
+            proofbench({QStringLiteral("--db"), db, QStringLiteral("catalog"), QStringLiteral("list"),
+                        QStringLiteral("--format"), QStringLiteral("json")});
         const QJsonArray versions = QJsonDocument::fromJson(listJson.out).array();
         bool found = false;
         for (const QJsonValue& v : versions)
             if (v.toObject().value(QStringLiteral("version")).toString() == QLatin1String("2026-08-09"))
-                found = v.toObject().value(QStringLiteral("signedByReleases")).toArray() == QJsonArray{QStringLiteral("v0.19.0")};
+                found = v.toObject().value(QStringLiteral("signedByReleases")).toArray() ==
+                        QJsonArray{QStringLiteral("v0.19.0")};
         QVERIFY2(found, listJson.out.constData());
     }
 };

@@ -56,11 +56,16 @@ void TestSecrets::noSecretIsWrittenAnywhere() {
         QVERIFY(f.open(QIODevice::WriteOnly));
     }
     const QByteArray staticToken = "pb-secret-token-7f3a9c";
-    const QJsonObject check{{QStringLiteral("exitCode"), 0}, {QStringLiteral("runMs"), 30},
-                            {QStringLiteral("logFile"), pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"))}};
-    QVERIFY(server.start({{QStringLiteral("checks"), QJsonObject{{QStringLiteral("nccl-all-reduce-bw"), check}}},
-                          {QStringLiteral("serverVersion"), QJsonObject{{QStringLiteral("gitVersion"), QStringLiteral("v1.34.1")}}}},
-                         {QStringLiteral("--token"), QString::fromLatin1(staticToken), QStringLiteral("--tokens-file"), tokens}));
+    const QJsonObject check{
+        {QStringLiteral("exitCode"), 0},
+        {QStringLiteral("runMs"), 30},
+        {QStringLiteral("logFile"), pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"))}};
+    QVERIFY(
+        server.start({{QStringLiteral("checks"), QJsonObject{{QStringLiteral("nccl-all-reduce-bw"), check}}},
+                      {QStringLiteral("serverVersion"),
+                       QJsonObject{{QStringLiteral("gitVersion"), QStringLiteral("v1.34.1")}}}},
+                     {QStringLiteral("--token"), QString::fromLatin1(staticToken),
+                      QStringLiteral("--tokens-file"), tokens}));
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
     const QByteArray passphrase = "horse-battery-staple-91";
@@ -70,19 +75,23 @@ void TestSecrets::noSecretIsWrittenAnywhere() {
     // An exec-plugin user beside the generated contexts (token and client certificate).
     pb::Result<pb::kube::Kubeconfig> generated = pb::kube::Kubeconfig::load({server.kubeconfig()});
     QVERIFY(generated.ok());
-    const pb::kube::Cluster* cluster = generated->cluster(generated->context(QStringLiteral("pb-cert"))->cluster);
+    const pb::kube::Cluster* cluster =
+        generated->cluster(generated->context(QStringLiteral("pb-cert"))->cluster);
     const pb::kube::User* certUser = generated->user(generated->context(QStringLiteral("pb-cert"))->user);
     QVERIFY(cluster && certUser && !certUser->clientKeyData.isEmpty());
     const QString execConfig = dir.filePath(QStringLiteral("exec-kubeconfig"));
     {
         QFile f(execConfig);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("apiVersion: v1\nkind: Config\ncurrent-context: exec\nclusters:\n- name: c\n  cluster:\n    server: " + cluster->server.toUtf8() +
+        f.write("apiVersion: v1\nkind: Config\ncurrent-context: exec\nclusters:\n- name: c\n  cluster:\n    "
+                "server: " +
+                cluster->server.toUtf8() +
                 "\n    certificate-authority-data: " + cluster->certificateAuthorityData.toBase64() +
-                "\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: " +
+                "\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: "
+                "client.authentication.k8s.io/v1beta1\n      command: " +
                 pbtest::fixture(QStringLiteral("kube/exec/mint-token.sh")).toUtf8() +
-                "\n      interactiveMode: Never\n      env:\n      - name: PB_TOKENS_FILE\n        value: " + tokens.toUtf8() +
-                "\ncontexts:\n- name: exec\n  context: {cluster: c, user: u}\n");
+                "\n      interactiveMode: Never\n      env:\n      - name: PB_TOKENS_FILE\n        value: " +
+                tokens.toUtf8() + "\ncontexts:\n- name: exec\n  context: {cluster: c, user: u}\n");
     }
 
     QByteArray allOutput;
@@ -93,19 +102,25 @@ void TestSecrets::noSecretIsWrittenAnywhere() {
             qWarning("%s: exit %d\n%s", qPrintable(args.join(QLatin1Char(' '))), c.code, c.err.constData());
         return c.code == expected;
     };
-    QVERIFY(run({QStringLiteral("keygen"), QStringLiteral("--out"), dir.filePath(QStringLiteral("k.key")), QStringLiteral("--passphrase-env"),
-                 QStringLiteral("PB_PASS")}));
-    const QStringList criteria{QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"), QStringLiteral("eks"),
-                               QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
-                               QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
-                               QStringLiteral("--phase"), QStringLiteral("performance")};
+    QVERIFY(run({QStringLiteral("keygen"), QStringLiteral("--out"), dir.filePath(QStringLiteral("k.key")),
+                 QStringLiteral("--passphrase-env"), QStringLiteral("PB_PASS")}));
+    const QStringList criteria{
+        QStringLiteral("--version"), QStringLiteral("sample-2"),      QStringLiteral("--service"),
+        QStringLiteral("eks"),       QStringLiteral("--accelerator"), QStringLiteral("h100"),
+        QStringLiteral("--os"),      QStringLiteral("ubuntu"),        QStringLiteral("--intent"),
+        QStringLiteral("training"),  QStringLiteral("--platform"),    QStringLiteral("kubeflow"),
+        QStringLiteral("--phase"),   QStringLiteral("performance")};
     int n = 0;
-    for (const auto& [config, context] : std::vector<std::pair<QString, QString>>{{server.kubeconfig(), QStringLiteral("pb-token")},
-                                                                                   {server.kubeconfig(), QStringLiteral("pb-cert")},
-                                                                                   {execConfig, QStringLiteral("exec")}})
-        QVERIFY(run(QStringList{QStringLiteral("validate"), QStringLiteral("--kubeconfig"), config, QStringLiteral("--context"), context} + criteria +
-                    QStringList{QStringLiteral("--key"), dir.filePath(QStringLiteral("k.key")), QStringLiteral("--passphrase-env"),
-                                QStringLiteral("PB_PASS"), QStringLiteral("--out"), dir.filePath(QStringLiteral("ev%1").arg(++n))}));
+    for (const auto& [config, context] :
+         std::vector<std::pair<QString, QString>>{{server.kubeconfig(), QStringLiteral("pb-token")},
+                                                  {server.kubeconfig(), QStringLiteral("pb-cert")},
+                                                  {execConfig, QStringLiteral("exec")}})
+        QVERIFY(run(QStringList{QStringLiteral("validate"), QStringLiteral("--kubeconfig"), config,
+                                QStringLiteral("--context"), context} +
+                    criteria +
+                    QStringList{QStringLiteral("--key"), dir.filePath(QStringLiteral("k.key")),
+                                QStringLiteral("--passphrase-env"), QStringLiteral("PB_PASS"),
+                                QStringLiteral("--out"), dir.filePath(QStringLiteral("ev%1").arg(++n))}));
     const QString exported = dir.filePath(QStringLiteral("receipts.json"));
     QVERIFY(run({QStringLiteral("receipts"), QStringLiteral("export"), QStringLiteral("--out"), exported}));
     QVERIFY(run({QStringLiteral("receipts"), QStringLiteral("verify")}));
@@ -127,7 +142,8 @@ void TestSecrets::noSecretIsWrittenAnywhere() {
     for (const QString& f : {db, db + QStringLiteral("-wal")})
         written.insert(f, readAll(f));
     for (int i = 1; i <= n; ++i) {
-        QDirIterator it(dir.filePath(QStringLiteral("ev%1").arg(i)), QDir::Files, QDirIterator::Subdirectories);
+        QDirIterator it(dir.filePath(QStringLiteral("ev%1").arg(i)), QDir::Files,
+                        QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString f = it.next();
             written.insert(f, readAll(f));
@@ -137,7 +153,8 @@ void TestSecrets::noSecretIsWrittenAnywhere() {
     QVERIFY(written.value(exported).contains("validation.run"));
     for (auto it = written.cbegin(); it != written.cend(); ++it)
         for (const QByteArray& s : std::as_const(secrets))
-            QVERIFY2(!it.value().contains(s), qPrintable(QStringLiteral("%1 contains a secret (%2...)").arg(it.key(), QString::fromLatin1(s.left(6)))));
+            QVERIFY2(!it.value().contains(s), qPrintable(QStringLiteral("%1 contains a secret (%2...)")
+                                                             .arg(it.key(), QString::fromLatin1(s.left(6)))));
 }
 
 QTEST_GUILESS_MAIN(TestSecrets)

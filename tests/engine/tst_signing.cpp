@@ -30,7 +30,9 @@ QByteArray readAll(const QString& path) {
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-void write(const QString& path, const QByteArray& bytes) { pbtest::writeBytes(path, bytes); }
+void write(const QString& path, const QByteArray& bytes) {
+    pbtest::writeBytes(path, bytes);
+}
 
 Policy keyPolicy(EVP_PKEY* key) {
     Policy p;
@@ -51,7 +53,8 @@ QString sigstoreJs() {
 // 0 verified, 1 refused.
 int jsVerify(const QString& bundle, const QString& pub, const QString& artifact = {}) {
     QProcess p;
-    QStringList args{QStringLiteral(PB_SOURCE_DIR "/tests/interop/sigstore-js-verify.mjs"), sigstoreJs(), bundle, pub};
+    QStringList args{QStringLiteral(PB_SOURCE_DIR "/tests/interop/sigstore-js-verify.mjs"), sigstoreJs(),
+                     bundle, pub};
     if (!artifact.isEmpty())
         args << artifact;
     p.start(QStringLiteral("node"), args);
@@ -87,10 +90,14 @@ QByteArray flipByteOfSignature(const QByteArray& bundleJson) {
 // A deployment bundle in AICR's helm-deployer layout.
 void writeDeploymentTree(const QString& dir) {
     write(dir + QStringLiteral("/README.md"), "# Deployment bundle\n");
-    write(dir + QStringLiteral("/deploy.sh"), "#!/bin/sh\nfor d in [0-9][0-9][0-9]-*/; do (cd \"$d\" && ./install.sh); done\n");
-    write(dir + QStringLiteral("/recipe.yaml"), "kind: RecipeResult\napiVersion: aicr.run/v1\nmetadata:\n  name: h100-eks-ubuntu-training\n");
-    for (const auto& [n, c] : {std::pair{1, "cert-manager"}, std::pair{2, "gpu-operator"}, std::pair{3, "network-operator"}}) {
-        const QString d = dir + QStringLiteral("/%1-%2").arg(n, 3, 10, QLatin1Char('0')).arg(QLatin1String(c));
+    write(dir + QStringLiteral("/deploy.sh"),
+          "#!/bin/sh\nfor d in [0-9][0-9][0-9]-*/; do (cd \"$d\" && ./install.sh); done\n");
+    write(dir + QStringLiteral("/recipe.yaml"),
+          "kind: RecipeResult\napiVersion: aicr.run/v1\nmetadata:\n  name: h100-eks-ubuntu-training\n");
+    for (const auto& [n, c] :
+         {std::pair{1, "cert-manager"}, std::pair{2, "gpu-operator"}, std::pair{3, "network-operator"}}) {
+        const QString d =
+            dir + QStringLiteral("/%1-%2").arg(n, 3, 10, QLatin1Char('0')).arg(QLatin1String(c));
         write(d + QStringLiteral("/install.sh"), QByteArray("#!/bin/sh\nhelm upgrade --install ") + c + "\n");
         write(d + QStringLiteral("/values.yaml"), QByteArray("# values for ") + c + "\nreplicas: 1\n");
         write(d + QStringLiteral("/upstream.env"), QByteArray("CHART=") + c + "\nVERSION=v1.0.0\n");
@@ -106,7 +113,8 @@ class TestSigning : public QObject {
   private slots:
     void initTestCase() {
         if (sigstoreJs().isEmpty())
-            qInfo("sigstore-js not installed (needs node and `npm ci` of tools/bench/sigstore-js into %s): the interop halves "
+            qInfo("sigstore-js not installed (needs node and `npm ci` of tools/bench/sigstore-js into %s): "
+                  "the interop halves "
                   "of these tests are skipped",
                   PB_SIGSTORE_JS_DIR);
     }
@@ -136,7 +144,8 @@ class TestSigning : public QObject {
         QVERIFY(!readPrivateKey(clear, Passphrase("x"), QStringLiteral("plain.pem")));
         QVERIFY(readAnyPrivateKey(clear, Passphrase(), QStringLiteral("plain.pem")).ok());
         // The fingerprint is the bundle hint: base64 of SHA-256 over the SPKI.
-        QCOMPARE(keyFingerprint(key.get()), QString::fromLatin1(sha256(crypto::spkiDer(key.get())).toBase64()));
+        QCOMPARE(keyFingerprint(key.get()),
+                 QString::fromLatin1(sha256(crypto::spkiDer(key.get())).toBase64()));
     }
 
     void cosignKeyFormatRoundTrips() {
@@ -145,11 +154,20 @@ class TestSigning : public QObject {
         QVERIFY(exported.ok());
         QVERIFY(exported->startsWith("-----BEGIN ENCRYPTED SIGSTORE PRIVATE KEY-----"));
         // The body is cosign's JSON: scrypt N=65536 r=8 p=1 and a NaCl secretbox.
-        const QByteArray body = QByteArray::fromBase64(exported->split('\n').mid(1, exported->split('\n').size() - 3).join());
+        const QByteArray body =
+            QByteArray::fromBase64(exported->split('\n').mid(1, exported->split('\n').size() - 3).join());
         const QJsonObject doc = QJsonDocument::fromJson(body).object();
-        QCOMPARE(doc[QStringLiteral("kdf")].toObject()[QStringLiteral("params")].toObject()[QStringLiteral("N")].toInt(), 65536);
-        QCOMPARE(doc[QStringLiteral("cipher")].toObject()[QStringLiteral("name")].toString(), QStringLiteral("nacl/secretbox"));
-        QCOMPARE(QByteArray::fromBase64(doc[QStringLiteral("kdf")].toObject()[QStringLiteral("salt")].toString().toLatin1()).size(), 32);
+        QCOMPARE(doc[QStringLiteral("kdf")]
+                     .toObject()[QStringLiteral("params")]
+                     .toObject()[QStringLiteral("N")]
+                     .toInt(),
+                 65536);
+        QCOMPARE(doc[QStringLiteral("cipher")].toObject()[QStringLiteral("name")].toString(),
+                 QStringLiteral("nacl/secretbox"));
+        QCOMPARE(QByteArray::fromBase64(
+                     doc[QStringLiteral("kdf")].toObject()[QStringLiteral("salt")].toString().toLatin1())
+                     .size(),
+                 32);
         auto imported = readPrivateKey(*exported, Passphrase("pw"), QStringLiteral("cosign.key"));
         QVERIFY(imported.ok());
         QCOMPARE(keyFingerprint(imported->get()), keyFingerprint(key.get()));
@@ -157,10 +175,13 @@ class TestSigning : public QObject {
         // Re-import, sign, verify: the imported key signs what the original's public key verifies.
         auto bundle = signBlob(imported->get(), "payload");
         QVERIFY(bundle.ok());
-        QVERIFY(verifyBundle(*bundle, QStringLiteral("b"), Artifact::fromBytes("payload"), TrustedRoot{}, keyPolicy(key.get())).verified);
+        QVERIFY(verifyBundle(*bundle, QStringLiteral("b"), Artifact::fromBytes("payload"), TrustedRoot{},
+                             keyPolicy(key.get()))
+                    .verified);
         // Costs outside cosign's set are refused before any work is done.
         QByteArray tampered = QJsonDocument(doc).toJson(QJsonDocument::Compact).replace("65536", "1048576");
-        const QByteArray pem = "-----BEGIN ENCRYPTED SIGSTORE PRIVATE KEY-----\n" + tampered.toBase64() + "\n-----END ENCRYPTED SIGSTORE PRIVATE KEY-----\n";
+        const QByteArray pem = "-----BEGIN ENCRYPTED SIGSTORE PRIVATE KEY-----\n" + tampered.toBase64() +
+                               "\n-----END ENCRYPTED SIGSTORE PRIVATE KEY-----\n";
         auto refused = importCosignKey(pem, Passphrase("pw"), QStringLiteral("evil.key"));
         QVERIFY(!refused);
         QCOMPARE(refused.error().field, QStringLiteral("kdf.params"));
@@ -176,24 +197,37 @@ class TestSigning : public QObject {
         write(dir + QStringLiteral("/good.sigstore.json"), *bundle);
         write(dir + QStringLiteral("/bad.sigstore.json"), flipByteOfSignature(*bundle));
         const Artifact artifact = Artifact::fromBytes(readAll(dir + QStringLiteral("/artifact.bin")));
-        const VerificationResult ok = verifyBundle(*bundle, QStringLiteral("good"), artifact, TrustedRoot{}, keyPolicy(key.get()));
+        const VerificationResult ok =
+            verifyBundle(*bundle, QStringLiteral("good"), artifact, TrustedRoot{}, keyPolicy(key.get()));
         QVERIFY2(ok.verified, qPrintable(ok.toText()));
         const VerificationResult bad =
-            verifyBundle(readAll(dir + QStringLiteral("/bad.sigstore.json")), QStringLiteral("bad"), artifact, TrustedRoot{}, keyPolicy(key.get()));
+            verifyBundle(readAll(dir + QStringLiteral("/bad.sigstore.json")), QStringLiteral("bad"), artifact,
+                         TrustedRoot{}, keyPolicy(key.get()));
         QVERIFY(!bad.verified);
         QCOMPARE(bad.firstFailure()->name, QStringLiteral("signature"));
         // The hint is the key's fingerprint; another key is refused.
-        QCOMPARE(QJsonDocument::fromJson(*bundle).object()[QStringLiteral("verificationMaterial")].toObject()[QStringLiteral("publicKey")]
-                     .toObject()[QStringLiteral("hint")].toString(),
+        QCOMPARE(QJsonDocument::fromJson(*bundle)
+                     .object()[QStringLiteral("verificationMaterial")]
+                     .toObject()[QStringLiteral("publicKey")]
+                     .toObject()[QStringLiteral("hint")]
+                     .toString(),
                  keyFingerprint(key.get()));
         crypto::Pkey other = generateSigningKey();
-        QVERIFY(!verifyBundle(*bundle, QStringLiteral("good"), artifact, TrustedRoot{}, keyPolicy(other.get())).verified);
+        QVERIFY(
+            !verifyBundle(*bundle, QStringLiteral("good"), artifact, TrustedRoot{}, keyPolicy(other.get()))
+                 .verified);
         if (sigstoreJs().isEmpty())
             QSKIP("sigstore-js not installed; Proofbench's half passed");
-        QCOMPARE(jsVerify(dir + QStringLiteral("/good.sigstore.json"), dir + QStringLiteral("/key.pub"), dir + QStringLiteral("/artifact.bin")), 0);
-        QCOMPARE(jsVerify(dir + QStringLiteral("/bad.sigstore.json"), dir + QStringLiteral("/key.pub"), dir + QStringLiteral("/artifact.bin")), 1);
+        QCOMPARE(jsVerify(dir + QStringLiteral("/good.sigstore.json"), dir + QStringLiteral("/key.pub"),
+                          dir + QStringLiteral("/artifact.bin")),
+                 0);
+        QCOMPARE(jsVerify(dir + QStringLiteral("/bad.sigstore.json"), dir + QStringLiteral("/key.pub"),
+                          dir + QStringLiteral("/artifact.bin")),
+                 1);
         write(dir + QStringLiteral("/other.bin"), "other bytes\n");
-        QCOMPARE(jsVerify(dir + QStringLiteral("/good.sigstore.json"), dir + QStringLiteral("/key.pub"), dir + QStringLiteral("/other.bin")), 1);
+        QCOMPARE(jsVerify(dir + QStringLiteral("/good.sigstore.json"), dir + QStringLiteral("/key.pub"),
+                          dir + QStringLiteral("/other.bin")),
+                 1);
     }
 
     void attestationVerifiesHereAndInSigstoreJs() {
@@ -201,17 +235,21 @@ class TestSigning : public QObject {
         const QString dir = m_tmp.filePath(QStringLiteral("attest"));
         write(dir + QStringLiteral("/key.pub"), publicKeyPem(key.get()));
         const QString subjectHex = sha256Hex("subject bytes");
-        const QByteArray statement = inTotoStatement({Subject{QStringLiteral("thing.tar"), subjectHex}}, QStringLiteral("https://example.com/p/v1"),
+        const QByteArray statement = inTotoStatement({Subject{QStringLiteral("thing.tar"), subjectHex}},
+                                                     QStringLiteral("https://example.com/p/v1"),
                                                      QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}});
         auto bundle = attest(key.get(), statement);
         QVERIFY(bundle.ok());
         write(dir + QStringLiteral("/good.json"), *bundle);
         write(dir + QStringLiteral("/bad.json"), flipByteOfSignature(*bundle));
         const VerificationResult r =
-            verifyBundle(*bundle, QStringLiteral("good"), *Artifact::fromDigest(subjectHex), TrustedRoot{}, keyPolicy(key.get()));
+            verifyBundle(*bundle, QStringLiteral("good"), *Artifact::fromDigest(subjectHex), TrustedRoot{},
+                         keyPolicy(key.get()));
         QVERIFY2(r.verified, qPrintable(r.toText()));
         QCOMPARE(r.predicateType, QStringLiteral("https://example.com/p/v1"));
-        QVERIFY(!verifyBundle(*bundle, QStringLiteral("good"), *Artifact::fromDigest(sha256Hex("else")), TrustedRoot{}, keyPolicy(key.get())).verified);
+        QVERIFY(!verifyBundle(*bundle, QStringLiteral("good"), *Artifact::fromDigest(sha256Hex("else")),
+                              TrustedRoot{}, keyPolicy(key.get()))
+                     .verified);
         if (sigstoreJs().isEmpty())
             QSKIP("sigstore-js not installed; Proofbench's half passed");
         QCOMPARE(jsVerify(dir + QStringLiteral("/good.json"), dir + QStringLiteral("/key.pub")), 0);
@@ -225,15 +263,20 @@ class TestSigning : public QObject {
         const QString dir = f.writeDirectory(tmp.filePath(QStringLiteral("run")));
         const QString root = tmp.filePath(QStringLiteral("recipes/evidence"));
         auto signedEvidence = evidence::signEvidence(dir, key.get(), root);
-        QVERIFY2(signedEvidence.ok(), qPrintable(signedEvidence.ok() ? QString() : signedEvidence.error().toString()));
+        QVERIFY2(signedEvidence.ok(),
+                 qPrintable(signedEvidence.ok() ? QString() : signedEvidence.error().toString()));
         QVERIFY(QFileInfo::exists(signedEvidence->attestationPath));
         // The pointer sits where AICR's tree contract wants it, and passes AICR's pointer rules.
-        const QString slug = evidence::sourceSlug(QLatin1String(evidence::kKeyIssuer), keyFingerprint(key.get()));
-        QVERIFY(signedEvidence->pointerPath.startsWith(root + QStringLiteral("/") + f.recipeName + QStringLiteral("/") + slug + QStringLiteral("/sha256-")));
+        const QString slug =
+            evidence::sourceSlug(QLatin1String(evidence::kKeyIssuer), keyFingerprint(key.get()));
+        QVERIFY(signedEvidence->pointerPath.startsWith(root + QStringLiteral("/") + f.recipeName +
+                                                       QStringLiteral("/") + slug +
+                                                       QStringLiteral("/sha256-")));
         auto tree = evidence::scanEvidence(root);
         QVERIFY(tree.ok());
         QCOMPARE(tree->pointers.size(), size_t(1));
-        QVERIFY2(tree->pointers.front().isValid(), qPrintable(tree->pointers.front().problems.join(QStringLiteral("; "))));
+        QVERIFY2(tree->pointers.front().isValid(),
+                 qPrintable(tree->pointers.front().problems.join(QStringLiteral("; "))));
         QVERIFY(tree->pointers.front().isSigned());
         // The bundle now verifies with the key, bound to the pointer.
         auto bundle = evidence::loadBundle(dir);
@@ -259,7 +302,8 @@ class TestSigning : public QObject {
         crypto::Pkey key = generateSigningKey();
         QTemporaryDir tmp;
         pbtest::BundleFixture f;
-        f.files[QStringLiteral("ctrf/deployment.json")] = pbtest::ctrfWithOther(f.files[QStringLiteral("ctrf/deployment.json")], 2);
+        f.files[QStringLiteral("ctrf/deployment.json")] =
+            pbtest::ctrfWithOther(f.files[QStringLiteral("ctrf/deployment.json")], 2);
         f.seal();
         const QString dir = f.writeDirectory(tmp.filePath(QStringLiteral("incomplete")));
         const QString root = tmp.filePath(QStringLiteral("recipes/evidence"));
@@ -268,18 +312,21 @@ class TestSigning : public QObject {
         QCOMPARE(before.incompleteChecks.size(), 2);
         auto refused = evidence::signEvidence(dir, key.get(), root);
         QVERIFY(!refused);
-        QVERIFY2(refused.error().message.contains(QStringLiteral("incomplete")) &&
-                     refused.error().message.contains(QStringLiteral("deployment/deployment-check-3 (other)")) &&
-                     refused.error().message.contains(QStringLiteral("--sign-incomplete")),
-                 qPrintable(refused.error().toString()));
+        QVERIFY2(
+            refused.error().message.contains(QStringLiteral("incomplete")) &&
+                refused.error().message.contains(QStringLiteral("deployment/deployment-check-3 (other)")) &&
+                refused.error().message.contains(QStringLiteral("--sign-incomplete")),
+            qPrintable(refused.error().toString()));
         QVERIFY(!refused.error().message.contains(QStringLiteral("integrity")));
         QCOMPARE(refused.error().field, QStringLiteral("completeness")); // the check that found it
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/attestation.intoto.jsonl")));
         auto signedAnyway = evidence::signEvidence(dir, key.get(), root, {}, true);
-        QVERIFY2(signedAnyway.ok(), qPrintable(signedAnyway.ok() ? QString() : signedAnyway.error().toString()));
+        QVERIFY2(signedAnyway.ok(),
+                 qPrintable(signedAnyway.ok() ? QString() : signedAnyway.error().toString()));
         TrustedRoot empty;
         evidence::SignatureCheck check{&empty, keyPolicy(key.get())};
-        const evidence::BundleCheck after = evidence::checkBundle(*evidence::loadBundle(dir), nullptr, &check);
+        const evidence::BundleCheck after =
+            evidence::checkBundle(*evidence::loadBundle(dir), nullptr, &check);
         QVERIFY2(after.signature && after.signature->verified, qPrintable(after.toText()));
         QCOMPARE(after.exitCode, 3);
         QVERIFY(after.toText().contains(QStringLiteral("result: incomplete (exit 3)")));
@@ -296,7 +343,8 @@ class TestSigning : public QObject {
         const QList<QByteArray> lines = readAll(dir + QStringLiteral("/checksums.txt")).trimmed().split('\n');
         QCOMPARE(lines.size(), 12);
         QCOMPARE(lines.front().mid(66), QByteArray("001-cert-manager/install.sh"));
-        QCOMPARE(lines.front().left(64), sha256Hex(readAll(dir + QStringLiteral("/001-cert-manager/install.sh"))).toLatin1());
+        QCOMPARE(lines.front().left(64),
+                 sha256Hex(readAll(dir + QStringLiteral("/001-cert-manager/install.sh"))).toLatin1());
         deploy::VerifyOptions opts;
         opts.policy = keyPolicy(key.get());
         deploy::DeploymentVerification v = deploy::verifyDeploymentBundle(dir, opts);
@@ -305,7 +353,9 @@ class TestSigning : public QObject {
         QCOMPARE(v.bundleAttestation->predicateType, QStringLiteral("https://slsa.dev/provenance/v1"));
         if (!sigstoreJs().isEmpty()) {
             write(dir + QStringLiteral("/../deploy-key.pub"), publicKeyPem(key.get()));
-            QCOMPARE(jsVerify(dir + QStringLiteral("/attestation/bundle-attestation.sigstore.json"), dir + QStringLiteral("/../deploy-key.pub")), 0);
+            QCOMPARE(jsVerify(dir + QStringLiteral("/attestation/bundle-attestation.sigstore.json"),
+                              dir + QStringLiteral("/../deploy-key.pub")),
+                     0);
         }
         // Another key: the attestation fails and nothing is trusted.
         crypto::Pkey other = generateSigningKey();
@@ -323,7 +373,8 @@ class TestSigning : public QObject {
         for (const auto& f : v.files)
             states[f.path] = f.state;
         QCOMPARE(states.value(QStringLiteral("002-gpu-operator/values.yaml")), deploy::FileState::Changed);
-        QCOMPARE(states.value(QStringLiteral("003-network-operator/upstream.env")), deploy::FileState::Missing);
+        QCOMPARE(states.value(QStringLiteral("003-network-operator/upstream.env")),
+                 deploy::FileState::Missing);
         QCOMPARE(states.value(QStringLiteral("001-cert-manager/extra.yaml")), deploy::FileState::Unexpected);
         QCOMPARE(states.value(QStringLiteral("recipe.yaml")), deploy::FileState::Ok);
         QVERIFY(v.toText().contains(QStringLiteral("changed     002-gpu-operator/values.yaml")));

@@ -14,8 +14,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <functional>
 #include <QTest>
+#include <functional>
 
 using namespace pb::sigstore;
 
@@ -50,22 +50,24 @@ class TestSigstore : public QObject {
             auto root = loadTrustedRoot(c.file(QStringLiteral("trusted_root.json")));
             if (!root) {
                 VerificationResult r;
-                r.steps.push_back(Step{QStringLiteral("trusted root"), StepState::Failed, root.error().toString(), {}, {}});
+                r.steps.push_back(
+                    Step{QStringLiteral("trusted root"), StepState::Failed, root.error().toString(), {}, {}});
                 return r;
             }
             Artifact a;
             if (digestMode) {
                 const QByteArray bytes = pbtest::readAll(c.file(QStringLiteral("artifact")));
-                a = *Artifact::fromDigest(QStringLiteral("sha256:") + QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+                a = *Artifact::fromDigest(
+                    QStringLiteral("sha256:") +
+                    QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
             } else {
                 a = Artifact::fromBytes(pbtest::readAll(c.file(QStringLiteral("artifact"))));
             }
-            return verifyBundle(pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json"))), c.file(QStringLiteral("bundle.sigstore.json")),
-                                a, *root, policyFor(c));
+            return verifyBundle(pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json"))),
+                                c.file(QStringLiteral("bundle.sigstore.json")), a, *root, policyFor(c));
         }
         return {};
     }
-
 
     struct Loaded {
         QJsonObject bundle, root;
@@ -78,8 +80,11 @@ class TestSigstore : public QObject {
         for (const auto& c : pbtest::sigstoreCases()) {
             if (c.name != name)
                 continue;
-            l.bundle = QJsonDocument::fromJson(pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json")))).object();
-            l.root = QJsonDocument::fromJson(pbtest::readAll(c.file(QStringLiteral("trusted_root.json")))).object();
+            l.bundle =
+                QJsonDocument::fromJson(pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json"))))
+                    .object();
+            l.root = QJsonDocument::fromJson(pbtest::readAll(c.file(QStringLiteral("trusted_root.json"))))
+                         .object();
             l.artifact = pbtest::readAll(c.file(QStringLiteral("artifact")));
             l.policy = policyFor(c);
         }
@@ -90,11 +95,12 @@ class TestSigstore : public QObject {
         auto root = parseTrustedRoot(QJsonDocument(l.root).toJson(), QStringLiteral("trusted_root.json"));
         if (!root) {
             VerificationResult r;
-            r.steps.push_back(Step{QStringLiteral("trusted root"), StepState::Failed, root.error().toString(), {}, {}});
+            r.steps.push_back(
+                Step{QStringLiteral("trusted root"), StepState::Failed, root.error().toString(), {}, {}});
             return r;
         }
-        return verifyBundle(QJsonDocument(l.bundle).toJson(), QStringLiteral("tampered.sigstore.json"), Artifact::fromBytes(l.artifact),
-                            *root, l.policy);
+        return verifyBundle(QJsonDocument(l.bundle).toJson(), QStringLiteral("tampered.sigstore.json"),
+                            Artifact::fromBytes(l.artifact), *root, l.policy);
     }
 
     static const Step* step(const VerificationResult& r, const QString& name) {
@@ -128,7 +134,8 @@ class TestSigstore : public QObject {
         return v;
     }
     static void setAt(QJsonObject& root, const QString& path, const QJsonValue& value) {
-        std::function<QJsonValue(QJsonValue, QStringList)> edit = [&](QJsonValue v, QStringList parts) -> QJsonValue {
+        std::function<QJsonValue(QJsonValue, QStringList)> edit = [&](QJsonValue v,
+                                                                      QStringList parts) -> QJsonValue {
             if (parts.isEmpty())
                 return value;
             QString head = parts.takeFirst();
@@ -154,8 +161,9 @@ class TestSigstore : public QObject {
     // trusted root: proto field names instead of lowerCamelCase, int64 as JSON numbers, every
     // absent field of the schema written as null, unknown fields, enums as numbers, and all at once.
     enum Form { SnakeNames, Int64Numbers, NullForAbsent, UnknownFields, EnumNumbers, AllForms, kForms };
-    static constexpr const char* kFormNames[] = {"proto field names", "int64 as numbers", "null for absent fields",
-                                                 "unknown fields", "enums as numbers", "all forms at once"};
+    static constexpr const char* kFormNames[] = {"proto field names",      "int64 as numbers",
+                                                 "null for absent fields", "unknown fields",
+                                                 "enums as numbers",       "all forms at once"};
     static QString snake(const QString& camel) {
         QString out;
         for (const QChar ch : camel) {
@@ -169,29 +177,75 @@ class TestSigstore : public QObject {
         return out;
     }
     static QJsonValue rewrite(const QJsonValue& v, int form) {
-        static const QStringList schema = {
-            QStringLiteral("mediaType"), QStringLiteral("verificationMaterial"), QStringLiteral("publicKey"),
-            QStringLiteral("x509CertificateChain"), QStringLiteral("certificate"), QStringLiteral("tlogEntries"),
-            QStringLiteral("timestampVerificationData"), QStringLiteral("messageSignature"), QStringLiteral("dsseEnvelope"),
-            QStringLiteral("messageDigest"), QStringLiteral("signature"), QStringLiteral("payload"), QStringLiteral("payloadType"),
-            QStringLiteral("signatures"), QStringLiteral("sig"), QStringLiteral("keyid"), QStringLiteral("logIndex"),
-            QStringLiteral("logId"), QStringLiteral("kindVersion"), QStringLiteral("integratedTime"), QStringLiteral("inclusionPromise"),
-            QStringLiteral("inclusionProof"), QStringLiteral("canonicalizedBody"), QStringLiteral("rootHash"), QStringLiteral("treeSize"),
-            QStringLiteral("hashes"), QStringLiteral("checkpoint"), QStringLiteral("envelope"), QStringLiteral("keyId"),
-            QStringLiteral("kind"), QStringLiteral("version"), QStringLiteral("signedEntryTimestamp"), QStringLiteral("rfc3161Timestamps"),
-            QStringLiteral("signedTimestamp"), QStringLiteral("rawBytes"), QStringLiteral("certificates"), QStringLiteral("hint"),
-            QStringLiteral("algorithm"), QStringLiteral("digest"), QStringLiteral("tlogs"), QStringLiteral("ctlogs"),
-            QStringLiteral("certificateAuthorities"), QStringLiteral("timestampAuthorities"), QStringLiteral("baseUrl"),
-            QStringLiteral("hashAlgorithm"), QStringLiteral("keyDetails"), QStringLiteral("validFor"), QStringLiteral("start"),
-            QStringLiteral("end"), QStringLiteral("checkpointKeyId"), QStringLiteral("operator"), QStringLiteral("subject"),
-            QStringLiteral("organization"), QStringLiteral("commonName"), QStringLiteral("uri"), QStringLiteral("certChain")};
-        static const QStringList int64s = {QStringLiteral("logIndex"), QStringLiteral("integratedTime"), QStringLiteral("treeSize")};
-        static const QStringList hashAlgs = {QStringLiteral("HASH_ALGORITHM_UNSPECIFIED"), QStringLiteral("SHA2_256"),
-                                             QStringLiteral("SHA2_384"), QStringLiteral("SHA2_512")};
-        static const QStringList keyDetails = {QStringLiteral("PUBLIC_KEY_DETAILS_UNSPECIFIED"), QStringLiteral("PKCS1_RSA_PKCS1V5"),
-                                               QStringLiteral("PKCS1_RSA_PSS"), QStringLiteral("PKIX_RSA_PKCS1V5"),
-                                               QStringLiteral("PKIX_RSA_PSS"), QStringLiteral("PKIX_ECDSA_P256_SHA_256"),
-                                               QStringLiteral("PKIX_ECDSA_P256_HMAC_SHA_256"), QStringLiteral("PKIX_ED25519")};
+        static const QStringList schema = {QStringLiteral("mediaType"),
+                                           QStringLiteral("verificationMaterial"),
+                                           QStringLiteral("publicKey"),
+                                           QStringLiteral("x509CertificateChain"),
+                                           QStringLiteral("certificate"),
+                                           QStringLiteral("tlogEntries"),
+                                           QStringLiteral("timestampVerificationData"),
+                                           QStringLiteral("messageSignature"),
+                                           QStringLiteral("dsseEnvelope"),
+                                           QStringLiteral("messageDigest"),
+                                           QStringLiteral("signature"),
+                                           QStringLiteral("payload"),
+                                           QStringLiteral("payloadType"),
+                                           QStringLiteral("signatures"),
+                                           QStringLiteral("sig"),
+                                           QStringLiteral("keyid"),
+                                           QStringLiteral("logIndex"),
+                                           QStringLiteral("logId"),
+                                           QStringLiteral("kindVersion"),
+                                           QStringLiteral("integratedTime"),
+                                           QStringLiteral("inclusionPromise"),
+                                           QStringLiteral("inclusionProof"),
+                                           QStringLiteral("canonicalizedBody"),
+                                           QStringLiteral("rootHash"),
+                                           QStringLiteral("treeSize"),
+                                           QStringLiteral("hashes"),
+                                           QStringLiteral("checkpoint"),
+                                           QStringLiteral("envelope"),
+                                           QStringLiteral("keyId"),
+                                           QStringLiteral("kind"),
+                                           QStringLiteral("version"),
+                                           QStringLiteral("signedEntryTimestamp"),
+                                           QStringLiteral("rfc3161Timestamps"),
+                                           QStringLiteral("signedTimestamp"),
+                                           QStringLiteral("rawBytes"),
+                                           QStringLiteral("certificates"),
+                                           QStringLiteral("hint"),
+                                           QStringLiteral("algorithm"),
+                                           QStringLiteral("digest"),
+                                           QStringLiteral("tlogs"),
+                                           QStringLiteral("ctlogs"),
+                                           QStringLiteral("certificateAuthorities"),
+                                           QStringLiteral("timestampAuthorities"),
+                                           QStringLiteral("baseUrl"),
+                                           QStringLiteral("hashAlgorithm"),
+                                           QStringLiteral("keyDetails"),
+                                           QStringLiteral("validFor"),
+                                           QStringLiteral("start"),
+                                           QStringLiteral("end"),
+                                           QStringLiteral("checkpointKeyId"),
+                                           QStringLiteral("operator"),
+                                           QStringLiteral("subject"),
+                                           QStringLiteral("organization"),
+                                           QStringLiteral("commonName"),
+                                           QStringLiteral("uri"),
+                                           QStringLiteral("certChain")};
+        static const QStringList int64s = {QStringLiteral("logIndex"), QStringLiteral("integratedTime"),
+                                           QStringLiteral("treeSize")};
+        static const QStringList hashAlgs = {QStringLiteral("HASH_ALGORITHM_UNSPECIFIED"),
+                                             QStringLiteral("SHA2_256"), QStringLiteral("SHA2_384"),
+                                             QStringLiteral("SHA2_512")};
+        static const QStringList keyDetails = {QStringLiteral("PUBLIC_KEY_DETAILS_UNSPECIFIED"),
+                                               QStringLiteral("PKCS1_RSA_PKCS1V5"),
+                                               QStringLiteral("PKCS1_RSA_PSS"),
+                                               QStringLiteral("PKIX_RSA_PKCS1V5"),
+                                               QStringLiteral("PKIX_RSA_PSS"),
+                                               QStringLiteral("PKIX_ECDSA_P256_SHA_256"),
+                                               QStringLiteral("PKIX_ECDSA_P256_HMAC_SHA_256"),
+                                               QStringLiteral("PKIX_ED25519")};
         const bool all = form == AllForms;
         if (v.isArray()) {
             QJsonArray out;
@@ -212,7 +266,8 @@ class TestSigstore : public QObject {
                     value = double(n);
             }
             if ((form == EnumNumbers || all) && value.isString()) {
-                if ((it.key() == QLatin1String("algorithm") || it.key() == QLatin1String("hashAlgorithm")) && hashAlgs.contains(value.toString()))
+                if ((it.key() == QLatin1String("algorithm") || it.key() == QLatin1String("hashAlgorithm")) &&
+                    hashAlgs.contains(value.toString()))
                     value = hashAlgs.indexOf(value.toString());
                 else if (it.key() == QLatin1String("keyDetails") && keyDetails.contains(value.toString()))
                     value = keyDetails.indexOf(value.toString());
@@ -224,17 +279,21 @@ class TestSigstore : public QObject {
                 if (!in.contains(name) && !out.contains(snake(name)))
                     out.insert(form == NullForAbsent ? name : snake(name), QJsonValue::Null);
         if (form == UnknownFields || all) {
-            out.insert(QStringLiteral("proofbenchUnknownField"), QJsonObject{{QStringLiteral("nested"), QJsonArray{1, QStringLiteral("x"), QJsonValue::Null}}});
+            out.insert(QStringLiteral("proofbenchUnknownField"),
+                       QJsonObject{
+                           {QStringLiteral("nested"), QJsonArray{1, QStringLiteral("x"), QJsonValue::Null}}});
             out.insert(QStringLiteral("unknown_scalar"), 7);
         }
         return out;
     }
 
-    static void expectFailedStep(const VerificationResult& r, const QString& name, const QString& detailPart) {
+    static void expectFailedStep(const VerificationResult& r, const QString& name,
+                                 const QString& detailPart) {
         QVERIFY2(!r.verified, qPrintable(r.toText()));
         const Step* s = step(r, name);
         QVERIFY2(s, qPrintable(QStringLiteral("no step '%1' in\n%2").arg(name, r.toText())));
-        QVERIFY2(s->state == StepState::Failed, qPrintable(QStringLiteral("step '%1' did not fail:\n%2").arg(name, r.toText())));
+        QVERIFY2(s->state == StepState::Failed,
+                 qPrintable(QStringLiteral("step '%1' did not fail:\n%2").arg(name, r.toText())));
         QVERIFY2(s->detail.contains(detailPart, Qt::CaseInsensitive),
                  qPrintable(QStringLiteral("step '%1' failed for another reason: %2").arg(name, s->detail)));
     }
@@ -276,7 +335,8 @@ class TestSigstore : public QObject {
         flip(l.bundle, QStringLiteral("messageSignature.signature"), -3);
         const VerificationResult r = verifyLoaded(l);
         expectFailedStep(r, QStringLiteral("signature"), QStringLiteral("does not verify"));
-        expectFailedStep(r, QStringLiteral("transparency log"), QStringLiteral("not this bundle's signature"));
+        expectFailedStep(r, QStringLiteral("transparency log"),
+                         QStringLiteral("not this bundle's signature"));
     }
 
     void tamperedCertificateIsRefused() {
@@ -284,8 +344,10 @@ class TestSigstore : public QObject {
         // Rekor v1: the log recorded another certificate.
         Loaded l = load(QStringLiteral("happy-path-v0.3"));
         QVERIFY(verifyLoaded(l).verified);
-        flip(l.bundle, QStringLiteral("verificationMaterial.certificate.rawBytes"), -5); // inside the CA's signature
-        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("not this bundle's signing certificate"));
+        flip(l.bundle, QStringLiteral("verificationMaterial.certificate.rawBytes"),
+             -5); // inside the CA's signature
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"),
+                         QStringLiteral("not this bundle's signing certificate"));
         // Rekor v2: the rebuilt entry is not the logged leaf; the timestamp still gives a signing time,
         // at which the altered certificate no longer chains to Fulcio.
         Loaded v2 = load(QStringLiteral("rekor2-happy-path"));
@@ -305,14 +367,16 @@ class TestSigstore : public QObject {
         QJsonObject cp = proof[QStringLiteral("checkpoint")].toObject();
         QString env = cp[QStringLiteral("envelope")].toString();
         const int nl = env.indexOf(QLatin1Char('\n'));
-        env[nl + 1] = env[nl + 1] == QLatin1Char('1') ? QLatin1Char('2') : QLatin1Char('1'); // the tree size line
+        env[nl + 1] =
+            env[nl + 1] == QLatin1Char('1') ? QLatin1Char('2') : QLatin1Char('1'); // the tree size line
         cp[QStringLiteral("envelope")] = env;
         proof[QStringLiteral("checkpoint")] = cp;
         e[QStringLiteral("inclusionProof")] = proof;
         entries[0] = e;
         vm[QStringLiteral("tlogEntries")] = entries;
         l.bundle[QStringLiteral("verificationMaterial")] = vm;
-        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("checkpoint signature"));
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"),
+                         QStringLiteral("checkpoint signature"));
     }
 
     void tamperedProofHashIsRefused() {
@@ -320,21 +384,27 @@ class TestSigstore : public QObject {
         Loaded l = load(QStringLiteral("rekor2-happy-path"));
         QVERIFY(verifyLoaded(l).verified);
         flip(l.bundle, QStringLiteral("verificationMaterial.tlogEntries[0].inclusionProof.hashes[2]"), 7);
-        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("inclusion proof"));
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"),
+                         QStringLiteral("inclusion proof"));
     }
 
     void tamperedSetIsRefused() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.2"));
         Loaded l = load(QStringLiteral("happy-path-v0.2"));
         QVERIFY(verifyLoaded(l).verified);
-        flip(l.bundle, QStringLiteral("verificationMaterial.tlogEntries[0].inclusionPromise.signedEntryTimestamp"), 10);
-        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("signed entry timestamp"));
+        flip(l.bundle,
+             QStringLiteral("verificationMaterial.tlogEntries[0].inclusionPromise.signedEntryTimestamp"), 10);
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"),
+                         QStringLiteral("signed entry timestamp"));
     }
 
     void tamperedTimestampIsRefused() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
         Loaded l = load(QStringLiteral("rekor2-happy-path"));
-        flip(l.bundle, QStringLiteral("verificationMaterial.timestampVerificationData.rfc3161Timestamps[0].signedTimestamp"), -4);
+        flip(l.bundle,
+             QStringLiteral(
+                 "verificationMaterial.timestampVerificationData.rfc3161Timestamps[0].signedTimestamp"),
+             -4);
         const VerificationResult r = verifyLoaded(l);
         expectFailedStep(r, QStringLiteral("timestamps"), QStringLiteral("not verified by"));
         // Rekor v2 has no integrated time: without the timestamp there is no signing time at all.
@@ -346,7 +416,8 @@ class TestSigstore : public QObject {
         Loaded prod = load(QStringLiteral("happy-path-v0.3"));
         const Loaded custom = load(QStringLiteral("rekor2-happy-path"));
         prod.root = custom.root;
-        expectFailedStep(verifyLoaded(prod), QStringLiteral("transparency log"), QStringLiteral("not in the trusted root"));
+        expectFailedStep(verifyLoaded(prod), QStringLiteral("transparency log"),
+                         QStringLiteral("not in the trusted root"));
     }
 
     void validityWindowsAreEnforced() {
@@ -357,12 +428,14 @@ class TestSigstore : public QObject {
             QJsonArray cas = l.root[QStringLiteral("certificateAuthorities")].toArray();
             for (int i = 0; i < cas.size(); ++i) {
                 QJsonObject ca = cas[i].toObject();
-                ca[QStringLiteral("validFor")] = QJsonObject{{QStringLiteral("start"), QStringLiteral("2021-01-01T00:00:00Z")},
-                                                             {QStringLiteral("end"), QStringLiteral("2022-01-01T00:00:00Z")}};
+                ca[QStringLiteral("validFor")] =
+                    QJsonObject{{QStringLiteral("start"), QStringLiteral("2021-01-01T00:00:00Z")},
+                                {QStringLiteral("end"), QStringLiteral("2022-01-01T00:00:00Z")}};
                 cas[i] = ca;
             }
             l.root[QStringLiteral("certificateAuthorities")] = cas;
-            expectFailedStep(verifyLoaded(l), QStringLiteral("certificate chain"), QStringLiteral("no Fulcio certificate authority"));
+            expectFailedStep(verifyLoaded(l), QStringLiteral("certificate chain"),
+                             QStringLiteral("no Fulcio certificate authority"));
         }
         // The log's key is not yet valid at the integrated time.
         {
@@ -371,12 +444,14 @@ class TestSigstore : public QObject {
             for (int i = 0; i < logs.size(); ++i) {
                 QJsonObject log = logs[i].toObject();
                 QJsonObject key = log[QStringLiteral("publicKey")].toObject();
-                key[QStringLiteral("validFor")] = QJsonObject{{QStringLiteral("start"), QStringLiteral("2030-01-01T00:00:00Z")}};
+                key[QStringLiteral("validFor")] =
+                    QJsonObject{{QStringLiteral("start"), QStringLiteral("2030-01-01T00:00:00Z")}};
                 log[QStringLiteral("publicKey")] = key;
                 logs[i] = log;
             }
             l.root[QStringLiteral("tlogs")] = logs;
-            expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("outside the validity"));
+            expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"),
+                             QStringLiteral("outside the validity"));
         }
         // The timestamp authority's window ended before the timestamp.
         {
@@ -384,12 +459,14 @@ class TestSigstore : public QObject {
             QJsonArray tsas = l.root[QStringLiteral("timestampAuthorities")].toArray();
             for (int i = 0; i < tsas.size(); ++i) {
                 QJsonObject tsa = tsas[i].toObject();
-                tsa[QStringLiteral("validFor")] = QJsonObject{{QStringLiteral("start"), QStringLiteral("2020-01-01T00:00:00Z")},
-                                                              {QStringLiteral("end"), QStringLiteral("2021-01-01T00:00:00Z")}};
+                tsa[QStringLiteral("validFor")] =
+                    QJsonObject{{QStringLiteral("start"), QStringLiteral("2020-01-01T00:00:00Z")},
+                                {QStringLiteral("end"), QStringLiteral("2021-01-01T00:00:00Z")}};
                 tsas[i] = tsa;
             }
             l.root[QStringLiteral("timestampAuthorities")] = tsas;
-            expectFailedStep(verifyLoaded(l), QStringLiteral("timestamps"), QStringLiteral("outside the validity"));
+            expectFailedStep(verifyLoaded(l), QStringLiteral("timestamps"),
+                             QStringLiteral("outside the validity"));
         }
         // A log key without a start of validity rejects the whole root.
         {
@@ -407,7 +484,6 @@ class TestSigstore : public QObject {
         }
     }
 
-
     void tamperedTrustedRootChainIsRefused() {
         // The root's own chains are checked once, when it is loaded: an intermediate whose signature
         // no longer verifies under its root (Fulcio) or a TSA certificate likewise is never trusted.
@@ -417,7 +493,8 @@ class TestSigstore : public QObject {
         QJsonArray cas = l.root[QStringLiteral("certificateAuthorities")].toArray();
         for (int i = 0; i < cas.size(); ++i) {
             QJsonObject ca = cas[i].toObject();
-            if (ca[QStringLiteral("certChain")].toObject()[QStringLiteral("certificates")].toArray().size() < 2)
+            if (ca[QStringLiteral("certChain")].toObject()[QStringLiteral("certificates")].toArray().size() <
+                2)
                 continue;
             flip(ca, QStringLiteral("certChain.certificates[0].rawBytes"), -4);
             cas[i] = ca;
@@ -432,16 +509,19 @@ class TestSigstore : public QObject {
         expectFailedStep(r, QStringLiteral("certificate chain"), QStringLiteral("does not verify"));
         broken = l;
         broken.root[QStringLiteral("timestampAuthorities")] = tsas;
-        expectFailedStep(verifyLoaded(broken), QStringLiteral("timestamps"), QStringLiteral("does not verify"));
+        expectFailedStep(verifyLoaded(broken), QStringLiteral("timestamps"),
+                         QStringLiteral("does not verify"));
     }
 
     void identityMismatchShowsExpectedAndFound() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.3"));
         Loaded l = load(QStringLiteral("happy-path-v0.3"));
         const QString real = l.policy.identity;
-        l.policy.identity = QStringLiteral("https://github.com/someone/else/.github/workflows/release.yml@refs/heads/main");
+        l.policy.identity =
+            QStringLiteral("https://github.com/someone/else/.github/workflows/release.yml@refs/heads/main");
         const VerificationResult r = verifyLoaded(l);
-        expectFailedStep(r, QStringLiteral("identity"), QStringLiteral("certificate identity does not match"));
+        expectFailedStep(r, QStringLiteral("identity"),
+                         QStringLiteral("certificate identity does not match"));
         const Step* s = step(r, QStringLiteral("identity"));
         QVERIFY(s->expected.contains(l.policy.identity));
         QVERIFY(s->found.contains(real));
@@ -457,10 +537,12 @@ class TestSigstore : public QObject {
         l.policy.identityRegexp = QStringLiteral("^sigstore-conformance");
         expectFailedStep(verifyLoaded(l), QStringLiteral("identity"), QStringLiteral("does not match"));
         l.policy.identityRegexp = QStringLiteral("([unclosed");
-        expectFailedStep(verifyLoaded(l), QStringLiteral("identity"), QStringLiteral("invalid regular expression"));
+        expectFailedStep(verifyLoaded(l), QStringLiteral("identity"),
+                         QStringLiteral("invalid regular expression"));
         l.policy.identityRegexp = QStringLiteral(".+");
         l.policy.issuer = QStringLiteral("https://accounts.google.com");
-        expectFailedStep(verifyLoaded(l), QStringLiteral("identity"), QStringLiteral("OIDC issuer does not match"));
+        expectFailedStep(verifyLoaded(l), QStringLiteral("identity"),
+                         QStringLiteral("OIDC issuer does not match"));
     }
 
     void materialMustFitThePolicy() {
@@ -469,18 +551,21 @@ class TestSigstore : public QObject {
         QVERIFY(verifyLoaded(key).verified);
         Loaded cert = load(QStringLiteral("happy-path-v0.3"));
         cert.policy.publicKeyPem = key.policy.publicKeyPem;
-        expectFailedStep(verifyLoaded(cert), QStringLiteral("verification material"), QStringLiteral("carries a certificate"));
+        expectFailedStep(verifyLoaded(cert), QStringLiteral("verification material"),
+                         QStringLiteral("carries a certificate"));
         key.policy.publicKeyPem.clear();
         key.policy.identity = QStringLiteral("x");
         key.policy.issuer = QStringLiteral("y");
-        expectFailedStep(verifyLoaded(key), QStringLiteral("verification material"), QStringLiteral("verify it with --key"));
+        expectFailedStep(verifyLoaded(key), QStringLiteral("verification material"),
+                         QStringLiteral("verify it with --key"));
     }
 
     // Issue 19: a key decoded once (Policy::prepare) gives the same result as the PEM decoded per
     // verification, and is never used for other bytes than it was made from.
     void preparedKeyGivesTheSameResult() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/managed-key-wrong-key_fail"));
-        for (const QString& name : {QStringLiteral("managed-key-happy-path"), QStringLiteral("managed-key-wrong-key_fail")}) {
+        for (const QString& name :
+             {QStringLiteral("managed-key-happy-path"), QStringLiteral("managed-key-wrong-key_fail")}) {
             Loaded plain = load(name);
             Loaded prepared = plain;
             prepared.policy.prepare();
@@ -494,12 +579,14 @@ class TestSigstore : public QObject {
         good.policy.prepare();
         QVERIFY(good.policy.preparedKey);
         good.policy.publicKeyPem = load(QStringLiteral("managed-key-wrong-key_fail")).policy.publicKeyPem;
-        expectFailedStep(verifyLoaded(good), QStringLiteral("verification material"), QStringLiteral("cannot be read"));
+        expectFailedStep(verifyLoaded(good), QStringLiteral("verification material"),
+                         QStringLiteral("cannot be read"));
         // And the other way round: an unreadable key prepares to nothing and still fails at its step.
         Loaded bad = load(QStringLiteral("managed-key-wrong-key_fail"));
         bad.policy.prepare();
         QVERIFY(!bad.policy.preparedKey);
-        expectFailedStep(verifyLoaded(bad), QStringLiteral("verification material"), QStringLiteral("cannot be read"));
+        expectFailedStep(verifyLoaded(bad), QStringLiteral("verification material"),
+                         QStringLiteral("cannot be read"));
     }
 
     void wrongDigestShowsBothDigests() {
@@ -509,7 +596,8 @@ class TestSigstore : public QObject {
         QVERIFY(root.ok());
         const auto wrong = Artifact::fromDigest(QString(64, QLatin1Char('0')));
         QVERIFY(wrong.ok());
-        const VerificationResult r = verifyBundle(QJsonDocument(l.bundle).toJson(), QStringLiteral("b.json"), *wrong, *root, l.policy);
+        const VerificationResult r =
+            verifyBundle(QJsonDocument(l.bundle).toJson(), QStringLiteral("b.json"), *wrong, *root, l.policy);
         expectFailedStep(r, QStringLiteral("artifact"), QStringLiteral("not the bundle's message digest"));
         QCOMPARE(step(r, QStringLiteral("artifact"))->found, QString(64, QLatin1Char('0')));
         QVERIFY(!Artifact::fromDigest(QStringLiteral("sha256:abc")).ok());
@@ -546,24 +634,28 @@ class TestSigstore : public QObject {
 
     void base64IsStrict() {
         QCOMPARE(decodeBase64Strict(QStringLiteral("aGVsbG8=")).value(), QByteArray("hello"));
-        QCOMPARE(decodeBase64Strict(QStringLiteral("aGVsbG8")).value(), QByteArray("hello")); // unpadded, as protojson
+        QCOMPARE(decodeBase64Strict(QStringLiteral("aGVsbG8")).value(),
+                 QByteArray("hello")); // unpadded, as protojson
         QCOMPARE(decodeBase64Strict(QStringLiteral("-_8=")).value(), QByteArray("\xfb\xff", 2)); // URL-safe
         QVERIFY(!decodeBase64Strict(QStringLiteral("aGVs bG8=")));
         QVERIFY(!decodeBase64Strict(QStringLiteral("aGVsbG8=\n")));
-        QVERIFY(!decodeBase64Strict(QStringLiteral("a+b_")));   // mixed alphabets
+        QVERIFY(!decodeBase64Strict(QStringLiteral("a+b_")));       // mixed alphabets
         QVERIFY(!decodeBase64Strict(QStringLiteral("aGVsbG8==="))); // too much padding
-        QVERIFY(!decodeBase64Strict(QStringLiteral("aG=Vs")));  // padding inside
-        QVERIFY(!decodeBase64Strict(QStringLiteral("aGVsb")));  // impossible length
+        QVERIFY(!decodeBase64Strict(QStringLiteral("aG=Vs")));      // padding inside
+        QVERIFY(!decodeBase64Strict(QStringLiteral("aGVsb")));      // impossible length
     }
 
     void bundleStructureIsEnforced() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/happy-path-v0.2"));
         const Loaded base = load(QStringLiteral("happy-path-v0.2"));
-        auto parse = [](const QJsonObject& o) { return parseBundle(QJsonDocument(o).toJson(), QStringLiteral("b.json")); };
+        auto parse = [](const QJsonObject& o) {
+            return parseBundle(QJsonDocument(o).toJson(), QStringLiteral("b.json"));
+        };
         QVERIFY(parse(base.bundle).ok());
         {
             QJsonObject o = base.bundle;
-            o[QStringLiteral("mediaType")] = QStringLiteral("application/vnd.dev.sigstore.bundle.v0.3+json"); // chain not allowed in v0.3
+            o[QStringLiteral("mediaType")] =
+                QStringLiteral("application/vnd.dev.sigstore.bundle.v0.3+json"); // chain not allowed in v0.3
             auto b = parse(o);
             QVERIFY(!b);
             QCOMPARE(b.error().field, QStringLiteral("verificationMaterial.x509CertificateChain"));
@@ -583,9 +675,10 @@ class TestSigstore : public QObject {
         }
         {
             QJsonObject o = base.bundle;
-            o[QStringLiteral("dsseEnvelope")] = QJsonObject{{QStringLiteral("payload"), QStringLiteral("e30=")},
-                                                            {QStringLiteral("payloadType"), QStringLiteral("application/vnd.in-toto+json")},
-                                                            {QStringLiteral("signatures"), QJsonArray{}}};
+            o[QStringLiteral("dsseEnvelope")] =
+                QJsonObject{{QStringLiteral("payload"), QStringLiteral("e30=")},
+                            {QStringLiteral("payloadType"), QStringLiteral("application/vnd.in-toto+json")},
+                            {QStringLiteral("signatures"), QJsonArray{}}};
             QVERIFY(!parse(o)); // both a message signature and an envelope
             o.remove(QStringLiteral("messageSignature"));
             auto b = parse(o);
@@ -601,7 +694,8 @@ class TestSigstore : public QObject {
     void checkpointLinesFromUnknownKeysAreIgnored() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-checkpoint-cosigned"));
         QVERIFY(verifyLoaded(load(QStringLiteral("rekor2-checkpoint-cosigned"))).verified);
-        const QString envelopePath = QStringLiteral("verificationMaterial.tlogEntries[0].inclusionProof.checkpoint.envelope");
+        const QString envelopePath =
+            QStringLiteral("verificationMaterial.tlogEntries[0].inclusionProof.checkpoint.envelope");
         // A witness cosignature, and a line with the log's name but another key hint, added to a
         // Rekor v1 checkpoint: both ignored, the bundle still verifies.
         for (const QString& name : {QStringLiteral("happy-path-v0.3"), QStringLiteral("happy-path-v0.1")}) {
@@ -609,40 +703,52 @@ class TestSigstore : public QObject {
             QVERIFY(verifyLoaded(l).verified);
             const QString env = at(l.bundle, envelopePath).toString();
             const QByteArray junk = QByteArray(4, '\x5a') + QByteArray(70, '\x11');
-            QString withWitness = env + QStringLiteral("\u2014 witness.example ") + QString::fromLatin1(junk.toBase64()) + QLatin1Char('\n');
+            QString withWitness = env + QStringLiteral("\u2014 witness.example ") +
+                                  QString::fromLatin1(junk.toBase64()) + QLatin1Char('\n');
             setAt(l.bundle, envelopePath, withWitness);
             const VerificationResult r = verifyLoaded(l);
             QVERIFY2(r.verified, qPrintable(r.toText()));
-            setAt(l.bundle, envelopePath, env + QStringLiteral("\u2014 rekor.sigstore.dev ") + QString::fromLatin1(junk.toBase64()) + QLatin1Char('\n'));
+            setAt(l.bundle, envelopePath,
+                  env + QStringLiteral("\u2014 rekor.sigstore.dev ") + QString::fromLatin1(junk.toBase64()) +
+                      QLatin1Char('\n'));
             QVERIFY2(verifyLoaded(l).verified, qPrintable(verifyLoaded(l).toText()));
             // The unknown line first: position does not matter.
             const int sep = env.lastIndexOf(QStringLiteral("\n\n"));
             setAt(l.bundle, envelopePath,
-                  env.left(sep + 2) + QStringLiteral("\u2014 witness.example ") + QString::fromLatin1(junk.toBase64()) + QLatin1Char('\n') + env.mid(sep + 2));
+                  env.left(sep + 2) + QStringLiteral("\u2014 witness.example ") +
+                      QString::fromLatin1(junk.toBase64()) + QLatin1Char('\n') + env.mid(sep + 2));
             QVERIFY2(verifyLoaded(l).verified, qPrintable(verifyLoaded(l).toText()));
             // A line with the log's own key hint that does not verify is fatal.
-            const QByteArray logHint = QByteArray::fromBase64(env.mid(sep + 2).section(QLatin1Char(' '), 2).trimmed().toLatin1()).left(4);
+            const QByteArray logHint =
+                QByteArray::fromBase64(env.mid(sep + 2).section(QLatin1Char(' '), 2).trimmed().toLatin1())
+                    .left(4);
             setAt(l.bundle, envelopePath,
-                  env + QStringLiteral("\u2014 rekor.sigstore.dev ") + QString::fromLatin1((logHint + QByteArray(70, '\x11')).toBase64()) + QLatin1Char('\n'));
-            expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("does not verify"));
+                  env + QStringLiteral("\u2014 rekor.sigstore.dev ") +
+                      QString::fromLatin1((logHint + QByteArray(70, '\x11')).toBase64()) + QLatin1Char('\n'));
+            expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"),
+                             QStringLiteral("does not verify"));
         }
         // Only lines from unknown keys: no signature by the log (checkpoint-bad-keyhint_fail).
         const VerificationResult r = verifyLoaded(load(QStringLiteral("checkpoint-bad-keyhint_fail")));
-        expectFailedStep(r, QStringLiteral("transparency log"), QStringLiteral("no signature by rekor.sigstore.dev"));
+        expectFailedStep(r, QStringLiteral("transparency log"),
+                         QStringLiteral("no signature by rekor.sigstore.dev"));
         // A note asking for more than 100 signature checks is refused.
         Loaded many = load(QStringLiteral("happy-path-v0.3"));
         QString env = at(many.bundle, envelopePath).toString();
         for (int i = 0; i < 101; ++i)
-            env += QStringLiteral("\u2014 w%1 ").arg(i) + QString::fromLatin1(QByteArray(40, char(i)).toBase64()) + QLatin1Char('\n');
+            env += QStringLiteral("\u2014 w%1 ").arg(i) +
+                   QString::fromLatin1(QByteArray(40, char(i)).toBase64()) + QLatin1Char('\n');
         setAt(many.bundle, envelopePath, env);
-        expectFailedStep(verifyLoaded(many), QStringLiteral("transparency log"), QStringLiteral("at most 100"));
+        expectFailedStep(verifyLoaded(many), QStringLiteral("transparency log"),
+                         QStringLiteral("at most 100"));
     }
 
     // The log entry is bound to the artifact's digest whether or not the bundle states
     // messageSignature.messageDigest: removing it must not leave the logged digest unchecked.
     void logEntryIsBoundToTheArtifactWithoutMessageDigest() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
-        for (const QString& name : {QStringLiteral("happy-path-v0.3"), QStringLiteral("happy-path-v0.1"), QStringLiteral("rekor2-happy-path")}) {
+        for (const QString& name : {QStringLiteral("happy-path-v0.3"), QStringLiteral("happy-path-v0.1"),
+                                    QStringLiteral("rekor2-happy-path")}) {
             Loaded l = load(name);
             QJsonObject ms = l.bundle[QStringLiteral("messageSignature")].toObject();
             ms.remove(QStringLiteral("messageDigest"));
@@ -654,12 +760,15 @@ class TestSigstore : public QObject {
             other.artifact += '\n';
             const VerificationResult r = verifyLoaded(other);
             expectFailedStep(r, QStringLiteral("transparency log"),
-                             name.startsWith(QLatin1String("rekor2")) ? QStringLiteral("rebuilt from this bundle") : QStringLiteral("not the artifact's"));
+                             name.startsWith(QLatin1String("rekor2"))
+                                 ? QStringLiteral("rebuilt from this bundle")
+                                 : QStringLiteral("not the artifact's"));
             // Digest mode: the given digest is what the log entry must hold.
             auto root = parseTrustedRoot(QJsonDocument(l.root).toJson(), QStringLiteral("r.json"));
             QVERIFY(root.ok());
             const auto wrong = Artifact::fromDigest(QString(64, QLatin1Char('0')));
-            const VerificationResult d = verifyBundle(QJsonDocument(l.bundle).toJson(), QStringLiteral("b.json"), *wrong, *root, l.policy);
+            const VerificationResult d = verifyBundle(QJsonDocument(l.bundle).toJson(),
+                                                      QStringLiteral("b.json"), *wrong, *root, l.policy);
             QVERIFY(!d.verified);
             QCOMPARE(step(d, QStringLiteral("transparency log"))->state, StepState::Failed);
         }
@@ -673,7 +782,8 @@ class TestSigstore : public QObject {
         const QString path = QStringLiteral("verificationMaterial.tlogEntries[0].inclusionProof.logIndex");
         const qint64 index = at(l.bundle, path).toString().toLongLong();
         setAt(l.bundle, path, QString::number(index + 1));
-        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"), QStringLiteral("the inclusion proof is for index"));
+        expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"),
+                         QStringLiteral("the inclusion proof is for index"));
         setAt(l.bundle, path, QString::number(index)); // as a string or number, the same index verifies
         QVERIFY(verifyLoaded(l).verified);
         setAt(l.bundle, path, double(index));
@@ -686,14 +796,18 @@ class TestSigstore : public QObject {
         for (const QString& name : {QStringLiteral("rekor2-happy-path"), QStringLiteral("happy-path-v0.3")}) {
             Loaded l = load(name);
             const QString mt = l.bundle[QStringLiteral("mediaType")].toString();
-            for (const QString& bad : {mt + QLatin1Char('\n'), mt + QStringLiteral("\r\n"), QLatin1Char('\n') + mt, mt + QLatin1Char(' ')}) {
+            for (const QString& bad : {mt + QLatin1Char('\n'), mt + QStringLiteral("\r\n"),
+                                       QLatin1Char('\n') + mt, mt + QLatin1Char(' ')}) {
                 l.bundle[QStringLiteral("mediaType")] = bad;
-                expectFailedStep(verifyLoaded(l), QStringLiteral("bundle"), QStringLiteral("not a supported bundle version"));
+                expectFailedStep(verifyLoaded(l), QStringLiteral("bundle"),
+                                 QStringLiteral("not a supported bundle version"));
             }
         }
         QVERIFY(!parseRfc3339Ms(QStringLiteral("2025-09-23T00:00:00Z\n")));
         QVERIFY(parseRfc3339Ms(QStringLiteral("2025-09-23T00:00:00Z")));
-        QVERIFY(!Artifact::fromDigest(QStringLiteral("sha256:") + QString(64, QLatin1Char('a')) + QStringLiteral("\nx")).ok());
+        QVERIFY(!Artifact::fromDigest(QStringLiteral("sha256:") + QString(64, QLatin1Char('a')) +
+                                      QStringLiteral("\nx"))
+                     .ok());
     }
 
     // Every Sigstore JSON input follows the proto3 JSON mapping: each conformance case rewritten at
@@ -710,23 +824,30 @@ class TestSigstore : public QObject {
         for (const auto& c : pbtest::sigstoreCases()) {
             const QByteArray bundleBytes = pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json")));
             const QByteArray rootBytes = pbtest::readAll(c.file(QStringLiteral("trusted_root.json")));
-            const Artifact artifact = Artifact::fromBytes(pbtest::readAll(c.file(QStringLiteral("artifact"))));
+            const Artifact artifact =
+                Artifact::fromBytes(pbtest::readAll(c.file(QStringLiteral("artifact"))));
             const Policy policy = policyFor(c);
             auto verdict = [&](const QByteArray& bundle, const QByteArray& rootJson) {
                 auto root = parseTrustedRoot(rootJson, QStringLiteral("trusted_root.json"));
                 if (!root)
                     return QStringLiteral("root refused");
-                const VerificationResult r = verifyBundle(bundle, QStringLiteral("bundle.sigstore.json"), artifact, *root, policy);
-                return r.verified ? QStringLiteral("verified") : QStringLiteral("failed at ") + r.firstFailure()->name;
+                const VerificationResult r =
+                    verifyBundle(bundle, QStringLiteral("bundle.sigstore.json"), artifact, *root, policy);
+                return r.verified ? QStringLiteral("verified")
+                                  : QStringLiteral("failed at ") + r.firstFailure()->name;
             };
             const QString original = verdict(bundleBytes, rootBytes);
             QCOMPARE(original == QLatin1String("verified"), c.pass());
-            const QJsonDocument b = QJsonDocument::fromJson(bundleBytes), r = QJsonDocument::fromJson(rootBytes);
-            const QByteArray bundle2 = b.isObject() ? QJsonDocument(rewrite(b.object(), form).toObject()).toJson() : bundleBytes;
-            const QByteArray root2 = r.isObject() ? QJsonDocument(rewrite(r.object(), form).toObject()).toJson() : rootBytes;
+            const QJsonDocument b = QJsonDocument::fromJson(bundleBytes),
+                                r = QJsonDocument::fromJson(rootBytes);
+            const QByteArray bundle2 =
+                b.isObject() ? QJsonDocument(rewrite(b.object(), form).toObject()).toJson() : bundleBytes;
+            const QByteArray root2 =
+                r.isObject() ? QJsonDocument(rewrite(r.object(), form).toObject()).toJson() : rootBytes;
             if (b.isObject())
                 QVERIFY2(bundle2 != bundleBytes, qPrintable(c.name));
-            QCOMPARE(c.name + QStringLiteral(": ") + verdict(bundle2, root2), c.name + QStringLiteral(": ") + original);
+            QCOMPARE(c.name + QStringLiteral(": ") + verdict(bundle2, root2),
+                     c.name + QStringLiteral(": ") + original);
             ++compared;
         }
         QVERIFY(compared >= 35);

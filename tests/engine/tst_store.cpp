@@ -1,9 +1,9 @@
 #include "CatalogFixture.h"
 #include "TestUtil.h"
 #include "catalog/Loader.h"
+#include "db/Database.h"
 #include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
-#include "db/Database.h"
 
 #include <QCryptographicHash>
 #include <QSqlQuery>
@@ -121,9 +121,10 @@ class TestStore : public QObject {
         QCOMPARE(rebuilt->contentDigest(), versions->at(1).contentDigest);
         // Components are stored in deployment order and join to recipes.
         QSqlQuery q(db->sql());
-        QVERIFY(q.exec(QStringLiteral("SELECT rc.version FROM recipe_components rc JOIN recipes r ON r.id = rc.recipe_id "
-                                      "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE v.label = 'sample-2' "
-                                      "AND r.name = 'h100-eks-ubuntu-training-kubeflow' AND rc.name = 'gpu-operator'")));
+        QVERIFY(q.exec(QStringLiteral(
+            "SELECT rc.version FROM recipe_components rc JOIN recipes r ON r.id = rc.recipe_id "
+            "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE v.label = 'sample-2' "
+            "AND r.name = 'h100-eks-ubuntu-training-kubeflow' AND rc.name = 'gpu-operator'")));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toString(), QStringLiteral("v26.7.1"));
     }
@@ -147,14 +148,16 @@ class TestStore : public QObject {
         const auto second = byName(QStringLiteral("sample-2"));
         const RecipeInfo& kubeflow = second.value(QStringLiteral("h100-eks-ubuntu-training-kubeflow"));
         QCOMPARE(kubeflow.previousLabel, QStringLiteral("sample-1"));
-        QCOMPARE(kubeflow.previousDigest, first.value(QStringLiteral("h100-eks-ubuntu-training-kubeflow")).digest);
+        QCOMPARE(kubeflow.previousDigest,
+                 first.value(QStringLiteral("h100-eks-ubuntu-training-kubeflow")).digest);
         QCOMPARE(kubeflow.change(), RecipeInfo::Change::Changed); // gpu-operator v26.3.3 -> v26.7.1
         QCOMPARE(kubeflow.changeText(), QStringLiteral("changed since sample-1"));
         const RecipeInfo& added = second.value(QStringLiteral("gb300-eks-ubuntu-inference-dynamo"));
         QCOMPARE(added.change(), RecipeInfo::Change::New);
         QCOMPARE(added.changeText(), QStringLiteral("new in sample-2"));
         // The same content again under another label: every recipe keeps its digest.
-        Result<catalog::Catalog> again = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
+        Result<catalog::Catalog> again =
+            catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(again.ok());
         QVERIFY(store.importCatalog(QStringLiteral("sample-2-rebuilt"), *again).ok());
         const auto third = byName(QStringLiteral("sample-2-rebuilt"));
@@ -168,7 +171,8 @@ class TestStore : public QObject {
     void reimportIsIdempotent() {
         auto db = freshDb(QStringLiteral("idem.sqlite"));
         CatalogStore store(*db);
-        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-1")));
+        Result<catalog::Catalog> cat =
+            catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-1")));
         QVERIFY(cat.ok());
         Result<ImportReport> first = store.importCatalog(QStringLiteral("sample-1"), *cat);
         QVERIFY(first.ok());
@@ -180,7 +184,8 @@ class TestStore : public QObject {
         QCOMPARE(second->versionId, first->versionId);
         QCOMPARE(dumpDigest(*db), before);
         // Same label, different content: refused unless replace is asked for.
-        Result<catalog::Catalog> other = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
+        Result<catalog::Catalog> other =
+            catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(other.ok());
         Result<ImportReport> clash = store.importCatalog(QStringLiteral("sample-1"), *other);
         QVERIFY(!clash.ok());
@@ -208,7 +213,8 @@ class TestStore : public QObject {
             QSqlQuery q(probe->sql());
             QVERIFY(q.exec(QStringLiteral("PRAGMA page_count")) && q.next());
             const int empty = q.value(0).toInt();
-            Result<catalog::Catalog> cat = catalog::loadCatalog(QStringLiteral(":/recipes/") + embeddedCatalogLabels().constFirst());
+            Result<catalog::Catalog> cat =
+                catalog::loadCatalog(QStringLiteral(":/recipes/") + embeddedCatalogLabels().constFirst());
             QVERIFY(cat.ok());
             QVERIFY(CatalogStore(*probe).importCatalog(QStringLiteral("probe"), *cat).ok());
             QVERIFY(q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
@@ -218,13 +224,15 @@ class TestStore : public QObject {
         }
         QSqlQuery q(db->sql());
         QVERIFY(q.exec(QStringLiteral("PRAGMA page_count")) && q.next());
-        const int limit = q.value(0).toInt() + oneVersionPages + oneVersionPages / 2; // room for one version, not two
+        const int limit =
+            q.value(0).toInt() + oneVersionPages + oneVersionPages / 2; // room for one version, not two
         QVERIFY(q.exec(QStringLiteral("PRAGMA max_page_count = %1").arg(limit)));
         Result<QStringList> seeded = seedEmbeddedCatalog(*db);
         QVERIFY2(!seeded.ok(), "seeding should have run out of room");
         QVERIFY2(seeded.error().message.contains(QStringLiteral("full"), Qt::CaseInsensitive),
                  qPrintable(seeded.error().toString()));
-        QVERIFY2(seeded.error().message.contains(QStringLiteral("nothing was kept")), qPrintable(seeded.error().toString()));
+        QVERIFY2(seeded.error().message.contains(QStringLiteral("nothing was kept")),
+                 qPrintable(seeded.error().toString()));
         QCOMPARE(count(*db, QStringLiteral("catalog_versions")), 0);
         QCOMPARE(count(*db, QStringLiteral("recipes")), 0);
         QCOMPARE(count(*db, QStringLiteral("receipts")), 0);
@@ -242,10 +250,12 @@ class TestStore : public QObject {
         auto db = freshDb(QStringLiteral("refuse-second.sqlite"));
         QSqlQuery q(db->sql());
         QVERIFY(q.exec(QStringLiteral("CREATE TEMP TRIGGER refuse_second BEFORE INSERT ON catalog_versions "
-                                      "WHEN (SELECT count(*) FROM catalog_versions) >= 1 BEGIN SELECT RAISE(ABORT, 'injected write failure'); END")));
+                                      "WHEN (SELECT count(*) FROM catalog_versions) >= 1 BEGIN SELECT "
+                                      "RAISE(ABORT, 'injected write failure'); END")));
         Result<QStringList> seeded = seedEmbeddedCatalog(*db);
         QVERIFY(!seeded.ok());
-        QVERIFY2(seeded.error().toString().contains(QStringLiteral("injected write failure")), qPrintable(seeded.error().toString()));
+        QVERIFY2(seeded.error().toString().contains(QStringLiteral("injected write failure")),
+                 qPrintable(seeded.error().toString()));
         QCOMPARE(count(*db, QStringLiteral("catalog_versions")), 0);
         QCOMPARE(count(*db, QStringLiteral("receipts")), 0);
     }
@@ -256,7 +266,9 @@ class TestStore : public QObject {
         const QByteArray before = dumpDigest(*db);
         // Loads fine but one leaf does not resolve: a dependency nobody declares.
         pbtest::CatalogFixture f;
-        f.overlay(QStringLiteral("eks"), "spec:\n  criteria: {service: eks}\n  componentRefs: [{name: nfd, dependencyRefs: [ghost]}]\n");
+        f.overlay(
+            QStringLiteral("eks"),
+            "spec:\n  criteria: {service: eks}\n  componentRefs: [{name: nfd, dependencyRefs: [ghost]}]\n");
         f.overlay(QStringLiteral("gke"), "spec:\n  criteria: {service: gke}\n");
         Result<catalog::Catalog> cat = catalog::loadCatalog(f.write());
         QVERIFY(cat.ok());
@@ -272,7 +284,8 @@ class TestStore : public QObject {
     void cancelledImportLeavesDatabaseUnchanged() {
         auto db = freshDb(QStringLiteral("cancel.sqlite"));
         const QByteArray before = dumpDigest(*db);
-        Result<catalog::Catalog> cat = catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
+        Result<catalog::Catalog> cat =
+            catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(cat.ok());
         std::atomic_bool cancel{false};
         ImportOptions opt;

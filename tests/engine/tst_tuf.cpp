@@ -22,9 +22,12 @@ using namespace pb;
 
 namespace {
 
-QByteArray shippedAnchor() { return pbtest::readAll(QStringLiteral(":/tuf/sigstore-public-good-root-v13.json")); }
+QByteArray shippedAnchor() {
+    return pbtest::readAll(QStringLiteral(":/tuf/sigstore-public-good-root-v13.json"));
+}
 
-tuf::ClientResult runAt(const QString& dir, const QByteArray& anchor, std::optional<QDateTime> at, const QString& target = QStringLiteral("trusted_root.json")) {
+tuf::ClientResult runAt(const QString& dir, const QByteArray& anchor, std::optional<QDateTime> at,
+                        const QString& target = QStringLiteral("trusted_root.json")) {
     tuf::ClientRequest r;
     r.dir = dir;
     r.anchor = anchor;
@@ -46,7 +49,8 @@ QByteArray foreignEd25519Root(qint64 version) {
     unsigned char pub[32];
     size_t publen = sizeof pub;
     EVP_PKEY_get_raw_public_key(key, pub, &publen);
-    const QString hexPub = QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(pub), int(publen)).toHex());
+    const QString hexPub =
+        QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(pub), int(publen)).toHex());
     const QString keyid = QStringLiteral("aa").repeated(32);
     QJsonObject role{{QStringLiteral("keyids"), QJsonArray{keyid}}, {QStringLiteral("threshold"), 1}};
     QJsonObject signedObj{
@@ -55,22 +59,31 @@ QByteArray foreignEd25519Root(qint64 version) {
         {QStringLiteral("version"), version},
         {QStringLiteral("expires"), QStringLiteral("2030-01-01T00:00:00Z")},
         {QStringLiteral("consistent_snapshot"), true},
-        {QStringLiteral("keys"), QJsonObject{{keyid, QJsonObject{{QStringLiteral("keytype"), QStringLiteral("ed25519")},
-                                                                 {QStringLiteral("scheme"), QStringLiteral("ed25519")},
-                                                                 {QStringLiteral("keyval"), QJsonObject{{QStringLiteral("public"), hexPub}}}}}}},
-        {QStringLiteral("roles"), QJsonObject{{QStringLiteral("root"), role}, {QStringLiteral("timestamp"), role},
-                                              {QStringLiteral("snapshot"), role}, {QStringLiteral("targets"), role}}}};
+        {QStringLiteral("keys"),
+         QJsonObject{{keyid, QJsonObject{{QStringLiteral("keytype"), QStringLiteral("ed25519")},
+                                         {QStringLiteral("scheme"), QStringLiteral("ed25519")},
+                                         {QStringLiteral("keyval"),
+                                          QJsonObject{{QStringLiteral("public"), hexPub}}}}}}},
+        {QStringLiteral("roles"), QJsonObject{{QStringLiteral("root"), role},
+                                              {QStringLiteral("timestamp"), role},
+                                              {QStringLiteral("snapshot"), role},
+                                              {QStringLiteral("targets"), role}}}};
     const QByteArray msg = *tuf::canonicalJson(signedObj);
     EVP_MD_CTX* ctx = EVP_MD_CTX_new();
     EVP_DigestSignInit(ctx, nullptr, nullptr, nullptr, key);
     unsigned char sig[64];
     size_t siglen = sizeof sig;
-    EVP_DigestSign(ctx, sig, &siglen, reinterpret_cast<const unsigned char*>(msg.constData()), size_t(msg.size()));
+    EVP_DigestSign(ctx, sig, &siglen, reinterpret_cast<const unsigned char*>(msg.constData()),
+                   size_t(msg.size()));
     EVP_MD_CTX_free(ctx);
     EVP_PKEY_free(key);
-    QJsonObject env{{QStringLiteral("signed"), signedObj},
-                    {QStringLiteral("signatures"), QJsonArray{QJsonObject{{QStringLiteral("keyid"), keyid},
-                                                                          {QStringLiteral("sig"), QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(sig), int(siglen)).toHex())}}}}};
+    QJsonObject env{
+        {QStringLiteral("signed"), signedObj},
+        {QStringLiteral("signatures"),
+         QJsonArray{QJsonObject{
+             {QStringLiteral("keyid"), keyid},
+             {QStringLiteral("sig"),
+              QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(sig), int(siglen)).toHex())}}}}};
     return QJsonDocument(env).toJson();
 }
 
@@ -100,7 +113,9 @@ QString stepRoles(const tuf::ClientResult& r) {
 }
 
 // A generated repository valid until 2030; checked as of this time.
-QDateTime genTime() { return QDateTime(QDate(2027, 1, 1), QTime(0, 0), Qt::UTC); }
+QDateTime genTime() {
+    return QDateTime(QDate(2027, 1, 1), QTime(0, 0), Qt::UTC);
+}
 
 bool replaceIn(const QString& path, const QByteArray& from, const QByteArray& to) {
     QByteArray b = pbtest::readAll(path);
@@ -142,7 +157,8 @@ class TstTuf : public QObject {
     }
 
     void timesAsTufWritersWriteThem() {
-        QCOMPARE(tuf::parseTime(QStringLiteral("2026-11-20T13:58:18Z")), QDateTime(QDate(2026, 11, 20), QTime(13, 58, 18), Qt::UTC));
+        QCOMPARE(tuf::parseTime(QStringLiteral("2026-11-20T13:58:18Z")),
+                 QDateTime(QDate(2026, 11, 20), QTime(13, 58, 18), Qt::UTC));
         // Root v1 of Sigstore's repository: fractional seconds and an offset.
         const QDateTime v1 = tuf::parseTime(QStringLiteral("2021-12-18T13:28:12.99008-06:00"));
         QVERIFY(v1.isValid());
@@ -157,7 +173,8 @@ class TstTuf : public QObject {
     void shippedAnchorIsRootV13() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/13.root.json"));
         const QJsonObject shipped = QJsonDocument::fromJson(shippedAnchor()).object();
-        const QJsonObject published = pbtest::readJson(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/13.root.json"));
+        const QJsonObject published =
+            pbtest::readJson(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/13.root.json"));
         QVERIFY(!shipped.isEmpty() && !published.isEmpty());
         const auto a = tuf::canonicalJson(shipped.value(QStringLiteral("signed")));
         const auto b = tuf::canonicalJson(published.value(QStringLiteral("signed")));
@@ -182,9 +199,12 @@ class TstTuf : public QObject {
         QVERIFY(r.consistentSnapshot);
         QCOMPARE(r.targetSignedBy, QStringLiteral("targets"));
         QCOMPARE(r.targetFile, QStringLiteral("targets/trusted_root.json"));
-        QCOMPARE(r.targetBytes, pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/targets/trusted_root.json")));
-        QCOMPARE(r.targetBytes, pbtest::readAll(pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json"))));
-        QCOMPARE(r.targetSha256, QStringLiteral("6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66"));
+        QCOMPARE(r.targetBytes,
+                 pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/targets/trusted_root.json")));
+        QCOMPARE(r.targetBytes, pbtest::readAll(pbtest::sharedData(
+                                    QStringLiteral("sigstore/trusted_root.production.json"))));
+        QCOMPARE(r.targetSha256,
+                 QStringLiteral("6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66"));
         QCOMPARE(r.targetLength, 6787);
         // anchor, 14, 15, final root, timestamp, snapshot, targets, target
         QCOMPARE(int(r.steps.size()), 8);
@@ -196,8 +216,10 @@ class TstTuf : public QObject {
 
     void wholeChainFromRootV1WithHexKeys() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/1.root.json"));
-        const auto r = runAt(pbtest::tufRepo(), pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/1.root.json")),
-                             pbtest::tufValidTime());
+        const auto r =
+            runAt(pbtest::tufRepo(),
+                  pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/1.root.json")),
+                  pbtest::tufValidTime());
         QVERIFY2(r.ok, qPrintable(r.error.toString()));
         QCOMPARE(r.anchorVersion, 1);
         QCOMPARE(int(r.rootChain.size()), 14);
@@ -211,7 +233,8 @@ class TstTuf : public QObject {
             QSKIP("the copy's root has not expired yet on this clock");
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("root"));
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("root v15 expired 2026-11-20T13:58:18Z")), qPrintable(r.error.toString()));
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("root v15 expired 2026-11-20T13:58:18Z")),
+                 qPrintable(r.error.toString()));
         QCOMPARE(r.error.file, QStringLiteral("metadata/root_history/15.root.json"));
         QCOMPARE(r.error.field, QStringLiteral("signed.expires"));
         QCOMPARE(r.rootChain, (std::vector<qint64>{14, 15})); // the chain itself verified
@@ -220,25 +243,32 @@ class TstTuf : public QObject {
 
     void timestampExpiredAfterItsDate() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
-        const auto r = runAt(pbtest::tufRepo(), shippedAnchor(), QDateTime(QDate(2026, 9, 1), QTime(0, 0), Qt::UTC));
+        const auto r =
+            runAt(pbtest::tufRepo(), shippedAnchor(), QDateTime(QDate(2026, 9, 1), QTime(0, 0), Qt::UTC));
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("timestamp"));
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("timestamp v762 expired 2026-08-28T19:25:56Z")), qPrintable(r.error.toString()));
+        QVERIFY2(r.error.message.startsWith(QStringLiteral("timestamp v762 expired 2026-08-28T19:25:56Z")),
+                 qPrintable(r.error.toString()));
     }
 
     void delegatedTargetIsFoundThroughTheDelegation() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/registry.npmjs.org.json"));
-        const auto r = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), QStringLiteral("registry.npmjs.org/keys.json"));
+        const auto r = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(),
+                             QStringLiteral("registry.npmjs.org/keys.json"));
         QVERIFY2(r.ok, qPrintable(r.error.toString()));
         QCOMPARE(r.targetSignedBy, QStringLiteral("registry.npmjs.org"));
         QCOMPARE(int(r.delegations.size()), 1);
         QCOMPARE(r.delegations[0].second.version, 8);
-        QCOMPARE(r.targetBytes, pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/targets/registry.npmjs.org/keys.json")));
+        QCOMPARE(r.targetBytes, pbtest::readAll(pbtest::tufRepo() +
+                                                QStringLiteral("/targets/registry.npmjs.org/keys.json")));
         // Not listed anywhere: a clear failure, not a crash.
-        const auto none = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), QStringLiteral("no-such-target.json"));
+        const auto none = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(),
+                                QStringLiteral("no-such-target.json"));
         QVERIFY(!none.ok);
-        QVERIFY2(none.error.message.contains(QStringLiteral("lists 'no-such-target.json'")), qPrintable(none.error.toString()));
-        const auto escape = runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), QStringLiteral("../README.md"));
+        QVERIFY2(none.error.message.contains(QStringLiteral("lists 'no-such-target.json'")),
+                 qPrintable(none.error.toString()));
+        const auto escape =
+            runAt(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), QStringLiteral("../README.md"));
         QVERIFY(!escape.ok);
         QCOMPARE(escape.failedRole, QStringLiteral("target"));
     }
@@ -247,12 +277,15 @@ class TstTuf : public QObject {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
         QTemporaryDir tmp;
         const QString repo = pbtest::copyTufRepo(tmp);
-        QVERIFY(replaceIn(repo + QStringLiteral("/metadata/snapshot.json"), "2036-05-15T08:09:16Z", "2036-05-15T08:09:17Z"));
+        QVERIFY(replaceIn(repo + QStringLiteral("/metadata/snapshot.json"), "2036-05-15T08:09:16Z",
+                          "2036-05-15T08:09:17Z"));
         const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("snapshot"));
         QCOMPARE(r.error.file, QStringLiteral("metadata/snapshot.json"));
-        QVERIFY2(r.error.message.contains(QStringLiteral("0 valid signature(s) from root v15's snapshot keys, 1 required")), qPrintable(r.error.toString()));
+        QVERIFY2(r.error.message.contains(
+                     QStringLiteral("0 valid signature(s) from root v15's snapshot keys, 1 required")),
+                 qPrintable(r.error.toString()));
         QVERIFY(r.error.message.contains(QStringLiteral("does not verify")));
     }
 
@@ -271,7 +304,9 @@ class TstTuf : public QObject {
         const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("root"));
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("2 valid signature(s) from root v14's root keys, 3 required")), qPrintable(r.error.toString()));
+        QVERIFY2(r.error.message.startsWith(
+                     QStringLiteral("2 valid signature(s) from root v14's root keys, 3 required")),
+                 qPrintable(r.error.toString()));
     }
 
     void rootVersionRollbackAndSkip() {
@@ -280,10 +315,12 @@ class TstTuf : public QObject {
             QTemporaryDir tmp;
             const QString repo = pbtest::copyTufRepo(tmp);
             // 14.root.json holding root v13: a rollback.
-            QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root_history/14.root.json"), shippedAnchor()));
+            QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root_history/14.root.json"),
+                                     shippedAnchor()));
             const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
             QVERIFY(!r.ok);
-            QVERIFY2(r.error.message.contains(QStringLiteral("is root v13 where v14 was expected")), qPrintable(r.error.toString()));
+            QVERIFY2(r.error.message.contains(QStringLiteral("is root v13 where v14 was expected")),
+                     qPrintable(r.error.toString()));
             QCOMPARE(r.error.field, QStringLiteral("signed.version"));
         }
         {
@@ -295,7 +332,8 @@ class TstTuf : public QObject {
             const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
             QVERIFY(!r.ok);
             QCOMPARE(r.error.file, QStringLiteral("metadata/root.json"));
-            QVERIFY2(r.error.message.contains(QStringLiteral("is root v15, but root v14 is missing")), qPrintable(r.error.toString()));
+            QVERIFY2(r.error.message.contains(QStringLiteral("is root v15, but root v14 is missing")),
+                     qPrintable(r.error.toString()));
         }
         {
             QTemporaryDir tmp;
@@ -305,7 +343,8 @@ class TstTuf : public QObject {
                                      pbtest::readAll(repo + QStringLiteral("/metadata/root.json"))));
             const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
             QVERIFY(!r.ok);
-            QVERIFY2(r.error.message.contains(QStringLiteral("is root v15 where v14 was expected")), qPrintable(r.error.toString()));
+            QVERIFY2(r.error.message.contains(QStringLiteral("is root v15 where v14 was expected")),
+                     qPrintable(r.error.toString()));
         }
     }
 
@@ -314,11 +353,13 @@ class TstTuf : public QObject {
         {
             QTemporaryDir tmp;
             const QString repo = pbtest::copyTufRepo(tmp);
-            QVERIFY(replaceIn(repo + QStringLiteral("/targets/trusted_root.json"), "\"mediaType\"", "\"mediaTypf\""));
+            QVERIFY(replaceIn(repo + QStringLiteral("/targets/trusted_root.json"), "\"mediaType\"",
+                              "\"mediaTypf\""));
             const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
             QVERIFY(!r.ok);
             QCOMPARE(r.failedRole, QStringLiteral("target"));
-            QVERIFY2(r.error.message.startsWith(QStringLiteral("sha256 is ")), qPrintable(r.error.toString()));
+            QVERIFY2(r.error.message.startsWith(QStringLiteral("sha256 is ")),
+                     qPrintable(r.error.toString()));
             QVERIFY(r.error.message.contains(QStringLiteral("the metadata says 6494e21ea73fa7ee")));
             QVERIFY(r.error.message.contains(QStringLiteral("(in targets v14)")));
         }
@@ -329,15 +370,21 @@ class TstTuf : public QObject {
             QVERIFY(pbtest::writeAll(t, pbtest::readAll(t) + "\n"));
             const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
             QVERIFY(!r.ok);
-            QVERIFY2(r.error.message.startsWith(QStringLiteral("6788 bytes, targets v14 says 6787")), qPrintable(r.error.toString()));
+            QVERIFY2(r.error.message.startsWith(QStringLiteral("6788 bytes, targets v14 says 6787")),
+                     qPrintable(r.error.toString()));
         }
         {
-            // The consistent-snapshot name wins over the plain one: a good HASH.trusted_root.json beside a bad plain file.
+            // The consistent-snapshot name wins over the plain one: a good HASH.trusted_root.json beside a
+            // bad plain file.
             QTemporaryDir tmp;
             const QString repo = pbtest::copyTufRepo(tmp);
             const QString t = repo + QStringLiteral("/targets/trusted_root.json");
-            QVERIFY(pbtest::writeAll(repo + QStringLiteral("/targets/6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66.trusted_root.json"),
-                                     pbtest::readAll(t)));
+            QVERIFY(pbtest::writeAll(
+                repo +
+                    QStringLiteral(
+                        "/targets/"
+                        "6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66.trusted_root.json"),
+                pbtest::readAll(t)));
             QVERIFY(pbtest::writeAll(t, "{}"));
             const auto r = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
             QVERIFY2(r.ok, qPrintable(r.error.toString()));
@@ -351,23 +398,32 @@ class TstTuf : public QObject {
         const QByteArray foreign = foreignEd25519Root(13);
         auto parsed = tuf::parseRoot(foreign, QStringLiteral("foreign.json"));
         QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error().toString()));
-        QVERIFY(tuf::verifyThreshold(parsed->env, parsed->keys, parsed->roles.value(QStringLiteral("root")), QStringLiteral("own")));
+        QVERIFY(tuf::verifyThreshold(parsed->env, parsed->keys, parsed->roles.value(QStringLiteral("root")),
+                                     QStringLiteral("own")));
         const auto r = runAt(pbtest::tufRepo(), foreign, pbtest::tufValidTime());
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("root"));
         QCOMPARE(r.steps.front().ok, true); // the anchor itself is well signed
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("0 valid signature(s) from root v13's root keys, 1 required")), qPrintable(r.error.toString()));
+        QVERIFY2(r.error.message.startsWith(
+                     QStringLiteral("0 valid signature(s) from root v13's root keys, 1 required")),
+                 qPrintable(r.error.toString()));
         // A timestamp given as the anchor; a root whose signatures were changed.
-        const auto notRoot = runAt(pbtest::tufRepo(), pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/timestamp.json")), pbtest::tufValidTime());
+        const auto notRoot =
+            runAt(pbtest::tufRepo(),
+                  pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/timestamp.json")),
+                  pbtest::tufValidTime());
         QVERIFY(!notRoot.ok);
         QCOMPARE(notRoot.failedRole, QStringLiteral("anchor"));
-        QVERIFY2(notRoot.error.toString().contains(QStringLiteral("signed._type: 'timestamp', expected 'root'")), qPrintable(notRoot.error.toString()));
+        QVERIFY2(
+            notRoot.error.toString().contains(QStringLiteral("signed._type: 'timestamp', expected 'root'")),
+            qPrintable(notRoot.error.toString()));
         QByteArray tampered = shippedAnchor();
         tampered.replace("2026-01-22T13:05:59Z", "2027-01-22T13:05:59Z");
         const auto selfSig = runAt(pbtest::tufRepo(), tampered, pbtest::tufValidTime());
         QVERIFY(!selfSig.ok);
         QCOMPARE(selfSig.failedRole, QStringLiteral("anchor"));
-        QVERIFY2(selfSig.error.message.contains(QStringLiteral("from its own root keys, 3 required")), qPrintable(selfSig.error.toString()));
+        QVERIFY2(selfSig.error.message.contains(QStringLiteral("from its own root keys, 3 required")),
+                 qPrintable(selfSig.error.toString()));
     }
 
     // ---- Rollback protection across updates ----
@@ -379,26 +435,36 @@ class TstTuf : public QObject {
         QVERIFY(!first.trustedBefore);
         const tuf::TrustedState t = stateOf(first);
         QCOMPARE(t.root.version, 15);
-        QCOMPARE(t.rootBytes, pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/15.root.json")));
+        QCOMPARE(t.rootBytes,
+                 pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/15.root.json")));
         QCOMPARE(t.timestamp.version, 762);
         QCOMPARE(t.snapshot.version, 165);
         QCOMPARE(t.targets.version, 14);
         QCOMPARE(t.snapshotMeta.value(QStringLiteral("targets.json")), 14);
         QCOMPARE(t.snapshotMeta.value(QStringLiteral("registry.npmjs.org.json")), 8);
         QCOMPARE(t.anchorSha256, first.anchorSha256);
-        QCOMPARE(t.summary(), QStringLiteral("root v15, timestamp v762, snapshot v165, targets v14 from 2026-08-22T01:00:00Z"));
+        QCOMPARE(
+            t.summary(),
+            QStringLiteral("root v15, timestamp v762, snapshot v165, targets v14 from 2026-08-22T01:00:00Z"));
 
         // The same repository again: equal versions are accepted, the chain starts from root v15.
         const auto again = runTrusted(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), t);
         QVERIFY2(again.ok, qPrintable(again.error.toString()));
         QVERIFY(again.rootChain.empty());
         QCOMPARE(stepRoles(again), QStringLiteral("anchor trusted root timestamp snapshot targets target"));
-        QVERIFY2(again.steps[1].detail.startsWith(QStringLiteral("trusted state: root v15, timestamp v762, snapshot v165, targets v14 from "
-                                                                 "2026-08-22T01:00:00Z")),
+        QVERIFY2(again.steps[1].detail.startsWith(QStringLiteral(
+                     "trusted state: root v15, timestamp v762, snapshot v165, targets v14 from "
+                     "2026-08-22T01:00:00Z")),
                  qPrintable(again.steps[1].detail));
         QVERIFY(again.steps[3].detail.contains(QStringLiteral("(the trusted version, unchanged)")));
         QCOMPARE(again.targetBytes, first.targetBytes);
-        QCOMPARE(again.toJson().value(QStringLiteral("trustedState")).toObject().value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(),
+        QCOMPARE(again.toJson()
+                     .value(QStringLiteral("trustedState"))
+                     .toObject()
+                     .value(QStringLiteral("root"))
+                     .toObject()
+                     .value(QStringLiteral("version"))
+                     .toInt(),
                  15);
         QCOMPARE(again.trustedAfter.root.version, 15);
     }
@@ -413,14 +479,17 @@ class TstTuf : public QObject {
         QTemporaryDir tmp;
         const QString repo = pbtest::copyTufRepo(tmp);
         QVERIFY(QFile::remove(repo + QStringLiteral("/metadata/root_history/15.root.json")));
-        QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root.json"), pbtest::readAll(repo + QStringLiteral("/metadata/root_history/14.root.json"))));
+        QVERIFY(
+            pbtest::writeAll(repo + QStringLiteral("/metadata/root.json"),
+                             pbtest::readAll(repo + QStringLiteral("/metadata/root_history/14.root.json"))));
         const auto r = runTrusted(repo, shippedAnchor(), pbtest::tufValidTime(), t);
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("root"));
         QCOMPARE(r.error.file, QStringLiteral("metadata/root.json"));
         QCOMPARE(r.error.field, QStringLiteral("signed.version"));
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("the repository's newest root is version 14, older than the trusted root version 15 "
-                                                           "(trusted since 2026-08-22T01:00:00Z): a rollback, refused")),
+        QVERIFY2(r.error.message.startsWith(QStringLiteral(
+                     "the repository's newest root is version 14, older than the trusted root version 15 "
+                     "(trusted since 2026-08-22T01:00:00Z): a rollback, refused")),
                  qPrintable(r.error.toString()));
         QVERIFY(r.targetBytes.isEmpty());
         // Without root.json the highest numbered file counts.
@@ -428,9 +497,12 @@ class TstTuf : public QObject {
         const auto numbered = runTrusted(repo, shippedAnchor(), pbtest::tufValidTime(), t);
         QVERIFY(!numbered.ok);
         QCOMPARE(numbered.error.file, QStringLiteral("metadata/root_history/14.root.json"));
-        QVERIFY(numbered.error.message.contains(QStringLiteral("version 14, older than the trusted root version 15")));
+        QVERIFY(numbered.error.message.contains(
+            QStringLiteral("version 14, older than the trusted root version 15")));
         // The same copy from the anchor (no state) verifies, as of a time root v14 was still valid.
-        QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root.json"), pbtest::readAll(repo + QStringLiteral("/metadata/root_history/14.root.json"))));
+        QVERIFY(
+            pbtest::writeAll(repo + QStringLiteral("/metadata/root.json"),
+                             pbtest::readAll(repo + QStringLiteral("/metadata/root_history/14.root.json"))));
         const auto fresh = runAt(repo, shippedAnchor(), QDateTime(QDate(2026, 6, 1), QTime(0, 0), Qt::UTC));
         QVERIFY2(fresh.ok, qPrintable(fresh.error.toString()));
         QCOMPARE(fresh.root.version, 14);
@@ -444,7 +516,8 @@ class TstTuf : public QObject {
         // v15 it is never read.
         QTemporaryDir tmp;
         const QString repo = pbtest::copyTufRepo(tmp);
-        QVERIFY(replaceIn(repo + QStringLiteral("/metadata/root_history/14.root.json"), "2026-06-22T13:27:01Z", "2027-06-22T13:27:01Z"));
+        QVERIFY(replaceIn(repo + QStringLiteral("/metadata/root_history/14.root.json"),
+                          "2026-06-22T13:27:01Z", "2027-06-22T13:27:01Z"));
         const auto fromAnchor = runAt(repo, shippedAnchor(), pbtest::tufValidTime());
         QVERIFY(!fromAnchor.ok);
         QCOMPARE(fromAnchor.error.file, QStringLiteral("metadata/root_history/14.root.json"));
@@ -456,20 +529,24 @@ class TstTuf : public QObject {
         const auto wrong = runTrusted(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), other);
         QVERIFY(!wrong.ok);
         QCOMPARE(wrong.failedRole, QStringLiteral("trusted"));
-        QVERIFY2(wrong.error.message.contains(QStringLiteral("descends from the anchor with sha256 abababab")), qPrintable(wrong.error.toString()));
+        QVERIFY2(
+            wrong.error.message.contains(QStringLiteral("descends from the anchor with sha256 abababab")),
+            qPrintable(wrong.error.toString()));
         // A stored root that is not what the state says (bytes changed): refused, not trusted.
         tuf::TrustedState tampered = stateOf(first);
         tampered.rootBytes.replace("2026-11-20T13:58:18Z", "2027-11-20T13:58:18Z");
         const auto bad = runTrusted(pbtest::tufRepo(), shippedAnchor(), pbtest::tufValidTime(), tampered);
         QVERIFY(!bad.ok);
         QCOMPARE(bad.failedRole, QStringLiteral("trusted"));
-        QVERIFY2(bad.error.message.contains(QStringLiteral("from its own root keys, 3 required")), qPrintable(bad.error.toString()));
+        QVERIFY2(bad.error.message.contains(QStringLiteral("from its own root keys, 3 required")),
+                 qPrintable(bad.error.toString()));
     }
 
     void timestampVersionRollback() {
         QTemporaryDir tmp;
         pbtest::TufTestRepo repo;
-        const QString older = tmp.filePath(QStringLiteral("older")), newer = tmp.filePath(QStringLiteral("newer"));
+        const QString older = tmp.filePath(QStringLiteral("older")),
+                      newer = tmp.filePath(QStringLiteral("newer"));
         QVERIFY(repo.publish(older));
         repo.timestampVersion = 2;
         QVERIFY(repo.publish(newer));
@@ -485,8 +562,10 @@ class TstTuf : public QObject {
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("timestamp"));
         QCOMPARE(r.error.file, QStringLiteral("metadata/timestamp.json"));
-        QCOMPARE(r.error.toString(), QStringLiteral("metadata/timestamp.json: signed.version: version 1 is older than the trusted version 2 "
-                                                    "(trusted since 2026-08-22T01:00:00Z): a rollback, refused"));
+        QCOMPARE(r.error.toString(),
+                 QStringLiteral(
+                     "metadata/timestamp.json: signed.version: version 1 is older than the trusted version 2 "
+                     "(trusted since 2026-08-22T01:00:00Z): a rollback, refused"));
         // Newer than trusted: accepted, and said so.
         repo.timestampVersion = 3;
         QVERIFY(repo.publish(newer));
@@ -514,8 +593,9 @@ class TstTuf : public QObject {
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("timestamp"));
         QCOMPARE(r.error.field, QStringLiteral("signed.meta.snapshot.json.version"));
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("timestamp v3 names snapshot version 1, older than the trusted snapshot version 2 "
-                                                           "(trusted since 2026-08-22T01:00:00Z)")),
+        QVERIFY2(r.error.message.startsWith(QStringLiteral(
+                     "timestamp v3 names snapshot version 1, older than the trusted snapshot version 2 "
+                     "(trusted since 2026-08-22T01:00:00Z)")),
                  qPrintable(r.error.toString()));
     }
 
@@ -539,7 +619,8 @@ class TstTuf : public QObject {
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("snapshot"));
         QCOMPARE(r.error.field, QStringLiteral("signed.meta.delegated.json.version"));
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("snapshot v3 lists delegated.json at version 1, older than the trusted version 2")),
+        QVERIFY2(r.error.message.startsWith(QStringLiteral(
+                     "snapshot v3 lists delegated.json at version 1, older than the trusted version 2")),
                  qPrintable(r.error.toString()));
         // ... or an older top-level targets.
         repo.delegatedVersion = 2;
@@ -547,7 +628,8 @@ class TstTuf : public QObject {
         QVERIFY(repo.publish(dir));
         r = runTrusted(dir, anchor, genTime(), t);
         QVERIFY(!r.ok);
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("snapshot v3 lists targets.json at version 1, older than the trusted version 2")),
+        QVERIFY2(r.error.message.startsWith(QStringLiteral(
+                     "snapshot v3 lists targets.json at version 1, older than the trusted version 2")),
                  qPrintable(r.error.toString()));
         // ... or one that no longer lists the delegated role.
         repo.targetsVersion = 2;
@@ -555,8 +637,10 @@ class TstTuf : public QObject {
         QVERIFY(repo.publish(dir));
         r = runTrusted(dir, anchor, genTime(), t);
         QVERIFY(!r.ok);
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("snapshot v3 no longer lists delegated.json, which the trusted snapshot v2 listed at version 2")),
-                 qPrintable(r.error.toString()));
+        QVERIFY2(
+            r.error.message.startsWith(QStringLiteral("snapshot v3 no longer lists delegated.json, which the "
+                                                      "trusted snapshot v2 listed at version 2")),
+            qPrintable(r.error.toString()));
         QVERIFY(runAt(dir, anchor, genTime()).ok); // from the anchor, each of these verifies
     }
 
@@ -584,7 +668,9 @@ class TstTuf : public QObject {
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("root"));
         QCOMPARE(r.error.file, QStringLiteral("metadata/root_history/3.root.json"));
-        QVERIFY2(r.error.message.startsWith(QStringLiteral("0 valid signature(s) from root v2's root keys, 1 required")), qPrintable(r.error.toString()));
+        QVERIFY2(r.error.message.startsWith(
+                     QStringLiteral("0 valid signature(s) from root v2's root keys, 1 required")),
+                 qPrintable(r.error.toString()));
     }
 
     void rootRollbackIsMeasuredAgainstTheTrustedRoot() {
@@ -612,7 +698,8 @@ class TstTuf : public QObject {
         QVERIFY(QFile::remove(dir + QStringLiteral("/metadata/root_history/3.root.json")));
         const auto back = runTrusted(dir, anchor, genTime(), stateOf(three));
         QVERIFY(!back.ok);
-        QVERIFY2(back.error.message.startsWith(QStringLiteral("the repository's newest root is version 2, older than the trusted root version 3")),
+        QVERIFY2(back.error.message.startsWith(QStringLiteral(
+                     "the repository's newest root is version 2, older than the trusted root version 3")),
                  qPrintable(back.error.toString()));
     }
 
@@ -650,20 +737,26 @@ class TstTuf : public QObject {
         const auto rolled = runTrusted(dir, anchor, genTime(), stateOf(three));
         QVERIFY(!rolled.ok);
         QCOMPARE(rolled.failedRole, QStringLiteral("timestamp"));
-        QVERIFY(rolled.error.message.startsWith(QStringLiteral("version 2 is older than the trusted version 3")));
+        QVERIFY(
+            rolled.error.message.startsWith(QStringLiteral("version 2 is older than the trusted version 3")));
     }
 
     void keysAndParsingErrorsAreClear() {
-        tuf::Key rsa{QStringLiteral("k1"), QStringLiteral("rsa"), QStringLiteral("rsassa-pss-sha256"), QStringLiteral("-----BEGIN PUBLIC KEY-----")};
+        tuf::Key rsa{QStringLiteral("k1"), QStringLiteral("rsa"), QStringLiteral("rsassa-pss-sha256"),
+                     QStringLiteral("-----BEGIN PUBLIC KEY-----")};
         auto r = tuf::verifySignature(rsa, "x", "y");
         QVERIFY(!r);
-        QVERIFY(r.error().message.contains(QStringLiteral("'rsa' with scheme 'rsassa-pss-sha256' is not supported")));
-        tuf::Key badHex{QStringLiteral("k2"), QStringLiteral("ed25519"), QStringLiteral("ed25519"), QStringLiteral("abcd")};
+        QVERIFY(r.error().message.contains(
+            QStringLiteral("'rsa' with scheme 'rsassa-pss-sha256' is not supported")));
+        tuf::Key badHex{QStringLiteral("k2"), QStringLiteral("ed25519"), QStringLiteral("ed25519"),
+                        QStringLiteral("abcd")};
         QVERIFY(!tuf::verifySignature(badHex, "x", "y"));
-        auto e = tuf::parseRoot("{\"signatures\":[],\"signed\":{\"_type\":\"root\",\"version\":0}}", QStringLiteral("r.json"));
+        auto e = tuf::parseRoot("{\"signatures\":[],\"signed\":{\"_type\":\"root\",\"version\":0}}",
+                                QStringLiteral("r.json"));
         QVERIFY(!e);
         QCOMPARE(e.error().toString(), QStringLiteral("r.json: signed.version: 0 is below 1"));
-        const char* twoSigs = "{\"signatures\":[{\"keyid\":\"a\",\"sig\":\"00\"},{\"keyid\":\"a\",\"sig\":\"01\"}],\"signed\":{}}";
+        const char* twoSigs = "{\"signatures\":[{\"keyid\":\"a\",\"sig\":\"00\"},{\"keyid\":\"a\",\"sig\":"
+                              "\"01\"}],\"signed\":{}}";
         auto dup = tuf::parseEnvelope(twoSigs, QStringLiteral("d.json"), QStringLiteral("root"));
         QVERIFY(!dup);
         QVERIFY(dup.error().message.contains(QStringLiteral("a second signature by key a")));

@@ -29,11 +29,17 @@ QString shippedAnchorFile(const QTemporaryDir& tmp) {
     return path;
 }
 
-Peer tufJs(const QString& repo, const QString& anchor, const QString& target, std::optional<QDateTime> at, const QTemporaryDir& tmp) {
+Peer tufJs(const QString& repo, const QString& anchor, const QString& target, std::optional<QDateTime> at,
+           const QTemporaryDir& tmp) {
     Peer p;
     const QString out = tmp.filePath(QStringLiteral("tuf-js-target.out"));
     QFile::remove(out);
-    QStringList args{QStringLiteral(PB_SOURCE_DIR "/tests/interop/tuf-js-update.mjs"), QStringLiteral(PB_TUF_JS_DIR), repo, anchor, target, out};
+    QStringList args{QStringLiteral(PB_SOURCE_DIR "/tests/interop/tuf-js-update.mjs"),
+                     QStringLiteral(PB_TUF_JS_DIR),
+                     repo,
+                     anchor,
+                     target,
+                     out};
     if (at)
         args << at->toUTC().toString(Qt::ISODate);
     QProcess node;
@@ -49,7 +55,8 @@ Peer tufJs(const QString& repo, const QString& anchor, const QString& target, st
     return p;
 }
 
-tuf::ClientResult ours(const QString& repo, const QString& anchor, const QString& target, std::optional<QDateTime> at) {
+tuf::ClientResult ours(const QString& repo, const QString& anchor, const QString& target,
+                       std::optional<QDateTime> at) {
     tuf::ClientRequest r;
     r.dir = repo;
     r.anchor = pbtest::readAll(anchor);
@@ -65,7 +72,8 @@ class TstTufInterop : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
 
-    void compare(const QString& repo, const QString& anchor, std::optional<QDateTime> at, bool expectVerified) {
+    void compare(const QString& repo, const QString& anchor, std::optional<QDateTime> at,
+                 bool expectVerified) {
         const auto a = ours(repo, anchor, QStringLiteral("trusted_root.json"), at);
         const Peer b = tufJs(repo, anchor, QStringLiteral("trusted_root.json"), at, m_tmp);
         QVERIFY2(b.ran, qPrintable(b.failure));
@@ -89,27 +97,34 @@ class TstTufInterop : public QObject {
         if (!QFileInfo::exists(pbtest::tufRepo() + QStringLiteral("/metadata/root.json")))
             QSKIP(qPrintable(QStringLiteral("shared data not found at %1; skipping").arg(pbtest::tufRepo())));
         if (QStandardPaths::findExecutable(QStringLiteral("node")).isEmpty())
-            QSKIP("node is not installed: the tuf-js interop check cannot run here (install Node.js and run tools/bootstrap.sh test)");
+            QSKIP("node is not installed: the tuf-js interop check cannot run here (install Node.js and run "
+                  "tools/bootstrap.sh test)");
         if (!QFileInfo::exists(QStringLiteral(PB_TUF_JS_DIR "/node_modules/tuf-js/package.json")))
-            QSKIP(qPrintable(QStringLiteral("tuf-js is not installed in %1 (tools/bootstrap.sh test installs tests/interop/tuf-js there "
+            QSKIP(qPrintable(QStringLiteral("tuf-js is not installed in %1 (tools/bootstrap.sh test installs "
+                                            "tests/interop/tuf-js there "
                                             "with npm ci): the interop check cannot run here")
                                  .arg(QStringLiteral(PB_TUF_JS_DIR))));
     }
 
-    void sameVerdictAndBytesAtAValidTime() { compare(pbtest::tufRepo(), shippedAnchorFile(m_tmp), pbtest::tufValidTime(), true); }
+    void sameVerdictAndBytesAtAValidTime() {
+        compare(pbtest::tufRepo(), shippedAnchorFile(m_tmp), pbtest::tufValidTime(), true);
+    }
 
     void sameVerdictFromRootV1() {
-        compare(pbtest::tufRepo(), pbtest::tufRepo() + QStringLiteral("/metadata/root_history/1.root.json"), pbtest::tufValidTime(), true);
+        compare(pbtest::tufRepo(), pbtest::tufRepo() + QStringLiteral("/metadata/root_history/1.root.json"),
+                pbtest::tufValidTime(), true);
     }
 
     void bothRefuseTheExpiredRepository() {
         if (QDateTime::currentDateTimeUtc() < QDateTime(QDate(2026, 11, 20), QTime(13, 58, 18), Qt::UTC))
             QSKIP("the copy's root has not expired yet on this clock");
         compare(pbtest::tufRepo(), shippedAnchorFile(m_tmp), std::nullopt, false);
-        const Peer b = tufJs(pbtest::tufRepo(), shippedAnchorFile(m_tmp), QStringLiteral("trusted_root.json"), std::nullopt, m_tmp);
+        const Peer b = tufJs(pbtest::tufRepo(), shippedAnchorFile(m_tmp), QStringLiteral("trusted_root.json"),
+                             std::nullopt, m_tmp);
         QVERIFY(b.json.value(QStringLiteral("error")).toString().contains(QStringLiteral("expired")));
         // Between the timestamp's expiry and the root's: both name the timestamp's.
-        compare(pbtest::tufRepo(), shippedAnchorFile(m_tmp), QDateTime(QDate(2026, 9, 1), QTime(0, 0), Qt::UTC), false);
+        compare(pbtest::tufRepo(), shippedAnchorFile(m_tmp),
+                QDateTime(QDate(2026, 9, 1), QTime(0, 0), Qt::UTC), false);
     }
 
     void bothRefuseTamperedCopies() {
@@ -132,7 +147,8 @@ class TstTufInterop : public QObject {
         {
             QTemporaryDir tmp;
             const QString repo = pbtest::copyTufRepo(tmp);
-            QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root_history/14.root.json"), pbtest::readAll(repo + QStringLiteral("/metadata/root.json"))));
+            QVERIFY(pbtest::writeAll(repo + QStringLiteral("/metadata/root_history/14.root.json"),
+                                     pbtest::readAll(repo + QStringLiteral("/metadata/root.json"))));
             compare(repo, shippedAnchorFile(m_tmp), pbtest::tufValidTime(), false);
         }
     }

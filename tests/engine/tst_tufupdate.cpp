@@ -37,11 +37,14 @@ QVariant cell(db::Database& db, const QString& sql) {
 QString truncatedCopy(const QTemporaryDir& tmp) {
     const QString repo = pbtest::copyTufRepo(tmp);
     QFile::remove(repo + QStringLiteral("/metadata/root_history/15.root.json"));
-    pbtest::writeAll(repo + QStringLiteral("/metadata/root.json"), pbtest::readAll(repo + QStringLiteral("/metadata/root_history/14.root.json")));
+    pbtest::writeAll(repo + QStringLiteral("/metadata/root.json"),
+                     pbtest::readAll(repo + QStringLiteral("/metadata/root_history/14.root.json")));
     return repo;
 }
 
-QDateTime v14ValidTime() { return QDateTime(QDate(2026, 6, 1), QTime(0, 0), Qt::UTC); }
+QDateTime v14ValidTime() {
+    return QDateTime(QDate(2026, 6, 1), QTime(0, 0), Qt::UTC);
+}
 
 struct Run {
     int code = -1;
@@ -52,7 +55,8 @@ Run proofbench(const QStringList& args) {
     QProcess p;
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     p.waitForFinished(120000);
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+               p.readAllStandardError()};
 }
 
 } // namespace
@@ -90,10 +94,12 @@ class TstTufUpdate : public QObject {
         QCOMPARE(int(stored->size()), 1);
         const auto& r = stored->front();
         QVERIFY(r.isDefault);
-        QCOMPARE(r.sha256, QStringLiteral("6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66"));
+        QCOMPARE(r.sha256,
+                 QStringLiteral("6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66"));
         QSqlQuery q(db->sql());
         QVERIFY(q.exec(QStringLiteral("SELECT content FROM trusted_roots")) && q.next());
-        QCOMPARE(q.value(0).toByteArray(), pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/targets/trusted_root.json")));
+        QCOMPARE(q.value(0).toByteArray(),
+                 pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/targets/trusted_root.json")));
         QVERIFY(r.provenance);
         const auto& p = *r.provenance;
         QCOMPARE(p.repository, pbtest::tufRepo());
@@ -117,8 +123,10 @@ class TstTufUpdate : public QObject {
         QCOMPARE(receipts->back().kind, QString(ops::kTrustedRootUpdateKind));
         QCOMPARE(receipts->back().result, receipts::Outcome::Ok);
         QCOMPARE(receipts->back().parameters.value(QStringLiteral("rootVersion")).toInteger(), 15);
-        QCOMPARE(receipts->back().parameters.value(QStringLiteral("verificationTime")).toString(), QStringLiteral("2026-08-22T00:00:00Z"));
-        QCOMPARE(receipts->back().parameters.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("anchor")); // nothing trusted yet
+        QCOMPARE(receipts->back().parameters.value(QStringLiteral("verificationTime")).toString(),
+                 QStringLiteral("2026-08-22T00:00:00Z"));
+        QCOMPARE(receipts->back().parameters.value(QStringLiteral("startedFrom")).toString(),
+                 QStringLiteral("anchor")); // nothing trusted yet
 
         // Again: the same bytes, one more provenance row, the root not duplicated.
         auto again = ops::updateTrustedRoot(ctx, req);
@@ -141,7 +149,8 @@ class TstTufUpdate : public QObject {
         QVERIFY(done);
         QVERIFY(!done->ok());
         QCOMPARE(done->verification.failedRole, QStringLiteral("root"));
-        QVERIFY(done->verification.error.message.startsWith(QStringLiteral("root v15 expired 2026-11-20T13:58:18Z")));
+        QVERIFY(done->verification.error.message.startsWith(
+            QStringLiteral("root v15 expired 2026-11-20T13:58:18Z")));
         QCOMPARE(count(*db, QStringLiteral("trusted_roots")), 0);
         QCOMPARE(count(*db, QStringLiteral("trusted_root_provenance")), 0);
         auto receipts = receipts::Ledger(*db).list();
@@ -186,7 +195,8 @@ class TstTufUpdate : public QObject {
         QVERIFY(state && state->has_value());
         const tuf::TrustedState& t = **state;
         QCOMPARE(t.root.version, 15);
-        QCOMPARE(t.rootBytes, pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/15.root.json")));
+        QCOMPARE(t.rootBytes,
+                 pbtest::readAll(pbtest::tufRepo() + QStringLiteral("/metadata/root_history/15.root.json")));
         QCOMPARE(t.timestamp.version, 762);
         QCOMPARE(tuf::formatTime(t.timestamp.expires), QStringLiteral("2026-08-28T19:25:56Z"));
         QCOMPARE(t.snapshot.version, 165);
@@ -199,7 +209,8 @@ class TstTufUpdate : public QObject {
         QCOMPARE(count(*db, QStringLiteral("tuf_trusted_state")), 1);
         QCOMPARE(cell(*db, QStringLiteral("SELECT provenance_id FROM tuf_trusted_state")).toLongLong(),
                  cell(*db, QStringLiteral("SELECT MAX(id) FROM trusted_root_provenance")).toLongLong());
-        QCOMPARE(cell(*db, QStringLiteral("SELECT started_from FROM trusted_root_provenance")).toString(), QStringLiteral("anchor"));
+        QCOMPARE(cell(*db, QStringLiteral("SELECT started_from FROM trusted_root_provenance")).toString(),
+                 QStringLiteral("anchor"));
         // No other anchor has a state.
         auto none = roots.tufTrustedState(QStringLiteral("00").repeated(32));
         QVERIFY(none && !none->has_value());
@@ -212,22 +223,32 @@ class TstTufUpdate : public QObject {
         QVERIFY(again->usedTrustedState());
         QCOMPARE(int(seen.size()), 7);
         QCOMPARE(seen[1].role, QStringLiteral("trusted"));
-        QVERIFY2(seen[1].detail.startsWith(QStringLiteral("trusted state: root v15, timestamp v762, snapshot v165, targets v14 from ")),
+        QVERIFY2(seen[1].detail.startsWith(QStringLiteral(
+                     "trusted state: root v15, timestamp v762, snapshot v165, targets v14 from ")),
                  qPrintable(seen[1].detail));
         const QJsonObject j = again->toJson();
         QCOMPARE(j.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("trusted-state"));
         QCOMPARE(j.value(QStringLiteral("fromAnchor")).toBool(), false);
-        QCOMPARE(j.value(QStringLiteral("trustedState")).toObject().value(QStringLiteral("timestamp")).toObject().value(QStringLiteral("version")).toInt(), 762);
+        QCOMPARE(j.value(QStringLiteral("trustedState"))
+                     .toObject()
+                     .value(QStringLiteral("timestamp"))
+                     .toObject()
+                     .value(QStringLiteral("version"))
+                     .toInt(),
+                 762);
         auto p = roots.provenance(again->trustedRootId);
         QVERIFY(p && p->size() == 2);
         QCOMPARE(p->front().startedFrom, QStringLiteral("trusted-state"));
         QVERIFY(p->front().trustedState.startsWith(QStringLiteral("root v15, timestamp v762")));
-        QVERIFY(p->front().summary().contains(QStringLiteral("; continued from the trusted state (root v15")));
+        QVERIFY(
+            p->front().summary().contains(QStringLiteral("; continued from the trusted state (root v15")));
         auto receipts = receipts::Ledger(*db).list();
         QVERIFY(receipts);
-        QVERIFY2(receipts->back().message.contains(QStringLiteral("; continued from the trusted state (root v15, timestamp v762")),
+        QVERIFY2(receipts->back().message.contains(
+                     QStringLiteral("; continued from the trusted state (root v15, timestamp v762")),
                  qPrintable(receipts->back().message));
-        QCOMPARE(receipts->back().parameters.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("trusted-state"));
+        QCOMPARE(receipts->back().parameters.value(QStringLiteral("startedFrom")).toString(),
+                 QStringLiteral("trusted-state"));
         QCOMPARE(count(*db, QStringLiteral("tuf_trusted_state")), 1);
     }
 
@@ -240,7 +261,8 @@ class TstTufUpdate : public QObject {
         req.repository = pbtest::tufRepo();
         req.at = pbtest::tufValidTime();
         QVERIFY(ops::updateTrustedRoot(ctx, req)->ok());
-        const QString stateRow = QStringLiteral("SELECT root_version || ' ' || timestamp_version || ' ' || updated_at || ' ' || root_sha256 || ' ' || "
+        const QString stateRow = QStringLiteral("SELECT root_version || ' ' || timestamp_version || ' ' || "
+                                                "updated_at || ' ' || root_sha256 || ' ' || "
                                                 "provenance_id FROM tuf_trusted_state");
         const QString before = cell(*db, stateRow).toString();
         QVERIFY(before.startsWith(QStringLiteral("15 762 ")));
@@ -252,13 +274,16 @@ class TstTufUpdate : public QObject {
         QVERIFY(old);
         QVERIFY(!old->ok());
         QCOMPARE(old->verification.failedRole, QStringLiteral("root"));
-        QVERIFY2(old->verification.error.message.startsWith(QStringLiteral("the repository's newest root is version 14, older than the trusted root version 15 (trusted since ")),
+        QVERIFY2(old->verification.error.message.startsWith(
+                     QStringLiteral("the repository's newest root is version 14, older than the trusted root "
+                                    "version 15 (trusted since ")),
                  qPrintable(old->verification.error.toString()));
         QCOMPARE(cell(*db, stateRow).toString(), before);
         QCOMPARE(count(*db, QStringLiteral("trusted_root_provenance")), 1);
         auto receipts = receipts::Ledger(*db).list();
         QCOMPARE(receipts->back().result, receipts::Outcome::Failed);
-        QVERIFY2(receipts->back().message.contains(QStringLiteral("a rollback, refused")), qPrintable(receipts->back().message));
+        QVERIFY2(receipts->back().message.contains(QStringLiteral("a rollback, refused")),
+                 qPrintable(receipts->back().message));
         QVERIFY(receipts->back().message.contains(QStringLiteral("the trusted state is unchanged")));
         // Also as of a time root v14 was valid: the state still refuses it.
         req.at = v14ValidTime();
@@ -285,20 +310,35 @@ class TstTufUpdate : public QObject {
         QVERIFY(!fresh->usedTrustedState());
         QCOMPARE(fresh->verification.root.version, 14);
         QCOMPARE(fresh->verification.steps.front().role, QStringLiteral("trusted"));
-        QVERIFY2(fresh->verification.steps.front().detail.startsWith(QStringLiteral("started again from the anchor as asked: the trusted state (root v15, ")),
+        QVERIFY2(fresh->verification.steps.front().detail.startsWith(
+                     QStringLiteral("started again from the anchor as asked: the trusted state (root v15, ")),
                  qPrintable(fresh->verification.steps.front().detail));
         QCOMPARE(seen.front().detail, fresh->verification.steps.front().detail);
         const QJsonObject j = fresh->toJson();
         QCOMPARE(j.value(QStringLiteral("fromAnchor")).toBool(), true);
         QCOMPARE(j.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("anchor-requested"));
-        QCOMPARE(j.value(QStringLiteral("ignoredTrustedState")).toObject().value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(), 15);
+        QCOMPARE(j.value(QStringLiteral("ignoredTrustedState"))
+                     .toObject()
+                     .value(QStringLiteral("root"))
+                     .toObject()
+                     .value(QStringLiteral("version"))
+                     .toInt(),
+                 15);
         QVERIFY(!j.contains(QStringLiteral("trustedState")));
         QVERIFY(cell(*db, stateRow).toString().startsWith(QStringLiteral("14 762 ")));
-        QCOMPARE(cell(*db, QStringLiteral("SELECT started_from FROM trusted_root_provenance ORDER BY id DESC")).toString(), QStringLiteral("anchor-requested"));
-        QVERIFY(cell(*db, QStringLiteral("SELECT trusted_state FROM trusted_root_provenance ORDER BY id DESC")).toString().startsWith(QStringLiteral("root v15")));
+        QCOMPARE(
+            cell(*db, QStringLiteral("SELECT started_from FROM trusted_root_provenance ORDER BY id DESC"))
+                .toString(),
+            QStringLiteral("anchor-requested"));
+        QVERIFY(
+            cell(*db, QStringLiteral("SELECT trusted_state FROM trusted_root_provenance ORDER BY id DESC"))
+                .toString()
+                .startsWith(QStringLiteral("root v15")));
         receipts = receipts::Ledger(*db).list();
         QCOMPARE(receipts->back().result, receipts::Outcome::Ok);
-        QVERIFY2(receipts->back().message.contains(QStringLiteral("started again from the anchor as asked (--from-anchor), ignoring the trusted state (root v15")),
+        QVERIFY2(receipts->back().message.contains(
+                     QStringLiteral("started again from the anchor as asked (--from-anchor), ignoring the "
+                                    "trusted state (root v15")),
                  qPrintable(receipts->back().message));
 
         // And forward again: the full copy is newer than the state (root v14 -> v15).
@@ -320,8 +360,10 @@ class TstTufUpdate : public QObject {
         ops::Context ctx(*db);
         QTemporaryDir tmp;
         pbtest::TufTestRepo repo;
-        repo.target = pbtest::readAll(pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
-        const QString older = tmp.filePath(QStringLiteral("older")), newer = tmp.filePath(QStringLiteral("newer"));
+        repo.target =
+            pbtest::readAll(pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
+        const QString older = tmp.filePath(QStringLiteral("older")),
+                      newer = tmp.filePath(QStringLiteral("newer"));
         repo.timestampVersion = repo.delegatedVersion = 4;
         QVERIFY(repo.publish(older));
         repo.timestampVersion = repo.delegatedVersion = 5;
@@ -340,18 +382,25 @@ class TstTufUpdate : public QObject {
         QCOMPARE(int((*state)->delegations.size()), 1); // the target is listed by the delegated role
         QCOMPARE((*state)->delegations.front().first, QStringLiteral("delegated"));
         QCOMPARE((*state)->delegations.front().second.version, 5);
-        QCOMPARE(tuf::formatTime((*state)->delegations.front().second.expires), QStringLiteral("2030-01-01T00:00:00Z"));
+        QCOMPARE(tuf::formatTime((*state)->delegations.front().second.expires),
+                 QStringLiteral("2030-01-01T00:00:00Z"));
         QCOMPARE((*state)->snapshotMeta.value(QStringLiteral("delegated.json")), 5);
-        const QString row = cell(*db, QStringLiteral("SELECT timestamp_version || ' ' || updated_at || ' ' || delegations FROM tuf_trusted_state")).toString();
+        const QString row = cell(*db, QStringLiteral("SELECT timestamp_version || ' ' || updated_at || ' ' "
+                                                     "|| delegations FROM tuf_trusted_state"))
+                                .toString();
 
         req.repository = older;
         auto old = ops::updateTrustedRoot(ctx, req);
         QVERIFY(old && !old->ok());
         QCOMPARE(old->verification.failedRole, QStringLiteral("timestamp"));
-        QVERIFY2(old->verification.error.toString().startsWith(QStringLiteral("metadata/timestamp.json: signed.version: version 4 is older than the trusted "
-                                                                              "version 5 (trusted since ")),
+        QVERIFY2(old->verification.error.toString().startsWith(QStringLiteral(
+                     "metadata/timestamp.json: signed.version: version 4 is older than the trusted "
+                     "version 5 (trusted since ")),
                  qPrintable(old->verification.error.toString()));
-        QCOMPARE(cell(*db, QStringLiteral("SELECT timestamp_version || ' ' || updated_at || ' ' || delegations FROM tuf_trusted_state")).toString(), row);
+        QCOMPARE(cell(*db, QStringLiteral("SELECT timestamp_version || ' ' || updated_at || ' ' || "
+                                          "delegations FROM tuf_trusted_state"))
+                     .toString(),
+                 row);
         QCOMPARE(count(*db, QStringLiteral("trusted_root_provenance")), 1);
 
         req.fromAnchor = true;
@@ -362,7 +411,8 @@ class TstTufUpdate : public QObject {
 
     void verificationTimes() {
         QCOMPARE(*ops::parseVerificationTime(QStringLiteral("2026-08-22")), pbtest::tufValidTime());
-        QCOMPARE(*ops::parseVerificationTime(QStringLiteral("2026-08-22T02:00:00+02:00")), pbtest::tufValidTime());
+        QCOMPARE(*ops::parseVerificationTime(QStringLiteral("2026-08-22T02:00:00+02:00")),
+                 pbtest::tufValidTime());
         QVERIFY(!ops::parseVerificationTime(QStringLiteral("yesterday")));
         QVERIFY(!ops::parseVerificationTime(QStringLiteral("2026-08-22T00:00:00"))); // no zone
     }
@@ -370,8 +420,9 @@ class TstTufUpdate : public QObject {
     void cli() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
         const QString dbPath = m_tmp.filePath(QStringLiteral("cli.sqlite"));
-        Run ok = proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"), dbPath, QStringLiteral("--tuf"),
-                             pbtest::tufRepo(), QStringLiteral("--at"), QStringLiteral("2026-08-22T00:00:00Z"), QStringLiteral("--format"),
+        Run ok = proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"),
+                             dbPath, QStringLiteral("--tuf"), pbtest::tufRepo(), QStringLiteral("--at"),
+                             QStringLiteral("2026-08-22T00:00:00Z"), QStringLiteral("--format"),
                              QStringLiteral("json")});
         QVERIFY2(ok.code == 0, ok.err.constData());
         const QJsonObject j = QJsonDocument::fromJson(ok.out).object();
@@ -381,28 +432,34 @@ class TstTufUpdate : public QObject {
                  QStringLiteral("6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66"));
         QCOMPARE(j.value(QStringLiteral("steps")).toArray().size(), 8);
 
-        Run text = proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"), dbPath, QStringLiteral("--tuf"),
-                               pbtest::tufRepo(), QStringLiteral("--anchor"), pbtest::tufRepo() + QStringLiteral("/metadata/root_history/1.root.json"),
-                               QStringLiteral("--at"), QStringLiteral("2026-08-22")});
+        Run text =
+            proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"),
+                        dbPath, QStringLiteral("--tuf"), pbtest::tufRepo(), QStringLiteral("--anchor"),
+                        pbtest::tufRepo() + QStringLiteral("/metadata/root_history/1.root.json"),
+                        QStringLiteral("--at"), QStringLiteral("2026-08-22")});
         QVERIFY2(text.code == 0, text.err.constData());
         QVERIFY(text.out.contains("root v1 -> v2"));
         QVERIFY(text.out.contains("(already present)"));
 
         if (QDateTime::currentDateTimeUtc() > QDateTime(QDate(2026, 11, 20), QTime(13, 58, 18), Qt::UTC)) {
-            Run expired = proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"), dbPath, QStringLiteral("--tuf"),
-                                      pbtest::tufRepo()});
+            Run expired =
+                proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"),
+                            dbPath, QStringLiteral("--tuf"), pbtest::tufRepo()});
             QCOMPARE(expired.code, 1);
             QVERIFY2(expired.err.contains("root v15 expired 2026-11-20T13:58:18Z"), expired.err.constData());
             QVERIFY(expired.out.contains("FAILED"));
         }
 
-        Run bad = proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"), dbPath, QStringLiteral("--tuf"),
-                              pbtest::tufRepo(), QStringLiteral("--at"), QStringLiteral("soon")});
+        Run bad = proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"),
+                              QStringLiteral("--db"), dbPath, QStringLiteral("--tuf"), pbtest::tufRepo(),
+                              QStringLiteral("--at"), QStringLiteral("soon")});
         QCOMPARE(bad.code, 2);
-        Run missing = proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"), dbPath});
+        Run missing = proofbench(
+            {QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"), dbPath});
         QCOMPARE(missing.code, 2);
 
-        Run list = proofbench({QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath});
+        Run list = proofbench(
+            {QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath});
         QCOMPARE(list.code, 0);
         QVERIFY2(list.out.contains("default") && list.out.contains("TUF root v15"), list.out.constData());
     }
@@ -410,16 +467,21 @@ class TstTufUpdate : public QObject {
     void cliRollbackAndFromAnchor() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/14.root.json"));
         const QString dbPath = m_tmp.filePath(QStringLiteral("cli-rollback.sqlite"));
-        const QStringList base{QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"), dbPath, QStringLiteral("--tuf")};
+        const QStringList base{QStringLiteral("trusted-root"), QStringLiteral("update"),
+                               QStringLiteral("--db"), dbPath, QStringLiteral("--tuf")};
         const QStringList json{QStringLiteral("--format"), QStringLiteral("json")};
-        Run first = proofbench(base + QStringList{pbtest::tufRepo(), QStringLiteral("--at"), QStringLiteral("2026-08-22")} + json);
+        Run first = proofbench(
+            base + QStringList{pbtest::tufRepo(), QStringLiteral("--at"), QStringLiteral("2026-08-22")} +
+            json);
         QVERIFY2(first.code == 0, first.err.constData());
         QJsonObject j = QJsonDocument::fromJson(first.out).object();
         QCOMPARE(j.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("anchor"));
         QVERIFY(!j.contains(QStringLiteral("trustedState")));
 
         // Twice: continues from the trusted state.
-        Run second = proofbench(base + QStringList{pbtest::tufRepo(), QStringLiteral("--at"), QStringLiteral("2026-08-22")} + json);
+        Run second = proofbench(
+            base + QStringList{pbtest::tufRepo(), QStringLiteral("--at"), QStringLiteral("2026-08-22")} +
+            json);
         QVERIFY2(second.code == 0, second.err.constData());
         j = QJsonDocument::fromJson(second.out).object();
         QCOMPARE(j.value(QStringLiteral("verified")).toBool(), true);
@@ -427,40 +489,72 @@ class TstTufUpdate : public QObject {
         QCOMPARE(j.value(QStringLiteral("fromAnchor")).toBool(), false);
         const QJsonObject ts = j.value(QStringLiteral("trustedState")).toObject();
         QCOMPARE(ts.value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(), 15);
-        QCOMPARE(ts.value(QStringLiteral("timestamp")).toObject().value(QStringLiteral("version")).toInt(), 762);
-        QCOMPARE(ts.value(QStringLiteral("snapshotMeta")).toObject().value(QStringLiteral("targets.json")).toInt(), 14);
+        QCOMPARE(ts.value(QStringLiteral("timestamp")).toObject().value(QStringLiteral("version")).toInt(),
+                 762);
+        QCOMPARE(
+            ts.value(QStringLiteral("snapshotMeta")).toObject().value(QStringLiteral("targets.json")).toInt(),
+            14);
         QVERIFY(ts.value(QStringLiteral("since")).toString().endsWith(QLatin1Char('Z')));
         QCOMPARE(j.value(QStringLiteral("rootChain")).toArray().size(), 0);
-        QCOMPARE(j.value(QStringLiteral("steps")).toArray().at(1).toObject().value(QStringLiteral("role")).toString(), QStringLiteral("trusted"));
+        QCOMPARE(j.value(QStringLiteral("steps"))
+                     .toArray()
+                     .at(1)
+                     .toObject()
+                     .value(QStringLiteral("role"))
+                     .toString(),
+                 QStringLiteral("trusted"));
 
         // An older copy: exit 1, the rollback on stderr, the step list in text.
         QTemporaryDir tmp;
         const QString older = truncatedCopy(tmp);
-        Run refused = proofbench(base + QStringList{older, QStringLiteral("--at"), QStringLiteral("2026-06-01")});
+        Run refused =
+            proofbench(base + QStringList{older, QStringLiteral("--at"), QStringLiteral("2026-06-01")});
         QCOMPARE(refused.code, 1);
-        QVERIFY2(refused.err.contains("root: metadata/root.json: signed.version: the repository's newest root is version 14, older than the trusted root "
+        QVERIFY2(refused.err.contains("root: metadata/root.json: signed.version: the repository's newest "
+                                      "root is version 14, older than the trusted root "
                                       "version 15"),
                  refused.err.constData());
         QVERIFY(refused.out.contains("ok      trusted\ttrusted state: root v15, timestamp v762"));
 
         // --from-anchor: passes, and says so in text and JSON.
-        Run text = proofbench(base + QStringList{older, QStringLiteral("--at"), QStringLiteral("2026-06-01"), QStringLiteral("--from-anchor")});
+        Run text = proofbench(base + QStringList{older, QStringLiteral("--at"), QStringLiteral("2026-06-01"),
+                                                 QStringLiteral("--from-anchor")});
         QVERIFY2(text.code == 0, text.err.constData());
         QVERIFY2(text.out.contains("started again from the anchor (--from-anchor)"), text.out.constData());
         QVERIFY(text.out.contains("started again from the anchor as asked: the trusted state (root v15"));
-        Run again = proofbench(base + QStringList{older, QStringLiteral("--at"), QStringLiteral("2026-06-01"), QStringLiteral("--from-anchor")} + json);
+        Run again = proofbench(base +
+                               QStringList{older, QStringLiteral("--at"), QStringLiteral("2026-06-01"),
+                                           QStringLiteral("--from-anchor")} +
+                               json);
         QVERIFY2(again.code == 0, again.err.constData());
         j = QJsonDocument::fromJson(again.out).object();
         QCOMPARE(j.value(QStringLiteral("fromAnchor")).toBool(), true);
         QCOMPARE(j.value(QStringLiteral("startedFrom")).toString(), QStringLiteral("anchor-requested"));
-        QCOMPARE(j.value(QStringLiteral("ignoredTrustedState")).toObject().value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(), 14);
+        QCOMPARE(j.value(QStringLiteral("ignoredTrustedState"))
+                     .toObject()
+                     .value(QStringLiteral("root"))
+                     .toObject()
+                     .value(QStringLiteral("version"))
+                     .toInt(),
+                 14);
         QCOMPARE(j.value(QStringLiteral("root")).toObject().value(QStringLiteral("version")).toInt(), 14);
 
-        Run list = proofbench({QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath});
-        QVERIFY2(list.out.contains("started again from the anchor as asked, ignoring the trusted state (root v14"), list.out.constData());
-        Run listJson = proofbench({QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath, QStringLiteral("--format"),
-                                   QStringLiteral("json")});
-        QCOMPARE(QJsonDocument::fromJson(listJson.out).array().at(0).toObject().value(QStringLiteral("provenance")).toObject().value(QStringLiteral("startedFrom")).toString(),
+        Run list = proofbench(
+            {QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath});
+        QVERIFY2(
+            list.out.contains("started again from the anchor as asked, ignoring the trusted state (root v14"),
+            list.out.constData());
+        Run listJson =
+            proofbench({QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"),
+                        dbPath, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(QJsonDocument::fromJson(listJson.out)
+                     .array()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("provenance"))
+                     .toObject()
+                     .value(QStringLiteral("startedFrom"))
+                     .toString(),
                  QStringLiteral("anchor-requested"));
     }
 };

@@ -38,7 +38,9 @@ catalog::Catalog embedded() {
 }
 
 QJsonObject check(int exitCode, const QString& logFile = {}, int runMs = 150) {
-    QJsonObject o{{QStringLiteral("exitCode"), exitCode}, {QStringLiteral("runMs"), runMs}, {QStringLiteral("pendingMs"), 30}};
+    QJsonObject o{{QStringLiteral("exitCode"), exitCode},
+                  {QStringLiteral("runMs"), runMs},
+                  {QStringLiteral("pendingMs"), 30}};
     if (!logFile.isEmpty())
         o.insert(QStringLiteral("logFile"), pbtest::fixture(QStringLiteral("validation/") + logFile));
     else
@@ -46,11 +48,13 @@ QJsonObject check(int exitCode, const QString& logFile = {}, int runMs = 150) {
     return o;
 }
 
-QJsonObject script(const QJsonObject& checks, const QJsonObject& faults = {}, const QString& serverVersion = QStringLiteral("v1.34.1")) {
+QJsonObject script(const QJsonObject& checks, const QJsonObject& faults = {},
+                   const QString& serverVersion = QStringLiteral("v1.34.1")) {
     QJsonObject s{{QStringLiteral("checks"), checks},
                   {QStringLiteral("defaultCheck"), check(0)},
                   {QStringLiteral("serverVersion"),
-                   QJsonObject{{QStringLiteral("major"), QStringLiteral("1")}, {QStringLiteral("minor"), serverVersion.section(QLatin1Char('.'), 1, 1)},
+                   QJsonObject{{QStringLiteral("major"), QStringLiteral("1")},
+                               {QStringLiteral("minor"), serverVersion.section(QLatin1Char('.'), 1, 1)},
                                {QStringLiteral("gitVersion"), serverVersion}}}};
     if (!faults.isEmpty())
         s.insert(QStringLiteral("faults"), faults);
@@ -87,7 +91,9 @@ int leftovers(kube::Client& c, const QString& runId) {
     return n;
 }
 
-QString errorText(const Status& s) { return s.ok() ? QString() : s.error().toString(); }
+QString errorText(const Status& s) {
+    return s.ok() ? QString() : s.error().toString();
+}
 
 } // namespace
 
@@ -120,7 +126,9 @@ void TestValidation::prepareIsFailClosed() {
     QVERIFY(client);
     RunRequest r = request(kTraining);
     r.validators.checks.erase(std::remove_if(r.validators.checks.begin(), r.validators.checks.end(),
-                                             [](const catalog::ValidatorCheck& c) { return c.name == QLatin1String("nccl-all-reduce-bw"); }),
+                                             [](const catalog::ValidatorCheck& c) {
+                                                 return c.name == QLatin1String("nccl-all-reduce-bw");
+                                             }),
                               r.validators.checks.end());
     Runner unknown(*client, r);
     const Status s = unknown.prepare();
@@ -142,19 +150,23 @@ void TestValidation::prepareIsFailClosed() {
     for (const CheckRun& c : ok.plan())
         if (order.isEmpty() || order.back() != c.phase)
             order << c.phase;
-    QCOMPARE(order, (QStringList{QStringLiteral("deployment"), QStringLiteral("conformance"), QStringLiteral("performance")}));
+    QCOMPARE(order, (QStringList{QStringLiteral("deployment"), QStringLiteral("conformance"),
+                                 QStringLiteral("performance")}));
     QVERIFY(ok.plan().back().image.startsWith(QLatin1String("ghcr.io/nvidia/aicr-validators/performance:")));
 }
 
 void TestValidation::trainingRunPasses() {
     pbtest::KubeTestServer server;
-    QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}})));
+    QVERIFY(server.start(
+        script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}})));
     auto client = server.client();
     QVERIFY(client);
     std::vector<QString> seen;
     QByteArray streamed;
     RunObserver obs;
-    obs.checkChanged = [&](const CheckRun& c) { seen.push_back(c.name + QLatin1Char(':') + checkStateName(c.state)); };
+    obs.checkChanged = [&](const CheckRun& c) {
+        seen.push_back(c.name + QLatin1Char(':') + checkStateName(c.state));
+    };
     obs.log = [&](const QString& name, const QByteArray& chunk) {
         if (name == QLatin1String("nccl-all-reduce-bw"))
             streamed += chunk;
@@ -162,7 +174,8 @@ void TestValidation::trainingRunPasses() {
     Runner runner(*client, request(kTraining), obs);
     QVERIFY(runner.prepare().ok());
     const RunResult r = runner.run();
-    QVERIFY2(r.state == RunState::Passed, qPrintable(runStateName(r.state) + QStringLiteral(": ") + r.reason));
+    QVERIFY2(r.state == RunState::Passed,
+             qPrintable(runStateName(r.state) + QStringLiteral(": ") + r.reason));
     QCOMPARE(r.exitCode(), 0);
     QVERIFY(r.snapshot);
     QCOMPARE(r.snapshot->serverVersion, QStringLiteral("v1.34.1"));
@@ -187,8 +200,9 @@ void TestValidation::trainingRunPasses() {
 
     // The evidence bundle passes the same checks as evidence from AICR.
     QTemporaryDir out;
-    Result<EmittedBundle> b = emitEvidence(r, runner.plan().empty() ? request(kTraining).recipe : request(kTraining).recipe, out.path(),
-                                           QStringLiteral("test"), QStringLiteral("1.0.0"));
+    Result<EmittedBundle> b =
+        emitEvidence(r, runner.plan().empty() ? request(kTraining).recipe : request(kTraining).recipe,
+                     out.path(), QStringLiteral("test"), QStringLiteral("1.0.0"));
     QVERIFY2(b.ok(), qPrintable(b.ok() ? QString() : b.error().toString()));
     Result<evidence::SummaryBundle> loaded = evidence::loadBundle(b->dir);
     QVERIFY(loaded.ok());
@@ -202,7 +216,8 @@ void TestValidation::trainingRunPasses() {
 
 void TestValidation::trainingRunFailsByThreshold() {
     pbtest::KubeTestServer server;
-    QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), check(1, QStringLiteral("nccl-low.txt"))}})));
+    QVERIFY(server.start(
+        script({{QStringLiteral("nccl-all-reduce-bw"), check(1, QStringLiteral("nccl-low.txt"))}})));
     auto client = server.client();
     Runner runner(*client, request(kTraining, {QStringLiteral("performance")}));
     QVERIFY(runner.prepare().ok());
@@ -221,7 +236,8 @@ void TestValidation::trainingRunFailsByThreshold() {
 
 void TestValidation::exitZeroButBelowThresholdFails() {
     pbtest::KubeTestServer server;
-    QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-low.txt"))}})));
+    QVERIFY(server.start(
+        script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-low.txt"))}})));
     auto client = server.client();
     Runner runner(*client, request(kTraining, {QStringLiteral("performance")}));
     QVERIFY(runner.prepare().ok());
@@ -241,7 +257,8 @@ void TestValidation::netCheckNeedsItsTransport() {
     catalog::RecipeResult recipe;
     recipe.validation = catalog::Validation{};
     recipe.validation->performance = catalog::ValidationPhase{};
-    recipe.validation->performance->constraints = std::vector<catalog::Constraint>{{QStringLiteral("nccl-all-reduce-bw-net"), QStringLiteral(">= 40"), {}, {}, {}, {}}};
+    recipe.validation->performance->constraints = std::vector<catalog::Constraint>{
+        {QStringLiteral("nccl-all-reduce-bw-net"), QStringLiteral(">= 40"), {}, {}, {}, {}}};
     scoreCheck(c, recipe);
     QVERIFY(c.score && c.nccl);
     QCOMPARE(c.nccl->netPlugin, QStringLiteral("Socket"));
@@ -251,7 +268,8 @@ void TestValidation::netCheckNeedsItsTransport() {
 void TestValidation::inferenceRunPassesAndSkips() {
     {
         pbtest::KubeTestServer server;
-        QVERIFY(server.start(script({{QStringLiteral("inference-perf"), check(0, QStringLiteral("inference-aiperf.log"))}})));
+        QVERIFY(server.start(
+            script({{QStringLiteral("inference-perf"), check(0, QStringLiteral("inference-aiperf.log"))}})));
         auto client = server.client();
         Runner runner(*client, request(kInference, {QStringLiteral("performance")}));
         QVERIFY2(runner.prepare().ok(), qPrintable(errorText(runner.prepare())));
@@ -292,7 +310,9 @@ void TestValidation::readinessFailureCreatesNoJob() {
     const RunResult r = runner.run();
     QCOMPARE(r.state, RunState::ReadinessFailed);
     QCOMPARE(r.exitCode(), 2);
-    QVERIFY2(r.reason.contains(QLatin1String("K8s.server.version")) && r.reason.contains(QLatin1String("v1.31.2")), qPrintable(r.reason));
+    QVERIFY2(r.reason.contains(QLatin1String("K8s.server.version")) &&
+                 r.reason.contains(QLatin1String("v1.31.2")),
+             qPrintable(r.reason));
     const kube::ApiResponse jobs = client->get(QStringLiteral("/apis/batch/v1/jobs"));
     QVERIFY2(jobs.ok() || jobs.http == 404, qPrintable(jobs.message));
     const kube::ApiResponse ns = client->get(QStringLiteral("/api/v1/namespaces/aicr-validation"));
@@ -343,8 +363,9 @@ void TestValidation::cancelMidRunCleansUp() {
 
 void TestValidation::droppedWatchIsResumed() {
     pbtest::KubeTestServer server;
-    QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"), 400)}},
-                                {{QStringLiteral("dropWatchAfterEvents"), 1}})));
+    QVERIFY(server.start(
+        script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"), 400)}},
+               {{QStringLiteral("dropWatchAfterEvents"), 1}})));
     auto client = server.client();
     Runner runner(*client, request(kTraining, {QStringLiteral("performance")}));
     QVERIFY(runner.prepare().ok());
@@ -355,8 +376,9 @@ void TestValidation::droppedWatchIsResumed() {
 
 void TestValidation::conflictOnCreateIsRetried() {
     pbtest::KubeTestServer server;
-    QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}},
-                                {{QStringLiteral("conflictOnCreate"), QJsonArray{QStringLiteral("aicr-nccl")}}})));
+    QVERIFY(server.start(
+        script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}},
+               {{QStringLiteral("conflictOnCreate"), QJsonArray{QStringLiteral("aicr-nccl")}}})));
     auto client = server.client();
     Runner runner(*client, request(kTraining, {QStringLiteral("performance")}));
     QVERIFY(runner.prepare().ok());
@@ -371,22 +393,27 @@ void TestValidation::expiredTokenRefreshedByExecPlugin() {
         QFile f(tokens);
         QVERIFY(f.open(QIODevice::WriteOnly));
     }
-    QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}},
-                                {{QStringLiteral("tokenMaxUses"), 5}}),
-                         {QStringLiteral("--tokens-file"), tokens}));
+    QVERIFY(server.start(
+        script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}},
+               {{QStringLiteral("tokenMaxUses"), 5}}),
+        {QStringLiteral("--tokens-file"), tokens}));
     Result<kube::Kubeconfig> generated = kube::Kubeconfig::load({server.kubeconfig()});
     QVERIFY(generated.ok());
-    const kube::Cluster* cluster = generated->cluster(generated->context(QStringLiteral("pb-token"))->cluster);
+    const kube::Cluster* cluster =
+        generated->cluster(generated->context(QStringLiteral("pb-token"))->cluster);
     // An exec user whose plugin mints a new token each time it runs (tokens expire after 5 uses).
     const QString path = server.path(QStringLiteral("exec-kubeconfig"));
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("apiVersion: v1\nkind: Config\ncurrent-context: exec\nclusters:\n- name: c\n  cluster:\n    server: " + cluster->server.toUtf8() +
+    f.write("apiVersion: v1\nkind: Config\ncurrent-context: exec\nclusters:\n- name: c\n  cluster:\n    "
+            "server: " +
+            cluster->server.toUtf8() +
             "\n    certificate-authority-data: " + cluster->certificateAuthorityData.toBase64() +
-            "\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: " +
+            "\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: "
+            "client.authentication.k8s.io/v1beta1\n      command: " +
             pbtest::fixture(QStringLiteral("kube/exec/mint-token.sh")).toUtf8() +
-            "\n      interactiveMode: Never\n      env:\n      - name: PB_TOKENS_FILE\n        value: " + tokens.toUtf8() +
-            "\ncontexts:\n- name: exec\n  context: {cluster: c, user: u}\n");
+            "\n      interactiveMode: Never\n      env:\n      - name: PB_TOKENS_FILE\n        value: " +
+            tokens.toUtf8() + "\ncontexts:\n- name: exec\n  context: {cluster: c, user: u}\n");
     f.close();
     Result<kube::Kubeconfig> k = kube::Kubeconfig::load({path});
     QVERIFY(k.ok());
@@ -397,7 +424,8 @@ void TestValidation::expiredTokenRefreshedByExecPlugin() {
     QVERIFY(runner.prepare().ok());
     const RunResult r = runner.run();
     QVERIFY2(r.state == RunState::Passed, qPrintable(r.reason));
-    QVERIFY2(client->credentials().execRuns() > 2, qPrintable(QString::number(client->credentials().execRuns())));
+    QVERIFY2(client->credentials().execRuns() > 2,
+             qPrintable(QString::number(client->credentials().execRuns())));
 }
 
 void TestValidation::runStoreKeepsPartialRuns() {
@@ -406,7 +434,8 @@ void TestValidation::runStoreKeepsPartialRuns() {
     QVERIFY(db.ok());
     store::RunStore runs(**db);
     pbtest::KubeTestServer server;
-    QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}})));
+    QVERIFY(server.start(
+        script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}})));
     auto client = server.client();
     Runner runner(*client, request(kTraining));
     QVERIFY(runner.prepare().ok());
@@ -446,11 +475,14 @@ void TestValidation::runStoreKeepsPartialRuns() {
 void TestValidation::longLogsAreBounded() {
     QByteArray log;
     const qsizetype limit = 1024 * 1024;
-    QByteArray line = "gpu-node-1:4100:4100 [0] NCCL INFO Channel 00/32 : 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n";
+    QByteArray line =
+        "gpu-node-1:4100:4100 [0] NCCL INFO Channel 00/32 : 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n";
     appendBounded(log, "first line of the log\n", limit);
     for (int i = 0; i < 200000; ++i) // ~17 MB in small chunks
         appendBounded(log, line, limit);
-    appendBounded(log, "  4294967296    1073741824     float     sum      -1    20833  206.17  386.56       0\n", limit);
+    appendBounded(log,
+                  "  4294967296    1073741824     float     sum      -1    20833  206.17  386.56       0\n",
+                  limit);
     QVERIFY(log.size() <= limit + limit / 8);
     QVERIFY(log.startsWith("first line of the log\n"));
     QVERIFY(log.endsWith("386.56       0\n"));
@@ -462,7 +494,8 @@ void TestValidation::longLogsAreBounded() {
 
 void TestValidation::cliValidateSignsAndVerifies() {
     pbtest::KubeTestServer server;
-    QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}})));
+    QVERIFY(server.start(
+        script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}})));
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
     auto cli = [&](const QStringList& args, QByteArray* out = nullptr, QByteArray* errOut = nullptr) {
@@ -480,16 +513,38 @@ void TestValidation::cliValidateSignsAndVerifies() {
         return p.exitCode();
     };
     QByteArray out, errOut;
-    QCOMPARE(cli({QStringLiteral("keygen"), QStringLiteral("--out"), dir.filePath(QStringLiteral("signer.key")), QStringLiteral("--passphrase-env"),
-                  QStringLiteral("PB_PASS")}, &out, &errOut),
-             0);
+    QCOMPARE(
+        cli({QStringLiteral("keygen"), QStringLiteral("--out"), dir.filePath(QStringLiteral("signer.key")),
+             QStringLiteral("--passphrase-env"), QStringLiteral("PB_PASS")},
+            &out, &errOut),
+        0);
     const QString outDir = dir.filePath(QStringLiteral("evidence"));
-    const int rc = cli({QStringLiteral("validate"), QStringLiteral("--kubeconfig"), server.kubeconfig(), QStringLiteral("--context"),
-                        QStringLiteral("pb-token"), QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"),
-                        QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
-                        QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
-                        QStringLiteral("--phase"), QStringLiteral("performance"), QStringLiteral("--key"), dir.filePath(QStringLiteral("signer.key")),
-                        QStringLiteral("--passphrase-env"), QStringLiteral("PB_PASS"), QStringLiteral("--out"), outDir, QStringLiteral("--format"),
+    const int rc = cli({QStringLiteral("validate"),
+                        QStringLiteral("--kubeconfig"),
+                        server.kubeconfig(),
+                        QStringLiteral("--context"),
+                        QStringLiteral("pb-token"),
+                        QStringLiteral("--version"),
+                        QStringLiteral("sample-2"),
+                        QStringLiteral("--service"),
+                        QStringLiteral("eks"),
+                        QStringLiteral("--accelerator"),
+                        QStringLiteral("h100"),
+                        QStringLiteral("--os"),
+                        QStringLiteral("ubuntu"),
+                        QStringLiteral("--intent"),
+                        QStringLiteral("training"),
+                        QStringLiteral("--platform"),
+                        QStringLiteral("kubeflow"),
+                        QStringLiteral("--phase"),
+                        QStringLiteral("performance"),
+                        QStringLiteral("--key"),
+                        dir.filePath(QStringLiteral("signer.key")),
+                        QStringLiteral("--passphrase-env"),
+                        QStringLiteral("PB_PASS"),
+                        QStringLiteral("--out"),
+                        outDir,
+                        QStringLiteral("--format"),
                         QStringLiteral("json")},
                        &out, &errOut);
     QVERIFY2(rc == 0, errOut.constData());
@@ -500,28 +555,44 @@ void TestValidation::cliValidateSignsAndVerifies() {
     QVERIFY(QFileInfo::exists(bundle + QStringLiteral("/statement.intoto.json")));
     QVERIFY(QFileInfo::exists(ev.value(QStringLiteral("pointer")).toString()));
     // The key's passphrase and the token never reach stdout, stderr or the database.
-    QVERIFY(!out.contains("correct horse") && !errOut.contains("correct horse") && !errOut.contains("pb-test-token"));
+    QVERIFY(!out.contains("correct horse") && !errOut.contains("correct horse") &&
+            !errOut.contains("pb-test-token"));
 
-    QVERIFY2(cli({QStringLiteral("evidence"), QStringLiteral("check"), bundle, QStringLiteral("--key"), dir.filePath(QStringLiteral("signer.key.pub")),
-                  QStringLiteral("--insecure-ignore-tlog")},
+    QVERIFY2(cli({QStringLiteral("evidence"), QStringLiteral("check"), bundle, QStringLiteral("--key"),
+                  dir.filePath(QStringLiteral("signer.key.pub")), QStringLiteral("--insecure-ignore-tlog")},
                  &out, &errOut) == 0,
              out + errOut);
-    QCOMPARE(cli({QStringLiteral("verify"), QStringLiteral("--bundle"), ev.value(QStringLiteral("attestation")).toString(), QStringLiteral("--key"),
-                  dir.filePath(QStringLiteral("signer.key.pub")), QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--digest"),
+    QCOMPARE(cli({QStringLiteral("verify"), QStringLiteral("--bundle"),
+                  ev.value(QStringLiteral("attestation")).toString(), QStringLiteral("--key"),
+                  dir.filePath(QStringLiteral("signer.key.pub")), QStringLiteral("--insecure-ignore-tlog"),
+                  QStringLiteral("--digest"),
                   QStringLiteral("sha256:") + ev.value(QStringLiteral("recipeDigest")).toString()},
                  &out, &errOut),
              0);
 
     // The run is in the database, with the context name but no secret.
-    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json")}, &out), 0);
+    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &out),
+             0);
     const QJsonArray list = QJsonDocument::fromJson(out).array();
     QCOMPARE(list.size(), 1);
     QCOMPARE(list.first().toObject().value(QStringLiteral("context")).toString(), QStringLiteral("pb-token"));
     const int id = list.first().toObject().value(QStringLiteral("id")).toInt();
-    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(id), QStringLiteral("--format"), QStringLiteral("json")}, &out), 0);
+    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(id),
+                  QStringLiteral("--format"), QStringLiteral("json")},
+                 &out),
+             0);
     const QJsonObject shown = QJsonDocument::fromJson(out).object();
     QCOMPARE(shown.value(QStringLiteral("checks")).toArray().size(), 1);
-    QCOMPARE(shown.value(QStringLiteral("checks")).toArray().first().toObject().value(QStringLiteral("nccl")).toObject().value(QStringLiteral("lastOopBusBw")).toDouble(),
+    QCOMPARE(shown.value(QStringLiteral("checks"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("nccl"))
+                 .toObject()
+                 .value(QStringLiteral("lastOopBusBw"))
+                 .toDouble(),
              386.56);
     QFile file(db);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -533,26 +604,48 @@ void TestValidation::cliPerfImport() {
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
     QProcess p;
-    p.start(QStringLiteral(PB_CLI_BINARY),
-            {QStringLiteral("perf"), QStringLiteral("import"), pbtest::fixture(QStringLiteral("validation/nccl-low.txt")), QStringLiteral("--kind"),
-             QStringLiteral("nccl"), QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"), QStringLiteral("eks"),
-             QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"), QStringLiteral("--intent"),
-             QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"), QStringLiteral("--format"), QStringLiteral("json"),
-             QStringLiteral("--db"), db});
+    p.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("perf"),
+                                            QStringLiteral("import"),
+                                            pbtest::fixture(QStringLiteral("validation/nccl-low.txt")),
+                                            QStringLiteral("--kind"),
+                                            QStringLiteral("nccl"),
+                                            QStringLiteral("--version"),
+                                            QStringLiteral("sample-2"),
+                                            QStringLiteral("--service"),
+                                            QStringLiteral("eks"),
+                                            QStringLiteral("--accelerator"),
+                                            QStringLiteral("h100"),
+                                            QStringLiteral("--os"),
+                                            QStringLiteral("ubuntu"),
+                                            QStringLiteral("--intent"),
+                                            QStringLiteral("training"),
+                                            QStringLiteral("--platform"),
+                                            QStringLiteral("kubeflow"),
+                                            QStringLiteral("--format"),
+                                            QStringLiteral("json"),
+                                            QStringLiteral("--db"),
+                                            db});
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 1); // below 0.9 x 300
     const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-    const QJsonObject metric = o.value(QStringLiteral("score")).toObject().value(QStringLiteral("metrics")).toArray().first().toObject();
+    const QJsonObject metric = o.value(QStringLiteral("score"))
+                                   .toObject()
+                                   .value(QStringLiteral("metrics"))
+                                   .toArray()
+                                   .first()
+                                   .toObject();
     QVERIFY(qAbs(metric.value(QStringLiteral("value")).toDouble() - 250.10) < 0.01);
     QCOMPARE(metric.value(QStringLiteral("effectiveThreshold")).toDouble(), 270.0);
     QVERIFY(o.value(QStringLiteral("run")).toInt() > 0);
 
     // Without a recipe, --constraint gives the threshold.
     QProcess q;
-    q.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("perf"), QStringLiteral("import"), pbtest::fixture(QStringLiteral("validation/nccl-low.txt")),
-                                            QStringLiteral("--kind"), QStringLiteral("nccl"), QStringLiteral("--constraint"),
-                                            QStringLiteral("nccl-all-reduce-bw=>= 250"), QStringLiteral("--coordinate"), QStringLiteral("lab-a"),
-                                            QStringLiteral("--db"), db});
+    q.start(QStringLiteral(PB_CLI_BINARY),
+            {QStringLiteral("perf"), QStringLiteral("import"),
+             pbtest::fixture(QStringLiteral("validation/nccl-low.txt")), QStringLiteral("--kind"),
+             QStringLiteral("nccl"), QStringLiteral("--constraint"),
+             QStringLiteral("nccl-all-reduce-bw=>= 250"), QStringLiteral("--coordinate"),
+             QStringLiteral("lab-a"), QStringLiteral("--db"), db});
     QVERIFY(q.waitForFinished(60000));
     QCOMPARE(q.exitCode(), 0);
     const QByteArray text = q.readAllStandardOutput();
@@ -585,18 +678,42 @@ void TestValidation::cliIncompleteRun() {
         return p.exitCode();
     };
     QByteArray out, errOut;
-    QCOMPARE(cli({QStringLiteral("keygen"), QStringLiteral("--out"), dir.filePath(QStringLiteral("signer.key")), QStringLiteral("--passphrase-env"),
-                  QStringLiteral("PB_PASS")}),
-             0);
-    const int rc = cli({QStringLiteral("validate"), QStringLiteral("--kubeconfig"), server.kubeconfig(), QStringLiteral("--context"),
-                        QStringLiteral("pb-token"), QStringLiteral("--version"), QStringLiteral("sample-2"), QStringLiteral("--service"),
-                        QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
-                        QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
-                        QStringLiteral("--phase"), QStringLiteral("performance"), QStringLiteral("--retry-limit"), QStringLiteral("1"),
-                        QStringLiteral("--key"), dir.filePath(QStringLiteral("signer.key")), QStringLiteral("--passphrase-env"), QStringLiteral("PB_PASS"),
-                        QStringLiteral("--out"), dir.filePath(QStringLiteral("evidence")), QStringLiteral("--format"), QStringLiteral("json")},
+    QCOMPARE(
+        cli({QStringLiteral("keygen"), QStringLiteral("--out"), dir.filePath(QStringLiteral("signer.key")),
+             QStringLiteral("--passphrase-env"), QStringLiteral("PB_PASS")}),
+        0);
+    const int rc = cli({QStringLiteral("validate"),
+                        QStringLiteral("--kubeconfig"),
+                        server.kubeconfig(),
+                        QStringLiteral("--context"),
+                        QStringLiteral("pb-token"),
+                        QStringLiteral("--version"),
+                        QStringLiteral("sample-2"),
+                        QStringLiteral("--service"),
+                        QStringLiteral("eks"),
+                        QStringLiteral("--accelerator"),
+                        QStringLiteral("h100"),
+                        QStringLiteral("--os"),
+                        QStringLiteral("ubuntu"),
+                        QStringLiteral("--intent"),
+                        QStringLiteral("training"),
+                        QStringLiteral("--platform"),
+                        QStringLiteral("kubeflow"),
+                        QStringLiteral("--phase"),
+                        QStringLiteral("performance"),
+                        QStringLiteral("--retry-limit"),
+                        QStringLiteral("1"),
+                        QStringLiteral("--key"),
+                        dir.filePath(QStringLiteral("signer.key")),
+                        QStringLiteral("--passphrase-env"),
+                        QStringLiteral("PB_PASS"),
+                        QStringLiteral("--out"),
+                        dir.filePath(QStringLiteral("evidence")),
+                        QStringLiteral("--format"),
+                        QStringLiteral("json")},
                        &out, &errOut);
-    QVERIFY2(rc == kExitIncomplete, qPrintable(QString::number(rc) + QLatin1Char(' ') + QString::fromUtf8(errOut)));
+    QVERIFY2(rc == kExitIncomplete,
+             qPrintable(QString::number(rc) + QLatin1Char(' ') + QString::fromUtf8(errOut)));
     const QJsonObject result = QJsonDocument::fromJson(out).object();
     QCOMPARE(result.value(QStringLiteral("state")).toString(), QStringLiteral("incomplete"));
     QCOMPARE(result.value(QStringLiteral("exitCode")).toInt(), 3);
@@ -607,16 +724,23 @@ void TestValidation::cliIncompleteRun() {
     const QJsonObject ev = result.value(QStringLiteral("evidence")).toObject();
     QVERIFY(!ev.contains(QStringLiteral("pointer")));
     QVERIFY2(errOut.contains("--sign-incomplete"), errOut.constData());
-    QCOMPARE(cli({QStringLiteral("evidence"), QStringLiteral("check"), ev.value(QStringLiteral("bundle")).toString()}, &out), 3);
+    QCOMPARE(cli({QStringLiteral("evidence"), QStringLiteral("check"),
+                  ev.value(QStringLiteral("bundle")).toString()},
+                 &out),
+             3);
     QVERIFY2(out.contains("incomplete (exit 3)"), out.constData());
 
     const int id = result.value(QStringLiteral("id")).toInt();
-    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("leftovers"), QStringLiteral("--format"), QStringLiteral("json")}, &out), 0);
+    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("leftovers"), QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &out),
+             0);
     const QJsonArray left = QJsonDocument::fromJson(out).array();
     QVERIFY(!left.isEmpty());
     QCOMPARE(left.first().toObject().value(QStringLiteral("run")).toInt(), id);
-    QVERIFY2(cli({QStringLiteral("runs"), QStringLiteral("cleanup"), QString::number(id), QStringLiteral("--kubeconfig"), server.kubeconfig(),
-                  QStringLiteral("--context"), QStringLiteral("pb-cert")},
+    QVERIFY2(cli({QStringLiteral("runs"), QStringLiteral("cleanup"), QString::number(id),
+                  QStringLiteral("--kubeconfig"), server.kubeconfig(), QStringLiteral("--context"),
+                  QStringLiteral("pb-cert")},
                  &out, &errOut) == 0,
              out + errOut);
     QVERIFY(out.contains("deleted"));

@@ -40,7 +40,9 @@ catalog::Catalog embedded() {
 }
 
 QJsonObject passing(int runMs = 80) {
-    return QJsonObject{{QStringLiteral("exitCode"), 0}, {QStringLiteral("runMs"), runMs}, {QStringLiteral("pendingMs"), 20},
+    return QJsonObject{{QStringLiteral("exitCode"), 0},
+                       {QStringLiteral("runMs"), runMs},
+                       {QStringLiteral("pendingMs"), 20},
                        {QStringLiteral("log"), QStringLiteral("RESULT: ok\n")}};
 }
 
@@ -54,9 +56,10 @@ QJsonObject faulty(const char* key, const char* value, int runMs = 3000) {
 QJsonObject script(const QJsonObject& checks, const QJsonObject& extra = {}) {
     QJsonObject s{{QStringLiteral("checks"), checks},
                   {QStringLiteral("defaultCheck"), passing()},
-                  {QStringLiteral("serverVersion"), QJsonObject{{QStringLiteral("major"), QStringLiteral("1")},
-                                                                {QStringLiteral("minor"), QStringLiteral("34")},
-                                                                {QStringLiteral("gitVersion"), QStringLiteral("v1.34.1")}}}};
+                  {QStringLiteral("serverVersion"),
+                   QJsonObject{{QStringLiteral("major"), QStringLiteral("1")},
+                               {QStringLiteral("minor"), QStringLiteral("34")},
+                               {QStringLiteral("gitVersion"), QStringLiteral("v1.34.1")}}}};
     for (auto it = extra.begin(); it != extra.end(); ++it)
         s.insert(it.key(), it.value());
     return s;
@@ -85,8 +88,8 @@ RunRequest fastRequest() {
 }
 
 // The same run through the operation (ops::validate), as `proofbench validate` starts it.
-ops::ValidateRequest opsRequest(const pbtest::KubeTestServer& server, const QString& context, const QString& outDir,
-                                int pendingLimitSec) {
+ops::ValidateRequest opsRequest(const pbtest::KubeTestServer& server, const QString& context,
+                                const QString& outDir, int pendingLimitSec) {
     const RunRequest run = fastRequest();
     ops::ValidateRequest req;
     req.kubeconfigs = {server.kubeconfig()};
@@ -119,7 +122,9 @@ QStringList planNames() {
 QString describe(const RunResult& r) {
     QString s = runStateName(r.state) + QStringLiteral(": ") + r.reason;
     for (const CheckRun& c : r.checks)
-        s += QStringLiteral("\n  %1 %2 [%3/%4] %5 (%6 ms)").arg(c.name, checkStateName(c.state), c.cause, c.k8sReason, c.message).arg(c.durationMs);
+        s += QStringLiteral("\n  %1 %2 [%3/%4] %5 (%6 ms)")
+                 .arg(c.name, checkStateName(c.state), c.cause, c.k8sReason, c.message)
+                 .arg(c.durationMs);
     return s;
 }
 
@@ -135,7 +140,14 @@ int objectsOfRun(kube::Client& c, const QString& runId) {
         if (!r.ok())
             qFatal("%s", qPrintable(r.message));
         for (const QJsonValue& v : r.object.value(QStringLiteral("items")).toArray())
-            n += v.toObject().value(QStringLiteral("metadata")).toObject().value(QStringLiteral("deletionTimestamp")).toString().isEmpty() ? 1 : 0;
+            n += v.toObject()
+                         .value(QStringLiteral("metadata"))
+                         .toObject()
+                         .value(QStringLiteral("deletionTimestamp"))
+                         .toString()
+                         .isEmpty()
+                     ? 1
+                     : 0;
     }
     return n;
 }
@@ -183,13 +195,16 @@ void TestValidationFaults::podFaultsAreOtherAndNoticedFast() {
     QCOMPARE(unsched->state, CheckState::Other);
     QCOMPARE(unsched->cause, QStringLiteral("unschedulable"));
     QCOMPARE(unsched->k8sReason, QStringLiteral("Unschedulable"));
-    QVERIFY2(unsched->message.contains(QLatin1String("Insufficient")), qPrintable(d)); // the scheduler's own message
-    QVERIFY2(unsched->durationMs < 3000, qPrintable(d));                             // the 1 s limit, not the catalog timeout
+    QVERIFY2(unsched->message.contains(QLatin1String("Insufficient")),
+             qPrintable(d));                             // the scheduler's own message
+    QVERIFY2(unsched->durationMs < 3000, qPrintable(d)); // the 1 s limit, not the catalog timeout
 
     const CheckRun* pull = r.check(m_names[1]);
     QCOMPARE(pull->state, CheckState::Other);
     QCOMPARE(pull->cause, QStringLiteral("image-pull"));
-    QVERIFY2(pull->k8sReason == QLatin1String("ImagePullBackOff") || pull->k8sReason == QLatin1String("ErrImagePull"), qPrintable(d));
+    QVERIFY2(pull->k8sReason == QLatin1String("ImagePullBackOff") ||
+                 pull->k8sReason == QLatin1String("ErrImagePull"),
+             qPrintable(d));
     QVERIFY2(pull->durationMs < 3000, qPrintable(d));
 
     const CheckRun* deleted = r.check(m_names[2]);
@@ -204,25 +219,35 @@ void TestValidationFaults::podFaultsAreOtherAndNoticedFast() {
 
     // CTRF: other, with the cause and reason; the predicate counts them apart from failures.
     QTemporaryDir dir;
-    Result<EmittedBundle> b = emitEvidence(r, fastRequest().recipe, dir.path(), QStringLiteral("test"), QStringLiteral("1"));
+    Result<EmittedBundle> b =
+        emitEvidence(r, fastRequest().recipe, dir.path(), QStringLiteral("test"), QStringLiteral("1"));
     QVERIFY2(b, b ? "" : qPrintable(b.error().toString()));
     QVERIFY(b->incomplete);
-    const QJsonObject ctrf = QJsonDocument::fromJson(b->files.value(QStringLiteral("ctrf/deployment.json"))).object();
-    const QJsonObject summary = ctrf.value(QStringLiteral("results")).toObject().value(QStringLiteral("summary")).toObject();
+    const QJsonObject ctrf =
+        QJsonDocument::fromJson(b->files.value(QStringLiteral("ctrf/deployment.json"))).object();
+    const QJsonObject summary =
+        ctrf.value(QStringLiteral("results")).toObject().value(QStringLiteral("summary")).toObject();
     QCOMPARE(summary.value(QStringLiteral("other")).toInt(), 3);
     QCOMPARE(summary.value(QStringLiteral("failed")).toInt(), 0);
-    for (const QJsonValue& t : ctrf.value(QStringLiteral("results")).toObject().value(QStringLiteral("tests")).toArray()) {
+    for (const QJsonValue& t :
+         ctrf.value(QStringLiteral("results")).toObject().value(QStringLiteral("tests")).toArray()) {
         const QJsonObject o = t.toObject();
         if (o.value(QStringLiteral("name")).toString() == m_names[0]) {
             QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("other"));
-            QCOMPARE(o.value(QStringLiteral("extra")).toObject().value(QStringLiteral("cause")).toString(), QStringLiteral("unschedulable"));
-            QCOMPARE(o.value(QStringLiteral("extra")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("Unschedulable"));
+            QCOMPARE(o.value(QStringLiteral("extra")).toObject().value(QStringLiteral("cause")).toString(),
+                     QStringLiteral("unschedulable"));
+            QCOMPARE(o.value(QStringLiteral("extra")).toObject().value(QStringLiteral("reason")).toString(),
+                     QStringLiteral("Unschedulable"));
         }
     }
     const QJsonObject predicate =
-        QJsonDocument::fromJson(b->files.value(QStringLiteral("statement.intoto.json"))).object().value(QStringLiteral("predicate")).toObject();
+        QJsonDocument::fromJson(b->files.value(QStringLiteral("statement.intoto.json")))
+            .object()
+            .value(QStringLiteral("predicate"))
+            .toObject();
     QCOMPARE(predicate.value(QStringLiteral("result")).toString(), QString::fromLatin1(kIncompleteResult));
-    const QJsonObject phase = predicate.value(QStringLiteral("phases")).toObject().value(QStringLiteral("deployment")).toObject();
+    const QJsonObject phase =
+        predicate.value(QStringLiteral("phases")).toObject().value(QStringLiteral("deployment")).toObject();
     QCOMPARE(phase.value(QStringLiteral("failed")).toInt(), 0);
     QCOMPARE(phase.value(QStringLiteral("other")).toInt(), 3);
 
@@ -231,13 +256,15 @@ void TestValidationFaults::podFaultsAreOtherAndNoticedFast() {
     QVERIFY(loaded);
     const evidence::BundleCheck check = evidence::checkBundle(*loaded); // rates completeness itself
     QCOMPARE(check.exitCode, 3);
-    QVERIFY2(check.toText().contains(QLatin1String("result: incomplete (exit 3)")), qPrintable(check.toText()));
+    QVERIFY2(check.toText().contains(QLatin1String("result: incomplete (exit 3)")),
+             qPrintable(check.toText()));
 }
 
 void TestValidationFaults::evictionAndDeadlineWhilePending() {
     pbtest::KubeTestServer server;
-    QVERIFY(server.start(script({{m_names[0], faulty("podFault", "Evicted")}, {m_names[1], faulty("podFault", "Pending")}},
-                                QJsonObject{{QStringLiteral("deletionGraceMs"), 200}})));
+    QVERIFY(server.start(
+        script({{m_names[0], faulty("podFault", "Evicted")}, {m_names[1], faulty("podFault", "Pending")}},
+               QJsonObject{{QStringLiteral("deletionGraceMs"), 200}})));
     auto client = server.client();
     Runner runner(*client, fastRequest());
     QVERIFY(runner.prepare().ok());
@@ -262,7 +289,9 @@ void TestValidationFaults::expiredWatchIsResumed() {
     pbtest::KubeTestServer server;
     QJsonObject compact = passing(600);
     compact.insert(QStringLiteral("serverFault"), QStringLiteral("compact"));
-    QVERIFY(server.start(script({{m_names[0], compact}}, QJsonObject{{QStringLiteral("faults"), QJsonObject{{QStringLiteral("bookmarkMs"), 100}}}})));
+    QVERIFY(server.start(
+        script({{m_names[0], compact}},
+               QJsonObject{{QStringLiteral("faults"), QJsonObject{{QStringLiteral("bookmarkMs"), 100}}}})));
     auto client = server.client();
     QStringList said;
     RunObserver obs;
@@ -278,11 +307,12 @@ void TestValidationFaults::forbiddenAndAdmission() {
     {
         // A webhook refuses one check's Job: that check is `other` (admission-rejected); the rest run.
         pbtest::KubeTestServer server;
-        const QJsonArray admission{QJsonObject{{QStringLiteral("resource"), QStringLiteral("jobs.batch")},
-                                               {QStringLiteral("operation"), QStringLiteral("CREATE")},
-                                               {QStringLiteral("namePrefix"), QStringLiteral("aicr-") + m_names[1]},
-                                               {QStringLiteral("webhook"), QStringLiteral("policy.example.com")},
-                                               {QStringLiteral("message"), QStringLiteral("images must come from the mirror")}}};
+        const QJsonArray admission{
+            QJsonObject{{QStringLiteral("resource"), QStringLiteral("jobs.batch")},
+                        {QStringLiteral("operation"), QStringLiteral("CREATE")},
+                        {QStringLiteral("namePrefix"), QStringLiteral("aicr-") + m_names[1]},
+                        {QStringLiteral("webhook"), QStringLiteral("policy.example.com")},
+                        {QStringLiteral("message"), QStringLiteral("images must come from the mirror")}}};
         QVERIFY(server.start(script({}, QJsonObject{{QStringLiteral("admission"), admission}})));
         auto client = server.client();
         Runner runner(*client, fastRequest());
@@ -340,7 +370,8 @@ void TestValidationFaults::serverGoneMidRun() {
     QCOMPARE(r.check(m_names[0])->state, CheckState::Passed); // a verdict reached before the fault stays
     for (int i = 1; i < m_names.size(); ++i) {
         const CheckRun* c = r.check(m_names[i]);
-        QVERIFY2(c->state == CheckState::Other && c->cause == QLatin1String("api-unreachable"), qPrintable(d));
+        QVERIFY2(c->state == CheckState::Other && c->cause == QLatin1String("api-unreachable"),
+                 qPrintable(d));
     }
     QVERIFY2(r.check(m_names[2])->message.startsWith(QLatin1String("not run")), qPrintable(d));
     // Retried with backoff up to the limit, not forever: the limits are 1 s here.
@@ -363,7 +394,8 @@ void TestValidationFaults::revokedTokenLeavesLeftoversThatCleanupDeletes() {
     const QString dbPath = dir.filePath(QStringLiteral("pb.sqlite"));
     Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
     QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
-    const ops::ValidateRequest req = opsRequest(server, QStringLiteral("pb-token"), dir.filePath(QStringLiteral("out")), 2);
+    const ops::ValidateRequest req =
+        opsRequest(server, QStringLiteral("pb-token"), dir.filePath(QStringLiteral("out")), 2);
     Result<ops::ValidateOutcome> done = ops::validate(ops::Context(**db), req);
     QVERIFY2(done, done ? "" : qPrintable(done.error().toString()));
     const QString d = describe(done->result);
@@ -412,7 +444,8 @@ void TestValidationFaults::terminatingNamespaceIsWaitedFor() {
         QStringLiteral("/api/v1/namespaces"),
         QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
                     {QStringLiteral("kind"), QStringLiteral("Namespace")},
-                    {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("aicr-validation")}}}});
+                    {QStringLiteral("metadata"),
+                     QJsonObject{{QStringLiteral("name"), QStringLiteral("aicr-validation")}}}});
     QVERIFY2(created.ok(), qPrintable(created.message));
     const kube::ApiResponse removed = client->remove(QStringLiteral("/api/v1/namespaces/aicr-validation"));
     QVERIFY2(removed.ok(), qPrintable(removed.message));
@@ -422,8 +455,10 @@ void TestValidationFaults::terminatingNamespaceIsWaitedFor() {
     Runner runner(*client, fastRequest(), obs);
     QVERIFY(runner.prepare().ok());
     const RunResult r = runner.run();
-    QVERIFY2(r.state == RunState::Passed, qPrintable(describe(r) + QLatin1Char('\n') + said.join(QLatin1Char('\n'))));
-    QVERIFY2(said.join(QLatin1Char('\n')).contains(QLatin1String("Terminating")), qPrintable(said.join(QLatin1Char('\n'))));
+    QVERIFY2(r.state == RunState::Passed,
+             qPrintable(describe(r) + QLatin1Char('\n') + said.join(QLatin1Char('\n'))));
+    QVERIFY2(said.join(QLatin1Char('\n')).contains(QLatin1String("Terminating")),
+             qPrintable(said.join(QLatin1Char('\n'))));
 }
 
 void TestValidationFaults::signingRefusesIncompleteRuns() {
@@ -439,17 +474,20 @@ void TestValidationFaults::signingRefusesIncompleteRuns() {
         return req;
     };
     // Without --sign-incomplete: the bundle is kept, unsigned, and says why.
-    Result<ops::ValidateOutcome> refused = ops::validate(ops::Context(**db), request(QStringLiteral("a"), false));
+    Result<ops::ValidateOutcome> refused =
+        ops::validate(ops::Context(**db), request(QStringLiteral("a"), false));
     QVERIFY2(refused, refused ? "" : qPrintable(refused.error().toString()));
     QVERIFY(refused->incomplete());
     QVERIFY(refused->signingRefused);
     QVERIFY(refused->pointerPath.isEmpty() && refused->attestationPath.isEmpty());
-    QVERIFY2(refused->signingError.contains(QLatin1String("--sign-incomplete")), qPrintable(refused->signingError));
+    QVERIFY2(refused->signingError.contains(QLatin1String("--sign-incomplete")),
+             qPrintable(refused->signingError));
     QVERIFY(!refused->evidenceDir.isEmpty());
     QVERIFY(!QFileInfo::exists(refused->evidenceDir + QStringLiteral("/attestation.intoto.jsonl")));
 
     // With it: signed, and the statement and the pointer say incomplete.
-    Result<ops::ValidateOutcome> signedRun = ops::validate(ops::Context(**db), request(QStringLiteral("b"), true));
+    Result<ops::ValidateOutcome> signedRun =
+        ops::validate(ops::Context(**db), request(QStringLiteral("b"), true));
     QVERIFY2(signedRun, signedRun ? "" : qPrintable(signedRun.error().toString()));
     QVERIFY2(!signedRun->pointerPath.isEmpty(), qPrintable(signedRun->signingError));
     QFile pointer(signedRun->pointerPath);

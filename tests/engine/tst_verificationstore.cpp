@@ -29,7 +29,8 @@ class TestVerificationStore : public QObject {
             const QString broken = m_tmp.filePath(QStringLiteral("broken_root.json"));
             QFile f(broken);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(R"({"mediaType": "application/vnd.dev.sigstore.trustedroot+json;version=0.1", "tlogs": [{"baseUrl": "x", "hashAlgorithm": "SHA2_256", "publicKey": {"rawBytes": "AAAA"}, "logId": {"keyId": "AAAA"}}]})");
+            f.write(
+                R"({"mediaType": "application/vnd.dev.sigstore.trustedroot+json;version=0.1", "tlogs": [{"baseUrl": "x", "hashAlgorithm": "SHA2_256", "publicKey": {"rawBytes": "AAAA"}, "logId": {"keyId": "AAAA"}}]})");
             f.close();
             auto refused = store.importTrustedRoot(broken);
             QVERIFY(!refused);
@@ -37,16 +38,20 @@ class TestVerificationStore : public QObject {
             QCOMPARE(refused.error().field, QStringLiteral("tlogs[0].publicKey.validFor"));
             QVERIFY(store.trustedRoots()->empty());
 
-            auto a = store.importTrustedRoot(pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
+            auto a = store.importTrustedRoot(
+                pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
             QVERIFY(a.ok());
-            auto again = store.importTrustedRoot(pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
+            auto again = store.importTrustedRoot(
+                pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
             QCOMPARE(*again, *a);
-            auto b = store.importTrustedRoot(pbtest::sharedData(QStringLiteral("sigstore/cases/rekor2-happy-path/trusted_root.json")));
+            auto b = store.importTrustedRoot(
+                pbtest::sharedData(QStringLiteral("sigstore/cases/rekor2-happy-path/trusted_root.json")));
             QVERIFY(b.ok() && *b != *a);
             QCOMPARE(store.trustedRoots()->size(), size_t(2));
             QVERIFY(store.trustedRoots()->back().isDefault);
             QVERIFY(!store.trustedRoots()->front().isDefault);
-            QCOMPARE(store.trustedRoots()->front().sourcePath, pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
+            QCOMPARE(store.trustedRoots()->front().sourcePath,
+                     pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")));
             // Choosing the first as the default again, by id; an unknown id changes nothing.
             QVERIFY(!store.setDefaultTrustedRoot(9999));
             QVERIFY(store.trustedRoots()->back().isDefault);
@@ -65,7 +70,8 @@ class TestVerificationStore : public QObject {
         auto db = Database::open(m_tmp.filePath(QStringLiteral("results.sqlite")));
         QVERIFY(db.ok());
         VerificationStore store(**db);
-        for (const QString& name : {QStringLiteral("managed-key-happy-path"), QStringLiteral("happy-path-v0.3")}) {
+        for (const QString& name :
+             {QStringLiteral("managed-key-happy-path"), QStringLiteral("happy-path-v0.3")}) {
             pbtest::SigstoreCase c;
             for (const auto& k : pbtest::sigstoreCases())
                 if (k.name == name)
@@ -80,8 +86,10 @@ class TestVerificationStore : public QObject {
                 policy.issuer = c.issuer;
             }
             const QByteArray bundle = pbtest::readAll(c.file(QStringLiteral("bundle.sigstore.json")));
-            const auto r = sigstore::verifyBundle(bundle, c.file(QStringLiteral("bundle.sigstore.json")),
-                                                  sigstore::Artifact::fromBytes(pbtest::readAll(c.file(QStringLiteral("artifact")))), *root, policy);
+            const auto r = sigstore::verifyBundle(
+                bundle, c.file(QStringLiteral("bundle.sigstore.json")),
+                sigstore::Artifact::fromBytes(pbtest::readAll(c.file(QStringLiteral("artifact")))), *root,
+                policy);
             QVERIFY(store.record(r, bundle, policy).ok());
         }
         auto recent = store.recent();
@@ -91,8 +99,10 @@ class TestVerificationStore : public QObject {
         QVERIFY(!mismatch.verified);
         QVERIFY(mismatch.summary.startsWith(QStringLiteral("identity:")));
         QCOMPARE(mismatch.mode, QStringLiteral("identity"));
-        QCOMPARE(mismatch.policy.value(QStringLiteral("identity")).toString(), QStringLiteral("https://example.com/not-the-signer"));
-        QVERIFY(mismatch.signerIdentity.startsWith(QStringLiteral("https://github.com/sigstore-conformance/")));
+        QCOMPARE(mismatch.policy.value(QStringLiteral("identity")).toString(),
+                 QStringLiteral("https://example.com/not-the-signer"));
+        QVERIFY(
+            mismatch.signerIdentity.startsWith(QStringLiteral("https://github.com/sigstore-conformance/")));
         const auto back = sigstore::VerificationResult::fromJson(mismatch.result);
         QCOMPARE(back.steps.back().name, QStringLiteral("identity"));
         QVERIFY(back.steps.back().expected.contains(QStringLiteral("not-the-signer")));
@@ -109,7 +119,8 @@ class TestVerificationStore : public QObject {
         QCOMPARE(receipts.value(0).toInt(), 0);
         // Only public material: no PEM anywhere in the table.
         QSqlQuery q((*db)->sql());
-        QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM verifications WHERE policy LIKE '%BEGIN%' OR result LIKE '%BEGIN%'")));
+        QVERIFY(q.exec(QStringLiteral(
+            "SELECT count(*) FROM verifications WHERE policy LIKE '%BEGIN%' OR result LIKE '%BEGIN%'")));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toInt(), 0);
     }

@@ -1,9 +1,9 @@
 // The one version order: catalog/VersionOrder.h rules, then the store following them whatever the
 // import order, and an old database (embedded versions labelled v0.20.0/v1.0.0) relabelled.
+#include "catalog/Digest.h"
 #include "catalog/Loader.h"
 #include "catalog/VersionOrder.h"
 #include "db/Database.h"
-#include "catalog/Digest.h"
 #include "ops/ImportCatalog.h"
 #include "ops/PrepareDatabase.h"
 #include "store/CatalogStore.h"
@@ -41,13 +41,20 @@ class TstVersionOrder : public QObject {
     void semverPrecedence_data() {
         QTest::addColumn<QString>("lower");
         QTest::addColumn<QString>("higher");
-        QTest::newRow("minor is numeric") << "v0.9.0" << "v0.10.0";
-        QTest::newRow("major") << "v0.20.0" << "v1.0.0";
-        QTest::newRow("prerelease before release") << "v1.0.0-rc.1" << "v1.0.0";
-        QTest::newRow("numeric prerelease ids compare as numbers") << "1.0.0-alpha.6" << "1.0.0-alpha.10";
-        QTest::newRow("numeric before alphanumeric") << "1.0.0-1" << "1.0.0-alpha";
-        QTest::newRow("shorter prerelease first") << "1.0.0-alpha" << "1.0.0-alpha.1";
-        QTest::newRow("build metadata ignored, v prefix optional") << "1.2.3+build.9" << "v1.2.4";
+        QTest::newRow("minor is numeric") << "v0.9.0"
+                                          << "v0.10.0";
+        QTest::newRow("major") << "v0.20.0"
+                               << "v1.0.0";
+        QTest::newRow("prerelease before release") << "v1.0.0-rc.1"
+                                                   << "v1.0.0";
+        QTest::newRow("numeric prerelease ids compare as numbers") << "1.0.0-alpha.6"
+                                                                   << "1.0.0-alpha.10";
+        QTest::newRow("numeric before alphanumeric") << "1.0.0-1"
+                                                     << "1.0.0-alpha";
+        QTest::newRow("shorter prerelease first") << "1.0.0-alpha"
+                                                  << "1.0.0-alpha.1";
+        QTest::newRow("build metadata ignored, v prefix optional") << "1.2.3+build.9"
+                                                                   << "v1.2.4";
     }
     void semverPrecedence() {
         QFETCH(QString, lower);
@@ -68,10 +75,13 @@ class TstVersionOrder : public QObject {
     }
     // The five real AICR catalog labels, given in a scrambled order with no commit dates.
     void realLabelsFollowTheirMeaning() {
-        const std::vector<VersionOrderKey> keys{{QStringLiteral("2026-08-19"), {}, false}, {QStringLiteral("v0.14.0"), {}, false},
-                                                {QStringLiteral("2026-07-09"), {}, false}, {QStringLiteral("v0.11.1"), {}, false},
+        const std::vector<VersionOrderKey> keys{{QStringLiteral("2026-08-19"), {}, false},
+                                                {QStringLiteral("v0.14.0"), {}, false},
+                                                {QStringLiteral("2026-07-09"), {}, false},
+                                                {QStringLiteral("v0.11.1"), {}, false},
                                                 {QStringLiteral("2026-08-09"), {}, false}};
-        QCOMPARE(ordered(keys), (QStringList{"v0.11.1", "v0.14.0", "2026-07-09", "2026-08-09", "2026-08-19"}));
+        QCOMPARE(ordered(keys),
+                 (QStringList{"v0.11.1", "v0.14.0", "2026-07-09", "2026-08-09", "2026-08-19"}));
     }
     // Commit dates place non-semver labels (over the date in the label), and semver among them.
     void commitDatesPlaceDatedVersions() {
@@ -91,8 +101,10 @@ class TstVersionOrder : public QObject {
         QCOMPARE(orderBasis(keys[4]), QStringLiteral("label"));
     }
     void samplesComeFirstInNaturalOrder() {
-        const std::vector<VersionOrderKey> keys{{QStringLiteral("v0.1.0"), {}, false}, {QStringLiteral("sample-10"), {}, true},
-                                                {QStringLiteral("sample-2"), {}, true}, {QStringLiteral("2020-01-01"), {}, false}};
+        const std::vector<VersionOrderKey> keys{{QStringLiteral("v0.1.0"), {}, false},
+                                                {QStringLiteral("sample-10"), {}, true},
+                                                {QStringLiteral("sample-2"), {}, true},
+                                                {QStringLiteral("2020-01-01"), {}, false}};
         QCOMPARE(ordered(keys), (QStringList{"sample-2", "sample-10", "v0.1.0", "2020-01-01"}));
         QCOMPARE(ordered({}), QStringList());
     }
@@ -119,7 +131,8 @@ class TstVersionOrder : public QObject {
         QStringList labels;
         for (const auto& v : *versions)
             labels << v.label;
-        QCOMPARE(labels, (QStringList{"sample-1", "sample-2", "v0.11.1", "v0.14.0", "2026-07-09", "2026-08-19"}));
+        QCOMPARE(labels,
+                 (QStringList{"sample-1", "sample-2", "v0.11.1", "v0.14.0", "2026-07-09", "2026-08-19"}));
         QVERIFY(versions->front().isSample());
         QVERIFY(!versions->back().isSample());
         QCOMPARE(versions->back().origin.kind, QStringLiteral("folder"));
@@ -136,10 +149,12 @@ class TstVersionOrder : public QObject {
         int unchangedOrChanged = 0;
         for (const auto& r : *recipes) {
             QCOMPARE(r.previousLabel, QStringLiteral("2026-07-09"));
-            unchangedOrChanged += r.change() == store::RecipeInfo::Change::Unchanged || r.change() == store::RecipeInfo::Change::Changed;
+            unchangedOrChanged += r.change() == store::RecipeInfo::Change::Unchanged ||
+                                  r.change() == store::RecipeInfo::Change::Changed;
         }
         QVERIFY(unchangedOrChanged > 0);
-        Result<std::optional<store::CatalogVersionInfo>> same = store.versionWithContent(versions->back().contentDigest);
+        Result<std::optional<store::CatalogVersionInfo>> same =
+            store.versionWithContent(versions->back().contentDigest);
         QVERIFY(same && *same);
         QCOMPARE((*same)->label, QStringLiteral("2026-08-19"));
         QVERIFY(!*store.versionWithContent(QStringLiteral("sha256:none")));
@@ -164,13 +179,15 @@ class TstVersionOrder : public QObject {
             int rewritten = 0;
             while (q.next()) {
                 const QString label = q.value(2).toString();
-                currentDigests.insert(q.value(1).toString() + QLatin1Char('@') + label, q.value(3).toString());
+                currentDigests.insert(q.value(1).toString() + QLatin1Char('@') + label,
+                                      q.value(3).toString());
                 Result<catalog::Catalog> cat = catalog::loadCatalog(QStringLiteral(":/recipes/") + label);
                 QVERIFY(cat);
                 Result<catalog::RecipeResult> r = store::resolveStoredRecipe(*cat, q.value(1).toString());
                 QVERIFY(r);
                 catalog::RecipeResult unstamped = *r;
-                const QByteArray old = catalog::deterministicYaml(unstamped); // what earlier Proofbench stored
+                const QByteArray old =
+                    catalog::deterministicYaml(unstamped); // what earlier Proofbench stored
                 QVERIFY(catalog::sha256Hex(old) != q.value(3).toString());
                 u.addBindValue(old);
                 u.addBindValue(catalog::sha256Hex(old));
@@ -181,17 +198,21 @@ class TstVersionOrder : public QObject {
             QCOMPARE(rewritten, 31);
             QVERIFY(q.exec(QStringLiteral("DROP TABLE store_upgrades")));
             // Put the database back to schema 6 with the labels older Proofbench gave the sample.
-            QVERIFY(q.exec(QStringLiteral("UPDATE catalog_versions SET label = 'v0.20.0' WHERE label = 'sample-1'")));
-            QVERIFY(q.exec(QStringLiteral("UPDATE catalog_versions SET label = 'v1.0.0' WHERE label = 'sample-2'")));
+            QVERIFY(q.exec(
+                QStringLiteral("UPDATE catalog_versions SET label = 'v0.20.0' WHERE label = 'sample-1'")));
+            QVERIFY(q.exec(
+                QStringLiteral("UPDATE catalog_versions SET label = 'v1.0.0' WHERE label = 'sample-2'")));
             QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 6")));
             // (the labels were renamed back above; the relabel reads them as v0.20.0/v1.0.0 again)
-            for (const char* c : {"source_kind", "source_repo", "source_ref", "source_tag", "source_commit", "source_commit_date",
-                                  "source_path"})
-                QVERIFY(q.exec(QStringLiteral("ALTER TABLE catalog_versions DROP COLUMN %1").arg(QLatin1String(c))));
+            for (const char* c : {"source_kind", "source_repo", "source_ref", "source_tag", "source_commit",
+                                  "source_commit_date", "source_path"})
+                QVERIFY(q.exec(
+                    QStringLiteral("ALTER TABLE catalog_versions DROP COLUMN %1").arg(QLatin1String(c))));
             // What migrations 009-013 added (release bindings, TUF provenance, run leftovers, deployment
             // bundles, TUF trusted state) goes too, so the database is schema 6 again.
-            for (const char* t : {"tuf_trusted_state", "catalog_release_bindings", "release_signatures", "trusted_root_provenance", "run_leftovers",
-                                  "deploy_bundle_components", "deploy_bundle_files", "deploy_bundles"})
+            for (const char* t : {"tuf_trusted_state", "catalog_release_bindings", "release_signatures",
+                                  "trusted_root_provenance", "run_leftovers", "deploy_bundle_components",
+                                  "deploy_bundle_files", "deploy_bundles"})
                 QVERIFY2(q.exec(QStringLiteral("DROP TABLE IF EXISTS %1").arg(QLatin1String(t))), t);
             for (const char* c : {"run_checks.cause", "run_checks.k8s_reason", "runs.time_source"}) {
                 const QStringList tc = QString::fromLatin1(c).split(QLatin1Char('.'));
@@ -205,8 +226,9 @@ class TstVersionOrder : public QObject {
         QVERIFY(prepared->isEmpty()); // the sample is there: nothing seeded again
         {
             QSqlQuery q((*db)->sql());
-            QVERIFY(q.exec(QStringLiteral("SELECT r.leaf_overlay, v.label, r.digest, r.canonical_yaml FROM recipes r "
-                                          "JOIN catalog_versions v ON v.id = r.catalog_version_id")));
+            QVERIFY(q.exec(
+                QStringLiteral("SELECT r.leaf_overlay, v.label, r.digest, r.canonical_yaml FROM recipes r "
+                               "JOIN catalog_versions v ON v.id = r.catalog_version_id")));
             int checked = 0;
             while (q.next()) {
                 const QString key = q.value(0).toString() + QLatin1Char('@') + q.value(1).toString();

@@ -14,30 +14,50 @@ class TestYaml : public QObject {
     void resolvesPlainScalars_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("type");
-        QTest::addRow("version string") << "v26.3.3" << "string";
-        QTest::addRow("float-like version") << "24.04" << "float";
-        QTest::addRow("int") << "300" << "int";
-        QTest::addRow("negative int") << "-5" << "int";
-        QTest::addRow("hex") << "0x1F" << "int";
-        QTest::addRow("octal 0o") << "0o17" << "int";
-        QTest::addRow("underscored") << "1_000" << "int";
-        QTest::addRow("exp float") << "1e3" << "float";
-        QTest::addRow("inf") << ".inf" << "float";
-        QTest::addRow("true") << "true" << "bool";
-        QTest::addRow("True") << "True" << "bool";
-        QTest::addRow("yes is a string in YAML 1.2") << "yes" << "string";
-        QTest::addRow("on is a string") << "on" << "string";
-        QTest::addRow("null") << "null" << "null";
-        QTest::addRow("tilde") << "~" << "null";
-        QTest::addRow("comparator") << ">= 1.32.4" << "string";
-        QTest::addRow("dotted triple") << "1.2.3" << "string";
-        QTest::addRow("uint64 max") << "18446744073709551615" << "int";
-        QTest::addRow("beyond uint64") << "18446744073709551616" << "float";
+        QTest::addRow("version string") << "v26.3.3"
+                                        << "string";
+        QTest::addRow("float-like version") << "24.04"
+                                            << "float";
+        QTest::addRow("int") << "300"
+                             << "int";
+        QTest::addRow("negative int") << "-5"
+                                      << "int";
+        QTest::addRow("hex") << "0x1F"
+                             << "int";
+        QTest::addRow("octal 0o") << "0o17"
+                                  << "int";
+        QTest::addRow("underscored") << "1_000"
+                                     << "int";
+        QTest::addRow("exp float") << "1e3"
+                                   << "float";
+        QTest::addRow("inf") << ".inf"
+                             << "float";
+        QTest::addRow("true") << "true"
+                              << "bool";
+        QTest::addRow("True") << "True"
+                              << "bool";
+        QTest::addRow("yes is a string in YAML 1.2") << "yes"
+                                                     << "string";
+        QTest::addRow("on is a string") << "on"
+                                        << "string";
+        QTest::addRow("null") << "null"
+                              << "null";
+        QTest::addRow("tilde") << "~"
+                               << "null";
+        QTest::addRow("comparator") << ">= 1.32.4"
+                                    << "string";
+        QTest::addRow("dotted triple") << "1.2.3"
+                                       << "string";
+        QTest::addRow("uint64 max") << "18446744073709551615"
+                                    << "int";
+        QTest::addRow("beyond uint64") << "18446744073709551616"
+                                       << "float";
     }
     void resolvesPlainScalars() {
         QFETCH(QString, text);
         QFETCH(QString, type);
-        const QByteArray doc = "k: " + (text.startsWith('>') ? "'" + text.toUtf8() + "'" : text.toUtf8()) + "\n";
+        const QByteArray doc =
+            "k: " + (text.startsWith('>') ? "'" + text.toUtf8() + "'" : text.toUtf8()) + "\n";
         Result<Node> n = parse(doc, QStringLiteral("t.yaml"));
         QVERIFY2(n.ok(), qPrintable(n.ok() ? QString() : n.error().toString()));
         const Node* v = n->get("k");
@@ -148,10 +168,13 @@ class TestYaml : public QObject {
     }
 
     void randomAndTruncatedInputNeverCrash() {
-        const QByteArray seed = "kind: RecipeMetadata\napiVersion: aicr.run/v1alpha2\nmetadata: {name: x}\n"
-                                "spec:\n  componentRefs:\n    - name: a\n      overrides: {k: [1, 2, {z: 'q'}]}\n";
+        const QByteArray seed =
+            "kind: RecipeMetadata\napiVersion: aicr.run/v1alpha2\nmetadata: {name: x}\n"
+            "spec:\n  componentRefs:\n    - name: a\n      overrides: {k: [1, 2, {z: 'q'}]}\n";
         int accepted = 0, refused = 0;
-        auto tally = [&](const QByteArray& bytes) { parse(bytes, QStringLiteral("fuzz.yaml")).ok() ? ++accepted : ++refused; };
+        auto tally = [&](const QByteArray& bytes) {
+            parse(bytes, QStringLiteral("fuzz.yaml")).ok() ? ++accepted : ++refused;
+        };
         for (int cut = 0; cut <= seed.size(); ++cut)
             tally(seed.left(cut));
         QRandomGenerator rng(12345);

@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
             if (!f.open(QIODevice::ReadOnly))
                 continue;
             const QByteArray b = f.read(8 * 1024 * 1024);
-            LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(b.constData()), static_cast<size_t>(b.size()));
+            LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(b.constData()),
+                                   static_cast<size_t>(b.size()));
             ++files;
         }
     }

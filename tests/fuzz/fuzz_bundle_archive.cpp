@@ -9,7 +9,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     limits.maxMembers = 200;
     limits.maxMemberBytes = 4 * 1024 * 1024;
     limits.maxTotalBytes = 16 * 1024 * 1024;
-    pb::Result<QMap<QString, QByteArray>> files = pb::evidence::extractTar(pbfuzz::bytes(data, size), QStringLiteral("layer.tar.gz"), limits);
+    pb::Result<QMap<QString, QByteArray>> files =
+        pb::evidence::extractTar(pbfuzz::bytes(data, size), QStringLiteral("layer.tar.gz"), limits);
     if (!files)
         return 0;
     pb::evidence::SummaryBundle b;

@@ -27,12 +27,14 @@ struct Template {
 
 const std::optional<Template>& caseTemplate() {
     static const std::optional<Template> t = []() -> std::optional<Template> {
-        const QString dir = qEnvironmentVariable("PB_FUZZ_DER_CASE", QStringLiteral(PB_SHARED_DATA "/sigstore/cases/rekor2-happy-path"));
+        const QString dir = qEnvironmentVariable(
+            "PB_FUZZ_DER_CASE", QStringLiteral(PB_SHARED_DATA "/sigstore/cases/rekor2-happy-path"));
         QFile b(dir + QStringLiteral("/bundle.sigstore.json"));
         QFile a(dir + QStringLiteral("/artifact"));
         if (!b.open(QIODevice::ReadOnly) || !a.open(QIODevice::ReadOnly))
             return std::nullopt;
-        pb::Result<pb::sigstore::TrustedRoot> root = pb::sigstore::loadTrustedRoot(dir + QStringLiteral("/trusted_root.json"));
+        pb::Result<pb::sigstore::TrustedRoot> root =
+            pb::sigstore::loadTrustedRoot(dir + QStringLiteral("/trusted_root.json"));
         if (!root)
             return std::nullopt;
         return Template{QJsonDocument::fromJson(b.readAll()).object(), std::move(*root), a.readAll()};
@@ -73,22 +75,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     QStringList path;
     QJsonValue value = QString::fromLatin1(in.toBase64());
     switch (field) {
-    case 0: path = QStringList{"verificationMaterial", "certificate", "rawBytes"}; break;
-    case 1: path = QStringList{"verificationMaterial", "timestampVerificationData", "rfc3161Timestamps", "0", "signedTimestamp"}; break;
+    case 0:
+        path = QStringList{"verificationMaterial", "certificate", "rawBytes"};
+        break;
+    case 1:
+        path = QStringList{"verificationMaterial", "timestampVerificationData", "rfc3161Timestamps", "0",
+                           "signedTimestamp"};
+        break;
     case 2:
-        path = QStringList{"verificationMaterial", "tlogEntries", "0", "inclusionProof", "checkpoint", "envelope"};
+        path = QStringList{"verificationMaterial", "tlogEntries", "0",
+                           "inclusionProof",       "checkpoint",  "envelope"};
         value = QString::fromUtf8(in);
         break;
-    default: path = QStringList{"verificationMaterial", "tlogEntries", "0", "canonicalizedBody"}; break;
+    default:
+        path = QStringList{"verificationMaterial", "tlogEntries", "0", "canonicalizedBody"};
+        break;
     }
-    const QByteArray json = QJsonDocument(replaced(t->bundle, path, 0, value).toObject()).toJson(QJsonDocument::Compact);
-    pb::Result<pb::sigstore::Bundle> b = pb::sigstore::parseBundle(json, QStringLiteral("fuzz.sigstore.json"));
+    const QByteArray json =
+        QJsonDocument(replaced(t->bundle, path, 0, value).toObject()).toJson(QJsonDocument::Compact);
+    pb::Result<pb::sigstore::Bundle> b =
+        pb::sigstore::parseBundle(json, QStringLiteral("fuzz.sigstore.json"));
     if (!b)
         return 0;
     pb::sigstore::Policy policy;
     policy.identityRegexp = QStringLiteral(".*");
     policy.issuerRegexp = QStringLiteral(".*");
-    (void)pb::sigstore::verifyBundle(*b, QStringLiteral("fuzz.sigstore.json"), pb::sigstore::Artifact::fromBytes(t->artifact), t->root, policy)
+    (void)pb::sigstore::verifyBundle(*b, QStringLiteral("fuzz.sigstore.json"),
+                                     pb::sigstore::Artifact::fromBytes(t->artifact), t->root, policy)
         .toText();
     return 0;
 }

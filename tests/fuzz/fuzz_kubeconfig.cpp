@@ -4,7 +4,8 @@
 #include "kube/Kubeconfig.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    pb::Result<pb::kube::Kubeconfig> k = pb::kube::Kubeconfig::parse(pbfuzz::bytes(data, size), QStringLiteral("/tmp/fuzz/kubeconfig"));
+    pb::Result<pb::kube::Kubeconfig> k =
+        pb::kube::Kubeconfig::parse(pbfuzz::bytes(data, size), QStringLiteral("/tmp/fuzz/kubeconfig"));
     if (!k)
         return 0;
     (void)k->toJson(true);

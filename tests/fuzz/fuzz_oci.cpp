@@ -23,9 +23,11 @@ namespace {
 
 QTemporaryDir& scratch() {
     static const std::unique_ptr<QTemporaryDir> dir = [] {
-        const QString base = QDir(QStringLiteral("/dev/shm")).exists() ? QStringLiteral("/dev/shm") : QDir::tempPath();
+        const QString base =
+            QDir(QStringLiteral("/dev/shm")).exists() ? QStringLiteral("/dev/shm") : QDir::tempPath();
         auto d = std::make_unique<QTemporaryDir>(base + QStringLiteral("/pb-fuzz-oci-XXXXXX"));
-        if (!d->isValid() || !QDir().mkpath(d->path() + QStringLiteral("/layout/blobs/sha256")) || !QDir().mkpath(d->path() + QStringLiteral("/helpers")))
+        if (!d->isValid() || !QDir().mkpath(d->path() + QStringLiteral("/layout/blobs/sha256")) ||
+            !QDir().mkpath(d->path() + QStringLiteral("/helpers")))
             qFatal("fuzz_oci: cannot create a scratch directory");
         // No credential helper can be found: PATH and the helper directory are both empty.
         qputenv("PATH", (d->path() + QStringLiteral("/helpers")).toLocal8Bit());
@@ -74,11 +76,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const QString blob = layout + QStringLiteral("/blobs/sha256/") + digest.mid(7);
         write(layout + QStringLiteral("/oci-layout"), R"({"imageLayoutVersion":"1.0.0"})");
         write(blob, in);
-        write(layout + QStringLiteral("/index.json"),
-              QStringLiteral(R"({"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"%1","size":%2}]})")
-                  .arg(digest)
-                  .arg(in.size())
-                  .toUtf8());
+        write(
+            layout + QStringLiteral("/index.json"),
+            QStringLiteral(
+                R"({"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"%1","size":%2}]})")
+                .arg(digest)
+                .arg(in.size())
+                .toUtf8());
         readLayout(layout);
         QFile::remove(blob);
         break;
@@ -104,7 +108,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)pb::oci::isValidDigest(QString::fromUtf8(in));
         break;
     }
-    default: (void)pb::oci::parseChallenge(in); break;
+    default:
+        (void)pb::oci::parseChallenge(in);
+        break;
     }
     return 0;
 }

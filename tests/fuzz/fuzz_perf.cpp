@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)scoreNccl(QStringLiteral("nccl-all-reduce-bw-nvls"), r, constraints);
         return 0;
     }
-    const PerfKind kinds[] = {PerfKind::AIPerf, PerfKind::GenAIPerf, PerfKind::InferencePerf, PerfKind::AIPerf};
+    const PerfKind kinds[] = {PerfKind::AIPerf, PerfKind::GenAIPerf, PerfKind::InferencePerf,
+                              PerfKind::AIPerf};
     const PerfKind kind = kinds[selector % 4];
     if (selector % 5 == 4) {
         if (std::optional<QByteArray> block = extractAiperfBlock(in))

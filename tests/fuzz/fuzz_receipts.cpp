@@ -43,15 +43,18 @@ bool copyTree(const QString& from, const QString& to) {
 Entry& entry() {
     static Entry e = [] {
         // /dev/shm when there is one: the fuzzer rewrites a file per input.
-        const QString base = QDir(QStringLiteral("/dev/shm")).exists() ? QStringLiteral("/dev/shm") : QDir::tempPath();
+        const QString base =
+            QDir(QStringLiteral("/dev/shm")).exists() ? QStringLiteral("/dev/shm") : QDir::tempPath();
         Entry x;
         x.dir = std::make_unique<QTemporaryDir>(base + QStringLiteral("/pb-fuzz-receipts-XXXXXX"));
-        if (!x.dir->isValid() || !copyTree(QStringLiteral(PB_SOURCE_DIR "/tests/fixtures/receipts/entry"), x.dir->path()))
+        if (!x.dir->isValid() ||
+            !copyTree(QStringLiteral(PB_SOURCE_DIR "/tests/fixtures/receipts/entry"), x.dir->path()))
             qFatal("fuzz_receipts: cannot copy tests/fixtures/receipts/entry");
         QDirIterator it(x.dir->path(), QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString f = it.next();
-            if (f.endsWith(QLatin1String(".yaml")) || f.endsWith(QLatin1String(".json")) || f.endsWith(QLatin1String("checksums.txt")))
+            if (f.endsWith(QLatin1String(".yaml")) || f.endsWith(QLatin1String(".json")) ||
+                f.endsWith(QLatin1String("checksums.txt")))
                 x.files.push_back(f);
         }
         std::sort(x.files.begin(), x.files.end());

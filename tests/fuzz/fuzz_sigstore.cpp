@@ -14,8 +14,10 @@
 namespace {
 
 const std::optional<pb::sigstore::TrustedRoot>& productionRoot() {
-    static const std::optional<pb::sigstore::TrustedRoot> root = []() -> std::optional<pb::sigstore::TrustedRoot> {
-        const QString path = qEnvironmentVariable("PB_FUZZ_TRUSTED_ROOT", QStringLiteral(PB_SHARED_DATA "/sigstore/trusted_root.production.json"));
+    static const std::optional<pb::sigstore::TrustedRoot> root =
+        []() -> std::optional<pb::sigstore::TrustedRoot> {
+        const QString path = qEnvironmentVariable(
+            "PB_FUZZ_TRUSTED_ROOT", QStringLiteral(PB_SHARED_DATA "/sigstore/trusted_root.production.json"));
         pb::Result<pb::sigstore::TrustedRoot> r = pb::sigstore::loadTrustedRoot(path);
         if (r)
             return std::move(*r);
@@ -42,6 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     policy.issuerRegexp = QStringLiteral(".*");
     policy.ignoreTlog = data[0] % 4 == 3;
     const pb::sigstore::Artifact artifact = pb::sigstore::Artifact::fromBytes(QByteArray("hello, world\n"));
-    (void)pb::sigstore::verifyBundle(*b, QStringLiteral("fuzz.sigstore.json"), artifact, *productionRoot(), policy).toJson();
+    (void)pb::sigstore::verifyBundle(*b, QStringLiteral("fuzz.sigstore.json"), artifact, *productionRoot(),
+                                     policy)
+        .toJson();
     return 0;
 }

@@ -119,10 +119,11 @@ struct BundleDirFixture {
     static QByteArray ctrf(const QString& phase, int passed, int failed) {
         QJsonArray tests;
         for (int i = 0; i < passed + failed; ++i) {
-            QJsonObject t{{QStringLiteral("name"), QStringLiteral("%1-check-%2").arg(phase).arg(i)},
-                          {QStringLiteral("status"), i < passed ? QStringLiteral("passed") : QStringLiteral("failed")},
-                          {QStringLiteral("duration"), 1000 + 250 * i},
-                          {QStringLiteral("suite"), QJsonArray{phase}}};
+            QJsonObject t{
+                {QStringLiteral("name"), QStringLiteral("%1-check-%2").arg(phase).arg(i)},
+                {QStringLiteral("status"), i < passed ? QStringLiteral("passed") : QStringLiteral("failed")},
+                {QStringLiteral("duration"), 1000 + 250 * i},
+                {QStringLiteral("suite"), QJsonArray{phase}}};
             if (i >= passed)
                 t.insert(QStringLiteral("message"), failedTestMessage());
             tests.append(t);
@@ -131,13 +132,13 @@ struct BundleDirFixture {
                                   {QStringLiteral("passed"), passed},
                                   {QStringLiteral("failed"), failed},
                                   {QStringLiteral("skipped"), 0}};
-        const QJsonObject doc{
-            {QStringLiteral("reportFormat"), QStringLiteral("CTRF")},
-            {QStringLiteral("specVersion"), QStringLiteral("0.0.1")},
-            {QStringLiteral("results"),
-             QJsonObject{{QStringLiteral("tool"), QJsonObject{{QStringLiteral("name"), QStringLiteral("aicr")}}},
-                         {QStringLiteral("summary"), summary},
-                         {QStringLiteral("tests"), tests}}}};
+        const QJsonObject doc{{QStringLiteral("reportFormat"), QStringLiteral("CTRF")},
+                              {QStringLiteral("specVersion"), QStringLiteral("0.0.1")},
+                              {QStringLiteral("results"),
+                               QJsonObject{{QStringLiteral("tool"),
+                                            QJsonObject{{QStringLiteral("name"), QStringLiteral("aicr")}}},
+                                           {QStringLiteral("summary"), summary},
+                                           {QStringLiteral("tests"), tests}}}};
         return QJsonDocument(doc).toJson(QJsonDocument::Indented);
     }
 
@@ -154,7 +155,8 @@ struct BundleDirFixture {
         r->version = version;
         recipeName = r->recipeName();
         files[QStringLiteral("recipe.yaml")] = pb::catalog::deterministicYaml(*r);
-        files[QStringLiteral("snapshot.yaml")] = "kind: Snapshot\napiVersion: aicr.run/v1\nmeasurements: []\n";
+        files[QStringLiteral("snapshot.yaml")] =
+            "kind: Snapshot\napiVersion: aicr.run/v1\nmeasurements: []\n";
         files[QStringLiteral("bom.cdx.json")] =
             "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\": []}\n";
         files[QStringLiteral("ctrf/deployment.json")] = ctrf(QStringLiteral("deployment"), 4, 0);
@@ -169,14 +171,17 @@ struct BundleDirFixture {
         files.remove(QStringLiteral("statement.intoto.json"));
         QJsonArray list;
         for (auto it = files.cbegin(); it != files.cend(); ++it)
-            list.append(QJsonObject{{QStringLiteral("path"), it.key()},
-                                    {QStringLiteral("size"), it.value().size()},
-                                    {QStringLiteral("sha256"), QStringLiteral("sha256:") + pb::sha256Hex(it.value())}});
-        const QByteArray manifest = QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), QStringLiteral("1.0.0")},
-                                                              {QStringLiteral("files"), list}})
-                                        .toJson(QJsonDocument::Indented);
+            list.append(QJsonObject{
+                {QStringLiteral("path"), it.key()},
+                {QStringLiteral("size"), it.value().size()},
+                {QStringLiteral("sha256"), QStringLiteral("sha256:") + pb::sha256Hex(it.value())}});
+        const QByteArray manifest =
+            QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), QStringLiteral("1.0.0")},
+                                      {QStringLiteral("files"), list}})
+                .toJson(QJsonDocument::Indented);
         QJsonObject phases;
-        for (const QString& p : {QStringLiteral("deployment"), QStringLiteral("performance"), QStringLiteral("conformance")}) {
+        for (const QString& p :
+             {QStringLiteral("deployment"), QStringLiteral("performance"), QStringLiteral("conformance")}) {
             const QByteArray& report = files[QStringLiteral("ctrf/%1.json").arg(p)];
             const QJsonObject s = QJsonDocument::fromJson(report)
                                       .object()[QStringLiteral("results")]
@@ -185,27 +190,33 @@ struct BundleDirFixture {
             phases.insert(p, QJsonObject{{QStringLiteral("passed"), s[QStringLiteral("passed")]},
                                          {QStringLiteral("failed"), s[QStringLiteral("failed")]},
                                          {QStringLiteral("skipped"), s[QStringLiteral("skipped")]},
-                                         {QStringLiteral("ctrfDigest"), QStringLiteral("sha256:") + pb::sha256Hex(report)}});
+                                         {QStringLiteral("ctrfDigest"),
+                                          QStringLiteral("sha256:") + pb::sha256Hex(report)}});
         }
-        recipeDigest = *pb::catalog::evidenceRecipeDigest(files[QStringLiteral("recipe.yaml")], QStringLiteral("recipe.yaml"),
+        recipeDigest = *pb::catalog::evidenceRecipeDigest(files[QStringLiteral("recipe.yaml")],
+                                                          QStringLiteral("recipe.yaml"),
                                                           *pb::catalog::parsePredicateType(predicateType));
         const QJsonObject predicate{
             {QStringLiteral("schemaVersion"), QStringLiteral("1.0.0")},
             {QStringLiteral("attestedAt"), attestedAt},
             {QStringLiteral("aicrVersion"), aicrVersion},
-            {QStringLiteral("recipe"), QJsonObject{{QStringLiteral("name"), recipeName}, {QStringLiteral("digest"), recipeDigest}}},
+            {QStringLiteral("recipe"),
+             QJsonObject{{QStringLiteral("name"), recipeName}, {QStringLiteral("digest"), recipeDigest}}},
             {QStringLiteral("phases"), phases},
-            {QStringLiteral("manifest"), QJsonObject{{QStringLiteral("digest"), QStringLiteral("sha256:") + pb::sha256Hex(manifest)},
-                                                     {QStringLiteral("fileCount"), list.size()}}}};
+            {QStringLiteral("manifest"),
+             QJsonObject{{QStringLiteral("digest"), QStringLiteral("sha256:") + pb::sha256Hex(manifest)},
+                         {QStringLiteral("fileCount"), list.size()}}}};
         const QJsonObject statement{
             {QStringLiteral("_type"), QStringLiteral("https://in-toto.io/Statement/v1")},
             {QStringLiteral("subject"),
-             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("recipe:") + recipeName},
-                                    {QStringLiteral("digest"), QJsonObject{{QStringLiteral("sha256"), recipeDigest}}}}}},
+             QJsonArray{QJsonObject{
+                 {QStringLiteral("name"), QStringLiteral("recipe:") + recipeName},
+                 {QStringLiteral("digest"), QJsonObject{{QStringLiteral("sha256"), recipeDigest}}}}}},
             {QStringLiteral("predicateType"), predicateType},
             {QStringLiteral("predicate"), predicate}};
         files[QStringLiteral("manifest.json")] = manifest;
-        files[QStringLiteral("statement.intoto.json")] = QJsonDocument(statement).toJson(QJsonDocument::Indented);
+        files[QStringLiteral("statement.intoto.json")] =
+            QJsonDocument(statement).toJson(QJsonDocument::Indented);
     }
 
     // Writes <parent>/summary-bundle/…; returns that directory, empty on failure.

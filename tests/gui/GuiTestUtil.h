@@ -4,9 +4,9 @@
 // QMessageBox in exec()).
 #pragma once
 
+#include "db/Database.h"
 #include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
-#include "db/Database.h"
 #if __has_include("Workspace.h")
 #include "Workspace.h"
 #define PBGUI_HAS_WORKSPACE 1

@@ -4,8 +4,8 @@
 // key, public key beside it, recorded in the database).
 #pragma once
 
-#include "sigstore/Keys.h"
 #include "db/Database.h"
+#include "sigstore/Keys.h"
 #include "store/VerificationStore.h"
 
 #include <QDir>
@@ -79,8 +79,7 @@ struct WrittenKey {
 };
 
 // A new key as the Sign view writes it; recorded in `db` under the private key's file name.
-inline WrittenKey writeKey(pb::db::Database& db, const QString& privatePath,
-                           const QByteArray& passphrase) {
+inline WrittenKey writeKey(pb::db::Database& db, const QString& privatePath, const QByteArray& passphrase) {
     WrittenKey out;
     pb::sigstore::crypto::Pkey key = pb::sigstore::generateSigningKey();
     pb::sigstore::Passphrase pass{QByteArray(passphrase)};

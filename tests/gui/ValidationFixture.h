@@ -26,9 +26,11 @@ inline QJsonObject ncclScript(int runMs, bool neverFinish = false) {
         check.insert(QStringLiteral("neverFinish"), true);
         check.insert(QStringLiteral("log"), QStringLiteral("# nccl-tests starting on 16 ranks\n"));
     } else {
-        check.insert(QStringLiteral("logFile"), validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
+        check.insert(QStringLiteral("logFile"),
+                     validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
     }
-    return QJsonObject{{QStringLiteral("checks"), QJsonObject{{QStringLiteral("nccl-all-reduce-bw"), check}}}};
+    return QJsonObject{
+        {QStringLiteral("checks"), QJsonObject{{QStringLiteral("nccl-all-reduce-bw"), check}}}};
 }
 
 } // namespace pbgui

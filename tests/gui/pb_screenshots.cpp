@@ -20,46 +20,46 @@
 #include "FetchEvidenceDialog.h"
 #include "GenerateBundleDialog.h"
 #include "GitImportDialog.h"
-#include "ReleaseVerifyDialog.h"
 #include "GraphPane.h"
 #include "GraphView.h"
 #include "GuiTestUtil.h"
-#include "TestUtil.h"
 #include "HealthModels.h"
 #include "HealthPane.h"
 #include "MainWindow.h"
+#include "PerfCharts.h"
+#include "ReceiptsPane.h"
 #include "RecipeModels.h"
 #include "RecipeView.h"
 #include "RegistryCredentialsDialog.h"
+#include "ReleaseVerifyDialog.h"
+#include "ReportDialog.h"
 #include "SignDialogs.h"
 #include "SignPane.h"
 #include "SigningFixture.h"
+#include "TestUtil.h"
+#include "TufUpdateDialog.h"
 #include "ValidationFixture.h"
 #include "ValidationPane.h"
-#include "PerfCharts.h"
-#include "ReceiptsPane.h"
-#include "ReportDialog.h"
-#include "receipts/Ledger.h"
 #include "VerifyPane.h"
-#include "TufUpdateDialog.h"
 #include "WelcomePane.h"
 #include "YamlDialog.h"
+#include "receipts/Ledger.h"
 #include "store/EvidenceStore.h"
 
 #include <QApplication>
 #include <QComboBox>
-#include <QItemSelectionModel>
-#include <QProcess>
-#include <QSortFilterProxyModel>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
+#include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QPointer>
+#include <QProcess>
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStyleFactory>
 #include <QTabWidget>
 #include <QTableView>
@@ -130,12 +130,14 @@ QString buildCatalogRepository(const QString& root) {
                                                            {"2026-08-19", "2026-08-19T10:00:00Z"}};
     for (const auto& [label, date] : history)
         if (!QFileInfo::exists(catalogs + QStringLiteral("/%1/recipes").arg(QLatin1String(label)))) {
-            err() << "no catalog " << label << " in " << catalogs << "; git-import.png not written" << Qt::endl;
+            err() << "no catalog " << label << " in " << catalogs << "; git-import.png not written"
+                  << Qt::endl;
             return {};
         }
     const QString repo = root + QStringLiteral("/aicr");
     QDir().mkpath(repo);
-    if (!git(repo, {QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main")}))
+    if (!git(repo,
+             {QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main")}))
         return {};
     for (const auto& [label, date] : history) {
         QDir(repo + QStringLiteral("/recipes")).removeRecursively();
@@ -144,8 +146,14 @@ QString buildCatalogRepository(const QString& root) {
             return {};
         const QString l = QLatin1String(label), d = QLatin1String(date);
         if (!git(repo, {QStringLiteral("add"), QStringLiteral("-A")}) ||
-            !git(repo, {QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("Catalog %1").arg(l)}, d) ||
-            !git(repo, {QStringLiteral("tag"), QStringLiteral("-a"), l, QStringLiteral("-m"), QStringLiteral("Catalog %1").arg(l)}, d))
+            !git(repo,
+                 {QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"),
+                  QStringLiteral("Catalog %1").arg(l)},
+                 d) ||
+            !git(repo,
+                 {QStringLiteral("tag"), QStringLiteral("-a"), l, QStringLiteral("-m"),
+                  QStringLiteral("Catalog %1").arg(l)},
+                 d))
             return {};
     }
     return repo;
@@ -175,10 +183,12 @@ bool gitShots(pb::widgets::MainWindow& window, const QString& out) {
     dialog->selectRefs(tags);
     ok &= save(dialog, out, QStringLiteral("git-import.png"));
     QSignalSpy done(dialog, &pb::widgets::GitImportDialog::importFinished);
-    if (dialog->startImport() && waitFor([&] { return !done.isEmpty(); }, 600000) && done.at(0).at(0).toBool()) {
+    if (dialog->startImport() && waitFor([&] { return !done.isEmpty(); }, 600000) &&
+        done.at(0).at(0).toBool()) {
         ok &= save(dialog, out, QStringLiteral("git-import-done.png"));
     } else {
-        err() << "the Git import did not run: " << dialog->lastError() << "; importing the folders instead" << Qt::endl;
+        err() << "the Git import did not run: " << dialog->lastError() << "; importing the folders instead"
+              << Qt::endl;
         for (const QString& label : tags) {
             QSignalSpy finished(&window, &pb::widgets::MainWindow::importFinished);
             window.startImport(QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/%1/recipes").arg(label), label);
@@ -198,8 +208,12 @@ bool gitShots(pb::widgets::MainWindow& window, const QString& out) {
     // Compare: the newest catalog's recipe against v0.14.0, picked as the baseline.
     const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
     ok &= window.selectRecipe(QStringLiteral("2026-08-19"), recipe);
-    ok &= waitFor([&] { return window.recipeView()->hasResult() && window.recipeView()->recipe().catalogLabel == QLatin1String("2026-08-19"); },
-                  60000);
+    ok &= waitFor(
+        [&] {
+            return window.recipeView()->hasResult() &&
+                   window.recipeView()->recipe().catalogLabel == QLatin1String("2026-08-19");
+        },
+        60000);
     window.recipeTabs()->setCurrentWidget(window.comparePane());
     if (auto* from = window.comparePane()->findChild<QComboBox*>(QStringLiteral("compareFrom"))) {
         const int baseline = from->findData(QStringLiteral("v0.14.0"));
@@ -248,7 +262,8 @@ bool tufShots(pb::widgets::MainWindow& window, const QString& out) {
     ok &= run(std::nullopt, QStringLiteral("tuf-update-expired.png"));
     dialog->close();
     QSignalSpy imported(verify, &pb::widgets::VerifyPane::trustedRootImported);
-    verify->importTrustedRoot(QStringLiteral(PB_SHARED_DATA "/sigstore/cases/happy-path-v0.3/trusted_root.json"));
+    verify->importTrustedRoot(
+        QStringLiteral(PB_SHARED_DATA "/sigstore/cases/happy-path-v0.3/trusted_root.json"));
     ok &= waitFor([&] { return !imported.isEmpty(); }, 30000); // imported on the worker
     return ok;
 }
@@ -443,7 +458,8 @@ bool validationShots(pb::widgets::MainWindow& window, pb::db::Database& db, cons
     ok &= save(&window, out, QStringLiteral("validation.png"));
     ok &= bool(pane->ncclChart()->exportTo(out + QStringLiteral("/validation-nccl-chart.png"), 1000, 560));
     pane->chartTabs()->setCurrentWidget(pane->historyChart());
-    ok &= bool(pane->historyChart()->exportTo(out + QStringLiteral("/validation-history-chart.png"), 1000, 460));
+    ok &= bool(
+        pane->historyChart()->exportTo(out + QStringLiteral("/validation-history-chart.png"), 1000, 460));
     pane->chartTabs()->setCurrentWidget(pane->ncclChart());
     {
         // The inference chart with a TTFT limit close to the measured p99: the limit's and the 1.1x
@@ -522,7 +538,8 @@ bool bundleShots(pb::widgets::MainWindow& window, const QString& out) {
     ok &= cmp != nullptr;
     if (ok) {
         cmp->resize(1300, 700);
-        cmp->setSides(goldens + QStringLiteral("argocd/mixed_component"), goldens + QStringLiteral("argocd/mixed_with_pre"));
+        cmp->setSides(goldens + QStringLiteral("argocd/mixed_component"),
+                      goldens + QStringLiteral("argocd/mixed_with_pre"));
         ok &= cmp->compare() && waitFor([&] { return cmp->hasResult() && !cmp->isBusy(); }, 30000);
         cmp->componentsView()->selectRow(1);
         ok &= save(cmp, out, QStringLiteral("bundle-compare.png"));
@@ -557,11 +574,18 @@ bool releaseShots(pb::widgets::MainWindow& window, const QString& out) {
     window.reloadCatalogs();
     const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
     ok &= window.selectRecipe(QStringLiteral("2026-08-09"), recipe);
-    ok &= waitFor([&] { return window.recipeView()->hasResult() && !window.recipeView()->releaseBindingText().isEmpty(); }, 60000);
+    ok &= waitFor(
+        [&] {
+            return window.recipeView()->hasResult() && !window.recipeView()->releaseBindingText().isEmpty();
+        },
+        60000);
     ok &= save(&window, out, QStringLiteral("catalog-release-binding.png"));
     window.showHealth();
     window.healthPane()->setVersion(QStringLiteral("2026-08-09"));
-    ok &= waitFor([&] { return !window.healthPane()->isLoading() && window.healthPane()->sourceText().contains(QStringLiteral("signed by AICR")); });
+    ok &= waitFor([&] {
+        return !window.healthPane()->isLoading() &&
+               window.healthPane()->sourceText().contains(QStringLiteral("signed by AICR"));
+    });
     ok &= save(&window, out, QStringLiteral("health-release-binding.png"));
     window.showCatalog();
     if (!ok)
@@ -594,7 +618,8 @@ int main(int argc, char** argv) {
     using pb::widgets::MainWindow;
     MainWindow window(db->workspace());
     window.show();
-    (void)QTest::qWaitFor([&] { return !window.isReloadingCatalogs(); }, 30000); // the tree is read on a worker
+    (void)QTest::qWaitFor([&] { return !window.isReloadingCatalogs(); },
+                          30000); // the tree is read on a worker
     if (!QTest::qWaitForWindowExposed(&window))
         err() << "window not exposed" << Qt::endl;
     bool ok = true;
@@ -616,14 +641,16 @@ int main(int argc, char** argv) {
     // PB_SCREENSHOTS_ONLY=release: only Verify an AICR Release and the binding it records.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("release")) {
         QSignalSpy finished(&window, &MainWindow::importFinished);
-        window.startImport(QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-09/recipes"), QStringLiteral("2026-08-09"));
+        window.startImport(QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-09/recipes"),
+                           QStringLiteral("2026-08-09"));
         waitFor([&] { return finished.count() > 0; }, 120000);
         return releaseShots(window, out) ? 0 : 1;
     }
     // PB_SCREENSHOTS_ONLY=git: only Import from Git, the sources in the tree and Compare's baseline.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("git")) {
         QSignalSpy finished(&window, &MainWindow::importFinished);
-        window.startImport(QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes"), QStringLiteral("2026-08-19"));
+        window.startImport(QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes"),
+                           QStringLiteral("2026-08-19"));
         waitFor([&] { return finished.count() > 0; }, 120000);
         return gitShots(window, out) ? 0 : 1;
     }
@@ -635,7 +662,8 @@ int main(int argc, char** argv) {
     ok &= window.isWelcomeShown();
     ok &= save(&window, out, QStringLiteral("welcome.png"));
     window.showHealth();
-    waitFor([&] { return !window.healthPane()->isLoading() && window.healthPane()->model()->rowCount() > 0; });
+    waitFor(
+        [&] { return !window.healthPane()->isLoading() && window.healthPane()->model()->rowCount() > 0; });
     ok &= save(&window, out, QStringLiteral("health-empty.png"));
     window.showCatalog();
     // Dismissed for this session: the pictures below show the catalog at full height.
@@ -650,7 +678,8 @@ int main(int argc, char** argv) {
     ok &= waitFor([&] { return window.recipeView()->hasResult(); });
     ok &= save(&window, out, QStringLiteral("main-window-recipe.png"));
     // 2b. File > Generate Bundle… on that recipe, after a run (tree digest shown).
-    if (auto* generate = window.findChild<QAction*>(QStringLiteral("actionGenerateBundle")); generate && generate->isEnabled()) {
+    if (auto* generate = window.findChild<QAction*>(QStringLiteral("actionGenerateBundle"));
+        generate && generate->isEnabled()) {
         generate->trigger();
         auto* dialog = window.findChild<pb::widgets::GenerateBundleDialog*>();
         const QString bundleDir = QDir(out).filePath(QStringLiteral(".generated-bundle"));
@@ -797,7 +826,9 @@ int main(int argc, char** argv) {
         pb::widgets::RegistrySettings settings;
         settings.dockerConfig = QStringLiteral(PB_SOURCE_DIR "/tests/fixtures/gui-oci/config.json");
         settings.plainHttpRegistries = {QStringLiteral("127.0.0.1:5000")};
-        pb::widgets::RegistryCredentialsDialog registries(window.workspace(), settings, {QStringLiteral("ghcr.io"), QStringLiteral("127.0.0.1:5000")}, &window);
+        pb::widgets::RegistryCredentialsDialog registries(
+            window.workspace(), settings, {QStringLiteral("ghcr.io"), QStringLiteral("127.0.0.1:5000")},
+            &window);
         registries.resize(1080, 440);
         registries.show();
         ok &= save(&registries, out, QStringLiteral("registries.png"));

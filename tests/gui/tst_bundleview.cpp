@@ -13,12 +13,12 @@
 #include <QAction>
 #include <QClipboard>
 #include <QComboBox>
-#include <QProgressBar>
 #include <QFileDialog>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -57,7 +57,8 @@ class TstBundleView : public QObject {
   private slots:
     void init() {
         if (!QDir(golden(QString())).exists())
-            QSKIP("AICR's bundler goldens are not at " PB_SHARED_DATA "/aicr/bundler-goldens (shared data absent)");
+            QSKIP("AICR's bundler goldens are not at " PB_SHARED_DATA
+                  "/aicr/bundler-goldens (shared data absent)");
         const QString error = pbgui::openWindow(m_db, m_window);
         QVERIFY2(error.isEmpty(), qPrintable(error));
     }
@@ -85,7 +86,8 @@ class TstBundleView : public QObject {
         QAbstractItemModelTester tester(comps, pbgui::kTesterMode);
         QCOMPARE(comps->rowCount(), static_cast<int>(reference->bundle.components.size()));
         for (int r = 0; r < comps->rowCount(); ++r) {
-            QCOMPARE(comps->index(r, models::BundleComponentsModel::Name).data().toString(), reference->bundle.components[size_t(r)].name);
+            QCOMPARE(comps->index(r, models::BundleComponentsModel::Name).data().toString(),
+                     reference->bundle.components[size_t(r)].name);
             QCOMPARE(comps->index(r, models::BundleComponentsModel::Order).data().toInt(), r + 1);
         }
         // Templated fields are shown as written, in italics; literal ones as read.
@@ -97,12 +99,15 @@ class TstBundleView : public QObject {
         const QModelIndex repo = comps->index(nw, models::BundleComponentsModel::Repository);
         QVERIFY(repo.data().toString().startsWith(QLatin1String("templated: ")));
         QVERIFY(repo.data(Qt::FontRole).value<QFont>().italic());
-        QVERIFY(view->findChild<QLabel*>(QStringLiteral("bundleSummary"))->text().contains(QLatin1String("never rendered")));
+        QVERIFY(view->findChild<QLabel*>(QStringLiteral("bundleSummary"))
+                    ->text()
+                    .contains(QLatin1String("never rendered")));
 
         // Clicking a component shows its effective values and its Application.
         QVERIFY(view->selectComponent(QStringLiteral("cert-manager")));
         QStringList paths = pbgui::column(*view->valuesModel(), 0);
-        QVERIFY2(paths.contains(QStringLiteral("prometheus.enabled")), qPrintable(paths.join(QLatin1Char(' '))));
+        QVERIFY2(paths.contains(QStringLiteral("prometheus.enabled")),
+                 qPrintable(paths.join(QLatin1Char(' '))));
         QVERIFY(view->objectView()->toPlainText().contains(QLatin1String("templates/cert-manager.yaml")));
 
         // Clicking a file in the tree shows its bytes.
@@ -110,7 +115,8 @@ class TstBundleView : public QObject {
         QVERIFY(values.isValid());
         view->tabs()->setCurrentIndex(1);
         view->filesView()->scrollTo(values);
-        QTest::mouseClick(view->filesView()->viewport(), Qt::LeftButton, {}, view->filesView()->visualRect(values).center());
+        QTest::mouseClick(view->filesView()->viewport(), Qt::LeftButton, {},
+                          view->filesView()->visualRect(values).center());
         QFile f(dir + QStringLiteral("/values.yaml"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString valuesText = QString::fromUtf8(f.readAll()); // read once: QTRY_ re-evaluates both sides
@@ -144,14 +150,16 @@ class TstBundleView : public QObject {
         // A hostile folder: refused with the file and the reason on screen, the old bundle kept.
         QTemporaryDir bad;
         QDir().mkpath(bad.filePath(QStringLiteral("001-x")));
-        QVERIFY(QFile::link(QStringLiteral("/etc/passwd"), bad.filePath(QStringLiteral("001-x/values.yaml"))));
+        QVERIFY(
+            QFile::link(QStringLiteral("/etc/passwd"), bad.filePath(QStringLiteral("001-x/values.yaml"))));
         QSignalSpy loaded(view, &widgets::BundleView::loaded);
         QVERIFY(view->openFolder(bad.path()));
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeout);
         QCOMPARE(loaded.at(0).at(0).toBool(), false);
         auto* error = view->findChild<QLabel*>(QStringLiteral("bundleError"));
         QVERIFY(error->isVisible());
-        QVERIFY2(error->text().contains(QLatin1String("001-x/values.yaml")) && error->text().contains(QLatin1String("outside the bundle")),
+        QVERIFY2(error->text().contains(QLatin1String("001-x/values.yaml")) &&
+                     error->text().contains(QLatin1String("outside the bundle")),
                  qPrintable(error->text()));
         QCOMPARE(view->componentsModel()->rowCount(), 2);
     }
@@ -172,13 +180,15 @@ class TstBundleView : public QObject {
         QVERIFY(view->openFolder(tmp.path()));
         QVERIFY(view->isBusy());
         QVERIFY(view->progressBar()->isVisible());
-        QTest::mouseClick(view->findChild<QPushButton*>(QStringLiteral("cancelBundleButton")), Qt::LeftButton);
+        QTest::mouseClick(view->findChild<QPushButton*>(QStringLiteral("cancelBundleButton")),
+                          Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeout);
         QVERIFY(!view->isBusy());
         if (!loaded.at(0).at(0).toBool())
             QVERIFY2(view->lastError().contains(QLatin1String("cancelled")), qPrintable(view->lastError()));
         else
-            qInfo("the read finished before the cancel reached it (3001 files); nothing to check of the cancel itself");
+            qInfo("the read finished before the cancel reached it (3001 files); nothing to check of the "
+                  "cancel itself");
     }
 
     void importThenCompare() {
@@ -207,11 +217,17 @@ class TstBundleView : public QObject {
         QVERIFY2(compared.at(0).at(0).toBool(), qPrintable(cmp->lastError()));
         QAbstractItemModelTester tester(cmp->componentsModel(), pbgui::kTesterMode);
         QCOMPARE(cmp->componentsModel()->rowCount(), 3);
-        QCOMPARE(cmp->componentsModel()->index(0, models::BundleDiffModel::Name).data().toString(), QStringLiteral("gpu-operator-pre"));
-        QCOMPARE(cmp->componentsModel()->index(0, models::BundleDiffModel::Change).data().toString(), QStringLiteral("added"));
-        QCOMPARE(cmp->componentsModel()->index(1, models::BundleDiffModel::Wave).data().toString(), QStringLiteral("1"));
-        QCOMPARE(cmp->componentsModel()->index(1, models::BundleDiffModel::Order).data().toString(), QStringLiteral("1 → 2"));
-        QVERIFY(cmp->findChild<QLabel*>(QStringLiteral("bundleCompareHeadline"))->text().contains(QStringLiteral("2 → 3 distinct sync-waves")));
+        QCOMPARE(cmp->componentsModel()->index(0, models::BundleDiffModel::Name).data().toString(),
+                 QStringLiteral("gpu-operator-pre"));
+        QCOMPARE(cmp->componentsModel()->index(0, models::BundleDiffModel::Change).data().toString(),
+                 QStringLiteral("added"));
+        QCOMPARE(cmp->componentsModel()->index(1, models::BundleDiffModel::Wave).data().toString(),
+                 QStringLiteral("1"));
+        QCOMPARE(cmp->componentsModel()->index(1, models::BundleDiffModel::Order).data().toString(),
+                 QStringLiteral("1 → 2"));
+        QVERIFY(cmp->findChild<QLabel*>(QStringLiteral("bundleCompareHeadline"))
+                    ->text()
+                    .contains(QStringLiteral("2 → 3 distinct sync-waves")));
         // Clicking a component narrows the object table to its fields.
         cmp->componentsView()->selectRow(1);
         QStringList comps = pbgui::column(*cmp->objectModel(), 0);
@@ -226,7 +242,9 @@ class TstBundleView : public QObject {
         QVERIFY(cmp->compare());
         QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 2, kTimeout);
         QCOMPARE(compared.at(1).at(0).toBool(), false);
-        QVERIFY(cmp->findChild<QLabel*>(QStringLiteral("bundleCompareError"))->text().contains(QLatin1String("neither a folder")));
+        QVERIFY(cmp->findChild<QLabel*>(QStringLiteral("bundleCompareError"))
+                    ->text()
+                    .contains(QLatin1String("neither a folder")));
     }
 
   private:

@@ -418,7 +418,8 @@ void TestDiffModels::identicalAndClear() {
     components.setDiff(same);
     constraints.setDiff(same);
     checks.setDiff(same);
-    QCOMPARE(components.rowCount(), int(resolveLeaf(QStringLiteral("sample-2"), kRecipe).componentRefs.size()));
+    QCOMPARE(components.rowCount(),
+             int(resolveLeaf(QStringLiteral("sample-2"), kRecipe).componentRefs.size()));
     for (int r = 0; r < components.rowCount(); ++r)
         QCOMPARE(components.index(r, ComponentDiffModel::ChangeColumn).data().toString(),
                  QStringLiteral("unchanged"));

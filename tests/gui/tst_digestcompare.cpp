@@ -37,14 +37,16 @@ QByteArray cli(const QStringList& args) {
     QProcess p;
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     if (!p.waitForFinished(120000) || p.exitCode() != 0)
-        qWarning("proofbench %s: %s", qPrintable(args.join(QLatin1Char(' '))), p.readAllStandardError().constData());
+        qWarning("proofbench %s: %s", qPrintable(args.join(QLatin1Char(' '))),
+                 p.readAllStandardError().constData());
     return p.readAllStandardOutput();
 }
 
 QStringList criteriaFlags() {
-    return {QStringLiteral("--service"), QStringLiteral("eks"),      QStringLiteral("--accelerator"), QStringLiteral("h100"),
-            QStringLiteral("--os"),      QStringLiteral("ubuntu"),   QStringLiteral("--intent"),      QStringLiteral("training"),
-            QStringLiteral("--platform"), QStringLiteral("kubeflow")};
+    return {QStringLiteral("--service"), QStringLiteral("eks"),      QStringLiteral("--accelerator"),
+            QStringLiteral("h100"),      QStringLiteral("--os"),     QStringLiteral("ubuntu"),
+            QStringLiteral("--intent"),  QStringLiteral("training"), QStringLiteral("--platform"),
+            QStringLiteral("kubeflow")};
 }
 
 } // namespace
@@ -90,7 +92,8 @@ bool TestDigestCompare::open(bool real) {
                 return false;
         }
     m_window = std::make_unique<MainWindow>(m_db->workspace());
-    (void)QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
+    (void)QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); },
+                          30000); // the tree is read on a worker
     m_window->show();
     return QTest::qWaitForWindowExposed(m_window.get());
 }
@@ -100,13 +103,17 @@ bool TestDigestCompare::openRecipe(const QString& label, const QString& recipe) 
         return false;
     widgets::RecipeView* view = m_window->recipeView();
     return QTest::qWaitFor(
-        [&] { return view->hasResult() && view->recipe().catalogLabel == label && view->recipe().name == recipe; }, kTimeout);
+        [&] {
+            return view->hasResult() && view->recipe().catalogLabel == label && view->recipe().name == recipe;
+        },
+        kTimeout);
 }
 
 bool TestDigestCompare::showCompare() {
     m_window->recipeTabs()->setCurrentWidget(m_window->comparePane());
-    return QTest::qWaitFor([&] { return m_window->comparePane()->isUpToDate() && m_window->comparePane()->recipeDiff(); },
-                           kTimeout);
+    return QTest::qWaitFor(
+        [&] { return m_window->comparePane()->isUpToDate() && m_window->comparePane()->recipeDiff(); },
+        kTimeout);
 }
 
 QString TestDigestCompare::storedDigest(const QString& label, const QString& recipe) const {
@@ -133,14 +140,15 @@ void TestDigestCompare::baselineFollowsVersionOrder() {
     QStringList order;
     for (int i = 0; i < from->count(); ++i)
         order << from->itemData(i).toString();
-    QCOMPARE(order, (QStringList{QStringLiteral("2026-08-19"), QStringLiteral("2026-07-09"), QStringLiteral("sample-2"),
-                                 QStringLiteral("sample-1")}));
+    QCOMPARE(order, (QStringList{QStringLiteral("2026-08-19"), QStringLiteral("2026-07-09"),
+                                 QStringLiteral("sample-2"), QStringLiteral("sample-1")}));
     for (int i = 0; i < from->count(); ++i) {
         const QString label = from->itemData(i).toString();
         const bool sample = label.startsWith(QLatin1String("sample-"));
         QCOMPARE(from->itemText(i).contains(QStringLiteral("sample data")), sample);
         const QString tip = from->itemData(i, Qt::ToolTipRole).toString();
-        const store::CatalogVersionInfo* info = m_window->catalogModel()->versionAt(m_window->catalogModel()->versionIndex(label));
+        const store::CatalogVersionInfo* info =
+            m_window->catalogModel()->versionAt(m_window->catalogModel()->versionIndex(label));
         QVERIFY(info);
         QVERIFY2(tip.contains(info->originText()), qPrintable(tip));
     }
@@ -149,7 +157,10 @@ void TestDigestCompare::baselineFollowsVersionOrder() {
     const int rowsBefore = pane->componentsModel()->rowCount();
     QStringList versionsBefore;
     for (int r = 0; r < rowsBefore; ++r)
-        versionsBefore << pane->componentsModel()->index(r, models::ComponentDiffModel::FromVersionColumn).data().toString();
+        versionsBefore << pane->componentsModel()
+                              ->index(r, models::ComponentDiffModel::FromVersionColumn)
+                              .data()
+                              .toString();
 
     // Another baseline: the sample's second version. The comparison follows.
     QSignalSpy updated(pane, &widgets::ComparePane::compareUpdated);
@@ -161,11 +172,16 @@ void TestDigestCompare::baselineFollowsVersionOrder() {
     QVERIFY(pane->recipeDiff()->fromEvidenceDigest != before);
     QStringList versionsAfter;
     for (int r = 0; r < pane->componentsModel()->rowCount(); ++r)
-        versionsAfter << pane->componentsModel()->index(r, models::ComponentDiffModel::FromVersionColumn).data().toString();
+        versionsAfter << pane->componentsModel()
+                             ->index(r, models::ComponentDiffModel::FromVersionColumn)
+                             .data()
+                             .toString();
     QVERIFY(versionsAfter != versionsBefore);
     QVERIFY(find<QLabel>("compareRecipeSummary")->text().contains(QStringLiteral("sample data")));
     QTRY_VERIFY_WITH_TIMEOUT(pane->catalogDiff() != nullptr, kTimeout);
-    QTRY_VERIFY(find<QLabel>("compareSummary")->text().contains(QStringLiteral("sample-2 (sample data) → 2026-08-19")));
+    QTRY_VERIFY(find<QLabel>("compareSummary")
+                    ->text()
+                    .contains(QStringLiteral("sample-2 (sample data) → 2026-08-19")));
 }
 
 void TestDigestCompare::guiCliAndJsonAgree_data() {
@@ -200,13 +216,17 @@ void TestDigestCompare::guiCliAndJsonAgree() {
 
     // The CLI on the same database: text and JSON.
     const QStringList base = QStringList{QStringLiteral("--db"), m_db->path()} + criteriaFlags();
-    const QByteArray text = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label, QStringLiteral("--digest")} + base);
-    QCOMPARE(QString::fromUtf8(text), QStringLiteral("%1\n%2\n").arg(models::evidenceDigestText(E), models::parityDigestText(P)));
-    const QJsonObject json = QJsonDocument::fromJson(cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label,
-                                                                     QStringLiteral("--digest"), QStringLiteral("--format"),
-                                                                     QStringLiteral("json")} +
-                                                         base))
-                                 .object();
+    const QByteArray text = cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label,
+                                            QStringLiteral("--digest")} +
+                                base);
+    QCOMPARE(QString::fromUtf8(text),
+             QStringLiteral("%1\n%2\n").arg(models::evidenceDigestText(E), models::parityDigestText(P)));
+    const QJsonObject json =
+        QJsonDocument::fromJson(
+            cli(QStringList{QStringLiteral("recipe"), QStringLiteral("--version"), label,
+                            QStringLiteral("--digest"), QStringLiteral("--format"), QStringLiteral("json")} +
+                base))
+            .object();
     QCOMPARE(json.value("evidenceDigest").toString(), QStringLiteral("sha256:") + E);
     QCOMPARE(json.value("parityDigest").toString(), QStringLiteral("sha256:") + P);
     QCOMPARE(json.value("sample").toBool(), sample);
@@ -218,16 +238,22 @@ void TestDigestCompare::guiCliAndJsonAgree() {
     QCOMPARE(pane->recipeDiff()->toEvidenceDigest, E);
     QCOMPARE(pane->recipeDiff()->toParityDigest, P);
     const QString summary = find<QLabel>("compareRecipeSummary")->text();
-    QVERIFY2(summary.contains(QStringLiteral("evidence digest")) && summary.contains(QStringLiteral("sha256:") + E), qPrintable(summary));
-    QVERIFY(summary.contains(QStringLiteral("parity digest")) && summary.contains(QStringLiteral("sha256:") + P));
-    const QJsonObject diff = QJsonDocument::fromJson(cli(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), previous,
-                                                                     QStringLiteral("--to"), label, QStringLiteral("--format"),
-                                                                     QStringLiteral("json")} +
-                                                         base))
-                                 .object();
-    QCOMPARE(diff.value("fromEvidenceDigest").toString(), catalog::prefixedDigest(pane->recipeDiff()->fromEvidenceDigest));
+    QVERIFY2(summary.contains(QStringLiteral("evidence digest")) &&
+                 summary.contains(QStringLiteral("sha256:") + E),
+             qPrintable(summary));
+    QVERIFY(summary.contains(QStringLiteral("parity digest")) &&
+            summary.contains(QStringLiteral("sha256:") + P));
+    const QJsonObject diff =
+        QJsonDocument::fromJson(cli(QStringList{QStringLiteral("diff"), QStringLiteral("--from"), previous,
+                                                QStringLiteral("--to"), label, QStringLiteral("--format"),
+                                                QStringLiteral("json")} +
+                                    base))
+            .object();
+    QCOMPARE(diff.value("fromEvidenceDigest").toString(),
+             catalog::prefixedDigest(pane->recipeDiff()->fromEvidenceDigest));
     QCOMPARE(diff.value("toEvidenceDigest").toString(), QStringLiteral("sha256:") + E);
-    QCOMPARE(diff.value("fromParityDigest").toString(), catalog::prefixedDigest(pane->recipeDiff()->fromParityDigest));
+    QCOMPARE(diff.value("fromParityDigest").toString(),
+             catalog::prefixedDigest(pane->recipeDiff()->fromParityDigest));
     QCOMPARE(diff.value("toSample").toBool(), sample);
     QVERIFY(summary.contains(catalog::prefixedDigest(pane->recipeDiff()->fromEvidenceDigest)));
 }
@@ -245,7 +271,9 @@ void TestDigestCompare::hideVersionOnly() {
     QVERIFY(!summary->text().contains(QStringLiteral("version-only hidden")));
     // The format change of the sample (target apiVersions) is reported.
     QVERIFY(summary->text().contains(QStringLiteral("aicr.run/v1beta1")));
-    QVERIFY(find<QLabel>("compareRecipeSummary")->text().contains(QStringLiteral("format: apiVersion aicr.run/v1alpha2 → aicr.run/v1")));
+    QVERIFY(find<QLabel>("compareRecipeSummary")
+                ->text()
+                .contains(QStringLiteral("format: apiVersion aicr.run/v1alpha2 → aicr.run/v1")));
     hide->setChecked(true);
     // 18 validator images :sample-1 → :sample-2 only follow the version.
     QVERIFY2(summary->text().contains(QStringLiteral("18 version-only hidden")), qPrintable(summary->text()));

@@ -32,9 +32,9 @@
 #include <QLocale>
 #include <QProcess>
 #include <QProgressBar>
-#include <QSqlQuery>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -89,12 +89,14 @@ struct StallingRegistry {
             {QStringLiteral("schemaVersion"), 2},
             {QStringLiteral("mediaType"), QLatin1String(oci::kImageManifest)},
             {QStringLiteral("artifactType"), QLatin1String(oci::kAicrArtifact)},
-            {QStringLiteral("config"), QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kEmptyConfig)},
-                                                   {QStringLiteral("digest"), QStringLiteral("sha256:") + sha256Hex(config)},
-                                                   {QStringLiteral("size"), config.size()}}},
-            {QStringLiteral("layers"), QJsonArray{QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kLayerTarGzip)},
-                                                              {QStringLiteral("digest"), layerDigest},
-                                                              {QStringLiteral("size"), layer.size()}}}}};
+            {QStringLiteral("config"),
+             QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kEmptyConfig)},
+                         {QStringLiteral("digest"), QStringLiteral("sha256:") + sha256Hex(config)},
+                         {QStringLiteral("size"), config.size()}}},
+            {QStringLiteral("layers"),
+             QJsonArray{QJsonObject{{QStringLiteral("mediaType"), QLatin1String(oci::kLayerTarGzip)},
+                                    {QStringLiteral("digest"), layerDigest},
+                                    {QStringLiteral("size"), layer.size()}}}}};
         manifest = QJsonDocument(m).toJson(QJsonDocument::Compact);
         manifestDigest = QStringLiteral("sha256:") + sha256Hex(manifest);
         fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -160,7 +162,8 @@ struct StallingRegistry {
             const QList<QByteArray> line = head.left(head.indexOf("\r\n")).split(' ');
             const QByteArray method = line.value(0), path = line.value(1);
             auto reply = [&](int status, const QByteArray& type, const QByteArray& body, qint64 length = -1) {
-                QByteArray h = "HTTP/1.1 " + QByteArray::number(status) + (status == 200 ? " OK" : " Not Found") + "\r\n";
+                QByteArray h = "HTTP/1.1 " + QByteArray::number(status) +
+                               (status == 200 ? " OK" : " Not Found") + "\r\n";
                 if (!type.isEmpty())
                     h += "Content-Type: " + type + "\r\n";
                 h += "Content-Length: " + QByteArray::number(length >= 0 ? length : body.size()) + "\r\n\r\n";
@@ -183,7 +186,8 @@ struct StallingRegistry {
                     }
                 ok = false;
             } else
-                ok = reply(404, "application/json", "{\"errors\":[{\"code\":\"NAME_UNKNOWN\",\"message\":\"not here\"}]}");
+                ok = reply(404, "application/json",
+                           "{\"errors\":[{\"code\":\"NAME_UNKNOWN\",\"message\":\"not here\"}]}");
             if (!ok)
                 break;
         }
@@ -191,8 +195,10 @@ struct StallingRegistry {
 };
 
 QByteArray pointerYaml(const QString& recipe, const QString& oci, const QString& digest) {
-    return "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: " + digest.toUtf8() + "\n      oci: " + oci.toUtf8() +
-           "\n      predicateType: https://aicr.run/recipe-evidence/v3\nrecipe: " + recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
+    return "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: " +
+           digest.toUtf8() + "\n      oci: " + oci.toUtf8() +
+           "\n      predicateType: https://aicr.run/recipe-evidence/v3\nrecipe: " + recipe.toUtf8() +
+           "\nschemaVersion: 1.0.0\n";
 }
 
 // Files in a layout's blobs/ that are not finished blobs (temporaries, partial downloads).
@@ -202,8 +208,10 @@ QStringList leftovers(const QString& dir) {
     while (it.hasNext()) {
         const QString f = it.next();
         const QFileInfo fi(f);
-        const bool finishedBlob = fi.absolutePath().endsWith(QLatin1String("blobs/sha256")) && fi.fileName().size() == 64;
-        const bool layoutFile = fi.fileName() == QLatin1String("index.json") || fi.fileName() == QLatin1String("oci-layout");
+        const bool finishedBlob =
+            fi.absolutePath().endsWith(QLatin1String("blobs/sha256")) && fi.fileName().size() == 64;
+        const bool layoutFile =
+            fi.fileName() == QLatin1String("index.json") || fi.fileName() == QLatin1String("oci-layout");
         if (!finishedBlob && !layoutFile)
             out << f;
     }
@@ -263,10 +271,12 @@ bool TestFetchEvidence::openPane(const QString& root, const QString& cache, cons
 
 void TestFetchEvidence::fetchSelectedThenAll() {
     if (!QFileInfo::exists(QStringLiteral("/usr/bin/docker-registry")))
-        QSKIP("/usr/bin/docker-registry (Debian package docker-registry) is not installed; tools/bootstrap.sh installs it");
+        QSKIP("/usr/bin/docker-registry (Debian package docker-registry) is not installed; "
+              "tools/bootstrap.sh installs it");
     Registry reg;
     QVERIFY2(reg.start(), "docker-registry did not start");
-    QTRY_VERIFY_WITH_TIMEOUT(canConnectLoopback(reg.port) || reg.process.state() == QProcess::NotRunning, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(canConnectLoopback(reg.port) || reg.process.state() == QProcess::NotRunning,
+                             20000);
     QVERIFY(canConnectLoopback(reg.port));
 
     // Publish a signed, fully passing bundle for the signed recipe; pushEvidence writes its pointer.
@@ -283,21 +293,25 @@ void TestFetchEvidence::fetchSelectedThenAll() {
     const QString root = work.filePath(QStringLiteral("recipes/evidence"));
     po.pointerRoot = root;
     po.stagingDir = work.filePath(QStringLiteral("staging"));
-    const oci::Reference to = *oci::parseReference(reg.host() + QStringLiteral("/owner/aicr-evidence:") + fx.recipeName);
+    const oci::Reference to =
+        *oci::parseReference(reg.host() + QStringLiteral("/owner/aicr-evidence:") + fx.recipeName);
     Result<oci::EvidencePush> pushed = oci::pushEvidence(client, bundleDir, to, po);
     QVERIFY2(pushed, pushed ? "" : qPrintable(pushed.error().toString()));
     QVERIFY(!pushed->signatureDigest.isEmpty());
     // A second coordinate whose pointer pins a digest the registry does not have.
     const QString missing = QStringLiteral("sha256:") + QString(64, QLatin1Char('1'));
     QVERIFY(EvidenceFixture::write(root + QStringLiteral("/%1.yaml").arg(EvidenceFixture::pendingRecipe()),
-                                   pointerYaml(EvidenceFixture::pendingRecipe(), reg.host() + QStringLiteral("/owner/aicr-evidence:gone"), missing)));
+                                   pointerYaml(EvidenceFixture::pendingRecipe(),
+                                               reg.host() + QStringLiteral("/owner/aicr-evidence:gone"),
+                                               missing)));
 
     const QString cache = work.filePath(QStringLiteral("cache"));
     QVERIFY(openPane(root, cache, {reg.host()}));
     HealthPane* pane = m_pane.get();
     QAbstractItemModelTester healthTester(pane->model(), pbgui::kTesterMode);
     auto* fetchButton = pbgui::findNamed<QPushButton>(pane, "healthFetchEvidence");
-    QVERIFY(fetchButton && pbgui::findNamed<QPushButton>(pane, "healthFetchAll") && pbgui::findNamed<QPushButton>(pane, "healthRegistries"));
+    QVERIFY(fetchButton && pbgui::findNamed<QPushButton>(pane, "healthFetchAll") &&
+            pbgui::findNamed<QPushButton>(pane, "healthRegistries"));
     const QString recipe = EvidenceFixture::signedRecipe();
     const int source = pane->model()->rowOf(recipe);
     QVERIFY(source >= 0);
@@ -315,11 +329,13 @@ void TestFetchEvidence::fetchSelectedThenAll() {
     QAbstractItemModelTester queueTester(queue, pbgui::kTesterMode);
     QCOMPARE(queue->rowCount(), 1);
     QCOMPARE(queue->itemAt(0).state, FetchState::Queued);
-    QCOMPARE(queue->index(0, FetchQueueModel::ReferenceColumn).data().toString(), to.withDigest(pushed->artifact.digest).toString());
+    QCOMPARE(queue->index(0, FetchQueueModel::ReferenceColumn).data().toString(),
+             to.withDigest(pushed->artifact.digest).toString());
     QSignalSpy finished(dlg, &FetchEvidenceDialog::fetchFinished);
     QSignalSpy loaded(pane, &HealthPane::loaded);
     QTest::mouseClick(pbgui::findNamed<QPushButton>(dlg, "fetchStart"), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(queue->index(0, FetchQueueModel::StateColumn).data().toString(), QStringLiteral("valid"), kTimeout);
+    QTRY_COMPARE_WITH_TIMEOUT(queue->index(0, FetchQueueModel::StateColumn).data().toString(),
+                              QStringLiteral("valid"), kTimeout);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
     QCOMPARE(finished.at(0).at(0).toInt(), 1); // valid
     QCOMPARE(finished.at(0).at(1).toInt(), 0); // failed
@@ -328,7 +344,8 @@ void TestFetchEvidence::fetchSelectedThenAll() {
     QCOMPARE(queue->itemAt(0).cacheDir, dir);
     QVERIFY(queue->itemAt(0).signaturePulled);
     QVERIFY(queue->itemAt(0).bytesDone > 0);
-    QVERIFY2(queue->itemAt(0).detail.contains(QStringLiteral("signature")), qPrintable(queue->itemAt(0).detail));
+    QVERIFY2(queue->itemAt(0).detail.contains(QStringLiteral("signature")),
+             qPrintable(queue->itemAt(0).detail));
     QVERIFY(QFileInfo::exists(dir + QStringLiteral("/summary-bundle/attestation.intoto.jsonl")));
     QVERIFY(leftovers(dir + QStringLiteral("/oci")).isEmpty());
     QVERIFY(dlg->summaryText().contains(QStringLiteral("1 valid")));
@@ -338,14 +355,16 @@ void TestFetchEvidence::fetchSelectedThenAll() {
     QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && !pane->isLoading(), kTimeout);
     QCOMPARE(pane->model()->rowAt(pane->model()->rowOf(recipe)).bundles, 1);
     widgets::EvidenceInspector* inspector = pane->inspector();
-    QTRY_VERIFY_WITH_TIMEOUT(inspector->hasRow() && inspector->row().recipe == recipe && !inspector->isLoadingBundles() &&
-                                 inspector->bundleModel()->rowCount() == 1,
+    QTRY_VERIFY_WITH_TIMEOUT(inspector->hasRow() && inspector->row().recipe == recipe &&
+                                 !inspector->isLoadingBundles() && inspector->bundleModel()->rowCount() == 1,
                              kTimeout);
     QCOMPARE(inspector->bundleModel()->bundleAt(0).source, dir);
     QVERIFY(inspector->bundleModel()->bundleAt(0).signedBundle);
     QVERIFY(inspector->bundleModel()->bundleAt(0).checkExit <= 1);
     const QString cacheText = inspector->cacheText();
-    QVERIFY2(cacheText.contains(QDir::toNativeSeparators(dir)) && cacheText.contains(QStringLiteral("signature referrer pulled")), qPrintable(cacheText));
+    QVERIFY2(cacheText.contains(QDir::toNativeSeparators(dir)) &&
+                 cacheText.contains(QStringLiteral("signature referrer pulled")),
+             qPrintable(cacheText));
     // The fetch left a receipt, as the CLI's does.
     QSqlQuery q(m_db->db->sql());
     QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM receipts WHERE kind = 'evidence.fetch'")));
@@ -374,10 +393,13 @@ void TestFetchEvidence::fetchSelectedThenAll() {
         (queue->itemAt(r).pointer.recipe == EvidenceFixture::pendingRecipe() ? failedRow : validRow) = r;
     QVERIFY(failedRow >= 0 && validRow >= 0);
     QCOMPARE(queue->index(validRow, FetchQueueModel::StateColumn).data().toString(), QStringLiteral("valid"));
-    QCOMPARE(queue->index(failedRow, FetchQueueModel::StateColumn).data().toString(), QStringLiteral("failed"));
+    QCOMPARE(queue->index(failedRow, FetchQueueModel::StateColumn).data().toString(),
+             QStringLiteral("failed"));
     const QString reason = queue->index(failedRow, FetchQueueModel::DetailColumn).data().toString();
-    QVERIFY2(reason.contains(QStringLiteral("404")) && reason.contains(missing.mid(7, 12)), qPrintable(reason));
-    QVERIFY(!QFileInfo::exists(cache + QStringLiteral("/evidence/") + missing.mid(7) + QStringLiteral("/summary-bundle")));
+    QVERIFY2(reason.contains(QStringLiteral("404")) && reason.contains(missing.mid(7, 12)),
+             qPrintable(reason));
+    QVERIFY(!QFileInfo::exists(cache + QStringLiteral("/evidence/") + missing.mid(7) +
+                               QStringLiteral("/summary-bundle")));
     QCOMPARE(dlg->findChild<QProgressBar*>(QStringLiteral("fetchProgress"))->value(), 2);
     QVERIFY(pbgui::findNamed<QPushButton>(dlg, "fetchStart")->isEnabled()); // the failed row can be retried
 
@@ -386,19 +408,21 @@ void TestFetchEvidence::fetchSelectedThenAll() {
     widgets::RegistryCredentialsDialog* creds = nullptr;
     bool tested = false;
     QString accessText;
-    pbgui::ModalWatch watch = pbgui::whenModal<widgets::RegistryCredentialsDialog>([&](widgets::RegistryCredentialsDialog* d) {
-        creds = d;
-        QAbstractItemModelTester t(d->model(), pbgui::kTesterMode);
-        const int row = d->model()->rowOf(reg.host());
-        if (row >= 0 && d->model()->entryAt(row).kind == models::CredentialKind::Anonymous && d->model()->entryAt(row).plainHttp) {
-            QSignalSpy spy(d, &widgets::RegistryCredentialsDialog::accessTested);
-            if (d->testAccess(row) && (spy.wait(kTimeout) || !spy.isEmpty())) {
-                tested = spy.at(0).at(1).toBool();
-                accessText = spy.at(0).at(2).toString();
+    pbgui::ModalWatch watch =
+        pbgui::whenModal<widgets::RegistryCredentialsDialog>([&](widgets::RegistryCredentialsDialog* d) {
+            creds = d;
+            QAbstractItemModelTester t(d->model(), pbgui::kTesterMode);
+            const int row = d->model()->rowOf(reg.host());
+            if (row >= 0 && d->model()->entryAt(row).kind == models::CredentialKind::Anonymous &&
+                d->model()->entryAt(row).plainHttp) {
+                QSignalSpy spy(d, &widgets::RegistryCredentialsDialog::accessTested);
+                if (d->testAccess(row) && (spy.wait(kTimeout) || !spy.isEmpty())) {
+                    tested = spy.at(0).at(1).toBool();
+                    accessText = spy.at(0).at(2).toString();
+                }
             }
-        }
-        d->accept();
-    });
+            d->accept();
+        });
     dlg->close();
     QTest::mouseClick(pbgui::findNamed<QPushButton>(pane, "healthRegistries"), Qt::LeftButton);
     // The pane reads the registries in use on a worker before the dialog opens.
@@ -412,8 +436,9 @@ void TestFetchEvidence::cancelMidFetch() {
     QTemporaryDir work;
     const QString root = work.filePath(QStringLiteral("recipes/evidence"));
     const QString recipe = EvidenceFixture::signedRecipe();
-    QVERIFY(EvidenceFixture::write(root + QStringLiteral("/%1.yaml").arg(recipe),
-                                   pointerYaml(recipe, slow.host() + QStringLiteral("/slow/evidence:t"), slow.manifestDigest)));
+    QVERIFY(EvidenceFixture::write(
+        root + QStringLiteral("/%1.yaml").arg(recipe),
+        pointerYaml(recipe, slow.host() + QStringLiteral("/slow/evidence:t"), slow.manifestDigest)));
     const QString cache = work.filePath(QStringLiteral("cache"));
     QVERIFY(openPane(root, cache, {slow.host()}));
     HealthPane* pane = m_pane.get();
@@ -427,15 +452,19 @@ void TestFetchEvidence::cancelMidFetch() {
     QSignalSpy finished(dlg, &FetchEvidenceDialog::fetchFinished);
     QTest::mouseClick(pbgui::findNamed<QPushButton>(dlg, "fetchStart"), Qt::LeftButton);
     // Running: the first bytes of the layer have arrived, then the registry stalls.
-    const bool running = QTest::qWaitFor([&] { return queue->itemAt(0).state == FetchState::Fetching && queue->itemAt(0).bytesDone > 0; }, kShortTimeout);
-    QVERIFY2(running, qPrintable(QStringLiteral("%1: %2").arg(models::fetchStateName(queue->itemAt(0).state), queue->itemAt(0).detail)));
+    const bool running = QTest::qWaitFor(
+        [&] { return queue->itemAt(0).state == FetchState::Fetching && queue->itemAt(0).bytesDone > 0; },
+        kShortTimeout);
+    QVERIFY2(running, qPrintable(QStringLiteral("%1: %2").arg(models::fetchStateName(queue->itemAt(0).state),
+                                                              queue->itemAt(0).detail)));
     auto* cancel = pbgui::findNamed<QPushButton>(dlg, "fetchCancel");
     QVERIFY(cancel->isEnabled());
     QVERIFY(!pbgui::findNamed<QPushButton>(dlg, "fetchStart")->isEnabled());
     QTest::mouseClick(cancel, Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
     QCOMPARE(queue->index(0, FetchQueueModel::StateColumn).data().toString(), QStringLiteral("cancelled"));
-    QVERIFY2(queue->itemAt(0).detail.contains(QStringLiteral("cancelled")), qPrintable(queue->itemAt(0).detail));
+    QVERIFY2(queue->itemAt(0).detail.contains(QStringLiteral("cancelled")),
+             qPrintable(queue->itemAt(0).detail));
     QVERIFY(dlg->wasCancelled());
     QVERIFY(dlg->summaryText().contains(QStringLiteral("cancelled")));
     // Nothing half-written: no partial layer, no temporaries, no unpacked bundle.

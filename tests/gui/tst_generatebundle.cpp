@@ -52,7 +52,9 @@ class TstGenerateBundle : public QObject {
 
 void TstGenerateBundle::init() {}
 
-void TstGenerateBundle::cleanup() { pbgui::closeWindow(m_db, m_window); }
+void TstGenerateBundle::cleanup() {
+    pbgui::closeWindow(m_db, m_window);
+}
 
 bool TstGenerateBundle::openWindow() {
     m_db = pbgui::seededDatabase();
@@ -66,7 +68,8 @@ bool TstGenerateBundle::openWindow() {
     m_window = std::make_unique<MainWindow>(m_db->workspace());
     m_window->show();
     return QTest::qWaitForWindowExposed(m_window.get()) &&
-           QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, kTimeout); // the tree is read on a worker
+           QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); },
+                           kTimeout); // the tree is read on a worker
 }
 
 GenerateBundleDialog* TstGenerateBundle::openDialog() {
@@ -82,7 +85,9 @@ GenerateBundleDialog* TstGenerateBundle::openDialog() {
         return nullptr;
     action->trigger();
     GenerateBundleDialog* dialog = nullptr;
-    (void)QTest::qWaitFor([&] { return (dialog = m_window->findChild<GenerateBundleDialog*>()) && dialog->isVisible(); }, kTimeout);
+    (void)QTest::qWaitFor(
+        [&] { return (dialog = m_window->findChild<GenerateBundleDialog*>()) && dialog->isVisible(); },
+        kTimeout);
     return dialog;
 }
 
@@ -141,7 +146,8 @@ void TstGenerateBundle::foreignFolderRefused() {
     dialog->outDirEdit()->setText(foreign);
     QTest::mouseClick(dialog->generateButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), kTimeout);
-    QVERIFY2(dialog->statusLabel()->text().startsWith(QLatin1String("Not generated")), qPrintable(dialog->statusLabel()->text()));
+    QVERIFY2(dialog->statusLabel()->text().startsWith(QLatin1String("Not generated")),
+             qPrintable(dialog->statusLabel()->text()));
     QVERIFY(dialog->generateButton()->isEnabled());
     QVERIFY(!dialog->openButton()->isEnabled());
     QVERIFY(QFile::exists(foreign + QStringLiteral("/mine.txt")));

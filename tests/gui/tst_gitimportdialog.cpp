@@ -2,8 +2,8 @@
 // from the real AICR catalogs, the dialog lists the tags and branches (name, kind, commit, date),
 // the filter narrows them, two selected tags import through ops::Async as two versions with their
 // Git source, and Cancel stops a run (nothing half-imported; the dialog does not close meanwhile).
-#include "engine/GitCatalogFixture.h"
 #include "TestUtil.h"
+#include "engine/GitCatalogFixture.h"
 
 #include "GitImportDialog.h"
 #include "Workspace.h"
@@ -55,7 +55,8 @@ class TstGitImportDialog : public QObject {
     void initTestCase() {
         PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/v0.11.1/recipes"));
         QVERIFY(m_tmp.isValid());
-        m_repo = std::make_unique<pbtest::GitCatalogRepo>(m_tmp.filePath(QStringLiteral("repo")), pbtest::sharedData(QStringLiteral("aicr/catalogs")));
+        m_repo = std::make_unique<pbtest::GitCatalogRepo>(
+            m_tmp.filePath(QStringLiteral("repo")), pbtest::sharedData(QStringLiteral("aicr/catalogs")));
         QVERIFY2(m_repo->error().isEmpty(), qPrintable(m_repo->error()));
     }
 
@@ -100,7 +101,8 @@ class TstGitImportDialog : public QObject {
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.at(0).at(0).toBool(), true);
         QCOMPARE(imported.size(), 1);
-        QCOMPARE(imported.at(0).at(0).toStringList(), (QStringList{QStringLiteral("v0.14.0"), QStringLiteral("2026-07-09")}));
+        QCOMPARE(imported.at(0).at(0).toStringList(),
+                 (QStringList{QStringLiteral("v0.14.0"), QStringLiteral("2026-07-09")}));
         QVERIFY2(dialog.resultText().contains(QStringLiteral("v0.14.0: imported (tag v0.14.0, commit ") +
                                               m_repo->commitOf(QStringLiteral("v0.14.0")).left(12)),
                  qPrintable(dialog.resultText()));
@@ -125,7 +127,8 @@ class TstGitImportDialog : public QObject {
         QTest::mouseClick(dialog.importButton(), Qt::LeftButton);
         QVERIFY(finished.wait(120000));
         QCOMPARE(imported.size(), 1);
-        QVERIFY2(dialog.resultText().contains(QStringLiteral("v0.14.0: unchanged")), qPrintable(dialog.resultText()));
+        QVERIFY2(dialog.resultText().contains(QStringLiteral("v0.14.0: unchanged")),
+                 qPrintable(dialog.resultText()));
     }
 
     void cancelStopsTheRun() {
@@ -162,7 +165,8 @@ class TstGitImportDialog : public QObject {
         dialog.setRepository(pbtest::realCatalog(QStringLiteral("v0.11.1")));
         QTRY_VERIFY(!dialog.isListing());
         QCOMPARE(dialog.refProxy()->rowCount(), 0);
-        QVERIFY2(dialog.lastError().contains(QStringLiteral("not a Git repository")), qPrintable(dialog.lastError()));
+        QVERIFY2(dialog.lastError().contains(QStringLiteral("not a Git repository")),
+                 qPrintable(dialog.lastError()));
         QVERIFY(!dialog.importButton()->isEnabled());
         QVERIFY(!dialog.startImport());
     }

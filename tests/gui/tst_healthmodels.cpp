@@ -21,12 +21,12 @@
 #include <map>
 
 using namespace pb;
+using evidence::HealthRow;
+using evidence::HealthStatus;
 using models::HealthFilterProxyModel;
 using models::HealthModel;
 using models::PointerModel;
 using pbgui::EvidenceFixture;
-using evidence::HealthRow;
-using evidence::HealthStatus;
 using SF = HealthFilterProxyModel::SignerFilter;
 
 using pbgui::column;
@@ -231,7 +231,8 @@ void TestHealthModels::filtersOnDatabase() {
     const std::vector<HealthRow> visible = proxy.visibleRows();
     QCOMPARE(static_cast<int>(visible.size()), 13);
     for (size_t k = 0; k < visible.size(); ++k)
-        QCOMPARE(visible[k].displayName(), proxy.index(static_cast<int>(k), 0).data().toString()); // monitoring-hpa, not "recipe"
+        QCOMPARE(visible[k].displayName(),
+                 proxy.index(static_cast<int>(k), 0).data().toString()); // monitoring-hpa, not "recipe"
     QVERIFY(std::is_sorted(visible.begin(), visible.end(), [](const HealthRow& a, const HealthRow& b) {
         return a.recipe.compare(b.recipe, Qt::CaseInsensitive) > 0;
     }));

@@ -22,9 +22,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QRegularExpression>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -307,7 +307,8 @@ void TestHealthPane::filterSortInspectExport() {
     // Each row says whether its recipe is in the version, why its status is what it is, and the
     // version it is of, marked as the sample it is.
     QVERIFY(lines.value(1).endsWith(QStringLiteral(",sample-2 (sample data)")));
-    const QStringList outside = lines.filter(QRegularExpression(QStringLiteral("^") + EvidenceFixture::outsideRecipe() + QStringLiteral(",")));
+    const QStringList outside = lines.filter(
+        QRegularExpression(QStringLiteral("^") + EvidenceFixture::outsideRecipe() + QStringLiteral(",")));
     QCOMPARE(outside.size(), 1);
     QVERIFY2(outside.front().contains(QStringLiteral(",no,")), qPrintable(outside.front()));
     QVERIFY(lines.value(1).startsWith(EvidenceFixture::signedRecipe() + QLatin1Char(','))); // view order
@@ -471,7 +472,8 @@ void TestHealthPane::bundleInInspector() {
     QVERIFY(!model->isStale(0));
     QVERIFY(value(model->fieldIndex(0, QStringLiteral("source"))).contains(QStringLiteral("bundles/h100")));
     // An unsigned bundle says so (a signed one shows verified, failed or not checked).
-    QCOMPARE(value(model->fieldIndex(0, QStringLiteral("signed"))), QStringLiteral("none (pending signature)"));
+    QCOMPARE(value(model->fieldIndex(0, QStringLiteral("signed"))),
+             QStringLiteral("none (pending signature)"));
 
     // Every integrity step with its status and detail; none failed.
     const QModelIndex checks = model->checksIndex(0);

@@ -9,6 +9,7 @@
 //    with the full name in the tooltip;
 //  - the report dialog's baseline picker defaults to the previous version in version order, shows
 //    each version's origin, and choosing another baseline changes the changes section.
+#include "../TestUtil.h"
 #include "EvidenceInspector.h"
 #include "GuiTestUtil.h"
 #include "HealthModels.h"
@@ -16,7 +17,6 @@
 #include "Plural.h"
 #include "ReportDialog.h"
 #include "YamlDialog.h"
-#include "../TestUtil.h"
 
 #include "ops/ImportCatalog.h"
 #include "ops/ImportEvidence.h"
@@ -72,7 +72,9 @@ class TestHealthTruth : public QObject {
         auto* combo = pane.findChild<QComboBox*>(QStringLiteral("healthVersion"));
         QVERIFY(combo);
         QCOMPARE(combo->itemData(1).toString(), QStringLiteral("2026-07-09")); // newest first, version order
-        QVERIFY(combo->itemData(0, Qt::ToolTipRole).toString().contains(pbtest::realCatalog(QStringLiteral("2026-08-19"))));
+        QVERIFY(combo->itemData(0, Qt::ToolTipRole)
+                    .toString()
+                    .contains(pbtest::realCatalog(QStringLiteral("2026-08-19"))));
         QVERIFY(pane.sourceText().contains(QStringLiteral("2026-08-19")));
         QVERIFY(pane.sourceText().contains(pbtest::realCatalog(QStringLiteral("2026-08-19"))));
         QVERIFY(!pane.sourceText().contains(QStringLiteral("SAMPLE DATA")));
@@ -105,10 +107,12 @@ class TestHealthTruth : public QObject {
             QTRY_VERIFY(!pane.isLoadingRow()); // the row's pointers are read on a worker
             QCOMPARE(inspector->row().recipe, row.recipe);
             // The header's count and the pointers listed are the same pointers.
-            QVERIFY2(inspector->headerText().contains(models::counted(row.pointers, QStringLiteral("pointer"), QStringLiteral("pointers"))),
+            QVERIFY2(inspector->headerText().contains(models::counted(row.pointers, QStringLiteral("pointer"),
+                                                                      QStringLiteral("pointers"))),
                      qPrintable(inspector->headerText()));
             QCOMPARE(inspector->pointerModel()->rowCount(), row.pointers);
-            QVERIFY2(!inspector->findChild<QLabel*>(QStringLiteral("inspectorMessage"))->isVisible(), qPrintable(row.recipe));
+            QVERIFY2(!inspector->findChild<QLabel*>(QStringLiteral("inspectorMessage"))->isVisible(),
+                     qPrintable(row.recipe));
             QVERIFY(yaml->isEnabled());
             const bool stale = row.status == evidence::HealthStatus::Stale || !row.inCatalog();
             if (stale) {
@@ -123,16 +127,19 @@ class TestHealthTruth : public QObject {
                 // "Pointer YAML…" opens the pointer on view.
                 QVERIFY(inspector->pointerTree()->currentIndex().isValid());
                 yaml->click();
-                auto* dlg = inspector->window()->findChild<widgets::YamlDialog*>(QStringLiteral("pointerYamlDialog"));
+                auto* dlg =
+                    inspector->window()->findChild<widgets::YamlDialog*>(QStringLiteral("pointerYamlDialog"));
                 QVERIFY(dlg);
                 QVERIFY(dlg->isVisible());
                 delete dlg;
             } else {
-                QVERIFY2(inspector->mismatchText().isEmpty(), qPrintable(row.recipe + QStringLiteral(": ") + inspector->mismatchText()));
+                QVERIFY2(inspector->mismatchText().isEmpty(),
+                         qPrintable(row.recipe + QStringLiteral(": ") + inspector->mismatchText()));
             }
         }
         QVERIFY2(mismatched > 0, "the real evidence of 2026-08-19 has rows that no longer match");
-        QVERIFY2(renamed > 0, "some of 2026-08-19's evidence names a leaf the catalog now resolves to a profiled recipe");
+        QVERIFY2(renamed > 0,
+                 "some of 2026-08-19's evidence names a leaf the catalog now resolves to a profiled recipe");
     }
 
     // A wildcard leaf is named by its overlay (never "recipe"), elided in the middle, the full name
@@ -143,11 +150,13 @@ class TestHealthTruth : public QObject {
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
         QTRY_VERIFY_WITH_TIMEOUT(!pane.isLoading() && pane.model()->rowCount() > 0, kTimeout);
-        for (const QString& label : {QStringLiteral("2026-08-19"), QStringLiteral("v0.11.1"), QStringLiteral("sample-2")}) {
+        for (const QString& label :
+             {QStringLiteral("2026-08-19"), QStringLiteral("v0.11.1"), QStringLiteral("sample-2")}) {
             if (pane.version() != label) {
                 QSignalSpy loaded(&pane, &HealthPane::loaded);
                 QVERIFY(pane.setVersion(label));
-                QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toString() == label && !pane.isLoading(),
+                QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toString() == label &&
+                                             !pane.isLoading(),
                                          kTimeout);
             }
             QTableView* table = pane.table();
@@ -157,14 +166,20 @@ class TestHealthTruth : public QObject {
             QCOMPARE(QSet<QString>(shown.begin(), shown.end()).size(), shown.size());
             const int hpa = int(shown.indexOf(QStringLiteral("monitoring-hpa")));
             QVERIFY2(hpa >= 0, qPrintable(label));
-            const QString tip = table->model()->index(hpa, HealthModel::RecipeColumn).data(Qt::ToolTipRole).toString();
+            const QString tip =
+                table->model()->index(hpa, HealthModel::RecipeColumn).data(Qt::ToolTipRole).toString();
             QVERIFY2(tip.startsWith(QStringLiteral("monitoring-hpa\n")), qPrintable(tip));
             QVERIFY(tip.contains(QStringLiteral("recipe name: recipe")));
             for (int r = 0; r < table->model()->rowCount(); ++r)
-                QVERIFY(table->model()->index(r, HealthModel::RecipeColumn).data(Qt::ToolTipRole).toString().startsWith(shown.at(r)));
+                QVERIFY(table->model()
+                            ->index(r, HealthModel::RecipeColumn)
+                            .data(Qt::ToolTipRole)
+                            .toString()
+                            .startsWith(shown.at(r)));
             QVERIFY(pane.selectRecipe(QStringLiteral("recipe")));
             QTRY_VERIFY(!pane.isLoadingRow());
-            QCOMPARE(pane.inspector()->findChild<QLabel*>(QStringLiteral("inspectorTitle"))->text(), QStringLiteral("monitoring-hpa"));
+            QCOMPARE(pane.inspector()->findChild<QLabel*>(QStringLiteral("inspectorTitle"))->text(),
+                     QStringLiteral("monitoring-hpa"));
         }
         QCOMPARE(pane.inspector()->pointerTree()->textElideMode(), Qt::ElideMiddle);
     }
@@ -191,7 +206,8 @@ class TestHealthTruth : public QObject {
             const QString label = baseline->itemData(i).toString();
             if (label == report::kNoBaseline)
                 continue;
-            QVERIFY2(baseline->itemData(i, Qt::ToolTipRole).toString().contains(QStringLiteral("Source: ")), qPrintable(label));
+            QVERIFY2(baseline->itemData(i, Qt::ToolTipRole).toString().contains(QStringLiteral("Source: ")),
+                     qPrintable(label));
             if (label.startsWith(QLatin1String("sample-")))
                 QVERIFY(baseline->itemText(i).contains(QStringLiteral("sample data")));
         }
@@ -200,14 +216,16 @@ class TestHealthTruth : public QObject {
 
         ready.clear();
         QVERIFY(dialog.setBaseline(QStringLiteral("v0.14.0")));
-        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting() && dialog.data() && dialog.data()->diff &&
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting() && dialog.data() &&
+                                     dialog.data()->diff &&
                                      dialog.data()->diff->fromLabel == QLatin1String("v0.14.0"),
                                  kTimeout);
         QVERIFY(dialog.preview()->toPlainText().contains(QStringLiteral("Changes since v0.14.0")));
 
         ready.clear();
         QVERIFY(dialog.setBaseline(report::kNoBaseline));
-        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting() && dialog.data() && !dialog.data()->diff, kTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            ready.count() >= 1 && !dialog.isCollecting() && dialog.data() && !dialog.data()->diff, kTimeout);
         QVERIFY(dialog.preview()->toPlainText().contains(QStringLiteral("No baseline was chosen")));
 
         // Another version: its own previous in version order.
@@ -215,7 +233,8 @@ class TestHealthTruth : public QObject {
         version->setCurrentIndex(version->findData(QStringLiteral("2026-07-09")));
         QCOMPARE(dialog.baseline(), QStringLiteral("v0.14.0"));
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !dialog.isCollecting() && dialog.data() &&
-                                     dialog.data()->version.label == QLatin1String("2026-07-09") && dialog.data()->diff,
+                                     dialog.data()->version.label == QLatin1String("2026-07-09") &&
+                                     dialog.data()->diff,
                                  kTimeout);
         QCOMPARE(dialog.data()->diff->fromLabel, QStringLiteral("v0.14.0"));
 

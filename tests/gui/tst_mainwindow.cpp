@@ -162,7 +162,8 @@ void TestMainWindow::startsOnNewestVersion() {
     for (QWidget* w : m_window->findChildren<QWidget*>()) {
         if (qobject_cast<QAbstractItemView*>(w) || qobject_cast<QLineEdit*>(w))
             if (w->objectName().isEmpty() && !qobject_cast<QHeaderView*>(w) &&
-                !w->parentWidget()->inherits("QComboBox") && !w->parentWidget()->inherits("QComboBoxPrivateContainer"))
+                !w->parentWidget()->inherits("QComboBox") &&
+                !w->parentWidget()->inherits("QComboBoxPrivateContainer"))
                 QFAIL(qPrintable(
                     QStringLiteral("unnamed %1 in %2")
                         .arg(QLatin1String(w->metaObject()->className()), w->parentWidget()->objectName())));
@@ -285,8 +286,8 @@ void TestMainWindow::keyboardFilterAndNavigation() {
 }
 
 void TestMainWindow::recipeDetails() {
-    QVERIFY(
-        m_window->selectRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo")));
+    QVERIFY(m_window->selectRecipe(QStringLiteral("sample-2"),
+                                   QStringLiteral("h100-eks-ubuntu-inference-dynamo")));
     QVERIFY(waitForRecipe(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo")));
     const catalog::RecipeResult recipe =
         resolved(QStringLiteral("sample-2"), QStringLiteral("h100-eks-ubuntu-inference-dynamo"));
@@ -501,8 +502,8 @@ void TestMainWindow::importCancelLeavesDatabaseUnchanged() {
         },
         kTimeout);
 
-    QVERIFY(
-        m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"), QStringLiteral("to-cancel")));
+    QVERIFY(m_window->startImport(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"),
+                                  QStringLiteral("to-cancel")));
     auto* progress = m_window->findChild<QProgressDialog*>(QStringLiteral("importProgress"));
     QVERIFY(progress);
     QCOMPARE(progress->windowModality(), Qt::WindowModal);

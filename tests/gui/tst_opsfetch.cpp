@@ -58,15 +58,20 @@ std::optional<receipts::Receipt> lastOfKind(db::Database& db, QLatin1StringView 
 QStringList storedBundles(db::Database& db) {
     QStringList out;
     QSqlQuery q(db.sql());
-    if (q.exec(QStringLiteral("SELECT source, oci_digest, check_exit, signature_verified FROM evidence_bundles ORDER BY source")))
+    if (q.exec(QStringLiteral("SELECT source, oci_digest, check_exit, signature_verified FROM "
+                              "evidence_bundles ORDER BY source")))
         while (q.next())
-            out << QStringLiteral("%1 %2 %3 %4").arg(q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString());
+            out << QStringLiteral("%1 %2 %3 %4")
+                       .arg(q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                            q.value(3).toString());
     return out;
 }
 
 QByteArray pointerYaml(const QString& recipe, const QString& oci, const QString& digest) {
-    return "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: " + digest.toUtf8() + "\n      oci: " + oci.toUtf8() +
-           "\n      predicateType: https://aicr.run/recipe-evidence/v3\nrecipe: " + recipe.toUtf8() + "\nschemaVersion: 1.0.0\n";
+    return "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: " +
+           digest.toUtf8() + "\n      oci: " + oci.toUtf8() +
+           "\n      predicateType: https://aicr.run/recipe-evidence/v3\nrecipe: " + recipe.toUtf8() +
+           "\nschemaVersion: 1.0.0\n";
 }
 
 } // namespace
@@ -88,10 +93,12 @@ class TestOpsFetch : public QObject {
 
 void TestOpsFetch::cliAndWindowFetchAlike() {
     if (!QFileInfo::exists(QStringLiteral("/usr/bin/docker-registry")))
-        QSKIP("/usr/bin/docker-registry (Debian package docker-registry) is not installed; tools/bootstrap.sh installs it");
+        QSKIP("/usr/bin/docker-registry (Debian package docker-registry) is not installed; "
+              "tools/bootstrap.sh installs it");
     pbtest::DockerRegistry reg;
     QVERIFY2(reg.start(), "docker-registry did not start");
-    QTRY_VERIFY_WITH_TIMEOUT(pbtest::canConnectLoopback(reg.port) || reg.process.state() == QProcess::NotRunning, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        pbtest::canConnectLoopback(reg.port) || reg.process.state() == QProcess::NotRunning, 20000);
     QVERIFY(pbtest::canConnectLoopback(reg.port));
 
     // A signed bundle pushed (its pointer written), and a pointer whose digest the registry lacks.
@@ -108,12 +115,15 @@ void TestOpsFetch::cliAndWindowFetchAlike() {
     const QString root = work.filePath(QStringLiteral("recipes/evidence"));
     po.pointerRoot = root;
     po.stagingDir = work.filePath(QStringLiteral("staging"));
-    const oci::Reference to = *oci::parseReference(reg.host() + QStringLiteral("/owner/aicr-evidence:") + fx.recipeName);
+    const oci::Reference to =
+        *oci::parseReference(reg.host() + QStringLiteral("/owner/aicr-evidence:") + fx.recipeName);
     Result<oci::EvidencePush> pushed = oci::pushEvidence(client, bundleDir, to, po);
     QVERIFY2(pushed, pushed ? "" : qPrintable(pushed.error().toString()));
     const QString missing = QStringLiteral("sha256:") + QString(64, QLatin1Char('1'));
     QVERIFY(EvidenceFixture::write(root + QStringLiteral("/%1.yaml").arg(EvidenceFixture::pendingRecipe()),
-                                   pointerYaml(EvidenceFixture::pendingRecipe(), reg.host() + QStringLiteral("/owner/aicr-evidence:gone"), missing)));
+                                   pointerYaml(EvidenceFixture::pendingRecipe(),
+                                               reg.host() + QStringLiteral("/owner/aicr-evidence:gone"),
+                                               missing)));
     Result<evidence::EvidenceTree> tree = evidence::scanEvidence(root);
     QVERIFY2(tree, tree ? "" : qPrintable(tree.error().toString()));
     QCOMPARE(tree->pointers.size(), size_t(2));
@@ -128,9 +138,10 @@ void TestOpsFetch::cliAndWindowFetchAlike() {
 
     // 1. The CLI.
     QProcess cli;
-    cli.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("evidence"), QStringLiteral("fetch"), root, QStringLiteral("--db"), cliDb->path(),
-                                              QStringLiteral("--cache"), cache, QStringLiteral("--plain-http-registry"), reg.host(),
-                                              QStringLiteral("--format"), QStringLiteral("json")});
+    cli.start(QStringLiteral(PB_CLI_BINARY),
+              {QStringLiteral("evidence"), QStringLiteral("fetch"), root, QStringLiteral("--db"),
+               cliDb->path(), QStringLiteral("--cache"), cache, QStringLiteral("--plain-http-registry"),
+               reg.host(), QStringLiteral("--format"), QStringLiteral("json")});
     QVERIFY(cli.waitForFinished(kTimeout));
     const QByteArray cliOut = cli.readAllStandardOutput();
     QCOMPARE(cli.exitCode(), 3); // the missing digest: a fetch that failed
@@ -138,7 +149,8 @@ void TestOpsFetch::cliAndWindowFetchAlike() {
     QCOMPARE(cliJson.value(QStringLiteral("exit")).toInt(), 3);
     QMap<QString, int> cliExit; // pointer file -> exit
     for (const QJsonValue& v : cliJson.value(QStringLiteral("results")).toArray())
-        cliExit.insert(v.toObject().value(QStringLiteral("pointer")).toString(), v.toObject().value(QStringLiteral("exit")).toInt());
+        cliExit.insert(v.toObject().value(QStringLiteral("pointer")).toString(),
+                       v.toObject().value(QStringLiteral("exit")).toInt());
     QCOMPARE(cliExit.size(), 2);
 
     // 2. The window: the Fetch Evidence dialog over the pointers the database holds.
@@ -180,10 +192,12 @@ void TestOpsFetch::cliAndWindowFetchAlike() {
     std::optional<receipts::Receipt> a = lastOfKind(*cliDb->db, receipts::kinds::EvidenceFetch);
     std::optional<receipts::Receipt> b = lastOfKind(*guiDb->db, receipts::kinds::EvidenceFetch);
     QVERIFY(a && b);
-    QCOMPARE(QString::fromUtf8(receipts::canonicalJson(comparable(*b))), QString::fromUtf8(receipts::canonicalJson(comparable(*a))));
+    QCOMPARE(QString::fromUtf8(receipts::canonicalJson(comparable(*b))),
+             QString::fromUtf8(receipts::canonicalJson(comparable(*a))));
     QCOMPARE(a->kind, QStringLiteral("evidence.fetch"));
     QCOMPARE(a->result, receipts::Outcome::Failed);
-    QVERIFY(!a->parameters.contains(QStringLiteral("from")) && !a->parameters.contains(QStringLiteral("via")));
+    QVERIFY(!a->parameters.contains(QStringLiteral("from")) &&
+            !a->parameters.contains(QStringLiteral("via")));
     QCOMPARE(a->inputs.size(), size_t(2));
     QCOMPARE(a->outputs.size(), size_t(1));
     QCOMPARE(a->outputs.front().sha256, pushed->artifact.digest.mid(7));
@@ -193,7 +207,8 @@ void TestOpsFetch::cliAndWindowFetchAlike() {
     QVERIFY(ia && ib);
     QCOMPARE(ia->seq, a->seq - 1);
     QCOMPARE(ib->seq, b->seq - 1);
-    QCOMPARE(QString::fromUtf8(receipts::canonicalJson(comparable(*ib))), QString::fromUtf8(receipts::canonicalJson(comparable(*ia))));
+    QCOMPARE(QString::fromUtf8(receipts::canonicalJson(comparable(*ib))),
+             QString::fromUtf8(receipts::canonicalJson(comparable(*ia))));
 }
 
 QTEST_MAIN(TestOpsFetch)

@@ -92,7 +92,8 @@ class TestOpsParity : public QObject {
         const QString error = pbgui::openWindow(m_db, m_window);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         // The CLI's database starts as the window's does: the embedded catalog seeded.
-        const Run list = proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), cliDb()});
+        const Run list =
+            proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), cliDb()});
         QVERIFY2(list.code == 0, list.err.constData());
     }
     void cleanup() {
@@ -126,15 +127,19 @@ void TestOpsParity::compareLast(const QString& kind) {
     QCOMPARE(gui.kind, kind);
     QJsonObject a = comparable(cli, cliDir()), b = comparable(gui, guiDir());
     // Outputs: the same files (by name), each with the digest of the file that side wrote.
-    const QJsonArray outA = a.take(QStringLiteral("outputs")).toArray(), outB = b.take(QStringLiteral("outputs")).toArray();
+    const QJsonArray outA = a.take(QStringLiteral("outputs")).toArray(),
+                     outB = b.take(QStringLiteral("outputs")).toArray();
     QCOMPARE(outA.size(), outB.size());
     for (qsizetype i = 0; i < outA.size(); ++i) {
-        QCOMPARE(outA[i].toObject().value(QStringLiteral("name")), outB[i].toObject().value(QStringLiteral("name")));
+        QCOMPARE(outA[i].toObject().value(QStringLiteral("name")),
+                 outB[i].toObject().value(QStringLiteral("name")));
         const QString name = outA[i].toObject().value(QStringLiteral("name")).toString();
         if (!name.startsWith(QLatin1String("<dir>/")))
             continue;
-        QCOMPARE(outA[i].toObject().value(QStringLiteral("sha256")).toString(), sha256Of(cliDir() + name.mid(5)));
-        QCOMPARE(outB[i].toObject().value(QStringLiteral("sha256")).toString(), sha256Of(guiDir() + name.mid(5)));
+        QCOMPARE(outA[i].toObject().value(QStringLiteral("sha256")).toString(),
+                 sha256Of(cliDir() + name.mid(5)));
+        QCOMPARE(outB[i].toObject().value(QStringLiteral("sha256")).toString(),
+                 sha256Of(guiDir() + name.mid(5)));
     }
     QCOMPARE(QJsonDocument(a).toJson(), QJsonDocument(b).toJson());
 }
@@ -144,8 +149,9 @@ void TestOpsParity::catalogImport() {
     const QString source = QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2");
     for (const QString& dir : {cliDir(), guiDir()})
         QVERIFY(pbgui::copyDirectory(source, dir + QStringLiteral("/catalog")));
-    const Run cli = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), cliDir() + QStringLiteral("/catalog"),
-                                QStringLiteral("--version"), QStringLiteral("parity-1"), QStringLiteral("--db"), cliDb()});
+    const Run cli = proofbench({QStringLiteral("catalog"), QStringLiteral("import"),
+                                cliDir() + QStringLiteral("/catalog"), QStringLiteral("--version"),
+                                QStringLiteral("parity-1"), QStringLiteral("--db"), cliDb()});
     QVERIFY2(cli.code == 0, cli.err.constData());
     QSignalSpy done(m_window.get(), &MainWindow::importFinished);
     QVERIFY(m_window->startImport(guiDir() + QStringLiteral("/catalog"), QStringLiteral("parity-1")));
@@ -155,8 +161,9 @@ void TestOpsParity::catalogImport() {
     QVERIFY(lastGuiReceipt().message.contains(QStringLiteral("parity-1 imported")));
 
     // Importing again: both sides answer "unchanged", and both put the attempt on record.
-    const Run again = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), cliDir() + QStringLiteral("/catalog"),
-                                  QStringLiteral("--version"), QStringLiteral("parity-1"), QStringLiteral("--db"), cliDb()});
+    const Run again = proofbench({QStringLiteral("catalog"), QStringLiteral("import"),
+                                  cliDir() + QStringLiteral("/catalog"), QStringLiteral("--version"),
+                                  QStringLiteral("parity-1"), QStringLiteral("--db"), cliDb()});
     QVERIFY2(again.code == 0, again.err.constData());
     QVERIFY(again.out.contains("unchanged"));
     done.clear();
@@ -175,7 +182,8 @@ QString TestOpsParity::makeKeyThroughUi(const QString& path) {
     out->clear();
     QTest::keyClicks(out, path);
     QTest::keyClicks(pbgui::findNamed<QLineEdit>(dialog, "keyPassphrase"), QString::fromUtf8(kPassphrase));
-    QTest::keyClicks(pbgui::findNamed<QLineEdit>(dialog, "keyPassphraseRepeat"), QString::fromUtf8(kPassphrase));
+    QTest::keyClicks(pbgui::findNamed<QLineEdit>(dialog, "keyPassphraseRepeat"),
+                     QString::fromUtf8(kPassphrase));
     QTest::mouseClick(pbgui::findNamed<QPushButton>(dialog, "keyRunButton"), Qt::LeftButton);
     if (!QTest::qWaitFor([&] { return m_window->signPane()->keyDialog() == nullptr; }, kTimeout))
         return {};
@@ -191,8 +199,10 @@ bool TestOpsParity::signThroughUi(SignDialog* dialog) {
 
 void TestOpsParity::keygenSignBlobAndSealBundle() {
     // keygen: each face makes its own key (so fingerprints differ); the receipts agree otherwise.
-    const Run keygen = proofbench({QStringLiteral("keygen"), QStringLiteral("--out"), cliDir() + QStringLiteral("/signing.key"),
-                                   QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
+    const Run keygen =
+        proofbench({QStringLiteral("keygen"), QStringLiteral("--out"),
+                    cliDir() + QStringLiteral("/signing.key"), QStringLiteral("--passphrase-env"),
+                    QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
     QVERIFY2(keygen.code == 0, keygen.err.constData());
     QVERIFY(!makeKeyThroughUi(guiDir() + QStringLiteral("/signing.key")).isEmpty());
     {
@@ -200,7 +210,8 @@ void TestOpsParity::keygenSignBlobAndSealBundle() {
         QCOMPARE(cli.kind, QStringLiteral("key.generate"));
         QCOMPARE(gui.kind, QStringLiteral("key.generate"));
         QCOMPARE(QStringList(cli.parameters.keys()), QStringList(gui.parameters.keys()));
-        QCOMPARE(cli.parameters.value(QStringLiteral("format")), gui.parameters.value(QStringLiteral("format")));
+        QCOMPARE(cli.parameters.value(QStringLiteral("format")),
+                 gui.parameters.value(QStringLiteral("format")));
         QCOMPARE(cli.outputs.size(), 1u);
         QCOMPARE(gui.outputs.size(), 1u);
         QCOMPARE(cli.outputs[0].sha256, sha256Of(cliDir() + QStringLiteral("/signing.key.pub")));
@@ -208,14 +219,17 @@ void TestOpsParity::keygenSignBlobAndSealBundle() {
         // The private key is only ever written encrypted, owner-only, by both.
         for (const QString& dir : {cliDir(), guiDir()}) {
             QFile key(dir + QStringLiteral("/signing.key"));
-            QCOMPARE(key.permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
+            QCOMPARE(key.permissions() &
+                         (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
                      QFile::Permissions());
             QVERIFY(key.open(QIODevice::ReadOnly));
             QVERIFY(key.readAll().startsWith("-----BEGIN ENCRYPTED PRIVATE KEY-----"));
         }
         // Both refuse to overwrite a key.
-        const Run again = proofbench({QStringLiteral("keygen"), QStringLiteral("--out"), cliDir() + QStringLiteral("/signing.key"),
-                                      QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
+        const Run again =
+            proofbench({QStringLiteral("keygen"), QStringLiteral("--out"),
+                        cliDir() + QStringLiteral("/signing.key"), QStringLiteral("--passphrase-env"),
+                        QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
         QCOMPARE(again.code, 1);
         QVERIFY2(again.err.contains("never overwritten"), again.err.constData());
     }
@@ -223,12 +237,14 @@ void TestOpsParity::keygenSignBlobAndSealBundle() {
     // sign-blob with one and the same key file, on equal files in each folder.
     for (const QString& dir : {cliDir(), guiDir()})
         QVERIFY(pbgui::writeText(dir + QStringLiteral("/artifact.bin"), "the same bytes on both sides\n"));
-    QVERIFY(QFile::remove(guiDir() + QStringLiteral("/signing.key")) &&
-            QFile::copy(cliDir() + QStringLiteral("/signing.key"), guiDir() + QStringLiteral("/signing.key")));
-    const Run sign = proofbench({QStringLiteral("sign-blob"), cliDir() + QStringLiteral("/artifact.bin"), QStringLiteral("--key"),
-                                 cliDir() + QStringLiteral("/signing.key"), QStringLiteral("--bundle"),
-                                 cliDir() + QStringLiteral("/artifact.bin.sigstore.json"), QStringLiteral("--passphrase-env"),
-                                 QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
+    QVERIFY(
+        QFile::remove(guiDir() + QStringLiteral("/signing.key")) &&
+        QFile::copy(cliDir() + QStringLiteral("/signing.key"), guiDir() + QStringLiteral("/signing.key")));
+    const Run sign = proofbench(
+        {QStringLiteral("sign-blob"), cliDir() + QStringLiteral("/artifact.bin"), QStringLiteral("--key"),
+         cliDir() + QStringLiteral("/signing.key"), QStringLiteral("--bundle"),
+         cliDir() + QStringLiteral("/artifact.bin.sigstore.json"), QStringLiteral("--passphrase-env"),
+         QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
     QVERIFY2(sign.code == 0, sign.err.constData());
     SignDialog* dialog = m_window->signPane()->signFile();
     QVERIFY(dialog);
@@ -241,9 +257,11 @@ void TestOpsParity::keygenSignBlobAndSealBundle() {
     // bundle sign (seal) on two copies of one deployment tree.
     for (const QString& dir : {cliDir(), guiDir()})
         QCOMPARE(pbgui::writeDeploymentTree(dir + QStringLiteral("/bundle"), 40).size(), 40);
-    const Run seal = proofbench({QStringLiteral("bundle"), QStringLiteral("sign"), cliDir() + QStringLiteral("/bundle"),
-                                 QStringLiteral("--key"), cliDir() + QStringLiteral("/signing.key"), QStringLiteral("--passphrase-env"),
-                                 QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
+    const Run seal =
+        proofbench({QStringLiteral("bundle"), QStringLiteral("sign"), cliDir() + QStringLiteral("/bundle"),
+                    QStringLiteral("--key"), cliDir() + QStringLiteral("/signing.key"),
+                    QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"),
+                    QStringLiteral("--db"), cliDb()});
     QVERIFY2(seal.code == 0, seal.err.constData());
     dialog = m_window->signPane()->signDeployment();
     QVERIFY(dialog);
@@ -252,7 +270,8 @@ void TestOpsParity::keygenSignBlobAndSealBundle() {
     QVERIFY2(signThroughUi(dialog), qPrintable(dialog->lastError()));
     dialog->close();
     compareLast(QStringLiteral("sign.bundle"));
-    QCOMPARE(sha256Of(cliDir() + QStringLiteral("/bundle/checksums.txt")), sha256Of(guiDir() + QStringLiteral("/bundle/checksums.txt")));
+    QCOMPARE(sha256Of(cliDir() + QStringLiteral("/bundle/checksums.txt")),
+             sha256Of(guiDir() + QStringLiteral("/bundle/checksums.txt")));
 }
 
 void TestOpsParity::bundleVerifyPassRule() {
@@ -260,23 +279,28 @@ void TestOpsParity::bundleVerifyPassRule() {
     // code and the window's pass/fail are the same rule (today's bug: the window failed anything
     // below "attested" while the CLI passed from "unverified").
     const QString key = cliDir() + QStringLiteral("/v.key");
-    QVERIFY(proofbench({QStringLiteral("keygen"), QStringLiteral("--out"), key, QStringLiteral("--passphrase-env"),
-                        QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()})
+    QVERIFY(proofbench({QStringLiteral("keygen"), QStringLiteral("--out"), key,
+                        QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"),
+                        QStringLiteral("--db"), cliDb()})
                 .code == 0);
     const QString bundle = cliDir() + QStringLiteral("/bundle");
     QCOMPARE(pbgui::writeDeploymentTree(bundle, 12).size(), 12);
-    QVERIFY(proofbench({QStringLiteral("bundle"), QStringLiteral("sign"), bundle, QStringLiteral("--key"), key,
-                        QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()})
+    QVERIFY(proofbench({QStringLiteral("bundle"), QStringLiteral("sign"), bundle, QStringLiteral("--key"),
+                        key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"),
+                        QStringLiteral("--db"), cliDb()})
                 .code == 0);
-    // Sealed with the key: "attested" for both faces; it passes at "unverified" and "attested", not at "verified".
+    // Sealed with the key: "attested" for both faces; it passes at "unverified" and "attested", not at
+    // "verified".
     m_window->showSign();
     BundleVerifyPane* pane = m_window->signPane()->bundleVerifyPane();
     auto* minLevel = pbgui::findNamed<QComboBox>(pane, "bundleVerifyMinLevel");
     QVERIFY(minLevel);
-    for (const QString& level : {QStringLiteral("unverified"), QStringLiteral("attested"), QStringLiteral("verified")}) {
-        const Run cli = proofbench({QStringLiteral("bundle"), QStringLiteral("verify"), bundle, QStringLiteral("--key"),
-                                    key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"), QStringLiteral("--min-trust-level"),
-                                    level, QStringLiteral("--db"), cliDb()});
+    for (const QString& level :
+         {QStringLiteral("unverified"), QStringLiteral("attested"), QStringLiteral("verified")}) {
+        const Run cli =
+            proofbench({QStringLiteral("bundle"), QStringLiteral("verify"), bundle, QStringLiteral("--key"),
+                        key + QStringLiteral(".pub"), QStringLiteral("--insecure-ignore-tlog"),
+                        QStringLiteral("--min-trust-level"), level, QStringLiteral("--db"), cliDb()});
         QVERIFY2(cli.code == 0 || cli.code == 1, cli.err.constData());
         pane->setDirectory(bundle);
         pane->setKeyPath(key + QStringLiteral(".pub"));
@@ -300,8 +324,9 @@ void TestOpsParity::evidenceImportAndSign() {
     // evidence import: one pointer tree (five pointers, one filed under the wrong source) per side.
     for (const QString& dir : {cliDir(), guiDir()})
         QVERIFY(pbgui::EvidenceFixture::writeTree(dir + QStringLiteral("/recipes/evidence")));
-    const Run cli = proofbench({QStringLiteral("evidence"), QStringLiteral("import"), cliDir() + QStringLiteral("/recipes/evidence"),
-                                QStringLiteral("--db"), cliDb()});
+    const Run cli =
+        proofbench({QStringLiteral("evidence"), QStringLiteral("import"),
+                    cliDir() + QStringLiteral("/recipes/evidence"), QStringLiteral("--db"), cliDb()});
     QVERIFY2(cli.code == 0, cli.err.constData());
     QSignalSpy done(m_window.get(), &MainWindow::evidenceImportFinished);
     QVERIFY(m_window->startEvidenceImport(guiDir() + QStringLiteral("/recipes/evidence")));
@@ -310,17 +335,20 @@ void TestOpsParity::evidenceImportAndSign() {
     compareLast(QStringLiteral("evidence.import"));
 
     // evidence sign: the same summary bundle signed with one key by each face.
-    const Run keygen = proofbench({QStringLiteral("keygen"), QStringLiteral("--out"), cliDir() + QStringLiteral("/e.key"),
-                                   QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
+    const Run keygen = proofbench({QStringLiteral("keygen"), QStringLiteral("--out"),
+                                   cliDir() + QStringLiteral("/e.key"), QStringLiteral("--passphrase-env"),
+                                   QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
     QVERIFY2(keygen.code == 0, keygen.err.constData());
     QVERIFY(QFile::copy(cliDir() + QStringLiteral("/e.key"), guiDir() + QStringLiteral("/e.key")));
     const pbgui::BundleDirFixture fixture(pbgui::EvidenceFixture::signedRecipe(), 0);
     const QString cliBundle = fixture.writeDirectory(cliDir() + QStringLiteral("/run"));
     const QString guiBundle = fixture.writeDirectory(guiDir() + QStringLiteral("/run"));
     QVERIFY(!cliBundle.isEmpty() && !guiBundle.isEmpty());
-    const Run sign = proofbench({QStringLiteral("evidence"), QStringLiteral("sign"), cliBundle, QStringLiteral("--key"),
-                                 cliDir() + QStringLiteral("/e.key"), QStringLiteral("--evidence-root"), cliDir() + QStringLiteral("/signed"),
-                                 QStringLiteral("--passphrase-env"), QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
+    const Run sign =
+        proofbench({QStringLiteral("evidence"), QStringLiteral("sign"), cliBundle, QStringLiteral("--key"),
+                    cliDir() + QStringLiteral("/e.key"), QStringLiteral("--evidence-root"),
+                    cliDir() + QStringLiteral("/signed"), QStringLiteral("--passphrase-env"),
+                    QStringLiteral("PB_PARITY_PASSPHRASE"), QStringLiteral("--db"), cliDb()});
     QVERIFY2(sign.code == 0, sign.err.constData());
     m_window->showSign();
     SignDialog* dialog = m_window->signPane()->signEvidence();

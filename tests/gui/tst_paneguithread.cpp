@@ -7,8 +7,8 @@
 #include "OpRunner.h"
 #include "ReceiptModels.h"
 #include "ReceiptsPane.h"
-#include "SigstoreCases.h"
 #include "SignPane.h"
+#include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "ValidationPane.h"
 #include "VerifyPane.h"
@@ -22,8 +22,8 @@
 #include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QThread>
 #include <QTest>
+#include <QThread>
 
 #include <optional>
 
@@ -103,8 +103,10 @@ void TestPaneGuiThread::signView() {
     widgets::KeyDialog* dialog = pane.newKey();
     QVERIFY(dialog);
     dialog->setOutputPath(m_tmp.filePath(QStringLiteral("guard.key")));
-    QTest::keyClicks(pbgui::findNamed<QLineEdit>(dialog, "keyPassphrase"), QStringLiteral("guard passphrase"));
-    QTest::keyClicks(pbgui::findNamed<QLineEdit>(dialog, "keyPassphraseRepeat"), QStringLiteral("guard passphrase"));
+    QTest::keyClicks(pbgui::findNamed<QLineEdit>(dialog, "keyPassphrase"),
+                     QStringLiteral("guard passphrase"));
+    QTest::keyClicks(pbgui::findNamed<QLineEdit>(dialog, "keyPassphraseRepeat"),
+                     QStringLiteral("guard passphrase"));
     QTest::mouseClick(pbgui::findNamed<QPushButton>(dialog, "keyRunButton"), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(pane.keysModel()->rowCount(), 1, kTimeout);
     m_workspace->waitForDone();
@@ -167,13 +169,11 @@ void TestPaneGuiThread::validationView() {
     QSignalSpy runs(&pane, &widgets::ValidationPane::runsLoaded);
     pane.reload();
     QVERIFY(runs.wait(kTimeout));
-    QTRY_VERIFY_WITH_TIMEOUT(pane.selectRecipe(QLatin1String(kVersion), QLatin1String(kRecipe)),
-                             kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(pane.selectRecipe(QLatin1String(kVersion), QLatin1String(kRecipe)), kTimeout);
     m_workspace->waitForDone();
     const QStringList c = calls();
     QVERIFY2(c.isEmpty(), qPrintable(report(c)));
 }
-
 
 // runInView's progress callback: every step the job reports reaches the view's thread in order,
 // before the result, and the job's read runs on the worker.

@@ -3,10 +3,10 @@
 // parsed row, a log2 x axis labelled in bytes, the threshold and 0.9x lines where the recipe puts
 // them, the scored point on the last row; inference and history charts; PNG/SVG/PDF export.
 #include "PerfCharts.h"
-#include "report/render/ChartPainter.h"
 #include "TestUtil.h"
 #include "ValidationFixture.h"
 #include "catalog/Types.h"
+#include "report/render/ChartPainter.h"
 #include "validation/Inference.h"
 #include "validation/Nccl.h"
 #include "validation/Score.h"
@@ -59,12 +59,15 @@ class TestPerfCharts : public QObject {
     void ncclChart_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<double>("scored");
-        QTest::addRow("fixture 16 GPUs") << pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")) << 386.56;
+        QTest::addRow("fixture 16 GPUs")
+            << pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")) << 386.56;
         const QString dir = pbtest::sharedData(QStringLiteral("perf/nccl"));
         // The README's figures: the out-of-place busbw of the last row.
         const std::pair<const char*, double> samples[] = {
-            {"01-gb200-nvl72-single-rack-72gpu-nvls.txt", 834.57},   {"02-h100-64gpu-8node-mpijob-launcher.txt", 386.56},
-            {"03-h100-16gpu-2node-gcp-a3mega-mpirun.txt", 338.82},   {"04-a100-16gpu-2node-oke-mpijob-launcher.txt", 180.06},
+            {"01-gb200-nvl72-single-rack-72gpu-nvls.txt", 834.57},
+            {"02-h100-64gpu-8node-mpijob-launcher.txt", 386.56},
+            {"03-h100-16gpu-2node-gcp-a3mega-mpirun.txt", 338.82},
+            {"04-a100-16gpu-2node-oke-mpijob-launcher.txt", 180.06},
             {"05-h100-16gpu-2node-aws-p5-slurm-labelled-nofooter.txt", 487.09}};
         for (const auto& [name, scored] : samples)
             QTest::addRow("%s", name) << QDir(dir).filePath(QLatin1String(name)) << scored;
@@ -77,7 +80,8 @@ class TestPerfCharts : public QObject {
             QSKIP(qPrintable(QStringLiteral("%1 not found (clone lacks ../shared); skipping").arg(file)));
         pb::Result<NcclResult> r = parseNcclFile(file);
         QVERIFY2(r, r ? "" : qPrintable(r.error().toString()));
-        const CheckScore score = scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r, ncclConstraint(QStringLiteral(">= 300")));
+        const CheckScore score =
+            scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r, ncclConstraint(QStringLiteral(">= 300")));
         QVERIFY(!score.metrics.empty());
         QVERIFY(score.metrics.front().threshold);
 
@@ -110,7 +114,8 @@ class TestPerfCharts : public QObject {
         bool unit = false;
         for (const QString& l : labels) {
             QVERIFY2(byteRe.match(l).hasMatch(), qPrintable(l));
-            unit = unit || l.endsWith(QLatin1Char('M')) || l.endsWith(QLatin1Char('G')) || l.endsWith(QLatin1Char('K'));
+            unit = unit || l.endsWith(QLatin1Char('M')) || l.endsWith(QLatin1Char('G')) ||
+                   l.endsWith(QLatin1Char('K'));
         }
         QVERIFY(unit);
         for (double t : chart.xAxis->tickVector())
@@ -130,11 +135,13 @@ class TestPerfCharts : public QObject {
         chart.scoredMarker()->updatePosition();
         QCOMPARE(chart.scoredMarker()->position->key(), double(r->lastSizeBytes()));
         QCOMPARE(chart.scoredMarker()->position->value(), scored);
-        QVERIFY2(chart.scoredLabel()->text().contains(QString::number(scored, 'g', 12)), qPrintable(chart.scoredLabel()->text()));
+        QVERIFY2(chart.scoredLabel()->text().contains(QString::number(scored, 'g', 12)),
+                 qPrintable(chart.scoredLabel()->text()));
     }
 
     void ncclOverlay() {
-        pb::Result<NcclResult> a = parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
+        pb::Result<NcclResult> a =
+            parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
         pb::Result<NcclResult> b = parseNcclFile(QStringLiteral(PB_FIXTURES "/validation/nccl-low.txt"));
         QVERIFY(a && b);
         NcclChart chart;
@@ -165,7 +172,7 @@ class TestPerfCharts : public QObject {
         tput.name = QStringLiteral("inference-throughput");
         tput.value = QStringLiteral(">= %1").arg(*r->outputTokensPerSec * 2, 0, 'f', 0); // fails
         ttft.name = QStringLiteral("inference-ttft-p99");
-        ttft.value = QStringLiteral("<= %1 ms").arg(*r->ttftMs.p99 * 2, 0, 'f', 0);      // passes
+        ttft.value = QStringLiteral("<= %1 ms").arg(*r->ttftMs.p99 * 2, 0, 'f', 0); // passes
         const CheckScore score = scoreInference(QStringLiteral("inference-perf"), *r, {tput, ttft});
 
         InferenceChart chart;
@@ -214,9 +221,11 @@ class TestPerfCharts : public QObject {
     // Issue 29: the window's charts and the report's are one spec (report/render/ChartSpec.h): the
     // same series, names, colours, threshold labels and axis titles; the report draws that spec.
     void windowChartsAreTheReportSpec() {
-        pb::Result<NcclResult> r = parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
+        pb::Result<NcclResult> r =
+            parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
         QVERIFY(r);
-        const CheckScore score = scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r, ncclConstraint(QStringLiteral(">= 300")));
+        const CheckScore score =
+            scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r, ncclConstraint(QStringLiteral(">= 300")));
         NcclChart chart;
         chart.addRun(QStringLiteral("run a"), *r);
         chart.addRun(QStringLiteral("run b"), *r);
@@ -300,9 +309,12 @@ class TestPerfCharts : public QObject {
         QCOMPARE(chart.unknownTimeGraph()->dataCount(), 1);
         QCOMPARE(chart.passGraph()->dataCount() + chart.failGraph()->dataCount(), 2);
         QVERIFY(chart.legend->hasItemWithPlottable(chart.unknownTimeGraph()));
-        QCOMPARE(chart.sources(), (QStringList{QLatin1String(files[0]), QLatin1String(files[1]), QLatin1String(files[2])}));
+        QCOMPARE(chart.sources(),
+                 (QStringList{QLatin1String(files[0]), QLatin1String(files[1]), QLatin1String(files[2])}));
         const QString legend = chart.valueGraph()->name();
-        QVERIFY2(legend.contains(QLatin1String("a100-oke.txt")) && legend.contains(QLatin1String("lab-a run")), qPrintable(legend));
+        QVERIFY2(legend.contains(QLatin1String("a100-oke.txt")) &&
+                     legend.contains(QLatin1String("lab-a run")),
+                 qPrintable(legend));
         QVERIFY(!legend.startsWith(QLatin1String("run ")));
         // Every point known: no "time unknown" entry.
         for (pb::store::HistoryPoint& p : points)
@@ -336,21 +348,33 @@ class TestPerfCharts : public QObject {
         chart.setResult(r, score.metrics);
         chart.replot();
         QVERIFY(chart.ttftLimitLabel() && chart.ttftPassLabel());
-        auto rect = [](QCPItemText* t) { return QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()).normalized(); };
+        auto rect = [](QCPItemText* t) {
+            return QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()).normalized();
+        };
         const QRectF limit = rect(chart.ttftLimitLabel()), pass = rect(chart.ttftPassLabel());
         QVERIFY2(!limit.intersects(pass), qPrintable(QStringLiteral("limit %1,%2 %3x%4 / pass %5,%6 %7x%8")
-                                                          .arg(limit.x()).arg(limit.y()).arg(limit.width()).arg(limit.height())
-                                                          .arg(pass.x()).arg(pass.y()).arg(pass.width()).arg(pass.height())));
+                                                         .arg(limit.x())
+                                                         .arg(limit.y())
+                                                         .arg(limit.width())
+                                                         .arg(limit.height())
+                                                         .arg(pass.x())
+                                                         .arg(pass.y())
+                                                         .arg(pass.width())
+                                                         .arg(pass.height())));
         QVERIFY(chart.ttftLimitLabel()->text().startsWith(QLatin1String("p99 limit")));
         QVERIFY(chart.ttftPassLabel()->text().contains(QStringLiteral("1.1×")));
     }
 
     void exportFormats() {
-        pb::Result<NcclResult> r = parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
+        pb::Result<NcclResult> r =
+            parseNcclFile(pbgui::validationFixture(QStringLiteral("nccl-all-reduce-16gpu.txt")));
         QVERIFY(r);
         NcclChart chart;
         chart.addRun(QStringLiteral("run 1"), *r);
-        chart.setThreshold(scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r, ncclConstraint(QStringLiteral(">= 300"))).metrics.front().threshold);
+        chart.setThreshold(
+            scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *r, ncclConstraint(QStringLiteral(">= 300")))
+                .metrics.front()
+                .threshold);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
 

@@ -44,7 +44,8 @@ std::vector<receipts::Receipt> sampleLedger(pbgui::SeededDb& db) {
         d.kind = QString::fromLatin1(r.kind);
         d.result = r.result;
         d.message = QString::fromLatin1(r.message);
-        d.inputs.push_back(receipts::Artifact::bytes(QStringLiteral("input-%1").arg(d.kind), QByteArray(r.message)));
+        d.inputs.push_back(
+            receipts::Artifact::bytes(QStringLiteral("input-%1").arg(d.kind), QByteArray(r.message)));
         if (!ledger.record(d))
             return {};
     }
@@ -72,18 +73,23 @@ void TestReceiptModels::ledgerAndProxy() {
     QVERIFY(model.kinds().contains(QStringLiteral("catalog.import")));
     const int last = model.rowCount() - 1;
     QCOMPARE(model.index(last, ReceiptTableModel::SeqColumn).data().toLongLong(), rows.back().seq);
-    QCOMPARE(model.index(last, ReceiptTableModel::TimeColumn).data().toString(), QStringLiteral("2026-11-04 12:00:00"));
-    QCOMPARE(model.index(last, ReceiptTableModel::KindColumn).data().toString(), QStringLiteral("report.export"));
+    QCOMPARE(model.index(last, ReceiptTableModel::TimeColumn).data().toString(),
+             QStringLiteral("2026-11-04 12:00:00"));
+    QCOMPARE(model.index(last, ReceiptTableModel::KindColumn).data().toString(),
+             QStringLiteral("report.export"));
     QCOMPARE(model.index(last, ReceiptTableModel::ResultColumn).data().toString(), QStringLiteral("ok"));
-    QCOMPARE(model.index(last, ReceiptTableModel::SummaryColumn).data().toString(), QStringLiteral("pdf report of sample-2"));
+    QCOMPARE(model.index(last, ReceiptTableModel::SummaryColumn).data().toString(),
+             QStringLiteral("pdf report of sample-2"));
 
     proxy.setKind(QStringLiteral("sign."));
     QCOMPARE(proxy.rowCount(), 2);
     proxy.setResult(receipts::Outcome::Failed);
-    QCOMPARE(pbgui::column(proxy, ReceiptTableModel::SummaryColumn), QStringList{QStringLiteral("wrong passphrase")});
+    QCOMPARE(pbgui::column(proxy, ReceiptTableModel::SummaryColumn),
+             QStringList{QStringLiteral("wrong passphrase")});
     proxy.setKind({});
     proxy.setResult(std::nullopt);
-    proxy.setTimeRange(QDateTime(QDate(2026, 11, 2), QTime(0, 0), QTimeZone::utc()), QDateTime(QDate(2026, 11, 3), QTime(23, 0), QTimeZone::utc()));
+    proxy.setTimeRange(QDateTime(QDate(2026, 11, 2), QTime(0, 0), QTimeZone::utc()),
+                       QDateTime(QDate(2026, 11, 3), QTime(23, 0), QTimeZone::utc()));
     QCOMPARE(pbgui::column(proxy, ReceiptTableModel::KindColumn),
              (QStringList{QStringLiteral("sign.evidence"), QStringLiteral("bundle.verify")}));
     proxy.setTimeRange({}, {});
@@ -91,7 +97,8 @@ void TestReceiptModels::ledgerAndProxy() {
     proxy.setText(QStringLiteral("input-bundle.verify"));
     QCOMPARE(proxy.rowCount(), 1);
     proxy.setText(rows.back().inputs.front().sha256.left(16).toUpper());
-    QCOMPARE(pbgui::column(proxy, ReceiptTableModel::KindColumn), QStringList{QStringLiteral("report.export")});
+    QCOMPARE(pbgui::column(proxy, ReceiptTableModel::KindColumn),
+             QStringList{QStringLiteral("report.export")});
     proxy.setText({});
     QCOMPARE(proxy.rowCount(), model.rowCount());
 
@@ -104,7 +111,8 @@ void TestReceiptModels::artifacts() {
     QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
     receipts::Receipt r;
     r.inputs.push_back(receipts::Artifact::bytes(QStringLiteral("in.txt"), "abc"));
-    r.outputs.push_back(receipts::Artifact::digest(QStringLiteral("catalog version v1"), QString(64, QLatin1Char('e'))));
+    r.outputs.push_back(
+        receipts::Artifact::digest(QStringLiteral("catalog version v1"), QString(64, QLatin1Char('e'))));
     model.setReceipt(&r);
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.index(0, ArtifactTableModel::DirectionColumn).data().toString(), QStringLiteral("input"));
@@ -118,15 +126,18 @@ void TestReceiptModels::artifacts() {
 }
 
 void TestReceiptModels::recordsAndStages() {
-    Result<receipts::RecordsReport> report = receipts::readRecords(pbtest::fixture(QStringLiteral("receipts/entry")));
+    Result<receipts::RecordsReport> report =
+        receipts::readRecords(pbtest::fixture(QStringLiteral("receipts/entry")));
     QVERIFY2(report, report ? "" : qPrintable(report.error().toString()));
     QVERIFY(!report->records.empty());
     ExternalRecordModel records;
     QAbstractItemModelTester t1(&records, pbgui::kTesterMode);
     records.setRecords(report->records);
     QCOMPARE(records.rowCount(), int(report->records.size()));
-    QCOMPARE(records.index(0, ExternalRecordModel::KindColumn).data().toString(), report->records.front().kind);
-    QCOMPARE(records.index(0, ExternalRecordModel::DigestColumn).data().toString(), QStringLiteral("sha256:") + report->records.front().sha256);
+    QCOMPARE(records.index(0, ExternalRecordModel::KindColumn).data().toString(),
+             report->records.front().kind);
+    QCOMPARE(records.index(0, ExternalRecordModel::DigestColumn).data().toString(),
+             QStringLiteral("sha256:") + report->records.front().sha256);
     QVERIFY(!records.entries().isEmpty());
 
     StageTableModel stages;
@@ -137,7 +148,8 @@ void TestReceiptModels::recordsAndStages() {
     int complete = 0;
     for (int r = 0; r < stages.rowCount(); ++r) {
         const QString result = stages.index(r, StageTableModel::ResultColumn).data().toString();
-        QVERIFY(result == QLatin1String("complete") || result == QLatin1String("partial") || result == QLatin1String("not run"));
+        QVERIFY(result == QLatin1String("complete") || result == QLatin1String("partial") ||
+                result == QLatin1String("not run"));
         complete += result == QLatin1String("complete");
     }
     QVERIFY(complete > 0);

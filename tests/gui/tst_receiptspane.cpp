@@ -41,7 +41,8 @@ class TestReceiptsPane : public QObject {
     void recordsTab();
 
   private:
-    qint64 record(const QString& kind, receipts::Outcome result, const QString& message, const QByteArray& output = {});
+    qint64 record(const QString& kind, receipts::Outcome result, const QString& message,
+                  const QByteArray& output = {});
     // refresh(), and waits until the pane shows what it read (on the workspace's worker).
     bool refreshed();
     std::unique_ptr<pbgui::SeededDb> m_db;
@@ -49,7 +50,8 @@ class TestReceiptsPane : public QObject {
     std::unique_ptr<ReceiptsPane> m_pane;
 };
 
-qint64 TestReceiptsPane::record(const QString& kind, receipts::Outcome result, const QString& message, const QByteArray& output) {
+qint64 TestReceiptsPane::record(const QString& kind, receipts::Outcome result, const QString& message,
+                                const QByteArray& output) {
     receipts::ReceiptDraft d;
     d.kind = kind;
     d.result = result;
@@ -88,21 +90,26 @@ void TestReceiptsPane::actionsLeaveRows() {
     // The embedded catalog's two imports are on the ledger already.
     const int before = m_pane->ledgerModel()->rowCount();
     QVERIFY(before >= 2);
-    QCOMPARE(m_pane->ledgerModel()->index(0, models::ReceiptTableModel::KindColumn).data().toString(), QStringLiteral("catalog.import"));
-    QVERIFY(record(QStringLiteral("report.export"), receipts::Outcome::Ok, QStringLiteral("a report"), "pdf bytes"));
+    QCOMPARE(m_pane->ledgerModel()->index(0, models::ReceiptTableModel::KindColumn).data().toString(),
+             QStringLiteral("catalog.import"));
+    QVERIFY(record(QStringLiteral("report.export"), receipts::Outcome::Ok, QStringLiteral("a report"),
+                   "pdf bytes"));
     QVERIFY(record(QStringLiteral("sign.blob"), receipts::Outcome::Failed, QStringLiteral("bad passphrase")));
     QVERIFY(refreshed());
     QCOMPARE(m_pane->ledgerModel()->rowCount(), before + 2);
     QVERIFY(m_pane->chain().ok);
     QVERIFY2(m_pane->bannerText().contains(QStringLiteral("intact")), qPrintable(m_pane->bannerText()));
     const int last = m_pane->ledgerModel()->rowCount() - 1;
-    QCOMPARE(m_pane->ledgerModel()->index(last, models::ReceiptTableModel::KindColumn).data().toString(), QStringLiteral("sign.blob"));
-    QCOMPARE(m_pane->ledgerModel()->index(last, models::ReceiptTableModel::ResultColumn).data().toString(), QStringLiteral("failed"));
+    QCOMPARE(m_pane->ledgerModel()->index(last, models::ReceiptTableModel::KindColumn).data().toString(),
+             QStringLiteral("sign.blob"));
+    QCOMPARE(m_pane->ledgerModel()->index(last, models::ReceiptTableModel::ResultColumn).data().toString(),
+             QStringLiteral("failed"));
 }
 
 void TestReceiptsPane::tamperedReceiptBreaksBanner() {
     const qint64 a = record(QStringLiteral("evidence.check"), receipts::Outcome::Ok, QStringLiteral("first"));
-    const qint64 b = record(QStringLiteral("evidence.check"), receipts::Outcome::Ok, QStringLiteral("second"));
+    const qint64 b =
+        record(QStringLiteral("evidence.check"), receipts::Outcome::Ok, QStringLiteral("second"));
     record(QStringLiteral("evidence.check"), receipts::Outcome::Ok, QStringLiteral("third"));
     QVERIFY(a && b);
     QVERIFY(refreshed());
@@ -120,7 +127,8 @@ void TestReceiptsPane::tamperedReceiptBreaksBanner() {
     QVERIFY(refreshed());
     QVERIFY(!m_pane->chain().ok);
     QCOMPARE(m_pane->chain().firstBadSeq, b);
-    QVERIFY2(m_pane->bannerText().contains(QStringLiteral("broken at receipt #%1 (edited)").arg(b)), qPrintable(m_pane->bannerText()));
+    QVERIFY2(m_pane->bannerText().contains(QStringLiteral("broken at receipt #%1 (edited)").arg(b)),
+             qPrintable(m_pane->bannerText()));
 }
 
 void TestReceiptsPane::filters() {
@@ -140,14 +148,16 @@ void TestReceiptsPane::filters() {
     QCOMPARE(proxy->rowCount(), all);
 
     m_pane->setResultFilter(receipts::Outcome::Failed);
-    QCOMPARE(pbgui::column(*proxy, models::ReceiptTableModel::SummaryColumn), QStringList{QStringLiteral("beta refused")});
+    QCOMPARE(pbgui::column(*proxy, models::ReceiptTableModel::SummaryColumn),
+             QStringList{QStringLiteral("beta refused")});
     m_pane->setResultFilter(std::nullopt);
 
     // Filter as you type, through the line edit.
     auto* edit = pbgui::findNamed<QLineEdit>(m_pane.get(), "receiptFilter");
     QVERIFY(edit);
     QTest::keyClicks(edit, QStringLiteral("gamma"));
-    QCOMPARE(pbgui::column(*proxy, models::ReceiptTableModel::KindColumn), QStringList{QStringLiteral("bundle.verify")});
+    QCOMPARE(pbgui::column(*proxy, models::ReceiptTableModel::KindColumn),
+             QStringList{QStringLiteral("bundle.verify")});
     edit->clear();
     QCOMPARE(proxy->rowCount(), all);
 
@@ -162,17 +172,22 @@ void TestReceiptsPane::filters() {
 
 void TestReceiptsPane::detailShowsDigests() {
     const QByteArray bytes = "the report bytes\n";
-    const qint64 seq = record(QStringLiteral("report.export"), receipts::Outcome::Ok, QStringLiteral("digest test"), bytes);
+    const qint64 seq =
+        record(QStringLiteral("report.export"), receipts::Outcome::Ok, QStringLiteral("digest test"), bytes);
     QVERIFY(seq);
     QVERIFY(refreshed());
     QVERIFY(m_pane->selectReceipt(seq));
-    const QString sha = QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
-    QVERIFY2(m_pane->detailText().contains(QStringLiteral("sha256:") + sha), qPrintable(m_pane->detailText()));
+    const QString sha =
+        QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+    QVERIFY2(m_pane->detailText().contains(QStringLiteral("sha256:") + sha),
+             qPrintable(m_pane->detailText()));
     QVERIFY(m_pane->detailText().contains(QStringLiteral("Receipt #%1  report.export").arg(seq)));
     models::ArtifactTableModel* artifacts = m_pane->artifactModel();
     QCOMPARE(artifacts->rowCount(), 1);
-    QCOMPARE(artifacts->index(0, models::ArtifactTableModel::DigestColumn).data().toString(), QStringLiteral("sha256:") + sha);
-    QCOMPARE(artifacts->index(0, models::ArtifactTableModel::DirectionColumn).data().toString(), QStringLiteral("output"));
+    QCOMPARE(artifacts->index(0, models::ArtifactTableModel::DigestColumn).data().toString(),
+             QStringLiteral("sha256:") + sha);
+    QCOMPARE(artifacts->index(0, models::ArtifactTableModel::DirectionColumn).data().toString(),
+             QStringLiteral("output"));
 }
 
 void TestReceiptsPane::exportLedger() {
@@ -210,7 +225,8 @@ void TestReceiptsPane::exportLedger() {
     const receipts::Receipt* last = m_pane->ledgerModel()->receiptAt(before);
     QVERIFY(last);
     QCOMPARE(last->kind, QStringLiteral("receipts.sign-head"));
-    QVERIFY(!QString::fromUtf8(receipts::canonicalJson(last->toJson())).contains(QStringLiteral("pane-test-passphrase")));
+    QVERIFY(!QString::fromUtf8(receipts::canonicalJson(last->toJson()))
+                 .contains(QStringLiteral("pane-test-passphrase")));
 }
 
 void TestReceiptsPane::recordsTab() {
@@ -235,11 +251,14 @@ void TestReceiptsPane::recordsTab() {
     QVERIFY(!want.empty());
     QCOMPARE(stages->rowCount(), int(want.size()));
     for (int r = 0; r < stages->rowCount(); ++r) {
-        QCOMPARE(stages->index(r, models::StageTableModel::StageColumn).data().toString(), want[size_t(r)].stage);
-        QCOMPARE(stages->index(r, models::StageTableModel::ResultColumn).data().toString(), receipts::stageResultName(want[size_t(r)].result));
+        QCOMPARE(stages->index(r, models::StageTableModel::StageColumn).data().toString(),
+                 want[size_t(r)].stage);
+        QCOMPARE(stages->index(r, models::StageTableModel::ResultColumn).data().toString(),
+                 receipts::stageResultName(want[size_t(r)].result));
     }
     // The import is on the ledger too.
-    QCOMPARE(m_pane->ledgerModel()->receiptAt(m_pane->ledgerModel()->rowCount() - 1)->kind, QStringLiteral("records.import"));
+    QCOMPARE(m_pane->ledgerModel()->receiptAt(m_pane->ledgerModel()->rowCount() - 1)->kind,
+             QStringLiteral("records.import"));
 }
 
 QTEST_MAIN(TestReceiptsPane)

@@ -20,7 +20,9 @@ using models::RegistryModel;
 
 namespace {
 
-QString fixtureConfig() { return pbtest::fixture(QStringLiteral("gui-oci/config.json")); }
+QString fixtureConfig() {
+    return pbtest::fixture(QStringLiteral("gui-oci/config.json"));
+}
 
 // Every string any role of any index gives, for the secret scan.
 QStringList everyText(const QAbstractItemModel& m) {
@@ -38,9 +40,10 @@ QStringList everyText(const QAbstractItemModel& m) {
 }
 
 evidence::Pointer pointer(const QString& file, const QString& oci, const QString& digest) {
-    const QByteArray y = "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: " + digest.toUtf8() +
-                         "\n      oci: " + oci.toUtf8() +
-                         "\n      predicateType: https://aicr.run/recipe-evidence/v3\nrecipe: r\nschemaVersion: 1.0.0\n";
+    const QByteArray y =
+        "attestations:\n  - attestedAt: 2026-10-01T10:00:00Z\n    bundle:\n      digest: " + digest.toUtf8() +
+        "\n      oci: " + oci.toUtf8() +
+        "\n      predicateType: https://aicr.run/recipe-evidence/v3\nrecipe: r\nschemaVersion: 1.0.0\n";
     evidence::Pointer p = evidence::parsePointer(y, file);
     p.file = file;
     return p;
@@ -62,7 +65,8 @@ class TestRegistryModels : public QObject {
 void TestRegistryModels::sourcesFromConfig() {
     oci::DockerConfigOptions o;
     o.configFile = fixtureConfig();
-    auto entries = models::readCredentialSources(o, {QStringLiteral("ghcr.io")}, {QStringLiteral("127.0.0.1:5000")});
+    auto entries =
+        models::readCredentialSources(o, {QStringLiteral("ghcr.io")}, {QStringLiteral("127.0.0.1:5000")});
     QVERIFY2(entries, entries ? "" : qPrintable(entries.error().toString()));
     RegistryModel model;
     QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
@@ -77,11 +81,14 @@ void TestRegistryModels::sourcesFromConfig() {
         return r < 0 ? QString() : model.index(r, RegistryModel::SourceColumn).data().toString();
     };
     QCOMPARE(kindOf(QStringLiteral("registry.basic.example:5000")), int(CredentialKind::Basic));
-    QVERIFY(sourceOf(QStringLiteral("registry.basic.example:5000")).startsWith(QStringLiteral("config.json auths (")));
+    QVERIFY(sourceOf(QStringLiteral("registry.basic.example:5000"))
+                .startsWith(QStringLiteral("config.json auths (")));
     QVERIFY(sourceOf(QStringLiteral("registry.basic.example:5000")).contains(fixtureConfig()));
     QCOMPARE(kindOf(QStringLiteral("registry.split.example")), int(CredentialKind::Basic));
     QCOMPARE(kindOf(QStringLiteral("registry.token.example")), int(CredentialKind::IdentityToken));
-    QCOMPARE(model.index(model.rowOf(QStringLiteral("registry.token.example")), RegistryModel::KindColumn).data().toString(),
+    QCOMPARE(model.index(model.rowOf(QStringLiteral("registry.token.example")), RegistryModel::KindColumn)
+                 .data()
+                 .toString(),
              QStringLiteral("identity token (config.json auths)"));
     // An auths entry without inline credentials is the credsStore's.
     QCOMPARE(kindOf(QStringLiteral("registry.stored.example")), int(CredentialKind::Store));
@@ -94,11 +101,16 @@ void TestRegistryModels::sourcesFromConfig() {
     QCOMPARE(kindOf(QStringLiteral("ghcr.io")), int(CredentialKind::Store));
     QCOMPARE(kindOf(QStringLiteral("127.0.0.1:5000")), int(CredentialKind::Store));
     QCOMPARE(model.entryAt(model.rowCount() - 1).registry, QStringLiteral("*"));
-    QCOMPARE(model.index(model.rowCount() - 1, 0).data().toString(), QStringLiteral("* (any other registry)"));
+    QCOMPARE(model.index(model.rowCount() - 1, 0).data().toString(),
+             QStringLiteral("* (any other registry)"));
     // Plain HTTP only for the registry listed.
-    QCOMPARE(model.index(model.rowOf(QStringLiteral("127.0.0.1:5000")), RegistryModel::TransportColumn).data().toString(),
+    QCOMPARE(model.index(model.rowOf(QStringLiteral("127.0.0.1:5000")), RegistryModel::TransportColumn)
+                 .data()
+                 .toString(),
              QStringLiteral("plain HTTP (listed)"));
-    QCOMPARE(model.index(model.rowOf(QStringLiteral("ghcr.io")), RegistryModel::TransportColumn).data().toString(), QStringLiteral("HTTPS"));
+    QCOMPARE(
+        model.index(model.rowOf(QStringLiteral("ghcr.io")), RegistryModel::TransportColumn).data().toString(),
+        QStringLiteral("HTTPS"));
 
     // An access test's result, through its states.
     const int row = model.rowOf(QStringLiteral("ghcr.io"));
@@ -110,7 +122,8 @@ void TestRegistryModels::sourcesFromConfig() {
     QCOMPARE(changed.count(), 2);
     QVERIFY(!model.index(row, 0).data(RegistryModel::TestingRole).toBool());
     QVERIFY(!model.index(row, 0).data(RegistryModel::AccessOkRole).toBool());
-    QCOMPARE(model.index(row, RegistryModel::AccessColumn).data().toString(), QStringLiteral("connection refused"));
+    QCOMPARE(model.index(row, RegistryModel::AccessColumn).data().toString(),
+             QStringLiteral("connection refused"));
 }
 
 void TestRegistryModels::anonymousWithoutStore() {
@@ -128,7 +141,9 @@ void TestRegistryModels::anonymousWithoutStore() {
     model.setEntries(std::move(*entries));
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.entryAt(model.rowOf(QStringLiteral("ghcr.io"))).kind, CredentialKind::Anonymous);
-    QCOMPARE(model.index(model.rowOf(QStringLiteral("ghcr.io")), RegistryModel::SourceColumn).data().toString(), QStringLiteral("anonymous"));
+    QCOMPARE(
+        model.index(model.rowOf(QStringLiteral("ghcr.io")), RegistryModel::SourceColumn).data().toString(),
+        QStringLiteral("anonymous"));
     QCOMPARE(model.entryAt(model.rowOf(QStringLiteral("a.example"))).kind, CredentialKind::Helper);
     // No config file at all: everything named is anonymous.
     o.configFile = dir.filePath(QStringLiteral("absent.json"));
@@ -148,13 +163,15 @@ void TestRegistryModels::noSecretInAnyRole() {
     model.setEntries(std::move(*entries));
     QVERIFY(model.rowCount() > 0);
     // The secrets as written (base64 of user:password, passwords, identity token) and decoded.
-    const QStringList secrets{QStringLiteral("pb-fixture"), QStringLiteral("YnVpbGRlcjpwYi1maXh0dXJl"), QStringLiteral("QVdTOnBiLWZpeHR1cmU"),
-                              QStringLiteral("builder:"), QStringLiteral("AWS:")};
+    const QStringList secrets{QStringLiteral("pb-fixture"), QStringLiteral("YnVpbGRlcjpwYi1maXh0dXJl"),
+                              QStringLiteral("QVdTOnBiLWZpeHR1cmU"), QStringLiteral("builder:"),
+                              QStringLiteral("AWS:")};
     const QStringList texts = everyText(model);
     QVERIFY(texts.size() > model.rowCount() * model.columnCount());
     for (const QString& t : texts)
         for (const QString& s : secrets)
-            QVERIFY2(!t.contains(s, Qt::CaseInsensitive), qPrintable(QStringLiteral("'%1' shows '%2'").arg(t, s)));
+            QVERIFY2(!t.contains(s, Qt::CaseInsensitive),
+                     qPrintable(QStringLiteral("'%1' shows '%2'").arg(t, s)));
     // Nor does the entry struct hold one.
     for (const models::RegistryEntry& e : model.entries())
         for (const QString& s : secrets)
@@ -178,18 +195,22 @@ void TestRegistryModels::fetchQueue() {
     FetchQueueModel model;
     QAbstractItemModelTester tester(&model, pbgui::kTesterMode);
     const QString digest = QStringLiteral("sha256:") + QString(64, QLatin1Char('a'));
-    model.setPointers({pointer(QStringLiteral("r1.yaml"), QStringLiteral("127.0.0.1:5000/o/ev:r1"), digest),
-                       pointer(QStringLiteral("r2.yaml"), QStringLiteral("ghcr.io/o/ev:r2"), QStringLiteral("latest"))});
+    model.setPointers(
+        {pointer(QStringLiteral("r1.yaml"), QStringLiteral("127.0.0.1:5000/o/ev:r1"), digest),
+         pointer(QStringLiteral("r2.yaml"), QStringLiteral("ghcr.io/o/ev:r2"), QStringLiteral("latest"))});
     QCOMPARE(model.rowCount(), 2);
-    QCOMPARE(model.index(0, FetchQueueModel::ReferenceColumn).data().toString(), QStringLiteral("127.0.0.1:5000/o/ev@") + digest);
-    QCOMPARE(model.index(1, FetchQueueModel::ReferenceColumn).data().toString(), QStringLiteral("ghcr.io/o/ev:r2")); // not pinnable
+    QCOMPARE(model.index(0, FetchQueueModel::ReferenceColumn).data().toString(),
+             QStringLiteral("127.0.0.1:5000/o/ev@") + digest);
+    QCOMPARE(model.index(1, FetchQueueModel::ReferenceColumn).data().toString(),
+             QStringLiteral("ghcr.io/o/ev:r2")); // not pinnable
     QCOMPARE(model.index(0, FetchQueueModel::StateColumn).data().toString(), QStringLiteral("queued"));
     QCOMPARE(model.index(0, 0).data(FetchQueueModel::ProgressRole).toInt(), -1);
 
     model.setState(0, FetchState::Fetching);
     model.setProgress(0, 512 * 1024, 2 * 1024 * 1024);
     QCOMPARE(model.index(0, 0).data(FetchQueueModel::ProgressRole).toInt(), 25);
-    QCOMPARE(model.index(0, FetchQueueModel::BytesColumn).data().toString(), QStringLiteral("512.0 KiB of 2.0 MiB"));
+    QCOMPARE(model.index(0, FetchQueueModel::BytesColumn).data().toString(),
+             QStringLiteral("512.0 KiB of 2.0 MiB"));
     QCOMPARE(model.finishedCount(), 0);
     model.setState(0, FetchState::Checking);
     model.setFetched(0, QStringLiteral("/cache/evidence/aaa"), true);
@@ -198,9 +219,14 @@ void TestRegistryModels::fetchQueue() {
     QCOMPARE(model.finishedCount(), 2);
     QCOMPARE(model.countIn(FetchState::Valid), 1);
     QCOMPARE(model.index(0, 0).data(FetchQueueModel::StateNameRole).toString(), QStringLiteral("valid"));
-    QCOMPARE(model.index(0, 0).data(FetchQueueModel::CacheDirRole).toString(), QStringLiteral("/cache/evidence/aaa"));
-    QVERIFY(model.index(0, FetchQueueModel::DetailColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("signature referrer pulled")));
-    QCOMPARE(model.index(1, FetchQueueModel::DetailColumn).data().toString(), QStringLiteral("r2.yaml: 'latest' is not a pinned sha256 digest"));
+    QCOMPARE(model.index(0, 0).data(FetchQueueModel::CacheDirRole).toString(),
+             QStringLiteral("/cache/evidence/aaa"));
+    QVERIFY(model.index(0, FetchQueueModel::DetailColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("signature referrer pulled")));
+    QCOMPARE(model.index(1, FetchQueueModel::DetailColumn).data().toString(),
+             QStringLiteral("r2.yaml: 'latest' is not a pinned sha256 digest"));
     QCOMPARE(model.bytesDone(), qint64(512 * 1024));
     QVERIFY(models::isFinished(FetchState::Cancelled) && !models::isFinished(FetchState::Checking));
 }

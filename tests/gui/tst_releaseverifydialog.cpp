@@ -38,7 +38,9 @@ namespace {
 
 constexpr int kTimeout = 60000;
 
-QString trustedRoot() { return pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json")); }
+QString trustedRoot() {
+    return pbtest::sharedData(QStringLiteral("sigstore/trusted_root.production.json"));
+}
 
 // The release's files in a folder named after the version (so the dialog can prefill it).
 QString releaseCopy(const QTemporaryDir& tmp, const QString& version) {
@@ -140,10 +142,12 @@ class TstReleaseVerifyDialog : public QObject {
         QSignalSpy finished(dialog, &widgets::ReleaseVerifyDialog::verificationFinished);
         QTest::mouseClick(dialog->verifyButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
-        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(dialog->summaryLabel()->text() + dialog->lastError()));
+        QVERIFY2(finished.at(0).at(0).toBool(),
+                 qPrintable(dialog->summaryLabel()->text() + dialog->lastError()));
         QCOMPARE(dialog->statusOf(QStringLiteral("recipe-catalog")), QStringLiteral("verified"));
         QCOMPARE(dialog->statusOf(QStringLiteral("aicr")), QStringLiteral("digest only"));
-        QCOMPARE(dialog->statusOf(QStringLiteral("aicr_0.19.0_linux_amd64.tar.gz")), QStringLiteral("digest only"));
+        QCOMPARE(dialog->statusOf(QStringLiteral("aicr_0.19.0_linux_amd64.tar.gz")),
+                 QStringLiteral("digest only"));
         QCOMPARE(dialog->assetModel()->columnCount(), 4);
         QVERIFY(dialog->summaryLabel()->text().contains(QStringLiteral("2026-08-09")));
         QVERIFY(dialog->scopeLabel()->text().contains(QStringLiteral("not the overlays")));
@@ -159,25 +163,35 @@ class TstReleaseVerifyDialog : public QObject {
                                      .contains(QStringLiteral("signed by AICR v0.19.0")),
                                  kTimeout);
         const QModelIndex v = tree->versionIndex(QStringLiteral("2026-08-09"));
-        QVERIFY(v.data(models::CatalogTreeModel::SourceHintRole).toString().contains(QStringLiteral("signed by AICR v0.19.0")));
+        QVERIFY(v.data(models::CatalogTreeModel::SourceHintRole)
+                    .toString()
+                    .contains(QStringLiteral("signed by AICR v0.19.0")));
         QVERIFY(v.data(Qt::ToolTipRole).toString().contains(QStringLiteral("not the overlays")));
-        QVERIFY(tree->versionIndex(QStringLiteral("sample-1")).data(models::CatalogTreeModel::ReleaseBindingRole).toString().isEmpty());
+        QVERIFY(tree->versionIndex(QStringLiteral("sample-1"))
+                    .data(models::CatalogTreeModel::ReleaseBindingRole)
+                    .toString()
+                    .isEmpty());
 
         // The recipe header.
         auto recipes = store::CatalogStore(*m_db->db).recipes(tree->versionAt(v)->id);
         QVERIFY(recipes && !recipes->empty());
         QVERIFY(window.selectRecipe(QStringLiteral("2026-08-09"), recipes->front().name));
-        QTRY_VERIFY_WITH_TIMEOUT(window.recipeView()->releaseBindingText().contains(QStringLiteral("signed by AICR v0.19.0")), kTimeout);
-        QVERIFY(window.recipeView()->releaseBindingText().contains(QStringLiteral("overlays are not covered")));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.recipeView()->releaseBindingText().contains(QStringLiteral("signed by AICR v0.19.0")),
+            kTimeout);
+        QVERIFY(
+            window.recipeView()->releaseBindingText().contains(QStringLiteral("overlays are not covered")));
 
         // The health header.
         widgets::HealthPane* health = window.healthPane();
         window.showHealth();
         QVERIFY(health->setVersion(QStringLiteral("2026-08-09")));
         QTRY_VERIFY_WITH_TIMEOUT(!health->isLoading(), kTimeout);
-        QTRY_VERIFY_WITH_TIMEOUT(health->sourceText().contains(QStringLiteral("registry and validator catalog signed by AICR v0.19.0")),
+        QTRY_VERIFY_WITH_TIMEOUT(health->sourceText().contains(
+                                     QStringLiteral("registry and validator catalog signed by AICR v0.19.0")),
                                  kTimeout);
-        QVERIFY2(health->sourceText().contains(QStringLiteral("overlays are not covered")), qPrintable(health->sourceText()));
+        QVERIFY2(health->sourceText().contains(QStringLiteral("overlays are not covered")),
+                 qPrintable(health->sourceText()));
         dialog->close();
     }
 

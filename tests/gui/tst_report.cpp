@@ -25,13 +25,13 @@
 
 #include <QComboBox>
 #include <QDirIterator>
-#include <QSqlQuery>
 #include <QImage>
 #include <QLineEdit>
 #include <QMutex>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTest>
 #include <QTextBrowser>
@@ -74,7 +74,8 @@ class TestReport : public QObject {
 
   private:
     QString copyOfDatabase(const QString& name);
-    QStringList cliReport(const QString& db, const QString& format, const QString& out, const QProcessEnvironment& env,
+    QStringList cliReport(const QString& db, const QString& format, const QString& out,
+                          const QProcessEnvironment& env,
                           const QString& binary = QStringLiteral(PB_CLI_BINARY));
     QString fileSha(const QString& path);
     std::optional<receipts::Receipt> lastReportReceipt();
@@ -133,13 +134,16 @@ void TestReport::initTestCase() {
 
     Result<store::CatalogVersionInfo> v = store::CatalogStore(*m_db->db).version(QStringLiteral("sample-2"));
     QVERIFY(v);
-    Result<std::vector<evidence::HealthRow>> rows = report::healthRows(*m_db->db, v->id); // as the report reads them
+    Result<std::vector<evidence::HealthRow>> rows =
+        report::healthRows(*m_db->db, v->id); // as the report reads them
     QVERIFY(rows);
     m_rows = *rows;
     QVERIFY(m_rows.size() > 5);
 }
 
-void TestReport::cleanupTestCase() { m_db.reset(); }
+void TestReport::cleanupTestCase() {
+    m_db.reset();
+}
 
 QString TestReport::fileSha(const QString& path) {
     QFile f(path);
@@ -168,9 +172,10 @@ void TestReport::html() {
     // Every row of the health table (the newest version, sample-2), with its status.
     QCOMPARE(html.count(QStringLiteral("<tr class=\"health-row\">")), qsizetype(m_rows.size()));
     for (const evidence::HealthRow& r : m_rows) {
-        const QRegularExpression row(QStringLiteral("<tr class=\"health-row\"><td>%1[^<]*</td>.*?%2</font>")
-                                         .arg(QRegularExpression::escape(r.displayName().toHtmlEscaped()),
-                                              QRegularExpression::escape(evidence::healthStatusName(r.status))));
+        const QRegularExpression row(
+            QStringLiteral("<tr class=\"health-row\"><td>%1[^<]*</td>.*?%2</font>")
+                .arg(QRegularExpression::escape(r.displayName().toHtmlEscaped()),
+                     QRegularExpression::escape(evidence::healthStatusName(r.status))));
         QVERIFY2(row.match(html).hasMatch(), qPrintable(r.recipe));
     }
     // The charts: NCCL and history of the coordinate with a run, embedded.
@@ -251,17 +256,21 @@ void TestReport::pdf() {
     QVERIFY(info.waitForFinished(60000));
     QCOMPARE(info.exitCode(), 0);
     const QString infoText = QString::fromUtf8(info.readAllStandardOutput());
-    const QRegularExpressionMatch pages = QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(infoText);
+    const QRegularExpressionMatch pages =
+        QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(infoText);
     QVERIFY2(pages.hasMatch(), qPrintable(infoText));
     QCOMPARE(pages.captured(1).toInt(), predicted);
-    QVERIFY2(infoText.contains(QStringLiteral("595")) && infoText.contains(QStringLiteral("842")), qPrintable(infoText)); // A4 in pt
+    QVERIFY2(infoText.contains(QStringLiteral("595")) && infoText.contains(QStringLiteral("842")),
+             qPrintable(infoText)); // A4 in pt
 
     const QString prefix = m_out.filePath(QStringLiteral("page"));
     QProcess render;
-    render.start(pdftoppm, {QStringLiteral("-r"), QStringLiteral("40"), QStringLiteral("-png"), path, prefix});
+    render.start(pdftoppm,
+                 {QStringLiteral("-r"), QStringLiteral("40"), QStringLiteral("-png"), path, prefix});
     QVERIFY(render.waitForFinished(120000));
     QCOMPARE(render.exitCode(), 0);
-    const QStringList pngs = QDir(m_out.path()).entryList({QStringLiteral("page-*.png")}, QDir::Files, QDir::Name);
+    const QStringList pngs =
+        QDir(m_out.path()).entryList({QStringLiteral("page-*.png")}, QDir::Files, QDir::Name);
     QCOMPARE(pngs.size(), predicted);
     for (const QString& name : pngs) {
         const QImage page(m_out.filePath(name));
@@ -288,7 +297,8 @@ void TestReport::filterAndVersion() {
     QVERIFY(!d->rows.empty());
     QVERIFY(d->rows.size() < m_rows.size());
     for (const evidence::HealthRow& r : d->rows)
-        QVERIFY(r.recipe.contains(QStringLiteral("kubeflow")) || r.criteria.summary().contains(QStringLiteral("kubeflow")));
+        QVERIFY(r.recipe.contains(QStringLiteral("kubeflow")) ||
+                r.criteria.summary().contains(QStringLiteral("kubeflow")));
     int total = 0;
     for (const auto& [status, n] : d->statusCounts())
         total += n;
@@ -314,9 +324,10 @@ void TestReport::cli() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("report"), QStringLiteral("--db"), m_db->path(), QStringLiteral("--format"),
-                                            QStringLiteral("html"), QStringLiteral("--out"), out, QStringLiteral("--filter"),
-                                            QStringLiteral("h100")});
+    p.start(QStringLiteral(PB_CLI_BINARY),
+            {QStringLiteral("report"), QStringLiteral("--db"), m_db->path(), QStringLiteral("--format"),
+             QStringLiteral("html"), QStringLiteral("--out"), out, QStringLiteral("--filter"),
+             QStringLiteral("h100")});
     QVERIFY(p.waitForFinished(120000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
     QVERIFY(QFileInfo(out).size() > 0);
@@ -328,8 +339,9 @@ void TestReport::cli() {
 
     QProcess bad;
     bad.setProcessEnvironment(env);
-    bad.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("report"), QStringLiteral("--db"), m_db->path(), QStringLiteral("--format"),
-                                              QStringLiteral("docx"), QStringLiteral("--out"), out});
+    bad.start(QStringLiteral(PB_CLI_BINARY),
+              {QStringLiteral("report"), QStringLiteral("--db"), m_db->path(), QStringLiteral("--format"),
+               QStringLiteral("docx"), QStringLiteral("--out"), out});
     QVERIFY(bad.waitForFinished(60000));
     QCOMPARE(bad.exitCode(), 2);
 }
@@ -350,8 +362,10 @@ void TestReport::dialog() {
                                  dialog.data()->options.filter == QLatin1String("gb200"),
                              60000);
     for (const evidence::HealthRow& r : dialog.data()->rows)
-        QVERIFY(r.recipe.contains(QStringLiteral("gb200")) || r.criteria.summary().contains(QStringLiteral("gb200")));
-    QVERIFY(!dialog.preview()->toPlainText().contains(pbgui::EvidenceFixture::signedRecipe() + QStringLiteral(" ")));
+        QVERIFY(r.recipe.contains(QStringLiteral("gb200")) ||
+                r.criteria.summary().contains(QStringLiteral("gb200")));
+    QVERIFY(!dialog.preview()->toPlainText().contains(pbgui::EvidenceFixture::signedRecipe() +
+                                                      QStringLiteral(" ")));
 
     dialog.setFormat(ReportFormat::Pdf);
     const QString path = m_out.filePath(QStringLiteral("dialog.pdf"));
@@ -398,7 +412,8 @@ void TestReport::dialogMakesNoGuiThreadDatabaseCall() {
         QCOMPARE(dialog.lastSaved()->sha256, fileSha(path));
     }
     db::setGuiThreadObserver({});
-    QVERIFY2(calls.isEmpty(), qPrintable(QStringLiteral("database calls on the GUI thread:\n") + calls.join(u'\n')));
+    QVERIFY2(calls.isEmpty(),
+             qPrintable(QStringLiteral("database calls on the GUI thread:\n") + calls.join(u'\n')));
 }
 
 // A copy of the database as it is now (VACUUM INTO: a consistent snapshot, whatever the journal).
@@ -412,14 +427,16 @@ QString TestReport::copyOfDatabase(const QString& name) {
 }
 
 // Runs the real `proofbench report`; returns {exit code, stdout, stderr} as text.
-QStringList TestReport::cliReport(const QString& db, const QString& format, const QString& out, const QProcessEnvironment& env,
-                                  const QString& binary) {
+QStringList TestReport::cliReport(const QString& db, const QString& format, const QString& out,
+                                  const QProcessEnvironment& env, const QString& binary) {
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(binary, {QStringLiteral("report"), QStringLiteral("--db"), db, QStringLiteral("--format"), format, QStringLiteral("--out"), out});
+    p.start(binary, {QStringLiteral("report"), QStringLiteral("--db"), db, QStringLiteral("--format"), format,
+                     QStringLiteral("--out"), out});
     if (!p.waitForFinished(300000))
         return {QStringLiteral("-1"), QString(), QStringLiteral("timed out")};
-    return {QString::number(p.exitCode()), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {QString::number(p.exitCode()), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 void TestReport::cliAndWindowWriteTheSameBytes_data() {
@@ -439,12 +456,15 @@ void TestReport::cliAndWindowWriteTheSameBytes() {
     QProcess version;
     version.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("--version")});
     QVERIFY(version.waitForFinished(60000));
-    QCoreApplication::setApplicationVersion(QString::fromUtf8(version.readAllStandardOutput()).trimmed().section(QLatin1Char(' '), 1));
+    QCoreApplication::setApplicationVersion(
+        QString::fromUtf8(version.readAllStandardOutput()).trimmed().section(QLatin1Char(' '), 1));
     QVERIFY(!QCoreApplication::applicationVersion().isEmpty());
 
-    const QString cliDb = copyOfDatabase(QStringLiteral("cli-") + format), windowDb = copyOfDatabase(QStringLiteral("window-") + format);
+    const QString cliDb = copyOfDatabase(QStringLiteral("cli-") + format),
+                  windowDb = copyOfDatabase(QStringLiteral("window-") + format);
     QVERIFY(!cliDb.isEmpty() && !windowDb.isEmpty());
-    const QString cliDir = m_out.filePath(QStringLiteral("cli-") + format), windowDir = m_out.filePath(QStringLiteral("window-") + format);
+    const QString cliDir = m_out.filePath(QStringLiteral("cli-") + format),
+                  windowDir = m_out.filePath(QStringLiteral("window-") + format);
     QVERIFY(QDir().mkpath(cliDir) && QDir().mkpath(windowDir));
 
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -478,13 +498,15 @@ void TestReport::cliAndWindowWriteTheSameBytes() {
         const QByteArray bytes = a.readAll(), windowBytes = b.readAll();
         QVERIFY(!bytes.isEmpty());
         if (bytes != windowBytes) { // kept for a look: <tmp>/tst_report-<file>.cli and .window
-            const QString keep = QDir::temp().filePath(QStringLiteral("tst_report-") + QFileInfo(rel).fileName());
+            const QString keep =
+                QDir::temp().filePath(QStringLiteral("tst_report-") + QFileInfo(rel).fileName());
             QFile::remove(keep + QStringLiteral(".cli"));
             QFile::remove(keep + QStringLiteral(".window"));
             QFile::copy(cliFile, keep + QStringLiteral(".cli"));
             QFile::copy(b.fileName(), keep + QStringLiteral(".window"));
         }
-        QVERIFY2(bytes == windowBytes, qPrintable(QStringLiteral("%1 differs between the CLI and the window").arg(rel)));
+        QVERIFY2(bytes == windowBytes,
+                 qPrintable(QStringLiteral("%1 differs between the CLI and the window").arg(rel)));
         ++files;
     }
     int windowFiles = 0;
@@ -510,11 +532,13 @@ void TestReport::cliDrawsChartsWithoutADisplay() {
     const QString md = m_out.filePath(QStringLiteral("headless/review.md"));
     QVERIFY(QDir().mkpath(QFileInfo(md).path()));
     // proofbench-cli: the executable that links no widget library (app/CliMain.cpp).
-    const QStringList run = cliReport(db, QStringLiteral("markdown"), md, env, QStringLiteral(PB_HEADLESS_CLI_BINARY));
+    const QStringList run =
+        cliReport(db, QStringLiteral("markdown"), md, env, QStringLiteral(PB_HEADLESS_CLI_BINARY));
     QVERIFY2(run.at(0) == QLatin1String("0"), qPrintable(run.at(2)));
     QVERIFY2(run.at(2).isEmpty(), qPrintable(run.at(2)));
     QVERIFY(run.at(1).contains(QStringLiteral("chart file(s)")));
-    const QStringList charts = QDir(m_out.filePath(QStringLiteral("headless/review-charts"))).entryList({QStringLiteral("*.png")}, QDir::Files);
+    const QStringList charts = QDir(m_out.filePath(QStringLiteral("headless/review-charts")))
+                                   .entryList({QStringLiteral("*.png")}, QDir::Files);
     QVERIFY(charts.size() >= 2);
     for (const QString& c : charts) {
         const QImage image(m_out.filePath(QStringLiteral("headless/review-charts/") + c));

@@ -124,13 +124,15 @@ void TestSampleMarks::sampleMarkedInTree() {
         QVERIFY(v.data(Qt::FontRole).value<QFont>().italic());
         QCOMPARE(v.data(Qt::AccessibleTextRole).toString(), label + QStringLiteral(", sample data"));
         const QString tip = v.data(Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(QLatin1String("sample data")) && tip.contains(QLatin1String("not an AICR release")),
+        QVERIFY2(tip.contains(QLatin1String("sample data")) &&
+                     tip.contains(QLatin1String("not an AICR release")),
                  qPrintable(tip));
         QVERIFY2(tip.contains(QLatin1String("Version order: sample")), qPrintable(tip));
         QVERIFY(!tip.contains(QLatin1String("embedded default")));
         // Its recipes say which version they belong to and where it came from.
         const QString recipeTip = model->index(0, 0, v).data(Qt::ToolTipRole).toString();
-        QVERIFY2(recipeTip.contains(QStringLiteral("Catalog version %1: sample data").arg(label)), qPrintable(recipeTip));
+        QVERIFY2(recipeTip.contains(QStringLiteral("Catalog version %1: sample data").arg(label)),
+                 qPrintable(recipeTip));
         QVERIFY(model->index(0, 0, v).data(CatalogTreeModel::SampleRole).toBool());
     }
     // The mark is painted: the row drawn with the delegate differs from the label drawn alone.
@@ -145,7 +147,8 @@ void TestSampleMarks::sampleMarkedInTree() {
     for (int x = 0; x < shot.width() && !amber; ++x)
         for (int y = 0; y < shot.height() && !amber; ++y) {
             const QColor c = shot.pixelColor(x, y);
-            amber = c.red() > 200 && c.green() > 150 && c.red() - c.blue() > 50; // neither the blue selection nor white text
+            amber = c.red() > 200 && c.green() > 150 &&
+                    c.red() - c.blue() > 50; // neither the blue selection nor white text
         }
     QVERIFY2(amber, "no sample badge painted on the version row");
 }
@@ -164,7 +167,8 @@ void TestSampleMarks::sampleMarkedInDetails() {
     QVERIFY(mark->text().contains(QLatin1String("Sample data")));
 
     // A recipe: the line over its tabs names the version as sample data.
-    QVERIFY(m_window->selectRecipe(QStringLiteral("sample-1"), QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
+    QVERIFY(m_window->selectRecipe(QStringLiteral("sample-1"),
+                                   QStringLiteral("h100-eks-ubuntu-training-kubeflow")));
     QLabel* source = m_window->recipeSourceLabel();
     QTRY_VERIFY(source->isVisible());
     QVERIFY2(source->text().contains(QStringLiteral("sample-1 — sample data")), qPrintable(source->text()));
@@ -173,7 +177,8 @@ void TestSampleMarks::sampleMarkedInDetails() {
 
     // Nothing in the window says "embedded default" any more.
     for (QLabel* l : m_window->findChildren<QLabel*>())
-        QVERIFY2(!l->text().contains(QLatin1String("embedded default"), Qt::CaseInsensitive), qPrintable(l->objectName()));
+        QVERIFY2(!l->text().contains(QLatin1String("embedded default"), Qt::CaseInsensitive),
+                 qPrintable(l->objectName()));
 }
 
 void TestSampleMarks::welcomeOnFreshDatabase() {
@@ -214,8 +219,11 @@ void TestSampleMarks::welcomeGoneAfterRealImport() {
     const QModelIndex first = tree->model()->index(0, 0);
     QCOMPARE(first.data().toString(), QStringLiteral("my-catalog"));
     QVERIFY(!first.data(CatalogTreeModel::SampleRole).toBool());
-    QCOMPARE(first.data(CatalogTreeModel::SourceHintRole).toString(), QStringLiteral("folder catalog/recipes"));
-    QVERIFY(first.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Source: folder %1").arg(QDir(dir).absolutePath())));
+    QCOMPARE(first.data(CatalogTreeModel::SourceHintRole).toString(),
+             QStringLiteral("folder catalog/recipes"));
+    QVERIFY(first.data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("Source: folder %1").arg(QDir(dir).absolutePath())));
     QVERIFY(!first.data(Qt::FontRole).value<QFont>().italic());
     QCOMPARE(m_window->windowTitle(), QStringLiteral("my-catalog — Proofbench"));
     QVERIFY(!find<QLabel>("statusSample")->isVisible());
@@ -226,7 +234,8 @@ void TestSampleMarks::welcomeGoneAfterRealImport() {
     // A new window on the same database: no welcome.
     m_window.reset();
     m_window = std::make_unique<MainWindow>(m_db->workspace());
-    (void)QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
+    (void)QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); },
+                          30000); // the tree is read on a worker
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QVERIFY(!m_window->isWelcomeShown());
@@ -243,7 +252,8 @@ void TestSampleMarks::welcomeDismissed() {
     // Dismiss alone is for this session: the next start shows it again.
     m_window.reset();
     m_window = std::make_unique<MainWindow>(m_db->workspace());
-    (void)QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
+    (void)QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); },
+                          30000); // the tree is read on a worker
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QVERIFY(m_window->isWelcomeShown());
@@ -255,7 +265,8 @@ void TestSampleMarks::welcomeDismissed() {
     QTest::mouseClick(m_window->welcomePane()->dismissButton(), Qt::LeftButton);
     m_window.reset();
     m_window = std::make_unique<MainWindow>(m_db->workspace());
-    (void)QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); }, 30000); // the tree is read on a worker
+    (void)QTest::qWaitFor([&] { return !m_window->isReloadingCatalogs(); },
+                          30000); // the tree is read on a worker
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QVERIFY(!m_window->isWelcomeShown());
@@ -388,11 +399,12 @@ void TestSampleMarks::otherViewsEmptyStates() {
 }
 
 void TestSampleMarks::realCatalogsInVersionOrder() {
-    const QStringList labels{QStringLiteral("v0.14.0"), QStringLiteral("2026-08-19"), QStringLiteral("v0.11.1"),
-                             QStringLiteral("2026-07-09")};
+    const QStringList labels{QStringLiteral("v0.14.0"), QStringLiteral("2026-08-19"),
+                             QStringLiteral("v0.11.1"), QStringLiteral("2026-07-09")};
     for (const QString& label : labels)
         if (!QFileInfo::exists(realCatalog(label)))
-            QSKIP(qPrintable(QStringLiteral("no real catalog at %1 (../shared/data)").arg(realCatalog(label))));
+            QSKIP(
+                qPrintable(QStringLiteral("no real catalog at %1 (../shared/data)").arg(realCatalog(label))));
     // Imported out of order; listed newest first in version order, the sample last.
     for (const QString& label : labels)
         QVERIFY2(import(realCatalog(label), label), qPrintable(label));
@@ -401,15 +413,23 @@ void TestSampleMarks::realCatalogsInVersionOrder() {
     QStringList order;
     for (int r = 0; r < tree->rowCount(); ++r)
         order << tree->index(r, 0).data(CatalogTreeModel::VersionLabelRole).toString();
-    QCOMPARE(order, (QStringList{QStringLiteral("2026-08-19"), QStringLiteral("2026-07-09"), QStringLiteral("v0.14.0"),
-                                 QStringLiteral("v0.11.1"), QStringLiteral("sample-2"), QStringLiteral("sample-1")}));
+    QCOMPARE(order, (QStringList{QStringLiteral("2026-08-19"), QStringLiteral("2026-07-09"),
+                                 QStringLiteral("v0.14.0"), QStringLiteral("v0.11.1"),
+                                 QStringLiteral("sample-2"), QStringLiteral("sample-1")}));
     // Each names its source and how it is ordered.
     const QModelIndex semver = tree->index(2, 0);
-    QCOMPARE(semver.data(CatalogTreeModel::SourceHintRole).toString(), QStringLiteral("folder v0.14.0/recipes"));
-    QVERIFY(semver.data(Qt::ToolTipRole).toString().contains(QLatin1String("Version order: semantic version")));
-    QVERIFY(tree->index(0, 0).data(Qt::ToolTipRole).toString().contains(QLatin1String("Version order: date in label")));
+    QCOMPARE(semver.data(CatalogTreeModel::SourceHintRole).toString(),
+             QStringLiteral("folder v0.14.0/recipes"));
+    QVERIFY(
+        semver.data(Qt::ToolTipRole).toString().contains(QLatin1String("Version order: semantic version")));
+    QVERIFY(tree->index(0, 0)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("Version order: date in label")));
     QVERIFY(m_window->selectVersion(QStringLiteral("v0.14.0")));
-    QVERIFY(find<QLabel>("versionSummary")->text().contains(QDir::toNativeSeparators(realCatalog(QStringLiteral("v0.14.0")))));
+    QVERIFY(find<QLabel>("versionSummary")
+                ->text()
+                .contains(QDir::toNativeSeparators(realCatalog(QStringLiteral("v0.14.0")))));
     checkLeafNames(tree);
     // Long names are not elided into look-alikes: the column is as wide as the longest one.
     auto* view = find<QTreeView>("catalogTree");
@@ -425,7 +445,8 @@ void TestSampleMarks::realCatalogsInVersionOrder() {
 void TestSampleMarks::wildcardLeavesNamed() {
     checkLeafNames(find<QTreeView>("catalogTree")->model());
     // The sample's monitoring-hpa leaf has no criteria: its recipe is "recipe", shown with the leaf.
-    const QModelIndex hpa = m_window->catalogModel()->recipeIndex(QStringLiteral("sample-2"), QStringLiteral("recipe"));
+    const QModelIndex hpa =
+        m_window->catalogModel()->recipeIndex(QStringLiteral("sample-2"), QStringLiteral("recipe"));
     QVERIFY(hpa.isValid());
     QCOMPARE(hpa.data(CatalogTreeModel::RecipeNameRole).toString(), QStringLiteral("recipe"));
     QCOMPARE(hpa.data().toString(), QStringLiteral("recipe (monitoring-hpa)"));
@@ -446,9 +467,13 @@ void TestSampleMarks::checkLeafNames(const QAbstractItemModel* tree) {
             const QModelIndex recipe = tree->index(r, 0, version);
             const QString shown = recipe.data().toString();
             QVERIFY2(shown != QLatin1String("recipe"), qPrintable(version.data().toString()));
-            QVERIFY2(!seen.contains(shown), qPrintable(QStringLiteral("%1: two rows read %2").arg(version.data().toString(), shown)));
+            QVERIFY2(
+                !seen.contains(shown),
+                qPrintable(QStringLiteral("%1: two rows read %2").arg(version.data().toString(), shown)));
             seen.insert(shown);
-            QVERIFY(recipe.data(Qt::ToolTipRole).toString().startsWith(recipe.data(CatalogTreeModel::RecipeNameRole).toString()));
+            QVERIFY(recipe.data(Qt::ToolTipRole)
+                        .toString()
+                        .startsWith(recipe.data(CatalogTreeModel::RecipeNameRole).toString()));
         }
     }
 }

@@ -382,10 +382,14 @@ void TestSignPane::signFileVerifiesWithTheKey() {
     // digest, and the key's fingerprint, never the key or its passphrase.
     {
         QSqlQuery q(m_db->db->sql());
-        QVERIFY(q.exec(QStringLiteral("SELECT parameters || outputs || message FROM receipts WHERE kind = 'sign.blob'")));
+        QVERIFY(q.exec(QStringLiteral(
+            "SELECT parameters || outputs || message FROM receipts WHERE kind = 'sign.blob'")));
         QVERIFY2(q.next(), "no sign.blob receipt");
         const QByteArray body = q.value(0).toByteArray();
-        QVERIFY(body.contains(sigstore::keyFingerprint(sigstore::crypto::pkeyFromPem(readAll(keyPath + QStringLiteral(".pub"))).get()).toUtf8()));
+        QVERIFY(
+            body.contains(sigstore::keyFingerprint(
+                              sigstore::crypto::pkeyFromPem(readAll(keyPath + QStringLiteral(".pub"))).get())
+                              .toUtf8()));
         QVERIFY(body.contains("release-notes.txt.sigstore.json"));
         QVERIFY(!body.contains(kPassphrase));
     }
@@ -446,7 +450,8 @@ void TestSignPane::signEvidenceIncompleteOnlyWhenTicked() {
     const QString keyPath = createKeyThroughUi(QStringLiteral("evidence.key"));
     QVERIFY(!keyPath.isEmpty());
     pbgui::BundleDirFixture fixture(pbgui::EvidenceFixture::signedRecipe(), 0);
-    fixture.files[QStringLiteral("ctrf/conformance.json")] = pbtest::ctrfWithOther(fixture.files[QStringLiteral("ctrf/conformance.json")], 1);
+    fixture.files[QStringLiteral("ctrf/conformance.json")] =
+        pbtest::ctrfWithOther(fixture.files[QStringLiteral("ctrf/conformance.json")], 1);
     fixture.seal();
     const QString bundle = fixture.writeDirectory(m_tmp->filePath(QStringLiteral("incomplete")));
     SignDialog* dialog = pane()->signEvidence();
@@ -457,10 +462,12 @@ void TestSignPane::signEvidenceIncompleteOnlyWhenTicked() {
     dialog->setInputPath(bundle);
     QVERIFY(runSign(dialog, kPassphrase));
     QVERIFY(!dialog->succeeded());
-    QVERIFY2(dialog->lastError().contains(QStringLiteral("incomplete")) && dialog->lastError().contains(QStringLiteral("--sign-incomplete")),
+    QVERIFY2(dialog->lastError().contains(QStringLiteral("incomplete")) &&
+                 dialog->lastError().contains(QStringLiteral("--sign-incomplete")),
              qPrintable(dialog->lastError()));
     QVERIFY(!dialog->lastError().contains(QStringLiteral("integrity")));
-    QVERIFY2(dialog->lastError().contains(QStringLiteral("tick “Sign it even if it is incomplete”")), qPrintable(dialog->lastError()));
+    QVERIFY2(dialog->lastError().contains(QStringLiteral("tick “Sign it even if it is incomplete”")),
+             qPrintable(dialog->lastError()));
     // The long refusal does not squeeze the form: the dialog is as tall as its layout needs.
     QVERIFY(dialog->height() >= dialog->layout()->totalHeightForWidth(dialog->width()));
     QVERIFY(!QFileInfo::exists(bundle + QStringLiteral("/attestation.intoto.jsonl")));
@@ -473,8 +480,11 @@ void TestSignPane::signEvidenceIncompleteOnlyWhenTicked() {
     QVERIFY(QFileInfo::exists(bundle + QStringLiteral("/attestation.intoto.jsonl")));
     // Signed, and still incomplete: the receipt records that it was asked for.
     QSqlQuery q(m_db->db->sql());
-    QVERIFY(q.exec(QStringLiteral("SELECT parameters FROM receipts WHERE kind = 'sign.evidence' ORDER BY seq DESC LIMIT 1")) && q.next());
-    QVERIFY2(q.value(0).toString().contains(QStringLiteral("\"signIncomplete\":true")), qPrintable(q.value(0).toString()));
+    QVERIFY(q.exec(QStringLiteral(
+                "SELECT parameters FROM receipts WHERE kind = 'sign.evidence' ORDER BY seq DESC LIMIT 1")) &&
+            q.next());
+    QVERIFY2(q.value(0).toString().contains(QStringLiteral("\"signIncomplete\":true")),
+             qPrintable(q.value(0).toString()));
 }
 
 void TestSignPane::deploymentBundleSignedVerifiedAndTampered() {

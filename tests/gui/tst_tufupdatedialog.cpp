@@ -29,11 +29,15 @@ using widgets::VerifyPane;
 
 namespace {
 
-QString tufRepo() { return QDir::cleanPath(QStringLiteral(PB_SHARED_DATA "/sigstore/tuf")); }
+QString tufRepo() {
+    return QDir::cleanPath(QStringLiteral(PB_SHARED_DATA "/sigstore/tuf"));
+}
 
 int rows(db::Database& db, const char* table) {
     QSqlQuery q(db.sql());
-    return q.exec(QStringLiteral("SELECT COUNT(*) FROM %1").arg(QString::fromLatin1(table))) && q.next() ? q.value(0).toInt() : -1;
+    return q.exec(QStringLiteral("SELECT COUNT(*) FROM %1").arg(QString::fromLatin1(table))) && q.next()
+               ? q.value(0).toInt()
+               : -1;
 }
 
 QStringList column(const QStandardItemModel* m, int col) {
@@ -55,7 +59,8 @@ QString truncatedCopy(const QTemporaryDir& tmp) {
     }
     QFile::remove(dst + QStringLiteral("/metadata/root_history/15.root.json"));
     QFile::remove(dst + QStringLiteral("/metadata/root.json"));
-    QFile::copy(dst + QStringLiteral("/metadata/root_history/14.root.json"), dst + QStringLiteral("/metadata/root.json"));
+    QFile::copy(dst + QStringLiteral("/metadata/root_history/14.root.json"),
+                dst + QStringLiteral("/metadata/root.json"));
     return dst;
 }
 
@@ -105,7 +110,8 @@ class TstTufUpdateDialog : public QObject {
         auto* time = dialog->findChild<QDateTimeEdit*>(QStringLiteral("tufTime"));
         QVERIFY(time->isEnabled());
         time->setDateTime(QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC));
-        QCOMPARE(dialog->verificationTime(), std::optional<QDateTime>(QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC)));
+        QCOMPARE(dialog->verificationTime(),
+                 std::optional<QDateTime>(QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC)));
 
         QSignalSpy finished(dialog, &TufUpdateDialog::finished);
         QSignalSpy updated(dialog, &TufUpdateDialog::updated);
@@ -121,14 +127,16 @@ class TstTufUpdateDialog : public QObject {
         // Each step: the anchor, the root chain 13 -> 14 -> 15, expiry, each role, the target.
         const QStandardItemModel* steps = dialog->stepsModel();
         QCOMPARE(steps->rowCount(), 8);
-        QCOMPARE(column(steps, 1), (QStringList{QStringLiteral("anchor"), QStringLiteral("root"), QStringLiteral("root"), QStringLiteral("root"),
-                                                 QStringLiteral("timestamp"), QStringLiteral("snapshot"), QStringLiteral("targets"),
-                                                 QStringLiteral("target")}));
+        QCOMPARE(column(steps, 1),
+                 (QStringList{QStringLiteral("anchor"), QStringLiteral("root"), QStringLiteral("root"),
+                              QStringLiteral("root"), QStringLiteral("timestamp"), QStringLiteral("snapshot"),
+                              QStringLiteral("targets"), QStringLiteral("target")}));
         QVERIFY(column(steps, 2).at(1).contains(QStringLiteral("root v13 -> v14")));
         QVERIFY(column(steps, 2).at(3).contains(QStringLiteral("valid until 2026-11-20T13:58:18Z")));
         for (const QString& r : column(steps, 0))
             QVERIFY(r.contains(QStringLiteral("ok")));
-        QVERIFY2(dialog->resultText().contains(QStringLiteral("Verified and stored")), qPrintable(dialog->resultText()));
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("Verified and stored")),
+                 qPrintable(dialog->resultText()));
         QVERIFY(dialog->resultText().contains(QStringLiteral("TUF root v15")));
 
         // The pane shows the new default root and where it came from (read again on the worker).
@@ -139,7 +147,8 @@ class TstTufUpdateDialog : public QObject {
         QVERIFY(combo->currentText().contains(QStringLiteral("(default)")));
         auto* provenance = pane.findChild<QLabel*>(QStringLiteral("verifyRootProvenance"));
         QVERIFY(provenance);
-        QVERIFY2(provenance->text().contains(QStringLiteral("From TUF: TUF root v15 (chain from v13), timestamp v762, snapshot v165, targets v14")),
+        QVERIFY2(provenance->text().contains(QStringLiteral(
+                     "From TUF: TUF root v15 (chain from v13), timestamp v762, snapshot v165, targets v14")),
                  qPrintable(provenance->text()));
         QVERIFY(provenance->text().contains(QStringLiteral("as of 2026-08-22T00:00:00Z (time given)")));
         QCOMPARE(pane.trustedRootProvenanceText(), provenance->text());
@@ -165,7 +174,8 @@ class TstTufUpdateDialog : public QObject {
         QVERIFY(!dialog->start()); // one run at a time
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.at(0).at(0).toBool(), false);
-        QVERIFY2(dialog->resultText().contains(QStringLiteral("root v15 expired 2026-11-20T13:58:18Z")), qPrintable(dialog->resultText()));
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("root v15 expired 2026-11-20T13:58:18Z")),
+                 qPrintable(dialog->resultText()));
         QVERIFY(dialog->resultText().contains(QStringLiteral("Nothing was stored")));
         const QStandardItemModel* steps = dialog->stepsModel();
         QVERIFY(steps->rowCount() >= 4);
@@ -183,20 +193,23 @@ class TstTufUpdateDialog : public QObject {
         TufUpdateDialog* dialog = pane.openTufUpdate();
         auto* fromAnchor = dialog->findChild<QCheckBox*>(QStringLiteral("tufFromAnchor"));
         QVERIFY(fromAnchor);
-        QCOMPARE(fromAnchor->text(), QStringLiteral("Start again from the anchor, ignoring what was trusted before"));
+        QCOMPARE(fromAnchor->text(),
+                 QStringLiteral("Start again from the anchor, ignoring what was trusted before"));
         QVERIFY(!fromAnchor->isChecked());
         QVERIFY(fromAnchor->isEnabled());
         dialog->setRepository(tufRepo());
         dialog->setVerificationTime(QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC));
         QVERIFY(runToEnd(dialog));
-        QVERIFY2(dialog->resultText().contains(QStringLiteral("The first update from this anchor")), qPrintable(dialog->resultText()));
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("The first update from this anchor")),
+                 qPrintable(dialog->resultText()));
 
         // Again: the steps show the trusted state the chain continues from.
         QVERIFY(runToEnd(dialog));
         const QStandardItemModel* steps = dialog->stepsModel();
         QCOMPARE(steps->rowCount(), 7);
         QCOMPARE(steps->index(1, 1).data().toString(), QStringLiteral("trusted"));
-        QVERIFY2(steps->index(1, 2).data().toString().startsWith(QStringLiteral("trusted state: root v15, timestamp v762, snapshot v165, targets v14 from ")),
+        QVERIFY2(steps->index(1, 2).data().toString().startsWith(QStringLiteral(
+                     "trusted state: root v15, timestamp v762, snapshot v165, targets v14 from ")),
                  qPrintable(steps->index(1, 2).data().toString()));
         QVERIFY(dialog->resultText().contains(QStringLiteral("Continued from the trusted state of")));
 
@@ -206,9 +219,11 @@ class TstTufUpdateDialog : public QObject {
         auto* repo = dialog->findChild<QLineEdit*>(QStringLiteral("tufRepository"));
         repo->clear();
         QTest::keyClicks(repo, older);
-        dialog->setVerificationTime(QDateTime(QDate(2026, 6, 1), QTime(0, 0), Qt::UTC)); // root v14 still valid then
+        dialog->setVerificationTime(
+            QDateTime(QDate(2026, 6, 1), QTime(0, 0), Qt::UTC)); // root v14 still valid then
         QVERIFY(!runToEnd(dialog));
-        QVERIFY2(dialog->resultText().contains(QStringLiteral("older than the trusted root version 15")), qPrintable(dialog->resultText()));
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("older than the trusted root version 15")),
+                 qPrintable(dialog->resultText()));
         QVERIFY(dialog->resultText().contains(QStringLiteral("what was trusted before is unchanged")));
         QCOMPARE(rows(db, "trusted_root_provenance"), 2);
         QSqlQuery q(db.sql());
@@ -226,14 +241,18 @@ class TstTufUpdateDialog : public QObject {
         QCOMPARE(finished.at(0).at(0).toBool(), true);
         QVERIFY(fromAnchor->isEnabled());
         QCOMPARE(steps->index(0, 1).data().toString(), QStringLiteral("trusted"));
-        QVERIFY2(steps->index(0, 2).data().toString().startsWith(QStringLiteral("started again from the anchor as asked: the trusted state (root v15")),
+        QVERIFY2(steps->index(0, 2).data().toString().startsWith(
+                     QStringLiteral("started again from the anchor as asked: the trusted state (root v15")),
                  qPrintable(steps->index(0, 2).data().toString()));
         QVERIFY(steps->index(1, 1).data().toString() == QStringLiteral("anchor"));
-        QVERIFY2(dialog->resultText().contains(QStringLiteral("Started again from the anchor as asked")), qPrintable(dialog->resultText()));
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("Started again from the anchor as asked")),
+                 qPrintable(dialog->resultText()));
         QVERIFY(dialog->resultText().contains(QStringLiteral("TUF root v14")));
         QVERIFY(q.exec(QStringLiteral("SELECT root_version FROM tuf_trusted_state")) && q.next());
         QCOMPARE(q.value(0).toInt(), 14);
-        QVERIFY(q.exec(QStringLiteral("SELECT started_from FROM trusted_root_provenance ORDER BY id DESC LIMIT 1")) && q.next());
+        QVERIFY(q.exec(QStringLiteral(
+                    "SELECT started_from FROM trusted_root_provenance ORDER BY id DESC LIMIT 1")) &&
+                q.next());
         QCOMPARE(q.value(0).toString(), QStringLiteral("anchor-requested"));
         dialog->close();
     }
@@ -250,7 +269,8 @@ class TstTufUpdateDialog : public QObject {
         QSignalSpy finished(dialog, &TufUpdateDialog::finished);
         QVERIFY(dialog->start());
         QVERIFY(finished.wait(30000));
-        QVERIFY2(dialog->resultText().contains(QStringLiteral("anchor")) && dialog->resultText().contains(QStringLiteral("expected 'root'")),
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("anchor")) &&
+                     dialog->resultText().contains(QStringLiteral("expected 'root'")),
                  qPrintable(dialog->resultText()));
         QCOMPARE(rows(**opened, "trusted_roots"), 0);
 

@@ -39,7 +39,9 @@ Ran cli(const QStringList& args) {
     return r;
 }
 
-QJsonObject json(const QByteArray& bytes) { return QJsonDocument::fromJson(bytes).object(); }
+QJsonObject json(const QByteArray& bytes) {
+    return QJsonDocument::fromJson(bytes).object();
+}
 
 // A run as stored, without what differs by nature between two runs (ids, times, Jobs, pods).
 QJsonObject comparable(QJsonObject run) {
@@ -59,8 +61,8 @@ QJsonObject comparable(QJsonObject run) {
 // The newest receipt of `kind`, without time, seq, hash, prev and version; the run uid (random per
 // run) and the evidence folder's path and digest (it holds run ids and times) are checked apart.
 QJsonObject lastReceipt(const QString& db, const QString& kind) {
-    const Ran r = cli({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), kind, QStringLiteral("--format"),
-                       QStringLiteral("json"), QStringLiteral("--db"), db});
+    const Ran r = cli({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--kind"), kind,
+                       QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db});
     const QJsonArray all = json(r.out).value(QStringLiteral("receipts")).toArray();
     if (r.code != 0 || all.isEmpty())
         return {};
@@ -89,12 +91,31 @@ void TestValidateFaces::cliAndWindowAgree() {
     const QString guiDb = dir.filePath(QStringLiteral("gui.sqlite"));
 
     // 1. The CLI: criteria flags resolve the recipe.
-    const Ran v = cli({QStringLiteral("validate"), QStringLiteral("--kubeconfig"), server.kubeconfig(), QStringLiteral("--context"),
-                       QStringLiteral("pb-cert"), QStringLiteral("--version"), QLatin1String(pbgui::kNcclVersion), QStringLiteral("--service"),
-                       QStringLiteral("eks"), QStringLiteral("--accelerator"), QStringLiteral("h100"), QStringLiteral("--os"), QStringLiteral("ubuntu"),
-                       QStringLiteral("--intent"), QStringLiteral("training"), QStringLiteral("--platform"), QStringLiteral("kubeflow"),
-                       QStringLiteral("--phase"), QStringLiteral("performance"), QStringLiteral("--out"), dir.filePath(QStringLiteral("cli-out")),
-                       QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), cliDb});
+    const Ran v = cli({QStringLiteral("validate"),
+                       QStringLiteral("--kubeconfig"),
+                       server.kubeconfig(),
+                       QStringLiteral("--context"),
+                       QStringLiteral("pb-cert"),
+                       QStringLiteral("--version"),
+                       QLatin1String(pbgui::kNcclVersion),
+                       QStringLiteral("--service"),
+                       QStringLiteral("eks"),
+                       QStringLiteral("--accelerator"),
+                       QStringLiteral("h100"),
+                       QStringLiteral("--os"),
+                       QStringLiteral("ubuntu"),
+                       QStringLiteral("--intent"),
+                       QStringLiteral("training"),
+                       QStringLiteral("--platform"),
+                       QStringLiteral("kubeflow"),
+                       QStringLiteral("--phase"),
+                       QStringLiteral("performance"),
+                       QStringLiteral("--out"),
+                       dir.filePath(QStringLiteral("cli-out")),
+                       QStringLiteral("--format"),
+                       QStringLiteral("json"),
+                       QStringLiteral("--db"),
+                       cliDb});
     QVERIFY2(v.code == 0, v.err.constData());
     const QJsonObject cliPrinted = json(v.out);
     QCOMPARE(cliPrinted.value(QStringLiteral("state")).toString(), QStringLiteral("passed"));
@@ -141,17 +162,19 @@ void TestValidateFaces::cliAndWindowAgree() {
 
     // 3. The stored runs are the same, as `runs show` prints them from either database.
     const qint64 cliRow = cliPrinted.value(QStringLiteral("id")).toInteger();
-    const Ran a = cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(cliRow), QStringLiteral("--format"), QStringLiteral("json"),
-                       QStringLiteral("--db"), cliDb});
-    const Ran b = cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(guiRow), QStringLiteral("--format"), QStringLiteral("json"),
-                       QStringLiteral("--db"), guiDb});
+    const Ran a = cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(cliRow),
+                       QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), cliDb});
+    const Ran b = cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(guiRow),
+                       QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), guiDb});
     QCOMPARE(a.code, 0);
     QCOMPARE(b.code, 0);
     const QJsonObject cliRun = json(a.out), guiRun = json(b.out);
     QCOMPARE(cliRun.value(QStringLiteral("state")).toString(), QStringLiteral("passed"));
     const QJsonObject check = cliRun.value(QStringLiteral("checks")).toArray().first().toObject();
-    QCOMPARE(check.value(QStringLiteral("score")).toObject().value(QStringLiteral("verdict")).toString(), QStringLiteral("passed"));
-    QCOMPARE(check.value(QStringLiteral("nccl")).toObject().value(QStringLiteral("lastOopBusBw")).toDouble(), 386.56);
+    QCOMPARE(check.value(QStringLiteral("score")).toObject().value(QStringLiteral("verdict")).toString(),
+             QStringLiteral("passed"));
+    QCOMPARE(check.value(QStringLiteral("nccl")).toObject().value(QStringLiteral("lastOopBusBw")).toDouble(),
+             386.56);
     QCOMPARE(QJsonDocument(comparable(guiRun)).toJson(), QJsonDocument(comparable(cliRun)).toJson());
     QVERIFY(!cliRun.value(QStringLiteral("evidence")).toString().isEmpty());
     QVERIFY(!guiRun.value(QStringLiteral("evidence")).toString().isEmpty());
@@ -162,10 +185,12 @@ void TestValidateFaces::cliAndWindowAgree() {
     QVERIFY2(!cliReceipt.isEmpty(), "the CLI left no validation.run receipt");
     QVERIFY2(!guiReceipt.isEmpty(), "the window left no validation.run receipt");
     QCOMPARE(cliReceipt.value(QStringLiteral("kind")).toString(), QStringLiteral("validation.run"));
-    QCOMPARE(cliReceipt.value(QStringLiteral("result")).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(cliReceipt.value(QStringLiteral("result")).toObject().value(QStringLiteral("status")).toString(),
+             QStringLiteral("ok"));
     QJsonObject cliParams = cliReceipt.value(QStringLiteral("parameters")).toObject();
     QJsonObject guiParams = guiReceipt.value(QStringLiteral("parameters")).toObject();
-    QCOMPARE(cliParams.value(QStringLiteral("runUid")).toString(), cliPrinted.value(QStringLiteral("runId")).toString());
+    QCOMPARE(cliParams.value(QStringLiteral("runUid")).toString(),
+             cliPrinted.value(QStringLiteral("runId")).toString());
     QCOMPARE(guiParams.value(QStringLiteral("runUid")).toString(), guiResult.runId);
     cliParams.remove(QStringLiteral("runUid"));
     guiParams.remove(QStringLiteral("runUid"));
@@ -179,16 +204,20 @@ void TestValidateFaces::cliAndWindowAgree() {
             names << QFileInfo(o.toObject().value(QStringLiteral("name")).toString()).fileName();
         return names;
     };
-    QCOMPARE(outputs(cliReceipt), (QStringList{QStringLiteral("runs #%1").arg(cliRow), QStringLiteral("summary-bundle")}));
-    QCOMPARE(outputs(guiReceipt), (QStringList{QStringLiteral("runs #%1").arg(guiRow), QStringLiteral("summary-bundle")}));
+    QCOMPARE(outputs(cliReceipt),
+             (QStringList{QStringLiteral("runs #%1").arg(cliRow), QStringLiteral("summary-bundle")}));
+    QCOMPARE(outputs(guiReceipt),
+             (QStringList{QStringLiteral("runs #%1").arg(guiRow), QStringLiteral("summary-bundle")}));
     for (QJsonObject* r : {&cliReceipt, &guiReceipt}) {
         r->remove(QStringLiteral("parameters"));
         r->remove(QStringLiteral("outputs"));
     }
     QCOMPARE(QJsonDocument(guiReceipt).toJson(), QJsonDocument(cliReceipt).toJson());
     // Both ledgers are intact.
-    QCOMPARE(cli({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), cliDb}).code, 0);
-    QCOMPARE(cli({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), guiDb}).code, 0);
+    QCOMPARE(cli({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), cliDb}).code,
+             0);
+    QCOMPARE(cli({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), guiDb}).code,
+             0);
 }
 
 void TestValidateFaces::windowCancelIsOnRecord() {
@@ -211,16 +240,23 @@ void TestValidateFaces::windowCancelIsOnRecord() {
     s.phases = {QStringLiteral("performance")};
     s.outDir = dir.filePath(QStringLiteral("out"));
     QVERIFY(controller.start(s));
-    QTRY_VERIFY_WITH_TIMEOUT(!changes.isEmpty() && changes.last().at(0).value<CheckRun>().state == CheckState::Running, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !changes.isEmpty() && changes.last().at(0).value<CheckRun>().state == CheckState::Running, 60000);
     controller.cancel();
     QCOMPARE(controller.stage(), models::ValidationController::Stage::Cancelling);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
     QCOMPARE(controller.lastResult().state, RunState::Cancelled);
     const QJsonObject receipt = lastReceipt(dbPath, QStringLiteral("validation.run"));
-    QCOMPARE(receipt.value(QStringLiteral("result")).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
-    QVERIFY(receipt.value(QStringLiteral("result")).toObject().value(QStringLiteral("message")).toString().startsWith(QLatin1String("cancelled")));
-    const Ran shown = cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(controller.runRowId()), QStringLiteral("--format"),
-                           QStringLiteral("json"), QStringLiteral("--db"), dbPath});
+    QCOMPARE(receipt.value(QStringLiteral("result")).toObject().value(QStringLiteral("status")).toString(),
+             QStringLiteral("failed"));
+    QVERIFY(receipt.value(QStringLiteral("result"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .startsWith(QLatin1String("cancelled")));
+    const Ran shown =
+        cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(controller.runRowId()),
+             QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), dbPath});
     QCOMPARE(json(shown.out).value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
 }
 

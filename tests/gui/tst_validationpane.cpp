@@ -102,11 +102,13 @@ class TestValidationPane : public QObject {
         QTest::mouseClick(pbgui::findNamed<QPushButton>(m_pane.get(), "startButton"), Qt::LeftButton);
         CheckTableModel* checks = m_pane->checksModel();
         QTRY_VERIFY_WITH_TIMEOUT(checks->rowCount() == 1 &&
-                                     checks->index(0, 0).data(CheckTableModel::StateRole).toString() == QLatin1String("running"),
+                                     checks->index(0, 0).data(CheckTableModel::StateRole).toString() ==
+                                         QLatin1String("running"),
                                  60000);
         // The log follows the running check.
         QCOMPARE(m_pane->logCheck(), QStringLiteral("nccl-all-reduce-bw"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_pane->logView()->toPlainText().contains(QLatin1String("nccl-tests starting")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_pane->logView()->toPlainText().contains(QLatin1String("nccl-tests starting")), 30000);
 
         auto* cancel = pbgui::findNamed<QPushButton>(m_pane.get(), "cancelButton");
         QVERIFY(cancel && cancel->isEnabled());
@@ -116,7 +118,8 @@ class TestValidationPane : public QObject {
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
         QVERIFY(!m_pane->isRunning());
         QCOMPARE(m_pane->controller()->lastResult().state, RunState::Cancelled);
-        QVERIFY2(m_pane->bannerText().startsWith(QLatin1String("Cancelled")), qPrintable(m_pane->bannerText()));
+        QVERIFY2(m_pane->bannerText().startsWith(QLatin1String("Cancelled")),
+                 qPrintable(m_pane->bannerText()));
         // The runs list is read again on the worker.
         QTRY_VERIFY(m_pane->runsModel()->rowCount() == 1 &&
                     m_pane->runsModel()->run(0)->state == QLatin1String("cancelled"));
@@ -127,11 +130,13 @@ class TestValidationPane : public QObject {
         QVERIFY(client);
         const QString runId = m_pane->controller()->lastResult().runId;
         QVERIFY(!runId.isEmpty());
-        const pb::kube::ApiResponse jobs = client->get(pb::kube::resourcePath(QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("aicr-validation")));
+        const pb::kube::ApiResponse jobs = client->get(pb::kube::resourcePath(
+            QStringLiteral("batch/v1"), QStringLiteral("jobs"), QStringLiteral("aicr-validation")));
         QVERIFY2(jobs.ok(), qPrintable(jobs.message));
         for (const QJsonValue& j : jobs.object.value(QLatin1String("items")).toArray()) {
             const QJsonObject meta = j.toObject().value(QLatin1String("metadata")).toObject();
-            QVERIFY2(!QJsonDocument(meta).toJson().contains(runId.toUtf8()), qPrintable(meta.value(QLatin1String("name")).toString()));
+            QVERIFY2(!QJsonDocument(meta).toJson().contains(runId.toUtf8()),
+                     qPrintable(meta.value(QLatin1String("name")).toString()));
         }
         QVERIFY(pbgui::findNamed<QPushButton>(m_pane.get(), "startButton")->isEnabled());
     }
@@ -148,8 +153,9 @@ class TestValidationPane : public QObject {
         nccl.insert(QStringLiteral("faultAfterMs"), 100);
         checks.insert(QStringLiteral("nccl-all-reduce-bw"), nccl);
         script.insert(QStringLiteral("checks"), checks);
-        script.insert(QStringLiteral("rbac"), QJsonObject{{QStringLiteral("user"), QStringLiteral("jane")},
-                                                          {QStringLiteral("deny"), QJsonArray{QStringLiteral("delete configmaps")}}});
+        script.insert(QStringLiteral("rbac"),
+                      QJsonObject{{QStringLiteral("user"), QStringLiteral("jane")},
+                                  {QStringLiteral("deny"), QJsonArray{QStringLiteral("delete configmaps")}}});
         QVERIFY(server.start(script));
         m_pane->addKubeconfig(server.kubeconfig());
         QVERIFY(m_pane->selectContext(server.kubeconfig(), QStringLiteral("pb-token")));
@@ -160,8 +166,10 @@ class TestValidationPane : public QObject {
         QTest::mouseClick(pbgui::findNamed<QPushButton>(m_pane.get(), "startButton"), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
         QCOMPARE(m_pane->controller()->lastResult().state, RunState::Incomplete);
-        QVERIFY2(m_pane->bannerText().startsWith(QLatin1String("Incomplete (cluster fault)")), qPrintable(m_pane->bannerText()));
-        QCOMPARE(m_pane->checksModel()->index(0, CheckTableModel::StateColumn).data().toString(), QStringLiteral("other"));
+        QVERIFY2(m_pane->bannerText().startsWith(QLatin1String("Incomplete (cluster fault)")),
+                 qPrintable(m_pane->bannerText()));
+        QCOMPARE(m_pane->checksModel()->index(0, CheckTableModel::StateColumn).data().toString(),
+                 QStringLiteral("other"));
         QTRY_VERIFY(m_pane->runsModel()->rowCount() == 1 &&
                     m_pane->runsModel()->run(0)->state == QLatin1String("incomplete"));
 
@@ -179,11 +187,17 @@ class TestValidationPane : public QObject {
         QCOMPARE(cleaned.first().at(2).toInt(), 0);
         QTRY_VERIFY(!left->isVisible());
         std::unique_ptr<pb::kube::Client> client = server.client();
-        const pb::kube::ApiResponse cms = client->get(QStringLiteral("/api/v1/namespaces/aicr-validation/configmaps"));
+        const pb::kube::ApiResponse cms =
+            client->get(QStringLiteral("/api/v1/namespaces/aicr-validation/configmaps"));
         QVERIFY(cms.ok());
         const QString runId = m_pane->controller()->lastResult().runId;
         for (const QJsonValue& j : cms.object.value(QLatin1String("items")).toArray())
-            QVERIFY(!j.toObject().value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString().endsWith(runId));
+            QVERIFY(!j.toObject()
+                         .value(QLatin1String("metadata"))
+                         .toObject()
+                         .value(QLatin1String("name"))
+                         .toString()
+                         .endsWith(runId));
     }
 
   private:
@@ -198,9 +212,11 @@ class TestValidationPane : public QObject {
     void verifyShowsPassedRun(qint64 id) {
         CheckTableModel* checks = m_pane->checksModel();
         QCOMPARE(checks->rowCount(), 1);
-        QCOMPARE(checks->index(0, CheckTableModel::CheckColumn).data().toString(), QStringLiteral("nccl-all-reduce-bw"));
+        QCOMPARE(checks->index(0, CheckTableModel::CheckColumn).data().toString(),
+                 QStringLiteral("nccl-all-reduce-bw"));
         QCOMPARE(checks->index(0, CheckTableModel::StateColumn).data().toString(), QStringLiteral("passed"));
-        QCOMPARE(checks->index(0, CheckTableModel::PhaseColumn).data().toString(), QStringLiteral("performance"));
+        QCOMPARE(checks->index(0, CheckTableModel::PhaseColumn).data().toString(),
+                 QStringLiteral("performance"));
         QTRY_VERIFY(m_pane->logView()->toPlainText().contains(QLatin1String("8589934592")));
         QVERIFY(m_pane->logView()->toPlainText().contains(QLatin1String("out-of-place")));
         QVERIFY(m_pane->logView()->toPlainText().contains(QLatin1String("386.56")));
@@ -208,7 +224,8 @@ class TestValidationPane : public QObject {
         QCOMPARE(chart->runCount(), 1);
         QCOMPARE(chart->outOfPlaceGraph(0)->dataCount(), 8);
         // The legend names the source: the context and the run's id, not "run N".
-        QVERIFY2(chart->outOfPlaceGraph(0)->name().contains(QStringLiteral("pb-cert run %1").arg(m_pane->controller()->lastResult().runId)),
+        QVERIFY2(chart->outOfPlaceGraph(0)->name().contains(
+                     QStringLiteral("pb-cert run %1").arg(m_pane->controller()->lastResult().runId)),
                  qPrintable(chart->outOfPlaceGraph(0)->name()));
         Q_UNUSED(id)
         QVERIFY(chart->thresholdLine());

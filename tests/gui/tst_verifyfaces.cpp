@@ -30,10 +30,10 @@ namespace {
 constexpr int kTimeout = 30000;
 
 struct Face {
-    QJsonObject result;             // VerificationResult::toJson()
-    store::StoredVerification row;  // the stored verification
-    receipts::Receipt receipt;      // the newest receipt
-    QString error;                  // empty when the face ran
+    QJsonObject result;            // VerificationResult::toJson()
+    store::StoredVerification row; // the stored verification
+    receipts::Receipt receipt;     // the newest receipt
+    QString error;                 // empty when the face ran
 };
 
 // The newest receipt and stored verification of the database at `path`.
@@ -83,7 +83,8 @@ QJsonObject rowFacts(const store::StoredVerification& v) {
 
 // A readable diff of two JSON objects for a failure message.
 QByteArray both(const QJsonObject& a, const QJsonObject& b) {
-    return "CLI: " + QJsonDocument(a).toJson(QJsonDocument::Compact) + "\nGUI: " + QJsonDocument(b).toJson(QJsonDocument::Compact);
+    return "CLI: " + QJsonDocument(a).toJson(QJsonDocument::Compact) +
+           "\nGUI: " + QJsonDocument(b).toJson(QJsonDocument::Compact);
 }
 
 } // namespace
@@ -106,21 +107,30 @@ void TestVerifyFaces::sameAnswerFromCliAndWindow_data() {
     QTest::addColumn<QString>("mode");     // identity | regexp | digest | key
     QTest::addColumn<QString>("identity"); // instead of the manifest's (a mismatch)
     QTest::addColumn<bool>("verified");
-    QTest::addRow("identity") << QStringLiteral("happy-path-v0.3") << QStringLiteral("identity") << QString() << true;
+    QTest::addRow("identity") << QStringLiteral("happy-path-v0.3") << QStringLiteral("identity") << QString()
+                              << true;
     QTest::addRow("identity mismatch") << QStringLiteral("happy-path-v0.3") << QStringLiteral("identity")
                                        << QStringLiteral("someone@example.com") << false;
     QTest::addRow("regexp, digest") << QStringLiteral("rekor2-dsse-happy-path") << QStringLiteral("regexp")
                                     << QStringLiteral("^https://github\\.com/sigstore-conformance/") << true;
-    QTest::addRow("key") << QStringLiteral("managed-key-happy-path") << QStringLiteral("key") << QString() << true;
+    QTest::addRow("key") << QStringLiteral("managed-key-happy-path") << QStringLiteral("key") << QString()
+                         << true;
     QTest::addRow("corrupted inclusion proof") << QStringLiteral("inclusion-proof-corrupted-hash_fail")
                                                << QStringLiteral("identity") << QString() << false;
 }
 
-Face TestVerifyFaces::viaCli(const SigstoreCase& c, const QString& mode, const QString& identity, const QString& dbPath) {
+Face TestVerifyFaces::viaCli(const SigstoreCase& c, const QString& mode, const QString& identity,
+                             const QString& dbPath) {
     Face face;
-    QStringList args{QStringLiteral("verify"),         QStringLiteral("--db"),     dbPath,
-                     QStringLiteral("--record"),       QStringLiteral("--bundle"), c.bundle(),
-                     QStringLiteral("--trusted-root"), c.trustedRoot(),           QStringLiteral("--format"),
+    QStringList args{QStringLiteral("verify"),
+                     QStringLiteral("--db"),
+                     dbPath,
+                     QStringLiteral("--record"),
+                     QStringLiteral("--bundle"),
+                     c.bundle(),
+                     QStringLiteral("--trusted-root"),
+                     c.trustedRoot(),
+                     QStringLiteral("--format"),
                      QStringLiteral("json")};
     if (mode == QLatin1String("regexp"))
         args << QStringLiteral("--digest") << c.artifactDigest;
@@ -129,8 +139,10 @@ Face TestVerifyFaces::viaCli(const SigstoreCase& c, const QString& mode, const Q
     if (mode == QLatin1String("key"))
         args << QStringLiteral("--key") << c.key();
     else
-        args << (mode == QLatin1String("regexp") ? QStringLiteral("--certificate-identity-regexp") : QStringLiteral("--certificate-identity"))
-             << (identity.isEmpty() ? c.identity : identity) << QStringLiteral("--certificate-oidc-issuer") << c.issuer;
+        args << (mode == QLatin1String("regexp") ? QStringLiteral("--certificate-identity-regexp")
+                                                 : QStringLiteral("--certificate-identity"))
+             << (identity.isEmpty() ? c.identity : identity) << QStringLiteral("--certificate-oidc-issuer")
+             << c.issuer;
     QProcess p;
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     if (!p.waitForFinished(kTimeout)) {
@@ -141,7 +153,8 @@ Face TestVerifyFaces::viaCli(const SigstoreCase& c, const QString& mode, const Q
     face.result = QJsonDocument::fromJson(out).object();
     const bool verified = face.result.value(QStringLiteral("verified")).toBool();
     if (p.exitCode() != (verified ? 0 : 1) || face.result.isEmpty()) {
-        face.error = QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(QString::fromUtf8(p.readAllStandardError()));
+        face.error =
+            QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(QString::fromUtf8(p.readAllStandardError()));
         return face;
     }
     face.error = readBack(dbPath, face);
@@ -187,8 +200,10 @@ Face TestVerifyFaces::viaWindow(const SigstoreCase& c, const QString& mode, cons
             QTest::keyClicks(static_cast<QLineEdit*>(find("verifyKeyPath")), c.key());
         } else {
             static_cast<QRadioButton*>(find("verifyIdentityMode"))->click();
-            static_cast<QCheckBox*>(find("verifyIdentityRegexp"))->setChecked(mode == QLatin1String("regexp"));
-            QTest::keyClicks(static_cast<QLineEdit*>(find("verifyIdentity")), identity.isEmpty() ? c.identity : identity);
+            static_cast<QCheckBox*>(find("verifyIdentityRegexp"))
+                ->setChecked(mode == QLatin1String("regexp"));
+            QTest::keyClicks(static_cast<QLineEdit*>(find("verifyIdentity")),
+                             identity.isEmpty() ? c.identity : identity);
             QTest::keyClicks(static_cast<QLineEdit*>(find("verifyIssuer")), c.issuer);
         }
         QSignalSpy finished(&pane, &VerifyPane::verificationFinished);

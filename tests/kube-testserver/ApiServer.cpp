@@ -10,9 +10,9 @@
 #include <QUuid>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <chrono>
 #include <thread>
 
 namespace kts {
@@ -20,12 +20,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-QJsonObject statusObject(int code, const QString& reason, const QString& message, const QJsonObject& details) {
-    QJsonObject s{{QStringLiteral("kind"), QStringLiteral("Status")},
-                  {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                  {QStringLiteral("metadata"), QJsonObject{}},
-                  {QStringLiteral("status"), code < 300 ? QStringLiteral("Success") : QStringLiteral("Failure")},
-                  {QStringLiteral("code"), code}};
+QJsonObject statusObject(int code, const QString& reason, const QString& message,
+                         const QJsonObject& details) {
+    QJsonObject s{
+        {QStringLiteral("kind"), QStringLiteral("Status")},
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("metadata"), QJsonObject{}},
+        {QStringLiteral("status"), code < 300 ? QStringLiteral("Success") : QStringLiteral("Failure")},
+        {QStringLiteral("code"), code}};
     if (!message.isEmpty())
         s.insert(QStringLiteral("message"), message);
     if (!reason.isEmpty())
@@ -136,12 +138,30 @@ bool labelsMatch(const QList<Requirement>& reqs, const QJsonObject& object) {
         const bool has = labels.contains(r.key);
         const QString v = labels.value(r.key).toString();
         switch (r.op) {
-        case Requirement::Eq: if (!has || v != r.values.first()) return false; break;
-        case Requirement::Neq: if (has && v == r.values.first()) return false; break;
-        case Requirement::Exists: if (!has) return false; break;
-        case Requirement::NotExists: if (has) return false; break;
-        case Requirement::In: if (!has || !r.values.contains(v)) return false; break;
-        case Requirement::NotIn: if (has && r.values.contains(v)) return false; break;
+        case Requirement::Eq:
+            if (!has || v != r.values.first())
+                return false;
+            break;
+        case Requirement::Neq:
+            if (has && v == r.values.first())
+                return false;
+            break;
+        case Requirement::Exists:
+            if (!has)
+                return false;
+            break;
+        case Requirement::NotExists:
+            if (has)
+                return false;
+            break;
+        case Requirement::In:
+            if (!has || !r.values.contains(v))
+                return false;
+            break;
+        case Requirement::NotIn:
+            if (has && r.values.contains(v))
+                return false;
+            break;
         }
     }
     return true;
@@ -153,7 +173,8 @@ struct FieldRequirement {
     bool negate = false;
 };
 
-std::optional<QList<FieldRequirement>> parseFieldSelector(const QString& text, const ResourceType& type, QString* error) {
+std::optional<QList<FieldRequirement>> parseFieldSelector(const QString& text, const ResourceType& type,
+                                                          QString* error) {
     QList<FieldRequirement> out;
     if (text.trimmed().isEmpty())
         return out;
@@ -207,7 +228,8 @@ bool fieldsMatch(const QList<FieldRequirement>& reqs, const QJsonObject& object)
 
 bool validName(const QString& name, bool subdomain) {
     static const QRegularExpression label(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
-    static const QRegularExpression sub(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
+    static const QRegularExpression sub(
+        QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
     return name.size() <= (subdomain ? 253 : 63) && (subdomain ? sub : label).match(name).hasMatch();
 }
 
@@ -228,39 +250,64 @@ QString age(const QString& timestamp) {
 }
 
 QJsonObject column(const QString& name, const QString& type, const QString& description, int priority = 0) {
-    QJsonObject c{{QStringLiteral("name"), name},
-                  {QStringLiteral("type"), type},
-                  {QStringLiteral("format"), name == QLatin1String("Name") ? QStringLiteral("name") : QString()},
-                  {QStringLiteral("description"), description},
-                  {QStringLiteral("priority"), priority}};
+    QJsonObject c{
+        {QStringLiteral("name"), name},
+        {QStringLiteral("type"), type},
+        {QStringLiteral("format"), name == QLatin1String("Name") ? QStringLiteral("name") : QString()},
+        {QStringLiteral("description"), description},
+        {QStringLiteral("priority"), priority}};
     return c;
 }
 
 QJsonArray tableColumns(const ResourceType& type) {
-    const QJsonObject name = column(QStringLiteral("Name"), QStringLiteral("string"), QStringLiteral("Name must be unique within a namespace."));
-    const QJsonObject ageCol = column(QStringLiteral("Age"), QStringLiteral("string"), QStringLiteral("Time since the object was created."));
+    const QJsonObject name = column(QStringLiteral("Name"), QStringLiteral("string"),
+                                    QStringLiteral("Name must be unique within a namespace."));
+    const QJsonObject ageCol = column(QStringLiteral("Age"), QStringLiteral("string"),
+                                      QStringLiteral("Time since the object was created."));
     if (type.resource == QLatin1String("pods"))
-        return {name, column(QStringLiteral("Ready"), QStringLiteral("string"), QStringLiteral("Ready containers / all containers.")),
-                column(QStringLiteral("Status"), QStringLiteral("string"), QStringLiteral("The aggregate status of the containers in this pod.")),
-                column(QStringLiteral("Restarts"), QStringLiteral("string"), QStringLiteral("Container restarts.")), ageCol,
+        return {name,
+                column(QStringLiteral("Ready"), QStringLiteral("string"),
+                       QStringLiteral("Ready containers / all containers.")),
+                column(QStringLiteral("Status"), QStringLiteral("string"),
+                       QStringLiteral("The aggregate status of the containers in this pod.")),
+                column(QStringLiteral("Restarts"), QStringLiteral("string"),
+                       QStringLiteral("Container restarts.")),
+                ageCol,
                 column(QStringLiteral("IP"), QStringLiteral("string"), QStringLiteral("Pod IP."), 1),
-                column(QStringLiteral("Node"), QStringLiteral("string"), QStringLiteral("Node the pod is bound to."), 1)};
+                column(QStringLiteral("Node"), QStringLiteral("string"),
+                       QStringLiteral("Node the pod is bound to."), 1)};
     if (type.resource == QLatin1String("jobs"))
-        return {name, column(QStringLiteral("Status"), QStringLiteral("string"), QStringLiteral("Status of the job.")),
-                column(QStringLiteral("Completions"), QStringLiteral("string"), QStringLiteral("Succeeded / desired completions.")),
-                column(QStringLiteral("Duration"), QStringLiteral("string"), QStringLiteral("Time the job ran.")), ageCol};
+        return {
+            name,
+            column(QStringLiteral("Status"), QStringLiteral("string"), QStringLiteral("Status of the job.")),
+            column(QStringLiteral("Completions"), QStringLiteral("string"),
+                   QStringLiteral("Succeeded / desired completions.")),
+            column(QStringLiteral("Duration"), QStringLiteral("string"), QStringLiteral("Time the job ran.")),
+            ageCol};
     if (type.resource == QLatin1String("nodes"))
-        return {name, column(QStringLiteral("Status"), QStringLiteral("string"), QStringLiteral("Node readiness.")),
-                column(QStringLiteral("Roles"), QStringLiteral("string"), QStringLiteral("Node roles.")), ageCol,
-                column(QStringLiteral("Version"), QStringLiteral("string"), QStringLiteral("Kubelet version.")),
-                column(QStringLiteral("OS-Image"), QStringLiteral("string"), QStringLiteral("OS image."), 1),
-                column(QStringLiteral("Kernel-Version"), QStringLiteral("string"), QStringLiteral("Kernel version."), 1)};
+        return {
+            name,
+            column(QStringLiteral("Status"), QStringLiteral("string"), QStringLiteral("Node readiness.")),
+            column(QStringLiteral("Roles"), QStringLiteral("string"), QStringLiteral("Node roles.")),
+            ageCol,
+            column(QStringLiteral("Version"), QStringLiteral("string"), QStringLiteral("Kubelet version.")),
+            column(QStringLiteral("OS-Image"), QStringLiteral("string"), QStringLiteral("OS image."), 1),
+            column(QStringLiteral("Kernel-Version"), QStringLiteral("string"),
+                   QStringLiteral("Kernel version."), 1)};
     if (type.resource == QLatin1String("namespaces"))
-        return {name, column(QStringLiteral("Status"), QStringLiteral("string"), QStringLiteral("Namespace phase.")), ageCol};
+        return {
+            name,
+            column(QStringLiteral("Status"), QStringLiteral("string"), QStringLiteral("Namespace phase.")),
+            ageCol};
     if (type.resource == QLatin1String("configmaps"))
-        return {name, column(QStringLiteral("Data"), QStringLiteral("integer"), QStringLiteral("Number of data keys.")), ageCol};
+        return {
+            name,
+            column(QStringLiteral("Data"), QStringLiteral("integer"), QStringLiteral("Number of data keys.")),
+            ageCol};
     if (type.resource == QLatin1String("clusterrolebindings"))
-        return {name, column(QStringLiteral("Role"), QStringLiteral("string"), QStringLiteral("Referenced role.")), ageCol};
+        return {name,
+                column(QStringLiteral("Role"), QStringLiteral("string"), QStringLiteral("Referenced role.")),
+                ageCol};
     return {name, ageCol};
 }
 
@@ -279,13 +326,26 @@ QJsonArray tableCells(const ResourceType& type, const QJsonObject& o) {
             restarts += c.value(QLatin1String("restartCount")).toInt();
             const QJsonObject state = c.value(QLatin1String("state")).toObject();
             if (state.contains(QLatin1String("waiting")))
-                reason = state.value(QLatin1String("waiting")).toObject().value(QLatin1String("reason")).toString();
+                reason = state.value(QLatin1String("waiting"))
+                             .toObject()
+                             .value(QLatin1String("reason"))
+                             .toString();
             else if (state.contains(QLatin1String("terminated")))
-                reason = state.value(QLatin1String("terminated")).toObject().value(QLatin1String("reason")).toString();
+                reason = state.value(QLatin1String("terminated"))
+                             .toObject()
+                             .value(QLatin1String("reason"))
+                             .toString();
         }
-        return {name, QStringLiteral("%1/%2").arg(ready).arg(cs.size()), reason, QString::number(restarts), created,
+        return {name,
+                QStringLiteral("%1/%2").arg(ready).arg(cs.size()),
+                reason,
+                QString::number(restarts),
+                created,
                 status.value(QLatin1String("podIP")).toString(QStringLiteral("<none>")),
-                o.value(QLatin1String("spec")).toObject().value(QLatin1String("nodeName")).toString(QStringLiteral("<none>"))};
+                o.value(QLatin1String("spec"))
+                    .toObject()
+                    .value(QLatin1String("nodeName"))
+                    .toString(QStringLiteral("<none>"))};
     }
     if (type.resource == QLatin1String("jobs")) {
         QString state = QStringLiteral("Running");
@@ -294,30 +354,45 @@ QJsonArray tableCells(const ResourceType& type, const QJsonObject& o) {
             if (t == QLatin1String("Complete") || t == QLatin1String("Failed"))
                 state = t;
         }
-        const int completions = o.value(QLatin1String("spec")).toObject().value(QLatin1String("completions")).toInt(1);
+        const int completions =
+            o.value(QLatin1String("spec")).toObject().value(QLatin1String("completions")).toInt(1);
         QString duration = QStringLiteral("0s");
-        const QDateTime start = QDateTime::fromString(status.value(QLatin1String("startTime")).toString(), Qt::ISODate);
-        QDateTime end = QDateTime::fromString(status.value(QLatin1String("completionTime")).toString(), Qt::ISODate);
+        const QDateTime start =
+            QDateTime::fromString(status.value(QLatin1String("startTime")).toString(), Qt::ISODate);
+        QDateTime end =
+            QDateTime::fromString(status.value(QLatin1String("completionTime")).toString(), Qt::ISODate);
         if (!end.isValid())
             end = QDateTime::currentDateTimeUtc();
         if (start.isValid())
             duration = QStringLiteral("%1s").arg(std::max<qint64>(0, start.secsTo(end)));
-        return {name, state, QStringLiteral("%1/%2").arg(status.value(QLatin1String("succeeded")).toInt()).arg(completions),
-                duration, created};
+        return {
+            name, state,
+            QStringLiteral("%1/%2").arg(status.value(QLatin1String("succeeded")).toInt()).arg(completions),
+            duration, created};
     }
     if (type.resource == QLatin1String("nodes")) {
         const QJsonObject info = status.value(QLatin1String("nodeInfo")).toObject();
-        return {name, QStringLiteral("Ready"), QStringLiteral("<none>"), created,
-                info.value(QLatin1String("kubeletVersion")).toString(), info.value(QLatin1String("osImage")).toString(),
+        return {name,
+                QStringLiteral("Ready"),
+                QStringLiteral("<none>"),
+                created,
+                info.value(QLatin1String("kubeletVersion")).toString(),
+                info.value(QLatin1String("osImage")).toString(),
                 info.value(QLatin1String("kernelVersion")).toString()};
     }
     if (type.resource == QLatin1String("namespaces"))
         return {name, status.value(QLatin1String("phase")).toString(QStringLiteral("Active")), created};
     if (type.resource == QLatin1String("configmaps"))
-        return {name, o.value(QLatin1String("data")).toObject().size() + o.value(QLatin1String("binaryData")).toObject().size(), created};
+        return {name,
+                o.value(QLatin1String("data")).toObject().size() +
+                    o.value(QLatin1String("binaryData")).toObject().size(),
+                created};
     if (type.resource == QLatin1String("clusterrolebindings")) {
         const QJsonObject ref = o.value(QLatin1String("roleRef")).toObject();
-        return {name, ref.value(QLatin1String("kind")).toString() + QLatin1Char('/') + ref.value(QLatin1String("name")).toString(), created};
+        return {name,
+                ref.value(QLatin1String("kind")).toString() + QLatin1Char('/') +
+                    ref.value(QLatin1String("name")).toString(),
+                created};
     }
     return {name, created};
 }
@@ -328,13 +403,15 @@ QJsonObject table(const ResourceType& type, const QList<QJsonObject>& objects, q
         QJsonObject partial{{QStringLiteral("kind"), QStringLiteral("PartialObjectMetadata")},
                             {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
                             {QStringLiteral("metadata"), metadataOf(o)}};
-        rows.append(QJsonObject{{QStringLiteral("cells"), tableCells(type, o)}, {QStringLiteral("object"), partial}});
+        rows.append(
+            QJsonObject{{QStringLiteral("cells"), tableCells(type, o)}, {QStringLiteral("object"), partial}});
     }
-    return QJsonObject{{QStringLiteral("kind"), QStringLiteral("Table")},
-                       {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
-                       {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(rv)}}},
-                       {QStringLiteral("columnDefinitions"), tableColumns(type)},
-                       {QStringLiteral("rows"), rows}};
+    return QJsonObject{
+        {QStringLiteral("kind"), QStringLiteral("Table")},
+        {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(rv)}}},
+        {QStringLiteral("columnDefinitions"), tableColumns(type)},
+        {QStringLiteral("rows"), rows}};
 }
 
 bool wantsTable(const Request& request) {
@@ -356,7 +433,8 @@ QJsonValue mergePatch(const QJsonValue& target, const QJsonValue& patch) {
     return out;
 }
 
-QJsonObject apiResource(const ResourceType& t, const QString& name, const QString& kind, const QStringList& verbs) {
+QJsonObject apiResource(const ResourceType& t, const QString& name, const QString& kind,
+                        const QStringList& verbs) {
     QJsonObject r{{QStringLiteral("name"), name},
                   {QStringLiteral("singularName"), name.contains(QLatin1Char('/')) ? QString() : t.singular},
                   {QStringLiteral("namespaced"), t.namespaced},
@@ -364,7 +442,8 @@ QJsonObject apiResource(const ResourceType& t, const QString& name, const QStrin
                   {QStringLiteral("verbs"), QJsonArray::fromStringList(verbs)}};
     if (!t.shortNames.isEmpty() && !name.contains(QLatin1Char('/')))
         r.insert(QStringLiteral("shortNames"), QJsonArray::fromStringList(t.shortNames));
-    if ((t.resource == QLatin1String("pods") || t.resource == QLatin1String("jobs")) && !name.contains(QLatin1Char('/')))
+    if ((t.resource == QLatin1String("pods") || t.resource == QLatin1String("jobs")) &&
+        !name.contains(QLatin1Char('/')))
         r.insert(QStringLiteral("categories"), QJsonArray{QStringLiteral("all")});
     return r;
 }
@@ -384,7 +463,9 @@ void ApiServer::start(int port) {
         const ResourceType* ns = findResourceType({}, QStringLiteral("v1"), QStringLiteral("namespaces"));
         for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
             Failure f;
-            createLocked(*ns, {}, QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QLatin1String(name)}}}},
+            createLocked(*ns, {},
+                         QJsonObject{{QStringLiteral("metadata"),
+                                      QJsonObject{{QStringLiteral("name"), QLatin1String(name)}}}},
                          false, f);
         }
         for (const QJsonObject& node : nodeObjects(script_))
@@ -392,7 +473,9 @@ void ApiServer::start(int port) {
         // What existed before the server "started" is compacted: watching from an older version is 410.
         store_.compact();
     }
-    controller_.onServerFault = [this](const QString& fault, const QString& check) { serverFault(fault, check); };
+    controller_.onServerFault = [this](const QString& fault, const QString& check) {
+        serverFault(fault, check);
+    };
     if (script_.exitAfterMs > 0)
         std::thread([ms = script_.exitAfterMs] {
             std::this_thread::sleep_for(std::chrono::milliseconds(ms));
@@ -458,38 +541,45 @@ std::optional<ApiServer::Identity> ApiServer::identify(const Peer& peer, const R
     const Rbac& rbac = script_.rbac;
     if (rbac.enabled && (rbac.tokens.isEmpty() || rbac.tokens.contains(token)))
         return Identity{rbac.user, false};
-    return Identity{QStringLiteral("pb-token-user"), true};  // without rbac every token may do anything
+    return Identity{QStringLiteral("pb-token-user"), true}; // without rbac every token may do anything
 }
 
-std::optional<QString> ApiServer::forbidden(const Identity& who, const QString& verb, const ResourceType* type,
-                                            const QString& subresource, const QString& ns, const QString& name) const {
+std::optional<QString> ApiServer::forbidden(const Identity& who, const QString& verb,
+                                            const ResourceType* type, const QString& subresource,
+                                            const QString& ns, const QString& name) const {
     if (who.admin || !type)
         return std::nullopt;
-    const QString qualifiedResource = subresource.isEmpty() ? type->qualified()
-                                                            : type->resource + QLatin1Char('/') + subresource +
-                                                                  (type->group.isEmpty() ? QString() : QLatin1Char('.') + type->group);
+    const QString qualifiedResource =
+        subresource.isEmpty() ? type->qualified()
+                              : type->resource + QLatin1Char('/') + subresource +
+                                    (type->group.isEmpty() ? QString() : QLatin1Char('.') + type->group);
     if (script_.rbac.allowed(verb, qualifiedResource))
         return std::nullopt;
     // The apiserver's wording (k8s.io/apiserver authorization filter, forbidden()).
-    QString msg = name.isEmpty() ? type->qualified() : QStringLiteral("%1 \"%2\"").arg(type->qualified(), name);
+    QString msg =
+        name.isEmpty() ? type->qualified() : QStringLiteral("%1 \"%2\"").arg(type->qualified(), name);
     msg += QStringLiteral(" is forbidden: User \"%1\" cannot %2 resource \"%3\"")
-               .arg(script_.rbac.user, verb, subresource.isEmpty() ? type->resource : type->resource + QLatin1Char('/') + subresource);
+               .arg(script_.rbac.user, verb,
+                    subresource.isEmpty() ? type->resource : type->resource + QLatin1Char('/') + subresource);
     msg += QStringLiteral(" in API group \"%1\"").arg(type->group);
-    msg += ns.isEmpty() ? QStringLiteral(" at the cluster scope") : QStringLiteral(" in the namespace \"%1\"").arg(ns);
+    msg += ns.isEmpty() ? QStringLiteral(" at the cluster scope")
+                        : QStringLiteral(" in the namespace \"%1\"").arg(ns);
     return msg;
 }
 
-std::optional<ApiServer::Failure> ApiServer::admit(const char* operation, const ResourceType& type, const QString& ns,
-                                                   const QString& name) const {
+std::optional<ApiServer::Failure> ApiServer::admit(const char* operation, const ResourceType& type,
+                                                   const QString& ns, const QString& name) const {
     for (const AdmissionRule& rule : script_.admission) {
-        if (rule.operation != QLatin1String(operation) || (rule.resource != QLatin1String("*") && rule.resource != type.qualified()) ||
+        if (rule.operation != QLatin1String(operation) ||
+            (rule.resource != QLatin1String("*") && rule.resource != type.qualified()) ||
             !name.startsWith(rule.namePrefix))
             continue;
         Q_UNUSED(ns);
         Failure f;
         f.code = rule.code;
         f.reason = rule.reason;
-        f.message = QStringLiteral("admission webhook \"%1\" denied the request: %2").arg(rule.webhook, rule.message);
+        f.message =
+            QStringLiteral("admission webhook \"%1\" denied the request: %2").arg(rule.webhook, rule.message);
         return f;
     }
     return std::nullopt;
@@ -497,11 +587,12 @@ std::optional<ApiServer::Failure> ApiServer::admit(const char* operation, const 
 
 void ApiServer::serverFault(const QString& fault, const QString& check) {
     // With store_.mu held (from the controller's tick).
-    std::fprintf(stderr, "pb-kube-testserver: serverFault %s fired by %s\n", qPrintable(fault), qPrintable(check));
+    std::fprintf(stderr, "pb-kube-testserver: serverFault %s fired by %s\n", qPrintable(fault),
+                 qPrintable(check));
     std::fflush(stderr);
     if (fault == QLatin1String("exit")) {
         std::fflush(stdout);
-        std::_Exit(0);  // the API server is gone: every connection drops, nothing answers
+        std::_Exit(0); // the API server is gone: every connection drops, nothing answers
     }
     if (fault == QLatin1String("revokeTokens"))
         tokensRevoked_ = true;
@@ -512,18 +603,21 @@ void ApiServer::serverFault(const QString& fault, const QString& check) {
 bool ApiServer::evict(Exchange& http, const Request& request, const Route& r) {
     const QJsonObject body = QJsonDocument::fromJson(request.body).object();
     if (body.value(QLatin1String("kind")).toString() != QLatin1String("Eviction"))
-        return sendStatus(http, request, 400, QStringLiteral("BadRequest"), QStringLiteral("the body must be a policy/v1 Eviction"));
+        return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
+                          QStringLiteral("the body must be a policy/v1 Eviction"));
     std::lock_guard lock(store_.mu);
     if (!store_.find(QStringLiteral("pods"), r.ns, r.name))
-        return sendStatus(http, request, 404, QStringLiteral("NotFound"), QStringLiteral("pods \"%1\" not found").arg(r.name),
-                          detailsFor(*r.type, r.name));
-    controller_.deleteGracefully(QStringLiteral("pods"), r.ns, r.name, QStringLiteral("EvictionByEvictionAPI"));
+        return sendStatus(http, request, 404, QStringLiteral("NotFound"),
+                          QStringLiteral("pods \"%1\" not found").arg(r.name), detailsFor(*r.type, r.name));
+    controller_.deleteGracefully(QStringLiteral("pods"), r.ns, r.name,
+                                 QStringLiteral("EvictionByEvictionAPI"));
     return sendJson(http, request, 201, statusObject(201, {}, {}, {}));
 }
 
 bool ApiServer::selfSubjectAccessReview(Exchange& http, const Request& request, const Identity& who) {
     QJsonObject review = QJsonDocument::fromJson(request.body).object();
-    const QJsonObject attrs = review.value(QLatin1String("spec")).toObject().value(QLatin1String("resourceAttributes")).toObject();
+    const QJsonObject attrs =
+        review.value(QLatin1String("spec")).toObject().value(QLatin1String("resourceAttributes")).toObject();
     const QString verb = attrs.value(QLatin1String("verb")).toString();
     const QString group = attrs.value(QLatin1String("group")).toString();
     const QString resource = attrs.value(QLatin1String("resource")).toString();
@@ -536,11 +630,13 @@ bool ApiServer::selfSubjectAccessReview(Exchange& http, const Request& request, 
     const bool allowed = who.admin || script_.rbac.allowed(verb, qualified);
     QJsonObject status{{QStringLiteral("allowed"), allowed}};
     if (who.admin)
-        status.insert(QStringLiteral("reason"), QStringLiteral("pb-kube-testserver: system:masters may do anything"));
+        status.insert(QStringLiteral("reason"),
+                      QStringLiteral("pb-kube-testserver: system:masters may do anything"));
     else if (!allowed)
         status.insert(QStringLiteral("denied"), false), status.insert(QStringLiteral("reason"), QString());
     else
-        status.insert(QStringLiteral("reason"), QStringLiteral("RBAC: allowed by the script's rules for user \"%1\"").arg(who.user));
+        status.insert(QStringLiteral("reason"),
+                      QStringLiteral("RBAC: allowed by the script's rules for user \"%1\"").arg(who.user));
     review.insert(QStringLiteral("kind"), QStringLiteral("SelfSubjectAccessReview"));
     review.insert(QStringLiteral("apiVersion"), QStringLiteral("authorization.k8s.io/v1"));
     review.insert(QStringLiteral("status"), status);
@@ -558,7 +654,7 @@ bool ApiServer::sendStatus(Exchange& http, const Request& request, int code, con
 
 bool ApiServer::discovery(Exchange& http, const Request& request, bool* handled) {
     *handled = true;
-    QString p = request.path;  // "/version/", "/api/" and "/apis/batch/" answer as without the slash
+    QString p = request.path; // "/version/", "/api/" and "/apis/batch/" answer as without the slash
     while (p.size() > 1 && p.endsWith(QLatin1Char('/')))
         p.chop(1);
     if (p == QLatin1String("/version"))
@@ -571,12 +667,16 @@ bool ApiServer::discovery(Exchange& http, const Request& request, bool* handled)
                          {QStringLiteral("versions"), QJsonArray{QStringLiteral("v1")}},
                          {QStringLiteral("serverAddressByClientCIDRs"),
                           QJsonArray{QJsonObject{{QStringLiteral("clientCIDR"), QStringLiteral("0.0.0.0/0")},
-                                                 {QStringLiteral("serverAddress"), QStringLiteral("127.0.0.1:%1").arg(port_)}}}}});
+                                                 {QStringLiteral("serverAddress"),
+                                                  QStringLiteral("127.0.0.1:%1").arg(port_)}}}}});
     const QStringList groups{QStringLiteral("batch"), QStringLiteral("rbac.authorization.k8s.io"),
                              QStringLiteral("authorization.k8s.io")};
     auto groupObject = [](const QString& g) {
-        const QJsonObject v{{QStringLiteral("groupVersion"), g + QStringLiteral("/v1")}, {QStringLiteral("version"), QStringLiteral("v1")}};
-        return QJsonObject{{QStringLiteral("name"), g}, {QStringLiteral("versions"), QJsonArray{v}}, {QStringLiteral("preferredVersion"), v}};
+        const QJsonObject v{{QStringLiteral("groupVersion"), g + QStringLiteral("/v1")},
+                            {QStringLiteral("version"), QStringLiteral("v1")}};
+        return QJsonObject{{QStringLiteral("name"), g},
+                           {QStringLiteral("versions"), QJsonArray{v}},
+                           {QStringLiteral("preferredVersion"), v}};
     };
     if (p == QLatin1String("/apis")) {
         QJsonArray list;
@@ -606,20 +706,23 @@ bool ApiServer::discovery(Exchange& http, const Request& request, bool* handled)
     }
     QJsonArray resources;
     if (groupVersion == QLatin1String("authorization.k8s.io/v1")) {
-        resources.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("selfsubjectaccessreviews")},
-                                     {QStringLiteral("singularName"), QStringLiteral("selfsubjectaccessreview")},
-                                     {QStringLiteral("namespaced"), false},
-                                     {QStringLiteral("kind"), QStringLiteral("SelfSubjectAccessReview")},
-                                     {QStringLiteral("verbs"), QJsonArray{QStringLiteral("create")}}});
+        resources.append(
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("selfsubjectaccessreviews")},
+                        {QStringLiteral("singularName"), QStringLiteral("selfsubjectaccessreview")},
+                        {QStringLiteral("namespaced"), false},
+                        {QStringLiteral("kind"), QStringLiteral("SelfSubjectAccessReview")},
+                        {QStringLiteral("verbs"), QJsonArray{QStringLiteral("create")}}});
     }
     for (const ResourceType& t : resourceTypes()) {
         if (t.apiVersion() != groupVersion)
             continue;
         resources.append(apiResource(t, t.resource, t.kind, t.verbs));
         if (t.resource == QLatin1String("pods"))
-            resources.append(apiResource(t, QStringLiteral("pods/log"), QStringLiteral("Pod"), {QStringLiteral("get")}));
+            resources.append(
+                apiResource(t, QStringLiteral("pods/log"), QStringLiteral("Pod"), {QStringLiteral("get")}));
         if (t.resource == QLatin1String("jobs"))
-            resources.append(apiResource(t, QStringLiteral("jobs/status"), QStringLiteral("Job"), {QStringLiteral("get")}));
+            resources.append(apiResource(t, QStringLiteral("jobs/status"), QStringLiteral("Job"),
+                                         {QStringLiteral("get")}));
     }
     return sendJson(http, request, 200,
                     {{QStringLiteral("kind"), QStringLiteral("APIResourceList")},
@@ -671,18 +774,19 @@ bool ApiServer::handle(Exchange& http, const Request& request) {
     const std::optional<Identity> who = identify(http.peer(), request);
     if (!requestLog_.isEmpty()) {
         const QByteArray auth = request.header("authorization");
-        const QJsonObject entry{{QStringLiteral("method"), QString::fromLatin1(request.method)},
-                                {QStringLiteral("target"), QString::fromUtf8(request.target)},
-                                {QStringLiteral("protocol"), QString::fromLatin1(request.protocol)},
-                                {QStringLiteral("host"), QString::fromUtf8(request.header("host"))},
-                                {QStringLiteral("sni"), http.peer().serverName},
-                                {QStringLiteral("alpn"), QString::fromLatin1(http.peer().alpn)},
-                                {QStringLiteral("auth"), !http.peer().commonName.isEmpty() ? QStringLiteral("certificate")
-                                                         : auth.startsWith("Bearer ")            ? QStringLiteral("bearer")
-                                                         : auth.isEmpty()                        ? QStringLiteral("none")
-                                                                                                 : QStringLiteral("other")},
-                                {QStringLiteral("user"), who ? who->user : QString()},
-                                {QStringLiteral("userAgent"), QString::fromUtf8(request.header("user-agent"))}};
+        const QJsonObject entry{
+            {QStringLiteral("method"), QString::fromLatin1(request.method)},
+            {QStringLiteral("target"), QString::fromUtf8(request.target)},
+            {QStringLiteral("protocol"), QString::fromLatin1(request.protocol)},
+            {QStringLiteral("host"), QString::fromUtf8(request.header("host"))},
+            {QStringLiteral("sni"), http.peer().serverName},
+            {QStringLiteral("alpn"), QString::fromLatin1(http.peer().alpn)},
+            {QStringLiteral("auth"), !http.peer().commonName.isEmpty() ? QStringLiteral("certificate")
+                                     : auth.startsWith("Bearer ")      ? QStringLiteral("bearer")
+                                     : auth.isEmpty()                  ? QStringLiteral("none")
+                                                                       : QStringLiteral("other")},
+            {QStringLiteral("user"), who ? who->user : QString()},
+            {QStringLiteral("userAgent"), QString::fromUtf8(request.header("user-agent"))}};
         std::lock_guard lock(logMu_);
         QFile f(requestLog_);
         if (f.open(QIODevice::WriteOnly | QIODevice::Append))
@@ -696,7 +800,8 @@ bool ApiServer::handle(Exchange& http, const Request& request) {
         if (handled)
             return ok;
     }
-    if (request.path == QLatin1String("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews") && request.method == "POST") {
+    if (request.path == QLatin1String("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews") &&
+        request.method == "POST") {
         return selfSubjectAccessReview(http, request, *who);
     }
     QStringList segments = request.path.split(QLatin1Char('/'));
@@ -709,10 +814,12 @@ bool ApiServer::handle(Exchange& http, const Request& request) {
     if (!r)
         return sendStatus(http, request, 404, QStringLiteral("NotFound"), why);
 
-    {  // RBAC
+    { // RBAC
         QString verb;
         if (request.method == "GET")
-            verb = !r->name.isEmpty() ? QStringLiteral("get") : truthy(request.param(QStringLiteral("watch"))) ? QStringLiteral("watch") : QStringLiteral("list");
+            verb = !r->name.isEmpty()                               ? QStringLiteral("get")
+                   : truthy(request.param(QStringLiteral("watch"))) ? QStringLiteral("watch")
+                                                                    : QStringLiteral("list");
         else if (request.method == "POST")
             verb = QStringLiteral("create");
         else if (request.method == "PATCH")
@@ -721,7 +828,8 @@ bool ApiServer::handle(Exchange& http, const Request& request) {
             verb = QStringLiteral("delete");
         else if (request.method == "PUT")
             verb = QStringLiteral("update");
-        if (const std::optional<QString> no = forbidden(*who, verb, r->type, r->subresource, r->ns, r->name)) {
+        if (const std::optional<QString> no =
+                forbidden(*who, verb, r->type, r->subresource, r->ns, r->name)) {
             QJsonObject details = detailsFor(*r->type, r->name);
             if (r->name.isEmpty())
                 details.remove(QStringLiteral("name"));
@@ -730,13 +838,16 @@ bool ApiServer::handle(Exchange& http, const Request& request) {
     }
 
     if (!r->subresource.isEmpty()) {
-        if (r->type->resource == QLatin1String("pods") && r->subresource == QLatin1String("eviction") && request.method == "POST")
+        if (r->type->resource == QLatin1String("pods") && r->subresource == QLatin1String("eviction") &&
+            request.method == "POST")
             return evict(http, request, *r);
-        if (r->type->resource == QLatin1String("pods") && r->subresource == QLatin1String("log") && request.method == "GET")
+        if (r->type->resource == QLatin1String("pods") && r->subresource == QLatin1String("log") &&
+            request.method == "GET")
             return logs(http, request, *r);
         if (r->subresource == QLatin1String("status") && request.method == "GET")
             return getOne(http, request, *r);
-        return sendStatus(http, request, 404, QStringLiteral("NotFound"), QStringLiteral("the server could not find the requested resource"));
+        return sendStatus(http, request, 404, QStringLiteral("NotFound"),
+                          QStringLiteral("the server could not find the requested resource"));
     }
     if (request.method == "GET") {
         if (!r->name.isEmpty())
@@ -765,16 +876,22 @@ bool ApiServer::getOne(Exchange& http, const Request& request, const Route& r) {
     }
     if (object.isEmpty())
         return sendStatus(http, request, 404, QStringLiteral("NotFound"),
-                          QStringLiteral("%1 \"%2\" not found").arg(r.type->qualified(), r.name), detailsFor(*r.type, r.name));
+                          QStringLiteral("%1 \"%2\" not found").arg(r.type->qualified(), r.name),
+                          detailsFor(*r.type, r.name));
     if (wantsTable(request))
-        return sendJson(http, request, 200, table(*r.type, {object}, metadataOf(object).value(QLatin1String("resourceVersion")).toString().toLongLong()));
+        return sendJson(
+            http, request, 200,
+            table(*r.type, {object},
+                  metadataOf(object).value(QLatin1String("resourceVersion")).toString().toLongLong()));
     return sendJson(http, request, 200, object);
 }
 
 bool ApiServer::list(Exchange& http, const Request& request, const Route& r) {
     QString error;
     const auto labels = parseLabelSelector(request.param(QStringLiteral("labelSelector")), &error);
-    const auto fields = labels ? parseFieldSelector(request.param(QStringLiteral("fieldSelector")), *r.type, &error) : std::nullopt;
+    const auto fields =
+        labels ? parseFieldSelector(request.param(QStringLiteral("fieldSelector")), *r.type, &error)
+               : std::nullopt;
     if (!labels || !fields)
         return sendStatus(http, request, 400, QStringLiteral("BadRequest"), error);
     QList<QJsonObject> items;
@@ -788,13 +905,16 @@ bool ApiServer::list(Exchange& http, const Request& request, const Route& r) {
             bool ok = false;
             const qint64 asked = rvParam.toLongLong(&ok);
             if (!ok || asked < 0)
-                return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                                  QStringLiteral("resourceVersion: Invalid value: \"%1\": must be a non-negative integer").arg(rvParam));
+                return sendStatus(
+                    http, request, 400, QStringLiteral("BadRequest"),
+                    QStringLiteral("resourceVersion: Invalid value: \"%1\": must be a non-negative integer")
+                        .arg(rvParam));
             // Only the current state is kept: an exact older version is 410 once compacted (the
             // etcd compaction the apiserver reports), a newer one is "too large".
             if (asked > rv)
-                return sendStatus(http, request, 504, QStringLiteral("Timeout"),
-                                  QStringLiteral("Too large resource version: %1, current: %2").arg(asked).arg(rv));
+                return sendStatus(
+                    http, request, 504, QStringLiteral("Timeout"),
+                    QStringLiteral("Too large resource version: %1, current: %2").arg(asked).arg(rv));
             if (asked < store_.compactedRv() && (rvMatch == QLatin1String("Exact") || rvMatch.isEmpty()))
                 return sendStatus(http, request, 410, QStringLiteral("Expired"),
                                   QStringLiteral("The resourceVersion for the provided list is too old."));
@@ -806,25 +926,33 @@ bool ApiServer::list(Exchange& http, const Request& request, const Route& r) {
         const QString cont = request.param(QStringLiteral("continue"));
         if (!cont.isEmpty()) {
             const QJsonObject token =
-                QJsonDocument::fromJson(QByteArray::fromBase64(cont.toLatin1(), QByteArray::Base64UrlEncoding)).object();
+                QJsonDocument::fromJson(
+                    QByteArray::fromBase64(cont.toLatin1(), QByteArray::Base64UrlEncoding))
+                    .object();
             if (!token.contains(QLatin1String("rv")) || !token.contains(QLatin1String("start")))
-                return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                                  QStringLiteral("continue key is not valid: illegal base64 data or not a continue token"));
+                return sendStatus(
+                    http, request, 400, QStringLiteral("BadRequest"),
+                    QStringLiteral("continue key is not valid: illegal base64 data or not a continue token"));
             const qint64 tokenRv = token.value(QLatin1String("rv")).toInteger();
             if (tokenRv < store_.compactedRv())
-                return sendStatus(http, request, 410, QStringLiteral("Expired"),
-                                  QStringLiteral("The provided continue parameter is too old to display a consistent list result. You "
-                                                 "can start a new list without the continue parameter, or use the continue token in "
-                                                 "this response to retrieve the remainder of the results. Continuing with the provided "
-                                                 "token results in an inconsistent list - objects that were created, modified, or "
-                                                 "deleted between the time the first chunk was returned and now may show up in the list."));
+                return sendStatus(
+                    http, request, 410, QStringLiteral("Expired"),
+                    QStringLiteral(
+                        "The provided continue parameter is too old to display a consistent list result. You "
+                        "can start a new list without the continue parameter, or use the continue token in "
+                        "this response to retrieve the remainder of the results. Continuing with the "
+                        "provided "
+                        "token results in an inconsistent list - objects that were created, modified, or "
+                        "deleted between the time the first chunk was returned and now may show up in the "
+                        "list."));
             rv = tokenRv;
             startAfter = token.value(QLatin1String("start")).toString();
         }
         for (const QJsonObject& o : store_.list(r.type->resource, r.ns)) {
             const QJsonObject m = metadataOf(o);
             // \x01 sorts before every name character, so string order is the store's (namespace, name) order.
-            const QString key = m.value(QLatin1String("namespace")).toString() + QChar(0x01) + m.value(QLatin1String("name")).toString();
+            const QString key = m.value(QLatin1String("namespace")).toString() + QChar(0x01) +
+                                m.value(QLatin1String("name")).toString();
             if (!startAfter.isEmpty() && key <= startAfter)
                 continue;
             if (labelsMatch(*labels, o) && fieldsMatch(*fields, o))
@@ -837,17 +965,20 @@ bool ApiServer::list(Exchange& http, const Request& request, const Route& r) {
         limit = request.param(QStringLiteral("limit")).toLongLong(&ok);
         if (!ok || limit < 0)
             return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                              QStringLiteral("limit: Invalid value: \"%1\": must be a non-negative integer").arg(request.param(QStringLiteral("limit"))));
+                              QStringLiteral("limit: Invalid value: \"%1\": must be a non-negative integer")
+                                  .arg(request.param(QStringLiteral("limit"))));
     }
     QJsonObject listMeta{{QStringLiteral("resourceVersion"), QString::number(rv)}};
     if (limit > 0 && items.size() > limit) {
         const QJsonObject last = metadataOf(items.at(qsizetype(limit) - 1));
         const QJsonObject token{{QStringLiteral("v"), QStringLiteral("meta.k8s.io/v1")},
                                 {QStringLiteral("rv"), rv},
-                                {QStringLiteral("start"), last.value(QLatin1String("namespace")).toString() + QChar(0x01) +
+                                {QStringLiteral("start"), last.value(QLatin1String("namespace")).toString() +
+                                                              QChar(0x01) +
                                                               last.value(QLatin1String("name")).toString()}};
         listMeta.insert(QStringLiteral("continue"),
-                        QString::fromLatin1(toJson(token).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)));
+                        QString::fromLatin1(toJson(token).toBase64(QByteArray::Base64UrlEncoding |
+                                                                   QByteArray::OmitTrailingEquals)));
         listMeta.insert(QStringLiteral("remainingItemCount"), items.size() - limit);
         items.resize(qsizetype(limit));
     }
@@ -857,7 +988,7 @@ bool ApiServer::list(Exchange& http, const Request& request, const Route& r) {
         return sendJson(http, request, 200, t);
     }
     QJsonArray array;
-    for (QJsonObject o : items) {  // typed lists omit kind/apiVersion on items, as the apiserver does
+    for (QJsonObject o : items) { // typed lists omit kind/apiVersion on items, as the apiserver does
         o.remove(QStringLiteral("kind"));
         o.remove(QStringLiteral("apiVersion"));
         array.append(o);
@@ -892,9 +1023,10 @@ int watchTimeoutSeconds(const Request& request) {
 
 // A BOOKMARK event's object: the kind and the resource version reached.
 QJsonObject bookmarkObject(const ResourceType& type, qint64 rv) {
-    return QJsonObject{{QStringLiteral("kind"), type.kind},
-                       {QStringLiteral("apiVersion"), type.apiVersion()},
-                       {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(rv)}}}};
+    return QJsonObject{
+        {QStringLiteral("kind"), type.kind},
+        {QStringLiteral("apiVersion"), type.apiVersion()},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(rv)}}}};
 }
 
 } // namespace
@@ -902,14 +1034,18 @@ QJsonObject bookmarkObject(const ResourceType& type, qint64 rv) {
 bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
     QString error;
     const auto labels = parseLabelSelector(request.param(QStringLiteral("labelSelector")), &error);
-    const auto fields = labels ? parseFieldSelector(request.param(QStringLiteral("fieldSelector")), *r.type, &error) : std::nullopt;
+    const auto fields =
+        labels ? parseFieldSelector(request.param(QStringLiteral("fieldSelector")), *r.type, &error)
+               : std::nullopt;
     if (!labels || !fields)
         return sendStatus(http, request, 400, QStringLiteral("BadRequest"), error);
     const QString rvParam = request.param(QStringLiteral("resourceVersion"));
     const std::optional<qint64> watchedFrom = watchStart(rvParam);
     if (!watchedFrom)
-        return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                          QStringLiteral("resourceVersion: Invalid value: \"%1\": must be a non-negative integer").arg(rvParam));
+        return sendStatus(
+            http, request, 400, QStringLiteral("BadRequest"),
+            QStringLiteral("resourceVersion: Invalid value: \"%1\": must be a non-negative integer")
+                .arg(rvParam));
     const qint64 from = *watchedFrom;
     const bool bookmarks = truthy(request.param(QStringLiteral("allowWatchBookmarks")));
     const bool table = wantsTable(request);
@@ -918,13 +1054,17 @@ bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
     const ResourceType& type = *r.type;
 
     auto matches = [&](const QString& resource, const QString& ns, const QJsonObject& o) {
-        return resource == type.resource && (r.ns.isEmpty() || ns == r.ns) && labelsMatch(*labels, o) && fieldsMatch(*fields, o);
+        return resource == type.resource && (r.ns.isEmpty() || ns == r.ns) && labelsMatch(*labels, o) &&
+               fieldsMatch(*fields, o);
     };
     auto line = [&](const QByteArray& evType, const QJsonObject& o) {
         QJsonObject object = o;
         if (table && evType != "BOOKMARK" && evType != "ERROR")
-            object = kts::table(type, {o}, metadataOf(o).value(QLatin1String("resourceVersion")).toString().toLongLong());
-        return toJson(QJsonObject{{QStringLiteral("type"), QString::fromLatin1(evType)}, {QStringLiteral("object"), object}}) + '\n';
+            object = kts::table(
+                type, {o}, metadataOf(o).value(QLatin1String("resourceVersion")).toString().toLongLong());
+        return toJson(QJsonObject{{QStringLiteral("type"), QString::fromLatin1(evType)},
+                                  {QStringLiteral("object"), object}}) +
+               '\n';
     };
 
     if (!http.beginChunked(200, "application/json"))
@@ -937,14 +1077,16 @@ bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
     {
         std::lock_guard lock(store_.mu);
         compactions = store_.compactions();
-        if (from == 0) {  // no version: the current state as ADDED events, then changes
+        if (from == 0) { // no version: the current state as ADDED events, then changes
             last = store_.currentRv();
             for (const QJsonObject& o : store_.list(type.resource, r.ns))
                 if (matches(type.resource, metadataOf(o).value(QLatin1String("namespace")).toString(), o))
                     pending += line("ADDED", o);
         } else if (from < store_.compactedRv()) {
             pending += line("ERROR", statusObject(410, QStringLiteral("Expired"),
-                                                  QStringLiteral("too old resource version: %1 (%2)").arg(from).arg(store_.compactedRv() + 1),
+                                                  QStringLiteral("too old resource version: %1 (%2)")
+                                                      .arg(from)
+                                                      .arg(store_.compactedRv() + 1),
                                                   {}));
             last = -1;
         } else {
@@ -964,7 +1106,7 @@ bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
                 if (!http.chunk(ev + '\n'))
                     return false;
                 if (!ev.contains("\"type\":\"BOOKMARK\"") && dropAfter > 0 && ++sent >= dropAfter) {
-                    http.abort();  // cut without the final chunk
+                    http.abort(); // cut without the final chunk
                     return false;
                 }
             }
@@ -977,15 +1119,21 @@ bool ApiServer::watch(Exchange& http, const Request& request, const Route& r) {
             return false;
         std::unique_lock lock(store_.mu);
         const auto wakeAt = std::min(deadline, lastWrite + bookmarkEvery);
-        store_.changed.wait_until(lock, wakeAt, [&] { return store_.currentRv() > last || store_.compactions() != compactions; });
-        if (last < store_.compactedRv() || store_.compactions() != compactions) {  // fell behind / compacted under it
+        store_.changed.wait_until(
+            lock, wakeAt, [&] { return store_.currentRv() > last || store_.compactions() != compactions; });
+        if (last < store_.compactedRv() ||
+            store_.compactions() != compactions) { // fell behind / compacted under it
             pending += line("ERROR", statusObject(410, QStringLiteral("Expired"),
-                                                  QStringLiteral("too old resource version: %1 (%2)").arg(last).arg(store_.compactedRv() + 1), {}));
+                                                  QStringLiteral("too old resource version: %1 (%2)")
+                                                      .arg(last)
+                                                      .arg(store_.compactedRv() + 1),
+                                                  {}));
             lock.unlock();
             return http.chunk(pending) && http.endChunked();
         }
         const auto& history = store_.history();
-        auto it = std::upper_bound(history.begin(), history.end(), last, [](qint64 v, const Event& e) { return v < e.rv; });
+        auto it = std::upper_bound(history.begin(), history.end(), last,
+                                   [](qint64 v, const Event& e) { return v < e.rv; });
         for (; it != history.end(); ++it)
             if (matches(it->resource, it->ns, it->object))
                 pending += line(it->type, it->object);
@@ -1004,40 +1152,55 @@ using FieldProblem = std::pair<QString, QString>; // the field, and what is wron
 // A new object's name (required, an RFC 1123 label or subdomain) and labels.
 std::optional<FieldProblem> metadataProblem(const QString& name, bool labelName, const QJsonObject& labels) {
     if (name.isEmpty())
-        return FieldProblem{QStringLiteral("metadata.name"), QStringLiteral("Required value: name or generateName is required")};
-    if (!validName(name, !labelName))
         return FieldProblem{QStringLiteral("metadata.name"),
-                            QStringLiteral("Invalid value: \"%1\": a lowercase RFC 1123 %2 must consist of lower case alphanumeric "
-                                           "characters, '-'%3, and must start and end with an alphanumeric character")
-                                .arg(name, labelName ? QStringLiteral("label") : QStringLiteral("subdomain"),
-                                     labelName ? QString() : QStringLiteral(" or '.'"))};
+                            QStringLiteral("Required value: name or generateName is required")};
+    if (!validName(name, !labelName))
+        return FieldProblem{
+            QStringLiteral("metadata.name"),
+            QStringLiteral(
+                "Invalid value: \"%1\": a lowercase RFC 1123 %2 must consist of lower case alphanumeric "
+                "characters, '-'%3, and must start and end with an alphanumeric character")
+                .arg(name, labelName ? QStringLiteral("label") : QStringLiteral("subdomain"),
+                     labelName ? QString() : QStringLiteral(" or '.'"))};
     for (auto it = labels.begin(); it != labels.end(); ++it)
         if (!validLabelKey(it.key()) || !it.value().isString() || !validLabelValue(it.value().toString()))
-            return FieldProblem{QStringLiteral("metadata.labels"), QStringLiteral("Invalid value: \"%1\": a valid label must be an empty string or "
-                                                                                 "consist of alphanumeric characters, '-', '_' or '.'")
-                                                                       .arg(it.value().toVariant().toString())};
+            return FieldProblem{
+                QStringLiteral("metadata.labels"),
+                QStringLiteral("Invalid value: \"%1\": a valid label must be an empty string or "
+                               "consist of alphanumeric characters, '-', '_' or '.'")
+                    .arg(it.value().toVariant().toString())};
     return std::nullopt;
 }
 
 // A Job needs containers with names and images, and restartPolicy Never or OnFailure.
 std::optional<FieldProblem> jobSpecProblem(const QJsonObject& object) {
-    const QJsonObject podSpec =
-        object.value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject().value(QLatin1String("spec")).toObject();
+    const QJsonObject podSpec = object.value(QLatin1String("spec"))
+                                    .toObject()
+                                    .value(QLatin1String("template"))
+                                    .toObject()
+                                    .value(QLatin1String("spec"))
+                                    .toObject();
     const QJsonArray containers = podSpec.value(QLatin1String("containers")).toArray();
     if (containers.isEmpty())
-        return FieldProblem{QStringLiteral("spec.template.spec.containers"), QStringLiteral("Required value")};
+        return FieldProblem{QStringLiteral("spec.template.spec.containers"),
+                            QStringLiteral("Required value")};
     for (qsizetype i = 0; i < containers.size(); ++i) {
         const QJsonObject c = containers.at(i).toObject();
         if (c.value(QLatin1String("name")).toString().isEmpty())
-            return FieldProblem{QStringLiteral("spec.template.spec.containers[%1].name").arg(i), QStringLiteral("Required value")};
+            return FieldProblem{QStringLiteral("spec.template.spec.containers[%1].name").arg(i),
+                                QStringLiteral("Required value")};
         if (c.value(QLatin1String("image")).toString().isEmpty())
-            return FieldProblem{QStringLiteral("spec.template.spec.containers[%1].image").arg(i), QStringLiteral("Required value")};
+            return FieldProblem{QStringLiteral("spec.template.spec.containers[%1].image").arg(i),
+                                QStringLiteral("Required value")};
     }
     const QString restart = podSpec.value(QLatin1String("restartPolicy")).toString();
     if (restart != QLatin1String("Never") && restart != QLatin1String("OnFailure"))
-        return FieldProblem{QStringLiteral("spec.template.spec.restartPolicy"),
-                            restart.isEmpty() ? QStringLiteral("Required value: valid values: \"OnFailure\", \"Never\"")
-                                              : QStringLiteral("Unsupported value: \"%1\": supported values: \"OnFailure\", \"Never\"").arg(restart)};
+        return FieldProblem{
+            QStringLiteral("spec.template.spec.restartPolicy"),
+            restart.isEmpty()
+                ? QStringLiteral("Required value: valid values: \"OnFailure\", \"Never\"")
+                : QStringLiteral("Unsupported value: \"%1\": supported values: \"OnFailure\", \"Never\"")
+                      .arg(restart)};
     return std::nullopt;
 }
 
@@ -1059,21 +1222,29 @@ void defaultJob(QJsonObject& object, QJsonObject& meta, const QJsonObject& label
     QJsonObject templMeta = metadataOf(templ);
     QJsonObject templLabels = templMeta.value(QLatin1String("labels")).toObject();
     for (auto it = jobLabels.begin(); it != jobLabels.end(); ++it)
-        if (it.key().contains(QLatin1String("controller-uid")) || it.key().contains(QLatin1String("job-name")))
+        if (it.key().contains(QLatin1String("controller-uid")) ||
+            it.key().contains(QLatin1String("job-name")))
             templLabels.insert(it.key(), it.value());
     templMeta.insert(QStringLiteral("labels"), templLabels);
     templ.insert(QStringLiteral("metadata"), templMeta);
-    podSpec.insert(QStringLiteral("dnsPolicy"), podSpec.value(QLatin1String("dnsPolicy")).toString(QStringLiteral("ClusterFirst")));
-    podSpec.insert(QStringLiteral("terminationGracePeriodSeconds"), podSpec.value(QLatin1String("terminationGracePeriodSeconds")).toInt(30));
+    podSpec.insert(QStringLiteral("dnsPolicy"),
+                   podSpec.value(QLatin1String("dnsPolicy")).toString(QStringLiteral("ClusterFirst")));
+    podSpec.insert(QStringLiteral("terminationGracePeriodSeconds"),
+                   podSpec.value(QLatin1String("terminationGracePeriodSeconds")).toInt(30));
     templ.insert(QStringLiteral("spec"), podSpec);
     spec.insert(QStringLiteral("template"), templ);
-    for (const auto& [key, value] : {std::pair<const char*, QJsonValue>{"parallelism", 1}, {"completions", 1}, {"backoffLimit", 6},
-                                     {"completionMode", QStringLiteral("NonIndexed")}, {"suspend", false},
-                                     {"manualSelector", false}, {"podReplacementPolicy", QStringLiteral("TerminatingOrFailed")}})
+    for (const auto& [key, value] : {std::pair<const char*, QJsonValue>{"parallelism", 1},
+                                     {"completions", 1},
+                                     {"backoffLimit", 6},
+                                     {"completionMode", QStringLiteral("NonIndexed")},
+                                     {"suspend", false},
+                                     {"manualSelector", false},
+                                     {"podReplacementPolicy", QStringLiteral("TerminatingOrFailed")}})
         if (!spec.contains(QLatin1String(key)))
             spec.insert(QLatin1String(key), value);
     spec.insert(QStringLiteral("selector"),
-                QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("batch.kubernetes.io/controller-uid"), uid}}}});
+                QJsonObject{{QStringLiteral("matchLabels"),
+                             QJsonObject{{QStringLiteral("batch.kubernetes.io/controller-uid"), uid}}}});
     object.insert(QStringLiteral("spec"), spec);
     object.insert(QStringLiteral("status"), QJsonObject{});
 }
@@ -1115,10 +1286,11 @@ std::optional<ApiServer::Failure> ApiServer::namespaceRefusal(const ResourceType
     return std::nullopt;
 }
 
-std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, const QString& ns, QJsonObject object,
-                                                   bool dryRun, Failure& failure) {
+std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, const QString& ns,
+                                                   QJsonObject object, bool dryRun, Failure& failure) {
     QJsonObject meta = metadataOf(object);
-    auto fail = [&](int code, const QString& reason, const QString& message, const QJsonObject& details = {}) {
+    auto fail = [&](int code, const QString& reason, const QString& message,
+                    const QJsonObject& details = {}) {
         failure = {code, reason, message, details};
         return std::nullopt;
     };
@@ -1143,35 +1315,45 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
         while (store_.find(type.resource, type.namespaced ? ns : QString(), name));
         meta.insert(QStringLiteral("name"), name);
     }
-    const QString invalidPrefix = QStringLiteral("%1.%2 \"%3\" is invalid: ").arg(type.kind, type.group.isEmpty() ? QStringLiteral("") : type.group, name);
-    const QString invalidHead = type.group.isEmpty() ? QStringLiteral("%1 \"%2\" is invalid: ").arg(type.kind, name) : invalidPrefix;
+    const QString invalidPrefix =
+        QStringLiteral("%1.%2 \"%3\" is invalid: ")
+            .arg(type.kind, type.group.isEmpty() ? QStringLiteral("") : type.group, name);
+    const QString invalidHead =
+        type.group.isEmpty() ? QStringLiteral("%1 \"%2\" is invalid: ").arg(type.kind, name) : invalidPrefix;
     auto invalid = [&](const QString& field, const QString& what) {
         QJsonObject details = detailsFor(type, name);
-        details.insert(QStringLiteral("causes"), QJsonArray{QJsonObject{{QStringLiteral("reason"), QStringLiteral("FieldValueInvalid")},
-                                                                         {QStringLiteral("message"), what},
-                                                                         {QStringLiteral("field"), field}}});
-        return fail(422, QStringLiteral("Invalid"), invalidHead + field + QStringLiteral(": ") + what, details);
+        details.insert(QStringLiteral("causes"),
+                       QJsonArray{QJsonObject{{QStringLiteral("reason"), QStringLiteral("FieldValueInvalid")},
+                                              {QStringLiteral("message"), what},
+                                              {QStringLiteral("field"), field}}});
+        return fail(422, QStringLiteral("Invalid"), invalidHead + field + QStringLiteral(": ") + what,
+                    details);
     };
-    const bool labelName = type.resource == QLatin1String("namespaces") || type.resource == QLatin1String("jobs");
+    const bool labelName =
+        type.resource == QLatin1String("namespaces") || type.resource == QLatin1String("jobs");
     const QJsonObject labels = meta.value(QLatin1String("labels")).toObject();
     if (const std::optional<FieldProblem> p = metadataProblem(name, labelName, labels))
         return invalid(p->first, p->second);
 
     for (qsizetype i = 0; i < conflictsLeft_.size(); ++i)
-        if (name.startsWith(conflictsLeft_.at(i))) {  // injected fault: one spurious conflict per prefix
+        if (name.startsWith(conflictsLeft_.at(i))) { // injected fault: one spurious conflict per prefix
             conflictsLeft_.removeAt(i);
-            return fail(409, QStringLiteral("AlreadyExists"), QStringLiteral("%1 \"%2\" already exists").arg(type.qualified(), name),
+            return fail(409, QStringLiteral("AlreadyExists"),
+                        QStringLiteral("%1 \"%2\" already exists").arg(type.qualified(), name),
                         detailsFor(type, name));
         }
     if (const QJsonObject* existing = store_.find(type.resource, type.namespaced ? ns : QString(), name);
         existing && metadataOf(*existing).contains(QLatin1String("deletionTimestamp")))
-        return fail(409, QStringLiteral("AlreadyExists"),
-                    QStringLiteral("object is being deleted: %1 \"%2\" already exists").arg(type.qualified(), name), detailsFor(type, name));
+        return fail(
+            409, QStringLiteral("AlreadyExists"),
+            QStringLiteral("object is being deleted: %1 \"%2\" already exists").arg(type.qualified(), name),
+            detailsFor(type, name));
     if (!dryRun)
         if (const std::optional<Failure> denied = admit("CREATE", type, ns, name))
             return fail(denied->code, denied->reason, denied->message, denied->details);
     if (store_.find(type.resource, type.namespaced ? ns : QString(), name))
-        return fail(409, QStringLiteral("AlreadyExists"), QStringLiteral("%1 \"%2\" already exists").arg(type.qualified(), name),
+        return fail(409, QStringLiteral("AlreadyExists"),
+                    QStringLiteral("%1 \"%2\" already exists").arg(type.qualified(), name),
                     detailsFor(type, name));
 
     // Per-kind validation and the defaults the apiserver fills in.
@@ -1179,11 +1361,14 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
         QJsonObject l = labels;
         l.insert(QStringLiteral("kubernetes.io/metadata.name"), name);
         meta.insert(QStringLiteral("labels"), l);
-        object.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("finalizers"), QJsonArray{QStringLiteral("kubernetes")}}});
-        object.insert(QStringLiteral("status"), QJsonObject{{QStringLiteral("phase"), QStringLiteral("Active")}});
+        object.insert(QStringLiteral("spec"),
+                      QJsonObject{{QStringLiteral("finalizers"), QJsonArray{QStringLiteral("kubernetes")}}});
+        object.insert(QStringLiteral("status"),
+                      QJsonObject{{QStringLiteral("phase"), QStringLiteral("Active")}});
     } else if (type.resource == QLatin1String("clusterrolebindings")) {
         const QJsonObject ref = object.value(QLatin1String("roleRef")).toObject();
-        if (ref.value(QLatin1String("name")).toString().isEmpty() || ref.value(QLatin1String("kind")).toString().isEmpty())
+        if (ref.value(QLatin1String("name")).toString().isEmpty() ||
+            ref.value(QLatin1String("kind")).toString().isEmpty())
             return invalid(QStringLiteral("roleRef.name"), QStringLiteral("Required value"));
     } else if (type.resource == QLatin1String("jobs")) {
         if (const std::optional<FieldProblem> p = jobSpecProblem(object))
@@ -1198,12 +1383,13 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
         return object;
     }
     const QJsonObject stored = store_.add(type.resource, object);
-    if (type.resource == QLatin1String("namespaces")) {  // the service account controller's work
+    if (type.resource == QLatin1String("namespaces")) { // the service account controller's work
         store_.add(QStringLiteral("serviceaccounts"),
                    QJsonObject{{QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
                                {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                               {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("default")},
-                                                                         {QStringLiteral("namespace"), name}}}});
+                               {QStringLiteral("metadata"),
+                                QJsonObject{{QStringLiteral("name"), QStringLiteral("default")},
+                                            {QStringLiteral("namespace"), name}}}});
     }
     if (type.resource == QLatin1String("jobs"))
         controller_.jobCreated(stored);
@@ -1212,17 +1398,20 @@ std::optional<QJsonObject> ApiServer::createLocked(const ResourceType& type, con
 
 bool ApiServer::create(Exchange& http, const Request& request, const Route& r) {
     if (!r.type->creatable)
-        return sendStatus(http, request, 405, QStringLiteral("MethodNotAllowed"),
-                          QStringLiteral("create is not supported on %1 by this test server").arg(r.type->qualified()));
+        return sendStatus(
+            http, request, 405, QStringLiteral("MethodNotAllowed"),
+            QStringLiteral("create is not supported on %1 by this test server").arg(r.type->qualified()));
     const QByteArray contentType = request.header("content-type").toLower();
     if (!contentType.isEmpty() && !contentType.startsWith("application/json"))
         return sendStatus(http, request, 415, QStringLiteral("UnsupportedMediaType"),
-                          QStringLiteral("the body of the request was in an unknown format - accepted media types include: application/json"));
+                          QStringLiteral("the body of the request was in an unknown format - accepted media "
+                                         "types include: application/json"));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(request.body, &parseError);
     if (!doc.isObject())
-        return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                          QStringLiteral("the request body is not a JSON object: %1").arg(parseError.errorString()));
+        return sendStatus(
+            http, request, 400, QStringLiteral("BadRequest"),
+            QStringLiteral("the request body is not a JSON object: %1").arg(parseError.errorString()));
     const bool dryRun = request.param(QStringLiteral("dryRun")) == QLatin1String("All");
     Failure failure;
     std::optional<QJsonObject> created;
@@ -1238,21 +1427,26 @@ bool ApiServer::create(Exchange& http, const Request& request, const Route& r) {
 bool ApiServer::patch(Exchange& http, const Request& request, const Route& r) {
     const QByteArray contentType = request.header("content-type").toLower();
     const bool apply = contentType.startsWith("application/apply-patch");
-    if (!apply && !contentType.startsWith("application/merge-patch+json") && !contentType.startsWith("application/strategic-merge-patch+json"))
-        return sendStatus(http, request, 415, QStringLiteral("UnsupportedMediaType"),
-                          QStringLiteral("the body of the request was in an unknown format - accepted media types include: "
-                                         "application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml (JSON only here)"));
+    if (!apply && !contentType.startsWith("application/merge-patch+json") &&
+        !contentType.startsWith("application/strategic-merge-patch+json"))
+        return sendStatus(
+            http, request, 415, QStringLiteral("UnsupportedMediaType"),
+            QStringLiteral("the body of the request was in an unknown format - accepted media types include: "
+                           "application/merge-patch+json, application/strategic-merge-patch+json, "
+                           "application/apply-patch+yaml (JSON only here)"));
     const QJsonDocument doc = QJsonDocument::fromJson(request.body);
     if (!doc.isObject())
-        return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                          QStringLiteral("this test server accepts only JSON patch bodies (JSON is valid apply YAML)"));
+        return sendStatus(
+            http, request, 400, QStringLiteral("BadRequest"),
+            QStringLiteral("this test server accepts only JSON patch bodies (JSON is valid apply YAML)"));
     QJsonObject body = doc.object();
     std::lock_guard lock(store_.mu);
     const QJsonObject* existing = store_.find(r.type->resource, r.ns, r.name);
     if (!existing) {
         if (!apply || !r.type->creatable)
             return sendStatus(http, request, 404, QStringLiteral("NotFound"),
-                              QStringLiteral("%1 \"%2\" not found").arg(r.type->qualified(), r.name), detailsFor(*r.type, r.name));
+                              QStringLiteral("%1 \"%2\" not found").arg(r.type->qualified(), r.name),
+                              detailsFor(*r.type, r.name));
         setMeta(body, QStringLiteral("name"), r.name);
         Failure failure;
         const auto created = createLocked(*r.type, r.ns, body, false, failure);
@@ -1261,8 +1455,9 @@ bool ApiServer::patch(Exchange& http, const Request& request, const Route& r) {
         return sendJson(http, request, 201, *created);
     }
     if (!r.type->creatable)
-        return sendStatus(http, request, 405, QStringLiteral("MethodNotAllowed"),
-                          QStringLiteral("patch is not supported on %1 by this test server").arg(r.type->qualified()));
+        return sendStatus(
+            http, request, 405, QStringLiteral("MethodNotAllowed"),
+            QStringLiteral("patch is not supported on %1 by this test server").arg(r.type->qualified()));
     // Identity and server-owned fields are kept; everything else merges.
     QJsonObject patchMeta = metadataOf(body);
     for (const char* key : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp", "generation"})
@@ -1272,7 +1467,7 @@ bool ApiServer::patch(Exchange& http, const Request& request, const Route& r) {
     body.remove(QStringLiteral("kind"));
     body.remove(QStringLiteral("apiVersion"));
     if (r.type->resource == QLatin1String("jobs"))
-        body.remove(QStringLiteral("spec"));  // a Job's template is immutable
+        body.remove(QStringLiteral("spec")); // a Job's template is immutable
     const QJsonObject merged = mergePatch(*existing, body).toObject();
     return sendJson(http, request, 200, store_.update(r.type->resource, merged));
 }
@@ -1296,46 +1491,57 @@ void ApiServer::deleteJobLocked(const QJsonObject& job, const QString& propagati
         store_.remove(QStringLiteral("jobs"), ns, name);
         return;
     }
-    if (propagation == QLatin1String("Foreground")) {  // dependents go first, then the owner
+    if (propagation == QLatin1String("Foreground")) { // dependents go first, then the owner
         for (const QJsonObject& pod : owned)
-            controller_.deleteGracefully(QStringLiteral("pods"), ns, metadataOf(pod).value(QLatin1String("name")).toString());
+            controller_.deleteGracefully(QStringLiteral("pods"), ns,
+                                         metadataOf(pod).value(QLatin1String("name")).toString());
         store_.remove(QStringLiteral("jobs"), ns, name);
         return;
     }
-    store_.remove(QStringLiteral("jobs"), ns, name);  // Background: the owner goes, then the collector
+    store_.remove(QStringLiteral("jobs"), ns, name); // Background: the owner goes, then the collector
     for (const QJsonObject& pod : owned)
-        controller_.deleteGracefully(QStringLiteral("pods"), ns, metadataOf(pod).value(QLatin1String("name")).toString());
+        controller_.deleteGracefully(QStringLiteral("pods"), ns,
+                                     metadataOf(pod).value(QLatin1String("name")).toString());
 }
 
 bool ApiServer::remove(Exchange& http, const Request& request, const Route& r) {
     const ResourceType& type = *r.type;
     if (type.resource == QLatin1String("nodes"))
-        return sendStatus(http, request, 405, QStringLiteral("MethodNotAllowed"), QStringLiteral("nodes are read-only on this test server"));
+        return sendStatus(http, request, 405, QStringLiteral("MethodNotAllowed"),
+                          QStringLiteral("nodes are read-only on this test server"));
     QString propagation = request.param(QStringLiteral("propagationPolicy"));
     if (propagation.isEmpty() && !request.body.isEmpty())
-        propagation = QJsonDocument::fromJson(request.body).object().value(QLatin1String("propagationPolicy")).toString();
-    if (!propagation.isEmpty() && propagation != QLatin1String("Background") && propagation != QLatin1String("Foreground") &&
-        propagation != QLatin1String("Orphan"))
+        propagation = QJsonDocument::fromJson(request.body)
+                          .object()
+                          .value(QLatin1String("propagationPolicy"))
+                          .toString();
+    if (!propagation.isEmpty() && propagation != QLatin1String("Background") &&
+        propagation != QLatin1String("Foreground") && propagation != QLatin1String("Orphan"))
         return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                          QStringLiteral("propagationPolicy: Unsupported value: \"%1\": supported values: \"Foreground\", \"Background\", \"Orphan\"")
+                          QStringLiteral("propagationPolicy: Unsupported value: \"%1\": supported values: "
+                                         "\"Foreground\", \"Background\", \"Orphan\"")
                               .arg(propagation));
-    if (propagation.isEmpty())  // batch/v1 Jobs keep the legacy default of orphaning their pods
-        propagation = type.resource == QLatin1String("jobs") ? QStringLiteral("Orphan") : QStringLiteral("Background");
+    if (propagation.isEmpty()) // batch/v1 Jobs keep the legacy default of orphaning their pods
+        propagation =
+            type.resource == QLatin1String("jobs") ? QStringLiteral("Orphan") : QStringLiteral("Background");
 
     std::lock_guard lock(store_.mu);
     const QJsonObject* found = store_.find(type.resource, r.ns, r.name);
     if (!found)
         return sendStatus(http, request, 404, QStringLiteral("NotFound"),
-                          QStringLiteral("%1 \"%2\" not found").arg(type.qualified(), r.name), detailsFor(type, r.name));
+                          QStringLiteral("%1 \"%2\" not found").arg(type.qualified(), r.name),
+                          detailsFor(type, r.name));
     QJsonObject object = *found;
     const QString uid = metadataOf(object).value(QLatin1String("uid")).toString();
     if (const std::optional<Failure> denied = admit("DELETE", type, r.ns, r.name))
         return sendStatus(http, request, denied->code, denied->reason, denied->message, denied->details);
     if (type.resource == QLatin1String("namespaces")) {
         if (r.name == QLatin1String("default") || r.name.startsWith(QLatin1String("kube-")))
-            return sendStatus(http, request, 403, QStringLiteral("Forbidden"),
-                              QStringLiteral("namespaces \"%1\" is forbidden: this namespace may not be deleted").arg(r.name),
-                              detailsFor(type, r.name));
+            return sendStatus(
+                http, request, 403, QStringLiteral("Forbidden"),
+                QStringLiteral("namespaces \"%1\" is forbidden: this namespace may not be deleted")
+                    .arg(r.name),
+                detailsFor(type, r.name));
         for (const QJsonObject& job : store_.list(QStringLiteral("jobs"), r.name))
             controller_.jobDeleted(r.name, metadataOf(job).value(QLatin1String("name")).toString());
         return sendJson(http, request, 200, controller_.deleteGracefully(type.resource, {}, r.name));
@@ -1360,22 +1566,28 @@ bool ApiServer::remove(Exchange& http, const Request& request, const Route& r) {
 bool ApiServer::logs(Exchange& http, const Request& request, const Route& r) {
     const bool follow = truthy(request.param(QStringLiteral("follow")));
     const bool timestamps = truthy(request.param(QStringLiteral("timestamps")));
-    const int tailLines = request.hasParam(QStringLiteral("tailLines")) ? request.param(QStringLiteral("tailLines")).toInt() : -1;
+    const int tailLines = request.hasParam(QStringLiteral("tailLines"))
+                              ? request.param(QStringLiteral("tailLines")).toInt()
+                              : -1;
     QString container = request.param(QStringLiteral("container"));
     int next = 0;
     {
         std::lock_guard lock(store_.mu);
         const QJsonObject* pod = store_.find(QStringLiteral("pods"), r.ns, r.name);
         if (!pod)
-            return sendStatus(http, request, 404, QStringLiteral("NotFound"), QStringLiteral("pods \"%1\" not found").arg(r.name),
+            return sendStatus(http, request, 404, QStringLiteral("NotFound"),
+                              QStringLiteral("pods \"%1\" not found").arg(r.name),
                               detailsFor(*r.type, r.name));
         QStringList names;
-        for (const QJsonValue& c : pod->value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray())
+        for (const QJsonValue& c :
+             pod->value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray())
             names << c.toObject().value(QLatin1String("name")).toString();
         if (container.isEmpty()) {
             if (names.size() != 1)
-                return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                                  QStringLiteral("a container name must be specified for pod %1, choose one of: [%2]").arg(r.name, names.join(QLatin1Char(' '))));
+                return sendStatus(
+                    http, request, 400, QStringLiteral("BadRequest"),
+                    QStringLiteral("a container name must be specified for pod %1, choose one of: [%2]")
+                        .arg(r.name, names.join(QLatin1Char(' '))));
             container = names.first();
         } else if (!names.contains(container)) {
             return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
@@ -1383,8 +1595,10 @@ bool ApiServer::logs(Exchange& http, const Request& request, const Route& r) {
         }
         const Controller::PodRun* run = controller_.run(r.ns, r.name);
         if (run && run->stage == Controller::Stage::Pending)
-            return sendStatus(http, request, 400, QStringLiteral("BadRequest"),
-                              QStringLiteral("container \"%1\" in pod \"%2\" is waiting to start: ContainerCreating").arg(container, r.name));
+            return sendStatus(
+                http, request, 400, QStringLiteral("BadRequest"),
+                QStringLiteral("container \"%1\" in pod \"%2\" is waiting to start: ContainerCreating")
+                    .arg(container, r.name));
         if (run && tailLines >= 0)
             next = std::max(0, run->released - tailLines);
     }
@@ -1404,9 +1618,11 @@ bool ApiServer::logs(Exchange& http, const Request& request, const Route& r) {
             const Controller::PodRun* run = controller_.run(r.ns, r.name);
             if (run) {
                 for (; next < run->released; ++next)
-                    out += (timestamps ? run->lineTimes.at(next).toUtf8() + ' ' : QByteArray()) + run->lines.at(next);
+                    out += (timestamps ? run->lineTimes.at(next).toUtf8() + ' ' : QByteArray()) +
+                           run->lines.at(next);
             }
-            finished = !follow || !run || (run->stage == Controller::Stage::Terminated && next >= run->released);
+            finished =
+                !follow || !run || (run->stage == Controller::Stage::Terminated && next >= run->released);
         }
         if (!out.isEmpty() && !http.chunk(out))
             return false;

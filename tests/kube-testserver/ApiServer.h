@@ -25,14 +25,14 @@ class ApiServer {
     // One JSON line per request (method, target, protocol, host, sni, auth, user, code unknown):
     // what tests compare with what a client sent.
     void setRequestLog(const QString& path) { requestLog_ = path; }
-    void start(int port);  // seeds namespaces and nodes, starts the controller
+    void start(int port); // seeds namespaces and nodes, starts the controller
     // Serves one connection until it closes (runs on the connection's own thread).
     void serve(TlsStream& stream);
 
   private:
     struct Identity {
         QString user;
-        bool admin = false;   // system:masters (the client certificate)
+        bool admin = false; // system:masters (the client certificate)
     };
     struct Route {
         const ResourceType* type = nullptr;
@@ -63,14 +63,17 @@ class ApiServer {
     };
     std::optional<QJsonObject> createLocked(const ResourceType& type, const QString& ns, QJsonObject object,
                                             bool dryRun, Failure& failure);
-    std::optional<Failure> namespaceRefusal(const ResourceType& type, const QString& ns, const QJsonObject& meta);
+    std::optional<Failure> namespaceRefusal(const ResourceType& type, const QString& ns,
+                                            const QJsonObject& meta);
     void deleteJobLocked(const QJsonObject& job, const QString& propagation);
     // The admission webhooks of the script: a Failure when a rule denies the operation.
-    std::optional<Failure> admit(const char* operation, const ResourceType& type, const QString& ns, const QString& name) const;
+    std::optional<Failure> admit(const char* operation, const ResourceType& type, const QString& ns,
+                                 const QString& name) const;
     std::optional<Identity> identify(const Peer& peer, const Request& request);
     // RBAC: nullopt when allowed, else the Forbidden message.
-    std::optional<QString> forbidden(const Identity& who, const QString& verb, const ResourceType* type, const QString& subresource,
-                                     const QString& ns, const QString& name) const;
+    std::optional<QString> forbidden(const Identity& who, const QString& verb, const ResourceType* type,
+                                     const QString& subresource, const QString& ns,
+                                     const QString& name) const;
     bool evict(Exchange& http, const Request& request, const Route& r);
     bool selfSubjectAccessReview(Exchange& http, const Request& request, const Identity& who);
     void serverFault(const QString& fault, const QString& check);
@@ -86,7 +89,7 @@ class ApiServer {
     QStringList conflictsLeft_;
     std::atomic<bool> tokensRevoked_{false};
     QString requestLog_;
-    std::mutex logMu_;  // conflictOnCreate prefixes not yet used (under store_.mu)
+    std::mutex logMu_; // conflictOnCreate prefixes not yet used (under store_.mu)
 };
 
 } // namespace kts

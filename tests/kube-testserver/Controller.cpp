@@ -22,7 +22,8 @@ QString nanoTimestamp() {
     return QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz000000Z"));
 }
 
-bool readCheck(const QJsonObject& in, const QDir& base, const QString& where, CheckScript& out, QString* error) {
+bool readCheck(const QJsonObject& in, const QDir& base, const QString& where, CheckScript& out,
+               QString* error) {
     out.exitCode = in.value(QLatin1String("exitCode")).toInt(out.exitCode);
     out.runMs = in.value(QLatin1String("runMs")).toInt(out.runMs);
     out.pendingMs = in.value(QLatin1String("pendingMs")).toInt(out.pendingMs);
@@ -31,16 +32,23 @@ bool readCheck(const QJsonObject& in, const QDir& base, const QString& where, Ch
     out.podFault = in.value(QLatin1String("podFault")).toString(out.podFault);
     out.faultAfterMs = in.value(QLatin1String("faultAfterMs")).toInt(out.faultAfterMs);
     out.serverFault = in.value(QLatin1String("serverFault")).toString(out.serverFault);
-    static const QStringList podFaults{QString(), QStringLiteral("Pending"), QStringLiteral("Unschedulable"),
-                                       QStringLiteral("ErrImagePull"), QStringLiteral("Deleted"), QStringLiteral("Evicted")};
-    static const QStringList serverFaults{QString(), QStringLiteral("exit"), QStringLiteral("revokeTokens"), QStringLiteral("compact")};
+    static const QStringList podFaults{QString(),
+                                       QStringLiteral("Pending"),
+                                       QStringLiteral("Unschedulable"),
+                                       QStringLiteral("ErrImagePull"),
+                                       QStringLiteral("Deleted"),
+                                       QStringLiteral("Evicted")};
+    static const QStringList serverFaults{QString(), QStringLiteral("exit"), QStringLiteral("revokeTokens"),
+                                          QStringLiteral("compact")};
     if (!podFaults.contains(out.podFault)) {
-        *error = QStringLiteral("%1.podFault: unknown value \"%2\" (one of Pending, Unschedulable, ErrImagePull, Deleted, Evicted)")
+        *error = QStringLiteral("%1.podFault: unknown value \"%2\" (one of Pending, Unschedulable, "
+                                "ErrImagePull, Deleted, Evicted)")
                      .arg(where, out.podFault);
         return false;
     }
     if (!serverFaults.contains(out.serverFault)) {
-        *error = QStringLiteral("%1.serverFault: unknown value \"%2\" (one of exit, revokeTokens, compact)").arg(where, out.serverFault);
+        *error = QStringLiteral("%1.serverFault: unknown value \"%2\" (one of exit, revokeTokens, compact)")
+                     .arg(where, out.serverFault);
         return false;
     }
     if (out.faultAfterMs < 0 || out.runMs < 0 || out.pendingMs < 0) {
@@ -53,7 +61,8 @@ bool readCheck(const QJsonObject& in, const QDir& base, const QString& where, Ch
     if (!logFile.isEmpty()) {
         QFile f(base.absoluteFilePath(logFile));
         if (!f.open(QIODevice::ReadOnly)) {
-            *error = QStringLiteral("%1.logFile: cannot read %2: %3").arg(where, f.fileName(), f.errorString());
+            *error =
+                QStringLiteral("%1.logFile: cannot read %2: %3").arg(where, f.fileName(), f.errorString());
             return false;
         }
         out.log = f.readAll();
@@ -61,15 +70,17 @@ bool readCheck(const QJsonObject& in, const QDir& base, const QString& where, Ch
     return true;
 }
 
-QJsonObject nodeObject(const QString& name, QJsonObject labels, int gpus, const QString& osImage, const QString& kernel,
-                       const QString& runtime, const QString& kubelet, const QJsonArray& taints, int index) {
+QJsonObject nodeObject(const QString& name, QJsonObject labels, int gpus, const QString& osImage,
+                       const QString& kernel, const QString& runtime, const QString& kubelet,
+                       const QJsonArray& taints, int index) {
     labels.insert(QStringLiteral("kubernetes.io/hostname"), name);
     labels.insert(QStringLiteral("kubernetes.io/os"), QStringLiteral("linux"));
     labels.insert(QStringLiteral("kubernetes.io/arch"), QStringLiteral("amd64"));
-    QJsonObject capacity{{QStringLiteral("cpu"), gpus > 0 ? QStringLiteral("192") : QStringLiteral("16")},
-                         {QStringLiteral("memory"), gpus > 0 ? QStringLiteral("2097152000Ki") : QStringLiteral("65023012Ki")},
-                         {QStringLiteral("pods"), QStringLiteral("110")},
-                         {QStringLiteral("ephemeral-storage"), QStringLiteral("1048576000Ki")}};
+    QJsonObject capacity{
+        {QStringLiteral("cpu"), gpus > 0 ? QStringLiteral("192") : QStringLiteral("16")},
+        {QStringLiteral("memory"), gpus > 0 ? QStringLiteral("2097152000Ki") : QStringLiteral("65023012Ki")},
+        {QStringLiteral("pods"), QStringLiteral("110")},
+        {QStringLiteral("ephemeral-storage"), QStringLiteral("1048576000Ki")}};
     if (gpus > 0)
         capacity.insert(QStringLiteral("nvidia.com/gpu"), QString::number(gpus));
     const QString now = nowTimestamp();
@@ -79,23 +90,27 @@ QJsonObject nodeObject(const QString& name, QJsonObject labels, int gpus, const 
     return QJsonObject{
         {QStringLiteral("kind"), QStringLiteral("Node")},
         {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}},
+        {QStringLiteral("metadata"),
+         QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}},
         {QStringLiteral("spec"), spec},
         {QStringLiteral("status"),
          QJsonObject{
              {QStringLiteral("capacity"), capacity},
              {QStringLiteral("allocatable"), capacity},
              {QStringLiteral("conditions"),
-              QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("Ready")},
-                                     {QStringLiteral("status"), QStringLiteral("True")},
-                                     {QStringLiteral("reason"), QStringLiteral("KubeletReady")},
-                                     {QStringLiteral("message"), QStringLiteral("kubelet is posting ready status")},
-                                     {QStringLiteral("lastHeartbeatTime"), now},
-                                     {QStringLiteral("lastTransitionTime"), now}}}},
+              QJsonArray{
+                  QJsonObject{{QStringLiteral("type"), QStringLiteral("Ready")},
+                              {QStringLiteral("status"), QStringLiteral("True")},
+                              {QStringLiteral("reason"), QStringLiteral("KubeletReady")},
+                              {QStringLiteral("message"), QStringLiteral("kubelet is posting ready status")},
+                              {QStringLiteral("lastHeartbeatTime"), now},
+                              {QStringLiteral("lastTransitionTime"), now}}}},
              {QStringLiteral("addresses"),
-              QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("InternalIP")},
-                                     {QStringLiteral("address"), QStringLiteral("10.0.0.%1").arg(10 + index)}},
-                         QJsonObject{{QStringLiteral("type"), QStringLiteral("Hostname")}, {QStringLiteral("address"), name}}}},
+              QJsonArray{
+                  QJsonObject{{QStringLiteral("type"), QStringLiteral("InternalIP")},
+                              {QStringLiteral("address"), QStringLiteral("10.0.0.%1").arg(10 + index)}},
+                  QJsonObject{{QStringLiteral("type"), QStringLiteral("Hostname")},
+                              {QStringLiteral("address"), name}}}},
              {QStringLiteral("nodeInfo"),
               QJsonObject{{QStringLiteral("osImage"), osImage},
                           {QStringLiteral("kernelVersion"), kernel},
@@ -124,9 +139,10 @@ QJsonObject condition(const QString& type, const QString& reason, const QString&
 
 // A pod the scheduler cannot place: Pending, PodScheduled=False reason Unschedulable.
 QJsonObject unschedulableStatus() {
-    QJsonObject c = condition(QStringLiteral("PodScheduled"), QStringLiteral("Unschedulable"),
-                              QStringLiteral("0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are "
-                                             "available: 3 No preemption victims found for incoming pod."));
+    QJsonObject c = condition(
+        QStringLiteral("PodScheduled"), QStringLiteral("Unschedulable"),
+        QStringLiteral("0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are "
+                       "available: 3 No preemption victims found for incoming pod."));
     c.insert(QStringLiteral("status"), QStringLiteral("False"));
     c.insert(QStringLiteral("lastProbeTime"), QJsonValue::Null);
     return QJsonObject{{QStringLiteral("phase"), QStringLiteral("Pending")},
@@ -137,15 +153,16 @@ QJsonObject unschedulableStatus() {
 } // namespace
 
 QJsonObject defaultServerVersion() {
-    return QJsonObject{{QStringLiteral("major"), QStringLiteral("1")},
-                       {QStringLiteral("minor"), QStringLiteral("33")},
-                       {QStringLiteral("gitVersion"), QStringLiteral("v1.33.0")},
-                       {QStringLiteral("gitCommit"), QStringLiteral("60a317eadfcb839692a5551a6a8f8dfbb4a4b3e0")},
-                       {QStringLiteral("gitTreeState"), QStringLiteral("clean")},
-                       {QStringLiteral("buildDate"), QStringLiteral("2025-04-23T13:07:00Z")},
-                       {QStringLiteral("goVersion"), QStringLiteral("go1.24.2")},
-                       {QStringLiteral("compiler"), QStringLiteral("gc")},
-                       {QStringLiteral("platform"), QStringLiteral("linux/amd64")}};
+    return QJsonObject{
+        {QStringLiteral("major"), QStringLiteral("1")},
+        {QStringLiteral("minor"), QStringLiteral("33")},
+        {QStringLiteral("gitVersion"), QStringLiteral("v1.33.0")},
+        {QStringLiteral("gitCommit"), QStringLiteral("60a317eadfcb839692a5551a6a8f8dfbb4a4b3e0")},
+        {QStringLiteral("gitTreeState"), QStringLiteral("clean")},
+        {QStringLiteral("buildDate"), QStringLiteral("2025-04-23T13:07:00Z")},
+        {QStringLiteral("goVersion"), QStringLiteral("go1.24.2")},
+        {QStringLiteral("compiler"), QStringLiteral("gc")},
+        {QStringLiteral("platform"), QStringLiteral("linux/amd64")}};
 }
 
 namespace {
@@ -161,14 +178,16 @@ bool readRbac(const QJsonObject& rbac, const QString& path, Script& script, QStr
         for (const QJsonValue& v : rbac.value(QLatin1String(key)).toArray()) {
             const QString rule = v.toString().simplified();
             if (QLatin1String(key) != QLatin1String("tokens") && rule.split(QLatin1Char(' ')).size() != 2) {
-                *error = QStringLiteral("%1: rbac.%2: \"%3\" is not \"VERB RESOURCE\"").arg(path, QLatin1String(key), v.toString());
+                *error = QStringLiteral("%1: rbac.%2: \"%3\" is not \"VERB RESOURCE\"")
+                             .arg(path, QLatin1String(key), v.toString());
                 return false;
             }
             out << rule;
         }
         return true;
     };
-    return strings("tokens", script.rbac.tokens) && strings("allow", script.rbac.allow) && strings("deny", script.rbac.deny);
+    return strings("tokens", script.rbac.tokens) && strings("allow", script.rbac.allow) &&
+           strings("deny", script.rbac.deny);
 }
 
 // The script's admission rules: resource, CREATE or DELETE, and a 4xx/5xx answer.
@@ -183,9 +202,13 @@ bool readAdmission(const QJsonArray& admission, const QString& path, Script& scr
         rule.message = a.value(QLatin1String("message")).toString(rule.message);
         rule.code = a.value(QLatin1String("code")).toInt(rule.code);
         rule.reason = a.value(QLatin1String("reason")).toString();
-        if (rule.resource.isEmpty() || (rule.operation != QLatin1String("CREATE") && rule.operation != QLatin1String("DELETE")) ||
+        if (rule.resource.isEmpty() ||
+            (rule.operation != QLatin1String("CREATE") && rule.operation != QLatin1String("DELETE")) ||
             rule.code < 400 || rule.code > 599) {
-            *error = QStringLiteral("%1: admission[%2]: needs resource, operation CREATE or DELETE, and a 4xx/5xx code").arg(path).arg(i);
+            *error = QStringLiteral(
+                         "%1: admission[%2]: needs resource, operation CREATE or DELETE, and a 4xx/5xx code")
+                         .arg(path)
+                         .arg(i);
             return false;
         }
         script.admission << rule;
@@ -234,7 +257,8 @@ std::optional<Script> loadScript(const QString& path, QString* error) {
     const QJsonObject checks = root.value(QLatin1String("checks")).toObject();
     for (auto it = checks.begin(); it != checks.end(); ++it) {
         CheckScript check;
-        if (!readCheck(it.value().toObject(), base, QStringLiteral("%1: checks.%2").arg(path, it.key()), check, error))
+        if (!readCheck(it.value().toObject(), base, QStringLiteral("%1: checks.%2").arg(path, it.key()),
+                       check, error))
             return std::nullopt;
         script.checks.insert(it.key(), check);
     }
@@ -257,10 +281,13 @@ std::optional<Script> loadScript(const QString& path, QString* error) {
     script.bookmarkMs = faults.value(QLatin1String("bookmarkMs")).toInt(script.bookmarkMs);
     script.exitAfterMs = faults.value(QLatin1String("exitAfterMs")).toInt(script.exitAfterMs);
     if (script.deletionGraceMs < 0 || script.bookmarkMs < 10 || script.exitAfterMs < 0) {
-        *error = QStringLiteral("%1: deletionGraceMs and faults.exitAfterMs must not be negative, faults.bookmarkMs at least 10").arg(path);
+        *error = QStringLiteral("%1: deletionGraceMs and faults.exitAfterMs must not be negative, "
+                                "faults.bookmarkMs at least 10")
+                     .arg(path);
         return std::nullopt;
     }
-    if (root.contains(QLatin1String("rbac")) && !readRbac(root.value(QLatin1String("rbac")).toObject(), path, script, error))
+    if (root.contains(QLatin1String("rbac")) &&
+        !readRbac(root.value(QLatin1String("rbac")).toObject(), path, script, error))
         return std::nullopt;
     if (!readAdmission(root.value(QLatin1String("admission")).toArray(), path, script, error))
         return std::nullopt;
@@ -274,14 +301,16 @@ std::optional<Script> loadScript(const QString& path, QString* error) {
 QList<QJsonObject> nodeObjects(const Script& script) {
     QList<QJsonObject> out;
     if (!script.nodesGiven) {
-        const QJsonObject gpuLabels{{QStringLiteral("nvidia.com/gpu.present"), QStringLiteral("true")},
-                                    {QStringLiteral("nvidia.com/gpu.product"), QStringLiteral("NVIDIA-H100-80GB-HBM3")},
-                                    {QStringLiteral("nvidia.com/gpu.count"), QStringLiteral("8")},
-                                    {QStringLiteral("nvidia.com/gpu.memory"), QStringLiteral("81559")},
-                                    {QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("p5.48xlarge")},
-                                    {QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("us-east-1a")}};
-        const QJsonObject cpuLabels{{QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("m7i.4xlarge")},
-                                    {QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("us-east-1a")}};
+        const QJsonObject gpuLabels{
+            {QStringLiteral("nvidia.com/gpu.present"), QStringLiteral("true")},
+            {QStringLiteral("nvidia.com/gpu.product"), QStringLiteral("NVIDIA-H100-80GB-HBM3")},
+            {QStringLiteral("nvidia.com/gpu.count"), QStringLiteral("8")},
+            {QStringLiteral("nvidia.com/gpu.memory"), QStringLiteral("81559")},
+            {QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("p5.48xlarge")},
+            {QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("us-east-1a")}};
+        const QJsonObject cpuLabels{
+            {QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("m7i.4xlarge")},
+            {QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("us-east-1a")}};
         const QString os = QStringLiteral("Ubuntu 24.04.1 LTS"), kernel = QStringLiteral("6.8.0-1015-aws"),
                       runtime = QStringLiteral("containerd://1.7.27"), kubelet = QStringLiteral("v1.33.0");
         out << nodeObject(QStringLiteral("gpu-node-1"), gpuLabels, 8, os, kernel, runtime, kubelet, {}, 0)
@@ -292,13 +321,14 @@ QList<QJsonObject> nodeObjects(const Script& script) {
     int index = 0;
     for (const QJsonValue& v : script.nodes) {
         const QJsonObject n = v.toObject();
-        out << nodeObject(n.value(QLatin1String("name")).toString(), n.value(QLatin1String("labels")).toObject(),
-                          n.value(QLatin1String("gpus")).toInt(),
-                          n.value(QLatin1String("osImage")).toString(QStringLiteral("Ubuntu 24.04.1 LTS")),
-                          n.value(QLatin1String("kernelVersion")).toString(QStringLiteral("6.8.0-1015-aws")),
-                          n.value(QLatin1String("containerRuntimeVersion")).toString(QStringLiteral("containerd://1.7.27")),
-                          n.value(QLatin1String("kubeletVersion")).toString(QStringLiteral("v1.33.0")),
-                          n.value(QLatin1String("taints")).toArray(), index++);
+        out << nodeObject(
+            n.value(QLatin1String("name")).toString(), n.value(QLatin1String("labels")).toObject(),
+            n.value(QLatin1String("gpus")).toInt(),
+            n.value(QLatin1String("osImage")).toString(QStringLiteral("Ubuntu 24.04.1 LTS")),
+            n.value(QLatin1String("kernelVersion")).toString(QStringLiteral("6.8.0-1015-aws")),
+            n.value(QLatin1String("containerRuntimeVersion")).toString(QStringLiteral("containerd://1.7.27")),
+            n.value(QLatin1String("kubeletVersion")).toString(QStringLiteral("v1.33.0")),
+            n.value(QLatin1String("taints")).toArray(), index++);
     }
     return out;
 }
@@ -336,22 +366,32 @@ void Controller::loop() {
             std::lock_guard lock(store_.mu);
             tick();
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the simulated kubelet's clock
+        std::this_thread::sleep_for(std::chrono::milliseconds(10)); // the simulated kubelet's clock
     }
 }
 
 const CheckScript& Controller::chooseCheck(const QJsonObject& job) const {
-    const QJsonObject templ = job.value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject();
-    const QJsonArray containers = templ.value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray();
+    const QJsonObject templ =
+        job.value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject();
+    const QJsonArray containers =
+        templ.value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray();
     const QJsonArray args = containers.first().toObject().value(QLatin1String("args")).toArray();
     if (!args.isEmpty()) {
         const auto it = script_.checks.constFind(args.first().toString());
         if (it != script_.checks.constEnd())
             return *it;
     }
-    QString label = metadataOf(job).value(QLatin1String("labels")).toObject().value(QLatin1String("proofbench.dev/check")).toString();
+    QString label = metadataOf(job)
+                        .value(QLatin1String("labels"))
+                        .toObject()
+                        .value(QLatin1String("proofbench.dev/check"))
+                        .toString();
     if (label.isEmpty())
-        label = metadataOf(templ).value(QLatin1String("labels")).toObject().value(QLatin1String("proofbench.dev/check")).toString();
+        label = metadataOf(templ)
+                    .value(QLatin1String("labels"))
+                    .toObject()
+                    .value(QLatin1String("proofbench.dev/check"))
+                    .toString();
     const auto it = script_.checks.constFind(label);
     return it != script_.checks.constEnd() ? *it : script_.defaultCheck;
 }
@@ -360,14 +400,16 @@ namespace {
 
 // A container's status before it starts: waiting in ContainerCreating.
 QJsonObject creatingContainerStatus(const QString& name, const QString& image) {
-    return QJsonObject{{QStringLiteral("name"), name},
-                       {QStringLiteral("image"), image},
-                       {QStringLiteral("imageID"), QString()},
-                       {QStringLiteral("ready"), false},
-                       {QStringLiteral("restartCount"), 0},
-                       {QStringLiteral("started"), false},
-                       {QStringLiteral("state"),
-                        QJsonObject{{QStringLiteral("waiting"), QJsonObject{{QStringLiteral("reason"), QStringLiteral("ContainerCreating")}}}}}};
+    return QJsonObject{
+        {QStringLiteral("name"), name},
+        {QStringLiteral("image"), image},
+        {QStringLiteral("imageID"), QString()},
+        {QStringLiteral("ready"), false},
+        {QStringLiteral("restartCount"), 0},
+        {QStringLiteral("started"), false},
+        {QStringLiteral("state"),
+         QJsonObject{{QStringLiteral("waiting"),
+                      QJsonObject{{QStringLiteral("reason"), QStringLiteral("ContainerCreating")}}}}}};
 }
 
 // A check's log line by line, each with its '\n' (the last one without, when the log has none).
@@ -375,7 +417,7 @@ QList<QByteArray> logLines(const QByteArray& log) {
     QList<QByteArray> lines;
     for (const QByteArray& line : log.split('\n'))
         lines << line + '\n';
-    if (!lines.isEmpty()) {  // split leaves a last piece: drop it when the log ended with '\n'
+    if (!lines.isEmpty()) { // split leaves a last piece: drop it when the log ended with '\n'
         QByteArray& last = lines.last();
         last.chop(1);
         if (last.isEmpty())
@@ -418,8 +460,11 @@ QJsonObject Controller::jobCreated(const QJsonObject& stored) {
     for (const QJsonObject& node : store_.list(QStringLiteral("nodes"), {})) {
         if (nodeName.isEmpty())
             nodeName = metadataOf(node).value(QLatin1String("name")).toString();
-        if (metadataOf(node).value(QLatin1String("labels")).toObject().value(QLatin1String("nvidia.com/gpu.present")).toString() ==
-            QLatin1String("true")) {
+        if (metadataOf(node)
+                .value(QLatin1String("labels"))
+                .toObject()
+                .value(QLatin1String("nvidia.com/gpu.present"))
+                .toString() == QLatin1String("true")) {
             nodeName = metadataOf(node).value(QLatin1String("name")).toString();
             break;
         }
@@ -444,12 +489,13 @@ QJsonObject Controller::jobCreated(const QJsonObject& stored) {
     run.created = Clock::now();
     run.lines = logLines(run.check.log);
 
-    QJsonObject podStatus{{QStringLiteral("phase"), QStringLiteral("Pending")},
-                          {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
-                          {QStringLiteral("hostIP"), QStringLiteral("10.0.0.10")},
-                          {QStringLiteral("conditions"), QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {})}},
-                          {QStringLiteral("containerStatuses"), waiting}};
-    if (run.check.podFault == QLatin1String("Unschedulable")) {  // never bound: no node, no container statuses
+    QJsonObject podStatus{
+        {QStringLiteral("phase"), QStringLiteral("Pending")},
+        {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
+        {QStringLiteral("hostIP"), QStringLiteral("10.0.0.10")},
+        {QStringLiteral("conditions"), QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {})}},
+        {QStringLiteral("containerStatuses"), waiting}};
+    if (run.check.podFault == QLatin1String("Unschedulable")) { // never bound: no node, no container statuses
         podSpec.remove(QStringLiteral("nodeName"));
         podStatus = unschedulableStatus();
         run.faultStep = 1;
@@ -537,12 +583,13 @@ QJsonObject Controller::deleteGracefully(const QString& resource, const QString&
         return *found;
     QJsonObject object = *found;
     const bool graceful = script_.deletionGraceMs > 0 || resource == QLatin1String("namespaces");
-    if (resource == QLatin1String("pods")) {  // a Job whose only pod goes away fails (backoffLimit 0)
+    if (resource == QLatin1String("pods")) { // a Job whose only pod goes away fails (backoffLimit 0)
         const auto it = runs_.find({ns, name});
         if (it != runs_.end() && it->second.stage != Stage::Terminated) {
-            if (graceful)  // the kubelet stops the container (SIGTERM, exit 143)
+            if (graceful) // the kubelet stops the container (SIGTERM, exit 143)
                 terminate(it->second, 143, QStringLiteral("Error"), {});
-            failJob(it->second, QStringLiteral("BackoffLimitExceeded"), QStringLiteral("Job has reached the specified backoff limit"));
+            failJob(it->second, QStringLiteral("BackoffLimitExceeded"),
+                    QStringLiteral("Job has reached the specified backoff limit"));
             if (const QJsonObject* now = store_.find(resource, ns, name))
                 object = *now;
         }
@@ -558,10 +605,11 @@ QJsonObject Controller::deleteGracefully(const QString& resource, const QString&
         QJsonObject status = object.value(QLatin1String("status")).toObject();
         if (!disruptionReason.isEmpty()) {
             QJsonArray conditions = status.value(QLatin1String("conditions")).toArray();
-            conditions.append(condition(QStringLiteral("DisruptionTarget"), disruptionReason,
-                                        disruptionReason == QLatin1String("EvictionByEvictionAPI")
-                                            ? QStringLiteral("Eviction API: evicting")
-                                            : QStringLiteral("Taint manager: deleting due to NoExecute taint")));
+            conditions.append(
+                condition(QStringLiteral("DisruptionTarget"), disruptionReason,
+                          disruptionReason == QLatin1String("EvictionByEvictionAPI")
+                              ? QStringLiteral("Eviction API: evicting")
+                              : QStringLiteral("Taint manager: deleting due to NoExecute taint")));
             status.insert(QStringLiteral("conditions"), conditions);
             object.insert(QStringLiteral("status"), status);
         }
@@ -572,7 +620,7 @@ QJsonObject Controller::deleteGracefully(const QString& resource, const QString&
         object.insert(QStringLiteral("status"), status);
     }
     object = store_.update(resource, object);
-    if (resource == QLatin1String("namespaces")) {  // the namespace controller empties it
+    if (resource == QLatin1String("namespaces")) { // the namespace controller empties it
         for (const QJsonObject& job : store_.list(QStringLiteral("jobs"), name)) {
             const QString jobName = metadataOf(job).value(QLatin1String("name")).toString();
             jobs_.erase({name, jobName});
@@ -585,14 +633,16 @@ QJsonObject Controller::deleteGracefully(const QString& resource, const QString&
                 store_.remove(t.resource, name, metadataOf(o).value(QLatin1String("name")).toString());
         }
         for (const QJsonObject& pod : store_.list(QStringLiteral("pods"), name))
-            deleteGracefully(QStringLiteral("pods"), name, metadataOf(pod).value(QLatin1String("name")).toString());
+            deleteGracefully(QStringLiteral("pods"), name,
+                             metadataOf(pod).value(QLatin1String("name")).toString());
         if (script_.deletionGraceMs == 0) {
             removeNow(resource, ns, name);
             return object;
         }
     }
     // Namespaces go a little after their pods, as the namespace controller waits for them.
-    const int grace = script_.deletionGraceMs + (resource == QLatin1String("namespaces") ? script_.deletionGraceMs / 2 : 0);
+    const int grace =
+        script_.deletionGraceMs + (resource == QLatin1String("namespaces") ? script_.deletionGraceMs / 2 : 0);
     doomed_.push_back({resource, ns, name, Clock::now() + std::chrono::milliseconds(grace)});
     store_.changed.notify_all();
     return object;
@@ -629,12 +679,15 @@ void Controller::setPodPending(PodRun& run, const QJsonObject& podNow) {
         for (const QJsonValue& v : status.value(QLatin1String("containerStatuses")).toArray()) {
             QJsonObject cs = v.toObject();
             const QString image = cs.value(QLatin1String("image")).toString();
-            const QJsonObject waiting{
-                {QStringLiteral("reason"), backOff ? QStringLiteral("ImagePullBackOff") : QStringLiteral("ErrImagePull")},
-                {QStringLiteral("message"),
-                 backOff ? QStringLiteral("Back-off pulling image \"%1\"").arg(image)
-                         : QStringLiteral("rpc error: code = NotFound desc = failed to pull and unpack image \"%1\": failed to resolve "
-                                          "reference \"%1\": %1: not found").arg(image)}};
+            const QJsonObject waiting{{QStringLiteral("reason"), backOff ? QStringLiteral("ImagePullBackOff")
+                                                                         : QStringLiteral("ErrImagePull")},
+                                      {QStringLiteral("message"),
+                                       backOff
+                                           ? QStringLiteral("Back-off pulling image \"%1\"").arg(image)
+                                           : QStringLiteral("rpc error: code = NotFound desc = failed to "
+                                                            "pull and unpack image \"%1\": failed to resolve "
+                                                            "reference \"%1\": %1: not found")
+                                                 .arg(image)}};
             cs.insert(QStringLiteral("state"), QJsonObject{{QStringLiteral("waiting"), waiting}});
             statuses.append(cs);
         }
@@ -669,7 +722,8 @@ void Controller::terminate(PodRun& run, int exitCode, const QString& reason, con
     QJsonObject status = copy.value(QLatin1String("status")).toObject();
     const QString now = nowTimestamp();
     const QString startedAt = status.value(QLatin1String("startTime")).toString(now);
-    status.insert(QStringLiteral("phase"), exitCode == 0 ? QStringLiteral("Succeeded") : QStringLiteral("Failed"));
+    status.insert(QStringLiteral("phase"),
+                  exitCode == 0 ? QStringLiteral("Succeeded") : QStringLiteral("Failed"));
     QJsonArray statuses;
     for (const QJsonValue& v : status.value(QLatin1String("containerStatuses")).toArray()) {
         QJsonObject cs = v.toObject();
@@ -707,16 +761,20 @@ QJsonObject runningStatus(QJsonObject status, int podIndex) {
     QJsonArray statuses;
     for (const QJsonValue& v : status.value(QLatin1String("containerStatuses")).toArray()) {
         QJsonObject cs = v.toObject();
-        cs.insert(QStringLiteral("state"), QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}});
+        cs.insert(QStringLiteral("state"),
+                  QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}});
         cs.insert(QStringLiteral("ready"), true);
         cs.insert(QStringLiteral("started"), true);
-        cs.insert(QStringLiteral("containerID"), QStringLiteral("containerd://") + QUuid::createUuid().toString(QUuid::Id128));
+        cs.insert(QStringLiteral("containerID"),
+                  QStringLiteral("containerd://") + QUuid::createUuid().toString(QUuid::Id128));
         statuses.append(cs);
     }
     status.insert(QStringLiteral("containerStatuses"), statuses);
     status.insert(QStringLiteral("conditions"),
-                  QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {}), condition(QStringLiteral("Initialized"), {}, {}),
-                             condition(QStringLiteral("ContainersReady"), {}, {}), condition(QStringLiteral("Ready"), {}, {})});
+                  QJsonArray{condition(QStringLiteral("PodScheduled"), {}, {}),
+                             condition(QStringLiteral("Initialized"), {}, {}),
+                             condition(QStringLiteral("ContainersReady"), {}, {}),
+                             condition(QStringLiteral("Ready"), {}, {})});
     return status;
 }
 
@@ -726,11 +784,12 @@ void markJobComplete(QJsonObject& status, const QString& now) {
     status.insert(QStringLiteral("ready"), 0);
     status.insert(QStringLiteral("succeeded"), status.value(QLatin1String("succeeded")).toInt() + 1);
     status.insert(QStringLiteral("completionTime"), now);
-    status.insert(QStringLiteral("conditions"),
-                  QJsonArray{condition(QStringLiteral("SuccessCriteriaMet"), QStringLiteral("CompletionsReached"),
-                                       QStringLiteral("Reached expected number of succeeded pods")),
-                             condition(QStringLiteral("Complete"), QStringLiteral("CompletionsReached"),
-                                       QStringLiteral("Reached expected number of succeeded pods"))});
+    status.insert(
+        QStringLiteral("conditions"),
+        QJsonArray{condition(QStringLiteral("SuccessCriteriaMet"), QStringLiteral("CompletionsReached"),
+                             QStringLiteral("Reached expected number of succeeded pods")),
+                   condition(QStringLiteral("Complete"), QStringLiteral("CompletionsReached"),
+                             QStringLiteral("Reached expected number of succeeded pods"))});
 }
 
 // How many of a check's log lines are out after `elapsed` ms of `runMs` (all once it is done).
@@ -747,7 +806,8 @@ void markJobFailed(QJsonObject& status, const QString& reason, const QString& ms
     status.insert(QStringLiteral("ready"), 0);
     status.insert(QStringLiteral("failed"), status.value(QLatin1String("failed")).toInt() + 1);
     status.insert(QStringLiteral("conditions"),
-                  QJsonArray{condition(QStringLiteral("FailureTarget"), reason, msg), condition(QStringLiteral("Failed"), reason, msg)});
+                  QJsonArray{condition(QStringLiteral("FailureTarget"), reason, msg),
+                             condition(QStringLiteral("Failed"), reason, msg)});
 }
 
 } // namespace
@@ -761,7 +821,7 @@ void Controller::removeDueDoomed(std::chrono::steady_clock::time_point now) {
         const Doomed d = doomed_[i];
         doomed_.erase(doomed_.begin() + qsizetype(i));
         removeNow(d.resource, d.ns, d.name);
-        i = 0;  // removeNow may have dropped other entries
+        i = 0; // removeNow may have dropped other entries
     }
 }
 
@@ -784,7 +844,9 @@ void Controller::tick() {
             job->finished = true;
             terminate(run, 137, QStringLiteral("Error"), {});
             const QString msg = QStringLiteral("Job was active longer than specified deadline");
-            updateJob(run, [&](QJsonObject& status) { markJobFailed(status, QStringLiteral("DeadlineExceeded"), msg); });
+            updateJob(run, [&](QJsonObject& status) {
+                markJobFailed(status, QStringLiteral("DeadlineExceeded"), msg);
+            });
             store_.remove(QStringLiteral("pods"), run.ns, run.pod);
             it = runs_.erase(it);
             store_.changed.notify_all();
@@ -792,12 +854,15 @@ void Controller::tick() {
         }
 
         const QString& podFault = run.check.podFault;
-        if (run.stage == Stage::Pending && (podFault == QLatin1String("Unschedulable") || podFault == QLatin1String("ErrImagePull") ||
-                                            podFault == QLatin1String("Pending"))) {
-            // Stuck before the container starts: step 1 at pendingMs, step 2 (back-off) one more pendingMs later.
-            const int step = podFault == QLatin1String("Unschedulable") ? 1
+        if (run.stage == Stage::Pending &&
+            (podFault == QLatin1String("Unschedulable") || podFault == QLatin1String("ErrImagePull") ||
+             podFault == QLatin1String("Pending"))) {
+            // Stuck before the container starts: step 1 at pendingMs, step 2 (back-off) one more pendingMs
+            // later.
+            const int step = podFault == QLatin1String("Unschedulable")                              ? 1
                              : msSince(run.created) >= 2 * qint64(std::max(run.check.pendingMs, 50)) ? 2
-                             : msSince(run.created) >= run.check.pendingMs ? 1 : 0;
+                             : msSince(run.created) >= run.check.pendingMs                           ? 1
+                                                                                                     : 0;
             if (step > run.faultStep && podFault != QLatin1String("Pending")) {
                 run.faultStep = step;
                 setPodPending(run, *pod);
@@ -806,13 +871,15 @@ void Controller::tick() {
             continue;
         }
 
-        if (run.stage == Stage::Running && !run.faultFired && msSince(run.started) >= run.check.faultAfterMs &&
+        if (run.stage == Stage::Running && !run.faultFired &&
+            msSince(run.started) >= run.check.faultAfterMs &&
             (podFault == QLatin1String("Deleted") || podFault == QLatin1String("Evicted"))) {
             run.faultFired = true;
             const QString ns = run.ns, name = run.pod;
             deleteGracefully(QStringLiteral("pods"), ns, name,
-                             podFault == QLatin1String("Evicted") ? QStringLiteral("EvictionByEvictionAPI") : QString());
-            it = runs_.lower_bound({ns, name});  // the run may be gone
+                             podFault == QLatin1String("Evicted") ? QStringLiteral("EvictionByEvictionAPI")
+                                                                  : QString());
+            it = runs_.lower_bound({ns, name}); // the run may be gone
             if (it != runs_.end() && it->first == std::make_pair(ns, name))
                 ++it;
             continue;
@@ -822,7 +889,9 @@ void Controller::tick() {
             run.stage = Stage::Running;
             run.started = Clock::now();
             QJsonObject copy = *pod;
-            copy.insert(QStringLiteral("status"), runningStatus(copy.value(QLatin1String("status")).toObject(), int(runs_.size() % 250)));
+            copy.insert(
+                QStringLiteral("status"),
+                runningStatus(copy.value(QLatin1String("status")).toObject(), int(runs_.size() % 250)));
             store_.update(QStringLiteral("pods"), copy);
             updateJob(run, [](QJsonObject& s) { s.insert(QStringLiteral("ready"), 1); });
             if (!run.check.serverFault.isEmpty() && onServerFault) {
@@ -853,7 +922,8 @@ void Controller::tick() {
                     if (code == 0)
                         markJobComplete(status, now);
                     else
-                        markJobFailed(status, QStringLiteral("BackoffLimitExceeded"), QStringLiteral("Job has reached the specified backoff limit"));
+                        markJobFailed(status, QStringLiteral("BackoffLimitExceeded"),
+                                      QStringLiteral("Job has reached the specified backoff limit"));
                 });
                 store_.changed.notify_all();
             }

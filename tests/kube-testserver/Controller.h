@@ -32,7 +32,7 @@ struct CheckScript {
     // Cluster faults for this check's pod (see --help): "" (none), "Pending" (never starts),
     // "Unschedulable", "ErrImagePull" (then ImagePullBackOff), "Deleted", "Evicted".
     QString podFault;
-    int faultAfterMs = 100;   // Deleted/Evicted: this long after the container starts
+    int faultAfterMs = 100; // Deleted/Evicted: this long after the container starts
     // A server-wide fault fired when this check's container starts: "exit" (the process dies),
     // "revokeTokens" (every bearer token is 401 from then on), "compact" (history compacted: open
     // watches get 410 Gone, old resourceVersions are 410).
@@ -45,7 +45,7 @@ struct CheckScript {
 struct Rbac {
     bool enabled = false;
     QString user = QStringLiteral("pb-token-user");
-    QStringList tokens;   // empty: every bearer token is this user
+    QStringList tokens; // empty: every bearer token is this user
     QStringList allow{QStringLiteral("* *")};
     QStringList deny;
     bool allowed(const QString& verb, const QString& qualifiedResource) const;
@@ -54,12 +54,12 @@ struct Rbac {
 // A validating admission webhook that denies matching requests.
 struct AdmissionRule {
     QString webhook = QStringLiteral("deny.pb-kube-testserver.test");
-    QString operation = QStringLiteral("CREATE");  // CREATE or DELETE
-    QString resource;                              // qualified, e.g. "jobs.batch"; "*" any
-    QString namePrefix;                            // empty: any name
+    QString operation = QStringLiteral("CREATE"); // CREATE or DELETE
+    QString resource;                             // qualified, e.g. "jobs.batch"; "*" any
+    QString namePrefix;                           // empty: any name
     QString message = QStringLiteral("denied by policy");
     int code = 403;
-    QString reason;                                // Status.reason (a webhook's own; often empty)
+    QString reason; // Status.reason (a webhook's own; often empty)
 };
 
 struct Faults {
@@ -71,17 +71,17 @@ struct Faults {
 
 struct Script {
     QJsonObject serverVersion;
-    QJsonArray nodes;          // script form; empty: the default nodes
+    QJsonArray nodes; // script form; empty: the default nodes
     bool nodesGiven = false;
     QMap<QString, CheckScript> checks;
     CheckScript defaultCheck;
     Faults faults;
-    int historyLimit = 20000;  // events kept for watch resume; older versions get 410
+    int historyLimit = 20000; // events kept for watch resume; older versions get 410
     // Graceful deletion: pods and namespaces linger with deletionTimestamp this long (the 30 s
     // grace period scaled down) before they are gone. 0: deleted at once.
     int deletionGraceMs = 0;
-    int bookmarkMs = 1000;     // idle time after which a watch with allowWatchBookmarks gets a BOOKMARK
-    int exitAfterMs = 0;       // the process dies this long after start (0: never)
+    int bookmarkMs = 1000; // idle time after which a watch with allowWatchBookmarks gets a BOOKMARK
+    int exitAfterMs = 0;   // the process dies this long after start (0: never)
     Rbac rbac;
     QList<AdmissionRule> admission;
 };
@@ -102,11 +102,11 @@ class Controller {
         CheckScript check;
         Stage stage = Stage::Pending;
         std::chrono::steady_clock::time_point created, started;
-        QList<QByteArray> lines;       // the whole log, line by line (each with its '\n')
-        QList<QString> lineTimes;      // when each released line was "written"
+        QList<QByteArray> lines;  // the whole log, line by line (each with its '\n')
+        QList<QString> lineTimes; // when each released line was "written"
         int released = 0;
-        int faultStep = 0;             // how far a podFault has progressed
-        bool faultFired = false;       // serverFault / Deleted / Evicted done
+        int faultStep = 0;       // how far a podFault has progressed
+        bool faultFired = false; // serverFault / Deleted / Evicted done
     };
 
     Controller(Store& store, const Script& script);
@@ -117,7 +117,7 @@ class Controller {
     void start();
 
     // With store.mu held:
-    QJsonObject jobCreated(const QJsonObject& job);   // returns the job as stored (with status)
+    QJsonObject jobCreated(const QJsonObject& job); // returns the job as stored (with status)
     void podDeleted(const QString& ns, const QString& pod);
     // Graceful deletion: marks the object with deletionTimestamp (kills a pod's container) and
     // removes it once deletionGraceMs has passed; a namespace is emptied first. With no grace the
@@ -132,8 +132,9 @@ class Controller {
 
   private:
     void loop();
-    void tick();  // with store.mu held
-    void removeDueDoomed(std::chrono::steady_clock::time_point now);  // deletions whose grace period ended, with store.mu held
+    void tick(); // with store.mu held
+    void removeDueDoomed(
+        std::chrono::steady_clock::time_point now); // deletions whose grace period ended, with store.mu held
     void removeNow(const QString& resource, const QString& ns, const QString& name);
     void failJob(PodRun& run, const QString& reason, const QString& message);
     void setPodPending(PodRun& run, const QJsonObject& podNow);

@@ -10,22 +10,38 @@ constexpr qsizetype kMaxBodyBytes = 16 * 1024 * 1024;
 
 QByteArray reasonPhrase(int status) {
     switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 413: return "Payload Too Large";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Entity";
-    case 500: return "Internal Server Error";
-    default: return "Status";
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 202:
+        return "Accepted";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 406:
+        return "Not Acceptable";
+    case 409:
+        return "Conflict";
+    case 410:
+        return "Gone";
+    case 413:
+        return "Payload Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    case 422:
+        return "Unprocessable Entity";
+    case 500:
+        return "Internal Server Error";
+    default:
+        return "Status";
     }
 }
 
@@ -63,7 +79,7 @@ bool HttpConnection::readExactly(qsizetype n, QByteArray& out) {
 HttpConnection::ReadResult HttpConnection::readRequest(Request& request) {
     request = Request{};
     QByteArray line;
-    do {  // tolerate stray CRLF between requests
+    do { // tolerate stray CRLF between requests
         if (!readLine(line))
             return buffer_.isEmpty() ? ReadResult::Closed : ReadResult::Malformed;
     } while (line.isEmpty());
@@ -100,7 +116,7 @@ HttpConnection::ReadResult HttpConnection::readRequest(Request& request) {
             if (!ok || size < 0 || request.body.size() + size > kMaxBodyBytes)
                 return ReadResult::Malformed;
             if (size == 0) {
-                do {  // trailers, up to the empty line
+                do { // trailers, up to the empty line
                     if (!readLine(line))
                         return ReadResult::Malformed;
                 } while (!line.isEmpty());

@@ -14,13 +14,13 @@ namespace kts {
 
 struct Request {
     QByteArray method;
-    QByteArray target;   // as sent, e.g. "/api/v1/pods?watch=1"
-    QString path;        // percent-decoded path without the query
+    QByteArray target; // as sent, e.g. "/api/v1/pods?watch=1"
+    QString path;      // percent-decoded path without the query
     QUrlQuery query;
-    QMap<QByteArray, QByteArray> headers;  // names lower-cased
+    QMap<QByteArray, QByteArray> headers; // names lower-cased
     QByteArray body;
     bool keepAlive = true;
-    QByteArray protocol = "HTTP/1.1";    // or "h2"
+    QByteArray protocol = "HTTP/1.1"; // or "h2"
 
     QByteArray header(const QByteArray& lowerName) const { return headers.value(lowerName); }
     QString param(const QString& key) const { return query.queryItemValue(key, QUrl::FullyDecoded); }
@@ -29,10 +29,10 @@ struct Request {
 
 // Who is on the other end of a connection (copied out of the TLS session).
 struct Peer {
-    QString commonName;          // verified client certificate CN, empty when none
+    QString commonName; // verified client certificate CN, empty when none
     QStringList organizations;
-    QString serverName;          // SNI
-    QByteArray alpn;             // "h2", "http/1.1" or empty
+    QString serverName; // SNI
+    QByteArray alpn;    // "h2", "http/1.1" or empty
     static Peer of(const TlsStream& s) {
         return {s.peerCommonName(), s.peerOrganizations(), s.serverName(), s.alpn()};
     }
@@ -76,8 +76,8 @@ class HttpConnection : public Exchange {
     TlsStream& stream() { return stream_; }
 
   private:
-    bool fill();                          // reads more into buffer_; false on close/error
-    bool readLine(QByteArray& line);      // one CRLF-terminated line, without the CRLF
+    bool fill();                     // reads more into buffer_; false on close/error
+    bool readLine(QByteArray& line); // one CRLF-terminated line, without the CRLF
     bool readExactly(qsizetype n, QByteArray& out);
 
     TlsStream& stream_;

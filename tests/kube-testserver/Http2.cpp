@@ -20,7 +20,7 @@ namespace {
 
 constexpr qsizetype kMaxHeaderBytes = 64 * 1024;
 constexpr qsizetype kMaxBodyBytes = 16 * 1024 * 1024;
-constexpr qsizetype kMaxQueuedBytes = 8 * 1024 * 1024;  // per stream; a handler waits past it
+constexpr qsizetype kMaxQueuedBytes = 8 * 1024 * 1024; // per stream; a handler waits past it
 
 struct Stream {
     int32_t id = 0;
@@ -31,11 +31,11 @@ struct Stream {
     bool headersReady = false, headersSubmitted = false;
     int status = 200;
     QByteArray contentType;
-    QByteArray data;        // body bytes not yet handed to nghttp2
-    bool ended = false;     // the handler will add nothing more
-    bool reset = false;     // the handler asked for RST_STREAM (after what it queued)
-    bool deferred = false;  // the data source said "nothing yet"
-    bool closed = false;    // the stream is over (finished, or reset by either side)
+    QByteArray data;       // body bytes not yet handed to nghttp2
+    bool ended = false;    // the handler will add nothing more
+    bool reset = false;    // the handler asked for RST_STREAM (after what it queued)
+    bool deferred = false; // the data source said "nothing yet"
+    bool closed = false;   // the stream is over (finished, or reset by either side)
 };
 
 struct Conn {
@@ -45,14 +45,14 @@ struct Conn {
     nghttp2_session* session = nullptr;
     std::function<void(Exchange&, Request&)> handler;
     std::mutex mu;
-    std::condition_variable drained;  // handlers waiting for queue space
-    std::map<int32_t, std::shared_ptr<Stream>> streams;  // session thread only
-    std::vector<std::shared_ptr<Stream>> dirty;          // under mu: streams with news for the session
-    std::vector<std::thread> workers;                    // session thread only
-    bool dead = false;                                   // under mu
+    std::condition_variable drained;                    // handlers waiting for queue space
+    std::map<int32_t, std::shared_ptr<Stream>> streams; // session thread only
+    std::vector<std::shared_ptr<Stream>> dirty;         // under mu: streams with news for the session
+    std::vector<std::thread> workers;                   // session thread only
+    bool dead = false;                                  // under mu
     int wake[2] = {-1, -1};
 
-    void markDirty(const std::shared_ptr<Stream>& s) {  // with mu held
+    void markDirty(const std::shared_ptr<Stream>& s) { // with mu held
         dirty.push_back(s);
         const char c = 1;
         [[maybe_unused]] const ssize_t n = ::write(wake[1], &c, 1);
@@ -66,7 +66,9 @@ class H2Exchange : public Exchange {
     bool send(int status, const QByteArray& contentType, const QByteArray& body, bool) override {
         return begin(status, contentType) && chunk(body) && endChunked();
     }
-    bool beginChunked(int status, const QByteArray& contentType) override { return begin(status, contentType); }
+    bool beginChunked(int status, const QByteArray& contentType) override {
+        return begin(status, contentType);
+    }
     bool chunk(const QByteArray& data) override {
         std::unique_lock lock(c_.mu);
         c_.drained.wait(lock, [&] { return s_->closed || c_.dead || s_->data.size() < kMaxQueuedBytes; });
@@ -124,7 +126,9 @@ class H2Exchange : public Exchange {
     std::shared_ptr<Stream> s_;
 };
 
-Conn& conn(void* user) { return *static_cast<Conn*>(user); }
+Conn& conn(void* user) {
+    return *static_cast<Conn*>(user);
+}
 
 std::shared_ptr<Stream> findStream(Conn& c, int32_t id) {
     const auto it = c.streams.find(id);
@@ -140,13 +144,13 @@ ssize_t onSend(nghttp2_session*, const uint8_t* data, size_t length, int, void* 
     return n;
 }
 
-ssize_t readData(nghttp2_session*, int32_t, uint8_t* buf, size_t length, uint32_t* flags, nghttp2_data_source* source,
-                       void* user) {
+ssize_t readData(nghttp2_session*, int32_t, uint8_t* buf, size_t length, uint32_t* flags,
+                 nghttp2_data_source* source, void* user) {
     Conn& c = conn(user);
     auto* s = static_cast<Stream*>(source->ptr);
     std::lock_guard lock(c.mu);
     if (s->data.isEmpty()) {
-        if (s->reset)  // what was queued went out; now the stream is cut (RST_STREAM INTERNAL_ERROR)
+        if (s->reset) // what was queued went out; now the stream is cut (RST_STREAM INTERNAL_ERROR)
             return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
         if (s->ended) {
             *flags |= NGHTTP2_DATA_FLAG_EOF;
@@ -176,8 +180,8 @@ int onBeginHeaders(nghttp2_session* session, const nghttp2_frame* frame, void* u
     return 0;
 }
 
-int onHeader(nghttp2_session* session, const nghttp2_frame* frame, const uint8_t* name, size_t namelen, const uint8_t* value,
-             size_t valuelen, uint8_t, void* user) {
+int onHeader(nghttp2_session* session, const nghttp2_frame* frame, const uint8_t* name, size_t namelen,
+             const uint8_t* value, size_t valuelen, uint8_t, void* user) {
     const std::shared_ptr<Stream> s = findStream(conn(user), frame->hd.stream_id);
     if (!s)
         return 0;
@@ -218,7 +222,8 @@ int onData(nghttp2_session* session, uint8_t, int32_t id, const uint8_t* data, s
 
 int onFrame(nghttp2_session*, const nghttp2_frame* frame, void* user) {
     Conn& c = conn(user);
-    if ((frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) || !(frame->hd.flags & NGHTTP2_FLAG_END_STREAM))
+    if ((frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) ||
+        !(frame->hd.flags & NGHTTP2_FLAG_END_STREAM))
         return 0;
     const std::shared_ptr<Stream> s = findStream(c, frame->hd.stream_id);
     if (!s || s->dispatched)
@@ -272,7 +277,7 @@ void processDirty(Conn& c) {
         }
         if (closed || c.streams.find(s->id) == c.streams.end())
             continue;
-        if (reset && !ready) {  // never answered: cut at once
+        if (reset && !ready) { // never answered: cut at once
             nghttp2_submit_rst_stream(c.session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_INTERNAL_ERROR);
             continue;
         }
@@ -280,11 +285,13 @@ void processDirty(Conn& c) {
         if (ready && !submitted) {
             const QByteArray code = QByteArray::number(status);
             auto nv = [](const char* n, const QByteArray& v) {
-                return nghttp2_nv{reinterpret_cast<uint8_t*>(const_cast<char*>(n)), reinterpret_cast<uint8_t*>(const_cast<char*>(v.constData())),
+                return nghttp2_nv{reinterpret_cast<uint8_t*>(const_cast<char*>(n)),
+                                  reinterpret_cast<uint8_t*>(const_cast<char*>(v.constData())),
                                   std::strlen(n), size_t(v.size()), NGHTTP2_NV_FLAG_NONE};
             };
             const QByteArray noCache = "no-cache, private";
-            const nghttp2_nv headers[] = {nv(":status", code), nv("content-type", contentType), nv("cache-control", noCache)};
+            const nghttp2_nv headers[] = {nv(":status", code), nv("content-type", contentType),
+                                          nv("cache-control", noCache)};
             nghttp2_data_provider provider;
             provider.source.ptr = s.get();
             provider.read_callback = readData;
@@ -338,7 +345,8 @@ void serveHttp2(TlsStream& stream, const std::function<void(Exchange&, Request&)
                 const long n = stream.readSome(buf, sizeof buf);
                 if (n == -2)
                     break;
-                if (n <= 0 || nghttp2_session_mem_recv(c.session, reinterpret_cast<const uint8_t*>(buf), size_t(n)) < 0) {
+                if (n <= 0 || nghttp2_session_mem_recv(c.session, reinterpret_cast<const uint8_t*>(buf),
+                                                       size_t(n)) < 0) {
                     closed = true;
                     break;
                 }

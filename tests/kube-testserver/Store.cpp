@@ -16,20 +16,69 @@ const QList<ResourceType>& resourceTypes() {
                                    QStringLiteral("watch")};
         const QString core, v1 = QStringLiteral("v1");
         QList<ResourceType> t;
-        t.append({core, v1, QStringLiteral("namespaces"), QStringLiteral("namespace"), QStringLiteral("Namespace"),
-                  false, true, {QStringLiteral("ns")}, all});
-        t.append({core, v1, QStringLiteral("nodes"), QStringLiteral("node"), QStringLiteral("Node"), false, false,
-                  {QStringLiteral("no")}, readOnly});
-        t.append({core, v1, QStringLiteral("configmaps"), QStringLiteral("configmap"), QStringLiteral("ConfigMap"),
-                  true, true, {QStringLiteral("cm")}, all});
-        t.append({core, v1, QStringLiteral("serviceaccounts"), QStringLiteral("serviceaccount"),
-                  QStringLiteral("ServiceAccount"), true, true, {QStringLiteral("sa")}, all});
-        t.append({core, v1, QStringLiteral("pods"), QStringLiteral("pod"), QStringLiteral("Pod"), true, false,
-                  {QStringLiteral("po")}, podVerbs});
-        t.append({QStringLiteral("batch"), v1, QStringLiteral("jobs"), QStringLiteral("job"), QStringLiteral("Job"),
-                  true, true, {}, all});
-        t.append({QStringLiteral("rbac.authorization.k8s.io"), v1, QStringLiteral("clusterrolebindings"),
-                  QStringLiteral("clusterrolebinding"), QStringLiteral("ClusterRoleBinding"), false, true, {}, all});
+        t.append({core,
+                  v1,
+                  QStringLiteral("namespaces"),
+                  QStringLiteral("namespace"),
+                  QStringLiteral("Namespace"),
+                  false,
+                  true,
+                  {QStringLiteral("ns")},
+                  all});
+        t.append({core,
+                  v1,
+                  QStringLiteral("nodes"),
+                  QStringLiteral("node"),
+                  QStringLiteral("Node"),
+                  false,
+                  false,
+                  {QStringLiteral("no")},
+                  readOnly});
+        t.append({core,
+                  v1,
+                  QStringLiteral("configmaps"),
+                  QStringLiteral("configmap"),
+                  QStringLiteral("ConfigMap"),
+                  true,
+                  true,
+                  {QStringLiteral("cm")},
+                  all});
+        t.append({core,
+                  v1,
+                  QStringLiteral("serviceaccounts"),
+                  QStringLiteral("serviceaccount"),
+                  QStringLiteral("ServiceAccount"),
+                  true,
+                  true,
+                  {QStringLiteral("sa")},
+                  all});
+        t.append({core,
+                  v1,
+                  QStringLiteral("pods"),
+                  QStringLiteral("pod"),
+                  QStringLiteral("Pod"),
+                  true,
+                  false,
+                  {QStringLiteral("po")},
+                  podVerbs});
+        t.append({QStringLiteral("batch"),
+                  v1,
+                  QStringLiteral("jobs"),
+                  QStringLiteral("job"),
+                  QStringLiteral("Job"),
+                  true,
+                  true,
+                  {},
+                  all});
+        t.append({QStringLiteral("rbac.authorization.k8s.io"),
+                  v1,
+                  QStringLiteral("clusterrolebindings"),
+                  QStringLiteral("clusterrolebinding"),
+                  QStringLiteral("ClusterRoleBinding"),
+                  false,
+                  true,
+                  {},
+                  all});
         return t;
     }();
     return types;
@@ -105,8 +154,8 @@ QJsonObject Store::update(const QString& resource, QJsonObject object) {
     ++rv_;
     setMeta(object, QStringLiteral("resourceVersion"), QString::number(rv_));
     const QJsonObject meta = metadataOf(object);
-    objects_[resource][{meta.value(QLatin1String("namespace")).toString(), meta.value(QLatin1String("name")).toString()}] =
-        object;
+    objects_[resource][{meta.value(QLatin1String("namespace")).toString(),
+                        meta.value(QLatin1String("name")).toString()}] = object;
     record(resource, "MODIFIED", object);
     return object;
 }

@@ -17,9 +17,9 @@
 namespace kts {
 
 struct ResourceType {
-    QString group;      // "" for core
-    QString version;    // "v1"
-    QString resource;   // plural, e.g. "jobs"
+    QString group;    // "" for core
+    QString version;  // "v1"
+    QString resource; // plural, e.g. "jobs"
     QString singular;
     QString kind;
     bool namespaced = true;
@@ -36,9 +36,9 @@ const ResourceType* findResourceType(const QString& group, const QString& versio
 
 struct Event {
     qint64 rv = 0;
-    QString resource;   // plural
+    QString resource; // plural
     QString ns;
-    QByteArray type;    // ADDED, MODIFIED, DELETED
+    QByteArray type; // ADDED, MODIFIED, DELETED
     QJsonObject object;
 };
 
@@ -49,10 +49,10 @@ class Store {
 
     // Everything below requires `mu` held.
     const QJsonObject* find(const QString& resource, const QString& ns, const QString& name) const;
-    QList<QJsonObject> list(const QString& resource, const QString& ns) const;  // ns empty: all
-    QJsonObject add(const QString& resource, QJsonObject object);      // stamps rv, uid, timestamp
-    QJsonObject update(const QString& resource, QJsonObject object);   // bumps rv, MODIFIED
-    QJsonObject remove(const QString& resource, const QString& ns, const QString& name);  // DELETED
+    QList<QJsonObject> list(const QString& resource, const QString& ns) const; // ns empty: all
+    QJsonObject add(const QString& resource, QJsonObject object);              // stamps rv, uid, timestamp
+    QJsonObject update(const QString& resource, QJsonObject object);           // bumps rv, MODIFIED
+    QJsonObject remove(const QString& resource, const QString& ns, const QString& name); // DELETED
     qint64 currentRv() const { return rv_; }
     qint64 compactedRv() const { return compacted_; }
     // Drops the history so far: watches from an older version get 410.
@@ -65,7 +65,7 @@ class Store {
 
   private:
     void record(const QString& resource, const QByteArray& type, const QJsonObject& object);
-    using Key = std::pair<QString, QString>;  // namespace, name
+    using Key = std::pair<QString, QString>; // namespace, name
     std::map<QString, std::map<Key, QJsonObject>> objects_;
     std::deque<Event> history_;
     qint64 rv_ = 0;
@@ -74,8 +74,8 @@ class Store {
     qsizetype historyLimit_ = 20000;
 };
 
-QString nowTimestamp();                      // RFC 3339, UTC, seconds
-QString randomSuffix(int length = 5);        // Kubernetes' generateName alphabet
+QString nowTimestamp();               // RFC 3339, UTC, seconds
+QString randomSuffix(int length = 5); // Kubernetes' generateName alphabet
 bool setMeta(QJsonObject& object, const QString& key, const QJsonValue& value);
 QJsonObject metadataOf(const QJsonObject& object);
 

@@ -22,8 +22,12 @@
 namespace kts {
 namespace {
 
-struct KeyFree { void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); } };
-struct CertFree { void operator()(X509* c) const { X509_free(c); } };
+struct KeyFree {
+    void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
+};
+struct CertFree {
+    void operator()(X509* c) const { X509_free(c); }
+};
 using KeyPtr = std::unique_ptr<EVP_PKEY, KeyFree>;
 using CertPtr = std::unique_ptr<X509, CertFree>;
 
@@ -68,8 +72,10 @@ CertPtr makeCert(EVP_PKEY* key, const Subject& subject, X509* issuer, EVP_PKEY* 
     X509_set_pubkey(cert.get(), key);
     X509_NAME* name = X509_get_subject_name(cert.get());
     if (subject.o)
-        X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(subject.o), -1, -1, 0);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(subject.cn), -1, -1, 0);
+        X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(subject.o),
+                                   -1, -1, 0);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(subject.cn),
+                               -1, -1, 0);
     X509_set_issuer_name(cert.get(), issuer ? X509_get_subject_name(issuer) : name);
     X509* issuerCert = issuer ? issuer : cert.get();
     for (const auto& [nid, value] : extensions)
@@ -130,12 +136,13 @@ std::optional<Pki> generatePki(QString* error) {
         *error = sslError("CA certificate creation failed");
         return std::nullopt;
     }
-    CertPtr server = makeCert(serverKey.get(), {"kube-apiserver", nullptr}, ca.get(), caKey.get(),
-                              {{NID_basic_constraints, "critical,CA:FALSE"},
-                               {NID_key_usage, "critical,digitalSignature,keyEncipherment"},
-                               {NID_ext_key_usage, "serverAuth"},
-                               {NID_subject_alt_name, "IP:127.0.0.1,DNS:localhost,DNS:kubernetes.default.svc"},
-                               {NID_authority_key_identifier, "keyid:always"}});
+    CertPtr server =
+        makeCert(serverKey.get(), {"kube-apiserver", nullptr}, ca.get(), caKey.get(),
+                 {{NID_basic_constraints, "critical,CA:FALSE"},
+                  {NID_key_usage, "critical,digitalSignature,keyEncipherment"},
+                  {NID_ext_key_usage, "serverAuth"},
+                  {NID_subject_alt_name, "IP:127.0.0.1,DNS:localhost,DNS:kubernetes.default.svc"},
+                  {NID_authority_key_identifier, "keyid:always"}});
     CertPtr client = makeCert(clientKey.get(), {"pb-admin", "system:masters"}, ca.get(), caKey.get(),
                               {{NID_basic_constraints, "critical,CA:FALSE"},
                                {NID_key_usage, "critical,digitalSignature,keyEncipherment"},
@@ -160,7 +167,8 @@ TlsContext::~TlsContext() {
 }
 
 namespace {
-int selectAlpn(SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in, unsigned int inlen, void* arg) {
+int selectAlpn(SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in,
+               unsigned int inlen, void* arg) {
     const bool http2 = arg != nullptr;
     for (const char* wanted : {"h2", "http/1.1"}) {
         const QByteArray want(wanted);

@@ -12,8 +12,8 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/tcp.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -21,75 +21,105 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <thread>
 
 namespace {
 
-int g_wake[2] = {-1, -1};  // written to when the server should stop
+int g_wake[2] = {-1, -1}; // written to when the server should stop
 
 void usage(FILE* to) {
     std::fputs(
         "usage: pb-kube-testserver --write-kubeconfig FILE [--port N] [--script FILE.json]\n"
-        "                          [--token TOKEN]... [--tokens-file FILE] [--state-dir DIR] [--no-stdin-exit]\n"
+        "                          [--token TOKEN]... [--tokens-file FILE] [--state-dir DIR] "
+        "[--no-stdin-exit]\n"
         "                          [--request-log FILE] [--http1-only]\n"
         "\n"
         "A Kubernetes API server stand-in for tests: HTTPS on 127.0.0.1 with a throwaway CA, a client\n"
         "certificate user (pb-admin, system:masters) and bearer tokens (default pb-test-token). It writes a\n"
         "kubeconfig (contexts pb-cert and pb-token), prints one 'listening' line, and serves until\n"
-        "SIGTERM/SIGINT or stdin EOF. Each Job gets one Pod that goes Pending -> Running -> Succeeded/Failed.\n"
+        "SIGTERM/SIGINT or stdin EOF. Each Job gets one Pod that goes Pending -> Running -> "
+        "Succeeded/Failed.\n"
         "HTTP/2 (h2, chosen by ALPN) and HTTP/1.1 are both served; --http1-only offers HTTP/1.1 alone.\n"
         "\n"
         "--tokens-file FILE   bearer tokens, one a line, re-read on every request (edit it to revoke one)\n"
         "--request-log FILE   appends one JSON line per request: method, target, protocol (HTTP/1.1 or h2),\n"
-        "                     host (Host or :authority), sni, alpn, auth (certificate/bearer/none), user, userAgent\n"
+        "                     host (Host or :authority), sni, alpn, auth (certificate/bearer/none), user, "
+        "userAgent\n"
         "\n"
         "Script (JSON object; every key optional):\n"
         "  serverVersion {..}       fields merged over the default v1.33.0 /version answer\n"
-        "  nodes [{name, gpus, labels, taints, osImage, kernelVersion, containerRuntimeVersion, kubeletVersion}]\n"
-        "  checks {NAME: CHECK}     per check; a Job is matched by its first container arg, else by the label\n"
+        "  nodes [{name, gpus, labels, taints, osImage, kernelVersion, containerRuntimeVersion, "
+        "kubeletVersion}]\n"
+        "  checks {NAME: CHECK}     per check; a Job is matched by its first container arg, else by the "
+        "label\n"
         "                           proofbench.dev/check on the Job or its pod template\n"
         "  defaultCheck CHECK       for Jobs matching no check\n"
         "  CHECK = {exitCode, log | logFile, terminationMessage, runMs (300), pendingMs (50), neverFinish,\n"
         "           podFault, faultAfterMs (100), serverFault}\n"
-        "    podFault \"Pending\"        the pod stays Pending (ContainerCreating) until deleted or the deadline\n"
-        "             \"Unschedulable\"  Pending, no node, PodScheduled=False reason Unschedulable (Insufficient nvidia.com/gpu)\n"
-        "             \"ErrImagePull\"   Pending; container waiting ErrImagePull after pendingMs, ImagePullBackOff\n"
+        "    podFault \"Pending\"        the pod stays Pending (ContainerCreating) until deleted or the "
+        "deadline\n"
+        "             \"Unschedulable\"  Pending, no node, PodScheduled=False reason Unschedulable "
+        "(Insufficient nvidia.com/gpu)\n"
+        "             \"ErrImagePull\"   Pending; container waiting ErrImagePull after pendingMs, "
+        "ImagePullBackOff\n"
         "                              one pendingMs (at least 50 ms) later, for good\n"
-        "             \"Deleted\"        faultAfterMs after the container starts the pod is deleted (as by a drain or\n"
-        "                              kubectl delete): graceful deletion, then a DELETED watch event; the Job fails\n"
+        "             \"Deleted\"        faultAfterMs after the container starts the pod is deleted (as by a "
+        "drain or\n"
+        "                              kubectl delete): graceful deletion, then a DELETED watch event; the "
+        "Job fails\n"
         "                              (BackoffLimitExceeded, no replacement pod)\n"
-        "             \"Evicted\"        as Deleted, through the Eviction API: condition DisruptionTarget reason\n"
+        "             \"Evicted\"        as Deleted, through the Eviction API: condition DisruptionTarget "
+        "reason\n"
         "                              EvictionByEvictionAPI first\n"
-        "    serverFault \"exit\"         when this check's container starts, the server process exits (connections drop)\n"
-        "                \"revokeTokens\" ... every bearer token is 401 Unauthorized from then on (certificates still work)\n"
-        "                \"compact\"      ... the watch history is compacted: open watches get ERROR 410 Expired and\n"
+        "    serverFault \"exit\"         when this check's container starts, the server process exits "
+        "(connections drop)\n"
+        "                \"revokeTokens\" ... every bearer token is 401 Unauthorized from then on "
+        "(certificates still work)\n"
+        "                \"compact\"      ... the watch history is compacted: open watches get ERROR 410 "
+        "Expired and\n"
         "                              resuming or listing at an older resourceVersion is 410 Gone\n"
-        "  deletionGraceMs N        graceful deletion (the 30 s grace scaled down): deleted pods and namespaces keep\n"
-        "                           existing with metadata.deletionTimestamp for N ms (pods get deletionGracePeriodSeconds\n"
-        "                           30, a running container is killed, exit 143); a deleted namespace is phase Terminating,\n"
-        "                           its objects are deleted, creating in it is 403 (NamespaceTerminating) and re-creating it\n"
-        "                           is 409 until it is gone 1.5*N ms after. 0 (default): pods go at once; a namespace is\n"
+        "  deletionGraceMs N        graceful deletion (the 30 s grace scaled down): deleted pods and "
+        "namespaces keep\n"
+        "                           existing with metadata.deletionTimestamp for N ms (pods get "
+        "deletionGracePeriodSeconds\n"
+        "                           30, a running container is killed, exit 143); a deleted namespace is "
+        "phase Terminating,\n"
+        "                           its objects are deleted, creating in it is 403 (NamespaceTerminating) "
+        "and re-creating it\n"
+        "                           is 409 until it is gone 1.5*N ms after. 0 (default): pods go at once; a "
+        "namespace is\n"
         "                           still Terminating in one MODIFIED event before its DELETED.\n"
-        "  historyLimit N           events kept for watch resume (20000); older resourceVersions get 410 Gone\n"
+        "  historyLimit N           events kept for watch resume (20000); older resourceVersions get 410 "
+        "Gone\n"
         "  faults {dropWatchAfterEvents N, tokenMaxUses N, slowMs N, conflictOnCreate [name prefix...],\n"
         "          bookmarkMs N (1000: idle time before a BOOKMARK on watches with allowWatchBookmarks),\n"
         "          exitAfterMs N (the process exits N ms after start)}\n"
         "  rbac {user, tokens [..], allow [..], deny [..]}\n"
-        "                           bearer-token users (all tokens, or those listed) become USER with these rules\n"
-        "                           (the certificate user stays system:masters). A rule is \"VERB RESOURCE\", the\n"
-        "                           resource qualified by group (jobs.batch, pods, pods/log, pods/eviction, namespaces,\n"
-        "                           clusterrolebindings.rbac.authorization.k8s.io); \"*\" matches any. Allowed = some\n"
-        "                           allow rule matches (default [\"* *\"]) and no deny rule does. Anything else is 403\n"
-        "                           Forbidden with the apiserver's Status body; SelfSubjectAccessReview answers the same.\n"
-        "  admission [{resource, operation CREATE|DELETE, namePrefix, webhook, message, code (403), reason}]\n"
-        "                           a validating webhook that denies matching requests: Status code CODE, message\n"
+        "                           bearer-token users (all tokens, or those listed) become USER with these "
+        "rules\n"
+        "                           (the certificate user stays system:masters). A rule is \"VERB "
+        "RESOURCE\", the\n"
+        "                           resource qualified by group (jobs.batch, pods, pods/log, pods/eviction, "
+        "namespaces,\n"
+        "                           clusterrolebindings.rbac.authorization.k8s.io); \"*\" matches any. "
+        "Allowed = some\n"
+        "                           allow rule matches (default [\"* *\"]) and no deny rule does. Anything "
+        "else is 403\n"
+        "                           Forbidden with the apiserver's Status body; SelfSubjectAccessReview "
+        "answers the same.\n"
+        "  admission [{resource, operation CREATE|DELETE, namePrefix, webhook, message, code (403), "
+        "reason}]\n"
+        "                           a validating webhook that denies matching requests: Status code CODE, "
+        "message\n"
         "                           'admission webhook \"WEBHOOK\" denied the request: MESSAGE'\n"
-        "Example: {\"deletionGraceMs\": 300, \"checks\": {\"gpu-operator-health\": {\"podFault\": \"ErrImagePull\"},\n"
+        "Example: {\"deletionGraceMs\": 300, \"checks\": {\"gpu-operator-health\": {\"podFault\": "
+        "\"ErrImagePull\"},\n"
         "          \"nccl-all-reduce\": {\"serverFault\": \"exit\"}},\n"
-        "          \"rbac\": {\"user\": \"jane\", \"deny\": [\"create clusterrolebindings.rbac.authorization.k8s.io\"]}}\n",
+        "          \"rbac\": {\"user\": \"jane\", \"deny\": [\"create "
+        "clusterrolebindings.rbac.authorization.k8s.io\"]}}\n",
         to);
 }
 
@@ -116,7 +146,8 @@ QByteArray kubeconfig(const kts::Pki& pki, int port, const QString& token) {
     y += "    certificate-authority-data: " + pki.caCert.toBase64() + "\n";
     y += "contexts:\n";
     y += "- name: pb-cert\n  context:\n    cluster: pb-test\n    user: pb-admin\n    namespace: default\n";
-    y += "- name: pb-token\n  context:\n    cluster: pb-test\n    user: pb-token-user\n    namespace: default\n";
+    y += "- name: pb-token\n  context:\n    cluster: pb-test\n    user: pb-token-user\n    namespace: "
+         "default\n";
     y += "current-context: pb-cert\n";
     y += "users:\n";
     y += "- name: pb-admin\n  user:\n";
@@ -218,8 +249,10 @@ int listenOnLoopback(int& port) {
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     addr.sin_port = htons(quint16(port));
-    if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listener, 64) != 0) {
-        std::fprintf(stderr, "pb-kube-testserver: cannot listen on 127.0.0.1:%d: %s\n", port, std::strerror(errno));
+    if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+        ::listen(listener, 64) != 0) {
+        std::fprintf(stderr, "pb-kube-testserver: cannot listen on 127.0.0.1:%d: %s\n", port,
+                     std::strerror(errno));
         return -1;
     }
     socklen_t len = sizeof addr;
@@ -296,7 +329,8 @@ int main(int argc, char** argv) {
 
     std::unique_ptr<QTemporaryDir> tempDir;
     if (o.stateDir.isEmpty()) {
-        tempDir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/pb-kube-testserver-XXXXXX"));
+        tempDir =
+            std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/pb-kube-testserver-XXXXXX"));
         if (!tempDir->isValid()) {
             std::fprintf(stderr, "pb-kube-testserver: cannot create a temporary state directory\n");
             return 1;

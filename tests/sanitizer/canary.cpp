@@ -2,9 +2,9 @@
 // error on purpose, and CTest passes only when the sanitizer's report appears. If the flags fell
 // out of the build (or LeakSanitizer were switched off), these tests would fail, not the suite
 // silently pass. Built only with PB_SANITIZE.
+#include <climits>
 #include <cstdio>
 #include <cstring>
-#include <climits>
 
 namespace {
 

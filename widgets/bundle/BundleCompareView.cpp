@@ -57,7 +57,8 @@ BundleCompareView::BundleCompareView(models::Workspace& workspace, QWidget* pare
     m_compareButton->setObjectName(QStringLiteral("compareBundlesButton"));
     m_copyButton = new QPushButton(tr("Copy Markdown"), this);
     m_copyButton->setObjectName(QStringLiteral("copyBundleMarkdown"));
-    m_copyButton->setToolTip(tr("The summary a release page can paste (proofbench bundle diff --format markdown)."));
+    m_copyButton->setToolTip(
+        tr("The summary a release page can paste (proofbench bundle diff --format markdown)."));
     m_copyButton->setEnabled(false);
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("bundleCompareProgress"));
@@ -117,10 +118,11 @@ BundleCompareView::BundleCompareView(models::Workspace& workspace, QWidget* pare
     connect(m_copyButton, &QPushButton::clicked, this, &BundleCompareView::copyMarkdown);
     connect(fromBrowse, &QPushButton::clicked, this, [this] { chooseFolder(m_from); });
     connect(toBrowse, &QPushButton::clicked, this, [this] { chooseFolder(m_to); });
-    connect(m_components->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        const bm::ComponentChange* c = m_componentsModel->change(current.row());
-        focusComponent(c ? c->name : QString());
-    });
+    connect(m_components->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const bm::ComponentChange* c = m_componentsModel->change(current.row());
+                focusComponent(c ? c->name : QString());
+            });
 }
 
 BundleCompareView::~BundleCompareView() {

@@ -17,12 +17,12 @@
 #include <QPushButton>
 #include <QSplitter>
 
-#include <algorithm>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace pb::widgets {
 
@@ -48,7 +48,9 @@ BundleView::BundleView(models::Workspace& workspace, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
 
     auto* top = new QHBoxLayout;
-    m_summary = new QLabel(tr("Open a deployment bundle folder (any AICR deployer: helm, argocd, argocd-helm, flux, helmfile)."), this);
+    m_summary = new QLabel(
+        tr("Open a deployment bundle folder (any AICR deployer: helm, argocd, argocd-helm, flux, helmfile)."),
+        this);
     m_summary->setObjectName(QStringLiteral("bundleSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -56,7 +58,8 @@ BundleView::BundleView(models::Workspace& workspace, QWidget* parent)
     m_openButton->setObjectName(QStringLiteral("openBundleButton"));
     m_importButton = new QPushButton(tr("Import into database"), this);
     m_importButton->setObjectName(QStringLiteral("importBundleButton"));
-    m_importButton->setToolTip(tr("Store this bundle, its files and components with a receipt (proofbench bundle import)."));
+    m_importButton->setToolTip(
+        tr("Store this bundle, its files and components with a receipt (proofbench bundle import)."));
     m_importButton->setEnabled(false);
     top->addWidget(m_summary, 1);
     top->addWidget(m_openButton);
@@ -132,10 +135,14 @@ BundleView::BundleView(models::Workspace& workspace, QWidget* parent)
     connect(m_cancelButton, &QPushButton::clicked, this, &BundleView::cancel);
     connect(m_components->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showComponent(current.row()); });
-    connect(m_files->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
-        showFile(m_filesModel->itemFromIndex(current.siblingAtColumn(0)) ? current.siblingAtColumn(0).data(Qt::UserRole).toString() : QString());
-    });
-    connect(m_unknown, &QListWidget::currentTextChanged, this, [this](const QString& path) { showFile(path); });
+    connect(m_files->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                showFile(m_filesModel->itemFromIndex(current.siblingAtColumn(0))
+                             ? current.siblingAtColumn(0).data(Qt::UserRole).toString()
+                             : QString());
+            });
+    connect(m_unknown, &QListWidget::currentTextChanged, this,
+            [this](const QString& path) { showFile(path); });
 }
 
 BundleView::~BundleView() {
@@ -242,7 +249,8 @@ bool BundleView::importIntoDatabase() {
                                   .arg(r->bundle.components.size())
                                   .arg(r->bundle.files.size());
             if (r->recipe)
-                m_importMessage += tr("; made from recipe %1 of catalog version %2").arg(r->recipe->recipeName, r->recipe->catalogLabel);
+                m_importMessage += tr("; made from recipe %1 of catalog version %2")
+                                       .arg(r->recipe->recipeName, r->recipe->catalogLabel);
             m_summary->setText(summaryText() + QStringLiteral("\n") + m_importMessage);
             emit importFinished(true, m_importMessage);
         });
@@ -253,18 +261,23 @@ QString BundleView::summaryText() const {
     if (!m_hasBundle)
         return {};
     const bm::DeployBundle& b = m_read.bundle;
-    QString s = tr("%1 — %2 bundle, %3 components, %4 distinct sync-waves, %5 files (%6 unknown), tree sha256:%7")
-                    .arg(m_source, bm::deployerName(b.deployer))
-                    .arg(b.components.size())
-                    .arg(b.distinctSyncWaves())
-                    .arg(b.files.size())
-                    .arg(b.unknownFiles.size())
-                    .arg(b.treeDigest.left(16));
+    QString s =
+        tr("%1 — %2 bundle, %3 components, %4 distinct sync-waves, %5 files (%6 unknown), tree sha256:%7")
+            .arg(m_source, bm::deployerName(b.deployer))
+            .arg(b.components.size())
+            .arg(b.distinctSyncWaves())
+            .arg(b.files.size())
+            .arg(b.unknownFiles.size())
+            .arg(b.treeDigest.left(16));
     if (!b.recipePath.isEmpty())
-        s += tr("\nRecipe %1%2").arg(b.recipeName.isEmpty() ? b.recipePath : b.recipeName,
-                                     b.recipeEvidenceDigest.isEmpty() ? QString() : tr(", evidence digest sha256:%1").arg(b.recipeEvidenceDigest));
+        s += tr("\nRecipe %1%2")
+                 .arg(b.recipeName.isEmpty() ? b.recipePath : b.recipeName,
+                      b.recipeEvidenceDigest.isEmpty()
+                          ? QString()
+                          : tr(", evidence digest sha256:%1").arg(b.recipeEvidenceDigest));
     if (b.deployer == bm::Deployer::ArgoCDHelm)
-        s += tr("\nApplications are Helm templates: templated fields are shown as written (italics), never rendered.");
+        s += tr("\nApplications are Helm templates: templated fields are shown as written (italics), never "
+                "rendered.");
     for (const QString& w : b.warnings)
         s += QStringLiteral("\n⚠ ") + w;
     return s;
@@ -299,14 +312,17 @@ void BundleView::showComponent(int row) {
     m_valuesModel->setValues(c->values);
     m_values->resizeColumnToContents(0);
     QStringList note;
-    note << tr("%1 values from %2").arg(bm::flatten(c->values).size()).arg(c->valueFiles.isEmpty() ? tr("no file") : c->valueFiles.join(QStringLiteral(" then ")));
+    note << tr("%1 values from %2")
+                .arg(bm::flatten(c->values).size())
+                .arg(c->valueFiles.isEmpty() ? tr("no file") : c->valueFiles.join(QStringLiteral(" then ")));
     if (c->valuesTemplated)
         note << tr("Inline values are a Helm template (not rendered):") << c->valuesTemplate;
     note += c->notes;
     m_valuesNote->setPlainText(note.join(QLatin1Char('\n')));
     QString obj = tr("%1 in %2\n").arg(c->objectKind, c->objectFile);
     if (!c->templatedFields.isEmpty())
-        obj += tr("Templated fields (shown as written): %1\n").arg(c->templatedFields.join(QStringLiteral(", ")));
+        obj += tr("Templated fields (shown as written): %1\n")
+                   .arg(c->templatedFields.join(QStringLiteral(", ")));
     if (!c->dependsOn.isEmpty())
         obj += tr("Depends on: %1\n").arg(c->dependsOn.join(QStringLiteral(", ")));
     if (!c->manifests.isEmpty())
@@ -326,8 +342,10 @@ void BundleView::showFile(const QString& path) {
     const QByteArray& bytes = it->second;
     const bool binary = bytes.left(8192).contains('\0');
     m_content->setPlainText(binary ? tr("(%1: binary, %2 bytes)").arg(path).arg(bytes.size())
-                                   : bytes.size() > 2 * 1024 * 1024 ? QString::fromUtf8(bytes.left(2 * 1024 * 1024)) + tr("\n… (first 2 MiB shown)")
-                                                                    : QString::fromUtf8(bytes));
+                            : bytes.size() > 2 * 1024 * 1024
+                                ? QString::fromUtf8(bytes.left(2 * 1024 * 1024)) +
+                                      tr("\n… (first 2 MiB shown)")
+                                : QString::fromUtf8(bytes));
     m_content->setDocumentTitle(path);
     m_detail->setTabText(0, tr("File content — %1").arg(path));
 }

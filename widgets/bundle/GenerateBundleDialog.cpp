@@ -28,7 +28,8 @@ GenerateBundleDialog::GenerateBundleDialog(models::Workspace& workspace,
     setWindowTitle(tr("Generate Deployment Bundle"));
     setObjectName(QStringLiteral("generateBundleDialog"));
     auto* layout = new QVBoxLayout(this);
-    auto* what = new QLabel(tr("Recipe <b>%1</b> from catalog version <b>%2</b>").arg(m_recipeLabel.toHtmlEscaped(), m_catalogLabel.toHtmlEscaped()));
+    auto* what = new QLabel(tr("Recipe <b>%1</b> from catalog version <b>%2</b>")
+                                .arg(m_recipeLabel.toHtmlEscaped(), m_catalogLabel.toHtmlEscaped()));
     what->setWordWrap(true);
     layout->addWidget(what);
 
@@ -70,7 +71,9 @@ GenerateBundleDialog::GenerateBundleDialog(models::Workspace& workspace,
     m_sets->setMaximumHeight(70);
     form->addRow(tr("Value o&verrides:"), m_sets);
     layout->addLayout(form);
-    auto syncRepo = [this] { m_repoUrl->setEnabled(m_deployer->currentData().toString() == QLatin1String("argocd")); };
+    auto syncRepo = [this] {
+        m_repoUrl->setEnabled(m_deployer->currentData().toString() == QLatin1String("argocd"));
+    };
     connect(m_deployer, &QComboBox::currentIndexChanged, this, syncRepo);
     syncRepo();
 
@@ -191,17 +194,20 @@ void GenerateBundleDialog::generate() {
             const bool cancelled = m_cancelFlag && m_cancelFlag->load();
             setRunning(false);
             if (!r) {
-                m_status->setText(cancelled ? tr("Cancelled: no receipt was written (files already written stay).")
-                                            : tr("Not generated: %1").arg(r.error().toString()));
+                m_status->setText(cancelled
+                                      ? tr("Cancelled: no receipt was written (files already written stay).")
+                                      : tr("Not generated: %1").arg(r.error().toString()));
                 return;
             }
             m_outcome = *r;
-            m_status->setText(tr("Wrote the %1 bundle to %2: %3 install steps, %4 files.\nTree digest sha256:%5 (receipt #%6)")
-                                  .arg(bundle::deployerName(r->tree.deployer), QDir::toNativeSeparators(r->outDir))
-                                  .arg(r->tree.folders.size())
-                                  .arg(r->tree.files.size())
-                                  .arg(r->treeDigest)
-                                  .arg(r->receiptSeq));
+            m_status->setText(
+                tr("Wrote the %1 bundle to %2: %3 install steps, %4 files.\nTree digest sha256:%5 (receipt "
+                   "#%6)")
+                    .arg(bundle::deployerName(r->tree.deployer), QDir::toNativeSeparators(r->outDir))
+                    .arg(r->tree.folders.size())
+                    .arg(r->tree.files.size())
+                    .arg(r->treeDigest)
+                    .arg(r->receiptSeq));
             m_open->setEnabled(true);
             emit generated(r->outDir, r->treeDigest);
         });

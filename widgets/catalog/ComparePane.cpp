@@ -475,7 +475,8 @@ void ComparePane::reloadVersions() {
             if (x->label == m_order[k])
                 info = x;
         const QString text = info->isSample() ? tr("%1 (sample data)").arg(info->label) : info->label;
-        const QString tip = tr("%1\nfrom %2\nplaced by %3").arg(info->label, info->originText(), info->orderBasis());
+        const QString tip =
+            tr("%1\nfrom %2\nplaced by %3").arg(info->label, info->originText(), info->orderBasis());
         for (QComboBox* c : {m_from, m_to}) {
             c->addItem(text, info->label);
             c->setItemData(c->count() - 1, tip, Qt::ToolTipRole);
@@ -564,7 +565,8 @@ void ComparePane::setRecipe(const models::RecipeInfo& info) {
     m_toRecipe->setCurrentIndex(-1);
     m_syncing = false;
     fillToRecipes();
-    for (QWidget* w : std::initializer_list<QWidget*>{m_from, m_to, m_toRecipe, m_swap, m_changesOnly, m_hideVersionOnly, m_fit})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_from, m_to, m_toRecipe, m_swap, m_changesOnly,
+                                                      m_hideVersionOnly, m_fit})
         w->setEnabled(true);
     scheduleUpdate();
 }
@@ -585,7 +587,8 @@ void ComparePane::clear(const QString& message) {
                                  .arg(tr("Select a recipe in the tree to compare it.").toHtmlEscaped()));
     m_summary->clear();
     m_summary->setVisible(false);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_toRecipe, m_swap, m_changesOnly, m_hideVersionOnly, m_fit})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_toRecipe, m_swap, m_changesOnly, m_hideVersionOnly, m_fit})
         w->setEnabled(false);
 }
 
@@ -667,8 +670,9 @@ void ComparePane::refresh() {
             request.toQuery = ops::RecipeQuery::stored(toLeaf);
         Result<ops::DiffResult> d = ops::diff(nullptr, request);
         if (!d) {
-            out.error = QObject::tr("%1 does not resolve: %2")
-                            .arg(fromLeaf.isEmpty() || fromLeaf == toLeaf ? toLeaf : fromLeaf, d.error().toString());
+            out.error =
+                QObject::tr("%1 does not resolve: %2")
+                    .arg(fromLeaf.isEmpty() || fromLeaf == toLeaf ? toLeaf : fromLeaf, d.error().toString());
             return out;
         }
         const catalog::RecipeResult& a = d->fromRecipe;
@@ -751,9 +755,11 @@ void ComparePane::showRecipeSummary() {
     const QString fromName = findRecipe(d.fromLabel, m_info.name) ? m_info.name : QString();
     const QString toName = findRecipe(d.toLabel, toRecipeName()) ? toRecipeName() : QString();
     auto side = [](const QString& name, const QString& label, bool sample) {
-        const QString mark = sample ? QStringLiteral(" <span style='background-color:#fff3cd; color:#7a5a00'>&nbsp;%1&nbsp;</span>")
-                                          .arg(QObject::tr("sample data"))
-                                    : QString();
+        const QString mark =
+            sample ? QStringLiteral(
+                         " <span style='background-color:#fff3cd; color:#7a5a00'>&nbsp;%1&nbsp;</span>")
+                         .arg(QObject::tr("sample data"))
+                   : QString();
         return name.isEmpty()
                    ? QObject::tr("<i>nothing</i> in %1").arg(label.toHtmlEscaped()) + mark
                    : QStringLiteral("<b>%1</b> %2").arg(name.toHtmlEscaped(), label.toHtmlEscaped()) + mark;
@@ -770,9 +776,9 @@ void ComparePane::showRecipeSummary() {
                             digestLine(tr("parity digest"), d.fromParityDigest, d.toParityDigest);
     QString format;
     for (const catalog::FieldChange& f : d.format)
-        format += QStringLiteral("<br>") + coloured(ChangeColors::changed(), tr("format: %1 %2 → %3")
-                                                                              .arg(f.field, f.from, f.to)
-                                                                              .toHtmlEscaped());
+        format += QStringLiteral("<br>") +
+                  coloured(ChangeColors::changed(),
+                           tr("format: %1 %2 → %3").arg(f.field, f.from, f.to).toHtmlEscaped());
     if (d.identical()) {
         text += coloured(QColor(0x60, 0x60, 0x60), tr("identical"));
         m_recipeSummary->setText(text + digests);
@@ -848,9 +854,10 @@ void ComparePane::showCatalogSummary() {
     m_summary->setVisible(true);
     const QString from = fromLabel(), to = toLabel();
     const catalog::CatalogDiff* d = catalogDiff();
-    const QString title = tr("<b>Catalog %1 → %2</b>")
-                              .arg((isSampleLabel(from) ? tr("%1 (sample data)").arg(from) : from).toHtmlEscaped(),
-                                   (isSampleLabel(to) ? tr("%1 (sample data)").arg(to) : to).toHtmlEscaped());
+    const QString title =
+        tr("<b>Catalog %1 → %2</b>")
+            .arg((isSampleLabel(from) ? tr("%1 (sample data)").arg(from) : from).toHtmlEscaped(),
+                 (isSampleLabel(to) ? tr("%1 (sample data)").arg(to) : to).toHtmlEscaped());
     if (!d) {
         m_summary->setText(
             title +
@@ -880,7 +887,8 @@ void ComparePane::showCatalogSummary() {
     text += tr(" (by evidence digest)");
     text += tr(" · overlays %1 · mixins %2 · registry %3 · validator checks %4")
                 .arg(compactCounts(countOf(visible(d->overlays))), compactCounts(countOf(visible(d->mixins))),
-                     compactCounts(countOf(visible(d->registry))), compactCounts(countOf(visible(d->validators))));
+                     compactCounts(countOf(visible(d->registry))),
+                     compactCounts(countOf(visible(d->validators))));
     if (hidden > 0)
         text += QStringLiteral(" · <span style='color:gray'>%1</span>")
                     .arg(tr("%1 version-only hidden").arg(hidden).toHtmlEscaped());
@@ -889,7 +897,8 @@ void ComparePane::showCatalogSummary() {
         if (n.change == Change::Changed)
             formats << tr("%1 %2 → %3").arg(n.name, n.from, n.to).toHtmlEscaped();
     if (!formats.isEmpty())
-        text += QStringLiteral("<br>") + coloured(ChangeColors::changed(), tr("Format: %1").arg(formats.join(QStringLiteral("; "))));
+        text += QStringLiteral("<br>") +
+                coloured(ChangeColors::changed(), tr("Format: %1").arg(formats.join(QStringLiteral("; "))));
     if (!d->componentMoves.empty()) {
         QStringList moved;
         for (size_t i = 0; i < d->componentMoves.size() && i < 6; ++i)

@@ -4,9 +4,9 @@
 // validation changes, and a summary of the two whole catalogs.
 #pragma once
 
+#include "CatalogTreeModel.h"
 #include "catalog/Diff.h"
 #include "graph/Layout.h"
-#include "CatalogTreeModel.h"
 
 #include <QWidget>
 

@@ -37,11 +37,12 @@ GitImportDialog::GitImportDialog(models::Workspace& workspace, QWidget* parent)
     setObjectName(QStringLiteral("gitImportDialog"));
     setWindowTitle(tr("Import from Git"));
 
-    auto* intro = new QLabel(tr("Imports catalog versions from a Git repository's tags and branches, read straight from "
-                                "the repository (a bare repository or a clone; nothing is checked out). Each version is "
-                                "labelled by its tag or branch name and keeps its source: repository, ref, commit and "
-                                "commit date."),
-                             this);
+    auto* intro = new QLabel(
+        tr("Imports catalog versions from a Git repository's tags and branches, read straight from "
+           "the repository (a bare repository or a clone; nothing is checked out). Each version is "
+           "labelled by its tag or branch name and keeps its source: repository, ref, commit and "
+           "commit date."),
+        this);
     intro->setObjectName(QStringLiteral("gitIntro"));
     intro->setWordWrap(true);
 
@@ -52,7 +53,8 @@ GitImportDialog::GitImportDialog(models::Workspace& workspace, QWidget* parent)
     m_repoStatus = grayLabel("gitRepositoryStatus", this);
     m_path = new QLineEdit(QStringLiteral("recipes"), this);
     m_path->setObjectName(QStringLiteral("gitPath"));
-    m_path->setToolTip(tr("The catalog folder inside the repository (AICR's recipes/ layout), as the CLI's --path"));
+    m_path->setToolTip(
+        tr("The catalog folder inside the repository (AICR's recipes/ layout), as the CLI's --path"));
     m_filter = new QLineEdit(this);
     m_filter->setObjectName(QStringLiteral("gitFilter"));
     m_filter->setPlaceholderText(tr("Filter tags and branches"));
@@ -101,8 +103,9 @@ GitImportDialog::GitImportDialog(models::Workspace& workspace, QWidget* parent)
 
     m_import = new QPushButton(tr("&Import"), this);
     m_import->setObjectName(QStringLiteral("gitImport"));
-    m_import->setToolTip(tr("Import the selected tags and branches, one version (and one transaction) each; versions "
-                            "whose content is already imported are skipped"));
+    m_import->setToolTip(
+        tr("Import the selected tags and branches, one version (and one transaction) each; versions "
+           "whose content is already imported are skipped"));
     m_import->setDefault(true);
     m_cancel = new QPushButton(tr("&Cancel"), this);
     m_cancel->setObjectName(QStringLiteral("gitCancel"));
@@ -116,7 +119,8 @@ GitImportDialog::GitImportDialog(models::Workspace& workspace, QWidget* parent)
             reloadRefs();
     });
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &GitImportDialog::updateButtons);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &GitImportDialog::updateButtons);
     connect(m_import, &QPushButton::clicked, this, [this] { startImport(); });
     connect(m_cancel, &QPushButton::clicked, this, &GitImportDialog::cancelImport);
     connect(m_close, &QPushButton::clicked, this, &GitImportDialog::reject);
@@ -212,7 +216,8 @@ QStringList GitImportDialog::selectedRefs() const {
     QStringList out;
     const QModelIndexList rows = m_table->selectionModel()->selectedRows(NameColumn);
     QList<QModelIndex> sorted(rows.begin(), rows.end());
-    std::sort(sorted.begin(), sorted.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
     for (const QModelIndex& i : sorted)
         out << i.data().toString();
     return out;
@@ -225,7 +230,8 @@ void GitImportDialog::selectRefs(const QStringList& names) {
         if (names.contains(i.data().toString()))
             selection.select(i, m_proxy->index(row, ColumnCount - 1));
     }
-    m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->selectionModel()->select(selection,
+                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 bool GitImportDialog::startImport() {
@@ -257,7 +263,8 @@ bool GitImportDialog::startImport() {
                 for (const ops::GitVersionOutcome& v : r->versions)
                     m_resultLines << v.summary();
                 if (r->cancelled)
-                    m_resultLines << tr("Cancelled: the versions above were done; the others were not imported.");
+                    m_resultLines << tr(
+                        "Cancelled: the versions above were done; the others were not imported.");
                 labels = r->importedLabels();
                 m_progress->setValue(r->cancelled ? m_progress->value() : 1000);
                 m_progressText->setText(r->cancelled ? tr("Cancelled") : tr("Done"));

@@ -3,9 +3,9 @@
 // selected component's dependencies and dependents.
 #pragma once
 
+#include "CatalogTreeModel.h"
 #include "catalog/Resolver.h"
 #include "graph/Layout.h"
-#include "CatalogTreeModel.h"
 
 #include <QWidget>
 

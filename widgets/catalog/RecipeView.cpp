@@ -212,11 +212,12 @@ void RecipeView::setHeader(const models::RecipeInfo& info) {
         m_binding->hide();
         m_binding->clear();
     } else {
-        m_binding->setText(tr("<span style='color:#1b7a3a'>&#10003; <b>%1</b></span> <span style='color:#6a6a6a'>(verified "
-                              "offline). This recipe's overlays are not covered by that signature.</span>")
-                               .arg(tr("registry and validator catalog signed by AICR %1")
-                                        .arg(info.catalogSignedByReleases.join(QStringLiteral(", ")))
-                                        .toHtmlEscaped()));
+        m_binding->setText(
+            tr("<span style='color:#1b7a3a'>&#10003; <b>%1</b></span> <span style='color:#6a6a6a'>(verified "
+               "offline). This recipe's overlays are not covered by that signature.</span>")
+                .arg(tr("registry and validator catalog signed by AICR %1")
+                         .arg(info.catalogSignedByReleases.join(QStringLiteral(", ")))
+                         .toHtmlEscaped()));
         m_binding->setToolTip(models::releaseScopeNote());
         m_binding->show();
     }
@@ -235,11 +236,14 @@ void RecipeView::setHeader(const models::RecipeInfo& info) {
         change = tr(" · <span style='color:#2e9e4f'>new in %1</span>").arg(info.catalogLabel.toHtmlEscaped());
         break;
     case models::RecipeInfo::Change::Unchanged:
-        change = tr(" · <span style='color:gray'>unchanged since %1</span>").arg(info.previousLabel.toHtmlEscaped());
+        change = tr(" · <span style='color:gray'>unchanged since %1</span>")
+                     .arg(info.previousLabel.toHtmlEscaped());
         break;
     case models::RecipeInfo::Change::Changed:
-        change = tr(" · <span style='color:#b86f00'>changed since %1 (evidence digest was <code>%2</code>)</span>")
-                     .arg(info.previousLabel.toHtmlEscaped(), models::shortDigestText(info.previousDigest).toHtmlEscaped());
+        change =
+            tr(" · <span style='color:#b86f00'>changed since %1 (evidence digest was <code>%2</code>)</span>")
+                .arg(info.previousLabel.toHtmlEscaped(),
+                     models::shortDigestText(info.previousDigest).toHtmlEscaped());
         break;
     }
     m_evidenceDigest = info.digest;
@@ -321,9 +325,10 @@ void RecipeView::showRecipe(const models::RecipeInfo& info, std::shared_ptr<cons
     unstamped.version.clear();
     if (!info.digest.isEmpty() && now != info.digest && info.digest == catalog::recipeDigest(unstamped)) {
         m_message->setStyleSheet(QString());
-        m_message->setText(tr("The database stored this recipe under Proofbench's former recipe digest %1 (the "
-                              "deterministic YAML); its evidence digest is %2.")
-                               .arg(catalog::prefixedDigest(info.digest), catalog::prefixedDigest(now)));
+        m_message->setText(
+            tr("The database stored this recipe under Proofbench's former recipe digest %1 (the "
+               "deterministic YAML); its evidence digest is %2.")
+                .arg(catalog::prefixedDigest(info.digest), catalog::prefixedDigest(now)));
         m_message->setVisible(true);
     } else if (!info.digest.isEmpty() && now != info.digest) {
         m_message->setStyleSheet(QStringLiteral("color: #b00020;"));

@@ -3,8 +3,8 @@
 // to read its YAML), components in deployment order, constraints and validation phases.
 #pragma once
 
-#include "catalog/Resolver.h"
 #include "CatalogTreeModel.h"
+#include "catalog/Resolver.h"
 
 #include <QWidget>
 

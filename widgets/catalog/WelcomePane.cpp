@@ -13,9 +13,10 @@ WelcomePane::WelcomePane(QWidget* parent) : QFrame(parent) {
     setObjectName(QStringLiteral("welcomePane"));
     setFrameShape(QFrame::StyledPanel);
     // Amber: this is sample data, look twice.
-    setStyleSheet(QStringLiteral("#welcomePane { background: #fff8e1; border: 1px solid #e0b84f; border-radius: 4px; }"
-                                 "#welcomePane QLabel { color: #3e2c00; background: transparent; }"
-                                 "#welcomePane QCheckBox { color: #3e2c00; background: transparent; }"));
+    setStyleSheet(
+        QStringLiteral("#welcomePane { background: #fff8e1; border: 1px solid #e0b84f; border-radius: 4px; }"
+                       "#welcomePane QLabel { color: #3e2c00; background: transparent; }"
+                       "#welcomePane QCheckBox { color: #3e2c00; background: transparent; }"));
 
     m_headline = new QLabel(tr("Welcome to Proofbench: this is sample data, not an AICR release"), this);
     m_headline->setObjectName(QStringLiteral("welcomeHeadline"));
@@ -24,12 +25,14 @@ WelcomePane::WelcomePane(QWidget* parent) : QFrame(parent) {
     f.setBold(true);
     m_headline->setFont(f);
 
-    m_body = new QLabel(
-        tr("The catalog versions loaded now, sample-1 and sample-2, are Proofbench's own sample catalog: a small "
-           "example written to show what the app does. Their recipes, components and versions are not those of "
-           "any AICR release. To review real recipes, import an AICR catalog; every version you import records "
-           "where it came from (folder, or Git repository, tag and commit)."),
-        this);
+    m_body = new QLabel(tr("The catalog versions loaded now, sample-1 and sample-2, are Proofbench's own "
+                           "sample catalog: a small "
+                           "example written to show what the app does. Their recipes, components and "
+                           "versions are not those of "
+                           "any AICR release. To review real recipes, import an AICR catalog; every version "
+                           "you import records "
+                           "where it came from (folder, or Git repository, tag and commit)."),
+                        this);
     m_body->setObjectName(QStringLiteral("welcomeText"));
     m_body->setWordWrap(true);
 
@@ -42,8 +45,9 @@ WelcomePane::WelcomePane(QWidget* parent) : QFrame(parent) {
                          "(File › Import from Git…)"));
     m_release = new QPushButton(tr("Verify an AICR release…"), this);
     m_release->setObjectName(QStringLiteral("welcomeVerifyRelease"));
-    m_release->setToolTip(tr("Verify a folder of AICR release assets offline: its Sigstore bundles (signer pinned to NVIDIA's "
-                             "tag workflow), checksum list, assets and recipe catalog (File › Verify an AICR Release…)"));
+    m_release->setToolTip(
+        tr("Verify a folder of AICR release assets offline: its Sigstore bundles (signer pinned to NVIDIA's "
+           "tag workflow), checksum list, assets and recipe catalog (File › Verify an AICR Release…)"));
 
     m_dontShow = new QCheckBox(tr("Don't show this again"), this);
     m_dontShow->setObjectName(QStringLiteral("welcomeDontShowAgain"));

@@ -138,7 +138,8 @@ void EmptyState::place() {
 }
 
 bool EmptyState::eventFilter(QObject* watched, QEvent* event) {
-    if ((event->type() == QEvent::Resize || event->type() == QEvent::Move) && watched == m_viewport.data() && m_view)
+    if ((event->type() == QEvent::Resize || event->type() == QEvent::Move) && watched == m_viewport.data() &&
+        m_view)
         place();
     return QFrame::eventFilter(watched, event);
 }

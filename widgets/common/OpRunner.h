@@ -60,7 +60,8 @@ models::Task runInView(QWidget* view, models::Workspace& workspace, Fn fn, Done 
                        RunView how = RunView()) {
     QPointer<QProgressDialog> dialog;
     if (!how.busy.isEmpty()) {
-        dialog = new QProgressDialog(how.busy, how.cancellable ? QObject::tr("Cancel") : QString(), 0, 0, view);
+        dialog =
+            new QProgressDialog(how.busy, how.cancellable ? QObject::tr("Cancel") : QString(), 0, 0, view);
         dialog->setObjectName(QStringLiteral("runProgress"));
         dialog->setWindowModality(Qt::WindowModal);
         dialog->setMinimumDuration(300);
@@ -89,8 +90,9 @@ models::Task runInView(QWidget* view, models::Workspace& workspace, Fn fn, Done 
             showRunError(view, title, result.error().toString());
         done(result);
     };
-    models::Task task = how.writes ? workspace.template run<T>(view, std::move(fn), std::move(finished), progress)
-                                   : workspace.template read<T>(view, std::move(fn), std::move(finished), progress);
+    models::Task task = how.writes
+                            ? workspace.template run<T>(view, std::move(fn), std::move(finished), progress)
+                            : workspace.template read<T>(view, std::move(fn), std::move(finished), progress);
     if (dialog && how.cancellable)
         QObject::connect(dialog, &QProgressDialog::canceled, view, [task] { task.cancel(); });
     return task;
@@ -100,8 +102,9 @@ models::Task runInView(QWidget* view, models::Workspace& workspace, Fn fn, Done 
 // job runs; progress(ops::Progress) and finished(Result<T>) run on `owner`'s thread. Returns the
 // job's cancel flag.
 template <typename T, typename Fn, typename OnProgress, typename OnFinished>
-std::shared_ptr<std::atomic_bool> runOperation(QObject* owner, QFutureWatcherBase*& running, ops::Async& async, Fn fn,
-                                               OnProgress progress, OnFinished finished) {
+std::shared_ptr<std::atomic_bool> runOperation(QObject* owner, QFutureWatcherBase*& running,
+                                               ops::Async& async, Fn fn, OnProgress progress,
+                                               OnFinished finished) {
     QPointer<QObject> guard(owner);
     ops::ProgressFn queued = [guard, progress](const ops::Progress& p) {
         if (QObject* o = guard.data())
@@ -133,7 +136,8 @@ template <typename T, typename Fn, typename OnProgress, typename OnFinished>
 std::shared_ptr<std::atomic_bool> runOperation(QObject* owner, QFutureWatcherBase*& running,
                                                models::Workspace& workspace, Fn fn, OnProgress progress,
                                                OnFinished finished) {
-    return runOperation<T>(owner, running, workspace.async(), std::move(fn), std::move(progress), std::move(finished));
+    return runOperation<T>(owner, running, workspace.async(), std::move(fn), std::move(progress),
+                           std::move(finished));
 }
 
 } // namespace pb::widgets

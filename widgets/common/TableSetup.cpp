@@ -49,8 +49,8 @@ void fitColumns(QTableView* t, int minWidth) {
     for (int c = 0; c < n - 1; ++c)
         if (!h->isSectionHidden(c))
             h->resizeSection(c, w[static_cast<size_t>(c)]);
-    h->resizeSection(n - 1,
-                     std::max(w[static_cast<size_t>(n - 1)], avail - (total - w[static_cast<size_t>(n - 1)])));
+    h->resizeSection(
+        n - 1, std::max(w[static_cast<size_t>(n - 1)], avail - (total - w[static_cast<size_t>(n - 1)])));
 }
 
 } // namespace pb::widgets

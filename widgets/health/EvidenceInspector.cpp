@@ -23,10 +23,10 @@
 
 namespace pb::widgets {
 
+using evidence::HealthStatus;
 using models::BundleModel;
 using models::HealthStyle;
 using models::PointerModel;
-using evidence::HealthStatus;
 
 EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("evidenceInspector"));
@@ -79,7 +79,8 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     m_mismatch->setObjectName(QStringLiteral("inspectorMismatch"));
     m_mismatch->setWordWrap(true);
     m_mismatch->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_mismatch->setStyleSheet(QStringLiteral("color: %1;").arg(HealthStyle::color(HealthStatus::Stale).darker(125).name()));
+    m_mismatch->setStyleSheet(
+        QStringLiteral("color: %1;").arg(HealthStyle::color(HealthStatus::Stale).darker(125).name()));
     m_facts = new QLabel(this);
     m_facts->setObjectName(QStringLiteral("inspectorFacts"));
     m_facts->setTextFormat(Qt::RichText);
@@ -256,19 +257,21 @@ void EvidenceInspector::showRow(const evidence::HealthRow& row, std::vector<evid
 
     showCache(pointers);
     // A stale or outside row: which pointers name it and why they no longer match.
-    const QString mismatch = error.isEmpty() ? report::mismatchText(row, pointers, m_catalogLabel) : QString();
+    const QString mismatch =
+        error.isEmpty() ? report::mismatchText(row, pointers, m_catalogLabel) : QString();
     m_mismatch->setText(mismatch);
     m_mismatch->setVisible(!mismatch.isEmpty());
     m_model->setPointers(std::move(pointers));
     if (!error.isEmpty() || m_model->rowCount() == 0) {
         m_tree->hide();
-        m_message->setText(!error.isEmpty() ? tr("Cannot read the pointers: %1").arg(error)
-                           : row.pointers > 0
-                               ? tr("The health table counts %1 for this row, but none could be read under the name "
-                                    "'%2'.")
-                                     .arg(models::counted(row.pointers, tr("pointer"), tr("pointers")), row.pointerName())
-                               : tr("No evidence pointer names this recipe.\nFile › Import Evidence… "
-                                    "reads an AICR recipes/evidence directory."));
+        m_message->setText(
+            !error.isEmpty() ? tr("Cannot read the pointers: %1").arg(error)
+            : row.pointers > 0
+                ? tr("The health table counts %1 for this row, but none could be read under the name "
+                     "'%2'.")
+                      .arg(models::counted(row.pointers, tr("pointer"), tr("pointers")), row.pointerName())
+                : tr("No evidence pointer names this recipe.\nFile › Import Evidence… "
+                     "reads an AICR recipes/evidence directory."));
         m_message->show();
         m_openYaml->setEnabled(false);
         return;
@@ -333,10 +336,10 @@ void EvidenceInspector::showBundles(std::vector<models::BundleRecord> bundles, c
     m_bundleTitle->setText(n == 0 ? tr("Bundles") : title + tr(", newest first"));
     if (!error.isEmpty() || n == 0) {
         m_bundleTree->hide();
-        m_bundleMessage->setText(error.isEmpty()
-                                     ? tr("No bundle imported for this recipe. proofbench evidence import DIR "
-                                          "--bundles BUNDLES_DIR reads summary bundles and OCI layouts.")
-                                     : tr("Cannot read the bundles: %1").arg(error));
+        m_bundleMessage->setText(
+            error.isEmpty() ? tr("No bundle imported for this recipe. proofbench evidence import DIR "
+                                 "--bundles BUNDLES_DIR reads summary bundles and OCI layouts.")
+                            : tr("Cannot read the bundles: %1").arg(error));
         m_bundleMessage->show();
         emit bundlesShown(0);
         return;
@@ -350,9 +353,9 @@ void EvidenceInspector::showBundles(std::vector<models::BundleRecord> bundles, c
         for (int r = 0; r < m_bundleModel->rowCount(b); ++r) {
             const QModelIndex c = m_bundleModel->index(r, 0, b);
             const auto kind = c.data(BundleModel::ItemKindRole).value<BundleModel::ItemKind>();
-            const bool failing = c.data(BundleModel::StatusRole).toString() == QLatin1String("failed") ||
-                                 (kind == BundleModel::ItemKind::Checks &&
-                                  m_bundleModel->bundleAt(i).checkExit >= 2);
+            const bool failing =
+                c.data(BundleModel::StatusRole).toString() == QLatin1String("failed") ||
+                (kind == BundleModel::ItemKind::Checks && m_bundleModel->bundleAt(i).checkExit >= 2);
             if (kind == BundleModel::ItemKind::Checks || kind == BundleModel::ItemKind::Phase)
                 m_bundleTree->setExpanded(c, failing);
         }
@@ -367,7 +370,8 @@ void EvidenceInspector::showCache(const std::vector<evidence::Pointer>& pointers
     QStringList lines;
     for (const evidence::Pointer& p : pointers) {
         const evidence::Attestation* a = p.attestation();
-        if (!a || a->bundleOci.isEmpty() || !a->bundleDigest.startsWith(QLatin1String("sha256:")) || m_cacheDir.isEmpty())
+        if (!a || a->bundleOci.isEmpty() || !a->bundleDigest.startsWith(QLatin1String("sha256:")) ||
+            m_cacheDir.isEmpty())
             continue;
         const QString dir = m_cacheDir + QStringLiteral("/evidence/") + a->bundleDigest.mid(7);
         const QString name = a->bundleDigest.left(19).toHtmlEscaped();

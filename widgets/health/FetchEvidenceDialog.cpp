@@ -41,15 +41,17 @@ FetchEvidenceDialog::FetchEvidenceDialog(models::Workspace& workspace,
     m_intro = new QLabel(this);
     m_intro->setObjectName(QStringLiteral("fetchIntro"));
     m_intro->setWordWrap(true);
-    m_intro->setText(tr("Pulls the bundle each pointer pins (by digest) and its Sigstore signature referrer into the "
-                        "local cache, checks it offline and imports it. %n bundle(s).",
-                        nullptr, m_model->rowCount()));
+    m_intro->setText(
+        tr("Pulls the bundle each pointer pins (by digest) and its Sigstore signature referrer into the "
+           "local cache, checks it offline and imports it. %n bundle(s).",
+           nullptr, m_model->rowCount()));
 
     m_plainHttp = new QLineEdit(m_settings.plainHttpRegistries.join(QStringLiteral(", ")), this);
     m_plainHttp->setObjectName(QStringLiteral("fetchPlainHttp"));
     m_plainHttp->setPlaceholderText(tr("none: HTTPS everywhere"));
-    m_plainHttp->setToolTip(tr("Registries (host:port) spoken to over plain HTTP, as the CLI's --plain-http-registry. "
-                               "Every other registry is HTTPS with certificate verification."));
+    m_plainHttp->setToolTip(
+        tr("Registries (host:port) spoken to over plain HTTP, as the CLI's --plain-http-registry. "
+           "Every other registry is HTTPS with certificate verification."));
     m_cacheLabel = new QLabel(QDir::toNativeSeparators(m_settings.effectiveCacheDir()), this);
     m_cacheLabel->setObjectName(QStringLiteral("fetchCacheDir"));
     m_cacheLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -172,10 +174,11 @@ bool FetchEvidenceDialog::start() {
                 u.signaturePulled = e.result->fetch->signaturePulled;
             }
         }
-        QMetaObject::invokeMethod(this, [this, u] { onRowUpdate(u); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, u] { onRowUpdate(u); }, Qt::QueuedConnection);
     };
-    ops::Job<ops::FetchEvidenceOutcome> job =
-        m_async->run<ops::FetchEvidenceOutcome>([req = std::move(req)](ops::Context& ctx) { return ops::fetchEvidence(ctx, req); });
+    ops::Job<ops::FetchEvidenceOutcome> job = m_async->run<ops::FetchEvidenceOutcome>(
+        [req = std::move(req)](ops::Context& ctx) { return ops::fetchEvidence(ctx, req); });
     m_cancel = job.cancelFlag;
     m_running = 1;
     auto* watcher = new QFutureWatcher<Result<ops::FetchEvidenceOutcome>>(this);
@@ -249,8 +252,9 @@ QString FetchEvidenceDialog::summaryText() const {
     if (!m_started)
         return tr("%n bundle(s) to fetch.", nullptr, n);
     QStringList parts;
-    for (FetchState s : {FetchState::Valid, FetchState::ValidFailedPhases, FetchState::Invalid, FetchState::Failed,
-                         FetchState::Cancelled, FetchState::Fetching, FetchState::Checking, FetchState::Queued})
+    for (FetchState s :
+         {FetchState::Valid, FetchState::ValidFailedPhases, FetchState::Invalid, FetchState::Failed,
+          FetchState::Cancelled, FetchState::Fetching, FetchState::Checking, FetchState::Queued})
         if (const int c = m_model->countIn(s); c > 0)
             parts << QStringLiteral("%1 %2").arg(c).arg(models::fetchStateName(s));
     QString text = parts.join(QStringLiteral(", "));

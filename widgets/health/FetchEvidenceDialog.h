@@ -8,8 +8,8 @@
 // renames verified blobs into place).
 #pragma once
 
-#include "RegistrySettings.h"
 #include "RegistryModels.h"
+#include "RegistrySettings.h"
 #include "core/Result.h"
 #include "evidence/Evidence.h"
 #include "oci/Registry.h"

@@ -31,11 +31,11 @@
 
 namespace pb::widgets {
 
+using evidence::HealthRow;
+using evidence::HealthStatus;
 using models::HealthFilterProxyModel;
 using models::HealthModel;
 using models::HealthStyle;
-using evidence::HealthRow;
-using evidence::HealthStatus;
 
 struct HealthPane::Load {
     QString label;
@@ -115,14 +115,16 @@ HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
     // Registries: fetch the bundles pointers pin, and where credentials come from.
     m_fetch = new QPushButton(tr("Fetch Evidence"), this);
     m_fetch->setObjectName(QStringLiteral("healthFetchEvidence"));
-    m_fetch->setToolTip(tr("Pull the bundles the selected rows' pointers pin (and their signatures) from their "
-                           "registries, check them offline and import them"));
+    m_fetch->setToolTip(
+        tr("Pull the bundles the selected rows' pointers pin (and their signatures) from their "
+           "registries, check them offline and import them"));
     m_fetchAll = new QPushButton(tr("Fetch All"), this);
     m_fetchAll->setObjectName(QStringLiteral("healthFetchAll"));
     m_fetchAll->setToolTip(tr("The same for every row on view (filters applied)"));
     m_registries = new QPushButton(tr("Registries…"), this);
     m_registries->setObjectName(QStringLiteral("healthRegistries"));
-    m_registries->setToolTip(tr("Where each registry's credentials come from (never the secret), and an access test"));
+    m_registries->setToolTip(
+        tr("Where each registry's credentials come from (never the secret), and an access test"));
     connect(m_fetch, &QPushButton::clicked, this, [this] { fetchSelected(); });
     connect(m_fetchAll, &QPushButton::clicked, this, [this] { fetchAll(); });
     connect(m_registries, &QPushButton::clicked, this, &HealthPane::openRegistries);
@@ -242,7 +244,8 @@ QStringList HealthPane::selectedRecipes() const {
     QList<QModelIndex> rows = m_table->selectionModel()->selectedRows();
     if (rows.isEmpty() && m_table->currentIndex().isValid())
         rows << m_table->currentIndex();
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
     QStringList out;
     for (const QModelIndex& idx : std::as_const(rows))
         if (const QModelIndex src = m_proxy->mapToSource(idx); src.isValid())
@@ -296,10 +299,11 @@ void HealthPane::openFetchWith(std::vector<evidence::Pointer> pointers, const QS
                                const QString& error) {
     if (!error.isEmpty() || pointers.empty()) {
         QMessageBox box(QMessageBox::Information, tr("Fetch Evidence"),
-                        error.isEmpty() ? (recipes.isEmpty() ? tr("Select one or more rows first.")
-                                                             : tr("No evidence pointer of the rows chosen names a bundle "
-                                                                  "in a registry."))
-                                        : tr("Cannot read the pointers: %1").arg(error),
+                        error.isEmpty()
+                            ? (recipes.isEmpty() ? tr("Select one or more rows first.")
+                                                 : tr("No evidence pointer of the rows chosen names a bundle "
+                                                      "in a registry."))
+                            : tr("Cannot read the pointers: %1").arg(error),
                         QMessageBox::Ok, this);
         box.setObjectName(QStringLiteral("healthFetchNothingBox"));
         box.exec();
@@ -385,9 +389,10 @@ void HealthPane::applyVersions(const Result<std::vector<models::CatalogVersionIn
     m_version->clear();
     for (auto it = m_versions.rbegin(); it != m_versions.rend(); ++it) {
         m_version->addItem(it->label, it->label); // the sample mark is on the line under the bar
-        m_version->setItemData(m_version->count() - 1, tr("%1\nSource: %2\nOrdered by %3")
-                                                           .arg(it->label, it->originText(), it->orderBasis()),
-                               Qt::ToolTipRole);
+        m_version->setItemData(
+            m_version->count() - 1,
+            tr("%1\nSource: %2\nOrdered by %3").arg(it->label, it->originText(), it->orderBasis()),
+            Qt::ToolTipRole);
     }
     const int keep = followNewest ? 0 : m_version->findData(current);
     m_version->setCurrentIndex(std::max(0, keep));
@@ -421,8 +426,10 @@ void HealthPane::updateSource() {
                 .arg(tr("source: %1").arg(v->originText()).toHtmlEscaped());
     // The release binding (issue #19), with what it does not cover.
     if (!v->signedByReleases.isEmpty())
-        html += QStringLiteral("<br><span style='color:#1b7a3a'>&#10003; %1</span> <span style='color:gray'>%2</span>")
-                    .arg(v->releaseBindingText().toHtmlEscaped(), tr("(verified offline; the overlays are not covered)").toHtmlEscaped());
+        html += QStringLiteral(
+                    "<br><span style='color:#1b7a3a'>&#10003; %1</span> <span style='color:gray'>%2</span>")
+                    .arg(v->releaseBindingText().toHtmlEscaped(),
+                         tr("(verified offline; the overlays are not covered)").toHtmlEscaped());
     m_source->setText(html);
     QString tip = v->isSample() ? tr("Proofbench's own sample catalog, compiled into the app: not an AICR "
                                      "release. Import a real catalog (File › Import Catalog…) to review one.")
@@ -585,7 +592,8 @@ void HealthPane::updateSummary() {
         const int n = m_model->countOf(s);
         const QString dot =
             QStringLiteral("<span style='color:%1'>●</span>").arg(HealthStyle::color(s).name());
-        const QString label = QStringLiteral("%1 %2").arg(n).arg(evidence::healthStatusName(s).toHtmlEscaped());
+        const QString label =
+            QStringLiteral("%1 %2").arg(n).arg(evidence::healthStatusName(s).toHtmlEscaped());
         parts << (n == 0 ? QStringLiteral("%1 <span style='color:%2'>%3</span>").arg(dot, grey, label)
                          : QStringLiteral("%1 <a href='status:%2' style='text-decoration:none'><span "
                                           "style='color:%3'><b>%4</b> %5</span></a>")
@@ -655,8 +663,8 @@ bool HealthPane::exportTo(const QString& path, ExportFormat format) {
     evidence::HealthTableInfo info;
     if (const models::CatalogVersionInfo* v = loadedVersion())
         info = report::tableInfo(*v);
-    const QString text =
-        format == ExportFormat::Markdown ? evidence::healthMarkdown(rows, info) : evidence::healthCsv(rows, info);
+    const QString text = format == ExportFormat::Markdown ? evidence::healthMarkdown(rows, info)
+                                                          : evidence::healthCsv(rows, info);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
         m_lastError = tr("%1: %2").arg(QDir::toNativeSeparators(path), file.errorString());

@@ -139,17 +139,17 @@ class HealthPane : public QWidget {
     EvidenceInspector* m_inspector = nullptr;
 
     std::vector<models::CatalogVersionInfo> m_versions;
-    QString m_loadedLabel;   // whose rows the model holds
-    QString m_currentRecipe; // the selected row, kept across reloads
-    QString m_lastError;     // of the last export or load
-    QString m_loadError;     // why the rows on view could not be read
-    bool m_loading = false;  // the table is being read
+    QString m_loadedLabel;          // whose rows the model holds
+    QString m_currentRecipe;        // the selected row, kept across reloads
+    QString m_lastError;            // of the last export or load
+    QString m_loadError;            // why the rows on view could not be read
+    bool m_loading = false;         // the table is being read
     quint64 m_rowRequest = 0;       // the latest selection's read
     int m_rowLoads = 0;             // row reads still running
     bool m_readingVersions = false; // the version list is being read
-    bool m_dirty = false;  // a load is due when the pane is shown
-    bool m_again = false;  // another load was asked for while one ran
-    bool m_fitted = false; // columns sized to their contents once
+    bool m_dirty = false;           // a load is due when the pane is shown
+    bool m_again = false;           // another load was asked for while one ran
+    bool m_fitted = false;          // columns sized to their contents once
 };
 
 } // namespace pb::widgets

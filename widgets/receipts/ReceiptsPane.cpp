@@ -16,12 +16,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QFontDatabase>
-#include <QGroupBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QFrame>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -180,11 +180,13 @@ void ReceiptsPane::buildLedgerTab() {
     refreshButton->setObjectName(QStringLiteral("receiptsRefresh"));
     auto* exportButton = new QPushButton(tr("&Export ledger…"), page);
     exportButton->setObjectName(QStringLiteral("exportLedgerButton"));
-    exportButton->setToolTip(tr("Every receipt, the head and the chain check as JSON (as `proofbench receipts export`)"));
+    exportButton->setToolTip(
+        tr("Every receipt, the head and the chain check as JSON (as `proofbench receipts export`)"));
     auto* headButton = new QPushButton(tr("Export &signed head…"), page);
     headButton->setObjectName(QStringLiteral("exportHeadButton"));
-    headButton->setToolTip(tr("Sign the chain head with an encrypted private key: a head statement and a Sigstore bundle "
-                              "(check with proofbench verify --key KEY.pub --bundle BUNDLE HEAD)"));
+    headButton->setToolTip(
+        tr("Sign the chain head with an encrypted private key: a head statement and a Sigstore bundle "
+           "(check with proofbench verify --key KEY.pub --bundle BUNDLE HEAD)"));
     actions->addWidget(refreshButton);
     actions->addStretch(1);
     actions->addWidget(exportButton);
@@ -193,15 +195,18 @@ void ReceiptsPane::buildLedgerTab() {
     m_tabs->addTab(page, tr("Ledger"));
 
     connect(m_text, &QLineEdit::textChanged, this, &ReceiptsPane::setTextFilter);
-    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setKind(m_kind->currentData().toString()); });
+    connect(m_kind, &QComboBox::currentIndexChanged, this,
+            [this] { m_proxy->setKind(m_kind->currentData().toString()); });
     connect(m_result, &QComboBox::currentIndexChanged, this,
             [this] { m_proxy->setResult(receipts::parseOutcome(m_result->currentData().toString())); });
-    connect(m_time, &QComboBox::currentIndexChanged, this, [this] { setTimeRange(TimeRange(m_time->currentData().toInt())); });
+    connect(m_time, &QComboBox::currentIndexChanged, this,
+            [this] { setTimeRange(TimeRange(m_time->currentData().toInt())); });
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] { updateBanner(); });
     connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] { updateBanner(); });
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, [this] { updateBanner(); });
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, [this] { updateBanner(); });
-    connect(m_ledgerView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ReceiptsPane::onReceiptSelected);
+    connect(m_ledgerView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ReceiptsPane::onReceiptSelected);
     connect(refreshButton, &QPushButton::clicked, this, &ReceiptsPane::refresh);
     connect(exportButton, &QPushButton::clicked, this, &ReceiptsPane::exportLedgerInteractively);
     connect(headButton, &QPushButton::clicked, this, &ReceiptsPane::exportHeadInteractively);
@@ -219,7 +224,8 @@ void ReceiptsPane::buildRecordsTab() {
     m_recordsSummary = grayLabel("recordsSummary", page);
     m_importButton = new QPushButton(tr("&Import records…"), page);
     m_importButton->setObjectName(QStringLiteral("importRecordsButton"));
-    m_importButton->setToolTip(tr("Store the ConfigHub records of a directory (as `proofbench records import DIR`)"));
+    m_importButton->setToolTip(
+        tr("Store the ConfigHub records of a directory (as `proofbench records import DIR`)"));
     auto* entryLabel = new QLabel(tr("&Entry:"), page);
     entryLabel->setBuddy(m_entry);
     top->addWidget(entryLabel);
@@ -332,11 +338,13 @@ void ReceiptsPane::updateBanner() {
         icon = st->standardIcon(QStyle::SP_MessageBoxCritical);
     } else if (m_chain.ok) {
         tintBanner(m_banner, m_bannerHeadline, QColor(0xE3, 0xF4, 0xE6), QColor(0x1B, 0x5E, 0x20));
-        m_bannerHeadline->setText(m_chain.receipts == 0 ? tr("Receipts chain: empty") : tr("Receipts chain intact"));
-        m_bannerDetail->setText(tr("%n receipt(s); every one recomputes and links to the one before. Head #%1 %2", nullptr,
-                                   m_chain.receipts)
-                                    .arg(m_chain.head.seq)
-                                    .arg(m_chain.head.hash));
+        m_bannerHeadline->setText(m_chain.receipts == 0 ? tr("Receipts chain: empty")
+                                                        : tr("Receipts chain intact"));
+        m_bannerDetail->setText(
+            tr("%n receipt(s); every one recomputes and links to the one before. Head #%1 %2", nullptr,
+               m_chain.receipts)
+                .arg(m_chain.head.seq)
+                .arg(m_chain.head.hash));
         icon = st->standardIcon(QStyle::SP_DialogApplyButton);
     } else {
         tintBanner(m_banner, m_bannerHeadline, QColor(0xFD, 0xEC, 0xEA), QColor(0xB3, 0x26, 0x1E));
@@ -363,7 +371,8 @@ void ReceiptsPane::setKindFilter(const QString& kind) {
 }
 
 void ReceiptsPane::setResultFilter(std::optional<receipts::Outcome> result) {
-    m_result->setCurrentIndex(std::max(0, m_result->findData(result ? receipts::outcomeName(*result) : QString())));
+    m_result->setCurrentIndex(
+        std::max(0, m_result->findData(result ? receipts::outcomeName(*result) : QString())));
 }
 
 void ReceiptsPane::setTimeRange(TimeRange range) {
@@ -411,7 +420,9 @@ bool ReceiptsPane::selectReceipt(qint64 seq) {
     return true;
 }
 
-QString ReceiptsPane::detailText() const { return m_detail->toPlainText(); }
+QString ReceiptsPane::detailText() const {
+    return m_detail->toPlainText();
+}
 
 void ReceiptsPane::onReceiptSelected() {
     const QModelIndex i = m_ledgerView->currentIndex();
@@ -426,7 +437,8 @@ void ReceiptsPane::onReceiptSelected() {
     s += tr("Time:     %1\nVersion:  %2\nResult:   %3%4\n")
              .arg(receipts::isoTime(r->time), r->version, receipts::outcomeName(r->result),
                   r->message.isEmpty() ? QString() : QStringLiteral(" - ") + r->message);
-    s += tr("Parameters:\n%1").arg(QString::fromUtf8(QJsonDocument(r->parameters).toJson(QJsonDocument::Indented)));
+    s += tr("Parameters:\n%1")
+             .arg(QString::fromUtf8(QJsonDocument(r->parameters).toJson(QJsonDocument::Indented)));
     s += tr("Inputs:\n");
     for (const receipts::Artifact& a : r->inputs)
         s += QStringLiteral("  - ") + artifactLine(a) + QLatin1Char('\n');
@@ -499,7 +511,8 @@ bool ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Pass
 }
 
 void ReceiptsPane::exportLedgerInteractively() {
-    QFileDialog dialog(this, tr("Export the receipts ledger"), QDir::home().filePath(QStringLiteral("receipts.json")));
+    QFileDialog dialog(this, tr("Export the receipts ledger"),
+                       QDir::home().filePath(QStringLiteral("receipts.json")));
     dialog.setObjectName(QStringLiteral("exportLedgerDialog"));
     dialog.setOption(QFileDialog::DontUseNativeDialog);
     dialog.setAcceptMode(QFileDialog::AcceptSave);
@@ -529,7 +542,8 @@ void ReceiptsPane::exportHeadInteractively() {
         return;
     sigstore::Passphrase passphrase(pass.textValue().toUtf8());
     pass.setTextValue(QString());
-    QFileDialog out(this, tr("Save the head statement"), QDir::home().filePath(QStringLiteral("receipts-head.json")));
+    QFileDialog out(this, tr("Save the head statement"),
+                    QDir::home().filePath(QStringLiteral("receipts-head.json")));
     out.setObjectName(QStringLiteral("headOutDialog"));
     out.setOption(QFileDialog::DontUseNativeDialog);
     out.setAcceptMode(QFileDialog::AcceptSave);
@@ -567,11 +581,14 @@ void ReceiptsPane::showRecords(const Result<std::vector<receipts::ExternalRecord
 void ReceiptsPane::onEntryChanged() {
     const QString entry = m_entry->currentText();
     // All records: an entry's provenance stage may rest on a record outside its directory.
-    m_stages->setStages(entry.isEmpty() ? std::vector<receipts::StageRow>{} : receipts::stageTable(entry, m_records->records()));
+    m_stages->setStages(entry.isEmpty() ? std::vector<receipts::StageRow>{}
+                                        : receipts::stageTable(entry, m_records->records()));
     for (int c = 0; c < models::StageTableModel::DetailColumn; ++c)
         m_stageView->resizeColumnToContents(c);
     for (int r = 0; r < m_records->rowCount(); ++r)
-        m_recordView->setRowHidden(r, !entry.isEmpty() && m_records->index(r, 0).data(models::ExternalRecordModel::EntryRole).toString() != entry);
+        m_recordView->setRowHidden(
+            r, !entry.isEmpty() &&
+                   m_records->index(r, 0).data(models::ExternalRecordModel::EntryRole).toString() != entry);
 }
 
 bool ReceiptsPane::selectEntry(const QString& entry) {

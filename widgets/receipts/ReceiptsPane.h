@@ -2,8 +2,9 @@
 // Ledger tab: every receipt (seq, time, kind, result, summary) filtered by kind, result, time range
 // and text as you type; the selected receipt's parameters, inputs and outputs with their digests
 // (copyable); export of the ledger as JSON and of a signed head (an encrypted private key): the
-// receipts verify and export operations the CLI's `receipts verify` and `receipts export --key` run. External records tab: the imported ConfigHub records and the stage table
-// of each recipe entry; Import records… reads a directory on a worker.
+// receipts verify and export operations the CLI's `receipts verify` and `receipts export --key` run. External
+// records tab: the imported ConfigHub records and the stage table of each recipe entry; Import records… reads
+// a directory on a worker.
 #pragma once
 
 #include "core/Result.h"

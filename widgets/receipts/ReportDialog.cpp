@@ -30,11 +30,13 @@ ReportDialog::ReportDialog(models::Workspace& workspace, QWidget* parent)
 
     m_version = new QComboBox(this);
     m_version->setObjectName(QStringLiteral("reportVersion"));
-    m_version->setToolTip(tr("The catalog version the report reviews (default: the newest in version order)"));
+    m_version->setToolTip(
+        tr("The catalog version the report reviews (default: the newest in version order)"));
     m_baseline = new QComboBox(this);
     m_baseline->setObjectName(QStringLiteral("reportBaseline"));
-    m_baseline->setToolTip(tr("The catalog version \"Changes since\" compares with (default: the version just before "
-                              "the reviewed one in version order)"));
+    m_baseline->setToolTip(
+        tr("The catalog version \"Changes since\" compares with (default: the version just before "
+           "the reviewed one in version order)"));
     m_baseline->addItem(tr("None (no comparison)"), report::kNoBaseline);
     m_baseline->setItemData(0, tr("Leave the changes section out"), Qt::ToolTipRole);
     m_origin = grayLabel("reportOrigin", this);
@@ -107,7 +109,8 @@ void ReportDialog::onVersions(const Result<std::vector<models::CatalogVersionInf
         const QSignalBlocker blockVersion(m_version), blockBaseline(m_baseline);
         // Newest first (version order, never import order); each with where it came from.
         for (auto it = m_versions.rbegin(); it != m_versions.rend(); ++it) {
-            const QString tip = tr("%1\nSource: %2\nOrdered by %3").arg(it->label, it->originText(), it->orderBasis());
+            const QString tip =
+                tr("%1\nSource: %2\nOrdered by %3").arg(it->label, it->originText(), it->orderBasis());
             const QString text = it->isSample() ? tr("%1 (sample data)").arg(it->label) : it->label;
             m_version->addItem(text, it->label);
             m_version->setItemData(m_version->count() - 1, tip, Qt::ToolTipRole);
@@ -156,9 +159,13 @@ void ReportDialog::updateOrigin() {
 // A job still running when the dialog goes is not delivered; the workspace waits for it.
 ReportDialog::~ReportDialog() = default;
 
-ReportFormat ReportDialog::format() const { return ReportFormat(m_format->currentData().toInt()); }
+ReportFormat ReportDialog::format() const {
+    return ReportFormat(m_format->currentData().toInt());
+}
 
-void ReportDialog::setFormat(ReportFormat f) { m_format->setCurrentIndex(m_format->findData(int(f))); }
+void ReportDialog::setFormat(ReportFormat f) {
+    m_format->setCurrentIndex(m_format->findData(int(f)));
+}
 
 ReportOptions ReportDialog::currentOptions() const {
     // The default baseline is left to the engine (the same rule: report::defaultBaseline), so a
@@ -183,7 +190,10 @@ void ReportDialog::refresh() {
     updateOrigin();
     // The database is read on a worker of the workspace, through a connection of its own.
     m_collect = m_workspace.read<ReportData>(
-        this, [options = currentOptions()](const ops::Context& ctx) { return report::collectReport(ctx.db(), options); },
+        this,
+        [options = currentOptions()](const ops::Context& ctx) {
+            return report::collectReport(ctx.db(), options);
+        },
         [this](Result<ReportData> data) { onCollected(data); });
 }
 
@@ -207,7 +217,8 @@ void ReportDialog::onCollected(const Result<ReportData>& data) {
     const int pages = report::predictPdfPages(*doc);
     doc->setParent(m_preview); // the browser deletes the previous one, its child, itself
     m_preview->setDocument(doc.release());
-    m_status->setText(tr("%n coordinate(s), %1 chart(s), %2 open problem(s); about %3 A4 page(s) as PDF", nullptr, int(m_data->rows.size()))
+    m_status->setText(tr("%n coordinate(s), %1 chart(s), %2 open problem(s); about %3 A4 page(s) as PDF",
+                         nullptr, int(m_data->rows.size()))
                           .arg(m_charts.size())
                           .arg(m_data->problems.size())
                           .arg(pages));
@@ -258,8 +269,9 @@ void ReportDialog::onSaved(const QString& path, const Result<ReportOutput>& out)
 void ReportDialog::saveInteractively() {
     const ReportFormat f = format();
     const QString suffix = report::reportSuffix(f);
-    const QString suggested = QDir::home().filePath(
-        QStringLiteral("release-review-%1.%2").arg(m_data ? m_data->version.label : QStringLiteral("report"), suffix));
+    const QString suggested =
+        QDir::home().filePath(QStringLiteral("release-review-%1.%2")
+                                  .arg(m_data ? m_data->version.label : QStringLiteral("report"), suffix));
     QFileDialog dialog(this, tr("Save the release review report"), suggested);
     dialog.setObjectName(QStringLiteral("reportSaveFileDialog"));
     dialog.setOption(QFileDialog::DontUseNativeDialog);

@@ -1,7 +1,7 @@
 #include "RegistryCredentialsDialog.h"
 
-#include "RegistryModels.h"
 #include "OpRunner.h"
+#include "RegistryModels.h"
 #include "TableSetup.h"
 #include "oci/Auth.h"
 #include "oci/Reference.h"
@@ -30,16 +30,18 @@ RegistryCredentialsDialog::RegistryCredentialsDialog(models::Workspace& workspac
     m_model = new RegistryModel(this);
     m_model->setObjectName(QStringLiteral("registryModel"));
 
-    auto* intro = new QLabel(tr("Where each registry's credentials come from. Secrets are never shown: helpers are not "
-                                "run here, and passwords and tokens are not read into this view."),
-                             this);
+    auto* intro =
+        new QLabel(tr("Where each registry's credentials come from. Secrets are never shown: helpers are not "
+                      "run here, and passwords and tokens are not read into this view."),
+                   this);
     intro->setObjectName(QStringLiteral("registryIntro"));
     intro->setWordWrap(true);
 
     m_config = new QLineEdit(m_settings.dockerConfig, this);
     m_config->setObjectName(QStringLiteral("registryConfigPath"));
     m_config->setPlaceholderText(QDir::toNativeSeparators(oci::dockerConfigPath({})));
-    m_config->setToolTip(tr("The docker config.json to read (empty: $DOCKER_CONFIG/config.json, else ~/.docker/config.json)"));
+    m_config->setToolTip(
+        tr("The docker config.json to read (empty: $DOCKER_CONFIG/config.json, else ~/.docker/config.json)"));
     auto* browse = new QPushButton(tr("Browse…"), this);
     browse->setObjectName(QStringLiteral("registryConfigBrowse"));
     connect(browse, &QPushButton::clicked, this, [this] {
@@ -76,11 +78,13 @@ RegistryCredentialsDialog::RegistryCredentialsDialog(models::Workspace& workspac
     m_table->setObjectName(QStringLiteral("registryTable"));
     m_table->setModel(m_model);
     setupTable(m_table);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { updateButtons(); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { updateButtons(); });
 
     m_test = new QPushButton(tr("&Test Access"), this);
     m_test->setObjectName(QStringLiteral("registryTest"));
-    m_test->setToolTip(tr("Ask the selected registry's API for a blob, with the credentials listed, and show the answer"));
+    m_test->setToolTip(
+        tr("Ask the selected registry's API for a blob, with the credentials listed, and show the answer"));
     connect(m_test, &QPushButton::clicked, this, [this] { testAccess(); });
     auto* reloadButton = new QPushButton(tr("Re&load"), this);
     reloadButton->setObjectName(QStringLiteral("registryReload"));
@@ -118,7 +122,8 @@ void RegistryCredentialsDialog::reload() {
     oci::DockerConfigOptions o;
     o.configFile = m_settings.dockerConfig;
     const QString file = oci::dockerConfigPath(o);
-    Result<std::vector<models::RegistryEntry>> entries = models::readCredentialSources(o, m_inUse, m_settings.plainHttpRegistries);
+    Result<std::vector<models::RegistryEntry>> entries =
+        models::readCredentialSources(o, m_inUse, m_settings.plainHttpRegistries);
     if (!entries) {
         m_error = entries.error().toString();
         m_model->setEntries({});
@@ -128,9 +133,10 @@ void RegistryCredentialsDialog::reload() {
         m_error.clear();
         m_model->setEntries(std::move(*entries));
         m_message->setStyleSheet(QString());
-        m_message->setText(QFileInfo::exists(file)
-                               ? tr("Read from %1").arg(QDir::toNativeSeparators(file))
-                               : tr("%1 does not exist: every registry is anonymous").arg(QDir::toNativeSeparators(file)));
+        m_message->setText(
+            QFileInfo::exists(file)
+                ? tr("Read from %1").arg(QDir::toNativeSeparators(file))
+                : tr("%1 does not exist: every registry is anonymous").arg(QDir::toNativeSeparators(file)));
     }
     m_table->resizeColumnsToContents();
     if (m_model->rowCount() > 0)
@@ -161,10 +167,12 @@ bool RegistryCredentialsDialog::testAccess(int row) {
         Result<bool> has = client.hasBlob(probe, QStringLiteral("sha256:") + QString(64, QLatin1Char('0')));
         if (!has)
             return Answer{false, has.error().message};
-        const QString how = entry.kind == models::CredentialKind::Anonymous ? QStringLiteral("anonymously")
-                                                                            : QStringLiteral("with %1").arg(entry.source);
-        return Answer{true, QStringLiteral("reachable over %1, answered %2")
-                                .arg(entry.plainHttp ? QStringLiteral("HTTP") : QStringLiteral("HTTPS"), how)};
+        const QString how = entry.kind == models::CredentialKind::Anonymous
+                                ? QStringLiteral("anonymously")
+                                : QStringLiteral("with %1").arg(entry.source);
+        return Answer{true,
+                      QStringLiteral("reachable over %1, answered %2")
+                          .arg(entry.plainHttp ? QStringLiteral("HTTP") : QStringLiteral("HTTPS"), how)};
     };
     runInView<Answer>(this, m_workspace, std::move(check),
                       [this, registry = entry.registry](const Result<Answer>& result) {

@@ -3,8 +3,8 @@
 // with where its credentials come from — a credHelpers helper, the credsStore, config.json auths
 // (basic or identity token), or anonymous — and never the secret itself. "Test access" asks the
 // registry's API for a blob that cannot exist, anonymously or with the credentials config.json
-// gives, on a worker of the window's workspace (runInView), and shows whether the registry answered and accepted them. Plain HTTP
-// is used only for the registries listed, as the CLI's --plain-http-registry.
+// gives, on a worker of the window's workspace (runInView), and shows whether the registry answered and
+// accepted them. Plain HTTP is used only for the registries listed, as the CLI's --plain-http-registry.
 #pragma once
 
 #include "RegistrySettings.h"
@@ -19,7 +19,7 @@ class QTableView;
 namespace pb::models {
 class RegistryModel;
 class Workspace;
-}
+} // namespace pb::models
 
 namespace pb::widgets {
 

@@ -513,8 +513,8 @@ bool BundleVerifyPane::verify() {
         } else if (m_keyPath->text().trimmed().isEmpty()) {
             missing = tr("Choose the public key (PEM), or a stored key.");
         } else {
-            Result<QByteArray> pem =
-                readFileLimited(QDir::fromNativeSeparators(m_keyPath->text().trimmed()), limits::kSmallFile, QStringLiteral("public key"));
+            Result<QByteArray> pem = readFileLimited(QDir::fromNativeSeparators(m_keyPath->text().trimmed()),
+                                                     limits::kSmallFile, QStringLiteral("public key"));
             if (!pem)
                 missing = pem.error().toString();
             else
@@ -601,9 +601,12 @@ void BundleVerifyPane::onFinished(const Outcome& outcome) {
     }
     m_passed = outcome.passed;
     showResult(outcome.result);
-    m_details->setText(QStringLiteral("<b>%1</b><br>").arg(outcome.passed ? tr("Passes: the level reaches %1.").arg(deploy::trustLevelName(outcome.minLevel))
-                                                                            : tr("Fails: the level is below %1.").arg(deploy::trustLevelName(outcome.minLevel))) +
-                       m_details->text());
+    m_details->setText(
+        QStringLiteral("<b>%1</b><br>")
+            .arg(outcome.passed
+                     ? tr("Passes: the level reaches %1.").arg(deploy::trustLevelName(outcome.minLevel))
+                     : tr("Fails: the level is below %1.").arg(deploy::trustLevelName(outcome.minLevel))) +
+        m_details->text());
     emit verificationFinished(true, int(outcome.result.level));
 }
 

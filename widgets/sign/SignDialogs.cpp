@@ -4,8 +4,8 @@
 #include "SigningModels.h"
 #include "VerifyModels.h"
 #include "WidgetUtil.h"
-#include "core/Files.h"
 #include "bundle/DeploymentBundle.h"
+#include "core/Files.h"
 #include "evidence/Sign.h"
 #include "ops/ImportPublicKey.h"
 #include "ops/Keygen.h"
@@ -25,9 +25,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
-#include <QJsonObject>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -478,7 +478,9 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
     if (kind == Kind::Evidence) {
         // A bundle whose checks could not all run (a cluster fault) is refused unless this is ticked
         // (evidence sign --sign-incomplete); it is then signed as it is and stays marked incomplete.
-        m_signIncomplete = new QCheckBox(tr("Sign it even if it is incomplete (some checks could not run); it stays marked incomplete"), this);
+        m_signIncomplete = new QCheckBox(
+            tr("Sign it even if it is incomplete (some checks could not run); it stays marked incomplete"),
+            this);
         m_signIncomplete->setObjectName(QStringLiteral("signIncompleteCheck"));
         grid->addWidget(m_signIncomplete, row, 1, 1, 2);
         ++row;
@@ -688,12 +690,14 @@ bool SignDialog::sign() {
     auto secret = std::make_shared<sigstore::Passphrase>(std::move(pass));
     // The same operations the CLI's sign-blob, evidence sign and bundle sign call.
     const bool signIncomplete = m_signIncomplete && m_signIncomplete->isChecked();
-    auto work = [kind = m_kind, input, output, key, secret, signIncomplete](const ops::Context& ctx) -> Result<Outcome> {
+    auto work = [kind = m_kind, input, output, key, secret,
+                 signIncomplete](const ops::Context& ctx) -> Result<Outcome> {
         Outcome out;
         ops::SigningKey signingKey{key, std::move(*secret)};
         switch (kind) {
         case Kind::Blob: {
-            Result<ops::SignBlobOutcome> r = ops::signBlob(ctx, ops::SignBlobRequest{input, output, std::move(signingKey)});
+            Result<ops::SignBlobOutcome> r =
+                ops::signBlob(ctx, ops::SignBlobRequest{input, output, std::move(signingKey)});
             if (!r) {
                 out.error = r.error().toString();
                 return out;
@@ -705,36 +709,44 @@ bool SignDialog::sign() {
             break;
         }
         case Kind::Evidence: {
-            Result<ops::SignEvidenceOutcome> r =
-                ops::signEvidence(ctx, ops::SignEvidenceRequest{input, output, std::move(signingKey), signIncomplete});
+            Result<ops::SignEvidenceOutcome> r = ops::signEvidence(
+                ctx, ops::SignEvidenceRequest{input, output, std::move(signingKey), signIncomplete});
             if (!r) {
                 out.error = r.error().toString();
-                if (r.error().field == QLatin1String("completeness")) // refused as incomplete: this dialog's way to ask
-                    out.error += QLatin1Char('\n') + tr("To sign it as it is, tick “Sign it even if it is incomplete” and sign again.");
+                if (r.error().field ==
+                    QLatin1String("completeness")) // refused as incomplete: this dialog's way to ask
+                    out.error +=
+                        QLatin1Char('\n') +
+                        tr("To sign it as it is, tick “Sign it even if it is incomplete” and sign again.");
                 return out;
             }
             const evidence::EvidenceSignature& s = r->signature;
             out.written << s.attestationPath << s.pointerPath;
             out.summary = QStringLiteral("<b>%1</b><table>%2%3%4%5</table>")
-                              .arg(tr("Signed %1.").arg(s.recipe.toHtmlEscaped()), pathHtml(tr("attestation"), s.attestationPath),
+                              .arg(tr("Signed %1.").arg(s.recipe.toHtmlEscaped()),
+                                   pathHtml(tr("attestation"), s.attestationPath),
                                    pathHtml(tr("pointer"), s.pointerPath),
-                                   pathHtml(tr("signer"), QStringLiteral("%1 (%2)").arg(s.signerIdentity, s.signerIssuer)),
+                                   pathHtml(tr("signer"),
+                                            QStringLiteral("%1 (%2)").arg(s.signerIdentity, s.signerIssuer)),
                                    pathHtml(tr("bundle digest"), s.bundleDigest));
             break;
         }
         case Kind::Deployment: {
-            Result<ops::SealBundleOutcome> r = ops::sealBundle(ctx, ops::SealBundleRequest{input, std::move(signingKey)});
+            Result<ops::SealBundleOutcome> r =
+                ops::sealBundle(ctx, ops::SealBundleRequest{input, std::move(signingKey)});
             if (!r) {
                 out.cancelled = ctx.cancelled();
                 out.error = r.error().toString();
                 return out;
             }
             out.written << r->checksumsPath << r->attestationPath;
-            out.summary = QStringLiteral("<b>%1</b><table>%2%3%4%5</table>")
-                              .arg(tr("Sealed %1 files.").arg(QLocale().toString(r->report.files)),
-                                   pathHtml(tr("checksums"), r->checksumsPath), pathHtml(tr("attestation"), r->attestationPath),
-                                   pathHtml(tr("checksums.txt"), QStringLiteral("sha256:") + r->report.checksumsSha256),
-                                   pathHtml(tr("key"), r->report.keyFingerprint));
+            out.summary =
+                QStringLiteral("<b>%1</b><table>%2%3%4%5</table>")
+                    .arg(tr("Sealed %1 files.").arg(QLocale().toString(r->report.files)),
+                         pathHtml(tr("checksums"), r->checksumsPath),
+                         pathHtml(tr("attestation"), r->attestationPath),
+                         pathHtml(tr("checksums.txt"), QStringLiteral("sha256:") + r->report.checksumsSha256),
+                         pathHtml(tr("key"), r->report.keyFingerprint));
             break;
         }
         }
@@ -756,7 +768,8 @@ void SignDialog::onProgress(const ops::Progress& p) {
     if (p.total > 0) {
         m_progress->setRange(0, int(std::max<qint64>(p.total, 1)));
         m_progress->setValue(int(std::min(p.done, p.total)));
-        m_progress->setFormat(tr("%1 of %2 files").arg(QLocale().toString(p.done), QLocale().toString(p.total)));
+        m_progress->setFormat(
+            tr("%1 of %2 files").arg(QLocale().toString(p.done), QLocale().toString(p.total)));
     }
     if (!p.what.isEmpty())
         m_progressText->setText(p.what);

@@ -14,7 +14,9 @@ using validation::Threshold;
 
 namespace {
 
-QPen penOf(const report::ChartSeries& s) { return QPen(s.color, s.width, s.style); }
+QPen penOf(const report::ChartSeries& s) {
+    return QPen(s.color, s.width, s.style);
+}
 
 QCPScatterStyle scatterOf(const report::ChartSeries& s) {
     switch (s.marker) {
@@ -83,7 +85,8 @@ Status PerfChart::exportTo(const QString& path, int width, int height) {
     if (suffix == QLatin1String("png")) {
         ok = savePng(path, width, height);
     } else if (suffix == QLatin1String("pdf")) {
-        ok = savePdf(path, width, height, QCP::epNoCosmetic, QStringLiteral("Proofbench"), QFileInfo(path).completeBaseName());
+        ok = savePdf(path, width, height, QCP::epNoCosmetic, QStringLiteral("Proofbench"),
+                     QFileInfo(path).completeBaseName());
     } else if (suffix == QLatin1String("svg")) {
         QSvgGenerator svg;
         svg.setFileName(path);
@@ -97,7 +100,8 @@ Status PerfChart::exportTo(const QString& path, int width, int height) {
             ok = painter.end();
         }
     } else {
-        return makeError(QStringLiteral("%1: cannot export a chart as '%2' (use .png, .svg or .pdf)").arg(path, suffix));
+        return makeError(
+            QStringLiteral("%1: cannot export a chart as '%2' (use .png, .svg or .pdf)").arg(path, suffix));
     }
     if (!ok || QFileInfo(path).size() == 0)
         return makeError(QStringLiteral("%1: the chart could not be written").arg(path));
@@ -106,20 +110,22 @@ Status PerfChart::exportTo(const QString& path, int width, int height) {
 
 void PerfChart::exportInteractively() {
     QString selected;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), objectName() + QStringLiteral(".png"),
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &selected);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), objectName() + QStringLiteral(".png"),
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &selected);
     if (path.isEmpty())
         return;
     QString file = path;
     if (QFileInfo(file).suffix().isEmpty())
-        file += selected.contains(QLatin1String("svg")) ? QStringLiteral(".svg")
+        file += selected.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
                 : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
                                                           : QStringLiteral(".png");
     const Status s = exportTo(file);
     emit exported(file, s ? QString() : s.error().toString());
 }
 
-QCPItemStraightLine* PerfChart::horizontalLine(QCPAxisRect* rect, const report::ChartHLine& spec, QCPItemText** labelOut) {
+QCPItemStraightLine* PerfChart::horizontalLine(QCPAxisRect* rect, const report::ChartHLine& spec,
+                                               QCPItemText** labelOut) {
     auto* line = new QCPItemStraightLine(this);
     line->setClipAxisRect(rect);
     for (QCPItemPosition* p : {line->point1, line->point2}) {
@@ -256,13 +262,15 @@ void NcclChart::addRun(const QString& label, const NcclResult& result) {
 
 void NcclChart::setThreshold(const std::optional<Threshold>& threshold) {
     m_thresholdValue = threshold;
-    for (QCPAbstractItem* item : {static_cast<QCPAbstractItem*>(m_threshold), static_cast<QCPAbstractItem*>(m_tolerance),
-                                  static_cast<QCPAbstractItem*>(m_thresholdLabel), static_cast<QCPAbstractItem*>(m_toleranceLabel)})
+    for (QCPAbstractItem* item :
+         {static_cast<QCPAbstractItem*>(m_threshold), static_cast<QCPAbstractItem*>(m_tolerance),
+          static_cast<QCPAbstractItem*>(m_thresholdLabel), static_cast<QCPAbstractItem*>(m_toleranceLabel)})
         if (item)
             removeItem(item);
     m_threshold = m_tolerance = nullptr;
     m_thresholdLabel = m_toleranceLabel = nullptr;
-    const std::vector<report::ChartHLine> lines = spec().panels.front().lines; // the threshold, then its pass line
+    const std::vector<report::ChartHLine> lines =
+        spec().panels.front().lines; // the threshold, then its pass line
     if (lines.size() == 2) {
         m_threshold = horizontalLine(axisRect(), lines[0], &m_thresholdLabel);
         m_tolerance = horizontalLine(axisRect(), lines[1], &m_toleranceLabel);
@@ -271,7 +279,9 @@ void NcclChart::setThreshold(const std::optional<Threshold>& threshold) {
     replot();
 }
 
-void NcclChart::rescale() { setRanges(axisRect(), spec().panels.front()); }
+void NcclChart::rescale() {
+    setRanges(axisRect(), spec().panels.front());
+}
 
 // ---- inference -------------------------------------------------------------------------------
 
@@ -330,7 +340,8 @@ void InferenceChart::clearResult() {
     replot();
 }
 
-void InferenceChart::setResult(const validation::InferenceResult& result, const std::vector<validation::ScoredMetric>& metrics) {
+void InferenceChart::setResult(const validation::InferenceResult& result,
+                               const std::vector<validation::ScoredMetric>& metrics) {
     clearResult();
     const report::ChartSpec s = report::inferenceChartSpec(&result, metrics);
     const report::ChartPanel &left = s.panels.at(0), &right = s.panels.at(1);

@@ -13,9 +13,9 @@
 // Each exports PNG, SVG and PDF (exportTo, or the context menu).
 #pragma once
 
+#include "RunModels.h"
 #include "core/Result.h"
 #include "report/render/ChartSpec.h"
-#include "RunModels.h"
 #include "validation/Inference.h"
 #include "validation/Nccl.h"
 #include "validation/Score.h"
@@ -56,7 +56,8 @@ class PerfChart : public QCustomPlot {
 
   protected:
     // A horizontal line at `y` with a label at the right end of the axis rect.
-    QCPItemStraightLine* horizontalLine(QCPAxisRect* rect, const report::ChartHLine& line, QCPItemText** labelOut = nullptr);
+    QCPItemStraightLine* horizontalLine(QCPAxisRect* rect, const report::ChartHLine& line,
+                                        QCPItemText** labelOut = nullptr);
     // A graph drawn as the spec's series says (pen, markers, line style, name, data, legend).
     QCPGraph* addSeries(QCPAxisRect* rect, const report::ChartSeries& series);
     // Pen, markers, line style, name, data and legend entry of `graph`, from the spec.
@@ -109,7 +110,8 @@ class InferenceChart : public PerfChart {
   public:
     explicit InferenceChart(QWidget* parent = nullptr);
     // The throughput and TTFT thresholds are the scored metrics' (output-throughput, ttft-p99).
-    void setResult(const validation::InferenceResult& result, const std::vector<validation::ScoredMetric>& metrics);
+    void setResult(const validation::InferenceResult& result,
+                   const std::vector<validation::ScoredMetric>& metrics);
     void clearResult();
 
     QCPBars* throughputBars() const { return m_throughput; }

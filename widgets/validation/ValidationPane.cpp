@@ -63,7 +63,8 @@ namespace {
 QString sourceLabel(const models::RunSummary& s, const validation::CheckRun& c) {
     if (s.source == QLatin1String("import"))
         return QObject::tr("import %1").arg(QFileInfo(c.image).fileName());
-    return s.context.isEmpty() ? QObject::tr("run %1").arg(s.runUid) : QObject::tr("%1 run %2").arg(s.context, s.runUid);
+    return s.context.isEmpty() ? QObject::tr("run %1").arg(s.runUid)
+                               : QObject::tr("%1 run %2").arg(s.context, s.runUid);
 }
 
 const QColor kInfoTint(0xe3, 0xf2, 0xfd), kInfoInk(0x0d, 0x47, 0xa1);
@@ -115,7 +116,8 @@ ValidationPane::ValidationPane(models::Workspace& workspace, QWidget* parent)
     buildUi();
 
     connect(m_controller, &ValidationController::stageChanged, this, [this] { updateButtons(); });
-    connect(m_controller, &ValidationController::message, this, [this](const QString& m) { emit statusMessage(m, 6000); });
+    connect(m_controller, &ValidationController::message, this,
+            [this](const QString& m) { emit statusMessage(m, 6000); });
     connect(m_controller, &ValidationController::planned, this, &ValidationPane::onPlanned);
     connect(m_controller, &ValidationController::checkChanged, this, &ValidationPane::onCheckChanged);
     connect(m_controller, &ValidationController::logChunk, this, &ValidationPane::onLogChunk);
@@ -204,13 +206,16 @@ QGroupBox* ValidationPane::buildClusterBox(QWidget* form) {
     m_contextView->setColumnWidth(KubeContextsModel::NameColumn, 190);
     m_contextView->setColumnWidth(KubeContextsModel::ServerColumn, 170);
     m_contextView->setMinimumHeight(120);
-    m_contextView->setToolTip(tr("Every context of every kubeconfig file: $KUBECONFIG, ~/.kube/config, ~/.kube/*.yaml and the files you add"));
-    connect(m_contextView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] { updateButtons(); });
+    m_contextView->setToolTip(tr("Every context of every kubeconfig file: $KUBECONFIG, ~/.kube/config, "
+                                 "~/.kube/*.yaml and the files you add"));
+    connect(m_contextView->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this] { updateButtons(); });
     auto* addFile = new QPushButton(tr("Add kubeconfig…"), clusterBox);
     addFile->setObjectName(QStringLiteral("addKubeconfigButton"));
     addFile->setToolTip(tr("List the contexts of another kubeconfig file"));
     connect(addFile, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Add a kubeconfig"), QDir::homePath() + QStringLiteral("/.kube"));
+        const QString f = QFileDialog::getOpenFileName(this, tr("Add a kubeconfig"),
+                                                       QDir::homePath() + QStringLiteral("/.kube"));
         if (!f.isEmpty())
             addKubeconfig(f);
     });
@@ -249,9 +254,11 @@ QGroupBox* ValidationPane::buildRecipeBox(QWidget* form) {
     m_recipeCombo->view()->setObjectName(QStringLiteral("recipeList"));
     connect(m_versionCombo, &QComboBox::currentIndexChanged, this, [this] { loadRecipes(); });
     m_recipeFile = lineEdit("recipeFileEdit", tr("recipe.yaml (aicr recipe output)"), recipeBox);
-    QPushButton* recipeBrowse = browseButton("recipeFileBrowse", tr("Choose a RecipeResult YAML file"), recipeBox);
+    QPushButton* recipeBrowse =
+        browseButton("recipeFileBrowse", tr("Choose a RecipeResult YAML file"), recipeBox);
     connect(recipeBrowse, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("RecipeResult file"), {}, tr("YAML (*.yaml *.yml);;All files (*)"));
+        const QString f = QFileDialog::getOpenFileName(this, tr("RecipeResult file"), {},
+                                                       tr("YAML (*.yaml *.yml);;All files (*)"));
         if (!f.isEmpty()) {
             m_recipeFile->setText(f);
             m_fromFile->setChecked(true);
@@ -294,14 +301,16 @@ QGroupBox* ValidationPane::buildRunBox(QWidget* form) {
     m_namespace = lineEdit("namespaceEdit", QStringLiteral("aicr-validation"), runBox);
     m_namespace->setText(QStringLiteral("aicr-validation"));
     m_keyFile = lineEdit("signingKeyEdit", tr("optional: sign the evidence with this key"), runBox);
-    QPushButton* keyBrowse = browseButton("signingKeyBrowse", tr("Choose a private key (PEM or cosign)"), runBox);
+    QPushButton* keyBrowse =
+        browseButton("signingKeyBrowse", tr("Choose a private key (PEM or cosign)"), runBox);
     connect(keyBrowse, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Signing key"));
         if (!f.isEmpty())
             m_keyFile->setText(f);
     });
     m_outDir = lineEdit("outputDirEdit", tr("folder for the evidence bundle"), runBox);
-    m_outDir->setText(QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath(QStringLiteral("proofbench-runs")));
+    m_outDir->setText(QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                          .filePath(QStringLiteral("proofbench-runs")));
     QPushButton* outBrowse = browseButton("outputDirBrowse", tr("Choose the output folder"), runBox);
     connect(outBrowse, &QPushButton::clicked, this, [this] {
         const QString d = chooseDirectory(this, tr("Output folder"), "outputDirDialog");
@@ -374,7 +383,8 @@ QGroupBox* ValidationPane::buildRunsBox(QWidget* form) {
     m_runView->setColumnWidth(RunListModel::ChecksColumn, 76);
     m_runView->setColumnWidth(RunListModel::RecipeColumn, 230);
     m_runView->setToolTip(tr("Select a run to reopen it; select several to overlay their NCCL results"));
-    connect(m_runView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { onRunsSelected(); });
+    connect(m_runView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { onRunsSelected(); });
     auto* runsLayout = new QVBoxLayout(runsBox);
     runsLayout->addWidget(m_runView);
 
@@ -442,7 +452,8 @@ QWidget* ValidationPane::buildResults() {
     m_leftovers->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_deleteLeftovers = new QPushButton(tr("Delete leftovers"), m_leftoversRow);
     m_deleteLeftovers->setObjectName(QStringLiteral("deleteLeftoversButton"));
-    m_deleteLeftovers->setToolTip(tr("Delete what this run left on the cluster (as 'proofbench runs cleanup' does)"));
+    m_deleteLeftovers->setToolTip(
+        tr("Delete what this run left on the cluster (as 'proofbench runs cleanup' does)"));
     connect(m_deleteLeftovers, &QPushButton::clicked, this, &ValidationPane::deleteLeftovers);
     leftLayout->addWidget(m_leftovers, 1);
     leftLayout->addWidget(m_deleteLeftovers, 0, Qt::AlignTop);
@@ -471,9 +482,8 @@ QWidget* ValidationPane::buildLogPage() {
     m_searchCount->setWordWrap(false);
     connect(prev, &QToolButton::clicked, this, [this] { findInLog(true); });
     connect(next, &QToolButton::clicked, this, [this] { findInLog(false); });
-    connect(m_search, &QLineEdit::returnPressed, this, [this] {
-        findInLog(QApplication::keyboardModifiers() & Qt::ShiftModifier);
-    });
+    connect(m_search, &QLineEdit::returnPressed, this,
+            [this] { findInLog(QApplication::keyboardModifiers() & Qt::ShiftModifier); });
     connect(m_search, &QLineEdit::textChanged, this, [this] {
         highlightMatches();
         findInLog(false);
@@ -484,7 +494,8 @@ QWidget* ValidationPane::buildLogPage() {
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_log->setMaximumBlockCount(200000);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_log->setPlaceholderText(tr("The selected check's log (it follows the running check until you pick one)"));
+    m_log->setPlaceholderText(
+        tr("The selected check's log (it follows the running check until you pick one)"));
     auto* searchRow = new QHBoxLayout;
     searchRow->addWidget(m_search, 1);
     searchRow->addWidget(prev);
@@ -513,14 +524,17 @@ void ValidationPane::buildCharts() {
         if (auto* chart = qobject_cast<PerfChart*>(m_tabs->currentWidget()))
             chart->exportInteractively();
     });
-    auto syncExport = [this, exportButton] { exportButton->setEnabled(qobject_cast<PerfChart*>(m_tabs->currentWidget()) != nullptr); };
+    auto syncExport = [this, exportButton] {
+        exportButton->setEnabled(qobject_cast<PerfChart*>(m_tabs->currentWidget()) != nullptr);
+    };
     connect(m_tabs, &QTabWidget::currentChanged, this, syncExport);
     syncExport();
-    for (PerfChart* chart : {static_cast<PerfChart*>(m_nccl), static_cast<PerfChart*>(m_inference), static_cast<PerfChart*>(m_history)})
+    for (PerfChart* chart : {static_cast<PerfChart*>(m_nccl), static_cast<PerfChart*>(m_inference),
+                             static_cast<PerfChart*>(m_history)})
         connect(chart, &PerfChart::exported, this, [this](const QString& path, const QString& error) {
-            emit statusMessage(error.isEmpty() ? tr("Chart saved to %1").arg(QDir::toNativeSeparators(path)) : error, 8000);
+            emit statusMessage(
+                error.isEmpty() ? tr("Chart saved to %1").arg(QDir::toNativeSeparators(path)) : error, 8000);
         });
-
 }
 
 // ---- form --------------------------------------------------------------------------------------
@@ -650,14 +664,19 @@ void ValidationPane::updateButtons() {
     const bool busy = m_controller->busy();
     const QModelIndex ctx = m_contextView->currentIndex();
     const bool haveContext = ctx.isValid() && !ctx.data(KubeContextsModel::ContextRole).toString().isEmpty();
-    const bool haveRecipe = m_fromCatalog->isChecked() ? m_recipeCombo->currentIndex() >= 0 : !m_recipeFile->text().trimmed().isEmpty();
-    const bool havePhase = m_phaseDeployment->isChecked() || m_phaseConformance->isChecked() || m_phasePerformance->isChecked();
-    m_start->setEnabled(!busy && haveContext && haveRecipe && havePhase && !m_outDir->text().trimmed().isEmpty());
+    const bool haveRecipe = m_fromCatalog->isChecked() ? m_recipeCombo->currentIndex() >= 0
+                                                       : !m_recipeFile->text().trimmed().isEmpty();
+    const bool havePhase =
+        m_phaseDeployment->isChecked() || m_phaseConformance->isChecked() || m_phasePerformance->isChecked();
+    m_start->setEnabled(!busy && haveContext && haveRecipe && havePhase &&
+                        !m_outDir->text().trimmed().isEmpty());
     const bool cancelling = m_controller->stage() == ValidationController::Stage::Cancelling;
     m_cancel->setEnabled(busy && !cancelling);
     m_cancel->setText(cancelling ? tr("Cancelling…") : tr("Cancel"));
     if (cancelling)
-        showBanner(tr("Cancelling…"), tr("Stopping the run and deleting its Jobs and RBAC; this ends when the worker does."), kWarnTint, kWarnInk);
+        showBanner(tr("Cancelling…"),
+                   tr("Stopping the run and deleting its Jobs and RBAC; this ends when the worker does."),
+                   kWarnTint, kWarnInk);
     QString why;
     if (!haveContext)
         why = tr("Pick a context in the Cluster list");
@@ -668,7 +687,8 @@ void ValidationPane::updateButtons() {
     m_start->setToolTip(why.isEmpty() ? tr("Run the chosen phases on the cluster (Ctrl+Return)") : why);
 }
 
-void ValidationPane::showBanner(const QString& headline, const QString& detail, const QColor& tint, const QColor& ink) {
+void ValidationPane::showBanner(const QString& headline, const QString& detail, const QColor& tint,
+                                const QColor& ink) {
     m_bannerHeadline->setText(headline);
     m_bannerDetail->setText(detail);
     m_bannerDetail->setVisible(!detail.isEmpty());
@@ -707,7 +727,8 @@ void ValidationPane::start() {
     } else {
         s.recipeFile = m_recipeFile->text().trimmed();
     }
-    if (!(m_phaseDeployment->isChecked() && m_phaseConformance->isChecked() && m_phasePerformance->isChecked())) {
+    if (!(m_phaseDeployment->isChecked() && m_phaseConformance->isChecked() &&
+          m_phasePerformance->isChecked())) {
         if (m_phaseDeployment->isChecked())
             s.phases << QStringLiteral("deployment");
         if (m_phaseConformance->isChecked())
@@ -715,11 +736,14 @@ void ValidationPane::start() {
         if (m_phasePerformance->isChecked())
             s.phases << QStringLiteral("performance");
     }
-    s.namespace_ = m_namespace->text().trimmed().isEmpty() ? QStringLiteral("aicr-validation") : m_namespace->text().trimmed();
-    s.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev") : QCoreApplication::applicationVersion();
+    s.namespace_ = m_namespace->text().trimmed().isEmpty() ? QStringLiteral("aicr-validation")
+                                                           : m_namespace->text().trimmed();
+    s.toolVersion = QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral("dev")
+                                                                     : QCoreApplication::applicationVersion();
     // Each run writes its own folder: an existing summary-bundle is never mixed into.
     const QString out = m_outDir->text().trimmed();
-    s.outDir = QDir(out).filePath(QStringLiteral("run-") + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
+    s.outDir = QDir(out).filePath(QStringLiteral("run-") + QDateTime::currentDateTimeUtc().toString(
+                                                               QStringLiteral("yyyyMMdd-HHmmss-zzz")));
 
     // The key is read (and its passphrase asked) before the run, not after it.
     if (const QString keyPath = m_keyFile->text().trimmed(); !keyPath.isEmpty()) {
@@ -729,11 +753,13 @@ void ValidationPane::start() {
             return;
         }
         const QByteArray pem = *read;
-        Result<sigstore::crypto::Pkey> key = sigstore::readAnyPrivateKey(pem, sigstore::Passphrase(), keyPath);
+        Result<sigstore::crypto::Pkey> key =
+            sigstore::readAnyPrivateKey(pem, sigstore::Passphrase(), keyPath);
         if (!key) {
             bool ok = false;
-            const QString pass = QInputDialog::getText(this, tr("Signing key"), tr("Passphrase for %1").arg(QFileInfo(keyPath).fileName()),
-                                                       QLineEdit::Password, {}, &ok);
+            const QString pass = QInputDialog::getText(
+                this, tr("Signing key"), tr("Passphrase for %1").arg(QFileInfo(keyPath).fileName()),
+                QLineEdit::Password, {}, &ok);
             if (!ok)
                 return;
             key = sigstore::readAnyPrivateKey(pem, sigstore::Passphrase(pass.toUtf8()), keyPath);
@@ -760,7 +786,8 @@ void ValidationPane::start() {
         return;
     }
     m_runTitle->setText(tr("Connecting to %1 (%2)…").arg(s.context, QDir::toNativeSeparators(s.kubeconfig)));
-    showBanner(tr("Preparing"), tr("Reading the kubeconfig, connecting and resolving the recipe…"), kInfoTint, kInfoInk);
+    showBanner(tr("Preparing"), tr("Reading the kubeconfig, connecting and resolving the recipe…"), kInfoTint,
+               kInfoInk);
     m_ticker->start();
     updateButtons();
 }
@@ -779,9 +806,12 @@ void ValidationPane::onPlanned(qint64 rowId, const QString& runId, const std::ve
     m_runLabel = tr("run %1").arg(runId);
     m_liveChecks = plan;
     m_checks->setChecks(plan);
-    m_runTitle->setText(tr("Run %1 (%2) of %3: %n check(s)", nullptr, int(plan.size())).arg(rowId).arg(runId, m_coordinate));
+    m_runTitle->setText(
+        tr("Run %1 (%2) of %3: %n check(s)", nullptr, int(plan.size())).arg(rowId).arg(runId, m_coordinate));
     if (m_controller->stage() != ValidationController::Stage::Cancelling)
-        showBanner(tr("Running"), tr("%n check(s) planned; the table updates as they run.", nullptr, int(plan.size())), kInfoTint, kInfoInk);
+        showBanner(tr("Running"),
+                   tr("%n check(s) planned; the table updates as they run.", nullptr, int(plan.size())),
+                   kInfoTint, kInfoInk);
     reloadRuns(rowId); // selected once the list is read again
     showCharts(plan);
     loadHistory(m_coordinate);
@@ -839,25 +869,36 @@ void ValidationPane::onFinished(qint64 rowId, const RunResult& result, const QSt
         skipped += c.state == CheckState::Skipped;
     }
     const QString counts = tr("%1 passed, %2 failed, %3 skipped").arg(passed).arg(failed).arg(skipped);
-    const QString evidence = m_controller->evidenceDir().isEmpty()
-                                 ? QString()
-                                 : tr("\nEvidence: %1").arg(QDir::toNativeSeparators(m_controller->evidenceDir()));
+    const QString evidence =
+        m_controller->evidenceDir().isEmpty()
+            ? QString()
+            : tr("\nEvidence: %1").arg(QDir::toNativeSeparators(m_controller->evidenceDir()));
     const QString extra = error.isEmpty() ? QString() : QStringLiteral("\n") + error;
     switch (result.state) {
-    case RunState::Passed: showBanner(tr("Passed"), counts + evidence + extra, kPassTint, kPassInk); break;
-    case RunState::Failed: showBanner(tr("Failed"), result.reason + QLatin1Char('\n') + counts + evidence + extra, kFailTint, kFailInk); break;
-    case RunState::Cancelled: showBanner(tr("Cancelled"), result.reason.isEmpty() ? counts : result.reason, kWarnTint, kWarnInk); break;
+    case RunState::Passed:
+        showBanner(tr("Passed"), counts + evidence + extra, kPassTint, kPassInk);
+        break;
+    case RunState::Failed:
+        showBanner(tr("Failed"), result.reason + QLatin1Char('\n') + counts + evidence + extra, kFailTint,
+                   kFailInk);
+        break;
+    case RunState::Cancelled:
+        showBanner(tr("Cancelled"), result.reason.isEmpty() ? counts : result.reason, kWarnTint, kWarnInk);
+        break;
     case RunState::ReadinessFailed:
         showBanner(tr("Cluster not ready for this recipe"), result.reason, kFailTint, kFailInk);
         break;
     case RunState::Incomplete:
-        showBanner(tr("Incomplete (cluster fault)"),
-                   tr("Some checks could not run or finish for a reason outside them: not evidence of failure.\n") + result.reason +
-                       evidence + extra,
-                   kWarnTint, kWarnInk);
+        showBanner(
+            tr("Incomplete (cluster fault)"),
+            tr("Some checks could not run or finish for a reason outside them: not evidence of failure.\n") +
+                result.reason + evidence + extra,
+            kWarnTint, kWarnInk);
         break;
     case RunState::Error:
-    case RunState::Running: showBanner(tr("Error"), result.reason.isEmpty() ? error : result.reason, kFailTint, kFailInk); break;
+    case RunState::Running:
+        showBanner(tr("Error"), result.reason.isEmpty() ? error : result.reason, kFailTint, kFailInk);
+        break;
     }
     if (rowId) {
         // The stored run is the truth: reopen it so what is shown is what a later reopen shows
@@ -910,7 +951,8 @@ void ValidationPane::showRun(const RunsRead& read) {
     const qint64 id = run->summary.id;
     const models::RunSummary& s = run->summary;
     m_coordinate = s.coordinate;
-    m_runLabel = run->result.checks.empty() ? tr("run %1").arg(id) : sourceLabel(s, run->result.checks.front());
+    m_runLabel =
+        run->result.checks.empty() ? tr("run %1").arg(id) : sourceLabel(s, run->result.checks.front());
     m_logs.clear();
     for (const CheckRun& c : run->result.checks)
         m_logs[c.name] = c.log;
@@ -923,17 +965,23 @@ void ValidationPane::showRun(const RunsRead& read) {
                                  s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
     if (!m_controller->busy()) {
         if (s.state == QLatin1String("passed"))
-            showBanner(tr("Passed"), tr("%1 of %2 checks passed").arg(s.passed).arg(s.checks), kPassTint, kPassInk);
+            showBanner(tr("Passed"), tr("%1 of %2 checks passed").arg(s.passed).arg(s.checks), kPassTint,
+                       kPassInk);
         else if (s.state == QLatin1String("cancelled"))
             showBanner(tr("Cancelled"), s.reason, kWarnTint, kWarnInk);
         else if (s.state == QLatin1String("running"))
-            showBanner(tr("Interrupted"), tr("This run never finished (the app closed while it ran)."), kWarnTint, kWarnInk);
+            showBanner(tr("Interrupted"), tr("This run never finished (the app closed while it ran)."),
+                       kWarnTint, kWarnInk);
         else if (s.state == QLatin1String("incomplete"))
             showBanner(tr("Incomplete (cluster fault)"),
-                       tr("%n check(s) could not run or finish for a reason outside them: not evidence of failure.\n", nullptr, s.other) + s.reason,
+                       tr("%n check(s) could not run or finish for a reason outside them: not evidence of "
+                          "failure.\n",
+                          nullptr, s.other) +
+                           s.reason,
                        kWarnTint, kWarnInk);
         else
-            showBanner(s.state == QLatin1String("readiness-failed") ? tr("Cluster not ready for this recipe") : tr("Failed"),
+            showBanner(s.state == QLatin1String("readiness-failed") ? tr("Cluster not ready for this recipe")
+                                                                    : tr("Failed"),
                        s.reason, kFailTint, kFailInk);
     }
     // Keep the log on the same check when the new run has it, else the first with a log.
@@ -977,8 +1025,10 @@ void ValidationPane::showLeftovers(const models::StoredRun& run) {
     }
     QStringList lines;
     for (const RunResult::Leftover& l : run.result.leftovers)
-        lines << QStringLiteral("%1 %2").arg(l.path.section(QLatin1Char('/'), -2, -2), l.path.section(QLatin1Char('/'), -1));
-    m_leftovers->setText(tr("Left on the cluster (%1): %n object(s) the cleanup could not delete: %2", nullptr, int(lines.size()))
+        lines << QStringLiteral("%1 %2").arg(l.path.section(QLatin1Char('/'), -2, -2),
+                                             l.path.section(QLatin1Char('/'), -1));
+    m_leftovers->setText(tr("Left on the cluster (%1): %n object(s) the cleanup could not delete: %2",
+                            nullptr, int(lines.size()))
                              .arg(run.summary.context, lines.join(QStringLiteral(", "))));
     m_leftovers->setToolTip(run.result.leftovers.front().error);
     m_deleteLeftovers->setEnabled(!m_controller->busy() && !m_controller->cleaning());
@@ -1015,11 +1065,14 @@ void ValidationPane::deleteLeftovers() {
     m_leftovers->setText(tr("Deleting what run %1 left on the cluster…").arg(m_openRun));
 }
 
-void ValidationPane::onCleanupFinished(qint64 rowId, const QStringList& removed, int still, const QString& error) {
+void ValidationPane::onCleanupFinished(qint64 rowId, const QStringList& removed, int still,
+                                       const QString& error) {
     if (still < 0)
         emit statusMessage(tr("Cleanup of run %1 failed: %2").arg(rowId).arg(error), 10000);
     else
-        emit statusMessage(tr("Run %1: %2 deleted, %3 still on the cluster").arg(rowId).arg(removed.size()).arg(still), 10000);
+        emit statusMessage(
+            tr("Run %1: %2 deleted, %3 still on the cluster").arg(rowId).arg(removed.size()).arg(still),
+            10000);
     if (rowId == m_openRun) {
         // What is left, read again on the worker.
         runInView<models::StoredRun>(
@@ -1070,7 +1123,8 @@ void ValidationPane::showCharts(const std::vector<CheckRun>& checks,
                 m_nccl->addRun(QStringLiteral("%1 %2").arg(m_runLabel, c.name), *c.nccl);
         }
         if (c.inference && !haveInference) {
-            m_inference->setResult(*c.inference, c.score ? c.score->metrics : std::vector<validation::ScoredMetric>{});
+            m_inference->setResult(*c.inference,
+                                   c.score ? c.score->metrics : std::vector<validation::ScoredMetric>{});
             haveInference = true;
         }
     }

@@ -108,7 +108,8 @@ class ValidationPane : public QWidget {
     void updateButtons();
     void showBanner(const QString& headline, const QString& detail, const QColor& tint, const QColor& ink);
     void hideBanner();
-    void onPlanned(qint64 rowId, const QString& runId, const std::vector<validation::CheckRun>& plan, const catalog::RecipeResult& recipe);
+    void onPlanned(qint64 rowId, const QString& runId, const std::vector<validation::CheckRun>& plan,
+                   const catalog::RecipeResult& recipe);
     void onCheckChanged(const validation::CheckRun& check);
     void onLogChunk(const QString& check, const QByteArray& chunk);
     void onFinished(qint64 rowId, const validation::RunResult& result, const QString& error);
@@ -170,7 +171,7 @@ class ValidationPane : public QWidget {
 
     QHash<QString, QByteArray> m_logs; // check -> log (live, then the stored one)
     QString m_logCheck;
-    bool m_follow = true;              // the log follows the running check until the user picks one
+    bool m_follow = true; // the log follows the running check until the user picks one
     bool m_selecting = false;
     QString m_runLabel, m_coordinate;
     catalog::RecipeResult m_recipe;

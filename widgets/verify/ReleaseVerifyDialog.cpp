@@ -46,12 +46,13 @@ ReleaseVerifyDialog::ReleaseVerifyDialog(models::Workspace& workspace, QWidget* 
     setObjectName(QStringLiteral("releaseVerifyDialog"));
     setWindowTitle(tr("Verify an AICR Release"));
 
-    auto* intro = new QLabel(tr("Verifies a folder of AICR release assets offline: each Sigstore bundle with the signer pinned to "
-                                "NVIDIA's tag workflow for the version, the checksum list, the assets present (the aicr binary "
-                                "inside each tarball against its provenance) and the recipe catalog's registry and validator "
-                                "catalog. Assets not in the folder are \"digest only\": their signed or listed digest is known, "
-                                "their bytes are not checked."),
-                             this);
+    auto* intro = new QLabel(
+        tr("Verifies a folder of AICR release assets offline: each Sigstore bundle with the signer pinned to "
+           "NVIDIA's tag workflow for the version, the checksum list, the assets present (the aicr binary "
+           "inside each tarball against its provenance) and the recipe catalog's registry and validator "
+           "catalog. Assets not in the folder are \"digest only\": their signed or listed digest is known, "
+           "their bytes are not checked."),
+        this);
     intro->setObjectName(QStringLiteral("releaseIntro"));
     intro->setWordWrap(true);
 
@@ -71,8 +72,9 @@ ReleaseVerifyDialog::ReleaseVerifyDialog(models::Workspace& workspace, QWidget* 
     m_browseRoot = browseButton("releaseBrowseRoot", tr("Choose a Sigstore trusted_root.json"), this);
     m_catalog = new QComboBox(this);
     m_catalog->setObjectName(QStringLiteral("releaseCatalogVersion"));
-    m_catalog->setToolTip(tr("Compare the recipe-catalog signature with an imported catalog version (its registry.yaml and "
-                             "validators/catalog.yaml). Without one, the files in the release folder are used when present."));
+    m_catalog->setToolTip(
+        tr("Compare the recipe-catalog signature with an imported catalog version (its registry.yaml and "
+           "validators/catalog.yaml). Without one, the files in the release folder are used when present."));
     setCatalogVersions({});
 
     auto* form = inputGrid(nullptr);
@@ -249,7 +251,8 @@ bool ReleaseVerifyDialog::startVerify() {
             } else {
                 for (const ops::ReleaseAsset& a : r->assets) {
                     auto* name = new QStandardItem(a.name);
-                    name->setToolTip(a.bundle.isEmpty() ? a.name : tr("%1\nsigned by %2").arg(a.name, a.bundle));
+                    name->setToolTip(a.bundle.isEmpty() ? a.name
+                                                        : tr("%1\nsigned by %2").arg(a.name, a.bundle));
                     auto* kind = new QStandardItem(a.kind);
                     auto* status = new QStandardItem(ops::assetStatusName(a.status));
                     status->setForeground(statusColor(a.status));
@@ -270,10 +273,12 @@ bool ReleaseVerifyDialog::startVerify() {
                 m_table->resizeRowsToContents();
                 QString text = r->summary();
                 if (!r->boundVersions.isEmpty())
-                    text += tr(". Catalog versions bound (registry and validator catalog signed by AICR %1): %2")
-                                .arg(r->version, r->boundVersions.join(QStringLiteral(", ")));
+                    text +=
+                        tr(". Catalog versions bound (registry and validator catalog signed by AICR %1): %2")
+                            .arg(r->version, r->boundVersions.join(QStringLiteral(", ")));
                 m_summary->setText(text);
-                m_summary->setStyleSheet(r->ok() ? QStringLiteral("color: #1b7a3a;") : QStringLiteral("color: #b02020;"));
+                m_summary->setStyleSheet(r->ok() ? QStringLiteral("color: #1b7a3a;")
+                                                 : QStringLiteral("color: #b02020;"));
                 m_progress->setValue(1000);
                 m_progressText->setText(tr("Done"));
                 ok = r->ok();
@@ -316,10 +321,12 @@ void ReleaseVerifyDialog::updateButtons() {
     else if (!normalized)
         m_identity->setText(tr("Not a release version: expected vX.Y.Z."));
     else
-        m_identity->setText(tr("Signer: %1\nIssuer: %2").arg(release::tagIdentity(*normalized), QLatin1String(release::kIssuer)));
+        m_identity->setText(tr("Signer: %1\nIssuer: %2")
+                                .arg(release::tagIdentity(*normalized), QLatin1String(release::kIssuer)));
     m_verify->setEnabled(!running && !m_folder->text().trimmed().isEmpty() && normalized.ok());
     m_cancel->setEnabled(running && !m_task.cancelFlag()->load());
-    for (QWidget* w : std::initializer_list<QWidget*>{m_folder, m_browseFolder, m_version, m_root, m_browseRoot, m_catalog})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_folder, m_browseFolder, m_version, m_root,
+                                                      m_browseRoot, m_catalog})
         w->setEnabled(!running);
 }
 

@@ -32,13 +32,14 @@ TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
     setObjectName(QStringLiteral("tufUpdateDialog"));
     setWindowTitle(tr("Update the trusted root from a TUF repository"));
 
-    auto* intro = new QLabel(tr("Takes trusted_root.json from a copy of a TUF repository (such as Sigstore's root-signing "
-                                "repository), verified offline as the TUF specification's client does: the chain of root "
-                                "versions from the anchor, then timestamp, snapshot and targets with their signatures, "
-                                "versions and expiry, then the file's length and hashes. The root is stored with where it "
-                                "came from and becomes the default. The next update from the same anchor continues from what this "
-                                "one trusted and refuses older metadata as a rollback."),
-                             this);
+    auto* intro = new QLabel(
+        tr("Takes trusted_root.json from a copy of a TUF repository (such as Sigstore's root-signing "
+           "repository), verified offline as the TUF specification's client does: the chain of root "
+           "versions from the anchor, then timestamp, snapshot and targets with their signatures, "
+           "versions and expiry, then the file's length and hashes. The root is stored with where it "
+           "came from and becomes the default. The next update from the same anchor continues from what this "
+           "one trusted and refuses older metadata as a rollback."),
+        this);
     intro->setWordWrap(true);
 
     auto* form = new QWidget(this);
@@ -62,7 +63,8 @@ TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
     m_anchor = new QLineEdit(form);
     m_anchor->setObjectName(QStringLiteral("tufAnchor"));
     m_anchor->setPlaceholderText(tr("The root the app ships: Sigstore public-good root v13"));
-    m_anchor->setToolTip(tr("The root.json the chain starts from, trusted as given (%1 when empty)").arg(QString(ops::kShippedTufAnchor)));
+    m_anchor->setToolTip(tr("The root.json the chain starts from, trusted as given (%1 when empty)")
+                             .arg(QString(ops::kShippedTufAnchor)));
     m_anchor->setClearButtonEnabled(true);
     auto* anchorBrowse = browseButton("tufBrowseAnchor", tr("Choose a root.json to start from"), form);
     connect(anchorBrowse, &QPushButton::clicked, this, [this] {
@@ -81,7 +83,8 @@ TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
 
     m_useTime = new QCheckBox(tr("Check expiry as &of"), form);
     m_useTime->setObjectName(QStringLiteral("tufUseTime"));
-    m_useTime->setToolTip(tr("--at: verify as of another time than now (UTC), e.g. a copy taken while it was valid"));
+    m_useTime->setToolTip(
+        tr("--at: verify as of another time than now (UTC), e.g. a copy taken while it was valid"));
     m_time = new QDateTimeEdit(QDateTime::currentDateTimeUtc(), form);
     m_time->setObjectName(QStringLiteral("tufTime"));
     m_time->setTimeSpec(Qt::UTC);
@@ -94,9 +97,10 @@ TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
 
     m_fromAnchor = new QCheckBox(tr("Start again from the anchor, ignoring what was trusted before"), form);
     m_fromAnchor->setObjectName(QStringLiteral("tufFromAnchor"));
-    m_fromAnchor->setToolTip(tr("--from-anchor: by default the root chain continues from the root the last update from this anchor "
-                                "trusted, and older metadata is refused as a rollback. Checked, the chain starts from the anchor "
-                                "again and a successful update replaces what was trusted."));
+    m_fromAnchor->setToolTip(tr(
+        "--from-anchor: by default the root chain continues from the root the last update from this anchor "
+        "trusted, and older metadata is refused as a rollback. Checked, the chain starts from the anchor "
+        "again and a successful update replaces what was trusted."));
     grid->addWidget(m_fromAnchor, 3, 1, 1, 2);
 
     m_steps = new QStandardItemModel(0, ColumnCount, this);
@@ -112,7 +116,8 @@ TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
     // The roles are short words; a fixed width that fits the longest keeps them whole while the
     // rows arrive (ResizeToContents measured the empty table and elided them).
     m_stepsView->horizontalHeader()->setSectionResizeMode(RoleColumn, QHeaderView::Fixed);
-    m_stepsView->setColumnWidth(RoleColumn, m_stepsView->fontMetrics().horizontalAdvance(QStringLiteral("timestamp")) + 24);
+    m_stepsView->setColumnWidth(
+        RoleColumn, m_stepsView->fontMetrics().horizontalAdvance(QStringLiteral("timestamp")) + 24);
     m_stepsView->horizontalHeader()->setSectionResizeMode(FileColumn, QHeaderView::Interactive);
     m_stepsView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
@@ -154,10 +159,18 @@ TufUpdateDialog::~TufUpdateDialog() {
     m_task.cancel();
 }
 
-void TufUpdateDialog::setRepository(const QString& dir) { m_repo->setText(QDir::toNativeSeparators(dir)); }
-QString TufUpdateDialog::repository() const { return QDir::fromNativeSeparators(m_repo->text().trimmed()); }
-void TufUpdateDialog::setAnchor(const QString& path) { m_anchor->setText(QDir::toNativeSeparators(path)); }
-QString TufUpdateDialog::anchor() const { return QDir::fromNativeSeparators(m_anchor->text().trimmed()); }
+void TufUpdateDialog::setRepository(const QString& dir) {
+    m_repo->setText(QDir::toNativeSeparators(dir));
+}
+QString TufUpdateDialog::repository() const {
+    return QDir::fromNativeSeparators(m_repo->text().trimmed());
+}
+void TufUpdateDialog::setAnchor(const QString& path) {
+    m_anchor->setText(QDir::toNativeSeparators(path));
+}
+QString TufUpdateDialog::anchor() const {
+    return QDir::fromNativeSeparators(m_anchor->text().trimmed());
+}
 
 void TufUpdateDialog::setVerificationTime(std::optional<QDateTime> at) {
     m_useTime->setChecked(at.has_value());
@@ -173,16 +186,23 @@ std::optional<QDateTime> TufUpdateDialog::verificationTime() const {
     return t;
 }
 
-void TufUpdateDialog::setFromAnchor(bool on) { m_fromAnchor->setChecked(on); }
-bool TufUpdateDialog::fromAnchor() const { return m_fromAnchor->isChecked(); }
+void TufUpdateDialog::setFromAnchor(bool on) {
+    m_fromAnchor->setChecked(on);
+}
+bool TufUpdateDialog::fromAnchor() const {
+    return m_fromAnchor->isChecked();
+}
 
-QString TufUpdateDialog::resultText() const { return m_result->text(); }
+QString TufUpdateDialog::resultText() const {
+    return m_result->text();
+}
 
 void TufUpdateDialog::addStep(const tuf::ClientStep& step) {
     QList<QStandardItem*> row;
     auto* result = new QStandardItem(step.ok ? tr("✓ ok") : tr("✗ failed"));
     result->setForeground(step.ok ? QColor(0x1b, 0x7f, 0x3a) : QColor(0xb3, 0x1d, 0x1d));
-    row << result << new QStandardItem(step.role) << new QStandardItem(step.detail) << new QStandardItem(step.file);
+    row << result << new QStandardItem(step.role) << new QStandardItem(step.detail)
+        << new QStandardItem(step.file);
     for (QStandardItem* i : row) {
         i->setEditable(false);
         i->setToolTip(step.detail);
@@ -230,23 +250,29 @@ bool TufUpdateDialog::start() {
                 if (r->ok()) {
                     m_lastOk = true;
                     m_lastRootId = r->trustedRootId;
-                    m_result->setText(tr("Verified and stored: %1 (sha256 %2…) from TUF root v%3, timestamp v%4, snapshot v%5, targets v%6, "
-                                         "as of %7%8. It is now the default trusted root%9.")
-                                          .arg(v.targetName, v.targetSha256.left(16))
-                                          .arg(v.root.version)
-                                          .arg(v.timestamp.version)
-                                          .arg(v.snapshot.version)
-                                          .arg(v.targets.version)
-                                          .arg(tuf::formatTime(v.verificationTime), v.timeGiven ? tr(" (time given)") : QString(),
-                                               r->alreadyStored ? tr("; the same bytes were stored before") : QString()) +
-                                      QLatin1Char(' ') +
-                                      (r->fromAnchor         ? tr("Started again from the anchor as asked; what is trusted from now on is this update's.")
-                                       : r->trustedBefore ? tr("Continued from the trusted state of %1; nothing older was accepted.")
-                                                                .arg(tuf::formatTime(r->trustedBefore->updatedAt))
-                                                          : tr("The first update from this anchor: the next one continues from here.")));
+                    m_result->setText(
+                        tr("Verified and stored: %1 (sha256 %2…) from TUF root v%3, timestamp v%4, snapshot "
+                           "v%5, targets v%6, "
+                           "as of %7%8. It is now the default trusted root%9.")
+                            .arg(v.targetName, v.targetSha256.left(16))
+                            .arg(v.root.version)
+                            .arg(v.timestamp.version)
+                            .arg(v.snapshot.version)
+                            .arg(v.targets.version)
+                            .arg(tuf::formatTime(v.verificationTime),
+                                 v.timeGiven ? tr(" (time given)") : QString(),
+                                 r->alreadyStored ? tr("; the same bytes were stored before") : QString()) +
+                        QLatin1Char(' ') +
+                        (r->fromAnchor ? tr("Started again from the anchor as asked; what is trusted from "
+                                            "now on is this update's.")
+                         : r->trustedBefore
+                             ? tr("Continued from the trusted state of %1; nothing older was accepted.")
+                                   .arg(tuf::formatTime(r->trustedBefore->updatedAt))
+                             : tr("The first update from this anchor: the next one continues from here.")));
                 } else {
-                    m_result->setText(tr("Not verified — %1: %2. Nothing was stored; what was trusted before is unchanged.")
-                                          .arg(v.failedRole, v.error.toString()));
+                    m_result->setText(
+                        tr("Not verified — %1: %2. Nothing was stored; what was trusted before is unchanged.")
+                            .arg(v.failedRole, v.error.toString()));
                 }
             }
             updateButtons();

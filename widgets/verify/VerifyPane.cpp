@@ -55,7 +55,8 @@ namespace {
 // Banner states.
 constexpr int kBannerNeutral = 0, kBannerPassed = 1, kBannerFailed = 2;
 // Trusted-root combo item data besides the id.
-constexpr int kRootNameRole = Qt::UserRole + 1, kRootDefaultRole = Qt::UserRole + 2, kRootProvenanceRole = Qt::UserRole + 3;
+constexpr int kRootNameRole = Qt::UserRole + 1, kRootDefaultRole = Qt::UserRole + 2,
+              kRootProvenanceRole = Qt::UserRole + 3;
 
 // The part of `a` that differs from `b` (common prefix and suffix trimmed), emphasised; HTML.
 QString markDifference(const QString& a, const QString& b, const QString& color) {
@@ -376,8 +377,9 @@ QWidget* VerifyPane::buildInputs() {
     m_rootProvenance->setStyleSheet(QStringLiteral("color: palette(placeholder-text);"));
     m_tufUpdate = new QPushButton(tr("From TUF…"), box);
     m_tufUpdate->setObjectName(QStringLiteral("verifyTufUpdate"));
-    m_tufUpdate->setToolTip(tr("Update from a TUF repository…: take trusted_root.json from a TUF repository copy, verified "
-                               "offline from a pinned root, and make it the default"));
+    m_tufUpdate->setToolTip(
+        tr("Update from a TUF repository…: take trusted_root.json from a TUF repository copy, verified "
+           "offline from a pinned root, and make it the default"));
     connect(m_tufUpdate, &QPushButton::clicked, this, [this] { openTufUpdate(); });
     connect(m_trustedRoot, &QComboBox::currentIndexChanged, this, &VerifyPane::showRootProvenance);
     grid->addWidget(m_rootProvenance, row, 1);
@@ -837,7 +839,9 @@ void VerifyPane::fillTrustedRoots(const Result<std::vector<models::StoredTrusted
     showRootProvenance();
 }
 
-QString VerifyPane::trustedRootProvenanceText() const { return m_trustedRoot->currentData(kRootProvenanceRole).toString(); }
+QString VerifyPane::trustedRootProvenanceText() const {
+    return m_trustedRoot->currentData(kRootProvenanceRole).toString();
+}
 
 void VerifyPane::showRootProvenance() {
     if (m_rootProvenance)
@@ -944,7 +948,9 @@ bool VerifyPane::openFiles(const QStringList& paths) {
             continue;
         }
         // A trusted root is recognised by its media type, whatever its name.
-        if (Result<QByteArray> bytes = readFileLimited(path, limits::kConfigFile, QStringLiteral("dropped file")); bytes) {
+        if (Result<QByteArray> bytes =
+                readFileLimited(path, limits::kConfigFile, QStringLiteral("dropped file"));
+            bytes) {
             const QJsonObject o = QJsonDocument::fromJson(*bytes).object();
             if (o.value(QLatin1String("mediaType")).toString().contains(QLatin1String("trustedroot"))) {
                 used = importTrustedRoot(path, ImportFeedback::Message); // imported on the worker
