@@ -815,7 +815,7 @@ int main(int argc, char** argv) {
     // the real evidence: the fixture's pointers name no registry (that path shows a message box).
     if (evidenceDir.startsWith(realCatalog)) {
         health->fetchAll(); // the pointers are read on a worker, then the dialog opens
-        QTest::qWaitFor([health] { return health->fetchDialog() != nullptr; }, 10000);
+        (void)QTest::qWaitFor([health] { return health->fetchDialog() != nullptr; }, 10000);
         if (pb::widgets::FetchEvidenceDialog* fetch = health->fetchDialog()) {
             fetch->resize(1000, 460);
             ok &= save(fetch, out, QStringLiteral("fetch-evidence.png"));
