@@ -227,7 +227,19 @@ QWidget* VerifyPane::buildInputs() {
     QGroupBox* box = group(tr("Verify a Sigstore bundle"), "verifyInputs", this);
     QGridLayout* grid = inputGrid(box);
     int row = 0;
+    addBundleRow(box, grid, row);
+    addArtifactRows(box, grid, row);
+    addSignerRows(box, grid, row);
+    addTrustedRootRows(box, grid, row);
+    addActionRows(box, grid, row);
+    for (QLineEdit* e : {m_bundlePath, m_artifactPath, m_digest, m_identity, m_issuer, m_keyPath})
+        connect(e, &QLineEdit::returnPressed, this, [this] { verify(); });
+    for (QRadioButton* r : {m_artifactFileMode, m_artifactDigestMode, m_identityMode, m_keyMode})
+        connect(r, &QRadioButton::toggled, this, [this] { updateModes(); });
+    return box;
+}
 
+void VerifyPane::addBundleRow(QGroupBox* box, QGridLayout* grid, int& row) {
     // Bundle.
     m_bundlePath = new QLineEdit(box);
     m_bundlePath->setObjectName(QStringLiteral("verifyBundlePath"));
@@ -242,7 +254,9 @@ QWidget* VerifyPane::buildInputs() {
     grid->addWidget(m_bundlePath, row, 1);
     grid->addWidget(bundleBrowse, row, 2);
     ++row;
+}
 
+void VerifyPane::addArtifactRows(QGroupBox* box, QGridLayout* grid, int& row) {
     // Artifact: the file, or only its digest.
     m_artifactFileMode = new QRadioButton(tr("File"), box);
     m_artifactFileMode->setObjectName(QStringLiteral("verifyArtifactFileMode"));
@@ -282,7 +296,9 @@ QWidget* VerifyPane::buildInputs() {
     m_artifactStack->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     grid->addWidget(m_artifactStack, row, 1, 1, 2);
     ++row;
+}
 
+void VerifyPane::addSignerRows(QGroupBox* box, QGridLayout* grid, int& row) {
     // Signer: certificate identity and issuer, or a public key.
     m_identityMode = new QRadioButton(tr("Certificate identity"), box);
     m_identityMode->setObjectName(QStringLiteral("verifyIdentityMode"));
@@ -349,7 +365,9 @@ QWidget* VerifyPane::buildInputs() {
     m_signerStack->addWidget(keyPage);
     grid->addWidget(m_signerStack, row, 1, 1, 2);
     ++row;
+}
 
+void VerifyPane::addTrustedRootRows(QGroupBox* box, QGridLayout* grid, int& row) {
     // Trusted root: stored in the database; the last imported is the default.
     m_trustedRoot = new QComboBox(box);
     m_trustedRoot->setObjectName(QStringLiteral("verifyTrustedRoot"));
@@ -385,7 +403,9 @@ QWidget* VerifyPane::buildInputs() {
     grid->addWidget(m_rootProvenance, row, 1);
     grid->addWidget(m_tufUpdate, row, 2, Qt::AlignTop);
     ++row;
+}
 
+void VerifyPane::addActionRows(QGroupBox* box, QGridLayout* grid, int& row) {
     // Verify, busy, and the message when an input is missing.
     m_verifyButton = new QPushButton(tr("&Verify"), box);
     m_verifyButton->setObjectName(QStringLiteral("verifyButton"));
@@ -425,12 +445,6 @@ QWidget* VerifyPane::buildInputs() {
     copyRow->addWidget(m_copyCommand, 1);
     copyRow->addWidget(m_copyCosign, 1);
     grid->addLayout(copyRow, row, 0, 1, 3);
-
-    for (QLineEdit* e : {m_bundlePath, m_artifactPath, m_digest, m_identity, m_issuer, m_keyPath})
-        connect(e, &QLineEdit::returnPressed, this, [this] { verify(); });
-    for (QRadioButton* r : {m_artifactFileMode, m_artifactDigestMode, m_identityMode, m_keyMode})
-        connect(r, &QRadioButton::toggled, this, [this] { updateModes(); });
-    return box;
 }
 
 QWidget* VerifyPane::buildHistory() {
