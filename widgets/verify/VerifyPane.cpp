@@ -488,6 +488,36 @@ QWidget* VerifyPane::buildResults() {
     auto* page = new QWidget(m_resultStack);
     page->setObjectName(QStringLiteral("verifyResultPage"));
 
+    buildVerdictBanner(page);
+    QWidget* stepsBox = buildStepsGroup(page);
+    buildCertificateGroup(page);
+
+    m_topSplitter = new QSplitter(Qt::Horizontal, page);
+    m_topSplitter->setObjectName(QStringLiteral("verifyTopSplitter"));
+    m_topSplitter->setChildrenCollapsible(false);
+    m_topSplitter->addWidget(stepsBox);
+    m_topSplitter->addWidget(m_certificate);
+    m_topSplitter->setStretchFactor(0, 1);
+    m_topSplitter->setStretchFactor(1, 1);
+
+    buildStepDetail(page);
+    buildLogGroups(page);
+
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->setSpacing(6);
+    pageLayout->addWidget(m_banner);
+    pageLayout->addWidget(m_topSplitter, 1);
+    pageLayout->addWidget(m_stepDetail);
+    pageLayout->addWidget(m_logGroup);
+    pageLayout->addWidget(m_timestampGroup);
+
+    m_resultStack->addWidget(m_placeholder);
+    m_resultStack->addWidget(page);
+    return m_resultStack;
+}
+
+void VerifyPane::buildVerdictBanner(QWidget* page) {
     // Verdict banner.
     m_banner = bannerFrame("verifyVerdictBanner", page);
     m_verdictIcon = new QLabel(m_banner);
@@ -500,7 +530,9 @@ QWidget* VerifyPane::buildResults() {
     for (QLabel* l : {m_verdict, m_verdictSummary, m_verdictFacts})
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layOutBanner(m_banner, m_verdictIcon, {m_verdict, m_verdictSummary, m_verdictFacts});
+}
 
+QWidget* VerifyPane::buildStepsGroup(QWidget* page) {
     // Steps.
     auto* stepsBox = group(tr("Steps"), "verifyStepsGroup", page);
     m_stepsView = new QTableView(stepsBox);
@@ -518,7 +550,10 @@ QWidget* VerifyPane::buildResults() {
     stepsLayout->setSpacing(4);
     stepsLayout->addWidget(m_stepsTitle);
     stepsLayout->addWidget(m_stepsView, 1);
+    return stepsBox;
+}
 
+void VerifyPane::buildCertificateGroup(QWidget* page) {
     // Certificate.
     m_certificate = group(tr("Certificate"), "verifyCertificate", page);
     m_certMessage = new QLabel(m_certificate);
@@ -557,15 +592,9 @@ QWidget* VerifyPane::buildResults() {
     certLayout->addWidget(m_certMessage);
     certLayout->addWidget(m_certFields);
     certLayout->addWidget(m_extensionsView, 1);
+}
 
-    m_topSplitter = new QSplitter(Qt::Horizontal, page);
-    m_topSplitter->setObjectName(QStringLiteral("verifyTopSplitter"));
-    m_topSplitter->setChildrenCollapsible(false);
-    m_topSplitter->addWidget(stepsBox);
-    m_topSplitter->addWidget(m_certificate);
-    m_topSplitter->setStretchFactor(0, 1);
-    m_topSplitter->setStretchFactor(1, 1);
-
+void VerifyPane::buildStepDetail(QWidget* page) {
     // The selected step in full: what it checked, and what was expected and found side by side.
     m_stepDetail = new QFrame(page);
     m_stepDetail->setObjectName(QStringLiteral("verifyStepDetail"));
@@ -603,7 +632,9 @@ QWidget* VerifyPane::buildResults() {
     dl->addWidget(m_stepTitle);
     dl->addWidget(m_stepText);
     dl->addWidget(m_comparison);
+}
 
+void VerifyPane::buildLogGroups(QWidget* page) {
     // Log entries and timestamps: a few rows each, the tables as tall as their rows.
     m_logGroup = group(tr("Transparency log"), "verifyLogGroup", page);
     m_logView = new QTableView(m_logGroup);
@@ -630,19 +661,6 @@ QWidget* VerifyPane::buildResults() {
     auto* tsLayout = new QVBoxLayout(m_timestampGroup);
     tsLayout->addWidget(m_timestampMessage);
     tsLayout->addWidget(m_timestampView);
-
-    auto* pageLayout = new QVBoxLayout(page);
-    pageLayout->setContentsMargins(0, 0, 0, 0);
-    pageLayout->setSpacing(6);
-    pageLayout->addWidget(m_banner);
-    pageLayout->addWidget(m_topSplitter, 1);
-    pageLayout->addWidget(m_stepDetail);
-    pageLayout->addWidget(m_logGroup);
-    pageLayout->addWidget(m_timestampGroup);
-
-    m_resultStack->addWidget(m_placeholder);
-    m_resultStack->addWidget(page);
-    return m_resultStack;
 }
 
 // --- Inputs -------------------------------------------------------------------------------------

@@ -146,6 +146,11 @@ class VerifyPane : public QWidget {
     void addActionRows(QGroupBox* box, QGridLayout* grid, int& row);
     QWidget* buildHistory();
     QWidget* buildResults();
+    void buildVerdictBanner(QWidget* page);
+    QWidget* buildStepsGroup(QWidget* page);
+    void buildCertificateGroup(QWidget* page);
+    void buildStepDetail(QWidget* page);
+    void buildLogGroups(QWidget* page);
     void browseBundle();
     void browseArtifact();
     void browseKey();
