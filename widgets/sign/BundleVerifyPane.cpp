@@ -116,6 +116,33 @@ QWidget* BundleVerifyPane::buildInputs() {
 
     m_signerStack = new QStackedWidget(box);
     m_signerStack->setObjectName(QStringLiteral("bundleVerifySignerStack"));
+    QWidget* keyPage = buildKeyPage();
+    QWidget* idPage = buildIdentityPage();
+    m_signerStack->addWidget(keyPage);
+    m_signerStack->addWidget(idPage);
+    grid->addWidget(m_signerStack, row, 0, 1, 3);
+    ++row;
+
+    // The same pass rule as `proofbench bundle verify --min-trust-level` (and its default).
+    m_minLevel = new QComboBox(box);
+    m_minLevel->setObjectName(QStringLiteral("bundleVerifyMinLevel"));
+    for (TrustLevel l : {TrustLevel::Unverified, TrustLevel::Attested, TrustLevel::Verified})
+        m_minLevel->addItem(deploy::trustLevelName(l), int(l));
+    m_minLevel->setToolTip(tr("The verification passes when the bundle's trust level reaches this level"));
+    auto* minLabel = new QLabel(tr("&Pass at:"), box);
+    minLabel->setBuddy(m_minLevel);
+    grid->addWidget(minLabel, row, 0);
+    grid->addWidget(m_minLevel, row, 1, Qt::AlignLeft);
+    ++row;
+
+    addActionRows(box, grid, row);
+
+    connect(m_keyMode, &QRadioButton::toggled, this, [this] { updateModes(); });
+    connect(m_dir, &QLineEdit::returnPressed, this, [this] { verify(); });
+    return box;
+}
+
+QWidget* BundleVerifyPane::buildKeyPage() {
     auto* keyPage = new QWidget(m_signerStack);
     QGridLayout* keyGrid = inputGrid(keyPage, true);
     m_storedKey = new QComboBox(keyPage);
@@ -149,7 +176,10 @@ QWidget* BundleVerifyPane::buildInputs() {
     keyGrid->addWidget(m_keyBrowse, 1, 2);
     keyGrid->addWidget(m_ignoreTlog, 2, 1, 1, 2);
     connect(m_storedKey, &QComboBox::currentIndexChanged, this, [this] { updateModes(); });
+    return keyPage;
+}
 
+QWidget* BundleVerifyPane::buildIdentityPage() {
     auto* idPage = new QWidget(m_signerStack);
     QGridLayout* idGrid = inputGrid(idPage, true);
     m_identity = new QLineEdit(idPage);
@@ -176,23 +206,10 @@ QWidget* BundleVerifyPane::buildInputs() {
         idGrid->addWidget(w, idRow, 1);
         ++idRow;
     }
-    m_signerStack->addWidget(keyPage);
-    m_signerStack->addWidget(idPage);
-    grid->addWidget(m_signerStack, row, 0, 1, 3);
-    ++row;
+    return idPage;
+}
 
-    // The same pass rule as `proofbench bundle verify --min-trust-level` (and its default).
-    m_minLevel = new QComboBox(box);
-    m_minLevel->setObjectName(QStringLiteral("bundleVerifyMinLevel"));
-    for (TrustLevel l : {TrustLevel::Unverified, TrustLevel::Attested, TrustLevel::Verified})
-        m_minLevel->addItem(deploy::trustLevelName(l), int(l));
-    m_minLevel->setToolTip(tr("The verification passes when the bundle's trust level reaches this level"));
-    auto* minLabel = new QLabel(tr("&Pass at:"), box);
-    minLabel->setBuddy(m_minLevel);
-    grid->addWidget(minLabel, row, 0);
-    grid->addWidget(m_minLevel, row, 1, Qt::AlignLeft);
-    ++row;
-
+void BundleVerifyPane::addActionRows(QWidget* box, QGridLayout* grid, int& row) {
     m_verifyButton = new QPushButton(tr("&Verify bundle"), box);
     m_verifyButton->setObjectName(QStringLiteral("bundleVerifyButton"));
     m_verifyButton->setMinimumWidth(120);
@@ -228,10 +245,6 @@ QWidget* BundleVerifyPane::buildInputs() {
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->hide();
     grid->addWidget(m_message, row, 0, 1, 3);
-
-    connect(m_keyMode, &QRadioButton::toggled, this, [this] { updateModes(); });
-    connect(m_dir, &QLineEdit::returnPressed, this, [this] { verify(); });
-    return box;
 }
 
 QWidget* BundleVerifyPane::buildResults() {

@@ -19,6 +19,7 @@
 class QCheckBox;
 class QComboBox;
 class QFrame;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -85,6 +86,9 @@ class BundleVerifyPane : public QWidget {
   private:
     struct Outcome;
     QWidget* buildInputs();
+    QWidget* buildKeyPage();
+    QWidget* buildIdentityPage();
+    void addActionRows(QWidget* box, QGridLayout* grid, int& row);
     QWidget* buildResults();
     void updateModes();
     void showKeys(const Result<std::vector<models::StoredKey>>& keys);
