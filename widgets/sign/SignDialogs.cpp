@@ -425,6 +425,24 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
     introLabel->setObjectName(QStringLiteral("signIntro"));
     introLabel->setWordWrap(true);
 
+    QGridLayout* grid = buildInputGrid(inputLabel, inputHint);
+    buildProgress();
+    QDialogButtonBox* buttons = buildButtons();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setSpacing(10);
+    layout->addWidget(introLabel);
+    layout->addLayout(grid);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_progressText);
+    layout->addWidget(m_result);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    setMinimumWidth(680);
+}
+
+QGridLayout* SignDialog::buildInputGrid(const QString& inputLabel, const QString& inputHint) {
+    const Kind kind = m_kind;
     auto* grid = new QGridLayout;
     grid->setHorizontalSpacing(6);
     grid->setVerticalSpacing(8);
@@ -485,7 +503,11 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
         grid->addWidget(m_signIncomplete, row, 1, 1, 2);
         ++row;
     }
+    return grid;
+}
 
+void SignDialog::buildProgress() {
+    const Kind kind = m_kind;
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("signProgress"));
     m_progress->setRange(0, 1);
@@ -498,7 +520,9 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
     m_progressText->hide();
     m_result = messageLabel("signResult", this);
     m_result->setTextFormat(Qt::RichText);
+}
 
+QDialogButtonBox* SignDialog::buildButtons() {
     auto* buttons = new QDialogButtonBox(this);
     buttons->setObjectName(QStringLiteral("signButtons"));
     m_signButton = buttons->addButton(tr("&Sign"), QDialogButtonBox::AcceptRole);
@@ -517,17 +541,7 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
     connect(m_signButton, &QPushButton::clicked, this, [this] { sign(); });
     connect(m_cancelButton, &QPushButton::clicked, this, &SignDialog::cancel);
     connect(m_passphrase, &QLineEdit::returnPressed, this, [this] { sign(); });
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setSpacing(10);
-    layout->addWidget(introLabel);
-    layout->addLayout(grid);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_progressText);
-    layout->addWidget(m_result);
-    layout->addStretch(1);
-    layout->addWidget(buttons);
-    setMinimumWidth(680);
+    return buttons;
 }
 
 SignDialog::~SignDialog() {

@@ -18,6 +18,7 @@
 
 class QCheckBox;
 class QDialogButtonBox;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -124,6 +125,9 @@ class SignDialog : public QDialog {
 
   private:
     struct Outcome;
+    QGridLayout* buildInputGrid(const QString& inputLabel, const QString& inputHint);
+    void buildProgress();
+    QDialogButtonBox* buildButtons();
     void browseInput();
     void browseOutput();
     void browseKey();
