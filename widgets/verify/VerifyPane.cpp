@@ -1167,11 +1167,43 @@ void VerifyPane::showVerdict(const QString& headline, const QString& summary, in
             StepStyle::verdictIcon(state == kBannerPassed).pixmap(QSize(side, side), devicePixelRatioF()));
 }
 
+namespace {
+
+// A section whose step never ran (verification stopped earlier) says so, not "none".
+bool stepNotReached(const sigstore::VerificationResult& result, const QString& step) {
+    return std::none_of(result.steps.begin(), result.steps.end(),
+                        [&step](const sigstore::Step& st) { return st.name == step; });
+}
+
+} // namespace
+
 void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 id) {
     m_result = result;
     m_hasResult = true;
     m_resultId = id;
 
+    showVerdictBanner(result, id);
+
+    // Steps: the first failure selected, so expected and found are on view at once.
+    m_steps->setSteps(result.steps);
+    m_stepsTitle->setText(tr("%1 passed · %2 failed · %3 skipped")
+                              .arg(m_steps->countOf(StepState::Passed))
+                              .arg(m_steps->countOf(StepState::Failed))
+                              .arg(m_steps->countOf(StepState::Skipped)));
+    // Verified: the identity step says who signed. Not verified: the first failure, so what was
+    // expected and what was found are on view at once.
+    selectStep(result.verified ? m_steps->rowOf(QStringLiteral("identity")) : m_steps->firstFailedRow());
+
+    const sigstore::Step* failure = result.firstFailure();
+    const QString stoppedBefore =
+        failure ? tr("Not checked: verification stopped at step “%1”.").arg(failure->name) : QString();
+
+    showCertificate(result, stoppedBefore);
+    showLogAndTimestamps(result, stoppedBefore);
+    fitTables();
+}
+
+void VerifyPane::showVerdictBanner(const sigstore::VerificationResult& result, qint64 id) {
     // Banner: the verdict, the first failure (or who signed), and what was verified.
     const sigstore::Step* failure = result.firstFailure();
     QString summary;
@@ -1211,25 +1243,9 @@ void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 i
     if (id != 0)
         facts << gray(tr("stored as #%1").arg(id));
     m_verdictFacts->setText(facts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+}
 
-    // Steps: the first failure selected, so expected and found are on view at once.
-    m_steps->setSteps(result.steps);
-    m_stepsTitle->setText(tr("%1 passed · %2 failed · %3 skipped")
-                              .arg(m_steps->countOf(StepState::Passed))
-                              .arg(m_steps->countOf(StepState::Failed))
-                              .arg(m_steps->countOf(StepState::Skipped)));
-    // Verified: the identity step says who signed. Not verified: the first failure, so what was
-    // expected and what was found are on view at once.
-    selectStep(result.verified ? m_steps->rowOf(QStringLiteral("identity")) : m_steps->firstFailedRow());
-
-    // A section whose step never ran (verification stopped earlier) says so, not "none".
-    auto notReached = [&result](const QString& step) {
-        return std::none_of(result.steps.begin(), result.steps.end(),
-                            [&step](const sigstore::Step& st) { return st.name == step; });
-    };
-    const QString stoppedBefore =
-        failure ? tr("Not checked: verification stopped at step “%1”.").arg(failure->name) : QString();
-
+void VerifyPane::showCertificate(const sigstore::VerificationResult& result, const QString& stoppedBefore) {
     // Certificate.
     if (result.certificate) {
         const sigstore::CertificateInfo& c = *result.certificate;
@@ -1254,16 +1270,19 @@ void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 i
         m_extensionsView->hide();
         m_extensions->clear();
         m_certMessage->setText(
-            notReached(QStringLiteral("verification material"))
+            stepNotReached(result, QStringLiteral("verification material"))
                 ? stoppedBefore
                 : tr("No certificate: the bundle is signed with a public key (key mode)."));
         m_certMessage->show();
     }
+}
 
+void VerifyPane::showLogAndTimestamps(const sigstore::VerificationResult& result,
+                                      const QString& stoppedBefore) {
     m_logEntries->setEntries(result.logEntries);
     m_logView->setVisible(!result.logEntries.empty());
     m_logMessage->setVisible(result.logEntries.empty());
-    m_logMessage->setText(notReached(QStringLiteral("transparency log"))
+    m_logMessage->setText(stepNotReached(result, QStringLiteral("transparency log"))
                               ? stoppedBefore
                               : tr("The bundle has no transparency-log entry."));
     m_logGroup->setTitle(result.logEntries.empty()
@@ -1275,7 +1294,7 @@ void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 i
     m_timestampView->setVisible(!result.timestamps.empty());
     m_timestampMessage->setVisible(result.timestamps.empty());
     m_timestampMessage->setText(
-        notReached(QStringLiteral("timestamps")) ? stoppedBefore
+        stepNotReached(result, QStringLiteral("timestamps")) ? stoppedBefore
         : std::any_of(result.logEntries.begin(), result.logEntries.end(),
                       [](const sigstore::LogEntryInfo& e) { return e.integratedTime > 0; })
             ? tr("The bundle has no RFC 3161 timestamp; the signing time is the log entry's integrated time.")
@@ -1286,7 +1305,6 @@ void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 i
             : tr("Timestamps — %1")
                   .arg(models::counted(static_cast<int>(result.timestamps.size()), tr("RFC 3161 timestamp"),
                                        tr("RFC 3161 timestamps"))));
-    fitTables();
 }
 
 void VerifyPane::fitTables() {

@@ -159,6 +159,9 @@ class VerifyPane : public QWidget {
     void updateModes();
     void onFinished(const Result<VerifyRun>& run);
     void showResult(const sigstore::VerificationResult& result, qint64 id);
+    void showVerdictBanner(const sigstore::VerificationResult& result, qint64 id);
+    void showCertificate(const sigstore::VerificationResult& result, const QString& stoppedBefore);
+    void showLogAndTimestamps(const sigstore::VerificationResult& result, const QString& stoppedBefore);
     void showVerdict(const QString& headline, const QString& summary, int state);
     void showStepDetail();
     void showMessage(const QString& text, bool error);
