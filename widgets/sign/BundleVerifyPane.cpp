@@ -258,6 +258,30 @@ QWidget* BundleVerifyPane::buildResults() {
 
     auto* page = new QWidget(m_resultStack);
     page->setObjectName(QStringLiteral("bundleVerifyResultPage"));
+    buildTrustBanner(page);
+    QWidget* filesBox = buildFilesGroup(page);
+    QWidget* stepsBox = buildStepsGroup(page);
+
+    auto* split = new QSplitter(Qt::Vertical, page);
+    split->setObjectName(QStringLiteral("bundleVerifySplitter"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(filesBox);
+    split->addWidget(stepsBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->setSpacing(6);
+    pageLayout->addWidget(m_banner);
+    pageLayout->addWidget(split, 1);
+
+    m_resultStack->addWidget(placeholder);
+    m_resultStack->addWidget(page);
+    return m_resultStack;
+}
+
+void BundleVerifyPane::buildTrustBanner(QWidget* page) {
     m_banner = bannerFrame("bundleTrustBanner", page);
     m_banner->setSizePolicy(QSizePolicy::Preferred,
                             QSizePolicy::Fixed); // the tables give way, not the verdict
@@ -276,7 +300,9 @@ QWidget* BundleVerifyPane::buildResults() {
     for (QLabel* l : {m_levelText, m_details})
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layOutBanner(m_banner, m_levelIcon, {m_level, m_levelText, m_details});
+}
 
+QWidget* BundleVerifyPane::buildFilesGroup(QWidget* page) {
     // Files.
     auto* filesBox = group(tr("Files"), "bundleFilesGroup", page);
     m_problemsOnly = new QCheckBox(tr("&Problems only"), filesBox);
@@ -309,7 +335,10 @@ QWidget* BundleVerifyPane::buildResults() {
     filesLayout->setSpacing(4);
     filesLayout->addLayout(filterRow);
     filesLayout->addWidget(m_filesView, 1);
+    return filesBox;
+}
 
+QWidget* BundleVerifyPane::buildStepsGroup(QWidget* page) {
     // Attestation steps.
     auto* stepsBox = group(tr("Bundle attestation"), "bundleStepsGroup", page);
     m_stepsTitle = grayLabel("bundleStepsTitle", stepsBox);
@@ -343,24 +372,7 @@ QWidget* BundleVerifyPane::buildResults() {
     stepsLayout->addWidget(m_stepsTitle);
     stepsLayout->addWidget(m_stepsView, 1);
     stepsLayout->addWidget(m_stepDetail);
-
-    auto* split = new QSplitter(Qt::Vertical, page);
-    split->setObjectName(QStringLiteral("bundleVerifySplitter"));
-    split->setChildrenCollapsible(false);
-    split->addWidget(filesBox);
-    split->addWidget(stepsBox);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-
-    auto* pageLayout = new QVBoxLayout(page);
-    pageLayout->setContentsMargins(0, 0, 0, 0);
-    pageLayout->setSpacing(6);
-    pageLayout->addWidget(m_banner);
-    pageLayout->addWidget(split, 1);
-
-    m_resultStack->addWidget(placeholder);
-    m_resultStack->addWidget(page);
-    return m_resultStack;
+    return stepsBox;
 }
 
 // --- Inputs -------------------------------------------------------------------------------------

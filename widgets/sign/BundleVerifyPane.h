@@ -90,6 +90,9 @@ class BundleVerifyPane : public QWidget {
     QWidget* buildIdentityPage();
     void addActionRows(QWidget* box, QGridLayout* grid, int& row);
     QWidget* buildResults();
+    void buildTrustBanner(QWidget* page);
+    QWidget* buildFilesGroup(QWidget* page);
+    QWidget* buildStepsGroup(QWidget* page);
     void updateModes();
     void showKeys(const Result<std::vector<models::StoredKey>>& keys);
     void showTrustedRoots(const Result<std::vector<models::StoredTrustedRoot>>& roots);
