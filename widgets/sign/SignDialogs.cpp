@@ -134,6 +134,29 @@ KeyDialog::KeyDialog(Mode mode, models::Workspace& workspace, QWidget* parent)
                             "<i>NAME</i>.pub. The database keeps the public key and its fingerprint only."));
     intro->setStyleSheet(QStringLiteral("color: palette(window-text);"));
 
+    QGridLayout* grid = buildKeyGrid(import);
+
+    m_error = messageLabel("keyError", this);
+    m_error->setStyleSheet(QStringLiteral("color: %1;").arg(errorColor().name()));
+
+    QDialogButtonBox* buttons = buildButtons(import);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setSpacing(10);
+    layout->addWidget(intro);
+    layout->addLayout(grid);
+    layout->addWidget(m_error);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    setMinimumWidth(640);
+
+    if (!import) {
+        const QString docs = QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
+        m_output->setText(nativePath(docs + QStringLiteral("/proofbench-signing.key")));
+    }
+}
+
+QGridLayout* KeyDialog::buildKeyGrid(bool import) {
     auto* grid = new QGridLayout;
     grid->setHorizontalSpacing(6);
     grid->setVerticalSpacing(8);
@@ -182,10 +205,10 @@ KeyDialog::KeyDialog(Mode mode, models::Workspace& workspace, QWidget* parent)
     m_cosign->setToolTip(tr("For use with cosign sign-blob --key; Proofbench reads both formats"));
     grid->addWidget(m_cosign, row, 1, 1, 2);
     ++row;
+    return grid;
+}
 
-    m_error = messageLabel("keyError", this);
-    m_error->setStyleSheet(QStringLiteral("color: %1;").arg(errorColor().name()));
-
+QDialogButtonBox* KeyDialog::buildButtons(bool import) {
     auto* buttons = new QDialogButtonBox(this);
     buttons->setObjectName(QStringLiteral("keyButtons"));
     m_runButton =
@@ -203,20 +226,7 @@ KeyDialog::KeyDialog(Mode mode, models::Workspace& workspace, QWidget* parent)
     connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(command()); });
     connect(m_runButton, &QPushButton::clicked, this, [this] { run(); });
     connect(cancelButton, &QPushButton::clicked, this, &QDialog::reject);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setSpacing(10);
-    layout->addWidget(intro);
-    layout->addLayout(grid);
-    layout->addWidget(m_error);
-    layout->addStretch(1);
-    layout->addWidget(buttons);
-    setMinimumWidth(640);
-
-    if (!import) {
-        const QString docs = QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
-        m_output->setText(nativePath(docs + QStringLiteral("/proofbench-signing.key")));
-    }
+    return buttons;
 }
 
 void KeyDialog::setOutputPath(const QString& path) {

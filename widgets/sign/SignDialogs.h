@@ -61,6 +61,8 @@ class KeyDialog : public QDialog {
     void runFinished(bool ok);
 
   private:
+    QGridLayout* buildKeyGrid(bool import);
+    QDialogButtonBox* buildButtons(bool import);
     void finishRun(const Result<Outcome>& made);
     void browseOutput();
     void browseSource();
