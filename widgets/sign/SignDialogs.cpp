@@ -679,33 +679,13 @@ bool SignDialog::sign() {
     const QString input = inputPath();
     const QString output = outputPath();
     const QString key = keyPath();
-    QString missing;
-    if (input.isEmpty())
-        missing = m_kind == Kind::Blob ? tr("Choose the file to sign.") : tr("Choose the directory to sign.");
-    else if (m_kind == Kind::Blob && !QFileInfo(input).isFile())
-        missing = tr("%1: no such file").arg(nativePath(input));
-    else if (m_kind != Kind::Blob && !QFileInfo(input).isDir())
-        missing = tr("%1: not a directory").arg(nativePath(input));
-    else if (m_kind == Kind::Blob && output.isEmpty())
-        missing = tr("Choose where to write the bundle.");
-    else if (key.isEmpty())
-        missing = tr("Choose the private key.");
-    else if (pass.isEmpty())
-        missing = tr("Give the private key's passphrase.");
+    const QString missing = missingInput(input, output, key, !pass.isEmpty());
     if (!missing.isEmpty()) {
         m_lastError = missing;
         showResult(missing.toHtmlEscaped(), true);
         return false;
     }
-    m_lastError.clear();
-    m_succeeded = m_cancelled = false;
-    m_written.clear();
-    showResult(QString(), false);
-    m_progress->setRange(0, 0); // decrypting the key: no steps to count
-    m_progress->show();
-    m_progressText->setText(tr("Decrypting the key…"));
-    m_progressText->show();
-    setRunning(true);
+    showStarted();
 
     if (!m_signWorkspace) {
         onFinished(Outcome{false, false, tr("No database to record the signature in."), {}, {}});
@@ -784,6 +764,36 @@ bool SignDialog::sign() {
         },
         [this](const ops::Progress& p) { onProgress(p); });
     return true;
+}
+
+QString SignDialog::missingInput(const QString& input, const QString& output, const QString& key,
+                                 bool havePassphrase) const {
+    QString missing;
+    if (input.isEmpty())
+        missing = m_kind == Kind::Blob ? tr("Choose the file to sign.") : tr("Choose the directory to sign.");
+    else if (m_kind == Kind::Blob && !QFileInfo(input).isFile())
+        missing = tr("%1: no such file").arg(nativePath(input));
+    else if (m_kind != Kind::Blob && !QFileInfo(input).isDir())
+        missing = tr("%1: not a directory").arg(nativePath(input));
+    else if (m_kind == Kind::Blob && output.isEmpty())
+        missing = tr("Choose where to write the bundle.");
+    else if (key.isEmpty())
+        missing = tr("Choose the private key.");
+    else if (!havePassphrase)
+        missing = tr("Give the private key's passphrase.");
+    return missing;
+}
+
+void SignDialog::showStarted() {
+    m_lastError.clear();
+    m_succeeded = m_cancelled = false;
+    m_written.clear();
+    showResult(QString(), false);
+    m_progress->setRange(0, 0); // decrypting the key: no steps to count
+    m_progress->show();
+    m_progressText->setText(tr("Decrypting the key…"));
+    m_progressText->show();
+    setRunning(true);
 }
 
 void SignDialog::onProgress(const ops::Progress& p) {

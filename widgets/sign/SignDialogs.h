@@ -130,6 +130,9 @@ class SignDialog : public QDialog {
     QGridLayout* buildInputGrid(const QString& inputLabel, const QString& inputHint);
     void buildProgress();
     QDialogButtonBox* buildButtons();
+    QString missingInput(const QString& input, const QString& output, const QString& key,
+                         bool havePassphrase) const;
+    void showStarted();
     void browseInput();
     void browseOutput();
     void browseKey();
