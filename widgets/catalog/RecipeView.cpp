@@ -52,6 +52,34 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     m_validation = new ValidationModel(this);
     m_overlays = new AppliedOverlaysModel(this);
 
+    QHBoxLayout* criteriaRow = buildHeader();
+    buildComponents();
+    buildOverlays();
+    buildConstraints();
+    buildValidation();
+    buildSplitters();
+
+    for (QAbstractItemView* v : {static_cast<QAbstractItemView*>(m_componentsView),
+                                 static_cast<QAbstractItemView*>(m_constraintsView),
+                                 static_cast<QAbstractItemView*>(m_validationView)})
+        v->viewport()->installEventFilter(this);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 8, 6, 4);
+    layout->setSpacing(6);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_title);
+    titleRow->addStretch(1);
+    titleRow->addWidget(m_subtitle);
+    layout->addLayout(titleRow);
+    layout->addWidget(m_binding);
+    layout->addLayout(criteriaRow);
+    layout->addWidget(m_digest);
+    layout->addWidget(m_message);
+    layout->addWidget(m_splitter, 1);
+}
+
+QHBoxLayout* RecipeView::buildHeader() {
     // Header: name, version, criteria, digest.
     m_title = new QLabel(this);
     m_title->setObjectName(QStringLiteral("recipeTitle"));
@@ -97,7 +125,10 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setVisible(false);
+    return criteriaRow;
+}
 
+void RecipeView::buildComponents() {
     // Components.
     m_componentsView = new QTableView(this);
     m_componentsView->setObjectName(QStringLiteral("componentsTable"));
@@ -111,7 +142,9 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
                                                ? current.data(ComponentsModel::ComponentNameRole).toString()
                                                : QString());
             });
+}
 
+void RecipeView::buildOverlays() {
     // Applied overlays.
     m_overlaysView = new QListView(this);
     m_overlaysView->setObjectName(QStringLiteral("appliedOverlays"));
@@ -127,7 +160,9 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
         openOverlay(idx.data(AppliedOverlaysModel::OverlayNameRole).toString());
     });
     m_overlaysGroup = group(tr("Applied overlays"), QStringLiteral("overlaysGroup"), m_overlaysView, this);
+}
 
+void RecipeView::buildConstraints() {
     // Constraints.
     m_constraintsView = new QTableView(this);
     m_constraintsView->setObjectName(QStringLiteral("constraintsTable"));
@@ -135,7 +170,9 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     m_constraintsView->setModel(m_constraints);
     m_constraintsGroup =
         group(tr("Constraints"), QStringLiteral("constraintsGroup"), m_constraintsView, this);
+}
 
+void RecipeView::buildValidation() {
     // Validation.
     m_validationView = new QTreeView(this);
     m_validationView->setObjectName(QStringLiteral("validationTree"));
@@ -150,7 +187,9 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     m_validationView->header()->setSectionResizeMode(ValidationModel::KindColumn,
                                                      QHeaderView::ResizeToContents);
     m_validationGroup = group(tr("Validation"), QStringLiteral("validationGroup"), m_validationView, this);
+}
 
+void RecipeView::buildSplitters() {
     m_detailSplitter = new QSplitter(Qt::Horizontal, this);
     m_detailSplitter->setObjectName(QStringLiteral("detailSplitter"));
     m_detailSplitter->setChildrenCollapsible(false);
@@ -170,25 +209,6 @@ RecipeView::RecipeView(QWidget* parent) : QWidget(parent) {
     m_splitter->setStretchFactor(0, 5);
     m_splitter->setStretchFactor(1, 4);
     m_splitter->setSizes({420, 340});
-
-    for (QAbstractItemView* v : {static_cast<QAbstractItemView*>(m_componentsView),
-                                 static_cast<QAbstractItemView*>(m_constraintsView),
-                                 static_cast<QAbstractItemView*>(m_validationView)})
-        v->viewport()->installEventFilter(this);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(10, 8, 6, 4);
-    layout->setSpacing(6);
-    auto* titleRow = new QHBoxLayout;
-    titleRow->addWidget(m_title);
-    titleRow->addStretch(1);
-    titleRow->addWidget(m_subtitle);
-    layout->addLayout(titleRow);
-    layout->addWidget(m_binding);
-    layout->addLayout(criteriaRow);
-    layout->addWidget(m_digest);
-    layout->addWidget(m_message);
-    layout->addWidget(m_splitter, 1);
 }
 
 QString RecipeView::releaseBindingText() const {

@@ -11,6 +11,7 @@
 #include <memory>
 
 class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QListView;
 class QSplitter;
@@ -72,6 +73,12 @@ class RecipeView : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
+    QHBoxLayout* buildHeader();
+    void buildComponents();
+    void buildOverlays();
+    void buildConstraints();
+    void buildValidation();
+    void buildSplitters();
     void setHeader(const models::RecipeInfo& info);
     void showDigests();
     void clearTables();

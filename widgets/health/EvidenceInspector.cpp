@@ -33,6 +33,25 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     m_model = new PointerModel(this);
     m_model->setObjectName(QStringLiteral("pointerModel"));
 
+    QHBoxLayout* top = buildTitleRow();
+    buildDetailLabels();
+    buildPointerTree();
+    buildBundleGroup();
+    buildSplitter();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 6, 0, 0);
+    layout->setSpacing(4);
+    layout->addLayout(top);
+    layout->addWidget(m_reason);
+    layout->addWidget(m_mismatch);
+    layout->addWidget(m_facts);
+    layout->addWidget(m_cache);
+    layout->addWidget(m_split, 1);
+    showMessage(tr("Select a row to see its evidence pointers"));
+}
+
+QHBoxLayout* EvidenceInspector::buildTitleRow() {
     m_icon = new QLabel(this);
     m_icon->setObjectName(QStringLiteral("inspectorIcon"));
     m_title = new QLabel(this);
@@ -70,7 +89,10 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     top->addStretch(1);
     top->addWidget(m_openYaml);
     top->addWidget(m_openRecipe);
+    return top;
+}
 
+void EvidenceInspector::buildDetailLabels() {
     m_reason = new QLabel(this);
     m_reason->setObjectName(QStringLiteral("inspectorReason"));
     m_reason->setWordWrap(true);
@@ -98,7 +120,9 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_message->setStyleSheet(QStringLiteral("color: gray;"));
+}
 
+void EvidenceInspector::buildPointerTree() {
     m_tree = new QTreeView(this);
     m_tree->setObjectName(QStringLiteral("pointerTree"));
     m_tree->setModel(m_model);
@@ -115,7 +139,9 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
             PointerModel::ItemKind::Pointer)
             openPointer(idx.data(PointerModel::PointerIndexRole).toInt());
     });
+}
 
+void EvidenceInspector::buildBundleGroup() {
     // Bundles: the second group, under the pointers.
     m_bundleModel = new BundleModel(this);
     m_bundleModel->setObjectName(QStringLiteral("bundleModel"));
@@ -139,7 +165,9 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     m_bundleTree->setAllColumnsShowFocus(true);
     m_bundleTree->setTextElideMode(Qt::ElideMiddle);
     m_bundleTree->header()->setStretchLastSection(true);
+}
 
+void EvidenceInspector::buildSplitter() {
     auto* pointerSection = new QWidget(this);
     auto* pl = new QVBoxLayout(pointerSection);
     pl->setContentsMargins(0, 0, 0, 0);
@@ -161,17 +189,6 @@ EvidenceInspector::EvidenceInspector(QWidget* parent) : QWidget(parent) {
     m_split->addWidget(m_bundleSection);
     m_split->setStretchFactor(0, 2);
     m_split->setStretchFactor(1, 3);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 6, 0, 0);
-    layout->setSpacing(4);
-    layout->addLayout(top);
-    layout->addWidget(m_reason);
-    layout->addWidget(m_mismatch);
-    layout->addWidget(m_facts);
-    layout->addWidget(m_cache);
-    layout->addWidget(m_split, 1);
-    showMessage(tr("Select a row to see its evidence pointers"));
 }
 
 void EvidenceInspector::showMessage(const QString& message) {

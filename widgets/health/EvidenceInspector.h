@@ -15,6 +15,7 @@
 
 #include <vector>
 
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSplitter;
@@ -75,6 +76,11 @@ class EvidenceInspector : public QWidget {
     void bundlesShown(int count);
 
   private:
+    QHBoxLayout* buildTitleRow();
+    void buildDetailLabels();
+    void buildPointerTree();
+    void buildBundleGroup();
+    void buildSplitter();
     int currentPointerRow() const;
     void loadBundles();
 

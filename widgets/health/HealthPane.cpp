@@ -72,6 +72,54 @@ HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
     m_proxy->setObjectName(QStringLiteral("healthFilterModel"));
     m_proxy->setSourceModel(m_model);
 
+    buildFilters();
+    buildExportButton();
+    buildFetchButtons();
+
+    auto* bar = new QHBoxLayout;
+    bar->setSpacing(6);
+    auto* versionLabel = new QLabel(tr("Catalog &version:"), this);
+    versionLabel->setBuddy(m_version);
+    bar->addWidget(versionLabel);
+    bar->addWidget(m_version);
+    bar->addSpacing(8);
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_status);
+    bar->addWidget(m_service);
+    bar->addWidget(m_accelerator);
+    bar->addWidget(m_signer);
+    bar->addSpacing(8);
+    bar->addWidget(m_export);
+    bar->addSpacing(8);
+    bar->addWidget(m_fetch);
+    bar->addWidget(m_fetchAll);
+    bar->addWidget(m_registries);
+
+    buildStatusLabels();
+    buildTable();
+    buildInspector();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 6, 4);
+    layout->setSpacing(6);
+    layout->addLayout(bar);
+    layout->addWidget(m_source);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_splitter, 1);
+
+    connect(m_version, &QComboBox::currentIndexChanged, this, [this] { startLoad(); });
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterText(text);
+        updateSummary();
+    });
+    for (QComboBox* c : {m_status, m_service, m_accelerator, m_signer})
+        connect(c, &QComboBox::currentIndexChanged, this, [this] { applyCombos(); });
+
+    refreshCombos();
+    reload();
+}
+
+void HealthPane::buildFilters() {
     // Filter bar: version, text, status, service, accelerator, signer class, export.
     m_version = makeCombo("healthVersion", tr("Catalog version whose recipes are listed"), this);
     m_filter = new QLineEdit(this);
@@ -96,7 +144,9 @@ HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
     m_signer->addItem(tr("partner"), static_cast<int>(SF::Partner));
     m_signer->addItem(tr("reported-only"), static_cast<int>(SF::Reported));
     m_signer->addItem(tr("no valid signature"), static_cast<int>(SF::Unsigned));
+}
 
+void HealthPane::buildExportButton() {
     m_export = new QToolButton(this);
     m_export->setObjectName(QStringLiteral("healthExport"));
     m_export->setText(tr("Export"));
@@ -111,7 +161,9 @@ HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
     QAction* csv = exportMenu->addAction(tr("CSV…"), this, [this] { exportInteractive(ExportFormat::Csv); });
     csv->setObjectName(QStringLiteral("actionExportHealthCsv"));
     m_export->setMenu(exportMenu);
+}
 
+void HealthPane::buildFetchButtons() {
     // Registries: fetch the bundles pointers pin, and where credentials come from.
     m_fetch = new QPushButton(tr("Fetch Evidence"), this);
     m_fetch->setObjectName(QStringLiteral("healthFetchEvidence"));
@@ -128,26 +180,9 @@ HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
     connect(m_fetch, &QPushButton::clicked, this, [this] { fetchSelected(); });
     connect(m_fetchAll, &QPushButton::clicked, this, [this] { fetchAll(); });
     connect(m_registries, &QPushButton::clicked, this, &HealthPane::openRegistries);
+}
 
-    auto* bar = new QHBoxLayout;
-    bar->setSpacing(6);
-    auto* versionLabel = new QLabel(tr("Catalog &version:"), this);
-    versionLabel->setBuddy(m_version);
-    bar->addWidget(versionLabel);
-    bar->addWidget(m_version);
-    bar->addSpacing(8);
-    bar->addWidget(m_filter, 1);
-    bar->addWidget(m_status);
-    bar->addWidget(m_service);
-    bar->addWidget(m_accelerator);
-    bar->addWidget(m_signer);
-    bar->addSpacing(8);
-    bar->addWidget(m_export);
-    bar->addSpacing(8);
-    bar->addWidget(m_fetch);
-    bar->addWidget(m_fetchAll);
-    bar->addWidget(m_registries);
-
+void HealthPane::buildStatusLabels() {
     // Which version the table is of, where it came from, and a mark when it is the sample.
     m_source = new QLabel(this);
     m_source->setObjectName(QStringLiteral("healthSource"));
@@ -168,7 +203,9 @@ HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
         if (link.startsWith(QLatin1String("status:")))
             m_status->setCurrentIndex(std::max(0, m_status->findData(link.mid(7).toInt())));
     });
+}
 
+void HealthPane::buildTable() {
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("healthTable"));
     m_table->setModel(m_proxy);
@@ -194,7 +231,9 @@ HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
         if (src.isValid() && m_model->rowAt(src.row()).inCatalog())
             emit openRecipe(m_loadedLabel, m_model->rowAt(src.row()).recipe);
     });
+}
 
+void HealthPane::buildInspector() {
     m_inspector = new EvidenceInspector(this);
     m_inspector->setWorkspace(&m_workspace); // the inspector reads bundles on a worker
     m_inspector->setCacheDir(m_registry.effectiveCacheDir());
@@ -209,25 +248,6 @@ HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setSizes({440, 360});
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(8, 8, 6, 4);
-    layout->setSpacing(6);
-    layout->addLayout(bar);
-    layout->addWidget(m_source);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_splitter, 1);
-
-    connect(m_version, &QComboBox::currentIndexChanged, this, [this] { startLoad(); });
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
-        m_proxy->setFilterText(text);
-        updateSummary();
-    });
-    for (QComboBox* c : {m_status, m_service, m_accelerator, m_signer})
-        connect(c, &QComboBox::currentIndexChanged, this, [this] { applyCombos(); });
-
-    refreshCombos();
-    reload();
 }
 
 HealthPane::~HealthPane() {

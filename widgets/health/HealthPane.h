@@ -102,6 +102,12 @@ class HealthPane : public QWidget {
   private:
     struct Load;
 
+    void buildFilters();
+    void buildExportButton();
+    void buildFetchButtons();
+    void buildStatusLabels();
+    void buildTable();
+    void buildInspector();
     void reloadVersions();
     void updateSource();
     const models::CatalogVersionInfo* loadedVersion() const;

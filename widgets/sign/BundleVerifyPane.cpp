@@ -116,6 +116,33 @@ QWidget* BundleVerifyPane::buildInputs() {
 
     m_signerStack = new QStackedWidget(box);
     m_signerStack->setObjectName(QStringLiteral("bundleVerifySignerStack"));
+    QWidget* keyPage = buildKeyPage();
+    QWidget* idPage = buildIdentityPage();
+    m_signerStack->addWidget(keyPage);
+    m_signerStack->addWidget(idPage);
+    grid->addWidget(m_signerStack, row, 0, 1, 3);
+    ++row;
+
+    // The same pass rule as `proofbench bundle verify --min-trust-level` (and its default).
+    m_minLevel = new QComboBox(box);
+    m_minLevel->setObjectName(QStringLiteral("bundleVerifyMinLevel"));
+    for (TrustLevel l : {TrustLevel::Unverified, TrustLevel::Attested, TrustLevel::Verified})
+        m_minLevel->addItem(deploy::trustLevelName(l), int(l));
+    m_minLevel->setToolTip(tr("The verification passes when the bundle's trust level reaches this level"));
+    auto* minLabel = new QLabel(tr("&Pass at:"), box);
+    minLabel->setBuddy(m_minLevel);
+    grid->addWidget(minLabel, row, 0);
+    grid->addWidget(m_minLevel, row, 1, Qt::AlignLeft);
+    ++row;
+
+    addActionRows(box, grid, row);
+
+    connect(m_keyMode, &QRadioButton::toggled, this, [this] { updateModes(); });
+    connect(m_dir, &QLineEdit::returnPressed, this, [this] { verify(); });
+    return box;
+}
+
+QWidget* BundleVerifyPane::buildKeyPage() {
     auto* keyPage = new QWidget(m_signerStack);
     QGridLayout* keyGrid = inputGrid(keyPage, true);
     m_storedKey = new QComboBox(keyPage);
@@ -149,7 +176,10 @@ QWidget* BundleVerifyPane::buildInputs() {
     keyGrid->addWidget(m_keyBrowse, 1, 2);
     keyGrid->addWidget(m_ignoreTlog, 2, 1, 1, 2);
     connect(m_storedKey, &QComboBox::currentIndexChanged, this, [this] { updateModes(); });
+    return keyPage;
+}
 
+QWidget* BundleVerifyPane::buildIdentityPage() {
     auto* idPage = new QWidget(m_signerStack);
     QGridLayout* idGrid = inputGrid(idPage, true);
     m_identity = new QLineEdit(idPage);
@@ -176,23 +206,10 @@ QWidget* BundleVerifyPane::buildInputs() {
         idGrid->addWidget(w, idRow, 1);
         ++idRow;
     }
-    m_signerStack->addWidget(keyPage);
-    m_signerStack->addWidget(idPage);
-    grid->addWidget(m_signerStack, row, 0, 1, 3);
-    ++row;
+    return idPage;
+}
 
-    // The same pass rule as `proofbench bundle verify --min-trust-level` (and its default).
-    m_minLevel = new QComboBox(box);
-    m_minLevel->setObjectName(QStringLiteral("bundleVerifyMinLevel"));
-    for (TrustLevel l : {TrustLevel::Unverified, TrustLevel::Attested, TrustLevel::Verified})
-        m_minLevel->addItem(deploy::trustLevelName(l), int(l));
-    m_minLevel->setToolTip(tr("The verification passes when the bundle's trust level reaches this level"));
-    auto* minLabel = new QLabel(tr("&Pass at:"), box);
-    minLabel->setBuddy(m_minLevel);
-    grid->addWidget(minLabel, row, 0);
-    grid->addWidget(m_minLevel, row, 1, Qt::AlignLeft);
-    ++row;
-
+void BundleVerifyPane::addActionRows(QWidget* box, QGridLayout* grid, int& row) {
     m_verifyButton = new QPushButton(tr("&Verify bundle"), box);
     m_verifyButton->setObjectName(QStringLiteral("bundleVerifyButton"));
     m_verifyButton->setMinimumWidth(120);
@@ -228,10 +245,6 @@ QWidget* BundleVerifyPane::buildInputs() {
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->hide();
     grid->addWidget(m_message, row, 0, 1, 3);
-
-    connect(m_keyMode, &QRadioButton::toggled, this, [this] { updateModes(); });
-    connect(m_dir, &QLineEdit::returnPressed, this, [this] { verify(); });
-    return box;
 }
 
 QWidget* BundleVerifyPane::buildResults() {
@@ -245,6 +258,30 @@ QWidget* BundleVerifyPane::buildResults() {
 
     auto* page = new QWidget(m_resultStack);
     page->setObjectName(QStringLiteral("bundleVerifyResultPage"));
+    buildTrustBanner(page);
+    QWidget* filesBox = buildFilesGroup(page);
+    QWidget* stepsBox = buildStepsGroup(page);
+
+    auto* split = new QSplitter(Qt::Vertical, page);
+    split->setObjectName(QStringLiteral("bundleVerifySplitter"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(filesBox);
+    split->addWidget(stepsBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->setSpacing(6);
+    pageLayout->addWidget(m_banner);
+    pageLayout->addWidget(split, 1);
+
+    m_resultStack->addWidget(placeholder);
+    m_resultStack->addWidget(page);
+    return m_resultStack;
+}
+
+void BundleVerifyPane::buildTrustBanner(QWidget* page) {
     m_banner = bannerFrame("bundleTrustBanner", page);
     m_banner->setSizePolicy(QSizePolicy::Preferred,
                             QSizePolicy::Fixed); // the tables give way, not the verdict
@@ -263,7 +300,9 @@ QWidget* BundleVerifyPane::buildResults() {
     for (QLabel* l : {m_levelText, m_details})
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layOutBanner(m_banner, m_levelIcon, {m_level, m_levelText, m_details});
+}
 
+QWidget* BundleVerifyPane::buildFilesGroup(QWidget* page) {
     // Files.
     auto* filesBox = group(tr("Files"), "bundleFilesGroup", page);
     m_problemsOnly = new QCheckBox(tr("&Problems only"), filesBox);
@@ -296,7 +335,10 @@ QWidget* BundleVerifyPane::buildResults() {
     filesLayout->setSpacing(4);
     filesLayout->addLayout(filterRow);
     filesLayout->addWidget(m_filesView, 1);
+    return filesBox;
+}
 
+QWidget* BundleVerifyPane::buildStepsGroup(QWidget* page) {
     // Attestation steps.
     auto* stepsBox = group(tr("Bundle attestation"), "bundleStepsGroup", page);
     m_stepsTitle = grayLabel("bundleStepsTitle", stepsBox);
@@ -330,24 +372,7 @@ QWidget* BundleVerifyPane::buildResults() {
     stepsLayout->addWidget(m_stepsTitle);
     stepsLayout->addWidget(m_stepsView, 1);
     stepsLayout->addWidget(m_stepDetail);
-
-    auto* split = new QSplitter(Qt::Vertical, page);
-    split->setObjectName(QStringLiteral("bundleVerifySplitter"));
-    split->setChildrenCollapsible(false);
-    split->addWidget(filesBox);
-    split->addWidget(stepsBox);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-
-    auto* pageLayout = new QVBoxLayout(page);
-    pageLayout->setContentsMargins(0, 0, 0, 0);
-    pageLayout->setSpacing(6);
-    pageLayout->addWidget(m_banner);
-    pageLayout->addWidget(split, 1);
-
-    m_resultStack->addWidget(placeholder);
-    m_resultStack->addWidget(page);
-    return m_resultStack;
+    return stepsBox;
 }
 
 // --- Inputs -------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@
 class QCheckBox;
 class QComboBox;
 class QFrame;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -85,7 +86,13 @@ class BundleVerifyPane : public QWidget {
   private:
     struct Outcome;
     QWidget* buildInputs();
+    QWidget* buildKeyPage();
+    QWidget* buildIdentityPage();
+    void addActionRows(QWidget* box, QGridLayout* grid, int& row);
     QWidget* buildResults();
+    void buildTrustBanner(QWidget* page);
+    QWidget* buildFilesGroup(QWidget* page);
+    QWidget* buildStepsGroup(QWidget* page);
     void updateModes();
     void showKeys(const Result<std::vector<models::StoredKey>>& keys);
     void showTrustedRoots(const Result<std::vector<models::StoredTrustedRoot>>& roots);

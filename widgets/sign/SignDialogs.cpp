@@ -134,6 +134,29 @@ KeyDialog::KeyDialog(Mode mode, models::Workspace& workspace, QWidget* parent)
                             "<i>NAME</i>.pub. The database keeps the public key and its fingerprint only."));
     intro->setStyleSheet(QStringLiteral("color: palette(window-text);"));
 
+    QGridLayout* grid = buildKeyGrid(import);
+
+    m_error = messageLabel("keyError", this);
+    m_error->setStyleSheet(QStringLiteral("color: %1;").arg(errorColor().name()));
+
+    QDialogButtonBox* buttons = buildButtons(import);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setSpacing(10);
+    layout->addWidget(intro);
+    layout->addLayout(grid);
+    layout->addWidget(m_error);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    setMinimumWidth(640);
+
+    if (!import) {
+        const QString docs = QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
+        m_output->setText(nativePath(docs + QStringLiteral("/proofbench-signing.key")));
+    }
+}
+
+QGridLayout* KeyDialog::buildKeyGrid(bool import) {
     auto* grid = new QGridLayout;
     grid->setHorizontalSpacing(6);
     grid->setVerticalSpacing(8);
@@ -182,10 +205,10 @@ KeyDialog::KeyDialog(Mode mode, models::Workspace& workspace, QWidget* parent)
     m_cosign->setToolTip(tr("For use with cosign sign-blob --key; Proofbench reads both formats"));
     grid->addWidget(m_cosign, row, 1, 1, 2);
     ++row;
+    return grid;
+}
 
-    m_error = messageLabel("keyError", this);
-    m_error->setStyleSheet(QStringLiteral("color: %1;").arg(errorColor().name()));
-
+QDialogButtonBox* KeyDialog::buildButtons(bool import) {
     auto* buttons = new QDialogButtonBox(this);
     buttons->setObjectName(QStringLiteral("keyButtons"));
     m_runButton =
@@ -203,20 +226,7 @@ KeyDialog::KeyDialog(Mode mode, models::Workspace& workspace, QWidget* parent)
     connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(command()); });
     connect(m_runButton, &QPushButton::clicked, this, [this] { run(); });
     connect(cancelButton, &QPushButton::clicked, this, &QDialog::reject);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setSpacing(10);
-    layout->addWidget(intro);
-    layout->addLayout(grid);
-    layout->addWidget(m_error);
-    layout->addStretch(1);
-    layout->addWidget(buttons);
-    setMinimumWidth(640);
-
-    if (!import) {
-        const QString docs = QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
-        m_output->setText(nativePath(docs + QStringLiteral("/proofbench-signing.key")));
-    }
+    return buttons;
 }
 
 void KeyDialog::setOutputPath(const QString& path) {
@@ -425,6 +435,24 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
     introLabel->setObjectName(QStringLiteral("signIntro"));
     introLabel->setWordWrap(true);
 
+    QGridLayout* grid = buildInputGrid(inputLabel, inputHint);
+    buildProgress();
+    QDialogButtonBox* buttons = buildButtons();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setSpacing(10);
+    layout->addWidget(introLabel);
+    layout->addLayout(grid);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_progressText);
+    layout->addWidget(m_result);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    setMinimumWidth(680);
+}
+
+QGridLayout* SignDialog::buildInputGrid(const QString& inputLabel, const QString& inputHint) {
+    const Kind kind = m_kind;
     auto* grid = new QGridLayout;
     grid->setHorizontalSpacing(6);
     grid->setVerticalSpacing(8);
@@ -485,7 +513,11 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
         grid->addWidget(m_signIncomplete, row, 1, 1, 2);
         ++row;
     }
+    return grid;
+}
 
+void SignDialog::buildProgress() {
+    const Kind kind = m_kind;
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("signProgress"));
     m_progress->setRange(0, 1);
@@ -498,7 +530,9 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
     m_progressText->hide();
     m_result = messageLabel("signResult", this);
     m_result->setTextFormat(Qt::RichText);
+}
 
+QDialogButtonBox* SignDialog::buildButtons() {
     auto* buttons = new QDialogButtonBox(this);
     buttons->setObjectName(QStringLiteral("signButtons"));
     m_signButton = buttons->addButton(tr("&Sign"), QDialogButtonBox::AcceptRole);
@@ -517,17 +551,7 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
     connect(m_signButton, &QPushButton::clicked, this, [this] { sign(); });
     connect(m_cancelButton, &QPushButton::clicked, this, &SignDialog::cancel);
     connect(m_passphrase, &QLineEdit::returnPressed, this, [this] { sign(); });
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setSpacing(10);
-    layout->addWidget(introLabel);
-    layout->addLayout(grid);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_progressText);
-    layout->addWidget(m_result);
-    layout->addStretch(1);
-    layout->addWidget(buttons);
-    setMinimumWidth(680);
+    return buttons;
 }
 
 SignDialog::~SignDialog() {
@@ -655,33 +679,13 @@ bool SignDialog::sign() {
     const QString input = inputPath();
     const QString output = outputPath();
     const QString key = keyPath();
-    QString missing;
-    if (input.isEmpty())
-        missing = m_kind == Kind::Blob ? tr("Choose the file to sign.") : tr("Choose the directory to sign.");
-    else if (m_kind == Kind::Blob && !QFileInfo(input).isFile())
-        missing = tr("%1: no such file").arg(nativePath(input));
-    else if (m_kind != Kind::Blob && !QFileInfo(input).isDir())
-        missing = tr("%1: not a directory").arg(nativePath(input));
-    else if (m_kind == Kind::Blob && output.isEmpty())
-        missing = tr("Choose where to write the bundle.");
-    else if (key.isEmpty())
-        missing = tr("Choose the private key.");
-    else if (pass.isEmpty())
-        missing = tr("Give the private key's passphrase.");
+    const QString missing = missingInput(input, output, key, !pass.isEmpty());
     if (!missing.isEmpty()) {
         m_lastError = missing;
         showResult(missing.toHtmlEscaped(), true);
         return false;
     }
-    m_lastError.clear();
-    m_succeeded = m_cancelled = false;
-    m_written.clear();
-    showResult(QString(), false);
-    m_progress->setRange(0, 0); // decrypting the key: no steps to count
-    m_progress->show();
-    m_progressText->setText(tr("Decrypting the key…"));
-    m_progressText->show();
-    setRunning(true);
+    showStarted();
 
     if (!m_signWorkspace) {
         onFinished(Outcome{false, false, tr("No database to record the signature in."), {}, {}});
@@ -760,6 +764,36 @@ bool SignDialog::sign() {
         },
         [this](const ops::Progress& p) { onProgress(p); });
     return true;
+}
+
+QString SignDialog::missingInput(const QString& input, const QString& output, const QString& key,
+                                 bool havePassphrase) const {
+    QString missing;
+    if (input.isEmpty())
+        missing = m_kind == Kind::Blob ? tr("Choose the file to sign.") : tr("Choose the directory to sign.");
+    else if (m_kind == Kind::Blob && !QFileInfo(input).isFile())
+        missing = tr("%1: no such file").arg(nativePath(input));
+    else if (m_kind != Kind::Blob && !QFileInfo(input).isDir())
+        missing = tr("%1: not a directory").arg(nativePath(input));
+    else if (m_kind == Kind::Blob && output.isEmpty())
+        missing = tr("Choose where to write the bundle.");
+    else if (key.isEmpty())
+        missing = tr("Choose the private key.");
+    else if (!havePassphrase)
+        missing = tr("Give the private key's passphrase.");
+    return missing;
+}
+
+void SignDialog::showStarted() {
+    m_lastError.clear();
+    m_succeeded = m_cancelled = false;
+    m_written.clear();
+    showResult(QString(), false);
+    m_progress->setRange(0, 0); // decrypting the key: no steps to count
+    m_progress->show();
+    m_progressText->setText(tr("Decrypting the key…"));
+    m_progressText->show();
+    setRunning(true);
 }
 
 void SignDialog::onProgress(const ops::Progress& p) {

@@ -18,6 +18,7 @@
 
 class QCheckBox;
 class QDialogButtonBox;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -60,6 +61,8 @@ class KeyDialog : public QDialog {
     void runFinished(bool ok);
 
   private:
+    QGridLayout* buildKeyGrid(bool import);
+    QDialogButtonBox* buildButtons(bool import);
     void finishRun(const Result<Outcome>& made);
     void browseOutput();
     void browseSource();
@@ -124,6 +127,12 @@ class SignDialog : public QDialog {
 
   private:
     struct Outcome;
+    QGridLayout* buildInputGrid(const QString& inputLabel, const QString& inputHint);
+    void buildProgress();
+    QDialogButtonBox* buildButtons();
+    QString missingInput(const QString& input, const QString& output, const QString& key,
+                         bool havePassphrase) const;
+    void showStarted();
     void browseInput();
     void browseOutput();
     void browseKey();

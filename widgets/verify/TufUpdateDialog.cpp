@@ -42,6 +42,28 @@ TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
         this);
     intro->setWordWrap(true);
 
+    QWidget* form = buildForm();
+    buildStepsTable();
+
+    m_result = new QLabel(this);
+    m_result->setObjectName(QStringLiteral("tufResult"));
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setText(tr("Choose the repository folder, then Verify and import."));
+
+    QHBoxLayout* buttons = buildButtons();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(form);
+    layout->addWidget(m_stepsView, 1);
+    layout->addWidget(m_result);
+    layout->addLayout(buttons);
+    resize(900, 520);
+    updateButtons();
+}
+
+QWidget* TufUpdateDialog::buildForm() {
     auto* form = new QWidget(this);
     QGridLayout* grid = inputGrid(form, true);
     m_repo = new QLineEdit(form);
@@ -102,7 +124,10 @@ TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
         "trusted, and older metadata is refused as a rollback. Checked, the chain starts from the anchor "
         "again and a successful update replaces what was trusted."));
     grid->addWidget(m_fromAnchor, 3, 1, 1, 2);
+    return form;
+}
 
+void TufUpdateDialog::buildStepsTable() {
     m_steps = new QStandardItemModel(0, ColumnCount, this);
     m_steps->setObjectName(QStringLiteral("tufSteps"));
     m_steps->setHorizontalHeaderLabels({tr("Result"), tr("Role"), tr("Checked"), tr("File")});
@@ -120,13 +145,9 @@ TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
         RoleColumn, m_stepsView->fontMetrics().horizontalAdvance(QStringLiteral("timestamp")) + 24);
     m_stepsView->horizontalHeader()->setSectionResizeMode(FileColumn, QHeaderView::Interactive);
     m_stepsView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
 
-    m_result = new QLabel(this);
-    m_result->setObjectName(QStringLiteral("tufResult"));
-    m_result->setWordWrap(true);
-    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_result->setText(tr("Choose the repository folder, then Verify and import."));
-
+QHBoxLayout* TufUpdateDialog::buildButtons() {
     m_update = new QPushButton(tr("&Verify and import"), this);
     m_update->setObjectName(QStringLiteral("tufUpdate"));
     m_update->setDefault(true);
@@ -144,15 +165,7 @@ TufUpdateDialog::TufUpdateDialog(models::Workspace& workspace, QWidget* parent)
     buttons->addWidget(m_update);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_close);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addWidget(form);
-    layout->addWidget(m_stepsView, 1);
-    layout->addWidget(m_result);
-    layout->addLayout(buttons);
-    resize(900, 520);
-    updateButtons();
+    return buttons;
 }
 
 TufUpdateDialog::~TufUpdateDialog() {

@@ -20,6 +20,7 @@
 
 class QCheckBox;
 class QDateTimeEdit;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -72,6 +73,9 @@ class TufUpdateDialog : public QDialog {
     void reject() override;
 
   private:
+    QWidget* buildForm();
+    void buildStepsTable();
+    QHBoxLayout* buildButtons();
     void addStep(const tuf::ClientStep& step);
     void updateButtons();
 

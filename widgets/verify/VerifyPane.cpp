@@ -227,7 +227,19 @@ QWidget* VerifyPane::buildInputs() {
     QGroupBox* box = group(tr("Verify a Sigstore bundle"), "verifyInputs", this);
     QGridLayout* grid = inputGrid(box);
     int row = 0;
+    addBundleRow(box, grid, row);
+    addArtifactRows(box, grid, row);
+    addSignerRows(box, grid, row);
+    addTrustedRootRows(box, grid, row);
+    addActionRows(box, grid, row);
+    for (QLineEdit* e : {m_bundlePath, m_artifactPath, m_digest, m_identity, m_issuer, m_keyPath})
+        connect(e, &QLineEdit::returnPressed, this, [this] { verify(); });
+    for (QRadioButton* r : {m_artifactFileMode, m_artifactDigestMode, m_identityMode, m_keyMode})
+        connect(r, &QRadioButton::toggled, this, [this] { updateModes(); });
+    return box;
+}
 
+void VerifyPane::addBundleRow(QGroupBox* box, QGridLayout* grid, int& row) {
     // Bundle.
     m_bundlePath = new QLineEdit(box);
     m_bundlePath->setObjectName(QStringLiteral("verifyBundlePath"));
@@ -242,7 +254,9 @@ QWidget* VerifyPane::buildInputs() {
     grid->addWidget(m_bundlePath, row, 1);
     grid->addWidget(bundleBrowse, row, 2);
     ++row;
+}
 
+void VerifyPane::addArtifactRows(QGroupBox* box, QGridLayout* grid, int& row) {
     // Artifact: the file, or only its digest.
     m_artifactFileMode = new QRadioButton(tr("File"), box);
     m_artifactFileMode->setObjectName(QStringLiteral("verifyArtifactFileMode"));
@@ -282,7 +296,9 @@ QWidget* VerifyPane::buildInputs() {
     m_artifactStack->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     grid->addWidget(m_artifactStack, row, 1, 1, 2);
     ++row;
+}
 
+void VerifyPane::addSignerRows(QGroupBox* box, QGridLayout* grid, int& row) {
     // Signer: certificate identity and issuer, or a public key.
     m_identityMode = new QRadioButton(tr("Certificate identity"), box);
     m_identityMode->setObjectName(QStringLiteral("verifyIdentityMode"));
@@ -349,7 +365,9 @@ QWidget* VerifyPane::buildInputs() {
     m_signerStack->addWidget(keyPage);
     grid->addWidget(m_signerStack, row, 1, 1, 2);
     ++row;
+}
 
+void VerifyPane::addTrustedRootRows(QGroupBox* box, QGridLayout* grid, int& row) {
     // Trusted root: stored in the database; the last imported is the default.
     m_trustedRoot = new QComboBox(box);
     m_trustedRoot->setObjectName(QStringLiteral("verifyTrustedRoot"));
@@ -385,7 +403,9 @@ QWidget* VerifyPane::buildInputs() {
     grid->addWidget(m_rootProvenance, row, 1);
     grid->addWidget(m_tufUpdate, row, 2, Qt::AlignTop);
     ++row;
+}
 
+void VerifyPane::addActionRows(QGroupBox* box, QGridLayout* grid, int& row) {
     // Verify, busy, and the message when an input is missing.
     m_verifyButton = new QPushButton(tr("&Verify"), box);
     m_verifyButton->setObjectName(QStringLiteral("verifyButton"));
@@ -425,12 +445,6 @@ QWidget* VerifyPane::buildInputs() {
     copyRow->addWidget(m_copyCommand, 1);
     copyRow->addWidget(m_copyCosign, 1);
     grid->addLayout(copyRow, row, 0, 1, 3);
-
-    for (QLineEdit* e : {m_bundlePath, m_artifactPath, m_digest, m_identity, m_issuer, m_keyPath})
-        connect(e, &QLineEdit::returnPressed, this, [this] { verify(); });
-    for (QRadioButton* r : {m_artifactFileMode, m_artifactDigestMode, m_identityMode, m_keyMode})
-        connect(r, &QRadioButton::toggled, this, [this] { updateModes(); });
-    return box;
 }
 
 QWidget* VerifyPane::buildHistory() {
@@ -474,6 +488,36 @@ QWidget* VerifyPane::buildResults() {
     auto* page = new QWidget(m_resultStack);
     page->setObjectName(QStringLiteral("verifyResultPage"));
 
+    buildVerdictBanner(page);
+    QWidget* stepsBox = buildStepsGroup(page);
+    buildCertificateGroup(page);
+
+    m_topSplitter = new QSplitter(Qt::Horizontal, page);
+    m_topSplitter->setObjectName(QStringLiteral("verifyTopSplitter"));
+    m_topSplitter->setChildrenCollapsible(false);
+    m_topSplitter->addWidget(stepsBox);
+    m_topSplitter->addWidget(m_certificate);
+    m_topSplitter->setStretchFactor(0, 1);
+    m_topSplitter->setStretchFactor(1, 1);
+
+    buildStepDetail(page);
+    buildLogGroups(page);
+
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->setSpacing(6);
+    pageLayout->addWidget(m_banner);
+    pageLayout->addWidget(m_topSplitter, 1);
+    pageLayout->addWidget(m_stepDetail);
+    pageLayout->addWidget(m_logGroup);
+    pageLayout->addWidget(m_timestampGroup);
+
+    m_resultStack->addWidget(m_placeholder);
+    m_resultStack->addWidget(page);
+    return m_resultStack;
+}
+
+void VerifyPane::buildVerdictBanner(QWidget* page) {
     // Verdict banner.
     m_banner = bannerFrame("verifyVerdictBanner", page);
     m_verdictIcon = new QLabel(m_banner);
@@ -486,7 +530,9 @@ QWidget* VerifyPane::buildResults() {
     for (QLabel* l : {m_verdict, m_verdictSummary, m_verdictFacts})
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layOutBanner(m_banner, m_verdictIcon, {m_verdict, m_verdictSummary, m_verdictFacts});
+}
 
+QWidget* VerifyPane::buildStepsGroup(QWidget* page) {
     // Steps.
     auto* stepsBox = group(tr("Steps"), "verifyStepsGroup", page);
     m_stepsView = new QTableView(stepsBox);
@@ -504,7 +550,10 @@ QWidget* VerifyPane::buildResults() {
     stepsLayout->setSpacing(4);
     stepsLayout->addWidget(m_stepsTitle);
     stepsLayout->addWidget(m_stepsView, 1);
+    return stepsBox;
+}
 
+void VerifyPane::buildCertificateGroup(QWidget* page) {
     // Certificate.
     m_certificate = group(tr("Certificate"), "verifyCertificate", page);
     m_certMessage = new QLabel(m_certificate);
@@ -543,15 +592,9 @@ QWidget* VerifyPane::buildResults() {
     certLayout->addWidget(m_certMessage);
     certLayout->addWidget(m_certFields);
     certLayout->addWidget(m_extensionsView, 1);
+}
 
-    m_topSplitter = new QSplitter(Qt::Horizontal, page);
-    m_topSplitter->setObjectName(QStringLiteral("verifyTopSplitter"));
-    m_topSplitter->setChildrenCollapsible(false);
-    m_topSplitter->addWidget(stepsBox);
-    m_topSplitter->addWidget(m_certificate);
-    m_topSplitter->setStretchFactor(0, 1);
-    m_topSplitter->setStretchFactor(1, 1);
-
+void VerifyPane::buildStepDetail(QWidget* page) {
     // The selected step in full: what it checked, and what was expected and found side by side.
     m_stepDetail = new QFrame(page);
     m_stepDetail->setObjectName(QStringLiteral("verifyStepDetail"));
@@ -589,7 +632,9 @@ QWidget* VerifyPane::buildResults() {
     dl->addWidget(m_stepTitle);
     dl->addWidget(m_stepText);
     dl->addWidget(m_comparison);
+}
 
+void VerifyPane::buildLogGroups(QWidget* page) {
     // Log entries and timestamps: a few rows each, the tables as tall as their rows.
     m_logGroup = group(tr("Transparency log"), "verifyLogGroup", page);
     m_logView = new QTableView(m_logGroup);
@@ -616,19 +661,6 @@ QWidget* VerifyPane::buildResults() {
     auto* tsLayout = new QVBoxLayout(m_timestampGroup);
     tsLayout->addWidget(m_timestampMessage);
     tsLayout->addWidget(m_timestampView);
-
-    auto* pageLayout = new QVBoxLayout(page);
-    pageLayout->setContentsMargins(0, 0, 0, 0);
-    pageLayout->setSpacing(6);
-    pageLayout->addWidget(m_banner);
-    pageLayout->addWidget(m_topSplitter, 1);
-    pageLayout->addWidget(m_stepDetail);
-    pageLayout->addWidget(m_logGroup);
-    pageLayout->addWidget(m_timestampGroup);
-
-    m_resultStack->addWidget(m_placeholder);
-    m_resultStack->addWidget(page);
-    return m_resultStack;
 }
 
 // --- Inputs -------------------------------------------------------------------------------------
@@ -1135,11 +1167,43 @@ void VerifyPane::showVerdict(const QString& headline, const QString& summary, in
             StepStyle::verdictIcon(state == kBannerPassed).pixmap(QSize(side, side), devicePixelRatioF()));
 }
 
+namespace {
+
+// A section whose step never ran (verification stopped earlier) says so, not "none".
+bool stepNotReached(const sigstore::VerificationResult& result, const QString& step) {
+    return std::none_of(result.steps.begin(), result.steps.end(),
+                        [&step](const sigstore::Step& st) { return st.name == step; });
+}
+
+} // namespace
+
 void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 id) {
     m_result = result;
     m_hasResult = true;
     m_resultId = id;
 
+    showVerdictBanner(result, id);
+
+    // Steps: the first failure selected, so expected and found are on view at once.
+    m_steps->setSteps(result.steps);
+    m_stepsTitle->setText(tr("%1 passed · %2 failed · %3 skipped")
+                              .arg(m_steps->countOf(StepState::Passed))
+                              .arg(m_steps->countOf(StepState::Failed))
+                              .arg(m_steps->countOf(StepState::Skipped)));
+    // Verified: the identity step says who signed. Not verified: the first failure, so what was
+    // expected and what was found are on view at once.
+    selectStep(result.verified ? m_steps->rowOf(QStringLiteral("identity")) : m_steps->firstFailedRow());
+
+    const sigstore::Step* failure = result.firstFailure();
+    const QString stoppedBefore =
+        failure ? tr("Not checked: verification stopped at step “%1”.").arg(failure->name) : QString();
+
+    showCertificate(result, stoppedBefore);
+    showLogAndTimestamps(result, stoppedBefore);
+    fitTables();
+}
+
+void VerifyPane::showVerdictBanner(const sigstore::VerificationResult& result, qint64 id) {
     // Banner: the verdict, the first failure (or who signed), and what was verified.
     const sigstore::Step* failure = result.firstFailure();
     QString summary;
@@ -1179,25 +1243,9 @@ void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 i
     if (id != 0)
         facts << gray(tr("stored as #%1").arg(id));
     m_verdictFacts->setText(facts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+}
 
-    // Steps: the first failure selected, so expected and found are on view at once.
-    m_steps->setSteps(result.steps);
-    m_stepsTitle->setText(tr("%1 passed · %2 failed · %3 skipped")
-                              .arg(m_steps->countOf(StepState::Passed))
-                              .arg(m_steps->countOf(StepState::Failed))
-                              .arg(m_steps->countOf(StepState::Skipped)));
-    // Verified: the identity step says who signed. Not verified: the first failure, so what was
-    // expected and what was found are on view at once.
-    selectStep(result.verified ? m_steps->rowOf(QStringLiteral("identity")) : m_steps->firstFailedRow());
-
-    // A section whose step never ran (verification stopped earlier) says so, not "none".
-    auto notReached = [&result](const QString& step) {
-        return std::none_of(result.steps.begin(), result.steps.end(),
-                            [&step](const sigstore::Step& st) { return st.name == step; });
-    };
-    const QString stoppedBefore =
-        failure ? tr("Not checked: verification stopped at step “%1”.").arg(failure->name) : QString();
-
+void VerifyPane::showCertificate(const sigstore::VerificationResult& result, const QString& stoppedBefore) {
     // Certificate.
     if (result.certificate) {
         const sigstore::CertificateInfo& c = *result.certificate;
@@ -1222,16 +1270,19 @@ void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 i
         m_extensionsView->hide();
         m_extensions->clear();
         m_certMessage->setText(
-            notReached(QStringLiteral("verification material"))
+            stepNotReached(result, QStringLiteral("verification material"))
                 ? stoppedBefore
                 : tr("No certificate: the bundle is signed with a public key (key mode)."));
         m_certMessage->show();
     }
+}
 
+void VerifyPane::showLogAndTimestamps(const sigstore::VerificationResult& result,
+                                      const QString& stoppedBefore) {
     m_logEntries->setEntries(result.logEntries);
     m_logView->setVisible(!result.logEntries.empty());
     m_logMessage->setVisible(result.logEntries.empty());
-    m_logMessage->setText(notReached(QStringLiteral("transparency log"))
+    m_logMessage->setText(stepNotReached(result, QStringLiteral("transparency log"))
                               ? stoppedBefore
                               : tr("The bundle has no transparency-log entry."));
     m_logGroup->setTitle(result.logEntries.empty()
@@ -1243,7 +1294,7 @@ void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 i
     m_timestampView->setVisible(!result.timestamps.empty());
     m_timestampMessage->setVisible(result.timestamps.empty());
     m_timestampMessage->setText(
-        notReached(QStringLiteral("timestamps")) ? stoppedBefore
+        stepNotReached(result, QStringLiteral("timestamps")) ? stoppedBefore
         : std::any_of(result.logEntries.begin(), result.logEntries.end(),
                       [](const sigstore::LogEntryInfo& e) { return e.integratedTime > 0; })
             ? tr("The bundle has no RFC 3161 timestamp; the signing time is the log entry's integrated time.")
@@ -1254,7 +1305,6 @@ void VerifyPane::showResult(const sigstore::VerificationResult& result, qint64 i
             : tr("Timestamps — %1")
                   .arg(models::counted(static_cast<int>(result.timestamps.size()), tr("RFC 3161 timestamp"),
                                        tr("RFC 3161 timestamps"))));
-    fitTables();
 }
 
 void VerifyPane::fitTables() {
