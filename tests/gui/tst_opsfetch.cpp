@@ -164,7 +164,7 @@ void TestOpsFetch::cliAndWindowFetchAlike() {
     widgets::RegistrySettings settings;
     settings.plainHttpRegistries = {reg.host()};
     settings.cacheDir = cache;
-    widgets::FetchEvidenceDialog dlg(*guiDb->db, pointers, settings);
+    widgets::FetchEvidenceDialog dlg(guiDb->workspace(), pointers, settings);
     dlg.show();
     QSignalSpy finished(&dlg, &widgets::FetchEvidenceDialog::fetchFinished);
     QVERIFY(dlg.start());
