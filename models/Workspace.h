@@ -71,11 +71,6 @@ class Workspace : public QObject {
         return start<T>(receiver, std::move(fn), std::move(done), std::move(progress), true);
     }
 
-    // Transitional, for views that still take a connection (db::Database&) instead of the
-    // workspace: a connection on the GUI thread, opened on first use. Every call through it is a
-    // database call on the GUI thread (tst_guithreaddb fails on it): move the view to read()/run().
-    db::Database& legacyDatabase();
-
     // Blocks until every job has finished (results still arrive through the event loop).
     void waitForDone() { m_async.waitForDone(); }
     // Jobs started and not yet delivered.
@@ -94,7 +89,6 @@ class Workspace : public QObject {
     void jobEnded(bool wrote);
 
     ops::Async m_async;
-    std::unique_ptr<db::Database> m_legacy;
     int m_pending = 0;
 };
 

@@ -186,17 +186,6 @@ QString htmlRow(const QString& name, const QString& value) {
         .arg(name.toHtmlEscaped(), value);
 }
 
-// A view on the workspace. Views that still take the async front or a connection (they are
-// moving to the workspace) get what they take; the last form is a GUI-thread connection.
-template <typename View, typename... Rest> View* makeView(models::Workspace& workspace, Rest&&... rest) {
-    if constexpr (std::is_constructible_v<View, models::Workspace&, Rest...>)
-        return new View(workspace, std::forward<Rest>(rest)...);
-    else if constexpr (std::is_constructible_v<View, ops::Async&, Rest...>)
-        return new View(workspace.async(), std::forward<Rest>(rest)...);
-    else
-        return new View(workspace.legacyDatabase(), std::forward<Rest>(rest)...);
-}
-
 } // namespace
 
 MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
@@ -433,7 +422,7 @@ void MainWindow::buildCatalogPages() {
 // The views beside the catalog: Health, Verify, Sign, Validation, Receipts; the status bar.
 void MainWindow::buildViews() {
     // The Health view: the evidence status of every coordinate of a catalog version.
-    m_healthPane = makeView<HealthPane>(m_workspace, this);
+    m_healthPane = new HealthPane(m_workspace, this);
     connect(m_healthPane, &HealthPane::openRecipe, this, [this](const QString& label, const QString& recipe) {
         showCatalog();
         if (!selectRecipe(label, recipe)) {
@@ -449,7 +438,7 @@ void MainWindow::buildViews() {
     m_views->addWidget(m_healthPane);
 
     // The Verify view: offline Sigstore verification, step by step.
-    m_verifyPane = makeView<VerifyPane>(m_workspace, this);
+    m_verifyPane = new VerifyPane(m_workspace, this);
     connect(m_verifyPane, &VerifyPane::verificationFinished, this,
             [this](bool verified, qint64 id, const QString& error) {
                 const QString bundle = QFileInfo(m_verifyPane->result().bundleFile).fileName();
@@ -462,7 +451,7 @@ void MainWindow::buildViews() {
     m_views->addWidget(m_verifyPane);
 
     // The Sign view: keys, signatures and deployment-bundle verification.
-    m_signPane = makeView<SignPane>(m_workspace, this);
+    m_signPane = new SignPane(m_workspace, this);
     connect(m_signPane, &SignPane::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     // A trusted root imported in the Verify view is offered for keyless bundle verification too.
@@ -471,13 +460,13 @@ void MainWindow::buildViews() {
     m_views->addWidget(m_signPane);
 
     // The Validation view: runs on a cluster, their checks, logs and performance charts.
-    m_validationPane = makeView<ValidationPane>(m_workspace, this);
+    m_validationPane = new ValidationPane(m_workspace, this);
     connect(m_validationPane, &ValidationPane::statusMessage, this,
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
     m_views->addWidget(m_validationPane);
 
     // The Receipts view: the ledger of every action, its chain status, and external records.
-    m_receiptsPane = makeView<ReceiptsPane>(m_workspace, this);
+    m_receiptsPane = new ReceiptsPane(m_workspace, this);
     connect(m_receiptsPane, &ReceiptsPane::statusMessage, this,
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
     m_views->addWidget(m_receiptsPane);
@@ -732,32 +721,19 @@ void MainWindow::buildViewMenu() {
 
 // Generate bundle…: the recipe on screen, resolved again on a worker, into the bundle dialog.
 void MainWindow::generateBundle() {
-    const models::RecipeInfo info = m_recipeView->recipe();
-    std::shared_ptr<const catalog::Catalog> cat =
-        m_recipeView->hasResult() ? cachedCatalog(info.catalogLabel) : nullptr;
-    if (!cat) {
+    // The recipe on screen, as it was resolved to be shown: nothing is resolved again.
+    const catalog::RecipeResult* recipe = m_recipeView->result();
+    if (!recipe || !m_recipeView->catalog()) {
         QMessageBox::warning(this, tr("Generate bundle"),
                              tr("Cannot generate a bundle: %1").arg(tr("no resolved recipe is shown")));
         return;
     }
-    runInView<catalog::RecipeResult>(
-        this, m_workspace,
-        [cat, leaf = info.leafOverlay, label = info.catalogLabel](const ops::Context&) {
-            return models::resolveRecipe(cat, leaf, label);
-        },
-        [this, cat, info](const Result<catalog::RecipeResult>& recipe) {
-            if (!recipe) {
-                QMessageBox::warning(this, tr("Generate bundle"),
-                                     tr("Cannot generate a bundle: %1").arg(recipe.error().toString()));
-                return;
-            }
-            auto* dialog =
-                new GenerateBundleDialog(m_workspace, cat, *recipe, info.name, info.catalogLabel, this);
-            dialog->setAttribute(Qt::WA_DeleteOnClose);
-            connect(dialog, &GenerateBundleDialog::openBundleRequested, this,
-                    &MainWindow::openDeploymentBundle);
-            dialog->open();
-        });
+    const models::RecipeInfo info = m_recipeView->recipe();
+    auto* dialog = new GenerateBundleDialog(m_workspace, m_recipeView->catalog(), *recipe, info.name,
+                                            info.catalogLabel, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &GenerateBundleDialog::openBundleRequested, this, &MainWindow::openDeploymentBundle);
+    dialog->open();
 }
 
 void MainWindow::reloadCatalogs() {
@@ -859,7 +835,7 @@ void MainWindow::showReceipts() {
 }
 
 void MainWindow::openReportDialog() {
-    std::unique_ptr<ReportDialog> owned(makeView<ReportDialog>(m_workspace, this));
+    std::unique_ptr<ReportDialog> owned(new ReportDialog(m_workspace, this));
     ReportDialog& dialog = *owned;
     connect(&dialog, &ReportDialog::saved, this, [this](const QString& path, const QString& error) {
         statusBar()->showMessage(
@@ -983,7 +959,7 @@ void MainWindow::verifyRelease() {
         m_releaseDialog->activateWindow();
         return;
     }
-    m_releaseDialog = makeView<ReleaseVerifyDialog>(m_workspace, this);
+    m_releaseDialog = new ReleaseVerifyDialog(m_workspace, this);
     m_releaseDialog->setAttribute(Qt::WA_DeleteOnClose);
     QStringList labels;
     for (int i = 0; i < m_treeModel->versionCount(); ++i)

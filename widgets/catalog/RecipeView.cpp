@@ -304,6 +304,7 @@ void RecipeView::clearTables() {
 
 void RecipeView::showMessage(const models::RecipeInfo& info, const QString& message, bool isError) {
     m_catalog.reset();
+    m_result.reset();
     setHeader(info);
     clearTables();
     m_message->setProperty("error", isError);
@@ -315,6 +316,7 @@ void RecipeView::showMessage(const models::RecipeInfo& info, const QString& mess
 void RecipeView::showRecipe(const models::RecipeInfo& info, std::shared_ptr<const catalog::Catalog> catalog,
                             const catalog::RecipeResult& result) {
     m_catalog = std::move(catalog);
+    m_result = result;
     setHeader(info);
 
     m_components->setRecipe(result);

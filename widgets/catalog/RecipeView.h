@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QGroupBox;
 class QHBoxLayout;
@@ -43,6 +44,9 @@ class RecipeView : public QWidget {
 
     const models::RecipeInfo& recipe() const { return m_info; }
     bool hasResult() const { return m_catalog != nullptr; }
+    // The recipe shown, as resolved (null while none is).
+    const catalog::RecipeResult* result() const { return m_result ? &*m_result : nullptr; }
+    const std::shared_ptr<const catalog::Catalog>& catalog() const { return m_catalog; }
     // The shown recipe's digests (bare hex; parity empty until the recipe is resolved) and
     // whether its catalog version is sample data.
     QString evidenceDigest() const { return m_evidenceDigest; }
@@ -88,6 +92,7 @@ class RecipeView : public QWidget {
 
     models::RecipeInfo m_info;
     std::shared_ptr<const catalog::Catalog> m_catalog;
+    std::optional<catalog::RecipeResult> m_result;
     QString m_evidenceDigest, m_parityDigest, m_change;
     bool m_sample = false;
 
