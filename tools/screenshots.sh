@@ -39,6 +39,8 @@ exe="$(find "$build" -type f -name pb_screenshots -perm -u+x | head -n 1)"
 mkdir -p "$out"
 # Offscreen needs no display; xvfb-run is the fallback for platforms that want one.
 export LC_ALL=C.UTF-8
+# A sanitizer build reports the leaks of Graphviz and fontconfig at exit; suppress them as the tests do.
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$src/tests/lsan.supp:print_suppressions=0}"
 if QT_QPA_PLATFORM=offscreen "$exe" "$out"; then
   :
 elif command -v xvfb-run >/dev/null; then

@@ -197,6 +197,7 @@ bool gitShots(pb::widgets::MainWindow& window, const QString& out) {
     }
     dialog->close();
     window.reloadCatalogs();
+    ok &= waitFor([&] { return !window.isReloadingCatalogs(); }, 60000); // the tree is read on a worker
 
     // The versions, newest first in version order, each with its source.
     auto* tree = window.findChild<QTreeView*>(QStringLiteral("catalogTree"));
@@ -572,6 +573,7 @@ bool releaseShots(pb::widgets::MainWindow& window, const QString& out) {
     ok &= save(dialog, out, QStringLiteral("release-verify.png"));
     dialog->close();
     window.reloadCatalogs();
+    ok &= waitFor([&] { return !window.isReloadingCatalogs(); }, 60000); // the tree is read on a worker
     const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
     ok &= window.selectRecipe(QStringLiteral("2026-08-09"), recipe);
     ok &= waitFor(
@@ -678,8 +680,10 @@ int main(int argc, char** argv) {
     ok &= waitFor([&] { return window.recipeView()->hasResult(); });
     ok &= save(&window, out, QStringLiteral("main-window-recipe.png"));
     // 2b. File > Generate Bundle… on that recipe, after a run (tree digest shown).
-    if (auto* generate = window.findChild<QAction*>(QStringLiteral("actionGenerateBundle"));
-        generate && generate->isEnabled()) {
+    auto* generate = window.findChild<QAction*>(QStringLiteral("actionGenerateBundle"));
+    // Enabled once the recipe on screen is resolved, which happens on a worker.
+    (void)waitFor([&] { return generate && generate->isEnabled(); });
+    if (generate && generate->isEnabled()) {
         generate->trigger();
         auto* dialog = window.findChild<pb::widgets::GenerateBundleDialog*>();
         const QString bundleDir = QDir(out).filePath(QStringLiteral(".generated-bundle"));
