@@ -1,0 +1,40 @@
+// Where the two database engines differ in SQL text. Stores write portable SQL (ON CONFLICT,
+// RETURNING, CASE, COALESCE, bound parameters, integer 0/1 flags compared with `= 1`) and ask here
+// for the few spellings that have no common form. Nothing outside engine/db branches on the engine
+// for SQL; the migrations are the other dialect-specific place (resources/migrations/<engine>/).
+#pragma once
+
+#include <QSqlDatabase>
+#include <QString>
+
+namespace pb::db {
+
+enum class Engine { SQLite, PostgreSQL };
+
+// The engine behind a connection (by its Qt driver: QSQLITE or QPSQL).
+Engine engineOf(const QSqlDatabase& db);
+QString engineName(Engine engine); // "SQLite", "PostgreSQL"
+
+class Dialect {
+  public:
+    explicit Dialect(Engine engine) : m_engine(engine) {}
+    explicit Dialect(const QSqlDatabase& db) : m_engine(engineOf(db)) {}
+    Engine engine() const { return m_engine; }
+
+    // The values of `expr` over a group joined by `separator` (a SQL string literal, e.g. "','").
+    // Order: `orderBy` when given (PostgreSQL takes it inside the aggregate; SQLite keeps the
+    // order its input arrives in, so give the ORDER BY in the sub-select as well).
+    QString stringAgg(const QString& expr, const QString& separator, const QString& orderBy = {}) const;
+    // 1-based position of `needle` in `haystack`, 0 when absent (instr / strpos).
+    QString position(const QString& haystack, const QString& needle) const;
+    // The larger / smaller of two values (SQLite's scalar max(a, b) / GREATEST).
+    QString greatest(const QString& a, const QString& b) const;
+    QString least(const QString& a, const QString& b) const;
+    // Byte length of a BLOB / bytea value.
+    QString byteLength(const QString& expr) const;
+
+  private:
+    Engine m_engine;
+};
+
+} // namespace pb::db
