@@ -33,6 +33,8 @@ class Task {
     }
     // True until its result was delivered (or its receiver went away).
     bool running() const { return m_state && !m_state->delivered && m_state->receiver; }
+    // True once cancel() was called (the job stops at its next check).
+    bool cancelled() const { return m_cancel && m_cancel->load(); }
     const std::shared_ptr<std::atomic_bool>& cancelFlag() const { return m_cancel; }
 
   private:

@@ -40,7 +40,6 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -220,12 +219,7 @@ void MainWindow::cancelAndWait() {
         m_validationPane->controller()->cancel();
         m_validationPane->controller()->waitForWorker();
     }
-    if (m_importCancel)
-        m_importCancel->store(true);
-    if (m_importWatcher)
-        m_importWatcher->waitForFinished();
-    if (m_evidenceWatcher)
-        m_evidenceWatcher->waitForFinished();
+    m_importTask.cancel();
     m_loads.clear();
     m_workspace.waitForDone(); // nothing of this window is delivered any more: its watchers die with it
 }
@@ -1424,8 +1418,7 @@ bool MainWindow::startImport(const QString& dirIn, const QString& label) {
     m_progress->setMinimumWidth(460);
     m_progress->setValue(0);
     connect(m_progress, &QProgressDialog::canceled, this, [this] {
-        if (m_importCancel)
-            m_importCancel->store(true);
+        m_importTask.cancel();
         if (m_progress)
             m_progress->setLabelText(tr("Cancelling…"));
     });
@@ -1434,27 +1427,26 @@ bool MainWindow::startImport(const QString& dirIn, const QString& label) {
     ops::ImportCatalogRequest request;
     request.label = label;
     request.dir = dir;
-    m_importCancel = runOperation<ops::ImportCatalogOutcome>(
-        this, m_importWatcher, m_workspace,
-        [request](const ops::Context& ctx) { return ops::importCatalog(ctx, request); },
-        [this](const ops::Progress& p) {
-            onImportProgress(p.total > 0 ? int(p.done * 100 / p.total) : 0, p.what);
-        },
+    m_importTask = m_workspace.run<ops::ImportCatalogOutcome>(
+        this, [request](const ops::Context& ctx) { return ops::importCatalog(ctx, request); },
         [this](const Result<ops::ImportCatalogOutcome>& r) {
             ImportOutcome out;
             out.ok = r.ok();
-            out.cancelled = !r && m_importCancel && m_importCancel->load();
+            out.cancelled = !r && m_importTask.cancelled();
             if (r)
                 out.report = r->report;
             else
                 out.error = r.error().toString();
             onImportFinished(out);
+        },
+        [this](const ops::Progress& p) {
+            onImportProgress(p.total > 0 ? int(p.done * 100 / p.total) : 0, p.what);
         });
     return true;
 }
 
 void MainWindow::onImportProgress(int percent, const QString& text) {
-    if (!m_progress || (m_importCancel && m_importCancel->load()))
+    if (!m_progress || m_importTask.cancelled())
         return;
     m_progress->setLabelText(text);
     m_progress->setValue(std::min(percent, 99)); // 100 only when done
@@ -1467,7 +1459,6 @@ void MainWindow::onImportFinished(const ImportOutcome& outcome) {
         m_progress->deleteLater();
         m_progress = nullptr;
     }
-    m_importCancel.reset();
     updateImportActions();
     const QString label = m_importLabel;
 
@@ -1567,10 +1558,8 @@ bool MainWindow::startEvidenceImport(const QString& dirIn, const QString& allowl
     ops::ImportEvidenceRequest request;
     request.dir = dir;
     request.allowlist = allowlist;
-    runOperation<ops::ImportEvidenceOutcome>(
-        this, m_evidenceWatcher, m_workspace,
-        [request](const ops::Context& ctx) { return ops::importEvidence(ctx, request); },
-        [](const ops::Progress&) {},
+    m_evidenceTask = m_workspace.run<ops::ImportEvidenceOutcome>(
+        this, [request](const ops::Context& ctx) { return ops::importEvidence(ctx, request); },
         [this](const Result<ops::ImportEvidenceOutcome>& r) {
             EvidenceOutcome out;
             out.ok = r.ok();

@@ -28,7 +28,6 @@
 #include <memory>
 
 class QAction;
-class QFutureWatcherBase;
 class QLabel;
 class QLineEdit;
 class QProgressDialog;
@@ -73,14 +72,14 @@ class MainWindow : public QMainWindow {
     // Reads `dir` (an AICR recipes/ directory) and imports it as `label` on a worker thread,
     // with a progress dialog that can cancel. False when an import is already running.
     bool startImport(const QString& dir, const QString& label);
-    bool isImporting() const { return m_importWatcher != nullptr; }
+    bool isImporting() const { return m_importTask.running(); }
     QString lastImportError() const { return m_lastImportError; }
 
     // Reads an evidence directory (recipes/evidence, or a directory holding one) and imports its
     // pointers on a worker, with a busy indicator; `allowlist` overrides <dir>/allowlist.yaml.
     // False when an import (of either kind) is already running.
     bool startEvidenceImport(const QString& dir, const QString& allowlist = {});
-    bool isImportingEvidence() const { return m_evidenceWatcher != nullptr; }
+    bool isImportingEvidence() const { return m_evidenceTask.running(); }
     QString lastEvidenceImportError() const { return m_lastEvidenceError; }
 
     // Selects (and shows) a version or one of its recipes in the tree; false when absent or
@@ -263,13 +262,12 @@ class MainWindow : public QMainWindow {
     std::map<QString, QString> m_catalogErrors;
     std::map<QString, models::Task> m_loads;
 
-    QFutureWatcherBase* m_importWatcher = nullptr;
-    std::shared_ptr<std::atomic_bool> m_importCancel;
+    models::Task m_importTask; // the catalog import, while it runs
     QProgressDialog* m_progress = nullptr;
     QString m_importLabel, m_importDir;
     QString m_lastImportError;
 
-    QFutureWatcherBase* m_evidenceWatcher = nullptr;
+    models::Task m_evidenceTask; // the evidence import, while it runs
     QProgressDialog* m_evidenceProgress = nullptr;
     QString m_evidenceDir;
     QString m_lastEvidenceError;

@@ -8,7 +8,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -126,12 +125,7 @@ BundleCompareView::BundleCompareView(models::Workspace& workspace, QWidget* pare
 }
 
 BundleCompareView::~BundleCompareView() {
-    if (m_cancel)
-        m_cancel->store(true);
-    if (m_watcher)
-        m_watcher->waitForFinished();
-    if (m_listWatcher)
-        m_listWatcher->waitForFinished();
+    m_task.cancel(); // results are not delivered once the view is gone
 }
 
 void BundleCompareView::setSides(const QString& from, const QString& to) {
@@ -154,11 +148,10 @@ void BundleCompareView::chooseFolder(QComboBox* side) {
 }
 
 void BundleCompareView::refreshImported() {
-    if (m_listWatcher)
+    if (m_listTask.running())
         return;
-    runOperation<std::vector<models::StoredBundleInfo>>(
-        this, m_listWatcher, m_workspace,
-        [](const ops::Context& ctx) { return ops::listImportedBundles(ctx); }, [](const ops::Progress&) {},
+    m_listTask = m_workspace.read<std::vector<models::StoredBundleInfo>>(
+        this, [](const ops::Context& ctx) { return ops::listImportedBundles(ctx); },
         [this](const Result<std::vector<models::StoredBundleInfo>>& r) {
             m_imported.clear();
             if (r)
@@ -175,7 +168,7 @@ void BundleCompareView::refreshImported() {
 }
 
 bool BundleCompareView::compare() {
-    if (m_watcher)
+    if (m_task.running())
         return false;
     const QString a = fromSide(), b = toSide();
     if (a.isEmpty() || b.isEmpty()) {
@@ -189,15 +182,14 @@ bool BundleCompareView::compare() {
     m_progress->setRange(0, 0);
     m_cancelButton->setVisible(true);
     m_compareButton->setEnabled(false);
-    m_cancel = runOperation<ops::BundleDiffOutcome>(
-        this, m_watcher, m_workspace,
+    m_task = m_workspace.read<ops::BundleDiffOutcome>(
+        this,
         [a, b](const ops::Context& ctx) {
             ops::BundleDiffRequest req;
             req.from = a;
             req.to = b;
             return ops::diffBundles(ctx, req);
         },
-        [this](const ops::Progress& p) { m_progress->setFormat(p.what); },
         [this](const Result<ops::BundleDiffOutcome>& r) {
             m_progress->setVisible(false);
             m_cancelButton->setVisible(false);
@@ -214,13 +206,13 @@ bool BundleCompareView::compare() {
             m_hasResult = true;
             showResult();
             emit compared(true);
-        });
+        },
+        [this](const ops::Progress& p) { m_progress->setFormat(p.what); });
     return true;
 }
 
 void BundleCompareView::cancel() {
-    if (m_cancel)
-        m_cancel->store(true);
+    m_task.cancel();
 }
 
 QString BundleCompareView::headline() const {

@@ -12,11 +12,9 @@
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 
 class QComboBox;
-class QFutureWatcherBase;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -36,7 +34,7 @@ class BundleCompareView : public QWidget {
     QString fromSide() const;
     QString toSide() const;
 
-    bool isBusy() const { return m_watcher != nullptr; }
+    bool isBusy() const { return m_task.running(); }
     bool hasResult() const { return m_hasResult; }
     const bundle::model::BundleDiff& diff() const { return m_result.diff; }
     QString lastError() const { return m_lastError; }
@@ -73,9 +71,8 @@ class BundleCompareView : public QWidget {
     void showResult();
 
     models::Workspace& m_workspace;
-    QFutureWatcherBase* m_watcher = nullptr;
-    QFutureWatcherBase* m_listWatcher = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancel;
+    models::Task m_task;     // the comparison, while it runs
+    models::Task m_listTask; // the imported bundles' names, while they are read
     ops::BundleDiffOutcome m_result;
     bool m_hasResult = false;
     QString m_lastError;

@@ -6,7 +6,6 @@
 #include "ops/BundleDiff.h"
 #include "ops/BundleImport.h"
 
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -146,10 +145,7 @@ BundleView::BundleView(models::Workspace& workspace, QWidget* parent)
 }
 
 BundleView::~BundleView() {
-    if (m_cancel)
-        m_cancel->store(true);
-    if (m_watcher)
-        m_watcher->waitForFinished();
+    m_task.cancel(); // its result is not delivered once the view is gone
 }
 
 void BundleView::setBusy(bool busy, const QString& what) {
@@ -165,18 +161,11 @@ void BundleView::setBusy(bool busy, const QString& what) {
 }
 
 template <typename Fn> bool BundleView::startRead(const QString& source, Fn fn) {
-    if (m_watcher)
+    if (m_task.running())
         return false;
     setBusy(true, tr("Reading %1…").arg(source));
-    m_cancel = runOperation<bm::ReadBundle>(
-        this, m_watcher, m_workspace, std::move(fn),
-        [this](const ops::Progress& p) {
-            if (p.total > 0) {
-                m_progress->setRange(0, static_cast<int>(p.total));
-                m_progress->setValue(static_cast<int>(p.done));
-            }
-            m_progress->setFormat(p.what);
-        },
+    m_task = m_workspace.read<bm::ReadBundle>(
+        this, std::move(fn),
         [this, source](const Result<bm::ReadBundle>& r) {
             setBusy(false);
             if (!r) {
@@ -193,19 +182,26 @@ template <typename Fn> bool BundleView::startRead(const QString& source, Fn fn) 
             showBundle();
             setBusy(false);
             emit loaded(true);
+        },
+        [this](const ops::Progress& p) {
+            if (p.total > 0) {
+                m_progress->setRange(0, static_cast<int>(p.total));
+                m_progress->setValue(static_cast<int>(p.done));
+            }
+            m_progress->setFormat(p.what);
         });
     return true;
 }
 
 bool BundleView::openFolder(const QString& dir) {
-    if (m_watcher)
+    if (m_task.running())
         return false;
     m_fromFolder = true;
     return startRead(dir, [dir](const ops::Context& ctx) { return ops::readBundleFolder(ctx, dir); });
 }
 
 bool BundleView::openImported(const QString& name) {
-    if (m_watcher)
+    if (m_task.running())
         return false;
     m_fromFolder = false;
     return startRead(name, [name](const ops::Context& ctx) { return ops::loadBundleSide(ctx, name); });
@@ -218,23 +214,21 @@ void BundleView::chooseFolder() {
 }
 
 void BundleView::cancel() {
-    if (m_cancel)
-        m_cancel->store(true);
+    m_task.cancel();
 }
 
 bool BundleView::importIntoDatabase() {
-    if (m_watcher || !m_hasBundle || !m_fromFolder)
+    if (m_task.running() || !m_hasBundle || !m_fromFolder)
         return false;
     setBusy(true, tr("Importing %1…").arg(m_source));
     const QString dir = m_source;
-    m_cancel = runOperation<ops::BundleImportOutcome>(
-        this, m_watcher, m_workspace,
+    m_task = m_workspace.run<ops::BundleImportOutcome>(
+        this,
         [dir](const ops::Context& ctx) {
             ops::BundleImportRequest req;
             req.dir = dir;
             return ops::importBundle(ctx, req);
         },
-        [this](const ops::Progress& p) { m_progress->setFormat(p.what); },
         [this](const Result<ops::BundleImportOutcome>& r) {
             setBusy(false);
             if (!r) {
@@ -253,7 +247,8 @@ bool BundleView::importIntoDatabase() {
                                        .arg(r->recipe->recipeName, r->recipe->catalogLabel);
             m_summary->setText(summaryText() + QStringLiteral("\n") + m_importMessage);
             emit importFinished(true, m_importMessage);
-        });
+        },
+        [this](const ops::Progress& p) { m_progress->setFormat(p.what); });
     return true;
 }
 

@@ -13,10 +13,8 @@
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 
-class QFutureWatcherBase;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -39,7 +37,7 @@ class BundleView : public QWidget {
     bool openFolder(const QString& dir);
     bool openImported(const QString& name);
 
-    bool isBusy() const { return m_watcher != nullptr; }
+    bool isBusy() const { return m_task.running(); }
     bool hasBundle() const { return m_hasBundle; }
     const bundle::model::DeployBundle& bundle() const { return m_read.bundle; }
     QString source() const { return m_source; }
@@ -83,8 +81,7 @@ class BundleView : public QWidget {
     void setBusy(bool busy, const QString& what = {});
 
     models::Workspace& m_workspace;
-    QFutureWatcherBase* m_watcher = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancel;
+    models::Task m_task; // the read or import, while it runs
     bundle::model::ReadBundle m_read;
     bool m_hasBundle = false;
     bool m_fromFolder = false;

@@ -7,7 +7,6 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -104,13 +103,9 @@ GenerateBundleDialog::GenerateBundleDialog(models::Workspace& workspace,
 }
 
 GenerateBundleDialog::~GenerateBundleDialog() {
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-    if (m_running) {
-        // The job holds the catalog (a shared_ptr) and its own request; wait so no callback outlives us.
-        disconnect(m_running, nullptr, this, nullptr);
-        m_running->waitForFinished();
-    }
+    // The job holds the catalog (a shared_ptr) and its own request, never the dialog; its result is
+    // not delivered once the dialog is gone.
+    m_task.cancel();
 }
 
 void GenerateBundleDialog::setRunning(bool running) {
@@ -126,8 +121,8 @@ void GenerateBundleDialog::setRunning(bool running) {
 }
 
 void GenerateBundleDialog::onCancel() {
-    if (m_running && m_cancelFlag) {
-        m_cancelFlag->store(true);
+    if (m_task.running()) {
+        m_task.cancel();
         m_status->setText(tr("Cancelling…"));
         return;
     }
@@ -135,7 +130,7 @@ void GenerateBundleDialog::onCancel() {
 }
 
 void GenerateBundleDialog::generate() {
-    if (m_running)
+    if (m_task.running())
         return;
     if (!m_catalog) {
         m_status->setText(tr("The recipe's catalog is not loaded."));
@@ -176,22 +171,14 @@ void GenerateBundleDialog::generate() {
     setRunning(true);
     m_status->setText(tr("Generating…"));
     std::shared_ptr<const catalog::Catalog> cat = m_catalog;
-    m_cancelFlag = runOperation<ops::BundleGenerateOutcome>(
-        this, m_running, m_workspace,
+    m_task = m_workspace.run<ops::BundleGenerateOutcome>(
+        this,
         [request, cat](const ops::Context& ctx) {
             request->catalog = cat.get();
             return ops::bundleGenerate(ctx, *request);
         },
-        [this](const ops::Progress& p) {
-            if (p.total > 0) {
-                m_progress->setRange(0, int(std::min<qint64>(p.total, 1 << 30)));
-                m_progress->setValue(int(std::min<qint64>(p.done, 1 << 30)));
-            }
-            if (!m_cancelFlag || !m_cancelFlag->load())
-                m_status->setText(p.what);
-        },
         [this](const Result<ops::BundleGenerateOutcome>& r) {
-            const bool cancelled = m_cancelFlag && m_cancelFlag->load();
+            const bool cancelled = m_task.cancelled();
             setRunning(false);
             if (!r) {
                 m_status->setText(cancelled
@@ -210,6 +197,14 @@ void GenerateBundleDialog::generate() {
                     .arg(r->receiptSeq));
             m_open->setEnabled(true);
             emit generated(r->outDir, r->treeDigest);
+        },
+        [this](const ops::Progress& p) {
+            if (p.total > 0) {
+                m_progress->setRange(0, int(std::min<qint64>(p.total, 1 << 30)));
+                m_progress->setValue(int(std::min<qint64>(p.done, 1 << 30)));
+            }
+            if (!m_task.cancelled())
+                m_status->setText(p.what);
         });
 }
 

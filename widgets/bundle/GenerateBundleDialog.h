@@ -4,26 +4,21 @@
 // bundle (openBundleRequested) in the bundle view.
 #pragma once
 
+#include "Workspace.h"
 #include "ops/BundleGenerate.h"
 
 #include <QDialog>
 
-#include <atomic>
 #include <memory>
 #include <optional>
 
 class QComboBox;
-class QFutureWatcherBase;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-
-namespace pb::models {
-class Workspace;
-}
 
 namespace pb::widgets {
 
@@ -46,7 +41,7 @@ class GenerateBundleDialog : public QDialog {
     QPushButton* openButton() const { return m_open; }
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* statusLabel() const { return m_status; }
-    bool isRunning() const { return m_running != nullptr; }
+    bool isRunning() const { return m_task.running(); }
     // The last successful generation (empty before one).
     const std::optional<ops::BundleGenerateOutcome>& outcome() const { return m_outcome; }
 
@@ -66,8 +61,7 @@ class GenerateBundleDialog : public QDialog {
     std::shared_ptr<const catalog::Catalog> m_catalog;
     catalog::RecipeResult m_recipe;
     QString m_recipeLabel, m_catalogLabel;
-    QFutureWatcherBase* m_running = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancelFlag;
+    models::Task m_task; // the generation, while it runs
     std::optional<ops::BundleGenerateOutcome> m_outcome;
 
     QComboBox* m_deployer = nullptr;

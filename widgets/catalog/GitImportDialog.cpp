@@ -144,8 +144,7 @@ GitImportDialog::GitImportDialog(models::Workspace& workspace, QWidget* parent)
 
 GitImportDialog::~GitImportDialog() {
     // A running import stops at its next check; what it finished stays imported (and receipted).
-    if (m_cancelFlag)
-        *m_cancelFlag = true;
+    m_task.cancel();
 }
 
 void GitImportDialog::setRepository(const QString& path) {
@@ -235,7 +234,7 @@ void GitImportDialog::selectRefs(const QStringList& names) {
 }
 
 bool GitImportDialog::startImport() {
-    if (m_running)
+    if (m_task.running())
         return false;
     ops::ImportCatalogGitRequest request;
     request.repository = repository();
@@ -249,14 +248,8 @@ bool GitImportDialog::startImport() {
     m_results->clear();
     m_progress->setValue(0);
     m_progressText->setText(tr("Starting…"));
-    m_cancelFlag = runOperation<ops::ImportCatalogGitOutcome>(
-        this, m_running, m_workspace,
-        [request](const ops::Context& ctx) { return ops::importCatalogGit(ctx, request); },
-        [this](const ops::Progress& p) {
-            if (p.total > 0)
-                m_progress->setValue(static_cast<int>(std::clamp<qint64>(p.done * 1000 / p.total, 0, 1000)));
-            m_progressText->setText(p.what);
-        },
+    m_task = m_workspace.run<ops::ImportCatalogGitOutcome>(
+        this, [request](const ops::Context& ctx) { return ops::importCatalogGit(ctx, request); },
         [this](const Result<ops::ImportCatalogGitOutcome>& r) {
             QStringList labels;
             if (r) {
@@ -274,20 +267,24 @@ bool GitImportDialog::startImport() {
                 m_progressText->setText(tr("Failed"));
             }
             m_results->setPlainText(resultText());
-            m_cancelFlag.reset();
             updateButtons();
             if (!labels.isEmpty())
                 emit imported(labels);
             emit importFinished(r.ok());
+        },
+        [this](const ops::Progress& p) {
+            if (p.total > 0)
+                m_progress->setValue(static_cast<int>(std::clamp<qint64>(p.done * 1000 / p.total, 0, 1000)));
+            m_progressText->setText(p.what);
         });
     updateButtons();
     return true;
 }
 
 void GitImportDialog::cancelImport() {
-    if (!m_running || !m_cancelFlag)
+    if (!m_task.running())
         return;
-    *m_cancelFlag = true;
+    m_task.cancel();
     m_progressText->setText(tr("Cancelling…"));
     updateButtons();
 }
@@ -298,7 +295,7 @@ QString GitImportDialog::resultText() const {
 
 void GitImportDialog::reject() {
     // Closing while an import runs cancels it; the dialog stays until it has stopped.
-    if (m_running) {
+    if (m_task.running()) {
         cancelImport();
         return;
     }
@@ -306,9 +303,9 @@ void GitImportDialog::reject() {
 }
 
 void GitImportDialog::updateButtons() {
-    const bool running = m_running != nullptr;
+    const bool running = m_task.running();
     m_import->setEnabled(!running && m_table->selectionModel()->hasSelection());
-    m_cancel->setEnabled(running && m_cancelFlag && !m_cancelFlag->load());
+    m_cancel->setEnabled(running && !m_task.cancelled());
     m_repo->setEnabled(!running);
     m_browse->setEnabled(!running);
     m_path->setEnabled(!running);

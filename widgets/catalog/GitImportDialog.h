@@ -11,12 +11,9 @@
 #include <QStringList>
 
 #include "core/Result.h"
+#include "Workspace.h"
 #include "git/Repository.h"
 
-#include <atomic>
-#include <memory>
-
-class QFutureWatcherBase;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -27,7 +24,6 @@ class QTableView;
 class QTextBrowser;
 
 namespace pb::models {
-class Workspace;
 } // namespace pb::models
 
 namespace pb::widgets {
@@ -50,7 +46,7 @@ class GitImportDialog : public QDialog {
     QLineEdit* pathField() const { return m_path; }
     QPushButton* importButton() const { return m_import; }
     QPushButton* cancelButton() const { return m_cancel; }
-    bool isRunning() const { return m_running != nullptr; }
+    bool isRunning() const { return m_task.running(); }
     // The repository's tags and branches are being read (refsListed() follows).
     bool isListing() const { return m_listing > 0; }
     // One line per version of the last run ("v0.14.0: imported (commit 1b4724e39, 97 files, …)"),
@@ -101,10 +97,9 @@ class GitImportDialog : public QDialog {
     QPushButton* m_cancel = nullptr;
     QPushButton* m_close = nullptr;
 
-    QFutureWatcherBase* m_running = nullptr;
+    models::Task m_task; // the import, while it runs
     quint64 m_listRequest = 0; // the latest listing; older ones are dropped
     int m_listing = 0;
-    std::shared_ptr<std::atomic_bool> m_cancelFlag;
     QStringList m_resultLines;
     QString m_lastError;
     QString m_listed; // the repository text the table was last listed for

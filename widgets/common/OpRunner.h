@@ -9,7 +9,6 @@
 
 #include "Workspace.h"
 
-#include <QFutureWatcherBase>
 #include <QMessageBox>
 #include <QPointer>
 #include <QProgressDialog>
@@ -96,48 +95,6 @@ models::Task runInView(QWidget* view, models::Workspace& workspace, Fn fn, Done 
     if (dialog && how.cancellable)
         QObject::connect(dialog, &QProgressDialog::canceled, view, [task] { task.cancel(); });
     return task;
-}
-
-// The older form (kept for views not yet moved to runInView): `running` holds a watcher while the
-// job runs; progress(ops::Progress) and finished(Result<T>) run on `owner`'s thread. Returns the
-// job's cancel flag.
-template <typename T, typename Fn, typename OnProgress, typename OnFinished>
-std::shared_ptr<std::atomic_bool> runOperation(QObject* owner, QFutureWatcherBase*& running,
-                                               ops::Async& async, Fn fn, OnProgress progress,
-                                               OnFinished finished) {
-    QPointer<QObject> guard(owner);
-    ops::ProgressFn queued = [guard, progress](const ops::Progress& p) {
-        if (QObject* o = guard.data())
-            QMetaObject::invokeMethod(
-                o,
-                [guard, progress, p] {
-                    if (guard)
-                        progress(p);
-                },
-                Qt::QueuedConnection);
-    };
-    ops::Job<T> job = async.run<T>(std::move(fn), queued);
-    auto* watcher = new QFutureWatcher<Result<T>>(owner);
-    running = watcher;
-    QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, &running, finished] {
-        const Result<T> result = watcher->future().resultCount() > 0
-                                     ? watcher->result()
-                                     : Result<T>(makeError(QStringLiteral("the operation did not finish")));
-        watcher->deleteLater();
-        running = nullptr;
-        finished(result);
-    });
-    watcher->setFuture(job.future);
-    return job.cancelFlag;
-}
-
-// The same on a workspace's pool.
-template <typename T, typename Fn, typename OnProgress, typename OnFinished>
-std::shared_ptr<std::atomic_bool> runOperation(QObject* owner, QFutureWatcherBase*& running,
-                                               models::Workspace& workspace, Fn fn, OnProgress progress,
-                                               OnFinished finished) {
-    return runOperation<T>(owner, running, workspace.async(), std::move(fn), std::move(progress),
-                           std::move(finished));
 }
 
 } // namespace pb::widgets

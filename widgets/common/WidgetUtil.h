@@ -3,10 +3,8 @@
 // GUI thread whose outcome comes back on it.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QMetaObject>
 #include <QObject>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <initializer_list>
 #include <type_traits>
@@ -60,22 +58,6 @@ template <typename Owner> auto queuedProgress(Owner* owner, void (Owner::*slot)(
         QMetaObject::invokeMethod(
             owner, [owner, slot, done, total] { (owner->*slot)(done, total); }, Qt::QueuedConnection);
     };
-}
-
-// Runs `work` on the thread pool; `running` holds its watcher until the outcome is back, then
-// `finished(outcome)` runs on `owner`'s thread.
-template <typename Work, typename Finished>
-void runWatched(QObject* owner, QFutureWatcherBase*& running, Work&& work, Finished finished) {
-    using Outcome = std::invoke_result_t<std::decay_t<Work>>;
-    auto* watcher = new QFutureWatcher<Outcome>(owner);
-    running = watcher;
-    QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, &running, finished] {
-        const Outcome outcome = watcher->result();
-        watcher->deleteLater();
-        running = nullptr;
-        finished(outcome);
-    });
-    watcher->setFuture(QtConcurrent::run(std::forward<Work>(work)));
 }
 
 } // namespace pb::widgets

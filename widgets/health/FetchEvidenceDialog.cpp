@@ -5,12 +5,11 @@
 #include "TableSetup.h"
 #include "Workspace.h"
 #include "oci/Layout.h"
-#include "ops/Async.h"
 #include "ops/FetchEvidence.h"
 
 #include <QCloseEvent>
 #include <QDir>
-#include <QFutureWatcher>
+#include <QPointer>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -35,8 +34,6 @@ FetchEvidenceDialog::FetchEvidenceDialog(models::Workspace& workspace,
     m_model = new FetchQueueModel(this);
     m_model->setObjectName(QStringLiteral("fetchQueueModel"));
     m_model->setPointers(std::move(pointers));
-    // The fetch runs as one operation on a worker with a database connection of its own.
-    m_async = std::make_unique<ops::Async>(workspace.path(), 1);
 
     m_intro = new QLabel(this);
     m_intro->setObjectName(QStringLiteral("fetchIntro"));
@@ -118,9 +115,9 @@ FetchEvidenceDialog::FetchEvidenceDialog(models::Workspace& workspace,
 }
 
 FetchEvidenceDialog::~FetchEvidenceDialog() {
-    if (m_cancel)
-        *m_cancel = true;
-    m_async.reset(); // waits for the running fetch
+    // The running pulls stop at their next check; row updates and the result are not delivered
+    // once the dialog is gone (they go through the workspace, which outlives every job).
+    m_task.cancel();
 }
 
 void FetchEvidenceDialog::setConcurrency(int n) {
@@ -132,10 +129,9 @@ void FetchEvidenceDialog::readSettingsFields() {
 }
 
 bool FetchEvidenceDialog::start() {
-    if (m_running > 0 || m_model->rowCount() == 0)
+    if (m_task.running() || m_model->rowCount() == 0)
         return false;
     readSettingsFields();
-    m_cancel = std::make_shared<std::atomic_bool>(false);
     m_cancelled = false;
     m_started = true;
     m_imported = 0;
@@ -163,7 +159,11 @@ bool FetchEvidenceDialog::start() {
     if (m_rows.empty())
         return false;
     const std::vector<int> rows = m_rows;
-    req.onEvent = [this, rows](const ops::FetchEvent& e) {
+    // Row updates come from the operation's threads: they are queued to the GUI thread through the
+    // workspace (alive as long as any job) and dropped there once the dialog is gone.
+    QPointer<FetchEvidenceDialog> self(this);
+    models::Workspace* relay = &m_workspace;
+    req.onEvent = [self, relay, rows](const ops::FetchEvent& e) {
         // On the operation's threads: copy what the row shows, then hand it to the GUI thread.
         const int row = rows[size_t(e.index)];
         RowUpdate u{row, e.state, e.bytesDone, e.bytesTotal, {}, {}, false, e.result != nullptr};
@@ -175,28 +175,25 @@ bool FetchEvidenceDialog::start() {
             }
         }
         QMetaObject::invokeMethod(
-            this, [this, u] { onRowUpdate(u); }, Qt::QueuedConnection);
+            relay,
+            [self, u] {
+                if (self)
+                    self->onRowUpdate(u);
+            },
+            Qt::QueuedConnection);
     };
-    ops::Job<ops::FetchEvidenceOutcome> job = m_async->run<ops::FetchEvidenceOutcome>(
-        [req = std::move(req)](ops::Context& ctx) { return ops::fetchEvidence(ctx, req); });
-    m_cancel = job.cancelFlag;
-    m_running = 1;
-    auto* watcher = new QFutureWatcher<Result<ops::FetchEvidenceOutcome>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const Result<ops::FetchEvidenceOutcome> r = watcher->result();
-        watcher->deleteLater();
-        onFinished(r);
-    });
-    watcher->setFuture(job.future);
+    m_task = m_workspace.run<ops::FetchEvidenceOutcome>(
+        this, [req = std::move(req)](ops::Context& ctx) { return ops::fetchEvidence(ctx, req); },
+        [this](const Result<ops::FetchEvidenceOutcome>& r) { onFinished(r); });
     updateSummary();
     updateButtons();
     return true;
 }
 
 void FetchEvidenceDialog::cancel() {
-    if (m_running == 0 || !m_cancel)
+    if (!m_task.running())
         return;
-    *m_cancel = true;
+    m_task.cancel();
     m_cancelled = true;
     updateSummary();
     updateButtons();
@@ -223,7 +220,6 @@ void FetchEvidenceDialog::onRowUpdate(const RowUpdate& u) {
 }
 
 void FetchEvidenceDialog::onFinished(const Result<ops::FetchEvidenceOutcome>& r) {
-    m_running = 0;
     m_cancelled = m_cancelled || (r && r->cancelled);
     int imported = 0;
     if (r) {
@@ -261,8 +257,8 @@ QString FetchEvidenceDialog::summaryText() const {
     if (const qint64 bytes = m_model->bytesDone(); bytes > 0)
         text += QStringLiteral(" · %1").arg(models::byteSize(bytes));
     if (m_cancelled)
-        text += m_running > 0 ? tr(" · cancelling…") : tr(" · cancelled");
-    else if (m_running == 0)
+        text += m_task.running() ? tr(" · cancelling…") : tr(" · cancelled");
+    else if (!m_task.running())
         text += m_error.isEmpty() ? tr(" · done") : tr(" · not imported: %1").arg(m_error);
     return text;
 }
@@ -272,7 +268,7 @@ void FetchEvidenceDialog::updateSummary() {
 }
 
 void FetchEvidenceDialog::updateButtons() {
-    const bool running = m_running > 0;
+    const bool running = m_task.running();
     bool retry = false;
     for (const models::FetchItem& it : m_model->items())
         retry = retry || (it.state != FetchState::Valid && it.state != FetchState::ValidFailedPhases);
@@ -298,7 +294,7 @@ void FetchEvidenceDialog::openRegistries() {
 
 void FetchEvidenceDialog::closeEvent(QCloseEvent* event) {
     // Closing while pulls run cancels them; the dialog stays until they have stopped.
-    if (m_running > 0) {
+    if (m_task.running()) {
         cancel();
         event->ignore();
         return;
@@ -307,7 +303,7 @@ void FetchEvidenceDialog::closeEvent(QCloseEvent* event) {
 }
 
 void FetchEvidenceDialog::reject() {
-    if (m_running > 0) {
+    if (m_task.running()) {
         cancel();
         return;
     }

@@ -2,13 +2,14 @@
 // referrer, into the local OCI cache, checks it offline and imports it, so the health table and the
 // inspector show it without the network afterwards. One row per pointer (queued, fetching with the
 // bytes moved, checking, then valid / invalid / failed with the reason). The work is the fetch
-// operation (ops/FetchEvidence.h, the CLI's `evidence fetch`) run through ops::Async: at most two
+// operation (ops/FetchEvidence.h, the CLI's `evidence fetch`) run on the workspace: at most two
 // pulls at a time, the imports and the evidence.fetch receipt in one transaction; Cancel raises the
 // operation's cancel flag, and a cancelled pull leaves nothing half-written (the cache only ever
 // renames verified blobs into place).
 #pragma once
 
 #include "RegistryModels.h"
+#include "Workspace.h"
 #include "RegistrySettings.h"
 #include "core/Result.h"
 #include "evidence/Evidence.h"
@@ -27,7 +28,6 @@ class QPushButton;
 class QTableView;
 
 namespace pb::ops {
-class Async;
 struct FetchEvidenceOutcome;
 } // namespace pb::ops
 
@@ -47,7 +47,7 @@ class FetchEvidenceDialog : public QDialog {
     models::FetchQueueModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     const RegistrySettings& settings() const { return m_settings; }
-    bool isRunning() const { return m_running > 0; }
+    bool isRunning() const { return m_task.running(); }
     bool wasCancelled() const { return m_cancelled; }
     // What the summary line says (counts, bytes, cancelled).
     QString summaryText() const;
@@ -89,12 +89,10 @@ class FetchEvidenceDialog : public QDialog {
     models::Workspace& m_workspace;
     RegistrySettings m_settings;
     models::FetchQueueModel* m_model = nullptr;
-    std::unique_ptr<ops::Async> m_async;
     int m_concurrency = 2;
     std::vector<int> m_rows; // the model row of each pointer of the running fetch
     QString m_error;         // why the last run failed as a whole
-    std::shared_ptr<std::atomic_bool> m_cancel;
-    int m_running = 0; // 1 while the fetch operation runs
+    models::Task m_task; // the fetch operation, while it runs
     int m_imported = 0;
     bool m_started = false;
     bool m_cancelled = false;

@@ -15,7 +15,6 @@
 #include <QWidget>
 
 class QComboBox;
-class QFutureWatcherBase;
 class QPushButton;
 class QLabel;
 class QLineEdit;
