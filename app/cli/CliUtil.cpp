@@ -58,8 +58,10 @@ void setGlobalDbPath(const QString& path) {
 
 void addDb(Command& c) {
     c.addOption({QStringLiteral("db"),
-                 QStringLiteral("Database file (default: %1).").arg(Database::defaultPath()),
-                 QStringLiteral("PATH")});
+                 QStringLiteral("Database: a SQLite file (default: %1), or a PostgreSQL server as a "
+                                "postgresql:// URI or service=NAME.")
+                     .arg(Database::defaultPath()),
+                 QStringLiteral("DB")});
 }
 
 void addFormat(Command& c, const QString& values, const QString& def) {

@@ -159,6 +159,9 @@ QList<Command> buildTable() {
         recordsImportCommand(),
         recordsCheckCommand(),
         recordsStagesCommand(),
+        // the database itself
+        dbStatusCommand(),
+        dbCopyCommand(),
         // the report, and the shell
         reportCommand(),
         completionCommand(),

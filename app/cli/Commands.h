@@ -136,6 +136,8 @@ Command receiptsVerifyCommand();
 Command recordsImportCommand();
 Command recordsCheckCommand();
 Command recordsStagesCommand();
+Command dbStatusCommand();
+Command dbCopyCommand();
 Command reportCommand();
 Command completionCommand();
 

@@ -1,5 +1,6 @@
 #include "db/Database.h"
 #include "db/GuiThreadGuard.h"
+#include "db/Postgres.h"
 
 #include <QAtomicInt>
 #include <QCoreApplication>
@@ -64,9 +65,10 @@ sqlite3* sqliteHandle(const QSqlDatabase& db) {
     return *static_cast<sqlite3* const*>(handle.data());
 }
 
-std::map<int, QString> migrationFiles() {
+std::map<int, QString> migrationFiles(Engine engine) {
     std::map<int, QString> out;
-    const QDir dir(QStringLiteral(":/migrations"));
+    const QDir dir(engine == Engine::PostgreSQL ? QStringLiteral(":/migrations/postgresql")
+                                                : QStringLiteral(":/migrations/sqlite"));
     static const QRegularExpression re(QStringLiteral("^(\\d+)_.*\\.sql$"));
     for (const QString& name : dir.entryList(QDir::Files, QDir::Name)) {
         const auto m = re.match(name);
@@ -76,15 +78,20 @@ std::map<int, QString> migrationFiles() {
     return out;
 }
 
+// One statement per line ending in ';' (comment lines dropped), except inside a $$ … $$ block
+// (a PostgreSQL function body), which stays in its statement whatever its lines end with.
 QStringList splitStatements(const QString& sql) {
     QStringList out;
     QString current;
+    bool inDollarBlock = false;
     for (const QString& line : sql.split(QLatin1Char('\n'))) {
         const QString trimmed = line.trimmed();
-        if (trimmed.startsWith(QLatin1String("--")))
+        if (!inDollarBlock && trimmed.startsWith(QLatin1String("--")))
             continue;
         current += line + QLatin1Char('\n');
-        if (trimmed.endsWith(QLatin1Char(';'))) {
+        if (line.count(QLatin1String("$$")) % 2 == 1)
+            inDollarBlock = !inDollarBlock;
+        if (!inDollarBlock && trimmed.endsWith(QLatin1Char(';'))) {
             out << current.trimmed();
             current.clear();
         }
@@ -125,12 +132,22 @@ QString Database::defaultPath() {
     return dir + QStringLiteral("/proofbench.sqlite");
 }
 
-int Database::latestSchemaVersion() {
-    const auto files = migrationFiles();
+int Database::latestSchemaVersion(Engine engine) {
+    const auto files = migrationFiles(engine);
     return files.empty() ? 0 : files.rbegin()->first;
 }
 
-Result<std::unique_ptr<Database>> Database::open(const QString& path) {
+Result<std::unique_ptr<Database>> Database::open(const QString& spec) {
+    if (pg::isServerSpec(spec))
+        return openPostgres(spec);
+    return openSqlite(spec);
+}
+
+QString Database::displayName() const {
+    return m_engine == Engine::PostgreSQL ? m_display : QDir::toNativeSeparators(m_path);
+}
+
+Result<std::unique_ptr<Database>> Database::openSqlite(const QString& path) {
     observe(QStringLiteral("-- open %1").arg(path));
     const QFileInfo fi(path);
     if (!fi.absoluteDir().exists() && !QDir().mkpath(fi.absolutePath()))
@@ -165,20 +182,161 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path) {
     return db;
 }
 
+namespace {
+
+// What to do about a connection that failed, from libpq's message.
+QString connectAdvice(const QString& message) {
+    if (message.contains(QLatin1String("password authentication failed")) ||
+        message.contains(QLatin1String("no password supplied")))
+        return QStringLiteral("check the user's password in ~/.pgpass (mode 0600), PGPASSFILE or the service file");
+    if (message.contains(QLatin1String("certificate")) || message.contains(QLatin1String("SSL")) ||
+        message.contains(QLatin1String("root.crt")))
+        return QStringLiteral("check the server's certificate and the CA given as sslrootcert=…");
+    if (message.contains(QLatin1String("no pg_hba.conf entry")))
+        return QStringLiteral("the server's pg_hba.conf does not admit this user, database, address or TLS mode");
+    if (message.contains(QLatin1String("does not exist")))
+        return QStringLiteral("create the database and role first (README: \"A team server\")");
+    if (message.contains(QLatin1String("Connection refused")) || message.contains(QLatin1String("could not connect")) ||
+        message.contains(QLatin1String("timeout expired")) || message.contains(QLatin1String("could not translate")))
+        return QStringLiteral("is the server running and reachable at that host and port?");
+    return {};
+}
+
+} // namespace
+
+Result<std::unique_ptr<Database>> Database::openPostgres(const QString& spec) {
+    Result<pg::ServerSpec> parsed = pg::parseServerSpec(spec);
+    if (!parsed)
+        return parsed.error();
+    const QString where = QStringLiteral("PostgreSQL %1").arg(parsed->display());
+    observe(QStringLiteral("-- open %1").arg(where));
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
+        return makeError(QStringLiteral("cannot open %1: the Qt PostgreSQL driver is not installed (Debian "
+                                        "package libqt6sql6-psql)")
+                             .arg(where));
+    std::unique_ptr<Database> db(new Database);
+    db->m_engine = Engine::PostgreSQL;
+    db->m_path = parsed->password.isEmpty() ? spec.trimmed() : parsed->canonical();
+    db->m_display = where;
+    db->m_connection = QStringLiteral("pb-%1").arg(g_connectionCounter.fetchAndAddRelaxed(1));
+    db->m_db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), db->m_connection);
+    if (Status s = pg::configure(db->m_db, *parsed); !s)
+        return s.error();
+    const QString password = db->m_db.password();
+    if (!db->m_db.open()) {
+        const QString message = pg::scrub(db->m_db.lastError().databaseText().trimmed(), password);
+        const QString advice = connectAdvice(message);
+        return makeError(QStringLiteral("cannot connect to %1: %2%3")
+                             .arg(where, message.isEmpty() ? QStringLiteral("connection failed") : message,
+                                  advice.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(advice)));
+    }
+    QSqlQuery q(db->m_db);
+    // One session setting per statement (a multi-statement exec hides the later ones' errors).
+    for (const char* setting : {"SET TimeZone TO 'UTC'", "SET search_path TO proofbench"}) {
+        if (!q.exec(QString::fromLatin1(setting)))
+            return makeError(QStringLiteral("%1: %2 failed: %3")
+                                 .arg(where, QLatin1String(setting), q.lastError().databaseText().trimmed()));
+    }
+    if (Status s = db->migrate(); !s) {
+        Error e = s.error();
+        e.message = QStringLiteral("%1: %2").arg(where, e.message);
+        return e;
+    }
+    return db;
+}
+
+Status Database::migratePostgres() {
+    const int latest = latestSchemaVersion(Engine::PostgreSQL);
+    auto tooNew = [latest](int current) {
+        return makeError(QStringLiteral("database schema version %1 is newer than this Proofbench (%2); "
+                                        "upgrade Proofbench")
+                             .arg(current)
+                             .arg(latest));
+    };
+    // Up to date: nothing to write (a role that may only read opens it too).
+    int current = schemaVersion();
+    if (current < 0)
+        return makeError(QStringLiteral("cannot read the schema version"));
+    if (current > latest)
+        return tooNew(current);
+    if (current == latest)
+        return {};
+    QSqlQuery q(m_db);
+    auto fail = [this, &q](const QString& what) {
+        const QString why = q.lastError().databaseText().trimmed();
+        m_db.rollback();
+        return makeError(QStringLiteral("%1: %2").arg(what, why));
+    };
+    if (!m_db.transaction())
+        return makeError(QStringLiteral("cannot start migrations: %1").arg(m_db.lastError().text()));
+    // One migrator at a time: a second process waits here, then finds the work done.
+    if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(7146818323850297410)")))
+        return fail(QStringLiteral("cannot take the migration lock"));
+    if (!q.exec(QStringLiteral("CREATE SCHEMA IF NOT EXISTS proofbench")))
+        return fail(QStringLiteral("cannot create schema proofbench (the user needs CREATE on the database, or "
+                                   "the database owner runs the first open)"));
+    if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS proofbench.schema_version (id integer PRIMARY KEY "
+                               "CHECK (id = 1), version integer NOT NULL)")))
+        return fail(QStringLiteral("cannot create the schema_version table"));
+    if (!q.exec(QStringLiteral("SELECT version FROM proofbench.schema_version WHERE id = 1")))
+        return fail(QStringLiteral("cannot read the schema version"));
+    current = q.next() ? q.value(0).toInt() : 0;
+    if (current > latest) {
+        m_db.rollback();
+        return tooNew(current);
+    }
+    for (const auto& [number, file] : migrationFiles(Engine::PostgreSQL)) {
+        if (number <= current)
+            continue;
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly)) {
+            m_db.rollback();
+            return makeError(QStringLiteral("cannot read migration"), file);
+        }
+        for (const QString& stmt : splitStatements(QString::fromUtf8(f.readAll()))) {
+            if (!q.exec(stmt)) {
+                Error err = fail(QStringLiteral("migration %1 failed").arg(number));
+                err.file = file;
+                return err;
+            }
+        }
+    }
+    q.prepare(QStringLiteral("INSERT INTO proofbench.schema_version (id, version) VALUES (1, ?) "
+                             "ON CONFLICT (id) DO UPDATE SET version = excluded.version"));
+    q.addBindValue(latest);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot record schema version %1").arg(latest));
+    if (!m_db.commit())
+        return makeError(QStringLiteral("cannot commit migrations up to %1: %2")
+                             .arg(latest)
+                             .arg(m_db.lastError().databaseText().trimmed()));
+    return {};
+}
+
 Result<std::unique_ptr<Database>> Database::openSibling() const {
     return open(m_path);
 }
 
 int Database::schemaVersion() const {
     QSqlQuery q(m_db);
+    if (m_engine == Engine::PostgreSQL) {
+        if (q.exec(QStringLiteral("SELECT to_regclass('proofbench.schema_version') IS NOT NULL")) && q.next() &&
+            !q.value(0).toBool())
+            return 0;
+        if (q.exec(QStringLiteral("SELECT version FROM proofbench.schema_version WHERE id = 1")) && q.next())
+            return q.value(0).toInt();
+        return q.lastError().isValid() ? -1 : 0;
+    }
     if (q.exec(QStringLiteral("PRAGMA user_version")) && q.next())
         return q.value(0).toInt();
     return -1;
 }
 
 Status Database::migrate() {
+    if (m_engine == Engine::PostgreSQL)
+        return migratePostgres();
     const int current = schemaVersion();
-    const auto files = migrationFiles();
+    const auto files = migrationFiles(Engine::SQLite);
     const int latest = files.empty() ? 0 : files.rbegin()->first;
     if (current > latest)
         return makeError(QStringLiteral("database schema version %1 is newer than this Proofbench (%2); "
@@ -219,6 +377,8 @@ Status Database::migrate() {
 }
 
 bool inTransaction(QSqlDatabase& db) {
+    if (engineOf(db) == Engine::PostgreSQL)
+        return pg::inTransaction(db);
     sqlite3* h = sqliteHandle(db);
     return h && sqlite3_get_autocommit(h) == 0;
 }

@@ -1,9 +1,13 @@
-// The one SQLite database: QSQLITE, WAL, foreign keys on, schema version in PRAGMA user_version,
-// numbered migrations from the resources (":/migrations/NNN_name.sql"). A Database owns one named
+// The one database, on either engine: a SQLite file (QSQLITE, WAL, foreign keys on, schema version
+// in PRAGMA user_version; the embedded default) or a PostgreSQL server (QPSQL over libpq, tables in
+// schema `proofbench`, schema version in its table schema_version, session time zone UTC). Numbered
+// migrations per engine come from the resources (":/migrations/<sqlite|postgresql>/NNN_name.sql");
+// both produce the same logical schema (tests/engine/tst_schemaparity). A Database owns one named
 // connection; a worker thread opens its own with openSibling().
 #pragma once
 
 #include "core/Result.h"
+#include "db/Dialect.h"
 
 #include <QSqlDatabase>
 #include <QString>
@@ -19,23 +23,36 @@ class Database {
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
 
-    // Opens (creating if needed) and migrates the database at `path`.
-    static Result<std::unique_ptr<Database>> open(const QString& path);
-    // A second connection to the same file, for use on the calling thread.
+    // Opens and migrates the database `spec` names: a file path (SQLite, created if needed), or a
+    // PostgreSQL server as a postgresql:// URI or libpq keyword=value text (`service=NAME`), whose
+    // database must exist. Passwords come from libpq's own sources (~/.pgpass, PGPASSFILE,
+    // PGPASSWORD, a service file) or pg::rememberPassword(); no error text carries one.
+    static Result<std::unique_ptr<Database>> open(const QString& spec);
+    // A second connection to the same database, for use on the calling thread.
     Result<std::unique_ptr<Database>> openSibling() const;
 
     // Where the GUI and CLI keep their database unless --db says otherwise.
     static QString defaultPath();
-    static int latestSchemaVersion();
+    static int latestSchemaVersion(Engine engine = Engine::SQLite);
 
     QSqlDatabase& sql() { return m_db; }
+    // The spec it was opened with (a file's absolute path; for a server, never with a password):
+    // what sibling connections open.
     const QString& path() const { return m_path; }
+    // For people: the file path, or "PostgreSQL user@host:port/dbname".
+    QString displayName() const;
+    Engine engine() const { return m_engine; }
     int schemaVersion() const;
 
   private:
     Database() = default;
+    static Result<std::unique_ptr<Database>> openSqlite(const QString& path);
+    static Result<std::unique_ptr<Database>> openPostgres(const QString& spec);
     Status migrate();
+    Status migratePostgres();
 
+    Engine m_engine = Engine::SQLite;
+    QString m_display;
     QString m_path;
     QString m_connection;
     QSqlDatabase m_db;
@@ -70,7 +87,8 @@ class Transaction {
     bool m_done = false;
 };
 
-// True while the connection is inside a transaction (sqlite3_get_autocommit() is 0).
+// True while the connection is inside a transaction (SQLite: sqlite3_get_autocommit() is 0;
+// PostgreSQL: the transaction status is not idle, a failed transaction included).
 bool inTransaction(QSqlDatabase& db);
 
 } // namespace pb::db

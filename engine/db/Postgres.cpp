@@ -1,0 +1,308 @@
+#include "db/Postgres.h"
+
+#include <QHash>
+#include <QMetaType>
+#include <QMutex>
+#include <QRegularExpression>
+#include <QSqlDriver>
+#include <QVariant>
+
+#include <libpq-fe.h>
+
+#include <cmath>
+
+namespace pb::db::pg {
+
+namespace {
+
+QMutex g_passwordMutex;
+QHash<QString, QString>& passwords() {
+    static QHash<QString, QString> map;
+    return map;
+}
+
+// libpq's keyword names (from PQconndefaults), so that `service=x` is a spec and `a=b.sqlite` is not.
+const QStringList& keywords() {
+    static const QStringList list = [] {
+        QStringList out;
+        if (PQconninfoOption* opts = PQconndefaults()) {
+            for (PQconninfoOption* o = opts; o->keyword; ++o)
+                out << QString::fromLatin1(o->keyword);
+            PQconninfoFree(opts);
+        }
+        return out;
+    }();
+    return list;
+}
+
+// A value in libpq's keyword=value syntax: single-quoted, backslash and quote escaped.
+QString quoted(const QString& value) {
+    QString v = value;
+    v.replace(QLatin1Char('\\'), QLatin1String("\\\\"));
+    v.replace(QLatin1Char('\''), QLatin1String("\\'"));
+    return QLatin1Char('\'') + v + QLatin1Char('\'');
+}
+
+} // namespace
+
+bool isServerSpec(const QString& spec) {
+    const QString s = spec.trimmed();
+    if (s.startsWith(QLatin1String("postgresql://")) || s.startsWith(QLatin1String("postgres://")))
+        return true;
+    static const QRegularExpression re(QStringLiteral("^([a-z_]+)\\s*="));
+    const auto m = re.match(s);
+    return m.hasMatch() && keywords().contains(m.captured(1));
+}
+
+QString ServerSpec::value(const QString& key) const {
+    for (const auto& [k, v] : params)
+        if (k == key)
+            return v;
+    return {};
+}
+
+bool ServerSpec::isLocal() const {
+    const QString host = value(QStringLiteral("host")), addr = value(QStringLiteral("hostaddr"));
+    if (host.isEmpty() && addr.isEmpty())
+        return true; // libpq's default: the Unix socket
+    const QStringList hosts = (host.isEmpty() ? addr : host).split(QLatin1Char(','));
+    for (const QString& h : hosts) {
+        if (h.startsWith(QLatin1Char('/')) || h.startsWith(QLatin1Char('@')))
+            continue;
+        if (h == QLatin1String("localhost") || h == QLatin1String("::1") || h.startsWith(QLatin1String("127.")))
+            continue;
+        return false;
+    }
+    return true;
+}
+
+QString ServerSpec::display() const {
+    const QString host = value(QStringLiteral("host")).isEmpty() ? value(QStringLiteral("hostaddr"))
+                                                                 : value(QStringLiteral("host"));
+    const QString port = value(QStringLiteral("port")), user = value(QStringLiteral("user")),
+                  dbname = value(QStringLiteral("dbname")), service = value(QStringLiteral("service"));
+    QString out;
+    if (!user.isEmpty())
+        out += user + QLatin1Char('@');
+    out += host.isEmpty() ? QStringLiteral("(local socket)") : host;
+    if (!port.isEmpty())
+        out += QLatin1Char(':') + port;
+    if (!dbname.isEmpty())
+        out += QLatin1Char('/') + dbname;
+    if (!service.isEmpty())
+        out = QStringLiteral("service %1").arg(service) + (host.isEmpty() && user.isEmpty() && dbname.isEmpty()
+                                                              ? QString()
+                                                              : QStringLiteral(" (%1)").arg(out));
+    return out;
+}
+
+QString ServerSpec::canonical() const {
+    QStringList parts;
+    for (const auto& [k, v] : params)
+        parts << k + QLatin1Char('=') + quoted(v);
+    return parts.join(QLatin1Char(' '));
+}
+
+Result<ServerSpec> parseServerSpec(const QString& spec) {
+    char* err = nullptr;
+    PQconninfoOption* opts = PQconninfoParse(spec.trimmed().toUtf8().constData(), &err);
+    if (!opts) {
+        QString why = err ? QString::fromUtf8(err).trimmed() : QStringLiteral("out of memory");
+        if (err)
+            PQfreemem(err);
+        return makeError(QStringLiteral("not a PostgreSQL connection string: %1").arg(why));
+    }
+    ServerSpec out;
+    for (PQconninfoOption* o = opts; o->keyword; ++o) {
+        if (!o->val || !*o->val)
+            continue;
+        const QString key = QString::fromLatin1(o->keyword), value = QString::fromUtf8(o->val);
+        if (key == QLatin1String("password")) {
+            out.password = value;
+            continue;
+        }
+        out.params.emplace_back(key, value);
+    }
+    PQconninfoFree(opts);
+    auto setDefault = [&out](const char* key, const QString& value) {
+        if (!out.has(QString::fromLatin1(key)))
+            out.params.emplace_back(QString::fromLatin1(key), value);
+    };
+    setDefault("application_name", QStringLiteral("proofbench"));
+    setDefault("connect_timeout", QStringLiteral("10"));
+    // A service file may name a remote host we cannot see here: libpq applies its sslmode then.
+    if (!out.has(QStringLiteral("service")) && !out.isLocal())
+        setDefault("sslmode", QStringLiteral("verify-full"));
+    for (const auto& [k, v] : out.params)
+        if (v.contains(QLatin1Char(';')))
+            return makeError(QStringLiteral("the value of '%1' contains ';', which the Qt PostgreSQL driver "
+                                            "cannot pass on")
+                                 .arg(k));
+    if (!out.password.isEmpty())
+        rememberPassword(out.canonical(), out.password);
+    return out;
+}
+
+Status configure(QSqlDatabase& db, const ServerSpec& spec) {
+    QStringList parts;
+    for (const auto& [k, v] : spec.params)
+        parts << k + QLatin1Char('=') + quoted(v);
+    db.setConnectOptions(parts.join(QLatin1Char(' ')));
+    const QString pw = spec.password.isEmpty() ? rememberedPassword(spec.canonical()) : spec.password;
+    if (!pw.isEmpty())
+        db.setPassword(pw);
+    return {};
+}
+
+void rememberPassword(const QString& canonicalSpec, const QString& password) {
+    QMutexLocker lock(&g_passwordMutex);
+    passwords().insert(canonicalSpec, password);
+}
+
+QString rememberedPassword(const QString& canonicalSpec) {
+    QMutexLocker lock(&g_passwordMutex);
+    return passwords().value(canonicalSpec);
+}
+
+pg_conn* handle(const QSqlDatabase& db) {
+    if (db.driverName() != QLatin1String("QPSQL") || !db.driver())
+        return nullptr;
+    const QVariant h = db.driver()->handle();
+    // Qt 6 names the type after the struct tag ("pg_conn*"); compare both spellings.
+    if (!h.isValid() || (qstrcmp(h.typeName(), "pg_conn*") != 0 && qstrcmp(h.typeName(), "PGconn*") != 0))
+        return nullptr;
+    return *static_cast<pg_conn* const*>(h.constData());
+}
+
+bool inTransaction(const QSqlDatabase& db) {
+    PGconn* c = handle(db);
+    if (!c)
+        return false;
+    const PGTransactionStatusType s = PQtransactionStatus(c);
+    return s == PQTRANS_INTRANS || s == PQTRANS_INERROR || s == PQTRANS_ACTIVE;
+}
+
+TlsState tlsState(const QSqlDatabase& db) {
+    TlsState out;
+    PGconn* c = handle(db);
+    if (!c)
+        return out;
+    out.inUse = PQsslInUse(c) == 1;
+    if (out.inUse) {
+        out.protocol = QString::fromLatin1(PQsslAttribute(c, "protocol"));
+        out.cipher = QString::fromLatin1(PQsslAttribute(c, "cipher"));
+    }
+    QString mode;
+    if (PQconninfoOption* opts = PQconninfo(c)) {
+        for (PQconninfoOption* o = opts; o->keyword; ++o)
+            if (qstrcmp(o->keyword, "sslmode") == 0 && o->val)
+                mode = QString::fromLatin1(o->val);
+        PQconninfoFree(opts);
+    }
+    out.verified = out.inUse && (mode == QLatin1String("verify-ca") || mode == QLatin1String("verify-full"));
+    out.hostChecked = out.inUse && mode == QLatin1String("verify-full");
+    return out;
+}
+
+QString serverVersion(const QSqlDatabase& db) {
+    PGconn* c = handle(db);
+    const char* v = c ? PQparameterStatus(c, "server_version") : nullptr;
+    return v ? QString::fromUtf8(v) : QString();
+}
+
+QString sessionUser(const QSqlDatabase& db) {
+    PGconn* c = handle(db);
+    const char* u = c ? PQuser(c) : nullptr;
+    return u ? QString::fromUtf8(u) : QString();
+}
+
+QString scrub(QString text, const QString& secret) {
+    if (!secret.isEmpty())
+        text.replace(secret, QStringLiteral("***"));
+    return text;
+}
+
+void appendCopyField(QByteArray& out, const QVariant& value) {
+    if (value.isNull()) {
+        out += "\\N";
+        return;
+    }
+    switch (value.metaType().id()) {
+    case QMetaType::QByteArray: {
+        out += "\\\\x";
+        out += value.toByteArray().toHex();
+        return;
+    }
+    case QMetaType::Bool:
+        out += value.toBool() ? "1" : "0";
+        return;
+    case QMetaType::Int:
+    case QMetaType::UInt:
+    case QMetaType::LongLong:
+    case QMetaType::ULongLong:
+    case QMetaType::Long:
+    case QMetaType::ULong:
+        out += QByteArray::number(value.toLongLong());
+        return;
+    case QMetaType::Double:
+    case QMetaType::Float: {
+        const double d = value.toDouble();
+        out += std::isfinite(d) ? QByteArray::number(d, 'g', 17) : QByteArray("\\N");
+        return;
+    }
+    default:
+        break;
+    }
+    const QByteArray text = value.toString().toUtf8();
+    out.reserve(out.size() + text.size());
+    for (const char ch : text) {
+        switch (ch) {
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        default:
+            out += ch;
+        }
+    }
+}
+
+Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& columns, const QByteArray& rows) {
+    PGconn* c = handle(db);
+    if (!c)
+        return makeError(QStringLiteral("COPY needs a PostgreSQL connection"));
+    const QByteArray sql = QStringLiteral("COPY %1 (%2) FROM STDIN").arg(table, columns.join(QLatin1Char(','))).toUtf8();
+    PGresult* r = PQexec(c, sql.constData());
+    const bool started = PQresultStatus(r) == PGRES_COPY_IN;
+    QString error = started ? QString() : QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
+    PQclear(r);
+    if (!started)
+        return makeError(QStringLiteral("COPY into %1 refused: %2").arg(table, error));
+    constexpr qsizetype chunk = 1 << 20;
+    bool ok = true;
+    for (qsizetype at = 0; ok && at < rows.size(); at += chunk)
+        ok = PQputCopyData(c, rows.constData() + at, int(std::min(chunk, rows.size() - at))) == 1;
+    ok = PQputCopyEnd(c, ok ? nullptr : "client failed to send the rows") == 1 && ok;
+    while (PGresult* res = PQgetResult(c)) {
+        if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+            ok = false;
+            if (error.isEmpty())
+                error = QString::fromUtf8(PQresultErrorMessage(res)).trimmed();
+        }
+        PQclear(res);
+    }
+    if (!ok)
+        return makeError(QStringLiteral("COPY into %1 failed: %2")
+                             .arg(table, error.isEmpty() ? QString::fromUtf8(PQerrorMessage(c)).trimmed() : error));
+    return {};
+}
+
+} // namespace pb::db::pg

@@ -1,0 +1,75 @@
+// What Proofbench needs of libpq beside Qt's QPSQL driver: reading a server spec (a postgresql://
+// URI, a libpq keyword/value string or `service=NAME`) with libpq's own parser, turning it into the
+// driver's connect options (QPSQL takes no URI), keeping passwords out of every text it returns, and
+// the raw PGconn* for what the driver does not expose (transaction state, TLS state, COPY).
+#pragma once
+
+#include "core/Result.h"
+
+#include <QSqlDatabase>
+#include <QString>
+#include <QStringList>
+
+#include <utility>
+#include <vector>
+
+struct pg_conn;
+
+namespace pb::db::pg {
+
+// True when `spec` names a PostgreSQL server rather than a SQLite file: a postgresql:// or
+// postgres:// URI, or libpq keyword=value text (`service=proofbench`, `host=… dbname=…`).
+bool isServerSpec(const QString& spec);
+
+struct ServerSpec {
+    std::vector<std::pair<QString, QString>> params; // libpq keywords and values, password excluded
+    QString password;                                // from the spec itself (discouraged), else empty
+
+    QString value(const QString& key) const;
+    bool has(const QString& key) const { return !value(key).isEmpty(); }
+    // True for a Unix socket or a loopback host (where TLS may be off).
+    bool isLocal() const;
+    // "user@host:port/dbname" (service name when that is all there is); never the password.
+    QString display() const;
+    // The spec again as keyword=value text without the password: what siblings and the status bar use.
+    QString canonical() const;
+};
+
+// Parses with PQconninfoParse (URIs percent-decoded, query parameters included). Adds Proofbench's
+// defaults when absent: application_name=proofbench, connect_timeout=10, and sslmode=verify-full for
+// any host that is not local (a plain connection to a remote host must say sslmode=disable).
+Result<ServerSpec> parseServerSpec(const QString& spec);
+
+// Applies the spec to a QPSQL connection (connect options; the password through setPassword).
+Status configure(QSqlDatabase& db, const ServerSpec& spec);
+
+// A password given for a spec during this process (the window's prompt, a URI that carried one):
+// kept in memory only, so that sibling connections can open; never written anywhere.
+void rememberPassword(const QString& canonicalSpec, const QString& password);
+QString rememberedPassword(const QString& canonicalSpec);
+
+// The connection's PGconn, or nullptr when it is not a QPSQL connection. Use on its thread only.
+pg_conn* handle(const QSqlDatabase& db);
+bool inTransaction(const QSqlDatabase& db);
+
+struct TlsState {
+    bool inUse = false;
+    bool verified = false; // the server certificate was checked against a CA (verify-ca / verify-full)
+    bool hostChecked = false; // verify-full: the host name matched the certificate
+    QString protocol, cipher;
+};
+TlsState tlsState(const QSqlDatabase& db);
+QString serverVersion(const QSqlDatabase& db);
+// The session's user as the server sees it.
+QString sessionUser(const QSqlDatabase& db);
+
+// `text` with `secret` replaced by "***" (error texts that might echo what was given).
+QString scrub(QString text, const QString& secret);
+
+// COPY table(columns) FROM STDIN with rows already in PostgreSQL's text format (TAB between fields,
+// \N for NULL, `\\`, `\t`, `\n`, `\r` escaped): used for bulk inserts inside the current transaction.
+Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& columns, const QByteArray& rows);
+// One field in COPY text format.
+void appendCopyField(QByteArray& out, const QVariant& value);
+
+} // namespace pb::db::pg

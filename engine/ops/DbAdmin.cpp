@@ -1,0 +1,335 @@
+#include "ops/DbAdmin.h"
+
+#include "db/Postgres.h"
+#include "db/SchemaInfo.h"
+
+#include <QCryptographicHash>
+#include <QFileInfo>
+#include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <sqlite3.h>
+
+#include <map>
+
+namespace pb::ops {
+
+namespace {
+
+// The tables in an order where every table comes after those its foreign keys point to.
+Result<std::vector<const db::SchemaTable*>> dependencyOrder(const db::LogicalSchema& schema) {
+    std::vector<const db::SchemaTable*> out;
+    QSet<QString> placed;
+    while (out.size() < schema.tables.size()) {
+        bool progress = false;
+        for (const db::SchemaTable& t : schema.tables) {
+            if (placed.contains(t.name))
+                continue;
+            bool ready = true;
+            for (const db::SchemaForeignKey& fk : t.foreignKeys)
+                if (fk.table != t.name && !placed.contains(fk.table))
+                    ready = false;
+            if (ready) {
+                out.push_back(&t);
+                placed.insert(t.name);
+                progress = true;
+            }
+        }
+        if (!progress)
+            return makeError(QStringLiteral("the tables' foreign keys form a cycle; cannot order the copy"));
+    }
+    return out;
+}
+
+QString columnList(const db::SchemaTable& t) {
+    QStringList names;
+    for (const db::SchemaColumn& c : t.columns)
+        names << c.name;
+    return names.join(QStringLiteral(", "));
+}
+
+// Every row in key order (the whole row where there is no key): what both sides are read with.
+QString selectAll(const db::SchemaTable& t) {
+    QStringList order = t.primaryKey();
+    if (order.isEmpty())
+        for (const db::SchemaColumn& c : t.columns)
+            order << c.name;
+    return QStringLiteral("SELECT %1 FROM %2 ORDER BY %3").arg(columnList(t), t.name, order.join(QStringLiteral(", ")));
+}
+
+// A value as its column's declared type makes it, whatever the engine handed back (SQLite keeps
+// what was bound; PostgreSQL returns qulonglong for a positive bigint, QByteArray for bytea).
+QVariant typed(const QVariant& v, db::ColumnType type) {
+    if (v.isNull())
+        return v;
+    switch (type) {
+    case db::ColumnType::Integer:
+        return QVariant(v.toLongLong());
+    case db::ColumnType::Real:
+        return QVariant(v.toDouble());
+    case db::ColumnType::Blob:
+        return QVariant(v.toByteArray());
+    case db::ColumnType::Text:
+    case db::ColumnType::Other:
+        return QVariant(v.toString());
+    }
+    return v;
+}
+
+// Feeds one value into a table digest: a type tag, the length and the bytes, so no two rows encode alike.
+void digestValue(QCryptographicHash& h, const QVariant& v) {
+    QByteArray bytes;
+    char tag = 'n';
+    if (!v.isNull()) {
+        switch (v.metaType().id()) {
+        case QMetaType::LongLong:
+            tag = 'i';
+            bytes = QByteArray::number(v.toLongLong());
+            break;
+        case QMetaType::Double:
+            tag = 'r';
+            bytes = QByteArray::number(v.toDouble(), 'g', 17);
+            break;
+        case QMetaType::QByteArray:
+            tag = 'b';
+            bytes = v.toByteArray();
+            break;
+        default:
+            tag = 't';
+            bytes = v.toString().toUtf8();
+        }
+    }
+    h.addData(QByteArrayView(&tag, 1));
+    const QByteArray length = QByteArray::number(bytes.size()) + ':';
+    h.addData(length);
+    h.addData(bytes);
+}
+
+Result<TableProof> proveTable(QSqlDatabase& db, const db::SchemaTable& t) {
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.exec(selectAll(t)))
+        return db::sqlError(q, QStringLiteral("reading %1").arg(t.name));
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    TableProof proof;
+    proof.table = t.name;
+    while (q.next()) {
+        for (int i = 0; i < int(t.columns.size()); ++i)
+            digestValue(h, typed(q.value(i), t.columns[size_t(i)].type));
+        h.addData(QByteArrayView("\n", 1));
+        ++proof.rows;
+    }
+    proof.sha256 = QString::fromLatin1(h.result().toHex());
+    return proof;
+}
+
+constexpr int kBatchRows = 2000;
+
+// Copies one table's rows from `from` into `to` (inside the target's open transaction).
+Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t, qint64* rows,
+                 const std::atomic_bool* cancel) {
+    QSqlQuery read(from);
+    read.setForwardOnly(true);
+    if (!read.exec(selectAll(t)))
+        return db::sqlError(read, QStringLiteral("reading %1").arg(t.name));
+    const int n = int(t.columns.size());
+    QStringList columns;
+    for (const db::SchemaColumn& c : t.columns)
+        columns << c.name;
+    if (db::engineOf(to) == db::Engine::PostgreSQL) {
+        // COPY in batches: the fastest way into PostgreSQL (explicit ids included).
+        QByteArray buffer;
+        auto flush = [&]() -> Status {
+            if (buffer.isEmpty())
+                return {};
+            Status s = db::pg::copyIn(to, t.name, columns, buffer);
+            buffer.clear();
+            return s;
+        };
+        while (read.next()) {
+            if (cancel && cancel->load())
+                return makeError(QStringLiteral("cancelled"));
+            for (int i = 0; i < n; ++i) {
+                if (i)
+                    buffer += '\t';
+                db::pg::appendCopyField(buffer, typed(read.value(i), t.columns[size_t(i)].type));
+            }
+            buffer += '\n';
+            ++*rows;
+            if (buffer.size() > (8 << 20))
+                if (Status s = flush(); !s)
+                    return s;
+        }
+        return flush();
+    }
+    QStringList marks;
+    for (int i = 0; i < n; ++i)
+        marks << QStringLiteral("?");
+    QSqlQuery write(to);
+    if (!write.prepare(QStringLiteral("INSERT INTO %1 (%2) VALUES (%3)")
+                           .arg(t.name, columns.join(QStringLiteral(", ")), marks.join(QStringLiteral(", ")))))
+        return db::sqlError(write, QStringLiteral("preparing the copy of %1").arg(t.name));
+    while (read.next()) {
+        if (cancel && cancel->load())
+            return makeError(QStringLiteral("cancelled"));
+        for (int i = 0; i < n; ++i)
+            write.bindValue(i, typed(read.value(i), t.columns[size_t(i)].type));
+        if (!write.exec())
+            return db::sqlError(write, QStringLiteral("copying a row of %1").arg(t.name));
+        ++*rows;
+    }
+    return {};
+}
+
+// After explicit ids went into identity columns, their sequences continue after the largest.
+Status resetIdentities(QSqlDatabase& to, const db::SchemaTable& t) {
+    if (db::engineOf(to) != db::Engine::PostgreSQL)
+        return {};
+    for (const db::SchemaColumn& c : t.columns) {
+        if (c.generation != db::KeyGeneration::IdentityByDefault && c.generation != db::KeyGeneration::IdentityAlways &&
+            c.generation != db::KeyGeneration::Sequence)
+            continue;
+        QSqlQuery q(to);
+        if (!q.exec(QStringLiteral("SELECT setval(pg_get_serial_sequence('%1.%2', '%3'), COALESCE(max(%3), 1), "
+                                   "max(%3) IS NOT NULL) FROM %2")
+                        .arg(db::postgresSchemaName(), t.name, c.name)))
+            return db::sqlError(q, QStringLiteral("resetting the key sequence of %1").arg(t.name));
+    }
+    return {};
+}
+
+} // namespace
+
+Result<DatabaseStatus> databaseStatus(const Context& ctx) {
+    db::Database& db = ctx.db();
+    DatabaseStatus s;
+    s.engine = db::engineName(db.engine());
+    s.where = db.displayName();
+    s.schemaVersion = db.schemaVersion();
+    s.latestSchemaVersion = db::Database::latestSchemaVersion(db.engine());
+    if (db.engine() == db::Engine::PostgreSQL) {
+        s.serverVersion = db::pg::serverVersion(db.sql());
+        s.user = db::pg::sessionUser(db.sql());
+        const db::pg::TlsState tls = db::pg::tlsState(db.sql());
+        s.tlsInUse = tls.inUse;
+        s.tlsVerified = tls.verified;
+        s.tlsHostChecked = tls.hostChecked;
+        s.tlsProtocol = tls.protocol;
+        s.tlsCipher = tls.cipher;
+        QSqlQuery q(db.sql());
+        if (!q.exec(QStringLiteral("SELECT pg_database_size(current_database())")) || !q.next())
+            return db::sqlError(q, QStringLiteral("database size"));
+        s.sizeBytes = q.value(0).toLongLong();
+        return s;
+    }
+    s.serverVersion = QString::fromLatin1(sqlite3_libversion());
+    for (const QString& suffix : {QString(), QStringLiteral("-wal")}) {
+        const QFileInfo fi(db.path() + suffix);
+        if (fi.exists())
+            s.sizeBytes += fi.size();
+    }
+    return s;
+}
+
+Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, const ProgressFn& progress,
+                                         const std::atomic_bool* cancel) {
+    Result<std::unique_ptr<db::Database>> from = db::Database::open(request.from);
+    if (!from)
+        return from.error();
+    Result<std::unique_ptr<db::Database>> to = db::Database::open(request.to);
+    if (!to)
+        return to.error();
+    DatabaseCopyOutcome out;
+    out.fromWhere = (*from)->displayName();
+    out.toWhere = (*to)->displayName();
+    if ((*from)->engine() == (*to)->engine() && (*from)->path() == (*to)->path())
+        return makeError(QStringLiteral("--from and --to name the same database (%1)").arg(out.fromWhere));
+    Result<db::LogicalSchema> fromSchema = db::readSchema((*from)->sql());
+    if (!fromSchema)
+        return fromSchema.error();
+    Result<db::LogicalSchema> toSchema = db::readSchema((*to)->sql());
+    if (!toSchema)
+        return toSchema.error();
+    if (const QStringList diff = db::differences(*fromSchema, *toSchema); !diff.isEmpty())
+        return makeError(QStringLiteral("the two databases' schemas differ, so a copy could not be exact: %1")
+                             .arg(diff.join(QStringLiteral("; "))));
+    Result<std::vector<const db::SchemaTable*>> order = dependencyOrder(*toSchema);
+    if (!order)
+        return order.error();
+    QSqlDatabase& src = (*from)->sql();
+    QSqlDatabase& dst = (*to)->sql();
+    // The target must be empty: a copy merges nothing.
+    for (const db::SchemaTable* t : *order) {
+        QSqlQuery q(dst);
+        if (!q.exec(QStringLiteral("SELECT count(*) FROM %1").arg(t->name)) || !q.next())
+            return db::sqlError(q, QStringLiteral("counting %1 on the target").arg(t->name));
+        if (q.value(0).toLongLong() > 0)
+            return makeError(QStringLiteral("the target %1 is not empty (table %2 has %3 rows); copy into a new, "
+                                            "empty database")
+                                 .arg(out.toWhere, t->name)
+                                 .arg(q.value(0).toLongLong()));
+    }
+    // The source is read in one transaction too, so that every table is read at one moment.
+    db::Transaction reading(src);
+    db::Transaction writing(dst);
+    if (!reading.started() || !writing.started())
+        return makeError(QStringLiteral("cannot start the copy's transactions"));
+    const qint64 total = qint64(order->size());
+    qint64 done = 0;
+    for (const db::SchemaTable* t : *order) {
+        if (progress)
+            progress(Progress{done, total, QStringLiteral("copying %1").arg(t->name)});
+        qint64 rows = 0;
+        if (Status s = copyTable(src, dst, *t, &rows, cancel); !s) {
+            Error e = s.error();
+            e.message = QStringLiteral("nothing was copied: %1").arg(e.message);
+            return e;
+        }
+        if (Status s = resetIdentities(dst, *t); !s)
+            return s.error();
+        out.rows += rows;
+        ++done;
+    }
+    // The proof, read back from both sides before anything is committed.
+    for (const db::SchemaTable* t : *order) {
+        if (progress)
+            progress(Progress{done, total, QStringLiteral("checking %1").arg(t->name)});
+        Result<TableProof> a = proveTable(src, *t);
+        if (!a)
+            return a.error();
+        Result<TableProof> b = proveTable(dst, *t);
+        if (!b)
+            return b.error();
+        if (a->rows != b->rows || a->sha256 != b->sha256)
+            return makeError(QStringLiteral("nothing was copied: table %1 differs after the copy (%2 rows, sha256 %3 "
+                                            "on the source; %4 rows, sha256 %5 on the target)")
+                                 .arg(t->name)
+                                 .arg(a->rows)
+                                 .arg(a->sha256)
+                                 .arg(b->rows)
+                                 .arg(b->sha256));
+        out.tables.push_back(*a);
+    }
+    Result<receipts::ChainCheck> sourceChain = receipts::Ledger(**from).verify();
+    if (!sourceChain)
+        return sourceChain.error();
+    Result<receipts::ChainCheck> targetChain = receipts::Ledger(**to).verify();
+    if (!targetChain)
+        return targetChain.error();
+    if (!targetChain->ok || targetChain->head.hash != sourceChain->head.hash)
+        return makeError(QStringLiteral("nothing was copied: the receipts chain on the target %1 (head %2, source "
+                                        "head %3)")
+                             .arg(targetChain->ok ? QStringLiteral("verifies but ends elsewhere")
+                                                  : QStringLiteral("does not verify: ") + targetChain->detail,
+                                  targetChain->head.hash, sourceChain->head.hash));
+    out.receipts = targetChain->receipts;
+    out.ledgerHead = targetChain->head.hash;
+    if (!writing.commit())
+        return makeError(QStringLiteral("cannot commit the copy into %1: %2")
+                             .arg(out.toWhere, dst.lastError().text()));
+    reading.commit();
+    return out;
+}
+
+} // namespace pb::ops
