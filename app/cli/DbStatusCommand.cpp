@@ -27,7 +27,7 @@ static QString tlsText(const ops::DatabaseStatus& s) {
 
 static int dbStatus(const QCommandLineParser& p) {
     // Database::open, not openDb: asking about a database seeds nothing into it.
-    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath(p));
     if (!db)
         return fail(db.error());
     const ops::Context ctx(**db);

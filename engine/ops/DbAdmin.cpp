@@ -259,8 +259,12 @@ Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, con
         return order.error();
     QSqlDatabase& src = (*from)->sql();
     QSqlDatabase& dst = (*to)->sql();
-    // The target must be empty: a copy merges nothing.
+    // The target must be empty: a copy merges nothing. Migrations' own bookkeeping rows (a new
+    // database records which store upgrades it needs none of) are replaced by the source's.
+    const QSet<QString> bookkeeping{QStringLiteral("store_upgrades")};
     for (const db::SchemaTable* t : *order) {
+        if (bookkeeping.contains(t->name))
+            continue;
         QSqlQuery q(dst);
         if (!q.exec(QStringLiteral("SELECT count(*) FROM %1").arg(t->name)) || !q.next())
             return db::sqlError(q, QStringLiteral("counting %1 on the target").arg(t->name));
@@ -275,6 +279,11 @@ Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, con
     db::Transaction writing(dst);
     if (!reading.started() || !writing.started())
         return makeError(QStringLiteral("cannot start the copy's transactions"));
+    for (const QString& table : bookkeeping) {
+        QSqlQuery q(dst);
+        if (!q.exec(QStringLiteral("DELETE FROM %1").arg(table)))
+            return db::sqlError(q, QStringLiteral("clearing %1 on the target").arg(table));
+    }
     const qint64 total = qint64(order->size());
     qint64 done = 0;
     for (const db::SchemaTable* t : *order) {
