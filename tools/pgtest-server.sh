@@ -5,6 +5,8 @@
 #   tools/pgtest-server.sh stop DIR       stop the one recorded in DIR and remove its data
 #   tools/pgtest-server.sh run DIR CMD..  run CMD (a test's PostgreSQL half) when a server is
 #                                         recorded in DIR; otherwise say why and exit 77 (skip)
+#   tools/pgtest-server.sh check          exit 0 when everything `start` needs is installed, else
+#                                         name what is missing and exit 77
 # DIR (the build tree's pgtest/) then holds: uri (no password in it), pgpass (0600, libpq's
 # format), superuser, datadir, bin, ca.crt and server.log (a link to the live log; a copy after stop).
 # `start` exits 77 with one line naming the missing Debian package when PostgreSQL 15 or Qt's
@@ -235,9 +237,11 @@ EOF
   fi
   echo "postgresql://$test_role@127.0.0.1:$port/postgres?sslmode=verify-full&sslrootcert=$(uri_encode "$dir/ca.crt")" >"$dir/uri"
   trap - EXIT
-  say "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (TLS, scram-sha-256) as $(
-    [ "$(id -u)" -eq 0 ] && echo postgres || id -un
-  ), data in $data, started in $(($(now_ms) - t0)) ms"
+  local owner
+  owner=$(id -un)
+  if [ "$(id -u)" -eq 0 ]; then owner=postgres; fi
+  say "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (TLS, scram-sha-256)" \
+    "as $owner, data in $data, started in $(($(now_ms) - t0)) ms"
 }
 
 stop() {
@@ -269,10 +273,15 @@ run() {
 }
 
 usage() {
-  echo "usage: tools/pgtest-server.sh start DIR | stop DIR | run DIR COMMAND [ARGS...]" >&2
+  echo "usage: tools/pgtest-server.sh start DIR | stop DIR | run DIR COMMAND [ARGS...] | check" >&2
   exit 2
 }
 
+if [ "${1:-}" = check ]; then
+  missing=$(missing_prerequisite)
+  [ -z "$missing" ] || { say "$missing"; exit 77; }
+  exit 0
+fi
 [ $# -ge 2 ] || usage
 cmd=$1
 dir=$2
