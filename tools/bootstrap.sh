@@ -16,6 +16,7 @@ packages=(
   fonts-dejavu-core sqlite3 clang-format
   docker-registry skopeo
   poppler-utils
+  postgresql-15 libqt6sql6-psql libpq-dev openssl
 )
 
 install_missing() {
@@ -89,6 +90,8 @@ case "$cmd" in
     build "$preset"
     install_sigstore_js "$here/build/$preset/sigstore-js"
     install_tuf_js "$here/build/$preset/tuf-js"
+    # The test run starts a private PostgreSQL 15 (tools/pgtest-server.sh); say up front when it cannot.
+    tools/pgtest-server.sh check || echo "bootstrap: the PostgreSQL half of the tests will skip" >&2
     QT_QPA_PLATFORM=offscreen ctest --preset "$preset" -j "$(nproc)" "$@"
     ;;
   *)
