@@ -179,7 +179,7 @@ bool inTransaction(const QSqlDatabase& db) {
     if (!c)
         return false;
     const PGTransactionStatusType s = PQtransactionStatus(c);
-    return s == PQTRANS_INTRANS || s == PQTRANS_INERROR || s == PQTRANS_ACTIVE;
+    return s == PQTRANS_INTRANS || s == PQTRANS_INERROR;
 }
 
 TlsState tlsState(const QSqlDatabase& db) {
