@@ -71,19 +71,23 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
                          m_db.path());
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     QSqlQuery q(db);
+    // An allowlist already stored (the same bytes) is kept as it is. One that could not be read, or
+    // is empty (no bytes: NULL content), is not stored, as before (INSERT OR IGNORE skipped its NOT NULL
+    // failure).
     if (tree.allowlist) {
         QFile f(tree.allowlist->file);
         const QByteArray bytes = openInputFile(f).ok() ? f.readAll() : QByteArray();
-        q.prepare(
-            QStringLiteral("INSERT OR IGNORE INTO evidence_allowlists (path, sha256, content, imported_at) "
-                           "VALUES (?, ?, ?, ?)"));
-        q.addBindValue(tree.allowlist->file);
-        q.addBindValue(sha256Hex(bytes));
-        q.addBindValue(bytes);
-        q.addBindValue(now);
-        if (!q.exec())
-            return sqlError(q, QStringLiteral("evidence_allowlists"));
-        report.allowlistStored = q.numRowsAffected() > 0;
+        if (!bytes.isNull()) {
+            q.prepare(QStringLiteral("INSERT INTO evidence_allowlists (path, sha256, content, imported_at) "
+                                     "VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING"));
+            q.addBindValue(tree.allowlist->file);
+            q.addBindValue(sha256Hex(bytes));
+            q.addBindValue(bytes);
+            q.addBindValue(now);
+            if (!q.exec())
+                return sqlError(q, QStringLiteral("evidence_allowlists"));
+            report.allowlistStored = q.numRowsAffected() > 0;
+        }
     }
     QSqlQuery find(db), upsert(db);
     find.prepare(QStringLiteral("SELECT sha256 FROM evidence_pointers WHERE path = ?"));
@@ -156,7 +160,10 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     // Rebuild the per-recipe counts inside the same transaction.
     if (!q.exec(QStringLiteral("DELETE FROM evidence_summary")) ||
         !q.exec(QStringLiteral(
-            "INSERT INTO evidence_summary SELECT recipe, count(*), count(CASE WHEN valid = 0 THEN 1 END), "
+            "INSERT INTO evidence_summary (recipe, pointers, invalid, pending, first_party, community, "
+            "partner, "
+            "reported, newest_attested_at, newest_predicate_type) "
+            "SELECT recipe, count(*), count(CASE WHEN valid = 0 THEN 1 END), "
             "count(CASE WHEN valid = 1 AND layout = 'flat pending' THEN 1 END), "
             "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'first-party' THEN 1 "
             "END), "
@@ -169,7 +176,7 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
             "max(CASE WHEN valid = 1 AND layout != 'flat pending' THEN attested_at END), "
             "(SELECT p2.predicate_type FROM evidence_pointers p2 WHERE p2.recipe = e.recipe AND p2.valid = 1 "
             "AND "
-            " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC LIMIT 1) "
+            " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC NULLS LAST, p2.id LIMIT 1) "
             "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
         return sqlError(q, QStringLiteral("evidence_summary"));
     if (!tx.commit())
@@ -407,7 +414,7 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn,
     QSqlQuery pq(m_db.sql());
     pq.prepare(
         QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
-                       "ORDER BY attested_at DESC LIMIT 1"));
+                       "ORDER BY attested_at DESC NULLS LAST, id LIMIT 1"));
     for (BundleRead& r : reads) {
         if (!r.error.isEmpty() || r.bundle.ociManifestDigest.isEmpty())
             continue;
@@ -482,11 +489,12 @@ QString currentDigestFor(const QByteArray& canonicalYaml, const QString& predica
 Result<std::vector<BundleRecord>> EvidenceStore::bundlesFor(const QString& recipe,
                                                             const QString& alsoNamed) const {
     QSqlQuery q(m_db.sql());
+    // Equal times in the order SQLite reads them (through the recipe index: by name, then by row id).
     q.prepare(QStringLiteral(
         "SELECT source, oci_digest, recipe, predicate_type, attested_at, aicr_version, recipe_digest, "
         "signed, check_exit, check_steps, phases, ctrf_tests, signature_verified, signature_detail FROM "
         "evidence_bundles WHERE recipe = ? "
-        "OR recipe = ? ORDER BY attested_at DESC"));
+        "OR recipe = ? ORDER BY attested_at DESC NULLS LAST, recipe, id"));
     q.addBindValue(recipe);
     q.addBindValue(alsoNamed.isEmpty() ? recipe : alsoNamed);
     if (!q.exec())
@@ -913,10 +921,11 @@ Status readBundles(QSqlDatabase& db, qint64 catalogVersionId, HealthTable& t) {
     }
     std::map<size_t, NewestBundle> newest;
     QSqlQuery bq(db);
+    // Bundles with no time first, and equal times in the order they were imported.
     if (!bq.exec(QStringLiteral(
             "SELECT recipe, predicate_type, attested_at, aicr_version, recipe_digest, recipe_version, "
             "phases, check_exit, signature_verified, signature_detail FROM evidence_bundles WHERE recipe IS "
-            "NOT NULL ORDER BY attested_at")))
+            "NOT NULL ORDER BY attested_at NULLS FIRST, id")))
         return sqlError(bq, QStringLiteral("evidence_bundles"));
     while (bq.next()) {
         const auto it = t.byName.constFind(bq.value(0).toString());
