@@ -1,6 +1,6 @@
 #include "cli/CliUtil.h"
-#include "db/Postgres.h"
 #include "core/Files.h"
+#include "db/Postgres.h"
 #include "ops/SigningKey.h"
 
 #include "ops/PrepareDatabase.h"

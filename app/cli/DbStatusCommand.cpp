@@ -35,19 +35,19 @@ static int dbStatus(const QCommandLineParser& p) {
     if (!s)
         return fail(s.error());
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
-        printJson(QJsonObject{{QStringLiteral("engine"), s->engine},
-                              {QStringLiteral("database"), s->where},
-                              {QStringLiteral("serverVersion"), s->serverVersion},
-                              {QStringLiteral("schemaVersion"), s->schemaVersion},
-                              {QStringLiteral("latestSchemaVersion"), s->latestSchemaVersion},
-                              {QStringLiteral("user"), s->user},
-                              {QStringLiteral("sizeBytes"), s->sizeBytes},
-                              {QStringLiteral("tls"),
-                               QJsonObject{{QStringLiteral("inUse"), s->tlsInUse},
-                                           {QStringLiteral("certificateVerified"), s->tlsVerified},
-                                           {QStringLiteral("hostVerified"), s->tlsHostChecked},
-                                           {QStringLiteral("protocol"), s->tlsProtocol},
-                                           {QStringLiteral("cipher"), s->tlsCipher}}}});
+        printJson(QJsonObject{
+            {QStringLiteral("engine"), s->engine},
+            {QStringLiteral("database"), s->where},
+            {QStringLiteral("serverVersion"), s->serverVersion},
+            {QStringLiteral("schemaVersion"), s->schemaVersion},
+            {QStringLiteral("latestSchemaVersion"), s->latestSchemaVersion},
+            {QStringLiteral("user"), s->user},
+            {QStringLiteral("sizeBytes"), s->sizeBytes},
+            {QStringLiteral("tls"), QJsonObject{{QStringLiteral("inUse"), s->tlsInUse},
+                                                {QStringLiteral("certificateVerified"), s->tlsVerified},
+                                                {QStringLiteral("hostVerified"), s->tlsHostChecked},
+                                                {QStringLiteral("protocol"), s->tlsProtocol},
+                                                {QStringLiteral("cipher"), s->tlsCipher}}}});
         return kOk;
     }
     const bool server = s->engine == QLatin1String("PostgreSQL");
@@ -65,11 +65,13 @@ static int dbStatus(const QCommandLineParser& p) {
 }
 
 Command dbStatusCommand() {
-    Command c(QStringLiteral("db status"), QStringLiteral("show the database's engine, server, schema, TLS and size"),
-              QStringLiteral("Show which database --db names: the engine (SQLite file or PostgreSQL server) and "
-                             "its version, the schema version, the user, whether the connection uses TLS and "
-                             "whether the server's certificate was verified, and the database's size. Changes "
-                             "nothing."));
+    Command c(
+        QStringLiteral("db status"),
+        QStringLiteral("show the database's engine, server, schema, TLS and size"),
+        QStringLiteral("Show which database --db names: the engine (SQLite file or PostgreSQL server) and "
+                       "its version, the schema version, the user, whether the connection uses TLS and "
+                       "whether the server's certificate was verified, and the database's size. Changes "
+                       "nothing."));
     addDb(c);
     addFormat(c, QStringLiteral("text|json"), QStringLiteral("text"));
     c.handler = dbStatus;

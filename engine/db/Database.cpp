@@ -147,7 +147,8 @@ QString Database::describe(const QString& spec) {
     if (!pg::isServerSpec(spec))
         return QDir::toNativeSeparators(spec);
     Result<pg::ServerSpec> parsed = pg::parseServerSpec(spec);
-    return parsed ? QStringLiteral("PostgreSQL %1").arg(parsed->display()) : QStringLiteral("PostgreSQL server");
+    return parsed ? QStringLiteral("PostgreSQL %1").arg(parsed->display())
+                  : QStringLiteral("PostgreSQL server");
 }
 
 QString Database::shortName(const QString& spec) {
@@ -205,16 +206,20 @@ namespace {
 QString connectAdvice(const QString& message) {
     if (message.contains(QLatin1String("password authentication failed")) ||
         message.contains(QLatin1String("no password supplied")))
-        return QStringLiteral("check the user's password in ~/.pgpass (mode 0600), PGPASSFILE or the service file");
+        return QStringLiteral(
+            "check the user's password in ~/.pgpass (mode 0600), PGPASSFILE or the service file");
     if (message.contains(QLatin1String("certificate")) || message.contains(QLatin1String("SSL")) ||
         message.contains(QLatin1String("root.crt")))
         return QStringLiteral("check the server's certificate and the CA given as sslrootcert=…");
     if (message.contains(QLatin1String("no pg_hba.conf entry")))
-        return QStringLiteral("the server's pg_hba.conf does not admit this user, database, address or TLS mode");
+        return QStringLiteral(
+            "the server's pg_hba.conf does not admit this user, database, address or TLS mode");
     if (message.contains(QLatin1String("does not exist")))
         return QStringLiteral("create the database and role first (README: \"A team server\")");
-    if (message.contains(QLatin1String("Connection refused")) || message.contains(QLatin1String("could not connect")) ||
-        message.contains(QLatin1String("timeout expired")) || message.contains(QLatin1String("could not translate")))
+    if (message.contains(QLatin1String("Connection refused")) ||
+        message.contains(QLatin1String("could not connect")) ||
+        message.contains(QLatin1String("timeout expired")) ||
+        message.contains(QLatin1String("could not translate")))
         return QStringLiteral("is the server running and reachable at that host and port?");
     return {};
 }
@@ -290,8 +295,9 @@ Status Database::migratePostgres() {
     if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(7146818323850297410)")))
         return fail(QStringLiteral("cannot take the migration lock"));
     if (!q.exec(QStringLiteral("CREATE SCHEMA IF NOT EXISTS proofbench")))
-        return fail(QStringLiteral("cannot create schema proofbench (the user needs CREATE on the database, or "
-                                   "the database owner runs the first open)"));
+        return fail(
+            QStringLiteral("cannot create schema proofbench (the user needs CREATE on the database, or "
+                           "the database owner runs the first open)"));
     if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS proofbench.schema_version (id integer PRIMARY KEY "
                                "CHECK (id = 1), version integer NOT NULL)")))
         return fail(QStringLiteral("cannot create the schema_version table"));
@@ -337,8 +343,8 @@ Result<std::unique_ptr<Database>> Database::openSibling() const {
 int Database::schemaVersion() const {
     QSqlQuery q(m_db);
     if (m_engine == Engine::PostgreSQL) {
-        if (q.exec(QStringLiteral("SELECT to_regclass('proofbench.schema_version') IS NOT NULL")) && q.next() &&
-            !q.value(0).toBool())
+        if (q.exec(QStringLiteral("SELECT to_regclass('proofbench.schema_version') IS NOT NULL")) &&
+            q.next() && !q.value(0).toBool())
             return 0;
         if (q.exec(QStringLiteral("SELECT version FROM proofbench.schema_version WHERE id = 1")) && q.next())
             return q.value(0).toInt();

@@ -69,7 +69,8 @@ bool ServerSpec::isLocal() const {
     for (const QString& h : hosts) {
         if (h.startsWith(QLatin1Char('/')) || h.startsWith(QLatin1Char('@')))
             continue;
-        if (h == QLatin1String("localhost") || h == QLatin1String("::1") || h.startsWith(QLatin1String("127.")))
+        if (h == QLatin1String("localhost") || h == QLatin1String("::1") ||
+            h.startsWith(QLatin1String("127.")))
             continue;
         return false;
     }
@@ -90,9 +91,9 @@ QString ServerSpec::display() const {
     if (!dbname.isEmpty())
         out += QLatin1Char('/') + dbname;
     if (!service.isEmpty())
-        out = QStringLiteral("service %1").arg(service) + (host.isEmpty() && user.isEmpty() && dbname.isEmpty()
-                                                              ? QString()
-                                                              : QStringLiteral(" (%1)").arg(out));
+        out = QStringLiteral("service %1").arg(service) +
+              (host.isEmpty() && user.isEmpty() && dbname.isEmpty() ? QString()
+                                                                    : QStringLiteral(" (%1)").arg(out));
     return out;
 }
 
@@ -283,11 +284,13 @@ void appendCopyField(QByteArray& out, const QVariant& value) {
     }
 }
 
-Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& columns, const QByteArray& rows) {
+Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& columns,
+              const QByteArray& rows) {
     PGconn* c = handle(db);
     if (!c)
         return makeError(QStringLiteral("COPY needs a PostgreSQL connection"));
-    const QByteArray sql = QStringLiteral("COPY %1 (%2) FROM STDIN").arg(table, columns.join(QLatin1Char(','))).toUtf8();
+    const QByteArray sql =
+        QStringLiteral("COPY %1 (%2) FROM STDIN").arg(table, columns.join(QLatin1Char(','))).toUtf8();
     PGresult* r = PQexec(c, sql.constData());
     const bool started = PQresultStatus(r) == PGRES_COPY_IN;
     QString error = started ? QString() : QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
@@ -308,8 +311,9 @@ Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& c
         PQclear(res);
     }
     if (!ok)
-        return makeError(QStringLiteral("COPY into %1 failed: %2")
-                             .arg(table, error.isEmpty() ? QString::fromUtf8(PQerrorMessage(c)).trimmed() : error));
+        return makeError(
+            QStringLiteral("COPY into %1 failed: %2")
+                .arg(table, error.isEmpty() ? QString::fromUtf8(PQerrorMessage(c)).trimmed() : error));
     return {};
 }
 

@@ -54,7 +54,7 @@ bool inTransaction(const QSqlDatabase& db);
 
 struct TlsState {
     bool inUse = false;
-    bool verified = false; // the server certificate was checked against a CA (verify-ca / verify-full)
+    bool verified = false;    // the server certificate was checked against a CA (verify-ca / verify-full)
     bool hostChecked = false; // verify-full: the host name matched the certificate
     QString protocol, cipher;
 };
@@ -71,7 +71,8 @@ QString scrubRemembered(QString text);
 
 // COPY table(columns) FROM STDIN with rows already in PostgreSQL's text format (TAB between fields,
 // \N for NULL, `\\`, `\t`, `\n`, `\r` escaped): used for bulk inserts inside the current transaction.
-Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& columns, const QByteArray& rows);
+Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& columns,
+              const QByteArray& rows);
 // One field in COPY text format.
 void appendCopyField(QByteArray& out, const QVariant& value);
 

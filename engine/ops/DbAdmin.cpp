@@ -55,7 +55,8 @@ QString selectAll(const db::SchemaTable& t) {
     if (order.isEmpty())
         for (const db::SchemaColumn& c : t.columns)
             order << c.name;
-    return QStringLiteral("SELECT %1 FROM %2 ORDER BY %3").arg(columnList(t), t.name, order.join(QStringLiteral(", ")));
+    return QStringLiteral("SELECT %1 FROM %2 ORDER BY %3")
+        .arg(columnList(t), t.name, order.join(QStringLiteral(", ")));
 }
 
 // A value as its column's declared type makes it, whatever the engine handed back (SQLite keeps
@@ -167,8 +168,9 @@ Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t,
     for (int i = 0; i < n; ++i)
         marks << QStringLiteral("?");
     QSqlQuery write(to);
-    if (!write.prepare(QStringLiteral("INSERT INTO %1 (%2) VALUES (%3)")
-                           .arg(t.name, columns.join(QStringLiteral(", ")), marks.join(QStringLiteral(", ")))))
+    if (!write.prepare(
+            QStringLiteral("INSERT INTO %1 (%2) VALUES (%3)")
+                .arg(t.name, columns.join(QStringLiteral(", ")), marks.join(QStringLiteral(", ")))))
         return db::sqlError(write, QStringLiteral("preparing the copy of %1").arg(t.name));
     while (read.next()) {
         if (cancel && cancel->load())
@@ -187,13 +189,14 @@ Status resetIdentities(QSqlDatabase& to, const db::SchemaTable& t) {
     if (db::engineOf(to) != db::Engine::PostgreSQL)
         return {};
     for (const db::SchemaColumn& c : t.columns) {
-        if (c.generation != db::KeyGeneration::IdentityByDefault && c.generation != db::KeyGeneration::IdentityAlways &&
-            c.generation != db::KeyGeneration::Sequence)
+        if (c.generation != db::KeyGeneration::IdentityByDefault &&
+            c.generation != db::KeyGeneration::IdentityAlways && c.generation != db::KeyGeneration::Sequence)
             continue;
         QSqlQuery q(to);
-        if (!q.exec(QStringLiteral("SELECT setval(pg_get_serial_sequence('%1.%2', '%3'), COALESCE(max(%3), 1), "
-                                   "max(%3) IS NOT NULL) FROM %2")
-                        .arg(db::postgresSchemaName(), t.name, c.name)))
+        if (!q.exec(
+                QStringLiteral("SELECT setval(pg_get_serial_sequence('%1.%2', '%3'), COALESCE(max(%3), 1), "
+                               "max(%3) IS NOT NULL) FROM %2")
+                    .arg(db::postgresSchemaName(), t.name, c.name)))
             return db::sqlError(q, QStringLiteral("resetting the key sequence of %1").arg(t.name));
     }
     return {};
@@ -269,10 +272,11 @@ Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, con
         if (!q.exec(QStringLiteral("SELECT count(*) FROM %1").arg(t->name)) || !q.next())
             return db::sqlError(q, QStringLiteral("counting %1 on the target").arg(t->name));
         if (q.value(0).toLongLong() > 0)
-            return makeError(QStringLiteral("the target %1 is not empty (table %2 has %3 rows); copy into a new, "
-                                            "empty database")
-                                 .arg(out.toWhere, t->name)
-                                 .arg(q.value(0).toLongLong()));
+            return makeError(
+                QStringLiteral("the target %1 is not empty (table %2 has %3 rows); copy into a new, "
+                               "empty database")
+                    .arg(out.toWhere, t->name)
+                    .arg(q.value(0).toLongLong()));
     }
     // The source is read in one transaction too, so that every table is read at one moment.
     db::Transaction reading(src);
@@ -311,13 +315,14 @@ Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, con
         if (!b)
             return b.error();
         if (a->rows != b->rows || a->sha256 != b->sha256)
-            return makeError(QStringLiteral("nothing was copied: table %1 differs after the copy (%2 rows, sha256 %3 "
-                                            "on the source; %4 rows, sha256 %5 on the target)")
-                                 .arg(t->name)
-                                 .arg(a->rows)
-                                 .arg(a->sha256)
-                                 .arg(b->rows)
-                                 .arg(b->sha256));
+            return makeError(
+                QStringLiteral("nothing was copied: table %1 differs after the copy (%2 rows, sha256 %3 "
+                               "on the source; %4 rows, sha256 %5 on the target)")
+                    .arg(t->name)
+                    .arg(a->rows)
+                    .arg(a->sha256)
+                    .arg(b->rows)
+                    .arg(b->sha256));
         out.tables.push_back(*a);
     }
     Result<receipts::ChainCheck> sourceChain = receipts::Ledger(**from).verify();
@@ -327,16 +332,17 @@ Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, con
     if (!targetChain)
         return targetChain.error();
     if (!targetChain->ok || targetChain->head.hash != sourceChain->head.hash)
-        return makeError(QStringLiteral("nothing was copied: the receipts chain on the target %1 (head %2, source "
-                                        "head %3)")
-                             .arg(targetChain->ok ? QStringLiteral("verifies but ends elsewhere")
-                                                  : QStringLiteral("does not verify: ") + targetChain->detail,
-                                  targetChain->head.hash, sourceChain->head.hash));
+        return makeError(
+            QStringLiteral("nothing was copied: the receipts chain on the target %1 (head %2, source "
+                           "head %3)")
+                .arg(targetChain->ok ? QStringLiteral("verifies but ends elsewhere")
+                                     : QStringLiteral("does not verify: ") + targetChain->detail,
+                     targetChain->head.hash, sourceChain->head.hash));
     out.receipts = targetChain->receipts;
     out.ledgerHead = targetChain->head.hash;
     if (!writing.commit())
-        return makeError(QStringLiteral("cannot commit the copy into %1: %2")
-                             .arg(out.toWhere, dst.lastError().text()));
+        return makeError(
+            QStringLiteral("cannot commit the copy into %1: %2").arg(out.toWhere, dst.lastError().text()));
     reading.commit();
     return out;
 }

@@ -21,7 +21,7 @@ struct DatabaseStatus {
     bool tlsVerified = false;    // certificate checked against a CA (sslmode verify-ca / verify-full)
     bool tlsHostChecked = false; // and the host name against the certificate (verify-full)
     QString tlsProtocol, tlsCipher;
-    QString user;        // PostgreSQL: the session's user; SQLite: empty
+    QString user;         // PostgreSQL: the session's user; SQLite: empty
     qint64 sizeBytes = 0; // pg_database_size, or the file with its write-ahead log
 };
 

@@ -45,11 +45,12 @@ class TestOpenDatabase : public QObject {
 
         int asked = 0;
         QString shownWhere;
-        auto db = models::openDatabase(tdb.spec(), [&](const QString& where, bool refused) -> std::optional<QString> {
-            ++asked;
-            shownWhere = where;
-            return refused ? std::nullopt : std::optional<QString>(password);
-        });
+        auto db = models::openDatabase(tdb.spec(),
+                                       [&](const QString& where, bool refused) -> std::optional<QString> {
+                                           ++asked;
+                                           shownWhere = where;
+                                           return refused ? std::nullopt : std::optional<QString>(password);
+                                       });
         QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
         QCOMPARE(asked, 1);
         QVERIFY2(shownWhere.contains(QStringLiteral("pbtest@127.0.0.1")), qPrintable(shownWhere));
@@ -82,7 +83,8 @@ class TestOpenDatabase : public QObject {
         QVERIFY2(db.error().message.contains(QStringLiteral("password authentication failed")),
                  qPrintable(db.error().toString()));
         QVERIFY2(!db.error().toString().contains(wrong), qPrintable(db.error().toString()));
-        QVERIFY2(db.error().toString().contains(QStringLiteral("127.0.0.1")), qPrintable(db.error().toString()));
+        QVERIFY2(db.error().toString().contains(QStringLiteral("127.0.0.1")),
+                 qPrintable(db.error().toString()));
 
         // Cancelling the prompt gives up at once.
         int asked = 0;
@@ -98,10 +100,11 @@ class TestOpenDatabase : public QObject {
     void aFileNeedsNoPrompt() {
         QTemporaryDir tmp;
         int asked = 0;
-        auto db = models::openDatabase(tmp.filePath(QStringLiteral("plain.sqlite")), [&](const QString&, bool) {
-            ++asked;
-            return std::optional<QString>();
-        });
+        auto db =
+            models::openDatabase(tmp.filePath(QStringLiteral("plain.sqlite")), [&](const QString&, bool) {
+                ++asked;
+                return std::optional<QString>();
+            });
         QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
         QCOMPARE(asked, 0);
         QCOMPARE((*db)->engine(), db::Engine::SQLite);

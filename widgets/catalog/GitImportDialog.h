@@ -10,8 +10,8 @@
 #include <QDialog>
 #include <QStringList>
 
-#include "core/Result.h"
 #include "Workspace.h"
+#include "core/Result.h"
 #include "git/Repository.h"
 
 class QLabel;
@@ -23,8 +23,7 @@ class QStandardItemModel;
 class QTableView;
 class QTextBrowser;
 
-namespace pb::models {
-} // namespace pb::models
+namespace pb::models {} // namespace pb::models
 
 namespace pb::widgets {
 
@@ -97,7 +96,7 @@ class GitImportDialog : public QDialog {
     QPushButton* m_cancel = nullptr;
     QPushButton* m_close = nullptr;
 
-    models::Task m_task; // the import, while it runs
+    models::Task m_task;       // the import, while it runs
     quint64 m_listRequest = 0; // the latest listing; older ones are dropped
     int m_listing = 0;
     QStringList m_resultLines;

@@ -9,8 +9,8 @@
 #pragma once
 
 #include "RegistryModels.h"
-#include "Workspace.h"
 #include "RegistrySettings.h"
+#include "Workspace.h"
 #include "core/Result.h"
 #include "evidence/Evidence.h"
 #include "oci/Registry.h"
@@ -92,7 +92,7 @@ class FetchEvidenceDialog : public QDialog {
     int m_concurrency = 2;
     std::vector<int> m_rows; // the model row of each pointer of the running fetch
     QString m_error;         // why the last run failed as a whole
-    models::Task m_task; // the fetch operation, while it runs
+    models::Task m_task;     // the fetch operation, while it runs
     int m_imported = 0;
     bool m_started = false;
     bool m_cancelled = false;
