@@ -970,7 +970,7 @@ class TestCli : public QObject {
         Run missing =
             proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db")}, {}, env);
         QCOMPARE(missing.code, 2);
-        QVERIFY(missing.err.contains("--db expects a PATH"));
+        QVERIFY(missing.err.contains("--db expects a database"));
     }
 
     void badImportFailsWithFileAndReason() {
