@@ -32,7 +32,7 @@ endif()
 
 # Issue #10: no token, client key, exec credential or passphrase in anything Proofbench writes.
 if(TARGET pb-kube-testserver)
-  pb_add_test(tst_secrets SOURCES tst_secrets.cpp KubeTestServer.h LIBS pb_engine)
+  pb_add_test(tst_secrets SOURCES tst_secrets.cpp KubeTestServer.h LIBS pb_engine ENGINES sqlite postgresql)
   add_dependencies(tst_secrets pb-kube-testserver proofbench)
   target_compile_definitions(tst_secrets PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>")
 endif()
