@@ -143,15 +143,19 @@ class RawConnection {
     QSqlDatabase m_db;
 };
 
-// True when something made a store in the test database: the SQLite file exists, or the PostgreSQL
-// database has the schema proofbench (TestDatabase creates the database itself, empty).
-inline bool storeExists(const pb::test::TestDatabase& db) {
-    if (!pb::test::onPostgres())
-        return QFileInfo::exists(db.spec());
-    RawConnection c(db.spec());
+// True when something made a store in the test database `spec` names: the SQLite file exists, or
+// the PostgreSQL database has the schema proofbench (TestDatabase creates the database, empty).
+inline bool storeExists(const QString& spec) {
+    if (!pb::db::pg::isServerSpec(spec))
+        return QFileInfo::exists(spec);
+    RawConnection c(spec);
     QSqlQuery q(c.sql());
     return !q.exec(QStringLiteral("SELECT to_regnamespace('proofbench') IS NOT NULL")) || !q.next() ||
            q.value(0).toBool();
+}
+
+inline bool storeExists(const pb::test::TestDatabase& db) {
+    return storeExists(db.spec());
 }
 
 // The environment for a CLI subprocess: the system's, with what it needs to reach the test server.
