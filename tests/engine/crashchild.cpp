@@ -3,6 +3,7 @@
 //   pb_crashchild catalog DB LABEL CATALOG_DIR      import a catalog version
 //   pb_crashchild evidence DB EVIDENCE_DIR          import an evidence tree
 //   pb_crashchild run DB KUBECONFIG CATALOG_DIR     a validation run, each check saved as it ends
+// DB is what --db takes: a SQLite file, or a PostgreSQL server URI (the password from PGPASSFILE).
 // Prints "done" and exits 0 when the write completed.
 #include "catalog/Loader.h"
 #include "db/Database.h"

@@ -1,5 +1,6 @@
-// Evidence import into SQLite and the health table derived from it.
+// Evidence import into the store (SQLite or PostgreSQL) and the health table derived from it.
 #include "BundleFixture.h"
+#include "DbTestUtil.h"
 #include "TestUtil.h"
 #include "catalog/Loader.h"
 #include "evidence/Evidence.h"
@@ -73,9 +74,10 @@ class TestEvidenceStore : public QObject {
         writeFile(root + QStringLiteral("/vr200-rke2-ubuntu-training/%1/sha256-%2.yaml").arg(slug, hexB),
                   pointerYaml(QStringLiteral("vr200-rke2-ubuntu-training"), hexB, true));
 
-        auto db = Database::open(m_tmp.filePath(QStringLiteral("ev.sqlite")));
-        QVERIFY(db.ok());
-        QCOMPARE((*db)->schemaVersion(), Database::latestSchemaVersion());
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("ev.sqlite"));
+        auto db = Database::open(testDb.spec());
+        QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
+        QCOMPARE((*db)->schemaVersion(), Database::latestSchemaVersion((*db)->engine()));
         QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
         Result<evidence::EvidenceTree> tree = evidence::scanEvidence(m_tmp.filePath(QStringLiteral("tree")));
         QVERIFY(tree.ok());
@@ -132,8 +134,9 @@ class TestEvidenceStore : public QObject {
     }
 
     void bundlesGivePhasesAndStaleness() {
-        auto db = Database::open(m_tmp.filePath(QStringLiteral("bundles.sqlite")));
-        QVERIFY(db.ok());
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("bundles.sqlite"));
+        auto db = Database::open(testDb.spec());
+        QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
         QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
         const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
         // Two bundles for the same sample-2 recipe: one v3 (in a summary-bundle dir), one v1 as an OCI
@@ -273,9 +276,11 @@ class TestEvidenceStore : public QObject {
         check.policy.publicKeyPem = policyKey;
         check.policy.ignoreTlog = true;
 
+        PB_TEST_DATABASE(oneThreadDb, m_tmp.path(), QStringLiteral("one-thread.sqlite"));
+        PB_TEST_DATABASE(fourThreadsDb, m_tmp.path(), QStringLiteral("four-threads.sqlite"));
         auto importWith = [&](int threads, const QString& name) -> QStringList {
             QThreadPool::globalInstance()->setMaxThreadCount(threads);
-            auto db = Database::open(m_tmp.filePath(name));
+            auto db = Database::open(name);
             if (!db.ok() || !ops::seedEmbeddedCatalog(**db).ok())
                 return {QStringLiteral("cannot prepare %1").arg(name)};
             Result<BundleImportReport> r = EvidenceStore(**db).importBundleDir(root, &check);
@@ -305,8 +310,8 @@ class TestEvidenceStore : public QObject {
                                  q.value(3).toString(), q.value(4).toString());
             return rows;
         };
-        const QStringList one = importWith(1, QStringLiteral("one-thread.sqlite"));
-        const QStringList many = importWith(4, QStringLiteral("four-threads.sqlite"));
+        const QStringList one = importWith(1, oneThreadDb.spec());
+        const QStringList many = importWith(4, fourThreadsDb.spec());
         QCOMPARE(one.size(),
                  1 + 16 + 16 + 12); // report, sources, bundle rows, one verification per signed bundle
         // Invalid: the 11 signed by another key than the policy's (1, 2, 4-6, 8-10, 12-14) and the two
@@ -320,8 +325,9 @@ class TestEvidenceStore : public QObject {
     // An incomplete bundle (checks that could not run) is neither invalid nor verified: the import
     // counts it apart, and the health row says "verified, incomplete" once its signature verifies.
     void incompleteBundleIsRatedApart() {
-        auto db = Database::open(m_tmp.filePath(QStringLiteral("incomplete.sqlite")));
-        QVERIFY(db.ok());
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("incomplete.sqlite"));
+        auto db = Database::open(testDb.spec());
+        QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
         QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
         const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
         pbtest::BundleFixture b(recipe);
@@ -361,8 +367,9 @@ class TestEvidenceStore : public QObject {
 
     void realEvidenceHealth() {
         PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/2026-08-19/recipes/evidence"));
-        auto db = Database::open(m_tmp.filePath(QStringLiteral("real.sqlite")));
-        QVERIFY(db.ok());
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("real.sqlite"));
+        auto db = Database::open(testDb.spec());
+        QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
         Result<catalog::Catalog> cat =
             catalog::loadCatalog(pbtest::realCatalog(QStringLiteral("2026-08-19")));
         QVERIFY(cat.ok());

@@ -3,6 +3,7 @@
 // says where it came from; a wildcard leaf is named by its overlay; a row's pointers are read under
 // the name its evidence records; `proofbench report` writes nothing on stderr.
 #include "../TestUtil.h"
+#include "DbTestUtil.h"
 
 #include "db/Database.h"
 #include "evidence/Health.h"
@@ -32,7 +33,7 @@ struct Run {
 
 Run proofbench(const QStringList& args) {
     QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env = pbtest::cliEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(PB_CLI_BINARY), args);
@@ -56,13 +57,15 @@ bool importReal(db::Database& db, const QString& label) {
 class TstHealthReport : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
+    std::unique_ptr<pb::test::TestDatabase> m_testDb; // one for the class: filling it is the slow part
     QString m_dbPath; // sample + v0.11.1, v0.14.0, 2026-08-19, then 2026-07-09, with 2026-08-19's evidence
     std::unique_ptr<db::Database> m_db;
 
   private slots:
     void initTestCase() {
         PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/2026-08-19/recipes/evidence"));
-        m_dbPath = m_tmp.filePath(QStringLiteral("pb.sqlite"));
+        PB_TEST_DATABASE_IN(m_testDb, m_tmp.path(), QStringLiteral("pb.sqlite"));
+        m_dbPath = m_testDb->spec();
         Result<std::unique_ptr<db::Database>> db = db::Database::open(m_dbPath);
         QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
         m_db = std::move(*db);

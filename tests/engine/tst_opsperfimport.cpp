@@ -2,6 +2,7 @@
 // store the same run and leave the same validation.import receipt (kind, parameters, the parsed
 // file's sha256 and size, result), in the run's transaction. `--no-store` keeps nothing, and the run
 // store itself writes no receipt.
+#include "DbTestUtil.h"
 #include "TestUtil.h"
 
 #include "ops/Async.h"
@@ -21,6 +22,7 @@ namespace {
 
 QByteArray cli(const QStringList& args, int* code = nullptr) {
     QProcess p;
+    p.setProcessEnvironment(pbtest::cliEnvironment());
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     p.waitForFinished(60000);
     if (code)
@@ -67,8 +69,9 @@ class TestOpsPerfImport : public QObject {
 
 void TestOpsPerfImport::cliAndAsyncAgree() {
     QTemporaryDir dir;
-    const QString cliDb = dir.filePath(QStringLiteral("cli.sqlite")),
-                  opDb = dir.filePath(QStringLiteral("op.sqlite"));
+    PB_TEST_DATABASE(cliTestDb, dir.path(), QStringLiteral("cli.sqlite"));
+    PB_TEST_DATABASE(opTestDb, dir.path(), QStringLiteral("op.sqlite"));
+    const QString cliDb = cliTestDb.spec(), opDb = opTestDb.spec();
     const QString log = pbtest::fixture(QStringLiteral("validation/nccl-low.txt"));
     int code = -1;
     const QJsonObject printed =
@@ -129,7 +132,8 @@ void TestOpsPerfImport::cliAndAsyncAgree() {
 
 void TestOpsPerfImport::noStoreKeepsNothing() {
     QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    const QString db = testDb.spec();
     int code = -1;
     const QByteArray out =
         cli({QStringLiteral("perf"), QStringLiteral("import"),
@@ -138,13 +142,14 @@ void TestOpsPerfImport::noStoreKeepsNothing() {
             &code);
     QCOMPARE(code, 0);
     QVERIFY2(out.contains("386.56") && !out.contains("stored as run"), out.constData());
-    QVERIFY(!QFileInfo::exists(db));
+    QVERIFY(!pbtest::storeExists(testDb)); // no file; on PostgreSQL, not even the schema
 }
 
 void TestOpsPerfImport::runStoreWritesNoReceipt() {
     QTemporaryDir dir;
-    Result<std::unique_ptr<db::Database>> db = db::Database::open(dir.filePath(QStringLiteral("pb.sqlite")));
-    QVERIFY(db.ok());
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(testDb.spec());
+    QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
     ops::PerfImportRequest req;
     req.file = pbtest::fixture(QStringLiteral("validation/nccl-pass.txt"));
     Result<ops::PerfImportOutcome> scored = ops::scorePerfFile(req);
@@ -163,8 +168,9 @@ void TestOpsPerfImport::runStoreWritesNoReceipt() {
 // vertical line).
 void TestOpsPerfImport::measuredTimeIsTheReports() {
     QTemporaryDir dir;
-    Result<std::unique_ptr<db::Database>> db = db::Database::open(dir.filePath(QStringLiteral("pb.sqlite")));
-    QVERIFY(db.ok());
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(testDb.spec());
+    QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
     // An NCCL log records no time: unknown, whatever its mtime.
     const QString copy = dir.filePath(QStringLiteral("nccl.txt"));
     QVERIFY(QFile::copy(pbtest::fixture(QStringLiteral("validation/nccl-pass.txt")), copy));

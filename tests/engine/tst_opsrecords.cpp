@@ -2,6 +2,7 @@
 // once through the CLI binary and once as the window calls it (ops::Async, a worker with its own
 // connection) on a second database; the outcome and the receipt (kind, parameters, result,
 // message, inputs, outputs) must be the same.
+#include "DbTestUtil.h"
 #include "TestUtil.h"
 
 #include "db/Database.h"
@@ -35,6 +36,7 @@ struct Run {
 
 Run proofbench(const QStringList& args) {
     QProcess p;
+    p.setProcessEnvironment(pbtest::cliEnvironment());
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     Run r;
     if (!p.waitForFinished(120000))
@@ -109,8 +111,9 @@ class TestOpsRecords : public QObject {
             dir = tmp.filePath(QStringLiteral("records"));
             writeBrokenRecords(dir);
         }
-        const QString cliDb = tmp.filePath(QStringLiteral("cli.sqlite")),
-                      guiDb = tmp.filePath(QStringLiteral("gui.sqlite"));
+        PB_TEST_DATABASE(cliTestDb, tmp.path(), QStringLiteral("cli.sqlite"));
+        PB_TEST_DATABASE(guiTestDb, tmp.path(), QStringLiteral("gui.sqlite"));
+        const QString cliDb = cliTestDb.spec(), guiDb = guiTestDb.spec();
         Run cli = proofbench({QStringLiteral("records"), QStringLiteral("check"), dir, QStringLiteral("--db"),
                               cliDb, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(cli.code, broken ? 1 : 0);
@@ -133,8 +136,9 @@ class TestOpsRecords : public QObject {
     void recordsImportCliAndWindowAlike() {
         QTemporaryDir tmp;
         const QString dir = pbtest::fixture(QStringLiteral("receipts/entry"));
-        const QString cliDb = tmp.filePath(QStringLiteral("cli.sqlite")),
-                      guiDb = tmp.filePath(QStringLiteral("gui.sqlite"));
+        PB_TEST_DATABASE(cliTestDb, tmp.path(), QStringLiteral("cli.sqlite"));
+        PB_TEST_DATABASE(guiTestDb, tmp.path(), QStringLiteral("gui.sqlite"));
+        const QString cliDb = cliTestDb.spec(), guiDb = guiTestDb.spec();
         Run cli =
             proofbench({QStringLiteral("records"), QStringLiteral("import"), dir, QStringLiteral("--db"),
                         cliDb, QStringLiteral("--format"), QStringLiteral("json")});
@@ -174,9 +178,10 @@ class TestOpsRecords : public QObject {
         // receipts.sign-head through the operation: the files appear with the receipt, and the
         // receipt's parameters are the kind's declared ones (the ledger refuses others).
         QTemporaryDir tmp;
-        const QString path = tmp.filePath(QStringLiteral("pb.sqlite"));
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.sqlite"));
+        const QString path = testDb.spec();
         auto db = db::Database::open(path);
-        QVERIFY(db);
+        QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
         ops::Context ctx(**db);
         const sigstore::crypto::Pkey key = sigstore::generateSigningKey();
         ops::ReceiptsExportRequest req;

@@ -1,8 +1,10 @@
 // The receipts ledger: the canonical form and hash, receipts left by every action (through the real
-// `proofbench` binary), tamper detection on a real database file edited with the sqlite3 tool, and
-// the exported, signed chain head verified by `proofbench verify --key`.
+// `proofbench` binary), tamper detection on a real database edited behind Proofbench's back (a SQLite
+// file with the sqlite3 tool, a PostgreSQL database over its own connection), and the exported,
+// signed chain head verified by `proofbench verify --key`.
 #include "BundleFixture.h"
 #include "CatalogFixture.h"
+#include "DbTestUtil.h"
 #include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "catalog/Loader.h"
@@ -17,6 +19,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -34,7 +37,7 @@ struct Run {
 };
 
 Run runProcess(const QString& program, const QStringList& args,
-               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+               const QProcessEnvironment& env = pbtest::cliEnvironment()) {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(program, args);
@@ -44,8 +47,7 @@ Run runProcess(const QString& program, const QStringList& args,
                p.readAllStandardError()};
 }
 
-Run proofbench(const QStringList& args,
-               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+Run proofbench(const QStringList& args, const QProcessEnvironment& env = pbtest::cliEnvironment()) {
     return runProcess(QStringLiteral(PB_CLI_BINARY), args, env);
 }
 
@@ -53,7 +55,8 @@ QDateTime fixedTime(int n) {
     return QDateTime(QDate(2026, 11, 30), QTime(12, 0, 0, n), QTimeZone::utc());
 }
 
-// A ledger of seven receipts written in this process; the file is closed (and checkpointed) on return.
+// A ledger of seven receipts written in this process; the database is closed (a SQLite file
+// checkpointed) on return.
 void writeLedger(const QString& path) {
     auto db = db::Database::open(path);
     QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
@@ -101,8 +104,9 @@ class TestReceipts : public QObject {
 
     void receiptHashIsSha256OfPrevAndCanonical() {
         QTemporaryDir tmp;
-        auto db = db::Database::open(tmp.filePath(QStringLiteral("l.sqlite")));
-        QVERIFY(db.ok());
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("l.sqlite"));
+        auto db = db::Database::open(testDb.spec());
+        QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
         Ledger ledger(**db);
         ledger.setClock([] { return fixedTime(7); });
         ledger.setVersion(QStringLiteral("9.9.9"));
@@ -151,11 +155,17 @@ class TestReceipts : public QObject {
         QVERIFY2(check->ok, qPrintable(check->toText()));
         QCOMPARE(check->head.seq, 2);
         QCOMPARE(check->head.hash, second->hash);
-        // Nothing secret anywhere in the database file.
-        db->reset();
-        QFile f(tmp.filePath(QStringLiteral("l.sqlite")));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QByteArray bytes = f.readAll();
+        // Nothing secret anywhere in the database: every byte of the SQLite file, every row on PostgreSQL.
+        QByteArray bytes;
+        if (pbtest::isPostgres(**db)) {
+            bytes = pbtest::allRowBytes(**db);
+            QVERIFY(bytes.contains("report.export"));
+        } else {
+            db->reset();
+            QFile f(testDb.spec());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            bytes = f.readAll();
+        }
         QVERIFY(!bytes.contains("hunter2"));
         QVERIFY(!bytes.contains("t0k"));
     }
@@ -163,8 +173,9 @@ class TestReceipts : public QObject {
     void storeImportWritesItsReceiptInTheSameTransaction() {
         // The catalog import operation: the data and its receipt in one transaction.
         QTemporaryDir tmp;
-        auto db = db::Database::open(tmp.filePath(QStringLiteral("s.sqlite")));
-        QVERIFY(db.ok());
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("s.sqlite"));
+        auto db = db::Database::open(testDb.spec());
+        QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
         ops::Context ctx(**db);
         pbtest::CatalogFixture f;
         const QString dir = f.write();
@@ -201,17 +212,18 @@ class TestReceipts : public QObject {
         store::CatalogStore store(**db);
         QCOMPARE(store.version(QStringLiteral("v1"))->contentDigest, cat->contentDigest());
         // A receipt that cannot be written fails the import: no data without its receipt.
-        QSqlQuery q((*db)->sql());
-        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT "
-                                      "RAISE(ABORT, 'refused'); END")));
+        const QString refused = pbtest::refuseInserts(**db, QStringLiteral("no_receipts"),
+                                                      QStringLiteral("receipts"), QStringLiteral("refused"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         QVERIFY(!importVersion(QStringLiteral("v3"), otherDir, *cat2).ok());
         QVERIFY(!store.version(QStringLiteral("v3")).ok());
     }
 
     void cliActionsLeaveReceipts() {
         QTemporaryDir tmp;
-        const QString db = tmp.filePath(QStringLiteral("pb.sqlite"));
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.sqlite"));
+        const QString db = testDb.spec();
+        QProcessEnvironment env = pbtest::cliEnvironment();
         env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("rcpt-s3cret-phrase"));
         const QStringList dbArg{QStringLiteral("--db"), db};
         const QStringList passArg{QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")};
@@ -376,11 +388,19 @@ class TestReceipts : public QObject {
                                QStringLiteral("--db"), db});
         QVERIFY(text.out.contains("sign.blob"));
         QVERIFY(text.out.contains(sha256Hex("blob\n").toLatin1()));
-        // The passphrase is in no receipt, output or database byte.
+        // The passphrase is in no receipt, output or database byte (every row on PostgreSQL).
         QVERIFY(!list.out.contains("rcpt-s3cret-phrase"));
-        QVERIFY(!pbtest::readAll(db).contains("rcpt-s3cret-phrase"));
-        if (QFileInfo::exists(db + QStringLiteral("-wal")))
-            QVERIFY(!pbtest::readAll(db + QStringLiteral("-wal")).contains("rcpt-s3cret-phrase"));
+        if (pb::test::onPostgres()) {
+            auto handle = db::Database::open(db);
+            QVERIFY(handle.ok());
+            const QByteArray rows = pbtest::allRowBytes(**handle);
+            QVERIFY(rows.contains("sign.blob"));
+            QVERIFY(!rows.contains("rcpt-s3cret-phrase"));
+        } else {
+            QVERIFY(!pbtest::readAll(db).contains("rcpt-s3cret-phrase"));
+            if (QFileInfo::exists(db + QStringLiteral("-wal")))
+                QVERIFY(!pbtest::readAll(db + QStringLiteral("-wal")).contains("rcpt-s3cret-phrase"));
+        }
         Run verify =
             proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
         QVERIFY2(verify.code == 0, verify.out.constData());
@@ -449,20 +469,31 @@ class TestReceipts : public QObject {
     }
 
     void tamperingIsDetectedAndNamed() {
-        if (!haveSqlite3())
+        if (!pb::test::onPostgres() && !haveSqlite3())
             QSKIP("the sqlite3 command-line tool is not installed (apt package sqlite3; tools/bootstrap.sh "
                   "installs it)");
         QFETCH(QString, sql);
         QFETCH(QString, kind);
         QFETCH(int, firstBad);
         QTemporaryDir tmp;
-        const QString db = tmp.filePath(QStringLiteral("ledger.sqlite"));
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("ledger.sqlite"));
+        const QString db = testDb.spec();
         writeLedger(db);
         Run intact =
             proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
         QVERIFY2(intact.code == 0, intact.out.constData());
-        Run edit = runProcess(QStringLiteral("sqlite3"), {db, sql});
-        QVERIFY2(edit.code == 0, edit.err.constData());
+        if (pb::test::onPostgres()) {
+            // Edited over a connection of its own, a statement at a time, outside Proofbench.
+            pbtest::RawConnection editor(db);
+            QSqlQuery q(editor.sql());
+            QVERIFY(q.exec(QStringLiteral("SET search_path TO proofbench")));
+            for (const QString& statement : sql.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+                if (!statement.trimmed().isEmpty())
+                    QVERIFY2(q.exec(statement), qPrintable(q.lastError().text()));
+        } else {
+            Run edit = runProcess(QStringLiteral("sqlite3"), {db, sql});
+            QVERIFY2(edit.code == 0, edit.err.constData());
+        }
         Run broken = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"),
                                  db, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(broken.code, 1);
@@ -479,9 +510,10 @@ class TestReceipts : public QObject {
 
     void exportWithSignedHead() {
         QTemporaryDir tmp;
-        const QString db = tmp.filePath(QStringLiteral("ledger.sqlite"));
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("ledger.sqlite"));
+        const QString db = testDb.spec();
         writeLedger(db);
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        QProcessEnvironment env = pbtest::cliEnvironment();
         env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("head-pass"));
         const QString key = tmp.filePath(QStringLiteral("head.key"));
         QCOMPARE(proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"),

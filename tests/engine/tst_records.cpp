@@ -1,6 +1,7 @@
 // ConfigHub external records: the real samples in ../shared/data/confighub (skipped when absent) and
 // the project's own fixture entry (tests/fixtures/receipts/entry, made by make-fixture.py), through
 // the engine and the `records` verbs.
+#include "DbTestUtil.h"
 #include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "core/Hash.h"
@@ -30,6 +31,7 @@ struct Run {
 
 Run proofbench(const QStringList& args) {
     QProcess p;
+    p.setProcessEnvironment(pbtest::cliEnvironment());
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     if (!p.waitForFinished(120000))
         return {};
@@ -227,6 +229,7 @@ class TestRecords : public QObject {
             "examples/aicr/eks-h100-training-kubeflow-v1-0-0/digest-index/payloads/"
             "gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
         flipByte(payload, 40);
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.sqlite"));
         auto report = readRecords(tmp.path());
         QVERIFY(report.ok());
         QVERIFY(!report->ok());
@@ -251,7 +254,7 @@ class TestRecords : public QObject {
         // Through the CLI: exit 1, the file named on stderr and in the JSON.
         Run r = proofbench({QStringLiteral("records"), QStringLiteral("check"), tmp.path(),
                             QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"),
-                            tmp.filePath(QStringLiteral("pb.sqlite"))});
+                            testDb.spec()});
         QCOMPARE(r.code, 1);
         QVERIFY(r.err.contains(
             "gpu-operator-5acb1a1421b7e8003953c7802eb23e435f0a80acc37e8e6cbf148297909e6096.json"));
@@ -384,8 +387,9 @@ class TestRecords : public QObject {
         QCOMPARE(missing->line, 10);
         QVERIFY(report->problems.front().toString().startsWith(QLatin1String("e/generation-receipt.yaml:")));
         // An import refuses such a directory and changes nothing but its (failed) receipt.
-        auto db = db::Database::open(tmp.filePath(QStringLiteral("pb.sqlite")));
-        QVERIFY(db.ok());
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.sqlite"));
+        auto db = db::Database::open(testDb.spec());
+        QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
         QVERIFY(!ops::importRecords(ops::Context(**db), ops::RecordsImportRequest{tmp.path()}).ok());
         QSqlQuery q((*db)->sql());
         QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM external_records")) && q.next());
@@ -398,7 +402,8 @@ class TestRecords : public QObject {
 
     void importIsTransactionalAndIdempotent() {
         QTemporaryDir tmp;
-        const QString db = tmp.filePath(QStringLiteral("pb.sqlite"));
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.sqlite"));
+        const QString db = testDb.spec();
         const QString dir = pbtest::fixture(QStringLiteral("receipts/entry"));
         Run first =
             proofbench({QStringLiteral("records"), QStringLiteral("import"), dir, QStringLiteral("--format"),

@@ -1,6 +1,8 @@
-// db::readSchema on a migrated SQLite database (known facts of the final schema) and
-// db::differences: equal schemas give nothing, each kind of change gives its line. The comparison
-// with PostgreSQL needs a server and lives with the engine tests that start one.
+// db::readSchema on a migrated database of the half's engine (known facts of the final schema) and
+// db::differences: equal schemas give nothing, each kind of change gives its line. Issue 31's
+// parity test: in the PostgreSQL half, a migrated SQLite file and a migrated PostgreSQL database
+// have the same logical schema.
+#include "DbTestUtil.h"
 #include "db/Database.h"
 #include "db/SchemaInfo.h"
 
@@ -33,13 +35,19 @@ const SchemaIndex* findIndex(const SchemaTable& t, const QStringList& keys, bool
 class TestSchemaInfo : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
+    // A migrated database of this half's engine, only read (one per class: a PostgreSQL database
+    // costs a CREATE DATABASE).
+    std::unique_ptr<pb::test::TestDatabase> m_plainDb;
+    std::unique_ptr<Database> m_plain;
 
-    std::unique_ptr<Database> freshDb(const QString& name) {
-        auto db = Database::open(m_tmp.filePath(name));
+    static std::unique_ptr<Database> openDb(const QString& spec) {
+        auto db = Database::open(spec);
         if (!db)
             qFatal("%s", qPrintable(db.error().toString()));
         return std::move(*db);
     }
+    // A migrated SQLite file, whichever half this is.
+    std::unique_ptr<Database> sqliteDb(const QString& name) { return openDb(m_tmp.filePath(name)); }
 
     LogicalSchema read(Database& db) {
         auto schema = readSchema(db.sql());
@@ -49,10 +57,17 @@ class TestSchemaInfo : public QObject {
     }
 
   private slots:
-    void readsTheMigratedSqliteSchema() {
-        auto db = freshDb(QStringLiteral("schema.sqlite"));
-        const LogicalSchema s = read(*db);
-        QCOMPARE(s.engine, Engine::SQLite);
+    void initTestCase() {
+        PB_TEST_DATABASE_IN(m_plainDb, m_tmp.path(), QStringLiteral("plain.sqlite"));
+        m_plain = openDb(m_plainDb->spec());
+    }
+
+    void cleanupTestCase() { m_plain.reset(); }
+
+    void readsTheMigratedSchema() {
+        const LogicalSchema s = read(*m_plain);
+        const bool pg = pb::test::onPostgres();
+        QCOMPARE(s.engine, pg ? Engine::PostgreSQL : Engine::SQLite);
         QVERIFY(s.tables.size() >= 30);
         QVERIFY(!s.table(QStringLiteral("sqlite_sequence")));
 
@@ -64,7 +79,7 @@ class TestSchemaInfo : public QObject {
         const SchemaColumn* seq = receipts->column(QStringLiteral("seq"));
         QCOMPARE(seq->type, ColumnType::Integer);
         QCOMPARE(seq->primaryKeyPosition, 1);
-        QCOMPARE(seq->generation, KeyGeneration::RowId);
+        QCOMPARE(seq->generation, pg ? KeyGeneration::IdentityByDefault : KeyGeneration::RowId);
         QVERIFY(seq->notNull); // a primary key counts as NOT NULL although SQLite reports 0
         const SchemaColumn* parameters = receipts->column(QStringLiteral("parameters"));
         QVERIFY(parameters->hasDefault && parameters->defaultIsLiteral);
@@ -111,21 +126,37 @@ class TestSchemaInfo : public QObject {
         QCOMPARE(differences(s, s), QStringList());
     }
 
+    // The same changes in each engine's DDL: a column, two triggers (a guard and an UPDATE OF one),
+    // an expression index with a partial WHERE, an index dropped.
     void reportsEachDifference() {
-        auto plain = freshDb(QStringLiteral("plain.sqlite"));
-        auto changed = freshDb(QStringLiteral("changed.sqlite"));
+        PB_TEST_DATABASE(changedDb, m_tmp.path(), QStringLiteral("changed.sqlite"));
+        auto changed = openDb(changedDb.spec());
         QSqlQuery q(changed->sql());
-        for (const char* sql : {
-                 "ALTER TABLE receipts ADD COLUMN note TEXT",
-                 "CREATE TRIGGER receipts_no_update BEFORE UPDATE ON receipts "
-                 "BEGIN SELECT RAISE(ABORT, 'receipts are append-only'); END",
-                 "CREATE TRIGGER runs_touch AFTER UPDATE OF state, reason ON runs BEGIN SELECT 1; END",
-                 "CREATE UNIQUE INDEX runs_uid_lower ON runs (lower(run_uid) DESC) WHERE state != 'x'",
-                 "DROP INDEX recipes_by_digest",
-             })
+        const std::initializer_list<const char*> sqlite = {
+            "ALTER TABLE receipts ADD COLUMN note TEXT",
+            "CREATE TRIGGER receipts_no_update BEFORE UPDATE ON receipts "
+            "BEGIN SELECT RAISE(ABORT, 'receipts are append-only'); END",
+            "CREATE TRIGGER runs_touch AFTER UPDATE OF state, reason ON runs BEGIN SELECT 1; END",
+            "CREATE UNIQUE INDEX runs_uid_lower ON runs (lower(run_uid) DESC) WHERE state != 'x'",
+            "DROP INDEX recipes_by_digest",
+        };
+        const std::initializer_list<const char*> postgresql = {
+            "ALTER TABLE receipts ADD COLUMN note text",
+            "CREATE FUNCTION refuse_edit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION "
+            "'receipts are append-only'; END $$",
+            "CREATE TRIGGER receipts_no_update BEFORE UPDATE ON receipts FOR EACH ROW EXECUTE FUNCTION "
+            "refuse_edit()",
+            "CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$",
+            "CREATE TRIGGER runs_touch AFTER UPDATE OF state, reason ON runs FOR EACH ROW EXECUTE FUNCTION "
+            "touch()",
+            "CREATE UNIQUE INDEX runs_uid_lower ON runs (lower(run_uid) DESC) WHERE state != 'x'",
+            "DROP INDEX recipes_by_digest",
+        };
+        for (const char* sql : pbtest::isPostgres(*changed) ? postgresql : sqlite)
             QVERIFY2(q.exec(QString::fromLatin1(sql)), qPrintable(q.lastError().text()));
-        const LogicalSchema a = read(*plain);
+        const LogicalSchema a = read(*m_plain);
         const LogicalSchema b = read(*changed);
+        const QString engine = engineName(b.engine);
 
         const SchemaTable* runs = b.table(QStringLiteral("runs"));
         QCOMPARE(runs->triggers.size(), size_t(1));
@@ -136,19 +167,23 @@ class TestSchemaInfo : public QObject {
         QCOMPARE(lower->where, QStringLiteral("state <> 'x'"));
 
         const QStringList diff = differences(a, b);
-        QVERIFY2(diff.contains(QStringLiteral("table receipts: column note: only on SQLite (second)")),
-                 qPrintable(diff.join(u'\n')));
+        QVERIFY2(
+            diff.contains(QStringLiteral("table receipts: column note: only on %1 (second)").arg(engine)),
+            qPrintable(diff.join(u'\n')));
         QVERIFY(diff.contains(
-            QStringLiteral("table receipts: trigger receipts_no_update: only on SQLite (second)")));
-        QVERIFY(diff.contains(QStringLiteral("table runs: trigger runs_touch: only on SQLite (second)")));
-        QVERIFY(diff.contains(QStringLiteral("table runs: index runs_uid_lower: only on SQLite (second)")));
+            QStringLiteral("table receipts: trigger receipts_no_update: only on %1 (second)").arg(engine)));
         QVERIFY(
-            diff.contains(QStringLiteral("table recipes: index recipes_by_digest: only on SQLite (first)")));
+            diff.contains(QStringLiteral("table runs: trigger runs_touch: only on %1 (second)").arg(engine)));
+        QVERIFY(diff.contains(
+            QStringLiteral("table runs: index runs_uid_lower: only on %1 (second)").arg(engine)));
+        QVERIFY(diff.contains(
+            QStringLiteral("table recipes: index recipes_by_digest: only on %1 (first)").arg(engine)));
         QCOMPARE(diff.size(), 5);
     }
 
+    // Column attributes, on two copies of a SQLite schema (the same in either half).
     void comparesColumnAttributes() {
-        auto db = freshDb(QStringLiteral("attrs.sqlite"));
+        auto db = sqliteDb(QStringLiteral("attrs.sqlite"));
         const LogicalSchema a = read(*db);
         LogicalSchema b = a;
         b.engine = Engine::PostgreSQL;
@@ -182,6 +217,27 @@ class TestSchemaInfo : public QObject {
                 "table run_metrics: column value: type real (REAL) on SQLite, integer (bigint) on PostgreSQL",
                 "table runs: column started_at: no default on SQLite, default now on PostgreSQL",
             }));
+    }
+
+    // Issue 31: the migrations of both engines give one logical schema. Every difference is printed.
+    void schemasOfBothEnginesAgree() {
+        if (!pb::test::onPostgres())
+            QSKIP(
+                "needs the PostgreSQL test server: runs in the PostgreSQL half (tst_schemainfo.postgresql)");
+        auto sqlite = sqliteDb(QStringLiteral("parity.sqlite"));
+        const LogicalSchema a = read(*sqlite);
+        const LogicalSchema b = read(*m_plain);
+        QCOMPARE(a.engine, Engine::SQLite);
+        QCOMPARE(b.engine, Engine::PostgreSQL);
+        QVERIFY(a.tables.size() >= 30);
+        const QStringList diff = differences(a, b);
+        for (const QString& line : diff)
+            qWarning("%s", qPrintable(line));
+        QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("%1 difference(s) between the SQLite and the "
+                                                           "PostgreSQL schema:\n%2")
+                                                .arg(diff.size())
+                                                .arg(diff.join(u'\n'))));
+        QCOMPARE(b.tables.size(), a.tables.size());
     }
 
     void normalisesBothEnginesSpellings() {

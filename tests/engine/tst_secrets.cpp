@@ -1,6 +1,8 @@
 // Issue #10: after runs that used a bearer token, a client certificate key, an exec credential plugin
 // and a signing key's passphrase, none of those secrets is anywhere Proofbench writes: the database
-// (and its WAL), the receipts export, the evidence it wrote, stdout and stderr.
+// (a SQLite file and its WAL; every row of every table on PostgreSQL), the receipts export, the
+// evidence it wrote, stdout and stderr.
+#include "DbTestUtil.h"
 #include "KubeTestServer.h"
 #include "TestUtil.h"
 
@@ -67,9 +69,10 @@ void TestSecrets::noSecretIsWrittenAnywhere() {
                      {QStringLiteral("--token"), QString::fromLatin1(staticToken),
                       QStringLiteral("--tokens-file"), tokens}));
     QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    const QString db = testDb.spec();
     const QByteArray passphrase = "horse-battery-staple-91";
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env = pbtest::cliEnvironment();
     env.insert(QStringLiteral("PB_PASS"), QString::fromLatin1(passphrase));
 
     // An exec-plugin user beside the generated contexts (token and client certificate).
@@ -139,8 +142,14 @@ void TestSecrets::noSecretIsWrittenAnywhere() {
     QMap<QString, QByteArray> written;
     written.insert(QStringLiteral("stdout+stderr"), allOutput);
     written.insert(exported, readAll(exported));
-    for (const QString& f : {db, db + QStringLiteral("-wal")})
-        written.insert(f, readAll(f));
+    if (pb::test::onPostgres()) {
+        pb::Result<std::unique_ptr<pb::db::Database>> handle = pb::db::Database::open(db);
+        QVERIFY(handle.ok());
+        written.insert(db, pbtest::allRowBytes(**handle));
+    } else {
+        for (const QString& f : {db, db + QStringLiteral("-wal")})
+            written.insert(f, readAll(f));
+    }
     for (int i = 1; i <= n; ++i) {
         QDirIterator it(dir.filePath(QStringLiteral("ev%1").arg(i)), QDir::Files,
                         QDirIterator::Subdirectories);

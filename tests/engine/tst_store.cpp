@@ -1,4 +1,5 @@
 #include "CatalogFixture.h"
+#include "DbTestUtil.h"
 #include "TestUtil.h"
 #include "catalog/Loader.h"
 #include "db/Database.h"
@@ -16,27 +17,8 @@ using pb::ops::seedEmbeddedCatalog;
 
 namespace {
 
-// A digest of every row of every table: "unchanged" means this is equal.
-QByteArray dumpDigest(Database& db) {
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    QSqlQuery tables(db.sql());
-    tables.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name"));
-    while (tables.next()) {
-        const QString t = tables.value(0).toString();
-        h.addData(t.toUtf8());
-        QSqlQuery rows(db.sql());
-        rows.exec(QStringLiteral("SELECT * FROM \"%1\" ORDER BY 1").arg(t)); // table names from sqlite_master
-        while (rows.next())
-            for (int i = 0; i < 32 && rows.value(i).isValid(); ++i)
-                h.addData(rows.value(i).toByteArray() + '\x1f');
-    }
-    return h.result().toHex();
-}
-
 int count(Database& db, const QString& table) {
-    QSqlQuery q(db.sql());
-    q.exec(QStringLiteral("SELECT count(*) FROM \"%1\"").arg(table));
-    return q.next() ? q.value(0).toInt() : -1;
+    return int(pbtest::rowCount(db, table));
 }
 
 } // namespace
@@ -45,8 +27,9 @@ class TestStore : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
 
-    std::unique_ptr<Database> freshDb(const QString& name) {
-        auto db = Database::open(m_tmp.filePath(name));
+    // Opens (and migrates) the test database `spec` names; a failure ends the test run.
+    static std::unique_ptr<Database> openDb(const QString& spec) {
+        auto db = Database::open(spec);
         if (!db)
             qFatal("%s", qPrintable(db.error().toString()));
         return std::move(*db);
@@ -54,35 +37,49 @@ class TestStore : public QObject {
 
   private slots:
     void migratesFromEmpty() {
-        auto db = freshDb(QStringLiteral("empty.sqlite"));
-        QCOMPARE(db->schemaVersion(), Database::latestSchemaVersion());
-        QVERIFY(Database::latestSchemaVersion() >= 1);
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("empty.sqlite"));
+        auto db = openDb(testDb.spec());
+        QCOMPARE(db->schemaVersion(), Database::latestSchemaVersion(db->engine()));
+        QVERIFY(Database::latestSchemaVersion(db->engine()) >= 1);
         QSqlQuery q(db->sql());
-        QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")) && q.next());
-        QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
-        QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys")) && q.next());
-        QCOMPARE(q.value(0).toInt(), 1);
+        if (pbtest::isPostgres(*db)) {
+            // The session Database promises: the store's schema first, times in UTC.
+            QVERIFY(q.exec(QStringLiteral("SHOW search_path")) && q.next());
+            QCOMPARE(q.value(0).toString(), QStringLiteral("proofbench"));
+            QVERIFY(q.exec(QStringLiteral("SHOW TimeZone")) && q.next());
+            QCOMPARE(q.value(0).toString(), QStringLiteral("UTC"));
+        } else {
+            QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")) && q.next());
+            QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
+            QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys")) && q.next());
+            QCOMPARE(q.value(0).toInt(), 1);
+        }
         for (const char* table : {"catalog_versions", "catalog_files", "overlays", "registry_components",
                                   "validator_checks", "recipes", "recipe_components"})
             QCOMPARE(count(*db, QString::fromLatin1(table)), 0);
         // Opening again does not re-run migrations.
         db.reset();
-        auto again = freshDb(QStringLiteral("empty.sqlite"));
-        QCOMPARE(again->schemaVersion(), Database::latestSchemaVersion());
+        auto again = openDb(testDb.spec());
+        QCOMPARE(again->schemaVersion(), Database::latestSchemaVersion(again->engine()));
     }
 
     void refusesANewerSchema() {
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("future.sqlite"));
         {
-            auto db = freshDb(QStringLiteral("future.sqlite"));
+            auto db = openDb(testDb.spec());
             QSqlQuery q(db->sql());
-            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 999")));
+            QVERIFY(q.exec(pbtest::isPostgres(*db)
+                               ? QStringLiteral("UPDATE proofbench.schema_version SET version = 999")
+                               : QStringLiteral("PRAGMA user_version = 999")));
         }
-        auto db = Database::open(m_tmp.filePath(QStringLiteral("future.sqlite")));
+        auto db = Database::open(testDb.spec());
         QVERIFY(!db.ok());
         QVERIFY(db.error().message.contains(QStringLiteral("newer")));
     }
 
     void refusesAFileThatIsNotADatabase() {
+        if (pb::test::onPostgres())
+            QSKIP("a server database has no file to fill with junk");
         QFile f(m_tmp.filePath(QStringLiteral("junk.sqlite")));
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QByteArray(4096, 'x'));
@@ -93,7 +90,8 @@ class TestStore : public QObject {
     }
 
     void importsEmbeddedDefaultsOnce() {
-        auto db = freshDb(QStringLiteral("embedded.sqlite"));
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("embedded.sqlite"));
+        auto db = openDb(testDb.spec());
         Result<QStringList> labels = seedEmbeddedCatalog(*db);
         QVERIFY2(labels.ok(), qPrintable(labels.ok() ? QString() : labels.error().toString()));
         QCOMPARE(*labels, QStringList({"sample-1", "sample-2"}));
@@ -130,7 +128,8 @@ class TestStore : public QObject {
     }
 
     void digestsComparedWithThePreviousVersion() {
-        auto db = freshDb(QStringLiteral("changes.sqlite"));
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("changes.sqlite"));
+        auto db = openDb(testDb.spec());
         QVERIFY(seedEmbeddedCatalog(*db).ok());
         CatalogStore store(*db);
         auto byName = [&](const QString& label) {
@@ -169,7 +168,8 @@ class TestStore : public QObject {
     }
 
     void reimportIsIdempotent() {
-        auto db = freshDb(QStringLiteral("idem.sqlite"));
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("idem.sqlite"));
+        auto db = openDb(testDb.spec());
         CatalogStore store(*db);
         Result<catalog::Catalog> cat =
             catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-1")));
@@ -177,12 +177,12 @@ class TestStore : public QObject {
         Result<ImportReport> first = store.importCatalog(QStringLiteral("sample-1"), *cat);
         QVERIFY(first.ok());
         QCOMPARE(first->outcome, ImportReport::Outcome::Imported);
-        const QByteArray before = dumpDigest(*db);
+        const QByteArray before = pbtest::dumpDigest(*db);
         Result<ImportReport> second = store.importCatalog(QStringLiteral("sample-1"), *cat);
         QVERIFY(second.ok());
         QCOMPARE(second->outcome, ImportReport::Outcome::Unchanged);
         QCOMPARE(second->versionId, first->versionId);
-        QCOMPARE(dumpDigest(*db), before);
+        QCOMPARE(pbtest::dumpDigest(*db), before);
         // Same label, different content: refused unless replace is asked for.
         Result<catalog::Catalog> other =
             catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
@@ -190,7 +190,7 @@ class TestStore : public QObject {
         Result<ImportReport> clash = store.importCatalog(QStringLiteral("sample-1"), *other);
         QVERIFY(!clash.ok());
         QVERIFY(clash.error().message.contains(QStringLiteral("already exists")));
-        QCOMPARE(dumpDigest(*db), before);
+        QCOMPARE(pbtest::dumpDigest(*db), before);
         ImportOptions replace;
         replace.replace = true;
         Result<ImportReport> replaced = store.importCatalog(QStringLiteral("sample-1"), *other, replace);
@@ -205,11 +205,16 @@ class TestStore : public QObject {
     // seeds them all. SQLite's max_page_count makes the file "full" exactly as a full disk does
     // (SQLITE_FULL), without needing a small filesystem.
     void seedingIsAllOrNothingOnAFullDisk() {
-        auto db = freshDb(QStringLiteral("full.sqlite"));
+        if (pb::test::onPostgres())
+            QSKIP("a server has no per-database size limit to fill (SQLite's max_page_count makes the file "
+                  "full); seedingRollsBackOnAnyWriteFailure shows the same rollback on PostgreSQL");
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("full.sqlite"));
+        auto db = openDb(testDb.spec());
         int oneVersionPages = 0;
         {
             // How many pages one embedded version takes, measured on a scratch copy.
-            auto probe = freshDb(QStringLiteral("probe.sqlite"));
+            PB_TEST_DATABASE(probeDb, m_tmp.path(), QStringLiteral("probe.sqlite"));
+            auto probe = openDb(probeDb.spec());
             QSqlQuery q(probe->sql());
             QVERIFY(q.exec(QStringLiteral("PRAGMA page_count")) && q.next());
             const int empty = q.value(0).toInt();
@@ -245,13 +250,16 @@ class TestStore : public QObject {
         QCOMPARE(count(*db, QStringLiteral("receipts")), int(embeddedCatalogLabels().size()));
     }
 
-    // The same when the second version's write fails for another reason (a trigger refuses it).
+    // The same when the second version's write fails for another reason (a trigger refuses it: a
+    // TEMP trigger on SQLite, a PL/pgSQL one on PostgreSQL).
     void seedingRollsBackOnAnyWriteFailure() {
-        auto db = freshDb(QStringLiteral("refuse-second.sqlite"));
-        QSqlQuery q(db->sql());
-        QVERIFY(q.exec(QStringLiteral("CREATE TEMP TRIGGER refuse_second BEFORE INSERT ON catalog_versions "
-                                      "WHEN (SELECT count(*) FROM catalog_versions) >= 1 BEGIN SELECT "
-                                      "RAISE(ABORT, 'injected write failure'); END")));
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("refuse-second.sqlite"));
+        auto db = openDb(testDb.spec());
+        const QString refused =
+            pbtest::refuseInserts(*db, QStringLiteral("refuse_second"), QStringLiteral("catalog_versions"),
+                                  QStringLiteral("injected write failure"),
+                                  QStringLiteral("(SELECT count(*) FROM catalog_versions) >= 1"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         Result<QStringList> seeded = seedEmbeddedCatalog(*db);
         QVERIFY(!seeded.ok());
         QVERIFY2(seeded.error().toString().contains(QStringLiteral("injected write failure")),
@@ -261,9 +269,10 @@ class TestStore : public QObject {
     }
 
     void refusedImportLeavesDatabaseUnchanged() {
-        auto db = freshDb(QStringLiteral("refused.sqlite"));
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("refused.sqlite"));
+        auto db = openDb(testDb.spec());
         QVERIFY(seedEmbeddedCatalog(*db).ok());
-        const QByteArray before = dumpDigest(*db);
+        const QByteArray before = pbtest::dumpDigest(*db);
         // Loads fine but one leaf does not resolve: a dependency nobody declares.
         pbtest::CatalogFixture f;
         f.overlay(
@@ -277,13 +286,14 @@ class TestStore : public QObject {
         QVERIFY(!r.ok());
         QVERIFY(r.error().message.contains(QStringLiteral("'eks'")));
         QVERIFY(r.error().message.contains(QStringLiteral("ghost")));
-        QCOMPARE(dumpDigest(*db), before);
+        QCOMPARE(pbtest::dumpDigest(*db), before);
         QVERIFY(!store.version(QStringLiteral("broken")).ok());
     }
 
     void cancelledImportLeavesDatabaseUnchanged() {
-        auto db = freshDb(QStringLiteral("cancel.sqlite"));
-        const QByteArray before = dumpDigest(*db);
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("cancel.sqlite"));
+        auto db = openDb(testDb.spec());
+        const QByteArray before = pbtest::dumpDigest(*db);
         Result<catalog::Catalog> cat =
             catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(cat.ok());
@@ -297,7 +307,7 @@ class TestStore : public QObject {
         Result<ImportReport> r = CatalogStore(*db).importCatalog(QStringLiteral("sample-2"), *cat, opt);
         QVERIFY(!r.ok());
         QVERIFY(r.error().message.contains(QStringLiteral("cancelled")));
-        QCOMPARE(dumpDigest(*db), before);
+        QCOMPARE(pbtest::dumpDigest(*db), before);
     }
 };
 

@@ -1,6 +1,8 @@
-// Trusted roots and verification results in a real SQLite file: a refused root leaves nothing, the
-// same root imported twice is one row, the default is remembered, results keep every step (and
-// the store writes no receipt: ops::verify does, tst_opsverify).
+// Trusted roots and verification results in a real database (a SQLite file, or a database on the
+// PostgreSQL test server): a refused root leaves nothing, the same root imported twice is one row,
+// the default is remembered, results keep every step (and the store writes no receipt: ops::verify
+// does, tst_opsverify).
+#include "DbTestUtil.h"
 #include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "store/VerificationStore.h"
@@ -19,7 +21,8 @@ class TestVerificationStore : public QObject {
   private slots:
     void trustedRootsAreImportedOnceAndRemembered() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/trusted_root.production.json"));
-        const QString path = m_tmp.filePath(QStringLiteral("roots.sqlite"));
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("roots.sqlite"));
+        const QString path = testDb.spec();
         {
             auto db = Database::open(path);
             QVERIFY(db.ok());
@@ -67,8 +70,9 @@ class TestVerificationStore : public QObject {
 
     void resultsKeepEveryStepAndNoKeyMaterial() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/managed-key-happy-path"));
-        auto db = Database::open(m_tmp.filePath(QStringLiteral("results.sqlite")));
-        QVERIFY(db.ok());
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("results.sqlite"));
+        auto db = Database::open(testDb.spec());
+        QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
         VerificationStore store(**db);
         for (const QString& name :
              {QStringLiteral("managed-key-happy-path"), QStringLiteral("happy-path-v0.3")}) {

@@ -1,5 +1,6 @@
 // The one version order: catalog/VersionOrder.h rules, then the store following them whatever the
 // import order, and an old database (embedded versions labelled v0.20.0/v1.0.0) relabelled.
+#include "DbTestUtil.h"
 #include "catalog/Digest.h"
 #include "catalog/Loader.h"
 #include "catalog/VersionOrder.h"
@@ -115,7 +116,8 @@ class TstVersionOrder : public QObject {
         if (!QDir(realCatalog(QStringLiteral("2026-08-19"))).exists())
             QSKIP("../shared/data/aicr/catalogs is absent: the real catalogs are needed for this test");
         QTemporaryDir dir;
-        Result<std::unique_ptr<db::Database>> db = db::Database::open(dir.filePath(QStringLiteral("pb.db")));
+        PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.db"));
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(testDb.spec());
         QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
         QVERIFY(ops::seedEmbeddedCatalog(**db));
         for (const char* label : {"v0.11.1", "2026-08-19", "2026-07-09", "v0.14.0"}) {
@@ -162,10 +164,14 @@ class TstVersionOrder : public QObject {
 
     // A database made before the relabel: its embedded versions are renamed, never shown as releases.
     // ... and its recipes, stored as indent-2 deterministic YAML with that digest, are rewritten
-    // once to the evidence-canonical bytes and evidence digest a new import stores.
+    // once to the evidence-canonical bytes and evidence digest a new import stores. PostgreSQL
+    // databases start at the baseline schema (13), so there is no older PostgreSQL schema to relabel
+    // from; but one copied from an old SQLite file (`db copy`) can hold recipes not yet upgraded, and
+    // that upgrade runs there too.
     void migrationRelabelsOldSample() {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("old.db"));
+        PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("old.db"));
+        const QString path = testDb.spec();
         QHash<QString, QString> currentDigests; // leaf@version -> digest a new import stores
         {
             Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
@@ -196,6 +202,10 @@ class TstVersionOrder : public QObject {
                 ++rewritten;
             }
             QCOMPARE(rewritten, 31);
+            if (pbtest::isPostgres(**db)) { // no schema 6 here: only the upgrade's record goes
+                QVERIFY(q.exec(QStringLiteral("DELETE FROM store_upgrades")));
+                return checkUpgraded(path, currentDigests);
+            }
             QVERIFY(q.exec(QStringLiteral("DROP TABLE store_upgrades")));
             // Put the database back to schema 6 with the labels older Proofbench gave the sample.
             QVERIFY(q.exec(
@@ -219,6 +229,13 @@ class TstVersionOrder : public QObject {
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE %1 DROP COLUMN %2").arg(tc[0], tc[1])), c);
             }
         }
+        checkUpgraded(path, currentDigests);
+    }
+
+  private:
+    // Opening and preparing the database `path` rewrites every recipe once to the digest a new
+    // import stores, keeps the sample's two versions (labelled sample-1, sample-2) and seeds nothing.
+    static void checkUpgraded(const QString& path, const QHash<QString, QString>& currentDigests) {
         Result<std::unique_ptr<db::Database>> db = db::Database::open(path);
         QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
         Result<QStringList> prepared = ops::prepareDatabase(**db);
