@@ -5,12 +5,16 @@
 #include "cli/Cli.h"
 #include "cli/CliUtil.h"
 #include "db/Database.h"
+#include "OpenDatabase.h"
 #include "ops/PrepareDatabase.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMessageBox>
+
 
 int main(int argc, char** argv) {
     QStringList args;
@@ -27,11 +31,22 @@ int main(int argc, char** argv) {
     QApplication::setApplicationDisplayName(QStringLiteral("Proofbench"));
     QCommandLineParser parser;
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("db"), QStringLiteral("Database file."), QStringLiteral("PATH")});
+    parser.addOption({QStringLiteral("db"),
+                      QStringLiteral("Database: a SQLite file, or a PostgreSQL server as a postgresql:// URI or "
+                                     "service=NAME."),
+                      QStringLiteral("DB")});
     parser.process(app);
     const QString path = parser.isSet(QStringLiteral("db")) ? parser.value(QStringLiteral("db"))
                                                             : pb::db::Database::defaultPath();
-    auto db = pb::db::Database::open(path);
+    // A server whose password libpq cannot find asks for it; it stays in memory only.
+    auto db = pb::models::openDatabase(path, [](const QString& where, bool refused) -> std::optional<QString> {
+        bool ok = false;
+        const QString password = QInputDialog::getText(
+            nullptr, QStringLiteral("Proofbench"),
+            QStringLiteral("Password for %1%2").arg(where, refused ? QStringLiteral(" (the last one was refused)") : QString()),
+            QLineEdit::Password, QString(), &ok);
+        return ok ? std::optional<QString>(password) : std::nullopt;
+    });
     if (!db) {
         QMessageBox::critical(nullptr, QStringLiteral("Proofbench"),
                               QStringLiteral("Cannot open the database.\n\n%1").arg(db.error().toString()));

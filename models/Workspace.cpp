@@ -1,5 +1,7 @@
 #include "Workspace.h"
 
+#include "db/Database.h"
+
 #include <QDir>
 
 namespace pb::models {
@@ -12,7 +14,7 @@ Workspace::~Workspace() {
 }
 
 QString Workspace::displayName() const {
-    return QDir::toNativeSeparators(path());
+    return db::Database::describe(path());
 }
 
 void Workspace::jobStarted() {

@@ -23,7 +23,7 @@ bool takeDb(const QStringList& args, qsizetype& i, Invocation& inv) {
     QString value;
     if (a == QLatin1String("--db") || a == QLatin1String("-db")) {
         if (i + 1 >= args.size()) {
-            inv.error = QStringLiteral("--db expects a PATH");
+            inv.error = QStringLiteral("--db expects a database: a file path, or a PostgreSQL URI or service=NAME");
             return true;
         }
         value = args.at(++i);
@@ -33,9 +33,10 @@ bool takeDb(const QStringList& args, qsizetype& i, Invocation& inv) {
         return false;
     }
     if (value.isEmpty())
-        inv.error = QStringLiteral("--db expects a PATH");
+        inv.error = QStringLiteral("--db expects a database: a file path, or a PostgreSQL URI or service=NAME");
     else if (!inv.db.isEmpty() && inv.db != value)
-        inv.error = QStringLiteral("--db given twice with different paths ('%1', '%2')").arg(inv.db, value);
+        inv.error = QStringLiteral("--db given twice with different databases ('%1', '%2')")
+                        .arg(db::Database::describe(inv.db), db::Database::describe(value));
     else
         inv.db = value;
     return true;

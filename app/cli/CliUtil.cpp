@@ -1,4 +1,5 @@
 #include "cli/CliUtil.h"
+#include "db/Postgres.h"
 #include "core/Files.h"
 #include "ops/SigningKey.h"
 
@@ -35,7 +36,8 @@ QTextStream& err() {
 }
 
 int fail(const Error& e) {
-    err() << "proofbench: " << e.toString() << Qt::endl;
+    // An error may quote the --db value; a password given in a URI is never printed.
+    err() << "proofbench: " << db::pg::scrubRemembered(e.toString()) << Qt::endl;
     return kFailed;
 }
 

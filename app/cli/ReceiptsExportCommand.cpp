@@ -31,7 +31,7 @@ static int receiptsExport(const QCommandLineParser& p) {
         req.key = key.get();
         req.headPath = headPath;
         req.bundlePath = bundlePath;
-        req.databaseName = QFileInfo(dbPath(p)).fileName();
+        req.databaseName = db::Database::shortName(dbPath(p));
     }
     auto exported = ops::exportReceipts(ops::Context(**db), req);
     if (!exported)

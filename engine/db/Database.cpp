@@ -143,6 +143,23 @@ Result<std::unique_ptr<Database>> Database::open(const QString& spec) {
     return openSqlite(spec);
 }
 
+QString Database::describe(const QString& spec) {
+    if (!pg::isServerSpec(spec))
+        return QDir::toNativeSeparators(spec);
+    Result<pg::ServerSpec> parsed = pg::parseServerSpec(spec);
+    return parsed ? QStringLiteral("PostgreSQL %1").arg(parsed->display()) : QStringLiteral("PostgreSQL server");
+}
+
+QString Database::shortName(const QString& spec) {
+    if (!pg::isServerSpec(spec))
+        return QFileInfo(spec).fileName();
+    Result<pg::ServerSpec> parsed = pg::parseServerSpec(spec);
+    if (!parsed)
+        return QStringLiteral("postgresql");
+    const QString name = parsed->value(QStringLiteral("dbname"));
+    return name.isEmpty() ? parsed->value(QStringLiteral("service")) : name;
+}
+
 QString Database::displayName() const {
     return m_engine == Engine::PostgreSQL ? m_display : QDir::toNativeSeparators(m_path);
 }

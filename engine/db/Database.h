@@ -41,6 +41,10 @@ class Database {
     const QString& path() const { return m_path; }
     // For people: the file path, or "PostgreSQL user@host:port/dbname".
     QString displayName() const;
+    // The same for a spec that is not open (a path, or a server spec shown without its password).
+    static QString describe(const QString& spec);
+    // A short name for the database: the file's name, or the server database's name.
+    static QString shortName(const QString& spec);
     Engine engine() const { return m_engine; }
     int schemaVersion() const;
 

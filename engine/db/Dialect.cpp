@@ -1,6 +1,7 @@
 #include "db/Dialect.h"
 
 #include <QSqlDriver>
+#include <QSqlError>
 
 namespace pb::db {
 
@@ -39,6 +40,14 @@ QString Dialect::least(const QString& a, const QString& b) const {
 QString Dialect::byteLength(const QString& expr) const {
     return m_engine == Engine::PostgreSQL ? QStringLiteral("octet_length(%1)").arg(expr)
                                           : QStringLiteral("length(CAST(%1 AS BLOB))").arg(expr);
+}
+
+bool Dialect::isUniqueViolation(const QSqlError& error) const {
+    const QString code = error.nativeErrorCode();
+    if (m_engine == Engine::PostgreSQL)
+        return code == QLatin1String("23505");
+    return code == QLatin1String("2067") || code == QLatin1String("1555") ||
+           error.text().contains(QLatin1String("UNIQUE constraint failed"));
 }
 
 } // namespace pb::db

@@ -7,6 +7,8 @@
 #include <QSqlDatabase>
 #include <QString>
 
+class QSqlError;
+
 namespace pb::db {
 
 enum class Engine { SQLite, PostgreSQL };
@@ -32,6 +34,10 @@ class Dialect {
     QString least(const QString& a, const QString& b) const;
     // Byte length of a BLOB / bytea value.
     QString byteLength(const QString& expr) const;
+
+    // Whether a statement failed on a UNIQUE or PRIMARY KEY constraint: SQLite's extended result
+    // codes 2067 / 1555 (or its "UNIQUE constraint failed" text), PostgreSQL's SQLSTATE 23505.
+    bool isUniqueViolation(const QSqlError& error) const;
 
   private:
     Engine m_engine;

@@ -222,6 +222,14 @@ QString scrub(QString text, const QString& secret) {
     return text;
 }
 
+QString scrubRemembered(QString text) {
+    QMutexLocker lock(&g_passwordMutex);
+    for (const QString& secret : std::as_const(passwords()))
+        if (!secret.isEmpty())
+            text.replace(secret, QStringLiteral("***"));
+    return text;
+}
+
 void appendCopyField(QByteArray& out, const QVariant& value) {
     if (value.isNull()) {
         out += "\\N";

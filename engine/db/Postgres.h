@@ -65,6 +65,9 @@ QString sessionUser(const QSqlDatabase& db);
 
 // `text` with `secret` replaced by "***" (error texts that might echo what was given).
 QString scrub(QString text, const QString& secret);
+// `text` with every password this process was given (rememberPassword) replaced by "***": for
+// anything printed that may quote a --db value.
+QString scrubRemembered(QString text);
 
 // COPY table(columns) FROM STDIN with rows already in PostgreSQL's text format (TAB between fields,
 // \N for NULL, `\\`, `\t`, `\n`, `\r` escaped): used for bulk inserts inside the current transaction.

@@ -1,6 +1,7 @@
 #include "ops/BundleIndex.h"
 
 #include "db/Database.h"
+#include "db/Dialect.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -20,8 +21,8 @@ namespace {
 Result<std::pair<qint64, QJsonObject>> generationInputs(db::Database& db, const QString& treeDigest) {
     QSqlQuery q(db.sql());
     q.prepare(QStringLiteral("SELECT seq, parameters, inputs, outputs FROM receipts WHERE kind = "
-                             "'bundle.generate' AND result = 'ok' "
-                             "AND instr(outputs, ?) > 0 ORDER BY seq DESC LIMIT 1"));
+                             "'bundle.generate' AND result = 'ok' AND %1 > 0 ORDER BY seq DESC LIMIT 1")
+                  .arg(db::Dialect(db.sql()).position(QStringLiteral("outputs"), QStringLiteral("?"))));
     q.addBindValue(treeDigest);
     if (!q.exec())
         return db::sqlError(q, QStringLiteral("receipts"));

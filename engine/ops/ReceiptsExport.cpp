@@ -31,7 +31,7 @@ Result<ReceiptsExportOutcome> exportReceipts(const Context& ctx, const ReceiptsE
         return out;
     }
     const QString name =
-        request.databaseName.isEmpty() ? QFileInfo(ctx.db().path()).fileName() : request.databaseName;
+        request.databaseName.isEmpty() ? db::Database::shortName(ctx.db().path()) : request.databaseName;
     out.statement = headStatement(out.head, name);
     auto bundle = sigstore::signBlob(request.key, out.statement);
     if (!bundle)

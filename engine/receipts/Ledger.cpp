@@ -399,7 +399,7 @@ Result<std::vector<Receipt>> Ledger::list(const ListFilter& f) const {
         sql += QStringLiteral("WHERE ") + where.join(QStringLiteral(" AND ")) + QLatin1Char(' ');
     sql += QStringLiteral("ORDER BY seq");
     if (f.limit > 0)
-        sql = QStringLiteral("SELECT * FROM (%1 DESC LIMIT %2) ORDER BY seq").arg(sql).arg(f.limit);
+        sql = QStringLiteral("SELECT * FROM (%1 DESC LIMIT %2) AS newest ORDER BY seq").arg(sql).arg(f.limit);
     QSqlQuery q(m_db.sql());
     q.prepare(sql);
     for (const QVariant& b : binds)

@@ -1128,7 +1128,7 @@ Result<RecordsImport> storeRecords(db::Database& db, RecordsReport report) {
 Result<std::vector<ExternalRecord>> storedRecords(db::Database& db) {
     QSqlQuery q(db.sql());
     if (!q.exec(QStringLiteral("SELECT path, relative, entry, kind, name, sha256, size, fields FROM "
-                               "external_records ORDER BY entry, relative")))
+                               "external_records ORDER BY entry, relative, kind, id")))
         return db::sqlError(q, QStringLiteral("external_records"));
     std::vector<ExternalRecord> out;
     while (q.next()) {

@@ -2,6 +2,7 @@
 #include "store/BundleStore.h"
 
 #include "store/CatalogStore.h"
+#include "store/Returning.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -102,7 +103,8 @@ Result<BundleImportResult> BundleStore::importBundle(const QString& name, const 
         "component_count, "
         "distinct_sync_waves, unknown_files, warnings, recipe_path, recipe_sha256, recipe_evidence_digest, "
         "recipe_name, "
-        "catalog_version_id, recipe_id, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+        "catalog_version_id, recipe_id, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING "
+        "id"));
     q.addBindValue(name);
     q.addBindValue(sourceDir);
     q.addBindValue(bundle::model::deployerName(b.deployer));
@@ -120,9 +122,10 @@ Result<BundleImportResult> BundleStore::importBundle(const QString& name, const 
     q.addBindValue(link ? QVariant(link->catalogVersionId) : QVariant(QMetaType(QMetaType::LongLong)));
     q.addBindValue(link ? QVariant(link->recipeId) : QVariant(QMetaType(QMetaType::LongLong)));
     q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
-    if (!q.exec())
-        return sqlError(q, QStringLiteral("deploy_bundles"));
-    result.id = q.lastInsertId().toLongLong();
+    Result<qint64> id = execReturningId(q, QStringLiteral("deploy_bundles"));
+    if (!id)
+        return id.error();
+    result.id = *id;
 
     QSqlQuery f(m_db.sql());
     f.prepare(QStringLiteral("INSERT INTO deploy_bundle_files (bundle_id, path, role, component, size, "

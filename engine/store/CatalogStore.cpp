@@ -3,6 +3,8 @@
 #include "catalog/Digest.h"
 #include "catalog/Loader.h"
 #include "catalog/VersionOrder.h"
+#include "db/Dialect.h"
+#include "store/Returning.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -163,7 +165,7 @@ Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& 
     q.prepare(QStringLiteral(
         "INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at, "
         "embedded, source_kind, source_repo, source_ref, source_tag, source_commit, "
-        "source_commit_date, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "source_commit_date, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"));
     q.addBindValue(label);
     q.addBindValue(cat.root);
     q.addBindValue(digest);
@@ -180,16 +182,14 @@ Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& 
     q.addBindValue(origin.commitDate.isValid() ? QVariant(origin.commitDate.toUTC().toString(Qt::ISODate))
                                                : QVariant(QMetaType::fromType<QString>()));
     q.addBindValue(nullable(origin.path));
-    if (!q.exec())
-        return sqlError(q, QStringLiteral("catalog_versions"));
-    return q.lastInsertId().toLongLong();
+    return execReturningId(q, QStringLiteral("catalog_versions"));
 }
 
 // Every catalog file with its bytes; `fileIds` gets path -> row id.
 Status insertFiles(QSqlQuery& q, qint64 cv, const Catalog& cat, QHash<QString, qint64>& fileIds) {
     q.prepare(
         QStringLiteral("INSERT INTO catalog_files (catalog_version_id, path, kind, sha256, size, content) "
-                       "VALUES (?, ?, ?, ?, ?, ?)"));
+                       "VALUES (?, ?, ?, ?, ?, ?) RETURNING id"));
     for (std::size_t fi = 0; fi < cat.files.size(); ++fi) {
         const CatalogFile& f = cat.files[fi];
         q.addBindValue(cv);
@@ -198,9 +198,10 @@ Status insertFiles(QSqlQuery& q, qint64 cv, const Catalog& cat, QHash<QString, q
         q.addBindValue(sha256Hex(f.bytes));
         q.addBindValue(f.bytes.size());
         q.addBindValue(f.bytes);
-        if (!q.exec())
-            return sqlError(q, QStringLiteral("catalog_files (%1)").arg(f.path));
-        fileIds.insert(f.path, q.lastInsertId().toLongLong());
+        Result<qint64> id = execReturningId(q, QStringLiteral("catalog_files (%1)").arg(f.path));
+        if (!id)
+            return id.error();
+        fileIds.insert(f.path, *id);
     }
     return {};
 }
@@ -290,7 +291,8 @@ std::optional<Error> unresolvedLeaf(const std::vector<PreparedLeaf>& prepared, c
 
 // One resolved leaf: its recipes row (`q`, prepared) and its components in deployment order, the
 // disabled ones last (`qc`, prepared).
-Status insertRecipe(QSqlQuery& q, QSqlQuery& qc, qint64 cv, const PreparedLeaf& p, const QString& root) {
+Status insertRecipe(QSqlQuery& q, QSqlQuery& qc, const db::Dialect& dialect, qint64 cv, const PreparedLeaf& p,
+                    const QString& root) {
     const LeafResolution& lr = p.resolution;
     const RecipeResult& r = *lr.result;
     const QString profile =
@@ -306,15 +308,16 @@ Status insertRecipe(QSqlQuery& q, QSqlQuery& qc, qint64 cv, const PreparedLeaf& 
     q.addBindValue(static_cast<int>(r.deploymentOrder.size()));
     q.addBindValue(p.bytes);
     q.addBindValue(p.digest);
-    if (!q.exec()) {
-        if (q.lastError().text().contains(QLatin1String("UNIQUE")))
+    if (!q.exec() || !q.next()) {
+        if (dialect.isUniqueViolation(q.lastError()))
             return makeError(QStringLiteral("leaf overlay '%1' resolves to recipe '%2', which another leaf "
                                             "already produces")
                                  .arg(lr.leaf, r.recipeName()),
                              root);
         return sqlError(q, QStringLiteral("recipes (%1)").arg(lr.leaf));
     }
-    const qint64 rid = q.lastInsertId().toLongLong();
+    const qint64 rid = q.value(0).toLongLong();
+    q.finish(); // an INSERT … RETURNING left unreset blocks COMMIT on SQLite (store/Returning.h)
     int position = 0;
     QStringList ordered = r.deploymentOrder;
     for (const ComponentRef& c : r.componentRefs)
@@ -348,10 +351,11 @@ Result<int> insertRecipes(QSqlDatabase& db, QSqlQuery& q, qint64 cv,
     q.prepare(QStringLiteral(
         "INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
         "intent, platform, profile, api_version, applied_overlays, component_count, "
-        "canonical_yaml, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+        "canonical_yaml, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"));
+    const db::Dialect dialect(db);
     int written = 0;
     for (const PreparedLeaf& p : prepared) {
-        if (Status st = insertRecipe(q, qc, cv, p, root); !st)
+        if (Status st = insertRecipe(q, qc, dialect, cv, p, root); !st)
             return st.error();
         ++written;
     }
@@ -484,16 +488,24 @@ CatalogVersionInfo readVersion(const QSqlQuery& q) {
     return v;
 }
 
-const char* const kVersionSelect =
-    "SELECT v.id, v.label, v.source, v.content_digest, v.api_versions, v.imported_at, v.embedded, "
-    "(SELECT count(*) FROM overlays o WHERE o.catalog_version_id = v.id AND o.kind = 'RecipeMetadata'), "
-    "(SELECT count(*) FROM recipes r WHERE r.catalog_version_id = v.id), v.source_kind, v.source_repo, "
-    "v.source_ref, v.source_tag, v.source_commit, v.source_commit_date, v.source_path, "
-    "(SELECT group_concat(release_version, ',') FROM (SELECT DISTINCT s.release_version FROM "
-    "catalog_release_bindings b "
-    "JOIN release_signatures s ON s.id = b.release_signature_id WHERE b.catalog_version_id = v.id ORDER BY "
-    "b.id)) "
-    "FROM catalog_versions v ";
+// The columns readVersion() reads. The releases that signed a version: each release once, in the
+// order it was first bound to the version.
+QString versionSelect(const QSqlDatabase& db) {
+    const QString releases = db::Dialect(db).stringAgg(QStringLiteral("release_version"),
+                                                       QStringLiteral("','"), QStringLiteral("first_bound"));
+    return QStringLiteral(
+               "SELECT v.id, v.label, v.source, v.content_digest, v.api_versions, v.imported_at, v.embedded, "
+               "(SELECT count(*) FROM overlays o WHERE o.catalog_version_id = v.id AND o.kind = "
+               "'RecipeMetadata'), "
+               "(SELECT count(*) FROM recipes r WHERE r.catalog_version_id = v.id), v.source_kind, "
+               "v.source_repo, v.source_ref, v.source_tag, v.source_commit, v.source_commit_date, "
+               "v.source_path, "
+               "(SELECT %1 FROM (SELECT s.release_version, min(b.id) AS first_bound FROM "
+               "catalog_release_bindings b JOIN release_signatures s ON s.id = b.release_signature_id "
+               "WHERE b.catalog_version_id = v.id GROUP BY s.release_version ORDER BY first_bound) AS bound) "
+               "FROM catalog_versions v ")
+        .arg(releases);
+}
 
 } // namespace
 
@@ -547,7 +559,7 @@ QString CatalogVersionInfo::orderBasis() const {
 
 Result<std::vector<CatalogVersionInfo>> CatalogStore::versions() const {
     QSqlQuery q(m_db.sql());
-    if (!q.exec(QString::fromLatin1(kVersionSelect) + QStringLiteral("ORDER BY v.id")))
+    if (!q.exec(versionSelect(m_db.sql()) + QStringLiteral("ORDER BY v.id")))
         return sqlError(q, QStringLiteral("catalog_versions"));
     std::vector<CatalogVersionInfo> all;
     while (q.next())
@@ -592,8 +604,7 @@ Result<CatalogVersionInfo> CatalogStore::newestVersion() const {
 Result<std::optional<CatalogVersionInfo>>
 CatalogStore::versionWithContent(const QString& contentDigest) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QString::fromLatin1(kVersionSelect) +
-              QStringLiteral("WHERE v.content_digest = ? ORDER BY v.id LIMIT 1"));
+    q.prepare(versionSelect(m_db.sql()) + QStringLiteral("WHERE v.content_digest = ? ORDER BY v.id LIMIT 1"));
     q.addBindValue(contentDigest);
     if (!q.exec())
         return sqlError(q, QStringLiteral("catalog_versions"));
@@ -604,7 +615,7 @@ CatalogStore::versionWithContent(const QString& contentDigest) const {
 
 Result<CatalogVersionInfo> CatalogStore::version(const QString& label) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QString::fromLatin1(kVersionSelect) + QStringLiteral("WHERE v.label = ?"));
+    q.prepare(versionSelect(m_db.sql()) + QStringLiteral("WHERE v.label = ?"));
     q.addBindValue(label);
     if (!q.exec())
         return sqlError(q, QStringLiteral("catalog_versions"));
@@ -724,7 +735,7 @@ Result<std::vector<RecipeInfo>> CatalogStore::recipes(qint64 catalogVersionId) c
         "p.digest FROM recipes r JOIN catalog_versions v ON v.id = r.catalog_version_id "
         "LEFT JOIN catalog_versions pv ON pv.id = ? "
         "LEFT JOIN recipes p ON p.catalog_version_id = pv.id AND p.name = r.name AND p.profile = r.profile "
-        "WHERE r.catalog_version_id = ? ORDER BY r.name"));
+        "WHERE r.catalog_version_id = ? ORDER BY r.name, r.profile"));
     q.addBindValue(previousId);
     q.addBindValue(catalogVersionId);
     if (!q.exec())
@@ -827,7 +838,7 @@ Result<qint64> CatalogStore::recordReleaseSignature(const ReleaseSignature& sig)
         "INSERT INTO release_signatures (release_version, subject_name, subject_sha256, registry_sha256, "
         "validators_sha256, bundle, bundle_sha256, verification_json, policy_json, trusted_root_sha256, "
         "verified_at) "
-        "VALUES (?, 'recipe-catalog', ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "VALUES (?, 'recipe-catalog', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"));
     q.addBindValue(sig.releaseVersion);
     q.addBindValue(sig.subjectSha256);
     q.addBindValue(sig.registrySha256);
@@ -838,9 +849,7 @@ Result<qint64> CatalogStore::recordReleaseSignature(const ReleaseSignature& sig)
     q.addBindValue(QString::fromUtf8(QJsonDocument(sig.policy).toJson(QJsonDocument::Compact)));
     q.addBindValue(sig.trustedRootSha256);
     q.addBindValue(sig.verifiedAt.isValid() ? sig.verifiedAt.toUTC().toString(Qt::ISODate) : isoNow());
-    if (!q.exec())
-        return sqlError(q, QStringLiteral("release_signatures"));
-    return q.lastInsertId().toLongLong();
+    return execReturningId(q, QStringLiteral("release_signatures"));
 }
 
 Result<std::optional<ReleaseSignature>> CatalogStore::releaseSignature(const QString& releaseVersion) const {
@@ -912,8 +921,8 @@ namespace {
 Status bind(Database& db, qint64 versionId, qint64 signatureId) {
     QSqlQuery q(db.sql());
     q.prepare(QStringLiteral(
-        "INSERT OR IGNORE INTO catalog_release_bindings (catalog_version_id, release_signature_id, bound_at) "
-        "VALUES (?, ?, ?)"));
+        "INSERT INTO catalog_release_bindings (catalog_version_id, release_signature_id, bound_at) "
+        "VALUES (?, ?, ?) ON CONFLICT (catalog_version_id, release_signature_id) DO NOTHING"));
     q.addBindValue(versionId);
     q.addBindValue(signatureId);
     q.addBindValue(isoNow());

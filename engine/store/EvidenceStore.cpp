@@ -4,6 +4,7 @@
 
 #include "catalog/Digest.h"
 #include "core/Hash.h"
+#include "db/Dialect.h"
 #include "sigstore/Crypto.h"
 #include "store/CatalogStore.h"
 #include "store/VerificationStore.h"
@@ -71,19 +72,23 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
                          m_db.path());
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     QSqlQuery q(db);
+    // An allowlist already stored (the same bytes) is kept as it is. One that could not be read, or
+    // is empty (no bytes: NULL content), is not stored, as before (INSERT OR IGNORE skipped its NOT NULL
+    // failure).
     if (tree.allowlist) {
         QFile f(tree.allowlist->file);
         const QByteArray bytes = openInputFile(f).ok() ? f.readAll() : QByteArray();
-        q.prepare(
-            QStringLiteral("INSERT OR IGNORE INTO evidence_allowlists (path, sha256, content, imported_at) "
-                           "VALUES (?, ?, ?, ?)"));
-        q.addBindValue(tree.allowlist->file);
-        q.addBindValue(sha256Hex(bytes));
-        q.addBindValue(bytes);
-        q.addBindValue(now);
-        if (!q.exec())
-            return sqlError(q, QStringLiteral("evidence_allowlists"));
-        report.allowlistStored = q.numRowsAffected() > 0;
+        if (!bytes.isNull()) {
+            q.prepare(QStringLiteral("INSERT INTO evidence_allowlists (path, sha256, content, imported_at) "
+                                     "VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING"));
+            q.addBindValue(tree.allowlist->file);
+            q.addBindValue(sha256Hex(bytes));
+            q.addBindValue(bytes);
+            q.addBindValue(now);
+            if (!q.exec())
+                return sqlError(q, QStringLiteral("evidence_allowlists"));
+            report.allowlistStored = q.numRowsAffected() > 0;
+        }
     }
     QSqlQuery find(db), upsert(db);
     find.prepare(QStringLiteral("SELECT sha256 FROM evidence_pointers WHERE path = ?"));
@@ -156,7 +161,10 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     // Rebuild the per-recipe counts inside the same transaction.
     if (!q.exec(QStringLiteral("DELETE FROM evidence_summary")) ||
         !q.exec(QStringLiteral(
-            "INSERT INTO evidence_summary SELECT recipe, count(*), count(CASE WHEN valid = 0 THEN 1 END), "
+            "INSERT INTO evidence_summary (recipe, pointers, invalid, pending, first_party, community, "
+            "partner, "
+            "reported, newest_attested_at, newest_predicate_type) "
+            "SELECT recipe, count(*), count(CASE WHEN valid = 0 THEN 1 END), "
             "count(CASE WHEN valid = 1 AND layout = 'flat pending' THEN 1 END), "
             "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'first-party' THEN 1 "
             "END), "
@@ -169,7 +177,7 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
             "max(CASE WHEN valid = 1 AND layout != 'flat pending' THEN attested_at END), "
             "(SELECT p2.predicate_type FROM evidence_pointers p2 WHERE p2.recipe = e.recipe AND p2.valid = 1 "
             "AND "
-            " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC LIMIT 1) "
+            " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC NULLS LAST, p2.id LIMIT 1) "
             "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
         return sqlError(q, QStringLiteral("evidence_summary"));
     if (!tx.commit())
@@ -407,7 +415,7 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn,
     QSqlQuery pq(m_db.sql());
     pq.prepare(
         QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
-                       "ORDER BY attested_at DESC LIMIT 1"));
+                       "ORDER BY attested_at DESC NULLS LAST, id LIMIT 1"));
     for (BundleRead& r : reads) {
         if (!r.error.isEmpty() || r.bundle.ociManifestDigest.isEmpty())
             continue;
@@ -482,11 +490,12 @@ QString currentDigestFor(const QByteArray& canonicalYaml, const QString& predica
 Result<std::vector<BundleRecord>> EvidenceStore::bundlesFor(const QString& recipe,
                                                             const QString& alsoNamed) const {
     QSqlQuery q(m_db.sql());
+    // Equal times in the order SQLite reads them (through the recipe index: by name, then by row id).
     q.prepare(QStringLiteral(
         "SELECT source, oci_digest, recipe, predicate_type, attested_at, aicr_version, recipe_digest, "
         "signed, check_exit, check_steps, phases, ctrf_tests, signature_verified, signature_detail FROM "
         "evidence_bundles WHERE recipe = ? "
-        "OR recipe = ? ORDER BY attested_at DESC"));
+        "OR recipe = ? ORDER BY attested_at DESC NULLS LAST, recipe, id"));
     q.addBindValue(recipe);
     q.addBindValue(alsoNamed.isEmpty() ? recipe : alsoNamed);
     if (!q.exec())
@@ -627,6 +636,71 @@ class Statement {
     int m_rc = SQLITE_OK;
 };
 
+// Statement's interface over a forward-only QSqlQuery: the health table's row source on a
+// connection that is not SQLite (PostgreSQL). Text comes out as UTF-8 bytes, as from
+// sqlite3_column_text; a column's bytes stay valid until the next row.
+class QueryRows {
+  public:
+    QueryRows(QSqlDatabase& db, const char* sql) : m_q(db) {
+        m_q.setForwardOnly(true);
+        m_prepared = m_q.prepare(QString::fromUtf8(sql));
+    }
+
+    bool prepared() const { return m_prepared; }
+    bool bind(int i, qint64 v) {
+        m_q.bindValue(i - 1, v);
+        return true;
+    }
+    // Runs the query at the first call. True on a row; false at the end or on an error.
+    bool next() {
+        if (!m_executed) {
+            m_executed = true;
+            if (!m_q.exec())
+                return false;
+        }
+        m_filled.assign(m_filled.size(), false);
+        return m_q.next();
+    }
+    bool failed() const { return m_q.lastError().isValid(); }
+    Error error(const QString& what) const { return sqlError(m_q, what); }
+
+    QByteArrayView bytes(int i) const {
+        if (m_q.isNull(i))
+            return {};
+        const auto at = static_cast<size_t>(i);
+        if (at >= m_cells.size()) {
+            m_cells.resize(at + 1);
+            m_filled.resize(at + 1, false);
+        }
+        if (!m_filled[at]) {
+            m_cells[at] = m_q.value(i).toString().toUtf8();
+            m_filled[at] = true;
+        }
+        return m_cells[at].isEmpty() ? QByteArrayView("", 0) : QByteArrayView(m_cells[at]);
+    }
+    QString text(int i) const { return m_q.value(i).toString(); }
+    int integer(int i) const { return m_q.value(i).toInt(); }
+    qint64 integer64(int i) const { return m_q.value(i).toLongLong(); }
+
+  private:
+    QSqlQuery m_q;
+    bool m_prepared = false;
+    bool m_executed = false;
+    mutable std::vector<QByteArray> m_cells; // UTF-8 of this row's text columns, as they are asked for
+    mutable std::vector<bool> m_filled;
+};
+
+// Where the health table's two large SELECTs read their rows: the connection's sqlite3 handle, or
+// QSqlQuery on any other engine. The same SQL and the same reading code for both.
+struct SqliteSource {
+    sqlite3* handle;
+    Statement open(const char* sql) const { return Statement(handle, sql); }
+};
+struct QuerySource {
+    QSqlDatabase& db;
+    QueryRows open(const char* sql) const { return QueryRows(db, sql); }
+};
+
 // The catalog's rows are read through the (version, name, profile) index, each followed into the
 // table: when names do not follow the table's order, SQLite's default 2 MB page cache evicts a table
 // page before its next row is read (10,000 coordinates: some 10,600 page reads for 1,000 pages).
@@ -746,9 +820,10 @@ struct HealthTable {
 
 // Room for every row up front: growing a vector of 10,000 rows copies them and touches fresh
 // memory at each step, and page faults cost more than the count.
-void reserveHealthRows(sqlite3* handle, qint64 catalogVersionId, HealthTable& t) {
-    Statement c(handle, "SELECT (SELECT count(*) FROM recipes WHERE catalog_version_id = ?), "
-                        "(SELECT count(*) FROM evidence_summary)");
+template <class Source>
+void reserveHealthRows(const Source& source, qint64 catalogVersionId, HealthTable& t) {
+    auto c = source.open("SELECT (SELECT count(*) FROM recipes WHERE catalog_version_id = ?), "
+                         "(SELECT count(*) FROM evidence_summary)");
     if (c.prepared() && c.bind(1, catalogVersionId) && c.next()) {
         const qint64 most = c.integer64(0) + c.integer64(1);
         t.rows.reserve(static_cast<size_t>(most));
@@ -757,11 +832,15 @@ void reserveHealthRows(sqlite3* handle, qint64 catalogVersionId, HealthTable& t)
 }
 
 // One row per recipe of the catalog version, with its criteria, before any evidence is looked at.
-Status readCatalogRecipes(sqlite3* handle, qint64 catalogVersionId, HealthTable& t) {
-    Statement q(handle,
-                "SELECT r.name, r.service, r.accelerator, r.os, r.intent, r.platform, v.label, "
-                "r.leaf_overlay FROM recipes r "
-                "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE r.catalog_version_id = ?");
+// By name, then profile (SQLite reads them so through its (version, name, profile) index anyway):
+// the first row of a name is the name's row.
+template <class Source>
+Status readCatalogRecipes(const Source& source, qint64 catalogVersionId, HealthTable& t) {
+    auto q =
+        source.open("SELECT r.name, r.service, r.accelerator, r.os, r.intent, r.platform, v.label, "
+                    "r.leaf_overlay FROM recipes r "
+                    "JOIN catalog_versions v ON v.id = r.catalog_version_id WHERE r.catalog_version_id = ? "
+                    "ORDER BY r.name, r.profile");
     if (!q.prepared() || !q.bind(1, catalogVersionId))
         return q.error(QStringLiteral("recipes"));
     Interned service, accelerator, os, intent, platform, label;
@@ -818,11 +897,13 @@ size_t rowForEvidence(HealthTable& t, const QString& recipe) {
     return t.rows.size() - 1;
 }
 
-// Pointer counts per recipe, kept by every import (evidence_summary).
-Status readEvidenceSummary(sqlite3* handle, HealthTable& t) {
-    Statement q(handle,
-                "SELECT recipe, pointers, invalid, pending, first_party, community, partner, reported, "
-                "newest_attested_at, newest_predicate_type FROM evidence_summary");
+// Pointer counts per recipe, kept by every import (evidence_summary), by recipe name: which of a
+// leaf's names is read first decides where its evidence goes (rowForEvidence). It is SQLite's table
+// order as well, since the import writes the rows grouped by recipe.
+template <class Source> Status readEvidenceSummary(const Source& source, HealthTable& t) {
+    auto q = source.open("SELECT recipe, pointers, invalid, pending, first_party, community, partner, "
+                         "reported, newest_attested_at, newest_predicate_type FROM evidence_summary "
+                         "ORDER BY recipe");
     if (!q.prepared())
         return q.error(QStringLiteral("evidence_summary"));
     Interned predicateTypes;
@@ -913,10 +994,11 @@ Status readBundles(QSqlDatabase& db, qint64 catalogVersionId, HealthTable& t) {
     }
     std::map<size_t, NewestBundle> newest;
     QSqlQuery bq(db);
+    // Bundles with no time first, and equal times in the order they were imported.
     if (!bq.exec(QStringLiteral(
             "SELECT recipe, predicate_type, attested_at, aicr_version, recipe_digest, recipe_version, "
             "phases, check_exit, signature_verified, signature_detail FROM evidence_bundles WHERE recipe IS "
-            "NOT NULL ORDER BY attested_at")))
+            "NOT NULL ORDER BY attested_at NULLS FIRST, id")))
         return sqlError(bq, QStringLiteral("evidence_bundles"));
     while (bq.next()) {
         const auto it = t.byName.constFind(bq.value(0).toString());
@@ -1010,21 +1092,17 @@ void sortByRecipe(std::vector<HealthRow>& rows, size_t catalogRows) {
     }
 }
 
-} // namespace
-
-Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) const {
-    sqlite3* handle = sqliteHandle(m_db.sql());
-    if (!handle)
-        return makeError(QStringLiteral("health table: the database connection is not SQLite"), m_db.path());
-    const PageCacheAtLeast cache(handle, 64 * 1024);
+// The health table with its rows read from `source` (SqliteSource or QuerySource).
+template <class Source>
+Result<std::vector<HealthRow>> buildHealth(const Source& source, QSqlDatabase& db, qint64 catalogVersionId) {
     HealthTable t;
-    reserveHealthRows(handle, catalogVersionId, t);
-    if (Status st = readCatalogRecipes(handle, catalogVersionId, t); !st)
+    reserveHealthRows(source, catalogVersionId, t);
+    if (Status st = readCatalogRecipes(source, catalogVersionId, t); !st)
         return st.error();
     const size_t catalogRows = t.rows.size();
-    if (Status st = readEvidenceSummary(handle, t); !st)
+    if (Status st = readEvidenceSummary(source, t); !st)
         return st.error();
-    if (Status st = readBundles(m_db.sql(), catalogVersionId, t); !st)
+    if (Status st = readBundles(db, catalogVersionId, t); !st)
         return st.error();
     HealthReasons reasons;
     for (size_t at = 0; at < t.rows.size(); ++at) {
@@ -1033,6 +1111,19 @@ Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) co
     }
     sortByRecipe(t.rows, catalogRows);
     return std::move(t.rows);
+}
+
+} // namespace
+
+Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) const {
+    QSqlDatabase& db = m_db.sql();
+    if (db::engineOf(db) == db::Engine::PostgreSQL)
+        return buildHealth(QuerySource{db}, db, catalogVersionId);
+    sqlite3* handle = sqliteHandle(db);
+    if (!handle)
+        return makeError(QStringLiteral("health table: the database connection is not SQLite"), m_db.path());
+    const PageCacheAtLeast cache(handle, 64 * 1024);
+    return buildHealth(SqliteSource{handle}, db, catalogVersionId);
 }
 
 } // namespace pb::store

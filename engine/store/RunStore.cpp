@@ -1,5 +1,7 @@
 #include "store/RunStore.h"
 
+#include "store/Returning.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlQuery>
@@ -329,7 +331,8 @@ Result<qint64> RunStore::begin(const RunHeader& h, const QString& runUid, const 
     q.prepare(
         QStringLiteral("INSERT INTO runs (run_uid, source, state, recipe_name, coordinate, catalog_version, "
                        "criteria, context, server, "
-                       "namespace, phases, tool_version, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                       "namespace, phases, tool_version, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                       "RETURNING id"));
     QStringList phases;
     for (const CheckRun& c : plan)
         if (!phases.contains(c.phase))
@@ -347,9 +350,10 @@ Result<qint64> RunStore::begin(const RunHeader& h, const QString& runUid, const 
     q.addBindValue(phases.join(QLatin1Char(',')));
     q.addBindValue(text(h.toolVersion));
     q.addBindValue(iso(QDateTime::currentDateTimeUtc()));
-    if (!q.exec())
-        return sqlError(q, QStringLiteral("runs"));
-    const qint64 id = q.lastInsertId().toLongLong();
+    Result<qint64> inserted = execReturningId(q, QStringLiteral("runs"));
+    if (!inserted)
+        return inserted.error();
+    const qint64 id = *inserted;
     for (size_t i = 0; i < plan.size(); ++i)
         if (Status s = writeCheck(m_db.sql(), id, int(i), plan[i]); !s)
             return s.error();
@@ -403,7 +407,7 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
     q.prepare(QStringLiteral("INSERT INTO runs (run_uid, source, state, reason, recipe_name, coordinate, "
                              "catalog_version, criteria, context, "
                              "server, namespace, phases, tool_version, started_at, finished_at, time_source) "
-                             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"));
     q.addBindValue(text(result.runId));
     q.addBindValue(QStringLiteral("import"));
     q.addBindValue(validation::runStateName(result.state));
@@ -420,9 +424,10 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
     q.addBindValue(iso(result.started.isValid() ? result.started : QDateTime::currentDateTimeUtc()));
     q.addBindValue(iso(result.finished.isValid() ? result.finished : QDateTime::currentDateTimeUtc()));
     q.addBindValue(text(header.timeSource));
-    if (!q.exec())
-        return sqlError(q, QStringLiteral("runs"));
-    const qint64 id = q.lastInsertId().toLongLong();
+    Result<qint64> inserted = execReturningId(q, QStringLiteral("runs"));
+    if (!inserted)
+        return inserted.error();
+    const qint64 id = *inserted;
     for (size_t i = 0; i < result.checks.size(); ++i)
         if (Status s = writeCheck(m_db.sql(), id, int(i), result.checks[i]); !s)
             return s.error();
@@ -536,8 +541,11 @@ Result<validation::CheckScore> loadScore(QSqlDatabase& db, qint64 checkId, const
 // One size row per message size, from the nccl.* series points.
 Status loadNcclRows(QSqlDatabase& db, qint64 checkId, const QJsonArray& types, validation::NcclResult& n) {
     QSqlQuery sq(db);
-    sq.prepare(QStringLiteral(
-        "SELECT series, x, y FROM run_series WHERE check_id = ? AND series LIKE 'nccl.%' ORDER BY x, rowid"));
+    // Points of one size are merged into one row: for a size that repeats, the point written last
+    // wins. Within (x, series) the order is the table's own (SQLite: insertion order through the
+    // (check_id, series) index; run_series has no column that records it).
+    sq.prepare(QStringLiteral("SELECT series, x, y FROM run_series WHERE check_id = ? AND "
+                              "substr(series, 1, 5) = 'nccl.' ORDER BY x, series"));
     sq.addBindValue(checkId);
     if (!sq.exec())
         return sqlError(sq, QStringLiteral("run_series"));
@@ -633,29 +641,42 @@ Result<StoredRun> RunStore::load(qint64 id) const {
     q.prepare(QStringLiteral("SELECT id, phase, name, state, exit_code, message, image, job, pod, "
                              "started_at, finished_at, duration_ms, log, "
                              "result_lines, extra, verdict, score_message, detail, cause, k8s_reason FROM "
-                             "run_checks WHERE run_id = ? ORDER BY seq"));
+                             "run_checks WHERE run_id = ? ORDER BY seq, name"));
     q.addBindValue(id);
     if (!q.exec())
         return sqlError(q, QStringLiteral("run_checks"));
-    while (q.next()) {
-        const qint64 checkId = q.value(0).toLongLong();
-        CheckRun c = checkFromRow(q);
-        const QJsonObject detail = QJsonDocument::fromJson(q.value(17).toByteArray()).object();
-        if (!q.value(15).isNull()) {
+    // Every check row is read before its metrics and series are: another statement on the
+    // connection while a forward-only PostgreSQL result is being read discards its remaining rows.
+    struct CheckRow {
+        qint64 id;
+        CheckRun check;
+        QJsonObject detail;
+        QVariant verdict;
+        QString scoreMessage;
+    };
+    std::vector<CheckRow> rows;
+    while (q.next())
+        rows.push_back({q.value(0).toLongLong(), checkFromRow(q),
+                        QJsonDocument::fromJson(q.value(17).toByteArray()).object(), q.value(15),
+                        q.value(16).toString()});
+    q.finish();
+    for (CheckRow& row : rows) {
+        CheckRun& c = row.check;
+        if (!row.verdict.isNull()) {
             Result<validation::CheckScore> score =
-                loadScore(m_db.sql(), checkId, c.name, q.value(15).toString(), q.value(16).toString());
+                loadScore(m_db.sql(), row.id, c.name, row.verdict.toString(), row.scoreMessage);
             if (!score)
                 return score.error();
             c.score = *score;
         }
-        const QString kind = detail.value(QStringLiteral("kind")).toString();
+        const QString kind = row.detail.value(QStringLiteral("kind")).toString();
         if (kind == QLatin1String("nccl")) {
-            Result<validation::NcclResult> n = loadNccl(m_db.sql(), checkId, detail);
+            Result<validation::NcclResult> n = loadNccl(m_db.sql(), row.id, row.detail);
             if (!n)
                 return n.error();
             c.nccl = *n;
         } else if (!kind.isEmpty()) {
-            c.inference = inferenceFrom(detail);
+            c.inference = inferenceFrom(row.detail);
         }
         r.checks.push_back(std::move(c));
     }
@@ -669,15 +690,15 @@ Result<StoredRun> RunStore::load(qint64 id) const {
 
 Result<std::vector<HistoryPoint>> RunStore::history(const QString& coordinate, const QString& metric) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral(
-        "SELECT r.id, r.started_at, c.name, m.name, m.unit, m.value, m.effective, m.pass, r.source, "
-        "r.context, "
-        "r.run_uid, c.image, r.time_source FROM run_metrics m "
-        "JOIN run_checks c ON c.id = m.check_id JOIN runs r ON r.id = c.run_id "
-        "WHERE r.coordinate = ? AND (? = '' OR m.name = ?) ORDER BY r.started_at, r.id, m.id"));
+    q.prepare(
+        QStringLiteral("SELECT r.id, r.started_at, c.name, m.name, m.unit, m.value, m.effective, m.pass, "
+                       "r.source, r.context, r.run_uid, c.image, r.time_source FROM run_metrics m "
+                       "JOIN run_checks c ON c.id = m.check_id JOIN runs r ON r.id = c.run_id "
+                       "WHERE r.coordinate = ? %1ORDER BY r.started_at, r.id, m.id")
+            .arg(metric.isEmpty() ? QString() : QStringLiteral("AND m.name = ? ")));
     q.addBindValue(text(coordinate));
-    q.addBindValue(text(metric));
-    q.addBindValue(text(metric));
+    if (!metric.isEmpty())
+        q.addBindValue(metric);
     if (!q.exec())
         return sqlError(q, QStringLiteral("run_metrics"));
     std::vector<HistoryPoint> out;
@@ -815,13 +836,19 @@ Status RunStore::saveLeftovers(qint64 runId, const std::vector<RunResult::Leftov
 
 Result<std::vector<RunLeftover>> RunStore::leftovers(qint64 runId, bool includeRemoved) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral(
-        "SELECT l.run_id, r.run_uid, r.context, r.server, l.path, l.error, l.recorded_at, l.removed_at "
-        "FROM run_leftovers l JOIN runs r ON r.id = l.run_id WHERE (? = 0 OR l.run_id = ?) "
-        "AND (? OR l.removed_at IS NULL) ORDER BY l.run_id, l.id"));
-    q.addBindValue(runId);
-    q.addBindValue(runId);
-    q.addBindValue(includeRemoved ? 1 : 0);
+    QStringList where;
+    if (runId != 0)
+        where << QStringLiteral("l.run_id = ?");
+    if (!includeRemoved)
+        where << QStringLiteral("l.removed_at IS NULL");
+    q.prepare(
+        QStringLiteral(
+            "SELECT l.run_id, r.run_uid, r.context, r.server, l.path, l.error, l.recorded_at, l.removed_at "
+            "FROM run_leftovers l JOIN runs r ON r.id = l.run_id %1ORDER BY l.run_id, l.id")
+            .arg(where.isEmpty() ? QString()
+                                 : QStringLiteral("WHERE %1 ").arg(where.join(QStringLiteral(" AND ")))));
+    if (runId != 0)
+        q.addBindValue(runId);
     if (!q.exec())
         return sqlError(q, QStringLiteral("run_leftovers"));
     std::vector<RunLeftover> out;

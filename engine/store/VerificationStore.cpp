@@ -3,6 +3,7 @@
 #include "core/Files.h"
 #include "core/Hash.h"
 #include "sigstore/Keys.h"
+#include "store/Returning.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -82,19 +83,20 @@ Result<qint64> VerificationStore::importTrustedRootBytes(const QByteArray& bytes
         QSqlQuery ins(m_db.sql());
         ins.prepare(QStringLiteral(
             "INSERT INTO trusted_roots (name, source_path, sha256, content, is_default, imported_at) "
-            "VALUES (?, ?, ?, ?, 0, ?)"));
+            "VALUES (?, ?, ?, ?, 0, ?) RETURNING id"));
         ins.addBindValue(name);
         ins.addBindValue(nullable(sourcePath));
         ins.addBindValue(digest);
         ins.addBindValue(bytes);
         ins.addBindValue(now());
-        if (!ins.exec())
-            return sqlError(ins, QStringLiteral("trusted_roots"));
-        id = ins.lastInsertId().toLongLong();
+        Result<qint64> inserted = execReturningId(ins, QStringLiteral("trusted_roots"));
+        if (!inserted)
+            return inserted.error();
+        id = *inserted;
     }
     if (makeDefault) {
         QSqlQuery d(m_db.sql());
-        d.prepare(QStringLiteral("UPDATE trusted_roots SET is_default = (id = ?)"));
+        d.prepare(QStringLiteral("UPDATE trusted_roots SET is_default = CASE WHEN id = ? THEN 1 ELSE 0 END"));
         d.addBindValue(id);
         if (!d.exec())
             return sqlError(d, QStringLiteral("trusted_roots.is_default"));
@@ -184,7 +186,7 @@ Result<qint64> VerificationStore::addProvenance(const TrustedRootProvenance& p) 
         "timestamp_expires, "
         "snapshot_version, snapshot_expires, targets_version, targets_expires, signed_by, verification_time, "
         "time_given, verified_at, started_from, trusted_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"));
     QJsonArray chain;
     for (qint64 v : p.rootChain)
         chain.append(v);
@@ -212,9 +214,7 @@ Result<qint64> VerificationStore::addProvenance(const TrustedRootProvenance& p) 
           QVariant(p.startedFrom),
           nullable(p.trustedState)})
         q.addBindValue(v);
-    if (!q.exec())
-        return sqlError(q, QStringLiteral("trusted_root_provenance"));
-    return q.lastInsertId().toLongLong();
+    return execReturningId(q, QStringLiteral("trusted_root_provenance"));
 }
 
 Result<std::vector<TrustedRootProvenance>> VerificationStore::provenance(qint64 trustedRootId) const {
@@ -299,13 +299,22 @@ Status VerificationStore::saveTufTrustedState(const tuf::TrustedState& t, qint64
     for (const auto& [name, st] : t.delegations)
         del.insert(name, roleStateJson(st));
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO tuf_trusted_state (anchor_sha256, anchor_name, "
-                             "repository, root_version, root_expires, "
-                             "root_json, root_sha256, timestamp_version, timestamp_expires, "
-                             "snapshot_version, snapshot_expires, snapshot_meta, "
-                             "targets_version, targets_expires, delegations, verification_time, time_given, "
-                             "provenance_id, updated_at) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    // One row per anchor: a later update replaces every column (the row's identity is its anchor).
+    q.prepare(QStringLiteral(
+        "INSERT INTO tuf_trusted_state (anchor_sha256, anchor_name, repository, root_version, root_expires, "
+        "root_json, root_sha256, timestamp_version, timestamp_expires, snapshot_version, snapshot_expires, "
+        "snapshot_meta, targets_version, targets_expires, delegations, verification_time, time_given, "
+        "provenance_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (anchor_sha256) DO UPDATE SET anchor_name = excluded.anchor_name, "
+        "repository = excluded.repository, root_version = excluded.root_version, "
+        "root_expires = excluded.root_expires, root_json = excluded.root_json, "
+        "root_sha256 = excluded.root_sha256, timestamp_version = excluded.timestamp_version, "
+        "timestamp_expires = excluded.timestamp_expires, snapshot_version = excluded.snapshot_version, "
+        "snapshot_expires = excluded.snapshot_expires, snapshot_meta = excluded.snapshot_meta, "
+        "targets_version = excluded.targets_version, targets_expires = excluded.targets_expires, "
+        "delegations = excluded.delegations, verification_time = excluded.verification_time, "
+        "time_given = excluded.time_given, provenance_id = excluded.provenance_id, "
+        "updated_at = excluded.updated_at"));
     for (const QVariant& v :
          {QVariant(t.anchorSha256), QVariant(t.anchorName), QVariant(t.repository), QVariant(t.root.version),
           QVariant(isoTime(t.root.expires)), QVariant(t.rootBytes), QVariant(sha256Hex(t.rootBytes)),
@@ -343,8 +352,8 @@ Result<std::vector<StoredTrustedRoot>> VerificationStore::trustedRoots() const {
 
 Status VerificationStore::setDefaultTrustedRoot(qint64 id) {
     QSqlQuery q(m_db.sql());
-    q.prepare(QStringLiteral("UPDATE trusted_roots SET is_default = (id = ?) WHERE EXISTS (SELECT 1 FROM "
-                             "trusted_roots WHERE id = ?)"));
+    q.prepare(QStringLiteral("UPDATE trusted_roots SET is_default = CASE WHEN id = ? THEN 1 ELSE 0 END "
+                             "WHERE EXISTS (SELECT 1 FROM trusted_roots WHERE id = ?)"));
     q.addBindValue(id);
     q.addBindValue(id);
     if (!q.exec())
@@ -367,7 +376,7 @@ Result<sigstore::TrustedRoot> VerificationStore::trustedRoot(qint64 id) const {
 
 Result<std::optional<sigstore::TrustedRoot>> VerificationStore::defaultTrustedRoot() const {
     QSqlQuery q(m_db.sql());
-    if (!q.exec(QStringLiteral("SELECT id FROM trusted_roots WHERE is_default = 1 LIMIT 1")))
+    if (!q.exec(QStringLiteral("SELECT id FROM trusted_roots WHERE is_default = 1 ORDER BY id LIMIT 1")))
         return sqlError(q, QStringLiteral("trusted_roots"));
     if (!q.next())
         return std::optional<sigstore::TrustedRoot>();
@@ -404,7 +413,7 @@ Result<qint64> VerificationStore::recordInTransaction(const sigstore::Verificati
         "INSERT INTO verifications (bundle_file, bundle_sha256, artifact_digest, mode, policy, "
         "trusted_root_sha256, "
         "verified, summary, signer_identity, signer_issuer, result, evidence_bundle_id, verified_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"));
     q.addBindValue(result.bundleFile);
     q.addBindValue(sha256Hex(bundleBytes));
     q.addBindValue(nullable(result.artifactDigest));
@@ -418,9 +427,7 @@ Result<qint64> VerificationStore::recordInTransaction(const sigstore::Verificati
     q.addBindValue(QString::fromUtf8(QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact)));
     q.addBindValue(evidenceBundleId ? QVariant(*evidenceBundleId) : QVariant(QMetaType(QMetaType::LongLong)));
     q.addBindValue(now());
-    if (!q.exec())
-        return sqlError(q, QStringLiteral("verifications"));
-    return q.lastInsertId().toLongLong();
+    return execReturningId(q, QStringLiteral("verifications"));
 }
 
 Result<std::vector<StoredVerification>> VerificationStore::recent(int limit) const {
