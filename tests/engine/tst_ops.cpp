@@ -153,6 +153,8 @@ class TestOps : public QObject {
                                                     ops::SigningKey{key, sigstore::Passphrase(kPass)}});
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QStringLiteral("receipt")), qPrintable(r.error().toString()));
+        // The reason is the lock ("database is locked"; "canceling statement due to lock timeout").
+        QVERIFY2(r.error().message.contains(QStringLiteral("lock")), qPrintable(r.error().toString()));
         QCOMPARE(filesIn(dir), filesBefore); // no bundle, no staged temporary
         QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
         QCOMPARE(receiptCount(*db), before);
