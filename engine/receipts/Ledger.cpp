@@ -329,9 +329,12 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     r.message = draft.message;
     r.hash = r.computeHash();
 
-    q.prepare(QStringLiteral(
-        "INSERT INTO receipts (seq, kind, created_at, version, parameters, inputs, outputs, result, message, "
-        "prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)"));
+    // On PostgreSQL prepare() is a PREPARE on the server, which already takes the table's lock: a
+    // lock timeout fails here, and an unchecked failure would be reported as the EXECUTE that follows.
+    if (!q.prepare(QStringLiteral("INSERT INTO receipts (seq, kind, created_at, version, parameters, inputs, "
+                                  "outputs, result, message, "
+                                  "prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)")))
+        return db::sqlError(q, QStringLiteral("receipts"));
     // A null QString binds as SQL NULL; the columns are NOT NULL text.
     auto textOf = [](const QString& v) { return v.isNull() ? QStringLiteral("") : v; };
     q.addBindValue(r.seq);
@@ -347,8 +350,9 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     q.addBindValue(r.hash);
     if (!q.exec())
         return db::sqlError(q, QStringLiteral("receipts"));
-    q.prepare(QStringLiteral("INSERT INTO receipts_head (id, seq, hash) VALUES (1, ?, ?) "
-                             "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash"));
+    if (!q.prepare(QStringLiteral("INSERT INTO receipts_head (id, seq, hash) VALUES (1, ?, ?) "
+                                  "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")))
+        return db::sqlError(q, QStringLiteral("receipts_head"));
     q.addBindValue(r.seq);
     q.addBindValue(r.hash);
     if (!q.exec())

@@ -2,7 +2,9 @@
 // one Application added, the others moved a sync-wave and a namespace), a bundle against itself,
 // an imported bundle against a folder, the CLI's text/JSON/Markdown; and bundles generated from
 // the 2026-07-09 and 2026-08-19 catalogs for the same leaf, whose diff must agree with the recipe
-// diff (catalog/Diff) on components and versions.
+// diff (catalog/Diff) on components and versions. The cases that import run on both engines
+// (DbFixture.h); the folder-only diffs on SQLite's half.
+#include "DbFixture.h"
 #include "bundle/Diff.h"
 #include "bundle/Generate.h"
 #include "bundle/Read.h"
@@ -77,6 +79,8 @@ class TstBundleDiff : public QObject {
     }
 
     void twoRealGoldens() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         const QString a = golden(QStringLiteral("argocd/mixed_component")),
                       b = golden(QStringLiteral("argocd/mixed_with_pre"));
         auto ra = model::readBundle(a), rb = model::readBundle(b);
@@ -136,6 +140,8 @@ class TstBundleDiff : public QObject {
     }
 
     void chartVersionAndValues() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         // cert-manager in a helm bundle and in an argocd bundle: version and values differ.
         auto ra = model::readBundle(golden(QStringLiteral("helm/upstream_helm_only")));
         auto rb = model::readBundle(golden(QStringLiteral("argocd/helm_and_manifest_only")));
@@ -163,6 +169,8 @@ class TstBundleDiff : public QObject {
     }
 
     void sameBundleIsIdentical() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         auto r = model::readBundle(golden(QStringLiteral("helm/mixed_gpu_operator")));
         QVERIFY(r);
         const model::BundleDiff d = model::diffBundles(r->bundle, r->bundle);
@@ -174,7 +182,8 @@ class TstBundleDiff : public QObject {
 
     void importedAgainstFolderAndCli() {
         QTemporaryDir tmp;
-        const QString dbPath = tmp.filePath(QStringLiteral("pb.db"));
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+        const QString dbPath = testDb.spec();
         Cli imp = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("import"),
                        QStringLiteral("--name"), QStringLiteral("before"),
                        golden(QStringLiteral("argocd/mixed_component"))});
@@ -212,8 +221,9 @@ class TstBundleDiff : public QObject {
             !QDir(catalogDir(QStringLiteral("2026-08-19"))).exists())
             QSKIP("the real catalogs 2026-07-09 and 2026-08-19 are not in the shared data");
         QTemporaryDir tmp;
-        auto db = db::Database::open(tmp.filePath(QStringLiteral("pb.db")));
-        QVERIFY(db);
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+        auto db = db::Database::open(testDb.spec());
+        QVERIFY2(db, qPrintable(db ? QString() : db.error().toString()));
         ops::Context ctx(**db);
         for (const char* label : {"2026-07-09", "2026-08-19"}) {
             ops::ImportCatalogRequest req;

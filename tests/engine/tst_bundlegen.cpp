@@ -9,6 +9,9 @@
 // of files, so an argocd golden folder holds only those: there, files the golden does not hold are
 // accepted only when AICR's test does not freeze that kind of file (README.md, app-of-apps.yaml,
 // wrapper Chart.yaml), and are listed in the report.
+//
+// Only the CLI case opens a database: it runs on both engines (DbFixture.h), the rest on SQLite's half.
+#include "DbFixture.h"
 #include "bundle/GenKustomize.h"
 #include "bundle/Generate.h"
 #include "catalog/Loader.h"
@@ -325,6 +328,7 @@ class TestBundleGen : public QObject {
 };
 
 void TestBundleGen::parity_data() {
+    PB_NO_DATABASE_ON_POSTGRES();
     QTest::addColumn<QString>("deployer");
     QTest::addColumn<QString>("name");
     if (!QDir(goldens()).exists())
@@ -368,6 +372,7 @@ void TestBundleGen::parity() {
 }
 
 void TestBundleGen::deterministic() {
+    PB_NO_DATABASE_ON_POSTGRES();
     for (const Deployer d : {Deployer::Helm, Deployer::ArgoCD}) {
         Case k = d == Deployer::Helm ? helmCase(QStringLiteral("mixed_gpu_operator"))
                                      : argoCase(QStringLiteral("mixed_component"));
@@ -384,6 +389,7 @@ void TestBundleGen::deterministic() {
 }
 
 void TestBundleGen::layoutAndOrder() {
+    PB_NO_DATABASE_ON_POSTGRES();
     // Deployment order, not declaration or name order, numbers the folders; argocd waves follow
     // dependency tiers (a component after its dependency gets a later wave).
     GenerateInput in;
@@ -412,6 +418,7 @@ void TestBundleGen::layoutAndOrder() {
 }
 
 void TestBundleGen::realCatalogLeaf() {
+    PB_NO_DATABASE_ON_POSTGRES();
     const QString root = QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes");
     if (!QDir(root).exists())
         QSKIP("the 2026-08-19 catalog (../shared/data/aicr/catalogs) is not here");
@@ -448,6 +455,7 @@ void TestBundleGen::realCatalogLeaf() {
 }
 
 void TestBundleGen::writeTreeRefusesForeignFolder() {
+    PB_NO_DATABASE_ON_POSTGRES();
     QTemporaryDir tmp;
     QFile f(tmp.filePath(QStringLiteral("notes.txt")));
     QVERIFY(f.open(QIODevice::WriteOnly));
@@ -466,7 +474,8 @@ void TestBundleGen::cli() {
     if (!QDir(root).exists())
         QSKIP("the 2026-08-19 catalog (../shared/data/aicr/catalogs) is not here");
     QTemporaryDir tmp;
-    const QString db = tmp.filePath(QStringLiteral("pb.db"));
+    PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+    const QString db = testDb.spec();
     auto run = [&](const QStringList& args, QByteArray* stdoutBytes = nullptr) {
         QProcess proc;
         proc.start(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), db} + args);

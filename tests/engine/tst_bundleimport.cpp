@@ -2,7 +2,9 @@
 // argocd-helm, flux, helmfile) is read and imported, and its components, order, sync-waves and
 // versions are checked against what the golden files themselves say, found by a second, naive
 // reading of the same files here (line patterns, not the reader under test). Hostile trees are
-// refused by name; an import is all or nothing with its receipt; the CLI runs the same op.
+// refused by name; an import is all or nothing with its receipt; the CLI runs the same op. The
+// imports run on both engines (DbFixture.h); the readings, which store nothing, on SQLite's half only.
+#include "DbFixture.h"
 #include "bundle/Read.h"
 #include "db/Database.h"
 #include "ops/BundleImport.h"
@@ -166,8 +168,8 @@ std::vector<Expected> expectedHelmfile(const QString& dir) {
     return out;
 }
 
-std::unique_ptr<db::Database> openDb(const QString& path) {
-    auto db = db::Database::open(path);
+std::unique_ptr<db::Database> openDb(const QString& spec) {
+    auto db = db::Database::open(spec);
     if (!db)
         qFatal("%s", qPrintable(db.error().toString()));
     return std::move(*db);
@@ -192,6 +194,8 @@ class TstBundleImport : public QObject {
     }
 
     void everyGoldenCase_data() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         QTest::addColumn<QString>("deployer");
         QTest::addColumn<QString>("dir");
         for (const QString& dep : QDir(goldens()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
@@ -249,6 +253,8 @@ class TstBundleImport : public QObject {
     }
 
     void argoHelmTemplatedFieldsAreShownNotRendered() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         auto read = model::readBundle(goldens() + QStringLiteral("/argocdhelm/helm_and_manifest_only"));
         QVERIFY2(read, qPrintable(read ? QString() : read.error().toString()));
         const model::Component* cm = read->bundle.component(QStringLiteral("cert-manager"));
@@ -287,6 +293,8 @@ class TstBundleImport : public QObject {
     }
 
     void helmValuesAndCoordinates() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         auto read = model::readBundle(goldens() + QStringLiteral("/helm/kai_scheduler_present"));
         QVERIFY(read);
         const model::Component& c = read->bundle.components.at(0);
@@ -312,6 +320,8 @@ class TstBundleImport : public QObject {
     }
 
     void helmfileMissingValuesAreNotedNotDropped() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         auto read = model::readBundle(goldens() + QStringLiteral("/helmfile/with_dynamic_values"));
         QVERIFY(read);
         const model::Component& c = read->bundle.components.at(0);
@@ -327,6 +337,8 @@ class TstBundleImport : public QObject {
     }
 
     void fluxDependsOnAndMissingSources() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         auto read = model::readBundle(goldens() + QStringLiteral("/flux/helm_components"));
         QVERIFY(read);
         const model::Component* gpu = read->bundle.component(QStringLiteral("gpu-operator"));
@@ -340,6 +352,8 @@ class TstBundleImport : public QObject {
     }
 
     void notABundle() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         const QString dir = goldens() + QStringLiteral("/argocd/kustomize_input");
         auto read = model::readBundle(dir);
         QVERIFY(!read);
@@ -357,6 +371,8 @@ class TstBundleImport : public QObject {
     }
 
     void unknownFilesAreListed() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         QTemporaryDir tmp;
         QVERIFY(QProcess::execute(QStringLiteral("cp"),
                                   {QStringLiteral("-r"),
@@ -373,6 +389,8 @@ class TstBundleImport : public QObject {
     }
 
     void hostileTrees() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         QTemporaryDir tmp;
         auto fresh = [&](const QString& name) {
             const QString d = tmp.filePath(name);
@@ -452,7 +470,8 @@ class TstBundleImport : public QObject {
 
     void importIsTransactionalWithReceipt() {
         QTemporaryDir tmp;
-        auto db = openDb(tmp.filePath(QStringLiteral("pb.db")));
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+        auto db = openDb(testDb.spec());
         ops::Context ctx(*db);
         const QString dir = goldens() + QStringLiteral("/argocd/mixed_with_pre");
         auto done = ops::importBundle(ctx, {dir, {}, {}, false, {}});
@@ -512,7 +531,8 @@ class TstBundleImport : public QObject {
 
     void importEveryCaseThroughTheCli() {
         QTemporaryDir tmp;
-        const QString dbPath = tmp.filePath(QStringLiteral("cli.db"));
+        PB_TEST_DATABASE(cliDb, tmp.path(), QStringLiteral("cli.db"));
+        const QString dbPath = cliDb.spec();
         int imported = 0;
         for (const QString& dep : QDir(goldens()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
             for (const QString& c : QDir(goldens() + QLatin1Char('/') + dep)

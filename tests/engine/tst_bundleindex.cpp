@@ -1,7 +1,9 @@
 // `bundle index`: a ConfigHub-style digest index for a bundle generated from the real 2026-08-19
 // catalog, checked by the same readRecords that `records check` runs (and by the real CLI):
 // accepted as written, deterministic, and a one-byte change anywhere (a bundle file, a payload, the
-// index) is caught; a changed bundle re-indexed gives another platform digest.
+// index) is caught; a changed bundle re-indexed gives another platform digest. On both engines
+// (DbFixture.h): the operations read and write receipts.
+#include "DbFixture.h"
 #include "bundle/Generate.h"
 #include "bundle/Index.h"
 #include "catalog/Loader.h"
@@ -29,8 +31,8 @@ QString catalogRoot() {
     return QStringLiteral(PB_SHARED_DATA "/aicr/catalogs/2026-08-19/recipes");
 }
 
-std::unique_ptr<db::Database> openDb(const QString& path) {
-    auto db = db::Database::open(path);
+std::unique_ptr<db::Database> openDb(const QString& spec) {
+    auto db = db::Database::open(spec);
     if (!db)
         qFatal("%s", qPrintable(db.error().toString()));
     return std::move(*db);
@@ -98,7 +100,8 @@ void TestBundleIndex::indexAcceptedByRecordsCheck() {
         QSKIP("the 2026-08-19 catalog (../shared/data/aicr/catalogs) is not here");
     for (const bundle::Deployer d : {bundle::Deployer::Helm, bundle::Deployer::ArgoCD}) {
         QTemporaryDir tmp;
-        auto db = openDb(tmp.filePath(QStringLiteral("pb.db")));
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+        auto db = openDb(testDb.spec());
         ops::Context ctx(*db);
         const QString dir = tmp.filePath(QStringLiteral("bundle"));
         ops::BundleGenerateRequest g;
@@ -174,7 +177,8 @@ void TestBundleIndex::tamperIsCaught() {
     if (!m_have)
         QSKIP("the 2026-08-19 catalog (../shared/data/aicr/catalogs) is not here");
     QTemporaryDir tmp;
-    auto db = openDb(tmp.filePath(QStringLiteral("pb.db")));
+    PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+    auto db = openDb(testDb.spec());
     ops::Context ctx(*db);
     const QString dir = tmp.filePath(QStringLiteral("bundle"));
     bundle::GenerateOptions o;
@@ -183,6 +187,8 @@ void TestBundleIndex::tamperIsCaught() {
     Result<ops::BundleIndexOutcome> idx = ops::bundleIndex(ctx, ops::BundleIndexRequest{dir, {}});
     QVERIFY(idx.ok());
     QCOMPARE(idx->generateReceipt, qint64(0)); // generated without the op: no receipt to take inputs from
+    if (test::onPostgres())
+        return; // what follows changes and reads files only: the SQLite half covers it
 
     // Every kind of file: one changed byte is a failed check, and re-indexing gives another digest.
     QStringList targets;
@@ -237,7 +243,8 @@ void TestBundleIndex::tamperIsCaught() {
 
 void TestBundleIndex::refusals() {
     QTemporaryDir tmp;
-    auto db = openDb(tmp.filePath(QStringLiteral("pb.db")));
+    PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+    auto db = openDb(testDb.spec());
     ops::Context ctx(*db);
     const QString dir = tmp.filePath(QStringLiteral("b"));
     QVERIFY(QDir().mkpath(dir + QStringLiteral("/attestation")));
@@ -273,7 +280,8 @@ void TestBundleIndex::cli() {
     if (!m_have)
         QSKIP("the 2026-08-19 catalog (../shared/data/aicr/catalogs) is not here");
     QTemporaryDir tmp;
-    const QString db = tmp.filePath(QStringLiteral("pb.db"));
+    PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+    const QString db = testDb.spec();
     auto run = [&](const QStringList& args, QByteArray* stdoutBytes = nullptr) {
         QProcess proc;
         proc.start(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), db} + args);

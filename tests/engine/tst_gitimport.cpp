@@ -6,6 +6,8 @@
 // under another ref skipped, and clear errors that import nothing: a ref that does not exist, a
 // tree without recipes/, a folder that is not a repository, a symbolic link in the tree. A folder
 // import inside a clone records its HEAD commit (and says when the folder has uncommitted changes).
+// The imports run on both engines (DbFixture.h); the Git reading alone on SQLite's half.
+#include "DbFixture.h"
 #include "GitCatalogFixture.h"
 #include "TestUtil.h"
 
@@ -86,13 +88,14 @@ class TstGitImport : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_tmp;
+    test::Databases m_dbs{m_tmp.path()};
     std::unique_ptr<pbtest::GitCatalogRepo> m_repo;
 
     std::unique_ptr<db::Database> freshDb(const QString& name) {
-        Result<std::unique_ptr<db::Database>> db = db::Database::open(m_tmp.filePath(name));
+        std::unique_ptr<db::Database> db = m_dbs.open(name);
         if (!db)
-            qFatal("cannot open %s: %s", qPrintable(name), qPrintable(db.error().toString()));
-        return std::move(*db);
+            qFatal("cannot open %s: %s", qPrintable(name), qPrintable(m_dbs.error()));
+        return db;
     }
 
     // Every version's recorded source matches the repository's tag.
@@ -156,6 +159,8 @@ class TstGitImport : public QObject {
     }
 
     void repositoryListsTagsAndBranches() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         for (const QString& path : {m_repo->work(), m_repo->bare()}) {
             Result<git::Repository> repo = git::Repository::open(path);
             QVERIFY2(repo, qPrintable(path));
@@ -183,6 +188,7 @@ class TstGitImport : public QObject {
     // The Git domain alone (git/CatalogRefs.h): every tag planned in version order with its
     // folder, and a planned ref read as the catalog files a folder load would give.
     void domainPlansAndReadsCatalogRefs() {
+        PB_NO_DATABASE_ON_POSTGRES();
         Result<git::Repository> repo = git::Repository::open(m_repo->bare());
         QVERIFY(repo);
         git::CatalogRefsRequest req;
@@ -211,7 +217,7 @@ class TstGitImport : public QObject {
 
     // The CLI with --tags '*' on the clone: every tag a version, provenance, order, previous.
     void cliImportsEveryTag() {
-        const QString dbPath = m_tmp.filePath(QStringLiteral("cli.db"));
+        const QString dbPath = m_dbs.spec(QStringLiteral("cli.db"));
         const CliRun run = cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"),
                                 dbPath, QStringLiteral("--git"), m_repo->work(), QStringLiteral("--tags"),
                                 QStringLiteral("*"), QStringLiteral("--format"), QStringLiteral("json")});
@@ -381,7 +387,7 @@ class TstGitImport : public QObject {
         QCOMPARE(countRows(*db, QStringLiteral("catalog_files")), 0);
 
         // The CLI says the same and exits non-zero; usage errors exit 2.
-        const QString dbPath = m_tmp.filePath(QStringLiteral("errors-cli.db"));
+        const QString dbPath = m_dbs.spec(QStringLiteral("errors-cli.db"));
         const CliRun missing =
             cli({QStringLiteral("catalog"), QStringLiteral("import"), QStringLiteral("--db"), dbPath,
                  QStringLiteral("--git"), m_repo->work(), QStringLiteral("--ref"), QStringLiteral("nope")});

@@ -1,12 +1,17 @@
 // Issue 29: `proofbench-cli` is the CLI without the window. It must link no widget library (no
 // QtWidgets, no pb_widgets, no QCustomPlot, no QtPrintSupport, checked on the dynamic loader's own
 // list of what the executable loads), run with no display, and answer every verb exactly as
-// `proofbench VERB` does, because both call pb::cli::runProcess.
+// `proofbench VERB` does, because both call pb::cli::runProcess. The verbs that read the database
+// are compared on both engines (TestDb.h); the rest on SQLite's half.
+#include "TestDb.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <memory>
 
 namespace {
 
@@ -21,6 +26,7 @@ QProcessEnvironment headlessEnvironment() {
     for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
         env.remove(QString::fromLatin1(name));
     env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
+    pb::test::addPgEnvironment(env);
     return env;
 }
 
@@ -56,13 +62,37 @@ class TestHeadlessCli : public QObject {
     void answersAsTheWindowExecutableDoes();
 
   private:
+    // A copy of the seeded database for one run: on SQLite a copy of the file, on PostgreSQL a fresh
+    // database filled by `db copy` (the same rows, receipts and ledger head).
+    bool copySeeded(pb::test::TestDatabase& to);
+
     QTemporaryDir m_dir;
+    std::unique_ptr<pb::test::TestDatabase> m_seedDb;
     QString m_seeded; // a database the first use seeded (sample catalog, its receipts)
 };
 
+bool TestHeadlessCli::copySeeded(pb::test::TestDatabase& to) {
+    if (!to.ok())
+        return false;
+    if (!pb::test::onPostgres())
+        return QFile::copy(m_seeded, to.spec());
+    const Run copied = run(QStringLiteral(PB_HEADLESS_CLI_BINARY),
+                           {QStringLiteral("db"), QStringLiteral("copy"), QStringLiteral("--from"), m_seeded,
+                            QStringLiteral("--to"), to.spec()});
+    if (copied.code != 0)
+        qWarning("db copy: %s", copied.err.constData());
+    return copied.code == 0;
+}
+
 void TestHeadlessCli::initTestCase() {
     QVERIFY(m_dir.isValid());
-    m_seeded = m_dir.filePath(QStringLiteral("seeded.db"));
+    m_seedDb = std::make_unique<pb::test::TestDatabase>(m_dir.path(), QStringLiteral("seeded.db"));
+    if (!m_seedDb->ok()) {
+        if (m_seedDb->serverMissing())
+            QSKIP(qPrintable(m_seedDb->error()));
+        QFAIL(qPrintable(m_seedDb->error()));
+    }
+    m_seeded = m_seedDb->spec();
     const Run seed = run(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("--db"), m_seeded,
                                                          QStringLiteral("catalog"), QStringLiteral("list")});
     QVERIFY2(seed.code == 0, seed.err.constData());
@@ -83,6 +113,8 @@ static QStringList loadedLibraries(const QString& executable) {
 }
 
 void TestHeadlessCli::linksNoWidgetLibrary() {
+    if (pb::test::onPostgres())
+        QSKIP("no database involved: the SQLite half covers it");
     const QStringList libs = loadedLibraries(QStringLiteral(PB_HEADLESS_CLI_BINARY));
     QVERIFY2(!libs.isEmpty(), "ldd gave no list for proofbench-cli");
     QVERIFY2(libs.contains(QStringLiteral("libQt6Core.so.6")), qPrintable(libs.join(QLatin1Char(' '))));
@@ -96,11 +128,15 @@ void TestHeadlessCli::linksNoWidgetLibrary() {
 
 // The check above can fail: the window's executable, built the same way, does load QtWidgets.
 void TestHeadlessCli::windowExecutableStillLinksWidgets() {
+    if (pb::test::onPostgres())
+        QSKIP("no database involved: the SQLite half covers it");
     const QStringList libs = loadedLibraries(QStringLiteral(PB_CLI_BINARY));
     QVERIFY2(libs.contains(QStringLiteral("libQt6Widgets.so.6")), qPrintable(libs.join(QLatin1Char(' '))));
 }
 
 void TestHeadlessCli::withoutAVerbPrintsUsage() {
+    if (pb::test::onPostgres())
+        QSKIP("no database involved: the SQLite half covers it");
     const Run r = run(QStringLiteral(PB_HEADLESS_CLI_BINARY), {});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.out.contains("Verbs:"), r.out.constData());
@@ -110,16 +146,18 @@ void TestHeadlessCli::withoutAVerbPrintsUsage() {
 void TestHeadlessCli::answersAsTheWindowExecutableDoes_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("code");
-    QTest::addRow("version") << QStringList{QStringLiteral("--version")} << 0;
-    QTest::addRow("help") << QStringList{QStringLiteral("--help")} << 0;
-    QTest::addRow("catalog list") << QStringList{QStringLiteral("catalog"), QStringLiteral("list")} << 0;
+    QTest::addColumn<bool>("readsDatabase");
+    QTest::addRow("version") << QStringList{QStringLiteral("--version")} << 0 << false;
+    QTest::addRow("help") << QStringList{QStringLiteral("--help")} << 0 << false;
+    QTest::addRow("catalog list") << QStringList{QStringLiteral("catalog"), QStringLiteral("list")} << 0
+                                  << true;
     QTest::addRow("health json") << QStringList{QStringLiteral("health"), QStringLiteral("--format"),
                                                 QStringLiteral("json")}
-                                 << 0;
-    QTest::addRow("receipts verify") << QStringList{QStringLiteral("receipts"), QStringLiteral("verify")}
-                                     << 0;
-    QTest::addRow("unknown verb") << QStringList{QStringLiteral("frobnicate")} << 2;
-    QTest::addRow("verify without bundle") << QStringList{QStringLiteral("verify")} << 2;
+                                 << 0 << true;
+    QTest::addRow("receipts verify") << QStringList{QStringLiteral("receipts"), QStringLiteral("verify")} << 0
+                                     << true;
+    QTest::addRow("unknown verb") << QStringList{QStringLiteral("frobnicate")} << 2 << false;
+    QTest::addRow("verify without bundle") << QStringList{QStringLiteral("verify")} << 2 << false;
 }
 
 // Each executable on its own copy of one seeded database (a command may leave a receipt), so both
@@ -127,21 +165,32 @@ void TestHeadlessCli::answersAsTheWindowExecutableDoes_data() {
 void TestHeadlessCli::answersAsTheWindowExecutableDoes() {
     QFETCH(QStringList, args);
     QFETCH(int, code);
+    QFETCH(bool, readsDatabase);
+    if (!readsDatabase && pb::test::onPostgres())
+        QSKIP("no database involved: the SQLite half covers it");
     const QString tag =
         QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
-    const QString headlessDb = m_dir.filePath(tag + QStringLiteral("-headless.db"));
-    const QString windowDb = m_dir.filePath(tag + QStringLiteral("-window.db"));
-    QVERIFY(QFile::copy(m_seeded, headlessDb) && QFile::copy(m_seeded, windowDb));
+    pb::test::TestDatabase headlessCopy(m_dir.path(), tag + QStringLiteral("-headless.db"));
+    pb::test::TestDatabase windowCopy(m_dir.path(), tag + QStringLiteral("-window.db"));
+    QVERIFY2(copySeeded(headlessCopy) && copySeeded(windowCopy),
+             qPrintable(headlessCopy.error() + windowCopy.error()));
+    const QString headlessDb = headlessCopy.spec(), windowDb = windowCopy.spec();
     const Run headless =
         run(QStringLiteral(PB_HEADLESS_CLI_BINARY), QStringList{QStringLiteral("--db"), headlessDb} + args);
     const Run window =
         run(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), windowDb} + args);
     QCOMPARE(headless.code, code);
     QCOMPARE(window.code, code);
-    // The database path appears in some answers (help's default, catalog list's source): name it alike.
-    auto normal = [](QByteArray text, const QString& db) { return text.replace(db.toUtf8(), "DB"); };
-    QCOMPARE(normal(headless.out, headlessDb), normal(window.out, windowDb));
-    QCOMPARE(normal(headless.err, headlessDb), normal(window.err, windowDb));
+    // The database appears in some answers (help's default, catalog list's source): name it alike
+    // (on PostgreSQL by its database name, which every way of showing the server includes).
+    auto normal = [](QByteArray text, const pb::test::TestDatabase& db) {
+        text.replace(db.spec().toUtf8(), "DB");
+        if (!db.pgName().isEmpty())
+            text.replace(db.pgName().toUtf8(), "DB");
+        return text;
+    };
+    QCOMPARE(normal(headless.out, headlessCopy), normal(window.out, windowCopy));
+    QCOMPARE(normal(headless.err, headlessCopy), normal(window.err, windowCopy));
 }
 
 QTEST_GUILESS_MAIN(TestHeadlessCli)

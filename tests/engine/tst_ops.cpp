@@ -1,9 +1,10 @@
-// The operations layer's contract, on real SQLite files and real files: an action and its receipt
-// are one step. A receipt that cannot be written (the database locked by another writer, a trigger
-// refusing it, an undeclared kind or parameter) fails the action and leaves no output file, no
-// staged temporary and no data; a file replaced by an action is put back when its receipt fails;
+// The operations layer's contract, on a real database of either engine (DbFixture.h) and real files:
+// an action and its receipt are one step. A receipt that cannot be written (the database locked by another
+// writer, a trigger refusing it, an undeclared kind or parameter) fails the action and leaves no output file,
+// no staged temporary and no data; a file replaced by an action is put back when its receipt fails;
 // transactions nest as savepoints; ops::Async runs an operation on its own connection with
 // progress and cancel.
+#include "DbFixture.h"
 #include "db/Database.h"
 #include "ops/Async.h"
 #include "ops/Keygen.h"
@@ -14,7 +15,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QMutex>
 #include <QSet>
 #include <QSqlQuery>
@@ -47,11 +47,12 @@ bool write(const QString& path, const QByteArray& bytes) {
 class TestOps : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
+    test::Databases m_dbs{m_tmp.path()};
     std::unique_ptr<db::Database> open(const QString& name) {
-        auto db = db::Database::open(m_tmp.filePath(name));
+        auto db = m_dbs.open(name);
         if (!db)
-            qFatal("%s", qPrintable(db.error().toString()));
-        return std::move(*db);
+            qFatal("%s", qPrintable(m_dbs.error()));
+        return db;
     }
     // A key made through the operation, in its own folder.
     QString makeKey(db::Database& db, const QString& dir) {
@@ -110,8 +111,11 @@ class TestOps : public QObject {
             }
             QVERIFY(outer.commit());
         }
-        QVERIFY(q.exec(QStringLiteral("SELECT group_concat(v) FROM t")) && q.next());
-        QCOMPARE(q.value(0).toString(), QStringLiteral("1,3"));
+        QStringList kept;
+        QVERIFY(q.exec(QStringLiteral("SELECT v FROM t ORDER BY v")));
+        while (q.next())
+            kept << q.value(0).toString();
+        QCOMPARE(kept.join(QLatin1Char(',')), QStringLiteral("1,3"));
         {
             db::Transaction outer(*db);
             db::Transaction inner(*db);
@@ -129,12 +133,19 @@ class TestOps : public QObject {
         QVERIFY(!key.isEmpty());
         QVERIFY(write(dir + QStringLiteral("/blob"), "blob\n"));
         const int before = receiptCount(*db);
-        // Another writer holds the database: the receipt cannot be written in time.
+        // Another writer holds the database (SQLite: its write lock; PostgreSQL: a lock on the ledger's
+        // table that every INSERT waits for): the receipt cannot be written in time.
         auto other = open(QStringLiteral("locked.sqlite"));
         QSqlQuery lock(other->sql());
-        QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
         QSqlQuery shortWait(db->sql());
-        QVERIFY(shortWait.exec(QStringLiteral("PRAGMA busy_timeout = 200")));
+        if (db->engine() == db::Engine::PostgreSQL) {
+            QVERIFY(lock.exec(QStringLiteral("BEGIN")));
+            QVERIFY(lock.exec(QStringLiteral("LOCK TABLE receipts IN EXCLUSIVE MODE")));
+            QVERIFY(shortWait.exec(QStringLiteral("SET lock_timeout = '200ms'")));
+        } else {
+            QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+            QVERIFY(shortWait.exec(QStringLiteral("PRAGMA busy_timeout = 200")));
+        }
         const QStringList filesBefore = filesIn(dir);
         auto r = ops::signBlob(ops::Context(*db),
                                ops::SignBlobRequest{dir + QStringLiteral("/blob"),
@@ -142,6 +153,8 @@ class TestOps : public QObject {
                                                     ops::SigningKey{key, sigstore::Passphrase(kPass)}});
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QStringLiteral("receipt")), qPrintable(r.error().toString()));
+        // The reason is the lock ("database is locked"; "canceling statement due to lock timeout").
+        QVERIFY2(r.error().message.contains(QStringLiteral("lock")), qPrintable(r.error().toString()));
         QCOMPARE(filesIn(dir), filesBefore); // no bundle, no staged temporary
         QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
         QCOMPARE(receiptCount(*db), before);
@@ -162,9 +175,9 @@ class TestOps : public QObject {
         const QString key = makeKey(*db, dir);
         QVERIFY(write(dir + QStringLiteral("/blob"), "new content\n"));
         QVERIFY(write(dir + QStringLiteral("/blob.sigstore.json"), "the bundle that was there before\n"));
-        QSqlQuery q(db->sql());
-        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT "
-                                      "RAISE(ABORT, 'refused'); END")));
+        const QString refused =
+            test::refuseInserts(*db, QStringLiteral("receipts"), QStringLiteral("refused"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         const QStringList filesBefore = filesIn(dir);
         auto r = ops::signBlob(ops::Context(*db),
                                ops::SignBlobRequest{dir + QStringLiteral("/blob"),
@@ -191,7 +204,7 @@ class TestOps : public QObject {
     }
 
     void asyncRunsOnItsOwnConnectionWithProgressAndCancel() {
-        const QString path = m_tmp.filePath(QStringLiteral("async.sqlite"));
+        const QString path = m_dbs.spec(QStringLiteral("async.sqlite"));
         auto db = open(QStringLiteral("async.sqlite"));
         ops::Async async(path);
         QStringList seen;
@@ -208,7 +221,7 @@ class TestOps : public QObject {
             });
         job.future.waitForFinished();
         QVERIFY(job.future.result().ok());
-        QCOMPARE(*job.future.result(), QFileInfo(path).absoluteFilePath());
+        QCOMPARE(*job.future.result(), db->path()); // the worker's own connection to the same database
         QCOMPARE(seen, QStringList({"step 1", "step 2", "step 3"}));
         // Cancel: the operation sees the flag.
         std::atomic_bool started{false};
@@ -234,7 +247,7 @@ class TestOps : public QObject {
     // stored, also while a second connection to the same file appends receipts of its own (the
     // ledger's head is then often someone else's receipt, so reading it afterwards would be wrong).
     void returnedReceiptIsTheStoredOneUnderConcurrentAppends() {
-        const QString path = m_tmp.filePath(QStringLiteral("concurrent.sqlite"));
+        const QString path = m_dbs.spec(QStringLiteral("concurrent.sqlite"));
         { auto db = open(QStringLiteral("concurrent.sqlite")); }
         struct Got {
             receipts::Receipt receipt;
@@ -253,7 +266,8 @@ class TestOps : public QObject {
                 d.message = t;
                 Result<receipts::Receipt> r = makeError(QString());
                 // SQLite refuses a write that would upgrade a stale read (the other connection
-                // wrote first): an honest failure, tried again as a user would; a wrong receipt is not.
+                // wrote first), PostgreSQL the second INSERT of the same seq (the ledger's key): an
+                // honest failure, tried again as a user would; a wrong receipt is not.
                 for (int attempt = 0; attempt < 200 && !r; ++attempt) {
                     if (attempt > 0) {
                         ++*failures;

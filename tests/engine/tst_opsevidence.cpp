@@ -1,9 +1,10 @@
-// The evidence operations on real trees, bundles and SQLite files: ops::importEvidence keeps an
-// empty and an over-limit pointer as invalid (with their reasons) and imports the rest, with one
-// evidence.import receipt in the same transaction; the store alone writes no receipt; a failed
-// receipt keeps nothing; ops::importEvidenceBundles and ops::checkEvidence leave theirs; and
+// The evidence operations on real trees, bundles and a database of either engine (DbFixture.h):
+// ops::importEvidence keeps an empty and an over-limit pointer as invalid (with their reasons) and imports
+// the rest, with one evidence.import receipt in the same transaction; the store alone writes no receipt; a
+// failed receipt keeps nothing; ops::importEvidenceBundles and ops::checkEvidence leave theirs; and
 // ops::exportReport writes HTML and Markdown on the engine alone (this binary does not link Qt Gui).
 #include "BundleFixture.h"
+#include "DbFixture.h"
 #include "TestUtil.h"
 
 #include "core/Hash.h"
@@ -72,14 +73,15 @@ const QString kBroken = QStringLiteral("h100-gke-cos-training-kubeflow");
 class TestOpsEvidence : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
+    test::Databases m_dbs{m_tmp.path()};
 
     std::unique_ptr<db::Database> freshDb(const QString& name) {
-        auto db = db::Database::open(m_tmp.filePath(name));
+        auto db = m_dbs.open(name);
         if (!db)
-            qFatal("%s", qPrintable(db.error().toString()));
-        if (!ops::seedEmbeddedCatalog(**db))
+            qFatal("%s", qPrintable(m_dbs.error()));
+        if (!ops::seedEmbeddedCatalog(*db))
             qFatal("cannot seed the embedded catalog");
-        return std::move(*db);
+        return db;
     }
 
     // A tree with two good pointers, one empty pointer file and one over the 1 MiB limit.
@@ -192,9 +194,9 @@ class TestOpsEvidence : public QObject {
         // A receipt that cannot be written (the ledger refuses a trigger-blocked insert) rolls the
         // import back: no pointer of the new tree is kept.
         auto db2 = freshDb(QStringLiteral("blocked.sqlite"));
-        QSqlQuery q(db2->sql());
-        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER block_receipts BEFORE INSERT ON receipts BEGIN "
-                                      "SELECT RAISE(ABORT, 'receipts blocked by the test'); END")));
+        const QString refused = test::refuseInserts(*db2, QStringLiteral("receipts"),
+                                                    QStringLiteral("receipts blocked by the test"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         Result<ops::ImportEvidenceOutcome> out =
             ops::importEvidence(ops::Context(*db2), {dir, {}, std::nullopt});
         QVERIFY(!out);
@@ -317,10 +319,12 @@ class TestOpsEvidence : public QObject {
     // HTML and Markdown reports are written without Qt Gui; evidence import keeps the two bad
     // pointers as invalid and says why; evidence check leaves its receipt.
     void cliWithoutDisplay() {
-        const QString dbPath = m_tmp.filePath(QStringLiteral("cli.sqlite"));
+        PB_TEST_DATABASE(cliDb, m_tmp.path(), QStringLiteral("cli.sqlite"));
+        const QString dbPath = cliDb.spec();
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
             env.remove(QLatin1String(name));
+        test::addPgEnvironment(env);
         struct Run {
             int code;
             QString out, err;

@@ -1,8 +1,9 @@
 // ops::resolveRecipe, ops::diff and ops::exportRecipe on real catalogs: the sample catalog in the
-// source tree (recipes/), the same versions imported into a real SQLite file, and AICR's published
-// catalogs in ../shared/data when they are there. Each result is checked against the catalog
+// source tree (recipes/), the same versions imported into a real database of either engine, and AICR's
+// published catalogs in ../shared/data when they are there. Each result is checked against the catalog
 // functions the faces called before (resolve, diffRecipes, diffCatalogs), and an export's receipt
 // against the one stored.
+#include "DbFixture.h"
 #include "catalog/Digest.h"
 #include "catalog/Loader.h"
 #include "db/Database.h"
@@ -35,14 +36,14 @@ ops::CatalogRef dirRef(const QString& dir) {
 class TestOpsRecipe : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
+    test::Databases m_dbs{m_tmp.path()};
     std::unique_ptr<db::Database> m_db;
 
   private slots:
     void initTestCase() {
         QVERIFY(m_tmp.isValid());
-        auto db = db::Database::open(m_tmp.filePath(QStringLiteral("recipe.sqlite")));
-        QVERIFY2(db.ok(), qPrintable(db ? QString() : db.error().toString()));
-        m_db = std::move(*db);
+        m_db = m_dbs.open(QStringLiteral("recipe.sqlite"));
+        QVERIFY2(m_db, qPrintable(m_dbs.error()));
         auto seeded = ops::seedEmbeddedCatalog(*m_db);
         QVERIFY2(seeded.ok(), qPrintable(seeded ? QString() : seeded.error().toString()));
         QVERIFY(seeded->contains(QStringLiteral("sample-1")));

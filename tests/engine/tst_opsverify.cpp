@@ -1,8 +1,9 @@
-// ops::verify and ops::verifyBatch on the Sigstore conformance cases of ../shared/data, in real
-// SQLite files: the verdict, the stored verification and the `verify` receipt are one transaction
-// (a receipt the ledger refuses leaves no row either); an unreadable input stores nothing; the
-// trusted root comes from a file, a stored id or the default; a batch leaves one verify.batch
-// receipt with its counts.
+// ops::verify and ops::verifyBatch on the Sigstore conformance cases of ../shared/data, in a real
+// database of either engine (DbFixture.h): the verdict, the stored verification and the `verify` receipt are
+// one transaction (a receipt the ledger refuses leaves no row either); an unreadable input stores nothing;
+// the trusted root comes from a file, a stored id or the default; a batch leaves one verify.batch receipt
+// with its counts.
+#include "DbFixture.h"
 #include "SigstoreCases.h"
 #include "TestUtil.h"
 #include "core/Hash.h"
@@ -53,10 +54,13 @@ ops::VerifyRequest identityRequest(const pbtest::SigstoreCase& c) {
 class TestOpsVerify : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
+    test::Databases m_dbs{m_tmp.path()};
 
     std::unique_ptr<db::Database> open(const QString& name) {
-        auto db = db::Database::open(m_tmp.filePath(name));
-        return db ? std::move(*db) : nullptr;
+        auto db = m_dbs.open(name);
+        if (!db)
+            qWarning("%s", qPrintable(m_dbs.error()));
+        return db;
     }
 
   private slots:
@@ -127,9 +131,9 @@ class TestOpsVerify : public QObject {
         const auto c = sigstoreCase(QStringLiteral("happy-path-v0.3"));
         auto db = open(QStringLiteral("refused.sqlite"));
         QVERIFY(db);
-        QSqlQuery q(db->sql());
-        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT "
-                                      "RAISE(ABORT, 'ledger refused'); END")));
+        const QString refused =
+            test::refuseInserts(*db, QStringLiteral("receipts"), QStringLiteral("ledger refused"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         ops::VerifyRequest r = identityRequest(c);
         r.record = true;
         auto done = ops::verify(ops::Context(*db), r);

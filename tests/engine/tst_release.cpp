@@ -2,8 +2,10 @@
 // and catalog versions bound to a release, against the real release bundles and catalog in
 // ../shared/data/aicr (no mock of the bundles, the verifier or OpenSSL). The release tarballs, SBOMs
 // and binaries are NOT in the shared data (only their digests are): extraction and its failure
-// paths run on tarballs this test builds with libarchive, labelled as such.
+// paths run on tarballs this test builds with libarchive, labelled as such. What stores a verdict
+// or a binding runs on both engines (DbFixture.h); the pure parsing on SQLite's half.
 #include "../SigstoreCases.h"
+#include "DbFixture.h"
 #include "TestUtil.h"
 
 #include "core/Hash.h"
@@ -127,13 +129,14 @@ constexpr char kSubject0190[] = "2e461ba522d0b81eaee836347395257d8eb15982f9e5dc9
 class TestRelease : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
+    test::Databases m_dbs{m_tmp.path()};
     int m_n = 0;
 
     std::unique_ptr<db::Database> openDb() {
-        auto db = db::Database::open(m_tmp.filePath(QStringLiteral("db%1.sqlite").arg(++m_n)));
+        auto db = m_dbs.open(QStringLiteral("db%1.sqlite").arg(++m_n));
         if (!db)
-            qFatal("%s", qPrintable(db.error().toString()));
-        return std::move(*db);
+            qFatal("%s", qPrintable(m_dbs.error()));
+        return db;
     }
     QString copyRelease(const QString& v) {
         const QString to = m_tmp.filePath(QStringLiteral("rel%1-%2").arg(++m_n).arg(v));
@@ -153,6 +156,7 @@ class TestRelease : public QObject {
 
     // ---- pure logic ---------------------------------------------------------------------------
     void checksumListParses() {
+        PB_NO_DATABASE_ON_POSTGRES();
         PB_REQUIRE_SHARED("aicr/releases/v0.19.0");
         auto rows = release::parseChecksums(
             pbtest::readAll(releaseDir(QStringLiteral("v0.19.0")) + QStringLiteral("/aicr_checksums.txt")),
@@ -168,6 +172,8 @@ class TestRelease : public QObject {
     }
 
     void checksumListRefusesBadRows_data() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("reason");
         const QByteArray hex(64, 'a');
@@ -190,6 +196,8 @@ class TestRelease : public QObject {
     }
 
     void versionsAndIdentity() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         QCOMPARE(*release::normalizeVersion(QStringLiteral("0.19.0")), QStringLiteral("v0.19.0"));
         QVERIFY(!release::normalizeVersion(QStringLiteral("v0.19")));
         QVERIFY(!release::normalizeVersion(QStringLiteral("v0.19.0; rm")));
@@ -202,6 +210,8 @@ class TestRelease : public QObject {
     }
 
     void recipeCatalogSubjectFromSharedCatalog() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         PB_REQUIRE_SHARED("aicr/catalogs/2026-08-09/recipes");
         const QString root = pbtest::realCatalog(QStringLiteral("2026-08-09"));
         const QString subject =
@@ -568,7 +578,7 @@ class TestRelease : public QObject {
     // ---- the CLI ------------------------------------------------------------------------------
     void cliVerifyExpectReleaseAndList() {
         PB_REQUIRE_SHARED("aicr/catalogs/2026-08-09/recipes");
-        const QString db = m_tmp.filePath(QStringLiteral("cli.sqlite"));
+        const QString db = m_dbs.spec(QStringLiteral("cli.sqlite"));
         const QString rel = releaseDir(QStringLiteral("v0.19.0"));
         Run usage = proofbench(
             {QStringLiteral("--db"), db, QStringLiteral("release"), QStringLiteral("verify"), rel});

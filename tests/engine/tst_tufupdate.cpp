@@ -3,7 +3,9 @@
 // receipt in one transaction; an expired or tampered repository stores nothing and says why; the CLI
 // prints the same verdict (real binary, PB_CLI_BINARY). Rollback protection: the trusted state each
 // successful update stores (tuf_trusted_state), used by the next update of the same anchor, left
-// unchanged by a failed one, and ignored then replaced with --from-anchor.
+// unchanged by a failed one, and ignored then replaced with --from-anchor. On both engines
+// (DbFixture.h).
+#include "DbFixture.h"
 #include "TufFixture.h"
 #include "TufTestRepo.h"
 
@@ -64,10 +66,13 @@ Run proofbench(const QStringList& args) {
 class TstTufUpdate : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
+    test::Databases m_dbs{m_tmp.path()};
 
     std::unique_ptr<db::Database> open(const QString& name) {
-        auto db = db::Database::open(m_tmp.filePath(name));
-        return db ? std::move(*db) : nullptr;
+        auto db = m_dbs.open(name);
+        if (!db)
+            qWarning("%s", qPrintable(m_dbs.error()));
+        return db;
     }
 
   private slots:
@@ -410,6 +415,8 @@ class TstTufUpdate : public QObject {
     }
 
     void verificationTimes() {
+
+        PB_NO_DATABASE_ON_POSTGRES();
         QCOMPARE(*ops::parseVerificationTime(QStringLiteral("2026-08-22")), pbtest::tufValidTime());
         QCOMPARE(*ops::parseVerificationTime(QStringLiteral("2026-08-22T02:00:00+02:00")),
                  pbtest::tufValidTime());
@@ -419,7 +426,7 @@ class TstTufUpdate : public QObject {
 
     void cli() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
-        const QString dbPath = m_tmp.filePath(QStringLiteral("cli.sqlite"));
+        const QString dbPath = m_dbs.spec(QStringLiteral("cli.sqlite"));
         Run ok = proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"),
                              dbPath, QStringLiteral("--tuf"), pbtest::tufRepo(), QStringLiteral("--at"),
                              QStringLiteral("2026-08-22T00:00:00Z"), QStringLiteral("--format"),
@@ -466,7 +473,7 @@ class TstTufUpdate : public QObject {
 
     void cliRollbackAndFromAnchor() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root_history/14.root.json"));
-        const QString dbPath = m_tmp.filePath(QStringLiteral("cli-rollback.sqlite"));
+        const QString dbPath = m_dbs.spec(QStringLiteral("cli-rollback.sqlite"));
         const QStringList base{QStringLiteral("trusted-root"), QStringLiteral("update"),
                                QStringLiteral("--db"), dbPath, QStringLiteral("--tuf")};
         const QStringList json{QStringLiteral("--format"), QStringLiteral("json")};

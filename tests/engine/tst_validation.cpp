@@ -2,7 +2,9 @@
 // wire protocol): training and inference recipes passing, failing by threshold and skipped; cancel
 // mid-run with cleanup; a dropped watch resumed; a 409 on create; an expired token refreshed through
 // an exec plugin; readiness failing before any Job; the evidence bundle checked and, signed through the
-// CLI, verified; runs stored and read back; `perf import`.
+// CLI, verified; runs stored and read back; `perf import`. What stores a run runs on both engines
+// (DbFixture.h); the runner against the cluster alone on SQLite's half.
+#include "DbFixture.h"
 #include "KubeTestServer.h"
 #include "TestUtil.h"
 
@@ -120,6 +122,7 @@ class TestValidation : public QObject {
 };
 
 void TestValidation::prepareIsFailClosed() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start());
     auto client = server.client();
@@ -156,6 +159,7 @@ void TestValidation::prepareIsFailClosed() {
 }
 
 void TestValidation::trainingRunPasses() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start(
         script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}})));
@@ -215,6 +219,7 @@ void TestValidation::trainingRunPasses() {
 }
 
 void TestValidation::trainingRunFailsByThreshold() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start(
         script({{QStringLiteral("nccl-all-reduce-bw"), check(1, QStringLiteral("nccl-low.txt"))}})));
@@ -235,6 +240,7 @@ void TestValidation::trainingRunFailsByThreshold() {
 }
 
 void TestValidation::exitZeroButBelowThresholdFails() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start(
         script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-low.txt"))}})));
@@ -248,6 +254,7 @@ void TestValidation::exitZeroButBelowThresholdFails() {
 }
 
 void TestValidation::netCheckNeedsItsTransport() {
+    PB_NO_DATABASE_ON_POSTGRES();
     // The -net variant must show a network plugin other than Socket in the NCCL_DEBUG=INFO log.
     CheckRun c;
     c.name = QStringLiteral("nccl-all-reduce-bw-net");
@@ -266,6 +273,7 @@ void TestValidation::netCheckNeedsItsTransport() {
 }
 
 void TestValidation::inferenceRunPassesAndSkips() {
+    PB_NO_DATABASE_ON_POSTGRES();
     {
         pbtest::KubeTestServer server;
         QVERIFY(server.start(
@@ -302,6 +310,7 @@ void TestValidation::inferenceRunPassesAndSkips() {
 }
 
 void TestValidation::readinessFailureCreatesNoJob() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start(script({}, {}, QStringLiteral("v1.31.2"))));
     auto client = server.client();
@@ -320,6 +329,7 @@ void TestValidation::readinessFailureCreatesNoJob() {
 }
 
 void TestValidation::cancelMidRunCleansUp() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QJsonObject hang = check(0, QStringLiteral("nccl-pass.txt"));
     hang.insert(QStringLiteral("neverFinish"), true);
@@ -362,6 +372,7 @@ void TestValidation::cancelMidRunCleansUp() {
 }
 
 void TestValidation::droppedWatchIsResumed() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start(
         script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"), 400)}},
@@ -375,6 +386,7 @@ void TestValidation::droppedWatchIsResumed() {
 }
 
 void TestValidation::conflictOnCreateIsRetried() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start(
         script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}},
@@ -387,6 +399,7 @@ void TestValidation::conflictOnCreateIsRetried() {
 }
 
 void TestValidation::expiredTokenRefreshedByExecPlugin() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     const QString tokens = server.path(QStringLiteral("tokens.txt"));
     {
@@ -430,8 +443,9 @@ void TestValidation::expiredTokenRefreshedByExecPlugin() {
 
 void TestValidation::runStoreKeepsPartialRuns() {
     QTemporaryDir dir;
-    Result<std::unique_ptr<db::Database>> db = db::Database::open(dir.filePath(QStringLiteral("pb.sqlite")));
-    QVERIFY(db.ok());
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(testDb.spec());
+    QVERIFY2(db.ok(), qPrintable(db ? QString() : db.error().toString()));
     store::RunStore runs(**db);
     pbtest::KubeTestServer server;
     QVERIFY(server.start(
@@ -466,13 +480,11 @@ void TestValidation::runStoreKeepsPartialRuns() {
     QCOMPARE(hist->size(), size_t(1));
     QCOMPARE(hist->front().value, 386.56);
     // No credential reaches the database.
-    QFile file(dir.filePath(QStringLiteral("pb.sqlite")));
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray bytes = file.readAll();
-    QVERIFY(!bytes.contains("BEGIN EC PRIVATE KEY") && !bytes.contains("PRIVATE KEY"));
+    QVERIFY(!test::databaseContains(testDb.spec(), "PRIVATE KEY"));
 }
 
 void TestValidation::longLogsAreBounded() {
+    PB_NO_DATABASE_ON_POSTGRES();
     QByteArray log;
     const qsizetype limit = 1024 * 1024;
     QByteArray line =
@@ -497,11 +509,13 @@ void TestValidation::cliValidateSignsAndVerifies() {
     QVERIFY(server.start(
         script({{QStringLiteral("nccl-all-reduce-bw"), check(0, QStringLiteral("nccl-pass.txt"))}})));
     QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    const QString db = testDb.spec();
     auto cli = [&](const QStringList& args, QByteArray* out = nullptr, QByteArray* errOut = nullptr) {
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("PB_PASS"), QStringLiteral("correct horse battery"));
+        test::addPgEnvironment(env);
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(PB_CLI_BINARY), args + QStringList{QStringLiteral("--db"), db});
         p.waitForFinished(120000);
@@ -594,15 +608,14 @@ void TestValidation::cliValidateSignsAndVerifies() {
                  .value(QStringLiteral("lastOopBusBw"))
                  .toDouble(),
              386.56);
-    QFile file(db);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray bytes = file.readAll();
-    QVERIFY(!bytes.contains("pb-test-token") && !bytes.contains("correct horse"));
+    QVERIFY(!test::databaseContains(db, "pb-test-token"));
+    QVERIFY(!test::databaseContains(db, "correct horse"));
 }
 
 void TestValidation::cliPerfImport() {
     QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    const QString db = testDb.spec();
     QProcess p;
     p.start(QStringLiteral(PB_CLI_BINARY), {QStringLiteral("perf"),
                                             QStringLiteral("import"),
@@ -662,11 +675,13 @@ void TestValidation::cliIncompleteRun() {
     revoke.insert(QStringLiteral("serverFault"), QStringLiteral("revokeTokens"));
     QVERIFY(server.start(script({{QStringLiteral("nccl-all-reduce-bw"), revoke}})));
     QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("pb.sqlite"));
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    const QString db = testDb.spec();
     auto cli = [&](const QStringList& args, QByteArray* out = nullptr, QByteArray* errOut = nullptr) {
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("PB_PASS"), QStringLiteral("correct horse battery"));
+        test::addPgEnvironment(env);
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(PB_CLI_BINARY), args + QStringList{QStringLiteral("--db"), db});
         p.waitForFinished(120000);

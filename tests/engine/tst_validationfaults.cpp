@@ -4,7 +4,9 @@
 // Kubernetes reason), the run's result (incomplete, exit 3), how fast the fault was noticed, what
 // the cleanup left (recorded, then deleted by ops::cleanupRun), the evidence rating (incomplete,
 // never "valid, with failed phases") and signing (refused unless signIncomplete; then the statement
-// and the pointer say incomplete). Limits are scaled down so the whole file runs in seconds.
+// and the pointer say incomplete). Limits are scaled down so the whole file runs in seconds. The
+// cases that store a run run on both engines (DbFixture.h), the runner alone on SQLite's half.
+#include "DbFixture.h"
 #include "KubeTestServer.h"
 #include "TestUtil.h"
 
@@ -178,6 +180,7 @@ void TestValidationFaults::initTestCase() {
 }
 
 void TestValidationFaults::podFaultsAreOtherAndNoticedFast() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start(script({{m_names[0], faulty("podFault", "Unschedulable")},
                                  {m_names[1], faulty("podFault", "ErrImagePull")},
@@ -261,6 +264,7 @@ void TestValidationFaults::podFaultsAreOtherAndNoticedFast() {
 }
 
 void TestValidationFaults::evictionAndDeadlineWhilePending() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start(
         script({{m_names[0], faulty("podFault", "Evicted")}, {m_names[1], faulty("podFault", "Pending")}},
@@ -284,6 +288,7 @@ void TestValidationFaults::evictionAndDeadlineWhilePending() {
 }
 
 void TestValidationFaults::expiredWatchIsResumed() {
+    PB_NO_DATABASE_ON_POSTGRES();
     // The watch history is compacted while a check runs: the runner re-lists and goes on, and the
     // check keeps its own verdict.
     pbtest::KubeTestServer server;
@@ -304,6 +309,7 @@ void TestValidationFaults::expiredWatchIsResumed() {
 }
 
 void TestValidationFaults::forbiddenAndAdmission() {
+    PB_NO_DATABASE_ON_POSTGRES();
     {
         // A webhook refuses one check's Job: that check is `other` (admission-rejected); the rest run.
         pbtest::KubeTestServer server;
@@ -354,6 +360,7 @@ void TestValidationFaults::forbiddenAndAdmission() {
 }
 
 void TestValidationFaults::serverGoneMidRun() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QJsonObject exitCheck = passing(2000);
     exitCheck.insert(QStringLiteral("serverFault"), QStringLiteral("exit"));
@@ -391,8 +398,8 @@ void TestValidationFaults::revokedTokenLeavesLeftoversThatCleanupDeletes() {
     revoke.insert(QStringLiteral("serverFault"), QStringLiteral("revokeTokens"));
     QVERIFY(server.start(script({{m_names[1], revoke}})));
     QTemporaryDir dir;
-    const QString dbPath = dir.filePath(QStringLiteral("pb.sqlite"));
-    Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(testDb.spec());
     QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
     const ops::ValidateRequest req =
         opsRequest(server, QStringLiteral("pb-token"), dir.filePath(QStringLiteral("out")), 2);
@@ -437,6 +444,7 @@ void TestValidationFaults::revokedTokenLeavesLeftoversThatCleanupDeletes() {
 }
 
 void TestValidationFaults::terminatingNamespaceIsWaitedFor() {
+    PB_NO_DATABASE_ON_POSTGRES();
     pbtest::KubeTestServer server;
     QVERIFY(server.start(script({}, QJsonObject{{QStringLiteral("deletionGraceMs"), 400}})));
     auto client = server.client();
@@ -465,8 +473,9 @@ void TestValidationFaults::signingRefusesIncompleteRuns() {
     pbtest::KubeTestServer server;
     QVERIFY(server.start(script({{m_names[0], faulty("podFault", "Unschedulable")}})));
     QTemporaryDir dir;
-    Result<std::unique_ptr<db::Database>> db = db::Database::open(dir.filePath(QStringLiteral("pb.sqlite")));
-    QVERIFY(db);
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(testDb.spec());
+    QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
     auto request = [&](const QString& out, bool signIncomplete) {
         ops::ValidateRequest req = opsRequest(server, QStringLiteral("pb-cert"), dir.filePath(out), 1);
         req.key = std::make_shared<sigstore::crypto::Pkey>(sigstore::generateSigningKey());

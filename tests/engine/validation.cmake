@@ -1,7 +1,7 @@
 # Issue #8: the validation runner, evidence emission and run store, end to end against
 # pb-kube-testserver, and the validate / runs / perf import CLI.
 if(TARGET pb-kube-testserver)
-  pb_add_test(tst_validation SOURCES tst_validation.cpp KubeTestServer.h LIBS pb_engine)
+  pb_add_test(tst_validation SOURCES tst_validation.cpp KubeTestServer.h LIBS pb_engine ENGINES sqlite postgresql)
   add_dependencies(tst_validation pb-kube-testserver proofbench)
   target_compile_definitions(tst_validation PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>")
 endif()
@@ -9,7 +9,7 @@ endif()
 # Issue #20: every cluster fault scripted in the test server gives `other` with its cause, an
 # incomplete run (exit 3), the cleanup and its leftovers, and the signing rule.
 if(TARGET pb-kube-testserver)
-  pb_add_test(tst_validationfaults SOURCES tst_validationfaults.cpp KubeTestServer.h LIBS pb_engine)
+  pb_add_test(tst_validationfaults SOURCES tst_validationfaults.cpp KubeTestServer.h LIBS pb_engine ENGINES sqlite postgresql)
   add_dependencies(tst_validationfaults pb-kube-testserver)
   target_compile_definitions(tst_validationfaults PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>")
 endif()
