@@ -114,7 +114,17 @@ QVariant nullable(const QString& s) {
 }
 
 Error sqlError(const QSqlQuery& q, const QString& what) {
-    return makeError(QStringLiteral("%1: %2").arg(what, q.lastError().text()));
+    QString message = QStringLiteral("%1: %2").arg(what, q.lastError().text().trimmed());
+    const QSqlDriver* driver = q.driver();
+    const Engine engine =
+        driver && driver->dbmsType() == QSqlDriver::PostgreSQL ? Engine::PostgreSQL : Engine::SQLite;
+    const QString advice = Dialect(engine).advice(q.lastError());
+    if (!advice.isEmpty()) {
+        const QString server = pg::serverOf(driver);
+        message += QStringLiteral(" (%1%2)").arg(server.isEmpty() ? QString() : server + QStringLiteral(": "),
+                                                 advice);
+    }
+    return makeError(message);
 }
 
 Database::~Database() {

@@ -50,4 +50,51 @@ bool Dialect::isUniqueViolation(const QSqlError& error) const {
            error.text().contains(QLatin1String("UNIQUE constraint failed"));
 }
 
+QString Dialect::advice(const QSqlError& error) const {
+    const QString code = error.nativeErrorCode();
+    if (m_engine == Engine::PostgreSQL) {
+        // SQLSTATE codes: https://www.postgresql.org/docs/15/errcodes-appendix.html
+        if (code == QLatin1String("57014"))
+            return QStringLiteral(
+                "the server cancelled the statement (statement_timeout); nothing was written. "
+                "Retry, or ask the server's administrator to raise statement_timeout for "
+                "your role");
+        if (code == QLatin1String("55P03"))
+            return QStringLiteral("another session holds a lock this needs (lock_timeout); nothing was "
+                                  "written. Retry when the other work has finished");
+        if (code == QLatin1String("40001") || code == QLatin1String("40P01"))
+            return QStringLiteral("the server rolled the transaction back to resolve a conflict with another "
+                                  "session; nothing was written. Retry");
+        if (code == QLatin1String("53100"))
+            return QStringLiteral("the server's disk is full; nothing was written. Ask its administrator to "
+                                  "free space");
+        if (code == QLatin1String("53200") || code == QLatin1String("53300"))
+            return QStringLiteral("the server is out of memory or connections; nothing was written. Retry "
+                                  "later");
+        if (code == QLatin1String("25006"))
+            return QStringLiteral("the server is read-only (a replica or a read-only transaction); write "
+                                  "to the primary");
+        if (code == QLatin1String("42501"))
+            return QStringLiteral("your role lacks the privilege; ask the server's administrator");
+        if (code.startsWith(QLatin1String("08")) || code == QLatin1String("57P01") ||
+            code == QLatin1String("57P02") || code == QLatin1String("57P03"))
+            return QStringLiteral("the connection to the server was lost; nothing was written. Check that "
+                                  "it is running and retry");
+        return {};
+    }
+    // SQLite primary result codes (the low byte of the extended code).
+    bool ok = false;
+    const int primary = code.toInt(&ok) & 0xff;
+    if (!ok)
+        return {};
+    if (primary == 13) // SQLITE_FULL
+        return QStringLiteral("the disk holding the database is full; nothing was written. Free space and "
+                              "retry");
+    if (primary == 5 || primary == 6) // SQLITE_BUSY, SQLITE_LOCKED
+        return QStringLiteral("another program is writing this database; nothing was written. Retry");
+    if (primary == 8) // SQLITE_READONLY
+        return QStringLiteral("the database file is read-only for you; check its permissions");
+    return {};
+}
+
 } // namespace pb::db

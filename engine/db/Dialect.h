@@ -38,6 +38,10 @@ class Dialect {
     // Whether a statement failed on a UNIQUE or PRIMARY KEY constraint: SQLite's extended result
     // codes 2067 / 1555 (or its "UNIQUE constraint failed" text), PostgreSQL's SQLSTATE 23505.
     bool isUniqueViolation(const QSqlError& error) const;
+    // What to do about a failed statement, from the engine's error code, or empty when there is
+    // nothing better to say than the driver's text: a statement or lock timeout, a full disk, a lost
+    // connection, a read-only server (a replica), a missing privilege (a role), a busy SQLite file.
+    QString advice(const QSqlError& error) const;
 
   private:
     Engine m_engine;

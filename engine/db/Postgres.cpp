@@ -166,13 +166,30 @@ QString rememberedPassword(const QString& canonicalSpec) {
 }
 
 pg_conn* handle(const QSqlDatabase& db) {
-    if (db.driverName() != QLatin1String("QPSQL") || !db.driver())
+    if (db.driverName() != QLatin1String("QPSQL"))
         return nullptr;
-    const QVariant h = db.driver()->handle();
+    return handle(db.driver());
+}
+
+pg_conn* handle(const QSqlDriver* driver) {
+    if (!driver || driver->dbmsType() != QSqlDriver::PostgreSQL)
+        return nullptr;
+    const QVariant h = driver->handle();
     // Qt 6 names the type after the struct tag ("pg_conn*"); compare both spellings.
     if (!h.isValid() || (qstrcmp(h.typeName(), "pg_conn*") != 0 && qstrcmp(h.typeName(), "PGconn*") != 0))
         return nullptr;
     return *static_cast<pg_conn* const*>(h.constData());
+}
+
+QString serverOf(const QSqlDriver* driver) {
+    PGconn* c = handle(driver);
+    if (!c)
+        return {};
+    const QString host = QString::fromUtf8(PQhost(c));
+    const QString where = host.startsWith(QLatin1Char('/'))
+                              ? QStringLiteral("the local socket %1").arg(host)
+                              : QStringLiteral("%1:%2").arg(host, QString::fromUtf8(PQport(c)));
+    return QStringLiteral("%1 on %2").arg(QString::fromUtf8(PQdb(c)), where);
 }
 
 bool inTransaction(const QSqlDatabase& db) {

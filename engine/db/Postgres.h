@@ -50,6 +50,10 @@ QString rememberedPassword(const QString& canonicalSpec);
 
 // The connection's PGconn, or nullptr when it is not a QPSQL connection. Use on its thread only.
 pg_conn* handle(const QSqlDatabase& db);
+pg_conn* handle(const QSqlDriver* driver);
+// "proofbench on db.example.org:5432": the database and server a connection is on (no user, never a
+// password), or empty when the driver is not PostgreSQL.
+QString serverOf(const QSqlDriver* driver);
 bool inTransaction(const QSqlDatabase& db);
 
 struct TlsState {

@@ -1,5 +1,7 @@
 #include "store/CatalogStore.h"
 
+#include "db/BulkInsert.h"
+
 #include "catalog/Digest.h"
 #include "catalog/Loader.h"
 #include "catalog/VersionOrder.h"
@@ -185,56 +187,57 @@ Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& 
     return execReturningId(q, QStringLiteral("catalog_versions"));
 }
 
-// Every catalog file with its bytes; `fileIds` gets path -> row id.
-Status insertFiles(QSqlQuery& q, qint64 cv, const Catalog& cat, QHash<QString, qint64>& fileIds) {
-    q.prepare(
-        QStringLiteral("INSERT INTO catalog_files (catalog_version_id, path, kind, sha256, size, content) "
-                       "VALUES (?, ?, ?, ?, ?, ?) RETURNING id"));
-    for (std::size_t fi = 0; fi < cat.files.size(); ++fi) {
-        const CatalogFile& f = cat.files[fi];
-        q.addBindValue(cv);
-        q.addBindValue(f.path);
-        q.addBindValue(f.kind);
-        q.addBindValue(sha256Hex(f.bytes));
-        q.addBindValue(f.bytes.size());
-        q.addBindValue(f.bytes);
-        Result<qint64> id = execReturningId(q, QStringLiteral("catalog_files (%1)").arg(f.path));
-        if (!id)
-            return id.error();
-        fileIds.insert(f.path, *id);
-    }
+// Every catalog file with its bytes (the engine's bulk path); `fileIds` gets path -> row id.
+Status insertFiles(QSqlDatabase& db, QSqlQuery& q, qint64 cv, const Catalog& cat,
+                   QHash<QString, qint64>& fileIds) {
+    BulkInsert files(db, QStringLiteral("catalog_files"),
+                     {QStringLiteral("catalog_version_id"), QStringLiteral("path"), QStringLiteral("kind"),
+                      QStringLiteral("sha256"), QStringLiteral("size"), QStringLiteral("content")});
+    for (const CatalogFile& f : cat.files)
+        if (Status s = files.add({cv, f.path, f.kind, sha256Hex(f.bytes), f.bytes.size(), f.bytes}, f.path);
+            !s)
+            return s;
+    if (Status s = files.finish(); !s)
+        return s;
+    q.prepare(QStringLiteral("SELECT path, id FROM catalog_files WHERE catalog_version_id = ?"));
+    q.addBindValue(cv);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("catalog_files"));
+    while (q.next())
+        fileIds.insert(q.value(0).toString(), q.value(1).toLongLong());
     return {};
 }
 
 // Overlays and mixins, each with its criteria, its file and whether it is a leaf.
-Status insertOverlays(QSqlQuery& q, qint64 cv, const Catalog& cat, const QStringList& leaves,
+Status insertOverlays(QSqlDatabase& db, qint64 cv, const Catalog& cat, const QStringList& leaves,
                       const QHash<QString, qint64>& fileIds) {
     const QSet<QString> leafSet(leaves.begin(), leaves.end());
-    q.prepare(QStringLiteral(
-        "INSERT INTO overlays (catalog_version_id, file_id, kind, name, api_version, base, service, "
-        "accelerator, os, intent, platform, nodes, mixins, is_leaf, has_profile, "
-        "component_count, spec_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    QStringList columns{QStringLiteral("catalog_version_id"),
+                        QStringLiteral("file_id"),
+                        QStringLiteral("kind"),
+                        QStringLiteral("name"),
+                        QStringLiteral("api_version"),
+                        QStringLiteral("base")};
+    columns << Criteria::dimensions();
+    columns << QStringLiteral("nodes") << QStringLiteral("mixins") << QStringLiteral("is_leaf")
+            << QStringLiteral("has_profile") << QStringLiteral("component_count")
+            << QStringLiteral("spec_json");
+    BulkInsert overlays(db, QStringLiteral("overlays"), columns);
     for (const std::vector<Overlay>* list : {&cat.overlays, &cat.mixins}) {
         for (const Overlay& o : *list) {
-            q.addBindValue(cv);
-            q.addBindValue(fileIds.value(o.file));
-            q.addBindValue(o.kind);
-            q.addBindValue(o.name);
-            q.addBindValue(o.apiVersion.text);
-            q.addBindValue(nullable(o.spec.base));
+            QVariantList row{cv,     fileIds.value(o.file), o.kind,
+                             o.name, o.apiVersion.text,     nullable(o.spec.base)};
             for (const QString& d : Criteria::dimensions())
-                q.addBindValue(nullable(o.spec.criteria.get(d)));
-            q.addBindValue(o.spec.criteria.nodes);
-            q.addBindValue(jsonText(jsonList(o.spec.mixins)));
-            q.addBindValue(leafSet.contains(o.name) && o.kind == QLatin1String("RecipeMetadata") ? 1 : 0);
-            q.addBindValue(o.spec.profile.isMap() ? 1 : 0);
-            q.addBindValue(static_cast<int>(o.spec.componentRefs.size()));
-            q.addBindValue(jsonText(yaml::toJson(o.specNode)));
-            if (!q.exec())
-                return sqlError(q, QStringLiteral("overlays (%1)").arg(o.file));
+                row << nullable(o.spec.criteria.get(d));
+            row << o.spec.criteria.nodes << jsonText(jsonList(o.spec.mixins))
+                << (leafSet.contains(o.name) && o.kind == QLatin1String("RecipeMetadata") ? 1 : 0)
+                << (o.spec.profile.isMap() ? 1 : 0) << static_cast<int>(o.spec.componentRefs.size())
+                << jsonText(yaml::toJson(o.specNode));
+            if (Status st = overlays.add(row, o.file); !st)
+                return st;
         }
     }
-    return {};
+    return overlays.finish();
 }
 
 Status insertRegistry(QSqlQuery& q, qint64 cv, const Catalog& cat) {
@@ -290,9 +293,9 @@ std::optional<Error> unresolvedLeaf(const std::vector<PreparedLeaf>& prepared, c
 }
 
 // One resolved leaf: its recipes row (`q`, prepared) and its components in deployment order, the
-// disabled ones last (`qc`, prepared).
-Status insertRecipe(QSqlQuery& q, QSqlQuery& qc, const db::Dialect& dialect, qint64 cv, const PreparedLeaf& p,
-                    const QString& root) {
+// disabled ones last (to `components`).
+Status insertRecipe(QSqlQuery& q, BulkInsert& components, const db::Dialect& dialect, qint64 cv,
+                    const PreparedLeaf& p, const QString& root) {
     const LeafResolution& lr = p.resolution;
     const RecipeResult& r = *lr.result;
     const QString profile =
@@ -325,18 +328,12 @@ Status insertRecipe(QSqlQuery& q, QSqlQuery& qc, const db::Dialect& dialect, qin
             ordered << c.name; // disabled components after the enabled ones
     for (const QString& name : std::as_const(ordered)) {
         const ComponentRef* c = r.component(name);
-        qc.addBindValue(rid);
-        qc.addBindValue(position++);
-        qc.addBindValue(c->name);
-        qc.addBindValue(nullable(c->type));
-        qc.addBindValue(nullable(c->chart));
-        qc.addBindValue(nullable(c->version));
-        qc.addBindValue(nullable(c->namespace_));
-        qc.addBindValue(nullable(c->source));
-        qc.addBindValue(c->isEnabled() ? 1 : 0);
-        qc.addBindValue(jsonText(jsonList(c->dependencyRefs)));
-        if (!qc.exec())
-            return sqlError(qc, QStringLiteral("recipe_components (%1/%2)").arg(lr.leaf, c->name));
+        if (Status st = components.add({rid, position++, c->name, nullable(c->type), nullable(c->chart),
+                                        nullable(c->version), nullable(c->namespace_), nullable(c->source),
+                                        c->isEnabled() ? 1 : 0, jsonText(jsonList(c->dependencyRefs))},
+                                       lr.leaf + QLatin1Char('/') + c->name);
+            !st)
+            return st;
     }
     return {};
 }
@@ -344,10 +341,11 @@ Status insertRecipe(QSqlQuery& q, QSqlQuery& qc, const db::Dialect& dialect, qin
 // Every resolved leaf's recipe and components; the number of recipes written.
 Result<int> insertRecipes(QSqlDatabase& db, QSqlQuery& q, qint64 cv,
                           const std::vector<PreparedLeaf>& prepared, const QString& root) {
-    QSqlQuery qc(db);
-    qc.prepare(
-        QStringLiteral("INSERT INTO recipe_components (recipe_id, position, name, type, chart, version, "
-                       "namespace, source, enabled, dependency_refs) VALUES (?,?,?,?,?,?,?,?,?,?)"));
+    BulkInsert components(db, QStringLiteral("recipe_components"),
+                          {QStringLiteral("recipe_id"), QStringLiteral("position"), QStringLiteral("name"),
+                           QStringLiteral("type"), QStringLiteral("chart"), QStringLiteral("version"),
+                           QStringLiteral("namespace"), QStringLiteral("source"), QStringLiteral("enabled"),
+                           QStringLiteral("dependency_refs")});
     q.prepare(QStringLiteral(
         "INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
         "intent, platform, profile, api_version, applied_overlays, component_count, "
@@ -355,10 +353,12 @@ Result<int> insertRecipes(QSqlDatabase& db, QSqlQuery& q, qint64 cv,
     const db::Dialect dialect(db);
     int written = 0;
     for (const PreparedLeaf& p : prepared) {
-        if (Status st = insertRecipe(q, qc, dialect, cv, p, root); !st)
+        if (Status st = insertRecipe(q, components, dialect, cv, p, root); !st)
             return st.error();
         ++written;
     }
+    if (Status st = components.finish(); !st)
+        return st.error();
     return written;
 }
 
@@ -428,9 +428,9 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     report.versionId = cv;
 
     QHash<QString, qint64> fileIds;
-    if (Status st = insertFiles(q, cv, cat, fileIds); !st)
+    if (Status st = insertFiles(db, q, cv, cat, fileIds); !st)
         return st.error();
-    if (Status st = insertOverlays(q, cv, cat, leaves, fileIds); !st)
+    if (Status st = insertOverlays(db, cv, cat, leaves, fileIds); !st)
         return st.error();
     if (Status st = insertRegistry(q, cv, cat); !st)
         return st.error();

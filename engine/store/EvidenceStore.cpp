@@ -1,5 +1,7 @@
 #include "store/EvidenceStore.h"
 
+#include "db/BulkInsert.h"
+
 #include "core/Files.h"
 
 #include "catalog/Digest.h"
@@ -90,36 +92,41 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
             report.allowlistStored = q.numRowsAffected() > 0;
         }
     }
-    QSqlQuery find(db), upsert(db);
-    find.prepare(QStringLiteral("SELECT sha256 FROM evidence_pointers WHERE path = ?"));
-    upsert.prepare(QStringLiteral(
-        "INSERT INTO evidence_pointers (path, sha256, content, layout, recipe, profile, source_dir, "
-        "signer_issuer, "
-        "signer_identity, signer_slug, signer_class, rekor_log_index, attested_at, bundle_digest, "
-        "bundle_oci, "
-        "predicate_type, valid, problems, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
-        "ON CONFLICT(path) DO UPDATE SET sha256=excluded.sha256, content=excluded.content, "
-        "layout=excluded.layout, "
-        "recipe=excluded.recipe, profile=excluded.profile, source_dir=excluded.source_dir, "
-        "signer_issuer=excluded.signer_issuer, signer_identity=excluded.signer_identity, "
-        "signer_slug=excluded.signer_slug, signer_class=excluded.signer_class, "
-        "rekor_log_index=excluded.rekor_log_index, attested_at=excluded.attested_at, "
-        "bundle_digest=excluded.bundle_digest, bundle_oci=excluded.bundle_oci, "
-        "predicate_type=excluded.predicate_type, valid=excluded.valid, problems=excluded.problems, "
-        "imported_at=excluded.imported_at"));
+    // What is stored already, read once (a lookup per pointer is a round trip per pointer on a
+    // server); then every new or changed pointer goes in through the engine's bulk path.
+    QHash<QString, QString> stored;
+    if (!tree.pointers.empty()) {
+        if (!q.exec(QStringLiteral("SELECT path, sha256 FROM evidence_pointers")))
+            return sqlError(q, QStringLiteral("evidence_pointers"));
+        while (q.next())
+            stored.insert(q.value(0).toString(), q.value(1).toString());
+        q.finish();
+    }
+    static const QStringList kColumns = {
+        QStringLiteral("path"),           QStringLiteral("sha256"),        QStringLiteral("content"),
+        QStringLiteral("layout"),         QStringLiteral("recipe"),        QStringLiteral("profile"),
+        QStringLiteral("source_dir"),     QStringLiteral("signer_issuer"), QStringLiteral("signer_identity"),
+        QStringLiteral("signer_slug"),    QStringLiteral("signer_class"),  QStringLiteral("rekor_log_index"),
+        QStringLiteral("attested_at"),    QStringLiteral("bundle_digest"), QStringLiteral("bundle_oci"),
+        QStringLiteral("predicate_type"), QStringLiteral("valid"),         QStringLiteral("problems"),
+        QStringLiteral("imported_at")};
+    QStringList updates;
+    for (const QString& c : kColumns.mid(1))
+        updates << QStringLiteral("%1=excluded.%1").arg(c);
+    BulkInsert upsert(db, QStringLiteral("evidence_pointers"), kColumns,
+                      QStringLiteral("ON CONFLICT(path) DO UPDATE SET ") + updates.join(QLatin1Char(',')));
+    QSet<QString> seen;
     for (const Pointer& p : tree.pointers) {
         const QString digest = sha256Hex(p.raw);
-        find.addBindValue(p.file);
-        if (!find.exec())
-            return sqlError(find, QStringLiteral("evidence_pointers"));
-        const bool exists = find.next();
-        const QString old = exists ? find.value(0).toString() : QString();
-        find.finish();
+        const auto old = stored.constFind(p.file);
+        const bool exists = old != stored.cend();
         report.invalid += p.isValid() ? 0 : 1;
-        if (exists && old == digest) {
+        // A path listed twice in one tree is written once (the first), as a lookup per row found it.
+        if ((exists && *old == digest) || seen.contains(p.file)) {
             ++report.unchanged;
             continue;
         }
+        seen.insert(p.file);
         const evidence::Attestation* a = p.attestation();
         const std::optional<evidence::Signer> signer = a ? a->signer : std::nullopt;
         // A pointer that could not be read (over the limit) has only its path: its layout and the
@@ -128,36 +135,34 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
                                   ? evidence::parsePointer({}, p.file)
                                   : Pointer{};
         const bool byPath = !shape.file.isEmpty();
-        upsert.addBindValue(p.file);
-        upsert.addBindValue(digest);
-        // An empty or unread file still has content (zero bytes), never SQL NULL.
-        upsert.addBindValue(p.raw.isNull() ? QByteArray("", 0) : p.raw);
-        upsert.addBindValue(evidence::layoutName(byPath ? shape.layout : p.layout));
-        // A pointer whose content names no recipe (empty, unreadable) is listed under the recipe its
-        // directory names, so the health table and the inspector show it with its reason.
-        upsert.addBindValue(nullable(!p.recipe.isEmpty() || p.isValid() ? p.recipe
-                                     : byPath                           ? shape.dirRecipe
-                                                                        : p.dirRecipe));
-        upsert.addBindValue(nullable(p.profile));
-        upsert.addBindValue(nullable(byPath ? shape.dirSource : p.dirSource));
-        upsert.addBindValue(nullable(signer ? signer->issuer : QString()));
-        upsert.addBindValue(nullable(signer ? signer->identity : QString()));
-        upsert.addBindValue(nullable(p.claimedSlug()));
-        upsert.addBindValue(nullable(p.signerClass ? evidence::signerClassName(*p.signerClass) : QString()));
-        upsert.addBindValue(signer && signer->rekorLogIndex ? QVariant(*signer->rekorLogIndex)
-                                                            : QVariant(QMetaType(QMetaType::LongLong)));
-        upsert.addBindValue(nullable(a ? a->attestedAtText : QString()));
-        upsert.addBindValue(nullable(a ? a->bundleDigest : QString()));
-        upsert.addBindValue(nullable(a ? a->bundleOci : QString()));
-        upsert.addBindValue(nullable(a ? a->predicateType : QString()));
-        upsert.addBindValue(p.isValid() ? 1 : 0);
-        upsert.addBindValue(QString::fromUtf8(
-            QJsonDocument(QJsonArray::fromStringList(p.problems)).toJson(QJsonDocument::Compact)));
-        upsert.addBindValue(now);
-        if (!upsert.exec())
-            return sqlError(upsert, QStringLiteral("evidence_pointers (%1)").arg(p.file));
+        const QVariantList row{
+            p.file, digest,
+            // An empty or unread file still has content (zero bytes), never SQL NULL.
+            p.raw.isNull() ? QByteArray("", 0) : p.raw,
+            evidence::layoutName(byPath ? shape.layout : p.layout),
+            // A pointer whose content names no recipe (empty, unreadable) is listed under the recipe
+            // its directory names, so the health table and the inspector show it with its reason.
+            nullable(!p.recipe.isEmpty() || p.isValid() ? p.recipe
+                     : byPath                           ? shape.dirRecipe
+                                                        : p.dirRecipe),
+            nullable(p.profile), nullable(byPath ? shape.dirSource : p.dirSource),
+            nullable(signer ? signer->issuer : QString()), nullable(signer ? signer->identity : QString()),
+            nullable(p.claimedSlug()),
+            nullable(p.signerClass ? evidence::signerClassName(*p.signerClass) : QString()),
+            signer && signer->rekorLogIndex ? QVariant(*signer->rekorLogIndex)
+                                            : QVariant(QMetaType(QMetaType::LongLong)),
+            nullable(a ? a->attestedAtText : QString()), nullable(a ? a->bundleDigest : QString()),
+            nullable(a ? a->bundleOci : QString()), nullable(a ? a->predicateType : QString()),
+            p.isValid() ? 1 : 0,
+            QString::fromUtf8(
+                QJsonDocument(QJsonArray::fromStringList(p.problems)).toJson(QJsonDocument::Compact)),
+            now};
+        if (Status s = upsert.add(row, p.file); !s)
+            return s.error();
         exists ? ++report.updated : ++report.added;
     }
+    if (Status s = upsert.finish(); !s)
+        return s.error();
     // Rebuild the per-recipe counts inside the same transaction.
     if (!q.exec(QStringLiteral("DELETE FROM evidence_summary")) ||
         !q.exec(QStringLiteral(

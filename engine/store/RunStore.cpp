@@ -1,5 +1,7 @@
 #include "store/RunStore.h"
 
+#include "db/BulkInsert.h"
+
 #include "store/Returning.h"
 
 #include <QJsonArray>
@@ -164,7 +166,7 @@ Status writeMetrics(QSqlDatabase& db, qint64 checkId, const CheckRun& c) {
 Status writeSeries(QSqlDatabase& db, qint64 checkId, const CheckRun& c) {
     QVariantList ids, names, xs, ys;
     auto point = [&](const char* series, double x, double y) {
-        ids << checkId;
+        ids << checkId; // its position in the lists is its seq
         names << QString::fromLatin1(series);
         xs << x;
         ys << y;
@@ -192,14 +194,14 @@ Status writeSeries(QSqlDatabase& db, qint64 checkId, const CheckRun& c) {
         dist("latency", c.inference->requestLatencyMs);
     }
     if (!ids.isEmpty()) {
-        QSqlQuery s(db);
-        s.prepare(QStringLiteral("INSERT INTO run_series (check_id, series, x, y) VALUES (?,?,?,?)"));
-        s.addBindValue(ids);
-        s.addBindValue(names);
-        s.addBindValue(xs);
-        s.addBindValue(ys);
-        if (!s.execBatch())
-            return sqlError(s, QStringLiteral("run_series"));
+        // The engine's bulk path, in the order the points were made (run_series is read back by id).
+        BulkInsert series(db, QStringLiteral("run_series"),
+                          {QStringLiteral("check_id"), QStringLiteral("series"), QStringLiteral("x"),
+                           QStringLiteral("y"), QStringLiteral("seq")});
+        for (qsizetype i = 0; i < ids.size(); ++i)
+            if (Status st = series.add({ids[i], names[i], xs[i], ys[i], i}); !st)
+                return st;
+        return series.finish();
     }
     return {};
 }
@@ -542,10 +544,9 @@ Result<validation::CheckScore> loadScore(QSqlDatabase& db, qint64 checkId, const
 Status loadNcclRows(QSqlDatabase& db, qint64 checkId, const QJsonArray& types, validation::NcclResult& n) {
     QSqlQuery sq(db);
     // Points of one size are merged into one row: for a size that repeats, the point written last
-    // wins. Within (x, series) the order is the table's own (SQLite: insertion order through the
-    // (check_id, series) index; run_series has no column that records it).
+    // (the larger seq) wins.
     sq.prepare(QStringLiteral("SELECT series, x, y FROM run_series WHERE check_id = ? AND "
-                              "substr(series, 1, 5) = 'nccl.' ORDER BY x, series"));
+                              "substr(series, 1, 5) = 'nccl.' ORDER BY x, series, seq"));
     sq.addBindValue(checkId);
     if (!sq.exec())
         return sqlError(sq, QStringLiteral("run_series"));

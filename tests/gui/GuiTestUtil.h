@@ -4,6 +4,7 @@
 // QMessageBox in exec()).
 #pragma once
 
+#include "TestDb.h"
 #include "db/Database.h"
 #include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
@@ -37,10 +38,14 @@ namespace pbgui {
 
 struct SeededDb {
     QTemporaryDir dir;
+    // The run's engine (issue 31): a SQLite file in `dir`, or a fresh database on the PostgreSQL
+    // test server in a test's PostgreSQL half.
+    std::unique_ptr<pb::test::TestDatabase> tdb;
     std::unique_ptr<pb::db::Database> db;
     QString error; // empty on success
 
-    QString path() const { return dir.filePath(QStringLiteral("proofbench.sqlite")); }
+    // What Database::open and --db take: a file path, or a postgresql:// URI (see onPostgres()).
+    QString path() const { return tdb ? tdb->spec() : dir.filePath(QStringLiteral("proofbench.sqlite")); }
 #ifdef PBGUI_HAS_WORKSPACE
     // The window's handle on this database (made on first use; destroyed before the connection).
     std::unique_ptr<pb::models::Workspace> ws;
@@ -52,11 +57,17 @@ struct SeededDb {
 #endif
 };
 
-// A fresh SQLite file in a temp dir holding the sample catalog (sample-1, sample-2; not AICR releases).
+// A fresh database of the run's engine holding the sample catalog (sample-1, sample-2; not AICR
+// releases).
 inline std::unique_ptr<SeededDb> seededDatabase() {
     auto s = std::make_unique<SeededDb>();
     if (!s->dir.isValid()) {
         s->error = QStringLiteral("cannot create a temporary directory");
+        return s;
+    }
+    s->tdb = std::make_unique<pb::test::TestDatabase>(s->dir.path(), QStringLiteral("proofbench.sqlite"));
+    if (!s->tdb->ok()) {
+        s->error = s->tdb->error();
         return s;
     }
     auto db = pb::db::Database::open(s->path());
