@@ -190,9 +190,10 @@ Result<qint64> insertVersion(QSqlQuery& q, const QString& label, const Catalog& 
 // Every catalog file with its bytes (the engine's bulk path); `fileIds` gets path -> row id.
 Status insertFiles(QSqlDatabase& db, QSqlQuery& q, qint64 cv, const Catalog& cat,
                    QHash<QString, qint64>& fileIds) {
-    BulkInsert files(db, QStringLiteral("catalog_files"),
-                     {QStringLiteral("catalog_version_id"), QStringLiteral("path"), QStringLiteral("kind"),
-                      QStringLiteral("sha256"), QStringLiteral("size"), QStringLiteral("content")});
+    db::BulkInsert files(db, QStringLiteral("catalog_files"),
+                         {QStringLiteral("catalog_version_id"), QStringLiteral("path"),
+                          QStringLiteral("kind"), QStringLiteral("sha256"), QStringLiteral("size"),
+                          QStringLiteral("content")});
     for (const CatalogFile& f : cat.files)
         if (Status s = files.add({cv, f.path, f.kind, sha256Hex(f.bytes), f.bytes.size(), f.bytes}, f.path);
             !s)
@@ -222,7 +223,7 @@ Status insertOverlays(QSqlDatabase& db, qint64 cv, const Catalog& cat, const QSt
     columns << QStringLiteral("nodes") << QStringLiteral("mixins") << QStringLiteral("is_leaf")
             << QStringLiteral("has_profile") << QStringLiteral("component_count")
             << QStringLiteral("spec_json");
-    BulkInsert overlays(db, QStringLiteral("overlays"), columns);
+    db::BulkInsert overlays(db, QStringLiteral("overlays"), columns);
     for (const std::vector<Overlay>* list : {&cat.overlays, &cat.mixins}) {
         for (const Overlay& o : *list) {
             QVariantList row{cv,     fileIds.value(o.file), o.kind,
@@ -294,7 +295,7 @@ std::optional<Error> unresolvedLeaf(const std::vector<PreparedLeaf>& prepared, c
 
 // One resolved leaf: its recipes row (`q`, prepared) and its components in deployment order, the
 // disabled ones last (to `components`).
-Status insertRecipe(QSqlQuery& q, BulkInsert& components, const db::Dialect& dialect, qint64 cv,
+Status insertRecipe(QSqlQuery& q, db::BulkInsert& components, const db::Dialect& dialect, qint64 cv,
                     const PreparedLeaf& p, const QString& root) {
     const LeafResolution& lr = p.resolution;
     const RecipeResult& r = *lr.result;
@@ -341,11 +342,12 @@ Status insertRecipe(QSqlQuery& q, BulkInsert& components, const db::Dialect& dia
 // Every resolved leaf's recipe and components; the number of recipes written.
 Result<int> insertRecipes(QSqlDatabase& db, QSqlQuery& q, qint64 cv,
                           const std::vector<PreparedLeaf>& prepared, const QString& root) {
-    BulkInsert components(db, QStringLiteral("recipe_components"),
-                          {QStringLiteral("recipe_id"), QStringLiteral("position"), QStringLiteral("name"),
-                           QStringLiteral("type"), QStringLiteral("chart"), QStringLiteral("version"),
-                           QStringLiteral("namespace"), QStringLiteral("source"), QStringLiteral("enabled"),
-                           QStringLiteral("dependency_refs")});
+    db::BulkInsert components(db, QStringLiteral("recipe_components"),
+                              {QStringLiteral("recipe_id"), QStringLiteral("position"),
+                               QStringLiteral("name"), QStringLiteral("type"), QStringLiteral("chart"),
+                               QStringLiteral("version"), QStringLiteral("namespace"),
+                               QStringLiteral("source"), QStringLiteral("enabled"),
+                               QStringLiteral("dependency_refs")});
     q.prepare(QStringLiteral(
         "INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
         "intent, platform, profile, api_version, applied_overlays, component_count, "

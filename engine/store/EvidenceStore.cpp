@@ -113,8 +113,9 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     QStringList updates;
     for (const QString& c : kColumns.mid(1))
         updates << QStringLiteral("%1=excluded.%1").arg(c);
-    BulkInsert upsert(db, QStringLiteral("evidence_pointers"), kColumns,
-                      QStringLiteral("ON CONFLICT(path) DO UPDATE SET ") + updates.join(QLatin1Char(',')));
+    db::BulkInsert upsert(db, QStringLiteral("evidence_pointers"), kColumns,
+                          QStringLiteral("ON CONFLICT(path) DO UPDATE SET ") +
+                              updates.join(QLatin1Char(',')));
     QSet<QString> seen;
     for (const Pointer& p : tree.pointers) {
         const QString digest = sha256Hex(p.raw);

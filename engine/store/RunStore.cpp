@@ -195,9 +195,9 @@ Status writeSeries(QSqlDatabase& db, qint64 checkId, const CheckRun& c) {
     }
     if (!ids.isEmpty()) {
         // The engine's bulk path, in the order the points were made (run_series is read back by id).
-        BulkInsert series(db, QStringLiteral("run_series"),
-                          {QStringLiteral("check_id"), QStringLiteral("series"), QStringLiteral("x"),
-                           QStringLiteral("y"), QStringLiteral("seq")});
+        db::BulkInsert series(db, QStringLiteral("run_series"),
+                              {QStringLiteral("check_id"), QStringLiteral("series"), QStringLiteral("x"),
+                               QStringLiteral("y"), QStringLiteral("seq")});
         for (qsizetype i = 0; i < ids.size(); ++i)
             if (Status st = series.add({ids[i], names[i], xs[i], ys[i], i}); !st)
                 return st;

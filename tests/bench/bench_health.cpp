@@ -2,6 +2,7 @@
 // Measures pointer import (parse + rule checks + one SQLite transaction), the first paint of the
 // health table (query, model, a real QTableView painted offscreen) and a text filter, against the
 // sqlite3 program doing the equivalent insert and aggregate query on the same schema, in one run.
+#include "BenchEvidence.h"
 #include "HealthModels.h"
 #include "core/Hash.h"
 #include "db/Database.h"
@@ -25,19 +26,9 @@ using namespace pb;
 
 namespace {
 
-const int kCoordinates = qEnvironmentVariableIntValue("PB_BENCH_COORDINATES") > 0
-                             ? qEnvironmentVariableIntValue("PB_BENCH_COORDINATES")
-                             : 10000;
-constexpr int kPointersPerCoordinate = 20;
-constexpr int kSigners = 50;
-
-QString recipeName(int i) {
-    static const char* const acc[] = {"h100", "h200", "gb200", "gb300", "b200"};
-    static const char* const svc[] = {"eks", "gke", "aks", "oke"};
-    return QStringLiteral("%1-%2-ubuntu-training-r%3")
-        .arg(QLatin1String(acc[i % 5]), QLatin1String(svc[i % 4]))
-        .arg(i, 5, 10, QLatin1Char('0'));
-}
+using bench::kPointersPerCoordinate;
+using bench::kSigners;
+const int kCoordinates = bench::coordinateCount();
 
 QString sqlQuote(const QString& s) {
     QString q = s;
@@ -64,62 +55,15 @@ int main(int argc, char** argv) {
     QTemporaryDir tmp;
 
     // The evidence tree, generated in memory: 50 community signers, 20 pointers per coordinate.
-    QByteArray allowlist = "community:\n";
-    std::vector<std::pair<QString, QString>> signers;
-    for (int s = 0; s < kSigners; ++s) {
-        const QString identity = QStringLiteral("signer%1@example.com").arg(s);
-        const QString issuer = QStringLiteral("https://github.com/login/oauth");
-        signers.emplace_back(issuer, identity);
-        allowlist += "  - issuer: " + issuer.toUtf8() +
-                     "\n    source: " + evidence::sourceSlug(issuer, identity).toUtf8() + "\n";
-    }
-    const evidence::Allowlist list = *evidence::parseAllowlist(allowlist, QStringLiteral("allowlist.yaml"));
-    std::vector<std::pair<QString, QByteArray>> files;
-    files.reserve(kCoordinates * kPointersPerCoordinate);
-    for (int i = 0; i < kCoordinates; ++i) {
-        const QString recipe = recipeName(i);
-        for (int k = 0; k < kPointersPerCoordinate; ++k) {
-            const auto& [issuer, identity] = signers[static_cast<size_t>((i + k) % kSigners)];
-            const QString digest = sha256Hex(QStringLiteral("%1/%2").arg(i).arg(k).toUtf8());
-            const QByteArray yaml =
-                "attestations:\n  - attestedAt: 2026-10-" + QByteArray::number(1 + k) +
-                "T10:00:00Z\n    bundle:\n      digest: sha256:" + digest.toUtf8() +
-                "\n      oci: ghcr.io/example/aicr-evidence:" + recipe.toUtf8() +
-                "\n      predicateType: https://aicr.run/recipe-evidence/v3\n    signer:\n      identity: " +
-                identity.toUtf8() + "\n      issuer: " + issuer.toUtf8() +
-                "\n      rekorLogIndex: " + QByteArray::number(i * 100 + k) + "\nrecipe: " + recipe.toUtf8() +
-                "\nschemaVersion: 1.0.0\n";
-            files.emplace_back(recipe + QLatin1Char('/') + evidence::sourceSlug(issuer, identity) +
-                                   QStringLiteral("/sha256-") + digest + QStringLiteral(".yaml"),
-                               yaml);
-        }
-    }
+    const bench::GeneratedEvidence generated = bench::generateEvidence(kCoordinates);
+    const evidence::Allowlist& list = generated.allowlist;
+    const auto& files = generated.files;
 
     // Database with a catalog version holding the 10,000 coordinates (rows written directly).
     auto db = db::Database::open(tmp.filePath(QStringLiteral("health.sqlite")));
-    {
-        QSqlQuery q((*db)->sql());
-        (*db)->sql().transaction();
-        q.exec(QStringLiteral(
-            "INSERT INTO catalog_versions (label, source, content_digest, api_versions, imported_at) "
-            "VALUES ('scale', 'generated', '', '', '2026-11-30T00:00:00Z')"));
-        const qint64 cv = q.lastInsertId().toLongLong();
-        q.prepare(QStringLiteral(
-            "INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
-            "intent, platform, api_version, applied_overlays, component_count, canonical_yaml, digest) "
-            "VALUES (?, ?, ?, ?, ?, 'ubuntu', 'training', 'kubeflow', 'aicr.run/v1', '[]', 10, ?, ?)"));
-        for (int i = 0; i < kCoordinates; ++i) {
-            const QString name = recipeName(i);
-            q.addBindValue(cv);
-            q.addBindValue(name);
-            q.addBindValue(name);
-            q.addBindValue(name.section(QLatin1Char('-'), 1, 1));
-            q.addBindValue(name.section(QLatin1Char('-'), 0, 0));
-            q.addBindValue(QByteArray("kind: RecipeResult\n"));
-            q.addBindValue(sha256Hex(name.toUtf8()));
-            q.exec();
-        }
-        (*db)->sql().commit();
+    if (!db || !bench::insertCoordinates(**db, kCoordinates)) {
+        std::fprintf(stderr, "bench: cannot write the coordinates\n");
+        return 1;
     }
 
     // Ours: parse and check every pointer, then import in one transaction.
