@@ -1104,7 +1104,8 @@ void MainWindow::buildEmptyStates() {
 
 void MainWindow::updateStatus() {
     m_statusDb->setText(tr("Database: %1").arg(m_workspace.displayName()));
-    m_statusDb->setToolTip(m_workspace.path());
+    // Not path(): a server's URI may carry a password (describe() never does).
+    m_statusDb->setToolTip(m_workspace.displayName());
     m_statusCounts->setText(
         models::counted(m_treeModel->versionCount(), tr("catalog version"), tr("catalog versions")) +
         QStringLiteral(" · ") + models::counted(m_treeModel->recipeCount(), tr("recipe"), tr("recipes")));
