@@ -224,7 +224,8 @@ class TstVersionOrder : public QObject {
                                   "trusted_root_provenance", "run_leftovers", "deploy_bundle_components",
                                   "deploy_bundle_files", "deploy_bundles"})
                 QVERIFY2(q.exec(QStringLiteral("DROP TABLE IF EXISTS %1").arg(QLatin1String(t))), t);
-            for (const char* c : {"run_checks.cause", "run_checks.k8s_reason", "runs.time_source"}) {
+            for (const char* c :
+                 {"run_checks.cause", "run_checks.k8s_reason", "runs.time_source", "run_series.seq"}) {
                 const QStringList tc = QString::fromLatin1(c).split(QLatin1Char('.'));
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE %1 DROP COLUMN %2").arg(tc[0], tc[1])), c);
             }

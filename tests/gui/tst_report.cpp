@@ -15,6 +15,7 @@
 #include "core/Hash.h"
 #include "db/GuiThreadGuard.h"
 #include "evidence/Evidence.h"
+#include "ops/DbAdmin.h"
 #include "receipts/Ledger.h"
 #include "report/HealthTable.h"
 #include "report/render/ReportRender.h"
@@ -82,6 +83,7 @@ class TestReport : public QObject {
 
     std::unique_ptr<pbgui::SeededDb> m_db;
     QTemporaryDir m_out;
+    std::vector<std::unique_ptr<pb::test::TestDatabase>> m_copies; // PostgreSQL: dropped at the end
     std::vector<evidence::HealthRow> m_rows;
 };
 
@@ -416,8 +418,21 @@ void TestReport::dialogMakesNoGuiThreadDatabaseCall() {
              qPrintable(QStringLiteral("database calls on the GUI thread:\n") + calls.join(u'\n')));
 }
 
-// A copy of the database as it is now (VACUUM INTO: a consistent snapshot, whatever the journal).
+// A copy of the database as it is now: on SQLite VACUUM INTO (a consistent snapshot, whatever the
+// journal); on PostgreSQL `db copy` into a fresh database on the test server (proved, ledger and all).
 QString TestReport::copyOfDatabase(const QString& name) {
+    if (pb::test::onPostgres()) {
+        auto target = std::make_unique<pb::test::TestDatabase>(m_out.path(), name);
+        if (!target->ok())
+            return {};
+        Result<ops::DatabaseCopyOutcome> copied = ops::copyDatabase({m_db->path(), target->spec()});
+        if (!copied) {
+            qWarning("db copy: %s", qPrintable(copied.error().toString()));
+            return {};
+        }
+        m_copies.push_back(std::move(target));
+        return m_copies.back()->spec();
+    }
     const QString path = m_out.filePath(name + QStringLiteral(".sqlite"));
     QFile::remove(path);
     QSqlQuery q(m_db->db->sql());
