@@ -29,6 +29,11 @@ BulkInsert::~BulkInsert() = default;
 Status BulkInsert::startStage() {
     if (!inTransaction(m_db))
         return makeError(QStringLiteral("%1: a bulk insert runs inside a transaction").arg(m_table));
+    if (m_conflict.isEmpty()) {
+        // No conflict to resolve: COPY straight into the table, rows in the order they were added.
+        m_stage = m_table;
+        return {};
+    }
     // A temporary table of the target's own column types (so COPY parses each field as the table
     // would), plus the order rows arrived in; dropped at the end of the transaction whatever happens.
     m_stage = QStringLiteral("pb_stage_%1_%2").arg(m_table).arg(++g_stageCounter);
@@ -80,6 +85,7 @@ Status BulkInsert::add(const QVariantList& row, const QString& what) {
         pg::appendCopyField(m_buffer, row[i]);
     }
     m_buffer += '\n';
+    ++m_pending;
     if (m_buffer.size() >= kCopyChunk)
         return flush();
     return {};
@@ -90,6 +96,8 @@ Status BulkInsert::flush() {
         return {};
     Status s = pg::copyIn(m_db, m_stage, m_columns, m_buffer);
     m_buffer.clear();
+    m_copied += m_pending;
+    m_pending = 0;
     if (!s)
         return makeError(QStringLiteral("%1: %2").arg(m_table, s.error().message));
     return {};
@@ -103,6 +111,10 @@ Status BulkInsert::finish() {
         return {};
     if (Status s = flush(); !s)
         return s;
+    if (m_stage == m_table) {
+        m_written = m_copied;
+        return {};
+    }
     const QString columns = m_columns.join(QLatin1Char(','));
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("INSERT INTO %1 (%2) SELECT %2 FROM %3 ORDER BY pb_row %4")

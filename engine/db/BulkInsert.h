@@ -1,8 +1,9 @@
 // Many rows into one table, inside the caller's transaction, the way each engine takes them fastest
 // (issue 31): on SQLite one prepared INSERT run per row, which inside one transaction is SQLite's
 // fast path; on PostgreSQL the rows stream with COPY (libpq's PQputCopyData on the driver's own
-// connection) into a temporary staging table, and one INSERT ... SELECT moves them into the table,
-// in the order they were added, through the same ON CONFLICT clause. A round trip per row over a
+// connection): straight into the table when there is no conflict clause, otherwise into a temporary
+// staging table from which one INSERT ... SELECT moves them, in the order they were added, through the
+// same ON CONFLICT clause. A round trip per row over a
 // network is what this avoids: 200k rows one by one take tens of seconds on a server, COPY a fraction
 // of one (../shared/reference/postgresql-team-store.md).
 //
@@ -58,6 +59,8 @@ class BulkInsert {
     QString m_stage;
     QByteArray m_buffer;
     bool m_finished = false;
+    qint64 m_pending = 0; // rows in m_buffer
+    qint64 m_copied = 0;  // rows sent with COPY
     qint64 m_written = 0;
 };
 

@@ -127,9 +127,14 @@ Result<TableProof> proveTable(QSqlDatabase& db, const db::SchemaTable& t) {
 
 constexpr int kBatchRows = 2000;
 
-// Copies one table's rows from `from` into `to` (inside the target's open transaction).
-Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t, qint64* rows,
+// Copies one table's rows from `from` into `to` (inside the target's open transaction); `proof`
+// gets the source side's proof from the same read (proveTable's digest, value for value).
+Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t, TableProof* proof,
                  const std::atomic_bool* cancel) {
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    proof->table = t.name;
+    qint64* rows = &proof->rows;
+    auto finishProof = [&] { proof->sha256 = QString::fromLatin1(h.result().toHex()); };
     QSqlQuery read(from);
     read.setForwardOnly(true);
     if (!read.exec(selectAll(t)))
@@ -154,14 +159,18 @@ Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t,
             for (int i = 0; i < n; ++i) {
                 if (i)
                     buffer += '\t';
-                db::pg::appendCopyField(buffer, typed(read.value(i), t.columns[size_t(i)].type));
+                const QVariant v = typed(read.value(i), t.columns[size_t(i)].type);
+                digestValue(h, v);
+                db::pg::appendCopyField(buffer, v);
             }
+            h.addData(QByteArrayView("\n", 1));
             buffer += '\n';
             ++*rows;
             if (buffer.size() > (8 << 20))
                 if (Status s = flush(); !s)
                     return s;
         }
+        finishProof();
         return flush();
     }
     QStringList marks;
@@ -175,12 +184,17 @@ Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t,
     while (read.next()) {
         if (cancel && cancel->load())
             return makeError(QStringLiteral("cancelled"));
-        for (int i = 0; i < n; ++i)
-            write.bindValue(i, typed(read.value(i), t.columns[size_t(i)].type));
+        for (int i = 0; i < n; ++i) {
+            const QVariant v = typed(read.value(i), t.columns[size_t(i)].type);
+            digestValue(h, v);
+            write.bindValue(i, v);
+        }
+        h.addData(QByteArrayView("\n", 1));
         if (!write.exec())
             return db::sqlError(write, QStringLiteral("copying a row of %1").arg(t.name));
         ++*rows;
     }
+    finishProof();
     return {};
 }
 
@@ -283,6 +297,12 @@ Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, con
     db::Transaction writing(dst);
     if (!reading.started() || !writing.started())
         return makeError(QStringLiteral("cannot start the copy's transactions"));
+    if (db::engineOf(src) == db::Engine::PostgreSQL) {
+        // One snapshot for every table read (READ COMMITTED would take one per statement).
+        QSqlQuery q(src);
+        if (!q.exec(QStringLiteral("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")))
+            return db::sqlError(q, QStringLiteral("the source's snapshot"));
+    }
     for (const QString& table : bookkeeping) {
         QSqlQuery q(dst);
         if (!q.exec(QStringLiteral("DELETE FROM %1").arg(table)))
@@ -290,27 +310,28 @@ Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, con
     }
     const qint64 total = qint64(order->size());
     qint64 done = 0;
+    std::vector<TableProof> sourceProofs; // made while reading for the copy: the source is read once
     for (const db::SchemaTable* t : *order) {
         if (progress)
             progress(Progress{done, total, QStringLiteral("copying %1").arg(t->name)});
-        qint64 rows = 0;
-        if (Status s = copyTable(src, dst, *t, &rows, cancel); !s) {
+        TableProof& proof = sourceProofs.emplace_back();
+        if (Status s = copyTable(src, dst, *t, &proof, cancel); !s) {
             Error e = s.error();
             e.message = QStringLiteral("nothing was copied: %1").arg(e.message);
             return e;
         }
         if (Status s = resetIdentities(dst, *t); !s)
             return s.error();
-        out.rows += rows;
+        out.rows += proof.rows;
         ++done;
     }
-    // The proof, read back from both sides before anything is committed.
-    for (const db::SchemaTable* t : *order) {
+    // The proof: the target read back before anything is committed, against what was read from the
+    // source (inside its one reading transaction, so the same rows a second read would give).
+    for (size_t i = 0; i < order->size(); ++i) {
+        const db::SchemaTable* t = (*order)[i];
         if (progress)
             progress(Progress{done, total, QStringLiteral("checking %1").arg(t->name)});
-        Result<TableProof> a = proveTable(src, *t);
-        if (!a)
-            return a.error();
+        const TableProof* a = &sourceProofs[i];
         Result<TableProof> b = proveTable(dst, *t);
         if (!b)
             return b.error();

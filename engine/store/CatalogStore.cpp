@@ -293,75 +293,91 @@ std::optional<Error> unresolvedLeaf(const std::vector<PreparedLeaf>& prepared, c
     return std::nullopt;
 }
 
-// One resolved leaf: its recipes row (`q`, prepared) and its components in deployment order, the
-// disabled ones last (to `components`).
-Status insertRecipe(QSqlQuery& q, db::BulkInsert& components, const db::Dialect& dialect, qint64 cv,
-                    const PreparedLeaf& p, const QString& root) {
-    const LeafResolution& lr = p.resolution;
-    const RecipeResult& r = *lr.result;
-    const QString profile =
-        r.selectedProfile ? r.selectedProfile->name + QLatin1Char('=') + r.selectedProfile->value : QString();
-    q.addBindValue(cv);
-    q.addBindValue(r.recipeName());
-    q.addBindValue(lr.leaf);
-    for (const QString& d : Criteria::dimensions())
-        q.addBindValue(nullable(r.criteria.get(d)));
-    q.addBindValue(profile.isEmpty() ? QStringLiteral("") : profile); // NOT NULL: '' means no profile
-    q.addBindValue(r.apiVersion);
-    q.addBindValue(jsonText(jsonList(r.appliedOverlays)));
-    q.addBindValue(static_cast<int>(r.deploymentOrder.size()));
-    q.addBindValue(p.bytes);
-    q.addBindValue(p.digest);
-    if (!q.exec() || !q.next()) {
-        if (dialect.isUniqueViolation(q.lastError()))
-            return makeError(QStringLiteral("leaf overlay '%1' resolves to recipe '%2', which another leaf "
-                                            "already produces")
-                                 .arg(lr.leaf, r.recipeName()),
-                             root);
-        return sqlError(q, QStringLiteral("recipes (%1)").arg(lr.leaf));
-    }
-    const qint64 rid = q.value(0).toLongLong();
-    q.finish(); // an INSERT … RETURNING left unreset blocks COMMIT on SQLite (store/Returning.h)
-    int position = 0;
-    QStringList ordered = r.deploymentOrder;
-    for (const ComponentRef& c : r.componentRefs)
-        if (!ordered.contains(c.name))
-            ordered << c.name; // disabled components after the enabled ones
-    for (const QString& name : std::as_const(ordered)) {
-        const ComponentRef* c = r.component(name);
-        if (Status st = components.add({rid, position++, c->name, nullable(c->type), nullable(c->chart),
-                                        nullable(c->version), nullable(c->namespace_), nullable(c->source),
-                                        c->isEnabled() ? 1 : 0, jsonText(jsonList(c->dependencyRefs))},
-                                       lr.leaf + QLatin1Char('/') + c->name);
-            !st)
-            return st;
-    }
-    return {};
+QString profileOf(const RecipeResult& r) {
+    // NOT NULL: '' means no profile.
+    return r.selectedProfile ? r.selectedProfile->name + QLatin1Char('=') + r.selectedProfile->value
+                             : QStringLiteral("");
 }
 
-// Every resolved leaf's recipe and components; the number of recipes written.
+// Every resolved leaf's recipe, then every recipe's components in deployment order (the disabled
+// ones last), both through the engine's bulk path; recipe ids are read back by (name, profile), the
+// table's key within a version. The number of recipes written.
 Result<int> insertRecipes(QSqlDatabase& db, QSqlQuery& q, qint64 cv,
                           const std::vector<PreparedLeaf>& prepared, const QString& root) {
+    auto key = [](const QString& name, const QString& profile) { return name + QChar(0x1f) + profile; };
+    // Two leaves that make one recipe: refused, naming the second, before anything is written.
+    QSet<QString> made;
+    for (const PreparedLeaf& p : prepared) {
+        const RecipeResult& r = *p.resolution.result;
+        const QString k = key(r.recipeName(), profileOf(r));
+        if (made.contains(k))
+            return makeError(QStringLiteral("leaf overlay '%1' resolves to recipe '%2', which another leaf "
+                                            "already produces")
+                                 .arg(p.resolution.leaf, r.recipeName()),
+                             root);
+        made.insert(k);
+    }
+    QStringList columns{QStringLiteral("catalog_version_id"), QStringLiteral("name"),
+                        QStringLiteral("leaf_overlay")};
+    columns << Criteria::dimensions();
+    columns << QStringLiteral("profile") << QStringLiteral("api_version")
+            << QStringLiteral("applied_overlays") << QStringLiteral("component_count")
+            << QStringLiteral("canonical_yaml") << QStringLiteral("digest");
+    db::BulkInsert recipes(db, QStringLiteral("recipes"), columns);
+    for (const PreparedLeaf& p : prepared) {
+        const RecipeResult& r = *p.resolution.result;
+        QVariantList row{cv, r.recipeName(), p.resolution.leaf};
+        for (const QString& d : Criteria::dimensions())
+            row << nullable(r.criteria.get(d));
+        row << profileOf(r) << r.apiVersion << jsonText(jsonList(r.appliedOverlays))
+            << static_cast<int>(r.deploymentOrder.size()) << p.bytes << p.digest;
+        if (Status st = recipes.add(row, p.resolution.leaf); !st)
+            return st.error();
+    }
+    if (Status st = recipes.finish(); !st)
+        return st.error();
+
+    QHash<QString, qint64> ids;
+    q.prepare(QStringLiteral("SELECT name, profile, id FROM recipes WHERE catalog_version_id = ?"));
+    q.addBindValue(cv);
+    if (!q.exec())
+        return sqlError(q, QStringLiteral("recipes"));
+    while (q.next())
+        ids.insert(key(q.value(0).toString(), q.value(1).toString()), q.value(2).toLongLong());
+    q.finish();
+
     db::BulkInsert components(db, QStringLiteral("recipe_components"),
                               {QStringLiteral("recipe_id"), QStringLiteral("position"),
                                QStringLiteral("name"), QStringLiteral("type"), QStringLiteral("chart"),
                                QStringLiteral("version"), QStringLiteral("namespace"),
                                QStringLiteral("source"), QStringLiteral("enabled"),
                                QStringLiteral("dependency_refs")});
-    q.prepare(QStringLiteral(
-        "INSERT INTO recipes (catalog_version_id, name, leaf_overlay, service, accelerator, os, "
-        "intent, platform, profile, api_version, applied_overlays, component_count, "
-        "canonical_yaml, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"));
-    const db::Dialect dialect(db);
-    int written = 0;
     for (const PreparedLeaf& p : prepared) {
-        if (Status st = insertRecipe(q, components, dialect, cv, p, root); !st)
-            return st.error();
-        ++written;
+        const LeafResolution& lr = p.resolution;
+        const RecipeResult& r = *lr.result;
+        const qint64 rid = ids.value(key(r.recipeName(), profileOf(r)), -1);
+        if (rid < 0)
+            return makeError(QStringLiteral("recipes (%1): the row just written was not found").arg(lr.leaf),
+                             root);
+        int position = 0;
+        QStringList ordered = r.deploymentOrder;
+        for (const ComponentRef& c : r.componentRefs)
+            if (!ordered.contains(c.name))
+                ordered << c.name; // disabled components after the enabled ones
+        for (const QString& name : std::as_const(ordered)) {
+            const ComponentRef* c = r.component(name);
+            if (Status st =
+                    components.add({rid, position++, c->name, nullable(c->type), nullable(c->chart),
+                                    nullable(c->version), nullable(c->namespace_), nullable(c->source),
+                                    c->isEnabled() ? 1 : 0, jsonText(jsonList(c->dependencyRefs))},
+                                   lr.leaf + QLatin1Char('/') + c->name);
+                !st)
+                return st.error();
+        }
     }
     if (Status st = components.finish(); !st)
         return st.error();
-    return written;
+    return static_cast<int>(prepared.size());
 }
 
 } // namespace

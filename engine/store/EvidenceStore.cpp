@@ -113,9 +113,11 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     QStringList updates;
     for (const QString& c : kColumns.mid(1))
         updates << QStringLiteral("%1=excluded.%1").arg(c);
-    db::BulkInsert upsert(db, QStringLiteral("evidence_pointers"), kColumns,
-                          QStringLiteral("ON CONFLICT(path) DO UPDATE SET ") +
-                              updates.join(QLatin1Char(',')));
+    // New pointers go straight in (COPY on PostgreSQL); changed ones through an upsert.
+    db::BulkInsert inserts(db, QStringLiteral("evidence_pointers"), kColumns);
+    db::BulkInsert upserts(db, QStringLiteral("evidence_pointers"), kColumns,
+                           QStringLiteral("ON CONFLICT(path) DO UPDATE SET ") +
+                               updates.join(QLatin1Char(',')));
     QSet<QString> seen;
     for (const Pointer& p : tree.pointers) {
         const QString digest = sha256Hex(p.raw);
@@ -158,11 +160,13 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
             QString::fromUtf8(
                 QJsonDocument(QJsonArray::fromStringList(p.problems)).toJson(QJsonDocument::Compact)),
             now};
-        if (Status s = upsert.add(row, p.file); !s)
+        if (Status s = (exists ? upserts : inserts).add(row, p.file); !s)
             return s.error();
         exists ? ++report.updated : ++report.added;
     }
-    if (Status s = upsert.finish(); !s)
+    if (Status s = inserts.finish(); !s)
+        return s.error();
+    if (Status s = upserts.finish(); !s)
         return s.error();
     // Rebuild the per-recipe counts inside the same transaction.
     if (!q.exec(QStringLiteral("DELETE FROM evidence_summary")) ||
