@@ -168,27 +168,31 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
         return s.error();
     if (Status s = upserts.finish(); !s)
         return s.error();
-    // Rebuild the per-recipe counts inside the same transaction.
+    // Rebuild the per-recipe counts inside the same transaction: one pass for the counts, one
+    // window pass for each recipe's newest predicate type (a sub-query per recipe cost 10,000
+    // lookups on the 200k-pointer benchmark).
+    const QString current = QStringLiteral("valid = 1 AND layout != 'flat pending'");
     if (!q.exec(QStringLiteral("DELETE FROM evidence_summary")) ||
-        !q.exec(QStringLiteral(
-            "INSERT INTO evidence_summary (recipe, pointers, invalid, pending, first_party, community, "
-            "partner, "
-            "reported, newest_attested_at, newest_predicate_type) "
-            "SELECT recipe, count(*), count(CASE WHEN valid = 0 THEN 1 END), "
-            "count(CASE WHEN valid = 1 AND layout = 'flat pending' THEN 1 END), "
-            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'first-party' THEN 1 "
-            "END), "
-            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'community' THEN 1 "
-            "END), "
-            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND signer_class = 'partner' THEN 1 "
-            "END), "
-            "count(CASE WHEN valid = 1 AND layout != 'flat pending' AND (signer_class IS NULL OR "
-            "signer_class = 'reported-only') THEN 1 END), "
-            "max(CASE WHEN valid = 1 AND layout != 'flat pending' THEN attested_at END), "
-            "(SELECT p2.predicate_type FROM evidence_pointers p2 WHERE p2.recipe = e.recipe AND p2.valid = 1 "
-            "AND "
-            " p2.layout != 'flat pending' ORDER BY p2.attested_at DESC NULLS LAST, p2.id LIMIT 1) "
-            "FROM evidence_pointers e WHERE recipe IS NOT NULL GROUP BY recipe")))
+        !q.exec(
+            QStringLiteral(
+                "INSERT INTO evidence_summary (recipe, pointers, invalid, pending, first_party, community, "
+                "partner, reported, newest_attested_at, newest_predicate_type) "
+                "SELECT a.recipe, a.pointers, a.invalid, a.pending, a.first_party, a.community, a.partner, "
+                "a.reported, a.newest, n.predicate_type FROM ("
+                "SELECT recipe, count(*) AS pointers, count(CASE WHEN valid = 0 THEN 1 END) AS invalid, "
+                "count(CASE WHEN valid = 1 AND layout = 'flat pending' THEN 1 END) AS pending, "
+                "count(CASE WHEN %1 AND signer_class = 'first-party' THEN 1 END) AS first_party, "
+                "count(CASE WHEN %1 AND signer_class = 'community' THEN 1 END) AS community, "
+                "count(CASE WHEN %1 AND signer_class = 'partner' THEN 1 END) AS partner, "
+                "count(CASE WHEN %1 AND (signer_class IS NULL OR signer_class = 'reported-only') THEN 1 "
+                "END) AS reported, "
+                "max(CASE WHEN %1 THEN attested_at END) AS newest "
+                "FROM evidence_pointers WHERE recipe IS NOT NULL GROUP BY recipe) a "
+                "LEFT JOIN (SELECT recipe, predicate_type FROM (SELECT recipe, predicate_type, row_number() "
+                "OVER (PARTITION BY recipe ORDER BY attested_at DESC NULLS LAST, id) AS rn "
+                "FROM evidence_pointers WHERE recipe IS NOT NULL AND %1) ranked WHERE rn = 1) n "
+                "ON n.recipe = a.recipe")
+                .arg(current))))
         return sqlError(q, QStringLiteral("evidence_summary"));
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the evidence import: %1").arg(db.lastError().text()),
