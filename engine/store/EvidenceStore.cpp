@@ -192,7 +192,7 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
                 "OVER (PARTITION BY recipe ORDER BY attested_at DESC NULLS LAST, id) AS rn "
                 "FROM evidence_pointers WHERE recipe IS NOT NULL AND %1) ranked WHERE rn = 1) n "
                 "ON n.recipe = a.recipe")
-                .arg(current))))
+                .arg(current)))
         return sqlError(q, QStringLiteral("evidence_summary"));
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the evidence import: %1").arg(db.lastError().text()),
