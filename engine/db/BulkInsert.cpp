@@ -4,8 +4,6 @@
 #include "db/Dialect.h"
 #include "db/Postgres.h"
 
-#include <QSqlError>
-
 #include <atomic>
 
 namespace pb::db {
@@ -68,11 +66,9 @@ Status BulkInsert::add(const QVariantList& row, const QString& what) {
         }
         for (const QVariant& v : row)
             m_insert.addBindValue(v);
-        if (!m_insert.exec()) {
-            Error e =
-                sqlError(m_insert, what.isEmpty() ? m_table : QStringLiteral("%1 (%2)").arg(m_table, what));
-            return e;
-        }
+        if (!m_insert.exec())
+            return sqlError(m_insert,
+                            what.isEmpty() ? m_table : QStringLiteral("%1 (%2)").arg(m_table, what));
         m_written += std::max(0, m_insert.numRowsAffected());
         return {};
     }

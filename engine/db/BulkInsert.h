@@ -7,9 +7,10 @@
 // network is what this avoids: 200k rows one by one take tens of seconds on a server, COPY a fraction
 // of one (../shared/reference/postgresql-team-store.md).
 //
-// On PostgreSQL the rows reach the table only at finish(); on SQLite each add() has already written
-// its row. Either way nothing is visible to others before the caller's transaction commits, and a
-// failure leaves the transaction to be rolled back. Rows must not repeat a key the conflict clause
+// On SQLite each add() writes its row; on PostgreSQL rows are sent in chunks of a few MiB and the
+// last of them (and, with a conflict clause, all of them) at finish(). Either way nothing is visible
+// to others before the caller's transaction commits, and a failure leaves the transaction to be
+// rolled back. Rows must not repeat a key the conflict clause
 // updates on (PostgreSQL refuses to update one row twice in one statement; the error says so).
 #pragma once
 
@@ -36,8 +37,8 @@ class BulkInsert {
     // One row, its values in the order of `columns` (a null QVariant is SQL NULL; a QByteArray is a
     // BLOB / bytea). `what` names the row in an error (e.g. the file it came from).
     Status add(const QVariantList& row, const QString& what = {});
-    // PostgreSQL: sends what is buffered and moves the staged rows into the table. SQLite: nothing
-    // left to do. Call once, after the last add() and before the transaction commits.
+    // PostgreSQL: sends what is buffered and, with a conflict clause, moves the staged rows into the
+    // table. SQLite: nothing left to do. Call once, after the last add() and before the transaction commits.
     Status finish();
     // Rows the table received (after finish() on PostgreSQL): with a DO NOTHING conflict clause,
     // rows skipped are not counted.

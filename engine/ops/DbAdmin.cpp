@@ -107,39 +107,56 @@ void digestValue(QCryptographicHash& h, const QVariant& v) {
     h.addData(bytes);
 }
 
+// A table's proof made as its rows are read: each row's values, as their columns' types make
+// them, fed into one digest in read order. The copy and the check of the copy share it.
+class TableDigest {
+  public:
+    explicit TableDigest(const db::SchemaTable& t) : m_table(t), m_hash(QCryptographicHash::Sha256) {
+        m_proof.table = t.name;
+        m_row.resize(qsizetype(t.columns.size()));
+    }
+    // The current row of `q`, typed and digested.
+    const QVariantList& take(const QSqlQuery& q) {
+        for (qsizetype i = 0; i < m_row.size(); ++i) {
+            m_row[i] = typed(q.value(int(i)), m_table.columns[size_t(i)].type);
+            digestValue(m_hash, m_row[i]);
+        }
+        m_hash.addData(QByteArrayView("\n", 1));
+        ++m_proof.rows;
+        return m_row;
+    }
+    TableProof finish() {
+        m_proof.sha256 = QString::fromLatin1(m_hash.result().toHex());
+        return m_proof;
+    }
+
+  private:
+    const db::SchemaTable& m_table;
+    QCryptographicHash m_hash;
+    TableProof m_proof;
+    QVariantList m_row;
+};
+
 Result<TableProof> proveTable(QSqlDatabase& db, const db::SchemaTable& t) {
     QSqlQuery q(db);
     q.setForwardOnly(true);
     if (!q.exec(selectAll(t)))
         return db::sqlError(q, QStringLiteral("reading %1").arg(t.name));
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    TableProof proof;
-    proof.table = t.name;
-    while (q.next()) {
-        for (int i = 0; i < int(t.columns.size()); ++i)
-            digestValue(h, typed(q.value(i), t.columns[size_t(i)].type));
-        h.addData(QByteArrayView("\n", 1));
-        ++proof.rows;
-    }
-    proof.sha256 = QString::fromLatin1(h.result().toHex());
-    return proof;
+    TableDigest digest(t);
+    while (q.next())
+        digest.take(q);
+    return digest.finish();
 }
 
-constexpr int kBatchRows = 2000;
-
 // Copies one table's rows from `from` into `to` (inside the target's open transaction); `proof`
-// gets the source side's proof from the same read (proveTable's digest, value for value).
+// gets the source side's proof from the same read (what proveTable would make of it).
 Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t, TableProof* proof,
                  const std::atomic_bool* cancel) {
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    proof->table = t.name;
-    qint64* rows = &proof->rows;
-    auto finishProof = [&] { proof->sha256 = QString::fromLatin1(h.result().toHex()); };
+    TableDigest digest(t);
     QSqlQuery read(from);
     read.setForwardOnly(true);
     if (!read.exec(selectAll(t)))
         return db::sqlError(read, QStringLiteral("reading %1").arg(t.name));
-    const int n = int(t.columns.size());
     QStringList columns;
     for (const db::SchemaColumn& c : t.columns)
         columns << c.name;
@@ -156,25 +173,22 @@ Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t,
         while (read.next()) {
             if (cancel && cancel->load())
                 return makeError(QStringLiteral("cancelled"));
-            for (int i = 0; i < n; ++i) {
+            const QVariantList& row = digest.take(read);
+            for (qsizetype i = 0; i < row.size(); ++i) {
                 if (i)
                     buffer += '\t';
-                const QVariant v = typed(read.value(i), t.columns[size_t(i)].type);
-                digestValue(h, v);
-                db::pg::appendCopyField(buffer, v);
+                db::pg::appendCopyField(buffer, row[i]);
             }
-            h.addData(QByteArrayView("\n", 1));
             buffer += '\n';
-            ++*rows;
             if (buffer.size() > (8 << 20))
                 if (Status s = flush(); !s)
                     return s;
         }
-        finishProof();
+        *proof = digest.finish();
         return flush();
     }
     QStringList marks;
-    for (int i = 0; i < n; ++i)
+    for (qsizetype i = 0; i < columns.size(); ++i)
         marks << QStringLiteral("?");
     QSqlQuery write(to);
     if (!write.prepare(
@@ -184,17 +198,13 @@ Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t,
     while (read.next()) {
         if (cancel && cancel->load())
             return makeError(QStringLiteral("cancelled"));
-        for (int i = 0; i < n; ++i) {
-            const QVariant v = typed(read.value(i), t.columns[size_t(i)].type);
-            digestValue(h, v);
-            write.bindValue(i, v);
-        }
-        h.addData(QByteArrayView("\n", 1));
+        const QVariantList& row = digest.take(read);
+        for (qsizetype i = 0; i < row.size(); ++i)
+            write.bindValue(int(i), row[i]);
         if (!write.exec())
             return db::sqlError(write, QStringLiteral("copying a row of %1").arg(t.name));
-        ++*rows;
     }
-    finishProof();
+    *proof = digest.finish();
     return {};
 }
 

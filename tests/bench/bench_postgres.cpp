@@ -8,7 +8,7 @@
 //   - `db copy` of that database to a fresh one on the server / `pg_dump | psql` (goal <= 2x).
 // Without a recorded server (PB_TEST_PG_DIR) it says so and measures nothing.
 #include "BenchEvidence.h"
-#include "HealthModels.h"
+#include "BenchHealthView.h"
 #include "TestDb.h"
 #include "catalog/Loader.h"
 #include "db/Database.h"
@@ -21,7 +21,6 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QSqlQuery>
-#include <QTableView>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -205,20 +204,11 @@ int main(int argc, char** argv) {
         Result<std::vector<store::HealthRow>> health = evidenceStore.health(1);
         if (!health)
             die(health.error().toString());
-        models::HealthModel model;
-        models::HealthFilterProxyModel proxy;
-        proxy.setSourceModel(&model);
-        model.setRows(std::move(*health));
-        QTableView view;
-        view.setModel(&proxy);
-        view.setSortingEnabled(true);
-        view.resize(1400, 900);
-        view.show();
-        (void)view.grab();
+        bench::HealthView table;
+        table.show(std::move(*health));
         const double firstPaintMs = ms(t);
         t.restart();
-        proxy.setFilterText(QStringLiteral("r0042"));
-        (void)view.grab();
+        table.filter(QStringLiteral("r0042"));
         const double filterMs = ms(t);
         std::printf("%-64s %10.1f ms (goal <= 100 ms)\n", "health first paint on PostgreSQL", firstPaintMs);
         std::printf("%-64s %10.1f ms (goal <= 20 ms)\n\n", "filter 'r0042' and repaint", filterMs);
