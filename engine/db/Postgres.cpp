@@ -9,6 +9,7 @@
 
 #include <libpq-fe.h>
 
+#include <charconv>
 #include <cmath>
 
 namespace pb::db::pg {
@@ -332,6 +333,82 @@ Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& c
             QStringLiteral("COPY into %1 failed: %2")
                 .arg(table, error.isEmpty() ? QString::fromUtf8(PQerrorMessage(c)).trimmed() : error));
     return {};
+}
+
+Rows::Rows(const QSqlDatabase& db, const char* sql) : m_conn(handle(db)), m_server(serverOf(db.driver())) {
+    // `?` -> `$n`, as QPSQL's prepare does.
+    int n = 0;
+    for (const char* p = sql; *p; ++p) {
+        if (*p == '?')
+            m_sql += '$' + QByteArray::number(++n);
+        else
+            m_sql += *p;
+    }
+    m_params.resize(static_cast<size_t>(n));
+    if (!m_conn)
+        m_error = QStringLiteral("not a PostgreSQL connection");
+}
+
+Rows::~Rows() {
+    PQclear(m_result);
+}
+
+bool Rows::bind(int i, qint64 v) {
+    if (i < 1 || static_cast<size_t>(i) > m_params.size() || m_executed)
+        return false;
+    m_params[static_cast<size_t>(i - 1)] = QByteArray::number(v);
+    return true;
+}
+
+bool Rows::next() {
+    if (!m_conn || !m_error.isEmpty())
+        return false;
+    if (!m_executed) {
+        m_executed = true;
+        std::vector<const char*> values;
+        for (const QByteArray& p : m_params)
+            values.push_back(p.constData());
+        m_result = PQexecParams(m_conn, m_sql.constData(), int(values.size()), nullptr, values.data(), nullptr,
+                                nullptr, 0);
+        if (PQresultStatus(m_result) != PGRES_TUPLES_OK) {
+            m_error = QString::fromUtf8(m_result ? PQresultErrorMessage(m_result) : PQerrorMessage(m_conn))
+                          .trimmed();
+            if (m_error.isEmpty())
+                m_error = QStringLiteral("the query returned no rows result");
+            return false;
+        }
+        m_rows = PQntuples(m_result);
+    }
+    return ++m_row < m_rows;
+}
+
+Error Rows::error(const QString& what) const {
+    return makeError(m_server.isEmpty() ? QStringLiteral("%1: %2").arg(what, m_error)
+                                        : QStringLiteral("%1: %2 (%3)").arg(what, m_error, m_server));
+}
+
+QByteArrayView Rows::bytes(int i) const {
+    if (!m_result || m_row < 0 || m_row >= m_rows || i < 0 || i >= PQnfields(m_result) ||
+        PQgetisnull(m_result, m_row, i))
+        return {};
+    const int length = PQgetlength(m_result, m_row, i);
+    return length == 0 ? QByteArrayView("", 0) : QByteArrayView(PQgetvalue(m_result, m_row, i), length);
+}
+
+QString Rows::text(int i) const {
+    const QByteArrayView b = bytes(i);
+    if (b.isNull())
+        return {};
+    return b.isEmpty() ? QString(QLatin1String("")) : QString::fromUtf8(b);
+}
+
+qint64 Rows::integer64(int i) const {
+    const QByteArrayView b = bytes(i);
+    if (b.size() == 1 && (b[0] == 't' || b[0] == 'f')) // boolean
+        return b[0] == 't' ? 1 : 0;
+    qint64 v = 0;
+    std::from_chars(b.data(), b.data() + b.size(), v);
+    return v;
 }
 
 } // namespace pb::db::pg

@@ -6,6 +6,7 @@
 
 #include "core/Result.h"
 
+#include <QByteArrayView>
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
@@ -14,6 +15,7 @@
 #include <vector>
 
 struct pg_conn;
+struct pg_result;
 
 namespace pb::db::pg {
 
@@ -79,5 +81,41 @@ Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& c
               const QByteArray& rows);
 // One field in COPY text format.
 void appendCopyField(QByteArray& out, const QVariant& value);
+
+// A SELECT run with libpq on the connection's own handle and read as the server sends it (text),
+// without a QVariant per cell: for large reads (the health table), where QPSQL's forward-only mode
+// makes one result per row and converts every value. `?` placeholders (none inside literals) are
+// bound as integers; the whole result arrives at the first next(). Use on the connection's thread.
+class Rows {
+  public:
+    Rows(const QSqlDatabase& db, const char* sql);
+    ~Rows();
+    Rows(const Rows&) = delete;
+    Rows& operator=(const Rows&) = delete;
+
+    bool prepared() const { return m_conn != nullptr; }
+    bool bind(int i, qint64 v); // 1-based, as the placeholders are numbered
+    // Runs the query at the first call. True on a row; false at the end or on an error.
+    bool next();
+    bool failed() const { return !m_error.isEmpty(); }
+    Error error(const QString& what) const;
+
+    // The column's bytes as the server sent them (UTF-8 text); a null view for SQL NULL. Valid
+    // while this object lives.
+    QByteArrayView bytes(int i) const;
+    QString text(int i) const;
+    qint64 integer64(int i) const;
+    int integer(int i) const { return static_cast<int>(integer64(i)); }
+
+  private:
+    pg_conn* m_conn = nullptr;
+    pg_result* m_result = nullptr;
+    QByteArray m_sql;
+    std::vector<QByteArray> m_params;
+    QString m_error;
+    QString m_server;
+    int m_row = -1, m_rows = 0;
+    bool m_executed = false;
+};
 
 } // namespace pb::db::pg

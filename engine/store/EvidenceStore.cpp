@@ -7,6 +7,7 @@
 #include "catalog/Digest.h"
 #include "core/Hash.h"
 #include "db/Dialect.h"
+#include "db/Postgres.h"
 #include "sigstore/Crypto.h"
 #include "store/CatalogStore.h"
 #include "store/VerificationStore.h"
@@ -650,69 +651,15 @@ class Statement {
     int m_rc = SQLITE_OK;
 };
 
-// Statement's interface over a forward-only QSqlQuery: the health table's row source on a
-// connection that is not SQLite (PostgreSQL). Text comes out as UTF-8 bytes, as from
-// sqlite3_column_text; a column's bytes stay valid until the next row.
-class QueryRows {
-  public:
-    QueryRows(QSqlDatabase& db, const char* sql) : m_q(db) {
-        m_q.setForwardOnly(true);
-        m_prepared = m_q.prepare(QString::fromUtf8(sql));
-    }
-
-    bool prepared() const { return m_prepared; }
-    bool bind(int i, qint64 v) {
-        m_q.bindValue(i - 1, v);
-        return true;
-    }
-    // Runs the query at the first call. True on a row; false at the end or on an error.
-    bool next() {
-        if (!m_executed) {
-            m_executed = true;
-            if (!m_q.exec())
-                return false;
-        }
-        m_filled.assign(m_filled.size(), false);
-        return m_q.next();
-    }
-    bool failed() const { return m_q.lastError().isValid(); }
-    Error error(const QString& what) const { return sqlError(m_q, what); }
-
-    QByteArrayView bytes(int i) const {
-        if (m_q.isNull(i))
-            return {};
-        const auto at = static_cast<size_t>(i);
-        if (at >= m_cells.size()) {
-            m_cells.resize(at + 1);
-            m_filled.resize(at + 1, false);
-        }
-        if (!m_filled[at]) {
-            m_cells[at] = m_q.value(i).toString().toUtf8();
-            m_filled[at] = true;
-        }
-        return m_cells[at].isEmpty() ? QByteArrayView("", 0) : QByteArrayView(m_cells[at]);
-    }
-    QString text(int i) const { return m_q.value(i).toString(); }
-    int integer(int i) const { return m_q.value(i).toInt(); }
-    qint64 integer64(int i) const { return m_q.value(i).toLongLong(); }
-
-  private:
-    QSqlQuery m_q;
-    bool m_prepared = false;
-    bool m_executed = false;
-    mutable std::vector<QByteArray> m_cells; // UTF-8 of this row's text columns, as they are asked for
-    mutable std::vector<bool> m_filled;
-};
-
 // Where the health table's two large SELECTs read their rows: the connection's sqlite3 handle, or
-// QSqlQuery on any other engine. The same SQL and the same reading code for both.
+// libpq's on PostgreSQL (db::pg::Rows). The same SQL and the same reading code for both.
 struct SqliteSource {
     sqlite3* handle;
     Statement open(const char* sql) const { return Statement(handle, sql); }
 };
-struct QuerySource {
+struct PgSource {
     QSqlDatabase& db;
-    QueryRows open(const char* sql) const { return QueryRows(db, sql); }
+    db::pg::Rows open(const char* sql) const { return db::pg::Rows(db, sql); }
 };
 
 // The catalog's rows are read through the (version, name, profile) index, each followed into the
@@ -1106,7 +1053,7 @@ void sortByRecipe(std::vector<HealthRow>& rows, size_t catalogRows) {
     }
 }
 
-// The health table with its rows read from `source` (SqliteSource or QuerySource).
+// The health table with its rows read from `source` (SqliteSource or PgSource).
 template <class Source>
 Result<std::vector<HealthRow>> buildHealth(const Source& source, QSqlDatabase& db, qint64 catalogVersionId) {
     HealthTable t;
@@ -1132,7 +1079,7 @@ Result<std::vector<HealthRow>> buildHealth(const Source& source, QSqlDatabase& d
 Result<std::vector<HealthRow>> EvidenceStore::health(qint64 catalogVersionId) const {
     QSqlDatabase& db = m_db.sql();
     if (db::engineOf(db) == db::Engine::PostgreSQL)
-        return buildHealth(QuerySource{db}, db, catalogVersionId);
+        return buildHealth(PgSource{db}, db, catalogVersionId);
     sqlite3* handle = sqliteHandle(db);
     if (!handle)
         return makeError(QStringLiteral("health table: the database connection is not SQLite"), m_db.path());

@@ -2,6 +2,7 @@
 // from the real AICR catalogs, the dialog lists the tags and branches (name, kind, commit, date),
 // the filter narrows them, two selected tags import through ops::Async as two versions with their
 // Git source, and Cancel stops a run (nothing half-imported; the dialog does not close meanwhile).
+#include "TestDb.h"
 #include "TestUtil.h"
 #include "engine/GitCatalogFixture.h"
 
@@ -43,8 +44,14 @@ class TstGitImportDialog : public QObject {
     QTemporaryDir m_tmp;
     std::unique_ptr<pbtest::GitCatalogRepo> m_repo;
 
+    std::vector<std::unique_ptr<pb::test::TestDatabase>> m_dbs; // dropped with the test object
+
+    // A fresh database of the run's engine (issue 31), migrated and empty.
     QString newDb(const QString& name) {
-        const QString path = m_tmp.filePath(name);
+        const QString path =
+            m_dbs.emplace_back(std::make_unique<pb::test::TestDatabase>(m_tmp.path(), name))->spec();
+        if (!m_dbs.back()->ok())
+            qFatal("%s", qPrintable(m_dbs.back()->error()));
         Result<std::unique_ptr<db::Database>> db = db::Database::open(path); // migrated, empty
         if (!db)
             qFatal("%s", qPrintable(db.error().toString()));

@@ -89,6 +89,9 @@ class TestOpsParity : public QObject {
         m_tmp = std::make_unique<QTemporaryDir>();
         QVERIFY(m_tmp->isValid());
         QVERIFY(QDir().mkpath(cliDir()) && QDir().mkpath(guiDir()));
+        // The CLI's own database, of the run's engine (issue 31).
+        m_cliDb = std::make_unique<pb::test::TestDatabase>(m_tmp->path(), QStringLiteral("cli.sqlite"));
+        QVERIFY2(m_cliDb->ok(), qPrintable(m_cliDb->error()));
         const QString error = pbgui::openWindow(m_db, m_window);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         // The CLI's database starts as the window's does: the embedded catalog seeded.
@@ -98,6 +101,7 @@ class TestOpsParity : public QObject {
     }
     void cleanup() {
         pbgui::closeWindow(m_db, m_window);
+        m_cliDb.reset();
         m_tmp.reset();
     }
 
@@ -109,7 +113,7 @@ class TestOpsParity : public QObject {
   private:
     QString cliDir() const { return m_tmp->filePath(QStringLiteral("cli")); }
     QString guiDir() const { return m_tmp->filePath(QStringLiteral("gui")); }
-    QString cliDb() const { return m_tmp->filePath(QStringLiteral("cli.sqlite")); }
+    QString cliDb() const { return m_cliDb->spec(); }
     receipts::Receipt lastGuiReceipt() const { return receiptsOf(m_db->path()).constLast(); }
     receipts::Receipt lastCliReceipt() const { return receiptsOf(cliDb()).constLast(); }
     void compareLast(const QString& kind);
@@ -119,6 +123,7 @@ class TestOpsParity : public QObject {
     std::unique_ptr<pbgui::SeededDb> m_db;
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<QTemporaryDir> m_tmp;
+    std::unique_ptr<pb::test::TestDatabase> m_cliDb;
 };
 
 void TestOpsParity::compareLast(const QString& kind) {

@@ -36,7 +36,8 @@ class TestSigningModels : public QObject {
 
 void TestSigningModels::keysModelListsStoredPublicKeys() {
     QTemporaryDir tmp;
-    auto db = db::Database::open(tmp.filePath(QStringLiteral("pb.sqlite")));
+    PB_TEST_DATABASE(pbDb, tmp.path(), QStringLiteral("pb.sqlite"));
+    auto db = db::Database::open(pbDb.spec());
     QVERIFY(db.ok());
     const pbgui::WrittenKey a = pbgui::writeKey(**db, tmp.filePath(QStringLiteral("release.key")), "pw-one");
     const pbgui::WrittenKey b = pbgui::writeKey(**db, tmp.filePath(QStringLiteral("ci.key")), "pw-two");

@@ -4,6 +4,7 @@
 // expired and stores nothing; Cancel and Close leave nothing half-done; a second update continues
 // from what the first trusted and refuses an older copy, unless "Start again from the anchor" is
 // checked.
+#include "TestDb.h"
 #include "TufUpdateDialog.h"
 #include "VerifyPane.h"
 #include "db/Database.h"
@@ -85,7 +86,8 @@ class TstTufUpdateDialog : public QObject {
     }
 
     void updatesFromTheRealRepository() {
-        auto opened = db::Database::open(m_tmp.filePath(QStringLiteral("gui.sqlite")));
+        PB_TEST_DATABASE(guiDb, m_tmp.path(), QStringLiteral("gui.sqlite"));
+        auto opened = db::Database::open(guiDb.spec());
         QVERIFY(opened);
         db::Database& db = **opened;
         models::Workspace workspace(db.path());
@@ -162,7 +164,8 @@ class TstTufUpdateDialog : public QObject {
     void expiredRepositoryStoresNothing() {
         if (QDateTime::currentDateTimeUtc() < QDateTime(QDate(2026, 11, 20), QTime(13, 58, 18), Qt::UTC))
             QSKIP("the copy's root has not expired yet on this clock");
-        auto opened = db::Database::open(m_tmp.filePath(QStringLiteral("expired.sqlite")));
+        PB_TEST_DATABASE(expiredDb, m_tmp.path(), QStringLiteral("expired.sqlite"));
+        auto opened = db::Database::open(expiredDb.spec());
         QVERIFY(opened);
         models::Workspace workspace((*opened)->path());
         VerifyPane pane(workspace);
@@ -185,7 +188,8 @@ class TstTufUpdateDialog : public QObject {
     }
 
     void startAgainFromTheAnchor() {
-        auto opened = db::Database::open(m_tmp.filePath(QStringLiteral("rollback.sqlite")));
+        PB_TEST_DATABASE(rollbackDb, m_tmp.path(), QStringLiteral("rollback.sqlite"));
+        auto opened = db::Database::open(rollbackDb.spec());
         QVERIFY(opened);
         db::Database& db = **opened;
         models::Workspace workspace(db.path());
@@ -258,7 +262,8 @@ class TstTufUpdateDialog : public QObject {
     }
 
     void wrongAnchorAndCancel() {
-        auto opened = db::Database::open(m_tmp.filePath(QStringLiteral("anchor.sqlite")));
+        PB_TEST_DATABASE(anchorDb, m_tmp.path(), QStringLiteral("anchor.sqlite"));
+        auto opened = db::Database::open(anchorDb.spec());
         QVERIFY(opened);
         models::Workspace workspace((*opened)->path());
         VerifyPane pane(workspace);

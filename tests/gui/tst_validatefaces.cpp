@@ -5,6 +5,7 @@
 // pb-kube-testserver and into a database of its own; the runs (state, checks, verdicts, metrics)
 // and the validation.run receipts (kind, parameters, result, outputs; not time, seq or hash) must
 // be the same. A cancel through the controller reaches the operation and is on record too.
+#include "TestDb.h"
 #include "ValidationController.h"
 #include "ValidationFixture.h"
 
@@ -87,8 +88,10 @@ void TestValidateFaces::cliAndWindowAgree() {
     QVERIFY(server.start(pbgui::ncclScript(300)));
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString cliDb = dir.filePath(QStringLiteral("cli.sqlite"));
-    const QString guiDb = dir.filePath(QStringLiteral("gui.sqlite"));
+    PB_TEST_DATABASE(cliTdb, dir.path(), QStringLiteral("cli.sqlite"));
+    PB_TEST_DATABASE(guiTdb, dir.path(), QStringLiteral("gui.sqlite"));
+    const QString cliDb = cliTdb.spec();
+    const QString guiDb = guiTdb.spec();
 
     // 1. The CLI: criteria flags resolve the recipe.
     const Ran v = cli({QStringLiteral("validate"),
@@ -224,7 +227,8 @@ void TestValidateFaces::windowCancelIsOnRecord() {
     pbtest::KubeTestServer server;
     QVERIFY(server.start(pbgui::ncclScript(0, /*neverFinish=*/true)));
     QTemporaryDir dir;
-    const QString dbPath = dir.filePath(QStringLiteral("gui.sqlite"));
+    PB_TEST_DATABASE(guiTdb, dir.path(), QStringLiteral("gui.sqlite"));
+    const QString dbPath = guiTdb.spec();
     QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"), dbPath}).code, 0);
     Result<std::unique_ptr<db::Database>> db = db::Database::open(dbPath);
     QVERIFY(db.ok());

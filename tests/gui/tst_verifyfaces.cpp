@@ -233,7 +233,8 @@ void TestVerifyFaces::sameAnswerFromCliAndWindow() {
     const std::optional<SigstoreCase> c = pbgui::sigstoreCase(caseName);
     QVERIFY(c);
     QTemporaryDir tmp;
-    const Face cli = viaCli(*c, mode, identity, tmp.filePath(QStringLiteral("cli.sqlite")));
+    PB_TEST_DATABASE(cliDb, tmp.path(), QStringLiteral("cli.sqlite"));
+    const Face cli = viaCli(*c, mode, identity, cliDb.spec());
     QVERIFY2(cli.error.isEmpty(), qPrintable(cli.error));
     const Face gui = viaWindow(*c, mode, identity);
     QVERIFY2(gui.error.isEmpty(), qPrintable(gui.error));

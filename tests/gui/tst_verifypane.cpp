@@ -648,7 +648,7 @@ void TestVerifyPane::copyAsCommand() {
     pane()->setIdentity(c->identity, c->issuer);
     QTest::mouseClick(find<QPushButton>("verifyCopyCommand"), Qt::LeftButton);
     const QString later = QGuiApplication::clipboard()->text();
-    QVERIFY2(later.endsWith(QStringLiteral("--db ") + m_db->path()), qPrintable(later));
+    QVERIFY2(later.endsWith(QStringLiteral("--db ") + models::shellQuote(m_db->path())), qPrintable(later));
     QVERIFY(!later.contains(QStringLiteral("--trusted-root")));
     QCOMPARE(runInShell(later), QStringLiteral("VERIFIED"));
     // The same with an identity the certificate does not have: the CLI refuses it too.
