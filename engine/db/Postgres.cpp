@@ -368,8 +368,8 @@ bool Rows::next() {
         std::vector<const char*> values;
         for (const QByteArray& p : m_params)
             values.push_back(p.constData());
-        m_result = PQexecParams(m_conn, m_sql.constData(), int(values.size()), nullptr, values.data(), nullptr,
-                                nullptr, 0);
+        m_result = PQexecParams(m_conn, m_sql.constData(), int(values.size()), nullptr, values.data(),
+                                nullptr, nullptr, 0);
         if (PQresultStatus(m_result) != PGRES_TUPLES_OK) {
             m_error = QString::fromUtf8(m_result ? PQresultErrorMessage(m_result) : PQerrorMessage(m_conn))
                           .trimmed();
