@@ -27,6 +27,7 @@ BulkInsert::~BulkInsert() = default;
 Status BulkInsert::startStage() {
     if (!inTransaction(m_db))
         return makeError(QStringLiteral("%1: a bulk insert runs inside a transaction").arg(m_table));
+    m_types = pg::columnTypes(m_db, m_table, m_columns); // empty: text COPY
     if (m_conflict.isEmpty()) {
         // No conflict to resolve: COPY straight into the table, rows in the order they were added.
         m_stage = m_table;
@@ -75,12 +76,22 @@ Status BulkInsert::add(const QVariantList& row, const QString& what) {
     if (m_stage.isEmpty())
         if (Status s = startStage(); !s)
             return s;
-    for (qsizetype i = 0; i < row.size(); ++i) {
-        if (i)
-            m_buffer += '\t';
-        pg::appendCopyField(m_buffer, row[i]);
+    if (!m_types.empty()) {
+        const qsizetype before = m_buffer.size();
+        if (Status s = pg::appendBinaryRow(m_buffer, row, m_types, m_columns); !s) {
+            m_buffer.truncate(before); // no half row is ever sent
+            return makeError(what.isEmpty()
+                                 ? QStringLiteral("%1: %2").arg(m_table, s.error().message)
+                                 : QStringLiteral("%1 (%2): %3").arg(m_table, what, s.error().message));
+        }
+    } else {
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            if (i)
+                m_buffer += '\t';
+            pg::appendCopyField(m_buffer, row[i]);
+        }
+        m_buffer += '\n';
     }
-    m_buffer += '\n';
     ++m_pending;
     if (m_buffer.size() >= kCopyChunk)
         return flush();
@@ -90,7 +101,7 @@ Status BulkInsert::add(const QVariantList& row, const QString& what) {
 Status BulkInsert::flush() {
     if (m_buffer.isEmpty())
         return {};
-    Status s = pg::copyIn(m_db, m_stage, m_columns, m_buffer);
+    Status s = pg::copyIn(m_db, m_stage, m_columns, m_buffer, !m_types.empty());
     m_buffer.clear();
     m_copied += m_pending;
     m_pending = 0;

@@ -1,10 +1,10 @@
 // Many rows into one table, inside the caller's transaction, the way each engine takes them fastest
 // (issue 31): on SQLite one prepared INSERT run per row, which inside one transaction is SQLite's
 // fast path; on PostgreSQL the rows stream with COPY (libpq's PQputCopyData on the driver's own
-// connection): straight into the table when there is no conflict clause, otherwise into a temporary
-// staging table from which one INSERT ... SELECT moves them, in the order they were added, through the
-// same ON CONFLICT clause. A round trip per row over a
-// network is what this avoids: 200k rows one by one take tens of seconds on a server, COPY a fraction
+// connection; binary format when the columns' types allow, so bytea travels as its bytes): straight into the
+// table when there is no conflict clause, otherwise into a temporary staging table from which one INSERT ...
+// SELECT moves them, in the order they were added, through the same ON CONFLICT clause. A round trip per row
+// over a network is what this avoids: 200k rows one by one take tens of seconds on a server, COPY a fraction
 // of one (../shared/reference/postgresql-team-store.md).
 //
 // On SQLite each add() writes its row; on PostgreSQL rows are sent in chunks of a few MiB and the
@@ -22,6 +22,8 @@
 #include <QString>
 #include <QStringList>
 #include <QVariant>
+
+#include <vector>
 
 namespace pb::db {
 
@@ -58,6 +60,7 @@ class BulkInsert {
     bool m_prepared = false;
     // PostgreSQL
     QString m_stage;
+    std::vector<quint32> m_types; // binary COPY when every column's type allows it (pg::columnTypes)
     QByteArray m_buffer;
     bool m_finished = false;
     qint64 m_pending = 0; // rows in m_buffer

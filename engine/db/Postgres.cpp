@@ -9,8 +9,14 @@
 
 #include <libpq-fe.h>
 
+#include <bit>
 #include <charconv>
+#include <climits>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <type_traits>
 
 namespace pb::db::pg {
 
@@ -303,12 +309,14 @@ void appendCopyField(QByteArray& out, const QVariant& value) {
 }
 
 Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& columns,
-              const QByteArray& rows) {
+              const QByteArray& rows, bool binary) {
     PGconn* c = handle(db);
     if (!c)
         return makeError(QStringLiteral("COPY needs a PostgreSQL connection"));
-    const QByteArray sql =
-        QStringLiteral("COPY %1 (%2) FROM STDIN").arg(table, columns.join(QLatin1Char(','))).toUtf8();
+    const QByteArray sql = QStringLiteral("COPY %1 (%2) FROM STDIN%3")
+                               .arg(table, columns.join(QLatin1Char(',')),
+                                    binary ? QStringLiteral(" (FORMAT binary)") : QString())
+                               .toUtf8();
     PGresult* r = PQexec(c, sql.constData());
     const bool started = PQresultStatus(r) == PGRES_COPY_IN;
     QString error = started ? QString() : QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
@@ -317,8 +325,15 @@ Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& c
         return makeError(QStringLiteral("COPY into %1 refused: %2").arg(table, error));
     constexpr qsizetype chunk = 1 << 20;
     bool ok = true;
+    // Binary: the signature, no flags, no header extension; after the tuples, a field count of -1.
+    static constexpr char kHeader[] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+    static constexpr char kTrailer[] = "\377\377";
+    if (binary)
+        ok = PQputCopyData(c, kHeader, int(sizeof kHeader - 1)) == 1;
     for (qsizetype at = 0; ok && at < rows.size(); at += chunk)
         ok = PQputCopyData(c, rows.constData() + at, int(std::min(chunk, rows.size() - at))) == 1;
+    if (binary && ok)
+        ok = PQputCopyData(c, kTrailer, int(sizeof kTrailer - 1)) == 1;
     ok = PQputCopyEnd(c, ok ? nullptr : "client failed to send the rows") == 1 && ok;
     while (PGresult* res = PQgetResult(c)) {
         if (PQresultStatus(res) != PGRES_COMMAND_OK) {
@@ -332,6 +347,204 @@ Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& c
         return makeError(
             QStringLiteral("COPY into %1 failed: %2")
                 .arg(table, error.isEmpty() ? QString::fromUtf8(PQerrorMessage(c)).trimmed() : error));
+    return {};
+}
+
+namespace {
+
+// Type OIDs (pg_type.dat; fixed for built-in types).
+enum : quint32 {
+    kBool = 16,
+    kBytea = 17,
+    kInt8 = 20,
+    kInt2 = 21,
+    kInt4 = 23,
+    kText = 25,
+    kJson = 114,
+    kFloat4 = 700,
+    kFloat8 = 701,
+    kVarchar = 1043,
+    kJsonb = 3802,
+};
+
+template <class T> void appendBigEndian(QByteArray& out, T v) {
+    using U = std::make_unsigned_t<T>;
+    const U u = static_cast<U>(v);
+    char bytes[sizeof(T)];
+    for (size_t i = 0; i < sizeof(T); ++i)
+        bytes[i] = static_cast<char>((u >> (8 * (sizeof(T) - 1 - i))) & 0xff);
+    out.append(bytes, sizeof(T));
+}
+
+void appendField(QByteArray& out, QByteArrayView bytes) {
+    appendBigEndian<qint32>(out, static_cast<qint32>(bytes.size()));
+    out.append(bytes.data(), bytes.size());
+}
+
+// What the text format would carry for a value in a text column (numbers as the text path writes them).
+QByteArray textOf(const QVariant& v) {
+    switch (v.metaType().id()) {
+    case QMetaType::QByteArray:
+        return v.toByteArray();
+    case QMetaType::Bool:
+        return v.toBool() ? "1" : "0";
+    case QMetaType::Double:
+    case QMetaType::Float:
+        return QByteArray::number(v.toDouble(), 'g', 17);
+    default:
+        return v.toString().toUtf8();
+    }
+}
+
+std::optional<qint64> integerOf(const QVariant& v) {
+    bool ok = false;
+    qint64 n = 0;
+    switch (v.metaType().id()) {
+    case QMetaType::Double:
+    case QMetaType::Float: {
+        const double d = v.toDouble();
+        if (!std::isfinite(d) || d != std::trunc(d) || std::fabs(d) > 9.0e18)
+            return std::nullopt;
+        return static_cast<qint64>(d);
+    }
+    case QMetaType::ULongLong:
+        if (v.toULongLong() > quint64(std::numeric_limits<qint64>::max()))
+            return std::nullopt;
+        return static_cast<qint64>(v.toULongLong());
+    default:
+        n = v.toLongLong(&ok);
+        return ok ? std::optional<qint64>(n) : std::nullopt;
+    }
+}
+
+} // namespace
+
+bool binaryCopySupports(quint32 typeOid) {
+    switch (typeOid) {
+    case kBool:
+    case kBytea:
+    case kInt8:
+    case kInt2:
+    case kInt4:
+    case kText:
+    case kJson:
+    case kFloat4:
+    case kFloat8:
+    case kVarchar:
+    case kJsonb:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::vector<quint32> columnTypes(const QSqlDatabase& db, const QString& table, const QStringList& columns) {
+    PGconn* c = handle(db);
+    if (!c)
+        return {};
+    const QByteArray name = table.toUtf8();
+    const char* values[] = {name.constData()};
+    PGresult* r = PQexecParams(c,
+                               "SELECT attname, atttypid FROM pg_attribute WHERE attrelid = to_regclass($1) "
+                               "AND attnum > 0 AND NOT attisdropped",
+                               1, nullptr, values, nullptr, nullptr, 0);
+    QHash<QString, quint32> byName;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK)
+        for (int i = 0; i < PQntuples(r); ++i)
+            byName.insert(QString::fromUtf8(PQgetvalue(r, i, 0)),
+                          static_cast<quint32>(std::strtoul(PQgetvalue(r, i, 1), nullptr, 10)));
+    PQclear(r);
+    std::vector<quint32> types;
+    for (const QString& column : columns) {
+        const quint32 oid = byName.value(column, 0);
+        if (!binaryCopySupports(oid))
+            return {};
+        types.push_back(oid);
+    }
+    return types;
+}
+
+Status appendBinaryRow(QByteArray& out, const QVariantList& row, const std::vector<quint32>& types,
+                       const QStringList& columns) {
+    if (static_cast<size_t>(row.size()) != types.size())
+        return makeError(
+            QStringLiteral("a row of %1 values for %2 columns").arg(row.size()).arg(types.size()));
+    appendBigEndian<qint16>(out, static_cast<qint16>(row.size()));
+    for (qsizetype i = 0; i < row.size(); ++i) {
+        const QVariant& v = row[i];
+        if (v.isNull()) {
+            appendBigEndian<qint32>(out, -1);
+            continue;
+        }
+        auto refuse = [&](const char* what) {
+            return makeError(QStringLiteral("column %1: '%2' is not %3")
+                                 .arg(i < columns.size() ? columns[i] : QString::number(i + 1),
+                                      v.toString().left(40), QLatin1String(what)));
+        };
+        switch (types[static_cast<size_t>(i)]) {
+        case kBool: {
+            const std::optional<qint64> n =
+                v.metaType().id() == QMetaType::Bool ? qint64(v.toBool()) : integerOf(v);
+            if (!n || (*n != 0 && *n != 1))
+                return refuse("a boolean");
+            appendBigEndian<qint32>(out, 1);
+            out += char(*n);
+            break;
+        }
+        case kInt2:
+        case kInt4:
+        case kInt8: {
+            const std::optional<qint64> n = integerOf(v);
+            const quint32 t = types[static_cast<size_t>(i)];
+            if (!n || (t == kInt2 && (*n < INT16_MIN || *n > INT16_MAX)) ||
+                (t == kInt4 && (*n < INT32_MIN || *n > INT32_MAX)))
+                return refuse("an integer of the column's size");
+            if (t == kInt2) {
+                appendBigEndian<qint32>(out, 2);
+                appendBigEndian<qint16>(out, static_cast<qint16>(*n));
+            } else if (t == kInt4) {
+                appendBigEndian<qint32>(out, 4);
+                appendBigEndian<qint32>(out, static_cast<qint32>(*n));
+            } else {
+                appendBigEndian<qint32>(out, 8);
+                appendBigEndian<qint64>(out, *n);
+            }
+            break;
+        }
+        case kFloat4:
+        case kFloat8: {
+            bool ok = false;
+            const double d = v.toDouble(&ok);
+            if (!ok)
+                return refuse("a number");
+            if (!std::isfinite(d)) { // as the text path writes it: no value
+                appendBigEndian<qint32>(out, -1);
+                break;
+            }
+            if (types[static_cast<size_t>(i)] == kFloat4) {
+                appendBigEndian<qint32>(out, 4);
+                appendBigEndian<quint32>(out, std::bit_cast<quint32>(static_cast<float>(d)));
+            } else {
+                appendBigEndian<qint32>(out, 8);
+                appendBigEndian<quint64>(out, std::bit_cast<quint64>(d));
+            }
+            break;
+        }
+        case kBytea:
+            appendField(out,
+                        v.metaType().id() == QMetaType::QByteArray ? v.toByteArray() : v.toString().toUtf8());
+            break;
+        case kJsonb: {
+            const QByteArray text = textOf(v);
+            appendBigEndian<qint32>(out, static_cast<qint32>(text.size() + 1));
+            out += char(1); // jsonb's binary format version
+            out += text;
+            break;
+        }
+        default: // text, varchar, json
+            appendField(out, textOf(v));
+        }
+    }
     return {};
 }
 

@@ -75,12 +75,25 @@ QString scrub(QString text, const QString& secret);
 // anything printed that may quote a --db value.
 QString scrubRemembered(QString text);
 
-// COPY table(columns) FROM STDIN with rows already in PostgreSQL's text format (TAB between fields,
-// \N for NULL, `\\`, `\t`, `\n`, `\r` escaped): used for bulk inserts inside the current transaction.
+// COPY table(columns) FROM STDIN inside the current transaction, for bulk inserts. `rows` are in
+// PostgreSQL's text format (TAB between fields, \N for NULL, `\\`, `\t`, `\n`, `\r` escaped), or with
+// `binary` the tuples of its binary format (appendBinaryRow; the header and trailer are added here).
 Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& columns,
-              const QByteArray& rows);
+              const QByteArray& rows, bool binary = false);
 // One field in COPY text format.
 void appendCopyField(QByteArray& out, const QVariant& value);
+
+// The binary COPY format, for the column types it is written for here (bigint, integer, smallint,
+// boolean, double precision, real, text, varchar, json, jsonb, bytea): values travel as the server
+// stores them (bytea as its bytes, not twice as many hex digits), and the server parses nothing.
+// The type OIDs of `columns` of `table` (as the search path finds it), in order; an empty list when a
+// column is missing or of a type binaryCopySupports() refuses, or the query fails.
+std::vector<quint32> columnTypes(const QSqlDatabase& db, const QString& table, const QStringList& columns);
+bool binaryCopySupports(quint32 typeOid);
+// One tuple: the field count, then each value as `types` says. A value that does not fit its column
+// (text where a number belongs, a fraction into an integer) is an error naming the column.
+Status appendBinaryRow(QByteArray& out, const QVariantList& row, const std::vector<quint32>& types,
+                       const QStringList& columns);
 
 // A SELECT run with libpq on the connection's own handle and read as the server sends it (text),
 // without a QVariant per cell: for large reads (the health table), where QPSQL's forward-only mode

@@ -1,8 +1,8 @@
 // db::BulkInsert (issue 31): many rows through each engine's bulk path (prepared inserts on SQLite,
-// COPY into a staging table on PostgreSQL) land exactly as row-by-row inserts would: every value and
-// type, NULLs, bytes, text with tabs, newlines and backslashes, the order of ids, ON CONFLICT
-// updates, all or nothing with the caller's transaction. And the advice a failed statement carries
-// (statement timeout, lock timeout) names the server on PostgreSQL.
+// COPY, binary where the column types allow, into a staging table on PostgreSQL) land exactly as row-by-row
+// inserts would: every value and type, NULLs, bytes, text with tabs, newlines and backslashes, the order of
+// ids, ON CONFLICT updates, all or nothing with the caller's transaction. And the advice a failed statement
+// carries (statement timeout, lock timeout) names the server on PostgreSQL.
 #include "TestDb.h"
 #include "db/BulkInsert.h"
 #include "db/Database.h"
@@ -216,6 +216,55 @@ class TestBulkInsert : public QObject {
         const Status s = bulk.add({QStringLiteral("a")}, QStringLiteral("pointer.yaml"));
         QVERIFY(!s.ok());
         QCOMPARE(s.error().file, QStringLiteral("pointer.yaml"));
+    }
+
+    // PostgreSQL sends the rows in COPY's binary format when every column's type allows it (the
+    // schema's bigint, double precision, text and bytea do): a value that does not fit its column is
+    // refused before anything is sent, naming the table, the row and the column; a table with a type
+    // the binary writer does not know (numeric here) falls back to the text format, value for value.
+    void binaryAndTextCopy() {
+        if (!pb::test::onPostgres())
+            QSKIP("COPY's two formats are PostgreSQL's (SQLite takes any value in any column: its type "
+                  "affinity)");
+        PB_TEST_DATABASE(tdb, m_dir.path(), QStringLiteral("formats"));
+        auto database = openDb(tdb.spec());
+        QSqlDatabase& sql = database->sql();
+        const QStringList columns{QStringLiteral("check_id"), QStringLiteral("series"), QStringLiteral("x"),
+                                  QStringLiteral("y")};
+        QCOMPARE(db::pg::columnTypes(sql, QStringLiteral("run_series"), columns),
+                 (std::vector<quint32>{20, 25, 701, 701})); // bigint, text, double precision x2
+        {
+            db::Transaction tx(sql);
+            db::BulkInsert bulk(sql, QStringLiteral("run_series"), columns);
+            Status s = bulk.add({QStringLiteral("not a number"), QStringLiteral("s"), 0.5, 1.0},
+                                QStringLiteral("perf.json"));
+            QVERIFY(!s.ok());
+            QVERIFY2(s.error().message.contains(QStringLiteral("run_series (perf.json)")) &&
+                         s.error().message.contains(QStringLiteral("check_id")) &&
+                         s.error().message.contains(QStringLiteral("not a number")),
+                     qPrintable(s.error().toString()));
+            s = bulk.add({2.5, QStringLiteral("s"), 0.5, 1.0});
+            QVERIFY2(!s.ok() && s.error().message.contains(QStringLiteral("check_id")),
+                     qPrintable(s.error().toString()));
+        }
+        QSqlQuery q(sql);
+        QVERIFY(q.exec(QStringLiteral("CREATE TEMP TABLE amounts (label text, amount numeric, n bigint)")));
+        QVERIFY(db::pg::columnTypes(sql, QStringLiteral("amounts"),
+                                    {QStringLiteral("label"), QStringLiteral("amount"), QStringLiteral("n")})
+                    .empty());
+        {
+            db::Transaction tx(sql);
+            db::BulkInsert bulk(sql, QStringLiteral("amounts"),
+                                {QStringLiteral("label"), QStringLiteral("amount"), QStringLiteral("n")});
+            QVERIFY(bulk.add({QStringLiteral("a\tb"), QStringLiteral("12345678901234567890.5"), 7}).ok());
+            QVERIFY(bulk.add({QVariant(QMetaType(QMetaType::QString)), 0.25, QVariant()}).ok());
+            const Status done = bulk.finish();
+            QVERIFY2(done.ok(), qPrintable(done.error().toString()));
+            QVERIFY(tx.commit());
+        }
+        QCOMPARE(
+            rowsOf(sql, QStringLiteral("SELECT label, amount::text, n FROM amounts ORDER BY n NULLS LAST")),
+            (QStringList{QStringLiteral("a\tb|12345678901234567890.5|7"), QStringLiteral("NULL|0.25|NULL")}));
     }
 
     // A statement the server cancels (statement_timeout) and a lock that cannot be had (lock_timeout)

@@ -240,6 +240,25 @@ class TestSchemaInfo : public QObject {
         QCOMPARE(b.tables.size(), a.tables.size());
     }
 
+    // Storage, not logical schema: PostgreSQL keeps the large values (catalog files, canonical
+    // recipes, bundles) compressed with lz4 (migration 015); the installed server has lz4.
+    void largeValuesUseLz4() {
+        if (!pb::test::onPostgres())
+            QSKIP("SQLite does not compress values; this is PostgreSQL's storage (migration 015)");
+        QSqlQuery q(m_plain->sql());
+        QVERIFY(q.exec(QStringLiteral(
+            "SELECT c.relname || '.' || a.attname, a.attcompression FROM pg_attribute a JOIN pg_class c ON "
+            "c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'proofbench' "
+            "AND c.relkind = 'r' AND a.atttypid = 'bytea'::regtype AND a.attnum > 0 ORDER BY 1")));
+        int columns = 0;
+        while (q.next()) {
+            ++columns;
+            QVERIFY2(q.value(1).toString() == QStringLiteral("l"),
+                     qPrintable(q.value(0).toString() + QStringLiteral(" is not lz4-compressed")));
+        }
+        QVERIFY(columns >= 11);
+    }
+
     void normalisesBothEnginesSpellings() {
         // PostgreSQL's pg_get_constraintdef / pg_get_expr against the text SQLite keeps.
         QCOMPARE(

@@ -1,0 +1,3 @@
+-- PostgreSQL compresses large values with lz4 from this version on (see the PostgreSQL migration of
+-- the same number). SQLite does not compress values: nothing changes here, and the number keeps the
+-- two engines' schema versions equal.
