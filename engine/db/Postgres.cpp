@@ -14,6 +14,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -546,6 +547,185 @@ Status appendBinaryRow(QByteArray& out, const QVariantList& row, const std::vect
         }
     }
     return {};
+}
+
+namespace {
+
+template <class T> T readBigEndian(const char* p) {
+    using U = std::make_unsigned_t<T>;
+    U u = 0;
+    for (size_t i = 0; i < sizeof(T); ++i)
+        u = static_cast<U>((u << 8) | static_cast<unsigned char>(p[i]));
+    return static_cast<T>(u);
+}
+
+} // namespace
+
+CopyOut::CopyOut(const QSqlDatabase& db, const QString& query, std::vector<quint32> types)
+    : m_conn(handle(db)), m_types(std::move(types)), m_server(serverOf(db.driver())) {
+    if (!m_conn) {
+        m_error = QStringLiteral("not a PostgreSQL connection");
+        return;
+    }
+    for (quint32 t : m_types)
+        if (!binaryCopySupports(t)) {
+            m_error = QStringLiteral("a column of type %1 cannot be read in COPY's binary format").arg(t);
+            return;
+        }
+    const QByteArray sql = QStringLiteral("COPY (%1) TO STDOUT (FORMAT binary)").arg(query).toUtf8();
+    PGresult* r = PQexec(m_conn, sql.constData());
+    m_started = PQresultStatus(r) == PGRES_COPY_OUT;
+    if (!m_started)
+        m_error = QString::fromUtf8(r ? PQresultErrorMessage(r) : PQerrorMessage(m_conn)).trimmed();
+    PQclear(r);
+}
+
+CopyOut::~CopyOut() {
+    drain();
+}
+
+// A COPY left before its end is read to the end, so that the connection can take the next command.
+void CopyOut::drain() {
+    if (!m_started || !m_conn)
+        return;
+    m_started = false;
+    char* data = nullptr;
+    while (PQgetCopyData(m_conn, &data, 0) > 0)
+        PQfreemem(data);
+    while (PGresult* r = PQgetResult(m_conn)) {
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && m_error.isEmpty())
+            m_error = QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
+        PQclear(r);
+    }
+}
+
+bool CopyOut::fail(const QString& why) {
+    if (m_error.isEmpty())
+        m_error = why;
+    drain();
+    return false;
+}
+
+bool CopyOut::fill(qsizetype bytes) {
+    while (m_buffer.size() - m_at < bytes) {
+        if (m_ended)
+            return false;
+        if (m_at > 0) { // what was read is dropped before more arrives
+            m_buffer.remove(0, m_at);
+            m_at = 0;
+        }
+        char* data = nullptr;
+        const int n = PQgetCopyData(m_conn, &data, 0);
+        if (n > 0) {
+            m_buffer.append(data, n);
+            PQfreemem(data);
+        } else {
+            m_ended = true;
+            if (n == -2)
+                return fail(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
+            drain(); // -1: the COPY finished; its result says whether it went well
+            return false;
+        }
+    }
+    return true;
+}
+
+bool CopyOut::next() {
+    if (!m_error.isEmpty() || !m_conn)
+        return false;
+    if (!m_headerRead) {
+        static constexpr char kSignature[] = "PGCOPY\n\377\r\n";
+        if (!fill(19))
+            return fail(QStringLiteral("the server's COPY data ended before its header"));
+        if (std::memcmp(m_buffer.constData() + m_at, kSignature, 11) != 0)
+            return fail(QStringLiteral("the server's COPY data has no binary signature"));
+        const qint32 extension = readBigEndian<qint32>(m_buffer.constData() + m_at + 15);
+        m_at += 19;
+        if (extension < 0 || !fill(extension))
+            return fail(QStringLiteral("the server's COPY header is cut short"));
+        m_at += extension;
+        m_headerRead = true;
+    }
+    if (!fill(2))
+        return failed() ? false : fail(QStringLiteral("the server's COPY data ended without its trailer"));
+    const qint16 fields = readBigEndian<qint16>(m_buffer.constData() + m_at);
+    m_at += 2;
+    if (fields == -1) { // the trailer
+        m_ended = true;
+        drain();
+        return false;
+    }
+    if (static_cast<size_t>(fields) != m_types.size())
+        return fail(
+            QStringLiteral("a row of %1 fields where %2 were expected").arg(fields).arg(m_types.size()));
+    m_row.resize(fields);
+    for (qint16 i = 0; i < fields; ++i) {
+        if (!fill(4))
+            return fail(QStringLiteral("the server's COPY data ended inside a row"));
+        const qint32 length = readBigEndian<qint32>(m_buffer.constData() + m_at);
+        m_at += 4;
+        if (length == -1) {
+            m_row[i] = QVariant();
+            continue;
+        }
+        if (length < 0 || !fill(length))
+            return fail(QStringLiteral("the server's COPY data ended inside a value"));
+        const char* p = m_buffer.constData() + m_at;
+        auto wrongSize = [&] {
+            return fail(QStringLiteral("a value of %1 bytes for a column of type %2")
+                            .arg(length)
+                            .arg(m_types[size_t(i)]));
+        };
+        switch (m_types[static_cast<size_t>(i)]) {
+        case kBool:
+            if (length != 1)
+                return wrongSize();
+            m_row[i] = QVariant(qint64(*p != 0));
+            break;
+        case kInt2:
+            if (length != 2)
+                return wrongSize();
+            m_row[i] = QVariant(qint64(readBigEndian<qint16>(p)));
+            break;
+        case kInt4:
+            if (length != 4)
+                return wrongSize();
+            m_row[i] = QVariant(qint64(readBigEndian<qint32>(p)));
+            break;
+        case kInt8:
+            if (length != 8)
+                return wrongSize();
+            m_row[i] = QVariant(readBigEndian<qint64>(p));
+            break;
+        case kFloat4:
+            if (length != 4)
+                return wrongSize();
+            m_row[i] = QVariant(double(std::bit_cast<float>(readBigEndian<quint32>(p))));
+            break;
+        case kFloat8:
+            if (length != 8)
+                return wrongSize();
+            m_row[i] = QVariant(std::bit_cast<double>(readBigEndian<quint64>(p)));
+            break;
+        case kBytea:
+            m_row[i] = QVariant(QByteArray(p, length));
+            break;
+        case kJsonb: // a version byte, then the text
+            if (length < 1)
+                return wrongSize();
+            m_row[i] = QVariant(QString::fromUtf8(p + 1, length - 1));
+            break;
+        default:
+            m_row[i] = QVariant(QString::fromUtf8(p, length));
+        }
+        m_at += length;
+    }
+    return true;
+}
+
+Error CopyOut::error(const QString& what) const {
+    return makeError(m_server.isEmpty() ? QStringLiteral("%1: %2").arg(what, m_error)
+                                        : QStringLiteral("%1: %2 (%3)").arg(what, m_error, m_server));
 }
 
 Rows::Rows(const QSqlDatabase& db, const char* sql) : m_conn(handle(db)), m_server(serverOf(db.driver())) {

@@ -95,6 +95,39 @@ bool binaryCopySupports(quint32 typeOid);
 Status appendBinaryRow(QByteArray& out, const QVariantList& row, const std::vector<quint32>& types,
                        const QStringList& columns);
 
+// A query's rows read with COPY (query) TO STDOUT in the binary format: streamed from the server a
+// row at a time (memory stays bounded for any table), parsed without text conversion. `types` are
+// the result columns' type OIDs (columnTypes); each must be one binaryCopySupports() accepts.
+// Integers come back as qint64, floating point as double, bytea as QByteArray, text and JSON as
+// QString, booleans as qint64 0/1; SQL NULL as a null QVariant. Use on the connection's thread.
+class CopyOut {
+  public:
+    CopyOut(const QSqlDatabase& db, const QString& query, std::vector<quint32> types);
+    ~CopyOut();
+    CopyOut(const CopyOut&) = delete;
+    CopyOut& operator=(const CopyOut&) = delete;
+
+    // The next row into row(); false at the end or on an error (failed() then says so).
+    bool next();
+    const QVariantList& row() const { return m_row; }
+    bool failed() const { return !m_error.isEmpty(); }
+    Error error(const QString& what) const;
+
+  private:
+    bool fill(qsizetype bytes); // at least `bytes` unread bytes buffered, or false at the end
+    bool fail(const QString& why);
+    void drain();
+
+    pg_conn* m_conn = nullptr;
+    std::vector<quint32> m_types;
+    QByteArray m_buffer;
+    qsizetype m_at = 0;
+    QVariantList m_row;
+    QString m_error;
+    QString m_server;
+    bool m_started = false, m_ended = false, m_headerRead = false;
+};
+
 // A SELECT run with libpq on the connection's own handle and read as the server sends it (text),
 // without a QVariant per cell: for large reads (the health table), where QPSQL's forward-only mode
 // makes one result per row and converts every value. `?` placeholders (none inside literals) are

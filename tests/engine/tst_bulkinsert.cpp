@@ -267,6 +267,67 @@ class TestBulkInsert : public QObject {
             (QStringList{QStringLiteral("a\tb|12345678901234567890.5|7"), QStringLiteral("NULL|0.25|NULL")}));
     }
 
+    // db copy reads PostgreSQL with COPY's binary stream (pg::CopyOut): every value comes back as it
+    // was written (NULLs, every byte value, doubles to the bit, text with tabs); a read stopped early
+    // leaves the connection usable; a query the server refuses is an error naming the server.
+    void copyOutReadsWhatWasWritten() {
+        if (!pb::test::onPostgres())
+            QSKIP("COPY TO STDOUT is PostgreSQL's (SQLite's rows are read through its own API)");
+        PB_TEST_DATABASE(tdb, m_dir.path(), QStringLiteral("copyout"));
+        auto database = openDb(tdb.spec());
+        QSqlDatabase& sql = database->sql();
+        QByteArray all;
+        for (int b = 0; b < 256; ++b)
+            all += char(b);
+        const QStringList columns{QStringLiteral("path"), QStringLiteral("sha256"), QStringLiteral("content"),
+                                  QStringLiteral("imported_at")};
+        {
+            db::Transaction tx(sql);
+            db::BulkInsert bulk(sql, QStringLiteral("evidence_allowlists"), columns);
+            for (int i = 0; i < 3000; ++i)
+                QVERIFY(bulk.add({QStringLiteral("p\t%1").arg(i), QString::number(i), all.left(i % 257),
+                                  QStringLiteral("t")})
+                            .ok());
+            QVERIFY(bulk.finish().ok());
+            QVERIFY(tx.commit());
+        }
+        const QStringList read{QStringLiteral("id"), QStringLiteral("path"), QStringLiteral("content")};
+        const std::vector<quint32> types =
+            db::pg::columnTypes(sql, QStringLiteral("evidence_allowlists"), read);
+        QCOMPARE(types, (std::vector<quint32>{20, 25, 17}));
+        {
+            db::pg::CopyOut rows(
+                sql, QStringLiteral("SELECT id, path, content FROM evidence_allowlists ORDER BY id"), types);
+            int n = 0;
+            qint64 lastId = 0;
+            while (rows.next()) {
+                const QVariantList& r = rows.row();
+                QVERIFY(r[0].toLongLong() > lastId);
+                lastId = r[0].toLongLong();
+                QCOMPARE(r[1].toString(), QStringLiteral("p\t%1").arg(n));
+                QCOMPARE(r[2].toByteArray(), all.left(n % 257));
+                ++n;
+            }
+            QVERIFY2(!rows.failed(), qPrintable(rows.error(QStringLiteral("evidence_allowlists")).message));
+            QCOMPARE(n, 3000);
+        }
+        {
+            db::pg::CopyOut early(sql, QStringLiteral("SELECT id, path, content FROM evidence_allowlists"),
+                                  types);
+            QVERIFY(early.next());
+        } // stopped after one row: the rest is drained
+        QSqlQuery q(sql);
+        QVERIFY2(q.exec(QStringLiteral("SELECT count(*) FROM evidence_allowlists")) && q.next(),
+                 qPrintable(q.lastError().text()));
+        QCOMPARE(q.value(0).toInt(), 3000);
+        db::pg::CopyOut refused(sql, QStringLiteral("SELECT nothing FROM nowhere"), {25});
+        QVERIFY(!refused.next());
+        QVERIFY(refused.failed());
+        const Error e = refused.error(QStringLiteral("reading nowhere"));
+        QVERIFY2(e.message.contains(QStringLiteral("nowhere")) && e.message.contains(tdb.pgName()),
+                 qPrintable(e.message));
+    }
+
     // A statement the server cancels (statement_timeout) and a lock that cannot be had (lock_timeout)
     // say what happened and what to do, naming the database and server, never a password.
     void timeoutsSayWhatToDo() {
