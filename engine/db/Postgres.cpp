@@ -1,10 +1,13 @@
 #include "db/Postgres.h"
 
+#include "db/Dialect.h"
+
 #include <QHash>
 #include <QMetaType>
 #include <QMutex>
 #include <QRegularExpression>
 #include <QSqlDriver>
+#include <QSqlError>
 #include <QVariant>
 
 #include <libpq-fe.h>
@@ -309,6 +312,23 @@ void appendCopyField(QByteArray& out, const QVariant& value) {
     }
 }
 
+namespace {
+
+// What to do about a failed libpq call, as sqlError says it for a QSqlQuery: " (SERVER: advice)" for a
+// SQLSTATE the dialect has advice for (a full disk, a timeout, a lost connection), else empty.
+QString adviceSuffix(const QString& server, const PGresult* r) {
+    const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+    const QString advice = Dialect(Engine::PostgreSQL)
+                               .advice(QSqlError(QString(), QString(), QSqlError::StatementError,
+                                                 state ? QString::fromLatin1(state) : QString()));
+    if (advice.isEmpty())
+        return {};
+    return QStringLiteral(" (%1%2)").arg(server.isEmpty() ? QString() : server + QStringLiteral(": "),
+                                         advice);
+}
+
+} // namespace
+
 Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& columns,
               const QByteArray& rows, bool binary) {
     PGconn* c = handle(db);
@@ -321,9 +341,11 @@ Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& c
     PGresult* r = PQexec(c, sql.constData());
     const bool started = PQresultStatus(r) == PGRES_COPY_IN;
     QString error = started ? QString() : QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
+    const QString server = serverOf(db.driver());
+    QString advice = started ? QString() : adviceSuffix(server, r);
     PQclear(r);
     if (!started)
-        return makeError(QStringLiteral("COPY into %1 refused: %2").arg(table, error));
+        return makeError(QStringLiteral("COPY into %1 refused: %2%3").arg(table, error, advice));
     constexpr qsizetype chunk = 1 << 20;
     bool ok = true;
     // Binary: the signature, no flags, no header extension; after the tuples, a field count of -1.
@@ -339,15 +361,18 @@ Status copyIn(const QSqlDatabase& db, const QString& table, const QStringList& c
     while (PGresult* res = PQgetResult(c)) {
         if (PQresultStatus(res) != PGRES_COMMAND_OK) {
             ok = false;
-            if (error.isEmpty())
+            if (error.isEmpty()) {
                 error = QString::fromUtf8(PQresultErrorMessage(res)).trimmed();
+                advice = adviceSuffix(server, res);
+            }
         }
         PQclear(res);
     }
     if (!ok)
-        return makeError(
-            QStringLiteral("COPY into %1 failed: %2")
-                .arg(table, error.isEmpty() ? QString::fromUtf8(PQerrorMessage(c)).trimmed() : error));
+        return makeError(QStringLiteral("COPY into %1 failed: %2%3")
+                             .arg(table,
+                                  error.isEmpty() ? QString::fromUtf8(PQerrorMessage(c)).trimmed() : error,
+                                  advice));
     return {};
 }
 
@@ -575,8 +600,10 @@ CopyOut::CopyOut(const QSqlDatabase& db, const QString& query, std::vector<quint
     const QByteArray sql = QStringLiteral("COPY (%1) TO STDOUT (FORMAT binary)").arg(query).toUtf8();
     PGresult* r = PQexec(m_conn, sql.constData());
     m_started = PQresultStatus(r) == PGRES_COPY_OUT;
-    if (!m_started)
+    if (!m_started) {
         m_error = QString::fromUtf8(r ? PQresultErrorMessage(r) : PQerrorMessage(m_conn)).trimmed();
+        m_advice = adviceSuffix(m_server, r);
+    }
     PQclear(r);
 }
 
@@ -593,8 +620,10 @@ void CopyOut::drain() {
     while (PQgetCopyData(m_conn, &data, 0) > 0)
         PQfreemem(data);
     while (PGresult* r = PQgetResult(m_conn)) {
-        if (PQresultStatus(r) != PGRES_COMMAND_OK && m_error.isEmpty())
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && m_error.isEmpty()) {
             m_error = QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
+            m_advice = adviceSuffix(m_server, r);
+        }
         PQclear(r);
     }
 }
@@ -724,8 +753,9 @@ bool CopyOut::next() {
 }
 
 Error CopyOut::error(const QString& what) const {
-    return makeError(m_server.isEmpty() ? QStringLiteral("%1: %2").arg(what, m_error)
-                                        : QStringLiteral("%1: %2 (%3)").arg(what, m_error, m_server));
+    if (!m_advice.isEmpty() || m_server.isEmpty())
+        return makeError(QStringLiteral("%1: %2%3").arg(what, m_error, m_advice));
+    return makeError(QStringLiteral("%1: %2 (%3)").arg(what, m_error, m_server));
 }
 
 Rows::Rows(const QSqlDatabase& db, const char* sql) : m_conn(handle(db)), m_server(serverOf(db.driver())) {
@@ -768,6 +798,7 @@ bool Rows::next() {
                           .trimmed();
             if (m_error.isEmpty())
                 m_error = QStringLiteral("the query returned no rows result");
+            m_advice = adviceSuffix(m_server, m_result);
             return false;
         }
         m_rows = PQntuples(m_result);
@@ -776,8 +807,9 @@ bool Rows::next() {
 }
 
 Error Rows::error(const QString& what) const {
-    return makeError(m_server.isEmpty() ? QStringLiteral("%1: %2").arg(what, m_error)
-                                        : QStringLiteral("%1: %2 (%3)").arg(what, m_error, m_server));
+    if (!m_advice.isEmpty() || m_server.isEmpty())
+        return makeError(QStringLiteral("%1: %2%3").arg(what, m_error, m_advice));
+    return makeError(QStringLiteral("%1: %2 (%3)").arg(what, m_error, m_server));
 }
 
 QByteArrayView Rows::bytes(int i) const {

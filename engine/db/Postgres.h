@@ -124,6 +124,7 @@ class CopyOut {
     qsizetype m_at = 0;
     QVariantList m_row;
     QString m_error;
+    QString m_advice; // " (server: what to do)" for an error the dialect has advice for
     QString m_server;
     bool m_started = false, m_ended = false, m_headerRead = false;
 };
@@ -159,6 +160,7 @@ class Rows {
     QByteArray m_sql;
     std::vector<QByteArray> m_params;
     QString m_error;
+    QString m_advice;
     QString m_server;
     int m_row = -1, m_rows = 0;
     bool m_executed = false;

@@ -1,5 +1,6 @@
 #include "CatalogFixture.h"
 #include "DbTestUtil.h"
+#include "TestDb.h"
 #include "TestUtil.h"
 #include "catalog/Loader.h"
 #include "db/Database.h"
@@ -7,9 +8,14 @@
 #include "store/CatalogStore.h"
 
 #include <QCryptographicHash>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <unistd.h>
 
 using namespace pb;
 using namespace pb::store;
@@ -207,7 +213,7 @@ class TestStore : public QObject {
     void seedingIsAllOrNothingOnAFullDisk() {
         if (pb::test::onPostgres())
             QSKIP("a server has no per-database size limit to fill (SQLite's max_page_count makes the file "
-                  "full); seedingRollsBackOnAnyWriteFailure shows the same rollback on PostgreSQL");
+                  "full); serverDiskFullSaysSoAndKeepsNothing fills a server's disk");
         PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("full.sqlite"));
         auto db = openDb(testDb.spec());
         int oneVersionPages = 0;
@@ -248,6 +254,87 @@ class TestStore : public QObject {
         QCOMPARE(*again, embeddedCatalogLabels());
         QCOMPARE(count(*db, QStringLiteral("catalog_versions")), int(embeddedCatalogLabels().size()));
         QCOMPARE(count(*db, QStringLiteral("receipts")), int(embeddedCatalogLabels().size()));
+    }
+
+    // A server whose disk fills during an import: the table the catalog's files go to is moved to a
+    // tablespace on a 256 KiB tmpfs, so the COPY of the files runs out of room exactly as on a full
+    // disk (SQLSTATE 53100). The error says the server's disk is full, names the database and server,
+    // says nothing was written; nothing was. Needs root (mount) and the test server's superuser.
+    void serverDiskFullSaysSoAndKeepsNothing() {
+        if (!pb::test::onPostgres())
+            QSKIP("a server's full disk (SQLite's is seedingIsAllOrNothingOnAFullDisk)");
+        PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs/2026-08-19/recipes"));
+        if (::geteuid() != 0)
+            QSKIP("mounting a small tmpfs for a tablespace needs root");
+        const QDir serverDir(pb::test::pgServerDir());
+        auto readFile = [&](const QString& name) {
+            QFile f(serverDir.filePath(name));
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : QString();
+        };
+        const QString superuser = readFile(QStringLiteral("superuser"));
+        const QFileInfo dataDir(readFile(QStringLiteral("datadir")));
+        QVERIFY2(!superuser.isEmpty() && dataDir.exists(),
+                 "the test server records its superuser and datadir");
+        QTemporaryDir mountPoint;
+        QVERIFY(mountPoint.isValid());
+        QProcess mount;
+        mount.start(QStringLiteral("mount"),
+                    {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                     QStringLiteral("size=256k,mode=0700,uid=%1,gid=%2")
+                         .arg(dataDir.ownerId())
+                         .arg(dataDir.groupId()),
+                     QStringLiteral("tmpfs"), mountPoint.path()});
+        if (!mount.waitForFinished(10000) || mount.exitCode() != 0)
+            QSKIP(qPrintable(QStringLiteral("cannot mount a tmpfs here: %1")
+                                 .arg(QString::fromLocal8Bit(mount.readAllStandardError()).trimmed())));
+        const QString adminUri = pb::test::pgServerUri().replace(QStringLiteral("://pbtest@"),
+                                                                 QStringLiteral("://%1@").arg(superuser));
+        const QString space = QStringLiteral("pb_full_%1").arg(QCoreApplication::applicationPid());
+        auto psql = [&](const QString& sql) {
+            QProcess p;
+            p.start(QStringLiteral("psql"),
+                    {QStringLiteral("-X"), QStringLiteral("-q"), QStringLiteral("-v"),
+                     QStringLiteral("ON_ERROR_STOP=1"), adminUri, QStringLiteral("-c"), sql});
+            p.waitForFinished(30000);
+            return p.exitCode() == 0 ? QString() : QString::fromLocal8Bit(p.readAllStandardError());
+        };
+        const auto cleanup = qScopeGuard([&] { // after the test database is dropped
+            psql(QStringLiteral("DROP TABLESPACE IF EXISTS %1").arg(space));
+            QProcess::execute(QStringLiteral("umount"), {mountPoint.path()});
+        });
+        QString failed =
+            psql(QStringLiteral("CREATE TABLESPACE %1 LOCATION '%2'").arg(space, mountPoint.path()));
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        failed = psql(QStringLiteral("GRANT CREATE ON TABLESPACE %1 TO pbtest").arg(space));
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        {
+            PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("full"));
+            auto db = openDb(testDb.spec());
+            QSqlQuery q(db->sql());
+            QVERIFY2(q.exec(QStringLiteral("ALTER TABLE catalog_files SET TABLESPACE %1").arg(space)),
+                     qPrintable(q.lastError().text()));
+            const int receipts = count(*db, QStringLiteral("receipts"));
+            Result<catalog::Catalog> cat =
+                catalog::loadCatalog(pbtest::sharedData(QStringLiteral("aicr/catalogs/2026-08-19/recipes")));
+            QVERIFY(cat.ok());
+            Result<ImportReport> r = CatalogStore(*db).importCatalog(QStringLiteral("2026-08-19"), *cat);
+            QVERIFY2(!r.ok(), "the import should have run out of room");
+            const QString message = r.error().message;
+            QVERIFY2(message.contains(QStringLiteral("No space left on device")), qPrintable(message));
+            QVERIFY2(message.contains(QStringLiteral("the server's disk is full; nothing was written")),
+                     qPrintable(message));
+            QVERIFY2(message.contains(testDb.pgName()) && message.contains(QStringLiteral("127.0.0.1:")),
+                     qPrintable(message));
+            QCOMPARE(count(*db, QStringLiteral("catalog_versions")), 0);
+            QCOMPARE(count(*db, QStringLiteral("catalog_files")), 0);
+            QCOMPARE(count(*db, QStringLiteral("receipts")), receipts);
+            // With the table back on the server's own disk, the same import succeeds.
+            QVERIFY2(q.exec(QStringLiteral("ALTER TABLE catalog_files SET TABLESPACE pg_default")),
+                     qPrintable(q.lastError().text()));
+            Result<ImportReport> again = CatalogStore(*db).importCatalog(QStringLiteral("2026-08-19"), *cat);
+            QVERIFY2(again.ok(), qPrintable(again.ok() ? QString() : again.error().toString()));
+            QCOMPARE(again->recipes, 45);
+        }
     }
 
     // The same when the second version's write fails for another reason (a trigger refuses it: a
