@@ -67,7 +67,7 @@ class TestBulkInsert : public QObject {
         const QStringList names{QStringLiteral("tab\there"), QStringLiteral("line\nbreak"),
                                 QStringLiteral("back\\slash \\N"), QStringLiteral("ünïcödé ✓"),
                                 QStringLiteral("cr\rlf")};
-        constexpr int kRows = 30000; // about 6 MB of COPY text: more than one 4 MiB chunk
+        constexpr int kRows = 30000; // about 6 MB of COPY data (binary or text): more than one 4 MiB chunk
         auto bytesOf = [](int i) { return QByteArray(i % 300, char(i % 256)); };
         {
             db::Transaction tx(sql);
