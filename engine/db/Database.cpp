@@ -118,12 +118,7 @@ Error sqlError(const QSqlQuery& q, const QString& what) {
     const QSqlDriver* driver = q.driver();
     const Engine engine =
         driver && driver->dbmsType() == QSqlDriver::PostgreSQL ? Engine::PostgreSQL : Engine::SQLite;
-    const QString advice = Dialect(engine).advice(q.lastError());
-    if (!advice.isEmpty()) {
-        const QString server = pg::serverOf(driver);
-        message += QStringLiteral(" (%1%2)").arg(server.isEmpty() ? QString() : server + QStringLiteral(": "),
-                                                 advice);
-    }
+    message += Dialect(engine).adviceNote(q.lastError().nativeErrorCode(), pg::serverOf(driver));
     return makeError(message);
 }
 

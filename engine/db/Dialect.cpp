@@ -50,8 +50,14 @@ bool Dialect::isUniqueViolation(const QSqlError& error) const {
            error.text().contains(QLatin1String("UNIQUE constraint failed"));
 }
 
-QString Dialect::advice(const QSqlError& error) const {
-    const QString code = error.nativeErrorCode();
+QString Dialect::adviceNote(const QString& code, const QString& server) const {
+    const QString text = advice(code);
+    if (text.isEmpty())
+        return {};
+    return QStringLiteral(" (%1%2)").arg(server.isEmpty() ? QString() : server + QStringLiteral(": "), text);
+}
+
+QString Dialect::advice(const QString& code) const {
     if (m_engine == Engine::PostgreSQL) {
         // SQLSTATE codes: https://www.postgresql.org/docs/15/errcodes-appendix.html
         if (code == QLatin1String("57014"))

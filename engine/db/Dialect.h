@@ -5,9 +5,8 @@
 #pragma once
 
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QString>
-
-class QSqlError;
 
 namespace pb::db {
 
@@ -41,7 +40,12 @@ class Dialect {
     // What to do about a failed statement, from the engine's error code, or empty when there is
     // nothing better to say than the driver's text: a statement or lock timeout, a full disk, a lost
     // connection, a read-only server (a replica), a missing privilege (a role), a busy SQLite file.
-    QString advice(const QSqlError& error) const;
+    QString advice(const QSqlError& error) const { return advice(error.nativeErrorCode()); }
+    // The same from the code alone (SQLSTATE on PostgreSQL, the extended result code on SQLite).
+    QString advice(const QString& code) const;
+    // What an error message ends with when there is advice: " (SERVER: advice)", or " (advice)" when
+    // `server` is empty (SQLite); empty when the code has no advice.
+    QString adviceNote(const QString& code, const QString& server) const;
 
   private:
     Engine m_engine;

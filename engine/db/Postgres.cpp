@@ -7,7 +7,6 @@
 #include <QMutex>
 #include <QRegularExpression>
 #include <QSqlDriver>
-#include <QSqlError>
 #include <QVariant>
 
 #include <libpq-fe.h>
@@ -314,17 +313,18 @@ void appendCopyField(QByteArray& out, const QVariant& value) {
 
 namespace {
 
-// What to do about a failed libpq call, as sqlError says it for a QSqlQuery: " (SERVER: advice)" for a
-// SQLSTATE the dialect has advice for (a full disk, a timeout, a lost connection), else empty.
+// What to do about a failed libpq call, as sqlError says it for a QSqlQuery (Dialect::adviceNote).
 QString adviceSuffix(const QString& server, const PGresult* r) {
     const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
-    const QString advice = Dialect(Engine::PostgreSQL)
-                               .advice(QSqlError(QString(), QString(), QSqlError::StatementError,
-                                                 state ? QString::fromLatin1(state) : QString()));
-    if (advice.isEmpty())
-        return {};
-    return QStringLiteral(" (%1%2)").arg(server.isEmpty() ? QString() : server + QStringLiteral(": "),
-                                         advice);
+    return Dialect(Engine::PostgreSQL).adviceNote(state ? QString::fromLatin1(state) : QString(), server);
+}
+
+// A read's error (Rows, CopyOut): what was read, the server's words, then the advice when there is
+// some (it names the server), else the server.
+Error readError(const QString& what, const QString& error, const QString& advice, const QString& server) {
+    if (!advice.isEmpty() || server.isEmpty())
+        return makeError(QStringLiteral("%1: %2%3").arg(what, error, advice));
+    return makeError(QStringLiteral("%1: %2 (%3)").arg(what, error, server));
 }
 
 } // namespace
@@ -755,9 +755,7 @@ bool CopyOut::next() {
 }
 
 Error CopyOut::error(const QString& what) const {
-    if (!m_advice.isEmpty() || m_server.isEmpty())
-        return makeError(QStringLiteral("%1: %2%3").arg(what, m_error, m_advice));
-    return makeError(QStringLiteral("%1: %2 (%3)").arg(what, m_error, m_server));
+    return readError(what, m_error, m_advice, m_server);
 }
 
 Rows::Rows(const QSqlDatabase& db, const char* sql) : m_conn(handle(db)), m_server(serverOf(db.driver())) {
@@ -809,9 +807,7 @@ bool Rows::next() {
 }
 
 Error Rows::error(const QString& what) const {
-    if (!m_advice.isEmpty() || m_server.isEmpty())
-        return makeError(QStringLiteral("%1: %2%3").arg(what, m_error, m_advice));
-    return makeError(QStringLiteral("%1: %2 (%3)").arg(what, m_error, m_server));
+    return readError(what, m_error, m_advice, m_server);
 }
 
 QByteArrayView Rows::bytes(int i) const {

@@ -1,5 +1,6 @@
 #include "ops/DbAdmin.h"
 
+#include "db/BulkInsert.h"
 #include "db/Postgres.h"
 #include "db/SchemaInfo.h"
 
@@ -208,72 +209,22 @@ Result<TableProof> proveTable(QSqlDatabase& db, const db::SchemaTable& t) {
     return digest.finish();
 }
 
-// Copies one table's rows from `from` into `to` (inside the target's open transaction); `proof`
-// gets the source side's proof from the same read (what proveTable would make of it).
+// Copies one table's rows from `from` into `to` (inside the target's open transaction) through the
+// engine's bulk path (explicit ids included); `proof` gets the source side's proof from the same
+// read (what proveTable would make of it).
 Status copyTable(QSqlDatabase& from, QSqlDatabase& to, const db::SchemaTable& t, TableProof* proof,
                  const std::atomic_bool* cancel) {
     TableDigest digest(t);
-    const QStringList columns = columnNames(t);
-    auto cancelled = [&] { return cancel && cancel->load(); };
-    if (db::engineOf(to) == db::Engine::PostgreSQL) {
-        // COPY in batches, binary where the column types allow: the fastest way into PostgreSQL
-        // (explicit ids included).
-        const std::vector<quint32> types = db::pg::columnTypes(to, t.name, columns);
-        QByteArray buffer;
-        auto flush = [&]() -> Status {
-            if (buffer.isEmpty())
-                return {};
-            Status s = db::pg::copyIn(to, t.name, columns, buffer, !types.empty());
-            buffer.clear();
-            return s;
-        };
-        Status read = readTable(from, t, [&](const QVariantList& values) -> Status {
-            if (cancelled())
-                return makeError(QStringLiteral("cancelled"));
-            const QVariantList& row = digest.take(values);
-            if (!types.empty()) {
-                if (Status s = db::pg::appendBinaryRow(buffer, row, types, columns); !s)
-                    return makeError(
-                        QStringLiteral("copying a row of %1: %2").arg(t.name, s.error().message));
-            } else {
-                for (qsizetype i = 0; i < row.size(); ++i) {
-                    if (i)
-                        buffer += '\t';
-                    db::pg::appendCopyField(buffer, row[i]);
-                }
-                buffer += '\n';
-            }
-            if (buffer.size() > (8 << 20))
-                return flush();
-            return {};
-        });
-        if (!read)
-            return read;
-        *proof = digest.finish();
-        return flush();
-    }
-    QStringList marks;
-    for (qsizetype i = 0; i < columns.size(); ++i)
-        marks << QStringLiteral("?");
-    QSqlQuery write(to);
-    if (!write.prepare(
-            QStringLiteral("INSERT INTO %1 (%2) VALUES (%3)")
-                .arg(t.name, columns.join(QStringLiteral(", ")), marks.join(QStringLiteral(", ")))))
-        return db::sqlError(write, QStringLiteral("preparing the copy of %1").arg(t.name));
+    db::BulkInsert rows(to, t.name, columnNames(t));
     Status read = readTable(from, t, [&](const QVariantList& values) -> Status {
-        if (cancelled())
+        if (cancel && cancel->load())
             return makeError(QStringLiteral("cancelled"));
-        const QVariantList& row = digest.take(values);
-        for (qsizetype i = 0; i < row.size(); ++i)
-            write.bindValue(int(i), row[i]);
-        if (!write.exec())
-            return db::sqlError(write, QStringLiteral("copying a row of %1").arg(t.name));
-        return {};
+        return rows.add(digest.take(values));
     });
     if (!read)
         return read;
     *proof = digest.finish();
-    return {};
+    return rows.finish();
 }
 
 // After explicit ids went into identity columns, their sequences continue after the largest.

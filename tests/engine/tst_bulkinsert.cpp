@@ -45,6 +45,20 @@ QStringList rowsOf(QSqlDatabase& sql, const QString& select) {
     return out;
 }
 
+// The 256 byte values, in order.
+QByteArray everyByte() {
+    QByteArray all;
+    for (int b = 0; b < 256; ++b)
+        all += char(b);
+    return all;
+}
+
+// The columns of evidence_allowlists the tests write (its id is the table's).
+QStringList allowlistColumns() {
+    return {QStringLiteral("path"), QStringLiteral("sha256"), QStringLiteral("content"),
+            QStringLiteral("imported_at")};
+}
+
 } // namespace
 
 class TestBulkInsert : public QObject {
@@ -72,9 +86,7 @@ class TestBulkInsert : public QObject {
         {
             db::Transaction tx(sql);
             QVERIFY(tx.started());
-            db::BulkInsert bulk(sql, QStringLiteral("evidence_allowlists"),
-                                {QStringLiteral("path"), QStringLiteral("sha256"), QStringLiteral("content"),
-                                 QStringLiteral("imported_at")});
+            db::BulkInsert bulk(sql, QStringLiteral("evidence_allowlists"), allowlistColumns());
             for (int i = 0; i < kRows; ++i) {
                 const Status s = bulk.add({names[i % names.size()] + QString::number(i), QString::number(i),
                                            bytesOf(i), QStringLiteral("2026-12-05T00:00:00Z")});
@@ -129,11 +141,8 @@ class TestBulkInsert : public QObject {
         PB_TEST_DATABASE(tdb, m_dir.path(), QStringLiteral("bytes.db"));
         auto database = openDb(tdb.spec());
         QSqlDatabase& sql = database->sql();
-        QByteArray all;
-        for (int b = 0; b < 256; ++b)
-            all += char(b);
-        const QStringList columns{QStringLiteral("path"), QStringLiteral("sha256"), QStringLiteral("content"),
-                                  QStringLiteral("imported_at")};
+        const QByteArray all = everyByte();
+        const QStringList columns = allowlistColumns();
         const QString upsert = QStringLiteral("ON CONFLICT (sha256) DO UPDATE SET path = excluded.path");
         {
             db::Transaction tx(sql);
@@ -179,8 +188,7 @@ class TestBulkInsert : public QObject {
         PB_TEST_DATABASE(tdb, m_dir.path(), QStringLiteral("refuse.db"));
         auto database = openDb(tdb.spec());
         QSqlDatabase& sql = database->sql();
-        const QStringList columns{QStringLiteral("path"), QStringLiteral("sha256"), QStringLiteral("content"),
-                                  QStringLiteral("imported_at")};
+        const QStringList columns = allowlistColumns();
         {
             db::Transaction tx(sql);
             db::BulkInsert bulk(sql, QStringLiteral("evidence_allowlists"), columns);
@@ -276,11 +284,8 @@ class TestBulkInsert : public QObject {
         PB_TEST_DATABASE(tdb, m_dir.path(), QStringLiteral("copyout"));
         auto database = openDb(tdb.spec());
         QSqlDatabase& sql = database->sql();
-        QByteArray all;
-        for (int b = 0; b < 256; ++b)
-            all += char(b);
-        const QStringList columns{QStringLiteral("path"), QStringLiteral("sha256"), QStringLiteral("content"),
-                                  QStringLiteral("imported_at")};
+        const QByteArray all = everyByte();
+        const QStringList columns = allowlistColumns();
         {
             db::Transaction tx(sql);
             db::BulkInsert bulk(sql, QStringLiteral("evidence_allowlists"), columns);
