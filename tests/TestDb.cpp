@@ -85,6 +85,22 @@ QString pgServerUri() {
     return QString::fromUtf8(f.readAll()).trimmed();
 }
 
+QString pgSuperuser() {
+    const QString dir = pgServerDir();
+    if (dir.isEmpty())
+        return {};
+    QFile f(QDir(dir).filePath(QStringLiteral("superuser")));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll()).trimmed();
+}
+
+QString pgSpecAs(const QString& spec, const QString& user) {
+    QUrl url(spec);
+    url.setUserName(user);
+    return url.toString(QUrl::FullyEncoded);
+}
+
 void exportPgPassFile() {
     if (!onPostgres() || qEnvironmentVariableIsSet("PGPASSFILE"))
         return;

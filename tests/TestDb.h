@@ -22,6 +22,11 @@ QString pgServerDir();
 // verify-full against the run's CA, no password in it), or empty when no server is recorded.
 QString pgServerUri();
 
+// The test server's superuser (DIR/superuser; its password is in DIR/pgpass), or empty.
+QString pgSuperuser();
+// `spec` (a postgresql:// URI as TestDatabase gives) for another login user of the same server.
+QString pgSpecAs(const QString& spec, const QString& user);
+
 // In a PostgreSQL-engine process, sets PGPASSFILE to the server's pgpass (unless already set) so
 // libpq, here and in CLI subprocesses started with the system environment, finds the password.
 // Does nothing on SQLite. TestDatabase calls it; call it before building a QProcessEnvironment.

@@ -197,6 +197,9 @@ Result<std::unique_ptr<Database>> Database::openSqlite(const QString& path) {
     // A file that is not a SQLite database fails on its first real read.
     if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")))
         return makeError(QStringLiteral("not a Proofbench database: %1").arg(q.lastError().text()), path);
+    // A statement left unfinished keeps its read snapshot open: the migration's BEGIN IMMEDIATE would
+    // then be an upgrade, which SQLite refuses at once (no busy wait) when another process wrote.
+    q.finish();
     if (Status s = db->migrate(); !s) {
         Error e = s.error();
         e.file = path;
@@ -264,6 +267,10 @@ Result<std::unique_ptr<Database>> Database::openPostgres(const QString& spec) {
             return makeError(QStringLiteral("%1: %2 failed: %3")
                                  .arg(where, QLatin1String(setting), q.lastError().databaseText().trimmed()));
     }
+    if (!q.exec(QStringLiteral("SELECT session_user")) || !q.next())
+        return makeError(QStringLiteral("%1: cannot read the session's user: %2")
+                             .arg(where, q.lastError().databaseText().trimmed()));
+    db->m_sessionUser = q.value(0).toString();
     if (Status s = db->migrate(); !s) {
         Error e = s.error();
         e.message = QStringLiteral("%1: %2").arg(where, e.message);
@@ -363,7 +370,7 @@ int Database::schemaVersion() const {
 Status Database::migrate() {
     if (m_engine == Engine::PostgreSQL)
         return migratePostgres();
-    const int current = schemaVersion();
+    int current = schemaVersion();
     const auto files = migrationFiles(Engine::SQLite);
     const int latest = files.empty() ? 0 : files.rbegin()->first;
     if (current > latest)
@@ -375,9 +382,16 @@ Status Database::migrate() {
     // file costs one commit (one fsync) instead of one per migration.
     if (latest <= current)
         return {};
-    if (!m_db.transaction())
-        return makeError(QStringLiteral("cannot start migrations: %1").arg(m_db.lastError().text()), m_path);
+    // The write lock first (another process may be migrating this file right now: wait for it, then
+    // read the version again and find its work done).
     QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return makeError(QStringLiteral("cannot start migrations: %1").arg(q.lastError().text()), m_path);
+    current = schemaVersion();
+    if (current >= latest) {
+        m_db.rollback();
+        return {};
+    }
     for (const auto& [number, file] : files) {
         if (number <= current)
             continue;
@@ -411,16 +425,52 @@ bool inTransaction(QSqlDatabase& db) {
     return h && sqlite3_get_autocommit(h) == 0;
 }
 
-Transaction::Transaction(QSqlDatabase& db) : m_db(db) {
+Transaction::Transaction(QSqlDatabase& db, Mode mode) : m_db(db) {
     observe(QStringLiteral("BEGIN -- %1").arg(db.databaseName()));
     if (!inTransaction(m_db)) {
+        if (engineOf(m_db) == Engine::SQLite && mode == Mode::Write) {
+            // QSQLITE's transaction() is a deferred BEGIN; commit() and rollback() are plain
+            // COMMIT and ROLLBACK, so beginning it here is all that changes.
+            QSqlQuery q(m_db);
+            m_ok = q.exec(QStringLiteral("BEGIN IMMEDIATE"));
+            if (!m_ok)
+                m_error = q.lastError();
+            return;
+        }
         m_ok = m_db.transaction();
+        if (!m_ok)
+            m_error = m_db.lastError();
+        if (m_ok && mode == Mode::Write && engineOf(m_db) == Engine::PostgreSQL) {
+            if (Status s = lockWriters(m_db); !s) {
+                m_lockError = s.error().message;
+                m_db.rollback();
+                m_ok = false;
+            }
+        }
         return;
     }
     static QAtomicInt counter;
     m_savepoint = QStringLiteral("pb_sp_%1").arg(counter.fetchAndAddRelaxed(1) + 1);
     QSqlQuery q(m_db);
     m_ok = q.exec(QStringLiteral("SAVEPOINT ") + m_savepoint);
+    if (!m_ok)
+        m_error = q.lastError();
+}
+
+QString Transaction::errorText() const {
+    if (!m_lockError.isEmpty())
+        return m_lockError;
+    return m_error.text();
+}
+
+Status lockWriters(QSqlDatabase& db) {
+    if (engineOf(db) != Engine::PostgreSQL)
+        return {};
+    QSqlQuery q(db);
+    // The key is "proofben" in ASCII as a 64-bit number: one lock for every Proofbench writer.
+    if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(8102661203842721134)")))
+        return sqlError(q, QStringLiteral("the writers' lock"));
+    return {};
 }
 
 Transaction::~Transaction() {

@@ -10,6 +10,7 @@
 #include "db/Dialect.h"
 
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QString>
 #include <QVariant>
 
@@ -47,6 +48,9 @@ class Database {
     static QString shortName(const QString& spec);
     Engine engine() const { return m_engine; }
     int schemaVersion() const;
+    // On PostgreSQL the session's login user as the server knows it (session_user), read once at
+    // connect; empty for a SQLite file.
+    const QString& sessionUser() const { return m_sessionUser; }
 
   private:
     Database() = default;
@@ -59,6 +63,7 @@ class Database {
     QString m_display;
     QString m_path;
     QString m_connection;
+    QString m_sessionUser;
     QSqlDatabase m_db;
 };
 
@@ -72,10 +77,19 @@ QVariant nullable(const QString& s);
 // Transactions nest: one opened while the connection is already inside a transaction becomes a
 // SAVEPOINT, so a store write can run alone or as one part of an operation's larger transaction
 // (the operation's receipt is written in that outer transaction: both commit or neither does).
+//
+// A transaction that will write (the default) waits its turn for the database's write lock when it
+// begins, so that two writers never both read and then fail to write: on SQLite `BEGIN IMMEDIATE`
+// (waiting up to the busy timeout; a deferred BEGIN upgraded to a write gets SQLITE_BUSY at once
+// when another process committed meanwhile), on PostgreSQL the ledger's advisory lock, which every
+// Proofbench writer takes first, so receipts are appended one transaction at a time (one chain, no
+// fork, no gap) and writers never deadlock on each other. A Read transaction takes no write lock: it
+// only gives its statements one consistent view.
 class Transaction {
   public:
-    explicit Transaction(QSqlDatabase& db);
-    explicit Transaction(Database& db) : Transaction(db.sql()) {}
+    enum class Mode { Write, Read };
+    explicit Transaction(QSqlDatabase& db, Mode mode = Mode::Write);
+    explicit Transaction(Database& db, Mode mode = Mode::Write) : Transaction(db.sql(), mode) {}
     ~Transaction();
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
@@ -83,9 +97,13 @@ class Transaction {
     // True when this is a savepoint inside an outer transaction.
     bool nested() const { return !m_savepoint.isEmpty(); }
     bool commit();
+    // Why it did not start (the driver's text, or the writers' lock's error).
+    QString errorText() const;
 
   private:
     QSqlDatabase& m_db;
+    QSqlError m_error;
+    QString m_lockError;
     QString m_savepoint;
     bool m_ok = false;
     bool m_done = false;
@@ -94,5 +112,11 @@ class Transaction {
 // True while the connection is inside a transaction (SQLite: sqlite3_get_autocommit() is 0;
 // PostgreSQL: the transaction status is not idle, a failed transaction included).
 bool inTransaction(QSqlDatabase& db);
+
+// On PostgreSQL, takes the writers' lock (a transaction-scoped advisory lock, released at COMMIT or
+// ROLLBACK; taking it again in the same transaction is free). Transaction(Write) calls it; the
+// ledger calls it again before it reads the chain head, for a caller that began its transaction some
+// other way. Does nothing on SQLite (BEGIN IMMEDIATE already holds the file's write lock).
+Status lockWriters(QSqlDatabase& db);
 
 } // namespace pb::db

@@ -322,7 +322,7 @@ Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, con
                     .arg(q.value(0).toLongLong()));
     }
     // The source is read in one transaction too, so that every table is read at one moment.
-    db::Transaction reading(src);
+    db::Transaction reading(src, db::Transaction::Mode::Read);
     db::Transaction writing(dst);
     if (!reading.started() || !writing.started())
         return makeError(QStringLiteral("cannot start the copy's transactions"));

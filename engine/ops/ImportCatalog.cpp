@@ -209,8 +209,12 @@ Result<QStringList> seedEmbeddedCatalog(const Context& ctx) {
     db::Transaction tx(ctx.db());
     if (!tx.started())
         return makeError(
-            QStringLiteral("cannot start a transaction: %1").arg(ctx.db().sql().lastError().text()),
+            QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
             ctx.db().path());
+    // Again with the write lock held: another process (a second CLI on a new database) may have
+    // seeded it since the first look.
+    if (!store::CatalogStore(ctx.db()).isEmpty())
+        return QStringList();
     for (const QString& label : labels) {
         ImportCatalogRequest request;
         request.label = label;

@@ -132,7 +132,7 @@ Status ReceiptTransaction::started() const {
     if (m_tx.started())
         return {};
     return makeError(
-        QStringLiteral("cannot start a transaction: %1").arg(m_ctx.db().sql().lastError().text()),
+        QStringLiteral("cannot start a transaction: %1").arg(m_tx.errorText()),
         m_ctx.db().path());
 }
 

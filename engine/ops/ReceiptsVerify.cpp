@@ -8,7 +8,7 @@ Result<ReceiptsVerifyOutcome> verifyReceipts(const Context& ctx, const ReceiptsV
     receipts::Ledger ledger = ctx.ledger();
     ReceiptsVerifyOutcome out;
     // One read transaction: the list and the check see the same ledger.
-    db::Transaction tx(ctx.db());
+    db::Transaction tx(ctx.db(), db::Transaction::Mode::Read);
     if (request.withReceipts) {
         auto rows = ledger.list();
         if (!rows)

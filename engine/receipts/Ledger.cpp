@@ -100,7 +100,7 @@ QJsonValue sanitizeValue(const QJsonValue& v) {
 }
 
 const char* const kColumns = "SELECT seq, kind, created_at, version, parameters, inputs, outputs, result, "
-                             "message, prev_hash, hash FROM receipts ";
+                             "message, prev_hash, hash, written_by FROM receipts ";
 
 Receipt readRow(const QSqlQuery& q) {
     Receipt r;
@@ -119,6 +119,7 @@ Receipt readRow(const QSqlQuery& q) {
         r.message += QStringLiteral(" [stored result '%1']").arg(q.value(7).toString());
     r.prevHash = q.value(9).toString();
     r.hash = q.value(10).toString();
+    r.author = q.value(11).toString();
     return r;
 }
 
@@ -210,7 +211,7 @@ Artifact Artifact::fromJson(const QJsonObject& o) {
 // ---- Receipt --------------------------------------------------------------------------------------
 
 QJsonObject Receipt::body() const {
-    return QJsonObject{{QStringLiteral("seq"), seq},
+    QJsonObject o{{QStringLiteral("seq"), seq},
                        {QStringLiteral("kind"), kind},
                        {QStringLiteral("time"), isoTime(time)},
                        {QStringLiteral("version"), version},
@@ -220,6 +221,10 @@ QJsonObject Receipt::body() const {
                        {QStringLiteral("result"), QJsonObject{{QStringLiteral("status"), outcomeName(result)},
                                                               {QStringLiteral("message"), message}}},
                        {QStringLiteral("prev"), prevHash}};
+    // Only when there is one, so a receipt without an author hashes as before authors existed.
+    if (!author.isEmpty())
+        o.insert(QStringLiteral("author"), author);
+    return o;
 }
 
 QByteArray Receipt::canonical() const {
@@ -305,6 +310,10 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
                         .arg(draft.kind, it.key()),
                     m_db.path(), 0, QStringLiteral("receipts.parameters"));
     }
+    // One appender at a time (a no-op when the caller's Transaction already holds the lock), so the
+    // head read here is still the head when this receipt is inserted.
+    if (Status s = db::lockWriters(m_db.sql()); !s)
+        return s.error();
     QSqlQuery q(m_db.sql());
     if (!q.exec(QStringLiteral("SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1")))
         return db::sqlError(q, QStringLiteral("receipts"));
@@ -327,13 +336,14 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     r.outputs = draft.outputs;
     r.result = draft.result;
     r.message = draft.message;
+    r.author = m_db.sessionUser();
     r.hash = r.computeHash();
 
     // On PostgreSQL prepare() is a PREPARE on the server, which already takes the table's lock: a
     // lock timeout fails here, and an unchecked failure would be reported as the EXECUTE that follows.
     if (!q.prepare(QStringLiteral("INSERT INTO receipts (seq, kind, created_at, version, parameters, inputs, "
                                   "outputs, result, message, "
-                                  "prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)")))
+                                  "prev_hash, hash, written_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")))
         return db::sqlError(q, QStringLiteral("receipts"));
     // A null QString binds as SQL NULL; the columns are NOT NULL text.
     auto textOf = [](const QString& v) { return v.isNull() ? QStringLiteral("") : v; };
@@ -348,6 +358,7 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     q.addBindValue(textOf(r.message));
     q.addBindValue(r.prevHash);
     q.addBindValue(r.hash);
+    q.addBindValue(textOf(r.author));
     if (!q.exec())
         return db::sqlError(q, QStringLiteral("receipts"));
     if (!q.prepare(QStringLiteral("INSERT INTO receipts_head (id, seq, hash) VALUES (1, ?, ?) "
@@ -363,7 +374,7 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
 Result<Receipt> Ledger::record(const ReceiptDraft& draft) {
     db::Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_db.sql().lastError().text()),
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
                          m_db.path());
     auto r = append(draft);
     if (!r)

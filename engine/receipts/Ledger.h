@@ -83,6 +83,9 @@ struct Receipt {
     QString message;
     QString prevHash; // 64 hex
     QString hash;     // 64 hex, as stored
+    // Who wrote it: on PostgreSQL the session's login user, which the server checks (session_user);
+    // empty in a SQLite file, which has no users. Part of the hash when not empty.
+    QString author;
 
     // The canonical object (everything but the hash) and its bytes.
     QJsonObject body() const;

@@ -71,7 +71,7 @@ Result<BundleImportResult> BundleStore::importBundle(const QString& name, const 
         return makeError(QStringLiteral("an imported bundle needs a name (--name)"));
     db::Transaction tx(m_db);
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     BundleImportResult result;
     auto existing = find(name);
     if (!existing)

@@ -328,7 +328,7 @@ RunSummary readSummary(const QSqlQuery& q) {
 Result<qint64> RunStore::begin(const RunHeader& h, const QString& runUid, const std::vector<CheckRun>& plan) {
     Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     QSqlQuery q(m_db.sql());
     q.prepare(
         QStringLiteral("INSERT INTO runs (run_uid, source, state, recipe_name, coordinate, catalog_version, "
@@ -367,7 +367,7 @@ Result<qint64> RunStore::begin(const RunHeader& h, const QString& runUid, const 
 Status RunStore::saveCheck(qint64 runId, int seq, const CheckRun& check) {
     Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     if (Status s = writeCheck(m_db.sql(), runId, seq, check); !s)
         return s;
     if (!tx.commit())
@@ -378,7 +378,7 @@ Status RunStore::saveCheck(qint64 runId, int seq, const CheckRun& check) {
 Status RunStore::finish(qint64 runId, const RunResult& r, const QString& evidenceDir) {
     Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral("UPDATE runs SET state = ?, reason = ?, finished_at = ?, snapshot_yaml = ?, "
                              "readiness = ?, evidence_dir = ?, "
@@ -404,7 +404,7 @@ Status RunStore::finish(qint64 runId, const RunResult& r, const QString& evidenc
 Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& result, const QStringList&) {
     Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral("INSERT INTO runs (run_uid, source, state, reason, recipe_name, coordinate, "
                              "catalog_version, criteria, context, "
@@ -816,7 +816,7 @@ Status RunStore::saveLeftovers(qint64 runId, const std::vector<RunResult::Leftov
         return {};
     Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     const QString now = iso(QDateTime::currentDateTimeUtc());
     for (const RunResult::Leftover& l : left) {
         QSqlQuery q(m_db.sql());
@@ -873,7 +873,7 @@ Status RunStore::markLeftovers(qint64 runId, const QStringList& removed,
                                const std::vector<RunResult::Leftover>& still) {
     Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     const QString now = iso(QDateTime::currentDateTimeUtc());
     for (const QString& path : removed) {
         QSqlQuery q(m_db.sql());

@@ -70,7 +70,7 @@ Result<qint64> VerificationStore::importTrustedRootBytes(const QByteArray& bytes
     const QString digest = sha256Hex(bytes);
     Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction"), m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral("SELECT id FROM trusted_roots WHERE sha256 = ?"));
     q.addBindValue(digest);
@@ -391,7 +391,7 @@ Result<qint64> VerificationStore::record(const sigstore::VerificationResult& res
                                          std::optional<qint64> evidenceBundleId) {
     Transaction tx(m_db.sql()); // a savepoint inside the caller's transaction
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(m_db.sql().lastError().text()),
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
                          m_db.path());
     auto id = recordInTransaction(result, bundleBytes, policy, evidenceBundleId);
     if (!id)

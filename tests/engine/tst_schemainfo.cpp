@@ -75,7 +75,7 @@ class TestSchemaInfo : public QObject {
         QVERIFY(receipts);
         QCOMPARE(columnNames(*receipts),
                  QStringList({"seq", "kind", "created_at", "version", "parameters", "inputs", "outputs",
-                              "result", "message", "prev_hash", "hash"}));
+                              "result", "message", "prev_hash", "hash", "written_by"}));
         const SchemaColumn* seq = receipts->column(QStringLiteral("seq"));
         QCOMPARE(seq->type, ColumnType::Integer);
         QCOMPARE(seq->primaryKeyPosition, 1);
@@ -89,7 +89,21 @@ class TestSchemaInfo : public QObject {
         QVERIFY(kind);
         QCOMPARE(kind->name, QStringLiteral("receipts_kind"));
         QVERIFY(!kind->unique);
-        QVERIFY(receipts->triggers.empty()); // the chain is verified, not guarded by triggers
+        // The ledger is append-only (migration 016): its triggers refuse UPDATE and DELETE (and, on
+        // the server, TRUNCATE) and check the writer's name on INSERT.
+        QStringList triggers;
+        for (const SchemaTrigger& t : receipts->triggers)
+            triggers << QStringLiteral("%1 %2 %3 %4")
+                            .arg(t.name, t.timing, t.events.join(u','),
+                                 t.forEachRow ? QStringLiteral("row") : QStringLiteral("statement"));
+        triggers.sort();
+        QStringList expectedTriggers{QStringLiteral("receipts_author BEFORE INSERT row"),
+                                     QStringLiteral("receipts_no_delete BEFORE DELETE row"),
+                                     QStringLiteral("receipts_no_update BEFORE UPDATE row")};
+        if (pg)
+            expectedTriggers << QStringLiteral("receipts_no_truncate BEFORE TRUNCATE statement");
+        expectedTriggers.sort();
+        QCOMPARE(triggers, expectedTriggers);
         QCOMPARE(s.table(QStringLiteral("receipts_head"))->checks, QStringList{QStringLiteral("id = 1")});
 
         const SchemaTable* files = s.table(QStringLiteral("catalog_files"));
@@ -134,7 +148,7 @@ class TestSchemaInfo : public QObject {
         QSqlQuery q(changed->sql());
         const std::initializer_list<const char*> sqlite = {
             "ALTER TABLE receipts ADD COLUMN note TEXT",
-            "CREATE TRIGGER receipts_no_update BEFORE UPDATE ON receipts "
+            "CREATE TRIGGER receipts_no_rewrite BEFORE UPDATE ON receipts "
             "BEGIN SELECT RAISE(ABORT, 'receipts are append-only'); END",
             "CREATE TRIGGER runs_touch AFTER UPDATE OF state, reason ON runs BEGIN SELECT 1; END",
             "CREATE UNIQUE INDEX runs_uid_lower ON runs (lower(run_uid) DESC) WHERE state != 'x'",
@@ -144,7 +158,7 @@ class TestSchemaInfo : public QObject {
             "ALTER TABLE receipts ADD COLUMN note text",
             "CREATE FUNCTION refuse_edit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION "
             "'receipts are append-only'; END $$",
-            "CREATE TRIGGER receipts_no_update BEFORE UPDATE ON receipts FOR EACH ROW EXECUTE FUNCTION "
+            "CREATE TRIGGER receipts_no_rewrite BEFORE UPDATE ON receipts FOR EACH ROW EXECUTE FUNCTION "
             "refuse_edit()",
             "CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$",
             "CREATE TRIGGER runs_touch AFTER UPDATE OF state, reason ON runs FOR EACH ROW EXECUTE FUNCTION "
@@ -171,7 +185,7 @@ class TestSchemaInfo : public QObject {
             diff.contains(QStringLiteral("table receipts: column note: only on %1 (second)").arg(engine)),
             qPrintable(diff.join(u'\n')));
         QVERIFY(diff.contains(
-            QStringLiteral("table receipts: trigger receipts_no_update: only on %1 (second)").arg(engine)));
+            QStringLiteral("table receipts: trigger receipts_no_rewrite: only on %1 (second)").arg(engine)));
         QVERIFY(
             diff.contains(QStringLiteral("table runs: trigger runs_touch: only on %1 (second)").arg(engine)));
         QVERIFY(diff.contains(
