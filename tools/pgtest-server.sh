@@ -230,7 +230,7 @@ EOF
   if ! PGPASSFILE=$dir/pgpass "$pg_bin/psql" -X -q -v ON_ERROR_STOP=1 \
     "host=127.0.0.1 port=$port dbname=postgres user=$super_role sslmode=verify-full sslrootcert=$dir/ca.crt" \
     >/dev/null <<EOF; then
-CREATE ROLE $test_role LOGIN CREATEDB PASSWORD '$test_pw';
+CREATE ROLE $test_role LOGIN CREATEDB CREATEROLE PASSWORD '$test_pw';
 EOF
     say "could not create role $test_role"
     exit 1

@@ -204,7 +204,50 @@ MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
         if (m_proxy->rowCount() > 0 && !m_tree->currentIndex().isValid())
             m_tree->setCurrentIndex(m_proxy->index(0, 0));
     });
+    // The connection's user and team role, as the server told it at connect time.
+    m_workspace.read<models::TeamAccess>(
+        this, [](const ops::Context& ctx) -> Result<models::TeamAccess> { return ctx.db().access(); },
+        [this](Result<models::TeamAccess> access) {
+            if (access)
+                applyAccess(*access);
+        });
     m_tree->setFocus();
+}
+
+void MainWindow::applyAccess(const models::TeamAccess& access) {
+    m_access = access;
+    if (access.role == models::TeamRole::Local) {
+        m_statusRole->hide();
+        return;
+    }
+    m_statusRole->setText(tr("%1 · %2").arg(access.user, access.describe()));
+    m_statusRole->setToolTip(
+        tr("Signed in to the server as %1, team role: %2. The server enforces what the role may do.")
+            .arg(access.user, access.describe()));
+    m_statusRole->show();
+    const struct {
+        const char* action;
+        models::Capability needs;
+    } gated[] = {
+        {"actionImportCatalog", models::Capability::ImportCatalog},
+        {"actionImportGit", models::Capability::ImportCatalog},
+        {"actionImportEvidence", models::Capability::ImportEvidence},
+        {"actionGenerateBundle", models::Capability::GenerateBundle},
+        {"actionNewKey", models::Capability::ManageKeys},
+        {"actionImportKey", models::Capability::ManageKeys},
+        {"actionSignFile", models::Capability::Sign},
+        {"actionSignEvidence", models::Capability::Sign},
+        {"actionSignDeployment", models::Capability::Sign},
+    };
+    for (const auto& g : gated) {
+        QAction* action = findChild<QAction*>(QLatin1String(g.action));
+        const QString why = models::refusal(access, g.needs);
+        if (!action || why.isEmpty())
+            continue;
+        action->setEnabled(false);
+        action->setToolTip(why);
+        action->setStatusTip(why);
+    }
 }
 
 MainWindow::~MainWindow() {
@@ -483,13 +526,18 @@ void MainWindow::buildViews() {
         QStringLiteral("QLabel { background: #ffecb3; color: #5d4000; border-radius: 3px; "
                        "padding: 0 6px; }"));
     m_statusSample->hide();
+    m_statusRole = new QLabel(this);
+    m_statusRole->setObjectName(QStringLiteral("statusRole"));
+    m_statusRole->hide(); // shown for a server connection (applyAccess)
     statusBar()->addPermanentWidget(m_statusSample);
+    statusBar()->addPermanentWidget(m_statusRole);
     statusBar()->addPermanentWidget(m_statusCounts);
     statusBar()->addPermanentWidget(m_statusDb);
 }
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setToolTipsVisible(true); // a disabled action says why
     file->setObjectName(QStringLiteral("fileMenu"));
     m_importAction = file->addAction(tr("&Import Catalog…"), this, &MainWindow::importCatalog);
     m_importAction->setObjectName(QStringLiteral("actionImportCatalog"));
@@ -529,8 +577,9 @@ void MainWindow::buildMenus() {
     generateBundle->setStatusTip(
         tr("Write the deployment bundle of the recipe on screen (helm or Argo CD layout)"));
     generateBundle->setEnabled(false);
-    connect(this, &MainWindow::recipeShown, generateBundle,
-            [generateBundle] { generateBundle->setEnabled(true); });
+    connect(this, &MainWindow::recipeShown, generateBundle, [this, generateBundle] {
+        generateBundle->setEnabled(models::allows(m_access.role, models::Capability::GenerateBundle));
+    });
     connect(generateBundle, &QAction::triggered, this, &MainWindow::generateBundle);
     file->addSeparator();
     m_reportAction = file->addAction(tr("Release review &report…"), this, &MainWindow::openReportDialog);
@@ -549,6 +598,7 @@ void MainWindow::buildMenus() {
     // Sign: every signing dialog from any view (they open over the Sign view).
     QMenu* signMenu = menuBar()->addMenu(tr("&Sign"));
     signMenu->setObjectName(QStringLiteral("signMenu"));
+    signMenu->setToolTipsVisible(true);
     const struct {
         QString text;
         const char* name;

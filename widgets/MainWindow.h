@@ -14,6 +14,8 @@
 // (widgets/common/EmptyState) when it has nothing to show.
 #pragma once
 
+#include "TeamAccess.h"
+
 #include "CatalogTreeModel.h"
 #include "Workspace.h"
 #include "catalog/Types.h"
@@ -64,6 +66,8 @@ class WelcomePane;
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
+    // Who the window's connection is and its team role (read at start on a worker); Local for a file.
+    const models::TeamAccess& access() const { return m_access; }
     // `workspace`: the database every view reads and writes through (off the GUI thread); it
     // outlives the window.
     explicit MainWindow(models::Workspace& workspace, QWidget* parent = nullptr);
@@ -171,6 +175,9 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
+    // Shows the user and role in the status bar and disables what the role may not do, the reason
+    // in the tooltip (the server would refuse it anyway).
+    void applyAccess(const models::TeamAccess& access);
     struct CatalogLoad;
     struct ImportOutcome;
     struct EvidenceOutcome;
@@ -252,7 +259,9 @@ class MainWindow : public QMainWindow {
     GraphPane* m_graphPane = nullptr;
     ComparePane* m_comparePane = nullptr;
     QLabel* m_statusDb = nullptr;
+    QLabel* m_statusRole = nullptr;
     QLabel* m_statusCounts = nullptr;
+    models::TeamAccess m_access;
     QAction* m_importAction = nullptr;
     QAction* m_importEvidenceAction = nullptr;
     QAction* m_importGitAction = nullptr;

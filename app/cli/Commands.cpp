@@ -162,6 +162,7 @@ QList<Command> buildTable() {
         // the database itself
         dbStatusCommand(),
         dbCopyCommand(),
+        dbInitTeamCommand(),
         // the report, and the shell
         reportCommand(),
         completionCommand(),

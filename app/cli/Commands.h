@@ -138,6 +138,7 @@ Command recordsCheckCommand();
 Command recordsStagesCommand();
 Command dbStatusCommand();
 Command dbCopyCommand();
+Command dbInitTeamCommand();
 Command reportCommand();
 Command completionCommand();
 

@@ -42,6 +42,7 @@ static int dbStatus(const QCommandLineParser& p) {
             {QStringLiteral("schemaVersion"), s->schemaVersion},
             {QStringLiteral("latestSchemaVersion"), s->latestSchemaVersion},
             {QStringLiteral("user"), s->user},
+            {QStringLiteral("role"), s->role},
             {QStringLiteral("sizeBytes"), s->sizeBytes},
             {QStringLiteral("tls"), QJsonObject{{QStringLiteral("inUse"), s->tlsInUse},
                                                 {QStringLiteral("certificateVerified"), s->tlsVerified},
@@ -56,8 +57,10 @@ static int dbStatus(const QCommandLineParser& p) {
     out() << QStringLiteral("schema:    version %1 (this Proofbench writes %2)\n")
                  .arg(s->schemaVersion)
                  .arg(s->latestSchemaVersion);
-    if (server)
+    if (server) {
         out() << QStringLiteral("user:      %1\n").arg(s->user);
+        out() << QStringLiteral("role:      %1\n").arg(s->role);
+    }
     out() << QStringLiteral("tls:       %1\n").arg(tlsText(*s));
     out() << QStringLiteral("size:      %1\n").arg(sizeText(s->sizeBytes));
     out().flush();

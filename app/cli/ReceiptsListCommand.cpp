@@ -2,6 +2,8 @@
 // result
 #include "cli/ReceiptsSupport.h"
 
+#include <algorithm>
+
 namespace pb::cli {
 
 static int receiptsList(const QCommandLineParser& p) {
@@ -36,10 +38,17 @@ static int receiptsList(const QCommandLineParser& p) {
         printJson(QJsonObject{{QStringLiteral("receipts"), a}});
         return kOk;
     }
+    // A server's receipts name their writers: a column of its own, as wide as the longest name (a
+    // SQLite file's receipts have none, and the column is left out).
+    qsizetype authorWidth = 0;
     for (const Receipt& r : *rows)
-        out() << QStringLiteral("#%1  %2  %3  %4  %5  %6\n")
+        authorWidth = std::max(authorWidth, r.author.size());
+    for (const Receipt& r : *rows)
+        out() << QStringLiteral("#%1  %2  %3  %4  %5%6  %7\n")
                      .arg(r.seq, 4)
                      .arg(isoTime(r.time), r.kind.leftJustified(24), outcomeName(r.result).leftJustified(7),
+                          authorWidth ? r.author.leftJustified(authorWidth) + QStringLiteral("  ")
+                                      : QString(),
                           r.hash.left(12), r.message);
     out().flush();
     return kOk;

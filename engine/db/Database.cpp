@@ -276,6 +276,13 @@ Result<std::unique_ptr<Database>> Database::openPostgres(const QString& spec) {
         e.message = QStringLiteral("%1: %2").arg(where, e.message);
         return e;
     }
+    Result<Access> access = readAccess(*db);
+    if (!access) {
+        Error e = access.error();
+        e.message = QStringLiteral("%1: %2").arg(where, e.message);
+        return e;
+    }
+    db->m_access = *access;
     return db;
 }
 
@@ -460,7 +467,8 @@ Transaction::Transaction(QSqlDatabase& db, Mode mode) : m_db(db) {
 QString Transaction::errorText() const {
     if (!m_lockError.isEmpty())
         return m_lockError;
-    return m_error.text();
+    return m_error.text().trimmed() +
+           Dialect(engineOf(m_db)).adviceNote(m_error.nativeErrorCode(), pg::serverOf(m_db.driver()));
 }
 
 Status lockWriters(QSqlDatabase& db) {

@@ -8,6 +8,7 @@
 
 #include "core/Result.h"
 #include "db/Dialect.h"
+#include "db/Team.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -51,6 +52,8 @@ class Database {
     // On PostgreSQL the session's login user as the server knows it (session_user), read once at
     // connect; empty for a SQLite file.
     const QString& sessionUser() const { return m_sessionUser; }
+    // Who this connection is and its team role (db/Team.h), read at connect; Local for SQLite.
+    const Access& access() const { return m_access; }
 
   private:
     Database() = default;
@@ -64,6 +67,7 @@ class Database {
     QString m_path;
     QString m_connection;
     QString m_sessionUser;
+    Access m_access;
     QSqlDatabase m_db;
 };
 

@@ -19,6 +19,8 @@ Result<sigstore::Subject> parseSubject(const QString& text) {
 }
 
 Result<AttestOutcome> attest(const Context& ctx, const AttestRequest& request) {
+    if (Status s = require(ctx, db::Capability::Sign); !s)
+        return s.error();
     if (request.subjects.isEmpty() || request.predicateType.isEmpty() || request.predicateFile.isEmpty() ||
         request.bundlePath.isEmpty())
         return makeError(QStringLiteral(

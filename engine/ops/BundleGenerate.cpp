@@ -22,6 +22,8 @@ QJsonObject selectorJson(const QMap<QString, QString>& m) {
 } // namespace
 
 Result<BundleGenerateOutcome> bundleGenerate(const Context& ctx, const BundleGenerateRequest& request) {
+    if (Status s = require(ctx, db::Capability::GenerateBundle); !s)
+        return s.error();
     if (!request.catalog)
         return makeError(QStringLiteral("no catalog given for the recipe"));
     if (request.outDir.isEmpty())

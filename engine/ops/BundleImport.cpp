@@ -28,6 +28,8 @@ Result<bundle::model::ReadBundle> readBundleFolder(const Context& ctx, const QSt
 }
 
 Result<BundleImportOutcome> importBundle(const Context& ctx, const BundleImportRequest& request) {
+    if (Status s = require(ctx, db::Capability::ImportResults); !s)
+        return s.error();
     auto read = bundle::model::readBundle(request.dir, readOptions(ctx, request.deployer, request.limits));
     if (!read)
         return read.error();

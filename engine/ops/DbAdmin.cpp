@@ -6,6 +6,8 @@
 
 #include <QCryptographicHash>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -257,6 +259,7 @@ Result<DatabaseStatus> databaseStatus(const Context& ctx) {
     if (db.engine() == db::Engine::PostgreSQL) {
         s.serverVersion = db::pg::serverVersion(db.sql());
         s.user = db::pg::sessionUser(db.sql());
+        s.role = ctx.db().access().describe();
         const db::pg::TlsState tls = db::pg::tlsState(db.sql());
         s.tlsInUse = tls.inUse;
         s.tlsVerified = tls.verified;
@@ -395,6 +398,30 @@ Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, con
             QStringLiteral("cannot commit the copy into %1: %2").arg(out.toWhere, dst.lastError().text()));
     reading.commit();
     return out;
+}
+
+} // namespace pb::ops
+
+namespace pb::ops {
+
+Result<receipts::Receipt> initTeam(const Context& ctx, const InitTeamRequest& request) {
+    ReceiptTransaction tx(ctx);
+    if (Status s = tx.started(); !s)
+        return s.error();
+    if (Status s = db::initTeam(ctx.db(), request.members); !s)
+        return s.error();
+    QJsonObject members;
+    for (const db::TeamMember& m : request.members)
+        members.insert(m.user, db::teamRoleName(m.role));
+    receipts::ReceiptDraft draft;
+    draft.kind = QStringLiteral("db.init-team");
+    draft.parameters = QJsonObject{{QStringLiteral("roles"), QJsonArray::fromStringList(db::teamRoleNames())},
+                                   {QStringLiteral("members"), members}};
+    draft.message = request.members.empty()
+                        ? QStringLiteral("team roles and grants made")
+                        : QStringLiteral("team roles and grants made; %1 member(s) given a role")
+                              .arg(request.members.size());
+    return tx.commit(draft, nullptr, QStringLiteral("team's grants"));
 }
 
 } // namespace pb::ops

@@ -21,12 +21,21 @@ struct DatabaseStatus {
     bool tlsVerified = false;    // certificate checked against a CA (sslmode verify-ca / verify-full)
     bool tlsHostChecked = false; // and the host name against the certificate (verify-full)
     QString tlsProtocol, tlsCipher;
-    QString user;         // PostgreSQL: the session's user; SQLite: empty
+    QString user; // PostgreSQL: the session's user; SQLite: empty
+    QString role; // the team role (db/Team.h Access::describe()): "engineer (proofbench_engineer)", "owner",
+                  // "local file"
     qint64 sizeBytes = 0; // pg_database_size, or the file with its write-ahead log
 };
 
 // Reads only: leaves no receipt.
 Result<DatabaseStatus> databaseStatus(const Context& ctx);
+
+// `db init-team`: the three team roles and their grants on this PostgreSQL database, and each
+// member's role (db::initTeam), with a db.init-team receipt in the same transaction.
+struct InitTeamRequest {
+    std::vector<db::TeamMember> members;
+};
+Result<receipts::Receipt> initTeam(const Context& ctx, const InitTeamRequest& request);
 
 struct TableProof {
     QString table;

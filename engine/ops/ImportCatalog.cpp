@@ -101,6 +101,8 @@ Status checkExpectedRelease(const Context& ctx, const QString& expect, const cat
 } // namespace
 
 Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatalogRequest& request) {
+    if (Status s = require(ctx, db::Capability::ImportCatalog); !s)
+        return s.error();
     if (request.label.trimmed().isEmpty())
         return makeError(QStringLiteral("a catalog version needs a label (--version)"), request.dir);
     // Progress is one scale for the whole import (per mille): reading the files takes the first
@@ -203,14 +205,16 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
 }
 
 Result<QStringList> seedEmbeddedCatalog(const Context& ctx) {
+    // A team member who may not import (an auditor) opens an empty team database as it is.
+    if (!db::allows(ctx.db().access().role, db::Capability::ImportCatalog))
+        return QStringList();
     if (!store::CatalogStore(ctx.db()).isEmpty())
         return QStringList();
     const QStringList labels = store::embeddedCatalogLabels();
     db::Transaction tx(ctx.db());
     if (!tx.started())
-        return makeError(
-            QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
-            ctx.db().path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
+                         ctx.db().path());
     // Again with the write lock held: another process (a second CLI on a new database) may have
     // seeded it since the first look.
     if (!store::CatalogStore(ctx.db()).isEmpty())

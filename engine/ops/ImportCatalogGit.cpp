@@ -185,6 +185,8 @@ Result<std::vector<git::RefInfo>> listGitRefs(const QString& repository) {
 }
 
 Result<ImportCatalogGitOutcome> importCatalogGit(const Context& ctx, const ImportCatalogGitRequest& request) {
+    if (Status s = require(ctx, db::Capability::ImportCatalog); !s)
+        return s.error();
     Result<git::Repository> opened = git::Repository::open(request.repository);
     if (!opened)
         return opened.error();

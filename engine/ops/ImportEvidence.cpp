@@ -51,6 +51,8 @@ receipts::ReceiptDraft importDraft(const evidence::EvidenceTree& tree,
 } // namespace
 
 Result<ImportEvidenceOutcome> importEvidence(const Context& ctx, const ImportEvidenceRequest& request) {
+    if (Status s = require(ctx, db::Capability::ImportEvidence); !s)
+        return s.error();
     ImportEvidenceOutcome out;
     if (request.scanned) {
         out.tree = *request.scanned;

@@ -16,6 +16,8 @@ bool isPublicKeyPem(const QByteArray& pem) {
 }
 
 Result<ImportPublicKeyOutcome> importPublicKey(const Context& ctx, const ImportPublicKeyRequest& request) {
+    if (Status s = require(ctx, db::Capability::ManageKeys); !s)
+        return s.error();
     Result<QByteArray> pem = readFileLimited(request.path, limits::kSmallFile, QStringLiteral("public key"));
     if (!pem)
         return pem.error();

@@ -12,6 +12,8 @@
 namespace pb::ops {
 
 Result<KeygenOutcome> keygen(const Context& ctx, const KeygenRequest& request) {
+    if (Status s = require(ctx, db::Capability::ManageKeys); !s)
+        return s.error();
     if (request.outPath.isEmpty())
         return makeError(QStringLiteral("give where to write the key (--out NAME)"));
     if (request.passphrase.isEmpty())

@@ -131,9 +131,10 @@ ReceiptTransaction::ReceiptTransaction(const Context& ctx) : m_ctx(ctx), m_tx(ct
 Status ReceiptTransaction::started() const {
     if (m_tx.started())
         return {};
-    return makeError(
-        QStringLiteral("cannot start a transaction: %1").arg(m_tx.errorText()),
-        m_ctx.db().path());
+    return makeError(QStringLiteral("cannot start the transaction its receipt is written in, so nothing was "
+                                    "done: %1")
+                         .arg(m_tx.errorText()),
+                     m_ctx.db().path());
 }
 
 Result<receipts::Receipt> ReceiptTransaction::commit(const receipts::ReceiptDraft& draft, StagedFiles* files,
@@ -170,6 +171,13 @@ Result<receipts::Receipt> ReceiptTransaction::commit(const receipts::ReceiptDraf
     if (files && !m_tx.nested())
         files->discard(); // drops the backups of replaced files (an outer transaction may still roll back)
     return r;
+}
+
+Status require(const Context& ctx, db::Capability capability) {
+    const QString why = db::refusal(ctx.db().access(), capability);
+    if (why.isEmpty())
+        return {};
+    return makeError(why, ctx.db().displayName());
 }
 
 Result<receipts::Receipt> record(const Context& ctx, const receipts::ReceiptDraft& draft,

@@ -120,6 +120,11 @@ class ReceiptTransaction {
     db::Transaction m_tx;
 };
 
+// Refuses, before any work (so nothing is written), an action the connection's team role may not
+// take (db/Team.h): "role proofbench_auditor may not import catalogs". The server would refuse its
+// writes anyway; this says so first, in the action's words. Allowed on a SQLite file.
+Status require(const Context& ctx, db::Capability capability);
+
 // An operation's outcome and the receipt it wrote.
 template <typename T> struct Recorded {
     T value;

@@ -83,6 +83,8 @@ Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
 }
 
 Result<PerfImportOutcome> perfImport(const Context& ctx, const PerfImportRequest& req) {
+    if (Status s = require(ctx, db::Capability::ImportResults); !s)
+        return s.error();
     Result<PerfImportOutcome> scored = scorePerfFile(req);
     if (!scored)
         return scored;

@@ -5,6 +5,8 @@
 namespace pb::ops {
 
 Result<receipts::RecordsImport> importRecords(const Context& ctx, const RecordsImportRequest& request) {
+    if (Status s = require(ctx, db::Capability::ImportResults); !s)
+        return s.error();
     using namespace pb::receipts;
     ctx.progress(0, 0, QStringLiteral("reading %1").arg(request.dir));
     auto report = readRecords(request.dir);

@@ -161,6 +161,9 @@ Status keepSignature(const Context& ctx, const store::ReleaseSignature& keep, Re
 } // namespace
 
 Result<ReleaseVerifyOutcome> verifyRelease(const Context& ctx, const ReleaseVerifyRequest& request) {
+    if (request.keepSignature)
+        if (Status s = require(ctx, db::Capability::KeepReleaseSignature); !s)
+            return s.error();
     auto version = release::normalizeVersion(request.version);
     if (!version)
         return version.error();

@@ -8,6 +8,8 @@
 namespace pb::ops {
 
 Result<SealBundleOutcome> sealBundle(const Context& ctx, const SealBundleRequest& request) {
+    if (Status s = require(ctx, db::Capability::Sign); !s)
+        return s.error();
     if (request.dir.isEmpty() || !QFileInfo(request.dir).isDir())
         return makeError(QStringLiteral("not a directory"), request.dir);
     ctx.progress(0, 0, QStringLiteral("Decrypting the key"));

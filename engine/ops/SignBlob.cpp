@@ -9,6 +9,8 @@
 namespace pb::ops {
 
 Result<SignBlobOutcome> signBlob(const Context& ctx, const SignBlobRequest& request) {
+    if (Status s = require(ctx, db::Capability::Sign); !s)
+        return s.error();
     if (request.file.isEmpty() || request.bundlePath.isEmpty())
         return makeError(QStringLiteral("give the file to sign and where to write the bundle"));
     Result<QByteArray> blob =

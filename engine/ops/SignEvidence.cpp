@@ -7,6 +7,8 @@
 namespace pb::ops {
 
 Result<SignEvidenceOutcome> signEvidence(const Context& ctx, const SignEvidenceRequest& request) {
+    if (Status s = require(ctx, db::Capability::Sign); !s)
+        return s.error();
     if (request.bundleDir.isEmpty())
         return makeError(QStringLiteral("give the evidence bundle directory"));
     Result<sigstore::crypto::Pkey> key = loadSigningKey(request.key);

@@ -191,6 +191,8 @@ Status storeVerifiedRoot(const Context& ctx, const TrustedRootUpdateRequest& req
 Result<TrustedRootUpdateOutcome>
 updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
                   const std::function<void(const tuf::ClientStep&)>& onStep) {
+    if (Status s = require(ctx, db::Capability::UpdateTrustedRoot); !s)
+        return s.error();
     const QString anchorPath = request.anchorPath.isEmpty() ? QString(kShippedTufAnchor) : request.anchorPath;
     auto anchor = tuf::readAnchor(anchorPath);
     if (!anchor)

@@ -5,6 +5,8 @@
 namespace pb::ops {
 
 Result<qint64> importTrustedRoot(const Context& ctx, const QString& path, bool makeDefault) {
+    if (Status s = require(ctx, db::Capability::UpdateTrustedRoot); !s)
+        return s.error();
     return store::VerificationStore(ctx.db()).importTrustedRoot(path, makeDefault);
 }
 

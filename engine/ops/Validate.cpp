@@ -243,6 +243,8 @@ validation::RunResult runCancellable(const Context& ctx, const ValidateRequest& 
 } // namespace
 
 Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req, ValidateFailure* failure) {
+    if (Status s = require(ctx, db::Capability::RunValidation); !s)
+        return s.error();
     auto stop = [failure](const Error& e, ValidateFailure why) {
         if (failure)
             *failure = why;
@@ -334,6 +336,8 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
 }
 
 Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest& req) {
+    if (Status s = require(ctx, db::Capability::RunValidation); !s)
+        return s.error();
     store::RunStore runs(ctx.db());
     Result<store::StoredRun> run = runs.load(req.runRow);
     if (!run)

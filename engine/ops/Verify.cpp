@@ -98,6 +98,9 @@ receipts::ReceiptDraft receiptFor(const VerifyRequest& r, const Inputs& in,
 } // namespace
 
 Result<VerifyOutcome> verify(const Context& ctx, const VerifyRequest& request) {
+    if (request.record)
+        if (Status s = require(ctx, db::Capability::RecordVerification); !s)
+            return s.error();
     ctx.progress(0, 3, QStringLiteral("reading the bundle, the artifact and the trusted root"));
     auto in = readInputs(ctx, request);
     if (!in)

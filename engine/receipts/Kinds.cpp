@@ -58,6 +58,9 @@ constexpr std::array kTable{
              "an AICR release's signatures, checksum list and assets verified offline",
              "version policy trustedRootSha256 verified digestOnly failed catalogVersion boundVersions"},
     KindInfo{ReportExport, "the release review report written", "format version filter rows charts baseline"},
+    KindInfo{QLatin1StringView{"db.init-team"},
+             "the team's roles and grants made on a PostgreSQL database, and who holds which role",
+             "roles members"},
     KindInfo{QLatin1StringView{"trusted-root.update"},
              "a Sigstore trusted root taken from a TUF repository copy, verified offline",
              "repository anchor anchorSha256 anchorVersion rootVersion timestampVersion snapshotVersion "

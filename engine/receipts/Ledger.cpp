@@ -212,15 +212,15 @@ Artifact Artifact::fromJson(const QJsonObject& o) {
 
 QJsonObject Receipt::body() const {
     QJsonObject o{{QStringLiteral("seq"), seq},
-                       {QStringLiteral("kind"), kind},
-                       {QStringLiteral("time"), isoTime(time)},
-                       {QStringLiteral("version"), version},
-                       {QStringLiteral("parameters"), parameters},
-                       {QStringLiteral("inputs"), artifactsJson(inputs)},
-                       {QStringLiteral("outputs"), artifactsJson(outputs)},
-                       {QStringLiteral("result"), QJsonObject{{QStringLiteral("status"), outcomeName(result)},
-                                                              {QStringLiteral("message"), message}}},
-                       {QStringLiteral("prev"), prevHash}};
+                  {QStringLiteral("kind"), kind},
+                  {QStringLiteral("time"), isoTime(time)},
+                  {QStringLiteral("version"), version},
+                  {QStringLiteral("parameters"), parameters},
+                  {QStringLiteral("inputs"), artifactsJson(inputs)},
+                  {QStringLiteral("outputs"), artifactsJson(outputs)},
+                  {QStringLiteral("result"), QJsonObject{{QStringLiteral("status"), outcomeName(result)},
+                                                         {QStringLiteral("message"), message}}},
+                  {QStringLiteral("prev"), prevHash}};
     // Only when there is one, so a receipt without an author hashes as before authors existed.
     if (!author.isEmpty())
         o.insert(QStringLiteral("author"), author);
@@ -374,8 +374,7 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
 Result<Receipt> Ledger::record(const ReceiptDraft& draft) {
     db::Transaction tx(m_db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
-                         m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     auto r = append(draft);
     if (!r)
         return r;

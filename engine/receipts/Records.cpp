@@ -1078,8 +1078,7 @@ Result<RecordsImport> storeRecords(db::Database& db, RecordsReport report) {
     RecordsImport result;
     db::Transaction tx(db.sql());
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
-                         db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), db.path());
     const QString now = isoTime(QDateTime::currentDateTimeUtc());
     for (const ExternalRecord& r : report.records) {
         QSqlQuery q(db.sql());

@@ -426,8 +426,7 @@ Result<ImportReport> CatalogStore::importCatalog(const QString& label, const Cat
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
-                         m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     QSqlQuery q(db);
     if (report.outcome != ImportReport::Outcome::Unchanged) {
         Result<bool> replaced = deleteVersion(q, label);
@@ -652,8 +651,7 @@ Result<int> CatalogStore::upgradeRecipeDigests() {
         return 0;
     Transaction tx(db);
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
-                         m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     if (!q.exec(QStringLiteral("SELECT id, canonical_yaml FROM recipes")))
         return sqlError(q, QStringLiteral("recipes"));
     std::vector<std::pair<qint64, QByteArray>> rows;

@@ -71,8 +71,7 @@ Result<EvidenceImportReport> EvidenceStore::importTree(const evidence::EvidenceT
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
-                         m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     QSqlQuery q(db);
     // An allowlist already stored (the same bytes) is kept as it is. One that could not be read, or
@@ -446,8 +445,7 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn,
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
-                         m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     QSqlQuery q(db);
     q.prepare(insertBundleSql());
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);

@@ -391,8 +391,7 @@ Result<qint64> VerificationStore::record(const sigstore::VerificationResult& res
                                          std::optional<qint64> evidenceBundleId) {
     Transaction tx(m_db.sql()); // a savepoint inside the caller's transaction
     if (!tx.started())
-        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()),
-                         m_db.path());
+        return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     auto id = recordInTransaction(result, bundleBytes, policy, evidenceBundleId);
     if (!id)
         return id;

@@ -463,7 +463,8 @@ class TestReceipts : public QObject {
             << QStringLiteral(
                    "UPDATE receipts SET seq = seq + 100 WHERE seq >= 3; UPDATE receipts SET seq = seq - 99 "
                    "WHERE seq > 100; INSERT INTO receipts SELECT 3, kind, created_at, version, parameters, "
-                   "inputs, outputs, result, message, prev_hash, hash, written_by FROM receipts WHERE seq = 1;")
+                   "inputs, outputs, result, message, prev_hash, hash, written_by FROM receipts WHERE seq = "
+                   "1;")
             << QStringLiteral("inserted") << 3;
         QTest::addRow("inserted forged")
             << QStringLiteral(

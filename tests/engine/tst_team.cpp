@@ -3,12 +3,15 @@
 // processes: pb_teamchild appending receipts through receipts::Ledger, and the proofbench CLI
 // importing catalogs; then the ledger must be one chain with every receipt in it.
 #include "DbTestUtil.h"
+#include "TeamUsers.h"
 #include "TestDb.h"
 #include "TestUtil.h"
 
 #include "db/Database.h"
 #include "receipts/Ledger.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,6 +20,8 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
+#include <QUuid>
 
 #include <memory>
 #include <vector>
@@ -76,10 +81,11 @@ class TestTeam : public QObject {
             for (int i = 0; i < kImporters; ++i) {
                 const QString label = QStringLiteral("team-%1-%2").arg(round).arg(i);
                 labels << label;
-                importers.push_back(start(QStringLiteral(PB_CLI_BINARY),
-                                          {QStringLiteral("catalog"), QStringLiteral("import"),
-                                           pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--version"),
-                                           label, QStringLiteral("--db"), spec}));
+                importers.push_back(
+                    start(QStringLiteral(PB_CLI_BINARY),
+                          {QStringLiteral("catalog"), QStringLiteral("import"),
+                           pbtest::embeddedCatalogDir(QStringLiteral("sample-1")),
+                           QStringLiteral("--version"), label, QStringLiteral("--db"), spec}));
             }
             for (auto& p : importers) {
                 QVERIFY(p->waitForFinished(300000));
@@ -99,9 +105,9 @@ class TestTeam : public QObject {
             QCOMPARE(p->readAllStandardOutput().trimmed(), QByteArray("done ") + QByteArray::number(kEach));
         }
 
-        const Run verify = proofbench({QStringLiteral("receipts"), QStringLiteral("verify"),
-                                       QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"),
-                                       spec});
+        const Run verify =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--format"),
+                        QStringLiteral("json"), QStringLiteral("--db"), spec});
         QVERIFY2(verify.code == 0, verify.out.constData());
         const QJsonObject chain = QJsonDocument::fromJson(verify.out).object();
         QVERIFY2(chain.value(QStringLiteral("intact")).toBool(), verify.out.constData());
@@ -116,7 +122,7 @@ class TestTeam : public QObject {
         QString prev = receipts::genesisHash();
         for (const receipts::Receipt& r : *all) {
             QCOMPARE(r.seq, expectedSeq++); // no gap
-            QCOMPARE(r.prevHash, prev);      // no fork
+            QCOMPARE(r.prevHash, prev);     // no fork
             prev = r.hash;
             if (r.kind == QLatin1String("evidence.check"))
                 ++perWriter[r.message.section(QLatin1Char(' '), 0, 0)];
@@ -162,6 +168,153 @@ class TestTeam : public QObject {
         QCOMPARE(rows->size(), size_t(2));
         QCOMPARE(rows->at(1).message, QStringLiteral("kept as written"));
         QVERIFY(ledger.verify().ok() && ledger.verify()->ok);
+    }
+
+    // The three roles, enforced by the server: `db init-team` by the owner, then three login users
+    // (auditor, engineer, release) each try what their role may and may not do, through the CLI (which
+    // refuses first, in the action's words) and over a raw connection (which the server refuses).
+    void rolesAreEnforcedByTheServer() {
+        if (!pb::test::onPostgres())
+            QSKIP("roles are the server's: a SQLite file has no users (tst_team.postgresql runs this)");
+        QTemporaryDir tmp;
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("roles"));
+        const QString spec = testDb.spec();
+        auto owner = db::Database::open(spec);
+        QVERIFY2(owner.ok(), owner.ok() ? "" : qPrintable(owner.error().toString()));
+        QCOMPARE((*owner)->access().role, db::TeamRole::Owner);
+
+        // Three login users of our own, with passwords in a pgpass file of our own.
+        pbtest::TeamUsers users((*owner)->sql(), spec, testDb.pgName(),
+                                {QStringLiteral("audit"), QStringLiteral("eng"), QStringLiteral("rel")},
+                                tmp.path());
+        QVERIFY2(users.error().isEmpty(), qPrintable(users.error()));
+        const QString auditor = users.user(QStringLiteral("audit")),
+                      engineer = users.user(QStringLiteral("eng")),
+                      release = users.user(QStringLiteral("rel"));
+        const QString pgpass = users.pgpass();
+        QProcessEnvironment env = pbtest::cliEnvironment();
+        env.insert(QStringLiteral("PGPASSFILE"), pgpass);
+        auto cli = [&](const QString& user, QStringList args) {
+            args << QStringLiteral("--db") << (user.isEmpty() ? spec : pb::test::pgSpecAs(spec, user));
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(PB_CLI_BINARY), args);
+            if (!p.waitForFinished(300000))
+                return Run{};
+            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                       p.readAllStandardError()};
+        };
+        auto count = [&](const QString& table) {
+            QSqlQuery q((*owner)->sql());
+            return q.exec(QStringLiteral("SELECT count(*) FROM %1").arg(table)) && q.next()
+                       ? q.value(0).toInt()
+                       : -1;
+        };
+
+        const Run init = cli({}, {QStringLiteral("db"), QStringLiteral("init-team"),
+                                  QStringLiteral("--member"), auditor + QStringLiteral("=auditor"),
+                                  QStringLiteral("--member"), engineer + QStringLiteral("=engineer"),
+                                  QStringLiteral("--member"), release + QStringLiteral("=release")});
+        QVERIFY2(init.code == 0, init.err.constData());
+        QVERIFY(init.out.contains("is now proofbench_engineer"));
+
+        // Each learns its role at connect time.
+        for (const auto& [user, role] : {std::pair{auditor, "auditor (proofbench_auditor)"},
+                                         std::pair{engineer, "engineer (proofbench_engineer)"},
+                                         std::pair{release, "release (proofbench_release)"}}) {
+            const Run status = cli(user, {QStringLiteral("db"), QStringLiteral("status"),
+                                          QStringLiteral("--format"), QStringLiteral("json")});
+            QVERIFY2(status.code == 0, status.err.constData());
+            const QJsonObject o = QJsonDocument::fromJson(status.out).object();
+            QCOMPARE(o.value(QStringLiteral("user")).toString(), user);
+            QCOMPARE(o.value(QStringLiteral("role")).toString(), QString::fromLatin1(role));
+        }
+
+        const QString sample = pbtest::embeddedCatalogDir(QStringLiteral("sample-1"));
+        const int receiptsBefore = count(QStringLiteral("receipts"));
+        // The auditor reads, and may not import: refused before any work, in the action's words.
+        const Run auditorImport = cli(auditor, {QStringLiteral("catalog"), QStringLiteral("import"), sample,
+                                                QStringLiteral("--version"), QStringLiteral("audited")});
+        QCOMPARE(auditorImport.code, 1);
+        QVERIFY2(auditorImport.err.contains("role proofbench_auditor may not import catalogs"),
+                 auditorImport.err.constData());
+        QCOMPARE(count(QStringLiteral("catalog_versions")), 0);
+        QCOMPARE(count(QStringLiteral("receipts")), receiptsBefore);
+        const Run auditorList = cli(auditor, {QStringLiteral("receipts"), QStringLiteral("list")});
+        QVERIFY2(auditorList.code == 0, auditorList.err.constData());
+
+        // The engineer imports; the receipt names the engineer, as the server knows them.
+        const Run engineerImport = cli(engineer, {QStringLiteral("catalog"), QStringLiteral("import"), sample,
+                                                  QStringLiteral("--version"), QStringLiteral("engineered")});
+        QVERIFY2(engineerImport.code == 0, engineerImport.err.constData());
+        QCOMPARE(count(QStringLiteral("catalog_versions WHERE label = 'engineered'")), 1);
+        // ...and may not add signing keys: refused before the key file is written.
+        env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("correct horse"));
+        const QString engineerKey = tmp.filePath(QStringLiteral("eng.key"));
+        const Run engineerKeygen =
+            cli(engineer, {QStringLiteral("keygen"), QStringLiteral("--out"), engineerKey,
+                           QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")});
+        QCOMPARE(engineerKeygen.code, 1);
+        QVERIFY2(engineerKeygen.err.contains("role proofbench_engineer may not add signing keys"),
+                 engineerKeygen.err.constData());
+        QVERIFY(!QFile::exists(engineerKey));
+        // The release manager may.
+        const Run releaseKeygen =
+            cli(release,
+                {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.filePath(QStringLiteral("rel.key")),
+                 QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")});
+        QVERIFY2(releaseKeygen.code == 0, releaseKeygen.err.constData());
+        QCOMPARE(count(QStringLiteral("signing_keys")), 1);
+
+        // Whatever the client: the server itself refuses, over a raw connection.
+        auto raw = [&](const QString& user, const QString& sql) {
+            qputenv("PGPASSFILE", pgpass.toLocal8Bit());
+            pbtest::RawConnection c(pb::test::pgSpecAs(spec, user));
+            QSqlQuery q(c.sql());
+            q.exec(QStringLiteral("SET search_path TO proofbench"));
+            const bool ok = q.exec(sql);
+            return ok ? QString()
+                      : q.lastError().nativeErrorCode() + QLatin1Char(' ') + q.lastError().databaseText();
+        };
+        const QString forged =
+            QStringLiteral("INSERT INTO receipts (seq, kind, created_at, version, prev_hash, hash, result, "
+                           "written_by) VALUES "
+                           "(1000, 'verify', '2026-12-05T00:00:00.000Z', 'x', 'p', 'h', 'ok', '%1')");
+        QVERIFY(raw(auditor,
+                    QStringLiteral("INSERT INTO signing_keys (fingerprint, public_pem, label, created_at) "
+                                   "VALUES ('f', 'p', 'l', 'now')"))
+                    .startsWith(QLatin1String("42501")));
+        QVERIFY(raw(auditor, forged.arg(auditor)).startsWith(QLatin1String("42501")));
+        QVERIFY(raw(auditor, QStringLiteral("SELECT count(*) FROM receipts")).isEmpty());
+        QVERIFY(raw(engineer, QStringLiteral("INSERT INTO signing_keys (fingerprint, public_pem, label, "
+                                             "created_at) VALUES ('f', 'p', 'l', 'now')"))
+                    .startsWith(QLatin1String("42501")));
+        QVERIFY(raw(engineer, QStringLiteral("UPDATE receipts SET message = 'x'"))
+                    .startsWith(QLatin1String("42501")));
+        QVERIFY(raw(engineer, QStringLiteral("DELETE FROM receipts")).startsWith(QLatin1String("42501")));
+        QVERIFY(raw(engineer, QStringLiteral("DELETE FROM catalog_release_bindings"))
+                    .startsWith(QLatin1String("42501")));
+        // An engineer may append a receipt only in their own name.
+        const QString claim = raw(engineer, forged.arg(release));
+        QVERIFY2(claim.startsWith(QLatin1String("42501")) && claim.contains(QLatin1String("must name")),
+                 qPrintable(claim));
+        qunsetenv("PGPASSFILE");
+        pb::test::exportPgPassFile();
+
+        // The ledger says who did what, and is one chain.
+        const Run list = cli({}, {QStringLiteral("receipts"), QStringLiteral("list"),
+                                  QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(list.code == 0, list.err.constData());
+        QMap<QString, QString> authorOf;
+        for (const QJsonValue& v :
+             QJsonDocument::fromJson(list.out).object().value(QStringLiteral("receipts")).toArray())
+            authorOf[v.toObject().value(QStringLiteral("kind")).toString()] =
+                v.toObject().value(QStringLiteral("author")).toString();
+        QCOMPARE(authorOf.value(QStringLiteral("db.init-team")), (*owner)->sessionUser());
+        QCOMPARE(authorOf.value(QStringLiteral("catalog.import")), engineer);
+        QCOMPARE(authorOf.value(QStringLiteral("key.generate")), release);
+        const Run verify = cli({}, {QStringLiteral("receipts"), QStringLiteral("verify")});
+        QVERIFY2(verify.code == 0, verify.out.constData());
     }
 };
 

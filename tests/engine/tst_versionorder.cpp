@@ -224,8 +224,11 @@ class TstVersionOrder : public QObject {
                                   "trusted_root_provenance", "run_leftovers", "deploy_bundle_components",
                                   "deploy_bundle_files", "deploy_bundles"})
                 QVERIFY2(q.exec(QStringLiteral("DROP TABLE IF EXISTS %1").arg(QLatin1String(t))), t);
-            for (const char* c :
-                 {"run_checks.cause", "run_checks.k8s_reason", "runs.time_source", "run_series.seq"}) {
+            // ...and what 016 added: the receipts' writer and the append-only triggers.
+            for (const char* t : {"receipts_no_update", "receipts_no_delete", "receipts_author"})
+                QVERIFY2(q.exec(QStringLiteral("DROP TRIGGER IF EXISTS %1").arg(QLatin1String(t))), t);
+            for (const char* c : {"run_checks.cause", "run_checks.k8s_reason", "runs.time_source",
+                                  "run_series.seq", "receipts.written_by"}) {
                 const QStringList tc = QString::fromLatin1(c).split(QLatin1Char('.'));
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE %1 DROP COLUMN %2").arg(tc[0], tc[1])), c);
             }

@@ -117,8 +117,8 @@ void TestReceiptsPane::tamperedReceiptBreaksBanner() {
     {
         // Somebody with write access to the file (on a server: its superuser, triggers off) changes
         // what receipt b says; the append-only triggers stop anybody less.
-        const QString spec = pb::test::onPostgres() ? pb::test::pgSpecAs(m_db->path(), pb::test::pgSuperuser())
-                                                    : m_db->path();
+        const QString spec =
+            pb::test::onPostgres() ? pb::test::pgSpecAs(m_db->path(), pb::test::pgSuperuser()) : m_db->path();
         auto other = db::Database::open(spec);
         QVERIFY2(other, qPrintable(other ? QString() : other.error().toString()));
         QSqlQuery q((*other)->sql());
