@@ -7,7 +7,10 @@
 namespace pb::models {
 
 Workspace::Workspace(QString dbPath, QObject* parent, int maxThreads)
-    : QObject(parent), m_async(std::move(dbPath), maxThreads) {}
+    : QObject(parent), m_async(std::move(dbPath), maxThreads) {
+    m_watcher = new ChangeWatcher(m_async.dbPath(), m_async.origin(), this);
+    connect(m_watcher, &ChangeWatcher::changed, this, &Workspace::changedElsewhere);
+}
 
 Workspace::~Workspace() {
     m_async.waitForDone();

@@ -6,6 +6,7 @@
 // through widgets/common/OpRunner.h, which adds the progress dialog, Cancel and the error box.
 #pragma once
 
+#include "ChangeWatcher.h"
 #include "ops/Async.h"
 
 #include <QFutureWatcher>
@@ -81,6 +82,9 @@ class Workspace : public QObject {
   signals:
     // A write went through: views re-read what they show.
     void changed();
+    // Another client (another process: a CLI job, a colleague's window) committed these actions;
+    // views showing what they touched re-read it, keeping their selection (ChangeWatcher.h).
+    void changedElsewhere(const QList<pb::models::ExternalChange>& changes);
     // pending() changed.
     void busyChanged(int pending);
 
@@ -91,6 +95,7 @@ class Workspace : public QObject {
     void jobEnded(bool wrote);
 
     ops::Async m_async;
+    ChangeWatcher* m_watcher = nullptr;
     int m_pending = 0;
 };
 

@@ -211,7 +211,39 @@ MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
             if (access)
                 applyAccess(*access);
         });
+    // What other clients commit (a CLI import, a colleague's window) shows here without a restart.
+    connect(&m_workspace, &models::Workspace::changedElsewhere, this, &MainWindow::showChangesElsewhere);
     m_tree->setFocus();
+}
+
+void MainWindow::showChangesElsewhere(const QList<models::ExternalChange>& changes) {
+    bool catalogs = false, health = false, runs = false;
+    for (const models::ExternalChange& c : changes) {
+        catalogs |= c.kind.startsWith(QLatin1String("catalog.")) || c.kind == QLatin1String("release.verify");
+        health |= c.kind.startsWith(QLatin1String("evidence.")) ||
+                  c.kind.startsWith(QLatin1String("verify")) ||
+                  c.kind.startsWith(QLatin1String("validation."));
+        runs |= c.kind.startsWith(QLatin1String("validation."));
+    }
+    if (catalogs) {
+        reloadCatalogs(); // the Health view and the Validation view too; the selections stay
+    } else {
+        if (health)
+            m_healthPane->reload();
+        if (runs)
+            m_validationPane->reload(); // its runs list, keeping the selected run
+    }
+    const models::ExternalChange& last = changes.constLast();
+    const QString who = last.author.isEmpty() ? tr("another client") : last.author;
+    statusBar()->showMessage(
+        changes.size() == 1
+            ? tr("Updated: %1 by %2 (receipt #%3): %4").arg(last.kind, who).arg(last.seq).arg(last.message)
+            : tr("Updated: %1 actions by other clients, the newest %2 by %3 (receipt #%4)")
+                  .arg(changes.size())
+                  .arg(last.kind, who)
+                  .arg(last.seq),
+        15000);
+    ++m_changesSeen;
 }
 
 void MainWindow::applyAccess(const models::TeamAccess& access) {

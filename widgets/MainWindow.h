@@ -68,6 +68,8 @@ class MainWindow : public QMainWindow {
   public:
     // Who the window's connection is and its team role (read at start on a worker); Local for a file.
     const models::TeamAccess& access() const { return m_access; }
+    // How many times another client's commits were taken in (tests wait for it).
+    int changesSeen() const { return m_changesSeen; }
     // `workspace`: the database every view reads and writes through (off the GUI thread); it
     // outlives the window.
     explicit MainWindow(models::Workspace& workspace, QWidget* parent = nullptr);
@@ -178,6 +180,8 @@ class MainWindow : public QMainWindow {
     // Shows the user and role in the status bar and disables what the role may not do, the reason
     // in the tooltip (the server would refuse it anyway).
     void applyAccess(const models::TeamAccess& access);
+    // Another client committed these: re-read the views they touch, keeping selections.
+    void showChangesElsewhere(const QList<models::ExternalChange>& changes);
     struct CatalogLoad;
     struct ImportOutcome;
     struct EvidenceOutcome;
@@ -262,6 +266,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_statusRole = nullptr;
     QLabel* m_statusCounts = nullptr;
     models::TeamAccess m_access;
+    int m_changesSeen = 0;
     QAction* m_importAction = nullptr;
     QAction* m_importEvidenceAction = nullptr;
     QAction* m_importGitAction = nullptr;

@@ -432,7 +432,7 @@ bool inTransaction(QSqlDatabase& db) {
     return h && sqlite3_get_autocommit(h) == 0;
 }
 
-Transaction::Transaction(QSqlDatabase& db, Mode mode) : m_db(db) {
+Transaction::Transaction(QSqlDatabase& db, Mode mode) : m_db(db), m_mode(mode) {
     observe(QStringLiteral("BEGIN -- %1").arg(db.databaseName()));
     if (!inTransaction(m_db)) {
         if (engineOf(m_db) == Engine::SQLite && mode == Mode::Write) {
@@ -499,8 +499,13 @@ bool Transaction::commit() {
     m_done = true;
     if (!m_ok)
         return false;
-    if (m_savepoint.isEmpty())
+    if (m_savepoint.isEmpty()) {
+        if (m_mode == Mode::Write && engineOf(m_db) == Engine::PostgreSQL) {
+            QSqlQuery q(m_db);
+            q.exec(QStringLiteral("NOTIFY proofbench_changes")); // only a view's hint: a failure is harmless
+        }
         return m_db.commit();
+    }
     // SQLite rolls a whole transaction back by itself on some errors (a full disk, an I/O error):
     // then there is no savepoint left to release, and nothing of this part was kept.
     if (!inTransaction(m_db))

@@ -54,6 +54,11 @@ class Database {
     const QString& sessionUser() const { return m_sessionUser; }
     // Who this connection is and its team role (db/Team.h), read at connect; Local for SQLite.
     const Access& access() const { return m_access; }
+    // Which client of this process works through this connection (a window's Workspace tags its jobs'
+    // connections; 0: none): receipts it appends are remembered as that client's own
+    // (receipts::isOwnReceipt), so the client's live view does not count them as another's.
+    void setOrigin(quint64 origin) { m_origin = origin; }
+    quint64 origin() const { return m_origin; }
 
   private:
     Database() = default;
@@ -68,6 +73,7 @@ class Database {
     QString m_connection;
     QString m_sessionUser;
     Access m_access;
+    quint64 m_origin = 0;
     QSqlDatabase m_db;
 };
 
@@ -88,7 +94,9 @@ QVariant nullable(const QString& s);
 // when another process committed meanwhile), on PostgreSQL the ledger's advisory lock, which every
 // Proofbench writer takes first, so receipts are appended one transaction at a time (one chain, no
 // fork, no gap) and writers never deadlock on each other. A Read transaction takes no write lock: it
-// only gives its statements one consistent view.
+// only gives its statements one consistent view. On PostgreSQL a write transaction also sends
+// NOTIFY proofbench_changes as it commits (delivered only if it commits): live views of other
+// clients listen for it (a SQLite file's views watch PRAGMA data_version instead).
 class Transaction {
   public:
     enum class Mode { Write, Read };
@@ -106,6 +114,7 @@ class Transaction {
 
   private:
     QSqlDatabase& m_db;
+    Mode m_mode = Mode::Write;
     QSqlError m_error;
     QString m_lockError;
     QString m_savepoint;

@@ -1,8 +1,14 @@
 #include "ops/Async.h"
 
+#include <atomic>
+
 namespace pb::ops {
 
-Async::Async(QString dbPath, int maxThreads) : m_dbPath(std::move(dbPath)) {
+namespace {
+std::atomic<quint64> g_nextOrigin{1};
+} // namespace
+
+Async::Async(QString dbPath, int maxThreads) : m_dbPath(std::move(dbPath)), m_origin(g_nextOrigin++) {
     m_pool.setMaxThreadCount(maxThreads);
 }
 

@@ -34,6 +34,8 @@ class Async {
     Async& operator=(const Async&) = delete;
 
     const QString& dbPath() const { return m_dbPath; }
+    // Tags every job's connection (db::Database::setOrigin): unique in the process.
+    quint64 origin() const { return m_origin; }
     QThreadPool& pool() { return m_pool; }
 
     // Runs fn(Context&) -> Result<T> on a worker thread.
@@ -43,19 +45,21 @@ class Async {
 
   private:
     QString m_dbPath;
+    quint64 m_origin;
     QThreadPool m_pool;
 };
 
 template <typename T, typename Fn> Job<T> Async::run(Fn fn, ProgressFn onProgress) {
     Job<T> job;
     auto flag = job.cancelFlag;
-    job.future = QtConcurrent::run(&m_pool, [path = m_dbPath, fn = std::move(fn), flag,
+    job.future = QtConcurrent::run(&m_pool, [path = m_dbPath, origin = m_origin, fn = std::move(fn), flag,
                                              onProgress](QPromise<Result<T>>& promise) mutable {
         auto db = db::Database::open(path);
         if (!db) {
             promise.addResult(Result<T>(db.error()));
             return;
         }
+        (*db)->setOrigin(origin);
         promise.setProgressRange(0, 1000);
         ProgressFn progress = [&promise, onProgress](const Progress& p) {
             const int value = p.total > 0 ? int(std::clamp<qint64>(p.done * 1000 / p.total, 0, 1000)) : 0;

@@ -11,7 +11,9 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonDocument>
+#include <QMutex>
 #include <QRegularExpression>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -289,6 +291,35 @@ QString ChainCheck::toText() const {
         .arg(breakName(kind), detail);
 }
 
+// ---- Receipts of this process ---------------------------------------------------------------------
+
+namespace {
+QMutex g_ownMutex;
+QHash<QString, std::map<qint64, quint64>>& ownReceipts() {
+    static QHash<QString, std::map<qint64, quint64>> map;
+    return map;
+}
+} // namespace
+
+void noteOwnReceipt(const QString& dbPath, quint64 origin, qint64 seq) {
+    if (origin == 0)
+        return;
+    const QMutexLocker lock(&g_ownMutex);
+    std::map<qint64, quint64>& seqs = ownReceipts()[dbPath];
+    seqs[seq] = origin;
+    while (seqs.size() > 4096)
+        seqs.erase(seqs.begin());
+}
+
+bool isOwnReceipt(const QString& dbPath, quint64 origin, qint64 seq) {
+    const QMutexLocker lock(&g_ownMutex);
+    const auto it = ownReceipts().constFind(dbPath);
+    if (it == ownReceipts().constEnd())
+        return false;
+    const auto found = it->find(seq);
+    return found != it->end() && found->second == origin;
+}
+
 // ---- Ledger ---------------------------------------------------------------------------------------
 
 Ledger::Ledger(db::Database& db) : m_db(db) {}
@@ -368,6 +399,7 @@ Result<Receipt> Ledger::append(const ReceiptDraft& draft) {
     q.addBindValue(r.hash);
     if (!q.exec())
         return db::sqlError(q, QStringLiteral("receipts_head"));
+    noteOwnReceipt(m_db.path(), m_db.origin(), r.seq);
     return r;
 }
 

@@ -103,6 +103,12 @@ QString isoTime(const QDateTime& t); // "yyyy-MM-ddTHH:mm:ss.zzzZ"
 // credential, authorization, cookie), at every depth.
 QJsonObject sanitizeParameters(const QJsonObject& parameters);
 
+// Receipts a client of this process (a Database::origin(), not 0) appended to the database `dbPath`
+// (a Database's path(); the newest 4096 per database are remembered): a live view tells its own
+// client's writes from other clients'.
+void noteOwnReceipt(const QString& dbPath, quint64 origin, qint64 seq);
+bool isOwnReceipt(const QString& dbPath, quint64 origin, qint64 seq);
+
 struct ChainHead {
     qint64 seq = 0;             // 0: empty ledger
     QString hash;               // genesisHash() for an empty ledger

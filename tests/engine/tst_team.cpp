@@ -316,6 +316,69 @@ class TestTeam : public QObject {
         const Run verify = cli({}, {QStringLiteral("receipts"), QStringLiteral("verify")});
         QVERIFY2(verify.code == 0, verify.out.constData());
     }
+
+    // The server goes away mid-import (what a restart or an administrator does to each connection:
+    // the backend is terminated). The import had written its catalog rows and waits, uncommitted,
+    // for the ledger's head row another session holds: then its backend is terminated. The command
+    // fails saying the connection was lost, nothing of it is kept, and a retry succeeds.
+    void importLosingItsConnectionKeepsNothing() {
+        if (!pb::test::onPostgres())
+            QSKIP("a server's connection (SQLite's crash safety is tst_crashsafety)");
+        QTemporaryDir tmp;
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("lost"));
+        const QString spec = testDb.spec();
+        const QString sample = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
+        const Run first =
+            proofbench({QStringLiteral("catalog"), QStringLiteral("import"), sample,
+                        QStringLiteral("--version"), QStringLiteral("before"), QStringLiteral("--db"), spec});
+        QVERIFY2(first.code == 0, first.err.constData());
+        auto owner = db::Database::open(spec);
+        QVERIFY(owner.ok());
+        QSqlQuery hold((*owner)->sql());
+        QVERIFY(hold.exec(QStringLiteral("BEGIN")));
+        QVERIFY(hold.exec(QStringLiteral("SELECT seq FROM receipts_head WHERE id = 1 FOR UPDATE")));
+        QVERIFY(hold.next());
+
+        auto import =
+            start(QStringLiteral(PB_CLI_BINARY),
+                  {QStringLiteral("catalog"), QStringLiteral("import"), sample, QStringLiteral("--version"),
+                   QStringLiteral("lost"), QStringLiteral("--db"), spec});
+        // Its backend, waiting for the row lock with its catalog rows written.
+        auto other = (*owner)->openSibling();
+        QVERIFY(other.ok());
+        QSqlQuery watch((*other)->sql());
+        qint64 pid = 0;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                watch.prepare(QStringLiteral("SELECT pid FROM pg_stat_activity WHERE datname = ? AND "
+                                             "wait_event_type = 'Lock' AND pid <> pg_backend_pid()"));
+                watch.addBindValue(testDb.pgName());
+                if (watch.exec() && watch.next())
+                    pid = watch.value(0).toLongLong();
+                return pid != 0;
+            },
+            60000));
+        watch.prepare(QStringLiteral("SELECT pg_terminate_backend(?)"));
+        watch.addBindValue(pid);
+        QVERIFY2(watch.exec(), qPrintable(watch.lastError().text()));
+        QVERIFY(import->waitForFinished(60000));
+        const QString err = QString::fromLocal8Bit(import->readAllStandardError());
+        QCOMPARE(import->exitCode(), 1);
+        QVERIFY2(err.contains(QLatin1String("connection to the server was lost")), qPrintable(err));
+        QVERIFY(hold.exec(QStringLiteral("ROLLBACK")));
+
+        QSqlQuery q((*owner)->sql());
+        QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM catalog_versions WHERE label = 'lost'")) &&
+                q.next());
+        QCOMPARE(q.value(0).toInt(), 0); // nothing half-imported
+        const Run retry =
+            proofbench({QStringLiteral("catalog"), QStringLiteral("import"), sample,
+                        QStringLiteral("--version"), QStringLiteral("lost"), QStringLiteral("--db"), spec});
+        QVERIFY2(retry.code == 0, retry.err.constData());
+        const Run verify =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), spec});
+        QVERIFY2(verify.code == 0, verify.out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTeam)

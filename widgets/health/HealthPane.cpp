@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -523,6 +524,7 @@ void HealthPane::onLoaded(Load load) {
     if (!load.error.isEmpty())
         m_lastError = load.error;
     const QString keep = m_currentRecipe;
+    const int scrolled = m_table->verticalScrollBar()->value(); // kept when no row is selected
     m_model->setRows(std::move(load.rows));
     refreshCombos();
     if (!m_fitted && m_model->rowCount() > 0) {
@@ -545,6 +547,7 @@ void HealthPane::onLoaded(Load load) {
         m_table->setCurrentIndex(idx);
         m_table->scrollTo(idx);
     } else {
+        m_table->verticalScrollBar()->setValue(scrolled);
         m_inspector->showMessage(load.error.isEmpty()
                                      ? tr("Select a row to see its evidence pointers")
                                      : tr("Cannot read the health table: %1").arg(load.error));

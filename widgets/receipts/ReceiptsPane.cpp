@@ -92,6 +92,11 @@ ReceiptsPane::ReceiptsPane(models::Workspace& workspace, QWidget* parent)
         if (isVisible())
             refresh();
     });
+    // ...and so may another client's.
+    connect(&m_workspace, &models::Workspace::changedElsewhere, this, [this] {
+        if (isVisible())
+            refresh();
+    });
     refresh();
 }
 
