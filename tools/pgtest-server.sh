@@ -3,6 +3,10 @@
 # CA made for this run, scram-sha-256, on a random free port on 127.0.0.1.
 #   tools/pgtest-server.sh start DIR      start one; record in DIR how the tests reach it
 #   tools/pgtest-server.sh stop DIR       stop the one recorded in DIR and remove its data
+#   tools/pgtest-server.sh standby PRIMARY DIR
+#                                         start a hot standby of the server recorded in PRIMARY
+#                                         (pg_basebackup -R, streaming replication) and record it in
+#                                         DIR as start does; stop DIR stops it
 #   tools/pgtest-server.sh run DIR CMD..  run CMD (a test's PostgreSQL half) when a server is
 #                                         recorded in DIR; otherwise say why and exit 77 (skip)
 #   tools/pgtest-server.sh check          exit 0 when everything `start` needs is installed, else
@@ -244,6 +248,77 @@ EOF
     "as $owner, data in $data, started in $(($(now_ms) - t0)) ms"
 }
 
+standby() {
+  local primary=$1 dir=$2 t0 pdata pbase pport port attempt up=0
+  t0=$(now_ms)
+  stop_recorded "$dir"
+  if [ ! -f "$primary/datadir" ]; then
+    say "no primary recorded in $primary"
+    exit 1
+  fi
+  pdata=$(cat "$primary/datadir")
+  pbase=$(dirname "$pdata")
+  pport=$(sed -n 's/^port = \([0-9]*\)$/\1/p' "$pdata/postgresql.conf" | tail -n1)
+  base=$(mktemp -d /tmp/pbpg.XXXXXX)
+  data=$base/data
+  start_dir=$dir
+  trap 'rc=$?; if [ $rc -ne 0 ]; then say "standby failed; cleaning up"; echo "$data" >"$start_dir/datadir"; echo "$pg_bin" >"$start_dir/bin"; stop_recorded "$start_dir"; fi' EXIT
+  chmod 755 "$base"
+  mkdir -p "$base/sock"
+  (umask 077 && cp "$primary/pgpass" "$base/pgpass")
+  if [ "$(id -u)" -eq 0 ]; then chown -R postgres: "$base"; fi
+  # The whole cluster, streamed with its WAL, as the superuser over TLS; -R makes it a standby.
+  if ! as_owner env PGPASSFILE="$base/pgpass" "$pg_bin/pg_basebackup" -D "$data" -R -X stream --checkpoint=fast --no-sync \
+    -d "host=127.0.0.1 port=$pport user=$super_role sslmode=verify-full sslrootcert=$pbase/tls/ca.crt" \
+    >"$base/basebackup.log" 2>&1; then
+    say "pg_basebackup failed:"
+    cat "$base/basebackup.log" >&2
+    exit 1
+  fi
+  cat >>"$data/postgresql.conf" <<CONF
+
+# Hot standby of the server on port $pport (tools/pgtest-server.sh standby)
+unix_socket_directories = '$base/sock'
+hot_standby = on
+primary_conninfo = 'host=127.0.0.1 port=$pport user=$super_role passfile=$base/pgpass sslmode=verify-full sslrootcert=$pbase/tls/ca.crt'
+port = 5432
+CONF
+  if [ "$(id -u)" -eq 0 ]; then chown postgres: "$data/postgresql.conf"; fi
+  for attempt in 1 2 3 4 5; do
+    port=$(pick_port)
+    sed -i "s/^port = [0-9]*\$/port = $port/" "$data/postgresql.conf"
+    rm -f "$base/server.log"
+    if as_owner "$pg_bin/pg_ctl" -D "$data" -l "$base/server.log" -w -t 60 -s start >/dev/null 2>&1; then
+      up=1
+      break
+    fi
+    if grep -q 'could not bind\|Address already in use' "$base/server.log" 2>/dev/null; then
+      say "port $port was taken (attempt $attempt); trying another"
+      continue
+    fi
+    break
+  done
+  if [ "$up" -ne 1 ]; then
+    say "the standby did not start; its log:"
+    tail -n 30 "$base/server.log" >&2 2>/dev/null || true
+    exit 1
+  fi
+  mkdir -p "$dir"
+  echo "$data" >"$dir/datadir"
+  echo "$pg_bin" >"$dir/bin"
+  cp "$primary/superuser" "$dir/superuser"
+  cp "$primary/ca.crt" "$dir/ca.crt"
+  rm -f "$dir/server.log"
+  ln -s "$base/server.log" "$dir/server.log"
+  (
+    umask 077
+    sed "s/^\([^:]*\):$pport:/\1:$port:/" "$primary/pgpass" >"$dir/pgpass"
+  )
+  sed "s/127.0.0.1:$pport/127.0.0.1:$port/" "$primary/uri" >"$dir/uri"
+  trap - EXIT
+  say "hot standby of 127.0.0.1:$pport on 127.0.0.1:$port, data in $data, started in $(($(now_ms) - t0)) ms"
+}
+
 stop() {
   local dir=$1 t0
   t0=$(now_ms)
@@ -273,7 +348,7 @@ run() {
 }
 
 usage() {
-  echo "usage: tools/pgtest-server.sh start DIR | stop DIR | run DIR COMMAND [ARGS...] | check" >&2
+  echo "usage: tools/pgtest-server.sh start DIR | stop DIR | standby PRIMARY_DIR DIR | run DIR COMMAND [ARGS...] | check" >&2
   exit 2
 }
 
@@ -292,6 +367,11 @@ case "$cmd" in
     start "$(cd "$dir" && pwd)"
     ;;
   stop) stop "$dir" ;;
+  standby)
+    [ $# -ge 1 ] || usage
+    mkdir -p "$1"
+    standby "$(cd "$dir" && pwd)" "$(cd "$1" && pwd)"
+    ;;
   run)
     [ $# -ge 1 ] || usage
     run "$dir" "$@"

@@ -253,6 +253,11 @@ void MainWindow::applyAccess(const models::TeamAccess& access) {
         return;
     }
     m_statusRole->setText(tr("%1 · %2").arg(access.user, access.describe()));
+    // A read-only replica is said loudly: nothing done here is stored.
+    m_statusRole->setStyleSheet(access.replica
+                                    ? QStringLiteral("QLabel { background: #ffecb3; color: #5d4000; "
+                                                     "border-radius: 3px; padding: 0 6px; }")
+                                    : QString());
     m_statusRole->setToolTip(
         tr("Signed in to the server as %1, team role: %2. The server enforces what the role may do.")
             .arg(access.user, access.describe()));
@@ -610,7 +615,7 @@ void MainWindow::buildMenus() {
         tr("Write the deployment bundle of the recipe on screen (helm or Argo CD layout)"));
     generateBundle->setEnabled(false);
     connect(this, &MainWindow::recipeShown, generateBundle, [this, generateBundle] {
-        generateBundle->setEnabled(models::allows(m_access.role, models::Capability::GenerateBundle));
+        generateBundle->setEnabled(models::refusal(m_access, models::Capability::GenerateBundle).isEmpty());
     });
     connect(generateBundle, &QAction::triggered, this, &MainWindow::generateBundle);
     file->addSeparator();

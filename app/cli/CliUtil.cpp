@@ -79,8 +79,25 @@ QString dbPath(const QCommandLineParser& p) {
 }
 
 // Opens the database as the GUI does: a new, empty database starts with the embedded sample catalog.
-Result<std::unique_ptr<Database>> openDb(const QCommandLineParser& p) {
+Result<std::unique_ptr<Database>> openDbAsIs(const QCommandLineParser& p) {
     Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    if (!db)
+        return db;
+    // Where nothing can be stored, say so once: results are printed, no receipt is kept.
+    const db::Access& access = (*db)->access();
+    if (!db::mayWriteReceipts(access))
+        err() << QStringLiteral("note: %1 is %2: results are shown, nothing is stored\n")
+                     .arg(
+                         (*db)->displayName(),
+                         access.replica
+                             ? QStringLiteral("a read-only replica")
+                             : QStringLiteral("opened by role %1, which writes nothing").arg(access.roleName))
+              << Qt::flush;
+    return db;
+}
+
+Result<std::unique_ptr<Database>> openDb(const QCommandLineParser& p) {
+    Result<std::unique_ptr<Database>> db = openDbAsIs(p);
     if (!db)
         return db;
     if (Result<QStringList> seeded = ops::prepareDatabase(**db); !seeded)

@@ -41,6 +41,9 @@ void addDb(Command& c);
 void addFormat(Command& c, const QString& values, const QString& def);
 QString dbPath(const QCommandLineParser& p);
 Result<std::unique_ptr<db::Database>> openDb(const QCommandLineParser& p);
+// The same without preparing it (no seeding): for commands that only read, or write only a receipt.
+// Both say on stderr when nothing can be stored there (a read-only replica, an auditor).
+Result<std::unique_ptr<db::Database>> openDbAsIs(const QCommandLineParser& p);
 Result<QByteArray> readFile(const QString& path);
 void addSignerOptions(Command& c);
 Result<sigstore::Policy> signerPolicy(const QCommandLineParser& p, bool strict);

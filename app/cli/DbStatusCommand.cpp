@@ -43,6 +43,7 @@ static int dbStatus(const QCommandLineParser& p) {
             {QStringLiteral("latestSchemaVersion"), s->latestSchemaVersion},
             {QStringLiteral("user"), s->user},
             {QStringLiteral("role"), s->role},
+            {QStringLiteral("readOnlyReplica"), s->replica},
             {QStringLiteral("sizeBytes"), s->sizeBytes},
             {QStringLiteral("tls"), QJsonObject{{QStringLiteral("inUse"), s->tlsInUse},
                                                 {QStringLiteral("certificateVerified"), s->tlsVerified},

@@ -35,7 +35,7 @@ static int evidenceCheck(const QCommandLineParser& p) {
     request.publicKey = p.value(QStringLiteral("key"));
     request.insecureIgnoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
     // The check needs no catalog: the database only holds the default trusted root and the receipt.
-    Result<std::unique_ptr<Database>> db = Database::open(dbPath(p));
+    Result<std::unique_ptr<Database>> db = openDbAsIs(p);
     if (!db)
         return fail(db.error());
     Result<ops::CheckEvidenceOutcome> checked = ops::checkEvidence(ops::Context(**db), request);

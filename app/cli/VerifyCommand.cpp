@@ -37,7 +37,7 @@ static int verifyVerb(const QCommandLineParser& p) {
         request.record = p.isSet(QStringLiteral("record"));
     }
 
-    auto db = db::Database::open(dbPath(p));
+    auto db = openDbAsIs(p);
     if (!db)
         return fail(db.error());
     const ops::Context ctx(**db);

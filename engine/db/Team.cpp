@@ -70,6 +70,12 @@ QString quoteIdent(const QString& name) {
 } // namespace
 
 QString Access::describe() const {
+    if (replica)
+        return roleText() + QStringLiteral(", read-only replica");
+    return roleText();
+}
+
+QString Access::roleText() const {
     switch (role) {
     case TeamRole::Local:
         return QStringLiteral("local file");
@@ -160,11 +166,20 @@ bool allows(TeamRole role, Capability c) {
 }
 
 QString refusal(const Access& access, Capability c) {
+    if (access.replica)
+        return QStringLiteral(
+                   "this database is a read-only replica (a hot standby of the primary): it cannot "
+                   "%1 here; connect to the primary to write")
+            .arg(capabilityVerb(c));
     if (allows(access.role, c))
         return {};
     return QStringLiteral("role %1 may not %2 (user %3; ask the database's owner for another role: "
                           "proofbench db init-team --member %3=ROLE)")
         .arg(access.roleName, capabilityVerb(c), access.user);
+}
+
+bool mayWriteReceipts(const Access& access) {
+    return !access.replica && access.role != TeamRole::Auditor;
 }
 
 Result<Access> readAccess(Database& db) {
@@ -184,7 +199,7 @@ Result<Access> readAccess(Database& db) {
                            "EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'proofbench_engineer' AND "
                            "pg_has_role(session_user, oid, 'MEMBER')), "
                            "EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'proofbench_auditor' AND "
-                           "pg_has_role(session_user, oid, 'MEMBER'))")) ||
+                           "pg_has_role(session_user, oid, 'MEMBER')), pg_is_in_recovery()")) ||
         !q.next())
         return sqlError(q, QStringLiteral("the session's role"));
     a.user = q.value(0).toString();
@@ -194,6 +209,7 @@ Result<Access> readAccess(Database& db) {
              : q.value(4).toBool() ? TeamRole::Auditor
                                    : TeamRole::Unassigned;
     a.roleName = teamRoleName(a.role);
+    a.replica = q.value(5).toBool();
     return a;
 }
 

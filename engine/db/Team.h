@@ -51,8 +51,14 @@ struct Access {
     TeamRole role = TeamRole::Local;
     QString user;     // the login user (session_user); empty for a SQLite file
     QString roleName; // "proofbench_engineer", "owner", ...; empty for a SQLite file
-    // For the status bar: "engineer (proofbench_engineer)", "owner", "local file".
+    // A hot standby (pg_is_in_recovery()): everything reads, nothing can be written, whatever the
+    // role.
+    bool replica = false;
+    // For the status bar: "engineer (proofbench_engineer)", "owner", "local file"; on a replica with
+    // ", read-only replica" after it.
     QString describe() const;
+    // The role alone.
+    QString roleText() const;
 };
 
 // The role group names, in the order auditor, engineer, release.
@@ -64,8 +70,13 @@ TeamRole teamRoleFromName(const QString& name);
 // "import catalogs", "sign", ...: what the capability lets one do, for messages.
 QString capabilityVerb(Capability c);
 bool allows(TeamRole role, Capability c);
-// Empty when allowed; otherwise "role proofbench_auditor may not import catalogs".
+// Empty when allowed; otherwise "role proofbench_auditor may not import catalogs", or, on a read-only
+// replica, that nothing can be written there.
 QString refusal(const Access& access, Capability c);
+
+// Whether this connection may append receipts: not on a read-only replica, not as an auditor (who
+// writes nothing); there an action's result is shown and not stored.
+bool mayWriteReceipts(const Access& access);
 
 // Reads who this connection is and which team role it holds (the strongest of the three it is a
 // member of; the schema's owner and superusers are Owner). Local for SQLite.

@@ -260,6 +260,7 @@ Result<DatabaseStatus> databaseStatus(const Context& ctx) {
         s.serverVersion = db::pg::serverVersion(db.sql());
         s.user = db::pg::sessionUser(db.sql());
         s.role = ctx.db().access().describe();
+        s.replica = ctx.db().access().replica;
         const db::pg::TlsState tls = db::pg::tlsState(db.sql());
         s.tlsInUse = tls.inUse;
         s.tlsVerified = tls.verified;

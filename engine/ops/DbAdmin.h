@@ -22,8 +22,9 @@ struct DatabaseStatus {
     bool tlsHostChecked = false; // and the host name against the certificate (verify-full)
     QString tlsProtocol, tlsCipher;
     QString user; // PostgreSQL: the session's user; SQLite: empty
-    QString role; // the team role (db/Team.h Access::describe()): "engineer (proofbench_engineer)", "owner",
-                  // "local file"
+    // The team role (db/Team.h Access::describe()): "engineer (proofbench_engineer)", "owner".
+    QString role;
+    bool replica = false; // a hot standby: reads only
     qint64 sizeBytes = 0; // pg_database_size, or the file with its write-ahead log
 };
 

@@ -205,8 +205,9 @@ Result<ImportCatalogOutcome> importCatalog(const Context& ctx, const ImportCatal
 }
 
 Result<QStringList> seedEmbeddedCatalog(const Context& ctx) {
-    // A team member who may not import (an auditor) opens an empty team database as it is.
-    if (!db::allows(ctx.db().access().role, db::Capability::ImportCatalog))
+    // A team member who may not import (an auditor), or a read-only replica, opens an empty database
+    // as it is.
+    if (!db::refusal(ctx.db().access(), db::Capability::ImportCatalog).isEmpty())
         return QStringList();
     if (!store::CatalogStore(ctx.db()).isEmpty())
         return QStringList();

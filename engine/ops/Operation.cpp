@@ -126,14 +126,17 @@ QStringList StagedFiles::paths() const {
     return out;
 }
 
-ReceiptTransaction::ReceiptTransaction(const Context& ctx) : m_ctx(ctx), m_tx(ctx.db()) {}
+ReceiptTransaction::ReceiptTransaction(const Context& ctx) : m_ctx(ctx) {
+    if (db::mayWriteReceipts(ctx.db().access()))
+        m_tx.emplace(ctx.db());
+}
 
 Status ReceiptTransaction::started() const {
-    if (m_tx.started())
+    if (!m_tx || m_tx->started())
         return {};
     return makeError(QStringLiteral("cannot start the transaction its receipt is written in, so nothing was "
                                     "done: %1")
-                         .arg(m_tx.errorText()),
+                         .arg(m_tx->errorText()),
                      m_ctx.db().path());
 }
 
@@ -144,6 +147,26 @@ Result<receipts::Receipt> ReceiptTransaction::commit(const receipts::ReceiptDraf
         if (files)
             files->discard();
         return s.error();
+    }
+    if (!m_tx) {
+        // Nothing can be stored here: the local files are the user's own, the receipt only shown.
+        if (files)
+            if (Status s = files->publish(); !s) {
+                files->discard();
+                return s.error();
+            }
+        receipts::Receipt shown;
+        shown.kind = draft.kind;
+        shown.time = QDateTime::currentDateTimeUtc();
+        shown.parameters = receipts::sanitizeParameters(draft.parameters);
+        shown.inputs = draft.inputs;
+        shown.outputs = draft.outputs;
+        shown.result = draft.result;
+        shown.message = draft.message;
+        shown.author = m_ctx.db().sessionUser();
+        if (files)
+            files->discard();
+        return shown;
     }
     const QString lost = !what.isEmpty() ? QStringLiteral("the %1 was not kept").arg(what)
                          : files         ? QStringLiteral("no file was written")
@@ -161,14 +184,14 @@ Result<receipts::Receipt> ReceiptTransaction::commit(const receipts::ReceiptDraf
             return s.error();
         }
     }
-    if (!m_tx.commit()) {
+    if (!m_tx->commit()) {
         if (files)
             files->rollback(); // nothing on disk that the ledger does not record
         return makeError(QStringLiteral("cannot commit the receipt, so %1: %2")
                              .arg(lost, m_ctx.db().sql().lastError().text()),
                          path);
     }
-    if (files && !m_tx.nested())
+    if (files && !m_tx->nested())
         files->discard(); // drops the backups of replaced files (an outer transaction may still roll back)
     return r;
 }

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace pb::db {
@@ -99,6 +100,10 @@ class StagedFiles {
 // staged files into place and commits, all or nothing (files put back when the commit fails), and
 // RETURNS the receipt as stored (seq, hash). Never read ledger().head() afterwards: another
 // connection may have appended in between. Destroyed without commit(): rolled back.
+//
+// Where receipts cannot be written (a read-only replica; an auditor, who writes nothing), it is
+// unrecorded: no transaction, and commit() publishes the files and returns the receipt as it would
+// have been, with seq 0 and no hash: the result is shown, nothing is stored (the faces say so).
 class ReceiptTransaction {
   public:
     explicit ReceiptTransaction(const Context& ctx);
@@ -107,17 +112,22 @@ class ReceiptTransaction {
 
     // The error when the transaction could not begin (commit() then returns it too).
     Status started() const;
-    bool nested() const { return m_tx.nested(); }
+    bool nested() const { return m_tx && m_tx->nested(); }
+    // False where receipts cannot be written (see above).
+    bool recorded() const { return m_tx.has_value(); }
     // Appends `draft`, publishes `files` (may be null), commits. `what` names what is lost when
     // the receipt cannot be written ("the catalog version"; default "nothing").
     Result<receipts::Receipt> commit(const receipts::ReceiptDraft& draft, StagedFiles* files = nullptr,
                                      const QString& what = {});
     // Ends the transaction with no receipt (a nested attempt that wrote nothing).
-    void end() { m_tx.commit(); }
+    void end() {
+        if (m_tx)
+            m_tx->commit();
+    }
 
   private:
     const Context& m_ctx;
-    db::Transaction m_tx;
+    std::optional<db::Transaction> m_tx;
 };
 
 // Refuses, before any work (so nothing is written), an action the connection's team role may not

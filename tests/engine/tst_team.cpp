@@ -12,6 +12,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -137,6 +138,37 @@ class TestTeam : public QObject {
         for (const QString& label : labels)
             QVERIFY2(imported.contains(label), qPrintable(label));
         QCOMPARE(chain.value(QStringLiteral("receipts")).toInt(), int(all->size()));
+    }
+
+    // Names that reach SQL are bound parameters: a label written as an injection imports, lists and
+    // is receipted as written, and the ledger is intact.
+    void hostileLabelIsJustALabel() {
+        QTemporaryDir tmp;
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("names.sqlite"));
+        const QString spec = testDb.spec();
+        const QString label = QStringLiteral("x'); drop table receipts; --");
+        const Run imported = proofbench({QStringLiteral("catalog"), QStringLiteral("import"),
+                                         pbtest::embeddedCatalogDir(QStringLiteral("sample-1")),
+                                         QStringLiteral("--version"), label, QStringLiteral("--db"), spec});
+        QVERIFY2(imported.code == 0, imported.err.constData());
+        const Run listed =
+            proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), spec});
+        QVERIFY2(listed.out.contains(label.toUtf8()), listed.out.constData());
+        const Run receipts =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--format"),
+                        QStringLiteral("json"), QStringLiteral("--db"), spec});
+        QVERIFY(receipts.code == 0);
+        bool found = false;
+        for (const QJsonValue& v :
+             QJsonDocument::fromJson(receipts.out).object().value(QStringLiteral("receipts")).toArray())
+            found |= v.toObject()
+                         .value(QStringLiteral("parameters"))
+                         .toObject()
+                         .value(QStringLiteral("version")) == label;
+        QVERIFY(found);
+        const Run verify =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), spec});
+        QVERIFY2(verify.code == 0, verify.out.constData());
     }
 
     // The ledger is append-only on both engines, for the database's owner too: the server (or the
@@ -378,6 +410,95 @@ class TestTeam : public QObject {
         const Run verify =
             proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), spec});
         QVERIFY2(verify.code == 0, verify.out.constData());
+    }
+
+    // An auditor's hot standby (pg_basebackup -R of the test server, streaming replication): reads
+    // work, the app knows it is a replica and refuses writes saying so, and what the primary commits
+    // appears there within seconds.
+    void hotStandbyReadsAndRefusesWrites() {
+        if (!pb::test::onPostgres())
+            QSKIP("a server's replica (tst_team.postgresql runs this)");
+        QTemporaryDir tmp;
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("replica"));
+        const QString spec = testDb.spec();
+        const QString sample = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
+        const Run first = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), sample,
+                                      QStringLiteral("--version"), QStringLiteral("primary-1"),
+                                      QStringLiteral("--db"), spec});
+        QVERIFY2(first.code == 0, first.err.constData());
+
+        const QString script = QStringLiteral(PB_SOURCE_DIR "/tools/pgtest-server.sh");
+        const QString standbyDir = tmp.filePath(QStringLiteral("standby"));
+        QProcess make;
+        make.start(QStringLiteral("bash"),
+                   {script, QStringLiteral("standby"), pb::test::pgServerDir(), standbyDir});
+        QVERIFY(make.waitForFinished(120000));
+        QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        struct StopStandby {
+            QString script, dir;
+            ~StopStandby() {
+                QProcess::execute(QStringLiteral("bash"), {script, QStringLiteral("stop"), dir});
+            }
+        } stopStandby{script, standbyDir};
+        QFile uriFile(standbyDir + QStringLiteral("/uri"));
+        QVERIFY(uriFile.open(QIODevice::ReadOnly));
+        QUrl standbyUrl(spec);
+        standbyUrl.setPort(QUrl(QString::fromUtf8(uriFile.readAll()).trimmed()).port());
+        const QString standby = standbyUrl.toString(QUrl::FullyEncoded);
+        QProcessEnvironment env = pbtest::cliEnvironment();
+        env.insert(QStringLiteral("PGPASSFILE"), standbyDir + QStringLiteral("/pgpass"));
+        auto onStandby = [&](QStringList args) {
+            args << QStringLiteral("--db") << standby;
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(PB_CLI_BINARY), args);
+            if (!p.waitForFinished(120000))
+                return Run{};
+            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                       p.readAllStandardError()};
+        };
+
+        const Run status = onStandby({QStringLiteral("db"), QStringLiteral("status"),
+                                      QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(status.code == 0, status.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(status.out).object();
+        QVERIFY(o.value(QStringLiteral("readOnlyReplica")).toBool());
+        QVERIFY2(o.value(QStringLiteral("role")).toString().endsWith(QLatin1String("read-only replica")),
+                 status.out.constData());
+        // Reads work.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            onStandby({QStringLiteral("catalog"), QStringLiteral("list")}).out.contains("primary-1"), 30000);
+        const Run chain = onStandby({QStringLiteral("receipts"), QStringLiteral("verify")});
+        QVERIFY2(chain.code == 0, chain.out.constData());
+        // Writes are refused before any work, saying why.
+        const Run write = onStandby({QStringLiteral("catalog"), QStringLiteral("import"), sample,
+                                     QStringLiteral("--version"), QStringLiteral("standby-1")});
+        QCOMPARE(write.code, 1);
+        QVERIFY2(write.err.contains("read-only replica") && write.err.contains("connect to the primary"),
+                 write.err.constData());
+        // An offline verification works there: the verdict is shown, nothing is stored.
+        const QString sigCase = pbtest::sharedData(QStringLiteral("sigstore/cases/managed-key-happy-path"));
+        if (QFileInfo::exists(sigCase + QStringLiteral("/bundle.sigstore.json"))) {
+            const Run verified =
+                onStandby({QStringLiteral("verify"), QStringLiteral("--bundle"),
+                           sigCase + QStringLiteral("/bundle.sigstore.json"), QStringLiteral("--artifact"),
+                           sigCase + QStringLiteral("/artifact"), QStringLiteral("--key"),
+                           sigCase + QStringLiteral("/key.pub"), QStringLiteral("--trusted-root"),
+                           sigCase + QStringLiteral("/trusted_root.json")});
+            QVERIFY2(verified.code == 0, verified.err.constData());
+            QVERIFY2(verified.err.contains("read-only replica: results are shown, nothing is stored"),
+                     verified.err.constData());
+        } else {
+            qWarning(
+                "../shared/data/sigstore/cases is absent: the standby's offline verification is not tried");
+        }
+        // What the primary commits shows up on the standby.
+        const Run second = proofbench({QStringLiteral("catalog"), QStringLiteral("import"), sample,
+                                       QStringLiteral("--version"), QStringLiteral("primary-2"),
+                                       QStringLiteral("--db"), spec});
+        QVERIFY2(second.code == 0, second.err.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            onStandby({QStringLiteral("catalog"), QStringLiteral("list")}).out.contains("primary-2"), 30000);
     }
 };
 
