@@ -3,7 +3,13 @@
 // widgets reach them through models/.
 #pragma once
 
+#include "db/Database.h"
 #include "db/Team.h"
+
+#include <QMetaObject>
+#include <QPointer>
+
+#include <functional>
 
 namespace pb::models {
 
@@ -18,6 +24,22 @@ inline QString refusal(const TeamAccess& access, Capability c) {
 }
 inline bool allows(TeamRole role, Capability c) {
     return db::allows(role, c);
+}
+
+// Shows each wait of a write for another client's (db::setWaitObserver, called on a worker) through
+// `show` on `receiver`'s thread; nothing once `receiver` is gone. One for the process: the newest wins.
+inline void showWriteWaits(QObject* receiver, std::function<void(const QString&)> show) {
+    QPointer<QObject> guard(receiver);
+    db::setWaitObserver([guard, show = std::move(show)](const QString& what) {
+        if (QObject* r = guard.data())
+            QMetaObject::invokeMethod(
+                r,
+                [guard, show, what] {
+                    if (guard)
+                        show(what);
+                },
+                Qt::QueuedConnection);
+    });
 }
 
 } // namespace pb::models

@@ -213,6 +213,8 @@ MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
         });
     // What other clients commit (a CLI import, a colleague's window) shows here without a restart.
     connect(&m_workspace, &models::Workspace::changedElsewhere, this, &MainWindow::showChangesElsewhere);
+    // A write that waits for another client's says whose wait it is.
+    models::showWriteWaits(this, [this](const QString& what) { statusBar()->showMessage(what, 15000); });
     m_tree->setFocus();
 }
 

@@ -1,9 +1,12 @@
 #include "cli/Cli.h"
 #include "cli/CliUtil.h"
 #include "cli/Commands.h"
+#include "db/Database.h"
 
 #include <QCoreApplication>
 #include <QGuiApplication>
+
+#include <cstdio>
 
 namespace pb::cli {
 
@@ -139,6 +142,12 @@ int run(const Invocation& inv) {
         return kUsage;
     }
     setGlobalDbPath(inv.db);
+    // A write that must wait for another client's says so, once per wait, instead of hanging quietly.
+    db::setWaitObserver([](const QString& what) {
+        const QByteArray line = "proofbench: " + what.toUtf8() + "\n";
+        std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+        std::fflush(stderr);
+    });
     const QString verb = inv.args.value(1);
     if (verb == QLatin1String("--version")) {
         out() << "proofbench " << QCoreApplication::applicationVersion() << Qt::endl;

@@ -29,6 +29,21 @@ QAtomicInt g_connectionCounter;
 std::mutex g_observerMutex;
 GuiThreadObserver g_observer;
 std::atomic_bool g_observing{false};
+WaitObserver g_waitObserver;
+
+// How long a SQLite write waits for another writer before it fails ("database is locked").
+constexpr int kBusyTimeoutMs = 10000;
+
+// Tells the wait observer (if any) what a write waits for.
+void reportWait(const QString& what) {
+    WaitObserver observer;
+    {
+        const std::lock_guard lock(g_observerMutex);
+        observer = g_waitObserver;
+    }
+    if (observer)
+        observer(what);
+}
 
 bool onGuiThread() {
     const QCoreApplication* app = QCoreApplication::instance();
@@ -102,6 +117,11 @@ QStringList splitStatements(const QString& sql) {
 }
 
 } // namespace
+
+void setWaitObserver(WaitObserver observer) {
+    const std::lock_guard lock(g_observerMutex);
+    g_waitObserver = std::move(observer);
+}
 
 void setGuiThreadObserver(GuiThreadObserver observer) {
     const std::lock_guard lock(g_observerMutex);
@@ -180,7 +200,7 @@ Result<std::unique_ptr<Database>> Database::openSqlite(const QString& path) {
     db->m_connection = QStringLiteral("pb-%1").arg(g_connectionCounter.fetchAndAddRelaxed(1));
     db->m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), db->m_connection);
     db->m_db.setDatabaseName(db->m_path);
-    db->m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    db->m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
     if (!db->m_db.open())
         return makeError(QStringLiteral("cannot open database: %1").arg(db->m_db.lastError().text()), path);
     if (g_observing.load()) {
@@ -438,8 +458,26 @@ Transaction::Transaction(QSqlDatabase& db, Mode mode) : m_db(db), m_mode(mode) {
         if (engineOf(m_db) == Engine::SQLite && mode == Mode::Write) {
             // QSQLITE's transaction() is a deferred BEGIN; commit() and rollback() are plain
             // COMMIT and ROLLBACK, so beginning it here is all that changes.
+            // First without waiting: when another process holds the write lock, say whose wait this
+            // is before waiting for it (up to the busy timeout).
+            // The connection's own timeout (kBusyTimeoutMs, unless its owner set another) is kept.
             QSqlQuery q(m_db);
+            int busyMs = kBusyTimeoutMs;
+            if (q.exec(QStringLiteral("PRAGMA busy_timeout")) && q.next())
+                busyMs = q.value(0).toInt();
+            q.finish();
+            sqlite3* h = sqliteHandle(m_db);
+            if (h)
+                sqlite3_busy_timeout(h, 0);
             m_ok = q.exec(QStringLiteral("BEGIN IMMEDIATE"));
+            if (h)
+                sqlite3_busy_timeout(h, busyMs);
+            if (!m_ok && (q.lastError().nativeErrorCode().toInt() & 0xff) == SQLITE_BUSY) {
+                reportWait(QStringLiteral("waiting for another client's write to %1 to finish (up to %2 ms)")
+                               .arg(QDir::toNativeSeparators(m_db.databaseName()))
+                               .arg(busyMs));
+                m_ok = q.exec(QStringLiteral("BEGIN IMMEDIATE"));
+            }
             if (!m_ok)
                 m_error = q.lastError();
             return;
@@ -475,7 +513,26 @@ Status lockWriters(QSqlDatabase& db) {
     if (engineOf(db) != Engine::PostgreSQL)
         return {};
     QSqlQuery q(db);
-    // The key is "proofben" in ASCII as a 64-bit number: one lock for every Proofbench writer.
+    // The key is "proofben" in ASCII as a 64-bit number: one lock for every Proofbench writer. First
+    // without waiting; when another client holds it, say who before waiting (lock_timeout applies).
+    if (!q.exec(QStringLiteral("SELECT pg_try_advisory_xact_lock(8102661203842721134)")) || !q.next())
+        return sqlError(q, QStringLiteral("the writers' lock"));
+    if (q.value(0).toBool())
+        return {};
+    QString holder;
+    // The same key as the server lists it: its high and low 32 bits, objsubid 1 for a bigint key.
+    if (q.exec(QStringLiteral(
+            "SELECT a.usename, a.pid, coalesce(extract(epoch FROM now() - a.xact_start)::bigint, 0) "
+            "FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = "
+            "'advisory' AND l.granted AND l.classid = 1886547823 AND l.objid = 1717724526 AND "
+            "l.objsubid = 1 LIMIT 1")) &&
+        q.next())
+        holder = QStringLiteral(" (user %1, server process %2, writing for %3 s)")
+                     .arg(q.value(0).toString())
+                     .arg(q.value(1).toLongLong())
+                     .arg(q.value(2).toLongLong());
+    reportWait(QStringLiteral("waiting for another client's write to %1 to finish%2")
+                   .arg(pg::serverOf(db.driver()), holder));
     if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(8102661203842721134)")))
         return sqlError(q, QStringLiteral("the writers' lock"));
     return {};

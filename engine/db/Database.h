@@ -15,6 +15,7 @@
 #include <QString>
 #include <QVariant>
 
+#include <functional>
 #include <memory>
 
 namespace pb::db {
@@ -125,6 +126,12 @@ class Transaction {
 // True while the connection is inside a transaction (SQLite: sqlite3_get_autocommit() is 0;
 // PostgreSQL: the transaction status is not idle, a failed transaction included).
 bool inTransaction(QSqlDatabase& db);
+
+// Told (on the waiting thread) when a write has to wait for another client's: `what` names the wait
+// ("waiting for another client's write to … to finish (user bob, server process 4711, writing for
+// 3 s)"). The CLI prints it on stderr, the window shows it in its status bar. One for the process.
+using WaitObserver = std::function<void(const QString& what)>;
+void setWaitObserver(WaitObserver observer);
 
 // On PostgreSQL, takes the writers' lock (a transaction-scoped advisory lock, released at COMMIT or
 // ROLLBACK; taking it again in the same transaction is free). Transaction(Write) calls it; the

@@ -171,6 +171,42 @@ class TestTeam : public QObject {
         QVERIFY2(verify.code == 0, verify.out.constData());
     }
 
+    // A write that must wait for another client's says whose wait it is, then goes on once the other
+    // write ends (SQLite: another process holds the file's write lock; PostgreSQL: the writers' lock).
+    void longLockSaysWhatItWaitsFor() {
+        QTemporaryDir tmp;
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("wait.sqlite"));
+        const QString spec = testDb.spec();
+        const Run first =
+            proofbench({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("--db"), spec});
+        QVERIFY2(first.code == 0, first.err.constData()); // created and seeded
+        pbtest::RawConnection other(spec);
+        QSqlQuery hold(other.sql());
+        if (pb::test::onPostgres()) {
+            QVERIFY(hold.exec(QStringLiteral("BEGIN")));
+            QVERIFY(hold.exec(QStringLiteral("SELECT pg_advisory_xact_lock(8102661203842721134)")));
+        } else {
+            QVERIFY(hold.exec(QStringLiteral("BEGIN IMMEDIATE")));
+        }
+        auto import =
+            start(QStringLiteral(PB_CLI_BINARY),
+                  {QStringLiteral("catalog"), QStringLiteral("import"),
+                   pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--version"),
+                   QStringLiteral("waited"), QStringLiteral("--db"), spec});
+        QByteArray err;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                err += import->readAllStandardError();
+                return err.contains("waiting for another client's write");
+            },
+            30000));
+        QVERIFY2(!pb::test::onPostgres() || err.contains("(user pbtest, server process"), err.constData());
+        QCOMPARE(import->state(), QProcess::Running); // it waits, it has not failed
+        QVERIFY(hold.exec(QStringLiteral("ROLLBACK")));
+        QVERIFY(import->waitForFinished(60000));
+        QVERIFY2(import->exitCode() == 0, (err + import->readAllStandardError()).constData());
+    }
+
     // The ledger is append-only on both engines, for the database's owner too: the server (or the
     // file's triggers) refuses UPDATE, DELETE and, on a server, TRUNCATE of receipts, and nothing changes.
     void ledgerIsAppendOnly() {
