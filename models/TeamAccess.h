@@ -22,9 +22,6 @@ using Capability = db::Capability;
 inline QString refusal(const TeamAccess& access, Capability c) {
     return db::refusal(access, c);
 }
-inline bool allows(TeamRole role, Capability c) {
-    return db::allows(role, c);
-}
 
 // Shows each wait of a write for another client's (db::setWaitObserver, called on a worker) through
 // `show` on `receiver`'s thread; nothing once `receiver` is gone. One for the process: the newest wins.

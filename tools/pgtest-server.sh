@@ -136,9 +136,35 @@ pick_port() {
   echo "$port"
 }
 
+# Starts the cluster in $data (log: $base/server.log) on a free port and sets port (the caller's
+# local). A port free when picked may be taken before the server binds it: a few are tried. Exits
+# with the log's tail when the server (named $1 in messages) does not start.
+start_on_free_port() {
+  local what=$1 attempt up=0
+  for attempt in 1 2 3 4 5; do
+    port=$(pick_port)
+    sed -i "s/^port = [0-9]*\$/port = $port/" "$data/postgresql.conf"
+    rm -f "$base/server.log"
+    if as_owner "$pg_bin/pg_ctl" -D "$data" -l "$base/server.log" -w -t 60 -s start >/dev/null 2>&1; then
+      up=1
+      break
+    fi
+    if grep -q 'could not bind\|could not create any TCP/IP sockets\|Address already in use' "$base/server.log" 2>/dev/null; then
+      say "port $port was taken (attempt $attempt); trying another"
+      continue
+    fi
+    break
+  done
+  if [ "$up" -ne 1 ]; then
+    say "the $what did not start; its log:"
+    tail -n 30 "$base/server.log" >&2 2>/dev/null || true
+    exit 1
+  fi
+}
+
 start() {
   # base and data stay global: the EXIT trap below reads them.
-  local dir=$1 t0 tls super_pw test_pw port attempt up=0
+  local dir=$1 t0 tls super_pw test_pw port
   t0=$(now_ms)
   stop_recorded "$dir"
   local missing
@@ -193,26 +219,7 @@ hostssl  replication  all   127.0.0.1/32  scram-sha-256
 EOF
   if [ "$(id -u)" -eq 0 ]; then chown postgres: "$data/postgresql.conf" "$data/pg_hba.conf"; fi
 
-  # The port is free when picked but may be taken before the server binds it: try a few.
-  for attempt in 1 2 3 4 5; do
-    port=$(pick_port)
-    sed -i "s/^port = [0-9]*\$/port = $port/" "$data/postgresql.conf"
-    rm -f "$base/server.log"
-    if as_owner "$pg_bin/pg_ctl" -D "$data" -l "$base/server.log" -w -t 60 -s start >/dev/null 2>&1; then
-      up=1
-      break
-    fi
-    if grep -q 'could not bind\|could not create any TCP/IP sockets\|Address already in use' "$base/server.log" 2>/dev/null; then
-      say "port $port was taken (attempt $attempt); trying another"
-      continue
-    fi
-    break
-  done
-  if [ "$up" -ne 1 ]; then
-    say "the server did not start; its log:"
-    tail -n 30 "$base/server.log" >&2 2>/dev/null || true
-    exit 1
-  fi
+  start_on_free_port server
 
   mkdir -p "$dir"
   echo "$data" >"$dir/datadir"
@@ -249,7 +256,7 @@ EOF
 }
 
 standby() {
-  local primary=$1 dir=$2 t0 pdata pbase pport port attempt up=0
+  local primary=$1 dir=$2 t0 pdata pbase pport port
   t0=$(now_ms)
   stop_recorded "$dir"
   if [ ! -f "$primary/datadir" ]; then
@@ -284,25 +291,7 @@ primary_conninfo = 'host=127.0.0.1 port=$pport user=$super_role passfile=$base/p
 port = 5432
 CONF
   if [ "$(id -u)" -eq 0 ]; then chown postgres: "$data/postgresql.conf"; fi
-  for attempt in 1 2 3 4 5; do
-    port=$(pick_port)
-    sed -i "s/^port = [0-9]*\$/port = $port/" "$data/postgresql.conf"
-    rm -f "$base/server.log"
-    if as_owner "$pg_bin/pg_ctl" -D "$data" -l "$base/server.log" -w -t 60 -s start >/dev/null 2>&1; then
-      up=1
-      break
-    fi
-    if grep -q 'could not bind\|Address already in use' "$base/server.log" 2>/dev/null; then
-      say "port $port was taken (attempt $attempt); trying another"
-      continue
-    fi
-    break
-  done
-  if [ "$up" -ne 1 ]; then
-    say "the standby did not start; its log:"
-    tail -n 30 "$base/server.log" >&2 2>/dev/null || true
-    exit 1
-  fi
+  start_on_free_port standby
   mkdir -p "$dir"
   echo "$data" >"$dir/datadir"
   echo "$pg_bin" >"$dir/bin"

@@ -36,9 +36,10 @@ struct Run {
     QByteArray out, err;
 };
 
-Run proofbench(const QStringList& args) {
+// The CLI, run to its end in `env` (a crash or a hang counts as exit -1).
+Run proofbench(const QStringList& args, const QProcessEnvironment& env = pbtest::cliEnvironment()) {
     QProcess p;
-    p.setProcessEnvironment(pbtest::cliEnvironment());
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(PB_CLI_BINARY), args);
     if (!p.waitForFinished(300000))
         return {};
@@ -264,13 +265,7 @@ class TestTeam : public QObject {
         env.insert(QStringLiteral("PGPASSFILE"), pgpass);
         auto cli = [&](const QString& user, QStringList args) {
             args << QStringLiteral("--db") << (user.isEmpty() ? spec : pb::test::pgSpecAs(spec, user));
-            QProcess p;
-            p.setProcessEnvironment(env);
-            p.start(QStringLiteral(PB_CLI_BINARY), args);
-            if (!p.waitForFinished(300000))
-                return Run{};
-            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                       p.readAllStandardError()};
+            return proofbench(args, env);
         };
         auto count = [&](const QString& table) {
             QSqlQuery q((*owner)->sql());
@@ -485,13 +480,7 @@ class TestTeam : public QObject {
         env.insert(QStringLiteral("PGPASSFILE"), standbyDir + QStringLiteral("/pgpass"));
         auto onStandby = [&](QStringList args) {
             args << QStringLiteral("--db") << standby;
-            QProcess p;
-            p.setProcessEnvironment(env);
-            p.start(QStringLiteral(PB_CLI_BINARY), args);
-            if (!p.waitForFinished(120000))
-                return Run{};
-            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                       p.readAllStandardError()};
+            return proofbench(args, env);
         };
 
         const Run status = onStandby({QStringLiteral("db"), QStringLiteral("status"),
