@@ -2,6 +2,7 @@
 // after the global options (cli/Cli.h) runs the CLI exactly as `proofbench-cli` does (CliMain.cpp),
 // through pb::cli::runProcess: no window, no widgets, Qt Gui only for a command that draws.
 #include "MainWindow.h"
+#include "WindowManager.h"
 #include "OpenDatabase.h"
 #include "cli/Cli.h"
 #include "cli/CliUtil.h"
@@ -60,8 +61,11 @@ int main(int argc, char** argv) {
             QStringLiteral("Cannot prepare the database.\n\n%1").arg(seeded.error().toString()));
         return 1;
     }
-    pb::models::Workspace workspace((*db)->path()); // every view reads and writes through it, on workers
-    pb::widgets::MainWindow window(workspace);
-    window.show();
+    const QString opened = (*db)->path(); // never with a password in it
+    db->reset();
+    // Every window has its own workspace (every view reads and writes through it, on workers); File >
+    // Open Team Database… and Open Recent add windows.
+    pb::widgets::WindowManager windows;
+    windows.openPrepared(opened);
     return app.exec();
 }

@@ -36,12 +36,18 @@ class ChangeWatcher : public QObject {
     // `origin`: the client whose own receipts are not reported (ops::Async::origin()).
     ChangeWatcher(const QString& dbPath, quint64 origin, QObject* parent = nullptr, int pollMs = 500);
     ~ChangeWatcher() override; // stops the thread and closes its connection
+    // Tries to reconnect now instead of at the end of the backoff.
+    void retryNow();
 
   signals:
     // Receipts other clients appended, oldest first; on the thread that made the watcher.
     void changed(const QList<pb::models::ExternalChange>& changes);
     // The watcher could not open its connection or read (it keeps trying at the poll interval).
     void problem(const QString& text);
+    // A server's connection: `up` once it is made and again after it came back; down (with why, the
+    // failed attempts so far and when the next one is) when it was lost or could not be made. Tries
+    // again after 1, 2, 4, 8, then every 15 s. Not emitted for a SQLite file.
+    void connectionChanged(bool up, const QString& why, int attempt, int retryInMs);
 
   private:
     QThread* m_thread = nullptr;

@@ -10,10 +10,15 @@ Workspace::Workspace(QString dbPath, QObject* parent, int maxThreads)
     : QObject(parent), m_async(std::move(dbPath), maxThreads) {
     m_watcher = new ChangeWatcher(m_async.dbPath(), m_async.origin(), this);
     connect(m_watcher, &ChangeWatcher::changed, this, &Workspace::changedElsewhere);
+    connect(m_watcher, &ChangeWatcher::connectionChanged, this, &Workspace::connectionChanged);
 }
 
 Workspace::~Workspace() {
     m_async.waitForDone();
+}
+
+void Workspace::reconnectNow() {
+    m_watcher->retryNow();
 }
 
 QString Workspace::displayName() const {

@@ -74,6 +74,9 @@ class Workspace : public QObject {
         return start<T>(receiver, std::move(fn), std::move(done), std::move(progress), true);
     }
 
+    // Tries to reconnect at once (the banner's Reconnect Now).
+    void reconnectNow();
+
     // Blocks until every job has finished (results still arrive through the event loop).
     void waitForDone() { m_async.waitForDone(); }
     // Jobs started and not yet delivered.
@@ -87,6 +90,9 @@ class Workspace : public QObject {
     void changedElsewhere(const QList<pb::models::ExternalChange>& changes);
     // pending() changed.
     void busyChanged(int pending);
+    // A server's connection was lost or came back (ChangeWatcher::connectionChanged): the window's
+    // banner. Jobs started while it is down fail with the connection's error.
+    void connectionChanged(bool up, const QString& why, int attempt, int retryInMs);
 
   private:
     template <typename T, typename Fn, typename Done>

@@ -7,6 +7,8 @@
 #                                         start a hot standby of the server recorded in PRIMARY
 #                                         (pg_basebackup -R, streaming replication) and record it in
 #                                         DIR as start does; stop DIR stops it
+#   tools/pgtest-server.sh pause DIR      stop the server recorded in DIR, keeping its data and port
+#   tools/pgtest-server.sh resume DIR     start it again (a server restart, as clients see one)
 #   tools/pgtest-server.sh run DIR CMD..  run CMD (a test's PostgreSQL half) when a server is
 #                                         recorded in DIR; otherwise say why and exit 77 (skip)
 #   tools/pgtest-server.sh check          exit 0 when everything `start` needs is installed, else
@@ -308,6 +310,23 @@ CONF
   say "hot standby of 127.0.0.1:$pport on 127.0.0.1:$port, data in $data, started in $(($(now_ms) - t0)) ms"
 }
 
+pause() {
+  local dir=$1 data bin
+  [ -f "$dir/datadir" ] || { say "no server recorded in $dir"; exit 1; }
+  data=$(cat "$dir/datadir")
+  bin=$(cat "$dir/bin" 2>/dev/null || echo "$pg_bin")
+  as_owner "$bin/pg_ctl" -D "$data" -m fast -w -t 30 -s stop
+}
+
+resume() {
+  local dir=$1 data bin
+  [ -f "$dir/datadir" ] || { say "no server recorded in $dir"; exit 1; }
+  data=$(cat "$dir/datadir")
+  bin=$(cat "$dir/bin" 2>/dev/null || echo "$pg_bin")
+  # The same port as before (postgresql.conf keeps it): clients reconnect to where they were.
+  as_owner "$bin/pg_ctl" -D "$data" -l "$(dirname "$data")/server.log" -w -t 60 -s start >/dev/null
+}
+
 stop() {
   local dir=$1 t0
   t0=$(now_ms)
@@ -337,7 +356,7 @@ run() {
 }
 
 usage() {
-  echo "usage: tools/pgtest-server.sh start DIR | stop DIR | standby PRIMARY_DIR DIR | run DIR COMMAND [ARGS...] | check" >&2
+  echo "usage: tools/pgtest-server.sh start DIR | stop DIR | pause DIR | resume DIR | standby PRIMARY_DIR DIR | run DIR COMMAND [ARGS...] | check" >&2
   exit 2
 }
 
@@ -356,6 +375,8 @@ case "$cmd" in
     start "$(cd "$dir" && pwd)"
     ;;
   stop) stop "$dir" ;;
+  pause) pause "$dir" ;;
+  resume) resume "$dir" ;;
   standby)
     [ $# -ge 1 ] || usage
     mkdir -p "$1"

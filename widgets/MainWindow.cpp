@@ -14,6 +14,7 @@
 #include "HealthModels.h"
 #include "HealthPane.h"
 #include "OpRunner.h"
+#include "OpenTeamDatabaseDialog.h"
 #include "Plural.h"
 #include "ReceiptModels.h"
 #include "ReceiptsPane.h"
@@ -29,6 +30,7 @@
 #include "catalog/Resolver.h"
 #include "evidence/Evidence.h"
 #include "ops/ImportCatalog.h"
+#include "ops/DbAdmin.h"
 #include "ops/ImportEvidence.h"
 #include "ops/Read.h"
 
@@ -39,13 +41,16 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -59,7 +64,9 @@
 #include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -190,7 +197,7 @@ QString htmlRow(const QString& name, const QString& value) {
 MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
     : QMainWindow(parent), m_workspace(workspace) {
     setObjectName(QStringLiteral("mainWindow"));
-    setWindowTitle(tr("Proofbench"));
+    setWindowTitle(titleWith(QString()));
     buildUi();
     buildMenus();
     buildEmptyStates();
@@ -204,13 +211,37 @@ MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
         if (m_proxy->rowCount() > 0 && !m_tree->currentIndex().isValid())
             m_tree->setCurrentIndex(m_proxy->index(0, 0));
     });
-    // The connection's user and team role, as the server told it at connect time.
-    m_workspace.read<models::TeamAccess>(
-        this, [](const ops::Context& ctx) -> Result<models::TeamAccess> { return ctx.db().access(); },
-        [this](Result<models::TeamAccess> access) {
-            if (access)
-                applyAccess(*access);
+    // The connection's user and team role, as the server told it at connect time, and its TLS.
+    struct Connection {
+        models::TeamAccess access;
+        ops::DatabaseStatus status;
+    };
+    m_workspace.read<Connection>(
+        this,
+        [](const ops::Context& ctx) -> Result<Connection> {
+            Result<ops::DatabaseStatus> status = ops::databaseStatus(ctx);
+            if (!status)
+                return status.error();
+            return Connection{ctx.db().access(), *status};
+        },
+        [this](Result<Connection> c) {
+            if (!c)
+                return;
+            if (c->status.engine == QLatin1String("PostgreSQL")) {
+                m_transport = models::describeTransport(c->status);
+                const QString warning = models::transportWarning(m_workspace.path());
+                m_statusDb->setText(tr("Database: %1 · PostgreSQL %2 · %3")
+                                        .arg(m_workspace.displayName(), c->status.serverVersion, m_transport));
+                m_statusDb->setToolTip(warning.isEmpty() ? m_workspace.displayName()
+                                                         : tr("Warning: %1.").arg(warning));
+                if (!warning.isEmpty())
+                    m_statusDb->setStyleSheet(QStringLiteral(
+                        "QLabel { background: #ffcdd2; color: #7f0000; border-radius: 3px; padding: 0 6px; }"));
+            }
+            applyAccess(c->access);
         });
+    // A server's connection lost and found again.
+    connect(&m_workspace, &models::Workspace::connectionChanged, this, &MainWindow::showConnection);
     // What other clients commit (a CLI import, a colleague's window) shows here without a restart.
     connect(&m_workspace, &models::Workspace::changedElsewhere, this, &MainWindow::showChangesElsewhere);
     // A write that waits for another client's says whose wait it is.
@@ -248,8 +279,87 @@ void MainWindow::showChangesElsewhere(const QList<models::ExternalChange>& chang
     ++m_changesSeen;
 }
 
+QString MainWindow::titleWith(const QString& head) const {
+    const QString db = models::titleName(m_workspace.path());
+    return head.isEmpty() ? tr("%1 — Proofbench").arg(db) : tr("%1 — %2 — Proofbench").arg(head, db);
+}
+
+OpenTeamDatabaseDialog* MainWindow::teamDatabaseDialog() const {
+    return m_teamDialog.data();
+}
+
+void MainWindow::openTeamDatabase() {
+    if (m_teamDialog) {
+        m_teamDialog->raise();
+        m_teamDialog->activateWindow();
+        return;
+    }
+    // Filled from the newest server opened before, if any.
+    QString initial;
+    for (const QString& spec : models::recentDatabases())
+        if (models::isServerSpec(spec)) {
+            initial = spec;
+            break;
+        }
+    auto* dialog = new OpenTeamDatabaseDialog(initial, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    m_teamDialog = dialog;
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { emit openDatabaseRequested(dialog->spec()); });
+    dialog->open();
+}
+
+void MainWindow::openDatabaseFile() {
+    const QString file = QFileDialog::getOpenFileName(this, tr("Open Database File"),
+                                                      QFileInfo(m_workspace.path()).absolutePath(),
+                                                      tr("Proofbench databases (*.sqlite *.db);;All files (*)"));
+    if (!file.isEmpty())
+        emit openDatabaseRequested(file);
+}
+
+void MainWindow::fillRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = models::recentDatabases();
+    for (const QString& spec : recent) {
+        QAction* a = m_recentMenu->addAction(models::describeDatabase(spec), this,
+                                             [this, spec] { emit openDatabaseRequested(spec); });
+        a->setObjectName(QStringLiteral("recentDatabase"));
+        a->setData(spec);
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("No database opened yet"))->setEnabled(false);
+}
+
+QString MainWindow::connectionBannerText() const {
+    return m_connectionBanner->isHidden() ? QString() : m_connectionText->text();
+}
+
+void MainWindow::showConnection(bool up, const QString& why, int attempt, int retryInMs) {
+    if (up) {
+        if (!m_connectionDown)
+            return;
+        m_connectionDown = false;
+        m_connectionBanner->hide();
+        statusBar()->showMessage(tr("Connection to %1 restored").arg(m_workspace.displayName()), 10000);
+        // Whatever others committed meanwhile arrives as their receipts (changedElsewhere); the views
+        // read again anyway, since a read that failed while the server was away left them stale.
+        reloadCatalogs();
+        m_receiptsPane->refresh();
+        return;
+    }
+    m_connectionDown = true;
+    m_connectionText->setText(
+        tr("<b>Connection to %1 lost.</b> %2 Reconnecting automatically: attempt %3 failed, the next in %4 s. "
+           "What you start meanwhile fails with the connection's error; nothing is written half.")
+            .arg(m_workspace.displayName().toHtmlEscaped(), why.toHtmlEscaped())
+            .arg(attempt)
+            .arg((retryInMs + 999) / 1000));
+    m_connectionBanner->show();
+}
+
 void MainWindow::applyAccess(const models::TeamAccess& access) {
     m_access = access;
+    m_replicaBanner->setVisible(access.replica);
     if (access.role == models::TeamRole::Local) {
         m_statusRole->hide();
         return;
@@ -546,7 +656,45 @@ void MainWindow::buildViews() {
     connect(m_receiptsPane, &ReceiptsPane::statusMessage, this,
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
     m_views->addWidget(m_receiptsPane);
-    setCentralWidget(m_views);
+    // Banners over every view: a lost server connection, a read-only replica.
+    m_connectionBanner = new QFrame(this);
+    m_connectionBanner->setObjectName(QStringLiteral("connectionBanner"));
+    m_connectionBanner->setStyleSheet(QStringLiteral(
+        "#connectionBanner { background: #ffcdd2; border-bottom: 1px solid #e57373; } QLabel { color: #7f0000; }"));
+    m_connectionText = new QLabel(m_connectionBanner);
+    m_connectionText->setObjectName(QStringLiteral("connectionBannerText"));
+    m_connectionText->setWordWrap(true);
+    m_connectionText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* reconnect = new QPushButton(tr("Reconnect &Now"), m_connectionBanner);
+    reconnect->setObjectName(QStringLiteral("reconnectNow"));
+    connect(reconnect, &QPushButton::clicked, this, [this] {
+        m_connectionText->setText(m_connectionText->text() + tr(" Reconnecting…"));
+        m_workspace.reconnectNow();
+    });
+    auto* bannerRow = new QHBoxLayout(m_connectionBanner);
+    bannerRow->setContentsMargins(10, 6, 10, 6);
+    bannerRow->addWidget(m_connectionText, 1);
+    bannerRow->addWidget(reconnect);
+    m_connectionBanner->hide();
+    m_replicaBanner = new QLabel(this);
+    m_replicaBanner->setObjectName(QStringLiteral("replicaBanner"));
+    m_replicaBanner->setWordWrap(true);
+    m_replicaBanner->setText(
+        tr("<b>Read-only replica.</b> This is a hot standby of the team database: everything here can be read, "
+           "and what the primary commits appears within seconds. Nothing can be written: imports, signing and "
+           "validation runs are off. Checks that only read (verifying a bundle or a release folder) still "
+           "run; their results are shown, not stored."));
+    m_replicaBanner->setStyleSheet(QStringLiteral(
+        "QLabel { background: #ffecb3; color: #5d4000; padding: 6px 10px; border-bottom: 1px solid #ffd54f; }"));
+    m_replicaBanner->hide();
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_connectionBanner);
+    centralLayout->addWidget(m_replicaBanner);
+    centralLayout->addWidget(m_views, 1);
+    setCentralWidget(central);
     setAcceptDrops(true);
 
     m_statusDb = new QLabel(this);
@@ -578,6 +726,17 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->setToolTipsVisible(true); // a disabled action says why
     file->setObjectName(QStringLiteral("fileMenu"));
+    QAction* openTeam = file->addAction(tr("Open &Team Database…"), this, &MainWindow::openTeamDatabase);
+    openTeam->setObjectName(QStringLiteral("actionOpenTeamDatabase"));
+    openTeam->setStatusTip(tr("Open a PostgreSQL team database in a new window (host, user, TLS)"));
+    QAction* openFile = file->addAction(tr("Open Database &File…"), this, &MainWindow::openDatabaseFile);
+    openFile->setObjectName(QStringLiteral("actionOpenDatabaseFile"));
+    openFile->setStatusTip(tr("Open a Proofbench SQLite file in a new window"));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("menuOpenRecent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fillRecentMenu();
+    file->addSeparator();
     m_importAction = file->addAction(tr("&Import Catalog…"), this, &MainWindow::importCatalog);
     m_importAction->setObjectName(QStringLiteral("actionImportCatalog"));
     m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
@@ -987,13 +1146,12 @@ void MainWindow::dropEvent(QDropEvent* event) {
 // status bar and the line over the recipe tabs.
 void MainWindow::showSelectionSource(const models::CatalogVersionInfo* v, const models::RecipeInfo* r) {
     if (!v) {
-        setWindowTitle(tr("Proofbench"));
+        setWindowTitle(titleWith(QString()));
         m_statusSample->hide();
         m_recipeSource->clear();
         return;
     }
-    setWindowTitle(v->isSample() ? tr("%1 (sample data) — Proofbench").arg(v->label)
-                                 : tr("%1 — Proofbench").arg(v->label));
+    setWindowTitle(titleWith(v->isSample() ? tr("%1 (sample data)").arg(v->label) : v->label));
     m_statusSample->setVisible(v->isSample());
     // The recipe as the tree names it (a wildcard leaf with its overlay: "recipe (monitoring-hpa)").
     const QString recipe = r ? tr("%1 in ").arg(models::displayName(*r).toHtmlEscaped()) : QString();

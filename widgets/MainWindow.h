@@ -31,6 +31,7 @@
 
 class QAction;
 class QLabel;
+class QMenu;
 class QLineEdit;
 class QProgressDialog;
 class QSplitter;
@@ -53,6 +54,7 @@ class BundleView;
 class ComparePane;
 class EmptyState;
 class GitImportDialog;
+class OpenTeamDatabaseDialog;
 class ReleaseVerifyDialog;
 class GraphPane;
 class HealthPane;
@@ -119,6 +121,16 @@ class MainWindow : public QMainWindow {
     BundleCompareView* bundleCompareView() const;
     // The open Import from Git dialog, if any.
     GitImportDialog* gitImportDialog() const;
+    // The open Open Team Database dialog, if any.
+    OpenTeamDatabaseDialog* teamDatabaseDialog() const;
+    // The banner over the views while the server's connection is lost (hidden otherwise), and the one
+    // that says the database is a read-only replica.
+    QWidget* connectionBanner() const { return m_connectionBanner; }
+    QString connectionBannerText() const;
+    QLabel* replicaBanner() const { return m_replicaBanner; }
+    // How the connection was made, as the status bar says it ("TLS verified (TLSv1.3, …)"); empty for
+    // a file or before the connection was read.
+    QString transportText() const { return m_transport; }
     // The open Verify an AICR Release dialog, if any.
     ReleaseVerifyDialog* releaseVerifyDialog() const;
     // The empty state of a view: "catalog", "health", "verify", "sign", "validation", "receipts".
@@ -157,8 +169,15 @@ class MainWindow : public QMainWindow {
     void openDeploymentBundleDialog();
     // File > Compare Deployment Bundles…: the bundle compare view.
     void compareBundles();
+    // File > Open Team Database…: the connection dialog (window-modal; Open asks for a window on it).
+    void openTeamDatabase();
+    // File > Open Database File…: a SQLite file, in a window of its own.
+    void openDatabaseFile();
 
   signals:
+    // Open Team Database…, Open Database File… or Open Recent chose a database: the application
+    // (WindowManager) opens a window on it.
+    void openDatabaseRequested(const QString& spec);
     // After an import ends (and after its error box was closed).
     void importFinished(bool ok, const QString& label, const QString& message);
     // After an evidence import ends (and after its error box was closed).
@@ -182,6 +201,11 @@ class MainWindow : public QMainWindow {
     void applyAccess(const models::TeamAccess& access);
     // Another client committed these: re-read the views they touch, keeping selections.
     void showChangesElsewhere(const QList<models::ExternalChange>& changes);
+    // The server's connection was lost or came back: the banner, and a fresh read when it is back.
+    void showConnection(bool up, const QString& why, int attempt, int retryInMs);
+    // "<head> — <database> — Proofbench".
+    QString titleWith(const QString& head) const;
+    void fillRecentMenu();
     struct CatalogLoad;
     struct ImportOutcome;
     struct EvidenceOutcome;
@@ -263,6 +287,13 @@ class MainWindow : public QMainWindow {
     GraphPane* m_graphPane = nullptr;
     ComparePane* m_comparePane = nullptr;
     QLabel* m_statusDb = nullptr;
+    QWidget* m_connectionBanner = nullptr;
+    QLabel* m_connectionText = nullptr;
+    QLabel* m_replicaBanner = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QPointer<OpenTeamDatabaseDialog> m_teamDialog;
+    QString m_transport;
+    bool m_connectionDown = false;
     QLabel* m_statusRole = nullptr;
     QLabel* m_statusCounts = nullptr;
     models::TeamAccess m_access;

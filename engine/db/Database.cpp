@@ -254,7 +254,15 @@ QString connectAdvice(const QString& message) {
 
 } // namespace
 
-Result<std::unique_ptr<Database>> Database::openPostgres(const QString& spec) {
+Result<std::unique_ptr<Database>> Database::connectOnly(const QString& spec) {
+    if (!pg::isServerSpec(spec))
+        return makeError(QStringLiteral("not a PostgreSQL server: a connection test needs host, port and "
+                                        "database (or a postgresql:// URI)"),
+                         spec);
+    return openPostgres(spec, false);
+}
+
+Result<std::unique_ptr<Database>> Database::openPostgres(const QString& spec, bool migrateSchema) {
     Result<pg::ServerSpec> parsed = pg::parseServerSpec(spec);
     if (!parsed)
         return parsed.error();
@@ -291,7 +299,7 @@ Result<std::unique_ptr<Database>> Database::openPostgres(const QString& spec) {
         return makeError(QStringLiteral("%1: cannot read the session's user: %2")
                              .arg(where, q.lastError().databaseText().trimmed()));
     db->m_sessionUser = q.value(0).toString();
-    if (Status s = db->migrate(); !s) {
+    if (Status s = migrateSchema ? db->migrate() : Status{}; !s) {
         Error e = s.error();
         e.message = QStringLiteral("%1: %2").arg(where, e.message);
         return e;

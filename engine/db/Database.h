@@ -31,6 +31,9 @@ class Database {
     // database must exist. Passwords come from libpq's own sources (~/.pgpass, PGPASSFILE,
     // PGPASSWORD, a service file) or pg::rememberPassword(); no error text carries one.
     static Result<std::unique_ptr<Database>> open(const QString& spec);
+    // Connects to the PostgreSQL server `spec` names as open() does, without creating or migrating
+    // the schema (schemaVersion() may then be 0 or older): what a connection test does.
+    static Result<std::unique_ptr<Database>> connectOnly(const QString& spec);
     // A second connection to the same database, for use on the calling thread.
     Result<std::unique_ptr<Database>> openSibling() const;
 
@@ -64,7 +67,7 @@ class Database {
   private:
     Database() = default;
     static Result<std::unique_ptr<Database>> openSqlite(const QString& path);
-    static Result<std::unique_ptr<Database>> openPostgres(const QString& spec);
+    static Result<std::unique_ptr<Database>> openPostgres(const QString& spec, bool migrateSchema = true);
     Status migrate();
     Status migratePostgres();
 

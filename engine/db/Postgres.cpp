@@ -154,6 +154,48 @@ Result<ServerSpec> parseServerSpec(const QString& spec) {
     return out;
 }
 
+QString specFromForm(const ServerForm& form) {
+    QStringList parts;
+    auto add = [&parts](const char* key, const QString& value) {
+        if (!value.trimmed().isEmpty())
+            parts << QString::fromLatin1(key) + QLatin1Char('=') + quoted(value.trimmed());
+    };
+    add("host", form.host);
+    add("port", form.port);
+    add("dbname", form.dbname);
+    add("user", form.user);
+    add("sslmode", form.sslmode);
+    add("sslrootcert", form.sslrootcert);
+    return parts.join(QLatin1Char(' '));
+}
+
+ServerForm formFromSpec(const ServerSpec& spec) {
+    ServerForm f;
+    f.host = spec.value(QStringLiteral("host"));
+    if (f.host.isEmpty())
+        f.host = spec.value(QStringLiteral("hostaddr"));
+    f.port = spec.value(QStringLiteral("port"));
+    f.dbname = spec.value(QStringLiteral("dbname"));
+    f.user = spec.value(QStringLiteral("user"));
+    f.sslmode = spec.value(QStringLiteral("sslmode"));
+    f.sslrootcert = spec.value(QStringLiteral("sslrootcert"));
+    return f;
+}
+
+QString transportWarning(const ServerSpec& spec) {
+    if (spec.isLocal() || spec.has(QStringLiteral("service")))
+        return {};
+    const QString mode = spec.value(QStringLiteral("sslmode"));
+    if (mode == QLatin1String("verify-full") || mode == QLatin1String("verify-ca"))
+        return {};
+    if (mode == QLatin1String("require"))
+        return QStringLiteral("TLS without checking the server's certificate (sslmode=require): anyone "
+                              "between here and the server can pose as it");
+    return QStringLiteral("no TLS to a remote server (sslmode=%1): the password and every row travel in "
+                          "clear")
+        .arg(mode.isEmpty() ? QStringLiteral("prefer") : mode);
+}
+
 Status configure(QSqlDatabase& db, const ServerSpec& spec) {
     QStringList parts;
     for (const auto& [k, v] : spec.params)
@@ -208,6 +250,11 @@ bool inTransaction(const QSqlDatabase& db) {
         return false;
     const PGTransactionStatusType s = PQtransactionStatus(c);
     return s == PQTRANS_INTRANS || s == PQTRANS_INERROR;
+}
+
+bool connectionBroken(const QSqlDatabase& db) {
+    PGconn* c = handle(db);
+    return c && PQstatus(c) == CONNECTION_BAD;
 }
 
 TlsState tlsState(const QSqlDatabase& db) {

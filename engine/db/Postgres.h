@@ -42,6 +42,21 @@ struct ServerSpec {
 // any host that is not local (a plain connection to a remote host must say sslmode=disable).
 Result<ServerSpec> parseServerSpec(const QString& spec);
 
+// What the window's Open Team Database dialog asks for, as libpq keywords: empty fields are left out
+// (libpq's defaults and environment apply). `sslmode` empty means Proofbench's default (verify-full
+// for a host that is not local).
+struct ServerForm {
+    QString host, port, dbname, user, sslmode, sslrootcert;
+};
+// The form as keyword=value text (values quoted as libpq reads them); parseServerSpec() accepts it.
+QString specFromForm(const ServerForm& form);
+// A spec's fields back into the form (a recent database, a --db given on the command line).
+ServerForm formFromSpec(const ServerSpec& spec);
+// Why the connection `spec` describes is not protected: a host that is not local reached without TLS
+// (sslmode disable, allow or prefer) or with TLS whose certificate is not checked (require). Empty
+// when it is local or verified.
+QString transportWarning(const ServerSpec& spec);
+
 // Applies the spec to a QPSQL connection (connect options; the password through setPassword).
 Status configure(QSqlDatabase& db, const ServerSpec& spec);
 
@@ -57,6 +72,8 @@ pg_conn* handle(const QSqlDriver* driver);
 // password), or empty when the driver is not PostgreSQL.
 QString serverOf(const QSqlDriver* driver);
 bool inTransaction(const QSqlDatabase& db);
+// True when libpq has found the connection closed (CONNECTION_BAD): a local look, no traffic.
+bool connectionBroken(const QSqlDatabase& db);
 
 struct TlsState {
     bool inUse = false;

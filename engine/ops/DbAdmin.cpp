@@ -249,8 +249,9 @@ Status resetIdentities(QSqlDatabase& to, const db::SchemaTable& t) {
 
 } // namespace
 
-Result<DatabaseStatus> databaseStatus(const Context& ctx) {
-    db::Database& db = ctx.db();
+namespace {
+
+Result<DatabaseStatus> statusOf(db::Database& db) {
     DatabaseStatus s;
     s.engine = db::engineName(db.engine());
     s.where = db.displayName();
@@ -259,8 +260,8 @@ Result<DatabaseStatus> databaseStatus(const Context& ctx) {
     if (db.engine() == db::Engine::PostgreSQL) {
         s.serverVersion = db::pg::serverVersion(db.sql());
         s.user = db::pg::sessionUser(db.sql());
-        s.role = ctx.db().access().describe();
-        s.replica = ctx.db().access().replica;
+        s.role = db.access().describe();
+        s.replica = db.access().replica;
         const db::pg::TlsState tls = db::pg::tlsState(db.sql());
         s.tlsInUse = tls.inUse;
         s.tlsVerified = tls.verified;
@@ -280,6 +281,19 @@ Result<DatabaseStatus> databaseStatus(const Context& ctx) {
             s.sizeBytes += fi.size();
     }
     return s;
+}
+
+} // namespace
+
+Result<DatabaseStatus> databaseStatus(const Context& ctx) {
+    return statusOf(ctx.db());
+}
+
+Result<DatabaseStatus> testConnection(const QString& spec) {
+    Result<std::unique_ptr<db::Database>> db = db::Database::connectOnly(spec);
+    if (!db)
+        return db.error();
+    return statusOf(**db);
 }
 
 Result<DatabaseCopyOutcome> copyDatabase(const DatabaseCopyRequest& request, const ProgressFn& progress,

@@ -30,6 +30,10 @@ struct DatabaseStatus {
 
 // Reads only: leaves no receipt.
 Result<DatabaseStatus> databaseStatus(const Context& ctx);
+// The same for a PostgreSQL server that is not open yet (the window's Test Connection): connects with
+// the spec (db::Database::connectOnly: the schema is neither created nor migrated), reads, closes.
+// schemaVersion is 0 when the database has no Proofbench schema yet.
+Result<DatabaseStatus> testConnection(const QString& spec);
 
 // `db init-team`: the three team roles and their grants on this PostgreSQL database, and each
 // member's role (db::initTeam), with a db.init-team receipt in the same transaction.

@@ -14,6 +14,7 @@
 #include "MainWindow.h"
 #include "ReceiptsPane.h"
 #include "SignPane.h"
+#include "TeamConnection.h"
 #include "WelcomePane.h"
 #include "ops/Keygen.h"
 
@@ -72,6 +73,8 @@ class TestSampleMarks : public QObject {
 
   private:
     template <typename T> T* find(const char* name) { return pbgui::findNamed<T>(m_window.get(), name); }
+    // The title names the database after the version: its file's name, or the server database's.
+    QString dbTitle() const { return models::titleName(m_window->workspace().path()); }
     bool import(const QString& dir, const QString& label);
     void checkLeafNames(const QAbstractItemModel* tree);
 
@@ -161,7 +164,7 @@ void TestSampleMarks::sampleMarkedInDetails() {
     QVERIFY(summary->text().contains(QLatin1String("not an AICR release")));
     QVERIFY(summary->text().contains(QLatin1String("Version order")));
     QVERIFY(!summary->text().contains(QLatin1String("embedded default")));
-    QCOMPARE(m_window->windowTitle(), QStringLiteral("sample-2 (sample data) — Proofbench"));
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("sample-2 (sample data) — %1 — Proofbench").arg(dbTitle()));
     auto* mark = find<QLabel>("statusSample");
     QVERIFY(mark && mark->isVisible());
     QVERIFY(mark->text().contains(QLatin1String("Sample data")));
@@ -173,7 +176,7 @@ void TestSampleMarks::sampleMarkedInDetails() {
     QTRY_VERIFY(source->isVisible());
     QVERIFY2(source->text().contains(QStringLiteral("sample-1 — sample data")), qPrintable(source->text()));
     QVERIFY(source->text().contains(QLatin1String("not an AICR release")));
-    QCOMPARE(m_window->windowTitle(), QStringLiteral("sample-1 (sample data) — Proofbench"));
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("sample-1 (sample data) — %1 — Proofbench").arg(dbTitle()));
 
     // Nothing in the window says "embedded default" any more.
     for (QLabel* l : m_window->findChildren<QLabel*>())
@@ -225,7 +228,7 @@ void TestSampleMarks::welcomeGoneAfterRealImport() {
                 .toString()
                 .contains(QStringLiteral("Source: folder %1").arg(QDir(dir).absolutePath())));
     QVERIFY(!first.data(Qt::FontRole).value<QFont>().italic());
-    QCOMPARE(m_window->windowTitle(), QStringLiteral("my-catalog — Proofbench"));
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("my-catalog — %1 — Proofbench").arg(dbTitle()));
     QVERIFY(!find<QLabel>("statusSample")->isVisible());
     auto* summary = find<QLabel>("versionSummary");
     QVERIFY(!summary->text().contains(QLatin1String("sample data")));
