@@ -1,5 +1,7 @@
 #include "SigningModels.h"
 
+#include "ops/Keygen.h"
+
 #include <QCoreApplication>
 #include <QFont>
 #include <QFontDatabase>
@@ -223,7 +225,7 @@ QString TrustStyle::explanation(TrustLevel level) {
 KeysModel::KeysModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 Result<std::vector<StoredKey>> storedPublicKeys(const ops::Context& ctx) {
-    return store::VerificationStore(ctx.db()).publicKeys();
+    return ops::publicKeys(ctx);
 }
 
 void KeysModel::setKeys(std::vector<store::StoredKey> keys) {

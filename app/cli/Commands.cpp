@@ -130,6 +130,7 @@ QList<Command> buildTable() {
         trustedRootListCommand(),
         releaseVerifyCommand(),
         keygenCommand(),
+        keysListCommand(),
         signBlobCommand(),
         attestCommand(),
         // deployment bundles

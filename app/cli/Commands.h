@@ -107,6 +107,7 @@ Command verifyCommand();
 Command trustedRootUpdateCommand();
 Command trustedRootListCommand();
 Command keygenCommand();
+Command keysListCommand();
 Command signBlobCommand();
 Command attestCommand();
 Command evidenceSignCommand();

@@ -11,6 +11,10 @@
 
 namespace pb::ops {
 
+Result<std::vector<store::StoredKey>> publicKeys(const Context& ctx) {
+    return store::VerificationStore(ctx.db()).publicKeys();
+}
+
 Result<KeygenOutcome> keygen(const Context& ctx, const KeygenRequest& request) {
     if (Status s = require(ctx, db::Capability::ManageKeys); !s)
         return s.error();

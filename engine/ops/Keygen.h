@@ -3,6 +3,9 @@
 
 #include "ops/Operation.h"
 #include "sigstore/Keys.h"
+#include "store/VerificationStore.h"
+
+#include <vector>
 
 namespace pb::ops {
 
@@ -23,5 +26,9 @@ struct KeygenOutcome {
 // The private key is only ever written encrypted (mode 0600); the database keeps the public key.
 // Both files, the stored public key and the key.generate / key.import receipt land together.
 Result<KeygenOutcome> keygen(const Context& ctx, const KeygenRequest& request);
+
+// The signing keys the database knows: public halves, fingerprints and labels, oldest first (private
+// keys never reach the database). Reads only: every role may list them (CLI `keys list`, the Sign view).
+Result<std::vector<store::StoredKey>> publicKeys(const Context& ctx);
 
 } // namespace pb::ops

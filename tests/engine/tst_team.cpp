@@ -328,6 +328,24 @@ class TestTeam : public QObject {
                  QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")});
         QVERIFY2(releaseKeygen.code == 0, releaseKeygen.err.constData());
         QCOMPARE(count(QStringLiteral("signing_keys")), 1);
+        // The auditor lists the public keys and fingerprints; no private key is in the database.
+        const qsizetype at = releaseKeygen.out.indexOf("fingerprint: ");
+        QVERIFY(at >= 0);
+        const QByteArray fingerprint = releaseKeygen.out.mid(at + 13).split('\n').first().trimmed();
+        const Run auditorKeys =
+            cli(auditor, {QStringLiteral("keys"), QStringLiteral("list"), QStringLiteral("--format"),
+                          QStringLiteral("json")});
+        QVERIFY2(auditorKeys.code == 0, auditorKeys.err.constData());
+        const QJsonArray keys = QJsonDocument::fromJson(auditorKeys.out).array();
+        QCOMPARE(keys.size(), 1);
+        QCOMPARE(keys.at(0)[QStringLiteral("fingerprint")].toString().toUtf8(), fingerprint);
+        QVERIFY(keys.at(0)[QStringLiteral("publicKeyPem")].toString().contains(QLatin1String("BEGIN PUBLIC KEY")));
+        {
+            QSqlQuery q((*owner)->sql());
+            QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM signing_keys WHERE public_pem LIKE '%PRIVATE%'")) &&
+                    q.next());
+            QCOMPARE(q.value(0).toInt(), 0);
+        }
 
         // Whatever the client: the server itself refuses, over a raw connection.
         auto raw = [&](const QString& user, const QString& sql) {
