@@ -133,7 +133,7 @@ class ChangeWatcherWorker : public QObject {
             return;
         }
         if (m_db && connectionBroken()) {
-            lost(QStringLiteral("the connection to %1 was closed by the server").arg(m_db->displayName()));
+            lost(QStringLiteral("The server closed the connection."));
             return;
         }
         // LISTEN brings changes as they commit: a scan every tenth poll interval covers a lost one; a

@@ -12,14 +12,17 @@
 # external records), the release review report dialog, Fetch Evidence and the registry credentials view,
 # and Import from Git over a repository built on the spot from ../shared/data/aicr/catalogs (one
 # commit and tag per catalog; needs git, skipped when the data is absent), the tree with the real
-# versions and their sources, and Compare against a chosen baseline.
+# versions and their sources, and Compare against a chosen baseline; then a team server for real (a
+# private PostgreSQL primary and hot standby from tools/pgtest-server.sh; skipped when PostgreSQL is
+# not installed): Open Team Database… after its connection test and warning of a remote host without
+# TLS, a window on the server, the banner while the server is stopped, and a window on the standby.
 # Builds the pb_screenshots helper (tests/gui) when needed and runs it on Qt's offscreen platform
 # against a temporary database seeded with the sample catalog (settings in a temporary directory).
 #
 # Usage: tools/screenshots.sh [BUILD_DIR] [OUTPUT_DIR]
 #   BUILD_DIR   default: $PB_BUILD_DIR or build/ in the source tree
 #   OUTPUT_DIR  default: docs/screenshots
-# PB_SCREENSHOTS_ONLY=verify, =sign, =validation, =receipts or =git writes only those PNGs (quick).
+# PB_SCREENSHOTS_ONLY=verify, =sign, =validation, =receipts, =git or =team writes only those PNGs (quick).
 set -euo pipefail
 
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -230,10 +230,15 @@ MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
             if (c->status.engine == QLatin1String("PostgreSQL")) {
                 m_transport = models::describeTransport(c->status);
                 const QString warning = models::transportWarning(m_workspace.path());
-                m_statusDb->setText(tr("Database: %1 · PostgreSQL %2 · %3")
-                                        .arg(m_workspace.displayName(), c->status.serverVersion, m_transport));
-                m_statusDb->setToolTip(warning.isEmpty() ? m_workspace.displayName()
-                                                         : tr("Warning: %1.").arg(warning));
+                const QString tls = !c->status.tlsInUse      ? tr("no TLS")
+                                    : c->status.tlsVerified ? tr("TLS verified")
+                                                            : tr("TLS not verified");
+                m_statusDbText = tr("%1 · %2").arg(m_workspace.displayName(), tls);
+                m_statusDb->setText(m_statusDbText);
+                m_statusDb->setToolTip(
+                    tr("%1\nServer: PostgreSQL %2\n%3%4")
+                        .arg(m_workspace.displayName(), c->status.serverVersion, m_transport,
+                             warning.isEmpty() ? QString() : tr("\nWarning: %1.").arg(warning)));
                 if (!warning.isEmpty())
                     m_statusDb->setStyleSheet(QStringLiteral(
                         "QLabel { background: #ffcdd2; color: #7f0000; border-radius: 3px; padding: 0 6px; }"));
@@ -349,10 +354,10 @@ void MainWindow::showConnection(bool up, const QString& why, int attempt, int re
     }
     m_connectionDown = true;
     m_connectionText->setText(
-        tr("<b>Connection to %1 lost.</b> %2 Reconnecting automatically: attempt %3 failed, the next in %4 s. "
-           "What you start meanwhile fails with the connection's error; nothing is written half.")
+        tr("<b>Connection to %1 lost.</b> %2<br>Reconnecting automatically: try %3 in %4 s. What you start "
+           "meanwhile fails with the connection's error; nothing is written half.")
             .arg(m_workspace.displayName().toHtmlEscaped(), why.toHtmlEscaped())
-            .arg(attempt)
+            .arg(attempt + 1)
             .arg((retryInMs + 999) / 1000));
     m_connectionBanner->show();
 }
@@ -387,15 +392,21 @@ void MainWindow::applyAccess(const models::TeamAccess& access) {
         {"actionSignFile", models::Capability::Sign},
         {"actionSignEvidence", models::Capability::Sign},
         {"actionSignDeployment", models::Capability::Sign},
+        {"welcomeImportFolder", models::Capability::ImportCatalog}, // the welcome's buttons
+        {"welcomeImportGit", models::Capability::ImportCatalog},
     };
     for (const auto& g : gated) {
-        QAction* action = findChild<QAction*>(QLatin1String(g.action));
         const QString why = models::refusal(access, g.needs);
-        if (!action || why.isEmpty())
+        if (why.isEmpty())
             continue;
-        action->setEnabled(false);
-        action->setToolTip(why);
-        action->setStatusTip(why);
+        if (QAction* action = findChild<QAction*>(QLatin1String(g.action))) {
+            action->setEnabled(false);
+            action->setToolTip(why);
+            action->setStatusTip(why);
+        } else if (QPushButton* button = findChild<QPushButton*>(QLatin1String(g.action))) {
+            button->setEnabled(false);
+            button->setToolTip(why);
+        }
     }
 }
 
@@ -1350,9 +1361,12 @@ void MainWindow::buildEmptyStates() {
 }
 
 void MainWindow::updateStatus() {
-    m_statusDb->setText(tr("Database: %1").arg(m_workspace.displayName()));
-    // Not path(): a server's URI may carry a password (describe() never does).
-    m_statusDb->setToolTip(m_workspace.displayName());
+    // A server's line (and tooltip) say how it was reached, once the connection was read.
+    if (m_statusDbText.isEmpty()) {
+        m_statusDb->setText(tr("Database: %1").arg(m_workspace.displayName()));
+        // Not path(): a server's URI may carry a password (describe() never does).
+        m_statusDb->setToolTip(m_workspace.displayName());
+    }
     m_statusCounts->setText(
         models::counted(m_treeModel->versionCount(), tr("catalog version"), tr("catalog versions")) +
         QStringLiteral(" · ") + models::counted(m_treeModel->recipeCount(), tr("recipe"), tr("recipes")));

@@ -293,6 +293,7 @@ class MainWindow : public QMainWindow {
     QMenu* m_recentMenu = nullptr;
     QPointer<OpenTeamDatabaseDialog> m_teamDialog;
     QString m_transport;
+    QString m_statusDbText; // a server's status line, once its connection was read
     bool m_connectionDown = false;
     QLabel* m_statusRole = nullptr;
     QLabel* m_statusCounts = nullptr;

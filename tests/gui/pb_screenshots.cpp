@@ -26,6 +26,7 @@
 #include "HealthModels.h"
 #include "HealthPane.h"
 #include "MainWindow.h"
+#include "OpenTeamDatabaseDialog.h"
 #include "PerfCharts.h"
 #include "ReceiptsPane.h"
 #include "RecipeModels.h"
@@ -42,6 +43,7 @@
 #include "ValidationPane.h"
 #include "VerifyPane.h"
 #include "WelcomePane.h"
+#include "WindowManager.h"
 #include "YamlDialog.h"
 #include "receipts/Ledger.h"
 #include "store/EvidenceStore.h"
@@ -60,6 +62,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QStyleFactory>
 #include <QTabWidget>
 #include <QTableView>
@@ -518,6 +521,127 @@ bool receiptShots(pb::widgets::MainWindow& window, pb::db::Database& db, const Q
 
 // The bundle view on AICR's golden argocd-helm bundle (templated fields in italics) and the bundle
 // compare view on two golden argocd bundles (a component gained a pre folder).
+// Runs tools/pgtest-server.sh; false with its stderr on failure (exit 77: PostgreSQL is not installed).
+bool pgServer(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral("bash"), QStringList{QStringLiteral(PB_SOURCE_DIR "/tools/pgtest-server.sh")} + args);
+    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        err() << "pgtest-server.sh " << args.join(QLatin1Char(' ')) << ": " << p.readAllStandardError() << Qt::endl;
+        return false;
+    }
+    return true;
+}
+
+QString fileText(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : QString();
+}
+
+// The team server in the window, for real: a private PostgreSQL primary and hot standby
+// (tools/pgtest-server.sh) on 127.0.0.1. Open Team Database… with its connection test, the same
+// dialog warning about a remote host without TLS, a window on the server, the banner while the
+// server is stopped, and a window on the standby. Skipped (true) when PostgreSQL is not installed.
+bool teamShots(const QString& out) {
+    QTemporaryDir tmp;
+    const QString own = tmp.filePath(QStringLiteral("own")), standby = tmp.filePath(QStringLiteral("standby"));
+    if (!pgServer({QStringLiteral("start"), own})) {
+        err() << "team screenshots skipped: no PostgreSQL test server" << Qt::endl;
+        return true;
+    }
+    struct Stop {
+        QString own, standby;
+        ~Stop() {
+            pgServer({QStringLiteral("stop"), standby});
+            pgServer({QStringLiteral("stop"), own});
+        }
+    } stop{own, standby};
+    const QByteArray passFile = qgetenv("PGPASSFILE");
+    qputenv("PGPASSFILE", (own + QStringLiteral("/pgpass")).toUtf8());
+    QProcess createdb;
+    createdb.start(fileText(own + QStringLiteral("/bin")) + QStringLiteral("/psql"),
+                   {QStringLiteral("-X"), QStringLiteral("-q"), QStringLiteral("-c"),
+                    QStringLiteral("CREATE DATABASE proofbench"), fileText(own + QStringLiteral("/uri"))});
+    if (!createdb.waitForFinished(30000) || createdb.exitCode() != 0) {
+        err() << "CREATE DATABASE failed: " << createdb.readAllStandardError() << Qt::endl;
+        return false;
+    }
+    const QUrl uri(fileText(own + QStringLiteral("/uri")));
+    bool ok = true;
+
+    using pb::widgets::OpenTeamDatabaseDialog;
+    OpenTeamDatabaseDialog dialog;
+    dialog.show();
+    auto set = [&dialog](const char* name, const QString& text) {
+        pbgui::findNamed<QLineEdit>(&dialog, name)->setText(text);
+    };
+    set("teamHost", uri.host());
+    set("teamPort", QString::number(uri.port()));
+    set("teamDatabase", QStringLiteral("proofbench"));
+    set("teamUser", uri.userName());
+    auto* mode = pbgui::findNamed<QComboBox>(&dialog, "teamTlsMode");
+    mode->setCurrentIndex(mode->findData(QStringLiteral("verify-full")));
+    set("teamCaFile", own + QStringLiteral("/ca.crt"));
+    QSignalSpy tested(&dialog, &OpenTeamDatabaseDialog::tested);
+    dialog.testConnection();
+    waitFor([&] { return tested.count() > 0; }, 30000);
+    ok &= dialog.lastTestSucceeded();
+    ok &= save(&dialog, out, QStringLiteral("open-team-database.png"));
+    const QString spec = dialog.spec();
+
+    OpenTeamDatabaseDialog remote;
+    remote.show();
+    pbgui::findNamed<QLineEdit>(&remote, "teamHost")->setText(QStringLiteral("db.example.org"));
+    pbgui::findNamed<QLineEdit>(&remote, "teamDatabase")->setText(QStringLiteral("proofbench"));
+    pbgui::findNamed<QLineEdit>(&remote, "teamUser")->setText(QStringLiteral("carol"));
+    auto* remoteMode = pbgui::findNamed<QComboBox>(&remote, "teamTlsMode");
+    remoteMode->setCurrentIndex(remoteMode->findData(QStringLiteral("disable")));
+    ok &= !remote.warningText().isEmpty();
+    ok &= save(&remote, out, QStringLiteral("open-team-database-warning.png"));
+
+    using pb::widgets::MainWindow;
+    pb::widgets::WindowManager windows;
+    windows.setQuiet(true);
+    auto openWindow = [&](const QString& db) -> MainWindow* {
+        QSignalSpy opened(&windows, &pb::widgets::WindowManager::windowOpened);
+        windows.open(db);
+        waitFor([&] { return opened.count() > 0 || !windows.isOpening(); }, 60000);
+        if (opened.isEmpty()) {
+            err() << "cannot open " << db << ": " << windows.lastError() << Qt::endl;
+            return nullptr;
+        }
+        auto* w = opened.at(0).at(0).value<MainWindow*>();
+        w->resize(1400, 900);
+        waitFor([w] { return !w->isReloadingCatalogs() && !w->transportText().isEmpty(); }, 30000);
+        w->selectVersion(QStringLiteral("sample-2"));
+        waitFor([w] { return w->cachedCatalog(QStringLiteral("sample-2")) != nullptr; });
+        w->statusBar()->clearMessage();
+        return w;
+    };
+    MainWindow* w = openWindow(spec);
+    if (!w)
+        return false;
+    ok &= save(w, out, QStringLiteral("team-window.png"));
+    ok &= pgServer({QStringLiteral("pause"), own});
+    ok &= waitFor([w] { return !w->connectionBannerText().isEmpty(); }, 30000);
+    ok &= save(w, out, QStringLiteral("connection-lost.png"));
+    ok &= pgServer({QStringLiteral("resume"), own});
+    w->close();
+
+    if (!pgServer({QStringLiteral("standby"), own, standby}))
+        return false;
+    qputenv("PGPASSFILE", (standby + QStringLiteral("/pgpass")).toUtf8());
+    QUrl standbyUrl(fileText(standby + QStringLiteral("/uri")));
+    standbyUrl.setPath(QStringLiteral("/proofbench"));
+    MainWindow* replica = openWindow(standbyUrl.toString(QUrl::FullyEncoded));
+    if (!replica)
+        return false;
+    ok &= waitFor([replica] { return !replica->replicaBanner()->isHidden(); }, 30000);
+    ok &= save(replica, out, QStringLiteral("replica.png"));
+    replica->close();
+    qputenv("PGPASSFILE", passFile);
+    return ok;
+}
+
 bool bundleShots(pb::widgets::MainWindow& window, const QString& out) {
     bool ok = true;
     const QString goldens = QStringLiteral(PB_SHARED_DATA "/aicr/bundler-goldens/");
@@ -637,6 +761,9 @@ int main(int argc, char** argv) {
     // PB_SCREENSHOTS_ONLY=bundle: only the bundle view and the bundle compare view.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("bundle"))
         return bundleShots(window, out) ? 0 : 1;
+    // PB_SCREENSHOTS_ONLY=team: only the team server's dialog, windows and banners.
+    if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("team"))
+        return teamShots(out) ? 0 : 1;
     // PB_SCREENSHOTS_ONLY=sign: only the Sign view.
     if (qEnvironmentVariable("PB_SCREENSHOTS_ONLY") == QLatin1String("sign"))
         return signShots(window, *db->db, out) ? 0 : 1;
@@ -856,6 +983,9 @@ int main(int argc, char** argv) {
 
     // 13. The deployment bundle view and the bundle compare view.
     ok &= bundleShots(window, out);
+
+    // 14. A team server: Open Team Database…, its window, a lost connection, a read-only replica.
+    ok &= teamShots(out);
 
     return ok ? 0 : 1;
 }

@@ -88,7 +88,9 @@ OpenTeamDatabaseDialog::OpenTeamDatabaseDialog(const QString& initial, QWidget* 
     form->addRow(tr("&Database:"), m_dbname);
     form->addRow(tr("&User:"), m_user);
     form->addRow(tr("&TLS:"), m_sslmode);
-    form->addRow(tr("&CA file:"), caRow);
+    auto* caLabel = new QLabel(tr("&CA file:"), this);
+    caLabel->setBuddy(m_ca); // the field is in a row with its Browse button
+    form->addRow(caLabel, caRow);
 
     m_specLabel = grayLabel("teamSpec", this);
     m_specLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
