@@ -214,30 +214,29 @@ MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
     // The connection's user and team role, as the server told it at connect time, and its TLS.
     struct Connection {
         models::TeamAccess access;
-        ops::DatabaseStatus status;
+        std::optional<ops::DatabaseStatus> status; // none when the role may not read it (the size)
     };
     m_workspace.read<Connection>(
         this,
         [](const ops::Context& ctx) -> Result<Connection> {
             Result<ops::DatabaseStatus> status = ops::databaseStatus(ctx);
-            if (!status)
-                return status.error();
-            return Connection{ctx.db().access(), *status};
+            return Connection{ctx.db().access(),
+                              status ? std::optional<ops::DatabaseStatus>(*status) : std::nullopt};
         },
         [this](Result<Connection> c) {
             if (!c)
                 return;
-            if (c->status.engine == QLatin1String("PostgreSQL")) {
-                m_transport = models::describeTransport(c->status);
+            if (c->status && c->status->engine == QLatin1String("PostgreSQL")) {
+                m_transport = models::describeTransport(*c->status);
                 const QString warning = models::transportWarning(m_workspace.path());
-                const QString tls = !c->status.tlsInUse      ? tr("no TLS")
-                                    : c->status.tlsVerified ? tr("TLS verified")
+                const QString tls = !c->status->tlsInUse      ? tr("no TLS")
+                                    : c->status->tlsVerified ? tr("TLS verified")
                                                             : tr("TLS not verified");
                 m_statusDbText = tr("%1 · %2").arg(m_workspace.displayName(), tls);
                 m_statusDb->setText(m_statusDbText);
                 m_statusDb->setToolTip(
                     tr("%1\nServer: PostgreSQL %2\n%3%4")
-                        .arg(m_workspace.displayName(), c->status.serverVersion, m_transport,
+                        .arg(m_workspace.displayName(), c->status->serverVersion, m_transport,
                              warning.isEmpty() ? QString() : tr("\nWarning: %1.").arg(warning)));
                 if (!warning.isEmpty())
                     m_statusDb->setStyleSheet(QStringLiteral(
