@@ -2,8 +2,8 @@
 // after the global options (cli/Cli.h) runs the CLI exactly as `proofbench-cli` does (CliMain.cpp),
 // through pb::cli::runProcess: no window, no widgets, Qt Gui only for a command that draws.
 #include "MainWindow.h"
-#include "WindowManager.h"
 #include "OpenDatabase.h"
+#include "WindowManager.h"
 #include "cli/Cli.h"
 #include "cli/CliUtil.h"
 #include "db/Database.h"

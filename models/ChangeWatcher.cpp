@@ -34,6 +34,7 @@ class ChangeWatcherWorker : public QObject {
         if (m_timer)
             m_timer->stop();
         m_db.reset();
+        db::pg::endThread(); // the thread ends next: a cut TLS connection left errors in its queue
     }
     // The next reconnection attempt now, not at the end of its backoff.
     void retryNow() {
@@ -123,9 +124,7 @@ class ChangeWatcherWorker : public QObject {
     }
 
     // A server connection that libpq has found closed (Qt's driver reads its socket as data comes).
-    bool connectionBroken() const {
-        return m_db && db::pg::connectionBroken(m_db->sql());
-    }
+    bool connectionBroken() const { return m_db && db::pg::connectionBroken(m_db->sql()); }
 
     void tick() {
         if (!m_server) {
@@ -192,8 +191,8 @@ class ChangeWatcherWorker : public QObject {
     qint64 m_seen = -1;
     qint64 m_dataVersion = -1;
     int m_ticks = 0;
-    int m_attempt = 0;     // failed connection attempts since the last success
-    qint64 m_nextTry = 0;  // ms since the epoch
+    int m_attempt = 0;    // failed connection attempts since the last success
+    qint64 m_nextTry = 0; // ms since the epoch
     QString m_lastProblem;
 };
 
@@ -212,7 +211,8 @@ ChangeWatcher::ChangeWatcher(const QString& dbPath, quint64 origin, QObject* par
 }
 
 void ChangeWatcher::retryNow() {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->retryNow(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker] { w->retryNow(); }, Qt::QueuedConnection);
 }
 
 ChangeWatcher::~ChangeWatcher() {

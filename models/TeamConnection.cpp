@@ -73,17 +73,26 @@ QString describeTransport(const ConnectionReport& s) {
     return QStringLiteral("TLS, certificate not verified (%1)").arg(how);
 }
 
+// Both run on a pool thread that may end before the process: a failed or cut TLS connection's
+// OpenSSL errors are freed with the job (db::pg::endThread).
 Result<ConnectionReport> testConnection(const QString& spec) {
-    return ops::testConnection(spec);
+    Result<ConnectionReport> report = ops::testConnection(spec);
+    db::pg::endThread();
+    return report;
 }
 
 Result<QString> prepareForWindow(const QString& spec) {
-    Result<std::unique_ptr<db::Database>> db = db::Database::open(spec);
-    if (!db)
-        return db.error();
-    if (Result<QStringList> prepared = ops::prepareDatabase(**db); !prepared)
-        return prepared.error();
-    return (*db)->path();
+    Result<QString> opened = [&spec]() -> Result<QString> {
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(spec);
+        if (!db)
+            return db.error();
+        if (Result<QStringList> prepared = ops::prepareDatabase(**db); !prepared)
+            return prepared.error();
+        return (*db)->path();
+    }();
+    if (db::pg::isServerSpec(spec))
+        db::pg::endThread();
+    return opened;
 }
 
 QStringList recentDatabases() {

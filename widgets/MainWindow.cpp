@@ -29,8 +29,8 @@
 #include "catalog/Loader.h"
 #include "catalog/Resolver.h"
 #include "evidence/Evidence.h"
-#include "ops/ImportCatalog.h"
 #include "ops/DbAdmin.h"
+#include "ops/ImportCatalog.h"
 #include "ops/ImportEvidence.h"
 #include "ops/Read.h"
 
@@ -66,7 +66,6 @@
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
-#include <QVBoxLayout>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -229,9 +228,9 @@ MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
             if (c->status && c->status->engine == QLatin1String("PostgreSQL")) {
                 m_transport = models::describeTransport(*c->status);
                 const QString warning = models::transportWarning(m_workspace.path());
-                const QString tls = !c->status->tlsInUse      ? tr("no TLS")
+                const QString tls = !c->status->tlsInUse     ? tr("no TLS")
                                     : c->status->tlsVerified ? tr("TLS verified")
-                                                            : tr("TLS not verified");
+                                                             : tr("TLS not verified");
                 m_statusDbText = tr("%1 · %2").arg(m_workspace.displayName(), tls);
                 m_statusDb->setText(m_statusDbText);
                 m_statusDb->setToolTip(
@@ -239,8 +238,8 @@ MainWindow::MainWindow(models::Workspace& workspace, QWidget* parent)
                         .arg(m_workspace.displayName(), c->status->serverVersion, m_transport,
                              warning.isEmpty() ? QString() : tr("\nWarning: %1.").arg(warning)));
                 if (!warning.isEmpty())
-                    m_statusDb->setStyleSheet(QStringLiteral(
-                        "QLabel { background: #ffcdd2; color: #7f0000; border-radius: 3px; padding: 0 6px; }"));
+                    m_statusDb->setStyleSheet(QStringLiteral("QLabel { background: #ffcdd2; color: #7f0000; "
+                                                             "border-radius: 3px; padding: 0 6px; }"));
             }
             applyAccess(c->access);
         });
@@ -314,9 +313,9 @@ void MainWindow::openTeamDatabase() {
 }
 
 void MainWindow::openDatabaseFile() {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Open Database File"),
-                                                      QFileInfo(m_workspace.path()).absolutePath(),
-                                                      tr("Proofbench databases (*.sqlite *.db);;All files (*)"));
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Open Database File"), QFileInfo(m_workspace.path()).absolutePath(),
+        tr("Proofbench databases (*.sqlite *.db);;All files (*)"));
     if (!file.isEmpty())
         emit openDatabaseRequested(file);
 }
@@ -669,8 +668,9 @@ void MainWindow::buildViews() {
     // Banners over every view: a lost server connection, a read-only replica.
     m_connectionBanner = new QFrame(this);
     m_connectionBanner->setObjectName(QStringLiteral("connectionBanner"));
-    m_connectionBanner->setStyleSheet(QStringLiteral(
-        "#connectionBanner { background: #ffcdd2; border-bottom: 1px solid #e57373; } QLabel { color: #7f0000; }"));
+    m_connectionBanner->setStyleSheet(
+        QStringLiteral("#connectionBanner { background: #ffcdd2; border-bottom: 1px solid #e57373; } QLabel "
+                       "{ color: #7f0000; }"));
     m_connectionText = new QLabel(m_connectionBanner);
     m_connectionText->setObjectName(QStringLiteral("connectionBannerText"));
     m_connectionText->setWordWrap(true);
@@ -689,13 +689,13 @@ void MainWindow::buildViews() {
     m_replicaBanner = new QLabel(this);
     m_replicaBanner->setObjectName(QStringLiteral("replicaBanner"));
     m_replicaBanner->setWordWrap(true);
-    m_replicaBanner->setText(
-        tr("<b>Read-only replica.</b> This is a hot standby of the team database: everything here can be read, "
-           "and what the primary commits appears within seconds. Nothing can be written: imports, signing and "
-           "validation runs are off. Checks that only read (verifying a bundle or a release folder) still "
-           "run; their results are shown, not stored."));
-    m_replicaBanner->setStyleSheet(QStringLiteral(
-        "QLabel { background: #ffecb3; color: #5d4000; padding: 6px 10px; border-bottom: 1px solid #ffd54f; }"));
+    m_replicaBanner->setText(tr(
+        "<b>Read-only replica.</b> This is a hot standby of the team database: everything here can be read, "
+        "and what the primary commits appears within seconds. Nothing can be written: imports, signing and "
+        "validation runs are off. Checks that only read (verifying a bundle or a release folder) still "
+        "run; their results are shown, not stored."));
+    m_replicaBanner->setStyleSheet(QStringLiteral("QLabel { background: #ffecb3; color: #5d4000; padding: "
+                                                  "6px 10px; border-bottom: 1px solid #ffd54f; }"));
     m_replicaBanner->hide();
     auto* central = new QWidget(this);
     auto* centralLayout = new QVBoxLayout(central);

@@ -46,7 +46,8 @@ bool WindowManager::open(const QString& spec, QWidget* from) {
     m_opening = true;
     m_lastError.clear();
     QPointer<QWidget> parent(from);
-    auto* busy = new QProgressDialog(tr("Opening %1…").arg(models::describeDatabase(spec)), QString(), 0, 0, from);
+    auto* busy =
+        new QProgressDialog(tr("Opening %1…").arg(models::describeDatabase(spec)), QString(), 0, 0, from);
     busy->setObjectName(QStringLiteral("openingDatabase"));
     busy->setWindowTitle(tr("Open Database"));
     busy->setMinimumDuration(400);
@@ -60,8 +61,9 @@ bool WindowManager::open(const QString& spec, QWidget* from) {
             if (!opened) {
                 m_lastError = opened.error().toString();
                 if (!m_quiet)
-                    QMessageBox::warning(parent, tr("Open Database"),
-                                         tr("Cannot open %1.\n\n%2").arg(models::describeDatabase(spec), m_lastError));
+                    QMessageBox::warning(
+                        parent, tr("Open Database"),
+                        tr("Cannot open %1.\n\n%2").arg(models::describeDatabase(spec), m_lastError));
                 emit openFailed(m_lastError);
                 return;
             }

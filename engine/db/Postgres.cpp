@@ -10,6 +10,7 @@
 #include <QVariant>
 
 #include <libpq-fe.h>
+#include <openssl/crypto.h>
 
 #include <bit>
 #include <charconv>
@@ -250,6 +251,10 @@ bool inTransaction(const QSqlDatabase& db) {
         return false;
     const PGTransactionStatusType s = PQtransactionStatus(c);
     return s == PQTRANS_INTRANS || s == PQTRANS_INERROR;
+}
+
+void endThread() {
+    OPENSSL_thread_stop();
 }
 
 bool connectionBroken(const QSqlDatabase& db) {

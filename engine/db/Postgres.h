@@ -72,6 +72,9 @@ pg_conn* handle(const QSqlDriver* driver);
 // password), or empty when the driver is not PostgreSQL.
 QString serverOf(const QSqlDriver* driver);
 bool inTransaction(const QSqlDatabase& db);
+// Frees this thread's OpenSSL state (its error queue, filled when a TLS connection failed or was cut):
+// for a thread that used server connections, just before it ends.
+void endThread();
 // True when libpq has found the connection closed (CONNECTION_BAD): a local look, no traffic.
 bool connectionBroken(const QSqlDatabase& db);
 

@@ -190,20 +190,20 @@ Result<Access> readAccess(Database& db) {
     // The schema's owner (or a member of the owning role; before there is a schema, the database's) and
     // superusers are owners; otherwise the strongest of the three group roles the login user is a
     // member of.
-    if (!q.exec(
-            QStringLiteral("SELECT session_user, "
-                           "COALESCE((SELECT rolsuper FROM pg_roles WHERE rolname = session_user), false) OR "
-                           "COALESCE((SELECT pg_has_role(session_user, nspowner, 'MEMBER') FROM pg_namespace "
-                           "WHERE nspname = 'proofbench'), "
-                           // No schema yet: the database's owner makes it at the first open.
-                           "(SELECT pg_has_role(session_user, datdba, 'MEMBER') FROM pg_database WHERE datname = "
-                           "current_database())), "
-                           "EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'proofbench_release' AND "
-                           "pg_has_role(session_user, oid, 'MEMBER')), "
-                           "EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'proofbench_engineer' AND "
-                           "pg_has_role(session_user, oid, 'MEMBER')), "
-                           "EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'proofbench_auditor' AND "
-                           "pg_has_role(session_user, oid, 'MEMBER')), pg_is_in_recovery()")) ||
+    if (!q.exec(QStringLiteral(
+            "SELECT session_user, "
+            "COALESCE((SELECT rolsuper FROM pg_roles WHERE rolname = session_user), false) OR "
+            "COALESCE((SELECT pg_has_role(session_user, nspowner, 'MEMBER') FROM pg_namespace "
+            "WHERE nspname = 'proofbench'), "
+            // No schema yet: the database's owner makes it at the first open.
+            "(SELECT pg_has_role(session_user, datdba, 'MEMBER') FROM pg_database WHERE datname = "
+            "current_database())), "
+            "EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'proofbench_release' AND "
+            "pg_has_role(session_user, oid, 'MEMBER')), "
+            "EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'proofbench_engineer' AND "
+            "pg_has_role(session_user, oid, 'MEMBER')), "
+            "EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'proofbench_auditor' AND "
+            "pg_has_role(session_user, oid, 'MEMBER')), pg_is_in_recovery()")) ||
         !q.next())
         return sqlError(q, QStringLiteral("the session's role"));
     a.user = q.value(0).toString();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "db/Database.h"
+#include "db/Postgres.h"
 #include "ops/Operation.h"
 
 #include <QFuture>
@@ -54,21 +55,26 @@ template <typename T, typename Fn> Job<T> Async::run(Fn fn, ProgressFn onProgres
     auto flag = job.cancelFlag;
     job.future = QtConcurrent::run(&m_pool, [path = m_dbPath, origin = m_origin, fn = std::move(fn), flag,
                                              onProgress](QPromise<Result<T>>& promise) mutable {
-        auto db = db::Database::open(path);
-        if (!db) {
-            promise.addResult(Result<T>(db.error()));
-            return;
-        }
-        (*db)->setOrigin(origin);
-        promise.setProgressRange(0, 1000);
-        ProgressFn progress = [&promise, onProgress](const Progress& p) {
-            const int value = p.total > 0 ? int(std::clamp<qint64>(p.done * 1000 / p.total, 0, 1000)) : 0;
-            promise.setProgressValueAndText(value, p.what);
-            if (onProgress)
-                onProgress(p);
-        };
-        Context ctx(**db, progress, flag.get());
-        promise.addResult(fn(ctx));
+        [&] {
+            auto db = db::Database::open(path);
+            if (!db) {
+                promise.addResult(Result<T>(db.error()));
+                return;
+            }
+            (*db)->setOrigin(origin);
+            promise.setProgressRange(0, 1000);
+            ProgressFn progress = [&promise, onProgress](const Progress& p) {
+                const int value = p.total > 0 ? int(std::clamp<qint64>(p.done * 1000 / p.total, 0, 1000)) : 0;
+                promise.setProgressValueAndText(value, p.what);
+                if (onProgress)
+                    onProgress(p);
+            };
+            Context ctx(**db, progress, flag.get());
+            promise.addResult(fn(ctx));
+        }();
+        // The pool's threads end with the workspace: a server connection's TLS errors go with the job.
+        if (db::pg::isServerSpec(path))
+            db::pg::endThread();
     });
     return job;
 }

@@ -332,17 +332,18 @@ class TestTeam : public QObject {
         const qsizetype at = releaseKeygen.out.indexOf("fingerprint: ");
         QVERIFY(at >= 0);
         const QByteArray fingerprint = releaseKeygen.out.mid(at + 13).split('\n').first().trimmed();
-        const Run auditorKeys =
-            cli(auditor, {QStringLiteral("keys"), QStringLiteral("list"), QStringLiteral("--format"),
-                          QStringLiteral("json")});
+        const Run auditorKeys = cli(auditor, {QStringLiteral("keys"), QStringLiteral("list"),
+                                              QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(auditorKeys.code == 0, auditorKeys.err.constData());
         const QJsonArray keys = QJsonDocument::fromJson(auditorKeys.out).array();
         QCOMPARE(keys.size(), 1);
         QCOMPARE(keys.at(0)[QStringLiteral("fingerprint")].toString().toUtf8(), fingerprint);
-        QVERIFY(keys.at(0)[QStringLiteral("publicKeyPem")].toString().contains(QLatin1String("BEGIN PUBLIC KEY")));
+        QVERIFY(keys.at(0)[QStringLiteral("publicKeyPem")].toString().contains(
+            QLatin1String("BEGIN PUBLIC KEY")));
         {
             QSqlQuery q((*owner)->sql());
-            QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM signing_keys WHERE public_pem LIKE '%PRIVATE%'")) &&
+            QVERIFY(q.exec(QStringLiteral(
+                        "SELECT count(*) FROM signing_keys WHERE public_pem LIKE '%PRIVATE%'")) &&
                     q.next());
             QCOMPARE(q.value(0).toInt(), 0);
         }

@@ -524,9 +524,11 @@ bool receiptShots(pb::widgets::MainWindow& window, pb::db::Database& db, const Q
 // Runs tools/pgtest-server.sh; false with its stderr on failure (exit 77: PostgreSQL is not installed).
 bool pgServer(const QStringList& args) {
     QProcess p;
-    p.start(QStringLiteral("bash"), QStringList{QStringLiteral(PB_SOURCE_DIR "/tools/pgtest-server.sh")} + args);
+    p.start(QStringLiteral("bash"),
+            QStringList{QStringLiteral(PB_SOURCE_DIR "/tools/pgtest-server.sh")} + args);
     if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        err() << "pgtest-server.sh " << args.join(QLatin1Char(' ')) << ": " << p.readAllStandardError() << Qt::endl;
+        err() << "pgtest-server.sh " << args.join(QLatin1Char(' ')) << ": " << p.readAllStandardError()
+              << Qt::endl;
         return false;
     }
     return true;
@@ -543,7 +545,8 @@ QString fileText(const QString& path) {
 // server is stopped, and a window on the standby. Skipped (true) when PostgreSQL is not installed.
 bool teamShots(const QString& out) {
     QTemporaryDir tmp;
-    const QString own = tmp.filePath(QStringLiteral("own")), standby = tmp.filePath(QStringLiteral("standby"));
+    const QString own = tmp.filePath(QStringLiteral("own")),
+                  standby = tmp.filePath(QStringLiteral("standby"));
     if (!pgServer({QStringLiteral("start"), own})) {
         err() << "team screenshots skipped: no PostgreSQL test server" << Qt::endl;
         return true;

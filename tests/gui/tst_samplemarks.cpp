@@ -164,7 +164,8 @@ void TestSampleMarks::sampleMarkedInDetails() {
     QVERIFY(summary->text().contains(QLatin1String("not an AICR release")));
     QVERIFY(summary->text().contains(QLatin1String("Version order")));
     QVERIFY(!summary->text().contains(QLatin1String("embedded default")));
-    QCOMPARE(m_window->windowTitle(), QStringLiteral("sample-2 (sample data) — %1 — Proofbench").arg(dbTitle()));
+    QCOMPARE(m_window->windowTitle(),
+             QStringLiteral("sample-2 (sample data) — %1 — Proofbench").arg(dbTitle()));
     auto* mark = find<QLabel>("statusSample");
     QVERIFY(mark && mark->isVisible());
     QVERIFY(mark->text().contains(QLatin1String("Sample data")));
@@ -176,7 +177,8 @@ void TestSampleMarks::sampleMarkedInDetails() {
     QTRY_VERIFY(source->isVisible());
     QVERIFY2(source->text().contains(QStringLiteral("sample-1 — sample data")), qPrintable(source->text()));
     QVERIFY(source->text().contains(QLatin1String("not an AICR release")));
-    QCOMPARE(m_window->windowTitle(), QStringLiteral("sample-1 (sample data) — %1 — Proofbench").arg(dbTitle()));
+    QCOMPARE(m_window->windowTitle(),
+             QStringLiteral("sample-1 (sample data) — %1 — Proofbench").arg(dbTitle()));
 
     // Nothing in the window says "embedded default" any more.
     for (QLabel* l : m_window->findChildren<QLabel*>())

@@ -110,7 +110,8 @@ class TestTeamConnect : public QObject {
             return nullptr;
         }
         auto* w = opened.at(0).at(0).value<MainWindow*>();
-        if (!QTest::qWaitFor([w] { return !w->isReloadingCatalogs() && !w->transportText().isEmpty(); }, kTimeout))
+        if (!QTest::qWaitFor([w] { return !w->isReloadingCatalogs() && !w->transportText().isEmpty(); },
+                             kTimeout))
             qWarning("the window did not finish reading its database");
         return w;
     }
@@ -162,7 +163,8 @@ class TestTeamConnect : public QObject {
         QVERIFY2(dialog.warningText().contains(QLatin1String("no TLS to a remote server")),
                  qPrintable(dialog.warningText()));
         mode->setCurrentIndex(mode->findData(QStringLiteral("require")));
-        QVERIFY2(dialog.warningText().contains(QLatin1String("certificate")), qPrintable(dialog.warningText()));
+        QVERIFY2(dialog.warningText().contains(QLatin1String("certificate")),
+                 qPrintable(dialog.warningText()));
         mode->setCurrentIndex(mode->findData(QStringLiteral("verify-ca")));
         QVERIFY(dialog.warningText().isEmpty());
         // A plain connection on this machine is not warned about.
@@ -170,7 +172,8 @@ class TestTeamConnect : public QObject {
         mode->setCurrentIndex(mode->findData(QStringLiteral("disable")));
         QVERIFY(dialog.warningText().isEmpty());
         // Filled back from a spec (a recent server).
-        OpenTeamDatabaseDialog again(QStringLiteral("postgresql://bob@db.example.org:6543/pb?sslmode=require"));
+        OpenTeamDatabaseDialog again(
+            QStringLiteral("postgresql://bob@db.example.org:6543/pb?sslmode=require"));
         QCOMPARE(pbgui::findNamed<QLineEdit>(&again, "teamPort")->text(), QStringLiteral("6543"));
         QCOMPARE(pbgui::findNamed<QLineEdit>(&again, "teamUser")->text(), QStringLiteral("bob"));
         QVERIFY(!again.warningText().isEmpty());
@@ -210,7 +213,8 @@ class TestTeamConnect : public QObject {
         QVERIFY2(dialog.testResult().contains(QLatin1String("certificate verify failed")),
                  qPrintable(dialog.testResult()));
 
-        pbgui::findNamed<QLineEdit>(&dialog, "teamCaFile")->setText(test::pgServerDir() + QStringLiteral("/ca.crt"));
+        pbgui::findNamed<QLineEdit>(&dialog, "teamCaFile")
+            ->setText(test::pgServerDir() + QStringLiteral("/ca.crt"));
         int prompts = 0;
         QString promptText;
         std::function<void(QInputDialog*)> answer = [&](QInputDialog* prompt) {
@@ -232,7 +236,8 @@ class TestTeamConnect : public QObject {
         QVERIFY2(result.contains(QStringLiteral("as %1").arg(url.userName())), qPrintable(result));
         QVERIFY2(result.contains(QLatin1String("role: owner")), qPrintable(result)); // it owns the database
         QVERIFY2(result.contains(QLatin1String("no Proofbench schema yet")), qPrintable(result));
-        QVERIFY2(result.contains(QLatin1String("TLS verified")) && result.contains(QLatin1String("host name checked")),
+        QVERIFY2(result.contains(QLatin1String("TLS verified")) &&
+                     result.contains(QLatin1String("host name checked")),
                  qPrintable(result));
         QVERIFY(!result.contains(password));
 
@@ -261,7 +266,8 @@ class TestTeamConnect : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("PGPASSFILE"), test::pgServerDir() + QStringLiteral("/pgpass"));
         dump.setProcessEnvironment(env);
-        dump.start(readFile(test::pgServerDir() + QStringLiteral("/bin")) + QStringLiteral("/pg_dump"), {QStringLiteral("--data-only"), tdb.spec()});
+        dump.start(readFile(test::pgServerDir() + QStringLiteral("/bin")) + QStringLiteral("/pg_dump"),
+                   {QStringLiteral("--data-only"), tdb.spec()});
         QVERIFY(dump.waitForFinished(kTimeout));
         QVERIFY2(dump.exitCode() == 0, dump.readAllStandardError().constData());
         const QByteArray rows = dump.readAllStandardOutput();
@@ -285,7 +291,8 @@ class TestTeamConnect : public QObject {
         QString error = server({QStringLiteral("pause"), m_own});
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(!w->connectionBannerText().isEmpty(), kTimeout);
-        QVERIFY2(w->connectionBannerText().contains(QLatin1String("lost")), qPrintable(w->connectionBannerText()));
+        QVERIFY2(w->connectionBannerText().contains(QLatin1String("lost")),
+                 qPrintable(w->connectionBannerText()));
         // A read started now fails cleanly; the window stays responsive.
         w->reloadCatalogs();
         QTRY_VERIFY_WITH_TIMEOUT(!w->isReloadingCatalogs(), kTimeout);
@@ -301,8 +308,9 @@ class TestTeamConnect : public QObject {
         env.insert(QStringLiteral("PGPASSFILE"), m_own + QStringLiteral("/pgpass"));
         cli.setProcessEnvironment(env);
         cli.start(QStringLiteral(PB_CLI_BINARY),
-                  {QStringLiteral("catalog"), QStringLiteral("import"), pbtest::embeddedCatalogDir(QStringLiteral("sample-2")),
-                   QStringLiteral("--version"), QStringLiteral("while-away"), QStringLiteral("--db"), spec});
+                  {QStringLiteral("catalog"), QStringLiteral("import"),
+                   pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--version"),
+                   QStringLiteral("while-away"), QStringLiteral("--db"), spec});
         QVERIFY(cli.waitForFinished(kTimeout));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
         QTest::mouseClick(pbgui::findNamed<QPushButton>(w, "reconnectNow"), Qt::LeftButton);
@@ -336,8 +344,9 @@ class TestTeamConnect : public QObject {
         env.insert(QStringLiteral("PGPASSFILE"), m_own + QStringLiteral("/pgpass"));
         cli.setProcessEnvironment(env);
         cli.start(QStringLiteral(PB_CLI_BINARY),
-                  {QStringLiteral("catalog"), QStringLiteral("import"), pbtest::embeddedCatalogDir(QStringLiteral("sample-1")),
-                   QStringLiteral("--version"), QStringLiteral("on-primary"), QStringLiteral("--db"), ownSpec()});
+                  {QStringLiteral("catalog"), QStringLiteral("import"),
+                   pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--version"),
+                   QStringLiteral("on-primary"), QStringLiteral("--db"), ownSpec()});
         QVERIFY(cli.waitForFinished(kTimeout));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
         QTRY_VERIFY_WITH_TIMEOUT(versionLabels(w).contains(QStringLiteral("on-primary")), kTimeout);

@@ -39,8 +39,9 @@ models::PasswordPrompt passwordPrompt(QWidget* parent) {
         QInputDialog dialog(guard);
         dialog.setObjectName(QStringLiteral("passwordPrompt"));
         dialog.setWindowTitle(QObject::tr("Password"));
-        dialog.setLabelText(refused ? QObject::tr("The server refused that password. Password for %1:").arg(where)
-                                    : QObject::tr("Password for %1:").arg(where));
+        dialog.setLabelText(refused
+                                ? QObject::tr("The server refused that password. Password for %1:").arg(where)
+                                : QObject::tr("Password for %1:").arg(where));
         dialog.setTextEchoMode(QLineEdit::Password);
         dialog.setInputMode(QInputDialog::TextInput);
         if (dialog.exec() != QDialog::Accepted)
@@ -70,7 +71,8 @@ OpenTeamDatabaseDialog::OpenTeamDatabaseDialog(const QString& initial, QWidget* 
     for (const Mode& m : kModes)
         m_sslmode->addItem(tr(m.text), QString::fromLatin1(m.value));
     connect(m_sslmode, &QComboBox::currentIndexChanged, this, &OpenTeamDatabaseDialog::update);
-    m_ca = field("teamCaFile", tr("the CA that signed the server's certificate (PEM); else ~/.postgresql/root.crt"));
+    m_ca = field("teamCaFile",
+                 tr("the CA that signed the server's certificate (PEM); else ~/.postgresql/root.crt"));
     auto* browse = browseButton("teamCaBrowse", tr("Choose the CA certificate file"), this);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("CA certificate"), m_ca->text(),
@@ -163,7 +165,8 @@ QString OpenTeamDatabaseDialog::testResult() const {
 void OpenTeamDatabaseDialog::update() {
     const QString s = spec();
     const bool complete = !m_host->text().trimmed().isEmpty() && !m_dbname->text().trimmed().isEmpty();
-    m_specLabel->setText(complete ? tr("Connects with: %1").arg(s) : tr("Give at least a host and a database."));
+    m_specLabel->setText(complete ? tr("Connects with: %1").arg(s)
+                                  : tr("Give at least a host and a database."));
     const QString warning = complete ? models::transportWarning(s) : QString();
     m_warning->setText(warning.isEmpty() ? QString() : tr("Warning: %1.").arg(warning));
     m_warning->setVisible(!warning.isEmpty());
@@ -190,8 +193,9 @@ bool OpenTeamDatabaseDialog::testConnection() {
             } else {
                 const QString schema =
                     r->schemaVersion == 0 ? tr("no Proofbench schema yet (Open creates it)")
-                    : r->schemaVersion < r->latestSchemaVersion
-                        ? tr("schema %1, Open upgrades it to %2").arg(r->schemaVersion).arg(r->latestSchemaVersion)
+                    : r->schemaVersion < r->latestSchemaVersion ? tr("schema %1, Open upgrades it to %2")
+                                                                      .arg(r->schemaVersion)
+                                                                      .arg(r->latestSchemaVersion)
                     : r->schemaVersion > r->latestSchemaVersion
                         ? tr("schema %1 is newer than this Proofbench (%2)")
                               .arg(r->schemaVersion)
