@@ -12,7 +12,7 @@ cd "$here"
 secs=${1:-600}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(yaml catalog evidence bundle_archive sigstore der kubeconfig perf receipts oci)
+[ ${#targets[@]} -eq 0 ] && targets=(yaml yaml_aliases catalog evidence bundle_archive sigstore der kubeconfig perf receipts oci)
 shared=$(cd "$here/.." && pwd)/shared/data
 
 cmake --preset fuzz >/dev/null
@@ -53,6 +53,7 @@ PY
 seeds() { # target -> seed directories
   case $1 in
     yaml) echo recipes tests/fixtures/kube "$shared/aicr/samples" ;;
+    yaml_aliases) echo tests/fuzz/seeds/yaml_aliases ;;
     catalog) echo recipes/sample-2/overlays recipes/sample-2/validators recipes/sample-1/overlays "$shared/aicr/catalogs/2026-08-19/recipes/overlays" ;;
     evidence) echo tests/fuzz/seeds/evidence ;;
     bundle_archive) echo tests/fuzz/seeds/bundle_archive ;;

@@ -139,6 +139,8 @@ Error sqlError(const QSqlQuery& q, const QString& what) {
     const Engine engine =
         driver && driver->dbmsType() == QSqlDriver::PostgreSQL ? Engine::PostgreSQL : Engine::SQLite;
     message += Dialect(engine).adviceNote(q.lastError().nativeErrorCode(), pg::serverOf(driver));
+    if (engine == Engine::SQLite && q.lastError().text().contains(QLatin1String("no such table")))
+        message += QStringLiteral(" (%1)").arg(Dialect::missingTableAdvice());
     return makeError(message);
 }
 

@@ -57,6 +57,11 @@ QString Dialect::adviceNote(const QString& code, const QString& server) const {
     return QStringLiteral(" (%1%2)").arg(server.isEmpty() ? QString() : server + QStringLiteral(": "), text);
 }
 
+QString Dialect::missingTableAdvice() {
+    return QStringLiteral("a table Proofbench keeps is missing: the database is incomplete (damaged, or "
+                          "changed outside Proofbench) and cannot be vouched for; restore it from a backup");
+}
+
 QString Dialect::advice(const QString& code) const {
     if (m_engine == Engine::PostgreSQL) {
         // SQLSTATE codes: https://www.postgresql.org/docs/15/errcodes-appendix.html
@@ -82,6 +87,8 @@ QString Dialect::advice(const QString& code) const {
                                   "to the primary");
         if (code == QLatin1String("42501"))
             return QStringLiteral("your role lacks the privilege; ask the server's administrator");
+        if (code == QLatin1String("42P01"))
+            return missingTableAdvice();
         if (code.startsWith(QLatin1String("08")) || code == QLatin1String("57P01") ||
             code == QLatin1String("57P02") || code == QLatin1String("57P03"))
             return QStringLiteral("the connection to the server was lost; nothing was written. Check that "

@@ -46,6 +46,8 @@ class Dialect {
     // What an error message ends with when there is advice: " (SERVER: advice)", or " (advice)" when
     // `server` is empty (SQLite); empty when the code has no advice.
     QString adviceNote(const QString& code, const QString& server) const;
+    // What to do when a table the schema has is gone (PostgreSQL 42P01, SQLite "no such table").
+    static QString missingTableAdvice();
 
   private:
     Engine m_engine;

@@ -13,9 +13,10 @@ int ReleaseVerifyOutcome::count(AssetStatus s) const {
 }
 
 QString ReleaseVerifyOutcome::summary() const {
-    return QStringLiteral("AICR %1: %2 verified, %3 digest only, %4 failed")
+    return QStringLiteral("AICR %1: %2 verified, %3 listed (not signed), %4 digest only, %5 failed")
         .arg(version)
         .arg(count(AssetStatus::Verified))
+        .arg(count(AssetStatus::Listed))
         .arg(count(AssetStatus::DigestOnly))
         .arg(count(AssetStatus::Failed));
 }
@@ -30,6 +31,7 @@ QJsonObject ReleaseVerifyOutcome::toJson() const {
                   {QStringLiteral("trustedRootSha256"), trustedRootSha256},
                   {QStringLiteral("assets"), rows},
                   {QStringLiteral("verified"), count(AssetStatus::Verified)},
+                  {QStringLiteral("listedNotSigned"), count(AssetStatus::Listed)},
                   {QStringLiteral("digestOnly"), count(AssetStatus::DigestOnly)},
                   {QStringLiteral("failed"), count(AssetStatus::Failed)},
                   {QStringLiteral("ok"), ok()},
@@ -125,6 +127,7 @@ receipts::ReceiptDraft draftFor(const ReleaseVerifyRequest& request, const Relea
                                {QStringLiteral("policy"), out.policy.toJson()},
                                {QStringLiteral("trustedRootSha256"), out.trustedRootSha256},
                                {QStringLiteral("verified"), out.count(AssetStatus::Verified)},
+                               {QStringLiteral("listedNotSigned"), out.count(AssetStatus::Listed)},
                                {QStringLiteral("digestOnly"), out.count(AssetStatus::DigestOnly)},
                                {QStringLiteral("failed"), out.count(AssetStatus::Failed)}};
     if (!request.catalogVersion.isEmpty())

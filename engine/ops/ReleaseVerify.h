@@ -64,7 +64,7 @@ struct ReleaseVerifyOutcome {
 
     int count(AssetStatus s) const;
     bool ok() const { return count(AssetStatus::Failed) == 0; }
-    QString summary() const; // "v0.19.0: 3 verified, 10 digest only, 0 failed"
+    QString summary() const; // "AICR v0.19.0: 3 verified, 1 listed (not signed), 10 digest only, 0 failed"
     QJsonObject toJson() const;
     QString toText() const;
 };

@@ -447,7 +447,8 @@ Result<std::vector<Receipt>> Ledger::list(const ListFilter& f) const {
     if (f.limit > 0)
         sql = QStringLiteral("SELECT * FROM (%1 DESC LIMIT %2) AS newest ORDER BY seq").arg(sql).arg(f.limit);
     QSqlQuery q(m_db.sql());
-    q.prepare(sql);
+    if (!q.prepare(sql))
+        return db::sqlError(q, QStringLiteral("receipts"));
     for (const QVariant& b : binds)
         q.addBindValue(b);
     if (!q.exec())
@@ -460,7 +461,8 @@ Result<std::vector<Receipt>> Ledger::list(const ListFilter& f) const {
 
 Result<Receipt> Ledger::receipt(qint64 seq) const {
     QSqlQuery q(m_db.sql());
-    q.prepare(QString::fromLatin1(kColumns) + QStringLiteral("WHERE seq = ?"));
+    if (!q.prepare(QString::fromLatin1(kColumns) + QStringLiteral("WHERE seq = ?")))
+        return db::sqlError(q, QStringLiteral("receipts"));
     q.addBindValue(seq);
     if (!q.exec())
         return db::sqlError(q, QStringLiteral("receipts"));

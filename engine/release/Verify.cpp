@@ -17,6 +17,8 @@ QString assetStatusName(AssetStatus s) {
     switch (s) {
     case AssetStatus::Verified:
         return QStringLiteral("verified");
+    case AssetStatus::Listed:
+        return QStringLiteral("listed, not signed");
     case AssetStatus::DigestOnly:
         return QStringLiteral("digest only");
     case AssetStatus::Failed:
@@ -166,6 +168,16 @@ class FolderCheck {
 
   private:
     bool has(const QString& name) const { return m_r.files.contains(name); }
+    // A name that is in the folder but not as a regular file (a symbolic link, FIFO, device or
+    // directory): why it is refused, by name and kind; empty when it is a regular file or absent.
+    QString notRegular(const QString& name) const {
+        if (has(name))
+            return {};
+        const QString kind = describeFileType(m_dir.filePath(name));
+        if (kind == QLatin1String("missing"))
+            return {};
+        return QStringLiteral("%1 is %2, not a regular file: refused").arg(name, kind);
+    }
     bool cancelled() const { return m_r.cancel && m_r.cancel->load(); }
     void progress(int step, const QString& what) const {
         if (m_r.progress)
@@ -207,7 +219,10 @@ class FolderCheck {
 };
 
 void FolderCheck::readChecksumLists() {
-    if (!has(QLatin1String(kChecksums))) {
+    if (const QString refused = notRegular(QLatin1String(kChecksums)); !refused.isEmpty()) {
+        m_listRow.status = AssetStatus::Failed;
+        m_listRow.reason = refused;
+    } else if (!has(QLatin1String(kChecksums))) {
         m_listRow.status = AssetStatus::Failed;
         m_listRow.reason =
             QStringLiteral("not in the folder: every AICR release publishes its checksum list");
@@ -245,7 +260,8 @@ void FolderCheck::loadBundles() {
             m_sboms.push_back(SignedAsset{f, f.chopped(int(qstrlen(".sigstore.json"))), {}, {}, {}, {}, {}});
     for (SignedAsset* s : {&m_binary, &m_catalog}) {
         if (!has(s->file)) {
-            s->problem = QStringLiteral("%1 is not in the folder").arg(s->file);
+            const QString refused = notRegular(s->file);
+            s->problem = refused.isEmpty() ? QStringLiteral("%1 is not in the folder").arg(s->file) : refused;
             continue;
         }
         load(*s, m_dir.filePath(s->file));
@@ -350,6 +366,9 @@ void FolderCheck::sbomRows() {
             m_listRow.status = AssetStatus::Failed;
             m_listRow.reason =
                 QStringLiteral("line %1 (%2) does not match its signature").arg(row->line).arg(s.subject);
+        } else if (const QString refused = notRegular(s.subject); !refused.isEmpty()) {
+            a.status = AssetStatus::Failed;
+            a.reason = refused;
         } else if (has(s.subject)) {
             auto bytes = readFileLimited(m_dir.filePath(s.subject), kMaxTarball, QStringLiteral("the SBOM"));
             a.foundSha256 = bytes ? sha256Hex(*bytes) : QString();
@@ -493,7 +512,10 @@ void FolderCheck::listedRows() {
                        {},
                        {},
                        {}};
-        if (!has(row.name)) {
+        if (const QString refused = notRegular(row.name); !refused.isEmpty()) {
+            a.status = AssetStatus::Failed;
+            a.reason = refused;
+        } else if (!has(row.name)) {
             a.reason = QStringLiteral("not in the folder; %1 line %2 lists sha256:%3")
                            .arg(QLatin1String(kChecksums))
                            .arg(row.line)
@@ -505,9 +527,10 @@ void FolderCheck::listedRows() {
             a.reason = bytes.error().toString();
         } else {
             a.foundSha256 = sha256Hex(*bytes);
-            a.status = a.foundSha256 == row.sha256 ? AssetStatus::Verified : AssetStatus::Failed;
-            a.reason = a.status == AssetStatus::Verified
-                           ? QStringLiteral("matches %1 line %2 (the list itself is not signed)")
+            a.status = a.foundSha256 == row.sha256 ? AssetStatus::Listed : AssetStatus::Failed;
+            a.reason = a.status == AssetStatus::Listed
+                           ? QStringLiteral("matches %1 line %2, and the list is not signed: listed, not "
+                                            "verified")
                                  .arg(QLatin1String(kChecksums))
                                  .arg(row.line)
                            : QStringLiteral("the file is sha256:%1, %2 line %3 lists sha256:%4")
@@ -527,8 +550,8 @@ void FolderCheck::listedRows() {
                 "%1 rows; the list is not signed itself, %2 of its rows match a verified signature")
                 .arg(m_checksums->size())
                 .arg(signedRows);
-        if (signedRows == 0)
-            m_listRow.status = AssetStatus::DigestOnly;
+        // Consistent with the signatures it can be checked against, but not signed: never "verified".
+        m_listRow.status = signedRows == 0 ? AssetStatus::DigestOnly : AssetStatus::Listed;
     }
 }
 

@@ -9,8 +9,10 @@
 //   provenance subject (its own copy, or the release's);
 // - the recipe catalog's subject recomputed from the catalog files given and compared, the
 //   predicate's resolvedDependencies checked against attested-subject-checksums.txt.
-// Each asset: verified, digest only (absent from the folder: only the signed or listed digest is
-// known), or failed, with the reason.
+// Each asset: verified (by a signature), listed (matches the unsigned checksum list only), digest only
+// (absent from the folder: only the signed or listed digest is known), or failed, with the reason. A
+// listed name that is not a regular file (a symbolic link, a FIFO, a device, a directory) fails,
+// named with its kind.
 #pragma once
 
 #include "release/Release.h"
@@ -27,8 +29,10 @@
 
 namespace pb::release {
 
-enum class AssetStatus { Verified, DigestOnly, Failed };
-QString assetStatusName(AssetStatus s); // "verified" | "digest only" | "failed"
+// Listed: the file matches its row in aicr_checksums.txt, which is not signed itself: consistent, not
+// verified (anyone who can change the folder can change the list), and never counted as verified.
+enum class AssetStatus { Verified, Listed, DigestOnly, Failed };
+QString assetStatusName(AssetStatus s); // "verified" | "listed, not signed" | "digest only" | "failed"
 
 struct ReleaseAsset {
     QString name; // file name, "aicr" (the binary) or "recipe-catalog"

@@ -61,7 +61,9 @@ Result<qint64> int64Field(const detail::Reader& r, const QJsonObject& o, const Q
 
 Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, const QString& where) {
     TlogEntry e;
-    auto index = int64Field(r, o, where, "logIndex", "log_index", true);
+    // proto3 JSON leaves out fields at their zero value: an absent index or size is 0 (the proof then
+    // decides), never "missing".
+    auto index = int64Field(r, o, where, "logIndex", "log_index", false);
     if (!index)
         return index.error();
     e.logIndex = *index;
@@ -93,11 +95,11 @@ Result<TlogEntry> parseEntry(const detail::Reader& r, const QJsonObject& o, cons
         const QJsonObject po = proofV.toObject();
         const QString pw = where + QStringLiteral(".inclusionProof");
         InclusionProof p;
-        auto pi = int64Field(r, po, pw, "logIndex", "log_index", true);
+        auto pi = int64Field(r, po, pw, "logIndex", "log_index", false);
         if (!pi)
             return pi.error();
         p.logIndex = *pi;
-        auto ts = int64Field(r, po, pw, "treeSize", "tree_size", true);
+        auto ts = int64Field(r, po, pw, "treeSize", "tree_size", false);
         if (!ts)
             return ts.error();
         p.treeSize = *ts;

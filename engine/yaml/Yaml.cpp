@@ -406,7 +406,8 @@ class Builder {
         }
     }
 
-    // An alias: a copy of the anchored node, counted whole against the node limit.
+    // An alias: a copy of the anchored node, counted whole against the node and expanded-text limits
+    // before it is copied.
     bool buildAlias(yaml_event_t& ev, Node& out, int line) {
         const std::string name = cstr(ev.data.alias.anchor);
         yaml_event_delete(&ev);
@@ -415,19 +416,51 @@ class Builder {
             fail(QStringLiteral("unknown alias '*%1'").arg(QString::fromStdString(name)), line);
             return false;
         }
-        m_nodes += countTree(it->second);
+        const Anchored& a = it->second;
+        m_nodes += a.nodes;
         if (m_nodes > m_limits.maxNodes) {
             fail(QStringLiteral("document expands to more than %1 nodes (alias expansion limit)")
                      .arg(m_limits.maxNodes),
                  line);
             return false;
         }
-        out = it->second;
+        if (!countBytes(a.bytes, line, QString::fromStdString(name)))
+            return false;
+        out = a.node;
         return true;
+    }
+
+    // Adds `bytes` of scalar text to the document's expanded size; false past the limit.
+    bool countBytes(std::int64_t bytes, int line, const QString& alias = {}) {
+        m_bytes += bytes;
+        if (m_bytes <= m_limits.maxExpandedBytes)
+            return true;
+        const QString limit = QStringLiteral("%1 MiB").arg(m_limits.maxExpandedBytes >> 20);
+        fail(alias.isEmpty()
+                 ? QStringLiteral("document expands to more than %1 of text (alias expansion limit)")
+                       .arg(limit)
+                 : QStringLiteral("alias '*%1' expands the document to more than %2 of text (alias expansion "
+                                  "limit)")
+                       .arg(alias, limit),
+             line);
+        return false;
+    }
+
+    static std::int64_t textBytes(const Node& n) {
+        std::int64_t c = static_cast<std::int64_t>(n.scalar.size());
+        for (const Node& i : n.items)
+            c += textBytes(i);
+        for (const MapEntry& e : n.entries)
+            c += textBytes(e.key) + textBytes(e.value);
+        return c;
     }
 
     bool buildScalar(yaml_event_t& ev, Node& out, int line, std::string& anchor) {
         if (!countNode(line)) {
+            yaml_event_delete(&ev);
+            return false;
+        }
+        if (!countBytes(static_cast<std::int64_t>(ev.data.scalar.length), line)) {
             yaml_event_delete(&ev);
             return false;
         }
@@ -537,15 +570,21 @@ class Builder {
         if (!ok)
             return false;
         if (!anchor.empty())
-            m_anchors[anchor] = out;
+            m_anchors[anchor] = Anchored{out, countTree(out), textBytes(out)};
         return true;
     }
 
     QString m_file;
     ParseLimits m_limits;
     std::unique_ptr<yaml_parser_t, ParserDeleter> m_parser;
-    std::map<std::string, Node> m_anchors;
+    struct Anchored {
+        Node node;
+        std::int64_t nodes = 0; // its nodes and scalar bytes, counted once: each alias adds them
+        std::int64_t bytes = 0;
+    };
+    std::map<std::string, Anchored> m_anchors;
     std::int64_t m_nodes = 0;
+    std::int64_t m_bytes = 0; // scalar text as expanded so far
     Error m_error;
 };
 

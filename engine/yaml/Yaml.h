@@ -71,6 +71,10 @@ struct ParseLimits {
     int maxDepth = 256;
     std::int64_t maxNodes = 2'000'000; // bounds alias expansion ("billion laughs")
     std::int64_t maxBytes = 64ll * 1024 * 1024;
+    // The scalar text of the document once every alias is expanded: a few nodes of long anchored
+    // strings repeated through aliases stay under maxNodes yet would expand to gigabytes. Checked
+    // before an alias is copied, so memory stays bounded by it.
+    std::int64_t maxExpandedBytes = 128ll * 1024 * 1024;
 };
 
 // Parse exactly one document (an empty stream gives a null node). Errors name `fileName`,

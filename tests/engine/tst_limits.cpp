@@ -4,6 +4,7 @@
 // totals, endless log lines, a validator that never stops printing.
 #include "TestUtil.h"
 
+#include "catalog/Digest.h"
 #include "core/Files.h"
 #include "core/Hash.h"
 #include "evidence/Bundle.h"
@@ -131,6 +132,27 @@ void TestLimits::yamlAliasBombAndDepth() {
     Result<kube::Kubeconfig> k = kube::Kubeconfig::parse(bomb, QStringLiteral("/tmp/kubeconfig"));
     QVERIFY(!k.ok());
     QCOMPARE(k.error().file, QStringLiteral("/tmp/kubeconfig"));
+
+    // Issue 28: few nodes, long text (a 200 KB anchored string through five levels of ten aliases:
+    // 100,011 nodes, 20 GB once expanded). Every YAML reader goes through yaml::parse; here an
+    // allowlist and a recipe being digested refuse it at once, naming the file and the limit.
+    QByteArray text = "s0: &s0 \"" + QByteArray(200 * 1024, 'x') + "\"\n";
+    for (int l = 1; l <= 5; ++l) {
+        text += "s" + QByteArray::number(l) + ": &s" + QByteArray::number(l) + " [";
+        for (int i = 0; i < 10; ++i)
+            text += (i ? ", *s" : "*s") + QByteArray::number(l - 1);
+        text += "]\n";
+    }
+    Result<evidence::Allowlist> allow = evidence::parseAllowlist(text, QStringLiteral("allowlist.yaml"));
+    QVERIFY(!allow.ok());
+    QVERIFY2(allow.error().message.contains(QLatin1String("alias expansion limit")),
+             qPrintable(allow.error().toString()));
+    QCOMPARE(allow.error().file, QStringLiteral("allowlist.yaml"));
+    Result<QString> digest =
+        catalog::evidenceRecipeDigest(text, QStringLiteral("recipe.yaml"), catalog::PredicateVersion::V3);
+    QVERIFY(!digest.ok());
+    QVERIFY2(digest.error().message.contains(QLatin1String("alias expansion limit")),
+             qPrintable(digest.error().toString()));
 }
 
 void TestLimits::jsonDepth() {

@@ -523,6 +523,34 @@ class TestReceipts : public QObject {
             QStringLiteral("BROKEN at receipt #%1 (%2)").arg(firstBad).arg(kind).toUtf8()));
     }
 
+    // Issue 28: the receipts table dropped outside Proofbench is a clear error, not "No query".
+    void aDroppedLedgerIsNamed() {
+        if (!pb::test::onPostgres() && !haveSqlite3())
+            QSKIP("the sqlite3 command-line tool is not installed (apt package sqlite3; tools/bootstrap.sh "
+                  "installs it)");
+        QTemporaryDir tmp;
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("dropped.sqlite"));
+        const QString db = testDb.spec();
+        writeLedger(db);
+        if (pb::test::onPostgres()) {
+            pbtest::RawConnection editor(pb::test::pgSpecAs(db, pb::test::pgSuperuser()));
+            QSqlQuery q(editor.sql());
+            QVERIFY2(q.exec(QStringLiteral("DROP TABLE proofbench.receipts CASCADE")),
+                     qPrintable(q.lastError().text()));
+        } else {
+            Run edit = runProcess(QStringLiteral("sqlite3"), {db, QStringLiteral("DROP TABLE receipts")});
+            QVERIFY2(edit.code == 0, edit.err.constData());
+        }
+        for (const QString& verb : {QStringLiteral("verify"), QStringLiteral("list")}) {
+            Run r = proofbench({QStringLiteral("receipts"), verb, QStringLiteral("--db"), db});
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains("receipts") && r.err.contains("is missing") &&
+                         r.err.contains("restore it from a backup"),
+                     r.err.constData());
+            QVERIFY2(!r.err.contains("No query"), r.err.constData());
+        }
+    }
+
     void exportWithSignedHead() {
         QTemporaryDir tmp;
         PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("ledger.sqlite"));

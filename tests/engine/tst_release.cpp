@@ -28,6 +28,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 #include <archive.h>
 #include <archive_entry.h>
 
@@ -334,7 +336,7 @@ class TestRelease : public QObject {
         QVERIFY2(sbom->reason.contains(QStringLiteral("checksum-list row agrees")), qPrintable(sbom->reason));
         const ops::ReleaseAsset* list = row(*r, QStringLiteral("aicr_checksums.txt"));
         QVERIFY(list);
-        QCOMPARE(list->status, ops::AssetStatus::Verified);
+        QCOMPARE(list->status, ops::AssetStatus::Listed); // consistent with a signature, not signed
         QVERIFY2(list->reason.contains(QStringLiteral("1 of its rows")), qPrintable(list->reason));
         QCOMPARE(row(*r, QStringLiteral("recipe-catalog"))->expectedSha256,
                  QStringLiteral("f4414971c97abd9339985cdb3827f6e668e88d3c85604f88d132ebc35f9df4d5"));
@@ -417,6 +419,64 @@ class TestRelease : public QObject {
         QVERIFY2(listed->reason.contains(QStringLiteral("aicr_checksums.txt line")),
                  qPrintable(listed->reason));
         QCOMPARE(r->count(ops::AssetStatus::Failed), 2);
+    }
+
+    // Issue 28: a folder that lies. A row of the unsigned checksum list rewritten to match a fake file
+    // is "listed, not signed", never counted as verified; listed names that are a symbolic link (to
+    // /etc/passwd), a FIFO or a directory, and a symlinked signature bundle, fail by name and kind.
+    void aFolderThatLiesIsNotVerified() {
+        PB_REQUIRE_SHARED("aicr/releases/v0.20.0");
+        const QString dir = copyRelease(QStringLiteral("v0.20.0"));
+        const QByteArray fake = "{\"spdxVersion\":\"SPDX-2.3\",\"name\":\"not the release's\"}\n";
+        writeFile(dir + QStringLiteral("/aicr_0.20.0_linux_amd64.sbom.json"), fake);
+        const QString list = dir + QStringLiteral("/aicr_checksums.txt");
+        QByteArray text = pbtest::readAll(list);
+        text.replace("9cb4aceff212d64c4c1e21c6561d562c664c4d2057dd9c7f509d527b43b45a00",
+                     sha256Hex(fake).toLatin1());
+        writeFile(list, text);
+        auto db = openDb();
+        auto honest = ops::verifyRelease(ops::Context(*db), request(dir, QStringLiteral("v0.20.0")));
+        QVERIFY(honest);
+        const ops::ReleaseAsset* listed = row(*honest, QStringLiteral("aicr_0.20.0_linux_amd64.sbom.json"));
+        QCOMPARE(listed->status, ops::AssetStatus::Listed);
+        QVERIFY2(listed->reason.contains(QLatin1String("not verified")), qPrintable(listed->reason));
+        QCOMPARE(release::assetStatusName(listed->status), QStringLiteral("listed, not signed"));
+        for (const ops::ReleaseAsset& a : honest->assets)
+            QVERIFY2(a.status != ops::AssetStatus::Verified || a.signature,
+                     qPrintable(a.name + QLatin1String(": ") + a.reason));
+        QVERIFY2(honest->summary().contains(QLatin1String("2 listed (not signed)")),
+                 qPrintable(honest->summary()));
+        // The fake asset and the list itself, which matches the one signed SBOM yet is not signed.
+        QCOMPARE(honest->toJson().value(QStringLiteral("listedNotSigned")).toInt(), 2);
+        QCOMPARE(row(*honest, QStringLiteral("aicr_checksums.txt"))->status, ops::AssetStatus::Listed);
+
+        QVERIFY(QFile::link(QStringLiteral("/etc/passwd"),
+                            dir + QStringLiteral("/aicr_0.20.0_linux_arm64.sbom.json")));
+        QCOMPARE(
+            ::mkfifo(
+                QFile::encodeName(dir + QStringLiteral("/aicrd_0.20.0_linux_amd64.sbom.json")).constData(),
+                0600),
+            0);
+        QVERIFY(QDir(dir).mkdir(QStringLiteral("aicrd_0.20.0_linux_arm64.sbom.json")));
+        const QString catalogBundle = dir + QStringLiteral("/recipe-catalog.sigstore.json");
+        QVERIFY(QFile::rename(catalogBundle, dir + QStringLiteral("/elsewhere.json")));
+        QVERIFY(QFile::link(dir + QStringLiteral("/elsewhere.json"), catalogBundle));
+        auto r = ops::verifyRelease(ops::Context(*db), request(dir, QStringLiteral("v0.20.0")));
+        QVERIFY(r);
+        QVERIFY(!r->ok());
+        for (const auto& [name, kind] : {std::pair{"aicr_0.20.0_linux_arm64.sbom.json", "a symbolic link"},
+                                         std::pair{"aicrd_0.20.0_linux_amd64.sbom.json", "a named pipe"},
+                                         std::pair{"aicrd_0.20.0_linux_arm64.sbom.json", "a directory"}}) {
+            const ops::ReleaseAsset* a = row(*r, QString::fromLatin1(name));
+            QVERIFY(a);
+            QCOMPARE(a->status, ops::AssetStatus::Failed);
+            QVERIFY2(a->reason.contains(QLatin1String(kind)) &&
+                         a->reason.contains(QLatin1String("not a regular file")),
+                     qPrintable(a->reason));
+        }
+        const ops::ReleaseAsset* cat = row(*r, QStringLiteral("recipe-catalog"));
+        QCOMPARE(cat->status, ops::AssetStatus::Failed);
+        QVERIFY2(cat->reason.contains(QLatin1String("a symbolic link")), qPrintable(cat->reason));
     }
 
     void checksumRowMismatchFails() {

@@ -853,6 +853,37 @@ class TestSigstore : public QObject {
         QVERIFY(compared >= 35);
     }
 
+    // Issue 28: proto3 JSON omits integers at zero, so an entry's or a proof's logIndex (and a proof's
+    // treeSize) may be absent: read as 0, and the proof decides, as sigstore-js does; never "missing".
+    void proto3ZeroIntegersMayBeAbsent() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        Loaded l = load(QStringLiteral("rekor2-happy-path"));
+        QJsonObject vm = l.bundle[QStringLiteral("verificationMaterial")].toObject();
+        QJsonArray entries = vm[QStringLiteral("tlogEntries")].toArray();
+        QJsonObject entry = entries[0].toObject();
+        QJsonObject proof = entry[QStringLiteral("inclusionProof")].toObject();
+        QVERIFY(entry.contains(QStringLiteral("logIndex")) && proof.contains(QStringLiteral("logIndex")));
+        entry.remove(QStringLiteral("logIndex"));
+        proof.remove(QStringLiteral("logIndex"));
+        proof.remove(QStringLiteral("treeSize"));
+        entry[QStringLiteral("inclusionProof")] = proof;
+        entries[0] = entry;
+        vm[QStringLiteral("tlogEntries")] = entries;
+        l.bundle[QStringLiteral("verificationMaterial")] = vm;
+        pb::Result<Bundle> parsed =
+            parseBundle(QJsonDocument(l.bundle).toJson(), QStringLiteral("bundle.sigstore.json"));
+        QVERIFY2(parsed, parsed ? "" : qPrintable(parsed.error().toString()));
+        QCOMPARE(parsed->tlogEntries.at(0).logIndex, qint64(0));
+        QVERIFY(parsed->tlogEntries.at(0).inclusionProof);
+        QCOMPARE(parsed->tlogEntries.at(0).inclusionProof->logIndex, qint64(0));
+        QCOMPARE(parsed->tlogEntries.at(0).inclusionProof->treeSize, qint64(0));
+        // This entry's real index is not 0: the proof, not the parser, refuses it.
+        const VerificationResult r = verifyLoaded(l);
+        QVERIFY(!r.verified);
+        QCOMPARE(r.firstFailure()->name, QStringLiteral("transparency log"));
+        QVERIFY2(!r.toText().contains(QLatin1String("missing")), qPrintable(r.toText()));
+    }
+
     void proto3NullMeansAbsent() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
         Loaded l = load(QStringLiteral("rekor2-happy-path"));

@@ -135,6 +135,39 @@ class TestYaml : public QObject {
         QVERIFY(n.error().message.contains(QStringLiteral("alias expansion limit")));
     }
 
+    // Issue 28: few nodes, long text. A 200 KB anchored string through five levels of 10-item alias
+    // lists is 100,011 nodes (under the node limit) but 20 GB of text: refused at the alias that
+    // crosses the expanded-text limit, naming it and its line, before anything is copied.
+    void longAnchoredTextIsBoundedToo() {
+        QByteArray doc = "s0: &s0 \"" + QByteArray(200 * 1024, 'x') + "\"\n";
+        for (int l = 1; l <= 5; ++l) {
+            doc += "s" + QByteArray::number(l) + ": &s" + QByteArray::number(l) + " [";
+            for (int i = 0; i < 10; ++i)
+                doc += (i ? ", *s" : "*s") + QByteArray::number(l - 1);
+            doc += "]\n";
+        }
+        Result<Node> n = parse(doc, QStringLiteral("values.yaml"));
+        QVERIFY(!n.ok());
+        QVERIFY2(n.error().message.contains(QStringLiteral("alias expansion limit")),
+                 qPrintable(n.error().toString()));
+        QVERIFY2(n.error().message.contains(QStringLiteral("of text")), qPrintable(n.error().toString()));
+        QCOMPARE(n.error().file, QStringLiteral("values.yaml"));
+        QVERIFY(n.error().line >= 2 && n.error().line <= 6);
+        // Within the limit, the same shape parses and keeps every copy.
+        ParseLimits small;
+        small.maxExpandedBytes = 4 * 1024 * 1024;
+        QByteArray ok = "s0: &s0 \"" + QByteArray(1024, 'y') + "\"\ns1: [*s0, *s0, *s0]\n";
+        Result<Node> fine = parse(ok, QStringLiteral("ok.yaml"), small);
+        QVERIFY2(fine.ok(), fine.ok() ? "" : qPrintable(fine.error().toString()));
+        QCOMPARE(fine->get("s1")->items.at(2).scalar.size(), size_t(1024));
+        // A document of plain text past the limit (no alias at all) is refused as well.
+        small.maxExpandedBytes = 1000;
+        Result<Node> plain =
+            parse("a: \"" + QByteArray(1200, 'z') + "\"\n", QStringLiteral("plain.yaml"), small);
+        QVERIFY(!plain.ok());
+        QVERIFY(plain.error().message.contains(QStringLiteral("of text")));
+    }
+
     void deepNestingIsRefused() {
         QByteArray doc(1000, '[');
         doc += QByteArray(1000, ']');

@@ -31,6 +31,7 @@ QColor statusColor(ops::AssetStatus s) {
     switch (s) {
     case ops::AssetStatus::Verified:
         return QColor(0x1b, 0x7a, 0x3a);
+    case ops::AssetStatus::Listed:
     case ops::AssetStatus::DigestOnly:
         return QColor(0x7a, 0x6a, 0x40);
     case ops::AssetStatus::Failed:
