@@ -56,7 +56,8 @@ constexpr std::array kTable{
     KindInfo{ReceiptsSignHead, "the ledger head exported and signed", "keyFingerprint seq"},
     KindInfo{QLatin1StringView{"release.verify"},
              "an AICR release's signatures, checksum list and assets verified offline",
-             "version policy trustedRootSha256 verified listedNotSigned digestOnly failed catalogVersion boundVersions"},
+             "version policy trustedRootSha256 verified listedNotSigned digestOnly failed catalogVersion "
+             "boundVersions"},
     KindInfo{ReportExport, "the release review report written", "format version filter rows charts baseline"},
     KindInfo{QLatin1StringView{"db.init-team"},
              "the team's roles and grants made on a PostgreSQL database, and who holds which role",

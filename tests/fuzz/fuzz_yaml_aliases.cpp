@@ -54,7 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     if (textBytes(*n) > limits.maxExpandedBytes) {
-        std::fprintf(stderr, "expanded to %lld bytes, past the limit\n", static_cast<long long>(textBytes(*n)));
+        std::fprintf(stderr, "expanded to %lld bytes, past the limit\n",
+                     static_cast<long long>(textBytes(*n)));
         std::abort();
     }
     return 0;
