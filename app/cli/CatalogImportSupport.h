@@ -60,6 +60,8 @@ inline int catalogImportGit(const QCommandLineParser& p) {
     Result<ops::ImportCatalogGitOutcome> r = ops::importCatalogGit(ops::Context(**db), request);
     if (!r)
         return fail(r.error());
+    for (const QString& skipped : r->skippedRefs)
+        err() << "warning: skipped " << skipped << ": the ref's name is not UTF-8" << Qt::endl;
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray versions;
         for (const ops::GitVersionOutcome& v : r->versions) {
@@ -80,6 +82,7 @@ inline int catalogImportGit(const QCommandLineParser& p) {
         }
         printJson(QJsonObject{{QStringLiteral("repository"), r->repository},
                               {QStringLiteral("versions"), versions},
+                              {QStringLiteral("skippedRefs"), QJsonArray::fromStringList(r->skippedRefs)},
                               {QStringLiteral("cancelled"), r->cancelled}});
     } else {
         for (const ops::GitVersionOutcome& v : r->versions)

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QSet>
 
 #include <fnmatch.h>
 
@@ -123,9 +124,37 @@ struct Entry {
 Status collect(git_repository* repo, const git_tree* tree, const QString& prefix, const QString& shownRoot,
                const ReadLimits& limits, std::vector<Entry>& out) {
     const size_t n = git_tree_entrycount(tree);
+    QSet<QString> seen;
     for (size_t i = 0; i < n; ++i) {
         const git_tree_entry* e = git_tree_entry_byindex(tree, i);
-        const QString rel = joinPath(prefix, QString::fromUtf8(git_tree_entry_name(e)));
+        // A tree is data anyone can write: its names are checked as a folder's would be, never joined
+        // into a path unchecked.
+        const QByteArray raw(git_tree_entry_name(e));
+        const QString where = prefix.isEmpty() ? QStringLiteral("the catalog folder") : prefix;
+        if (!QUtf8StringView(raw).isValidUtf8())
+            return makeError(QStringLiteral("an entry of %1 is named with bytes that are not UTF-8 (%2)")
+                                 .arg(where, QString::fromLatin1(raw.toPercentEncoding())),
+                             shownRoot);
+        const QString name = QString::fromUtf8(raw);
+        bool control = false;
+        for (QChar c : name)
+            control |= c.unicode() < 0x20 || c.unicode() == 0x7f;
+        if (name.isEmpty() || name == QLatin1String(".") || name == QLatin1String("..") ||
+            name.contains(QLatin1Char('/')) || name.contains(QLatin1Char('\\')) || control)
+            return makeError(
+                QStringLiteral("an entry of %1 is named '%2', which is not a plain file or folder "
+                               "name (no path, no '.' or '..', no control characters)")
+                    .arg(where, name.toHtmlEscaped()),
+                shownRoot);
+        if (name.compare(QLatin1String(".git"), Qt::CaseInsensitive) == 0)
+            return makeError(
+                QStringLiteral("%1 holds an entry named '%2', which only Git's own folder may be")
+                    .arg(where, name),
+                shownRoot);
+        if (seen.contains(name))
+            return makeError(QStringLiteral("%1 holds two entries named '%2'").arg(where, name), shownRoot);
+        seen.insert(name);
+        const QString rel = joinPath(prefix, name);
         switch (git_tree_entry_filemode(e)) {
         case GIT_FILEMODE_TREE: {
             git_tree* sub = nullptr;
@@ -206,6 +235,7 @@ bool Repository::isBare() const {
 }
 
 Result<std::vector<RefInfo>> Repository::refs() const {
+    m_skippedRefs.clear();
     git_reference_iterator* rawIt = nullptr;
     if (git_reference_iterator_new(&rawIt, m_repo.get()) != 0)
         return makeError(QStringLiteral("cannot list references: %1").arg(lastError()), m_path);
@@ -217,6 +247,12 @@ Result<std::vector<RefInfo>> Repository::refs() const {
         ReferencePtr ref(rawRef);
         if (git_reference_type(ref.get()) != GIT_REFERENCE_DIRECT)
             continue; // origin/HEAD and the like name another ref
+        // A ref name that is not UTF-8 cannot be shown or asked for by name: skipped, and said so.
+        if (!QUtf8StringView(git_reference_name(ref.get())).isValidUtf8()) {
+            m_skippedRefs << QString::fromLatin1(
+                QByteArray(git_reference_name(ref.get())).toPercentEncoding("/"));
+            continue;
+        }
         RefInfo info;
         if (git_reference_is_tag(ref.get()))
             info.kind = QStringLiteral("tag");

@@ -12,6 +12,7 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <functional>
@@ -83,6 +84,8 @@ class Repository {
     // Tags, local branches and remote-tracking branches (symbolic refs such as origin/HEAD are left
     // out), sorted by kind then name. Refs that do not point at a commit are skipped.
     Result<std::vector<RefInfo>> refs() const;
+    // Refs the last refs() left out because their names are not UTF-8 (percent-encoded here).
+    const QStringList& skippedRefs() const { return m_skippedRefs; }
     // Resolves a ref spec to a commit; an error names the repository and the spec.
     Result<ResolvedRef> resolve(const QString& spec) const;
 
@@ -106,6 +109,7 @@ class Repository {
     Repository(git_repository* repo, QString path);
     std::unique_ptr<git_repository, RepositoryFree> m_repo;
     QString m_path;
+    mutable QStringList m_skippedRefs;
 };
 
 // True when `name` matches the fnmatch(3)-style glob (`*`, `?`, `[...]`).

@@ -200,6 +200,7 @@ Result<ImportCatalogGitOutcome> importCatalogGit(const Context& ctx, const Impor
 
     ImportCatalogGitOutcome out;
     out.repository = repo.path();
+    out.skippedRefs = repo.skippedRefs();
     const qint64 n = static_cast<qint64>(plan->size());
     for (qint64 i = 0; i < n; ++i) {
         const git::CatalogAtRef& p = (*plan)[static_cast<size_t>(i)];

@@ -47,6 +47,7 @@ struct ImportCatalogGitOutcome {
     QString repository;                      // absolute path of the repository
     std::vector<GitVersionOutcome> versions; // in version order (the order they were imported)
     bool cancelled = false;                  // stopped by the cancel flag; `versions` were done before
+    QStringList skippedRefs; // refs left out because their names are not UTF-8 (percent-encoded)
     // Labels written (imported or replaced).
     QStringList importedLabels() const;
 };

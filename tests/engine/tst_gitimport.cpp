@@ -22,6 +22,7 @@
 #include "receipts/Ledger.h"
 #include "store/CatalogStore.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -32,6 +33,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
 
 using namespace pb;
 
@@ -81,6 +83,44 @@ int receiptsOfKind(db::Database& db, const QString& kind) {
         return !x.parameters.value(QStringLiteral("embedded")).toBool();
     }));
 }
+
+// Git plumbing for trees Git itself would never write: objects written with hash-object --literally
+// (no name checks), so the test holds the names an attacker would.
+struct RawGit {
+    QString dir;
+    QString error;
+    QByteArray run(const QStringList& args, const QByteArray& input = {}) {
+        QProcess p;
+        p.setWorkingDirectory(dir);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* k : {"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"})
+            env.insert(QString::fromLatin1(k), QStringLiteral("Proofbench test"));
+        for (const char* k : {"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"})
+            env.insert(QString::fromLatin1(k), QStringLiteral("test@proofbench.invalid"));
+        env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+        env.insert(QStringLiteral("HOME"), dir);
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral("git"), args);
+        p.write(input);
+        p.closeWriteChannel();
+        if (!p.waitForFinished(60000) || p.exitCode() != 0)
+            error += QStringLiteral("git %1: %2\n")
+                         .arg(args.join(QLatin1Char(' ')), QString::fromUtf8(p.readAllStandardError()));
+        return p.readAllStandardOutput().trimmed();
+    }
+    QByteArray object(const char* type, const QByteArray& bytes) {
+        return run({QStringLiteral("hash-object"), QStringLiteral("-t"), QString::fromLatin1(type),
+                    QStringLiteral("-w"), QStringLiteral("--literally"), QStringLiteral("--stdin")},
+                   bytes);
+    }
+    // entries: (mode, name, hex id)
+    QByteArray tree(const std::vector<std::tuple<QByteArray, QByteArray, QByteArray>>& entries) {
+        QByteArray raw;
+        for (const auto& [mode, name, id] : entries)
+            raw += mode + ' ' + name + '\0' + QByteArray::fromHex(id);
+        return object("tree", raw);
+    }
+};
 
 } // namespace
 
@@ -408,6 +448,73 @@ class TstGitImport : public QObject {
     }
 
     // Cancel before the first version imports nothing; cancel after the first version keeps it.
+    // Issue 28: trees that lie. Entry names a checked-out tree could never hold (path traversal, an
+    // absolute path, '.git', control characters, two entries of one name) are refused by name, and a
+    // tag whose name is not UTF-8 is skipped with a warning while the other tags are planned.
+    void hostileTreesAreRefusedByName() {
+        QTemporaryDir tmp;
+        RawGit g{tmp.path(), {}};
+        g.run({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), QStringLiteral(".")});
+        const QByteArray blob = g.object("blob", "kind: ComponentRegistry\n");
+        const QByteArray overlays = g.tree({{"100644", "base.yaml", blob}});
+        QVERIFY2(g.error.isEmpty(), qPrintable(g.error));
+        auto commitWith = [&](const QByteArray& hostileName, bool duplicate = false) {
+            std::vector<std::tuple<QByteArray, QByteArray, QByteArray>> entries{
+                {"40000", "overlays", overlays}, {"100644", "registry.yaml", blob}};
+            if (duplicate)
+                entries.emplace_back("100644", "registry.yaml", blob);
+            else
+                entries.emplace_back("100644", hostileName, blob);
+            const QByteArray recipes = g.tree(entries);
+            const QByteArray root = g.tree({{"40000", "recipes", recipes}});
+            return QString::fromLatin1(g.run({QStringLiteral("commit-tree"), QString::fromLatin1(root),
+                                              QStringLiteral("-m"), QStringLiteral("hostile")}));
+        };
+        Result<git::Repository> repo = git::Repository::open(tmp.path());
+        QVERIFY2(repo, repo ? "" : qPrintable(repo.error().toString()));
+        const std::pair<QByteArray, QString> hostile[] = {
+            {"..", QStringLiteral("not a plain file or folder name")},
+            {"../../../../tmp/pwned.yaml", QStringLiteral("not a plain file or folder name")},
+            {"./x.yaml", QStringLiteral("not a plain file or folder name")},
+            {"/etc/passwd", QStringLiteral("not a plain file or folder name")},
+            {"x\x01y.yaml", QStringLiteral("not a plain file or folder name")},
+            {".git", QStringLiteral("only Git's own folder")},
+            {".GIT", QStringLiteral("only Git's own folder")},
+            {"caf\xe9.yaml", QStringLiteral("not UTF-8")},
+        };
+        for (const auto& [name, why] : hostile) {
+            const QString commit = commitWith(name);
+            QVERIFY2(g.error.isEmpty(), qPrintable(g.error));
+            Result<std::vector<git::TreeFile>> files = repo->readFiles(commit, QStringLiteral("recipes"));
+            QVERIFY2(!files, qPrintable(QString::fromLatin1(name.toPercentEncoding())));
+            QVERIFY2(files.error().message.contains(why), qPrintable(files.error().toString()));
+        }
+        const QString dup = commitWith({}, true);
+        Result<std::vector<git::TreeFile>> twice = repo->readFiles(dup, QStringLiteral("recipes"));
+        QVERIFY(!twice);
+        QVERIFY2(twice.error().message.contains(QLatin1String("two entries named 'registry.yaml'")),
+                 qPrintable(twice.error().toString()));
+
+        // Tags: one good, one whose name is not UTF-8 (written into packed-refs as Git would keep it).
+        const QString good = commitWith("fine.yaml");
+        Result<std::vector<git::TreeFile>> fine = repo->readFiles(good, QStringLiteral("recipes"));
+        QVERIFY2(fine && fine->size() == 3, fine ? "" : qPrintable(fine.error().toString()));
+        g.run({QStringLiteral("tag"), QStringLiteral("v1.0.0"), good});
+        QFile packed(tmp.filePath(QStringLiteral("packed-refs")));
+        QVERIFY(packed.open(QIODevice::Append));
+        packed.write(good.toLatin1() + " refs/tags/v\xff\xfe\n");
+        packed.close();
+        Result<git::Repository> again = git::Repository::open(tmp.path());
+        QVERIFY(again);
+        git::CatalogRefsRequest request;
+        request.tagGlob = QStringLiteral("v*");
+        Result<std::vector<git::CatalogAtRef>> plan = git::planCatalogRefs(*again, request);
+        QVERIFY2(plan, plan ? "" : qPrintable(plan.error().toString()));
+        QCOMPARE(plan->size(), size_t(1));
+        QCOMPARE(plan->front().label, QStringLiteral("v1.0.0"));
+        QCOMPARE(again->skippedRefs(), QStringList{QStringLiteral("refs/tags/v%FF%FE")});
+    }
+
     void cancelBetweenVersions() {
         std::unique_ptr<db::Database> db = freshDb(QStringLiteral("cancel.db"));
         std::atomic_bool cancel{true};
