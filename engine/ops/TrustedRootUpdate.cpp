@@ -6,6 +6,7 @@
 #include "store/VerificationStore.h"
 #include "tuf/Update.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonObject>
 
@@ -221,8 +222,15 @@ updateTrustedRoot(const Context& ctx, const TrustedRootUpdateRequest& request,
     d.kind = kTrustedRootUpdateKind;
     const QJsonObject params = paramsOf(request, out, anchorPath, *anchor);
     d.inputs.push_back(receipts::Artifact::bytes(anchorPath, *anchor));
-    if (QFileInfo(request.repository).isDir())
-        d.inputs.push_back(receipts::Artifact::directory(request.repository));
+    // The files the client read (each step names one), not the folder: a file nobody uses (a 16 GB
+    // one beside the metadata) is neither read nor recorded.
+    QStringList used;
+    for (const tuf::ClientStep& st : v.steps)
+        if (!st.file.isEmpty() && !used.contains(st.file) && st.role != QLatin1String("anchor"))
+            used << st.file;
+    for (const QString& file : std::as_const(used))
+        if (const QString path = QDir(request.repository).filePath(file); QFileInfo(path).isFile())
+            d.inputs.push_back(receipts::Artifact::file(path));
     if (ctx.cancelled())
         return makeError(QStringLiteral("cancelled"), request.repository);
     if (!v.ok) {

@@ -150,6 +150,12 @@ Artifact Artifact::file(const QString& path) {
     QFile f(path);
     if (!openInputFile(f))
         return a;
+    // Larger than any input an operation takes: named with its size, not read (a sparse 16 GB file
+    // would take its size in time).
+    if (f.size() > kMaxHashedInput) {
+        a.size = f.size();
+        return a;
+    }
     Sha256 h;
     qint64 total = 0;
     while (!f.atEnd()) {
@@ -182,7 +188,8 @@ Artifact Artifact::directory(const QString& path) {
     while (it.hasNext()) {
         const QString file = it.next();
         const Artifact f = Artifact::file(file);
-        rows[root.relativeFilePath(file)] = f.sha256;
+        rows[root.relativeFilePath(file)] =
+            f.sha256.isEmpty() ? QStringLiteral("not-hashed:%1-bytes").arg(f.size) : f.sha256;
         total += qMax<qint64>(0, f.size);
     }
     QByteArray list;

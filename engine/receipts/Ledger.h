@@ -50,6 +50,9 @@ struct Artifact {
     qint64 size = -1; // bytes; -1 when not a single file
 
     // A file: its path, sha256 and size (sha256 empty and an error-free artifact when unreadable).
+    // A file over kMaxHashedInput is recorded by name and size, unread (sha256 empty; in a directory's
+    // listing "not-hashed:N-bytes").
+    static constexpr qint64 kMaxHashedInput = 1ll << 30;
     static Artifact file(const QString& path);
     static Artifact bytes(const QString& name, const QByteArray& content);
     // A directory: sha256 over the sorted "<sha256>  <relative path>\n" lines of every file below it

@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QProcess>
 #include <QSqlQuery>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace pb;
@@ -140,6 +141,48 @@ class TstTufUpdate : public QObject {
         QCOMPARE(again->trustedRootId, done->trustedRootId);
         QCOMPARE(count(*db, QStringLiteral("trusted_roots")), 1);
         QCOMPARE(count(*db, QStringLiteral("trusted_root_provenance")), 2);
+    }
+
+    // Issue 28: a 16 GB sparse file beside the metadata is not read: the receipt records the files the
+    // client used (each step's), and a file too large to be any input is named by size, unread.
+    void filesNobodyUsesAreNotRead() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/tuf/metadata/root.json"));
+        QTemporaryDir tmp;
+        const QString repo = tmp.filePath(QStringLiteral("tuf"));
+        QCOMPARE(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), pbtest::tufRepo(), repo}), 0);
+        const QString sparse = repo + QStringLiteral("/metadata/huge.bin");
+        {
+            QFile f(sparse);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(16ll << 30)); // sparse: no disk used
+        }
+        auto db = open(QStringLiteral("sparse.sqlite"));
+        QVERIFY(db);
+        ops::Context ctx(*db);
+        ops::TrustedRootUpdateRequest req;
+        req.repository = repo;
+        req.at = pbtest::tufValidTime();
+        auto done = ops::updateTrustedRoot(ctx, req);
+        QVERIFY2(done, done ? "" : qPrintable(done.error().toString()));
+        QVERIFY2(done->ok(), qPrintable(done->verification.error.toString()));
+        Result<receipts::Receipt> receipt = receipts::Ledger(*db).receipt(done->receiptSeq);
+        QVERIFY(receipt);
+        qint64 inputBytes = 0;
+        QStringList names;
+        for (const receipts::Artifact& a : receipt->inputs) {
+            names << QFileInfo(a.name).fileName();
+            inputBytes += a.size;
+            QVERIFY2(!a.sha256.isEmpty(), qPrintable(a.name));
+        }
+        QVERIFY2(!names.contains(QStringLiteral("huge.bin")), qPrintable(names.join(QLatin1Char(','))));
+        QVERIFY2(names.contains(QStringLiteral("timestamp.json")) &&
+                     names.contains(QStringLiteral("trusted_root.json")),
+                 qPrintable(names.join(QLatin1Char(','))));
+        QVERIFY(inputBytes < (16ll << 20));
+        // The same file given to something that records a whole folder is named by size, not read.
+        const receipts::Artifact big = receipts::Artifact::file(sparse);
+        QVERIFY(big.sha256.isEmpty());
+        QCOMPARE(big.size, 16ll << 30);
     }
 
     void expiredOrTamperedStoresNothing() {
