@@ -612,7 +612,17 @@ QString checkInclusionProof(Ctx& c, const TlogEntry& e, const TransparencyLog& l
             .arg(e.logIndex);
     }
     if (v2) {
-        leaf = leafHash(rebuildV2Entry(c));
+        const QByteArray rebuilt = rebuildV2Entry(c);
+        // The logged leaf is the entry rebuilt from the bundle; a body the bundle carries must be that
+        // entry too (the same JSON), or the bundle says two things and is refused.
+        if (!e.canonicalizedBody.isEmpty() && e.canonicalizedBody != rebuilt) {
+            const QJsonDocument given = QJsonDocument::fromJson(e.canonicalizedBody);
+            if (!given.isObject() || given != QJsonDocument::fromJson(rebuilt))
+                return QStringLiteral("%1: the entry's canonicalizedBody is not the entry rebuilt from this "
+                                      "bundle (the log holds the rebuilt one)")
+                    .arg(label);
+        }
+        leaf = leafHash(rebuilt);
         index = e.logIndex;
     } else {
         leaf = leafHash(e.canonicalizedBody);

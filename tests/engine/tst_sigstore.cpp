@@ -790,6 +790,30 @@ class TestSigstore : public QObject {
         QVERIFY(verifyLoaded(l).verified);
     }
 
+    // Issue 28: a Rekor v2 entry's canonicalizedBody, when present, must be the entry rebuilt from the
+    // bundle: an edited or garbage body is refused, not ignored.
+    void rekorV2BodyMustBeTheRebuiltEntry() {
+        PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
+        Loaded l = load(QStringLiteral("rekor2-happy-path"));
+        QVERIFY(verifyLoaded(l).verified);
+        const QString path = QStringLiteral("verificationMaterial.tlogEntries[0].canonicalizedBody");
+        const QByteArray body = QByteArray::fromBase64(at(l.bundle, path).toString().toLatin1());
+        QJsonObject entry = QJsonDocument::fromJson(body).object();
+        QVERIFY(!entry.isEmpty());
+        // The same entry written with other whitespace is the same entry.
+        setAt(l.bundle, path,
+              QString::fromLatin1(QJsonDocument(entry).toJson(QJsonDocument::Indented).toBase64()));
+        QVERIFY(verifyLoaded(l).verified);
+        // An edited entry, and garbage, are refused at the transparency log step.
+        entry[QStringLiteral("kind")] = entry[QStringLiteral("kind")].toString() + QStringLiteral("-edited");
+        for (const QByteArray& bad :
+             {QJsonDocument(entry).toJson(QJsonDocument::Compact), QByteArray("garbage")}) {
+            setAt(l.bundle, path, QString::fromLatin1(bad.toBase64()));
+            expectFailedStep(verifyLoaded(l), QStringLiteral("transparency log"),
+                             QStringLiteral("canonicalizedBody is not the entry rebuilt"));
+        }
+    }
+
     // Media types and times match as a whole: a trailing newline is not accepted.
     void mediaTypeMatchIsAnchored() {
         PB_REQUIRE_SHARED(QStringLiteral("sigstore/cases/rekor2-happy-path"));
