@@ -381,13 +381,16 @@ class Builder {
         return s ? reinterpret_cast<const char*>(s) : std::string();
     }
 
-    static std::int64_t countTree(const Node& n) {
-        std::int64_t c = 1;
+    // A subtree's nodes and scalar bytes, in one walk: what each alias of it adds.
+    static void measure(const Node& n, std::int64_t& nodes, std::int64_t& bytes) {
+        ++nodes;
+        bytes += static_cast<std::int64_t>(n.scalar.size());
         for (const Node& i : n.items)
-            c += countTree(i);
-        for (const MapEntry& e : n.entries)
-            c += countTree(e.key) + countTree(e.value);
-        return c;
+            measure(i, nodes, bytes);
+        for (const MapEntry& e : n.entries) {
+            measure(e.key, nodes, bytes);
+            measure(e.value, nodes, bytes);
+        }
     }
 
     // Consumes `ev` (deletes it) and the events of its children.
@@ -444,15 +447,6 @@ class Builder {
                        .arg(alias, limit),
              line);
         return false;
-    }
-
-    static std::int64_t textBytes(const Node& n) {
-        std::int64_t c = static_cast<std::int64_t>(n.scalar.size());
-        for (const Node& i : n.items)
-            c += textBytes(i);
-        for (const MapEntry& e : n.entries)
-            c += textBytes(e.key) + textBytes(e.value);
-        return c;
     }
 
     bool buildScalar(yaml_event_t& ev, Node& out, int line, std::string& anchor) {
@@ -569,8 +563,11 @@ class Builder {
         }
         if (!ok)
             return false;
-        if (!anchor.empty())
-            m_anchors[anchor] = Anchored{out, countTree(out), textBytes(out)};
+        if (!anchor.empty()) {
+            Anchored& a = m_anchors[anchor];
+            a = Anchored{out, 0, 0};
+            measure(out, a.nodes, a.bytes);
+        }
         return true;
     }
 

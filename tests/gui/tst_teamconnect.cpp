@@ -99,6 +99,22 @@ class TestTeamConnect : public QObject {
         return uri.replace(QStringLiteral("/postgres?"), QStringLiteral("/pbteam?"));
     }
 
+    // Another client commits: the CLI imports an embedded catalog into the private primary. Empty
+    // on success, else its stderr.
+    QString importOnPrimary(const QString& catalog, const QString& label) const {
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PGPASSFILE"), m_own + QStringLiteral("/pgpass"));
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(PB_CLI_BINARY),
+                  {QStringLiteral("catalog"), QStringLiteral("import"), pbtest::embeddedCatalogDir(catalog),
+                   QStringLiteral("--version"), label, QStringLiteral("--db"), ownSpec()});
+        if (!cli.waitForFinished(kTimeout) || cli.exitCode() != 0)
+            return QStringLiteral("catalog import %1 failed: %2")
+                .arg(label, QString::fromUtf8(cli.readAllStandardError()));
+        return {};
+    }
+
     MainWindow* openThrough(WindowManager& windows, const QString& spec) {
         QSignalSpy opened(&windows, &WindowManager::windowOpened);
         windows.setQuiet(true);
@@ -303,16 +319,8 @@ class TestTeamConnect : public QObject {
         error = server({QStringLiteral("resume"), m_own});
         QVERIFY2(error.isEmpty(), qPrintable(error));
         // Meanwhile another client commits (the CLI, as a colleague's job).
-        QProcess cli;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("PGPASSFILE"), m_own + QStringLiteral("/pgpass"));
-        cli.setProcessEnvironment(env);
-        cli.start(QStringLiteral(PB_CLI_BINARY),
-                  {QStringLiteral("catalog"), QStringLiteral("import"),
-                   pbtest::embeddedCatalogDir(QStringLiteral("sample-2")), QStringLiteral("--version"),
-                   QStringLiteral("while-away"), QStringLiteral("--db"), spec});
-        QVERIFY(cli.waitForFinished(kTimeout));
-        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QString imported = importOnPrimary(QStringLiteral("sample-2"), QStringLiteral("while-away"));
+        QVERIFY2(imported.isEmpty(), qPrintable(imported));
         QTest::mouseClick(pbgui::findNamed<QPushButton>(w, "reconnectNow"), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(w->connectionBannerText().isEmpty(), kTimeout);
         QTRY_VERIFY_WITH_TIMEOUT(versionLabels(w).contains(QStringLiteral("while-away")), kTimeout);
@@ -339,16 +347,8 @@ class TestTeamConnect : public QObject {
         const QStringList before = versionLabels(w);
         QVERIFY2(before.contains(QStringLiteral("while-away")), qPrintable(before.join(QLatin1Char(','))));
 
-        QProcess cli;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("PGPASSFILE"), m_own + QStringLiteral("/pgpass"));
-        cli.setProcessEnvironment(env);
-        cli.start(QStringLiteral(PB_CLI_BINARY),
-                  {QStringLiteral("catalog"), QStringLiteral("import"),
-                   pbtest::embeddedCatalogDir(QStringLiteral("sample-1")), QStringLiteral("--version"),
-                   QStringLiteral("on-primary"), QStringLiteral("--db"), ownSpec()});
-        QVERIFY(cli.waitForFinished(kTimeout));
-        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QString imported = importOnPrimary(QStringLiteral("sample-1"), QStringLiteral("on-primary"));
+        QVERIFY2(imported.isEmpty(), qPrintable(imported));
         QTRY_VERIFY_WITH_TIMEOUT(versionLabels(w).contains(QStringLiteral("on-primary")), kTimeout);
         QVERIFY(w->connectionBannerText().isEmpty());
     }
