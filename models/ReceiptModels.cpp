@@ -20,6 +20,7 @@ ReceiptsSnapshot readReceipts(const ops::Context& ctx) {
     if (verified) {
         snapshot.chain = verified->chain;
         snapshot.receipts = std::move(verified->receipts);
+        snapshot.checkpoint = ops::lastCheckpoint(snapshot.receipts);
     } else {
         snapshot.chain = verified.error();
     }

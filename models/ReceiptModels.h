@@ -3,6 +3,8 @@
 // were imported, and an entry's stage table.
 #pragma once
 
+#include "ops/ReceiptsCheckpoint.h"
+
 #include "ops/Operation.h"
 #include "receipts/Ledger.h"
 #include "receipts/Records.h"
@@ -21,7 +23,8 @@ namespace pb::models {
 // carries its own error.
 struct ReceiptsSnapshot {
     Result<receipts::ChainCheck> chain = Result<receipts::ChainCheck>(receipts::ChainCheck{});
-    std::vector<receipts::Receipt> receipts; // oldest first
+    std::vector<receipts::Receipt> receipts;       // oldest first
+    std::optional<ops::CheckpointNote> checkpoint; // the last checkpoint on record
     Result<std::vector<receipts::ExternalRecord>> records =
         Result<std::vector<receipts::ExternalRecord>>(std::vector<receipts::ExternalRecord>{});
 };

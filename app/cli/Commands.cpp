@@ -156,6 +156,7 @@ QList<Command> buildTable() {
         receiptsListCommand(),
         receiptsShowCommand(),
         receiptsExportCommand(),
+        receiptsCheckpointCommand(),
         receiptsVerifyCommand(),
         recordsImportCommand(),
         recordsCheckCommand(),

@@ -133,6 +133,7 @@ Command perfImportCommand();
 Command receiptsListCommand();
 Command receiptsShowCommand();
 Command receiptsExportCommand();
+Command receiptsCheckpointCommand();
 Command receiptsVerifyCommand();
 Command recordsImportCommand();
 Command recordsCheckCommand();

@@ -18,38 +18,48 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
 #include <memory>
 
 namespace pb::evidence {
 
 // ---- archives -----------------------------------------------------------------------------------
 
-Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QString& name,
-                                             const ExtractLimits& limits) {
-    std::unique_ptr<archive, int (*)(archive*)> a(archive_read_new(), archive_read_free);
+namespace {
+
+using ArchivePtr = std::unique_ptr<archive, int (*)(archive*)>;
+
+ArchivePtr newTarReader() {
+    ArchivePtr a(archive_read_new(), archive_read_free);
     archive_read_support_filter_gzip(a.get());
     archive_read_support_filter_none(a.get());
     archive_read_support_format_tar(a.get());
-    if (archive_read_open_memory(a.get(), bytes.constData(), static_cast<size_t>(bytes.size())) != ARCHIVE_OK)
-        return makeError(
-            QStringLiteral("not a tar archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))),
-            name);
-    QMap<QString, QByteArray> out;
-    QHash<QString, QString> seenAs; // clean path -> the member name it was first read under
-    qint64 total = 0, members = 0;
+    return a;
+}
+
+QString archiveError(archive* a) {
+    const char* e = archive_error_string(a);
+    return QString::fromUtf8(e ? e : "unknown error");
+}
+
+// Every member of an opened archive, checked and hashed; bytes kept for the members `keep` names.
+Result<TarContents> readMembers(archive* a, const QString& name, const ExtractLimits& limits,
+                                const std::function<bool(const QString&)>& keep) {
+    TarContents out;
+    qint64 total = 0, members = 0, keptBytes = 0;
     archive_entry* entry = nullptr;
+    QByteArray chunk(256 * 1024, Qt::Uninitialized);
     for (;;) {
-        const int rc = archive_read_next_header(a.get(), &entry);
+        const int rc = archive_read_next_header(a, &entry);
         if (rc == ARCHIVE_EOF)
             break;
         if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
-            return makeError(
-                QStringLiteral("corrupt archive: %1").arg(QString::fromUtf8(archive_error_string(a.get()))),
-                name);
+            return makeError(QStringLiteral("corrupt archive: %1").arg(archiveError(a)), name);
         if (++members > limits.maxMembers)
             return makeError(QStringLiteral("more than %1 members").arg(limits.maxMembers), name);
         const char* rawPath = archive_entry_pathname(entry);
-        QString path = QString::fromUtf8(rawPath ? rawPath : "");
+        const QString raw = QString::fromUtf8(rawPath ? rawPath : "");
+        QString path = raw;
         const QString shown = name + QStringLiteral(" member '") + path + QLatin1Char('\'');
         if (path.startsWith(QLatin1Char('/')) || (path.size() > 1 && path[1] == QLatin1Char(':')))
             return makeError(QStringLiteral("absolute path refused"), shown);
@@ -75,33 +85,115 @@ Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QStr
         if (total > limits.maxTotalBytes)
             return makeError(QStringLiteral("archive expands beyond %1 MiB").arg(limits.maxTotalBytes >> 20),
                              name);
-        QByteArray data(static_cast<qsizetype>(size), Qt::Uninitialized);
+        const QString clean = parts.join(QLatin1Char('/'));
+        if (const auto first = out.memberNames.constFind(clean); first != out.memberNames.cend()) {
+            if (first.value() == raw)
+                return makeError(QStringLiteral("member '%1' appears twice").arg(first.value()), name);
+            return makeError(
+                QStringLiteral("members '%1' and '%2' are the same file '%3'").arg(first.value(), raw, clean),
+                name);
+        }
+        const bool kept = !keep || keep(clean);
+        QByteArray data;
+        if (kept) {
+            keptBytes += size;
+            if (limits.maxKeptBytes >= 0 && keptBytes > limits.maxKeptBytes)
+                return makeError(QStringLiteral("members kept in memory exceed %1 MiB (at '%2')")
+                                     .arg(limits.maxKeptBytes >> 20)
+                                     .arg(raw),
+                                 name);
+            data.reserve(static_cast<qsizetype>(size));
+        }
+        Sha256 hash;
         qint64 got = 0;
-        while (got < size) {
-            const la_ssize_t n =
-                archive_read_data(a.get(), data.data() + got, static_cast<size_t>(size - got));
+        for (;;) {
+            const la_ssize_t n = archive_read_data(a, chunk.data(), static_cast<size_t>(chunk.size()));
             if (n < 0)
-                return makeError(
-                    QStringLiteral("cannot read: %1").arg(QString::fromUtf8(archive_error_string(a.get()))),
-                    shown);
+                return makeError(QStringLiteral("cannot read: %1").arg(archiveError(a)), shown);
             if (n == 0)
                 break;
             got += n;
+            if (got > size) // the header's size is the bound; a reader never hands over more
+                return makeError(QStringLiteral("member longer than its header says"), shown);
+            hash.add(chunk.constData(), static_cast<qsizetype>(n));
+            if (kept)
+                data.append(chunk.constData(), static_cast<qsizetype>(n));
         }
         if (got != size)
             return makeError(QStringLiteral("truncated member"), shown);
-        const QString clean = parts.join(QLatin1Char('/'));
-        if (const auto first = seenAs.constFind(clean); first != seenAs.cend()) {
-            if (first.value() == QString::fromUtf8(rawPath ? rawPath : ""))
-                return makeError(QStringLiteral("member '%1' appears twice").arg(first.value()), name);
-            return makeError(QStringLiteral("members '%1' and '%2' are the same file '%3'")
-                                 .arg(first.value(), QString::fromUtf8(rawPath ? rawPath : ""), clean),
-                             name);
-        }
-        seenAs.insert(clean, QString::fromUtf8(rawPath ? rawPath : ""));
-        out.insert(clean, data);
+        out.memberNames.insert(clean, raw);
+        out.digests.insert(clean, FileDigest{size, hash.result()});
+        if (kept)
+            out.files.insert(clean, data);
     }
     return out;
+}
+
+// libarchive reads the file through this, so the file's own digest is taken from the very bytes
+// the archive was read from (one pass, no second read that could see other content).
+struct HashingReader {
+    QFile file;
+    Sha256 hash;
+    QByteArray buffer = QByteArray(256 * 1024, Qt::Uninitialized);
+    qint64 read = 0;
+    bool failed = false;
+
+    static la_ssize_t onRead(archive*, void* self, const void** out) {
+        auto* r = static_cast<HashingReader*>(self);
+        const qint64 n = r->file.read(r->buffer.data(), r->buffer.size());
+        if (n < 0) {
+            r->failed = true;
+            return -1;
+        }
+        r->hash.add(r->buffer.constData(), static_cast<qsizetype>(n));
+        r->read += n;
+        *out = r->buffer.constData();
+        return static_cast<la_ssize_t>(n);
+    }
+};
+
+} // namespace
+
+Result<QMap<QString, QByteArray>> extractTar(const QByteArray& bytes, const QString& name,
+                                             const ExtractLimits& limits) {
+    ArchivePtr a = newTarReader();
+    if (archive_read_open_memory(a.get(), bytes.constData(), static_cast<size_t>(bytes.size())) != ARCHIVE_OK)
+        return makeError(QStringLiteral("not a tar archive: %1").arg(archiveError(a.get())), name);
+    Result<TarContents> read = readMembers(a.get(), name, limits, {});
+    if (!read)
+        return read.error();
+    return read->files;
+}
+
+Result<TarContents> streamTarFile(const QString& path, const QString& name, const ExtractLimits& limits,
+                                  const std::function<bool(const QString&)>& keep,
+                                  const QByteArray& expectedSha256) {
+    HashingReader reader;
+    reader.file.setFileName(path);
+    if (Status opened = openInputFile(reader.file, name); !opened)
+        return opened.error();
+    ArchivePtr a = newTarReader();
+    if (archive_read_open(a.get(), &reader, nullptr, &HashingReader::onRead, nullptr) != ARCHIVE_OK)
+        return makeError(QStringLiteral("not a tar archive: %1").arg(archiveError(a.get())), name);
+    Result<TarContents> read = readMembers(a.get(), name, limits, keep);
+    if (!expectedSha256.isEmpty()) {
+        // What follows the archive's end (padding, or anything appended) is part of the blob too;
+        // a blob that is not what its digest names says so first, whatever its archive looked like.
+        for (;;) {
+            const qint64 n = reader.file.read(reader.buffer.data(), reader.buffer.size());
+            if (n < 0)
+                return makeError(QStringLiteral("cannot read: %1").arg(reader.file.errorString()), path);
+            if (n == 0)
+                break;
+            reader.hash.add(reader.buffer.constData(), static_cast<qsizetype>(n));
+            reader.read += n;
+        }
+        if (reader.hash.result() != expectedSha256)
+            return makeError(QStringLiteral("blob content does not match its digest sha256:%1")
+                                 .arg(QString::fromLatin1(expectedSha256.toHex())),
+                             path);
+    }
+    return read;
 }
 
 // ---- CTRF ---------------------------------------------------------------------------------------
@@ -142,7 +234,70 @@ Result<CtrfReport> parseCtrf(const QByteArray& bytes, const QString& file) {
 
 // ---- loading ------------------------------------------------------------------------------------
 
-Result<SummaryBundle> loadSummaryBundle(const QString& dirIn) {
+QStringList SummaryBundle::paths() const {
+    QStringList out = digests.keys();
+    for (auto it = files.cbegin(); it != files.cend(); ++it)
+        if (!digests.contains(it.key()))
+            out << it.key();
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool checkedContent(const QString& path) {
+    static const QSet<QString> named{QStringLiteral("manifest.json"), QStringLiteral("statement.intoto.json"),
+                                     QStringLiteral("attestation.intoto.jsonl"),
+                                     QStringLiteral("recipe.yaml")};
+    return named.contains(path) ||
+           (path.startsWith(QLatin1String("ctrf/")) && path.endsWith(QLatin1String(".json")) &&
+            path.count(QLatin1Char('/')) == 1);
+}
+
+namespace {
+
+constexpr qint64 kMaxBundleFile = bundle_limits::kFile;
+constexpr qint64 kMaxBundleTotal = bundle_limits::kTotal;
+constexpr qint64 kMaxChecked = bundle_limits::kChecked;
+
+QString checkedTooLarge() {
+    return QStringLiteral("the files the checks read (manifest, statement, attestation, recipe, CTRF "
+                          "reports) are larger than %1 MiB together")
+        .arg(kMaxChecked >> 20);
+}
+
+// One file of a summary-bundle directory: hashed in chunks, its bytes kept only when asked.
+Status readBundleFile(const QString& abs, const QString& rel, bool keep, SummaryBundle& b) {
+    QFile f(abs);
+    if (Status opened = openInputFile(f, rel); !opened)
+        return opened;
+    if (keep) {
+        Result<QByteArray> bytes = readLimited(f, kMaxBundleFile, rel);
+        if (!bytes)
+            return bytes.error();
+        b.digests.insert(rel, FileDigest{bytes->size(), sha256(*bytes)});
+        b.files.insert(rel, std::move(*bytes));
+        return {};
+    }
+    Sha256 hash;
+    QByteArray chunk(256 * 1024, Qt::Uninitialized);
+    qint64 size = 0;
+    for (;;) {
+        const qint64 n = f.read(chunk.data(), chunk.size());
+        if (n < 0)
+            return makeError(QStringLiteral("cannot read: %1").arg(f.errorString()), abs);
+        if (n == 0)
+            break;
+        size += n;
+        if (size > kMaxBundleFile) // grown since it was measured
+            return makeError(QStringLiteral("file larger than 64 MiB"), abs);
+        hash.add(chunk.constData(), static_cast<qsizetype>(n));
+    }
+    b.digests.insert(rel, FileDigest{size, hash.result()});
+    return {};
+}
+
+} // namespace
+
+Result<SummaryBundle> loadSummaryBundle(const QString& dirIn, BundleContent content) {
     QString dir = QFileInfo(dirIn).absoluteFilePath();
     if (QFileInfo(dir + QStringLiteral("/summary-bundle")).isDir())
         dir += QStringLiteral("/summary-bundle");
@@ -153,11 +308,11 @@ Result<SummaryBundle> loadSummaryBundle(const QString& dirIn) {
     SummaryBundle b;
     b.source = dir;
     // Every entry is looked at: a link (to a file or a directory), pipe, socket or device is refused
-    // by name, never passed over.
+    // by name, never passed over. Sizes are checked before anything is read.
     QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
                     QDirIterator::Subdirectories);
     const QDir base(dir);
-    qint64 total = 0;
+    qint64 checked = 0;
     while (it.hasNext()) {
         const QString abs = it.next();
         const QString rel = base.relativeFilePath(abs);
@@ -169,25 +324,30 @@ Result<SummaryBundle> loadSummaryBundle(const QString& dirIn) {
             return makeError(QStringLiteral("only regular files are allowed in a bundle (this is %1)")
                                  .arg(describeFileType(abs)),
                              abs);
-        QFile f(abs);
-        if (Status opened = openInputFile(f, rel); !opened)
-            return opened.error();
-        if (f.size() > 64ll * 1024 * 1024)
+        const qint64 size = it.fileInfo().size();
+        if (size > kMaxBundleFile)
             return makeError(QStringLiteral("file larger than 64 MiB"), abs);
-        total += f.size();
-        if (total > 512ll * 1024 * 1024)
+        b.expandedBytes += size;
+        if (b.expandedBytes > kMaxBundleTotal)
             return makeError(QStringLiteral("bundle larger than 512 MiB"), dirIn);
-        Result<QByteArray> bytes = readLimited(f, 64ll * 1024 * 1024, rel);
-        if (!bytes)
-            return bytes.error();
-        b.files.insert(rel, std::move(*bytes));
+        const bool keep = content == BundleContent::All || checkedContent(rel);
+        if (keep && content != BundleContent::All) {
+            checked += size;
+            if (checked > kMaxChecked)
+                return makeError(checkedTooLarge(), dirIn);
+        }
+        if (Status st = readBundleFile(abs, rel, keep, b); !st)
+            return st.error();
     }
     return b;
 }
 
 namespace {
 
-Result<QByteArray> readBlob(const QString& layout, const QString& digest) {
+constexpr qint64 kMaxBlob = 256ll * 1024 * 1024;
+
+// Where a blob lives, for a digest that can only name a file inside blobs/sha256/.
+Result<QString> blobPath(const QString& layout, const QString& digest) {
     // Only "sha256:" + 64 lowercase hex: anything else could name a path outside blobs/ (a
     // hostile index.json with "sha256:../../../dev/zero...") and is refused before the file system.
     static const QRegularExpression re(QStringLiteral("^sha256:[0-9a-f]{64}$"));
@@ -198,23 +358,40 @@ Result<QByteArray> readBlob(const QString& layout, const QString& digest) {
     const QString path = layout + QStringLiteral("/blobs/sha256/") + digest.mid(7);
     if (!QFileInfo::exists(path))
         return makeError(QStringLiteral("missing blob %1").arg(digest), path);
+    return path;
+}
+
+// A blob's size, once it is known to be a regular file (a pipe or device is refused by name).
+Result<qint64> blobSize(const QString& path) {
     QFile f(path);
     if (Status opened = openInputFile(f, QStringLiteral("the blob")); !opened)
         return opened.error();
-    if (f.size() > 256ll * 1024 * 1024)
+    if (f.size() > kMaxBlob)
         return makeError(QStringLiteral("blob larger than 256 MiB"), path);
-    Result<QByteArray> read = readLimited(f, 256ll * 1024 * 1024, QStringLiteral("the blob"));
+    return f.size();
+}
+
+Result<QByteArray> readBlob(const QString& layout, const QString& digest) {
+    Result<QString> path = blobPath(layout, digest);
+    if (!path)
+        return path.error();
+    QFile f(*path);
+    if (Status opened = openInputFile(f, QStringLiteral("the blob")); !opened)
+        return opened.error();
+    if (f.size() > kMaxBlob)
+        return makeError(QStringLiteral("blob larger than 256 MiB"), *path);
+    Result<QByteArray> read = readLimited(f, kMaxBlob, QStringLiteral("the blob"));
     if (!read)
         return read.error();
     const QByteArray bytes = *read;
     if (QStringLiteral("sha256:") + sha256Hex(bytes) != digest)
-        return makeError(QStringLiteral("blob content does not match its digest %1").arg(digest), path);
+        return makeError(QStringLiteral("blob content does not match its digest %1").arg(digest), *path);
     return bytes;
 }
 
 } // namespace
 
-Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
+Result<SummaryBundle> loadOciLayout(const QString& dirIn, BundleContent content) {
     const QString dir = QFileInfo(dirIn).absoluteFilePath();
     const QString indexFile = dir + QStringLiteral("/index.json");
     if (!QFileInfo::exists(indexFile))
@@ -242,17 +419,28 @@ Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
             dir + QStringLiteral("/blobs/sha256/") + manifestDigest.mid(7), 0, QStringLiteral("layers"));
     const QJsonObject layer = layers.first().toObject();
     const QString layerDigest = layer.value(QStringLiteral("digest")).toString();
-    Result<QByteArray> layerBytes = readBlob(dir, layerDigest);
-    if (!layerBytes)
-        return layerBytes.error();
+    // The layer is streamed: decompressed, checked and hashed member by member while its own digest
+    // is taken from the same bytes; only the files the checks read are kept.
+    Result<QString> layerPath = blobPath(dir, layerDigest);
+    if (!layerPath)
+        return layerPath.error();
+    Result<qint64> layerSize = blobSize(*layerPath);
+    if (!layerSize)
+        return layerSize.error();
     if (layer.contains(QStringLiteral("size")) &&
-        layer.value(QStringLiteral("size")).toInteger() != layerBytes->size())
+        layer.value(QStringLiteral("size")).toInteger() != *layerSize)
         return makeError(QStringLiteral("layer size %1 differs from the manifest's %2")
-                             .arg(layerBytes->size())
+                             .arg(*layerSize)
                              .arg(layer.value(QStringLiteral("size")).toInteger()),
                          dir, 0, QStringLiteral("layers[0].size"));
-    Result<QMap<QString, QByteArray>> files =
-        extractTar(*layerBytes, QStringLiteral("layer %1").arg(layerDigest));
+    const auto keep = [content](const QString& member) {
+        return content == BundleContent::All ||
+               checkedContent(member.startsWith(QLatin1String("summary-bundle/")) ? member.mid(15) : member);
+    };
+    Result<TarContents> files = streamTarFile(*layerPath, QStringLiteral("layer %1").arg(layerDigest),
+                                              ExtractLimits{10000, kMaxBundleFile, kMaxBundleTotal,
+                                                            content == BundleContent::All ? -1 : kMaxChecked},
+                                              keep, QByteArray::fromHex(layerDigest.mid(7).toLatin1()));
     if (!files)
         return files.error();
     SummaryBundle b;
@@ -262,7 +450,7 @@ Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
     // "manifest.json" and "summary-bundle/manifest.json" would be one bundle file: an error naming
     // both, never one silently shadowing the other.
     QHash<QString, QString> from; // bundle file -> the member it came from
-    for (auto it = files->cbegin(); it != files->cend(); ++it) {
+    for (auto it = files->digests.cbegin(); it != files->digests.cend(); ++it) {
         QString p = it.key();
         if (p.startsWith(QLatin1String("summary-bundle/")))
             p = p.mid(15);
@@ -271,16 +459,19 @@ Result<SummaryBundle> loadOciLayout(const QString& dirIn) {
                                  .arg(first.value(), it.key(), p),
                              QStringLiteral("layer %1").arg(layerDigest));
         from.insert(p, it.key());
-        b.files.insert(p, it.value());
+        b.digests.insert(p, it.value());
+        b.expandedBytes += it->size;
+        if (const auto kept = files->files.constFind(it.key()); kept != files->files.cend())
+            b.files.insert(p, kept.value());
     }
     return b;
 }
 
-Result<SummaryBundle> loadBundle(const QString& path) {
+Result<SummaryBundle> loadBundle(const QString& path, BundleContent content) {
     if (QFileInfo::exists(path + QStringLiteral("/index.json")) &&
         QFileInfo(path + QStringLiteral("/blobs")).isDir())
-        return loadOciLayout(path);
-    return loadSummaryBundle(path);
+        return loadOciLayout(path, content);
+    return loadSummaryBundle(path, content);
 }
 
 // ---- checks -------------------------------------------------------------------------------------
@@ -412,6 +603,16 @@ QString verifyAttestation(const SummaryBundle& b, const QJsonObject& statement, 
 
 namespace {
 
+// A file's size and digest: from its bytes when they are held (a caller may have changed them), else
+// as they were taken while loading; nothing when the bundle has no such file.
+std::optional<FileDigest> digestOf(const SummaryBundle& b, const QString& path) {
+    if (const auto held = b.files.constFind(path); held != b.files.cend())
+        return FileDigest{held->size(), sha256(*held)};
+    if (const auto d = b.digests.constFind(path); d != b.digests.cend())
+        return *d;
+    return std::nullopt;
+}
+
 void addStep(BundleCheck& c, const QString& name, StepStatus s, const QString& detail) {
     c.steps.push_back({name, s, detail});
 }
@@ -534,23 +735,23 @@ QStringList manifestProblems(BundleCheck& c, const SummaryBundle& b, const Predi
         const QJsonObject f = v.toObject();
         const QString path = f.value(QStringLiteral("path")).toString();
         managed.insert(path);
-        if (!b.files.contains(path)) {
+        const std::optional<FileDigest> d = digestOf(b, path);
+        if (!d) {
             problems << QStringLiteral("%1: listed but missing").arg(path);
             continue;
         }
-        const QByteArray& bytes = b.files[path];
-        if (f.value(QStringLiteral("size")).toInteger() != bytes.size())
+        if (f.value(QStringLiteral("size")).toInteger() != d->size)
             problems << QStringLiteral("%1: size %2, manifest says %3")
                             .arg(path)
-                            .arg(bytes.size())
+                            .arg(d->size)
                             .arg(f.value(QStringLiteral("size")).toInteger());
-        const QString sum = QStringLiteral("sha256:") + sha256Hex(bytes);
+        const QString sum = QStringLiteral("sha256:") + d->sha256Hex();
         if (sum != f.value(QStringLiteral("sha256")).toString())
             problems << QStringLiteral("%1: sha256 differs from the manifest").arg(path);
     }
-    for (auto it = b.files.cbegin(); it != b.files.cend(); ++it)
-        if (!managed.contains(it.key()))
-            problems << QStringLiteral("%1: not listed in the manifest (unmanaged file)").arg(it.key());
+    for (const QString& path : b.paths())
+        if (!managed.contains(path))
+            problems << QStringLiteral("%1: not listed in the manifest (unmanaged file)").arg(path);
     for (auto it = pred.phases.cbegin(); it != pred.phases.cend(); ++it) {
         const QString file = QStringLiteral("ctrf/%1.json").arg(it.key());
         if (!b.files.contains(file)) {

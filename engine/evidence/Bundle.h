@@ -13,6 +13,7 @@
 #include <QMap>
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -22,6 +23,31 @@ struct ExtractLimits {
     qint64 maxMembers = 10000;
     qint64 maxMemberBytes = 64ll * 1024 * 1024;
     qint64 maxTotalBytes = 512ll * 1024 * 1024;
+    qint64 maxKeptBytes = -1; // bytes held in memory (members `keep` names); -1: up to maxTotalBytes
+};
+
+// What a summary bundle may hold: each file, all files together, and the content the checks keep in
+// memory (manifest, statement, attestation, recipe, CTRF reports).
+namespace bundle_limits {
+constexpr qint64 kFile = 64ll * 1024 * 1024;
+constexpr qint64 kTotal = 512ll * 1024 * 1024;
+constexpr qint64 kChecked = 128ll * 1024 * 1024;
+constexpr qint64 kImport = 16ll * 1024 * 1024 * 1024; // every bundle of one import together
+} // namespace bundle_limits
+
+// Size and SHA-256 of a file, taken while it was read (the content itself need not be kept).
+struct FileDigest {
+    qint64 size = 0;
+    QByteArray sha256; // 32 raw bytes
+    QString sha256Hex() const { return QString::fromLatin1(sha256.toHex()); }
+};
+
+// A tar archive as read: the content of the members `keep` asked for, the size and SHA-256 of every
+// member (hashed while streaming through, so memory holds only what is kept).
+struct TarContents {
+    QMap<QString, QByteArray> files;    // clean path -> bytes, kept members only
+    QMap<QString, FileDigest> digests;  // clean path -> size and digest, every member
+    QMap<QString, QString> memberNames; // clean path -> the member's name as the archive spells it
 };
 
 // Reads a tar (optionally gzip-compressed) archive into memory with libarchive. Refuses absolute
@@ -29,6 +55,13 @@ struct ExtractLimits {
 // totals over the limits; the error names the member and the reason.
 Result<QMap<QString, QByteArray>> extractTar(const QByteArray& archive, const QString& name,
                                              const ExtractLimits& limits = {});
+
+// The same checks over a tar streamed from a file: a member's bytes are kept only when `keep` says
+// so; every member is hashed. When `expectedSha256` (32 raw bytes) is given, the file's own SHA-256
+// (hashed while libarchive reads it, to its last byte) must equal it, or nothing is returned.
+Result<TarContents> streamTarFile(const QString& path, const QString& name, const ExtractLimits& limits,
+                                  const std::function<bool(const QString&)>& keep,
+                                  const QByteArray& expectedSha256 = {});
 
 struct CtrfTest {
     QString name, status, message, suite;
@@ -60,15 +93,28 @@ struct Predicate {
     QJsonObject raw;
 };
 
+// A summary bundle as loaded. Loading streams every file through SHA-256 and keeps in memory only
+// the content the checks read (checkedContent(): the manifest, statement, attestation, recipe and
+// CTRF reports), so memory does not grow with the bundle's other files; BundleContent::All keeps
+// every file (to unpack a fetched layout). The checks use `files` where a path is there and
+// `digests` for the rest.
 struct SummaryBundle {
-    QString source;                  // directory or OCI layout it came from
-    QMap<QString, QByteArray> files; // path inside summary-bundle/ -> bytes
-    QString ociManifestDigest;       // "sha256:<hex>" when read from an OCI layout
+    QString source;                    // directory or OCI layout it came from
+    QMap<QString, QByteArray> files;   // path inside summary-bundle/ -> bytes (see above)
+    QMap<QString, FileDigest> digests; // path -> size and SHA-256, every file read
+    QString ociManifestDigest;         // "sha256:<hex>" when read from an OCI layout
+    qint64 expandedBytes = 0;          // bytes of every file together
+    QStringList paths() const;         // every file: the union of files and digests
 };
 
-Result<SummaryBundle> loadSummaryBundle(const QString& dir); // summary-bundle/ or its parent
-Result<SummaryBundle> loadOciLayout(const QString& dir);     // an OCI image layout directory
-Result<SummaryBundle> loadBundle(const QString& path);       // either, detected
+// The bundle files whose content the checks read.
+bool checkedContent(const QString& path);
+
+enum class BundleContent { Checked, All };
+
+Result<SummaryBundle> loadSummaryBundle(const QString& dir, BundleContent = BundleContent::Checked);
+Result<SummaryBundle> loadOciLayout(const QString& dir, BundleContent = BundleContent::Checked);
+Result<SummaryBundle> loadBundle(const QString& path, BundleContent = BundleContent::Checked);
 
 enum class StepStatus { Passed, Failed, Skipped };
 QString stepStatusName(StepStatus s);

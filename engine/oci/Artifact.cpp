@@ -497,7 +497,8 @@ Result<EvidenceFetch> fetchEvidence(Client& client, const evidence::Pointer& poi
         return pulled.error();
     out.pull = *pulled;
 
-    Result<evidence::SummaryBundle> bundle = evidence::loadOciLayout(layout->dir());
+    Result<evidence::SummaryBundle> bundle =
+        evidence::loadOciLayout(layout->dir(), evidence::BundleContent::All);
     if (!bundle)
         return bundle.error();
     QMap<QString, QByteArray> files = bundle->files;

@@ -54,6 +54,8 @@ constexpr std::array kTable{
     KindInfo{RecordsImport, "ConfigHub records stored", "dir"},
     KindInfo{RecordsCheck, "ConfigHub records checked offline", "dir"},
     KindInfo{ReceiptsSignHead, "the ledger head exported and signed", "keyFingerprint seq"},
+    KindInfo{ReceiptsCheckpoint, "the ledger head signed into a checkpoint file kept outside the database",
+             "keyFingerprint seq hash"},
     KindInfo{QLatin1StringView{"release.verify"},
              "an AICR release's signatures, checksum list and assets verified offline",
              "version policy trustedRootSha256 verified listedNotSigned digestOnly failed catalogVersion "

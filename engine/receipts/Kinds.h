@@ -35,6 +35,7 @@ inline constexpr QLatin1StringView ValidationImport{"validation.import"};
 inline constexpr QLatin1StringView RecordsImport{"records.import"};
 inline constexpr QLatin1StringView RecordsCheck{"records.check"};
 inline constexpr QLatin1StringView ReceiptsSignHead{"receipts.sign-head"};
+inline constexpr QLatin1StringView ReceiptsCheckpoint{"receipts.checkpoint"};
 inline constexpr QLatin1StringView ReportExport{"report.export"};
 
 struct KindInfo {

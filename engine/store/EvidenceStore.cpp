@@ -233,6 +233,7 @@ QStringList bundleSources(const QString& dir) {
         if (!inside && isBundleDir(d))
             sources << d;
     }
+    sources.sort(); // one order on every file system: the import's rows and report follow it
     return sources;
 }
 
@@ -394,7 +395,8 @@ Status recordBundleSignature(Database& database, const BundleRead& r) {
 } // namespace
 
 Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn,
-                                                          const evidence::SignatureCheck* given) {
+                                                          const evidence::SignatureCheck* given,
+                                                          qint64 maxExpandedBytes) {
     const QString dir = QFileInfo(dirIn).absoluteFilePath();
     if (!QFileInfo(dir).isDir())
         return makeError(QStringLiteral("bundle directory does not exist"), dirIn);
@@ -414,53 +416,69 @@ Result<BundleImportReport> EvidenceStore::importBundleDir(const QString& dirIn,
     // Reading and checking a bundle (files, digests, CTRF, the Sigstore verification) needs no
     // database: both run on Qt's thread pool, every core at once. The pointer lookups between them
     // and every write stay on this thread, in source order, so the result is the same as one by one.
-    std::vector<BundleRead> reads(static_cast<size_t>(sources.size()));
+    // Bundles go through in batches of a few per core, each batch written and dropped before the
+    // next is read: memory depends on the batch, not on how many bundles the folder holds (a
+    // loaded bundle keeps only what its checks read; see evidence::SummaryBundle).
     QThread* const caller = QThread::currentThread();
-    auto onPool = [&](auto&& step) {
-        QtConcurrent::blockingMap(reads, [&](BundleRead& r) {
-            step(r);
-            sigstore::crypto::releasePoolThreadState(caller);
-        });
-    };
-    for (qsizetype i = 0; i < sources.size(); ++i)
-        reads[static_cast<size_t>(i)].source = sources.at(i);
-    onPool([](BundleRead& r) { loadBundleRead(r); });
-    // The pointer that pins a layout (if imported) names the signer to expect.
-    QSqlQuery pq(m_db.sql());
-    pq.prepare(
-        QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
-                       "ORDER BY attested_at DESC NULLS LAST, id LIMIT 1"));
-    for (BundleRead& r : reads) {
-        if (!r.error.isEmpty() || r.bundle.ociManifestDigest.isEmpty())
-            continue;
-        pq.addBindValue(r.bundle.ociManifestDigest);
-        if (pq.exec() && pq.next())
-            r.pointer = evidence::parsePointer(pq.value(0).toByteArray(), pq.value(1).toString());
-        pq.finish();
-    }
-    onPool([&](BundleRead& r) {
-        if (r.error.isEmpty())
-            r.check = evidence::checkBundle(r.bundle, r.pointer ? &*r.pointer : nullptr, &signature);
-    });
     QSqlDatabase& db = m_db.sql();
     Transaction tx(db);
     if (!tx.started())
         return makeError(QStringLiteral("cannot start a transaction: %1").arg(tx.errorText()), m_db.path());
     QSqlQuery q(db);
     q.prepare(insertBundleSql());
+    QSqlQuery pq(m_db.sql());
+    pq.prepare(
+        QStringLiteral("SELECT content, path FROM evidence_pointers WHERE bundle_digest = ? AND valid = 1 "
+                       "ORDER BY attested_at DESC NULLS LAST, id LIMIT 1"));
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    for (const BundleRead& r : reads) {
-        if (Status st = writeBundleRow(q, r, now); !st)
-            return st.error();
-        if (r.check.signature)
-            if (Status st = recordBundleSignature(m_db, r); !st)
-                return st.error();
-    }
+    const qsizetype batch = std::max(2, QThread::idealThreadCount() * 2);
     BundleImportReport report;
-    for (const BundleRead& r : reads) {
-        report.sources << r.source;
-        report.invalid += !r.error.isEmpty() || r.check.exitCode == 2 ? 1 : 0;
-        report.incomplete += r.error.isEmpty() && r.check.exitCode == 3 ? 1 : 0;
+    qint64 expanded = 0;
+    for (qsizetype from = 0; from < sources.size(); from += batch) {
+        std::vector<BundleRead> reads(static_cast<size_t>(std::min(batch, sources.size() - from)));
+        for (size_t i = 0; i < reads.size(); ++i)
+            reads[i].source = sources.at(from + static_cast<qsizetype>(i));
+        auto onPool = [&](auto&& step) {
+            QtConcurrent::blockingMap(reads, [&](BundleRead& r) {
+                step(r);
+                sigstore::crypto::releasePoolThreadState(caller);
+            });
+        };
+        onPool([](BundleRead& r) { loadBundleRead(r); });
+        for (const BundleRead& r : reads) {
+            expanded += r.bundle.expandedBytes;
+            if (expanded > maxExpandedBytes)
+                return makeError(QStringLiteral("the bundles expand to more than %1 together (reached at "
+                                                "%2); nothing was imported: import the folder in parts")
+                                     .arg(maxExpandedBytes % (1ll << 30) == 0
+                                              ? QStringLiteral("%1 GiB").arg(maxExpandedBytes >> 30)
+                                              : QStringLiteral("%1 MiB").arg(maxExpandedBytes >> 20))
+                                     .arg(r.source),
+                                 dir);
+        }
+        // The pointer that pins a layout (if imported) names the signer to expect.
+        for (BundleRead& r : reads) {
+            if (!r.error.isEmpty() || r.bundle.ociManifestDigest.isEmpty())
+                continue;
+            pq.addBindValue(r.bundle.ociManifestDigest);
+            if (pq.exec() && pq.next())
+                r.pointer = evidence::parsePointer(pq.value(0).toByteArray(), pq.value(1).toString());
+            pq.finish();
+        }
+        onPool([&](BundleRead& r) {
+            if (r.error.isEmpty())
+                r.check = evidence::checkBundle(r.bundle, r.pointer ? &*r.pointer : nullptr, &signature);
+        });
+        for (const BundleRead& r : reads) {
+            if (Status st = writeBundleRow(q, r, now); !st)
+                return st.error();
+            if (r.check.signature)
+                if (Status st = recordBundleSignature(m_db, r); !st)
+                    return st.error();
+            report.sources << r.source;
+            report.invalid += !r.error.isEmpty() || r.check.exitCode == 2 ? 1 : 0;
+            report.incomplete += r.error.isEmpty() && r.check.exitCode == 3 ? 1 : 0;
+        }
     }
     if (!tx.commit())
         return makeError(QStringLiteral("cannot commit the bundle import: %1").arg(db.lastError().text()),

@@ -68,8 +68,11 @@ class EvidenceStore {
     // offline and stores the result (replacing an earlier read of the same source). One transaction.
     // Signatures (attestation.intoto.jsonl) are verified offline as `signature` says, or against the
     // database's default trusted root when it is not given; with neither they stay "not checked".
+    // Bundles are read a few at a time (memory does not grow with their number); all of them
+    // together may expand to `maxExpandedBytes`, beyond which nothing is imported.
     Result<BundleImportReport> importBundleDir(const QString& dir,
-                                               const evidence::SignatureCheck* signature = nullptr);
+                                               const evidence::SignatureCheck* signature = nullptr,
+                                               qint64 maxExpandedBytes = evidence::bundle_limits::kImport);
     // importBundleDir(), the number of bundles read.
     Result<int> importBundles(const QString& dir, const evidence::SignatureCheck* signature = nullptr);
 

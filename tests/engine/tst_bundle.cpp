@@ -3,6 +3,7 @@
 #include "BundleFixture.h"
 #include "SigstoreCases.h"
 #include "TestUtil.h"
+#include "core/Hash.h"
 #include "evidence/Bundle.h"
 
 #include <QDirIterator>
@@ -215,7 +216,7 @@ class TestBundle : public QObject {
         Result<SummaryBundle> b = loadBundle(tmp.path());
         QVERIFY2(b.ok(), qPrintable(b.ok() ? QString() : b.error().toString()));
         QCOMPARE(b->ociManifestDigest, digest);
-        QCOMPARE(b->files.size(), f.files.size());
+        QCOMPARE(b->paths().size(), f.files.size());
         const Pointer good = pointerFor(f.recipeName, digest, false, f.attestedAt);
         BundleCheck c = checkBundle(*b, &good);
         QVERIFY2(c.exitCode == 0, qPrintable(c.toText()));
@@ -241,6 +242,83 @@ class TestBundle : public QObject {
         Result<SummaryBundle> broken = loadBundle(tmp.path());
         QVERIFY(!broken.ok());
         QVERIFY(broken.error().message.contains(QStringLiteral("does not match its digest")));
+    }
+
+    // Issue 28: loading streams every file through SHA-256 and keeps in memory only what the checks
+    // read; a large file the manifest lists is judged by the digest taken while streaming.
+    void loadingKeepsOnlyWhatTheChecksRead() {
+        pbtest::BundleFixture f;
+        const QByteArray big(32 * 1024 * 1024, '\0');
+        f.files[QStringLiteral("logs/node-0.log")] = big;
+        f.seal();
+        for (const bool oci : {false, true}) {
+            QTemporaryDir tmp;
+            const QString path = oci ? (pbtest::BundleFixture::writeOciLayout(
+                                            tmp.path(), pbtest::BundleFixture::tarGz(f.files)),
+                                        tmp.path())
+                                     : f.writeDirectory(tmp.path());
+            Result<SummaryBundle> b = loadBundle(path);
+            QVERIFY2(b.ok(), qPrintable(b.ok() ? QString() : b.error().toString()));
+            QVERIFY(!b->files.contains(QStringLiteral("logs/node-0.log")));
+            QVERIFY(!b->files.contains(QStringLiteral("snapshot.yaml")));
+            for (auto it = b->files.cbegin(); it != b->files.cend(); ++it)
+                QVERIFY2(checkedContent(it.key()), qPrintable(it.key()));
+            QCOMPARE(b->digests.value(QStringLiteral("logs/node-0.log")).size, big.size());
+            QCOMPARE(b->digests.value(QStringLiteral("logs/node-0.log")).sha256, sha256(big));
+            QVERIFY(b->expandedBytes > big.size());
+            QCOMPARE(b->paths().size(), f.files.size());
+            const BundleCheck c = checkBundle(*b);
+            QVERIFY2(c.exitCode == 0, qPrintable(c.toText()));
+            // Everything, when asked (a fetched layout is unpacked whole).
+            Result<SummaryBundle> all = loadBundle(path, BundleContent::All);
+            QVERIFY(all.ok());
+            QCOMPARE(all->files.value(QStringLiteral("logs/node-0.log")), big);
+            if (oci)
+                continue;
+            // One byte changed in the unkept file: its streamed digest no longer matches the manifest.
+            QFile log(path + QStringLiteral("/logs/node-0.log"));
+            QVERIFY(log.open(QIODevice::ReadWrite));
+            log.seek(big.size() / 2);
+            log.write("x");
+            log.close();
+            Result<SummaryBundle> edited = loadBundle(path);
+            QVERIFY(edited.ok());
+            const BundleCheck bad = checkBundle(*edited);
+            QCOMPARE(bad.exitCode, 2);
+            QVERIFY2(stepNamed(bad, QStringLiteral("manifest-hash-check"))
+                         ->detail.contains(QStringLiteral("logs/node-0.log: sha256 differs")),
+                     qPrintable(bad.toText()));
+        }
+    }
+
+    // The members a streamed layer keeps in memory are capped apart from what it expands to, and a
+    // layer whose bytes are not its digest is refused even when its archive reads well.
+    void streamedLayerLimits() {
+        QTemporaryDir tmp;
+        const QByteArray layer =
+            pbtest::BundleFixture::tarGz({{QStringLiteral("ctrf/a.json"), QByteArray(3 * 1024 * 1024, 'a')},
+                                          {QStringLiteral("ctrf/b.json"), QByteArray(3 * 1024 * 1024, 'b')},
+                                          {QStringLiteral("big.bin"), QByteArray(20 * 1024 * 1024, '\0')}});
+        const QString file = tmp.filePath(QStringLiteral("layer.tar.gz"));
+        pbtest::writeBytes(file, layer);
+        const auto keepCtrf = [](const QString& p) { return p.startsWith(QLatin1String("ctrf/")); };
+        Result<TarContents> ok =
+            streamTarFile(file, QStringLiteral("layer"), ExtractLimits{100, 64 << 20, 64 << 20, 8 << 20},
+                          keepCtrf, sha256(layer));
+        QVERIFY2(ok.ok(), qPrintable(ok.ok() ? QString() : ok.error().toString()));
+        QCOMPARE(ok->files.size(), 2);
+        QCOMPARE(ok->digests.size(), 3);
+        QCOMPARE(ok->digests.value(QStringLiteral("big.bin")).sha256,
+                 sha256(QByteArray(20 * 1024 * 1024, '\0')));
+        Result<TarContents> capped = streamTarFile(file, QStringLiteral("layer"),
+                                                   ExtractLimits{100, 64 << 20, 64 << 20, 4 << 20}, keepCtrf);
+        QVERIFY(!capped.ok());
+        QVERIFY2(capped.error().message.contains(QStringLiteral("kept in memory exceed 4 MiB")),
+                 qPrintable(capped.error().toString()));
+        Result<TarContents> wrong =
+            streamTarFile(file, QStringLiteral("layer"), ExtractLimits{}, keepCtrf, sha256("something else"));
+        QVERIFY(!wrong.ok());
+        QVERIFY(wrong.error().message.contains(QStringLiteral("does not match its digest")));
     }
 
     void hostileArchivesAreRefused_data() {

@@ -250,6 +250,44 @@ class TestEvidenceStore : public QObject {
 
     // Issue 19: evidence import loads and verifies its bundles on every core. The stored rows and
     // verifications must be exactly what one thread stores, in the same order.
+    // Issue 28: bundles are read a few at a time and hold only what their checks read, so memory
+    // does not grow with their number (docs/PERFORMANCE.md measures it); what they expand to
+    // together is capped, and over the cap nothing is imported.
+    void bundleImportIsBatchedAndCapped() {
+        PB_TEST_DATABASE(testDb, m_tmp.path(), QStringLiteral("batched.sqlite"));
+        auto db = Database::open(testDb.spec());
+        QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
+        QVERIFY(ops::seedEmbeddedCatalog(**db).ok());
+        const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+        const QString root = m_tmp.filePath(QStringLiteral("many-bundles"));
+        pbtest::BundleFixture f(recipe);
+        f.files[QStringLiteral("logs/node.log")] = QByteArray(4 * 1024 * 1024, '\0');
+        f.seal();
+        const int count = QThread::idealThreadCount() * 2 + 3; // more than one batch
+        for (int i = 0; i < count; ++i) {
+            const QString dir = root + QStringLiteral("/b%1").arg(i, 2, 10, QLatin1Char('0'));
+            if (i % 2)
+                pbtest::BundleFixture::writeOciLayout(dir, pbtest::BundleFixture::tarGz(f.files));
+            else
+                f.writeDirectory(dir);
+        }
+        EvidenceStore store(**db);
+        Result<BundleImportReport> capped = store.importBundleDir(root, nullptr, 10ll * 1024 * 1024);
+        QVERIFY(!capped.ok());
+        QVERIFY2(capped.error().message.contains(QStringLiteral("expand to more than 10 MiB")) &&
+                     capped.error().message.contains(QStringLiteral("nothing was imported")),
+                 qPrintable(capped.error().toString()));
+        QCOMPARE(store.bundlesFor(recipe)->size(), size_t(0));
+        Result<BundleImportReport> all = store.importBundleDir(root);
+        QVERIFY2(all.ok(), qPrintable(all.ok() ? QString() : all.error().toString()));
+        QCOMPARE(all->sources.size(), count);
+        QCOMPARE(all->invalid, 0);
+        QStringList sorted = all->sources;
+        sorted.sort();
+        QCOMPARE(all->sources, sorted); // written in source order across batches
+        QCOMPARE(store.bundlesFor(recipe)->size(), size_t(count));
+    }
+
     void concurrentImportMatchesOneThread() {
         const QString root = m_tmp.filePath(QStringLiteral("many"));
         const QStringList leaves{QStringLiteral("h100-eks-ubuntu-training-kubeflow"),

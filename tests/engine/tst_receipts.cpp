@@ -86,6 +86,43 @@ bool haveSqlite3() {
     return !QStandardPaths::findExecutable(QStringLiteral("sqlite3")).isEmpty();
 }
 
+// Runs SQL against the ledger outside Proofbench, as an attacker who can write the database would:
+// the SQLite file with its append-only triggers dropped first, PostgreSQL as the server's superuser
+// with triggers off.
+void editOutside(const QString& db, const QString& sql) {
+    if (pb::test::onPostgres()) {
+        pbtest::RawConnection editor(pb::test::pgSpecAs(db, pb::test::pgSuperuser()));
+        QSqlQuery q(editor.sql());
+        QVERIFY(q.exec(QStringLiteral("SET search_path TO proofbench")));
+        QVERIFY2(q.exec(QStringLiteral("SET session_replication_role = replica")),
+                 qPrintable(q.lastError().text()));
+        for (const QString& statement : sql.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+            if (!statement.trimmed().isEmpty())
+                QVERIFY2(q.exec(statement), qPrintable(q.lastError().text()));
+        return;
+    }
+    Run edit =
+        runProcess(QStringLiteral("sqlite3"),
+                   {db, QStringLiteral("DROP TRIGGER IF EXISTS receipts_no_update; DROP TRIGGER IF EXISTS "
+                                       "receipts_no_delete; ") +
+                            sql});
+    QVERIFY2(edit.code == 0, edit.err.constData());
+}
+
+// Appends `n` receipts through the ledger (a chain that recomputes: every hash is right).
+void appendReceipts(const QString& path, int n, const QString& message) {
+    auto db = db::Database::open(path);
+    QVERIFY2(db.ok(), db.ok() ? "" : qPrintable(db.error().toString()));
+    Ledger ledger(**db);
+    for (int i = 0; i < n; ++i) {
+        ReceiptDraft d;
+        d.kind = QStringLiteral("verify");
+        d.parameters = QJsonObject{{QStringLiteral("policy"), i}};
+        d.message = message;
+        QVERIFY(ledger.record(d).ok());
+    }
+}
+
 } // namespace
 
 class TestReceipts : public QObject {
@@ -612,6 +649,152 @@ class TestReceipts : public QObject {
         QCOMPARE(rows->front().inputs.front().sha256, statement.value(QStringLiteral("hash")).toString());
         auto check = Ledger(**dbh).verify();
         QVERIFY(check.ok() && check->ok);
+    }
+    // Issue 28: a ledger erased whole, truncated with its head fixed, or rewritten and rehashed
+    // recomputes ("intact"); a checkpoint kept outside the database says it once was longer or other.
+    void checkpointAnchorsTheLedger_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<int>("appendAfter");
+        QTest::addColumn<QString>("expect");
+        QTest::addRow("untouched, grown") << QString() << 2 << QStringLiteral("extends the checkpoint by 3");
+        QTest::addRow("erased whole") << QStringLiteral("DELETE FROM receipts; DELETE FROM receipts_head;")
+                                      << 0 << QStringLiteral("shorter than the checkpoint");
+        QTest::addRow("truncated, head fixed")
+            << QStringLiteral("DELETE FROM receipts WHERE seq >= 5; UPDATE receipts_head SET seq = 4, hash = "
+                              "(SELECT hash FROM receipts WHERE seq = 4);")
+            << 0 << QStringLiteral("shorter than the checkpoint");
+        QTest::addRow("rewritten and rehashed")
+            << QStringLiteral("DELETE FROM receipts; DELETE FROM receipts_head;") << 12
+            << QStringLiteral("does not extend the checkpoint");
+    }
+
+    void checkpointAnchorsTheLedger() {
+        if (!pb::test::onPostgres() && !haveSqlite3())
+            QSKIP("the sqlite3 command-line tool is not installed (apt package sqlite3; tools/bootstrap.sh "
+                  "installs it)");
+        QFETCH(QString, sql);
+        QFETCH(int, appendAfter);
+        QFETCH(QString, expect);
+        QTemporaryDir tmp;
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("anchored.sqlite"));
+        const QString db = testDb.spec();
+        writeLedger(db);
+        QProcessEnvironment env = pbtest::cliEnvironment();
+        env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("anchor-pass"));
+        const QString key = tmp.filePath(QStringLiteral("anchor.key"));
+        QCOMPARE(proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"),
+                             key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
+                            env)
+                     .code,
+                 0);
+        const QString checkpoint = tmp.filePath(QStringLiteral("ledger.checkpoint.json"));
+        Run made =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("checkpoint"), QStringLiteral("--db"), db,
+                        QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"),
+                        QStringLiteral("PB_TEST_PASS"), QStringLiteral("--out"), checkpoint},
+                       env);
+        QVERIFY2(made.code == 0, made.err.constData());
+        QVERIFY2(made.out.contains("checkpoint of receipts head #8 "), made.out.constData());
+        const QStringList verify{QStringLiteral("receipts"),     QStringLiteral("verify"),
+                                 QStringLiteral("--db"),         db,
+                                 QStringLiteral("--checkpoint"), checkpoint,
+                                 QStringLiteral("--key"),        key + QStringLiteral(".pub"),
+                                 QStringLiteral("--format"),     QStringLiteral("json")};
+        Run before = proofbench(verify);
+        QVERIFY2(before.code == 0, before.out.constData());
+        // Its own receipt follows the head it covers.
+        QCOMPARE(QJsonDocument::fromJson(before.out)
+                     .object()[QStringLiteral("checkpoints")]
+                     .toArray()[0]
+                     .toObject()[QStringLiteral("ledgerSeq")]
+                     .toInt(),
+                 9);
+        if (!sql.isEmpty())
+            editOutside(db, sql);
+        if (appendAfter > 0)
+            appendReceipts(db, appendAfter, QStringLiteral("written after the checkpoint"));
+        // The chain alone still recomputes...
+        Run chainOnly =
+            proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db});
+        QVERIFY2(chainOnly.code == 0, chainOnly.out.constData());
+        // ...the checkpoint says whether it is the ledger it signed.
+        Run after = proofbench(verify);
+        const QJsonObject c = QJsonDocument::fromJson(after.out)
+                                  .object()[QStringLiteral("checkpoints")]
+                                  .toArray()[0]
+                                  .toObject();
+        QVERIFY2(c[QStringLiteral("detail")].toString().contains(expect), after.out.constData());
+        QCOMPARE(c[QStringLiteral("signatureVerified")].toBool(), true);
+        const bool shouldHold = sql.isEmpty();
+        QCOMPARE(after.code, shouldHold ? 0 : 1);
+        QCOMPARE(c[QStringLiteral("ok")].toBool(), shouldHold);
+        if (!shouldHold) {
+            QVERIFY2(after.err.contains(checkpoint.toUtf8()), after.err.constData());
+            QVERIFY2(c[QStringLiteral("expected")].toString().contains(QLatin1String("#8 ")),
+                     after.out.constData());
+            QVERIFY(!c[QStringLiteral("found")].toString().isEmpty());
+        }
+    }
+
+    // A checkpoint whose statement was edited, or checked with another key, does not hold; a file that
+    // is not a checkpoint is named with the field that is wrong.
+    void checkpointFileMustBeGenuine() {
+        QTemporaryDir tmp;
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("genuine.sqlite"));
+        const QString db = testDb.spec();
+        writeLedger(db);
+        QProcessEnvironment env = pbtest::cliEnvironment();
+        env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("anchor-pass"));
+        const QString key = tmp.filePath(QStringLiteral("a.key")),
+                      other = tmp.filePath(QStringLiteral("b.key"));
+        for (const QString& k : {key, other})
+            QCOMPARE(
+                proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"), k,
+                            QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
+                           env)
+                    .code,
+                0);
+        const QString checkpoint = tmp.filePath(QStringLiteral("c.json"));
+        QCOMPARE(proofbench({QStringLiteral("receipts"), QStringLiteral("checkpoint"), QStringLiteral("--db"),
+                             db, QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"),
+                             QStringLiteral("PB_TEST_PASS"), QStringLiteral("--out"), checkpoint},
+                            env)
+                     .code,
+                 0);
+        auto verifyWith = [&](const QString& file, const QString& pub) {
+            return proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"),
+                               db, QStringLiteral("--checkpoint"), file, QStringLiteral("--key"), pub});
+        };
+        QCOMPARE(verifyWith(checkpoint, key + QStringLiteral(".pub")).code, 0);
+        Run wrongKey = verifyWith(checkpoint, other + QStringLiteral(".pub"));
+        QCOMPARE(wrongKey.code, 1);
+        QVERIFY2(wrongKey.out.contains("signature does not verify"), wrongKey.out.constData());
+        // The statement made to claim a shorter head (so a truncated ledger would pass): re-canonical,
+        // but no longer what was signed.
+        QJsonObject file = QJsonDocument::fromJson(pbtest::readAll(checkpoint)).object();
+        QJsonObject statement =
+            QJsonDocument::fromJson(file[QStringLiteral("statement")].toString().toUtf8()).object();
+        statement[QStringLiteral("seq")] = 3;
+        file[QStringLiteral("statement")] = QString::fromUtf8(canonicalJson(statement));
+        const QString edited = tmp.filePath(QStringLiteral("edited.json"));
+        pbtest::writeBytes(edited, QJsonDocument(file).toJson());
+        Run forged = verifyWith(edited, key + QStringLiteral(".pub"));
+        QCOMPARE(forged.code, 1);
+        QVERIFY2(forged.out.contains("signature does not verify"), forged.out.constData());
+        // Not a checkpoint at all; and the options that need each other.
+        const QString junk = tmp.filePath(QStringLiteral("junk.json"));
+        pbtest::writeBytes(junk, "{\"format\": \"something-else\"}");
+        Run notOne = verifyWith(junk, key + QStringLiteral(".pub"));
+        QCOMPARE(notOne.code, 1);
+        QVERIFY2(notOne.err.contains("format") && notOne.err.contains("junk.json"), notOne.err.constData());
+        QCOMPARE(proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"), db,
+                             QStringLiteral("--checkpoint"), checkpoint})
+                     .code,
+                 2);
+        QCOMPARE(proofbench({QStringLiteral("receipts"), QStringLiteral("checkpoint"), QStringLiteral("--db"),
+                             db, QStringLiteral("--key"), key})
+                     .code,
+                 2);
     }
 };
 

@@ -38,6 +38,7 @@ class TestReceiptsPane : public QObject {
     void filters();
     void detailShowsDigests();
     void exportLedger();
+    void checkpointLine();
     void recordsTab();
 
   private:
@@ -233,6 +234,41 @@ void TestReceiptsPane::exportLedger() {
     QCOMPARE(last->kind, QStringLiteral("receipts.sign-head"));
     QVERIFY(!QString::fromUtf8(receipts::canonicalJson(last->toJson()))
                  .contains(QStringLiteral("pane-test-passphrase")));
+}
+
+// Issue 28: the banner says whether the ledger is anchored outside the database, and after a
+// checkpoint (written from the pane through the same operation as the CLI) which head it covers and
+// how far the chain has grown since.
+void TestReceiptsPane::checkpointLine() {
+    QVERIFY2(m_pane->checkpointText().contains(QStringLiteral("No checkpoint")),
+             qPrintable(m_pane->checkpointText()));
+    QTemporaryDir tmp;
+    const sigstore::crypto::Pkey key = sigstore::generateSigningKey();
+    const sigstore::Passphrase pass(QByteArrayLiteral("checkpoint-pass"));
+    Result<QByteArray> pem = sigstore::encryptPrivateKey(key.get(), pass);
+    QVERIFY(pem);
+    const QString keyPath = tmp.filePath(QStringLiteral("key.pem"));
+    QFile k(keyPath);
+    QVERIFY(k.open(QIODevice::WriteOnly));
+    k.write(*pem);
+    k.close();
+    QVERIFY(refreshed());
+    const qint64 head = m_pane->chain().head.seq;
+    QSignalSpy done(m_pane.get(), &ReceiptsPane::exportFinished);
+    const QString file = tmp.filePath(QStringLiteral("checkpoint.json"));
+    QVERIFY(m_pane->writeCheckpoint(keyPath, pass, file));
+    QVERIFY(done.wait(60000));
+    QVERIFY2(done.at(0).at(0).toBool(), qPrintable(done.at(0).at(1).toString()));
+    QVERIFY(QFileInfo(file).size() > 0);
+    QTRY_VERIFY(m_pane->checkpointText().contains(QStringLiteral("Last checkpoint: head #%1 ").arg(head)));
+    QVERIFY2(m_pane->checkpointText().contains(QStringLiteral("grown by 1 receipt")),
+             qPrintable(m_pane->checkpointText()));
+    QVERIFY(m_pane->checkpointText().contains(sigstore::keyFingerprint(key.get())));
+    record(QStringLiteral("report.export"), receipts::Outcome::Ok, QStringLiteral("later"));
+    record(QStringLiteral("report.export"), receipts::Outcome::Ok, QStringLiteral("later still"));
+    QVERIFY(refreshed());
+    QVERIFY2(m_pane->checkpointText().contains(QStringLiteral("grown by 3 receipt")),
+             qPrintable(m_pane->checkpointText()));
 }
 
 void TestReceiptsPane::recordsTab() {

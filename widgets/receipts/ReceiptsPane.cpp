@@ -6,6 +6,7 @@
 #include "WidgetUtil.h"
 
 #include "OpRunner.h"
+#include "ops/ReceiptsCheckpoint.h"
 #include "ops/ReceiptsExport.h"
 #include "ops/ReceiptsVerify.h"
 #include "ops/RecordsImport.h"
@@ -29,6 +30,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
@@ -36,6 +38,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <limits>
 
 namespace pb::widgets {
 
@@ -79,7 +83,11 @@ ReceiptsPane::ReceiptsPane(models::Workspace& workspace, QWidget* parent)
     m_bannerDetail->setObjectName(QStringLiteral("chainDetail"));
     m_bannerDetail->setWordWrap(true);
     m_bannerDetail->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layOutBanner(m_banner, icon, {m_bannerHeadline, m_bannerDetail});
+    m_checkpointLine = new QLabel(m_banner);
+    m_checkpointLine->setObjectName(QStringLiteral("checkpointLine"));
+    m_checkpointLine->setWordWrap(true);
+    m_checkpointLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layOutBanner(m_banner, icon, {m_bannerHeadline, m_bannerDetail, m_checkpointLine});
     layout->addWidget(m_banner);
 
     m_tabs = new QTabWidget(this);
@@ -194,8 +202,15 @@ void ReceiptsPane::buildLedgerTab() {
            "(check with proofbench verify --key KEY.pub --bundle BUNDLE HEAD)"));
     actions->addWidget(refreshButton);
     actions->addStretch(1);
+    auto* checkpointButton = new QPushButton(tr("&Checkpoint…"), page);
+    checkpointButton->setObjectName(QStringLiteral("writeCheckpointButton"));
+    checkpointButton->setToolTip(tr(
+        "Sign the chain head into a checkpoint file to keep outside the database (as proofbench receipts "
+        "checkpoint); proofbench receipts verify --checkpoint FILE --key KEY.pub then fails when the ledger "
+        "was erased or rewritten"));
     actions->addWidget(exportButton);
     actions->addWidget(headButton);
+    actions->addWidget(checkpointButton);
     v->addLayout(actions);
     m_tabs->addTab(page, tr("Ledger"));
 
@@ -215,6 +230,7 @@ void ReceiptsPane::buildLedgerTab() {
     connect(refreshButton, &QPushButton::clicked, this, &ReceiptsPane::refresh);
     connect(exportButton, &QPushButton::clicked, this, &ReceiptsPane::exportLedgerInteractively);
     connect(headButton, &QPushButton::clicked, this, &ReceiptsPane::exportHeadInteractively);
+    connect(checkpointButton, &QPushButton::clicked, this, &ReceiptsPane::writeCheckpointInteractively);
 }
 
 void ReceiptsPane::buildRecordsTab() {
@@ -301,6 +317,7 @@ void ReceiptsPane::showLedger(const models::ReceiptsSnapshot& snapshot) {
     }();
     m_loadError = snapshot.chain ? QString() : snapshot.chain.error().toString();
     m_chain = snapshot.chain ? *snapshot.chain : receipts::ChainCheck{};
+    m_checkpoint = snapshot.checkpoint;
     m_ledger->setReceipts(snapshot.receipts);
     updateKinds();
     for (int c = 0; c < ReceiptTableModel::SummaryColumn; ++c)
@@ -358,6 +375,25 @@ void ReceiptsPane::updateBanner() {
                                       .arg(receipts::breakName(m_chain.kind)));
         m_bannerDetail->setText(m_chain.detail);
         icon = st->standardIcon(QStyle::SP_MessageBoxCritical);
+    }
+    // The anchor outside the database: the chain above recomputes even when erased whole or
+    // rewritten; only a checkpoint file (checked with `receipts verify --checkpoint`) says otherwise.
+    if (!m_loadError.isEmpty()) {
+        m_checkpointLine->clear();
+    } else if (m_checkpoint) {
+        m_checkpointLine->setText(
+            tr("Last checkpoint: head #%1 signed %2 by key %3 into %4; the chain has grown by %n receipt(s) "
+               "since. Only the file proves it: check with receipts verify --checkpoint.",
+               nullptr, int(std::min<qint64>(m_checkpoint->grownBy, std::numeric_limits<int>::max())))
+                .arg(m_checkpoint->seq)
+                .arg(QLocale::c().toString(m_checkpoint->time.toUTC(),
+                                           QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")),
+                     m_checkpoint->keyFingerprint, m_checkpoint->file));
+    } else {
+        m_checkpointLine->setText(
+            tr("No checkpoint: this ledger is anchored only in its own database, so deleting it whole would "
+               "go unnoticed. proofbench receipts checkpoint --key KEY --out FILE signs its head into a file "
+               "to keep elsewhere."));
     }
     if (auto* iconLabel = m_banner->findChild<QLabel*>(QStringLiteral("chainIcon"))) {
         const int side = m_bannerHeadline->fontMetrics().height() + 10;
@@ -515,6 +551,81 @@ bool ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Pass
     return true;
 }
 
+bool ReceiptsPane::writeCheckpoint(const QString& keyPath, const sigstore::Passphrase& passphrase,
+                                   const QString& outPath) {
+    // The checkpoint operation (as `proofbench receipts checkpoint`), the key decrypted on the worker.
+    auto secret = std::make_shared<sigstore::Passphrase>(passphrase.bytes());
+    runInView<ops::CheckpointWritten>(
+        this, m_workspace,
+        [keyPath, secret, outPath](const ops::Context& ctx) -> Result<ops::CheckpointWritten> {
+            Result<QByteArray> pem =
+                readFileLimited(keyPath, limits::kSmallFile, QStringLiteral("private key"));
+            if (!pem)
+                return pem.error();
+            Result<sigstore::crypto::Pkey> key = sigstore::readPrivateKey(*pem, *secret, keyPath);
+            if (!key)
+                return key.error();
+            ops::CheckpointRequest req;
+            req.key = key->get();
+            req.outPath = outPath;
+            return ops::writeCheckpoint(ctx, req);
+        },
+        [this, outPath](const Result<ops::CheckpointWritten>& r) {
+            const QString message =
+                r ? tr("Checkpoint of head #%1 written to %2: keep it outside the database")
+                        .arg(r->head.seq)
+                        .arg(QDir::toNativeSeparators(outPath))
+                  : r.error().toString();
+            if (r)
+                refresh();
+            emit statusMessage(message, 10000);
+            emit exportFinished(r.ok(), message);
+        },
+        RunView().writing());
+    return true;
+}
+
+QString ReceiptsPane::checkpointText() const {
+    return m_checkpointLine->text();
+}
+
+bool ReceiptsPane::askForKey(const QString& title, QString& keyPath, QByteArray& passphrase) {
+    QFileDialog keyDialog(this, title, QDir::homePath());
+    keyDialog.setObjectName(QStringLiteral("headKeyDialog"));
+    keyDialog.setOption(QFileDialog::DontUseNativeDialog);
+    keyDialog.setFileMode(QFileDialog::ExistingFile);
+    if (keyDialog.exec() != QDialog::Accepted || keyDialog.selectedFiles().isEmpty())
+        return false;
+    keyPath = keyDialog.selectedFiles().constFirst();
+    QInputDialog pass(this);
+    pass.setObjectName(QStringLiteral("headPassphraseDialog"));
+    pass.setWindowTitle(tr("Passphrase"));
+    pass.setLabelText(tr("Passphrase of %1:").arg(QFileInfo(keyPath).fileName()));
+    pass.setTextEchoMode(QLineEdit::Password);
+    if (pass.exec() != QDialog::Accepted)
+        return false;
+    passphrase = pass.textValue().toUtf8();
+    pass.setTextValue(QString());
+    return true;
+}
+
+void ReceiptsPane::writeCheckpointInteractively() {
+    QString keyPath;
+    QByteArray secret;
+    if (!askForKey(tr("Private key to sign the checkpoint with"), keyPath, secret))
+        return;
+    sigstore::Passphrase passphrase(std::move(secret));
+    QFileDialog out(this, tr("Save the checkpoint (keep it outside the database)"),
+                    QDir::home().filePath(QStringLiteral("receipts-checkpoint.json")));
+    out.setObjectName(QStringLiteral("checkpointOutDialog"));
+    out.setOption(QFileDialog::DontUseNativeDialog);
+    out.setAcceptMode(QFileDialog::AcceptSave);
+    out.setDefaultSuffix(QStringLiteral("json"));
+    if (out.exec() != QDialog::Accepted || out.selectedFiles().isEmpty())
+        return;
+    writeCheckpoint(keyPath, passphrase, out.selectedFiles().constFirst());
+}
+
 void ReceiptsPane::exportLedgerInteractively() {
     QFileDialog dialog(this, tr("Export the receipts ledger"),
                        QDir::home().filePath(QStringLiteral("receipts.json")));
@@ -529,24 +640,11 @@ void ReceiptsPane::exportLedgerInteractively() {
 }
 
 void ReceiptsPane::exportHeadInteractively() {
-    QFileDialog keyDialog(this, tr("Private key to sign the chain head with"), QDir::homePath());
-    keyDialog.setObjectName(QStringLiteral("headKeyDialog"));
-    keyDialog.setOption(QFileDialog::DontUseNativeDialog);
-    keyDialog.setFileMode(QFileDialog::ExistingFile);
-    if (keyDialog.exec() != QDialog::Accepted || keyDialog.selectedFiles().isEmpty())
+    QString keyPath;
+    QByteArray secret;
+    if (!askForKey(tr("Private key to sign the chain head with"), keyPath, secret))
         return;
-    const QString keyPath = keyDialog.selectedFiles().constFirst();
-    bool ok = false;
-    QInputDialog pass(this);
-    pass.setObjectName(QStringLiteral("headPassphraseDialog"));
-    pass.setWindowTitle(tr("Passphrase"));
-    pass.setLabelText(tr("Passphrase of %1:").arg(QFileInfo(keyPath).fileName()));
-    pass.setTextEchoMode(QLineEdit::Password);
-    ok = pass.exec() == QDialog::Accepted;
-    if (!ok)
-        return;
-    sigstore::Passphrase passphrase(pass.textValue().toUtf8());
-    pass.setTextValue(QString());
+    sigstore::Passphrase passphrase(std::move(secret));
     QFileDialog out(this, tr("Save the head statement"),
                     QDir::home().filePath(QStringLiteral("receipts-head.json")));
     out.setObjectName(QStringLiteral("headOutDialog"));

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "ops/ReceiptsCheckpoint.h"
 #include "receipts/Ledger.h"
 #include "receipts/Records.h"
 
@@ -67,6 +68,10 @@ class ReceiptsPane : public QWidget {
     // The head statement and a Sigstore bundle over it, signed with the key at `keyPath`.
     bool exportSignedHead(const QString& keyPath, const sigstore::Passphrase& passphrase,
                           const QString& headPath, const QString& bundlePath);
+    // A checkpoint file (as `proofbench receipts checkpoint`): the head signed, to keep elsewhere.
+    bool writeCheckpoint(const QString& keyPath, const sigstore::Passphrase& passphrase,
+                         const QString& outPath);
+    QString checkpointText() const;
 
     // Imports the records below `dir` on a worker; recordsImported() follows. False when busy.
     bool importRecords(const QString& dir);
@@ -84,6 +89,7 @@ class ReceiptsPane : public QWidget {
   public slots:
     void exportLedgerInteractively();
     void exportHeadInteractively();
+    void writeCheckpointInteractively();
     void importRecordsInteractively();
 
   signals:
@@ -102,11 +108,15 @@ class ReceiptsPane : public QWidget {
     void showRecords(const Result<std::vector<receipts::ExternalRecord>>& records);
     void finishImport(bool ok, const QString& message);
     void updateBanner();
+    // Asks for a private key file and its passphrase; false when cancelled.
+    bool askForKey(const QString& title, QString& keyPath, QByteArray& passphrase);
     void updateKinds();
     void onReceiptSelected();
     void onEntryChanged();
 
     receipts::ChainCheck m_chain;
+    std::optional<ops::CheckpointNote> m_checkpoint;
+    QLabel* m_checkpointLine = nullptr;
     QString m_loadError;
 
     QFrame* m_banner = nullptr;
