@@ -11,7 +11,8 @@ static int receiptsCheckpoint(const QCommandLineParser& p) {
         return usage(QStringLiteral("give --out FILE: a checkpoint is kept outside the database"),
                      QStringLiteral("receipts checkpoint"));
     if (!p.isSet(QStringLiteral("key")))
-        return usage(QStringLiteral("give --key KEY: a checkpoint is signed"), QStringLiteral("receipts checkpoint"));
+        return usage(QStringLiteral("give --key KEY: a checkpoint is signed"),
+                     QStringLiteral("receipts checkpoint"));
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -53,7 +54,8 @@ Command receiptsCheckpointCommand() {
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addOption({QStringLiteral("key"), QStringLiteral("The encrypted private key to sign with."),
                  QStringLiteral("KEY")});
-    p.addOption({QStringLiteral("out"), QStringLiteral("Where to write the checkpoint."), QStringLiteral("FILE")});
+    p.addOption(
+        {QStringLiteral("out"), QStringLiteral("Where to write the checkpoint."), QStringLiteral("FILE")});
     p.handler = receiptsCheckpoint;
     return p;
 }

@@ -58,7 +58,8 @@ Result<CheckpointWritten> writeCheckpoint(const Context& ctx, const CheckpointRe
     d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), out.keyFingerprint},
                                {QStringLiteral("seq"), out.head.seq},
                                {QStringLiteral("hash"), out.head.hash}};
-    d.inputs.push_back(Artifact::digest(QStringLiteral("receipts head #%1").arg(out.head.seq), out.head.hash));
+    d.inputs.push_back(
+        Artifact::digest(QStringLiteral("receipts head #%1").arg(out.head.seq), out.head.hash));
     d.outputs.push_back(Artifact::bytes(request.outPath, out.bytes));
     d.message = QStringLiteral("checkpoint of head #%1 %2").arg(out.head.seq).arg(out.head.hash);
     if (auto r = record(ctx, d, &files); !r)
@@ -73,7 +74,8 @@ Result<CheckpointFile> readCheckpoint(const QString& path) {
     QJsonParseError perr{};
     const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &perr);
     if (perr.error != QJsonParseError::NoError || !doc.isObject())
-        return makeError(QStringLiteral("not a checkpoint: malformed JSON (%1)").arg(perr.errorString()), path);
+        return makeError(QStringLiteral("not a checkpoint: malformed JSON (%1)").arg(perr.errorString()),
+                         path);
     const QJsonObject o = doc.object();
     if (o.value(QStringLiteral("format")).toString() != kCheckpointFormat)
         return makeError(QStringLiteral("not a checkpoint: format is '%1', expected '%2'")
@@ -87,7 +89,8 @@ Result<CheckpointFile> readCheckpoint(const QString& path) {
     c.bundle = QJsonDocument(o.value(QStringLiteral("bundle")).toObject()).toJson(QJsonDocument::Compact);
     const QJsonObject s = QJsonDocument::fromJson(c.statement).object();
     if (s.value(QStringLiteral("type")).toString() != QLatin1String("proofbench-receipts-head/v1"))
-        return makeError(QStringLiteral("not a receipts head statement"), path, 0, QStringLiteral("statement.type"));
+        return makeError(QStringLiteral("not a receipts head statement"), path, 0,
+                         QStringLiteral("statement.type"));
     // The statement is canonical JSON as written: anything else was not produced by Proofbench.
     if (receipts::canonicalJson(s) != c.statement)
         return makeError(QStringLiteral("the statement is not in canonical form"), path, 0,
@@ -99,7 +102,8 @@ Result<CheckpointFile> readCheckpoint(const QString& path) {
     c.hash = s.value(QStringLiteral("hash")).toString();
     static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
     if (!hex.match(c.hash).hasMatch())
-        return makeError(QStringLiteral("not 64 lower-case hex digits"), path, 0, QStringLiteral("statement.hash"));
+        return makeError(QStringLiteral("not 64 lower-case hex digits"), path, 0,
+                         QStringLiteral("statement.hash"));
     c.database = s.value(QStringLiteral("database")).toString();
     c.time = QDateTime::fromString(s.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
     return c;
@@ -110,8 +114,8 @@ QJsonObject CheckpointCheck::toJson() const {
                   {QStringLiteral("database"), checkpoint.database},
                   {QStringLiteral("seq"), checkpoint.seq},
                   {QStringLiteral("hash"), checkpoint.hash},
-                  {QStringLiteral("time"), checkpoint.time.isValid() ? QJsonValue(receipts::isoTime(checkpoint.time))
-                                                                    : QJsonValue()},
+                  {QStringLiteral("time"),
+                   checkpoint.time.isValid() ? QJsonValue(receipts::isoTime(checkpoint.time)) : QJsonValue()},
                   {QStringLiteral("signatureVerified"), signatureOk},
                   {QStringLiteral("signature"), signature.toJson()},
                   {QStringLiteral("ledgerSeq"), ledgerSeq},
@@ -126,14 +130,15 @@ QJsonObject CheckpointCheck::toJson() const {
 }
 
 QString CheckpointCheck::toText() const {
-    QString t = QStringLiteral("checkpoint %1: head #%2 %3 (%4, database %5)\n")
-                    .arg(checkpoint.path)
-                    .arg(checkpoint.seq)
-                    .arg(checkpoint.hash)
-                    .arg(checkpoint.time.isValid() ? receipts::isoTime(checkpoint.time) : QStringLiteral("no time"),
-                         checkpoint.database);
-    t += QStringLiteral("  signature: %1\n").arg(signatureOk ? QStringLiteral("verified with the public key")
-                                                             : signature.summary());
+    QString t =
+        QStringLiteral("checkpoint %1: head #%2 %3 (%4, database %5)\n")
+            .arg(checkpoint.path)
+            .arg(checkpoint.seq)
+            .arg(checkpoint.hash)
+            .arg(checkpoint.time.isValid() ? receipts::isoTime(checkpoint.time) : QStringLiteral("no time"),
+                 checkpoint.database);
+    t += QStringLiteral("  signature: %1\n")
+             .arg(signatureOk ? QStringLiteral("verified with the public key") : signature.summary());
     t += QStringLiteral("  %1: %2\n").arg(ok ? QStringLiteral("ok") : QStringLiteral("FAILED"), detail);
     if (!expected.isEmpty() || !found.isEmpty())
         t += QStringLiteral("    expected: %1\n    found:    %2\n").arg(expected, found);
@@ -148,8 +153,9 @@ CheckpointCheck checkOne(receipts::Ledger& ledger, const receipts::ChainHead& he
     c.checkpoint = std::move(file);
     c.ledgerSeq = head.seq;
     static const sigstore::TrustedRoot noRoot; // a key needs no trust material
-    c.signature = sigstore::verifyBundle(c.checkpoint.bundle, c.checkpoint.path,
-                                         sigstore::Artifact::fromBytes(c.checkpoint.statement), noRoot, policy);
+    c.signature =
+        sigstore::verifyBundle(c.checkpoint.bundle, c.checkpoint.path,
+                               sigstore::Artifact::fromBytes(c.checkpoint.statement), noRoot, policy);
     c.signatureOk = c.signature.verified;
     const QString covered = QStringLiteral("#%1 %2").arg(c.checkpoint.seq).arg(c.checkpoint.hash);
     if (head.seq < c.checkpoint.seq) {
@@ -192,7 +198,8 @@ CheckpointCheck checkOne(receipts::Ledger& ledger, const receipts::ChainHead& he
 Result<std::vector<CheckpointCheck>> checkCheckpoints(const Context& ctx, const QStringList& checkpointPaths,
                                                       const QString& publicKeyPath) {
     if (publicKeyPath.isEmpty())
-        return makeError(QStringLiteral("checking a checkpoint needs the public key it was signed with (--key)"));
+        return makeError(
+            QStringLiteral("checking a checkpoint needs the public key it was signed with (--key)"));
     auto pem = readFileLimited(publicKeyPath, limits::kSmallFile, QStringLiteral("the public key"));
     if (!pem)
         return pem.error();

@@ -54,10 +54,10 @@ struct CheckpointCheck {
     CheckpointFile checkpoint;
     sigstore::VerificationResult signature;
     bool signatureOk = false;
-    qint64 ledgerSeq = 0;  // the ledger's head now
-    bool extends = false;  // the ledger holds the checkpoint's receipt, unchanged
-    bool ok = false;       // signature and ledger both
-    QString detail;        // the verdict in one sentence
+    qint64 ledgerSeq = 0;    // the ledger's head now
+    bool extends = false;    // the ledger holds the checkpoint's receipt, unchanged
+    bool ok = false;         // signature and ledger both
+    QString detail;          // the verdict in one sentence
     QString expected, found; // side by side when the ledger does not extend it
     QJsonObject toJson() const;
     QString toText() const;
@@ -69,11 +69,11 @@ Result<std::vector<CheckpointCheck>> checkCheckpoints(const Context& ctx, const 
 
 // The newest receipts.checkpoint receipt in `ledger` (oldest first) and how far the chain has grown.
 struct CheckpointNote {
-    qint64 seq = 0;      // the head it covers
+    qint64 seq = 0; // the head it covers
     QString hash, file, keyFingerprint;
-    QDateTime time;      // when it was written
+    QDateTime time; // when it was written
     qint64 receiptSeq = 0;
-    qint64 grownBy = 0;  // receipts after the covered head (the checkpoint's own receipt is one)
+    qint64 grownBy = 0; // receipts after the covered head (the checkpoint's own receipt is one)
 };
 std::optional<CheckpointNote> lastCheckpoint(const std::vector<receipts::Receipt>& ledger);
 

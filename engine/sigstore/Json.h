@@ -26,11 +26,14 @@ inline QJsonValue field(const QJsonObject& o, const char* camel, const char* sna
     return QJsonValue(QJsonValue::Undefined);
 }
 
-// A proto3 enum: its value name, or its number mapped through `names` (index = number). An unknown
-// number gives an empty string, which every caller rejects as unsupported.
+// A proto3 enum: its value name, or its number mapped through `names` (index = number). Absent (or
+// null) is the zero value, names[0], as proto3 JSON leaves it out. An unknown number gives an empty
+// string, which every caller rejects as unsupported.
 template <size_t N>
 QString enumField(const QJsonObject& o, const char* camel, const char* snake, const char* const (&names)[N]) {
     const QJsonValue v = field(o, camel, snake);
+    if (v.isUndefined() || v.isNull())
+        return QLatin1String(names[0]);
     if (v.isString())
         return v.toString();
     if (v.isDouble()) {

@@ -94,6 +94,20 @@ void TestLimits::oversizeInputFiles() {
         QVERIFY(!b.ok());
         expectLimitError(b.error(), p);
     }
+    {
+        // Issue 28: a 16 GB sparse file in a bundle folder is refused by its size, before any read.
+        QDir().mkpath(dir.filePath(QStringLiteral("bundle/summary-bundle")));
+        QFile manifest(dir.filePath(QStringLiteral("bundle/summary-bundle/manifest.json")));
+        QVERIFY(manifest.open(QIODevice::WriteOnly));
+        manifest.write("{}");
+        manifest.close();
+        const QString p = hugeFile(dir, QStringLiteral("bundle/summary-bundle/huge.bin"), 16ll << 30);
+        Result<evidence::SummaryBundle> b = evidence::loadBundle(dir.filePath(QStringLiteral("bundle")));
+        QVERIFY(!b.ok());
+        QCOMPARE(b.error().file, p);
+        QVERIFY2(b.error().message.contains(QLatin1String("larger than 64 MiB")),
+                 qPrintable(b.error().toString()));
+    }
 }
 
 void TestLimits::readLimitedOnAPipe() {
