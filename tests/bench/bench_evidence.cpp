@@ -80,7 +80,8 @@ QString writeLayout(const QString& dir, int members) {
     const QByteArray zeros(100 * 1000, '\0');
     for (int i = 0; i < members; ++i) {
         archive_entry* e = archive_entry_new();
-        archive_entry_set_pathname(e, QStringLiteral("logs/part-%1.bin").arg(i, 5, 10, QLatin1Char('0')).toUtf8().constData());
+        archive_entry_set_pathname(
+            e, QStringLiteral("logs/part-%1.bin").arg(i, 5, 10, QLatin1Char('0')).toUtf8().constData());
         archive_entry_set_filetype(e, AE_IFREG);
         archive_entry_set_perm(e, 0644);
         archive_entry_set_size(e, zeros.size());
@@ -100,7 +101,8 @@ QString writeLayout(const QString& dir, int members) {
     const QString layerPath = dir + QStringLiteral("/blobs/sha256/") + layerHex;
     QFile::rename(layerTmp, layerPath);
     auto blob = [&](const QByteArray& bytes) {
-        const QString hex = QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+        const QString hex =
+            QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
         QFile f(dir + QStringLiteral("/blobs/sha256/") + hex);
         f.open(QIODevice::WriteOnly);
         f.write(bytes);
@@ -108,27 +110,30 @@ QString writeLayout(const QString& dir, int members) {
     };
     const QString config = blob("{}");
     const QByteArray manifest =
-        QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), 2},
-                                  {QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
-                                  {QStringLiteral("config"),
-                                   QJsonObject{{QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.empty.v1+json")},
-                                               {QStringLiteral("digest"), config},
-                                               {QStringLiteral("size"), 2}}},
-                                  {QStringLiteral("layers"),
-                                   QJsonArray{QJsonObject{{QStringLiteral("mediaType"),
-                                                           QStringLiteral("application/vnd.oci.image.layer.v1.tar+gzip")},
-                                                          {QStringLiteral("digest"), QStringLiteral("sha256:") + layerHex},
-                                                          {QStringLiteral("size"), layerSize}}}}})
+        QJsonDocument(
+            QJsonObject{
+                {QStringLiteral("schemaVersion"), 2},
+                {QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
+                {QStringLiteral("config"), QJsonObject{{QStringLiteral("mediaType"),
+                                                        QStringLiteral("application/vnd.oci.empty.v1+json")},
+                                                       {QStringLiteral("digest"), config},
+                                                       {QStringLiteral("size"), 2}}},
+                {QStringLiteral("layers"),
+                 QJsonArray{QJsonObject{{QStringLiteral("mediaType"),
+                                         QStringLiteral("application/vnd.oci.image.layer.v1.tar+gzip")},
+                                        {QStringLiteral("digest"), QStringLiteral("sha256:") + layerHex},
+                                        {QStringLiteral("size"), layerSize}}}}})
             .toJson(QJsonDocument::Compact);
     const QString manifestDigest = blob(manifest);
     QFile index(dir + QStringLiteral("/index.json"));
     index.open(QIODevice::WriteOnly);
     index.write(QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), 2},
                                           {QStringLiteral("manifests"),
-                                           QJsonArray{QJsonObject{{QStringLiteral("mediaType"),
-                                                                   QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
-                                                                  {QStringLiteral("digest"), manifestDigest},
-                                                                  {QStringLiteral("size"), manifest.size()}}}}})
+                                           QJsonArray{QJsonObject{
+                                               {QStringLiteral("mediaType"),
+                                                QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
+                                               {QStringLiteral("digest"), manifestDigest},
+                                               {QStringLiteral("size"), manifest.size()}}}}})
                     .toJson(QJsonDocument::Compact));
     QFile oci(dir + QStringLiteral("/oci-layout"));
     oci.open(QIODevice::WriteOnly);
@@ -145,7 +150,8 @@ QStringList copies(const QString& source, const QString& root, int n) {
         QFile::copy(source + QStringLiteral("/index.json"), dir + QStringLiteral("/index.json"));
         QFile::copy(source + QStringLiteral("/oci-layout"), dir + QStringLiteral("/oci-layout"));
         for (const QString& b : QDir(source + QStringLiteral("/blobs/sha256")).entryList(QDir::Files)) {
-            QFile::copy(source + QStringLiteral("/blobs/sha256/") + b, dir + QStringLiteral("/blobs/sha256/") + b);
+            QFile::copy(source + QStringLiteral("/blobs/sha256/") + b,
+                        dir + QStringLiteral("/blobs/sha256/") + b);
             if (QFileInfo(dir + QStringLiteral("/blobs/sha256/") + b).size() > 4096)
                 layers << dir + QStringLiteral("/blobs/sha256/") + b;
         }
@@ -166,8 +172,9 @@ int main(int argc, char** argv) {
     writeLayout(one, members);
     auto import = [&](const QString& bundles, const QString& label, int n, const QStringList& layers) {
         const QString db = tmp.filePath(label + QStringLiteral(".sqlite"));
-        const ChildRun r = runChild({cli, QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"),
-                                     db, QStringLiteral("--bundles"), bundles, tmp.filePath(QStringLiteral("pointers"))});
+        const ChildRun r =
+            runChild({cli, QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), db,
+                      QStringLiteral("--bundles"), bundles, tmp.filePath(QStringLiteral("pointers"))});
         QFile::remove(db);
         double floor = 0;
         for (const QString& layer : layers)
@@ -198,16 +205,19 @@ int main(int argc, char** argv) {
     const QStringList sixLayers = copies(big, six, 6);
     {
         const QString db = tmp.filePath(QStringLiteral("six.sqlite"));
-        const ChildRun r = runChild({cli, QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"),
-                                     db, QStringLiteral("--bundles"), six, tmp.filePath(QStringLiteral("pointers"))});
-        std::printf("{\"bench\":\"evidence import --bundles (issue 28 case)\",\"bundles\":6,\"membersPerBundle\":5000,"
+        const ChildRun r =
+            runChild({cli, QStringLiteral("evidence"), QStringLiteral("import"), QStringLiteral("--db"), db,
+                      QStringLiteral("--bundles"), six, tmp.filePath(QStringLiteral("pointers"))});
+        std::printf("{\"bench\":\"evidence import --bundles (issue 28 "
+                    "case)\",\"bundles\":6,\"membersPerBundle\":5000,"
                     "\"expandedMB\":3000,\"exit\":%d,\"seconds\":%.2f,\"peakRssMB\":%.1f}\n",
                     r.exitCode, r.seconds, r.maxRssKb / 1024.0);
-        const ChildRun c = runChild({cli, QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), db,
-                                     six + QStringLiteral("/b000")});
-        std::printf("{\"bench\":\"evidence check (issue 28 case)\",\"membersPerBundle\":5000,\"expandedMB\":500,"
-                    "\"exit\":%d,\"seconds\":%.2f,\"peakRssMB\":%.1f}\n",
-                    c.exitCode, c.seconds, c.maxRssKb / 1024.0);
+        const ChildRun c = runChild({cli, QStringLiteral("evidence"), QStringLiteral("check"),
+                                     QStringLiteral("--db"), db, six + QStringLiteral("/b000")});
+        std::printf(
+            "{\"bench\":\"evidence check (issue 28 case)\",\"membersPerBundle\":5000,\"expandedMB\":500,"
+            "\"exit\":%d,\"seconds\":%.2f,\"peakRssMB\":%.1f}\n",
+            c.exitCode, c.seconds, c.maxRssKb / 1024.0);
     }
     return 0;
 }

@@ -45,7 +45,9 @@
 #include "WelcomePane.h"
 #include "WindowManager.h"
 #include "YamlDialog.h"
+#include "ops/ReceiptsCheckpoint.h"
 #include "receipts/Ledger.h"
+#include "sigstore/Keys.h"
 #include "store/EvidenceStore.h"
 
 #include <QApplication>
@@ -492,6 +494,15 @@ bool validationShots(pb::widgets::MainWindow& window, pb::db::Database& db, cons
 // with the ConfigHub fixture entry) and the release review report dialog with its preview.
 bool receiptShots(pb::widgets::MainWindow& window, pb::db::Database& db, const QString& out) {
     bool ok = true;
+    // A checkpoint of the head, so the banner's last line names it (and the one receipt since: its own).
+    QTemporaryDir keep;
+    {
+        const pb::sigstore::crypto::Pkey key = pb::sigstore::generateSigningKey();
+        pb::ops::CheckpointRequest req;
+        req.key = key.get();
+        req.outPath = keep.filePath(QStringLiteral("receipts-checkpoint.json"));
+        ok &= pb::ops::writeCheckpoint(pb::ops::Context(db), req).ok();
+    }
     window.showReceipts();
     pb::widgets::ReceiptsPane* pane = window.receiptsPane();
     QSignalSpy refreshed(pane, &pb::widgets::ReceiptsPane::refreshed);
