@@ -21,6 +21,9 @@ class Workspace;
 
 // The records the catalog views show, under the models' names (views name no store:: type).
 using CatalogVersionInfo = store::CatalogVersionInfo;
+// The version a version is compared with by default (store::defaultBaselineIndex): one rule for the
+// tree, Details, Compare and the report.
+using store::defaultBaselineIndex;
 using RecipeInfo = store::RecipeInfo;
 using ImportReport = store::ImportReport;
 // The note under a release-bound version: what the release's signature covers.

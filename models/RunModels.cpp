@@ -548,14 +548,8 @@ QVariant KubeContextsModel::headerData(int section, Qt::Orientation orientation,
     return {};
 }
 
-Result<QStringList> RunReader::catalogVersions() const {
-    Result<std::vector<store::CatalogVersionInfo>> versions = store::CatalogStore(m_db).versions();
-    if (!versions)
-        return versions.error();
-    QStringList out;
-    for (const store::CatalogVersionInfo& v : *versions)
-        out << v.label;
-    return out;
+Result<std::vector<store::CatalogVersionInfo>> RunReader::catalogVersions() const {
+    return store::CatalogStore(m_db).versions();
 }
 
 Result<std::vector<std::pair<QString, QString>>> RunReader::recipes(const QString& catalogLabel) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ops/Operation.h"
+#include "store/CatalogStore.h"
 #include "store/RunStore.h"
 #include "validation/Runner.h"
 
@@ -15,6 +16,8 @@
 #include <vector>
 
 namespace pb::models {
+
+using CatalogVersionInfo = store::CatalogVersionInfo;
 
 // Stored runs as the Validation view shows them (plain values; views name these, not store:: types).
 using RunSummary = store::RunSummary;
@@ -135,7 +138,7 @@ class KubeContextsModel : public QAbstractItemModel {
 class RunReader {
   public:
     explicit RunReader(const ops::Context& ctx) : m_db(ctx.db()) {}
-    Result<QStringList> catalogVersions() const; // labels, oldest first
+    Result<std::vector<store::CatalogVersionInfo>> catalogVersions() const; // in version order, oldest first
     // (recipe name, leaf overlay) of a catalog version.
     Result<std::vector<std::pair<QString, QString>>> recipes(const QString& catalogLabel) const;
     Result<std::vector<RunSummary>> runs() const;

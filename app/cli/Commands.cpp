@@ -98,6 +98,7 @@ int runCommand(const Command& c, const QStringList& args) {
         QString text = p.helpText();
         text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")),
                      QStringLiteral("Usage: proofbench ") + c.name());
+        text += exitCodesHelp(c.exitCodes, c.exitCodesSource);
         out() << text;
         out().flush();
         return kOk;
@@ -230,7 +231,9 @@ QString generalHelp() {
                            "  -h, --help      this help; 'proofbench <verb> --help' for a verb's options\n"
                            "  -v, --version   the version\n"
                            "\n"
-                           "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error.\n")
+                           "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error (nothing\n"
+                           "done). validate, evidence check and evidence fetch mirror AICR's codes (3\n"
+                           "incomplete, 8 failed, ...): each verb's --help lists its own.\n")
                 .arg(db::Database::defaultPath());
     return text;
 }

@@ -6,6 +6,8 @@
 // Commands.cpp's table: nothing else is written by hand, so nothing can drift.
 #pragma once
 
+#include "cli/ExitCodes.h"
+
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QList>
@@ -48,6 +50,9 @@ struct Command {
     QList<Option> options;
     QList<Positional> positionals;
     Handler handler = nullptr;
+    // What each exit code means (cli/ExitCodes.h); --help prints them, README's table lists them.
+    ExitCodes exitCodes = standardExitCodes();
+    QString exitCodesSource; // "as aicr validate", when the codes mirror AICR's
     // Whether this command line needs a QApplication (charts and printing) rather than a
     // QCoreApplication; gets the program followed by the command's arguments. Null: never.
     bool (*needsGui)(const QStringList& args) = nullptr;

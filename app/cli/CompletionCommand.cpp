@@ -135,6 +135,27 @@ QString markdownTable() {
                 .arg(c.name(), cell(synopsis.isEmpty() ? c.name() : c.name() + QLatin1Char(' ') + synopsis),
                      cell(c.summary));
     }
+    // The exit codes: the standard ones, then each verb whose codes are its own (cli/ExitCodes.h).
+    QStringList standard;
+    for (const ExitCode& e : standardExitCodes())
+        standard << QStringLiteral("%1 %2").arg(e.code).arg(e.meaning);
+    text += QStringLiteral(
+                "\n**Exit codes.** Every command: %1. These use the codes of the AICR command "
+                "they mirror (each one's `--help` lists them):\n\n| Command | Exit codes |\n|---|---|\n")
+                .arg(cell(standard.join(QStringLiteral("; "))));
+    for (const Command& c : commands()) {
+        bool own = c.exitCodes.size() != standardExitCodes().size();
+        for (qsizetype i = 0; !own && i < c.exitCodes.size(); ++i)
+            own = c.exitCodes[i].code != standardExitCodes()[i].code ||
+                  c.exitCodes[i].meaning != standardExitCodes()[i].meaning;
+        if (!own)
+            continue;
+        QStringList codes;
+        for (const ExitCode& e : c.exitCodes)
+            codes << QStringLiteral("%1 %2").arg(e.code).arg(e.meaning);
+        text += QStringLiteral("| `%1` (%2) | %3 |\n")
+                    .arg(c.name(), cell(c.exitCodesSource), cell(codes.join(QStringLiteral("; "))));
+    }
     return text;
 }
 

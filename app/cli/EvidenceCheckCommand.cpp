@@ -25,6 +25,8 @@ namespace pb::cli {
 using namespace pb::catalog;
 using namespace pb::store;
 
+static constexpr int kNoVerdict = 3;
+
 static int evidenceCheck(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected exactly one bundle"), QStringLiteral("evidence check"));
@@ -35,12 +37,13 @@ static int evidenceCheck(const QCommandLineParser& p) {
     request.publicKey = p.value(QStringLiteral("key"));
     request.insecureIgnoreTlog = p.isSet(QStringLiteral("insecure-ignore-tlog"));
     // The check needs no catalog: the database only holds the default trusted root and the receipt.
+    // An error before any check ran is no verdict: incomplete (3), never 1 ("valid, failed phases").
     Result<std::unique_ptr<Database>> db = openDbAsIs(p);
     if (!db)
-        return fail(db.error());
+        return fail(db.error()), kNoVerdict;
     Result<ops::CheckEvidenceOutcome> checked = ops::checkEvidence(ops::Context(**db), request);
     if (!checked)
-        return fail(checked.error());
+        return fail(checked.error()), kNoVerdict;
     if (!checked->check) {
         fail(makeError(checked->problem)); // the bundle or the pointer was refused: invalid
         return checked->exitCode;
@@ -79,6 +82,8 @@ Command evidenceCheckCommand() {
         QStringLiteral("BUNDLE"),
         QStringLiteral("A summary-bundle directory (or its parent), or an OCI image layout."));
     p.handler = evidenceCheck;
+    p.exitCodes = evidenceVerdictExitCodes();
+    p.exitCodesSource = QStringLiteral("the verdicts of aicr evidence verify");
     return p;
 }
 

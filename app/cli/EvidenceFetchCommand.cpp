@@ -3,6 +3,8 @@
 
 namespace pb::cli {
 
+static constexpr int kNoVerdict = 3; // an error before any bundle was checked
+
 static int evidenceFetch(const QCommandLineParser& p) {
     if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("expected one pointer file or directory"),
@@ -13,18 +15,18 @@ static int evidenceFetch(const QCommandLineParser& p) {
         Result<evidence::EvidenceTree> tree =
             evidence::scanEvidence(input, p.value(QStringLiteral("allowlist")));
         if (!tree)
-            return fail(tree.error());
+            return fail(tree.error()), kNoVerdict;
         pointers = tree->pointers;
     } else {
         Result<QByteArray> bytes = readFileLimited(input, limits::kSmallFile, QStringLiteral("the pointer"));
         if (!bytes)
-            return fail(bytes.error());
+            return fail(bytes.error()), kNoVerdict;
         pointers.push_back(evidence::parsePointer(*bytes, QFileInfo(input).fileName()));
         pointers.back().file = input;
     }
     Result<oci::ClientOptions> opts = registryOptions(p);
     if (!opts)
-        return fail(opts.error());
+        return fail(opts.error()), kNoVerdict;
     ops::FetchEvidenceRequest req;
     req.pointers = std::move(pointers);
     req.cacheDir =
@@ -32,7 +34,7 @@ static int evidenceFetch(const QCommandLineParser& p) {
     req.client = *opts;
     auto db = openDb(p);
     if (!db)
-        return fail(db.error());
+        return fail(db.error()), kNoVerdict;
     // --trusted-root or --key; without them the operation checks against the database's default root.
     std::optional<sigstore::TrustedRoot> root;
     if (p.isSet(QStringLiteral("trusted-root")) || p.isSet(QStringLiteral("key"))) {
@@ -41,12 +43,12 @@ static int evidenceFetch(const QCommandLineParser& p) {
                                           p.isSet(QStringLiteral("insecure-ignore-tlog"))};
         Result<evidence::SignatureCheck> signature = ops::signatureCheck(ops::Context(**db), source, root);
         if (!signature)
-            return fail(signature.error());
+            return fail(signature.error()), kNoVerdict;
         req.signature = *signature;
     }
     Result<ops::FetchEvidenceOutcome> fetched = ops::fetchEvidence(ops::Context(**db), req);
     if (!fetched)
-        return fail(fetched.error());
+        return fail(fetched.error()), kNoVerdict;
     const bool json = p.value(QStringLiteral("format")) == QLatin1String("json");
     QJsonArray results;
     for (const ops::FetchedBundle& b : fetched->bundles) {
@@ -95,6 +97,8 @@ Command evidenceFetchCommand() {
     p.addPositionalArgument(QStringLiteral("POINTER_OR_DIR"),
                             QStringLiteral("An evidence pointer file, or a recipes/evidence directory."));
     p.handler = evidenceFetch;
+    p.exitCodes = evidenceVerdictExitCodes();
+    p.exitCodesSource = QStringLiteral("the worst verdict of aicr evidence verify over the bundles");
     return p;
 }
 

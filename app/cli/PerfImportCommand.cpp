@@ -1,5 +1,6 @@
 // proofbench perf import: parse and score an nccl-tests log or an AIPerf / GenAI-Perf / inference-perf report
 #include "cli/ValidationSupport.h"
+#include "validation/Score.h"
 
 namespace pb::cli {
 
@@ -122,6 +123,9 @@ static int perfImport(const QCommandLineParser& p) {
         Constraint c;
         c.name = nv.left(eq).trimmed();
         c.value = nv.mid(eq + 1).trimmed();
+        // A threshold that cannot be scored is a malformed request: refused, nothing stored.
+        if (const std::optional<QString> problem = validation::thresholdProblem(c))
+            return usage(QStringLiteral("--constraint %1").arg(*problem), verb);
         std::erase_if(req.constraints, [&](const Constraint& x) { return x.name == c.name; });
         req.constraints.push_back(c);
     }

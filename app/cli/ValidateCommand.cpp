@@ -212,6 +212,8 @@ Command validateCommand() {
          QStringLiteral("SEC")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.handler = validateVerb;
+    p.exitCodes = validateExitCodes();
+    p.exitCodesSource = QStringLiteral("as aicr validate");
     return p;
 }
 

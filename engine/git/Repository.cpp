@@ -32,6 +32,7 @@ using ObjectPtr = std::unique_ptr<git_object, Deleter<git_object, git_object_fre
 using CommitPtr = std::unique_ptr<git_commit, Deleter<git_commit, git_commit_free>>;
 using TreePtr = std::unique_ptr<git_tree, Deleter<git_tree, git_tree_free>>;
 using TreeEntryPtr = std::unique_ptr<git_tree_entry, Deleter<git_tree_entry, git_tree_entry_free>>;
+using CommitPtr = std::unique_ptr<git_commit, Deleter<git_commit, git_commit_free>>;
 using ReferencePtr = std::unique_ptr<git_reference, Deleter<git_reference, git_reference_free>>;
 using RefIteratorPtr =
     std::unique_ptr<git_reference_iterator, Deleter<git_reference_iterator, git_reference_iterator_free>>;
@@ -104,6 +105,53 @@ Result<std::optional<TreePtr>> subtree(git_repository* repo, const git_tree* roo
     if (git_tree_lookup(&t, repo, git_tree_entry_id(entry.get())) != 0)
         return makeError(lastError());
     return std::optional<TreePtr>(TreePtr(t));
+}
+
+// The id of what `path` names in a commit (its root tree for ""), or nothing when it holds no such path.
+std::optional<git_oid> pathId(const git_commit* c, const QString& path) {
+    git_tree* rawTree = nullptr;
+    if (git_commit_tree(&rawTree, c) != 0)
+        return std::nullopt;
+    TreePtr tree(rawTree);
+    if (path.isEmpty())
+        return *git_tree_id(tree.get());
+    git_tree_entry* rawEntry = nullptr;
+    if (git_tree_entry_bypath(&rawEntry, tree.get(), path.toUtf8().constData()) != 0)
+        return std::nullopt;
+    TreeEntryPtr entry(rawEntry);
+    return *git_tree_entry_id(entry.get());
+}
+
+// `git log -1 -- <path>` from `start`: the newest commit that changed what `path` holds. A commit whose
+// path is the same as in one of its parents did not change it: the walk follows that parent (Git's
+// history simplification); the first commit that differs from every parent, or has none, changed it.
+// Bounded: after kMaxWalk commits the one reached is taken.
+CommitPtr lastCommitTouching(const git_commit* start, const QString& path) {
+    constexpr int kMaxWalk = 200000;
+    git_commit* raw = nullptr;
+    if (git_commit_dup(&raw, const_cast<git_commit*>(start)) != 0)
+        return {};
+    CommitPtr current(raw);
+    for (int step = 0; step < kMaxWalk; ++step) {
+        const std::optional<git_oid> here = pathId(current.get(), path);
+        if (!here)
+            break;
+        CommitPtr same;
+        const unsigned parents = git_commit_parentcount(current.get());
+        for (unsigned i = 0; i < parents && !same; ++i) {
+            git_commit* rawParent = nullptr;
+            if (git_commit_parent(&rawParent, current.get(), i) != 0)
+                continue; // a shallow clone's boundary: the walk stops here
+            CommitPtr parent(rawParent);
+            const std::optional<git_oid> there = pathId(parent.get(), path);
+            if (there && git_oid_equal(&*there, &*here))
+                same = std::move(parent);
+        }
+        if (!same)
+            break;
+        current = std::move(same);
+    }
+    return current;
 }
 
 bool hasSubtree(const git_tree* tree, const char* name) {
@@ -456,8 +504,7 @@ Result<std::optional<CloneInfo>> Repository::enclosingClone(const QString& folde
             folder);
     ObjectPtr commit(rawCommit);
     const auto* c = reinterpret_cast<const git_commit*>(commit.get());
-    info.commit = oidText(git_commit_id(c));
-    info.commitDate = commitTime(c);
+    info.headCommit = oidText(git_commit_id(c));
 
     // A folder the HEAD commit does not hold (ignored, or never added) owes nothing to that commit.
     if (!info.pathInClone.isEmpty()) {
@@ -469,6 +516,14 @@ Result<std::optional<CloneInfo>> Repository::enclosingClone(const QString& folde
         Result<std::optional<TreePtr>> sub = subtree(repo.get(), tree.get(), info.pathInClone);
         if (!sub || !*sub)
             return std::optional<CloneInfo>();
+    }
+    // The folder's content is that of the last commit that changed it, not of whatever HEAD is now.
+    if (CommitPtr touched = lastCommitTouching(c, info.pathInClone)) {
+        info.commit = oidText(git_commit_id(touched.get()));
+        info.commitDate = commitTime(touched.get());
+    } else {
+        info.commit = info.headCommit;
+        info.commitDate = commitTime(c);
     }
 
     if (checkDirty) {

@@ -63,8 +63,9 @@ struct ReadLimits {
 struct CloneInfo {
     QString workdir;      // the clone's top folder (no trailing slash)
     QString pathInClone;  // the folder, relative to workdir ("recipes", "" for the top)
-    QString commit;       // HEAD's commit id
-    QDateTime commitDate; // HEAD's committer date, UTC
+    QString commit;       // the last commit that changed the folder (`git log -1 -- <folder>` from HEAD)
+    QDateTime commitDate; // that commit's committer date, UTC: the time of the folder's content
+    QString headCommit;   // HEAD's commit id
     bool dirty = false;   // files under the folder differ from HEAD (modified, added, deleted or untracked)
 };
 

@@ -42,9 +42,10 @@ receipts::ReceiptDraft draftFor(const ImportCatalogRequest& request, const store
 }
 
 // A folder import records what it can: the folder, and when the folder is tracked in a Git clone,
-// the clone, its HEAD commit and date, and the folder's path in it; the ref says when files under
-// the folder differ from that commit ("HEAD, with uncommitted changes"). A folder outside any clone
-// (or untracked in it) keeps a plain folder source.
+// the clone, the last commit that changed the folder (git log -1 -- <folder>: the time of its
+// content, which orders the version, not the clone's HEAD) and the folder's path in it; the ref says
+// when files under the folder differ from HEAD ("HEAD, with uncommitted changes"). A folder outside
+// any clone (or untracked in it) keeps a plain folder source.
 store::CatalogSource folderOrigin(const ImportCatalogRequest& request, const catalog::Catalog& cat) {
     store::CatalogSource o = request.origin;
     if (request.embedded || (!o.kind.isEmpty() && o.kind != QLatin1String("folder")) || !o.commit.isEmpty() ||

@@ -74,9 +74,10 @@ struct ReportData {
     QDateTime generatedAt; // UTC: the newest receipt's time (else the version's import), not the clock
     store::CatalogVersionInfo version;
     QString previousLabel; // the version just before it in version order; empty when none
-    // The version the changes are counted from: the one chosen, else previousLabel's. Unset when
-    // there is none (the first version) or the user chose none.
+    // The version the changes are counted from: the one chosen, else the default
+    // (store::defaultBaselineIndex). Unset when there is none or the user chose none.
     std::optional<store::CatalogVersionInfo> baseline;
+    QString noBaselineReason;                 // why there is no default baseline (store::noBaselineReason)
     std::vector<evidence::HealthRow> rows;    // every row of the health table (after the filter)
     std::vector<CoordinateEvidence> evidence; // rows that have pointers or bundles
     std::vector<CoordinateRuns> runs;         // coordinates with stored runs (after the filter)

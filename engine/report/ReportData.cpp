@@ -75,10 +75,11 @@ std::vector<std::pair<HealthStatus, int>> ReportData::statusCounts() const {
 QString defaultBaseline(const std::vector<store::CatalogVersionInfo>& versions, const QString& label) {
     const auto it = std::find_if(versions.begin(), versions.end(),
                                  [&](const store::CatalogVersionInfo& v) { return v.label == label; });
-    if (it == versions.end() || it == versions.begin())
+    if (it == versions.end())
         return {};
-    const store::CatalogVersionInfo& previous = *(it - 1);
-    return previous.isSample() && !it->isSample() ? QString() : previous.label;
+    const std::optional<std::size_t> b =
+        store::defaultBaselineIndex(versions, static_cast<std::size_t>(it - versions.begin()));
+    return b ? versions[*b].label : QString();
 }
 
 namespace {
@@ -105,10 +106,13 @@ Status pickVersions(db::Database& db, store::CatalogStore& catalogs, const Repor
     d.version = *it;
     if (it != versions->begin())
         d.previousLabel = (it - 1)->label;
+    const std::size_t self = static_cast<std::size_t>(it - versions->begin());
     sampleBefore = it != versions->begin() && (it - 1)->isSample() && !d.version.isSample();
     if (options.baseline.isEmpty()) {
-        if (const QString b = defaultBaseline(*versions, d.version.label); !b.isEmpty())
-            d.baseline = *(it - 1);
+        if (const std::optional<std::size_t> b = store::defaultBaselineIndex(*versions, self))
+            d.baseline = (*versions)[*b];
+        else
+            d.noBaselineReason = store::noBaselineReason(*versions, self);
     } else if (options.baseline != kNoBaseline) {
         const auto b =
             std::find_if(versions->begin(), versions->end(),
@@ -214,6 +218,9 @@ void collectDiff(store::CatalogStore& catalogs, const ReportOptions& options, bo
                       "is Proofbench's sample data, so it is not compared by default (choose it as "
                       "the baseline to compare anyway).")
                       .arg(d.version.label, d.previousLabel)
+            : !d.version.isSample() && !d.version.placed()
+                ? QStringLiteral("%1 is not compared by default: %2; choose a baseline to compare anyway.")
+                      .arg(d.version.label, d.noBaselineReason)
                 : QStringLiteral("%1 is the first catalog version in version order: nothing to compare with.")
                       .arg(d.version.label);
     } else if (d.baseline->label == d.version.label) {

@@ -572,6 +572,41 @@ QString CatalogVersionInfo::orderBasis() const {
                       : catalog::orderBasis({label, origin.commitDate, false});
 }
 
+bool CatalogVersionInfo::placed() const {
+    return !isSample() && catalog::orderBasis({label, origin.commitDate, false}) != QLatin1String("label");
+}
+
+std::optional<std::size_t> defaultBaselineIndex(const std::vector<CatalogVersionInfo>& ordered,
+                                                std::size_t i) {
+    if (i >= ordered.size())
+        return std::nullopt;
+    const CatalogVersionInfo& self = ordered[i];
+    if (!self.isSample() && !self.placed())
+        return std::nullopt;
+    for (std::size_t j = i; j-- > 0;) {
+        const CatalogVersionInfo& v = ordered[j];
+        if (self.isSample() ? v.isSample() : v.placed())
+            return j;
+    }
+    return std::nullopt;
+}
+
+QString noBaselineReason(const std::vector<CatalogVersionInfo>& ordered, std::size_t i) {
+    if (i >= ordered.size() || defaultBaselineIndex(ordered, i))
+        return {};
+    const CatalogVersionInfo& self = ordered[i];
+    if (!self.isSample() && !self.placed())
+        return QStringLiteral(
+            "its place in version order is unknown (no semantic version, commit date or date in "
+            "its label), so no version is before it");
+    if (self.isSample())
+        return QStringLiteral("it is the oldest sample");
+    for (std::size_t j = 0; j < i; ++j)
+        if (ordered[j].isSample())
+            return QStringLiteral("it is the oldest real version (sample data is never a baseline)");
+    return QStringLiteral("it is the oldest in version order");
+}
+
 Result<std::vector<CatalogVersionInfo>> CatalogStore::versions() const {
     QSqlQuery q(m_db.sql());
     if (!q.exec(versionSelect(m_db.sql()) + QStringLiteral("ORDER BY v.id")))
@@ -596,13 +631,11 @@ Result<CatalogVersionInfo> CatalogStore::previousVersion(const QString& label) c
         return all.error();
     for (std::size_t i = 0; i < all->size(); ++i)
         if ((*all)[i].label == label) {
-            if (i == 0)
-                return makeError(
-                    QStringLiteral(
-                        "catalog version '%1' is the oldest in version order; it has no previous version")
-                        .arg(label),
-                    m_db.path());
-            return (*all)[i - 1];
+            if (const std::optional<std::size_t> b = defaultBaselineIndex(*all, i))
+                return (*all)[*b];
+            return makeError(QStringLiteral("catalog version '%1' has no previous version: %2")
+                                 .arg(label, noBaselineReason(*all, i)),
+                             m_db.path());
         }
     return makeError(QStringLiteral("no catalog version '%1' in the database").arg(label), m_db.path());
 }
@@ -737,8 +770,8 @@ Result<std::vector<RecipeInfo>> CatalogStore::recipes(qint64 catalogVersionId) c
     for (std::size_t i = 0; i < all->size(); ++i)
         if ((*all)[i].id == catalogVersionId) {
             signedBy = (*all)[i].signedByReleases;
-            if (i > 0)
-                previousId = (*all)[i - 1].id;
+            if (const std::optional<std::size_t> b = defaultBaselineIndex(*all, i))
+                previousId = (*all)[*b].id;
         }
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral(

@@ -54,7 +54,20 @@ struct CatalogVersionInfo {
     QString originText() const;
     // How it is placed in version order: "semantic version", "commit date", "date in label", "label".
     QString orderBasis() const;
+    // Whether its place in version order is known: a real version with a semantic version, a commit
+    // date or a date in its label (placed by its label alone, it is not).
+    bool placed() const;
 };
+
+// The version `ordered[i]` is compared with by default: "previous", "changed since", "new in", and
+// the default baseline of Compare and the report; `ordered` is in version order (versions()). It is
+// the nearest version before it of its own kind: a sample for a sample; for a real version, a real
+// version whose place is known. A real version placed by its label alone has none (its place is
+// unknown), and is nobody's. Every place that says previous or baseline calls this.
+std::optional<std::size_t> defaultBaselineIndex(const std::vector<CatalogVersionInfo>& ordered,
+                                                std::size_t i);
+// Why ordered[i] has no default baseline (empty when it has one).
+QString noBaselineReason(const std::vector<CatalogVersionInfo>& ordered, std::size_t i);
 
 // What a release binding says, and what it does not: the signature covers the component registry
 // and the validator catalog only.

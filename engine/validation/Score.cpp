@@ -194,6 +194,27 @@ CheckScore scoreNccl(const QString& check, const NcclResult& result,
     return s;
 }
 
+std::optional<QString> thresholdProblem(const catalog::Constraint& c) {
+    if (c.name.startsWith(QLatin1String("nccl-all-reduce-bw"))) {
+        if (parseValue(c.value))
+            return std::nullopt;
+        return QStringLiteral("%1 = '%2' needs a bandwidth in GB/s, optionally after >= (e.g. '>= 300')")
+            .arg(c.name, c.value);
+    }
+    const char* op = c.name == QLatin1String("inference-throughput") ? ">="
+                     : c.name == QLatin1String("inference-ttft-p99") ? "<="
+                                                                     : nullptr;
+    if (!op)
+        return std::nullopt;
+    const std::optional<Threshold> t = parseThreshold(c);
+    if (t && t->op == QLatin1String(op))
+        return std::nullopt;
+    return QStringLiteral("%1 = '%2' needs %3 and a number (e.g. '%3 %4')")
+        .arg(c.name, c.value, QLatin1String(op),
+             c.name == QLatin1String("inference-throughput") ? QStringLiteral("4000")
+                                                             : QStringLiteral("2000 ms"));
+}
+
 CheckScore scoreInference(const QString& check, const InferenceResult& result,
                           const std::vector<catalog::Constraint>& constraints, double gpuScale) {
     CheckScore s;

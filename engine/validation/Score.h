@@ -33,6 +33,13 @@ struct Threshold {
 // nullopt when the value has no comparator or no number (then it is an input, not a threshold).
 std::optional<Threshold> parseThreshold(const catalog::Constraint& c);
 
+// A constraint a user gives for the performance checks (`--constraint NAME=VALUE`): nothing when it
+// can be scored, else why not ("inference-throughput = '4000' needs >= and a number, e.g. '>= 4000'").
+// Only constraints that are thresholds by name are judged (NCCL bandwidth, inference throughput and
+// TTFT p99); others are inputs. A malformed one is the request's fault: refused before anything runs
+// or is stored, never a failed check.
+std::optional<QString> thresholdProblem(const catalog::Constraint& c);
+
 struct ScoredMetric {
     QString name; // "busbw", "output-throughput", "ttft-p99"
     QString unit; // "GB/s", "tokens/s", "ms"

@@ -3,6 +3,7 @@
 // declaration. Checked against the real `proofbench` binary and the table in-process.
 #include "cli/Commands.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -115,7 +116,54 @@ class TestCliCommands : public QObject {
             for (const pb::cli::Positional& a : c.positionals)
                 positionals.insert(a.name);
             QCOMPARE(helpArguments(r.out), positionals);
+            // Issue 30: every verb's help says what its exit codes mean, from its declaration.
+            QVERIFY2(r.out.contains(QStringLiteral("\nExit codes")), qPrintable(c.name()));
+            for (const pb::cli::ExitCode& e : c.exitCodes)
+                QVERIFY2(r.out.contains(QStringLiteral("  %1  %2\n").arg(e.code, 3).arg(e.meaning)),
+                         qPrintable(c.name() + QStringLiteral(": exit %1").arg(e.code)));
         }
+    }
+
+    // Issue 30: exit codes are a contract. A malformed request is a usage error, exit 2, for every
+    // verb, and nothing is written (not even the database); the verbs that mirror AICR list AICR's
+    // codes, and validate's come from the runner itself.
+    void exitCodesAreAContract() {
+        const QString db = QDir::tempPath() +
+                           QStringLiteral("/pb-exitcodes-%1.sqlite").arg(QCoreApplication::applicationPid());
+        for (const pb::cli::Command& c : pb::cli::commands()) {
+            const Run r = proofbench(
+                words(c) + QStringList{QStringLiteral("--db"), db, QStringLiteral("--no-such-option")});
+            QVERIFY2(r.code == 2,
+                     qPrintable(c.name() + QStringLiteral(": exit %1 %2").arg(r.code).arg(r.err)));
+            QVERIFY2(r.err.contains(QStringLiteral("no-such-option")), qPrintable(c.name() + r.err));
+            QVERIFY2(!QFile::exists(db), qPrintable(c.name() + QStringLiteral(" created the database")));
+            // Every code a verb lists is listed once.
+            QSet<int> seen;
+            for (const pb::cli::ExitCode& e : c.exitCodes) {
+                QVERIFY2(!seen.contains(e.code), qPrintable(c.name()));
+                seen.insert(e.code);
+            }
+            QVERIFY2(seen.contains(0) && seen.contains(2), qPrintable(c.name()));
+        }
+        auto codes = [](const QString& name) {
+            QSet<int> out;
+            for (const pb::cli::ExitCode& e : pb::cli::commandNamed(name)->exitCodes)
+                out.insert(e.code);
+            return out;
+        };
+        QCOMPARE(codes(QStringLiteral("validate")), (QSet<int>{0, 1, 2, 3, 8, 130}));
+        QCOMPARE(codes(QStringLiteral("evidence check")), (QSet<int>{0, 1, 2, 3}));
+        QCOMPARE(codes(QStringLiteral("evidence fetch")), (QSet<int>{0, 1, 2, 3}));
+        QCOMPARE(codes(QStringLiteral("receipts verify")), (QSet<int>{0, 1, 2}));
+        // An error before any check ran is no verdict (3), never 1 ("valid, with failed phases").
+        const Run missing =
+            proofbench({QStringLiteral("evidence"), QStringLiteral("check"), QStringLiteral("--db"), db,
+                        QDir::tempPath() + QStringLiteral("/pb-no-such-bundle")});
+        QVERIFY2(missing.code == 2 || missing.code == 3, qPrintable(missing.err));
+        QFile::remove(db);
+        const Run global = proofbench({QStringLiteral("--help")});
+        QVERIFY(global.out.contains(QStringLiteral("2 usage error")));
+        QVERIFY(global.out.contains(QStringLiteral("--help lists its own")));
     }
 
     // Every declared option is accepted by the parser made from the declaration, and nothing else is.

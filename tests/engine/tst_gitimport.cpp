@@ -5,7 +5,8 @@
 // Provenance per version, version order, "previous", re-import skipping everything, same content
 // under another ref skipped, and clear errors that import nothing: a ref that does not exist, a
 // tree without recipes/, a folder that is not a repository, a symbolic link in the tree. A folder
-// import inside a clone records its HEAD commit (and says when the folder has uncommitted changes).
+// import inside a clone records the commit that last changed the folder (and says when the folder has
+// uncommitted changes).
 // The imports run on both engines (DbFixture.h); the Git reading alone on SQLite's half.
 #include "DbFixture.h"
 #include "GitCatalogFixture.h"
@@ -30,6 +31,7 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimeZone>
 
 #include <algorithm>
 #include <memory>
@@ -546,7 +548,8 @@ class TstGitImport : public QObject {
                                   m_repo->commitOf(QStringLiteral("v0.11.1")).left(12)));
     }
 
-    // A folder import records the clone it is in, HEAD's commit and date, and uncommitted changes.
+    // A folder import records the clone it is in, the commit that last changed the folder and its
+    // date, and uncommitted changes.
     void folderInsideCloneRecordsCommit() {
         std::unique_ptr<db::Database> db = freshDb(QStringLiteral("folder.db"));
         ops::Context ctx(*db);
@@ -578,6 +581,33 @@ class TstGitImport : public QObject {
         QVERIFY(dirty);
         QCOMPARE(dirty->origin.commit, m_repo->commitOf(QStringLiteral("main")));
         QCOMPARE(dirty->origin.ref, QStringLiteral("HEAD, with uncommitted changes"));
+
+        // Issue 30: a later commit that leaves recipes/ alone does not move the version. Its commit and
+        // time are those of the last commit that changed the folder (git log -1 -- recipes), not the
+        // clone's HEAD, so every catalog folder of one clone is not dated by whatever came last.
+        QTemporaryDir cloneDir;
+        const QString clone = cloneDir.filePath(QStringLiteral("clone"));
+        m_repo->git({QStringLiteral("clone"), QStringLiteral("-q"), m_repo->work(), clone}, cloneDir.path());
+        QFile readme(clone + QStringLiteral("/README.md"));
+        QVERIFY(readme.open(QIODevice::WriteOnly));
+        readme.write("notes added later\n");
+        readme.close();
+        m_repo->git({QStringLiteral("add"), QStringLiteral("README.md")}, clone);
+        m_repo->git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"),
+                     QStringLiteral("docs only")},
+                    clone, QDateTime(QDate(2026, 12, 1), QTime(10, 0), QTimeZone::utc()));
+        const QString head =
+            m_repo->git({QStringLiteral("rev-parse"), QStringLiteral("HEAD")}, clone).trimmed();
+        QVERIFY(head != m_repo->commitOf(QStringLiteral("main")));
+        req.label = QStringLiteral("from-clone");
+        req.dir = clone + QStringLiteral("/recipes");
+        QVERIFY(ops::importCatalog(ctx, req));
+        Result<store::CatalogVersionInfo> cloned =
+            store::CatalogStore(*db).version(QStringLiteral("from-clone"));
+        QVERIFY(cloned);
+        QCOMPARE(cloned->origin.commit, m_repo->commitOf(QStringLiteral("main")));
+        QCOMPARE(cloned->origin.commitDate, pbtest::gitCatalogCommits().back().commitDate);
+        QCOMPARE(cloned->origin.ref, QStringLiteral("HEAD"));
 
         // A folder outside any clone keeps a plain folder source.
         req.label = QStringLiteral("plain");

@@ -63,6 +63,7 @@ class TestOpsPerfImport : public QObject {
   private slots:
     void cliAndAsyncAgree();
     void noStoreKeepsNothing();
+    void malformedConstraintIsAUsageError();
     void runStoreWritesNoReceipt();
     void measuredTimeIsTheReports();
 };
@@ -143,6 +144,47 @@ void TestOpsPerfImport::noStoreKeepsNothing() {
     QCOMPARE(code, 0);
     QVERIFY2(out.contains("386.56") && !out.contains("stored as run"), out.constData());
     QVERIFY(!pbtest::storeExists(testDb)); // no file; on PostgreSQL, not even the schema
+}
+
+// Issue 30: a threshold that cannot be scored is the request's fault: exit 2, nothing stored (no run,
+// no receipt, no database), never a failed validation run.
+void TestOpsPerfImport::malformedConstraintIsAUsageError() {
+    QTemporaryDir dir;
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    const QString db = testDb.spec();
+    struct Case {
+        const char* fixture;
+        const char* kind;
+        const char* constraint;
+        const char* says;
+    };
+    for (const Case& c :
+         {Case{"validation/nccl-pass.txt", "nccl", "nccl-all-reduce-bw=fast", "needs a bandwidth"},
+          Case{"perf/aiperf-missing-throughput.json", "aiperf", "inference-throughput=4000",
+               "needs >= and a number"},
+          Case{"perf/aiperf-missing-throughput.json", "aiperf", "inference-ttft-p99=>= 20",
+               "needs <= and a number"}}) {
+        QProcess p;
+        p.setProcessEnvironment(pbtest::cliEnvironment());
+        p.start(QStringLiteral(PB_CLI_BINARY),
+                {QStringLiteral("perf"), QStringLiteral("import"),
+                 pbtest::fixture(QString::fromLatin1(c.fixture)), QStringLiteral("--kind"),
+                 QString::fromLatin1(c.kind), QStringLiteral("--constraint"),
+                 QString::fromLatin1(c.constraint), QStringLiteral("--db"), db});
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 2, err.constData());
+        QVERIFY2(err.contains(c.says), err.constData());
+        QVERIFY(!pbtest::storeExists(testDb));
+    }
+    // A well-formed one scores (and is stored).
+    int code = -1;
+    cli({QStringLiteral("perf"), QStringLiteral("import"),
+         pbtest::fixture(QStringLiteral("validation/nccl-pass.txt")), QStringLiteral("--kind"),
+         QStringLiteral("nccl"), QStringLiteral("--constraint"), QStringLiteral("nccl-all-reduce-bw=>= 300"),
+         QStringLiteral("--db"), db},
+        &code);
+    QCOMPARE(code, 0);
 }
 
 void TestOpsPerfImport::runStoreWritesNoReceipt() {

@@ -164,13 +164,34 @@ class TestStore : public QObject {
         Result<catalog::Catalog> again =
             catalog::loadCatalog(pbtest::embeddedCatalogDir(QStringLiteral("sample-2")));
         QVERIFY(again.ok());
+        // Issue 30: sample data is never a baseline of a real version, and a real version placed by
+        // its label alone (its place in version order unknown) has none and is nobody's.
         QVERIFY(store.importCatalog(QStringLiteral("sample-2-rebuilt"), *again).ok());
+        QVERIFY(store.importCatalog(QStringLiteral("2026-07-09"), *again).ok());
+        QVERIFY(store.importCatalog(QStringLiteral("2026-08-01"), *again).ok());
         const auto third = byName(QStringLiteral("sample-2-rebuilt"));
         QCOMPARE(third.size(), second.size());
         for (const RecipeInfo& r : third) {
-            QCOMPARE(r.previousLabel, QStringLiteral("sample-2"));
+            QVERIFY2(r.previousLabel.isEmpty(), qPrintable(r.previousLabel));
+            QCOMPARE(r.change(), RecipeInfo::Change::FirstVersion);
+        }
+        for (const RecipeInfo& r : byName(QStringLiteral("2026-07-09")))
+            QVERIFY2(r.previousLabel.isEmpty(),
+                     qPrintable(r.previousLabel)); // not sample-2, not the unplaced one
+        for (const RecipeInfo& r : byName(QStringLiteral("2026-08-01"))) {
+            QCOMPARE(r.previousLabel, QStringLiteral("2026-07-09"));
             QCOMPARE(r.change(), RecipeInfo::Change::Unchanged);
         }
+        QVERIFY(!store.previousVersion(QStringLiteral("2026-07-09")).ok());
+        QVERIFY2(store.previousVersion(QStringLiteral("2026-07-09"))
+                     .error()
+                     .message.contains(QStringLiteral("sample data is never a baseline")),
+                 qPrintable(store.previousVersion(QStringLiteral("2026-07-09")).error().toString()));
+        QVERIFY(store.previousVersion(QStringLiteral("sample-2-rebuilt"))
+                    .error()
+                    .message.contains(QStringLiteral("place in version order is unknown")));
+        QCOMPARE(store.previousVersion(QStringLiteral("2026-08-01"))->label, QStringLiteral("2026-07-09"));
+        QCOMPARE(store.previousVersion(QStringLiteral("sample-2"))->label, QStringLiteral("sample-1"));
     }
 
     void reimportIsIdempotent() {

@@ -5,6 +5,7 @@
 // Git… opens the Git import dialog; every view shows an empty state while it has nothing to show.
 // Real catalogs (../shared/data/aicr/catalogs) are imported out of order and listed in version order.
 #include "CatalogTreeModel.h"
+#include "ComparePane.h"
 #include "EmptyState.h"
 #include "EvidenceFixture.h"
 #include "GitImportDialog.h"
@@ -13,6 +14,7 @@
 #include "HealthPane.h"
 #include "MainWindow.h"
 #include "ReceiptsPane.h"
+#include "RecipeView.h"
 #include "SignPane.h"
 #include "TeamConnection.h"
 #include "WelcomePane.h"
@@ -20,6 +22,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
@@ -63,6 +66,7 @@ class TestSampleMarks : public QObject {
     void sampleMarkedInDetails();
     void welcomeOnFreshDatabase();
     void welcomeGoneAfterRealImport();
+    void sampleIsNeverABaselineOrDefault();
     void welcomeDismissed();
     void importFromGitAction();
     void catalogEmptyState();
@@ -244,6 +248,43 @@ void TestSampleMarks::welcomeGoneAfterRealImport() {
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QVERIFY(!m_window->isWelcomeShown());
+}
+
+// Issue 30: sample data is never a real version's baseline or a default. A real catalog (a copy of the
+// sample's files, dated by its label) is not "changed since sample-2" in Details, Compare does not open
+// on sample-2 → it, and the Validation view's version box starts on it and marks the samples.
+void TestSampleMarks::sampleIsNeverABaselineOrDefault() {
+    QTemporaryDir tmp;
+    const QString dir = tmp.filePath(QStringLiteral("catalog/recipes"));
+    QVERIFY(pbgui::copyDirectory(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"), dir));
+    QVERIFY(import(dir, QStringLiteral("2026-07-09")));
+    const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+    QVERIFY(m_window->selectRecipe(QStringLiteral("2026-07-09"), recipe));
+    widgets::RecipeView* view = m_window->recipeView();
+    QTRY_VERIFY_WITH_TIMEOUT(view->hasResult() && view->recipe().catalogLabel == QLatin1String("2026-07-09"),
+                             30000);
+    QVERIFY2(view->recipe().previousLabel.isEmpty(), qPrintable(view->recipe().previousLabel));
+    const QString details = find<QLabel>("recipeDigest")->text();
+    QVERIFY2(!details.contains(QStringLiteral("since")) && !details.contains(QStringLiteral("new in")),
+             qPrintable(details));
+
+    m_window->recipeTabs()->setCurrentWidget(m_window->comparePane());
+    auto* from = find<QComboBox>("compareFrom");
+    auto* to = find<QComboBox>("compareTo");
+    QTRY_VERIFY_WITH_TIMEOUT(from->count() == 3, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(from->currentData().toString(), QStringLiteral("2026-07-09"), 30000);
+    QVERIFY(to->currentData().toString() != QLatin1String("sample-2"));
+    QVERIFY(
+        from->itemText(from->findData(QStringLiteral("sample-2"))).contains(QStringLiteral("sample data")));
+
+    m_window->showValidation();
+    auto* versions = find<QComboBox>("catalogVersionCombo");
+    QTRY_VERIFY_WITH_TIMEOUT(versions->count() == 3, 30000);
+    QCOMPARE(versions->currentData().toString(), QStringLiteral("2026-07-09"));
+    QCOMPARE(versions->itemText(versions->findData(QStringLiteral("sample-2"))),
+             QStringLiteral("sample-2 (sample data)"));
+    QCOMPARE(versions->itemText(versions->findData(QStringLiteral("2026-07-09"))),
+             QStringLiteral("2026-07-09"));
 }
 
 void TestSampleMarks::welcomeDismissed() {

@@ -467,8 +467,11 @@ void ComparePane::reloadVersions() {
     for (const models::CatalogVersionInfo* info : infos)
         keys.push_back({info->label, info->origin.commitDate, info->isSample()});
     m_order.clear();
-    for (int i : catalog::versionOrder(keys))
+    m_ordered.clear();
+    for (int i : catalog::versionOrder(keys)) {
         m_order << infos[static_cast<size_t>(i)]->label;
+        m_ordered.push_back(*infos[static_cast<size_t>(i)]);
+    }
     for (qsizetype k = m_order.size() - 1; k >= 0; --k) {
         const models::CatalogVersionInfo* info = nullptr;
         for (const models::CatalogVersionInfo* x : infos)
@@ -548,14 +551,18 @@ void ComparePane::setRecipe(const models::RecipeInfo& info) {
     m_info = info;
     m_hasRecipe = true;
     if (versionChanged) {
-        // Default: the version before this one in version order → this one (for the newest
-        // version: previous → newest); for the first version, this one → the next.
+        // Default: this version's default baseline (models::defaultBaselineIndex: the version before it
+        // in version order, never sample data for a real version, none for one whose place is
+        // unknown) → this one; without a baseline, this one → the next.
         QString from = info.catalogLabel, to = info.catalogLabel;
         const qsizetype self = m_order.indexOf(info.catalogLabel);
-        if (self > 0)
-            from = m_order[self - 1];
-        else if (self == 0 && m_order.size() > 1)
-            to = m_order[1];
+        if (self >= 0) {
+            if (const std::optional<std::size_t> b =
+                    models::defaultBaselineIndex(m_ordered, std::size_t(self)))
+                from = m_order[qsizetype(*b)];
+            else if (self + 1 < m_order.size())
+                to = m_order[self + 1];
+        }
         m_syncing = true;
         m_from->setCurrentIndex(std::max(0, m_from->findData(from)));
         m_to->setCurrentIndex(std::max(0, m_to->findData(to)));

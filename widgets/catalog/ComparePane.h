@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QCheckBox;
 class QHBoxLayout;
@@ -116,7 +117,8 @@ class ComparePane : public QWidget {
     models::CatalogTreeModel* m_versions = nullptr;
     CatalogSource m_source;
     models::Workspace& m_workspace;
-    QStringList m_order; // version labels, oldest first, in version order
+    QStringList m_order;                               // version labels, oldest first, in version order
+    std::vector<models::CatalogVersionInfo> m_ordered; // the same versions
 
     models::RecipeInfo m_info; // the recipe selected in the main window
     bool m_hasRecipe = false;

@@ -253,6 +253,7 @@ QGroupBox* ValidationPane::buildRecipeBox(QWidget* form) {
     m_versionCombo->view()->setObjectName(QStringLiteral("catalogVersionList"));
     m_recipeCombo->view()->setObjectName(QStringLiteral("recipeList"));
     connect(m_versionCombo, &QComboBox::currentIndexChanged, this, [this] { loadRecipes(); });
+    connect(m_versionCombo, &QComboBox::activated, this, [this] { m_versionChosen = true; });
     m_recipeFile = lineEdit("recipeFileEdit", tr("recipe.yaml (aicr recipe output)"), recipeBox);
     QPushButton* recipeBrowse =
         browseButton("recipeFileBrowse", tr("Choose a RecipeResult YAML file"), recipeBox);
@@ -562,6 +563,7 @@ bool ValidationPane::selectRecipe(const QString& catalogLabel, const QString& re
     const int v = m_versionCombo->findData(catalogLabel);
     if (v < 0)
         return false;
+    m_versionChosen = true;
     m_versionCombo->setCurrentIndex(v);
     for (int i = 0; i < m_recipeCombo->count(); ++i)
         if (m_recipeCombo->itemText(i) == recipe || m_recipeCombo->itemData(i).toString() == recipe) {
@@ -589,25 +591,36 @@ void ValidationPane::reload() {
 
 void ValidationPane::loadVersions() {
     const quint64 generation = ++m_versionsGeneration;
-    runInView<QStringList>(
+    using Versions = std::vector<models::CatalogVersionInfo>;
+    runInView<Versions>(
         this, m_workspace, [](const ops::Context& ctx) { return models::RunReader(ctx).catalogVersions(); },
-        [this, generation](const Result<QStringList>& versions) {
+        [this, generation](const Result<Versions>& versions) {
             if (generation == m_versionsGeneration)
                 showVersions(versions);
         });
 }
 
-void ValidationPane::showVersions(const Result<QStringList>& versions) {
+void ValidationPane::showVersions(const Result<std::vector<models::CatalogVersionInfo>>& versions) {
     const QString was = m_versionCombo->currentData().toString();
     QSignalBlocker block(m_versionCombo);
     m_versionCombo->clear();
+    int newestReal = -1;
     if (versions) {
-        // Newest first, as the catalog view lists them.
-        for (auto it = versions->rbegin(); it != versions->rend(); ++it)
-            m_versionCombo->addItem(*it, *it);
+        // Newest first, as the catalog view lists them; sample data says so.
+        for (auto it = versions->rbegin(); it != versions->rend(); ++it) {
+            m_versionCombo->addItem(it->isSample() ? tr("%1 (sample data)").arg(it->label) : it->label,
+                                    it->label);
+            m_versionCombo->setItemData(
+                m_versionCombo->count() - 1,
+                tr("%1\nfrom %2\nplaced by %3").arg(it->label, it->originText(), it->orderBasis()),
+                Qt::ToolTipRole);
+            if (newestReal < 0 && !it->isSample())
+                newestReal = m_versionCombo->count() - 1;
+        }
     }
-    const int keep = m_versionCombo->findData(was);
-    m_versionCombo->setCurrentIndex(keep >= 0 ? keep : 0);
+    // The user's choice stays; otherwise the newest real version (sample data is never the default).
+    const int keep = m_versionChosen ? m_versionCombo->findData(was) : -1;
+    m_versionCombo->setCurrentIndex(keep >= 0 ? keep : std::max(newestReal, 0));
     loadRecipes();
 }
 

@@ -97,7 +97,7 @@ class ValidationPane : public QWidget {
     void buildCharts();
     struct RunsRead;
     void loadVersions();
-    void showVersions(const Result<QStringList>& versions);
+    void showVersions(const Result<std::vector<models::CatalogVersionInfo>>& versions);
     void loadRecipes();
     // `select`: the run to select once the list is read (0: keep the selection).
     void reloadRuns(qint64 select = 0);
@@ -126,6 +126,7 @@ class ValidationPane : public QWidget {
 
     models::Workspace& m_workspace;
     // Only the newest read of each kind is shown.
+    bool m_versionChosen = false; // the user picked a catalog version (else: the newest real one)
     quint64 m_versionsGeneration = 0, m_recipesGeneration = 0, m_runsGeneration = 0, m_openGeneration = 0,
             m_historyGeneration = 0;
     models::ValidationController* m_controller = nullptr;
