@@ -265,6 +265,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
             return QBrush(CheckTableModel::stateColor(CheckState::Running));
         if (r.state == QLatin1String("incomplete"))
             return QBrush(CheckTableModel::stateColor(CheckState::Other));
+        if (r.state == QLatin1String("skipped"))
+            return QBrush(CheckTableModel::stateColor(CheckState::Skipped));
         return QBrush(CheckTableModel::stateColor(CheckState::Failed));
     }
     return {};

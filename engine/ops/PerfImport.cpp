@@ -70,9 +70,9 @@ Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
     run.finished = check.finished;
     run.phasesRun = {check.phase};
     run.checks = {check};
-    run.state =
-        check.state == CheckState::Failed ? validation::RunState::Failed : validation::RunState::Passed;
-    run.reason = check.state == CheckState::Failed ? check.message : QString();
+    run.state = check.state == CheckState::Failed ? validation::RunState::Failed
+                                                  : validation::passedOrSkipped({check});
+    run.reason = check.state == CheckState::Passed ? QString() : check.message;
     out.check = std::move(check);
     const QString recipeName =
         req.recipe && !req.recipe->criteria.isEmpty() ? req.recipe->recipeName() : QString();

@@ -17,6 +17,23 @@
 
 namespace pb::ops {
 
+receipts::Outcome runOutcome(validation::RunState s) {
+    switch (s) {
+    case validation::RunState::Passed:
+    case validation::RunState::Skipped:
+        return receipts::Outcome::Ok;
+    case validation::RunState::Incomplete:
+    case validation::RunState::Cancelled:
+        return receipts::Outcome::Partial;
+    case validation::RunState::Running:
+    case validation::RunState::Failed:
+    case validation::RunState::Error:
+    case validation::RunState::ReadinessFailed:
+        break;
+    }
+    return receipts::Outcome::Failed;
+}
+
 using validation::CheckRun;
 using validation::CheckState;
 using validation::RunResult;
@@ -45,10 +62,7 @@ receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, 
         other += c.state == CheckState::Other;
     }
     d.outputs.push_back(receipts::Artifact{QStringLiteral("runs #%1").arg(runRow), QString(), -1});
-    d.result = r.state == RunState::Passed ? receipts::Outcome::Ok
-               : (r.state == RunState::Failed || r.state == RunState::Incomplete) && passed > 0
-                   ? receipts::Outcome::Partial
-                   : receipts::Outcome::Failed;
+    d.result = runOutcome(r.state);
     d.message =
         QStringLiteral("%1: %2 check(s), %3 passed, %4 failed, %5 skipped%6%7")
             .arg(validation::runStateName(r.state))
@@ -140,7 +154,8 @@ void writeEvidence(const ValidateRequest& req, const SettledRecipe& recipe, cons
                    ValidateOutcome& out) {
     const RunResult& r = out.result;
     // An incomplete run keeps its evidence too: the statement says it is incomplete.
-    if ((r.state != RunState::Passed && r.state != RunState::Failed && r.state != RunState::Incomplete) ||
+    if ((r.state != RunState::Passed && r.state != RunState::Failed && r.state != RunState::Incomplete &&
+         r.state != RunState::Skipped) ||
         req.outDir.isEmpty())
         return;
     Result<validation::EmittedBundle> bundle =

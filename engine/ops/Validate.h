@@ -115,6 +115,9 @@ struct CleanupRunOutcome {
 };
 Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest& request);
 
+// The receipt result of a finished run, one vocabulary for runs and imports: passed or skipped -> ok;
+// failed, error, readiness-failed -> failed; incomplete or cancelled (kept as far as it got) -> partial.
+receipts::Outcome runOutcome(validation::RunState s);
 // The validation.run receipt of a finished run (exposed for tests and for the perf import).
 receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow,
                                          const validation::RunResult& result, const QJsonObject& parameters);

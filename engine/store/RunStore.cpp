@@ -47,7 +47,7 @@ CheckState stateFromName(const QString& s) {
 validation::RunState runStateFromName(const QString& s) {
     using validation::RunState;
     for (RunState st : {RunState::Running, RunState::Passed, RunState::Failed, RunState::Cancelled,
-                        RunState::Error, RunState::ReadinessFailed, RunState::Incomplete})
+                        RunState::Error, RunState::ReadinessFailed, RunState::Incomplete, RunState::Skipped})
         if (validation::runStateName(st) == s)
             return st;
     return RunState::Passed; // "imported"

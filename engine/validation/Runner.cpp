@@ -253,8 +253,17 @@ QString runStateName(RunState s) {
         return QStringLiteral("readiness-failed");
     case RunState::Incomplete:
         return QStringLiteral("incomplete");
+    case RunState::Skipped:
+        return QStringLiteral("skipped");
     }
     return {};
+}
+
+RunState passedOrSkipped(const std::vector<CheckRun>& checks) {
+    for (const CheckRun& c : checks)
+        if (c.state != CheckState::Skipped)
+            return RunState::Passed;
+    return checks.empty() ? RunState::Passed : RunState::Skipped;
 }
 
 bool RunResult::incomplete() const {
@@ -267,6 +276,7 @@ bool RunResult::incomplete() const {
 int RunResult::exitCode() const {
     switch (state) {
     case RunState::Passed:
+    case RunState::Skipped:
         return 0;
     case RunState::ReadinessFailed:
         return 2;
@@ -728,7 +738,10 @@ RunResult Runner::run() {
             failed << c.name;
     if (!failed.isEmpty())
         return finish(RunState::Failed, QStringLiteral("failed: ") + failed.join(QStringLiteral(", ")));
-    return finish(RunState::Passed, {});
+    const RunState verdict = passedOrSkipped(result.checks);
+    return finish(verdict, verdict == RunState::Skipped
+                               ? QStringLiteral("every check was skipped: nothing was judged")
+                               : QString());
 }
 
 namespace {

@@ -57,9 +57,12 @@ struct CheckRun {
 
 // Incomplete: at least one check is `other` (a cluster fault kept it from running or finishing):
 // not evidence of failure, and not of success either.
-enum class RunState { Running, Passed, Failed, Cancelled, Error, ReadinessFailed, Incomplete };
-QString runStateName(
-    RunState s); // "running", "passed", "failed", "cancelled", "error", "readiness-failed", "incomplete"
+// Skipped: every check was skipped (none applied to the recipe): nothing was judged, so not "passed".
+enum class RunState { Running, Passed, Failed, Cancelled, Error, ReadinessFailed, Incomplete, Skipped };
+QString runStateName(RunState s); // "running", "passed", "failed", "cancelled", "error", "readiness-failed",
+                                  // "incomplete", "skipped"
+// Passed, unless every check was skipped (Skipped). For a run that failed nothing.
+RunState passedOrSkipped(const std::vector<CheckRun>& checks);
 
 // The process exit code of an incomplete run ("incomplete (cluster fault)"): next to aicr
 // validate's 0 passed, 2 invalid/readiness, 5 timeout, 8 failed, and evidence verify's 3 incomplete.

@@ -4,6 +4,8 @@
 // store itself writes no receipt.
 #include "DbTestUtil.h"
 #include "TestUtil.h"
+#include "ops/Validate.h"
+#include "receipts/Kinds.h"
 
 #include "ops/Async.h"
 #include "ops/PerfImport.h"
@@ -64,6 +66,8 @@ class TestOpsPerfImport : public QObject {
     void cliAndAsyncAgree();
     void noStoreKeepsNothing();
     void malformedConstraintIsAUsageError();
+    void skippedIsNotPassed();
+    void oneVocabularyForRunReceipts();
     void runStoreWritesNoReceipt();
     void measuredTimeIsTheReports();
 };
@@ -185,6 +189,54 @@ void TestOpsPerfImport::malformedConstraintIsAUsageError() {
          QStringLiteral("--db"), db},
         &code);
     QCOMPARE(code, 0);
+}
+
+// Issue 30: an import whose only check was skipped (no constraint applies) is "skipped", not
+// "passed"; its receipt is ok (nothing failed) and says skipped.
+void TestOpsPerfImport::skippedIsNotPassed() {
+    QTemporaryDir dir;
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    const QString db = testDb.spec();
+    int code = -1;
+    cli({QStringLiteral("perf"), QStringLiteral("import"),
+         pbtest::fixture(QStringLiteral("perf/genai-perf-crlf-thousands.csv")), QStringLiteral("--kind"),
+         QStringLiteral("genai-perf"), QStringLiteral("--db"), db},
+        &code);
+    QCOMPARE(code, 0);
+    const QJsonArray runs =
+        QJsonDocument::fromJson(cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"),
+                                     db, QStringLiteral("--format"), QStringLiteral("json")}))
+            .array();
+    QCOMPARE(runs.size(), 1);
+    QCOMPARE(runs[0].toObject()[QStringLiteral("state")].toString(), QStringLiteral("skipped"));
+    const std::vector<receipts::Receipt> r = receiptsOf(db, QStringLiteral("validation.import"));
+    QCOMPARE(r.size(), size_t(1));
+    QCOMPARE(r[0].result, receipts::Outcome::Ok);
+    QVERIFY2(r[0].message.startsWith(QStringLiteral("skipped:")), qPrintable(r[0].message));
+}
+
+// One vocabulary: a run's receipt result follows its state the same way for live runs and imports.
+void TestOpsPerfImport::oneVocabularyForRunReceipts() {
+    using validation::RunState;
+    const std::pair<RunState, receipts::Outcome> expected[] = {
+        {RunState::Passed, receipts::Outcome::Ok},
+        {RunState::Skipped, receipts::Outcome::Ok},
+        {RunState::Failed, receipts::Outcome::Failed},
+        {RunState::Error, receipts::Outcome::Failed},
+        {RunState::ReadinessFailed, receipts::Outcome::Failed},
+        {RunState::Incomplete, receipts::Outcome::Partial},
+        {RunState::Cancelled, receipts::Outcome::Partial}};
+    for (const auto& [state, outcome] : expected) {
+        validation::RunResult run;
+        run.state = state;
+        validation::CheckRun passed, failed;
+        passed.state = validation::CheckState::Passed;
+        failed.state = validation::CheckState::Failed;
+        run.checks = {passed, failed}; // a failed run with a check that passed is failed, not partial
+        const receipts::ReceiptDraft d = ops::validationReceipt(receipts::kinds::ValidationRun, 1, run, {});
+        QVERIFY2(d.result == outcome, qPrintable(validation::runStateName(state)));
+        QCOMPARE(ops::runOutcome(state), outcome);
+    }
 }
 
 void TestOpsPerfImport::runStoreWritesNoReceipt() {

@@ -901,6 +901,12 @@ void ValidationPane::onFinished(qint64 rowId, const RunResult& result, const QSt
     case RunState::ReadinessFailed:
         showBanner(tr("Cluster not ready for this recipe"), result.reason, kFailTint, kFailInk);
         break;
+    case RunState::Skipped:
+        showBanner(tr("Nothing judged"),
+                   tr("Every check was skipped (none applies to this recipe): not a pass.\n") + counts +
+                       evidence + extra,
+                   kWarnTint, kWarnInk);
+        break;
     case RunState::Incomplete:
         showBanner(
             tr("Incomplete (cluster fault)"),
@@ -982,6 +988,10 @@ void ValidationPane::showRun(const RunsRead& read) {
                        kPassInk);
         else if (s.state == QLatin1String("cancelled"))
             showBanner(tr("Cancelled"), s.reason, kWarnTint, kWarnInk);
+        else if (s.state == QLatin1String("skipped"))
+            showBanner(tr("Nothing judged"),
+                       tr("Every check was skipped (none applies to this recipe): not a pass.\n") + s.reason,
+                       kWarnTint, kWarnInk);
         else if (s.state == QLatin1String("running"))
             showBanner(tr("Interrupted"), tr("This run never finished (the app closed while it ran)."),
                        kWarnTint, kWarnInk);
