@@ -24,6 +24,10 @@ static int trustedRootUpdate(const QCommandLineParser& p) {
     request.repository = p.value(QStringLiteral("tuf"));
     request.anchorPath = p.value(QStringLiteral("anchor"));
     request.makeDefault = !p.isSet(QStringLiteral("no-default"));
+    request.makeDefaultWhenTimeGiven = p.isSet(QStringLiteral("default"));
+    if (p.isSet(QStringLiteral("default")) && p.isSet(QStringLiteral("no-default")))
+        return usage(QStringLiteral("--default and --no-default contradict each other"),
+                     QStringLiteral("trusted-root update"));
     request.fromAnchor = p.isSet(QStringLiteral("from-anchor"));
     if (p.isSet(QStringLiteral("at"))) {
         auto at = ops::parseVerificationTime(p.value(QStringLiteral("at")));
@@ -49,7 +53,7 @@ static int trustedRootUpdate(const QCommandLineParser& p) {
                          .arg(v.targetName, v.targetSha256,
                               done->alreadyStored ? QStringLiteral(" (already present)") : QString())
                          .arg(done->trustedRootId)
-                         .arg(request.makeDefault ? QStringLiteral(", the default") : QString())
+                         .arg(done->madeDefault ? QStringLiteral(", the default") : QString())
                          .arg(tuf::formatTime(v.verificationTime),
                               v.timeGiven ? QStringLiteral(" (--at)") : QString())
                   << (done->fromAnchor ? QStringLiteral("started again from the anchor (--from-anchor); the "
@@ -60,9 +64,18 @@ static int trustedRootUpdate(const QCommandLineParser& p) {
                           : QStringLiteral(
                                 "first update from this anchor; its trusted state is stored for the next\n"));
     }
+    if (format != QLatin1String("json") && done->ok() && !done->notDefaultReason.isEmpty())
+        out() << "note: " << done->notDefaultReason << '\n';
     out().flush();
     if (!done->ok()) {
+        // Expired metadata: say how to verify it as of an earlier time, and what that means.
+        const bool expired = v.error.field == QLatin1String("signed.expires") && !request.at;
         err() << "proofbench: trusted root not updated: " << v.failedRole << ": " << v.error.toString()
+              << (expired
+                      ? QStringLiteral("\n  the repository copy's metadata has expired; to verify it as of "
+                                       "a time when it was valid, give --at TIME (a root verified so is not "
+                                       "made the default unless --default is given too)")
+                      : QString())
               << Qt::endl;
         return kFailed;
     }
@@ -89,12 +102,15 @@ Command trustedRootUpdateCommand() {
          QStringLiteral(
              "The root.json to start the root chain from (default: the Sigstore root v13 the app ships)."),
          QStringLiteral("ROOT_JSON")});
-    p.addOption(
-        {QStringLiteral("at"),
-         QStringLiteral("Check expiry as of TIME (2026-08-22 or 2026-08-22T00:00:00Z) instead of now."),
-         QStringLiteral("TIME")});
+    p.addOption({QStringLiteral("at"),
+                 QStringLiteral(
+                     "Check expiry as of TIME (2026-08-22 or 2026-08-22T00:00:00Z) instead of now; the root "
+                     "is then not made the default unless --default is given."),
+                 QStringLiteral("TIME")});
     p.addOption(
         {QStringLiteral("no-default"), QStringLiteral("Store the root without making it the default.")});
+    p.addOption({QStringLiteral("default"),
+                 QStringLiteral("With --at: make the root verified as of that time the default anyway.")});
     p.addOption(
         {QStringLiteral("from-anchor"),
          QStringLiteral(

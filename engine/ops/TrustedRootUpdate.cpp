@@ -65,6 +65,9 @@ QJsonObject TrustedRootUpdateOutcome::toJson() const {
     if (ok()) {
         o.insert(QStringLiteral("trustedRootId"), trustedRootId);
         o.insert(QStringLiteral("alreadyStored"), alreadyStored);
+        o.insert(QStringLiteral("madeDefault"), madeDefault);
+        if (!notDefaultReason.isEmpty())
+            o.insert(QStringLiteral("notDefault"), notDefaultReason);
     }
     return o;
 }
@@ -154,9 +157,15 @@ Status storeVerifiedRoot(const Context& ctx, const TrustedRootUpdateRequest& req
     for (const auto& r : *before)
         if (r.sha256 == v.targetSha256)
             out.alreadyStored = true;
+    out.madeDefault = request.makeDefault && (!request.at || request.makeDefaultWhenTimeGiven);
+    if (request.makeDefault && !out.madeDefault)
+        out.notDefaultReason =
+            QStringLiteral("verified as of %1 (given), not now: not made the default (its metadata may have "
+                           "expired since); make it the default with --default")
+                .arg(tuf::formatTime(v.verificationTime));
     auto id = roots.importTrustedRootBytes(
         v.targetBytes, v.targetName,
-        QFileInfo(v.repository + QLatin1Char('/') + v.targetFile).absoluteFilePath(), request.makeDefault);
+        QFileInfo(v.repository + QLatin1Char('/') + v.targetFile).absoluteFilePath(), out.madeDefault);
     if (!id)
         return id.error();
     out.trustedRootId = *id;

@@ -29,7 +29,10 @@ struct TrustedRootUpdateRequest {
     QString repository;          // the TUF repository copy (folder)
     QString anchorPath;          // a root.json to start the chain from; empty: the shipped anchor
     std::optional<QDateTime> at; // the time expiry is checked against; now when absent
-    bool makeDefault = true;     // the imported root becomes the default
+    bool makeDefault = true;     // the imported root becomes the default...
+    // ...but a root verified as of a time given in `at` (not now) becomes the default only when this
+    // says so too: metadata that may have expired since is never made the default silently.
+    bool makeDefaultWhenTimeGiven = false;
     QString targetName = QStringLiteral("trusted_root.json");
     bool fromAnchor = false; // --from-anchor: ignore the trusted state of this anchor's lineage
 };
@@ -38,6 +41,9 @@ struct TrustedRootUpdateOutcome {
     tuf::ClientResult verification; // every step; ok or the first failure
     qint64 trustedRootId = 0;       // when verified: the stored root
     bool alreadyStored = false;     // the same bytes were stored before (a new provenance row is added)
+    bool madeDefault = false;       // the stored root is now the default
+    // Why it was not made the default although asked (verified as of a given time); empty otherwise.
+    QString notDefaultReason;
     qint64 receiptSeq = 0;
     bool fromAnchor = false; // the request asked to start again from the anchor
     // The lineage's state before this update (used, or ignored when fromAnchor); none before the first.

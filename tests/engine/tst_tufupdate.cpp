@@ -86,6 +86,7 @@ class TstTufUpdate : public QObject {
         ops::TrustedRootUpdateRequest req;
         req.repository = pbtest::tufRepo();
         req.at = pbtest::tufValidTime();
+        req.makeDefaultWhenTimeGiven = true; // as of a time given: the default only when asked (issue 30)
         std::vector<tuf::ClientStep> seen;
         auto done = ops::updateTrustedRoot(ctx, req, [&](const tuf::ClientStep& s) { seen.push_back(s); });
         QVERIFY2(done, done ? "" : qPrintable(done.error().toString()));
@@ -481,15 +482,26 @@ class TstTufUpdate : public QObject {
         QCOMPARE(j.value(QStringLiteral("target")).toObject().value(QStringLiteral("sha256")).toString(),
                  QStringLiteral("6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66"));
         QCOMPARE(j.value(QStringLiteral("steps")).toArray().size(), 8);
+        // Issue 30: verified as of a time given, not now: stored, never made the default silently.
+        QCOMPARE(j.value(QStringLiteral("madeDefault")).toBool(), false);
+        QVERIFY2(j.value(QStringLiteral("notDefault")).toString().contains(QStringLiteral("--default")),
+                 ok.out.constData());
+        Run notYet =
+            proofbench({QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"),
+                        dbPath, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(
+            QJsonDocument::fromJson(notYet.out).array().at(0).toObject()[QStringLiteral("default")].toBool(),
+            false);
 
         Run text =
             proofbench({QStringLiteral("trusted-root"), QStringLiteral("update"), QStringLiteral("--db"),
                         dbPath, QStringLiteral("--tuf"), pbtest::tufRepo(), QStringLiteral("--anchor"),
                         pbtest::tufRepo() + QStringLiteral("/metadata/root_history/1.root.json"),
-                        QStringLiteral("--at"), QStringLiteral("2026-08-22")});
+                        QStringLiteral("--at"), QStringLiteral("2026-08-22"), QStringLiteral("--default")});
         QVERIFY2(text.code == 0, text.err.constData());
         QVERIFY(text.out.contains("root v1 -> v2"));
         QVERIFY(text.out.contains("(already present)"));
+        QVERIFY2(text.out.contains(", the default"), text.out.constData());
 
         if (QDateTime::currentDateTimeUtc() > QDateTime(QDate(2026, 11, 20), QTime(13, 58, 18), Qt::UTC)) {
             Run expired =
@@ -497,6 +509,7 @@ class TstTufUpdate : public QObject {
                             dbPath, QStringLiteral("--tuf"), pbtest::tufRepo()});
             QCOMPARE(expired.code, 1);
             QVERIFY2(expired.err.contains("root v15 expired 2026-11-20T13:58:18Z"), expired.err.constData());
+            QVERIFY2(expired.err.contains("give --at TIME"), expired.err.constData()); // says how
             QVERIFY(expired.out.contains("FAILED"));
         }
 
@@ -512,6 +525,11 @@ class TstTufUpdate : public QObject {
             {QStringLiteral("trusted-root"), QStringLiteral("list"), QStringLiteral("--db"), dbPath});
         QCOMPARE(list.code, 0);
         QVERIFY2(list.out.contains("default") && list.out.contains("TUF root v15"), list.out.constData());
+        // The list says it was verified as of a past time, and when its metadata expires (or expired).
+        QVERIFY2(list.out.contains("(time given)") && list.out.contains("its TUF metadata expire"),
+                 list.out.constData());
+        if (QDateTime::currentDateTimeUtc() > QDateTime(QDate(2026, 8, 29), QTime(0, 0), Qt::UTC))
+            QVERIFY2(list.out.contains("(expired now)"), list.out.constData());
     }
 
     void cliRollbackAndFromAnchor() {

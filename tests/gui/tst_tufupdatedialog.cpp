@@ -114,6 +114,10 @@ class TstTufUpdateDialog : public QObject {
         time->setDateTime(QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC));
         QCOMPARE(dialog->verificationTime(),
                  std::optional<QDateTime>(QDateTime(QDate(2026, 8, 22), QTime(0, 0), Qt::UTC)));
+        // As of a time given, the root becomes the default only when the user says so (issue 30).
+        auto* anyway = dialog->findChild<QCheckBox*>(QStringLiteral("tufDefaultAnyway"));
+        QVERIFY(anyway && anyway->isEnabled() && !anyway->isChecked());
+        anyway->setChecked(true);
 
         QSignalSpy finished(dialog, &TufUpdateDialog::finished);
         QSignalSpy updated(dialog, &TufUpdateDialog::updated);

@@ -113,9 +113,17 @@ QWidget* TufUpdateDialog::buildForm() {
     m_time->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
     m_time->setCalendarPopup(true);
     m_time->setEnabled(false);
+    m_defaultAnyway = new QCheckBox(tr("Make it the &default anyway"), form);
+    m_defaultAnyway->setObjectName(QStringLiteral("tufDefaultAnyway"));
+    m_defaultAnyway->setToolTip(
+        tr("--default: a root verified as of another time than now is stored but not "
+           "made the default (its metadata may have expired since) unless this is checked"));
+    m_defaultAnyway->setEnabled(false);
     connect(m_useTime, &QCheckBox::toggled, m_time, &QWidget::setEnabled);
+    connect(m_useTime, &QCheckBox::toggled, m_defaultAnyway, &QWidget::setEnabled);
     grid->addWidget(m_useTime, 2, 0);
     grid->addWidget(m_time, 2, 1);
+    grid->addWidget(m_defaultAnyway, 2, 2);
 
     m_fromAnchor = new QCheckBox(tr("Start again from the anchor, ignoring what was trusted before"), form);
     m_fromAnchor->setObjectName(QStringLiteral("tufFromAnchor"));
@@ -231,6 +239,7 @@ bool TufUpdateDialog::start() {
     request.repository = repository();
     request.anchorPath = anchor();
     request.at = verificationTime();
+    request.makeDefaultWhenTimeGiven = m_defaultAnyway->isChecked();
     request.fromAnchor = fromAnchor();
     m_steps->removeRows(0, m_steps->rowCount());
     m_lastOk = false;
@@ -266,7 +275,7 @@ bool TufUpdateDialog::start() {
                     m_result->setText(
                         tr("Verified and stored: %1 (sha256 %2…) from TUF root v%3, timestamp v%4, snapshot "
                            "v%5, targets v%6, "
-                           "as of %7%8. It is now the default trusted root%9.")
+                           "as of %7%8%9. %10")
                             .arg(v.targetName, v.targetSha256.left(16))
                             .arg(v.root.version)
                             .arg(v.timestamp.version)
@@ -274,7 +283,13 @@ bool TufUpdateDialog::start() {
                             .arg(v.targets.version)
                             .arg(tuf::formatTime(v.verificationTime),
                                  v.timeGiven ? tr(" (time given)") : QString(),
-                                 r->alreadyStored ? tr("; the same bytes were stored before") : QString()) +
+                                 r->alreadyStored ? tr("; the same bytes were stored before") : QString())
+                            .arg(r->madeDefault ? tr("It is now the default trusted root.")
+                                 : r->notDefaultReason.isEmpty()
+                                     ? tr("It was not made the default (as asked).")
+                                     : tr("It was not made the default: verified as of a time given, not now "
+                                          "(its metadata may have expired since); check \u201cMake it the "
+                                          "default anyway\u201d to make it so.")) +
                         QLatin1Char(' ') +
                         (r->fromAnchor ? tr("Started again from the anchor as asked; what is trusted from "
                                             "now on is this update's.")

@@ -85,6 +85,7 @@ class TufUpdateDialog : public QDialog {
     QCheckBox* m_useTime = nullptr;
     QDateTimeEdit* m_time = nullptr;
     QCheckBox* m_fromAnchor = nullptr;
+    QCheckBox* m_defaultAnyway = nullptr; // with a time given: make the root the default anyway
     QStandardItemModel* m_steps = nullptr;
     QTableView* m_stepsView = nullptr;
     QLabel* m_result = nullptr;
