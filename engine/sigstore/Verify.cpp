@@ -1483,7 +1483,14 @@ QString VerificationResult::summary() const {
     if (verified)
         return QStringLiteral("verified");
     const Step* f = firstFailure();
-    return f ? QStringLiteral("%1: %2").arg(f->name, f->detail) : QStringLiteral("not verified");
+    if (!f)
+        return QStringLiteral("not verified");
+    // Every refusal shows what was expected and what was found, side by side (one line here).
+    if (f->expected.isEmpty() && f->found.isEmpty())
+        return QStringLiteral("%1: %2").arg(f->name, f->detail);
+    auto oneLine = [](QString t) { return t.replace(QLatin1Char('\n'), QStringLiteral(", ")); };
+    return QStringLiteral("%1: %2 (expected %3; found %4)")
+        .arg(f->name, f->detail, oneLine(f->expected), oneLine(f->found));
 }
 
 QJsonObject VerificationResult::toJson() const {

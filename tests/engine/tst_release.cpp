@@ -353,6 +353,13 @@ class TestRelease : public QObject {
         const ops::ReleaseAsset* bin = row(*r, QStringLiteral("aicr"));
         QCOMPARE(bin->status, ops::AssetStatus::Failed);
         QVERIFY2(bin->reason.contains(QStringLiteral("identity")), qPrintable(bin->reason));
+        // Issue 30: expected and found side by side, as verify shows them: the v0.20.0 tag asked for,
+        // the v0.19.0 tag the certificate names.
+        QVERIFY2(bin->reason.contains(QStringLiteral("expected identity: ")) &&
+                     bin->reason.contains(QStringLiteral("found identity: ")) &&
+                     bin->reason.contains(QStringLiteral("v0.20.0")) &&
+                     bin->reason.contains(QStringLiteral("v0.19.0")),
+                 qPrintable(bin->reason));
         QCOMPARE(row(*r, QStringLiteral("recipe-catalog"))->status, ops::AssetStatus::Failed);
         QCOMPARE(r->signatureId, 0); // nothing kept
         // An explicit wrong issuer fails too; a regexp that matches the tag workflow passes.
