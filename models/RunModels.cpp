@@ -240,7 +240,7 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (Column(index.column())) {
         case IdColumn:
-            return r.id;
+            return r.runUid; // the run's one id (runs show takes it)
         case StartedColumn:
             return r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
         case StateColumn:

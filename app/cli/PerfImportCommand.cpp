@@ -16,7 +16,7 @@ void printPerfJson(const QString& file, PerfKind kind, const ops::PerfImportOutc
              done.timeSource == QLatin1String("unknown") ? QString() : check.started.toString(Qt::ISODate));
     o.insert(QStringLiteral("timeSource"), done.timeSource);
     if (id)
-        o.insert(QStringLiteral("run"), id);
+        o.insert(QStringLiteral("run"), done.run.runId); // the run's one id (runs show takes it)
     printJson(o);
 }
 
@@ -78,7 +78,7 @@ void printPerfText(const QString& file, PerfKind kind, const ops::PerfImportOutc
         printInferenceText(*check.inference);
     printScoreText(check);
     if (done.runRow)
-        out() << "  stored as run " << done.runRow << '\n';
+        out() << "  stored as run " << done.run.runId << '\n';
     out().flush();
 }
 

@@ -4,11 +4,10 @@
 namespace pb::cli {
 
 static int runsCleanup(const QCommandLineParser& p) {
-    bool ok = false;
-    const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
-    if (!ok || id <= 0)
+    if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give the run's id (see 'proofbench runs leftovers')"),
                      QStringLiteral("runs cleanup"));
+    const QString runName = p.positionalArguments().constFirst();
     bool limitOk = false;
     const int limit = p.value(QStringLiteral("retry-limit")).toInt(&limitOk);
     if (!limitOk || limit <= 0 || limit > 86400)
@@ -17,8 +16,11 @@ static int runsCleanup(const QCommandLineParser& p) {
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
+    Result<qint64> id = RunStore(**db).findRun(runName);
+    if (!id)
+        return fail(id.error());
     ops::CleanupRunRequest req;
-    req.runRow = id;
+    req.runRow = *id;
     if (p.isSet(QStringLiteral("kubeconfig")))
         req.kubeconfigs = {p.value(QStringLiteral("kubeconfig"))};
     req.context = p.value(QStringLiteral("context"));
@@ -34,7 +36,7 @@ static int runsCleanup(const QCommandLineParser& p) {
     for (const RunResult::Leftover& l : done->still)
         out() << "LEFT     " << l.path << "  (" << l.error << ")\n";
     if (done->removed.isEmpty() && done->still.empty())
-        out() << "run " << id << " left nothing on the cluster\n";
+        out() << "run " << runName << " left nothing on the cluster\n";
     out().flush();
     return done->still.empty() ? kOk : kFailed;
 }

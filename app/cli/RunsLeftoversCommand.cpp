@@ -4,25 +4,26 @@
 namespace pb::cli {
 
 static int runsLeftovers(const QCommandLineParser& p) {
-    qint64 id = 0;
-    if (!p.positionalArguments().isEmpty()) {
-        bool ok = false;
-        id = p.positionalArguments().front().toLongLong(&ok);
-        if (!ok || id <= 0)
-            return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"),
-                         QStringLiteral("runs leftovers"));
-    }
+    if (p.positionalArguments().size() > 1)
+        return usage(QStringLiteral("give at most one run's id (see 'proofbench runs list')"),
+                     QStringLiteral("runs leftovers"));
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
+    qint64 id = 0;
+    if (!p.positionalArguments().isEmpty()) {
+        Result<qint64> found = RunStore(**db).findRun(p.positionalArguments().constFirst());
+        if (!found)
+            return fail(found.error());
+        id = *found;
+    }
     Result<std::vector<RunLeftover>> left = RunStore(**db).leftovers(id, p.isSet(QStringLiteral("all")));
     if (!left)
         return fail(left.error());
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray a;
         for (const RunLeftover& l : *left) {
-            QJsonObject o{{QStringLiteral("run"), l.runId},
-                          {QStringLiteral("runId"), l.runUid},
+            QJsonObject o{{QStringLiteral("run"), l.runUid},
                           {QStringLiteral("context"), l.context},
                           {QStringLiteral("server"), l.server},
                           {QStringLiteral("path"), l.path},
@@ -40,7 +41,7 @@ static int runsLeftovers(const QCommandLineParser& p) {
         return kOk;
     }
     for (const RunLeftover& l : *left)
-        out() << "run " << l.runId << " (" << l.runUid << ", " << l.context << ")  " << l.path
+        out() << "run " << l.runUid << " (" << l.context << ")  " << l.path
               << (l.removedAt         ? QStringLiteral("  removed %1").arg(l.removedAt->toString(Qt::ISODate))
                   : l.error.isEmpty() ? QString()
                                       : QStringLiteral("  (%1)").arg(l.error))

@@ -13,8 +13,7 @@ static int runsList(const QCommandLineParser& p) {
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray a;
         for (const RunSummary& s : *list)
-            a.append(QJsonObject{{QStringLiteral("id"), s.id},
-                                 {QStringLiteral("runId"), s.runUid},
+            a.append(QJsonObject{{QStringLiteral("id"), s.runUid},
                                  {QStringLiteral("source"), s.source},
                                  {QStringLiteral("state"), s.state},
                                  {QStringLiteral("reason"), s.reason},
@@ -32,7 +31,7 @@ static int runsList(const QCommandLineParser& p) {
         return kOk;
     }
     out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
-                 .arg(QStringLiteral("ID"), -5)
+                 .arg(QStringLiteral("ID"), -8)
                  .arg(QStringLiteral("STARTED"), -20)
                  .arg(QStringLiteral("STATE"), -17)
                  .arg(QStringLiteral("CHECKS"), -14)
@@ -40,7 +39,7 @@ static int runsList(const QCommandLineParser& p) {
                  .arg(QStringLiteral("COORDINATE"));
     for (const RunSummary& s : *list)
         out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
-                     .arg(s.id, -5)
+                     .arg(s.runUid, -8)
                      .arg(s.startedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), -20)
                      .arg(s.state, -17)
                      .arg(QStringLiteral("%1/%2 passed").arg(s.passed).arg(s.checks), -14)

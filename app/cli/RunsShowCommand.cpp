@@ -4,29 +4,30 @@
 namespace pb::cli {
 
 static int runsShow(const QCommandLineParser& p) {
-    bool ok = false;
-    const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
-    if (!ok)
+    if (p.positionalArguments().size() != 1)
         return usage(QStringLiteral("give the run's id (see 'proofbench runs list')"),
                      QStringLiteral("runs show"));
     Result<std::unique_ptr<Database>> db = openDb(p);
     if (!db)
         return fail(db.error());
-    Result<StoredRun> run = RunStore(**db).load(id);
+    Result<qint64> row = RunStore(**db).findRun(p.positionalArguments().constFirst());
+    if (!row)
+        return fail(row.error());
+    Result<StoredRun> run = RunStore(**db).load(*row);
     if (!run)
         return fail(run.error());
     if (p.isSet(QStringLiteral("log"))) {
         const CheckRun* c = run->result.check(p.value(QStringLiteral("log")));
         if (!c)
-            return fail(makeError(
-                QStringLiteral("run %1 has no check '%2'").arg(id).arg(p.value(QStringLiteral("log")))));
+            return fail(makeError(QStringLiteral("run %1 has no check '%2'")
+                                      .arg(run->summary.runUid, p.value(QStringLiteral("log")))));
         out().flush();
         std::fwrite(c->log.constData(), 1, size_t(c->log.size()), stdout);
         return kOk;
     }
     if (p.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonObject o = runToJson(run->result);
-        o.insert(QStringLiteral("id"), id);
+        o.insert(QStringLiteral("id"), run->summary.runUid);
         o.insert(QStringLiteral("source"), run->summary.source);
         o.insert(QStringLiteral("recipe"), run->summary.recipeName);
         o.insert(QStringLiteral("coordinate"), run->summary.coordinate);
@@ -37,8 +38,8 @@ static int runsShow(const QCommandLineParser& p) {
         printJson(o);
         return kOk;
     }
-    out() << "run " << id << " (" << run->summary.source << ", " << run->summary.coordinate << ", "
-          << run->summary.startedAt.toString(Qt::ISODate) << ")\n";
+    out() << "run " << run->summary.runUid << " (" << run->summary.source << ", " << run->summary.coordinate
+          << ", " << run->summary.startedAt.toString(Qt::ISODate) << ")\n";
     if (!run->summary.context.isEmpty())
         out() << "cluster: " << run->summary.context << " " << run->summary.server << '\n';
     printRunText(run->result);
@@ -53,8 +54,9 @@ Command runsShowCommand() {
     p.addOption({QStringLiteral("log"), QStringLiteral("Print this check's full log instead."),
                  QStringLiteral("CHECK")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("RUN"),
-                            QStringLiteral("The run's id (see 'proofbench runs list')."));
+    p.addPositionalArgument(
+        QStringLiteral("RUN"),
+        QStringLiteral("The run's id, or its first characters (see 'proofbench runs list')."));
     p.handler = runsShow;
     return p;
 }

@@ -67,7 +67,7 @@ QJsonObject evidenceJson(const ops::ValidateOutcome& o) {
 void printOutcome(const QString& format, const ops::ValidateOutcome& o, const QJsonObject& evidence) {
     if (format == QLatin1String("json")) {
         QJsonObject j = runToJson(o.result);
-        j.insert(QStringLiteral("id"), o.runRow);
+        j.insert(QStringLiteral("id"), o.result.runId); // the run's one id
         j.insert(QStringLiteral("recipe"), o.recipe.recipeName());
         j.insert(QStringLiteral("context"), o.context);
         j.insert(QStringLiteral("server"), o.server);

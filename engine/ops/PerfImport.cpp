@@ -64,8 +64,7 @@ Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
     check.resultLines = check.score->stdoutLines;
 
     validation::RunResult& run = out.run;
-    run.runId = QStringLiteral("import-") +
-                QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz"));
+    run.runId = validation::newRunId(); // one kind of id for runs and imports
     run.started = check.started;
     run.finished = check.finished;
     run.phasesRun = {check.phase};

@@ -61,7 +61,9 @@ receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, 
         skipped += c.state == CheckState::Skipped;
         other += c.state == CheckState::Other;
     }
-    d.outputs.push_back(receipts::Artifact{QStringLiteral("runs #%1").arg(runRow), QString(), -1});
+    Q_UNUSED(runRow);
+    d.outputs.push_back(
+        receipts::Artifact{QStringLiteral("run %1").arg(r.runId), QString(), -1}); // its one id
     d.result = runOutcome(r.state);
     d.message =
         QStringLiteral("%1: %2 check(s), %3 passed, %4 failed, %5 skipped%6%7")
@@ -398,7 +400,7 @@ Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest
     d.parameters = QJsonObject{{QStringLiteral("runUid"), run->summary.runUid},
                                {QStringLiteral("context"), out.context},
                                {QStringLiteral("server"), out.server}};
-    d.outputs.push_back(receipts::Artifact{QStringLiteral("runs #%1").arg(req.runRow), QString(), -1});
+    d.outputs.push_back(receipts::Artifact{QStringLiteral("run %1").arg(run->summary.runUid), QString(), -1});
     d.result = out.still.empty()       ? receipts::Outcome::Ok
                : out.removed.isEmpty() ? receipts::Outcome::Failed
                                        : receipts::Outcome::Partial;

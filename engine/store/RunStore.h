@@ -86,6 +86,10 @@ class RunStore {
 
     Result<std::vector<RunSummary>> list(const QString& coordinate = {}, int limit = 500) const;
     Result<StoredRun> load(qint64 id) const;
+    // A run is named by one id everywhere: its uid (8 hex digits, as `validate` prints it and every
+    // view and report shows it). Finds the run a uid or an unambiguous prefix of one (at least 4
+    // characters, as git takes a commit) names; the error says when none or several match.
+    Result<qint64> findRun(const QString& uidOrPrefix) const;
     // Scored metrics of a coordinate's runs over time, oldest first (the history chart).
     Result<std::vector<HistoryPoint>> history(const QString& coordinate, const QString& metric = {}) const;
     Result<QStringList> coordinates() const;

@@ -20,9 +20,13 @@ const QString kContainer = QStringLiteral("validator");
 const QString kRunLabel = QStringLiteral("aicr.nvidia.com/run-id");
 const QString kCheckLabel = QStringLiteral("proofbench.dev/check");
 
-QString randomRunId() {
+} // namespace
+
+QString newRunId() {
     return QString::number(QRandomGenerator::global()->generate() | 0x10000000u, 16).right(8);
 }
+
+namespace {
 
 // AICR's timeouts: "30m", "65m", "90s", "2h", "1h30m".
 int timeoutSeconds(const QString& text) {
@@ -372,7 +376,7 @@ void scoreCheck(CheckRun& check, const catalog::RecipeResult& recipe, double gpu
 Runner::Runner(kube::Client& client, RunRequest request, RunObserver observer)
     : m_client(client), m_req(std::move(request)), m_obs(std::move(observer)) {
     if (m_req.runId.isEmpty())
-        m_req.runId = randomRunId();
+        m_req.runId = newRunId();
 }
 
 void Runner::say(const QString& message) {

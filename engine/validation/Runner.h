@@ -57,6 +57,10 @@ struct CheckRun {
 
 // Incomplete: at least one check is `other` (a cluster fault kept it from running or finishing):
 // not evidence of failure, and not of success either.
+// A run's id: 8 random hex digits (the one id every verb, view and report uses; also the label of the
+// objects a run creates on a cluster).
+QString newRunId();
+
 // Skipped: every check was skipped (none applied to the recipe): nothing was judged, so not "passed".
 enum class RunState { Running, Passed, Failed, Cancelled, Error, ReadinessFailed, Incomplete, Skipped };
 QString runStateName(RunState s); // "running", "passed", "failed", "cancelled", "error", "readiness-failed",

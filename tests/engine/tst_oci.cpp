@@ -778,7 +778,9 @@ void TestOci::evidenceRoundTripWithSkopeo() {
              QStringLiteral("--plain-http"), QStringLiteral("--cache"), cache, QStringLiteral("--format"),
              QStringLiteral("json"), QStringLiteral("--key"), work.filePath(QStringLiteral("none.pem"))},
             m_home.path());
-    QCOMPARE(cli.code, 1); // a missing key file is a plain failure, before any fetch
+    // A missing key file stops it before any fetch: no verdict (3), never 1, which for evidence fetch
+    // means "valid, with recorded phase failures" (issue 30: exit codes are a contract).
+    QCOMPARE(cli.code, 3);
     QFile kf(work.filePath(QStringLiteral("pub.pem")));
     QVERIFY(kf.open(QIODevice::WriteOnly));
     kf.write(publicPem(key.get()));

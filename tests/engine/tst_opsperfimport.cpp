@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -45,6 +46,16 @@ QJsonObject receiptBody(const receipts::Receipt& r) {
     QJsonObject params = o.value(QStringLiteral("parameters")).toObject();
     params.remove(QStringLiteral("runUid"));
     o.insert(QStringLiteral("parameters"), params);
+    // The run's output names it by its id, which differs between two imports of the same file.
+    QJsonArray outputs = o.value(QStringLiteral("outputs")).toArray();
+    for (qsizetype i = 0; i < outputs.size(); ++i) {
+        QJsonObject a = outputs[i].toObject();
+        if (a.value(QStringLiteral("name")).toString() ==
+            QLatin1String("run ") + r.parameters.value(QStringLiteral("runUid")).toString())
+            a.insert(QStringLiteral("name"), QStringLiteral("run <id>"));
+        outputs[i] = a;
+    }
+    o.insert(QStringLiteral("outputs"), outputs);
     return o;
 }
 
@@ -68,6 +79,7 @@ class TestOpsPerfImport : public QObject {
     void malformedConstraintIsAUsageError();
     void skippedIsNotPassed();
     void oneVocabularyForRunReceipts();
+    void oneIdPerRun();
     void runStoreWritesNoReceipt();
     void measuredTimeIsTheReports();
 };
@@ -89,8 +101,10 @@ void TestOpsPerfImport::cliAndAsyncAgree() {
                 &code))
             .object();
     QCOMPARE(code, 1); // 250.10 is below 0.9 x 300
-    const qint64 cliRow = printed.value(QStringLiteral("run")).toInteger();
-    QVERIFY(cliRow > 0);
+    // Issue 30: the run's one id (8 hex digits), as `runs show` takes it.
+    const QString cliRun = printed.value(QStringLiteral("run")).toString();
+    QVERIFY2(QRegularExpression(QStringLiteral("^[0-9a-f]{8}$")).match(cliRun).hasMatch(),
+             qPrintable(cliRun));
 
     ops::PerfImportRequest req;
     req.file = log;
@@ -111,13 +125,14 @@ void TestOpsPerfImport::cliAndAsyncAgree() {
     QCOMPARE(done->check.state, validation::CheckState::Failed);
     QVERIFY(done->runRow > 0);
 
-    auto show = [&](const QString& db, qint64 id) {
+    auto show = [&](const QString& db, const QString& id) {
         return QJsonDocument::fromJson(
-                   cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(id),
-                        QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), db}))
+                   cli({QStringLiteral("runs"), QStringLiteral("show"), id, QStringLiteral("--format"),
+                        QStringLiteral("json"), QStringLiteral("--db"), db}))
             .object();
     };
-    const QJsonObject a = show(cliDb, cliRow), b = show(opDb, done->runRow);
+    const QJsonObject a = show(cliDb, cliRun),
+                      b = show(opDb, done->run.runId.left(5)); // a prefix names it too
     QCOMPARE(a.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
     QCOMPARE(a.value(QStringLiteral("coordinate")).toString(), QStringLiteral("lab-a"));
     QCOMPARE(QJsonDocument(withoutIds(b)).toJson(), QJsonDocument(withoutIds(a)).toJson());
@@ -237,6 +252,60 @@ void TestOpsPerfImport::oneVocabularyForRunReceipts() {
         QVERIFY2(d.result == outcome, qPrintable(validation::runStateName(state)));
         QCOMPARE(ops::runOutcome(state), outcome);
     }
+}
+
+// Issue 30: a run has one id, its uid, which every verb takes, whole or as an unambiguous prefix of 4
+// or more characters (as git takes a commit); the error says when none or several match.
+void TestOpsPerfImport::oneIdPerRun() {
+    QTemporaryDir dir;
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("ids.sqlite"));
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(testDb.spec());
+    QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
+    store::RunStore runs(**db);
+    std::vector<qint64> rows;
+    for (const char* uid : {"abcd0001", "abcd0002", "12ab34cd"}) {
+        store::RunHeader h;
+        h.source = QStringLiteral("import");
+        h.coordinate = QStringLiteral("lab-a");
+        validation::RunResult r;
+        r.runId = QString::fromLatin1(uid);
+        r.state = validation::RunState::Passed;
+        r.phasesRun = {QStringLiteral("performance")};
+        r.started = r.finished = QDateTime::currentDateTimeUtc();
+        Result<qint64> row = runs.saveImported(h, r);
+        QVERIFY2(row, row ? "" : qPrintable(row.error().toString()));
+        rows.push_back(*row);
+    }
+    QCOMPARE(*runs.findRun(QStringLiteral("abcd0002")), rows[1]);
+    QCOMPARE(*runs.findRun(QStringLiteral("ABCD0001")), rows[0]); // hex digits in either case
+    QCOMPARE(*runs.findRun(QStringLiteral("12ab")), rows[2]);
+    const Result<qint64> ambiguous = runs.findRun(QStringLiteral("abcd"));
+    QVERIFY(!ambiguous);
+    QVERIFY2(ambiguous.error().message.contains(QStringLiteral("ambiguous")) &&
+                 ambiguous.error().message.contains(QStringLiteral("abcd0001")) &&
+                 ambiguous.error().message.contains(QStringLiteral("abcd0002")),
+             qPrintable(ambiguous.error().toString()));
+    QVERIFY(runs.findRun(QStringLiteral("abc")).error().message.contains(QStringLiteral("too short")));
+    QVERIFY(runs.findRun(QStringLiteral("ffff")).error().message.contains(QStringLiteral("no run 'ffff'")));
+    QVERIFY(!runs.findRun(QStringLiteral("ab%_"))); // no wildcard
+    // The row number is not an id (12 is not a prefix here; and 1 is too short).
+    QVERIFY(!runs.findRun(QString::number(rows[0])));
+    // The CLI takes the same: `runs show` by prefix, `runs list` prints the uid.
+    int code = -1;
+    const QByteArray shown =
+        cli({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("12ab"),
+             QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), testDb.spec()},
+            &code);
+    QCOMPARE(code, 0);
+    QCOMPARE(QJsonDocument::fromJson(shown).object()[QStringLiteral("id")].toString(),
+             QStringLiteral("12ab34cd"));
+    const QByteArray listed =
+        cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"), testDb.spec()});
+    QVERIFY2(listed.contains("abcd0001") && listed.contains("12ab34cd"), listed.constData());
+    cli({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("abcd"), QStringLiteral("--db"),
+         testDb.spec()},
+        &code);
+    QCOMPARE(code, 1);
 }
 
 void TestOpsPerfImport::runStoreWritesNoReceipt() {

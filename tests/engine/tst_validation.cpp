@@ -594,9 +594,9 @@ void TestValidation::cliValidateSignsAndVerifies() {
     const QJsonArray list = QJsonDocument::fromJson(out).array();
     QCOMPARE(list.size(), 1);
     QCOMPARE(list.first().toObject().value(QStringLiteral("context")).toString(), QStringLiteral("pb-token"));
-    const int id = list.first().toObject().value(QStringLiteral("id")).toInt();
-    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(id),
-                  QStringLiteral("--format"), QStringLiteral("json")},
+    const QString id = list.first().toObject().value(QStringLiteral("id")).toString();
+    QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("show"), id, QStringLiteral("--format"),
+                  QStringLiteral("json")},
                  &out),
              0);
     const QJsonObject shown = QJsonDocument::fromJson(out).object();
@@ -651,7 +651,7 @@ void TestValidation::cliPerfImport() {
                                    .toObject();
     QVERIFY(qAbs(metric.value(QStringLiteral("value")).toDouble() - 250.10) < 0.01);
     QCOMPARE(metric.value(QStringLiteral("effectiveThreshold")).toDouble(), 270.0);
-    QVERIFY(o.value(QStringLiteral("run")).toInt() > 0);
+    QCOMPARE(o.value(QStringLiteral("run")).toString().size(), 8); // the run's one id
 
     // Without a recipe, --constraint gives the threshold.
     QProcess q;
@@ -747,17 +747,17 @@ void TestValidation::cliIncompleteRun() {
              3);
     QVERIFY2(out.contains("incomplete (exit 3)"), out.constData());
 
-    const int id = result.value(QStringLiteral("id")).toInt();
+    const QString id = result.value(QStringLiteral("id")).toString();
+    QCOMPARE(id, result.value(QStringLiteral("runId")).toString()); // one id: what validate printed
     QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("leftovers"), QStringLiteral("--format"),
                   QStringLiteral("json")},
                  &out),
              0);
     const QJsonArray left = QJsonDocument::fromJson(out).array();
     QVERIFY(!left.isEmpty());
-    QCOMPARE(left.first().toObject().value(QStringLiteral("run")).toInt(), id);
-    QVERIFY2(cli({QStringLiteral("runs"), QStringLiteral("cleanup"), QString::number(id),
-                  QStringLiteral("--kubeconfig"), server.kubeconfig(), QStringLiteral("--context"),
-                  QStringLiteral("pb-cert")},
+    QCOMPARE(left.first().toObject().value(QStringLiteral("run")).toString(), id);
+    QVERIFY2(cli({QStringLiteral("runs"), QStringLiteral("cleanup"), id, QStringLiteral("--kubeconfig"),
+                  server.kubeconfig(), QStringLiteral("--context"), QStringLiteral("pb-cert")},
                  &out, &errOut) == 0,
              out + errOut);
     QVERIFY(out.contains("deleted"));

@@ -164,10 +164,10 @@ void TestValidateFaces::cliAndWindowAgree() {
     QCOMPARE(guiResult.checks.size(), size_t(cliPrinted.value(QStringLiteral("checks")).toArray().size()));
 
     // 3. The stored runs are the same, as `runs show` prints them from either database.
-    const qint64 cliRow = cliPrinted.value(QStringLiteral("id")).toInteger();
-    const Ran a = cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(cliRow),
-                       QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), cliDb});
-    const Ran b = cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(guiRow),
+    const QString cliRunId = cliPrinted.value(QStringLiteral("id")).toString();
+    const Ran a = cli({QStringLiteral("runs"), QStringLiteral("show"), cliRunId, QStringLiteral("--format"),
+                       QStringLiteral("json"), QStringLiteral("--db"), cliDb});
+    const Ran b = cli({QStringLiteral("runs"), QStringLiteral("show"), guiResult.runId,
                        QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), guiDb});
     QCOMPARE(a.code, 0);
     QCOMPARE(b.code, 0);
@@ -208,9 +208,9 @@ void TestValidateFaces::cliAndWindowAgree() {
         return names;
     };
     QCOMPARE(outputs(cliReceipt),
-             (QStringList{QStringLiteral("runs #%1").arg(cliRow), QStringLiteral("summary-bundle")}));
+             (QStringList{QStringLiteral("run %1").arg(cliRunId), QStringLiteral("summary-bundle")}));
     QCOMPARE(outputs(guiReceipt),
-             (QStringList{QStringLiteral("runs #%1").arg(guiRow), QStringLiteral("summary-bundle")}));
+             (QStringList{QStringLiteral("run %1").arg(guiResult.runId), QStringLiteral("summary-bundle")}));
     for (QJsonObject* r : {&cliReceipt, &guiReceipt}) {
         r->remove(QStringLiteral("parameters"));
         r->remove(QStringLiteral("outputs"));
@@ -260,7 +260,7 @@ void TestValidateFaces::windowCancelIsOnRecord() {
                 .toString()
                 .startsWith(QLatin1String("cancelled")));
     const Ran shown =
-        cli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(controller.runRowId()),
+        cli({QStringLiteral("runs"), QStringLiteral("show"), controller.lastResult().runId,
              QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--db"), dbPath});
     QCOMPARE(json(shown.out).value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
 }

@@ -91,6 +91,12 @@ class TestValidationPane : public QObject {
         runs->selectRow(0);
         QTRY_COMPARE_WITH_TIMEOUT(shown.size(), 2, 30000);
         verifyShowsPassedRun(id);
+        // Issue 30: one id per run: the list and the title show the run's uid, as validate prints it.
+        const QString uid = m_pane->runsModel()->run(0)->runUid;
+        QCOMPARE(uid.size(), 8);
+        QCOMPARE(m_pane->runsModel()->index(0, pb::models::RunListModel::IdColumn).data().toString(), uid);
+        const QString title = pbgui::findNamed<QLabel>(m_pane.get(), "validationRunTitle")->text();
+        QVERIFY2(title.startsWith(QStringLiteral("Run %1 ").arg(uid)), qPrintable(title));
         QCOMPARE(m_pane->historyChart()->valueGraph()->dataCount(), 1);
         QCOMPARE(m_pane->historyChart()->valueGraph()->data()->at(0)->value, 386.56);
     }

@@ -819,8 +819,8 @@ void ValidationPane::onPlanned(qint64 rowId, const QString& runId, const std::ve
     m_runLabel = tr("run %1").arg(runId);
     m_liveChecks = plan;
     m_checks->setChecks(plan);
-    m_runTitle->setText(
-        tr("Run %1 (%2) of %3: %n check(s)", nullptr, int(plan.size())).arg(rowId).arg(runId, m_coordinate));
+    Q_UNUSED(rowId);
+    m_runTitle->setText(tr("Run %1 of %2: %n check(s)", nullptr, int(plan.size())).arg(runId, m_coordinate));
     if (m_controller->stage() != ValidationController::Stage::Cancelling)
         showBanner(tr("Running"),
                    tr("%n check(s) planned; the table updates as they run.", nullptr, int(plan.size())),
@@ -967,19 +967,17 @@ void ValidationPane::openRuns(qint64 id, const std::vector<qint64>& others) {
 
 void ValidationPane::showRun(const RunsRead& read) {
     const models::StoredRun* run = &read.main;
-    const qint64 id = run->summary.id;
     const models::RunSummary& s = run->summary;
     m_coordinate = s.coordinate;
     m_runLabel =
-        run->result.checks.empty() ? tr("run %1").arg(id) : sourceLabel(s, run->result.checks.front());
+        run->result.checks.empty() ? tr("run %1").arg(s.runUid) : sourceLabel(s, run->result.checks.front());
     m_logs.clear();
     for (const CheckRun& c : run->result.checks)
         m_logs[c.name] = c.log;
     m_liveChecks = run->result.checks;
     m_checks->setChecks(run->result.checks);
     m_runTitle->setText(tr("Run %1 (%2): %3 on %4, started %5")
-                            .arg(id)
-                            .arg(s.source, s.coordinate.isEmpty() ? s.recipeName : s.coordinate,
+                            .arg(s.runUid, s.source, s.coordinate.isEmpty() ? s.recipeName : s.coordinate,
                                  s.context.isEmpty() ? tr("imported results") : s.context,
                                  s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
     if (!m_controller->busy()) {
@@ -1039,8 +1037,18 @@ void ValidationPane::showRun(const RunsRead& read) {
     showCharts(m_liveChecks, overlays);
 }
 
+QString ValidationPane::runUidOf(qint64 rowId) const {
+    if (rowId == m_openRun && !m_openRunUid.isEmpty())
+        return m_openRunUid;
+    for (int i = 0; i < m_runs->rowCount(); ++i)
+        if (const models::RunSummary* r = m_runs->run(i); r && r->id == rowId)
+            return r->runUid;
+    return tr("(unknown)");
+}
+
 void ValidationPane::showLeftovers(const models::StoredRun& run) {
     m_openRun = run.summary.id;
+    m_openRunUid = run.summary.runUid;
     m_openContext = run.summary.context;
     if (run.result.leftovers.empty()) {
         m_leftoversRow->hide();
@@ -1085,17 +1093,19 @@ void ValidationPane::deleteLeftovers() {
         return;
     }
     m_deleteLeftovers->setEnabled(false);
-    m_leftovers->setText(tr("Deleting what run %1 left on the cluster…").arg(m_openRun));
+    m_leftovers->setText(tr("Deleting what run %1 left on the cluster…").arg(m_openRunUid));
 }
 
 void ValidationPane::onCleanupFinished(qint64 rowId, const QStringList& removed, int still,
                                        const QString& error) {
     if (still < 0)
-        emit statusMessage(tr("Cleanup of run %1 failed: %2").arg(rowId).arg(error), 10000);
+        emit statusMessage(tr("Cleanup of run %1 failed: %2").arg(runUidOf(rowId), error), 10000);
     else
-        emit statusMessage(
-            tr("Run %1: %2 deleted, %3 still on the cluster").arg(rowId).arg(removed.size()).arg(still),
-            10000);
+        emit statusMessage(tr("Run %1: %2 deleted, %3 still on the cluster")
+                               .arg(runUidOf(rowId))
+                               .arg(removed.size())
+                               .arg(still),
+                           10000);
     if (rowId == m_openRun) {
         // What is left, read again on the worker.
         runInView<models::StoredRun>(

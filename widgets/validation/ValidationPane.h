@@ -158,6 +158,9 @@ class ValidationPane : public QWidget {
     QPushButton* m_deleteLeftovers = nullptr;
     QWidget* m_leftoversRow = nullptr;
     qint64 m_openRun = 0;
+    QString m_openRunUid; // the open run's one id, as every view shows it
+    // A run's id for messages: the open run's uid, else what the runs list shows for that row.
+    QString runUidOf(qint64 rowId) const;
     QString m_openContext;
     QTableView* m_checkView = nullptr;
     QTableView* m_runView = nullptr;
