@@ -312,8 +312,22 @@ QString htmlChanges(const ReportData& d) {
             for (const catalog::NamedChange& c : items) {
                 if (c.change == Change::Unchanged)
                     continue;
+                // A change names what changed (the version, or the fields when the version stayed).
+                QString what = catalog::changeName(c.change);
+                if (c.change == Change::Changed && !c.fields.empty()) {
+                    QStringList names;
+                    for (const catalog::FieldChange& f : c.fields)
+                        if (!names.contains(f.field))
+                            names << f.field;
+                    what +=
+                        QStringLiteral(": ") + names.mid(0, 4).join(QStringLiteral(", ")) +
+                        (names.size() > 4 ? QStringLiteral(" and %1 more").arg(names.size() - 4) : QString());
+                }
                 t += QStringLiteral("<tr>%1%2%3%4</tr>\n")
-                         .arg(td(c.name), td(catalog::changeName(c.change)), td(c.from), td(c.to));
+                         .arg(td(c.name), td(what), td(c.from),
+                              td(c.change == Change::Changed && c.from == c.to
+                                     ? QStringLiteral("%1 (same)").arg(c.to)
+                                     : c.to));
                 ++n;
             }
             if (n == 0)
@@ -324,8 +338,8 @@ QString htmlChanges(const ReportData& d) {
                    t + QStringLiteral("</table>\n");
         };
         h += changedRows(QStringLiteral("Recipes"), x.leaves, QStringLiteral("Digest"));
-        h += changedRows(QStringLiteral("Component versions (registry)"), x.registry,
-                         QStringLiteral("Version"));
+        h +=
+            changedRows(QStringLiteral("Registry components"), x.registry, QStringLiteral("Default version"));
         if (!x.componentMoves.empty()) {
             h += QStringLiteral("<h3>Components whose resolved version changed</h3>\n") +
                  QLatin1String(kTable) +

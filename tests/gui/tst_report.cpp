@@ -71,6 +71,7 @@ class TestReport : public QObject {
     void cliAndWindowWriteTheSameBytes_data();
     void cliAndWindowWriteTheSameBytes();
     void cliDrawsChartsWithoutADisplay();
+    void changeLinesNameWhatChanged();
     void cleanupTestCase();
 
   private:
@@ -141,6 +142,41 @@ void TestReport::initTestCase() {
     QVERIFY(rows);
     m_rows = *rows;
     QVERIFY(m_rows.size() > 5);
+}
+
+// Issue 30: a change line names what changed. A registry component whose default version stayed and
+// whose validations changed is "changed: validations", its version shown once as the same, never
+// "changed v1.9.0 v1.9.0".
+void TestReport::changeLinesNameWhatChanged() {
+    ReportData d;
+    d.version.label = QStringLiteral("2026-08-19");
+    store::CatalogVersionInfo baseline;
+    baseline.label = QStringLiteral("2026-07-09");
+    d.baseline = baseline;
+    catalog::CatalogDiff diff;
+    diff.fromLabel = baseline.label;
+    diff.toLabel = d.version.label;
+    catalog::NamedChange same;
+    same.name = QStringLiteral("nvsentinel");
+    same.change = catalog::Change::Changed;
+    same.from = same.to = QStringLiteral("v1.9.0");
+    same.fields.push_back(
+        {QStringLiteral("validations"), QStringLiteral("[a]"), QStringLiteral("[a, b]"), false});
+    catalog::NamedChange moved;
+    moved.name = QStringLiteral("gpu-operator");
+    moved.change = catalog::Change::Changed;
+    moved.from = QStringLiteral("v26.3.2");
+    moved.to = QStringLiteral("v26.3.3");
+    moved.fields.push_back({QStringLiteral("defaultVersion"), moved.from, moved.to, true});
+    diff.registry = {same, moved};
+    d.diff = diff;
+    const QString html = report::reportHtml(d, {});
+    QVERIFY2(html.contains(QStringLiteral(
+                 "<td>nvsentinel</td><td>changed: validations</td><td>v1.9.0</td><td>v1.9.0 (same)</td>")),
+             qPrintable(html.mid(html.indexOf(QStringLiteral("nvsentinel")) - 20, 200)));
+    QVERIFY(html.contains(QStringLiteral(
+        "<td>gpu-operator</td><td>changed: defaultVersion</td><td>v26.3.2</td><td>v26.3.3</td>")));
+    QVERIFY(html.contains(QStringLiteral("<h3>Registry components</h3>")));
 }
 
 void TestReport::cleanupTestCase() {
