@@ -278,7 +278,8 @@ QVariant KeysModel::data(const QModelIndex& index, int role) const {
             return greyed();
         return {};
     case Qt::ToolTipRole:
-        return QStringLiteral("%1\nfingerprint (base64 SHA-256 of the public key; the bundle's hint): %2\n"
+        return QStringLiteral("%1\nfingerprint (SHA-256 of the public key; bundles carry it in base64 as "
+                              "their hint): %2\n"
                               "added %3 UTC")
             .arg(k.label, k.fingerprint, k.createdAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
     case FingerprintRole:

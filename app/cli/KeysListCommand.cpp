@@ -32,12 +32,14 @@ static int keysList(const QCommandLineParser& p) {
 }
 
 Command keysListCommand() {
-    Command p(QStringLiteral("keys list"),
-              QStringLiteral("the signing keys in the database: fingerprints and public keys"),
-              QStringLiteral(
-                  "The signing keys the database knows: each key's fingerprint (base64 of the SHA-256 of its "
-                  "DER public key), label and creation time; --format json adds the public key "
-                  "PEM. Private keys never reach the database. Any role may list them."));
+    Command p(
+        QStringLiteral("keys list"),
+        QStringLiteral("the signing keys in the database: fingerprints and public keys"),
+        QStringLiteral(
+            "The signing keys the database knows: each key's fingerprint (sha256:<hex> of its DER public "
+            "key, as keygen, verify and the window print it), label and creation time; --format json adds "
+            "the public key "
+            "PEM. Private keys never reach the database. Any role may list them."));
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.handler = keysList;

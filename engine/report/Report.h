@@ -66,6 +66,10 @@ struct CoordinateRuns {
     std::vector<store::StoredRun> runs; // runs with performance data, oldest first (at most 3)
     QString historyMetric;
     std::vector<store::HistoryPoint> history; // that metric over time
+    // What the table and the History chart each count, said under the table: the table lists the
+    // newest runs with performance data (at most 3), the chart every stored run with the metric.
+    int historyRuns() const; // distinct runs the History chart plots
+    QString countsNote() const;
 };
 
 struct ReportData {

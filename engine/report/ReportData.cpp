@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QSet>
 
 #include <algorithm>
 
@@ -70,6 +71,28 @@ std::vector<std::pair<HealthStatus, int>> ReportData::statusCounts() const {
         out.emplace_back(s, int(std::count_if(rows.begin(), rows.end(),
                                               [s](const HealthRow& r) { return r.status == s; })));
     return out;
+}
+
+int CoordinateRuns::historyRuns() const {
+    QSet<qint64> ids;
+    for (const store::HistoryPoint& p : history)
+        ids.insert(p.runId);
+    return int(ids.size());
+}
+
+QString CoordinateRuns::countsNote() const {
+    const int shown = int(runs.size()), plotted = historyRuns();
+    QString note = QStringLiteral("The table lists the newest %1 run%2 with performance data (at most 3)")
+                       .arg(shown)
+                       .arg(shown == 1 ? QString() : QStringLiteral("s"));
+    if (!historyMetric.isEmpty())
+        note += QStringLiteral("; the History chart plots %1 of every stored run: %2 run%3%4")
+                    .arg(historyMetric)
+                    .arg(plotted)
+                    .arg(plotted == 1 ? QString() : QStringLiteral("s"))
+                    .arg(plotted > shown ? QStringLiteral(" (%1 not in the table)").arg(plotted - shown)
+                                         : QString());
+    return note + QLatin1Char('.');
 }
 
 QString defaultBaseline(const std::vector<store::CatalogVersionInfo>& versions, const QString& label) {

@@ -272,6 +272,7 @@ QString htmlPerformance(const ReportData& d, const ReportCharts& charts, ImageRe
                              .arg(td(run.summary.runUid), td(dateText(run.summary.startedAt)),
                                   td(run.summary.state), td(c.name), td(c.message));
         h += QStringLiteral("</table>\n");
+        h += QStringLiteral("<p class=\"counts\">%1</p>\n").arg(esc(cr.countsNote()));
         for (const ReportChart& c : charts.list) {
             if (c.coordinate != cr.coordinate)
                 continue;
@@ -495,7 +496,7 @@ QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QS
                 if (c.nccl || c.inference)
                     m += mdRow({run.summary.runUid, dateText(run.summary.startedAt), run.summary.state,
                                 c.name, c.message});
-        m += QLatin1Char('\n');
+        m += QLatin1Char('\n') + cr.countsNote() + QStringLiteral("\n\n");
         for (const ReportChart& c : charts.list)
             if (c.coordinate == cr.coordinate)
                 m += QStringLiteral("![%1](%2/%3)\n\n").arg(c.title, chartDir, c.fileName);

@@ -169,7 +169,19 @@ QByteArray publicKeyPem(EVP_PKEY* key) {
 }
 
 QString keyFingerprint(EVP_PKEY* key) {
+    return QStringLiteral("sha256:") + QString::fromLatin1(sha256(spkiDer(key)).toHex());
+}
+
+QString keyHint(EVP_PKEY* key) {
     return QString::fromLatin1(sha256(spkiDer(key)).toBase64());
+}
+
+QString fingerprintFromHint(const QString& hint) {
+    const auto decoded =
+        QByteArray::fromBase64Encoding(hint.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded || decoded.decoded.size() != 32)
+        return hint;
+    return QStringLiteral("sha256:") + QString::fromLatin1(decoded.decoded.toHex());
 }
 
 Result<QByteArray> exportCosignKey(EVP_PKEY* key, const Passphrase& passphrase) {

@@ -39,8 +39,13 @@ Result<crypto::Pkey> readAnyPrivateKey(const QByteArray& pem, const Passphrase& 
                                        const QString& file);
 
 QByteArray publicKeyPem(EVP_PKEY* key);
-// base64(SHA-256(SPKI DER)): the bundle's publicKey hint and the key's fingerprint everywhere.
+// A key's one id: "sha256:" + the lower-case hex SHA-256 of its SPKI DER, as keygen, keys list, the
+// Sign view, receipts and verify print it (verify and short labels print a prefix of the same).
 QString keyFingerprint(EVP_PKEY* key);
+// The same digest as base64: the publicKey hint a bundle carries, and how signing_keys stores it.
+QString keyHint(EVP_PKEY* key);
+// A stored hint (base64 of 32 bytes) in the one spelling; anything else is returned unchanged.
+QString fingerprintFromHint(const QString& hint);
 
 // cosign.key: "ENCRYPTED SIGSTORE PRIVATE KEY" (scrypt N=65536 r=8 p=1, NaCl secretbox over PKCS#8 DER).
 Result<QByteArray> exportCosignKey(EVP_PKEY* key, const Passphrase& passphrase);

@@ -14,8 +14,7 @@ namespace {
 const char* kMediaType = "application/vnd.dev.sigstore.bundle.v0.3+json";
 
 QJsonObject material(EVP_PKEY* key) {
-    return QJsonObject{
-        {QStringLiteral("publicKey"), QJsonObject{{QStringLiteral("hint"), keyFingerprint(key)}}}};
+    return QJsonObject{{QStringLiteral("publicKey"), QJsonObject{{QStringLiteral("hint"), keyHint(key)}}}};
 }
 
 } // namespace

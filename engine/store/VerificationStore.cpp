@@ -460,7 +460,7 @@ Result<qint64> VerificationStore::addPublicKey(const QByteArray& publicPem, cons
         return makeError(QStringLiteral("not a PEM public key"), label);
     if (publicPem.contains("PRIVATE"))
         return makeError(QStringLiteral("refusing to store private key material"), label);
-    const QString fp = sigstore::keyFingerprint(key.get());
+    const QString fp = sigstore::keyHint(key.get()); // stored as the hint; shown as keyFingerprint
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral(
         "INSERT INTO signing_keys (fingerprint, public_pem, label, created_at) VALUES (?, ?, ?, ?) "
@@ -486,8 +486,8 @@ Result<std::vector<StoredKey>> VerificationStore::publicKeys() const {
         return sqlError(q, QStringLiteral("signing_keys"));
     std::vector<StoredKey> out;
     while (q.next())
-        out.push_back(StoredKey{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
-                                q.value(3).toString(), parseTime(q.value(4))});
+        out.push_back(StoredKey{q.value(0).toLongLong(), sigstore::fingerprintFromHint(q.value(1).toString()),
+                                q.value(2).toString(), q.value(3).toString(), parseTime(q.value(4))});
     return out;
 }
 

@@ -55,7 +55,7 @@ struct StoredTrustedRoot {
 
 struct StoredKey {
     qint64 id = 0;
-    QString fingerprint, publicPem, label;
+    QString fingerprint, publicPem, label; // fingerprint: "sha256:<hex>" (sigstore::keyFingerprint)
     QDateTime createdAt;
 };
 

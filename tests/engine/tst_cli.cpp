@@ -9,6 +9,7 @@
 #include "catalog/Digest.h"
 #include "cli/Cli.h"
 #include "cli/Commands.h"
+#include "sigstore/Keys.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -679,7 +680,10 @@ class TestCli : public QObject {
             QSqlQuery q((*db)->sql());
             QVERIFY(q.exec(QStringLiteral("SELECT fingerprint, public_pem FROM signing_keys")));
             QVERIFY(q.next());
-            QVERIFY(gen.out.contains(q.value(0).toString().toUtf8()));
+            // Stored as the bundle hint (base64); printed in the key's one spelling, sha256:<hex>.
+            QVERIFY2(gen.out.contains(pb::sigstore::fingerprintFromHint(q.value(0).toString()).toUtf8()),
+                     gen.out.constData());
+            QVERIFY(gen.out.contains("fingerprint: sha256:"));
             QVERIFY(!q.value(1).toString().contains(QStringLiteral("PRIVATE")));
         }
         // No passphrase source and no terminal: a clear error, nothing written.

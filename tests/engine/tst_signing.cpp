@@ -143,9 +143,14 @@ class TestSigning : public QObject {
         BIO_free(bio);
         QVERIFY(!readPrivateKey(clear, Passphrase("x"), QStringLiteral("plain.pem")));
         QVERIFY(readAnyPrivateKey(clear, Passphrase(), QStringLiteral("plain.pem")).ok());
-        // The fingerprint is the bundle hint: base64 of SHA-256 over the SPKI.
+        // Issue 30: one spelling for a key: sha256:<hex> of the SPKI; the bundle hint is the same digest
+        // in base64, and reads back as the fingerprint.
         QCOMPARE(keyFingerprint(key.get()),
-                 QString::fromLatin1(sha256(crypto::spkiDer(key.get())).toBase64()));
+                 QStringLiteral("sha256:") + QString::fromLatin1(sha256(crypto::spkiDer(key.get())).toHex()));
+        QCOMPARE(keyHint(key.get()), QString::fromLatin1(sha256(crypto::spkiDer(key.get())).toBase64()));
+        QCOMPARE(fingerprintFromHint(keyHint(key.get())), keyFingerprint(key.get()));
+        QCOMPARE(fingerprintFromHint(QStringLiteral("not base64 of 32 bytes")),
+                 QStringLiteral("not base64 of 32 bytes"));
     }
 
     void cosignKeyFormatRoundTrips() {
@@ -200,18 +205,20 @@ class TestSigning : public QObject {
         const VerificationResult ok =
             verifyBundle(*bundle, QStringLiteral("good"), artifact, TrustedRoot{}, keyPolicy(key.get()));
         QVERIFY2(ok.verified, qPrintable(ok.toText()));
+        // The key is named as keygen names it (a prefix of the same spelling), never another form.
+        QVERIFY2(ok.toText().contains(keyFingerprint(key.get()).left(23)), qPrintable(ok.toText()));
         const VerificationResult bad =
             verifyBundle(readAll(dir + QStringLiteral("/bad.sigstore.json")), QStringLiteral("bad"), artifact,
                          TrustedRoot{}, keyPolicy(key.get()));
         QVERIFY(!bad.verified);
         QCOMPARE(bad.firstFailure()->name, QStringLiteral("signature"));
-        // The hint is the key's fingerprint; another key is refused.
+        // The hint is the key's digest (base64); another key is refused.
         QCOMPARE(QJsonDocument::fromJson(*bundle)
                      .object()[QStringLiteral("verificationMaterial")]
                      .toObject()[QStringLiteral("publicKey")]
                      .toObject()[QStringLiteral("hint")]
                      .toString(),
-                 keyFingerprint(key.get()));
+                 keyHint(key.get()));
         crypto::Pkey other = generateSigningKey();
         QVERIFY(
             !verifyBundle(*bundle, QStringLiteral("good"), artifact, TrustedRoot{}, keyPolicy(other.get()))

@@ -72,6 +72,7 @@ class TestReport : public QObject {
     void cliAndWindowWriteTheSameBytes();
     void cliDrawsChartsWithoutADisplay();
     void changeLinesNameWhatChanged();
+    void countsSayWhatIsLeftOut();
     void cleanupTestCase();
 
   private:
@@ -177,6 +178,36 @@ void TestReport::changeLinesNameWhatChanged() {
     QVERIFY(html.contains(QStringLiteral(
         "<td>gpu-operator</td><td>changed: defaultVersion</td><td>v26.3.2</td><td>v26.3.3</td>")));
     QVERIFY(html.contains(QStringLiteral("<h3>Registry components</h3>")));
+}
+
+// Issue 30: the run table and the History chart each say what they count; a run the chart plots and
+// the table leaves out is counted ("4 runs (1 not in the table)").
+void TestReport::countsSayWhatIsLeftOut() {
+    CoordinateRuns cr;
+    cr.coordinate = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+    cr.runs.resize(3);
+    cr.historyMetric = QStringLiteral("busbw");
+    for (qint64 id : {1, 2, 3, 4, 4}) { // run 4 has two points (two checks): one run
+        store::HistoryPoint p;
+        p.runId = id;
+        p.metric = cr.historyMetric;
+        cr.history.push_back(p);
+    }
+    QCOMPARE(cr.historyRuns(), 4);
+    QCOMPARE(cr.countsNote(),
+             QStringLiteral("The table lists the newest 3 runs with performance data (at most 3); "
+                            "the History chart plots busbw of every stored run: 4 runs (1 not in "
+                            "the table)."));
+    // In the report itself, under the table.
+    const QString path = m_out.filePath(QStringLiteral("counts.html"));
+    Result<ReportOutput> out = writeWithRenderer(*m_db->db, ReportFormat::Html, path);
+    QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(f.readAll());
+    QVERIFY2(html.contains(QStringLiteral(
+                 "<p class=\"counts\">The table lists the newest 1 run with performance data")),
+             qPrintable(html.mid(html.indexOf(QStringLiteral("class=\"counts\"")) - 10, 300)));
 }
 
 void TestReport::cleanupTestCase() {

@@ -10,6 +10,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -57,8 +58,9 @@ void TestSigningModels::keysModelListsStoredPublicKeys() {
     QCOMPARE(model.index(row, KeysModel::FingerprintColumn).data().toString(), a.fingerprint);
     QCOMPARE(model.index(row, 0).data(KeysModel::PublicPemRole).toString().toUtf8(), a.publicPem);
     QVERIFY(!model.index(row, KeysModel::CreatedColumn).data().toString().isEmpty());
-    // The fingerprint is what bundles carry as their hint: base64 of a SHA-256.
-    QCOMPARE(QByteArray::fromBase64(a.fingerprint.toLatin1()).size(), 32);
+    // The fingerprint's one spelling (issue 30): sha256:<64 hex>, as keygen and verify print it.
+    QVERIFY2(QRegularExpression(QStringLiteral("^sha256:[0-9a-f]{64}$")).match(a.fingerprint).hasMatch(),
+             qPrintable(a.fingerprint));
     // No role holds anything private.
     for (int r = 0; r < model.rowCount(); ++r)
         for (int c = 0; c < model.columnCount(); ++c)

@@ -452,7 +452,8 @@ void BundleVerifyPane::showKeys(const Result<std::vector<models::StoredKey>>& ke
     m_storedKey->addItem(tr("A PEM file:"), QString());
     if (keys) {
         for (const models::StoredKey& k : *keys) {
-            m_storedKey->addItem(QStringLiteral("%1 · %2").arg(k.label, k.fingerprint.left(16)),
+            m_storedKey->addItem(QStringLiteral("%1 · %2").arg(
+                                     k.label, k.fingerprint.left(23) /* sha256: and 16 hex digits */),
                                  k.fingerprint);
             m_storedKey->setItemData(m_storedKey->count() - 1, k.publicPem, Qt::UserRole + 1);
             m_storedKey->setItemData(m_storedKey->count() - 1,

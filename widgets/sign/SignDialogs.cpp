@@ -403,9 +403,8 @@ SignDialog::SignDialog(Kind kind, QWidget* parent) : QDialog(parent), m_kind(kin
     case Kind::Blob:
         setObjectName(QStringLiteral("signBlobDialog"));
         title = tr("Sign a file");
-        intro =
-            tr("Signs any file offline: a Sigstore bundle (v0.3, message signature, the key's fingerprint as "
-               "its hint) that <code>cosign verify-blob --key … --insecure-ignore-tlog</code> accepts.");
+        intro = tr("Signs any file offline: a Sigstore bundle (v0.3, message signature, the key's SHA-256 as "
+                   "its hint) that <code>cosign verify-blob --key … --insecure-ignore-tlog</code> accepts.");
         inputLabel = tr("&File:");
         inputHint = tr("the file to sign");
         break;

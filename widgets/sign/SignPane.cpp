@@ -178,7 +178,7 @@ void SignPane::showKeys(const Result<std::vector<models::StoredKey>>& keys) {
                "public keys and fingerprints only."));
     else
         m_keysTitle->setText(models::counted(m_keys->rowCount(), tr("public key"), tr("public keys")) +
-                             tr(" · the fingerprint is the bundle's key hint"));
+                             tr(" · fingerprints are sha256 of the public key, as verify prints them"));
     const int row = m_keys->rowOfFingerprint(keep);
     if (row >= 0)
         m_keysView->setCurrentIndex(m_keys->index(row, 0));
