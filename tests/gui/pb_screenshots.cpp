@@ -424,7 +424,7 @@ bool validationShots(pb::widgets::MainWindow& window, pb::db::Database& db, cons
         c.image = file; // an import names its file: the legends say where the points came from
         c.log = QByteArray();
         RunResult run;
-        run.runId = QStringLiteral("import-%1").arg(daysAgo);
+        run.runId = pb::validation::newRunId(); // as perf import gives it
         run.state = c.state == CheckState::Passed ? RunState::Passed : RunState::Failed;
         run.reason = c.state == CheckState::Passed ? QString() : c.message;
         run.started = run.finished = c.started;

@@ -378,7 +378,9 @@ QGroupBox* ValidationPane::buildRunsBox(QWidget* form) {
     m_runView->verticalHeader()->setDefaultSectionSize(m_runView->fontMetrics().height() + 8);
     m_runView->horizontalHeader()->setStretchLastSection(true);
     m_runView->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_runView->setColumnWidth(RunListModel::IdColumn, 44);
+    // The run's id (8 hex digits) is never elided: it is what every verb takes.
+    m_runView->setColumnWidth(RunListModel::IdColumn,
+                              m_runView->fontMetrics().horizontalAdvance(QStringLiteral("0000000000")) + 12);
     m_runView->setColumnWidth(RunListModel::StartedColumn, 118);
     m_runView->setColumnWidth(RunListModel::StateColumn, 64);
     m_runView->setColumnWidth(RunListModel::ChecksColumn, 76);
@@ -926,7 +928,7 @@ void ValidationPane::onFinished(qint64 rowId, const RunResult& result, const QSt
         openRun(rowId);
     }
     updateButtons();
-    emit statusMessage(tr("Validation run %1: %2").arg(rowId).arg(state), 10000);
+    emit statusMessage(tr("Validation run %1: %2").arg(result.runId, state), 10000);
     emit runFinished(rowId, state);
 }
 
