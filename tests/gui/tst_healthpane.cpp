@@ -185,6 +185,18 @@ void TestHealthPane::filterSortInspectExport() {
     auto* summary = find<QLabel>("healthSummary");
     QVERIFY(table && filter && status && summary);
     QCOMPARE(table->model()->rowCount(), 17);
+    // Issue 30: a status or count is never elided: those columns fit their widest word over every
+    // row; a long name elides at its end, never in the middle.
+    QCOMPARE(table->textElideMode(), Qt::ElideRight);
+    for (int c :
+         {int(HealthModel::StatusColumn), int(HealthModel::SignersColumn), int(HealthModel::PointersColumn)})
+        for (int r = 0; r < table->model()->rowCount(); ++r) {
+            const QString text = table->model()->index(r, c).data().toString();
+            QVERIFY2(
+                table->columnWidth(c) >= table->fontMetrics().horizontalAdvance(text) + 8,
+                qPrintable(
+                    QStringLiteral("column %1, '%2' in %3 px").arg(c).arg(text).arg(table->columnWidth(c))));
+        }
 
     // Filter as you type.
     filter->setFocus();

@@ -160,7 +160,17 @@ class TestHealthTruth : public QObject {
                                          kTimeout);
             }
             QTableView* table = pane.table();
-            QCOMPARE(table->textElideMode(), Qt::ElideMiddle);
+            // A long name elides at its end, its tooltip has it whole; a status or a count is never cut,
+            // on every version shown, not only the first (issue 30).
+            QCOMPARE(table->textElideMode(), Qt::ElideRight);
+            for (int c : {int(HealthModel::StatusColumn), int(HealthModel::SignersColumn)})
+                for (int r = 0; r < table->model()->rowCount(); ++r) {
+                    const QString text = table->model()->index(r, c).data().toString();
+                    QVERIFY2(
+                        table->columnWidth(c) >= table->fontMetrics().horizontalAdvance(text) + 8,
+                        qPrintable(
+                            QStringLiteral("%1: '%2' in %3 px").arg(label, text).arg(table->columnWidth(c))));
+                }
             const QStringList shown = pbgui::column(*table->model(), HealthModel::RecipeColumn);
             QVERIFY2(!shown.contains(QStringLiteral("recipe")), qPrintable(label));
             QCOMPARE(QSet<QString>(shown.begin(), shown.end()).size(), shown.size());

@@ -14,8 +14,10 @@
 #include "receipts/Records.h"
 #include "sigstore/Keys.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QCryptographicHash>
+#include <QHelpEvent>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLineEdit>
@@ -23,6 +25,7 @@
 #include <QSqlQuery>
 #include <QTableView>
 #include <QTest>
+#include <QToolTip>
 
 using namespace pb;
 using namespace pb::widgets;
@@ -39,6 +42,7 @@ class TestReceiptsPane : public QObject {
     void detailShowsDigests();
     void exportLedger();
     void checkpointLine();
+    void cutTextShowsWhole();
     void recordsTab();
 
   private:
@@ -269,6 +273,22 @@ void TestReceiptsPane::checkpointLine() {
     QVERIFY(refreshed());
     QVERIFY2(m_pane->checkpointText().contains(QStringLiteral("grown by 3 receipt")),
              qPrintable(m_pane->checkpointText()));
+}
+
+// Issue 30: text cut to fit a column elides at its end and shows whole as its tooltip (every table set
+// up by setupTable); a model's own tooltip wins.
+void TestReceiptsPane::cutTextShowsWhole() {
+    QTableView* view = m_pane->ledgerView();
+    QCOMPARE(view->textElideMode(), Qt::ElideRight);
+    view->setColumnWidth(models::ReceiptTableModel::TimeColumn, 40);
+    const QModelIndex cell = view->model()->index(0, models::ReceiptTableModel::TimeColumn);
+    const QString whole = cell.data().toString();
+    QVERIFY(view->fontMetrics().horizontalAdvance(whole) > 40);
+    const QPoint at = view->visualRect(cell).center();
+    QHelpEvent help(QEvent::ToolTip, at, view->viewport()->mapToGlobal(at));
+    QApplication::sendEvent(view->viewport(), &help);
+    QTRY_COMPARE(QToolTip::text(), whole);
+    QToolTip::hideText();
 }
 
 void TestReceiptsPane::recordsTab() {

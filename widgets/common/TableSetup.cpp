@@ -1,19 +1,56 @@
 #include "TableSetup.h"
 
+#include <QEvent>
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QTableView>
+#include <QToolTip>
 
 #include <algorithm>
 #include <vector>
 
 namespace pb::widgets {
 
+namespace {
+
+// Shows a cut cell's whole text as its tooltip; a model's own tooltip wins.
+class ElidedToolTips : public QObject {
+  public:
+    explicit ElidedToolTips(QAbstractItemView* view) : QObject(view), m_view(view) {}
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() != QEvent::ToolTip || watched != m_view->viewport())
+            return false;
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QModelIndex index = m_view->indexAt(help->pos());
+        if (!index.isValid() || index.data(Qt::ToolTipRole).isValid())
+            return false;
+        const QString text = index.data(Qt::DisplayRole).toString();
+        const QRect cell = m_view->visualRect(index);
+        if (text.isEmpty() || m_view->fontMetrics().horizontalAdvance(text) + 8 <= cell.width())
+            return false;
+        QToolTip::showText(help->globalPos(), text, m_view->viewport(), cell);
+        return true;
+    }
+
+  private:
+    QAbstractItemView* m_view;
+};
+
+} // namespace
+
+void installElidedToolTips(QAbstractItemView* view) {
+    view->viewport()->installEventFilter(new ElidedToolTips(view));
+}
+
 void setupTable(QTableView* t, bool alternatingRows) {
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setSelectionMode(QAbstractItemView::SingleSelection);
     t->setAlternatingRowColors(alternatingRows);
     t->setWordWrap(false);
-    t->setTextElideMode(Qt::ElideMiddle);
+    t->setTextElideMode(Qt::ElideRight); // a name is cut at its end; the tooltip has it whole
+    installElidedToolTips(t);
     t->verticalHeader()->setVisible(false);
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
     t->horizontalHeader()->setHighlightSections(false);

@@ -4,6 +4,7 @@
 #include "HealthModels.h"
 #include "Plural.h"
 #include "RegistryCredentialsDialog.h"
+#include "TableSetup.h"
 #include "oci/Reference.h"
 #include "report/HealthTable.h"
 
@@ -213,7 +214,8 @@ void HealthPane::buildTable() {
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setTextElideMode(Qt::ElideRight); // a long name elides at its end (its tooltip has it whole)
+    installElidedToolTips(m_table);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(HealthModel::RecipeColumn, Qt::AscendingOrder);
     m_table->verticalHeader()->setVisible(false);
@@ -230,6 +232,23 @@ void HealthPane::buildTable() {
         if (src.isValid() && m_model->rowAt(src.row()).inCatalog())
             emit openRecipe(m_loadedLabel, m_model->rowAt(src.row()).recipe);
     });
+}
+
+// The words a release manager reads are never cut: the status, signer and pointer counts, the
+// staleness and the newest date fit their widest value over every row of every load (a column only
+// grows; the recipe name gives way instead, eliding at its end).
+void HealthPane::fitWholeColumns() {
+    const QFontMetrics fm = m_table->fontMetrics();
+    const int pad = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 8 +
+                    style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_table); // the status icon
+    for (int c :
+         {int(HealthModel::StatusColumn), int(HealthModel::SignersColumn), int(HealthModel::PointersColumn),
+          int(HealthModel::StaleColumn), int(HealthModel::AttestedColumn)}) {
+        int width = m_table->columnWidth(c);
+        for (int r = 0; r < m_model->rowCount(); ++r)
+            width = std::max(width, fm.horizontalAdvance(m_model->index(r, c).data().toString()) + pad);
+        m_table->setColumnWidth(c, width);
+    }
 }
 
 void HealthPane::buildInspector() {
@@ -534,13 +553,14 @@ void HealthPane::onLoaded(Load load) {
             m_table->setColumnWidth(c, std::min(m_table->columnWidth(c) + 8, kMaxColumnWidth));
             total += m_table->columnWidth(c);
         }
-        // Every column in view: the recipe name gives way first (it elides in the middle).
+        // Every column in view: the recipe name gives way first (it elides at its end).
         const int room = m_table->viewport()->width() - style()->pixelMetric(QStyle::PM_ScrollBarExtent) - 2;
         if (const int excess = total - room; excess > 0)
             m_table->setColumnWidth(HealthModel::RecipeColumn,
                                     std::max(180, m_table->columnWidth(HealthModel::RecipeColumn) - excess));
         m_fitted = true;
     }
+    fitWholeColumns();
     const int source = keep.isEmpty() ? -1 : m_model->rowOf(keep);
     const QModelIndex idx = source < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(source, 0));
     if (idx.isValid()) {

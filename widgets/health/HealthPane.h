@@ -105,6 +105,7 @@ class HealthPane : public QWidget {
     void buildExportButton();
     void buildFetchButtons();
     void buildStatusLabels();
+    void fitWholeColumns();
     void buildTable();
     void buildInspector();
     void reloadVersions();
