@@ -1407,6 +1407,7 @@ void MainWindow::onCurrentChanged(const QModelIndex& proxyIndex) {
 }
 
 void MainWindow::showVersion(const models::CatalogVersionInfo& v) {
+    m_hiddenByFilter = {};
     QString html =
         QStringLiteral("<h2>%1%2</h2>")
             .arg(v.label.toHtmlEscaped(),
@@ -1449,6 +1450,7 @@ void MainWindow::showVersion(const models::CatalogVersionInfo& v) {
 }
 
 void MainWindow::showRecipe(const models::RecipeInfo& info) {
+    m_hiddenByFilter = {};
     m_stack->setCurrentWidget(m_recipePage);
     showSelectionSource(m_treeModel->versionAt(m_treeModel->versionIndex(info.catalogLabel)), &info);
     m_comparePane->setRecipe(info); // loads the catalogs it needs itself
@@ -1538,6 +1540,26 @@ void MainWindow::applyFilter(const QString& text) {
     m_proxy->setFilterText(text);
     m_tree->expandAll();
     fitTreeColumn();
+    // The recipe on show is never one the list no longer has: hidden by the filter, the pane says so
+    // (and shows it again once the filter lets it through).
+    if (m_stack->currentWidget() == m_recipePage && !m_recipeView->recipe().name.isEmpty()) {
+        const models::RecipeInfo& shown = m_recipeView->recipe();
+        if (!m_proxy->mapFromSource(m_treeModel->recipeIndex(shown.catalogLabel, shown.name)).isValid()) {
+            m_hiddenByFilter = {shown.catalogLabel, shown.name};
+            m_stack->setCurrentWidget(m_placeholder);
+        }
+    }
+    if (m_stack->currentWidget() == m_placeholder && !m_hiddenByFilter.first.isEmpty()) {
+        const auto [label, name] = m_hiddenByFilter;
+        if (selectRecipe(label, name)) {
+            m_hiddenByFilter = {};
+            if (const models::RecipeInfo* r = m_treeModel->recipeAt(m_treeModel->recipeIndex(label, name)))
+                showRecipe(*r);
+        } else {
+            m_placeholder->setText(tr("%1 (%2) is hidden by the filter “%3”.\nEsc clears the filter.")
+                                       .arg(name, label, text.trimmed()));
+        }
+    }
     if (text.trimmed().isEmpty()) {
         statusBar()->clearMessage();
         if (m_tree->currentIndex().isValid())

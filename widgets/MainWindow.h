@@ -278,6 +278,7 @@ class MainWindow : public QMainWindow {
     QTreeView* m_tree = nullptr;
     QStackedWidget* m_stack = nullptr;
     QLabel* m_placeholder = nullptr;
+    std::pair<QString, QString> m_hiddenByFilter; // (version, recipe) the filter hid while on show
     QWidget* m_versionPage = nullptr;
     QLabel* m_versionSummary = nullptr;
     QTableView* m_versionRecipes = nullptr;

@@ -236,7 +236,19 @@ void TestMainWindow::filterAndSelectRecipe() {
     filter->clear();
     QTest::keyClicks(filter, QStringLiteral("no-such-recipe"));
     QCOMPARE(proxy->rowCount(), 0);
+    // Issue 30: the recipe on show is not left there as if it were still listed: the pane says the
+    // filter hides it, and shows it again once the filter is cleared.
+    auto* placeholder = find<QLabel>("placeholder");
+    QVERIFY(placeholder->isVisible());
+    QVERIFY2(placeholder->text().contains(
+                 QStringLiteral("gb200-eks-ubuntu-training-kubeflow (sample-1) is hidden by the "
+                                "filter “no-such-recipe”")),
+             qPrintable(placeholder->text()));
+    QVERIFY(!find<QWidget>("recipePage")->isVisible());
     filter->clear();
+    QTRY_VERIFY(find<QWidget>("recipePage")->isVisible());
+    QCOMPARE(m_window->recipeView()->recipe().catalogLabel, QStringLiteral("sample-1"));
+    QCOMPARE(m_window->recipeView()->recipe().name, QStringLiteral("gb200-eks-ubuntu-training-kubeflow"));
     QCOMPARE(proxy->rowCount(), 2);
     QCOMPARE(proxy->rowCount(proxy->index(0, 0)) + proxy->rowCount(proxy->index(1, 0)), 31);
 }
