@@ -111,8 +111,7 @@ Result<PerfImportOutcome> perfImport(const Context& ctx, const PerfImportRequest
         Result<qint64> id = store::RunStore(ctx.db()).saveImported(header, out.run);
         if (!id)
             return id.error();
-        receipts::ReceiptDraft d =
-            validationReceipt(receipts::kinds::ValidationImport, *id, out.run, parameters);
+        receipts::ReceiptDraft d = validationReceipt(receipts::kinds::ValidationImport, out.run, parameters);
         d.inputs.push_back(receipts::Artifact::file(req.file));
         return std::pair{*id, std::move(d)};
     });

@@ -47,7 +47,7 @@ QJsonObject criteriaJson(const catalog::Criteria& c) {
 }
 
 // What ran (uid, phases, and the caller's parameters), its verdict and the checks' counts.
-receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, const RunResult& r,
+receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, const RunResult& r,
                                          const QJsonObject& parameters) {
     receipts::ReceiptDraft d;
     d.kind = kind;
@@ -61,7 +61,6 @@ receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow, 
         skipped += c.state == CheckState::Skipped;
         other += c.state == CheckState::Other;
     }
-    Q_UNUSED(runRow);
     d.outputs.push_back(
         receipts::Artifact{QStringLiteral("run %1").arg(r.runId), QString(), -1}); // its one id
     d.result = runOutcome(r.state);
@@ -339,8 +338,7 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
             return s.error();
         if (Status s = runs.saveLeftovers(row, out.result.leftovers); !s)
             return s.error();
-        receipts::ReceiptDraft d =
-            validationReceipt(receipts::kinds::ValidationRun, row, out.result, parameters);
+        receipts::ReceiptDraft d = validationReceipt(receipts::kinds::ValidationRun, out.result, parameters);
         if (!out.evidenceDir.isEmpty())
             d.outputs.push_back(receipts::Artifact::directory(out.evidenceDir));
         if (!out.pointerPath.isEmpty())

@@ -119,8 +119,8 @@ Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest
 // failed, error, readiness-failed -> failed; incomplete or cancelled (kept as far as it got) -> partial.
 receipts::Outcome runOutcome(validation::RunState s);
 // The validation.run receipt of a finished run (exposed for tests and for the perf import).
-receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, qint64 runRow,
-                                         const validation::RunResult& result, const QJsonObject& parameters);
+receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, const validation::RunResult& result,
+                                         const QJsonObject& parameters);
 
 // A recipe's criteria as JSON (stored with the run).
 QJsonObject criteriaJson(const catalog::Criteria& criteria);

@@ -7,6 +7,8 @@
 // per measurement.
 //
 //   pb_bench_evidence [MEMBERS=1000]
+#include "OciLayoutFixture.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 
@@ -100,44 +102,7 @@ QString writeLayout(const QString& dir, int members) {
     const QString layerHex = QString::fromLatin1(h.result().toHex());
     const QString layerPath = dir + QStringLiteral("/blobs/sha256/") + layerHex;
     QFile::rename(layerTmp, layerPath);
-    auto blob = [&](const QByteArray& bytes) {
-        const QString hex =
-            QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
-        QFile f(dir + QStringLiteral("/blobs/sha256/") + hex);
-        f.open(QIODevice::WriteOnly);
-        f.write(bytes);
-        return QStringLiteral("sha256:") + hex;
-    };
-    const QString config = blob("{}");
-    const QByteArray manifest =
-        QJsonDocument(
-            QJsonObject{
-                {QStringLiteral("schemaVersion"), 2},
-                {QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
-                {QStringLiteral("config"), QJsonObject{{QStringLiteral("mediaType"),
-                                                        QStringLiteral("application/vnd.oci.empty.v1+json")},
-                                                       {QStringLiteral("digest"), config},
-                                                       {QStringLiteral("size"), 2}}},
-                {QStringLiteral("layers"),
-                 QJsonArray{QJsonObject{{QStringLiteral("mediaType"),
-                                         QStringLiteral("application/vnd.oci.image.layer.v1.tar+gzip")},
-                                        {QStringLiteral("digest"), QStringLiteral("sha256:") + layerHex},
-                                        {QStringLiteral("size"), layerSize}}}}})
-            .toJson(QJsonDocument::Compact);
-    const QString manifestDigest = blob(manifest);
-    QFile index(dir + QStringLiteral("/index.json"));
-    index.open(QIODevice::WriteOnly);
-    index.write(QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), 2},
-                                          {QStringLiteral("manifests"),
-                                           QJsonArray{QJsonObject{
-                                               {QStringLiteral("mediaType"),
-                                                QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
-                                               {QStringLiteral("digest"), manifestDigest},
-                                               {QStringLiteral("size"), manifest.size()}}}}})
-                    .toJson(QJsonDocument::Compact));
-    QFile oci(dir + QStringLiteral("/oci-layout"));
-    oci.open(QIODevice::WriteOnly);
-    oci.write("{\"imageLayoutVersion\":\"1.0.0\"}");
+    pbtest::writeLayoutAround(dir, QStringLiteral("sha256:") + layerHex, layerSize);
     return layerPath;
 }
 

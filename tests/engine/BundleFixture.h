@@ -3,6 +3,7 @@
 // as an OCI image layout with one tar+gzip layer. Tests then tamper with copies.
 #pragma once
 
+#include "../OciLayoutFixture.h"
 #include "catalog/Digest.h"
 #include "catalog/Loader.h"
 #include "core/Hash.h"
@@ -213,44 +214,7 @@ struct BundleFixture {
 
     // Writes an OCI image layout; returns the manifest digest ("sha256:...").
     static QString writeOciLayout(const QString& dir, const QByteArray& layer) {
-        auto blob = [&](const QByteArray& bytes) {
-            const QString hex = pb::sha256Hex(bytes);
-            writeBytes(dir + QStringLiteral("/blobs/sha256/") + hex, bytes);
-            return QStringLiteral("sha256:") + hex;
-        };
-        const QString layerDigest = blob(layer);
-        const QString configDigest = blob("{}");
-        const QByteArray manifest =
-            QJsonDocument(
-                QJsonObject{
-                    {QStringLiteral("schemaVersion"), 2},
-                    {QStringLiteral("mediaType"),
-                     QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
-                    {QStringLiteral("artifactType"), QStringLiteral("application/vnd.nvidia.aicr.artifact")},
-                    {QStringLiteral("config"),
-                     QJsonObject{
-                         {QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.empty.v1+json")},
-                         {QStringLiteral("digest"), configDigest},
-                         {QStringLiteral("size"), 2}}},
-                    {QStringLiteral("layers"),
-                     QJsonArray{QJsonObject{{QStringLiteral("mediaType"),
-                                             QStringLiteral("application/vnd.oci.image.layer.v1.tar+gzip")},
-                                            {QStringLiteral("digest"), layerDigest},
-                                            {QStringLiteral("size"), layer.size()}}}}})
-                .toJson(QJsonDocument::Compact);
-        const QString manifestDigest = blob(manifest);
-        writeBytes(dir + QStringLiteral("/oci-layout"), "{\"imageLayoutVersion\": \"1.0.0\"}");
-        writeBytes(
-            dir + QStringLiteral("/index.json"),
-            QJsonDocument(QJsonObject{{QStringLiteral("schemaVersion"), 2},
-                                      {QStringLiteral("manifests"),
-                                       QJsonArray{QJsonObject{
-                                           {QStringLiteral("mediaType"),
-                                            QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
-                                           {QStringLiteral("digest"), manifestDigest},
-                                           {QStringLiteral("size"), manifest.size()}}}}})
-                .toJson());
-        return manifestDigest;
+        return writeLayoutAround(dir, writeLayoutBlob(dir, layer), layer.size());
     }
 };
 

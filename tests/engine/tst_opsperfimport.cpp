@@ -248,7 +248,7 @@ void TestOpsPerfImport::oneVocabularyForRunReceipts() {
         passed.state = validation::CheckState::Passed;
         failed.state = validation::CheckState::Failed;
         run.checks = {passed, failed}; // a failed run with a check that passed is failed, not partial
-        const receipts::ReceiptDraft d = ops::validationReceipt(receipts::kinds::ValidationRun, 1, run, {});
+        const receipts::ReceiptDraft d = ops::validationReceipt(receipts::kinds::ValidationRun, run, {});
         QVERIFY2(d.result == outcome, qPrintable(validation::runStateName(state)));
         QCOMPARE(ops::runOutcome(state), outcome);
     }

@@ -82,6 +82,29 @@ void writeLedger(const QString& path) {
     }
 }
 
+// The CLI's environment with a key passphrase in PB_TEST_PASS.
+QProcessEnvironment withPassphrase(const QString& passphrase) {
+    QProcessEnvironment env = pbtest::cliEnvironment();
+    env.insert(QStringLiteral("PB_TEST_PASS"), passphrase);
+    return env;
+}
+
+// `keygen` of an encrypted key at `key` (and key.pub), recorded in `db`; the exit code.
+int keygen(const QString& db, const QString& key, const QProcessEnvironment& env) {
+    return proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"), key,
+                       QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
+                      env)
+        .code;
+}
+
+// `receipts checkpoint` of `db` signed with `key`, written to `out`.
+Run checkpointTo(const QString& db, const QString& key, const QString& out, const QProcessEnvironment& env) {
+    return proofbench({QStringLiteral("receipts"), QStringLiteral("checkpoint"), QStringLiteral("--db"), db,
+                       QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"),
+                       QStringLiteral("PB_TEST_PASS"), QStringLiteral("--out"), out},
+                      env);
+}
+
 bool haveSqlite3() {
     return !QStandardPaths::findExecutable(QStringLiteral("sqlite3")).isEmpty();
 }
@@ -593,14 +616,9 @@ class TestReceipts : public QObject {
         PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("ledger.sqlite"));
         const QString db = testDb.spec();
         writeLedger(db);
-        QProcessEnvironment env = pbtest::cliEnvironment();
-        env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("head-pass"));
+        const QProcessEnvironment env = withPassphrase(QStringLiteral("head-pass"));
         const QString key = tmp.filePath(QStringLiteral("head.key"));
-        QCOMPARE(proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"),
-                             key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
-                            env)
-                     .code,
-                 0);
+        QCOMPARE(keygen(db, key, env), 0);
         Run plain =
             proofbench({QStringLiteral("receipts"), QStringLiteral("export"), QStringLiteral("--format"),
                         QStringLiteral("json"), QStringLiteral("--db"), db});
@@ -679,20 +697,11 @@ class TestReceipts : public QObject {
         PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("anchored.sqlite"));
         const QString db = testDb.spec();
         writeLedger(db);
-        QProcessEnvironment env = pbtest::cliEnvironment();
-        env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("anchor-pass"));
+        const QProcessEnvironment env = withPassphrase(QStringLiteral("anchor-pass"));
         const QString key = tmp.filePath(QStringLiteral("anchor.key"));
-        QCOMPARE(proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"),
-                             key, QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
-                            env)
-                     .code,
-                 0);
+        QCOMPARE(keygen(db, key, env), 0);
         const QString checkpoint = tmp.filePath(QStringLiteral("ledger.checkpoint.json"));
-        Run made =
-            proofbench({QStringLiteral("receipts"), QStringLiteral("checkpoint"), QStringLiteral("--db"), db,
-                        QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"),
-                        QStringLiteral("PB_TEST_PASS"), QStringLiteral("--out"), checkpoint},
-                       env);
+        Run made = checkpointTo(db, key, checkpoint, env);
         QVERIFY2(made.code == 0, made.err.constData());
         QVERIFY2(made.out.contains("checkpoint of receipts head #8 "), made.out.constData());
         const QStringList verify{QStringLiteral("receipts"),     QStringLiteral("verify"),
@@ -743,24 +752,13 @@ class TestReceipts : public QObject {
         PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("genuine.sqlite"));
         const QString db = testDb.spec();
         writeLedger(db);
-        QProcessEnvironment env = pbtest::cliEnvironment();
-        env.insert(QStringLiteral("PB_TEST_PASS"), QStringLiteral("anchor-pass"));
+        const QProcessEnvironment env = withPassphrase(QStringLiteral("anchor-pass"));
         const QString key = tmp.filePath(QStringLiteral("a.key")),
                       other = tmp.filePath(QStringLiteral("b.key"));
         for (const QString& k : {key, other})
-            QCOMPARE(
-                proofbench({QStringLiteral("keygen"), QStringLiteral("--db"), db, QStringLiteral("--out"), k,
-                            QStringLiteral("--passphrase-env"), QStringLiteral("PB_TEST_PASS")},
-                           env)
-                    .code,
-                0);
+            QCOMPARE(keygen(db, k, env), 0);
         const QString checkpoint = tmp.filePath(QStringLiteral("c.json"));
-        QCOMPARE(proofbench({QStringLiteral("receipts"), QStringLiteral("checkpoint"), QStringLiteral("--db"),
-                             db, QStringLiteral("--key"), key, QStringLiteral("--passphrase-env"),
-                             QStringLiteral("PB_TEST_PASS"), QStringLiteral("--out"), checkpoint},
-                            env)
-                     .code,
-                 0);
+        QCOMPARE(checkpointTo(db, key, checkpoint, env).code, 0);
         auto verifyWith = [&](const QString& file, const QString& pub) {
             return proofbench({QStringLiteral("receipts"), QStringLiteral("verify"), QStringLiteral("--db"),
                                db, QStringLiteral("--checkpoint"), file, QStringLiteral("--key"), pub});

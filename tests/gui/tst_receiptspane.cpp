@@ -55,6 +55,20 @@ class TestReceiptsPane : public QObject {
     std::unique_ptr<ReceiptsPane> m_pane;
 };
 
+namespace {
+
+// The key encrypted with `pass`, written to `path` as a user's key file; empty when that failed.
+QString writeEncryptedKey(const sigstore::crypto::Pkey& key, const sigstore::Passphrase& pass,
+                          const QString& path) {
+    Result<QByteArray> pem = sigstore::encryptPrivateKey(key.get(), pass);
+    QFile f(path);
+    if (!pem || !f.open(QIODevice::WriteOnly) || f.write(*pem) != pem->size())
+        return {};
+    return path;
+}
+
+} // namespace
+
 qint64 TestReceiptsPane::record(const QString& kind, receipts::Outcome result, const QString& message,
                                 const QByteArray& output) {
     receipts::ReceiptDraft d;
@@ -217,13 +231,8 @@ void TestReceiptsPane::exportLedger() {
     // A signed head with a real encrypted key.
     const sigstore::crypto::Pkey key = sigstore::generateSigningKey();
     const sigstore::Passphrase pass(QByteArrayLiteral("pane-test-passphrase"));
-    Result<QByteArray> pem = sigstore::encryptPrivateKey(key.get(), pass);
-    QVERIFY(pem);
-    const QString keyPath = tmp.filePath(QStringLiteral("key.pem"));
-    QFile k(keyPath);
-    QVERIFY(k.open(QIODevice::WriteOnly));
-    k.write(*pem);
-    k.close();
+    const QString keyPath = writeEncryptedKey(key, pass, tmp.filePath(QStringLiteral("key.pem")));
+    QVERIFY(!keyPath.isEmpty());
     QVERIFY(refreshed()); // with the ledger export's own receipt, if it wrote one
     const int before = m_pane->ledgerModel()->rowCount();
     QVERIFY(m_pane->exportSignedHead(keyPath, pass, tmp.filePath(QStringLiteral("head.json")),
@@ -249,13 +258,8 @@ void TestReceiptsPane::checkpointLine() {
     QTemporaryDir tmp;
     const sigstore::crypto::Pkey key = sigstore::generateSigningKey();
     const sigstore::Passphrase pass(QByteArrayLiteral("checkpoint-pass"));
-    Result<QByteArray> pem = sigstore::encryptPrivateKey(key.get(), pass);
-    QVERIFY(pem);
-    const QString keyPath = tmp.filePath(QStringLiteral("key.pem"));
-    QFile k(keyPath);
-    QVERIFY(k.open(QIODevice::WriteOnly));
-    k.write(*pem);
-    k.close();
+    const QString keyPath = writeEncryptedKey(key, pass, tmp.filePath(QStringLiteral("key.pem")));
+    QVERIFY(!keyPath.isEmpty());
     QVERIFY(refreshed());
     const qint64 head = m_pane->chain().head.seq;
     QSignalSpy done(m_pane.get(), &ReceiptsPane::exportFinished);

@@ -22,6 +22,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollBar>
+#include <QSet>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -245,8 +246,14 @@ void HealthPane::fitWholeColumns() {
          {int(HealthModel::StatusColumn), int(HealthModel::SignersColumn), int(HealthModel::PointersColumn),
           int(HealthModel::StaleColumn), int(HealthModel::AttestedColumn)}) {
         int width = m_table->columnWidth(c);
-        for (int r = 0; r < m_model->rowCount(); ++r)
-            width = std::max(width, fm.horizontalAdvance(m_model->index(r, c).data().toString()) + pad);
+        QSet<QString> measured; // statuses, counts and flags repeat: each text is measured once
+        for (int r = 0; r < m_model->rowCount(); ++r) {
+            const QString text = m_model->index(r, c).data().toString();
+            if (!measured.contains(text)) {
+                measured.insert(text);
+                width = std::max(width, fm.horizontalAdvance(text) + pad);
+            }
+        }
         m_table->setColumnWidth(c, width);
     }
 }

@@ -10,6 +10,7 @@
 #include "ops/ReceiptsExport.h"
 #include "ops/ReceiptsVerify.h"
 #include "ops/RecordsImport.h"
+#include "ops/SigningKey.h"
 #include "receipts/Canonical.h"
 #include "receipts/Records.h"
 #include "sigstore/Keys.h"
@@ -523,11 +524,8 @@ bool ReceiptsPane::exportSignedHead(const QString& keyPath, const sigstore::Pass
         this, m_workspace,
         [keyPath, secret, headPath,
          bundlePath](const ops::Context& ctx) -> Result<ops::ReceiptsExportOutcome> {
-            Result<QByteArray> pem =
-                readFileLimited(keyPath, limits::kSmallFile, QStringLiteral("private key"));
-            if (!pem)
-                return pem.error();
-            Result<sigstore::crypto::Pkey> key = sigstore::readPrivateKey(*pem, *secret, keyPath);
+            Result<sigstore::crypto::Pkey> key =
+                ops::loadSigningKey(ops::SigningKey{keyPath, sigstore::Passphrase(secret->bytes())});
             if (!key)
                 return key.error();
             ops::ReceiptsExportRequest req;
@@ -558,11 +556,8 @@ bool ReceiptsPane::writeCheckpoint(const QString& keyPath, const sigstore::Passp
     runInView<ops::CheckpointWritten>(
         this, m_workspace,
         [keyPath, secret, outPath](const ops::Context& ctx) -> Result<ops::CheckpointWritten> {
-            Result<QByteArray> pem =
-                readFileLimited(keyPath, limits::kSmallFile, QStringLiteral("private key"));
-            if (!pem)
-                return pem.error();
-            Result<sigstore::crypto::Pkey> key = sigstore::readPrivateKey(*pem, *secret, keyPath);
+            Result<sigstore::crypto::Pkey> key =
+                ops::loadSigningKey(ops::SigningKey{keyPath, sigstore::Passphrase(secret->bytes())});
             if (!key)
                 return key.error();
             ops::CheckpointRequest req;
@@ -609,34 +604,36 @@ bool ReceiptsPane::askForKey(const QString& title, QString& keyPath, QByteArray&
     return true;
 }
 
+QString ReceiptsPane::askSaveJson(const char* objectName, const QString& title, const QString& fileName) {
+    QFileDialog dialog(this, title, QDir::home().filePath(fileName));
+    dialog.setObjectName(QLatin1String(objectName));
+    dialog.setOption(QFileDialog::DontUseNativeDialog);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(QStringLiteral("json"));
+    dialog.setNameFilter(tr("JSON (*.json)"));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return {};
+    return dialog.selectedFiles().constFirst();
+}
+
 void ReceiptsPane::writeCheckpointInteractively() {
     QString keyPath;
     QByteArray secret;
     if (!askForKey(tr("Private key to sign the checkpoint with"), keyPath, secret))
         return;
     sigstore::Passphrase passphrase(std::move(secret));
-    QFileDialog out(this, tr("Save the checkpoint (keep it outside the database)"),
-                    QDir::home().filePath(QStringLiteral("receipts-checkpoint.json")));
-    out.setObjectName(QStringLiteral("checkpointOutDialog"));
-    out.setOption(QFileDialog::DontUseNativeDialog);
-    out.setAcceptMode(QFileDialog::AcceptSave);
-    out.setDefaultSuffix(QStringLiteral("json"));
-    if (out.exec() != QDialog::Accepted || out.selectedFiles().isEmpty())
-        return;
-    writeCheckpoint(keyPath, passphrase, out.selectedFiles().constFirst());
+    const QString outPath =
+        askSaveJson("checkpointOutDialog", tr("Save the checkpoint (keep it outside the database)"),
+                    QStringLiteral("receipts-checkpoint.json"));
+    if (!outPath.isEmpty())
+        writeCheckpoint(keyPath, passphrase, outPath);
 }
 
 void ReceiptsPane::exportLedgerInteractively() {
-    QFileDialog dialog(this, tr("Export the receipts ledger"),
-                       QDir::home().filePath(QStringLiteral("receipts.json")));
-    dialog.setObjectName(QStringLiteral("exportLedgerDialog"));
-    dialog.setOption(QFileDialog::DontUseNativeDialog);
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setDefaultSuffix(QStringLiteral("json"));
-    dialog.setNameFilter(tr("JSON (*.json)"));
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
-        return;
-    exportLedgerTo(dialog.selectedFiles().constFirst()); // statusMessage() tells when it is done
+    const QString path =
+        askSaveJson("exportLedgerDialog", tr("Export the receipts ledger"), QStringLiteral("receipts.json"));
+    if (!path.isEmpty())
+        exportLedgerTo(path); // statusMessage() tells when it is done
 }
 
 void ReceiptsPane::exportHeadInteractively() {
@@ -645,15 +642,10 @@ void ReceiptsPane::exportHeadInteractively() {
     if (!askForKey(tr("Private key to sign the chain head with"), keyPath, secret))
         return;
     sigstore::Passphrase passphrase(std::move(secret));
-    QFileDialog out(this, tr("Save the head statement"),
-                    QDir::home().filePath(QStringLiteral("receipts-head.json")));
-    out.setObjectName(QStringLiteral("headOutDialog"));
-    out.setOption(QFileDialog::DontUseNativeDialog);
-    out.setAcceptMode(QFileDialog::AcceptSave);
-    out.setDefaultSuffix(QStringLiteral("json"));
-    if (out.exec() != QDialog::Accepted || out.selectedFiles().isEmpty())
+    const QString headPath =
+        askSaveJson("headOutDialog", tr("Save the head statement"), QStringLiteral("receipts-head.json"));
+    if (headPath.isEmpty())
         return;
-    const QString headPath = out.selectedFiles().constFirst();
     QString bundlePath = headPath;
     if (bundlePath.endsWith(QLatin1String(".json")))
         bundlePath.chop(5);

@@ -110,6 +110,8 @@ class ReceiptsPane : public QWidget {
     void updateBanner();
     // Asks for a private key file and its passphrase; false when cancelled.
     bool askForKey(const QString& title, QString& keyPath, QByteArray& passphrase);
+    // A file to save JSON to (the home folder and `fileName` offered); empty when cancelled.
+    QString askSaveJson(const char* objectName, const QString& title, const QString& fileName);
     void updateKinds();
     void onReceiptSelected();
     void onEntryChanged();

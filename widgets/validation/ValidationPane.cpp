@@ -821,7 +821,6 @@ void ValidationPane::onPlanned(qint64 rowId, const QString& runId, const std::ve
     m_runLabel = tr("run %1").arg(runId);
     m_liveChecks = plan;
     m_checks->setChecks(plan);
-    Q_UNUSED(rowId);
     m_runTitle->setText(tr("Run %1 of %2: %n check(s)", nullptr, int(plan.size())).arg(runId, m_coordinate));
     if (m_controller->stage() != ValidationController::Stage::Cancelling)
         showBanner(tr("Running"),
