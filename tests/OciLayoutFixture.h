@@ -15,7 +15,8 @@ namespace pbtest {
 
 // Writes `bytes` as a blob of the layout at `dir`; returns its digest ("sha256:...").
 inline QString writeLayoutBlob(const QString& dir, const QByteArray& bytes) {
-    const QString hex = QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+    const QString hex =
+        QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
     QDir().mkpath(dir + QStringLiteral("/blobs/sha256"));
     QFile f(dir + QStringLiteral("/blobs/sha256/") + hex);
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
@@ -33,10 +34,10 @@ inline QString writeLayoutAround(const QString& dir, const QString& layerDigest,
                 {QStringLiteral("schemaVersion"), 2},
                 {QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.image.manifest.v1+json")},
                 {QStringLiteral("artifactType"), QStringLiteral("application/vnd.nvidia.aicr.artifact")},
-                {QStringLiteral("config"),
-                 QJsonObject{{QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.empty.v1+json")},
-                             {QStringLiteral("digest"), configDigest},
-                             {QStringLiteral("size"), 2}}},
+                {QStringLiteral("config"), QJsonObject{{QStringLiteral("mediaType"),
+                                                        QStringLiteral("application/vnd.oci.empty.v1+json")},
+                                                       {QStringLiteral("digest"), configDigest},
+                                                       {QStringLiteral("size"), 2}}},
                 {QStringLiteral("layers"),
                  QJsonArray{QJsonObject{{QStringLiteral("mediaType"),
                                          QStringLiteral("application/vnd.oci.image.layer.v1.tar+gzip")},
