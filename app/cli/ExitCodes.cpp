@@ -1,5 +1,6 @@
 #include "cli/ExitCodes.h"
 
+#include "ops/Validate.h"
 #include "validation/Runner.h"
 
 #include <map>
@@ -31,7 +32,9 @@ ExitCodes validateExitCodes() {
         r.state = s;
         byCode[r.exitCode()] << validation::runStateName(s);
     }
-    byCode[2] << QStringLiteral("usage error");
+    byCode[2] << QStringLiteral("usage error, or --out already holds evidence (refused before the run)");
+    byCode[ops::kExitEvidenceNotWritten]
+        << QStringLiteral("the checks ran but their evidence or its signature could not be written");
     byCode[1] << QStringLiteral("error before the run started (the reason on stderr)");
     static const std::map<int, QString> notes{{0, QStringLiteral("(aicr validate's 0)")},
                                               {2, QStringLiteral("(aicr validate's 2: invalid)")},

@@ -46,6 +46,10 @@ void printEvents(ops::ValidateRequest& req, std::mutex& printing) {
 // The evidence written, for the JSON and text output; empty when none was.
 QJsonObject evidenceJson(const ops::ValidateOutcome& o) {
     QJsonObject evidence;
+    if (!o.evidenceError.isEmpty())
+        evidence.insert(QStringLiteral("error"), o.evidenceError);
+    if (!o.signingError.isEmpty() && !o.signingRefused)
+        evidence.insert(QStringLiteral("signingError"), o.signingError);
     if (!o.evidenceDir.isEmpty()) {
         evidence.insert(QStringLiteral("bundle"), o.evidenceDir);
         evidence.insert(QStringLiteral("recipe"), o.recipe.recipeName());
@@ -76,13 +80,16 @@ void printOutcome(const QString& format, const ops::ValidateOutcome& o, const QJ
         printJson(j);
     } else {
         printRunText(o.result);
-        if (!evidence.isEmpty())
+        if (evidence.contains(QStringLiteral("bundle")))
             out() << "evidence: " << evidence.value(QStringLiteral("bundle")).toString()
                   << (evidence.contains(QStringLiteral("pointer"))
                           ? QStringLiteral(" (signed; pointer %1)")
                                 .arg(evidence.value(QStringLiteral("pointer")).toString())
                           : QString())
                   << '\n';
+        if (o.evidenceMissing())
+            out() << "evidence: NOT WRITTEN; the verdict above is unproven (exit "
+                  << ops::kExitEvidenceNotWritten << ")\n";
         out().flush();
     }
 }

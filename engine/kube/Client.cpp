@@ -214,6 +214,42 @@ QString proxyFromEnvironment(const QUrl& server, const QProcessEnvironment& env)
     return proxy;
 }
 
+Status startProbe(Client& client, int retrySec, const std::function<bool()>& cancelled) {
+    if (Result<Credentials> c = client.credentials().get(); !c)
+        return makeError(QStringLiteral("the credentials for %1 could not be got (nothing was run): %2")
+                             .arg(client.server(), c.error().toString()));
+    QElapsedTimer clock;
+    clock.start();
+    int delay = 100;
+    for (int attempt = 1;; ++attempt) {
+        const ApiResponse r = client.get(QStringLiteral("/version"));
+        if (r.ok())
+            return {};
+        if (r.reason == QLatin1String("Cancelled"))
+            return makeError(QStringLiteral("cancelled before the run started"));
+        const bool unanswered =
+            r.http == 0 && r.reason != QLatin1String("TLS") && r.reason != QLatin1String("Credentials");
+        const bool retry = unanswered || r.http == 429 || r.http >= 500;
+        QString why = r.message;
+        if (r.http == 401)
+            why += QStringLiteral(" (the server did not accept the context's credentials)");
+        if (!retry)
+            return makeError(why + QStringLiteral("; nothing was run"));
+        const qint64 left = qint64(retrySec) * 1000 - clock.elapsed();
+        if (left <= 0 || (cancelled && cancelled()))
+            return makeError(QStringLiteral("%1 (gave up after %2 attempt(s) over %3 s); nothing was run")
+                                 .arg(why)
+                                 .arg(attempt)
+                                 .arg(clock.elapsed() / 1000.0, 0, 'f', 1));
+        for (qint64 slept = 0; slept < std::min<qint64>(delay, left); slept += 50) {
+            if (cancelled && cancelled())
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        delay = std::min(delay * 2, 5000);
+    }
+}
+
 QString resourcePath(const QString& apiVersion, const QString& resource, const QString& ns,
                      const QString& name) {
     QString p = apiVersion.contains(QLatin1Char('/')) ? QStringLiteral("/apis/") + apiVersion
@@ -380,6 +416,9 @@ struct Client::Impl {
         // Always explicit: libcurl's own reading of https_proxy/no_proxy differs from Go's (loopback,
         // port and "*." forms), so the choice was made in create(); "" means no proxy at all.
         curl_easy_setopt(curl, CURLOPT_PROXY, proxy.constData());
+        // and libcurl would still read NO_PROXY from the environment on its own (a bare host for
+        // ".example", a proxy-url the kubeconfig set): "" turns that reading off.
+        curl_easy_setopt(curl, CURLOPT_NOPROXY, "");
         return connectTos;
     }
 

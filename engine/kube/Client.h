@@ -144,6 +144,13 @@ class Client {
 // directly.
 QString proxyFromEnvironment(const QUrl& server, const QProcessEnvironment& env);
 
+// What kubectl does before its first request, used as the start of a run: the user's credentials are
+// got (an exec plugin runs once), then GET /version is asked. A credential, TLS or authentication error
+// is the client's configuration, not a fault of the cluster: it ends the probe at once (kubectl exits 1
+// at once). A server that does not answer (connection refused, timeout, 429, 5xx) is retried with
+// backoff until `retrySec` passes. The error names the context's user or server and the reason.
+Status startProbe(Client& client, int retrySec, const std::function<bool()>& cancelled = {});
+
 // "/api/v1/namespaces/NS/pods" style paths for the core group and named groups.
 QString resourcePath(const QString& apiVersion, const QString& resource, const QString& ns = {},
                      const QString& name = {});

@@ -10,8 +10,12 @@
 #include "store/RunStore.h"
 #include "validation/Emit.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryFile>
 #include <QThread>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -209,6 +213,33 @@ void writeEvidence(const ValidateRequest& req, const SettledRecipe& recipe, cons
     out.signer = sig->signerIdentity;
 }
 
+// The evidence folder is settled before anything touches the cluster: a bundle already there is never
+// written over (an hour of checks would end in "already exists"), and a folder that cannot be
+// written to is found now, not after the run.
+Status checkOutDir(const QString& outDir) {
+    const QFileInfo info(outDir);
+    if (info.exists() && !info.isDir())
+        return makeError(QStringLiteral("--out: not a directory"), outDir);
+    const QString bundle = QDir(outDir).absoluteFilePath(QStringLiteral("summary-bundle"));
+    if (QFileInfo::exists(bundle) || QFileInfo(bundle).isSymLink())
+        return makeError(
+            QStringLiteral("--out: an evidence bundle is already there; evidence is never written "
+                           "over, so give another or an empty directory"),
+            bundle);
+    // Nothing is created yet (a run refused later leaves no folder behind): the folder, or the
+    // nearest folder above it that exists, must take a new file.
+    QString existing = QFileInfo(outDir).absoluteFilePath();
+    while (!QFileInfo(existing).exists() && QFileInfo(existing).absolutePath() != existing)
+        existing = QFileInfo(existing).absolutePath();
+    if (!QFileInfo(existing).isDir())
+        return makeError(QStringLiteral("--out: %1 is not a directory").arg(existing), outDir);
+    QTemporaryFile probe(QDir(existing).absoluteFilePath(QStringLiteral(".proofbench-write-XXXXXX")));
+    if (!probe.open())
+        return makeError(
+            QStringLiteral("--out: %1 cannot be written to (%2)").arg(existing, probe.errorString()), outDir);
+    return {};
+}
+
 int planIndex(const std::vector<CheckRun>& plan, const QString& name) {
     int seq = 0;
     for (size_t i = 0; i < plan.size(); ++i)
@@ -270,6 +301,9 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
         *failure = ValidateFailure::None;
     const QString toolVersion = req.toolVersion.isEmpty() ? QStringLiteral("dev") : req.toolVersion;
 
+    if (!req.outDir.isEmpty())
+        if (Status s = checkOutDir(req.outDir); !s)
+            return stop(s.error(), ValidateFailure::Refused);
     Result<SettledRecipe> recipe = settleRecipe(ctx, req.recipe);
     if (!recipe)
         return stop(recipe.error(), ValidateFailure::Failed);
@@ -278,6 +312,10 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
         return stop(cluster.error(), ValidateFailure::Failed);
 
     const validation::RunRequest run = runRequestOf(req, *recipe, toolVersion);
+    // As kubectl: a credential, TLS or authentication error ends here (nothing run, nothing stored);
+    // only a fault after this good start is the cluster's.
+    if (Status s = kube::startProbe(*cluster->client, run.transientSec, [&] { return ctx.cancelled(); }); !s)
+        return stop(s.error(), ValidateFailure::Failed);
 
     store::RunStore runs(ctx.db());
     qint64 row = 0;
@@ -294,6 +332,17 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
                 req.events.message(s.error().toString());
         if (req.events.checkChanged)
             req.events.checkChanged(c);
+    };
+    // Each object the run creates is on record from the moment it exists: a run that never reaches
+    // its cleanup (killed, --no-cleanup) still has its objects listed for `runs cleanup`.
+    observer.created = [&](const QString& path) {
+        if (!row)
+            return;
+        const std::vector<RunResult::Leftover> made{
+            {path, QStringLiteral("created by the run; not deleted yet (the run is going, or ended before "
+                                  "its cleanup)")}};
+        if (Status s = runs.saveLeftovers(row, made); !s && req.events.message)
+            req.events.message(s.error().toString());
     };
     validation::Runner r(*cluster->client, run, observer);
     runner = &r;
@@ -327,6 +376,10 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     out.server = header.server;
     out.result = runCancellable(ctx, req, r);
     writeEvidence(req, *recipe, toolVersion, out);
+    if (out.evidenceMissing())
+        out.result.reason += (out.result.reason.isEmpty() ? QString() : QStringLiteral("; ")) +
+                             QStringLiteral("evidence not written: ") +
+                             (out.evidenceError.isEmpty() ? out.signingError : out.evidenceError);
 
     const QJsonObject parameters{{QStringLiteral("recipe"), header.recipeName},
                                  {QStringLiteral("coordinate"), header.coordinate},
@@ -336,9 +389,18 @@ Result<ValidateOutcome> validate(const Context& ctx, const ValidateRequest& req,
     auto finished = transact<bool>(ctx, [&]() -> Result<std::pair<bool, receipts::ReceiptDraft>> {
         if (Status s = runs.finish(row, out.result, out.evidenceDir); !s)
             return s.error();
+        QStringList removed;
+        for (const QString& p : std::as_const(out.result.created))
+            if (std::none_of(out.result.leftovers.cbegin(), out.result.leftovers.cend(),
+                             [&](const RunResult::Leftover& l) { return l.path == p; }))
+                removed << p;
+        if (Status s = runs.markLeftovers(row, removed, {}); !s)
+            return s.error();
         if (Status s = runs.saveLeftovers(row, out.result.leftovers); !s)
             return s.error();
         receipts::ReceiptDraft d = validationReceipt(receipts::kinds::ValidationRun, out.result, parameters);
+        if (out.evidenceMissing())
+            d.result = receipts::Outcome::Failed; // the checks' verdict is in the message; no proof of it
         if (!out.evidenceDir.isEmpty())
             d.outputs.push_back(receipts::Artifact::directory(out.evidenceDir));
         if (!out.pointerPath.isEmpty())

@@ -21,6 +21,10 @@
 
 namespace pb::ops {
 
+// `validate`'s exit code when the checks ran but their evidence (or its signature) could not be
+// written: the verdict is printed, but nothing proves it.
+constexpr int kExitEvidenceNotWritten = 4;
+
 // The recipe to validate, in one of three forms:
 //  - `resolved` (the CLI's criteria flags, resolved by the caller) with its `validators`;
 //  - `file`, a RecipeResult file;
@@ -86,7 +90,13 @@ struct ValidateOutcome {
     QString evidenceError, signingError;
     bool signingRefused = false;
     bool incomplete() const { return result.state == validation::RunState::Incomplete; }
-    int exitCode() const { return result.exitCode(); }
+    // The run asked for evidence (an outDir, a key) and did not get it: the bundle or its signature
+    // could not be written. Such a run is not a success, whatever its checks said.
+    bool evidenceMissing() const {
+        return !evidenceError.isEmpty() || (!signingError.isEmpty() && !signingRefused);
+    }
+    // The run's own code (validation::RunResult::exitCode), or kExitEvidenceNotWritten.
+    int exitCode() const { return evidenceMissing() ? kExitEvidenceNotWritten : result.exitCode(); }
 };
 
 // Why validate() failed before a run was begun: the request itself was refused (an unknown phase,

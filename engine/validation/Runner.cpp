@@ -9,6 +9,7 @@
 #include <QThread>
 #include <QUrlQuery>
 
+#include <algorithm>
 #include <mutex>
 #include <thread>
 
@@ -515,6 +516,36 @@ struct SetupItem {
     QJsonObject object;
 };
 
+QJsonObject rule(const QString& group, const QStringList& resources, const QStringList& verbs) {
+    return QJsonObject{{QStringLiteral("apiGroups"), QJsonArray{group}},
+                       {QStringLiteral("resources"), QJsonArray::fromStringList(resources)},
+                       {QStringLiteral("verbs"), QJsonArray::fromStringList(verbs)}};
+}
+
+} // namespace
+
+QJsonArray validatorRules(const QStringList& phases) {
+    if (phases.isEmpty() || phases.contains(QLatin1String("performance")))
+        return {};
+    const QStringList write{QStringLiteral("create"), QStringLiteral("update"), QStringLiteral("patch"),
+                            QStringLiteral("delete")};
+    QJsonArray rules{
+        rule(QStringLiteral("*"), {QStringLiteral("*")},
+             {QStringLiteral("get"), QStringLiteral("list"), QStringLiteral("watch")}),
+        rule(QString(), {QStringLiteral("pods")}, write),                     // nvidia-smi, DRA, gang pods
+        rule(QString(), {QStringLiteral("namespaces")}, write),               // the conformance checks' own
+        rule(QStringLiteral("apps"), {QStringLiteral("deployments")}, write), // autoscaling checks
+        rule(QStringLiteral("autoscaling"), {QStringLiteral("horizontalpodautoscalers")}, write),
+        rule(QStringLiteral("resource.k8s.io"), {QStringLiteral("resourceclaims")}, write),
+        rule(QStringLiteral("scheduling.run.ai"), {QStringLiteral("podgroups")}, write),
+        rule(QStringLiteral("trainer.kubeflow.org"), {QStringLiteral("trainjobs")}, write),
+        rule(QStringLiteral("nvidia.com"), {QStringLiteral("dynamographdeployments")}, write),
+    };
+    return rules;
+}
+
+namespace {
+
 // What a run creates in its namespace before the first check: the service account, its cluster
 // role binding, and the snapshot and validation-input ConfigMaps.
 std::vector<SetupItem> runSetup(const RunRequest& req, const QStringList& phases,
@@ -523,7 +554,17 @@ std::vector<SetupItem> runSetup(const RunRequest& req, const QStringList& phases
     const QString rid = req.runId;
     const QString sa = QStringLiteral("aicr-validator-") + rid;
     const QByteArray validationInput = validationInputYaml(req, phases);
-    return {
+    const QJsonArray rules = validatorRules(phases);
+    std::vector<SetupItem> items;
+    if (!rules.isEmpty())
+        items.push_back(
+            {QStringLiteral("/apis/rbac.authorization.k8s.io/v1/clusterroles"),
+             QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("rbac.authorization.k8s.io/v1")},
+                         {QStringLiteral("kind"), QStringLiteral("ClusterRole")},
+                         {QStringLiteral("metadata"), metadata(sa, {}, labels(rid))},
+                         {QStringLiteral("rules"), rules}}});
+    const QString role = rules.isEmpty() ? QStringLiteral("cluster-admin") : sa;
+    std::vector<SetupItem> rest{
         {QStringLiteral("/api/v1/namespaces/%1/serviceaccounts").arg(ns),
          QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
                      {QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
@@ -535,7 +576,7 @@ std::vector<SetupItem> runSetup(const RunRequest& req, const QStringList& phases
                      {QStringLiteral("roleRef"),
                       QJsonObject{{QStringLiteral("apiGroup"), QStringLiteral("rbac.authorization.k8s.io")},
                                   {QStringLiteral("kind"), QStringLiteral("ClusterRole")},
-                                  {QStringLiteral("name"), QStringLiteral("cluster-admin")}}},
+                                  {QStringLiteral("name"), role}}},
                      {QStringLiteral("subjects"),
                       QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
                                              {QStringLiteral("name"), sa},
@@ -555,6 +596,8 @@ std::vector<SetupItem> runSetup(const RunRequest& req, const QStringList& phases
                      {QStringLiteral("data"),
                       QJsonObject{{QStringLiteral("validation.yaml"), QString::fromUtf8(validationInput)}}}}},
     };
+    items.insert(items.end(), rest.begin(), rest.end());
+    return items;
 }
 
 } // namespace
@@ -574,6 +617,7 @@ RunResult Runner::run() {
         if (!cleanupNote.isEmpty())
             result.reason += (result.reason.isEmpty() ? QString() : QStringLiteral("; ")) + cleanupNote;
         result.finished = QDateTime::currentDateTimeUtc();
+        result.created = m_created;
         return result;
     };
     auto stopped = [&]() { return m_cancel.load(); };
@@ -699,9 +743,19 @@ RunResult Runner::run() {
         }
     }
     const std::vector<SetupItem> setup = runSetup(m_req, result.phasesRun, snap->toYaml());
+    m_clusterAdmin = validatorRules(result.phasesRun).isEmpty();
+    if (m_clusterAdmin)
+        say(QStringLiteral("The performance phase may install the Kubeflow Trainer: the validators' "
+                           "ServiceAccount is bound to cluster-admin for this run"));
     for (const SetupItem& item : setup) {
         kube::ApiResponse r = retrying([&] { return m_client.create(item.path, item.object); },
                                        QStringLiteral("POST ") + item.path);
+        if (r.ok())
+            recordCreated(item.path + QLatin1Char('/') +
+                          item.object.value(QStringLiteral("metadata"))
+                              .toObject()
+                              .value(QStringLiteral("name"))
+                              .toString());
         if (!r.ok() && r.http != 409) {
             const bool cancelled = stopped();
             if (!cancelled && faulted(r, QStringLiteral("preparing the run")))
@@ -1379,7 +1433,8 @@ void Runner::CheckSession::run() {
     m_runner.say(QStringLiteral("%1: creating Job %2").arg(c.name, c.job));
     if (!createJob())
         return;
-    m_runner.m_createdJobs << c.job;
+    m_runner.recordCreated(
+        QStringLiteral("/apis/batch/v1/namespaces/%1/jobs/%2").arg(m_runner.m_req.namespace_, c.job));
     const RunRequest& req = m_runner.m_req;
     m_deadlineMs =
         QDateTime::currentMSecsSinceEpoch() + qint64(m_timeout + req.graceSec + req.pendingTimeoutSec) * 1000;
@@ -1435,22 +1490,39 @@ std::vector<RunResult::Leftover> deleteLeftovers(kube::Client& client, const QSt
     return left;
 }
 
+void Runner::recordCreated(const QString& path) {
+    m_created << path;
+    if (m_obs.created)
+        m_obs.created(path);
+}
+
 QString Runner::cleanup(std::vector<RunResult::Leftover>& left) {
     left.clear();
-    if (!m_req.cleanup)
-        return {};
+    const QString rid = m_req.runId;
+    // Newest first: the Jobs (their pods go with them), then the binding before its role.
+    QStringList paths;
+    for (auto it = m_created.crbegin(); it != m_created.crend(); ++it)
+        paths << *it;
+    if (!m_req.cleanup) {
+        if (paths.isEmpty())
+            return {};
+        for (const QString& p : std::as_const(paths))
+            left.push_back({p, QStringLiteral("kept on the cluster as asked (--no-cleanup)")});
+        const bool admin = m_clusterAdmin && std::any_of(paths.cbegin(), paths.cend(), [](const QString& p) {
+                               return p.contains(QLatin1String("/clusterrolebindings/"));
+                           });
+        const QString text =
+            QStringLiteral("kept %1 object(s) on the cluster as asked (--no-cleanup)%2; `proofbench runs "
+                           "cleanup %3` deletes them")
+                .arg(paths.size())
+                .arg(admin ? QStringLiteral(", among them a cluster-admin ClusterRoleBinding") : QString(),
+                     rid);
+        say(text);
+        return text;
+    }
     m_cleaning = true;
     m_client.resetCancel();
-    const QString ns = m_req.namespace_;
-    const QString rid = m_req.runId;
     say(QStringLiteral("Cleaning up run %1").arg(rid));
-    QStringList paths;
-    for (const QString& job : std::as_const(m_createdJobs))
-        paths << QStringLiteral("/apis/batch/v1/namespaces/%1/jobs/%2").arg(ns, job);
-    paths << QStringLiteral("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/aicr-validator-") + rid
-          << QStringLiteral("/api/v1/namespaces/%1/serviceaccounts/aicr-validator-%2").arg(ns, rid)
-          << QStringLiteral("/api/v1/namespaces/%1/configmaps/aicr-snapshot-%2").arg(ns, rid)
-          << QStringLiteral("/api/v1/namespaces/%1/configmaps/aicr-validation-%2").arg(ns, rid);
     left = deleteLeftovers(m_client, paths, m_req.cleanupSec);
     m_cleaning = false;
     if (left.empty())

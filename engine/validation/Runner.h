@@ -18,6 +18,7 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -112,6 +113,8 @@ struct RunResult {
         QString path, error;
     };
     std::vector<Leftover> leftovers;
+    // Every object the run created, in the order it was created (API paths).
+    QStringList created;
     bool incomplete() const; // any check `other`
     // aicr's: 0 ok, 2 invalid/readiness, 8 a check failed, 130 cancelled; 3 incomplete (cluster fault)
     int exitCode() const;
@@ -122,7 +125,19 @@ struct RunObserver {
     std::function<void(const QString& message)> message;                    // progress lines
     std::function<void(const CheckRun& check)> checkChanged;                // state, timing, result
     std::function<void(const QString& check, const QByteArray& chunk)> log; // live log of the running check
+    // An object the run created (its API path), as soon as the API server accepted it; on the run's
+    // thread. A caller records it, so what a run leaves is known even if the run never ends.
+    std::function<void(const QString& path)> created;
 };
+
+// The ClusterRole a run's validator ServiceAccount gets for `phases`. AICR binds cluster-admin to
+// every run; Proofbench binds it only to a run with the performance phase (its NCCL check installs the
+// Kubeflow Trainer when it is missing: CRDs, ClusterRoles, webhooks, from a kustomization), and
+// otherwise a per-run ClusterRole: read everything (the validators inspect CRDs, metrics APIs,
+// ResourceSlices and operators' resources not known in advance) and write only what the deployment
+// and conformance validators create (namespaces, pods, deployments, HPAs, resource claims, KAI
+// PodGroups, TrainJobs, Dynamo graph deployments). Empty: cluster-admin.
+QJsonArray validatorRules(const QStringList& phases);
 
 class Runner {
   public:
@@ -158,7 +173,9 @@ class Runner {
     std::vector<CheckRun> m_plan;
     std::atomic_bool m_cancel{false};
     std::atomic_bool m_cleaning{false};
-    QStringList m_createdJobs;
+    QStringList m_created;       // API paths, in creation order
+    bool m_clusterAdmin = false; // the run's ServiceAccount is bound to cluster-admin
+    void recordCreated(const QString& path);
 };
 
 // Scores a finished check's log: NCCL checks by their table, inference-perf by its AIPerf block.

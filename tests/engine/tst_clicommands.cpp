@@ -151,7 +151,7 @@ class TestCliCommands : public QObject {
                 out.insert(e.code);
             return out;
         };
-        QCOMPARE(codes(QStringLiteral("validate")), (QSet<int>{0, 1, 2, 3, 8, 130}));
+        QCOMPARE(codes(QStringLiteral("validate")), (QSet<int>{0, 1, 2, 3, 4, 8, 130}));
         QCOMPARE(codes(QStringLiteral("evidence check")), (QSet<int>{0, 1, 2, 3}));
         QCOMPARE(codes(QStringLiteral("evidence fetch")), (QSet<int>{0, 1, 2, 3}));
         QCOMPARE(codes(QStringLiteral("receipts verify")), (QSet<int>{0, 1, 2}));

@@ -13,6 +13,7 @@
 #include "KubeTestServer.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -394,6 +395,109 @@ class TestKubeParity : public QObject {
                  ours.value(QStringLiteral("protocol")).toString());
     }
 
+    // Configuration and credential errors are the client's: kubectl exits 1 at once, and the start
+    // of a run (kube::startProbe, what `validate` does before anything else) fails at once too, with
+    // the plugin run once and no retry; an unreachable server is the one thing retried.
+    void clientErrorsFailFast() {
+        TestServer server, other;
+        const QString log = server.path(QStringLiteral("requests.log"));
+        QVERIFY(server.start({}, {QStringLiteral("--request-log"), log}));
+        QVERIFY(other.start());
+        const QString server0 = server.context(QStringLiteral("pb-cert"))->cluster.server;
+        const QString ca = server.path(QStringLiteral("state/ca.crt"));
+        const QString runs = server.path(QStringLiteral("plugin-runs"));
+        auto plugin = [&](const QString& name, const QByteArray& body) {
+            const QString path = server.path(name);
+            if (!writeFile(path, "#!/bin/sh\necho ran >> '" + runs.toUtf8() + "'\n" + body, true))
+                qFatal("cannot write %s", qPrintable(path));
+            return path.toUtf8();
+        };
+        auto execUser = [](const QByteArray& command) {
+            return "users:\n- name: u\n  user:\n    exec:\n      apiVersion: "
+                   "client.authentication.k8s.io/v1\n      command: " +
+                   command + "\n      interactiveMode: Never\n";
+        };
+        const QByteArray tokenUser = "users:\n- name: u\n  user:\n    token: pb-test-token\n";
+        const QByteArray context = "contexts:\n- name: c\n  context: {cluster: pb, user: u}\n";
+        struct Case {
+            QString name;
+            QByteArray cluster, user;
+            QString expect; // in Proofbench's message
+        };
+        const QList<Case> cases{
+            {QStringLiteral("exec plugin fails"), clusterYaml(server0, ca),
+             execUser(plugin(QStringLiteral("fails.sh"), "echo 'no session: run login first' >&2\nexit 1\n")),
+             QStringLiteral("exec plugin")},
+            {QStringLiteral("exec plugin answers another apiVersion"), clusterYaml(server0, ca),
+             execUser(plugin(QStringLiteral("v1beta1.sh"),
+                             "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\",\"kind\":"
+                             "\"ExecCredential\",\"status\":{\"token\":\"pb-test-token\"}}'\n")),
+             QStringLiteral("apiVersion")},
+            {QStringLiteral("basic auth"), clusterYaml(server0, ca),
+             "users:\n- name: u\n  user:\n    username: admin\n    password: secret\n",
+             QStringLiteral("401")},
+            {QStringLiteral("wrong CA"), clusterYaml(server0, other.path(QStringLiteral("state/ca.crt"))),
+             tokenUser, QStringLiteral("TLS")},
+            {QStringLiteral("SNI mismatch"),
+             clusterYaml(server0, ca, "    tls-server-name: wrong.example.invalid\n"), tokenUser,
+             QStringLiteral("TLS")},
+        };
+        for (const Case& tc : cases) {
+            const QString kc = server.path(tc.name.simplified().replace(QLatin1Char(' '), QLatin1Char('-')) +
+                                           QStringLiteral(".kubeconfig"));
+            QVERIFY(writeFile(kc, "apiVersion: v1\nkind: Config\ncurrent-context: c\n" + tc.cluster +
+                                      tc.user + context));
+            QFile::remove(runs);
+            const int logged = readLog(log).size();
+            pb::Result<Kubeconfig> k = Kubeconfig::load({kc});
+            QVERIFY2(k.ok(), qPrintable(tc.name));
+            pb::Result<ResolvedContext> ctx = resolveContext(*k);
+            QVERIFY2(ctx.ok(), qPrintable(tc.name + (ctx ? QString() : ctx.error().toString())));
+            auto c = std::move(*Client::create(*ctx));
+            QElapsedTimer clock;
+            clock.start();
+            const pb::Status probed = startProbe(*c, 30);
+            const qint64 ms = clock.elapsed();
+            QVERIFY2(!probed.ok(), qPrintable(tc.name));
+            QVERIFY2(!probed.ok() && probed.error().toString().contains(tc.expect),
+                     qPrintable(tc.name + QStringLiteral(": ") + probed.error().toString()));
+            QVERIFY2(ms < 3000, qPrintable(tc.name + QStringLiteral(": %1 ms").arg(ms)));
+            QFile counted(runs);
+            const int pluginRuns = counted.open(QIODevice::ReadOnly) ? int(counted.readAll().count('\n')) : 0;
+            QVERIFY2(pluginRuns <= 1,
+                     qPrintable(tc.name + QStringLiteral(": plugin ran %1 times").arg(pluginRuns)));
+            QVERIFY2(readLog(log).size() - logged <= 2,
+                     qPrintable(tc.name)); // 401: one retry, fresh credentials
+
+            if (kubectlPath().isEmpty())
+                continue;
+            clock.restart();
+            const KubectlResult kr =
+                runKubectl(kc, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/version")});
+            QVERIFY2(kr.exitCode == 1, qPrintable(QStringLiteral("kubectl, %1: exit %2: %3")
+                                                      .arg(tc.name)
+                                                      .arg(kr.exitCode)
+                                                      .arg(QString::fromUtf8(kr.err))));
+            QVERIFY2(clock.elapsed() < 10000, qPrintable(tc.name));
+        }
+
+        // The one thing retried: a server that does not answer, until the limit.
+        const QString closed = server.path(QStringLiteral("closed.kubeconfig"));
+        QVERIFY(writeFile(closed, "apiVersion: v1\nkind: Config\ncurrent-context: c\n" +
+                                      clusterYaml(QStringLiteral("https://127.0.0.1:1"), ca) + tokenUser +
+                                      context));
+        pb::Result<Kubeconfig> k = Kubeconfig::load({closed});
+        QVERIFY(k.ok());
+        auto c = std::move(*Client::create(*resolveContext(*k)));
+        QElapsedTimer clock;
+        clock.start();
+        const pb::Status probed = startProbe(*c, 1);
+        QVERIFY(!probed.ok());
+        QVERIFY2(probed.error().toString().contains(QLatin1String("gave up after")),
+                 qPrintable(probed.error().toString()));
+        QVERIFY(clock.elapsed() >= 900);
+    }
+
     void noProxyAsGoReadsIt_data() {
         QTest::addColumn<QString>("server");
         QTest::addColumn<QString>("httpsProxy");
@@ -471,6 +575,12 @@ class TestKubeParity : public QObject {
                                                   server.path(QStringLiteral("state/ca.crt"))) +
                                       users));
         const QString proxyUrl = QStringLiteral("http://127.0.0.1:%1").arg(proxy.port());
+        // The same server with the proxy in the kubeconfig: kubectl uses it whatever NO_PROXY says.
+        const QString kcProxyUrl = server.path(QStringLiteral("proxyurl.kubeconfig"));
+        QVERIFY(writeFile(kcProxyUrl, "apiVersion: v1\nkind: Config\ncurrent-context: c\n" +
+                                          clusterYaml(named, server.path(QStringLiteral("state/ca.crt")),
+                                                      "    proxy-url: " + proxyUrl.toUtf8() + "\n") +
+                                          users));
         struct Case {
             QString kubeconfig, noProxy;
             bool proxied;
@@ -480,7 +590,14 @@ class TestKubeParity : public QObject {
                                 {kcNamed, QStringLiteral("default.svc:%1").arg(port + 1), true},
                                 {kcNamed, QStringLiteral(".svc"), false},
                                 {kcNamed, QStringLiteral("kubernetes.default.svc:%1").arg(port), false},
-                                {kcLoop, QString(), false}};
+                                {kcLoop, QString(), false},
+                                // Go: a leading dot matches subdomains only, never the bare host
+                                // (libcurl's own NO_PROXY reading bypasses it too).
+                                {kcNamed, QStringLiteral(".kubernetes.default.svc"), true},
+                                {kcNamed, QStringLiteral(".default.svc"), false},
+                                // proxy-url in the kubeconfig wins over NO_PROXY.
+                                {kcProxyUrl, QStringLiteral("kubernetes.default.svc"), true},
+                                {kcProxyUrl, QStringLiteral("*"), true}};
         const QByteArray oldProxy = qgetenv("HTTPS_PROXY"), oldNo = qgetenv("NO_PROXY");
         for (const Case& tc : cases) {
             const QString what =

@@ -383,12 +383,17 @@ void TestValidationFaults::serverGoneMidRun() {
     QVERIFY2(r.check(m_names[2])->message.startsWith(QLatin1String("not run")), qPrintable(d));
     // Retried with backoff up to the limit, not forever: the limits are 1 s here.
     QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
-    // Nothing could be deleted: all of it is recorded (2 Jobs, the binding, the account, 2 ConfigMaps).
-    QCOMPARE(int(r.leftovers.size()), 6);
-    bool binding = false;
-    for (const RunResult::Leftover& l : r.leftovers)
+    // Nothing could be deleted: all of it is recorded (2 Jobs, the role and its binding, the account,
+    // 2 ConfigMaps), exactly what the run created.
+    QCOMPARE(int(r.leftovers.size()), 7);
+    QCOMPARE(r.created.size(), qsizetype(7));
+    bool binding = false, role = false;
+    for (const RunResult::Leftover& l : r.leftovers) {
         binding = binding || l.path.contains(QLatin1String("clusterrolebindings/aicr-validator-"));
-    QVERIFY(binding);
+        role = role || l.path.contains(QLatin1String("clusterroles/aicr-validator-"));
+        QVERIFY2(r.created.contains(l.path), qPrintable(l.path));
+    }
+    QVERIFY(binding && role);
     QVERIFY2(r.reason.contains(QLatin1String("runs cleanup")), qPrintable(r.reason));
 }
 

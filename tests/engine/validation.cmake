@@ -41,3 +41,11 @@ if(TARGET pb-kube-testserver)
   add_dependencies(tst_secrets pb-kube-testserver proofbench)
   target_compile_definitions(tst_secrets PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>")
 endif()
+
+# Issue #26: no success the run did not have: evidence refused before the run or missing after it,
+# every created object on record (--no-cleanup, runs cleanup), the validators' role, client errors.
+if(TARGET pb-kube-testserver)
+  pb_add_test(tst_validationtruth SOURCES tst_validationtruth.cpp KubeTestServer.h LIBS pb_engine ENGINES sqlite postgresql)
+  add_dependencies(tst_validationtruth pb-kube-testserver proofbench)
+  target_compile_definitions(tst_validationtruth PRIVATE PB_KUBE_TESTSERVER="$<TARGET_FILE:pb-kube-testserver>")
+endif()

@@ -72,6 +72,15 @@ const QList<ResourceType>& resourceTypes() {
                   all});
         t.append({QStringLiteral("rbac.authorization.k8s.io"),
                   v1,
+                  QStringLiteral("clusterroles"),
+                  QStringLiteral("clusterrole"),
+                  QStringLiteral("ClusterRole"),
+                  false,
+                  true,
+                  {},
+                  all});
+        t.append({QStringLiteral("rbac.authorization.k8s.io"),
+                  v1,
                   QStringLiteral("clusterrolebindings"),
                   QStringLiteral("clusterrolebinding"),
                   QStringLiteral("ClusterRoleBinding"),
