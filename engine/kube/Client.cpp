@@ -281,11 +281,27 @@ struct Client::Impl {
         const std::function<bool(QByteArrayView)>* onData = nullptr;
         bool stoppedByCallback = false;
         bool streaming = false; // 2xx seen on a stream: bytes go to onData
+        // The idle probe of a stream (see ClientOptions::idleProbeSeconds).
+        qint64 lastDataMs = 0;
+        std::thread probe;
+        std::atomic<int> probeState{0}; // 0 none, 1 asking, 2 answered, 3 no answer
+        bool unresponsive = false;
+        ~Transfer() {
+            if (probe.joinable())
+                probe.join();
+        }
     };
+
+    static qint64 steadyMs() {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    }
 
     static size_t onWrite(char* ptr, size_t size, size_t nmemb, void* user) {
         auto* t = static_cast<Transfer*>(user);
         const size_t n = size * nmemb;
+        t->lastDataMs = steadyMs();
         if (t->onData) {
             if (!t->streaming) {
                 long code = 0;
@@ -306,7 +322,33 @@ struct Client::Impl {
 
     static int onProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
         auto* t = static_cast<Transfer*>(user);
-        return t->d->cancelFlag.load() ? 1 : 0;
+        if (t->d->cancelFlag.load())
+            return 1;
+        const int idleMs = t->d->opts.idleProbeSeconds * 1000;
+        if (!t->onData || idleMs <= 0 || steadyMs() - t->lastDataMs < idleMs)
+            return 0;
+        switch (t->probeState.load()) {
+        case 0: // quiet for long: is the server still there?
+            if (t->probe.joinable())
+                t->probe.join();
+            t->probeState = 1;
+            t->probe = std::thread([t] {
+                const ApiResponse r = t->d->perform("GET", QStringLiteral("/version"), {}, {}, {}, nullptr,
+                                                    t->d->opts.probeTimeoutMs);
+                t->probeState = r.http != 0 || r.reason == QLatin1String("Cancelled") ? 2 : 3;
+            });
+            return 0;
+        case 2: // it answered: the stream is only quiet
+            t->probe.join();
+            t->probeState = 0;
+            t->lastDataMs = steadyMs();
+            return 0;
+        case 3:
+            t->unresponsive = true;
+            return 1;
+        default:
+            return 0;
+        }
     }
 
     ApiResponse cancelledResponse(const QString& what) const {
@@ -318,7 +360,7 @@ struct Client::Impl {
 
     // Connection, timeouts and callbacks of one transfer; a stream has no overall timeout.
     void setTransferOptions(CURL* curl, Transfer& t, char* errbuf, const QByteArray& url,
-                            const QByteArray& ua, bool streaming) const {
+                            const QByteArray& ua, bool streaming, int timeoutMs) const {
         curl_easy_setopt(curl, CURLOPT_URL, url.constData());
         curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
         curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
@@ -330,7 +372,11 @@ struct Client::Impl {
             curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
             curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, long(opts.lowSpeedSeconds));
         } else {
-            curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, long(opts.requestTimeoutMs));
+            curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+                             long(timeoutMs > 0 ? timeoutMs : opts.requestTimeoutMs));
+            if (timeoutMs > 0)
+                curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+                                 long(std::min(timeoutMs, opts.connectTimeoutMs)));
             curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
         }
         curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Impl::onWrite);
@@ -471,7 +517,7 @@ struct Client::Impl {
 
     ApiResponse perform(const QByteArray& method, const QString& path, const QUrlQuery& query,
                         const QByteArray& body, const QByteArray& contentType,
-                        const std::function<bool(QByteArrayView)>* onData) {
+                        const std::function<bool(QByteArrayView)>* onData, int timeoutMs = 0) {
         const QString what = methodPath(method, path);
         if (cancelFlag.load())
             return cancelledResponse(what);
@@ -501,7 +547,8 @@ struct Client::Impl {
         if (!q.isEmpty())
             url += '?' + q;
         const QByteArray ua = opts.userAgent.toUtf8();
-        setTransferOptions(curl, t, errbuf, url, ua, onData != nullptr);
+        t.lastDataMs = steadyMs();
+        setTransferOptions(curl, t, errbuf, url, ua, onData != nullptr, timeoutMs);
         setMethod(curl, method, body);
         QByteArray auth, user, pass;
         curl_slist* headers =
@@ -523,7 +570,20 @@ struct Client::Impl {
         auth.fill('\0');
         pass.fill('\0');
 
+        if (t.probe.joinable())
+            t.probe.join();
         r.body = std::move(t.body);
+        if (t.unresponsive && !cancelFlag.load()) {
+            r.http = 0;
+            r.reason = QStringLiteral("Unresponsive");
+            r.message =
+                what + QStringLiteral(" (") + ctx.cluster.server +
+                QStringLiteral("): the API server stopped answering: nothing on the stream for %1 s and "
+                               "no answer to GET /version within %2 s")
+                    .arg(opts.idleProbeSeconds)
+                    .arg(opts.probeTimeoutMs / 1000.0, 0, 'f', 1);
+            return r;
+        }
         if (t.stoppedByCallback) {
             r.http = int(code);
             return r;
@@ -784,6 +844,8 @@ ApiResponse Client::watch(const QString& collectionPath, const WatchOptions& opt
             return d->cancelledResponse(what);
         if (r.http != 0 && !r.ok())
             return r; // 403, 404, ...: reconnecting will not help
+        if (r.reason == QLatin1String("Unresponsive") || r.reason == QLatin1String("Timeout"))
+            return r; // a server that stopped answering: the caller's retry limit decides
         // The stream ended (timeoutSeconds) or dropped: go on from the last version seen. A quick
         // end or a failure without a single event counts towards giving up.
         const bool quiet = !progress && (r.http == 0 || clock.elapsed() < 1000);

@@ -40,6 +40,13 @@ struct ClientOptions {
     int connectTimeoutMs = 10000;
     int requestTimeoutMs = 30000; // non-stream requests
     int lowSpeedSeconds = 120;    // streams: abort when < 1 byte/s for this long
+    // Streams (watch, followed logs) may be quiet for long; after idleProbeSeconds without a byte
+    // the client asks GET /version on a new connection. No answer within probeTimeoutMs: the server
+    // has stopped (hung, SIGSTOP, a dead path), and the stream ends with reason "Unresponsive" (as
+    // client-go's HTTP/2 health check, ReadIdleTimeout + PingTimeout). An answer: the stream is just
+    // quiet. 0 turns it off.
+    int idleProbeSeconds = 10;
+    int probeTimeoutMs = 5000;
     QString userAgent = QStringLiteral("proofbench");
     QStringList execSearchPaths; // extra directories for exec plugins
 };
@@ -95,9 +102,10 @@ class Client {
 
     // Streams events to `onEvent` until it returns false, cancel(), or an error. A stream the server
     // ends (timeoutSeconds) or that drops is re-opened from the last resourceVersion seen (events or
-    // bookmarks); `resumes` counts those. An ERROR event with 410 ends the watch with reason "Gone"
-    // (list again and watch from the new version). Returns the final response (http 200 when ended
-    // by onEvent returning false).
+    // bookmarks); `resumes` counts those. A server that stopped answering (reason "Unresponsive" or
+    // "Timeout") ends the watch at once: the caller's retry limit decides. An ERROR event with 410 ends the
+    // watch with reason "Gone" (list again and watch from the new version). Returns the final response (http
+    // 200 when ended by onEvent returning false).
     ApiResponse watch(const QString& collectionPath, const WatchOptions& options,
                       const std::function<bool(const WatchEvent&)>& onEvent, int* resumes = nullptr);
 

@@ -1465,7 +1465,8 @@ std::vector<RunResult::Leftover> deleteLeftovers(kube::Client& client, const QSt
     while (!todo.isEmpty()) {
         QStringList again;
         bool retryable = false;
-        for (const QString& path : std::as_const(todo)) {
+        for (qsizetype i = 0; i < todo.size(); ++i) {
+            const QString& path = todo[i];
             const kube::ApiResponse r = client.remove(path, kube::Propagation::Background);
             if (r.ok() || r.http == 404) {
                 errors.remove(path);
@@ -1473,6 +1474,15 @@ std::vector<RunResult::Leftover> deleteLeftovers(kube::Client& client, const QSt
             }
             errors[path] = r.message;
             again << path;
+            if (r.http == 0 && clock.elapsed() >= qint64(limitSec) * 1000) {
+                // A server that does not answer, past the limit: the rest are not tried one
+                // connect timeout each; they are left with the same reason.
+                for (qsizetype j = i + 1; j < todo.size(); ++j) {
+                    errors[todo[j]] = QStringLiteral("not tried: ") + r.message;
+                    again << todo[j];
+                }
+                break;
+            }
             // 401 has had its credential refresh inside the client; 403 will not change by waiting.
             retryable = retryable || transientFault(r.http) || r.http == 409;
         }

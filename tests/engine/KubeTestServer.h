@@ -55,6 +55,8 @@ class KubeTestServer {
             m_proc.waitForFinished(5000);
         }
     }
+    // The server's process id (to stop it with SIGSTOP, as a hung server).
+    qint64 pid() const { return m_proc.processId(); }
     // False once the process has exited (a scripted serverFault "exit", a crash).
     bool running() const { return m_proc.state() != QProcess::NotRunning; }
     QString kubeconfig() const { return m_dir.filePath(QStringLiteral("kubeconfig")); }

@@ -28,6 +28,10 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+
+#include <csignal>
+#include <thread>
 
 using namespace pb;
 using namespace pb::validation;
@@ -131,6 +135,7 @@ class TestValidationTruth : public QObject {
     void keptObjectsAreTrackedAndCleanedUp();
     void validatorsGetOnlyWhatTheyNeed();
     void clientErrorsEndTheRunBeforeItStarts();
+    void stoppedServerIsAFaultWithin30s();
 };
 
 void TestValidationTruth::existingEvidenceIsRefusedBeforeTheRun() {
@@ -426,6 +431,61 @@ void TestValidationTruth::clientErrorsEndTheRunBeforeItStarts() {
         QVERIFY(receiptsOf(**db, receipts::kinds::ValidationRun).empty());
         QVERIFY2(!QFileInfo::exists(out), qPrintable(tc.name));
     }
+}
+
+// A server that stops answering (SIGSTOP: its sockets stay open, nothing comes back) is a fault
+// within 30 s with the client's default deadlines (an idle stream is probed after 10 s, the probe
+// waits 5 s; a new connection's handshake 10 s) and a 5 s retry limit, and the run ends soon after
+// (the cleanup does not spend a connect timeout on each object).
+void TestValidationTruth::stoppedServerIsAFaultWithin30s() {
+    PB_NO_DATABASE_ON_POSTGRES();
+    pbtest::KubeTestServer server;
+    QJsonObject s = script();
+    QJsonObject longCheck = s.value(QStringLiteral("defaultCheck")).toObject();
+    longCheck.insert(QStringLiteral("runMs"), 120000);
+    s.insert(QStringLiteral("defaultCheck"), longCheck);
+    QVERIFY(server.start(s));
+    auto client = server.client();
+    const ops::ValidateRequest req = request(server.kubeconfig(), QStringLiteral("pb-cert"), QString());
+    RunRequest run;
+    run.recipe = *req.recipe.resolved;
+    run.validators = *req.recipe.validators;
+    run.phases = req.phases;
+    run.pollMs = 50;
+    run.transientSec = 5;
+    run.cleanupSec = 5;
+    QElapsedTimer sinceStop;
+    qint64 faultAfterMs = -1;
+    std::thread stopper;
+    RunObserver obs;
+    obs.checkChanged = [&](const CheckRun& c) {
+        if (c.state == CheckState::Running && !stopper.joinable())
+            stopper = std::thread([&] {
+                QThread::msleep(1500); // the pod is running and watched
+                ::kill(pid_t(server.pid()), SIGSTOP);
+                sinceStop.start();
+            });
+        if (c.state == CheckState::Other && faultAfterMs < 0 && sinceStop.isValid())
+            faultAfterMs = sinceStop.elapsed();
+    };
+    Runner runner(*client, run, obs);
+    QVERIFY(runner.prepare().ok());
+    const RunResult r = runner.run();
+    const qint64 endedAfterMs = sinceStop.isValid() ? sinceStop.elapsed() : -1;
+    if (stopper.joinable())
+        stopper.join();
+    ::kill(pid_t(server.pid()), SIGCONT);
+    qInfo("stopped server: the check was 'other' %lld ms after SIGSTOP, the run ended after %lld ms",
+          faultAfterMs, endedAfterMs);
+    QCOMPARE(r.state, RunState::Incomplete);
+    const CheckRun& first = r.checks.front();
+    QVERIFY2(first.state == CheckState::Other && first.cause == QLatin1String("api-unreachable"),
+             qPrintable(first.message));
+    QVERIFY2(faultAfterMs > 0 && faultAfterMs < 30000,
+             qPrintable(QStringLiteral("fault after %1 ms").arg(faultAfterMs)));
+    QVERIFY2(endedAfterMs < 45000,
+             qPrintable(QStringLiteral("run ended %1 ms after the stop").arg(endedAfterMs)));
+    QCOMPARE(r.leftovers.size(), size_t(r.created.size())); // nothing could be deleted: all on record
 }
 
 QTEST_GUILESS_MAIN(TestValidationTruth)
