@@ -17,13 +17,27 @@ void printPerfJson(const QString& file, PerfKind kind, const ops::PerfImportOutc
     o.insert(QStringLiteral("timeSource"), done.timeSource);
     if (id)
         o.insert(QStringLiteral("run"), done.run.runId); // the run's one id (runs show takes it)
+    if (!done.sourceDigest.isEmpty())
+        o.insert(QStringLiteral("sourceDigest"), done.sourceDigest);
+    if (check.nccl) {
+        o.insert(QStringLiteral("rowsRead"), double(check.nccl->rowsRead));
+        o.insert(QStringLiteral("rowsKept"), int(check.nccl->rows.size()));
+    }
     printJson(o);
 }
 
 void printNcclText(const NcclResult& n) {
     out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".." << n.lastSizeBytes()
-          << " B" << (n.ranks ? QStringLiteral(", %1 ranks").arg(n.ranks) : QString()) << '\n'
-          << "  busbw of the largest size (out-of-place): " << QString::number(n.lastOopBusBw(), 'f', 2)
+          << " B" << (n.ranks ? QStringLiteral(", %1 ranks").arg(n.ranks) : QString()) << '\n';
+    if (n.rowsRead != qint64(n.rows.size()))
+        out()
+            << "  " << n.rowsRead << " rows read; kept one per message size (the newest of " << n.repeatedRows
+            << " repeats"
+            << (n.decimation > 1
+                    ? QStringLiteral("; past %1 sizes, one in %2").arg(NcclResult::kMaxRows).arg(n.decimation)
+                    : QString())
+            << ")\n";
+    out() << "  busbw of the largest size (out-of-place): " << QString::number(n.lastOopBusBw(), 'f', 2)
           << " GB/s\n"
           << "  peak busbw: " << QString::number(n.peakBusBw(), 'f', 2) << " GB/s\n"
           << "  average busbw: "

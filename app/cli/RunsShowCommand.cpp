@@ -1,6 +1,9 @@
 // proofbench runs show: one run's checks, metrics and reason (or one check's log)
 #include "cli/ValidationSupport.h"
 
+#include <QFileInfo>
+#include <QSaveFile>
+
 namespace pb::cli {
 
 static int runsShow(const QCommandLineParser& p) {
@@ -16,6 +19,28 @@ static int runsShow(const QCommandLineParser& p) {
     Result<StoredRun> run = RunStore(**db).load(*row);
     if (!run)
         return fail(run.error());
+    if (p.isSet(QStringLiteral("source"))) {
+        // The file an import was parsed from, as it was kept (its SHA-256 checked on the way out).
+        Result<QString> digest = RunStore(**db).sourceDigest(*row);
+        if (!digest)
+            return fail(digest.error());
+        if (digest->isEmpty())
+            return fail(makeError(QStringLiteral("run %1 keeps no source file (only perf imports do, since "
+                                                 "this version)")
+                                      .arg(run->summary.runUid)));
+        const QString target = p.value(QStringLiteral("source"));
+        if (QFileInfo::exists(target))
+            return fail(makeError(QStringLiteral("already exists; choose a new file name"), target));
+        QSaveFile file(target);
+        if (!file.open(QIODevice::WriteOnly))
+            return fail(makeError(file.errorString(), target));
+        if (Status s = RunStore(**db).readSource(*digest, file); !s)
+            return fail(s.error());
+        if (!file.commit())
+            return fail(makeError(file.errorString(), target));
+        err() << "wrote " << target << " (" << *digest << ")" << Qt::endl;
+        return kOk;
+    }
     if (p.isSet(QStringLiteral("log"))) {
         const CheckRun* c = run->result.check(p.value(QStringLiteral("log")));
         if (!c)
@@ -35,6 +60,8 @@ static int runsShow(const QCommandLineParser& p) {
         o.insert(QStringLiteral("server"), run->summary.server);
         o.insert(QStringLiteral("evidence"), run->summary.evidenceDir);
         o.insert(QStringLiteral("state"), run->summary.state);
+        if (Result<QString> digest = RunStore(**db).sourceDigest(*row); digest && !digest->isEmpty())
+            o.insert(QStringLiteral("sourceDigest"), *digest);
         printJson(o);
         return kOk;
     }
@@ -53,6 +80,10 @@ Command runsShowCommand() {
     addDb(p);
     p.addOption({QStringLiteral("log"), QStringLiteral("Print this check's full log instead."),
                  QStringLiteral("CHECK")});
+    p.addOption(
+        {QStringLiteral("source"),
+         QStringLiteral("Write the file a perf import was parsed from (kept in the database) to FILE."),
+         QStringLiteral("FILE")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(
         QStringLiteral("RUN"),

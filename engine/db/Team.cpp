@@ -34,6 +34,8 @@ const QStringList& engineerWrites() {
         QStringLiteral("run_metrics"),
         QStringLiteral("run_series"),
         QStringLiteral("run_leftovers"),
+        QStringLiteral("run_sources"),
+        QStringLiteral("run_source_chunks"),
         QStringLiteral("external_records"),
         QStringLiteral("store_upgrades"),
         QStringLiteral("deploy_bundles"),

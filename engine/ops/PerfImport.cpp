@@ -6,6 +6,7 @@
 #include "validation/Nccl.h"
 #include "validation/Score.h"
 
+#include <QCryptographicHash>
 #include <QFileInfo>
 
 namespace pb::ops {
@@ -32,10 +33,13 @@ Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
                                               : QStringLiteral("inference-perf");
     const QFileInfo info(req.file);
     check.image = info.absoluteFilePath();
+    PerfImportOutcome out;
     if (req.kind == PerfKind::Nccl) {
-        Result<validation::NcclResult> r = validation::parseNcclFile(req.file);
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        Result<validation::NcclResult> r = validation::parseNcclFile(req.file, &hash);
         if (!r)
             return r.error();
+        out.fileDigest = QStringLiteral("sha256:") + QString::fromLatin1(hash.result().toHex());
         check.nccl = *r;
         check.score = validation::scoreNccl(check.name, *r, constraints);
     } else {
@@ -45,7 +49,6 @@ Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
         check.inference = *r;
         check.score = validation::scoreInference(check.name, *r, constraints);
     }
-    PerfImportOutcome out;
     if (req.at.isValid()) {
         check.started = req.at.toUTC();
         out.timeSource = QStringLiteral("given");
@@ -108,7 +111,14 @@ Result<PerfImportOutcome> perfImport(const Context& ctx, const PerfImportRequest
                 break;
             }
     auto row = transact<qint64>(ctx, [&]() -> Result<std::pair<qint64, receipts::ReceiptDraft>> {
-        Result<qint64> id = store::RunStore(ctx.db()).saveImported(header, out.run);
+        // The file itself is kept (compressed, by digest) with the run it became.
+        store::RunStore runs(ctx.db());
+        Result<store::RunSource> kept = runs.keepSource(req.file, out.fileDigest);
+        if (!kept)
+            return kept.error();
+        header.sourceDigest = out.sourceDigest = kept->digest;
+        out.sourceStored = kept->stored;
+        Result<qint64> id = runs.saveImported(header, out.run);
         if (!id)
             return id.error();
         receipts::ReceiptDraft d = validationReceipt(receipts::kinds::ValidationImport, out.run, parameters);

@@ -92,6 +92,9 @@ QJsonObject ncclDetail(const validation::NcclResult& r) {
         {QStringLiteral("nvlsComm"), r.nvlsComm},
         {QStringLiteral("lines"), r.lines},
         {QStringLiteral("bytes"), r.bytes},
+        {QStringLiteral("rowsRead"), r.rowsRead},
+        {QStringLiteral("repeatedRows"), r.repeatedRows},
+        {QStringLiteral("decimation"), r.decimation},
         {QStringLiteral("types"), QJsonArray{r.rows.empty() ? QString() : r.rows.back().type,
                                              r.rows.empty() ? QString() : r.rows.back().redop}}};
 }
@@ -408,8 +411,8 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
     QSqlQuery q(m_db.sql());
     q.prepare(QStringLiteral("INSERT INTO runs (run_uid, source, state, reason, recipe_name, coordinate, "
                              "catalog_version, criteria, context, "
-                             "server, namespace, phases, tool_version, started_at, finished_at, time_source) "
-                             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"));
+                             "server, namespace, phases, tool_version, started_at, finished_at, time_source, "
+                             "source_digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"));
     q.addBindValue(text(result.runId));
     q.addBindValue(QStringLiteral("import"));
     q.addBindValue(validation::runStateName(result.state));
@@ -426,6 +429,7 @@ Result<qint64> RunStore::saveImported(const RunHeader& header, const RunResult& 
     q.addBindValue(iso(result.started.isValid() ? result.started : QDateTime::currentDateTimeUtc()));
     q.addBindValue(iso(result.finished.isValid() ? result.finished : QDateTime::currentDateTimeUtc()));
     q.addBindValue(text(header.timeSource));
+    q.addBindValue(nullable(header.sourceDigest));
     Result<qint64> inserted = execReturningId(q, QStringLiteral("runs"));
     if (!inserted)
         return inserted.error();
@@ -591,8 +595,14 @@ Result<validation::NcclResult> loadNccl(QSqlDatabase& db, qint64 checkId, const 
     n.nvlsComm = detail.value(QStringLiteral("nvlsComm")).toBool();
     n.lines = qint64(detail.value(QStringLiteral("lines")).toDouble());
     n.bytes = qint64(detail.value(QStringLiteral("bytes")).toDouble());
+    n.repeatedRows = qint64(detail.value(QStringLiteral("repeatedRows")).toDouble());
+    n.decimation = std::max(1, detail.value(QStringLiteral("decimation")).toInt(1));
     if (Status st = loadNcclRows(db, checkId, detail.value(QStringLiteral("types")).toArray(), n); !st)
         return st.error();
+    // Runs stored before rowsRead was recorded read every row they kept.
+    n.rowsRead = detail.contains(QStringLiteral("rowsRead"))
+                     ? qint64(detail.value(QStringLiteral("rowsRead")).toDouble())
+                     : qint64(n.rows.size());
     return n;
 }
 
@@ -808,6 +818,15 @@ QJsonObject checkToJson(const CheckRun& c, bool withLog) {
         n.insert(QStringLiteral("lastSizeBytes"), double(c.nccl->lastSizeBytes()));
         n.insert(QStringLiteral("peakBusBw"), c.nccl->peakBusBw());
         n.insert(QStringLiteral("rows"), int(c.nccl->rows.size()));
+        n.insert(QStringLiteral("rowsRead"), double(c.nccl->rowsRead));
+        if (c.nccl->repeatedRows > 0 || c.nccl->decimation > 1)
+            n.insert(QStringLiteral("kept"),
+                     QStringLiteral("one row per message size (the newest of %1 repeats)%2")
+                         .arg(c.nccl->repeatedRows)
+                         .arg(c.nccl->decimation > 1 ? QStringLiteral(", one size in %1 beyond %2")
+                                                           .arg(c.nccl->decimation)
+                                                           .arg(validation::NcclResult::kMaxRows)
+                                                     : QString()));
         o.insert(QStringLiteral("nccl"), n);
     }
     if (c.inference)

@@ -9,6 +9,7 @@
 #include "validation/Runner.h"
 
 #include <QDateTime>
+#include <QIODevice>
 #include <QJsonObject>
 
 #include <optional>
@@ -27,7 +28,16 @@ struct RunHeader {
     QJsonObject criteria;
     QString context, server, namespace_;
     QString toolVersion;
-    QString timeSource; // imports: "given", "report" or "unknown"
+    QString timeSource;   // imports: "given", "report" or "unknown"
+    QString sourceDigest; // imports: the kept file it was parsed from ("sha256:<hex>", run_sources)
+};
+
+// A file kept in run_sources (what `perf import` parsed).
+struct RunSource {
+    QString digest; // sha256:<hex> of the original
+    qint64 size = 0, storedSize = 0;
+    int chunks = 0;
+    bool stored = false; // written now (false: the same bytes were kept already)
 };
 
 struct RunSummary {
@@ -83,6 +93,16 @@ class RunStore {
     // was parsed from is ops::perfImport's; `sourceFiles` is no longer used here.
     Result<qint64> saveImported(const RunHeader& header, const validation::RunResult& result,
                                 const QStringList& sourceFiles = {});
+    // Keeps `path` in run_sources: read in 1 MiB pieces, hashed and zlib-compressed as it is read, its
+    // chunks (at most 4 MiB each) inserted as they fill, so memory does not grow with the file. When
+    // `expectedDigest` is given and the bytes read are not those, nothing is kept and the error says
+    // the file changed. A digest already kept is not written again. Runs inside the caller's
+    // transaction (or one of its own).
+    Result<RunSource> keepSource(const QString& path, const QString& expectedDigest = {});
+    // The kept file of `digest`, inflated chunk by chunk into `out`; its SHA-256 is checked at the end.
+    Status readSource(const QString& digest, QIODevice& out) const;
+    // The digest of the file a run was imported from (empty when none was kept).
+    Result<QString> sourceDigest(qint64 runId) const;
 
     Result<std::vector<RunSummary>> list(const QString& coordinate = {}, int limit = 500) const;
     Result<StoredRun> load(qint64 id) const;

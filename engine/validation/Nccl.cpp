@@ -14,7 +14,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <optional>
 #include <string_view>
+#include <tuple>
 
 namespace pb::validation {
 
@@ -113,6 +116,11 @@ double NcclResult::peakBusBw() const {
 
 struct NcclParser::Impl {
     NcclResult result;
+    // Where each kept size is in result.rows, and the row of the last line read.
+    using Key = std::tuple<qint64, qint64, QString, QString>; // size, root, type, redop
+    std::map<Key, size_t> index;
+    qint64 newSizes = 0; // distinct sizes seen since the last thinning (decides which are kept)
+    std::optional<NcclRow> last;
     QByteArray carry;      // the unfinished last line of the previous chunk (at most kMaxLine bytes)
     bool skipping = false; // inside a line already known to be too long
     int maxRank = -1;
@@ -166,6 +174,13 @@ struct NcclParser::Impl {
             line(Sv(carry.constData(), static_cast<size_t>(carry.size())));
         carry.clear();
         skipping = false;
+        if (last) {
+            // The log's last row is kept, and kept last.
+            const auto at = index.find(keyOf(*last));
+            if (at != index.end())
+                result.rows.erase(result.rows.begin() + qsizetype(at->second));
+            result.rows.push_back(*last);
+        }
         NcclResult out = std::move(result);
         out.ranks = std::max(out.ranks, maxRank + 1);
         out.computedAvgBusBw = busCount ? busSum / static_cast<double>(busCount) : 0;
@@ -403,8 +418,42 @@ struct NcclParser::Impl {
         }
         busSum += r.oopBusBw + r.ipBusBw;
         busCount += 2;
-        result.rows.push_back(std::move(r));
+        keep(std::move(r));
         return true;
+    }
+
+    static Key keyOf(const NcclRow& r) { return Key{r.sizeBytes, r.root, r.type, r.redop}; }
+
+    // One row per size (the newest figures), at most kMaxRows of them.
+    void keep(NcclRow r) {
+        ++result.rowsRead;
+        last = r;
+        const Key key = keyOf(r);
+        if (const auto at = index.find(key); at != index.end()) {
+            ++result.repeatedRows;
+            result.rows[at->second] = std::move(r);
+            return;
+        }
+        if (newSizes++ % result.decimation != 0)
+            return;
+        if (result.rows.size() >= size_t(NcclResult::kMaxRows))
+            thin();
+        index.emplace(key, result.rows.size());
+        result.rows.push_back(std::move(r));
+    }
+
+    // Every second kept size goes; from now on one new size in twice as many is kept.
+    void thin() {
+        std::vector<NcclRow> kept;
+        kept.reserve(result.rows.size() / 2 + 1);
+        for (size_t i = 0; i < result.rows.size(); i += 2)
+            kept.push_back(std::move(result.rows[i]));
+        result.rows = std::move(kept);
+        result.decimation *= 2;
+        newSizes = 1;
+        index.clear();
+        for (size_t i = 0; i < result.rows.size(); ++i)
+            index.emplace(keyOf(result.rows[i]), i);
     }
 
     // NCCL_DEBUG=INFO markers and the bare "NCCL version" line.
@@ -490,7 +539,7 @@ Result<NcclResult> parseNccl(QByteArrayView bytes, const QString& file) {
     return checked(p.finish(), file);
 }
 
-Result<NcclResult> parseNcclFile(const QString& path) {
+Result<NcclResult> parseNcclFile(const QString& path, QCryptographicHash* alsoHash) {
     QFile f(path);
     if (Status s = openInputFile(f, QStringLiteral("nccl-tests log")); !s)
         return s.error();
@@ -514,6 +563,8 @@ Result<NcclResult> parseNcclFile(const QString& path) {
                 QStringLiteral("the log grew past the %1-byte limit while being read").arg(kMaxNcclLogBytes),
                 path);
         p.feed(QByteArrayView(buf.constData(), n));
+        if (alsoHash)
+            alsoHash->addData(QByteArrayView(buf.constData(), n));
     }
     return checked(p.finish(), path);
 }

@@ -10,6 +10,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QCryptographicHash>
 #include <QString>
 
 #include <memory>
@@ -29,11 +30,21 @@ struct NcclRow {
 };
 
 struct NcclResult {
-    std::vector<NcclRow> rows; // in log order (ascending size for a normal sweep)
-    QString collective;        // "all_reduce_perf" when the log names it, else empty
-    QString ncclVersion;       // "2.26.2" from "NCCL version 2.26.2+cuda12.8", when present
-    QString testsVersion;      // "2.19.6" from "# nccl-tests version ...", when present
-    int ranks = 0;             // "#  Rank N ..." device lines seen (or highest N + 1 when the list is cut)
+    // One row per message size (size, type, redop, root), in the order each size first appeared
+    // (ascending for a normal sweep). A size that comes again (a log of repeated sweeps) keeps its
+    // newest figures; the row of the last line read is kept last, so lastOopBusBw() is the log's
+    // last row, as AICR reads it. Past kMaxRows distinct sizes the rows are thinned (every
+    // `decimation`-th size kept, always the last): a chart and the verdict need no more, and memory
+    // stays bounded whatever the log's length.
+    static constexpr qsizetype kMaxRows = 16384;
+    std::vector<NcclRow> rows;
+    qint64 rowsRead = 0;     // data rows read (every line that is a row, repeats included)
+    qint64 repeatedRows = 0; // rows whose size was already kept (their figures replaced the older ones)
+    int decimation = 1;      // 1: every distinct size is kept; N: one in N (beyond kMaxRows)
+    QString collective;      // "all_reduce_perf" when the log names it, else empty
+    QString ncclVersion;     // "2.26.2" from "NCCL version 2.26.2+cuda12.8", when present
+    QString testsVersion;    // "2.19.6" from "# nccl-tests version ...", when present
+    int ranks = 0;           // "#  Rank N ..." device lines seen (or highest N + 1 when the list is cut)
     std::optional<double> footerAvgBusBw; // "# Avg bus bandwidth : X", when printed
     double computedAvgBusBw = 0;          // mean of every busbw, both halves (what the footer means)
     QString netPlugin;                    // X from "NCCL INFO Using network X" (last seen), empty if none
@@ -78,6 +89,7 @@ class NcclParser {
 Result<NcclResult> parseNccl(QByteArrayView bytes, const QString& file);
 // Regular files only (a FIFO or device is refused), streamed in 1 MiB chunks, up to kMaxNcclLogBytes.
 constexpr qint64 kMaxNcclLogBytes = 1024ll * 1024 * 1024;
-Result<NcclResult> parseNcclFile(const QString& path);
+// `alsoHash`, when given, is fed every byte read (one pass for the parse and the file's digest).
+Result<NcclResult> parseNcclFile(const QString& path, QCryptographicHash* alsoHash = nullptr);
 
 } // namespace pb::validation

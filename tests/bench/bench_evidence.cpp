@@ -7,6 +7,7 @@
 // per measurement.
 //
 //   pb_bench_evidence [MEMBERS=1000]
+#include "BenchChild.h"
 #include "OciLayoutFixture.h"
 
 #include <archive.h>
@@ -23,52 +24,12 @@
 #include <QTemporaryDir>
 
 #include <cstdio>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
-struct ChildRun {
-    int exitCode = -1;
-    double seconds = 0;
-    long maxRssKb = 0;
-};
-
-ChildRun runChild(const QStringList& args, const QString& stdoutFile = QStringLiteral("/dev/null")) {
-    std::vector<QByteArray> owned;
-    for (const QString& a : args)
-        owned.push_back(a.toLocal8Bit());
-    std::vector<char*> argv;
-    for (QByteArray& a : owned)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    const QByteArray out = stdoutFile.toLocal8Bit();
-    posix_spawn_file_actions_addopen(&actions, 1, out.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    QElapsedTimer t;
-    t.start();
-    pid_t pid = 0;
-    ChildRun r;
-    if (posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        return r;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    rusage usage{};
-    wait4(pid, &status, 0, &usage);
-    r.seconds = t.nsecsElapsed() / 1e9;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.maxRssKb = usage.ru_maxrss;
-    return r;
-}
+using pbbench::ChildRun;
+using pbbench::runChild;
 
 // An OCI image layout whose one layer holds `members` files of 100 KB of zeros; returns the layer's
 // path. The layer is written straight to its file (nothing of its content is held here).

@@ -12,10 +12,14 @@
 #include "receipts/Ledger.h"
 #include "store/RunStore.h"
 
+#include <QBuffer>
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -82,6 +86,7 @@ class TestOpsPerfImport : public QObject {
     void oneIdPerRun();
     void runStoreWritesNoReceipt();
     void measuredTimeIsTheReports();
+    void sourceFileIsKeptByDigest();
 };
 
 void TestOpsPerfImport::cliAndAsyncAgree() {
@@ -380,6 +385,83 @@ void TestOpsPerfImport::measuredTimeIsTheReports() {
     QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().toString()));
     QCOMPARE(c->timeSource, QStringLiteral("report"));
     QCOMPARE(c->run.started.date(), QDate(2026, 5, 1));
+}
+
+// Issue 26: the parsed file is kept with the run (zlib, by its SHA-256): `runs show --source` gives back
+// the same bytes, a second import of the same file keeps no second copy, and a kept copy changed in
+// the database is refused on the way out.
+void TestOpsPerfImport::sourceFileIsKeptByDigest() {
+    QTemporaryDir dir;
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    const QString spec = testDb.spec();
+    const QString log = pbtest::fixture(QStringLiteral("validation/nccl-low.txt"));
+    QFile original(log);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    const QByteArray bytes = original.readAll();
+    const QString digest =
+        QStringLiteral("sha256:") +
+        QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+    auto import = [&] {
+        int code = -1;
+        const QJsonObject o =
+            QJsonDocument::fromJson(
+                cli({QStringLiteral("perf"), QStringLiteral("import"), log, QStringLiteral("--kind"),
+                     QStringLiteral("nccl"), QStringLiteral("--format"), QStringLiteral("json"),
+                     QStringLiteral("--db"), spec},
+                    &code))
+                .object();
+        return o;
+    };
+    const QJsonObject first = import();
+    QCOMPARE(first.value(QStringLiteral("sourceDigest")).toString(), digest);
+    const QJsonObject second = import();
+    QCOMPARE(second.value(QStringLiteral("sourceDigest")).toString(), digest);
+    {
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(spec);
+        QVERIFY(db);
+        QSqlQuery q((*db)->sql());
+        QVERIFY(q.exec(QStringLiteral("SELECT count(*), sum(size) FROM run_sources")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 1); // one copy for two runs
+        QCOMPARE(q.value(1).toLongLong(), qint64(bytes.size()));
+    }
+    int code = -1;
+    const QString back = dir.filePath(QStringLiteral("back.txt"));
+    cli({QStringLiteral("runs"), QStringLiteral("show"), second.value(QStringLiteral("run")).toString(),
+         QStringLiteral("--source"), back, QStringLiteral("--db"), spec},
+        &code);
+    QCOMPARE(code, 0);
+    QFile got(back);
+    QVERIFY(got.open(QIODevice::ReadOnly));
+    QCOMPARE(got.readAll(), bytes);
+
+    // A chunk changed in the database: refused, nothing written.
+    {
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(spec);
+        QVERIFY(db);
+        store::RunStore runs(**db);
+        QBuffer sink;
+        sink.open(QIODevice::WriteOnly);
+        QVERIFY(runs.readSource(digest, sink).ok());
+        QSqlQuery q((*db)->sql());
+        q.prepare(QStringLiteral("UPDATE run_source_chunks SET data = ? WHERE digest = ? AND seq = 0"));
+        const QByteArray data = qCompress(bytes + "tampered").mid(4); // a valid zlib stream of other bytes
+        q.addBindValue(data);
+        q.addBindValue(digest);
+        QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+        QBuffer again;
+        again.open(QIODevice::WriteOnly);
+        const Status s = runs.readSource(digest, again);
+        QVERIFY(!s.ok());
+        QVERIFY2(s.error().toString().contains(QLatin1String("changed in the database")),
+                 qPrintable(s.error().toString()));
+    }
+    const QString refused = dir.filePath(QStringLiteral("refused.txt"));
+    cli({QStringLiteral("runs"), QStringLiteral("show"), second.value(QStringLiteral("run")).toString(),
+         QStringLiteral("--source"), refused, QStringLiteral("--db"), spec},
+        &code);
+    QCOMPARE(code, 1);
+    QVERIFY(!QFileInfo::exists(refused));
 }
 
 QTEST_GUILESS_MAIN(TestOpsPerfImport)

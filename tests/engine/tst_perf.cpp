@@ -329,6 +329,71 @@ class TestPerf : public QObject {
         }
     }
 
+    // Issue 26: a log of repeated sweeps keeps one row per message size (the newest figures), and the
+    // log's last row last; the count of rows read and of repeats is kept.
+    void ncclRepeatedSweepsKeepOneRowPerSize() {
+        QByteArray log =
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+            "time   algbw   busbw #wrong\n";
+        auto row = [](qint64 size, double busbw) {
+            return QByteArray::number(size) + " " + QByteArray::number(size / 4) + " float sum -1 1.0 " +
+                   QByteArray::number(busbw / 2, 'f', 2) + " " + QByteArray::number(busbw, 'f', 2) +
+                   " 0 1.0 " + QByteArray::number(busbw / 2, 'f', 2) + " " +
+                   QByteArray::number(busbw, 'f', 2) + " 0\n";
+        };
+        for (int sweep = 0; sweep < 3; ++sweep)
+            for (int i = 0; i < 20; ++i)
+                log += row(qint64(1024) << i, 10.0 * (i + 1) + sweep);
+        const auto r = parseNccl(log, QStringLiteral("sweeps.txt"));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
+        QCOMPARE(r->rows.size(), size_t(20));
+        QCOMPARE(r->rowsRead, qint64(60));
+        QCOMPARE(r->repeatedRows, qint64(40));
+        QCOMPARE(r->decimation, 1);
+        for (int i = 0; i < 20; ++i) {
+            QCOMPARE(r->rows[size_t(i)].sizeBytes, qint64(1024) << i); // first-seen order
+            QCOMPARE(r->rows[size_t(i)].oopBusBw, 10.0 * (i + 1) + 2); // the newest sweep's figures
+        }
+        QCOMPARE(r->lastOopBusBw(), 202.0);
+        // The mean is over every row read, repeats included.
+        double sum = 0;
+        for (int sweep = 0; sweep < 3; ++sweep)
+            for (int i = 0; i < 20; ++i)
+                sum += 2 * (10.0 * (i + 1) + sweep);
+        QCOMPARE(r->computedAvgBusBw, sum / 120);
+
+        // A last row that repeats an early size is still the last row (AICR reads the last one).
+        const auto tail = parseNccl(log + row(2048, 77.0), QStringLiteral("tail.txt"));
+        QVERIFY(tail.ok());
+        QCOMPARE(tail->rows.size(), size_t(20));
+        QCOMPARE(tail->rows.back().sizeBytes, qint64(2048));
+        QCOMPARE(tail->lastOopBusBw(), 77.0);
+    }
+
+    // More distinct sizes than NcclResult::kMaxRows: the rows are thinned, the first and the last kept,
+    // memory bounded whatever the log's length.
+    void ncclDistinctSizesAreThinned() {
+        NcclParser p;
+        p.feed("#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+               "time   algbw   busbw #wrong\n");
+        const int n = 100000;
+        for (int i = 1; i <= n; ++i) {
+            const QByteArray b = QByteArray::number(i % 997 + 1, 'f', 2);
+            p.feed(QByteArray::number(qint64(i) * 8) + " " + QByteArray::number(i * 2) +
+                   " float sum -1 1.0 " + b + " " + b + " 0 1.0 " + b + " " + b + " 0\n");
+        }
+        const NcclResult r = p.finish();
+        QCOMPARE(r.rowsRead, qint64(n));
+        QVERIFY2(r.rows.size() <= size_t(NcclResult::kMaxRows) + 1,
+                 qPrintable(QString::number(r.rows.size())));
+        QVERIFY(r.rows.size() >= size_t(NcclResult::kMaxRows) / 2);
+        QCOMPARE(r.decimation, 8); // 100,000 sizes into at most 16,384 rows
+        QCOMPARE(r.rows.front().sizeBytes, qint64(8));
+        QCOMPARE(r.rows.back().sizeBytes, qint64(n) * 8);
+        for (size_t i = 1; i + 1 < r.rows.size(); ++i)
+            QVERIFY(r.rows[i].sizeBytes > r.rows[i - 1].sizeBytes);
+    }
+
     void ncclWithoutHeader() {
         // The header rotated out of the log (AICR re-reads such logs): rows in the standard layout still
         // count.

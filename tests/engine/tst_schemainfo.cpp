@@ -261,11 +261,16 @@ class TestSchemaInfo : public QObject {
             QSKIP("SQLite does not compress values; this is PostgreSQL's storage (migration 015)");
         QSqlQuery q(m_plain->sql());
         QVERIFY(q.exec(QStringLiteral(
-            "SELECT c.relname || '.' || a.attname, a.attcompression FROM pg_attribute a JOIN pg_class c ON "
+            "SELECT c.relname || '.' || a.attname, a.attcompression, a.attstorage FROM pg_attribute a JOIN "
+            "pg_class c ON "
             "c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'proofbench' "
             "AND c.relkind = 'r' AND a.atttypid = 'bytea'::regtype AND a.attnum > 0 ORDER BY 1")));
         int columns = 0;
         while (q.next()) {
+            // Values compressed before they are stored (run_source_chunks.data, zlib) are kept out of
+            // line and never compressed again (STORAGE EXTERNAL, migration 017).
+            if (q.value(2).toString() == QStringLiteral("e"))
+                continue;
             ++columns;
             QVERIFY2(q.value(1).toString() == QStringLiteral("l"),
                      qPrintable(q.value(0).toString() + QStringLiteral(" is not lz4-compressed")));
