@@ -242,7 +242,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         case IdColumn:
             return r.runUid; // the run's one id (runs show takes it)
         case StartedColumn:
-            return r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+            return r.timeKnown ? r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+                               : tr("unknown");
         case StateColumn:
             return r.state;
         case ChecksColumn:
@@ -256,6 +257,9 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
             break;
         }
     }
+    if (role == Qt::ToolTipRole && index.column() == StartedColumn && !r.timeKnown)
+        return tr("The report does not say when it was measured (imported %1)")
+            .arg(r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
     if (role == Qt::ToolTipRole && !r.reason.isEmpty())
         return r.reason;
     if (role == Qt::ForegroundRole && index.column() == StateColumn) {

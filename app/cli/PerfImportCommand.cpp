@@ -15,6 +15,8 @@ void printPerfJson(const QString& file, PerfKind kind, const ops::PerfImportOutc
     o.insert(QStringLiteral("measuredAt"),
              done.timeSource == QLatin1String("unknown") ? QString() : check.started.toString(Qt::ISODate));
     o.insert(QStringLiteral("timeSource"), done.timeSource);
+    if (!done.naiveTime.isEmpty())
+        o.insert(QStringLiteral("reportTimeWithoutZone"), done.naiveTime);
     if (id)
         o.insert(QStringLiteral("run"), done.run.runId); // the run's one id (runs show takes it)
     if (!done.sourceDigest.isEmpty())
@@ -80,7 +82,11 @@ void printPerfText(const QString& file, PerfKind kind, const ops::PerfImportOutc
     out() << file << " (" << perfKindName(kind) << ")\n";
     out() << "measured: "
           << (done.timeSource == QLatin1String("unknown")
-                  ? QStringLiteral("unknown (the report does not say; give --at)")
+                  ? (done.naiveTime.isEmpty()
+                         ? QStringLiteral("unknown (the report does not say; give --at)")
+                         : QStringLiteral("unknown: the report says %1 with no time zone (the writer's local "
+                                          "time, which it does not name); give --at")
+                               .arg(done.naiveTime))
                   : QStringLiteral("%1 (%2)").arg(check.started.toString(Qt::ISODate),
                                                   done.timeSource == QLatin1String("given")
                                                       ? QStringLiteral("--at")

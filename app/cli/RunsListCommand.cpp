@@ -20,7 +20,12 @@ static int runsList(const QCommandLineParser& p) {
                                  {QStringLiteral("recipe"), s.recipeName},
                                  {QStringLiteral("coordinate"), s.coordinate},
                                  {QStringLiteral("context"), s.context},
-                                 {QStringLiteral("started"), s.startedAt.toString(Qt::ISODate)},
+                                 {QStringLiteral("started"),
+                                  s.timeKnown ? QJsonValue(s.startedAt.toString(Qt::ISODate)) : QJsonValue()},
+                                 {QStringLiteral("timeKnown"), s.timeKnown},
+                                 // the time the run was imported, when that is all that is known
+                                 {QStringLiteral("importedAt"),
+                                  s.timeKnown ? QJsonValue() : QJsonValue(s.startedAt.toString(Qt::ISODate))},
                                  {QStringLiteral("checks"), s.checks},
                                  {QStringLiteral("passed"), s.passed},
                                  {QStringLiteral("failed"), s.failed},
@@ -40,7 +45,9 @@ static int runsList(const QCommandLineParser& p) {
     for (const RunSummary& s : *list)
         out() << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
                      .arg(s.runUid, -8)
-                     .arg(s.startedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), -20)
+                     .arg(s.timeKnown ? s.startedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                                      : QStringLiteral("unknown"),
+                          -20)
                      .arg(s.state, -17)
                      .arg(QStringLiteral("%1/%2 passed").arg(s.passed).arg(s.checks), -14)
                      .arg(s.source, -8)
@@ -52,7 +59,8 @@ static int runsList(const QCommandLineParser& p) {
 Command runsListCommand() {
     Command p(QStringLiteral("runs list"),
               QStringLiteral("validation runs and imported performance results, newest first"),
-              QStringLiteral("List validation runs and imported results, newest first."));
+              QStringLiteral("List validation runs and imported results, newest first (imports of unknown "
+                             "measurement time last)."));
     addDb(p);
     p.addOption({QStringLiteral("coordinate"), QStringLiteral("Only runs of this recipe coordinate."),
                  QStringLiteral("NAME")});

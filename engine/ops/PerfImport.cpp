@@ -58,6 +58,8 @@ Result<PerfImportOutcome> scorePerfFile(const PerfImportRequest& req) {
     } else {
         check.started = QDateTime::currentDateTimeUtc();
         out.timeSource = QStringLiteral("unknown");
+        if (check.inference)
+            out.naiveTime = check.inference->naiveTime;
     }
     check.finished = check.started;
     check.state = check.score->verdict == Verdict::Passed   ? CheckState::Passed

@@ -36,9 +36,10 @@ struct PerfImportOutcome {
     validation::RunResult run;  // the one-check run that was stored
     qint64 runRow = 0;
     QString coordinate;
-    QString timeSource;        // "given", "report" or "unknown"
-    QString fileDigest;        // sha256:<hex> of the bytes parsed (NCCL logs; empty for reports)
-    QString sourceDigest;      // the kept copy (run_sources), after perfImport
+    QString timeSource;   // "given", "report" or "unknown"
+    QString naiveTime;    // a zoneless time the report gives (ambiguous: not taken as the measurement time)
+    QString fileDigest;   // sha256:<hex> of the bytes parsed (NCCL logs; empty for reports)
+    QString sourceDigest; // the kept copy (run_sources), after perfImport
     bool sourceStored = false; // false: the same file was kept already
 };
 

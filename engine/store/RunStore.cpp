@@ -300,7 +300,8 @@ const char* kSummaryColumns =
     "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state = 'failed'), "
     "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state = 'skipped'), "
     "(SELECT count(*) FROM run_checks c WHERE c.run_id = r.id AND c.state = 'other'), "
-    "(SELECT count(*) FROM run_leftovers l WHERE l.run_id = r.id AND l.removed_at IS NULL) FROM runs r ";
+    "(SELECT count(*) FROM run_leftovers l WHERE l.run_id = r.id AND l.removed_at IS NULL), r.time_source "
+    "FROM runs r ";
 
 RunSummary readSummary(const QSqlQuery& q) {
     RunSummary s;
@@ -323,6 +324,7 @@ RunSummary readSummary(const QSqlQuery& q) {
     s.skipped = q.value(16).toInt();
     s.other = q.value(17).toInt();
     s.leftovers = q.value(18).toInt();
+    s.timeKnown = q.value(19).toString() != QLatin1String("unknown");
     return s;
 }
 
@@ -446,7 +448,9 @@ Result<std::vector<RunSummary>> RunStore::list(const QString& coordinate, int li
     QSqlQuery q(m_db.sql());
     q.prepare(QString::fromLatin1(kSummaryColumns) +
               (coordinate.isEmpty() ? QString() : QStringLiteral("WHERE r.coordinate = ? ")) +
-              QStringLiteral("ORDER BY r.started_at DESC, r.id DESC LIMIT ?"));
+              // Runs of unknown time are not "newest": dated runs first (newest first), then those.
+              QStringLiteral("ORDER BY CASE WHEN r.time_source = 'unknown' THEN 1 ELSE 0 END, "
+                             "r.started_at DESC, r.id DESC LIMIT ?"));
     if (!coordinate.isEmpty())
         q.addBindValue(coordinate);
     q.addBindValue(limit);

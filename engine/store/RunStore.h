@@ -48,6 +48,9 @@ struct RunSummary {
     int other = 0;     // checks that could not run or finish (a cluster fault), not failures
     int leftovers = 0; // objects still on the cluster (cleanup gave up)
     QString evidenceDir;
+    // False for an import whose report did not say when it was measured: startedAt is then the
+    // import's time, which is no measurement time (lists show "unknown" and sort it after dated runs).
+    bool timeKnown = true;
 };
 
 struct StoredRun {

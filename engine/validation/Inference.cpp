@@ -510,6 +510,39 @@ Result<InferenceResult> finiteOrError(Result<InferenceResult> r, const QString& 
 
 } // namespace
 
+namespace {
+
+// The time an AIPerf JSON report records: its epoch timestamps first (records.max_response_timestamp,
+// or a top-level one, in ns: unambiguous), then end_time/start_time when they carry a zone. A zoneless
+// end_time is kept as text (naiveTime): it is the writer's local time, which the report does not name.
+void readReportTime(const QJsonObject& o, InferenceResult& r) {
+    for (const QJsonObject& where : {o.value(QStringLiteral("records")).toObject(), o}) {
+        const QJsonValue v = where.value(QStringLiteral("max_response_timestamp"));
+        const double ns =
+            v.isObject() ? v.toObject().value(QStringLiteral("avg")).toDouble(-1) : v.toDouble(-1);
+        if (std::isfinite(ns) && ns > 1e18 && ns < 1e19) { // 2001..2286 in ns
+            r.recordedAt = QDateTime::fromMSecsSinceEpoch(qint64(ns / 1e6), Qt::UTC);
+            break;
+        }
+    }
+    for (const char* key : {"end_time", "start_time"}) {
+        const QString text = o.value(QLatin1String(key)).toString();
+        const QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+        if (!t.isValid())
+            continue;
+        if (t.timeSpec() == Qt::LocalTime) {
+            if (r.naiveTime.isEmpty())
+                r.naiveTime = text;
+            continue;
+        }
+        if (!r.recordedAt.isValid())
+            r.recordedAt = t.toUTC();
+        break;
+    }
+}
+
+} // namespace
+
 Result<InferenceResult> parseInference(QByteArrayView bytes, PerfKind kind, const QString& file) {
     return finiteOrError(parseInferenceUnchecked(bytes, kind, file), file);
 }
@@ -536,17 +569,7 @@ Result<InferenceResult> parseInferenceUnchecked(QByteArrayView bytes, PerfKind k
             return inferencePerfJson(doc.object(), file);
         Result<InferenceResult> r = aiperfJson(doc.object(), kind, file);
         if (r)
-            for (const char* key : {"end_time", "start_time"}) {
-                // AIPerf writes local ISO time without a zone; it is read as UTC (said so in the UI).
-                QDateTime t = QDateTime::fromString(doc.object().value(QLatin1String(key)).toString(),
-                                                    Qt::ISODateWithMs);
-                if (t.isValid()) {
-                    if (t.timeSpec() == Qt::LocalTime)
-                        t.setTimeSpec(Qt::UTC);
-                    r->recordedAt = t.toUTC();
-                    break;
-                }
-            }
+            readReportTime(doc.object(), *r);
         return r;
     }
     if (kind == PerfKind::InferencePerf)

@@ -33,9 +33,14 @@ struct InferenceResult {
     Distribution ttftMs, itlMs, requestLatencyMs;
     std::optional<qint64> requests, errors;
     std::optional<double> durationSec;
-    // When the benchmark ran, as the report records it (AIPerf JSON end_time/start_time, the CSV's
-    // "Maximum Response Timestamp (ns)"); invalid when the report does not say.
+    // When the benchmark ran, as the report records it with its zone: the epoch timestamps (the CSV's
+    // "Maximum Response Timestamp (ns)", the JSON's max_response_timestamp), or an end_time/start_time
+    // that carries a zone ("Z", "+02:00"). Invalid when the report does not say.
     QDateTime recordedAt;
+    // AIPerf JSON writes end_time in the machine's local time with no zone: such a time is ambiguous
+    // (the same report read elsewhere is hours off). Kept as written (e.g. "2026-05-01T05:31:46.005908")
+    // and shown as such, never taken as UTC; recordedAt stays invalid unless an epoch timestamp says.
+    QString naiveTime;
 };
 
 // `kind` says which tool wrote it; JSON or CSV is detected from the bytes. A figure that is not a

@@ -383,8 +383,35 @@ void TestOpsPerfImport::measuredTimeIsTheReports() {
     aiperf.kind = validation::PerfKind::AIPerf;
     Result<ops::PerfImportOutcome> c = ops::perfImport(ops::Context(**db), aiperf);
     QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().toString()));
-    QCOMPARE(c->timeSource, QStringLiteral("report"));
-    QCOMPARE(c->run.started.date(), QDate(2026, 5, 1));
+    // Issue 26: its end_time has no zone: ambiguous, so unknown, and the text is kept to be shown.
+    QCOMPARE(c->timeSource, QStringLiteral("unknown"));
+    QCOMPARE(c->naiveTime, QStringLiteral("2026-05-01T05:31:46.005908"));
+    // The legacy report's epoch timestamp is a time (20:13:48 UTC, not its naive 13:13:48).
+    PB_REQUIRE_SHARED(QStringLiteral("perf/inference/aiperf-legacy-records_profile_export_aiperf.json"));
+    aiperf.file =
+        pbtest::sharedData(QStringLiteral("perf/inference/aiperf-legacy-records_profile_export_aiperf.json"));
+    Result<ops::PerfImportOutcome> d = ops::perfImport(ops::Context(**db), aiperf);
+    QVERIFY2(d.ok(), qPrintable(d.ok() ? QString() : d.error().toString()));
+    QCOMPARE(d->timeSource, QStringLiteral("report"));
+    QCOMPARE(d->run.started.toUTC(), QDateTime(QDate(2025, 10, 3), QTime(20, 13, 48, 472), Qt::UTC));
+
+    // Lists: runs of unknown time come after the dated ones (never "newest" because imported last),
+    // and say so.
+    Result<std::vector<store::RunSummary>> listed = store::RunStore(**db).list();
+    QVERIFY(listed);
+    QCOMPARE(listed->size(), size_t(4));
+    QVERIFY(listed->at(0).timeKnown && listed->at(1).timeKnown);
+    QCOMPARE(listed->at(0).runUid, b->run.runId); // 2026-11-30, given
+    QCOMPARE(listed->at(1).runUid, d->run.runId); // 2025-10-03, from the report
+    QVERIFY(!listed->at(2).timeKnown && !listed->at(3).timeKnown);
+    int code = -1;
+    const QByteArray text =
+        cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"), testDb.spec()}, &code);
+    QCOMPARE(code, 0);
+    const QList<QByteArray> lines = text.split('\n');
+    QVERIFY2(lines.size() > 4 && lines[3].contains("unknown") && lines[4].contains("unknown") &&
+                 !lines[1].contains("unknown"),
+             text.constData());
 }
 
 // Issue 26: the parsed file is kept with the run (zlib, by its SHA-256): `runs show --source` gives back

@@ -969,8 +969,9 @@ class TestPerf : public QObject {
             pbtest::sharedData(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json")),
             PerfKind::AIPerf);
         QVERIFY(j.ok());
-        QCOMPARE(j->recordedAt.toSecsSinceEpoch(),
-                 QDateTime(QDate(2026, 5, 1), QTime(5, 31, 46), Qt::UTC).toSecsSinceEpoch());
+        // Issue 26: AIPerf 0.8.0's end_time has no zone: ambiguous, kept as written, not a time.
+        QVERIFY(!j->recordedAt.isValid());
+        QCOMPARE(j->naiveTime, QStringLiteral("2026-05-01T05:31:46.005908"));
         const auto c =
             parseInferenceFile(pbtest::sharedData(QStringLiteral(
                                    "perf/inference/aiperf-legacy-records_profile_export_aiperf.csv")),
@@ -978,6 +979,26 @@ class TestPerf : public QObject {
         QVERIFY(c.ok());
         QVERIFY(c->recordedAt.isValid());
         QCOMPARE(c->recordedAt.date(), QDate(2025, 10, 3));
+        // The legacy JSON of the same run: its epoch max_response_timestamp, not its naive end_time
+        // (13:13:48 local, 7 h off): the same instant as the CSV's.
+        const auto lj =
+            parseInferenceFile(pbtest::sharedData(QStringLiteral(
+                                   "perf/inference/aiperf-legacy-records_profile_export_aiperf.json")),
+                               PerfKind::AIPerf);
+        QVERIFY(lj.ok());
+        QCOMPARE(lj->recordedAt.toMSecsSinceEpoch(), c->recordedAt.toMSecsSinceEpoch());
+        QCOMPARE(lj->recordedAt.toUTC().time().hour(), 20);
+        QCOMPARE(lj->naiveTime, QStringLiteral("2025-10-03T13:13:48.474205"));
+        // An end_time with a zone is a time.
+        QFile f(pbtest::sharedData(QStringLiteral("perf/inference/aiperf-0.8.0_profile_export_aiperf.json")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        bytes.replace("\"end_time\": \"2026-05-01T05:31:46.005908\"",
+                      "\"end_time\": \"2026-05-01T05:31:46.005908-07:00\"");
+        const auto z = parseInference(bytes, PerfKind::AIPerf, QStringLiteral("zoned.json"));
+        QVERIFY(z.ok());
+        QCOMPARE(z->recordedAt.toUTC(),
+                 QDateTime(QDate(2026, 5, 1), QTime(12, 31, 46, 6), Qt::UTC)); // .005908 rounds
     }
 };
 

@@ -977,10 +977,15 @@ void ValidationPane::showRun(const RunsRead& read) {
         m_logs[c.name] = c.log;
     m_liveChecks = run->result.checks;
     m_checks->setChecks(run->result.checks);
-    m_runTitle->setText(tr("Run %1 (%2): %3 on %4, started %5")
-                            .arg(s.runUid, s.source, s.coordinate.isEmpty() ? s.recipeName : s.coordinate,
-                                 s.context.isEmpty() ? tr("imported results") : s.context,
-                                 s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
+    m_runTitle->setText(
+        s.timeKnown ? tr("Run %1 (%2): %3 on %4, started %5")
+                          .arg(s.runUid, s.source, s.coordinate.isEmpty() ? s.recipeName : s.coordinate,
+                               s.context.isEmpty() ? tr("imported results") : s.context,
+                               s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")))
+                    : tr("Run %1 (%2): %3 on %4, measured at an unknown time (imported %5)")
+                          .arg(s.runUid, s.source, s.coordinate.isEmpty() ? s.recipeName : s.coordinate,
+                               s.context.isEmpty() ? tr("imported results") : s.context,
+                               s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
     if (!m_controller->busy()) {
         if (s.state == QLatin1String("passed"))
             showBanner(tr("Passed"), tr("%1 of %2 checks passed").arg(s.passed).arg(s.checks), kPassTint,
