@@ -744,7 +744,7 @@ Result<std::vector<HistoryPoint>> RunStore::history(const QString& coordinate, c
     QSqlQuery q(m_db.sql());
     q.prepare(
         QStringLiteral("SELECT r.id, r.started_at, c.name, m.name, m.unit, m.value, m.effective, m.pass, "
-                       "r.source, r.context, r.run_uid, c.image, r.time_source FROM run_metrics m "
+                       "r.source, r.context, r.run_uid, c.image, r.time_source, c.state FROM run_metrics m "
                        "JOIN run_checks c ON c.id = m.check_id JOIN runs r ON r.id = c.run_id "
                        "WHERE r.coordinate = ? %1ORDER BY r.started_at, r.id, m.id")
             .arg(metric.isEmpty() ? QString() : QStringLiteral("AND m.name = ? ")));
@@ -776,6 +776,7 @@ Result<std::vector<HistoryPoint>> RunStore::history(const QString& coordinate, c
                                          : QStringLiteral("%1 run %2").arg(context, q.value(10).toString());
         }
         p.timeKnown = q.value(12).toString() != QLatin1String("unknown");
+        p.checkFailed = q.value(13).toString() == QLatin1String("failed");
         out.push_back(p);
     }
     return out;

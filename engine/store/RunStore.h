@@ -69,6 +69,9 @@ struct HistoryPoint {
     bool pass = true;
     QString source;        // what it came from: "import nccl.txt", "<context> run <uid>"
     bool timeKnown = true; // false: an import whose report did not say when it ran (at = import time)
+    // The check this metric belongs to failed (on this metric or another, e.g. TTFT while this is
+    // throughput): a point that met its own threshold is then not shown as a plain pass.
+    bool checkFailed = false;
 };
 
 // An object a run could not delete from the cluster (run_leftovers).

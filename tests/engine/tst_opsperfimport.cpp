@@ -87,6 +87,7 @@ class TestOpsPerfImport : public QObject {
     void runStoreWritesNoReceipt();
     void measuredTimeIsTheReports();
     void sourceFileIsKeptByDigest();
+    void historyKnowsTheCheckFailed();
 };
 
 void TestOpsPerfImport::cliAndAsyncAgree() {
@@ -489,6 +490,41 @@ void TestOpsPerfImport::sourceFileIsKeptByDigest() {
         &code);
     QCOMPARE(code, 1);
     QVERIFY(!QFileInfo::exists(refused));
+}
+
+// Issue 26: a throughput point of a check that failed on TTFT is marked so in the history (the chart
+// draws it as a failed check's point, not a plain pass).
+void TestOpsPerfImport::historyKnowsTheCheckFailed() {
+    PB_REQUIRE_SHARED(QStringLiteral("perf/inference/aiperf-legacy-records_profile_export_aiperf.csv"));
+    QTemporaryDir dir;
+    PB_TEST_DATABASE(testDb, dir.path(), QStringLiteral("pb.sqlite"));
+    Result<std::unique_ptr<db::Database>> db = db::Database::open(testDb.spec());
+    QVERIFY(db);
+    ops::PerfImportRequest req;
+    req.file =
+        pbtest::sharedData(QStringLiteral("perf/inference/aiperf-legacy-records_profile_export_aiperf.csv"));
+    req.kind = validation::PerfKind::AIPerf;
+    req.coordinate = QStringLiteral("lab-i");
+    catalog::Constraint tput, ttft;
+    tput.name = QStringLiteral("inference-throughput");
+    tput.value = QStringLiteral(">= 1");
+    ttft.name = QStringLiteral("inference-ttft-p99");
+    ttft.value = QStringLiteral("<= 0.001 ms");
+    req.constraints = {tput, ttft};
+    Result<ops::PerfImportOutcome> done = ops::perfImport(ops::Context(**db), req);
+    QVERIFY2(done, done ? "" : qPrintable(done.error().toString()));
+    QCOMPARE(done->check.state, validation::CheckState::Failed);
+    Result<std::vector<store::HistoryPoint>> h = store::RunStore(**db).history(QStringLiteral("lab-i"));
+    QVERIFY(h);
+    bool throughputSeen = false;
+    for (const store::HistoryPoint& p : *h) {
+        QVERIFY2(p.checkFailed, qPrintable(p.metric));
+        if (p.metric == QLatin1String("output-throughput")) {
+            throughputSeen = true;
+            QVERIFY(p.pass); // met its own threshold
+        }
+    }
+    QVERIFY(throughputSeen);
 }
 
 QTEST_GUILESS_MAIN(TestOpsPerfImport)

@@ -153,9 +153,31 @@ class TestPerfCharts : public QObject {
         QCOMPARE(chart.outOfPlaceGraph(1)->dataCount(), int(b->rows.size()));
         QVERIFY(chart.outOfPlaceGraph(0)->pen().color() != chart.outOfPlaceGraph(1)->pen().color());
         QCOMPARE(chart.graph(2)->name(), QStringLiteral("run 2 out-of-place"));
-        // The scored point follows the last run added.
-        QCOMPARE(chart.scoredMarker()->graph(), chart.outOfPlaceGraph(1));
+        // Issue 26: every run's scored point is marked, on its own graph, its label naming the run,
+        // and the two labels do not overlap.
+        QCOMPARE(chart.scoredMarkerCount(), 2);
+        QCOMPARE(chart.scoredMarker(0)->graph(), chart.outOfPlaceGraph(0));
+        QCOMPARE(chart.scoredMarker(1)->graph(), chart.outOfPlaceGraph(1));
+        QVERIFY2(chart.scoredLabel(0)->text().startsWith(QLatin1String("run 1 scored")),
+                 qPrintable(chart.scoredLabel(0)->text()));
+        QVERIFY2(chart.scoredLabel(1)->text().startsWith(QLatin1String("run 2 scored")),
+                 qPrintable(chart.scoredLabel(1)->text()));
+        chart.resize(900, 500);
+        chart.replot();
+        auto rect = [](QCPItemText* t) {
+            return QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()).normalized();
+        };
+        QVERIFY(!rect(chart.scoredLabel(0)).intersects(rect(chart.scoredLabel(1))));
+        // The same log twice: the same point, and still two labels apart.
+        NcclChart same;
+        same.resize(900, 500);
+        same.addRun(QStringLiteral("run a"), *a);
+        same.addRun(QStringLiteral("run b"), *a);
+        same.replot();
+        QCOMPARE(same.scoredMarkerCount(), 2);
+        QVERIFY(!rect(same.scoredLabel(0)).intersects(rect(same.scoredLabel(1))));
         chart.clearRuns();
+        QCOMPARE(chart.scoredMarkerCount(), 0);
         QCOMPARE(chart.graphCount(), 0);
         QVERIFY(chart.isEmptyChart());
     }
@@ -242,7 +264,9 @@ class TestPerfCharts : public QObject {
         QCOMPARE(p.lines.size(), size_t(2));
         QCOMPARE(chart.thresholdLine()->point1->coords().y(), p.lines[0].y);
         QCOMPARE(chart.toleranceLine()->point1->coords().y(), p.lines[1].y);
-        QCOMPARE(chart.scoredLabel()->text(), p.mark->label);
+        QCOMPARE(chart.scoredMarkerCount(), int(p.marks.size()));
+        for (int i = 0; i < chart.scoredMarkerCount(); ++i)
+            QCOMPARE(chart.scoredLabel(i)->text(), p.marks[size_t(i)].label);
         QCOMPARE(chart.xAxis->label(), p.xLabel);
         QCOMPARE(chart.yAxis->range().upper, p.yMax);
         // The report's picture of it: drawn, the threshold's colour on it.
@@ -303,11 +327,32 @@ class TestPerfCharts : public QObject {
             p.timeKnown = i != 0;
             points.push_back(p);
         }
+        points[0].value = 180; // the A100 point: failed, and of unknown time
+        points[0].pass = false;
         HistoryChart chart;
         chart.resize(800, 400);
         chart.setHistory(QStringLiteral("busbw"), points);
         QCOMPARE(chart.unknownTimeGraph()->dataCount(), 1);
-        QCOMPARE(chart.passGraph()->dataCount() + chart.failGraph()->dataCount(), 2);
+        // Issue 26: coloured by its verdict (red), in its own column right of a dashed line, under a
+        // "time unknown" tick, and joined to nothing: the line runs through dated points only.
+        QCOMPARE(chart.passGraph()->dataCount(), 2);
+        QCOMPARE(chart.failGraph()->dataCount(), 1);
+        QCOMPARE(chart.failGraph()->data()->at(0)->value, 180.0);
+        QCOMPARE(chart.valueGraph()->dataCount(), 2);
+        QVERIFY(chart.unknownSeparator()->visible());
+        const double column = chart.unknownTimeGraph()->data()->at(0)->key;
+        QVERIFY(column > chart.unknownSeparator()->point1->coords().x());
+        for (int i = 0; i < chart.valueGraph()->dataCount(); ++i)
+            QVERIFY(chart.valueGraph()->data()->at(i)->key < chart.unknownSeparator()->point1->coords().x());
+        QCOMPARE(chart.thresholdGraph()->dataCount(), 2);
+        QVector<QString> labels;
+        QVector<double> ticks;
+        chart.xAxis->ticker()->generate(chart.xAxis->range(), QLocale::c(), QLatin1Char('g'), 6, ticks,
+                                        nullptr, &labels);
+        QVERIFY2(labels.contains(QStringLiteral("time\nunknown")), qPrintable(labels.join(QLatin1Char('|'))));
+        for (qsizetype i = 0; i < ticks.size(); ++i)
+            if (ticks[i] != column)
+                QVERIFY(ticks[i] < chart.unknownSeparator()->point1->coords().x());
         QVERIFY(chart.legend->hasItemWithPlottable(chart.unknownTimeGraph()));
         QCOMPARE(chart.sources(),
                  (QStringList{QLatin1String(files[0]), QLatin1String(files[1]), QLatin1String(files[2])}));
@@ -321,6 +366,79 @@ class TestPerfCharts : public QObject {
             p.timeKnown = true;
         chart.setHistory(QStringLiteral("busbw"), points);
         QVERIFY(!chart.legend->hasItemWithPlottable(chart.unknownTimeGraph()));
+        QVERIFY(!chart.unknownSeparator()->visible());
+        QCOMPARE(chart.valueGraph()->dataCount(), 3);
+    }
+
+    // Issue 26: a run that failed on TTFT is not a green point on the throughput history: a point
+    // that met its own threshold in a failed check is a red ring, with its own legend entry.
+    void historyPointOfAFailedCheck() {
+        std::vector<pb::store::HistoryPoint> points;
+        const QDateTime t0(QDate(2026, 5, 1), QTime(5, 0), QTimeZone::utc());
+        for (int i = 0; i < 3; ++i) {
+            pb::store::HistoryPoint p;
+            p.runId = i + 1;
+            p.at = t0.addDays(i);
+            p.metric = QStringLiteral("output-throughput");
+            p.unit = QStringLiteral("tokens/s");
+            p.value = 52000 + i;
+            p.effectiveThreshold = 45000;
+            p.pass = true;
+            p.checkFailed = i == 1; // its TTFT p99 was over the limit
+            points.push_back(p);
+        }
+        HistoryChart chart;
+        chart.setHistory(QStringLiteral("output-throughput"), points);
+        QCOMPARE(chart.passGraph()->dataCount(), 2);
+        QCOMPARE(chart.metButFailedGraph()->dataCount(), 1);
+        QCOMPARE(chart.metButFailedGraph()->data()->at(0)->value, 52001.0);
+        QCOMPARE(chart.metButFailedGraph()->scatterStyle().pen().color(), pb::report::chartcolors::kFail);
+        QVERIFY(chart.legend->hasItemWithPlottable(chart.metButFailedGraph()));
+    }
+
+    // Issue 26: the inference bars never stand under the threshold lines' labels.
+    void inferenceBarsLeaveTheLabelsFree() {
+        InferenceResult r;
+        r.outputTokensPerSec = 60000; // a bar taller than both lines
+        r.ttftMs.p50 = 900;
+        r.ttftMs.p90 = 2500;
+        r.ttftMs.p99 = 3900;
+        pb::catalog::Constraint tput, ttft;
+        tput.name = QStringLiteral("inference-throughput");
+        tput.value = QStringLiteral(">= 50000");
+        ttft.name = QStringLiteral("inference-ttft-p99");
+        ttft.value = QStringLiteral("<= 2000 ms");
+        const CheckScore score = scoreInference(QStringLiteral("inference-perf"), r, {tput, ttft});
+        InferenceChart chart;
+        chart.resize(700, 300);
+        chart.setResult(r, score.metrics);
+        chart.replot();
+        auto barRect = [](QCPBars* bars, QCPAxisRect* axes) {
+            QRectF all;
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+                QCPAxis* x = axes->axis(QCPAxis::atBottom);
+                QCPAxis* y = axes->axis(QCPAxis::atLeft);
+                const QRectF one(
+                    QPointF(x->coordToPixel(it->key - bars->width() / 2), y->coordToPixel(it->value)),
+                    QPointF(x->coordToPixel(it->key + bars->width() / 2), y->coordToPixel(0)));
+                all = all.isNull() ? one.normalized() : all.united(one.normalized());
+            }
+            return all;
+        };
+        const QRectF tputBars = barRect(chart.throughputBars(), chart.throughputRect());
+        const QRectF ttftBars = barRect(chart.ttftBars(), chart.ttftRect());
+        int labels = 0;
+        for (int i = 0; i < chart.itemCount(); ++i) {
+            auto* t = qobject_cast<QCPItemText*>(chart.item(i));
+            if (!t || !t->visible() || t->text().isEmpty() || t->clipAxisRect() == nullptr)
+                continue;
+            ++labels;
+            const QRectF box =
+                QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()).normalized();
+            const QRectF bars = t->clipAxisRect() == chart.throughputRect() ? tputBars : ttftBars;
+            QVERIFY2(!box.intersects(bars), qPrintable(t->text()));
+        }
+        QCOMPARE(labels, 4); // threshold and pass line on both panels
     }
 
     // The TTFT limit's label and its 1.1x pass line's label never overlap, even on a short chart

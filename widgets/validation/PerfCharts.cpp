@@ -5,6 +5,7 @@
 #include <QMenu>
 #include <QSvgGenerator>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pb::widgets {
@@ -146,6 +147,10 @@ QCPItemStraightLine* PerfChart::horizontalLine(QCPAxisRect* rect, const report::
     text->setPositionAlignment(Qt::AlignRight | (spec.labelBelow ? Qt::AlignTop : Qt::AlignBottom));
     text->setColor(spec.color);
     text->setText(spec.label);
+    // Over the bars and graphs, on a white ground: nothing drawn under a label hides part of it.
+    text->setLayer(QStringLiteral("overlay"));
+    text->setBrush(QColor(255, 255, 255, 225));
+    text->setPadding(QMargins(3, 0, 3, 0));
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 0.9);
     text->setFont(f);
@@ -200,18 +205,20 @@ NcclChart::NcclChart(QWidget* parent) : PerfChart(parent) {
     rescale();
 }
 
+void NcclChart::clearMarks() {
+    for (QCPItemTracer* t : std::as_const(m_scored))
+        removeItem(t);
+    for (QCPItemText* t : std::as_const(m_scoredLabels))
+        removeItem(t);
+    m_scored.clear();
+    m_scoredLabels.clear();
+}
+
 void NcclChart::clearRuns() {
     clearGraphs();
     m_runs.clear();
     m_inputs.clear();
-    if (m_scored) {
-        removeItem(m_scored);
-        m_scored = nullptr;
-    }
-    if (m_scoredLabel) {
-        removeItem(m_scoredLabel);
-        m_scoredLabel = nullptr;
-    }
+    clearMarks();
     m_empty = true;
     setEmptyText(m_emptyText->text());
     rescale();
@@ -230,30 +237,33 @@ void NcclChart::addRun(const QString& label, const NcclResult& result) {
     g.ip = addSeries(axisRect(), p.series.back());
     m_runs.push_back(g);
 
-    // The scored point: AICR reads the out-of-place busbw of the last row.
-    if (!m_scored) {
-        m_scored = new QCPItemTracer(this);
-        m_scored->setStyle(QCPItemTracer::tsCircle);
-        m_scored->setSize(14);
-        m_scored->setInterpolating(false);
-        m_scoredLabel = new QCPItemText(this);
-        m_scoredLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-        m_scoredLabel->position->setParentAnchor(m_scored->position);
-        m_scoredLabel->position->setCoords(-10, 10);
-        m_scoredLabel->setPadding(QMargins(4, 2, 4, 2));
-        m_scoredLabel->setBrush(QColor(255, 255, 255, 230));
+    // Every run's scored point (AICR reads the out-of-place busbw of the last row), as the spec places
+    // them and their labels.
+    clearMarks();
+    for (const report::ChartMark& mark : p.marks) {
+        auto* tracer = new QCPItemTracer(this);
+        tracer->setStyle(QCPItemTracer::tsCircle);
+        tracer->setSize(14);
+        tracer->setInterpolating(false);
+        tracer->setGraph(m_runs.at(size_t(mark.series / 2)).oop);
+        tracer->setGraphKey(mark.x);
+        tracer->setPen(QPen(mark.color, 2));
+        tracer->setBrush(Qt::NoBrush);
+        auto* text = new QCPItemText(this);
+        text->setPositionAlignment(Qt::AlignRight | (mark.labelAbove ? Qt::AlignBottom : Qt::AlignTop));
+        text->position->setParentAnchor(tracer->position);
+        text->position->setCoords(-10, mark.labelAbove ? -10 : 10);
+        text->setPadding(QMargins(4, 2, 4, 2));
+        text->setBrush(QColor(255, 255, 255, 230));
         QFont f = font();
         f.setBold(true);
-        m_scoredLabel->setFont(f);
+        text->setFont(f);
+        text->setColor(mark.color);
+        text->setPen(QPen(mark.color));
+        text->setText(mark.label);
+        m_scored.push_back(tracer);
+        m_scoredLabels.push_back(text);
     }
-    const report::ChartMark& mark = *p.mark;
-    m_scored->setGraph(g.oop);
-    m_scored->setGraphKey(mark.x);
-    m_scored->setPen(QPen(mark.color, 2));
-    m_scored->setBrush(Qt::NoBrush);
-    m_scoredLabel->setColor(mark.color);
-    m_scoredLabel->setPen(QPen(mark.color));
-    m_scoredLabel->setText(mark.label);
     m_empty = s.empty;
     m_emptyText->setVisible(m_empty);
     setRanges(axisRect(), p);
@@ -364,22 +374,45 @@ void InferenceChart::setResult(const validation::InferenceResult& result,
 
 // ---- history ---------------------------------------------------------------------------------
 
+HistoryTicker::HistoryTicker() {
+    setDateTimeFormat(QStringLiteral("yyyy-MM-dd\nHH:mm"));
+    setDateTimeSpec(Qt::LocalTime);
+    setTickCount(5);
+}
+
+QVector<double> HistoryTicker::createTickVector(double tickStep, const QCPRange& range) {
+    QVector<double> ticks = QCPAxisTickerDateTime::createTickVector(tickStep, range);
+    if (m_separator)
+        ticks.erase(std::remove_if(ticks.begin(), ticks.end(), [&](double t) { return t >= *m_separator; }),
+                    ticks.end());
+    if (m_column && range.contains(*m_column))
+        ticks.push_back(*m_column);
+    return ticks;
+}
+
+QString HistoryTicker::getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) {
+    if (m_column && tick == *m_column)
+        return tr("time\nunknown");
+    return QCPAxisTickerDateTime::getTickLabel(tick, locale, formatChar, precision);
+}
+
 HistoryChart::HistoryChart(QWidget* parent) : PerfChart(parent) {
     const report::ChartSpec s = report::historyChartSpec(QString(), {}, Qt::LocalTime);
     const report::ChartPanel& p = s.panels.front();
     setObjectName(s.name);
-    QSharedPointer<QCPAxisTickerDateTime> t(new QCPAxisTickerDateTime);
-    t->setDateTimeFormat(QStringLiteral("yyyy-MM-dd\nHH:mm"));
-    t->setDateTimeSpec(Qt::LocalTime);
-    t->setTickCount(5);
-    xAxis->setTicker(t);
+    m_ticker = QSharedPointer<HistoryTicker>(new HistoryTicker);
+    xAxis->setTicker(m_ticker);
     xAxis->setLabel(p.xLabel);
-    // The spec's series, in its order: measured, pass, fail, time unknown, pass line.
+    // The spec's series, in its order: measured, pass, fail, time unknown, pass line, met-but-failed.
     m_values = addSeries(axisRect(), p.series.at(0));
     m_pass = addSeries(axisRect(), p.series.at(1));
     m_fail = addSeries(axisRect(), p.series.at(2));
     m_unknownTime = addSeries(axisRect(), p.series.at(3));
     m_thresholdGraph = addSeries(axisRect(), p.series.at(4));
+    m_metButFailed = addSeries(axisRect(), p.series.at(5));
+    m_separator = new QCPItemStraightLine(this);
+    m_separator->setPen(QPen(QColor(0x9e, 0x9e, 0x9e), 1, Qt::DashLine));
+    m_separator->setVisible(false);
     legend->setVisible(p.legend);
     axisRect()->insetLayout()->setInsetAlignment(0, p.legendAlignment);
     legend->setBrush(QColor(255, 255, 255, 220));
@@ -390,9 +423,20 @@ HistoryChart::HistoryChart(QWidget* parent) : PerfChart(parent) {
 void HistoryChart::setHistory(const QString& title, const std::vector<models::HistoryPoint>& points) {
     const report::ChartSpec s = report::historyChartSpec(title, points, Qt::LocalTime);
     const report::ChartPanel& p = s.panels.front();
-    QCPGraph* graphs[] = {m_values, m_pass, m_fail, m_unknownTime, m_thresholdGraph};
+    QCPGraph* graphs[] = {m_values, m_pass, m_fail, m_unknownTime, m_thresholdGraph, m_metButFailed};
     for (size_t i = 0; i < std::size(graphs); ++i)
         styleGraph(graphs[i], p.series.at(i));
+    // Points of unknown time stand right of a dashed line, under a "time unknown" tick, never at a date.
+    std::optional<double> column;
+    for (const report::ChartTick& t : p.xTicks)
+        if (t.label.contains(QLatin1String("unknown")))
+            column = t.value;
+    m_ticker->setUnknownColumn(p.separatorX, column);
+    m_separator->setVisible(p.separatorX.has_value());
+    if (p.separatorX) {
+        m_separator->point1->setCoords(*p.separatorX, 0);
+        m_separator->point2->setCoords(*p.separatorX, 1);
+    }
     m_sources = report::historySources(title, points);
     m_unit = p.yUnit;
     yAxis->setLabel(p.yLabel);

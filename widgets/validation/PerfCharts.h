@@ -85,8 +85,15 @@ class NcclChart : public PerfChart {
     QCPGraph* inPlaceGraph(int run) const { return m_runs.at(size_t(run)).ip; }
     QCPItemStraightLine* thresholdLine() const { return m_threshold; }
     QCPItemStraightLine* toleranceLine() const { return m_tolerance; }
-    QCPItemTracer* scoredMarker() const { return m_scored; }
-    QCPItemText* scoredLabel() const { return m_scoredLabel; }
+    // Every run's scored point and its label; without an argument, the last run's.
+    int scoredMarkerCount() const { return int(m_scored.size()); }
+    QCPItemTracer* scoredMarker(int run = -1) const {
+        return m_scored.isEmpty() ? nullptr : m_scored.at(run < 0 ? m_scored.size() - 1 : run);
+    }
+    QCPItemText* scoredLabel(int run = -1) const {
+        return m_scoredLabels.isEmpty() ? nullptr
+                                        : m_scoredLabels.at(run < 0 ? m_scoredLabels.size() - 1 : run);
+    }
 
   private:
     struct RunGraphs {
@@ -101,8 +108,9 @@ class NcclChart : public PerfChart {
     QCPItemStraightLine* m_tolerance = nullptr;
     QCPItemText* m_thresholdLabel = nullptr;
     QCPItemText* m_toleranceLabel = nullptr;
-    QCPItemTracer* m_scored = nullptr;
-    QCPItemText* m_scoredLabel = nullptr;
+    void clearMarks();
+    QList<QCPItemTracer*> m_scored;
+    QList<QCPItemText*> m_scoredLabels;
 };
 
 class InferenceChart : public PerfChart {
@@ -128,13 +136,34 @@ class InferenceChart : public PerfChart {
     QCPBars *m_throughput = nullptr, *m_ttft = nullptr;
 };
 
+// Dates up to the history's dashed line, then one "time unknown" tick for the column of points whose
+// time is unknown (the spec's separatorX and that tick).
+class HistoryTicker : public QCPAxisTickerDateTime {
+    Q_DECLARE_TR_FUNCTIONS(HistoryTicker)
+  public:
+    HistoryTicker();
+    void setUnknownColumn(std::optional<double> separator, std::optional<double> column) {
+        m_separator = separator;
+        m_column = column;
+    }
+
+  protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+  private:
+    std::optional<double> m_separator, m_column;
+};
+
 class HistoryChart : public PerfChart {
     Q_OBJECT
   public:
     explicit HistoryChart(QWidget* parent = nullptr);
     // The points of one metric (`title`, e.g. busbw; points of other metrics are left out), oldest
-    // first. The axis unit is that metric's; imports with no known time are drawn hollow at their
-    // import time; the legend names the sources (files, contexts' runs).
+    // first. The axis unit is that metric's; imports with no known time stand in a column right of a
+    // dashed line (ringed, coloured by their verdict), joined to nothing; a point that met its
+    // threshold in a check that failed on another metric is a red ring, not a pass; the legend names
+    // the sources (files, contexts' runs).
     void setHistory(const QString& title, const std::vector<models::HistoryPoint>& points);
 
     QString unit() const { return m_unit; }
@@ -144,10 +173,17 @@ class HistoryChart : public PerfChart {
     QCPGraph* passGraph() const { return m_pass; }
     QCPGraph* failGraph() const { return m_fail; }
     QCPGraph* thresholdGraph() const { return m_thresholdGraph; }
+    // Points that met their threshold in a check that failed (on another metric).
+    QCPGraph* metButFailedGraph() const { return m_metButFailed; }
+    // The dashed line before the column of points of unknown time (hidden when there are none).
+    QCPItemStraightLine* unknownSeparator() const { return m_separator; }
+    QSharedPointer<HistoryTicker> ticker() const { return m_ticker; }
 
   private:
     QCPGraph *m_values = nullptr, *m_pass = nullptr, *m_fail = nullptr, *m_thresholdGraph = nullptr;
-    QCPGraph* m_unknownTime = nullptr;
+    QCPGraph *m_unknownTime = nullptr, *m_metButFailed = nullptr;
+    QCPItemStraightLine* m_separator = nullptr;
+    QSharedPointer<HistoryTicker> m_ticker;
     QString m_unit;
     QStringList m_sources;
 };

@@ -137,10 +137,13 @@ void drawLines(QPainter& g, const Mapper& m, const std::vector<ChartHLine>& line
         const double y = m.py(l.y);
         g.setPen(QPen(l.color, 1.6, l.style));
         g.drawLine(QPointF(m.rect.left(), y), QPointF(m.rect.right(), y));
-        g.setPen(l.color);
         const double h = fm.height();
-        g.drawText(QRectF(m.rect.left(), l.labelBelow ? y + 1 : y - h - 1, m.rect.width() - 4, h),
-                   Qt::AlignRight | Qt::AlignVCenter, l.label);
+        // On a white ground: a bar or a series under the label never hides part of it.
+        const double w = fm.horizontalAdvance(l.label) + 6;
+        const QRectF box(m.rect.right() - 4 - w, l.labelBelow ? y + 1 : y - h - 1, w, h);
+        g.fillRect(box, QColor(255, 255, 255, 225));
+        g.setPen(l.color);
+        g.drawText(box.adjusted(0, 0, -3, 0), Qt::AlignRight | Qt::AlignVCenter, l.label);
     }
 }
 
@@ -151,7 +154,8 @@ void drawMark(QPainter& g, const Mapper& m, const ChartMark& mark) {
     g.drawEllipse(at, 7, 7);
     g.setFont(chartFont(12, true));
     const QFontMetricsF fm(g.font());
-    const QRectF box(at.x() - 10 - fm.horizontalAdvance(mark.label) - 8, at.y() + 10,
+    const QRectF box(at.x() - 10 - fm.horizontalAdvance(mark.label) - 8,
+                     mark.labelAbove ? at.y() - 10 - fm.height() - 4 : at.y() + 10,
                      fm.horizontalAdvance(mark.label) + 8, fm.height() + 4);
     g.setBrush(QColor(255, 255, 255, 230));
     g.setPen(QPen(mark.color, 1));
@@ -200,9 +204,13 @@ void drawPanel(QPainter& g, const QRectF& area, const ChartPanel& p, const Chart
         drawBars(g, m, b);
     for (const ChartSeries& s : p.series)
         drawSeries(g, m, s);
+    if (p.separatorX) {
+        g.setPen(QPen(QColor(0x9e, 0x9e, 0x9e), 1, Qt::DashLine));
+        g.drawLine(QPointF(m.px(*p.separatorX), m.rect.top()), QPointF(m.px(*p.separatorX), m.rect.bottom()));
+    }
     drawLines(g, m, p.lines);
-    if (p.mark)
-        drawMark(g, m, *p.mark);
+    for (const ChartMark& mark : p.marks)
+        drawMark(g, m, mark);
     g.restore();
     drawLegend(g, m);
     if (first && spec.empty && !spec.emptyText.isEmpty()) {

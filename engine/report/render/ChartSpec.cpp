@@ -65,6 +65,9 @@ std::vector<ChartTick> log2Ticks(double min, double max) {
     return out;
 }
 
+// Of a bar panel's x range, what its right end keeps free for line labels (in bar slots).
+constexpr double kLabelRoom = 1.6;
+
 ChartHLine hline(double y, const QColor& color, Qt::PenStyle style, const QString& label, bool below) {
     return ChartHLine{y, color, style, label, below};
 }
@@ -78,11 +81,14 @@ std::optional<validation::ScoredMetric> metricNamed(const std::vector<validation
     return out;
 }
 
+// Bars at 1..n, and room right of the last for the threshold lines' labels (drawn at the right end):
+// a bar never stands under a label.
 ChartPanel barPanel(const QString& yLabel, const QStringList& ticks) {
     ChartPanel p;
     p.yLabel = yLabel;
     p.xMin = 0.3;
-    p.xMax = ticks.size() + 0.7;
+    // The bars take at most the left half (a label is up to half a narrow panel wide).
+    p.xMax = std::max(ticks.size() + 0.7 + kLabelRoom, 2.0 * ticks.size() + 0.3);
     p.xGrid = false;
     for (int i = 0; i < ticks.size(); ++i)
         p.xTicks.push_back(ChartTick{double(i + 1), ticks[i]});
@@ -114,6 +120,7 @@ ChartSpec ncclChartSpec(const std::vector<NcclRunInput>& runs, const std::option
     p.legend = true;
     p.legendAlignment = Qt::AlignTop | Qt::AlignLeft;
     double minX = 0, maxX = 0, maxY = 0;
+    std::vector<QString> markRuns; // the run of each mark
     for (const NcclRunInput& run : runs) {
         if (run.result.rows.empty())
             continue; // as if never added
@@ -150,15 +157,31 @@ ChartSpec ncclChartSpec(const std::vector<NcclRunInput>& runs, const std::option
         minX = minX == 0 ? (oop.x.isEmpty() ? 1 : oop.x.front())
                          : std::min(minX, oop.x.isEmpty() ? 1 : oop.x.front());
         maxX = std::max(maxX, oop.x.isEmpty() ? 2 : oop.x.back());
-        // The scored point: AICR reads the out-of-place busbw of the last row; the last run's.
+        // The scored point of every run: AICR reads the out-of-place busbw of the last row.
         const double key = double(run.result.lastSizeBytes());
         const auto at = std::find(oop.x.begin(), oop.x.end(), key);
-        p.mark = ChartMark{key, at == oop.x.end() ? run.result.lastOopBusBw() : oop.y.at(at - oop.x.begin()),
-                           color.darker(130),
-                           QStringLiteral("scored: %1 GB/s at %2B")
-                               .arg(chartNumber(run.result.lastOopBusBw()), byteLabel(key))};
+        ChartMark mark{key, at == oop.x.end() ? run.result.lastOopBusBw() : oop.y.at(at - oop.x.begin()),
+                       color.darker(130),
+                       QStringLiteral("scored: %1 GB/s at %2B")
+                           .arg(chartNumber(run.result.lastOopBusBw()), byteLabel(key))};
+        mark.series = int(p.series.size());
+        p.marks.push_back(mark);
+        markRuns.push_back(run.label);
         p.series.push_back(std::move(oop));
         p.series.push_back(std::move(ip));
+    }
+    if (p.marks.size() > 1) {
+        // Several runs: each label names its run; labels of close points go one above, one below.
+        std::vector<size_t> order(p.marks.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](size_t a, size_t b) { return p.marks[a].y > p.marks[b].y; });
+        for (size_t k = 0; k < order.size(); ++k) {
+            ChartMark& mk = p.marks[order[k]];
+            mk.label = QStringLiteral("%1 %2").arg(markRuns[order[k]], mk.label);
+            mk.labelAbove = k % 2 == 0 && k + 1 < order.size();
+        }
     }
     if (threshold) {
         p.lines.push_back(hline(
@@ -299,6 +322,7 @@ ChartSpec historyChartSpec(const QString& title, const std::vector<store::Histor
     p.xLabel = QStringLiteral("run started");
     p.legend = true;
     p.legendAlignment = Qt::AlignBottom | Qt::AlignRight;
+    // The line joins dated points only: a point of unknown time has no place on a time axis.
     ChartSeries values{historyLegend(historySources(title, points)),
                        {},
                        {},
@@ -311,8 +335,13 @@ ChartSpec historyChartSpec(const QString& title, const std::vector<store::Histor
                        true};
     ChartSeries pass = scatter(QStringLiteral("pass"), chartcolors::kPass, ChartMarker::Disc);
     ChartSeries fail = scatter(QStringLiteral("fail"), chartcolors::kFail, ChartMarker::Disc);
-    ChartSeries unknown = scatter(QStringLiteral("time unknown (drawn at import)"), chartcolors::kMeasured,
-                                  ChartMarker::HollowCircle, 1.6);
+    // Met this metric's threshold, but the check failed (on another metric): not a pass.
+    ChartSeries metButFailed = scatter(QStringLiteral("met here; the check failed on another metric"),
+                                       chartcolors::kFail, ChartMarker::HollowCircle, 2.2);
+    // Around each point of unknown time (drawn in its own column, coloured by its verdict).
+    ChartSeries unknown = scatter(QStringLiteral("time unknown (right of the dashed line)"),
+                                  chartcolors::kMeasured, ChartMarker::HollowCircle, 1.4);
+    unknown.markerSize = 16;
     ChartSeries threshold{QStringLiteral("pass line (effective threshold)"),
                           {},
                           {},
@@ -325,40 +354,70 @@ ChartSpec historyChartSpec(const QString& title, const std::vector<store::Histor
                           true};
     const bool anyOfTitle = std::any_of(points.begin(), points.end(),
                                         [&](const store::HistoryPoint& h) { return h.metric == title; });
+    std::vector<const store::HistoryPoint*> shown;
+    double datedMin = 0, datedMax = 0;
+    bool anyDated = false, anyUnknown = false;
     double maxY = 0;
     QString unit;
     for (const store::HistoryPoint& h : points) {
         if (anyOfTitle && h.metric != title)
             continue;
-        const double key = double(h.at.toMSecsSinceEpoch()) / 1000.0;
-        values.x << key;
-        values.y << h.value;
-        // An import whose report did not say when it ran: drawn at the import time, hollow.
-        ChartSeries& dot = !h.timeKnown ? unknown : h.pass ? pass : fail;
-        dot.x << key;
-        dot.y << h.value;
-        maxY = std::max(maxY, h.value);
-        if (h.effectiveThreshold) {
-            threshold.x << key;
-            threshold.y << *h.effectiveThreshold;
-            maxY = std::max(maxY, *h.effectiveThreshold);
+        shown.push_back(&h);
+        if (h.timeKnown) {
+            const double key = double(h.at.toMSecsSinceEpoch()) / 1000.0;
+            datedMin = anyDated ? std::min(datedMin, key) : key;
+            datedMax = anyDated ? std::max(datedMax, key) : key;
+            anyDated = true;
+        } else {
+            anyUnknown = true;
         }
+        maxY = std::max(maxY, h.value);
+        if (h.effectiveThreshold)
+            maxY = std::max(maxY, *h.effectiveThreshold);
         if (unit.isEmpty())
             unit = h.unit;
     }
-    unknown.inLegend = !unknown.x.isEmpty();
+    // Dated points over [datedMin, datedMax]; the unknown column right of a dashed line after them.
+    const double span = anyDated ? std::max(3600.0, datedMax - datedMin) : 3600.0;
+    const double datedEnd = anyDated ? datedMax + span * 0.08 : 0;
+    const double column = anyDated ? datedEnd + span * 0.14 : 0;
+    for (const store::HistoryPoint* h : shown) {
+        const double key = h->timeKnown ? double(h->at.toMSecsSinceEpoch()) / 1000.0 : column;
+        if (h->timeKnown) {
+            values.x << key;
+            values.y << h->value;
+            if (h->effectiveThreshold) {
+                threshold.x << key;
+                threshold.y << *h->effectiveThreshold;
+            }
+        } else {
+            unknown.x << key;
+            unknown.y << h->value;
+        }
+        ChartSeries& dot = !h->pass ? fail : h->checkFailed ? metButFailed : pass;
+        dot.x << key;
+        dot.y << h->value;
+    }
+    unknown.inLegend = anyUnknown;
+    metButFailed.inLegend = !metButFailed.x.isEmpty();
     p.yUnit = unit;
     p.yLabel = unit.isEmpty() ? title : QStringLiteral("%1 (%2)").arg(title, unit);
-    if (!values.x.isEmpty()) {
-        const double span = std::max(3600.0, values.x.back() - values.x.front());
-        p.xMin = values.x.front() - span * 0.08;
-        p.xMax = values.x.back() + span * 0.08;
+    if (anyDated) {
+        p.xMin = datedMin - span * 0.08;
+        p.xMax = anyUnknown ? column + span * 0.12 : datedEnd;
+        p.xTicks = dateTicks(p.xMin, datedEnd, timeSpec);
+        if (anyUnknown)
+            p.separatorX = datedEnd;
+    } else if (anyUnknown) {
+        p.xMin = -1;
+        p.xMax = 1;
     }
+    if (anyUnknown)
+        p.xTicks.push_back(ChartTick{column, QStringLiteral("time\nunknown")});
     p.yMax = maxY > 0 ? maxY * 1.15 : 1;
-    p.xTicks = dateTicks(p.xMin, p.xMax, timeSpec);
     p.yTicks = linearTicks(0, p.yMax);
-    spec.empty = values.x.isEmpty();
-    p.series = {values, pass, fail, unknown, threshold};
+    spec.empty = shown.empty();
+    p.series = {values, pass, fail, unknown, threshold, metButFailed};
     spec.panels.push_back(std::move(p));
     return spec;
 }

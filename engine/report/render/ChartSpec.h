@@ -79,11 +79,14 @@ struct ChartBars {
     std::vector<std::pair<double, double>> data; // key, value
 };
 
-// The scored point: a ring on a series' point and a label beside it.
+// The scored point: a ring on a series' point and a label beside it (below-left of the point, or
+// above-left when another mark's label would be in the way).
 struct ChartMark {
     double x = 0, y = 0;
     QColor color;
     QString label;
+    bool labelAbove = false;
+    int series = -1; // the index of the series the point is on (the window rings that graph's point)
 };
 
 struct ChartPanel {
@@ -97,7 +100,10 @@ struct ChartPanel {
     std::vector<ChartSeries> series;
     std::vector<ChartBars> bars;
     std::vector<ChartHLine> lines;
-    std::optional<ChartMark> mark;
+    std::vector<ChartMark> marks; // one per NCCL run overlaid
+    // History: points whose time is unknown stand in a column of their own right of this x (a dashed
+    // line there); no date is drawn for them.
+    std::optional<double> separatorX;
     bool legend = false;
     Qt::Alignment legendAlignment = Qt::AlignTop | Qt::AlignLeft;
 };
