@@ -20,6 +20,8 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTest>
+#include <QThread>
+#include <QUrlQuery>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -496,6 +498,214 @@ class TestKubeParity : public QObject {
         QVERIFY2(probed.error().toString().contains(QLatin1String("gave up after")),
                  qPrintable(probed.error().toString()));
         QVERIFY(clock.elapsed() >= 900);
+    }
+
+    // Issue 26: kubectl works against the test server unchanged, through create (its typed commands
+    // send protobuf), apply and create -f (server-side field validation, learnt from OpenAPI v3),
+    // get, watch, logs, events, auth (whoami, can-i, can-i --list) and delete; an eviction at grace 0
+    // marks the pod DisruptionTarget before it goes; and every request Proofbench's runner makes is
+    // one a real API server serves (the audit-style log names its verb and resource).
+    void kubectlDrivesTheTestServer() {
+        if (kubectlPath().isEmpty())
+            QSKIP("kubectl is not installed; the kubectl side of the test server is not checked");
+        TestServer server;
+        const QString log = server.path(QStringLiteral("requests.log"));
+        const QJsonObject script{
+            {QStringLiteral("defaultCheck"),
+             QJsonObject{{QStringLiteral("log"), QStringLiteral("hello from the check\n")},
+                         {QStringLiteral("runMs"), 200},
+                         {QStringLiteral("pendingMs"), 20}}},
+            {QStringLiteral("checks"),
+             QJsonObject{{QStringLiteral("sleeper"), QJsonObject{{QStringLiteral("neverFinish"), true}}}}},
+            {QStringLiteral("rbac"),
+             QJsonObject{{QStringLiteral("user"), QStringLiteral("viewer")},
+                         {QStringLiteral("allow"),
+                          QJsonArray{QStringLiteral("get pods"), QStringLiteral("list pods")}}}}};
+        QVERIFY(server.start(script, {QStringLiteral("--request-log"), log}));
+        auto kubectl = [&](const QStringList& args, const QByteArray& input = {}) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("KUBECONFIG"), server.kubeconfig());
+            env.insert(QStringLiteral("HOME"), server.path(QString())); // no user cache
+            p.setProcessEnvironment(env);
+            p.start(kubectlPath(), args);
+            if (!input.isEmpty()) {
+                p.write(input);
+                p.closeWriteChannel();
+            }
+            p.waitForFinished(60000);
+            return std::make_pair(p.exitCode(),
+                                  QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError()));
+        };
+        auto expectOk = [&](const QStringList& args, const QString& contains, const QByteArray& input = {}) {
+            const auto [code, out] = kubectl(args, input);
+            if (code != 0 || !out.contains(contains))
+                qWarning("kubectl %s: exit %d: %s", qPrintable(args.join(QLatin1Char(' '))), code,
+                         qPrintable(out));
+            return code == 0 && out.contains(contains);
+        };
+        // create (protobuf bodies), apply and create -f (no --validate=false)
+        QVERIFY(expectOk({QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("demo")},
+                         QStringLiteral("namespace/demo created")));
+        QVERIFY(expectOk({QStringLiteral("create"), QStringLiteral("job"), QStringLiteral("hello"),
+                          QStringLiteral("-n"), QStringLiteral("demo"),
+                          QStringLiteral("--image=registry.example.invalid/c:1"), QStringLiteral("--"),
+                          QStringLiteral("hello")},
+                         QStringLiteral("job.batch/hello created")));
+        QVERIFY(expectOk({QStringLiteral("create"), QStringLiteral("configmap"), QStringLiteral("cm"),
+                          QStringLiteral("-n"), QStringLiteral("demo"),
+                          QStringLiteral("--from-literal=answer=42")},
+                         QStringLiteral("configmap/cm created")));
+        QVERIFY(expectOk({QStringLiteral("get"), QStringLiteral("configmap"), QStringLiteral("cm"),
+                          QStringLiteral("-n"), QStringLiteral("demo"), QStringLiteral("-o"),
+                          QStringLiteral("jsonpath={.data.answer}")},
+                         QStringLiteral("42")));
+        const QByteArray applied =
+            "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: applied\n  namespace: demo\n"
+            "spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n"
+            "      - name: c\n        image: registry.example.invalid/c:1\n        args: [applied]\n";
+        QVERIFY(expectOk({QStringLiteral("apply"), QStringLiteral("-f"), QStringLiteral("-")},
+                         QStringLiteral("job.batch/applied created"), applied));
+        const auto [badCode, badOut] = kubectl(
+            {QStringLiteral("create"), QStringLiteral("-f"), QStringLiteral("-")},
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: typo, namespace: demo}\ndatta: {a: b}\n");
+        QVERIFY2(badCode != 0 &&
+                     badOut.contains(QLatin1String("strict decoding error: unknown field \"datta\"")),
+                 qPrintable(badOut));
+        // get, watch, logs, events
+        QTRY_VERIFY_WITH_TIMEOUT(expectOk({QStringLiteral("get"), QStringLiteral("jobs"),
+                                           QStringLiteral("-n"), QStringLiteral("demo")},
+                                          QStringLiteral("Complete")),
+                                 20000);
+        {
+            QProcess w;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("KUBECONFIG"), server.kubeconfig());
+            env.insert(QStringLiteral("HOME"), server.path(QString()));
+            w.setProcessEnvironment(env);
+            w.start(kubectlPath(),
+                    {QStringLiteral("get"), QStringLiteral("pods"), QStringLiteral("-n"),
+                     QStringLiteral("demo"), QStringLiteral("-w"), QStringLiteral("--output-watch-events")});
+            QTRY_VERIFY_WITH_TIMEOUT(w.bytesAvailable() > 0 || w.state() == QProcess::NotRunning, 10000);
+            QTest::qWait(500);
+            (void)kubectl({QStringLiteral("create"), QStringLiteral("job"), QStringLiteral("later"),
+                           QStringLiteral("-n"), QStringLiteral("demo"),
+                           QStringLiteral("--image=registry.example.invalid/c:1")});
+            QByteArray seen;
+            QTRY_VERIFY_WITH_TIMEOUT((seen += w.readAllStandardOutput()).contains("later-"), 10000);
+            w.kill();
+            w.waitForFinished(5000);
+            QVERIFY2(seen.contains("ADDED"), seen.constData());
+        }
+        QVERIFY(expectOk({QStringLiteral("logs"), QStringLiteral("-n"), QStringLiteral("demo"),
+                          QStringLiteral("job/hello")},
+                         QStringLiteral("hello from the check")));
+        const auto [evCode, events] = kubectl(
+            {QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-n"), QStringLiteral("demo")});
+        QCOMPARE(evCode, 0);
+        for (const char* reason :
+             {"Scheduled", "Pulled", "Created", "Started", "SuccessfulCreate", "Completed"})
+            QVERIFY2(events.contains(QLatin1String(reason)),
+                     qPrintable(QLatin1String(reason) + QLatin1Char('\n') + events));
+        QVERIFY2(events.contains(QLatin1String("job/hello")) && events.contains(QLatin1String("LAST SEEN")),
+                 qPrintable(events));
+        // auth: the certificate user is an admin; the token user may only read pods
+        QVERIFY(expectOk({QStringLiteral("auth"), QStringLiteral("whoami")}, QStringLiteral("pb-admin")));
+        QVERIFY(expectOk({QStringLiteral("auth"), QStringLiteral("whoami"), QStringLiteral("--context"),
+                          QStringLiteral("pb-token")},
+                         QStringLiteral("viewer")));
+        QVERIFY(expectOk({QStringLiteral("auth"), QStringLiteral("can-i"), QStringLiteral("create"),
+                          QStringLiteral("jobs")},
+                         QStringLiteral("yes")));
+        const auto [noCode, no] =
+            kubectl({QStringLiteral("auth"), QStringLiteral("can-i"), QStringLiteral("create"),
+                     QStringLiteral("jobs"), QStringLiteral("--context"), QStringLiteral("pb-token")});
+        QVERIFY2(noCode == 1 && no.trimmed() == QLatin1String("no"), qPrintable(no));
+        const auto [listCode, rules] =
+            kubectl({QStringLiteral("auth"), QStringLiteral("can-i"), QStringLiteral("--list"),
+                     QStringLiteral("--context"), QStringLiteral("pb-token")});
+        QVERIFY2(listCode == 0 && rules.contains(QLatin1String("pods")) &&
+                     !rules.contains(QLatin1String("*.*")),
+                 qPrintable(rules));
+
+        // Eviction at grace 0: a MODIFIED event with DisruptionTarget, then DELETED.
+        auto c = server.client();
+        QVERIFY(expectOk(
+            {QStringLiteral("apply"), QStringLiteral("-f"), QStringLiteral("-")}, QStringLiteral("created"),
+            QByteArray(applied).replace("applied", "evictee").replace("[evictee]", "[sleeper]")));
+        QString pod;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QUrlQuery q;
+                q.addQueryItem(QStringLiteral("labelSelector"), QStringLiteral("job-name=evictee"));
+                const ApiResponse r = c->get(QStringLiteral("/api/v1/namespaces/demo/pods"), q);
+                const QJsonArray items = r.object.value(QStringLiteral("items")).toArray();
+                if (items.isEmpty())
+                    return false;
+                const QJsonObject p = items.first().toObject();
+                pod = p.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();
+                return p.value(QStringLiteral("status"))
+                           .toObject()
+                           .value(QStringLiteral("phase"))
+                           .toString() == QLatin1String("Running");
+            }(),
+            10000);
+        const ApiResponse listed = c->get(QStringLiteral("/api/v1/namespaces/demo/pods"));
+        QStringList sequence;
+        std::thread evictor([&] {
+            QThread::msleep(300);
+            c->request("POST", QStringLiteral("/api/v1/namespaces/demo/pods/%1/eviction").arg(pod), {},
+                       QJsonDocument(
+                           QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("policy/v1")},
+                                       {QStringLiteral("kind"), QStringLiteral("Eviction")},
+                                       {QStringLiteral("metadata"),
+                                        QJsonObject{{QStringLiteral("name"), pod},
+                                                    {QStringLiteral("namespace"), QStringLiteral("demo")}}}})
+                           .toJson(QJsonDocument::Compact));
+        });
+        WatchOptions wo;
+        wo.fieldSelector = QStringLiteral("metadata.name=") + pod;
+        wo.resourceVersion = listed.object.value(QStringLiteral("metadata"))
+                                 .toObject()
+                                 .value(QStringLiteral("resourceVersion"))
+                                 .toString();
+        wo.timeoutSeconds = 10;
+        c->watch(QStringLiteral("/api/v1/namespaces/demo/pods"), wo, [&](const WatchEvent& e) {
+            if (e.isBookmark())
+                return true;
+            bool disruption = false;
+            for (const QJsonValue& v : e.object.value(QStringLiteral("status"))
+                                           .toObject()
+                                           .value(QStringLiteral("conditions"))
+                                           .toArray())
+                disruption = disruption || v.toObject().value(QStringLiteral("type")).toString() ==
+                                               QLatin1String("DisruptionTarget");
+            sequence << e.type + (disruption ? QStringLiteral("+DisruptionTarget") : QString());
+            return !e.isDeleted();
+        });
+        evictor.join();
+        QVERIFY2(sequence.size() >= 2 && sequence.last().startsWith(QLatin1String("DELETED")) &&
+                     sequence.contains(QStringLiteral("MODIFIED+DisruptionTarget")) &&
+                     sequence.indexOf(QStringLiteral("MODIFIED+DisruptionTarget")) < sequence.size() - 1,
+                 qPrintable(sequence.join(QLatin1Char(' '))));
+
+        QVERIFY(expectOk({QStringLiteral("delete"), QStringLiteral("namespace"), QStringLiteral("demo")},
+                         QStringLiteral("deleted")));
+
+        // Every request kubectl and Proofbench's client made is one the audit log can name.
+        int named = 0;
+        for (const QJsonObject& e : readLog(log)) {
+            const bool resource = !e.value(QStringLiteral("resource")).toString().isEmpty() &&
+                                  !e.value(QStringLiteral("verb")).toString().isEmpty();
+            const QString url = e.value(QStringLiteral("nonResourceURL")).toString();
+            const bool nonResource = url == QLatin1String("/version") ||
+                                     url.startsWith(QLatin1String("/api")) ||
+                                     url.startsWith(QLatin1String("/openapi/v3"));
+            QVERIFY2(resource || nonResource,
+                     qPrintable(QString::fromUtf8(QJsonDocument(e).toJson(QJsonDocument::Compact))));
+            named += resource ? 1 : 0;
+        }
+        QVERIFY(named > 10);
     }
 
     void noProxyAsGoReadsIt_data() {

@@ -26,6 +26,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -159,6 +160,41 @@ void TestValidationTruth::existingEvidenceIsRefusedBeforeTheRun() {
     manifest.close();
 
     const int requests = requestsLogged(log);
+    // The run's requests, as the apiserver's audit log names them: each is a verb on a served resource
+    // (or /version), and the run asks for nothing beyond what it needs.
+    {
+        QFile f(log);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QSet<QString> verbs, resources;
+        for (const QByteArray& line : f.readAll().split('\n')) {
+            if (line.trimmed().isEmpty())
+                continue;
+            const QJsonObject e = QJsonDocument::fromJson(line).object();
+            QCOMPARE(e.value(QStringLiteral("userAgent")).toString(), QStringLiteral("proofbench"));
+            if (e.contains(QStringLiteral("nonResourceURL"))) {
+                QCOMPARE(e.value(QStringLiteral("nonResourceURL")).toString(), QStringLiteral("/version"));
+                continue;
+            }
+            verbs << e.value(QStringLiteral("verb")).toString();
+            QString r = e.value(QStringLiteral("resource")).toString();
+            if (!e.value(QStringLiteral("subresource")).toString().isEmpty())
+                r += QLatin1Char('/') + e.value(QStringLiteral("subresource")).toString();
+            resources << r;
+        }
+        QVERIFY2(
+            (verbs - QSet<QString>{QStringLiteral("get"), QStringLiteral("list"), QStringLiteral("watch"),
+                                   QStringLiteral("create"), QStringLiteral("delete")})
+                .isEmpty(),
+            qPrintable(QStringList(verbs.values()).join(QLatin1Char(','))));
+        QVERIFY2((resources - QSet<QString>{QStringLiteral("nodes"), QStringLiteral("namespaces"),
+                                            QStringLiteral("pods"), QStringLiteral("pods/log"),
+                                            QStringLiteral("jobs"), QStringLiteral("configmaps"),
+                                            QStringLiteral("serviceaccounts"), QStringLiteral("clusterroles"),
+                                            QStringLiteral("clusterrolebindings")})
+                     .isEmpty(),
+                 qPrintable(QStringList(resources.values()).join(QLatin1Char(','))));
+        QVERIFY(resources.contains(QStringLiteral("jobs")) && verbs.contains(QStringLiteral("watch")));
+    }
     const int runs = runCount(**db);
     const size_t receiptsBefore = receiptsOf(**db, receipts::kinds::ValidationRun).size();
     ops::ValidateFailure why = ops::ValidateFailure::None;

@@ -220,15 +220,17 @@ class TstVersionOrder : public QObject {
                     QStringLiteral("ALTER TABLE catalog_versions DROP COLUMN %1").arg(QLatin1String(c))));
             // What migrations 009-013 added (release bindings, TUF provenance, run leftovers, deployment
             // bundles, TUF trusted state) goes too, so the database is schema 6 again.
-            for (const char* t : {"tuf_trusted_state", "catalog_release_bindings", "release_signatures",
-                                  "trusted_root_provenance", "run_leftovers", "deploy_bundle_components",
-                                  "deploy_bundle_files", "deploy_bundles"})
+            for (const char* t :
+                 {"tuf_trusted_state", "catalog_release_bindings", "release_signatures",
+                  "trusted_root_provenance", "run_leftovers", "deploy_bundle_components",
+                  "deploy_bundle_files", "deploy_bundles", "run_source_chunks", "run_sources"})
                 QVERIFY2(q.exec(QStringLiteral("DROP TABLE IF EXISTS %1").arg(QLatin1String(t))), t);
-            // ...and what 016 added: the receipts' writer and the append-only triggers.
+            // ...and what 016 added: the receipts' writer and the append-only triggers (017's tables and
+            // column go above and below).
             for (const char* t : {"receipts_no_update", "receipts_no_delete", "receipts_author"})
                 QVERIFY2(q.exec(QStringLiteral("DROP TRIGGER IF EXISTS %1").arg(QLatin1String(t))), t);
             for (const char* c : {"run_checks.cause", "run_checks.k8s_reason", "runs.time_source",
-                                  "run_series.seq", "receipts.written_by"}) {
+                                  "run_series.seq", "receipts.written_by", "runs.source_digest"}) {
                 const QStringList tc = QString::fromLatin1(c).split(QLatin1Char('.'));
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE %1 DROP COLUMN %2").arg(tc[0], tc[1])), c);
             }

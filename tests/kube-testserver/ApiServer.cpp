@@ -1,5 +1,7 @@
 #include "ApiServer.h"
 #include "Http2.h"
+#include "OpenApi.h"
+#include "Protobuf.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -308,6 +310,16 @@ QJsonArray tableColumns(const ResourceType& type) {
         return {name,
                 column(QStringLiteral("Role"), QStringLiteral("string"), QStringLiteral("Referenced role.")),
                 ageCol};
+    if (type.resource == QLatin1String("events")) // the apiserver's printer: no Name column
+        return {
+            column(QStringLiteral("Last Seen"), QStringLiteral("string"),
+                   QStringLiteral("Time since last seen.")),
+            column(QStringLiteral("Type"), QStringLiteral("string"), QStringLiteral("Normal or Warning.")),
+            column(QStringLiteral("Reason"), QStringLiteral("string"),
+                   QStringLiteral("Why the event was raised.")),
+            column(QStringLiteral("Object"), QStringLiteral("string"),
+                   QStringLiteral("The object it is about.")),
+            column(QStringLiteral("Message"), QStringLiteral("string"), QStringLiteral("What happened."))};
     return {name, ageCol};
 }
 
@@ -393,6 +405,14 @@ QJsonArray tableCells(const ResourceType& type, const QJsonObject& o) {
                 ref.value(QLatin1String("kind")).toString() + QLatin1Char('/') +
                     ref.value(QLatin1String("name")).toString(),
                 created};
+    }
+    if (type.resource == QLatin1String("events")) {
+        const QJsonObject involved = o.value(QLatin1String("involvedObject")).toObject();
+        return {age(o.value(QLatin1String("lastTimestamp")).toString()),
+                o.value(QLatin1String("type")).toString(), o.value(QLatin1String("reason")).toString(),
+                involved.value(QLatin1String("kind")).toString().toLower() + QLatin1Char('/') +
+                    involved.value(QLatin1String("name")).toString(),
+                o.value(QLatin1String("message")).toString()};
     }
     return {name, created};
 }
@@ -643,6 +663,58 @@ bool ApiServer::selfSubjectAccessReview(Exchange& http, const Request& request, 
     return sendJson(http, request, 201, review);
 }
 
+bool ApiServer::selfSubjectReview(Exchange& http, const Request& request, const Identity& who) {
+    // `kubectl auth whoami`: who the server took the request to be.
+    QJsonArray groups{QStringLiteral("system:authenticated")};
+    if (who.admin)
+        groups.prepend(QStringLiteral("system:masters"));
+    const QJsonObject review{
+        {QStringLiteral("kind"), QStringLiteral("SelfSubjectReview")},
+        {QStringLiteral("apiVersion"), QStringLiteral("authentication.k8s.io/v1")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("creationTimestamp"), QJsonValue()}}},
+        {QStringLiteral("status"),
+         QJsonObject{{QStringLiteral("userInfo"), QJsonObject{{QStringLiteral("username"), who.user},
+                                                              {QStringLiteral("groups"), groups}}}}}};
+    return sendJson(http, request, 201, review);
+}
+
+bool ApiServer::selfSubjectRulesReview(Exchange& http, const Request& request, const Identity& who) {
+    // `kubectl auth can-i --list`: the rules that apply to the caller (RBAC's "VERB RESOURCE" rules of
+    // the script, or everything for system:masters).
+    QJsonObject review = QJsonDocument::fromJson(request.body).object();
+    QJsonArray resourceRules;
+    auto rule = [](const QString& verb, const QString& qualified) {
+        const QString resource = qualified.section(QLatin1Char('.'), 0, 0);
+        const QString group =
+            qualified == QLatin1String("*") ? QStringLiteral("*") : qualified.section(QLatin1Char('.'), 1);
+        return QJsonObject{{QStringLiteral("verbs"), QJsonArray{verb}},
+                           {QStringLiteral("apiGroups"), QJsonArray{group}},
+                           {QStringLiteral("resources"), QJsonArray{resource}}};
+    };
+    if (who.admin || !script_.rbac.enabled) {
+        resourceRules.append(rule(QStringLiteral("*"), QStringLiteral("*")));
+    } else {
+        for (const QString& r : script_.rbac.allow) {
+            const QStringList parts = r.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+            if (parts.size() == 2)
+                resourceRules.append(rule(parts[0], parts[1]));
+        }
+    }
+    review.insert(QStringLiteral("kind"), QStringLiteral("SelfSubjectRulesReview"));
+    review.insert(QStringLiteral("apiVersion"), QStringLiteral("authorization.k8s.io/v1"));
+    review.insert(QStringLiteral("status"),
+                  QJsonObject{{QStringLiteral("resourceRules"), resourceRules},
+                              {QStringLiteral("nonResourceRules"),
+                               QJsonArray{QJsonObject{
+                                   {QStringLiteral("verbs"), QJsonArray{QStringLiteral("get")}},
+                                   {QStringLiteral("nonResourceURLs"),
+                                    QJsonArray{QStringLiteral("/version"), QStringLiteral("/api"),
+                                               QStringLiteral("/api/*"), QStringLiteral("/apis"),
+                                               QStringLiteral("/apis/*"), QStringLiteral("/openapi/*")}}}}},
+                              {QStringLiteral("incomplete"), false}});
+    return sendJson(http, request, 201, review);
+}
+
 bool ApiServer::sendJson(Exchange& http, const Request& request, int code, const QJsonObject& body) {
     return http.send(code, "application/json", toJson(body) + '\n', request.keepAlive);
 }
@@ -659,6 +731,16 @@ bool ApiServer::discovery(Exchange& http, const Request& request, bool* handled)
         p.chop(1);
     if (p == QLatin1String("/version"))
         return sendJson(http, request, 200, script_.serverVersion);
+    if (p == QLatin1String("/openapi/v3"))
+        return sendJson(http, request, 200, openApiRoot());
+    if (p.startsWith(QLatin1String("/openapi/v3/"))) {
+        const std::optional<QJsonObject> doc =
+            openApiDocument(p.mid(12), script_.serverVersion.value(QLatin1String("gitVersion")).toString());
+        if (!doc)
+            return sendStatus(http, request, 404, QStringLiteral("NotFound"),
+                              QStringLiteral("the server could not find the requested resource"));
+        return sendJson(http, request, 200, *doc);
+    }
     if (p == QLatin1String("/healthz") || p == QLatin1String("/readyz") || p == QLatin1String("/livez"))
         return http.send(200, "text/plain; charset=utf-8", "ok", request.keepAlive);
     if (p == QLatin1String("/api"))
@@ -670,7 +752,7 @@ bool ApiServer::discovery(Exchange& http, const Request& request, bool* handled)
                                                  {QStringLiteral("serverAddress"),
                                                   QStringLiteral("127.0.0.1:%1").arg(port_)}}}}});
     const QStringList groups{QStringLiteral("batch"), QStringLiteral("rbac.authorization.k8s.io"),
-                             QStringLiteral("authorization.k8s.io")};
+                             QStringLiteral("authorization.k8s.io"), QStringLiteral("authentication.k8s.io")};
     auto groupObject = [](const QString& g) {
         const QJsonObject v{{QStringLiteral("groupVersion"), g + QStringLiteral("/v1")},
                             {QStringLiteral("version"), QStringLiteral("v1")}};
@@ -712,7 +794,19 @@ bool ApiServer::discovery(Exchange& http, const Request& request, bool* handled)
                         {QStringLiteral("namespaced"), false},
                         {QStringLiteral("kind"), QStringLiteral("SelfSubjectAccessReview")},
                         {QStringLiteral("verbs"), QJsonArray{QStringLiteral("create")}}});
+        resources.append(
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("selfsubjectrulesreviews")},
+                        {QStringLiteral("singularName"), QStringLiteral("selfsubjectrulesreview")},
+                        {QStringLiteral("namespaced"), false},
+                        {QStringLiteral("kind"), QStringLiteral("SelfSubjectRulesReview")},
+                        {QStringLiteral("verbs"), QJsonArray{QStringLiteral("create")}}});
     }
+    if (groupVersion == QLatin1String("authentication.k8s.io/v1"))
+        resources.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("selfsubjectreviews")},
+                                     {QStringLiteral("singularName"), QStringLiteral("selfsubjectreview")},
+                                     {QStringLiteral("namespaced"), false},
+                                     {QStringLiteral("kind"), QStringLiteral("SelfSubjectReview")},
+                                     {QStringLiteral("verbs"), QJsonArray{QStringLiteral("create")}}});
     for (const ResourceType& t : resourceTypes()) {
         if (t.apiVersion() != groupVersion)
             continue;
@@ -787,10 +881,33 @@ bool ApiServer::handle(Exchange& http, const Request& request) {
                                                                        : QStringLiteral("other")},
             {QStringLiteral("user"), who ? who->user : QString()},
             {QStringLiteral("userAgent"), QString::fromUtf8(request.header("user-agent"))}};
+        // As the apiserver's audit log names a request: its verb and resource (or its non-resource URL).
+        QJsonObject audited = entry;
+        QStringList segments = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        QString ignored;
+        if (const std::optional<Route> r = route(segments, &ignored)) {
+            const bool watching = truthy(request.param(QStringLiteral("watch")));
+            const QString verb = request.method == "GET"      ? (!r->name.isEmpty() ? QStringLiteral("get")
+                                                                 : watching         ? QStringLiteral("watch")
+                                                                                    : QStringLiteral("list"))
+                                 : request.method == "POST"   ? QStringLiteral("create")
+                                 : request.method == "PATCH"  ? QStringLiteral("patch")
+                                 : request.method == "PUT"    ? QStringLiteral("update")
+                                 : request.method == "DELETE" ? QStringLiteral("delete")
+                                                              : QString::fromLatin1(request.method).toLower();
+            audited.insert(QStringLiteral("verb"), verb);
+            audited.insert(QStringLiteral("resource"), r->type->resource);
+            audited.insert(QStringLiteral("apiGroup"), r->type->group);
+            audited.insert(QStringLiteral("namespace"), r->ns);
+            audited.insert(QStringLiteral("name"), r->name);
+            audited.insert(QStringLiteral("subresource"), r->subresource);
+        } else {
+            audited.insert(QStringLiteral("nonResourceURL"), request.path);
+        }
         std::lock_guard lock(logMu_);
         QFile f(requestLog_);
         if (f.open(QIODevice::WriteOnly | QIODevice::Append))
-            f.write(toJson(entry) + '\n');
+            f.write(toJson(audited) + '\n');
     }
     if (!who)
         return sendStatus(http, request, 401, QStringLiteral("Unauthorized"), QStringLiteral("Unauthorized"));
@@ -804,6 +921,12 @@ bool ApiServer::handle(Exchange& http, const Request& request) {
         request.method == "POST") {
         return selfSubjectAccessReview(http, request, *who);
     }
+    if (request.path == QLatin1String("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews") &&
+        request.method == "POST")
+        return selfSubjectRulesReview(http, request, *who);
+    if (request.path == QLatin1String("/apis/authentication.k8s.io/v1/selfsubjectreviews") &&
+        request.method == "POST")
+        return selfSubjectReview(http, request, *who);
     QStringList segments = request.path.split(QLatin1Char('/'));
     if (segments.value(0).isEmpty())
         segments.removeFirst();
@@ -1402,22 +1525,57 @@ bool ApiServer::create(Exchange& http, const Request& request, const Route& r) {
             http, request, 405, QStringLiteral("MethodNotAllowed"),
             QStringLiteral("create is not supported on %1 by this test server").arg(r.type->qualified()));
     const QByteArray contentType = request.header("content-type").toLower();
-    if (!contentType.isEmpty() && !contentType.startsWith("application/json"))
+    QJsonObject body;
+    if (contentType.startsWith("application/vnd.kubernetes.protobuf")) {
+        // kubectl's typed commands send protobuf, as to any API server.
+        QString why;
+        const std::optional<QJsonObject> decoded = decodeKubernetesProtobuf(request.body, &why);
+        if (!decoded)
+            return sendStatus(http, request, 415, QStringLiteral("UnsupportedMediaType"), why);
+        body = *decoded;
+    } else if (!contentType.isEmpty() && !contentType.startsWith("application/json")) {
         return sendStatus(http, request, 415, QStringLiteral("UnsupportedMediaType"),
                           QStringLiteral("the body of the request was in an unknown format - accepted media "
-                                         "types include: application/json"));
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(request.body, &parseError);
-    if (!doc.isObject())
-        return sendStatus(
-            http, request, 400, QStringLiteral("BadRequest"),
-            QStringLiteral("the request body is not a JSON object: %1").arg(parseError.errorString()));
+                                         "types include: application/json, application/yaml, "
+                                         "application/vnd.kubernetes.protobuf"));
+    } else {
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(request.body, &parseError);
+        if (!doc.isObject())
+            return sendStatus(
+                http, request, 400, QStringLiteral("BadRequest"),
+                QStringLiteral("the request body is not a JSON object: %1").arg(parseError.errorString()));
+        body = doc.object();
+    }
+    // fieldValidation=Strict (kubectl's default, once OpenAPI says the server supports it): an unknown
+    // top-level field is refused as the apiserver's strict decoder refuses it.
+    if (request.param(QStringLiteral("fieldValidation")) == QLatin1String("Strict")) {
+        static const QStringList common{QStringLiteral("apiVersion"), QStringLiteral("kind"),
+                                        QStringLiteral("metadata"), QStringLiteral("spec"),
+                                        QStringLiteral("status")};
+        static const QMap<QString, QStringList> extra{
+            {QStringLiteral("ConfigMap"),
+             {QStringLiteral("data"), QStringLiteral("binaryData"), QStringLiteral("immutable")}},
+            {QStringLiteral("ServiceAccount"),
+             {QStringLiteral("secrets"), QStringLiteral("imagePullSecrets"),
+              QStringLiteral("automountServiceAccountToken")}},
+            {QStringLiteral("ClusterRole"), {QStringLiteral("rules"), QStringLiteral("aggregationRule")}},
+            {QStringLiteral("ClusterRoleBinding"), {QStringLiteral("roleRef"), QStringLiteral("subjects")}}};
+        for (auto it = body.constBegin(); it != body.constEnd(); ++it)
+            if (r.type->kind != QLatin1String("Event") && !common.contains(it.key()) &&
+                !extra.value(r.type->kind).contains(it.key()))
+                return sendStatus(
+                    http, request, 400, QStringLiteral("BadRequest"),
+                    QStringLiteral("%1 in version \"%2\" cannot be handled as a %1: strict decoding "
+                                   "error: unknown field \"%3\"")
+                        .arg(r.type->kind, r.type->version, it.key()));
+    }
     const bool dryRun = request.param(QStringLiteral("dryRun")) == QLatin1String("All");
     Failure failure;
     std::optional<QJsonObject> created;
     {
         std::lock_guard lock(store_.mu);
-        created = createLocked(*r.type, r.ns, doc.object(), dryRun, failure);
+        created = createLocked(*r.type, r.ns, body, dryRun, failure);
     }
     if (!created)
         return sendStatus(http, request, failure.code, failure.reason, failure.message, failure.details);

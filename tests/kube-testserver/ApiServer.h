@@ -76,6 +76,8 @@ class ApiServer {
                                      const QString& name) const;
     bool evict(Exchange& http, const Request& request, const Route& r);
     bool selfSubjectAccessReview(Exchange& http, const Request& request, const Identity& who);
+    bool selfSubjectRulesReview(Exchange& http, const Request& request, const Identity& who);
+    bool selfSubjectReview(Exchange& http, const Request& request, const Identity& who);
     void serverFault(const QString& fault, const QString& check);
 
     const Script& script_;

@@ -438,6 +438,50 @@ QJsonObject jobOwnerReference(const QString& jobName, const QString& uid) {
 
 } // namespace
 
+void Controller::event(const QJsonObject& involved, const QString& type, const QString& reason,
+                       const QString& message, const QString& component) {
+    const QJsonObject meta = metadataOf(involved);
+    const QString ns = meta.value(QLatin1String("namespace")).toString();
+    const QString name = meta.value(QLatin1String("name")).toString();
+    const QString now = nowTimestamp();
+    const QString eventName = QStringLiteral("%1.%2").arg(name).arg(
+        quint64(std::chrono::steady_clock::now().time_since_epoch().count()) & 0xffffffffffffULL, 0, 16);
+    const QJsonObject e{
+        {QStringLiteral("kind"), QStringLiteral("Event")},
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("metadata"),
+         QJsonObject{{QStringLiteral("name"), eventName}, {QStringLiteral("namespace"), ns}}},
+        {QStringLiteral("involvedObject"),
+         QJsonObject{{QStringLiteral("kind"), involved.value(QLatin1String("kind"))},
+                     {QStringLiteral("apiVersion"), involved.value(QLatin1String("apiVersion"))},
+                     {QStringLiteral("namespace"), ns},
+                     {QStringLiteral("name"), name},
+                     {QStringLiteral("uid"), meta.value(QLatin1String("uid"))},
+                     {QStringLiteral("resourceVersion"), meta.value(QLatin1String("resourceVersion"))}}},
+        {QStringLiteral("type"), type},
+        {QStringLiteral("reason"), reason},
+        {QStringLiteral("message"), message},
+        {QStringLiteral("source"), QJsonObject{{QStringLiteral("component"), component}}},
+        {QStringLiteral("reportingComponent"), component},
+        {QStringLiteral("reportingInstance"), QString()},
+        {QStringLiteral("firstTimestamp"), now},
+        {QStringLiteral("lastTimestamp"), now},
+        {QStringLiteral("count"), 1}};
+    store_.add(QStringLiteral("events"), e);
+}
+
+void Controller::podEvent(const PodRun& run, const QString& type, const QString& reason,
+                          const QString& message, const QString& component) {
+    if (const QJsonObject* pod = store_.find(QStringLiteral("pods"), run.ns, run.pod))
+        event(*pod, type, reason, message, component);
+}
+
+void Controller::jobEvent(const PodRun& run, const QString& type, const QString& reason,
+                          const QString& message) {
+    if (const QJsonObject* job = store_.find(QStringLiteral("jobs"), run.ns, run.job))
+        event(*job, type, reason, message, QStringLiteral("job-controller"));
+}
+
 QJsonObject Controller::jobCreated(const QJsonObject& stored) {
     QJsonObject job = stored;
     const QJsonObject meta = metadataOf(job);
@@ -520,6 +564,19 @@ QJsonObject Controller::jobCreated(const QJsonObject& stored) {
                              : -1;
     jobs_[{ns, jobName}] = jr;
     runs_[{ns, run.pod}] = run;
+    event(stored, QStringLiteral("Normal"), QStringLiteral("SuccessfulCreate"),
+          QStringLiteral("Created pod: %1").arg(run.pod), QStringLiteral("job-controller"));
+    if (run.check.podFault == QLatin1String("Unschedulable"))
+        podEvent(
+            run, QStringLiteral("Warning"), QStringLiteral("FailedScheduling"),
+            QStringLiteral("0/%1 nodes are available: %1 Insufficient nvidia.com/gpu. preemption: 0/%1 nodes "
+                           "are available: %1 No preemption victims found for incoming pod.")
+                .arg(store_.list(QStringLiteral("nodes"), {}).size()),
+            QStringLiteral("default-scheduler"));
+    else
+        podEvent(run, QStringLiteral("Normal"), QStringLiteral("Scheduled"),
+                 QStringLiteral("Successfully assigned %1/%2 to %3").arg(ns, run.pod, nodeName),
+                 QStringLiteral("default-scheduler"));
 
     QJsonObject status = job.value(QLatin1String("status")).toObject();
     status.insert(QStringLiteral("active"), 1);
@@ -595,6 +652,20 @@ QJsonObject Controller::deleteGracefully(const QString& resource, const QString&
         }
     }
     if (!graceful) {
+        if (resource == QLatin1String("pods") && !disruptionReason.isEmpty()) {
+            // Even at grace 0 the eviction (or taint manager) marks the pod first: one MODIFIED event
+            // with the DisruptionTarget condition, then its deletion.
+            QJsonObject status = object.value(QLatin1String("status")).toObject();
+            QJsonArray conditions = status.value(QLatin1String("conditions")).toArray();
+            conditions.append(
+                condition(QStringLiteral("DisruptionTarget"), disruptionReason,
+                          disruptionReason == QLatin1String("EvictionByEvictionAPI")
+                              ? QStringLiteral("Eviction API: evicting")
+                              : QStringLiteral("Taint manager: deleting due to NoExecute taint")));
+            status.insert(QStringLiteral("conditions"), conditions);
+            object.insert(QStringLiteral("status"), status);
+            object = store_.update(resource, object);
+        }
         removeNow(resource, ns, name);
         setMeta(object, QStringLiteral("deletionTimestamp"), nowTimestamp());
         return object;
@@ -661,6 +732,7 @@ void Controller::failJob(PodRun& run, const QString& reason, const QString& mess
                       QJsonArray{condition(QStringLiteral("FailureTarget"), reason, message),
                                  condition(QStringLiteral("Failed"), reason, message)});
     });
+    jobEvent(run, QStringLiteral("Warning"), reason, message);
 }
 
 void Controller::setPodPending(PodRun& run, const QJsonObject& podNow) {
@@ -695,6 +767,19 @@ void Controller::setPodPending(PodRun& run, const QJsonObject& podNow) {
     }
     copy.insert(QStringLiteral("status"), status);
     store_.update(QStringLiteral("pods"), copy);
+    if (fault == QLatin1String("ErrImagePull"))
+        for (const QJsonValue& c :
+             copy.value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray()) {
+            const QString image = c.toObject().value(QLatin1String("image")).toString();
+            if (run.faultStep >= 2)
+                podEvent(run, QStringLiteral("Normal"), QStringLiteral("BackOff"),
+                         QStringLiteral("Back-off pulling image \"%1\"").arg(image),
+                         QStringLiteral("kubelet"));
+            else
+                podEvent(run, QStringLiteral("Warning"), QStringLiteral("Failed"),
+                         QStringLiteral("Failed to pull image \"%1\": not found").arg(image),
+                         QStringLiteral("kubelet"));
+        }
 }
 
 const Controller::PodRun* Controller::run(const QString& ns, const QString& pod) const {
@@ -847,6 +932,7 @@ void Controller::tick() {
             updateJob(run, [&](QJsonObject& status) {
                 markJobFailed(status, QStringLiteral("DeadlineExceeded"), msg);
             });
+            jobEvent(run, QStringLiteral("Warning"), QStringLiteral("DeadlineExceeded"), msg);
             store_.remove(QStringLiteral("pods"), run.ns, run.pod);
             it = runs_.erase(it);
             store_.changed.notify_all();
@@ -893,6 +979,18 @@ void Controller::tick() {
                 QStringLiteral("status"),
                 runningStatus(copy.value(QLatin1String("status")).toObject(), int(runs_.size() % 250)));
             store_.update(QStringLiteral("pods"), copy);
+            for (const QJsonValue& c :
+                 copy.value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray()) {
+                const QString name = c.toObject().value(QLatin1String("name")).toString();
+                const QString image = c.toObject().value(QLatin1String("image")).toString();
+                podEvent(run, QStringLiteral("Normal"), QStringLiteral("Pulled"),
+                         QStringLiteral("Container image \"%1\" already present on machine").arg(image),
+                         QStringLiteral("kubelet"));
+                podEvent(run, QStringLiteral("Normal"), QStringLiteral("Created"),
+                         QStringLiteral("Created container: %1").arg(name), QStringLiteral("kubelet"));
+                podEvent(run, QStringLiteral("Normal"), QStringLiteral("Started"),
+                         QStringLiteral("Started container %1").arg(name), QStringLiteral("kubelet"));
+            }
             updateJob(run, [](QJsonObject& s) { s.insert(QStringLiteral("ready"), 1); });
             if (!run.check.serverFault.isEmpty() && onServerFault) {
                 QString check = run.job;
@@ -925,6 +1023,12 @@ void Controller::tick() {
                         markJobFailed(status, QStringLiteral("BackoffLimitExceeded"),
                                       QStringLiteral("Job has reached the specified backoff limit"));
                 });
+                if (code == 0)
+                    jobEvent(run, QStringLiteral("Normal"), QStringLiteral("Completed"),
+                             QStringLiteral("Job completed"));
+                else
+                    jobEvent(run, QStringLiteral("Warning"), QStringLiteral("BackoffLimitExceeded"),
+                             QStringLiteral("Job has reached the specified backoff limit"));
                 store_.changed.notify_all();
             }
         }

@@ -140,6 +140,13 @@ class Controller {
     void setPodPending(PodRun& run, const QJsonObject& podNow);
     void terminate(PodRun& run, int exitCode, const QString& reason, const QString& message);
     void updateJob(const PodRun& run, const std::function<void(QJsonObject& status)>& change);
+    // A core/v1 Event about `involved` (a Pod or Job), as the scheduler, kubelet and job controller
+    // record them: type Normal or Warning, reason, message, the reporting component.
+    void event(const QJsonObject& involved, const QString& type, const QString& reason,
+               const QString& message, const QString& component);
+    void podEvent(const PodRun& run, const QString& type, const QString& reason, const QString& message,
+                  const QString& component);
+    void jobEvent(const PodRun& run, const QString& type, const QString& reason, const QString& message);
     const CheckScript& chooseCheck(const QJsonObject& job) const;
 
     struct JobRun {

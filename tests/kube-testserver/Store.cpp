@@ -61,6 +61,15 @@ const QList<ResourceType>& resourceTypes() {
                   false,
                   {QStringLiteral("po")},
                   podVerbs});
+        t.append({core,
+                  v1,
+                  QStringLiteral("events"),
+                  QStringLiteral("event"),
+                  QStringLiteral("Event"),
+                  true,
+                  true,
+                  {QStringLiteral("ev")},
+                  all});
         t.append({QStringLiteral("batch"),
                   v1,
                   QStringLiteral("jobs"),

@@ -16,4 +16,4 @@ CREATE TABLE run_source_chunks (
 );
 -- The chunks are compressed already.
 ALTER TABLE run_source_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
-ALTER TABLE runs ADD COLUMN source_digest text REFERENCES run_sources (digest);
+ALTER TABLE runs ADD COLUMN source_digest text;

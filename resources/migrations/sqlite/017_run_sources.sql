@@ -16,4 +16,6 @@ CREATE TABLE run_source_chunks (
     data            BLOB    NOT NULL,
     PRIMARY KEY (digest, seq)
 );
-ALTER TABLE runs ADD COLUMN source_digest TEXT REFERENCES run_sources (digest);
+-- The run names its file by digest (written in the same transaction as the file's row; no foreign key, so the
+-- column can be dropped like any other).
+ALTER TABLE runs ADD COLUMN source_digest TEXT;
