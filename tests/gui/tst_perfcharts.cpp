@@ -354,6 +354,9 @@ class TestPerfCharts : public QObject {
             if (ticks[i] != column)
                 QVERIFY(ticks[i] < chart.unknownSeparator()->point1->coords().x());
         QVERIFY(chart.legend->hasItemWithPlottable(chart.unknownTimeGraph()));
+        // The ring around it has no fill: the red disc of its verdict shows through.
+        QCOMPARE(chart.unknownTimeGraph()->scatterStyle().brush().style(), Qt::NoBrush);
+        QCOMPARE(chart.unknownTimeGraph()->data()->at(0)->key, chart.failGraph()->data()->at(0)->key);
         QCOMPARE(chart.sources(),
                  (QStringList{QLatin1String(files[0]), QLatin1String(files[1]), QLatin1String(files[2])}));
         const QString legend = chart.valueGraph()->name();

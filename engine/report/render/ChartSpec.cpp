@@ -339,8 +339,9 @@ ChartSpec historyChartSpec(const QString& title, const std::vector<store::Histor
     ChartSeries metButFailed = scatter(QStringLiteral("met here; the check failed on another metric"),
                                        chartcolors::kFail, ChartMarker::HollowCircle, 2.2);
     // Around each point of unknown time (drawn in its own column, coloured by its verdict).
-    ChartSeries unknown = scatter(QStringLiteral("time unknown (right of the dashed line)"),
-                                  chartcolors::kMeasured, ChartMarker::HollowCircle, 1.4);
+    ChartSeries unknown =
+        scatter(QStringLiteral("time unknown (right of the dashed line)"), chartcolors::kMeasured,
+                ChartMarker::Circle, 1.4); // no fill: the verdict's disc shows inside
     unknown.markerSize = 16;
     ChartSeries threshold{QStringLiteral("pass line (effective threshold)"),
                           {},
