@@ -5,6 +5,7 @@
 #include "cli/CliUtil.h"
 #include "cli/Commands.h"
 
+#include "bundle/TreeDigest.h"
 #include "ops/BundleDiff.h"
 #include "ops/BundleImport.h"
 #include "store/BundleStore.h"
@@ -33,7 +34,8 @@ inline QString fieldText(const model::Field& f) {
 inline void printBundle(const model::DeployBundle& b) {
     out() << b.root << ": " << model::deployerName(b.deployer) << " bundle, " << b.components.size()
           << " components, " << b.files.size() << " files (" << b.unknownFiles.size() << " unknown), "
-          << b.distinctSyncWaves() << " distinct sync-waves, tree sha256:" << b.treeDigest << "\n";
+          << b.distinctSyncWaves() << " distinct sync-waves, " << pb::bundle::treeDigestText(b.treeDigest)
+          << "\n";
     if (!b.recipePath.isEmpty())
         out() << "recipe " << b.recipePath
               << (b.recipeName.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(b.recipeName))

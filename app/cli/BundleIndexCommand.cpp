@@ -1,5 +1,6 @@
 // proofbench bundle index: write a digest index for a bundle (one payload per object, a platform digest) that
 // 'records check' verifies
+#include "bundle/TreeDigest.h"
 #include "cli/BundleGenerateSupport.h"
 
 namespace pb::cli {
@@ -28,7 +29,8 @@ static int bundleIndex(const QCommandLineParser& p) {
                               {QStringLiteral("receipt"), done->receiptSeq}});
     } else {
         out() << "indexed " << done->dir << ": " << done->members << " objects in " << done->bundleFiles
-              << " files, platform digest " << done->platformDigest << Qt::endl;
+              << " files, platform digest " << done->platformDigest << ", "
+              << pb::bundle::treeDigestText(done->treeDigest) << Qt::endl;
         if (done->generateReceipt > 0)
             out() << "inputs from the bundle.generate receipt #" << done->generateReceipt << Qt::endl;
         else

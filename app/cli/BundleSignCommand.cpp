@@ -1,4 +1,5 @@
 // proofbench bundle sign: seal a deployment bundle: checksums.txt and an SLSA provenance attestation
+#include "bundle/TreeDigest.h"
 #include "cli/SignSupport.h"
 
 namespace pb::cli {
@@ -19,7 +20,8 @@ static int bundleSign(const QCommandLineParser& p) {
         return fail(sealed.error());
     out() << "signed " << sealed->report.files
           << " files; checksums.txt sha256:" << sealed->report.checksumsSha256 << "; key "
-          << sealed->report.keyFingerprint << Qt::endl;
+          << sealed->report.keyFingerprint << "; " << pb::bundle::treeDigestText(sealed->treeDigest)
+          << Qt::endl;
     return kOk;
 }
 

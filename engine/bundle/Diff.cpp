@@ -1,4 +1,5 @@
 #include "bundle/Diff.h"
+#include "bundle/TreeDigest.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -401,7 +402,7 @@ QString BundleDiff::toMarkdown() const {
     QString s;
     s += QStringLiteral("**%1 → %2**: %3.\n\n").arg(md(fromName), md(toName), headline());
     if (identical()) {
-        s += QStringLiteral("The two bundles are byte-identical (tree digest sha256:%1).\n").arg(toDigest);
+        s += QStringLiteral("The two bundles are byte-identical (%1).\n").arg(treeDigestText(toDigest));
         return s;
     }
     QList<const ComponentChange*> changed;
@@ -458,13 +459,14 @@ QString BundleDiff::toMarkdown() const {
 
 QString BundleDiff::toText() const {
     QString s;
-    s += QStringLiteral("from %1 (%2, %3, tree sha256:%4)\n")
+    s += QStringLiteral("from %1 (%2, %3, %4)\n")
              .arg(fromName, deployerName(fromDeployer),
                   plural(fromComponents, QStringLiteral("component"), QStringLiteral("components")),
-                  fromDigest);
-    s += QStringLiteral("to   %1 (%2, %3, tree sha256:%4)\n")
+                  treeDigestText(fromDigest));
+    s += QStringLiteral("to   %1 (%2, %3, %4)\n")
              .arg(toName, deployerName(toDeployer),
-                  plural(toComponents, QStringLiteral("component"), QStringLiteral("components")), toDigest);
+                  plural(toComponents, QStringLiteral("component"), QStringLiteral("components")),
+                  treeDigestText(toDigest));
     s += headline() + QLatin1Char('\n');
     if (orderChanged)
         s += QStringLiteral("order: %1\n    -> %2\n")

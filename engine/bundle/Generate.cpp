@@ -1,4 +1,6 @@
 #include "bundle/Generate.h"
+#include "bundle/TreeDigest.h"
+#include "core/Hash.h"
 
 #include "bundle/GenGate.h"
 
@@ -560,18 +562,11 @@ Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& opt
 }
 
 QString treeDigest(const BundleTree& tree) {
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    for (const BundleFile& f : tree.files) {
-        const QByteArray path = f.path.toUtf8();
-        h.addData(path);
-        h.addData(QByteArray(1, '\0'));
-        h.addData(f.executable ? QByteArray("755") : QByteArray("644"));
-        h.addData(QByteArray(1, '\0'));
-        h.addData(QByteArray::number(f.bytes.size()));
-        h.addData(QByteArray(1, '\0'));
-        h.addData(f.bytes);
-    }
-    return QString::fromLatin1(h.result().toHex());
+    std::vector<std::pair<QString, QString>> files;
+    files.reserve(tree.files.size());
+    for (const BundleFile& f : tree.files)
+        files.emplace_back(f.path, sha256Hex(f.bytes));
+    return treeDigestOfFiles(std::move(files));
 }
 
 Status writeTree(const BundleTree& tree, const QString& dirPath, const GenProgressFn& progress,

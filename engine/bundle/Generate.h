@@ -125,7 +125,7 @@ Result<GenerateInput> inputFromRecipe(const catalog::Catalog& catalog, const cat
 Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& options,
                           const std::atomic_bool* cancel = nullptr);
 
-// sha256 over every file's path, mode and bytes in path order: the bundle's tree digest.
+// The bundle's tree digest (bundle/TreeDigest.h), hex.
 QString treeDigest(const BundleTree& tree);
 
 // Writes a rendered tree into `dir` (created when missing). Refuses a non-empty directory that does

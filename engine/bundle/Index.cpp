@@ -1,4 +1,5 @@
 #include "bundle/Index.h"
+#include "bundle/TreeDigest.h"
 
 #include "core/Files.h"
 #include "core/Hash.h"
@@ -88,18 +89,11 @@ Result<std::vector<DiskFile>> readTree(const QString& dir, const IndexLimits& li
 }
 
 QString treeDigestOf(const std::vector<DiskFile>& files) {
-    // The same framing as bundle::treeDigest (Generate.cpp): path, mode, size, bytes.
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    for (const DiskFile& f : files) {
-        h.addData(f.path.toUtf8());
-        h.addData(QByteArray(1, '\0'));
-        h.addData(f.executable ? QByteArray("755") : QByteArray("644"));
-        h.addData(QByteArray(1, '\0'));
-        h.addData(QByteArray::number(f.bytes.size()));
-        h.addData(QByteArray(1, '\0'));
-        h.addData(f.bytes);
-    }
-    return QString::fromLatin1(h.result().toHex());
+    std::vector<std::pair<QString, QString>> listed;
+    listed.reserve(files.size());
+    for (const DiskFile& f : files)
+        listed.emplace_back(f.path, sha256Hex(f.bytes));
+    return treeDigestOfFiles(std::move(listed)); // bundle/TreeDigest.h
 }
 
 // YAML documents of a file, split on "---" lines, with their byte ranges kept exactly.

@@ -43,7 +43,7 @@ struct BundleFile {
     QString role; // values, cluster-values, upstream-env, install-script, chart, manifest, application,
                   // application-template, app-of-apps, helmrelease, kustomization, helmfile, static-values,
                   // bundle-values, values-schema, readme, deploy-script, undeploy-script, recipe, checksums,
-                  // attestation, unknown
+                  // attestation, digest-index, unknown
     QString component; // the component it belongs to (empty for bundle-level files)
     qint64 size = 0;
     QString sha256;
@@ -78,7 +78,7 @@ struct DeployBundle {
     std::vector<Component> components; // in deployment order
     std::vector<BundleFile> files;     // every file, sorted by path
     QStringList unknownFiles;          // files no layout explains (also in files, role "unknown")
-    QString treeDigest;                // sha256 of the sha256sum-format listing of every file
+    QString treeDigest;                // the tree digest, hex (bundle/TreeDigest.h)
     qint64 totalBytes = 0;
     // The recipe it was made from (recipe.yaml at the root), when present.
     QString recipePath, recipeSha256, recipeEvidenceDigest, recipeName;

@@ -1,4 +1,5 @@
 #include "bundle/Read.h"
+#include "bundle/TreeDigest.h"
 
 #include "catalog/Digest.h"
 #include "core/Files.h"
@@ -373,15 +374,15 @@ class Reader {
             return s.error();
         for (size_t i = 0; i < m_bundle.components.size(); ++i)
             m_bundle.components[i].order = static_cast<int>(i);
-        QByteArray listing;
+        std::vector<std::pair<QString, QString>> listed;
         for (BundleFile& f : m_bundle.files) {
             if (f.role.isEmpty()) {
                 f.role = QStringLiteral("unknown");
                 m_bundle.unknownFiles << f.path;
             }
-            listing += f.sha256.toLatin1() + "  " + f.path.toUtf8() + '\n';
+            listed.emplace_back(f.path, f.sha256);
         }
-        m_bundle.treeDigest = sha256Hex(listing);
+        m_bundle.treeDigest = treeDigestOfFiles(std::move(listed)); // bundle/TreeDigest.h
         return std::move(m_bundle);
     }
 
@@ -440,6 +441,9 @@ class Reader {
             setRole(QStringLiteral("checksums.txt"), QStringLiteral("checksums"));
         for (const QString& p : under(QStringLiteral("attestation/")))
             setRole(p, QStringLiteral("attestation"));
+        // `bundle index` writes its digest index beside the bundle's files: known, not "unknown".
+        for (const QString& p : under(QStringLiteral("digest-index/")))
+            setRole(p, QStringLiteral("digest-index"));
         if (has(QStringLiteral("README.md")))
             setRole(QStringLiteral("README.md"), QStringLiteral("readme"));
     }

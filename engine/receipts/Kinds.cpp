@@ -31,7 +31,7 @@ constexpr std::array kTable{
     KindInfo{SignAttest, "an in-toto statement signed (DSSE)", "keyFingerprint predicateType"},
     KindInfo{SignEvidence, "an evidence bundle signed and its pointer written",
              "keyFingerprint signer signIncomplete"},
-    KindInfo{SignBundle, "a deployment bundle sealed", "keyFingerprint files"},
+    KindInfo{SignBundle, "a deployment bundle sealed", "keyFingerprint files treeDigest"},
     KindInfo{BundleVerify, "a deployment bundle verified offline", "policy minTrustLevel level"},
     KindInfo{BundlePush, "a deployment bundle published to a registry", "to"},
     KindInfo{QLatin1StringView{"bundle.import"},

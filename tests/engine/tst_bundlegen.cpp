@@ -12,6 +12,7 @@
 //
 // Only the CLI case opens a database: it runs on both engines (DbFixture.h), the rest on SQLite's half.
 #include "DbFixture.h"
+#include "TestUtil.h"
 #include "bundle/GenKustomize.h"
 #include "bundle/Generate.h"
 #include "catalog/Loader.h"
@@ -24,6 +25,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -325,6 +327,7 @@ class TestBundleGen : public QObject {
     void realCatalogLeaf();
     void writeTreeRefusesForeignFolder();
     void cli();
+    void oneTreeDigestEverywhere();
 };
 
 void TestBundleGen::parity_data() {
@@ -519,6 +522,130 @@ void TestBundleGen::cli() {
              o.value(QStringLiteral("treeDigest")));
     QVERIFY(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root,
                  QStringLiteral("--leaf"), leaf, QStringLiteral("--deployer"), QStringLiteral("flux")}) != 0);
+}
+
+// Issue 27: one tree digest per bundle, printed under one name by generate, show, index, sign and
+// diff, recorded in their receipts, and the value coreutils give for the definition in
+// bundle/TreeDigest.h (sha256sum of the sorted files, less checksums.txt, digest-index/, attestation/).
+void TestBundleGen::oneTreeDigestEverywhere() {
+    if (QStandardPaths::findExecutable(QStringLiteral("sha256sum")).isEmpty())
+        QSKIP("coreutils' sha256sum is not here");
+    const QString root = pbtest::embeddedCatalogDir(QStringLiteral("sample-2"));
+    QTemporaryDir tmp;
+    PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+    const QString db = testDb.spec();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PB_PASS"), QStringLiteral("tree digest test passphrase"));
+    auto run = [&](const QStringList& args, QByteArray* stdoutBytes = nullptr) {
+        QProcess proc;
+        proc.setProcessEnvironment(env);
+        proc.start(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), db} + args);
+        proc.waitForFinished(120000);
+        if (stdoutBytes)
+            *stdoutBytes = proc.readAllStandardOutput();
+        if (proc.exitCode() != 0)
+            qWarning().noquote() << proc.readAllStandardError();
+        return proc.exitCode();
+    };
+    Result<catalog::Catalog> cat = catalog::loadCatalog(root);
+    QVERIFY(cat.ok());
+    const QString leaf = cat->leafNames().constFirst();
+    const QString out = tmp.filePath(QStringLiteral("bundle"));
+    QByteArray json;
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root,
+                  QStringLiteral("--leaf"), leaf, QStringLiteral("--deployer"), QStringLiteral("helm"),
+                  QStringLiteral("--out"), out, QStringLiteral("--format"), QStringLiteral("json")},
+                 &json),
+             0);
+    const QString digest =
+        QJsonDocument::fromJson(json).object().value(QStringLiteral("treeDigest")).toString();
+    QVERIFY2(digest.startsWith(QLatin1String("sha256:")) && digest.size() == 71, qPrintable(digest));
+    const QString hex = digest.mid(7);
+
+    // coreutils, from the definition
+    auto coreutils = [&] {
+        QProcess sh;
+        sh.setWorkingDirectory(out);
+        sh.start(QStringLiteral("bash"),
+                 {QStringLiteral("-c"),
+                  QStringLiteral(
+                      "find . -type f ! -path ./checksums.txt ! -path './digest-index/*' ! -path "
+                      "'./attestation/*' | sed 's|^\\./||' | LC_ALL=C sort | xargs -d '\\n' sha256sum | "
+                      "sha256sum | cut -d' ' -f1")});
+        sh.waitForFinished(60000);
+        return QString::fromLatin1(sh.readAllStandardOutput().trimmed());
+    };
+    QCOMPARE(coreutils(), hex);
+
+    QByteArray shown;
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("show"), out, QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &shown),
+             0);
+    QCOMPARE(QJsonDocument::fromJson(shown).object().value(QStringLiteral("treeDigest")).toString(), digest);
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("show"), out}, &shown), 0);
+    QVERIFY2(shown.contains("tree digest " + digest.toLatin1()), shown.constData());
+
+    QByteArray indexed;
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("index"), out, QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &indexed),
+             0);
+    QCOMPARE(QJsonDocument::fromJson(indexed).object().value(QStringLiteral("treeDigest")).toString(),
+             digest);
+    // The digest index is the bundle's own, not files no layout explains.
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("show"), out, QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &shown),
+             0);
+    QCOMPARE(QJsonDocument::fromJson(shown).object().value(QStringLiteral("treeDigest")).toString(), digest);
+    QVERIFY2(
+        QJsonDocument::fromJson(shown).object().value(QStringLiteral("unknownFiles")).toArray().isEmpty(),
+        shown.constData());
+
+    const QString key = tmp.filePath(QStringLiteral("signer.key"));
+    QCOMPARE(run({QStringLiteral("keygen"), QStringLiteral("--out"), key, QStringLiteral("--passphrase-env"),
+                  QStringLiteral("PB_PASS")}),
+             0);
+    QByteArray signedOut;
+    QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("sign"), out, QStringLiteral("--key"), key,
+                  QStringLiteral("--passphrase-env"), QStringLiteral("PB_PASS")},
+                 &signedOut),
+             0);
+    QVERIFY2(signedOut.contains("tree digest " + digest.toLatin1()), signedOut.constData());
+    QCOMPARE(coreutils(), hex); // sealing and indexing leave it as it was
+
+    QByteArray diffed;
+    run({QStringLiteral("bundle"), QStringLiteral("diff"), out, out}, &diffed);
+    QVERIFY2(diffed.contains("tree digest " + digest.toLatin1()) && !diffed.contains("tree sha256:"),
+             diffed.constData());
+
+    // The receipts name it the same way.
+    QByteArray receipts;
+    QCOMPARE(run({QStringLiteral("receipts"), QStringLiteral("list"), QStringLiteral("--format"),
+                  QStringLiteral("json")},
+                 &receipts),
+             0);
+    int naming = 0;
+    for (const QJsonValue& v :
+         QJsonDocument::fromJson(receipts).object().value(QStringLiteral("receipts")).toArray()) {
+        const QJsonObject r = v.toObject();
+        const QString kind = r.value(QStringLiteral("kind")).toString();
+        if (kind == QLatin1String("sign.bundle")) {
+            QCOMPARE(r.value(QStringLiteral("parameters"))
+                         .toObject()
+                         .value(QStringLiteral("treeDigest"))
+                         .toString(),
+                     digest);
+            ++naming;
+        }
+        if (kind == QLatin1String("bundle.generate") || kind == QLatin1String("bundle.index")) {
+            const QByteArray body = QJsonDocument(r).toJson(QJsonDocument::Compact);
+            QVERIFY2(body.contains(hex.toLatin1()), body.constData());
+            ++naming;
+        }
+    }
+    QCOMPARE(naming, 3);
 }
 
 QTEST_GUILESS_MAIN(TestBundleGen)

@@ -256,14 +256,14 @@ QString BundleView::summaryText() const {
     if (!m_hasBundle)
         return {};
     const bm::DeployBundle& b = m_read.bundle;
-    QString s =
-        tr("%1 — %2 bundle, %3 components, %4 distinct sync-waves, %5 files (%6 unknown), tree sha256:%7")
-            .arg(m_source, bm::deployerName(b.deployer))
-            .arg(b.components.size())
-            .arg(b.distinctSyncWaves())
-            .arg(b.files.size())
-            .arg(b.unknownFiles.size())
-            .arg(b.treeDigest.left(16));
+    QString s = tr("%1 — %2 bundle, %3 components, %4 distinct sync-waves, %5 files (%6 unknown), tree "
+                   "digest sha256:%7…")
+                    .arg(m_source, bm::deployerName(b.deployer))
+                    .arg(b.components.size())
+                    .arg(b.distinctSyncWaves())
+                    .arg(b.files.size())
+                    .arg(b.unknownFiles.size())
+                    .arg(b.treeDigest.left(16));
     if (!b.recipePath.isEmpty())
         s += tr("\nRecipe %1%2")
                  .arg(b.recipeName.isEmpty() ? b.recipePath : b.recipeName,
