@@ -270,6 +270,8 @@ QVariant BundleDiffModel::data(const QModelIndex& index, int role) const {
             return QColor(0xb0, 0x1e, 0x1e);
         case bm::Change::Changed:
             return QColor(0x9a, 0x6a, 0x00);
+        case bm::Change::Unknown:
+            return QColor(0x6b, 0x6b, 0x6b);
         case bm::Change::Unchanged:
             break;
         }

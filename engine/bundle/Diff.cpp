@@ -4,6 +4,8 @@
 #include <QJsonArray>
 #include <QSet>
 
+#include <algorithm>
+
 #include <map>
 
 namespace pb::bundle::model {
@@ -18,8 +20,15 @@ QString changeName(Change c) {
         return QStringLiteral("removed");
     case Change::Changed:
         return QStringLiteral("changed");
+    case Change::Unknown:
+        return QStringLiteral("unknown");
     }
     return {};
+}
+
+bool ComponentChange::valuesChanged() const {
+    return std::any_of(values.begin(), values.end(),
+                       [](const ValueChange& v) { return v.change != Change::Unknown; });
 }
 
 namespace {
@@ -70,9 +79,11 @@ QJsonArray valueChangesJson(const std::vector<ValueChange>& vs) {
     for (const ValueChange& v : vs) {
         QJsonObject o{{QStringLiteral("path"), v.path}, {QStringLiteral("change"), changeName(v.change)}};
         if (v.change != Change::Added)
-            o.insert(QStringLiteral("from"), v.from);
+            o.insert(QStringLiteral("from"),
+                     v.from.isNull() && v.change == Change::Unknown ? QJsonValue() : QJsonValue(v.from));
         if (v.change != Change::Removed)
-            o.insert(QStringLiteral("to"), v.to);
+            o.insert(QStringLiteral("to"),
+                     v.to.isNull() && v.change == Change::Unknown ? QJsonValue() : QJsonValue(v.to));
         a.append(o);
     }
     return a;
@@ -82,19 +93,31 @@ QString plural(int n, const QString& one, const QString& many) {
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
 }
 
-QString nounPlural(Deployer d) {
+// What a bundle's objects are called, singular or plural by `n`.
+QString objectsNoun(Deployer d, int n) {
     switch (d) {
     case Deployer::Helm:
-        return QStringLiteral("Helm releases");
+        return n == 1 ? QStringLiteral("Helm release") : QStringLiteral("Helm releases");
     case Deployer::ArgoCD:
     case Deployer::ArgoCDHelm:
-        return QStringLiteral("Argo CD Applications");
+        return n == 1 ? QStringLiteral("Argo CD Application") : QStringLiteral("Argo CD Applications");
     case Deployer::Flux:
-        return QStringLiteral("Flux HelmReleases");
+        return n == 1 ? QStringLiteral("Flux HelmRelease") : QStringLiteral("Flux HelmReleases");
     case Deployer::Helmfile:
-        return QStringLiteral("helmfile releases");
+        return n == 1 ? QStringLiteral("helmfile release") : QStringLiteral("helmfile releases");
     }
     return {};
+}
+
+// "17 Argo CD Applications (16 components and the app-of-apps parent)", "1 Helm release".
+QString objectsText(Deployer d, int components, bool parent) {
+    const int n = components + (parent ? 1 : 0);
+    QString s = QStringLiteral("%1 %2").arg(n).arg(objectsNoun(d, n));
+    if (parent)
+        s += QStringLiteral(" (%1 and the app-of-apps parent)")
+                 .arg(components == 1 ? QStringLiteral("1 component")
+                                      : QStringLiteral("%1 components").arg(components));
+    return s;
 }
 
 QString objectWord(Deployer d) {
@@ -188,6 +211,18 @@ ComponentChange compareComponent(const BundleDiff& d, const DeployBundle& from, 
         return cc;
     }
     cc.values = diffFlat(a->values, b->values);
+    cc.fromValuesUnknown = !a->valuesComplete;
+    cc.toValuesUnknown = !b->valuesComplete;
+    if (cc.fromValuesUnknown || cc.toValuesUnknown)
+        // A side that keeps values outside the bundle: what differs is unknown there, not absent.
+        for (ValueChange& v : cc.values) {
+            if (v.change == Change::Removed && cc.toValuesUnknown)
+                v = {v.path, Change::Unknown, v.from, QString()};
+            else if (v.change == Change::Added && cc.fromValuesUnknown)
+                v = {v.path, Change::Unknown, QString(), v.to};
+            else if (v.change == Change::Changed)
+                v.change = Change::Unknown;
+        }
     if (a->valuesTemplate != b->valuesTemplate)
         cc.values.push_back(
             {QStringLiteral("(values template)"), Change::Changed, a->valuesTemplate, b->valuesTemplate});
@@ -195,7 +230,7 @@ ComponentChange compareComponent(const BundleDiff& d, const DeployBundle& from, 
     diffManifests(cc, from, *a, to, *b);
     const bool changed = cc.chartChanged() || cc.versionChanged() || cc.repositoryMoved() ||
                          cc.namespaceChanged() || cc.waveChanged() || cc.fromSource != cc.toSource ||
-                         !cc.values.empty() || !cc.objectFields.empty() || !cc.manifestsAdded.isEmpty() ||
+                         cc.valuesChanged() || !cc.objectFields.empty() || !cc.manifestsAdded.isEmpty() ||
                          !cc.manifestsRemoved.isEmpty() || !cc.manifestsChanged.isEmpty() ||
                          (d.orderChanged && d.fromOrder.indexOf(cc.name) >= 0 &&
                           // moved relative to the components on both sides
@@ -228,6 +263,31 @@ std::vector<FileChange> diffFiles(const DeployBundle& from, const DeployBundle& 
     return out;
 }
 
+// One value (or object field) change, as a sentence: an addition and a removal are one, not an arrow
+// from nothing; an unknown value says which side does not know it.
+QString valueLine(const ValueChange& v, const ComponentChange& cc) {
+    switch (v.change) {
+    case Change::Added:
+        return QStringLiteral("added %1 = %2").arg(v.path, v.to);
+    case Change::Removed:
+        return QStringLiteral("removed %1 (was %2)").arg(v.path, v.from);
+    case Change::Unknown: {
+        const QString side = cc.toValuesUnknown && cc.fromValuesUnknown ? QStringLiteral("either bundle")
+                             : cc.toValuesUnknown                       ? QStringLiteral("the second bundle")
+                                                                        : QStringLiteral("the first bundle");
+        const QString known = !v.from.isEmpty() && !v.to.isEmpty()
+                                  ? QStringLiteral("%1 / %2").arg(v.from, v.to)
+                                  : (v.from.isEmpty() ? v.to : v.from);
+        return QStringLiteral("unknown %1 (%2; %3 keeps its values outside the bundle)")
+            .arg(v.path, known, side);
+    }
+    case Change::Changed:
+    case Change::Unchanged:
+        break;
+    }
+    return QStringLiteral("changed %1: %2 -> %3").arg(v.path, v.from, v.to);
+}
+
 } // namespace
 
 BundleDiff diffBundles(const DeployBundle& from, const DeployBundle& to) {
@@ -240,6 +300,8 @@ BundleDiff diffBundles(const DeployBundle& from, const DeployBundle& to) {
     d.toDigest = to.treeDigest;
     d.fromComponents = static_cast<int>(from.components.size());
     d.toComponents = static_cast<int>(to.components.size());
+    d.fromParent = from.hasParentApplication();
+    d.toParent = to.hasParentApplication();
     d.fromWaves = from.distinctSyncWaves();
     d.toWaves = to.distinctSyncWaves();
     for (const Component& c : from.components)
@@ -296,26 +358,35 @@ int BundleDiff::waveChanges() const {
 int BundleDiff::valueChanges() const {
     int n = 0;
     for (const ComponentChange& cc : components)
-        n += cc.change == Change::Changed && !cc.values.empty();
+        n += cc.change == Change::Changed && cc.valuesChanged();
+    return n;
+}
+
+int BundleDiff::valuesUnknown() const {
+    int n = 0;
+    for (const ComponentChange& cc : components)
+        n += (cc.fromValuesUnknown || cc.toValuesUnknown) ? 1 : 0;
     return n;
 }
 
 QJsonObject BundleDiff::toJson() const {
     QJsonObject o;
-    auto side = [](const QString& name, Deployer d, const QString& digest, int comps, int waves,
+    auto side = [](const QString& name, Deployer d, const QString& digest, int comps, bool parent, int waves,
                    const QStringList& order, const QStringList& unknown) {
         return QJsonObject{{QStringLiteral("name"), name},
                            {QStringLiteral("deployer"), deployerName(d)},
                            {QStringLiteral("treeDigest"), QStringLiteral("sha256:") + digest},
                            {QStringLiteral("components"), comps},
+                           {QStringLiteral("objects"), comps + (parent ? 1 : 0)},
+                           {QStringLiteral("parentApplication"), parent},
                            {QStringLiteral("distinctSyncWaves"), waves},
                            {QStringLiteral("order"), QJsonArray::fromStringList(order)},
                            {QStringLiteral("unknownFiles"), QJsonArray::fromStringList(unknown)}};
     };
-    o.insert(QStringLiteral("from"),
-             side(fromName, fromDeployer, fromDigest, fromComponents, fromWaves, fromOrder, fromUnknown));
+    o.insert(QStringLiteral("from"), side(fromName, fromDeployer, fromDigest, fromComponents, fromParent,
+                                          fromWaves, fromOrder, fromUnknown));
     o.insert(QStringLiteral("to"),
-             side(toName, toDeployer, toDigest, toComponents, toWaves, toOrder, toUnknown));
+             side(toName, toDeployer, toDigest, toComponents, toParent, toWaves, toOrder, toUnknown));
     o.insert(QStringLiteral("identical"), identical());
     o.insert(QStringLiteral("summary"),
              QJsonObject{{QStringLiteral("added"), count(Change::Added)},
@@ -327,6 +398,7 @@ QJsonObject BundleDiff::toJson() const {
                          {QStringLiteral("changedObjects"), changedObjects()},
                          {QStringLiteral("syncWaveChanges"), waveChanges()},
                          {QStringLiteral("valueChanges"), valueChanges()},
+                         {QStringLiteral("valuesUnknown"), valuesUnknown()},
                          {QStringLiteral("orderChanged"), orderChanged},
                          {QStringLiteral("headline"), headline()}});
     QJsonArray comps;
@@ -363,17 +435,25 @@ QJsonObject BundleDiff::toJson() const {
 
 QString BundleDiff::headline() const {
     QStringList parts;
-    const QString noun = nounPlural(toDeployer);
-    if (fromDeployer != toDeployer)
-        parts << QStringLiteral("%1 %2 → %3 %4")
-                     .arg(fromComponents)
-                     .arg(nounPlural(fromDeployer))
-                     .arg(toComponents)
-                     .arg(noun);
-    else if (fromComponents == toComponents)
-        parts << QStringLiteral("%1 %2 on both sides").arg(toComponents).arg(noun);
-    else
-        parts << QStringLiteral("%1 → %2 %3").arg(fromComponents).arg(toComponents).arg(noun);
+    // The objects each side deploys, counted whole (an Argo CD bundle's app-of-apps parent too) and
+    // saying what they count.
+    if (fromDeployer == toDeployer && fromParent == toParent) {
+        const int a = fromComponents + (fromParent ? 1 : 0), b = toComponents + (toParent ? 1 : 0);
+        QString text = a == b ? QStringLiteral("%1 %2 on both sides").arg(b).arg(objectsNoun(toDeployer, b))
+                              : QStringLiteral("%1 → %2 %3").arg(a).arg(b).arg(objectsNoun(toDeployer, b));
+        if (toParent)
+            text += fromComponents == toComponents
+                        ? QStringLiteral(" (%1 and the app-of-apps parent)")
+                              .arg(toComponents == 1 ? QStringLiteral("1 component")
+                                                     : QStringLiteral("%1 components").arg(toComponents))
+                        : QStringLiteral(" (%1 → %2 components and the app-of-apps parent)")
+                              .arg(fromComponents)
+                              .arg(toComponents);
+        parts << text;
+    } else {
+        parts << objectsText(fromDeployer, fromComponents, fromParent) + QStringLiteral(" → ") +
+                     objectsText(toDeployer, toComponents, toParent);
+    }
     if (fromWaves == toWaves)
         parts << (toWaves == 0 ? QStringLiteral("no sync-waves (deployment order only)")
                                : plural(toWaves, QStringLiteral("distinct sync-wave"),
@@ -384,7 +464,14 @@ QString BundleDiff::headline() const {
         parts << QStringLiteral("%1 added").arg(count(Change::Added));
     if (count(Change::Removed))
         parts << QStringLiteral("%1 removed").arg(count(Change::Removed));
-    parts << QStringLiteral("%1 changed %2 objects").arg(changedObjects()).arg(objectWord(toDeployer));
+    parts << QStringLiteral("%1 changed %2 %3")
+                 .arg(changedObjects())
+                 .arg(objectWord(toDeployer),
+                      changedObjects() == 1 ? QStringLiteral("object") : QStringLiteral("objects"));
+    if (valuesUnknown())
+        parts << QStringLiteral("values unknown for %1 (kept outside a bundle)")
+                     .arg(valuesUnknown() == 1 ? QStringLiteral("1 component")
+                                               : QStringLiteral("%1 components").arg(valuesUnknown()));
     parts << plural(chartVersionChanges(), QStringLiteral("chart-version change"),
                     QStringLiteral("chart-version changes"));
     if (repositoryMoves())
@@ -444,11 +531,17 @@ QString BundleDiff::toMarkdown() const {
     for (const ComponentChange* cc : changed)
         anyValues = anyValues || !cc->values.empty();
     if (anyValues) {
-        s += QStringLiteral("Values changed:\n\n| Component | Path | From | To |\n|---|---|---|---|\n");
+        s += QStringLiteral("Values:\n\n| Component | Path | Change | From | To |\n|---|---|---|---|---|\n");
         for (const ComponentChange* cc : changed)
             for (const ValueChange& v : cc->values)
-                s += QStringLiteral("| %1 | `%2` | %3 | %4 |\n")
-                         .arg(md(cc->name), v.path, md(v.from), md(v.to));
+                s += QStringLiteral("| %1 | `%2` | %3 | %4 | %5 |\n")
+                         .arg(md(cc->name), v.path, changeName(v.change),
+                              v.change == Change::Added                         ? QStringLiteral("(not set)")
+                              : v.change == Change::Unknown && v.from.isEmpty() ? QStringLiteral("(unknown)")
+                                                                                : md(v.from),
+                              v.change == Change::Removed                     ? QStringLiteral("(not set)")
+                              : v.change == Change::Unknown && v.to.isEmpty() ? QStringLiteral("(unknown)")
+                                                                              : md(v.to));
         s += QLatin1Char('\n');
     }
     if (!toUnknown.isEmpty())
@@ -480,8 +573,12 @@ QString BundleDiff::toText() const {
             continue;
         }
         s += QLatin1Char('\n');
-        if (cc.change == Change::Unchanged)
+        if (cc.change == Change::Unchanged) {
+            // Nothing known changed; values a side keeps outside the bundle are said to be unknown.
+            for (const ValueChange& v : cc.values)
+                s += QStringLiteral("  values ") + valueLine(v, cc) + QLatin1Char('\n');
             continue;
+        }
         auto line = [&](const char* what, const Field& a, const Field& b) {
             if (a.text != b.text)
                 s += QStringLiteral("  %1: %2 -> %3\n")
@@ -496,9 +593,9 @@ QString BundleDiff::toText() const {
         if (cc.fromOrder != cc.toOrder)
             s += QStringLiteral("  order: %1 -> %2\n").arg(orderText(cc.fromOrder), orderText(cc.toOrder));
         for (const ValueChange& v : cc.values)
-            s += QStringLiteral("  values %1 %2: %3 -> %4\n").arg(changeName(v.change), v.path, v.from, v.to);
+            s += QStringLiteral("  values ") + valueLine(v, cc) + QLatin1Char('\n');
         for (const ValueChange& v : cc.objectFields)
-            s += QStringLiteral("  object %1 %2: %3 -> %4\n").arg(changeName(v.change), v.path, v.from, v.to);
+            s += QStringLiteral("  object ") + valueLine(v, cc) + QLatin1Char('\n');
         for (const QString& m : cc.manifestsAdded)
             s += QStringLiteral("  manifest added %1\n").arg(m);
         for (const QString& m : cc.manifestsRemoved)

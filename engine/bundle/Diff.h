@@ -15,8 +15,10 @@
 
 namespace pb::bundle::model {
 
-enum class Change { Unchanged, Added, Removed, Changed };
-QString changeName(Change c); // "unchanged", "added", "removed", "changed"
+// Unknown (values only): a side keeps the value outside the bundle (a values file it names is
+// missing, Flux valuesFrom), so what it is there is not known: never "removed" or "added".
+enum class Change { Unchanged, Added, Removed, Changed, Unknown };
+QString changeName(Change c); // "unchanged", "added", "removed", "changed", "unknown"
 
 struct ValueChange {
     QString path; // "driver.enabled", "tolerations[0].key"
@@ -41,6 +43,9 @@ struct ComponentChange {
     bool namespaceChanged() const { return fromNamespace.text != toNamespace.text; }
     bool waveChanged() const { return fromWave != toWave; }
     bool objectChanged() const { return !objectFields.empty(); }
+    // A side keeps some of this component's values outside the bundle: its values are unknown there.
+    bool fromValuesUnknown = false, toValuesUnknown = false;
+    bool valuesChanged() const; // a known value change (not one of unknown values)
 };
 
 struct FileChange {
@@ -54,9 +59,10 @@ struct BundleDiff {
     Deployer fromDeployer = Deployer::Helm, toDeployer = Deployer::Helm;
     QString fromDigest, toDigest; // tree digests
     int fromComponents = 0, toComponents = 0;
-    int fromWaves = 0, toWaves = 0; // distinct sync-waves
-    QStringList fromOrder, toOrder; // component names in deployment order
-    bool orderChanged = false;      // the relative order of the components on both sides differs
+    bool fromParent = false, toParent = false; // an app-of-apps parent Application besides the components
+    int fromWaves = 0, toWaves = 0;            // distinct sync-waves
+    QStringList fromOrder, toOrder;            // component names in deployment order
+    bool orderChanged = false;                 // the relative order of the components on both sides differs
     std::vector<ComponentChange>
         components;                // every component of either side, in the new order then removed ones
     std::vector<FileChange> files; // added, removed, changed files (unchanged ones left out)
@@ -67,7 +73,8 @@ struct BundleDiff {
     int repositoryMoves() const;
     int changedObjects() const;
     int waveChanges() const;
-    int valueChanges() const; // components whose effective values changed
+    int valueChanges() const;  // components whose effective values changed (known on both sides)
+    int valuesUnknown() const; // components whose values a side keeps outside the bundle
     bool identical() const { return fromDigest == toDigest; }
 
     QJsonObject toJson() const;

@@ -70,6 +70,9 @@ struct Component {
     QJsonObject object;           // that object as read (templated scalars kept as written)
     QStringList templatedFields;  // dotted paths of object fields that are templates
     QStringList notes; // e.g. "values file 001-cert-manager/values.yaml is referenced but not in the bundle"
+    // False when some of its values live outside the bundle (a values file it names is missing,
+    // Flux spec.valuesFrom): its effective values are then unknown, not absent.
+    bool valuesComplete = true;
 };
 
 struct DeployBundle {
@@ -85,6 +88,8 @@ struct DeployBundle {
     QStringList warnings; // what was read but looked wrong (never fatal)
 
     int distinctSyncWaves() const;
+    // Argo CD: the app-of-apps parent Application is an object of the bundle too (not a component).
+    bool hasParentApplication() const;
     const Component* component(const QString& name) const;
     const BundleFile* file(const QString& path) const;
 };

@@ -474,6 +474,7 @@ class Reader {
     Status applyValueFile(Component& c, const QString& path, const QString& role) {
         if (!has(path)) {
             c.notes << QStringLiteral("values file %1 is referenced but not in the bundle").arg(path);
+            c.valuesComplete = false;
             return {};
         }
         setRole(path, role, c.name);
@@ -860,9 +861,11 @@ class Reader {
                     c.values = at(o, QStringLiteral("spec.values")).toObject();
                     c.valueFiles << p + QStringLiteral(" (spec.values)");
                 }
-                if (!at(o, QStringLiteral("spec.valuesFrom")).toArray().isEmpty())
+                if (!at(o, QStringLiteral("spec.valuesFrom")).toArray().isEmpty()) {
                     c.notes << QStringLiteral(
                         "spec.valuesFrom reads values from the cluster at install time (not in the bundle)");
+                    c.valuesComplete = false;
+                }
                 setRole(p, QStringLiteral("helmrelease"), c.name);
                 for (const QString& f : under(c.folder + QLatin1Char('/')))
                     if (f != p && f.endsWith(QLatin1String(".yaml"))) {

@@ -65,6 +65,15 @@ int DeployBundle::distinctSyncWaves() const {
     return static_cast<int>(waves.size());
 }
 
+bool DeployBundle::hasParentApplication() const {
+    if (deployer != Deployer::ArgoCD && deployer != Deployer::ArgoCDHelm)
+        return false;
+    for (const BundleFile& f : files)
+        if (f.role == QLatin1String("app-of-apps"))
+            return true;
+    return false;
+}
+
 const Component* DeployBundle::component(const QString& name) const {
     for (const Component& c : components)
         if (c.name == name)
@@ -90,6 +99,8 @@ QJsonObject toJson(const Component& c) {
     QJsonObject o;
     o.insert(QStringLiteral("name"), c.name);
     o.insert(QStringLiteral("order"), c.order);
+    if (!c.valuesComplete)
+        o.insert(QStringLiteral("valuesComplete"), false); // some values live outside the bundle
     if (!c.folder.isEmpty())
         o.insert(QStringLiteral("folder"), c.folder);
     if (c.syncWave)

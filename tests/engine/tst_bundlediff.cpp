@@ -139,6 +139,76 @@ class TstBundleDiff : public QObject {
         QVERIFY(d.toMarkdown().contains(QLatin1String("| gpu-operator-pre | added |")));
     }
 
+    // Issue 27: a diff says only what it knows. The helmfile bundle keeps cert-manager's values in a
+    // file it does not carry: unknown there, never "removed"; the argocd-helm bundle's app-of-apps
+    // parent is counted with its Applications, and the count says what it counts; one object is
+    // singular; an addition or removal is written as one, not as an arrow from nothing.
+    void diffsSayOnlyWhatTheyKnow() {
+        PB_NO_DATABASE_ON_POSTGRES();
+        auto read = [](const QString& g) { return model::readBundle(golden(g)); };
+        auto helm = read(QStringLiteral("helm/upstream_helm_only")),
+             helmfile = read(QStringLiteral("helmfile/upstream_helm_only"));
+        QVERIFY(helm && helmfile);
+        const model::BundleDiff d = model::diffBundles(helm->bundle, helmfile->bundle);
+        const auto* cm = change(d, QStringLiteral("cert-manager"));
+        QVERIFY(cm);
+        QVERIFY(cm->toValuesUnknown && !cm->fromValuesUnknown);
+        QVERIFY(!cm->values.empty());
+        for (const model::ValueChange& v : cm->values)
+            QVERIFY2(v.change == model::Change::Unknown,
+                     qPrintable(v.path + QLatin1Char(' ') + model::changeName(v.change)));
+        QCOMPARE(d.valuesUnknown(), 1);
+        const QString text = d.toText();
+        QVERIFY2(!text.contains(QLatin1String("values removed")) &&
+                     text.contains(QLatin1String("values unknown crds.enabled")),
+                 qPrintable(text));
+        QVERIFY2(d.headline().contains(QLatin1String("values unknown for 1 component")),
+                 qPrintable(d.headline()));
+        QVERIFY2(d.headline().startsWith(QStringLiteral("1 Helm release → 2 helmfile releases")),
+                 qPrintable(d.headline()));
+        // Additions and removals are sentences, never "X:  -> Y" or "X: Y -> ".
+        QVERIFY2(!text.contains(QLatin1String(":  -> ")) && !text.contains(QLatin1String(" -> \n")),
+                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QLatin1String("object added name = cert-manager")) &&
+                text.contains(QLatin1String("object removed repository (was https://charts.jetstack.io)")),
+            qPrintable(text));
+        const QString markdown = d.toMarkdown();
+        QVERIFY2(!markdown.contains(QLatin1String("| removed |")) ||
+                     !markdown.contains(QLatin1String("crds.enabled")),
+                 qPrintable(markdown));
+
+        // The argocd-helm bundle: its app-of-apps parent is one of its Applications.
+        auto argo = read(QStringLiteral("argocd/mixed_component")),
+             argoHelm = read(QStringLiteral("argocdhelm/mixed_component"));
+        QVERIFY(argo && argoHelm);
+        QVERIFY(argoHelm->bundle.hasParentApplication());
+        int applicationFiles = 0;
+        for (const model::BundleFile& f : argoHelm->bundle.files)
+            applicationFiles +=
+                f.role == QLatin1String("application-template") || f.role == QLatin1String("app-of-apps");
+        const model::BundleDiff a = model::diffBundles(argo->bundle, argoHelm->bundle);
+        QCOMPARE(a.toJson().value(QStringLiteral("to")).toObject().value(QStringLiteral("objects")).toInt(),
+                 int(argoHelm->bundle.components.size()) + 1);
+        QVERIFY2(a.headline().contains(
+                     QStringLiteral("%1 Argo CD Applications (%2 components and the app-of-apps parent)")
+                         .arg(argoHelm->bundle.components.size() + 1)
+                         .arg(argoHelm->bundle.components.size())),
+                 qPrintable(a.headline()));
+        QVERIFY(applicationFiles >= 1);
+
+        // One object: singular.
+        auto one = read(QStringLiteral("helm/manifest_only"));
+        QVERIFY(one);
+        QCOMPARE(one->bundle.components.size(), size_t(1));
+        const QString same = model::diffBundles(one->bundle, one->bundle).headline();
+        QVERIFY2(same.startsWith(QLatin1String("1 Helm release on both sides")), qPrintable(same));
+        const QString fromText = model::diffBundles(one->bundle, one->bundle).toText();
+        QVERIFY2(fromText.contains(QLatin1String("1 component,")) &&
+                     !fromText.contains(QLatin1String("1 components")),
+                 qPrintable(fromText));
+    }
+
     void chartVersionAndValues() {
 
         PB_NO_DATABASE_ON_POSTGRES();
