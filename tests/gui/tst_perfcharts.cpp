@@ -373,6 +373,63 @@ class TestPerfCharts : public QObject {
         QCOMPARE(chart.valueGraph()->dataCount(), 3);
     }
 
+    // Issue 30: the legend stands where it covers no point, and the time ticks are round.
+    void historyLegendAndTicks() {
+        std::vector<pb::store::HistoryPoint> points;
+        const QDateTime t0(QDate(2026, 11, 20), QTime(23, 5), QTimeZone::utc());
+        const double values[] = {380, 385, 390, 20}; // the last one low, at the bottom right
+        for (int i = 0; i < 4; ++i) {
+            pb::store::HistoryPoint p;
+            p.runId = i + 1;
+            p.at = t0.addSecs(i * 300);
+            p.metric = QStringLiteral("busbw");
+            p.unit = QStringLiteral("GB/s");
+            p.value = values[i];
+            p.effectiveThreshold = 270;
+            p.pass = values[i] >= 270;
+            p.source = QStringLiteral("import n%1.txt").arg(i);
+            points.push_back(p);
+        }
+        HistoryChart chart;
+        chart.resize(900, 400);
+        chart.setHistory(QStringLiteral("busbw"), points);
+        chart.replot();
+        const QRectF legend = chart.legend->outerRect();
+        for (QCPGraph* g : {chart.passGraph(), chart.failGraph()})
+            for (int i = 0; i < g->dataCount(); ++i) {
+                const QPointF at(chart.xAxis->coordToPixel(g->data()->at(i)->key),
+                                 chart.yAxis->coordToPixel(g->data()->at(i)->value));
+                QVERIFY2(!legend.adjusted(-6, -6, 6, 6).contains(at),
+                         qPrintable(
+                             QStringLiteral(
+                                 "the legend %1,%2 %3x%4 covers the point at %5,%6 (axis rect %7,%8 %9x%10)")
+                                 .arg(legend.x())
+                                 .arg(legend.y())
+                                 .arg(legend.width())
+                                 .arg(legend.height())
+                                 .arg(at.x())
+                                 .arg(at.y())
+                                 .arg(chart.axisRect()->rect().x())
+                                 .arg(chart.axisRect()->rect().y())
+                                 .arg(chart.axisRect()->rect().width())
+                                 .arg(chart.axisRect()->rect().height())));
+            }
+        // Round ticks: whole minutes in a round step, in the window and in the report's spec.
+        QVector<double> ticks;
+        QVector<QString> labels;
+        chart.xAxis->ticker()->generate(chart.xAxis->range(), QLocale::c(), QLatin1Char('g'), 6, ticks,
+                                        nullptr, &labels);
+        QVERIFY(ticks.size() >= 2);
+        const double step = ticks[1] - ticks[0];
+        QVERIFY2(qint64(step) % 60 == 0 &&
+                     QList<qint64>({60, 120, 300, 600, 900, 1800, 3600}).contains(qint64(step)),
+                 qPrintable(QString::number(step)));
+        const pb::report::ChartSpec spec =
+            pb::report::historyChartSpec(QStringLiteral("busbw"), points, Qt::UTC);
+        for (const pb::report::ChartTick& t : spec.panels.front().xTicks)
+            QVERIFY2(qint64(t.value) % 300 == 0, qPrintable(t.label)); // 23:05, 23:10, 23:15 ...
+    }
+
     // Issue 26: a run that failed on TTFT is not a green point on the throughput history: a point
     // that met its own threshold in a failed check is a red ring, with its own legend entry.
     void historyPointOfAFailedCheck() {

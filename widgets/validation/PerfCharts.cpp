@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QSvgGenerator>
+#include <QTimeZone>
 
 #include <algorithm>
 #include <cmath>
@@ -380,8 +381,19 @@ HistoryTicker::HistoryTicker() {
     setTickCount(5);
 }
 
+double HistoryTicker::getTickStep(const QCPRange& range) {
+    return report::roundTimeStep(range.size(), tickCount()); // the report's round steps
+}
+
 QVector<double> HistoryTicker::createTickVector(double tickStep, const QCPRange& range) {
-    QVector<double> ticks = QCPAxisTickerDateTime::createTickVector(tickStep, range);
+    // Aligned to the step in local time, as the report aligns its ticks in its zone.
+    QVector<double> ticks;
+    const QTimeZone zone = QTimeZone::systemTimeZone();
+    const double offset = zone.offsetFromUtc(QDateTime::fromSecsSinceEpoch(qint64(range.lower), zone));
+    if (tickStep > 0)
+        for (double v = std::ceil((range.lower + offset) / tickStep) * tickStep - offset; v <= range.upper;
+             v += tickStep)
+            ticks.push_back(v);
     if (m_separator)
         ticks.erase(std::remove_if(ticks.begin(), ticks.end(), [&](double t) { return t >= *m_separator; }),
                     ticks.end());
@@ -439,6 +451,7 @@ void HistoryChart::setHistory(const QString& title, const std::vector<models::Hi
     }
     m_sources = report::historySources(title, points);
     m_unit = p.yUnit;
+    axisRect()->insetLayout()->setInsetAlignment(0, p.legendAlignment); // the corner that hides no point
     yAxis->setLabel(p.yLabel);
     if (!s.empty)
         xAxis->setRange(p.xMin, p.xMax);

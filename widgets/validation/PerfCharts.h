@@ -148,6 +148,7 @@ class HistoryTicker : public QCPAxisTickerDateTime {
     }
 
   protected:
+    double getTickStep(const QCPRange& range) override;
     QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
 

@@ -52,6 +52,16 @@ std::vector<ChartTick> linearTicks(double min, double max, int count) {
     return out;
 }
 
+double roundTimeStep(double spanSeconds, int maxTicks) {
+    static const double steps[] = {60,      120,     300,     600,     900,     1800,   3600,
+                                   7200,    10800,   21600,   43200,   86400,   172800, 604800,
+                                   1209600, 2419200, 4838400, 9676800, 31449600};
+    for (double s : steps)
+        if (spanSeconds / s <= maxTicks)
+            return s;
+    return steps[std::size(steps) - 1] * std::ceil(spanSeconds / steps[std::size(steps) - 1] / maxTicks);
+}
+
 namespace {
 
 // Powers of two from min to max, every k-th so that there are at most about eight.
@@ -280,6 +290,47 @@ ChartSpec inferenceChartSpec(const validation::InferenceResult* result,
     return spec;
 }
 
+// The corner of a panel where its legend covers no point (tried in the order bottom-right, top-right,
+// top-left, bottom-left; the one covering fewest when none is free). The legend's size is estimated
+// from its rows and longest name, as a share of a small panel (560 x 360 px of plot); a larger panel
+// only leaves more room.
+Qt::Alignment freeCorner(const ChartPanel& p) {
+    int rows = 0;
+    qsizetype longest = 0;
+    for (const ChartSeries& s : p.series)
+        if (s.inLegend) {
+            ++rows;
+            longest = std::max(longest, s.name.size());
+        }
+    const double w = std::min(0.9, (50.0 + 7.0 * double(longest)) / 560.0) + 0.03;
+    const double h = std::min(0.9, (10.0 + 20.0 * rows) / 360.0) + 0.04;
+    const Qt::Alignment corners[] = {Qt::AlignBottom | Qt::AlignRight, Qt::AlignTop | Qt::AlignRight,
+                                     Qt::AlignTop | Qt::AlignLeft, Qt::AlignBottom | Qt::AlignLeft};
+    Qt::Alignment best = corners[0];
+    int fewest = -1;
+    for (Qt::Alignment c : corners) {
+        int covered = 0;
+        for (const ChartSeries& s : p.series) {
+            if (s.marker == ChartMarker::None && s.line != ChartLineStyle::None)
+                continue; // lines: only their points count
+            for (qsizetype i = 0; i < s.x.size(); ++i) {
+                const double fx = (s.x[i] - p.xMin) / (p.xMax - p.xMin);
+                const double fy = (s.y[i] - p.yMin) / (p.yMax - p.yMin); // 0 bottom, 1 top
+                const bool inX = (c & Qt::AlignRight) ? fx >= 1 - w : fx <= w;
+                const bool inY = (c & Qt::AlignBottom) ? fy <= h : fy >= 1 - h;
+                covered += inX && inY ? 1 : 0;
+            }
+        }
+        if (covered == 0)
+            return c;
+        if (fewest < 0 || covered < fewest) {
+            fewest = covered;
+            best = c;
+        }
+    }
+    return best;
+}
+
 QStringList historySources(const QString& title, const std::vector<store::HistoryPoint>& points) {
     const bool anyOfTitle = std::any_of(points.begin(), points.end(),
                                         [&](const store::HistoryPoint& p) { return p.metric == title; });
@@ -301,11 +352,18 @@ QString historyLegend(const QStringList& sources) {
 }
 
 std::vector<ChartTick> dateTicks(double min, double max, Qt::TimeSpec spec) {
-    std::vector<ChartTick> out = linearTicks(min, max, 5);
-    for (ChartTick& t : out) {
-        const QDateTime at = QDateTime::fromMSecsSinceEpoch(
-            qint64(t.value * 1000), spec == Qt::UTC ? QTimeZone::utc() : QTimeZone::systemTimeZone());
-        t.label = at.toString(QStringLiteral("yyyy-MM-dd\nHH:mm"));
+    std::vector<ChartTick> out;
+    if (!(max > min))
+        return out;
+    const double step = roundTimeStep(max - min, 6);
+    // Aligned to the step in the zone the labels are in (a day starts at that zone's midnight).
+    const QTimeZone zone = spec == Qt::UTC ? QTimeZone::utc() : QTimeZone::systemTimeZone();
+    const qint64 offset = zone.offsetFromUtc(QDateTime::fromSecsSinceEpoch(qint64(min), zone));
+    const double first = std::ceil((min + double(offset)) / step) * step - double(offset);
+    for (double v = first; v <= max + 1e-6; v += step) {
+        const QDateTime at = QDateTime::fromMSecsSinceEpoch(qint64(v * 1000), zone);
+        out.push_back(ChartTick{v, at.toString(step >= 86400 ? QStringLiteral("yyyy-MM-dd")
+                                                             : QStringLiteral("yyyy-MM-dd\nHH:mm"))});
     }
     return out;
 }
@@ -419,6 +477,7 @@ ChartSpec historyChartSpec(const QString& title, const std::vector<store::Histor
     p.yTicks = linearTicks(0, p.yMax);
     spec.empty = shown.empty();
     p.series = {values, pass, fail, unknown, threshold, metButFailed};
+    p.legendAlignment = freeCorner(p);
     spec.panels.push_back(std::move(p));
     return spec;
 }

@@ -130,10 +130,16 @@ ChartSpec inferenceChartSpec(const validation::InferenceResult* result,
 // `timeSpec`: how the date ticks are labelled (the window: local time; the report: UTC).
 ChartSpec historyChartSpec(const QString& title, const std::vector<store::HistoryPoint>& points,
                            Qt::TimeSpec timeSpec = Qt::UTC);
+// The corner of `panel` where a legend covers none of its points (bottom-right first).
+Qt::Alignment freeCorner(const ChartPanel& panel);
 // The sources a history chart's legend names (files, contexts' runs), in first-seen order.
 QStringList historySources(const QString& title, const std::vector<store::HistoryPoint>& points);
 
 // About `count` round ticks from min to max (1, 2, 2.5, 5 x 10^n steps), labelled with chartNumber.
 std::vector<ChartTick> linearTicks(double min, double max, int count = 6);
+// A round step for a time axis spanning `spanSeconds` with at most `maxTicks` ticks: whole minutes
+// (1, 2, 5, 10, 15, 30), hours (1, 2, 3, 6, 12), days (1, 2), weeks (1, 2, 4, 8, 16) or 52 weeks;
+// never 2.5 minutes (ticks that read 23:07, 23:10, 23:12).
+double roundTimeStep(double spanSeconds, int maxTicks);
 
 } // namespace pb::report
