@@ -189,7 +189,8 @@ void TestHealthPane::filterSortInspectExport() {
     // row; a long name elides at its end, never in the middle.
     QCOMPARE(table->textElideMode(), Qt::ElideRight);
     for (int c :
-         {int(HealthModel::StatusColumn), int(HealthModel::SignersColumn), int(HealthModel::PointersColumn)})
+         {int(HealthModel::StatusColumn), int(HealthModel::SignersColumn), int(HealthModel::PointersColumn),
+          int(HealthModel::PhasesColumn), int(HealthModel::StaleColumn), int(HealthModel::AttestedColumn)})
         for (int r = 0; r < table->model()->rowCount(); ++r) {
             const QString text = table->model()->index(r, c).data().toString();
             QVERIFY2(
@@ -457,6 +458,24 @@ void TestHealthPane::bundleInInspector() {
     m_window->showHealth();
     QVERIFY(importFixture());
     HealthPane* pane = m_window->healthPane();
+    // Issue 30: the phase coverage the bundle gives ("deployment 1/1, performance 0/1, ...") is a
+    // count: its column fits it whole, never "deployme…".
+    {
+        auto* table = find<QTableView>("healthTable");
+        int withPhases = 0;
+        for (int r = 0; r < table->model()->rowCount(); ++r) {
+            const QString text = table->model()->index(r, HealthModel::PhasesColumn).data().toString();
+            if (text.isEmpty())
+                continue;
+            ++withPhases;
+            QVERIFY2(table->columnWidth(HealthModel::PhasesColumn) >=
+                         table->fontMetrics().horizontalAdvance(text) + 8,
+                     qPrintable(QStringLiteral("'%1' in %2 px")
+                                    .arg(text)
+                                    .arg(table->columnWidth(HealthModel::PhasesColumn))));
+        }
+        QVERIFY(withPhases > 0);
+    }
     widgets::EvidenceInspector* inspector = pane->inspector();
     BundleModel* model = inspector->bundleModel();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);

@@ -72,6 +72,13 @@ HealthPane::HealthPane(models::Workspace& workspace, QWidget* parent)
     m_proxy = new HealthFilterProxyModel(this);
     m_proxy->setObjectName(QStringLiteral("healthFilterModel"));
     m_proxy->setSourceModel(m_model);
+    // Phase coverage and staleness arrive when the bundles are read: the whole columns fit them then.
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex& from, const QModelIndex& to) {
+                if (m_table && from.column() <= HealthModel::PhasesColumn &&
+                    to.column() >= HealthModel::PhasesColumn)
+                    fitWholeColumns();
+            });
 
     buildFilters();
     buildExportButton();
@@ -236,15 +243,16 @@ void HealthPane::buildTable() {
 }
 
 // The words a release manager reads are never cut: the status, signer and pointer counts, the
-// staleness and the newest date fit their widest value over every row of every load (a column only
-// grows; the recipe name gives way instead, eliding at its end).
+// phase coverage ("deployment 4/4, performance 2/3"), the staleness and the newest date fit their widest
+// value over every row of every load (a column only grows; the recipe name gives way instead, eliding at its
+// end).
 void HealthPane::fitWholeColumns() {
     const QFontMetrics fm = m_table->fontMetrics();
     const int pad = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 8 +
                     style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_table); // the status icon
     for (int c :
          {int(HealthModel::StatusColumn), int(HealthModel::SignersColumn), int(HealthModel::PointersColumn),
-          int(HealthModel::StaleColumn), int(HealthModel::AttestedColumn)}) {
+          int(HealthModel::StaleColumn), int(HealthModel::AttestedColumn), int(HealthModel::PhasesColumn)}) {
         int width = m_table->columnWidth(c);
         QSet<QString> measured; // statuses, counts and flags repeat: each text is measured once
         for (int r = 0; r < m_model->rowCount(); ++r) {
