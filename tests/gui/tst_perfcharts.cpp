@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimeZone>
@@ -45,6 +46,17 @@ class TestPerfCharts : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() { QLocale::setDefault(QLocale::c()); }
+
+    void labelPlacesAvoidPaths() {
+        const std::vector<QPolygonF> paths{QPolygonF{QPointF(0, 100), QPointF(200, 100)}};
+        QVERIFY(pb::report::crossesPaths(QRectF(50, 90, 40, 20), paths));  // the line runs through it
+        QVERIFY(!pb::report::crossesPaths(QRectF(50, 60, 40, 20), paths)); // above it
+        QVERIFY(pb::report::crossesPaths(QRectF(190, 95, 40, 20), paths)); // an end point inside
+        QCOMPARE(pb::report::freePlace({QRectF(50, 90, 40, 20), QRectF(50, 60, 40, 20)}, paths, {}), 1);
+        QCOMPARE(pb::report::freePlace({QRectF(50, 90, 40, 20), QRectF(50, 60, 40, 20)}, paths,
+                                       {QRectF(60, 65, 10, 10)}),
+                 -1);
+    }
 
     void byteLabels() {
         QCOMPARE(byteLabel(512), QStringLiteral("512"));
@@ -176,6 +188,42 @@ class TestPerfCharts : public QObject {
         same.replot();
         QCOMPARE(same.scoredMarkerCount(), 2);
         QVERIFY(!rect(same.scoredLabel(0)).intersects(rect(same.scoredLabel(1))));
+        // Issue 30: no curve passes through a label (the threshold lines' and the scored points').
+        const CheckScore score =
+            scoreNccl(QStringLiteral("nccl-all-reduce-bw"), *a, ncclConstraint(QStringLiteral(">= 300")));
+        chart.setThreshold(score.metrics.front().threshold);
+        for (const QSize size : {QSize(900, 500), QSize(640, 360)}) {
+            chart.resize(size);
+            QResizeEvent resize(size, QSize());
+            QCoreApplication::sendEvent(&chart, &resize);
+            chart.replot();
+            std::vector<QPolygonF> paths;
+            for (int g = 0; g < chart.graphCount(); ++g) {
+                QPolygonF path;
+                for (int i = 0; i < chart.graph(g)->dataCount(); ++i)
+                    path << QPointF(chart.xAxis->coordToPixel(chart.graph(g)->data()->at(i)->key),
+                                    chart.yAxis->coordToPixel(chart.graph(g)->data()->at(i)->value));
+                paths.push_back(path);
+            }
+            std::vector<QRectF> labels{rect(chart.scoredLabel(0)), rect(chart.scoredLabel(1))};
+            for (int i = 0; i < chart.itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(chart.item(i));
+                    t && t != chart.scoredLabel(0) && t != chart.scoredLabel(1) && t->visible() &&
+                    !t->text().isEmpty() && t->text().contains(QLatin1String("GB/s")))
+                    labels.push_back(rect(t));
+            QCOMPARE(labels.size(), size_t(4));
+            for (size_t i = 0; i < labels.size(); ++i) {
+                QVERIFY2(!pb::report::crossesPaths(labels[i], paths),
+                         qPrintable(QStringLiteral("label %1 at %2,%3 is crossed by a curve (%4x%5)")
+                                        .arg(i)
+                                        .arg(labels[i].x())
+                                        .arg(labels[i].y())
+                                        .arg(size.width())
+                                        .arg(size.height())));
+                for (size_t j = i + 1; j < labels.size(); ++j)
+                    QVERIFY(!labels[i].intersects(labels[j]));
+            }
+        }
         chart.clearRuns();
         QCOMPARE(chart.scoredMarkerCount(), 0);
         QCOMPARE(chart.graphCount(), 0);

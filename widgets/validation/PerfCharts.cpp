@@ -268,7 +268,7 @@ void NcclChart::addRun(const QString& label, const NcclResult& result) {
     m_empty = s.empty;
     m_emptyText->setVisible(m_empty);
     setRanges(axisRect(), p);
-    replot();
+    placeLabels();
 }
 
 void NcclChart::setThreshold(const std::optional<Threshold>& threshold) {
@@ -287,11 +287,96 @@ void NcclChart::setThreshold(const std::optional<Threshold>& threshold) {
         m_tolerance = horizontalLine(axisRect(), lines[1], &m_toleranceLabel);
     }
     rescale();
+    placeLabels();
     replot();
 }
 
 void NcclChart::rescale() {
     setRanges(axisRect(), spec().panels.front());
+}
+
+void NcclChart::resizeEvent(QResizeEvent* event) {
+    PerfChart::resizeEvent(event);
+    placeLabels();
+}
+
+void NcclChart::placeLabels() {
+    if (m_empty)
+        return;
+    replot(); // the axis rect's geometry, for the pixel positions below
+    std::vector<QPolygonF> paths;
+    for (int g = 0; g < graphCount(); ++g) {
+        QPolygonF path;
+        for (auto it = graph(g)->data()->constBegin(); it != graph(g)->data()->constEnd(); ++it)
+            path << QPointF(xAxis->coordToPixel(it->key), yAxis->coordToPixel(it->value));
+        paths.push_back(path);
+    }
+    auto rectOf = [](QCPItemText* t) {
+        return QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()).normalized();
+    };
+    std::vector<QRectF> taken;
+    // The threshold lines' labels: at the right end, else the left end, else the middle; the spec's
+    // side of the line first.
+    for (QCPItemText* label : {m_thresholdLabel, m_toleranceLabel}) {
+        if (!label)
+            continue;
+        const double y = label->position->coords().y();
+        const bool below = label->positionAlignment() & Qt::AlignTop;
+        struct Place {
+            double ratio;
+            Qt::Alignment h;
+            bool below;
+        };
+        const Place places[] = {{0.995, Qt::AlignRight, below},
+                                {0.005, Qt::AlignLeft, below},
+                                {0.5, Qt::AlignHCenter, below},
+                                {0.995, Qt::AlignRight, !below},
+                                {0.005, Qt::AlignLeft, !below}};
+        std::vector<QRectF> candidates;
+        for (const Place& pl : places) {
+            label->position->setCoords(pl.ratio, y);
+            label->setPositionAlignment(pl.h | (pl.below ? Qt::AlignTop : Qt::AlignBottom));
+            candidates.push_back(rectOf(label));
+        }
+        const int chosen = std::max(0, report::freePlace(candidates, paths, taken));
+        label->position->setCoords(places[chosen].ratio, y);
+        label->setPositionAlignment(places[chosen].h |
+                                    (places[chosen].below ? Qt::AlignTop : Qt::AlignBottom));
+        taken.push_back(candidates[size_t(chosen)]);
+    }
+    // Each scored point's label: beside its point, on the side no curve passes.
+    for (QCPItemText* label : std::as_const(m_scoredLabels)) {
+        struct Place {
+            double dx, dy;
+            Qt::Alignment align;
+        };
+        const Place places[] = {
+            {-10, 10, Qt::AlignRight | Qt::AlignTop}, {-10, -10, Qt::AlignRight | Qt::AlignBottom},
+            {-10, 34, Qt::AlignRight | Qt::AlignTop}, {-10, -34, Qt::AlignRight | Qt::AlignBottom},
+            {-10, 60, Qt::AlignRight | Qt::AlignTop}, {-10, -60, Qt::AlignRight | Qt::AlignBottom},
+            {-40, 90, Qt::AlignRight | Qt::AlignTop}, {-40, -90, Qt::AlignRight | Qt::AlignBottom}};
+        const Qt::Alignment first = label->positionAlignment();
+        std::vector<QRectF> candidates;
+        for (const Place& pl : places) {
+            label->position->setCoords(pl.dx, pl.dy);
+            label->setPositionAlignment(pl.align);
+            candidates.push_back(rectOf(label));
+        }
+        // The spec's side first (above when another label is below): the candidates in pairs, swapped.
+        std::vector<int> order;
+        for (int i = 0; i < int(std::size(places)); i += 2)
+            order.insert(order.end(), (first & Qt::AlignBottom) ? std::initializer_list<int>{i + 1, i}
+                                                                : std::initializer_list<int>{i, i + 1});
+        std::vector<QRectF> ordered;
+        for (int i : order)
+            ordered.push_back(candidates[size_t(i)]);
+        const int free = report::freePlace(ordered, paths, taken);
+        const int chosen = order[size_t(free < 0 ? 0 : free)];
+        label->position->setCoords(places[chosen].dx, places[chosen].dy);
+        label->setPositionAlignment(places[chosen].align);
+        taken.push_back(candidates[size_t(chosen)]);
+    }
+    replot();
 }
 
 // ---- inference -------------------------------------------------------------------------------

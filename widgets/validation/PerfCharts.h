@@ -109,6 +109,10 @@ class NcclChart : public PerfChart {
     QCPItemText* m_thresholdLabel = nullptr;
     QCPItemText* m_toleranceLabel = nullptr;
     void clearMarks();
+    // Every label (the threshold lines', each scored point's) where no curve passes and no other
+    // label is: tried at its usual place first, then at the others.
+    void placeLabels();
+    void resizeEvent(QResizeEvent* event) override;
     QList<QCPItemTracer*> m_scored;
     QList<QCPItemText*> m_scoredLabels;
 };

@@ -130,7 +130,27 @@ void drawBars(QPainter& g, const Mapper& m, const ChartBars& b) {
             QRectF(QPointF(m.px(key - b.width / 2), m.py(value)), QPointF(m.px(key + b.width / 2), m.py(0))));
 }
 
-void drawLines(QPainter& g, const Mapper& m, const std::vector<ChartHLine>& lines) {
+// The plotted paths in pixels (a polyline per series with a line; the points of the others), where
+// no label may stand.
+std::vector<QPolygonF> plottedPaths(const Mapper& m) {
+    std::vector<QPolygonF> paths;
+    for (const ChartSeries& s : m.p.series) {
+        QPolygonF path;
+        for (qsizetype i = 0; i < s.x.size(); ++i)
+            path << QPointF(m.px(s.x[i]), m.py(s.y[i]));
+        if (s.line != ChartLineStyle::None)
+            paths.push_back(path);
+        else
+            for (const QPointF& pt : std::as_const(path))
+                paths.push_back(QPolygonF{pt});
+    }
+    return paths;
+}
+
+// The threshold lines and their labels: each label at the right end of its line, else at the left
+// end, else in the middle, else on the line's other side: where no curve passes and no label is.
+void drawLines(QPainter& g, const Mapper& m, const std::vector<ChartHLine>& lines,
+               const std::vector<QPolygonF>& paths, std::vector<QRectF>& taken) {
     g.setFont(chartFont(11));
     const QFontMetricsF fm(g.font());
     for (const ChartHLine& l : lines) {
@@ -138,25 +158,39 @@ void drawLines(QPainter& g, const Mapper& m, const std::vector<ChartHLine>& line
         g.setPen(QPen(l.color, 1.6, l.style));
         g.drawLine(QPointF(m.rect.left(), y), QPointF(m.rect.right(), y));
         const double h = fm.height();
-        // On a white ground: a bar or a series under the label never hides part of it.
         const double w = fm.horizontalAdvance(l.label) + 6;
-        const QRectF box(m.rect.right() - 4 - w, l.labelBelow ? y + 1 : y - h - 1, w, h);
+        auto at = [&](double x, bool below) { return QRectF(x, below ? y + 1 : y - h - 1, w, h); };
+        const std::vector<QRectF> candidates{
+            at(m.rect.right() - 4 - w, l.labelBelow), at(m.rect.left() + 4, l.labelBelow),
+            at(m.rect.center().x() - w / 2, l.labelBelow), at(m.rect.right() - 4 - w, !l.labelBelow),
+            at(m.rect.left() + 4, !l.labelBelow)};
+        const int chosen = freePlace(candidates, paths, taken);
+        const QRectF box = candidates[size_t(std::max(0, chosen))];
+        taken.push_back(box);
+        // On a white ground: a bar or a series under the label never hides part of it.
         g.fillRect(box, QColor(255, 255, 255, 225));
         g.setPen(l.color);
-        g.drawText(box.adjusted(0, 0, -3, 0), Qt::AlignRight | Qt::AlignVCenter, l.label);
+        g.drawText(box.adjusted(3, 0, -3, 0), Qt::AlignRight | Qt::AlignVCenter, l.label);
     }
 }
 
-void drawMark(QPainter& g, const Mapper& m, const ChartMark& mark) {
+// The scored point: a ring, and its label beside it on the side no curve passes.
+void drawMark(QPainter& g, const Mapper& m, const ChartMark& mark, const std::vector<QPolygonF>& paths,
+              std::vector<QRectF>& taken) {
     const QPointF at(m.px(mark.x), m.py(mark.y));
     g.setPen(QPen(mark.color, 2));
     g.setBrush(Qt::NoBrush);
     g.drawEllipse(at, 7, 7);
     g.setFont(chartFont(12, true));
     const QFontMetricsF fm(g.font());
-    const QRectF box(at.x() - 10 - fm.horizontalAdvance(mark.label) - 8,
-                     mark.labelAbove ? at.y() - 10 - fm.height() - 4 : at.y() + 10,
-                     fm.horizontalAdvance(mark.label) + 8, fm.height() + 4);
+    const double w = fm.horizontalAdvance(mark.label) + 8, h = fm.height() + 4;
+    std::vector<QRectF> candidates;
+    for (double dy : {10.0, 34.0, 60.0, 90.0})
+        for (bool above : {mark.labelAbove, !mark.labelAbove})
+            candidates.emplace_back(at.x() - 10 - w, above ? at.y() - dy - h : at.y() + dy, w, h);
+    const int chosen = freePlace(candidates, paths, taken);
+    const QRectF box = candidates[size_t(std::max(0, chosen))];
+    taken.push_back(box);
     g.setBrush(QColor(255, 255, 255, 230));
     g.setPen(QPen(mark.color, 1));
     g.drawRect(box);
@@ -208,9 +242,11 @@ void drawPanel(QPainter& g, const QRectF& area, const ChartPanel& p, const Chart
         g.setPen(QPen(QColor(0x9e, 0x9e, 0x9e), 1, Qt::DashLine));
         g.drawLine(QPointF(m.px(*p.separatorX), m.rect.top()), QPointF(m.px(*p.separatorX), m.rect.bottom()));
     }
-    drawLines(g, m, p.lines);
+    const std::vector<QPolygonF> paths = plottedPaths(m);
+    std::vector<QRectF> taken;
+    drawLines(g, m, p.lines, paths, taken);
     for (const ChartMark& mark : p.marks)
-        drawMark(g, m, mark);
+        drawMark(g, m, mark, paths, taken);
     g.restore();
     drawLegend(g, m);
     if (first && spec.empty && !spec.emptyText.isEmpty()) {

@@ -1,6 +1,7 @@
 #include "report/render/ChartSpec.h"
 
 #include <QDateTime>
+#include <QLineF>
 #include <QTimeZone>
 
 #include <algorithm>
@@ -50,6 +51,36 @@ std::vector<ChartTick> linearTicks(double min, double max, int count) {
         out.push_back(
             ChartTick{std::abs(v) < step * 1e-9 ? 0.0 : v, chartNumber(std::abs(v) < step * 1e-9 ? 0.0 : v)});
     return out;
+}
+
+bool crossesPaths(const QRectF& rect, const std::vector<QPolygonF>& paths) {
+    const QLineF edges[] = {
+        QLineF(rect.topLeft(), rect.topRight()), QLineF(rect.topRight(), rect.bottomRight()),
+        QLineF(rect.bottomRight(), rect.bottomLeft()), QLineF(rect.bottomLeft(), rect.topLeft())};
+    for (const QPolygonF& path : paths)
+        for (qsizetype i = 0; i < path.size(); ++i) {
+            if (rect.contains(path[i]))
+                return true;
+            if (i == 0)
+                continue;
+            const QLineF segment(path[i - 1], path[i]);
+            for (const QLineF& e : edges)
+                if (segment.intersects(e, nullptr) == QLineF::BoundedIntersection)
+                    return true;
+        }
+    return false;
+}
+
+int freePlace(const std::vector<QRectF>& candidates, const std::vector<QPolygonF>& paths,
+              const std::vector<QRectF>& taken) {
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        if (crossesPaths(candidates[i], paths))
+            continue;
+        if (std::none_of(taken.begin(), taken.end(),
+                         [&](const QRectF& t) { return t.intersects(candidates[i]); }))
+            return int(i);
+    }
+    return -1;
 }
 
 double roundTimeStep(double spanSeconds, int maxTicks) {

@@ -17,6 +17,8 @@
 #include "validation/Score.h"
 
 #include <QColor>
+#include <QPolygonF>
+#include <QRectF>
 #include <QString>
 #include <QVector>
 
@@ -130,6 +132,12 @@ ChartSpec inferenceChartSpec(const validation::InferenceResult* result,
 // `timeSpec`: how the date ticks are labelled (the window: local time; the report: UTC).
 ChartSpec historyChartSpec(const QString& title, const std::vector<store::HistoryPoint>& points,
                            Qt::TimeSpec timeSpec = Qt::UTC);
+// Whether a label's rectangle (pixels) touches any plotted path (pixels, a polyline per series): a
+// label is placed where none does (the window and the report try their candidate places in turn).
+bool crossesPaths(const QRectF& rect, const std::vector<QPolygonF>& paths);
+// The first of `candidates` that crosses no path and overlaps none of `taken`; -1 when none is free.
+int freePlace(const std::vector<QRectF>& candidates, const std::vector<QPolygonF>& paths,
+              const std::vector<QRectF>& taken);
 // The corner of `panel` where a legend covers none of its points (bottom-right first).
 Qt::Alignment freeCorner(const ChartPanel& panel);
 // The sources a history chart's legend names (files, contexts' runs), in first-seen order.
