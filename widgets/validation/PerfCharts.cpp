@@ -463,11 +463,12 @@ void InferenceChart::setResult(const validation::InferenceResult& result,
 HistoryTicker::HistoryTicker() {
     setDateTimeFormat(QStringLiteral("yyyy-MM-dd\nHH:mm"));
     setDateTimeSpec(Qt::LocalTime);
-    setTickCount(5);
+    setTickCount(8);
 }
 
 double HistoryTicker::getTickStep(const QCPRange& range) {
-    return report::roundTimeStep(range.size(), tickCount()); // the report's round steps
+    m_step = report::roundTimeStep(range.size(), tickCount()); // the report's round steps
+    return m_step;
 }
 
 QVector<double> HistoryTicker::createTickVector(double tickStep, const QCPRange& range) {
@@ -490,6 +491,9 @@ QVector<double> HistoryTicker::createTickVector(double tickStep, const QCPRange&
 QString HistoryTicker::getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) {
     if (m_column && tick == *m_column)
         return tr("time\nunknown");
+    if (m_step >= 86400) // whole days: the date alone, as the report labels them
+        return QDateTime::fromMSecsSinceEpoch(qint64(tick * 1000), QTimeZone::systemTimeZone())
+            .toString(QStringLiteral("yyyy-MM-dd"));
     return QCPAxisTickerDateTime::getTickLabel(tick, locale, formatChar, precision);
 }
 

@@ -158,6 +158,7 @@ class HistoryTicker : public QCPAxisTickerDateTime {
 
   private:
     std::optional<double> m_separator, m_column;
+    double m_step = 0; // the step of the ticks made last
 };
 
 class HistoryChart : public PerfChart {

@@ -386,7 +386,7 @@ std::vector<ChartTick> dateTicks(double min, double max, Qt::TimeSpec spec) {
     std::vector<ChartTick> out;
     if (!(max > min))
         return out;
-    const double step = roundTimeStep(max - min, 6);
+    const double step = roundTimeStep(max - min, 8);
     // Aligned to the step in the zone the labels are in (a day starts at that zone's midnight).
     const QTimeZone zone = spec == Qt::UTC ? QTimeZone::utc() : QTimeZone::systemTimeZone();
     const qint64 offset = zone.offsetFromUtc(QDateTime::fromSecsSinceEpoch(qint64(min), zone));
