@@ -28,6 +28,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTextDocumentFragment>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -198,6 +199,34 @@ void TestHealthPane::filterSortInspectExport() {
                 qPrintable(
                     QStringLiteral("column %1, '%2' in %3 px").arg(c).arg(text).arg(table->columnWidth(c))));
         }
+
+    // Issue 30: the summary line is a recount of the table it sits over: every status count is the
+    // number of rows showing that status, and the pointers are the sum of the Pointers column.
+    {
+        const QString summaryText = QTextDocumentFragment::fromHtml(summary->text()).toPlainText();
+        for (evidence::HealthStatus st : models::kHealthStatuses) {
+            const QString name = evidence::healthStatusName(st);
+            int rows = 0;
+            for (int r = 0; r < table->model()->rowCount(); ++r)
+                rows += table->model()->index(r, HealthModel::StatusColumn).data().toString() == name;
+            QVERIFY2(summaryText.contains(QStringLiteral("%1 %2").arg(rows).arg(name)),
+                     qPrintable(QStringLiteral("'%1 %2' not in: %3").arg(rows).arg(name, summaryText)));
+        }
+        int pointers = 0;
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            pointers += table
+                            ->model() // "4", or "4 (1 pending, 1 invalid)"
+                            ->index(r, HealthModel::PointersColumn)
+                            .data()
+                            .toString()
+                            .section(QLatin1Char(' '), 0, 0)
+                            .toInt();
+        QVERIFY2(
+            summaryText.contains(QStringLiteral("%1 evidence pointer").arg(pointers)),
+            qPrintable(QStringLiteral("%1 pointers counted; summary: %2").arg(pointers).arg(summaryText)));
+        QVERIFY2(summaryText.contains(QStringLiteral("%1 coordinate").arg(table->model()->rowCount())),
+                 qPrintable(summaryText));
+    }
 
     // Filter as you type.
     filter->setFocus();
