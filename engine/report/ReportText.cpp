@@ -106,6 +106,15 @@ QString td(const QString& text) {
     return QStringLiteral("<td>%1</td>").arg(esc(text));
 }
 
+// A cell of one status or state ("passed", "signed (not verified)"): never broken, inside a word
+// or between its words ("passe/d"); its column is as wide as it needs.
+QString tdWord(const QString& text, const QString& color = {}) {
+    return color.isEmpty()
+               ? QStringLiteral("<td style=\"white-space:nowrap\">%1</td>").arg(esc(text))
+               : QStringLiteral("<td style=\"white-space:nowrap\"><font color=\"%1\">%2</font></td>")
+                     .arg(color, esc(text));
+}
+
 QString chainText(const receipts::ChainCheck& c) {
     if (c.ok)
         return QStringLiteral("intact: %1 receipt(s), head #%2 %3")
@@ -163,8 +172,8 @@ QString htmlSummary(const ReportData& d) {
     h += QStringLiteral("<h2>Summary</h2>\n") + QLatin1String(kTable) +
          th({QStringLiteral("Status"), QStringLiteral("Coordinates")});
     for (const auto& [status, count] : d.statusCounts())
-        h += QStringLiteral("<tr><td><font color=\"%1\">%2</font></td><td align=\"right\">%3</td></tr>")
-                 .arg(statusColor(status), esc(evidence::healthStatusName(status)))
+        h += QStringLiteral("<tr>%1<td align=\"right\">%2</td></tr>")
+                 .arg(tdWord(evidence::healthStatusName(status), statusColor(status)))
                  .arg(count);
     h += QStringLiteral("<tr><td><b>total</b></td><td align=\"right\"><b>%1</b></td></tr></table>\n")
              .arg(d.rows.size());
@@ -183,8 +192,8 @@ QString htmlHealth(const ReportData& d) {
              QStringLiteral("Reason"), QStringLiteral("Pointers"), QStringLiteral("Signers"),
              QStringLiteral("Newest"), QStringLiteral("Bundles")});
     for (const HealthRow& r : d.rows)
-        h += QStringLiteral(
-                 "<tr class=\"health-row\">%1%2<td><font color=\"%3\">%4</font></td>%5%6%7%8%9</tr>\n")
+        h += QStringLiteral("<tr class=\"health-row\">%1%2<td style=\"white-space:nowrap\"><font "
+                            "color=\"%3\">%4</font></td>%5%6%7%8%9</tr>\n")
                  .arg(td(rowName(r) +
                          (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label))),
                       td(r.criteria.summary()), statusColor(r.status),
@@ -270,7 +279,7 @@ QString htmlPerformance(const ReportData& d, const ReportCharts& charts, ImageRe
                 if (c.nccl || c.inference)
                     h += QStringLiteral("<tr>%1%2%3%4%5</tr>\n")
                              .arg(td(run.summary.runUid), td(dateText(run.summary.startedAt)),
-                                  td(run.summary.state), td(c.name), td(c.message));
+                                  tdWord(run.summary.state), td(c.name), td(c.message));
         h += QStringLiteral("</table>\n");
         h += QStringLiteral("<p class=\"counts\">%1</p>\n").arg(esc(cr.countsNote()));
         for (const ReportChart& c : charts.list) {
@@ -363,8 +372,8 @@ QString htmlProblems(const ReportData& d) {
         h += QLatin1String(kTable) +
              th({QStringLiteral("Coordinate"), QStringLiteral("Problem"), QStringLiteral("Reason")});
         for (const ReportProblem& p : d.problems)
-            h += QStringLiteral("<tr>%1<td><font color=\"%2\">%3</font></td>%4</tr>\n")
-                     .arg(td(p.recipe), problemKindColor(p.kind), esc(p.kind), td(p.reason));
+            h += QStringLiteral("<tr>%1%2%3</tr>\n")
+                     .arg(td(p.recipe), tdWord(p.kind, problemKindColor(p.kind)), td(p.reason));
         h += QStringLiteral("</table>\n");
     }
     return h;

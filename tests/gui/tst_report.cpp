@@ -9,6 +9,7 @@
 #include "GuiTestUtil.h"
 #include "TestUtil.h"
 
+#include "HealthModels.h"
 #include "ReportDialog.h"
 #include "Workspace.h"
 
@@ -24,19 +25,24 @@
 #include "validation/Nccl.h"
 #include "validation/Score.h"
 
+#include <QAbstractTextDocumentLayout>
+#include <QBuffer>
 #include <QComboBox>
 #include <QDirIterator>
 #include <QImage>
 #include <QLineEdit>
 #include <QMutex>
+#include <QPdfWriter>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTextLayout>
 #include <QTimeZone>
 
 using namespace pb;
@@ -309,6 +315,30 @@ void TestReport::pdf() {
     std::unique_ptr<QTextDocument> doc = reportDocument(*data, charts);
     const int predicted = predictPdfPages(*doc);
     QVERIFY(predicted >= 2);
+    // Issue 30: a status or state is never broken on the page ("passe/d"): laid out on A4, every
+    // cell holding one is one line.
+    {
+        QBuffer sink;
+        sink.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&sink);
+        layoutForPdf(*doc, writer);
+        QStringList words;
+        for (evidence::HealthStatus st : models::kHealthStatuses)
+            words << evidence::healthStatusName(st);
+        for (const char* w : {"passed", "failed", "skipped", "incomplete", "cancelled", "error"})
+            words << QLatin1String(w);
+        int checked = 0;
+        for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+            if (words.contains(b.text().trimmed())) {
+                ++checked;
+                QVERIFY2(b.layout() && b.layout()->lineCount() == 1,
+                         qPrintable(QStringLiteral("'%1' laid out on %2 lines")
+                                        .arg(b.text())
+                                        .arg(b.layout()->lineCount())));
+            }
+        doc->documentLayout()->setPaintDevice(nullptr);
+        QVERIFY(checked > 0);
+    }
     Result<ReportOutput> out = writeWithRenderer(*m_db->db, ReportFormat::Pdf, path, *data);
     QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));
     QCOMPARE(out->pages, predicted);
