@@ -20,7 +20,7 @@ static int bundleSign(const QCommandLineParser& p) {
         return fail(sealed.error());
     out() << "signed " << sealed->report.files
           << " files; checksums.txt sha256:" << sealed->report.checksumsSha256 << "; key "
-          << sealed->report.keyFingerprint << "; " << pb::bundle::treeDigestText(sealed->treeDigest)
+          << sealed->report.keyFingerprint << "; " << pb::bundle::treeDigestText(sealed->report.treeDigest)
           << Qt::endl;
     return kOk;
 }

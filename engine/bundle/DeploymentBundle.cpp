@@ -1,4 +1,5 @@
 #include "bundle/DeploymentBundle.h"
+#include "bundle/TreeDigest.h"
 
 #include "core/Files.h"
 #include "core/Hash.h"
@@ -198,7 +199,12 @@ Result<SignReport> signDeploymentBundle(const QString& dir, EVP_PKEY* key, const
                          FileAccess::Normal);
         !s)
         return s.error();
-    return SignReport{int(files->size()), checksumsHex, sigstore::keyFingerprint(key)};
+    std::vector<std::pair<QString, QString>> listed;
+    listed.reserve(files->size());
+    for (const FileDigest& f : *files)
+        listed.emplace_back(f.path, f.sha256Hex);
+    return SignReport{int(files->size()), checksumsHex, sigstore::keyFingerprint(key),
+                      bundle::treeDigestOfFiles(std::move(listed))};
 }
 
 QString fileStateName(FileState s) {

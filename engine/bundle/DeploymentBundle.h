@@ -51,6 +51,7 @@ struct SignReport {
     int files = 0;
     QString checksumsSha256;
     QString keyFingerprint;
+    QString treeDigest; // hex (bundle/TreeDigest.h), from the same hashes: sealing leaves it as it was
 };
 
 // Writes checksums.txt and attestation/bundle-attestation.sigstore.json (a DSSE in-toto statement,

@@ -30,6 +30,7 @@ struct DiskFile {
     QString path; // relative
     QByteArray bytes;
     bool executable = false;
+    QString sha256; // hex of bytes, computed once when read
 };
 
 bool excluded(const QString& rel) {
@@ -82,8 +83,9 @@ Result<std::vector<DiskFile>> readTree(const QString& dir, const IndexLimits& li
         if (total > limits.maxTotalBytes)
             return makeError(QStringLiteral("the bundle is larger than %1 bytes").arg(limits.maxTotalBytes),
                              root.path());
+        const QString sha = sha256Hex(*bytes);
         out.push_back(DiskFile{rel, std::move(*bytes),
-                               (QFileInfo(root.filePath(rel)).permissions() & QFile::ExeOwner) != 0});
+                               (QFileInfo(root.filePath(rel)).permissions() & QFile::ExeOwner) != 0, sha});
     }
     return out;
 }
@@ -92,7 +94,7 @@ QString treeDigestOf(const std::vector<DiskFile>& files) {
     std::vector<std::pair<QString, QString>> listed;
     listed.reserve(files.size());
     for (const DiskFile& f : files)
-        listed.emplace_back(f.path, sha256Hex(f.bytes));
+        listed.emplace_back(f.path, f.sha256);
     return treeDigestOfFiles(std::move(listed)); // bundle/TreeDigest.h
 }
 
@@ -181,7 +183,7 @@ Status checkExistingChecksums(const QDir& root, const std::vector<DiskFile>& fil
         return {};
     std::map<QString, QString> bySha;
     for (const DiskFile& f : files)
-        bySha[f.path] = sha256Hex(f.bytes);
+        bySha[f.path] = f.sha256;
     QFile cf(root.filePath(QLatin1String(kChecksumsName)));
     if (Status s = openInputFile(cf); !s)
         return s.error();
@@ -227,7 +229,7 @@ Status readRecipeCriteria(const QDir& root, const std::vector<DiskFile>& files, 
                           QString& recipeSha) {
     for (const DiskFile& f : files)
         if (f.path == QLatin1String("recipe.yaml")) {
-            recipeSha = sha256Hex(f.bytes);
+            recipeSha = f.sha256;
             Result<yaml::Node> recipe = yaml::parse(f.bytes, root.filePath(f.path));
             if (!recipe)
                 return recipe.error();
@@ -274,7 +276,7 @@ Result<std::vector<QByteArray>> documentsOf(const DiskFile& f, const QDir& root,
 // indexFiles and listed in members.
 Status addPayloads(const DiskFile& f, const QDir& root, const IndexLimits& limits,
                    std::map<QString, QByteArray>& indexFiles, QJsonArray& members) {
-    const QString fileSha = sha256Hex(f.bytes);
+    const QString& fileSha = f.sha256;
     const QJsonObject renderedFile{
         {QStringLiteral("path"), f.path},
         {QStringLiteral("sha256"), fileSha},

@@ -1,6 +1,5 @@
 #include "ops/SealBundle.h"
 
-#include "bundle/Index.h"
 #include "receipts/Kinds.h"
 
 #include <QFileInfo>
@@ -17,12 +16,6 @@ Result<SealBundleOutcome> sealBundle(const Context& ctx, const SealBundleRequest
     Result<sigstore::crypto::Pkey> key = loadSigningKey(request.key);
     if (!key)
         return key.error();
-    // The tree the seal covers, under the one name bundles have (checksums.txt and attestation/ are
-    // outside it, so it is the tree digest `bundle generate` printed). Read before the seal's files
-    // are staged in the folder.
-    Result<QString> tree = bundle::treeDigestOnDisk(request.dir);
-    if (!tree)
-        return tree.error();
     StagedFiles files;
     auto progress = [&ctx](int done, int total) {
         ctx.progress(done, total, QStringLiteral("Hashing files: %1 of %2").arg(done).arg(total));
@@ -35,15 +28,15 @@ Result<SealBundleOutcome> sealBundle(const Context& ctx, const SealBundleRequest
         return report.error();
     SealBundleOutcome out;
     out.report = *report;
-    out.treeDigest = *tree;
     const QString dir = QFileInfo(request.dir).absoluteFilePath();
     out.checksumsPath = dir + QLatin1Char('/') + QLatin1String(deploy::kChecksums);
     out.attestationPath = dir + QLatin1Char('/') + QLatin1String(deploy::kBundleAttestation);
     receipts::ReceiptDraft d;
     d.kind = receipts::kinds::SignBundle;
-    d.parameters = QJsonObject{{QStringLiteral("keyFingerprint"), report->keyFingerprint},
-                               {QStringLiteral("files"), report->files},
-                               {QStringLiteral("treeDigest"), QStringLiteral("sha256:") + out.treeDigest}};
+    d.parameters =
+        QJsonObject{{QStringLiteral("keyFingerprint"), report->keyFingerprint},
+                    {QStringLiteral("files"), report->files},
+                    {QStringLiteral("treeDigest"), QStringLiteral("sha256:") + report->treeDigest}};
     d.inputs.push_back(
         receipts::Artifact::digest(request.dir + QStringLiteral("/checksums.txt"), report->checksumsSha256));
     for (const receipts::Artifact& a : files.artifacts())

@@ -16,7 +16,6 @@ struct SealBundleRequest {
 struct SealBundleOutcome {
     deploy::SignReport report;
     QString checksumsPath, attestationPath;
-    QString treeDigest; // hex (bundle/TreeDigest.h): sealing leaves it as it was
     qint64 receiptSeq = 0;
 };
 
