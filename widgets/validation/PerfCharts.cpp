@@ -315,65 +315,43 @@ void NcclChart::placeLabels() {
         return QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()).normalized();
     };
     std::vector<QRectF> taken;
-    // The threshold lines' labels: at the right end, else the left end, else the middle; the spec's
-    // side of the line first.
-    for (QCPItemText* label : {m_thresholdLabel, m_toleranceLabel}) {
+    const report::ChartPanel p = spec().panels.front();
+    // The threshold lines' labels, at the first of their places (report::lineLabelPlaces) where no
+    // curve passes and no label is, as the report places them.
+    QCPItemText* const lineLabels[] = {m_thresholdLabel, m_toleranceLabel};
+    for (size_t i = 0; i < std::size(lineLabels) && i < p.lines.size(); ++i) {
+        QCPItemText* label = lineLabels[i];
         if (!label)
             continue;
-        const double y = label->position->coords().y();
-        const bool below = label->positionAlignment() & Qt::AlignTop;
-        struct Place {
-            double ratio;
-            Qt::Alignment h;
-            bool below;
+        const std::vector<report::LineLabelPlace> places = report::lineLabelPlaces(p.lines[i]);
+        auto put = [&](const report::LineLabelPlace& pl) {
+            label->position->setCoords(pl.ratio, p.lines[i].y);
+            label->setPositionAlignment(pl.horizontal | (pl.below ? Qt::AlignTop : Qt::AlignBottom));
         };
-        const Place places[] = {{0.995, Qt::AlignRight, below},
-                                {0.005, Qt::AlignLeft, below},
-                                {0.5, Qt::AlignHCenter, below},
-                                {0.995, Qt::AlignRight, !below},
-                                {0.005, Qt::AlignLeft, !below}};
         std::vector<QRectF> candidates;
-        for (const Place& pl : places) {
-            label->position->setCoords(pl.ratio, y);
-            label->setPositionAlignment(pl.h | (pl.below ? Qt::AlignTop : Qt::AlignBottom));
+        for (const report::LineLabelPlace& pl : places) {
+            put(pl);
             candidates.push_back(rectOf(label));
         }
         const int chosen = std::max(0, report::freePlace(candidates, paths, taken));
-        label->position->setCoords(places[chosen].ratio, y);
-        label->setPositionAlignment(places[chosen].h |
-                                    (places[chosen].below ? Qt::AlignTop : Qt::AlignBottom));
+        put(places[size_t(chosen)]);
         taken.push_back(candidates[size_t(chosen)]);
     }
-    // Each scored point's label: beside its point, on the side no curve passes.
-    for (QCPItemText* label : std::as_const(m_scoredLabels)) {
-        struct Place {
-            double dx, dy;
-            Qt::Alignment align;
+    // Each scored point's label, beside its point (report::markLabelPlaces).
+    for (qsizetype i = 0; i < m_scoredLabels.size() && size_t(i) < p.marks.size(); ++i) {
+        QCPItemText* label = m_scoredLabels[i];
+        const std::vector<report::MarkLabelPlace> places = report::markLabelPlaces(p.marks[size_t(i)]);
+        auto put = [&](const report::MarkLabelPlace& pl) {
+            label->position->setCoords(pl.dx, pl.above ? -pl.dy : pl.dy);
+            label->setPositionAlignment(Qt::AlignRight | (pl.above ? Qt::AlignBottom : Qt::AlignTop));
         };
-        const Place places[] = {
-            {-10, 10, Qt::AlignRight | Qt::AlignTop}, {-10, -10, Qt::AlignRight | Qt::AlignBottom},
-            {-10, 34, Qt::AlignRight | Qt::AlignTop}, {-10, -34, Qt::AlignRight | Qt::AlignBottom},
-            {-10, 60, Qt::AlignRight | Qt::AlignTop}, {-10, -60, Qt::AlignRight | Qt::AlignBottom},
-            {-40, 90, Qt::AlignRight | Qt::AlignTop}, {-40, -90, Qt::AlignRight | Qt::AlignBottom}};
-        const Qt::Alignment first = label->positionAlignment();
         std::vector<QRectF> candidates;
-        for (const Place& pl : places) {
-            label->position->setCoords(pl.dx, pl.dy);
-            label->setPositionAlignment(pl.align);
+        for (const report::MarkLabelPlace& pl : places) {
+            put(pl);
             candidates.push_back(rectOf(label));
         }
-        // The spec's side first (above when another label is below): the candidates in pairs, swapped.
-        std::vector<int> order;
-        for (int i = 0; i < int(std::size(places)); i += 2)
-            order.insert(order.end(), (first & Qt::AlignBottom) ? std::initializer_list<int>{i + 1, i}
-                                                                : std::initializer_list<int>{i, i + 1});
-        std::vector<QRectF> ordered;
-        for (int i : order)
-            ordered.push_back(candidates[size_t(i)]);
-        const int free = report::freePlace(ordered, paths, taken);
-        const int chosen = order[size_t(free < 0 ? 0 : free)];
-        label->position->setCoords(places[chosen].dx, places[chosen].dy);
-        label->setPositionAlignment(places[chosen].align);
+        const int chosen = std::max(0, report::freePlace(candidates, paths, taken));
+        put(places[size_t(chosen)]);
         taken.push_back(candidates[size_t(chosen)]);
     }
     replot();

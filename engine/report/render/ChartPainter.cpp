@@ -147,8 +147,8 @@ std::vector<QPolygonF> plottedPaths(const Mapper& m) {
     return paths;
 }
 
-// The threshold lines and their labels: each label at the right end of its line, else at the left
-// end, else in the middle, else on the line's other side: where no curve passes and no label is.
+// The threshold lines and their labels: each label at the first of its places (lineLabelPlaces)
+// where no curve passes and no label is.
 void drawLines(QPainter& g, const Mapper& m, const std::vector<ChartHLine>& lines,
                const std::vector<QPolygonF>& paths, std::vector<QRectF>& taken) {
     g.setFont(chartFont(11));
@@ -159,11 +159,14 @@ void drawLines(QPainter& g, const Mapper& m, const std::vector<ChartHLine>& line
         g.drawLine(QPointF(m.rect.left(), y), QPointF(m.rect.right(), y));
         const double h = fm.height();
         const double w = fm.horizontalAdvance(l.label) + 6;
-        auto at = [&](double x, bool below) { return QRectF(x, below ? y + 1 : y - h - 1, w, h); };
-        const std::vector<QRectF> candidates{
-            at(m.rect.right() - 4 - w, l.labelBelow), at(m.rect.left() + 4, l.labelBelow),
-            at(m.rect.center().x() - w / 2, l.labelBelow), at(m.rect.right() - 4 - w, !l.labelBelow),
-            at(m.rect.left() + 4, !l.labelBelow)};
+        std::vector<QRectF> candidates;
+        for (const LineLabelPlace& pl : lineLabelPlaces(l)) {
+            const double anchor = m.rect.left() + pl.ratio * m.rect.width();
+            const double x = pl.horizontal == Qt::AlignRight  ? anchor - w
+                             : pl.horizontal == Qt::AlignLeft ? anchor
+                                                              : anchor - w / 2;
+            candidates.emplace_back(x, pl.below ? y + 1 : y - h - 1, w, h);
+        }
         const int chosen = freePlace(candidates, paths, taken);
         const QRectF box = candidates[size_t(std::max(0, chosen))];
         taken.push_back(box);
@@ -185,9 +188,8 @@ void drawMark(QPainter& g, const Mapper& m, const ChartMark& mark, const std::ve
     const QFontMetricsF fm(g.font());
     const double w = fm.horizontalAdvance(mark.label) + 8, h = fm.height() + 4;
     std::vector<QRectF> candidates;
-    for (double dy : {10.0, 34.0, 60.0, 90.0})
-        for (bool above : {mark.labelAbove, !mark.labelAbove})
-            candidates.emplace_back(at.x() - 10 - w, above ? at.y() - dy - h : at.y() + dy, w, h);
+    for (const MarkLabelPlace& pl : markLabelPlaces(mark))
+        candidates.emplace_back(at.x() + pl.dx - w, pl.above ? at.y() - pl.dy - h : at.y() + pl.dy, w, h);
     const int chosen = freePlace(candidates, paths, taken);
     const QRectF box = candidates[size_t(std::max(0, chosen))];
     taken.push_back(box);

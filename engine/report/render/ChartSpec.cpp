@@ -83,6 +83,22 @@ int freePlace(const std::vector<QRectF>& candidates, const std::vector<QPolygonF
     return -1;
 }
 
+std::vector<LineLabelPlace> lineLabelPlaces(const ChartHLine& line) {
+    return {{0.995, Qt::AlignRight, line.labelBelow},
+            {0.005, Qt::AlignLeft, line.labelBelow},
+            {0.5, Qt::AlignHCenter, line.labelBelow},
+            {0.995, Qt::AlignRight, !line.labelBelow},
+            {0.005, Qt::AlignLeft, !line.labelBelow}};
+}
+
+std::vector<MarkLabelPlace> markLabelPlaces(const ChartMark& mark) {
+    std::vector<MarkLabelPlace> out;
+    for (double dy : {10.0, 34.0, 60.0, 90.0})
+        for (bool above : {mark.labelAbove, !mark.labelAbove})
+            out.push_back({-10, dy, above});
+    return out;
+}
+
 double roundTimeStep(double spanSeconds, int maxTicks) {
     static const double steps[] = {60,      120,     300,     600,     900,     1800,   3600,
                                    7200,    10800,   21600,   43200,   86400,   172800, 604800,

@@ -138,6 +138,21 @@ bool crossesPaths(const QRectF& rect, const std::vector<QPolygonF>& paths);
 // The first of `candidates` that crosses no path and overlaps none of `taken`; -1 when none is free.
 int freePlace(const std::vector<QRectF>& candidates, const std::vector<QPolygonF>& paths,
               const std::vector<QRectF>& taken);
+// Where a line's label may stand, in the order both faces try them: at `ratio` of the plot's width,
+// aligned there (right, left or centred), above or below the line; the spec's side first.
+struct LineLabelPlace {
+    double ratio;
+    Qt::Alignment horizontal;
+    bool below;
+};
+std::vector<LineLabelPlace> lineLabelPlaces(const ChartHLine& line);
+// Where a scored point's label may stand, in the order tried: its box's right edge `dx` pixels from
+// the point, `dy` pixels above or below it; the spec's side first, then further away.
+struct MarkLabelPlace {
+    double dx, dy;
+    bool above;
+};
+std::vector<MarkLabelPlace> markLabelPlaces(const ChartMark& mark);
 // The corner of `panel` where a legend covers none of its points (bottom-right first).
 Qt::Alignment freeCorner(const ChartPanel& panel);
 // The sources a history chart's legend names (files, contexts' runs), in first-seen order.
