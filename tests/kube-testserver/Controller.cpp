@@ -651,40 +651,29 @@ QJsonObject Controller::deleteGracefully(const QString& resource, const QString&
                 object = *now;
         }
     }
+    // An eviction (or the taint manager) marks the pod first, whatever the grace: the DisruptionTarget
+    // condition.
+    const bool disrupted = resource == QLatin1String("pods") && !disruptionReason.isEmpty();
+    if (disrupted) {
+        QJsonObject status = object.value(QLatin1String("status")).toObject();
+        QJsonArray conditions = status.value(QLatin1String("conditions")).toArray();
+        conditions.append(condition(QStringLiteral("DisruptionTarget"), disruptionReason,
+                                    disruptionReason == QLatin1String("EvictionByEvictionAPI")
+                                        ? QStringLiteral("Eviction API: evicting")
+                                        : QStringLiteral("Taint manager: deleting due to NoExecute taint")));
+        status.insert(QStringLiteral("conditions"), conditions);
+        object.insert(QStringLiteral("status"), status);
+    }
     if (!graceful) {
-        if (resource == QLatin1String("pods") && !disruptionReason.isEmpty()) {
-            // Even at grace 0 the eviction (or taint manager) marks the pod first: one MODIFIED event
-            // with the DisruptionTarget condition, then its deletion.
-            QJsonObject status = object.value(QLatin1String("status")).toObject();
-            QJsonArray conditions = status.value(QLatin1String("conditions")).toArray();
-            conditions.append(
-                condition(QStringLiteral("DisruptionTarget"), disruptionReason,
-                          disruptionReason == QLatin1String("EvictionByEvictionAPI")
-                              ? QStringLiteral("Eviction API: evicting")
-                              : QStringLiteral("Taint manager: deleting due to NoExecute taint")));
-            status.insert(QStringLiteral("conditions"), conditions);
-            object.insert(QStringLiteral("status"), status);
+        if (disrupted) // at grace 0: one MODIFIED event with the condition, then the deletion
             object = store_.update(resource, object);
-        }
         removeNow(resource, ns, name);
         setMeta(object, QStringLiteral("deletionTimestamp"), nowTimestamp());
         return object;
     }
     setMeta(object, QStringLiteral("deletionTimestamp"), nowTimestamp());
-    if (resource == QLatin1String("pods")) {
+    if (resource == QLatin1String("pods"))
         setMeta(object, QStringLiteral("deletionGracePeriodSeconds"), 30);
-        QJsonObject status = object.value(QLatin1String("status")).toObject();
-        if (!disruptionReason.isEmpty()) {
-            QJsonArray conditions = status.value(QLatin1String("conditions")).toArray();
-            conditions.append(
-                condition(QStringLiteral("DisruptionTarget"), disruptionReason,
-                          disruptionReason == QLatin1String("EvictionByEvictionAPI")
-                              ? QStringLiteral("Eviction API: evicting")
-                              : QStringLiteral("Taint manager: deleting due to NoExecute taint")));
-            status.insert(QStringLiteral("conditions"), conditions);
-            object.insert(QStringLiteral("status"), status);
-        }
-    }
     if (resource == QLatin1String("namespaces")) {
         QJsonObject status = object.value(QLatin1String("status")).toObject();
         status.insert(QStringLiteral("phase"), QStringLiteral("Terminating"));
