@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,6 +22,17 @@ inline QString fixture(const QString& rel) {
 
 inline QString realCatalog(const QString& version) {
     return sharedData(QStringLiteral("aicr/catalogs/%1/recipes").arg(version));
+}
+
+// Writes `data` to `path` (replacing it), owner-executable when asked (exec plugins, scripts).
+inline bool writeFile(const QString& path, const QByteArray& data, bool executable = false) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size())
+        return false;
+    f.close();
+    if (executable)
+        f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    return true;
 }
 
 inline QString embeddedCatalogDir(const QString& version) {

@@ -34,6 +34,20 @@ using namespace pb::bundle;
 
 namespace {
 
+// `proofbench --db DB ARGS`: its exit code, its stdout in `stdoutBytes`; stderr is shown on failure.
+int runCli(const QString& db, const QStringList& args, QByteArray* stdoutBytes = nullptr,
+           const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    QProcess proc;
+    proc.setProcessEnvironment(env);
+    proc.start(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), db} + args);
+    proc.waitForFinished(120000);
+    if (stdoutBytes)
+        *stdoutBytes = proc.readAllStandardOutput();
+    if (proc.exitCode() != 0)
+        qWarning().noquote() << proc.readAllStandardError();
+    return proc.exitCode();
+}
+
 QString goldens() {
     return QStringLiteral(PB_SHARED_DATA "/aicr/bundler-goldens");
 }
@@ -480,14 +494,7 @@ void TestBundleGen::cli() {
     PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
     const QString db = testDb.spec();
     auto run = [&](const QStringList& args, QByteArray* stdoutBytes = nullptr) {
-        QProcess proc;
-        proc.start(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), db} + args);
-        proc.waitForFinished(120000);
-        if (stdoutBytes)
-            *stdoutBytes = proc.readAllStandardOutput();
-        if (proc.exitCode() != 0)
-            qWarning().noquote() << proc.readAllStandardError();
-        return proc.exitCode();
+        return runCli(db, args, stdoutBytes);
     };
     Result<catalog::Catalog> cat = catalog::loadCatalog(root);
     QVERIFY(cat.ok());
@@ -537,15 +544,7 @@ void TestBundleGen::oneTreeDigestEverywhere() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("PB_PASS"), QStringLiteral("tree digest test passphrase"));
     auto run = [&](const QStringList& args, QByteArray* stdoutBytes = nullptr) {
-        QProcess proc;
-        proc.setProcessEnvironment(env);
-        proc.start(QStringLiteral(PB_CLI_BINARY), QStringList{QStringLiteral("--db"), db} + args);
-        proc.waitForFinished(120000);
-        if (stdoutBytes)
-            *stdoutBytes = proc.readAllStandardOutput();
-        if (proc.exitCode() != 0)
-            qWarning().noquote() << proc.readAllStandardError();
-        return proc.exitCode();
+        return runCli(db, args, stdoutBytes, env);
     };
     Result<catalog::Catalog> cat = catalog::loadCatalog(root);
     QVERIFY(cat.ok());

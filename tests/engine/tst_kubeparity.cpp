@@ -11,6 +11,7 @@
 #include "kube/Credentials.h"
 
 #include "KubeTestServer.h"
+#include "TestUtil.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -37,6 +38,8 @@ using namespace pb::kube;
 
 namespace {
 
+using pbtest::writeFile;
+
 using TestServer = pbtest::KubeTestServer;
 
 QList<QJsonObject> readLog(const QString& path) {
@@ -48,16 +51,6 @@ QList<QJsonObject> readLog(const QString& path) {
         if (!line.trimmed().isEmpty())
             out << QJsonDocument::fromJson(line).object();
     return out;
-}
-
-bool writeFile(const QString& path, const QByteArray& data, bool executable = false) {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size())
-        return false;
-    f.close();
-    if (executable)
-        f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    return true;
 }
 
 QString kubectlPath() {

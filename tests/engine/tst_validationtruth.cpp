@@ -39,6 +39,8 @@ using namespace pb::validation;
 
 namespace {
 
+using pbtest::writeFile;
+
 const QString kTraining = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
 
 QJsonObject script() {
@@ -113,16 +115,6 @@ QStringList objectsOfRun(kube::Client& c, const QString& runId) {
     }
     out.sort();
     return out;
-}
-
-bool writeFile(const QString& path, const QByteArray& data, bool executable = false) {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size())
-        return false;
-    f.close();
-    if (executable)
-        f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    return true;
 }
 
 } // namespace

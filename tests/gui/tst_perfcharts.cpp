@@ -28,6 +28,20 @@ using pb::widgets::NcclChart;
 
 namespace {
 
+// A history point of run `run`: `value` of `metric` at `at`, passing when it reaches `threshold`.
+pb::store::HistoryPoint historyPoint(int run, const QDateTime& at, const QString& metric, const QString& unit,
+                                     double value, double threshold) {
+    pb::store::HistoryPoint p;
+    p.runId = run;
+    p.at = at;
+    p.metric = metric;
+    p.unit = unit;
+    p.value = value;
+    p.effectiveThreshold = threshold;
+    p.pass = value >= threshold;
+    return p;
+}
+
 std::vector<pb::catalog::Constraint> ncclConstraint(const QString& value) {
     pb::catalog::Constraint c;
     c.name = QStringLiteral("nccl-all-reduce-bw");
@@ -267,17 +281,9 @@ class TestPerfCharts : public QObject {
         std::vector<pb::store::HistoryPoint> points;
         const QDateTime t0(QDate(2025, 3, 1), QTime(10, 0), QTimeZone::utc());
         const double values[] = {310.5, 262.0, 386.56};
-        for (int i = 0; i < 3; ++i) {
-            pb::store::HistoryPoint p;
-            p.runId = i + 1;
-            p.at = t0.addDays(i);
-            p.metric = QStringLiteral("busbw");
-            p.unit = QStringLiteral("GB/s");
-            p.value = values[i];
-            p.effectiveThreshold = 270;
-            p.pass = p.value >= 270;
-            points.push_back(p);
-        }
+        for (int i = 0; i < 3; ++i)
+            points.push_back(historyPoint(i + 1, t0.addDays(i), QStringLiteral("busbw"),
+                                          QStringLiteral("GB/s"), values[i], 270));
         HistoryChart chart;
         chart.setHistory(QStringLiteral("busbw"), points);
         QCOMPARE(chart.valueGraph()->dataCount(), 3);
@@ -364,13 +370,8 @@ class TestPerfCharts : public QObject {
         const QDateTime t0(QDate(2026, 5, 1), QTime(5, 0), QTimeZone::utc());
         const char* files[] = {"import a100-oke.txt", "import h100-p5.txt", "lab-a run 1a2b3c4d"};
         for (int i = 0; i < 3; ++i) {
-            pb::store::HistoryPoint p;
-            p.runId = i + 1;
-            p.at = t0.addDays(i);
-            p.metric = QStringLiteral("busbw");
-            p.unit = QStringLiteral("GB/s");
-            p.value = 300 + i;
-            p.effectiveThreshold = 270;
+            pb::store::HistoryPoint p = historyPoint(i + 1, t0.addDays(i), QStringLiteral("busbw"),
+                                                     QStringLiteral("GB/s"), 300 + i, 270);
             p.source = QLatin1String(files[i]);
             p.timeKnown = i != 0;
             points.push_back(p);
@@ -427,14 +428,8 @@ class TestPerfCharts : public QObject {
         const QDateTime t0(QDate(2026, 11, 20), QTime(23, 5), QTimeZone::utc());
         const double values[] = {380, 385, 390, 20}; // the last one low, at the bottom right
         for (int i = 0; i < 4; ++i) {
-            pb::store::HistoryPoint p;
-            p.runId = i + 1;
-            p.at = t0.addSecs(i * 300);
-            p.metric = QStringLiteral("busbw");
-            p.unit = QStringLiteral("GB/s");
-            p.value = values[i];
-            p.effectiveThreshold = 270;
-            p.pass = values[i] >= 270;
+            pb::store::HistoryPoint p = historyPoint(i + 1, t0.addSecs(i * 300), QStringLiteral("busbw"),
+                                                     QStringLiteral("GB/s"), values[i], 270);
             p.source = QStringLiteral("import n%1.txt").arg(i);
             points.push_back(p);
         }
@@ -484,14 +479,9 @@ class TestPerfCharts : public QObject {
         std::vector<pb::store::HistoryPoint> points;
         const QDateTime t0(QDate(2026, 5, 1), QTime(5, 0), QTimeZone::utc());
         for (int i = 0; i < 3; ++i) {
-            pb::store::HistoryPoint p;
-            p.runId = i + 1;
-            p.at = t0.addDays(i);
-            p.metric = QStringLiteral("output-throughput");
-            p.unit = QStringLiteral("tokens/s");
-            p.value = 52000 + i;
-            p.effectiveThreshold = 45000;
-            p.pass = true;
+            pb::store::HistoryPoint p =
+                historyPoint(i + 1, t0.addDays(i), QStringLiteral("output-throughput"),
+                             QStringLiteral("tokens/s"), 52000 + i, 45000);
             p.checkFailed = i == 1; // its TTFT p99 was over the limit
             points.push_back(p);
         }
