@@ -1433,8 +1433,7 @@ void Runner::CheckSession::run() {
     m_runner.say(QStringLiteral("%1: creating Job %2").arg(c.name, c.job));
     if (!createJob())
         return;
-    m_runner.recordCreated(
-        QStringLiteral("/apis/batch/v1/namespaces/%1/jobs/%2").arg(m_runner.m_req.namespace_, c.job));
+    m_runner.recordCreated(m_jobsPath + QLatin1Char('/') + c.job);
     const RunRequest& req = m_runner.m_req;
     m_deadlineMs =
         QDateTime::currentMSecsSinceEpoch() + qint64(m_timeout + req.graceSec + req.pendingTimeoutSec) * 1000;
