@@ -115,8 +115,7 @@ QString objectsText(Deployer d, int components, bool parent) {
     QString s = QStringLiteral("%1 %2").arg(n).arg(objectsNoun(d, n));
     if (parent)
         s += QStringLiteral(" (%1 and the app-of-apps parent)")
-                 .arg(components == 1 ? QStringLiteral("1 component")
-                                      : QStringLiteral("%1 components").arg(components));
+                 .arg(plural(components, QStringLiteral("component"), QStringLiteral("components")));
     return s;
 }
 
@@ -444,8 +443,8 @@ QString BundleDiff::headline() const {
         if (toParent)
             text += fromComponents == toComponents
                         ? QStringLiteral(" (%1 and the app-of-apps parent)")
-                              .arg(toComponents == 1 ? QStringLiteral("1 component")
-                                                     : QStringLiteral("%1 components").arg(toComponents))
+                              .arg(plural(toComponents, QStringLiteral("component"),
+                                          QStringLiteral("components")))
                         : QStringLiteral(" (%1 → %2 components and the app-of-apps parent)")
                               .arg(fromComponents)
                               .arg(toComponents);
@@ -470,8 +469,7 @@ QString BundleDiff::headline() const {
                       changedObjects() == 1 ? QStringLiteral("object") : QStringLiteral("objects"));
     if (valuesUnknown())
         parts << QStringLiteral("values unknown for %1 (kept outside a bundle)")
-                     .arg(valuesUnknown() == 1 ? QStringLiteral("1 component")
-                                               : QStringLiteral("%1 components").arg(valuesUnknown()));
+                     .arg(plural(valuesUnknown(), QStringLiteral("component"), QStringLiteral("components")));
     parts << plural(chartVersionChanges(), QStringLiteral("chart-version change"),
                     QStringLiteral("chart-version changes"));
     if (repositoryMoves())
