@@ -31,14 +31,8 @@ void printPerfJson(const QString& file, PerfKind kind, const ops::PerfImportOutc
 void printNcclText(const NcclResult& n) {
     out() << "  rows " << n.rows.size() << ", sizes " << n.rows.front().sizeBytes << ".." << n.lastSizeBytes()
           << " B" << (n.ranks ? QStringLiteral(", %1 ranks").arg(n.ranks) : QString()) << '\n';
-    if (n.rowsRead != qint64(n.rows.size()))
-        out()
-            << "  " << n.rowsRead << " rows read; kept one per message size (the newest of " << n.repeatedRows
-            << " repeats"
-            << (n.decimation > 1
-                    ? QStringLiteral("; past %1 sizes, one in %2").arg(NcclResult::kMaxRows).arg(n.decimation)
-                    : QString())
-            << ")\n";
+    if (const QString kept = n.keptNote(); !kept.isEmpty())
+        out() << "  " << kept << '\n';
     out() << "  busbw of the largest size (out-of-place): " << QString::number(n.lastOopBusBw(), 'f', 2)
           << " GB/s\n"
           << "  peak busbw: " << QString::number(n.peakBusBw(), 'f', 2) << " GB/s\n"

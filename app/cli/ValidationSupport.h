@@ -174,12 +174,8 @@ inline void printRunText(const RunResult& r) {
                                                  QString::number(m.threshold->effective(), 'f', 2))
                                       : QString())
                       << (m.pass ? "" : "  below threshold") << '\n';
-        if (c.nccl && qint64(c.nccl->rows.size()) != c.nccl->rowsRead)
-            out() << "           nccl rows: " << c.nccl->rowsRead << " read, " << c.nccl->rows.size()
-                  << " kept (one per message size, the newest of " << c.nccl->repeatedRows << " repeats"
-                  << (c.nccl->decimation > 1 ? QStringLiteral("; one size in %1").arg(c.nccl->decimation)
-                                             : QString())
-                  << ")\n";
+        if (c.nccl && !c.nccl->keptNote().isEmpty())
+            out() << "           nccl " << c.nccl->keptNote() << '\n';
     }
     for (const RunResult::Leftover& l : r.leftovers)
         out() << "  left on the cluster: " << l.path

@@ -124,7 +124,8 @@ Result<PerfImportOutcome> perfImport(const Context& ctx, const PerfImportRequest
         if (!id)
             return id.error();
         receipts::ReceiptDraft d = validationReceipt(receipts::kinds::ValidationImport, out.run, parameters);
-        d.inputs.push_back(receipts::Artifact::file(req.file));
+        // The digest and size of the bytes kept: the file is not read a third time to name it.
+        d.inputs.push_back(receipts::Artifact::digest(req.file, kept->digest.mid(7), kept->size));
         return std::pair{*id, std::move(d)};
     });
     if (!row)

@@ -824,14 +824,8 @@ QJsonObject checkToJson(const CheckRun& c, bool withLog) {
         n.insert(QStringLiteral("peakBusBw"), c.nccl->peakBusBw());
         n.insert(QStringLiteral("rows"), int(c.nccl->rows.size()));
         n.insert(QStringLiteral("rowsRead"), double(c.nccl->rowsRead));
-        if (c.nccl->repeatedRows > 0 || c.nccl->decimation > 1)
-            n.insert(QStringLiteral("kept"),
-                     QStringLiteral("one row per message size (the newest of %1 repeats)%2")
-                         .arg(c.nccl->repeatedRows)
-                         .arg(c.nccl->decimation > 1 ? QStringLiteral(", one size in %1 beyond %2")
-                                                           .arg(c.nccl->decimation)
-                                                           .arg(validation::NcclResult::kMaxRows)
-                                                     : QString()));
+        if (const QString kept = c.nccl->keptNote(); !kept.isEmpty())
+            n.insert(QStringLiteral("kept"), kept);
         o.insert(QStringLiteral("nccl"), n);
     }
     if (c.inference)

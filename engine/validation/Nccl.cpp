@@ -503,6 +503,17 @@ struct NcclParser::Impl {
     }
 };
 
+QString NcclResult::keptNote() const {
+    if (rowsRead == qint64(rows.size()))
+        return {};
+    return QStringLiteral("%1 rows read, %2 kept (one per message size, the newest of %3 repeats%4)")
+        .arg(rowsRead)
+        .arg(rows.size())
+        .arg(repeatedRows)
+        .arg(decimation > 1 ? QStringLiteral("; one size in %1 past %2").arg(decimation).arg(kMaxRows)
+                            : QString());
+}
+
 NcclParser::NcclParser() : d(std::make_unique<Impl>()) {}
 NcclParser::~NcclParser() = default;
 

@@ -60,6 +60,9 @@ struct NcclResult {
     QString badValue;
 
     bool empty() const { return rows.empty(); }
+    // What the rows are of the rows read, when not all: "4369760 rows read, 32 kept (one per message
+    // size, the newest of 4369728 repeats)" (and "; one size in N" when thinned); empty otherwise.
+    QString keptNote() const;
     // AICR's metric: the out-of-place busbw of the last (largest) row.
     double lastOopBusBw() const { return rows.empty() ? 0 : rows.back().oopBusBw; }
     qint64 lastSizeBytes() const { return rows.empty() ? 0 : rows.back().sizeBytes; }
