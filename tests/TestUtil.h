@@ -1,6 +1,8 @@
 // Shared helpers for tests: locating ../shared/data (skipping cleanly when absent) and fixtures.
 #pragma once
 
+#include "FsUtil.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>

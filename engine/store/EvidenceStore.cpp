@@ -793,6 +793,7 @@ struct HealthTable {
     QHash<QString, size_t> byName;
     QHash<QString, QString> byLeaf;        // leaf overlay -> recipe name, where they differ
     std::map<size_t, QString> renamedFrom; // row -> the older name its evidence used
+    std::map<size_t, QString> outside;     // row -> why its evidence names no recipe of this version
 };
 
 // Room for every row up front: growing a vector of 10,000 rows copies them and touches fresh
@@ -854,29 +855,39 @@ Status readCatalogRecipes(const Source& source, qint64 catalogVersionId, HealthT
 // The row evidence recorded under `recipe` belongs to: the recipe's own, the recipe of the same
 // leaf overlay when the coordinate's name changed since (a profile was added; flagged as recorded
 // under the old name), or a new row for a coordinate this catalog version does not have.
+// Evidence under the coordinate's own name is placed first (readEvidenceSummary), so a row that has
+// its own is never given an older name's as well: the older name's pointers then keep a row of
+// their own, and the row's counts, newest time and listed pointers stay one set of pointers.
 size_t rowForEvidence(HealthTable& t, const QString& recipe) {
     auto found = t.byName.constFind(recipe);
     if (found != t.byName.cend())
         return *found;
+    QString reason = QStringLiteral("not a recipe of this catalog version");
     if (const auto leaf = t.byLeaf.constFind(recipe); leaf != t.byLeaf.cend()) {
-        if (const auto target = t.byName.constFind(*leaf);
-            target != t.byName.cend() && t.rows[*target].pointers == 0) {
-            t.renamedFrom[*target] = recipe;
-            t.rows[*target].evidenceName = recipe; // its pointers are read under this name
-            return *target;
+        if (const auto target = t.byName.constFind(*leaf); target != t.byName.cend()) {
+            if (t.rows[*target].pointers == 0) {
+                t.renamedFrom[*target] = recipe;
+                t.rows[*target].evidenceName = recipe; // its pointers are read under this name
+                return *target;
+            }
+            reason = QStringLiteral("not a recipe of this catalog version: the leaf '%1' now resolves to "
+                                    "'%2', which has evidence of its own")
+                         .arg(recipe, *leaf);
         }
     }
     HealthRow orphan; // evidence for a coordinate this catalog version does not have
     orphan.recipe = recipe;
-    orphan.reason = QStringLiteral("not a recipe of this catalog version");
+    orphan.reason = reason;
+    t.outside[t.rows.size()] = reason;
     t.byName.insert(recipe, t.rows.size());
     t.rows.push_back(std::move(orphan));
     return t.rows.size() - 1;
 }
 
-// Pointer counts per recipe, kept by every import (evidence_summary), by recipe name: which of a
-// leaf's names is read first decides where its evidence goes (rowForEvidence). It is SQLite's table
-// order as well, since the import writes the rows grouped by recipe.
+// Pointer counts per recipe, kept by every import (evidence_summary), by recipe name (SQLite's table
+// order as well, since the import writes the rows grouped by recipe). A name this catalog version
+// has goes to its row at once; the others after, so that an older name's evidence goes to the leaf's
+// row only when that row has none of its own (rowForEvidence).
 template <class Source> Status readEvidenceSummary(const Source& source, HealthTable& t) {
     auto q = source.open("SELECT recipe, pointers, invalid, pending, first_party, community, partner, "
                          "reported, newest_attested_at, newest_predicate_type FROM evidence_summary "
@@ -887,8 +898,37 @@ template <class Source> Status readEvidenceSummary(const Source& source, HealthT
     const QTimeZone utc = QTimeZone::utc();
     QByteArray lastNewest; // recipes attested in one run share the time: parsed once
     QDateTime lastParsed;
+    // Two passes: names of this version's recipes first, then the rest (older names, other
+    // coordinates); see rowForEvidence.
+    struct Counts {
+        QString recipe;
+        int pointers, invalid, pending, firstParty, community, partner, reported;
+        QDateTime newest;
+        QString predicateType;
+    };
+    std::vector<Counts> later;
+    auto apply = [](HealthRow& row, const Counts& c) {
+        row.pointers = c.pointers;
+        row.invalid = c.invalid;
+        row.pending = c.pending;
+        row.firstParty = c.firstParty;
+        row.community = c.community;
+        row.partner = c.partner;
+        row.reported = c.reported;
+        row.newestAttestedAt = c.newest;
+        row.newestPredicateType = c.predicateType;
+    };
     while (q.next()) {
-        HealthRow& row = t.rows[rowForEvidence(t, q.text(0))];
+        const QString name = q.text(0);
+        if (!t.byName.contains(name)) {
+            QDateTime newest;
+            if (const QByteArrayView n = q.bytes(8); !n.isEmpty())
+                newest = parseUtc(n, utc);
+            later.push_back(Counts{name, q.integer(1), q.integer(2), q.integer(3), q.integer(4), q.integer(5),
+                                   q.integer(6), q.integer(7), newest, predicateTypes.get(q.bytes(9))});
+            continue;
+        }
+        HealthRow& row = t.rows[rowForEvidence(t, name)];
         row.pointers = q.integer(1);
         row.invalid = q.integer(2);
         row.pending = q.integer(3);
@@ -908,6 +948,8 @@ template <class Source> Status readEvidenceSummary(const Source& source, HealthT
     }
     if (q.failed())
         return q.error(QStringLiteral("evidence_summary"));
+    for (const Counts& c : later)
+        apply(t.rows[rowForEvidence(t, c.recipe)], c);
     return {};
 }
 
@@ -1085,6 +1127,9 @@ Result<std::vector<HealthRow>> buildHealth(const Source& source, QSqlDatabase& d
     for (size_t at = 0; at < t.rows.size(); ++at) {
         const auto renamed = t.renamedFrom.find(at);
         judgeRow(t.rows[at], renamed == t.renamedFrom.end() ? nullptr : &renamed->second, reasons);
+        // The status says what the evidence is; the reason first says where it stands.
+        if (const auto out = t.outside.find(at); out != t.outside.end() && t.rows[at].reason != out->second)
+            t.rows[at].reason = out->second + QStringLiteral("; ") + t.rows[at].reason;
     }
     sortByRecipe(t.rows, catalogRows);
     return std::move(t.rows);

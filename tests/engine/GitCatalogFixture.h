@@ -4,6 +4,8 @@
 // with the git command line (the peer of what users have), never checked out by Proofbench.
 #pragma once
 
+#include "FsUtil.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -101,22 +103,6 @@ class GitCatalogRepo {
     }
 
   private:
-    static bool copyTree(const QString& from, const QString& to) {
-        QDir().mkpath(to);
-        QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden,
-                        QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString src = it.next();
-            const QString dst = to + QLatin1Char('/') + QDir(from).relativeFilePath(src);
-            if (it.fileInfo().isDir()) {
-                QDir().mkpath(dst);
-            } else if (!QFile::copy(src, dst)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     void build() {
         QDir().mkpath(m_work);
         const QStringList quiet{QStringLiteral("-c"), QStringLiteral("commit.gpgsign=false"),
@@ -131,8 +117,8 @@ class GitCatalogRepo {
             return;
         for (const GitCatalogCommit& c : gitCatalogCommits()) {
             QDir(m_work + QStringLiteral("/recipes")).removeRecursively();
-            if (!copyTree(m_catalogs + QLatin1Char('/') + c.label + QStringLiteral("/recipes"),
-                          m_work + QStringLiteral("/recipes"))) {
+            if (!pbtest::copyTree(m_catalogs + QLatin1Char('/') + c.label + QStringLiteral("/recipes"),
+                                  m_work + QStringLiteral("/recipes"))) {
                 m_error = QStringLiteral("cannot copy catalog %1").arg(c.label);
                 return;
             }

@@ -257,6 +257,86 @@ class TstHealthReport : public QObject {
         qInfo("%d row(s) with pointers, %d recorded under an older name", withPointers, renamed);
     }
 
+    // A summary is a recount of its details. Every row's counts (pointers, invalid, pending, each
+    // signer class) and its newest time are recomputed from the pointers the inspector lists for it.
+    // The case that broke it: a leaf whose recipe was renamed has pointers under its old name AND one
+    // of its own under the new name; the row took the new name's count (1, no signer) but kept the
+    // old name's newest time and listed the old name's four pointers. Now the row is its own
+    // evidence; the old name's pointers keep a row that says why they are not counted there.
+    void summaryIsARecountOfTheRows() {
+        const QString from = pbtest::realCatalog(QStringLiteral("2026-08-19")) + QStringLiteral("/evidence");
+        QTemporaryDir tmp;
+        const QString ev = tmp.filePath(QStringLiteral("evidence"));
+        QVERIFY(pbtest::copyTree(from, ev));
+        const QString renamed = QStringLiteral("h100-aks-ubuntu-inference-dynamo-gpustack-azure-managed");
+        const QString oldName = QStringLiteral("h100-aks-ubuntu-inference-dynamo");
+        // An unsigned pointer of its own, with no attestation time (the fork-branch layout).
+        pbtest::writeFile(ev + QLatin1Char('/') + renamed + QStringLiteral(".yaml"),
+                          "recipe: " + renamed.toUtf8() + "\nschemaVersion: 1.0.0\nattestations: []\n");
+        std::unique_ptr<pb::test::TestDatabase> testDb;
+        PB_TEST_DATABASE_IN(testDb, tmp.path(), QStringLiteral("recount.sqlite"));
+        Result<std::unique_ptr<db::Database>> db = db::Database::open(testDb->spec());
+        QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
+        QVERIFY(importReal(**db, QStringLiteral("2026-08-19")));
+        ops::ImportEvidenceRequest req;
+        req.dir = ev;
+        Result<ops::ImportEvidenceOutcome> imported = ops::importEvidence(ops::Context(**db), req);
+        QVERIFY2(imported, imported ? "" : qPrintable(imported.error().toString()));
+        Result<store::CatalogVersionInfo> v = report::chosenVersion(**db, QStringLiteral("2026-08-19"));
+        QVERIFY(v);
+        Result<std::vector<evidence::HealthRow>> rows = report::healthRows(**db, v->id);
+        QVERIFY(rows);
+        bool sawRenamed = false, sawOld = false;
+        for (const evidence::HealthRow& r : *rows) {
+            Result<std::vector<evidence::Pointer>> p = report::rowPointers(**db, r);
+            QVERIFY(p);
+            int invalid = 0, pending = 0, first = 0, community = 0, partner = 0, reported = 0;
+            QDateTime newest;
+            for (const evidence::Pointer& ptr : *p) {
+                if (!ptr.isValid()) {
+                    ++invalid;
+                    continue;
+                }
+                if (ptr.layout == evidence::PointerLayout::FlatPending) {
+                    ++pending;
+                    continue;
+                }
+                const evidence::SignerClass c = ptr.signerClass.value_or(evidence::SignerClass::Reported);
+                (c == evidence::SignerClass::FirstParty  ? first
+                 : c == evidence::SignerClass::Community ? community
+                 : c == evidence::SignerClass::Partner   ? partner
+                                                         : reported)++;
+                if (const evidence::Attestation* a = ptr.attestation();
+                    a && a->attestedAt.isValid() && (!newest.isValid() || a->attestedAt > newest))
+                    newest = a->attestedAt;
+            }
+            const QString what = r.recipe;
+            QCOMPARE(int(p->size()), r.pointers);
+            QVERIFY2(invalid == r.invalid && pending == r.pending, qPrintable(what));
+            QVERIFY2(first == r.firstParty && community == r.community && partner == r.partner &&
+                         reported == r.reported,
+                     qPrintable(what));
+            QVERIFY2(newest == r.newestAttestedAt,
+                     qPrintable(what + QStringLiteral(": newest %1, recount %2")
+                                           .arg(r.newestAttestedAt.toString(Qt::ISODate),
+                                                newest.toString(Qt::ISODate))));
+            if (r.recipe == renamed) {
+                sawRenamed = true;
+                QCOMPARE(r.pointers, 1);
+                QVERIFY(r.evidenceName.isEmpty());
+                QVERIFY(!r.newestAttestedAt.isValid());
+            }
+            if (r.recipe == oldName) {
+                sawOld = true;
+                QCOMPARE(r.pointers, 4);
+                QVERIFY(!r.inCatalog());
+                QVERIFY2(r.reason.contains(renamed) && r.reason.contains(QStringLiteral("of its own")),
+                         qPrintable(r.reason));
+            }
+        }
+        QVERIFY(sawRenamed && sawOld);
+    }
+
     // `proofbench report` writes each format with nothing on stderr (no Qt runtime warning), and
     // --baseline reaches the report.
     void reportCliIsQuiet() {

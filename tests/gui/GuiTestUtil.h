@@ -5,6 +5,7 @@
 #pragma once
 
 #include "TestDb.h"
+#include "TestUtil.h"
 #include "db/Database.h"
 #include "ops/ImportCatalog.h"
 #include "store/CatalogStore.h"
@@ -100,20 +101,6 @@ inline QStringList column(const QAbstractItemModel& m, int col, int role = Qt::D
     for (int r = 0; r < m.rowCount(); ++r)
         out << m.index(r, col).data(role).toString();
     return out;
-}
-
-inline bool copyDirectory(const QString& from, const QString& to) {
-    QDir src(from);
-    if (!QDir().mkpath(to))
-        return false;
-    QDirIterator it(from, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString abs = it.next();
-        const QString target = to + QLatin1Char('/') + src.relativeFilePath(abs);
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(abs, target))
-            return false;
-    }
-    return true;
 }
 
 #ifdef QT_WIDGETS_LIB

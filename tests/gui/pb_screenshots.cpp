@@ -146,8 +146,8 @@ QString buildCatalogRepository(const QString& root) {
         return {};
     for (const auto& [label, date] : history) {
         QDir(repo + QStringLiteral("/recipes")).removeRecursively();
-        if (!pbgui::copyDirectory(catalogs + QStringLiteral("/%1/recipes").arg(QLatin1String(label)),
-                                  repo + QStringLiteral("/recipes")))
+        if (!pbtest::copyTree(catalogs + QStringLiteral("/%1/recipes").arg(QLatin1String(label)),
+                              repo + QStringLiteral("/recipes")))
             return {};
         const QString l = QLatin1String(label), d = QLatin1String(date);
         if (!git(repo, {QStringLiteral("add"), QStringLiteral("-A")}) ||

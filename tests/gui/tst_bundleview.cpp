@@ -133,7 +133,7 @@ class TstBundleView : public QObject {
 
     void unknownFilesAndErrors() {
         QTemporaryDir tmp;
-        QVERIFY(pbgui::copyDirectory(golden(QStringLiteral("flux/helm_components")), tmp.path()));
+        QVERIFY(pbtest::copyTree(golden(QStringLiteral("flux/helm_components")), tmp.path()));
         QProcess::execute(QStringLiteral("chmod"), {QStringLiteral("-R"), QStringLiteral("u+w"), tmp.path()});
         QFile extra(tmp.filePath(QStringLiteral("cert-manager/notes.txt")));
         QVERIFY(extra.open(QIODevice::WriteOnly));
@@ -166,7 +166,7 @@ class TstBundleView : public QObject {
 
     void cancelWhileReading() {
         QTemporaryDir tmp;
-        QVERIFY(pbgui::copyDirectory(golden(QStringLiteral("helm/mixed_gpu_operator")), tmp.path()));
+        QVERIFY(pbtest::copyTree(golden(QStringLiteral("helm/mixed_gpu_operator")), tmp.path()));
         QProcess::execute(QStringLiteral("chmod"), {QStringLiteral("-R"), QStringLiteral("u+w"), tmp.path()});
         QDir().mkpath(tmp.filePath(QStringLiteral("003-gpu-operator-post/templates")));
         for (int i = 0; i < 3000; ++i) {

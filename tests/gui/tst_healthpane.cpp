@@ -448,7 +448,7 @@ void TestHealthPane::importErrorNamesTheFile() {
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     const QString dir = tmp.filePath(QStringLiteral("evidence"));
-    QVERIFY(pbgui::copyDirectory(m_evidenceDir, dir));
+    QVERIFY(pbtest::copyTree(m_evidenceDir, dir));
     const QString allowlist = dir + QStringLiteral("/allowlist.yaml");
     QVERIFY(EvidenceFixture::write(allowlist, "community:\n  - issuer: https://github.com/login/oauth\n"
                                               "    identity: alice@example.com\n"));

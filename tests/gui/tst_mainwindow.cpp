@@ -456,7 +456,7 @@ void TestMainWindow::importErrorLeavesDatabaseUnchanged() {
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     const QString dir = tmp.filePath(QStringLiteral("broken"));
-    QVERIFY(pbgui::copyDirectory(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-1"), dir));
+    QVERIFY(pbtest::copyTree(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-1"), dir));
     QFile overlay(dir + QStringLiteral("/overlays/eks.yaml"));
     QVERIFY(overlay.open(QIODevice::ReadOnly));
     QByteArray bytes = overlay.readAll();

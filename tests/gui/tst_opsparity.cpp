@@ -153,7 +153,7 @@ void TestOpsParity::catalogImport() {
     // The same catalog folder, imported under the same label by each face.
     const QString source = QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2");
     for (const QString& dir : {cliDir(), guiDir()})
-        QVERIFY(pbgui::copyDirectory(source, dir + QStringLiteral("/catalog")));
+        QVERIFY(pbtest::copyTree(source, dir + QStringLiteral("/catalog")));
     const Run cli = proofbench({QStringLiteral("catalog"), QStringLiteral("import"),
                                 cliDir() + QStringLiteral("/catalog"), QStringLiteral("--version"),
                                 QStringLiteral("parity-1"), QStringLiteral("--db"), cliDb()});

@@ -219,7 +219,7 @@ void TestSampleMarks::welcomeGoneAfterRealImport() {
     // A real (non-sample) catalog: a folder import of a copy of the sample's files is no longer sample data.
     QTemporaryDir tmp;
     const QString dir = tmp.filePath(QStringLiteral("catalog/recipes"));
-    QVERIFY(pbgui::copyDirectory(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"), dir));
+    QVERIFY(pbtest::copyTree(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"), dir));
     QVERIFY(import(dir, QStringLiteral("my-catalog")));
     QVERIFY(!m_window->isWelcomeShown());
 
@@ -256,7 +256,7 @@ void TestSampleMarks::welcomeGoneAfterRealImport() {
 void TestSampleMarks::sampleIsNeverABaselineOrDefault() {
     QTemporaryDir tmp;
     const QString dir = tmp.filePath(QStringLiteral("catalog/recipes"));
-    QVERIFY(pbgui::copyDirectory(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"), dir));
+    QVERIFY(pbtest::copyTree(QStringLiteral(PB_SOURCE_DIR "/recipes/sample-2"), dir));
     QVERIFY(import(dir, QStringLiteral("2026-07-09")));
     const QString recipe = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
     QVERIFY(m_window->selectRecipe(QStringLiteral("2026-07-09"), recipe));
