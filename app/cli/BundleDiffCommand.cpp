@@ -85,10 +85,12 @@ Command bundleDiffCommand() {
     addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));
     p.addOption({QStringList{QStringLiteral("o"), QStringLiteral("output")},
                  QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE")});
-    p.addPositionalArgument(QStringLiteral("A"),
-                            QStringLiteral("Older bundle: a folder or an imported bundle's name."));
-    p.addPositionalArgument(QStringLiteral("B"),
-                            QStringLiteral("Newer bundle: a folder or an imported bundle's name."));
+    p.addPositionalArgument(
+        QStringLiteral("A"),
+        QStringLiteral("Older bundle: a folder, or an imported bundle's name or tree digest (prefix)."));
+    p.addPositionalArgument(
+        QStringLiteral("B"),
+        QStringLiteral("Newer bundle: a folder, or an imported bundle's name or tree digest (prefix)."));
     p.handler = bundleDiff;
     return p;
 }

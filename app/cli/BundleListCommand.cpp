@@ -29,8 +29,9 @@ static int bundleList(const QCommandLineParser& p) {
     if (list->empty())
         out() << "no deployment bundles imported (proofbench bundle import DIR)\n";
     for (const store::StoredBundleInfo& i : *list)
-        out() << i.name << "  " << i.deployer << "  " << i.componentCount << " components  " << i.fileCount
-              << " files  "
+        out() << i.name << "  " << i.deployer << "  "
+              << bundle::treeDigestText(i.treeDigest).left(QStringLiteral("tree digest sha256:").size() + 12)
+              << "  " << i.componentCount << " components  " << i.fileCount << " files  "
               << (i.catalogLabel.isEmpty() ? QString() : QStringLiteral("catalog %1  ").arg(i.catalogLabel))
               << i.sourceDir << "\n";
     out().flush();

@@ -30,7 +30,8 @@ Command bundleShowCommand() {
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
     p.addPositionalArgument(QStringLiteral("BUNDLE"),
-                            QStringLiteral("A bundle folder or the name of an imported bundle."));
+                            QStringLiteral("A bundle folder, or an imported bundle's name or tree digest (an "
+                                           "unambiguous prefix of 4 or more digits will do)."));
     p.handler = bundleShow;
     return p;
 }

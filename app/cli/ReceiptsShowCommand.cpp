@@ -4,10 +4,15 @@
 namespace pb::cli {
 
 static int receiptsShow(const QCommandLineParser& p) {
+    // A receipt's id is its place in the ledger, printed "#N" everywhere; "N" is taken too.
+    QString arg = p.positionalArguments().value(0).trimmed();
+    if (arg.startsWith(QLatin1Char('#')))
+        arg = arg.mid(1);
     bool ok = false;
-    const qint64 seq = p.positionalArguments().value(0).toLongLong(&ok);
-    if (p.positionalArguments().size() != 1 || !ok)
-        return usage(QStringLiteral("give one receipt number"), QStringLiteral("receipts show"));
+    const qint64 seq = arg.toLongLong(&ok);
+    if (p.positionalArguments().size() != 1 || !ok || seq < 1)
+        return usage(QStringLiteral("give one receipt id, e.g. #12 (as 'receipts list' shows it)"),
+                     QStringLiteral("receipts show"));
     auto db = openDb(p);
     if (!db)
         return fail(db.error());
@@ -27,7 +32,8 @@ Command receiptsShowCommand() {
               QStringLiteral("Show one receipt: parameters, inputs and outputs with digests."));
     addDb(p);
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));
-    p.addPositionalArgument(QStringLiteral("N"), QStringLiteral("The receipt's sequence number."));
+    p.addPositionalArgument(QStringLiteral("RECEIPT"),
+                            QStringLiteral("The receipt's id: its number in the ledger, #N or N."));
     p.handler = receiptsShow;
     return p;
 }

@@ -24,15 +24,16 @@ Result<model::ReadBundle> loadBundleSide(const Context& ctx, const QString& spec
         return model::readBundle(spec, o);
     }
     store::BundleStore bundles(ctx.db());
-    auto found = bundles.find(spec);
+    auto found = bundles.resolve(spec);
     if (!found)
         return found.error();
     if (!*found)
         return makeError(
             QStringLiteral(
-                "neither a folder nor the name of an imported bundle (see 'proofbench bundle list')"),
+                "neither a folder nor the name or tree digest of an imported bundle (see 'proofbench "
+                "bundle list')"),
             spec);
-    return bundles.load(spec);
+    return bundles.load((*found)->name);
 }
 
 Result<model::ReadBundle> generatedBundle(const Context& ctx, const QString& label,

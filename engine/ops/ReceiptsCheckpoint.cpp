@@ -169,13 +169,13 @@ CheckpointCheck checkOne(receipts::Ledger& ledger, const receipts::ChainHead& he
     } else if (auto r = ledger.receipt(c.checkpoint.seq); !r) {
         c.detail = QStringLiteral("the ledger does not extend the checkpoint: it has no receipt #%1")
                        .arg(c.checkpoint.seq);
-        c.expected = QStringLiteral("receipt %1").arg(covered);
+        c.expected = QStringLiteral("receipt #%1").arg(covered);
         c.found = r.error().message;
     } else if (r->hash != c.checkpoint.hash) {
         c.detail = QStringLiteral("the ledger does not extend the checkpoint: receipt #%1 is not the one the "
                                   "checkpoint covers (the ledger was rewritten)")
                        .arg(c.checkpoint.seq);
-        c.expected = QStringLiteral("receipt %1").arg(covered);
+        c.expected = QStringLiteral("receipt #%1").arg(covered);
         c.found = QStringLiteral("receipt #%1 %2").arg(r->seq).arg(r->hash);
     } else {
         c.extends = true;

@@ -1,11 +1,13 @@
 // Deployment bundles in the database (migration 012): store, list, load, by content.
 #include "store/BundleStore.h"
+#include "store/IdPrefix.h"
 
 #include "store/CatalogStore.h"
 #include "store/Returning.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSqlQuery>
 
 namespace pb::store {
@@ -192,6 +194,27 @@ Result<std::optional<StoredBundleInfo>> BundleStore::find(const QString& name) c
     return std::optional<StoredBundleInfo>(readInfo(q));
 }
 
+Result<std::optional<StoredBundleInfo>> BundleStore::resolve(const QString& ref) const {
+    auto byName = find(ref);
+    if (!byName || *byName)
+        return byName;
+    static const QRegularExpression digestLike(QStringLiteral("^(sha256:)?[0-9a-fA-F]+$"));
+    if (!digestLike.match(ref.trimmed()).hasMatch())
+        return std::optional<StoredBundleInfo>();
+    auto id = findByPrefix(m_db,
+                           IdLookup{"deploy_bundles", "tree_digest", QStringLiteral("bundle"),
+                                    QStringLiteral("tree digest"), QStringLiteral("proofbench bundle list")},
+                           ref);
+    if (!id)
+        return id.error();
+    QSqlQuery q(m_db.sql());
+    q.prepare(QString::fromLatin1(kSelect) + QStringLiteral("WHERE b.id = ?"));
+    q.addBindValue(*id);
+    if (!q.exec() || !q.next())
+        return sqlError(q, QStringLiteral("deploy_bundles"));
+    return std::optional<StoredBundleInfo>(readInfo(q));
+}
+
 Result<bundle::model::FileMap> BundleStore::files(qint64 id) const {
     QSqlQuery q(m_db.sql());
     q.prepare(
@@ -205,19 +228,19 @@ Result<bundle::model::FileMap> BundleStore::files(qint64 id) const {
     return out;
 }
 
-Result<bundle::model::ReadBundle> BundleStore::load(const QString& name) const {
-    auto info = find(name);
+Result<bundle::model::ReadBundle> BundleStore::load(const QString& ref) const {
+    auto info = resolve(ref);
     if (!info)
         return info.error();
     if (!*info)
         return makeError(
-            QStringLiteral("no imported bundle is named '%1' (see 'proofbench bundle list')").arg(name));
+            QStringLiteral("no imported bundle is named '%1' (see 'proofbench bundle list')").arg(ref));
     auto stored = files((*info)->id);
     if (!stored)
         return stored.error();
     bundle::model::ReadOptions options;
     options.deployer = bundle::model::parseDeployer((*info)->deployer);
-    auto b = bundle::model::readBundleFiles(name, *stored, options);
+    auto b = bundle::model::readBundleFiles((*info)->name, *stored, options);
     if (!b)
         return b.error();
     return bundle::model::ReadBundle{std::move(*b), std::move(*stored)};

@@ -52,9 +52,13 @@ class BundleStore {
 
     Result<std::vector<StoredBundleInfo>> list() const; // by name
     Result<std::optional<StoredBundleInfo>> find(const QString& name) const;
+    // The imported bundle `ref` names: its name, or its tree digest ("sha256:<hex>", or hex) whole or
+    // as an unambiguous prefix of at least 4 digits. Empty when it names none and does not look like
+    // a digest; an error for a digest prefix that is too short, unknown or ambiguous.
+    Result<std::optional<StoredBundleInfo>> resolve(const QString& ref) const;
     Result<bundle::model::FileMap> files(qint64 id) const;
-    // The stored bundle read again from its files (root = its name).
-    Result<bundle::model::ReadBundle> load(const QString& name) const;
+    // The stored bundle `ref` names (resolve()) read again from its files (root = its name).
+    Result<bundle::model::ReadBundle> load(const QString& ref) const;
 
   private:
     db::Database& m_db;

@@ -1,4 +1,5 @@
 #include "store/RunStore.h"
+#include "store/IdPrefix.h"
 
 #include "db/BulkInsert.h"
 
@@ -613,40 +614,10 @@ Result<validation::NcclResult> loadNccl(QSqlDatabase& db, qint64 checkId, const 
 } // namespace
 
 Result<qint64> RunStore::findRun(const QString& uidOrPrefix) const {
-    const QString want = uidOrPrefix.trimmed().toLower();
-    if (want.size() < 4)
-        return makeError(
-            QStringLiteral("'%1' is too short to name a run: give its id (as 'runs list' shows it) or "
-                           "at least its first 4 characters")
-                .arg(uidOrPrefix));
-    QSqlQuery q(m_db.sql());
-    // A prefix match by substring (no LIKE: '_' and '%' in the argument stay literal; no collation).
-    q.prepare(QStringLiteral(
-        "SELECT id, run_uid FROM runs WHERE substr(run_uid, 1, ?) = ? ORDER BY run_uid LIMIT 6"));
-    q.addBindValue(int(want.size()));
-    q.addBindValue(want);
-    if (!q.exec())
-        return sqlError(q, QStringLiteral("runs"));
-    std::vector<std::pair<qint64, QString>> found;
-    while (q.next())
-        found.emplace_back(q.value(0).toLongLong(), q.value(1).toString());
-    for (const auto& [id, uid] : found)
-        if (uid == want)
-            return id;
-    if (found.empty())
-        return makeError(
-            QStringLiteral("no run '%1' in this database (see 'proofbench runs list')").arg(uidOrPrefix),
-            m_db.path());
-    if (found.size() > 1) {
-        QStringList uids;
-        for (const auto& f : found)
-            uids << f.second;
-        return makeError(QStringLiteral("run id '%1' is ambiguous: it starts %2%3; give more of it")
-                             .arg(uidOrPrefix, uids.mid(0, 5).join(QStringLiteral(", ")),
-                                  found.size() > 5 ? QStringLiteral(", ...") : QString()),
-                         m_db.path());
-    }
-    return found.front().first;
+    return findByPrefix(m_db,
+                        IdLookup{"runs", "run_uid", QStringLiteral("run"), QStringLiteral("run id"),
+                                 QStringLiteral("proofbench runs list")},
+                        uidOrPrefix);
 }
 
 Result<StoredRun> RunStore::load(qint64 id) const {

@@ -278,10 +278,16 @@ class TstBundleDiff : public QObject {
             cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("diff"),
                  QStringLiteral("no-such-bundle"), golden(QStringLiteral("argocd/mixed_with_pre"))});
         QCOMPARE(missing.code, 1);
-        QVERIFY2(missing.err.contains("no-such-bundle: neither a folder nor the name of an imported bundle"),
+        QVERIFY2(missing.err.contains(
+                     "no-such-bundle: neither a folder nor the name or tree digest of an imported bundle"),
                  missing.err.constData());
         Cli list = cli({QStringLiteral("--db"), dbPath, QStringLiteral("bundle"), QStringLiteral("list")});
-        QVERIFY(list.out.contains("before  argocd  2 components"));
+        QVERIFY2(QRegularExpression(
+                     QStringLiteral("^before  argocd  tree digest sha256:[0-9a-f]{12}  2 components"),
+                     QRegularExpression::MultilineOption)
+                     .match(QString::fromUtf8(list.out))
+                     .hasMatch(),
+                 list.out.constData());
     }
 
     // The acceptance test of the issue: bundles generated from two catalog versions for the same
