@@ -1,12 +1,10 @@
-// "1 recipe" / "3 recipes": English plurals without a translator loaded (tr's %n needs one).
+// The views' name for pb::counted (core/Plural.h): "1 recipe" / "3 recipes".
 #pragma once
 
-#include <QString>
+#include "core/Plural.h"
 
 namespace pb::models {
 
-inline QString counted(int n, const QString& singular, const QString& plural) {
-    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? singular : plural);
-}
+using pb::counted;
 
 } // namespace pb::models

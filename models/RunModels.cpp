@@ -1,4 +1,5 @@
 #include "RunModels.h"
+#include "Plural.h"
 
 #include "store/CatalogStore.h"
 
@@ -467,7 +468,7 @@ QVariant KubeContextsModel::data(const QModelIndex& index, int role) const {
             if (index.column() == ServerColumn && !f.error.isEmpty())
                 return tr("does not parse: %1").arg(f.error);
             if (index.column() == ServerColumn)
-                return tr("%n context(s)", nullptr, int(f.contexts.size()));
+                return counted(qint64(f.contexts.size()), tr("context"), tr("contexts"));
             return {};
         case Qt::ToolTipRole:
             return f.error.isEmpty() ? QDir::toNativeSeparators(f.file) : f.error;

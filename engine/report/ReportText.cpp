@@ -1,5 +1,7 @@
 #include "report/Report.h"
 
+#include "core/Plural.h"
+
 #include "receipts/Canonical.h"
 
 #include <QFileInfo>
@@ -117,8 +119,8 @@ QString tdWord(const QString& text, const QString& color = {}) {
 
 QString chainText(const receipts::ChainCheck& c) {
     if (c.ok)
-        return QStringLiteral("intact: %1 receipt(s), head #%2 %3")
-            .arg(c.receipts)
+        return QStringLiteral("intact: %1, head #%2 %3")
+            .arg(counted(c.receipts, QStringLiteral("receipt"), QStringLiteral("receipts")))
             .arg(c.head.seq)
             .arg(c.head.hash);
     return QStringLiteral("BROKEN at receipt #%1 (%2): %3")
@@ -157,9 +159,9 @@ QString htmlHead(const ReportData& d) {
                  .arg(esc(d.version.releaseBindingText()), esc(store::releaseScopeNote()));
     h += QStringLiteral("<p>As of %1 (the newest receipt) &middot; Proofbench %2 &middot; catalog content "
                         "digest <span class=\"mono\">%3</span>"
-                        " &middot; %4 recipe(s)%5</p>\n")
+                        " &middot; %4%5</p>\n")
              .arg(esc(dateText(d.generatedAt)), esc(d.toolVersion), esc(d.version.contentDigest))
-             .arg(d.version.recipeCount)
+             .arg(counted(d.version.recipeCount, QStringLiteral("recipe"), QStringLiteral("recipes")))
              .arg(d.options.filter.isEmpty()
                       ? QString()
                       : QStringLiteral(" &middot; filter \"%1\"").arg(esc(d.options.filter)));
@@ -432,10 +434,10 @@ QString reportMarkdown(const ReportData& d, const ReportCharts& charts, const QS
     if (!d.version.signedByReleases.isEmpty())
         m += QStringLiteral("Release signature: %1, verified offline. %2\n\n")
                  .arg(d.version.releaseBindingText(), store::releaseScopeNote());
-    m += QStringLiteral("As of %1 (the newest receipt) · Proofbench %2 · catalog content digest `%3` · %4 "
-                        "recipe(s)%5\n\n")
-             .arg(dateText(d.generatedAt), d.toolVersion, d.version.contentDigest)
-             .arg(d.version.recipeCount)
+    m += QStringLiteral(
+             "As of %1 (the newest receipt) · Proofbench %2 · catalog content digest `%3` · %4%5\n\n")
+             .arg(dateText(d.generatedAt), d.toolVersion, d.version.contentDigest,
+                  counted(d.version.recipeCount, QStringLiteral("recipe"), QStringLiteral("recipes")))
              .arg(d.options.filter.isEmpty() ? QString()
                                              : QStringLiteral(" · filter \"%1\"").arg(d.options.filter));
     m += QStringLiteral("## Summary\n\n") +

@@ -775,10 +775,11 @@ QDateTime parseUtc(QByteArrayView b, const QTimeZone& utc) {
 // One reason text per distinct count, shared by the rows that have it.
 class Reasons {
   public:
-    const QString& get(int key, const QString& format) {
+    // `one` for a count of 1, `many` otherwise; %1 is the count.
+    const QString& get(int key, const QString& one, const QString& many) {
         auto it = m_byKey.find(key);
         if (it == m_byKey.end())
-            it = m_byKey.emplace(key, format.arg(key)).first;
+            it = m_byKey.emplace(key, (key == 1 ? one : many).arg(key)).first;
         return it->second;
     }
 
@@ -1060,17 +1061,22 @@ void statusFromEvidence(HealthRow& row, HealthReasons& reasons) {
         row.reason =
             row.bundles > 0
                 ? reasons.signedWithBundle.get(
-                      signedValid, QStringLiteral("%1 signed pointer(s); no bundle signature verified "
-                                                  "(no trusted root, or the bundle is unsigned)"))
+                      signedValid,
+                      QStringLiteral("%1 signed pointer; no bundle signature verified (no trusted root, or "
+                                     "the bundle is unsigned)"),
+                      QStringLiteral("%1 signed pointers; no bundle signature verified (no trusted root, or "
+                                     "the bundle is unsigned)"))
                 : reasons.signedWithoutBundle.get(
                       signedValid,
-                      QStringLiteral("%1 signed pointer(s); bundle not imported, signature not checked"));
+                      QStringLiteral("%1 signed pointer; bundle not imported, signature not checked"),
+                      QStringLiteral("%1 signed pointers; bundle not imported, signature not checked"));
     } else if (row.pending > 0) {
         row.status = HealthStatus::Pending;
         row.reason = QStringLiteral("only unsigned (pending) pointers");
     } else if (row.invalid > 0) {
         row.status = HealthStatus::Invalid;
-        row.reason = reasons.invalidOnly.get(row.invalid, QStringLiteral("%1 pointer(s), none valid"));
+        row.reason = reasons.invalidOnly.get(row.invalid, QStringLiteral("%1 pointer, not valid"),
+                                             QStringLiteral("%1 pointers, none valid"));
     }
 }
 

@@ -308,7 +308,9 @@ void TestHealthPane::filterSortInspectExport() {
     QCOMPARE(problems, pointers->pointerAt(0).problems);
     QVERIFY(problems.join(QLatin1Char('\n')).contains(QStringLiteral("does not match the signer's slug")));
     QVERIFY(inspector->headerText().contains(QStringLiteral("invalid")));
-    QVERIFY(find<QLabel>("inspectorReason")->text().contains(QStringLiteral("none valid")));
+    // One pointer, in the singular ("1 pointer, not valid"; never "1 pointer(s)").
+    QVERIFY2(find<QLabel>("inspectorReason")->text().contains(QStringLiteral("1 pointer, not valid")),
+             qPrintable(find<QLabel>("inspectorReason")->text()));
 
     // Keyboard: the signed row, two pointers from two signer classes, honest about signatures.
     table->setFocus();

@@ -193,6 +193,17 @@ void TestReceiptsPane::filters() {
     QCOMPARE(proxy->rowCount(), 0);
     m_pane->setTimeRange(ReceiptsPane::TimeRange::Any);
     QCOMPARE(proxy->rowCount(), all);
+
+    // Issue 30: the count beside the filters and the banner are recounts of the rows under them.
+    auto* count = pbgui::findNamed<QLabel>(m_pane.get(), "receiptCount");
+    QVERIFY(count);
+    const int ledger = m_pane->ledgerModel()->rowCount();
+    for (const QString& kind : {QStringLiteral("sign."), QStringLiteral("bundle.verify"), QString()}) {
+        m_pane->setKindFilter(kind);
+        QCOMPARE(count->text(), QStringLiteral("%1 of %2").arg(proxy->rowCount()).arg(ledger));
+    }
+    QVERIFY2(m_pane->bannerText().contains(QStringLiteral("%1 receipts;").arg(ledger)),
+             qPrintable(m_pane->bannerText()));
 }
 
 void TestReceiptsPane::detailShowsDigests() {

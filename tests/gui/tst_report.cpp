@@ -299,6 +299,54 @@ void TestReport::markdown() {
     QCOMPARE(out->chartFiles.size(), images);
     for (const evidence::HealthRow& r : m_rows)
         QVERIFY2(md.contains(QStringLiteral("| %1").arg(r.recipe)), qPrintable(r.recipe));
+
+    // Issue 30: the summary is a recount of the sections it summarises, read back from the file:
+    // coordinates per status = the Health table's Status column; the total = its rows; "Open
+    // problems: N" = the rows of the Open problems table.
+    const auto tableRows = [&md](const QString& heading) {
+        const qsizetype from = md.indexOf(QStringLiteral("\n## %1\n").arg(heading));
+        const qsizetype to = md.indexOf(QStringLiteral("\n## "), from + 4);
+        std::vector<QStringList> rows;
+        const QStringList lines = md.mid(from, to < 0 ? -1 : to - from).split(QLatin1Char('\n'));
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            static const QRegularExpression rule(QStringLiteral("^\\|\\s*:?-{3}"));
+            if (!lines[i].startsWith(QLatin1Char('|')) || rule.match(lines[i]).hasMatch() ||
+                (i + 1 < lines.size() && rule.match(lines[i + 1]).hasMatch()))
+                continue; // not a row, or the header
+            QStringList cells = lines[i].split(QRegularExpression(QStringLiteral("(?<!\\\\)\\|")));
+            cells = cells.mid(1, cells.size() - 2);
+            for (QString& c : cells)
+                c = c.trimmed();
+            rows.push_back(cells);
+        }
+        return rows;
+    };
+    std::map<QString, int> summary, recount;
+    int total = -1;
+    for (const QStringList& row : tableRows(QStringLiteral("Summary"))) {
+        if (row.value(0) == QLatin1String("**total**"))
+            total = row.value(1).toInt();
+        else
+            summary[row.value(0)] = row.value(1).toInt();
+    }
+    const std::vector<QStringList> health = tableRows(QStringLiteral("Health"));
+    for (const QStringList& row : health)
+        ++recount[row.value(2)];
+    for (const auto& [status, n] : summary)
+        QVERIFY2(
+            recount[status] == n,
+            qPrintable(
+                QStringLiteral("%1: summary %2, Health table %3").arg(status).arg(n).arg(recount[status])));
+    for (const auto& [status, n] : recount)
+        QVERIFY2(summary.count(status), qPrintable(status + QStringLiteral(" is not in the summary")));
+    QCOMPARE(total, int(health.size()));
+    QCOMPARE(total, int(m_rows.size()));
+    const QRegularExpressionMatch open =
+        QRegularExpression(QStringLiteral("Open problems: (\\d+)")).match(md);
+    QVERIFY(open.hasMatch());
+    QCOMPARE(open.captured(1).toInt(), int(tableRows(QStringLiteral("Open problems")).size()));
+    QVERIFY2(open.captured(1).toInt() > 0, "the fixture has open problems (a failed bundle)");
+
     std::optional<receipts::Receipt> r = lastReportReceipt();
     QVERIFY(r);
     QCOMPARE(r->outputs.front().sha256, fileSha(path));

@@ -9,6 +9,8 @@
 #include "ValidationFixture.h"
 #include "ValidationPane.h"
 
+#include "store/RunStore.h"
+
 #include <QJsonArray>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -205,6 +207,90 @@ class TestValidationPane : public QObject {
                          .value(QLatin1String("name"))
                          .toString()
                          .endsWith(runId));
+    }
+
+    // Issue 30: a summary is a recount of its details. For stored runs of every mix (all passed, one
+    // failed, one that could not run, all skipped), the runs list's Checks column and the banner
+    // say what the run's check table shows when the run is opened.
+    void summariesAreRecounts() {
+        struct Spec {
+            const char* id;
+            std::vector<CheckState> states;
+            RunState state;
+        };
+        const std::vector<Spec> specs = {
+            {"recount-passed",
+             {CheckState::Passed, CheckState::Passed, CheckState::Skipped},
+             RunState::Passed},
+            {"recount-failed",
+             {CheckState::Passed, CheckState::Failed, CheckState::Passed},
+             RunState::Failed},
+            {"recount-other", {CheckState::Passed, CheckState::Other}, RunState::Incomplete},
+            {"recount-skipped", {CheckState::Skipped, CheckState::Skipped}, RunState::Skipped},
+        };
+        int day = 1;
+        for (const Spec& spec : specs) {
+            RunResult run;
+            run.runId = QString::fromLatin1(spec.id);
+            run.started = QDateTime(QDate(2026, 11, day++), QTime(10, 0), QTimeZone::utc());
+            run.finished = run.started.addSecs(600);
+            run.phasesRun = {QStringLiteral("deployment")};
+            int i = 0;
+            for (CheckState st : spec.states) {
+                CheckRun c;
+                c.phase = QStringLiteral("deployment");
+                c.name = QStringLiteral("check-%1").arg(++i);
+                c.state = st;
+                c.message = checkStateName(st);
+                c.started = run.started;
+                c.finished = run.finished;
+                run.checks.push_back(c);
+            }
+            run.state = spec.state;
+            pb::store::RunHeader header;
+            header.source = QStringLiteral("import");
+            header.recipeName = QStringLiteral("recount-recipe");
+            header.coordinate = header.recipeName;
+            QVERIFY(pb::store::RunStore(*m_db->db).saveImported(header, run, {}));
+        }
+        ValidationPane pane(*m_workspace);
+        pane.resize(1400, 900);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTRY_COMPARE_WITH_TIMEOUT(pane.runsModel()->rowCount(), int(specs.size()), 30000);
+        QSignalSpy shown(&pane, &ValidationPane::runShown);
+        auto* table = pbgui::findNamed<QTableView>(&pane, "runsTable");
+        QVERIFY(table);
+        for (int row = 0; row < pane.runsModel()->rowCount(); ++row) {
+            const QString listed =
+                pane.runsModel()->index(row, pb::models::RunListModel::ChecksColumn).data().toString();
+            const qsizetype before = shown.size();
+            table->clearSelection();
+            table->selectRow(row);
+            QTRY_VERIFY_WITH_TIMEOUT(shown.size() > before, 30000);
+            std::map<QString, int> recount;
+            CheckTableModel* checks = pane.checksModel();
+            for (int r = 0; r < checks->rowCount(); ++r)
+                ++recount[checks->index(r, CheckTableModel::StateColumn).data().toString()];
+            const int total = checks->rowCount(), passed = recount[QStringLiteral("passed")],
+                      other = recount[QStringLiteral("other")];
+            const QString expected =
+                other > 0 ? QStringLiteral("%1/%2 passed, %3 other").arg(passed).arg(total).arg(other)
+                          : QStringLiteral("%1/%2 passed").arg(passed).arg(total);
+            QCOMPARE(listed, expected);
+            const QString banner = pane.bannerText();
+            const QString state =
+                pane.runsModel()->index(row, pb::models::RunListModel::StateColumn).data().toString();
+            if (state == QLatin1String("passed"))
+                QVERIFY2(banner.contains(QStringLiteral("%1 of %2 checks passed").arg(passed).arg(total)),
+                         qPrintable(banner));
+            if (state == QLatin1String("incomplete"))
+                QVERIFY2(banner.contains(QStringLiteral("%1 check").arg(other)), qPrintable(banner));
+            if (recount[QStringLiteral("failed")] > 0)
+                QVERIFY2(banner.startsWith(QLatin1String("Failed")), qPrintable(banner));
+            if (recount[QStringLiteral("skipped")] == total)
+                QVERIFY2(banner.startsWith(QLatin1String("Nothing judged")), qPrintable(banner));
+        }
     }
 
   private:

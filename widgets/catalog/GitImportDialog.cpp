@@ -1,4 +1,5 @@
 #include "GitImportDialog.h"
+#include "Plural.h"
 
 #include "OpRunner.h"
 #include "TableSetup.h"
@@ -207,7 +208,8 @@ void GitImportDialog::showRefs(const Result<std::vector<git::RefInfo>>& refs) {
         m_model->appendRow({name, kind, commit, date});
         (r.kind == QLatin1String("tag") ? tags : branches) += 1;
     }
-    m_repoStatus->setText(tr("%1 tag(s) and %2 branch(es)").arg(tags).arg(branches));
+    m_repoStatus->setText(models::counted(tags, tr("tag"), tr("tags")) + tr(" and ") +
+                          models::counted(branches, tr("branch"), tr("branches")));
     updateButtons();
 }
 

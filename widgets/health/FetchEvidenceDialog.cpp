@@ -1,4 +1,5 @@
 #include "FetchEvidenceDialog.h"
+#include "Plural.h"
 
 #include "RegistryCredentialsDialog.h"
 #include "RegistryModels.h"
@@ -40,8 +41,8 @@ FetchEvidenceDialog::FetchEvidenceDialog(models::Workspace& workspace,
     m_intro->setWordWrap(true);
     m_intro->setText(
         tr("Pulls the bundle each pointer pins (by digest) and its Sigstore signature referrer into the "
-           "local cache, checks it offline and imports it. %n bundle(s).",
-           nullptr, m_model->rowCount()));
+           "local cache, checks it offline and imports it. %1.")
+            .arg(models::counted(m_model->rowCount(), tr("bundle"), tr("bundles"))));
 
     m_plainHttp = new QLineEdit(m_settings.plainHttpRegistries.join(QStringLiteral(", ")), this);
     m_plainHttp->setObjectName(QStringLiteral("fetchPlainHttp"));
@@ -246,7 +247,7 @@ void FetchEvidenceDialog::onFinished(const Result<ops::FetchEvidenceOutcome>& r)
 QString FetchEvidenceDialog::summaryText() const {
     const int n = m_model->rowCount();
     if (!m_started)
-        return tr("%n bundle(s) to fetch.", nullptr, n);
+        return tr("%1 to fetch.").arg(models::counted(n, tr("bundle"), tr("bundles")));
     QStringList parts;
     for (FetchState s :
          {FetchState::Valid, FetchState::ValidFailedPhases, FetchState::Invalid, FetchState::Failed,

@@ -1,4 +1,5 @@
 #include "ReceiptsPane.h"
+#include "Plural.h"
 #include "core/Files.h"
 
 #include "ReceiptModels.h"
@@ -363,11 +364,10 @@ void ReceiptsPane::updateBanner() {
         tintBanner(m_banner, m_bannerHeadline, QColor(0xE3, 0xF4, 0xE6), QColor(0x1B, 0x5E, 0x20));
         m_bannerHeadline->setText(m_chain.receipts == 0 ? tr("Receipts chain: empty")
                                                         : tr("Receipts chain intact"));
-        m_bannerDetail->setText(
-            tr("%n receipt(s); every one recomputes and links to the one before. Head #%1 %2", nullptr,
-               m_chain.receipts)
-                .arg(m_chain.head.seq)
-                .arg(m_chain.head.hash));
+        m_bannerDetail->setText(tr("%1; every one recomputes and links to the one before. Head #%2 %3")
+                                    .arg(models::counted(m_chain.receipts, tr("receipt"), tr("receipts")))
+                                    .arg(m_chain.head.seq)
+                                    .arg(m_chain.head.hash));
         icon = st->standardIcon(QStyle::SP_DialogApplyButton);
     } else {
         tintBanner(m_banner, m_bannerHeadline, QColor(0xFD, 0xEC, 0xEA), QColor(0xB3, 0x26, 0x1E));
@@ -383,13 +383,13 @@ void ReceiptsPane::updateBanner() {
         m_checkpointLine->clear();
     } else if (m_checkpoint) {
         m_checkpointLine->setText(
-            tr("Last checkpoint: head #%1 signed %2 by key %3 into %4; the chain has grown by %n receipt(s) "
-               "since. Only the file proves it: check with receipts verify --checkpoint.",
-               nullptr, int(std::min<qint64>(m_checkpoint->grownBy, std::numeric_limits<int>::max())))
+            tr("Last checkpoint: head #%1 signed %2 by key %3 into %4; the chain has grown by %5 "
+               "since. Only the file proves it: check with receipts verify --checkpoint.")
                 .arg(m_checkpoint->seq)
                 .arg(QLocale::c().toString(m_checkpoint->time.toUTC(),
                                            QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")),
-                     m_checkpoint->keyFingerprint, m_checkpoint->file));
+                     m_checkpoint->keyFingerprint, m_checkpoint->file,
+                     models::counted(m_checkpoint->grownBy, tr("receipt"), tr("receipts"))));
     } else {
         m_checkpointLine->setText(
             tr("No checkpoint: this ledger is anchored only in its own database, so deleting it whole would "
@@ -666,8 +666,9 @@ void ReceiptsPane::showRecords(const Result<std::vector<receipts::ExternalRecord
     m_recordsSummary->setText(!records ? records.error().toString()
                               : m_records->rowCount() == 0
                                   ? tr("No external records yet. Import a directory of ConfigHub records.")
-                                  : tr("%n record(s)", nullptr, m_records->rowCount()) +
-                                        tr(" in %n entry(ies)", nullptr, m_entry->count()));
+                                  : models::counted(m_records->rowCount(), tr("record"), tr("records")) +
+                                        tr(" in ") +
+                                        models::counted(m_entry->count(), tr("entry"), tr("entries")));
     onEntryChanged();
     for (int c = 0; c < models::ExternalRecordModel::DigestColumn; ++c)
         m_recordView->resizeColumnToContents(c);

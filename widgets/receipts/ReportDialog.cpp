@@ -1,4 +1,5 @@
 #include "ReportDialog.h"
+#include "Plural.h"
 
 #include "HealthModels.h"
 #include "OpRunner.h"
@@ -217,11 +218,12 @@ void ReportDialog::onCollected(const Result<ReportData>& data) {
     const int pages = report::predictPdfPages(*doc);
     doc->setParent(m_preview); // the browser deletes the previous one, its child, itself
     m_preview->setDocument(doc.release());
-    m_status->setText(tr("%n coordinate(s), %1 chart(s), %2 open problem(s); about %3 A4 page(s) as PDF",
-                         nullptr, int(m_data->rows.size()))
-                          .arg(m_charts.size())
-                          .arg(m_data->problems.size())
-                          .arg(pages));
+    m_status->setText(
+        tr("%1, %2, %3; about %4 as PDF")
+            .arg(models::counted(qint64(m_data->rows.size()), tr("coordinate"), tr("coordinates")),
+                 models::counted(qint64(m_charts.size()), tr("chart"), tr("charts")),
+                 models::counted(qint64(m_data->problems.size()), tr("open problem"), tr("open problems")),
+                 models::counted(pages, tr("A4 page"), tr("A4 pages"))));
     m_save->setEnabled(true);
     emit previewReady();
 }

@@ -1,4 +1,5 @@
 #include "ValidationPane.h"
+#include "Plural.h"
 
 #include "OpRunner.h"
 #include "PerfCharts.h"
@@ -821,10 +822,13 @@ void ValidationPane::onPlanned(qint64 rowId, const QString& runId, const std::ve
     m_runLabel = tr("run %1").arg(runId);
     m_liveChecks = plan;
     m_checks->setChecks(plan);
-    m_runTitle->setText(tr("Run %1 of %2: %n check(s)", nullptr, int(plan.size())).arg(runId, m_coordinate));
+    m_runTitle->setText(
+        tr("Run %1 of %2: %3")
+            .arg(runId, m_coordinate, models::counted(qint64(plan.size()), tr("check"), tr("checks"))));
     if (m_controller->stage() != ValidationController::Stage::Cancelling)
         showBanner(tr("Running"),
-                   tr("%n check(s) planned; the table updates as they run.", nullptr, int(plan.size())),
+                   tr("%1 planned; the table updates as they run.")
+                       .arg(models::counted(qint64(plan.size()), tr("check"), tr("checks"))),
                    kInfoTint, kInfoInk);
     reloadRuns(rowId); // selected once the list is read again
     showCharts(plan);
@@ -1001,9 +1005,9 @@ void ValidationPane::showRun(const RunsRead& read) {
                        kWarnTint, kWarnInk);
         else if (s.state == QLatin1String("incomplete"))
             showBanner(tr("Incomplete (cluster fault)"),
-                       tr("%n check(s) could not run or finish for a reason outside them: not evidence of "
-                          "failure.\n",
-                          nullptr, s.other) +
+                       tr("%1 could not run or finish for a reason outside them: not evidence of "
+                          "failure.\n")
+                               .arg(models::counted(s.other, tr("check"), tr("checks"))) +
                            s.reason,
                        kWarnTint, kWarnInk);
         else
@@ -1064,9 +1068,10 @@ void ValidationPane::showLeftovers(const models::StoredRun& run) {
     for (const RunResult::Leftover& l : run.result.leftovers)
         lines << QStringLiteral("%1 %2").arg(l.path.section(QLatin1Char('/'), -2, -2),
                                              l.path.section(QLatin1Char('/'), -1));
-    m_leftovers->setText(tr("Left on the cluster (%1): %n object(s) the cleanup could not delete: %2",
-                            nullptr, int(lines.size()))
-                             .arg(run.summary.context, lines.join(QStringLiteral(", "))));
+    m_leftovers->setText(tr("Left on the cluster (%1): %2 the cleanup could not delete: %3")
+                             .arg(run.summary.context,
+                                  models::counted(lines.size(), tr("object"), tr("objects")),
+                                  lines.join(QStringLiteral(", "))));
     m_leftovers->setToolTip(run.result.leftovers.front().error);
     m_deleteLeftovers->setEnabled(!m_controller->busy() && !m_controller->cleaning());
     m_leftoversRow->show();
@@ -1237,7 +1242,7 @@ void ValidationPane::highlightMatches() {
         }
     }
     m_log->setExtraSelections(marks);
-    m_searchCount->setText(needle.isEmpty() ? QString() : tr("%n match(es)", nullptr, count));
+    m_searchCount->setText(needle.isEmpty() ? QString() : models::counted(count, tr("match"), tr("matches")));
 }
 
 void ValidationPane::findInLog(bool backwards) {
