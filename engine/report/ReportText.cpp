@@ -186,28 +186,38 @@ QString htmlSummary(const ReportData& d) {
     return h;
 }
 
-// Health table: one row per recipe.
+// Health table: one row per recipe, in four columns so that A4 has room for each word: the recipe
+// with its criteria under it, the status (never broken), the reason, and the evidence counted
+// (pointers, signers, newest, bundles) one per line. Eight narrow columns broke words ("inferenc/e",
+// "communit/y").
 QString htmlHealth(const ReportData& d) {
     QString h;
     h += QStringLiteral("<h2>Health</h2>\n") + QLatin1String(kTable) +
-         th({QStringLiteral("Recipe"), QStringLiteral("Criteria"), QStringLiteral("Status"),
-             QStringLiteral("Reason"), QStringLiteral("Pointers"), QStringLiteral("Signers"),
-             QStringLiteral("Newest"), QStringLiteral("Bundles")});
-    for (const HealthRow& r : d.rows)
-        h += QStringLiteral("<tr class=\"health-row\">%1%2<td style=\"white-space:nowrap\"><font "
-                            "color=\"%3\">%4</font></td>%5%6%7%8%9</tr>\n")
-                 .arg(td(rowName(r) +
-                         (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label))),
-                      td(r.criteria.summary()), statusColor(r.status),
-                      esc(evidence::healthStatusName(r.status)), td(r.reason),
-                      td(QStringLiteral("%1 (%2 invalid, %3 pending)")
-                             .arg(r.pointers)
-                             .arg(r.invalid)
-                             .arg(r.pending)),
-                      td(signersText(r)), td(dateText(r.newestAttestedAt)),
-                      td(r.bundles || r.invalidBundles
-                             ? QStringLiteral("%1 (%2 invalid)").arg(r.bundles).arg(r.invalidBundles)
-                             : QStringLiteral("-")));
+         th({QStringLiteral("Recipe (criteria)"), QStringLiteral("Status"), QStringLiteral("Reason"),
+             QStringLiteral("Evidence")});
+    for (const HealthRow& r : d.rows) {
+        const QString name =
+            rowName(r) + (r.inCatalog() ? QString() : QStringLiteral(" (not in %1)").arg(d.version.label));
+        QStringList evidence{
+            QStringLiteral("%1 (%2 invalid, %3 pending)")
+                .arg(counted(r.pointers, QStringLiteral("pointer"), QStringLiteral("pointers")))
+                .arg(r.invalid)
+                .arg(r.pending),
+            QStringLiteral("signers: %1").arg(signersText(r))};
+        if (r.newestAttestedAt.isValid())
+            evidence << QStringLiteral("newest %1").arg(dateText(r.newestAttestedAt));
+        if (r.bundles || r.invalidBundles)
+            evidence << QStringLiteral("%1 (%2 invalid)")
+                            .arg(counted(r.bundles, QStringLiteral("bundle"), QStringLiteral("bundles")))
+                            .arg(r.invalidBundles);
+        for (QString& line : evidence)
+            line = esc(line);
+        h += QStringLiteral("<tr class=\"health-row\"><td>%1<br><font color=\"#666666\">%2</font></td>%3%4"
+                            "<td>%5</td></tr>\n")
+                 .arg(esc(name), esc(r.criteria.summary()),
+                      tdWord(evidence::healthStatusName(r.status), statusColor(r.status)), td(r.reason),
+                      evidence.join(QStringLiteral("<br>")));
+    }
     h += QStringLiteral("</table>\n");
     return h;
 }
@@ -224,23 +234,27 @@ QString htmlEvidence(const ReportData& d) {
             h += QStringLiteral("<p class=\"mismatch\"><font color=\"#a15c00\">%1</font></p>\n")
                      .arg(esc(e.mismatch));
         if (!e.pointers.empty()) {
-            h += QLatin1String(kTable) +
-                 th({QStringLiteral("Pointer"), QStringLiteral("Signer"), QStringLiteral("Attested"),
-                     QStringLiteral("Bundle"), QStringLiteral("Problems")});
+            // One full-width cell per pointer, a line per field: a file path, an OCI reference and a
+            // digest each get the page's width (in five columns their hex was broken mid-word).
+            h += QLatin1String(kTable) + th({QStringLiteral("Pointer: file, signer, attestation, bundle")});
             for (const evidence::Pointer& p : e.pointers) {
                 const evidence::Attestation* a = p.attestation();
                 QString signer = QStringLiteral("unsigned (pending)");
                 if (a && a->signer)
-                    signer = a->signer->identity + QStringLiteral(" (") + a->signer->issuer +
-                             QLatin1Char(')') +
+                    signer = QStringLiteral("signed by ") + a->signer->identity + QStringLiteral(" (") +
+                             a->signer->issuer + QLatin1Char(')') +
                              (p.signerClass ? QStringLiteral(", ") + evidence::signerClassName(*p.signerClass)
                                             : QString());
-                h += QStringLiteral("<tr>%1%2%3%4%5</tr>\n")
-                         .arg(td(p.file), td(signer), td(a ? a->attestedAtText : QStringLiteral("-")),
-                              td(a ? a->bundleOci + QStringLiteral(" @ ") + a->bundleDigest
-                                   : QStringLiteral("-")),
-                              td(p.problems.isEmpty() ? QStringLiteral("valid")
-                                                      : p.problems.join(QStringLiteral("; "))));
+                QStringList lines{esc(p.file), esc(signer)};
+                if (a) {
+                    lines << esc(QStringLiteral("attested %1").arg(a->attestedAtText))
+                          << esc(QStringLiteral("bundle %1").arg(a->bundleOci))
+                          << QStringLiteral("<span class=\"mono\">%1</span>").arg(esc(a->bundleDigest));
+                }
+                lines << (p.problems.isEmpty() ? QStringLiteral("valid")
+                                               : QStringLiteral("<font color=\"#b3261e\">%1</font>")
+                                                     .arg(esc(p.problems.join(QStringLiteral("; ")))));
+                h += QStringLiteral("<tr><td>%1</td></tr>\n").arg(lines.join(QStringLiteral("<br>")));
             }
             h += QStringLiteral("</table>\n");
         }
@@ -252,11 +266,12 @@ QString htmlEvidence(const ReportData& d) {
                               : !b.signatureVerified ? QStringLiteral("not checked")
                               : *b.signatureVerified ? QStringLiteral("verified ") + b.signatureDetail
                                                      : QStringLiteral("FAILED ") + b.signatureDetail));
-            h += QLatin1String(kTable) + th({QStringLiteral("Verification step"), QStringLiteral("Result"),
-                                             QStringLiteral("Detail")});
+            // A step per row, its detail on the full width under it (a digest does not fit a column).
+            h += QLatin1String(kTable) + th({QStringLiteral("Verification step: result, detail")});
             for (const evidence::CheckStep& s : b.steps)
-                h += QStringLiteral("<tr>%1%2%3</tr>\n")
-                         .arg(td(s.name), td(evidence::stepStatusName(s.status)), td(s.detail));
+                h += QStringLiteral("<tr><td><b>%1</b>: %2%3</td></tr>\n")
+                         .arg(esc(s.name), esc(evidence::stepStatusName(s.status)),
+                              s.detail.isEmpty() ? QString() : QStringLiteral("<br>") + esc(s.detail));
             h += QStringLiteral("</table>\n");
         }
     }
@@ -317,8 +332,9 @@ QString htmlChanges(const ReportData& d) {
                  .arg(x.leafCount(Change::Removed))
                  .arg(x.leafCount(Change::Changed))
                  .arg(x.leafCount(Change::Unchanged));
+        // `stacked`: values too long for a column (digests) go under the name on the full width.
         auto changedRows = [&](const QString& title, const std::vector<catalog::NamedChange>& items,
-                               const QString& fromTo) {
+                               const QString& fromTo, bool stacked) {
             QString t;
             int n = 0;
             for (const catalog::NamedChange& c : items) {
@@ -335,23 +351,35 @@ QString htmlChanges(const ReportData& d) {
                         QStringLiteral(": ") + names.mid(0, 4).join(QStringLiteral(", ")) +
                         (names.size() > 4 ? QStringLiteral(" and %1 more").arg(names.size() - 4) : QString());
                 }
-                t += QStringLiteral("<tr>%1%2%3%4</tr>\n")
-                         .arg(td(c.name), td(what), td(c.from),
-                              td(c.change == Change::Changed && c.from == c.to
-                                     ? QStringLiteral("%1 (same)").arg(c.to)
-                                     : c.to));
+                const QString to = c.change == Change::Changed && c.from == c.to
+                                       ? QStringLiteral("%1 (same)").arg(c.to)
+                                       : c.to;
+                if (stacked) {
+                    QString cell = QStringLiteral("<b>%1</b>: %2").arg(esc(c.name), esc(what));
+                    if (!c.from.isEmpty())
+                        cell += QStringLiteral("<br>before <span class=\"mono\">%1</span>").arg(esc(c.from));
+                    if (!to.isEmpty())
+                        cell += QStringLiteral("<br>after <span class=\"mono\">%1</span>").arg(esc(to));
+                    t += QStringLiteral("<tr><td>%1</td></tr>\n").arg(cell);
+                } else {
+                    t += QStringLiteral("<tr>%1%2%3%4</tr>\n").arg(td(c.name), td(what), td(c.from), td(to));
+                }
                 ++n;
             }
             if (n == 0)
                 return QStringLiteral("<p>%1: no change.</p>\n").arg(esc(title));
+            if (stacked)
+                return QStringLiteral("<h3>%1</h3>\n").arg(esc(title)) + QLatin1String(kTable) +
+                       th({QStringLiteral("Name: change, %1 before and after").arg(fromTo.toLower())}) + t +
+                       QStringLiteral("</table>\n");
             return QStringLiteral("<h3>%1</h3>\n").arg(esc(title)) + QLatin1String(kTable) +
                    th({QStringLiteral("Name"), QStringLiteral("Change"), fromTo + QStringLiteral(" (before)"),
                        fromTo + QStringLiteral(" (after)")}) +
                    t + QStringLiteral("</table>\n");
         };
-        h += changedRows(QStringLiteral("Recipes"), x.leaves, QStringLiteral("Digest"));
-        h +=
-            changedRows(QStringLiteral("Registry components"), x.registry, QStringLiteral("Default version"));
+        h += changedRows(QStringLiteral("Recipes"), x.leaves, QStringLiteral("Digest"), true);
+        h += changedRows(QStringLiteral("Registry components"), x.registry, QStringLiteral("Default version"),
+                         false);
         if (!x.componentMoves.empty()) {
             h += QStringLiteral("<h3>Components whose resolved version changed</h3>\n") +
                  QLatin1String(kTable) +

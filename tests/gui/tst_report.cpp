@@ -42,7 +42,9 @@
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QTextLayout>
+#include <QTextTable>
 #include <QTimeZone>
 
 using namespace pb;
@@ -248,7 +250,7 @@ void TestReport::html() {
     QCOMPARE(html.count(QStringLiteral("<tr class=\"health-row\">")), qsizetype(m_rows.size()));
     for (const evidence::HealthRow& r : m_rows) {
         const QRegularExpression row(
-            QStringLiteral("<tr class=\"health-row\"><td>%1[^<]*</td>.*?%2</font>")
+            QStringLiteral("<tr class=\"health-row\"><td>%1[^<]*<br>.*?%2</font>")
                 .arg(QRegularExpression::escape(r.displayName().toHtmlEscaped()),
                      QRegularExpression::escape(evidence::healthStatusName(r.status))));
         QVERIFY2(row.match(html).hasMatch(), qPrintable(r.recipe));
@@ -384,8 +386,66 @@ void TestReport::pdf() {
                                         .arg(b.text())
                                         .arg(b.layout()->lineCount())));
             }
-        doc->documentLayout()->setPaintDevice(nullptr);
         QVERIFY(checked > 0);
+        // Issue 30: no table row is split across pages. Each row's cells, read from the layout,
+        // lie within one page's slice; a line of text is never cut either.
+        const std::vector<QRectF> pages = pdfPages(*doc, writer);
+        QCOMPARE(int(pages.size()), predicted);
+        const auto pageOf = [&pages](qreal y) {
+            for (size_t i = 0; i < pages.size(); ++i)
+                if (y >= pages[i].top() - 0.5 && y <= pages[i].bottom() + 0.5)
+                    return int(i);
+            return -1;
+        };
+        int rows = 0, crossing = 0;
+        QStringList split, broken;
+        for (QTextFrame* frame : doc->rootFrame()->childFrames()) {
+            const auto* table = qobject_cast<QTextTable*>(frame);
+            if (!table)
+                continue;
+            for (int row = 0; row < table->rows(); ++row) {
+                qreal top = 1e12, bottom = -1e12;
+                QString text;
+                for (int col = 0; col < table->columns(); ++col) {
+                    const QTextTableCell cell = table->cellAt(row, col);
+                    for (QTextFrame::iterator it = cell.begin(); !it.atEnd(); ++it)
+                        if (it.currentBlock().isValid()) {
+                            const QRectF r = doc->documentLayout()->blockBoundingRect(it.currentBlock());
+                            top = std::min(top, r.top());
+                            bottom = std::max(bottom, r.bottom());
+                            text += it.currentBlock().text() + QLatin1Char(' ');
+                        }
+                }
+                ++rows;
+                // No cell is broken inside a word: a line of a cell starts after a space, a hyphen, a
+                // slash or a punctuation mark, never between two letters or digits.
+                for (int col = 0; col < table->columns(); ++col) {
+                    const QTextTableCell cell = table->cellAt(row, col);
+                    for (QTextFrame::iterator it = cell.begin(); !it.atEnd(); ++it) {
+                        const QTextBlock b = it.currentBlock();
+                        for (int l = 1; b.isValid() && b.layout() && l < b.layout()->lineCount(); ++l) {
+                            const int at = b.layout()->lineAt(l).textStart();
+                            const QChar before = b.text().at(at - 1), after = b.text().at(at);
+                            if (before.isLetterOrNumber() && after.isLetterOrNumber())
+                                broken << QStringLiteral("'%1|%2' in [%3]")
+                                              .arg(b.text().mid(at - 12, 12), b.text().mid(at, 12),
+                                                   b.text().left(300));
+                        }
+                    }
+                }
+                if (pageOf(top) != pageOf(bottom))
+                    split << QStringLiteral("%1 (y %2..%3)").arg(text.left(60)).arg(top).arg(bottom);
+                // a row that would have crossed an A4 page end where Qt paginates by itself
+                const qreal a4 = pages.front().height();
+                crossing += int(top / a4) != int(bottom / a4);
+            }
+        }
+        doc->documentLayout()->setPaintDevice(nullptr);
+        QVERIFY(rows > 20);
+        QVERIFY2(split.isEmpty(), qPrintable(split.join(QLatin1Char('\n'))));
+        QVERIFY2(broken.isEmpty(), qPrintable(QStringLiteral("words broken in table cells: ") +
+                                              broken.join(QStringLiteral(", "))));
+        qInfo("%d table rows on %d pages; %d would have crossed a fixed page end", rows, predicted, crossing);
     }
     Result<ReportOutput> out = writeWithRenderer(*m_db->db, ReportFormat::Pdf, path, *data);
     QVERIFY2(out, out ? "" : qPrintable(out.error().toString()));

@@ -11,9 +11,16 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QTextFrame>
+#include <QTextLayout>
+#include <QTextTable>
 #include <QTimeZone>
 #include <QUrl>
+
+#include <functional>
+#include <limits>
 
 namespace pb::report {
 
@@ -121,31 +128,37 @@ void setUpWriter(QPdfWriter& writer) {
 }
 
 Status printPdf(QTextDocument& doc, QPdfWriter& writer, const QString& title, int* pageCount) {
-    const int pages = layoutForPdf(doc, writer);
-    const QSizeF body = doc.pageSize();
+    const std::vector<QRectF> pages = pdfPages(doc, writer);
+    const qreal width = doc.textWidth();
+    const qreal bodyHeight = writer.pageLayout().paintRectPixels(kDpi).height() - kFooter;
     QPainter painter;
     if (!painter.begin(&writer))
         return makeError(QStringLiteral("cannot write the PDF"));
     QFont footerFont = doc.defaultFont();
     footerFont.setPointSizeF(8);
-    for (int i = 0; i < pages; ++i) {
+    const int count = int(pages.size());
+    for (int i = 0; i < count; ++i) {
         if (i > 0)
             writer.newPage();
+        // The slice of the one long page this PDF page shows: whatever lies past its end is clipped
+        // here and starts the next page.
+        // The rectangle is drawn a hair inside its ends: a line or image that only touches a page's
+        // end belongs to the page beside it, and is not drawn (clipped away) on this one as well.
         painter.save();
-        painter.translate(0, -i * body.height());
-        doc.drawContents(&painter, QRectF(0, i * body.height(), body.width(), body.height()));
+        painter.translate(0, -pages[size_t(i)].top());
+        doc.drawContents(&painter, pages[size_t(i)].adjusted(0, 0.05, 0, -0.05));
         painter.restore();
         painter.setFont(footerFont);
         painter.setPen(QColor(0x55, 0x55, 0x55));
-        const QRectF footer(0, body.height() + 6, body.width(), kFooter - 6);
+        const QRectF footer(0, bodyHeight + 6, width, kFooter - 6);
         painter.drawText(footer, Qt::AlignLeft | Qt::AlignVCenter, title);
         painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter,
-                         QStringLiteral("Page %1 of %2").arg(i + 1).arg(pages));
+                         QStringLiteral("Page %1 of %2").arg(i + 1).arg(count));
     }
     painter.end();
     doc.documentLayout()->setPaintDevice(nullptr);
     if (pageCount)
-        *pageCount = pages;
+        *pageCount = count;
     return {};
 }
 
@@ -195,12 +208,109 @@ void pinVolatileFields(QByteArray& pdf, const QDateTime& created, const QByteArr
 
 } // namespace
 
-int layoutForPdf(QTextDocument& doc, QPdfWriter& writer) {
+namespace {
+
+// What must not be cut by a page end, as [top, bottom) in document coordinates: every line of text
+// (an image is a line too) and every table row, all its cells together.
+std::vector<std::pair<qreal, qreal>> keepTogether(QTextDocument& doc) {
+    QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    std::vector<std::pair<qreal, qreal>> spans;
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+        const QPointF at = layout->blockBoundingRect(b).topLeft();
+        const QTextLayout* text = b.layout();
+        for (int i = 0; text && i < text->lineCount(); ++i) {
+            const QRectF line = text->lineAt(i).rect().translated(at);
+            spans.emplace_back(line.top(), line.bottom());
+        }
+        // A heading stays with the first line (or table row) after it.
+        if (b.blockFormat().headingLevel() > 0 && b.next().isValid()) {
+            const QTextBlock next = b.next();
+            const QTextLayout* nextText = next.layout();
+            const QRectF nextRect = layout->blockBoundingRect(next);
+            const qreal end = nextText && nextText->lineCount() > 0
+                                  ? nextRect.top() + nextText->lineAt(0).rect().bottom()
+                                  : nextRect.bottom();
+            spans.emplace_back(layout->blockBoundingRect(b).top(), end);
+        }
+    }
+    std::function<void(QTextFrame*)> walk = [&](QTextFrame* frame) {
+        for (QTextFrame* child : frame->childFrames()) {
+            if (const auto* table = qobject_cast<QTextTable*>(child)) {
+                const QTextTableFormat f = table->format();
+                const qreal pad = f.cellPadding() + f.border() + f.cellSpacing();
+                std::vector<std::pair<qreal, qreal>> rows;
+                for (int row = 0; row < table->rows(); ++row) {
+                    qreal top = std::numeric_limits<qreal>::max(),
+                          bottom = std::numeric_limits<qreal>::lowest();
+                    for (int col = 0; col < table->columns(); ++col) {
+                        const QTextTableCell cell = table->cellAt(row, col);
+                        if (!cell.isValid() || cell.row() != row || cell.column() != col)
+                            continue; // covered by a spanning cell
+                        for (QTextFrame::iterator it = cell.begin(); !it.atEnd(); ++it) {
+                            const QTextBlock b = it.currentBlock();
+                            if (!b.isValid())
+                                continue;
+                            const QRectF r = layout->blockBoundingRect(b);
+                            top = std::min(top, r.top());
+                            bottom = std::max(bottom, r.bottom());
+                        }
+                    }
+                    // From above its top padding and border to its text's end: the next row's span
+                    // begins below this one's text, so adjacent rows never overlap (an overlap
+                    // would move a page end up row after row).
+                    if (top < bottom)
+                        rows.emplace_back(top - pad, bottom);
+                }
+                spans.insert(spans.end(), rows.begin(), rows.end());
+                // The header row stays with the first row under it.
+                if (rows.size() > 1)
+                    spans.emplace_back(rows[0].first, rows[1].second);
+            }
+            walk(child);
+        }
+    };
+    walk(doc.rootFrame());
+    return spans;
+}
+
+} // namespace
+
+std::vector<QRectF> pdfPages(QTextDocument& doc, QPdfWriter& writer) {
     setUpWriter(writer);
     const QRectF page = writer.pageLayout().paintRectPixels(kDpi);
+    const qreal height = page.height() - kFooter;
     doc.documentLayout()->setPaintDevice(&writer);
-    doc.setPageSize(QSizeF(page.width(), page.height() - kFooter));
-    return doc.pageCount();
+    // One long page: the document is cut into pages here, where no line and no table row is cut
+    // (Qt's own pagination moves lines, not rows: a row's cells ended on two pages).
+    doc.setPageSize(QSizeF(page.width(), -1));
+    const qreal total = doc.documentLayout()->documentSize().height();
+    const std::vector<std::pair<qreal, qreal>> spans = keepTogether(doc);
+    constexpr qreal kEpsilon = 0.5;
+    std::vector<QRectF> pages;
+    qreal from = 0;
+    while (total - from > height + kEpsilon) {
+        qreal cut = from + height;
+        // Move the end up to the top of whatever it would cut, until it cuts nothing; something
+        // taller than a page (that began on this one) is cut where the page ends after all.
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (const auto& [top, bottom] : spans)
+                if (top > from + kEpsilon && top < cut - kEpsilon && bottom > cut + kEpsilon) {
+                    cut = top;
+                    moved = true;
+                }
+        }
+        if (cut <= from + kEpsilon)
+            cut = from + height;
+        pages.emplace_back(0, from, page.width(), cut - from);
+        from = cut;
+    }
+    pages.emplace_back(0, from, page.width(), std::max<qreal>(total - from, 1));
+    return pages;
+}
+
+int layoutForPdf(QTextDocument& doc, QPdfWriter& writer) {
+    return int(pdfPages(doc, writer).size());
 }
 
 int predictPdfPages(QTextDocument& doc) {

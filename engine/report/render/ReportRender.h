@@ -16,6 +16,7 @@
 #include "report/render/ChartSpec.h"
 
 #include <QImage>
+#include <QRectF>
 #include <QSize>
 #include <QString>
 
@@ -44,7 +45,12 @@ ReportCharts drawnCharts(const std::vector<ReportChart>& charts);
 
 // The HTML with the charts as image resources, for the preview and the PDF.
 std::unique_ptr<QTextDocument> reportDocument(const ReportData& data, const std::vector<ReportChart>& charts);
-// A4, 15 mm margins, 96 dpi, a footer line for the page number. Returns the page count.
+// A4, 15 mm margins, 96 dpi, a footer line for the page number: `doc` laid out for `writer` as one
+// long page, and the slice of it each PDF page shows (document coordinates). A page ends above any
+// line or table row that would not fit whole, so no row is split across pages (only something
+// taller than a page is cut).
+std::vector<QRectF> pdfPages(QTextDocument& doc, QPdfWriter& writer);
+// pdfPages' count.
 int layoutForPdf(QTextDocument& doc, QPdfWriter& writer);
 int predictPdfPages(QTextDocument& doc);
 // The PDF of `doc`, in memory; its creation date is `created` (UTC) and its document id is derived
