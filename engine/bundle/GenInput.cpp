@@ -1,4 +1,5 @@
 // GenerateInput from a resolved recipe and its catalog, and the one-call generate().
+#include "bundle/GenKustomize.h"
 #include "bundle/Generate.h"
 
 #include "catalog/Digest.h"
@@ -217,12 +218,21 @@ Result<GenerateInput> inputFromRecipe(const catalog::Catalog& catalog, const cat
         c.path = ref.path;
         c.kustomize = ref.type.compare(QLatin1String("kustomize"), Qt::CaseInsensitive) == 0;
         c.dependencyRefs = ref.dependencyRefs;
-        if (c.kustomize)
-            return makeError(
-                QStringLiteral("component '%1' is a Kustomize component (%2); building it needs its "
-                               "repository, which bundle generate does not fetch")
-                    .arg(ref.name, ref.source),
-                catalog.root, 0, QStringLiteral("componentRefs.type"));
+        if (c.kustomize) {
+            // Built as AICR builds it: <source>//<path>?ref=<tag>, read with libgit2 at the pinned
+            // revision (a remote source is cloned), the output the wrapper chart's one template.
+            Result<KustomizeBuilt> built =
+                kustomizeBuildSource(KustomizeSource{ref.source, ref.path, ref.tag}, catalog.root);
+            if (!built)
+                return makeError(
+                    QStringLiteral("Kustomize component '%1': %2").arg(ref.name, built.error().toString()),
+                    catalog.root, 0,
+                    QStringLiteral("componentRefs[%1].%2")
+                        .arg(ref.name,
+                             built.error().field.isEmpty() ? QStringLiteral("source") : built.error().field));
+            c.kustomizeBuilt = built->manifest;
+            c.kustomizeCommit = built->commit;
+        }
         Result<Node> values = componentValues(catalog, ref, options, tolerations, *sets);
         if (!values)
             return values.error();

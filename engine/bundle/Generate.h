@@ -56,8 +56,10 @@ struct GenComponent {
     // ServiceAccount, RBAC, ConfigMap and Job are synthesized from it (GenGate.h) as
     // NNN-<name>-readiness/templates/readiness.yaml.
     QByteArray readinessTest;
-    // Kustomize components: the built output (kustomize build), stored as templates/manifest.yaml.
+    // Kustomize components: the built output (kustomize build), stored as templates/manifest.yaml,
+    // and the commit of the source repository it was built from (empty for a plain folder).
     QByteArray kustomizeBuilt;
+    QString kustomizeCommit;
 };
 
 struct GenerateInput {

@@ -278,6 +278,29 @@ Result<Repository> Repository::open(const QString& path) {
     return Repository(repo, QDir::cleanPath(fi.absoluteFilePath()));
 }
 
+Result<Repository> Repository::cloneBare(const QString& url, const QString& dir,
+                                         const std::atomic_bool* cancel) {
+    ensureInit();
+    if (url.trimmed().isEmpty())
+        return makeError(QStringLiteral("no repository URL given"));
+    git_clone_options options = GIT_CLONE_OPTIONS_INIT;
+    options.bare = 1;
+    // A transfer callback that returns non-zero stops the fetch: how `cancel` is honoured.
+    options.fetch_opts.callbacks.transfer_progress = [](const git_indexer_progress*, void* payload) {
+        const auto* flag = static_cast<const std::atomic_bool*>(payload);
+        return flag && flag->load() ? -1 : 0;
+    };
+    options.fetch_opts.callbacks.payload = const_cast<std::atomic_bool*>(cancel);
+    git_repository* repo = nullptr;
+    const int rc = git_clone(&repo, url.toUtf8().constData(), QFile::encodeName(dir).constData(), &options);
+    if (rc != 0) {
+        if (cancel && cancel->load())
+            return makeError(QStringLiteral("cancelled while cloning"), url);
+        return makeError(QStringLiteral("cannot clone: %1").arg(lastError()), url);
+    }
+    return Repository(repo, QDir::cleanPath(QFileInfo(dir).absoluteFilePath()));
+}
+
 bool Repository::isBare() const {
     return git_repository_is_bare(m_repo.get()) == 1;
 }

@@ -78,6 +78,11 @@ class Repository {
     // Opens the repository at `path` exactly (a bare repository, a clone's top folder or its .git);
     // no search upwards. An error names the path and says it is not a Git repository.
     static Result<Repository> open(const QString& path);
+    // A bare clone of `url` (https://, ssh://, git://, file:// or a path) made in `dir` (an empty
+    // or missing folder), every branch and tag fetched; TLS certificates are verified (libgit2's
+    // default). `cancel` stops the transfer. An error carries libgit2's message and names the URL.
+    static Result<Repository> cloneBare(const QString& url, const QString& dir,
+                                        const std::atomic_bool* cancel = nullptr);
 
     const QString& path() const { return m_path; }
     bool isBare() const;
