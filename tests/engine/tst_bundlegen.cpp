@@ -60,45 +60,50 @@ class TestBundleGen : public QObject {
 
 void TestBundleGen::parity_data() {
     PB_NO_DATABASE_ON_POSTGRES();
-    QTest::addColumn<QString>("deployer");
+    QTest::addColumn<QString>("folder");
     QTest::addColumn<QString>("name");
     if (!QDir(goldens()).exists())
         return;
-    for (const QString& d : {QStringLiteral("helm"), QStringLiteral("argocd")})
-        for (const QString& c : QDir(goldens() + QLatin1Char('/') + d)
+    for (const auto& [folder, deployer] : goldenFolders())
+        for (const QString& c : QDir(goldens() + QLatin1Char('/') + folder)
                                     .entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
             if (c == QLatin1String("kustomize_input")) // the kustomize cases' input, not a bundle
                 continue;
-            QTest::addRow("%s/%s", qPrintable(d), qPrintable(c)) << d << c;
+            QTest::addRow("%s/%s", qPrintable(folder), qPrintable(c)) << folder << c;
         }
 }
 
 void TestBundleGen::parity() {
     if (!QDir(goldens()).exists())
         QSKIP("AICR's golden bundles (../shared/data/aicr/bundler-goldens) are not here");
-    QFETCH(QString, deployer);
+    QFETCH(QString, folder);
     QFETCH(QString, name);
-    const Case k = deployer == QLatin1String("helm") ? helmCase(name) : argoCase(name);
+    const Case k = goldenCase(folder, name);
     if (!k.unreproducible.isEmpty())
-        QFAIL(qPrintable(
-            QStringLiteral("%1/%2 cannot be reproduced: %3").arg(deployer, name, k.unreproducible)));
+        QFAIL(
+            qPrintable(QStringLiteral("%1/%2 cannot be reproduced: %3").arg(folder, name, k.unreproducible)));
     Result<BundleTree> tree = render(k.input, k.options);
     QVERIFY2(tree.ok(), tree.ok() ? "" : qPrintable(tree.error().toString()));
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
+    // PB_KEEP_BUNDLES=1 keeps the generated bundles for a look (their folder is printed).
+    if (qEnvironmentVariableIsSet("PB_KEEP_BUNDLES")) {
+        tmp.setAutoRemove(false);
+        qInfo().noquote() << "kept" << tmp.path();
+    }
     const QString out = tmp.filePath(QStringLiteral("bundle"));
     const Status st = writeTree(*tree, out);
     QVERIFY2(st.ok(), st.ok() ? "" : qPrintable(st.error().toString()));
     QStringList notes;
-    const QStringList problems = compareWithGolden(
-        out, goldens() + QLatin1Char('/') + deployer + QLatin1Char('/') + name, k.options.deployer, &notes);
-    qInfo().noquote()
-        << QStringLiteral("parity %1/%2: %3 golden files, %4")
-               .arg(deployer, name)
-               .arg(treePaths(goldens() + QLatin1Char('/') + deployer + QLatin1Char('/') + name).size())
-               .arg(problems.isEmpty() ? QStringLiteral("PASS") : QStringLiteral("FAIL"))
-        << (notes.isEmpty() ? QString()
-                            : QStringLiteral("; also written: ") + notes.join(QLatin1String(", ")));
+    const QString golden = goldens() + QLatin1Char('/') + folder + QLatin1Char('/') + name;
+    const QStringList problems = compareWithGolden(out, golden, k.options.deployer, &notes);
+    qInfo().noquote() << QStringLiteral("parity %1/%2: %3 golden files, %4")
+                             .arg(folder, name)
+                             .arg(treePaths(golden).size())
+                             .arg(problems.isEmpty() ? QStringLiteral("PASS") : QStringLiteral("FAIL"))
+                      << (notes.isEmpty()
+                              ? QString()
+                              : QStringLiteral("; also written: ") + notes.join(QLatin1String(", ")));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
@@ -242,7 +247,8 @@ void TestBundleGen::cli() {
     QCOMPARE(QJsonDocument::fromJson(json2).object().value(QStringLiteral("treeDigest")),
              o.value(QStringLiteral("treeDigest")));
     QVERIFY(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root,
-                 QStringLiteral("--leaf"), leaf, QStringLiteral("--deployer"), QStringLiteral("flux")}) != 0);
+                 QStringLiteral("--leaf"), leaf, QStringLiteral("--deployer"), QStringLiteral("nomad")}) !=
+            0);
 }
 
 // Issue 27: one tree digest per bundle, printed under one name by generate, show, index, sign and
