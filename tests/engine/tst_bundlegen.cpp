@@ -858,6 +858,96 @@ void TestBundleGen::cli() {
     QVERIFY(run({QStringLiteral("bundle"), QStringLiteral("generate"), QStringLiteral("--catalog"), root,
                  QStringLiteral("--leaf"), leaf, QStringLiteral("--deployer"), QStringLiteral("nomad")}) !=
             0);
+
+    // Every deployer: bundle show reads the bundle back as that deployer, with one component per
+    // install step and the tree digest generate printed.
+    const QStringList base = {QStringLiteral("bundle"),    QStringLiteral("generate"),
+                              QStringLiteral("--catalog"), root,
+                              QStringLiteral("--leaf"),    leaf,
+                              QStringLiteral("--format"),  QStringLiteral("json")};
+    for (const QString& d : deployerNames()) {
+        const QString dir = tmp.filePath(QStringLiteral("bundle-") + d);
+        QByteArray gen, shown;
+        QCOMPARE(run(base + QStringList{QStringLiteral("--deployer"), d, QStringLiteral("--out"), dir}, &gen),
+                 0);
+        const QJsonObject g = QJsonDocument::fromJson(gen).object();
+        QCOMPARE(g.value(QStringLiteral("deployer")).toString(), d);
+        QCOMPARE(run({QStringLiteral("bundle"), QStringLiteral("show"), dir, QStringLiteral("--format"),
+                      QStringLiteral("json")},
+                     &shown),
+                 0);
+        const QJsonObject so = QJsonDocument::fromJson(shown).object();
+        QCOMPARE(so.value(QStringLiteral("deployer")).toString(), d);
+        QCOMPARE(so.value(QStringLiteral("treeDigest")), g.value(QStringLiteral("treeDigest")));
+        QCOMPARE(so.value(QStringLiteral("components")).toArray().size(),
+                 g.value(QStringLiteral("folders")).toArray().size());
+        QVERIFY2(so.value(QStringLiteral("unknownFiles")).toArray().isEmpty(), shown.constData());
+    }
+
+    // The deployer options. A component of the recipe, named by its value override key for --dynamic.
+    Result<catalog::RecipeResult> recipe = catalog::resolve(*cat, catalog::leafCriteria(*cat, leaf));
+    QVERIFY(recipe.ok());
+    QString component, key;
+    for (const catalog::ComponentRef& ref : recipe->componentRefs)
+        if (const catalog::RegistryComponent* reg = cat->component(ref.name);
+            reg && ref.isEnabled() && !ref.source.isEmpty()) {
+            GenComponent probe;
+            applyRegistryEntry(probe, *reg);
+            if (!probe.overrideKey.isEmpty()) {
+                component = ref.name;
+                key = probe.overrideKey;
+                break;
+            }
+        }
+    QVERIFY(!key.isEmpty());
+    const QString hf = tmp.filePath(QStringLiteral("helmfile-dynamic"));
+    QCOMPARE(run(base + QStringList{QStringLiteral("--deployer"), QStringLiteral("helmfile"),
+                                    QStringLiteral("--out"), hf, QStringLiteral("--dynamic"),
+                                    key + QStringLiteral(":pbInstallTime.value")}),
+             0);
+    QDirIterator files(hf, {QStringLiteral("cluster-values.yaml")}, QDir::Files,
+                       QDirIterator::Subdirectories);
+    QStringList withValue;
+    while (files.hasNext()) {
+        const QString f = files.next();
+        if (readAll(f).contains("pbInstallTime:"))
+            withValue << QFileInfo(f).dir().dirName();
+    }
+    QVERIFY2(withValue.size() == 1 && withValue.constFirst().endsWith(QLatin1Char('-') + component),
+             qPrintable(withValue.join(QLatin1Char(' '))));
+    QVERIFY(readAll(hf + QStringLiteral("/helmfile.yaml")).contains("cluster-values.yaml") ||
+            !treePaths(hf).filter(QRegularExpression(QStringLiteral("^level-"))).isEmpty());
+    // argocd has no install-time values: the generation fails (exit 1), naming the component.
+    QCOMPARE(run(base + QStringList{QStringLiteral("--deployer"), QStringLiteral("argocd"),
+                                    QStringLiteral("--out"), tmp.filePath(QStringLiteral("argocd-dynamic")),
+                                    QStringLiteral("--dynamic"), key + QStringLiteral(":x")}),
+             1);
+    // --set deployer:KEY=VALUE: argocd-helm's defaults; a usage error for other deployers or keys.
+    const QString ah = tmp.filePath(QStringLiteral("argocd-helm-prefix"));
+    QCOMPARE(run(base + QStringList{QStringLiteral("--deployer"), QStringLiteral("argocd-helm"),
+                                    QStringLiteral("--out"), ah, QStringLiteral("--set"),
+                                    QStringLiteral("deployer:namePrefix=team-a-"),
+                                    QStringLiteral("--app-name"), QStringLiteral("team-a-stack")}),
+             0);
+    const QByteArray values = readAll(ah + QStringLiteral("/values.yaml"));
+    QVERIFY2(values.contains("namePrefix: team-a-") && values.contains("appName: team-a-stack"),
+             values.constData());
+    QCOMPARE(run(base + QStringList{QStringLiteral("--deployer"), QStringLiteral("helm"),
+                                    QStringLiteral("--out"), tmp.filePath(QStringLiteral("helm-prefix")),
+                                    QStringLiteral("--set"), QStringLiteral("deployer:namePrefix=team-a-")}),
+             2);
+    QCOMPARE(run(base + QStringList{QStringLiteral("--deployer"), QStringLiteral("argocd-helm"),
+                                    QStringLiteral("--out"), tmp.filePath(QStringLiteral("argocd-helm-bad")),
+                                    QStringLiteral("--set"), QStringLiteral("deployer:colour=blue")}),
+             2);
+    // --flux-namespace puts the Flux objects there.
+    const QString fx = tmp.filePath(QStringLiteral("flux-ns"));
+    QCOMPARE(
+        run(base + QStringList{QStringLiteral("--deployer"), QStringLiteral("flux"), QStringLiteral("--out"),
+                               fx, QStringLiteral("--flux-namespace"), QStringLiteral("gitops")}),
+        0);
+    QVERIFY(readAll(fx + QStringLiteral("/sources/gitrepo-github-com-your-org-your-repo.yaml"))
+                .contains("namespace: gitops"));
 }
 
 // Issue 27: one tree digest per bundle, printed under one name by generate, show, index, sign and
