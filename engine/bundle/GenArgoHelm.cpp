@@ -35,10 +35,6 @@ bool matches(const char* pattern, const QString& text) {
     return QRegularExpression(QString::fromLatin1(pattern)).match(text).hasMatch();
 }
 
-bool isSubdomain(const QString& name) {
-    return !name.isEmpty() && name.size() <= kMaxSubdomain && matches(kProjectPattern, name);
-}
-
 bool isStrictSemVer(const QString& v) {
     static const QRegularExpression re(QStringLiteral(
         "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)"
@@ -60,7 +56,7 @@ Status checkOptions(const GenerateOptions& o) {
         return bad(
             QStringLiteral("chartVersion"),
             QStringLiteral("chart version '%1' is not strict SemVer (e.g. 1.2.3)").arg(o.chartVersion));
-    if (!o.appName.isEmpty() && !isSubdomain(o.appName))
+    if (!o.appName.isEmpty() && !isDnsSubdomain(o.appName))
         return bad(QStringLiteral("--app-name"),
                    QStringLiteral("'%1' is not a DNS-1123 subdomain, which an Application name must be")
                        .arg(o.appName));
@@ -75,7 +71,7 @@ Status checkOptions(const GenerateOptions& o) {
             QStringLiteral("deployer:destinationServer"),
             QStringLiteral("destination server '%1' must be an https:// URL with a host and no credentials")
                 .arg(o.destinationServer));
-    if (!o.project.isEmpty() && !isSubdomain(o.project))
+    if (!o.project.isEmpty() && !isDnsSubdomain(o.project))
         return bad(QStringLiteral("deployer:project"),
                    QStringLiteral("project '%1' is not a DNS-1123 subdomain").arg(o.project));
     return {};
@@ -298,7 +294,7 @@ Status writeArgoHelmChart(BundleTree& tree, const GenerateInput& input, const Ge
     for (const BundleFolder& f : tree.folders) {
         const GenComponent& c = *byName.at(f.component);
         const QString child = options.namePrefix + f.name;
-        if (child.size() > kMaxChildName || !isSubdomain(child))
+        if (child.size() > kMaxChildName || !isDnsSubdomain(child))
             return makeError(
                 QStringLiteral("child Application name '%1' is not a DNS-1123 name of at most %2 "
                                "characters (Argo CD uses it as the Helm release name)")

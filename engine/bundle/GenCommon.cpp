@@ -83,6 +83,12 @@ QByteArray documentHeader(const QString& what) {
     return "# " + what.toUtf8() + " (written by Proofbench bundle generate)\n---\n";
 }
 
+bool isDnsSubdomain(const QString& name) {
+    static const QRegularExpression re(
+        QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
+    return !name.isEmpty() && name.size() <= 253 && re.match(name).hasMatch();
+}
+
 QString normalizeVersion(const QString& v) {
     return v.startsWith(QLatin1Char('v')) ? v.mid(1) : v;
 }

@@ -37,6 +37,9 @@ yaml::Node sortedKeys(const yaml::Node& n);
 // A document header: "# <what> (written by Proofbench bundle generate)", then "---".
 QByteArray documentHeader(const QString& what);
 
+// A Kubernetes DNS-1123 subdomain (what an Argo CD Application or project name must be).
+bool isDnsSubdomain(const QString& name);
+
 // A chart version without its leading "v" (Helm repositories match SemVer; OCI tags are literal).
 QString normalizeVersion(const QString& v);
 // The chart a component installs: its chart, or its name when it names none.

@@ -74,7 +74,8 @@ Node helmfileDocument(const BundleTree& tree, const std::vector<const BundleFold
             const Repository repo = repositoryOf(c);
             repositories[repo.alias] = repo;
             r.set("chart", s(repo.alias + QLatin1Char('/') + effectiveChart(c)));
-            r.set("version", s(c.version));
+            if (!c.version.isEmpty()) // the repository's newest chart otherwise
+                r.set("version", s(c.version));
         } else {
             r.set("chart", s(QStringLiteral("./") + f->dir));
         }

@@ -553,6 +553,11 @@ Result<BundleTree> render(const GenerateInput& original, const GenerateOptions& 
             options.targetRevision.isEmpty() ? QStringLiteral("main") : options.targetRevision;
         const QString appName =
             options.appName.isEmpty() ? QString::fromLatin1(kDefaultAppName) : options.appName;
+        if (options.deployer == Deployer::ArgoCD && !gen::isDnsSubdomain(appName))
+            return makeError(
+                QStringLiteral("'%1' is not a DNS-1123 subdomain, which an Application name must be")
+                    .arg(appName),
+                {}, 0, QStringLiteral("--app-name"));
         for (size_t i = 0; i < plan->size(); ++i)
             writeFolder(tree, (*plan)[i], i, argo, repoUrl, revision);
         switch (options.deployer) {

@@ -317,8 +317,9 @@ void TestBundleGen::readinessHooksFromCatalog() {
     Result<catalog::Catalog> cat = catalog::loadCatalog(root);
     QVERIFY(cat.ok());
     QVERIFY(cat->file(QStringLiteral("components/gpu-operator/readiness.yaml")));
-    Result<catalog::RecipeResult> recipe =
-        catalog::resolve(*cat, catalog::leafCriteria(*cat, QStringLiteral("h100-eks-ubuntu-training")));
+    const QString leaf = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+    QVERIFY(cat->leafNames().contains(leaf));
+    Result<catalog::RecipeResult> recipe = catalog::resolve(*cat, catalog::leafCriteria(*cat, leaf));
     QVERIFY2(recipe.ok(), recipe.ok() ? "" : qPrintable(recipe.error().toString()));
     QVERIFY(recipe->component(QStringLiteral("gpu-operator")));
     for (const Deployer d : kAllDeployers) {
@@ -719,6 +720,15 @@ void TestBundleGen::deployerErrors() {
     Result<BundleTree> argo = render(richInput(), o);
     QVERIFY(!argo.ok());
     QVERIFY(argo.error().message.contains(QLatin1String("cert-manager")));
+    // An Application name must be a DNS-1123 subdomain.
+    GenerateOptions named;
+    named.deployer = Deployer::ArgoCD;
+    named.appName = QStringLiteral("Not_A_Name");
+    Result<BundleTree> badName = render(richInputFor(Deployer::ArgoCD), named);
+    QVERIFY(!badName.ok());
+    QCOMPARE(badName.error().field, QStringLiteral("--app-name"));
+    named.deployer = Deployer::ArgoCDHelm;
+    QVERIFY(!render(richInput(), named).ok());
     // flux installs Helm components only.
     GenerateInput kust = richInputFor(Deployer::Flux);
     kust.components[0].kustomize = true;
