@@ -12,7 +12,6 @@
 #include "bundle/GenManifest.h"
 #include "catalog/Digest.h"
 #include "core/Files.h"
-#include "yaml/GoYaml.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -607,18 +606,21 @@ Status writeTree(const BundleTree& tree, const QString& dirPath, const GenProgre
         const QStringList entries = dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
         static const QRegularExpression numbered(QStringLiteral("^[0-9]{3}-"));
         static const QRegularExpression level(QStringLiteral("^level-[0-9]+\\.yaml$"));
-        // A Flux release folder: what GenFlux writes for each HelmRelease.
+        // What each layout leaves that no user folder is likely to have.
         auto fluxRelease = [&](const QString& e) {
             return QFileInfo(dir.filePath(e)).isDir() &&
                    QFileInfo::exists(dir.filePath(e + QStringLiteral("/helmrelease.yaml")));
         };
-        bool ours = entries.isEmpty();
+        const bool argoHelmChart =
+            QFileInfo::exists(dir.filePath(QStringLiteral("templates/aicr-stack.yaml")));
+        const bool helmfile = entries.contains(QStringLiteral("helmfile.yaml"));
+        const bool fluxBundle = entries.contains(QStringLiteral("kustomization.yaml")) &&
+                                QFileInfo(dir.filePath(QStringLiteral("sources"))).isDir() &&
+                                std::any_of(entries.begin(), entries.end(), fluxRelease);
+        bool ours = entries.isEmpty() || argoHelmChart || helmfile || fluxBundle;
         for (const QString& e : entries)
             if (numbered.match(e).hasMatch() || e == QLatin1String("deploy.sh") ||
-                e == QLatin1String("app-of-apps.yaml") || e == QLatin1String("helmfile.yaml") ||
-                (e == QLatin1String("kustomization.yaml") && entries.contains(QStringLiteral("sources"))) ||
-                (e == QLatin1String("Chart.yaml") && entries.contains(QStringLiteral("templates"))) ||
-                fluxRelease(e))
+                e == QLatin1String("app-of-apps.yaml"))
                 ours = true;
         if (!ours)
             return makeError(
@@ -626,23 +628,26 @@ Status writeTree(const BundleTree& tree, const QString& dirPath, const GenProgre
                     "output folder is not empty and does not hold a bundle; choose an empty folder"),
                 dirPath);
         // Remove what an earlier generation wrote (of any deployer) so no stale file survives.
+        QStringList generatedFiles = {QStringLiteral("deploy.sh"),     QStringLiteral("undeploy.sh"),
+                                      QStringLiteral("README.md"),     QStringLiteral("app-of-apps.yaml"),
+                                      QStringLiteral("helmfile.yaml"), QStringLiteral("recipe.yaml")};
+        if (argoHelmChart)
+            generatedFiles << QStringLiteral("Chart.yaml") << QStringLiteral("values.yaml")
+                           << QStringLiteral("values.schema.json");
+        if (fluxBundle)
+            generatedFiles << QStringLiteral("kustomization.yaml");
         for (const QString& e : entries) {
             const QString p = dir.filePath(e);
             const QFileInfo fi(p);
             if (fi.isSymLink())
                 continue;
-            const bool generatedDir = numbered.match(e).hasMatch() || e == QLatin1String("templates") ||
-                                      e == QLatin1String("static") || e == QLatin1String("sources") ||
-                                      fluxRelease(e);
-            static const QStringList generatedFiles = {
-                QStringLiteral("deploy.sh"),          QStringLiteral("undeploy.sh"),
-                QStringLiteral("README.md"),          QStringLiteral("app-of-apps.yaml"),
-                QStringLiteral("helmfile.yaml"),      QStringLiteral("kustomization.yaml"),
-                QStringLiteral("Chart.yaml"),         QStringLiteral("values.yaml"),
-                QStringLiteral("values.schema.json"), QStringLiteral("recipe.yaml")};
+            const bool generatedDir =
+                numbered.match(e).hasMatch() ||
+                (argoHelmChart && (e == QLatin1String("templates") || e == QLatin1String("static"))) ||
+                (fluxBundle && (e == QLatin1String("sources") || fluxRelease(e)));
             if (fi.isDir() && generatedDir)
                 QDir(p).removeRecursively();
-            else if (fi.isFile() && (level.match(e).hasMatch() || generatedFiles.contains(e)))
+            else if (fi.isFile() && ((helmfile && level.match(e).hasMatch()) || generatedFiles.contains(e)))
                 QFile::remove(p);
         }
     } else if (!QDir().mkpath(dirPath)) {

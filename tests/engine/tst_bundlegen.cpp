@@ -822,6 +822,21 @@ void TestBundleGen::writeTreeRefusesForeignFolder() {
     const Status st = writeTree(*t, tmp.path());
     QVERIFY(!st.ok());
     QVERIFY(st.error().message.contains(QLatin1String("not empty")));
+    // A Helm chart of one's own, or a Kustomize folder, is not mistaken for a bundle either.
+    for (const QStringList& own :
+         {QStringList{QStringLiteral("Chart.yaml"), QStringLiteral("templates/app.yaml")},
+          QStringList{QStringLiteral("kustomization.yaml"), QStringLiteral("sources/a.yaml")}}) {
+        QTemporaryDir mine;
+        for (const QString& path : own) {
+            QVERIFY(QDir().mkpath(QFileInfo(mine.filePath(path)).path()));
+            QFile o(mine.filePath(path));
+            QVERIFY(o.open(QIODevice::WriteOnly));
+            o.write("kind: Mine\n");
+        }
+        QVERIFY2(!writeTree(*t, mine.path()).ok(), qPrintable(own.join(QLatin1Char(' '))));
+        for (const QString& path : own)
+            QVERIFY(QFileInfo::exists(mine.filePath(path)));
+    }
 }
 
 void TestBundleGen::cli() {
