@@ -3,7 +3,6 @@
 #include "bundle/GenCommon.h"
 #include "yaml/GoYaml.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
