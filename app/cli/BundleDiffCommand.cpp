@@ -79,7 +79,9 @@ Command bundleDiffCommand() {
     p.addOption({QStringLiteral("leaf"),
                  QStringLiteral("Generated mode: the leaf overlay to resolve in both versions."),
                  QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("deployer"), QStringLiteral("Generated mode: helm|argocd (default helm)."),
+    p.addOption({QStringLiteral("deployer"),
+                 QStringLiteral("Generated mode: the layout to generate, helm, argocd, argocd-helm, flux or "
+                                "helmfile (default helm)."),
                  QStringLiteral("D"), QStringLiteral("helm")});
     addCriteriaOptions(p);
     addFormat(p, QStringLiteral("text|markdown|json"), QStringLiteral("text"));

@@ -1,15 +1,56 @@
-// proofbench bundle generate: write the deployment bundle of a recipe in AICR's helm or argocd layout
+// proofbench bundle generate: write the deployment bundle of a recipe in the layout AICR writes for one of
+// its deployers (helm, argocd, argocd-helm, flux, helmfile)
 #include "cli/BundleGenerateSupport.h"
 
 namespace pb::cli {
 
 namespace {
 
+// --set deployer:KEY=VALUE (AICR's form): the child Application defaults of argocd-helm.
+Status applyDeployerSet(const QString& set, bundle::GenerateOptions& options) {
+    const QString body = set.mid(QStringLiteral("deployer:").size());
+    const qsizetype eq = body.indexOf(QLatin1Char('='));
+    const QString key = body.left(eq), value = eq < 0 ? QString() : body.mid(eq + 1);
+    if (eq <= 0)
+        return makeError(QStringLiteral("'%1' is not deployer:KEY=VALUE").arg(set), {}, 0,
+                         QStringLiteral("--set"));
+    if (options.deployer != bundle::Deployer::ArgoCDHelm)
+        return makeError(QStringLiteral("'%1': deployer options are for --deployer argocd-helm").arg(set), {},
+                         0, QStringLiteral("--set"));
+    if (key == QLatin1String("namePrefix"))
+        options.namePrefix = value;
+    else if (key == QLatin1String("destinationServer"))
+        options.destinationServer = value;
+    else if (key == QLatin1String("project"))
+        options.project = value;
+    else if (key == QLatin1String("cascadeDelete") &&
+             (value == QLatin1String("true") || value == QLatin1String("false")))
+        options.cascadeDelete = value == QLatin1String("true");
+    else
+        return makeError(QStringLiteral("'%1': expected deployer:namePrefix, deployer:destinationServer, "
+                                        "deployer:project or deployer:cascadeDelete=true|false")
+                             .arg(set),
+                         {}, 0, QStringLiteral("--set"));
+    return {};
+}
+
 // The generation options of the flags; an error is a usage error.
 Result<bundle::GenerateOptions> generateOptions(const QCommandLineParser& p, bundle::Deployer deployer) {
     bundle::GenerateOptions options;
     options.deployer = deployer;
-    options.sets = p.values(QStringLiteral("set"));
+    for (const QString& set : p.values(QStringLiteral("set"))) {
+        if (!set.startsWith(QLatin1String("deployer:"))) {
+            options.sets << set;
+            continue;
+        }
+        if (Status st = applyDeployerSet(set, options); !st)
+            return st.error();
+    }
+    options.dynamicValues = p.values(QStringLiteral("dynamic"));
+    options.readinessHooks = p.isSet(QStringLiteral("readiness-hooks"));
+    options.serial = p.isSet(QStringLiteral("serial"));
+    options.fluxNamespace = p.value(QStringLiteral("flux-namespace"));
+    options.appName = p.value(QStringLiteral("app-name"));
     auto accel = selectorFrom(p.values(QStringLiteral("accelerated-node-selector")),
                               QStringLiteral("--accelerated-node-selector"));
     auto workload =
@@ -109,7 +150,8 @@ static int bundleGenerate(const QCommandLineParser& p) {
         return usage(QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().constFirst()),
                      verb);
     if (!p.isSet(QStringLiteral("deployer")))
-        return usage(QStringLiteral("give --deployer helm or --deployer argocd"), verb);
+        return usage(QStringLiteral("give --deployer %1").arg(bundle::deployerNames().join(QLatin1Char('|'))),
+                     verb);
     Result<bundle::Deployer> deployer = bundle::parseDeployer(p.value(QStringLiteral("deployer")));
     if (!deployer)
         return usage(deployer.error().message, verb);
@@ -165,9 +207,13 @@ static int bundleGenerate(const QCommandLineParser& p) {
 Command bundleGenerateCommand() {
     Command p(
         QStringLiteral("bundle generate"),
-        QStringLiteral("write the deployment bundle of a recipe in AICR's helm or argocd layout"),
-        QStringLiteral(
-            "Write the deployment bundle of a recipe in AICR's layout for the helm or argocd deployer."));
+        QStringLiteral("write the deployment bundle of a recipe in the layout of an AICR deployer (helm, "
+                       "argocd, argocd-helm, flux, helmfile)"),
+        QStringLiteral("Write the deployment bundle of a recipe in the layout AICR writes for the deployer "
+                       "given: helm (install scripts and deploy.sh), argocd (Applications and an "
+                       "app-of-apps), argocd-helm (a Helm chart of Applications with install-time values), "
+                       "flux (HelmReleases and their sources) or helmfile (helmfile.yaml, one file per "
+                       "dependency level)."));
     addDb(p);
     addPassphraseEnv(p);
     p.addOption({QStringLiteral("catalog"), QStringLiteral("Resolve against a catalog directory."),
@@ -181,11 +227,31 @@ Command bundleGenerateCommand() {
                  QStringLiteral("A RecipeResult file instead of resolving (with --catalog/--version "
                                 "when it names values or manifest files)."),
                  QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("deployer"), QStringLiteral("helm or argocd."), QStringLiteral("D")});
+    p.addOption(
+        {QStringLiteral("deployer"),
+         QStringLiteral("The deployer whose layout to write: helm, argocd, argocd-helm, flux or helmfile."),
+         QStringLiteral("D")},
+        {}, bundle::deployerNames().join(QLatin1Char('|')));
     p.addOption({QStringLiteral("out"), QStringLiteral("Output folder (default ./bundle)."),
                  QStringLiteral("DIR"), QStringLiteral("bundle")});
-    p.addOption({QStringLiteral("set"), QStringLiteral("Value override component.path=value (repeatable)."),
-                 QStringLiteral("C.PATH=V")});
+    p.addOption(
+        {QStringLiteral("set"),
+         QStringLiteral("Value override component.path=value (repeatable); deployer:KEY=VALUE sets an "
+                        "argocd-helm child Application default (namePrefix, destinationServer, project, "
+                        "cascadeDelete)."),
+         QStringLiteral("C.PATH=V")});
+    p.addOption({QStringLiteral("dynamic"),
+                 QStringLiteral("An install-time value path component:path, left out of the static values "
+                                "(repeatable): cluster-values.yaml (helm, helmfile), the chart's values.yaml "
+                                "(argocd-helm), a ConfigMap (flux); argocd refuses it."),
+                 QStringLiteral("C:PATH")});
+    p.addOption({QStringLiteral("readiness-hooks"),
+                 QStringLiteral("A readiness gate after each component the catalog has "
+                                "components/<name>/readiness.yaml for (helm, argocd, argocd-helm).")});
+    p.addOption(
+        {QStringLiteral("serial"),
+         QStringLiteral("One component at a time instead of by dependency level (argocd, argocd-helm, "
+                        "flux, helmfile; helm is serial).")});
     p.addOption({QStringLiteral("accelerated-node-selector"),
                  QStringLiteral("GPU node selector key=value (repeatable)."), QStringLiteral("K=V")});
     p.addOption({QStringLiteral("accelerated-node-toleration"),
@@ -197,11 +263,21 @@ Command bundleGenerateCommand() {
                  QStringLiteral("NAME")});
     p.addOption({QStringLiteral("estimated-node-count"),
                  QStringLiteral("Node count for components that size by it."), QStringLiteral("N")});
-    p.addOption({QStringLiteral("repo-url"),
-                 QStringLiteral("argocd: the repository the bundle is published to."),
-                 QStringLiteral("URL")});
-    p.addOption({QStringLiteral("target-revision"), QStringLiteral("argocd: its revision (default main)."),
+    p.addOption(
+        {QStringLiteral("repo-url"),
+         QStringLiteral("argocd, flux: the Git repository the bundle is published to; argocd-helm: the "
+                        "registry or chart repository it is pushed to, without the chart name."),
+         QStringLiteral("URL")});
+    p.addOption({QStringLiteral("target-revision"),
+                 QStringLiteral("argocd, flux: the revision of that repository (default main)."),
                  QStringLiteral("REV")});
+    p.addOption({QStringLiteral("app-name"),
+                 QStringLiteral("argocd, argocd-helm: the parent Application's name (default nvidia-stack, "
+                                "aicr-stack)."),
+                 QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("flux-namespace"),
+                 QStringLiteral("flux: the namespace of the Flux objects (default flux-system)."),
+                 QStringLiteral("NS")});
     p.addOption({QStringLiteral("key"), QStringLiteral("Seal the bundle with this key (as `bundle sign`)."),
                  QStringLiteral("KEY")});
     addFormat(p, QStringLiteral("text|json"), QStringLiteral("text"));

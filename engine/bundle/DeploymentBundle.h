@@ -1,7 +1,8 @@
 // engine/bundle/ holds everything Proofbench does with a deployment bundle (the tree `aicr bundle`
 // writes for a deployer, or any deployer's tree), in one folder: generate (Generate.h, with
-// GenGate, GenKustomize, GenManifest: a resolved recipe rendered into AICR's helm or argocd
-// layout), read (Read.h, Model.h: components, values, manifests, files), diff (Diff.h), index
+// GenArgoHelm, GenFlux, GenHelmfile, GenGate, GenKustomize, GenManifest, GenValues, GenCommon: a
+// resolved recipe rendered into the layout of AICR's helm, argocd, argocd-helm, flux or helmfile
+// deployer), read (Read.h, Model.h: components, values, manifests, files), diff (Diff.h), index
 // (Index.h), and seal and verify (this file, namespace pb::deploy). Imported bundles are kept by
 // store/BundleStore; the actions are ops/Bundle*.h, ops/SealBundle.h and ops/VerifyBundle.h.
 //

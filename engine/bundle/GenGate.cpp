@@ -55,10 +55,10 @@ Result<QByteArray> renderReadinessGate(const QString& component, const QString& 
     const QString account = component + QStringLiteral("-readiness-gate");
     const QString clusterName = account + QLatin1Char('-') + QLatin1String(kNs);
     const QString configMap = component + QStringLiteral("-readiness-bundle");
-    // The Job is replaced on every sync: Argo CD by sync option; Helm runs it as a hook after
-    // install and upgrade. Flux and helmfile apply it plainly.
+    // The Job is replaced on every sync: Argo CD (argocd, argocd-helm) by sync option; Helm runs it
+    // as a hook after install and upgrade. Flux and helmfile carry no gates (render() refuses them).
     QString jobAnnotations;
-    if (deployer == Deployer::ArgoCD)
+    if (deployer == Deployer::ArgoCD || deployer == Deployer::ArgoCDHelm)
         jobAnnotations =
             QStringLiteral("  annotations:\n    argocd.argoproj.io/sync-options: Replace=true\n");
     else if (deployer == Deployer::Helm)

@@ -2,6 +2,7 @@
 #include "bundle/GenKustomize.h"
 #include "bundle/Generate.h"
 
+#include "bundle/GenValues.h"
 #include "catalog/Digest.h"
 
 namespace pb::bundle {
@@ -183,7 +184,43 @@ Status readManifests(const catalog::Catalog& catalog, const catalog::ComponentRe
     return {};
 }
 
+bool flagAt(const Node& node, const char* key) {
+    const Node* v = node.isMap() ? node.get(key) : nullptr;
+    return v && v->isScalar() && v->resolve() == yaml::Resolved::Bool &&
+           (v->scalar == "true" || v->scalar == "True" || v->scalar == "TRUE");
+}
+
+// --readiness-hooks: components/<name>/readiness.yaml of the catalog, a chainsaw Test, when there is one.
+Status readReadinessTest(const catalog::Catalog& catalog, GenComponent& c) {
+    const QString path = QStringLiteral("components/%1/readiness.yaml").arg(c.name);
+    const catalog::CatalogFile* f = catalog.file(path);
+    if (!f)
+        return {};
+    Result<Node> doc = yaml::parse(f->bytes, path);
+    if (!doc)
+        return doc.error();
+    const Node* api = doc->isMap() ? doc->get("apiVersion") : nullptr;
+    const Node* kind = doc->isMap() ? doc->get("kind") : nullptr;
+    if (!api || !api->text().contains(QLatin1String("chainsaw.kyverno.io")))
+        return makeError(
+            QStringLiteral("a readiness gate must be a chainsaw Test (apiVersion chainsaw.kyverno.io/*)"),
+            path, api ? api->line : 0, QStringLiteral("apiVersion"));
+    if (!kind || kind->text() != QLatin1String("Test"))
+        return makeError(QStringLiteral("a readiness gate must be a chainsaw Test (kind: Test)"), path,
+                         kind ? kind->line : 0, QStringLiteral("kind"));
+    c.readinessTest = f->bytes;
+    return {};
+}
+
 } // namespace
+
+void applyRegistryEntry(GenComponent& c, const catalog::RegistryComponent& entry) {
+    const QStringList keys = pathsAt(&entry.node, {"valueOverrideKeys"});
+    if (!keys.isEmpty())
+        c.overrideKey = keys.constFirst();
+    c.selfReferencingCrds = flagAt(entry.node, "hasSelfRefCRDs");
+    c.manifestsUseChartCrds = flagAt(entry.node, "manifestsUseChartCRDs");
+}
 
 Result<GenerateInput> inputFromRecipe(const catalog::Catalog& catalog, const catalog::RecipeResult& recipe,
                                       const GenerateOptions& options) {
@@ -245,8 +282,21 @@ Result<GenerateInput> inputFromRecipe(const catalog::Catalog& catalog, const cat
                                      c.postManifests);
             !s)
             return s.error();
+        if (const catalog::RegistryComponent* reg = catalog.component(ref.name))
+            applyRegistryEntry(c, *reg);
+        if (options.readinessHooks)
+            if (Status s = readReadinessTest(catalog, c); !s)
+                return s.error();
         in.components.push_back(std::move(c));
     }
+    // --dynamic names a component or one of its value override keys.
+    std::map<QString, QString> overrideKeys;
+    for (const catalog::ComponentRef& ref : recipe.componentRefs)
+        if (const catalog::RegistryComponent* reg = catalog.component(ref.name))
+            for (const QString& k : pathsAt(&reg->node, {"valueOverrideKeys"}))
+                overrideKeys.emplace(k, ref.name);
+    if (Status s = applyDynamicOptions(options.dynamicValues, in.components, overrideKeys); !s)
+        return s.error();
     return in;
 }
 

@@ -2,12 +2,16 @@
 #include "bundle/TreeDigest.h"
 #include "core/Hash.h"
 
+#include "bundle/GenArgoHelm.h"
+#include "bundle/GenCommon.h"
+#include "bundle/GenFlux.h"
 #include "bundle/GenGate.h"
+#include "bundle/GenHelmfile.h"
+#include "bundle/GenValues.h"
 
 #include "bundle/GenManifest.h"
 #include "catalog/Digest.h"
 #include "core/Files.h"
-#include "yaml/GoYaml.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -24,17 +28,38 @@ namespace pb::bundle {
 using yaml::Node;
 
 QString deployerName(Deployer deployer) {
-    return deployer == Deployer::ArgoCD ? QStringLiteral("argocd") : QStringLiteral("helm");
+    switch (deployer) {
+    case Deployer::Helm:
+        return QStringLiteral("helm");
+    case Deployer::ArgoCD:
+        return QStringLiteral("argocd");
+    case Deployer::ArgoCDHelm:
+        return QStringLiteral("argocd-helm");
+    case Deployer::Flux:
+        return QStringLiteral("flux");
+    case Deployer::Helmfile:
+        return QStringLiteral("helmfile");
+    }
+    return QStringLiteral("helm");
+}
+
+QStringList deployerNames() {
+    QStringList names;
+    for (Deployer d :
+         {Deployer::Helm, Deployer::ArgoCD, Deployer::ArgoCDHelm, Deployer::Flux, Deployer::Helmfile})
+        names << deployerName(d);
+    return names;
 }
 
 Result<Deployer> parseDeployer(const QString& text) {
     const QString t = text.trimmed().toLower();
-    if (t == QLatin1String("helm"))
-        return Deployer::Helm;
-    if (t == QLatin1String("argocd"))
-        return Deployer::ArgoCD;
-    return makeError(QStringLiteral("unknown deployer '%1' (expected helm or argocd)").arg(text), {}, 0,
-                     QStringLiteral("--deployer"));
+    for (Deployer d :
+         {Deployer::Helm, Deployer::ArgoCD, Deployer::ArgoCDHelm, Deployer::Flux, Deployer::Helmfile})
+        if (t == deployerName(d))
+            return d;
+    return makeError(QStringLiteral("unknown deployer '%1' (expected one of %2)")
+                         .arg(text, deployerNames().join(QStringLiteral(", "))),
+                     {}, 0, QStringLiteral("--deployer"));
 }
 
 const BundleFile* BundleTree::file(const QString& path) const {
@@ -49,18 +74,15 @@ constexpr char kDefaultRepoUrl[] = "https://github.com/YOUR-ORG/YOUR-REPO.git";
 constexpr char kDefaultAppName[] = "nvidia-stack";
 constexpr char kArgoServer[] = "https://kubernetes.default.svc";
 
-QByteArray templateText(const QString& resource) {
-    QFile f(QStringLiteral(":/bundle/") + resource);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return f.readAll();
-}
-
-QByteArray fill(QByteArray text, const std::vector<std::pair<const char*, QByteArray>>& fields) {
-    for (const auto& [key, value] : fields)
-        text.replace(QByteArray("@") + key + "@", value);
-    return text;
-}
+using gen::encodeOrdered;
+using gen::fill;
+using gen::kv;
+using gen::normalizeVersion;
+using gen::put;
+using gen::s;
+using gen::strSeq;
+using gen::templateText;
+using gen::valuesFile;
 
 // A value for a single-quoted shell assignment.
 QByteArray shellQuote(const QString& value) {
@@ -72,47 +94,6 @@ QByteArray shellQuote(const QString& value) {
 bool isSafeName(const QString& name) {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]*$"));
     return re.match(name).hasMatch() && name != QLatin1String("..");
-}
-
-// A values file: a comment naming what it is, then the YAML document (empty maps write nothing).
-QByteArray valuesFile(const QString& what, const Node& values) {
-    QByteArray out = "# " + what.toUtf8() + " (written by Proofbench bundle generate)\n---\n";
-    if (values.isMap() && !values.entries.empty()) {
-        yaml::GoEncodeOptions o;
-        o.indent = 2;
-        o.sortKeys = true;
-        out += yaml::goEncode(values, o);
-    }
-    return out;
-}
-
-QByteArray encodeOrdered(const Node& doc) {
-    yaml::GoEncodeOptions o;
-    o.indent = 2;
-    o.sortKeys = false;
-    return yaml::goEncode(doc, o);
-}
-
-Node strSeq(const QStringList& items) {
-    Node s = Node::seq();
-    for (const QString& i : items)
-        s.items.push_back(Node::str(i.toStdString()));
-    return s;
-}
-
-Node kv(std::initializer_list<std::pair<const char*, Node>> entries) {
-    Node m = Node::map();
-    for (const auto& [k, v] : entries)
-        m.set(k, v);
-    return m;
-}
-
-Node s(const QString& v) {
-    return Node::str(v.toStdString());
-}
-
-QString normalizeVersion(const QString& v) {
-    return v.startsWith(QLatin1Char('v')) ? v.mid(1) : v;
 }
 
 struct Planned {
@@ -231,10 +212,6 @@ QByteArray wrapperChart(const QString& name, const QString& component) {
            encodeOrdered(chart);
 }
 
-void put(BundleTree& tree, const QString& path, QByteArray bytes, bool exec = false) {
-    tree.files.push_back({path, std::move(bytes), exec});
-}
-
 // The components keyed by name; an error when a name is no folder name or appears twice.
 Result<std::map<QString, const GenComponent*>> componentsByName(const GenerateInput& input) {
     std::map<QString, const GenComponent*> byName;
@@ -273,6 +250,9 @@ void addPlanned(std::vector<Planned>& plan, const GenComponent* c, int tier, Pla
     p.folder.component = c->name;
     p.folder.kind = local ? QStringLiteral("local-helm") : QStringLiteral("upstream-helm");
     p.folder.namespace_ = c->namespace_;
+    static const char* const kPhases[] = {"pre", "primary", "post", "readiness"};
+    p.folder.phase = QString::fromLatin1(kPhases[static_cast<int>(phase)]);
+    p.folder.level = tier;
     p.folder.syncWave = tier * 4 + static_cast<int>(phase);
     p.templates = std::move(templates);
     plan.push_back(std::move(p));
@@ -525,30 +505,80 @@ void writeHelmTop(BundleTree& tree, const GenerateInput& input, const GenerateOp
 
 } // namespace
 
-Result<BundleTree> render(const GenerateInput& input, const GenerateOptions& options,
+Result<BundleTree> render(const GenerateInput& original, const GenerateOptions& options,
                           const std::atomic_bool* cancel) {
+    // Install-time value paths leave the static values first; every layout reads the split.
+    GenerateInput input = original;
+    for (GenComponent& c : input.components) {
+        if (!c.dynamicPaths.isEmpty() && options.deployer == Deployer::ArgoCD)
+            return makeError(
+                QStringLiteral("component '%1' declares install-time (dynamic) values, which the "
+                               "argocd deployer cannot carry; use argocd-helm")
+                    .arg(c.name),
+                {}, 0, QStringLiteral("--dynamic"));
+        if (Status st = splitDynamicValues(c); !st)
+            return st.error();
+        const bool gated = !c.readiness.empty() || !c.readinessTest.isEmpty();
+        if (gated && (options.deployer == Deployer::Flux || options.deployer == Deployer::Helmfile))
+            return makeError(
+                QStringLiteral("component '%1' has a readiness gate, which the %2 deployer cannot "
+                               "wait on (readiness gates need helm, argocd or argocd-helm)")
+                    .arg(c.name, deployerName(options.deployer)),
+                {}, 0, QStringLiteral("--readiness-hooks"));
+    }
     auto byName = componentsByName(input);
     if (!byName)
         return byName.error();
-    auto plan = planFolders(deploymentOrder(input, *byName), options, cancel);
-    if (!plan)
-        return plan.error();
+    const std::vector<const GenComponent*> ordered = deploymentOrder(input, *byName);
 
-    const bool argo = options.deployer == Deployer::ArgoCD;
     BundleTree tree;
     tree.deployer = options.deployer;
-    const QString repoUrl =
-        options.repoUrl.isEmpty() ? QString::fromLatin1(kDefaultRepoUrl) : options.repoUrl;
-    const QString revision =
-        options.targetRevision.isEmpty() ? QStringLiteral("main") : options.targetRevision;
-    const QString appName =
-        options.appName.isEmpty() ? QString::fromLatin1(kDefaultAppName) : options.appName;
-    for (size_t i = 0; i < plan->size(); ++i)
-        writeFolder(tree, (*plan)[i], i, argo, repoUrl, revision);
-    if (argo)
-        writeArgoTop(tree, input, options, *byName, repoUrl, revision, appName);
-    else
-        writeHelmTop(tree, input, options, *byName);
+    if (options.deployer == Deployer::Flux) {
+        // No NNN- folders: one folder per Flux HelmRelease (GenFlux.h).
+        if (Status st = writeFluxBundle(tree, input, ordered, options, cancel); !st)
+            return st.error();
+    } else {
+        auto plan = planFolders(ordered, options, cancel);
+        if (!plan)
+            return plan.error();
+        const bool argo = options.deployer == Deployer::ArgoCD || options.deployer == Deployer::ArgoCDHelm;
+        // --serial: one sync-wave per folder, in deployment order, instead of dependency tiers.
+        if (argo && options.serial)
+            for (size_t i = 0; i < plan->size(); ++i)
+                (*plan)[i].folder.syncWave = static_cast<int>(i);
+        const QString repoUrl =
+            options.repoUrl.isEmpty() ? QString::fromLatin1(kDefaultRepoUrl) : options.repoUrl;
+        const QString revision =
+            options.targetRevision.isEmpty() ? QStringLiteral("main") : options.targetRevision;
+        const QString appName =
+            options.appName.isEmpty() ? QString::fromLatin1(kDefaultAppName) : options.appName;
+        if (options.deployer == Deployer::ArgoCD && !gen::isDnsSubdomain(appName))
+            return makeError(
+                QStringLiteral("'%1' is not a DNS-1123 subdomain, which an Application name must be")
+                    .arg(appName),
+                {}, 0, QStringLiteral("--app-name"));
+        for (size_t i = 0; i < plan->size(); ++i)
+            writeFolder(tree, (*plan)[i], i, argo, repoUrl, revision);
+        switch (options.deployer) {
+        case Deployer::ArgoCD:
+            writeArgoTop(tree, input, options, *byName, repoUrl, revision, appName);
+            break;
+        case Deployer::ArgoCDHelm:
+            // The Argo CD folders become a Helm chart of Application templates (GenArgoHelm.h).
+            if (Status st = writeArgoHelmChart(tree, input, options, *byName); !st)
+                return st.error();
+            break;
+        case Deployer::Helmfile:
+            if (Status st = writeHelmfileTop(tree, input, options, *byName); !st)
+                return st.error();
+            break;
+        case Deployer::Helm:
+            writeHelmTop(tree, input, options, *byName);
+            break;
+        case Deployer::Flux: // written above
+            break;
+        }
+    }
     if (options.writeRecipe && !input.recipeYaml.isEmpty())
         put(tree, QStringLiteral("recipe.yaml"), input.recipeYaml);
 
@@ -575,7 +605,19 @@ Status writeTree(const BundleTree& tree, const QString& dirPath, const GenProgre
     if (dir.exists()) {
         const QStringList entries = dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
         static const QRegularExpression numbered(QStringLiteral("^[0-9]{3}-"));
-        bool ours = entries.isEmpty();
+        static const QRegularExpression level(QStringLiteral("^level-[0-9]+\\.yaml$"));
+        // What each layout leaves that no user folder is likely to have.
+        auto fluxRelease = [&](const QString& e) {
+            return QFileInfo(dir.filePath(e)).isDir() &&
+                   QFileInfo::exists(dir.filePath(e + QStringLiteral("/helmrelease.yaml")));
+        };
+        const bool argoHelmChart =
+            QFileInfo::exists(dir.filePath(QStringLiteral("templates/aicr-stack.yaml")));
+        const bool helmfile = entries.contains(QStringLiteral("helmfile.yaml"));
+        const bool fluxBundle = entries.contains(QStringLiteral("kustomization.yaml")) &&
+                                QFileInfo(dir.filePath(QStringLiteral("sources"))).isDir() &&
+                                std::any_of(entries.begin(), entries.end(), fluxRelease);
+        bool ours = entries.isEmpty() || argoHelmChart || helmfile || fluxBundle;
         for (const QString& e : entries)
             if (numbered.match(e).hasMatch() || e == QLatin1String("deploy.sh") ||
                 e == QLatin1String("app-of-apps.yaml"))
@@ -585,11 +627,28 @@ Status writeTree(const BundleTree& tree, const QString& dirPath, const GenProgre
                 QStringLiteral(
                     "output folder is not empty and does not hold a bundle; choose an empty folder"),
                 dirPath);
-        // Remove the install steps of an earlier generation so no stale folder survives.
+        // Remove what an earlier generation wrote (of any deployer) so no stale file survives.
+        QStringList generatedFiles = {QStringLiteral("deploy.sh"),     QStringLiteral("undeploy.sh"),
+                                      QStringLiteral("README.md"),     QStringLiteral("app-of-apps.yaml"),
+                                      QStringLiteral("helmfile.yaml"), QStringLiteral("recipe.yaml")};
+        if (argoHelmChart)
+            generatedFiles << QStringLiteral("Chart.yaml") << QStringLiteral("values.yaml")
+                           << QStringLiteral("values.schema.json");
+        if (fluxBundle)
+            generatedFiles << QStringLiteral("kustomization.yaml");
         for (const QString& e : entries) {
             const QString p = dir.filePath(e);
-            if (numbered.match(e).hasMatch() && QFileInfo(p).isDir() && !QFileInfo(p).isSymLink())
+            const QFileInfo fi(p);
+            if (fi.isSymLink())
+                continue;
+            const bool generatedDir =
+                numbered.match(e).hasMatch() ||
+                (argoHelmChart && (e == QLatin1String("templates") || e == QLatin1String("static"))) ||
+                (fluxBundle && (e == QLatin1String("sources") || fluxRelease(e)));
+            if (fi.isDir() && generatedDir)
                 QDir(p).removeRecursively();
+            else if (fi.isFile() && ((helmfile && level.match(e).hasMatch()) || generatedFiles.contains(e)))
+                QFile::remove(p);
         }
     } else if (!QDir().mkpath(dirPath)) {
         return makeError(QStringLiteral("cannot create the output folder"), dirPath);

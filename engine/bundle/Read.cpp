@@ -785,6 +785,36 @@ class Reader {
         return {};
     }
 
+    // The values of a ConfigMap a HelmRelease's valuesFrom names, when the bundle carries it in
+    // the release's folder (data."values.yaml", as the flux deployer writes it); nullopt when not.
+    Result<std::optional<QJsonObject>> bundledConfigMapValues(const QString& folder, const QString& kind,
+                                                              const QString& name, const QString& component) {
+        if (kind != QLatin1String("ConfigMap") || folder.isEmpty())
+            return std::optional<QJsonObject>();
+        for (const QString& f : under(folder + QLatin1Char('/'))) {
+            if (!f.endsWith(QLatin1String(".yaml")) || f.endsWith(QLatin1String("/helmrelease.yaml")))
+                continue;
+            auto objs = parseObjects(bytes(f), f);
+            if (!objs)
+                continue; // not a ConfigMap of values; left to the manifest list
+            for (const QJsonObject& o : *objs) {
+                if (o.value(QStringLiteral("kind")).toString() != QLatin1String("ConfigMap") ||
+                    scalarText(at(o, QStringLiteral("metadata.name"))) != name)
+                    continue;
+                setRole(f, QStringLiteral("values"), component);
+                const QString text =
+                    scalarText(at(o, QStringLiteral("data")).toObject().value(QStringLiteral("values.yaml")));
+                if (text.trimmed().isEmpty())
+                    return std::optional<QJsonObject>(QJsonObject());
+                auto v = parseValues(text.toUtf8(), f + QStringLiteral(" (data.values.yaml)"));
+                if (!v)
+                    return v.error();
+                return std::optional<QJsonObject>(*v);
+            }
+        }
+        return std::optional<QJsonObject>();
+    }
+
     // flux: <name>/helmrelease.yaml per component, kustomization.yaml listing them, sources/.
     Status readFlux() {
         std::map<QString, QString> repoUrls; // HelmRepository name -> url
@@ -857,21 +887,45 @@ class Reader {
                     c.source = QStringLiteral("local-chart");
                 for (const QJsonValue& d : at(o, QStringLiteral("spec.dependsOn")).toArray())
                     c.dependsOn << scalarText(d.toObject().value(QStringLiteral("name")));
+                // Flux merges spec.valuesFrom in order, then spec.values over them. A ConfigMap the
+                // bundle carries itself (configmap-values.yaml beside the release) is read; any
+                // other lives in the cluster, so the values are then incomplete.
+                for (const QJsonValue& from : at(o, QStringLiteral("spec.valuesFrom")).toArray()) {
+                    const QJsonObject fo = from.toObject();
+                    Result<std::optional<QJsonObject>> cm =
+                        bundledConfigMapValues(c.folder, scalarText(fo.value(QStringLiteral("kind"))),
+                                               scalarText(fo.value(QStringLiteral("name"))), c.name);
+                    if (!cm)
+                        return cm.error();
+                    if (!*cm) {
+                        c.notes << QStringLiteral(
+                                       "spec.valuesFrom %1 %2 is read from the cluster at install time "
+                                       "(not in the bundle)")
+                                       .arg(scalarText(fo.value(QStringLiteral("kind"))),
+                                            scalarText(fo.value(QStringLiteral("name"))));
+                        c.valuesComplete = false;
+                        continue;
+                    }
+                    c.values = mergeValues(c.values, **cm);
+                    c.valueFiles << c.folder + QStringLiteral("/configmap-values.yaml (ConfigMap %1)")
+                                                   .arg(scalarText(fo.value(QStringLiteral("name"))));
+                }
                 if (at(o, QStringLiteral("spec.values")).isObject()) {
-                    c.values = at(o, QStringLiteral("spec.values")).toObject();
+                    c.values = mergeValues(c.values, at(o, QStringLiteral("spec.values")).toObject());
                     c.valueFiles << p + QStringLiteral(" (spec.values)");
                 }
-                if (!at(o, QStringLiteral("spec.valuesFrom")).toArray().isEmpty()) {
-                    c.notes << QStringLiteral(
-                        "spec.valuesFrom reads values from the cluster at install time (not in the bundle)");
-                    c.valuesComplete = false;
-                }
                 setRole(p, QStringLiteral("helmrelease"), c.name);
-                for (const QString& f : under(c.folder + QLatin1Char('/')))
-                    if (f != p && f.endsWith(QLatin1String(".yaml"))) {
-                        setRole(f, QStringLiteral("manifest"), c.name);
-                        c.manifests << f;
-                    }
+                const QString chartYaml = c.folder + QStringLiteral("/Chart.yaml");
+                for (const QString& f : under(c.folder + QLatin1Char('/'))) {
+                    if (f == p || f == chartYaml || !f.endsWith(QLatin1String(".yaml")))
+                        continue;
+                    if (BundleFile* bf = file(f); bf && !bf->role.isEmpty())
+                        continue; // the release's ConfigMap of values, read above
+                    setRole(f, QStringLiteral("manifest"), c.name);
+                    c.manifests << f;
+                }
+                if (has(chartYaml))
+                    setRole(chartYaml, QStringLiteral("chart"), c.name);
                 m_bundle.components.push_back(std::move(c));
             }
             if (!any)
@@ -970,6 +1024,16 @@ class Reader {
                 }
                 for (const QJsonValue& n : r.value(QStringLiteral("needs")).toArray())
                     c.dependsOn << n.toString();
+                // The helm deployer's files the folders keep (helmfile runs none of them, and reads
+                // cluster-values.yaml only when a release lists it).
+                if (!c.folder.isEmpty()) {
+                    setRole(c.folder + QStringLiteral("/install.sh"), QStringLiteral("install-script"),
+                            c.name);
+                    setRole(c.folder + QStringLiteral("/upstream.env"), QStringLiteral("upstream-env"),
+                            c.name);
+                    setRole(c.folder + QStringLiteral("/cluster-values.yaml"),
+                            QStringLiteral("cluster-values"), c.name);
+                }
                 m_bundle.components.push_back(std::move(c));
             }
         }

@@ -76,6 +76,23 @@ Result<BundleGenerateOutcome> bundleGenerate(const Context& ctx, const BundleGen
                     {QStringLiteral("repoUrl"), o.repoUrl},
                     {QStringLiteral("files"), static_cast<int>(tree->files.size())},
                     {QStringLiteral("sealed"), out.sealed}};
+    // The deployer options, named only when given (so earlier receipts read the same).
+    auto named = [&d](const char* key, const QJsonValue& v, bool given) {
+        if (given)
+            d.parameters.insert(QLatin1String(key), v);
+    };
+    named("dynamicValues", QJsonArray::fromStringList(o.dynamicValues), !o.dynamicValues.isEmpty());
+    named("readinessHooks", true, o.readinessHooks);
+    named("serial", true, o.serial);
+    named("targetRevision", o.targetRevision, !o.targetRevision.isEmpty());
+    named("appName", o.appName, !o.appName.isEmpty());
+    named("fluxNamespace", o.fluxNamespace, !o.fluxNamespace.isEmpty());
+    named("chartName", o.chartName, !o.chartName.isEmpty());
+    named("chartVersion", o.chartVersion, !o.chartVersion.isEmpty());
+    named("namePrefix", o.namePrefix, !o.namePrefix.isEmpty());
+    named("destinationServer", o.destinationServer, !o.destinationServer.isEmpty());
+    named("project", o.project, !o.project.isEmpty());
+    named("cascadeDelete", true, o.cascadeDelete);
     d.inputs.push_back(receipts::Artifact::digest(request.catalog->root, request.catalog->contentDigest()));
     d.inputs.push_back(receipts::Artifact::digest(
         QStringLiteral("recipe %1").arg(request.recipe.recipeName()), catalog::recipeDigest(request.recipe)));

@@ -1,5 +1,6 @@
 // Generate a deployment bundle from a resolved recipe (CLI `bundle generate`, the catalog view's
-// "Generate bundle…"): AICR's helm or argocd layout written to a folder, optionally sealed with
+// "Generate bundle…"): the layout of one of AICR's deployers (helm, argocd, argocd-helm, flux,
+// helmfile) written to a folder, optionally sealed with
 // the existing `bundle sign` operation. The receipt records the inputs (catalog content digest,
 // recipe digest, options) and the tree digest of what was written.
 #pragma once

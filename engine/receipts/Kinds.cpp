@@ -40,7 +40,9 @@ constexpr std::array kTable{
     KindInfo{QLatin1StringView{"bundle.generate"},
              "a deployment bundle generated from a recipe (inputs and the tree digest)",
              "deployer recipe catalog sets acceleratedNodeSelector acceleratedNodeTolerations "
-             "workloadSelector storageClass estimatedNodeCount repoUrl files sealed"},
+             "workloadSelector storageClass estimatedNodeCount repoUrl files sealed dynamicValues "
+             "readinessHooks serial targetRevision appName fluxNamespace chartName chartVersion namePrefix "
+             "destinationServer project cascadeDelete"},
     KindInfo{QLatin1StringView{"bundle.index"},
              "a digest index written for a deployment bundle (one payload per object, the platform digest)",
              "deployer members files generateReceipt platformDigest"},
