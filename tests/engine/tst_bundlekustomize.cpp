@@ -134,22 +134,19 @@ class TstBundleKustomize : public QObject {
         for (int attempt = 0; attempt < 20 && !port; ++attempt) {
             const int candidate =
                 20000 + int((QCoreApplication::applicationPid() * 7 + attempt * 131) % 20000);
-            daemon.start(daemonBinary,
-                         {QStringLiteral("--export-all"), QStringLiteral("--reuseaddr"),
-                          QStringLiteral("--listen=127.0.0.1"), QStringLiteral("--port=%1").arg(candidate),
-                          QStringLiteral("--base-path=%1").arg(m_tmp.path()), m_tmp.path()});
+            daemon.start(daemonBinary, {QStringLiteral("--export-all"), QStringLiteral("--verbose"),
+                                        QStringLiteral("--reuseaddr"), QStringLiteral("--listen=127.0.0.1"),
+                                        QStringLiteral("--port=%1").arg(candidate),
+                                        QStringLiteral("--base-path=%1").arg(m_tmp.path()), m_tmp.path()});
             if (!daemon.waitForStarted(5000))
                 QSKIP("git daemon cannot be started here");
-            for (int i = 0; i < 50; ++i) {
-                if (!gitRun(m_tmp.path(), {QStringLiteral("ls-remote"),
-                                           QStringLiteral("git://127.0.0.1:%1/app-repo").arg(candidate)})
-                         .startsWith(QLatin1String("ERROR"))) {
+            // It says "Ready to rumble" once it listens (with --verbose), or exits (port taken).
+            for (int i = 0; i < 100 && daemon.state() == QProcess::Running; ++i) {
+                daemon.waitForReadyRead(100);
+                if (daemon.readAllStandardError().contains("Ready to rumble")) {
                     port = candidate;
                     break;
                 }
-                if (daemon.state() != QProcess::Running)
-                    break;
-                QTest::qWait(100);
             }
             if (!port) {
                 daemon.kill();
