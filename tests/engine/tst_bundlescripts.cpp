@@ -1,16 +1,16 @@
 // The helm bundle's deploy.sh does what AICR's does (issue #27). For every helm golden case, our
 // bundle (generated from the case's input, BundleGoldenCases.h) and AICR's golden bundle are deployed
 // from the same scripted cluster state, with pb-fake-cluster's kubectl, helm and sleep first on PATH
-// (tests/fake-cluster). The commands that change the cluster (install, delete, taint, restart, ...),
-// normalised so that paths are relative to the bundle, must be the same and in the same order, and
-// the exit status the same; read-only queries may differ. Each state also carries an expectation of
-// its own (the stale webhook stops the deploy, the taint is removed, ...), so that a fake answering
-// nothing cannot make two scripts look alike. AICR's helm deployer writes no undeploy.sh (dropped in
-// AICR #1095, before the goldens' commit), so there is none to compare.
+// (tests/fake-cluster). The commands that change the cluster (install, delete, taint, restart, ...)
+// and the pauses between retries, normalised so that paths are relative to the bundle, must be the
+// same and in the same order, and the exit status the same; read-only queries may differ. Each
+// state also carries an expectation of its own (the stale webhook stops the deploy, the taint is
+// removed, ...), so that a fake answering nothing cannot make two scripts look alike. AICR's helm deployer
+// writes no undeploy.sh (dropped in AICR #1095, before the goldens' commit), so there is none to compare.
 //
 // Also: the generated scripts pass bash -n and shellcheck, and what our deploy.sh does for
 // components no golden holds (the DRA driver's plugin restart, readiness gates) follows AICR's
-// template.
+// template, with one deliberate departure (draPluginRestartAndReadinessGates says which and why).
 #include "BundleGoldenCases.h"
 #include "TestUtil.h"
 #include "bundle/Generate.h"
@@ -303,18 +303,17 @@ QStringList changes(const Run& r, const QString& bundle, const QString& work) {
     return out;
 }
 
+// The two sequences row by row: a row both runs share is shown once, a row that differs shows
+// ours and AICR's one above the other, marked '!'.
 QString sideBySide(const QStringList& ours, const QStringList& theirs) {
-    qsizetype width = 4;
-    for (const QString& l : ours)
-        width = std::max(width, l.size());
-    QString t = QStringLiteral("    %1 | %2\n")
-                    .arg(QStringLiteral("ours").leftJustified(width), QStringLiteral("AICR"));
+    QString t = QStringLiteral("     (each row: the command both ran, or ours above AICR's, marked '!')\n");
     for (qsizetype i = 0; i < std::max(ours.size(), theirs.size()); ++i) {
-        const QString a = ours.value(i, QStringLiteral("-")), b = theirs.value(i, QStringLiteral("-"));
-        t += QStringLiteral("%1%2 %3 | %4\n")
-                 .arg(a == b ? QLatin1Char(' ') : QLatin1Char('!'))
-                 .arg(i + 1, 3)
-                 .arg(a.leftJustified(width), b);
+        const QString a = ours.value(i, QStringLiteral("(nothing)")),
+                      b = theirs.value(i, QStringLiteral("(nothing)"));
+        if (a == b)
+            t += QStringLiteral("  %1 both: %2\n").arg(i + 1, 3).arg(a);
+        else
+            t += QStringLiteral("! %1 ours: %2\n       AICR: %3\n").arg(i + 1, 3).arg(a, b);
     }
     return t;
 }
@@ -831,10 +830,12 @@ void TestBundleScripts::sameClusterChangesAsAicr() {
                              .arg(o.calls.size())
                              .arg(theirs.last())
                       << (mine == theirs ? "SAME" : "DIFFERENT");
-    QVERIFY2(mine == theirs,
-             qPrintable(QStringLiteral("cluster-changing commands differ:\n%1\n--- our deploy.sh said:\n%2\n"
-                                       "--- AICR's deploy.sh said:\n%3")
-                            .arg(sideBySide(mine, theirs), tail(o.output), tail(a.output))));
+    if (mine != theirs) // in full here: a failure message is cut at 1024 characters
+        qWarning().noquote() << QStringLiteral(
+                                    "cluster-changing commands differ:\n%1\n--- our deploy.sh said:\n%2\n"
+                                    "--- AICR's deploy.sh said:\n%3")
+                                    .arg(sideBySide(mine, theirs), tail(o.output), tail(a.output));
+    QVERIFY2(mine == theirs, "our deploy.sh and AICR's changed the cluster differently (above)");
     // The state did what it was set up for (checked on AICR's run; what is printed on both).
     const QString problem = sc.expect(w, theirs, a.output);
     QVERIFY2(problem.isEmpty(),
@@ -981,6 +982,25 @@ void TestBundleScripts::draPluginRestartAndReadinessGates() {
     QVERIFY2(dc.last() != QLatin1String("exit 0") &&
                  dc.value(dc.size() - 2).contains(QLatin1String("nvidia-dra-driver-gpu ")),
              qPrintable(dc.join(QLatin1Char('\n')) + tail(d.output)));
+
+    // The DRA driver's first install fails and leaves a failed hook Job, removed before the retry:
+    // the plugin is restarted after the retry all the same. Here ours departs from AICR's on
+    // purpose. AICR's hook clean-up reads the Job names into the install loop's own `name`
+    // variable, so after a clean-up the nvidia-dra-driver-gpu check no longer matches and the
+    // restart is skipped: an accident of a reused variable, which no golden case reaches.
+    World retried = worldFor(everythingCase(), tree);
+    retried.objects.append(workload(QStringLiteral("DaemonSet"), QStringLiteral("nvidia-dra-driver"),
+                                    QStringLiteral("nvidia-dra-driver-gpu-kubelet-plugin"), {}, 1));
+    retried.failures(QStringLiteral("nvidia-dra-driver-gpu"), 1);
+    const Run t = runScript(ours, QStringLiteral("deploy.sh"), work, retried.state(), {});
+    const QStringList tc = changes(t, ours, work);
+    const qsizetype removed = indexOf(tc, QStringLiteral("kubectl delete job nvidia-dra-driver-gpu-hook "));
+    QVERIFY2(
+        removed >= 0 && tc.value(removed + 1) == QLatin1String("sleep 5   (in <scratch>)") &&
+            tc.value(removed + 2).contains(QLatin1String("helm upgrade --install nvidia-dra-driver-gpu ")) &&
+            tc.value(removed + 3).contains(QLatin1String("kubectl rollout restart ")) &&
+            tc.last() == QLatin1String("exit 0"),
+        qPrintable(tc.join(QLatin1Char('\n')) + tail(t.output)));
 }
 
 // The fake's answers the scripts rely on, against what kubectl prints for the same objects.

@@ -317,6 +317,8 @@ for dir in "${BUNDLE_DIR}"/[0-9][0-9][0-9]-*/; do
   done
   if [[ ${attempt} -le ${retries} ]]; then echo "${GREEN}  ${name} installed${PLAIN}"; fi
 
+  # Also after a retried or (--best-effort) failed install. AICR's script means the same but skips
+  # it once a hook Job was cleaned up, as its clean-up overwrites the component name it checks.
   if [[ "${name}" == "nvidia-dra-driver-gpu" && -n "${DRA_DRIVER_NAMESPACE}" ]]; then
     restart_dra_kubelet_plugin "${DRA_DRIVER_NAMESPACE}"
   fi
