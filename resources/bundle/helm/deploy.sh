@@ -185,12 +185,12 @@ pause_for() {
 # Hook Jobs carry the helm.sh/hook annotation; other Jobs are left alone. What the Job and its pods
 # say is printed first, since deleting them loses it.
 remove_failed_hook_jobs() {
-  local ns="$1" job pod
+  local ns="$1" job pod spec
   for job in $(kubectl get jobs -n "${ns}" --field-selector=status.successful=0 \
       -o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}' 2>/dev/null || true); do
-    if ! kubectl get job "${job}" -n "${ns}" -o json 2>/dev/null | grep -q '"helm.sh/hook"'; then
-      continue
-    fi
+    # Read whole before searching: grep -q stopping early must not cut kubectl's output short.
+    spec=$(kubectl get job "${job}" -n "${ns}" -o json 2>/dev/null || true)
+    grep -q '"helm.sh/hook"' <<<"${spec}" || continue
     echo "  -- hook Job ${ns}/${job} did not succeed:"
     kubectl describe job "${job}" -n "${ns}" 2>/dev/null | tail -50 || true
     for pod in $(kubectl get pods -n "${ns}" -l "job-name=${job}" \
