@@ -325,17 +325,6 @@ QString tail(const QByteArray& output, int lines = 40) {
     return l.join(QLatin1Char('\n'));
 }
 
-bool copyTree(const QString& from, const QString& to) {
-    QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString src = it.next();
-        const QString dst = to + QLatin1Char('/') + QDir(from).relativeFilePath(src);
-        if (!QDir().mkpath(QFileInfo(dst).absolutePath()) || !QFile::copy(src, dst))
-            return false;
-    }
-    return true;
-}
-
 bool appendTo(const QString& path, const QByteArray& text) {
     QFile f(path);
     return f.open(QIODevice::Append) && f.write(text) == text.size();
@@ -803,7 +792,7 @@ void TestBundleScripts::sameClusterChangesAsAicr() {
     const QString ours = writeOurs(k, tmp.filePath(QStringLiteral("ours")), &tree);
     QVERIFY(!ours.isEmpty());
     const QString aicr = tmp.filePath(QStringLiteral("aicr"));
-    QVERIFY(copyTree(goldens() + QStringLiteral("/helm/") + name, aicr));
+    QVERIFY(pbtest::copyTree(goldens() + QStringLiteral("/helm/") + name, aicr));
 
     World w = worldFor(k, tree);
     sc.setup(w);
