@@ -454,11 +454,82 @@ void writeArgoTop(BundleTree& tree, const GenerateInput& input, const GenerateOp
               {"APP_NAME", appName.toUtf8()}}));
 }
 
+// API groups of the CRDs that a component's chart installs, for the components whose CRDs AICR's
+// deploy.sh looks for before installing (left by an earlier install, they can clash).
+QStringList crdGroupsOf(const QString& component) {
+    static const std::map<QString, QStringList> groups{
+        {QStringLiteral("kai-scheduler"),
+         {QStringLiteral("kai.scheduler"), QStringLiteral("scheduling.run.ai")}},
+        {QStringLiteral("gpu-operator"), {QStringLiteral("nvidia.com"), QStringLiteral("nfd.k8s-sigs.io")}},
+        {QStringLiteral("dynamo-platform"),
+         {QStringLiteral("grove.io"), QStringLiteral("scheduler.grove.io")}},
+        {QStringLiteral("kube-prometheus-stack"), {QStringLiteral("monitoring.coreos.com")}},
+        {QStringLiteral("k8s-nim-operator"), {QStringLiteral("apps.nvidia.com")}},
+        {QStringLiteral("kubeflow-trainer"),
+         {QStringLiteral("trainer.kubeflow.org"), QStringLiteral("jobset.x-k8s.io")}}};
+    auto it = groups.find(component);
+    return it == groups.end() ? QStringList() : it->second;
+}
+
+// Components whose operators reconcile their custom resources after Helm returns, so that Helm's
+// --wait would time out on them: deploy.sh installs them without --wait (AICR's list, whatever the
+// bundle holds).
+constexpr char kAsyncComponents[] = "kai-scheduler";
+
+// Helm's --timeout for a readiness gate folder: the gate's own deadline (--max-wait) plus five
+// minutes, so that Helm never gives up before the gate does. Go duration text, as AICR writes it.
+QByteArray readinessHelmTimeout() {
+    static const QRegularExpression part(QStringLiteral("([0-9]+)([hms])"));
+    qint64 seconds = 5 * 60;
+    for (const QRegularExpressionMatch& m : part.globalMatch(GateSettings().maxWait)) {
+        const qint64 n = m.captured(1).toLongLong();
+        const QChar unit = m.captured(2).at(0);
+        seconds += unit == QLatin1Char('h') ? n * 3600 : unit == QLatin1Char('m') ? n * 60 : n;
+    }
+    QString text;
+    if (seconds >= 3600)
+        text += QStringLiteral("%1h").arg(seconds / 3600);
+    if (seconds >= 60)
+        text += QStringLiteral("%1m").arg(seconds % 3600 / 60);
+    return (text + QStringLiteral("%1s").arg(seconds % 60)).toUtf8();
+}
+
+// Words for a bash array: each one single-quoted.
+QByteArray shellWords(const QStringList& words) {
+    QByteArray out;
+    for (const QString& w : words)
+        out += (out.isEmpty() ? "" : " ") + shellQuote(w);
+    return out;
+}
+
+// What deploy.sh must know about the bundle's components, as AICR's template derives it from them:
+// their namespaces, the CRD groups it looks for, and where nodewright and the DRA driver run.
+std::vector<std::pair<const char*, QByteArray>>
+helmDeployFields(const std::vector<const GenComponent*>& components) {
+    std::set<QString> namespaces;
+    QStringList crdGroups;
+    QString nodewrightNs, draNs;
+    for (const GenComponent* c : components) {
+        namespaces.insert(c->namespace_);
+        crdGroups += crdGroupsOf(c->name);
+        if (c->name == QLatin1String("nodewright-operator"))
+            nodewrightNs = c->namespace_;
+        if (c->name == QLatin1String("nvidia-dra-driver-gpu"))
+            draNs = c->namespace_;
+    }
+    return {{"NAMESPACES", shellWords(QStringList(namespaces.begin(), namespaces.end()))},
+            {"CRD_GROUPS", shellWords(crdGroups)},
+            {"ASYNC_COMPONENTS", shellQuote(QString::fromLatin1(kAsyncComponents))},
+            {"NODEWRIGHT_NAMESPACE", shellQuote(nodewrightNs)},
+            {"DRA_DRIVER_NAMESPACE", shellQuote(draNs)},
+            {"READINESS_TIMEOUT", shellQuote(QString::fromUtf8(readinessHelmTimeout()))}};
+}
+
 // The helm deployer's top level: README.md and deploy.sh.
 void writeHelmTop(BundleTree& tree, const GenerateInput& input, const GenerateOptions& options,
                   const std::map<QString, const GenComponent*>& byName) {
-    QByteArray rows, uninstall, namespaces, async;
-    std::set<QString> nsSet;
+    QByteArray rows, uninstall;
+    std::vector<const GenComponent*> components; // in deployment order
     for (size_t i = 0; i < tree.folders.size(); ++i) {
         const BundleFolder& f = tree.folders[i];
         const GenComponent* c = byName.at(f.component);
@@ -471,15 +542,12 @@ void writeHelmTop(BundleTree& tree, const GenerateInput& input, const GenerateOp
                     .arg(f.name, f.kind == QLatin1String("upstream-helm") ? c->version : QStringLiteral("-"),
                          f.namespace_, chart)
                     .toUtf8();
-        nsSet.insert(f.namespace_);
-        if (f.name == QLatin1String("kai-scheduler"))
-            async = "kai-scheduler";
+        if (std::find(components.begin(), components.end(), c) == components.end())
+            components.push_back(c);
     }
     for (auto it = tree.folders.rbegin(); it != tree.folders.rend(); ++it)
         uninstall += QStringLiteral("helm uninstall %1 -n %2\n").arg(it->name, it->namespace_).toUtf8();
     uninstall.chop(1);
-    for (const QString& n : nsSet)
-        namespaces += (namespaces.isEmpty() ? "" : " ") + n.toUtf8();
     QByteArray constraints;
     if (!input.constraints.empty()) {
         constraints = "\n## Constraints\n\n";
@@ -494,12 +562,9 @@ void writeHelmTop(BundleTree& tree, const GenerateInput& input, const GenerateOp
               {"COMPONENT_ROWS", rows},
               {"CONSTRAINTS", constraints},
               {"UNINSTALL", uninstall}}));
-    put(tree, QStringLiteral("deploy.sh"),
-        fill(templateText(QStringLiteral("helm/deploy.sh")),
-             {{"BUNDLER_VERSION", options.bundlerVersion.toUtf8()},
-              {"ASYNC_COMPONENTS", async},
-              {"NAMESPACES", namespaces},
-              {"READINESS_TIMEOUT", "1h35m0s"}}),
+    auto deployFields = helmDeployFields(components);
+    deployFields.emplace_back("BUNDLER_VERSION", options.bundlerVersion.toUtf8());
+    put(tree, QStringLiteral("deploy.sh"), fill(templateText(QStringLiteral("helm/deploy.sh")), deployFields),
         true);
 }
 

@@ -13,7 +13,11 @@ if [[ "${helm_major:-0}" -ge 4 ]]; then
   FORCE_CONFLICTS_FLAG="--force-conflicts"
 fi
 
+# Words added to the helm command: the wait arguments deploy.sh chooses, and the dry-run,
+# kubeconfig and debug flags a caller may set. Split into words, never expanded as globs.
+read -r -a extra_args <<<"${COMPONENT_WAIT_ARGS:-} ${DRY_RUN_FLAG:-} ${KUBECONFIG_FLAG:-} ${HELM_DEBUG_FLAG:-}"
+
 helm upgrade --install ${FORCE_CONFLICTS_FLAG} @NAME@ ./ \
   --namespace @NAMESPACE@@CREATE_NAMESPACE@ \
   -f values.yaml -f cluster-values.yaml \
-  ${COMPONENT_WAIT_ARGS:-} ${DRY_RUN_FLAG:-} ${KUBECONFIG_FLAG:-} ${HELM_DEBUG_FLAG:-}
+  ${extra_args[@]+"${extra_args[@]}"}

@@ -14,10 +14,14 @@ if [[ "${helm_major:-0}" -ge 4 ]]; then
   FORCE_CONFLICTS_FLAG="--force-conflicts"
 fi
 
+# Words added to the helm command: the wait arguments deploy.sh chooses, and the dry-run,
+# kubeconfig and debug flags a caller may set. Split into words, never expanded as globs.
+read -r -a extra_args <<<"${COMPONENT_WAIT_ARGS:-} ${DRY_RUN_FLAG:-} ${KUBECONFIG_FLAG:-} ${HELM_DEBUG_FLAG:-}"
+
 # OCI charts carry the whole reference in CHART and leave REPO empty, so --repo is only passed
 # for HTTP(S) chart repositories.
 helm upgrade --install ${FORCE_CONFLICTS_FLAG} @NAME@ "${CHART}" \
   ${REPO:+--repo "${REPO}"} --version "${VERSION}" \
   --namespace @NAMESPACE@ --create-namespace \
   -f values.yaml -f cluster-values.yaml \
-  ${COMPONENT_WAIT_ARGS:-} ${DRY_RUN_FLAG:-} ${KUBECONFIG_FLAG:-} ${HELM_DEBUG_FLAG:-}
+  ${extra_args[@]+"${extra_args[@]}"}
