@@ -222,6 +222,15 @@ Result<std::map<QString, const GenComponent*>> componentsByName(const GenerateIn
         if (byName.count(c.name))
             return makeError(QStringLiteral("component '%1' appears twice").arg(c.name), {}, 0,
                              QStringLiteral("componentRefs.name"));
+        // A namespace is written into scripts and objects: it must be a Kubernetes name (DNS-1123
+        // label), nothing a shell or YAML would read otherwise.
+        static const QRegularExpression label(QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
+        if (!c.namespace_.isEmpty() && !label.match(c.namespace_).hasMatch())
+            return makeError(
+                QStringLiteral("component '%1': namespace '%2' is not a Kubernetes name (lower-case "
+                               "letters, digits and '-', at most 63)")
+                    .arg(c.name, c.namespace_),
+                {}, 0, QStringLiteral("componentRefs.namespace"));
         byName[c.name] = &c;
     }
     return byName;

@@ -260,6 +260,16 @@ void TestBundleGen::layoutAndOrder() {
     // An unsafe component name is refused.
     in.components[0].name = QStringLiteral("../evil");
     QVERIFY(!render(in, o).ok());
+    // So is a namespace that is no Kubernetes name (it is written into deploy.sh and install.sh).
+    in.components[0].name = QStringLiteral("gpu-operator");
+    for (const char* ns : {"gpu;rm -rf /", "GPU", "a b", "$(id)", "-lead"}) {
+        in.components[0].namespace_ = QString::fromLatin1(ns);
+        for (const Deployer d : {Deployer::Helm, Deployer::ArgoCD}) {
+            o.deployer = d;
+            Result<BundleTree> refused = render(in, o);
+            QVERIFY2(!refused && refused.error().field == QLatin1String("componentRefs.namespace"), ns);
+        }
+    }
 }
 
 void TestBundleGen::realCatalogLeaf() {

@@ -10,13 +10,16 @@
 #include "RecipeView.h"
 #include "TestUtil.h"
 #include "bundle/Index.h"
+#include "bundle/Read.h"
 #include "ops/ImportCatalog.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -40,6 +43,7 @@ class TstGenerateBundle : public QObject {
     void cleanup();
     void generateFromTheRecipeOnScreen();
     void foreignFolderRefused();
+    void everyDeployerGenerates();
 
   private:
     bool openWindow();
@@ -151,6 +155,68 @@ void TstGenerateBundle::foreignFolderRefused() {
     QVERIFY(dialog->generateButton()->isEnabled());
     QVERIFY(!dialog->openButton()->isEnabled());
     QVERIFY(QFile::exists(foreign + QStringLiteral("/mine.txt")));
+    dialog->close();
+}
+
+// Issue 27: the dialog offers AICR's five deployers; each generates its layout through the real
+// operation, is read back as that deployer, and the fields follow the deployer chosen.
+void TstGenerateBundle::everyDeployerGenerates() {
+    PB_REQUIRE_SHARED(QStringLiteral("aicr/catalogs"));
+    QVERIFY(openWindow());
+    GenerateBundleDialog* dialog = openDialog();
+    QVERIFY(dialog);
+    QComboBox* combo = dialog->deployerCombo();
+    QStringList offered;
+    for (int i = 0; i < combo->count(); ++i)
+        offered << combo->itemData(i).toString();
+    QCOMPARE(offered,
+             (QStringList{QStringLiteral("helm"), QStringLiteral("argocd"), QStringLiteral("argocd-helm"),
+                          QStringLiteral("flux"), QStringLiteral("helmfile")}));
+    struct Expect {
+        const char* deployer;
+        const char* marker; // a file only that layout has at its top
+        bool repo, revision, dynamic, hooks, serial;
+    };
+    const Expect expects[] = {
+        {"helm", "deploy.sh", false, false, true, true, false},
+        {"argocd", "app-of-apps.yaml", true, true, false, true, true},
+        {"argocd-helm", "Chart.yaml", true, false, true, true, true},
+        {"flux", "kustomization.yaml", true, true, true, false, true},
+        {"helmfile", "helmfile.yaml", false, false, true, false, true},
+    };
+    for (const Expect& e : expects) {
+        const QString name = QString::fromLatin1(e.deployer);
+        combo->setCurrentIndex(combo->findData(name));
+        QCOMPARE(dialog->repoUrlEdit()->isEnabled(), e.repo);
+        QCOMPARE(dialog->revisionEdit()->isEnabled(), e.revision);
+        QCOMPARE(dialog->dynamicEdit()->isEnabled(), e.dynamic);
+        QCOMPARE(dialog->readinessHooksBox()->isEnabled(), e.hooks);
+        QCOMPARE(dialog->serialBox()->isEnabled(), e.serial);
+        const QString out = m_tmp.filePath(QStringLiteral("every-") + name);
+        dialog->outDirEdit()->setText(out);
+        dialog->repoUrlEdit()->setText(name == QLatin1String("argocd-helm")
+                                           ? QStringLiteral("oci://registry.example/charts")
+                                           : QStringLiteral("https://example.com/bundles.git"));
+        QSignalSpy generated(dialog, &GenerateBundleDialog::generated);
+        QTest::mouseClick(dialog->generateButton(), Qt::LeftButton);
+        QVERIFY2(generated.count() == 1 || generated.wait(kTimeout),
+                 qPrintable(name + QStringLiteral(": ") + dialog->statusLabel()->text()));
+        QVERIFY(dialog->outcome().has_value());
+        QCOMPARE(bundle::deployerName(dialog->outcome()->tree.deployer), name);
+        QVERIFY2(QFile::exists(out + QLatin1Char('/') + QLatin1String(e.marker)), qPrintable(name));
+        const QString digest = dialog->outcome()->treeDigest;
+        QCOMPARE(*bundle::treeDigestOnDisk(out), digest);
+        QVERIFY2(dialog->statusLabel()->text().contains(QStringLiteral("tree digest sha256:") + digest),
+                 qPrintable(dialog->statusLabel()->text()));
+        QVERIFY2(!dialog->statusLabel()->text().contains(QStringLiteral("(s)")),
+                 qPrintable(dialog->statusLabel()->text()));
+        // Read back as what it is.
+        auto read = bundle::model::readBundle(out);
+        QVERIFY2(read, read ? "" : qPrintable(read.error().toString()));
+        QCOMPARE(bundle::model::deployerName(read->bundle.deployer), name);
+        QVERIFY2(read->bundle.unknownFiles.isEmpty(),
+                 qPrintable(read->bundle.unknownFiles.join(QLatin1Char(','))));
+    }
     dialog->close();
 }
 

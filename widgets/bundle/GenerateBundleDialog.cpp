@@ -1,7 +1,11 @@
 #include "GenerateBundleDialog.h"
 
+#include "Plural.h"
 #include "common/OpRunner.h"
 
+#include "bundle/TreeDigest.h"
+
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -34,8 +38,12 @@ GenerateBundleDialog::GenerateBundleDialog(models::Workspace& workspace,
 
     auto* form = new QFormLayout;
     m_deployer = new QComboBox;
+    // AICR's five deployers, each with what its bundle is made of.
     m_deployer->addItem(tr("Helm (deploy.sh, per-component values)"), QStringLiteral("helm"));
     m_deployer->addItem(tr("Argo CD (Applications, app-of-apps)"), QStringLiteral("argocd"));
+    m_deployer->addItem(tr("Argo CD Helm chart (one chart of Applications)"), QStringLiteral("argocd-helm"));
+    m_deployer->addItem(tr("Flux (HelmReleases, sources, Kustomization)"), QStringLiteral("flux"));
+    m_deployer->addItem(tr("Helmfile (helmfile.yaml by dependency level)"), QStringLiteral("helmfile"));
     form->addRow(tr("&Deployer:"), m_deployer);
 
     m_outDir = new QLineEdit;
@@ -63,18 +71,49 @@ GenerateBundleDialog::GenerateBundleDialog(models::Workspace& workspace,
     m_nodeCount->setSpecialValueText(tr("not given"));
     form->addRow(tr("Estimated node &count:"), m_nodeCount);
     m_repoUrl = new QLineEdit;
-    m_repoUrl->setPlaceholderText(tr("Argo CD: where the bundle is published"));
+    m_repoUrl->setObjectName(QStringLiteral("generateRepoUrl"));
     form->addRow(tr("&Repository URL:"), m_repoUrl);
+    m_revision = new QLineEdit;
+    m_revision->setObjectName(QStringLiteral("generateRevision"));
+    m_revision->setPlaceholderText(tr("main"));
+    form->addRow(tr("Target re&vision:"), m_revision);
     m_sets = new QPlainTextEdit;
     m_sets->setPlaceholderText(tr("component.path=value, one per line"));
     m_sets->setMaximumHeight(70);
     form->addRow(tr("Value o&verrides:"), m_sets);
+    m_dynamic = new QPlainTextEdit;
+    m_dynamic->setObjectName(QStringLiteral("generateDynamic"));
+    m_dynamic->setMaximumHeight(55);
+    form->addRow(tr("&Install-time values:"), m_dynamic);
+    m_readinessHooks = new QCheckBox(tr("Readiness gate after each component that has one"));
+    m_readinessHooks->setObjectName(QStringLiteral("generateReadinessHooks"));
+    form->addRow(QString(), m_readinessHooks);
+    m_serial = new QCheckBox(tr("One component at a time (not by dependency level)"));
+    m_serial->setObjectName(QStringLiteral("generateSerial"));
+    form->addRow(QString(), m_serial);
     layout->addLayout(form);
-    auto syncRepo = [this] {
-        m_repoUrl->setEnabled(m_deployer->currentData().toString() == QLatin1String("argocd"));
+    // Each field is offered for the deployers that use it, and says what it is for that deployer.
+    auto syncOptions = [this] {
+        const QString d = m_deployer->currentData().toString();
+        const bool argo = d == QLatin1String("argocd"), argoHelm = d == QLatin1String("argocd-helm"),
+                   flux = d == QLatin1String("flux"), helm = d == QLatin1String("helm");
+        m_repoUrl->setEnabled(argo || argoHelm || flux);
+        m_repoUrl->setPlaceholderText(argoHelm ? tr("the registry or chart repository the chart is pushed to")
+                                      : argo || flux ? tr("the Git repository the bundle is published to")
+                                                     : tr("not used by this deployer"));
+        m_revision->setEnabled(argo || flux);
+        m_dynamic->setEnabled(!argo);
+        m_dynamic->setPlaceholderText(
+            argo ? tr("Argo CD keeps no install-time values")
+                 : tr("component:path, one per line: kept out of the static values (%1)")
+                       .arg(helm || d == QLatin1String("helmfile") ? tr("cluster-values.yaml")
+                            : argoHelm                             ? tr("the chart's values.yaml")
+                                                                   : tr("a ConfigMap")));
+        m_readinessHooks->setEnabled(helm || argo || argoHelm);
+        m_serial->setEnabled(!helm);
     };
-    connect(m_deployer, &QComboBox::currentIndexChanged, this, syncRepo);
-    syncRepo();
+    connect(m_deployer, &QComboBox::currentIndexChanged, this, syncOptions);
+    syncOptions();
 
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1);
@@ -162,8 +201,16 @@ void GenerateBundleDialog::generate() {
     }
     request->options.storageClass = m_storageClass->text().trimmed();
     request->options.estimatedNodeCount = m_nodeCount->value();
-    if (*deployer == bundle::Deployer::ArgoCD)
+    if (m_repoUrl->isEnabled())
         request->options.repoUrl = m_repoUrl->text().trimmed();
+    if (m_revision->isEnabled())
+        request->options.targetRevision = m_revision->text().trimmed();
+    if (m_dynamic->isEnabled())
+        for (const QString& line : m_dynamic->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            if (!line.trimmed().isEmpty())
+                request->options.dynamicValues << line.trimmed();
+    request->options.readinessHooks = m_readinessHooks->isEnabled() && m_readinessHooks->isChecked();
+    request->options.serial = m_serial->isEnabled() && m_serial->isChecked();
     for (const QString& line : m_sets->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         if (!line.trimmed().isEmpty())
             request->options.sets << line.trimmed();
@@ -187,14 +234,14 @@ void GenerateBundleDialog::generate() {
                 return;
             }
             m_outcome = *r;
-            m_status->setText(
-                tr("Wrote the %1 bundle to %2: %3 install steps, %4 files.\nTree digest sha256:%5 (receipt "
-                   "#%6)")
-                    .arg(bundle::deployerName(r->tree.deployer), QDir::toNativeSeparators(r->outDir))
-                    .arg(r->tree.folders.size())
-                    .arg(r->tree.files.size())
-                    .arg(r->treeDigest)
-                    .arg(r->receiptSeq));
+            m_status->setText(tr("Wrote the %1 bundle to %2: %3, %4.\n%5 (receipt #%6)")
+                                  .arg(bundle::deployerName(r->tree.deployer),
+                                       QDir::toNativeSeparators(r->outDir),
+                                       models::counted(qint64(r->tree.folders.size()), tr("install step"),
+                                                       tr("install steps")),
+                                       models::counted(qint64(r->tree.files.size()), tr("file"), tr("files")),
+                                       bundle::treeDigestText(r->treeDigest))
+                                  .arg(r->receiptSeq));
             m_open->setEnabled(true);
             emit generated(r->outDir, r->treeDigest);
         },

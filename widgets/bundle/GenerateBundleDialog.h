@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -35,6 +36,10 @@ class GenerateBundleDialog : public QDialog {
     QLineEdit* nodeSelectorEdit() const { return m_nodeSelector; }
     QLineEdit* storageClassEdit() const { return m_storageClass; }
     QLineEdit* repoUrlEdit() const { return m_repoUrl; }
+    QLineEdit* revisionEdit() const { return m_revision; }
+    QPlainTextEdit* dynamicEdit() const { return m_dynamic; }
+    QCheckBox* readinessHooksBox() const { return m_readinessHooks; }
+    QCheckBox* serialBox() const { return m_serial; }
     QPlainTextEdit* setsEdit() const { return m_sets; }
     QPushButton* generateButton() const { return m_generate; }
     QPushButton* cancelButton() const { return m_cancel; }
@@ -69,6 +74,10 @@ class GenerateBundleDialog : public QDialog {
     QLineEdit* m_nodeSelector = nullptr;
     QLineEdit* m_storageClass = nullptr;
     QLineEdit* m_repoUrl = nullptr;
+    QLineEdit* m_revision = nullptr;
+    QPlainTextEdit* m_dynamic = nullptr;
+    QCheckBox* m_readinessHooks = nullptr;
+    QCheckBox* m_serial = nullptr;
     QSpinBox* m_nodeCount = nullptr;
     QPlainTextEdit* m_sets = nullptr;
     QProgressBar* m_progress = nullptr;
