@@ -5,6 +5,7 @@
 // QGuiApplication on the offscreen platform.
 #include "cli/CliUtil.h"
 #include "cli/Commands.h"
+#include "core/Plural.h"
 
 #include "ops/ReportExport.h"
 #include "report/Report.h"
@@ -117,9 +118,11 @@ static int reportVerb(const QCommandLineParser& p) {
         return fail(written.error());
     out() << written->path << "  sha256:" << written->sha256;
     if (written->pages > 0)
-        out() << "  " << written->pages << " page(s)";
+        out() << "  " << counted(written->pages, QStringLiteral("page"), QStringLiteral("pages"));
     if (!written->chartFiles.isEmpty())
-        out() << "  " << written->chartFiles.size() << " chart file(s)";
+        out() << "  "
+              << counted(written->chartFiles.size(), QStringLiteral("chart file"),
+                         QStringLiteral("chart files"));
     out() << "  receipt #" << written->receiptSeq << Qt::endl;
     return kOk;
 }

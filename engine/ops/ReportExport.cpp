@@ -1,4 +1,5 @@
 #include "ops/ReportExport.h"
+#include "core/Plural.h"
 
 #include "db/Database.h"
 #include "receipts/Kinds.h"
@@ -89,10 +90,11 @@ Result<ReportExportOutcome> exportReport(const Context& ctx, const ReportExportR
     draft.outputs.push_back(file);
     for (const receipts::Artifact& c : chartArtifacts)
         draft.outputs.push_back(c);
-    draft.message = QStringLiteral("%1 report of %2 (%3 row(s), %4 chart(s))")
-                        .arg(report::reportFormatName(request.format), data.version.label)
-                        .arg(data.rows.size())
-                        .arg(charts.list.size());
+    draft.message =
+        QStringLiteral("%1 report of %2 (%3, %4)")
+            .arg(report::reportFormatName(request.format), data.version.label,
+                 counted(qint64(data.rows.size()), QStringLiteral("row"), QStringLiteral("rows")),
+                 counted(qint64(charts.list.size()), QStringLiteral("chart"), QStringLiteral("charts")));
     Result<receipts::Receipt> r = record(ctx, draft, &files);
     if (!r)
         return r.error();

@@ -1,4 +1,5 @@
 #include "ops/Validate.h"
+#include "core/Plural.h"
 
 #include "catalog/Loader.h"
 #include "core/Files.h"
@@ -69,9 +70,9 @@ receipts::ReceiptDraft validationReceipt(QLatin1StringView kind, const RunResult
         receipts::Artifact{QStringLiteral("run %1").arg(r.runId), QString(), -1}); // its one id
     d.result = runOutcome(r.state);
     d.message =
-        QStringLiteral("%1: %2 check(s), %3 passed, %4 failed, %5 skipped%6%7")
+        QStringLiteral("%1: %2, %3 passed, %4 failed, %5 skipped%6%7")
             .arg(validation::runStateName(r.state))
-            .arg(r.checks.size())
+            .arg(counted(qint64(r.checks.size()), QStringLiteral("check"), QStringLiteral("checks")))
             .arg(passed)
             .arg(failed)
             .arg(skipped)

@@ -1,4 +1,5 @@
 #include "receipts/Ledger.h"
+#include "core/Plural.h"
 #include "receipts/Kinds.h"
 
 #include "core/Files.h"
@@ -289,8 +290,8 @@ QJsonObject ChainCheck::toJson() const {
 
 QString ChainCheck::toText() const {
     if (ok)
-        return QStringLiteral("receipts chain intact: %1 receipt(s), head #%2 %3\n")
-            .arg(receipts)
+        return QStringLiteral("receipts chain intact: %1, head #%2 %3\n")
+            .arg(counted(receipts, QStringLiteral("receipt"), QStringLiteral("receipts")))
             .arg(head.seq)
             .arg(head.hash);
     return QStringLiteral("receipts chain BROKEN at receipt #%1 (%2): %3\n")

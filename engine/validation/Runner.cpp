@@ -1,4 +1,5 @@
 #include "validation/Runner.h"
+#include "core/Plural.h"
 
 #include "kube/Client.h"
 
@@ -1521,9 +1522,9 @@ QString Runner::cleanup(std::vector<RunResult::Leftover>& left) {
                                return p.contains(QLatin1String("/clusterrolebindings/"));
                            });
         const QString text =
-            QStringLiteral("kept %1 object(s) on the cluster as asked (--no-cleanup)%2; `proofbench runs "
+            QStringLiteral("kept %1 on the cluster as asked (--no-cleanup)%2; `proofbench runs "
                            "cleanup %3` deletes them")
-                .arg(paths.size())
+                .arg(counted(paths.size(), QStringLiteral("object"), QStringLiteral("objects")))
                 .arg(admin ? QStringLiteral(", among them a cluster-admin ClusterRoleBinding") : QString(),
                      rid);
         say(text);
@@ -1539,10 +1540,11 @@ QString Runner::cleanup(std::vector<RunResult::Leftover>& left) {
     QStringList names;
     for (const RunResult::Leftover& l : left)
         names << l.path.section(QLatin1Char('/'), -2);
-    const QString text = QStringLiteral("cleanup: %1 object(s) left on the cluster (%2): %3; `proofbench "
-                                        "runs cleanup` deletes them later")
-                             .arg(left.size())
-                             .arg(names.join(QStringLiteral(", ")), left.front().error);
+    const QString text =
+        QStringLiteral("cleanup: %1 left on the cluster (%2): %3; `proofbench "
+                       "runs cleanup` deletes them later")
+            .arg(counted(qint64(left.size()), QStringLiteral("object"), QStringLiteral("objects")))
+            .arg(names.join(QStringLiteral(", ")), left.front().error);
     say(text);
     return text;
 }

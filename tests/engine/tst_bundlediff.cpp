@@ -380,6 +380,100 @@ class TstBundleDiff : public QObject {
                 }
         }
     }
+
+    // Issue 27, the seed's release page: AICR deploys EKS H100 training with argocd-helm. The
+    // argocd-helm bundle of h100-eks-ubuntu-training-kubeflow from the newest shared catalog, its
+    // Argo CD Applications counted from its files (every child template and the parent), and its diff
+    // against the 2026-07-09 catalog's bundle, checked against the recipe diff's components and chart
+    // versions.
+    void seedPageArgoHelmBundle() {
+        const QString leaf = QStringLiteral("h100-eks-ubuntu-training-kubeflow");
+        if (!QDir(catalogDir(QStringLiteral("2026-07-09"))).exists() ||
+            !QDir(catalogDir(QStringLiteral("2026-08-19"))).exists())
+            QSKIP("the real catalogs 2026-07-09 and 2026-08-19 are not in the shared data");
+        QTemporaryDir tmp;
+        PB_TEST_DATABASE(testDb, tmp.path(), QStringLiteral("pb.db"));
+        auto db = db::Database::open(testDb.spec());
+        QVERIFY2(db, qPrintable(db ? QString() : db.error().toString()));
+        ops::Context ctx(**db);
+        for (const char* label : {"2026-07-09", "2026-08-19"}) {
+            ops::ImportCatalogRequest req;
+            req.label = QString::fromLatin1(label);
+            req.dir = catalogDir(req.label);
+            QVERIFY(ops::importCatalog(ctx, req));
+        }
+        ops::BundleDiffRequest req;
+        req.fromVersion = QStringLiteral("2026-07-09");
+        req.toVersion = QStringLiteral("2026-08-19");
+        req.leaf = leaf;
+        req.deployer = QStringLiteral("argocd-helm");
+        auto done = ops::diffBundles(ctx, req);
+        QVERIFY2(done, qPrintable(done ? QString() : done.error().toString()));
+        for (const model::ReadBundle* side : {&done->from, &done->to}) {
+            QCOMPARE(side->bundle.deployer, model::Deployer::ArgoCDHelm);
+            QVERIFY(side->bundle.hasParentApplication());
+            QVERIFY(side->bundle.unknownFiles.isEmpty());
+            // Applications counted from the files: each template that declares one.
+            int applications = 0;
+            for (const auto& [path, bytes] : side->contents)
+                if (path.startsWith(QLatin1String("templates/")) && bytes.contains("kind: Application\n"))
+                    ++applications;
+            QCOMPARE(applications, int(side->bundle.components.size()) + 1);
+        }
+        const int children = int(done->to.bundle.components.size());
+        const QString headline = done->diff.headline();
+        QVERIFY2(headline.contains(QStringLiteral("Argo CD Applications")) &&
+                     headline.contains(QStringLiteral("and the app-of-apps parent")) &&
+                     headline.contains(QString::number(children + 1)),
+                 qPrintable(headline));
+        qInfo("%s, argocd-helm, 2026-08-19: %d Argo CD Applications (%d children and the parent); %s",
+              qPrintable(leaf), children + 1, children, qPrintable(headline));
+
+        store::CatalogStore catalogs(**db);
+        auto from = catalogs.loadCatalog(QStringLiteral("2026-07-09"));
+        auto to = catalogs.loadCatalog(QStringLiteral("2026-08-19"));
+        QVERIFY(from && to);
+        auto ra = catalog::resolve(*from, catalog::leafCriteria(*from, leaf));
+        auto rb = catalog::resolve(*to, catalog::leafCriteria(*to, leaf));
+        QVERIFY(ra && rb);
+        const catalog::RecipeDiff rd = catalog::diffRecipes(*ra, *rb);
+        QSet<QString> recipeAdded, recipeRemoved, recipeVersion, bundleAdded, bundleRemoved, bundleVersion,
+            deployed;
+        for (const auto& c : rd.components) {
+            const bool inA = c.fromOrder >= 0, inB = c.toOrder >= 0;
+            if (inA || inB)
+                deployed << c.name;
+            if (!inA && inB)
+                recipeAdded << c.name;
+            else if (inA && !inB)
+                recipeRemoved << c.name;
+            else if (inA && inB && c.fromVersion != c.toVersion)
+                recipeVersion << c.name;
+        }
+        for (const auto& c : done->diff.components) {
+            if (!deployed.contains(c.name))
+                continue; // -pre / -post / -readiness folders of a component
+            if (c.change == model::Change::Added)
+                bundleAdded << c.name;
+            else if (c.change == model::Change::Removed)
+                bundleRemoved << c.name;
+            else if (c.versionChanged())
+                bundleVersion << c.name;
+        }
+        QCOMPARE(bundleAdded, recipeAdded);
+        QCOMPARE(bundleRemoved, recipeRemoved);
+        QCOMPARE(bundleVersion, recipeVersion);
+        for (const auto& c : rd.components)
+            if (c.toOrder >= 0) {
+                const model::Component* bc = done->to.bundle.component(c.name);
+                QVERIFY2(bc, qPrintable(c.name));
+                if (bc->source == QLatin1String("upstream-chart"))
+                    // Argo CD's targetRevision for a Helm repository drops a leading 'v' (as AICR writes it).
+                    QCOMPARE(bc->version.text.startsWith(QLatin1Char('v')) ? bc->version.text.mid(1)
+                                                                           : bc->version.text,
+                             c.toVersion.startsWith(QLatin1Char('v')) ? c.toVersion.mid(1) : c.toVersion);
+            }
+    }
 };
 
 QTEST_GUILESS_MAIN(TstBundleDiff)

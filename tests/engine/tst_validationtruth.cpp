@@ -318,7 +318,7 @@ void TestValidationTruth::keptObjectsAreTrackedAndCleanedUp() {
     }
     recorded.sort();
     QCOMPARE(recorded, created);
-    QVERIFY2(said.join(QLatin1Char('\n')).contains(QLatin1String("kept 9 object(s)")),
+    QVERIFY2(said.join(QLatin1Char('\n')).contains(QLatin1String("kept 9 objects")),
              qPrintable(said.join(QLatin1Char('\n'))));
 
     ops::CleanupRunRequest cleanup;

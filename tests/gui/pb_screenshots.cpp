@@ -837,7 +837,10 @@ int main(int argc, char** argv) {
         const QString bundleDir = QDir(out).filePath(QStringLiteral(".generated-bundle"));
         QDir(bundleDir).removeRecursively();
         if (dialog) {
-            dialog->deployerCombo()->setCurrentIndex(1); // argocd
+            // argocd-helm: one of the five deployers, the one the seed release page deploys with
+            dialog->deployerCombo()->setCurrentIndex(
+                dialog->deployerCombo()->findData(QStringLiteral("argocd-helm")));
+            dialog->repoUrlEdit()->setText(QStringLiteral("oci://ghcr.io/example/aicr-bundles"));
             dialog->outDirEdit()->setText(bundleDir);
             dialog->nodeSelectorEdit()->setText(QStringLiteral("nodeGroup=gpu"));
             dialog->generate();

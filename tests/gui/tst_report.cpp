@@ -756,7 +756,7 @@ void TestReport::cliDrawsChartsWithoutADisplay() {
         cliReport(db, QStringLiteral("markdown"), md, env, QStringLiteral(PB_HEADLESS_CLI_BINARY));
     QVERIFY2(run.at(0) == QLatin1String("0"), qPrintable(run.at(2)));
     QVERIFY2(run.at(2).isEmpty(), qPrintable(run.at(2)));
-    QVERIFY(run.at(1).contains(QStringLiteral("chart file(s)")));
+    QVERIFY(run.at(1).contains(QStringLiteral(" chart files")));
     const QStringList charts = QDir(m_out.filePath(QStringLiteral("headless/review-charts")))
                                    .entryList({QStringLiteral("*.png")}, QDir::Files);
     QVERIFY(charts.size() >= 2);

@@ -77,7 +77,10 @@ ReceiptsPane::ReceiptsPane(models::Workspace& workspace, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     m_banner = bannerFrame("chainBanner", this);
-    m_banner->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    // As tall as its wrapped lines need at the pane's width (a fixed height cut the checkpoint line).
+    QSizePolicy bannerPolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    bannerPolicy.setHeightForWidth(true);
+    m_banner->setSizePolicy(bannerPolicy);
     auto* icon = new QLabel(m_banner);
     icon->setObjectName(QStringLiteral("chainIcon"));
     m_bannerHeadline = bannerHeadline("chainHeadline", 1.3, m_banner);
