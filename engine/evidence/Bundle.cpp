@@ -1,5 +1,6 @@
 #include "evidence/Bundle.h"
 #include "core/Files.h"
+#include "core/Plural.h"
 
 #include "catalog/Digest.h"
 #include "core/Hash.h"
@@ -902,8 +903,8 @@ void rateCompleteness(BundleCheck& check) {
     // incomplete, never "valid, with failed phases".
     check.steps.push_back(
         {QStringLiteral("completeness"), StepStatus::Failed,
-         QStringLiteral("incomplete (cluster fault): %1 check(s) could not run or finish: %2")
-             .arg(checks.size())
+         QStringLiteral("incomplete (cluster fault): %1 could not run or finish: %2")
+             .arg(counted(qint64(checks.size()), QStringLiteral("check"), QStringLiteral("checks")))
              .arg(checks.join(QStringLiteral(", ")))});
     check.incompleteChecks = checks;
     check.exitCode = 3;

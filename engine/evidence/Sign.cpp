@@ -1,4 +1,5 @@
 #include "evidence/Sign.h"
+#include "core/Plural.h"
 
 #include "core/Files.h"
 #include "core/Hash.h"
@@ -24,9 +25,10 @@ Result<EvidenceSignature> signEvidence(const QString& bundleDirIn, EVP_PKEY* key
     const BundleCheck check = checkBundle(*bundle);
     if (check.exitCode == 3 && !signIncomplete)
         return makeError(
-            QStringLiteral("refused: the bundle is incomplete, %1 check(s) could not run or finish (%2); "
+            QStringLiteral("refused: the bundle is incomplete, %1 could not run or finish (%2); "
                            "sign it anyway with --sign-incomplete, and it stays marked incomplete")
-                .arg(check.incompleteChecks.size())
+                .arg(counted(qint64(check.incompleteChecks.size()), QStringLiteral("check"),
+                             QStringLiteral("checks")))
                 .arg(check.incompleteChecks.join(QStringLiteral(", "))),
             bundleDirIn, 0, QStringLiteral("completeness")); // the check step that found it
     if (check.exitCode == 2 || !check.predicate) {

@@ -1,5 +1,6 @@
 #include "kube/Client.h"
 #include "core/Files.h"
+#include "core/Plural.h"
 
 #include <curl/curl.h>
 
@@ -237,10 +238,11 @@ Status startProbe(Client& client, int retrySec, const std::function<bool()>& can
             return makeError(why + QStringLiteral("; nothing was run"));
         const qint64 left = qint64(retrySec) * 1000 - clock.elapsed();
         if (left <= 0 || (cancelled && cancelled()))
-            return makeError(QStringLiteral("%1 (gave up after %2 attempt(s) over %3 s); nothing was run")
-                                 .arg(why)
-                                 .arg(attempt)
-                                 .arg(clock.elapsed() / 1000.0, 0, 'f', 1));
+            return makeError(
+                QStringLiteral("%1 (gave up after %2 over %3 s); nothing was run")
+                    .arg(why)
+                    .arg(counted(qint64(attempt), QStringLiteral("attempt"), QStringLiteral("attempts")))
+                    .arg(clock.elapsed() / 1000.0, 0, 'f', 1));
         for (qint64 slept = 0; slept < std::min<qint64>(delay, left); slept += 50) {
             if (cancelled && cancelled())
                 break;

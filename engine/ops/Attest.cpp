@@ -1,4 +1,5 @@
 #include "ops/Attest.h"
+#include "core/Plural.h"
 
 #include "core/Files.h"
 #include "receipts/Kinds.h"
@@ -55,7 +56,9 @@ Result<AttestOutcome> attest(const Context& ctx, const AttestRequest& request) {
         d.inputs.push_back(receipts::Artifact::digest(s.name, s.sha256Hex));
     d.inputs.push_back(receipts::Artifact::bytes(request.predicateFile, *predicateBytes));
     d.outputs.push_back(receipts::Artifact::bytes(request.bundlePath, *bundle + '\n'));
-    d.message = QStringLiteral("DSSE attestation over %1 subject(s)").arg(request.subjects.size());
+    d.message = QStringLiteral("DSSE attestation over %1")
+                    .arg(counted(qint64(request.subjects.size()), QStringLiteral("subject"),
+                                 QStringLiteral("subjects")));
     Result<receipts::Receipt> r = record(ctx, d, &files);
     if (!r)
         return r.error();

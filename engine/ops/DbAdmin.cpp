@@ -1,4 +1,5 @@
 #include "ops/DbAdmin.h"
+#include "core/Plural.h"
 
 #include "db/BulkInsert.h"
 #include "db/Postgres.h"
@@ -434,8 +435,9 @@ Result<receipts::Receipt> initTeam(const Context& ctx, const InitTeamRequest& re
                                    {QStringLiteral("members"), members}};
     draft.message = request.members.empty()
                         ? QStringLiteral("team roles and grants made")
-                        : QStringLiteral("team roles and grants made; %1 member(s) given a role")
-                              .arg(request.members.size());
+                        : QStringLiteral("team roles and grants made; %1 given a role")
+                              .arg(counted(qint64(request.members.size()), QStringLiteral("member"),
+                                           QStringLiteral("members")));
     return tx.commit(draft, nullptr, QStringLiteral("team's grants"));
 }
 

@@ -1,4 +1,5 @@
 #include "ops/FetchEvidence.h"
+#include "core/Plural.h"
 #include "ops/TrustedRoots.h"
 
 #include "db/Database.h"
@@ -157,7 +158,9 @@ Result<FetchEvidenceOutcome> fetchEvidence(const Context& ctx, const FetchEviden
         pool.setMaxThreadCount(std::max(1, request.concurrency));
         QMutex progressMutex;
         int finished = 0;
-        ctx.progress(0, n, QStringLiteral("fetching %1 bundle(s)").arg(n));
+        ctx.progress(0, n,
+                     QStringLiteral("fetching %1")
+                         .arg(counted(qint64(n), QStringLiteral("bundle"), QStringLiteral("bundles"))));
         std::vector<QFuture<void>> running;
         for (int i = 0; i < n; ++i)
             running.push_back(QtConcurrent::run(&pool, [&, i] {
@@ -167,8 +170,11 @@ Result<FetchEvidenceOutcome> fetchEvidence(const Context& ctx, const FetchEviden
                 QMutexLocker lock(&progressMutex);
                 outcome.bundles[size_t(i)] = std::move(b);
                 ++finished;
-                ctx.progress(finished, n,
-                             QStringLiteral("%1 of %2 bundle(s) fetched and checked").arg(finished).arg(n));
+                ctx.progress(
+                    finished, n,
+                    QStringLiteral("%1 of %2 fetched and checked")
+                        .arg(finished)
+                        .arg(counted(qint64(n), QStringLiteral("bundle"), QStringLiteral("bundles"))));
             }));
         for (QFuture<void>& f : running)
             f.waitForFinished();

@@ -1,4 +1,5 @@
 #include "ops/ImportEvidence.h"
+#include "core/Plural.h"
 
 #include "core/Hash.h"
 #include "db/Database.h"
@@ -66,7 +67,9 @@ Result<ImportEvidenceOutcome> importEvidence(const Context& ctx, const ImportEvi
     if (ctx.cancelled())
         return makeError(QStringLiteral("cancelled: nothing was imported"), request.dir);
     ctx.progress(0, static_cast<qint64>(out.tree.pointers.size()),
-                 QStringLiteral("importing %1 pointer(s)").arg(out.tree.pointers.size()));
+                 QStringLiteral("importing %1")
+                     .arg(counted(qint64(out.tree.pointers.size()), QStringLiteral("pointer"),
+                                  QStringLiteral("pointers"))));
     ReceiptTransaction tx(ctx);
     if (Status s = tx.started(); !s)
         return s.error();
@@ -109,8 +112,8 @@ Result<ImportEvidenceBundlesOutcome> importEvidenceBundles(const Context& ctx,
         d.parameters.insert(QStringLiteral("incomplete"), out.report.incomplete);
     d.result = out.report.invalid > 0 || out.report.incomplete > 0 ? receipts::Outcome::Partial
                                                                    : receipts::Outcome::Ok;
-    d.message = QStringLiteral("%1 bundle(s) read, %2 invalid, %3 incomplete")
-                    .arg(out.bundles())
+    d.message = QStringLiteral("%1 read, %2 invalid, %3 incomplete")
+                    .arg(counted(qint64(out.bundles()), QStringLiteral("bundle"), QStringLiteral("bundles")))
                     .arg(out.report.invalid)
                     .arg(out.report.incomplete);
     Result<receipts::Receipt> receipt = tx.commit(d, nullptr, QStringLiteral("bundle import"));

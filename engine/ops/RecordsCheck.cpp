@@ -1,4 +1,5 @@
 #include "ops/RecordsCheck.h"
+#include "core/Plural.h"
 
 #include "receipts/Kinds.h"
 
@@ -16,11 +17,13 @@ Result<receipts::RecordsReport> checkRecords(const Context& ctx, const RecordsCh
     for (const ExternalRecord& r : report->records)
         d.inputs.push_back(Artifact{r.relative, r.sha256, r.size});
     d.result = report->ok() ? Outcome::Ok : Outcome::Failed;
-    d.message = QStringLiteral("%1 record(s), %2 check(s), %3 failed, %4 problem(s)")
-                    .arg(report->records.size())
-                    .arg(report->checks.size())
-                    .arg(report->failed())
-                    .arg(report->problems.size());
+    d.message =
+        QStringLiteral("%1, %2, %3 failed, %4")
+            .arg(counted(qint64(report->records.size()), QStringLiteral("record"), QStringLiteral("records")))
+            .arg(counted(qint64(report->checks.size()), QStringLiteral("check"), QStringLiteral("checks")))
+            .arg(report->failed())
+            .arg(counted(qint64(report->problems.size()), QStringLiteral("problem"),
+                         QStringLiteral("problems")));
     if (auto r = record(ctx, d); !r)
         return r.error();
     return report;

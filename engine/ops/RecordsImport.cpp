@@ -1,4 +1,5 @@
 #include "ops/RecordsImport.h"
+#include "core/Plural.h"
 
 #include "receipts/Kinds.h"
 
@@ -17,8 +18,9 @@ Result<receipts::RecordsImport> importRecords(const Context& ctx, const RecordsI
     d.parameters = QJsonObject{{QStringLiteral("dir"), report->root}};
     if (!report->problems.empty()) {
         Error e = report->problems.front();
-        e.message = QStringLiteral("records not imported (%1 problem(s); first: %2)")
-                        .arg(report->problems.size())
+        e.message = QStringLiteral("records not imported (%1; first: %2)")
+                        .arg(counted(qint64(report->problems.size()), QStringLiteral("problem"),
+                                     QStringLiteral("problems")))
                         .arg(e.message);
         d.result = Outcome::Failed;
         d.message = e.toString();
@@ -36,12 +38,13 @@ Result<receipts::RecordsImport> importRecords(const Context& ctx, const RecordsI
             return stored.error();
         const int failed = stored->report.failed();
         d.result = failed > 0 ? Outcome::Partial : Outcome::Ok;
-        d.message = QStringLiteral("%1 record(s): %2 added, %3 updated, %4 unchanged; %5 check(s), %6 failed")
-                        .arg(stored->report.records.size())
+        d.message = QStringLiteral("%1: %2 added, %3 updated, %4 unchanged; %5, %6 failed")
+                        .arg(counted(qint64(stored->report.records.size()), QStringLiteral("record"),
+                                     QStringLiteral("records")))
                         .arg(stored->added)
                         .arg(stored->updated)
                         .arg(stored->unchanged)
-                        .arg(checks)
+                        .arg(counted(qint64(checks), QStringLiteral("check"), QStringLiteral("checks")))
                         .arg(failed);
         return std::pair<RecordsImport, ReceiptDraft>{std::move(*stored), d};
     });
@@ -51,12 +54,12 @@ Result<receipts::RecordsImport> importRecords(const Context& ctx, const RecordsI
 }
 
 QString recordsImportSummary(const receipts::RecordsImport& r) {
-    return QStringLiteral("%1 record(s): %2 added, %3 updated, %4 unchanged; %5 check(s) failed")
-        .arg(r.report.records.size())
+    return QStringLiteral("%1: %2 added, %3 updated, %4 unchanged; %5 failed")
+        .arg(counted(qint64(r.report.records.size()), QStringLiteral("record"), QStringLiteral("records")))
         .arg(r.added)
         .arg(r.updated)
         .arg(r.unchanged)
-        .arg(r.report.failed());
+        .arg(counted(qint64(r.report.failed()), QStringLiteral("check"), QStringLiteral("checks")));
 }
 
 } // namespace pb::ops

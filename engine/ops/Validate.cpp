@@ -443,8 +443,8 @@ Result<CleanupRunOutcome> cleanupRun(const Context& ctx, const CleanupRunRequest
     for (const store::RunLeftover& l : *left)
         paths << l.path;
     ctx.progress(0, paths.size(),
-                 QStringLiteral("deleting %1 object(s) run %2 left on %3")
-                     .arg(paths.size())
+                 QStringLiteral("deleting %1 run %2 left on %3")
+                     .arg(counted(qint64(paths.size()), QStringLiteral("object"), QStringLiteral("objects")))
                      .arg(req.runRow)
                      .arg(out.server));
     out.still = validation::deleteLeftovers(*cluster->client, paths, std::max(1, req.retryLimitSec),

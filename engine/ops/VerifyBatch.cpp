@@ -1,4 +1,5 @@
 #include "ops/VerifyBatch.h"
+#include "core/Plural.h"
 #include "sigstore/Crypto.h"
 
 #include "core/Files.h"
@@ -197,7 +198,9 @@ Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequ
     const sigstore::TrustedRoot* root = common ? &*common : nullptr;
     const qint64 total = qint64(jobs.size());
     qint64 done = 0;
-    ctx.progress(0, total, QStringLiteral("verifying %1 case(s)").arg(total));
+    ctx.progress(0, total,
+                 QStringLiteral("verifying %1")
+                     .arg(counted(qint64(total), QStringLiteral("case"), QStringLiteral("cases"))));
     const bool complete = runConcurrently(
         total, ctx.cancelFlag(),
         [&](qint64 i) {
@@ -214,7 +217,10 @@ Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequ
                          QStringLiteral("%1 of %2: %3").arg(n).arg(total).arg(jobs[size_t(i)].name));
         });
     if (!complete)
-        return makeError(QStringLiteral("cancelled after %1 of %2 case(s)").arg(done).arg(total), manifest);
+        return makeError(QStringLiteral("cancelled after %1 of %2")
+                             .arg(done)
+                             .arg(counted(qint64(total), QStringLiteral("case"), QStringLiteral("cases"))),
+                         manifest);
 
     for (Job& job : jobs) {
         outcome.verified += job.out.result.verified ? 1 : 0;
@@ -235,8 +241,8 @@ Result<VerifyBatchOutcome> verifyBatch(const Context& ctx, const VerifyBatchRequ
                                {QStringLiteral("unreadableLines"), int(outcome.unreadableLines.size())}};
     d.inputs.push_back(receipts::Artifact::bytes(manifest, *text));
     d.result = outcomeOf(outcome.ok());
-    d.message = QStringLiteral("%1 case(s): %2 verified, %3 as expected")
-                    .arg(outcome.total())
+    d.message = QStringLiteral("%1: %2 verified, %3 as expected")
+                    .arg(counted(qint64(outcome.total()), QStringLiteral("case"), QStringLiteral("cases")))
                     .arg(outcome.verified)
                     .arg(outcome.asExpected);
     if (auto r = record(ctx, d); !r)

@@ -1,5 +1,6 @@
 #include "receipts/Records.h"
 #include "core/Files.h"
+#include "core/Plural.h"
 
 #include "core/Hash.h"
 #include "db/Database.h"
@@ -542,7 +543,9 @@ QJsonObject RecordsReport::toJson() const {
 
 QString RecordsReport::toText() const {
     QString out;
-    out += QStringLiteral("%1 record(s) below %2\n").arg(records.size()).arg(root);
+    out += QStringLiteral("%1 below %2\n")
+               .arg(counted(qint64(records.size()), QStringLiteral("record"), QStringLiteral("records")))
+               .arg(root);
     for (const ExternalRecord& r : records) {
         out += QStringLiteral("  %1  %2 (%3)\n").arg(r.kind, r.relative, r.name);
         for (auto it = r.fields.begin(); it != r.fields.end(); ++it)
@@ -572,11 +575,11 @@ QString RecordsReport::toText() const {
                    .arg(s.record.isEmpty() ? QStringLiteral("(no record)") : s.record,
                         s.detail.isEmpty() ? QString() : QStringLiteral("  [%1]").arg(s.detail));
     }
-    out += QStringLiteral("\n%1: %2 check(s), %3 failed, %4 problem(s)\n")
+    out += QStringLiteral("\n%1: %2, %3 failed, %4\n")
                .arg(ok() ? QStringLiteral("OK") : QStringLiteral("FAILED"))
-               .arg(checks.size())
+               .arg(counted(qint64(checks.size()), QStringLiteral("check"), QStringLiteral("checks")))
                .arg(failed())
-               .arg(problems.size());
+               .arg(counted(qint64(problems.size()), QStringLiteral("problem"), QStringLiteral("problems")));
     return out;
 }
 
@@ -1070,8 +1073,9 @@ Result<RecordsReport> readRecords(const QString& dirIn) {
 Result<RecordsImport> storeRecords(db::Database& db, RecordsReport report) {
     if (!report.problems.empty()) {
         Error e = report.problems.front();
-        e.message = QStringLiteral("records not imported (%1 problem(s); first: %2)")
-                        .arg(report.problems.size())
+        e.message = QStringLiteral("records not imported (%1; first: %2)")
+                        .arg(counted(qint64(report.problems.size()), QStringLiteral("problem"),
+                                     QStringLiteral("problems")))
                         .arg(e.message);
         return e;
     }

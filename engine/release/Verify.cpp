@@ -1,4 +1,5 @@
 #include "release/Verify.h"
+#include "core/Plural.h"
 
 #include "core/Files.h"
 #include "core/Hash.h"
@@ -572,7 +573,9 @@ FolderResult FolderCheck::run() {
         m_out.cancelled = true;
         return m_out;
     }
-    progress(2, QStringLiteral("verifying %1 Sigstore bundle(s)").arg(m_toVerify.size()));
+    progress(2, QStringLiteral("verifying %1")
+                    .arg(counted(qint64(m_toVerify.size()), QStringLiteral("Sigstore bundle"),
+                                 QStringLiteral("Sigstore bundles"))));
     verifyAll(m_toVerify, *m_r.root, m_r.policy);
     if (cancelled()) {
         m_out.cancelled = true;

@@ -1,4 +1,5 @@
 #include "tuf/Client.h"
+#include "core/Plural.h"
 
 #include "core/Files.h"
 #include "core/Hash.h"
@@ -384,11 +385,12 @@ bool Run::updateRoot() {
         if (!byItself)
             return fail(role, byItself.error());
         step(role, rel(path),
-             QStringLiteral("root v%1 -> v%2: %3 valid signature(s) by v%1's root keys (%4 required), %5 by "
+             QStringLiteral("root v%1 -> v%2: %3 by v%1's root keys (%4 required), %5 by "
                             "its own (%6 required)")
                  .arg(m_root.env.version)
                  .arg(next)
-                 .arg(*byPrevious)
+                 .arg(counted(qint64(*byPrevious), QStringLiteral("valid signature"),
+                              QStringLiteral("valid signatures")))
                  .arg(m_root.roles.value(role).threshold)
                  .arg(*byItself)
                  .arg(parsed->roles.value(role).threshold));
@@ -544,10 +546,11 @@ bool Run::loadSnapshot() {
     if (!checkExpiry(role, m_snapshot.env))
         return false;
     step(role, rel(path),
-         QStringLiteral("snapshot v%1: %2 valid signature(s) (%3 required), the version timestamp v%4 names, "
+         QStringLiteral("snapshot v%1: %2 (%3 required), the version timestamp v%4 names, "
                         "valid until %5%6")
              .arg(m_snapshot.env.version)
-             .arg(*sigs)
+             .arg(counted(qint64(*sigs), QStringLiteral("valid signature"),
+                          QStringLiteral("valid signatures")))
              .arg(m_root.roles.value(role).threshold)
              .arg(m_timestamp.env.version)
              .arg(formatTime(m_snapshot.env.expires))
@@ -591,16 +594,19 @@ bool Run::loadTopTargets() {
     m_res.targets = state(parsed->env);
     if (!checkExpiry(role, parsed->env))
         return false;
-    step(role, rel(path),
-         QStringLiteral("targets v%1: %2 valid signature(s) (%3 required), the version snapshot v%4 names, "
-                        "valid until %5; %6 target(s), %7 delegation(s)")
-             .arg(parsed->env.version)
-             .arg(*sigs)
-             .arg(m_root.roles.value(role).threshold)
-             .arg(m_snapshot.env.version)
-             .arg(formatTime(parsed->env.expires))
-             .arg(parsed->targets.size())
-             .arg(parsed->delegations.size()));
+    step(
+        role, rel(path),
+        QStringLiteral("targets v%1: %2 (%3 required), the version snapshot v%4 names, "
+                       "valid until %5; %6, %7")
+            .arg(parsed->env.version)
+            .arg(
+                counted(qint64(*sigs), QStringLiteral("valid signature"), QStringLiteral("valid signatures")))
+            .arg(m_root.roles.value(role).threshold)
+            .arg(m_snapshot.env.version)
+            .arg(formatTime(parsed->env.expires))
+            .arg(counted(qint64(parsed->targets.size()), QStringLiteral("target"), QStringLiteral("targets")))
+            .arg(counted(qint64(parsed->delegations.size()), QStringLiteral("delegation"),
+                         QStringLiteral("delegations"))));
     m_targets.insert(role, std::move(*parsed));
     return true;
 }
@@ -648,10 +654,11 @@ bool Run::loadDelegated(const QString& parentName, const Targets& parent, const 
     if (!checkExpiry(d.name, parsed->env))
         return false;
     step(d.name, rel(path),
-         QStringLiteral("delegated by %1: %2 v%3, %4 valid signature(s) (%5 required), valid until %6")
+         QStringLiteral("delegated by %1: %2 v%3, %4 (%5 required), valid until %6")
              .arg(parentName, d.name)
              .arg(parsed->env.version)
-             .arg(*sigs)
+             .arg(counted(qint64(*sigs), QStringLiteral("valid signature"),
+                          QStringLiteral("valid signatures")))
              .arg(d.keys.threshold)
              .arg(formatTime(parsed->env.expires)));
     m_targets.insert(d.name, std::move(*parsed));

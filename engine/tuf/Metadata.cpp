@@ -1,4 +1,5 @@
 #include "tuf/Metadata.h"
+#include "core/Plural.h"
 
 #include "core/Hash.h"
 #include "sigstore/Crypto.h"
@@ -111,9 +112,9 @@ Result<RoleKeys> roleKeys(const QJsonObject& o, const QString& file, const QStri
     if (*threshold > ids->size())
         return fieldError(
             file, sub(field, QStringLiteral("threshold")),
-            QStringLiteral("threshold %1 exceeds the %2 key(s) listed, so no signature set can meet it")
+            QStringLiteral("threshold %1 exceeds the %2 listed, so no signature set can meet it")
                 .arg(*threshold)
-                .arg(ids->size()));
+                .arg(counted(qint64(ids->size()), QStringLiteral("key"), QStringLiteral("keys"))));
     return RoleKeys{*ids, int(*threshold)};
 }
 
@@ -568,8 +569,9 @@ Result<int> verifyThreshold(const Envelope& env, const QMap<QString, Key>& keys,
     }
     const int valid = int(counted.size());
     if (valid < role.threshold)
-        return makeError(QStringLiteral("%1 valid signature(s) from %2, %3 required%4")
-                             .arg(valid)
+        return makeError(QStringLiteral("%1 from %2, %3 required%4")
+                             .arg(pb::counted(qint64(valid), QStringLiteral("valid signature"),
+                                              QStringLiteral("valid signatures")))
                              .arg(signer)
                              .arg(role.threshold)
                              .arg(problems.isEmpty()

@@ -468,9 +468,10 @@ kube::ApiResponse Runner::retrying(const std::function<kube::ApiResponse()>& cal
             return r;
         const qint64 left = qint64(m_req.transientSec) * 1000 - clock.elapsed();
         if (left <= 0) {
-            r.message += QStringLiteral(" (gave up after %1 attempt(s) over %2 s)")
-                             .arg(attempt)
-                             .arg(clock.elapsed() / 1000.0, 0, 'f', 1);
+            r.message +=
+                QStringLiteral(" (gave up after %1 over %2 s)")
+                    .arg(counted(qint64(attempt), QStringLiteral("attempt"), QStringLiteral("attempts")))
+                    .arg(clock.elapsed() / 1000.0, 0, 'f', 1);
             return r;
         }
         if (attempt == 1 || attempt % 5 == 0)

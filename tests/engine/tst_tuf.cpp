@@ -284,7 +284,7 @@ class TstTuf : public QObject {
         QCOMPARE(r.failedRole, QStringLiteral("snapshot"));
         QCOMPARE(r.error.file, QStringLiteral("metadata/snapshot.json"));
         QVERIFY2(r.error.message.contains(
-                     QStringLiteral("0 valid signature(s) from root v15's snapshot keys, 1 required")),
+                     QStringLiteral("0 valid signatures from root v15's snapshot keys, 1 required")),
                  qPrintable(r.error.toString()));
         QVERIFY(r.error.message.contains(QStringLiteral("does not verify")));
     }
@@ -305,7 +305,7 @@ class TstTuf : public QObject {
         QVERIFY(!r.ok);
         QCOMPARE(r.failedRole, QStringLiteral("root"));
         QVERIFY2(r.error.message.startsWith(
-                     QStringLiteral("2 valid signature(s) from root v14's root keys, 3 required")),
+                     QStringLiteral("2 valid signatures from root v14's root keys, 3 required")),
                  qPrintable(r.error.toString()));
     }
 
@@ -405,7 +405,7 @@ class TstTuf : public QObject {
         QCOMPARE(r.failedRole, QStringLiteral("root"));
         QCOMPARE(r.steps.front().ok, true); // the anchor itself is well signed
         QVERIFY2(r.error.message.startsWith(
-                     QStringLiteral("0 valid signature(s) from root v13's root keys, 1 required")),
+                     QStringLiteral("0 valid signatures from root v13's root keys, 1 required")),
                  qPrintable(r.error.toString()));
         // A timestamp given as the anchor; a root whose signatures were changed.
         const auto notRoot =
@@ -669,7 +669,7 @@ class TstTuf : public QObject {
         QCOMPARE(r.failedRole, QStringLiteral("root"));
         QCOMPARE(r.error.file, QStringLiteral("metadata/root_history/3.root.json"));
         QVERIFY2(r.error.message.startsWith(
-                     QStringLiteral("0 valid signature(s) from root v2's root keys, 1 required")),
+                     QStringLiteral("0 valid signatures from root v2's root keys, 1 required")),
                  qPrintable(r.error.toString()));
     }
 
