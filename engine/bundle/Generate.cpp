@@ -27,22 +27,6 @@ namespace pb::bundle {
 
 using yaml::Node;
 
-QString deployerName(Deployer deployer) {
-    switch (deployer) {
-    case Deployer::Helm:
-        return QStringLiteral("helm");
-    case Deployer::ArgoCD:
-        return QStringLiteral("argocd");
-    case Deployer::ArgoCDHelm:
-        return QStringLiteral("argocd-helm");
-    case Deployer::Flux:
-        return QStringLiteral("flux");
-    case Deployer::Helmfile:
-        return QStringLiteral("helmfile");
-    }
-    return QStringLiteral("helm");
-}
-
 QStringList deployerNames() {
     QStringList names;
     for (Deployer d :

@@ -25,6 +25,8 @@
 // absolute paths, maps written with sorted keys). render() works in memory; generate() writes.
 #pragma once
 
+#include "bundle/Model.h"
+
 #include "catalog/Resolver.h"
 #include "catalog/Types.h"
 #include "core/Result.h"
@@ -41,9 +43,10 @@
 
 namespace pb::bundle {
 
-enum class Deployer { Helm, ArgoCD, ArgoCDHelm, Flux, Helmfile };
-QString deployerName(Deployer deployer); // "helm", "argocd", "argocd-helm", "flux", "helmfile"
-// Accepts the five names (any case); the error lists them all.
+// The deployers are the ones a bundle is read as (bundle/Model.h): one enum, one name table.
+using Deployer = model::Deployer;
+using model::deployerName; // "helm", "argocd", "argocd-helm", "flux", "helmfile"
+// Accepts the five names exactly (any case; not the reader's aliases); the error lists them all.
 Result<Deployer> parseDeployer(const QString& text);
 // The five names, in the order above.
 QStringList deployerNames();
