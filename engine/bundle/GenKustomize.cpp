@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QUrl>
 
+#include <optional>
+
 namespace pb::bundle {
 
 namespace {
@@ -133,15 +135,16 @@ Result<KustomizeBuilt> kustomizeBuildSource(const KustomizeSource& source, const
 
     // The repository: opened where it is (a path or file:// URL), else cloned bare into a
     // temporary folder for the length of the build.
-    QTemporaryDir cloneDir;
+    std::optional<QTemporaryDir> cloneDir; // made only for a remote source
     Result<git::Repository> repo = makeError(QStringLiteral("no repository"));
     const QUrl url(source.repository);
     if (url.isLocalFile()) {
         repo = git::Repository::open(url.toLocalFile());
     } else if (isRemote(source.repository)) {
-        if (!cloneDir.isValid())
+        cloneDir.emplace();
+        if (!cloneDir->isValid())
             return makeError(QStringLiteral("cannot make a temporary folder to clone into"), where);
-        repo = git::Repository::cloneBare(source.repository, cloneDir.filePath(QStringLiteral("repo.git")),
+        repo = git::Repository::cloneBare(source.repository, cloneDir->filePath(QStringLiteral("repo.git")),
                                           cancel);
     } else {
         repo = git::Repository::open(QDir::isAbsolutePath(source.repository)
